@@ -1,0 +1,59 @@
+# Zoom Zoom Vroom online: production image.
+#   docker build -t zoom-zoom-vroom .
+#   docker run --rm -p 8000:8000 zoom-zoom-vroom
+# Configuration is by ZZV_* environment variables (see README.md).
+
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# ---- builder: turns pyproject.toml and the source into wheels ------------------------------
+FROM ${PYTHON_IMAGE} AS builder
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+
+# Dependencies first, from pyproject.toml alone, so this layer (and the matching install
+# layer below) is reused until the dependency list changes.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > requirements.txt \
+    && pip wheel --no-cache-dir --wheel-dir /wheels/deps -r requirements.txt \
+    && cp requirements.txt /wheels/deps/requirements.txt
+
+COPY README.md ./
+COPY engine ./engine
+COPY app ./app
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels/project .
+
+# ---- runtime: no compilers, no wheel cache, no root ----------------------------------------
+FROM ${PYTHON_IMAGE}
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    ZZV_HOST=0.0.0.0 \
+    ZZV_PORT=8000
+
+RUN groupadd --system --gid 10001 zzv \
+    && useradd --system --uid 10001 --gid zzv --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin zzv
+
+# Wheels are bind-mounted from the builder rather than copied, so they never become a layer.
+RUN --mount=type=bind,from=builder,source=/wheels/deps,target=/wheels \
+    pip install --no-cache-dir --no-index --find-links=/wheels -r /wheels/requirements.txt
+RUN --mount=type=bind,from=builder,source=/wheels/project,target=/wheels \
+    pip install --no-cache-dir --no-index --no-deps /wheels/*.whl
+
+# templates/ and static/ are not Python package data, so the app runs from this source tree
+# (uvicorn puts the working directory first on the import path). Files stay root-owned and
+# read-only for the zzv user.
+WORKDIR /app
+COPY engine ./engine
+COPY app ./app
+COPY templates ./templates
+COPY static ./static
+
+USER 10001:10001
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('ZZV_PORT', '8000') + '/healthz', timeout=4)"]
+
+# One worker on purpose: games live in this process's memory (README.md, "Several workers").
+# exec hands PID 1 to uvicorn so `docker stop` (SIGTERM) reaches it and shutdown is graceful.
+CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$ZZV_HOST\" --port \"$ZZV_PORT\" --workers 1 --proxy-headers --timeout-graceful-shutdown 10"]
