@@ -1,0 +1,121 @@
+"""What a player can do on a turn (R7, R20, R22) and the error raised for an illegal one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import Suit, ZeroEffect
+
+
+class IllegalAction(ValueError):
+    """Raised for any action the rules do not allow; the message is a sentence for a player."""
+
+
+class ActionType(StrEnum):
+    """The three kinds of turn: a face-up card, a Tune Up, or the 0/5 card."""
+
+    PLAY = "play"
+    TUNE_UP = "tune_up"
+    ZERO_FIVE = "zero_five"
+
+
+_ACTION_KEYS = frozenset({"type", "suit", "gas", "zero_effect", "value", "discard"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One whole turn, gas included.
+
+    * ``play``: ``suit`` face up, ``gas`` spent; ``zero_effect`` only for a ``zero`` card.
+    * ``tune_up``: ``suit`` is the card laid face down; no gas.
+    * ``zero_five``: the 0/5 card played as ``value`` (0 or 5), ``gas`` spent, then
+      ``discard`` laid face down from the hand.
+
+    >>> Action.play(Suit.SALTY, gas=2).to_dict()
+    {'type': 'play', 'suit': 'salty', 'gas': 2, 'zero_effect': None, 'value': None, 'discard': None}
+    >>> Action.from_dict({"type": "tune_up", "suit": "jelly"}) == Action.tune_up(Suit.JELLY)
+    True
+    """
+
+    type: ActionType
+    suit: Suit | None = None
+    gas: int = 0
+    zero_effect: ZeroEffect | None = None
+    value: int | None = None
+    discard: Suit | None = None
+
+    @classmethod
+    def play(cls, suit: Suit, gas: int = 0, zero_effect: ZeroEffect | None = None) -> Action:
+        """A face-up card with ``gas`` spent on it."""
+        return cls(ActionType.PLAY, suit, gas, zero_effect)
+
+    @classmethod
+    def tune_up(cls, suit: Suit) -> Action:
+        """Lay ``suit`` face down."""
+        return cls(ActionType.TUNE_UP, suit)
+
+    @classmethod
+    def zero_five(cls, value: int, gas: int, discard: Suit) -> Action:
+        """Play the 0/5 card as ``value`` and discard ``discard`` face down afterwards."""
+        return cls(ActionType.ZERO_FIVE, None, gas, None, value, discard)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The action's JSON form (every key present, unused ones null)."""
+        return {
+            "type": self.type.value,
+            "suit": None if self.suit is None else self.suit.value,
+            "gas": self.gas,
+            "zero_effect": None if self.zero_effect is None else self.zero_effect.value,
+            "value": self.value,
+            "discard": None if self.discard is None else self.discard.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Action:
+        """Parse the JSON form; raises :class:`IllegalAction` for anything malformed.
+
+        Whether the action is legal in a given position is the game's business.
+        """
+        if not isinstance(data, dict):
+            raise IllegalAction("An action must be a JSON object.")
+        unknown = set(data) - _ACTION_KEYS
+        if unknown:
+            raise IllegalAction(f"Unknown action field(s): {', '.join(sorted(map(str, unknown)))}.")
+        try:
+            kind = ActionType(str(data.get("type")))
+        except ValueError:
+            raise IllegalAction("The action type must be play, tune_up or zero_five.") from None
+        gas = data.get("gas", 0)
+        if type(gas) is not int:
+            raise IllegalAction("Gas must be a whole number.")
+        value = data.get("value")
+        if value is not None and type(value) is not int:
+            raise IllegalAction("The 0/5 card's value must be 0 or 5.")
+        return cls(
+            kind,
+            _parse_suit(data.get("suit"), "suit"),
+            gas,
+            _parse_effect(data.get("zero_effect")),
+            value,
+            _parse_suit(data.get("discard"), "discard"),
+        )
+
+
+def _parse_suit(raw: Any, field: str) -> Suit | None:
+    if raw is None:
+        return None
+    try:
+        return Suit(raw)
+    except ValueError:
+        raise IllegalAction(f"There is no card called {str(raw)[:20]!r} ({field}).") from None
+
+
+def _parse_effect(raw: Any) -> ZeroEffect | None:
+    if raw is None:
+        return None
+    try:
+        return ZeroEffect(raw)
+    except ValueError:
+        raise IllegalAction("The 0 card's effect must be gas or speed.") from None

@@ -1,0 +1,814 @@
+"""The game state and its rules: dealing, turns, trick resolution, rounds and the win (R5–R22).
+
+:class:`Game` is the whole truth of one race, hidden cards included. Nothing
+outside the engine should read its private fields: a seat's view comes from
+:meth:`Game.observation` (built in :mod:`engine.view`) and the saved form from
+:meth:`Game.to_dict`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from engine.actions import Action, ActionType, IllegalAction
+from engine.cards import (
+    LAPS_TO_WIN,
+    MAX_GAS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RACER_NAME,
+    STRUCK_BY_LICHEN,
+    SUIT_ORDER,
+    SUIT_VALUE,
+    TRICKS_PER_ROUND,
+    Suit,
+    ZeroEffect,
+)
+from engine.events import Event, EventKind
+from engine.rng import Rng
+from engine.variants import Variants
+
+_FORMAT = 1
+_SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
+_PLAY = ActionType.PLAY
+_TUNE_UP = ActionType.TUNE_UP
+_ZERO_FIVE = ActionType.ZERO_FIVE
+
+
+class Play:
+    """One card lying in the current trick. ``card`` is the physical suit (secret for a
+    Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
+
+    __slots__ = ("card", "gas", "kind", "seat", "speed", "value", "zero_effect")
+
+    def __init__(
+        self,
+        seat: int,
+        kind: ActionType,
+        card: Suit | None,
+        gas: int,
+        speed: int,
+        value: int | None,
+        zero_effect: ZeroEffect | None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.card = card
+        self.gas = gas
+        self.speed = speed
+        self.value = value
+        self.zero_effect = zero_effect
+
+    def final(self, lichen_in_trick: bool) -> int | None:
+        """The card's final number (R8, R9), or ``None`` for a Tune Up."""
+        value = self.value
+        if value is None:
+            return None
+        if lichen_in_trick and value in STRUCK_BY_LICHEN:
+            value = 0
+        return value + self.gas + self.speed
+
+    def to_dict(self) -> dict[str, Any]:
+        """Full (secret-bearing) form, for saving the game only."""
+        return {
+            "seat": self.seat,
+            "type": self.kind.value,
+            "card": None if self.card is None else self.card.value,
+            "gas": self.gas,
+            "speed": self.speed,
+            "value": self.value,
+            "zero_effect": None if self.zero_effect is None else self.zero_effect.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Play:
+        """Inverse of :meth:`to_dict`."""
+        card = data["card"]
+        effect = data["zero_effect"]
+        return cls(
+            int(data["seat"]),
+            ActionType(data["type"]),
+            None if card is None else Suit(card),
+            int(data["gas"]),
+            int(data["speed"]),
+            data["value"],
+            None if effect is None else ZeroEffect(effect),
+        )
+
+
+# Legal-action lists depend on a handful of facts only; caching them by those facts makes
+# legal_actions() a dict lookup in the bots' inner loop. The key space is small and bounded.
+_LEGAL_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
+_LEGAL_CACHE_LIMIT = 100_000
+
+
+class Game:
+    """One race from the deal to the second lap (OpenSpiel-style: ``current_seat``,
+    ``legal_actions``, ``apply``, ``observation``).
+
+    >>> game = new_game(players=3, seed=1)
+    >>> while not game.is_over:
+    ...     _ = game.apply(game.legal_actions()[0])
+    >>> game.winner is not None and game.laps[game.winner] == 2
+    True
+    """
+
+    __slots__ = (
+        "discards",
+        "gas",
+        "hands",
+        "lap_order",
+        "laps",
+        "last_trick",
+        "lead",
+        "middle",
+        "players",
+        "plays",
+        "removed",
+        "rng",
+        "round",
+        "round_tricks",
+        "seed",
+        "set_aside",
+        "speed",
+        "trick",
+        "variants",
+        "winner",
+        "zero_five",
+    )
+
+    players: int
+    variants: Variants
+    seed: int
+    rng: Rng
+    round: int
+    trick: int
+    lead: int
+    hands: list[list[Suit]]
+    gas: list[int]
+    speed: list[int]
+    laps: list[int]
+    middle: int
+    removed: int
+    zero_five: list[bool]
+    plays: list[Play]
+    discards: list[Suit]
+    set_aside: list[Suit]
+    round_tricks: list[dict[str, Any]]
+    last_trick: dict[str, Any] | None
+    lap_order: list[int]
+    winner: int | None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        if self.winner is not None:
+            return None
+        return (self.lead + len(self.plays)) % self.players
+
+    @property
+    def is_over(self) -> bool:
+        """Whether someone has won (R16)."""
+        return self.winner is not None
+
+    def lichen_in_trick(self) -> bool:
+        """Whether a 1 lies face up in the current trick (R9)."""
+        return any(p.card is Suit.LICHEN and p.kind is _PLAY for p in self.plays)
+
+    def blocked_suits(self) -> list[Suit]:
+        """Racer suits already face up in this trick, which cannot be played face up (R7)."""
+        return [p.card for p in self.plays if p.kind is _PLAY and p.card is not None]
+
+    def zero_five_in_trick(self) -> bool:
+        """Whether a 0/5 card has been played into this trick (R22)."""
+        return any(p.kind is _ZERO_FIVE for p in self.plays)
+
+    def supply_after_effect(self, seat: int, action: Action) -> int:
+        """Gas ``seat`` could spend after ``action``'s card effect (R8: effect first)."""
+        gas = self.gas[seat]
+        if action.type is _PLAY:
+            if (action.suit is Suit.SALTY and self.middle > 0) or (
+                action.suit is Suit.ZERO and action.zero_effect is ZeroEffect.GAS
+            ):
+                return min(MAX_GAS, gas + 1)
+            return gas
+        if action.type is _ZERO_FIVE:
+            return min(MAX_GAS, gas + min(2 if action.value == 0 else 1, self.removed))
+        return 0
+
+    def zero_five_playable(self, seat: int) -> bool:
+        """Whether ``seat`` may play its 0/5 card now (R21, R22)."""
+        return (
+            self.variants.zero_five
+            and self.zero_five[seat]
+            and self.gas[seat] < MAX_GAS
+            and self.removed > 0
+            and not self.zero_five_in_trick()
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal turn for the current seat, each gas amount its own action."""
+        seat = self.current_seat
+        if seat is None:
+            return []
+        hand_mask = 0
+        for card in self.hands[seat]:
+            hand_mask |= _SUIT_BIT[card]
+        blocked_mask = 0
+        for p in self.plays:
+            if p.kind is _PLAY and p.card is not None:
+                blocked_mask |= _SUIT_BIT[p.card]
+        zero_five = 0
+        if self.zero_five_playable(seat):
+            zero_five = 1 + (self.laps[seat] >= 1)
+        key = (
+            hand_mask,
+            blocked_mask,
+            self.gas[seat],
+            self.middle > 0,
+            min(self.removed, 2),
+            zero_five,
+        )
+        cached = _LEGAL_CACHE.get(key)
+        if cached is None:
+            cached = _LEGAL_CACHE[key] = _enumerate_actions(*key)
+        return list(cached)
+
+    def why_illegal(self, action: Action, seat: int | None = None) -> str | None:
+        """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
+
+        ``seat``, when given, is who claims to act.
+        """
+        current = self.current_seat
+        if current is None:
+            return "The race is over: no more cards can be played."
+        if seat is not None and seat != current:
+            return f"It is not seat {seat}'s turn: seat {current} is to play."
+        if not isinstance(action, Action):
+            return "That is not an action."
+        kind, suit, gas = action.type, action.suit, action.gas
+        if type(gas) is not int or gas < 0:
+            return "Gas spent must be a whole number, 0 or more."
+        hand = self.hands[current]
+        if kind is _PLAY:
+            if action.value is not None or action.discard is not None:
+                return "Only the 0/5 card takes a value and a discard."
+            if suit is None:
+                return "Choose which card to play."
+            if suit not in hand:
+                return f"You have no {RACER_NAME[suit]} card in your hand."
+            if suit in self.blocked_suits():
+                return (
+                    f"{RACER_NAME[suit]} is already face up in this trick: "
+                    "play another suit face up, or tune up."
+                )
+            if suit is Suit.ZERO:
+                if action.zero_effect is None:
+                    return "Choose the 0 card's effect: +1 speed, or one removed gas back."
+                if action.zero_effect is ZeroEffect.GAS and self.removed == 0:
+                    return (
+                        "No gas has been removed from the game yet, "
+                        "so the 0 can only give +1 speed."
+                    )
+            elif action.zero_effect is not None:
+                return "Only a 0 card has an effect to choose."
+        elif kind is _TUNE_UP:
+            if suit is None:
+                return "Choose which card to lay face down."
+            if suit not in hand:
+                return f"You have no {RACER_NAME[suit]} card in your hand."
+            if gas:
+                return "A Tune Up cannot carry gas: it is face down and cannot win."
+            if action.zero_effect is not None or action.value is not None or action.discard:
+                return "A Tune Up is just a card laid face down: it has no effect to choose."
+        elif kind is _ZERO_FIVE:
+            problem = self._zero_five_problem(current, action)
+            if problem:
+                return problem
+        else:  # pragma: no cover - ActionType is closed
+            return "Unknown kind of action."
+        supply = self.supply_after_effect(current, action)
+        if gas > supply:
+            return f"You can spend at most {supply} gas on this card."
+        return None
+
+    def _zero_five_problem(self, seat: int, action: Action) -> str | None:
+        if not self.variants.zero_five:
+            return "The 0/5 card is not used in this race."
+        if not self.zero_five[seat]:
+            return "You have already used your 0/5 card."
+        if self.gas[seat] >= MAX_GAS:
+            return "Your tank is full: the 0/5 card needs room for gas."
+        if self.removed == 0:
+            return "No gas has been removed from the game yet, so the 0/5 card cannot be played."
+        if self.zero_five_in_trick():
+            return "Another 0/5 card is already in this trick."
+        if action.value not in (0, 5):
+            return "The 0/5 card is played either as 0 or as 5."
+        if action.value == 5 and self.laps[seat] < 1:
+            return "The 0/5 card can only be played as 5 once you have completed a lap."
+        if action.suit is not None or action.zero_effect is not None:
+            return "The 0/5 card is played from beside your hand, not with a card from it."
+        if action.discard is None:
+            return "Choose a card from your hand to discard face down."
+        if action.discard not in self.hands[seat]:
+            return f"You have no {RACER_NAME[action.discard]} card to discard."
+        return None
+
+    # ------------------------------------------------------------------ the move
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Play ``action`` for the current seat and return what happened.
+
+        Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
+        game exactly as it was if the action is not legal now.
+        """
+        reason = self.why_illegal(action, seat)
+        if reason is not None:
+            raise IllegalAction(reason)
+        me = (self.lead + len(self.plays)) % self.players
+        kind = action.type
+        events: list[Event] = []
+        if kind is _PLAY:
+            suit = action.suit
+            assert suit is not None
+            self.hands[me].remove(suit)
+            effect_event = self._card_effect(me, suit, action.zero_effect)
+            self.gas[me] -= action.gas
+            play = Play(
+                me, kind, suit, action.gas, self.speed[me], SUIT_VALUE[suit], action.zero_effect
+            )
+            self.plays.append(play)
+            events.append(
+                Event(
+                    EventKind.CARD_PLAYED,
+                    me,
+                    {
+                        "suit": suit.value,
+                        "value": play.value,
+                        "gas": play.gas,
+                        "speed": play.speed,
+                        "final": play.final(self.lichen_in_trick()),
+                    },
+                )
+            )
+            if effect_event is not None:
+                events.append(effect_event)
+        elif kind is _TUNE_UP:
+            assert action.suit is not None
+            self.hands[me].remove(action.suit)
+            self.plays.append(Play(me, kind, action.suit, 0, self.speed[me], None, None))
+            events.append(Event(EventKind.TUNED_UP, me))
+        else:
+            events.extend(self._play_zero_five(me, action))
+        if len(self.plays) == self.players:
+            events.extend(self._resolve_trick())
+        return events
+
+    def _card_effect(self, me: int, suit: Suit, choice: ZeroEffect | None) -> Event | None:
+        """R10 (the 2) and R20 (the 0): effects that happen before gas is spent."""
+        if suit is Suit.SALTY:
+            if self.middle == 0:
+                return None
+            self.middle -= 1
+            if self.gas[me] < MAX_GAS:
+                self.gas[me] += 1
+                return Event(EventKind.GAS_TAKEN, me, {"amount": 1, "removed": 0})
+            self.removed += 1
+            return Event(EventKind.GAS_TAKEN, me, {"amount": 0, "removed": 1})
+        if suit is Suit.ZERO:
+            if choice is ZeroEffect.SPEED:
+                self.speed[me] += 1
+                return Event(
+                    EventKind.ZERO_EFFECT, me, {"choice": "speed", "gained": 1, "removed": 0}
+                )
+            gained = self._gain_removed(me, 1)
+            return Event(
+                EventKind.ZERO_EFFECT,
+                me,
+                {"choice": "gas", "gained": gained, "removed": 1 - gained},
+            )
+        return None
+
+    def _gain_removed(self, seat: int, wanted: int) -> int:
+        """Give ``seat`` up to ``wanted`` removed gas; any overflow past 5 stays removed."""
+        available = min(wanted, self.removed)
+        gained = min(available, MAX_GAS - self.gas[seat])
+        self.removed -= gained
+        self.gas[seat] += gained
+        return gained
+
+    def _play_zero_five(self, me: int, action: Action) -> list[Event]:
+        """R22: the 0/5 card's effect, gas, speed, then the face-down discard."""
+        assert action.value is not None and action.discard is not None
+        self.zero_five[me] = False
+        gained = self._gain_removed(me, 2 if action.value == 0 else 1)
+        self.gas[me] -= action.gas
+        play = Play(me, _ZERO_FIVE, None, action.gas, self.speed[me], action.value, None)
+        self.plays.append(play)
+        self.hands[me].remove(action.discard)
+        self.discards.append(action.discard)
+        return [
+            Event(
+                EventKind.ZERO_FIVE_PLAYED,
+                me,
+                {
+                    "value": action.value,
+                    "gas": action.gas,
+                    "speed": play.speed,
+                    "final": play.final(self.lichen_in_trick()),
+                    "gained": gained,
+                },
+            ),
+            Event(EventKind.CARD_DISCARDED, me),
+        ]
+
+    def _resolve_trick(self) -> list[Event]:
+        """R11–R17, in the order RULES.md gives."""
+        events: list[Event] = []
+        plays = self.plays
+        tuners = [p.seat for p in plays if p.kind is _TUNE_UP]
+        pot = self.middle
+        if tuners and pot:
+            each, left_over = divmod(pot, len(tuners))
+            overflow = 0
+            gained = []
+            for seat in tuners:
+                room = MAX_GAS - self.gas[seat]
+                got = each if each <= room else room
+                self.gas[seat] += got
+                overflow += each - got
+                gained.append(got)
+            self.middle = 0
+            self.removed += left_over + overflow
+            events.append(
+                Event(
+                    EventKind.TUNE_UP_SHARE,
+                    None,
+                    {
+                        "seats": tuners,
+                        "each": each,
+                        "gained": gained,
+                        "removed": left_over + overflow,
+                        "middle_before": pot,
+                    },
+                )
+            )
+        lichen = self.lichen_in_trick()
+        winner: int | None = None
+        best = -1
+        spent = 0
+        public_plays = []
+        for p in plays:
+            final = p.final(lichen)
+            spent += p.gas
+            if final is not None and final > best:  # strict: ties go to the earlier card
+                best, winner = final, p.seat
+            public_plays.append(public_play(p, lichen))
+            if p.kind is not _ZERO_FIVE:  # the 0/5 card leaves the game (R22)
+                assert p.card is not None
+                self.discards.append(p.card)
+        record = {"trick": self.trick, "lead": self.lead, "plays": public_plays, "winner": winner}
+        self.round_tricks.append(record)
+        self.last_trick = record
+        self.plays = []
+        if winner is None:
+            events.append(Event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": self.trick}))
+        else:
+            events.append(Event(EventKind.TRICK_WON, winner, {"trick": self.trick, "final": best}))
+        self.middle += spent
+        events.append(
+            Event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": self.middle})
+        )
+        if winner is not None and self.trick < TRICKS_PER_ROUND:
+            self.speed[winner] += 1
+            self.lead = winner
+            events.append(Event(EventKind.SPEED_GAINED, winner, {"speed": self.speed[winner]}))
+        elif winner is not None:
+            self.laps[winner] += 1
+            self.lap_order.append(winner)
+            events.append(Event(EventKind.LAP_GAINED, winner, {"laps": self.laps[winner]}))
+            if self.laps[winner] >= LAPS_TO_WIN:
+                self.winner = winner
+                events.append(Event(EventKind.GAME_WON, winner, {"laps": self.laps[winner]}))
+                return events
+        if self.trick < TRICKS_PER_ROUND:
+            self.trick += 1
+            return events
+        # R6 and R17: the most recent lap gainer leads; if nobody ever gained one, the
+        # sixth trick's lead (still self.lead, as nobody won that trick) leads again.
+        if self.lap_order:
+            self.lead = self.lap_order[-1]
+        events.append(self._deal_round())
+        return events
+
+    def _deal_round(self) -> Event:
+        """R5, R17, R18: shuffle every card not in a hand and deal up to a full hand."""
+        pool = self.discards + self.set_aside
+        self.rng.shuffle(pool)
+        deal_size = self.variants.deal_size
+        start = 0
+        for hand in self.hands:
+            take = max(0, deal_size - len(hand))
+            hand.extend(pool[start : start + take])
+            start += take
+        self.set_aside = pool[start:]
+        self.discards = []
+        self.speed = [0] * self.players
+        self.round += 1
+        self.trick = 1
+        self.round_tricks = []
+        return Event(
+            EventKind.ROUND_DEALT,
+            None,
+            {"round": self.round, "lead": self.lead, "hand_size": len(self.hands[0])},
+        )
+
+    # ------------------------------------------------------------------ views and storage
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
+        from engine.view import observe
+
+        return observe(self, seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The complete state, secrets included, as JSON-ready data. Server-side only."""
+        return {
+            "format": _FORMAT,
+            "players": self.players,
+            "variants": self.variants.to_dict(),
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "round": self.round,
+            "trick": self.trick,
+            "lead": self.lead,
+            "hands": [[card.value for card in hand] for hand in self.hands],
+            "gas": list(self.gas),
+            "speed": list(self.speed),
+            "laps": list(self.laps),
+            "middle": self.middle,
+            "removed": self.removed,
+            "zero_five": list(self.zero_five),
+            "plays": [p.to_dict() for p in self.plays],
+            "discards": [card.value for card in self.discards],
+            "set_aside": [card.value for card in self.set_aside],
+            "round_tricks": list(self.round_tricks),
+            "last_trick": self.last_trick,
+            "lap_order": list(self.lap_order),
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
+        if data.get("format") != _FORMAT:
+            raise ValueError("Unknown saved-game format.")
+        game = object.__new__(cls)
+        game.players = _check_players(data["players"])
+        game.variants = Variants.from_dict(data["variants"])
+        game.seed = int(data["seed"])
+        game.rng = Rng(0)
+        game.rng.state = int(data["rng"])
+        game.round = int(data["round"])
+        game.trick = int(data["trick"])
+        game.lead = int(data["lead"])
+        game.hands = [[Suit(c) for c in hand] for hand in data["hands"]]
+        game.gas = [int(g) for g in data["gas"]]
+        game.speed = [int(s) for s in data["speed"]]
+        game.laps = [int(n) for n in data["laps"]]
+        game.middle = int(data["middle"])
+        game.removed = int(data["removed"])
+        game.zero_five = [bool(z) for z in data["zero_five"]]
+        game.plays = [Play.from_dict(p) for p in data["plays"]]
+        game.discards = [Suit(c) for c in data["discards"]]
+        game.set_aside = [Suit(c) for c in data["set_aside"]]
+        game.round_tricks = list(data["round_tricks"])
+        game.last_trick = data["last_trick"]
+        game.lap_order = [int(s) for s in data["lap_order"]]
+        game.winner = data["winner"]
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy (fast: search bots clone in their inner loop)."""
+        game = object.__new__(Game)
+        game.players = self.players
+        game.variants = self.variants
+        game.seed = self.seed
+        game.rng = Rng(0)
+        game.rng.state = self.rng.state
+        game.round = self.round
+        game.trick = self.trick
+        game.lead = self.lead
+        game.hands = [list(hand) for hand in self.hands]
+        game.gas = list(self.gas)
+        game.speed = list(self.speed)
+        game.laps = list(self.laps)
+        game.middle = self.middle
+        game.removed = self.removed
+        game.zero_five = list(self.zero_five)
+        game.plays = [
+            Play(p.seat, p.kind, p.card, p.gas, p.speed, p.value, p.zero_effect) for p in self.plays
+        ]
+        game.discards = list(self.discards)
+        game.set_aside = list(self.set_aside)
+        # Trick records are never mutated after they are made, so sharing them is safe.
+        game.round_tricks = list(self.round_tricks)
+        game.last_trick = self.last_trick
+        game.lap_order = list(self.lap_order)
+        game.winner = self.winner
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game players={self.players} round={self.round} trick={self.trick} "
+            f"current_seat={self.current_seat} winner={self.winner}>"
+        )
+
+
+def public_play(play: Play, lichen_in_trick: bool) -> dict[str, Any]:
+    """What every seat sees of a card in a trick: a Tune Up shows only its back."""
+    face_up = play.kind is not _TUNE_UP
+    value = play.value
+    effective = None
+    if value is not None:
+        effective = 0 if lichen_in_trick and value in STRUCK_BY_LICHEN else value
+    return {
+        "seat": play.seat,
+        "type": play.kind.value,
+        "suit": play.card.value if face_up and play.card is not None else None,
+        "value": value,
+        "effective_value": effective,
+        "gas": play.gas,
+        "speed": play.speed if face_up else None,
+        "final": play.final(lichen_in_trick),
+        "zero_effect": None if play.zero_effect is None else play.zero_effect.value,
+    }
+
+
+def _enumerate_actions(
+    hand_mask: int,
+    blocked_mask: int,
+    gas: int,
+    middle_has_gas: bool,
+    removed: int,
+    zero_five: int,
+) -> tuple[Action, ...]:
+    """Every legal action for a seat described by the legal-action cache key."""
+    in_hand = [suit for suit in SUIT_ORDER if hand_mask & _SUIT_BIT[suit]]
+    actions: list[Action] = []
+    if len(_LEGAL_CACHE) > _LEGAL_CACHE_LIMIT:  # keeps a long-running server's memory flat
+        _LEGAL_CACHE.clear()
+    for suit in in_hand:
+        if blocked_mask & _SUIT_BIT[suit]:
+            continue
+        if suit is Suit.ZERO:
+            choices = [ZeroEffect.SPEED] + ([ZeroEffect.GAS] if removed else [])
+            for choice in choices:
+                supply = min(MAX_GAS, gas + 1) if choice is ZeroEffect.GAS else gas
+                actions.extend(Action.play(suit, g, choice) for g in range(supply + 1))
+            continue
+        supply = min(MAX_GAS, gas + 1) if suit is Suit.SALTY and middle_has_gas else gas
+        actions.extend(Action.play(suit, g) for g in range(supply + 1))
+    actions.extend(Action.tune_up(suit) for suit in in_hand)
+    if zero_five:
+        for value in (0, 5)[:zero_five]:
+            supply = min(MAX_GAS, gas + min(2 if value == 0 else 1, removed))
+            for discard in in_hand:
+                actions.extend(Action.zero_five(value, g, discard) for g in range(supply + 1))
+    return tuple(actions)
+
+
+def _check_players(players: Any) -> int:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"A race needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    return players
+
+
+def _seat_list(name: str, values: Sequence[int] | None, players: int, default: int) -> list[int]:
+    if values is None:
+        return [default] * players
+    if len(values) != players or any(type(v) is not int or v < 0 for v in values):
+        raise ValueError(f"{name} needs one whole number (0 or more) per seat.")
+    return list(values)
+
+
+def new_game(
+    players: int = 4,
+    seed: int | None = None,
+    variants: Variants | None = None,
+    *,
+    hands: Sequence[Sequence[Suit | str]] | None = None,
+    lead: int | None = None,
+    gas: Sequence[int] | None = None,
+    middle: int = 0,
+    removed: int | None = None,
+    speed: Sequence[int] | None = None,
+    laps: Sequence[int] | None = None,
+    trick: int | None = None,
+    round: int = 1,
+    zero_five: Sequence[bool] | None = None,
+) -> Game:
+    """Start a race.
+
+    With only ``players``, ``seed`` and ``variants`` the deal and the first lead (R6)
+    come from the seeded generator; a missing seed is drawn once from the OS and kept in
+    the state. The keyword arguments set up an explicit position for tests and puzzles:
+    ``hands`` (all of equal length; the rest of the deck counts as already discarded),
+    ``trick`` (defaults to what the hand size implies), ``gas``/``middle``/``removed``
+    (``removed`` defaults to what keeps the total at 5 per player), ``speed``, ``laps``,
+    ``zero_five`` (who still has the 0/5 card). Later rounds are dealt from the seed.
+
+    >>> game = new_game(players=4, seed=7)
+    >>> [len(hand) for hand in game.hands], sum(game.gas)
+    ([6, 6, 6, 6], 20)
+    """
+    players = _check_players(players)
+    variants = variants or Variants()
+    if seed is None:
+        seed = secrets.randbits(63)
+    if type(seed) is not int:
+        raise ValueError("The seed must be a whole number.")
+    game = object.__new__(Game)
+    game.players = players
+    game.variants = variants
+    game.seed = seed
+    game.rng = Rng(seed)
+    game.round = round
+    game.gas = _seat_list("gas", gas, players, MAX_GAS)
+    if any(g > MAX_GAS for g in game.gas):
+        raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
+    game.speed = _seat_list("speed", speed, players, 0)
+    game.laps = _seat_list("laps", laps, players, 0)
+    if any(n >= LAPS_TO_WIN for n in game.laps):
+        raise ValueError(f"A player with {LAPS_TO_WIN} laps has already won.")
+    if middle < 0:
+        raise ValueError("The middle cannot hold negative gas.")
+    game.middle = middle
+    if removed is None:
+        removed = max(0, MAX_GAS * players - sum(game.gas) - middle)
+    if removed < 0:
+        raise ValueError("Removed gas cannot be negative.")
+    game.removed = removed
+    game.zero_five = [variants.zero_five] * players if zero_five is None else list(zero_five)
+    if len(game.zero_five) != players:
+        raise ValueError("zero_five needs one flag per seat.")
+    game.plays = []
+    game.discards = []
+    game.set_aside = []
+    game.round_tricks = []
+    game.last_trick = None
+    game.lap_order = []
+    game.winner = None
+    if lead is not None and (type(lead) is not int or not 0 <= lead < players):
+        raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
+    game.lead = game.rng.below(players) if lead is None else lead
+    if hands is None:
+        if trick is not None:
+            raise ValueError("A trick number needs an explicit deal (hands).")
+        game.hands = [[] for _ in range(players)]
+        game.discards = variants.deck(players)
+        game._deal_round()
+        game.round = round
+        game.speed = _seat_list("speed", speed, players, 0)
+        return game
+    game.hands, game.discards = _explicit_hands(hands, players, variants)
+    size = len(game.hands[0])
+    deal = variants.deal_size
+    if trick is None:
+        trick = min(TRICKS_PER_ROUND, max(1, deal + 1 - size))
+    if not 1 <= trick <= TRICKS_PER_ROUND:
+        raise ValueError(f"The trick number runs from 1 to {TRICKS_PER_ROUND}.")
+    if not TRICKS_PER_ROUND + 1 - trick <= size <= deal + 1 - trick:
+        raise ValueError(f"At trick {trick} every hand must hold enough cards to finish the round.")
+    game.trick = trick
+    return game
+
+
+def _explicit_hands(
+    hands: Sequence[Sequence[Suit | str]], players: int, variants: Variants
+) -> tuple[list[list[Suit]], list[Suit]]:
+    """Check an explicit deal against the deck; return the hands and the unseen rest."""
+    if len(hands) != players:
+        raise ValueError("Give one hand per seat.")
+    parsed = [[Suit(card) for card in hand] for hand in hands]
+    if len({len(hand) for hand in parsed}) != 1 or not parsed[0]:
+        raise ValueError("Every hand must hold the same number of cards, at least one.")
+    rest = variants.deck(players)
+    for hand in parsed:
+        for card in hand:
+            if card not in rest:
+                raise ValueError(f"The deck does not hold that many {card.value} cards.")
+            rest.remove(card)
+    return parsed, rest
