@@ -1,0 +1,254 @@
+"""Shared fixtures: real uvicorn servers on loopback ports, and the Chromium to drive.
+
+Servers are started as subprocesses exactly as a person would start them, so tests that
+use them exercise the real ASGI server, lifespan, signal handling and logging. Every
+server binds 127.0.0.1 only and is stopped (SIGTERM, then SIGKILL) when its fixture ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+"""The project checkout the tests run against."""
+
+STARTUP_TIMEOUT_SECONDS = 60.0
+"""Generous because CI shares two cores between two xdist workers and their servers."""
+
+STOP_TIMEOUT_SECONDS = 20.0
+"""Longer than the server's graceful-shutdown window, so a clean stop is never cut short."""
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chromium")
+"""Where Debian (and, failing that, Ubuntu) put Chromium."""
+
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+"""Launch arguments every Playwright test must pass to Chromium (team contract)."""
+
+
+def find_free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing is listening on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class ServerProcess:
+    """A server subprocess and the file that collects its stdout and stderr."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    log_file: IO[bytes] | None = field(repr=False, default=None)
+
+    def log(self) -> str:
+        """Everything the server printed so far."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> int:
+        """Ask the server to shut down gracefully (SIGTERM) and return its exit status.
+
+        Falls back to SIGKILL if it has not exited within ``timeout`` seconds; the status
+        is then negative, which callers checking for a clean stop will notice.
+        """
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=timeout)
+        if self.log_file is not None:
+            self.log_file.close()
+        return self.process.returncode
+
+
+def wait_until_healthy(server: ServerProcess, timeout: float = STARTUP_TIMEOUT_SECONDS) -> None:
+    """Block until ``GET /healthz`` answers 200; fail the test with the server log if not."""
+    deadline = time.monotonic() + timeout
+    last_error = "no attempt made"
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(
+                f"server exited with status {server.process.returncode} before it was "
+                f"healthy; its output:\n{server.log()}"
+            )
+        try:
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+                last_error = f"status {response.status}"
+        except (urllib.error.URLError, OSError) as error:
+            last_error = repr(error)
+        time.sleep(0.1)
+    server.stop()
+    pytest.fail(
+        f"server at {server.url} not healthy after {timeout:.0f}s ({last_error}); "
+        f"its output:\n{server.log()}"
+    )
+
+
+def start_server(
+    command: Sequence[str],
+    *,
+    port: int,
+    log_path: Path,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO_ROOT,
+    inherit_env: bool = True,
+) -> ServerProcess:
+    """Start ``command`` (which must listen on 127.0.0.1:``port``) and wait until healthy.
+
+    ``env`` is layered over this process's environment (or replaces it when
+    ``inherit_env`` is false); output goes to ``log_path``.
+    """
+    base_env = dict(os.environ) if inherit_env else {}
+    full_env = {**base_env, "PYTHONUNBUFFERED": "1", **(env or {})}
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_file = log_path.open("wb")
+    process = subprocess.Popen(
+        list(command),
+        cwd=cwd,
+        env=full_env,
+        stdin=subprocess.DEVNULL,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+    )
+    server = ServerProcess(
+        url=f"http://127.0.0.1:{port}", process=process, log_path=log_path, log_file=log_file
+    )
+    wait_until_healthy(server)
+    return server
+
+
+def uvicorn_command(port: int) -> list[str]:
+    """The command line of a development server of this checkout on 127.0.0.1:``port``."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+        "--timeout-graceful-shutdown",
+        "5",
+    ]
+
+
+@pytest.fixture(scope="session")
+def live_server_env() -> dict[str, str]:
+    """Environment overrides for :func:`live_server`; override this fixture to change them.
+
+    Browser and API tests fire requests far faster than a person, so the per-client rate
+    limits are lifted; dedicated tests cover rate limiting with their own servers.
+    """
+    return {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_ACCESS_LOG": "false"}
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, live_server_env: dict[str, str]
+) -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:<port>``, no trailing slash) of a real uvicorn server.
+
+    One per test session (per xdist worker), shared by every test that asks for it, so
+    tests must create their own games rather than rely on server state.
+    """
+    port = find_free_port()
+    log_path = tmp_path_factory.mktemp("live_server") / "server.log"
+    server = start_server(uvicorn_command(port), port=port, log_path=log_path, env=live_server_env)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+ServerLauncher = Callable[..., ServerProcess]
+
+
+@pytest.fixture
+def launch_server(tmp_path: Path) -> Iterator[ServerLauncher]:
+    """Factory for extra servers with their own command/env; all are stopped at teardown.
+
+    Call it as ``launch_server(command, port=port, env={...}, cwd=path, inherit_env=True)``;
+    the returned
+    :class:`ServerProcess` has ``url``, ``log()`` and ``stop()``.
+    """
+    started: list[ServerProcess] = []
+
+    def launch(
+        command: Sequence[str],
+        *,
+        port: int,
+        env: Mapping[str, str] | None = None,
+        cwd: Path = REPO_ROOT,
+        inherit_env: bool = True,
+    ) -> ServerProcess:
+        log_path = tmp_path / f"server-{len(started)}.log"
+        server = start_server(
+            command, port=port, log_path=log_path, env=env, cwd=cwd, inherit_env=inherit_env
+        )
+        started.append(server)
+        return server
+
+    yield launch
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A currently unused TCP port on 127.0.0.1."""
+    return find_free_port()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Path of the system Chromium that Playwright must launch (never a downloaded one).
+
+    ``ZZV_TEST_CHROMIUM`` overrides the search. A missing browser fails the test instead
+    of skipping it: the browser tests are part of the suite, not optional extras.
+    """
+    override = os.environ.get("ZZV_TEST_CHROMIUM")
+    candidates = [override] if override else [*CHROMIUM_CANDIDATES, shutil.which("chromium")]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    pytest.fail(
+        "Chromium not found (looked at "
+        + ", ".join(c for c in candidates if c)
+        + "): install it with `sudo apt-get install -y chromium` or set ZZV_TEST_CHROMIUM."
+    )
+
+
+@pytest.fixture(scope="session")
+def chromium_args() -> list[str]:
+    """Chromium command-line flags for ``playwright.chromium.launch(args=...)``."""
+    return list(CHROMIUM_ARGS)

@@ -1,0 +1,287 @@
+"""Self-hosting works as documented: the Dockerfile's steps and the ``zzv`` command.
+
+There is no Docker daemon in CI, so the container is checked by replaying what the
+Dockerfile says: the same ``pip install`` options into a fresh virtual environment, the
+same runtime file layout and environment, the same start command and health check, and a
+SIGTERM like ``docker stop`` sends.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import posixpath
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import app.cli
+from app.settings import get_settings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DOCKERFILE = REPO_ROOT / "Dockerfile"
+BIN_DIR = Path(sys.executable).parent
+
+# pip options that only make sense with the image's pre-built wheel directory; the replay
+# resolves from the package index instead, so it keeps every other option.
+WHEELHOUSE_OPTIONS = ("--no-index", "--find-links", "--no-deps", "-r", "--requirement")
+
+SHUTDOWN_GAMES_LINE = re.compile(r"shut.*\b\d+\b.*game|game.*\b\d+\b.*shut", re.IGNORECASE)
+"""The app's last log line reports how many games were in memory when it stopped."""
+
+
+@dataclass
+class Stage:
+    """One ``FROM`` stage of the Dockerfile, reduced to what the replay needs."""
+
+    name: str
+    env: dict[str, str] = field(default_factory=dict)
+    workdir: str = "/"
+    copies: list[tuple[list[str], str]] = field(default_factory=list)
+    """``COPY`` lines from the build context: (sources, absolute destination)."""
+    runs: list[str] = field(default_factory=list)
+    cmd: list[str] = field(default_factory=list)
+    healthcheck: list[str] = field(default_factory=list)
+    user: str = "root"
+    exposed: list[str] = field(default_factory=list)
+
+
+def parse_dockerfile(text: str) -> list[Stage]:
+    """Split the Dockerfile into stages, joining continuation lines and dropping comments."""
+    logical: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if not pending and (not stripped or stripped.startswith("#")):
+            continue
+        if stripped.startswith("#"):
+            continue
+        if stripped.endswith("\\"):
+            pending += stripped[:-1] + " "
+            continue
+        logical.append(pending + stripped)
+        pending = ""
+    stages: list[Stage] = []
+    for line in logical:
+        keyword, _, rest = line.partition(" ")
+        keyword = keyword.upper()
+        if keyword == "ARG" and not stages:
+            continue
+        if keyword == "FROM":
+            words = rest.split()
+            stages.append(Stage(name=words[2] if len(words) > 2 else f"stage{len(stages)}"))
+            continue
+        stage = stages[-1]
+        if keyword == "ENV":
+            for pair in shlex.split(rest):
+                key, _, value = pair.partition("=")
+                stage.env[key] = value
+        elif keyword == "WORKDIR":
+            stage.workdir = rest.strip()
+        elif keyword == "COPY":
+            words = rest.split()
+            if not any(word.startswith("--from") for word in words):
+                target = posixpath.join(stage.workdir, words[-1])
+                if words[-1].endswith("/"):
+                    target += "/"
+                stage.copies.append((words[:-1], target))
+        elif keyword == "RUN":
+            stage.runs.append(re.sub(r"^(--mount=\S+\s+)+", "", rest))
+        elif keyword == "CMD":
+            stage.cmd = json.loads(rest)
+        elif keyword == "HEALTHCHECK":
+            stage.healthcheck = json.loads(rest.split(" CMD ", 1)[1])
+        elif keyword == "USER":
+            stage.user = rest.strip()
+        elif keyword == "EXPOSE":
+            stage.exposed.extend(rest.split())
+    return stages
+
+
+def pip_install_options(stages: list[Stage]) -> list[str]:
+    """The options the Dockerfile passes to ``pip install``, minus wheelhouse-only ones."""
+    options: list[str] = []
+    for stage in stages:
+        for run in stage.runs:
+            for step in run.split("&&"):
+                words = shlex.split(step)
+                if "pip" not in words or "install" not in words:
+                    continue
+                for word in words[words.index("install") + 1 :]:
+                    name = word.split("=", 1)[0]
+                    is_kept = word.startswith("-") and name not in WHEELHOUSE_OPTIONS
+                    if is_kept and word not in options:
+                        options.append(word)
+    return options
+
+
+def copy_context(copies: list[tuple[list[str], str]], root: Path) -> None:
+    """Lay out build-context files under ``root`` (the container's ``/``) as ``COPY`` does.
+
+    A directory source has its contents copied into the destination; a file goes into the
+    destination when that ends in ``/``, and becomes it otherwise.
+    """
+    for sources, target in copies:
+        destination = root / target.lstrip("/")
+        for name in sources:
+            source = REPO_ROOT / name
+            if source.is_dir():
+                shutil.copytree(
+                    source,
+                    destination,
+                    dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+                )
+            elif target.endswith("/"):
+                destination.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, destination / source.name)
+            else:
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, destination)
+
+
+@pytest.fixture(scope="module")
+def stages() -> list[Stage]:
+    """The parsed Dockerfile."""
+    return parse_dockerfile(DOCKERFILE.read_text(encoding="utf-8"))
+
+
+def test_dockerfile_installs_dependencies_before_copying_source(stages: list[Stage]) -> None:
+    """Dependency layers are built from pyproject.toml alone, so code edits keep them cached."""
+    builder = stages[0]
+    assert builder.copies[0][0] == ["pyproject.toml"], builder.copies
+    assert "pip wheel" in builder.runs[0] and "-r requirements.txt" in builder.runs[0]
+
+
+def test_dockerfile_runtime_is_production_ready(stages: list[Stage]) -> None:
+    """Runtime stage: non-root, port 8000, listens on all interfaces, one graceful worker."""
+    runtime = stages[-1]
+    assert runtime.user not in ("root", "0", "0:0"), runtime.user
+    assert runtime.exposed == ["8000"]
+    assert runtime.env["ZZV_HOST"] == "0.0.0.0"
+    assert runtime.env["ZZV_PORT"] == "8000"
+    assert all("apt-get" not in run and "gcc" not in run for run in runtime.runs)
+    command = " ".join(runtime.cmd)
+    assert "--workers 1 " in command
+    assert "--proxy-headers" in command
+    grace = re.search(r"--timeout-graceful-shutdown (\d+)", command)
+    assert grace, command
+    assert int(grace.group(1)) == app.cli.GRACEFUL_SHUTDOWN_SECONDS
+    assert runtime.healthcheck[:2] == ["python", "-c"] and "/healthz" in runtime.healthcheck[2]
+
+
+@pytest.mark.slow
+def test_docker_steps_replayed_in_fresh_venv(
+    stages: list[Stage], tmp_path: Path, free_port: int, launch_server: Callable[..., Any]
+) -> None:
+    """Install as the image does, start as the image does, check health, stop gracefully."""
+    builder, runtime = stages[0], stages[-1]
+    builder_root, runtime_root = tmp_path / "builder", tmp_path / "runtime"
+    copy_context(builder.copies, builder_root)
+    source = builder_root / builder.workdir.lstrip("/")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=300)
+    options = pip_install_options(stages)
+    install = subprocess.run(
+        [venv / "bin" / "python", "-m", "pip", "install", *options, str(source)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+
+    copy_context(runtime.copies, runtime_root)
+    workdir = runtime_root / runtime.workdir.lstrip("/")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ZZV_")}
+    env.pop("PYTHONPATH", None)
+    env.update(runtime.env)
+    # The one deliberate difference: loopback instead of 0.0.0.0, on a free port.
+    env.update(
+        ZZV_HOST="127.0.0.1",
+        ZZV_PORT=str(free_port),
+        PATH=f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
+        VIRTUAL_ENV=str(venv),
+    )
+    server = launch_server(runtime.cmd, port=free_port, env=env, cwd=workdir, inherit_env=False)
+
+    with urllib.request.urlopen(f"{server.url}/", timeout=10) as response:
+        assert response.status == 200, "the home page must render from the runtime layout"
+    health = subprocess.run(
+        runtime.healthcheck, env=env, cwd=workdir, capture_output=True, text=True, timeout=30
+    )
+    assert health.returncode == 0, health.stdout + health.stderr
+
+    assert_clean_shutdown(server)
+
+
+def assert_clean_shutdown(server: Any) -> None:
+    """SIGTERM ends the server with status 0 and a log line counting the games in memory."""
+    status = server.stop()
+    log = server.log()
+    assert status == 0, f"exit status {status}; log:\n{log}"
+    assert SHUTDOWN_GAMES_LINE.search(log), f"no shutdown line with the games count:\n{log}"
+
+
+def test_zzv_serve_help() -> None:
+    """``zzv serve --help`` documents the options and exits 0."""
+    result = subprocess.run(
+        [BIN_DIR / "zzv", "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    for option in ("--host", "--port", "--reload"):
+        assert option in result.stdout
+
+
+@pytest.mark.slow
+def test_zzv_serve_prints_url_and_serves(free_port: int, launch_server: Callable[..., Any]) -> None:
+    """``zzv serve --port N`` announces the address to open and answers on it."""
+    server = launch_server(
+        [BIN_DIR / "zzv", "serve", "--port", str(free_port)],
+        port=free_port,
+        env={"ZZV_HOST": "127.0.0.1", "ZZV_PORT": "1"},
+    )
+    expected = f"Zoom Zoom Vroom is running at http://127.0.0.1:{free_port}"
+    assert expected in server.log()
+    assert_clean_shutdown(server)
+
+
+@pytest.mark.slow
+def test_zzv_serve_takes_port_from_environment(
+    free_port: int, launch_server: Callable[..., Any]
+) -> None:
+    """Without options, ``zzv serve`` listens where ZZV_HOST and ZZV_PORT say."""
+    server = launch_server(
+        [BIN_DIR / "zzv", "serve"],
+        port=free_port,
+        env={"ZZV_HOST": "127.0.0.1", "ZZV_PORT": str(free_port)},
+    )
+    assert f"http://127.0.0.1:{free_port} " in server.log()
+
+
+def test_cli_parser_defaults_follow_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``--host``/``--port`` defaults are the ZZV_* settings, not hard-coded values."""
+    monkeypatch.setenv("ZZV_HOST", "0.0.0.0")
+    monkeypatch.setenv("ZZV_PORT", "8123")
+    get_settings.cache_clear()
+    try:
+        args = app.cli.build_parser().parse_args(["serve"])
+    finally:
+        get_settings.cache_clear()
+    assert (args.host, args.port, args.reload) == ("0.0.0.0", 8123, False)
+
+
+def test_cli_doctests() -> None:
+    """The examples in app/cli.py docstrings hold (app/ is outside pytest's doctest paths)."""
+    result = doctest.testmod(app.cli)
+    assert result.attempted > 0 and result.failed == 0
