@@ -1,0 +1,342 @@
+"""Pydantic models of everything the JSON API accepts and returns (and so of ``/docs``).
+
+Request models are strict and closed (``extra="forbid"``, literal enums, bounded numbers).
+Response models describe the engine's ``observation(0)`` plus the session fields; they are
+closed too, so a test validating real responses against them fails if the engine grows a
+field that the API would otherwise pass on undocumented.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
+RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
+ActionTypeId = Literal["play", "tune_up", "zero_five"]
+ZeroEffectId = Literal["gas", "speed"]
+BotKind = Literal["random", "easy", "normal", "hard"]
+EventKindId = Literal[
+    "round_dealt",
+    "card_played",
+    "tuned_up",
+    "zero_five_played",
+    "card_discarded",
+    "gas_taken",
+    "zero_effect",
+    "tune_up_share",
+    "trick_won",
+    "trick_all_tuned_up",
+    "gas_to_middle",
+    "speed_gained",
+    "lap_gained",
+    "game_won",
+]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- requests
+
+
+class VariantsIn(_In):
+    """Optional rule variants (all off by default)."""
+
+    larger_hands: bool = Field(False, description="Deal 7 cards; one is carried over (R18).")
+    zero_suit: RacerSuitId | None = Field(
+        None, description="Racer suit replaced by the 0 suit (R19/R20); null = variant off."
+    )
+    zero_five: bool = Field(False, description="Everyone gets a one-shot 0/5 card (R21/R22).")
+
+
+class CreateGame(_In):
+    """Settings of a new race. The human always sits at seat 0."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"players": 4, "bots": "normal"},
+                {
+                    "players": 5,
+                    "bots": "hard",
+                    "variants": {"larger_hands": True, "zero_suit": "chippy", "zero_five": True},
+                    "seed": 7,
+                },
+            ]
+        }
+    )
+
+    players: int = Field(4, ge=3, le=5, description="Number of seats, bots included.")
+    bots: BotKind | None = Field(None, description="Bot strength; the server default if null.")
+    variants: VariantsIn = Field(default_factory=VariantsIn)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**53,
+        description="Replay a seed on this server; drawn at random when null.",
+    )
+
+
+class ActionIn(_In):
+    """One whole turn, in the engine's Action JSON."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"type": "play", "suit": "salty", "gas": 2},
+                {"type": "tune_up", "suit": "jelly"},
+                {"type": "play", "suit": "zero", "gas": 0, "zero_effect": "speed"},
+                {"type": "zero_five", "value": 0, "gas": 1, "discard": "lichen"},
+            ]
+        }
+    )
+
+    type: ActionTypeId
+    suit: SuitId | None = Field(None, description="Card played (face up or down); null for 0/5.")
+    gas: int = Field(0, ge=0, le=5, description="Gas spent on a face-up card.")
+    zero_effect: ZeroEffectId | None = Field(None, description="Only when playing a `zero`.")
+    value: Literal[0, 5] | None = Field(None, description="Only for the 0/5 card.")
+    discard: SuitId | None = Field(None, description="Only for the 0/5 card: card laid face down.")
+
+
+class MoveIn(_In):
+    """A move: the action plus the ``turn`` counter of the state it answers."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"turn": 0, "action": {"type": "play", "suit": "salty", "gas": 1}}]
+        }
+    )
+
+    turn: int = Field(ge=0, le=2**31, description="The `turn` of the latest state received.")
+    action: ActionIn
+
+
+# ---------------------------------------------------------------- responses
+
+
+class VariantsOut(_Out):
+    """Variants in force."""
+
+    larger_hands: bool
+    zero_suit: RacerSuitId | None
+    zero_five: bool
+
+
+class PlayerOut(_Out):
+    """Public numbers of one seat."""
+
+    seat: int
+    gas: int
+    speed: int
+    laps: int
+    hand_size: int
+    zero_five_available: bool
+
+
+class TrickPlayOut(_Out):
+    """A card in a trick as everyone sees it (a Tune Up shows no suit)."""
+
+    seat: int
+    type: ActionTypeId
+    suit: SuitId | None
+    value: int | None
+    effective_value: int | None
+    gas: int
+    speed: int | None
+    final: int | None
+    zero_effect: ZeroEffectId | None
+
+
+class BestOut(_Out):
+    """The face-up card currently winning a trick."""
+
+    seat: int
+    final: int
+
+
+class TrickRecordOut(_Out):
+    """A finished trick."""
+
+    trick: int
+    lead: int
+    plays: list[TrickPlayOut]
+    winner: int | None
+
+
+class DeckOut(_Out):
+    """The deck's public composition."""
+
+    size: int
+    copies: dict[str, int]
+
+
+class ActionOut(_Out):
+    """A legal action, ready to send back as ``action``."""
+
+    type: ActionTypeId
+    suit: SuitId | None
+    gas: int
+    zero_effect: ZeroEffectId | None
+    value: int | None
+    discard: SuitId | None
+
+
+class ZeroPreviewOut(_Out):
+    """Numbers after choosing one effect of a `zero` card."""
+
+    speed: int
+    gas_max: int
+
+
+class CardOptionOut(_Out):
+    """What playing one card of the hand would do (only on the human's turn)."""
+
+    suit: SuitId
+    value: int
+    can_play_face_up: bool
+    blocked_reason: str | None
+    effective_value: int
+    speed: int
+    gas_max: int
+    best_other: BestOut | None
+    zero_effect_choices: list[ZeroEffectId]
+    zero_previews: dict[str, ZeroPreviewOut]
+
+
+class ZeroFiveOptionOut(_Out):
+    """What the 0/5 card can do this turn."""
+
+    values: list[int]
+    gas_max: dict[str, int]
+    effective_value: dict[str, int]
+    speed: int
+    best_other: BestOut | None
+
+
+class EventOut(BaseModel):
+    """One public happening; the keys besides ``kind`` and ``seat`` depend on the kind."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: EventKindId
+    seat: int | None
+
+
+class GameState(_Out):
+    """The human's view (seat 0): the engine's observation plus session fields."""
+
+    game_id: str
+    turn: int = Field(description="Echo it in the next move; it grows by one per human move.")
+    events: list[EventOut] = Field(description="Everything that happened since the last response.")
+    event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
+    seat: int
+    players_count: int
+    variants: VariantsOut
+    hand: list[SuitId]
+    zero_five_available: bool
+    players: list[PlayerOut]
+    middle: int
+    removed: int
+    round: int
+    trick: int
+    lead: int
+    current_seat: int | None
+    game_over: bool
+    winner: int | None
+    trick_plays: list[TrickPlayOut]
+    blocked_suits: list[SuitId]
+    best: BestOut | None
+    round_tricks: list[TrickRecordOut]
+    last_trick: TrickRecordOut | None
+    deck: DeckOut
+    set_aside: int
+    legal_actions: list[ActionOut]
+    card_options: list[CardOptionOut]
+    zero_five_option: ZeroFiveOptionOut | None
+
+
+class CreatedGame(_Out):
+    """A new race: keep ``token`` secret and send it as ``Authorization: Bearer <token>``."""
+
+    game_id: str
+    token: str
+    state: GameState
+
+
+class RecordSettings(_Out):
+    """The settings a race was started with."""
+
+    players: int
+    bots: BotKind
+    variants: VariantsOut
+
+
+class GameRecord(_Out):
+    """The public record; complete (with the seed) once the race is over."""
+
+    game_id: str
+    complete: bool
+    settings: RecordSettings
+    seed: int | None = Field(description="Shown once the race is over (or if you chose it).")
+    winner: int | None
+    turn: int
+    events: list[EventOut]
+
+
+class ErrorOut(_Out):
+    """Every error: a stable ``code`` and a sentence for people."""
+
+    code: str
+    message: str
+
+
+class FieldProblem(_Out):
+    """Where and why a request did not match the schema."""
+
+    loc: list[str]
+    msg: str
+    type: str
+
+
+class InvalidRequestOut(ErrorOut):
+    """422: the request does not match the schema."""
+
+    errors: list[FieldProblem]
+
+
+class StaleTurnOut(ErrorOut):
+    """409: the move was for an earlier turn; ``state`` is the race as it is now."""
+
+    state: GameState
+
+
+class Health(_Out):
+    """Liveness answer."""
+
+    status: Literal["ok"]
+    games: int
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` entries for the given error statuses."""
+    models: dict[int, type[BaseModel]] = {422: InvalidRequestOut, 409: StaleTurnOut}
+    described = {
+        400: "Illegal action (`illegal_action`), with the engine's sentence.",
+        403: "Cross-site request refused (`cross_site_request`).",
+        404: "Unknown race or wrong token (`not_found`), deliberately indistinguishable.",
+        409: "Stale `turn` (`stale_turn`); `state` holds the current race.",
+        410: "The race expired (`expired`); start a new one.",
+        413: "Request body too large (`payload_too_large`).",
+        422: "Malformed request (`invalid_request`).",
+        429: "Too many requests (`rate_limited`); see `Retry-After`.",
+        503: "Every game slot is busy (`server_full`); see `Retry-After`.",
+    }
+    return {s: {"model": models.get(s, ErrorOut), "description": described[s]} for s in statuses}

@@ -1,0 +1,138 @@
+"""FastAPI dependencies shared by the API and the web routes (typed ``Annotated`` aliases).
+
+Use them as parameter types::
+
+    @router.get("/games/{game_id}")
+    async def show(session: WebSessionDep, settings: SettingsDep) -> Response: ...
+
+* :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
+* :data:`StoreDep` — the app's :class:`~app.store.GameStore`;
+* :data:`ApiSessionDep` — the game named by the ``game_id`` path parameter, authenticated by
+  ``Authorization: Bearer <token>`` (API clients);
+* :data:`WebSessionDep` — the same, authenticated by the ``zzv_<game_id>`` cookie (browsers).
+
+Both session dependencies raise :class:`~app.errors.GameNotFound` (404, also for a wrong or
+missing token) or :class:`~app.errors.GameExpired` (410). Set the cookie with
+:func:`set_session_cookie` after :func:`app.sessions.start_game`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.sessions import GameSession, find_session
+from app.settings import Settings
+from app.store import GameStore
+
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+"""Shape of a game id in paths (ids are URL-safe base64)."""
+
+COOKIE_PREFIX = "zzv_"
+
+
+def get_app_settings(request: Request) -> Settings:
+    """The settings the running app was created with."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_store(request: Request) -> GameStore:
+    """The game store of the running app."""
+    store: GameStore = request.app.state.store
+    return store
+
+
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+"""The app's settings."""
+
+StoreDep = Annotated[GameStore, Depends(get_store)]
+"""The app's game store."""
+
+GameIdPath = Annotated[
+    str,
+    Path(
+        pattern=GAME_ID_PATTERN,
+        description="The race's id, as returned on creation.",
+        examples=["q8VhJ0m3cX4yQw1b"],
+    ),
+]
+"""A ``game_id`` path parameter."""
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="PlayerToken",
+    description="The `token` returned when the race was created.",
+)
+
+
+def bearer_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The token from ``Authorization: Bearer <token>``, or None."""
+    return credentials.credentials if credentials is not None else None
+
+
+def api_session(
+    game_id: GameIdPath,
+    store: StoreDep,
+    token: Annotated[str | None, Depends(bearer_token)],
+) -> GameSession:
+    """The game named in the path, for an API client holding its Bearer token."""
+    return find_session(store, game_id, token)
+
+
+def cookie_name(game_id: str) -> str:
+    """Name of the cookie holding the token of ``game_id``."""
+    return f"{COOKIE_PREFIX}{game_id}"
+
+
+def cookie_path(game_id: str) -> str:
+    """Path the game's cookie is scoped to (its pages only: no cookie pile-up)."""
+    return f"/games/{game_id}"
+
+
+def web_session(game_id: GameIdPath, request: Request, store: StoreDep) -> GameSession:
+    """The game named in the path, for a browser holding its ``zzv_<game_id>`` cookie."""
+    return find_session(store, game_id, request.cookies.get(cookie_name(game_id)))
+
+
+ApiSessionDep = Annotated[GameSession, Depends(api_session)]
+"""The game of the path, authenticated by Bearer token (404/410 otherwise)."""
+
+WebSessionDep = Annotated[GameSession, Depends(web_session)]
+"""The game of the path, authenticated by cookie (404/410 otherwise)."""
+
+
+def is_https(request: Request, settings: Settings) -> bool:
+    """Whether cookies must be ``Secure``: request came over https or settings force it."""
+    return settings.secure_cookies or request.url.scheme == "https"
+
+
+def set_session_cookie(
+    response: Response, request: Request, session: GameSession, settings: Settings
+) -> None:
+    """Give the browser the token of ``session``: HttpOnly, SameSite=Lax, Secure over https."""
+    response.set_cookie(
+        cookie_name(session.id),
+        session.token,
+        path=cookie_path(session.id),
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+
+
+def clear_session_cookie(
+    response: Response, request: Request, game_id: str, settings: Settings
+) -> None:
+    """Remove the browser's cookie for ``game_id`` (e.g. once it expired)."""
+    response.delete_cookie(
+        cookie_name(game_id),
+        path=cookie_path(game_id),
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )

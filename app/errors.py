@@ -1,0 +1,253 @@
+"""Every error the server answers with, and how it is rendered (JSON or an HTML page).
+
+Each error has a stable machine ``code`` and a human ``message``. API paths (``/api/...``)
+and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
+page (``templates/error.html`` when the web layer provides it). Messages never include a
+token, a hidden card or anything else the client did not already send or see.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("zzv.errors")
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+
+class AppError(Exception):
+    """Base of every deliberate error answer: HTTP status, stable code, human message."""
+
+    status_code: int = 500
+    code: str = "internal_error"
+    message: str = "Something went wrong on our side."
+
+    def __init__(self, message: str | None = None, *, headers: dict[str, str] | None = None):
+        """Use the class's default message unless a more precise one is given."""
+        self.message = message or type(self).message
+        self.headers = headers or {}
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of this error."""
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidRequest(AppError):
+    """The request body or parameters do not match the schema (422)."""
+
+    status_code = 422
+    code = "invalid_request"
+    message = "The request does not match the expected format."
+
+    def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
+        """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
+        super().__init__(message)
+        self.errors = errors or []
+
+    def body(self) -> dict[str, Any]:
+        """JSON body with the field-level problems."""
+        return {**super().body(), "errors": self.errors}
+
+
+class IllegalMove(AppError):
+    """A well-formed action that the rules do not allow now (400)."""
+
+    status_code = 400
+    code = "illegal_action"
+    message = "That move is not allowed right now."
+
+
+class CrossSiteRequest(AppError):
+    """A state-changing request that came from another site (403)."""
+
+    status_code = 403
+    code = "cross_site_request"
+    message = "This request came from another site and was refused."
+
+
+class GameNotFound(AppError):
+    """Unknown game id or wrong token: deliberately indistinguishable (404)."""
+
+    status_code = 404
+    code = "not_found"
+    message = "No race was found for this id and these credentials."
+
+
+class NotFound(AppError):
+    """Any other unknown path (404)."""
+
+    status_code = 404
+    code = "not_found"
+    message = "Nothing lives at this address."
+
+
+class MethodNotAllowed(AppError):
+    """The path exists but not with this HTTP method (405)."""
+
+    status_code = 405
+    code = "method_not_allowed"
+    message = "This address does not accept that method."
+
+
+class StaleTurn(AppError):
+    """The action's ``turn`` is not the current one: a double submit or an old page (409)."""
+
+    status_code = 409
+    code = "stale_turn"
+    message = "That move was for an earlier turn; here is the race as it stands now."
+
+    def __init__(self, state: dict[str, Any], message: str | None = None):
+        """Carry the current state so the client can resync without another request."""
+        super().__init__(message)
+        self.state = state
+
+    def body(self) -> dict[str, Any]:
+        """JSON body including the current state."""
+        return {**super().body(), "state": self.state}
+
+
+class GameExpired(AppError):
+    """The game existed but expired or was evicted (410)."""
+
+    status_code = 410
+    code = "expired"
+    message = "This race has expired. Start a new one."
+
+
+class PayloadTooLarge(AppError):
+    """The request body is larger than the configured cap (413)."""
+
+    status_code = 413
+    code = "payload_too_large"
+    message = "The request body is too large."
+
+
+class RateLimited(AppError):
+    """Too many requests from this client (429, with ``Retry-After``)."""
+
+    status_code = 429
+    code = "rate_limited"
+    message = "Too many requests. Slow down a little and try again."
+
+    def __init__(self, retry_after: int):
+        """``retry_after`` is whole seconds until a request will be accepted again."""
+        super().__init__(
+            f"Too many requests. Try again in {retry_after} s.",
+            headers={"Retry-After": str(retry_after)},
+        )
+        self.retry_after = retry_after
+
+
+class ServerFull(AppError):
+    """Every game slot is in active use; creation is refused for now (503)."""
+
+    status_code = 503
+    code = "server_full"
+    message = "The track is full right now. Try again in a minute."
+
+    def __init__(self) -> None:
+        """Suggest a retry after a minute."""
+        super().__init__(headers={"Retry-After": "60"})
+
+
+def wants_json(request: Request) -> bool:
+    """True for API paths and for clients that prefer JSON over HTML."""
+    if request.url.path.startswith("/api") or request.url.path in ("/healthz", "/openapi.json"):
+        return True
+    accept = request.headers.get("accept", "")
+    return "text/html" not in accept and "application/json" in accept
+
+
+def render_error(request: Request, error: AppError) -> Response:
+    """Answer ``error`` as JSON or as an HTML page depending on the client."""
+    headers = dict(error.headers)
+    if wants_json(request):
+        return JSONResponse(error.body(), status_code=error.status_code, headers=headers)
+    return HTMLResponse(_error_page(request, error), status_code=error.status_code, headers=headers)
+
+
+def _error_page(request: Request, error: AppError) -> str:
+    template = TEMPLATES_DIR / "error.html"
+    if template.is_file():
+        try:
+            templates = _templates()
+            page = templates.get_template("error.html").render(
+                request=request,
+                status_code=error.status_code,
+                code=error.code,
+                message=error.message,
+            )
+            return str(page)
+        except Exception:  # an error page must never fail: fall back to the plain one
+            log.exception("error template failed")
+    title = html.escape(error.message)
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{title}</title></head><body><main><h1>{title}</h1>"
+        '<p><a href="/">Start a new race</a></p></main></body></html>'
+    )
+
+
+_TEMPLATES: Any = None
+
+
+def _templates() -> Any:
+    global _TEMPLATES
+    if _TEMPLATES is None:
+        from fastapi.templating import Jinja2Templates
+
+        _TEMPLATES = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    return _TEMPLATES.env
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every error (ours, validation, 404/405, unexpected) through :func:`render_error`."""
+
+    async def on_app_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, AppError)
+        return render_error(request, exc)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        # Echo only where and what, never the submitted values (they may hold anything).
+        problems = [
+            {
+                "loc": [str(part) for part in err.get("loc", ())],
+                "msg": str(err.get("msg", "")),
+                "type": str(err.get("type", "")),
+            }
+            for err in exc.errors()
+        ]
+        return render_error(request, InvalidRequest(errors=problems))
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        error: AppError
+        if exc.status_code == 404:
+            error = NotFound()
+        elif exc.status_code == 405:
+            error = MethodNotAllowed()
+        else:
+            error = AppError(str(exc.detail))
+            error.status_code = exc.status_code
+            error.code = "http_error"
+        error.headers.update(exc.headers or {})
+        return render_error(request, error)
+
+    async def on_crash(request: Request, exc: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return render_error(request, AppError())
+
+    app.add_exception_handler(AppError, on_app_error)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(Exception, on_crash)

@@ -1,0 +1,146 @@
+"""The application factory: wires settings, store, routers, middlewares and the sweep task.
+
+``create_app(Settings(...))`` builds an isolated app (tests use this); the module-level
+``app`` is what ``uvicorn app.main:app`` and ``zzv serve`` run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import importlib.util
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app import api
+from app.api_models import Health
+from app.errors import install_error_handlers
+from app.logging import AccessLogMiddleware, configure_logging
+from app.security import (
+    BodySizeLimitMiddleware,
+    CsrfMiddleware,
+    RateLimiter,
+    RateLimitMiddleware,
+    SecurityHeadersMiddleware,
+)
+from app.settings import Settings, get_settings
+from app.store import GameStore, MemoryStore
+
+# TEMPORARY guard while app/web.py is being written; replace with `from app import web`.
+web: Any = (
+    importlib.import_module("app.web") if importlib.util.find_spec("app.web") is not None else None
+)
+
+log = logging.getLogger("zzv.app")
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+DESCRIPTION = """
+Play Zoom Zoom Vroom against bots over HTTP. You always sit at seat 0.
+
+1. `POST /api/games` → keep `game_id` and `token`.
+2. Send `Authorization: Bearer <token>` on every other call.
+3. `POST /api/games/{game_id}/actions` with `{"turn": state.turn, "action": <one of
+   state.legal_actions>}` until `state.game_over`.
+
+Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per client.
+"""
+
+
+async def _sweep_forever(store: GameStore, interval: float) -> None:
+    """Drop expired games every ``interval`` seconds."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            dropped = store.sweep()
+        except Exception:  # the sweep must outlive any one failure
+            log.exception("sweep failed")
+            continue
+        if dropped:
+            log.info("swept expired games", extra={"dropped": dropped, "games": len(store)})
+
+
+def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
+    """Build the app from ``settings`` (default: environment) and ``store`` (default: memory)."""
+    settings = settings or get_settings()
+    configure_logging(settings)
+    if store is None:
+        store = MemoryStore(
+            max_games=settings.max_games,
+            idle_expiry_seconds=settings.idle_expiry_seconds,
+            evict_min_idle_seconds=settings.evict_min_idle_seconds,
+            expired_memory=settings.expired_memory,
+        )
+    game_store = store
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(
+            _sweep_forever(game_store, settings.sweep_interval_seconds), name="zzv-sweep"
+        )
+        log.info("started", extra={"max_games": settings.max_games})
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            log.info("shutting down", extra={"games_in_memory": len(game_store)})
+
+    app = FastAPI(
+        title="Zoom Zoom Vroom online",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.store = game_store
+    app.state.limiter = RateLimiter(settings)
+    install_error_handlers(app)
+
+    app.include_router(api.router)
+    if web is not None:
+        app.include_router(web.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    @app.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
+    async def healthz() -> JSONResponse:
+        """Answers 200 while the server runs (Docker's HEALTHCHECK)."""
+        return JSONResponse({"status": "ok", "games": len(game_store)})
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> HTMLResponse:
+        """Swagger UI; its inline boot script runs under a per-response nonce."""
+        nonce = secrets.token_urlsafe(16)
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title} — API")
+        body = bytes(page.body).decode().replace("<script>", f'<script nonce="{nonce}">')
+        csp = (
+            f"default-src 'self'; script-src 'self' 'nonce-{nonce}' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        )
+        return HTMLResponse(body, headers={"Content-Security-Policy": csp})
+
+    # Added innermost first: the access log sees every answer, headers go on every answer.
+    app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
+    app.add_middleware(CsrfMiddleware, settings=settings)
+    app.add_middleware(BodySizeLimitMiddleware, settings=settings)
+    app.add_middleware(SecurityHeadersMiddleware, settings=settings)
+    app.add_middleware(AccessLogMiddleware, settings=settings)
+    return app
+
+
+app = create_app()
+"""The app served by ``uvicorn app.main:app``."""

@@ -1,0 +1,237 @@
+"""Protections every request passes through, as small pure-ASGI middlewares.
+
+* :class:`SecurityHeadersMiddleware` — CSP (``script-src 'self'``, no inline code), nosniff,
+  ``frame-ancestors 'none'``, referrer policy, no caching of game data, HSTS over https;
+* :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413);
+* :class:`CsrfMiddleware` — state-changing requests must be same-origin
+  (``Sec-Fetch-Site``, else ``Origin``); clients that send neither (httpx, curl) are not
+  browsers and carry no ambient cookie risk;
+* :class:`RateLimitMiddleware` — token buckets per client address for game creation and
+  for moves (429 with ``Retry-After``).
+
+Pure ASGI (no ``BaseHTTPMiddleware``) keeps the per-request overhead small.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cachetools import TTLCache
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import AppError, CrossSiteRequest, PayloadTooLarge, RateLimited, render_error
+from app.settings import Settings
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The page policy: only our own files run or style; nothing may frame us."""
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+_CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$")
+
+
+async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
+    response = render_error(Request(scope, receive), error)
+    await response(scope, receive, send)
+
+
+class SecurityHeadersMiddleware:
+    """Adds the security headers to every response (a route may set its own CSP)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app``; HSTS is sent when ``settings.secure_cookies`` or over https."""
+        self.app = app
+        self.force_https = settings.secure_cookies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        https = self.force_https or scope.get("scheme") == "https"
+        api = scope["path"].startswith("/api")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+                headers.setdefault("X-Frame-Options", "DENY")
+                headers.setdefault("Referrer-Policy", "same-origin")
+                headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+                headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+                if api:
+                    headers.setdefault("Cache-Control", "no-store")
+                if https:
+                    headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class BodySizeLimitMiddleware:
+    """Answers 413 to a request body larger than the cap, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app`` with a cap of ``settings.max_body_bytes``."""
+        self.app = app
+        self.limit = settings.max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None:
+            try:
+                too_big = int(declared) > self.limit
+            except ValueError:
+                too_big = True
+            if too_big:
+                await _send_error(scope, receive, send, PayloadTooLarge())
+                return
+        received = 0
+        rejected = False
+
+        async def counting_receive() -> Message:
+            nonlocal received, rejected
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit and not rejected:
+                    rejected = True
+                    await _send_error(scope, receive, send, PayloadTooLarge())
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            if not rejected:  # our 413 already went out; drop the app's answer
+                await send(message)
+
+        await self.app(scope, counting_receive, guarded_send)
+
+
+def same_origin(headers: Headers, scheme: str, extra_origins: tuple[str, ...] = ()) -> bool:
+    """Whether a state-changing request may proceed (CSRF check).
+
+    Modern browsers send ``Sec-Fetch-Site``; older ones at least ``Origin`` on POST. A
+    request with neither did not come from a browser page and so cannot ride a cookie.
+    """
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    return origin in extra_origins or origin == f"{scheme}://{host}"
+
+
+class CsrfMiddleware:
+    """Refuses cross-site POST/PUT/PATCH/DELETE with 403."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app``; ``settings.allowed_origins`` are accepted besides our own."""
+        self.app = app
+        self.allowed = tuple(origin.rstrip("/") for origin in settings.allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            ok = same_origin(Headers(scope=scope), scope.get("scheme", "http"), self.allowed)
+            if not ok:
+                await _send_error(scope, receive, send, CrossSiteRequest())
+                return
+        await self.app(scope, receive, send)
+
+
+class TokenBucket:
+    """Per-key token buckets: ``burst`` requests at once, refilled at ``rate`` per second.
+
+    Buckets live in a TTL cache that forgets a key once its bucket would be full again,
+    so memory stays bounded by ``max_keys`` and by the number of recently active clients.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        max_keys: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``rate`` tokens per second, at most ``burst`` stored."""
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._buckets: TTLCache[str, tuple[float, float]] = TTLCache(
+            maxsize=max_keys, ttl=self.burst / rate, timer=clock
+        )
+        self._mutex = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """Spend one token for ``key``: 0.0 if allowed, else seconds until one is available."""
+        now = self.clock()
+        with self._mutex:
+            tokens, stamp = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+            if tokens < 1.0:
+                return (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens - 1.0, now)
+            return 0.0
+
+
+class RateLimiter:
+    """The two limits of the app: game creation and moves (every other unsafe request)."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        """Build both buckets from ``settings``."""
+        self.enabled = settings.rate_limit_enabled
+        self.create = TokenBucket(
+            settings.create_rate_per_minute / 60.0,
+            settings.create_burst,
+            settings.rate_limit_clients,
+            clock,
+        )
+        self.move = TokenBucket(
+            settings.move_rate_per_second, settings.move_burst, settings.rate_limit_clients, clock
+        )
+
+    def check(self, method: str, path: str, client: str) -> float:
+        """0.0 if the request may go on, else the seconds to wait."""
+        if not self.enabled or method not in UNSAFE_METHODS:
+            return 0.0
+        bucket = self.create if _CREATE_PATH.search(path) else self.move
+        return bucket.take(client)
+
+
+class RateLimitMiddleware:
+    """Answers 429 with ``Retry-After`` once a client exceeds its bucket."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        """Wrap ``app`` with ``limiter``."""
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] == "http":
+            client: Any = scope.get("client")
+            address = client[0] if client else "unknown"
+            wait = self.limiter.check(scope["method"], scope["path"], address)
+            if wait > 0:
+                error = RateLimited(max(1, math.ceil(wait)))
+                await _send_error(scope, receive, send, error)
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,100 @@
+"""Runtime configuration: every tunable of the server, read from ``ZZV_*`` environment variables.
+
+Owned by the platform layer. Routes never read the environment themselves: they receive a
+:class:`Settings` through :data:`app.deps.SettingsDep`, and tests build one directly and pass
+it to :func:`app.main.create_app`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+BotLevel = Literal["random", "easy", "normal", "hard"]
+"""Bot strengths a player can pick; mirrors ``engine.bots.BOT_KINDS``."""
+
+LogLevel = Literal["debug", "info", "warning", "error"]
+
+
+class Settings(BaseSettings):
+    """Server settings; each field can be set with the environment variable ``ZZV_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="ZZV_", extra="ignore", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Interface `zzv serve` binds to.")
+    port: int = Field(8000, ge=1, le=65535, description="TCP port `zzv serve` listens on.")
+
+    max_games: int = Field(2000, ge=1, description="Most games kept in memory at once.")
+    idle_expiry_seconds: float = Field(
+        3600.0, gt=0, description="A game untouched for this long expires."
+    )
+    evict_min_idle_seconds: float = Field(
+        120.0,
+        ge=0,
+        description=(
+            "When the store is full, the least recently used game is evicted only if it has "
+            "been idle at least this long; otherwise new games are refused (503)."
+        ),
+    )
+    sweep_interval_seconds: float = Field(
+        30.0, gt=0, description="How often the background sweep drops expired games."
+    )
+    expired_memory: int = Field(
+        10000, ge=0, description="How many expired game ids are remembered to answer 410."
+    )
+
+    rate_limit_enabled: bool = Field(True, description="Turn per-client rate limiting on/off.")
+    create_rate_per_minute: float = Field(
+        20.0, gt=0, description="Sustained game creations per client per minute."
+    )
+    create_burst: int = Field(10, ge=1, description="Game creations a client may burst.")
+    move_rate_per_second: float = Field(
+        10.0, gt=0, description="Sustained moves (any other POST) per client per second."
+    )
+    move_burst: int = Field(40, ge=1, description="Moves a client may burst.")
+    rate_limit_clients: int = Field(
+        100_000, ge=1, description="Most clients whose rate-limit buckets are tracked."
+    )
+
+    max_body_bytes: int = Field(16 * 1024, ge=256, description="Largest request body accepted.")
+
+    default_bot_level: BotLevel = Field("normal", description="Bot strength when none is given.")
+    bot_time_budget_ms: int = Field(
+        200, ge=1, description="Thinking budget handed to bots that search, per decision."
+    )
+
+    secure_cookies: bool = Field(
+        False,
+        description=(
+            "Always mark cookies Secure and send HSTS (set behind an HTTPS proxy). Cookies "
+            "are also Secure whenever the request itself arrived over https."
+        ),
+    )
+    allowed_origins: tuple[str, ...] = Field(
+        (),
+        description=(
+            "Extra origins (scheme://host[:port]) accepted by the CSRF check, e.g. the public "
+            "address when a proxy rewrites the Host header."
+        ),
+    )
+    seed_secret: SecretStr = Field(
+        default_factory=lambda: SecretStr(secrets.token_hex(32)),
+        description=(
+            "Key that turns a game's public seed into the engine's shuffle seed, so a seed "
+            "shown in a record cannot be replayed offline to reveal hidden cards. Random per "
+            "process unless set; set it to reproduce seeded games across restarts/workers."
+        ),
+    )
+
+    log_level: LogLevel = Field("info", description="Level of the app's structured logs.")
+    access_log: bool = Field(True, description="Emit one structured line per request.")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Return the process-wide settings read once from the environment."""
+    return Settings()
