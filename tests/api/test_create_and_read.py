@@ -1,0 +1,141 @@
+"""POST /api/games and GET /api/games/{id}: shapes, defaults, validation, seeds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from api_helpers import bearer, create
+from fastapi.testclient import TestClient
+
+from app.api_models import CreatedGame, GameState
+
+
+def test_create_returns_201_with_id_token_and_state_for_seat_0(client: TestClient) -> None:
+    response = client.post("/api/games", json={"players": 4, "bots": "easy"})
+    assert response.status_code == 201
+    body = response.json()
+    CreatedGame.model_validate(body, strict=False)
+    state = body["state"]
+    assert state["seat"] == 0
+    assert state["players_count"] == 4
+    assert state["turn"] == 0
+    assert state["current_seat"] == 0  # bots who lead have already played
+    assert state["legal_actions"], "the human must have something to do"
+    assert state["events"][0]["kind"] == "round_dealt"
+
+
+def test_token_is_long_random_and_separate_from_the_id(client: TestClient) -> None:
+    ids, tokens = set(), set()
+    for _ in range(5):
+        game_id, token, _state = create(client)
+        assert token != game_id and game_id not in token and token not in game_id
+        # token_urlsafe(32): 256 bits encoded in 43 characters (>= 128 bits required)
+        assert len(token) >= 43
+        ids.add(game_id)
+        tokens.add(token)
+    assert len(ids) == 5 and len(tokens) == 5
+
+
+def test_empty_body_uses_defaults(client: TestClient) -> None:
+    response = client.post("/api/games")
+    assert response.status_code == 201
+    state = response.json()["state"]
+    assert state["players_count"] == 4
+    assert state["variants"] == {"larger_hands": False, "zero_suit": None, "zero_five": False}
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_variants_and_players_reach_the_engine(client: TestClient, players: int) -> None:
+    variants = {"larger_hands": True, "zero_suit": "salty", "zero_five": True}
+    _gid, _tok, state = create(client, players=players, variants=variants, bots="random")
+    assert state["players_count"] == players
+    assert state["variants"] == variants
+    assert state["deck"]["copies"].get("zero") == 6
+    assert state["zero_five_available"] is True
+
+
+def test_same_seed_same_race(client: TestClient) -> None:
+    _a, _ta, first = create(client, players=4, seed=1234, bots="random")
+    _b, _tb, second = create(client, players=4, seed=1234, bots="random")
+    _c, _tc, other = create(client, players=4, seed=999, bots="random")
+    strip = {"game_id"}
+    assert {k: v for k, v in first.items() if k not in strip} == {
+        k: v for k, v in second.items() if k not in strip
+    }
+    assert (first["hand"], first["lead"]) != (other["hand"], other["lead"]) or first[
+        "events"
+    ] != other["events"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": 6},
+        {"players": 2},
+        {"players": "4"},
+        {"players": True},
+        {"bots": "genius"},
+        {"variants": {"larger_hands": True, "extra": 1}},
+        {"variants": {"zero_suit": "zero"}},
+        {"seed": -1},
+        {"seed": 1.5},
+        {"colour": "red"},
+        [],
+        "hello",
+    ],
+)
+def test_malformed_create_is_422_with_code(client: TestClient, body: Any) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    data = response.json()
+    assert data["code"] == "invalid_request"
+    assert data["message"]
+    assert data["errors"] and all({"loc", "msg", "type"} == set(e) for e in data["errors"])
+
+
+def test_get_returns_state_and_only_new_events(client: TestClient) -> None:
+    game_id, token, created = create(client, seed=5)
+    first = client.get(f"/api/games/{game_id}", headers=bearer(token))
+    assert first.status_code == 200
+    state = first.json()
+    GameState.model_validate(state)
+    assert state["events"] == []  # everything was delivered with the creation
+    assert state["hand"] == created["hand"]
+    replay = client.get(f"/api/games/{game_id}", params={"since": 0}, headers=bearer(token))
+    assert replay.json()["events"] == created["events"]
+    assert replay.json()["event_count"] == len(created["events"])
+
+
+def test_unknown_game_and_wrong_token_are_the_same_404(client: TestClient) -> None:
+    game_id, token, _ = create(client)
+    wrong = client.get(f"/api/games/{game_id}", headers=bearer(token[:-2] + "xx"))
+    unknown = client.get("/api/games/doesnotexist", headers=bearer(token))
+    missing = client.get(f"/api/games/{game_id}")
+    for response in (wrong, unknown, missing):
+        assert response.status_code == 404
+    assert wrong.json() == unknown.json() == missing.json()
+    assert wrong.json()["code"] == "not_found"
+
+
+def test_cookie_is_not_accepted_by_the_api(client: TestClient) -> None:
+    game_id, token, _ = create(client)
+    client.cookies.set(f"zzv_{game_id}", token)
+    assert client.get(f"/api/games/{game_id}").status_code == 404
+
+
+def test_openapi_documents_every_endpoint_with_examples(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    assert set(paths["/api/games"]) == {"post"}
+    assert "get" in paths["/api/games/{game_id}"]
+    assert "post" in paths["/api/games/{game_id}/actions"]
+    assert "get" in paths["/api/games/{game_id}/record"]
+    for status in ("400", "404", "409", "410", "422", "429"):
+        assert status in paths["/api/games/{game_id}/actions"]["post"]["responses"]
+    components = schema["components"]["schemas"]
+    assert components["MoveIn"]["examples"]
+    assert components["CreateGame"]["examples"]
+    assert components["MoveIn"]["additionalProperties"] is False
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
