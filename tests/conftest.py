@@ -47,6 +47,18 @@ CHROMIUM_ARGS = (
 """Launch arguments every Playwright test must pass to Chromium (team contract)."""
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Keep conftest files out of ``--doctest-modules`` collection.
+
+    Pytest still loads them as conftests; without this it would also import each one as a
+    plain module named ``conftest`` to look for doctests, which fails with "import file
+    mismatch" as soon as two test folders have their own conftest.py.
+    """
+    if collection_path.name == "conftest.py":
+        return True
+    return None
+
+
 def find_free_port() -> int:
     """Return a TCP port on 127.0.0.1 that nothing is listening on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
