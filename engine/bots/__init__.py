@@ -1,0 +1,51 @@
+"""Computer players: ``make_bot(kind, seed, **options)`` and the kinds on offer.
+
+A bot only ever receives one seat's observation (``Game.observation(seat)``), never the
+game, so it cannot see hidden cards by construction. Kinds:
+
+* ``random`` — uniform over the legal actions (baseline, fuzzing);
+* ``easy`` — a light heuristic with noise, never plainly wasteful;
+* ``normal`` — a card-counting heuristic that values gas and the sixth trick;
+* ``hard`` — determinized Monte Carlo tree search with heuristic rollouts.
+
+>>> from engine import new_game
+>>> game = new_game(players=4, seed=5)
+>>> bot = make_bot("normal", seed=1)
+>>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.bots.base import Bot, RandomBot
+from engine.bots.players import EasyBot, NormalBot
+
+BOT_KINDS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+"""The difficulty names the web page and the API offer, weakest first."""
+
+
+def make_bot(kind: str, seed: int, **options: Any) -> Bot:
+    """Build a bot of ``kind`` with its own seed.
+
+    Options (``hard`` only): ``time_budget_ms`` (default 200), ``iterations`` (fixed work
+    instead of a clock, for reproducible runs), ``workers`` (processes for root
+    parallelism, default 1). Unknown kinds or options raise ``ValueError``.
+    """
+    if kind == "hard":
+        from engine.bots.search import HardBot
+
+        return HardBot(seed, **options)
+    if options:
+        raise ValueError(f"The {kind!r} bot takes no options: {', '.join(sorted(options))}.")
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "easy":
+        return EasyBot(seed)
+    if kind == "normal":
+        return NormalBot(seed)
+    raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}.")
+
+
+__all__ = ["BOT_KINDS", "Bot", "make_bot"]

@@ -1,0 +1,95 @@
+"""What every computer player shares: the :class:`Bot` interface and per-decision randomness.
+
+A bot is a pure function of its seed and one seat's observation: it keeps no memory
+between calls, so the web server may build a fresh bot for every decision and a replay
+with the same seeds gives the same moves.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from engine.actions import Action
+from engine.rng import Rng
+
+_MASK64 = (1 << 64) - 1
+
+
+def mix_seed(*parts: int) -> int:
+    """Fold integers into one 64-bit seed (SplitMix64 finaliser per part).
+
+    >>> mix_seed(1, 2) == mix_seed(1, 2) != mix_seed(2, 1)
+    True
+    """
+    h = 0x243F6A8885A308D3
+    for part in parts:
+        h = (h ^ (part & _MASK64)) & _MASK64
+        h = (h + 0x9E3779B97F4A7C15) & _MASK64
+        h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK64
+        h ^= h >> 31
+    return h
+
+
+def decision_rng(seed: int, observation: dict[str, Any]) -> Rng:
+    """A generator for one decision, derived from the bot's seed and where the game stands.
+
+    Two calls with the same seed and observation get the same stream; different turns of
+    one game get different streams even when a bot object is reused.
+    """
+    return Rng(
+        mix_seed(
+            seed,
+            int(observation["seat"]),
+            int(observation["round"]),
+            int(observation["trick"]),
+            len(observation["trick_plays"]),
+        )
+    )
+
+
+def uniform(rng: Rng) -> float:
+    """A float in [0, 1) from ``rng``."""
+    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
+
+
+def legal_actions(observation: dict[str, Any]) -> list[Action]:
+    """The observation's legal actions as :class:`Action` objects (empty if not our turn)."""
+    return [Action.from_dict(a) for a in observation["legal_actions"]]
+
+
+class Bot(ABC):
+    """A computer player: ``choose`` returns one of ``observation["legal_actions"]``."""
+
+    kind: str = "bot"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+
+    @abstractmethod
+    def choose(self, observation: dict[str, Any]) -> Action:
+        """Pick a legal action for the seat whose observation this is."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} kind={self.kind} seed={self.seed}>"
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions: the baseline, and a fuzzer for the engine.
+
+    >>> from engine import new_game
+    >>> game = new_game(players=3, seed=4)
+    >>> obs = game.observation(game.current_seat)
+    >>> RandomBot(1).choose(obs) in game.legal_actions()
+    True
+    """
+
+    kind = "random"
+
+    def choose(self, observation: dict[str, Any]) -> Action:
+        """A uniformly random legal action."""
+        actions = legal_actions(observation)
+        if not actions:
+            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+        return actions[decision_rng(self.seed, observation).below(len(actions))]

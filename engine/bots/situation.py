@@ -1,0 +1,164 @@
+"""One seat's decision point in a compact form the heuristics read quickly.
+
+A :class:`Situation` is built either from an observation (what a real bot receives) or,
+inside a search bot's simulations, from a sampled :class:`~engine.game.Game` — in which
+case only what that seat could see is copied out: its own hand, public numbers and
+face-up cards. Tune-up identities of other seats are never copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action, ActionType
+from engine.cards import SUIT_ORDER, Suit
+from engine.variants import Variants
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+_PLAY = ActionType.PLAY
+_TUNE_UP = ActionType.TUNE_UP
+_ZERO_FIVE = ActionType.ZERO_FIVE
+
+
+@dataclass(frozen=True, slots=True)
+class SeenPlay:
+    """A card in the current trick as every seat sees it (``suit`` is ``None`` face down)."""
+
+    seat: int
+    kind: ActionType
+    suit: Suit | None
+    value: int | None
+    gas: int
+    speed: int
+
+
+@dataclass(slots=True)
+class Situation:
+    """Everything a heuristic needs for one decision of ``seat``.
+
+    ``unseen`` counts, per suit, the cards this seat has not seen this round (deck minus
+    its hand minus face-up cards of this round): they are somewhere in other hands, face
+    down, set aside or discarded unseen.
+    """
+
+    seat: int
+    players: int
+    trick: int
+    hand: list[Suit]
+    gas: list[int]
+    speed: list[int]
+    laps: list[int]
+    hand_size: list[int]
+    middle: int
+    removed: int
+    plays: list[SeenPlay]
+    unseen: dict[Suit, int]
+    larger_hands: bool
+    zero_five: list[bool]
+    legal: list[Action]
+
+
+@lru_cache(maxsize=64)
+def deck_counts(players: int, variants: Variants) -> tuple[tuple[Suit, int], ...]:
+    """How many cards of each suit the deck holds, for a table size and variant set."""
+    deck = variants.deck(players)
+    return tuple((suit, deck.count(suit)) for suit in SUIT_ORDER if suit in deck)
+
+
+def _unseen(copies: dict[Suit, int], hand: list[Suit], face_up: list[Suit]) -> dict[Suit, int]:
+    unseen = dict(copies)
+    for card in hand:
+        unseen[card] -= 1
+    for card in face_up:
+        unseen[card] -= 1
+    return unseen
+
+
+def from_observation(observation: dict[str, Any], legal: list[Action]) -> Situation:
+    """The situation of the observing seat, which must be the one to act."""
+    plays = [
+        SeenPlay(
+            int(p["seat"]),
+            ActionType(p["type"]),
+            None if p["suit"] is None else Suit(p["suit"]),
+            p["value"],
+            int(p["gas"]),
+            0 if p["speed"] is None else int(p["speed"]),
+        )
+        for p in observation["trick_plays"]
+    ]
+    face_up = [p.suit for p in plays if p.kind is _PLAY and p.suit is not None]
+    for record in observation["round_tricks"]:
+        for p in record["plays"]:
+            if p["type"] == "play" and p["suit"] is not None:
+                face_up.append(Suit(p["suit"]))
+    copies = {Suit(name): int(n) for name, n in observation["deck"]["copies"].items()}
+    hand = [Suit(card) for card in observation["hand"]]
+    seats = observation["players"]
+    return Situation(
+        seat=int(observation["seat"]),
+        players=int(observation["players_count"]),
+        trick=int(observation["trick"]),
+        hand=hand,
+        gas=[int(p["gas"]) for p in seats],
+        speed=[int(p["speed"]) for p in seats],
+        laps=[int(p["laps"]) for p in seats],
+        hand_size=[int(p["hand_size"]) for p in seats],
+        middle=int(observation["middle"]),
+        removed=int(observation["removed"]),
+        plays=plays,
+        unseen=_unseen(copies, hand, face_up),
+        larger_hands=bool(observation["variants"]["larger_hands"]),
+        zero_five=[bool(p["zero_five_available"]) for p in seats],
+        legal=legal,
+    )
+
+
+def from_game(game: Game, count_cards: bool = True) -> Situation:
+    """The situation of ``game``'s current seat, as that seat could know it.
+
+    With ``count_cards`` off, the unseen pool ignores this round's face-up cards (a
+    cheaper, less informed view used by fast simulations and the easy bot).
+    """
+    seat = game.current_seat
+    assert seat is not None
+    plays = [
+        SeenPlay(
+            p.seat,
+            p.kind,
+            p.card if p.kind is _PLAY else None,
+            p.value,
+            p.gas,
+            p.speed,
+        )
+        for p in game.plays
+    ]
+    face_up: list[Suit] = []
+    if count_cards:
+        face_up = [p.suit for p in plays if p.kind is _PLAY and p.suit is not None]
+        for record in game.round_tricks:
+            for q in record["plays"]:
+                if q["type"] == "play" and q["suit"] is not None:
+                    face_up.append(Suit(q["suit"]))
+    hand = list(game.hands[seat])
+    return Situation(
+        seat=seat,
+        players=game.players,
+        trick=game.trick,
+        hand=hand,
+        gas=list(game.gas),
+        speed=list(game.speed),
+        laps=list(game.laps),
+        hand_size=[len(h) for h in game.hands],
+        middle=game.middle,
+        removed=game.removed,
+        plays=plays,
+        unseen=_unseen(dict(deck_counts(game.players, game.variants)), hand, face_up),
+        larger_hands=game.variants.larger_hands,
+        zero_five=list(game.zero_five) if game.variants.zero_five else [False] * game.players,
+        legal=game.legal_actions(),
+    )

@@ -1,0 +1,315 @@
+"""Duplicate-style bot tournaments: ``python -m engine.tournament``.
+
+Each deal (a game seed) is played once per seat rotation, so every bot kind sits in
+every seat of every deal. The games' random streams (deals, first lead) come from
+``--seed`` and the deal number; the bots' streams from ``--seed``, the game, the seat and
+the decision number — the two never mix, so changing a bot does not change the deals.
+
+Printed per bot kind: seat-games played, wins, win rate with its 95% Wilson interval,
+mean finishing place (the winner is 1st; the others are ranked by laps, then gas, sharing
+places on ties) and milliseconds per move (mean and 99th percentile).
+
+Seat tokens are bot kinds (``random``, ``easy``, ``normal``, ``hard``); a hard bot may
+carry its own budget, ``hard:400ms`` or ``hard:300it``, and is then reported under that
+label. Example::
+
+    python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
+        --games 400 --seed 1 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots import BOT_KINDS, make_bot
+from engine.bots.base import Bot, mix_seed
+from engine.cards import Suit
+from engine.game import new_game
+from engine.variants import Variants
+
+_DEAL_STREAM = 0x6465616C  # "deal"
+_BOT_STREAM = 0x626F74  # "bot"
+MAX_DECISIONS = 5_000
+"""A game longer than this is a bug: the tournament stops it loudly."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat's bot: its kind, options, and the label its figures are reported under."""
+
+    label: str
+    kind: str
+    options: tuple[tuple[str, int], ...] = ()
+
+    def build(self, seed: int) -> Bot:
+        """A fresh bot of this kind."""
+        return make_bot(self.kind, seed, **dict(self.options))
+
+
+def parse_seat(token: str, budget_ms: int | None, iterations: int | None) -> SeatSpec:
+    """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``; the global budget applies to hard.
+
+    >>> parse_seat("hard:300it", None, None)
+    SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
+    >>> parse_seat("normal", 100, None).options
+    ()
+    """
+    kind, _, budget = token.strip().partition(":")
+    if kind not in BOT_KINDS:
+        raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}.")
+    options: dict[str, int] = {}
+    if kind == "hard":
+        if budget_ms is not None:
+            options["time_budget_ms"] = budget_ms
+        if iterations is not None:
+            options["iterations"] = iterations
+    if budget:
+        if kind != "hard":
+            raise ValueError(f"Only the hard bot takes a budget, not {kind!r}.")
+        options.pop("iterations", None)
+        options.pop("time_budget_ms", None)
+        if budget.endswith("ms"):
+            options["time_budget_ms"] = int(budget[:-2])
+        elif budget.endswith("it"):
+            options["iterations"] = int(budget[:-2])
+        else:
+            raise ValueError(f"A budget is like 400ms or 300it, not {budget!r}.")
+    return SeatSpec(token.strip(), kind, tuple(sorted(options.items())))
+
+
+def parse_variants(text: str) -> Variants:
+    """``larger_hands,zero_suit=chippy,zero_five`` (any subset, or empty) to :class:`Variants`.
+
+    >>> parse_variants("zero_five,zero_suit=salty")
+    Variants(larger_hands=False, zero_suit=<Suit.SALTY: 'salty'>, zero_five=True)
+    """
+    larger = zero_five = False
+    zero_suit: Suit | None = None
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        if name == "larger_hands":
+            larger = True
+        elif name == "zero_five":
+            zero_five = True
+        elif name == "zero_suit":
+            zero_suit = Suit(value or "chippy")
+        else:
+            raise ValueError(f"Unknown variant {name!r}.")
+    return Variants(larger_hands=larger, zero_suit=zero_suit, zero_five=zero_five)
+
+
+@dataclass(slots=True)
+class SeatResult:
+    """How one seat of one game went."""
+
+    label: str
+    won: bool
+    place: float
+    move_ms: list[float]
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """Everything a worker needs to play one game of the tournament."""
+
+    index: int
+    players: int
+    variants: Variants
+    seed: int
+    seats: tuple[SeatSpec, ...]
+
+
+def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[float]:
+    """Finishing places: the winner first, then by laps and gas; ties share the mean place.
+
+    >>> places([2, 1, 1, 0], [0, 3, 3, 5], 0)
+    [1.0, 2.5, 2.5, 4.0]
+    """
+    keys = [(seat == winner, laps[seat], gas[seat]) for seat in range(len(laps))]
+    result = []
+    for key in keys:
+        better = sum(1 for other in keys if other > key)
+        tied = sum(1 for other in keys if other == key)
+        result.append(better + (tied + 1) / 2)
+    return result
+
+
+def play_game(job: GameJob) -> list[SeatResult]:
+    """Play one game: deal ``job.index // players`` with the bot order rotated."""
+    deal, rotation = divmod(job.index, job.players)
+    game = new_game(
+        players=job.players,
+        seed=mix_seed(job.seed, _DEAL_STREAM, deal),
+        variants=job.variants,
+    )
+    seats = [job.seats[(s + rotation) % job.players] for s in range(job.players)]
+    timings: list[list[float]] = [[] for _ in range(job.players)]
+    decisions = 0
+    while not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
+        observation = game.observation(seat)
+        bot = seats[seat].build(mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions))
+        start = time.perf_counter()
+        action = bot.choose(observation)
+        timings[seat].append((time.perf_counter() - start) * 1000.0)
+        game.apply(action, seat)
+    finish = places(game.laps, game.gas, game.winner)
+    return [
+        SeatResult(seats[s].label, game.winner == s, finish[s], timings[s])
+        for s in range(job.players)
+    ]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` successes in ``n`` trials.
+
+    >>> lo, hi = wilson(40, 100); round(lo, 3), round(hi, 3)
+    (0.309, 0.498)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (nearest rank) of ``values``; 0 for none.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
+    2.0
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running figures for one bot label."""
+
+    games: int = 0
+    wins: int = 0
+    place_sum: float = 0.0
+    move_ms: list[float] = field(default_factory=list)
+
+    def add(self, result: SeatResult) -> None:
+        """Count one seat-game."""
+        self.games += 1
+        self.wins += result.won
+        self.place_sum += result.place
+        self.move_ms.extend(result.move_ms)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures the tournament prints, as JSON-ready data."""
+        lo, hi = wilson(self.wins, self.games)
+        ms = self.move_ms
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.wins / self.games if self.games else 0.0,
+            "ci95": [lo, hi],
+            "mean_place": self.place_sum / self.games if self.games else 0.0,
+            "ms_per_move_mean": sum(ms) / len(ms) if ms else 0.0,
+            "ms_per_move_p99": percentile(ms, 99),
+        }
+
+
+def run(
+    players: int,
+    seats: Sequence[SeatSpec],
+    games: int,
+    seed: int,
+    variants: Variants | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """Play ``games`` games (rounded up to whole rotations) and return the figures."""
+    if len(seats) != players:
+        raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
+    variants = variants or Variants()
+    total = max(1, math.ceil(games / players)) * players
+    work = [GameJob(i, players, variants, seed, tuple(seats)) for i in range(total)]
+    results: Iterable[list[SeatResult]]
+    tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for seat_results in pool.imap_unordered(play_game, work, chunksize=1):
+                for result in seat_results:
+                    tallies[result.label].add(result)
+    else:
+        for job in work:
+            for result in play_game(job):
+                tallies[result.label].add(result)
+    return {
+        "players": players,
+        "games": total,
+        "deals": total // players,
+        "seed": seed,
+        "variants": variants.to_dict(),
+        "bots": {label: tally.summary() for label, tally in tallies.items()},
+    }
+
+
+def render(report: dict[str, Any]) -> str:
+    """The figures as a plain-text table."""
+    variants = [k for k, v in report["variants"].items() if v]
+    lines = [
+        f"{report['players']} players, {report['games']} games "
+        f"({report['deals']} deals x {report['players']} seat rotations), "
+        f"seed {report['seed']}, variants: {', '.join(variants) or 'none'}",
+        f"{'bot':<12}{'games':>7}{'wins':>7}{'win rate':>10}{'95% CI':>17}"
+        f"{'mean place':>12}{'ms/move':>10}{'p99 ms':>9}",
+    ]
+    for label, s in report["bots"].items():
+        lo, hi = s["ci95"]
+        lines.append(
+            f"{label:<12}{s['games']:>7}{s['wins']:>7}{s['win_rate']:>10.1%}"
+            f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s['mean_place']:>12.2f}"
+            f"{s['ms_per_move_mean']:>10.1f}{s['ms_per_move_p99']:>9.1f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; prints the table (or JSON with ``--json``)."""
+    parser = argparse.ArgumentParser(description="Bot tournament, duplicate style.")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seats", default="hard,normal,normal,normal")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--variants", default="", help="e.g. larger_hands,zero_suit=jelly")
+    parser.add_argument("--budget-ms", type=int, default=None, help="hard bots' time budget")
+    parser.add_argument("--iterations", type=int, default=None, help="hard bots' fixed work")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        seats = [parse_seat(t, args.budget_ms, args.iterations) for t in args.seats.split(",")]
+        report = run(
+            args.players, seats, args.games, args.seed, parse_variants(args.variants), args.jobs
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(report) if args.json else render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
