@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import json
 import logging
-import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, Stale
 from app.settings import BotLevel, Settings
 from app.store import GameStore, StoreFull
 from engine import Action, Event, EventKind, Game, IllegalAction, Variants, new_game
+from engine.bots import make_bot
 
 log = logging.getLogger("zzv.sessions")
 
@@ -86,6 +86,7 @@ class GameSession:
     delivered: int = 0
     bot_decisions: int = 0
     last_seen: float = 0.0
+    bot_budget_ms: int = 200
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -120,11 +121,16 @@ def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def choose_bot_action(level: BotLevel, game: Game, seat: int, seed: int) -> Action:
-    """The bot decision for ``seat``: the only place bots are called (swap point)."""
-    # Placeholder until engine.bots lands: a uniform choice among the legal turns.
-    del level
-    return random.Random(seed).choice(game.legal_actions())
+def choose_bot_action(
+    level: BotLevel, game: Game, seat: int, seed: int, budget_ms: int = 200
+) -> Action:
+    """The bot decision for ``seat``: the one place bots are called.
+
+    A fresh bot per decision, seeded from (game, seat, decision number), sees only its
+    seat's observation; play is reproducible and nothing needs to be stored between turns.
+    """
+    options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
+    return make_bot(level, seed, **options).choose(game.observation(seat))
 
 
 def start_game(store: GameStore, config: GameConfig, settings: Settings) -> GameSession:
@@ -145,6 +151,7 @@ def start_game(store: GameStore, config: GameConfig, settings: Settings) -> Game
         seed=seed,
         seed_chosen=seed_chosen,
         engine_seed=engine_seed,
+        bot_budget_ms=settings.bot_time_budget_ms,
     )
     # new_game() deals the first round without reporting it; narrate it like later deals.
     session.record_events(
@@ -290,7 +297,7 @@ def _run_bots(session: GameSession) -> None:
         seed = bot_seed(session.engine_seed, seat, session.bot_decisions)
         session.bot_decisions += 1
         try:
-            action = choose_bot_action(session.config.bots, game, seat, seed)
+            action = choose_bot_action(session.config.bots, game, seat, seed, session.bot_budget_ms)
             events = game.apply(action, seat=seat)
         except Exception:
             # A faulty bot must not freeze the race: fall back to the first legal turn.
