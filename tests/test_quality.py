@@ -76,10 +76,16 @@ def test_hadolint() -> None:
 
 
 def test_ci_runs_the_readme_test_command_verbatim() -> None:
-    """CI and the README cannot drift: .ci/run executes the README's test command as is."""
+    """CI and the README cannot drift: .ci/run executes the README's test command as is.
+
+    It must be the script's last command too: ``set -e`` does not stop at a failure inside
+    an ``&&`` chain, so anything after it would hide a failed install or test run.
+    """
     command = readme_command("readme:test-command")
     ci_lines = [line.strip() for line in CI_SCRIPT.read_text(encoding="utf-8").splitlines()]
     assert command in ci_lines, f".ci/run does not contain the README test command:\n{command}"
+    commands = [line for line in ci_lines if line and not line.startswith("#")]
+    assert commands[-1] == command, f".ci/run must end with the test command, ends: {commands[-1]}"
 
 
 def test_readme_test_command_installs_browser_and_runs_pytest() -> None:
