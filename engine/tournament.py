@@ -25,7 +25,7 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,7 +245,6 @@ def run(
     variants = variants or Variants()
     total = max(1, math.ceil(games / players)) * players
     work = [GameJob(i, players, variants, seed, tuple(seats)) for i in range(total)]
-    results: Iterable[list[SeatResult]]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:

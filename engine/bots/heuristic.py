@@ -14,10 +14,9 @@ import math
 from dataclasses import dataclass
 
 from engine.actions import Action, ActionType
+from engine.bots.situation import Situation
 from engine.cards import MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit, ZeroEffect
 from engine.rng import Rng
-
-from engine.bots.situation import Situation
 
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP
@@ -75,6 +74,7 @@ class _Trick:
         "later",
         "lichen_in",
         "pool_size",
+        "tables",
         "zero_five_in",
     )
 
@@ -100,6 +100,32 @@ class _Trick:
         self.later = [(sit.seat + i) % sit.players for i in range(1, after + 1)]
         self.pool_size = max(1, sum(sit.unseen.values()))
         self.hyper: dict[tuple[int, int], float] = {}
+        self.tables: dict[tuple[Suit | None, bool], tuple[list[int], int]] = {}
+
+    def reach_table(
+        self, sit: Situation, suit: Suit | None, lichen_after: bool
+    ) -> tuple[list[int], int]:
+        """After a card of ``suit`` goes face up: unseen cards a later seat could still
+        play face up with an effective value of at least v (v = 0..5), and unseen 1s
+        that could strike it."""
+        key = (suit, lichen_after)
+        table = self.tables.get(key)
+        if table is None:
+            by_value = [0] * 6
+            lichens = 0
+            for other, n in sit.unseen.items():
+                if n <= 0 or other is suit or other in self.blocked:
+                    continue
+                v = SUIT_VALUE[other]
+                if lichen_after and v in _STRUCK:
+                    v = 0
+                by_value[v] += n
+                if other is Suit.LICHEN:
+                    lichens = n
+            for v in range(4, -1, -1):
+                by_value[v] += by_value[v + 1]
+            table = self.tables[key] = (by_value, lichens)
+        return table
 
     def holds_any(self, count: int, hand: int) -> float:
         """Chance a hidden hand of ``hand`` cards holds one of ``count`` pool cards."""
@@ -131,32 +157,23 @@ def _win_chance(
     if not tr.later:
         return 1.0
     strikable = not lichen_after and value in _STRUCK
-    blocked = tr.blocked if suit is None else tr.blocked | {suit}
-    unseen = sit.unseen
+    at_least, lichens = tr.reach_table(sit, suit, lichen_after)
     chance = 1.0
     last = sit.trick == TRICKS_PER_ROUND
+    zero_five_open = not tr.zero_five_in and sit.removed > 0
     for j in tr.later:
-        commit = sit.gas[j] if last else min(sit.gas[j], style.early_commit)
-        reach = sit.speed[j] + commit
+        gas = sit.gas[j]
+        reach = sit.speed[j] + (gas if last or gas < style.early_commit else style.early_commit)
         need = final + 1 - reach
-        count = 0
-        for other, n in unseen.items():
-            if n and other not in blocked:
-                v = SUIT_VALUE[other]
-                if lichen_after and v in _STRUCK:
-                    v = 0
-                if v >= need:
-                    count += n
-        beat = tr.holds_any(count, sit.hand_size[j])
-        if sit.zero_five[j] and not tr.zero_five_in and sit.removed and sit.gas[j] < MAX_GAS:
+        hand = sit.hand_size[j]
+        beat = tr.holds_any(at_least[need if need > 0 else 0], hand) if need <= 5 else 0.0
+        if zero_five_open and sit.zero_five[j] and gas < MAX_GAS:
             five = 5 if sit.laps[j] >= 1 and not lichen_after else 0
             if five + 1 >= need:
                 beat = 1.0
-        if strikable and Suit.LICHEN not in blocked:
-            lichen_final = 1 + reach
-            if lichen_final > max(final - value, tr.best_struck):
-                strike = tr.holds_any(unseen.get(Suit.LICHEN, 0), sit.hand_size[j])
-                beat = 1.0 - (1.0 - beat) * (1.0 - strike)
+        if strikable and lichens and 1 + reach > max(final - value, tr.best_struck):
+            strike = tr.holds_any(lichens, hand)
+            beat = 1.0 - (1.0 - beat) * (1.0 - strike)
         chance *= 1.0 - style.willing * beat
     return chance
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-
 from engine.bots.base import Bot, decision_rng, legal_actions
 from engine.bots.heuristic import EASY, NORMAL, Style, choose
 from engine.bots.situation import from_observation

@@ -1,0 +1,216 @@
+"""The hard bot: determinized Monte Carlo search with heuristic rollouts.
+
+For one decision the bot
+
+1. ranks its legal actions with the normal heuristic and keeps the few best sensible ones
+   (the candidates);
+2. repeatedly samples a full game consistent with its observation
+   (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
+   surviving candidate followed by the normal heuristic for every seat to the end of the
+   round, scoring the result with :func:`engine.bots.value.win_chances`;
+3. compares candidates on the same worlds and the same rollout seeds (paired samples,
+   so the luck of the deal cancels out), dropping those clearly behind as evidence grows;
+4. stops at the time budget (default 200 ms) or, for reproducible runs, after a fixed
+   number of rollouts (``iterations``), and plays the best mean.
+
+With ``workers=2`` the worlds are split over two processes (root parallelism); the
+default is one process, as the web server already runs bots in threads.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engine.actions import Action
+from engine.bots.base import Bot, decision_rng, legal_actions, mix_seed
+from engine.bots.determinize import Determinizer
+from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
+from engine.bots.situation import from_game, from_observation
+from engine.bots.value import win_chances
+from engine.game import Game
+from engine.rng import Rng
+
+DEFAULT_TIME_BUDGET_MS = 200
+DEFAULT_CANDIDATES = 8
+_SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
+
+
+def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
+    """Play ``game`` to the end of its round with the heuristic for every seat; return
+    each seat's estimated chance of winning from there."""
+    start_round = game.round
+    while game.winner is None and game.round == start_round:
+        situation = from_game(game)
+        game.apply(situation.legal[choose_index(situation, style, rng)])
+    return win_chances(game)
+
+
+class _Evaluator:
+    """Paired statistics for the candidates of one decision."""
+
+    def __init__(self, count: int) -> None:
+        self.sums = [0.0] * count
+        self.squares = [0.0] * count
+        self.counts = [0] * count
+        self.alive = list(range(count))
+        self.worlds = 0
+
+    def mean(self, i: int) -> float:
+        return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
+
+    def prune(self, paired: list[list[float]]) -> None:
+        """Drop candidates whose paired deficit to the leader is clearly significant."""
+        if self.worlds < 6 or len(self.alive) <= 1:
+            return
+        leader = max(self.alive, key=self.mean)
+        keep = []
+        for i in self.alive:
+            if i == leader:
+                keep.append(i)
+                continue
+            diffs = [world[leader] - world[i] for world in paired if len(world) > max(leader, i)]
+            diffs = [d for d in diffs if not math.isnan(d)]
+            n = len(diffs)
+            if n < 6:
+                keep.append(i)
+                continue
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > 2.5 * math.sqrt(var / n) + 1e-6:
+                continue
+            keep.append(i)
+        self.alive = keep
+
+
+def _run_worlds(
+    observation: dict[str, Any],
+    actions: list[Action],
+    seed: int,
+    rollouts: int | None,
+    deadline: float | None,
+) -> list[list[float]]:
+    """Evaluate ``actions`` on freshly sampled worlds; one row of values per world
+    (NaN for candidates pruned before that world)."""
+    seat = int(observation["seat"])
+    rng = Rng(seed)
+    determinizer = Determinizer(observation)
+    stats = _Evaluator(len(actions))
+    paired: list[list[float]] = []
+    used = 0
+    while True:
+        if rollouts is not None and used >= rollouts:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        world = determinizer.sample(rng)
+        rollout_seed = rng.next_u64()
+        row = [math.nan] * len(actions)
+        for i in stats.alive:
+            if rollouts is not None and used >= rollouts:
+                break
+            game = world.clone()
+            game.apply(actions[i])
+            value = rollout(game, Rng(rollout_seed))[seat]
+            row[i] = value
+            stats.sums[i] += value
+            stats.counts[i] += 1
+            used += 1
+        paired.append(row)
+        stats.worlds += 1
+        if stats.worlds % 4 == 0:
+            stats.prune(paired)
+            for i in range(len(actions)):
+                if i not in stats.alive:
+                    for r in paired:
+                        r[i] = math.nan
+    return paired
+
+
+def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, float]) -> Any:
+    observation, action_dicts, seed, rollouts, budget_s = args
+    actions = [Action.from_dict(a) for a in action_dicts]
+    deadline = None if rollouts is not None else time.perf_counter() + budget_s
+    return _run_worlds(observation, actions, seed, rollouts, deadline)
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=workers)
+    return _POOL
+
+
+class HardBot(Bot):
+    """Determinized search over the heuristic's best candidates (see module docstring).
+
+    >>> from engine import new_game
+    >>> game = new_game(players=4, seed=2)
+    >>> bot = HardBot(1, iterations=40)
+    >>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
+    True
+    """
+
+    kind = "hard"
+
+    def __init__(
+        self,
+        seed: int,
+        time_budget_ms: float = DEFAULT_TIME_BUDGET_MS,
+        iterations: int | None = None,
+        workers: int = 1,
+        candidates: int = DEFAULT_CANDIDATES,
+    ) -> None:
+        super().__init__(seed)
+        if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
+            raise ValueError("The hard bot needs a positive time budget or iteration count.")
+        if workers < 1 or candidates < 1:
+            raise ValueError("workers and candidates must be at least 1.")
+        self.time_budget_ms = float(time_budget_ms)
+        self.iterations = iterations
+        self.workers = int(workers)
+        self.candidates = int(candidates)
+
+    def choose(self, observation: dict[str, Any]) -> Action:
+        """The candidate with the best mean simulated outcome."""
+        start = time.perf_counter()
+        actions = legal_actions(observation)
+        if not actions:
+            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+        if len(actions) == 1:
+            return actions[0]
+        rng = decision_rng(self.seed, observation)
+        situation = from_observation(observation, actions)
+        scores, chances = score_actions(situation, NORMAL)
+        ranked = sorted(sensible(situation, scores, chances), key=lambda i: -scores[i])
+        shortlist = [actions[i] for i in ranked[: self.candidates]]
+        if len(shortlist) == 1:
+            return shortlist[0]
+        seed = rng.next_u64()
+        budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
+        if self.workers > 1:
+            share = None if self.iterations is None else -(-self.iterations // self.workers)
+            remaining = budget_s - (time.perf_counter() - start)
+            jobs = [
+                (observation, [a.to_dict() for a in shortlist], mix_seed(seed, w), share, remaining)
+                for w in range(self.workers)
+            ]
+            rows = [row for part in _pool(self.workers).map(_worker, jobs) for row in part]
+        else:
+            deadline = None if self.iterations is not None else start + budget_s
+            rows = _run_worlds(observation, shortlist, seed, self.iterations, deadline)
+        best_index = 0
+        best_mean = -1.0
+        for i in range(len(shortlist)):
+            values = [row[i] for row in rows if not math.isnan(row[i])]
+            if not values:
+                continue
+            mean = sum(values) / len(values)
+            if mean > best_mean + 1e-12:
+                best_mean, best_index = mean, i
+        return shortlist[best_index]
