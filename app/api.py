@@ -78,7 +78,7 @@ async def create_game(
     "/games/{game_id}",
     response_model=GameState,
     summary="Read the race",
-    responses=error_responses(404, 410, 422),
+    responses=error_responses(401, 404, 410, 422),
 )
 async def get_game(
     session: ApiSessionDep,
@@ -95,7 +95,7 @@ async def get_game(
     "/games/{game_id}/actions",
     response_model=GameState,
     summary="Play a turn",
-    responses=error_responses(400, 403, 404, 409, 410, 413, 422, 429),
+    responses=error_responses(400, 401, 403, 404, 409, 410, 413, 422, 429),
 )
 async def post_action(session: ApiSessionDep, move: MoveIn) -> JSONResponse:
     """Apply the human's action and the bots' replies up to the human's next turn (or the end).
@@ -114,7 +114,7 @@ async def post_action(session: ApiSessionDep, move: MoveIn) -> JSONResponse:
     "/games/{game_id}/record",
     response_model=GameRecord,
     summary="The race's public record",
-    responses=error_responses(404, 410, 422),
+    responses=error_responses(401, 404, 410, 422),
 )
 async def get_record(session: ApiSessionDep) -> JSONResponse:
     """Settings and every public event; the seed too once the race is over.

@@ -8,9 +8,10 @@ field that the API would otherwise pass on undocumented.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge, Le
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
 RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
@@ -33,6 +34,17 @@ EventKindId = Literal[
     "lap_gained",
     "game_won",
 ]
+
+
+def _whole_number(value: Any) -> Any:
+    """JSON Schema counts 4.0 as an integer; accept it, but never booleans or strings."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+"""A JSON integer (``4`` or ``4.0``), validated strictly otherwise."""
 
 
 class _In(BaseModel):
@@ -73,14 +85,11 @@ class CreateGame(_In):
         }
     )
 
-    players: int = Field(4, ge=3, le=5, description="Number of seats, bots included.")
+    players: WholeNumber = Field(4, ge=3, le=5, description="Number of seats, bots included.")
     bots: BotKind | None = Field(None, description="Bot strength; the server default if null.")
     variants: VariantsIn = Field(default_factory=VariantsIn)
-    seed: int | None = Field(
-        None,
-        ge=0,
-        le=2**53,
-        description="Replay a seed on this server; drawn at random when null.",
+    seed: Annotated[int, Ge(0), Le(2**53), BeforeValidator(_whole_number)] | None = Field(
+        None, description="Replay a seed on this server; drawn at random when null."
     )
 
 
@@ -100,7 +109,7 @@ class ActionIn(_In):
 
     type: ActionTypeId
     suit: SuitId | None = Field(None, description="Card played (face up or down); null for 0/5.")
-    gas: int = Field(0, ge=0, le=5, description="Gas spent on a face-up card.")
+    gas: WholeNumber = Field(0, ge=0, le=5, description="Gas spent on a face-up card.")
     zero_effect: ZeroEffectId | None = Field(None, description="Only when playing a `zero`.")
     value: Literal[0, 5] | None = Field(None, description="Only for the 0/5 card.")
     discard: SuitId | None = Field(None, description="Only for the 0/5 card: card laid face down.")
@@ -115,7 +124,9 @@ class MoveIn(_In):
         }
     )
 
-    turn: int = Field(ge=0, le=2**31, description="The `turn` of the latest state received.")
+    turn: WholeNumber = Field(
+        ge=0, le=2**31, description="The `turn` of the latest state received."
+    )
     action: ActionIn
 
 
@@ -330,6 +341,7 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     models: dict[int, type[BaseModel]] = {422: InvalidRequestOut, 409: StaleTurnOut}
     described = {
         400: "Illegal action (`illegal_action`), with the engine's sentence.",
+        401: "No `Authorization: Bearer <token>` sent (`unauthorized`).",
         403: "Cross-site request refused (`cross_site_request`).",
         404: "Unknown race or wrong token (`not_found`), deliberately indistinguishable.",
         409: "Stale `turn` (`stale_turn`); `state` holds the current race.",

@@ -23,6 +23,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.errors import Unauthorized
 from app.sessions import GameSession, find_session
 from app.settings import Settings
 from app.store import GameStore
@@ -80,7 +81,12 @@ def api_session(
     store: StoreDep,
     token: Annotated[str | None, Depends(bearer_token)],
 ) -> GameSession:
-    """The game named in the path, for an API client holding its Bearer token."""
+    """The game named in the path, for an API client holding its Bearer token.
+
+    No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id.
+    """
+    if token is None:
+        raise Unauthorized()
     return find_session(store, game_id, token)
 
 
@@ -100,7 +106,7 @@ def web_session(game_id: GameIdPath, request: Request, store: StoreDep) -> GameS
 
 
 ApiSessionDep = Annotated[GameSession, Depends(api_session)]
-"""The game of the path, authenticated by Bearer token (404/410 otherwise)."""
+"""The game of the path, authenticated by Bearer token (401 without one, 404/410 otherwise)."""
 
 WebSessionDep = Annotated[GameSession, Depends(web_session)]
 """The game of the path, authenticated by cookie (404/410 otherwise)."""

@@ -66,6 +66,18 @@ class IllegalMove(AppError):
     message = "That move is not allowed right now."
 
 
+class Unauthorized(AppError):
+    """No credentials were sent at all (401); says nothing about whether the race exists."""
+
+    status_code = 401
+    code = "unauthorized"
+    message = "Send the race's token as `Authorization: Bearer <token>`."
+
+    def __init__(self) -> None:
+        """Point clients at the Bearer scheme."""
+        super().__init__(headers={"WWW-Authenticate": "Bearer"})
+
+
 class CrossSiteRequest(AppError):
     """A state-changing request that came from another site (403)."""
 
@@ -232,7 +244,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         error: AppError
-        if exc.status_code == 404:
+        if exc.status_code == 400:
+            # Starlette's "error parsing the body": malformed input like any other (422).
+            error = InvalidRequest("The request body could not be read as JSON or a form.")
+        elif exc.status_code == 404:
             error = NotFound()
         elif exc.status_code == 405:
             error = MethodNotAllowed()

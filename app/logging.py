@@ -41,12 +41,27 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at emit time (test runners swap it)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def configure_logging(settings: Settings) -> None:
     """Send the ``zzv`` loggers to stderr as JSON lines at the configured level."""
     logger = logging.getLogger("zzv")
     logger.setLevel(settings.log_level.upper())
     if not any(getattr(h, "_zzv", False) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _StderrHandler()
         handler.setFormatter(JsonFormatter())
         handler._zzv = True  # type: ignore[attr-defined]
         logger.addHandler(handler)

@@ -195,5 +195,5 @@ def test_record_is_partial_and_seedless_until_the_end(client: TestClient) -> Non
 
 def test_record_needs_the_token(client: TestClient) -> None:
     game_id, _token, _ = create(client)
-    assert client.get(f"/api/games/{game_id}/record").status_code == 404
+    assert client.get(f"/api/games/{game_id}/record").status_code == 401
     assert client.get("/api/games/zzz/record", headers=bearer("t" * 43)).status_code == 404

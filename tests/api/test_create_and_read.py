@@ -111,17 +111,26 @@ def test_unknown_game_and_wrong_token_are_the_same_404(client: TestClient) -> No
     game_id, token, _ = create(client)
     wrong = client.get(f"/api/games/{game_id}", headers=bearer(token[:-2] + "xx"))
     unknown = client.get("/api/games/doesnotexist", headers=bearer(token))
-    missing = client.get(f"/api/games/{game_id}")
-    for response in (wrong, unknown, missing):
+    for response in (wrong, unknown):
         assert response.status_code == 404
-    assert wrong.json() == unknown.json() == missing.json()
+    assert wrong.json() == unknown.json()
     assert wrong.json()["code"] == "not_found"
+
+
+def test_no_token_is_401_whether_or_not_the_game_exists(client: TestClient) -> None:
+    game_id, _token, _ = create(client)
+    real = client.get(f"/api/games/{game_id}")
+    fake = client.get("/api/games/doesnotexist")
+    assert real.status_code == fake.status_code == 401
+    assert real.json() == fake.json()
+    assert real.json()["code"] == "unauthorized"
+    assert real.headers["www-authenticate"] == "Bearer"
 
 
 def test_cookie_is_not_accepted_by_the_api(client: TestClient) -> None:
     game_id, token, _ = create(client)
     client.cookies.set(f"zzv_{game_id}", token)
-    assert client.get(f"/api/games/{game_id}").status_code == 404
+    assert client.get(f"/api/games/{game_id}").status_code == 401
 
 
 def test_openapi_documents_every_endpoint_with_examples(client: TestClient) -> None:
