@@ -184,7 +184,9 @@ def narrate(event: EventDict, me: int = 0) -> str:
         amount = event.get("amount", 0)
         if not amount:
             return f"No gas was spent; the middle holds {event.get('middle')}."
-        return f"{_gas(amount)} from the cards slides to the middle (now {event.get('middle')})."
+        return (
+            f"The {_gas(amount)} on the cards slides into the middle (now {event.get('middle')})."
+        )
     if kind == "speed_gained":
         moves = _verb(seat, me, "move", "moves")
         return f"{who} {moves} up to speed {event.get('speed')}."

@@ -264,8 +264,9 @@ def _index(
 ) -> Response:
     resume = None
     last = request.cookies.get(LAST_GAME_COOKIE)
-    if last and store.get(last) is not None:
-        resume = last
+    session = store.get(last) if last else None
+    if session is not None and not session.game.is_over:
+        resume = session.id
     context = {
         "active": "home",
         "bot_levels": BOT_LEVELS,

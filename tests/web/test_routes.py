@@ -1,0 +1,346 @@
+"""Every HTML route, as a full page and as an htmx fragment, including refused input.
+
+A refused move must answer with a clear sentence inside the page (4xx) and leave the race
+exactly as it was; a good move answers 303 back to the table without JavaScript and the
+new ``#table`` fragment with it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import HX, FakeClock, form_fields, session_of, start
+
+from app.store import MemoryStore
+
+
+def _is_fragment(html: str) -> bool:
+    return html.lstrip().startswith('<section id="table"') and "<html" not in html
+
+
+def _snapshot(store: MemoryStore, game_id: str) -> tuple[int, dict[str, object], int]:
+    session = session_of(store, game_id)
+    return session.turn, session.game.to_dict(), len(session.events)
+
+
+def _finish(client: TestClient, store: MemoryStore, game_id: str, seed: int = 1) -> None:
+    """Play random legal moves through the form until the race ends."""
+    rng = random.Random(seed)
+    for _ in range(400):
+        session = session_of(store, game_id)
+        if session.game.is_over:
+            return
+        action = rng.choice(session.game.observation(0)["legal_actions"])
+        response = client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
+        assert response.status_code == 303, response.text
+    raise AssertionError("the race did not end")
+
+
+# ----------------------------------------------------------------------------- static pages
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_start_page_offers_race_now_and_settings(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    response = client.get("/", headers=headers)
+    assert response.status_code == 200
+    assert response.headers["vary"] == "HX-Request"
+    html = response.text
+    assert "Race now" in html
+    for name in (
+        "players",
+        "bots",
+        "larger_hands",
+        "zero_suit",
+        "zero_replaces",
+        "zero_five",
+        "seed",
+    ):
+        assert f'name="{name}"' in html
+    assert 'href="/rules"' in html
+    assert '<meta name="htmx-config"' in html
+    assert re.search(r'<script src="/static/vendor/htmx-2\.\d+\.\d+\.min\.js"', html)
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_rules_page_covers_racers_examples_and_faq(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    response = client.get("/rules", headers=headers)
+    assert response.status_code == 200
+    html = response.text
+    for heading in ("The racers", "Worked examples", "FAQ", "After the trick", "Variants"):
+        assert heading in html
+    for racer in ("Lichen the Sasquatch", "Slippy the Salmon", "Beans the Possum"):
+        assert racer in html
+
+
+def test_pages_have_no_inline_script_style_or_handlers(client: TestClient) -> None:
+    game_id = start(client)
+    for url in ("/", "/rules", f"/games/{game_id}"):
+        html = client.get(url).text
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
+        assert " style=" not in html and "<style" not in html, url
+        assert not re.search(r"\son[a-z]+=", html), url
+        assert "hx-on" not in html, url
+
+
+# ----------------------------------------------------------------------------- creating races
+
+
+def test_race_now_redirects_to_the_table_and_sets_the_cookie(client: TestClient) -> None:
+    response = client.post("/games", data={"players": "4", "bots": "random"})
+    assert response.status_code == 303
+    location = response.headers["location"]
+    game_id = location.rsplit("/", 1)[1]
+    assert f"zzv_{game_id}" in client.cookies
+    page = client.get(location)
+    assert page.status_code == 200
+    assert page.text.count('class="lane seat-') == 4
+
+
+def test_settings_form_builds_the_chosen_race(client: TestClient, store: MemoryStore) -> None:
+    game_id = start(
+        client,
+        players=5,
+        bots="easy",
+        larger_hands="on",
+        zero_suit="on",
+        zero_replaces="slippy",
+        zero_five="on",
+        seed=42,
+    )
+    session = session_of(store, game_id)
+    assert session.config.players == 5
+    assert session.config.bots == "easy"
+    assert session.config.seed == 42
+    variants = session.game.variants.to_dict()
+    assert variants == {"larger_hands": True, "zero_suit": "slippy", "zero_five": True}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"players": "9"}, "Choose 3, 4 or 5 racers."),
+        ({"players": "4", "bots": "genius"}, "Choose a bot strength"),
+        ({"players": "4", "seed": "-3"}, "The seed must be a whole number"),
+        ({"players": "4", "seed": "abc"}, "The seed must be a whole number"),
+        ({"players": "4", "zero_suit": "on", "zero_replaces": "dragon"}, "Choose which racer"),
+    ],
+)
+def test_bad_settings_are_explained_on_the_start_page(
+    client: TestClient, store: MemoryStore, fields: dict[str, str], message: str
+) -> None:
+    response = client.post("/games", data=fields)
+    assert response.status_code == 422
+    assert message in response.text
+    assert 'role="alert"' in response.text
+    assert len(store) == 0
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+def test_table_page_and_fragment(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    assert page.headers["vary"] == "HX-Request"
+    assert page.text.startswith("<!doctype html>")
+    assert "<title>Your turn · Zoom Zoom Vroom</title>" in page.text
+    assert 'aria-live="polite"' in page.text
+    fragment = client.get(f"/games/{game_id}", headers=HX)
+    assert fragment.status_code == 200
+    assert fragment.headers["vary"] == "HX-Request"
+    assert _is_fragment(fragment.text)
+    assert 'data-title="Your turn · Zoom Zoom Vroom"' in fragment.text
+    assert 'id="move-form"' in fragment.text
+
+
+def test_refresh_returns_to_the_same_race(client: TestClient, store: MemoryStore) -> None:
+    game_id = start(client)
+    first = client.get(f"/games/{game_id}").text
+    second = client.get(f"/games/{game_id}").text
+    assert first == second
+    assert client.get("/").text.count(f'href="/games/{game_id}"') == 1  # "Continue your race"
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_unknown_race_or_missing_cookie_is_404(client: TestClient, headers: dict[str, str]) -> None:
+    game_id = start(client)
+    assert client.get("/games/nope", headers=headers).status_code == 404
+    client.cookies.clear()
+    response = client.get(f"/games/{game_id}", headers=headers)
+    assert response.status_code == 404
+    assert "We could not find this race" in response.text
+
+
+def test_expired_race_is_410_with_a_way_back(
+    client: TestClient, clock: FakeClock, settings: object
+) -> None:
+    game_id = start(client)
+    clock.now += 10_000
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 410
+    assert "cleared from the track" in response.text
+    assert 'action="/games"' in response.text
+    htmx = client.post(f"/games/{game_id}/move", data={"turn": "0", "choice": "x"}, headers=HX)
+    assert htmx.status_code in (404, 410)
+    assert htmx.headers.get("hx-refresh") == "true"
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+def test_good_move_without_js_redirects_back(client: TestClient, store: MemoryStore) -> None:
+    game_id = start(client)
+    session = session_of(store, game_id)
+    action = session.game.observation(0)["legal_actions"][0]
+    response = client.post(f"/games/{game_id}/move", data=form_fields(action, 0))
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/games/{game_id}"
+    assert session_of(store, game_id).turn == 1
+    page = client.get(f"/games/{game_id}").text
+    assert "Since your last card" in page
+
+
+def test_good_move_with_htmx_returns_the_table_to_animate(
+    client: TestClient, store: MemoryStore
+) -> None:
+    game_id = start(client)
+    action = session_of(store, game_id).game.observation(0)["legal_actions"][-1]
+    response = client.post(f"/games/{game_id}/move", data=form_fields(action, 0), headers=HX)
+    assert response.status_code == 200
+    assert response.headers["vary"] == "HX-Request"
+    assert _is_fragment(response.text)
+    assert 'data-animate="true"' in response.text
+    assert response.text.count('class="feed-item') >= 1
+    assert 'name="turn" value="1"' in response.text or "is-over" in response.text
+
+
+def _bad_move_cases(store: MemoryStore, game_id: str) -> list[tuple[str, dict[str, str], int, str]]:
+    obs = session_of(store, game_id).game.observation(0)
+    option = obs["card_options"][0]
+    too_much = str(option["gas_max"] + 1)
+    return [
+        ("unknown card", {"turn": "0", "choice": "up:dragon"}, 422, "There is no card called"),
+        ("no card", {"turn": "0", "gas": "0"}, 422, "Pick a card first"),
+        ("garbled choice", {"turn": "0", "choice": "sideways"}, 422, "not one the table offers"),
+        (
+            "gas not a number",
+            {"turn": "0", "choice": f"up:{option['suit']}", "gas": "lots"},
+            422,
+            "Gas must be a whole number",
+        ),
+        (
+            "too much gas",
+            {"turn": "0", "choice": f"up:{option['suit']}", "gas": too_much},
+            400,
+            f"at most {option['gas_max']} gas",
+        ),
+        (
+            "card not in hand",
+            {"turn": "0", "choice": f"up:{_missing_suit(obs['hand'])}"},
+            400,
+            "You have no",
+        ),
+        (
+            "stale turn (not your turn any more)",
+            {"turn": "7", "choice": f"up:{option['suit']}"},
+            409,
+            "earlier turn",
+        ),
+    ]
+
+
+def _missing_suit(hand: list[str]) -> str:
+    return next(
+        s for s in ("lichen", "salty", "chippy", "jelly", "beans", "slippy") if s not in hand
+    )
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_bad_moves_are_explained_and_change_nothing(
+    client: TestClient, store: MemoryStore, headers: dict[str, str]
+) -> None:
+    game_id = start(client, seed=5)
+    for name, fields, status, message in _bad_move_cases(store, game_id):
+        before = _snapshot(store, game_id)
+        response = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
+        assert response.status_code == status, name
+        assert message in response.text, (name, response.text[:400])
+        assert 'role="alert"' in response.text, name
+        assert _is_fragment(response.text) == bool(headers), name
+        assert 'id="move-form"' in response.text, name  # the player can try again at once
+        assert _snapshot(store, game_id) == before, name
+
+
+def test_blocked_suit_is_not_offered_face_up_and_refused_if_forced(
+    client: TestClient, store: MemoryStore
+) -> None:
+    for seed in range(60):
+        game_id = start(client, seed=seed, players=5)
+        obs = session_of(store, game_id).game.observation(0)
+        blocked = [o for o in obs["card_options"] if not o["can_play_face_up"]]
+        if blocked:
+            break
+    else:
+        pytest.fail("no seed gave a blocked suit in hand")
+    suit = blocked[0]["suit"]
+    page = client.get(f"/games/{game_id}").text
+    assert f'value="up:{suit}"' not in page
+    assert f'value="down:{suit}"' in page
+    assert blocked[0]["blocked_reason"] in page.replace("&#39;", "'")
+    before = _snapshot(store, game_id)
+    response = client.post(f"/games/{game_id}/move", data={"turn": "0", "choice": f"up:{suit}"})
+    assert response.status_code == 400
+    assert "already face up" in response.text
+    assert _snapshot(store, game_id) == before
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_moves_after_the_race_are_refused(
+    client: TestClient, store: MemoryStore, headers: dict[str, str]
+) -> None:
+    game_id = start(client, seed=3)
+    _finish(client, store, game_id)
+    session = session_of(store, game_id)
+    page = client.get(f"/games/{game_id}", headers=headers).text
+    assert "Rematch" in page and 'href="/"' in page
+    assert 'id="move-form"' not in page
+    before = _snapshot(store, game_id)
+    fields = {"turn": str(session.turn), "choice": "down:salty"}
+    response = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
+    assert response.status_code == 400
+    assert "The race is over" in response.text
+    assert _snapshot(store, game_id) == before
+
+
+def test_rematch_starts_a_new_race_with_the_same_settings(
+    client: TestClient, store: MemoryStore
+) -> None:
+    game_id = start(client, players=4, bots="easy", zero_five="on", seed=11)
+    _finish(client, store, game_id, seed=2)
+    response = client.post(f"/games/{game_id}/rematch")
+    assert response.status_code == 303
+    new_id = response.headers["location"].rsplit("/", 1)[1]
+    assert new_id != game_id
+    old, new = session_of(store, game_id), session_of(store, new_id)
+    assert new.config.players == old.config.players == 4
+    assert new.config.bots == "easy"
+    assert new.config.variants == old.config.variants
+    assert new.config.seed is None  # a fresh deal
+    assert client.get(f"/games/{new_id}").status_code == 200
+
+
+def test_whole_race_through_plain_forms(client: TestClient, store: MemoryStore) -> None:
+    """Without JavaScript every move is a form post and a 303; the race reaches its end."""
+    game_id = start(client, seed=8)
+    _finish(client, store, game_id, seed=8)
+    page = client.get(f"/games/{game_id}").text
+    assert "chequered flag" in page.lower()
+    assert "game-over" in page
