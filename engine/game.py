@@ -557,8 +557,8 @@ class Game:
             "plays": [p.to_dict() for p in self.plays],
             "discards": [card.value for card in self.discards],
             "set_aside": [card.value for card in self.set_aside],
-            "round_tricks": list(self.round_tricks),
-            "last_trick": self.last_trick,
+            "round_tricks": [copy_record(r) for r in self.round_tricks],
+            "last_trick": None if self.last_trick is None else copy_record(self.last_trick),
             "lap_order": list(self.lap_order),
             "winner": self.winner,
         }
@@ -587,8 +587,9 @@ class Game:
         game.plays = [Play.from_dict(p) for p in data["plays"]]
         game.discards = [Suit(c) for c in data["discards"]]
         game.set_aside = [Suit(c) for c in data["set_aside"]]
-        game.round_tricks = list(data["round_tricks"])
-        game.last_trick = data["last_trick"]
+        game.round_tricks = [copy_record(r) for r in data["round_tricks"]]
+        last = data["last_trick"]
+        game.last_trick = None if last is None else copy_record(last)
         game.lap_order = [int(s) for s in data["lap_order"]]
         game.winner = data["winner"]
         return game
@@ -635,6 +636,12 @@ class Game:
             f"<Game players={self.players} round={self.round} trick={self.trick} "
             f"current_seat={self.current_seat} winner={self.winner}>"
         )
+
+
+def copy_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a completed-trick record that can be handed out or taken in: records are
+    shared between clones, so nobody outside the engine may hold the originals."""
+    return {**record, "plays": [dict(p) for p in record["plays"]]}
 
 
 def public_play(play: Play, lichen_in_trick: bool) -> dict[str, Any]:

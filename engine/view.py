@@ -35,7 +35,7 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
     >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
     (6, False, 6)
     """
-    from engine.game import public_play
+    from engine.game import copy_record, public_play
 
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"There is no seat {seat!r} in this race.")
@@ -74,8 +74,8 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
         "trick_plays": plays,
         "blocked_suits": [suit.value for suit in game.blocked_suits()],
         "best": best,
-        "round_tricks": list(game.round_tricks),
-        "last_trick": game.last_trick,
+        "round_tricks": [copy_record(r) for r in game.round_tricks],
+        "last_trick": None if game.last_trick is None else copy_record(game.last_trick),
         "deck": {"size": sum(copies.values()), "copies": copies},
         "set_aside": len(game.set_aside),
         "legal_actions": [a.to_dict() for a in game.legal_actions()] if my_turn else [],
