@@ -31,12 +31,17 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
 
     Options (``hard`` only): ``time_budget_ms`` (default 200), ``iterations`` (fixed work
     instead of a clock, for reproducible runs), ``workers`` (processes for root
-    parallelism, default 1). Unknown kinds or options raise ``ValueError``.
+    parallelism, default 1), ``candidates`` (actions searched, default 8). Unknown kinds
+    or options raise ``ValueError``.
     """
     if kind == "hard":
-        from engine.bots.search import HardBot
+        from engine.bots.search import HARD_OPTIONS, HardBot
 
-        return HardBot(seed, **options)
+        unknown = set(options) - HARD_OPTIONS
+        if unknown:
+            raise ValueError(f"Unknown option(s) for the hard bot: {', '.join(sorted(unknown))}.")
+        hard: Bot = HardBot(seed, **options)
+        return hard
     if options:
         raise ValueError(f"The {kind!r} bot takes no options: {', '.join(sorted(options))}.")
     if kind == "random":

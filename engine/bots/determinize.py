@@ -49,7 +49,7 @@ def unknown_pool(observation: dict[str, Any]) -> list[Suit]:
 
 
 def _face_up_this_round(observation: dict[str, Any]) -> list[Suit]:
-    cards = []
+    cards: list[Suit] = []
     for record in observation["round_tricks"]:
         cards.extend(Suit(p["suit"]) for p in record["plays"] if p["type"] == "play")
     cards.extend(Suit(p["suit"]) for p in observation["trick_plays"] if p["type"] == "play")

@@ -35,6 +35,8 @@ from engine.rng import Rng
 
 DEFAULT_TIME_BUDGET_MS = 200
 DEFAULT_CANDIDATES = 8
+HARD_OPTIONS = frozenset({"time_budget_ms", "iterations", "workers", "candidates"})
+"""The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 

@@ -1,0 +1,116 @@
+"""The hidden-card sampler: sampled games agree with everything the seat knows, conserve
+the deck, keep the seat's own hand, vary the hidden cards, and never read the real ones."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from bots_kit import VARIANTS, all_cards, label, random_positions
+
+from engine import Action, Suit, Variants, new_game
+from engine.bots.determinize import Determinizer, determinize, unknown_pool
+from engine.rng import Rng
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=label)
+@pytest.mark.parametrize("players", [3, 5])
+def test_samples_match_the_observation_and_conserve_the_deck(
+    variants: Variants, players: int
+) -> None:
+    for n, game in enumerate(random_positions(players, variants, seed=7, count=60, stride=3)):
+        seat = game.current_seat
+        assert seat is not None
+        observation = game.observation(seat)
+        sample = determinize(observation, Rng(n))
+        # Same public numbers, same own hand, same trick, same legal actions: the seat
+        # cannot tell the sample from the real game.
+        assert sample.observation(seat) == observation
+        assert sorted(sample.hands[seat]) == sorted(game.hands[seat])
+        assert all_cards(sample) == Counter(variants.deck(players))
+        assert [len(h) for h in sample.hands] == [len(h) for h in game.hands]
+        assert len(sample.set_aside) == len(game.set_aside)
+        # Every other seat's view keeps the same public numbers too.
+        for other in range(players):
+            mine, real = sample.observation(other), game.observation(other)
+            for key in ("players", "middle", "removed", "round", "trick", "lead", "deck"):
+                assert mine[key] == real[key]
+
+
+def test_sampled_games_play_on_to_the_end() -> None:
+    rng = Rng(5)
+    for variants in VARIANTS:
+        for n, game in enumerate(random_positions(4, variants, seed=3, count=5, stride=9)):
+            seat = game.current_seat
+            assert seat is not None
+            sample = determinize(game.observation(seat), Rng(n))
+            while not sample.is_over:
+                actions = sample.legal_actions()
+                sample.apply(actions[rng.below(len(actions))])
+            assert sample.winner is not None
+
+
+def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
+    game = new_game(
+        players=3,
+        seed=1,
+        hands=[
+            ["lichen", "salty", "chippy", "jelly", "beans", "slippy"],
+            ["lichen", "salty", "chippy", "jelly", "beans", "slippy"],
+            ["lichen", "salty", "chippy", "jelly", "beans", "slippy"],
+        ],
+        lead=0,
+    )
+    game.apply(Action.play(Suit.SLIPPY, gas=0))
+    game.apply(Action.tune_up(Suit.SLIPPY))
+    pool = unknown_pool(game.observation(2))
+    # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
+    expected = Counter(game.variants.deck(3))
+    expected.subtract(game.hands[2])
+    expected.subtract([Suit.SLIPPY])
+    assert Counter(pool) == +expected
+    assert Counter(pool)[Suit.SLIPPY] == 1
+
+
+def test_hidden_slots_get_different_cards_across_samples() -> None:
+    game = new_game(players=4, seed=21)
+    game.apply(Action.tune_up(game.hands[game.current_seat or 0][0]))
+    seat = game.current_seat
+    assert seat is not None
+    determinizer = Determinizer(game.observation(seat))
+    rng = Rng(2)
+    samples = [determinizer.sample(rng) for _ in range(30)]
+    other = (seat + 1) % 4
+    assert len({tuple(sorted(s.hands[other])) for s in samples}) > 10
+    assert len({s.plays[0].card for s in samples}) > 1  # the face-down card varies
+
+
+def test_samples_never_depend_on_the_real_hidden_cards() -> None:
+    """Two games differing only in cards seat 0 cannot see give identical samples."""
+    mine = ["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
+    first = [
+        mine,
+        ["lichen", "lichen", "salty", "salty", "chippy", "chippy"],
+        ["jelly", "jelly", "beans", "beans", "slippy", "slippy"],
+        ["lichen", "salty", "chippy", "jelly", "beans", "slippy"],
+    ]
+    second = [mine, first[2], first[3], first[1]]
+    games = [new_game(players=4, seed=s, hands=h, lead=1) for s, h in ((1, first), (99, second))]
+    for game in games:  # seats 1-3 tune up a card each: different secret cards
+        for _ in range(3):
+            seat = game.current_seat
+            assert seat is not None
+            game.apply(Action.tune_up(game.hands[seat][0]))
+    observations = [g.observation(0) for g in games]
+    assert observations[0] == observations[1]
+    assert games[0].to_dict() != games[1].to_dict()
+    a, b = (determinize(obs, Rng(4)) for obs in observations)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
+    game = new_game(players=3, seed=2, laps=[1, 1, 0], lead=1)
+    observation = game.observation(0)
+    sample = determinize(observation, Rng(1))
+    assert sample.lap_order[-1] == 1
+    assert sorted(sample.lap_order) == [0, 1]
