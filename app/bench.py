@@ -1,0 +1,308 @@
+"""Benchmarks that print figures (never asserts): memory per stored game and a load test.
+
+``python -m app.bench memory [--games 100] [--cap 100]``
+    Bytes per stored game (fresh, mid-race, finished), measured with tracemalloc on real
+    sessions played with the normal bots; then fills a capped store with 5x its cap and
+    shows the number of games and the memory stay flat.
+
+``python -m app.bench load [--players 100] [--duration 30] [--think 1.0] [--bots normal]``
+    Starts a real uvicorn on 127.0.0.1 (free port, rate limits off), runs N concurrent
+    players that each create races and play them to the end over HTTP, with a think time
+    between moves, for a bounded duration; prints moves/s, p50/p90/p99/max latency of a
+    human move (bots' replies included), creation latency and errors; stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.sessions import GameConfig, GameSession, _apply_human, session_state, start_game
+from app.settings import Settings
+from app.store import MemoryStore
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+# ------------------------------------------------------------------ memory
+
+
+def _play(session: GameSession, rng: random.Random, human_moves: int | None) -> None:
+    """Advance ``session`` by random human moves (all of them when None)."""
+    done = 0
+    while not session.game.is_over and (human_moves is None or done < human_moves):
+        _apply_human(session, rng.choice(session.game.legal_actions()))
+        session_state(session)
+        done += 1
+
+
+def _drop_engine_cache() -> int:
+    """Empty the engine's shared legal-action cache; return how many entries it held.
+
+    That cache is process-wide (bounded by the engine itself) and not part of any game, so
+    it is emptied before each reading to count stored games only.
+    """
+    from engine import game as engine_game
+
+    held = len(engine_game._LEGAL_CACHE)
+    engine_game._LEGAL_CACHE.clear()
+    return held
+
+
+def _measure(count: int, stage: str, settings: Settings, rng: random.Random) -> tuple[float, float]:
+    """Average traced bytes and events per session for ``count`` sessions at ``stage``."""
+    store = MemoryStore(max_games=count + 1, idle_expiry_seconds=1e9)
+    moves = {"fresh": 0, "mid": 12, "finished": None}[stage]
+    _drop_engine_cache()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    kept = []
+    for i in range(count):
+        players = 3 + i % 3
+        session = start_game(store, GameConfig(players=players, bots="normal"), settings)
+        _play(session, rng, moves)
+        kept.append(session)
+    _drop_engine_cache()
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    stats = after.compare_to(before, "filename")
+    grown = sum(stat.size_diff for stat in stats if "tracemalloc" not in stat.traceback[0].filename)
+    events = statistics.mean(len(s.events) for s in kept)
+    return grown / count, events
+
+
+def bench_memory(games: int, cap: int) -> None:
+    """Print bytes per stored game and show the cap bounding the store."""
+    settings = Settings(access_log=False, rate_limit_enabled=False)
+    rng = random.Random(1)
+    # Warm the engine's bounded legal-action cache so it is not billed to the first games.
+    warm = MemoryStore(max_games=50, idle_expiry_seconds=1e9)
+    for _ in range(40):
+        _play(start_game(warm, GameConfig(bots="normal"), settings), rng, None)
+    print(f"memory per stored game ({games} sessions each, normal bots, 3-5 players)")
+    for stage in ("fresh", "mid", "finished"):
+        per_game, events = _measure(games, stage, settings, rng)
+        print(f"  {stage:<9} {per_game / 1024:7.1f} KiB/game   ({events:5.1f} events kept)")
+
+    print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")
+    store = MemoryStore(max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0)
+    _drop_engine_cache()
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    for i in range(1, 5 * cap + 1):
+        session = start_game(store, GameConfig(players=3 + i % 3, bots="normal"), settings)
+        _play(session, rng, None)
+        if i % cap == 0:
+            cached = _drop_engine_cache()
+            gc.collect()
+            used = tracemalloc.get_traced_memory()[0] - base
+            print(
+                f"  after {i:6d} races: {len(store):5d} stored, "
+                f"{used / 1024 / 1024:7.2f} MiB traced ({used / max(1, len(store)) / 1024:.1f} "
+                f"KiB/stored game; engine cache held {cached} entries)"
+            )
+    tracemalloc.stop()
+    print(
+        "  the store never holds more than max_games; memory stops growing once it is full "
+        "(estimate: ZZV_MAX_GAMES x finished-game size)"
+    )
+
+
+# ------------------------------------------------------------------ load
+
+
+@dataclass
+class LoadStats:
+    """What the load test collected."""
+
+    move_ms: list[float] = field(default_factory=list)
+    create_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    games_finished: int = 0
+
+    def error(self, kind: str) -> None:
+        """Count one error of ``kind``."""
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _start_server(port: int, players: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "ZZV_RATE_LIMIT_ENABLED": "false",  # every simulated player shares 127.0.0.1
+        "ZZV_ACCESS_LOG": "false",
+        "ZZV_MAX_GAMES": str(max(2000, players * 20)),
+        "ZZV_LOG_LEVEL": "warning",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "--timeout-graceful-shutdown",
+        "5",
+    ]
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("the server exited during start-up")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not become healthy within 60 s")
+
+
+async def _player(
+    client: Any, stats: LoadStats, deadline: float, think: float, bots: str, seed: int
+) -> None:
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, think or 0.05))  # do not all start in one instant
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        try:
+            response = await client.post("/api/games", json={"players": 4, "bots": bots})
+        except Exception as exc:
+            stats.error(type(exc).__name__)
+            continue
+        stats.create_ms.append((time.perf_counter() - started) * 1000)
+        if response.status_code != 201:
+            stats.error(f"create {response.status_code}")
+            continue
+        body = response.json()
+        auth = {"Authorization": f"Bearer {body['token']}"}
+        url = f"/api/games/{body['game_id']}/actions"
+        state = body["state"]
+        while not state["game_over"] and time.monotonic() < deadline:
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            payload = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+            started = time.perf_counter()
+            try:
+                response = await client.post(url, json=payload, headers=auth)
+            except Exception as exc:
+                stats.error(type(exc).__name__)
+                break
+            stats.move_ms.append((time.perf_counter() - started) * 1000)
+            if response.status_code != 200:
+                stats.error(f"move {response.status_code}")
+                break
+            state = response.json()
+        if state["game_over"]:
+            stats.games_finished += 1
+
+
+async def _run_load(
+    base_url: str, players: int, duration: float, think: float, bots: str
+) -> LoadStats:
+    import httpx
+
+    stats = LoadStats()
+    limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
+        deadline = time.monotonic() + duration
+        await asyncio.gather(
+            *(_player(client, stats, deadline, think, bots, seed) for seed in range(players))
+        )
+    return stats
+
+
+def bench_load(players: int, duration: float, think: float, bots: str, url: str | None) -> None:
+    """Run the load test and print its figures."""
+    process = None
+    if url is None:
+        port = _free_port()
+        process = _start_server(port, players)
+        url = f"http://127.0.0.1:{port}"
+    try:
+        started = time.monotonic()
+        stats = asyncio.run(_run_load(url, players, duration, think, bots))
+        elapsed = time.monotonic() - started
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    moves = stats.move_ms
+    print(
+        f"load: {players} concurrent players, {bots} bots, 4 seats, think "
+        f"{think:.2f}s (uniform 0.5x-1.5x), {elapsed:.1f}s against {url}"
+    )
+    print(f"  human moves        {len(moves)}  ({len(moves) / elapsed:.1f} moves/s)")
+    print(f"  races finished     {stats.games_finished}   races created {len(stats.create_ms)}")
+    print(
+        "  move latency ms    "
+        f"p50 {_percentile(moves, 50):.1f}  p90 {_percentile(moves, 90):.1f}  "
+        f"p99 {_percentile(moves, 99):.1f}  max {max(moves, default=float('nan')):.1f}"
+    )
+    print(
+        "  create latency ms  "
+        f"p50 {_percentile(stats.create_ms, 50):.1f}  p99 {_percentile(stats.create_ms, 99):.1f}"
+    )
+    total_errors = sum(stats.errors.values())
+    detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))
+    print(f"  errors             {total_errors}" + (f"  ({detail})" if detail else ""))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command-line entry point: ``python -m app.bench {memory,load} ...``."""
+    parser = argparse.ArgumentParser(prog="python -m app.bench", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
+    memory.add_argument("--games", type=int, default=100, help="sessions measured per stage")
+    memory.add_argument("--cap", type=int, default=100, help="max_games of the capped store")
+    load = sub.add_parser("load", help="concurrent players against a real uvicorn")
+    load.add_argument("--players", type=int, default=100)
+    load.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
+    load.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    load.add_argument("--bots", default="normal", choices=("random", "easy", "normal", "hard"))
+    load.add_argument("--url", default=None, help="use a running server instead of starting one")
+    args = parser.parse_args(argv)
+    if args.command == "memory":
+        bench_memory(args.games, args.cap)
+    else:
+        bench_load(args.players, args.duration, args.think, args.bots, args.url)
+
+
+if __name__ == "__main__":
+    main()
