@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine import Action, ActionType, Event, Game, Suit, Variants, ZeroEffect, new_game
-from engine.cards import RACER_SUITS
 from engine.rng import Rng
 
 #: Every combination of the three variants (R18–R22), the 0 suit replacing chippy.
@@ -143,8 +142,3 @@ def random_playout(game: Game, rng: Rng, limit: int = 5000) -> Iterator[tuple[Ac
         action = actions[rng.below(len(actions))]
         yield action, game.apply(action)
     raise AssertionError(f"game not over after {limit} turns")
-
-
-def racer_ids() -> list[str]:
-    """The six racer suit ids in printed-value order."""
-    return [suit.value for suit in RACER_SUITS]
