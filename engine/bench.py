@@ -53,14 +53,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=3.0, help="per configuration")
     args = parser.parse_args(argv)
-    # A short warm-up fills the legal-action cache, as a long-running process would have it.
-    random_playout_rate(args.players, Variants(), 0.5)
     print(f"Random playouts, {args.players} players, one core, {args.seconds:g} s each")
     print(f"{'configuration':<36}{'decisions/s':>14}{'games/s':>10}")
     for larger, zero, zero_five in itertools.product((False, True), repeat=3):
         variants = Variants(
             larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five
         )
+        # A short warm-up fills the legal-action cache, as a long-running process has it.
+        random_playout_rate(args.players, variants, 0.5)
         per_decision, per_game = random_playout_rate(args.players, variants, args.seconds)
         print(f"{_label(variants):<36}{per_decision:>14,.0f}{per_game:>10,.0f}")
 
