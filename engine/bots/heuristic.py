@@ -73,12 +73,13 @@ class _Trick:
         "hyper",
         "later",
         "lichen_in",
+        "opponents",
         "pool_size",
         "tables",
         "zero_five_in",
     )
 
-    def __init__(self, sit: Situation) -> None:
+    def __init__(self, sit: Situation, style: Style) -> None:
         self.lichen_in = False
         self.zero_five_in = False
         self.blocked: set[Suit] = set()
@@ -98,6 +99,19 @@ class _Trick:
         self.best_struck = struck
         after = sit.players - len(sit.plays) - 1
         self.later = [(sit.seat + i) % sit.players for i in range(1, after + 1)]
+        last = sit.trick == TRICKS_PER_ROUND
+        open_zero_five = not self.zero_five_in and sit.removed > 0
+        # Per later seat: speed plus the gas it is assumed to add, its hand size, and
+        # whether it could still play its 0/5 card here (and as a 5).
+        self.opponents = [
+            (
+                sit.speed[j] + (sit.gas[j] if last else min(sit.gas[j], style.early_commit)),
+                sit.hand_size[j],
+                open_zero_five and sit.zero_five[j] and sit.gas[j] < MAX_GAS,
+                sit.laps[j] >= 1,
+            )
+            for j in self.later
+        ]
         self.pool_size = max(1, sum(sit.unseen.values()))
         self.hyper: dict[tuple[int, int], float] = {}
         self.tables: dict[tuple[Suit | None, bool], tuple[list[int], int]] = {}
@@ -159,22 +173,16 @@ def _win_chance(
     strikable = not lichen_after and value in _STRUCK
     at_least, lichens = tr.reach_table(sit, suit, lichen_after)
     chance = 1.0
-    last = sit.trick == TRICKS_PER_ROUND
-    zero_five_open = not tr.zero_five_in and sit.removed > 0
-    for j in tr.later:
-        gas = sit.gas[j]
-        reach = sit.speed[j] + (gas if last or gas < style.early_commit else style.early_commit)
+    willing = style.willing
+    for reach, hand, zero_five, lapped in tr.opponents:
         need = final + 1 - reach
-        hand = sit.hand_size[j]
         beat = tr.holds_any(at_least[need if need > 0 else 0], hand) if need <= 5 else 0.0
-        if zero_five_open and sit.zero_five[j] and gas < MAX_GAS:
-            five = 5 if sit.laps[j] >= 1 and not lichen_after else 0
-            if five + 1 >= need:
-                beat = 1.0
+        if zero_five and (5 if lapped and not lichen_after else 0) + 1 >= need:
+            beat = 1.0
         if strikable and lichens and 1 + reach > max(final - value, tr.best_struck):
             strike = tr.holds_any(lichens, hand)
             beat = 1.0 - (1.0 - beat) * (1.0 - strike)
-        chance *= 1.0 - style.willing * beat
+        chance *= 1.0 - willing * beat
     return chance
 
 
@@ -200,7 +208,7 @@ def _keep(sit: Situation, style: Style, card: Suit) -> float:
 
 def score_actions(sit: Situation, style: Style) -> tuple[list[float], list[float]]:
     """Score every action in ``sit.legal``; also return each one's chance of winning."""
-    tr = _Trick(sit)
+    tr = _Trick(sit, style)
     me = sit.seat
     gas = sit.gas[me]
     speed = sit.speed[me]
@@ -213,11 +221,12 @@ def score_actions(sit: Situation, style: Style) -> tuple[list[float], list[float
     tuned = sum(1 for p in sit.plays if p.kind is _TUNE_UP)
     share = sit.middle / (1 + tuned + style.later_tuners * len(tr.later))
     tune_gain = min(float(room), share)
+    keep = {card: _keep(sit, style, card) for card in set(sit.hand)}
     for action in sit.legal:
         kind = action.type
         if kind is _TUNE_UP:
             assert action.suit is not None
-            scores.append(tune_gain * gv - _keep(sit, style, action.suit))
+            scores.append(tune_gain * gv - keep[action.suit])
             chances.append(0.0)
             continue
         g = action.gas
@@ -240,7 +249,7 @@ def score_actions(sit: Situation, style: Style) -> tuple[list[float], list[float
                     extra = style.speed_value * later_tricks
             final = shown + g + my_speed
             p = _win_chance(sit, tr, style, final, value, suit)
-            score = p * worth + (gained - g) * gv + extra - _keep(sit, style, suit)
+            score = p * worth + (gained - g) * gv + extra - keep[suit]
         else:
             value = action.value or 0
             assert action.discard is not None
@@ -248,12 +257,7 @@ def score_actions(sit: Situation, style: Style) -> tuple[list[float], list[float
             gained = min(2 if value == 0 else 1, sit.removed, room)
             final = shown + g + speed
             p = _win_chance(sit, tr, style, final, value, None)
-            score = (
-                p * worth
-                + (gained - g) * gv
-                - _keep(sit, style, action.discard)
-                - style.zero_five_keep
-            )
+            score = p * worth + (gained - g) * gv - keep[action.discard] - style.zero_five_keep
         scores.append(score)
         chances.append(p)
     return scores, chances
@@ -285,11 +289,13 @@ def sensible(sit: Situation, scores: list[float], chances: list[float]) -> list[
 def choose_index(sit: Situation, style: Style, rng: Rng) -> int:
     """Index into ``sit.legal`` of the action this style plays."""
     scores, chances = score_actions(sit, style)
-    candidates = sensible(sit, scores, chances)
     if style.temperature <= 0.0:
-        best = max(scores[i] for i in candidates)
-        top = [i for i in candidates if scores[i] >= best - 1e-9]
+        # Wasteful actions always score below the sensible action they waste gas over,
+        # so the best score needs no filtering.
+        best = max(scores)
+        top = [i for i, score in enumerate(scores) if score >= best - 1e-9]
         return top[0] if len(top) == 1 else top[rng.below(len(top))]
+    candidates = sensible(sit, scores, chances)
     top_score = max(scores[i] for i in candidates)
     weights = [math.exp((scores[i] - top_score) / style.temperature) for i in candidates]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)

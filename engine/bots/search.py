@@ -22,13 +22,14 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, ActionType
 from engine.bots.base import Bot, decision_rng, legal_actions, mix_seed
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
-from engine.bots.situation import from_game, from_observation
+from engine.bots.situation import face_up_this_round, from_game, from_observation
 from engine.bots.value import win_chances
 from engine.game import Game
 from engine.rng import Rng
@@ -44,9 +45,13 @@ def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
     """Play ``game`` to the end of its round with the heuristic for every seat; return
     each seat's estimated chance of winning from there."""
     start_round = game.round
+    face_up = face_up_this_round(game)
     while game.winner is None and game.round == start_round:
-        situation = from_game(game)
-        game.apply(situation.legal[choose_index(situation, style, rng)])
+        situation = from_game(game, face_up)
+        action = situation.legal[choose_index(situation, style, rng)]
+        game.apply(action)
+        if action.type is ActionType.PLAY and action.suit is not None:
+            face_up[action.suit] = face_up.get(action.suit, 0) + 1
     return win_chances(game)
 
 
@@ -113,6 +118,8 @@ def _run_worlds(
         for i in stats.alive:
             if rollouts is not None and used >= rollouts:
                 break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             game = world.clone()
             game.apply(actions[i])
             value = rollout(game, Rng(rollout_seed))[seat]
@@ -139,12 +146,21 @@ def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, f
 
 
 _POOL: ProcessPoolExecutor | None = None
+_POOL_SIZE = [0]
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
+    """The shared worker processes, started on first use.
+
+    ``spawn`` rather than ``fork``: the web server runs bots in threads, and forking a
+    threaded process can copy a lock in a held state.
+    """
     global _POOL
-    if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=workers)
+    if _POOL is None or _POOL_SIZE[0] != workers:
+        if _POOL is not None:
+            _POOL.shutdown(wait=False)
+        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+        _POOL_SIZE[0] = workers
     return _POOL
 
 
@@ -177,6 +193,8 @@ class HardBot(Bot):
         self.iterations = iterations
         self.workers = int(workers)
         self.candidates = int(candidates)
+        #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
+        self.last_rollouts = 0
 
     def choose(self, observation: dict[str, Any]) -> Action:
         """The candidate with the best mean simulated outcome."""
@@ -206,6 +224,7 @@ class HardBot(Bot):
         else:
             deadline = None if self.iterations is not None else start + budget_s
             rows = _run_worlds(observation, shortlist, seed, self.iterations, deadline)
+        self.last_rollouts = sum(1 for row in rows for v in row if not math.isnan(v))
         best_index = 0
         best_mean = -1.0
         for i in range(len(shortlist)):

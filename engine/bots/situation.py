@@ -63,10 +63,12 @@ class Situation:
 
 
 @lru_cache(maxsize=64)
-def deck_counts(players: int, variants: Variants) -> tuple[tuple[Suit, int], ...]:
-    """How many cards of each suit the deck holds, for a table size and variant set."""
+def deck_counts(players: int, variants: Variants) -> dict[Suit, int]:
+    """How many cards of each suit the deck holds, for a table size and variant set.
+
+    Cached and shared: callers copy it before changing anything."""
     deck = variants.deck(players)
-    return tuple((suit, deck.count(suit)) for suit in SUIT_ORDER if suit in deck)
+    return {suit: deck.count(suit) for suit in SUIT_ORDER if suit in deck}
 
 
 def _unseen(copies: dict[Suit, int], hand: list[Suit], face_up: list[Suit]) -> dict[Suit, int]:
@@ -118,14 +120,30 @@ def from_observation(observation: dict[str, Any], legal: list[Action]) -> Situat
     )
 
 
-def from_game(game: Game, count_cards: bool = True) -> Situation:
+def face_up_this_round(game: Game) -> dict[Suit, int]:
+    """How many cards of each suit have been face up this round (public knowledge)."""
+    counts: dict[Suit, int] = {}
+    for record in game.round_tricks:
+        for q in record["plays"]:
+            if q["type"] == "play":
+                suit = Suit(q["suit"])
+                counts[suit] = counts.get(suit, 0) + 1
+    for p in game.plays:
+        if p.kind is _PLAY and p.card is not None:
+            counts[p.card] = counts.get(p.card, 0) + 1
+    return counts
+
+
+def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
     """The situation of ``game``'s current seat, as that seat could know it.
 
-    With ``count_cards`` off, the unseen pool ignores this round's face-up cards (a
-    cheaper, less informed view used by fast simulations and the easy bot).
+    ``face_up`` is :func:`face_up_this_round` when the caller keeps it up to date (the
+    search does, to save recounting); by default it is counted here.
     """
     seat = game.current_seat
     assert seat is not None
+    if face_up is None:
+        face_up = face_up_this_round(game)
     plays = [
         SeenPlay(
             p.seat,
@@ -133,18 +151,16 @@ def from_game(game: Game, count_cards: bool = True) -> Situation:
             p.card if p.kind is _PLAY else None,
             p.value,
             p.gas,
-            p.speed,
+            0 if p.kind is _TUNE_UP else p.speed,  # as in the observation: no number
         )
         for p in game.plays
     ]
-    face_up: list[Suit] = []
-    if count_cards:
-        face_up = [p.suit for p in plays if p.kind is _PLAY and p.suit is not None]
-        for record in game.round_tricks:
-            for q in record["plays"]:
-                if q["type"] == "play" and q["suit"] is not None:
-                    face_up.append(Suit(q["suit"]))
     hand = list(game.hands[seat])
+    unseen = dict(deck_counts(game.players, game.variants))
+    for card in hand:
+        unseen[card] -= 1
+    for card, n in face_up.items():
+        unseen[card] -= n
     return Situation(
         seat=seat,
         players=game.players,
@@ -157,7 +173,7 @@ def from_game(game: Game, count_cards: bool = True) -> Situation:
         middle=game.middle,
         removed=game.removed,
         plays=plays,
-        unseen=_unseen(dict(deck_counts(game.players, game.variants)), hand, face_up),
+        unseen=unseen,
         larger_hands=game.variants.larger_hands,
         zero_five=list(game.zero_five) if game.variants.zero_five else [False] * game.players,
         legal=game.legal_actions(),

@@ -114,3 +114,21 @@ def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     sample = determinize(observation, Rng(1))
     assert sample.lap_order[-1] == 1
     assert sorted(sample.lap_order) == [0, 1]
+
+
+def test_simulation_view_equals_the_observation_view() -> None:
+    """Inside the search, a seat's situation is built from the sampled game: it must hold
+    exactly what the same seat's observation gives (no face-down card, no other hand)."""
+    from engine.bots.base import legal_actions
+    from engine.bots.situation import from_game, from_observation
+
+    for variants in VARIANTS:
+        for game in random_positions(4, variants, seed=13, count=40, stride=2):
+            seat = game.current_seat
+            assert seat is not None
+            observation = game.observation(seat)
+            simulated = from_game(game)
+            observed = from_observation(observation, legal_actions(observation))
+            simulated.hand.sort()
+            observed.hand.sort()
+            assert simulated == observed
