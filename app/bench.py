@@ -236,12 +236,15 @@ async def _run_load(
     import httpx
 
     stats = LoadStats()
-    limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
-    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
-        deadline = time.monotonic() + duration
-        await asyncio.gather(
-            *(_player(client, stats, deadline, think, bots, seed) for seed in range(players))
-        )
+    deadline = time.monotonic() + duration
+
+    async def one(seed: int) -> None:
+        # One client (one keep-alive connection) per player, like real browsers; a single
+        # shared pool of 100 connections costs the load generator more than the server.
+        async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+            await _player(client, stats, deadline, think, bots, seed)
+
+    await asyncio.gather(*(one(seed) for seed in range(players)))
     return stats
 
 
