@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
-import importlib.util
 import logging
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app import api
+from app import api, web
 from app.api_models import Health
 from app.errors import install_error_handlers
 from app.logging import AccessLogMiddleware, configure_logging
@@ -34,11 +31,6 @@ from app.security import (
 )
 from app.settings import Settings, get_settings
 from app.store import GameStore, MemoryStore
-
-# TEMPORARY guard while app/web.py is being written; replace with `from app import web`.
-web: Any = (
-    importlib.import_module("app.web") if importlib.util.find_spec("app.web") is not None else None
-)
 
 log = logging.getLogger("zzv.app")
 
@@ -110,8 +102,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     install_error_handlers(app)
 
     app.include_router(api.router)
-    if web is not None:
-        app.include_router(web.router)
+    app.include_router(web.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     @app.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
