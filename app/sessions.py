@@ -299,9 +299,13 @@ def _run_bots(session: GameSession) -> None:
         try:
             action = choose_bot_action(session.config.bots, game, seat, seed, session.bot_budget_ms)
             events = game.apply(action, seat=seat)
-        except Exception:
-            # A faulty bot must not freeze the race: fall back to the first legal turn.
-            log.exception("bot %s failed at seat %d; playing a fallback", session.config.bots, seat)
+        except Exception as exc:
+            # A faulty bot must not freeze the race: fall back to the first legal turn. Log
+            # the error's type only: its message may name the bot's (hidden) cards.
+            log.error(
+                "bot failed; played a fallback turn",
+                extra={"bots": session.config.bots, "seat": seat, "error": type(exc).__name__},
+            )
             events = game.apply(game.legal_actions()[0], seat=seat)
         session.record_events(events)
     log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)

@@ -122,3 +122,24 @@ def test_tombstones_are_bounded() -> None:
     assert store.sweep() == 10
     remembered = [i for i in range(10) if store.expired_token_digest(f"g{i}")]
     assert len(remembered) == 3
+
+
+def test_background_sweep_drops_expired_games_without_any_request() -> None:
+    import time as real_time
+
+    from api.api_helpers import make_settings
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    clock = FakeClock()
+    store = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
+    app = create_app(make_settings(sweep_interval_seconds=0.05), store=store)
+    with TestClient(app) as client:
+        assert client.post("/api/games", json={"bots": "random"}).status_code == 201
+        assert len(store) == 1
+        clock.now += 61
+        deadline = real_time.monotonic() + 5
+        while len(store) and real_time.monotonic() < deadline:
+            real_time.sleep(0.05)
+        assert len(store) == 0

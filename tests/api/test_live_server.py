@@ -1,0 +1,61 @@
+"""The API over a real uvicorn with plain httpx: whole races, health, and a clean shutdown."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sys
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def test_whole_race_over_http(live_server: str) -> None:
+    rng = random.Random(4)
+    with httpx.Client(base_url=live_server, timeout=30) as client:
+        assert client.get("/healthz").json()["status"] == "ok"
+        created = client.post("/api/games", json={"players": 5, "bots": "normal"})
+        assert created.status_code == 201
+        body = created.json()
+        auth = {"Authorization": f"Bearer {body['token']}"}
+        state = body["state"]
+        moves = 0
+        while not state["game_over"]:
+            payload = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+            response = client.post(
+                f"/api/games/{body['game_id']}/actions", json=payload, headers=auth
+            )
+            assert response.status_code == 200, response.text
+            assert "content-security-policy" in response.headers
+            state = response.json()
+            moves += 1
+            assert moves < 1000
+        record = client.get(f"/api/games/{body['game_id']}/record", headers=auth).json()
+        assert record["complete"] and record["winner"] == state["winner"]
+
+
+def test_shutdown_logs_the_number_of_games_in_memory(launch_server, free_port) -> None:  # type: ignore[no-untyped-def]
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(free_port),
+    ]
+    server = launch_server(command, port=free_port, env={"ZZV_RATE_LIMIT_ENABLED": "false"})
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for _ in range(3):
+            assert client.post("/api/games", json={"bots": "random"}).status_code == 201
+        token = client.post("/api/games", json={"bots": "random"}).json()["token"]
+    # Recent uvicorn re-raises the SIGTERM it handled after a graceful stop.
+    assert server.stop() in (0, -signal.SIGTERM)
+    log = server.log()
+    assert "Application shutdown complete" in log
+    assert '"games_in_memory": 4' in log
+    assert '"path": "/api/games"' in log  # structured access lines
+    assert token not in log
