@@ -148,3 +148,32 @@ def test_openapi_documents_every_endpoint_with_examples(client: TestClient) -> N
     assert components["MoveIn"]["additionalProperties"] is False
     docs = client.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+def test_full_store_of_active_races_refuses_creation_with_503() -> None:
+    from api_helpers import make_settings
+
+    from app.main import create_app
+
+    settings = make_settings(max_games=2, evict_min_idle_seconds=3600)
+    with TestClient(create_app(settings)) as client:
+        create(client)
+        create(client)
+        refused = client.post("/api/games", json={})
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "server_full"
+        assert int(refused.headers["retry-after"]) > 0
+
+
+def test_full_store_evicts_an_idle_race_to_admit_a_new_one() -> None:
+    from api_helpers import make_settings
+
+    from app.main import create_app
+
+    settings = make_settings(max_games=2, evict_min_idle_seconds=0)
+    with TestClient(create_app(settings)) as client:
+        first_id, first_token, _ = create(client)
+        create(client)
+        create(client)
+        gone = client.get(f"/api/games/{first_id}", headers=bearer(first_token))
+        assert gone.status_code == 410  # evicted races read as expired to their owner
