@@ -35,6 +35,9 @@ log = logging.getLogger("zzv.sessions")
 HUMAN_SEAT = 0
 """The human always sits at seat 0."""
 
+HARD_BOT_WORKERS = 2
+"""Processes the hard bots' search is spread over (one per core of the target machine)."""
+
 # A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
 _MAX_BOT_DECISIONS_PER_CALL = 2000
 
@@ -129,7 +132,11 @@ def choose_bot_action(
     A fresh bot per decision, seeded from (game, seat, decision number), sees only its
     seat's observation; play is reproducible and nothing needs to be stored between turns.
     """
-    options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
+    options: dict[str, Any] = {}
+    if level == "hard":
+        # The search runs in the bots' shared worker processes: a CPU-bound search in this
+        # process would hold the GIL and slow every other race's requests.
+        options = {"time_budget_ms": budget_ms, "workers": HARD_BOT_WORKERS}
     return make_bot(level, seed, **options).choose(game.observation(seat))
 
 
