@@ -60,12 +60,12 @@ class _Evaluator:
 
     def __init__(self, count: int) -> None:
         self.sums = [0.0] * count
-        self.squares = [0.0] * count
         self.counts = [0] * count
         self.alive = list(range(count))
         self.worlds = 0
 
     def mean(self, i: int) -> float:
+        """Mean simulated outcome of candidate ``i`` so far."""
         return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
 
     def prune(self, paired: list[list[float]]) -> None:
