@@ -61,6 +61,21 @@ async def _sweep_forever(store: GameStore, interval: float) -> None:
             log.info("swept expired games", extra={"dropped": dropped, "games": len(store)})
 
 
+def _stop_bot_workers() -> None:
+    """Stop the hard bots' worker processes, if any were started.
+
+    Uvicorn re-raises SIGTERM after a graceful shutdown, so exit hooks never run and the
+    pool's processes would outlive the server.
+    """
+    from engine.bots import search
+
+    # TODO(bots): replace with a public shutdown function once engine.bots offers one.
+    pool = getattr(search, "_POOL", None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+        search._POOL = None
+
+
 def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
     """Build the app from ``settings`` (default: environment) and ``store`` (default: memory)."""
     settings = settings or get_settings()
@@ -87,6 +102,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             log.info("shutting down", extra={"games_in_memory": len(game_store)})
+            await asyncio.to_thread(_stop_bot_workers)
 
     app = FastAPI(
         title="Zoom Zoom Vroom online",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sys
+import time
 
 import httpx
 import pytest
@@ -59,3 +61,50 @@ def test_shutdown_logs_the_number_of_games_in_memory(launch_server, free_port) -
     assert '"games_in_memory": 4' in log
     assert '"path": "/api/games"' in log  # structured access lines
     assert token not in log
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def test_hard_bot_workers_stop_with_the_server(launch_server, free_port) -> None:  # type: ignore[no-untyped-def]
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(free_port),
+    ]
+    env = {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_BOT_TIME_BUDGET_MS": "20"}
+    server = launch_server(command, port=free_port, env=env)
+    rng = random.Random(1)
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        body = client.post("/api/games", json={"players": 5, "bots": "hard"}).json()
+        auth = {"Authorization": f"Bearer {body['token']}"}
+        state = body["state"]
+        for _ in range(3):  # the hard bots answer every human move
+            payload = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+            state = client.post(
+                f"/api/games/{body['game_id']}/actions", json=payload, headers=auth
+            ).json()
+    workers = _children(server.process.pid)
+    assert workers, "the hard bots should have started worker processes"
+    server.stop()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
+        time.sleep(0.1)
+    alive = [p for p in workers if os.path.exists(f"/proc/{p}")]
+    assert not alive, f"worker processes outlived the server: {alive}"
