@@ -134,6 +134,11 @@
 
   function submit(form) {
     if (form.classList.contains("htmx-request")) { return; }
+    // htmx wires up freshly swapped content a moment after the swap; a very quick Enter
+    // must not find the form without its handler (process() is idempotent).
+    if (window.htmx && typeof window.htmx.process === "function") {
+      window.htmx.process(form);
+    }
     if (typeof form.requestSubmit === "function") {
       form.requestSubmit();
     } else {
@@ -271,14 +276,13 @@
     }
   }
 
-  /* htmx replaced #table (outerHTML): stage the new one once, whichever event comes first. */
-  function onSwap() {
+  /* htmx replaced #table (outerHTML) and finished wiring it up: stage the new one once. */
+  function onSettle() {
     var table = document.getElementById("table");
     if (!table || table.dataset.settled) { return; }
     settle(table.dataset.animate === "true");
   }
-  document.addEventListener("htmx:afterSwap", onSwap);
-  document.addEventListener("htmx:afterSettle", onSwap);
+  document.addEventListener("htmx:afterSettle", onSettle);
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { settle(false); });
