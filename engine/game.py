@@ -101,7 +101,14 @@ class Play:
 # Legal-action lists depend on a handful of facts only; caching them by those facts makes
 # legal_actions() a dict lookup in the bots' inner loop. The key space is small and bounded.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
-_LEGAL_CACHE_LIMIT = 100_000
+_LEGAL_CACHE_LIMIT = 50_000
+# There are only a few hundred distinct actions; sharing one object per action keeps each
+# cache entry down to a tuple of pointers.
+_ACTION_POOL: dict[Action, Action] = {}
+
+
+def _interned(action: Action) -> Action:
+    return _ACTION_POOL.setdefault(action, action)
 
 
 class Game:
@@ -684,16 +691,18 @@ def _enumerate_actions(
             choices = [ZeroEffect.SPEED] + ([ZeroEffect.GAS] if removed else [])
             for choice in choices:
                 supply = min(MAX_GAS, gas + 1) if choice is ZeroEffect.GAS else gas
-                actions.extend(Action.play(suit, g, choice) for g in range(supply + 1))
+                actions.extend(_interned(Action.play(suit, g, choice)) for g in range(supply + 1))
             continue
         supply = min(MAX_GAS, gas + 1) if suit is Suit.SALTY and middle_has_gas else gas
-        actions.extend(Action.play(suit, g) for g in range(supply + 1))
-    actions.extend(Action.tune_up(suit) for suit in in_hand)
+        actions.extend(_interned(Action.play(suit, g)) for g in range(supply + 1))
+    actions.extend(_interned(Action.tune_up(suit)) for suit in in_hand)
     if zero_five:
         for value in (0, 5)[:zero_five]:
             supply = min(MAX_GAS, gas + min(2 if value == 0 else 1, removed))
             for discard in in_hand:
-                actions.extend(Action.zero_five(value, g, discard) for g in range(supply + 1))
+                actions.extend(
+                    _interned(Action.zero_five(value, g, discard)) for g in range(supply + 1)
+                )
     return tuple(actions)
 
 
