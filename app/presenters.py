@@ -207,11 +207,22 @@ def _share_sentence(event: EventDict, me: int) -> str:
     gained = [int(g) for g in event.get("gained", [each] * len(seats))]
     removed = int(event.get("removed", 0))
     pot = _gas(int(event.get("middle_before", 0)))
+    gone = f"; {_gas(removed)} leaves the game." if removed else "."
     if len(seats) == 1:
-        takes = _verb(seats[0], me, "take", "takes")
-        text = f"Tune Up payout: {_names(seats, me)} {takes} the {pot} in the middle"
-    else:
-        text = f"Tune Up payout: {_names(seats, me)} split the {pot} in the middle, {each} each"
+        seat, got = seats[0], gained[0]
+        who = seat_name(seat, me)
+        if got == each:
+            return (
+                f"Tune Up payout: {who} {_verb(seat, me, 'take', 'takes')} the {pot} in the middle."
+            )
+        if got == 0:
+            tank = "your" if seat == me else f"{who}'s"
+            return (
+                f"Tune Up payout: {tank} tank is full, so the {pot} in the middle leaves the game."
+            )
+        fills = _verb(seat, me, "fill", "fills")
+        return f"Tune Up payout: {who} {fills} up with {got} of the {pot} in the middle{gone}"
+    text = f"Tune Up payout: {_names(seats, me)} split the {pot} in the middle, {each} each"
     short = [
         f"{seat_name(seat, me)} only had room for {got}"
         for seat, got in zip(seats, gained, strict=False)
@@ -219,7 +230,7 @@ def _share_sentence(event: EventDict, me: int) -> str:
     ]
     if short:
         text += " (" + "; ".join(short) + ")"
-    return text + (f"; {_gas(removed)} leaves the game." if removed else ".")
+    return text + gone
 
 
 # --------------------------------------------------------------------------- view models

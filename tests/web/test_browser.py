@@ -116,13 +116,19 @@ def _move_by_tab(page: Page) -> None:
 
 def _screenshots(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#table .feed-item.is-pending').length === 0"
+    )
+    page.wait_for_timeout(400)  # let the last item's slide-in finish
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         suffix = "" if scheme == "light" else "-dark"
         page.set_viewport_size(DESKTOP)
+        page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=str(ARTIFACTS / f"{name}-desktop{suffix}.png"))
         page.screenshot(path=str(ARTIFACTS / f"{name}-desktop{suffix}-full.png"), full_page=True)
         page.set_viewport_size(PHONE)
+        page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=str(ARTIFACTS / f"{name}-phone{suffix}.png"))
         page.screenshot(path=str(ARTIFACTS / f"{name}-phone{suffix}-full.png"), full_page=True)
     page.emulate_media(color_scheme="light")
