@@ -74,6 +74,18 @@ SUITS[ZERO_FIVE] = SuitInfo(
     "Once per race: win back removed gas. Counts 5 once you have a lap.",
 )
 
+#: Labels of the 0 card's two effects in the move form.
+ZERO_EFFECT_LABELS: dict[str, str] = {
+    "speed": "+1 speed this round",
+    "gas": "1 removed gas back",
+}
+
+#: Labels of the 0/5 card's two values in the move form.
+ZERO_FIVE_LABELS: dict[int, str] = {
+    0: "wins back up to 2 removed gas",
+    5: "wins back 1 removed gas",
+}
+
 #: Every suit in the order the rules page lists them.
 RULES_SUIT_ORDER: tuple[str, ...] = (
     "lichen",
@@ -520,8 +532,11 @@ def status_text(obs: Obs) -> str:
             return "You won the race!"
         return f"{seat_name(winner, me)} won the race."
     if is_my_turn(obs):
+        best = obs.get("best")
+        if best:
+            return f"Your turn: beat {seat_name(best['seat'], me)}'s {best['final']}, or tune up."
         if obs.get("trick_plays"):
-            return "Your turn: beat the best card, or tune up."
+            return "Your turn: nothing is face up yet."
         return "Your turn: you lead this trick."
     return f"{seat_name(obs.get('current_seat'), me)} is thinking…"
 

@@ -83,6 +83,8 @@ templates.env.globals.update(
     suits=presenters.SUITS,
     values={suit.value: value for suit, value in SUIT_VALUE.items()},
     tricks_per_round=TRICKS_PER_ROUND,
+    zero_effect_labels=presenters.ZERO_EFFECT_LABELS,
+    zero_five_labels=presenters.ZERO_FIVE_LABELS,
 )
 
 
