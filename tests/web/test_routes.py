@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from web_helpers import HX, FakeClock, form_fields, session_of, start
 
 from app.store import MemoryStore
+from engine import new_game
 
 
 def _is_fragment(html: str) -> bool:
@@ -222,45 +223,42 @@ def test_good_move_with_htmx_returns_the_table_to_animate(
     assert 'name="turn" value="1"' in response.text or "is-over" in response.text
 
 
-def _bad_move_cases(store: MemoryStore, game_id: str) -> list[tuple[str, dict[str, str], int, str]]:
-    obs = session_of(store, game_id).game.observation(0)
-    option = obs["card_options"][0]
-    too_much = str(option["gas_max"] + 1)
-    return [
-        ("unknown card", {"turn": "0", "choice": "up:dragon"}, 422, "There is no card called"),
-        ("no card", {"turn": "0", "gas": "0"}, 422, "Pick a card first"),
-        ("garbled choice", {"turn": "0", "choice": "sideways"}, 422, "not one the table offers"),
-        (
-            "gas not a number",
-            {"turn": "0", "choice": f"up:{option['suit']}", "gas": "lots"},
-            422,
-            "Gas must be a whole number",
-        ),
-        (
-            "too much gas",
-            {"turn": "0", "choice": f"up:{option['suit']}", "gas": too_much},
-            400,
-            f"at most {option['gas_max']} gas",
-        ),
-        (
-            "card not in hand",
-            {"turn": "0", "choice": f"up:{_missing_suit(obs['hand'])}"},
-            400,
-            "You have no",
-        ),
-        (
-            "stale turn (not your turn any more)",
-            {"turn": "7", "choice": f"up:{option['suit']}"},
-            409,
-            "earlier turn",
-        ),
-    ]
-
-
-def _missing_suit(hand: list[str]) -> str:
-    return next(
-        s for s in ("lichen", "salty", "chippy", "jelly", "beans", "slippy") if s not in hand
+def _set_position(store: MemoryStore, game_id: str) -> None:
+    """Put the race in a known spot: seat 0 leads trick 4 holding Salty, Chippy and Jelly."""
+    session_of(store, game_id).game = new_game(
+        players=3,
+        seed=1,
+        hands=[
+            ["salty", "chippy", "jelly"],
+            ["lichen", "beans", "slippy"],
+            ["salty", "chippy", "beans"],
+        ],
+        lead=0,
+        gas=[3, 5, 5],
+        middle=2,
     )
+
+
+BAD_MOVES = [
+    ("unknown card", {"turn": "0", "choice": "up:dragon"}, 422, "There is no card called"),
+    ("no card", {"turn": "0", "gas": "0"}, 422, "Pick a card first"),
+    ("garbled choice", {"turn": "0", "choice": "sideways"}, 422, "not one the table offers"),
+    ("gas not a number", {"turn": "0", "choice": "up:chippy", "gas": "lots"}, 422, "Gas must be"),
+    ("too much gas", {"turn": "0", "choice": "up:chippy", "gas": "4"}, 400, "at most 3 gas"),
+    (
+        "too much even with Salty",
+        {"turn": "0", "choice": "up:salty", "gas": "5"},
+        400,
+        "at most 4 gas",
+    ),
+    ("card not in hand", {"turn": "0", "choice": "up:lichen"}, 400, "You have no"),
+    (
+        "stale turn (not your turn any more)",
+        {"turn": "7", "choice": "up:chippy"},
+        409,
+        "earlier turn",
+    ),
+]
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
@@ -268,7 +266,8 @@ def test_bad_moves_are_explained_and_change_nothing(
     client: TestClient, store: MemoryStore, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=5)
-    for name, fields, status, message in _bad_move_cases(store, game_id):
+    _set_position(store, game_id)
+    for name, fields, status, message in BAD_MOVES:
         before = _snapshot(store, game_id)
         response = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
         assert response.status_code == status, name
