@@ -237,10 +237,10 @@ def _lookup(request: Request, store: Any, game_id: str) -> GameSession | Respons
 def _start_response(request: Request, session: GameSession, settings: Any) -> Response:
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
+    # A session cookie like the token's, so the link never outlives the credential.
     response.set_cookie(
         LAST_GAME_COOKIE,
         session.id,
-        max_age=int(settings.idle_expiry_seconds),
         httponly=True,
         samesite="lax",
         secure=settings.secure_cookies or request.url.scheme == "https",

@@ -239,7 +239,7 @@
     if (region) { region.textContent = ""; }
     if (!items.length) { return; }
     // The viewer's own card opens the list; the story worth staging starts after it.
-    var start = items[0].classList.contains("seat-pink") ? 1 : 0;
+    var start = items[0].dataset.mine === "true" ? 1 : 0;
     if (reduceMotion.matches) {
       announce(items.slice(start).map(function (item) { return item.dataset.say; }));
       return;
