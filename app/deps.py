@@ -117,6 +117,11 @@ def is_https(request: Request, settings: Settings) -> bool:
     return settings.secure_cookies or request.url.scheme == "https"
 
 
+#: Cookies outlive a browser restart so that "come back later" finds the race; the store's
+#: idle expiry still decides when the race itself is gone (then the page says so).
+COOKIE_MAX_AGE_SECONDS = 7 * 24 * 3600
+
+
 def set_session_cookie(
     response: Response, request: Request, session: GameSession, settings: Settings
 ) -> None:
@@ -125,6 +130,7 @@ def set_session_cookie(
         cookie_name(session.id),
         session.token,
         path=cookie_path(session.id),
+        max_age=COOKIE_MAX_AGE_SECONDS,
         httponly=True,
         samesite="lax",
         secure=is_https(request, settings),

@@ -22,6 +22,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import presenters
 from app.deps import (
+    COOKIE_MAX_AGE_SECONDS,
     GameIdPath,
     SettingsDep,
     StoreDep,
@@ -237,10 +238,11 @@ def _lookup(request: Request, store: Any, game_id: str) -> GameSession | Respons
 def _start_response(request: Request, session: GameSession, settings: Any) -> Response:
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
-    # A session cookie like the token's, so the link never outlives the credential.
+    # Lives as long as the token's cookie, so the link never outlives the credential.
     response.set_cookie(
         LAST_GAME_COOKIE,
         session.id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
         httponly=True,
         samesite="lax",
         secure=settings.secure_cookies or request.url.scheme == "https",

@@ -39,7 +39,7 @@ class FormError(ValueError):
 class NewGameForm(BaseModel):
     """The start page's form (and the "Race now" button, which sends only two fields)."""
 
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     players: int = Field(4, ge=3, le=5)
     bots: BotLevel = "normal"
@@ -84,15 +84,23 @@ def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
     try:
         form = NewGameForm.model_validate(data)
     except ValidationError as exc:
-        field = str(exc.errors()[0]["loc"][0]) if exc.errors() else ""
-        raise FormError(_NEW_GAME_MESSAGES.get(field, "Those race settings do not work.")) from None
+        raise _first_problem(exc, _NEW_GAME_MESSAGES, "Those race settings do not work.") from None
     return form.config()
+
+
+def _first_problem(exc: ValidationError, messages: Mapping[str, str], fallback: str) -> FormError:
+    """A sentence for the first thing wrong with a submitted form."""
+    errors = exc.errors()
+    if errors and errors[0]["type"] == "extra_forbidden":
+        return FormError("The form sent a field this page does not have; reload and try again.")
+    field = str(errors[0]["loc"][0]) if errors else ""
+    return FormError(messages.get(field, fallback))
 
 
 class MoveForm(BaseModel):
     """The move form as submitted: one ``choice`` radio plus the detail fields."""
 
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     turn: int = Field(ge=0)
     choice: str = Field(min_length=1, max_length=40)
@@ -143,6 +151,5 @@ def parse_move(fields: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
     try:
         form = MoveForm.model_validate(data)
     except ValidationError as exc:
-        field = str(exc.errors()[0]["loc"][0]) if exc.errors() else ""
-        raise FormError(_MOVE_MESSAGES.get(field, "That move could not be read.")) from None
+        raise _first_problem(exc, _MOVE_MESSAGES, "That move could not be read.") from None
     return form.turn, form.action()

@@ -60,7 +60,7 @@ RACER_NAME: dict[Suit, str] = {
     Suit.JELLY: "Jelly the Raccoon",
     Suit.BEANS: "Beans the Possum",
     Suit.SLIPPY: "Slippy the Salmon",
-    Suit.ZERO: "the 0 racer",
+    Suit.ZERO: "Zero",
 }
 
 #: The vehicle each racer drives.

@@ -253,6 +253,12 @@ BAD_MOVES = [
     ),
     ("card not in hand", {"turn": "0", "choice": "up:lichen"}, 400, "You have no"),
     (
+        "forged extra field",
+        {"turn": "0", "choice": "up:chippy", "seat": "2"},
+        422,
+        "field this page does not have",
+    ),
+    (
         "stale turn (not your turn any more)",
         {"turn": "7", "choice": "up:chippy"},
         409,
