@@ -98,9 +98,9 @@ def _run_worlds(
     seed: int,
     rollouts: int | None,
     deadline: float | None,
-) -> list[list[float]]:
-    """Evaluate ``actions`` on freshly sampled worlds; one row of values per world
-    (NaN for candidates pruned before that world)."""
+) -> tuple[list[list[float]], int]:
+    """Evaluate ``actions`` on freshly sampled worlds: one row of values per world (NaN
+    for candidates not simulated in it, or pruned since), and the rollouts run."""
     seat = int(observation["seat"])
     rng = Rng(seed)
     determinizer = Determinizer(observation)
@@ -135,7 +135,7 @@ def _run_worlds(
                 if i not in stats.alive:
                     for r in paired:
                         r[i] = math.nan
-    return paired
+    return paired, used
 
 
 def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, float]) -> Any:
@@ -220,11 +220,14 @@ class HardBot(Bot):
                 (observation, [a.to_dict() for a in shortlist], mix_seed(seed, w), share, remaining)
                 for w in range(self.workers)
             ]
-            rows = [row for part in _pool(self.workers).map(_worker, jobs) for row in part]
+            parts = list(_pool(self.workers).map(_worker, jobs))
+            rows = [row for part, _ in parts for row in part]
+            self.last_rollouts = sum(used for _, used in parts)
         else:
             deadline = None if self.iterations is not None else start + budget_s
-            rows = _run_worlds(observation, shortlist, seed, self.iterations, deadline)
-        self.last_rollouts = sum(1 for row in rows for v in row if not math.isnan(v))
+            rows, self.last_rollouts = _run_worlds(
+                observation, shortlist, seed, self.iterations, deadline
+            )
         best_index = 0
         best_mean = -1.0
         for i in range(len(shortlist)):

@@ -143,3 +143,13 @@ def test_hard_bot_root_parallel_workers_agree_on_legality() -> None:
     first = bot.choose(game.observation(seat))
     assert first in game.legal_actions()
     assert bot.choose(game.observation(seat)) == first  # fixed work: reproducible
+
+
+def test_hard_bot_iteration_budget_is_exact_work() -> None:
+    """``iterations`` fixes the number of rollouts, whatever the clock says."""
+    game = new_game(players=4, seed=12)
+    observation = game.observation(game.current_seat or 0)
+    for iterations in (17, 64):
+        bot = make_bot("hard", seed=5, iterations=iterations)
+        bot.choose(observation)
+        assert getattr(bot, "last_rollouts", None) == iterations
