@@ -20,6 +20,7 @@ default is one process, as the web server already runs bots in threads.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -147,6 +148,7 @@ def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, f
 
 _POOL: ProcessPoolExecutor | None = None
 _POOL_SIZE = [0]
+_POOL_LOCK = threading.Lock()
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
@@ -156,12 +158,13 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     threaded process can copy a lock in a held state.
     """
     global _POOL
-    if _POOL is None or _POOL_SIZE[0] != workers:
-        if _POOL is not None:
-            _POOL.shutdown(wait=False)
-        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-        _POOL_SIZE[0] = workers
-    return _POOL
+    with _POOL_LOCK:  # server threads may ask at once
+        if _POOL is None or _POOL_SIZE[0] != workers:
+            if _POOL is not None:
+                _POOL.shutdown(wait=False)
+            _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+            _POOL_SIZE[0] = workers
+        return _POOL
 
 
 class HardBot(Bot):
