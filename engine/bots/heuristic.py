@@ -60,6 +60,8 @@ class Style:
 
 
 NORMAL = Style()
+"""The normal bot: counts cards, no noise."""
+
 EASY = Style(
     count_cards=False,
     deny_value=0.0,
@@ -69,6 +71,8 @@ EASY = Style(
     keep_value=(0.5, 0.8, 0.5, 0.6, 1.0, 1.5),
     temperature=1.2,
 )
+"""The easy bot: forgets the cards already played, underrates what later seats will do,
+keeps its high cards too long, and picks among sensible moves with softmax noise."""
 
 
 class _Trick:
