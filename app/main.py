@@ -67,13 +67,9 @@ def _stop_bot_workers() -> None:
     Uvicorn re-raises SIGTERM after a graceful shutdown, so exit hooks never run and the
     pool's processes would outlive the server.
     """
-    from engine.bots import search
+    from engine.bots.search import shutdown_workers
 
-    # TODO(bots): replace with a public shutdown function once engine.bots offers one.
-    pool = getattr(search, "_POOL", None)
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
-        search._POOL = None
+    shutdown_workers()
 
 
 def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:

@@ -167,6 +167,16 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         return _POOL
 
 
+def shutdown_workers() -> None:
+    """Stop the shared worker processes, if any were started (a server calls this on exit)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=True, cancel_futures=True)
+            _POOL = None
+            _POOL_SIZE[0] = 0
+
+
 class HardBot(Bot):
     """Determinized search over the heuristic's best candidates (see module docstring).
 
