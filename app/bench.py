@@ -147,11 +147,22 @@ class LoadStats:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
+def find_free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing is listening on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def uvicorn_command(port: int, *options: str) -> list[str]:
+    """The command line of a uvicorn serving this checkout on 127.0.0.1:``port``.
+
+    ``options`` are appended as given. The test suite starts its servers with this too, so
+    the load test and the tests run the server the same way.
+    """
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
+    return [*command, "--port", str(port), *options]
 
 
 def _start_server(port: int, players: int) -> subprocess.Popen[bytes]:
@@ -162,21 +173,9 @@ def _start_server(port: int, players: int) -> subprocess.Popen[bytes]:
         "ZZV_MAX_GAMES": str(max(2000, players * 20)),
         "ZZV_LOG_LEVEL": "warning",
     }
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "app.main:app",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--no-access-log",
-        "--log-level",
-        "warning",
-        "--timeout-graceful-shutdown",
-        "5",
-    ]
+    command = uvicorn_command(
+        port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5"
+    )
     process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -252,7 +251,7 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
     """Run the load test and print its figures."""
     process = None
     if url is None:
-        port = _free_port()
+        port = find_free_port()
         process = _start_server(port, players)
         url = f"http://127.0.0.1:{port}"
     try:

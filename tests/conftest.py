@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +20,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+
+from app.bench import find_free_port, uvicorn_command
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The project checkout the tests run against."""
@@ -57,14 +57,6 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.name == "conftest.py":
         return True
     return None
-
-
-def find_free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing is listening on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -156,22 +148,13 @@ def start_server(
     return server
 
 
-def uvicorn_command(port: int) -> list[str]:
-    """The command line of a development server of this checkout on 127.0.0.1:``port``."""
-    return [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "app.main:app",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        "1",
-        "--timeout-graceful-shutdown",
-        "5",
-    ]
+@pytest.fixture(scope="session")
+def server_command() -> Callable[..., list[str]]:
+    """The builder ``uvicorn_command(port, *options)`` of a uvicorn serving this checkout.
+
+    A fixture because tests cannot import this conftest as a module.
+    """
+    return uvicorn_command
 
 
 @pytest.fixture(scope="session")
@@ -195,7 +178,8 @@ def live_server(
     """
     port = find_free_port()
     log_path = tmp_path_factory.mktemp("live_server") / "server.log"
-    server = start_server(uvicorn_command(port), port=port, log_path=log_path, env=live_server_env)
+    command = uvicorn_command(port, "--workers", "1", "--timeout-graceful-shutdown", "5")
+    server = start_server(command, port=port, log_path=log_path, env=live_server_env)
     try:
         yield server.url
     finally:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import random
 import signal
-import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -38,17 +39,10 @@ def test_whole_race_over_http(live_server: str) -> None:
         assert record["complete"] and record["winner"] == state["winner"]
 
 
-def test_shutdown_logs_the_number_of_games_in_memory(launch_server, free_port) -> None:  # type: ignore[no-untyped-def]
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "app.main:app",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(free_port),
-    ]
+def test_shutdown_logs_the_number_of_games_in_memory(
+    launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
+) -> None:
+    command = server_command(free_port)
     server = launch_server(command, port=free_port, env={"ZZV_RATE_LIMIT_ENABLED": "false"})
     with httpx.Client(base_url=server.url, timeout=30) as client:
         for _ in range(3):
@@ -77,17 +71,10 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def test_hard_bot_workers_stop_with_the_server(launch_server, free_port) -> None:  # type: ignore[no-untyped-def]
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "app.main:app",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(free_port),
-    ]
+def test_hard_bot_workers_stop_with_the_server(
+    launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
+) -> None:
+    command = server_command(free_port)
     env = {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_BOT_TIME_BUDGET_MS": "20"}
     server = launch_server(command, port=free_port, env=env)
     rng = random.Random(1)
