@@ -27,4 +27,3 @@ from engine.cards import RACER_SUITS
 )
 def test_api_vocabulary_matches_the_engine(literal: Any, expected: list[str]) -> None:
     assert sorted(get_args(literal)) == sorted(expected)
-
