@@ -56,28 +56,25 @@ def _check(responses: list[httpx.Response], states: Any) -> None:
     assert len(human_moves) == 1
 
 
-def test_identical_concurrent_posts_apply_once_in_process() -> None:
+def _race_in_process(same_action: bool) -> None:
+    """Run :func:`_race` against a fresh app over ASGI (no server) and check the outcome."""
     app = create_app(make_settings())
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            responses, states = await _race(client, same_action=True)
+            responses, states = await _race(client, same_action=same_action)
         _check(responses, states)
 
     asyncio.run(main())
+
+
+def test_identical_concurrent_posts_apply_once_in_process() -> None:
+    _race_in_process(same_action=True)
 
 
 def test_different_concurrent_moves_apply_once_in_process() -> None:
-    app = create_app(make_settings())
-
-    async def main() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            responses, states = await _race(client, same_action=False)
-        _check(responses, states)
-
-    asyncio.run(main())
+    _race_in_process(same_action=False)
 
 
 def test_identical_concurrent_posts_apply_once_on_a_real_server(live_server: str) -> None:
