@@ -190,23 +190,45 @@ def _start_server(port: int, players: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not become healthy within 60 s")
 
 
+async def _timed_post(
+    client: Any,
+    stats: LoadStats,
+    timings: list[float],
+    what: str,
+    expected: int,
+    url: str,
+    **request: Any,
+) -> Any:
+    """POST to ``url``, adding its latency to ``timings``; the JSON body, or None on failure.
+
+    A failure (an exception, or a status other than ``expected``) is counted in ``stats``
+    under the exception's name or ``"<what> <status>"``.
+    """
+    started = time.perf_counter()
+    try:
+        response = await client.post(url, **request)
+    except Exception as exc:
+        stats.error(type(exc).__name__)
+        return None
+    timings.append((time.perf_counter() - started) * 1000)
+    if response.status_code != expected:
+        stats.error(f"{what} {response.status_code}")
+        return None
+    return response.json()
+
+
 async def _player(
     client: Any, stats: LoadStats, deadline: float, think: float, bots: str, seed: int
 ) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, think or 0.05))  # do not all start in one instant
     while time.monotonic() < deadline:
-        started = time.perf_counter()
-        try:
-            response = await client.post("/api/games", json={"players": 4, "bots": bots})
-        except Exception as exc:
-            stats.error(type(exc).__name__)
+        create = {"players": 4, "bots": bots}
+        body = await _timed_post(
+            client, stats, stats.create_ms, "create", 201, "/api/games", json=create
+        )
+        if body is None:
             continue
-        stats.create_ms.append((time.perf_counter() - started) * 1000)
-        if response.status_code != 201:
-            stats.error(f"create {response.status_code}")
-            continue
-        body = response.json()
         auth = {"Authorization": f"Bearer {body['token']}"}
         url = f"/api/games/{body['game_id']}/actions"
         state = body["state"]
@@ -214,17 +236,12 @@ async def _player(
             if think:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             payload = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
-            started = time.perf_counter()
-            try:
-                response = await client.post(url, json=payload, headers=auth)
-            except Exception as exc:
-                stats.error(type(exc).__name__)
+            moved = await _timed_post(
+                client, stats, stats.move_ms, "move", 200, url, json=payload, headers=auth
+            )
+            if moved is None:
                 break
-            stats.move_ms.append((time.perf_counter() - started) * 1000)
-            if response.status_code != 200:
-                stats.error(f"move {response.status_code}")
-                break
-            state = response.json()
+            state = moved
         if state["game_over"]:
             stats.games_finished += 1
 
