@@ -22,6 +22,20 @@ if TYPE_CHECKING:
 Clock = Callable[[], float]
 
 
+class ManualClock:
+    """A clock that only moves when told to: for tests and simulations of expiry.
+
+    >>> clock = ManualClock(10.0); clock.now += 5; clock()
+    15.0
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class StoreFull(Exception):
     """Raised by :meth:`GameStore.put` when no game is idle enough to make room."""
 

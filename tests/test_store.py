@@ -5,18 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.sessions import GameConfig, GameSession, token_digest
-from app.store import MemoryStore, StoreFull
+from app.store import ManualClock, MemoryStore, StoreFull
 from engine import new_game
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def session(game_id: str) -> GameSession:
@@ -33,7 +23,7 @@ def session(game_id: str) -> GameSession:
 
 
 def test_get_returns_what_was_put_and_refreshes_idle_time() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(max_games=10, idle_expiry_seconds=100, clock=clock)
     a = session("a")
     store.put(a)
@@ -47,7 +37,7 @@ def test_get_returns_what_was_put_and_refreshes_idle_time() -> None:
 
 
 def test_sweep_drops_only_expired_games() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(max_games=10, idle_expiry_seconds=100, clock=clock)
     for name in "abc":
         store.put(session(name))
@@ -62,7 +52,7 @@ def test_sweep_drops_only_expired_games() -> None:
 
 
 def test_full_store_evicts_the_least_recently_used_idle_game() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(
         max_games=3, idle_expiry_seconds=1000, evict_min_idle_seconds=30, clock=clock
     )
@@ -79,7 +69,7 @@ def test_full_store_evicts_the_least_recently_used_idle_game() -> None:
 
 
 def test_full_store_refuses_rather_than_evict_an_active_game() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(
         max_games=2, idle_expiry_seconds=1000, evict_min_idle_seconds=30, clock=clock
     )
@@ -95,7 +85,7 @@ def test_full_store_refuses_rather_than_evict_an_active_game() -> None:
 
 
 def test_cap_holds_under_many_puts() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(max_games=50, idle_expiry_seconds=10_000, clock=clock)
     for i in range(500):
         clock.now += 1
@@ -114,7 +104,7 @@ def test_delete_forgets_without_a_tombstone() -> None:
 
 
 def test_tombstones_are_bounded() -> None:
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(max_games=100, idle_expiry_seconds=1, expired_memory=3, clock=clock)
     for i in range(10):
         store.put(session(f"g{i}"))
@@ -132,7 +122,7 @@ def test_background_sweep_drops_expired_games_without_any_request() -> None:
 
     from app.main import create_app
 
-    clock = FakeClock()
+    clock = ManualClock(5000.0)
     store = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
     app = create_app(make_settings(sweep_interval_seconds=0.05), store=store)
     with TestClient(app) as client:

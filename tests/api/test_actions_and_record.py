@@ -11,17 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.api_models import GameRecord, GameState
 from app.main import create_app
-from app.store import MemoryStore
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from app.store import ManualClock, MemoryStore
 
 
 def test_move_applies_human_and_bot_turns_and_bumps_turn(client: TestClient) -> None:
@@ -117,7 +107,7 @@ def test_action_for_unknown_game_or_wrong_token_is_404(client: TestClient) -> No
 
 
 def test_expired_game_is_410_for_its_owner_and_404_for_others() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     settings = make_settings(idle_expiry_seconds=60)
     store = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
     with TestClient(create_app(settings, store=store)) as client:

@@ -7,17 +7,16 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import FakeClock
 
 from app.main import create_app
 from app.settings import Settings
-from app.store import MemoryStore
+from app.store import ManualClock, MemoryStore
 
 
 @pytest.fixture
-def clock() -> FakeClock:
+def clock() -> ManualClock:
     """The clock of :func:`store`."""
-    return FakeClock()
+    return ManualClock()
 
 
 @pytest.fixture
@@ -27,7 +26,7 @@ def settings() -> Settings:
 
 
 @pytest.fixture
-def store(settings: Settings, clock: FakeClock) -> MemoryStore:
+def store(settings: Settings, clock: ManualClock) -> MemoryStore:
     """The app's game store, on the fake clock."""
     return MemoryStore(max_games=50, idle_expiry_seconds=settings.idle_expiry_seconds, clock=clock)
 

@@ -12,9 +12,9 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import HX, FakeClock, form_fields, session_of, start
+from web_helpers import HX, form_fields, session_of, start
 
-from app.store import MemoryStore
+from app.store import ManualClock, MemoryStore
 from engine import new_game
 
 
@@ -181,7 +181,7 @@ def test_unknown_race_or_missing_cookie_is_404(client: TestClient, headers: dict
 
 
 def test_expired_race_is_410_with_a_way_back(
-    client: TestClient, clock: FakeClock, settings: object
+    client: TestClient, clock: ManualClock, settings: object
 ) -> None:
     game_id = start(client)
     clock.now += 10_000

@@ -14,18 +14,6 @@ HX = {"HX-Request": "true"}
 """Headers htmx sends with every request it makes."""
 
 
-class FakeClock:
-    """A monotonic clock the test moves by hand (to expire games)."""
-
-    def __init__(self) -> None:
-        """Start at an arbitrary time."""
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        """The current fake time."""
-        return self.now
-
-
 def start(client: TestClient, **fields: Any) -> str:
     """Start a race through the start page's form and return its id."""
     data = {"players": "3", "bots": "random", **{k: str(v) for k, v in fields.items()}}
