@@ -8,7 +8,6 @@ SIGTERM like ``docker stop`` sends.
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import posixpath
@@ -328,9 +327,3 @@ def test_cli_parser_defaults_follow_settings(monkeypatch: pytest.MonkeyPatch) ->
     finally:
         get_settings.cache_clear()
     assert (args.host, args.port, args.reload) == ("0.0.0.0", 8123, False)
-
-
-def test_cli_doctests() -> None:
-    """The examples in app/cli.py docstrings hold (app/ is outside pytest's doctest paths)."""
-    result = doctest.testmod(app.cli)
-    assert result.attempted > 0 and result.failed == 0
