@@ -111,7 +111,7 @@ def _run_worlds(
     while True:
         if rollouts is not None and used >= rollouts:
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and time.monotonic() >= deadline:
             break
         world = determinizer.sample(rng)
         rollout_seed = rng.next_u64()
@@ -119,7 +119,7 @@ def _run_worlds(
         for i in stats.alive:
             if rollouts is not None and used >= rollouts:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and time.monotonic() >= deadline:
                 break
             game = world.clone()
             game.apply(actions[i])
@@ -140,9 +140,12 @@ def _run_worlds(
 
 
 def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, float]) -> Any:
-    observation, action_dicts, seed, rollouts, budget_s = args
+    """One worker process's share of a decision. The deadline is absolute (the monotonic
+    clock is system-wide), so a job that waited in a busy pool's queue runs only for what
+    is left of the budget instead of its whole length."""
+    observation, action_dicts, seed, rollouts, deadline_at = args
     actions = [Action.from_dict(a) for a in action_dicts]
-    deadline = None if rollouts is not None else time.perf_counter() + budget_s
+    deadline = None if rollouts is not None else deadline_at
     return _run_worlds(observation, actions, seed, rollouts, deadline)
 
 
@@ -211,7 +214,7 @@ class HardBot(Bot):
 
     def choose(self, observation: dict[str, Any]) -> Action:
         """The candidate with the best mean simulated outcome."""
-        start = time.perf_counter()
+        start = time.monotonic()
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
@@ -228,9 +231,14 @@ class HardBot(Bot):
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         if self.workers > 1:
             share = None if self.iterations is None else -(-self.iterations // self.workers)
-            remaining = budget_s - (time.perf_counter() - start)
             jobs = [
-                (observation, [a.to_dict() for a in shortlist], mix_seed(seed, w), share, remaining)
+                (
+                    observation,
+                    [a.to_dict() for a in shortlist],
+                    mix_seed(seed, w),
+                    share,
+                    start + budget_s,
+                )
                 for w in range(self.workers)
             ]
             parts = list(_pool(self.workers).map(_worker, jobs))

@@ -10,6 +10,7 @@ from bots_kit import VARIANTS, random_positions
 from engine import Action, ActionType, Game, Suit, new_game
 from engine.bots import BOT_KINDS, make_bot
 from engine.bots.determinize import determinize
+from engine.bots.search import shutdown_workers
 from engine.rng import Rng
 
 OPTIONS: dict[str, dict[str, int]] = {"hard": {"iterations": 40}}
@@ -143,6 +144,21 @@ def test_hard_bot_root_parallel_workers_agree_on_legality() -> None:
     first = bot.choose(game.observation(seat))
     assert first in game.legal_actions()
     assert bot.choose(game.observation(seat)) == first  # fixed work: reproducible
+    shutdown_workers()
+    shutdown_workers()  # stopping twice is harmless
+    assert bot.choose(game.observation(seat)) == first  # the pool restarts on demand
+    shutdown_workers()
+
+
+def test_hard_bot_with_workers_keeps_to_its_time_budget() -> None:
+    game = new_game(players=4, seed=6)
+    observation = game.observation(game.current_seat or 0)
+    bot = make_bot("hard", seed=2, time_budget_ms=80, workers=2)
+    bot.choose(observation)  # starts the processes
+    start = time.perf_counter()
+    assert bot.choose(observation) in game.legal_actions()
+    assert time.perf_counter() - start < 1.5
+    shutdown_workers()
 
 
 def test_hard_bot_iteration_budget_is_exact_work() -> None:
