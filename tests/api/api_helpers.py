@@ -14,8 +14,13 @@ from app.settings import Settings
 
 
 def make_settings(**overrides: Any) -> Settings:
-    """Settings for tests: no rate limits, no access log, unless overridden."""
-    base: dict[str, Any] = {"rate_limit_enabled": False, "access_log": False}
+    """Settings for tests: no rate limits, no access log, a fixed seed key (so a seed always
+    deals the same cards), unless overridden."""
+    base: dict[str, Any] = {
+        "rate_limit_enabled": False,
+        "access_log": False,
+        "seed_secret": "api-tests",
+    }
     return Settings(**{**base, **overrides})
 
 
