@@ -99,9 +99,11 @@ class Play:
 
 
 # Legal-action lists depend on a handful of facts only; caching them by those facts makes
-# legal_actions() a dict lookup in the bots' inner loop. The key space is small and bounded.
+# legal_actions() a few dict lookups in the bots' inner loop. The list is cached in three
+# parts (face-up plays, Tune Ups, 0/5 plays) whose keys are each small, so every key space
+# stays in the low thousands and the cache needs no eviction.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
-_LEGAL_CACHE_LIMIT = 50_000
+_FACE_UP, _FACE_DOWN, _ZERO_FIVE_PART = 0, 1, 2
 # There are only a few hundred distinct actions; sharing one object per action keeps each
 # cache entry down to a tuple of pointers.
 _ACTION_POOL: dict[Action, Action] = {}
@@ -229,21 +231,23 @@ class Game:
         for p in self.plays:
             if p.kind is _PLAY and p.card is not None:
                 blocked_mask |= _SUIT_BIT[p.card]
-        zero_five = 0
+        gas = self.gas[seat]
+        up_key = (_FACE_UP, hand_mask & ~blocked_mask, gas, self.middle > 0, self.removed > 0)
+        face_up = _LEGAL_CACHE.get(up_key)
+        if face_up is None:
+            face_up = _LEGAL_CACHE[up_key] = _face_up_actions(*up_key[1:])
+        down_key = (_FACE_DOWN, hand_mask)
+        face_down = _LEGAL_CACHE.get(down_key)
+        if face_down is None:
+            face_down = _LEGAL_CACHE[down_key] = _tune_up_actions(hand_mask)
+        actions = [*face_up, *face_down]
         if self.zero_five_playable(seat):
-            zero_five = 1 + (self.laps[seat] >= 1)
-        key = (
-            hand_mask,
-            blocked_mask,
-            self.gas[seat],
-            self.middle > 0,
-            min(self.removed, 2),
-            zero_five,
-        )
-        cached = _LEGAL_CACHE.get(key)
-        if cached is None:
-            cached = _LEGAL_CACHE[key] = _enumerate_actions(*key)
-        return list(cached)
+            zf_key = (_ZERO_FIVE_PART, hand_mask, gas, min(self.removed, 2), self.laps[seat] >= 1)
+            zero_five = _LEGAL_CACHE.get(zf_key)
+            if zero_five is None:
+                zero_five = _LEGAL_CACHE[zf_key] = _zero_five_actions(*zf_key[1:])
+            actions.extend(zero_five)
+        return actions
 
     def why_illegal(self, action: Action, seat: int | None = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -671,38 +675,41 @@ def public_play(play: Play, lichen_in_trick: bool) -> dict[str, Any]:
     }
 
 
-def _enumerate_actions(
-    hand_mask: int,
-    blocked_mask: int,
-    gas: int,
-    middle_has_gas: bool,
-    removed: int,
-    zero_five: int,
+def _suits_in(mask: int) -> list[Suit]:
+    return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
+
+
+def _face_up_actions(
+    playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
 ) -> tuple[Action, ...]:
-    """Every legal action for a seat described by the legal-action cache key."""
-    in_hand = [suit for suit in SUIT_ORDER if hand_mask & _SUIT_BIT[suit]]
+    """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
     actions: list[Action] = []
-    if len(_LEGAL_CACHE) > _LEGAL_CACHE_LIMIT:  # keeps a long-running server's memory flat
-        _LEGAL_CACHE.clear()
-    for suit in in_hand:
-        if blocked_mask & _SUIT_BIT[suit]:
-            continue
+    for suit in _suits_in(playable_mask):
         if suit is Suit.ZERO:
-            choices = [ZeroEffect.SPEED] + ([ZeroEffect.GAS] if removed else [])
+            choices = [ZeroEffect.SPEED] + ([ZeroEffect.GAS] if any_removed else [])
             for choice in choices:
                 supply = min(MAX_GAS, gas + 1) if choice is ZeroEffect.GAS else gas
                 actions.extend(_interned(Action.play(suit, g, choice)) for g in range(supply + 1))
             continue
         supply = min(MAX_GAS, gas + 1) if suit is Suit.SALTY and middle_has_gas else gas
         actions.extend(_interned(Action.play(suit, g)) for g in range(supply + 1))
-    actions.extend(_interned(Action.tune_up(suit)) for suit in in_hand)
-    if zero_five:
-        for value in (0, 5)[:zero_five]:
-            supply = min(MAX_GAS, gas + min(2 if value == 0 else 1, removed))
-            for discard in in_hand:
-                actions.extend(
-                    _interned(Action.zero_five(value, g, discard)) for g in range(supply + 1)
-                )
+    return tuple(actions)
+
+
+def _tune_up_actions(hand_mask: int) -> tuple[Action, ...]:
+    """One Tune Up per distinct suit in hand (R7: always legal)."""
+    return tuple(_interned(Action.tune_up(suit)) for suit in _suits_in(hand_mask))
+
+
+def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) -> tuple[Action, ...]:
+    """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
+    actions: list[Action] = []
+    for value in (0, 5) if has_lap else (0,):
+        supply = min(MAX_GAS, gas + min(2 if value == 0 else 1, removed))
+        for discard in _suits_in(hand_mask):
+            actions.extend(
+                _interned(Action.zero_five(value, g, discard)) for g in range(supply + 1)
+            )
     return tuple(actions)
 
 
