@@ -202,7 +202,7 @@ def test_invariants_every_player_count_and_variant_combo(players: int, variants:
     play_checked(players, variants, seed=1000 + players)
 
 
-@PROPERTY
+@settings(PROPERTY, max_examples=2000)
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_invariants_random_games(players: int, variants: Variants, seed: int) -> None:
     """The same invariants over hypothesis-chosen games, any 0-suit choice included."""
@@ -212,7 +212,7 @@ def test_invariants_random_games(players: int, variants: Variants, seed: int) ->
 # ---------------------------------------------------------------- hidden information
 
 
-@settings(PROPERTY, max_examples=80)
+@settings(PROPERTY, max_examples=300)
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_observation_never_depends_on_hidden_cards(
     players: int, variants: Variants, seed: int
