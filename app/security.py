@@ -14,6 +14,7 @@ Pure ASGI (no ``BaseHTTPMiddleware``) keeps the per-request overhead small.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
@@ -28,6 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import AppError, CrossSiteRequest, PayloadTooLarge, RateLimited, render_error
 from app.settings import Settings
+
+log = logging.getLogger("zzv.app")
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -61,9 +64,12 @@ class SecurityHeadersMiddleware:
             return
         https = self.force_https or scope.get("scheme") == "https"
         api = scope["path"].startswith("/api")
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = MutableHeaders(scope=message)
                 headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                 headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -77,7 +83,15 @@ class SecurityHeadersMiddleware:
                     headers.setdefault("Strict-Transport-Security", "max-age=31536000")
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if started:
+                raise
+            # Answered here rather than by Starlette's outermost error middleware, so that a
+            # crash's generic 500 still carries the headers above.
+            log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
+            await _send_error(scope, receive, send_with_headers, AppError())
 
 
 class BodySizeLimitMiddleware:

@@ -45,6 +45,9 @@ def test_an_unexpected_error_is_a_generic_500(monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setattr(sessions, "_apply_human", explode)
         response = move(client, game_id, token, 0, state["legal_actions"][0])
         assert response.status_code == 500
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert "secret detail" not in response.text
         assert response.json() == {
             "code": "internal_error",
             "message": "Something went wrong on our side.",
