@@ -39,6 +39,8 @@ from app.sessions import (
     read_state,
     start_game_async,
 )
+from app.settings import Settings
+from app.store import GameStore
 from app.web_forms import BOT_LEVELS, FormError, parse_move, parse_new_game
 from engine import Action, IllegalAction
 from engine.cards import SUIT_VALUE, TRICKS_PER_ROUND
@@ -213,7 +215,7 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
     return _vary(response)
 
 
-def _lookup(request: Request, store: Any, game_id: str) -> GameSession | Response:
+def _lookup(request: Request, store: GameStore, game_id: str) -> GameSession | Response:
     """The browser's session for ``game_id``, or the page explaining why there is none."""
     try:
         return find_session(store, game_id, request.cookies.get(cookie_name(game_id)))
@@ -235,7 +237,7 @@ def _lookup(request: Request, store: Any, game_id: str) -> GameSession | Respons
         )
 
 
-def _start_response(request: Request, session: GameSession, settings: Any) -> Response:
+def _start_response(request: Request, session: GameSession, settings: Settings) -> Response:
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
     # Lives as long as the token's cookie, so the link never outlives the credential.
@@ -250,7 +252,9 @@ def _start_response(request: Request, session: GameSession, settings: Any) -> Re
     return response
 
 
-async def _start(request: Request, store: Any, settings: Any, config: GameConfig) -> Response:
+async def _start(
+    request: Request, store: GameStore, settings: Settings, config: GameConfig
+) -> Response:
     try:
         session = await start_game_async(store, config, settings)
     except ServerFull as exc:
@@ -260,8 +264,8 @@ async def _start(request: Request, store: Any, settings: Any, config: GameConfig
 
 def _index(
     request: Request,
-    settings: Any,
-    store: Any,
+    settings: Settings,
+    store: GameStore,
     *,
     error: str | None = None,
     status_code: int = 200,
