@@ -697,7 +697,7 @@ def test_r13_highest_final_number_wins() -> None:
     assert of_kind(events, "trick_won")[0]["seat"] == 1
 
 
-def test_r7_tie_goes_to_earlier_card() -> None:
+def test_r13_tie_goes_to_earlier_card() -> None:
     """R13: three cards at 4 — the lead's card wins."""
     game = deal(
         3,
