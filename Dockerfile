@@ -17,9 +17,12 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
     && pip wheel --no-cache-dir --wheel-dir /wheels/deps -r requirements.txt \
     && cp requirements.txt /wheels/deps/requirements.txt
 
+# The project wheel carries templates/ and static/ inside the app package (pyproject.toml).
 COPY README.md ./
 COPY engine ./engine
 COPY app ./app
+COPY templates ./templates
+COPY static ./static
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels/project .
 
 # ---- runtime: no compilers, no wheel cache, no root ----------------------------------------
@@ -40,14 +43,9 @@ RUN --mount=type=bind,from=builder,source=/wheels/deps,target=/wheels \
 RUN --mount=type=bind,from=builder,source=/wheels/project,target=/wheels \
     pip install --no-cache-dir --no-index --no-deps /wheels/*.whl
 
-# templates/ and static/ are not Python package data, so the app runs from this source tree
-# (uvicorn puts the working directory first on the import path). Files stay root-owned and
-# read-only for the zzv user.
-WORKDIR /app
-COPY engine ./engine
-COPY app ./app
-COPY templates ./templates
-COPY static ./static
+# No source tree: the installed wheel holds the code, the templates and the static files,
+# root-owned and read-only for the zzv user. The working directory is an empty folder.
+WORKDIR /srv/zzv
 
 USER 10001:10001
 EXPOSE 8000

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import logging
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,9 +17,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-log = logging.getLogger("zzv.errors")
+from app.paths import TEMPLATES_DIR
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+log = logging.getLogger("zzv.errors")
 
 
 class AppError(Exception):

@@ -11,7 +11,6 @@ import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -22,6 +21,7 @@ from app import api, web
 from app.api_models import Health
 from app.errors import install_error_handlers
 from app.logging import AccessLogMiddleware, configure_logging
+from app.paths import STATIC_DIR
 from app.security import (
     BodySizeLimitMiddleware,
     CsrfMiddleware,
@@ -33,8 +33,6 @@ from app.settings import Settings, get_settings
 from app.store import GameStore, MemoryStore
 
 log = logging.getLogger("zzv.app")
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 DESCRIPTION = """
 Play Zoom Zoom Vroom against bots over HTTP. You always sit at seat 0.

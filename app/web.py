@@ -31,6 +31,7 @@ from app.deps import (
     set_session_cookie,
 )
 from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, StaleTurn
+from app.paths import STATIC_DIR, TEMPLATES_DIR
 from app.sessions import (
     GameConfig,
     GameSession,
@@ -44,10 +45,6 @@ from app.store import GameStore
 from app.web_forms import BOT_LEVELS, FormError, parse_move, parse_new_game
 from engine import Action, IllegalAction
 from engine.cards import SUIT_VALUE, TRICKS_PER_ROUND
-
-ROOT = Path(__file__).resolve().parent.parent
-STATIC_DIR = ROOT / "static"
-TEMPLATES_DIR = ROOT / "templates"
 
 LAST_GAME_COOKIE = "zzv_last"
 """Remembers the browser's latest game id (not a credential) so the start page can offer

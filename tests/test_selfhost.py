@@ -1,9 +1,11 @@
-"""Self-hosting works as documented: the Dockerfile's steps and the ``zzv`` command.
+"""Self-hosting works as documented: the wheel, the Dockerfile's steps and ``zzv``.
 
 There is no Docker daemon in CI, so the container is checked by replaying what the
-Dockerfile says: the same ``pip install`` options into a fresh virtual environment, the
-same runtime file layout and environment, the same start command and health check, and a
-SIGTERM like ``docker stop`` sends.
+Dockerfile says: the project wheel built from the builder's files, installed with the
+same ``pip install`` options into a fresh virtual environment, started with the same
+command, environment and empty working directory, the same health check, and a SIGTERM
+like ``docker stop`` sends. The same installed wheel also serves ``zzv serve`` from an
+empty folder, which is what ``pip install .`` or ``pipx install`` gives a person.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ import signal
 import subprocess
 import sys
 import urllib.request
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import app.cli
+from app.bench import find_free_port
 from app.settings import get_settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -179,53 +184,130 @@ def test_dockerfile_runtime_is_production_ready(stages: list[Stage]) -> None:
     assert runtime.healthcheck[:2] == ["python", "-c"] and "/healthz" in runtime.healthcheck[2]
 
 
-@pytest.mark.slow
-def test_docker_steps_replayed_in_fresh_venv(
-    stages: list[Stage], tmp_path: Path, free_port: int, launch_server: Callable[..., Any]
-) -> None:
-    """Install as the image does, start as the image does, check health, stop gracefully."""
-    builder, runtime = stages[0], stages[-1]
-    builder_root, runtime_root = tmp_path / "builder", tmp_path / "runtime"
-    copy_context(builder.copies, builder_root)
-    source = builder_root / builder.workdir.lstrip("/")
+def project_wheel_step(stages: list[Stage]) -> list[str]:
+    """The builder's ``pip wheel --no-deps ... .`` step that builds the project's own wheel."""
+    for run in stages[0].runs:
+        for step in run.split("&&"):
+            words = shlex.split(step)
+            if words[:2] == ["pip", "wheel"] and "--no-deps" in words:
+                return words
+    raise AssertionError("the Dockerfile's builder stage has no `pip wheel --no-deps` step")
+
+
+def build_and_install_wheel(stages: list[Stage], tmp_path: Path) -> Path:
+    """Replay the image build: lay out the builder's context, build the project wheel from
+    it as the builder does, install that wheel into a fresh venv; return the venv.
+
+    Dependencies resolve from the package index (the image uses its own wheelhouse), and
+    pip's cache is used: ``--no-cache-dir`` only keeps the image small.
+    """
+    builder = stages[0]
+    step = project_wheel_step(stages)
+    assert step[-1] == ".", f"the builder must build the copied tree: {step}"
+    copy_context(builder.copies, tmp_path / "builder")
+    source = tmp_path / "builder" / builder.workdir.lstrip("/")
+    wheels = tmp_path / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(wheels), "."],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    wheel = next(wheels.glob("*.whl"))
+    assert_wheel_ships_templates_and_static(wheel)
+
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=300)
-    options = pip_install_options(stages)
+    options = [option for option in pip_install_options(stages) if option != "--no-cache-dir"]
     install = subprocess.run(
-        [venv / "bin" / "python", "-m", "pip", "install", *options, str(source)],
+        [venv / "bin" / "python", "-m", "pip", "install", *options, str(wheel)],
         capture_output=True,
         text=True,
         timeout=900,
         check=False,
     )
     assert install.returncode == 0, install.stdout + install.stderr
+    return venv
 
-    copy_context(runtime.copies, runtime_root)
-    workdir = runtime_root / runtime.workdir.lstrip("/")
+
+def assert_wheel_ships_templates_and_static(wheel: Path) -> None:
+    """Every file under templates/ and static/ is in the wheel, inside the app package."""
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = set(archive.namelist())
+    for folder in ("templates", "static"):
+        files = [path for path in (REPO_ROOT / folder).rglob("*") if path.is_file()]
+        assert files, folder
+        for path in files:
+            name = f"app/{path.relative_to(REPO_ROOT).as_posix()}"
+            assert name in shipped, f"{wheel.name} lacks {name}"
+
+
+def clean_env(venv: Path, **overrides: str) -> dict[str, str]:
+    """This environment without ZZV_* settings or PYTHONPATH, the venv first on PATH."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("ZZV_")}
     env.pop("PYTHONPATH", None)
-    env.update(runtime.env)
-    # The one deliberate difference: loopback instead of 0.0.0.0, on a free port.
-    env.update(
-        ZZV_HOST="127.0.0.1",
-        ZZV_PORT=str(free_port),
-        PATH=f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
-        VIRTUAL_ENV=str(venv),
-    )
-    server = launch_server(runtime.cmd, port=free_port, env=env, cwd=workdir, inherit_env=False)
+    env.update(PATH=f"{venv / 'bin'}{os.pathsep}{env['PATH']}", VIRTUAL_ENV=str(venv))
+    env.update(overrides)
+    return env
 
-    htmx = next((REPO_ROOT / "static" / "vendor").glob("htmx-*.min.js")).name
-    with urllib.request.urlopen(f"{server.url}/static/vendor/{htmx}", timeout=10) as response:
-        assert response.status == 200, "static files must be served from the runtime layout"
-    with urllib.request.urlopen(f"{server.url}/", timeout=10) as response:
-        assert response.status == 200, "the home page must render from the runtime layout"
+
+def assert_serves_every_page(base_url: str) -> None:
+    """200 on the start page, the rules, a new race's table and a fingerprinted asset."""
+    with httpx.Client(base_url=base_url, timeout=30, follow_redirects=True) as client:
+        home = client.get("/")
+        assert home.status_code == 200, home.text
+        assert client.get("/rules").status_code == 200
+        assets = re.findall(r'"(/static/[^"?]+\?v=[0-9a-f]+)"', home.text)
+        assert assets, "the start page links no fingerprinted static file"
+        for asset in assets:
+            assert client.get(asset).status_code == 200, asset
+        table = client.post("/games", data={"players": "3", "bots": "random"})
+        assert table.status_code == 200, table.text
+        assert re.fullmatch(r"/games/[A-Za-z0-9_-]+", table.url.path), table.url
+        assert table.history and table.history[0].status_code == 303
+
+
+@pytest.mark.slow
+def test_wheel_serves_every_page_from_an_empty_folder(
+    stages: list[Stage], tmp_path: Path, launch_server: Callable[..., Any]
+) -> None:
+    """The wheel, built and installed as the image does, is all a server needs.
+
+    First ``zzv serve --port N`` from an empty folder, as after ``pip install .`` or
+    ``pipx install``: pages, a game table and static files answer 200. Then the image's
+    own start command from its (empty) working directory, with the image's environment:
+    healthy, the HEALTHCHECK passes, and SIGTERM stops it gracefully.
+    """
+    runtime = stages[-1]
+    assert runtime.copies == [], "the runtime stage must install the wheel, not copy source"
+    venv = build_and_install_wheel(stages, tmp_path)
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    port = find_free_port()
+    serve = [str(venv / "bin" / "zzv"), "serve", "--port", str(port)]
+    server = launch_server(serve, port=port, env=clean_env(venv), cwd=empty, inherit_env=False)
+    assert_serves_every_page(server.url)
+    assert_clean_shutdown(server, games=1)
+
+    workdir = tmp_path / "image" / runtime.workdir.lstrip("/")
+    workdir.mkdir(parents=True)
+    # The one deliberate difference from the image: loopback instead of 0.0.0.0.
+    port = find_free_port()
+    env = clean_env(venv, **runtime.env)
+    env.update(ZZV_HOST="127.0.0.1", ZZV_PORT=str(port))
+    server = launch_server(runtime.cmd, port=port, env=env, cwd=workdir, inherit_env=False)
+    assert_serves_every_page(server.url)
     health = subprocess.run(
         runtime.healthcheck, env=env, cwd=workdir, capture_output=True, text=True, timeout=30
     )
     assert health.returncode == 0, health.stdout + health.stderr
-
-    start_races(server.url, 2)
-    assert_clean_shutdown(server, games=2)
+    assert sorted(path.name for path in empty.iterdir()) == []
+    assert sorted(path.name for path in workdir.iterdir()) == []
+    assert_clean_shutdown(server, games=1)
 
 
 def start_races(base_url: str, count: int) -> None:

@@ -1,0 +1,31 @@
+"""Where the Jinja templates and the static assets live, in a checkout and in a wheel.
+
+The repository keeps ``templates/`` and ``static/`` at its top level. The wheel build
+(``[tool.hatch.build.targets.wheel.force-include]`` in pyproject.toml) ships them inside
+this package as ``app/templates`` and ``app/static``, so an installed copy finds them
+next to this file. A source checkout or an editable install imports ``app`` from the
+checkout itself, where they are one level up. This is the one place that knows both.
+
+>>> (TEMPLATES_DIR / "base.html").is_file(), (STATIC_DIR / "vendor").is_dir()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    """``app/<name>`` in an installed wheel, otherwise ``<checkout>/<name>``."""
+    bundled = _PACKAGE_DIR / name
+    return bundled if bundled.is_dir() else _PACKAGE_DIR.parent / name
+
+
+TEMPLATES_DIR: Final = _data_dir("templates")
+"""The Jinja templates (pages, ``partials/`` fragments, the error page)."""
+
+STATIC_DIR: Final = _data_dir("static")
+"""Stylesheets, scripts, images and the vendored htmx, served under ``/static``."""
