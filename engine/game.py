@@ -439,7 +439,7 @@ class Game:
         ]
 
     def _resolve_trick(self) -> list[Event]:
-        """R11–R17, in the order RULES.md gives."""
+        """R11–R17, in the order docs/rules.md gives."""
         events: list[Event] = []
         plays = self.plays
         tuners = [p.seat for p in plays if p.kind is _TUNE_UP]

@@ -1,5 +1,6 @@
-"""Code-quality gates run as tests: lint, format, strict typing, Dockerfile lint, and the
-promises the README makes about how to set up and test the project.
+"""Code-quality gates run as tests: lint, format, strict typing, Dockerfile lint, the
+promises the README makes about how to set up and test the project, no path of any one
+machine in the repository, and a rules reference that defines every rule id cited.
 
 The tools are the versions pinned by the ``test`` extra, run from this interpreter's
 environment so the suite needs nothing else on PATH.
@@ -19,6 +20,42 @@ BIN_DIR = Path(sys.executable).parent
 README = REPO_ROOT / "README.md"
 CI_SCRIPT = REPO_ROOT / ".ci" / "run"
 VENDOR_DIR = REPO_ROOT / "static" / "vendor"
+RULES_DOC = REPO_ROOT / "docs" / "rules.md"
+
+MACHINE_ROOTS = (
+    "bin|boot|dev|etc|home|lib|lib32|lib64|media|mnt|nonexistent|opt|proc|root|run|sbin|"
+    "snap|srv|sys|tmp|usr|var|work|workspace|farm|builds|Users|Volumes|private"
+)
+ABSOLUTE_PATH = re.compile(
+    rf"(?<![\w.~:/@$-])/(?:{MACHINE_ROOTS})(?![\w.-])(?:/[\w.*+@-]*[\w*+@-])*/?"
+)
+"""A path from a filesystem root: the top-level directories of Linux and macOS machines,
+plus the usual homes of CI and development checkouts. URL paths (``/static``, ``/api``)
+and the image's build folders (``/src``, ``/wheels``) start elsewhere."""
+
+ALLOWED_SYSTEM_PATHS = {
+    "/usr/bin/chromium": "Debian's Chromium, which the browser tests drive",
+    "/usr/bin/chromium-browser": "the same browser's name on older Debian and Ubuntu",
+    "/snap/bin/chromium": "Ubuntu's Chromium snap (README, ZZV_TEST_CHROMIUM)",
+    "/usr/bin": "the README says where the tests look for Chromium",
+    "/usr/bin/env": "the CI script's shebang",
+    "/bin/bash": "the other shebang the CI script check accepts",
+    "/usr/sbin/nologin": "the login shell of the image's unprivileged user",
+    "/nonexistent": "the home directory of the image's user, which has none",
+    "/srv/zzv": "the image's empty working directory",
+    "/dev/null": "where the CI script sends a probe's output",
+    "/proc": "the kernel's process table, read to find a server's worker processes",
+}
+"""System paths the project genuinely needs, each with its reason; any other absolute
+path names one particular machine."""
+
+OUTSIDE_REFERENCES = re.compile(r"(?:\.\./)+shared\b|~[/]|\bRULES\.md\b")
+"""Relative ways out of the checkout, a home folder, and the upstream rules file's name:
+the project's own rules reference is docs/rules.md."""
+
+RULE_ID = re.compile(r"\b([RE])([1-9]\d?)\b")
+TEST_NAME_ID = re.compile(r"\btest_([re])([1-9]\d?)_")
+RULES_DOC_ENTRY = re.compile(r"^- \*\*([RE][1-9]\d?)\b", re.MULTILINE)
 
 
 def run_tool(*command: str | Path) -> subprocess.CompletedProcess[str]:
@@ -135,3 +172,76 @@ def test_vendored_htmx_matches_its_file_name() -> None:
     body = files[0].read_text(encoding="utf-8")
     assert body.startswith("/*! htmx "), "the licence/version header line is missing"
     assert f'version:"{match.group(1)}"' in body
+
+
+def tracked_text_files() -> dict[str, str]:
+    """Every file git tracks in this checkout that is text, by its repository path."""
+    listing = run_tool("git", "ls-files", "-z")
+    assert_clean(listing)
+    files = {}
+    for name in filter(None, listing.stdout.split("\0")):
+        data = (REPO_ROOT / name).read_bytes()
+        if b"\0" in data:
+            continue
+        try:
+            files[name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    assert "README.md" in files and "app/main.py" in files, sorted(files)
+    return files
+
+
+def test_no_path_of_any_machine_in_the_repository() -> None:
+    """No tracked file names a folder of one particular machine or a file outside the
+    checkout; the only absolute paths are the system ones listed with their reasons."""
+    found = []
+    for name, text in tracked_text_files().items():
+        for number, line in enumerate(text.splitlines(), start=1):
+            paths = [m.group(0).rstrip("/") or "/" for m in ABSOLUTE_PATH.finditer(line)]
+            found += [
+                f"{name}:{number}: {path}" for path in paths if path not in ALLOWED_SYSTEM_PATHS
+            ]
+            found += [f"{name}:{number}: {m.group(0)}" for m in OUTSIDE_REFERENCES.finditer(line)]
+    assert not found, "paths outside the repository:\n" + "\n".join(found)
+
+
+def test_path_check_catches_machine_paths() -> None:
+    """The patterns above do flag home, work and temporary folders, and leave URLs alone."""
+    home = "/" + "home/someone/zzv/app.py"
+    checkout = "/" + "work/shared/x.md"
+    for text, path in ((f"open('{home}')", home), (f"see {checkout}.", checkout)):
+        match = ABSOLUTE_PATH.search(text)
+        assert match and match.group(0) == path, (text, match)
+    assert OUTSIDE_REFERENCES.search("../" + "shared/seeds")
+    for url in ("/static/css/app.css", "/api/games", "http://127.0.0.1:8000/docs", "/src"):
+        assert not ABSOLUTE_PATH.search(url), url
+
+
+def rule_ids_cited(files: dict[str, str]) -> dict[str, set[str]]:
+    """Rule and example ids (``R11``, ``E7``, ``test_r11_...``) by the file citing them."""
+    cited: dict[str, set[str]] = {}
+    for name, text in files.items():
+        if not name.startswith(("engine/", "app/", "tests/", "templates/")):
+            continue
+        ids = {kind + number for kind, number in RULE_ID.findall(text)}
+        ids |= {kind.upper() + number for kind, number in TEST_NAME_ID.findall(text)}
+        if ids:
+            cited[name] = ids
+    return cited
+
+
+def test_rules_reference_defines_every_cited_rule_id() -> None:
+    """docs/rules.md exists, is linked from the README, gives every rule R1–R22 and worked
+    example E1–E10 an entry, and every id that code, templates or tests cite is one of them."""
+    assert RULES_DOC.is_file(), "docs/rules.md, the project's rules reference, is missing"
+    defined = RULES_DOC_ENTRY.findall(RULES_DOC.read_text(encoding="utf-8"))
+    assert len(defined) == len(set(defined)), f"an id has two entries: {sorted(defined)}"
+    expected = {f"R{n}" for n in range(1, 23)} | {f"E{n}" for n in range(1, 11)}
+    assert expected <= set(defined), f"docs/rules.md lacks {sorted(expected - set(defined))}"
+    cited = rule_ids_cited(tracked_text_files())
+    assert cited.get("tests/engine/test_rules.py", set()) >= {"R1", "R22"}, cited.keys()
+    unknown = {
+        f"{name}: {sorted(ids - set(defined))}" for name, ids in cited.items() if ids - set(defined)
+    }
+    assert not unknown, "ids cited but not in docs/rules.md:\n" + "\n".join(sorted(unknown))
+    assert "(docs/rules.md)" in README.read_text(encoding="utf-8"), "README must link it"

@@ -1,4 +1,4 @@
-"""The worked examples E1–E10 of /work/shared/RULES.md, replayed through the engine.
+"""The worked examples E1–E10 of docs/rules.md, replayed through the engine.
 
 Each test sets up the example with an explicit deal, plays it with ``apply`` and checks
 the exact numbers the example gives (finals, events, gas, middle, removed, speed, laps,

@@ -1,4 +1,4 @@
-"""One or more tests per rule of /work/shared/RULES.md (R1–R22), each named after its rule.
+"""One or more tests per rule of docs/rules.md (R1–R22), each named after its rule.
 
 Positions are explicit deals (``new_game(hands=...)``) so every number asserted here is
 worked out by hand from the rule text, never read back from the engine.
@@ -973,7 +973,7 @@ def _expected_deck(players: int, larger: bool, zero: bool) -> Counter[str]:
 @pytest.mark.parametrize("zero", [False, True])
 @pytest.mark.parametrize("zero_five_on", [False, True])
 def test_r19_deck_composition(players: int, larger: bool, zero: bool, zero_five_on: bool) -> None:
-    """Every variant combination builds the deck RULES.md describes, all of it in the game."""
+    """Every variant combination builds the deck docs/rules.md describes, all of it in the game."""
     variants = Variants(
         larger_hands=larger, zero_suit="chippy" if zero else None, zero_five=zero_five_on
     )
