@@ -58,7 +58,7 @@ def _play(session: GameSession, rng: random.Random, human_moves: int | None) -> 
 def _drop_engine_cache() -> int:
     """Empty the engine's shared legal-action cache; return how many entries it held.
 
-    That cache is process-wide (bounded by the engine itself) and not part of any game, so
+    That cache is process-wide (small by construction, never evicted) and not part of any game, so
     it is emptied before each reading to count stored games only.
     """
     from engine import game as engine_game
@@ -70,7 +70,7 @@ def _drop_engine_cache() -> int:
 
 def _measure(count: int, stage: str, settings: Settings, rng: random.Random) -> tuple[float, float]:
     """Average traced bytes and events per session for ``count`` sessions at ``stage``."""
-    store = MemoryStore(max_games=count + 1, idle_expiry_seconds=1e9)
+    store = MemoryStore[GameSession](max_games=count + 1, idle_expiry_seconds=1e9)
     moves = {"fresh": 0, "mid": 12, "finished": None}[stage]
     _drop_engine_cache()
     gc.collect()
@@ -96,8 +96,8 @@ def bench_memory(games: int, cap: int) -> None:
     """Print bytes per stored game and show the cap bounding the store."""
     settings = Settings(access_log=False, rate_limit_enabled=False)
     rng = random.Random(1)
-    # Warm the engine's bounded legal-action cache so it is not billed to the first games.
-    warm = MemoryStore(max_games=50, idle_expiry_seconds=1e9)
+    # Warm the engine's legal-action cache so it is not billed to the first games.
+    warm = MemoryStore[GameSession](max_games=50, idle_expiry_seconds=1e9)
     for _ in range(40):
         _play(start_game(warm, GameConfig(bots="normal"), settings), rng, None)
     print(f"memory per stored game ({games} sessions each, normal bots, 3-5 players)")
@@ -106,7 +106,9 @@ def bench_memory(games: int, cap: int) -> None:
         print(f"  {stage:<9} {per_game / 1024:7.1f} KiB/game   ({events:5.1f} events kept)")
 
     print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")
-    store = MemoryStore(max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0)
+    store = MemoryStore[GameSession](
+        max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0
+    )
     _drop_engine_cache()
     gc.collect()
     tracemalloc.start()

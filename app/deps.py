@@ -3,16 +3,19 @@
 Use them as parameter types::
 
     @router.get("/games/{game_id}")
-    async def show(session: WebSessionDep, settings: SettingsDep) -> Response: ...
+    async def read(session: ApiSessionDep, settings: SettingsDep) -> Response: ...
 
 * :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
 * :data:`StoreDep` — the app's :class:`~app.store.GameStore`;
 * :data:`ApiSessionDep` — the game named by the ``game_id`` path parameter, authenticated by
-  ``Authorization: Bearer <token>`` (API clients);
-* :data:`WebSessionDep` — the same, authenticated by the ``zzv_<game_id>`` cookie (browsers).
+  ``Authorization: Bearer <token>`` (API clients).
 
-Both session dependencies raise :class:`~app.errors.GameNotFound` (404, also for a wrong or
-missing token) or :class:`~app.errors.GameExpired` (410). Set the cookie with
+Browsers are authenticated by the ``zzv_<game_id>`` cookie (:func:`cookie_name`); the web
+routes look the game up themselves, because they answer a missing game with a page of
+their own rather than an error.
+
+:data:`ApiSessionDep` raises :class:`~app.errors.GameNotFound` (404, also for a wrong or
+missing token) or :class:`~app.errors.GameExpired` (410). Set the browser's cookie with
 :func:`set_session_cookie` after :func:`app.sessions.start_game`.
 """
 
@@ -24,9 +27,8 @@ from fastapi import Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import Unauthorized
-from app.sessions import GameSession, find_session
+from app.sessions import GameSession, SessionStore, find_session
 from app.settings import Settings
-from app.store import GameStore
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 """Shape of a game id in paths (ids are URL-safe base64)."""
@@ -40,16 +42,16 @@ def get_app_settings(request: Request) -> Settings:
     return settings
 
 
-def get_store(request: Request) -> GameStore:
+def get_store(request: Request) -> SessionStore:
     """The game store of the running app."""
-    store: GameStore = request.app.state.store
+    store: SessionStore = request.app.state.store
     return store
 
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 """The app's settings."""
 
-StoreDep = Annotated[GameStore, Depends(get_store)]
+StoreDep = Annotated[SessionStore, Depends(get_store)]
 """The app's game store."""
 
 GameIdPath = Annotated[
@@ -100,16 +102,8 @@ def cookie_path(game_id: str) -> str:
     return f"/games/{game_id}"
 
 
-def web_session(game_id: GameIdPath, request: Request, store: StoreDep) -> GameSession:
-    """The game named in the path, for a browser holding its ``zzv_<game_id>`` cookie."""
-    return find_session(store, game_id, request.cookies.get(cookie_name(game_id)))
-
-
 ApiSessionDep = Annotated[GameSession, Depends(api_session)]
 """The game of the path, authenticated by Bearer token (401 without one, 404/410 otherwise)."""
-
-WebSessionDep = Annotated[GameSession, Depends(web_session)]
-"""The game of the path, authenticated by cookie (404/410 otherwise)."""
 
 
 def is_https(request: Request, settings: Settings) -> bool:

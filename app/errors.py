@@ -2,7 +2,8 @@
 
 Each error has a stable machine ``code`` and a human ``message``. API paths (``/api/...``)
 and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
-page (``templates/error.html`` when the web layer provides it). Messages never include a
+page rendered by the site's one Jinja environment (``templates/error.html``, with the same
+fingerprinted assets and htmx as every page). Messages never include a
 token, a hidden card or anything else the client did not already send or see.
 """
 
@@ -17,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.paths import TEMPLATES_DIR
+from app.web.templating import templates
 
 log = logging.getLogger("zzv.errors")
 
@@ -187,37 +188,21 @@ def render_error(request: Request, error: AppError) -> Response:
 
 
 def _error_page(request: Request, error: AppError) -> str:
-    template = TEMPLATES_DIR / "error.html"
-    if template.is_file():
-        try:
-            templates = _templates()
-            page = templates.get_template("error.html").render(
-                request=request,
-                status_code=error.status_code,
-                code=error.code,
-                message=error.message,
-            )
-            return str(page)
-        except Exception:  # an error page must never fail: fall back to the plain one
-            log.exception("error template failed")
+    try:
+        return templates.get_template("error.html").render(
+            request=request,
+            status_code=error.status_code,
+            code=error.code,
+            message=error.message,
+        )
+    except Exception:  # an error page must never fail: fall back to the plain one
+        log.exception("error template failed")
     title = html.escape(error.message)
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>{title}</title></head><body><main><h1>{title}</h1>"
         '<p><a href="/">Start a new race</a></p></main></body></html>'
     )
-
-
-_TEMPLATES: Any = None
-
-
-def _templates() -> Any:
-    global _TEMPLATES
-    if _TEMPLATES is None:
-        from fastapi.templating import Jinja2Templates
-
-        _TEMPLATES = Jinja2Templates(directory=str(TEMPLATES_DIR))
-    return _TEMPLATES.env
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -12,13 +12,14 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app import api, web
-from app.api_models import Health
+from app.api import routes as api
+from app.api.models import Health
+from app.deps import StoreDep
 from app.errors import install_error_handlers
 from app.logging import AccessLogMiddleware, configure_logging
 from app.paths import STATIC_DIR
@@ -29,8 +30,10 @@ from app.security import (
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
 )
+from app.sessions import GameSession, SessionStore
 from app.settings import Settings, get_settings
-from app.store import GameStore, MemoryStore
+from app.store import MemoryStore
+from app.web import routes as web
 
 log = logging.getLogger("zzv.app")
 
@@ -46,7 +49,7 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 """
 
 
-async def _sweep_forever(store: GameStore, interval: float) -> None:
+async def _sweep_forever(store: SessionStore, interval: float) -> None:
     """Drop expired games every ``interval`` seconds."""
     while True:
         await asyncio.sleep(interval)
@@ -70,69 +73,79 @@ def _stop_bot_workers() -> None:
     shutdown_workers()
 
 
-def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Run the expiry sweep while the app serves; stop it and the bot workers after."""
+    settings: Settings = app.state.settings
+    store: SessionStore = app.state.store
+    sweeper = asyncio.create_task(
+        _sweep_forever(store, settings.sweep_interval_seconds), name="zzv-sweep"
+    )
+    log.info("started", extra={"max_games": settings.max_games})
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        log.info("shutting down", extra={"games_in_memory": len(store)})
+        await asyncio.to_thread(_stop_bot_workers)
+
+
+ops_router = APIRouter()
+"""Operations: the liveness probe and the API's documentation page."""
+
+
+@ops_router.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
+async def healthz(store: StoreDep) -> JSONResponse:
+    """Answers 200 while the server runs (Docker's HEALTHCHECK)."""
+    return JSONResponse({"status": "ok", "games": len(store)})
+
+
+@ops_router.get("/docs", include_in_schema=False)
+async def docs(request: Request) -> HTMLResponse:
+    """Swagger UI; its inline boot script runs under a per-response nonce."""
+    nonce = secrets.token_urlsafe(16)
+    title = f"{request.app.title} — API"
+    page = get_swagger_ui_html(openapi_url="/openapi.json", title=title)
+    body = bytes(page.body).decode().replace("<script>", f'<script nonce="{nonce}">')
+    csp = (
+        f"default-src 'self'; script-src 'self' 'nonce-{nonce}' https://cdn.jsdelivr.net; "
+        "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+        "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    )
+    return HTMLResponse(body, headers={"Content-Security-Policy": csp})
+
+
+def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
     """Build the app from ``settings`` (default: environment) and ``store`` (default: memory)."""
     settings = settings or get_settings()
     configure_logging(settings)
     if store is None:
-        store = MemoryStore(
+        store = MemoryStore[GameSession](
             max_games=settings.max_games,
             idle_expiry_seconds=settings.idle_expiry_seconds,
             evict_min_idle_seconds=settings.evict_min_idle_seconds,
             expired_memory=settings.expired_memory,
         )
-    game_store = store
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sweeper = asyncio.create_task(
-            _sweep_forever(game_store, settings.sweep_interval_seconds), name="zzv-sweep"
-        )
-        log.info("started", extra={"max_games": settings.max_games})
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            log.info("shutting down", extra={"games_in_memory": len(game_store)})
-            await asyncio.to_thread(_stop_bot_workers)
-
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
         description=DESCRIPTION,
-        lifespan=lifespan,
+        lifespan=_lifespan,
         docs_url=None,
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.store = game_store
+    app.state.store = store
     app.state.limiter = RateLimiter(settings)
     install_error_handlers(app)
 
     app.include_router(api.router)
     app.include_router(web.router)
+    app.include_router(ops_router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
-
-    @app.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
-    async def healthz() -> JSONResponse:
-        """Answers 200 while the server runs (Docker's HEALTHCHECK)."""
-        return JSONResponse({"status": "ok", "games": len(game_store)})
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs(request: Request) -> HTMLResponse:
-        """Swagger UI; its inline boot script runs under a per-response nonce."""
-        nonce = secrets.token_urlsafe(16)
-        page = get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title} — API")
-        body = bytes(page.body).decode().replace("<script>", f'<script nonce="{nonce}">')
-        csp = (
-            f"default-src 'self'; script-src 'self' 'nonce-{nonce}' https://cdn.jsdelivr.net; "
-            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-            "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
-            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-        )
-        return HTMLResponse(body, headers={"Content-Security-Policy": csp})
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)

@@ -35,9 +35,6 @@ log = logging.getLogger("zzv.sessions")
 HUMAN_SEAT = 0
 """The human always sits at seat 0."""
 
-HARD_BOT_WORKERS = 2
-"""Processes the hard bots' search is spread over (one per core of the target machine)."""
-
 # A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
 _MAX_BOT_DECISIONS_PER_CALL = 2000
 
@@ -90,6 +87,7 @@ class GameSession:
     bot_decisions: int = 0
     last_seen: float = 0.0
     bot_budget_ms: int = 200
+    bot_workers: int = 2
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -104,6 +102,10 @@ class GameSession:
     def record_events(self, events: list[Any]) -> None:
         """Append engine events to the public log."""
         self.events.extend(json.dumps(event.to_dict(), separators=(",", ":")) for event in events)
+
+
+SessionStore = GameStore[GameSession]
+"""The store of live races, as every route sees it."""
 
 
 def derive_engine_seed(seed: int, settings: Settings) -> int:
@@ -125,22 +127,24 @@ def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
 
 
 def choose_bot_action(
-    level: BotLevel, game: Game, seat: int, seed: int, budget_ms: int = 200
+    level: BotLevel, game: Game, seat: int, seed: int, budget_ms: int = 200, workers: int = 2
 ) -> Action:
     """The bot decision for ``seat``: the one place bots are called.
 
     A fresh bot per decision, seeded from (game, seat, decision number), sees only its
-    seat's observation; play is reproducible and nothing needs to be stored between turns.
+    seat's observation, so nothing needs to be stored between turns. The bots that do not
+    search replay exactly from the seed; the hard bot thinks for ``budget_ms`` of wall
+    time over ``workers`` processes, so how far it gets (and so its move) can vary.
     """
     options: dict[str, Any] = {}
     if level == "hard":
         # The search runs in the bots' shared worker processes: a CPU-bound search in this
         # process would hold the GIL and slow every other race's requests.
-        options = {"time_budget_ms": budget_ms, "workers": HARD_BOT_WORKERS}
+        options = {"time_budget_ms": budget_ms, "workers": workers}
     return make_bot(level, seed, **options).choose(game.observation(seat))
 
 
-def start_game(store: GameStore, config: GameConfig, settings: Settings) -> GameSession:
+def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> GameSession:
     """Deal a new race, let the bots play until the human is to move, and store it.
 
     Raises :class:`app.errors.ServerFull` when no slot can be freed. Runs the bots inline:
@@ -159,6 +163,7 @@ def start_game(store: GameStore, config: GameConfig, settings: Settings) -> Game
         seed_chosen=seed_chosen,
         engine_seed=engine_seed,
         bot_budget_ms=settings.bot_time_budget_ms,
+        bot_workers=settings.hard_bot_workers,
     )
     # new_game() deals the first round without reporting it; narrate it like later deals.
     session.record_events(
@@ -178,12 +183,14 @@ def start_game(store: GameStore, config: GameConfig, settings: Settings) -> Game
     return session
 
 
-async def start_game_async(store: GameStore, config: GameConfig, settings: Settings) -> GameSession:
+async def start_game_async(
+    store: SessionStore, config: GameConfig, settings: Settings
+) -> GameSession:
     """:func:`start_game` with the bots' thinking off the event loop."""
     return await anyio.to_thread.run_sync(start_game, store, config, settings)
 
 
-def find_session(store: GameStore, game_id: str, token: str | None) -> GameSession:
+def find_session(store: SessionStore, game_id: str, token: str | None) -> GameSession:
     """The game ``game_id`` if ``token`` is its token.
 
     Raises :class:`GameNotFound` for an unknown id or a wrong/missing token alike, and
@@ -230,8 +237,11 @@ async def read_state(session: GameSession, since: int | None = None) -> dict[str
         return session_state(session, since)
 
 
-async def play_turn(session: GameSession, turn: int, action: Action) -> dict[str, Any]:
-    """Apply the human's ``action`` for ``turn`` and the bots' replies; return the new state.
+async def play_turn(
+    session: GameSession, turn: int, action: Action, since: int | None = None
+) -> dict[str, Any]:
+    """Apply the human's ``action`` for ``turn`` and the bots' replies; return the new state
+    (its events as :func:`session_state` picks them with ``since``).
 
     The game's lock is held across the human move and every bot reply, so of several
     concurrent or repeated submissions for the same turn exactly one is applied.
@@ -242,7 +252,7 @@ async def play_turn(session: GameSession, turn: int, action: Action) -> dict[str
         if turn != session.turn:
             raise StaleTurn(session_state(session))
         await anyio.to_thread.run_sync(_apply_human, session, action)
-        return session_state(session)
+        return session_state(session, since)
 
 
 def game_record(session: GameSession) -> dict[str, Any]:
@@ -304,7 +314,14 @@ def _run_bots(session: GameSession) -> None:
         seed = bot_seed(session.engine_seed, seat, session.bot_decisions)
         session.bot_decisions += 1
         try:
-            action = choose_bot_action(session.config.bots, game, seat, seed, session.bot_budget_ms)
+            action = choose_bot_action(
+                session.config.bots,
+                game,
+                seat,
+                seed,
+                budget_ms=session.bot_budget_ms,
+                workers=session.bot_workers,
+            )
             events = game.apply(action, seat=seat)
         except Exception as exc:
             # A faulty bot must not freeze the race: fall back to the first legal turn. Log

@@ -66,6 +66,15 @@ class Settings(BaseSettings):
     bot_time_budget_ms: int = Field(
         200, ge=1, description="Thinking budget handed to bots that search, per decision."
     )
+    hard_bot_workers: int = Field(
+        2,
+        ge=1,
+        le=64,
+        description=(
+            "Worker processes the hard bots' search is spread over (one per core the server "
+            "may use); 1 runs the search in the server process itself."
+        ),
+    )
 
     secure_cookies: bool = Field(
         False,

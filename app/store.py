@@ -12,14 +12,30 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Generic, Protocol, TypeVar
 
 from cachetools import LRUCache
 
-if TYPE_CHECKING:
-    from app.sessions import GameSession
-
 Clock = Callable[[], float]
+
+
+class StoredGame(Protocol):
+    """What the store needs of a game it keeps (:class:`app.sessions.GameSession` has it):
+    an id, when it was last used (the store sets it), and the digest of its token, kept
+    after expiry so an expired game's owner gets 410 rather than 404."""
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+
+    last_seen: float
+
+    @property
+    def token_digest(self) -> str:
+        """SHA-256 of the game's token."""
+
+
+G = TypeVar("G", bound=StoredGame)
 
 
 class ManualClock:
@@ -40,13 +56,13 @@ class StoreFull(Exception):
     """Raised by :meth:`GameStore.put` when no game is idle enough to make room."""
 
 
-class GameStore(Protocol):
-    """The storage interface every route goes through."""
+class GameStore(Protocol[G]):
+    """The storage interface every route goes through, for games of type ``G``."""
 
-    def get(self, game_id: str) -> GameSession | None:
+    def get(self, game_id: str) -> G | None:
         """Return the live game ``game_id`` (marking it used now), or None if unknown/expired."""
 
-    def put(self, session: GameSession) -> None:
+    def put(self, session: G) -> None:
         """Store a new or changed game; may evict an idle one, raises :class:`StoreFull`."""
 
     def delete(self, game_id: str) -> None:
@@ -62,7 +78,7 @@ class GameStore(Protocol):
         """Number of live games held."""
 
 
-class MemoryStore:
+class MemoryStore(Generic[G]):
     """Process-local :class:`GameStore`: an access-ordered dict with idle expiry and a cap.
 
     The dict is kept in last-use order, so both expiry and LRU eviction only ever look at
@@ -83,7 +99,7 @@ class MemoryStore:
         self.idle_expiry_seconds = idle_expiry_seconds
         self.evict_min_idle_seconds = evict_min_idle_seconds
         self.clock = clock
-        self._games: OrderedDict[str, GameSession] = OrderedDict()
+        self._games: OrderedDict[str, G] = OrderedDict()
         self._expired: LRUCache[str, str] | None = (
             LRUCache(maxsize=expired_memory) if expired_memory > 0 else None
         )
@@ -94,7 +110,7 @@ class MemoryStore:
         """Number of live games held (expired ones not yet swept included)."""
         return len(self._games)
 
-    def get(self, game_id: str) -> GameSession | None:
+    def get(self, game_id: str) -> G | None:
         """Return the live game and mark it as used now; expired games are dropped here."""
         now = self.clock()
         with self._mutex:
@@ -108,7 +124,7 @@ class MemoryStore:
             self._games.move_to_end(game_id)
             return session
 
-    def put(self, session: GameSession) -> None:
+    def put(self, session: G) -> None:
         """Store ``session``, making room by expiry or LRU eviction of an idle game if full."""
         now = self.clock()
         with self._mutex:

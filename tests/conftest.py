@@ -1,4 +1,5 @@
-"""Shared fixtures: real uvicorn servers on loopback ports, and the Chromium to drive.
+"""Shared fixtures: in-process apps on a movable clock, real uvicorn servers on loopback
+ports, and the Chromium to drive.
 
 Servers are started as subprocesses exactly as a person would start them, so tests that
 use them exercise the real ASGI server, lifespan, signal handling and logging. Every
@@ -20,8 +21,15 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from app_kit import make_settings, make_store
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from app.bench import find_free_port, uvicorn_command
+from app.main import create_app
+from app.sessions import GameSession
+from app.settings import Settings
+from app.store import ManualClock, MemoryStore
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The project checkout the tests run against."""
@@ -44,7 +52,7 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
 )
-"""Launch arguments every Playwright test must pass to Chromium (team contract)."""
+"""Launch arguments every Playwright test passes to Chromium (headless in a container)."""
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -57,6 +65,40 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.name == "conftest.py":
         return True
     return None
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The clock of :func:`store`: time moves only when a test says so."""
+    return ManualClock()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    """Settings of the in-process :func:`app`: limits lifted, no access log."""
+    return make_settings(idle_expiry_seconds=600)
+
+
+@pytest.fixture
+def store(settings: Settings, clock: ManualClock) -> MemoryStore[GameSession]:
+    """The in-process app's game store, on :func:`clock`."""
+    return make_store(settings, clock)
+
+
+@pytest.fixture
+def app(settings: Settings, store: MemoryStore[GameSession]) -> FastAPI:
+    """A fresh in-process app with its own store."""
+    return create_app(settings, store=store)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """An httpx-based client talking to :func:`app` in process (lifespan included).
+
+    Redirects are not followed, so tests see the web forms' 303s.
+    """
+    with TestClient(app, follow_redirects=False) as test_client:
+        yield test_client
 
 
 @dataclass

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import httpx
-from api.api_helpers import make_settings
+from app_kit import make_settings
 
 from app.main import create_app
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import zlib
 
 import schemathesis
-from api.api_helpers import make_settings
+from app_kit import make_settings
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode

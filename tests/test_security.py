@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from api.api_helpers import bearer, create, make_settings, move
+from app_kit import bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers
 

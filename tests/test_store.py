@@ -117,7 +117,7 @@ def test_tombstones_are_bounded() -> None:
 def test_background_sweep_drops_expired_games_without_any_request() -> None:
     import time as real_time
 
-    from api.api_helpers import make_settings
+    from app_kit import make_settings
     from fastapi.testclient import TestClient
 
     from app.main import create_app

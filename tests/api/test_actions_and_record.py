@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 import pytest
-from api_helpers import bearer, create, make_settings, move, play_out
+from app_kit import bearer, create, make_settings, move, play_out
 from fastapi.testclient import TestClient
 
-from app.api_models import GameRecord, GameState
+from app.api.models import GameRecord, GameState
 from app.main import create_app
 from app.store import ManualClock, MemoryStore
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_helpers import bearer, create
+from app_kit import bearer, create
 from fastapi.testclient import TestClient
 
-from app.api_models import CreatedGame, GameState
+from app.api.models import CreatedGame, GameState
 
 
 def test_create_returns_201_with_id_token_and_state_for_seat_0(client: TestClient) -> None:
@@ -151,7 +151,7 @@ def test_openapi_documents_every_endpoint_with_examples(client: TestClient) -> N
 
 
 def test_full_store_of_active_races_refuses_creation_with_503() -> None:
-    from api_helpers import make_settings
+    from app_kit import make_settings
 
     from app.main import create_app
 
@@ -166,7 +166,7 @@ def test_full_store_of_active_races_refuses_creation_with_503() -> None:
 
 
 def test_full_store_evicts_an_idle_race_to_admit_a_new_one() -> None:
-    from api_helpers import make_settings
+    from app_kit import make_settings
 
     from app.main import create_app
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from api_helpers import bearer, create, move
+from app_kit import bearer, create, move, stored
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
@@ -116,13 +116,6 @@ def responses_about(client: TestClient, game_id: str, token: str) -> dict[str, A
     )
     out["html_stale"] = (stale.status_code, stale.text)
     return out
-
-
-def stored(app: FastAPI, game_id: str) -> GameSession:
-    """The server-side session (white-box access for building twins)."""
-    session = app.state.store.get(game_id)
-    assert session is not None
-    return session
 
 
 def assert_twins_answer_alike(

@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 import pytest
 
-from app import api_models
+from app.api import models as api_models
 from engine import ActionType, EventKind, Suit, ZeroEffect
 from engine.bots import BOT_KINDS
 from engine.cards import RACER_SUITS

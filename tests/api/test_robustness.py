@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from api_helpers import bearer, create, make_settings, move, play_out
+from app_kit import bearer, create, make_settings, move, play_out
 from fastapi.testclient import TestClient
 
 from app import sessions

@@ -14,12 +14,13 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from app_kit import form_fields
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_helpers import form_fields
 
-from app.web import table_context, templates
-from app.web_forms import FormError, parse_move
+from app.web.forms import FormError, SubmittedMove, parse_move
+from app.web.table import table_context
+from app.web.templating import templates
 from engine import Action, Variants, new_game
 
 
@@ -87,9 +88,9 @@ def _check_position(game: Any, turn: int) -> None:
         if "zf_value" in fields:
             assert fields["zf_value"] in form.radios["zf_value"], data
             assert fields["discard"] in form.options["discard"], data
-        parsed_turn, parsed = parse_move(fields)
-        assert parsed_turn == turn
-        assert Action.from_dict(parsed) == action
+        parsed = parse_move(fields)
+        assert parsed.turn == turn
+        assert Action.from_dict(parsed.action) == action
     # Nothing offered is a dead end: every card choice on the page leads to a legal move.
     assert form.radios["choice"] == reachable_choices
 
@@ -165,10 +166,14 @@ def test_unreadable_move_forms_get_a_sentence(fields: dict[str, str], message: s
 
 def test_fields_that_do_not_apply_are_ignored() -> None:
     """With scripts off every control is submitted; only the chosen card's ones count."""
-    turn, action = parse_move(
+    parsed = parse_move(
         {"turn": "3", "choice": "down:jelly", "gas": "4", "zero_effect": "gas", "zf_value": "5"}
     )
-    assert turn == 3
-    assert Action.from_dict(action) == Action.tune_up("jelly")  # type: ignore[arg-type]
-    _, action = parse_move({"turn": "0", "choice": "up:salty", "gas": "", "zero_effect": "speed"})
-    assert action == {"type": "play", "suit": "salty", "gas": 0, "zero_effect": None}
+    assert parsed.turn == 3
+    assert Action.from_dict(parsed.action) == Action.tune_up("jelly")  # type: ignore[arg-type]
+    assert parsed.submitted == SubmittedMove("down:jelly", None, 0)
+    parsed = parse_move({"turn": "0", "choice": "up:salty", "gas": "", "zero_effect": "speed"})
+    assert parsed.action == {"type": "play", "suit": "salty", "gas": 0, "zero_effect": None}
+    assert parsed.submitted == SubmittedMove("up:salty", None, 0)
+    parsed = parse_move({"turn": "0", "choice": "up:zero", "gas": "2", "zero_effect": "speed"})
+    assert parsed.submitted == SubmittedMove("up:zero", "speed", 2)

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import form_fields
+from app_kit import form_fields
 
 from app import sessions
 from app.main import create_app
@@ -27,7 +27,7 @@ def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.Monkey
     gate.set()
     bots_waited = threading.Event()
 
-    def slow_bot(level: str, game: Game, seat: int, seed: int, budget_ms: int = 0) -> Action:
+    def slow_bot(level: str, game: Game, seat: int, seed: int, **_options: int) -> Action:
         if not gate.is_set():
             bots_waited.set()
             assert gate.wait(timeout=20), "the other requests were never answered"

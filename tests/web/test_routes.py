@@ -11,8 +11,8 @@ import random
 import re
 
 import pytest
+from app_kit import HX, form_fields, session_of, start
 from fastapi.testclient import TestClient
-from web_helpers import HX, form_fields, session_of, start
 
 from app.store import ManualClock, MemoryStore
 from engine import new_game

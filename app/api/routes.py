@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
-from app.api_models import (
+from app.api.models import (
     CreatedGame,
     CreateGame,
     GameRecord,

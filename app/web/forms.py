@@ -10,6 +10,7 @@ with JavaScript off every field of the form is submitted at once.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -97,6 +98,24 @@ def _first_problem(exc: ValidationError, messages: Mapping[str, str], fallback: 
     return FormError(messages.get(field, fallback))
 
 
+@dataclass(frozen=True, slots=True)
+class SubmittedMove:
+    """A move form's choices as the table shows them again after a refusal."""
+
+    choice: str | None = None
+    zero_effect: str | None = None
+    gas: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMove:
+    """A readable move form: its ``turn``, the engine's action JSON, and what was chosen."""
+
+    turn: int
+    action: dict[str, Any]
+    submitted: SubmittedMove
+
+
 class MoveForm(BaseModel):
     """The move form as submitted: one ``choice`` radio plus the detail fields."""
 
@@ -134,6 +153,12 @@ class MoveForm(BaseModel):
             return {"type": "play", "suit": suit, "gas": gas, "zero_effect": effect}
         raise FormError("That card choice is not one the table offers.")
 
+    def submitted(self) -> SubmittedMove:
+        """The choices as the table shows them again: only what the chosen card uses."""
+        face_down = self.choice.startswith("down:")
+        effect = self.zero_effect if self.choice == "up:zero" else None
+        return SubmittedMove(self.choice, effect, 0 if face_down else self.gas or 0)
+
 
 _MOVE_MESSAGES = {
     "turn": "This page is out of date; here is the race as it stands.",
@@ -145,11 +170,11 @@ _MOVE_MESSAGES = {
 }
 
 
-def parse_move(fields: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Return ``(turn, action JSON)`` from the move form, or raise :class:`FormError`."""
+def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
+    """Read the move form, or raise :class:`FormError` with a sentence for the player."""
     data = {key: fields[key] for key in fields}
     try:
         form = MoveForm.model_validate(data)
     except ValidationError as exc:
         raise _first_problem(exc, _MOVE_MESSAGES, "That move could not be read.") from None
-    return form.turn, form.action()
+    return ParsedMove(form.turn, form.action(), form.submitted())

@@ -1,0 +1,243 @@
+"""The HTML side of the site: start page, game table, rules, rematch (an ``APIRouter``).
+
+Owned by the web layer. Routes stay thin: find the session, ask :mod:`app.sessions` to
+start a game or play a move (bots think off the event loop there), then render. A
+request carrying ``HX-Request`` gets only the ``#table`` fragment; every other request
+gets the full page, so the site works with JavaScript off: the move form is a plain POST
+answered with ``303 See Other`` back to the table, and a refused move re-renders the page
+with the reason and a 4xx status. Templates receive the view models of
+:mod:`app.web.table`, nothing else about the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.deps import (
+    COOKIE_MAX_AGE_SECONDS,
+    GameIdPath,
+    SettingsDep,
+    StoreDep,
+    clear_session_cookie,
+    cookie_name,
+    is_https,
+    set_session_cookie,
+)
+from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, StaleTurn
+from app.sessions import (
+    GameConfig,
+    GameSession,
+    SessionStore,
+    find_session,
+    play_turn,
+    read_state,
+    start_game_async,
+)
+from app.settings import Settings
+from app.web.forms import BOT_LEVELS, FormError, SubmittedMove, parse_move, parse_new_game
+from app.web.labels import RULES_SUIT_ORDER
+from app.web.table import table_context
+from app.web.templating import templates
+from engine import Action, IllegalAction
+
+LAST_GAME_COOKIE = "zzv_last"
+"""Remembers the browser's latest game id (not a credential) so the start page can offer
+"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
+
+router = APIRouter(include_in_schema=False)
+
+
+def _is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _vary(response: Response) -> Response:
+    """Full pages and fragments share URLs, so caches must key on ``HX-Request``."""
+    response.headers["Vary"] = "HX-Request"
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
+    return _vary(templates.TemplateResponse(request, name, context, status_code=status_code))
+
+
+def _render_table(
+    request: Request, state: dict[str, Any], *, status_code: int = 200, **extra: Any
+) -> Response:
+    # htmx swaps only the table; every other client gets the whole page.
+    block = "table" if _is_htmx(request) else None
+    response = templates.TemplateResponse(
+        request,
+        "game.html",
+        table_context(state, **extra),
+        status_code=status_code,
+        block_name=block,
+    )
+    return _vary(response)
+
+
+async def _refused(
+    request: Request,
+    session: GameSession,
+    status_code: int,
+    error: str,
+    submitted: SubmittedMove | None = None,
+) -> Response:
+    """The table as it stands, with the reason a move was not played."""
+    state = await read_state(session, since=0)
+    return _render_table(request, state, status_code=status_code, error=error, submitted=submitted)
+
+
+def _expired_page(request: Request, status_code: int, heading: str, message: str) -> Response:
+    response = _page(request, "expired.html", {"heading": heading, "message": message}, status_code)
+    if _is_htmx(request):
+        # A fragment swap cannot show a whole page: ask htmx to load it instead.
+        response.headers["HX-Refresh"] = "true"
+    return response
+
+
+def _lookup(request: Request, store: SessionStore, game_id: str) -> GameSession | Response:
+    """The browser's session for ``game_id``, or the page explaining why there is none."""
+    try:
+        return find_session(store, game_id, request.cookies.get(cookie_name(game_id)))
+    except GameExpired:
+        return _expired_page(
+            request,
+            410,
+            "This race has been cleared from the track",
+            "Races left alone for a while make room for new ones. Start another: it only "
+            "takes a click.",
+        )
+    except GameNotFound:
+        return _expired_page(
+            request,
+            404,
+            "We could not find this race",
+            "It may have been played in another browser, or the link is incomplete. "
+            "Races live in the browser that started them.",
+        )
+
+
+async def _start(
+    request: Request, store: SessionStore, settings: Settings, config: GameConfig
+) -> Response:
+    """Deal the race and send the browser to its table with the game's cookies."""
+    try:
+        session = await start_game_async(store, config, settings)
+    except ServerFull as exc:
+        return _index(request, settings, store, error=exc.message, status_code=503)
+    response = RedirectResponse(f"/games/{session.id}", status_code=303)
+    set_session_cookie(response, request, session, settings)
+    # Lives as long as the token's cookie, so the link never outlives the credential.
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        session.id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
+
+
+def _index(
+    request: Request,
+    settings: Settings,
+    store: SessionStore,
+    *,
+    error: str | None = None,
+    status_code: int = 200,
+) -> Response:
+    last = request.cookies.get(LAST_GAME_COOKIE)
+    session = store.get(last) if last else None
+    context = {
+        "active": "home",
+        "bot_levels": BOT_LEVELS,
+        "default_bots": settings.default_bot_level,
+        "error": error,
+        "resume": session.id if session is not None and not session.game.is_over else None,
+    }
+    return _page(request, "index.html", context, status_code)
+
+
+async def _form_fields(request: Request) -> dict[str, str]:
+    """The submitted form's text fields (a form has no files here)."""
+    return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+
+
+# --------------------------------------------------------------------------- routes
+
+
+@router.get("/", response_class=HTMLResponse)
+async def index(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
+    """The start page: "Race now", the settings form and a short pitch."""
+    return _index(request, settings, store)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules(request: Request) -> Response:
+    """How to play, with the racers, worked examples and an FAQ."""
+    return _page(request, "rules.html", {"active": "rules", "rules_suits": RULES_SUIT_ORDER})
+
+
+@router.post("/games")
+async def create_game(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
+    """Start a race from the start page's form and go to its table (303)."""
+    try:
+        config = parse_new_game(await _form_fields(request), settings.default_bot_level)
+    except FormError as exc:
+        return _index(request, settings, store, error=str(exc), status_code=422)
+    return await _start(request, store, settings, config)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def show_game(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
+) -> Response:
+    """The game table: the whole page, or the ``#table`` fragment for htmx."""
+    found = _lookup(request, store, game_id)
+    if isinstance(found, Response):
+        if found.status_code == 410:
+            clear_session_cookie(found, request, game_id, settings)
+        return found
+    return _render_table(request, await read_state(found, since=0))
+
+
+@router.post("/games/{game_id}/move")
+async def move(game_id: GameIdPath, request: Request, store: StoreDep) -> Response:
+    """Play the human's card, then the bots' replies; show the table (or 303 back to it)."""
+    found = _lookup(request, store, game_id)
+    if isinstance(found, Response):
+        return found
+    fields = await _form_fields(request)
+    submitted = SubmittedMove(choice=fields.get("choice"))
+    try:
+        parsed = parse_move(fields)
+        submitted = parsed.submitted
+        state = await play_turn(found, parsed.turn, Action.from_dict(parsed.action), since=0)
+    except (FormError, IllegalAction) as exc:
+        return await _refused(request, found, 422, str(exc), submitted)
+    except IllegalMove as exc:
+        return await _refused(request, found, 400, exc.message, submitted)
+    except StaleTurn as exc:
+        return await _refused(request, found, 409, exc.message)
+    if not _is_htmx(request):
+        return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
+    return _render_table(request, state, animate=True)
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
+) -> Response:
+    """A new race with the same settings and a fresh deal (the seed is drawn anew)."""
+    found = _lookup(request, store, game_id)
+    if isinstance(found, Response):
+        return found
+    old = found.config
+    config = GameConfig(players=old.players, bots=old.bots, variants=old.variants, seed=None)
+    return await _start(request, store, settings, config)

@@ -1,0 +1,373 @@
+"""The game table's view models: what ``game.html`` and its partials print.
+
+Owned by the web layer. :func:`table_context` turns one state (the human's observation
+plus the public event log, ``turn`` and ``game_id``) into the template's context. There
+are no game rules here: every number shown comes from the observation or from an event,
+and the only engine facts used are printed card data (names, printed values, colours).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.web.forms import SubmittedMove
+from app.web.labels import (
+    PRINTED_VALUES,
+    SUITS,
+    ZERO_FIVE,
+    SuitInfo,
+    gas,
+    seat_colour,
+    seat_name,
+    suit_info,
+)
+from app.web.timeline import (
+    is_my_play,
+    log_rounds,
+    recent_items,
+    round_summary,
+    since_my_last_play,
+)
+from engine.cards import LAPS_TO_WIN
+
+Obs = Mapping[str, Any]
+"""A seat's observation as JSON (``Game.observation``), possibly with session fields."""
+
+
+@dataclass(slots=True)
+class PlayerView:
+    """One lane of the racetrack and one seat badge."""
+
+    seat: int
+    name: str
+    colour: str
+    is_you: bool
+    gas: int
+    speed: int
+    laps: int
+    hand_size: int
+    is_lead: bool
+    is_turn: bool
+    is_winner: bool
+    zero_five_available: bool
+
+    @property
+    def lap_slots(self) -> list[bool]:
+        """The lap flags still to win and won, won ones first."""
+        return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
+
+
+@dataclass(slots=True)
+class TrickCard:
+    """A card lying in a trick, or an empty place for a seat still to play."""
+
+    seat: int
+    name: str
+    colour: str
+    order: int
+    kind: str  # "play", "tune_up", "zero_five" or "pending"
+    suit: SuitInfo | None = None
+    value: int | None = None
+    effective_value: int | None = None
+    gas: int = 0
+    speed: int | None = None
+    final: int | None = None
+    zero_effect: str | None = None
+    is_best: bool = False
+    is_turn: bool = False
+
+    @property
+    def struck(self) -> bool:
+        """Whether the printed value is shown crossed out (it counts less here)."""
+        return self.value is not None and self.effective_value != self.value
+
+    @property
+    def label(self) -> str:
+        """A full sentence describing the card, for screen readers."""
+        if self.kind == "pending":
+            return f"{self.name}: still to play."
+        if self.kind == "tune_up":
+            return f"{self.name}: a Tune Up, face down."
+        assert self.suit is not None
+        struck = f", counting {self.effective_value}" if self.struck else ""
+        best = " Best so far." if self.is_best else ""
+        return (
+            f"{self.name}: {self.suit.short} {self.value}{struck}, {gas(self.gas)}, "
+            f"speed {self.speed}, total {self.final}.{best}"
+        )
+
+
+@dataclass(slots=True)
+class HandCard:
+    """A distinct card in the viewer's hand, with what the move form needs to offer it."""
+
+    index: int
+    suit: SuitInfo
+    value: int
+    count: int
+    option: Mapping[str, Any] | None = None
+
+    @property
+    def can_play_face_up(self) -> bool:
+        """Whether the face-up choice is offered (only on the viewer's turn)."""
+        return self.option is not None and bool(self.option["can_play_face_up"])
+
+    @property
+    def blocked_reason(self) -> str | None:
+        """The engine's sentence saying why this card cannot go face up now."""
+        return None if self.option is None else self.option["blocked_reason"]
+
+    @property
+    def effective_value(self) -> int:
+        """What the card would count now (a 4 or 5 under a 1 counts less)."""
+        return self.value if self.option is None else int(self.option["effective_value"])
+
+
+@dataclass(slots=True)
+class TrickRecord:
+    """A finished trick, as the log and the "last trick" panel show it."""
+
+    trick: int
+    cards: list[TrickCard]
+    winner: int | None
+    winner_name: str
+    winner_final: int | None
+
+
+def players_view(obs: Obs) -> list[PlayerView]:
+    """Every seat's public numbers, with names and colours."""
+    me = obs["seat"]
+    return [
+        PlayerView(
+            seat=p["seat"],
+            name=seat_name(p["seat"], me),
+            colour=seat_colour(p["seat"]),
+            is_you=p["seat"] == me,
+            gas=p["gas"],
+            speed=p["speed"],
+            laps=p["laps"],
+            hand_size=p["hand_size"],
+            is_lead=p["seat"] == obs["lead"] and not obs["game_over"],
+            is_turn=p["seat"] == obs["current_seat"],
+            is_winner=p["seat"] == obs["winner"],
+            zero_five_available=p["zero_five_available"],
+        )
+        for p in obs["players"]
+    ]
+
+
+def track_cells(obs: Obs) -> int:
+    """How many spaces the drawn track needs: Start plus 5, longer if someone is faster."""
+    fastest = max((p["speed"] for p in obs["players"]), default=0)
+    return max(6, fastest + 1)
+
+
+def _card(play: Mapping[str, Any], order: int, me: int, best_seat: int | None) -> TrickCard:
+    seat = play["seat"]
+    kind = play["type"]
+    face_down = kind == "tune_up"
+    return TrickCard(
+        seat=seat,
+        name=seat_name(seat, me),
+        colour=seat_colour(seat),
+        order=order,
+        kind=kind,
+        suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
+        value=play["value"],
+        effective_value=play["effective_value"],
+        gas=play["gas"],
+        speed=play["speed"],
+        final=play["final"],
+        zero_effect=play["zero_effect"],
+        is_best=seat == best_seat and not face_down,
+    )
+
+
+def clockwise(lead: int, players: int) -> list[int]:
+    """Seats in playing order starting from ``lead`` (seating order, not a rule)."""
+    return [(lead + i) % players for i in range(players)]
+
+
+def trick_cards(obs: Obs) -> list[TrickCard]:
+    """The current trick in play order, followed by empty places for seats still to play."""
+    me = obs["seat"]
+    best = obs["best"]
+    plays = obs["trick_plays"]
+    cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
+    if obs["game_over"]:
+        return cards
+    played = {p["seat"] for p in plays}
+    for seat in clockwise(obs["lead"], obs["players_count"]):
+        if seat not in played:
+            cards.append(
+                TrickCard(
+                    seat=seat,
+                    name=seat_name(seat, me),
+                    colour=seat_colour(seat),
+                    order=len(cards) + 1,
+                    kind="pending",
+                    is_turn=seat == obs["current_seat"],
+                )
+            )
+    return cards
+
+
+def trick_record(record: Mapping[str, Any] | None, me: int) -> TrickRecord | None:
+    """A finished trick from the observation (``last_trick`` or ``round_tricks``)."""
+    if not record:
+        return None
+    winner = record["winner"]
+    cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
+    finals = [c.final for c in cards if c.seat == winner]
+    return TrickRecord(
+        trick=record["trick"],
+        cards=cards,
+        winner=winner,
+        winner_name=seat_name(winner, me),
+        winner_final=finals[0] if finals else None,
+    )
+
+
+def hand_cards(obs: Obs) -> list[HandCard]:
+    """Distinct cards in the viewer's hand, each with its turn option when there is one."""
+    options = {o["suit"]: o for o in obs["card_options"]}
+    hand: list[str] = obs["hand"]
+    return [
+        HandCard(
+            index=i + 1,
+            suit=SUITS[suit_id],
+            value=PRINTED_VALUES[suit_id],
+            count=count,
+            option=options.get(suit_id),
+        )
+        for i, (suit_id, count) in enumerate(Counter(hand).items())
+    ]
+
+
+def is_my_turn(obs: Obs) -> bool:
+    """Whether the viewer is the one to play now."""
+    return obs["current_seat"] == obs["seat"] and not obs["game_over"]
+
+
+def page_title(obs: Obs) -> str:
+    """The browser tab title: it says "Your turn" when it is."""
+    if obs["game_over"]:
+        won = obs["winner"] == obs["seat"]
+        return ("You won! · " if won else "Race over · ") + "Zoom Zoom Vroom"
+    if is_my_turn(obs):
+        return "Your turn · Zoom Zoom Vroom"
+    return f"Round {obs['round']} · Zoom Zoom Vroom"
+
+
+def status_text(obs: Obs) -> str:
+    """The one-line banner at the top of the table."""
+    me = obs["seat"]
+    if obs["game_over"]:
+        winner = obs["winner"]
+        if winner == me:
+            return "You won the race!"
+        return f"{seat_name(winner, me)} won the race."
+    if is_my_turn(obs):
+        best = obs["best"]
+        if best:
+            return f"Your turn: beat {seat_name(best['seat'], me)}'s {best['final']}, or tune up."
+        if obs["trick_plays"]:
+            return "Your turn: nothing is face up yet."
+        return "Your turn: you lead this trick."
+    return f"{seat_name(obs['current_seat'], me)} is thinking…"
+
+
+def best_text(best: Mapping[str, Any] | None, me: int) -> str:
+    """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
+    if not best:
+        return "nothing face up yet"
+    return f"{best['final']} ({seat_name(best['seat'], me)})"
+
+
+def move_form_context(obs: Obs) -> dict[str, Any]:
+    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's
+    values with their numbers, and the most gas any choice can carry (the gas input's max).
+    """
+    options = obs["card_options"]
+    zero_five = obs["zero_five_option"]
+    gas_limits = [o["gas_max"] for o in options]
+    zero_choices: list[str] = []
+    for option in options:
+        if option["suit"] == "zero" and option["can_play_face_up"]:
+            zero_choices = list(option["zero_effect_choices"])
+            gas_limits.extend(p["gas_max"] for p in option["zero_previews"].values())
+    previews: dict[str, Any] = {}
+    if zero_five:
+        for value in zero_five["values"]:
+            key = str(value)
+            previews[key] = {
+                "value": zero_five["effective_value"][key],
+                "gas_max": zero_five["gas_max"][key],
+                "speed": zero_five["speed"],
+            }
+            gas_limits.append(zero_five["gas_max"][key])
+    return {
+        "zero_choices": zero_choices,
+        "zero_five": zero_five,
+        "zero_five_previews": previews,
+        "gas_limit": max(gas_limits, default=0),
+    }
+
+
+def story_context(events: list[Mapping[str, Any]], obs: Obs) -> dict[str, Any]:
+    """The words around the table: what happened since the viewer's last card, the round
+    summary and the whole game log."""
+    me = obs["seat"]
+    recent_events = events[since_my_last_play(events, me) :]
+    return {
+        "recent": recent_items(recent_events, me),
+        "has_played": any(is_my_play(e, me) for e in recent_events),
+        "round_summary": round_summary(recent_events, me, obs["game_over"]),
+        "log": log_rounds(events, me),
+        "log_open": True,
+    }
+
+
+def table_context(
+    state: Obs,
+    *,
+    error: str | None = None,
+    animate: bool = False,
+    submitted: SubmittedMove | None = None,
+) -> dict[str, Any]:
+    """Everything ``partials/table.html`` prints, built from one session state.
+
+    ``state`` is the observation of seat 0 plus ``events`` (the whole public log, from
+    index 0), ``turn`` and ``game_id``.
+    """
+    me = state["seat"]
+    players = players_view(state)
+    submitted = submitted or SubmittedMove()
+    return {
+        "obs": state,
+        "game_id": state["game_id"],
+        "turn": state["turn"],
+        "title": page_title(state),
+        "status": status_text(state),
+        "my_turn": is_my_turn(state),
+        "me": players[me],
+        "lead": players[state["lead"]],
+        "players": players,
+        "standings": sorted(players, key=lambda p: (-p.laps, p.seat)),
+        "cells": track_cells(state),
+        "trick": trick_cards(state),
+        "last_trick": trick_record(state["last_trick"], me),
+        "hand": hand_cards(state),
+        **move_form_context(state),
+        "selected": submitted.choice,
+        "selected_zero": submitted.zero_effect,
+        "selected_gas": submitted.gas,
+        "best_text": best_text(state["best"], me),
+        **story_context(state["events"], state),
+        "winner_name": seat_name(state["winner"], me),
+        "animate": animate,
+        "error": error,
+    }

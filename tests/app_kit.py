@@ -1,0 +1,131 @@
+"""The app tests' kit: settings, in-process clients' helpers for the JSON API and the
+HTML forms, and a look behind the page at the stored session.
+
+Imported as ``app_kit`` from every test folder (``tests/`` is on the import path because
+it holds the root conftest). The in-process ``settings``/``clock``/``store``/``app``/
+``client`` fixtures built from these live in ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.sessions import GameSession, SessionStore
+from app.settings import Settings
+from app.store import Clock, MemoryStore
+
+HX = {"HX-Request": "true"}
+"""Headers htmx sends with every request it makes."""
+
+
+def make_settings(**overrides: Any) -> Settings:
+    """Settings for tests: no rate limits, no access log, a fixed seed key (so a seed always
+    deals the same cards), unless overridden."""
+    base: dict[str, Any] = {
+        "rate_limit_enabled": False,
+        "access_log": False,
+        "seed_secret": "api-tests",
+    }
+    return Settings(**{**base, **overrides})
+
+
+def make_store(settings: Settings, clock: Clock) -> MemoryStore[GameSession]:
+    """An in-memory store with the bounds of ``settings``, on ``clock``."""
+    return MemoryStore[GameSession](
+        max_games=settings.max_games,
+        idle_expiry_seconds=settings.idle_expiry_seconds,
+        evict_min_idle_seconds=settings.evict_min_idle_seconds,
+        expired_memory=settings.expired_memory,
+        clock=clock,
+    )
+
+
+# --------------------------------------------------------------------------- JSON API
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The Authorization header for ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **body: Any) -> tuple[str, str, dict[str, Any]]:
+    """Start a race through the API; return (game_id, token, state)."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["game_id"], data["token"], data["state"]
+
+
+def move(client: TestClient, game_id: str, token: str, turn: int, action: dict[str, Any]) -> Any:
+    """POST one action; return the raw response."""
+    return client.post(
+        f"/api/games/{game_id}/actions",
+        json={"turn": turn, "action": action},
+        headers=bearer(token),
+    )
+
+
+def play_out(
+    client: TestClient, game_id: str, token: str, state: dict[str, Any], rng: random.Random
+) -> list[dict[str, Any]]:
+    """Play random legal moves through the API until the race ends; return every state."""
+    states = [state]
+    for _ in range(1000):
+        if state["game_over"]:
+            return states
+        action = rng.choice(state["legal_actions"])
+        response = move(client, game_id, token, state["turn"], action)
+        assert response.status_code == 200, response.text
+        state = response.json()
+        states.append(state)
+    raise AssertionError("race did not end within 1000 human moves")
+
+
+# --------------------------------------------------------------------------- HTML forms
+
+
+def start(client: TestClient, **fields: Any) -> str:
+    """Start a race through the start page's form and return its id."""
+    data = {"players": "3", "bots": "random", **{k: str(v) for k, v in fields.items()}}
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/games/([A-Za-z0-9_-]+)", response.headers["location"])
+    assert match, response.headers["location"]
+    return match.group(1)
+
+
+def form_fields(action: dict[str, Any], turn: int) -> dict[str, str]:
+    """The move form's fields that a person would submit for ``action`` (engine JSON)."""
+    fields = {"turn": str(turn), "gas": str(action.get("gas", 0))}
+    if action["type"] == "tune_up":
+        fields["choice"] = f"down:{action['suit']}"
+    elif action["type"] == "play":
+        fields["choice"] = f"up:{action['suit']}"
+        if action.get("zero_effect"):
+            fields["zero_effect"] = action["zero_effect"]
+    else:
+        fields["choice"] = "zero_five"
+        fields["zf_value"] = str(action["value"])
+        fields["discard"] = action["discard"]
+    return fields
+
+
+# --------------------------------------------------------------------------- behind the page
+
+
+def session_of(store: SessionStore, game_id: str) -> GameSession:
+    """The stored session (tests look behind the page to check the state did not change)."""
+    session = store.get(game_id)
+    assert session is not None
+    return session
+
+
+def stored(app: FastAPI, game_id: str) -> GameSession:
+    """The session ``game_id`` in ``app``'s own store."""
+    store: SessionStore = app.state.store
+    return session_of(store, game_id)
