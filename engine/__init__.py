@@ -1,28 +1,117 @@
 """Zoom Zoom Vroom's rules engine: pure Python, deterministic from a seed, no I/O.
 
-Modules: :mod:`engine.cards` (suits and fixed numbers), :mod:`engine.variants`
-(variant switches and the deck), :mod:`engine.actions` (turns and
-:class:`IllegalAction`), :mod:`engine.events` (public narration),
-:mod:`engine.game` (state and rules), :mod:`engine.view` (a seat's view),
-:mod:`engine.rng` (the seeded generator), :mod:`engine.bench` (speed figures),
-:mod:`engine.bots` (computer players) and :mod:`engine.tournament`.
+Modules: :mod:`engine.cards` (suits, fixed numbers, the Lichen effect),
+:mod:`engine.variants` (variant switches and the deck), :mod:`engine.actions` (turns,
+the gas a turn may carry, :class:`IllegalAction`), :mod:`engine.events` (public
+narration and each event's payload type), :mod:`engine.game` (state and rules),
+:mod:`engine.view` (a seat's view and its types), :mod:`engine.rng` (the seeded
+generator), :mod:`engine.bench` (speed figures), :mod:`engine.bots` (computer players,
+their levels and default budget) and :mod:`engine.tournament`.
+
+Everything a caller outside the engine needs is importable from here: the JSON shapes
+the engine hands out are ``TypedDict`` s, and the rules' numbers are constants, so the
+app never spells a key or a number of its own.
 """
 
-from engine.actions import Action, ActionType, IllegalAction
-from engine.cards import Suit, ZeroEffect
-from engine.events import Event, EventKind
-from engine.game import Game, new_game
-from engine.variants import Variants
+from engine.actions import Action, ActionDict, ActionType, IllegalAction, supply_after_effect
+from engine.cards import (
+    LAPS_TO_WIN,
+    MAX_GAS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RACER_SUIT_IDS,
+    SUIT_IDS,
+    TRICKS_PER_ROUND,
+    Suit,
+    ZeroEffect,
+    effective_value,
+)
+from engine.events import (
+    EVENT_PAYLOADS,
+    CardDiscarded,
+    CardPlayed,
+    Event,
+    EventData,
+    EventKind,
+    GameWon,
+    GasTaken,
+    GasToMiddle,
+    LapGained,
+    RoundDealt,
+    SpeedGained,
+    TrickAllTunedUp,
+    TrickWon,
+    TunedUp,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+)
+from engine.game import MAX_DECISIONS, Game, new_game
+from engine.variants import Variants, VariantsData
+from engine.view import (
+    CardOption,
+    DeckView,
+    Leader,
+    Observation,
+    PlayerView,
+    PublicPlay,
+    TrickRecord,
+    ZeroFiveOption,
+    ZeroPreview,
+    copy_record,
+    observe,
+    public_play,
+)
 
 __all__ = [
+    "EVENT_PAYLOADS",
+    "LAPS_TO_WIN",
+    "MAX_DECISIONS",
+    "MAX_GAS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RACER_SUIT_IDS",
+    "SUIT_IDS",
+    "TRICKS_PER_ROUND",
     "Action",
+    "ActionDict",
     "ActionType",
+    "CardDiscarded",
+    "CardOption",
+    "CardPlayed",
+    "DeckView",
     "Event",
+    "EventData",
     "EventKind",
     "Game",
+    "GameWon",
+    "GasTaken",
+    "GasToMiddle",
     "IllegalAction",
+    "LapGained",
+    "Leader",
+    "Observation",
+    "PlayerView",
+    "PublicPlay",
+    "RoundDealt",
+    "SpeedGained",
     "Suit",
+    "TrickAllTunedUp",
+    "TrickRecord",
+    "TrickWon",
+    "TuneUpShare",
+    "TunedUp",
     "Variants",
+    "VariantsData",
     "ZeroEffect",
+    "ZeroEffectChosen",
+    "ZeroFiveOption",
+    "ZeroFivePlayed",
+    "ZeroPreview",
+    "copy_record",
+    "effective_value",
     "new_game",
+    "observe",
+    "public_play",
+    "supply_after_effect",
 ]

@@ -1,12 +1,13 @@
-"""What a player can do on a turn (R7, R20, R22) and the error raised for an illegal one."""
+"""What a player can do on a turn (R7, R20, R22), the gas it may carry (R8), and the error
+raised for an illegal one."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
-from engine.cards import Suit, ZeroEffect
+from engine.cards import MAX_GAS, Suit, ZeroEffect
 
 
 class IllegalAction(ValueError):
@@ -19,6 +20,18 @@ class ActionType(StrEnum):
     PLAY = "play"
     TUNE_UP = "tune_up"
     ZERO_FIVE = "zero_five"
+
+
+class ActionDict(TypedDict):
+    """The JSON form of an :class:`Action` (:meth:`Action.to_dict`): every key present,
+    the ones a kind of turn does not use set to ``None``."""
+
+    type: str
+    suit: str | None
+    gas: int
+    zero_effect: str | None
+    value: int | None
+    discard: str | None
 
 
 _ACTION_KEYS = frozenset({"type", "suit", "gas", "zero_effect", "value", "discard"})
@@ -61,7 +74,7 @@ class Action:
         """Play the 0/5 card as ``value`` and discard ``discard`` face down afterwards."""
         return cls(ActionType.ZERO_FIVE, None, gas, None, value, discard)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ActionDict:
         """The action's JSON form (every key present, unused ones null)."""
         return {
             "type": self.type.value,
@@ -101,6 +114,35 @@ class Action:
             value,
             _parse_suit(data.get("discard"), "discard"),
         )
+
+
+def supply_after_effect(action: Action, gas: int, middle: int, removed: int) -> int:
+    """The most gas a player holding ``gas`` may spend on ``action``: the supply once the
+    card's own effect has happened (R8: effect first, then gas).
+
+    ``middle`` and ``removed`` are the gas in the middle and the gas removed from the game.
+    The 2 takes one gas from a non-empty middle (R10), the 0 played for gas takes one back
+    from the removed gas (R20), the 0/5 card takes two (as 0) or one (as 5) back (R22);
+    nobody goes over the gas cap (R4). A Tune Up carries no gas.
+
+    >>> supply_after_effect(Action.play(Suit.SALTY), gas=2, middle=1, removed=0)
+    3
+    >>> supply_after_effect(Action.zero_five(0, 0, Suit.JELLY), gas=4, middle=0, removed=3)
+    5
+    >>> supply_after_effect(Action.tune_up(Suit.SLIPPY), gas=4, middle=3, removed=3)
+    0
+    """
+    kind = action.type
+    if kind is ActionType.PLAY:
+        suit = action.suit
+        if (suit is Suit.SALTY and middle > 0) or (
+            suit is Suit.ZERO and action.zero_effect is ZeroEffect.GAS
+        ):
+            return min(MAX_GAS, gas + 1)
+        return gas
+    if kind is ActionType.ZERO_FIVE:
+        return min(MAX_GAS, gas + min(2 if action.value == 0 else 1, removed))
+    return 0
 
 
 def _parse_suit(raw: Any, field: str) -> Suit | None:

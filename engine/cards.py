@@ -77,13 +77,35 @@ VEHICLE_NAME: dict[Suit, str] = {
 #: Seat colours in seat order (R2).
 SEAT_COLOURS: tuple[str, ...] = ("pink", "orange", "yellow", "blue", "purple")
 
+#: Ids of every suit (the JSON spelling of :class:`Suit`), in declaration order.
+SUIT_IDS: tuple[str, ...] = tuple(suit.value for suit in Suit)
+#: Ids of the six racer suits, in printed-value order.
+RACER_SUIT_IDS: tuple[str, ...] = tuple(suit.value for suit in RACER_SUITS)
+
+#: Fewest and most seats at the table (R2).
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
-#: Gas each player starts with, and the most a player may ever hold (R4).
+#: Gas each player starts with, and the most a player may ever hold: the gas cap (R4).
 MAX_GAS = 5
+#: Tricks in every round; the last one is worth a lap instead of speed (R5, R15).
 TRICKS_PER_ROUND = 6
+#: Laps that win the race (R16).
 LAPS_TO_WIN = 2
-#: Printed values that the 1 turns into 0 (R9).
+#: Printed values that a face-up 1 in the trick turns into 0 (R9).
 STRUCK_BY_LICHEN = frozenset({4, 5})
 #: How many ``zero`` cards Larger Hands adds when combined with the 0 suit (R19).
 LARGER_HANDS_ZERO_CARDS = 6
+
+
+def effective_value(value: int, lichen_in_trick: bool) -> int:
+    """A face-up card's printed ``value`` as it counts in a trick: the Lichen effect (R9).
+
+    A face-up 1 (Lichen) anywhere in the trick, before or after, turns every face-up 4 and
+    5 into 0 — the 0/5 card played as 5 included.
+
+    >>> effective_value(5, True), effective_value(4, True), effective_value(3, True)
+    (0, 0, 3)
+    >>> effective_value(5, False)
+    5
+    """
+    return 0 if lichen_in_trick and value in STRUCK_BY_LICHEN else value

@@ -1,10 +1,15 @@
-"""What happened, step by step: the engine's narration of a turn, free of hidden cards."""
+"""What happened, step by step: the engine's narration of a turn, free of hidden cards.
+
+Each :class:`EventKind` has its payload type here (a ``TypedDict`` named after the kind),
+listed in :data:`EVENT_PAYLOADS`; an event's JSON form is ``kind`` and ``seat`` followed by
+the payload's keys.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 
 class EventKind(StrEnum):
@@ -26,10 +31,150 @@ class EventKind(StrEnum):
     GAME_WON = "game_won"
 
 
+class RoundDealt(TypedDict):
+    """A round was dealt (R5, R17): its number, who leads its first trick, cards per hand."""
+
+    round: int
+    lead: int
+    hand_size: int
+
+
+class CardPlayed(TypedDict):
+    """The seat played ``suit`` face up; ``final`` counts the Lichen effect so far (R8, R9)."""
+
+    suit: str
+    value: int
+    gas: int
+    speed: int
+    final: int
+
+
+class TunedUp(TypedDict):
+    """The seat laid a card face down (R7); which card stays secret, so no payload."""
+
+
+class ZeroFivePlayed(TypedDict):
+    """The seat played its 0/5 card as ``value`` and regained ``gained`` removed gas (R22)."""
+
+    value: int
+    gas: int
+    speed: int
+    final: int
+    gained: int
+
+
+class CardDiscarded(TypedDict):
+    """The seat discarded a card face down after its 0/5 card (R22); no payload."""
+
+
+class GasTaken(TypedDict):
+    """The 2 took one gas from the middle (R10): ``amount`` to the seat, or ``removed``
+    from the game when the seat's tank was full."""
+
+    amount: int
+    removed: int
+
+
+class ZeroEffectChosen(TypedDict):
+    """The 0's effect (R20): ``choice`` is ``speed`` or ``gas``; ``gained`` is what the
+    seat got, ``removed`` what went back to the removed gas."""
+
+    choice: str
+    gained: int
+    removed: int
+
+
+class TuneUpShare(TypedDict):
+    """The middle was shared among the Tune Ups (R11): ``seats`` and what each ``gained``
+    (in the same order), ``each`` the even share, ``removed`` the remainder and overflow."""
+
+    seats: list[int]
+    each: int
+    gained: list[int]
+    removed: int
+    middle_before: int
+
+
+class TrickWon(TypedDict):
+    """The seat won trick ``trick`` with ``final`` (R13)."""
+
+    trick: int
+    final: int
+
+
+class TrickAllTunedUp(TypedDict):
+    """Every card of trick ``trick`` was face down: nobody won it (R13)."""
+
+    trick: int
+
+
+class GasToMiddle(TypedDict):
+    """The gas spent in the trick (``amount``) went to the middle, now ``middle`` (R14)."""
+
+    amount: int
+    middle: int
+
+
+class SpeedGained(TypedDict):
+    """The trick's winner is now at ``speed`` (R15)."""
+
+    speed: int
+
+
+class LapGained(TypedDict):
+    """The sixth trick's winner now has ``laps`` laps (R15)."""
+
+    laps: int
+
+
+class GameWon(TypedDict):
+    """The seat won the race with ``laps`` laps (R16)."""
+
+    laps: int
+
+
+EventData: TypeAlias = (
+    RoundDealt
+    | CardPlayed
+    | TunedUp
+    | ZeroFivePlayed
+    | CardDiscarded
+    | GasTaken
+    | ZeroEffectChosen
+    | TuneUpShare
+    | TrickWon
+    | TrickAllTunedUp
+    | GasToMiddle
+    | SpeedGained
+    | LapGained
+    | GameWon
+)
+"""Any event's payload."""
+
+EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
+    EventKind.ROUND_DEALT: RoundDealt,
+    EventKind.CARD_PLAYED: CardPlayed,
+    EventKind.TUNED_UP: TunedUp,
+    EventKind.ZERO_FIVE_PLAYED: ZeroFivePlayed,
+    EventKind.CARD_DISCARDED: CardDiscarded,
+    EventKind.GAS_TAKEN: GasTaken,
+    EventKind.ZERO_EFFECT: ZeroEffectChosen,
+    EventKind.TUNE_UP_SHARE: TuneUpShare,
+    EventKind.TRICK_WON: TrickWon,
+    EventKind.TRICK_ALL_TUNED_UP: TrickAllTunedUp,
+    EventKind.GAS_TO_MIDDLE: GasToMiddle,
+    EventKind.SPEED_GAINED: SpeedGained,
+    EventKind.LAP_GAINED: LapGained,
+    EventKind.GAME_WON: GameWon,
+}
+"""The payload type of each event kind (its keys: ``EVENT_PAYLOADS[kind].__annotations__``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One public happening. ``seat`` is the player concerned (``None`` for table-wide
-    events); ``data`` holds the numbers, never the identity of a face-down card.
+    events); ``data`` holds the numbers (the payload of its kind), never the identity of a
+    face-down card.
 
     >>> Event(EventKind.SPEED_GAINED, 2, {"speed": 3}).to_dict()
     {'kind': 'speed_gained', 'seat': 2, 'speed': 3}
@@ -37,8 +182,8 @@ class Event:
 
     kind: EventKind
     seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: EventData = field(default_factory=lambda: TunedUp())
 
     def to_dict(self) -> dict[str, Any]:
-        """Flat JSON form: ``kind``, ``seat`` and the data keys."""
+        """Flat JSON form: ``kind``, ``seat`` and the payload's keys."""
         return {"kind": self.kind.value, "seat": self.seat, **self.data}

@@ -2,33 +2,44 @@
 
 :class:`Game` is the whole truth of one race, hidden cards included. Nothing
 outside the engine should read its private fields: a seat's view comes from
-:meth:`Game.observation` (built in :mod:`engine.view`) and the saved form from
-:meth:`Game.to_dict`.
+:meth:`Game.observation` (built in :mod:`engine.view`), the saved form from
+:meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
+sampled world) from :func:`new_game` or :meth:`Game.from_parts`.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from engine.actions import Action, ActionType, IllegalAction
+from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACER_NAME,
-    STRUCK_BY_LICHEN,
     SUIT_ORDER,
     SUIT_VALUE,
     TRICKS_PER_ROUND,
     Suit,
     ZeroEffect,
+    effective_value,
 )
 from engine.events import Event, EventKind
 from engine.rng import Rng
 from engine.variants import Variants
+from engine.view import PublicPlay, TrickRecord, copy_record, observe, public_play
+
+MAX_DECISIONS = 5_000
+"""A safe bound on the turns of one game, for callers that loop over bot moves.
+
+No rule ends a race in which nobody ever wins a sixth trick, so a game has no true
+maximum. Real games are short: uniformly random play, which wastes more tricks than any
+bot, averaged 80 turns and never took more than 210 over 9,600 seeded games of every
+table size and variant mix. A loop that reaches this bound has met a bug, not a long game.
+"""
 
 _FORMAT = 1
 _SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
@@ -66,9 +77,7 @@ class Play:
         value = self.value
         if value is None:
             return None
-        if lichen_in_trick and value in STRUCK_BY_LICHEN:
-            value = 0
-        return value + self.gas + self.speed
+        return effective_value(value, lichen_in_trick) + self.gas + self.speed
 
     def to_dict(self) -> dict[str, Any]:
         """Full (secret-bearing) form, for saving the game only."""
@@ -100,8 +109,9 @@ class Play:
 
 # Legal-action lists depend on a handful of facts only; caching them by those facts makes
 # legal_actions() a few dict lookups in the bots' inner loop. The list is cached in three
-# parts (face-up plays, Tune Ups, 0/5 plays) whose keys are each small, so every key space
-# stays in the low thousands and the cache needs no eviction.
+# parts (face-up plays, Tune Ups, 0/5 plays) whose keys are each small: 128 suit masks
+# x 6 supplies x 2 x 2 for face-up plays, 128 masks for Tune Ups, 128 x 6 x 3 x 2 for the
+# 0/5 card. The cache can never hold more than those 7,808 entries, so it needs no eviction.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
 _FACE_UP, _FACE_DOWN, _ZERO_FIVE_PART = 0, 1, 2
 # There are only a few hundred distinct actions; sharing one object per action keeps each
@@ -165,8 +175,8 @@ class Game:
     plays: list[Play]
     discards: list[Suit]
     set_aside: list[Suit]
-    round_tricks: list[dict[str, Any]]
-    last_trick: dict[str, Any] | None
+    round_tricks: list[TrickRecord]
+    last_trick: TrickRecord | None
     lap_order: list[int]
     winner: int | None
 
@@ -197,17 +207,9 @@ class Game:
         return any(p.kind is _ZERO_FIVE for p in self.plays)
 
     def supply_after_effect(self, seat: int, action: Action) -> int:
-        """Gas ``seat`` could spend after ``action``'s card effect (R8: effect first)."""
-        gas = self.gas[seat]
-        if action.type is _PLAY:
-            if (action.suit is Suit.SALTY and self.middle > 0) or (
-                action.suit is Suit.ZERO and action.zero_effect is ZeroEffect.GAS
-            ):
-                return min(MAX_GAS, gas + 1)
-            return gas
-        if action.type is _ZERO_FIVE:
-            return min(MAX_GAS, gas + min(2 if action.value == 0 else 1, self.removed))
-        return 0
+        """Gas ``seat`` could spend on ``action`` after its card's effect (R8: effect first);
+        see :func:`engine.actions.supply_after_effect`."""
+        return supply_after_effect(action, self.gas[seat], self.middle, self.removed)
 
     def zero_five_playable(self, seat: int) -> bool:
         """Whether ``seat`` may play its 0/5 card now (R21, R22)."""
@@ -345,30 +347,7 @@ class Game:
         kind = action.type
         events: list[Event] = []
         if kind is _PLAY:
-            suit = action.suit
-            assert suit is not None
-            self.hands[me].remove(suit)
-            effect_event = self._card_effect(me, suit, action.zero_effect)
-            self.gas[me] -= action.gas
-            play = Play(
-                me, kind, suit, action.gas, self.speed[me], SUIT_VALUE[suit], action.zero_effect
-            )
-            self.plays.append(play)
-            events.append(
-                Event(
-                    EventKind.CARD_PLAYED,
-                    me,
-                    {
-                        "suit": suit.value,
-                        "value": play.value,
-                        "gas": play.gas,
-                        "speed": play.speed,
-                        "final": play.final(self.lichen_in_trick()),
-                    },
-                )
-            )
-            if effect_event is not None:
-                events.append(effect_event)
+            events.extend(self._play_face_up(me, action))
         elif kind is _TUNE_UP:
             assert action.suit is not None
             self.hands[me].remove(action.suit)
@@ -379,6 +358,31 @@ class Game:
         if len(self.plays) == self.players:
             events.extend(self._resolve_trick())
         return events
+
+    def _play_face_up(self, me: int, action: Action) -> list[Event]:
+        """R7–R10, R20: the card's effect, then the gas spent on it and the speed it carries."""
+        suit = action.suit
+        assert suit is not None
+        self.hands[me].remove(suit)
+        effect_event = self._card_effect(me, suit, action.zero_effect)
+        self.gas[me] -= action.gas
+        value = SUIT_VALUE[suit]
+        play = Play(me, _PLAY, suit, action.gas, self.speed[me], value, action.zero_effect)
+        self.plays.append(play)
+        final = play.final(self.lichen_in_trick())
+        assert final is not None
+        played = Event(
+            EventKind.CARD_PLAYED,
+            me,
+            {
+                "suit": suit.value,
+                "value": value,
+                "gas": play.gas,
+                "speed": play.speed,
+                "final": final,
+            },
+        )
+        return [played] if effect_event is None else [played, effect_event]
 
     def _card_effect(self, me: int, suit: Suit, choice: ZeroEffect | None) -> Event | None:
         """R10 (the 2) and R20 (the 0): effects that happen before gas is spent."""
@@ -423,6 +427,8 @@ class Game:
         self.plays.append(play)
         self.hands[me].remove(action.discard)
         self.discards.append(action.discard)
+        final = play.final(self.lichen_in_trick())
+        assert final is not None
         return [
             Event(
                 EventKind.ZERO_FIVE_PLAYED,
@@ -431,7 +437,7 @@ class Game:
                     "value": action.value,
                     "gas": action.gas,
                     "speed": play.speed,
-                    "final": play.final(self.lichen_in_trick()),
+                    "final": final,
                     "gained": gained,
                 },
             ),
@@ -441,51 +447,10 @@ class Game:
     def _resolve_trick(self) -> list[Event]:
         """R11–R17, in the order docs/rules.md gives."""
         events: list[Event] = []
-        plays = self.plays
-        tuners = [p.seat for p in plays if p.kind is _TUNE_UP]
-        pot = self.middle
-        if tuners and pot:
-            each, left_over = divmod(pot, len(tuners))
-            overflow = 0
-            gained = []
-            for seat in tuners:
-                room = MAX_GAS - self.gas[seat]
-                got = each if each <= room else room
-                self.gas[seat] += got
-                overflow += each - got
-                gained.append(got)
-            self.middle = 0
-            self.removed += left_over + overflow
-            events.append(
-                Event(
-                    EventKind.TUNE_UP_SHARE,
-                    None,
-                    {
-                        "seats": tuners,
-                        "each": each,
-                        "gained": gained,
-                        "removed": left_over + overflow,
-                        "middle_before": pot,
-                    },
-                )
-            )
-        lichen = self.lichen_in_trick()
-        winner: int | None = None
-        best = -1
-        spent = 0
-        public_plays = []
-        for p in plays:
-            final = p.final(lichen)
-            spent += p.gas
-            if final is not None and final > best:  # strict: ties go to the earlier card
-                best, winner = final, p.seat
-            public_plays.append(public_play(p, lichen))
-            if p.kind is not _ZERO_FIVE:  # the 0/5 card leaves the game (R22)
-                assert p.card is not None
-                self.discards.append(p.card)
-        record = {"trick": self.trick, "lead": self.lead, "plays": public_plays, "winner": winner}
-        self.round_tricks.append(record)
-        self.last_trick = record
+        share = self._share_middle()
+        if share is not None:
+            events.append(share)
+        winner, best, spent = self._record_trick()
         self.plays = []
         if winner is None:
             events.append(Event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": self.trick}))
@@ -517,6 +482,62 @@ class Game:
         events.append(self._deal_round())
         return events
 
+    def _share_middle(self) -> Event | None:
+        """R11: the Tune Ups share the middle; the remainder and any overflow are removed."""
+        tuners = [p.seat for p in self.plays if p.kind is _TUNE_UP]
+        pot = self.middle
+        if not tuners or not pot:
+            return None
+        each, left_over = divmod(pot, len(tuners))
+        overflow = 0
+        gained = []
+        for seat in tuners:
+            room = MAX_GAS - self.gas[seat]
+            got = each if each <= room else room
+            self.gas[seat] += got
+            overflow += each - got
+            gained.append(got)
+        self.middle = 0
+        self.removed += left_over + overflow
+        return Event(
+            EventKind.TUNE_UP_SHARE,
+            None,
+            {
+                "seats": tuners,
+                "each": each,
+                "gained": gained,
+                "removed": left_over + overflow,
+                "middle_before": pot,
+            },
+        )
+
+    def _record_trick(self) -> tuple[int | None, int, int]:
+        """R12, R13: discard the trick's cards and keep its public record; return the
+        winner (``None`` if all were face down), the winning final and the gas spent."""
+        lichen = self.lichen_in_trick()
+        winner: int | None = None
+        best = -1
+        spent = 0
+        public_plays: list[PublicPlay] = []
+        for p in self.plays:
+            final = p.final(lichen)
+            spent += p.gas
+            if final is not None and final > best:  # strict: ties go to the earlier card
+                best, winner = final, p.seat
+            public_plays.append(public_play(p, lichen))
+            if p.kind is not _ZERO_FIVE:  # the 0/5 card leaves the game (R22)
+                assert p.card is not None
+                self.discards.append(p.card)
+        record: TrickRecord = {
+            "trick": self.trick,
+            "lead": self.lead,
+            "plays": public_plays,
+            "winner": winner,
+        }
+        self.round_tricks.append(record)
+        self.last_trick = record
+        return winner, best, spent
+
     def _deal_round(self) -> Event:
         """R5, R17, R18: shuffle every card not in a hand and deal up to a full hand."""
         pool = self.discards + self.set_aside
@@ -533,19 +554,41 @@ class Game:
         self.round += 1
         self.trick = 1
         self.round_tricks = []
+        return self.deal_event()
+
+    def deal_event(self) -> Event:
+        """The ``round_dealt`` event of the round in progress, exactly as :meth:`apply`
+        reports it when it deals a later round: the round, who led its first trick, and
+        the cards each hand held when it was dealt. :func:`new_game` reports nothing, so
+        a caller narrating a whole race starts with this.
+
+        >>> game = new_game(players=3, seed=2, lead=1)
+        >>> game.deal_event().to_dict()
+        {'kind': 'round_dealt', 'seat': None, 'round': 1, 'lead': 1, 'hand_size': 6}
+        >>> _ = game.apply(game.legal_actions()[0])
+        >>> game.deal_event() == new_game(players=3, seed=2, lead=1).deal_event()
+        True
+        """
+        first_lead = self.round_tricks[0]["lead"] if self.round_tricks else self.lead
+        # Every seat plays one card from its hand per trick (a Tune Up, a face-up card or
+        # the 0/5 card's discard), so seat 0 held this many when the round was dealt.
+        played = self.trick - 1 + any(p.seat == 0 for p in self.plays)
         return Event(
             EventKind.ROUND_DEALT,
             None,
-            {"round": self.round, "lead": self.lead, "hand_size": len(self.hands[0])},
+            {"round": self.round, "lead": first_lead, "hand_size": len(self.hands[0]) + played},
         )
 
     # ------------------------------------------------------------------ views and storage
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
-        from engine.view import observe
+        """Everything ``seat`` may know, JSON-ready: the :class:`~engine.view.Observation`
+        of :func:`engine.view.observe`.
 
-        return observe(self, seat)
+        Typed as a plain dict while callers outside the engine add their own keys to it;
+        typed code calls :func:`engine.view.observe`.
+        """
+        return cast("dict[str, Any]", observe(self, seat))
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
@@ -579,30 +622,82 @@ class Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
         if data.get("format") != _FORMAT:
             raise ValueError("Unknown saved-game format.")
-        game = object.__new__(cls)
-        game.players = _check_players(data["players"])
-        game.variants = Variants.from_dict(data["variants"])
-        game.seed = int(data["seed"])
-        game.rng = Rng(0)
-        game.rng.state = int(data["rng"])
-        game.round = int(data["round"])
-        game.trick = int(data["trick"])
-        game.lead = int(data["lead"])
-        game.hands = [[Suit(c) for c in hand] for hand in data["hands"]]
-        game.gas = [int(g) for g in data["gas"]]
-        game.speed = [int(s) for s in data["speed"]]
-        game.laps = [int(n) for n in data["laps"]]
-        game.middle = int(data["middle"])
-        game.removed = int(data["removed"])
-        game.zero_five = [bool(z) for z in data["zero_five"]]
-        game.plays = [Play.from_dict(p) for p in data["plays"]]
-        game.discards = [Suit(c) for c in data["discards"]]
-        game.set_aside = [Suit(c) for c in data["set_aside"]]
-        game.round_tricks = [copy_record(r) for r in data["round_tricks"]]
         last = data["last_trick"]
-        game.last_trick = None if last is None else copy_record(last)
-        game.lap_order = [int(s) for s in data["lap_order"]]
-        game.winner = data["winner"]
+        return cls.from_parts(
+            players=data["players"],
+            variants=Variants.from_dict(data["variants"]),
+            seed=int(data["seed"]),
+            rng_state=int(data["rng"]),
+            round=int(data["round"]),
+            trick=int(data["trick"]),
+            lead=int(data["lead"]),
+            hands=[[Suit(c) for c in hand] for hand in data["hands"]],
+            gas=[int(g) for g in data["gas"]],
+            speed=[int(s) for s in data["speed"]],
+            laps=[int(n) for n in data["laps"]],
+            middle=int(data["middle"]),
+            removed=int(data["removed"]),
+            zero_five=[bool(z) for z in data["zero_five"]],
+            plays=[Play.from_dict(p) for p in data["plays"]],
+            discards=[Suit(c) for c in data["discards"]],
+            set_aside=[Suit(c) for c in data["set_aside"]],
+            round_tricks=[copy_record(r) for r in data["round_tricks"]],
+            last_trick=None if last is None else copy_record(last),
+            lap_order=[int(s) for s in data["lap_order"]],
+            winner=data["winner"],
+        )
+
+    @classmethod
+    def from_parts(
+        cls,
+        *,
+        players: int,
+        variants: Variants,
+        seed: int,
+        rng_state: int,
+        round: int,
+        trick: int,
+        lead: int,
+        hands: Sequence[Sequence[Suit]],
+        gas: Sequence[int],
+        speed: Sequence[int],
+        laps: Sequence[int],
+        middle: int,
+        removed: int,
+        zero_five: Sequence[bool],
+        plays: Sequence[Play],
+        discards: Sequence[Suit],
+        set_aside: Sequence[Suit],
+        round_tricks: Sequence[TrickRecord],
+        last_trick: TrickRecord | None,
+        lap_order: Sequence[int],
+        winner: int | None,
+    ) -> Game:
+        """A game from every part of its state, hidden cards included: the hands, the
+        cards in the current trick (a Tune Up's ``card`` is its face-down identity), the
+        discards and the set-aside cards; ``rng_state`` is the generator of later deals.
+
+        The parts are taken as given (consistency is the caller's business): this is how
+        :meth:`from_dict` restores a save and a bot builds a sampled world. Lists and plays
+        are copied; trick records, never changed once made, are shared.
+        """
+        game = object.__new__(cls)
+        game.players = _check_players(players)
+        game.variants = variants
+        game.seed = seed
+        game.rng = Rng(rng_state)
+        game.round, game.trick, game.lead = round, trick, lead
+        game.hands = [list(hand) for hand in hands]
+        game.gas, game.speed, game.laps = list(gas), list(speed), list(laps)
+        game.middle, game.removed = middle, removed
+        game.zero_five = list(zero_five)
+        game.plays = [
+            Play(p.seat, p.kind, p.card, p.gas, p.speed, p.value, p.zero_effect) for p in plays
+        ]
+        game.discards, game.set_aside = list(discards), list(set_aside)
+        game.round_tricks, game.last_trick = list(round_tricks), last_trick
+        game.lap_order = list(lap_order)
+        game.winner = winner
         return game
 
     def clone(self) -> Game:
@@ -649,32 +744,6 @@ class Game:
         )
 
 
-def copy_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a completed-trick record that can be handed out or taken in: records are
-    shared between clones, so nobody outside the engine may hold the originals."""
-    return {**record, "plays": [dict(p) for p in record["plays"]]}
-
-
-def public_play(play: Play, lichen_in_trick: bool) -> dict[str, Any]:
-    """What every seat sees of a card in a trick: a Tune Up shows only its back."""
-    face_up = play.kind is not _TUNE_UP
-    value = play.value
-    effective = None
-    if value is not None:
-        effective = 0 if lichen_in_trick and value in STRUCK_BY_LICHEN else value
-    return {
-        "seat": play.seat,
-        "type": play.kind.value,
-        "suit": play.card.value if face_up and play.card is not None else None,
-        "value": value,
-        "effective_value": effective,
-        "gas": play.gas,
-        "speed": play.speed if face_up else None,
-        "final": play.final(lichen_in_trick),
-        "zero_effect": None if play.zero_effect is None else play.zero_effect.value,
-    }
-
-
 def _suits_in(mask: int) -> list[Suit]:
     return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
 
@@ -683,16 +752,15 @@ def _face_up_actions(
     playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
 ) -> tuple[Action, ...]:
     """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
+    middle, removed = int(middle_has_gas), int(any_removed)
     actions: list[Action] = []
     for suit in _suits_in(playable_mask):
+        effects: tuple[ZeroEffect | None, ...] = (None,)
         if suit is Suit.ZERO:
-            choices = [ZeroEffect.SPEED] + ([ZeroEffect.GAS] if any_removed else [])
-            for choice in choices:
-                supply = min(MAX_GAS, gas + 1) if choice is ZeroEffect.GAS else gas
-                actions.extend(_interned(Action.play(suit, g, choice)) for g in range(supply + 1))
-            continue
-        supply = min(MAX_GAS, gas + 1) if suit is Suit.SALTY and middle_has_gas else gas
-        actions.extend(_interned(Action.play(suit, g)) for g in range(supply + 1))
+            effects = (ZeroEffect.SPEED, ZeroEffect.GAS) if any_removed else (ZeroEffect.SPEED,)
+        for effect in effects:
+            supply = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
+            actions.extend(_interned(Action.play(suit, g, effect)) for g in range(supply + 1))
     return tuple(actions)
 
 
@@ -705,7 +773,8 @@ def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) ->
     """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
     actions: list[Action] = []
     for value in (0, 5) if has_lap else (0,):
-        supply = min(MAX_GAS, gas + min(2 if value == 0 else 1, removed))
+        probe = Action(_ZERO_FIVE, value=value)
+        supply = supply_after_effect(probe, gas, 0, removed)
         for discard in _suits_in(hand_mask):
             actions.extend(
                 _interned(Action.zero_five(value, g, discard)) for g in range(supply + 1)
@@ -764,11 +833,41 @@ def new_game(
     if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
     game = object.__new__(Game)
-    game.players = players
-    game.variants = variants
-    game.seed = seed
-    game.rng = Rng(seed)
+    game.players, game.variants, game.seed, game.rng = players, variants, seed, Rng(seed)
     game.round = round
+    _set_numbers(game, gas, middle, removed, speed, laps)
+    game.zero_five = [variants.zero_five] * players if zero_five is None else list(zero_five)
+    if len(game.zero_five) != players:
+        raise ValueError("zero_five needs one flag per seat.")
+    game.plays, game.discards, game.set_aside = [], [], []
+    game.round_tricks, game.last_trick, game.lap_order, game.winner = [], None, [], None
+    if lead is not None and (type(lead) is not int or not 0 <= lead < players):
+        raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
+    game.lead = game.rng.below(players) if lead is None else lead
+    if hands is None:
+        if trick is not None:
+            raise ValueError("A trick number needs an explicit deal (hands).")
+        game.hands = [[] for _ in range(players)]
+        game.discards = variants.deck(players)
+        game._deal_round()
+        game.round = round
+        game.speed = _seat_list("speed", speed, players, 0)
+        return game
+    game.hands, game.discards = _explicit_hands(hands, players, variants)
+    game.trick = _explicit_trick(trick, len(game.hands[0]), variants.deal_size)
+    return game
+
+
+def _set_numbers(
+    game: Game,
+    gas: Sequence[int] | None,
+    middle: int,
+    removed: int | None,
+    speed: Sequence[int] | None,
+    laps: Sequence[int] | None,
+) -> None:
+    """Check and set a new game's gas, speeds and laps (R4, R16)."""
+    players = game.players
     game.gas = _seat_list("gas", gas, players, MAX_GAS)
     if any(g > MAX_GAS for g in game.gas):
         raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
@@ -784,39 +883,17 @@ def new_game(
     if removed < 0:
         raise ValueError("Removed gas cannot be negative.")
     game.removed = removed
-    game.zero_five = [variants.zero_five] * players if zero_five is None else list(zero_five)
-    if len(game.zero_five) != players:
-        raise ValueError("zero_five needs one flag per seat.")
-    game.plays = []
-    game.discards = []
-    game.set_aside = []
-    game.round_tricks = []
-    game.last_trick = None
-    game.lap_order = []
-    game.winner = None
-    if lead is not None and (type(lead) is not int or not 0 <= lead < players):
-        raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
-    game.lead = game.rng.below(players) if lead is None else lead
-    if hands is None:
-        if trick is not None:
-            raise ValueError("A trick number needs an explicit deal (hands).")
-        game.hands = [[] for _ in range(players)]
-        game.discards = variants.deck(players)
-        game._deal_round()
-        game.round = round
-        game.speed = _seat_list("speed", speed, players, 0)
-        return game
-    game.hands, game.discards = _explicit_hands(hands, players, variants)
-    size = len(game.hands[0])
-    deal = variants.deal_size
+
+
+def _explicit_trick(trick: int | None, size: int, deal: int) -> int:
+    """The trick an explicit deal of ``size`` cards per hand is at (checked, or implied)."""
     if trick is None:
         trick = min(TRICKS_PER_ROUND, max(1, deal + 1 - size))
     if not 1 <= trick <= TRICKS_PER_ROUND:
         raise ValueError(f"The trick number runs from 1 to {TRICKS_PER_ROUND}.")
     if not TRICKS_PER_ROUND + 1 - trick <= size <= deal + 1 - trick:
         raise ValueError(f"At trick {trick} every hand must hold enough cards to finish the round.")
-    game.trick = trick
-    return game
+    return trick
 
 
 def _explicit_hands(

@@ -29,16 +29,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import BOT_KINDS, make_bot
+from engine.bots import BOT_LEVELS, make_bot
 from engine.bots.base import Bot, mix_seed
 from engine.cards import Suit
-from engine.game import new_game
+from engine.game import MAX_DECISIONS, new_game
 from engine.variants import Variants
+from engine.view import observe
 
 _DEAL_STREAM = 0x6465616C  # "deal"
 _BOT_STREAM = 0x626F74  # "bot"
-MAX_DECISIONS = 5_000
-"""A game longer than this is a bug: the tournament stops it loudly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +62,8 @@ def parse_seat(token: str, budget_ms: int | None, iterations: int | None) -> Sea
     ()
     """
     kind, _, budget = token.strip().partition(":")
-    if kind not in BOT_KINDS:
-        raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}.")
+    if kind not in BOT_LEVELS:
+        raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_LEVELS)}.")
     options: dict[str, int] = {}
     if kind == "hard":
         if budget_ms is not None:
@@ -108,9 +107,10 @@ def parse_variants(text: str) -> Variants:
 
 @dataclass(slots=True)
 class SeatResult:
-    """How one seat of one game went."""
+    """How one seat of one game went: the bot's label, the seat it sat in, the result."""
 
     label: str
+    seat: int
     won: bool
     place: float
     move_ms: list[float]
@@ -142,15 +142,26 @@ def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[
     return result
 
 
-def play_game(job: GameJob) -> list[SeatResult]:
-    """Play one game: deal ``job.index // players`` with the bot order rotated."""
+def seating(job: GameJob) -> tuple[int, list[SeatSpec]]:
+    """The deal game ``job.index`` plays and the bot in each seat: the ``players`` games
+    of a deal rotate the bot order by one seat each, so every bot sits in every seat once.
+
+    >>> specs = tuple(parse_seat(k, None, None) for k in ("easy", "normal", "random"))
+    >>> [[s.label for s in seating(GameJob(i, 3, Variants(), 1, specs))[1]] for i in (3, 4)]
+    [['easy', 'normal', 'random'], ['normal', 'random', 'easy']]
+    """
     deal, rotation = divmod(job.index, job.players)
+    return deal, [job.seats[(s + rotation) % job.players] for s in range(job.players)]
+
+
+def play_game(job: GameJob) -> list[SeatResult]:
+    """Play one game of the tournament (see :func:`seating`), seat results in seat order."""
+    deal, seats = seating(job)
     game = new_game(
         players=job.players,
         seed=mix_seed(job.seed, _DEAL_STREAM, deal),
         variants=job.variants,
     )
-    seats = [job.seats[(s + rotation) % job.players] for s in range(job.players)]
     timings: list[list[float]] = [[] for _ in range(job.players)]
     decisions = 0
     while not game.is_over:
@@ -159,7 +170,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
-        observation = game.observation(seat)
+        observation = observe(game, seat)
         bot = seats[seat].build(mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions))
         start = time.perf_counter()
         action = bot.choose(observation)
@@ -167,7 +178,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
         game.apply(action, seat)
     finish = places(game.laps, game.gas, game.winner)
     return [
-        SeatResult(seats[s].label, game.winner == s, finish[s], timings[s])
+        SeatResult(seats[s].label, s, game.winner == s, finish[s], timings[s])
         for s in range(job.players)
     ]
 

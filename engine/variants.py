@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import LARGER_HANDS_ZERO_CARDS, RACER_SUITS, Suit
+
+
+class VariantsData(TypedDict):
+    """The JSON form of :class:`Variants` (:meth:`Variants.to_dict`)."""
+
+    larger_hands: bool
+    zero_suit: str | None
+    zero_five: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +65,7 @@ class Variants:
             cards.extend([Suit.ZERO] * LARGER_HANDS_ZERO_CARDS)
         return cards
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> VariantsData:
         """JSON form: ``larger_hands`` (bool), ``zero_suit`` (suit id or null), ``zero_five``."""
         return {
             "larger_hands": self.larger_hands,
@@ -65,7 +74,7 @@ class Variants:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Variants:
+    def from_dict(cls, data: Mapping[str, Any]) -> Variants:
         """Inverse of :meth:`to_dict`; raises ``ValueError`` on unknown keys or values."""
         unknown = set(data) - {"larger_hands", "zero_suit", "zero_five"}
         if unknown:

@@ -3,31 +3,174 @@
 Everything a page, an API response or a bot learns about a game passes through
 :func:`observe`; it copies out only what that seat may know: its own hand, public
 numbers and face-up cards. Face-down identities, other hands, the deck order and the
-generator state never appear.
+generator state never appear. The shapes it returns are the ``TypedDict`` s below; the
+public form of a card in a trick (:func:`public_play`) and of a finished trick
+(:class:`TrickRecord`) are made here too, for the game's trick records.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
-from engine.actions import Action, ActionType
-from engine.cards import (
-    MAX_GAS,
-    RACER_NAME,
-    STRUCK_BY_LICHEN,
-    SUIT_ORDER,
-    SUIT_VALUE,
-    Suit,
-    ZeroEffect,
-)
+from engine.actions import Action, ActionDict, ActionType, supply_after_effect
+from engine.cards import RACER_NAME, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.variants import VariantsData
 
-if TYPE_CHECKING:
-    from engine.game import Game
+if TYPE_CHECKING:  # for annotations only: engine.game imports this module
+    from engine.game import Game, Play
 
 _SORT_KEY = {suit: (SUIT_VALUE[suit], i) for i, suit in enumerate(SUIT_ORDER)}
+_TUNE_UP = ActionType.TUNE_UP
 
 
-def observe(game: Game, seat: int) -> dict[str, Any]:
+class PublicPlay(TypedDict):
+    """A card in a trick as every seat sees it. A Tune Up shows only its back: ``suit``,
+    ``value``, ``effective_value``, ``speed`` and ``final`` are ``None``. ``suit`` is also
+    ``None`` for the 0/5 card, which has a ``value`` (0 or 5) instead."""
+
+    seat: int
+    type: str
+    suit: str | None
+    value: int | None
+    effective_value: int | None
+    gas: int
+    speed: int | None
+    final: int | None
+    zero_effect: str | None
+
+
+class TrickRecord(TypedDict):
+    """A finished trick: its number, who led it, its cards in play order, and the winner
+    (``None`` when every card was face down)."""
+
+    trick: int
+    lead: int
+    plays: list[PublicPlay]
+    winner: int | None
+
+
+class PlayerView(TypedDict):
+    """One seat's public numbers."""
+
+    seat: int
+    gas: int
+    speed: int
+    laps: int
+    hand_size: int
+    zero_five_available: bool
+
+
+class Leader(TypedDict):
+    """The face-up card that would win the trick: its seat and final number."""
+
+    seat: int
+    final: int
+
+
+class ZeroPreview(TypedDict):
+    """What a 0 card played face up with one effect would give: speed and spendable gas."""
+
+    speed: int
+    gas_max: int
+
+
+class CardOption(TypedDict):
+    """One distinct card in the hand, for the seat to move: may it go face up (and why
+    not), what it would count, and the gas that could go on it."""
+
+    suit: str
+    value: int
+    can_play_face_up: bool
+    blocked_reason: str | None
+    effective_value: int
+    speed: int
+    gas_max: int
+    best_other: Leader | None
+    zero_effect_choices: list[str]
+    zero_previews: dict[str, ZeroPreview]
+
+
+class ZeroFiveOption(TypedDict):
+    """The 0/5 card's choices this turn; the dicts are keyed by value (``"0"``, ``"5"``)."""
+
+    values: list[int]
+    gas_max: dict[str, int]
+    effective_value: dict[str, int]
+    speed: int
+    best_other: Leader | None
+
+
+class DeckView(TypedDict):
+    """The deck in use: its size and the copies of each suit id."""
+
+    size: int
+    copies: dict[str, int]
+
+
+class Observation(TypedDict):
+    """Everything one seat may know, as :func:`observe` returns it (JSON-ready)."""
+
+    seat: int
+    players_count: int
+    variants: VariantsData
+    hand: list[str]
+    zero_five_available: bool
+    players: list[PlayerView]
+    middle: int
+    removed: int
+    round: int
+    trick: int
+    lead: int
+    current_seat: int | None
+    game_over: bool
+    winner: int | None
+    trick_plays: list[PublicPlay]
+    blocked_suits: list[str]
+    best: Leader | None
+    round_tricks: list[TrickRecord]
+    last_trick: TrickRecord | None
+    deck: DeckView
+    set_aside: int
+    legal_actions: list[ActionDict]
+    card_options: list[CardOption]
+    zero_five_option: ZeroFiveOption | None
+
+
+def public_play(play: Play, lichen_in_trick: bool) -> PublicPlay:
+    """What every seat sees of a card in a trick: a Tune Up shows only its back.
+
+    >>> from engine.game import Play
+    >>> public_play(Play(1, ActionType.TUNE_UP, Suit.SLIPPY, 0, 2, None, None), False)["suit"]
+    >>> public_play(Play(0, ActionType.PLAY, Suit.JELLY, 1, 2, 4, None), True)["final"]
+    3
+    """
+    face_up = play.kind is not _TUNE_UP
+    value = play.value
+    return {
+        "seat": play.seat,
+        "type": play.kind.value,
+        "suit": play.card.value if face_up and play.card is not None else None,
+        "value": value,
+        "effective_value": None if value is None else effective_value(value, lichen_in_trick),
+        "gas": play.gas,
+        "speed": play.speed if face_up else None,
+        "final": play.final(lichen_in_trick),
+        "zero_effect": None if play.zero_effect is None else play.zero_effect.value,
+    }
+
+
+def copy_record(record: TrickRecord) -> TrickRecord:
+    """A copy of a finished-trick record that can be handed out or taken in: records are
+    shared between clones, so nobody outside the engine may hold the originals.
+
+    >>> record: TrickRecord = {"trick": 1, "lead": 0, "plays": [], "winner": None}
+    >>> copy_record(record) == record and copy_record(record) is not record
+    True
+    """
+    return {**record, "plays": [p.copy() for p in record["plays"]]}
+
+
+def observe(game: Game, seat: int) -> Observation:
     """Return ``seat``'s view of ``game`` as JSON-ready data.
 
     >>> from engine import new_game
@@ -35,34 +178,18 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
     >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
     (6, False, 6)
     """
-    from engine.game import copy_record, public_play
-
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"There is no seat {seat!r} in this race.")
     lichen = game.lichen_in_trick()
     my_turn = game.current_seat == seat
     plays = [public_play(p, lichen) for p in game.plays]
-    best = _best(plays)
-    copies: dict[str, int] = {}
-    for card in game.variants.deck(game.players):
-        copies[card.value] = copies.get(card.value, 0) + 1
     return {
         "seat": seat,
         "players_count": game.players,
         "variants": game.variants.to_dict(),
         "hand": [card.value for card in sorted(game.hands[seat], key=_SORT_KEY.__getitem__)],
         "zero_five_available": game.variants.zero_five and game.zero_five[seat],
-        "players": [
-            {
-                "seat": s,
-                "gas": game.gas[s],
-                "speed": game.speed[s],
-                "laps": game.laps[s],
-                "hand_size": len(game.hands[s]),
-                "zero_five_available": game.variants.zero_five and game.zero_five[s],
-            }
-            for s in range(game.players)
-        ],
+        "players": [_player(game, s) for s in range(game.players)],
         "middle": game.middle,
         "removed": game.removed,
         "round": game.round,
@@ -73,10 +200,10 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
         "winner": game.winner,
         "trick_plays": plays,
         "blocked_suits": [suit.value for suit in game.blocked_suits()],
-        "best": best,
+        "best": _best(plays),
         "round_tricks": [copy_record(r) for r in game.round_tricks],
         "last_trick": None if game.last_trick is None else copy_record(game.last_trick),
-        "deck": {"size": sum(copies.values()), "copies": copies},
+        "deck": _deck(game),
         "set_aside": len(game.set_aside),
         "legal_actions": [a.to_dict() for a in game.legal_actions()] if my_turn else [],
         "card_options": _card_options(game, seat, plays, lichen) if my_turn else [],
@@ -84,9 +211,27 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
     }
 
 
-def _best(plays: list[dict[str, Any]]) -> dict[str, int] | None:
+def _player(game: Game, seat: int) -> PlayerView:
+    return {
+        "seat": seat,
+        "gas": game.gas[seat],
+        "speed": game.speed[seat],
+        "laps": game.laps[seat],
+        "hand_size": len(game.hands[seat]),
+        "zero_five_available": game.variants.zero_five and game.zero_five[seat],
+    }
+
+
+def _deck(game: Game) -> DeckView:
+    copies: dict[str, int] = {}
+    for card in game.variants.deck(game.players):
+        copies[card.value] = copies.get(card.value, 0) + 1
+    return {"size": sum(copies.values()), "copies": copies}
+
+
+def _best(plays: list[PublicPlay]) -> Leader | None:
     """The face-up card now winning: highest final, the earlier card on a tie (R13)."""
-    best: dict[str, int] | None = None
+    best: Leader | None = None
     for play in plays:
         final = play["final"]
         if final is not None and (best is None or final > best["final"]):
@@ -94,37 +239,37 @@ def _best(plays: list[dict[str, Any]]) -> dict[str, int] | None:
     return best
 
 
-def _best_after(plays: list[dict[str, Any]], striking: bool) -> dict[str, int] | None:
+def _best_after(plays: list[PublicPlay], striking: bool) -> Leader | None:
     """The current leader if a 1 were added now (``striking``), else as things stand."""
     if not striking:
         return _best(plays)
     struck = []
     for play in plays:
-        if play["final"] is not None and play["value"] in STRUCK_BY_LICHEN:
-            play = {**play, "final": play["final"] - play["effective_value"]}
+        final, value = play["final"], play["value"]
+        if final is not None and value is not None:
+            play = {**play, "final": final - value + effective_value(value, True)}
         struck.append(play)
     return _best(struck)
 
 
-def _card_options(
-    game: Game, seat: int, plays: list[dict[str, Any]], lichen: bool
-) -> list[dict[str, Any]]:
+def _card_options(game: Game, seat: int, plays: list[PublicPlay], lichen: bool) -> list[CardOption]:
     """Per distinct card in hand: whether it may go face up, why not, and preview numbers."""
     blocked = set(game.blocked_suits())
-    gas = game.gas[seat]
-    speed = game.speed[seat]
-    options = []
+    gas, speed, middle, removed = game.gas[seat], game.speed[seat], game.middle, game.removed
+    options: list[CardOption] = []
     for suit in sorted(set(game.hands[seat]), key=_SORT_KEY.__getitem__):
         value = SUIT_VALUE[suit]
         can = suit not in blocked
-        gas_max = gas
-        if suit is Suit.SALTY and game.middle > 0:
-            gas_max = min(MAX_GAS, gas + 1)
-        zero_previews: dict[str, dict[str, int]] = {}
+        zero_previews: dict[str, ZeroPreview] = {}
         if suit is Suit.ZERO:
-            zero_previews["speed"] = {"speed": speed + 1, "gas_max": gas}
-            if game.removed:
-                zero_previews["gas"] = {"speed": speed, "gas_max": min(MAX_GAS, gas + 1)}
+            for effect in ZeroEffect.SPEED, ZeroEffect.GAS:
+                if effect is ZeroEffect.GAS and not removed:
+                    continue  # R20: nothing removed, nothing to take back
+                gas_max = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
+                zero_previews[effect.value] = {
+                    "speed": speed + 1 if effect is ZeroEffect.SPEED else speed,
+                    "gas_max": gas_max,
+                }
         options.append(
             {
                 "suit": suit.value,
@@ -133,11 +278,11 @@ def _card_options(
                 "blocked_reason": None
                 if can
                 else f"{RACER_NAME[suit]} is already face up in this trick.",
-                "effective_value": 0 if lichen and value in STRUCK_BY_LICHEN else value,
+                "effective_value": effective_value(value, lichen),
                 "speed": speed,
-                "gas_max": gas_max,
+                "gas_max": supply_after_effect(Action.play(suit), gas, middle, removed),
                 "best_other": _best_after(plays, suit is Suit.LICHEN and not lichen),
-                "zero_effect_choices": [ZeroEffect(k).value for k in zero_previews],
+                "zero_effect_choices": list(zero_previews),
                 "zero_previews": zero_previews,
             }
         )
@@ -145,8 +290,8 @@ def _card_options(
 
 
 def _zero_five_option(
-    game: Game, seat: int, plays: list[dict[str, Any]], lichen: bool
-) -> dict[str, Any] | None:
+    game: Game, seat: int, plays: list[PublicPlay], lichen: bool
+) -> ZeroFiveOption | None:
     """The 0/5 card's choices now, or ``None`` if it cannot be played this turn."""
     if not game.zero_five_playable(seat):
         return None
@@ -158,7 +303,7 @@ def _zero_five_option(
     return {
         "values": values,
         "gas_max": gas_max,
-        "effective_value": {str(v): 0 if lichen and v in STRUCK_BY_LICHEN else v for v in values},
+        "effective_value": {str(v): effective_value(v, lichen) for v in values},
         "speed": game.speed[seat],
         "best_other": _best(plays),
     }

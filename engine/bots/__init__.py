@@ -1,7 +1,7 @@
-"""Computer players: ``make_bot(kind, seed, **options)`` and the kinds on offer.
+"""Computer players: ``make_bot(kind, seed, **options)`` and the levels on offer.
 
 A bot only ever receives one seat's observation (``Game.observation(seat)``), never the
-game, so it cannot see hidden cards by construction. Kinds:
+game, so it cannot see hidden cards by construction. Levels (:data:`BOT_LEVELS`):
 
 * ``random`` — uniform over the legal actions (baseline, fuzzing);
 * ``easy`` — a light heuristic with noise, never plainly wasteful;
@@ -19,20 +19,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import Bot, RandomBot
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot
 from engine.bots.players import EasyBot, NormalBot
 
-BOT_KINDS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-"""The difficulty names the web page and the API offer, weakest first."""
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
+
+BOT_KINDS = BOT_LEVELS
+"""The former name of :data:`BOT_LEVELS`, kept while callers outside the engine move over."""
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     """Build a bot of ``kind`` with its own seed.
 
-    Options (``hard`` only): ``time_budget_ms`` (default 200), ``iterations`` (fixed work
-    instead of a clock, for reproducible runs), ``workers`` (processes for root
-    parallelism, default 1), ``candidates`` (actions searched, default 8). Unknown kinds
-    or options raise ``ValueError``.
+    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`),
+    ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers``
+    (worker processes for root parallelism; default 1, searching in the calling process),
+    ``candidates`` (actions searched, default 8). Unknown kinds or options raise
+    ``ValueError``.
     """
     if kind == "hard":
         from engine.bots.search import HARD_OPTIONS, HardBot
@@ -50,7 +54,7 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
         return EasyBot(seed)
     if kind == "normal":
         return NormalBot(seed)
-    raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}.")
+    raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
 
 
-__all__ = ["BOT_KINDS", "Bot", "make_bot"]
+__all__ = ["BOT_KINDS", "BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "make_bot"]

@@ -1,19 +1,26 @@
 """What every computer player shares: the :class:`Bot` interface and per-decision randomness.
 
-A bot is a pure function of its seed and one seat's observation: it keeps no memory
-between calls, so the web server may build a fresh bot for every decision and a replay
-with the same seeds gives the same moves.
+A bot keeps no memory between calls: its move depends only on its seed, one seat's
+observation and, for a bot that thinks against a clock, how much work fits in its time
+budget. So a server may build a fresh bot for every decision; a replay with the same seeds
+gives the same moves for every bot that works to a fixed amount (all but a time-budgeted
+hard bot, which is reproducible only with ``iterations``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 from engine.actions import Action
 from engine.rng import Rng
+from engine.view import Observation
 
 _MASK64 = (1 << 64) - 1
+
+DEFAULT_BOT_BUDGET_MS = 200
+"""Thinking time per decision, in milliseconds, of a bot that searches against a clock
+(the hard bot) when no budget is given."""
 
 
 def mix_seed(*parts: int) -> int:
@@ -32,7 +39,18 @@ def mix_seed(*parts: int) -> int:
     return h
 
 
-def decision_rng(seed: int, observation: dict[str, Any]) -> Rng:
+LooseObservation: TypeAlias = Observation | dict[str, Any]
+"""What :meth:`Bot.choose` accepts: an :class:`~engine.view.Observation`, or the same data
+typed loosely (``Game.observation`` returns a plain dict while callers outside the engine
+still add their own keys to it)."""
+
+
+def as_observation(observation: LooseObservation) -> Observation:
+    """``observation`` typed as the :class:`~engine.view.Observation` it holds."""
+    return cast(Observation, observation)
+
+
+def decision_rng(seed: int, observation: Observation) -> Rng:
     """A generator for one decision, derived from the bot's seed and where the game stands.
 
     Two calls with the same seed and observation get the same stream; different turns of
@@ -41,9 +59,9 @@ def decision_rng(seed: int, observation: dict[str, Any]) -> Rng:
     return Rng(
         mix_seed(
             seed,
-            int(observation["seat"]),
-            int(observation["round"]),
-            int(observation["trick"]),
+            observation["seat"],
+            observation["round"],
+            observation["trick"],
             len(observation["trick_plays"]),
         )
     )
@@ -54,7 +72,7 @@ def uniform(rng: Rng) -> float:
     return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
 
 
-def legal_actions(observation: dict[str, Any]) -> list[Action]:
+def legal_actions(observation: Observation) -> list[Action]:
     """The observation's legal actions as :class:`Action` objects (empty if not our turn)."""
     return [Action.from_dict(a) for a in observation["legal_actions"]]
 
@@ -68,7 +86,7 @@ class Bot(ABC):
         self.seed = int(seed)
 
     @abstractmethod
-    def choose(self, observation: dict[str, Any]) -> Action:
+    def choose(self, observation: LooseObservation) -> Action:
         """Pick a legal action for the seat whose observation this is."""
 
     def __repr__(self) -> str:
@@ -87,8 +105,9 @@ class RandomBot(Bot):
 
     kind = "random"
 
-    def choose(self, observation: dict[str, Any]) -> Action:
+    def choose(self, observation: LooseObservation) -> Action:
         """A uniformly random legal action."""
+        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")

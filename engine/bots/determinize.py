@@ -25,16 +25,20 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.cards import SUIT_ORDER, Suit
-from engine.game import Game
+from engine.actions import ActionType
+from engine.cards import SUIT_ORDER, Suit, ZeroEffect
+from engine.game import Game, Play
 from engine.rng import Rng
+from engine.variants import Variants
+from engine.view import Observation, PublicPlay, copy_record
+
+_PLAY = ActionType.PLAY
+_TUNE_UP = ActionType.TUNE_UP
 
 
-def unknown_pool(observation: dict[str, Any]) -> list[Suit]:
+def unknown_pool(observation: Observation) -> list[Suit]:
     """The cards the observing seat cannot place, in a fixed (sorted) order."""
-    counts = {Suit(name): int(n) for name, n in observation["deck"]["copies"].items()}
+    counts = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
     for card in observation["hand"]:
         counts[Suit(card)] -= 1
     for play in _face_up_this_round(observation):
@@ -48,119 +52,123 @@ def unknown_pool(observation: dict[str, Any]) -> list[Suit]:
     return pool
 
 
-def _face_up_this_round(observation: dict[str, Any]) -> list[Suit]:
+def _face_up(plays: list[PublicPlay]) -> list[Suit]:
+    return [Suit(p["suit"]) for p in plays if p["type"] == _PLAY and p["suit"] is not None]
+
+
+def _face_up_this_round(observation: Observation) -> list[Suit]:
     cards: list[Suit] = []
     for record in observation["round_tricks"]:
-        cards.extend(Suit(p["suit"]) for p in record["plays"] if p["type"] == "play")
-    cards.extend(Suit(p["suit"]) for p in observation["trick_plays"] if p["type"] == "play")
+        cards.extend(_face_up(record["plays"]))
+    cards.extend(_face_up(observation["trick_plays"]))
     return cards
 
 
-def _lap_order(observation: dict[str, Any]) -> list[int]:
+def _lap_order(observation: Observation) -> list[int]:
     """A lap history consistent with the public laps: only its last entry matters (R6).
 
     Laps are gained only on sixth tricks, so whoever led this round's first trick is the
     most recent lap gainer whenever anyone has a lap.
     """
-    laps = [int(p["laps"]) for p in observation["players"]]
+    laps = [p["laps"] for p in observation["players"]]
     tricks = observation["round_tricks"]
-    first_lead = int(tricks[0]["lead"] if tricks else observation["lead"])
+    first_lead = tricks[0]["lead"] if tricks else observation["lead"]
     order = [s for s, n in enumerate(laps) if s != first_lead for _ in range(n)]
     order.extend([first_lead] * laps[first_lead])
     return order
 
 
+def _trick_play(play: PublicPlay, speed: int, card: Suit | None) -> Play:
+    """A card of the current trick as the game holds it; ``card`` is a Tune Up's sampled
+    identity. A Tune Up's speed is hidden too but plays no part (it cannot win): the
+    seat's current speed stands in for it."""
+    effect = play["zero_effect"]
+    return Play(
+        play["seat"],
+        ActionType(play["type"]),
+        card if play["suit"] is None else Suit(play["suit"]),
+        play["gas"],
+        speed if play["speed"] is None else play["speed"],
+        play["value"],
+        None if effect is None else ZeroEffect(effect),
+    )
+
+
 class Determinizer:
     """Samples full games consistent with one seat's observation.
 
-    The template game (everything public plus the seat's own hand) is built once through
-    :meth:`Game.from_dict`; each :meth:`sample` clones it and deals the unknown pool into
-    the hidden slots.
+    Everything public is read once; each :meth:`sample` deals the unknown pool into the
+    hidden slots and builds the game with :meth:`Game.from_parts`.
     """
 
-    def __init__(self, observation: dict[str, Any]) -> None:
-        self.seat = int(observation["seat"])
+    def __init__(self, observation: Observation) -> None:
+        self.observation = observation
+        self.seat = observation["seat"]
         self.pool = unknown_pool(observation)
         players = observation["players"]
-        self.hand_sizes = [
-            0 if s == self.seat else int(p["hand_size"]) for s, p in enumerate(players)
+        self.hand = [Suit(card) for card in observation["hand"]]
+        self.hand_sizes = [0 if s == self.seat else p["hand_size"] for s, p in enumerate(players)]
+        self.variants = Variants.from_dict(observation["variants"])
+        self.hidden_plays = sum(p["type"] == _TUNE_UP for p in observation["trick_plays"])
+        self.set_aside = observation["set_aside"]
+        self.face_up_done = [
+            card for record in observation["round_tricks"] for card in _face_up(record["plays"])
         ]
-        self.hidden_plays = [
-            i for i, p in enumerate(observation["trick_plays"]) if p["type"] == "tune_up"
-        ]
-        self.set_aside = int(observation["set_aside"])
-        face_up_done = [
-            p["suit"]
-            for record in observation["round_tricks"]
-            for p in record["plays"]
-            if p["type"] == "play"
-        ]
-        needed = sum(self.hand_sizes) + len(self.hidden_plays) + self.set_aside
+        self.round_tricks = [copy_record(r) for r in observation["round_tricks"]]
+        last = observation["last_trick"]
+        self.last_trick = None if last is None else copy_record(last)
+        self.lap_order = _lap_order(observation)
+        needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
-        self.template = Game.from_dict(
-            {
-                "format": 1,
-                "players": int(observation["players_count"]),
-                "variants": observation["variants"],
-                "seed": 0,
-                "rng": 0,
-                "round": observation["round"],
-                "trick": observation["trick"],
-                "lead": observation["lead"],
-                "hands": [
-                    list(observation["hand"]) if s == self.seat else [] for s in range(len(players))
-                ],
-                "gas": [p["gas"] for p in players],
-                "speed": [p["speed"] for p in players],
-                "laps": [p["laps"] for p in players],
-                "middle": observation["middle"],
-                "removed": observation["removed"],
-                "zero_five": [p["zero_five_available"] for p in players],
-                "plays": [
-                    {
-                        "seat": p["seat"],
-                        "type": p["type"],
-                        "card": p["suit"],
-                        "gas": p["gas"],
-                        "speed": players[p["seat"]]["speed"] if p["speed"] is None else p["speed"],
-                        "value": p["value"],
-                        "zero_effect": p["zero_effect"],
-                    }
-                    for p in observation["trick_plays"]
-                ],
-                "discards": face_up_done,
-                "set_aside": [],
-                "round_tricks": observation["round_tricks"],
-                "last_trick": observation["last_trick"],
-                "lap_order": _lap_order(observation),
-                "winner": observation["winner"],
-            }
-        )
 
     def sample(self, rng: Rng) -> Game:
         """A full game whose hidden cards are a fresh random deal of the unknown pool.
 
         Its generator (future deals) is seeded from ``rng`` too: the real one is secret.
         """
-        game = self.template.clone()
         cards = list(self.pool)
         rng.shuffle(cards)
         at = 0
+        hands: list[list[Suit]] = []
         for seat, size in enumerate(self.hand_sizes):
-            if size:
-                game.hands[seat] = cards[at : at + size]
-                at += size
-        for index in self.hidden_plays:
-            game.plays[index].card = cards[at]
-            at += 1
-        game.set_aside = cards[at : at + self.set_aside]
+            hands.append(self.hand if seat == self.seat else cards[at : at + size])
+            at += size
+        obs = self.observation
+        players = obs["players"]
+        plays = []
+        for p in obs["trick_plays"]:
+            hidden = None
+            if p["type"] == _TUNE_UP:
+                hidden, at = cards[at], at + 1
+            plays.append(_trick_play(p, players[p["seat"]]["speed"], hidden))
+        set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
-        game.discards.extend(cards[at:])
-        game.rng.state = rng.next_u64()
-        return game
+        return Game.from_parts(
+            players=obs["players_count"],
+            variants=self.variants,
+            seed=0,
+            rng_state=rng.next_u64(),
+            round=obs["round"],
+            trick=obs["trick"],
+            lead=obs["lead"],
+            hands=hands,
+            gas=[p["gas"] for p in players],
+            speed=[p["speed"] for p in players],
+            laps=[p["laps"] for p in players],
+            middle=obs["middle"],
+            removed=obs["removed"],
+            zero_five=[p["zero_five_available"] for p in players],
+            plays=plays,
+            discards=self.face_up_done + cards[at:],
+            set_aside=set_aside,
+            round_tricks=self.round_tricks,
+            last_trick=self.last_trick,
+            lap_order=self.lap_order,
+            winner=obs["winner"],
+        )
 
 
-def determinize(observation: dict[str, Any], rng: Rng) -> Game:
+def determinize(observation: Observation, rng: Rng) -> Game:
     """One full game consistent with ``observation`` (see :class:`Determinizer`)."""
     return Determinizer(observation).sample(rng)

@@ -13,15 +13,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.actions import Action, ActionType
+from engine.actions import Action, ActionType, supply_after_effect
 from engine.bots.situation import Situation
-from engine.cards import MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit, ZeroEffect
+from engine.cards import (
+    MAX_GAS,
+    STRUCK_BY_LICHEN,
+    SUIT_VALUE,
+    TRICKS_PER_ROUND,
+    Suit,
+    ZeroEffect,
+    effective_value,
+)
 from engine.rng import Rng
 
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP
 _ZERO_FIVE = ActionType.ZERO_FIVE
-_STRUCK = (4, 5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +113,7 @@ class _Trick:
             if p.value is None:
                 continue
             plain = max(plain, p.value + p.gas + p.speed)
-            struck = max(struck, (0 if p.value in _STRUCK else p.value) + p.gas + p.speed)
+            struck = max(struck, effective_value(p.value, True) + p.gas + p.speed)
         self.best_plain = struck if self.lichen_in else plain
         self.best_struck = struck
         after = sit.players - len(sit.plays) - 1
@@ -142,10 +149,7 @@ class _Trick:
             for other, n in sit.unseen.items():
                 if n <= 0 or other is suit or other in self.blocked:
                     continue
-                v = SUIT_VALUE[other]
-                if lichen_after and v in _STRUCK:
-                    v = 0
-                by_value[v] += n
+                by_value[effective_value(SUIT_VALUE[other], lichen_after)] += n
                 if other is Suit.LICHEN:
                     lichens = n
             for v in range(4, -1, -1):
@@ -182,7 +186,7 @@ def _win_chance(
         return 0.0
     if not tr.later:
         return 1.0
-    strikable = not lichen_after and value in _STRUCK
+    strikable = not lichen_after and value in STRUCK_BY_LICHEN
     at_least, lichens = tr.reach_table(sit, suit, lichen_after)
     chance = 1.0
     willing = style.willing
@@ -246,27 +250,21 @@ def score_actions(sit: Situation, style: Style) -> tuple[list[float], list[float
             suit = action.suit
             assert suit is not None
             value = SUIT_VALUE[suit]
-            lichen_after = tr.lichen_in or suit is Suit.LICHEN
-            shown = 0 if lichen_after and value in _STRUCK else value
+            shown = effective_value(value, tr.lichen_in or suit is Suit.LICHEN)
             extra = 0.0
-            gained = 0
+            gained = supply_after_effect(action, gas, sit.middle, sit.removed) - gas
             my_speed = speed
-            if suit is Suit.SALTY and sit.middle > 0:
-                gained = 1 if room > 0 else 0
-            elif suit is Suit.ZERO:
-                if action.zero_effect is ZeroEffect.GAS:
-                    gained = 1 if room > 0 else 0
-                else:
-                    my_speed += 1
-                    extra = style.speed_value * later_tricks
+            if suit is Suit.ZERO and action.zero_effect is ZeroEffect.SPEED:
+                my_speed += 1
+                extra = style.speed_value * later_tricks
             final = shown + g + my_speed
             p = _win_chance(sit, tr, style, final, value, suit)
             score = p * worth + (gained - g) * gv + extra - keep[suit]
         else:
             value = action.value or 0
             assert action.discard is not None
-            shown = 0 if tr.lichen_in and value in _STRUCK else value
-            gained = min(2 if value == 0 else 1, sit.removed, room)
+            shown = effective_value(value, tr.lichen_in)
+            gained = supply_after_effect(action, gas, sit.middle, sit.removed) - gas
             final = shown + g + speed
             p = _win_chance(sit, tr, style, final, value, None)
             score = p * worth + (gained - g) * gv - keep[action.discard] - style.zero_five_keep

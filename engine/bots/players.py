@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action
-from engine.bots.base import Bot, decision_rng, legal_actions
+from engine.bots.base import Bot, LooseObservation, as_observation, decision_rng, legal_actions
 from engine.bots.heuristic import EASY, NORMAL, Style, choose
 from engine.bots.situation import from_observation
+from engine.cards import Suit
+from engine.view import Observation
 
 
 class HeuristicBot(Bot):
@@ -26,8 +26,9 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         self.style = style
 
-    def choose(self, observation: dict[str, Any]) -> Action:
+    def choose(self, observation: LooseObservation) -> Action:
         """The heuristic's pick among the legal actions."""
+        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
@@ -57,11 +58,9 @@ class NormalBot(HeuristicBot):
         super().__init__(seed, NORMAL)
 
 
-def _uncounted(observation: dict[str, Any], hand: list[Any]) -> dict[Any, int]:
+def _uncounted(observation: Observation, hand: list[Suit]) -> dict[Suit, int]:
     """The unseen pool of a player who only remembers the deck and their own hand."""
-    from engine.cards import Suit
-
-    pool = {Suit(name): int(n) for name, n in observation["deck"]["copies"].items()}
+    pool = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
     for card in hand:
         pool[card] -= 1
     return pool

@@ -10,11 +10,14 @@ For one decision the bot
    round, scoring the result with :func:`engine.bots.value.win_chances`;
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
    so the luck of the deal cancels out), dropping those clearly behind as evidence grows;
-4. stops at the time budget (default 200 ms) or, for reproducible runs, after a fixed
-   number of rollouts (``iterations``), and plays the best mean.
+4. stops at the time budget (default :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`) or,
+   for reproducible runs, after a fixed number of rollouts (``iterations``), and plays the
+   best mean.
 
-With ``workers=2`` the worlds are split over two processes (root parallelism); the
-default is one process, as the web server already runs bots in threads.
+By default (``workers=1``) the search runs in the calling process. With ``workers=N`` the
+worlds are split over N shared worker processes (root parallelism), which also keeps a
+CPU-bound search off the caller's interpreter: a web server holding the GIL for a search
+would stall every other request.
 """
 
 from __future__ import annotations
@@ -26,16 +29,24 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
-from engine.actions import Action, ActionType
-from engine.bots.base import Bot, decision_rng, legal_actions, mix_seed
+from engine.actions import Action, ActionDict, ActionType
+from engine.bots.base import (
+    DEFAULT_BOT_BUDGET_MS,
+    Bot,
+    LooseObservation,
+    as_observation,
+    decision_rng,
+    legal_actions,
+    mix_seed,
+)
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
 from engine.bots.situation import face_up_this_round, from_game, from_observation
 from engine.bots.value import win_chances
 from engine.game import Game
 from engine.rng import Rng
+from engine.view import Observation
 
-DEFAULT_TIME_BUDGET_MS = 200
 DEFAULT_CANDIDATES = 8
 HARD_OPTIONS = frozenset({"time_budget_ms", "iterations", "workers", "candidates"})
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
@@ -94,7 +105,7 @@ class _Evaluator:
 
 
 def _run_worlds(
-    observation: dict[str, Any],
+    observation: Observation,
     actions: list[Action],
     seed: int,
     rollouts: int | None,
@@ -102,7 +113,7 @@ def _run_worlds(
 ) -> tuple[list[list[float]], int]:
     """Evaluate ``actions`` on freshly sampled worlds: one row of values per world (NaN
     for candidates not simulated in it, or pruned since), and the rollouts run."""
-    seat = int(observation["seat"])
+    seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
     stats = _Evaluator(len(actions))
@@ -139,7 +150,7 @@ def _run_worlds(
     return paired, used
 
 
-def _worker(args: tuple[dict[str, Any], list[dict[str, Any]], int, int | None, float]) -> Any:
+def _worker(args: tuple[Observation, list[ActionDict], int, int | None, float]) -> Any:
     """One worker process's share of a decision. The deadline is absolute (the monotonic
     clock is system-wide), so a job that waited in a busy pool's queue runs only for what
     is left of the budget instead of its whole length."""
@@ -195,7 +206,7 @@ class HardBot(Bot):
     def __init__(
         self,
         seed: int,
-        time_budget_ms: float = DEFAULT_TIME_BUDGET_MS,
+        time_budget_ms: float = DEFAULT_BOT_BUDGET_MS,
         iterations: int | None = None,
         workers: int = 1,
         candidates: int = DEFAULT_CANDIDATES,
@@ -212,9 +223,10 @@ class HardBot(Bot):
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
-    def choose(self, observation: dict[str, Any]) -> Action:
+    def choose(self, observation: LooseObservation) -> Action:
         """The candidate with the best mean simulated outcome."""
         start = time.monotonic()
+        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")

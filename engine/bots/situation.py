@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionType
 from engine.cards import SUIT_ORDER, Suit
 from engine.variants import Variants
+from engine.view import Observation
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -80,42 +81,42 @@ def _unseen(copies: dict[Suit, int], hand: list[Suit], face_up: list[Suit]) -> d
     return unseen
 
 
-def from_observation(observation: dict[str, Any], legal: list[Action]) -> Situation:
+def from_observation(observation: Observation, legal: list[Action]) -> Situation:
     """The situation of the observing seat, which must be the one to act."""
     plays = [
         SeenPlay(
-            int(p["seat"]),
+            p["seat"],
             ActionType(p["type"]),
             None if p["suit"] is None else Suit(p["suit"]),
             p["value"],
-            int(p["gas"]),
-            0 if p["speed"] is None else int(p["speed"]),
+            p["gas"],
+            0 if p["speed"] is None else p["speed"],
         )
         for p in observation["trick_plays"]
     ]
     face_up = [p.suit for p in plays if p.kind is _PLAY and p.suit is not None]
     for record in observation["round_tricks"]:
-        for p in record["plays"]:
-            if p["type"] == "play" and p["suit"] is not None:
-                face_up.append(Suit(p["suit"]))
-    copies = {Suit(name): int(n) for name, n in observation["deck"]["copies"].items()}
+        for q in record["plays"]:
+            if q["type"] == _PLAY and q["suit"] is not None:
+                face_up.append(Suit(q["suit"]))
+    copies = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
     hand = [Suit(card) for card in observation["hand"]]
     seats = observation["players"]
     return Situation(
-        seat=int(observation["seat"]),
-        players=int(observation["players_count"]),
-        trick=int(observation["trick"]),
+        seat=observation["seat"],
+        players=observation["players_count"],
+        trick=observation["trick"],
         hand=hand,
-        gas=[int(p["gas"]) for p in seats],
-        speed=[int(p["speed"]) for p in seats],
-        laps=[int(p["laps"]) for p in seats],
-        hand_size=[int(p["hand_size"]) for p in seats],
-        middle=int(observation["middle"]),
-        removed=int(observation["removed"]),
+        gas=[p["gas"] for p in seats],
+        speed=[p["speed"] for p in seats],
+        laps=[p["laps"] for p in seats],
+        hand_size=[p["hand_size"] for p in seats],
+        middle=observation["middle"],
+        removed=observation["removed"],
         plays=plays,
         unseen=_unseen(copies, hand, face_up),
-        larger_hands=bool(observation["variants"]["larger_hands"]),
-        zero_five=[bool(p["zero_five_available"]) for p in seats],
+        larger_hands=observation["variants"]["larger_hands"],
+        zero_five=[p["zero_five_available"] for p in seats],
         legal=legal,
     )
 
@@ -125,7 +126,7 @@ def face_up_this_round(game: Game) -> dict[Suit, int]:
     counts: dict[Suit, int] = {}
     for record in game.round_tricks:
         for q in record["plays"]:
-            if q["type"] == "play":
+            if q["type"] == _PLAY and q["suit"] is not None:
                 suit = Suit(q["suit"])
                 counts[suit] = counts.get(suit, 0) + 1
     for p in game.plays:
