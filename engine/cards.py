@@ -1,4 +1,5 @@
-"""Suits, printed values, racer names and the fixed numbers of the game (R1–R4)."""
+"""Suits, printed values, racer names, the fixed numbers of the game and the Lichen effect
+(R1–R5, R9, R15, R16)."""
 
 from __future__ import annotations
 

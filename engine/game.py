@@ -680,6 +680,14 @@ class Game:
         The parts are taken as given (consistency is the caller's business): this is how
         :meth:`from_dict` restores a save and a bot builds a sampled world. Lists and plays
         are copied; trick records, never changed once made, are shared.
+
+        >>> game = new_game(players=3, seed=5)
+        >>> _ = game.apply(game.legal_actions()[0])
+        >>> names = "players variants seed round trick lead hands gas speed laps middle removed"
+        >>> names += " zero_five plays discards set_aside round_tricks last_trick lap_order winner"
+        >>> parts = {name: getattr(game, name) for name in names.split()}
+        >>> Game.from_parts(rng_state=game.rng.state, **parts) == game
+        True
         """
         game = object.__new__(cls)
         game.players = _check_players(players)

@@ -46,7 +46,13 @@ still add their own keys to it)."""
 
 
 def as_observation(observation: LooseObservation) -> Observation:
-    """``observation`` typed as the :class:`~engine.view.Observation` it holds."""
+    """``observation`` typed as the :class:`~engine.view.Observation` it holds.
+
+    >>> from engine import new_game
+    >>> game = new_game(players=3, seed=1)
+    >>> as_observation(game.observation(0))["seat"]
+    0
+    """
     return cast(Observation, observation)
 
 

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from engine.actions import Action, ActionType, supply_after_effect
+from engine.bots.base import uniform
 from engine.bots.situation import Situation
 from engine.cards import (
     MAX_GAS,
@@ -308,7 +309,7 @@ def choose_index(sit: Situation, style: Style, rng: Rng) -> int:
     candidates = sensible(sit, scores, chances)
     top_score = max(scores[i] for i in candidates)
     weights = [math.exp((scores[i] - top_score) / style.temperature) for i in candidates]
-    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)
+    pick = uniform(rng) * sum(weights)
     for i, w in zip(candidates, weights, strict=True):
         pick -= w
         if pick < 0:

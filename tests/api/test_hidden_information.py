@@ -23,6 +23,7 @@ import pytest
 from app_kit import bearer, create, move, stored
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from game_kit import hidden_twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,48 +32,6 @@ from engine import Game, new_game
 
 HIDDEN_ONLY_KEYS = {"hands", "card", "discards", "rng", "deck_order", "lap_order", "plays_secret"}
 SUITS = ("lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero")
-
-
-def hidden_twin(game: Game, rng: random.Random) -> Game | None:
-    """The same public position with the hidden cards redistributed (None if impossible)."""
-    data = game.to_dict()
-    slots: list[tuple[str, int, int]] = []  # (where, index, position)
-    pool: list[str] = []
-    for seat in range(1, game.players):
-        for pos, card in enumerate(data["hands"][seat]):
-            slots.append(("hand", seat, pos))
-            pool.append(card)
-    for i, play in enumerate(data["plays"]):
-        if play["type"] == "tune_up":
-            slots.append(("play", i, 0))
-            pool.append(play["card"])
-    for where in ("discards", "set_aside"):
-        for pos, card in enumerate(data[where]):
-            slots.append((where, 0, pos))
-            pool.append(card)
-    if len(set(pool)) < 2:
-        return None
-    for _ in range(50):
-        shuffled = pool[:]
-        rng.shuffle(shuffled)
-        if shuffled != pool:
-            break
-    else:
-        return None
-    twin = {**data, "hands": [list(h) for h in data["hands"]]}
-    twin["plays"] = [dict(p) for p in data["plays"]]
-    twin["discards"] = list(data["discards"])
-    twin["set_aside"] = list(data["set_aside"])
-    for (where, index, pos), card in zip(slots, shuffled, strict=True):
-        if where == "hand":
-            twin["hands"][index][pos] = card
-        elif where == "play":
-            twin["plays"][index]["card"] = card
-        else:
-            twin[where][pos] = card
-    result = Game.from_dict(twin)
-    assert result.to_dict() != data
-    return result
 
 
 def responses_about(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
@@ -124,7 +83,7 @@ def assert_twins_answer_alike(
     """Compare every response for the game and a hidden-card twin; False if no twin exists."""
     session = stored(app, game_id)
     original = session.game
-    twin = hidden_twin(original, rng)
+    twin = hidden_twin(original, 0, rng)
     if twin is None:
         return False
     before = responses_about(client, game_id, token)
@@ -171,7 +130,7 @@ def twin_rng() -> random.Random:
 def test_twin_check_catches_a_leak(twin_rng: random.Random) -> None:
     """The twin comparison is sensitive: a state that peeks at hidden cards is caught."""
     game = new_game(players=4, seed=3)
-    twin = hidden_twin(game, twin_rng)
+    twin = hidden_twin(game, 0, twin_rng)
     assert twin is not None
     assert game.observation(0) == twin.observation(0)
 
@@ -186,7 +145,7 @@ def test_session_state_is_identical_for_twins(twin_rng: random.Random) -> None:
     session = GameSession(
         "g", "t" * 43, config=_config(), game=game, seed=1, seed_chosen=False, engine_seed=1
     )
-    twin = hidden_twin(game, twin_rng)
+    twin = hidden_twin(game, 0, twin_rng)
     assert twin is not None
     first = session_state(session, since=0)
     session.game = twin

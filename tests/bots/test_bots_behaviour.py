@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from bots_kit import VARIANTS, random_positions
+from game_kit import VARIANT_COMBOS, random_positions
 
 from engine import Action, ActionType, Game, Suit, new_game
-from engine.bots import BOT_KINDS, make_bot
+from engine.bots import BOT_LEVELS, make_bot
 from engine.bots.determinize import determinize
 from engine.bots.search import shutdown_workers
 from engine.rng import Rng
@@ -22,9 +22,9 @@ def _choose(kind: str, seed: int, game: Game) -> Action:
     return make_bot(kind, seed, **OPTIONS.get(kind, {})).choose(game.observation(seat))
 
 
-@pytest.mark.parametrize("kind", BOT_KINDS)
+@pytest.mark.parametrize("kind", BOT_LEVELS)
 def test_same_observation_and_seed_give_the_same_move(kind: str) -> None:
-    for n, game in enumerate(random_positions(4, VARIANTS[n_variant(kind)], 5, 10, stride=5)):
+    for n, game in enumerate(random_positions(4, VARIANT_COMBOS[n_variant(kind)], 5, 10, stride=5)):
         observation = game.observation(game.current_seat or 0)
         moves = {make_bot(kind, n, **OPTIONS.get(kind, {})).choose(observation) for _ in range(3)}
         assert len(moves) == 1
@@ -35,7 +35,7 @@ def test_same_observation_and_seed_give_the_same_move(kind: str) -> None:
 
 def n_variant(kind: str) -> int:
     """Spread the kinds over different variant sets."""
-    return BOT_KINDS.index(kind) * 2 + 1
+    return BOT_LEVELS.index(kind) * 2 + 1
 
 
 def test_random_bot_seeds_matter() -> None:
@@ -45,10 +45,10 @@ def test_random_bot_seeds_matter() -> None:
     assert len(moves) > 5
 
 
-@pytest.mark.parametrize("kind", BOT_KINDS)
+@pytest.mark.parametrize("kind", BOT_LEVELS)
 def test_cards_the_bot_cannot_see_do_not_change_its_move(kind: str) -> None:
     """Twin games: same public history and own hand, other hidden cards, same move."""
-    for n, game in enumerate(random_positions(4, VARIANTS[n_variant(kind)], 9, 8, stride=4)):
+    for n, game in enumerate(random_positions(4, VARIANT_COMBOS[n_variant(kind)], 9, 8, stride=4)):
         seat = game.current_seat
         assert seat is not None
         twin = determinize(game.observation(seat), Rng(1000 + n))

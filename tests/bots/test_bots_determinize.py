@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from bots_kit import VARIANTS, all_cards, label, random_positions
+from game_kit import VARIANT_COMBOS, cards_in_play, deck_of, random_positions, variant_label
 
 from engine import Action, Suit, Variants, new_game
 from engine.bots.determinize import Determinizer, determinize, unknown_pool
 from engine.rng import Rng
 
 
-@pytest.mark.parametrize("variants", VARIANTS, ids=label)
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
 @pytest.mark.parametrize("players", [3, 5])
 def test_samples_match_the_observation_and_conserve_the_deck(
     variants: Variants, players: int
@@ -27,7 +27,7 @@ def test_samples_match_the_observation_and_conserve_the_deck(
         # cannot tell the sample from the real game.
         assert sample.observation(seat) == observation
         assert sorted(sample.hands[seat]) == sorted(game.hands[seat])
-        assert all_cards(sample) == Counter(variants.deck(players))
+        assert cards_in_play(sample) == deck_of(sample) == Counter(variants.deck(players))
         assert [len(h) for h in sample.hands] == [len(h) for h in game.hands]
         assert len(sample.set_aside) == len(game.set_aside)
         # Every other seat's view keeps the same public numbers too.
@@ -39,7 +39,7 @@ def test_samples_match_the_observation_and_conserve_the_deck(
 
 def test_sampled_games_play_on_to_the_end() -> None:
     rng = Rng(5)
-    for variants in VARIANTS:
+    for variants in VARIANT_COMBOS:
         for n, game in enumerate(random_positions(4, variants, seed=3, count=5, stride=9)):
             seat = game.current_seat
             assert seat is not None
@@ -122,7 +122,7 @@ def test_simulation_view_equals_the_observation_view() -> None:
     from engine.bots.base import legal_actions
     from engine.bots.situation import from_game, from_observation
 
-    for variants in VARIANTS:
+    for variants in VARIANT_COMBOS:
         for game in random_positions(4, variants, seed=13, count=40, stride=2):
             seat = game.current_seat
             assert seat is not None

@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from bots_kit import VARIANTS, label, random_positions
+from game_kit import VARIANT_COMBOS, random_positions, variant_label
 
 from engine import Action, Variants, new_game
-from engine.bots import BOT_KINDS, make_bot
+from engine.bots import BOT_LEVELS, make_bot
 
-CHEAP_KINDS = [k for k in BOT_KINDS if k != "hard"]
+CHEAP_KINDS = [k for k in BOT_LEVELS if k != "hard"]
 
 
-@pytest.mark.parametrize("variants", VARIANTS, ids=label)
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_cheap_bots_only_play_legal_actions(variants: Variants, players: int) -> None:
     checked = 0
@@ -30,7 +30,7 @@ def test_cheap_bots_only_play_legal_actions(variants: Variants, players: int) ->
     assert checked == 150 * len(CHEAP_KINDS)
 
 
-@pytest.mark.parametrize("variants", VARIANTS, ids=label)
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
 def test_hard_bot_only_plays_legal_actions(variants: Variants) -> None:
     for n, game in enumerate(random_positions(4, variants, seed=11, count=12, stride=7)):
         seat = game.current_seat
@@ -39,11 +39,11 @@ def test_hard_bot_only_plays_legal_actions(variants: Variants) -> None:
         assert action in game.legal_actions(), (action, game.to_dict())
 
 
-@pytest.mark.parametrize("kind", BOT_KINDS)
+@pytest.mark.parametrize("kind", BOT_LEVELS)
 def test_bots_finish_whole_games_in_every_variant(kind: str) -> None:
     """Whole games with bots in every seat end with a winner (no stuck or illegal move)."""
     options = {"iterations": 6, "candidates": 3} if kind == "hard" else {}
-    for index, variants in enumerate(VARIANTS if kind != "hard" else VARIANTS[::3]):
+    for index, variants in enumerate(VARIANT_COMBOS if kind != "hard" else VARIANT_COMBOS[::3]):
         game = new_game(players=3 + index % 3, seed=index, variants=variants)
         moves = 0
         while not game.is_over:
@@ -70,6 +70,6 @@ def test_bots_refuse_an_observation_without_a_turn() -> None:
     seat = game.current_seat
     assert seat is not None
     waiting = game.observation((seat + 1) % 3)
-    for kind in BOT_KINDS:
+    for kind in BOT_LEVELS:
         with pytest.raises(ValueError, match="not this seat's turn"):
             make_bot(kind, seed=1).choose(waiting)

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
-from engine.tournament import main, parse_seat, percentile, places, run, wilson
+from engine import Variants
+from engine.tournament import (
+    GameJob,
+    SeatSpec,
+    main,
+    parse_seat,
+    percentile,
+    places,
+    play_game,
+    run,
+    wilson,
+)
 
 
 def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -21,11 +33,15 @@ def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[st
     assert sum(b["wins"] for b in bots.values()) == 6  # exactly one winner per game
     for figures in bots.values():
         assert figures["games"] == 6
-        lo, hi = figures["ci95"]
-        assert 0.0 <= lo <= figures["win_rate"] <= hi <= 1.0
-        assert 1.0 <= figures["mean_place"] <= 3.0
-        assert figures["ms_per_move_p99"] >= 0.0
-    assert sum(b["mean_place"] for b in bots.values()) == pytest.approx(1 + 2 + 3)
+        assert figures["win_rate"] == figures["wins"] / 6
+        assert figures["ci95"] == list(wilson(figures["wins"], 6))
+    # The same seed replays the same deals and the same bot decisions.
+    again = run(3, [parse_seat(k, None, None) for k in ("normal", "easy", "random")], 6, seed=3)
+    for label, figures in again["bots"].items():
+        assert (figures["wins"], figures["mean_place"]) == (
+            bots[label]["wins"],
+            bots[label]["mean_place"],
+        )
 
 
 def test_tournament_with_a_hard_seat_and_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,12 +50,17 @@ def test_tournament_with_a_hard_seat_and_two_jobs(capsys: pytest.CaptureFixture[
     assert "hard:8it" in table and "normal" in table and "95% CI" in table
 
 
-def test_duplicate_rotation_puts_each_bot_in_each_seat() -> None:
-    """Same deals, rotated seats: swapping the order of two identical kinds changes nothing."""
-    seats = [parse_seat(t, None, None) for t in ("normal", "random", "random")]
-    a = run(3, seats, 6, seed=5)
-    b = run(3, [seats[1], seats[0], seats[2]], 6, seed=5)
-    assert a["bots"]["normal"]["wins"] == b["bots"]["normal"]["wins"]
+@pytest.mark.parametrize("players", [3, 4])
+def test_duplicate_rotation_puts_each_bot_in_each_seat_once_per_deal(players: int) -> None:
+    """The games of one deal seat every bot in every seat exactly once, as played."""
+    kinds = ("normal", "easy", "random", "random")[:players]
+    specs = tuple(SeatSpec(f"{kind}-{i}", kind) for i, kind in enumerate(kinds))
+    for deal in range(2):
+        sat: Counter[tuple[str, int]] = Counter()
+        for index in range(deal * players, (deal + 1) * players):
+            results = play_game(GameJob(index, players, Variants(), 5, specs))
+            sat.update((r.label, r.seat) for r in results)
+        assert sat == Counter({(s.label, seat): 1 for s in specs for seat in range(players)})
 
 
 def test_bad_arguments_are_reported(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,36 +1,16 @@
-"""Small helpers shared by the engine tests: explicit deals, one-line turns, event lookups.
+"""Small helpers of the engine tests: one-line turns, event lookups, public numbers.
 
-Kept free of assertions about the rules so that every rule check lives in a test that
-names its rule id.
+Deals, random play and the hidden-card reshuffle are in the shared ``game_kit``. Kept free
+of assertions about the rules so that every rule check lives in a test that names its
+rule id.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from engine import Action, ActionType, Event, Game, Suit, Variants, ZeroEffect, new_game
-from engine.rng import Rng
-
-#: Every combination of the three variants (R18–R22), the 0 suit replacing chippy.
-VARIANT_COMBOS: tuple[Variants, ...] = tuple(
-    Variants(larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five)
-    for larger, zero, zero_five in itertools.product((False, True), repeat=3)
-)
-
-
-def deal(
-    players: int,
-    hands: Sequence[Sequence[str]],
-    *,
-    lead: int = 0,
-    seed: int = 1,
-    **kwargs: Any,
-) -> Game:
-    """An explicit position (``new_game`` with ``hands``), lead 0 and seed 1 unless given."""
-    return new_game(players=players, seed=seed, hands=hands, lead=lead, **kwargs)
+from engine import Action, ActionType, Event, Game, Suit, ZeroEffect
 
 
 def up(game: Game, suit: str, gas: int = 0, effect: str | None = None) -> list[Event]:
@@ -97,23 +77,6 @@ def gas_total(game: Game) -> int:
     )
 
 
-def cards_in_play(game: Game) -> Counter[str]:
-    """Every physical card the state holds: hands, trick, discards and set-aside (R12, R18)."""
-    state = game.to_dict()
-    cards: Counter[str] = Counter()
-    for hand in state["hands"]:
-        cards.update(hand)
-    cards.update(p["card"] for p in state["plays"] if p["card"] is not None)
-    cards.update(state["discards"])
-    cards.update(state["set_aside"])
-    return cards
-
-
-def deck_of(game: Game) -> Counter[str]:
-    """The variant deck of ``game`` as a multiset of suit ids."""
-    return Counter(card.value for card in game.variants.deck(game.players))
-
-
 def tune_up_all(game: Game) -> list[Event]:
     """Everyone still to play in this trick tunes up with the first card of their hand."""
     events: list[Event] = []
@@ -131,14 +94,3 @@ def first_face_up(game: Game) -> Action:
         if action.type is ActionType.PLAY and action.gas == 0:
             return action
     raise AssertionError("no face-up play available")
-
-
-def random_playout(game: Game, rng: Rng, limit: int = 5000) -> Iterator[tuple[Action, list[Event]]]:
-    """Play uniformly random legal actions until the game ends, yielding each turn."""
-    for _ in range(limit):
-        if game.is_over:
-            return
-        actions = game.legal_actions()
-        action = actions[rng.below(len(actions))]
-        yield action, game.apply(action)
-    raise AssertionError(f"game not over after {limit} turns")

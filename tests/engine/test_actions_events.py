@@ -7,11 +7,13 @@ import json
 from typing import Any
 
 import pytest
-from engine_kit import VARIANT_COMBOS, deal, of_kind
+from engine_kit import of_kind
+from game_kit import VARIANT_COMBOS, deal, random_playout, random_turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    EVENT_PAYLOADS,
     Action,
     ActionType,
     Event,
@@ -27,7 +29,8 @@ from engine.rng import Rng
 
 ACTION_KEYS = {"type", "suit", "gas", "zero_effect", "value", "discard"}
 
-#: Data keys each event kind carries (team contract); ``kind`` and ``seat`` come on top.
+#: Data keys each event kind carries, as API clients and the web page read them; ``kind``
+#: and ``seat`` come on top. Written out here so that a change to the JSON fails a test.
 EVENT_KEYS: dict[str, set[str]] = {
     "round_dealt": {"round", "lead", "hand_size"},
     "card_played": {"suit", "value", "gas", "speed", "final"},
@@ -36,7 +39,7 @@ EVENT_KEYS: dict[str, set[str]] = {
     "card_discarded": set(),
     "gas_taken": {"amount", "removed"},
     "zero_effect": {"choice", "gained", "removed"},
-    "tune_up_share": {"seats", "each", "removed", "middle_before"},
+    "tune_up_share": {"seats", "each", "gained", "removed", "middle_before"},
     "trick_won": {"trick", "final"},
     "trick_all_tuned_up": {"trick"},
     "gas_to_middle": {"amount", "middle"},
@@ -57,12 +60,7 @@ def json_round_trip(action: Action) -> Action:
 def random_game_events(players: int, variants: Variants, seed: int) -> list[Event]:
     """Every event of one random game."""
     game = new_game(players=players, seed=seed, variants=variants)
-    rng = Rng(seed)
-    events: list[Event] = []
-    while not game.is_over:
-        actions = game.legal_actions()
-        events.extend(game.apply(actions[rng.below(len(actions))]))
-    return events
+    return [e for _, events in random_playout(game, Rng(seed)) for e in events]
 
 
 # ---------------------------------------------------------------- actions
@@ -128,14 +126,11 @@ def test_every_legal_action_round_trips() -> None:
     seen: set[ActionType] = set()
     for index, variants in enumerate(VARIANT_COMBOS):
         game = new_game(players=3 + index % 3, seed=index, variants=variants)
-        rng = Rng(index)
-        while not game.is_over:
-            actions = game.legal_actions()
-            for action in actions:
+        for position in random_turns(game, Rng(index)):
+            for action in position.legal_actions():
                 assert set(action.to_dict()) == ACTION_KEYS
                 assert json_round_trip(action) == action
                 seen.add(action.type)
-            game.apply(actions[rng.below(len(actions))])
     assert seen == set(ActionType)
 
 
@@ -229,15 +224,24 @@ def test_event_to_dict_is_flat() -> None:
     assert json.loads(json.dumps(event.to_dict())) == event.to_dict()
 
 
-def test_event_kinds_are_the_contract_list() -> None:
-    """No more and no fewer kinds than the contract names."""
+def test_event_kinds_are_the_documented_list() -> None:
+    """No more and no fewer kinds than the JSON clients know; each has a payload type."""
     assert {k.value for k in EventKind} == set(EVENT_KEYS)
+    assert set(EVENT_PAYLOADS) == set(EventKind)
+
+
+@pytest.mark.parametrize("kind", list(EventKind), ids=str)
+def test_event_payload_type_names_exactly_the_json_keys(kind: EventKind) -> None:
+    """Each kind's ``TypedDict`` declares exactly the keys its events carry, all required."""
+    payload = EVENT_PAYLOADS[kind]
+    assert set(payload.__annotations__) == EVENT_KEYS[kind.value]
+    assert payload.__required_keys__ == frozenset(EVENT_KEYS[kind.value])
 
 
 @pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=lambda v: json.dumps(v.to_dict()))
 def test_events_carry_their_keys_and_no_hidden_identity(variants: Variants) -> None:
-    """Over whole random games: every event has its contract keys, is plain JSON, and only
-    a face-up card_played names a suit; Tune Ups and discards name nothing."""
+    """Over whole random games: every event has exactly its documented keys, is plain JSON,
+    and only a face-up card_played names a suit; Tune Ups and discards name nothing."""
     kinds_seen: set[str] = set()
     for players in (3, 4, 5):
         for event in random_game_events(players, variants, seed=players * 31):
@@ -245,7 +249,7 @@ def test_events_carry_their_keys_and_no_hidden_identity(variants: Variants) -> N
             kind = data.pop("kind")
             data.pop("seat")
             kinds_seen.add(kind)
-            assert set(data) >= EVENT_KEYS[kind], kind
+            assert set(data) == EVENT_KEYS[kind], kind
             if kind == "card_played":
                 assert data["suit"] in {s.value for s in Suit}
                 assert set(data) & CARD_KEYS == {"suit"}
@@ -267,20 +271,17 @@ def test_tuned_up_event_is_the_same_whichever_card() -> None:
     compared = 0
     for index, variants in enumerate(VARIANT_COMBOS):
         game = new_game(players=4, seed=100 + index, variants=variants)
-        rng = Rng(index)
-        while not game.is_over:
-            seat = game.current_seat
+        for position in random_turns(game, Rng(index)):
+            seat = position.current_seat
             assert seat is not None
-            hand = sorted(set(game.to_dict()["hands"][seat]))
+            hand = sorted(set(position.to_dict()["hands"][seat]))
             if len(hand) >= 2:
-                first, second = game.clone(), game.clone()
+                first, second = position.clone(), position.clone()
                 one = first.apply(Action.tune_up(Suit(hand[0])))
                 two = second.apply(Action.tune_up(Suit(hand[-1])))
                 if not any(e.kind == "round_dealt" for e in one):  # a new deal may differ
                     assert [e.to_dict() for e in one] == [e.to_dict() for e in two]
                     compared += 1
-            actions = game.legal_actions()
-            game.apply(actions[rng.below(len(actions))])
     assert compared > 300
 
 
@@ -312,10 +313,7 @@ def test_apply_returns_events_that_match_the_new_state() -> None:
     checked = 0
     for index, variants in enumerate(VARIANT_COMBOS):
         game: Game = new_game(players=4, seed=42 + index, variants=variants)
-        rng = Rng(index)
-        while not game.is_over:
-            actions = game.legal_actions()
-            events = game.apply(actions[rng.below(len(actions))])
+        for _, events in random_playout(game, Rng(index)):
             state = game.to_dict()
             for event in events:
                 data = event.to_dict()
@@ -330,3 +328,27 @@ def test_apply_returns_events_that_match_the_new_state() -> None:
                     assert data["lead"] == state["lead"] and data["round"] == state["round"]
                     assert all(len(h) == data["hand_size"] for h in state["hands"])
     assert checked > 80
+
+
+def test_deal_event_reports_the_round_in_progress() -> None:
+    """``Game.deal_event()`` is the ``round_dealt`` event of the current round: for the
+    first round as ``apply`` reports later deals, and unchanged at every turn of a round."""
+    compared = 0
+    for index, variants in enumerate(VARIANT_COMBOS):
+        game = new_game(players=3 + index % 3, seed=7 + index, variants=variants)
+        dealt = game.deal_event().to_dict()
+        assert dealt == {
+            "kind": "round_dealt",
+            "seat": None,
+            "round": 1,
+            "lead": game.lead,
+            "hand_size": variants.deal_size,
+        }
+        for _, events in random_playout(game, Rng(index)):
+            dealt = next((e.to_dict() for e in events if e.kind == "round_dealt"), dealt)
+            if not game.is_over:
+                assert game.deal_event().to_dict() == dealt
+                compared += 1
+    assert compared > 500
+    late = deal(3, [["chippy"], ["jelly"], ["slippy"]], trick=6, lead=2)
+    assert late.deal_event().data == {"round": 1, "lead": 2, "hand_size": 6}

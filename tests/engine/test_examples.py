@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from engine_kit import (
-    deal,
     down,
     finals,
     first_face_up,
@@ -22,6 +21,7 @@ from engine_kit import (
     tune_up_all,
     up,
 )
+from game_kit import deal
 
 
 def test_e1_salty_three_gas_speed_one_is_six() -> None:

@@ -12,7 +12,15 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from engine_kit import VARIANT_COMBOS, cards_in_play, deck_of, gas_total, random_playout
+from engine_kit import gas_total
+from game_kit import (
+    VARIANT_COMBOS,
+    cards_in_play,
+    deck_of,
+    random_playout,
+    random_turns,
+    reshuffle_hidden,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,15 +115,11 @@ def play_checked(players: int, variants: Variants, seed: int) -> Game:
 def sample_states(players: int, variants: Variants, seed: int, every: int = 1) -> list[Game]:
     """Clones of a random game's states: every ``every``-th decision point, plus the end."""
     game = new_game(players=players, seed=seed, variants=variants)
-    rng = Rng(seed + 1)
-    states = []
-    turn = 0
-    while not game.is_over:
-        if turn % every == 0:
-            states.append(game.clone())
-        actions = game.legal_actions()
-        game.apply(actions[rng.below(len(actions))])
-        turn += 1
+    states = [
+        position.clone()
+        for turn, position in enumerate(random_turns(game, Rng(seed + 1)))
+        if turn % every == 0
+    ]
     states.append(game)
     return states
 
@@ -129,37 +133,6 @@ def walk_keys(value: Any, found: set[str]) -> None:
     elif isinstance(value, list):
         for item in value:
             walk_keys(item, found)
-
-
-def reshuffle_hidden(state: dict[str, Any], observer: int, rng: Rng) -> dict[str, Any]:
-    """The same state with every card ``observer`` cannot see permuted among the hidden
-    places (other hands, face-down cards in the trick, discards, set-aside), and a
-    different generator state and seed."""
-    changed = json.loads(json.dumps(state))
-    slots: list[tuple[list[Any], int, str | None]] = []
-    for seat, hand in enumerate(changed["hands"]):
-        if seat != observer:
-            slots.extend((hand, i, None) for i in range(len(hand)))
-    for index, play in enumerate(changed["plays"]):
-        if play["type"] == "tune_up":
-            slots.append((changed["plays"], index, "card"))
-    slots.extend((changed["discards"], i, None) for i in range(len(changed["discards"])))
-    slots.extend((changed["set_aside"], i, None) for i in range(len(changed["set_aside"])))
-
-    def read(slot: tuple[list[Any], int, str | None]) -> str:
-        container, index, key = slot
-        return str(container[index] if key is None else container[index][key])
-
-    values = [read(slot) for slot in slots]
-    rng.shuffle(values)
-    for (container, index, key), value in zip(slots, values, strict=True):
-        if key is None:
-            container[index] = value
-        else:
-            container[index][key] = value
-    changed["rng"] = (state["rng"] * 6364136223846793005 + 1) % 2**64
-    changed["seed"] = state["seed"] + 1
-    return changed
 
 
 def action_space(game: Game) -> list[Action]:
@@ -229,7 +202,7 @@ def test_observation_never_depends_on_hidden_cards(
             assert not keys & FORBIDDEN_KEYS
             assert isinstance(view["set_aside"], int)
             assert sorted(view["hand"]) == sorted(state["hands"][observer])
-            other = Game.from_dict(reshuffle_hidden(state, observer, rng))
+            other = reshuffle_hidden(game, observer, rng, reseed=True)
             assert json.dumps(other.observation(observer), sort_keys=True) == json.dumps(
                 view, sort_keys=True
             )
@@ -331,8 +304,9 @@ def test_reshuffle_hidden_really_moves_cards() -> None:
     """Guard for the property above: the permutation does change the hidden state."""
     game = new_game(players=4, seed=3)
     state = game.to_dict()
-    changed = reshuffle_hidden(state, 0, Rng(1))
+    changed = reshuffle_hidden(game, 0, Rng(1), reseed=True).to_dict()
     assert changed["hands"][0] == state["hands"][0]
+    assert (changed["rng"], changed["seed"]) != (state["rng"], state["seed"])
     assert changed["hands"][1:] != state["hands"][1:]
     assert Counter(c for h in changed["hands"] for c in h) == Counter(
         c for h in state["hands"] for c in h
