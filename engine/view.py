@@ -6,21 +6,85 @@ numbers and face-up cards. Face-down identities, other hands, the deck order and
 generator state never appear. The shapes it returns are the ``TypedDict`` s below; the
 public form of a card in a trick (:func:`public_play`) and of a finished trick
 (:class:`TrickRecord`) are made here too, for the game's trick records.
+
+:mod:`engine.game` imports this module, so the view reads a game through the two small
+protocols below (:class:`GameState`, :class:`TrickCard`) instead of importing it back.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Sequence
+from typing import Protocol, TypedDict
 
 from engine.actions import Action, ActionDict, ActionType, supply_after_effect
 from engine.cards import RACER_NAME, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
-from engine.variants import VariantsData
-
-if TYPE_CHECKING:  # for annotations only: engine.game imports this module
-    from engine.game import Game, Play
+from engine.variants import Variants, VariantsData
 
 _SORT_KEY = {suit: (SUIT_VALUE[suit], i) for i, suit in enumerate(SUIT_ORDER)}
 _TUNE_UP = ActionType.TUNE_UP
+
+
+class TrickCard(Protocol):
+    """What the view reads of a card in the current trick (:class:`engine.game.Play`)."""
+
+    seat: int
+    kind: ActionType
+    card: Suit | None
+    gas: int
+    speed: int
+    value: int | None
+    zero_effect: ZeroEffect | None
+
+    def final(self, lichen_in_trick: bool) -> int | None:
+        """The card's final number, or ``None`` face down."""
+
+
+class GameState(Protocol):
+    """What the view reads of a game (:class:`engine.game.Game`)."""
+
+    players: int
+    variants: Variants
+    round: int
+    trick: int
+    lead: int
+    hands: list[list[Suit]]
+    gas: list[int]
+    speed: list[int]
+    laps: list[int]
+    middle: int
+    removed: int
+    zero_five: list[bool]
+    set_aside: list[Suit]
+    round_tricks: list[TrickRecord]
+    last_trick: TrickRecord | None
+    winner: int | None
+
+    @property
+    def plays(self) -> Sequence[TrickCard]:
+        """The cards in the current trick, in play order."""
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether someone has won."""
+
+    def lichen_in_trick(self) -> bool:
+        """Whether a 1 lies face up in the current trick."""
+
+    def blocked_suits(self) -> list[Suit]:
+        """Suits already face up in the current trick."""
+
+    def legal_actions(self) -> list[Action]:
+        """The current seat's legal actions."""
+
+    def zero_five_playable(self, seat: int) -> bool:
+        """Whether ``seat`` may play its 0/5 card now."""
+
+    def supply_after_effect(self, seat: int, action: Action) -> int:
+        """Gas ``seat`` could spend on ``action`` after its card's effect."""
 
 
 class PublicPlay(TypedDict):
@@ -136,7 +200,7 @@ class Observation(TypedDict):
     zero_five_option: ZeroFiveOption | None
 
 
-def public_play(play: Play, lichen_in_trick: bool) -> PublicPlay:
+def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
     """What every seat sees of a card in a trick: a Tune Up shows only its back.
 
     >>> from engine.game import Play
@@ -170,7 +234,7 @@ def copy_record(record: TrickRecord) -> TrickRecord:
     return {**record, "plays": [p.copy() for p in record["plays"]]}
 
 
-def observe(game: Game, seat: int) -> Observation:
+def observe(game: GameState, seat: int) -> Observation:
     """Return ``seat``'s view of ``game`` as JSON-ready data.
 
     >>> from engine import new_game
@@ -211,7 +275,7 @@ def observe(game: Game, seat: int) -> Observation:
     }
 
 
-def _player(game: Game, seat: int) -> PlayerView:
+def _player(game: GameState, seat: int) -> PlayerView:
     return {
         "seat": seat,
         "gas": game.gas[seat],
@@ -222,7 +286,7 @@ def _player(game: Game, seat: int) -> PlayerView:
     }
 
 
-def _deck(game: Game) -> DeckView:
+def _deck(game: GameState) -> DeckView:
     copies: dict[str, int] = {}
     for card in game.variants.deck(game.players):
         copies[card.value] = copies.get(card.value, 0) + 1
@@ -252,7 +316,9 @@ def _best_after(plays: list[PublicPlay], striking: bool) -> Leader | None:
     return _best(struck)
 
 
-def _card_options(game: Game, seat: int, plays: list[PublicPlay], lichen: bool) -> list[CardOption]:
+def _card_options(
+    game: GameState, seat: int, plays: list[PublicPlay], lichen: bool
+) -> list[CardOption]:
     """Per distinct card in hand: whether it may go face up, why not, and preview numbers."""
     blocked = set(game.blocked_suits())
     gas, speed, middle, removed = game.gas[seat], game.speed[seat], game.middle, game.removed
@@ -290,7 +356,7 @@ def _card_options(game: Game, seat: int, plays: list[PublicPlay], lichen: bool) 
 
 
 def _zero_five_option(
-    game: Game, seat: int, plays: list[PublicPlay], lichen: bool
+    game: GameState, seat: int, plays: list[PublicPlay], lichen: bool
 ) -> ZeroFiveOption | None:
     """The 0/5 card's choices now, or ``None`` if it cannot be played this turn."""
     if not game.zero_five_playable(seat):
