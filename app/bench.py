@@ -33,6 +33,7 @@ from typing import Any
 from app.sessions import GameConfig, GameSession, _apply_human, session_state, start_game
 from app.settings import Settings
 from app.store import MemoryStore
+from engine.bots import BOT_LEVELS
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--players", type=int, default=100)
     load.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
     load.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
-    load.add_argument("--bots", default="normal", choices=("random", "easy", "normal", "hard"))
+    load.add_argument("--bots", default="normal", choices=BOT_LEVELS)
     load.add_argument("--url", default=None, help="use a running server instead of starting one")
     args = parser.parse_args(argv)
     if args.command == "memory":
