@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -117,7 +118,7 @@ class StaleTurn(AppError):
     code = "stale_turn"
     message = "That move was for an earlier turn; here is the race as it stands now."
 
-    def __init__(self, state: dict[str, Any], message: str | None = None):
+    def __init__(self, state: Mapping[str, Any], message: str | None = None):
         """Carry the current state so the client can resync without another request."""
         super().__init__(message)
         self.state = state

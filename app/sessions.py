@@ -25,10 +25,21 @@ from typing import Any
 import anyio.to_thread
 
 from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, StaleTurn
-from app.settings import BotLevel, Settings
+from app.settings import Settings
 from app.store import GameStore, StoreFull
-from engine import Action, Event, EventKind, Game, IllegalAction, Variants, new_game
-from engine.bots import make_bot
+from app.vocabulary import BotLevel
+from engine import (
+    MAX_DECISIONS,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Observation,
+    Variants,
+    new_game,
+    observe,
+)
+from engine.bots import DEFAULT_BOT_BUDGET_MS, make_bot
 
 log = logging.getLogger("zzv.sessions")
 
@@ -36,7 +47,8 @@ HUMAN_SEAT = 0
 """The human always sits at seat 0."""
 
 # A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
-_MAX_BOT_DECISIONS_PER_CALL = 2000
+# No race lasts more decisions than this, so a correct game always returns well before.
+_MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
 
 
 @dataclass(frozen=True)
@@ -86,7 +98,7 @@ class GameSession:
     delivered: int = 0
     bot_decisions: int = 0
     last_seen: float = 0.0
-    bot_budget_ms: int = 200
+    bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
     bot_workers: int = 2
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -99,7 +111,7 @@ class GameSession:
         """Constant-time check of a presented token."""
         return token is not None and hmac.compare_digest(token.encode(), self.token.encode())
 
-    def record_events(self, events: list[Any]) -> None:
+    def record_events(self, events: list[Event]) -> None:
         """Append engine events to the public log."""
         self.events.extend(json.dumps(event.to_dict(), separators=(",", ":")) for event in events)
 
@@ -127,7 +139,12 @@ def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
 
 
 def choose_bot_action(
-    level: BotLevel, game: Game, seat: int, seed: int, budget_ms: int = 200, workers: int = 2
+    level: BotLevel,
+    game: Game,
+    seat: int,
+    seed: int,
+    budget_ms: int = DEFAULT_BOT_BUDGET_MS,
+    workers: int = 2,
 ) -> Action:
     """The bot decision for ``seat``: the one place bots are called.
 
@@ -165,16 +182,8 @@ def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> G
         bot_budget_ms=settings.bot_time_budget_ms,
         bot_workers=settings.hard_bot_workers,
     )
-    # new_game() deals the first round without reporting it; narrate it like later deals.
-    session.record_events(
-        [
-            Event(
-                EventKind.ROUND_DEALT,
-                None,
-                {"round": game.round, "lead": game.lead, "hand_size": len(game.hands[0])},
-            )
-        ]
-    )
+    # new_game() reports nothing; the log opens with the first deal, like every later one.
+    session.record_events([game.deal_event()])
     _run_bots(session)
     try:
         store.put(session)
@@ -211,7 +220,16 @@ def find_session(store: SessionStore, game_id: str, token: str | None) -> GameSe
     raise GameNotFound()
 
 
-def session_state(session: GameSession, since: int | None = None) -> dict[str, Any]:
+class SessionState(Observation):
+    """What a client is sent: the human's observation plus the session's fields."""
+
+    game_id: str
+    turn: int
+    events: list[dict[str, Any]]
+    event_count: int
+
+
+def session_state(session: GameSession, since: int | None = None) -> SessionState:
     """What the human may see now: ``observation(0)`` + ``events`` + ``turn`` (+ ids).
 
     ``events`` are those since the previous response (or since index ``since`` if given);
@@ -220,16 +238,18 @@ def session_state(session: GameSession, since: int | None = None) -> dict[str, A
     """
     total = len(session.events)
     start = session.delivered if since is None else max(0, min(since, total))
-    state = session.game.observation(HUMAN_SEAT)
-    state["game_id"] = session.id
-    state["turn"] = session.turn
-    state["events"] = [json.loads(text) for text in session.events[start:]]
-    state["event_count"] = total
+    state: SessionState = {
+        **observe(session.game, HUMAN_SEAT),
+        "game_id": session.id,
+        "turn": session.turn,
+        "events": [json.loads(text) for text in session.events[start:]],
+        "event_count": total,
+    }
     session.delivered = total
     return state
 
 
-async def read_state(session: GameSession, since: int | None = None) -> dict[str, Any]:
+async def read_state(session: GameSession, since: int | None = None) -> SessionState:
     """:func:`session_state` taken under the game's lock (finishing any pending bot turns)."""
     async with session.lock:
         if _bots_pending(session):
@@ -239,7 +259,7 @@ async def read_state(session: GameSession, since: int | None = None) -> dict[str
 
 async def play_turn(
     session: GameSession, turn: int, action: Action, since: int | None = None
-) -> dict[str, Any]:
+) -> SessionState:
     """Apply the human's ``action`` for ``turn`` and the bots' replies; return the new state
     (its events as :func:`session_state` picks them with ``since``).
 

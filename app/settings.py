@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-BotLevel = Literal["random", "easy", "normal", "hard"]
-"""Bot strengths a player can pick; mirrors ``engine.bots.BOT_KINDS``."""
+from app.vocabulary import BotLevel
+from engine.bots import DEFAULT_BOT_BUDGET_MS
 
 LogLevel = Literal["debug", "info", "warning", "error"]
 
@@ -64,7 +64,9 @@ class Settings(BaseSettings):
 
     default_bot_level: BotLevel = Field("normal", description="Bot strength when none is given.")
     bot_time_budget_ms: int = Field(
-        200, ge=1, description="Thinking budget handed to bots that search, per decision."
+        DEFAULT_BOT_BUDGET_MS,
+        ge=1,
+        description="Thinking budget handed to bots that search, per decision.",
     )
     hard_bot_workers: int = Field(
         2,

@@ -1,14 +1,17 @@
-"""Shape of the code: no import cycles between the modules of ``engine`` and ``app``.
+"""Shape of the code: no import cycles between the modules of ``engine`` and ``app``, and
+no function longer than a screen.
 
-The checks read the source with :mod:`ast` (nothing is imported), so they see every module,
+Both checks read the source with :mod:`ast` (nothing is imported), so they see every module,
 including ones no test happens to import.
 
-The import graph has an edge for every import at module level, those under
-``if TYPE_CHECKING:`` included: a type-only import is still a dependency a reader has to
-follow, and a cycle hidden behind ``TYPE_CHECKING`` (the store once imported the sessions
-it stores) is still two modules that cannot be understood or replaced one at a time.
-Imports inside functions are left out: they run on call, not on import, and the few there
-are deliberately defer heavy optional modules. Importing ``a.b.c`` also runs ``a/__init__``
+The import graph has an edge for every import that runs when a module is imported: the
+module-level ones, inside ``if``/``try`` blocks too. Left out are imports under
+``if TYPE_CHECKING:``, which never run: a back-reference for annotations only (the view's
+``observe(game: Game)``, while the game module calls the view) cannot leave a module half
+loaded, and it is how a function names the type of its argument. Imports inside functions
+are left out too: they run on call, and the few there deliberately defer heavy optional
+modules. The one type-only dependency that was a design problem, the store importing the
+sessions it stores, gets its own stricter test below. Importing ``a.b.c`` also runs ``a/__init__``
 and ``a/b/__init__``, so those packages are edges too (except the packages that contain
 the importing module: they are already being imported).
 """
@@ -21,6 +24,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "app")
+MAX_FUNCTION_LINES = 60
 
 
 def _modules() -> dict[str, Path]:
@@ -35,14 +39,23 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
-    """Statements that run on import: the body, and what ``if``/``try`` blocks hold."""
+def _is_type_checking(test: ast.expr) -> bool:
+    """Whether an ``if`` tests ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``)."""
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
+    return name == "TYPE_CHECKING"
+
+
+def _module_level(tree: ast.Module, type_checking: bool = False) -> Iterator[ast.stmt]:
+    """Statements that run on import: the body, and what ``if``/``try`` blocks hold
+    (``if TYPE_CHECKING:`` blocks only when ``type_checking`` is true)."""
     pending: list[ast.stmt] = list(tree.body)
     while pending:
         node = pending.pop()
         yield node
         if isinstance(node, ast.If):
-            pending.extend([*node.body, *node.orelse])
+            if type_checking or not _is_type_checking(node.test):
+                pending.extend(node.body)
+            pending.extend(node.orelse)
         elif isinstance(node, ast.Try):
             pending.extend([*node.body, *node.orelse, *node.finalbody])
             for handler in node.handlers:
@@ -55,12 +68,14 @@ def _with_packages(name: str, known: dict[str, Path]) -> set[str]:
     return {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & set(known)
 
 
-def _imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
+def _imports(
+    module: str, path: Path, known: dict[str, Path], type_checking: bool = False
+) -> set[str]:
     """Our modules that ``module`` imports at module level (packages above them too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_package = path.name == "__init__.py"
     targets: set[str] = set()
-    for node in _module_level(tree):
+    for node in _module_level(tree, type_checking):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 targets |= _with_packages(alias.name, known)
@@ -112,13 +127,52 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_the_graph_sees_type_checking_and_package_imports() -> None:
+def test_the_graph_sees_package_imports_and_skips_type_checking_ones(tmp_path: Path) -> None:
     graph = import_graph()
     assert "app.web" in graph["app.errors"]  # the package runs before its module
     assert "app.sessions" in graph["app.deps"]
     assert "engine.events" in graph["engine"]
+    module = tmp_path / "example.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from app import settings\n"
+        "if TYPE_CHECKING:\n"
+        "    from app.sessions import GameSession\n"
+        "def late():\n"
+        "    import app.main\n",
+        encoding="utf-8",
+    )
+    known = _modules()
+    assert _imports("example", module, known) == {"app", "app.settings"}
+    assert _imports("example", module, known, type_checking=True) == {
+        "app",
+        "app.settings",
+        "app.sessions",
+    }
 
 
 def test_no_import_cycles_in_engine_or_app() -> None:
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_store_depends_on_no_other_app_module_not_even_for_types() -> None:
+    """The store is typed against its own ``StoredGame`` protocol, so any store (memory,
+    Redis) can be read and tested without the sessions, routes or settings."""
+    known = _modules()
+    imported = _imports("app.store", known["app.store"], known, type_checking=True)
+    assert {m for m in imported if m.startswith("app.")} == set()
+
+
+def test_no_function_is_longer_than_a_screen() -> None:
+    """Every function and method in engine/ and app/ is at most 60 lines, docstring in."""
+    too_long = []
+    for name, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    too_long.append(f"{name}.{node.name} ({path.name}:{node.lineno}): {lines}")
+    assert not too_long, "functions over 60 lines:\n" + "\n".join(too_long)

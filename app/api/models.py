@@ -13,27 +13,14 @@ from typing import Annotated, Any, Literal
 from annotated_types import Ge, Le
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
-RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
-ActionTypeId = Literal["play", "tune_up", "zero_five"]
-ZeroEffectId = Literal["gas", "speed"]
-BotKind = Literal["random", "easy", "normal", "hard"]
-EventKindId = Literal[
-    "round_dealt",
-    "card_played",
-    "tuned_up",
-    "zero_five_played",
-    "card_discarded",
-    "gas_taken",
-    "zero_effect",
-    "tune_up_share",
-    "trick_won",
-    "trick_all_tuned_up",
-    "gas_to_middle",
-    "speed_gained",
-    "lap_gained",
-    "game_won",
-]
+from app.vocabulary import (
+    ActionTypeId,
+    BotLevel,
+    EventKindId,
+    RacerSuitId,
+    SuitId,
+    ZeroEffectId,
+)
 
 
 def _whole_number(value: Any) -> Any:
@@ -86,7 +73,7 @@ class CreateGame(_In):
     )
 
     players: WholeNumber = Field(4, ge=3, le=5, description="Number of seats, bots included.")
-    bots: BotKind | None = Field(None, description="Bot strength; the server default if null.")
+    bots: BotLevel | None = Field(None, description="Bot strength; the server default if null.")
     variants: VariantsIn = Field(default_factory=VariantsIn)
     seed: Annotated[int, Ge(0), Le(2**53), BeforeValidator(_whole_number)] | None = Field(
         None, description="Replay a seed on this server; drawn at random when null."
@@ -286,7 +273,7 @@ class RecordSettings(_Out):
     """The settings a race was started with."""
 
     players: int
-    bots: BotKind
+    bots: BotLevel
     variants: VariantsOut
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from app.sessions import GameConfig
-from app.settings import BotLevel
+from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
 from engine import Variants
 
 MAX_SEED = 2**53 - 1
@@ -46,7 +46,7 @@ class NewGameForm(BaseModel):
     bots: BotLevel = "normal"
     larger_hands: bool = False
     zero_suit: bool = False
-    zero_replaces: Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"] = "chippy"
+    zero_replaces: RacerSuitId = "chippy"
     zero_five: bool = False
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
 
@@ -124,7 +124,7 @@ class MoveForm(BaseModel):
     turn: int = Field(ge=0)
     choice: str = Field(min_length=1, max_length=40)
     gas: int | None = Field(0, ge=0, le=99)
-    zero_effect: Literal["speed", "gas"] | None = None
+    zero_effect: ZeroEffectId | None = None
     zf_value: int | None = None
     discard: str | None = Field(None, max_length=40)
 

@@ -11,17 +11,35 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.web.labels import SUITS, ZERO_FIVE, gas, names, seat_name, verb
-from engine import EventKind
-from engine.cards import LAPS_TO_WIN
+from engine import (
+    LAPS_TO_WIN,
+    CardDiscarded,
+    CardPlayed,
+    EventKind,
+    GameWon,
+    GasTaken,
+    GasToMiddle,
+    LapGained,
+    RoundDealt,
+    SpeedGained,
+    TrickAllTunedUp,
+    TrickWon,
+    TunedUp,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+)
 
 EventDict = Mapping[str, Any]
-"""A public event as JSON: ``kind``, ``seat`` and the kind's payload keys."""
+"""A public event as JSON: ``kind``, ``seat`` and the keys of the kind's payload type
+(``engine.EVENT_PAYLOADS``)."""
 
-Narrator = Callable[[EventDict, int], str]
-"""Builds the sentence for one event as seen by seat ``me``."""
+Narrator = Callable[[int | None, Any, int], str]
+"""Builds the sentence for one event from its seat and payload, as seen by seat ``me``;
+each narrator declares its kind's payload type, so ``mypy`` checks every key it reads."""
 
 
-def _round_dealt(event: EventDict, me: int) -> str:
+def _round_dealt(seat: int | None, event: RoundDealt, me: int) -> str:
     lead = event["lead"]
     return (
         f"Round {event['round']}: everyone is dealt up to {event['hand_size']} cards. "
@@ -29,8 +47,7 @@ def _round_dealt(event: EventDict, me: int) -> str:
     )
 
 
-def _card_played(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _card_played(seat: int | None, event: CardPlayed, me: int) -> str:
     return (
         f"{seat_name(seat, me)} {verb(seat, me, 'play', 'plays')} "
         f"{SUITS[event['suit']].short} ({event['value']}) with {gas(event['gas'])}"
@@ -38,13 +55,11 @@ def _card_played(event: EventDict, me: int) -> str:
     )
 
 
-def _tuned_up(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _tuned_up(seat: int | None, event: TunedUp, me: int) -> str:
     return f"{seat_name(seat, me)} {verb(seat, me, 'tune', 'tunes')} up: a card goes face down."
 
 
-def _zero_five_played(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _zero_five_played(seat: int | None, event: ZeroFivePlayed, me: int) -> str:
     return (
         f"{seat_name(seat, me)} {verb(seat, me, 'play', 'plays')} "
         f"{SUITS[ZERO_FIVE].racer} as {event['value']}, "
@@ -53,13 +68,11 @@ def _zero_five_played(event: EventDict, me: int) -> str:
     )
 
 
-def _card_discarded(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _card_discarded(seat: int | None, event: CardDiscarded, me: int) -> str:
     return f"{seat_name(seat, me)} {verb(seat, me, 'discard', 'discards')} a card face down."
 
 
-def _gas_taken(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _gas_taken(seat: int | None, event: GasTaken, me: int) -> str:
     if event["amount"]:
         grabs = verb(seat, me, "grab", "grabs")
         return f"{seat_name(seat, me)} {grabs} {gas(event['amount'])} from the middle."
@@ -67,8 +80,7 @@ def _gas_taken(event: EventDict, me: int) -> str:
     return f"The middle's gas would overflow {tank} tank, so it leaves the game."
 
 
-def _zero_effect(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: int) -> str:
     who = seat_name(seat, me)
     if event["choice"] == "speed":
         return f"{who} {verb(seat, me, 'take', 'takes')} +1 speed for the rest of the round."
@@ -78,7 +90,7 @@ def _zero_effect(event: EventDict, me: int) -> str:
     return f"{who} asked for removed gas, but the tank is full: it stays removed."
 
 
-def _tune_up_share(event: EventDict, me: int) -> str:
+def _tune_up_share(seat: int | None, event: TuneUpShare, me: int) -> str:
     """The Tune Up payout, saying who could not take their whole share (full tank)."""
     seats: list[int] = event["seats"]
     each: int = event["each"]
@@ -89,8 +101,8 @@ def _tune_up_share(event: EventDict, me: int) -> str:
         return _single_share(seats[0], gained[0], each, pot, gone, me)
     text = f"Tune Up payout: {names(seats, me)} split the {pot} in the middle, {each} each"
     short = [
-        f"{seat_name(seat, me)} only had room for {got}"
-        for seat, got in zip(seats, gained, strict=True)
+        f"{seat_name(tuner, me)} only had room for {got}"
+        for tuner, got in zip(seats, gained, strict=True)
         if got < each
     ]
     if short:
@@ -110,17 +122,16 @@ def _single_share(seat: int, got: int, each: int, pot: str, gone: str, me: int) 
     return f"Tune Up payout: {who} {fills} up with {got} of the {pot} in the middle{gone}"
 
 
-def _trick_won(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _trick_won(seat: int | None, event: TrickWon, me: int) -> str:
     wins = verb(seat, me, "win", "wins")
     return f"{seat_name(seat, me)} {wins} trick {event['trick']} with {event['final']}."
 
 
-def _trick_all_tuned_up(event: EventDict, me: int) -> str:
+def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: int) -> str:
     return f"Everyone tuned up: nobody wins trick {event['trick']}."
 
 
-def _gas_to_middle(event: EventDict, me: int) -> str:
+def _gas_to_middle(seat: int | None, event: GasToMiddle, me: int) -> str:
     if not event["amount"]:
         return f"No gas was spent; the middle holds {event['middle']}."
     return (
@@ -128,20 +139,17 @@ def _gas_to_middle(event: EventDict, me: int) -> str:
     )
 
 
-def _speed_gained(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _speed_gained(seat: int | None, event: SpeedGained, me: int) -> str:
     moves = verb(seat, me, "move", "moves")
     return f"{seat_name(seat, me)} {moves} up to speed {event['speed']}."
 
 
-def _lap_gained(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _lap_gained(seat: int | None, event: LapGained, me: int) -> str:
     completes = verb(seat, me, "complete", "completes")
     return f"{seat_name(seat, me)} {completes} a lap ({event['laps']} of {LAPS_TO_WIN})!"
 
 
-def _game_won(event: EventDict, me: int) -> str:
-    seat = event["seat"]
+def _game_won(seat: int | None, event: GameWon, me: int) -> str:
     return f"{seat_name(seat, me)} {verb(seat, me, 'win', 'wins')} the race!"
 
 
@@ -166,4 +174,4 @@ NARRATORS: dict[EventKind, Narrator] = {
 
 def narrate(event: EventDict, me: int = 0) -> str:
     """One plain sentence for a public event, from the point of view of seat ``me``."""
-    return NARRATORS[EventKind(event["kind"])](event, me)
+    return NARRATORS[EventKind(event["kind"])](event["seat"], event, me)

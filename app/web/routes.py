@@ -30,6 +30,7 @@ from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, Stale
 from app.sessions import (
     GameConfig,
     GameSession,
+    SessionState,
     SessionStore,
     find_session,
     play_turn,
@@ -66,7 +67,7 @@ def _page(request: Request, name: str, context: dict[str, Any], status_code: int
 
 
 def _render_table(
-    request: Request, state: dict[str, Any], *, status_code: int = 200, **extra: Any
+    request: Request, state: SessionState, *, status_code: int = 200, **extra: Any
 ) -> Response:
     # htmx swaps only the table; every other client gets the whole page.
     block = "table" if _is_htmx(request) else None

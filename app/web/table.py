@@ -9,10 +9,10 @@ and the only engine facts used are printed card data (names, printed values, col
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.sessions import SessionState
 from app.web.forms import SubmittedMove
 from app.web.labels import (
     PRINTED_VALUES,
@@ -31,10 +31,7 @@ from app.web.timeline import (
     round_summary,
     since_my_last_play,
 )
-from engine.cards import LAPS_TO_WIN
-
-Obs = Mapping[str, Any]
-"""A seat's observation as JSON (``Game.observation``), possibly with session fields."""
+from engine import LAPS_TO_WIN, Observation, view
 
 
 @dataclass(slots=True)
@@ -108,12 +105,12 @@ class HandCard:
     suit: SuitInfo
     value: int
     count: int
-    option: Mapping[str, Any] | None = None
+    option: view.CardOption | None = None
 
     @property
     def can_play_face_up(self) -> bool:
         """Whether the face-up choice is offered (only on the viewer's turn)."""
-        return self.option is not None and bool(self.option["can_play_face_up"])
+        return self.option is not None and self.option["can_play_face_up"]
 
     @property
     def blocked_reason(self) -> str | None:
@@ -123,7 +120,7 @@ class HandCard:
     @property
     def effective_value(self) -> int:
         """What the card would count now (a 4 or 5 under a 1 counts less)."""
-        return self.value if self.option is None else int(self.option["effective_value"])
+        return self.value if self.option is None else self.option["effective_value"]
 
 
 @dataclass(slots=True)
@@ -137,7 +134,7 @@ class TrickRecord:
     winner_final: int | None
 
 
-def players_view(obs: Obs) -> list[PlayerView]:
+def players_view(obs: Observation) -> list[PlayerView]:
     """Every seat's public numbers, with names and colours."""
     me = obs["seat"]
     return [
@@ -159,13 +156,13 @@ def players_view(obs: Obs) -> list[PlayerView]:
     ]
 
 
-def track_cells(obs: Obs) -> int:
+def track_cells(obs: Observation) -> int:
     """How many spaces the drawn track needs: Start plus 5, longer if someone is faster."""
     fastest = max((p["speed"] for p in obs["players"]), default=0)
     return max(6, fastest + 1)
 
 
-def _card(play: Mapping[str, Any], order: int, me: int, best_seat: int | None) -> TrickCard:
+def _card(play: view.PublicPlay, order: int, me: int, best_seat: int | None) -> TrickCard:
     seat = play["seat"]
     kind = play["type"]
     face_down = kind == "tune_up"
@@ -191,7 +188,7 @@ def clockwise(lead: int, players: int) -> list[int]:
     return [(lead + i) % players for i in range(players)]
 
 
-def trick_cards(obs: Obs) -> list[TrickCard]:
+def trick_cards(obs: Observation) -> list[TrickCard]:
     """The current trick in play order, followed by empty places for seats still to play."""
     me = obs["seat"]
     best = obs["best"]
@@ -215,7 +212,7 @@ def trick_cards(obs: Obs) -> list[TrickCard]:
     return cards
 
 
-def trick_record(record: Mapping[str, Any] | None, me: int) -> TrickRecord | None:
+def trick_record(record: view.TrickRecord | None, me: int) -> TrickRecord | None:
     """A finished trick from the observation (``last_trick`` or ``round_tricks``)."""
     if not record:
         return None
@@ -231,10 +228,10 @@ def trick_record(record: Mapping[str, Any] | None, me: int) -> TrickRecord | Non
     )
 
 
-def hand_cards(obs: Obs) -> list[HandCard]:
+def hand_cards(obs: Observation) -> list[HandCard]:
     """Distinct cards in the viewer's hand, each with its turn option when there is one."""
     options = {o["suit"]: o for o in obs["card_options"]}
-    hand: list[str] = obs["hand"]
+    hand = obs["hand"]
     return [
         HandCard(
             index=i + 1,
@@ -247,12 +244,12 @@ def hand_cards(obs: Obs) -> list[HandCard]:
     ]
 
 
-def is_my_turn(obs: Obs) -> bool:
+def is_my_turn(obs: Observation) -> bool:
     """Whether the viewer is the one to play now."""
     return obs["current_seat"] == obs["seat"] and not obs["game_over"]
 
 
-def page_title(obs: Obs) -> str:
+def page_title(obs: Observation) -> str:
     """The browser tab title: it says "Your turn" when it is."""
     if obs["game_over"]:
         won = obs["winner"] == obs["seat"]
@@ -262,7 +259,7 @@ def page_title(obs: Obs) -> str:
     return f"Round {obs['round']} · Zoom Zoom Vroom"
 
 
-def status_text(obs: Obs) -> str:
+def status_text(obs: Observation) -> str:
     """The one-line banner at the top of the table."""
     me = obs["seat"]
     if obs["game_over"]:
@@ -280,14 +277,14 @@ def status_text(obs: Obs) -> str:
     return f"{seat_name(obs['current_seat'], me)} is thinking…"
 
 
-def best_text(best: Mapping[str, Any] | None, me: int) -> str:
+def best_text(best: view.Leader | None, me: int) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
         return "nothing face up yet"
     return f"{best['final']} ({seat_name(best['seat'], me)})"
 
 
-def move_form_context(obs: Obs) -> dict[str, Any]:
+def move_form_context(obs: Observation) -> dict[str, Any]:
     """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's
     values with their numbers, and the most gas any choice can carry (the gas input's max).
     """
@@ -299,7 +296,7 @@ def move_form_context(obs: Obs) -> dict[str, Any]:
         if option["suit"] == "zero" and option["can_play_face_up"]:
             zero_choices = list(option["zero_effect_choices"])
             gas_limits.extend(p["gas_max"] for p in option["zero_previews"].values())
-    previews: dict[str, Any] = {}
+    previews: dict[str, dict[str, int]] = {}
     if zero_five:
         for value in zero_five["values"]:
             key = str(value)
@@ -317,7 +314,7 @@ def move_form_context(obs: Obs) -> dict[str, Any]:
     }
 
 
-def story_context(events: list[Mapping[str, Any]], obs: Obs) -> dict[str, Any]:
+def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, Any]:
     """The words around the table: what happened since the viewer's last card, the round
     summary and the whole game log."""
     me = obs["seat"]
@@ -332,7 +329,7 @@ def story_context(events: list[Mapping[str, Any]], obs: Obs) -> dict[str, Any]:
 
 
 def table_context(
-    state: Obs,
+    state: SessionState,
     *,
     error: str | None = None,
     animate: bool = False,

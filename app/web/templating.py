@@ -21,7 +21,7 @@ from app.web.labels import (
     ZERO_FIVE_LABELS,
     seat_name,
 )
-from engine.cards import TRICKS_PER_ROUND
+from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
 
 
 @lru_cache(maxsize=64)
@@ -57,6 +57,8 @@ templates.env.globals.update(
     suits=SUITS,
     values=PRINTED_VALUES,
     tricks_per_round=TRICKS_PER_ROUND,
+    laps_to_win=LAPS_TO_WIN,
+    max_gas=MAX_GAS,
     zero_effect_labels=ZERO_EFFECT_LABELS,
     zero_five_labels=ZERO_FIVE_LABELS,
 )

@@ -1,0 +1,75 @@
+"""The app's closed vocabularies are exactly the engine's: the start page's and move
+form's choices, the API's request and response models, the settings and the labels.
+
+They are spelled out as literals (strict validation and the OpenAPI schema need the values
+written down), so this is what keeps them from drifting when the engine changes.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Literal, get_args, get_origin
+
+import pytest
+from pydantic import BaseModel
+
+from app.api import models as api
+from app.settings import Settings
+from app.web import forms
+from app.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
+from engine import RACER_SUIT_IDS, SUIT_IDS, ActionType, EventKind, ZeroEffect
+from engine.bots import BOT_LEVELS
+
+ENGINE: dict[str, set[str]] = {
+    "suit": set(SUIT_IDS),
+    "racer": set(RACER_SUIT_IDS),
+    "action": {t.value for t in ActionType},
+    "zero_effect": {e.value for e in ZeroEffect},
+    "event": {k.value for k in EventKind},
+    "bot": set(BOT_LEVELS),
+}
+
+
+def choices(model: type[BaseModel], field: str) -> set[str]:
+    """The values a model's field accepts (``None`` left out), from its literal type."""
+    pending: list[Any] = [model.model_fields[field].annotation]
+    found: set[str] = set()
+    while pending:
+        annotation = pending.pop()
+        if get_origin(annotation) is Literal:
+            found.update(get_args(annotation))
+        elif annotation is not types.NoneType:
+            pending.extend(get_args(annotation))
+    return found
+
+
+USES: list[tuple[str, set[str], str]] = [
+    ("start page: bot levels offered", {level for level, _, _ in forms.BOT_LEVELS}, "bot"),
+    ("start page: NewGameForm.bots", choices(forms.NewGameForm, "bots"), "bot"),
+    ("start page: NewGameForm.zero_replaces", choices(forms.NewGameForm, "zero_replaces"), "racer"),
+    ("move form: MoveForm.zero_effect", choices(forms.MoveForm, "zero_effect"), "zero_effect"),
+    ("move form: zero effect labels", set(ZERO_EFFECT_LABELS), "zero_effect"),
+    ("table: suit labels", set(SUITS) - {ZERO_FIVE}, "suit"),
+    ("rules page: suit order", set(RULES_SUIT_ORDER) - {ZERO_FIVE}, "suit"),
+    ("settings: default_bot_level", choices(Settings, "default_bot_level"), "bot"),
+    ("API: CreateGame.bots", choices(api.CreateGame, "bots"), "bot"),
+    ("API: VariantsIn.zero_suit", choices(api.VariantsIn, "zero_suit"), "racer"),
+    ("API: VariantsOut.zero_suit", choices(api.VariantsOut, "zero_suit"), "racer"),
+    ("API: ActionIn.type", choices(api.ActionIn, "type"), "action"),
+    ("API: ActionIn.suit", choices(api.ActionIn, "suit"), "suit"),
+    ("API: ActionIn.discard", choices(api.ActionIn, "discard"), "suit"),
+    ("API: ActionIn.zero_effect", choices(api.ActionIn, "zero_effect"), "zero_effect"),
+    ("API: ActionOut.type", choices(api.ActionOut, "type"), "action"),
+    ("API: TrickPlayOut.zero_effect", choices(api.TrickPlayOut, "zero_effect"), "zero_effect"),
+    ("API: CardOptionOut.suit", choices(api.CardOptionOut, "suit"), "suit"),
+    ("API: GameState.hand", choices(api.GameState, "hand"), "suit"),
+    ("API: EventOut.kind", choices(api.EventOut, "kind"), "event"),
+    ("API: RecordSettings.bots", choices(api.RecordSettings, "bots"), "bot"),
+]
+
+
+@pytest.mark.parametrize(("place", "accepted", "vocabulary"), USES, ids=[u[0] for u in USES])
+def test_forms_and_api_vocabularies_match_the_engine(
+    place: str, accepted: set[str], vocabulary: str
+) -> None:
+    assert accepted == ENGINE[vocabulary], place
