@@ -4,16 +4,17 @@ no function longer than a screen.
 Both checks read the source with :mod:`ast` (nothing is imported), so they see every module,
 including ones no test happens to import.
 
-The import graph has an edge for every import that runs when a module is imported: the
-module-level ones, inside ``if``/``try`` blocks too. Left out are imports under
-``if TYPE_CHECKING:``, which never run: a back-reference for annotations only (the view's
-``observe(game: Game)``, while the game module calls the view) cannot leave a module half
-loaded, and it is how a function names the type of its argument. Imports inside functions
-are left out too: they run on call, and the few there deliberately defer heavy optional
-modules. The one type-only dependency that was a design problem, the store importing the
-sessions it stores, gets its own stricter test below. Importing ``a.b.c`` also runs ``a/__init__``
-and ``a/b/__init__``, so those packages are edges too (except the packages that contain
-the importing module: they are already being imported).
+The import graph has an edge for every module-level import, inside ``if``/``try`` blocks
+too, and those under ``if TYPE_CHECKING:`` included. A type-only import never runs, but it
+is still a dependency a reader has to follow: two modules that name each other's types
+cannot be understood, tested or replaced one at a time (the store once imported the
+sessions it stores, and the view the game that calls it, both only for annotations; each
+now declares the small protocol it needs instead). Imports inside functions are left out:
+they run on call, and the few there deliberately defer heavy optional modules.
+
+Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``, so those packages are
+edges too (except the packages that contain the importing module: they are already being
+imported).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _is_type_checking(test: ast.expr) -> bool:
     return name == "TYPE_CHECKING"
 
 
-def _module_level(tree: ast.Module, type_checking: bool = False) -> Iterator[ast.stmt]:
+def _module_level(tree: ast.Module, type_checking: bool = True) -> Iterator[ast.stmt]:
     """Statements that run on import: the body, and what ``if``/``try`` blocks hold
     (``if TYPE_CHECKING:`` blocks only when ``type_checking`` is true)."""
     pending: list[ast.stmt] = list(tree.body)
@@ -69,7 +70,7 @@ def _with_packages(name: str, known: dict[str, Path]) -> set[str]:
 
 
 def _imports(
-    module: str, path: Path, known: dict[str, Path], type_checking: bool = False
+    module: str, path: Path, known: dict[str, Path], type_checking: bool = True
 ) -> set[str]:
     """Our modules that ``module`` imports at module level (packages above them too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -127,7 +128,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_the_graph_sees_package_imports_and_skips_type_checking_ones(tmp_path: Path) -> None:
+def test_the_graph_sees_package_and_type_checking_imports_only(tmp_path: Path) -> None:
     graph = import_graph()
     assert "app.web" in graph["app.errors"]  # the package runs before its module
     assert "app.sessions" in graph["app.deps"]
@@ -143,12 +144,8 @@ def test_the_graph_sees_package_imports_and_skips_type_checking_ones(tmp_path: P
         encoding="utf-8",
     )
     known = _modules()
-    assert _imports("example", module, known) == {"app", "app.settings"}
-    assert _imports("example", module, known, type_checking=True) == {
-        "app",
-        "app.settings",
-        "app.sessions",
-    }
+    assert _imports("example", module, known) == {"app", "app.settings", "app.sessions"}
+    assert _imports("example", module, known, type_checking=False) == {"app", "app.settings"}
 
 
 def test_no_import_cycles_in_engine_or_app() -> None:
@@ -156,11 +153,11 @@ def test_no_import_cycles_in_engine_or_app() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-def test_the_store_depends_on_no_other_app_module_not_even_for_types() -> None:
+def test_the_store_depends_on_no_other_app_module() -> None:
     """The store is typed against its own ``StoredGame`` protocol, so any store (memory,
     Redis) can be read and tested without the sessions, routes or settings."""
     known = _modules()
-    imported = _imports("app.store", known["app.store"], known, type_checking=True)
+    imported = _imports("app.store", known["app.store"], known)
     assert {m for m in imported if m.startswith("app.")} == set()
 
 
