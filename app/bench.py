@@ -10,6 +10,10 @@
     players that each create races and play them to the end over HTTP, with a think time
     between moves, for a bounded duration; prints moves/s, p50/p90/p99/max latency of a
     human move (bots' replies included), creation latency and errors; stops the server.
+
+``python -m app.bench weight [--races 3] [--bots normal]``
+    Bytes on the wire per move of whole races at 3 and 5 players, with and without
+    JavaScript, compressed and not (see :mod:`app.bench_weight`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+from app import bench_weight
 from app.sessions import GameConfig, GameSession, _apply_human, session_state, start_game
 from app.settings import Settings
 from app.store import MemoryStore
@@ -307,7 +312,7 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point: ``python -m app.bench {memory,load} ...``."""
+    """Command-line entry point: ``python -m app.bench {memory,load,weight} ...``."""
     parser = argparse.ArgumentParser(prog="python -m app.bench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
@@ -319,9 +324,13 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     load.add_argument("--bots", default="normal", choices=BOT_LEVELS)
     load.add_argument("--url", default=None, help="use a running server instead of starting one")
+    weight = sub.add_parser("weight", help="bytes on the wire per move, 3 and 5 players")
+    bench_weight.add_arguments(weight)
     args = parser.parse_args(argv)
     if args.command == "memory":
         bench_memory(args.games, args.cap)
+    elif args.command == "weight":
+        bench_weight.bench_weight(args.races, args.bots, args.url)
     else:
         bench_load(args.players, args.duration, args.think, args.bots, args.url)
 
