@@ -9,16 +9,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import JSONResponse
+from starlette.middleware.gzip import GZipMiddleware
 
+from app import docs
 from app.api import routes as api
 from app.api.models import Health
+from app.assets import static_app
 from app.deps import StoreDep
 from app.errors import install_error_handlers
 from app.logging import AccessLogMiddleware, configure_logging
@@ -36,6 +36,9 @@ from app.store import MemoryStore
 from app.web import routes as web
 
 log = logging.getLogger("zzv.app")
+
+GZIP_MINIMUM_BYTES = 500
+"""Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 DESCRIPTION = """
 Play Zoom Zoom Vroom against bots over HTTP. You always sit at seat 0.
@@ -93,29 +96,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 ops_router = APIRouter()
-"""Operations: the liveness probe and the API's documentation page."""
+"""Operations: the liveness probe (the API's documentation pages are :mod:`app.docs`)."""
 
 
 @ops_router.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
 async def healthz(store: StoreDep) -> JSONResponse:
     """Answers 200 while the server runs (Docker's HEALTHCHECK)."""
     return JSONResponse({"status": "ok", "games": len(store)})
-
-
-@ops_router.get("/docs", include_in_schema=False)
-async def docs(request: Request) -> HTMLResponse:
-    """Swagger UI; its inline boot script runs under a per-response nonce."""
-    nonce = secrets.token_urlsafe(16)
-    title = f"{request.app.title} — API"
-    page = get_swagger_ui_html(openapi_url="/openapi.json", title=title)
-    body = bytes(page.body).decode().replace("<script>", f'<script nonce="{nonce}">')
-    csp = (
-        f"default-src 'self'; script-src 'self' 'nonce-{nonce}' https://cdn.jsdelivr.net; "
-        "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-        "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
-        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-    )
-    return HTMLResponse(body, headers={"Content-Security-Policy": csp})
 
 
 def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
@@ -145,7 +132,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.include_router(api.router)
     app.include_router(web.router)
     app.include_router(ops_router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    app.include_router(docs.router)
+    app.mount("/static", static_app(STATIC_DIR), name="static")
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
@@ -153,6 +141,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(BodySizeLimitMiddleware, settings=settings)
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
+    # Outermost: every text answer is compressed, errors too (event streams never are).
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
     return app
 
 
