@@ -49,7 +49,7 @@ def test_start_page_offers_race_now_and_settings(
 ) -> None:
     response = client.get("/", headers=headers)
     assert response.status_code == 200
-    assert response.headers["vary"] == "HX-Request"
+    assert "HX-Request" in response.headers["vary"].split(", ")
     html = response.text
     assert "Race now" in html
     for name in (
@@ -150,13 +150,13 @@ def test_table_page_and_fragment(client: TestClient) -> None:
     game_id = start(client)
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
-    assert page.headers["vary"] == "HX-Request"
+    assert "HX-Request" in page.headers["vary"].split(", ")
     assert page.text.startswith("<!doctype html>")
     assert "<title>Your turn · Zoom Zoom Vroom</title>" in page.text
     assert 'aria-live="polite"' in page.text
     fragment = client.get(f"/games/{game_id}", headers=HX)
     assert fragment.status_code == 200
-    assert fragment.headers["vary"] == "HX-Request"
+    assert "HX-Request" in fragment.headers["vary"].split(", ")
     assert _is_fragment(fragment.text)
     assert 'data-title="Your turn · Zoom Zoom Vroom"' in fragment.text
     assert 'id="move-form"' in fragment.text
@@ -216,7 +216,7 @@ def test_good_move_with_htmx_returns_the_table_to_animate(
     action = session_of(store, game_id).game.observation(0)["legal_actions"][-1]
     response = client.post(f"/games/{game_id}/move", data=form_fields(action, 0), headers=HX)
     assert response.status_code == 200
-    assert response.headers["vary"] == "HX-Request"
+    assert "HX-Request" in response.headers["vary"].split(", ")
     assert _is_fragment(response.text)
     assert 'data-animate="true"' in response.text
     assert response.text.count('class="feed-item') >= 1
