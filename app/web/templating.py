@@ -42,9 +42,10 @@ def asset_url(name: str) -> str:
 
 
 def htmx_src() -> str | None:
-    """URL of the vendored htmx file (its pinned version is in the file name)."""
+    """URL of the vendored htmx file (its pinned version is in the file name), fingerprinted
+    like every asset so browsers may keep it for good."""
     found = sorted((STATIC_DIR / "vendor").glob("htmx-2.*.min.js"))
-    return f"/static/vendor/{found[-1].name}" if found else None
+    return asset_url(f"vendor/{found[-1].name}") if found else None
 
 
 templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))

@@ -64,7 +64,7 @@ def test_start_page_offers_race_now_and_settings(
         assert f'name="{name}"' in html
     assert 'href="/rules"' in html
     assert '<meta name="htmx-config"' in html
-    assert re.search(r'<script src="/static/vendor/htmx-2\.\d+\.\d+\.min\.js"', html)
+    assert re.search(r'<script src="/static/vendor/htmx-2\.\d+\.\d+\.min\.js\?v=[0-9a-f]+"', html)
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])

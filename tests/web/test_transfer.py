@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from app_kit import HX, start
 from fastapi.testclient import TestClient
-from web_helpers import HX, start
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -38,6 +38,7 @@ def test_fingerprinted_assets_are_immutable_others_revalidate(client: TestClient
     page = client.get("/").text
     urls = re.findall(r'(?:href|src)="(/static/[^"]+\?v=[0-9a-f]+)"', page)
     assert any("/css/" in u for u in urls) and any("/js/" in u for u in urls), urls
+    assert any("/vendor/htmx-" in u for u in urls), urls
     for url in urls:
         asset = client.get(url)
         assert asset.status_code == 200
