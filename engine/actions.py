@@ -133,16 +133,20 @@ def supply_after_effect(action: Action, gas: int, middle: int, removed: int) -> 
     0
     """
     kind = action.type
-    if kind is ActionType.PLAY:
+    if kind is _PLAY:
         suit = action.suit
-        if (suit is Suit.SALTY and middle > 0) or (
-            suit is Suit.ZERO and action.zero_effect is ZeroEffect.GAS
-        ):
+        if (suit is _SALTY and middle > 0) or (suit is _ZERO and action.zero_effect is _GAS):
             return min(MAX_GAS, gas + 1)
         return gas
-    if kind is ActionType.ZERO_FIVE:
+    if kind is _ZERO_FIVE:
         return min(MAX_GAS, gas + min(2 if action.value == 0 else 1, removed))
     return 0
+
+
+# Enum members as plain globals: supply_after_effect runs in the bots' inner loop, and an
+# attribute lookup on an enum class costs more than the comparison itself.
+_PLAY, _ZERO_FIVE = ActionType.PLAY, ActionType.ZERO_FIVE
+_SALTY, _ZERO, _GAS = Suit.SALTY, Suit.ZERO, ZeroEffect.GAS
 
 
 def _parse_suit(raw: Any, field: str) -> Suit | None:

@@ -170,6 +170,10 @@ EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
 """The payload type of each event kind (its keys: ``EVENT_PAYLOADS[kind].__annotations__``)."""
 
 
+def _no_data() -> TunedUp:
+    return {}  # the payload of the kinds that carry none (TunedUp, CardDiscarded)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One public happening. ``seat`` is the player concerned (``None`` for table-wide
@@ -182,7 +186,7 @@ class Event:
 
     kind: EventKind
     seat: int | None = None
-    data: EventData = field(default_factory=lambda: TunedUp())
+    data: EventData = field(default_factory=_no_data)
 
     def to_dict(self) -> dict[str, Any]:
         """Flat JSON form: ``kind``, ``seat`` and the payload's keys."""

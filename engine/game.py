@@ -30,7 +30,7 @@ from engine.cards import (
 from engine.events import Event, EventKind
 from engine.rng import Rng
 from engine.variants import Variants
-from engine.view import PublicPlay, TrickRecord, copy_record, observe, public_play
+from engine.view import TrickRecord, copy_record, observe, public_play
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -304,7 +304,7 @@ class Game:
                 return problem
         else:  # pragma: no cover - ActionType is closed
             return "Unknown kind of action."
-        supply = self.supply_after_effect(current, action)
+        supply = supply_after_effect(action, self.gas[current], self.middle, self.removed)
         if gas > supply:
             return f"You can spend at most {supply} gas on this card."
         return None
@@ -346,8 +346,32 @@ class Game:
         me = (self.lead + len(self.plays)) % self.players
         kind = action.type
         events: list[Event] = []
-        if kind is _PLAY:
-            events.extend(self._play_face_up(me, action))
+        if kind is _PLAY:  # R7–R10, R20: the card's effect, then its gas and speed
+            suit = action.suit
+            assert suit is not None
+            self.hands[me].remove(suit)
+            effect_event = self._card_effect(me, suit, action.zero_effect)
+            self.gas[me] -= action.gas
+            value = SUIT_VALUE[suit]
+            play = Play(me, kind, suit, action.gas, self.speed[me], value, action.zero_effect)
+            self.plays.append(play)
+            final = play.final(self.lichen_in_trick())
+            assert final is not None
+            events.append(
+                Event(
+                    EventKind.CARD_PLAYED,
+                    me,
+                    {
+                        "suit": suit.value,
+                        "value": value,
+                        "gas": action.gas,
+                        "speed": play.speed,
+                        "final": final,
+                    },
+                )
+            )
+            if effect_event is not None:
+                events.append(effect_event)
         elif kind is _TUNE_UP:
             assert action.suit is not None
             self.hands[me].remove(action.suit)
@@ -358,31 +382,6 @@ class Game:
         if len(self.plays) == self.players:
             events.extend(self._resolve_trick())
         return events
-
-    def _play_face_up(self, me: int, action: Action) -> list[Event]:
-        """R7–R10, R20: the card's effect, then the gas spent on it and the speed it carries."""
-        suit = action.suit
-        assert suit is not None
-        self.hands[me].remove(suit)
-        effect_event = self._card_effect(me, suit, action.zero_effect)
-        self.gas[me] -= action.gas
-        value = SUIT_VALUE[suit]
-        play = Play(me, _PLAY, suit, action.gas, self.speed[me], value, action.zero_effect)
-        self.plays.append(play)
-        final = play.final(self.lichen_in_trick())
-        assert final is not None
-        played = Event(
-            EventKind.CARD_PLAYED,
-            me,
-            {
-                "suit": suit.value,
-                "value": value,
-                "gas": play.gas,
-                "speed": play.speed,
-                "final": final,
-            },
-        )
-        return [played] if effect_event is None else [played, effect_event]
 
     def _card_effect(self, me: int, suit: Suit, choice: ZeroEffect | None) -> Event | None:
         """R10 (the 2) and R20 (the 0): effects that happen before gas is spent."""
@@ -447,9 +446,10 @@ class Game:
     def _resolve_trick(self) -> list[Event]:
         """R11–R17, in the order docs/rules.md gives."""
         events: list[Event] = []
-        share = self._share_middle()
-        if share is not None:
-            events.append(share)
+        if self.middle:
+            share = self._share_middle()
+            if share is not None:
+                events.append(share)
         winner, best, spent = self._record_trick()
         self.plays = []
         if winner is None:
@@ -518,13 +518,12 @@ class Game:
         winner: int | None = None
         best = -1
         spent = 0
-        public_plays: list[PublicPlay] = []
-        for p in self.plays:
-            final = p.final(lichen)
+        public_plays = [public_play(p, lichen) for p in self.plays]
+        for p, shown in zip(self.plays, public_plays, strict=True):
+            final = shown["final"]
             spent += p.gas
             if final is not None and final > best:  # strict: ties go to the earlier card
                 best, winner = final, p.seat
-            public_plays.append(public_play(p, lichen))
             if p.kind is not _ZERO_FIVE:  # the 0/5 card leaves the game (R22)
                 assert p.card is not None
                 self.discards.append(p.card)

@@ -35,9 +35,6 @@ class TrickCard(Protocol):
     value: int | None
     zero_effect: ZeroEffect | None
 
-    def final(self, lichen_in_trick: bool) -> int | None:
-        """The card's final number, or ``None`` face down."""
-
 
 class GameState(Protocol):
     """What the view reads of a game (:class:`engine.game.Game`)."""
@@ -210,15 +207,16 @@ def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
     """
     face_up = play.kind is not _TUNE_UP
     value = play.value
+    effective = None if value is None else effective_value(value, lichen_in_trick)
     return {
         "seat": play.seat,
         "type": play.kind.value,
         "suit": play.card.value if face_up and play.card is not None else None,
         "value": value,
-        "effective_value": None if value is None else effective_value(value, lichen_in_trick),
+        "effective_value": effective,
         "gas": play.gas,
         "speed": play.speed if face_up else None,
-        "final": play.final(lichen_in_trick),
+        "final": None if effective is None else effective + play.gas + play.speed,
         "zero_effect": None if play.zero_effect is None else play.zero_effect.value,
     }
 
