@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
@@ -30,7 +30,7 @@ from engine.cards import (
 from engine.events import Event, EventKind
 from engine.rng import Rng
 from engine.variants import Variants
-from engine.view import TrickRecord, copy_record, observe, public_play
+from engine.view import Observation, TrickRecord, copy_record, observe, public_play
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -580,14 +580,9 @@ class Game:
 
     # ------------------------------------------------------------------ views and storage
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, JSON-ready: the :class:`~engine.view.Observation`
-        of :func:`engine.view.observe`.
-
-        Typed as a plain dict while callers outside the engine add their own keys to it;
-        typed code calls :func:`engine.view.observe`.
-        """
-        return cast("dict[str, Any]", observe(self, seat))
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
+        return observe(self, seat)
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""

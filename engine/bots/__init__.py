@@ -25,9 +25,6 @@ from engine.bots.players import EasyBot, NormalBot
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
 
-BOT_KINDS = BOT_LEVELS
-"""The former name of :data:`BOT_LEVELS`, kept while callers outside the engine move over."""
-
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     """Build a bot of ``kind`` with its own seed.
@@ -57,4 +54,4 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
 
 
-__all__ = ["BOT_KINDS", "BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "make_bot"]
+__all__ = ["BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "make_bot"]

@@ -10,7 +10,6 @@ hard bot, which is reproducible only with ``iterations``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, TypeAlias, cast
 
 from engine.actions import Action
 from engine.rng import Rng
@@ -37,23 +36,6 @@ def mix_seed(*parts: int) -> int:
         h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK64
         h ^= h >> 31
     return h
-
-
-LooseObservation: TypeAlias = Observation | dict[str, Any]
-"""What :meth:`Bot.choose` accepts: an :class:`~engine.view.Observation`, or the same data
-typed loosely (``Game.observation`` returns a plain dict while callers outside the engine
-still add their own keys to it)."""
-
-
-def as_observation(observation: LooseObservation) -> Observation:
-    """``observation`` typed as the :class:`~engine.view.Observation` it holds.
-
-    >>> from engine import new_game
-    >>> game = new_game(players=3, seed=1)
-    >>> as_observation(game.observation(0))["seat"]
-    0
-    """
-    return cast(Observation, observation)
 
 
 def decision_rng(seed: int, observation: Observation) -> Rng:
@@ -92,7 +74,7 @@ class Bot(ABC):
         self.seed = int(seed)
 
     @abstractmethod
-    def choose(self, observation: LooseObservation) -> Action:
+    def choose(self, observation: Observation) -> Action:
         """Pick a legal action for the seat whose observation this is."""
 
     def __repr__(self) -> str:
@@ -111,9 +93,8 @@ class RandomBot(Bot):
 
     kind = "random"
 
-    def choose(self, observation: LooseObservation) -> Action:
+    def choose(self, observation: Observation) -> Action:
         """A uniformly random legal action."""
-        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.bots.base import Bot, LooseObservation, as_observation, decision_rng, legal_actions
+from engine.bots.base import Bot, decision_rng, legal_actions
 from engine.bots.heuristic import EASY, NORMAL, Style, choose
 from engine.bots.situation import from_observation
 from engine.cards import Suit
@@ -26,9 +26,8 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         self.style = style
 
-    def choose(self, observation: LooseObservation) -> Action:
+    def choose(self, observation: Observation) -> Action:
         """The heuristic's pick among the legal actions."""
-        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")

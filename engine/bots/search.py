@@ -33,8 +33,6 @@ from engine.actions import Action, ActionDict, ActionType
 from engine.bots.base import (
     DEFAULT_BOT_BUDGET_MS,
     Bot,
-    LooseObservation,
-    as_observation,
     decision_rng,
     legal_actions,
     mix_seed,
@@ -223,10 +221,9 @@ class HardBot(Bot):
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
-    def choose(self, observation: LooseObservation) -> Action:
+    def choose(self, observation: Observation) -> Action:
         """The candidate with the best mean simulated outcome."""
         start = time.monotonic()
-        observation = as_observation(observation)
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
