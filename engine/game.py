@@ -30,7 +30,7 @@ from engine.cards import (
 from engine.events import Event, EventKind
 from engine.rng import Rng
 from engine.variants import Variants
-from engine.view import Observation, TrickRecord, copy_record, observe, public_play
+from engine.view import Observation, PublicPlay, TrickRecord, copy_record, observe, public_play
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -518,8 +518,10 @@ class Game:
         winner: int | None = None
         best = -1
         spent = 0
-        public_plays = [public_play(p, lichen) for p in self.plays]
-        for p, shown in zip(self.plays, public_plays, strict=True):
+        public_plays: list[PublicPlay] = []
+        for p in self.plays:
+            shown = public_play(p, lichen)
+            public_plays.append(shown)
             final = shown["final"]
             spent += p.gas
             if final is not None and final > best:  # strict: ties go to the earlier card
