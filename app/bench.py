@@ -14,13 +14,20 @@
 ``python -m app.bench weight [--races 3] [--bots normal]``
     Bytes on the wire per move of whole races at 3 and 5 players, with and without
     JavaScript, compressed and not (see :mod:`app.bench_weight`).
+
+``python -m app.bench hardload [--hard 40] [--normal 20] [--duration 30] [--think 1.0]``
+    The same against races with hard bots and with normal bots at once: move latency
+    p50/p99 per level, and from the server's debug lines the rollouts of every hard search
+    (median, zero-rollout and near-empty searches counted), budgets and queue waits.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import json
 import os
 import random
 import signal
@@ -28,6 +35,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import urllib.request
@@ -35,7 +43,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app import bench_weight
-from app.sessions import GameConfig, GameSession, _apply_human, session_state, start_game
+from app.bot_runner import STARVED_ROLLOUTS
+from app.sessions import GameConfig, GameSession, play_inline, session_state, start_game
 from app.settings import Settings
 from app.store import MemoryStore
 from engine.bots import BOT_LEVELS
@@ -56,7 +65,7 @@ def _play(session: GameSession, rng: random.Random, human_moves: int | None) -> 
     """Advance ``session`` by random human moves (all of them when None)."""
     done = 0
     while not session.game.is_over and (human_moves is None or done < human_moves):
-        _apply_human(session, rng.choice(session.game.legal_actions()))
+        play_inline(session, rng.choice(session.game.legal_actions()))
         session_state(session)
         done += 1
 
@@ -173,18 +182,23 @@ def uvicorn_command(port: int, *options: str) -> list[str]:
     return [*command, "--port", str(port), *options]
 
 
-def _start_server(port: int, players: int) -> subprocess.Popen[bytes]:
-    env = {
+def _start_server(
+    port: int, players: int, env: dict[str, str] | None = None, output: Any = None
+) -> subprocess.Popen[bytes]:
+    """A uvicorn on 127.0.0.1:``port`` for ``players`` (``env`` over the bench's defaults;
+    its stderr to ``output`` if given); waits until it answers ``/healthz``."""
+    full_env = {
         **os.environ,
         "ZZV_RATE_LIMIT_ENABLED": "false",  # every simulated player shares 127.0.0.1
         "ZZV_ACCESS_LOG": "false",
         "ZZV_MAX_GAMES": str(max(2000, players * 20)),
         "ZZV_LOG_LEVEL": "warning",
+        **(env or {}),
     }
     command = uvicorn_command(
         port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5"
     )
-    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(command, env=full_env, stdin=subprocess.DEVNULL, stderr=output)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -272,6 +286,14 @@ async def _run_load(
     return stats
 
 
+def _stop_server(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 def bench_load(players: int, duration: float, think: float, bots: str, url: str | None) -> None:
     """Run the load test and print its figures."""
     process = None
@@ -285,11 +307,7 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
         elapsed = time.monotonic() - started
     finally:
         if process is not None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            _stop_server(process)
     moves = stats.move_ms
     print(
         f"load: {players} concurrent players, {bots} bots, 4 seats, think "
@@ -311,8 +329,99 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
     print(f"  errors             {total_errors}" + (f"  ({detail})" if detail else ""))
 
 
+# ------------------------------------------------------------------ hard-bot load
+
+
+async def _run_mixed(
+    base_url: str, groups: dict[str, int], duration: float, think: float
+) -> dict[str, LoadStats]:
+    """Players of several bot levels at once (``{level: players}``); stats per level."""
+    import httpx
+
+    stats = {level: LoadStats() for level in groups}
+    deadline = time.monotonic() + duration
+
+    async def one(level: str, seed: int) -> None:
+        async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+            await _player(client, stats[level], deadline, think, level, seed)
+
+    players = [(level, i) for level, count in groups.items() for i in range(count)]
+    await asyncio.gather(*(one(level, 1000 * n + i) for n, (level, i) in enumerate(players)))
+    return stats
+
+
+def _searches(log_path: str) -> list[dict[str, Any]]:
+    """The server's "hard bot searched" debug lines (rollouts, budget, queue wait)."""
+    found = []
+    with open(log_path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if '"hard bot searched"' in line:
+                with contextlib.suppress(ValueError):
+                    found.append(json.loads(line))
+    return found
+
+
+def _print_searches(searches: list[dict[str, Any]]) -> None:
+    rollouts = [float(s["rollouts"]) for s in searches]
+    budgets = [float(s["budget_ms"]) for s in searches]
+    waits = [float(s["wait_ms"]) for s in searches]
+    wide = sum(1 for s in searches if s.get("wide"))
+    zero = sum(1 for r in rollouts if r == 0)
+    starved = sum(1 for r in rollouts if r < STARVED_ROLLOUTS)
+    print(f"  hard searches      {len(searches)}  (spread over every worker: {wide})")
+    if not searches:
+        return
+    print(
+        f"  rollouts/search    median {statistics.median(rollouts):.0f}  "
+        f"p10 {_percentile(rollouts, 10):.0f}  p90 {_percentile(rollouts, 90):.0f}"
+    )
+    print(
+        f"  zero rollouts      {zero}   under {STARVED_ROLLOUTS} rollouts {starved} "
+        f"({100 * starved / len(searches):.1f}%, each logged and counted)"
+    )
+    print(
+        f"  budget ms          median {statistics.median(budgets):.0f}  min {min(budgets):.0f}"
+        f"   queue wait ms p50 {_percentile(waits, 50):.0f}  p99 {_percentile(waits, 99):.0f}"
+    )
+
+
+def bench_hardload(hard: int, normal: int, duration: float, think: float) -> None:
+    """Hard-bot races alongside normal ones on a real uvicorn; print latency by level,
+    rollouts per hard search and the near-empty searches."""
+    port = find_free_port()
+    load_before = os.getloadavg()[0]
+    with tempfile.NamedTemporaryFile("w+b", suffix=".log") as log_file:
+        process = _start_server(port, hard + normal, {"ZZV_LOG_LEVEL": "debug"}, log_file)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            started = time.monotonic()
+            groups = {"normal": normal, "hard": hard}
+            stats = asyncio.run(_run_mixed(url, groups, duration, think))
+            elapsed = time.monotonic() - started
+        finally:
+            _stop_server(process)
+        searches = _searches(log_file.name)
+    print(
+        f"hardload: {hard} hard-bot and {normal} normal-bot races at once, 4 seats, think "
+        f"{think:.2f}s, {elapsed:.1f}s against {url}"
+    )
+    print(
+        f"  machine: {os.cpu_count()} cores, load average {load_before:.1f} before the run and "
+        f"{os.getloadavg()[0]:.1f} after (other work on the machine skews the figures)"
+    )
+    for level, level_stats in stats.items():
+        moves = level_stats.move_ms
+        errors = sum(level_stats.errors.values())
+        print(
+            f"  {level:<7} moves {len(moves):5d}  p50 {_percentile(moves, 50):7.1f} ms  "
+            f"p99 {_percentile(moves, 99):7.1f} ms  max {max(moves, default=float('nan')):7.1f} "
+            f"ms  creates {len(level_stats.create_ms)}  errors {errors}"
+        )
+    _print_searches(searches)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point: ``python -m app.bench {memory,load,weight} ...``."""
+    """Command-line entry point: ``python -m app.bench {memory,load,weight,hardload} ...``."""
     parser = argparse.ArgumentParser(prog="python -m app.bench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
@@ -326,11 +435,18 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--url", default=None, help="use a running server instead of starting one")
     weight = sub.add_parser("weight", help="bytes on the wire per move, 3 and 5 players")
     bench_weight.add_arguments(weight)
+    hardload = sub.add_parser("hardload", help="hard-bot races alongside normal ones")
+    hardload.add_argument("--hard", type=int, default=40, help="concurrent hard-bot players")
+    hardload.add_argument("--normal", type=int, default=20, help="concurrent normal players")
+    hardload.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
+    hardload.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     args = parser.parse_args(argv)
     if args.command == "memory":
         bench_memory(args.games, args.cap)
     elif args.command == "weight":
         bench_weight.bench_weight(args.races, args.bots, args.url)
+    elif args.command == "hardload":
+        bench_hardload(args.hard, args.normal, args.duration, args.think)
     else:
         bench_load(args.players, args.duration, args.think, args.bots, args.url)
 

@@ -17,11 +17,13 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import docs
 from app.api import routes as api
-from app.api.models import Health
+from app.api.models import Health, Readiness
 from app.assets import static_app
+from app.bot_runner import RUNNER
 from app.deps import StoreDep
 from app.errors import install_error_handlers
 from app.logging import AccessLogMiddleware, configure_logging
+from app.metrics import install_metrics
 from app.paths import STATIC_DIR
 from app.security import (
     BodySizeLimitMiddleware,
@@ -105,6 +107,16 @@ async def healthz(store: StoreDep) -> JSONResponse:
     return JSONResponse({"status": "ok", "games": len(store)})
 
 
+@ops_router.get("/readyz", response_model=Readiness, tags=["ops"], summary="Readiness")
+async def readyz(store: StoreDep) -> JSONResponse:
+    """Answers 200 while the server can take races; reports the hard bots' worker pool.
+
+    A pool broken by a worker that died is replaced here (or on the next hard move).
+    """
+    bots = RUNNER.readiness()
+    return JSONResponse({"status": "ready", "games": len(store), "bots": bots})
+
+
 def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
     """Build the app from ``settings`` (default: environment) and ``store`` (default: memory)."""
     settings = settings or get_settings()
@@ -116,6 +128,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
             evict_min_idle_seconds=settings.evict_min_idle_seconds,
             expired_memory=settings.expired_memory,
         )
+    RUNNER.configure(settings)  # one bot runner per process, like the worker pool
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -143,6 +156,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    if settings.metrics:
+        app.state.metrics_registry = install_metrics(app, lambda: len(store))
     return app
 
 

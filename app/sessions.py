@@ -2,8 +2,10 @@
 
 This module is the only place that drives the engine for the web and API layers:
 
-* :func:`start_game` deals a new game, plays the bots until the human is to move and stores it;
-* :func:`play_turn` applies the human's action and the bots' replies under the game's lock;
+* :func:`start_game_async` deals a new game, stores it, then plays the bots until the human
+  is to move (a refused creation never runs a bot);
+* :func:`play_turn` applies the human's action and the bots' replies under the game's lock
+  (the bots run through :mod:`app.bot_runner`);
 * :func:`read_state` / :func:`session_state` build what a client may see: the engine's
   ``observation(0)`` plus the public events since the previous response plus ``turn``;
 * :func:`game_record` is the public record (settings, seed once over, every public event).
@@ -22,14 +24,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio.to_thread
-
+from app import metrics
+from app.bot_runner import HUMAN_SEAT, RUNNER, run_bots_inline
 from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, StaleTurn
 from app.settings import Settings
 from app.store import GameStore, StoreFull
 from app.vocabulary import BotLevel
 from engine import (
-    MAX_DECISIONS,
     Action,
     Event,
     Game,
@@ -39,16 +40,9 @@ from engine import (
     new_game,
     observe,
 )
-from engine.bots import DEFAULT_BOT_BUDGET_MS, make_bot
+from engine.bots import DEFAULT_BOT_BUDGET_MS
 
 log = logging.getLogger("zzv.sessions")
-
-HUMAN_SEAT = 0
-"""The human always sits at seat 0."""
-
-# A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
-# No race lasts more decisions than this, so a correct game always returns well before.
-_MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
 
 
 @dataclass(frozen=True)
@@ -99,7 +93,6 @@ class GameSession:
     bot_decisions: int = 0
     last_seen: float = 0.0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
-    bot_workers: int = 2
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -132,41 +125,8 @@ def derive_engine_seed(seed: int, settings: Settings) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
-    """Per-decision bot seed from (game seed, seat, decision number): reproducible, stateless."""
-    digest = hashlib.blake2b(f"{engine_seed}:{seat}:{decision}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-def choose_bot_action(
-    level: BotLevel,
-    game: Game,
-    seat: int,
-    seed: int,
-    budget_ms: int = DEFAULT_BOT_BUDGET_MS,
-    workers: int = 2,
-) -> Action:
-    """The bot decision for ``seat``: the one place bots are called.
-
-    A fresh bot per decision, seeded from (game, seat, decision number), sees only its
-    seat's observation, so nothing needs to be stored between turns. The bots that do not
-    search replay exactly from the seed; the hard bot thinks for ``budget_ms`` of wall
-    time over ``workers`` processes, so how far it gets (and so its move) can vary.
-    """
-    options: dict[str, Any] = {}
-    if level == "hard":
-        # The search runs in the bots' shared worker processes: a CPU-bound search in this
-        # process would hold the GIL and slow every other race's requests.
-        options = {"time_budget_ms": budget_ms, "workers": workers}
-    return make_bot(level, seed, **options).choose(game.observation(seat))
-
-
-def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> GameSession:
-    """Deal a new race, let the bots play until the human is to move, and store it.
-
-    Raises :class:`app.errors.ServerFull` when no slot can be freed. Runs the bots inline:
-    call it from a worker thread (``anyio.to_thread.run_sync``) inside async code.
-    """
+def new_session(config: GameConfig, settings: Settings) -> GameSession:
+    """Deal a new race (not stored yet; the bots have not played)."""
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
     engine_seed = derive_engine_seed(seed, settings)
@@ -180,23 +140,46 @@ def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> G
         seed_chosen=seed_chosen,
         engine_seed=engine_seed,
         bot_budget_ms=settings.bot_time_budget_ms,
-        bot_workers=settings.hard_bot_workers,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.
     session.record_events([game.deal_event()])
-    _run_bots(session)
+    return session
+
+
+def _store_new(store: SessionStore, session: GameSession) -> None:
     try:
         store.put(session)
     except StoreFull as exc:
         raise ServerFull() from exc
+
+
+def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> GameSession:
+    """Deal and store a new race, then let the bots play inline until the human is to move.
+
+    For the benchmarks and scripts; the server uses :func:`start_game_async`.
+    Raises :class:`app.errors.ServerFull` when no slot can be freed.
+    """
+    session = new_session(config, settings)
+    _store_new(store, session)
+    run_bots_inline(session)
     return session
 
 
 async def start_game_async(
     store: SessionStore, config: GameConfig, settings: Settings
 ) -> GameSession:
-    """:func:`start_game` with the bots' thinking off the event loop."""
-    return await anyio.to_thread.run_sync(start_game, store, config, settings)
+    """Deal a new race, store it, and let the bots play until the human is to move.
+
+    The store's capacity check comes first: a refused creation (:class:`ServerFull`) never
+    made a bot think. Nobody knows the new id until this returns, and the lock is held
+    while the bots play all the same.
+    """
+    session = new_session(config, settings)
+    _store_new(store, session)
+    async with session.lock:
+        await RUNNER.run_bots(session)
+    metrics.RACES_STARTED.inc()
+    return session
 
 
 def find_session(store: SessionStore, game_id: str, token: str | None) -> GameSession:
@@ -227,6 +210,7 @@ class SessionState(Observation):
     turn: int
     events: list[dict[str, Any]]
     event_count: int
+    notice: str | None
 
 
 def session_state(session: GameSession, since: int | None = None) -> SessionState:
@@ -244,6 +228,7 @@ def session_state(session: GameSession, since: int | None = None) -> SessionStat
         "turn": session.turn,
         "events": [json.loads(text) for text in session.events[start:]],
         "event_count": total,
+        "notice": RUNNER.notice(session.config.bots),
     }
     session.delivered = total
     return state
@@ -253,7 +238,7 @@ async def read_state(session: GameSession, since: int | None = None) -> SessionS
     """:func:`session_state` taken under the game's lock (finishing any pending bot turns)."""
     async with session.lock:
         if _bots_pending(session):
-            await anyio.to_thread.run_sync(_run_bots, session)
+            await RUNNER.run_bots(session)
         return session_state(session, since)
 
 
@@ -271,7 +256,10 @@ async def play_turn(
     async with session.lock:
         if turn != session.turn:
             raise StaleTurn(session_state(session))
-        await anyio.to_thread.run_sync(_apply_human, session, action)
+        await RUNNER.run_bots(session)  # a previous call may have been cut short
+        _apply_human(session, action)
+        metrics.MOVES.inc()
+        await RUNNER.run_bots(session)
         return session_state(session, since)
 
 
@@ -306,8 +294,8 @@ async def read_record(session: GameSession) -> dict[str, Any]:
 
 
 def _apply_human(session: GameSession, action: Action) -> None:
+    """Apply the human's action (no bot moves); raises :class:`IllegalMove`."""
     game = session.game
-    _run_bots(session)  # a previous call may have been cut short; never lose a game
     if game.is_over:
         raise IllegalMove("The race is over; start a new one.")
     try:
@@ -316,40 +304,15 @@ def _apply_human(session: GameSession, action: Action) -> None:
         raise IllegalMove(str(exc)) from exc
     session.turn += 1
     session.record_events(events)
-    _run_bots(session)
+
+
+def play_inline(session: GameSession, action: Action) -> None:
+    """The human's action and the bots' replies, in this thread (benchmarks and scripts)."""
+    run_bots_inline(session)
+    _apply_human(session, action)
+    run_bots_inline(session)
 
 
 def _bots_pending(session: GameSession) -> bool:
     seat = session.game.current_seat
     return seat is not None and seat != HUMAN_SEAT
-
-
-def _run_bots(session: GameSession) -> None:
-    """Let the bots move until the human is to play or the race is over."""
-    game = session.game
-    for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
-        seat = game.current_seat
-        if seat is None or seat == HUMAN_SEAT:
-            return
-        seed = bot_seed(session.engine_seed, seat, session.bot_decisions)
-        session.bot_decisions += 1
-        try:
-            action = choose_bot_action(
-                session.config.bots,
-                game,
-                seat,
-                seed,
-                budget_ms=session.bot_budget_ms,
-                workers=session.bot_workers,
-            )
-            events = game.apply(action, seat=seat)
-        except Exception as exc:
-            # A faulty bot must not freeze the race: fall back to the first legal turn. Log
-            # the error's type only: its message may name the bot's (hidden) cards.
-            log.error(
-                "bot failed; played a fallback turn",
-                extra={"bots": session.config.bots, "seat": seat, "error": type(exc).__name__},
-            )
-            events = game.apply(game.legal_actions()[0], seat=seat)
-        session.record_events(events)
-    log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)

@@ -72,11 +72,23 @@ class Settings(BaseSettings):
         2,
         ge=1,
         le=64,
+        description="Worker processes the hard bots' searches run in (one per core it may use).",
+    )
+    hard_searches_in_flight: int | None = Field(
+        None,
+        ge=1,
         description=(
-            "Worker processes the hard bots' search is spread over (one per core the server "
-            "may use); 1 runs the search in the server process itself."
+            "Most hard-bot searches running at once in this process (default: one per hard "
+            "bot worker); further decisions wait in a queue on the event loop."
         ),
     )
+    hard_budget_floor_ms: int = Field(
+        30,
+        ge=1,
+        description=("Least thinking time a hard bot gets when a long queue shortens its budget."),
+    )
+
+    metrics: bool = Field(False, description="Serve Prometheus metrics on `/metrics`.")
 
     secure_cookies: bool = Field(
         False,

@@ -235,6 +235,13 @@ class GameState(_Out):
     turn: int = Field(description="Echo it in the next move; it grows by one per human move.")
     events: list[EventOut] = Field(description="Everything that happened since the last response.")
     event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
+    notice: str | None = Field(
+        None,
+        description=(
+            "A sentence for the player about the server, e.g. that the hard bots are thinking "
+            "faster because the server is busy; null when there is nothing to say."
+        ),
+    )
     seat: int
     players_count: int
     variants: VariantsOut
@@ -321,6 +328,28 @@ class Health(_Out):
 
     status: Literal["ok"]
     games: int
+
+
+class BotPoolReadiness(_Out):
+    """The hard bots' worker processes and search queue, as ``/readyz`` reports them."""
+
+    pool: Literal["idle", "ready", "broken"] = Field(
+        description="`idle`: not started yet (they start with the first hard move)."
+    )
+    workers: int
+    alive: int = Field(description="Worker processes running now (they start on demand).")
+    replaced: int = Field(description="Broken pools replaced since the server started.")
+    searches_in_flight: int
+    searches_waiting: int
+    cap: int = Field(description="Most hard searches run at once by this process.")
+
+
+class Readiness(_Out):
+    """Readiness answer: whether this server can take races now."""
+
+    status: Literal["ready"]
+    games: int
+    bots: BotPoolReadiness
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -367,4 +367,5 @@ def table_context(
         "winner_name": seat_name(state["winner"], me),
         "animate": animate,
         "error": error,
+        "notice": state.get("notice"),  # e.g. hard bots thinking faster on a busy server
     }

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot
 from engine.bots.players import EasyBot, NormalBot
+from engine.view import Observation
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
@@ -54,4 +55,28 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
 
 
-__all__ = ["BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "make_bot"]
+def decide(
+    kind: str, seed: int, observation: Observation, **options: Any
+) -> tuple[dict[str, Any], int | None]:
+    """One decision as plain data, for running in another process: the chosen action's
+    dict and the rollouts the bot ran (None when it needed no search, e.g. one legal move).
+
+    >>> from engine import new_game
+    >>> game = new_game(players=4, seed=5)
+    >>> action, rollouts = decide("hard", 1, game.observation(game.current_seat), iterations=30)
+    >>> rollouts
+    30
+    >>> decide("normal", 1, game.observation(game.current_seat))[1] is None
+    True
+    """
+    bot = make_bot(kind, seed, **options)
+    searched = hasattr(bot, "last_rollouts")
+    if searched:
+        # The hard bot only sets this when it searches; -1 marks "decided without a search".
+        bot.last_rollouts = -1  # type: ignore[attr-defined]
+    action = bot.choose(observation)
+    rollouts = int(getattr(bot, "last_rollouts", -1)) if searched else -1
+    return dict(action.to_dict()), (rollouts if rollouts >= 0 else None)
+
+
+__all__ = ["BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "decide", "make_bot"]

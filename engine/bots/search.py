@@ -23,10 +23,7 @@ would stall every other request.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 from engine.actions import Action, ActionDict, ActionType
@@ -39,6 +36,8 @@ from engine.bots.base import (
 )
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
+from engine.bots.pool import get_pool as _pool
+from engine.bots.pool import shutdown_workers as shutdown_workers  # re-exported
 from engine.bots.situation import face_up_this_round, from_game, from_observation
 from engine.bots.value import win_chances
 from engine.game import Game
@@ -156,37 +155,6 @@ def _worker(args: tuple[Observation, list[ActionDict], int, int | None, float]) 
     actions = [Action.from_dict(a) for a in action_dicts]
     deadline = None if rollouts is not None else deadline_at
     return _run_worlds(observation, actions, seed, rollouts, deadline)
-
-
-_POOL: ProcessPoolExecutor | None = None
-_POOL_SIZE = [0]
-_POOL_LOCK = threading.Lock()
-
-
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """The shared worker processes, started on first use.
-
-    ``spawn`` rather than ``fork``: the web server runs bots in threads, and forking a
-    threaded process can copy a lock in a held state.
-    """
-    global _POOL
-    with _POOL_LOCK:  # server threads may ask at once
-        if _POOL is None or _POOL_SIZE[0] != workers:
-            if _POOL is not None:
-                _POOL.shutdown(wait=False)
-            _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-            _POOL_SIZE[0] = workers
-        return _POOL
-
-
-def shutdown_workers() -> None:
-    """Stop the shared worker processes, if any were started (a server calls this on exit)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is not None:
-            _POOL.shutdown(wait=True, cancel_futures=True)
-            _POOL = None
-            _POOL_SIZE[0] = 0
 
 
 class HardBot(Bot):

@@ -10,7 +10,7 @@ import pytest
 from app_kit import bearer, create, make_settings, move, play_out
 from fastapi.testclient import TestClient
 
-from app import sessions
+from app import bot_runner, sessions
 from app.main import create_app
 
 
@@ -20,7 +20,7 @@ def test_a_failing_bot_does_not_stop_the_race(
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise ValueError("You have no Slippy the Salmon card in your hand.")
 
-    monkeypatch.setattr(sessions, "choose_bot_action", broken)
+    monkeypatch.setattr(bot_runner, "choose_bot_action", broken)
     logging.getLogger("zzv").addHandler(caplog.handler)
     try:
         game_id, token, state = create(client, players=3)

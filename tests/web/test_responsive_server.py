@@ -16,7 +16,7 @@ import httpx
 import pytest
 from app_kit import form_fields
 
-from app import sessions
+from app import bot_runner
 from app.main import create_app
 from app.settings import Settings
 from engine import Action, Game
@@ -33,7 +33,7 @@ def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.Monkey
             assert gate.wait(timeout=20), "the other requests were never answered"
         return random.Random(seed).choice(game.legal_actions())
 
-    monkeypatch.setattr(sessions, "choose_bot_action", slow_bot)
+    monkeypatch.setattr(bot_runner, "choose_bot_action", slow_bot)
     app = create_app(Settings(rate_limit_enabled=False, access_log=False))
     store: Any = app.state.store
 

@@ -1,0 +1,142 @@
+"""Prometheus metrics: ``/metrics`` when ``ZZV_METRICS`` is on, off (404) by default.
+
+The game's own metrics are process-wide objects (like the bots' worker pool and the hard
+search cap they describe), so any module can count into them without holding the app;
+each app registers them into its own registry next to its request metrics, which keeps
+apps built side by side (the tests) independent. Labels are closed vocabularies only
+(bot level, route template, store operation): never a game id, a token or a card.
+
+With several worker processes each process answers for itself (no multiprocess mode):
+scrape each worker, or read them as samples of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_fastapi_instrumentator import Instrumentator
+from prometheus_fastapi_instrumentator import metrics as http_metrics
+
+from engine.bots import pool as bot_pool
+
+MOVES = Counter("zzv_moves", "Human moves applied.", registry=None)
+"""Human moves applied (one per accepted move request)."""
+
+RACES_STARTED = Counter("zzv_races_started", "Races dealt and stored.", registry=None)
+"""Races created (refused creations are not counted)."""
+
+BOT_DECISIONS = Counter(
+    "zzv_bot_decisions", "Bot decisions taken, by bot level.", ["level"], registry=None
+)
+"""Bot decisions by level (``random``, ``easy``, ``normal``, ``hard``)."""
+
+BOT_THINK_SECONDS = Histogram(
+    "zzv_bot_think_seconds",
+    "Time one bot decision took, queueing for a search slot excluded, by bot level.",
+    ["level"],
+    buckets=(0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0),
+    registry=None,
+)
+"""Wall time of one bot decision by level (a hard search's queue wait is not in it)."""
+
+HARD_ROLLOUTS = Histogram(
+    "zzv_hard_rollouts",
+    "Rollouts run by one hard-bot search.",
+    buckets=(0, 1, 5, 10, 25, 50, 100, 200, 400, 800),
+    registry=None,
+)
+"""Rollouts per hard decision that searched."""
+
+HARD_STARVED = Counter(
+    "zzv_hard_searches_starved",
+    "Hard-bot searches that ran almost no rollouts (fewer than the starvation threshold).",
+    registry=None,
+)
+"""Hard searches that ran too few rollouts to mean much (also logged one by one)."""
+
+HARD_WAIT_SECONDS = Histogram(
+    "zzv_hard_search_wait_seconds",
+    "Time a hard-bot decision queued for a search slot.",
+    buckets=(0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
+    registry=None,
+)
+"""Queueing time of hard decisions before their search started."""
+
+HARD_IN_FLIGHT = Gauge(
+    "zzv_hard_searches_in_flight", "Hard-bot searches running now.", registry=None
+)
+"""Hard searches running now (never above the cap)."""
+
+HARD_WAITING = Gauge(
+    "zzv_hard_searches_waiting", "Hard-bot decisions queued for a search slot.", registry=None
+)
+"""Hard decisions waiting for a search slot now."""
+
+HARD_BUDGET_MS = Histogram(
+    "zzv_hard_budget_ms",
+    "Thinking budget given to a hard-bot search (shortened when the queue is long).",
+    buckets=(10, 25, 50, 100, 150, 200, 400, 1000),
+    registry=None,
+)
+"""Budgets handed to hard searches, in milliseconds."""
+
+BOT_POOL_REPLACED = Gauge(
+    "zzv_bot_pool_replaced",
+    "Times the hard bots' worker processes were replaced after one died.",
+    registry=None,
+)
+"""Replacements of a broken worker pool since the process started."""
+BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
+
+STORE_ERRORS = Counter(
+    "zzv_store_errors",
+    "Game store operations that failed (e.g. the shared store unreachable), by operation.",
+    ["operation"],
+    registry=None,
+)
+"""Failed store operations by operation name; the store increments it:
+``STORE_ERRORS.labels(operation="get").inc()``."""
+
+_PROCESS_METRICS = (
+    MOVES,
+    RACES_STARTED,
+    BOT_DECISIONS,
+    BOT_THINK_SECONDS,
+    HARD_ROLLOUTS,
+    HARD_STARVED,
+    HARD_WAIT_SECONDS,
+    HARD_IN_FLIGHT,
+    HARD_WAITING,
+    HARD_BUDGET_MS,
+    BOT_POOL_REPLACED,
+    STORE_ERRORS,
+)
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+"""Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
+
+
+def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorRegistry:
+    """Instrument ``app`` and serve ``/metrics`` from a registry of its own; return it.
+
+    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge.
+    """
+    registry = CollectorRegistry()
+    for metric in _PROCESS_METRICS:
+        registry.register(metric)
+    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
+    live.set_function(races_live)
+    instrumentator = Instrumentator(
+        should_group_status_codes=False,
+        excluded_handlers=["/metrics"],
+        registry=registry,
+    )
+    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
+    instrumentator.add(
+        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
+        http_metrics.requests(registry=registry),
+    )
+    instrumentator.instrument(app).expose(app, include_in_schema=False)
+    return registry

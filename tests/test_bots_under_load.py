@@ -1,0 +1,355 @@
+"""Hard bots under load: a cap on searches in flight, a queue that holds no server thread,
+shorter budgets (and a notice) when the queue is long, starved searches counted, refused
+creations that never run a bot, and a dead worker process replaced.
+
+Searches are held on an :class:`asyncio.Event` by a stand-in for the pool search, so the
+cap and the queue are checked by counting, never by timing. The dead-worker tests use the
+real worker processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import anyio.to_thread
+import httpx
+import pytest
+from app_kit import bearer, make_settings
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app import bot_runner, metrics
+from app.bot_runner import NOTICE, RUNNER, search_budget_ms
+from app.main import create_app
+from engine import new_game
+from engine.bots import pool as bot_pool
+
+RACES = 8
+CAP = 2
+HANG_GUARD_SECONDS = 60.0  # only stops a broken test from hanging; never a speed assert
+
+
+@pytest.fixture(autouse=True)
+def _fresh_runner(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test starts with the runner's counters at zero and its real search."""
+    for name in ("peak_in_flight", "starved"):
+        monkeypatch.setattr(RUNNER, name, 0)
+    monkeypatch.setattr(RUNNER, "_last_shortened", -1e9)
+    monkeypatch.setattr(RUNNER, "search", bot_runner.search_in_pool)
+    yield
+
+
+@pytest.fixture
+def pool_stopped() -> Iterator[None]:
+    """Start and end with no worker processes, so each test sees a pool of its own."""
+    bot_pool.shutdown_workers()
+    yield
+    bot_pool.shutdown_workers()
+
+
+class HeldSearch:
+    """A stand-in for the pool search that waits on ``release`` and records what it saw."""
+
+    def __init__(self, rollouts: int = 50) -> None:
+        self.release = asyncio.Event()
+        self.release.set()
+        self.rollouts = rollouts
+        self.running = 0
+        self.most_running = 0
+        self.budgets: list[int] = []
+
+    async def __call__(
+        self, observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+    ) -> tuple[dict[str, Any], int | None]:
+        self.running += 1
+        self.most_running = max(self.most_running, self.running)
+        self.budgets.append(budget_ms)
+        try:
+            await self.release.wait()
+        finally:
+            self.running -= 1
+        return observation["legal_actions"][0], self.rollouts
+
+
+async def _until(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.01)
+
+
+def test_budget_shrinks_with_the_queue_down_to_a_floor() -> None:
+    budgets = [search_budget_ms(200, waiting, 2, 30) for waiting in range(60)]
+    assert budgets[0] == 200  # no queue: the whole budget
+    assert budgets == sorted(budgets, reverse=True)  # a longer queue never thinks longer
+    assert budgets[2] == 100 and budgets[6] == 50
+    assert min(budgets) == 30 and budgets[-1] == 30  # the floor holds
+    assert search_budget_ms(200, 4, 4, 30) == 100  # more slots: the same queue weighs less
+    assert search_budget_ms(20, 50, 2, 30) == 20  # a floor never raises a small budget
+
+
+def _hard_app(**overrides: Any) -> FastAPI:
+    return create_app(make_settings(hard_searches_in_flight=CAP, **overrides))
+
+
+def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_thread(
+    monkeypatch: pytest.MonkeyPatch, pool_stopped: None
+) -> None:
+    search = HeldSearch()
+    monkeypatch.setattr(RUNNER, "search", search)
+    app = _hard_app()
+
+    async def main() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            races = []
+            for seed in range(RACES):
+                body = {"players": 4, "bots": "hard", "seed": 100 + seed}
+                created = await client.post("/api/games", json=body)
+                assert created.status_code == 201, created.text
+                races.append(created.json())
+            search.release.clear()
+            moves = [
+                asyncio.create_task(
+                    client.post(
+                        f"/api/games/{race['game_id']}/actions",
+                        json={"turn": 0, "action": race["state"]["legal_actions"][0]},
+                        headers=bearer(race["token"]),
+                    )
+                )
+                for race in races
+            ]
+            await _until(
+                lambda: RUNNER.in_flight == CAP and RUNNER.waiting == RACES - CAP,
+                "every race's first bot decision queued",
+            )
+            # Every move is parked, yet none holds one of the server's worker threads.
+            limiter = anyio.to_thread.current_default_thread_limiter()
+            assert limiter.borrowed_tokens == 0
+            assert search.running == CAP
+            search.release.set()
+            answers = [(await move).json() for move in moves]
+        assert all(answer["turn"] == 1 for answer in answers)
+        # The queue was long, so searches were shortened and the races say so.
+        assert min(search.budgets) < max(search.budgets)
+        # (the first searches started before anyone queued, at full budget: a race served
+        # only by those may answer before any search was shortened)
+        notices = [answer["notice"] for answer in answers]
+        assert set(notices) <= {NOTICE, None}
+        assert notices.count(NOTICE) >= RACES - CAP
+
+    asyncio.run(main())
+    assert search.most_running <= CAP
+    assert RUNNER.peak_in_flight == CAP
+
+
+def test_the_table_and_the_api_say_when_hard_bots_think_faster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    search = HeldSearch()
+    monkeypatch.setattr(RUNNER, "search", search)
+    with TestClient(_hard_app()) as client:
+        created = client.post(
+            "/games", data={"players": "4", "bots": "hard"}, follow_redirects=False
+        )
+        assert created.status_code == 303
+        page = client.get(created.headers["location"])
+        assert NOTICE not in page.text  # an idle server thinks at full budget
+        api = client.post("/api/games", json={"bots": "hard"}).json()
+        normal = client.post("/api/games", json={"bots": "normal"}).json()
+        assert api["state"]["notice"] is None
+        monkeypatch.setattr(RUNNER, "_last_shortened", time.monotonic())  # a long queue, now
+        assert NOTICE in client.get(created.headers["location"]).text
+        read = client.get(f"/api/games/{api['game_id']}", headers=bearer(api["token"]))
+        assert read.json()["notice"] == NOTICE
+        others = client.get(f"/api/games/{normal['game_id']}", headers=bearer(normal["token"]))
+        assert others.json()["notice"] is None  # only races against hard bots are concerned
+
+
+def test_a_starved_search_is_counted_and_logged_without_hidden_information(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    search = HeldSearch(rollouts=3)
+    monkeypatch.setattr(RUNNER, "search", search)
+    starved_before = metrics.HARD_STARVED._value.get()
+    logging.getLogger("zzv").addHandler(caplog.handler)
+    try:
+        with TestClient(_hard_app()) as client:
+            for seed in range(3):
+                client.post("/api/games", json={"bots": "hard", "seed": seed})
+    finally:
+        logging.getLogger("zzv").removeHandler(caplog.handler)
+    assert search.budgets, "no hard search ran"
+    assert RUNNER.starved == len(search.budgets)
+    assert metrics.HARD_STARVED._value.get() - starved_before == len(search.budgets)
+    lines = [r for r in caplog.records if "almost no rollouts" in r.getMessage()]
+    assert len(lines) == len(search.budgets)
+    for record in lines:
+        assert record.rollouts == 3  # type: ignore[attr-defined]
+        assert record.budget_ms == search.budgets[0]  # type: ignore[attr-defined]
+        extra = set(record.__dict__) - set(logging.makeLogRecord({}).__dict__)
+        assert extra <= {"rollouts", "budget_ms", "waiting", "in_flight", "message", "asctime"}
+
+
+def _seed_where_bots_lead() -> int:
+    """A public seed whose first trick is led by a bot (with the tests' seed key)."""
+    from app.sessions import derive_engine_seed
+
+    settings = make_settings()
+    for seed in range(100):
+        game = new_game(players=4, seed=derive_engine_seed(seed, settings))
+        if game.current_seat != 0 and len(game.legal_actions()) > 1:
+            return seed
+    raise AssertionError("no seed with a bot leading")
+
+
+def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    search = HeldSearch()
+    monkeypatch.setattr(RUNNER, "search", search)
+    seed = _seed_where_bots_lead()
+    body = {"players": 4, "bots": "hard", "seed": seed}
+    full = _hard_app(max_games=1, evict_min_idle_seconds=1e6)
+    with TestClient(full) as client:
+        assert client.post("/api/games", json=body).status_code == 201
+        assert search.budgets, "with room, this race starts with a bot searching"
+        searched = len(search.budgets)
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 503
+        assert client.post("/games", data={"bots": "hard"}).status_code == 503  # web too
+        assert len(search.budgets) == searched  # the store said no before any bot thought
+
+    limited = _hard_app(rate_limit_enabled=True, create_burst=1, create_rate_per_minute=0.01)
+    with TestClient(limited) as client:
+        assert client.post("/api/games", json=body).status_code == 201
+        searched = len(search.budgets)
+        assert client.post("/api/games", json=body).status_code == 429
+        assert len(search.budgets) == searched
+
+
+# ---------------------------------------------------------------- the real worker processes
+
+
+def _kill_one_worker() -> None:
+    pids = bot_pool.worker_pids()
+    assert pids, "the pool has no running worker"
+    os.kill(pids[0], signal.SIGKILL)
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while bot_pool.status().state != "broken":
+        assert time.monotonic() < deadline, "the pool never noticed its dead worker"
+        time.sleep(0.01)
+
+
+Searched = list[tuple[int | None, bool]]
+
+
+def _recording_search(searched: Searched) -> Any:
+    """The real search, noting each one's rollouts and whether it went wide."""
+
+    async def search(
+        observation: dict[str, Any], seed: int, budget: int, workers: int, wide: bool
+    ) -> Any:
+        result = await bot_runner.search_in_pool(observation, seed, budget, workers, wide)
+        searched.append((result[1], wide))
+        return result
+
+    return search
+
+
+def _tune_up(client: TestClient, race: dict[str, Any]) -> dict[str, Any]:
+    """Play a Tune Up (it cannot end the race, so the bots must answer); the new race."""
+    state = race["state"]
+    action = next(a for a in state["legal_actions"] if a["type"] == "tune_up")
+    moved = client.post(
+        f"/api/games/{race['game_id']}/actions",
+        json={"turn": state["turn"], "action": action},
+        headers=bearer(race["token"]),
+    )
+    assert moved.status_code == 200, moved.text
+    return {**race, "state": moved.json()}
+
+
+def test_a_dead_worker_is_replaced_and_the_next_hard_move_is_searched(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, pool_stopped: None
+) -> None:
+    searched: Searched = []
+    monkeypatch.setattr(RUNNER, "search", _recording_search(searched))
+    logging.getLogger("zzv").addHandler(caplog.handler)
+    try:
+        with TestClient(_hard_app(bot_time_budget_ms=60)) as client:
+            race = client.post("/api/games", json={"players": 4, "bots": "hard", "seed": 7})
+            race = _tune_up(client, race.json())
+            replaced = bot_pool.status().replaced
+            _kill_one_worker()
+            searched.clear()
+            _tune_up(client, race)
+    finally:
+        logging.getLogger("zzv").removeHandler(caplog.handler)
+    rollouts = [count for count, _ in searched if count is not None]
+    assert rollouts and all(count > 0 for count in rollouts), searched
+    assert bot_pool.status().replaced == replaced + 1
+    assert not [r for r in caplog.records if "fallback" in r.getMessage()]
+
+
+def test_an_idle_server_spreads_a_search_over_every_worker(
+    monkeypatch: pytest.MonkeyPatch, pool_stopped: None
+) -> None:
+    searched: Searched = []
+    monkeypatch.setattr(RUNNER, "search", _recording_search(searched))
+    bot_pool.get_pool(2)
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while not bot_pool.warmed(2):
+        assert time.monotonic() < deadline, "the worker processes never started"
+        time.sleep(0.01)
+    with TestClient(_hard_app(bot_time_budget_ms=60)) as client:
+        race = client.post("/api/games", json={"players": 4, "bots": "hard", "seed": 7})
+        _tune_up(client, race.json())
+    assert searched and all(wide for _, wide in searched)  # one race: nobody else waits
+    assert all(count is not None and count > 0 for count, _ in searched), searched
+
+
+def test_a_search_hit_by_a_dying_worker_is_retried_on_a_fresh_pool(
+    monkeypatch: pytest.MonkeyPatch, pool_stopped: None
+) -> None:
+    broken = bot_pool.get_pool(2)
+    assert broken.submit(bot_pool.worker_pid).result(timeout=HANG_GUARD_SECONDS) > 0
+    _kill_one_worker()
+    real_get_pool = bot_pool.get_pool
+    handed: list[Any] = []
+
+    def get_pool(workers: int) -> Any:
+        # The first ask gets the broken pool, as a search racing the worker's death would.
+        pool = broken if not handed else real_get_pool(workers)
+        handed.append(pool)
+        return pool
+
+    monkeypatch.setattr(bot_pool, "get_pool", get_pool)
+    game = new_game(players=4, seed=3)
+    observation = game.observation(game.current_seat or 0)
+    action, rollouts = asyncio.run(bot_runner.search_in_pool(observation, 1, 60, 2, False))
+    assert handed[0] is broken and handed[1] is not broken
+    assert rollouts is not None and rollouts > 0
+    assert action in observation["legal_actions"]
+
+
+def test_readyz_reports_the_pool_and_replaces_a_broken_one(pool_stopped: None) -> None:
+    with TestClient(_hard_app()) as client:
+        idle = client.get("/readyz")
+        assert idle.status_code == 200
+        assert idle.json()["bots"]["pool"] == "idle"
+        assert idle.json()["bots"]["cap"] == CAP
+        pool = bot_pool.get_pool(2)
+        assert pool.submit(bot_pool.worker_pid).result(timeout=HANG_GUARD_SECONDS) > 0
+        assert client.get("/readyz").json()["bots"]["pool"] == "ready"
+        replaced = bot_pool.status().replaced
+        _kill_one_worker()
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        bots = ready.json()["bots"]
+        assert bots["pool"] == "ready" and bots["replaced"] == replaced + 1
+        assert bot_pool.get_pool(2) is not pool
