@@ -181,7 +181,7 @@ def run_bots_inline(table: BotTable) -> None:
         table.bot_decisions += 1
         started = time.perf_counter()
         try:
-            action = choose_bot_action(level, table.game, seat, seed, table.bot_budget_ms)
+            action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
             events = table.game.apply(action, seat=seat)
         except Exception as exc:
             events = _apply_fallback(table, seat, exc)
