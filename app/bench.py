@@ -19,6 +19,9 @@
     The same against races with hard bots and with normal bots at once: move latency
     p50/p99 per level, and from the server's debug lines the rollouts of every hard search
     (median, zero-rollout and near-empty searches counted), budgets and queue waits.
+``python -m app.bench friends [--races 50] [--duration 30] [--think 0.5]``
+    Two-person races on live event streams (:mod:`app.bench_friends`): move-to-other-table
+    latency p50/p99 and errors.
 """
 
 from __future__ import annotations
@@ -421,7 +424,7 @@ def bench_hardload(hard: int, normal: int, duration: float, think: float) -> Non
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point: ``python -m app.bench {memory,load,weight,hardload} ...``."""
+    """Command-line entry point: ``python -m app.bench <command> ...`` (see ``--help``)."""
     parser = argparse.ArgumentParser(prog="python -m app.bench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
@@ -440,6 +443,13 @@ def main(argv: list[str] | None = None) -> None:
     hardload.add_argument("--normal", type=int, default=20, help="concurrent normal players")
     hardload.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
     hardload.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    friends = sub.add_parser(
+        "friends", help="two-person races on live event streams: move-to-other-table latency"
+    )
+    friends.add_argument("--races", type=int, default=50, help="races at once (2 streams each)")
+    friends.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
+    friends.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
+    friends.add_argument("--url", default=None, help="use a running server instead of one")
     args = parser.parse_args(argv)
     if args.command == "memory":
         bench_memory(args.games, args.cap)
@@ -447,6 +457,11 @@ def main(argv: list[str] | None = None) -> None:
         bench_weight.bench_weight(args.races, args.bots, args.url)
     elif args.command == "hardload":
         bench_hardload(args.hard, args.normal, args.duration, args.think)
+    elif args.command == "friends":
+        # Imported here: the friends bench builds on this module's server helpers.
+        from app.bench_friends import bench_friends
+
+        bench_friends(args.races, args.duration, args.think, args.url)
     else:
         bench_load(args.players, args.duration, args.think, args.bots, args.url)
 

@@ -42,7 +42,8 @@ from engine.bots import pool as bot_pool
 log = logging.getLogger("zzv.bots")
 
 HUMAN_SEAT = 0
-"""The human always sits at seat 0; every other seat is a bot."""
+"""The race's creator always sits at seat 0; a race with friends has people at other seats
+too (the race itself says which: :meth:`BotTable.bots_may_move`)."""
 
 STARVED_ROLLOUTS = 10
 """A hard search that ran fewer rollouts than this is counted and logged as starved."""
@@ -85,6 +86,9 @@ class BotTable(Protocol):
 
     def record_events(self, events: list[Any]) -> None:
         """Append engine events to the race's public log."""
+
+    def bots_may_move(self, seat: int) -> bool:
+        """Whether the bots play ``seat`` now (not a person's seat, the race has started)."""
 
 
 def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
@@ -167,11 +171,11 @@ def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> list[Any]:
 
 def _next_bot_seat(table: BotTable) -> int | None:
     seat = table.game.current_seat
-    return None if seat is None or seat == HUMAN_SEAT else seat
+    return None if seat is None or not table.bots_may_move(seat) else seat
 
 
 def run_bots_inline(table: BotTable) -> None:
-    """Let the bots move until the human is to play or the race is over, in this thread."""
+    """Let the bots move until a person is to play or the race is over, in this thread."""
     level = table.config.bots
     for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
         seat = _next_bot_seat(table)
@@ -265,7 +269,7 @@ class BotRunner:
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until the human is to play or the race is over.
+        """Let the bots move until a person is to play or the race is over.
 
         Light bots play in a worker thread; hard bots' searches queue for a slot.
         """

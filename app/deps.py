@@ -27,7 +27,8 @@ from fastapi import Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import Unauthorized
-from app.sessions import GameSession, SessionStore, find_session
+from app.live import LiveHub, StreamGate
+from app.sessions import GameSession, Player, SessionStore, find_player
 from app.settings import Settings
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -47,6 +48,29 @@ def get_store(request: Request) -> SessionStore:
     store: SessionStore = request.app.state.store
     return store
 
+
+def get_hub(request: Request) -> LiveHub:
+    """The app's live-update hub (:mod:`app.live`)."""
+    hub: LiveHub = request.app.state.hub
+    return hub
+
+
+def get_stream_gate(request: Request) -> StreamGate:
+    """The app's cap on open event streams per client."""
+    gate: StreamGate = request.app.state.stream_gate
+    return gate
+
+
+def client_key(request: Request) -> str:
+    """The address limits are counted by (like the rate limits)."""
+    return request.client.host if request.client else "unknown"
+
+
+HubDep = Annotated[LiveHub, Depends(get_hub)]
+"""The app's live-update hub."""
+
+StreamGateDep = Annotated[StreamGate, Depends(get_stream_gate)]
+"""The app's per-client cap on open event streams."""
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 """The app's settings."""
@@ -78,18 +102,23 @@ def bearer_token(
     return credentials.credentials if credentials is not None else None
 
 
-def api_session(
+def api_player(
     game_id: GameIdPath,
     store: StoreDep,
     token: Annotated[str | None, Depends(bearer_token)],
-) -> GameSession:
-    """The game named in the path, for an API client holding its Bearer token.
+) -> Player:
+    """The game named in the path and the seat of the API client's Bearer token.
 
     No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id.
     """
     if token is None:
         raise Unauthorized()
-    return find_session(store, game_id, token)
+    return find_player(store, game_id, token)
+
+
+def api_session(player: Annotated[Player, Depends(api_player)]) -> GameSession:
+    """The game named in the path, for an API client holding one of its seats' tokens."""
+    return player.session
 
 
 def cookie_name(game_id: str) -> str:
@@ -101,6 +130,9 @@ def cookie_path(game_id: str) -> str:
     """Path the game's cookie is scoped to (its pages only: no cookie pile-up)."""
     return f"/games/{game_id}"
 
+
+ApiPlayerDep = Annotated[Player, Depends(api_player)]
+"""The game of the path and the seat its Bearer token opens (401/404/410 otherwise)."""
 
 ApiSessionDep = Annotated[GameSession, Depends(api_session)]
 """The game of the path, authenticated by Bearer token (401 without one, 404/410 otherwise)."""
@@ -119,11 +151,19 @@ COOKIE_MAX_AGE_SECONDS = 7 * 24 * 3600
 def set_session_cookie(
     response: Response, request: Request, session: GameSession, settings: Settings
 ) -> None:
-    """Give the browser the token of ``session``: HttpOnly, SameSite=Lax, Secure over https."""
+    """Give the browser the creator's token of ``session`` (see :func:`set_seat_cookie`)."""
+    set_seat_cookie(response, request, session.id, session.token, settings)
+
+
+def set_seat_cookie(
+    response: Response, request: Request, game_id: str, token: str, settings: Settings
+) -> None:
+    """Give the browser a seat's ``token`` for ``game_id``: HttpOnly, SameSite=Lax, Secure
+    over https, scoped to the race's pages."""
     response.set_cookie(
-        cookie_name(session.id),
-        session.token,
-        path=cookie_path(session.id),
+        cookie_name(game_id),
+        token,
+        path=cookie_path(game_id),
         max_age=COOKIE_MAX_AGE_SECONDS,
         httponly=True,
         samesite="lax",

@@ -128,6 +128,54 @@ class StaleTurn(AppError):
         return {**super().body(), "state": self.state}
 
 
+class NotYourTurn(StaleTurn):
+    """A seat tried to move while another seat is to move (409, with the current state)."""
+
+    code = "not_your_turn"
+    message = "It is not your turn; here is the race as it stands now."
+
+
+class RaceNotStarted(AppError):
+    """A move in the lobby, before the race started (409)."""
+
+    status_code = 409
+    code = "not_started"
+    message = "The race has not started yet: it starts when everyone joined or on Start."
+
+
+class NotCreator(AppError):
+    """Only the seat that created the race may start it early (403)."""
+
+    status_code = 403
+    code = "not_creator"
+    message = "Only the person who created this race can start it."
+
+
+class TooManyStreams(AppError):
+    """A client already holds as many open event streams as allowed (429)."""
+
+    status_code = 429
+    code = "too_many_streams"
+    message = "Too many live connections from this client; close one and try again."
+
+    def __init__(self) -> None:
+        """Suggest a retry after a few seconds."""
+        super().__init__(headers={"Retry-After": "5"})
+
+
+class LobbyRefused(AppError):
+    """A join the lobby refused: a used invite (409), an unknown one (404), a race that
+    already started (409) or a name that does not fit (422)."""
+
+    STATUS = {"invite_used": 409, "race_started": 409, "invite_not_found": 404}
+
+    def __init__(self, code: str, message: str) -> None:
+        """Take the lobby's stable code and sentence."""
+        super().__init__(message)
+        self.code = code
+        self.status_code = self.STATUS.get(code, 422)
+
+
 class GameExpired(AppError):
     """The game existed but expired or was evicted (410)."""
 

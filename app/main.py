@@ -22,6 +22,7 @@ from app.assets import static_app
 from app.bot_runner import RUNNER
 from app.deps import StoreDep
 from app.errors import install_error_handlers
+from app.live import LiveHub, RedisLiveHub, StreamGate
 from app.logging import AccessLogMiddleware, configure_logging
 from app.metrics import install_metrics
 from app.paths import STATIC_DIR
@@ -35,6 +36,7 @@ from app.security import (
 from app.sessions import GameSession, SessionStore
 from app.settings import Settings, get_settings
 from app.store import MemoryStore
+from app.web import friends
 from app.web import routes as web
 
 log = logging.getLogger("zzv.app")
@@ -43,12 +45,17 @@ GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 DESCRIPTION = """
-Play Zoom Zoom Vroom against bots over HTTP. You always sit at seat 0.
+Play Zoom Zoom Vroom against bots, and with friends, over HTTP. You sit at seat 0.
 
 1. `POST /api/games` → keep `game_id` and `token`.
 2. Send `Authorization: Bearer <token>` on every other call.
 3. `POST /api/games/{game_id}/actions` with `{"turn": state.turn, "action": <one of
    state.legal_actions>}` until `state.game_over`.
+
+Race with friends: create with `"humans": k`, send each friend one of `invites`; they
+`POST /api/games/{game_id}/join` with its `code` and get their own `token`. Follow your
+seat live with `GET /api/games/{game_id}/events` (Server-Sent Events) instead of polling;
+a person who does not move within `ZZV_TURN_SECONDS` gets one move from the autopilot.
 
 Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per client.
 """
@@ -80,9 +87,12 @@ def _stop_bot_workers() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Run the expiry sweep while the app serves; stop it and the bot workers after."""
+    """Run the live hub and the expiry sweep while the app serves; stop them and the bot
+    workers after."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
+    hub: LiveHub = app.state.hub
+    await hub.start()
     sweeper = asyncio.create_task(
         _sweep_forever(store, settings.sweep_interval_seconds), name="zzv-sweep"
     )
@@ -94,6 +104,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
         log.info("shutting down", extra={"games_in_memory": len(store)})
+        await hub.stop()
         await asyncio.to_thread(_stop_bot_workers)
 
 
@@ -129,6 +140,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
             expired_memory=settings.expired_memory,
         )
     RUNNER.configure(settings)  # one bot runner per process, like the worker pool
+    hub = RedisLiveHub(settings.redis_url) if settings.redis_url else LiveHub()
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -140,9 +152,12 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.state.settings = settings
     app.state.store = store
     app.state.limiter = RateLimiter(settings)
+    app.state.hub = hub
+    app.state.stream_gate = StreamGate(settings.max_streams_per_client)
     install_error_handlers(app)
 
     app.include_router(api.router)
+    app.include_router(friends.router)
     app.include_router(web.router)
     app.include_router(ops_router)
     app.include_router(docs.router)

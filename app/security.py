@@ -41,7 +41,8 @@ CONTENT_SECURITY_POLICY = (
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-_CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$")
+# Creating a race, a rematch and joining one share the (slow) creation bucket.
+_CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$|/join/?$|^/watch/?$")
 
 
 async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:

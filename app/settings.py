@@ -90,6 +90,28 @@ class Settings(BaseSettings):
 
     metrics: bool = Field(False, description="Serve Prometheus metrics on `/metrics`.")
 
+    turn_seconds: float = Field(
+        60.0,
+        gt=0,
+        description=(
+            "A person's time to move in a race with friends; when it runs out the autopilot "
+            "(the normal bot, from that seat's view only) plays that one move for them."
+        ),
+    )
+    watch_pace_seconds: float = Field(
+        1.5, gt=0, description="Time between two moves of a bots-only race shown to watchers."
+    )
+    max_streams_per_client: int = Field(
+        16, ge=1, description="Live event streams one client may hold open at once."
+    )
+    redis_url: str | None = Field(
+        None,
+        description=(
+            "Redis server (redis://host:port/db) relaying live updates between workers; "
+            "unset: updates stay within one process."
+        ),
+    )
+
     secure_cookies: bool = Field(
         False,
         description=(

@@ -60,6 +60,7 @@ from engine.view import (
     ZeroPreview,
     copy_record,
     observe,
+    observe_public,
     public_play,
 )
 
@@ -112,6 +113,7 @@ __all__ = [
     "effective_value",
     "new_game",
     "observe",
+    "observe_public",
     "public_play",
     "supply_after_effect",
 ]

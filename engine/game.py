@@ -586,6 +586,12 @@ class Game:
         """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
         return observe(self, seat)
 
+    def public_observation(self) -> dict[str, Any]:
+        """What a spectator may know: no hand (see :func:`engine.view.observe_public`)."""
+        from engine.view import observe_public
+
+        return cast("dict[str, Any]", observe_public(self))
+
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
         return {

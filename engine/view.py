@@ -168,10 +168,10 @@ class DeckView(TypedDict):
     copies: dict[str, int]
 
 
-class Observation(TypedDict):
-    """Everything one seat may know, as :func:`observe` returns it (JSON-ready)."""
+class TableView(TypedDict):
+    """Every field of a view but ``seat`` (the shared part of :class:`Observation` and
+    :class:`PublicObservation`)."""
 
-    seat: int
     players_count: int
     variants: VariantsData
     hand: list[str]
@@ -195,6 +195,18 @@ class Observation(TypedDict):
     legal_actions: list[ActionDict]
     card_options: list[CardOption]
     zero_five_option: ZeroFiveOption | None
+
+
+class Observation(TableView):
+    """Everything one seat may know, as :func:`observe` returns it (JSON-ready)."""
+
+    seat: int
+
+
+class PublicObservation(TableView):
+    """What a spectator may know (:func:`observe_public`): no seat, so no hand and no move."""
+
+    seat: None
 
 
 def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
@@ -242,15 +254,36 @@ def observe(game: GameState, seat: int) -> Observation:
     """
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"There is no seat {seat!r} in this race.")
+    return {"seat": seat, **_view(game, seat)}
+
+
+def observe_public(game: GameState) -> PublicObservation:
+    """Return a spectator's view of ``game``: what every seat sees, and no hand at all.
+
+    It is :func:`observe` with no seat: ``seat`` is ``None``, ``hand`` is empty and no
+    move is offered, so a watch page can never learn more than any player.
+
+    >>> from engine import new_game
+    >>> view = observe_public(new_game(players=3, seed=2))
+    >>> view["seat"], view["hand"], view["legal_actions"], view["players"][0]["hand_size"]
+    (None, [], [], 6)
+    """
+    return {"seat": None, **_view(game, None)}
+
+
+def _view(game: GameState, seat: int | None) -> TableView:
+    """The one builder of views: ``seat``'s own parts only when ``seat`` is not None."""
     lichen = game.lichen_in_trick()
-    my_turn = game.current_seat == seat
+    my_turn = seat is not None and game.current_seat == seat
     plays = [public_play(p, lichen) for p in game.plays]
+    hand = [] if seat is None else sorted(game.hands[seat], key=_SORT_KEY.__getitem__)
     return {
-        "seat": seat,
         "players_count": game.players,
         "variants": game.variants.to_dict(),
-        "hand": [card.value for card in sorted(game.hands[seat], key=_SORT_KEY.__getitem__)],
-        "zero_five_available": game.variants.zero_five and game.zero_five[seat],
+        "hand": [card.value for card in hand],
+        "zero_five_available": seat is not None
+        and game.variants.zero_five
+        and game.zero_five[seat],
         "players": [_player(game, s) for s in range(game.players)],
         "middle": game.middle,
         "removed": game.removed,
@@ -268,8 +301,12 @@ def observe(game: GameState, seat: int) -> Observation:
         "deck": _deck(game),
         "set_aside": len(game.set_aside),
         "legal_actions": [a.to_dict() for a in game.legal_actions()] if my_turn else [],
-        "card_options": _card_options(game, seat, plays, lichen) if my_turn else [],
-        "zero_five_option": _zero_five_option(game, seat, plays, lichen) if my_turn else None,
+        "card_options": _card_options(game, seat, plays, lichen)
+        if seat is not None and my_turn
+        else [],
+        "zero_five_option": _zero_five_option(game, seat, plays, lichen)
+        if seat is not None and my_turn
+        else None,
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from app.vocabulary import (
     ActionTypeId,
@@ -77,6 +77,32 @@ class CreateGame(_In):
     variants: VariantsIn = Field(default_factory=VariantsIn)
     seed: Annotated[int, Ge(0), Le(2**53), BeforeValidator(_whole_number)] | None = Field(
         None, description="Replay a seed on this server; drawn at random when null."
+    )
+    humans: WholeNumber = Field(
+        1,
+        ge=1,
+        le=5,
+        description=(
+            "How many seats are people: you at seat 0 and `humans - 1` friends, each invited "
+            "with a single-use code (see `invites`). The other seats are bots."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _humans_fit(self) -> CreateGame:
+        if self.humans > self.players:
+            raise ValueError("`humans` cannot exceed `players`.")
+        return self
+
+
+class JoinIn(_In):
+    """Take an invited seat with its single-use code."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"code": "…", "name": "Ada"}]})
+
+    code: str = Field(min_length=1, max_length=64, description="The invite's code.")
+    name: str | None = Field(
+        None, max_length=64, description='Display name, 1–20 characters; default "Player n".'
     )
 
 
@@ -228,11 +254,50 @@ class EventOut(BaseModel):
     seat: int | None
 
 
+class SeatOut(_Out):
+    """Who sits at a seat (public: every seat and spectator sees the same)."""
+
+    seat: int
+    name: str = Field(description="Display name as typed (escape it when you show it).")
+    person: bool = Field(description="A person's seat (else a bot's).")
+    joined: bool = Field(description="Somebody took this person's seat.")
+    autopilot_moves: int = Field(description="Moves the autopilot made for this seat.")
+
+
+class ClockOut(_Out):
+    """The turn clock of the person to move."""
+
+    seat: int | None
+    seconds_left: float
+    turn_seconds: float
+
+
+class AutopilotOut(_Out):
+    """The autopilot's last move: it played for ``seat``, making ``turn``."""
+
+    seat: int
+    turn: int
+
+
 class GameState(_Out):
-    """The human's view (seat 0): the engine's observation plus session fields."""
+    """A seat's view: the engine's observation of that seat plus session and table fields."""
 
     game_id: str
-    turn: int = Field(description="Echo it in the next move; it grows by one per human move.")
+    turn: int = Field(
+        description="Echo it in the next move; it grows by one per move of a person "
+        "(or of the autopilot for them)."
+    )
+    status: Literal["waiting", "playing", "over"] = Field(
+        description="`waiting` for invited people (moves refused), `playing`, `over`."
+    )
+    seats: list[SeatOut]
+    clock: ClockOut | None = Field(description="The person to move's time; null for bots.")
+    autopilot: AutopilotOut | None
+    last_mover: int | None = Field(
+        description="The person whose own move made the latest change (null: a join, the "
+        "start or the clock)."
+    )
+    watch: bool = Field(description="A bots-only race paced for spectators.")
     events: list[EventOut] = Field(description="Everything that happened since the last response.")
     event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
     notice: str | None = Field(
@@ -268,10 +333,28 @@ class GameState(_Out):
     zero_five_option: ZeroFiveOptionOut | None
 
 
+class InviteOut(_Out):
+    """An invite for one seat: send ``url`` (or ``code``) to one friend."""
+
+    seat: int
+    code: str = Field(description="Single-use; not a token. `POST /api/games/{id}/join`.")
+    url: str = Field(description="The same invite as a link to open in a browser.")
+
+
 class CreatedGame(_Out):
     """A new race: keep ``token`` secret and send it as ``Authorization: Bearer <token>``."""
 
     game_id: str
+    token: str
+    state: GameState
+    invites: list[InviteOut] = Field(description="One per invited seat (1 … humans-1).")
+
+
+class JoinedGame(_Out):
+    """A seat taken by invite: ``token`` is this seat's own credential."""
+
+    game_id: str
+    seat: int
     token: str
     state: GameState
 
@@ -318,9 +401,10 @@ class InvalidRequestOut(ErrorOut):
 
 
 class StaleTurnOut(ErrorOut):
-    """409: the move was for an earlier turn; ``state`` is the race as it is now."""
+    """409: the move was for an earlier turn or not yours; ``state`` is the race as it is
+    now (absent for `not_started`, `invite_used` and `race_started`)."""
 
-    state: GameState
+    state: GameState | None = None
 
 
 class Health(_Out):
@@ -360,7 +444,8 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         401: "No `Authorization: Bearer <token>` sent (`unauthorized`).",
         403: "Cross-site request refused (`cross_site_request`).",
         404: "Unknown race or wrong token (`not_found`), deliberately indistinguishable.",
-        409: "Stale `turn` (`stale_turn`); `state` holds the current race.",
+        409: "Stale `turn` (`stale_turn`) or another seat is to move (`not_your_turn`); "
+        "`state` holds the current race. In the lobby: `not_started`.",
         410: "The race expired (`expired`); start a new one.",
         413: "Request body too large (`payload_too_large`).",
         422: "Malformed request (`invalid_request`).",

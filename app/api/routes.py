@@ -1,4 +1,4 @@
-"""The JSON API under ``/api``: create a race, read it, move, fetch its record.
+"""The JSON API under ``/api``: create a race, invite friends, read it, move, follow it live.
 
 Routes stay thin: validate the body, look the session up, call :mod:`app.sessions`, answer.
 Authentication is ``Authorization: Bearer <token>`` only (never a cookie), so the API cannot
@@ -7,29 +7,49 @@ be driven cross-site by a browser's ambient credentials.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
+from sse_starlette.sse import EventSourceResponse
 
 from app.api.models import (
     CreatedGame,
     CreateGame,
+    ErrorOut,
     GameRecord,
     GameState,
+    JoinedGame,
+    JoinIn,
     MoveIn,
     error_responses,
 )
-from app.deps import ApiSessionDep, SettingsDep, StoreDep
+from app.deps import (
+    ApiPlayerDep,
+    ApiSessionDep,
+    GameIdPath,
+    HubDep,
+    SettingsDep,
+    StoreDep,
+    StreamGateDep,
+    client_key,
+)
 from app.errors import IllegalMove
 from app.sessions import (
     GameConfig,
+    GameSession,
+    SessionState,
+    find_public,
+    join_race,
     play_turn,
     read_record,
     read_state,
     session_state,
     start_game_async,
+    start_race,
 )
+from app.streams import Message, follow, open_stream, settle
 from engine import Action, IllegalAction, Variants
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -49,13 +69,16 @@ def _json(content: Any, status_code: int = 200) -> JSONResponse:
     responses=error_responses(403, 413, 422, 429, 503),
 )
 async def create_game(
+    request: Request,
     store: StoreDep,
     settings: SettingsDep,
     body: Annotated[CreateGame | None, Body()] = None,
 ) -> JSONResponse:
-    """Deal a new race with the human at seat 0; bots that lead play before this returns.
+    """Deal a new race with you at seat 0; bots that lead play before this returns.
 
-    Keep the returned `token` secret: it is the only key to the race.
+    Keep the returned `token` secret: it is the only key to your seat. With `humans` > 1
+    the race waits in its lobby (`status` `waiting`) until every invited seat joined or
+    you start it; send each friend one of `invites`.
     """
     body = body or CreateGame()
     config = GameConfig(
@@ -67,11 +90,19 @@ async def create_game(
             zero_five=body.variants.zero_five,
         ),
         seed=body.seed,
+        people=body.humans,
     )
     session = await start_game_async(store, config, settings)
     async with session.lock:
         state = session_state(session)
-    return _json({"game_id": session.id, "token": session.token, "state": state}, 201)
+        invites = invite_list(request, session)
+    body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
+    return _json(body_out, 201)
+
+
+def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
+    """The open invites of ``session``, each with a link to its join page."""
+    return session.lobby.invite_links(str(request.base_url), session.id)
 
 
 @router.get(
@@ -81,14 +112,16 @@ async def create_game(
     responses=error_responses(401, 404, 410, 422),
 )
 async def get_game(
-    session: ApiSessionDep,
+    player: ApiPlayerDep,
+    hub: HubDep,
     since: Annotated[
         int | None,
         Query(ge=0, le=2**31, description="Replay events from this index instead."),
     ] = None,
 ) -> JSONResponse:
-    """The human's view now, with the events since the previous response."""
-    return _json(await read_state(session, since))
+    """Your seat's view now, with the events since the previous response."""
+    await settle(player.session, hub)
+    return _json(await read_state(player.session, since, seat=player.seat))
 
 
 @router.post(
@@ -97,17 +130,115 @@ async def get_game(
     summary="Play a turn",
     responses=error_responses(400, 401, 403, 404, 409, 410, 413, 422, 429),
 )
-async def post_action(session: ApiSessionDep, move: MoveIn) -> JSONResponse:
-    """Apply the human's action and the bots' replies up to the human's next turn (or the end).
+async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONResponse:
+    """Apply your action and the bots' replies up to the next person's turn (or the end).
 
     `turn` must equal the latest state's `turn`: a repeated or concurrent submission gets
-    409 with the current state, and at most one of them is applied.
+    409 `stale_turn` with the current state, and at most one of them is applied. A move
+    while another seat is to move gets 409 `not_your_turn`.
     """
     try:
         action = Action.from_dict(move.action.model_dump())
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
-    return _json(await play_turn(session, move.turn, action))
+    await settle(player.session, hub)
+    state = await play_turn(player.session, move.turn, action, seat=player.seat)
+    await hub.publish(player.session.id)
+    return _json(state)
+
+
+@router.post(
+    "/games/{game_id}/join",
+    status_code=201,
+    response_model=JoinedGame,
+    summary="Take an invited seat",
+    responses={
+        **error_responses(403, 413, 422, 429),
+        404: {
+            "model": ErrorOut,
+            "description": "Unknown race (`not_found`) or invite (`invite_not_found`).",
+        },
+        409: {
+            "model": ErrorOut,
+            "description": "Invite already used (`invite_used`) or the "
+            "race started without this seat (`race_started`).",
+        },
+    },
+)
+async def join_game(
+    game_id: GameIdPath, body: JoinIn, store: StoreDep, hub: HubDep
+) -> JSONResponse:
+    """Sit at the seat an invite holds (no token needed: the code is the invitation).
+
+    The answer's `token` is your seat's own credential; the code stops working.
+    """
+    session = find_public(store, game_id)
+    player, token = await join_race(session, body.code, body.name)
+    await hub.publish(game_id)
+    state = await read_state(session, seat=player.seat)
+    out = {"game_id": game_id, "seat": player.seat, "token": token, "state": state}
+    return _json(out, 201)
+
+
+@router.post(
+    "/games/{game_id}/start",
+    response_model=GameState,
+    summary="Start before everyone joined",
+    responses={
+        **error_responses(401, 404, 410, 413, 422, 429),
+        403: {"model": ErrorOut, "description": "Only the creator may start (`not_creator`)."},
+    },
+)
+async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
+    """Creator only: start now; bots take the seats nobody joined and their invites expire."""
+    state = await start_race(player)
+    await hub.publish(player.session.id)
+    return _json(state)
+
+
+@router.get(
+    "/games/{game_id}/events",
+    summary="Follow your seat live (Server-Sent Events)",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "content": {
+                "text/event-stream": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "event": {"type": "string", "enum": ["state"]},
+                            "data": {
+                                "type": "string",
+                                "contentMediaType": "application/json",
+                                "description": "The seat's state (see GameState).",
+                            },
+                        },
+                        "required": ["event", "data"],
+                    }
+                }
+            },
+            "description": "An `event: state` message (data: your seat's state as JSON, its "
+            "events since the previous message) now and whenever it changes; the stream "
+            "ends after the race is over.",
+        },
+        **error_responses(401, 404, 410, 422, 429),
+    },
+)
+async def follow_game(
+    request: Request,
+    player: ApiPlayerDep,
+    store: StoreDep,
+    hub: HubDep,
+    gate: StreamGateDep,
+) -> EventSourceResponse:
+    """Your seat's state as Server-Sent Events, so a client can play without polling."""
+
+    def render(state: SessionState) -> Message:
+        return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
+
+    stream = follow(store, hub, player.session.id, player.seat, render)
+    return open_stream(gate, client_key(request), stream)
 
 
 @router.get(

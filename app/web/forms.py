@@ -49,6 +49,8 @@ class NewGameForm(BaseModel):
     zero_replaces: RacerSuitId = "chippy"
     zero_five: bool = False
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    people: int = Field(1, ge=1, le=5)
+    """How many of the racers are people ("Race with friends"); the rest are bots."""
 
     @field_validator("larger_hands", "zero_suit", "zero_five", mode="before")
     @classmethod
@@ -67,13 +69,22 @@ class NewGameForm(BaseModel):
             zero_suit=self.zero_replaces if self.zero_suit else None,  # type: ignore[arg-type]
             zero_five=self.zero_five,
         )
-        return GameConfig(players=self.players, bots=self.bots, variants=variants, seed=self.seed)
+        if self.people > self.players:
+            raise FormError(f"{self.people} people do not fit at a table of {self.players}.")
+        return GameConfig(
+            players=self.players,
+            bots=self.bots,
+            variants=variants,
+            seed=self.seed,
+            people=self.people,
+        )
 
 
 _NEW_GAME_MESSAGES = {
     "players": "Choose 3, 4 or 5 racers.",
     "bots": "Choose a bot strength: random, easy, normal or hard.",
     "zero_replaces": "Choose which racer the 0 suit replaces.",
+    "people": "Choose how many of the racers are people: 1 to 5.",
     "seed": f"The seed must be a whole number from 0 to {MAX_SEED}, or left empty.",
 }
 

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.deps import (
     COOKIE_MAX_AGE_SECONDS,
     GameIdPath,
+    HubDep,
     SettingsDep,
     StoreDep,
     clear_session_cookie,
@@ -26,18 +27,27 @@ from app.deps import (
     is_https,
     set_session_cookie,
 )
-from app.errors import GameExpired, GameNotFound, IllegalMove, ServerFull, StaleTurn
+from app.errors import (
+    GameExpired,
+    GameNotFound,
+    IllegalMove,
+    RaceNotStarted,
+    ServerFull,
+    StaleTurn,
+)
 from app.sessions import (
     GameConfig,
     GameSession,
+    Player,
     SessionState,
     SessionStore,
-    find_session,
+    find_player,
     play_turn,
     read_state,
     start_game_async,
 )
 from app.settings import Settings
+from app.streams import settle
 from app.web.forms import BOT_LEVELS, FormError, SubmittedMove, parse_move, parse_new_game
 from app.web.labels import RULES_SUIT_ORDER
 from app.web.table import table_context
@@ -66,31 +76,67 @@ def _page(request: Request, name: str, context: dict[str, Any], status_code: int
     return _vary(templates.TemplateResponse(request, name, context, status_code=status_code))
 
 
-def _render_table(
-    request: Request, state: SessionState, *, status_code: int = 200, **extra: Any
+REFRESH_SECONDS = 4
+"""How often a table waiting for others reloads itself when JavaScript is off."""
+
+
+def live_context(request: Request, session: GameSession, seat: int | None) -> dict[str, Any]:
+    """What a table page needs beyond the state: its event stream, its refresh without
+    JavaScript, the creator's invites and the race's watch link.
+
+    A race of one person against bots needs neither stream nor refresh: nothing changes
+    there without that person.
+    """
+    base = f"/games/{session.id}" + ("/watch" if seat is None else "")
+    lobby = session.lobby
+    shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
+    waiting = session.status == "waiting" or session.game.current_seat != seat
+    live = shared and session.status != "over"
+    return {
+        "live_events": f"{base}/events" if shared else None,
+        "live_table": f"{base}?live=1",
+        "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
+        "invites": lobby.invite_links(str(request.base_url), session.id)
+        if seat == 0 and session.status == "waiting"
+        else [],
+        "watch_link": None if seat is None else f"{request.base_url}games/{session.id}/watch",
+    }
+
+
+def render_table(
+    request: Request,
+    player: Player | GameSession,
+    state: SessionState,
+    *,
+    status_code: int = 200,
+    **extra: Any,
 ) -> Response:
+    """The table page (or the ``#table`` fragment for htmx) of a seat, or of a spectator
+    when given the session itself."""
     # htmx swaps only the table; every other client gets the whole page.
     block = "table" if _is_htmx(request) else None
+    session, seat = (
+        (player, None) if isinstance(player, GameSession) else (player.session, player.seat)
+    )
+    context = {**table_context(state, **extra), **live_context(request, session, seat)}
     response = templates.TemplateResponse(
-        request,
-        "game.html",
-        table_context(state, **extra),
-        status_code=status_code,
-        block_name=block,
+        request, "game.html", context, status_code=status_code, block_name=block
     )
     return _vary(response)
 
 
 async def _refused(
     request: Request,
-    session: GameSession,
+    player: Player,
     status_code: int,
     error: str,
     submitted: SubmittedMove | None = None,
 ) -> Response:
     """The table as it stands, with the reason a move was not played."""
-    state = await read_state(session, since=0)
-    return _render_table(request, state, status_code=status_code, error=error, submitted=submitted)
+    state = await read_state(player.session, since=0, seat=player.seat)
+    return render_table(
+        request, player, state, status_code=status_code, error=error, submitted=submitted
+    )
 
 
 def _expired_page(request: Request, status_code: int, heading: str, message: str) -> Response:
@@ -101,10 +147,11 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
     return response
 
 
-def _lookup(request: Request, store: SessionStore, game_id: str) -> GameSession | Response:
-    """The browser's session for ``game_id``, or the page explaining why there is none."""
+def lookup(request: Request, store: SessionStore, game_id: str) -> Player | Response:
+    """The browser's seat in ``game_id`` (by its cookie), or the page explaining why there
+    is none."""
     try:
-        return find_session(store, game_id, request.cookies.get(cookie_name(game_id)))
+        return find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
     except GameExpired:
         return _expired_page(
             request,
@@ -123,7 +170,7 @@ def _lookup(request: Request, store: SessionStore, game_id: str) -> GameSession 
         )
 
 
-async def _start(
+async def start_and_redirect(
     request: Request, store: SessionStore, settings: Settings, config: GameConfig
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
@@ -131,6 +178,8 @@ async def _start(
         session = await start_game_async(store, config, settings)
     except ServerFull as exc:
         return _index(request, settings, store, error=exc.message, status_code=503)
+    if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
+        return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
     # Lives as long as the token's cookie, so the link never outlives the credential.
@@ -192,26 +241,34 @@ async def create_game(request: Request, settings: SettingsDep, store: StoreDep) 
         config = parse_new_game(await _form_fields(request), settings.default_bot_level)
     except FormError as exc:
         return _index(request, settings, store, error=str(exc), status_code=422)
-    return await _start(request, store, settings, config)
+    return await start_and_redirect(request, store, settings, config)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def show_game(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
+    game_id: GameIdPath,
+    request: Request,
+    settings: SettingsDep,
+    store: StoreDep,
+    hub: HubDep,
+    live: bool = False,
 ) -> Response:
     """The game table: the whole page, or the ``#table`` fragment for htmx."""
-    found = _lookup(request, store, game_id)
+    found = lookup(request, store, game_id)
     if isinstance(found, Response):
         if found.status_code == 410:
             clear_session_cookie(found, request, game_id, settings)
         return found
-    return _render_table(request, await read_state(found, since=0))
+    await settle(found.session, hub)
+    state = await read_state(found.session, since=0, seat=found.seat)
+    # A live reload after somebody else's move reveals their cards one by one too.
+    return render_table(request, found, state, animate=live)
 
 
 @router.post("/games/{game_id}/move")
-async def move(game_id: GameIdPath, request: Request, store: StoreDep) -> Response:
-    """Play the human's card, then the bots' replies; show the table (or 303 back to it)."""
-    found = _lookup(request, store, game_id)
+async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep) -> Response:
+    """Play this seat's card, then the bots' replies; show the table (or 303 back to it)."""
+    found = lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
     fields = await _form_fields(request)
@@ -219,16 +276,18 @@ async def move(game_id: GameIdPath, request: Request, store: StoreDep) -> Respon
     try:
         parsed = parse_move(fields)
         submitted = parsed.submitted
-        state = await play_turn(found, parsed.turn, Action.from_dict(parsed.action), since=0)
+        action = Action.from_dict(parsed.action)
+        state = await play_turn(found.session, parsed.turn, action, found.seat, since=0)
     except (FormError, IllegalAction) as exc:
         return await _refused(request, found, 422, str(exc), submitted)
     except IllegalMove as exc:
         return await _refused(request, found, 400, exc.message, submitted)
-    except StaleTurn as exc:
+    except (StaleTurn, RaceNotStarted) as exc:
         return await _refused(request, found, 409, exc.message)
+    await hub.publish(game_id)
     if not _is_htmx(request):
         return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
-    return _render_table(request, state, animate=True)
+    return render_table(request, found, state, animate=True)
 
 
 @router.post("/games/{game_id}/rematch")
@@ -236,9 +295,9 @@ async def rematch(
     game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
 ) -> Response:
     """A new race with the same settings and a fresh deal (the seed is drawn anew)."""
-    found = _lookup(request, store, game_id)
+    found = lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    old = found.config
+    old = found.session.config
     config = GameConfig(players=old.players, bots=old.bots, variants=old.variants, seed=None)
-    return await _start(request, store, settings, config)
+    return await start_and_redirect(request, store, settings, config)

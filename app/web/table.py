@@ -318,13 +318,73 @@ def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, A
     """The words around the table: what happened since the viewer's last card, the round
     summary and the whole game log."""
     me = obs["seat"]
-    recent_events = events[since_my_last_play(events, me) :]
+    start = since_my_last_play(events, me)
+    if me == SPECTATOR:
+        start = max(0, len(events) - SPECTATOR_RECENT)
+    recent_events = events[start:]
     return {
         "recent": recent_items(recent_events, me),
         "has_played": any(is_my_play(e, me) for e in recent_events),
         "round_summary": round_summary(recent_events, me, obs["game_over"]),
         "log": log_rounds(events, me),
         "log_open": True,
+    }
+
+
+SPECTATOR = -1
+"""The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
+
+SPECTATOR_RECENT = 12
+"""Latest events a watch page lists as "what just happened" (a seat lists those since its
+own last card)."""
+
+
+@dataclass(slots=True)
+class SeatBadge:
+    """One seat in the bar above a race with friends: who sits there and how they are doing."""
+
+    seat: int
+    colour: str
+    label: str
+    name: str
+    person: bool
+    joined: bool
+    is_you: bool
+    is_turn: bool
+    autopilot_moves: int
+
+
+def seats_context(state: SessionState) -> dict[str, Any]:
+    """The seat bar, the turn clock and the autopilot's note (public facts only)."""
+    me = state["seat"]
+    seats = state.get("seats") or []
+    badges = [
+        SeatBadge(
+            seat=s["seat"],
+            colour=seat_colour(s["seat"]),
+            label=seat_name(s["seat"], me),
+            name=s["name"],
+            person=s["person"],
+            joined=s["joined"],
+            is_you=s["seat"] == me,
+            is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
+            autopilot_moves=s["autopilot_moves"],
+        )
+        for s in seats
+    ]
+    autopilot = state.get("autopilot")
+    note = None
+    if autopilot and autopilot["turn"] == state["turn"]:
+        who = seat_name(autopilot["seat"], me)
+        note = f"Time ran out for {who}: the autopilot played that move."
+    people = sum(1 for b in badges if b.person)
+    return {
+        "seat_badges": badges,
+        "friends": people > 1 or bool(state.get("watch")),
+        "clock": state.get("clock"),
+        "autopilot_note": note,
+        "phase": state.get("status", "playing"),
+        "watching": me == SPECTATOR,
     }
 
 
@@ -337,9 +397,11 @@ def table_context(
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, built from one session state.
 
-    ``state`` is the observation of seat 0 plus ``events`` (the whole public log, from
-    index 0), ``turn`` and ``game_id``.
+    ``state`` is a seat's observation (or the public one, seat None) plus ``events`` (the
+    whole public log, from index 0), ``turn``, ``game_id`` and the table's seats and clock.
     """
+    if state["seat"] is None:
+        state = {**state, "seat": SPECTATOR}
     me = state["seat"]
     players = players_view(state)
     submitted = submitted or SubmittedMove()
@@ -350,7 +412,7 @@ def table_context(
         "title": page_title(state),
         "status": status_text(state),
         "my_turn": is_my_turn(state),
-        "me": players[me],
+        "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
         "standings": sorted(players, key=lambda p: (-p.laps, p.seat)),
@@ -364,6 +426,7 @@ def table_context(
         "selected_gas": submitted.gas,
         "best_text": best_text(state["best"], me),
         **story_context(state["events"], state),
+        **seats_context(state),
         "winner_name": seat_name(state["winner"], me),
         "animate": animate,
         "error": error,

@@ -48,12 +48,19 @@ def htmx_src() -> str | None:
     return asset_url(f"vendor/{found[-1].name}") if found else None
 
 
+def sse_src() -> str | None:
+    """URL of the vendored htmx SSE extension (its pinned version is in the file name)."""
+    found = sorted((STATIC_DIR / "vendor").glob("sse-2.*.min.js"))
+    return f"/static/vendor/{found[-1].name}" if found else None
+
+
 templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
 """Renders every page, fragment (``block_name=``) and error page."""
 
 templates.env.globals.update(
     asset_url=asset_url,
     htmx_src=htmx_src(),
+    sse_src=sse_src(),
     seat_name=seat_name,
     suits=SUITS,
     values=PRINTED_VALUES,

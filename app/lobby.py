@@ -1,0 +1,300 @@
+"""Who sits where in a race: people and bots, invite codes, display names, the turn clock.
+
+Engine-free bookkeeping kept with every session (:class:`Lobby`):
+
+* seat 0 is the creator; seats ``1 … people-1`` are held for invited people, each with a
+  single-use invite code (never a token); every other seat is a bot;
+* a person who joins gets their own token (only its SHA-256 is kept here) and a display
+  name (1–20 characters, default "Player 2"…);
+* ``status`` is ``waiting`` until every invited seat joined or the creator pressed Start,
+  then ``playing``; the session reports ``over`` once the engine says so;
+* ``deadline`` is when the person to move runs out of time (wall-clock seconds, so any
+  worker can enforce it); ``autopilot`` remembers the last move the autopilot made.
+
+:meth:`Lobby.to_dict` / :meth:`Lobby.from_dict` give the JSON-ready form the stores keep.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["waiting", "playing", "over"]
+"""A race's phase as clients see it."""
+
+NAME_MAX = 20
+"""Longest display name, in characters."""
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be honoured; ``code`` is stable, the message a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """Keep the machine code next to the human sentence."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def digest(secret: str) -> str:
+    """SHA-256 of a token or code: what is kept instead of the secret itself."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_invite_code() -> str:
+    """A fresh single-use invite code (96 random bits; it only opens one empty seat)."""
+    return secrets.token_urlsafe(12)
+
+
+def default_name(seat: int) -> str:
+    """The name a person gets when they do not pick one ("Player 2" for seat 1).
+
+    >>> default_name(0), default_name(3)
+    ('Player 1', 'Player 4')
+    """
+    return f"Player {seat + 1}"
+
+
+def clean_name(raw: str | None, seat: int) -> str:
+    """A display name from what a person typed: trimmed, 1–20 characters, or the default.
+
+    Raises :class:`LobbyError` (``invalid_name``) when it is too long or unprintable.
+    HTML escaping is the templates' job; the name is stored as typed.
+
+    >>> clean_name("  Ada ", 1), clean_name("", 2), clean_name(None, 1)
+    ('Ada', 'Player 3', 'Player 2')
+    """
+    name = " ".join((raw or "").split())
+    if not name:
+        return default_name(seat)
+    if len(name) > NAME_MAX or not name.isprintable():
+        raise LobbyError(
+            "invalid_name", f"A name has 1 to {NAME_MAX} printable characters; pick another."
+        )
+    return name
+
+
+@dataclass
+class Seat:
+    """One seat of the race: a person's (``person``) or a bot's."""
+
+    index: int
+    person: bool
+    name: str
+    token_digest: str | None = None
+    """SHA-256 of the seat's own token, once somebody sits there."""
+    code: str | None = None
+    """The open invite code (shown to the creator only); ``None`` once used or closed."""
+    used_code_digest: str | None = None
+    """SHA-256 of the code that was used, so a second use gets a clear 409."""
+    delivered: int = 0
+    """How many public events this seat's client has been sent."""
+
+    @property
+    def joined(self) -> bool:
+        """Whether a person sits here now."""
+        return self.token_digest is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the stores (server-side only: it holds the open code)."""
+        return {
+            "index": self.index,
+            "person": self.person,
+            "name": self.name,
+            "token_digest": self.token_digest,
+            "code": self.code,
+            "used_code_digest": self.used_code_digest,
+            "delivered": self.delivered,
+        }
+
+
+@dataclass
+class Lobby:
+    """The seats of one race, its phase and its turn clock (see the module docstring)."""
+
+    seats: list[Seat]
+    started: bool = True
+    turn_seconds: float = 60.0
+    deadline: float | None = None
+    paced: bool = False
+    """A bots-only race shown to spectators: one bot move per clock tick, not all at once."""
+    autopilot: dict[str, int] | None = None
+    """The autopilot's last move: ``{"seat", "turn"}``."""
+    autopilot_moves: list[int] = field(default_factory=list)
+    """How many moves the autopilot made for each seat."""
+    last_mover: int | None = None
+    """The person whose own request made the latest change (None: a join, a start, the
+    clock). Their page already shows it, so their live stream need not reload it."""
+
+    @classmethod
+    def create(
+        cls, players: int, people: int, creator_digest: str, *, turn_seconds: float = 60.0
+    ) -> Lobby:
+        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots.
+
+        >>> lobby = Lobby.create(4, 2, "d")
+        >>> [s.person for s in lobby.seats], lobby.started, lobby.seats[1].code is not None
+        ([True, True, False, False], False, True)
+        """
+        if not 1 <= people <= players:
+            raise LobbyError("invalid_request", f"Between 1 and {players} people can race.")
+        seats = [Seat(0, True, default_name(0), token_digest=creator_digest)]
+        for index in range(1, players):
+            invited = index < people
+            name = default_name(index) if invited else f"Bot {index + 1}"
+            seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
+        return cls(
+            seats,
+            started=people == 1,
+            turn_seconds=turn_seconds,
+            autopilot_moves=[0] * players,
+        )
+
+    @classmethod
+    def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
+        """Seats for a race of bots only, paced so a spectator can follow it."""
+        seats = [Seat(i, False, f"Bot {i + 1}") for i in range(players)]
+        return cls(seats, turn_seconds=pace_seconds, paced=True, autopilot_moves=[0] * players)
+
+    # ------------------------------------------------------------------ queries
+
+    def is_person(self, seat: int | None) -> bool:
+        """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
+        return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token is ``token`` (constant-time per seat), or None."""
+        if not token:
+            return None
+        presented = digest(token)
+        found = None
+        for seat in self.seats:
+            if seat.token_digest is not None and hmac.compare_digest(presented, seat.token_digest):
+                found = seat.index
+        return found
+
+    def open_invites(self) -> list[Seat]:
+        """Invited seats nobody has taken yet (their codes are still valid)."""
+        return [s for s in self.seats if s.code is not None]
+
+    def invite_links(self, base_url: str, game_id: str) -> list[dict[str, Any]]:
+        """``{"seat", "code", "url"}`` per open invite; ``url`` opens its join page."""
+        base = base_url.rstrip("/")
+        return [
+            {"seat": s.index, "code": s.code, "url": f"{base}/games/{game_id}/join?code={s.code}"}
+            for s in self.open_invites()
+        ]
+
+    def names(self) -> list[str]:
+        """Every seat's display name, in seat order."""
+        return [s.name for s in self.seats]
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """What every client may know about the seats: names, people/bots, who joined."""
+        return [
+            {
+                "seat": s.index,
+                "name": s.name,
+                "person": s.person,
+                "joined": s.joined,
+                "autopilot_moves": self.autopilot_moves[s.index],
+            }
+            for s in self.seats
+        ]
+
+    # ------------------------------------------------------------------ changes
+
+    def join(self, code: str, token_digest: str, name: str | None) -> int:
+        """Seat a person holding invite ``code``; return the seat.
+
+        Raises :class:`LobbyError`: ``invite_used`` (409) for a code already used,
+        ``race_started`` (409) once the race runs, ``invite_not_found`` (404) otherwise.
+        """
+        presented = digest(code)
+        for seat in self.seats:
+            if seat.used_code_digest is not None and hmac.compare_digest(
+                presented, seat.used_code_digest
+            ):
+                raise LobbyError("invite_used", "This invite was already used to join.")
+            if seat.code is not None and hmac.compare_digest(presented, digest(seat.code)):
+                if self.started:
+                    raise LobbyError(
+                        "race_started", "This race has started without this seat; a bot took it."
+                    )
+                seat.name = clean_name(name, seat.index)
+                seat.token_digest = token_digest
+                seat.used_code_digest = presented
+                seat.code = None
+                self.last_mover = None
+                self.started = not self.open_invites()
+                return seat.index
+        raise LobbyError("invite_not_found", "This invite does not belong to this race.")
+
+    def start(self) -> None:
+        """Start now: every seat still empty becomes a bot's; its invite stops working."""
+        for seat in self.seats:
+            if seat.code is not None:
+                seat.used_code_digest = None
+                seat.code = None
+                seat.person = False
+                seat.name = f"Bot {seat.index + 1}"
+        self.started = True
+
+    def arm_clock(self, current_seat: int | None, now: float) -> None:
+        """Restart the clock for whoever is to move now.
+
+        No clock for a bot, at the end, or when one person races alone (nobody waits).
+        """
+        ticking = self.started and current_seat is not None
+        shared = sum(s.person for s in self.seats) > 1
+        if ticking and (self.paced or (shared and self.is_person(current_seat))):
+            self.deadline = now + self.turn_seconds
+        else:
+            self.deadline = None
+
+    def overdue(self, now: float) -> bool:
+        """Whether the person to move (or a paced bot) has used up their time."""
+        return self.deadline is not None and now >= self.deadline
+
+    def note_autopilot(self, seat: int, turn: int) -> None:
+        """Remember that the autopilot moved for ``seat`` (tables say so)."""
+        self.autopilot = {"seat": seat, "turn": turn}
+        if not self.paced:
+            self.autopilot_moves[seat] += 1
+
+    # ------------------------------------------------------------------ storage
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the stores."""
+        return {
+            "seats": [s.to_dict() for s in self.seats],
+            "started": self.started,
+            "turn_seconds": self.turn_seconds,
+            "deadline": self.deadline,
+            "paced": self.paced,
+            "autopilot": self.autopilot,
+            "autopilot_moves": list(self.autopilot_moves),
+            "last_mover": self.last_mover,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Lobby:
+        """Rebuild a lobby saved by :meth:`to_dict`.
+
+        >>> lobby = Lobby.create(3, 2, "d")
+        >>> Lobby.from_dict(lobby.to_dict()) == lobby
+        True
+        """
+        return cls(
+            seats=[Seat(**s) for s in data["seats"]],
+            started=bool(data["started"]),
+            turn_seconds=float(data["turn_seconds"]),
+            deadline=data["deadline"],
+            paced=bool(data["paced"]),
+            autopilot=data["autopilot"],
+            autopilot_moves=list(data["autopilot_moves"]),
+            last_mover=data.get("last_mover"),
+        )

@@ -1,0 +1,150 @@
+"""Two people race each other in real Chromium, each in their own browser context, while
+a third context watches: create, copy the invite, join, both tables update live (no
+reload), a whole race to the chequered flag. Screenshots of the lobby, both tables and
+the watch page go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+RACE_SECONDS = 300.0
+"""Bound on the whole race (it takes well under a minute; the machine may be busy)."""
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
+    """Debian's Chromium through Playwright (never a downloaded browser)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
+        yield launched
+        launched.close()
+
+
+def _errors(page: Page) -> list[str]:
+    problems: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"{message.text} at {message.location}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return problems
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _settled_with_move(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            """() => {
+                const table = document.getElementById('table');
+                return !!(table && table.dataset.settled && document.getElementById('move-form'));
+            }"""
+        )
+    )
+
+
+def _move(page: Page, rng: random.Random) -> None:
+    turn = page.locator("input[name=turn]").input_value()
+    labels = page.locator("#move-form label.hand-card, #move-form label.tune-chip")
+    labels.nth(rng.randrange(labels.count())).click()
+    page.click("#move-form .btn-play")
+    page.wait_for_function(
+        """(turn) => {
+            const field = document.querySelector('input[name=turn]');
+            const table = document.getElementById('table');
+            return table && table.dataset.settled && (!field || field.value !== turn);
+        }""",
+        arg=turn,
+    )
+    assert page.locator("#table .alert").count() == 0, page.locator("#table .alert").inner_text()
+
+
+def _create_and_invite(page: Page, base: str) -> str:
+    page.goto(base + "/")
+    form = page.locator(".friends-form")
+    form.locator("label.pill:has(input[name=players][value='4'])").click()
+    form.locator("label.pill:has(input[name=people][value='2'])").click()
+    form.locator("label.pill:has(input[name=bots][value=random])").click()
+    page.click("#race-friends")
+    page.wait_for_selector("#lobby")
+    page.click("[data-copy=invite-1]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-copy=invite-1]').textContent === 'Copied'"
+    )
+    copied = str(page.evaluate("() => navigator.clipboard.readText()"))
+    assert copied == page.locator("#invite-1").input_value()
+    _shot(page, "friends-lobby")
+    return copied
+
+
+def test_two_people_race_live_while_a_third_watches(browser: Browser, live_server: str) -> None:
+    host = browser.new_context(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    guest_ctx = browser.new_context(viewport=DESKTOP)
+    viewer_ctx = browser.new_context(viewport=DESKTOP)
+    creator, guest, viewer = host.new_page(), guest_ctx.new_page(), viewer_ctx.new_page()
+    problems_lists = [_errors(p) for p in (creator, guest, viewer)]
+    invite = _create_and_invite(creator, live_server)
+    assert "code=" in invite and "token" not in invite
+    creator.evaluate("() => { window.zzvMark = 'no reload'; }")
+
+    guest.goto(invite)
+    guest.fill("#name", "Bea <3")
+    guest.click("#join-race")
+    guest.wait_for_selector("#table .seat-bar")
+    # The creator's lobby turns into the race by itself, names escaped, no reload.
+    creator.wait_for_selector("#table .seat-bar .seat-name:has-text('Bea <3')")
+    assert creator.locator("#lobby").count() == 0
+    guest.evaluate("() => { window.zzvMark = 'no reload'; }")
+
+    watch_url = creator.locator("#watch-link").get_attribute("href")
+    assert watch_url
+    viewer.goto(watch_url)
+    viewer.wait_for_selector("#table")
+    assert viewer.locator("#move-form, .hand-area").count() == 0
+
+    rng = random.Random(7)
+    moves = {creator: 0, guest: 0}
+    deadline = time.monotonic() + RACE_SECONDS
+    while time.monotonic() < deadline:
+        if creator.locator(".game-over").count() and guest.locator(".game-over").count():
+            break
+        mover = next((p for p in (creator, guest) if _settled_with_move(p)), None)
+        if mover is None:
+            creator.wait_for_timeout(100)
+            continue
+        _move(mover, rng)
+        moves[mover] += 1
+        if moves[creator] == 3 and moves[guest] >= 2 and mover is creator:
+            _shot(creator, "friends-table-creator")
+            guest.wait_for_function("() => !!document.getElementById('table').dataset.settled")
+            _shot(guest, "friends-table-guest")
+            _shot(viewer, "friends-watch")
+    else:
+        pytest.fail(f"no game over within {RACE_SECONDS} s ({moves})")
+
+    assert moves[creator] > 3 and moves[guest] > 3
+    for page in (creator, guest):
+        assert page.evaluate("() => window.zzvMark") == "no reload"  # every update was live
+    viewer.wait_for_selector(".game-over", timeout=15_000)
+    assert viewer.locator("#rematch").count() == 0
+    _shot(viewer, "friends-watch-over")
+    for found in problems_lists:
+        assert found == [], found  # no script error, no CSP violation
+    for context in (host, guest_ctx, viewer_ctx):
+        context.close()
