@@ -26,6 +26,7 @@ class SseReader:
         self.messages: queue.Queue[tuple[float, str, str]] = queue.Queue()
         self.status: int | None = None
         self.content_type: str | None = None
+        self.content_encoding: str | None = None
         self.error: BaseException | None = None
         self._connected = threading.Event()
         self._client = httpx.Client(timeout=httpx.Timeout(10.0, read=None))
@@ -38,6 +39,7 @@ class SseReader:
             with self._client.stream("GET", self.url, headers=self.headers) as response:
                 self.status = response.status_code
                 self.content_type = response.headers.get("content-type")
+                self.content_encoding = response.headers.get("content-encoding")
                 self._connected.set()
                 event, data = "message", []
                 for line in response.iter_lines():

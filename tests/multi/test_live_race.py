@@ -54,6 +54,7 @@ def test_two_people_race_to_the_end_with_live_streams(live_server: str) -> None:
     }
     try:
         assert readers[0].status == 200 and "text/event-stream" in (readers[0].content_type or "")
+        assert readers[0].content_encoding is None  # never buffered by compression
         state = {s: readers[s].next_state(lambda _s: True, 5)[1] for s in tokens}
         latencies = _play(http, game_id, tokens, readers, state)
     finally:
