@@ -145,3 +145,32 @@ def test_a_person_who_never_moves_does_not_stop_the_race(
         reader.close()
     assert state["status"] == "over"
     assert state["seats"][1]["autopilot_moves"] > 0
+
+
+def test_event_streams_are_authenticated_and_capped_per_client(
+    launch_server: Any, server_command: Any, free_port: int
+) -> None:
+    env = {"ZZV_MAX_STREAMS_PER_CLIENT": "1", "ZZV_RATE_LIMIT_ENABLED": "false"}
+    server = launch_server(server_command(free_port), port=free_port, env=env)
+    http = httpx.Client(base_url=server.url, timeout=10)
+    body = http.post("/api/games", json={"players": 3, "humans": 2, "bots": "random"}).json()
+    url = f"/api/games/{body['game_id']}/events"
+    assert http.get(url).status_code == 401
+    wrong = http.get(url, headers=bearer(body["invites"][0]["code"]))
+    assert wrong.status_code == 404 and wrong.json()["code"] == "not_found"
+    first = SseReader(f"{server.url}{url}", bearer(body["token"]))
+    try:
+        assert first.status == 200
+        first.next_state(lambda _s: True, 5)
+        second = http.get(url, headers=bearer(body["token"]))
+        assert second.status_code == 429 and second.json()["code"] == "too_many_streams"
+    finally:
+        first.close()
+    deadline = time.monotonic() + 10  # the server notices the closed stream within moments
+    while True:
+        again = SseReader(f"{server.url}{url}", bearer(body["token"]))
+        again.close()
+        if again.status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert again.status == 200

@@ -1,0 +1,101 @@
+"""Change notices: the in-process hub, and the Redis hub carrying them between two
+"workers" (two hubs on one real redis-server started on a free loopback port)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.bench import find_free_port
+from app.live import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A private redis-server on 127.0.0.1 (no persistence), stopped after the test."""
+    binary = shutil.which("redis-server")
+    assert binary, "redis-server is not installed (apt-get install redis-server)"
+    port = find_free_port()
+    process = subprocess.Popen(
+        [
+            binary,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_memory_hub_wakes_only_the_listeners_of_that_race() -> None:
+    async def scenario() -> None:
+        hub = LiveHub()
+        async with hub.listen("a") as a, hub.listen("b") as b:
+            assert hub.listeners() == 2
+            await hub.publish("a")
+            assert await a.wait(1.0) is True
+            assert await b.wait(0.05) is False
+        assert hub.listeners() == 0
+
+    asyncio.run(scenario())
+
+
+def test_redis_hub_carries_a_notice_to_the_other_worker(redis_url: str) -> None:
+    async def scenario() -> None:
+        first, second = RedisLiveHub(redis_url), RedisLiveHub(redis_url)
+        await first.start()
+        await second.start()
+        try:
+            async with second.listen("race") as listener, first.listen("other") as other:
+                await first.publish("race")
+                assert await listener.wait(2.0) is True
+                assert await other.wait(0.1) is False
+        finally:
+            await first.stop()
+            await second.stop()
+
+    asyncio.run(scenario())
+
+
+def test_stream_gate_caps_open_streams_per_client() -> None:
+    gate = StreamGate(2)
+    gate.open("1.2.3.4")
+    gate.open("1.2.3.4")
+    with pytest.raises(TooManyStreams):
+        gate.open("1.2.3.4")
+    gate.open("5.6.7.8")
+    gate.close("1.2.3.4")
+    gate.open("1.2.3.4")
+    assert gate.held("1.2.3.4") == 2 and gate.held("5.6.7.8") == 1
