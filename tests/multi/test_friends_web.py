@@ -1,0 +1,85 @@
+"""Races with friends through the HTML forms, in process: the lobby, joining by invite
+(name escaped, used and unknown invites refused with a sentence), the refresh without
+JavaScript, the watch page and "Watch the bots race"."""
+
+from __future__ import annotations
+
+import re
+
+from app_kit import stored
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+REFRESH = re.compile(r'<noscript><meta http-equiv="refresh" content="\d+"></noscript>')
+
+
+def _create(client: TestClient, people: int = 2) -> tuple[str, list[str]]:
+    response = client.post("/games", data={"players": "4", "people": str(people), "bots": "random"})
+    assert response.status_code == 303, response.text
+    game_id = response.headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/games/{game_id}").text
+    invites = re.findall(r'class="invite-url" type="text" readonly value="([^"]+)"', page)
+    return game_id, invites
+
+
+def test_lobby_join_and_live_table(app: FastAPI, client: TestClient) -> None:
+    game_id, invites = _create(client, people=3)
+    assert len(invites) == 2 and all("/join?code=" in url for url in invites)
+    lobby = client.get(f"/games/{game_id}").text
+    assert 'id="start-race"' in lobby and "sse-connect" in lobby and REFRESH.search(lobby)
+    assert stored(app, game_id).token not in lobby
+
+    friend = TestClient(app)
+    path = invites[0].split("testserver", 1)[1]
+    form = friend.get(path)
+    assert form.status_code == 200 and 'name="code"' in form.text
+    code = path.split("code=", 1)[1]
+    long_name = friend.post(f"/games/{game_id}/join", data={"code": code, "name": "x" * 25})
+    assert long_name.status_code == 422 and "1 to 20" in long_name.text
+    joined = friend.post(
+        f"/games/{game_id}/join",
+        data={"code": code, "name": "<script>x</script>"},
+        follow_redirects=False,
+    )
+    assert joined.status_code == 303
+    table = friend.get(f"/games/{game_id}").text
+    assert "&lt;script&gt;x&lt;/script&gt;" in table and "<script>x</script>" not in table
+    assert 'id="start-race"' not in table  # only the creator starts
+
+    again = TestClient(app).post(f"/games/{game_id}/join", data={"code": code})
+    assert again.status_code == 409 and "already used" in again.text
+    unknown = TestClient(app).post(f"/games/{game_id}/join", data={"code": "nope"})
+    assert unknown.status_code == 404
+    assert TestClient(app).get("/games/nosuchrace/join?code=x").status_code == 404
+
+    started = client.post(f"/games/{game_id}/start", follow_redirects=False)
+    assert started.status_code == 303
+    session = stored(app, game_id)
+    assert session.status == "playing"
+    mover = session.game.current_seat
+    pages = {0: client.get(f"/games/{game_id}").text, 1: friend.get(f"/games/{game_id}").text}
+    for seat, page in pages.items():
+        # Without JavaScript only the table that waits for somebody else reloads itself.
+        assert bool(REFRESH.search(page)) == (seat != mover)
+        assert ('id="move-form"' in page) == (seat == mover)
+
+
+def test_watch_page_shows_no_hand_and_bots_race_on_their_own(
+    app: FastAPI, client: TestClient
+) -> None:
+    game_id, _invites = _create(client)
+    watch = client.get(f"/games/{game_id}/watch")
+    assert watch.status_code == 200
+    assert "Your hand" not in watch.text and 'id="move-form"' not in watch.text
+    assert f"/games/{game_id}/watch/events" in watch.text
+
+    bots = client.post("/watch", follow_redirects=False)
+    assert bots.status_code == 303
+    location = bots.headers["location"]
+    assert location.endswith("/watch")
+    bots_id = location.split("/")[2]
+    session = stored(app, bots_id)
+    assert session.lobby.paced and not any(s.person for s in session.lobby.seats)
+    page = client.get(location).text
+    assert "Your hand" not in page and "sse-connect" in page
+    assert f"zzv_{bots_id}" not in bots.headers.get("set-cookie", "")
