@@ -30,7 +30,16 @@ from engine.cards import (
 from engine.events import Event, EventKind
 from engine.rng import Rng
 from engine.variants import Variants
-from engine.view import Observation, PublicPlay, TrickRecord, copy_record, observe, public_play
+from engine.view import (
+    Observation,
+    PublicObservation,
+    PublicPlay,
+    TrickRecord,
+    copy_record,
+    observe,
+    observe_public,
+    public_play,
+)
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -586,11 +595,9 @@ class Game:
         """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
         return observe(self, seat)
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self) -> PublicObservation:
         """What a spectator may know: no hand (see :func:`engine.view.observe_public`)."""
-        from engine.view import observe_public
-
-        return cast("dict[str, Any]", observe_public(self))
+        return observe_public(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
