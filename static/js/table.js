@@ -5,18 +5,33 @@
  *    from numbers the server rendered into data attributes (no game rules here);
  *  - keyboard shortcuts: 1–9 pick a card, T face up / Tune Up, + and - gas, Enter plays,
  *    ? shows the list;
- *  - after a move the bots' plays are revealed one by one (instantly when the reader
- *    prefers reduced motion) and each sentence is announced in an aria-live region;
- *  - the tab title follows the table ("Your turn").
+ *  - after a move the story since your card plays out on ONE timeline: the finished trick
+ *    stays on the table while the bots' cards land on it one by one, its winner is marked,
+ *    then it clears for the next trick; the feed, the race log and the aria-live sentences
+ *    follow the same steps (speed setting kept in this browser; instant when the reader
+ *    prefers reduced motion and has not chosen otherwise);
+ *  - the trick, the status and Play are brought back into view after every move;
+ *  - "Bots are thinking…" appears when a reply takes more than a moment;
+ *  - the tab title follows the table ("Your turn");
+ *  - on the start page, your last choices fill "Race now", and your record against each
+ *    bot level is kept in this browser (localStorage: no account, nothing sent anywhere).
  * No inline code anywhere: CSP is script-src 'self'.
  */
 (function () {
   "use strict";
 
-  var STEP_MS = 350;        // a card being played
-  var RESULT_MS = 220;      // the consequences that follow it
+  var STEP_MS = 520;        // a card landing on the table
+  var RESULT_MS = 260;      // each consequence that follows it
+  var WINNER_MS = 1100;     // the finished trick, winner marked, before the next card lands
+  var HOLD_MS = 1600;       // the finished trick when no card follows it
+  var THINK_MS = 300;       // a reply slower than this shows "Bots are thinking…"
+  var SPEEDS = { slow: 1.8, normal: 1, fast: 0.4 };
+  var SPEED_KEY = "zzv.revealSpeed";
+  var PLAY_KINDS = ["card_played", "tuned_up", "zero_five_played"];
+  var END_KINDS = ["trick_won", "trick_all_tuned_up"];
   var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   var revealTimer = null;
+  var thinkTimer = null;
 
   document.documentElement.classList.add("js");
 
@@ -208,71 +223,430 @@
     if (form) { stepGas(form, num(button.dataset.step)); }
   });
 
+  /* ---------------------------------------------------------------- browser storage */
+
+  function load(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch (err) {
+      return null;  // storage off (private mode, policy): everything still works
+    }
+  }
+
+  function store(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (err) {
+      /* not kept: the page works the same */
+    }
+  }
+
+  function loadJSON(key, fallback) {
+    var raw = load(key);
+    if (!raw) { return fallback; }
+    try {
+      var value = JSON.parse(raw);
+      return value && typeof value === "object" ? value : fallback;
+    } catch (err) {
+      return fallback;
+    }
+  }
+
   /* ---------------------------------------------------------------- staged reveal */
 
-  function announce(lines) {
-    var region = document.getElementById("announcer");
-    if (!region || !lines.length) { return; }
-    region.textContent = "";
-    lines.forEach(function (line) {
-      var p = document.createElement("p");
-      p.textContent = line;
-      region.appendChild(p);
-    });
+  /* "slow", "normal", "fast" or "instant": the reader's choice, else instant when they
+     prefer reduced motion. */
+  function revealSpeed() {
+    var chosen = load(SPEED_KEY);
+    if (chosen === "instant" || SPEEDS.hasOwnProperty(chosen)) { return chosen; }
+    return reduceMotion.matches ? "instant" : "normal";
   }
 
   function say(line) {
     var region = document.getElementById("announcer");
-    if (!region) { return; }
+    if (!region || !line) { return; }
     var p = document.createElement("p");
     p.textContent = line;
     region.appendChild(p);
   }
 
-  function reveal(table) {
+  function hasKind(item, kinds) {
+    return kinds.indexOf(item.dataset.kind) !== -1;
+  }
+
+  /* The log's sentences in the order they happened (it lists rounds and tricks newest
+     first). Each event has exactly one sentence there and one item in the feed, so the
+     feed's items are the last sentences of this list. */
+  function logLines(table) {
+    var lines = [];
+    var rounds = Array.prototype.slice.call(table.querySelectorAll(".log-round")).reverse();
+    rounds.forEach(function (round) {
+      var intro = round.querySelector(".log-intro");
+      if (intro) { lines.push(intro); }
+      var tricks = Array.prototype.slice.call(round.querySelectorAll(".log-trick")).reverse();
+      tricks.forEach(function (trick) {
+        Array.prototype.push.apply(lines, trick.querySelectorAll("ul > li"));
+      });
+    });
+    return lines;
+  }
+
+  /* A trick or round heading of the log shows once one of its sentences does. */
+  function tidyLog(table) {
+    table.querySelectorAll(".log-trick, .log-round").forEach(function (group) {
+      var lines = group.querySelectorAll("ul > li, .log-intro");
+      var shown = Array.prototype.some.call(lines, function (line) {
+        return !line.classList.contains("is-pending");
+      });
+      group.classList.toggle("is-pending", lines.length > 0 && !shown);
+    });
+  }
+
+  function slotOf(board, seat) {
+    return board ? board.querySelector('.trick-slot[data-seat="' + seat + '"]') : null;
+  }
+
+  /* Plan the steps: which feed item, log line and table place each one reveals, and where
+     the finished trick is marked and cleared. No rules here: only the order the server
+     wrote the story in. */
+  function planReveal(table, items, start) {
+    var trick = table.querySelector("#trick");
+    var done = table.querySelector("#trick-done");
+    var now = trick ? trick.querySelector(".trick-now") : null;
+    var lines = logLines(table);
+    var offset = lines.length - items.length;
+    var finishes = !!done && items.slice(start).some(function (item) { return hasKind(item, END_KINDS); });
+    var phase = finishes ? "done" : "now";
+    var steps = [];
+    for (var i = start; i < items.length; i++) {
+      var item = items[i];
+      var step = { item: item, line: offset + i >= 0 ? lines[offset + i] : null };
+      if (hasKind(item, PLAY_KINDS)) {
+        if (phase === "after") {
+          step.clearDone = true;
+          phase = "now";
+        }
+        step.slot = slotOf(phase === "done" ? done : now, item.dataset.seat);
+      } else if (hasKind(item, END_KINDS) && phase === "done") {
+        step.winner = true;
+        phase = "after";
+      }
+      steps.push(step);
+    }
+    return { trick: trick, done: finishes ? done : null, steps: steps, lines: lines, holdDone: phase !== "now" };
+  }
+
+  function stopReveal() {
     if (revealTimer) {
       clearTimeout(revealTimer);
       revealTimer = null;
     }
-    var items = Array.prototype.slice.call(table.querySelectorAll(".feed-item"));
+  }
+
+  function clearDone(plan) {
+    if (!plan.done) { return; }
+    plan.done.hidden = true;
+    if (plan.trick) { plan.trick.classList.remove("is-showing-done"); }
+  }
+
+  function showStep(plan, step, table) {
+    step.item.classList.remove("is-pending");
+    step.item.classList.add("is-new");
+    if (step.line) { step.line.classList.remove("is-pending"); }
+    if (step.clearDone) { clearDone(plan); }
+    if (step.slot) {
+      step.slot.classList.remove("is-pending");
+      step.slot.classList.add("is-new");
+    }
+    if (step.winner && plan.done) {
+      var winner = plan.done.querySelector("[data-winner]");
+      if (winner) { winner.classList.add("is-best"); }
+      var result = plan.done.querySelector(".trick-done-result");
+      if (result) { result.textContent = step.item.dataset.say; }
+    }
+    tidyLog(table);
+    say(step.item.dataset.say);
+  }
+
+  function finishReveal(plan, table) {
+    table.querySelectorAll(".summary.is-pending").forEach(function (box) {
+      box.classList.remove("is-pending");
+    });
+    table.dataset.revealed = "true";
+    document.dispatchEvent(new CustomEvent("zzv:revealed"));
+    // At the end of the race the last trick stays on the table.
+    if (plan.done && plan.holdDone && !table.classList.contains("is-over")) {
+      revealTimer = setTimeout(function () {
+        revealTimer = null;
+        clearDone(plan);
+      }, HOLD_MS * SPEEDS[revealSpeed()]);
+    }
+  }
+
+  function reveal(table) {
+    stopReveal();
     var region = document.getElementById("announcer");
     if (region) { region.textContent = ""; }
-    if (!items.length) { return; }
+    var items = Array.prototype.slice.call(table.querySelectorAll(".feed-item"));
     // The viewer's own card opens the list; the story worth staging starts after it.
-    var start = items[0].dataset.mine === "true" ? 1 : 0;
-    if (reduceMotion.matches) {
-      announce(items.slice(start).map(function (item) { return item.dataset.say; }));
+    var start = items.length && items[0].dataset.mine === "true" ? 1 : 0;
+    var speed = revealSpeed();
+    if (speed === "instant" || items.length <= start) {
+      items.slice(start).forEach(function (item) { say(item.dataset.say); });
+      table.dataset.revealed = "true";
+      document.dispatchEvent(new CustomEvent("zzv:revealed"));
       return;
     }
-    var pending = items.slice(start);
-    pending.forEach(function (item) { item.classList.add("is-pending"); });
-    var next = function () {
-      var item = pending.shift();
-      revealTimer = null;
-      if (!item) { return; }
-      item.classList.remove("is-pending");
-      item.classList.add("is-new");
-      say(item.dataset.say);
-      var following = pending[0];
-      if (following) {
-        var wait = following.classList.contains("is-result") ? RESULT_MS : STEP_MS;
-        revealTimer = setTimeout(next, wait);
+    var factor = SPEEDS[speed];
+    var plan = planReveal(table, items, start);
+    plan.steps.forEach(function (step) {
+      step.item.classList.add("is-pending");
+      if (step.line) { step.line.classList.add("is-pending"); }
+      if (step.slot) { step.slot.classList.add("is-pending"); }
+    });
+    table.querySelectorAll(".summary").forEach(function (box) { box.classList.add("is-pending"); });
+    if (plan.done) {
+      var best = plan.done.querySelector(".trick-slot.is-best");
+      if (best) {
+        best.classList.remove("is-best");
+        best.setAttribute("data-winner", "");
       }
+      plan.done.hidden = false;
+      plan.trick.classList.add("is-showing-done");
+    }
+    tidyLog(table);
+    var queue = plan.steps.slice();
+    var next = function () {
+      revealTimer = null;
+      var step = queue.shift();
+      if (!step) { return; }
+      showStep(plan, step, table);
+      var following = queue[0];
+      if (!following) {
+        finishReveal(plan, table);
+        return;
+      }
+      var wait = following.item.classList.contains("is-result") ? RESULT_MS : STEP_MS;
+      if (following.clearDone) { wait = WINNER_MS; }
+      revealTimer = setTimeout(next, wait * factor);
     };
-    next();
+    revealTimer = setTimeout(next, RESULT_MS * factor);
   }
+
+  /* ---------------------------------------------------------------- keeping the table in view */
+
+  /* After a move, bring the status, the trick and Play back on screen (Play sticks to the
+     bottom of the screen while the hand is visible). Nothing moves if they already show. */
+  function keepInView(table) {
+    var trick = table.querySelector("#trick");
+    var status = table.querySelector("#table-status");
+    if (!trick || !status) { return; }
+    var box = trick.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0) {
+      return;
+    }
+    var top = status.getBoundingClientRect().top + window.pageYOffset - 8;
+    window.scrollTo({ top: Math.max(0, top), left: 0, behavior: "instant" });
+  }
+
+  /* ---------------------------------------------------------------- bots thinking */
+
+  function thinking(on) {
+    var note = document.getElementById("thinking");
+    var table = document.getElementById("table");
+    if (note) { note.textContent = on ? "Bots are thinking…" : ""; }
+    if (table) {
+      if (on) { table.setAttribute("aria-busy", "true"); } else { table.removeAttribute("aria-busy"); }
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function () {
+    clearTimeout(thinkTimer);
+    thinkTimer = setTimeout(function () { thinking(true); }, THINK_MS);
+  });
+  ["htmx:afterRequest", "htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      clearTimeout(thinkTimer);
+      thinking(false);
+    });
+  });
+
+  /* ---------------------------------------------------------------- reveal speed setting */
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (select && select.matches && select.matches("[data-reveal-speed]")) {
+      store(SPEED_KEY, select.value);
+    }
+  });
+
+  function showSpeed(table) {
+    var select = table.querySelector("[data-reveal-speed]");
+    if (select) { select.value = revealSpeed(); }
+  }
+
+  /* ---------------------------------------------------------------- start page and record */
+
+  var CHOICES_KEY = "zzv.choices";
+  var RECORD_KEY = "zzv.record";
+  var GAMES_KEY = "zzv.games";
+  var STARTING_KEY = "zzv.starting";
+  var VARIANT_FIELDS = ["larger_hands", "zero_suit", "zero_five"];
+
+  function gameId() {
+    var match = /^\/games\/([A-Za-z0-9_-]+)$/.exec(window.location.pathname);
+    return match ? match[1] : null;
+  }
+
+  /* The settings form's choices, as the names and values it posts. */
+  function formChoices(form) {
+    var choices = {};
+    ["players", "bots"].forEach(function (name) {
+      var input = form.querySelector('input[name="' + name + '"]:checked');
+      if (input) { choices[name] = input.value; }
+    });
+    VARIANT_FIELDS.forEach(function (name) {
+      var box = form.querySelector('input[name="' + name + '"]');
+      if (box && box.checked) { choices[name] = "on"; }
+    });
+    var replaces = form.querySelector('select[name="zero_replaces"]');
+    if (replaces && choices.zero_suit) { choices.zero_replaces = replaces.value; }
+    return choices;
+  }
+
+  function fillSetup(form, choices) {
+    ["players", "bots"].forEach(function (name) {
+      if (!choices[name]) { return; }
+      var input = form.querySelector('input[name="' + name + '"][value="' + CSS.escape(choices[name]) + '"]');
+      if (input) { input.checked = true; }
+    });
+    VARIANT_FIELDS.forEach(function (name) {
+      var box = form.querySelector('input[name="' + name + '"]');
+      if (box) { box.checked = choices[name] === "on"; }
+    });
+    var replaces = form.querySelector('select[name="zero_replaces"]');
+    if (replaces && choices.zero_replaces) { replaces.value = choices.zero_replaces; }
+  }
+
+  /* "Race now" posts the remembered choices instead of the defaults. */
+  function fillRaceNow(form, choices) {
+    var names = { larger_hands: "Larger Hands", zero_suit: "0 suit", zero_five: "0/5 card" };
+    Object.keys(choices).forEach(function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        form.appendChild(input);
+      }
+      input.value = choices[name];
+    });
+    var note = form.querySelector(".race-now-note");
+    if (note && choices.players && choices.bots) {
+      var variants = VARIANT_FIELDS.filter(function (n) { return choices[n] === "on"; })
+        .map(function (n) { return names[n]; });
+      note.textContent = choices.players + " racers · " + choices.bots + " bots · " +
+        (variants.length ? variants.join(", ") : "base rules") + " (your last choice)";
+    }
+  }
+
+  function showRecord() {
+    var section = document.getElementById("record");
+    if (!section) { return; }
+    var record = loadJSON(RECORD_KEY, {});
+    var body = section.querySelector("tbody");
+    var levels = Object.keys(record).sort();
+    if (!body || !levels.length) { return; }
+    body.textContent = "";
+    levels.forEach(function (level) {
+      var row = document.createElement("tr");
+      var entry = record[level];
+      var head = document.createElement("th");
+      head.scope = "row";
+      head.textContent = level;
+      row.appendChild(head);
+      [entry.races, entry.wins, entry.streak].forEach(function (n) {
+        var cell = document.createElement("td");
+        cell.textContent = String(n || 0);
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    section.hidden = false;
+  }
+
+  function setupStartPage() {
+    var setup = document.querySelector(".setup-form");
+    var raceNow = document.querySelector("form.race-now");
+    var choices = loadJSON(CHOICES_KEY, null);
+    if (setup && choices) { fillSetup(setup, choices); }
+    if (raceNow && choices) { fillRaceNow(raceNow, choices); }
+    showRecord();
+  }
+
+  /* Which bot level a race is against: noted when a start form is sent, tied to the race's
+     id when its table first loads, counted once when it ends. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.matches) { return; }
+    if (form.matches(".setup-form")) {
+      store(CHOICES_KEY, JSON.stringify(formChoices(form)));
+    }
+    var bots = form.querySelector('input[name="bots"]:checked, input[type="hidden"][name="bots"]');
+    if (bots) { store(STARTING_KEY, bots.value); }
+    if (form.matches('form[action$="/rematch"]')) {
+      var level = loadJSON(GAMES_KEY, {})[gameId()];
+      if (level) { store(STARTING_KEY, level); }
+    }
+  });
+
+  function noteRace(table) {
+    var id = gameId();
+    if (!id) { return; }
+    var games = loadJSON(GAMES_KEY, {});
+    var starting = load(STARTING_KEY);
+    if (starting && !games[id]) {
+      games[id] = starting;
+      store(STARTING_KEY, "");
+    }
+    if (table.classList.contains("is-over") && games[id] && games[id] !== "counted") {
+      var level = games[id];
+      var record = loadJSON(RECORD_KEY, {});
+      var entry = record[level] || { races: 0, wins: 0, streak: 0 };
+      var won = !!table.querySelector(".game-over.you-won");
+      entry.races += 1;
+      entry.wins += won ? 1 : 0;
+      entry.streak = won ? entry.streak + 1 : 0;
+      record[level] = entry;
+      store(RECORD_KEY, JSON.stringify(record));
+      games[id] = "counted";
+    }
+    store(GAMES_KEY, JSON.stringify(games));
+  }
+
+  /* ---------------------------------------------------------------- settling a new table */
 
   function settle(animate) {
     var table = document.getElementById("table");
-    if (!table) { return; }
+    if (!table) {
+      setupStartPage();
+      return;
+    }
     table.dataset.settled = "true";
+    clearTimeout(thinkTimer);
+    thinking(false);
     if (table.dataset.title) { document.title = table.dataset.title; }
+    showSpeed(table);
+    noteRace(table);
     var form = moveForm();
     if (form) { updatePreview(form); }
     if (animate) {
       reveal(table);
+      keepInView(table);
       var focusTarget = form ? checkedChoice(form) || form.querySelector('input[name="choice"]') : null;
       (focusTarget || document.getElementById("table-status")).focus({ preventScroll: true });
+    } else {
+      table.dataset.revealed = "true";
     }
   }
 
