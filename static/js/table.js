@@ -650,13 +650,15 @@
     }
   }
 
-  /* htmx replaced #table (outerHTML) and finished wiring it up: stage the new one once. */
-  function onSettle() {
+  /* htmx replaced #table (outerHTML): stage the new one once, in the same task as the
+     swap, so the finished story never flashes on screen before the reveal hides it. */
+  function onSwap() {
     var table = document.getElementById("table");
     if (!table || table.dataset.settled) { return; }
     settle(table.dataset.animate === "true");
   }
-  document.addEventListener("htmx:afterSettle", onSettle);
+  document.addEventListener("htmx:afterSwap", onSwap);
+  document.addEventListener("htmx:afterSettle", onSwap);
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { settle(false); });

@@ -1,0 +1,349 @@
+"""The table as a player sees it, in real Chromium: what stays in view, what is readable.
+
+- After every move of whole races at 1280x800, 360x740 and 320x640, the status, the trick
+  and the Play button are inside the viewport.
+- No page scrolls sideways from 320 px up, and no visible text is under 12 px.
+- axe-core (vendored in tests/web/vendor/, pinned in its file name, injected by the tests
+  only: players never download it) finds no violation on the start page, the table
+  (mid-trick, round end, game over), the rules, and the error pages, light and dark.
+- A finished trick stays on the table, in play order with its winner marked, before the
+  next trick's cards land; the feed, the race log and the live region follow the same
+  steps, so the log never shows a card before the table does.
+- "Bots are thinking…" shows while a slow reply is awaited; choices and the record per bot
+  level are kept in the browser.
+
+Screenshots go to tests/artifacts/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route, sync_playwright
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 360, "height": 740},
+    "small": {"width": 320, "height": 640},
+}
+MAX_MOVES = 200
+SCHEMES = ("light", "dark")
+
+SMALL_TEXT_JS = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!text || el.closest('.visually-hidden, [hidden]')) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (!box.width || style.display === 'none' || style.visibility === 'hidden') continue;
+    if (parseFloat(style.fontSize) < 12) {
+      found.push(el.className + ' ' + style.fontSize + ' ' + el.textContent.trim().slice(0, 20));
+    }
+  }
+  return found;
+}"""
+
+IN_VIEW_JS = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return 'missing';
+  const box = el.getBoundingClientRect();
+  const ok = box.top >= -1 && box.bottom <= window.innerHeight + 1
+    && box.left >= -1 && box.right <= window.innerWidth + 1;
+  return ok ? 'ok' : `${selector} at top ${box.top} bottom ${box.bottom} of ${window.innerHeight}`;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
+    """Debian's Chromium through Playwright (never a downloaded browser)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
+        yield launched
+        launched.close()
+
+
+def _context(browser: Browser, viewport: str = "desktop", **options: Any) -> BrowserContext:
+    return browser.new_context(viewport=VIEWPORTS[viewport], **options)
+
+
+def _start_race(page: Page, base: str, players: int = 3, bots: str = "random") -> None:
+    page.goto(base + "/")
+    page.click(f".setup-form label.pill:has(input[name=players][value='{players}'])")
+    page.click(f".setup-form label.pill:has(input[name=bots][value={bots}])")
+    page.click("text=Start this race")
+    page.wait_for_selector("#table")
+
+
+def _turn(page: Page) -> str | None:
+    field = page.locator("input[name=turn]")
+    return field.input_value() if field.count() else None
+
+
+def _play_first_card(page: Page) -> None:
+    """Press 1 (the first card, face up when it may) and Enter, and wait for the reply."""
+    turn = _turn(page)
+    assert turn is not None, "no move form although the race is not over"
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        """(turn) => {
+            const field = document.querySelector('input[name=turn]');
+            const table = document.getElementById('table');
+            return table && table.dataset.revealed && (!field || field.value !== turn);
+        }""",
+        arg=turn,
+    )
+
+
+def _axe(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => {
+            const result = await axe.run(document);
+            return result.violations.map(v => v.id + ' (' + v.impact + '): '
+              + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '));
+        }"""
+    )
+    return list(violations)
+
+
+def _check_page(page: Page, name: str) -> None:
+    """axe-core finds nothing, light and dark; a screenshot of each."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        assert _axe(page) == [], f"{name}, {scheme}"
+        page.screenshot(path=str(ARTIFACTS / f"ui-{name}-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_status_trick_and_play_in_view_after_every_move(
+    browser: Browser, live_server: str, viewport: str
+) -> None:
+    """A whole race: after each reply the status, the trick and Play are on screen."""
+    context = _context(browser, viewport, reduced_motion="reduce")
+    page = context.new_page()
+    _start_race(page, live_server)
+    moves = 0
+    for moves in range(1, MAX_MOVES + 1):
+        if page.locator(".game-over").count():
+            break
+        _play_first_card(page)
+        selectors = ["#table-status", "#trick"]
+        if page.locator("#move-form").count():
+            selectors.append("#move-form .btn-play")
+        for selector in selectors:
+            assert page.evaluate(IN_VIEW_JS, selector) == "ok", f"move {moves}"
+        if moves == 5:
+            page.screenshot(path=str(ARTIFACTS / f"ui-in-view-{viewport}.png"))
+    else:
+        pytest.fail(f"no game over after {MAX_MOVES} moves")
+    assert moves > 6
+    context.close()
+
+
+def test_axe_and_record_through_a_race(browser: Browser, live_server: str) -> None:
+    """axe-core on the table mid-trick, at a round's end and at the flag, light and dark;
+    then the start page shows the finished race in the record against random bots."""
+    context = _context(browser, reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    _start_race(page, live_server)
+    _check_page(page, "table-start")
+    seen_mid_trick = seen_round_end = False
+    for _ in range(MAX_MOVES):
+        if page.locator(".game-over").count():
+            break
+        _play_first_card(page)
+        summary = page.locator(".round-summary").count()
+        played = page.locator(".trick-now .trick-slot:not(.kind-pending)").count()
+        if played and not summary and not seen_mid_trick:
+            seen_mid_trick = True
+            _check_page(page, "table-mid-trick")
+        if summary and not seen_round_end:
+            seen_round_end = True
+            _check_page(page, "table-round-end")
+    assert page.locator(".game-over").is_visible()
+    assert seen_mid_trick and seen_round_end
+    _check_page(page, "table-game-over")
+    page.goto(live_server + "/")
+    record = page.locator("#record")
+    assert record.is_visible()
+    assert record.locator("tbody tr").count() == 1
+    cells = record.locator("tbody tr").first.locator("th, td").all_inner_texts()
+    assert cells[0].lower() == "random"
+    assert cells[1] == "1"
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "path,name",
+    [("/", "home"), ("/rules", "rules"), ("/no-such-page", "404"), ("/games/nope", "no-race")],
+)
+def test_axe_finds_nothing_on_the_other_pages(
+    browser: Browser, live_server: str, path: str, name: str
+) -> None:
+    context = _context(browser, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server + path)
+    _check_page(page, name)
+    context.close()
+
+
+def test_no_sideways_scroll_and_no_tiny_text(browser: Browser, live_server: str) -> None:
+    """From 320 px up nothing scrolls sideways and no visible text is under 12 px."""
+    context = _context(browser)
+    page = context.new_page()
+    _start_race(page, live_server, players=5)
+    table = page.url
+    pages = [live_server + "/", live_server + "/rules", table, live_server + "/no-such-page"]
+    for width in (320, 360, 400, 768, 1280):
+        page.set_viewport_size({"width": width, "height": 700})
+        for url in pages:
+            page.goto(url)
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow == 0, f"{url} scrolls sideways by {overflow}px at {width}px"
+            assert page.evaluate(SMALL_TEXT_JS) == [], f"{url} at {width}px"
+    context.close()
+
+
+RECORD_TIMELINE_JS = """() => {
+  cancelAnimationFrame(window.__sampling);
+  window.__timeline = [];
+  const visible = el => !el.closest('[hidden], .is-pending') && el.offsetParent !== null;
+  const before = document.getElementById('table');
+  const snap = () => {
+    if (document.getElementById('table') === before) return;  // still the old table
+    const done = document.getElementById('trick-done');
+    const doneShown = !!done && !done.hidden;
+    const feed = [...document.querySelectorAll('#table .feed-item')];
+    // The log lists rounds and tricks newest first: put its sentences back in time order.
+    const lines = [...document.querySelectorAll('#table .log-round')].reverse().flatMap(r => [
+      ...r.querySelectorAll('.log-intro'),
+      ...[...r.querySelectorAll('.log-trick')].reverse()
+        .flatMap(t => [...t.querySelectorAll('li')]),
+    ]);
+    window.__timeline.push({
+      doneShown,
+      doneSlots: doneShown ? [...done.querySelectorAll('.trick-slot')]
+        .filter(s => !s.classList.contains('is-pending')).map(s => s.dataset.seat) : [],
+      doneWinner: doneShown && !!done.querySelector('.trick-slot.is-best'),
+      doneCount: done ? done.querySelectorAll('.trick-slot').length : 0,
+      nowSlots: [...document.querySelectorAll('#table .trick-now .trick-slot')]
+        .filter(s => visible(s) && !s.classList.contains('kind-pending')).map(s => s.dataset.seat),
+      feed: feed.filter(visible).map(i => i.dataset.say),
+      feedKinds: feed.filter(visible).map(i => i.dataset.kind),
+      log: lines.filter(visible).map(l => l.textContent.trim()),
+    });
+  };
+  // Sampled before every paint: exactly the states a player can see.
+  const frame = () => { snap(); window.__sampling = requestAnimationFrame(frame); };
+  frame();
+}"""
+
+
+def test_finished_trick_stays_with_its_winner_and_the_log_follows_the_reveal(
+    browser: Browser, live_server: str
+) -> None:
+    """What the page shows before each paint is recorded while a reply is revealed (fast)."""
+    context = _context(browser)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'fast')")
+    _start_race(page, live_server, players=4)
+    checked = 0
+    for _ in range(6):
+        if page.locator(".game-over").count():
+            break
+        page.evaluate(RECORD_TIMELINE_JS)
+        _play_first_card(page)
+        timeline: list[dict[str, Any]] = page.evaluate(
+            "() => { cancelAnimationFrame(window.__sampling); return window.__timeline; }"
+        )
+        settled = timeline[-1]
+        # The log's newest sentences are the feed's, and never run ahead of it.
+        for snap in timeline:
+            shown = len(snap["feed"])
+            assert snap["log"][-shown:] == snap["feed"], json.dumps(snap)[:400]
+        ends = [i for i, s in enumerate(timeline) if s["doneWinner"]]
+        assert ends, "the finished trick was never shown with its winner"
+        full = timeline[ends[0]]
+        assert full["doneShown"] and len(full["doneSlots"]) == full["doneCount"]
+        # While the finished trick is shown, the new trick's cards from this reply wait.
+        if settled["nowSlots"]:
+            first_new = next(i for i, s in enumerate(timeline) if s["nowSlots"])
+            assert ends[0] < first_new, json.dumps(timeline[first_new])[:400]
+            assert not timeline[first_new]["doneShown"]
+            checked += 1
+        page.wait_for_function(
+            "() => { const d = document.getElementById('trick-done'); return !d || d.hidden; }"
+        )
+    assert checked, "no reply had cards of the next trick to reveal"
+    page.screenshot(path=str(ARTIFACTS / "ui-after-reveal.png"))
+    context.close()
+
+
+def test_thinking_note_while_a_slow_reply_is_awaited(browser: Browser, live_server: str) -> None:
+    context = _context(browser, "phone")
+    page = context.new_page()
+    _start_race(page, live_server)
+
+    def slow(route: Route) -> None:
+        time.sleep(1.0)  # a hard bot at a full table takes about this long
+        route.continue_()
+
+    page.route("**/move", slow)
+    page.evaluate(
+        """() => {
+            window.__notes = [];
+            new MutationObserver(() => window.__notes.push([
+              document.getElementById('thinking').textContent,
+              document.getElementById('table')?.getAttribute('aria-busy') || '',
+            ])).observe(document.body, {subtree: true, childList: true, characterData: true,
+              attributes: true, attributeFilter: ['aria-busy']});
+        }"""
+    )
+    _play_first_card(page)
+    notes = page.evaluate("() => window.__notes")
+    assert ["Bots are thinking…", "true"] in notes
+    assert page.locator("#thinking").inner_text() == ""
+    assert page.locator("#table").get_attribute("aria-busy") is None
+    context.close()
+
+
+def test_race_now_remembers_the_last_choices(browser: Browser, live_server: str) -> None:
+    context = _context(browser, "phone")
+    page = context.new_page()
+    page.goto(live_server + "/")
+    assert page.locator("form.race-now input[name=players]").input_value() == "4"
+    page.click(".setup-form label.pill:has(input[name=players][value='5'])")
+    page.click(".setup-form label.pill:has(input[name=bots][value=random])")
+    page.check(".setup-form input[name=zero_five]")
+    page.click("text=Start this race")
+    page.wait_for_selector("#table")
+    assert page.locator(".lane").count() == 5
+    assert page.locator(".lane .booster.is-held").count() == 5
+    page.goto(live_server + "/")
+    race_now = page.locator("form.race-now")
+    assert race_now.locator("input[name=players]").input_value() == "5"
+    assert race_now.locator("input[name=bots]").input_value() == "random"
+    assert race_now.locator("input[name=zero_five]").input_value() == "on"
+    assert "0/5 card" in race_now.locator(".race-now-note").inner_text()
+    assert page.locator(".setup-form input[name=zero_five]").is_checked()
+    page.click("#race-now")
+    page.wait_for_selector("#table")
+    assert page.locator(".lane").count() == 5
+    assert page.locator(".lane .booster").count() == 5
+    context.close()
