@@ -347,3 +347,49 @@ def test_race_now_remembers_the_last_choices(browser: Browser, live_server: str)
     assert page.locator(".lane").count() == 5
     assert page.locator(".lane .booster").count() == 5
     context.close()
+
+
+def test_keys_dialog_lists_the_keys_that_work(browser: Browser, live_server: str) -> None:
+    """Every key the dialog names does what it says on a real table."""
+    context = _context(browser)
+    page = context.new_page()
+    _start_race(page, live_server)
+    page.keyboard.press("?")
+    dialog = page.locator("#keys-help")
+    assert dialog.is_visible()
+    listed = dialog.locator("dt kbd").all_inner_texts()
+    assert listed == ["1", "9", "T", "+", "=", "-", "_", "↑", "↓", "Enter", "?", "Esc"]
+    page.keyboard.press("Escape")
+    assert not dialog.is_visible()
+
+    gas = page.locator("#gas")
+    checked = page.locator("input[name=choice]:checked")
+    key = page.locator("input[name=choice][data-mode=up]").first.get_attribute("data-key")
+    assert key is not None
+    page.keyboard.press(key)
+    assert checked.get_attribute("data-key") == key
+    assert checked.get_attribute("data-mode") == "up"
+    page.keyboard.press("t")
+    assert checked.get_attribute("data-mode") == "down"
+    page.keyboard.press("T")
+    assert checked.get_attribute("data-mode") == "up"
+    page.keyboard.press("+")
+    page.keyboard.press("=")
+    assert gas.input_value() == "2"
+    page.keyboard.press("-")
+    assert gas.input_value() == "1"
+    page.keyboard.press("_")
+    assert gas.input_value() == "0"
+    gas.focus()
+    page.keyboard.press("ArrowUp")
+    assert gas.input_value() == "1"
+    page.keyboard.press("ArrowDown")
+    assert gas.input_value() == "0"
+    turn = _turn(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(turn) => { const f = document.querySelector('input[name=turn]');"
+        " return !f || f.value !== turn; }",
+        arg=turn,
+    )
+    context.close()
