@@ -179,7 +179,8 @@ def test_whole_race_from_start_page_to_game_over(browser: Browser, live_server: 
 
     assert announced
     assert moves > 3
-    assert page.locator(".game-over").is_visible()
+    # The flag comes out once the last trick has been revealed.
+    page.wait_for_selector(".game-over", state="visible")
     assert page.locator("#rematch").is_visible()
     assert page.locator("#new-game").is_visible()
     assert page.locator("#move-form").count() == 0
