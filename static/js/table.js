@@ -492,6 +492,7 @@
   var GAMES_KEY = "zzv.games";
   var STARTING_KEY = "zzv.starting";
   var VARIANT_FIELDS = ["larger_hands", "zero_suit", "zero_five"];
+  var SOLO_SETUP = ".setup-form:not(.friends-form)";
 
   function gameId() {
     var match = /^\/games\/([A-Za-z0-9_-]+)$/.exec(window.location.pathname);
@@ -576,7 +577,7 @@
   }
 
   function setupStartPage() {
-    var setup = document.querySelector(".setup-form");
+    var setup = document.querySelector(SOLO_SETUP);
     var raceNow = document.querySelector("form.race-now");
     var choices = loadJSON(CHOICES_KEY, null);
     if (setup && choices) { fillSetup(setup, choices); }
@@ -588,8 +589,9 @@
      id when its table first loads, counted once when it ends. */
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form || !form.matches) { return; }
-    if (form.matches(".setup-form")) {
+    // Races with friends are not counted against a bot level, nor remembered for Race now.
+    if (!form || !form.matches || form.matches(".friends-form")) { return; }
+    if (form.matches(SOLO_SETUP)) {
       store(CHOICES_KEY, JSON.stringify(formChoices(form)));
     }
     var bots = form.querySelector('input[name="bots"]:checked, input[type="hidden"][name="bots"]');

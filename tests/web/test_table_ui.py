@@ -78,8 +78,10 @@ def _context(browser: Browser, viewport: str = "desktop", **options: Any) -> Bro
 
 def _start_race(page: Page, base: str, players: int = 3, bots: str = "random") -> None:
     page.goto(base + "/")
-    page.click(f".setup-form label.pill:has(input[name=players][value='{players}'])")
-    page.click(f".setup-form label.pill:has(input[name=bots][value={bots}])")
+    page.click(
+        f".setup-form:not(.friends-form) label.pill:has(input[name=players][value='{players}'])"
+    )
+    page.click(f".setup-form:not(.friends-form) label.pill:has(input[name=bots][value={bots}])")
     page.click("text=Start this race")
     page.wait_for_selector("#table")
 
@@ -320,9 +322,9 @@ def test_race_now_remembers_the_last_choices(browser: Browser, live_server: str)
     page = context.new_page()
     page.goto(live_server + "/")
     assert page.locator("form.race-now input[name=players]").input_value() == "4"
-    page.click(".setup-form label.pill:has(input[name=players][value='5'])")
-    page.click(".setup-form label.pill:has(input[name=bots][value=random])")
-    page.check(".setup-form input[name=zero_five]")
+    page.click(".setup-form:not(.friends-form) label.pill:has(input[name=players][value='5'])")
+    page.click(".setup-form:not(.friends-form) label.pill:has(input[name=bots][value=random])")
+    page.check(".setup-form:not(.friends-form) input[name=zero_five]")
     page.click("text=Start this race")
     page.wait_for_selector("#table")
     assert page.locator(".lane").count() == 5
@@ -333,7 +335,7 @@ def test_race_now_remembers_the_last_choices(browser: Browser, live_server: str)
     assert race_now.locator("input[name=bots]").input_value() == "random"
     assert race_now.locator("input[name=zero_five]").input_value() == "on"
     assert "0/5 card" in race_now.locator(".race-now-note").inner_text()
-    assert page.locator(".setup-form input[name=zero_five]").is_checked()
+    assert page.locator(".setup-form:not(.friends-form) input[name=zero_five]").is_checked()
     page.click("#race-now")
     page.wait_for_selector("#table")
     assert page.locator(".lane").count() == 5
