@@ -1,8 +1,17 @@
-"""Speed figures for the engine: ``python -m engine.bench [--seconds S]``.
+"""Speed figures for the engine: ``python -m engine.bench [--seconds S] [--players N]``.
 
-Plays seeded random games (every turn: list the legal actions, pick one uniformly,
-apply it) for 4 players in the base game and then in each variant combination, and
-prints decisions per second and games per second on one core.
+Plays seeded random games — every turn: list the legal actions, pick one uniformly with
+:class:`engine.rng.Rng`, apply it — for the base game and each variant combination, on
+both paths: the checked :class:`~engine.game.Game` (validation and events, as the server
+plays) and the simulation path :class:`~engine.sim.SimState` (as the bots' rollouts play).
+When the optional ``open_spiel`` package is installed (``pip install -e '.[bench]'``), the
+same Python loop then drives OpenSpiel's C++ Hearts for comparison, and the ratios are
+printed.
+
+Rates are per second of this process's CPU time (``time.process_time``), so other work on
+a shared machine slows the run down but changes the figures little. OpenSpiel deals its
+cards as chance steps through the same loop, so its steps are given both in all and as
+player decisions only; this engine deals inside ``apply``.
 """
 
 from __future__ import annotations
@@ -10,28 +19,72 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from collections.abc import Callable
+from typing import Any
 
 from engine.cards import Suit
 from engine.game import new_game
 from engine.rng import Rng
+from engine.sim import SimState
 from engine.variants import Variants
 
+#: A playout loop: (players, variants, seconds) -> (decisions, games, CPU seconds).
+Loop = Callable[[int, Variants, float], tuple[int, int, float]]
 
-def random_playout_rate(players: int, variants: Variants, seconds: float) -> tuple[float, float]:
-    """Play random games for about ``seconds``; return (decisions/s, games/s)."""
+
+def checked_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
+    """Random games through ``Game.legal_actions`` and ``Game.apply`` for ``seconds``."""
     rng = Rng(12345)
     decisions = games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         game = new_game(players=players, seed=games, variants=variants)
         while game.winner is None:
             actions = game.legal_actions()
             game.apply(actions[rng.below(len(actions))])
             decisions += 1
         games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, games / elapsed
+    return decisions, games, time.process_time() - start
+
+
+def sim_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
+    """The same random games on the simulation path (the same deals and choices)."""
+    rng = Rng(12345)
+    decisions = games = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        state = SimState.new(players, games, variants)
+        winner = -1
+        while winner < 0:
+            actions = state.legal()
+            winner = state.apply(actions[rng.below(len(actions))])
+            decisions += 1
+        games += 1
+    return decisions, games, time.process_time() - start
+
+
+def open_spiel_playouts(seconds: float) -> tuple[int, int, float] | None:
+    """OpenSpiel Hearts random playouts from this loop: (steps, player decisions, CPU s),
+    or ``None`` when ``open_spiel`` is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    hearts: Any = pyspiel.load_game("hearts")
+    rng = Rng(12345)
+    steps = decisions = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        state = hearts.new_initial_state()
+        while not state.is_terminal():
+            decisions += not state.is_chance_node()
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.below(len(actions))])
+            steps += 1
+    return steps, decisions, time.process_time() - start
 
 
 def _label(variants: Variants) -> str:
@@ -47,22 +100,51 @@ def _label(variants: Variants) -> str:
     return " + ".join(parts) or "base game"
 
 
+def rate(loop: Loop, players: int, variants: Variants, seconds: float) -> float:
+    """Decisions per CPU second of ``loop``, after a short warm-up that fills the
+    legal-action caches as a long-running process has them."""
+    loop(players, variants, min(0.5, seconds))
+    decisions, _, elapsed = loop(players, variants, seconds)
+    return decisions / elapsed
+
+
+def _compare(base_checked: float, base_sim: float, seconds: float) -> list[str]:
+    """The OpenSpiel lines, or a hint on how to get them."""
+    open_spiel_playouts(min(0.5, seconds))  # warm-up, as for the engine
+    spiel = open_spiel_playouts(seconds)
+    if spiel is None:
+        return ["OpenSpiel Hearts: not installed (pip install -e '.[bench]')"]
+    steps, decisions, elapsed = spiel
+    per_step, per_decision = steps / elapsed, decisions / elapsed
+    return [
+        f"OpenSpiel Hearts (same loop): {per_step:,.0f} steps/s "
+        f"({per_decision:,.0f} player decisions/s; the rest are chance steps dealing cards)",
+        f"simulation path / OpenSpiel: {base_sim / per_step:.2f}x per step, "
+        f"{base_sim / per_decision:.2f}x per player decision",
+        f"checked path / OpenSpiel:    {base_checked / per_step:.2f}x per step, "
+        f"{base_checked / per_decision:.2f}x per player decision",
+    ]
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Print the figures for the base game and every variant combination."""
+    """Print the figures for every variant combination, then the OpenSpiel comparison."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=3.0, help="per configuration")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per configuration")
     args = parser.parse_args(argv)
-    print(f"Random playouts, {args.players} players, one core, {args.seconds:g} s each")
-    print(f"{'configuration':<36}{'decisions/s':>14}{'games/s':>10}")
+    print(f"Random playouts, {args.players} players, decisions per CPU second, one core")
+    print(f"{'configuration':<36}{'checked':>12}{'simulation':>12}{'ratio':>8}")
+    base: tuple[float, float] | None = None
     for larger, zero, zero_five in itertools.product((False, True), repeat=3):
         variants = Variants(
             larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five
         )
-        # A short warm-up fills the legal-action cache, as a long-running process has it.
-        random_playout_rate(args.players, variants, 0.5)
-        per_decision, per_game = random_playout_rate(args.players, variants, args.seconds)
-        print(f"{_label(variants):<36}{per_decision:>14,.0f}{per_game:>10,.0f}")
+        checked = rate(checked_playouts, args.players, variants, args.seconds)
+        sim = rate(sim_playouts, args.players, variants, args.seconds)
+        base = base or (checked, sim)
+        print(f"{_label(variants):<36}{checked:>12,.0f}{sim:>12,.0f}{sim / checked:>7.2f}x")
+    assert base is not None
+    print("\n".join(_compare(*base, args.seconds)))
 
 
 if __name__ == "__main__":

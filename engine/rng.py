@@ -14,6 +14,14 @@ _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
 
+# The rejection threshold of below(n), per n: the largest multiple of n within 64 bits.
+_LIMIT: dict[int, int] = {}
+
+
+def _limit(n: int) -> int:
+    limit = _LIMIT[n] = (1 << 64) - ((1 << 64) % n)
+    return limit
+
 
 class Rng:
     """A deterministic SplitMix64 generator whose state is a single 64-bit integer.
@@ -42,16 +50,24 @@ class Rng:
         """Return a uniform integer in ``range(n)`` (rejection sampling, so unbiased)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        # next_u64 is inlined here and in shuffle: these two are the engine's hottest
+        # calls (every deal and every simulated choice), and the result is the same.
+        limit = _LIMIT.get(n) or _limit(n)
+        state = self.state
         while True:
-            x = self.next_u64()
-            if x < limit:
-                return x % n
+            state = (state + _GOLDEN_GAMMA) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                self.state = state
+                return z % n
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates)."""
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def choice(self, items: list[T]) -> T:

@@ -1,0 +1,530 @@
+"""The simulation path: the rules of :mod:`engine.game` for search and benchmarks only.
+
+:class:`SimState` plays the same game as :class:`~engine.game.Game` (R5–R22) but trusts
+its caller: actions are small integers into the fixed table :data:`ACTIONS`, taken from
+:meth:`SimState.legal` and never re-checked; hands are per-suit counts with a bit mask of
+the suits held; nothing is narrated (no events, no public trick records until a
+conversion asks for them). The checked :meth:`Game.apply <engine.game.Game.apply>` stays
+the only path for real games: this one serves the bots' rollouts and ``engine.bench``.
+
+Conversions are exact both ways (:meth:`SimState.from_game`, :meth:`SimState.to_game`):
+the only thing not kept is the order of the cards inside a hand, which is not part of
+the game (a hand is a set of cards; every view sorts it). The deal order of later rounds
+does depend on the order of the discards, and that order is kept.
+
+>>> from engine.game import new_game
+>>> game = new_game(players=4, seed=11)
+>>> sim = SimState.from_game(game)
+>>> while sim.winner < 0:
+...     _ = sim.apply(sim.legal()[0])
+>>> while game.winner is None:
+...     _ = game.apply(game.legal_actions()[0])
+>>> sim.winner == game.winner, sim.to_dict() == canonical(game.to_dict())
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, ActionType
+from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_ORDER, SUIT_VALUE, TRICKS_PER_ROUND, Suit
+from engine.cards import ZeroEffect as _Effect
+from engine.game import (
+    Game,
+    Play,
+    _face_up_actions,
+    _tune_up_actions,
+    _zero_five_actions,
+    copy_record,
+    public_play,
+)
+from engine.rng import Rng
+from engine.variants import Variants
+
+# Kinds of action, and the zero card's effects, as small integers.
+PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
+NO_EFFECT, SPEED, GAS = 0, 1, 2
+_KIND_CODE = {ActionType.PLAY: PLAY, ActionType.TUNE_UP: TUNE_UP, ActionType.ZERO_FIVE: ZERO_FIVE}
+_EFFECT_CODE = {None: NO_EFFECT, _Effect.SPEED: SPEED, _Effect.GAS: GAS}
+
+#: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
+SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
+ZERO, LICHEN, SALTY = SUIT_INDEX[Suit.ZERO], SUIT_INDEX[Suit.LICHEN], SUIT_INDEX[Suit.SALTY]
+SUITS = len(SUIT_ORDER)
+#: Printed value per suit index.
+VALUE: tuple[int, ...] = tuple(SUIT_VALUE[suit] for suit in SUIT_ORDER)
+_STRUCK_FROM = 4  # R9: the printed values 4 and 5 count as 0 under a 1
+
+
+def _all_actions() -> tuple[Action, ...]:
+    """Every distinct action of any game, in a fixed order (the action ids)."""
+    everything = (1 << SUITS) - 1
+    table = [
+        *_face_up_actions(everything, MAX_GAS, True, True),
+        *_tune_up_actions(everything),
+        *_zero_five_actions(everything, MAX_GAS, 2, True),
+    ]
+    # With 4 gas, a 2 or a gas-giving 0 reaches the full 5 too: the table is complete.
+    return tuple(dict.fromkeys(table))
+
+
+#: The fixed action table: an action id is an index into it.
+ACTIONS: tuple[Action, ...] = _all_actions()
+#: The id of each action.
+ACTION_ID: dict[Action, int] = {action: i for i, action in enumerate(ACTIONS)}
+
+
+def _info(action: Action) -> tuple[int, int, int, int, int]:
+    """(kind, suit index, gas, value, zero effect) of one action: ``suit`` is the card
+    played, laid face down or (for the 0/5 card) discarded; ``value`` is the printed
+    value, the 0/5 card's chosen value, or -1 for a Tune Up."""
+    card = action.discard if action.type is ActionType.ZERO_FIVE else action.suit
+    assert card is not None
+    if action.type is ActionType.TUNE_UP:
+        value = -1
+    elif action.type is ActionType.ZERO_FIVE:
+        value = action.value or 0
+    else:
+        value = SUIT_VALUE[card]
+    kind = _KIND_CODE[action.type]
+    return (kind, SUIT_INDEX[card], action.gas, value, _EFFECT_CODE[action.zero_effect])
+
+
+#: Per action id: (kind, suit index, gas, value, zero effect), see :func:`_info`.
+INFO: tuple[tuple[int, int, int, int, int], ...] = tuple(_info(a) for a in ACTIONS)
+#: Per action id: its printed (or chosen) value plus its gas, -1 for a Tune Up, which has
+#: no number (R8), and the same under a 1 (R9). Trick resolution adds only the speed.
+FINAL: tuple[int, ...] = tuple(-1 if v < 0 else v + g for _, _, g, v, _ in INFO)
+FINAL_STRUCK: tuple[int, ...] = tuple(
+    -1 if v < 0 else (0 if v >= _STRUCK_FROM else v) + g for _, _, g, v, _ in INFO
+)
+#: Per action id: the card that goes to the discards when the trick ends (-1: none, as the
+#: 0/5 card leaves the game and its discard is made at once, R22).
+TRICK_CARD: tuple[int, ...] = tuple(-1 if k == ZERO_FIVE else c for k, c, _, _, _ in INFO)
+
+_LEGAL: dict[int, tuple[int, ...]] = {}
+_ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+
+
+def canonical(state: dict[str, Any]) -> dict[str, Any]:
+    """A saved game (:meth:`Game.to_dict`) with every hand in ``SUIT_ORDER`` order: two
+    states are the same game exactly when their canonical forms are equal.
+
+    >>> canonical({"hands": [["slippy", "zero", "lichen"]], "round": 2})
+    {'hands': [['zero', 'lichen', 'slippy']], 'round': 2}
+    """
+    hands = [sorted(hand, key=_ORDER.__getitem__) for hand in state["hands"]]
+    return {**state, "hands": hands}
+
+
+def _legal_ids(key: int) -> tuple[int, ...]:
+    """The action ids for a legal-set key (see :meth:`SimState.legal`), in the order
+    :meth:`Game.legal_actions` lists them."""
+    playable, hand, gas = key & 127, (key >> 7) & 127, (key >> 14) & 7
+    zf = key >> 19
+    actions = [
+        *_face_up_actions(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1)),
+        *_tune_up_actions(hand),
+    ]
+    if zf:
+        actions.extend(_zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2))
+    ids = _LEGAL[key] = tuple(ACTION_ID[a] for a in actions)
+    return ids
+
+
+class SimState:
+    """A whole game on the simulation path (hidden cards included, like a Game).
+
+    Public fields mirror :class:`~engine.game.Game`'s, with suits as indices into
+    ``SUIT_ORDER``: ``hands[seat][suit]`` is a count, ``masks[seat]`` the bit set of suits
+    held, ``plays`` the current trick as ``(seat, action id, speed)``, ``turn`` the seat
+    to act and ``winner`` -1 until someone wins.
+    """
+
+    __slots__ = (
+        "blocked",
+        "deal_size",
+        "discards",
+        "face_up",
+        "gas",
+        "hands",
+        "lap_order",
+        "laps",
+        "last",
+        "lead",
+        "lichen",
+        "masks",
+        "middle",
+        "players",
+        "plays",
+        "removed",
+        "rng",
+        "round",
+        "seed",
+        "set_aside",
+        "speed",
+        "trick",
+        "tricks",
+        "tuners",
+        "turn",
+        "variants",
+        "winner",
+        "zero_five",
+        "zf_in",
+        "zf_variant",
+    )
+
+    players: int
+    variants: Variants
+    seed: int
+    deal_size: int
+    zf_variant: bool
+    rng: Rng
+    round: int
+    trick: int
+    lead: int
+    turn: int
+    hands: list[list[int]]
+    masks: list[int]
+    gas: list[int]
+    speed: list[int]
+    laps: list[int]
+    middle: int
+    removed: int
+    zero_five: list[bool]
+    plays: list[tuple[int, int, int]]
+    blocked: int
+    lichen: bool
+    zf_in: bool
+    tuners: int
+    discards: list[int]
+    set_aside: list[int]
+    face_up: list[int]
+    tricks: list[Any]
+    last: Any
+    lap_order: list[int]
+    winner: int
+
+    # ------------------------------------------------------------------ set-up and conversions
+
+    @classmethod
+    def new(cls, players: int, seed: int, variants: Variants | None = None) -> SimState:
+        """The position :func:`~engine.game.new_game` deals for ``players``, ``seed`` and
+        ``variants`` (the same lead and hands), built without a :class:`Game`.
+
+        >>> from engine.game import new_game
+        >>> SimState.new(5, 3).to_dict() == canonical(new_game(players=5, seed=3).to_dict())
+        True
+        """
+        variants = variants or Variants()
+        s = object.__new__(cls)
+        s.players, s.variants, s.seed = players, variants, seed
+        s.deal_size, s.zf_variant = variants.deal_size, variants.zero_five
+        s.rng = Rng(seed)
+        s.lead = s.rng.below(players)
+        s.hands = [[0] * SUITS for _ in range(players)]
+        s.masks = [0] * players
+        s.gas, s.laps = [MAX_GAS] * players, [0] * players
+        s.middle = s.removed = 0
+        s.zero_five = [variants.zero_five] * players
+        s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
+        s.discards = [SUIT_INDEX[card] for card in variants.deck(players)]
+        s.set_aside = []
+        s.last, s.lap_order, s.winner = None, [], -1
+        s.round = 0
+        s._deal()  # as new_game: the first deal starts round 1
+        s.turn = s.lead
+        return s
+
+    @classmethod
+    def from_game(cls, game: Game) -> SimState:
+        """The simulation state of ``game`` (which is left untouched)."""
+        s = object.__new__(cls)
+        s.players = game.players
+        s.variants = game.variants
+        s.seed = game.seed
+        s.deal_size = game.variants.deal_size
+        s.zf_variant = game.variants.zero_five
+        s.rng = Rng(0)
+        s.rng.state = game.rng.state
+        s.round, s.trick, s.lead = game.round, game.trick, game.lead
+        s.hands = [[0] * SUITS for _ in range(game.players)]
+        s.masks = [0] * game.players
+        for seat, hand in enumerate(game.hands):
+            for card in hand:
+                s.hands[seat][SUIT_INDEX[card]] += 1
+                s.masks[seat] |= 1 << SUIT_INDEX[card]
+        s.gas, s.speed, s.laps = list(game.gas), list(game.speed), list(game.laps)
+        s.middle, s.removed = game.middle, game.removed
+        s.zero_five = list(game.zero_five)
+        s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
+        s.face_up = [0] * SUITS
+        for play in game.plays:
+            s._take_play(play)
+        for record in game.round_tricks:
+            for public in record["plays"]:
+                if public["type"] == ActionType.PLAY.value:
+                    s.face_up[SUIT_INDEX[Suit(public["suit"])]] += 1
+        s.discards = [SUIT_INDEX[card] for card in game.discards]
+        s.set_aside = [SUIT_INDEX[card] for card in game.set_aside]
+        # Trick records are never mutated once made, so they are shared, not copied.
+        s.tricks = list(game.round_tricks)
+        s.last = game.last_trick
+        s.lap_order = list(game.lap_order)
+        s.winner = -1 if game.winner is None else game.winner
+        s.turn = (s.lead + len(s.plays)) % s.players
+        return s
+
+    def _take_play(self, play: Play) -> None:
+        """Add a :class:`Play` of a converted game's current trick."""
+        if play.kind is ActionType.PLAY:
+            assert play.card is not None
+            action = Action.play(play.card, play.gas, play.zero_effect)
+            self.blocked |= 1 << SUIT_INDEX[play.card]
+            self.lichen = self.lichen or play.card is Suit.LICHEN
+            self.face_up[SUIT_INDEX[play.card]] += 1
+        elif play.kind is ActionType.TUNE_UP:
+            assert play.card is not None
+            action = Action.tune_up(play.card)
+            self.tuners += 1
+        else:  # the discard is already made: any discard names the same play
+            action = Action.zero_five(play.value or 0, play.gas, Suit.ZERO)
+            self.zf_in = True
+        self.plays.append((play.seat, ACTION_ID[action], play.speed))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state in :meth:`Game.to_dict`'s format (hands in ``SUIT_ORDER`` order)."""
+        suits = SUIT_ORDER
+        return {
+            "format": 1,
+            "players": self.players,
+            "variants": self.variants.to_dict(),
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "round": self.round,
+            "trick": self.trick,
+            "lead": self.lead,
+            "hands": [
+                [suits[i].value for i in range(SUITS) for _ in range(h[i])] for h in self.hands
+            ],
+            "gas": list(self.gas),
+            "speed": list(self.speed),
+            "laps": list(self.laps),
+            "middle": self.middle,
+            "removed": self.removed,
+            "zero_five": list(self.zero_five),
+            "plays": [_play(seat, a, speed).to_dict() for seat, a, speed in self.plays],
+            "discards": [suits[i].value for i in self.discards],
+            "set_aside": [suits[i].value for i in self.set_aside],
+            "round_tricks": [_record(r) for r in self.tricks],
+            "last_trick": None if self.last is None else _record(self.last),
+            "lap_order": list(self.lap_order),
+            "winner": None if self.winner < 0 else self.winner,
+        }
+
+    def to_game(self) -> Game:
+        """The same position as a checked :class:`~engine.game.Game`."""
+        return Game.from_dict(self.to_dict())
+
+    def clone(self) -> SimState:
+        """An independent copy."""
+        s = object.__new__(SimState)
+        s.players, s.variants, s.seed = self.players, self.variants, self.seed
+        s.deal_size, s.zf_variant = self.deal_size, self.zf_variant
+        s.rng = Rng(0)
+        s.rng.state = self.rng.state
+        s.round, s.trick, s.lead, s.turn = self.round, self.trick, self.lead, self.turn
+        s.hands = [list(h) for h in self.hands]
+        s.masks = list(self.masks)
+        s.gas, s.speed, s.laps = list(self.gas), list(self.speed), list(self.laps)
+        s.middle, s.removed = self.middle, self.removed
+        s.zero_five = list(self.zero_five)
+        s.plays = list(self.plays)
+        s.blocked, s.lichen, s.zf_in = self.blocked, self.lichen, self.zf_in
+        s.tuners = self.tuners
+        s.discards, s.set_aside = list(self.discards), list(self.set_aside)
+        s.face_up = list(self.face_up)
+        s.tricks, s.last = list(self.tricks), self.last
+        s.lap_order = list(self.lap_order)
+        s.winner = self.winner
+        return s
+
+    # ------------------------------------------------------------------ the rules
+
+    def legal(self) -> tuple[int, ...]:
+        """The current seat's legal action ids, in :meth:`Game.legal_actions` order.
+
+        The set depends only on a few facts, packed into one integer key: the playable
+        suits, the suits in hand, the seat's gas, whether the middle holds gas, whether
+        any was removed, and the 0/5 card's state (R7, R8, R10, R20, R22).
+        """
+        seat = self.turn
+        hand = self.masks[seat]
+        gas = self.gas[seat]
+        removed = self.removed
+        key = (hand & ~self.blocked) | hand << 7 | gas << 14
+        if self.middle:
+            key |= 1 << 17
+        if removed:
+            key |= 1 << 18
+            if self.zf_variant and self.zero_five[seat] and gas < MAX_GAS and not self.zf_in:
+                key |= (1 + (removed > 1) + 2 * (self.laps[seat] > 0)) << 19
+        ids = _LEGAL.get(key)
+        return _legal_ids(key) if ids is None else ids
+
+    def apply(self, action: int) -> int:
+        """Play action id ``action`` (which must be legal) for the current seat; return
+        the winner so far (-1 while the race goes on)."""
+        seat = self.turn
+        kind, suit, gas, value, effect = INFO[action]
+        hand = self.hands[seat]
+        left = hand[suit] - 1  # the card played, laid down, or discarded by the 0/5 card
+        hand[suit] = left
+        if not left:
+            self.masks[seat] ^= 1 << suit
+        if kind == PLAY:
+            if suit == SALTY:  # R10
+                if self.middle:
+                    self.middle -= 1
+                    if self.gas[seat] < MAX_GAS:
+                        self.gas[seat] += 1
+                    else:
+                        self.removed += 1
+            elif suit == LICHEN:
+                self.lichen = True
+            elif suit == ZERO:  # R20
+                if effect == SPEED:
+                    self.speed[seat] += 1
+                else:
+                    self._gain_removed(seat, 1)
+            if gas:
+                self.gas[seat] -= gas
+            self.blocked |= 1 << suit
+            self.face_up[suit] += 1
+        elif kind == TUNE_UP:
+            self.tuners += 1
+        else:  # R22: effect, gas; the discard is face down at once
+            self.zero_five[seat] = False
+            self.zf_in = True
+            self._gain_removed(seat, 2 if value == 0 else 1)
+            self.gas[seat] -= gas
+            self.discards.append(suit)
+        plays = self.plays
+        plays.append((seat, action, self.speed[seat]))
+        if len(plays) == self.players:
+            self._resolve()
+        else:
+            seat += 1
+            self.turn = 0 if seat == self.players else seat
+        return self.winner
+
+    def _gain_removed(self, seat: int, wanted: int) -> None:
+        """Give ``seat`` up to ``wanted`` removed gas; overflow past 5 stays removed."""
+        gained = min(wanted, self.removed, MAX_GAS - self.gas[seat])
+        self.removed -= gained
+        self.gas[seat] += gained
+
+    def _share(self) -> None:
+        """R11: the Tune-Up share of the middle."""
+        pot = self.middle
+        each, lost = divmod(pot, self.tuners)
+        gas = self.gas
+        for seat, a, _ in self.plays:
+            if FINAL[a] < 0:
+                room = MAX_GAS - gas[seat]
+                if each <= room:
+                    gas[seat] += each
+                else:
+                    gas[seat] += room
+                    lost += each - room
+        self.middle = 0
+        self.removed += lost
+
+    def _resolve(self) -> None:
+        """R11–R17 once every seat has played, in the same order as :class:`Game`."""
+        if self.tuners and self.middle:
+            self._share()
+        plays = self.plays
+        lichen = self.lichen
+        table = FINAL_STRUCK if lichen else FINAL
+        winner = best = -1
+        spent = 0
+        discards = self.discards
+        for seat, a, speed in plays:
+            spent += INFO[a][2]
+            final = table[a]
+            if final >= 0 and final + speed > best:  # strict: ties go to the earlier card
+                best, winner = final + speed, seat
+            card = TRICK_CARD[a]
+            if card >= 0:
+                discards.append(card)
+        record = (self.trick, self.lead, plays, winner, lichen)
+        self.tricks.append(record)
+        self.last = record
+        self.plays = []
+        self.blocked, self.lichen, self.zf_in, self.tuners = 0, False, False, 0
+        self.middle += spent
+        trick = self.trick
+        if winner >= 0:
+            if trick < TRICKS_PER_ROUND:
+                self.speed[winner] += 1
+                self.lead = winner
+            else:
+                self.laps[winner] += 1
+                self.lap_order.append(winner)
+                if self.laps[winner] >= LAPS_TO_WIN:
+                    self.winner = winner
+                    return
+        if trick < TRICKS_PER_ROUND:
+            self.trick = trick + 1
+        else:  # R6, R17: the latest lap gainer leads; nobody ever: the same lead again
+            if self.lap_order:
+                self.lead = self.lap_order[-1]
+            self._deal()
+        self.turn = self.lead
+
+    def _deal(self) -> None:
+        """R5, R17, R18: shuffle every card not in a hand and deal up to full hands."""
+        pool = self.discards + self.set_aside
+        self.rng.shuffle(pool)
+        size = self.deal_size
+        start = 0
+        for seat, hand in enumerate(self.hands):
+            take = max(0, size - sum(hand))
+            mask = self.masks[seat]
+            for card in pool[start : start + take]:
+                hand[card] += 1
+                mask |= 1 << card
+            self.masks[seat] = mask
+            start += take
+        self.set_aside = pool[start:]
+        self.discards = []
+        self.speed = [0] * self.players
+        self.face_up = [0] * SUITS
+        self.round += 1
+        self.trick = 1
+        self.tricks = []
+        self.turn = self.lead
+
+
+def _play(seat: int, action: int, speed: int) -> Play:
+    """The :class:`Play` a sim play stands for."""
+    a = ACTIONS[action]
+    value = INFO[action][3]
+    if a.type is ActionType.ZERO_FIVE:
+        return Play(seat, a.type, None, a.gas, speed, value, None)
+    return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
+
+
+def _record(record: Any) -> dict[str, Any]:
+    """A completed trick's public record, as :class:`Game` keeps it."""
+    if isinstance(record, dict):
+        return copy_record(record)
+    trick, lead, plays, winner, lichen = record
+    return {
+        "trick": trick,
+        "lead": lead,
+        "plays": [public_play(_play(*p), lichen) for p in plays],
+        "winner": None if winner < 0 else winner,
+    }
