@@ -314,7 +314,7 @@ class SimState:
             "middle": self.middle,
             "removed": self.removed,
             "zero_five": list(self.zero_five),
-            "plays": [_play(seat, a, speed).to_dict() for seat, a, speed in self.plays],
+            "plays": [play.to_dict() for play in self.trick_plays()],
             "discards": [suits[i].value for i in self.discards],
             "set_aside": [suits[i].value for i in self.set_aside],
             "round_tricks": [_record(r) for r in self.tricks],
@@ -322,6 +322,10 @@ class SimState:
             "lap_order": list(self.lap_order),
             "winner": None if self.winner < 0 else self.winner,
         }
+
+    def trick_plays(self) -> list[Play]:
+        """The current trick as :class:`Game` holds it."""
+        return [_play(seat, a, speed) for seat, a, speed in self.plays]
 
     def to_game(self) -> Game:
         """The same position as a checked :class:`~engine.game.Game`."""
