@@ -118,9 +118,12 @@ def canonical(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "hands": hands}
 
 
-def _legal_ids(key: int) -> tuple[int, ...]:
-    """The action ids for a legal-set key (see :meth:`SimState.legal`), in the order
-    :meth:`Game.legal_actions` lists them."""
+def legal_ids(key: int) -> tuple[int, ...]:
+    """The action ids for a legal-set key (:meth:`SimState.legal_key`), in the order
+    :meth:`Game.legal_actions` lists them (cached)."""
+    ids = _LEGAL.get(key)
+    if ids is not None:
+        return ids
     playable, hand, gas = key & 127, (key >> 7) & 127, (key >> 14) & 7
     zf = key >> 19
     actions = [
@@ -356,13 +359,10 @@ class SimState:
 
     # ------------------------------------------------------------------ the rules
 
-    def legal(self) -> tuple[int, ...]:
-        """The current seat's legal action ids, in :meth:`Game.legal_actions` order.
-
-        The set depends only on a few facts, packed into one integer key: the playable
-        suits, the suits in hand, the seat's gas, whether the middle holds gas, whether
-        any was removed, and the 0/5 card's state (R7, R8, R10, R20, R22).
-        """
+    def legal_key(self) -> int:
+        """The few facts the current seat's legal set depends on, packed in one integer:
+        the playable suits, the suits in hand, the seat's gas, whether the middle holds
+        gas, whether any was removed, and the 0/5 card's state (R7, R8, R10, R20, R22)."""
         seat = self.turn
         hand = self.masks[seat]
         gas = self.gas[seat]
@@ -374,8 +374,13 @@ class SimState:
             key |= 1 << 18
             if self.zf_variant and self.zero_five[seat] and gas < MAX_GAS and not self.zf_in:
                 key |= (1 + (removed > 1) + 2 * (self.laps[seat] > 0)) << 19
+        return key
+
+    def legal(self) -> tuple[int, ...]:
+        """The current seat's legal action ids, in :meth:`Game.legal_actions` order."""
+        key = self.legal_key()
         ids = _LEGAL.get(key)
-        return _legal_ids(key) if ids is None else ids
+        return legal_ids(key) if ids is None else ids
 
     def apply(self, action: int) -> int:
         """Play action id ``action`` (which must be legal) for the current seat; return

@@ -38,10 +38,12 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
 from engine.bots.pool import get_pool as _pool
 from engine.bots.pool import shutdown_workers as shutdown_workers  # re-exported
+from engine.bots.rollout import rollout as sim_rollout
 from engine.bots.situation import face_up_this_round, from_game, from_observation
 from engine.bots.value import win_chances
 from engine.game import Game
 from engine.rng import Rng
+from engine.sim import ACTION_ID, SimState
 from engine.view import Observation
 
 DEFAULT_CANDIDATES = 8
@@ -52,7 +54,10 @@ _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch mus
 
 def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
     """Play ``game`` to the end of its round with the heuristic for every seat; return
-    each seat's estimated chance of winning from there."""
+    each seat's estimated chance of winning from there.
+
+    The checked-path reference of :func:`engine.bots.rollout.rollout`, which the search
+    runs (the two agree decision by decision: ``tests/bots/test_bots_rollout.py``)."""
     start_round = game.round
     face_up = face_up_this_round(game)
     while game.winner is None and game.round == start_round:
@@ -113,6 +118,7 @@ def _run_worlds(
     seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
+    ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
     paired: list[list[float]] = []
     used = 0
@@ -121,7 +127,7 @@ def _run_worlds(
             break
         if deadline is not None and time.monotonic() >= deadline:
             break
-        world = determinizer.sample(rng)
+        world = SimState.from_game(determinizer.sample(rng))
         rollout_seed = rng.next_u64()
         row = [math.nan] * len(actions)
         for i in stats.alive:
@@ -129,9 +135,9 @@ def _run_worlds(
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            game = world.clone()
-            game.apply(actions[i])
-            value = rollout(game, Rng(rollout_seed))[seat]
+            state = world.clone()
+            state.apply(ids[i])
+            value = sim_rollout(state, Rng(rollout_seed))[seat]
             row[i] = value
             stats.sums[i] += value
             stats.counts[i] += 1

@@ -10,6 +10,7 @@ ten gas, and leading the first trick of a round is a small handicap.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,13 +29,22 @@ def win_chances(game: Game) -> list[float]:
     >>> round(sum(chances), 6), chances[1] > chances[0] > chances[2]
     (1.0, True)
     """
-    if game.winner is not None:
-        return [1.0 if seat == game.winner else 0.0 for seat in range(game.players)]
+    return chances(game.players, game.laps, game.gas, game.lead, game.winner)
+
+
+def chances(
+    players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
+) -> list[float]:
+    """:func:`win_chances` from the numbers it reads (the simulation path has no Game).
+
+    >>> chances(2, [1, 0], [0, 5], 0, None)[0] > 0.5, chances(2, [1, 1], [0, 0], 0, 1)
+    (True, [0.0, 1.0])
+    """
+    if winner is not None:
+        return [1.0 if seat == winner else 0.0 for seat in range(players)]
     scores = [
-        LAP_WEIGHT * game.laps[s]
-        + GAS_WEIGHT * game.gas[s]
-        + (LEAD_WEIGHT if s == game.lead else 0)
-        for s in range(game.players)
+        LAP_WEIGHT * laps[s] + GAS_WEIGHT * gas[s] + (LEAD_WEIGHT if s == lead else 0)
+        for s in range(players)
     ]
     top = max(scores)
     weights = [math.exp(x - top) for x in scores]
