@@ -28,19 +28,20 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, ActionType
-from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_ORDER, SUIT_VALUE, TRICKS_PER_ROUND, Suit
-from engine.cards import ZeroEffect as _Effect
-from engine.game import (
-    Game,
-    Play,
-    _face_up_actions,
-    _tune_up_actions,
-    _zero_five_actions,
-    copy_record,
-    public_play,
+from engine.cards import (
+    LAPS_TO_WIN,
+    MAX_GAS,
+    SUIT_ORDER,
+    SUIT_VALUE,
+    TRICKS_PER_ROUND,
+    Suit,
+    effective_value,
 )
+from engine.cards import ZeroEffect as _Effect
+from engine.game import Game, Play, _face_up_actions, _tune_up_actions, _zero_five_actions
 from engine.rng import Rng
 from engine.variants import Variants
+from engine.view import TrickRecord, copy_record, public_play
 
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
@@ -54,7 +55,6 @@ ZERO, LICHEN, SALTY = SUIT_INDEX[Suit.ZERO], SUIT_INDEX[Suit.LICHEN], SUIT_INDEX
 SUITS = len(SUIT_ORDER)
 #: Printed value per suit index.
 VALUE: tuple[int, ...] = tuple(SUIT_VALUE[suit] for suit in SUIT_ORDER)
-_STRUCK_FROM = 4  # R9: the printed values 4 and 5 count as 0 under a 1
 
 
 def _all_actions() -> tuple[Action, ...]:
@@ -97,13 +97,16 @@ INFO: tuple[tuple[int, int, int, int, int], ...] = tuple(_info(a) for a in ACTIO
 #: no number (R8), and the same under a 1 (R9). Trick resolution adds only the speed.
 FINAL: tuple[int, ...] = tuple(-1 if v < 0 else v + g for _, _, g, v, _ in INFO)
 FINAL_STRUCK: tuple[int, ...] = tuple(
-    -1 if v < 0 else (0 if v >= _STRUCK_FROM else v) + g for _, _, g, v, _ in INFO
+    -1 if v < 0 else effective_value(v, True) + g for _, _, g, v, _ in INFO
 )
 #: Per action id: the card that goes to the discards when the trick ends (-1: none, as the
 #: 0/5 card leaves the game and its discard is made at once, R22).
 TRICK_CARD: tuple[int, ...] = tuple(-1 if k == ZERO_FIVE else c for k, c, _, _, _ in INFO)
 
 _LEGAL: dict[int, tuple[int, ...]] = {}
+#: A trick completed on the simulation path: (trick, lead, plays, winner or -1, lichen in
+#: it); its public record is only built when a conversion asks for it.
+_SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
 _ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
 
 
@@ -204,8 +207,8 @@ class SimState:
     discards: list[int]
     set_aside: list[int]
     face_up: list[int]
-    tricks: list[Any]
-    last: Any
+    tricks: list[TrickRecord | _SimRecord]
+    last: TrickRecord | _SimRecord | None
     lap_order: list[int]
     winner: int
 
@@ -267,8 +270,9 @@ class SimState:
             s._take_play(play)
         for record in game.round_tricks:
             for public in record["plays"]:
-                if public["type"] == ActionType.PLAY.value:
-                    s.face_up[SUIT_INDEX[Suit(public["suit"])]] += 1
+                suit = public["suit"]
+                if public["type"] == ActionType.PLAY.value and suit is not None:
+                    s.face_up[SUIT_INDEX[Suit(suit)]] += 1
         s.discards = [SUIT_INDEX[card] for card in game.discards]
         s.set_aside = [SUIT_INDEX[card] for card in game.set_aside]
         # Trick records are never mutated once made, so they are shared, not copied.
@@ -526,7 +530,7 @@ def _play(seat: int, action: int, speed: int) -> Play:
     return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
-def _record(record: Any) -> dict[str, Any]:
+def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
     """A completed trick's public record, as :class:`Game` keeps it."""
     if isinstance(record, dict):
         return copy_record(record)

@@ -17,7 +17,7 @@ import math
 
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
-from engine.cards import MAX_GAS, TRICKS_PER_ROUND
+from engine.cards import MAX_GAS, STRUCK_BY_LICHEN, TRICKS_PER_ROUND
 from engine.rng import Rng
 from engine.sim import (
     FINAL,
@@ -37,7 +37,7 @@ from engine.sim import (
 )
 from engine.variants import Variants
 
-_STRUCK = (4, 5)
+_STRUCK = STRUCK_BY_LICHEN
 _COPIES: dict[tuple[int, Variants], list[int]] = {}
 # The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
 # is a pure function of three small integers, so one table serves every decision.
