@@ -212,6 +212,17 @@ class SimState:
     lap_order: list[int]
     winner: int
 
+    def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
+        """The fixed facts of a game; every other field is set by :meth:`new`,
+        :meth:`from_game` or :meth:`clone`, the ways to make a state."""
+        self.players = players
+        self.variants = variants
+        self.seed = seed
+        self.deal_size = variants.deal_size
+        self.zf_variant = variants.zero_five
+        self.rng = Rng(0)
+        self.rng.state = rng_state
+
     # ------------------------------------------------------------------ set-up and conversions
 
     @classmethod
@@ -224,10 +235,7 @@ class SimState:
         True
         """
         variants = variants or Variants()
-        s = object.__new__(cls)
-        s.players, s.variants, s.seed = players, variants, seed
-        s.deal_size, s.zf_variant = variants.deal_size, variants.zero_five
-        s.rng = Rng(seed)
+        s = cls(players, variants, seed, Rng(seed).state)
         s.lead = s.rng.below(players)
         s.hands = [[0] * SUITS for _ in range(players)]
         s.masks = [0] * players
@@ -246,14 +254,7 @@ class SimState:
     @classmethod
     def from_game(cls, game: Game) -> SimState:
         """The simulation state of ``game`` (which is left untouched)."""
-        s = object.__new__(cls)
-        s.players = game.players
-        s.variants = game.variants
-        s.seed = game.seed
-        s.deal_size = game.variants.deal_size
-        s.zf_variant = game.variants.zero_five
-        s.rng = Rng(0)
-        s.rng.state = game.rng.state
+        s = cls(game.players, game.variants, game.seed, game.rng.state)
         s.round, s.trick, s.lead = game.round, game.trick, game.lead
         s.hands = [[0] * SUITS for _ in range(game.players)]
         s.masks = [0] * game.players
@@ -340,11 +341,7 @@ class SimState:
 
     def clone(self) -> SimState:
         """An independent copy."""
-        s = object.__new__(SimState)
-        s.players, s.variants, s.seed = self.players, self.variants, self.seed
-        s.deal_size, s.zf_variant = self.deal_size, self.zf_variant
-        s.rng = Rng(0)
-        s.rng.state = self.rng.state
+        s = SimState(self.players, self.variants, self.seed, self.rng.state)
         s.round, s.trick, s.lead, s.turn = self.round, self.trick, self.lead, self.turn
         s.hands = [list(h) for h in self.hands]
         s.masks = list(self.masks)

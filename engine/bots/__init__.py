@@ -33,8 +33,9 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`),
     ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers``
     (worker processes for root parallelism; default 1, searching in the calling process),
-    ``candidates`` (actions searched, default 8). Unknown kinds or options raise
-    ``ValueError``.
+    ``candidates`` (actions searched, default 8), ``models`` (how many of the search's
+    opponent models its sampled worlds cycle through; default 1, the normal bot only).
+    Unknown kinds or options raise ``ValueError``.
     """
     if kind == "hard":
         from engine.bots.search import HARD_OPTIONS, HardBot

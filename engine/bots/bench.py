@@ -4,6 +4,10 @@ Plays seeded random openings, asks the hard bot for a move at each, and prints t
 number of rollouts per decision and the mean wall time, for one process and for root
 parallelism over two (``workers=2``). This is how the default (one process) was chosen:
 a second process only pays off when a core is actually free.
+
+Those wall-clock figures fall when other programs share the machine, so a last line gives
+the same search with a fixed number of rollouts, timed by this process's CPU time: the
+rollouts a 200 ms decision would run on a core of its own.
 """
 
 from __future__ import annotations
@@ -14,27 +18,48 @@ import time
 from engine.bots.search import HardBot
 from engine.game import new_game
 from engine.rng import Rng
+from engine.view import Observation
 
 
-def measure(workers: int, positions: int, budget_ms: float) -> tuple[float, float]:
-    """Mean rollouts and milliseconds per decision over ``positions`` seeded positions."""
+def positions(count: int) -> list[Observation]:
+    """The observations of ``count`` seeded random openings, for the seat to act."""
     rng = Rng(3)
+    found = []
+    for seed in range(count):
+        game = new_game(players=4, seed=seed)
+        for _ in range(rng.below(16)):
+            actions = game.legal_actions()
+            game.apply(actions[rng.below(len(actions))])
+        found.append(game.observation(game.current_seat or 0))
+    return found
+
+
+def measure(workers: int, count: int, budget_ms: float) -> tuple[float, float]:
+    """Mean rollouts and milliseconds per decision over ``count`` seeded positions."""
     bot = HardBot(1, time_budget_ms=budget_ms, workers=workers)
     warm = new_game(players=4, seed=0)  # starts the worker processes outside the timing
     bot.choose(warm.observation(warm.current_seat or 0))
     rollouts = 0
     elapsed = 0.0
-    for seed in range(positions):
-        game = new_game(players=4, seed=seed)
-        for _ in range(rng.below(16)):
-            actions = game.legal_actions()
-            game.apply(actions[rng.below(len(actions))])
-        observation = game.observation(game.current_seat or 0)
+    for observation in positions(count):
         start = time.perf_counter()
         bot.choose(observation)
         elapsed += time.perf_counter() - start
         rollouts += bot.last_rollouts
-    return rollouts / positions, elapsed * 1000 / positions
+    return rollouts / count, elapsed * 1000 / count
+
+
+def cpu_rate(count: int, iterations: int = 400) -> float:
+    """Rollouts per second of CPU time, one process, a fixed number per decision."""
+    bot = HardBot(1, iterations=iterations)
+    rollouts = 0
+    elapsed = 0.0
+    for observation in positions(count):
+        start = time.process_time()
+        bot.choose(observation)
+        elapsed += time.process_time() - start
+        rollouts += bot.last_rollouts
+    return rollouts / elapsed
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -48,6 +73,11 @@ def main(argv: list[str] | None = None) -> None:
     for workers in (1, 2):
         per_decision, ms = measure(workers, args.positions, args.budget_ms)
         print(f"{workers:<10}{per_decision:>20.1f}{ms:>14.1f}")
+    per_cpu_second = cpu_rate(args.positions)
+    print(
+        f"fixed work, CPU time: {per_cpu_second * args.budget_ms / 1000:.0f} rollouts per "
+        f"{args.budget_ms:g} ms of one core ({per_cpu_second:,.0f} rollouts per CPU second)"
+    )
 
 
 if __name__ == "__main__":

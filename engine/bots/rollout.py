@@ -371,10 +371,15 @@ def choose_id(s: SimState, style: Style, rng: Rng) -> int:
     return legal[candidates[-1]]
 
 
-def rollout(s: SimState, rng: Rng, style: Style = NORMAL) -> list[float]:
-    """Play ``s`` to the end of its round with ``style`` for every seat; return each
-    seat's estimated chance of winning from there (``engine.bots.search.rollout``)."""
+def rollout(
+    s: SimState, rng: Rng, style: Style = NORMAL, others: Style | None = None, seat: int = -1
+) -> list[float]:
+    """Play ``s`` to the end of its round and return each seat's estimated chance of
+    winning from there (as ``engine.bots.search.rollout``). ``seat`` plays ``style``; the
+    others play ``others`` (by default ``style`` too)."""
     start = s.round
+    if others is None:
+        others = style
     while s.winner < 0 and s.round == start:
-        s.apply(choose_id(s, style, rng))
+        s.apply(choose_id(s, style if s.turn == seat else others, rng))
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, ActionDict, ActionType
@@ -35,7 +36,7 @@ from engine.bots.base import (
     mix_seed,
 )
 from engine.bots.determinize import Determinizer
-from engine.bots.heuristic import NORMAL, Style, choose_index, score_actions, sensible
+from engine.bots.heuristic import EASY, NORMAL, Style, choose_index, score_actions, sensible
 from engine.bots.pool import get_pool as _pool
 from engine.bots.pool import shutdown_workers as shutdown_workers  # re-exported
 from engine.bots.rollout import rollout as sim_rollout
@@ -47,7 +48,7 @@ from engine.sim import ACTION_ID, SimState
 from engine.view import Observation
 
 DEFAULT_CANDIDATES = 8
-HARD_OPTIONS = frozenset({"time_budget_ms", "iterations", "workers", "candidates"})
+HARD_OPTIONS = frozenset({"time_budget_ms", "iterations", "workers", "candidates", "models"})
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
@@ -106,15 +107,30 @@ class _Evaluator:
         self.alive = keep
 
 
+#: How the searching bot models the other seats, one per sampled world in turn: the
+#: normal bot, a passive and a bold variant of it (less or more willing to fight for a
+#: trick, committing less or more gas early) and one that hoards high cards. Modelling
+#: every opponent as exactly the normal bot let a bigger budget overfit to that one
+#: player (at 400 ms the hard bot lost to itself at 200 ms).
+OPPONENT_MODELS: tuple[Style, ...] = (
+    NORMAL,
+    replace(NORMAL, willing=0.5, early_commit=2),
+    replace(NORMAL, willing=0.8, early_commit=4),
+    replace(NORMAL, keep_value=EASY.keep_value, later_tuners=0.3),
+)
+
+
 def _run_worlds(
     observation: Observation,
     actions: list[Action],
     seed: int,
     rollouts: int | None,
     deadline: float | None,
+    models: int = 1,
 ) -> tuple[list[list[float]], int]:
     """Evaluate ``actions`` on freshly sampled worlds: one row of values per world (NaN
-    for candidates not simulated in it, or pruned since), and the rollouts run."""
+    for candidates not simulated in it, or pruned since), and the rollouts run. World n
+    models the other seats with ``OPPONENT_MODELS[n % models]``."""
     seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
@@ -129,6 +145,7 @@ def _run_worlds(
             break
         world = SimState.from_game(determinizer.sample(rng))
         rollout_seed = rng.next_u64()
+        model = OPPONENT_MODELS[stats.worlds % models]
         row = [math.nan] * len(actions)
         for i in stats.alive:
             if rollouts is not None and used >= rollouts:
@@ -137,7 +154,7 @@ def _run_worlds(
                 break
             state = world.clone()
             state.apply(ids[i])
-            value = sim_rollout(state, Rng(rollout_seed))[seat]
+            value = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat)[seat]
             row[i] = value
             stats.sums[i] += value
             stats.counts[i] += 1
@@ -153,14 +170,14 @@ def _run_worlds(
     return paired, used
 
 
-def _worker(args: tuple[Observation, list[ActionDict], int, int | None, float]) -> Any:
+def _worker(args: tuple[Observation, list[ActionDict], int, int | None, float, int]) -> Any:
     """One worker process's share of a decision. The deadline is absolute (the monotonic
     clock is system-wide), so a job that waited in a busy pool's queue runs only for what
     is left of the budget instead of its whole length."""
-    observation, action_dicts, seed, rollouts, deadline_at = args
+    observation, action_dicts, seed, rollouts, deadline_at, models = args
     actions = [Action.from_dict(a) for a in action_dicts]
     deadline = None if rollouts is not None else deadline_at
-    return _run_worlds(observation, actions, seed, rollouts, deadline)
+    return _run_worlds(observation, actions, seed, rollouts, deadline, models)
 
 
 class HardBot(Bot):
@@ -182,16 +199,20 @@ class HardBot(Bot):
         iterations: int | None = None,
         workers: int = 1,
         candidates: int = DEFAULT_CANDIDATES,
+        models: int = 1,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
             raise ValueError("The hard bot needs a positive time budget or iteration count.")
         if workers < 1 or candidates < 1:
             raise ValueError("workers and candidates must be at least 1.")
+        if not 1 <= models <= len(OPPONENT_MODELS):
+            raise ValueError(f"models runs from 1 (normal only) to {len(OPPONENT_MODELS)}.")
         self.time_budget_ms = float(time_budget_ms)
         self.iterations = iterations
         self.workers = int(workers)
         self.candidates = int(candidates)
+        self.models = int(models)
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
@@ -221,6 +242,7 @@ class HardBot(Bot):
                     mix_seed(seed, w),
                     share,
                     start + budget_s,
+                    self.models,
                 )
                 for w in range(self.workers)
             ]
@@ -230,7 +252,7 @@ class HardBot(Bot):
         else:
             deadline = None if self.iterations is not None else start + budget_s
             rows, self.last_rollouts = _run_worlds(
-                observation, shortlist, seed, self.iterations, deadline
+                observation, shortlist, seed, self.iterations, deadline, self.models
             )
         best_index = 0
         best_mean = -1.0

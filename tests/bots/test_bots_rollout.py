@@ -13,8 +13,10 @@ from __future__ import annotations
 import pytest
 
 from engine import Variants, new_game
+from engine.bots import make_bot
 from engine.bots.heuristic import EASY, NORMAL, Style, score_actions
 from engine.bots.rollout import rollout, score_ids
+from engine.bots.search import OPPONENT_MODELS
 from engine.bots.search import rollout as checked_rollout
 from engine.bots.situation import from_game
 from engine.cards import RACER_SUITS
@@ -64,3 +66,34 @@ def test_sim_scores_are_the_heuristic_scores() -> None:
                 )
             legal = game.legal_actions()
             game.apply(legal[rng.below(len(legal))])
+
+
+def test_other_seats_play_their_own_style() -> None:
+    """``others`` drives every seat but ``seat``: the same style gives the same round as
+    one style for all, and a different one changes some rounds (it is really used)."""
+    changed = 0
+    for index in range(30):
+        state = SimState.new(4, index)
+        seat = state.turn
+        same = rollout(state.clone(), Rng(index), NORMAL, NORMAL, seat)
+        assert same == rollout(state.clone(), Rng(index), NORMAL)
+        other = state.clone()
+        rollout(other, Rng(index), NORMAL, EASY, seat)
+        plain = state.clone()
+        rollout(plain, Rng(index), NORMAL)
+        changed += other.to_dict() != plain.to_dict()
+    assert changed > 0
+
+
+@pytest.mark.parametrize("models", [0, len(OPPONENT_MODELS) + 1])
+def test_hard_bot_rejects_an_unknown_number_of_opponent_models(models: int) -> None:
+    with pytest.raises(ValueError, match="models"):
+        make_bot("hard", 1, iterations=10, models=models)
+
+
+@pytest.mark.parametrize("models", [1, len(OPPONENT_MODELS)])
+def test_hard_bot_plays_legally_with_each_opponent_modelling(models: int) -> None:
+    game = new_game(players=4, seed=8)
+    observation = game.observation(game.current_seat or 0)
+    bot = make_bot("hard", 3, iterations=60, models=models)
+    assert bot.choose(observation) in game.legal_actions()
