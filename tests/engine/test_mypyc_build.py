@@ -1,0 +1,99 @@
+"""The mypyc build option (``ZZV_MYPYC=1``, hatch_build.py) gives the same results.
+
+The modules the build compiles (listed in pyproject.toml) are compiled here with mypyc
+into a temporary copy of the engine — about 20 s of one core — and a child process
+importing the compiled copy plays seeded random games on the simulation path and
+heuristic rollouts. Its record must equal the pure-Python one, move for move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.bots.heuristic import EASY, NORMAL
+from engine.bots.rollout import rollout
+from engine.cards import Suit
+from engine.rng import Rng
+from engine.sim import SimState
+from engine.variants import Variants
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def compiled_modules() -> list[str]:
+    """The files the build hook compiles."""
+    config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    modules: list[str] = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"][
+        "compile"
+    ]
+    return modules
+
+
+def record() -> dict[str, Any]:
+    """Winners, final states and rollout values of seeded random play, every variant."""
+    games: list[Any] = []
+    for index in range(96):
+        variants = Variants(
+            larger_hands=bool(index & 1),
+            zero_suit=Suit.JELLY if index & 2 else None,
+            zero_five=bool(index & 4),
+        )
+        state = SimState.new(3 + index % 3, index, variants)
+        rng = Rng(index)
+        values: list[list[float]] = []
+        while state.winner < 0:
+            if rng.below(8) == 0:
+                values.append(rollout(state.clone(), Rng(index), NORMAL if index % 2 else EASY))
+            legal = state.legal()
+            state.apply(legal[rng.below(len(legal))])
+        games.append([state.winner, state.to_dict(), values])
+    return {"games": games}
+
+
+def _compiled_copy(target: Path) -> Path:
+    """Compile the listed modules in a copy of the engine; return the copy's root."""
+    shutil.copytree(REPO_ROOT / "engine", target / "engine")
+    build = subprocess.run(
+        [sys.executable, "-m", "mypyc", *compiled_modules()],
+        cwd=target,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    return target
+
+
+@pytest.mark.slow
+def test_compiled_simulation_path_plays_exactly_as_pure_python(tmp_path: Path) -> None:
+    root = _compiled_copy(tmp_path)
+    script = (
+        "import json, sys\n"
+        f"sys.path.insert(1, {str(Path(__file__).parent)!r})\n"
+        "import engine.sim, engine.bots.rollout\n"
+        "import test_mypyc_build as t\n"
+        "print(json.dumps([engine.sim.__file__, engine.bots.rollout.__file__, t.record()]))\n"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr[-3000:]
+    sim_file, rollout_file, compiled = json.loads(child.stdout)
+    assert sim_file.endswith(".so") and rollout_file.endswith(".so"), (sim_file, rollout_file)
+    assert compiled == json.loads(json.dumps(record()))
