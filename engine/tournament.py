@@ -11,7 +11,7 @@ places on ties) and milliseconds per move (mean and 99th percentile).
 
 Seat tokens are bot kinds (``random``, ``easy``, ``normal``, ``hard``); a hard bot may
 carry its own budget, ``hard:400ms`` or ``hard:300it``, and is then reported under that
-label. Example::
+label; ``hard:200ms:4models`` also sets its opponent models. Example::
 
     python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
         --games 400 --seed 1 --jobs 2
@@ -54,14 +54,17 @@ class SeatSpec:
 
 
 def parse_seat(token: str, budget_ms: int | None, iterations: int | None) -> SeatSpec:
-    """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``; the global budget applies to hard.
+    """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
+    (the hard bot's opponent models); the global budget applies to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
+    >>> parse_seat("hard:200ms:4models", None, None).options
+    (('models', 4), ('time_budget_ms', 200))
     >>> parse_seat("normal", 100, None).options
     ()
     """
-    kind, _, budget = token.strip().partition(":")
+    kind, *parts = token.strip().split(":")
     if kind not in BOT_LEVELS:
         raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_LEVELS)}.")
     options: dict[str, int] = {}
@@ -70,17 +73,20 @@ def parse_seat(token: str, budget_ms: int | None, iterations: int | None) -> Sea
             options["time_budget_ms"] = budget_ms
         if iterations is not None:
             options["iterations"] = iterations
-    if budget:
-        if kind != "hard":
-            raise ValueError(f"Only the hard bot takes a budget, not {kind!r}.")
+    if parts and kind != "hard":
+        raise ValueError(f"Only the hard bot takes a budget, not {kind!r}.")
+    for part in parts:
+        if part.endswith("models"):
+            options["models"] = int(part[: -len("models")])
+            continue
         options.pop("iterations", None)
         options.pop("time_budget_ms", None)
-        if budget.endswith("ms"):
-            options["time_budget_ms"] = int(budget[:-2])
-        elif budget.endswith("it"):
-            options["iterations"] = int(budget[:-2])
+        if part.endswith("ms"):
+            options["time_budget_ms"] = int(part[:-2])
+        elif part.endswith("it"):
+            options["iterations"] = int(part[:-2])
         else:
-            raise ValueError(f"A budget is like 400ms or 300it, not {budget!r}.")
+            raise ValueError(f"A budget is like 400ms or 300it, not {part!r}.")
     return SeatSpec(token.strip(), kind, tuple(sorted(options.items())))
 
 
