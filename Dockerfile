@@ -20,12 +20,11 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
     && pip wheel --no-cache-dir --wheel-dir /wheels/deps -r requirements.txt \
     && cp requirements.txt /wheels/deps/requirements.txt
 
-# A C compiler only for the compiled build; the runtime stage below gets none.
-# hadolint ignore=DL3008
+# A C compiler only for the compiled build; the runtime stage below gets none (nor this
+# stage's package lists).
+# hadolint ignore=DL3008,DL3009
 RUN if [ "$ZZV_MYPYC" = "1" ]; then \
-        apt-get update \
-        && apt-get install -y --no-install-recommends gcc libc6-dev \
-        && rm -rf /var/lib/apt/lists/*; \
+        apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev; \
     fi
 
 # The project wheel carries templates/ and static/ inside the app package (pyproject.toml).

@@ -81,29 +81,45 @@ class _Trick:
         "lichen_in",
         "opponents",
         "pool",
+        "s",
+        "seat",
+        "style",
         "tables",
         "unseen",
     )
 
     def __init__(self, s: SimState, seat: int, style: Style) -> None:
+        self.s, self.seat, self.style = s, seat, style
         self.lichen_in = s.lichen
         self.blocked = s.blocked
         plain = struck = -1
         for _, a, speed in s.plays:
             final = FINAL[a]
             if final >= 0:
-                plain = max(plain, final + speed)
-                struck = max(struck, FINAL_STRUCK[a] + speed)
+                if final + speed > plain:
+                    plain = final + speed
+                if FINAL_STRUCK[a] + speed > struck:
+                    struck = FINAL_STRUCK[a] + speed
         self.best_plain = struck if s.lichen else plain
         self.best_struck = struck
+        self.later = s.players - len(s.plays) - 1
+        # The later seats and the unseen cards are worked out on the first chance asked
+        # for: many decisions (the last seat's, say) need none.
+        self.opponents: list[tuple[int, int, bool, bool]] | None = None
+        self.unseen: list[int] = []
+        self.pool = 1
+        self.tables: dict[int, tuple[list[int], int]] = {}
+
+    def _later_seats(self) -> list[tuple[int, int, bool, bool]]:
+        """Per later seat: speed plus the gas it is assumed to add, its hand size, and
+        whether it could still play its 0/5 card here (and as a 5)."""
+        s, seat = self.s, self.seat
         players = s.players
-        after = players - len(s.plays) - 1
-        self.later = after
         last = s.trick == TRICKS_PER_ROUND
         open_zero_five = s.zf_variant and not s.zf_in and s.removed > 0
-        commit = style.early_commit
+        commit = self.style.early_commit
         opponents = []
-        for i in range(1, after + 1):
+        for i in range(1, self.later + 1):
             j = (seat + i) % players
             gas = s.gas[j]
             opponents.append(
@@ -114,12 +130,12 @@ class _Trick:
                     s.laps[j] >= 1,
                 )
             )
-        self.opponents = opponents
         hand = s.hands[seat]
         face_up = s.face_up
         self.unseen = [n - hand[i] - face_up[i] for i, n in enumerate(_copies(players, s.variants))]
         self.pool = max(1, sum(self.unseen))
-        self.tables: dict[int, tuple[list[int], int]] = {}
+        self.opponents = opponents
+        return opponents
 
     def reach_table(self, suit: int, lichen_after: bool) -> tuple[list[int], int]:
         """As ``heuristic._Trick.reach_table``; ``suit`` -1 stands for the 0/5 card."""
@@ -152,11 +168,14 @@ class _Trick:
         if not self.later:
             return 1.0
         strikable = not lichen_after and value in _STRUCK
+        opponents = self.opponents
+        if opponents is None:
+            opponents = self._later_seats()
         at_least, lichens = self.reach_table(suit, lichen_after)
         chance = 1.0
         willing = style.willing
         pool = self.pool
-        for reach, hand, zero_five, lapped in self.opponents:
+        for reach, hand, zero_five, lapped in opponents:
             need = final + 1 - reach
             beat = _holds_any(pool, at_least[need if need > 0 else 0], hand) if need <= 5 else 0.0
             if zero_five and (5 if lapped and not lichen_after else 0) + 1 >= need:
@@ -216,7 +235,6 @@ class _Scorer:
     def run(
         self,
         start: int,
-        first: int,
         count: int,
         kind: int,
         suit: int,
@@ -226,7 +244,7 @@ class _Scorer:
         found: list[tuple[int, float, float]],
         raise_floor: bool,
     ) -> float:
-        """Score the actions of one run with gas ``first``.. ``first + count - 1`` into
+        """Score the ``count`` actions of the run at index ``start`` (gas 0, 1, ...) into
         ``found`` as (index, score, chance), stopping once even a certain win would score
         below ``floor`` (the score at chance 1 is an upper bound: every rounding step is
         monotone); with ``raise_floor`` the floor rises to the best score found less 1e-9.
@@ -256,7 +274,7 @@ class _Scorer:
         shown = 0 if lichen_after and value in _STRUCK else value
         best = tr.best_struck if lichen_after else tr.best_plain
         keep = self.keep[suit]
-        for g in range(first, first + count):
+        for g in range(count):
             gain = (gained - g) * gv
             bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
             if bound < floor and gv > 0.0:
@@ -270,7 +288,7 @@ class _Scorer:
                 p = tr.win_chance(style, final, value, blocks)
             score = p * worth + gain  # then the rest, in score_actions' order of operations
             score = score - keep - cost if zero_five else score + extra - keep
-            found.append((start + g - first, score, p))
+            found.append((start + g, score, p))
             if raise_floor and score - 1e-9 > floor:
                 floor = score - 1e-9
         return floor
@@ -286,7 +304,7 @@ def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[fl
         if kind == TUNE_UP:
             found.append((start, tune - scorer.keep[suit], 0.0))
         else:
-            scorer.run(start, 0, count, kind, suit, value, effect, -math.inf, found, False)
+            scorer.run(start, count, kind, suit, value, effect, -math.inf, found, False)
     return [f[1] for f in found], [f[2] for f in found]
 
 
@@ -327,7 +345,7 @@ def _best_indices(s: SimState, key: int, style: Style) -> list[int]:
         if kind == TUNE_UP:
             found.append((start, tune - keep[suit], 0.0))
         else:
-            floor = scorer.run(start, 0, count, kind, suit, value, effect, floor, found, True)
+            floor = scorer.run(start, count, kind, suit, value, effect, floor, found, True)
     best = max(f[1] for f in found) - 1e-9
     return [f[0] for f in found if f[1] >= best]
 
