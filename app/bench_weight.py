@@ -127,6 +127,7 @@ def _start_server(port: int) -> subprocess.Popen[bytes]:
         "ZZV_RATE_LIMIT_ENABLED": "false",
         "ZZV_ACCESS_LOG": "false",
         "ZZV_LOG_LEVEL": "warning",
+        "ZZV_SEED_SECRET": "bench-weight",  # the same seeds deal the same races every run
     }
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--no-access-log", "--log-level", "warning"]

@@ -110,6 +110,13 @@ class GameSession:
     ``turn`` counts the human's applied actions; a request must echo it. ``events`` holds the
     public event log as compact JSON strings (memory: a game keeps hundreds of them).
     ``lobby`` says who sits where; each seat remembers how many events it was sent.
+
+
+    ``suggestion`` is the last hint shown (``{"seat", "turn", "action", "reason"}``, the
+    action in engine JSON); ``suggestions_taken`` counts, per seat (as a string key), the
+    moves that matched the hint for that seat's turn. ``flash`` carries one message to the
+    next page view of one seat (a refused move's reason after the redirect that keeps the
+    table at its own address); it holds nothing that seat did not send or may not see.
     """
 
     id: str
@@ -124,6 +131,9 @@ class GameSession:
     bot_decisions: int = 0
     last_seen: float = 0.0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
+    suggestion: dict[str, Any] | None = None
+    suggestions_taken: dict[str, int] = field(default_factory=dict)
+    flash: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     lobby: Lobby = field(default=None)  # type: ignore[assignment]  # set in __post_init__
 
@@ -455,6 +465,35 @@ async def enforce_clock(session: GameSession, now: float | None = None) -> bool:
         return await _settle_locked(session, now)
 
 
+Suggester = Callable[[Observation, int], tuple[dict[str, Any], str]]
+"""Computes a hint from the human's observation and a seed: (action JSON, reason)."""
+
+
+async def suggest_move(
+    session: GameSession, seat: int, suggester: Suggester
+) -> dict[str, Any] | None:
+    """Ask ``suggester`` for a move for ``seat``'s turn and remember it for counting.
+
+    ``None`` when it is not that seat's turn (or the race is over). The suggester sees the
+    seat's observation only; the hint's seed is the turn number, nothing secret.
+    """
+    async with session.lock:
+        if session.game.current_seat != seat or session.status != "playing":
+            return None
+        observation = session.game.observation(seat)
+        action, reason = await anyio.to_thread.run_sync(suggester, observation, session.turn)
+        hint = {"seat": seat, "turn": session.turn, "action": action, "reason": reason}
+        session.suggestion = hint
+        return hint
+
+
+def current_suggestion(session: GameSession, seat: int) -> dict[str, Any] | None:
+    """The hint shown to ``seat`` for the current turn, if that seat asked for one."""
+    hint = session.suggestion
+    fresh = hint is not None and hint["turn"] == session.turn and hint["seat"] == seat
+    return hint if fresh else None
+
+
 def game_record(session: GameSession) -> dict[str, Any]:
     """The public record: settings, every public event; the seed only once the race is over.
 
@@ -494,6 +533,10 @@ def _apply_human(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -
         events = game.apply(action, seat=seat)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
+    hint = current_suggestion(session, seat)
+    if hint is not None and hint["action"] == action.to_dict():
+        key = str(seat)
+        session.suggestions_taken[key] = session.suggestions_taken.get(key, 0) + 1
     session.turn += 1
     session.record_events(events)
 

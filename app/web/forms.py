@@ -181,6 +181,28 @@ _MOVE_MESSAGES = {
 }
 
 
+INTENTS = ("play", "preview", "suggest")
+"""What the move form's submit buttons ask for: play the card, show its score without
+playing it (the score preview without JavaScript), or suggest a move."""
+
+
+def pop_intent(fields: dict[str, str]) -> str:
+    """Remove the pressed button's ``intent`` from ``fields`` and return it ("play" by
+    default: Enter submits the form with no button pressed)."""
+    intent = fields.pop("intent", "play")
+    return intent if intent in INTENTS else "play"
+
+
+def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
+    """The move form's choices that enter ``action`` (engine JSON): the inverse of
+    :meth:`MoveForm.action` for the fields the table pre-selects."""
+    if action["type"] == "tune_up":
+        return SubmittedMove(f"down:{action['suit']}")
+    if action["type"] == "zero_five":
+        return SubmittedMove("zero_five", None, int(action["gas"]))
+    return SubmittedMove(f"up:{action['suit']}", action.get("zero_effect"), int(action["gas"]))
+
+
 def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
     """Read the move form, or raise :class:`FormError` with a sentence for the player."""
     data = {key: fields[key] for key in fields}

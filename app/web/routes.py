@@ -4,16 +4,18 @@ Owned by the web layer. Routes stay thin: find the session, ask :mod:`app.sessio
 start a game or play a move (bots think off the event loop there), then render. A
 request carrying ``HX-Request`` gets only the ``#table`` fragment; every other request
 gets the full page, so the site works with JavaScript off: the move form is a plain POST
-answered with ``303 See Other`` back to the table, and a refused move re-renders the page
-with the reason and a 4xx status. Templates receive the view models of
+answered with ``303 See Other`` back to the table, and so is a refused move: the reason
+waits in the session (a one-shot flash) for the table's next view, so the address never
+becomes the POST's and a reload always shows the race. Templates receive the view models of
 :mod:`app.web.table`, nothing else about the game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import asdict
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.deps import (
@@ -41,16 +43,29 @@ from app.sessions import (
     Player,
     SessionState,
     SessionStore,
+    current_suggestion,
     find_player,
     play_turn,
+    read_record,
     read_state,
     start_game_async,
+    suggest_move,
 )
 from app.settings import Settings
 from app.streams import settle
-from app.web.forms import BOT_LEVELS, FormError, SubmittedMove, parse_move, parse_new_game
+from app.web.forms import (
+    BOT_LEVELS,
+    FormError,
+    SubmittedMove,
+    parse_move,
+    parse_new_game,
+    pop_intent,
+    submitted_for,
+)
 from app.web.labels import RULES_SUIT_ORDER
-from app.web.table import table_context
+from app.web.replay import replay_context
+from app.web.suggest import hint, preview_sentence
+from app.web.table import log_context, table_context
 from app.web.templating import templates
 from engine import Action, IllegalAction
 
@@ -59,6 +74,12 @@ LAST_GAME_COOKIE = "zzv_last"
 "Continue your race"; the game's token cookie stays scoped to the game's own pages."""
 
 router = APIRouter(include_in_schema=False)
+
+StepQuery = Annotated[int, Query(ge=0, le=1000, description="Which trick of the race (0: all)")]
+"""The replay's ``?step=``: the number of a trick in the whole race, 1 for the first."""
+
+BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds before this one")]
+"""The log fragment's ``?before=``: only the rounds numbered below it."""
 
 
 def _is_htmx(request: Request) -> bool:
@@ -119,10 +140,53 @@ def render_table(
         (player, None) if isinstance(player, GameSession) else (player.session, player.seat)
     )
     context = {**table_context(state, **extra), **live_context(request, session, seat)}
+    context.update(extras_context(session, seat, state))
     response = templates.TemplateResponse(
         request, "game.html", context, status_code=status_code, block_name=block
     )
     return _vary(response)
+
+
+def extras_context(session: GameSession, seat: int | None, state: SessionState) -> dict[str, Any]:
+    """The hint shown to ``seat``, its count of suggestions taken, and once the race is
+    over its seed and settings (for "race this deal again")."""
+    hint_now = None if seat is None else current_suggestion(session, seat)
+    return {
+        "suggestion": hint_now["reason"] if hint_now else None,
+        "suggestions_taken": session.suggestions_taken.get(str(seat), 0),
+        "seed": session.seed if state["game_over"] else None,
+        "config": session.config,
+    }
+
+
+def _back_to_table(
+    player: Player, submitted: SubmittedMove | None = None, **notice: str
+) -> Response:
+    """303 to the table's own address, carrying ``notice`` to that seat's next view of it.
+
+    Without JavaScript a refused move, a preview or a hint is a full page POST; answering
+    it with a page would leave the browser at the POST's address, where a reload fails.
+    The notice (a sentence and the player's own choices, as plain JSON data) waits in the
+    session instead.
+    """
+    session = player.session
+    chosen = asdict(submitted) if submitted else None
+    session.flash = {"turn": session.turn, "seat": player.seat, "submitted": chosen, **notice}
+    return _vary(RedirectResponse(f"/games/{session.id}", status_code=303))
+
+
+def _take_flash(player: Player) -> dict[str, Any]:
+    """The notice left for this seat's view of the table (once), if still about this turn."""
+    session = player.session
+    flash = session.flash
+    if flash is None or flash["seat"] != player.seat:
+        return {}
+    session.flash = None
+    if flash["turn"] != session.turn:
+        return {}
+    chosen = flash["submitted"]
+    extra = {k: v for k, v in flash.items() if k not in ("turn", "seat", "submitted")}
+    return {**extra, "submitted": SubmittedMove(**chosen) if chosen else None}
 
 
 async def _refused(
@@ -132,7 +196,10 @@ async def _refused(
     error: str,
     submitted: SubmittedMove | None = None,
 ) -> Response:
-    """The table as it stands, with the reason a move was not played."""
+    """The table as it stands, with the reason a move was not played (htmx: as a 4xx
+    fragment; a page: back at the table's address with the reason)."""
+    if not _is_htmx(request):
+        return _back_to_table(player, error=error, submitted=submitted)
     state = await read_state(player.session, since=0, seat=player.seat)
     return render_table(
         request, player, state, status_code=status_code, error=error, submitted=submitted
@@ -262,7 +329,7 @@ async def show_game(
     await settle(found.session, hub)
     state = await read_state(found.session, since=0, seat=found.seat)
     # A live reload after somebody else's move reveals their cards one by one too.
-    return render_table(request, found, state, animate=live)
+    return render_table(request, found, state, animate=live, **_take_flash(found))
 
 
 @router.post("/games/{game_id}/move")
@@ -272,10 +339,15 @@ async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubD
     if isinstance(found, Response):
         return found
     fields = await _form_fields(request)
+    intent = pop_intent(fields)
+    if intent == "suggest":
+        return await _suggest(request, found)
     submitted = SubmittedMove(choice=fields.get("choice"))
     try:
         parsed = parse_move(fields)
         submitted = parsed.submitted
+        if intent == "preview":
+            return await _preview(request, found, parsed.turn, parsed.action, submitted)
         action = Action.from_dict(parsed.action)
         state = await play_turn(found.session, parsed.turn, action, found.seat, since=0)
     except (FormError, IllegalAction) as exc:
@@ -288,6 +360,66 @@ async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubD
     if not _is_htmx(request):
         return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
     return render_table(request, found, state, animate=True)
+
+
+async def _preview(
+    request: Request,
+    player: Player,
+    turn: int,
+    action: dict[str, Any],
+    submitted: SubmittedMove,
+) -> Response:
+    """The table with the chosen card's score, nothing played (the form's Preview button)."""
+    if turn != player.session.turn:
+        return await _refused(request, player, 409, StaleTurn.message)
+    state = await read_state(player.session, since=0, seat=player.seat)
+    sentence = preview_sentence(state, action)
+    if not _is_htmx(request):
+        return _back_to_table(player, preview=sentence, submitted=submitted)
+    return render_table(request, player, state, preview=sentence, submitted=submitted)
+
+
+async def _suggest(request: Request, player: Player) -> Response:
+    """The normal bot's move for this seat, picked in the form, with its reason."""
+    found = await suggest_move(player.session, player.seat, hint)
+    submitted = submitted_for(found["action"]) if found else None
+    if not _is_htmx(request):
+        return _back_to_table(player, submitted=submitted)
+    state = await read_state(player.session, since=0, seat=player.seat)
+    return render_table(request, player, state, submitted=submitted)
+
+
+@router.get("/games/{game_id}/log", response_class=HTMLResponse)
+async def race_log(
+    game_id: GameIdPath, request: Request, store: StoreDep, before: BeforeQuery = None
+) -> Response:
+    """The race log: a fragment for htmx (the earlier rounds, fetched when the player opens
+    them), else the whole log as a page of its own.
+
+    The table carries only the rounds its latest story touches, so a move's answer does
+    not resend the whole race.
+    """
+    found = lookup(request, store, game_id)
+    if isinstance(found, Response):
+        return found
+    record = await read_record(found.session)
+    earlier = before if _is_htmx(request) else None
+    context = log_context(record["events"], game_id, earlier, found.seat)
+    block = "log" if _is_htmx(request) else None
+    return _vary(templates.TemplateResponse(request, "log.html", context, block_name=block))
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay(
+    game_id: GameIdPath, request: Request, store: StoreDep, step: StepQuery = 0
+) -> Response:
+    """The race trick by trick from its public record (``?step=N``: the Nth trick)."""
+    found = lookup(request, store, game_id)
+    if isinstance(found, Response):
+        return found
+    context = replay_context(await read_record(found.session), step, found.seat)
+    block = "replay" if _is_htmx(request) else None
+    return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
 
 
 @router.post("/games/{game_id}/rematch")

@@ -24,14 +24,16 @@ from app.web.labels import (
     seat_name,
     suit_info,
 )
+from app.web.replay import round_stories
 from app.web.timeline import (
     is_my_play,
     log_rounds,
     recent_items,
+    round_start,
     round_summary,
     since_my_last_play,
 )
-from engine import LAPS_TO_WIN, Observation, view
+from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 
 @dataclass(slots=True)
@@ -316,18 +318,29 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, Any]:
     """The words around the table: what happened since the viewer's last card, the round
-    summary and the whole game log."""
+    summary, the log of the rounds that story touches and, at the end, every round's story.
+
+    The log in the table starts at the deal of the round holding the viewer's last card,
+    so it covers everything the staged reveal shows; earlier rounds are fetched only when
+    the player opens them (:func:`log_context`), so a move's answer does not resend them.
+    """
     me = obs["seat"]
-    start = since_my_last_play(events, me)
+    since = since_my_last_play(events, me)
     if me == SPECTATOR:
-        start = max(0, len(events) - SPECTATOR_RECENT)
-    recent_events = events[start:]
+        since = max(0, len(events) - SPECTATOR_RECENT)
+    recent_events = events[since:]
+    first = round_start(events, since)
+    deal = events[first] if events else None
+    shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
+    over = obs["game_over"]
     return {
         "recent": recent_items(recent_events, me),
         "has_played": any(is_my_play(e, me) for e in recent_events),
-        "round_summary": round_summary(recent_events, me, obs["game_over"]),
-        "log": log_rounds(events, me),
+        "round_summary": round_summary(recent_events, me, over),
+        "log": log_rounds(events[first:], me),
         "log_open": True,
+        "log_from": shown_from,
+        "stories": round_stories(events, obs["players_count"], me) if over else [],
     }
 
 
@@ -388,12 +401,24 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     }
 
 
+def log_context(
+    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: int = 0
+) -> dict[str, Any]:
+    """What ``log.html`` prints: the game log by round and trick, newest first; only the
+    rounds numbered below ``before`` when it is given (the table already shows the rest)."""
+    rounds = log_rounds(events, me)
+    if before is not None:
+        rounds = [r for r in rounds if r.round < before]
+    return {"log": rounds, "game_id": game_id, "title": "Race log"}
+
+
 def table_context(
     state: SessionState,
     *,
     error: str | None = None,
     animate: bool = False,
     submitted: SubmittedMove | None = None,
+    preview: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, built from one session state.
 
@@ -431,4 +456,5 @@ def table_context(
         "animate": animate,
         "error": error,
         "notice": state.get("notice"),  # e.g. hard bots thinking faster on a busy server
+        "preview": preview,
     }

@@ -141,6 +141,14 @@ def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
     return 0
 
 
+def round_start(events: Sequence[EventDict], index: int) -> int:
+    """Index of the deal that opened the round holding ``events[index]`` (0 if none)."""
+    for i in range(min(index, len(events) - 1), -1, -1):
+        if events[i]["kind"] == EventKind.ROUND_DEALT:
+            return i
+    return 0
+
+
 def round_summary(recent: Sequence[EventDict], me: int, game_over: bool) -> RoundSummary | None:
     """Summarise a round that ended among ``recent`` events (``None`` if none did, or if
     the race itself ended: the game-over box covers that)."""
