@@ -63,5 +63,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('ZZV_PORT', '8000') + '/healthz', timeout=4)"]
 
 # One worker on purpose: games live in this process's memory (README.md, "Several workers").
+# The http protocol adds a request-header timeout (app/protocol.py).
 # exec hands PID 1 to uvicorn so `docker stop` (SIGTERM) reaches it and shutdown is graceful.
-CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$ZZV_HOST\" --port \"$ZZV_PORT\" --workers 1 --proxy-headers --timeout-graceful-shutdown 10"]
+CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$ZZV_HOST\" --port \"$ZZV_PORT\" --workers 1 --http app.protocol:HeaderTimeoutProtocol --proxy-headers --timeout-graceful-shutdown 10"]

@@ -47,6 +47,7 @@ from typing import Any
 
 from app import bench_weight
 from app.bot_runner import STARVED_ROLLOUTS
+from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.sessions import GameConfig, GameSession, play_inline, session_state, start_game
 from app.settings import Settings
 from app.store import MemoryStore
@@ -182,7 +183,7 @@ def uvicorn_command(port: int, *options: str) -> list[str]:
     the load test and the tests run the server the same way.
     """
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-    return [*command, "--port", str(port), *options]
+    return [*command, "--port", str(port), "--http", HTTP_PROTOCOL, *options]
 
 
 def _start_server(

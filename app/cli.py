@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import uvicorn
 
+from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.settings import get_settings
 
 APP_IMPORT_PATH = "app.main:app"
@@ -96,6 +97,7 @@ def serve(host: str, port: int, *, reload: bool = False) -> None:
         reload=reload,
         # Games live in this process's memory, so exactly one worker may own them.
         workers=1,
+        http=HTTP_PROTOCOL,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         log_level=settings.log_level,
     )

@@ -60,6 +60,14 @@ class Settings(BaseSettings):
         100_000, ge=1, description="Most clients whose rate-limit buckets are tracked."
     )
 
+    header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description=(
+            "A connection that has not sent a complete request line and headers within this "
+            "long is closed (`zzv serve` and the Docker image)."
+        ),
+    )
     max_body_bytes: int = Field(16 * 1024, ge=256, description="Largest request body accepted.")
 
     default_bot_level: BotLevel = Field("normal", description="Bot strength when none is given.")
