@@ -16,7 +16,7 @@ from typing import Any
 from app.web.labels import SUITS, ZERO_FIVE, SuitInfo, seat_colour, seat_name
 from app.web.narration import EventDict, narrate
 from app.web.timeline import PLAY_KINDS
-from engine import EventKind
+from engine import EventKind, Suit, effective_value
 
 _GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
 """Events that give one seat gas, and the field saying how much (the 0 card's effect
@@ -36,6 +36,8 @@ class ReplayCard:
     gas: int = 0
     speed: int = 0
     won: bool = False
+    effective: int | None = None
+    """What the printed value counted for once the trick was complete (a 1 strikes 4s and 5s)."""
 
 
 @dataclass(slots=True)
@@ -88,6 +90,15 @@ def _card(event: EventDict, me: int) -> ReplayCard:
     return card
 
 
+def _settle(cards: Sequence[ReplayCard], winner: int) -> None:
+    """Mark the trick's winner and what each face-up card finally counted for."""
+    lichen = any(c.suit is not None and c.suit.id == Suit.LICHEN.value for c in cards)
+    for card in cards:
+        card.won = card.seat == winner
+        if card.value is not None:
+            card.effective = effective_value(card.value, lichen)
+
+
 def replay_steps(events: Sequence[EventDict], me: int = 0) -> list[ReplayStep]:
     """Every trick of the record in order, each with its cards, winner and sentences.
 
@@ -115,8 +126,7 @@ def replay_steps(events: Sequence[EventDict], me: int = 0) -> list[ReplayStep]:
         elif kind == EventKind.TRICK_WON:
             step.winner = seat_name(int(event["seat"]), me)
             step.winner_final = int(event["final"])
-            for card in step.cards:
-                card.won = card.seat == event["seat"]
+            _settle(step.cards, int(event["seat"]))
         elif kind == EventKind.LAP_GAINED:
             laps[int(event["seat"])] = int(event["laps"])
         elif kind == EventKind.GAS_TO_MIDDLE:

@@ -136,7 +136,8 @@ def test_status_trick_and_play_in_view_after_every_move(
     """A whole race: after each reply the status, the trick and Play are on screen.
 
     On the desktop race axe-core also checks the table mid-trick, at a round's end and at
-    the flag, light and dark; then the start page shows the race in the record.
+    the flag, light and dark, then the replay (its list, a trick, a later round); then the
+    start page shows the race in the record.
     """
     desktop = viewport == "desktop"
     context = _context(browser, viewport, reduced_motion="reduce", bypass_csp=desktop)
@@ -171,6 +172,10 @@ def test_status_trick_and_play_in_view_after_every_move(
     if desktop:
         assert seen_mid_trick and seen_round_end
         _check_page(page, "table-game-over")
+        table = page.url
+        for step, name in ((0, "replay-list"), (1, "replay-first-trick"), (7, "replay-round-2")):
+            page.goto(f"{table}/replay?step={step}")
+            _check_page(page, name)
         page.goto(live_server + "/")
         record = page.locator("#record")
         assert record.is_visible()

@@ -1,0 +1,39 @@
+"""The replay's cards count what they counted in the trick: a face-up 1 strikes 4s and 5s
+(the Lichen effect, docs/rules.md R9), so the winner's card, gas and speed add up to the
+total its trick-won event reports."""
+
+from __future__ import annotations
+
+from game_kit import random_playout
+
+from app.web.replay import replay_steps
+from engine import Variants, new_game
+from engine.rng import Rng
+
+
+def _struck_cards(seed: int) -> int:
+    """Check every finished trick of one random race; return how many cards were struck."""
+    game = new_game(players=3 + seed % 3, seed=seed, variants=Variants(zero_five=seed % 2 == 0))
+    events = [game.deal_event().to_dict()]
+    for _action, new_events in random_playout(game, Rng(seed)):
+        events.extend(event.to_dict() for event in new_events)
+    steps = replay_steps(events)
+    struck = 0
+    for step in steps:
+        if step.winner is None:
+            continue
+        lichen = any(c.suit is not None and c.suit.id == "lichen" for c in step.cards)
+        for card in step.cards:
+            if card.value is None:
+                continue
+            assert card.effective == (0 if lichen and card.value in (4, 5) else card.value)
+            struck += card.effective != card.value
+        (best,) = [c for c in step.cards if c.won]
+        assert best.effective is not None
+        assert best.effective + best.gas + best.speed == step.winner_final, step.lines
+    assert steps
+    return struck
+
+
+def test_r9_replay_cards_show_what_the_lichen_left_them() -> None:
+    assert sum(_struck_cards(seed) for seed in range(12)) > 0, "no race struck a card"
