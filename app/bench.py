@@ -34,20 +34,17 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import tracemalloc
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
 from app import bench_weight
+from app.bench_server import find_free_port, uvicorn_command, wait_until_healthy
 from app.bot_runner import STARVED_ROLLOUTS
-from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.sessions import GameConfig, GameSession, play_inline, session_state, start_game
 from app.settings import Settings
 from app.store import MemoryStore
@@ -168,24 +165,6 @@ class LoadStats:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-def find_free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing is listening on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def uvicorn_command(port: int, *options: str) -> list[str]:
-    """The command line of a uvicorn serving this checkout on 127.0.0.1:``port``.
-
-    ``options`` are appended as given. The test suite starts its servers with this too, so
-    the load test and the tests run the server the same way.
-    """
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-    return [*command, "--port", str(port), "--http", HTTP_PROTOCOL, *options]
-
-
 def _start_server(
     port: int, players: int, env: dict[str, str] | None = None, output: Any = None
 ) -> subprocess.Popen[bytes]:
@@ -203,17 +182,7 @@ def _start_server(
         port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5"
     )
     process = subprocess.Popen(command, env=full_env, stdin=subprocess.DEVNULL, stderr=output)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server exited during start-up")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not become healthy within 60 s")
+    return wait_until_healthy(process, port)
 
 
 async def _timed_post(

@@ -19,11 +19,10 @@ import random
 import signal
 import subprocess
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench import find_free_port, uvicorn_command
+from app.bench_server import find_free_port, uvicorn_command, wait_until_healthy
 
 STREAM_SILENCE_SECONDS = 10.0
 """A stream that says nothing this long after a move counts as an error."""
@@ -174,17 +173,7 @@ def _start_server(port: int, races: int) -> subprocess.Popen[bytes]:
         port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "3"
     )
     process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server exited during start-up")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not become healthy within 60 s")
+    return wait_until_healthy(process, port)
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -24,11 +24,10 @@ import re
 import signal
 import statistics
 import subprocess
-import sys
-import time
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.bench_server import uvicorn_command, wait_until_healthy
 
 _CHOICE = re.compile(r'name="choice" value="([^"]+)"')
 _TURN = re.compile(r'name="turn" value="(\d+)"')
@@ -129,20 +128,9 @@ def _start_server(port: int) -> subprocess.Popen[bytes]:
         "ZZV_LOG_LEVEL": "warning",
         "ZZV_SEED_SECRET": "bench-weight",  # the same seeds deal the same races every run
     }
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
+    command = uvicorn_command(port, "--no-access-log", "--log-level", "warning")
     process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server exited during start-up")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not become healthy within 60 s")
+    return wait_until_healthy(process, port)
 
 
 def _free_port() -> int:

@@ -25,7 +25,7 @@ from app_kit import make_settings, make_store
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.bench import find_free_port, uvicorn_command
+from app.bench_server import find_free_port, uvicorn_command
 from app.main import create_app
 from app.sessions import GameSession
 from app.settings import Settings

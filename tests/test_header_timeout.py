@@ -44,7 +44,7 @@ def test_a_connection_without_complete_headers_is_closed(
 
 
 def test_the_image_and_zzv_serve_use_the_guarded_protocol() -> None:
-    from app.bench import uvicorn_command
+    from app.bench_server import uvicorn_command
     from app.protocol import IMPORT_PATH
 
     assert IMPORT_PATH in " ".join(uvicorn_command(8000))

@@ -30,7 +30,7 @@ import httpx
 import pytest
 
 import app.cli
-from app.bench import find_free_port
+from app.bench_server import find_free_port
 from app.settings import get_settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.bench import find_free_port
+from app.bench_server import find_free_port
 from app.live import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
 
 
