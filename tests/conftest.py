@@ -24,6 +24,7 @@ import pytest
 from app_kit import make_settings, make_store
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, sync_playwright
 
 from app.bench_server import find_free_port, uvicorn_command
 from app.main import create_app
@@ -290,3 +291,12 @@ def chromium_path() -> str:
 def chromium_args() -> list[str]:
     """Chromium command-line flags for ``playwright.chromium.launch(args=...)``."""
     return list(CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
+    """Debian's Chromium through Playwright (never a downloaded browser), one per module."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
+        yield launched
+        launched.close()

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
 pytestmark = pytest.mark.browser
 
@@ -19,15 +18,6 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 RACE_SECONDS = 300.0
 """Bound on the whole race (it takes well under a minute; the machine may be busy)."""
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
 
 
 def _errors(page: Page) -> list[str]:

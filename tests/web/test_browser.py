@@ -10,11 +10,10 @@ tests/artifacts/ for people to look at.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
 pytestmark = pytest.mark.browser
 
@@ -22,15 +21,6 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 MAX_MOVES = 400
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
 
 
 def _watch_errors(page: Page) -> list[str]:

@@ -7,22 +7,11 @@ the assertion and leave the page blank, as it would for a player without interne
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
 
 
 def _offline_page(browser: Browser, base: str) -> tuple[Page, list[str], list[str]]:

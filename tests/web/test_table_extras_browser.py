@@ -9,21 +9,11 @@ in place while the address follows.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
 
 
 def _start(page: Page, base: str, players: str = "3") -> str:

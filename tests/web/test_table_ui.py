@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 pytestmark = pytest.mark.browser
 
@@ -61,15 +60,6 @@ IN_VIEW_JS = """(selector) => {
     && box.left >= -1 && box.right <= window.innerWidth + 1;
   return ok ? 'ok' : `${selector} at top ${box.top} bottom ${box.bottom} of ${window.innerHeight}`;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
 
 
 def _context(browser: Browser, viewport: str = "desktop", **options: Any) -> BrowserContext:
