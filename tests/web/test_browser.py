@@ -35,12 +35,15 @@ def _watch_errors(page: Page) -> list[str]:
     return problems
 
 
-def _start_race(page: Page, base: str) -> None:
+def _start_race(page: Page, base: str, scripted: bool = True) -> None:
     page.goto(base + "/")
     page.click(".setup-form label.pill:has(input[name=players][value='3'])")
     page.click(".setup-form label.pill:has(input[name=bots][value=random])")
     page.click("text=Start this race")
-    page.wait_for_selector("#table")
+    if scripted:
+        # The table's script marks it settled once its keys and preview are wired up; keys
+        # pressed before that would go nowhere.
+        page.wait_for_selector("#table[data-settled]", state="attached")
 
 
 def _turn(page: Page) -> str | None:
@@ -188,7 +191,7 @@ def test_plays_without_javascript(browser: Browser, live_server: str) -> None:
     """Scripts off: plain forms and full pages, every move a POST answered by a 303."""
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
-    _start_race(page, live_server)
+    _start_race(page, live_server, scripted=False)
     for _ in range(3):
         if page.locator(".game-over").count():
             break
@@ -216,6 +219,7 @@ def test_reduced_motion_reveals_at_once(browser: Browser, live_server: str) -> N
     turn = _turn(page)
     assert turn is not None
     page.keyboard.press("1")
+    page.wait_for_selector("input[name=choice]:checked", state="attached")
     page.keyboard.press("Enter")
     _wait_for_next_table(page, turn)
     assert page.locator("#table .feed-item.is-pending").count() == 0
