@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -18,6 +18,9 @@ from fastapi.testclient import TestClient
 from app.sessions import GameSession, SessionStore
 from app.settings import Settings
 from app.store import Clock, MemoryStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ConsoleMessage, Page
 
 HX = {"HX-Request": "true"}
 """Headers htmx sends with every request it makes."""
@@ -129,3 +132,16 @@ def stored(app: FastAPI, game_id: str) -> GameSession:
     """The session ``game_id`` in ``app``'s own store."""
     store: SessionStore = app.state.store
     return session_of(store, game_id)
+
+
+def watch_console_errors(page: Page) -> list[str]:
+    """A list that fills with every console error and uncaught script error of ``page``."""
+    problems: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"{message.text} at {message.location}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return problems

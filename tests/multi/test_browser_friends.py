@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from app_kit import watch_console_errors
+from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -18,18 +19,6 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 RACE_SECONDS = 300.0
 """Bound on the whole race (it takes well under a minute; the machine may be busy)."""
-
-
-def _errors(page: Page) -> list[str]:
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"{message.text} at {message.location}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return problems
 
 
 def _shot(page: Page, name: str) -> None:
@@ -88,7 +77,7 @@ def test_two_people_race_live_while_a_third_watches(browser: Browser, live_serve
     guest_ctx = browser.new_context(viewport=DESKTOP)
     viewer_ctx = browser.new_context(viewport=DESKTOP)
     creator, guest, viewer = host.new_page(), guest_ctx.new_page(), viewer_ctx.new_page()
-    problems_lists = [_errors(p) for p in (creator, guest, viewer)]
+    problems_lists = [watch_console_errors(p) for p in (creator, guest, viewer)]
     invite = _create_and_invite(creator, live_server)
     assert "code=" in invite and "token" not in invite
     creator.evaluate("() => { window.zzvMark = 'no reload'; }")

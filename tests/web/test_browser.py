@@ -13,7 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from app_kit import watch_console_errors
+from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +22,6 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 MAX_MOVES = 400
-
-
-def _watch_errors(page: Page) -> list[str]:
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"{message.text} at {message.location}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return problems
 
 
 def _start_race(page: Page, base: str, scripted: bool = True) -> None:
@@ -131,7 +120,7 @@ def _screenshots(page: Page, name: str) -> None:
 def test_whole_race_from_start_page_to_game_over(browser: Browser, live_server: str) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    problems = _watch_errors(page)
+    problems = watch_console_errors(page)
     rng = random.Random(20240611)
     _start_race(page, live_server)
     assert page.title().startswith("Your turn")
