@@ -6,8 +6,9 @@ values, seat colours); there are no game rules here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE, VEHICLE_NAME, Suit
 
@@ -95,21 +96,76 @@ def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def seat_name(seat: int | None, me: int = 0) -> str:
-    """How a seat is called on the page: "You" for the viewer, else its colour."""
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who reads the table and what the other seats are called for them.
+
+    ``seat`` is the reader's own seat ("You"; a spectator's matches none). ``names`` holds,
+    per seat, the display name of a person sitting there, or None for a bot's seat, which
+    keeps its colour; a solo race against bots has no names at all.
+    """
+
+    seat: int
+    names: tuple[str | None, ...] = ()
+
+
+Me = int | Viewer
+"""The reader of a sentence: a bare seat (every other seat named by its colour) or a
+:class:`Viewer` that knows the people's display names."""
+
+
+def viewer(me: Me) -> Viewer:
+    """``me`` as a :class:`Viewer` (a bare seat knows no names)."""
+    return me if isinstance(me, Viewer) else Viewer(me)
+
+
+def is_viewer(seat: int | None, me: Me) -> bool:
+    """Whether ``seat`` is the reader's own (the sentence says "You")."""
+    return seat is not None and seat == viewer(me).seat
+
+
+def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
+    """What each seat is called from the public seats (``{"seat", "name", "person"}``):
+    a person's display name, None for a bot.
+
+    A name that could be read as somebody else (another person's name, a seat's colour,
+    "You" or "Nobody") gets its seat's colour added, so every sentence stays unambiguous.
+
+    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
+    ...               {"seat": 1, "name": "Bot 2", "person": False},
+    ...               {"seat": 2, "name": "ada", "person": True},
+    ...               {"seat": 3, "name": "You", "person": True}])
+    ('Ada (Pink)', None, 'ada (Yellow)', 'You (Blue)')
+    """
+    by_seat = {int(s["seat"]): str(s["name"]) for s in seats if s["person"]}
+    taken = [name.casefold() for name in by_seat.values()]
+    reserved = {"you", "nobody", *(colour.casefold() for colour in SEAT_COLOURS)}
+    names: list[str | None] = [None] * len(seats)
+    for seat, name in by_seat.items():
+        clash = name.casefold() in reserved or taken.count(name.casefold()) > 1
+        names[seat] = f"{name} ({seat_colour(seat).capitalize()})" if clash else name
+    return tuple(names)
+
+
+def seat_name(seat: int | None, me: Me = 0) -> str:
+    """How a seat is called on the page: "You" for the reader, a person's display name
+    (when ``me`` knows it), else the seat's colour."""
     if seat is None:
         return "Nobody"
-    if seat == me:
+    reader = viewer(me)
+    if seat == reader.seat:
         return "You"
+    if seat < len(reader.names) and reader.names[seat] is not None:
+        return str(reader.names[seat])
     return seat_colour(seat).capitalize()
 
 
-def verb(seat: int | None, me: int, you: str, other: str) -> str:
-    """Pick the verb form that agrees with "You" or a third-person colour name."""
-    return you if seat == me else other
+def verb(seat: int | None, me: Me, you: str, other: str) -> str:
+    """Pick the verb form that agrees with "You" or a third-person name."""
+    return you if is_viewer(seat, me) else other
 
 
-def names(seats: Sequence[int], me: int) -> str:
+def names(seats: Sequence[int], me: Me) -> str:
     """Seat names joined as a sentence does: "You, Orange and Teal"."""
     named = [seat_name(s, me) for s in seats]
     if len(named) <= 1:

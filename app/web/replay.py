@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.web.labels import SUITS, ZERO_FIVE, SuitInfo, seat_colour, seat_name
+from app.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name
 from app.web.narration import EventDict, narrate
 from app.web.timeline import PLAY_KINDS
 from engine import EventKind, Suit, effective_value
@@ -76,7 +76,7 @@ class RoundStory:
     seats: list[SeatGas]
 
 
-def _card(event: EventDict, me: int) -> ReplayCard:
+def _card(event: EventDict, me: Me) -> ReplayCard:
     seat = int(event["seat"])
     kind = EventKind(event["kind"])
     card = ReplayCard(seat, seat_name(seat, me), seat_colour(seat), "tune_up")
@@ -99,7 +99,7 @@ def _settle(cards: Sequence[ReplayCard], winner: int) -> None:
             card.effective = effective_value(card.value, lichen)
 
 
-def replay_steps(events: Sequence[EventDict], me: int = 0) -> list[ReplayStep]:
+def replay_steps(events: Sequence[EventDict], me: Me = 0) -> list[ReplayStep]:
     """Every trick of the record in order, each with its cards, winner and sentences.
 
     A trick opens with its first card and closes when its gas goes to the middle; the
@@ -135,7 +135,7 @@ def replay_steps(events: Sequence[EventDict], me: int = 0) -> list[ReplayStep]:
     return steps
 
 
-def _round_gas(events: Sequence[EventDict], players: int, me: int) -> dict[int, list[SeatGas]]:
+def _round_gas(events: Sequence[EventDict], players: int, me: Me) -> dict[int, list[SeatGas]]:
     """Per round, per seat: gas poured on face-up cards and gas won back."""
     rounds: dict[int, list[SeatGas]] = {}
     current = 1
@@ -160,7 +160,7 @@ def _round_gas(events: Sequence[EventDict], players: int, me: int) -> dict[int, 
     return rounds
 
 
-def round_stories(events: Sequence[EventDict], players: int, me: int = 0) -> list[RoundStory]:
+def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list[RoundStory]:
     """The race round by round: each trick's winner, the lap and everyone's gas."""
     steps = replay_steps(events, me)
     gas = _round_gas(events, players, me)
@@ -182,7 +182,7 @@ def round_stories(events: Sequence[EventDict], players: int, me: int = 0) -> lis
     ]
 
 
-def replay_context(record: Mapping[str, Any], step: int, me: int = 0) -> dict[str, Any]:
+def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str, Any]:
     """What ``replay.html`` prints for trick number ``step`` (0: the list of tricks)."""
     events = record["events"]
     steps = replay_steps(events, me)

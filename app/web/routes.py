@@ -13,6 +13,7 @@ becomes the POST's and a reload always shows the race. Templates receive the vie
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -62,7 +63,7 @@ from app.web.forms import (
     pop_intent,
     submitted_for,
 )
-from app.web.labels import RULES_SUIT_ORDER
+from app.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.web.replay import replay_context
 from app.web.suggest import hint, preview_sentence
 from app.web.table import log_context, table_context
@@ -212,6 +213,12 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
         # A fragment swap cannot show a whole page: ask htmx to load it instead.
         response.headers["HX-Refresh"] = "true"
     return response
+
+
+def seat_viewer(player: Player) -> Viewer:
+    """The seat's reader of the race's sentences: "You" for itself, the people's display
+    names for theirs (the log, the replay and the hints name seats as the table does)."""
+    return Viewer(player.seat, people_names(player.session.lobby.public_seats()))
 
 
 def lookup(request: Request, store: SessionStore, game_id: str) -> Player | Response:
@@ -373,7 +380,7 @@ async def _preview(
     if turn != player.session.turn:
         return await _refused(request, player, 409, StaleTurn.message)
     state = await read_state(player.session, since=0, seat=player.seat)
-    sentence = preview_sentence(state, action)
+    sentence = preview_sentence(state, action, seat_viewer(player))
     if not _is_htmx(request):
         return _back_to_table(player, preview=sentence, submitted=submitted)
     return render_table(request, player, state, preview=sentence, submitted=submitted)
@@ -381,7 +388,7 @@ async def _preview(
 
 async def _suggest(request: Request, player: Player) -> Response:
     """The normal bot's move for this seat, picked in the form, with its reason."""
-    found = await suggest_move(player.session, player.seat, hint)
+    found = await suggest_move(player.session, player.seat, partial(hint, me=seat_viewer(player)))
     submitted = submitted_for(found["action"]) if found else None
     if not _is_htmx(request):
         return _back_to_table(player, submitted=submitted)
@@ -404,7 +411,7 @@ async def race_log(
         return found
     record = await read_record(found.session)
     earlier = before if _is_htmx(request) else None
-    context = log_context(record["events"], game_id, earlier, found.seat)
+    context = log_context(record["events"], game_id, earlier, seat_viewer(found))
     block = "log" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "log.html", context, block_name=block))
 
@@ -417,7 +424,7 @@ async def replay(
     found = lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    context = replay_context(await read_record(found.session), step, found.seat)
+    context = replay_context(await read_record(found.session), step, seat_viewer(found))
     block = "replay" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.web.labels import PRINTED_VALUES, SUITS, seat_name
+from app.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
 from engine.bots import make_bot
 from engine.cards import TRICKS_PER_ROUND
@@ -94,10 +94,11 @@ def _card_words(action: Mapping[str, Any]) -> str:
     return f"{SUITS[suit].short} ({PRINTED_VALUES[suit]})"
 
 
-def preview_sentence(obs: Obs, action: Mapping[str, Any]) -> str:
+def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     """The score preview of the move form, worked out on the server (for JavaScript off):
-    "Jelly (4) + 2 gas scores 7: beats Yellow's 6"."""
-    me = int(obs["seat"])
+    "Jelly (4) + 2 gas scores 7: beats Yellow's 6" (``me`` names the seats; by default
+    the observing seat, with colours)."""
+    me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
         return "That card cannot go face up now; it can still be a Tune Up."
@@ -114,9 +115,10 @@ def preview_sentence(obs: Obs, action: Mapping[str, Any]) -> str:
     return f"{_card_words(action)}{poured} scores {seen.final}: {against}."
 
 
-def reason(obs: Obs, action: Mapping[str, Any]) -> str:
-    """One line saying what ``action`` does for the seat: "Beats Yellow's 6 with …"."""
-    me = int(obs["seat"])
+def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
+    """One line saying what ``action`` does for the seat: "Beats Yellow's 6 with …"
+    (``me`` names the seats; by default the observing seat, with colours)."""
+    me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
         return f"Plays {_card_words(action)}."
@@ -143,17 +145,18 @@ def reason(obs: Obs, action: Mapping[str, Any]) -> str:
     return f"Lets {rival} stand: {card} goes in cheaply{keep}."
 
 
-def hint(obs: Observation, seed: int) -> tuple[dict[str, Any], str]:
+def hint(obs: Observation, seed: int, me: Me | None = None) -> tuple[dict[str, Any], str]:
     """:func:`suggest` as ``(action, reason)``, the form :func:`app.sessions.suggest_move`
     stores."""
-    found = suggest(obs, seed)
+    found = suggest(obs, seed, me)
     return found.action, found.reason
 
 
-def suggest(obs: Observation, seed: int) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason`.
+def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
+    """The normal bot's move for the observing seat, with its :func:`reason` (``me``
+    names the other seats, as in :func:`reason`).
 
     Raises ``ValueError`` when it is not that seat's turn.
     """
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
-    return Suggestion(action, reason(obs, action))
+    return Suggestion(action, reason(obs, action, me))

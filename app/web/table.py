@@ -18,11 +18,15 @@ from app.web.labels import (
     PRINTED_VALUES,
     SUITS,
     ZERO_FIVE,
+    Me,
     SuitInfo,
+    Viewer,
     gas,
+    people_names,
     seat_colour,
     seat_name,
     suit_info,
+    viewer,
 )
 from app.web.replay import round_stories
 from app.web.timeline import (
@@ -136,15 +140,14 @@ class TrickRecord:
     winner_final: int | None
 
 
-def players_view(obs: Observation) -> list[PlayerView]:
-    """Every seat's public numbers, with names and colours."""
-    me = obs["seat"]
+def players_view(obs: Observation, me: Me) -> list[PlayerView]:
+    """Every seat's public numbers, with names (as ``me`` calls them) and colours."""
     return [
         PlayerView(
             seat=p["seat"],
             name=seat_name(p["seat"], me),
             colour=seat_colour(p["seat"]),
-            is_you=p["seat"] == me,
+            is_you=p["seat"] == viewer(me).seat,
             gas=p["gas"],
             speed=p["speed"],
             laps=p["laps"],
@@ -164,7 +167,7 @@ def track_cells(obs: Observation) -> int:
     return max(6, fastest + 1)
 
 
-def _card(play: view.PublicPlay, order: int, me: int, best_seat: int | None) -> TrickCard:
+def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> TrickCard:
     seat = play["seat"]
     kind = play["type"]
     face_down = kind == "tune_up"
@@ -190,9 +193,8 @@ def clockwise(lead: int, players: int) -> list[int]:
     return [(lead + i) % players for i in range(players)]
 
 
-def trick_cards(obs: Observation) -> list[TrickCard]:
+def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     """The current trick in play order, followed by empty places for seats still to play."""
-    me = obs["seat"]
     best = obs["best"]
     plays = obs["trick_plays"]
     cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
@@ -214,7 +216,7 @@ def trick_cards(obs: Observation) -> list[TrickCard]:
     return cards
 
 
-def trick_record(record: view.TrickRecord | None, me: int) -> TrickRecord | None:
+def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
     """A finished trick from the observation (``last_trick`` or ``round_tricks``)."""
     if not record:
         return None
@@ -261,12 +263,11 @@ def page_title(obs: Observation) -> str:
     return f"Round {obs['round']} · Zoom Zoom Vroom"
 
 
-def status_text(obs: Observation) -> str:
+def status_text(obs: Observation, me: Me) -> str:
     """The one-line banner at the top of the table."""
-    me = obs["seat"]
     if obs["game_over"]:
         winner = obs["winner"]
-        if winner == me:
+        if winner == obs["seat"]:
             return "You won the race!"
         return f"{seat_name(winner, me)} won the race."
     if is_my_turn(obs):
@@ -279,7 +280,7 @@ def status_text(obs: Observation) -> str:
     return f"{seat_name(obs['current_seat'], me)} is thinking…"
 
 
-def best_text(best: view.Leader | None, me: int) -> str:
+def best_text(best: view.Leader | None, me: Me) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
         return "nothing face up yet"
@@ -316,7 +317,7 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
     }
 
 
-def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, Any]:
+def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
     """The words around the table: what happened since the viewer's last card, the round
     summary, the log of the rounds that story touches and, at the end, every round's story.
 
@@ -324,7 +325,7 @@ def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, A
     so it covers everything the staged reveal shows; earlier rounds are fetched only when
     the player opens them (:func:`log_context`), so a move's answer does not resend them.
     """
-    me = obs["seat"]
+    me = viewer(reader).seat
     since = since_my_last_play(events, me)
     if me == SPECTATOR:
         since = max(0, len(events) - SPECTATOR_RECENT)
@@ -334,13 +335,13 @@ def story_context(events: list[dict[str, Any]], obs: Observation) -> dict[str, A
     shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
     over = obs["game_over"]
     return {
-        "recent": recent_items(recent_events, me),
+        "recent": recent_items(recent_events, reader),
         "has_played": any(is_my_play(e, me) for e in recent_events),
-        "round_summary": round_summary(recent_events, me, over),
-        "log": log_rounds(events[first:], me),
+        "round_summary": round_summary(recent_events, reader, over),
+        "log": log_rounds(events[first:], reader),
         "log_open": True,
         "log_from": shown_from,
-        "stories": round_stories(events, obs["players_count"], me) if over else [],
+        "stories": round_stories(events, obs["players_count"], reader) if over else [],
     }
 
 
@@ -367,8 +368,18 @@ class SeatBadge:
     autopilot_moves: int
 
 
+def seat_viewer(state: SessionState) -> Viewer:
+    """The reader of a table state, knowing the display names of the people racing
+    (``state["seat"]`` is None or :data:`SPECTATOR` for a watch page)."""
+    seat = state["seat"]
+    return Viewer(SPECTATOR if seat is None else seat, people_names(state.get("seats") or []))
+
+
 def seats_context(state: SessionState) -> dict[str, Any]:
-    """The seat bar, the turn clock and the autopilot's note (public facts only)."""
+    """The seat bar, the turn clock and the autopilot's note (public facts only).
+
+    The bar pairs each seat's colour (or "You") with its display name, so it is where the
+    names people chose meet the colours of the racetrack."""
     me = state["seat"]
     seats = state.get("seats") or []
     badges = [
@@ -388,7 +399,7 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     autopilot = state.get("autopilot")
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
-        who = seat_name(autopilot["seat"], me)
+        who = seat_name(autopilot["seat"], seat_viewer(state))
         note = f"Time ran out for {who}: the autopilot played that move."
     people = sum(1 for b in badges if b.person)
     return {
@@ -402,7 +413,7 @@ def seats_context(state: SessionState) -> dict[str, Any]:
 
 
 def log_context(
-    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: int = 0
+    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
 ) -> dict[str, Any]:
     """What ``log.html`` prints: the game log by round and trick, newest first; only the
     rounds numbered below ``before`` when it is given (the table already shows the rest)."""
@@ -428,31 +439,33 @@ def table_context(
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
     me = state["seat"]
-    players = players_view(state)
+    reader = seat_viewer(state)
+    players = players_view(state, reader)
     submitted = submitted or SubmittedMove()
     return {
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
         "title": page_title(state),
-        "status": status_text(state),
+        "status": status_text(state, reader),
         "my_turn": is_my_turn(state),
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
         "standings": sorted(players, key=lambda p: (-p.laps, p.seat)),
         "cells": track_cells(state),
-        "trick": trick_cards(state),
-        "last_trick": trick_record(state["last_trick"], me),
+        "trick": trick_cards(state, reader),
+        "last_trick": trick_record(state["last_trick"], reader),
         "hand": hand_cards(state),
         **move_form_context(state),
         "selected": submitted.choice,
         "selected_zero": submitted.zero_effect,
         "selected_gas": submitted.gas,
-        "best_text": best_text(state["best"], me),
-        **story_context(state["events"], state),
+        "best_text": best_text(state["best"], reader),
+        **story_context(state["events"], state, reader),
         **seats_context(state),
-        "winner_name": seat_name(state["winner"], me),
+        "winner_name": seat_name(state["winner"], reader),
+        "viewer": reader,
         "animate": animate,
         "error": error,
         "notice": state.get("notice"),  # e.g. hard bots thinking faster on a busy server

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from app.web.labels import SUITS, ZERO_FIVE, SuitInfo, seat_colour, seat_name, suit_info, verb
+from app.web.labels import (
+    SUITS,
+    ZERO_FIVE,
+    Me,
+    SuitInfo,
+    seat_colour,
+    seat_name,
+    suit_info,
+    verb,
+)
 from app.web.narration import EventDict, narrate
 from engine import EventKind
 
@@ -73,7 +82,7 @@ class RoundSummary:
     next_lead: str
 
 
-def log_rounds(events: Iterable[EventDict], me: int = 0) -> list[LogRound]:
+def log_rounds(events: Iterable[EventDict], me: Me = 0) -> list[LogRound]:
     """Group the public event log into rounds and tricks (newest first) as sentences.
 
     A trick opens with its first card and is complete once its gas has gone to the
@@ -101,7 +110,7 @@ def log_rounds(events: Iterable[EventDict], me: int = 0) -> list[LogRound]:
     return rounds
 
 
-def _recent_item(event: EventDict, me: int) -> RecentItem:
+def _recent_item(event: EventDict, me: Me) -> RecentItem:
     kind = EventKind(event["kind"])
     seat = event["seat"]
     suit = None
@@ -120,7 +129,7 @@ def _recent_item(event: EventDict, me: int) -> RecentItem:
     )
 
 
-def recent_items(events: Iterable[EventDict], me: int = 0) -> list[RecentItem]:
+def recent_items(events: Iterable[EventDict], me: Me = 0) -> list[RecentItem]:
     """The events since the viewer's last card, as steps for the staged reveal."""
     return [_recent_item(event, me) for event in events]
 
@@ -149,7 +158,7 @@ def round_start(events: Sequence[EventDict], index: int) -> int:
     return 0
 
 
-def round_summary(recent: Sequence[EventDict], me: int, game_over: bool) -> RoundSummary | None:
+def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
     """Summarise a round that ended among ``recent`` events (``None`` if none did, or if
     the race itself ended: the game-over box covers that)."""
     if game_over:

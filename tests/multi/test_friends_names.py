@@ -1,0 +1,152 @@
+"""A race with friends names its people as they chose, escaped, wherever a seat is named:
+the status line, the racetrack, the trick, the "what just happened" list, the race log,
+the round stories, the replay, the move form's "best so far" and the hints. Bots keep
+their colours; the reader is still "You"."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from app_kit import bearer, move
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.deps import cookie_name
+from app.web.labels import Viewer, people_names, seat_name
+from app.web.narration import narrate
+from app.web.suggest import preview_sentence, reason
+from engine import new_game
+
+NAME = "Bea <3"
+ESCAPED = "Bea &lt;3"
+SAID = r"(plays|tunes|discards|wins|grabs|moves|completes)"
+"""Verbs of the sentences that name a racer (third person)."""
+
+
+def test_a_viewer_names_people_by_their_names_and_bots_by_colour() -> None:
+    seats = [
+        {"seat": 0, "name": "Player 1", "person": True},
+        {"seat": 1, "name": NAME, "person": True},
+        {"seat": 2, "name": "Bot 3", "person": False},
+    ]
+    creator = Viewer(0, people_names(seats))
+    guest = Viewer(1, people_names(seats))
+    won = {"kind": "trick_won", "seat": 1, "trick": 2, "final": 9}
+    assert narrate(won, creator) == f"{NAME} wins trick 2 with 9."
+    assert narrate(won, guest) == "You win trick 2 with 9."
+    assert narrate(won, 0) == "Orange wins trick 2 with 9."  # a bare seat knows no names
+    assert seat_name(2, creator) == "Yellow" and seat_name(0, guest) == "Player 1"
+    share = {
+        "kind": "tune_up_share",
+        "seat": None,
+        "seats": [0, 1, 2],
+        "each": 1,
+        "gained": [1, 0, 1],
+        "middle_before": 3,
+        "removed": 0,
+    }
+    assert narrate(share, guest) == (
+        "Tune Up payout: Player 1, You and Yellow split the 3 gas in the middle, 1 each "
+        "(You only had room for 0)."
+    )
+
+
+def test_hints_and_previews_name_the_card_to_beat_by_its_owner() -> None:
+    game = new_game(players=3, seed=5)
+    lead = game.current_seat
+    assert lead is not None
+    face_up = [a for a in game.legal_actions() if a.to_dict()["type"] == "play"]
+    game.apply(face_up[0])
+    me = game.current_seat
+    assert me is not None and me != lead
+    obs = game.observation(me)
+    names: list[str | None] = [None, None, None]
+    names[lead] = "Ada"
+    reader = Viewer(me, tuple(names))
+    action = next(a.to_dict() for a in game.legal_actions() if a.to_dict()["type"] == "play")
+    assert "Ada's" in preview_sentence(obs, action, reader)
+    assert "Ada's" in reason(obs, action, reader)
+    colour = seat_name(lead, me)
+    assert f"{colour}'s" in preview_sentence(obs, action)  # no names known: the colour
+
+
+def _friends_race(client: TestClient) -> tuple[str, dict[int, str]]:
+    """A 3-seat race: the creator, a guest called ``NAME`` and one bot."""
+    created = client.post("/api/games", json={"players": 3, "humans": 2, "bots": "random"})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    [invite] = body["invites"]
+    joined = client.post(
+        f"/api/games/{body['game_id']}/join", json={"code": invite["code"], "name": NAME}
+    )
+    assert joined.status_code == 201, joined.text
+    return body["game_id"], {0: body["token"], 1: joined.json()["token"]}
+
+
+def _state(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}", headers=bearer(token))
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def _browser(app: FastAPI, game_id: str, token: str) -> TestClient:
+    """A client holding one seat's cookie, as that person's browser would."""
+    browser = TestClient(app, follow_redirects=False)
+    browser.cookies.set(cookie_name(game_id), token)
+    return browser
+
+
+def _step(client: TestClient, game_id: str, tokens: dict[int, str], rng: random.Random) -> None:
+    """The person to move plays a random legal move (face up when they can)."""
+    state = _state(client, game_id, tokens[0])
+    mover = state["current_seat"]
+    mine = _state(client, game_id, tokens[mover])
+    face_up = [a for a in mine["legal_actions"] if a["type"] == "play"]
+    action = rng.choice(face_up or mine["legal_actions"])
+    assert move(client, game_id, tokens[mover], mine["turn"], action).status_code == 200
+
+
+def test_every_page_names_the_guest_and_the_creator(app: FastAPI, client: TestClient) -> None:
+    game_id, tokens = _friends_race(client)
+    creator, guest = _browser(app, game_id, tokens[0]), _browser(app, game_id, tokens[1])
+    rng = random.Random(3)
+    checked_best = False
+    for _ in range(400):
+        state = _state(client, game_id, tokens[1])
+        if state["game_over"]:
+            break
+        best = state["best"]
+        if state["current_seat"] == 1 and best and best["seat"] == 0 and not checked_best:
+            page = guest.get(f"/games/{game_id}").text
+            # The guest's move form says whose card is best: the creator's, not "You".
+            assert 'data-best-who="Player 1"' in page and 'data-best-who="You"' not in page
+            assert "Your turn: beat Player 1&#39;s" in page
+            checked_best = True
+        if state["current_seat"] == 1 and not checked_best:
+            assert f"{ESCAPED} is thinking" in creator.get(f"/games/{game_id}").text
+        _step(client, game_id, tokens, rng)
+    else:
+        raise AssertionError("the race did not end")
+    assert checked_best
+
+    pages = {
+        "creator": creator.get(f"/games/{game_id}").text,
+        "watch": client.get(f"/games/{game_id}/watch").text,
+        "log": creator.get(f"/games/{game_id}/log").text,
+        "replay": creator.get(f"/games/{game_id}/replay").text,
+        "trick": creator.get(f"/games/{game_id}/replay?step=1").text,
+    }
+    for where, page in pages.items():
+        assert NAME not in page, where  # always escaped
+        assert re.search(rf"{ESCAPED} {SAID}", page), where
+        assert not re.search(rf"\b(Pink|Orange) {SAID}", page), where  # people are not colours
+    for where in ("creator", "watch", "log"):
+        assert re.search(rf"Yellow {SAID}", pages[where]), where  # the bot keeps its colour
+    assert re.search(rf"Player 1 {SAID}", pages["watch"])  # nobody is "You" to a spectator
+    assert re.search(r"You (play|tune)", pages["creator"])
+    stories = pages["creator"].split('id="game-over-title"', 1)[1]
+    assert f'<th scope="row">{ESCAPED}</th>' in stories  # the round stories' gas table
+    guest_page = guest.get(f"/games/{game_id}").text
+    assert re.search(rf"Player 1 {SAID}", guest_page) and re.search(r"You (play|tune)", guest_page)
