@@ -188,6 +188,14 @@ class Lobby:
             for s in self.open_invites()
         ]
 
+    def people(self) -> int:
+        """How many seats are people's (an invite nobody took before Start is a bot's).
+
+        >>> Lobby.create(4, 3, "d").people()
+        3
+        """
+        return sum(seat.person for seat in self.seats)
+
     def names(self) -> list[str]:
         """Every seat's display name, in seat order."""
         return [s.name for s in self.seats]

@@ -55,15 +55,13 @@ async def follow(
     game_id: str,
     seat: int | None,
     render: Callable[[SessionState], Message | None],
-    *,
-    end_when_over: bool = True,
 ) -> AsyncIterator[Message]:
     """Yield ``render(state)`` for the first state of ``seat`` and each time it changes
     (``render`` may return None to let a change pass silently).
 
     ``seat`` None follows the public view. Each state carries the events since the
-    previous message of this stream. A page's stream stays open after the end (a browser
-    would only reconnect); an API client's ends with the final state.
+    previous message of this stream. The stream ends once the race is over, right after
+    the final state (nothing changes any more), or when the race is gone.
     """
     async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
@@ -82,7 +80,7 @@ async def follow(
                 message = render(state)
                 if message is not None:
                     yield message
-            if state["status"] == "over" and end_when_over:
+            if state["status"] == "over":
                 return
             await listener.wait(_wait_for(session))
 

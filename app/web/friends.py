@@ -6,13 +6,16 @@ Owned by the web layer, thin like :mod:`app.web.routes` (whose table rendering i
   one's own (a cookie with that seat's token); a used or unknown invite says so (409/404);
 * ``POST /games/{id}/start`` — the creator starts before everyone joined;
 * ``GET /games/{id}/events`` — the seat's live stream (cookie-authenticated): an
-  ``event: changed`` message tells the page to reload its table, nothing more;
+  ``event: changed`` message tells the page to reload its table, nothing more; once the
+  race is over (or gone) an ``event: over`` message ends it, and the page closes its
+  ``EventSource`` (``sse-close``) instead of reconnecting;
 * ``GET /games/{id}/watch`` (+ ``/events``) — the public table, live, with no hand;
 * ``POST /watch`` — "Watch the bots race": a bots-only race paced for people.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -49,6 +52,16 @@ WATCH_PLAYERS = 4
 """Seats of a "Watch the bots race" race."""
 
 _CHANGED: Message = {"event": "changed", "data": "1"}
+_OVER: Message = {"event": "over", "data": "1"}
+
+
+async def _until_over(stream: AsyncIterator[Message]) -> AsyncIterator[Message]:
+    """A page's stream: ``stream``'s messages, then ``over`` once it ended (the race is
+    over or gone). A browser's ``EventSource`` reconnects to a stream that simply ends;
+    the page closes it on ``over`` instead, so a finished race holds no connection."""
+    async for message in stream:
+        yield message
+    yield _OVER
 
 
 def _has_seat(request: Request, store: StoreDep, game_id: str) -> bool:
@@ -157,8 +170,8 @@ async def seat_events(
     def render(state: SessionState) -> Message | None:
         return None if state["last_mover"] == seat else _CHANGED
 
-    stream = follow(store, hub, game_id, seat, render, end_when_over=False)
-    return open_stream(gate, client_key(request), stream)
+    stream = follow(store, hub, game_id, seat, render)
+    return open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
@@ -179,10 +192,10 @@ async def watch(
 async def watch_events(
     game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep, gate: StreamGateDep
 ) -> Response:
-    """The public table's live stream: ``changed`` on every change."""
+    """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
     find_public(store, game_id)
-    stream = follow(store, hub, game_id, None, lambda _state: _CHANGED, end_when_over=False)
-    return open_stream(gate, client_key(request), stream)
+    stream = follow(store, hub, game_id, None, lambda _state: _CHANGED)
+    return open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.post("/watch")

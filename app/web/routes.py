@@ -66,7 +66,7 @@ from app.web.forms import (
 from app.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.web.replay import replay_context
 from app.web.suggest import hint, preview_sentence
-from app.web.table import log_context, table_context
+from app.web.table import log_context, race_again, table_context
 from app.web.templating import templates
 from engine import Action, IllegalAction
 
@@ -107,7 +107,7 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
     JavaScript, the creator's invites and the race's watch link.
 
     A race of one person against bots needs neither stream nor refresh: nothing changes
-    there without that person.
+    there without that person; nor does a finished race.
     """
     base = f"/games/{session.id}" + ("/watch" if seat is None else "")
     lobby = session.lobby
@@ -115,7 +115,7 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
     waiting = session.status == "waiting" or session.game.current_seat != seat
     live = shared and session.status != "over"
     return {
-        "live_events": f"{base}/events" if shared else None,
+        "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
         "invites": lobby.invite_links(str(request.base_url), session.id)
@@ -150,13 +150,15 @@ def render_table(
 
 def extras_context(session: GameSession, seat: int | None, state: SessionState) -> dict[str, Any]:
     """The hint shown to ``seat``, its count of suggestions taken, and once the race is
-    over its seed and settings (for "race this deal again")."""
+    over its seed and settings (for "race this deal again", with friends when friends
+    raced)."""
     hint_now = None if seat is None else current_suggestion(session, seat)
     return {
         "suggestion": hint_now["reason"] if hint_now else None,
         "suggestions_taken": session.suggestions_taken.get(str(seat), 0),
         "seed": session.seed if state["game_over"] else None,
         "config": session.config,
+        "again": race_again(session.lobby.people(), spectator=seat is None),
     }
 
 
@@ -433,10 +435,14 @@ async def replay(
 async def rematch(
     game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
 ) -> Response:
-    """A new race with the same settings and a fresh deal (the seed is drawn anew)."""
+    """A new race with the same settings and a fresh deal (the seed is drawn anew); after
+    a race with friends, a race with as many people (the presser gets new invite links)."""
     found = lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
     old = found.session.config
-    config = GameConfig(players=old.players, bots=old.bots, variants=old.variants, seed=None)
+    people = race_again(found.session.lobby.people(), spectator=False).people
+    config = GameConfig(
+        players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
+    )
     return await start_and_redirect(request, store, settings, config)

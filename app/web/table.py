@@ -412,6 +412,41 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class RaceAgain:
+    """What the buttons at the end of a race start, said honestly: how many people the new
+    race seats (the presser first; friends get new invite links) and the buttons' words."""
+
+    people: int
+    label: str
+    rematch_label: str
+    note: str | None = None
+
+
+def race_again(people: int, spectator: bool) -> RaceAgain:
+    """The end-of-race offer after a race that ``people`` people raced.
+
+    A race with friends starts again as a race with friends (same number of people,
+    fresh invite links), not silently against bots; a spectator races the deal against
+    bots, and the button says so.
+
+    >>> race_again(2, spectator=False).label
+    'Race this deal again with friends'
+    >>> race_again(1, spectator=False).label, race_again(3, spectator=True).people
+    ('Race this deal again', 1)
+    """
+    if spectator:
+        return RaceAgain(1, "Race this deal yourself, against bots", "Rematch")
+    if people > 1:
+        return RaceAgain(
+            people,
+            "Race this deal again with friends",
+            "Rematch with friends",
+            "You start it and get new invite links to send; bots take the seats nobody takes.",
+        )
+    return RaceAgain(1, "Race this deal again", "Rematch")
+
+
 def log_context(
     events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
 ) -> dict[str, Any]:

@@ -74,6 +74,19 @@ class SseReader:
                 if accept(state):
                     return at, state
 
+    def ended(self, timeout: float) -> bool:
+        """Whether the server ended the stream (waiting up to ``timeout`` seconds)."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive() and self.error is None
+
+    def received(self) -> list[tuple[str, str]]:
+        """Every ``(event, data)`` not yet taken by :meth:`next_state`, in order."""
+        found: list[tuple[str, str]] = []
+        while not self.messages.empty():
+            _at, event, data = self.messages.get_nowait()
+            found.append((event, data))
+        return found
+
     def close(self) -> None:
         """Stop reading and close the connection."""
         self._client.close()

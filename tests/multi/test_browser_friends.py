@@ -1,17 +1,19 @@
 """Two people race each other in real Chromium, each in their own browser context, while
 a third context watches: create, copy the invite, join, both tables update live (no
-reload), a whole race to the chequered flag. Screenshots of the lobby, both tables and
-the watch page go to tests/artifacts/."""
+reload), a whole race to the chequered flag, the guest named as they chose; at the end
+every page's live stream is closed and none reconnects. Screenshots of the lobby, both
+tables and the watch page go to tests/artifacts/."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from app_kit import watch_console_errors
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Request
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +56,34 @@ def _move(page: Page, rng: random.Random) -> None:
     assert page.locator("#table .alert").count() == 0, page.locator("#table .alert").inner_text()
 
 
+def _count_streams(page: Page) -> dict[str, int]:
+    """Live counts of the page's event-stream requests opened and ended (either side)."""
+    counts = {"opened": 0, "ended": 0}
+
+    def seen(key: str) -> Callable[[Request], None]:
+        def note(request: Request) -> None:
+            if request.url.endswith("/events"):
+                counts[key] += 1
+
+        return note
+
+    page.on("request", seen("opened"))
+    page.on("requestfinished", seen("ended"))
+    page.on("requestfailed", seen("ended"))
+    return counts
+
+
+def _streams_closed(page: Page, counts: dict[str, int]) -> None:
+    """Every stream the page opened has ended, and none opens again after a while."""
+    deadline = time.monotonic() + 15
+    while counts["ended"] < counts["opened"] and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert counts["opened"] >= 1 and counts["ended"] == counts["opened"], counts
+    opened = counts["opened"]
+    page.wait_for_timeout(2000)  # htmx's SSE extension would retry after 0.5 s, then 1 s
+    assert counts["opened"] == opened, counts
+
+
 def _create_and_invite(page: Page, base: str) -> str:
     page.goto(base + "/")
     form = page.locator(".friends-form")
@@ -78,6 +108,7 @@ def test_two_people_race_live_while_a_third_watches(browser: Browser, live_serve
     viewer_ctx = browser.new_context(viewport=DESKTOP)
     creator, guest, viewer = host.new_page(), guest_ctx.new_page(), viewer_ctx.new_page()
     problems_lists = [watch_console_errors(p) for p in (creator, guest, viewer)]
+    streams = {p: _count_streams(p) for p in (creator, guest, viewer)}
     invite = _create_and_invite(creator, live_server)
     assert "code=" in invite and "token" not in invite
     creator.evaluate("() => { window.zzvMark = 'no reload'; }")
@@ -123,6 +154,13 @@ def test_two_people_race_live_while_a_third_watches(browser: Browser, live_serve
     viewer.wait_for_selector(".game-over", timeout=15_000)
     assert viewer.locator("#rematch").count() == 0
     _shot(viewer, "friends-watch-over")
+    for page in (creator, viewer):  # the guest's name, as typed, in the race's own words
+        assert "Bea <3" in page.locator("#table .round-stories").inner_text()
+    assert creator.locator("#race-again").inner_text() == "Race this deal again with friends"
+    for page in (creator, guest, viewer):
+        _streams_closed(page, streams[page])
+    # The final tables are still there after the streams closed.
+    assert all(p.locator("#table .game-over").count() == 1 for p in (creator, guest, viewer))
     for found in problems_lists:
         assert found == [], found  # no script error, no CSP violation
     for context in (host, guest_ctx, viewer_ctx):

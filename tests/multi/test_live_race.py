@@ -62,6 +62,10 @@ def test_two_people_race_to_the_end_with_live_streams(live_server: str) -> None:
         assert readers[0].content_encoding is None  # never buffered by compression
         state = {s: readers[s].next_state(lambda _s: True, 5)[1] for s in tokens}
         latencies = _play(http, game_id, tokens, readers, state)
+        for reader in readers.values():  # the final state, then the end of the stream
+            assert reader.ended(10), "the event stream stayed open after the race"
+            left = [json.loads(data) for event, data in reader.received() if event == "state"]
+            assert not left or left[-1]["status"] == "over"
     finally:
         for reader in readers.values():
             reader.close()

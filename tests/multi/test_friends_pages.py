@@ -1,7 +1,10 @@
-"""A race with friends names its people as they chose, escaped, wherever a seat is named:
-the status line, the racetrack, the trick, the "what just happened" list, the race log,
-the round stories, the replay, the move form's "best so far" and the hints. Bots keep
-their colours; the reader is still "You"."""
+"""What the pages of a race with friends say.
+
+Its people are named as they chose, escaped, wherever a seat is named: the status line,
+the racetrack, the trick, the "what just happened" list, the race log, the round stories,
+the replay, the move form's "best so far" and the hints. Bots keep their colours; the
+reader is still "You". At the end, "race this deal again" and "rematch" start a race with
+friends again (new invites), never silently one against bots."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import random
 import re
 from typing import Any
 
-from app_kit import bearer, move
+from app_kit import bearer, create, move, play_out, stored
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -106,6 +109,59 @@ def _step(client: TestClient, game_id: str, tokens: dict[int, str], rng: random.
     face_up = [a for a in mine["legal_actions"] if a["type"] == "play"]
     action = rng.choice(face_up or mine["legal_actions"])
     assert move(client, game_id, tokens[mover], mine["turn"], action).status_code == 200
+
+
+def _finish(client: TestClient, game_id: str, tokens: dict[int, str]) -> None:
+    rng = random.Random(8)
+    while not _state(client, game_id, tokens[0])["game_over"]:
+        _step(client, game_id, tokens, rng)
+
+
+def _race_again_form(page: str) -> dict[str, str]:
+    """The hidden fields of the "race this deal again" form on a finished table."""
+    form = page.split('<div class="race-again">', 1)[1].split("</form>", 1)[0]
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form))
+
+
+def test_race_this_deal_again_after_friends_is_with_friends(
+    app: FastAPI, client: TestClient
+) -> None:
+    game_id, tokens = _friends_race(client)
+    _finish(client, game_id, tokens)
+    seed = stored(app, game_id).seed
+    guest = _browser(app, game_id, tokens[1])
+    page = guest.get(f"/games/{game_id}").text
+    assert "Race this deal again with friends" in page and "new invite links" in page
+    assert "Rematch with friends" in page
+    fields = _race_again_form(page)
+    assert fields["people"] == "2" and fields["seed"] == str(seed)
+
+    again = guest.post("/games", data=fields)
+    assert again.status_code == 303
+    new_id = again.headers["location"].rsplit("/", 1)[1]
+    new = stored(app, new_id)
+    assert new.config.seed == seed and new.lobby.people() == 2 and new.status == "waiting"
+    lobby = guest.get(f"/games/{new_id}").text  # the presser starts it, with an invite to send
+    assert 'id="start-race"' in lobby and len(re.findall('class="invite-url"', lobby)) == 1
+
+    rematch = guest.post(f"/games/{game_id}/rematch")
+    assert rematch.status_code == 303
+    fresh = stored(app, rematch.headers["location"].rsplit("/", 1)[1])
+    assert fresh.lobby.people() == 2 and fresh.config.seed is None
+
+    watch = client.get(f"/games/{game_id}/watch").text  # a spectator races it alone
+    assert "Race this deal yourself, against bots" in watch
+    assert "people" not in _race_again_form(watch)
+
+
+def test_race_this_deal_again_after_a_solo_race_is_unchanged(client: TestClient) -> None:
+    game_id, token, state = create(client, players=3, bots="random")
+    play_out(client, game_id, token, state, random.Random(2))
+    solo = TestClient(client.app, follow_redirects=False)
+    solo.cookies.set(cookie_name(game_id), token)
+    page = solo.get(f"/games/{game_id}").text
+    assert ">Race this deal again</button>" in page and "with friends" not in page
+    assert "people" not in _race_again_form(page)
 
 
 def test_every_page_names_the_guest_and_the_creator(app: FastAPI, client: TestClient) -> None:
