@@ -11,7 +11,11 @@ places on ties) and milliseconds per move (mean and 99th percentile).
 
 Seat tokens are bot kinds (``random``, ``easy``, ``normal``, ``hard``); a hard bot may
 carry its own budget, ``hard:400ms`` or ``hard:300it``, and is then reported under that
-label; ``hard:200ms:4models`` also sets its opponent models. Example::
+label; ``hard:200ms:4models`` also sets its opponent models. Hard bots' budgets run on
+``--clock cpu`` by default, the CPU time of the searching process (so a budget buys the
+same search however busy the machine is, and figures measured under load still compare);
+``--clock wall`` gives them real time, as the server does. Moves are timed on that clock.
+Example::
 
     python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
         --games 400 --seed 1 --jobs 2
@@ -24,13 +28,13 @@ import json
 import math
 import multiprocessing
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import BOT_LEVELS, make_bot
 from engine.bots.base import Bot, mix_seed
+from engine.bots.search import CLOCKS
 from engine.cards import Suit
 from engine.game import MAX_DECISIONS, new_game
 from engine.variants import Variants
@@ -46,29 +50,35 @@ class SeatSpec:
 
     label: str
     kind: str
-    options: tuple[tuple[str, int], ...] = ()
+    options: tuple[tuple[str, int | str], ...] = ()
 
     def build(self, seed: int) -> Bot:
         """A fresh bot of this kind."""
         return make_bot(self.kind, seed, **dict(self.options))
 
 
-def parse_seat(token: str, budget_ms: int | None, iterations: int | None) -> SeatSpec:
+def parse_seat(
+    token: str, budget_ms: int | None, iterations: int | None, clock: str | None = None
+) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
-    (the hard bot's opponent models); the global budget applies to hard.
+    (the hard bot's opponent models); the global budget and ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
     >>> parse_seat("hard:200ms:4models", None, None).options
     (('models', 4), ('time_budget_ms', 200))
-    >>> parse_seat("normal", 100, None).options
+    >>> parse_seat("hard:400ms", None, None, "cpu").options
+    (('clock', 'cpu'), ('time_budget_ms', 400))
+    >>> parse_seat("normal", 100, None, "cpu").options
     ()
     """
     kind, *parts = token.strip().split(":")
     if kind not in BOT_LEVELS:
         raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_LEVELS)}.")
-    options: dict[str, int] = {}
+    options: dict[str, int | str] = {}
     if kind == "hard":
+        if clock is not None:
+            options["clock"] = clock
         if budget_ms is not None:
             options["time_budget_ms"] = budget_ms
         if iterations is not None:
@@ -131,6 +141,7 @@ class GameJob:
     variants: Variants
     seed: int
     seats: tuple[SeatSpec, ...]
+    clock: str = "wall"
 
 
 def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[float]:
@@ -169,6 +180,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
         variants=job.variants,
     )
     timings: list[list[float]] = [[] for _ in range(job.players)]
+    clock = CLOCKS[job.clock]
     decisions = 0
     while not game.is_over:
         seat = game.current_seat
@@ -178,9 +190,9 @@ def play_game(job: GameJob) -> list[SeatResult]:
             raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
         observation = observe(game, seat)
         bot = seats[seat].build(mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions))
-        start = time.perf_counter()
+        start = clock()
         action = bot.choose(observation)
-        timings[seat].append((time.perf_counter() - start) * 1000.0)
+        timings[seat].append((clock() - start) * 1000.0)
         game.apply(action, seat)
     finish = places(game.laps, game.gas, game.winner)
     return [
@@ -255,13 +267,15 @@ def run(
     seed: int,
     variants: Variants | None = None,
     jobs: int = 1,
+    clock: str = "wall",
 ) -> dict[str, Any]:
-    """Play ``games`` games (rounded up to whole rotations) and return the figures."""
+    """Play ``games`` games (rounded up to whole rotations) and return the figures; moves
+    are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`)."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
     total = max(1, math.ceil(games / players)) * players
-    work = [GameJob(i, players, variants, seed, tuple(seats)) for i in range(total)]
+    work = [GameJob(i, players, variants, seed, tuple(seats), clock) for i in range(total)]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -277,6 +291,7 @@ def run(
         "games": total,
         "deals": total // players,
         "seed": seed,
+        "clock": clock,
         "variants": variants.to_dict(),
         "bots": {label: tally.summary() for label, tally in tallies.items()},
     }
@@ -288,7 +303,8 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         f"{report['players']} players, {report['games']} games "
         f"({report['deals']} deals x {report['players']} seat rotations), "
-        f"seed {report['seed']}, variants: {', '.join(variants) or 'none'}",
+        f"seed {report['seed']}, variants: {', '.join(variants) or 'none'}, "
+        f"{report['clock']} clock",
         f"{'bot':<12}{'games':>7}{'wins':>7}{'win rate':>10}{'95% CI':>17}"
         f"{'mean place':>12}{'ms/move':>10}{'p99 ms':>9}",
     ]
@@ -313,12 +329,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="", help="e.g. larger_hands,zero_suit=jelly")
     parser.add_argument("--budget-ms", type=int, default=None, help="hard bots' time budget")
     parser.add_argument("--iterations", type=int, default=None, help="hard bots' fixed work")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="what hard bots' budgets and the move timings count: this process's CPU time "
+        "(default; load does not change the search) or wall time (as the server)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
-        seats = [parse_seat(t, args.budget_ms, args.iterations) for t in args.seats.split(",")]
+        seats = [
+            parse_seat(t, args.budget_ms, args.iterations, args.clock)
+            for t in args.seats.split(",")
+        ]
         report = run(
-            args.players, seats, args.games, args.seed, parse_variants(args.variants), args.jobs
+            args.players,
+            seats,
+            args.games,
+            args.seed,
+            parse_variants(args.variants),
+            args.jobs,
+            args.clock,
         )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

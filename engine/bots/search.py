@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.actions import Action, ActionDict, ActionType
@@ -48,7 +49,11 @@ from engine.sim import ACTION_ID, SimState
 from engine.view import Observation
 
 DEFAULT_CANDIDATES = 8
-HARD_OPTIONS = frozenset({"time_budget_ms", "iterations", "workers", "candidates", "models"})
+DEFAULT_MODELS = 1
+"""Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
+HARD_OPTIONS = frozenset(
+    {"time_budget_ms", "iterations", "workers", "candidates", "models", "clock"}
+)
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
@@ -120,17 +125,36 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 )
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.thread_time}
+"""The clocks a time budget can run on. ``wall`` (the default, what the server uses) is
+real time: a move must come within the budget however busy the machine is. ``cpu`` is the
+CPU time of the searching thread: a 200 ms budget buys the same search however many other
+processes share the cores, so offline tournaments measure the bot, not the machine's load."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    """When a search stops: after ``rollouts`` rollouts, or when ``clock`` passes ``deadline``."""
+
+    rollouts: int | None
+    deadline: float | None
+    clock: str = "wall"
+
+    def reached(self, used: int) -> bool:
+        """Whether the search must stop now, having run ``used`` rollouts."""
+        if self.rollouts is not None and used >= self.rollouts:
+            return True
+        return self.deadline is not None and CLOCKS[self.clock]() >= self.deadline
+
+
 def _run_worlds(
-    observation: Observation,
-    actions: list[Action],
-    seed: int,
-    rollouts: int | None,
-    deadline: float | None,
-    models: int = 1,
-) -> tuple[list[list[float]], int]:
-    """Evaluate ``actions`` on freshly sampled worlds: one row of values per world (NaN
-    for candidates not simulated in it, or pruned since), and the rollouts run. World n
-    models the other seats with ``OPPONENT_MODELS[n % models]``."""
+    observation: Observation, actions: list[Action], seed: int, stop: _Stop, models: int = 1
+) -> tuple[list[list[float]], int, list[int]]:
+    """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
+    world (NaN for candidates pruned), the rollouts run and the candidates still in the
+    running. World n models the other seats with ``OPPONENT_MODELS[n % models]``. A world
+    cut short by the budget is left out: every kept row holds a value for every candidate
+    still running, so they are compared on exactly the same worlds."""
     seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
@@ -138,27 +162,21 @@ def _run_worlds(
     stats = _Evaluator(len(actions))
     paired: list[list[float]] = []
     used = 0
-    while True:
-        if rollouts is not None and used >= rollouts:
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            break
+    while not stop.reached(used):
         world = SimState.from_game(determinizer.sample(rng))
         rollout_seed = rng.next_u64()
         model = OPPONENT_MODELS[stats.worlds % models]
         row = [math.nan] * len(actions)
         for i in stats.alive:
-            if rollouts is not None and used >= rollouts:
-                break
-            if deadline is not None and time.monotonic() >= deadline:
-                break
+            if stop.reached(used):
+                return paired, used, stats.alive
             state = world.clone()
             state.apply(ids[i])
-            value = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat)[seat]
-            row[i] = value
-            stats.sums[i] += value
-            stats.counts[i] += 1
+            row[i] = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat)[seat]
             used += 1
+        for i in stats.alive:
+            stats.sums[i] += row[i]
+            stats.counts[i] += 1
         paired.append(row)
         stats.worlds += 1
         if stats.worlds % 4 == 0:
@@ -167,17 +185,40 @@ def _run_worlds(
                 if i not in stats.alive:
                     for r in paired:
                         r[i] = math.nan
-    return paired, used
+    return paired, used, stats.alive
 
 
-def _worker(args: tuple[Observation, list[ActionDict], int, int | None, float, int]) -> Any:
-    """One worker process's share of a decision. The deadline is absolute (the monotonic
-    clock is system-wide), so a job that waited in a busy pool's queue runs only for what
-    is left of the budget instead of its whole length."""
-    observation, action_dicts, seed, rollouts, deadline_at, models = args
+def best_candidate(rows: list[list[float]], survivors: list[int]) -> int:
+    """The candidate to play: among the ``survivors`` (in heuristic order), the best mean
+    over the worlds where every one of them was simulated, a paired comparison; on a tie,
+    or with no such world, the one the heuristic ranks first.
+
+    >>> best_candidate([[0.2, 0.5, 0.1], [0.4, 0.3, 0.9]], [0, 1])
+    1
+    >>> best_candidate([[0.5, 0.5], [0.1, 0.1]], [0, 1]), best_candidate([], [2, 1])
+    (0, 1)
+    """
+    ordered = sorted(survivors)
+    complete = [row for row in rows if all(not math.isnan(row[i]) for i in ordered)]
+    if not complete:
+        return ordered[0]
+    totals = [sum(row[i] for row in complete) for i in ordered]
+    best = max(totals)
+    # Equal actions (jelly or beans, a gas that changes nothing) sum the same values in
+    # another order: within rounding they are a tie, and the heuristic's order decides.
+    return next(i for i, t in zip(ordered, totals, strict=True) if t >= best - 1e-9 * len(complete))
+
+
+def _worker(args: tuple[Observation, list[ActionDict], int, _Stop, float, int]) -> Any:
+    """One worker process's share of a decision. On the wall clock the deadline is
+    absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
+    queue runs only for what is left of the budget instead of its whole length; on the
+    CPU clock each worker spends the budget of its own thread's time."""
+    observation, action_dicts, seed, stop, budget_s, models = args
+    if stop.clock != "wall" and stop.deadline is not None:
+        stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    deadline = None if rollouts is not None else deadline_at
-    return _run_worlds(observation, actions, seed, rollouts, deadline, models)
+    return _run_worlds(observation, actions, seed, stop, models)
 
 
 class HardBot(Bot):
@@ -199,7 +240,8 @@ class HardBot(Bot):
         iterations: int | None = None,
         workers: int = 1,
         candidates: int = DEFAULT_CANDIDATES,
-        models: int = 1,
+        models: int = DEFAULT_MODELS,
+        clock: str = "wall",
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -208,17 +250,20 @@ class HardBot(Bot):
             raise ValueError("workers and candidates must be at least 1.")
         if not 1 <= models <= len(OPPONENT_MODELS):
             raise ValueError(f"models runs from 1 (normal only) to {len(OPPONENT_MODELS)}.")
+        if clock not in CLOCKS:
+            raise ValueError(f"The clock is one of {', '.join(CLOCKS)}, not {clock!r}.")
         self.time_budget_ms = float(time_budget_ms)
         self.iterations = iterations
         self.workers = int(workers)
         self.candidates = int(candidates)
         self.models = int(models)
+        self.clock = clock
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
     def choose(self, observation: Observation) -> Action:
-        """The candidate with the best mean simulated outcome."""
-        start = time.monotonic()
+        """The candidate with the best mean simulated outcome (:func:`best_candidate`)."""
+        start = CLOCKS[self.clock]()
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
@@ -233,34 +278,34 @@ class HardBot(Bot):
             return shortlist[0]
         seed = rng.next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
+        deadline = None if self.iterations is not None else start + budget_s
         if self.workers > 1:
-            share = None if self.iterations is None else -(-self.iterations // self.workers)
-            jobs = [
-                (
-                    observation,
-                    [a.to_dict() for a in shortlist],
-                    mix_seed(seed, w),
-                    share,
-                    start + budget_s,
-                    self.models,
-                )
-                for w in range(self.workers)
-            ]
-            parts = list(_pool(self.workers).map(_worker, jobs))
-            rows = [row for part, _ in parts for row in part]
-            self.last_rollouts = sum(used for _, used in parts)
+            parts = self._search_parallel(observation, shortlist, seed, deadline, budget_s)
         else:
-            deadline = None if self.iterations is not None else start + budget_s
-            rows, self.last_rollouts = _run_worlds(
-                observation, shortlist, seed, self.iterations, deadline, self.models
-            )
-        best_index = 0
-        best_mean = -1.0
-        for i in range(len(shortlist)):
-            values = [row[i] for row in rows if not math.isnan(row[i])]
-            if not values:
-                continue
-            mean = sum(values) / len(values)
-            if mean > best_mean + 1e-12:
-                best_mean, best_index = mean, i
-        return shortlist[best_index]
+            stop = _Stop(self.iterations, deadline, self.clock)
+            parts = [_run_worlds(observation, shortlist, seed, stop, self.models)]
+        self.last_rollouts = sum(used for _, used, _ in parts)
+        rows = [row for part, _, _ in parts for row in part]
+        # A candidate pruned by any worker was clearly behind there: keep those every worker
+        # still ran (or, should the workers disagree on all of them, any that one still ran).
+        running = [set(alive) for _, _, alive in parts]
+        survivors = set.intersection(*running) or set.union(*running)
+        return shortlist[best_candidate(rows, sorted(survivors))]
+
+    def _search_parallel(
+        self,
+        observation: Observation,
+        shortlist: list[Action],
+        seed: int,
+        deadline: float | None,
+        budget_s: float,
+    ) -> list[tuple[list[list[float]], int, list[int]]]:
+        """Split the worlds of one decision over :attr:`workers` pool processes."""
+        share = None if self.iterations is None else -(-self.iterations // self.workers)
+        stop = _Stop(share, deadline, self.clock)
+        dicts = [a.to_dict() for a in shortlist]
+        jobs = [
+            (observation, dicts, mix_seed(seed, w), stop, budget_s, self.models)
+            for w in range(self.workers)
+        ]
+        return list(_pool(self.workers).map(_worker, jobs))
