@@ -260,6 +260,15 @@ class Tally:
         }
 
 
+def _count(tallies: dict[str, Tally], results: list[SeatResult], done: int, every: int) -> None:
+    """Add one game's results; every ``every`` games, print the running wins to stderr."""
+    for result in results:
+        tallies[result.label].add(result)
+    if every and done % every == 0:
+        wins = ", ".join(f"{label} {t.wins}/{t.games}" for label, t in tallies.items())
+        print(f"after {done} games: {wins}", file=sys.stderr, flush=True)
+
+
 def run(
     players: int,
     seats: Sequence[SeatSpec],
@@ -268,9 +277,11 @@ def run(
     variants: Variants | None = None,
     jobs: int = 1,
     clock: str = "wall",
+    progress: int = 0,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole rotations) and return the figures; moves
-    are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`)."""
+    are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With ``progress`` N,
+    a line of running wins goes to stderr every N games (a long run can be read early)."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
@@ -279,13 +290,11 @@ def run(
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for seat_results in pool.imap_unordered(play_game, work, chunksize=1):
-                for result in seat_results:
-                    tallies[result.label].add(result)
+            for done, seat_results in enumerate(pool.imap_unordered(play_game, work), 1):
+                _count(tallies, seat_results, done, progress)
     else:
-        for job in work:
-            for result in play_game(job):
-                tallies[result.label].add(result)
+        for done, job in enumerate(work, 1):
+            _count(tallies, play_game(job), done, progress)
     return {
         "players": players,
         "games": total,
@@ -337,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
         "(default; load does not change the search) or wall time (as the server)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print running wins every N games (stderr)"
+    )
     args = parser.parse_args(argv)
     try:
         seats = [
@@ -351,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             parse_variants(args.variants),
             args.jobs,
             args.clock,
+            args.progress,
         )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

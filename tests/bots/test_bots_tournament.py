@@ -80,3 +80,14 @@ def test_places_and_percentile() -> None:
     assert places([1, 2, 0], [5, 0, 5], 1) == [2.0, 1.0, 3.0]
     assert places([0, 0, 0], [1, 1, 1], None) == [2.0, 2.0, 2.0]
     assert percentile(list(map(float, range(1, 101))), 99) == 99.0
+
+
+def test_progress_lines_give_running_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    seats = "normal,easy,random"
+    assert main(["--players", "3", "--seats", seats, "--games", "6", "--progress", "2"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"after {n} games" for n in (2, 4, 6)]
+    final = dict(part.rsplit(" ", 1) for part in lines[-1].split(": ", 1)[1].split(", "))
+    assert set(final) == {"normal", "easy", "random"}
+    assert sum(int(score.split("/")[0]) for score in final.values()) == 6
+    assert {score.split("/")[1] for score in final.values()} == {"6"}
