@@ -10,9 +10,14 @@ For one decision the bot
    round, scoring the result with :func:`engine.bots.value.win_chances`;
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
    so the luck of the deal cancels out), dropping those clearly behind as evidence grows;
-4. stops at the time budget (default :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`) or,
-   for reproducible runs, after a fixed number of rollouts (``iterations``), and plays the
-   best mean.
+4. stops at the time budget (default :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`,
+   real time, or with ``clock="cpu"`` the searching thread's CPU time: see
+   :data:`CLOCKS`) or, for reproducible runs, after a fixed number of rollouts
+   (``iterations``), and plays the surviving candidate with the best mean over the worlds
+   they all saw (:func:`best_candidate`).
+
+``python -m engine.bots.hard_regret`` measures how far that choice falls short of a long
+reference search's, by budget and opponent model (``docs/bots.md``).
 
 By default (``workers=1``) the search runs in the calling process. With ``workers=N`` the
 worlds are split over N shared worker processes (root parallelism), which also keeps a
@@ -133,8 +138,9 @@ processes share the cores, so offline tournaments measure the bot, not the machi
 
 
 @dataclass(frozen=True, slots=True)
-class _Stop:
-    """When a search stops: after ``rollouts`` rollouts, or when ``clock`` passes ``deadline``."""
+class Stop:
+    """When a search stops: after ``rollouts`` rollouts, or when the clock named ``clock``
+    (one of :data:`CLOCKS`) passes ``deadline``."""
 
     rollouts: int | None
     deadline: float | None
@@ -147,14 +153,20 @@ class _Stop:
         return self.deadline is not None and CLOCKS[self.clock]() >= self.deadline
 
 
-def _run_worlds(
-    observation: Observation, actions: list[Action], seed: int, stop: _Stop, models: int = 1
+def run_worlds(
+    observation: Observation,
+    actions: list[Action],
+    seed: int,
+    stop: Stop,
+    models: int = 1,
+    prune: bool = True,
 ) -> tuple[list[list[float]], int, list[int]]:
     """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
     world (NaN for candidates pruned), the rollouts run and the candidates still in the
     running. World n models the other seats with ``OPPONENT_MODELS[n % models]``. A world
     cut short by the budget is left out: every kept row holds a value for every candidate
-    still running, so they are compared on exactly the same worlds."""
+    still running, so they are compared on exactly the same worlds. ``prune=False`` runs
+    every candidate in every world (a reference search)."""
     seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
@@ -179,7 +191,7 @@ def _run_worlds(
             stats.counts[i] += 1
         paired.append(row)
         stats.worlds += 1
-        if stats.worlds % 4 == 0:
+        if prune and stats.worlds % 4 == 0:
             stats.prune(paired)
             for i in range(len(actions)):
                 if i not in stats.alive:
@@ -209,7 +221,7 @@ def best_candidate(rows: list[list[float]], survivors: list[int]) -> int:
     return next(i for i, t in zip(ordered, totals, strict=True) if t >= best - 1e-9 * len(complete))
 
 
-def _worker(args: tuple[Observation, list[ActionDict], int, _Stop, float, int]) -> Any:
+def _worker(args: tuple[Observation, list[ActionDict], int, Stop, float, int]) -> Any:
     """One worker process's share of a decision. On the wall clock the deadline is
     absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
     queue runs only for what is left of the budget instead of its whole length; on the
@@ -218,7 +230,16 @@ def _worker(args: tuple[Observation, list[ActionDict], int, _Stop, float, int]) 
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return _run_worlds(observation, actions, seed, stop, models)
+    return run_worlds(observation, actions, seed, stop, models)
+
+
+def rank_candidates(observation: Observation, actions: list[Action], count: int) -> list[Action]:
+    """The actions the search compares: the normal heuristic's ``count`` best sensible
+    ones, best first."""
+    situation = from_observation(observation, actions)
+    scores, chances = score_actions(situation, NORMAL)
+    ranked = sorted(sensible(situation, scores, chances), key=lambda i: -scores[i])
+    return [actions[i] for i in ranked[:count]]
 
 
 class HardBot(Bot):
@@ -270,10 +291,7 @@ class HardBot(Bot):
         if len(actions) == 1:
             return actions[0]
         rng = decision_rng(self.seed, observation)
-        situation = from_observation(observation, actions)
-        scores, chances = score_actions(situation, NORMAL)
-        ranked = sorted(sensible(situation, scores, chances), key=lambda i: -scores[i])
-        shortlist = [actions[i] for i in ranked[: self.candidates]]
+        shortlist = rank_candidates(observation, actions, self.candidates)
         if len(shortlist) == 1:
             return shortlist[0]
         seed = rng.next_u64()
@@ -282,8 +300,8 @@ class HardBot(Bot):
         if self.workers > 1:
             parts = self._search_parallel(observation, shortlist, seed, deadline, budget_s)
         else:
-            stop = _Stop(self.iterations, deadline, self.clock)
-            parts = [_run_worlds(observation, shortlist, seed, stop, self.models)]
+            stop = Stop(self.iterations, deadline, self.clock)
+            parts = [run_worlds(observation, shortlist, seed, stop, self.models)]
         self.last_rollouts = sum(used for _, used, _ in parts)
         rows = [row for part, _, _ in parts for row in part]
         # A candidate pruned by any worker was clearly behind there: keep those every worker
@@ -302,7 +320,7 @@ class HardBot(Bot):
     ) -> list[tuple[list[list[float]], int, list[int]]]:
         """Split the worlds of one decision over :attr:`workers` pool processes."""
         share = None if self.iterations is None else -(-self.iterations // self.workers)
-        stop = _Stop(share, deadline, self.clock)
+        stop = Stop(share, deadline, self.clock)
         dicts = [a.to_dict() for a in shortlist]
         jobs = [
             (observation, dicts, mix_seed(seed, w), stop, budget_s, self.models)

@@ -81,8 +81,11 @@ def test_cpu_clock_with_workers_spends_each_workers_own_budget() -> None:
 
 
 def test_tournament_gives_hard_seats_the_chosen_clock(capsys: pytest.CaptureFixture[str]) -> None:
-    assert parse_seat("hard:300ms", None, None, "cpu").build(1).clock == "cpu"  # type: ignore[attr-defined]
-    assert parse_seat("hard", None, None).build(1).clock == "wall"  # type: ignore[attr-defined]
+    on_cpu, on_wall = (
+        parse_seat(t, None, None, c).build(1) for t, c in (("hard", "cpu"), ("hard", None))
+    )
+    assert isinstance(on_cpu, HardBot) and on_cpu.clock == "cpu"
+    assert isinstance(on_wall, HardBot) and on_wall.clock == "wall"
     assert main(["--players", "3", "--seats", "hard:20ms,normal,normal", "--games", "3"]) == 0
     assert "cpu clock" in capsys.readouterr().out
     assert main(["--players", "3", "--seats", "normal,normal,easy", "--clock", "wall"]) == 0
