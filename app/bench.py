@@ -84,8 +84,20 @@ def _drop_engine_cache() -> int:
     return held
 
 
-def _measure(count: int, stage: str, settings: Settings, rng: random.Random) -> tuple[float, float]:
-    """Average traced bytes and events per session for ``count`` sessions at ``stage``."""
+def _saved_bytes(session: GameSession) -> tuple[int, int]:
+    """JSON bytes of the session's game state plus its event log as saved now (packed rows),
+    and the same with the log written the old way, one object per event."""
+    game = len(json.dumps(session.game.to_dict(), separators=(",", ":")))
+    rows = len(json.dumps(session.events.to_list(), separators=(",", ":")))
+    objects = len(json.dumps(session.events.dicts(), separators=(",", ":")))
+    return game + rows, game + objects
+
+
+def _measure(
+    count: int, stage: str, settings: Settings, rng: random.Random
+) -> tuple[float, float, tuple[float, float]]:
+    """Average traced bytes, events and saved JSON bytes (now, old log form) per session for
+    ``count`` sessions at ``stage``."""
     store = MemoryStore[GameSession](max_games=count + 1, idle_expiry_seconds=1e9)
     moves = {"fresh": 0, "mid": 12, "finished": None}[stage]
     _drop_engine_cache()
@@ -105,7 +117,12 @@ def _measure(count: int, stage: str, settings: Settings, rng: random.Random) -> 
     stats = after.compare_to(before, "filename")
     grown = sum(stat.size_diff for stat in stats if "tracemalloc" not in stat.traceback[0].filename)
     events = statistics.mean(len(s.events) for s in kept)
-    return grown / count, events
+    saved = [_saved_bytes(s) for s in kept]
+    return (
+        grown / count,
+        events,
+        (statistics.mean(n for n, _ in saved), statistics.mean(o for _, o in saved)),
+    )
 
 
 def bench_memory(games: int, cap: int) -> None:
@@ -118,8 +135,11 @@ def bench_memory(games: int, cap: int) -> None:
         _play(start_game(warm, GameConfig(bots="normal"), settings), rng, None)
     print(f"memory per stored game ({games} sessions each, normal bots, 3-5 players)")
     for stage in ("fresh", "mid", "finished"):
-        per_game, events = _measure(games, stage, settings, rng)
-        print(f"  {stage:<9} {per_game / 1024:7.1f} KiB/game   ({events:5.1f} events kept)")
+        per_game, events, (saved, old) = _measure(games, stage, settings, rng)
+        print(
+            f"  {stage:<9} {per_game / 1024:7.1f} KiB/game   ({events:5.1f} events kept; "
+            f"saved game + log {saved / 1024:.1f} KiB, {old / 1024:.1f} KiB with the old log)"
+        )
 
     print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")
     store = MemoryStore[GameSession](

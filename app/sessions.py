@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -51,6 +50,7 @@ from app.vocabulary import BotLevel
 from engine import (
     Action,
     Event,
+    EventLog,
     Game,
     IllegalAction,
     Observation,
@@ -108,7 +108,7 @@ class GameSession:
     """One live race: the engine game plus everything the server tracks about it.
 
     ``turn`` counts the human's applied actions; a request must echo it. ``events`` holds the
-    public event log as compact JSON strings (memory: a game keeps hundreds of them).
+    public event log, packed (memory: a game keeps hundreds of events).
     ``lobby`` says who sits where; each seat remembers how many events it was sent.
 
 
@@ -127,7 +127,7 @@ class GameSession:
     seed_chosen: bool
     engine_seed: int
     turn: int = 0
-    events: list[str] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
     bot_decisions: int = 0
     last_seen: float = 0.0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
@@ -166,7 +166,7 @@ class GameSession:
 
     def record_events(self, events: list[Event]) -> None:
         """Append engine events to the public log."""
-        self.events.extend(json.dumps(event.to_dict(), separators=(",", ":")) for event in events)
+        self.events.extend(events)
 
 
 SessionStore = GameStore[GameSession]
@@ -340,7 +340,7 @@ def session_state(
             **table_state(session),
             "game_id": session.id,
             "turn": session.turn,
-            "events": [json.loads(text) for text in session.events[start:]],
+            "events": session.events.dicts(start),
             "event_count": total,
             "notice": RUNNER.notice(session.config.bots),
         },
@@ -514,7 +514,7 @@ def game_record(session: GameSession) -> dict[str, Any]:
         "seed": session.seed if over or session.seed_chosen else None,
         "winner": game.winner if over else None,
         "turn": session.turn,
-        "events": [json.loads(text) for text in session.events],
+        "events": session.events.dicts(),
     }
 
 

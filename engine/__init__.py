@@ -4,6 +4,7 @@ Modules: :mod:`engine.cards` (suits, fixed numbers, the Lichen effect),
 :mod:`engine.variants` (variant switches and the deck), :mod:`engine.actions` (turns,
 the gas a turn may carry, :class:`IllegalAction`), :mod:`engine.events` (public
 narration and each event's payload type), :mod:`engine.game` (state and rules),
+:mod:`engine.event_log` (the compact public log a server keeps),
 :mod:`engine.view` (a seat's view and its types), :mod:`engine.rng` (the seeded
 generator), :mod:`engine.bench` (speed figures), :mod:`engine.bots` (computer players,
 their levels and default budget) and :mod:`engine.tournament`.
@@ -26,6 +27,7 @@ from engine.cards import (
     ZeroEffect,
     effective_value,
 )
+from engine.event_log import EventLog
 from engine.events import (
     EVENT_PAYLOADS,
     CardDiscarded,
@@ -85,6 +87,7 @@ __all__ = [
     "Event",
     "EventData",
     "EventKind",
+    "EventLog",
     "Game",
     "GameWon",
     "GasTaken",

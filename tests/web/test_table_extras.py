@@ -15,7 +15,7 @@ from game_kit import reshuffle_hidden
 
 from app.sessions import GameSession
 from app.store import MemoryStore
-from engine import Action, new_game
+from engine import Action, EventKind, new_game
 
 
 def _is_fragment(html: str) -> bool:
@@ -253,9 +253,10 @@ def test_replay_steps_through_every_trick(
     overview = client.get(f"/games/{game_id}/replay", headers=headers)
     assert overview.status_code == 200 and _is_fragment(overview.text) == bool(headers)
     links = sorted({int(n) for n in re.findall(r"/replay\?step=(\d+)", overview.text)} - {0})
-    tricks = sum(1 for e in session_of(store, game_id).events if '"gas_to_middle"' in e)
-    tricks += sum(1 for e in session_of(store, game_id).events if '"trick_all_tuned_up"' in e)
-    assert links == list(range(1, len(links) + 1)) and len(links) >= 12
+    # Every trick, won or all tuned up, ends with its gas going to the middle (R14).
+    kinds = [e.kind for e in session_of(store, game_id).events.events()]
+    tricks = kinds.count(EventKind.GAS_TO_MIDDLE)
+    assert links == list(range(1, tricks + 1)) and tricks >= 12
     first = client.get(f"/games/{game_id}/replay?step=1", headers=headers).text
     assert "round 1, trick 1" in first and 'rel="next"' in first and 'rel="prev"' not in first
     last = client.get(f"/games/{game_id}/replay?step={links[-1]}", headers=headers).text
