@@ -41,11 +41,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     ZZV_HOST=0.0.0.0 \
-    ZZV_PORT=8000
+    ZZV_PORT=8000 \
+    ZZV_DATA_DIR=/var/lib/zzv
 
 RUN groupadd --system --gid 10001 zzv \
     && useradd --system --uid 10001 --gid zzv --no-create-home --home-dir /nonexistent \
-        --shell /usr/sbin/nologin zzv
+        --shell /usr/sbin/nologin zzv \
+    && mkdir -p /var/lib/zzv && chown zzv:zzv /var/lib/zzv
+
+# The in-memory store saves the live races here on `docker stop` and loads them at start;
+# mount a volume on it so they survive a new container too.
+VOLUME ["/var/lib/zzv"]
 
 # Wheels are bind-mounted from the builder rather than copied, so they never become a layer.
 RUN --mount=type=bind,from=builder,source=/wheels/deps,target=/wheels \
@@ -62,7 +68,8 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('ZZV_PORT', '8000') + '/healthz', timeout=4)"]
 
-# One worker on purpose: games live in this process's memory (README.md, "Several workers").
-# The http protocol adds a request-header timeout (app/protocol.py).
-# exec hands PID 1 to uvicorn so `docker stop` (SIGTERM) reaches it and shutdown is graceful.
-CMD ["sh", "-c", "exec uvicorn app.main:app --host \"$ZZV_HOST\" --port \"$ZZV_PORT\" --workers 1 --http app.protocol:HeaderTimeoutProtocol --proxy-headers --timeout-graceful-shutdown 10"]
+# `zzv serve` runs uvicorn with the settings: ZZV_HOST/ZZV_PORT, ZZV_WORKERS (more than one
+# only with ZZV_REDIS_URL, README.md "Several workers"), the request-header timeout, proxy
+# headers from FORWARDED_ALLOW_IPS and a 10 s graceful stop. The exec form makes it PID 1,
+# so `docker stop` (SIGTERM) reaches it and the races are saved.
+CMD ["zzv", "serve"]

@@ -15,6 +15,10 @@
     Bytes on the wire per move of whole races at 3 and 5 players, with and without
     JavaScript, compressed and not (see :mod:`app.bench_weight`).
 
+``python -m app.bench load --compare --players 200 [--duration 30]``
+    The same load three times: memory store with 1 worker, Redis with 1 worker, Redis with
+    2 workers, on a fresh ``redis-server`` it starts on a loopback port, side by side.
+
 ``python -m app.bench hardload [--hard 40] [--normal 20] [--duration 30] [--think 1.0]``
     The same against races with hard bots and with normal bots at once: move latency
     p50/p99 per level, and from the server's debug lines the rollouts of every hard search
@@ -40,12 +44,15 @@ import tempfile
 import time
 import tracemalloc
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app import bench_weight
 from app.bench_server import find_free_port, uvicorn_command, wait_until_healthy
-from app.bot_runner import STARVED_ROLLOUTS
-from app.sessions import GameConfig, GameSession, play_inline, session_state, start_game
+from app.bot_runner import STARVED_ROLLOUTS, run_bots_inline
+from app.race import GameConfig, GameSession, new_session
+from app.redis_process import RedisProcess
+from app.sessions import play_inline, session_state
 from app.settings import Settings
 from app.store import MemoryStore
 from engine.bots import BOT_LEVELS
@@ -84,13 +91,21 @@ def _drop_engine_cache() -> int:
     return held
 
 
+def _started(config: GameConfig, settings: Settings) -> GameSession:
+    """A new race with the bots' opening moves played (as :func:`app.sessions.start_game`)."""
+    session = new_session(config, settings)
+    run_bots_inline(session)
+    session_state(session)
+    return session
+
+
 def _saved_bytes(session: GameSession) -> tuple[int, int]:
-    """JSON bytes of the session's game state plus its event log as saved now (packed rows),
-    and the same with the log written the old way, one object per event."""
-    game = len(json.dumps(session.game.to_dict(), separators=(",", ":")))
-    rows = len(json.dumps(session.events.to_list(), separators=(",", ":")))
-    objects = len(json.dumps(session.events.dicts(), separators=(",", ":")))
-    return game + rows, game + objects
+    """JSON bytes of the race as a store keeps it (``GameSession.to_dict``: game, seats and
+    packed event log), and the same with the log written the old way, one object per event."""
+    saved = session.to_dict()
+    now = len(json.dumps(saved, separators=(",", ":")))
+    old = len(json.dumps({**saved, "events": session.events.dicts()}, separators=(",", ":")))
+    return now, old
 
 
 def _measure(
@@ -98,7 +113,6 @@ def _measure(
 ) -> tuple[float, float, tuple[float, float]]:
     """Average traced bytes, events and saved JSON bytes (now, old log form) per session for
     ``count`` sessions at ``stage``."""
-    store = MemoryStore[GameSession](max_games=count + 1, idle_expiry_seconds=1e9)
     moves = {"fresh": 0, "mid": 12, "finished": None}[stage]
     _drop_engine_cache()
     gc.collect()
@@ -107,7 +121,7 @@ def _measure(
     kept = []
     for i in range(count):
         players = 3 + i % 3
-        session = start_game(store, GameConfig(players=players, bots="normal"), settings)
+        session = _started(GameConfig(players=players, bots="normal"), settings)
         _play(session, rng, moves)
         kept.append(session)
     _drop_engine_cache()
@@ -129,10 +143,9 @@ def bench_memory(games: int, cap: int) -> None:
     """Print bytes per stored game and show the cap bounding the store."""
     settings = Settings(access_log=False, rate_limit_enabled=False)
     rng = random.Random(1)
-    # Warm the engine's legal-action cache so it is not billed to the first games.
-    warm = MemoryStore[GameSession](max_games=50, idle_expiry_seconds=1e9)
+    # Warm the engine's bounded legal-action cache so it is not billed to the first games.
     for _ in range(40):
-        _play(start_game(warm, GameConfig(bots="normal"), settings), rng, None)
+        _play(_started(GameConfig(bots="normal"), settings), rng, None)
     print(f"memory per stored game ({games} sessions each, normal bots, 3-5 players)")
     for stage in ("fresh", "mid", "finished"):
         per_game, events, (saved, old) = _measure(games, stage, settings, rng)
@@ -142,7 +155,7 @@ def bench_memory(games: int, cap: int) -> None:
         )
 
     print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")
-    store = MemoryStore[GameSession](
+    store: MemoryStore[GameSession] = MemoryStore(
         max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0
     )
     _drop_engine_cache()
@@ -150,7 +163,8 @@ def bench_memory(games: int, cap: int) -> None:
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     for i in range(1, 5 * cap + 1):
-        session = start_game(store, GameConfig(players=3 + i % 3, bots="normal"), settings)
+        session = _started(GameConfig(players=3 + i % 3, bots="normal"), settings)
+        asyncio.run(store.add(session, "bench"))
         _play(session, rng, None)
         if i % cap == 0:
             cached = _drop_engine_cache()
@@ -186,21 +200,28 @@ class LoadStats:
 
 
 def _start_server(
-    port: int, players: int, env: dict[str, str] | None = None, output: Any = None
+    port: int,
+    players: int,
+    env: dict[str, str] | None = None,
+    output: Any = None,
+    workers: int = 1,
 ) -> subprocess.Popen[bytes]:
-    """A uvicorn on 127.0.0.1:``port`` for ``players`` (``env`` over the bench's defaults;
-    its stderr to ``output`` if given); waits until it answers ``/healthz``."""
+    """A uvicorn of ``workers`` processes on 127.0.0.1:``port`` for ``players`` (``env`` over
+    the bench's defaults; its stderr to ``output`` if given); waits until it answers
+    ``/healthz``."""
     full_env = {
         **os.environ,
         "ZZV_RATE_LIMIT_ENABLED": "false",  # every simulated player shares 127.0.0.1
+        "ZZV_MAX_GAMES_PER_CLIENT": str(max(2000, players * 20)),
         "ZZV_ACCESS_LOG": "false",
         "ZZV_MAX_GAMES": str(max(2000, players * 20)),
         "ZZV_LOG_LEVEL": "warning",
         **(env or {}),
     }
     command = uvicorn_command(
-        port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5"
-    )
+        port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5",
+        "--workers", str(workers),
+    )  # fmt: skip
     process = subprocess.Popen(command, env=full_env, stdin=subprocess.DEVNULL, stderr=output)
     return wait_until_healthy(process, port)
 
@@ -322,6 +343,59 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
     print(f"  errors             {total_errors}" + (f"  ({detail})" if detail else ""))
 
 
+# ------------------------------------------------------------------ load per store
+
+STORE_SETUPS = (("memory", 1), ("redis", 1), ("redis", 2))
+"""(store, workers) compared by ``load --compare``, in this order."""
+
+
+def _measure_setup(
+    players: int, duration: float, think: float, bots: str, workers: int, env: dict[str, str]
+) -> tuple[LoadStats, float]:
+    """Start a server, run the players against it, stop it: (stats, seconds)."""
+    port = find_free_port()
+    process = _start_server(port, players, env, workers=workers)
+    try:
+        started = time.monotonic()
+        stats = asyncio.run(_run_load(f"http://127.0.0.1:{port}", players, duration, think, bots))
+        return stats, time.monotonic() - started
+    finally:
+        _stop_server(process)
+
+
+def _error_counts(stats: LoadStats) -> str:
+    detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))
+    return f"{sum(stats.errors.values())}" + (f" ({detail})" if detail else "")
+
+
+def bench_compare(players: int, duration: float, think: float, bots: str) -> None:
+    """The same load against :data:`STORE_SETUPS`, one after the other on a fresh
+    ``redis-server`` started here on a loopback port; prints them side by side."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="zzv-bench-") as folder:
+        redis = RedisProcess(find_free_port(), Path(folder))
+        redis.start()
+        try:
+            for store, workers in STORE_SETUPS:
+                redis.flush()
+                env = {"ZZV_REDIS_URL": redis.url} if store == "redis" else {}
+                stats, elapsed = _measure_setup(players, duration, think, bots, workers, env)
+                rows.append((store, workers, stats, elapsed))
+        finally:
+            redis.stop()
+    print(
+        f"load: {players} concurrent players, {bots} bots, 4 seats, think {think:.2f}s, "
+        f"{duration:.0f}s per setup; server, Redis and players share this machine's cores"
+    )
+    print(f"  {'store':<7}{'workers':>8}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}  errors")
+    for store, workers, stats, elapsed in rows:
+        moves = stats.move_ms
+        print(
+            f"  {store:<7}{workers:>8}{len(moves) / elapsed:>10.1f}"
+            f"{_percentile(moves, 50):>9.1f}{_percentile(moves, 99):>9.1f}  {_error_counts(stats)}"
+        )
+
+
 # ------------------------------------------------------------------ hard-bot load
 
 
@@ -426,6 +500,11 @@ def main(argv: list[str] | None = None) -> None:
     load.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     load.add_argument("--bots", default="normal", choices=BOT_LEVELS)
     load.add_argument("--url", default=None, help="use a running server instead of starting one")
+    load.add_argument(
+        "--compare",
+        action="store_true",
+        help="memory/1 worker, Redis/1 worker, Redis/2 workers side by side",
+    )
     weight = sub.add_parser("weight", help="bytes on the wire per move, 3 and 5 players")
     bench_weight.add_arguments(weight)
     hardload = sub.add_parser("hardload", help="hard-bot races alongside normal ones")
@@ -452,6 +531,8 @@ def main(argv: list[str] | None = None) -> None:
         from app.bench_friends import bench_friends
 
         bench_friends(args.races, args.duration, args.think, args.url)
+    elif args.compare:
+        bench_compare(args.players, args.duration, args.think, args.bots)
     else:
         bench_load(args.players, args.duration, args.think, args.bots, args.url)
 

@@ -1,8 +1,8 @@
-"""The ``zzv`` command line: starts the web server for local play.
+"""The ``zzv`` command line: starts the web server.
 
-Production containers run uvicorn directly (see the Dockerfile); this entry point is the
-friendly way to start the game on a laptop, with defaults taken from the ``ZZV_*``
-settings so the command line and the environment never disagree.
+The friendly way to start the game on a laptop, and what the Docker image runs, with
+defaults taken from the ``ZZV_*`` settings so the command line and the environment never
+disagree. Several workers are allowed only with the shared Redis store.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import uvicorn
 
 from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 APP_IMPORT_PATH = "app.main:app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
@@ -71,6 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="TCP port to listen on (default: %(default)s)",
     )
     serve.add_argument(
+        "--workers",
+        type=int,
+        default=settings.workers,
+        help=(
+            "worker processes (default: %(default)s, from ZZV_WORKERS); more than one needs "
+            "the shared store, ZZV_REDIS_URL"
+        ),
+    )
+    serve.add_argument(
         "--reload",
         action="store_true",
         help="restart when source files change (development only)",
@@ -78,12 +87,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def serve(host: str, port: int, *, reload: bool = False) -> None:
+def workers_problem(workers: int, settings: Settings) -> str | None:
+    """Why ``workers`` cannot run with ``settings``, as a sentence; None if they can.
+
+    >>> workers_problem(2, Settings(redis_url=None)) is not None
+    True
+    >>> workers_problem(2, Settings(redis_url="redis://localhost:6379/0")) is None
+    True
+    """
+    if workers < 1:
+        return "--workers must be at least 1."
+    if workers > 1 and settings.redis_url is None:
+        return (
+            f"{workers} workers need a shared game store: set ZZV_REDIS_URL to a Redis. "
+            "With the in-memory store each worker would hold its own races, and a player "
+            "whose request reached another worker would lose theirs."
+        )
+    return None
+
+
+def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> None:
     """Run the web server in the foreground until it is interrupted.
 
     Uvicorn owns signal handling: on SIGINT or SIGTERM it stops accepting connections,
     lets in-flight requests finish for up to the configured grace period, then runs the
-    application's shutdown hook.
+    application's shutdown hook (which saves the in-memory races to ``ZZV_DATA_DIR``).
     """
     settings = get_settings()
     print(
@@ -95,9 +123,10 @@ def serve(host: str, port: int, *, reload: bool = False) -> None:
         host=host,
         port=port,
         reload=reload,
-        # Games live in this process's memory, so exactly one worker may own them.
-        workers=1,
+        workers=workers,
         http=HTTP_PROTOCOL,
+        # X-Forwarded-* are trusted only from FORWARDED_ALLOW_IPS (uvicorn reads it).
+        proxy_headers=True,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         log_level=settings.log_level,
     )
@@ -105,9 +134,13 @@ def serve(host: str, port: int, *, reload: bool = False) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``zzv`` console script; returns the process exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "serve":
-        serve(args.host, args.port, reload=args.reload)
+        problem = workers_problem(args.workers, get_settings())
+        if problem is not None:
+            parser.exit(2, f"zzv serve: {problem}\n")
+        serve(args.host, args.port, workers=args.workers, reload=args.reload)
     return 0
 
 

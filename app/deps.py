@@ -3,18 +3,18 @@
 Use them as parameter types::
 
     @router.get("/games/{game_id}")
-    async def read(session: ApiSessionDep, settings: SettingsDep) -> Response: ...
+    async def read(player: ApiPlayerDep, settings: SettingsDep) -> Response: ...
 
 * :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
 * :data:`StoreDep` — the app's :class:`~app.store.GameStore`;
-* :data:`ApiSessionDep` — the game named by the ``game_id`` path parameter, authenticated by
-  ``Authorization: Bearer <token>`` (API clients).
+* :data:`ApiPlayerDep` — the seat of the game named by the ``game_id`` path parameter,
+  authenticated by ``Authorization: Bearer <token>`` (API clients).
 
 Browsers are authenticated by the ``zzv_<game_id>`` cookie (:func:`cookie_name`); the web
 routes look the game up themselves, because they answer a missing game with a page of
 their own rather than an error.
 
-:data:`ApiSessionDep` raises :class:`~app.errors.GameNotFound` (404, also for a wrong or
+:data:`ApiPlayerDep` raises :class:`~app.errors.GameNotFound` (404, also for a wrong or
 missing token) or :class:`~app.errors.GameExpired` (410). Set the browser's cookie with
 :func:`set_session_cookie` after :func:`app.sessions.start_game`.
 """
@@ -28,7 +28,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import Unauthorized
 from app.live import LiveHub, StreamGate
-from app.sessions import GameSession, Player, SessionStore, find_player
+from app.race import GameSession
+from app.sessions import Player, SessionStore, find_player
 from app.settings import Settings
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -62,9 +63,17 @@ def get_stream_gate(request: Request) -> StreamGate:
 
 
 def client_key(request: Request) -> str:
-    """The address limits are counted by (like the rate limits)."""
+    """The client's address: what rate limits, the per-client race cap and the cap on open
+    streams count against.
+
+    Behind a reverse proxy this is the address the proxy reports (uvicorn's proxy headers,
+    trusted only from ``FORWARDED_ALLOW_IPS``).
+    """
     return request.client.host if request.client else "unknown"
 
+
+ClientDep = Annotated[str, Depends(client_key)]
+"""The client's address (see :func:`client_key`)."""
 
 HubDep = Annotated[LiveHub, Depends(get_hub)]
 """The app's live-update hub."""
@@ -102,7 +111,7 @@ def bearer_token(
     return credentials.credentials if credentials is not None else None
 
 
-def api_player(
+async def api_player(
     game_id: GameIdPath,
     store: StoreDep,
     token: Annotated[str | None, Depends(bearer_token)],
@@ -113,12 +122,7 @@ def api_player(
     """
     if token is None:
         raise Unauthorized()
-    return find_player(store, game_id, token)
-
-
-def api_session(player: Annotated[Player, Depends(api_player)]) -> GameSession:
-    """The game named in the path, for an API client holding one of its seats' tokens."""
-    return player.session
+    return await find_player(store, game_id, token)
 
 
 def cookie_name(game_id: str) -> str:
@@ -133,9 +137,6 @@ def cookie_path(game_id: str) -> str:
 
 ApiPlayerDep = Annotated[Player, Depends(api_player)]
 """The game of the path and the seat its Bearer token opens (401/404/410 otherwise)."""
-
-ApiSessionDep = Annotated[GameSession, Depends(api_session)]
-"""The game of the path, authenticated by Bearer token (401 without one, 404/410 otherwise)."""
 
 
 def is_https(request: Request, settings: Settings) -> bool:

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.store import StoreUnavailable
 from app.web.templating import templates
 
 log = logging.getLogger("zzv.errors")
@@ -184,6 +185,12 @@ class GameExpired(AppError):
     message = "This race has expired. Start a new one."
 
 
+class GameLost(GameExpired):
+    """The game was lost because the server was stopped without saving it (410)."""
+
+    message = "The server restarted and this race could not be kept. Sorry! Start a new one."
+
+
 class PayloadTooLarge(AppError):
     """The request body is larger than the configured cap (413)."""
 
@@ -220,9 +227,39 @@ class ServerFull(AppError):
         super().__init__(headers={"Retry-After": "60"})
 
 
+class TooManyGames(AppError):
+    """The client already has its cap of live races (429)."""
+
+    status_code = 429
+    code = "too_many_games"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the number of live races one client may hold."""
+        super().__init__(
+            f"You already have {cap} races running, the most one player may hold. Finish "
+            "one, or wait for an unused one to expire, then start again.",
+            headers={"Retry-After": "60"},
+        )
+
+
+class GameServerUnavailable(AppError):
+    """The game store cannot be reached (Redis down); answered instead of a crash (503)."""
+
+    status_code = 503
+    code = "unavailable"
+    message = "The game server is unavailable right now. Please try again in a moment."
+
+    def __init__(self) -> None:
+        """Suggest a quick retry: the store usually comes back."""
+        super().__init__(headers={"Retry-After": "5"})
+
+
+_JSON_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json"})
+
+
 def wants_json(request: Request) -> bool:
     """True for API paths and for clients that prefer JSON over HTML."""
-    if request.url.path.startswith("/api") or request.url.path in ("/healthz", "/openapi.json"):
+    if request.url.path.startswith("/api") or request.url.path in _JSON_PATHS:
         return True
     accept = request.headers.get("accept", "")
     return "text/html" not in accept and "application/json" in accept
@@ -291,6 +328,10 @@ def install_error_handlers(app: FastAPI) -> None:
         error.headers.update(exc.headers or {})
         return render_error(request, error)
 
+    async def on_store_down(request: Request, exc: Exception) -> Response:
+        log.warning("game store unavailable on %s %s", request.method, request.url.path)
+        return render_error(request, GameServerUnavailable())
+
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return render_error(request, AppError())
@@ -298,4 +339,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, on_app_error)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(StoreUnavailable, on_store_down)
     app.add_exception_handler(Exception, on_crash)

@@ -19,6 +19,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
+from redis.exceptions import RedisError
+
 log = logging.getLogger("zzv.live")
 
 CHANNEL_PREFIX = "zzv:live:"
@@ -107,24 +109,34 @@ class RedisLiveHub(LiveHub):
 
         self._client = redis.Redis.from_url(self.url)
         pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+        try:
+            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+        except (RedisError, OSError):  # Redis down at start: the relay keeps trying
+            log.warning("live relay cannot reach Redis yet; retrying")
         self._reader = asyncio.create_task(self._relay(pubsub), name="zzv-live-relay")
 
     async def _relay(self, pubsub: Any) -> None:
+        reported = False
         while True:
             try:
                 async for message in pubsub.listen():
+                    reported = False
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
                         self.deliver(channel.decode()[len(CHANNEL_PREFIX) :])
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
+            except (RedisError, OSError, RuntimeError) as exc:
+                # An outage is expected now and then: one line per outage, no traceback.
+                if not reported:
+                    log.warning("live relay lost Redis; resubscribing", extra={"error": repr(exc)})
+                    reported = True
             except Exception:  # a dropped connection must not end live updates for good
-                log.exception("live relay lost its Redis subscription; resubscribing")
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+                log.exception("live relay failed; resubscribing")
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(Exception):
+                await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
 
     async def publish(self, game_id: str) -> None:
         """Publish the notice on Redis; fall back to local listeners if Redis is away."""

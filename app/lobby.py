@@ -176,6 +176,14 @@ class Lobby:
                 found = seat.index
         return found
 
+    def seat_digests(self) -> tuple[str, ...]:
+        """Each seat's token digest in seat order, "" where nobody sits (for the stores).
+
+        >>> Lobby.create(3, 2, "d").seat_digests()
+        ('d', '', '')
+        """
+        return tuple(s.token_digest or "" for s in self.seats)
+
     def open_invites(self) -> list[Seat]:
         """Invited seats nobody has taken yet (their codes are still valid)."""
         return [s for s in self.seats if s.code is not None]

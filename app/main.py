@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -33,9 +34,10 @@ from app.security import (
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.sessions import GameSession, SessionStore
+from app.sessions import SessionStore
 from app.settings import Settings, get_settings
-from app.store import MemoryStore
+from app.store import StoreUnavailable
+from app.stores import build_store
 from app.web import friends
 from app.web import routes as web
 
@@ -43,6 +45,10 @@ log = logging.getLogger("zzv.app")
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
+
+ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
+"""A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
+check's name."""
 
 DESCRIPTION = """
 Play Zoom Zoom Vroom against bots, and with friends, over HTTP. You sit at seat 0.
@@ -62,16 +68,21 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 
 async def _sweep_forever(store: SessionStore, interval: float) -> None:
-    """Drop expired games every ``interval`` seconds."""
+    """Drop expired games every ``interval`` seconds (and count them: a shared store's
+    :meth:`~app.store.GameStore.cached_count` is refreshed so)."""
     while True:
         await asyncio.sleep(interval)
         try:
-            dropped = store.sweep()
+            dropped = await store.sweep()
+            await store.count()
+        except StoreUnavailable:
+            log.warning("sweep skipped: game store unavailable")
+            continue
         except Exception:  # the sweep must outlive any one failure
             log.exception("sweep failed")
             continue
         if dropped:
-            log.info("swept expired games", extra={"dropped": dropped, "games": len(store)})
+            log.info("swept expired games", extra={"dropped": dropped})
 
 
 def _stop_bot_workers() -> None:
@@ -87,11 +98,13 @@ def _stop_bot_workers() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Run the live hub and the expiry sweep while the app serves; stop them and the bot
-    workers after."""
+    """Open the store (loading saved races), run the live hub and the expiry sweep while
+    the app serves; then stop them, close the store (saving races) and stop the bot
+    workers."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
+    await store.open()
     await hub.start()
     sweeper = asyncio.create_task(
         _sweep_forever(store, settings.sweep_interval_seconds), name="zzv-sweep"
@@ -103,8 +116,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
-        log.info("shutting down", extra={"games_in_memory": len(store)})
+        log.info("shutting down", extra={"games": await _count_games(store)})
         await hub.stop()
+        await store.close()
         await asyncio.to_thread(_stop_bot_workers)
 
 
@@ -114,33 +128,68 @@ ops_router = APIRouter()
 
 @ops_router.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
 async def healthz(store: StoreDep) -> JSONResponse:
-    """Answers 200 while the server runs (Docker's HEALTHCHECK)."""
-    return JSONResponse({"status": "ok", "games": len(store)})
+    """Answers 200 while the server runs (Docker's HEALTHCHECK), even when the store is
+    down (``games`` is then null): restarting this process would not help."""
+    return JSONResponse({"status": "ok", "games": await _count_games(store)})
 
 
-@ops_router.get("/readyz", response_model=Readiness, tags=["ops"], summary="Readiness")
-async def readyz(store: StoreDep) -> JSONResponse:
-    """Answers 200 while the server can take races; reports the hard bots' worker pool.
+@ops_router.get(
+    "/readyz",
+    response_model=Readiness,
+    tags=["ops"],
+    summary="Readiness",
+    responses={503: {"model": Readiness, "description": "A check failed."}},
+)
+async def readyz(request: Request) -> JSONResponse:
+    """200 when every readiness check passes (the game store is reachable; the hard bots'
+    worker pool is reported, and a broken one replaced here), else 503: load balancers
+    send no players here meanwhile.
 
-    A pool broken by a worker that died is replaced here (or on the next hard move).
+    The checks are ``app.state.readiness_checks``: name -> async ``check(app)`` returning
+    ``(ready, detail)``; each detail is reported under its check's name.
     """
-    bots = RUNNER.readiness()
-    return JSONResponse({"status": "ready", "games": len(store), "bots": bots})
+    checks: dict[str, ReadinessCheck] = request.app.state.readiness_checks
+    body: dict[str, Any] = {"status": "ready"}
+    ready = True
+    for name, check in checks.items():
+        ok, detail = await check(request.app)
+        ready = ready and ok
+        body[name] = detail
+    body["status"] = "ready" if ready else "unavailable"
+    body["games"] = await _count_games(request.app.state.store)
+    return JSONResponse(body, status_code=200 if ready else 503)
+
+
+async def _store_ready(app: FastAPI) -> tuple[bool, str]:
+    """Readiness of the game store: reachable or not."""
+    try:
+        await app.state.store.ping()
+    except StoreUnavailable:
+        return False, "unreachable"
+    return True, "ok"
+
+
+async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
+    """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
+    return True, RUNNER.readiness()
+
+
+async def _count_games(store: SessionStore) -> int | None:
+    with contextlib.suppress(StoreUnavailable):
+        return await store.count()
+    return None
 
 
 def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
-    """Build the app from ``settings`` (default: environment) and ``store`` (default: memory)."""
+    """Build the app from ``settings`` (default: environment) and ``store`` (default: the
+    one the settings ask for, see :func:`app.stores.build_store`)."""
     settings = settings or get_settings()
     configure_logging(settings)
     if store is None:
-        store = MemoryStore[GameSession](
-            max_games=settings.max_games,
-            idle_expiry_seconds=settings.idle_expiry_seconds,
-            evict_min_idle_seconds=settings.evict_min_idle_seconds,
-            expired_memory=settings.expired_memory,
-        )
+        store = build_store(settings)
     RUNNER.configure(settings)  # one bot runner per process, like the worker pool
-    hub = RedisLiveHub(settings.redis_url) if settings.redis_url else LiveHub()
+    redis_url = settings.redis_url
+    hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -154,6 +203,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = StreamGate(settings.max_streams_per_client)
+    app.state.readiness_checks = {"store": _store_ready, "bots": _bots_ready}
     install_error_handlers(app)
 
     app.include_router(api.router)
@@ -172,7 +222,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     # Outermost: every text answer is compressed, errors too (event streams never are).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
     if settings.metrics:
-        app.state.metrics_registry = install_metrics(app, lambda: len(store))
+        app.state.metrics_registry = install_metrics(app, store.cached_count)
     return app
 
 

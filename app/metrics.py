@@ -96,8 +96,8 @@ STORE_ERRORS = Counter(
     ["operation"],
     registry=None,
 )
-"""Failed store operations by operation name; the store increments it:
-``STORE_ERRORS.labels(operation="get").inc()``."""
+"""Failed store operations by operation name (``read``, ``write``, ``lock``, ``add``, …),
+counted by the Redis store each time Redis cannot be reached."""
 
 _PROCESS_METRICS = (
     MOVES,

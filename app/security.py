@@ -6,8 +6,8 @@
 * :class:`CsrfMiddleware` — state-changing requests must be same-origin
   (``Sec-Fetch-Site``, else ``Origin``); clients that send neither (httpx, curl) are not
   browsers and carry no ambient cookie risk;
-* :class:`RateLimitMiddleware` — token buckets per client address for game creation and
-  for moves (429 with ``Retry-After``).
+* :class:`RateLimitMiddleware` — limits per client address for game creation, moves and
+  reads (429 with ``Retry-After``), counted by the ``limits`` library in memory or Redis.
 
 Pure ASGI (no ``BaseHTTPMiddleware``) keeps the per-request overhead small.
 """
@@ -17,18 +17,26 @@ from __future__ import annotations
 import logging
 import math
 import re
-import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
-from cachetools import TTLCache
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import AppError, CrossSiteRequest, PayloadTooLarge, RateLimited, render_error
+from app.errors import (
+    AppError,
+    CrossSiteRequest,
+    GameServerUnavailable,
+    PayloadTooLarge,
+    RateLimited,
+    render_error,
+)
 from app.settings import Settings
+from app.store import StoreUnavailable
 
 log = logging.getLogger("zzv.app")
 
@@ -172,67 +180,82 @@ class CsrfMiddleware:
         await self.app(scope, receive, send)
 
 
-class TokenBucket:
-    """Per-key token buckets: ``burst`` requests at once, refilled at ``rate`` per second.
+def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
+    """``burst`` requests per window of ``burst / rate`` seconds (at least one second).
 
-    Buckets live in a TTL cache that forgets a key once its bucket would be full again,
-    so memory stays bounded by ``max_keys`` and by the number of recently active clients.
+    Over a moving window this allows a burst of ``burst`` at once and ``rate`` per second
+    sustained, like the token bucket the settings describe.
+
+    >>> str(window_limit(10.0, 40))
+    '40 per 4 second'
     """
+    seconds = max(1, round(burst / rate_per_second))
+    return RateLimitItemPerSecond(burst, seconds)
 
-    def __init__(
-        self,
-        rate: float,
-        burst: int,
-        max_keys: int,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        """``rate`` tokens per second, at most ``burst`` stored."""
-        self.rate = rate
-        self.burst = float(burst)
-        self.clock = clock
-        self._buckets: TTLCache[str, tuple[float, float]] = TTLCache(
-            maxsize=max_keys, ttl=self.burst / rate, timer=clock
-        )
-        self._mutex = threading.Lock()
 
-    def take(self, key: str) -> float:
-        """Spend one token for ``key``: 0.0 if allowed, else seconds until one is available."""
-        now = self.clock()
-        with self._mutex:
-            tokens, stamp = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-            if tokens < 1.0:
-                return (1.0 - tokens) / self.rate
-            self._buckets[key] = (tokens - 1.0, now)
-            return 0.0
+def limits_storage(settings: Settings) -> Storage:
+    """Where the counters live: this process's memory, or the shared Redis of the store."""
+    if settings.redis_url is None:
+        return MemoryStorage()
+    url = settings.redis_url.get_secret_value()
+    timeout = settings.redis_timeout_seconds
+    return RedisStorage(
+        f"async+{url}",
+        implementation="redispy",
+        key_prefix="zzv:limits",
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+    )
+
+
+_OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class RateLimiter:
-    """The two limits of the app: game creation and moves (every other unsafe request)."""
+    """The app's limits per client address: game creation, moves, and reads.
 
-    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
-        """Build both buckets from ``settings``."""
+    Counted by the ``limits`` library's moving window, in memory or in the store's Redis
+    (then shared by every worker). Static files and the health/readiness/metrics probes are
+    not counted.
+    """
+
+    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
+        """Build the three limits from ``settings``."""
         self.enabled = settings.rate_limit_enabled
-        self.create = TokenBucket(
-            settings.create_rate_per_minute / 60.0,
-            settings.create_burst,
-            settings.rate_limit_clients,
-            clock,
-        )
-        self.move = TokenBucket(
-            settings.move_rate_per_second, settings.move_burst, settings.rate_limit_clients, clock
-        )
+        self.storage = storage if storage is not None else limits_storage(settings)
+        self.window = MovingWindowRateLimiter(self.storage)
+        self.create = window_limit(settings.create_rate_per_minute / 60.0, settings.create_burst)
+        self.move = window_limit(settings.move_rate_per_second, settings.move_burst)
+        self.read = window_limit(settings.read_rate_per_second, settings.read_burst)
 
-    def check(self, method: str, path: str, client: str) -> float:
-        """0.0 if the request may go on, else the seconds to wait."""
-        if not self.enabled or method not in UNSAFE_METHODS:
+    def limit_for(self, method: str, path: str) -> RateLimitItem | None:
+        """Which limit a request counts against (None: not limited)."""
+        if method in UNSAFE_METHODS:
+            return self.create if _CREATE_PATH.search(path) else self.move
+        if path.startswith("/static/") or path in _OPS_PATHS:
+            return None
+        return self.read
+
+    async def check(self, method: str, path: str, client: str) -> float:
+        """0.0 if the request may go on, else the seconds to wait.
+
+        Raises :class:`~app.store.StoreUnavailable` when the shared counters cannot be read.
+        """
+        item = self.limit_for(method, path) if self.enabled else None
+        if item is None:
             return 0.0
-        bucket = self.create if _CREATE_PATH.search(path) else self.move
-        return bucket.take(client)
+        try:
+            if await self.window.hit(item, client):
+                return 0.0
+            stats = await self.window.get_window_stats(item, client)
+        except Exception as exc:  # the Redis client's errors: connection, timeout, ...
+            raise StoreUnavailable() from exc
+        return max(1.0, stats.reset_time - time.time())
 
 
 class RateLimitMiddleware:
-    """Answers 429 with ``Retry-After`` once a client exceeds its bucket."""
+    """Answers 429 with ``Retry-After`` once a client exceeds a limit (503 if the shared
+    counters are unreachable)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
         """Wrap ``app`` with ``limiter``."""
@@ -244,7 +267,11 @@ class RateLimitMiddleware:
         if scope["type"] == "http":
             client: Any = scope.get("client")
             address = client[0] if client else "unknown"
-            wait = self.limiter.check(scope["method"], scope["path"], address)
+            try:
+                wait = await self.limiter.check(scope["method"], scope["path"], address)
+            except StoreUnavailable:
+                await _send_error(scope, receive, send, GameServerUnavailable())
+                return
             if wait > 0:
                 error = RateLimited(max(1, math.ceil(wait)))
                 await _send_error(scope, receive, send, error)

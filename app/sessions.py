@@ -1,32 +1,34 @@
-"""Game sessions: people and bots at one table, with a lock, a turn counter and an event log.
+"""Operations on races: the only place that drives the engine and the store for the web
+and API layers.
 
-This module is the only place that drives the engine for the web and API layers:
-
-* :func:`start_game_async` deals a new game, stores it, then plays the bots until a person
-  is to move (a refused creation never runs a bot);
-* :func:`play_turn` applies a person's action and the bots' replies under the game's lock
-  (the bots run through :mod:`app.bot_runner`);
-* :func:`read_state` / :func:`session_state` build what a client may see: the engine's
-  ``observation(0)`` plus the public events since the previous response plus ``turn``;
-* :func:`game_record` is the public record (settings, seed once over, every public event);
+* :func:`start_game` deals a new race, reserves its slot in the store (so a refused
+  creation never runs a bot), then plays the bots until a person is to move;
+* :func:`find_player` / :func:`find_public` authenticate a request and give a
+  :class:`Player`, which holds no game state of its own;
+* :func:`play_turn` applies a person's action and the bots' replies under the race's lock;
+* :func:`read_state` / :func:`session_state` build what a seat may see: the engine's
+  observation of that seat plus the public events since its previous response, ``turn``
+  and the table (who sits where, the clock);
+* :func:`read_record` is the public record (settings, seed once over, every public event);
 * :func:`join_race`, :func:`start_race`, :func:`enforce_clock` run the multiplayer side:
   invited people take their seats, the creator starts, the turn clock's autopilot moves
   for a person whose time ran out (who sits where lives in :class:`app.lobby.Lobby`).
 
-Nothing here knows about HTTP beyond raising :mod:`app.errors` exceptions.
+Every operation loads the race from the store, under the race's lock when it changes
+anything, and saves it before the lock is released; the lock is shared by every worker on
+a shared store (see :mod:`app.stores.redis_store` for why a lock rather than a
+compare-and-set). So any worker serves any request. Nothing here knows about HTTP beyond
+raising :mod:`app.errors` exceptions.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import hmac
+import contextlib
 import logging
-import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, TypedDict, TypeVar, cast
 
 import anyio.to_thread
 
@@ -34,6 +36,7 @@ from app import metrics
 from app.bot_runner import HUMAN_SEAT, RUNNER, bot_seed, choose_bot_action, run_bots_inline
 from app.errors import (
     GameExpired,
+    GameLost,
     GameNotFound,
     IllegalMove,
     LobbyRefused,
@@ -42,24 +45,14 @@ from app.errors import (
     RaceNotStarted,
     ServerFull,
     StaleTurn,
+    TooManyGames,
 )
-from app.lobby import Lobby, LobbyError, Status
+from app.lobby import LobbyError, Status
+from app.race import GameConfig, GameSession, new_session, new_token, token_digest
 from app.settings import Settings
-from app.store import GameStore, StoreFull
+from app.store import ClientFull, GameStore, StoreFull
 from app.vocabulary import BotLevel
-from engine import (
-    Action,
-    Event,
-    EventLog,
-    Game,
-    IllegalAction,
-    Observation,
-    Variants,
-    new_game,
-    observe,
-    observe_public,
-)
-from engine.bots import DEFAULT_BOT_BUDGET_MS
+from engine import Action, IllegalAction, Observation, observe, observe_public
 
 log = logging.getLogger("zzv.sessions")
 
@@ -72,213 +65,137 @@ wall_clock: Callable[[], float] = time.time
 _PACED_CATCH_UP = 8
 """Most paced bot moves a bots-only race makes in one go after nobody watched for a while."""
 
-
-@dataclass(frozen=True)
-class GameConfig:
-    """What a player chose when starting a race."""
-
-    players: int = 4
-    bots: BotLevel = "normal"
-    variants: Variants = field(default_factory=Variants)
-    seed: int | None = None
-    """The public seed; None asks the server to draw one."""
-    people: int = 1
-    """How many seats are people's: the creator and ``people - 1`` invited friends."""
-    watch: bool = False
-    """A bots-only race paced for spectators ("Watch the bots race")."""
-
-
-def new_game_id() -> str:
-    """A fresh unguessable game id (used in URLs; it is not a credential)."""
-    return secrets.token_urlsafe(12)
-
-
-def new_token() -> str:
-    """A fresh player token: 256 random bits, the only credential for a game."""
-    return secrets.token_urlsafe(32)
-
-
-def token_digest(token: str) -> str:
-    """SHA-256 of a token: what is remembered about a game after it expires."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(eq=False)
-class GameSession:
-    """One live race: the engine game plus everything the server tracks about it.
-
-    ``turn`` counts the human's applied actions; a request must echo it. ``events`` holds the
-    public event log, packed (memory: a game keeps hundreds of events).
-    ``lobby`` says who sits where; each seat remembers how many events it was sent.
-
-
-    ``suggestion`` is the last hint shown (``{"seat", "turn", "action", "reason"}``, the
-    action in engine JSON); ``suggestions_taken`` counts, per seat (as a string key), the
-    moves that matched the hint for that seat's turn. ``flash`` carries one message to the
-    next page view of one seat (a refused move's reason after the redirect that keeps the
-    table at its own address); it holds nothing that seat did not send or may not see.
-    """
-
-    id: str
-    token: str
-    config: GameConfig
-    game: Game
-    seed: int
-    seed_chosen: bool
-    engine_seed: int
-    turn: int = 0
-    events: EventLog = field(default_factory=EventLog)
-    bot_decisions: int = 0
-    last_seen: float = 0.0
-    bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
-    suggestion: dict[str, Any] | None = None
-    suggestions_taken: dict[str, int] = field(default_factory=dict)
-    flash: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    lobby: Lobby = field(default=None)  # type: ignore[assignment]  # set in __post_init__
-
-    def __post_init__(self) -> None:
-        # Without a lobby the session is the classic one: the creator alone against bots.
-        if self.lobby is None:
-            self.lobby = Lobby.create(self.game.players, 1, token_digest(self.token))
-
-    def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
-        not in a bots-only race (whose moves come one by one on its clock)."""
-        lobby = self.lobby
-        return lobby.started and not lobby.paced and not lobby.is_person(seat)
-
-    @property
-    def status(self) -> Status:
-        """``waiting`` for people to join, ``playing``, or ``over``."""
-        if self.game.is_over:
-            return "over"
-        return "playing" if self.lobby.started else "waiting"
-
-    @property
-    def token_digest(self) -> str:
-        """SHA-256 of the token (kept after expiry to tell 410 from 404)."""
-        return token_digest(self.token)
-
-    def check_token(self, token: str | None) -> bool:
-        """Constant-time check of a presented token."""
-        return token is not None and hmac.compare_digest(token.encode(), self.token.encode())
-
-    def record_events(self, events: list[Event]) -> None:
-        """Append engine events to the public log."""
-        self.events.extend(events)
-
-
 SessionStore = GameStore[GameSession]
 """The store of live races, as every route sees it."""
 
+T = TypeVar("T")
 
-def derive_engine_seed(seed: int, settings: Settings) -> int:
-    """Shuffle seed for the engine, keyed with the server secret.
 
-    The public seed is shown in the finished game's record. Keying it means nobody can
-    feed it to the (open source) engine offline and recover the deals and so the identity
-    of face-down cards; the same server (same secret) still replays the same seed exactly.
+@dataclass(eq=False)
+class Player:
+    """An authenticated hold on a race: a seat's (``seat``) or a spectator's (None).
+
+    It carries no authority over the game itself: every operation here loads the race from
+    the store, so any worker sharing the store can serve the next request. ``deadline`` is
+    the turn clock as the store's head said when the request was authenticated; ``seen`` is
+    the race as the last operation left it (what a page renders).
     """
-    key = settings.seed_secret.get_secret_value().encode()
-    digest = hmac.new(key, str(seed).encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big")
+
+    store: SessionStore
+    game_id: str
+    seat: int | None
+    deadline: float | None = None
+    seen: GameSession | None = None
+
+    @property
+    def own_seat(self) -> int:
+        """The seat this player sits at (:class:`GameNotFound` for a spectator)."""
+        if self.seat is None:  # spectators only ever reach the read-only operations
+            raise GameNotFound()
+        return self.seat
+
+    @property
+    def session(self) -> GameSession:
+        """The race as the last operation on this player left it."""
+        if self.seen is None:
+            raise RuntimeError("No operation has loaded this race yet.")
+        return self.seen
 
 
-def new_session(config: GameConfig, settings: Settings) -> GameSession:
-    """Deal a new race and seat its people and bots (not stored yet; no bot has played)."""
-    seed_chosen = config.seed is not None
-    seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
-    engine_seed = derive_engine_seed(seed, settings)
-    game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
-    token = new_token()
-    if config.watch:
-        lobby = Lobby.bots_only(config.players, settings.watch_pace_seconds)
-    else:
-        lobby = Lobby.create(
-            config.players, config.people, token_digest(token), turn_seconds=settings.turn_seconds
-        )
-    session = GameSession(
-        id=new_game_id(),
-        token=token,
-        config=config,
-        game=game,
-        seed=seed,
-        seed_chosen=seed_chosen,
-        engine_seed=engine_seed,
-        bot_budget_ms=settings.bot_time_budget_ms,
-        lobby=lobby,
-    )
-    # new_game() reports nothing; the log opens with the first deal, like every later one.
-    session.record_events([game.deal_event()])
-    return session
+async def start_game(
+    store: SessionStore, config: GameConfig, settings: Settings, owner: str
+) -> tuple[GameSession, SessionState]:
+    """Deal a race for client ``owner`` and let the bots play until a person is to move.
 
-
-def _store_new(store: SessionStore, session: GameSession) -> None:
-    try:
-        store.put(session)
-    except StoreFull as exc:
-        raise ServerFull() from exc
-
-
-def start_game(store: SessionStore, config: GameConfig, settings: Settings) -> GameSession:
-    """Deal and store a new race, then let the bots play inline until a person is to move.
-
-    For the benchmarks and scripts; the server uses :func:`start_game_async`.
-    Raises :class:`app.errors.ServerFull` when no slot can be freed.
+    The slot is reserved in the store before any bot thinks, so a refused creation
+    (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
+    invited people plays nothing yet. Returns the session (with the creator's ``token``)
+    and the creator's first state.
     """
     session = new_session(config, settings)
-    _store_new(store, session)
+    try:
+        await store.add(session, owner)
+    except StoreFull as exc:
+        raise ServerFull() from exc
+    except ClientFull as exc:
+        raise TooManyGames(settings.max_games_per_client) from exc
+    async with store.lock(session.id):
+        await _begin(session)
+        state = session_state(session, seat=None if config.watch else HUMAN_SEAT)
+        await store.save(session)
+    metrics.RACES_STARTED.inc()
+    return session, state
+
+
+def start_game_inline(config: GameConfig, settings: Settings) -> GameSession:
+    """Deal a race and let the bots play in this thread until a person is to move, with no
+    store (benchmarks and scripts)."""
+    session = new_session(config, settings)
     run_bots_inline(session)
     session.lobby.arm_clock(session.game.current_seat, wall_clock())
     return session
 
 
-async def start_game_async(
-    store: SessionStore, config: GameConfig, settings: Settings
-) -> GameSession:
-    """Deal a new race, store it, and let the bots play until a person is to move.
-
-    The store's capacity check comes first: a refused creation (:class:`ServerFull`) never
-    made a bot think. Nobody knows the new id until this returns, and the lock is held
-    while the bots play all the same. A race waiting for invited people plays nothing yet.
-    """
-    session = new_session(config, settings)
-    _store_new(store, session)
-    async with session.lock:
-        await _begin(session)
-    metrics.RACES_STARTED.inc()
-    return session
-
-
-@dataclass(frozen=True)
-class Player:
-    """A race seen from one seat: the session and the seat its token opens."""
-
-    session: GameSession
-    seat: int
-
-
-def find_player(store: SessionStore, game_id: str, token: str | None) -> Player:
-    """The game ``game_id`` and the seat whose token is ``token``.
+async def find_player(store: SessionStore, game_id: str, token: str | None) -> Player:
+    """The seat of ``game_id`` whose token is ``token``; only then the race's idle clock moves.
 
     Raises :class:`GameNotFound` for an unknown id or a wrong/missing token alike, and
-    :class:`GameExpired` only when the token matches a game that expired.
+    :class:`GameExpired` / :class:`GameLost` only when the token opened a race that is gone.
     """
-    session = store.get(game_id)
-    if session is not None:
-        seat = session.lobby.seat_of(token)
-        if seat is not None:
-            return Player(session, seat)
-        raise GameNotFound()
-    digest = store.expired_token_digest(game_id)
-    if (
-        digest is not None
-        and token is not None
-        and hmac.compare_digest(digest, token_digest(token))
-    ):
-        raise GameExpired()
+    digest = token_digest(token) if token else None
+    head = await store.head(game_id)
+    if head is not None:
+        seat = None if digest is None else head.seat_of(digest)
+        if seat is None:
+            raise GameNotFound()
+        await store.touch(game_id)
+        return Player(store, game_id, seat, head.deadline)
+    tombstone = await store.tombstone(game_id)
+    if tombstone is not None and digest is not None and tombstone.seat_of(digest) is not None:
+        raise GameLost() if tombstone.reason == "restarted" else GameExpired()
     raise GameNotFound()
+
+
+async def find_public(store: SessionStore, game_id: str) -> Player:
+    """A spectator's hold on ``game_id`` (its public view only); :class:`GameNotFound`.
+
+    Watching does not move the race's idle clock: only its seats' requests do.
+    """
+    head = await store.head(game_id)
+    if head is None:
+        raise GameNotFound()
+    return Player(store, game_id, None, head.deadline)
+
+
+@contextlib.asynccontextmanager
+async def _locked(player: Player) -> AsyncIterator[GameSession]:
+    """The race loaded under its lock; whatever the block does to it is saved at the end."""
+    async with player.store.lock(player.game_id):
+        session = await player.store.load(player.game_id)
+        if session is None:  # evicted or expired since the request was authenticated
+            raise GameExpired()
+        try:
+            yield session
+        finally:
+            player.deadline = session.lobby.deadline
+            player.seen = session
+            await player.store.save(session)
+
+
+async def _inspect(player: Player, look: Callable[[GameSession], T]) -> T:
+    """``look`` at the race without changing it: on a snapshot store a plain load, else
+    under the race's lock so a move in progress is not read half-way."""
+    store = player.store
+    if store.snapshots:
+        session = await store.load(player.game_id)
+    else:
+        async with store.lock(player.game_id):
+            session = await store.load(player.game_id)
+    if session is None:
+        raise GameExpired()
+    player.seen = session
+    player.deadline = session.lobby.deadline
+    return look(session)
 
 
 class TableState(TypedDict):
@@ -303,20 +220,6 @@ class SessionState(Observation, TableState):
     notice: str | None
 
 
-def find_session(store: SessionStore, game_id: str, token: str | None) -> GameSession:
-    """The game ``game_id`` if ``token`` is the token of one of its seats (see
-    :func:`find_player`)."""
-    return find_player(store, game_id, token).session
-
-
-def find_public(store: SessionStore, game_id: str) -> GameSession:
-    """The game ``game_id`` for its watch link (public view only); :class:`GameNotFound`."""
-    session = store.get(game_id)
-    if session is None:
-        raise GameNotFound()
-    return session
-
-
 def session_state(
     session: GameSession, since: int | None = None, seat: int | None = HUMAN_SEAT
 ) -> SessionState:
@@ -324,8 +227,8 @@ def session_state(
 
     ``seat`` None is a spectator: the engine's public view, with no hand. ``events`` are
     those since the seat's previous response (or since index ``since`` if given); either
-    way that seat's delivery cursor moves to the end. Call with the session's lock held
-    (or from the thread that holds it) so the game is not read while bots move.
+    way that seat's delivery cursor moves to the end. Call with the race loaded under its
+    lock (or from the thread that holds it) so the game is not read while bots move.
     """
     total = len(session.events)
     cursor = 0 if seat is None else session.lobby.seats[seat].delivered
@@ -377,33 +280,58 @@ def state_signature(state: SessionState) -> tuple[Any, ...]:
     return (state["event_count"], state["turn"], state["status"], joined, state["clock"] is None)
 
 
-async def read_state(
-    session: GameSession, since: int | None = None, seat: int | None = HUMAN_SEAT
-) -> SessionState:
-    """:func:`session_state` taken under the game's lock (finishing any pending bot turns
-    and any move the turn clock owes)."""
-    async with session.lock:
-        await _settle_locked(session, wall_clock())
-        return session_state(session, since, seat)
+def _untouched_by_reading(session: GameSession, seat: int | None, now: float) -> bool:
+    """Whether reading ``seat``'s state changes nothing: no bot turn or clock move is
+    pending and the seat's delivery cursor is already at the end."""
+    if _bots_pending(session) or session.lobby.overdue(now):
+        return False
+    return seat is None or session.lobby.seats[seat].delivered == len(session.events)
+
+
+async def read_state(player: Player, since: int | None = None) -> SessionState:
+    """:func:`session_state` of the player's seat, finishing any pending bot turns and any
+    move the turn clock owes first.
+
+    A read that changes nothing (the usual case) is a plain look; otherwise the race is
+    taken under its lock and saved, because the read moves the delivery cursor or runs
+    bots. Only a change saves, so a spectator's reads never keep a race alive.
+    """
+    now = wall_clock()
+
+    def unchanged_state(session: GameSession) -> SessionState | None:
+        if not _untouched_by_reading(session, player.seat, now):
+            return None
+        return session_state(session, since, player.seat)
+
+    state = await _inspect(player, unchanged_state)
+    if state is not None:
+        return state
+    async with _locked(player) as session:
+        await _settle_locked(session, now)
+        return session_state(session, since, player.seat)
+
+
+async def read_config(player: Player) -> GameConfig:
+    """The settings the race was started with."""
+    return await _inspect(player, lambda session: session.config)
 
 
 async def play_turn(
-    session: GameSession,
-    turn: int,
-    action: Action,
-    seat: int = HUMAN_SEAT,
-    since: int | None = None,
+    player: Player, turn: int, action: Action, since: int | None = None
 ) -> SessionState:
-    """Apply ``seat``'s ``action`` for ``turn`` and the bots' replies; return the new state
-    (its events as :func:`session_state` picks them with ``since``).
+    """Apply the player's ``action`` for ``turn`` and the bots' replies; return the new
+    state (its events as :func:`session_state` picks them with ``since``).
 
-    The game's lock is held across the move and every bot reply, so of several
-    concurrent or repeated submissions for the same turn exactly one is applied.
-    Raises :class:`StaleTurn` (carrying the current state) when ``turn`` is not current,
-    :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn` when another seat is to
-    move, and :class:`IllegalMove` with the engine's sentence when the rules forbid it.
+    The race's lock (shared by every worker on the store) is held across the move and
+    every bot reply, so of several concurrent or repeated submissions for the same turn
+    exactly one is applied. Raises :class:`StaleTurn` (carrying the current state) when
+    ``turn`` is not current, :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn`
+    when another seat is to move, and :class:`IllegalMove` with the engine's sentence
+    when the rules forbid it.
     """
-    async with session.lock:
+    seat = player.own_seat
+    async with _locked(player) as session:
+        await _settle_locked(session, wall_clock())
         if turn != session.turn:
             raise StaleTurn(session_state(session, seat=seat))
         if session.status == "waiting":
@@ -411,8 +339,7 @@ async def play_turn(
         current = session.game.current_seat
         if current is not None and current != seat:
             raise NotYourTurn(session_state(session, seat=seat))
-        await RUNNER.run_bots(session)  # a previous call may have been cut short
-        _apply_human(session, action, seat)
+        _apply_person(session, action, seat)
         metrics.MOVES.inc()
         session.lobby.last_mover = seat
         await RUNNER.run_bots(session)
@@ -420,21 +347,24 @@ async def play_turn(
         return session_state(session, since, seat)
 
 
-async def join_race(session: GameSession, code: str, name: str | None) -> tuple[Player, str]:
+async def join_race(
+    store: SessionStore, game_id: str, code: str, name: str | None
+) -> tuple[Player, str]:
     """Seat the person holding invite ``code``; return their seat and their new token.
 
-    Raises :class:`LobbyRefused` (used/unknown code, race started, bad name). Once every
-    invited seat is taken the race starts by itself.
+    Raises :class:`GameNotFound`, or :class:`LobbyRefused` (used/unknown code, race
+    started, bad name). Once every invited seat is taken the race starts by itself.
     """
+    player = await find_public(store, game_id)
     token = new_token()
-    async with session.lock:
+    async with _locked(player) as session:
         try:
-            seat = session.lobby.join(code, token_digest(token), name)
+            player.seat = session.lobby.join(code, token_digest(token), name)
         except LobbyError as exc:
             raise LobbyRefused(exc.code, exc.message) from exc
         if session.lobby.started:
             await _begin(session)
-    return Player(session, seat), token
+    return player, token
 
 
 async def start_race(player: Player) -> SessionState:
@@ -444,40 +374,39 @@ async def start_race(player: Player) -> SessionState:
     """
     if player.seat != HUMAN_SEAT:
         raise NotCreator()
-    session = player.session
-    async with session.lock:
+    async with _locked(player) as session:
         if not session.lobby.started:
             session.lobby.start()
             await _begin(session)
         return session_state(session, seat=player.seat)
 
 
-async def enforce_clock(session: GameSession, now: float | None = None) -> bool:
+async def enforce_clock(player: Player, now: float | None = None) -> bool:
     """Make the moves the turn clock owes (autopilot or paced bot); True if any was made.
 
     Safe to call from every stream at once: the lock and the deadline re-read under it
-    mean one caller applies the move and the others find nothing overdue.
+    mean one caller applies the move and the others find nothing overdue. The deadline
+    known to ``player`` decides whether to look at all, so an idle race costs no load.
     """
     now = wall_clock() if now is None else now
-    if not session.lobby.overdue(now):
+    if player.deadline is None or now < player.deadline:
         return False
-    async with session.lock:
+    async with _locked(player) as session:
         return await _settle_locked(session, now)
 
 
 Suggester = Callable[[Observation, int], tuple[dict[str, Any], str]]
-"""Computes a hint from the human's observation and a seed: (action JSON, reason)."""
+"""Computes a hint from a seat's observation and a seed: (action JSON, reason)."""
 
 
-async def suggest_move(
-    session: GameSession, seat: int, suggester: Suggester
-) -> dict[str, Any] | None:
-    """Ask ``suggester`` for a move for ``seat``'s turn and remember it for counting.
+async def suggest_move(player: Player, suggester: Suggester) -> dict[str, Any] | None:
+    """Ask ``suggester`` for a move for the player's turn and remember it for counting.
 
     ``None`` when it is not that seat's turn (or the race is over). The suggester sees the
     seat's observation only; the hint's seed is the turn number, nothing secret.
     """
-    async with session.lock:
+    seat = player.own_seat
+    async with _locked(player) as session:
         if session.game.current_seat != seat or session.status != "playing":
             return None
         observation = session.game.observation(seat)
@@ -494,12 +423,36 @@ def current_suggestion(session: GameSession, seat: int) -> dict[str, Any] | None
     return hint if fresh else None
 
 
+async def leave_flash(player: Player, notice: dict[str, Any]) -> None:
+    """Keep ``notice`` (a sentence and the seat's own choices) for the seat's next view of
+    the table, tied to the current turn."""
+    seat = player.own_seat
+    async with _locked(player) as session:
+        session.flash = {"turn": session.turn, "seat": seat, **notice}
+
+
+async def take_flash(player: Player) -> dict[str, Any] | None:
+    """The notice left for this seat (once), if it is still about the current turn."""
+    seat = player.own_seat
+    if not await _inspect(player, lambda session: _flash_for(session, seat)):
+        return None  # the usual case: nothing to take, so nothing to save
+    async with _locked(player) as session:
+        flash = session.flash
+        if flash is None or flash["seat"] != seat:
+            return None
+        session.flash = None
+        return flash if flash["turn"] == session.turn else None
+
+
+def _flash_for(session: GameSession, seat: int) -> bool:
+    return session.flash is not None and session.flash["seat"] == seat
+
+
 def game_record(session: GameSession) -> dict[str, Any]:
     """The public record: settings, every public event; the seed only once the race is over.
 
     While the race runs the record is partial (``complete`` false, no seed) because a
     server-drawn seed would let a player replay the game on this server and look ahead.
-    Call with the session's lock held.
     """
     game = session.game
     over = bool(game.is_over)
@@ -518,13 +471,12 @@ def game_record(session: GameSession) -> dict[str, Any]:
     }
 
 
-async def read_record(session: GameSession) -> dict[str, Any]:
-    """:func:`game_record` under the game's lock."""
-    async with session.lock:
-        return game_record(session)
+async def read_record(player: Player) -> dict[str, Any]:
+    """:func:`game_record` of the race."""
+    return await _inspect(player, game_record)
 
 
-def _apply_human(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
+def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
     """Apply a person's move (no bot moves; the turn was checked by the caller)."""
     game = session.game
     if game.is_over:
@@ -544,7 +496,7 @@ def _apply_human(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -
 def play_inline(session: GameSession, action: Action) -> None:
     """The creator's action and the bots' replies, in this thread (benchmarks and scripts)."""
     run_bots_inline(session)
-    _apply_human(session, action)
+    _apply_person(session, action)
     run_bots_inline(session)
 
 
@@ -559,7 +511,7 @@ async def _begin(session: GameSession) -> None:
 async def _settle_locked(session: GameSession, now: float) -> bool:
     """Finish pending bot turns and make the moves the clock owes at ``now``; True if the
     clock moved. Call with the lock held."""
-    if _bots_pending(session):
+    if _bots_pending(session):  # a previous call may have been cut short
         await RUNNER.run_bots(session)
     if not session.lobby.overdue(now):
         return False
@@ -598,3 +550,24 @@ def _clock_moves(session: GameSession, now: float) -> bool:
 def _bots_pending(session: GameSession) -> bool:
     seat = session.game.current_seat
     return seat is not None and session.bots_may_move(seat)
+
+
+__all__ = [
+    "AUTOPILOT_LEVEL",
+    "GameConfig",
+    "GameSession",
+    "Player",
+    "SessionState",
+    "SessionStore",
+    "TableState",
+    "enforce_clock",
+    "find_player",
+    "find_public",
+    "game_record",
+    "join_race",
+    "play_turn",
+    "read_record",
+    "read_state",
+    "start_game",
+    "start_race",
+]

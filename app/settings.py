@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr
@@ -46,6 +47,51 @@ class Settings(BaseSettings):
     expired_memory: int = Field(
         10000, ge=0, description="How many expired game ids are remembered to answer 410."
     )
+    max_games_per_client: int = Field(
+        20, ge=1, description="Most live races one client address may hold at once."
+    )
+    data_dir: Path | None = Field(
+        None,
+        description=(
+            "Directory where the in-memory store saves every live race on a graceful stop "
+            "and loads them at start (unset: races live only as long as the process)."
+        ),
+    )
+    redis_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Keep races and rate limits in this Redis (e.g. redis://redis:6379/0), and relay "
+            "live updates through it, so several workers and machines serve every race; "
+            "unset: in memory, one worker."
+        ),
+    )
+    workers: int = Field(
+        1, ge=1, description="Worker processes `zzv serve` starts (more than 1 needs Redis)."
+    )
+    tombstone_seconds: float = Field(
+        86400.0,
+        gt=0,
+        description="How long Redis remembers a gone race to answer 410 instead of 404.",
+    )
+    lock_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description=(
+            "Longest a move may hold its race's lock in Redis (a crashed worker's lock is "
+            "freed after this), and longest a request waits for it."
+        ),
+    )
+    redis_timeout_seconds: float = Field(
+        2.0, gt=0, description="Connect/read timeout of each Redis command."
+    )
+    header_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description=(
+            "A connection that has not sent a complete request line and headers within this "
+            "long is closed (`zzv serve` and the Docker image)."
+        ),
+    )
 
     rate_limit_enabled: bool = Field(True, description="Turn per-client rate limiting on/off.")
     create_rate_per_minute: float = Field(
@@ -56,18 +102,11 @@ class Settings(BaseSettings):
         10.0, gt=0, description="Sustained moves (any other POST) per client per second."
     )
     move_burst: int = Field(40, ge=1, description="Moves a client may burst.")
-    rate_limit_clients: int = Field(
-        100_000, ge=1, description="Most clients whose rate-limit buckets are tracked."
+    read_rate_per_second: float = Field(
+        20.0, gt=0, description="Sustained page and API reads per client per second."
     )
+    read_burst: int = Field(80, ge=1, description="Reads a client may burst.")
 
-    header_timeout_seconds: float = Field(
-        10.0,
-        gt=0,
-        description=(
-            "A connection that has not sent a complete request line and headers within this "
-            "long is closed (`zzv serve` and the Docker image)."
-        ),
-    )
     max_body_bytes: int = Field(16 * 1024, ge=256, description="Largest request body accepted.")
 
     default_bot_level: BotLevel = Field("normal", description="Bot strength when none is given.")
@@ -111,13 +150,6 @@ class Settings(BaseSettings):
     )
     max_streams_per_client: int = Field(
         16, ge=1, description="Live event streams one client may hold open at once."
-    )
-    redis_url: str | None = Field(
-        None,
-        description=(
-            "Redis server (redis://host:port/db) relaying live updates between workers; "
-            "unset: updates stay within one process."
-        ),
     )
 
     secure_cookies: bool = Field(

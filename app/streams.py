@@ -16,13 +16,12 @@ from typing import Any
 
 from sse_starlette.sse import EventSourceResponse
 
-from app.errors import TooManyStreams
+from app.errors import GameExpired, TooManyStreams
 from app.live import LiveHub, StreamGate
 from app.live import TooManyStreams as GateFull
 from app.sessions import (
-    GameSession,
+    Player,
     SessionState,
-    SessionStore,
     enforce_clock,
     read_state,
     state_signature,
@@ -35,44 +34,42 @@ Message = dict[str, Any]
 """An SSE message for ``sse_starlette``: ``{"event": ..., "data": ...}``."""
 
 
-def _wait_for(session: GameSession) -> float:
+def _wait_for(deadline: float | None) -> float:
     """Seconds to wait for news before checking the clock (slightly past the deadline)."""
-    deadline = session.lobby.deadline
     if deadline is None:
         return KEEPALIVE_SECONDS
     return min(KEEPALIVE_SECONDS, max(0.0, deadline - time.time()) + 0.02)
 
 
-async def settle(session: GameSession, hub: LiveHub) -> None:
+async def settle(player: Player, hub: LiveHub) -> None:
     """Make any move the turn clock owes before answering a request, and tell the others."""
-    if await enforce_clock(session):
-        await hub.publish(session.id)
+    if await enforce_clock(player):
+        await hub.publish(player.game_id)
 
 
 async def follow(
-    store: SessionStore,
+    player: Player,
     hub: LiveHub,
-    game_id: str,
-    seat: int | None,
     render: Callable[[SessionState], Message | None],
 ) -> AsyncIterator[Message]:
-    """Yield ``render(state)`` for the first state of ``seat`` and each time it changes
+    """Yield ``render(state)`` for the player's first state and each time it changes
     (``render`` may return None to let a change pass silently).
 
-    ``seat`` None follows the public view. Each state carries the events since the
+    A spectator's player follows the public view. Each state carries the events since the
     previous message of this stream. The stream ends once the race is over, right after
-    the final state (nothing changes any more), or when the race is gone.
+    the final state (nothing changes any more), or when the race is gone. Every look loads
+    the race from the store, so the stream follows moves made through any worker.
     """
-    async with hub.listen(game_id) as listener:
+    async with hub.listen(player.game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
         while True:
-            session = store.get(game_id)
-            if session is None:
+            try:
+                await settle(player, hub)
+                state = await read_state(player, since=since)
+            except GameExpired:
                 yield {"event": "gone", "data": "{}"}
                 return
-            await settle(session, hub)
-            state = await read_state(session, since=since, seat=seat)
             signature = state_signature(state)
             if signature != last:
                 last = signature
@@ -82,7 +79,7 @@ async def follow(
                     yield message
             if state["status"] == "over":
                 return
-            await listener.wait(_wait_for(session))
+            await listener.wait(_wait_for(player.deadline))
 
 
 def open_stream(

@@ -12,12 +12,13 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from store_kit import StoreProbe
 
-from app.sessions import GameSession, SessionStore
+from app.lobby import Lobby
+from app.race import GameConfig, GameSession, token_digest
 from app.settings import Settings
-from app.store import Clock, MemoryStore
+from engine import Game
 
 if TYPE_CHECKING:
     from playwright.sync_api import ConsoleMessage, Page
@@ -27,25 +28,16 @@ HX = {"HX-Request": "true"}
 
 
 def make_settings(**overrides: Any) -> Settings:
-    """Settings for tests: no rate limits, no access log, a fixed seed key (so a seed always
-    deals the same cards), unless overridden."""
+    """Settings for tests: no rate limits, no per-client race cap (every test client is one
+    address), no access log, a fixed seed key (so a seed always deals the same cards),
+    unless overridden."""
     base: dict[str, Any] = {
         "rate_limit_enabled": False,
+        "max_games_per_client": 100_000,
         "access_log": False,
         "seed_secret": "api-tests",
     }
     return Settings(**{**base, **overrides})
-
-
-def make_store(settings: Settings, clock: Clock) -> MemoryStore[GameSession]:
-    """An in-memory store with the bounds of ``settings``, on ``clock``."""
-    return MemoryStore[GameSession](
-        max_games=settings.max_games,
-        idle_expiry_seconds=settings.idle_expiry_seconds,
-        evict_min_idle_seconds=settings.evict_min_idle_seconds,
-        expired_memory=settings.expired_memory,
-        clock=clock,
-    )
 
 
 # --------------------------------------------------------------------------- JSON API
@@ -121,17 +113,9 @@ def form_fields(action: dict[str, Any], turn: int) -> dict[str, str]:
 # --------------------------------------------------------------------------- behind the page
 
 
-def session_of(store: SessionStore, game_id: str) -> GameSession:
+def session_of(store: StoreProbe, game_id: str) -> GameSession:
     """The stored session (tests look behind the page to check the state did not change)."""
-    session = store.get(game_id)
-    assert session is not None
-    return session
-
-
-def stored(app: FastAPI, game_id: str) -> GameSession:
-    """The session ``game_id`` in ``app``'s own store."""
-    store: SessionStore = app.state.store
-    return session_of(store, game_id)
+    return store.get(game_id)
 
 
 def watch_console_errors(page: Page) -> list[str]:
@@ -145,3 +129,26 @@ def watch_console_errors(page: Page) -> list[str]:
     page.on("console", on_console)
     page.on("pageerror", lambda error: problems.append(str(error)))
     return problems
+
+
+def bare_session(game: Game, game_id: str = "g", token: str = "t" * 43) -> GameSession:
+    """A race around ``game`` with one person (token ``token``) at seat 0 and bots in the
+    other seats, not stored anywhere."""
+    return GameSession(
+        id=game_id,
+        config=GameConfig(players=game.players),
+        game=game,
+        seed=1,
+        seed_chosen=True,
+        engine_seed=1,
+        lobby=Lobby.create(game.players, 1, token_digest(token)),
+        token=token,
+    )
+
+
+def another_browser(client: TestClient) -> TestClient:
+    """A second client with cookies of its own, on ``client``'s app and event loop (the
+    Redis store's connections belong to that loop)."""
+    other = TestClient(client.app, follow_redirects=client.follow_redirects)
+    other.portal = client.portal
+    return other

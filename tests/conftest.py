@@ -18,19 +18,20 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
-from app_kit import make_settings, make_store
+from app_kit import make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, sync_playwright
+from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
 
 from app.bench_server import find_free_port, uvicorn_command
 from app.main import create_app
-from app.sessions import GameSession
+from app.sessions import SessionStore
 from app.settings import Settings
-from app.store import ManualClock, MemoryStore
+from app.store import ManualClock
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The project checkout the tests run against."""
@@ -74,22 +75,67 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
+@pytest.fixture(params=STORE_KINDS)
+def store_kind(request: pytest.FixtureRequest) -> StoreKind:
+    """Which store the in-process :func:`app` keeps its races in: every test using it runs
+    once per kind (memory, and a real Redis) with the same expectations."""
+    kind: StoreKind = request.param
+    return kind
+
+
 @pytest.fixture
-def settings() -> Settings:
+def redis(store_kind: StoreKind, request: pytest.FixtureRequest) -> RedisServer | None:
+    """The emptied redis-server behind a Redis-backed :func:`app`, else None."""
+    if store_kind == "memory":
+        return None
+    server: RedisServer = request.getfixturevalue("fresh_redis")
+    return server
+
+
+@pytest.fixture
+def settings(redis: RedisServer | None) -> Settings:
     """Settings of the in-process :func:`app`: limits lifted, no access log."""
-    return make_settings(idle_expiry_seconds=600)
+    return make_settings(idle_expiry_seconds=600, redis_url=redis.url if redis else None)
+
+
+AppFactory = Callable[..., FastAPI]
 
 
 @pytest.fixture
-def store(settings: Settings, clock: ManualClock) -> MemoryStore[GameSession]:
+def app_with(store_kind: StoreKind, redis: RedisServer | None, clock: ManualClock) -> AppFactory:
+    """Builds an in-process app on a fresh store of :func:`store_kind` on :func:`clock`:
+    ``app_with(**settings)`` (as :func:`app_kit.make_settings`; the store follows them)."""
+
+    def build(**overrides: Any) -> FastAPI:
+        settings = make_settings(**overrides, redis_url=redis.url if redis else None)
+        store = make_store(store_kind, redis, clock=clock, **store_bounds(settings))
+        return create_app(settings, store=store)
+
+    return build
+
+
+def store_bounds(settings: Settings) -> dict[str, Any]:
+    """The store constructor's bounds taken from ``settings``."""
+    return {
+        "max_games": settings.max_games,
+        "idle_expiry_seconds": settings.idle_expiry_seconds,
+        "evict_min_idle_seconds": settings.evict_min_idle_seconds,
+        "max_games_per_client": settings.max_games_per_client,
+    }
+
+
+@pytest.fixture
+def game_store(
+    store_kind: StoreKind, redis: RedisServer | None, settings: Settings, clock: ManualClock
+) -> SessionStore:
     """The in-process app's game store, on :func:`clock`."""
-    return make_store(settings, clock)
+    return make_store(store_kind, redis, clock=clock, **store_bounds(settings))
 
 
 @pytest.fixture
-def app(settings: Settings, store: MemoryStore[GameSession]) -> FastAPI:
+def app(settings: Settings, game_store: SessionStore) -> FastAPI:
     """A fresh in-process app with its own store."""
-    return create_app(settings, store=store)
+    return create_app(settings, store=game_store)
 
 
 @pytest.fixture
@@ -100,6 +146,13 @@ def client(app: FastAPI) -> Iterator[TestClient]:
     """
     with TestClient(app, follow_redirects=False) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def store(game_store: SessionStore, client: TestClient) -> StoreProbe:
+    """White-box access to the in-process app's stored races (tests check that a refused
+    move changed nothing, or set up a position)."""
+    return StoreProbe(game_store, client)
 
 
 @dataclass
@@ -207,7 +260,11 @@ def live_server_env() -> dict[str, str]:
     Browser and API tests fire requests far faster than a person, so the per-client rate
     limits are lifted; dedicated tests cover rate limiting with their own servers.
     """
-    return {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_ACCESS_LOG": "false"}
+    return {
+        "ZZV_RATE_LIMIT_ENABLED": "false",
+        "ZZV_MAX_GAMES_PER_CLIENT": "100000",
+        "ZZV_ACCESS_LOG": "false",
+    }
 
 
 @pytest.fixture(scope="session")
@@ -300,3 +357,21 @@ def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real ``redis-server`` (Debian's) on a free loopback port with its own directory,
+    one per test session (per xdist worker); tests empty it with ``flush()``."""
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fresh_redis(redis_server: RedisServer) -> RedisServer:
+    """The session's redis-server, emptied for this test."""
+    redis_server.flush()
+    return redis_server

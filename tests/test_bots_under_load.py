@@ -200,7 +200,7 @@ def test_a_starved_search_is_counted_and_logged_without_hidden_information(
 
 def _seed_where_bots_lead() -> int:
     """A public seed whose first trick is led by a bot (with the tests' seed key)."""
-    from app.sessions import derive_engine_seed
+    from app.race import derive_engine_seed
 
     settings = make_settings()
     for seed in range(100):

@@ -48,5 +48,8 @@ def test_the_image_and_zzv_serve_use_the_guarded_protocol() -> None:
     from app.protocol import IMPORT_PATH
 
     assert IMPORT_PATH in " ".join(uvicorn_command(8000))
+    # The image starts through `zzv serve`, which hands uvicorn the guarded protocol.
     dockerfile = (Path(__file__).resolve().parent.parent / "Dockerfile").read_text(encoding="utf-8")
-    assert f"--http {IMPORT_PATH}" in dockerfile
+    assert 'CMD ["zzv", "serve"]' in dockerfile
+    cli = (Path(__file__).resolve().parent.parent / "app" / "cli.py").read_text(encoding="utf-8")
+    assert "http=HTTP_PROTOCOL" in cli

@@ -43,6 +43,7 @@ ALLOWED_SYSTEM_PATHS = {
     "/usr/sbin/nologin": "the login shell of the image's unprivileged user",
     "/nonexistent": "the home directory of the image's user, which has none",
     "/srv/zzv": "the image's empty working directory",
+    "/var/lib/zzv": "the image's data volume, where the races are saved on a graceful stop",
     "/dev/null": "where the CI script sends a probe's output",
     "/proc": "the kernel's process table, read to find a server's worker processes",
 }

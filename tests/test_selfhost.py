@@ -168,19 +168,17 @@ def test_dockerfile_installs_dependencies_before_copying_source(stages: list[Sta
 
 
 def test_dockerfile_runtime_is_production_ready(stages: list[Stage]) -> None:
-    """Runtime stage: non-root, port 8000, listens on all interfaces, one graceful worker."""
+    """Runtime stage: non-root, port 8000, listens on all interfaces, saves its races to a
+    volume, and starts through ``zzv serve`` (workers, header timeout, graceful stop)."""
     runtime = stages[-1]
     assert runtime.user not in ("root", "0", "0:0"), runtime.user
     assert runtime.exposed == ["8000"]
     assert runtime.env["ZZV_HOST"] == "0.0.0.0"
     assert runtime.env["ZZV_PORT"] == "8000"
     assert all("apt-get" not in run and "gcc" not in run for run in runtime.runs)
-    command = " ".join(runtime.cmd)
-    assert "--workers 1 " in command
-    assert "--proxy-headers" in command
-    grace = re.search(r"--timeout-graceful-shutdown (\d+)", command)
-    assert grace, command
-    assert int(grace.group(1)) == app.cli.GRACEFUL_SHUTDOWN_SECONDS
+    assert runtime.cmd == ["zzv", "serve"]
+    assert runtime.env["ZZV_DATA_DIR"] == "/var/lib/zzv"
+    assert 'VOLUME ["/var/lib/zzv"]' in DOCKERFILE.read_text(encoding="utf-8")
     assert runtime.healthcheck[:2] == ["python", "-c"] and "/healthz" in runtime.healthcheck[2]
 
 
@@ -298,7 +296,8 @@ def test_wheel_serves_every_page_from_an_empty_folder(
     # The one deliberate difference from the image: loopback instead of 0.0.0.0.
     port = find_free_port()
     env = clean_env(venv, **runtime.env)
-    env.update(ZZV_HOST="127.0.0.1", ZZV_PORT=str(port))
+    data = tmp_path / "volume"
+    env.update(ZZV_HOST="127.0.0.1", ZZV_PORT=str(port), ZZV_DATA_DIR=str(data))
     server = launch_server(runtime.cmd, port=port, env=env, cwd=workdir, inherit_env=False)
     assert_serves_every_page(server.url)
     health = subprocess.run(
@@ -308,6 +307,7 @@ def test_wheel_serves_every_page_from_an_empty_folder(
     assert sorted(path.name for path in empty.iterdir()) == []
     assert sorted(path.name for path in workdir.iterdir()) == []
     assert_clean_shutdown(server, games=1)
+    assert (data / "races.json").is_file()  # the volume holds the race for the next start
 
 
 def start_races(base_url: str, count: int) -> None:
@@ -331,7 +331,7 @@ def games_in_memory_at_shutdown(log: str) -> list[int]:
             continue
         record = json.loads(line)
         if record.get("msg") == "shutting down":
-            counts.append(record["games_in_memory"])
+            counts.append(record["games"])
     return counts
 
 

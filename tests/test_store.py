@@ -1,135 +1,286 @@
-"""MemoryStore: idle expiry, LRU eviction of idle games, the cap, sweeping, with a fake clock."""
+"""The game stores, memory and Redis alike: idle expiry, LRU eviction of idle games, the cap,
+the per-client cap, sweeping, tombstones, and no expiry or eviction during a move."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from app.sessions import GameConfig, GameSession, token_digest
-from app.store import ManualClock, MemoryStore, StoreFull
+import pytest
+from app_kit import bare_session
+from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
+
+from app.race import GameConfig, GameSession, token_digest
+from app.sessions import SessionStore
+from app.store import (
+    ClientFull,
+    ManualClock,
+    MemoryStore,
+    RecordHead,
+    StoreFull,
+    StoreUnavailable,
+    Tombstone,
+)
 from engine import new_game
+
+Scenario = Callable[[SessionStore, ManualClock], Awaitable[None]]
 
 
 def session(game_id: str) -> GameSession:
     """A minimal stored game."""
-    return GameSession(
-        id=game_id,
-        token=f"token-{game_id}",
-        config=GameConfig(),
-        game=new_game(players=3, seed=1),
-        seed=1,
-        seed_chosen=True,
-        engine_seed=1,
-    )
+    return bare_session(new_game(players=3, seed=1), game_id, f"token-{game_id}")
 
 
-def test_get_returns_what_was_put_and_refreshes_idle_time() -> None:
-    clock = ManualClock(5000.0)
-    store = MemoryStore(max_games=10, idle_expiry_seconds=100, clock=clock)
-    a = session("a")
-    store.put(a)
-    for _ in range(5):
-        clock.now += 90  # each touch keeps it alive although 450 s passed in all
-        assert store.get("a") is a
-    clock.now += 100
-    assert store.get("a") is None
-    assert store.expired_token_digest("a") == token_digest("token-a")
-    assert len(store) == 0
+@pytest.fixture(params=STORE_KINDS)
+def run(request: pytest.FixtureRequest) -> Callable[..., None]:
+    """Runs a scenario against a fresh store of each kind on a manual clock."""
+    kind: StoreKind = request.param
+    redis: RedisServer | None = request.getfixturevalue("fresh_redis") if kind == "redis" else None
+
+    def runner(scenario: Scenario, **bounds: Any) -> None:
+        clock = ManualClock(5000.0)
+        bounds.setdefault("evict_min_idle_seconds", 0.0)
+
+        async def main() -> None:
+            store = make_store(kind, redis, clock=clock, **bounds)
+            await store.open()
+            try:
+                await scenario(store, clock)
+            finally:
+                await store.close()
+
+        asyncio.run(main())
+
+    return runner
 
 
-def test_sweep_drops_only_expired_games() -> None:
-    clock = ManualClock(5000.0)
-    store = MemoryStore(max_games=10, idle_expiry_seconds=100, clock=clock)
-    for name in "abc":
-        store.put(session(name))
-        clock.now += 40
-    # a put at 5000, b at 5040, c at 5080; now 5120
-    assert store.sweep() == 1  # a is 120 s idle
-    assert store.get("a") is None and store.get("b") is not None
-    clock.now += 1000
-    assert store.sweep() == 2
-    assert len(store) == 0
-    assert store.sweep() == 0
+async def live(store: SessionStore, *ids: str) -> set[str]:
+    """Which of ``ids`` are live."""
+    return {game_id for game_id in ids if await store.head(game_id) is not None}
 
 
-def test_full_store_evicts_the_least_recently_used_idle_game() -> None:
-    clock = ManualClock(5000.0)
-    store = MemoryStore(
-        max_games=3, idle_expiry_seconds=1000, evict_min_idle_seconds=30, clock=clock
-    )
-    for name in "abc":
-        store.put(session(name))
+def test_touch_keeps_a_game_alive_and_expiry_leaves_a_tombstone(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("a"), "client")
+        for _ in range(5):
+            clock.now += 90  # each touch keeps it alive although 450 s passed in all
+            assert (await store.head("a")) == RecordHead((token_digest("token-a"), "", ""))
+            await store.touch("a")
+        clock.now += 100
+        assert await store.load("a") is None
+        assert await store.tombstone("a") == Tombstone((token_digest("token-a"), "", ""))
+        assert await store.count() == 0
+
+    run(scenario, max_games=10, idle_expiry_seconds=100)
+
+
+def test_reads_without_touch_do_not_move_the_idle_clock(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("a"), "client")
+        for _ in range(3):
+            clock.now += 40
+            await store.head("a")  # e.g. a request whose token turns out wrong
+        assert await store.head("a") is None
+
+    run(scenario, max_games=10, idle_expiry_seconds=100)
+
+
+def test_sweep_drops_only_expired_games(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for name in "abc":
+            await store.add(session(name), "client")
+            clock.now += 40
+        # a put at 5000, b at 5040, c at 5080; now 5120
+        assert await store.sweep() == 1  # a is 120 s idle
+        assert await live(store, "a", "b", "c") == {"b", "c"}
+        clock.now += 1000
+        assert await store.sweep() == 2
+        assert await store.count() == 0
+        assert await store.sweep() == 0
+
+    run(scenario, max_games=10, idle_expiry_seconds=100)
+
+
+def test_full_store_evicts_the_least_recently_used_idle_game(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for name in "abc":
+            await store.add(session(name), "client")
+            clock.now += 50
+        await store.touch("a")  # a becomes the most recently used; b is now the LRU
         clock.now += 50
-    store.get("a")  # a becomes the most recently used; b is now the LRU
-    clock.now += 50
-    store.put(session("d"))
-    assert len(store) == 3
-    assert store.get("b") is None
-    assert store.expired_token_digest("b") == token_digest("token-b")
-    assert all(store.get(name) is not None for name in "acd")
+        await store.add(session("d"), "client")
+        assert await store.count() == 3
+        assert await live(store, "a", "b", "c", "d") == {"a", "c", "d"}
+        assert await store.tombstone("b") == Tombstone((token_digest("token-b"), "", ""))
+
+    run(scenario, max_games=3, idle_expiry_seconds=1000, evict_min_idle_seconds=30)
 
 
-def test_full_store_refuses_rather_than_evict_an_active_game() -> None:
+def test_full_store_refuses_rather_than_evict_an_active_game(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("a"), "client")
+        await store.add(session("b"), "client")
+        clock.now += 10
+        with pytest.raises(StoreFull):
+            await store.add(session("c"), "client")
+        assert await live(store, "a", "b", "c") == {"a", "b"}
+        clock.now += 31
+        await store.add(session("c"), "client")
+        assert await store.count() == 2
+
+    run(scenario, max_games=2, idle_expiry_seconds=1000, evict_min_idle_seconds=30)
+
+
+def test_cap_holds_under_many_adds(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for i in range(200):
+            clock.now += 1
+            await store.add(session(f"g{i}"), f"client-{i % 7}")
+            assert await store.count() <= 50
+        assert await store.count() == 50
+        assert await live(store, "g199", "g0") == {"g199"}
+
+    run(scenario, max_games=50, idle_expiry_seconds=10_000)
+
+
+def test_per_client_cap_counts_only_live_games(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("a"), "10.0.0.1")
+        await store.add(session("b"), "10.0.0.1")
+        with pytest.raises(ClientFull):
+            await store.add(session("c"), "10.0.0.1")
+        assert await live(store, "c") == set()
+        await store.add(session("d"), "10.0.0.2")  # another client has its own cap
+        clock.now += 61
+        await store.touch("d")
+        await store.add(session("e"), "10.0.0.1")  # a and b expired: the slots are free
+
+    run(scenario, max_games=10, idle_expiry_seconds=60, max_games_per_client=2)
+
+
+def test_a_game_whose_move_is_in_progress_is_never_evicted_or_expired(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("busy"), "client")
+        async with store.lock("busy"):
+            clock.now += 500  # long past the idle expiry, but a move is in progress
+            assert await store.sweep() == 0
+            assert await live(store, "busy") == {"busy"}
+            with pytest.raises(StoreFull):  # the only game is busy: nothing to evict
+                await store.add(session("new"), "client")
+            assert await store.load("busy") is not None
+            await store.save(session("busy"))
+        assert await live(store, "busy") == {"busy"}  # saving moved its clock
+
+    run(scenario, max_games=1, idle_expiry_seconds=100)
+
+
+def test_delete_forgets_without_a_tombstone(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.add(session("a"), "client")
+        await store.delete("a")
+        await store.delete("never-there")
+        assert await store.load("a") is None and await store.tombstone("a") is None
+
+    run(scenario, max_games=5, idle_expiry_seconds=10)
+
+
+def test_a_redis_store_round_trips_the_session(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        original = session("a")
+        original.turn = 3
+        original.events = ['{"kind":"x"}']
+        await store.add(original, "client")
+        loaded = await store.load("a")
+        assert loaded is not None
+        assert loaded.to_dict() == original.to_dict()
+
+    run(scenario, max_games=5, idle_expiry_seconds=10)
+
+
+def test_memory_tombstones_are_bounded() -> None:
     clock = ManualClock(5000.0)
-    store = MemoryStore(
-        max_games=2, idle_expiry_seconds=1000, evict_min_idle_seconds=30, clock=clock
+    store: MemoryStore[GameSession] = MemoryStore(
+        max_games=100, idle_expiry_seconds=1, expired_memory=3, clock=clock
     )
-    store.put(session("a"))
-    store.put(session("b"))
-    clock.now += 10
-    with pytest.raises(StoreFull):
-        store.put(session("c"))
-    assert {g for g in "ab" if store.get(g)} == {"a", "b"}
-    clock.now += 31
-    store.put(session("c"))  # a and b were just touched by get() above... at now-31
-    assert len(store) == 2
+
+    async def scenario() -> None:
+        for i in range(10):
+            await store.add(session(f"g{i}"), "client")
+        clock.now += 5
+        assert await store.sweep() == 10
+        remembered = [i for i in range(10) if await store.tombstone(f"g{i}")]
+        assert len(remembered) == 3
+
+    asyncio.run(scenario())
 
 
-def test_cap_holds_under_many_puts() -> None:
-    clock = ManualClock(5000.0)
-    store = MemoryStore(max_games=50, idle_expiry_seconds=10_000, clock=clock)
-    for i in range(500):
-        clock.now += 1
-        store.put(session(f"g{i}"))
-        assert len(store) <= 50
-    assert len(store) == 50
-    assert store.get("g499") is not None and store.get("g0") is None
+def test_session_dict_round_trip_continues_the_same_race() -> None:
+    from app.bot_runner import run_bots_inline
+    from app.race import new_session
+    from app.sessions import play_inline, session_state
+    from app.settings import Settings
 
-
-def test_delete_forgets_without_a_tombstone() -> None:
-    store = MemoryStore(max_games=5, idle_expiry_seconds=10)
-    store.put(session("a"))
-    store.delete("a")
-    store.delete("never-there")
-    assert store.get("a") is None and store.expired_token_digest("a") is None
-
-
-def test_tombstones_are_bounded() -> None:
-    clock = ManualClock(5000.0)
-    store = MemoryStore(max_games=100, idle_expiry_seconds=1, expired_memory=3, clock=clock)
-    for i in range(10):
-        store.put(session(f"g{i}"))
-    clock.now += 5
-    assert store.sweep() == 10
-    remembered = [i for i in range(10) if store.expired_token_digest(f"g{i}")]
-    assert len(remembered) == 3
+    settings = Settings(seed_secret="store-tests")
+    first = new_session(GameConfig(players=4, bots="normal", seed=5), settings)
+    run_bots_inline(first)
+    session_state(first)
+    second = GameSession.from_dict(first.to_dict())
+    assert second.to_dict() == first.to_dict()
+    assert second.token == "" and "token" not in first.to_dict()
+    for _ in range(6):
+        action = first.game.legal_actions()[0]
+        play_inline(first, action)
+        play_inline(second, action)
+    assert second.to_dict() == first.to_dict()
+    with pytest.raises(ValueError, match="format"):
+        GameSession.from_dict({**first.to_dict(), "format": 99})
 
 
 def test_background_sweep_drops_expired_games_without_any_request() -> None:
-    import time as real_time
-
     from app_kit import make_settings
     from fastapi.testclient import TestClient
 
     from app.main import create_app
 
     clock = ManualClock(5000.0)
-    store = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
+    store: MemoryStore[GameSession] = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
     app = create_app(make_settings(sweep_interval_seconds=0.05), store=store)
     with TestClient(app) as client:
         assert client.post("/api/games", json={"bots": "random"}).status_code == 201
         assert len(store) == 1
         clock.now += 61
-        deadline = real_time.monotonic() + 5
-        while len(store) and real_time.monotonic() < deadline:
-            real_time.sleep(0.05)
+        deadline = time.monotonic() + 5
+        while len(store) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert len(store) == 0
+
+
+def test_an_unreachable_redis_is_a_counted_store_error() -> None:
+    """Nothing listens on the port: every operation raises StoreUnavailable (the routes'
+    503) and the ``zzv_store_errors`` metric counts it by operation."""
+    from app.bench_server import find_free_port
+    from app.metrics import STORE_ERRORS
+    from app.stores.redis_store import RedisStore
+
+    def failures(operation: str) -> float:
+        return float(STORE_ERRORS.labels(operation=operation)._value.get())
+
+    async def scenario() -> None:
+        store = RedisStore.connect(
+            f"redis://127.0.0.1:{find_free_port()}/0",
+            GameSession.from_dict,
+            0.5,
+            max_games=10,
+            idle_expiry_seconds=60,
+        )
+        before = failures("ping"), failures("read")
+        with pytest.raises(StoreUnavailable):
+            await store.ping()
+        with pytest.raises(StoreUnavailable):
+            await store.load("some-race")
+        assert (failures("ping"), failures("read")) == (before[0] + 1, before[1] + 1)
+        await store.close()
+
+    asyncio.run(scenario())

@@ -411,7 +411,7 @@ class Health(_Out):
     """Liveness answer."""
 
     status: Literal["ok"]
-    games: int
+    games: int | None = Field(description="Live races; null while the store is unreachable.")
 
 
 class BotPoolReadiness(_Out):
@@ -429,10 +429,13 @@ class BotPoolReadiness(_Out):
 
 
 class Readiness(_Out):
-    """Readiness answer: whether this server can take races now."""
+    """Readiness answer: whether this server can take races now, and each check's result."""
 
-    status: Literal["ready"]
-    games: int
+    status: Literal["ready", "unavailable"] = Field(
+        description="`unavailable` (with status 503) while any check fails."
+    )
+    games: int | None = Field(description="Live races; null while the store is unreachable.")
+    store: Literal["ok", "unreachable"]
     bots: BotPoolReadiness
 
 
@@ -449,7 +452,13 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         410: "The race expired (`expired`); start a new one.",
         413: "Request body too large (`payload_too_large`).",
         422: "Malformed request (`invalid_request`).",
-        429: "Too many requests (`rate_limited`); see `Retry-After`.",
-        503: "Every game slot is busy (`server_full`); see `Retry-After`.",
+        429: (
+            "Too many requests (`rate_limited`), or too many live races for this client "
+            "(`too_many_games`); see `Retry-After`."
+        ),
+        503: (
+            "Every game slot is busy (`server_full`), or the game server is unavailable "
+            "(`unavailable`); see `Retry-After`."
+        ),
     }
     return {s: {"model": models.get(s, ErrorOut), "description": described[s]} for s in statuses}

@@ -27,7 +27,7 @@ from app.api.models import (
 )
 from app.deps import (
     ApiPlayerDep,
-    ApiSessionDep,
+    ClientDep,
     GameIdPath,
     HubDep,
     SettingsDep,
@@ -36,17 +36,14 @@ from app.deps import (
     client_key,
 )
 from app.errors import IllegalMove
+from app.race import GameConfig, GameSession
 from app.sessions import (
-    GameConfig,
-    GameSession,
     SessionState,
-    find_public,
     join_race,
     play_turn,
     read_record,
     read_state,
-    session_state,
-    start_game_async,
+    start_game,
     start_race,
 )
 from app.streams import Message, follow, open_stream, settle
@@ -72,6 +69,7 @@ async def create_game(
     request: Request,
     store: StoreDep,
     settings: SettingsDep,
+    client: ClientDep,
     body: Annotated[CreateGame | None, Body()] = None,
 ) -> JSONResponse:
     """Deal a new race with you at seat 0; bots that lead play before this returns.
@@ -92,10 +90,8 @@ async def create_game(
         seed=body.seed,
         people=body.humans,
     )
-    session = await start_game_async(store, config, settings)
-    async with session.lock:
-        state = session_state(session)
-        invites = invite_list(request, session)
+    session, state = await start_game(store, config, settings, client)
+    invites = invite_list(request, session)
     body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
     return _json(body_out, 201)
 
@@ -120,8 +116,8 @@ async def get_game(
     ] = None,
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
-    await settle(player.session, hub)
-    return _json(await read_state(player.session, since, seat=player.seat))
+    await settle(player, hub)
+    return _json(await read_state(player, since))
 
 
 @router.post(
@@ -141,9 +137,9 @@ async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONRe
         action = Action.from_dict(move.action.model_dump())
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
-    await settle(player.session, hub)
-    state = await play_turn(player.session, move.turn, action, seat=player.seat)
-    await hub.publish(player.session.id)
+    await settle(player, hub)
+    state = await play_turn(player, move.turn, action)
+    await hub.publish(player.game_id)
     return _json(state)
 
 
@@ -172,10 +168,9 @@ async def join_game(
 
     The answer's `token` is your seat's own credential; the code stops working.
     """
-    session = find_public(store, game_id)
-    player, token = await join_race(session, body.code, body.name)
+    player, token = await join_race(store, game_id, body.code, body.name)
     await hub.publish(game_id)
-    state = await read_state(session, seat=player.seat)
+    state = await read_state(player)
     out = {"game_id": game_id, "seat": player.seat, "token": token, "state": state}
     return _json(out, 201)
 
@@ -192,7 +187,7 @@ async def join_game(
 async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
     state = await start_race(player)
-    await hub.publish(player.session.id)
+    await hub.publish(player.game_id)
     return _json(state)
 
 
@@ -228,7 +223,6 @@ async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
 async def follow_game(
     request: Request,
     player: ApiPlayerDep,
-    store: StoreDep,
     hub: HubDep,
     gate: StreamGateDep,
 ) -> EventSourceResponse:
@@ -237,7 +231,7 @@ async def follow_game(
     def render(state: SessionState) -> Message:
         return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
 
-    stream = follow(store, hub, player.session.id, player.seat, render)
+    stream = follow(player, hub, render)
     return open_stream(gate, client_key(request), stream)
 
 
@@ -247,9 +241,9 @@ async def follow_game(
     summary="The race's public record",
     responses=error_responses(401, 404, 410, 422),
 )
-async def get_record(session: ApiSessionDep) -> JSONResponse:
+async def get_record(player: ApiPlayerDep) -> JSONResponse:
     """Settings and every public event; the seed too once the race is over.
 
     Face-down cards never appear, not even after the end.
     """
-    return _json(await read_record(session))
+    return _json(await read_record(player))

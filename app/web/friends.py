@@ -31,10 +31,10 @@ from app.deps import (
     cookie_name,
     set_seat_cookie,
 )
-from app.errors import GameNotFound, LobbyRefused
+from app.errors import GameExpired, GameNotFound, LobbyRefused
 from app.lobby import default_name
+from app.race import GameConfig
 from app.sessions import (
-    GameConfig,
     SessionState,
     find_player,
     find_public,
@@ -64,10 +64,10 @@ async def _until_over(stream: AsyncIterator[Message]) -> AsyncIterator[Message]:
     yield _OVER
 
 
-def _has_seat(request: Request, store: StoreDep, game_id: str) -> bool:
+async def _has_seat(request: Request, store: StoreDep, game_id: str) -> bool:
     """Whether this browser already sits in ``game_id`` (then an invite must not replace it)."""
     try:
-        find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
+        await find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
     except GameNotFound:
         return False
     return True
@@ -110,12 +110,13 @@ async def join_form(game_id: GameIdPath, request: Request, store: StoreDep) -> R
     """The invite's page: pick a name (or not) and take the seat."""
     code = request.query_params.get("code") or None
     try:
-        session = find_public(store, game_id)
-    except GameNotFound:
+        spectator = await find_public(store, game_id)
+        await read_state(spectator)
+    except (GameNotFound, GameExpired):
         return _gone(request, game_id)
-    if _has_seat(request, store, game_id):
+    if await _has_seat(request, store, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)
-    open_seat = next((s.index for s in session.lobby.open_invites()), 1)
+    open_seat = next((s.index for s in spectator.session.lobby.open_invites()), 1)
     return _join_page(request, game_id, code, seat=open_seat)
 
 
@@ -126,14 +127,12 @@ async def join(
     """Take the invited seat: a cookie with the seat's own token, then the table (303)."""
     fields = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
     code, name = fields.get("code", ""), fields.get("name")
-    try:
-        session = find_public(store, game_id)
-    except GameNotFound:
-        return _gone(request, game_id)
-    if _has_seat(request, store, game_id):
+    if await _has_seat(request, store, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)
     try:
-        _player, token = await join_race(session, code[:64], name)
+        _player, token = await join_race(store, game_id, code[:64], name)
+    except (GameNotFound, GameExpired):
+        return _gone(request, game_id)
     except LobbyRefused as exc:
         keep = code if exc.code == "invalid_name" else None
         return _join_page(
@@ -148,7 +147,7 @@ async def join(
 @router.post("/games/{game_id}/start")
 async def start(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep) -> Response:
     """The creator's Start button: bots take the empty seats; back to the table (303)."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
     await start_race(found)
@@ -162,7 +161,7 @@ async def seat_events(
 ) -> Response:
     """This seat's live stream: ``changed`` whenever its table changed through somebody
     else (the page then reloads the table; its own moves it has already drawn)."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
     seat = found.seat
@@ -170,7 +169,7 @@ async def seat_events(
     def render(state: SessionState) -> Message | None:
         return None if state["last_mover"] == seat else _CHANGED
 
-    stream = follow(store, hub, game_id, seat, render)
+    stream = follow(found, hub, render)
     return open_stream(gate, client_key(request), _until_over(stream))
 
 
@@ -180,12 +179,12 @@ async def watch(
 ) -> Response:
     """The public table: every seat's public numbers and cards, nobody's hand."""
     try:
-        session = find_public(store, game_id)
-    except GameNotFound:
+        spectator = await find_public(store, game_id)
+        await settle(spectator, hub)
+        state = await read_state(spectator, since=0)
+    except (GameNotFound, GameExpired):
         return _gone(request, game_id)
-    await settle(session, hub)
-    state = await read_state(session, since=0, seat=None)
-    return render_table(request, session, state, animate=live)
+    return render_table(request, spectator, state, animate=live)
 
 
 @router.get("/games/{game_id}/watch/events")
@@ -193,8 +192,8 @@ async def watch_events(
     game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep, gate: StreamGateDep
 ) -> Response:
     """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
-    find_public(store, game_id)
-    stream = follow(store, hub, game_id, None, lambda _state: _CHANGED)
+    spectator = await find_public(store, game_id)
+    stream = follow(spectator, hub, lambda _state: _CHANGED)
     return open_stream(gate, client_key(request), _until_over(stream))
 
 

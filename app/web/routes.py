@@ -26,31 +26,36 @@ from app.deps import (
     SettingsDep,
     StoreDep,
     clear_session_cookie,
+    client_key,
     cookie_name,
     is_https,
     set_session_cookie,
 )
 from app.errors import (
     GameExpired,
+    GameLost,
     GameNotFound,
     IllegalMove,
     RaceNotStarted,
     ServerFull,
     StaleTurn,
+    TooManyGames,
 )
+from app.race import GameConfig, GameSession
 from app.sessions import (
-    GameConfig,
-    GameSession,
     Player,
     SessionState,
     SessionStore,
     current_suggestion,
     find_player,
+    leave_flash,
     play_turn,
+    read_config,
     read_record,
     read_state,
-    start_game_async,
+    start_game,
     suggest_move,
+    take_flash,
 )
 from app.settings import Settings
 from app.streams import settle
@@ -127,19 +132,17 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
 
 def render_table(
     request: Request,
-    player: Player | GameSession,
+    player: Player,
     state: SessionState,
     *,
     status_code: int = 200,
     **extra: Any,
 ) -> Response:
-    """The table page (or the ``#table`` fragment for htmx) of a seat, or of a spectator
-    when given the session itself."""
+    """The table page (or the ``#table`` fragment for htmx) of a seat or a spectator, as
+    the operation that built ``state`` left the race."""
     # htmx swaps only the table; every other client gets the whole page.
     block = "table" if _is_htmx(request) else None
-    session, seat = (
-        (player, None) if isinstance(player, GameSession) else (player.session, player.seat)
-    )
+    session, seat = player.session, player.seat
     context = {**table_context(state, **extra), **live_context(request, session, seat)}
     context.update(extras_context(session, seat, state))
     response = templates.TemplateResponse(
@@ -162,7 +165,7 @@ def extras_context(session: GameSession, seat: int | None, state: SessionState) 
     }
 
 
-def _back_to_table(
+async def _back_to_table(
     player: Player, submitted: SubmittedMove | None = None, **notice: str
 ) -> Response:
     """303 to the table's own address, carrying ``notice`` to that seat's next view of it.
@@ -172,20 +175,15 @@ def _back_to_table(
     The notice (a sentence and the player's own choices, as plain JSON data) waits in the
     session instead.
     """
-    session = player.session
     chosen = asdict(submitted) if submitted else None
-    session.flash = {"turn": session.turn, "seat": player.seat, "submitted": chosen, **notice}
-    return _vary(RedirectResponse(f"/games/{session.id}", status_code=303))
+    await leave_flash(player, {"submitted": chosen, **notice})
+    return _vary(RedirectResponse(f"/games/{player.game_id}", status_code=303))
 
 
-def _take_flash(player: Player) -> dict[str, Any]:
+async def _take_flash(player: Player) -> dict[str, Any]:
     """The notice left for this seat's view of the table (once), if still about this turn."""
-    session = player.session
-    flash = session.flash
-    if flash is None or flash["seat"] != player.seat:
-        return {}
-    session.flash = None
-    if flash["turn"] != session.turn:
+    flash = await take_flash(player)
+    if flash is None:
         return {}
     chosen = flash["submitted"]
     extra = {k: v for k, v in flash.items() if k not in ("turn", "seat", "submitted")}
@@ -202,8 +200,8 @@ async def _refused(
     """The table as it stands, with the reason a move was not played (htmx: as a 4xx
     fragment; a page: back at the table's address with the reason)."""
     if not _is_htmx(request):
-        return _back_to_table(player, error=error, submitted=submitted)
-    state = await read_state(player.session, since=0, seat=player.seat)
+        return await _back_to_table(player, error=error, submitted=submitted)
+    state = await read_state(player, since=0)
     return render_table(
         request, player, state, status_code=status_code, error=error, submitted=submitted
     )
@@ -220,14 +218,22 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
 def seat_viewer(player: Player) -> Viewer:
     """The seat's reader of the race's sentences: "You" for itself, the people's display
     names for theirs (the log, the replay and the hints name seats as the table does)."""
-    return Viewer(player.seat, people_names(player.session.lobby.public_seats()))
+    return Viewer(player.own_seat, people_names(player.session.lobby.public_seats()))
 
 
-def lookup(request: Request, store: SessionStore, game_id: str) -> Player | Response:
+async def lookup(request: Request, store: SessionStore, game_id: str) -> Player | Response:
     """The browser's seat in ``game_id`` (by its cookie), or the page explaining why there
     is none."""
     try:
-        return find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
+        return await find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
+    except GameLost:
+        return _expired_page(
+            request,
+            410,
+            "The server restarted and this race was lost",
+            "The game server was stopped before it could save the races in progress. "
+            "Sorry! Start another: it only takes a click.",
+        )
     except GameExpired:
         return _expired_page(
             request,
@@ -251,9 +257,11 @@ async def start_and_redirect(
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
     try:
-        session = await start_game_async(store, config, settings)
-    except ServerFull as exc:
-        return _index(request, settings, store, error=exc.message, status_code=503)
+        session, _ = await start_game(store, config, settings, client_key(request))
+    except (ServerFull, TooManyGames) as exc:
+        return await _index(
+            request, settings, store, error=exc.message, status_code=exc.status_code
+        )
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
@@ -270,7 +278,7 @@ async def start_and_redirect(
     return response
 
 
-def _index(
+async def _index(
     request: Request,
     settings: Settings,
     store: SessionStore,
@@ -278,8 +286,10 @@ def _index(
     error: str | None = None,
     status_code: int = 200,
 ) -> Response:
+    # Only the id is known here (the token's cookie is scoped to the race's pages), so the
+    # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
-    session = store.get(last) if last else None
+    session = await store.load(last) if last else None
     context = {
         "active": "home",
         "bot_levels": BOT_LEVELS,
@@ -301,7 +311,7 @@ async def _form_fields(request: Request) -> dict[str, str]:
 @router.get("/", response_class=HTMLResponse)
 async def index(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
     """The start page: "Race now", the settings form and a short pitch."""
-    return _index(request, settings, store)
+    return await _index(request, settings, store)
 
 
 @router.get("/rules", response_class=HTMLResponse)
@@ -316,7 +326,7 @@ async def create_game(request: Request, settings: SettingsDep, store: StoreDep) 
     try:
         config = parse_new_game(await _form_fields(request), settings.default_bot_level)
     except FormError as exc:
-        return _index(request, settings, store, error=str(exc), status_code=422)
+        return await _index(request, settings, store, error=str(exc), status_code=422)
     return await start_and_redirect(request, store, settings, config)
 
 
@@ -330,21 +340,22 @@ async def show_game(
     live: bool = False,
 ) -> Response:
     """The game table: the whole page, or the ``#table`` fragment for htmx."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         if found.status_code == 410:
             clear_session_cookie(found, request, game_id, settings)
         return found
-    await settle(found.session, hub)
-    state = await read_state(found.session, since=0, seat=found.seat)
+    await settle(found, hub)
+    flash = await _take_flash(found)
+    state = await read_state(found, since=0)
     # A live reload after somebody else's move reveals their cards one by one too.
-    return render_table(request, found, state, animate=live, **_take_flash(found))
+    return render_table(request, found, state, animate=live, **flash)
 
 
 @router.post("/games/{game_id}/move")
 async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep) -> Response:
     """Play this seat's card, then the bots' replies; show the table (or 303 back to it)."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
     fields = await _form_fields(request)
@@ -358,7 +369,7 @@ async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubD
         if intent == "preview":
             return await _preview(request, found, parsed.turn, parsed.action, submitted)
         action = Action.from_dict(parsed.action)
-        state = await play_turn(found.session, parsed.turn, action, found.seat, since=0)
+        state = await play_turn(found, parsed.turn, action, since=0)
     except (FormError, IllegalAction) as exc:
         return await _refused(request, found, 422, str(exc), submitted)
     except IllegalMove as exc:
@@ -379,22 +390,23 @@ async def _preview(
     submitted: SubmittedMove,
 ) -> Response:
     """The table with the chosen card's score, nothing played (the form's Preview button)."""
-    if turn != player.session.turn:
+    state = await read_state(player, since=0)
+    if turn != state["turn"]:
         return await _refused(request, player, 409, StaleTurn.message)
-    state = await read_state(player.session, since=0, seat=player.seat)
     sentence = preview_sentence(state, action, seat_viewer(player))
     if not _is_htmx(request):
-        return _back_to_table(player, preview=sentence, submitted=submitted)
+        return await _back_to_table(player, preview=sentence, submitted=submitted)
     return render_table(request, player, state, preview=sentence, submitted=submitted)
 
 
 async def _suggest(request: Request, player: Player) -> Response:
     """The normal bot's move for this seat, picked in the form, with its reason."""
-    found = await suggest_move(player.session, player.seat, partial(hint, me=seat_viewer(player)))
+    await read_config(player)  # the seats' names, for the hint's sentence
+    found = await suggest_move(player, partial(hint, me=seat_viewer(player)))
     submitted = submitted_for(found["action"]) if found else None
     if not _is_htmx(request):
-        return _back_to_table(player, submitted=submitted)
-    state = await read_state(player.session, since=0, seat=player.seat)
+        return await _back_to_table(player, submitted=submitted)
+    state = await read_state(player, since=0)
     return render_table(request, player, state, submitted=submitted)
 
 
@@ -408,10 +420,10 @@ async def race_log(
     The table carries only the rounds its latest story touches, so a move's answer does
     not resend the whole race.
     """
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    record = await read_record(found.session)
+    record = await read_record(found)
     earlier = before if _is_htmx(request) else None
     context = log_context(record["events"], game_id, earlier, seat_viewer(found))
     block = "log" if _is_htmx(request) else None
@@ -423,10 +435,10 @@ async def replay(
     game_id: GameIdPath, request: Request, store: StoreDep, step: StepQuery = 0
 ) -> Response:
     """The race trick by trick from its public record (``?step=N``: the Nth trick)."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    context = replay_context(await read_record(found.session), step, seat_viewer(found))
+    context = replay_context(await read_record(found), step, seat_viewer(found))
     block = "replay" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
 
@@ -437,10 +449,10 @@ async def rematch(
 ) -> Response:
     """A new race with the same settings and a fresh deal (the seed is drawn anew); after
     a race with friends, a race with as many people (the presser gets new invite links)."""
-    found = lookup(request, store, game_id)
+    found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    old = found.session.config
+    old = await read_config(found)
     people = race_again(found.session.lobby.people(), spectator=False).people
     config = GameConfig(
         players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people

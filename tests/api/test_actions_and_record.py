@@ -6,12 +6,11 @@ import random
 from typing import Any
 
 import pytest
-from app_kit import bearer, create, make_settings, move, play_out
+from app_kit import bearer, create, move, play_out
 from fastapi.testclient import TestClient
 
 from app.api.models import GameRecord, GameState
-from app.main import create_app
-from app.store import ManualClock, MemoryStore
+from app.store import ManualClock
 
 
 def test_move_applies_human_and_bot_turns_and_bumps_turn(client: TestClient) -> None:
@@ -107,11 +106,10 @@ def test_action_for_unknown_game_or_wrong_token_is_404(client: TestClient) -> No
     assert client.get(f"/api/games/{game_id}", headers=bearer(token)).json()["turn"] == 0
 
 
-def test_expired_game_is_410_for_its_owner_and_404_for_others() -> None:
-    clock = ManualClock()
-    settings = make_settings(idle_expiry_seconds=60)
-    store = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
-    with TestClient(create_app(settings, store=store)) as client:
+def test_expired_game_is_410_for_its_owner_and_404_for_others(
+    app_with: Any, clock: ManualClock
+) -> None:
+    with TestClient(app_with(idle_expiry_seconds=60)) as client:
         game_id, token, state = create(client)
         clock.now += 59
         assert client.get(f"/api/games/{game_id}", headers=bearer(token)).status_code == 200

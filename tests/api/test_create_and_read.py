@@ -9,6 +9,7 @@ from app_kit import bearer, create
 from fastapi.testclient import TestClient
 
 from app.api.models import CreatedGame, GameState
+from app.store import ManualClock
 
 
 def test_create_returns_201_with_id_token_and_state_for_seat_0(client: TestClient) -> None:
@@ -150,13 +151,8 @@ def test_openapi_documents_every_endpoint_with_examples(client: TestClient) -> N
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
 
 
-def test_full_store_of_active_races_refuses_creation_with_503() -> None:
-    from app_kit import make_settings
-
-    from app.main import create_app
-
-    settings = make_settings(max_games=2, evict_min_idle_seconds=3600)
-    with TestClient(create_app(settings)) as client:
+def test_full_store_of_active_races_refuses_creation_with_503(app_with: Any) -> None:
+    with TestClient(app_with(max_games=2, evict_min_idle_seconds=3600)) as client:
         create(client)
         create(client)
         refused = client.post("/api/games", json={})
@@ -165,15 +161,14 @@ def test_full_store_of_active_races_refuses_creation_with_503() -> None:
         assert int(refused.headers["retry-after"]) > 0
 
 
-def test_full_store_evicts_an_idle_race_to_admit_a_new_one() -> None:
-    from app_kit import make_settings
-
-    from app.main import create_app
-
-    settings = make_settings(max_games=2, evict_min_idle_seconds=0)
-    with TestClient(create_app(settings)) as client:
+def test_full_store_evicts_an_idle_race_to_admit_a_new_one(
+    app_with: Any, clock: ManualClock
+) -> None:
+    with TestClient(app_with(max_games=2, evict_min_idle_seconds=0)) as client:
         first_id, first_token, _ = create(client)
+        clock.now += 1  # the first race is the least recently used one
         create(client)
+        clock.now += 1
         create(client)
         gone = client.get(f"/api/games/{first_id}", headers=bearer(first_token))
         assert gone.status_code == 410  # evicted races read as expired to their owner

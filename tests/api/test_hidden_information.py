@@ -20,14 +20,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from app_kit import bearer, create, move, stored
+from app_kit import bare_session, bearer, create, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from game_kit import hidden_twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_kit import StoreProbe
 
-from app.sessions import GameSession, session_state
+from app.sessions import session_state
 from engine import Game, new_game
 
 HIDDEN_ONLY_KEYS = {"hands", "card", "discards", "rng", "deck_order", "lap_order", "plays_secret"}
@@ -77,21 +78,28 @@ def responses_about(client: TestClient, game_id: str, token: str) -> dict[str, A
     return out
 
 
+def stored(client: TestClient, app: FastAPI) -> StoreProbe:
+    """White-box access to the server-side sessions (for building twins)."""
+    return StoreProbe(app.state.store, client)
+
+
 def assert_twins_answer_alike(
     client: TestClient, app: FastAPI, game_id: str, token: str, rng: random.Random
 ) -> bool:
     """Compare every response for the game and a hidden-card twin; False if no twin exists."""
-    session = stored(app, game_id)
-    original = session.game
+    probe = stored(client, app)
+    original = probe.get(game_id).game
     twin = hidden_twin(original, 0, rng)
     if twin is None:
         return False
     before = responses_about(client, game_id, token)
-    session.game = twin
+    with probe.edit(game_id) as session:
+        session.game = twin
     try:
         after = responses_about(client, game_id, token)
     finally:
-        session.game = original
+        with probe.edit(game_id) as session:
+            session.game = original
     for key in before:
         assert before[key] == after[key], f"{key} depends on hidden cards"
     return True
@@ -142,20 +150,12 @@ def test_twin_check_catches_a_leak(twin_rng: random.Random) -> None:
 
 def test_session_state_is_identical_for_twins(twin_rng: random.Random) -> None:
     game = new_game(players=5, seed=9)
-    session = GameSession(
-        "g", "t" * 43, config=_config(), game=game, seed=1, seed_chosen=False, engine_seed=1
-    )
+    session = bare_session(game)
     twin = hidden_twin(game, 0, twin_rng)
     assert twin is not None
     first = session_state(session, since=0)
     session.game = twin
     assert session_state(session, since=0) == first
-
-
-def _config() -> Any:
-    from app.sessions import GameConfig
-
-    return GameConfig()
 
 
 @settings(

@@ -52,7 +52,7 @@ def test_shutdown_logs_the_number_of_games_in_memory(
     assert server.stop() in (0, -signal.SIGTERM)
     log = server.log()
     assert "Application shutdown complete" in log
-    assert '"games_in_memory": 4' in log
+    assert '"games": 4' in log
     assert '"path": "/api/games"' in log  # structured access lines
     assert token not in log
 

@@ -8,11 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from app_kit import bearer, move, stored
+from app_kit import bearer, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from store_kit import StoreProbe
 
 from app import sessions
+from app.store import ManualClock
 from engine import Game
 
 
@@ -119,7 +121,7 @@ def _state(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
 
 
 def test_the_turn_clock_moves_for_a_person_who_never_does(
-    app: FastAPI, client: TestClient, frozen: list[float]
+    app: FastAPI, client: TestClient, store: StoreProbe, frozen: list[float]
 ) -> None:
     """Seat 1 never moves; each time its clock runs out the autopilot plays for it."""
     game_id, tokens = _seat_tokens(client, players=3, humans=2)
@@ -150,7 +152,7 @@ def test_the_turn_clock_moves_for_a_person_who_never_does(
         raise AssertionError("the race did not end")
     assert waited > 0
     assert state["seats"][1]["autopilot_moves"] == waited
-    assert stored(app, game_id).game.is_over
+    assert store.get(game_id).game.is_over
 
 
 # ------------------------------------------------------------------ hidden cards, every seat
@@ -219,31 +221,32 @@ def _answers(
 
 
 def test_no_seat_or_spectator_answer_depends_on_cards_it_cannot_see(
-    app: FastAPI, client: TestClient, frozen: list[float]
+    client: TestClient, store: StoreProbe, frozen: list[float]
 ) -> None:
     game_id, tokens = _seat_tokens(client, players=4, humans=3)
     rng = random.Random(8)
-    session = stored(app, game_id)
     compared = 0
     for step in range(60):
-        if session.game.is_over:
+        real = store.get(game_id).game
+        if real.is_over:
             break
         if step % 6 == 0:
             for viewer in (0, 1, 2, None):
-                real = session.game
                 twin = hidden_twin(real, viewer, rng)
                 if twin is None:
                     continue
                 before = _answers(client, game_id, viewer, tokens)
-                session.game = twin
+                with store.edit(game_id) as session:
+                    session.game = twin
                 try:
                     after = _answers(client, game_id, viewer, tokens)
                 finally:
-                    session.game = real
+                    with store.edit(game_id) as session:
+                        session.game = real
                 for key in before:
                     assert before[key] == after[key], f"{key} of {viewer} depends on hidden cards"
                 compared += 1
-        state = _state(client, game_id, tokens[session.game.current_seat])
+        state = _state(client, game_id, tokens[real.current_seat])
         response = move(
             client,
             game_id,
@@ -253,3 +256,24 @@ def test_no_seat_or_spectator_answer_depends_on_cards_it_cannot_see(
         )
         assert response.status_code == 200, response.text
     assert compared >= 8
+
+
+def test_every_seat_of_an_expired_race_hears_410_and_strangers_404(
+    app_with: Any, clock: ManualClock
+) -> None:
+    """The store remembers every joined seat's digest after the race is gone, so the
+    friend who joined gets the same "expired" answer as the creator."""
+    with TestClient(app_with(idle_expiry_seconds=60), follow_redirects=False) as client:
+        created = create_friends(client, players=3, humans=2)
+        game_id = created["game_id"]
+        joined = join(client, game_id, created["invites"][0]["code"], "Ada")
+        assert joined.status_code == 201, joined.text
+        friend_token = joined.json()["token"]
+        clock.now += 61
+        for token in (created["token"], friend_token):
+            gone = client.get(f"/api/games/{game_id}", headers=bearer(token))
+            assert gone.status_code == 410 and gone.json()["code"] == "expired"
+            page = client.get(f"/games/{game_id}", headers={"Cookie": f"zzv_{game_id}={token}"})
+            assert page.status_code == 410 and "cleared from the track" in page.text
+        stranger = client.get(f"/api/games/{game_id}", headers=bearer("z" * 43))
+        assert stranger.status_code == 404

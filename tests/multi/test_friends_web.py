@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
-from app_kit import stored
+from app_kit import another_browser
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from store_kit import StoreProbe
 
 REFRESH = re.compile(r'<noscript><meta http-equiv="refresh" content="\d+"></noscript>')
 
@@ -22,14 +23,15 @@ def _create(client: TestClient, people: int = 2) -> tuple[str, list[str]]:
     return game_id, invites
 
 
-def test_lobby_join_and_live_table(app: FastAPI, client: TestClient) -> None:
+def test_lobby_join_and_live_table(app: FastAPI, client: TestClient, store: StoreProbe) -> None:
     game_id, invites = _create(client, people=3)
     assert len(invites) == 2 and all("/join?code=" in url for url in invites)
     lobby = client.get(f"/games/{game_id}").text
     assert 'id="start-race"' in lobby and "sse-connect" in lobby and REFRESH.search(lobby)
-    assert stored(app, game_id).token not in lobby
+    creator_token = client.cookies.get(f"zzv_{game_id}")
+    assert creator_token and creator_token not in lobby
 
-    friend = TestClient(app)
+    friend = another_browser(client)
     path = invites[0].split("testserver", 1)[1]
     form = friend.get(path)
     assert form.status_code == 200 and 'name="code"' in form.text
@@ -46,15 +48,15 @@ def test_lobby_join_and_live_table(app: FastAPI, client: TestClient) -> None:
     assert "&lt;script&gt;x&lt;/script&gt;" in table and "<script>x</script>" not in table
     assert 'id="start-race"' not in table  # only the creator starts
 
-    again = TestClient(app).post(f"/games/{game_id}/join", data={"code": code})
+    again = another_browser(client).post(f"/games/{game_id}/join", data={"code": code})
     assert again.status_code == 409 and "already used" in again.text
-    unknown = TestClient(app).post(f"/games/{game_id}/join", data={"code": "nope"})
+    unknown = another_browser(client).post(f"/games/{game_id}/join", data={"code": "nope"})
     assert unknown.status_code == 404
-    assert TestClient(app).get("/games/nosuchrace/join?code=x").status_code == 404
+    assert another_browser(client).get("/games/nosuchrace/join?code=x").status_code == 404
 
     started = client.post(f"/games/{game_id}/start", follow_redirects=False)
     assert started.status_code == 303
-    session = stored(app, game_id)
+    session = store.get(game_id)
     assert session.status == "playing"
     mover = session.game.current_seat
     pages = {0: client.get(f"/games/{game_id}").text, 1: friend.get(f"/games/{game_id}").text}
@@ -65,7 +67,7 @@ def test_lobby_join_and_live_table(app: FastAPI, client: TestClient) -> None:
 
 
 def test_watch_page_shows_no_hand_and_bots_race_on_their_own(
-    app: FastAPI, client: TestClient
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id, _invites = _create(client)
     watch = client.get(f"/games/{game_id}/watch")
@@ -78,7 +80,7 @@ def test_watch_page_shows_no_hand_and_bots_race_on_their_own(
     location = bots.headers["location"]
     assert location.endswith("/watch")
     bots_id = location.split("/")[2]
-    session = stored(app, bots_id)
+    session = store.get(bots_id)
     assert session.lobby.paced and not any(s.person for s in session.lobby.seats)
     page = client.get(location).text
     assert "Your hand" not in page and "sse-connect" in page

@@ -14,21 +14,22 @@ import re
 import pytest
 from app_kit import HX, form_fields, session_of, start
 from fastapi.testclient import TestClient
+from store_kit import StoreProbe
 
-from app.store import ManualClock, MemoryStore
-from engine import new_game
+from app.store import ManualClock
+from engine import Game, new_game
 
 
 def _is_fragment(html: str) -> bool:
     return html.lstrip().startswith('<section id="table"') and "<html" not in html
 
 
-def _snapshot(store: MemoryStore, game_id: str) -> tuple[int, dict[str, object], int]:
+def _snapshot(store: StoreProbe, game_id: str) -> tuple[int, dict[str, object], int]:
     session = session_of(store, game_id)
     return session.turn, session.game.to_dict(), len(session.events)
 
 
-def _finish(client: TestClient, store: MemoryStore, game_id: str, seed: int = 1) -> None:
+def _finish(client: TestClient, store: StoreProbe, game_id: str, seed: int = 1) -> None:
     """Play random legal moves through the form until the race ends."""
     rng = random.Random(seed)
     for _ in range(400):
@@ -105,7 +106,7 @@ def test_race_now_redirects_to_the_table_and_sets_the_cookie(client: TestClient)
     assert page.text.count('class="lane seat-') == 4
 
 
-def test_settings_form_builds_the_chosen_race(client: TestClient, store: MemoryStore) -> None:
+def test_settings_form_builds_the_chosen_race(client: TestClient, store: StoreProbe) -> None:
     game_id = start(
         client,
         players=5,
@@ -135,13 +136,13 @@ def test_settings_form_builds_the_chosen_race(client: TestClient, store: MemoryS
     ],
 )
 def test_bad_settings_are_explained_on_the_start_page(
-    client: TestClient, store: MemoryStore, fields: dict[str, str], message: str
+    client: TestClient, store: StoreProbe, fields: dict[str, str], message: str
 ) -> None:
     response = client.post("/games", data=fields)
     assert response.status_code == 422
     assert message in response.text
     assert 'role="alert"' in response.text
-    assert len(store) == 0
+    assert store.run(store.store.count) == 0
 
 
 # ----------------------------------------------------------------------------- the table
@@ -163,7 +164,7 @@ def test_table_page_and_fragment(client: TestClient) -> None:
     assert 'id="move-form"' in fragment.text
 
 
-def test_refresh_returns_to_the_same_race(client: TestClient, store: MemoryStore) -> None:
+def test_refresh_returns_to_the_same_race(client: TestClient, store: StoreProbe) -> None:
     game_id = start(client)
     first = client.get(f"/games/{game_id}").text
     second = client.get(f"/games/{game_id}").text
@@ -198,7 +199,7 @@ def test_expired_race_is_410_with_a_way_back(
 # ----------------------------------------------------------------------------- moves
 
 
-def test_good_move_without_js_redirects_back(client: TestClient, store: MemoryStore) -> None:
+def test_good_move_without_js_redirects_back(client: TestClient, store: StoreProbe) -> None:
     game_id = start(client)
     session = session_of(store, game_id)
     action = session.game.observation(0)["legal_actions"][0]
@@ -211,7 +212,7 @@ def test_good_move_without_js_redirects_back(client: TestClient, store: MemorySt
 
 
 def test_good_move_with_htmx_returns_the_table_to_animate(
-    client: TestClient, store: MemoryStore
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client)
     action = session_of(store, game_id).game.observation(0)["legal_actions"][-1]
@@ -224,9 +225,14 @@ def test_good_move_with_htmx_returns_the_table_to_animate(
     assert 'name="turn" value="1"' in response.text or "is-over" in response.text
 
 
-def _set_position(store: MemoryStore, game_id: str) -> None:
+def _set_position(store: StoreProbe, game_id: str) -> None:
     """Put the race in a known spot: seat 0 leads trick 4 holding Salty, Chippy and Jelly."""
-    session_of(store, game_id).game = new_game(
+    with store.edit(game_id) as session:
+        session.game = _known_position()
+
+
+def _known_position() -> Game:
+    return new_game(
         players=3,
         seed=1,
         hands=[
@@ -270,7 +276,7 @@ BAD_MOVES = [
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_bad_moves_are_explained_and_change_nothing(
-    client: TestClient, store: MemoryStore, headers: dict[str, str]
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=5)
     _set_position(store, game_id)
@@ -292,7 +298,7 @@ def test_bad_moves_are_explained_and_change_nothing(
 
 
 def test_blocked_suit_is_not_offered_face_up_and_refused_if_forced(
-    client: TestClient, store: MemoryStore
+    client: TestClient, store: StoreProbe
 ) -> None:
     for seed in range(60):
         game_id = start(client, seed=seed, players=5)
@@ -316,7 +322,7 @@ def test_blocked_suit_is_not_offered_face_up_and_refused_if_forced(
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_moves_after_the_race_are_refused(
-    client: TestClient, store: MemoryStore, headers: dict[str, str]
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=3)
     _finish(client, store, game_id)
@@ -337,7 +343,7 @@ def test_moves_after_the_race_are_refused(
 
 
 def test_rematch_starts_a_new_race_with_the_same_settings(
-    client: TestClient, store: MemoryStore
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client, players=4, bots="easy", zero_five="on", seed=11)
     _finish(client, store, game_id, seed=2)
@@ -353,7 +359,7 @@ def test_rematch_starts_a_new_race_with_the_same_settings(
     assert client.get(f"/games/{new_id}").status_code == 200
 
 
-def test_whole_race_through_plain_forms(client: TestClient, store: MemoryStore) -> None:
+def test_whole_race_through_plain_forms(client: TestClient, store: StoreProbe) -> None:
     """Without JavaScript every move is a form post and a 303; the race reaches its end."""
     game_id = start(client, seed=8)
     _finish(client, store, game_id, seed=8)

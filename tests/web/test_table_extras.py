@@ -9,12 +9,11 @@ import random
 import re
 
 import pytest
-from app_kit import HX, form_fields, session_of, start
+from app_kit import HX, form_fields, start
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
+from store_kit import StoreProbe
 
-from app.sessions import GameSession
-from app.store import MemoryStore
 from engine import Action, EventKind, new_game
 
 
@@ -22,7 +21,7 @@ def _is_fragment(html: str) -> bool:
     return "<html" not in html
 
 
-def _known_position(store: MemoryStore[GameSession], game_id: str) -> None:
+def _known_position(store: StoreProbe, game_id: str) -> None:
     """Seat 0 is to play trick 1 after Orange's Chippy, holding Salty, Chippy and Jelly."""
     game = new_game(
         players=3,
@@ -38,13 +37,14 @@ def _known_position(store: MemoryStore[GameSession], game_id: str) -> None:
     )
     game.apply(Action.from_dict({"type": "play", "suit": "chippy", "gas": 1}), seat=1)
     game.apply(Action.from_dict({"type": "play", "suit": "beans", "gas": 0}), seat=2)
-    session_of(store, game_id).game = game
+    with store.edit(game_id) as session:
+        session.game = game
 
 
-def _finish(client: TestClient, store: MemoryStore[GameSession], game_id: str) -> None:
+def _finish(client: TestClient, store: StoreProbe, game_id: str) -> None:
     rng = random.Random(2)
     for _ in range(400):
-        session = session_of(store, game_id)
+        session = store.get(game_id)
         if session.game.is_over:
             return
         action = rng.choice(session.game.observation(0)["legal_actions"])
@@ -57,17 +57,17 @@ def _finish(client: TestClient, store: MemoryStore[GameSession], game_id: str) -
 
 
 def test_a_refused_move_comes_back_to_the_table_address_and_a_reload_still_works(
-    client: TestClient, store: MemoryStore[GameSession]
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client, seed=5)
     _known_position(store, game_id)
-    before = session_of(store, game_id).game.to_dict()
+    before = store.get(game_id).game.to_dict()
     fields = {"turn": "0", "choice": "up:jelly", "gas": "4"}
     refused = client.post(f"/games/{game_id}/move", data=fields)
     assert refused.status_code == 303
     assert refused.headers["location"] == f"/games/{game_id}"
     # The notice waits in the session as plain data: the sentence and the player's choices.
-    notice = json.loads(json.dumps(session_of(store, game_id).flash))
+    notice = json.loads(json.dumps(store.get(game_id).flash))
     assert set(notice) == {"turn", "seat", "submitted", "error"}
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
@@ -76,28 +76,26 @@ def test_a_refused_move_comes_back_to_the_table_address_and_a_reload_still_works
     again = client.get(f"/games/{game_id}")  # the reload: the race, without the old message
     assert again.status_code == 200 and 'id="move-form"' in again.text
     assert "at most 3 gas" not in again.text
-    assert session_of(store, game_id).game.to_dict() == before
+    assert store.get(game_id).game.to_dict() == before
 
 
-def test_a_refused_move_for_htmx_is_a_4xx_fragment(
-    client: TestClient, store: MemoryStore[GameSession]
-) -> None:
+def test_a_refused_move_for_htmx_is_a_4xx_fragment(client: TestClient, store: StoreProbe) -> None:
     game_id = start(client, seed=5)
     _known_position(store, game_id)
     fields = {"turn": "0", "choice": "up:jelly", "gas": "4"}
     refused = client.post(f"/games/{game_id}/move", data=fields, headers=HX)
     assert refused.status_code == 400 and _is_fragment(refused.text)
     assert "at most 3 gas" in refused.text
-    assert session_of(store, game_id).flash is None
+    assert store.get(game_id).flash is None
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_preview_shows_the_score_without_playing(
-    client: TestClient, store: MemoryStore[GameSession], headers: dict[str, str]
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=5)
     _known_position(store, game_id)
-    before = session_of(store, game_id).game.to_dict()
+    before = store.get(game_id).game.to_dict()
     fields = {"turn": "0", "choice": "up:jelly", "gas": "2", "intent": "preview"}
     answer = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
     if not headers:
@@ -106,8 +104,8 @@ def test_preview_shows_the_score_without_playing(
     assert answer.status_code == 200 and _is_fragment(answer.text) == bool(headers)
     assert "Jelly (4) + 2 gas scores 6: beats Orange&#39;s 4." in answer.text
     assert re.search(r'name="gas"[^>]*value="2"', answer.text)
-    assert session_of(store, game_id).game.to_dict() == before
-    assert session_of(store, game_id).turn == 0
+    assert store.get(game_id).game.to_dict() == before
+    assert store.get(game_id).turn == 0
 
 
 # ------------------------------------------------------------------ suggestions
@@ -115,7 +113,7 @@ def test_preview_shows_the_score_without_playing(
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_suggest_picks_the_normal_bots_move_with_a_reason(
-    client: TestClient, store: MemoryStore[GameSession], headers: dict[str, str]
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=5)
     _known_position(store, game_id)
@@ -124,7 +122,7 @@ def test_suggest_picks_the_normal_bots_move_with_a_reason(
         assert answer.status_code == 303
         answer = client.get(answer.headers["location"])
     assert answer.status_code == 200
-    session = session_of(store, game_id)
+    session = store.get(game_id)
     hint = session.suggestion
     assert hint is not None and hint["turn"] == 0
     assert json.loads(json.dumps(hint)) == hint
@@ -136,16 +134,16 @@ def test_suggest_picks_the_normal_bots_move_with_a_reason(
 
 
 def test_taking_the_suggestion_is_counted_and_shown_at_the_end(
-    client: TestClient, store: MemoryStore[GameSession]
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client, seed=9)
     taken = 0
     for _ in range(400):
-        session = session_of(store, game_id)
+        session = store.get(game_id)
         if session.game.is_over:
             break
         client.post(f"/games/{game_id}/move", data={"intent": "suggest"})
-        hint = session.suggestion
+        hint = store.get(game_id).suggestion
         assert hint is not None and hint["turn"] == session.turn
         legal = session.game.observation(0)["legal_actions"]
         # Follow every other suggestion; otherwise play some other legal move.
@@ -154,31 +152,29 @@ def test_taking_the_suggestion_is_counted_and_shown_at_the_end(
         taken += follow
         response = client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
         assert response.status_code == 303
-    assert session_of(store, game_id).suggestions_taken.get("0", 0) == taken > 0
+    assert store.get(game_id).suggestions_taken.get("0", 0) == taken > 0
     page = client.get(f"/games/{game_id}").text
     assert f"You took {taken} suggestion" in page
 
 
-def test_no_suggestion_when_the_race_is_over(
-    client: TestClient, store: MemoryStore[GameSession]
-) -> None:
+def test_no_suggestion_when_the_race_is_over(client: TestClient, store: StoreProbe) -> None:
     game_id = start(client, seed=3)
     _finish(client, store, game_id)
     answer = client.post(f"/games/{game_id}/move", data={"intent": "suggest"}, headers=HX)
     assert answer.status_code == 200
     assert 'id="suggestion"' not in answer.text
-    assert session_of(store, game_id).suggestion is None
+    assert store.get(game_id).suggestion is None
 
 
 # ------------------------------------------------------------------ the log on demand
 
 
 def test_the_table_carries_the_latest_rounds_of_the_log_and_earlier_ones_on_demand(
-    client: TestClient, store: MemoryStore[GameSession]
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client, seed=4)
     _finish(client, store, game_id)
-    last_round = session_of(store, game_id).game.observation(0)["round"]
+    last_round = store.get(game_id).game.observation(0)["round"]
     assert last_round >= 2
     table = client.get(f"/games/{game_id}", headers=HX).text
     shown = [int(n) for n in re.findall(r'<section class="log-round">\s*<h3>Round (\d+)', table)]
@@ -217,11 +213,11 @@ def test_the_log_needs_the_games_cookie(client: TestClient) -> None:
 
 
 def test_game_over_tells_each_round_and_offers_the_same_deal_again(
-    client: TestClient, store: MemoryStore[GameSession]
+    client: TestClient, store: StoreProbe
 ) -> None:
     game_id = start(client, seed=11, players=4, zero_five="on")
     _finish(client, store, game_id)
-    session = session_of(store, game_id)
+    session = store.get(game_id)
     page = client.get(f"/games/{game_id}").text
     rounds = session.game.observation(0)["round"]
     assert page.count('class="round-story"') == rounds
@@ -237,7 +233,7 @@ def test_game_over_tells_each_round_and_offers_the_same_deal_again(
     }
     again = client.post("/games", data=fields)
     assert again.status_code == 303
-    twin = session_of(store, again.headers["location"].rsplit("/", 1)[1])
+    twin = store.get(again.headers["location"].rsplit("/", 1)[1])
     assert (twin.seed, twin.config) == (session.seed, session.config)
     first_deal = new_game(players=4, seed=session.engine_seed, variants=session.config.variants)
     assert twin.game.hands[0] == first_deal.hands[0]  # the same cards in the human's hand
@@ -246,7 +242,7 @@ def test_game_over_tells_each_round_and_offers_the_same_deal_again(
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_replay_steps_through_every_trick(
-    client: TestClient, store: MemoryStore[GameSession], headers: dict[str, str]
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
 ) -> None:
     game_id = start(client, seed=6)
     _finish(client, store, game_id)
@@ -254,7 +250,7 @@ def test_replay_steps_through_every_trick(
     assert overview.status_code == 200 and _is_fragment(overview.text) == bool(headers)
     links = sorted({int(n) for n in re.findall(r"/replay\?step=(\d+)", overview.text)} - {0})
     # Every trick, won or all tuned up, ends with its gas going to the middle (R14).
-    kinds = [e.kind for e in session_of(store, game_id).events.events()]
+    kinds = [e.kind for e in store.get(game_id).events.events()]
     tricks = kinds.count(EventKind.GAS_TO_MIDDLE)
     assert links == list(range(1, tricks + 1)) and tricks >= 12
     first = client.get(f"/games/{game_id}/replay?step=1", headers=headers).text
@@ -272,29 +268,32 @@ def test_replay_refuses_a_step_that_is_not_a_number(client: TestClient) -> None:
 
 @pytest.mark.parametrize("seed", [21, 22])
 def test_replay_and_log_depend_only_on_the_public_record(
-    client: TestClient, store: MemoryStore[GameSession], seed: int
+    client: TestClient, store: StoreProbe, seed: int
 ) -> None:
     """Hidden-information twins: the same race with every card nobody saw moved elsewhere
     (other hands, face-down Tune Ups, discards, cards set aside) gives byte-identical replay
     and log pages, at every point of the race and at the end."""
     game_id = start(client, seed=seed, players=5, zero_five="on", larger_hands="on")
-    session = session_of(store, game_id)
     rng = random.Random(seed)
     urls = [f"/games/{game_id}/replay", f"/games/{game_id}/log"]
     checked = moved = 0
     for _ in range(400):
+        session = store.get(game_id)
         step_urls = [*urls, f"/games/{game_id}/replay?step={max(1, session.turn)}"]
         original = session.game
         pages = [client.get(url).text for url in step_urls]
         for _twin in range(2):
-            session.game = reshuffle_hidden(original, 0, rng)
-            moved += session.game.to_dict() != original.to_dict()
+            twin = reshuffle_hidden(original, 0, rng)
+            moved += twin.to_dict() != original.to_dict()
+            with store.edit(game_id) as stored:
+                stored.game = twin
             assert [client.get(url).text for url in step_urls] == pages
-        session.game = original
+        with store.edit(game_id) as stored:
+            stored.game = original
         checked += 1
         if original.is_over:
             break
         action = rng.choice(original.observation(0)["legal_actions"])
         client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
-    assert session.game.is_over and checked > 10
+    assert store.get(game_id).game.is_over and checked > 10
     assert moved > 0  # the twins really differ in their hidden cards

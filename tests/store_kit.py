@@ -1,0 +1,121 @@
+"""Test kit for the game stores: a real ``redis-server`` per test session, stores of either
+kind, and white-box access to stored races from synchronous tests.
+
+Imported as ``store_kit`` (tests/ is on the path). The ``redis_server`` fixture lives in
+tests/conftest.py and yields a :class:`RedisServer`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.bench_server import find_free_port
+from app.race import GameSession
+from app.redis_process import RedisProcess
+from app.sessions import SessionStore
+from app.store import Clock, MemoryStore
+from app.stores.redis_store import RedisStore
+
+StoreKind = Literal["memory", "redis"]
+STORE_KINDS: tuple[StoreKind, ...] = ("memory", "redis")
+"""Every store the API and web suites run against, with the same expectations."""
+
+REDIS_INSTALL_HINT = "install it with `sudo apt-get install -y redis-server`"
+
+T = TypeVar("T")
+
+
+RedisServer = RedisProcess
+"""A ``redis-server`` started for the tests on a loopback port, in its own directory."""
+
+
+def start_redis(directory: Path) -> RedisServer:
+    """A fresh redis-server on a free loopback port (stop it with ``.stop()``)."""
+    server = RedisServer(find_free_port(), directory)
+    try:
+        server.start()
+    except RuntimeError as exc:
+        pytest.fail(f"{exc} ({REDIS_INSTALL_HINT})")
+    return server
+
+
+def make_store(
+    kind: StoreKind,
+    redis: RedisServer | None,
+    *,
+    max_games: int = 2000,
+    idle_expiry_seconds: float = 3600.0,
+    evict_min_idle_seconds: float = 120.0,
+    max_games_per_client: int = 100_000,
+    clock: Clock | None = None,
+) -> SessionStore:
+    """A store of ``kind`` with the given bounds (on ``clock`` if given)."""
+    bounds: dict[str, Any] = {
+        "max_games": max_games,
+        "idle_expiry_seconds": idle_expiry_seconds,
+        "evict_min_idle_seconds": evict_min_idle_seconds,
+        "max_games_per_client": max_games_per_client,
+    }
+    if clock is not None:
+        bounds["clock"] = clock
+    if kind == "memory":
+        return MemoryStore(**bounds)
+    assert redis is not None
+    return RedisStore.connect(redis.url, GameSession.from_dict, 2.0, **bounds)
+
+
+class StoreProbe:
+    """White-box access to the races of a running in-process app, whatever its store.
+
+    Calls run on the app's event loop (through the test client's portal), where the
+    store's connections live.
+    """
+
+    def __init__(self, store: SessionStore, client: TestClient) -> None:
+        """Probe ``store``, which the app behind ``client`` uses."""
+        self.store = store
+        self.client = client
+
+    def run(self, call: Callable[[], Awaitable[T]]) -> T:
+        """Await ``call()`` on the app's loop."""
+        portal = self.client.portal
+        assert portal is not None, "use the probe inside `with TestClient(app)`"
+
+        async def wrapper() -> T:
+            return await call()
+
+        return portal.call(wrapper)
+
+    def get(self, game_id: str) -> GameSession:
+        """The stored race (a copy for Redis: change it through :meth:`edit`)."""
+        session = self.run(lambda: self.store.load(game_id))
+        assert session is not None, f"race {game_id} is not stored"
+        return session
+
+    @contextlib.contextmanager
+    def edit(self, game_id: str) -> Iterator[GameSession]:
+        """The stored race, saved back after the block."""
+        session = self.get(game_id)
+        yield session
+
+        async def save() -> None:
+            async with self.store.lock(game_id):
+                await self.store.save(session)
+
+        self.run(save)
+
+
+def run_sync(coroutine: Awaitable[T]) -> T:
+    """Run a coroutine on a fresh loop (for a memory store used outside any app)."""
+
+    async def wrapper() -> T:
+        return await coroutine
+
+    return asyncio.run(wrapper())
