@@ -190,7 +190,7 @@ def test_a_redis_store_round_trips_the_session(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         original = session("a")
         original.turn = 3
-        original.events = ['{"kind":"x"}']
+        original.record_events([original.game.deal_event()])
         await store.add(original, "client")
         loaded = await store.load("a")
         assert loaded is not None
