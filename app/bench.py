@@ -519,6 +519,9 @@ def main(argv: list[str] | None = None) -> None:
     friends.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
     friends.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     friends.add_argument("--url", default=None, help="use a running server instead of one")
+    store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
+    store.add_argument("--races", type=int, default=20, help="seeded races played")
+    store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
     args = parser.parse_args(argv)
     if args.command == "memory":
         bench_memory(args.games, args.cap)
@@ -526,6 +529,10 @@ def main(argv: list[str] | None = None) -> None:
         bench_weight.bench_weight(args.races, args.bots, args.url)
     elif args.command == "hardload":
         bench_hardload(args.hard, args.normal, args.duration, args.think)
+    elif args.command == "store":
+        from app.bench_store import bench_store
+
+        bench_store(args.races, args.moves)
     elif args.command == "friends":
         # Imported here: the friends bench builds on this module's server helpers.
         from app.bench_friends import bench_friends

@@ -93,17 +93,27 @@ class EventLog:
         return [event.to_dict() for event in self.events(start)]
 
     def to_list(self) -> list[list[Any]]:
-        """The saved form: one row per event, ``[kind, seat, *payload values]``."""
-        return [[e.kind.value, e.seat, *e.data.values()] for e in self.events()]
+        """The saved form: one row per event, ``[kind, seat, *payload values]``.
+
+        Rows are written straight from the packed numbers (no events are built): a shared
+        store writes a race after every move.
+        """
+        codes = self._codes
+        return [_row_at(codes, at) for at in self._starts]
 
     @classmethod
     def from_list(cls, items: Sequence[Any]) -> EventLog:
         """Read a saved log: rows from :meth:`to_list`, or the older forms, one event
         object (or its JSON text) per event. Raises ``ValueError`` on anything else."""
+        log = cls()
         try:
-            return cls(_read_event(item) for item in items)
-        except (KeyError, TypeError, IndexError) as exc:
+            for item in items:
+                packed = _row_codes(item) if isinstance(item, list) else _pack(_read_event(item))
+                log._starts.append(len(log._codes))
+                log._codes.extend(packed)
+        except (KeyError, TypeError, IndexError, OverflowError) as exc:
             raise ValueError(f"Unreadable event in a saved log: {exc!r}") from exc
+        return log
 
 
 def _pack(event: Event) -> array[int]:
@@ -145,6 +155,51 @@ def _unpack(codes: array[int], at: int) -> Event:
             data[key] = codes[at : at + value].tolist()
             at += value
     return Event(_KINDS[kind_code], None if seat == 0 else seat - 1, cast(EventData, data))
+
+
+_KIND_BY_NAME = {kind.value: code for code, kind in enumerate(_KINDS)}
+
+
+def _row_at(codes: array[int], at: int) -> list[Any]:
+    """The saved row ``[kind, seat, *values]`` of the event whose numbers begin at ``at``."""
+    kind_code, seat = codes[at], codes[at + 1]
+    row: list[Any] = [_KINDS[kind_code].value, None if seat == 0 else seat - 1]
+    at += 2
+    for _key, shape in _FIELDS[kind_code]:
+        value = codes[at]
+        at += 1
+        if shape == _INT:
+            row.append(value)
+        elif shape == _WORD:
+            row.append(_WORDS[value])
+        else:
+            row.append(codes[at : at + value].tolist())
+            at += value
+    return row
+
+
+def _row_codes(row: list[Any]) -> array[int]:
+    """A saved row packed again, checked like :func:`_pack` (``ValueError`` if it does not
+    fit its kind), without building the event in between."""
+    kind_code = _KIND_BY_NAME[row[0]]
+    seat, values = row[1], row[2:]
+    fields = _FIELDS[kind_code]
+    if len(values) != len(fields) or not (seat is None or (type(seat) is int and seat >= 0)):
+        raise ValueError(f"A saved {row[0]} event does not have its fields.")
+    packed = array("H", (kind_code, 0 if seat is None else seat + 1))
+    for (_key, shape), value in zip(fields, values, strict=True):
+        if shape == _INT:
+            if type(value) is not int:
+                raise TypeError(f"{value!r} is not a whole number")
+            packed.append(value)
+        elif shape == _WORD:
+            packed.append(_WORD_CODE[value])
+        else:
+            if not isinstance(value, list) or any(type(item) is not int for item in value):
+                raise TypeError(f"{value!r} is not a list of whole numbers")
+            packed.append(len(value))
+            packed.extend(value)
+    return packed
 
 
 def _read_event(item: Any) -> Event:

@@ -26,8 +26,10 @@ Multi-key scripts run on one Redis node (no cluster). Times come from the store'
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Generic
@@ -145,6 +147,28 @@ return 1
 """
 
 
+# Take a race's lock (a lease: a crashed worker's lock frees itself) and lift the race's
+# expiry while it is held. KEYS: lock, game. ARGV: token, lease in ms.
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('PERSIST', KEYS[2])
+  return 1
+end
+return 0
+"""
+
+# Give the lock back if it is still ours, and the race its idle expiry.
+# KEYS: lock, game. ARGV: token, game_ttl.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
+return 1
+"""
+
+_LOCK_POLL_SECONDS = 0.005
+"""How often a request waiting for a race's lock tries again."""
+
+
 class RedisStore(Generic[R]):
     """A :class:`~app.store.GameStore` in Redis, shared by every worker (see module doc)."""
 
@@ -182,6 +206,8 @@ class RedisStore(Generic[R]):
         self._add = redis.register_script(_ADD)
         self._read = redis.register_script(_READ)
         self._touch = redis.register_script(_TOUCH)
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._release = redis.register_script(_RELEASE)
 
     @classmethod
     def connect(
@@ -284,25 +310,24 @@ class RedisStore(Generic[R]):
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str) -> AsyncIterator[None]:
-        """The race's lock across every worker; waits up to the lease, else 503."""
-        game_key = self._key("game", game_id)
-        lock = self.redis.lock(
-            self._key("lock", game_id),
-            timeout=self.lease,
-            sleep=0.005,
-            blocking_timeout=self.lease,
-            thread_local=False,  # one Lock object per use; coroutines share a thread
-        )
+        """The race's lock across every worker; waits up to the lease, else 503.
+
+        One script takes the lock and lifts the race's expiry, one gives both back: two
+        round trips per locked operation.
+        """
+        keys = [self._key("lock", game_id), self._key("game", game_id)]
+        token = secrets.token_hex(16)
+        give_up = time.monotonic() + self.lease
         async with _reachable("lock"):
-            if not await lock.acquire():
-                raise StoreUnavailable("the race stayed locked")
-            await self.redis.persist(game_key)  # no expiry in the middle of a move
+            while not await self._acquire(keys=keys, args=[token, round(self.lease * 1000)]):
+                if time.monotonic() >= give_up:
+                    raise StoreUnavailable("the race stayed locked")
+                await asyncio.sleep(_LOCK_POLL_SECONDS)
         try:
             yield
         finally:
             async with _reachable("lock"):
-                await self.redis.expire(game_key, self.game_ttl)
-                await lock.release()
+                await self._release(keys=keys, args=[token, self.game_ttl])
 
     async def delete(self, game_id: str) -> None:
         """Forget a game and its tombstone."""
