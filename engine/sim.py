@@ -25,7 +25,7 @@ does depend on the order of the discards, and that order is kept.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.actions import Action, ActionType
 from engine.cards import (
@@ -103,7 +103,36 @@ FINAL_STRUCK: tuple[int, ...] = tuple(
 #: 0/5 card leaves the game and its discard is made at once, R22).
 TRICK_CARD: tuple[int, ...] = tuple(-1 if k == ZERO_FIVE else c for k, c, _, _, _ in INFO)
 
-_LEGAL: dict[int, tuple[int, ...]] = {}
+CACHE_LIMIT = 8192
+"""The most entries :func:`legal_ids` (and the rollout policy's per-key tables) keep.
+
+One search meets a few thousand legal-set keys (2,048 of them served 98% of the lookups of
+twenty hard-bot decisions), but a long-running process that plays every table size and
+variant meets tens of thousands, about 400 bytes each. A full cache is emptied and refills
+with the keys in use: a few milliseconds of rebuilding, and no cost at all on a hit, which
+stays one dict lookup (an LRU's bookkeeping would tax every hit of the inner loop)."""
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int = CACHE_LIMIT) -> _V:
+    """Put ``value`` in ``cache`` under ``key`` and return it; a cache already holding
+    ``limit`` entries is emptied first, so it never holds more.
+
+    >>> cache = {1: "a", 2: "b"}
+    >>> remember(cache, 3, "c", limit=2), cache
+    ('c', {3: 'c'})
+    """
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+#: The cache behind :func:`legal_ids`, for hot loops to read directly (a lookup without a
+#: call); only :func:`legal_ids` fills it.
+LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: A trick completed on the simulation path: (trick, lead, plays, winner or -1, lichen in
 #: it); its public record is only built when a conversion asks for it.
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
@@ -123,8 +152,8 @@ def canonical(state: dict[str, Any]) -> dict[str, Any]:
 
 def legal_ids(key: int) -> tuple[int, ...]:
     """The action ids for a legal-set key (:meth:`SimState.legal_key`), in the order
-    :meth:`Game.legal_actions` lists them (cached)."""
-    ids = _LEGAL.get(key)
+    :meth:`Game.legal_actions` lists them (cached, at most :data:`CACHE_LIMIT` keys)."""
+    ids = LEGAL_CACHE.get(key)
     if ids is not None:
         return ids
     playable, hand, gas = key & 127, (key >> 7) & 127, (key >> 14) & 7
@@ -135,8 +164,7 @@ def legal_ids(key: int) -> tuple[int, ...]:
     ]
     if zf:
         actions.extend(_zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2))
-    ids = _LEGAL[key] = tuple(ACTION_ID[a] for a in actions)
-    return ids
+    return remember(LEGAL_CACHE, key, tuple(ACTION_ID[a] for a in actions))
 
 
 class SimState:
@@ -380,7 +408,7 @@ class SimState:
     def legal(self) -> tuple[int, ...]:
         """The current seat's legal action ids, in :meth:`Game.legal_actions` order."""
         key = self.legal_key()
-        ids = _LEGAL.get(key)
+        ids = LEGAL_CACHE.get(key)
         return legal_ids(key) if ids is None else ids
 
     def apply(self, action: int) -> int:

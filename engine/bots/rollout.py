@@ -34,6 +34,7 @@ from engine.sim import (
     ZERO,
     SimState,
     legal_ids,
+    remember,
 )
 from engine.variants import Variants
 
@@ -315,7 +316,8 @@ _GROUPS: dict[int, tuple[Group, ...]] = {}
 
 
 def _groups(key: int) -> tuple[Group, ...]:
-    """The legal actions of legal-set ``key`` as runs (cached per key)."""
+    """The legal actions of legal-set ``key`` as runs (cached per key, as many keys as
+    :func:`engine.sim.legal_ids` keeps)."""
     groups = _GROUPS.get(key)
     if groups is None:
         runs: list[list[int]] = []
@@ -325,7 +327,7 @@ def _groups(key: int) -> tuple[Group, ...]:
                 runs[-1][1] += 1
             else:
                 runs.append([i, 1, kind, suit, value, effect])
-        groups = _GROUPS[key] = tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs)
+        groups = remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
     return groups
 
 
