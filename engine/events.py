@@ -190,3 +190,24 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """Flat JSON form: ``kind``, ``seat`` and the payload's keys."""
         return {"kind": self.kind.value, "seat": self.seat, **self.data}
+
+
+_new = object.__new__
+_slots = vars(Event)  # the slots' descriptors: their __set__ ignores frozen=True
+_set_kind, _set_seat, _set_data = (_slots[name].__set__ for name in ("kind", "seat", "data"))
+
+
+def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
+    """``Event(kind, seat, data)``, made about twice as fast: the engine narrates every
+    turn, and a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, where this fills the slots directly.
+
+    >>> kind = EventKind.SPEED_GAINED
+    >>> make_event(kind, 2, {"speed": 3}) == Event(kind, 2, {"speed": 3})
+    True
+    """
+    event = _new(Event)
+    _set_kind(event, kind)
+    _set_seat(event, seat)
+    _set_data(event, data)
+    return event

@@ -20,6 +20,7 @@ from engine.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACER_NAME,
+    STRUCK_BY_LICHEN,
     SUIT_ORDER,
     SUIT_VALUE,
     TRICKS_PER_ROUND,
@@ -27,7 +28,7 @@ from engine.cards import (
     ZeroEffect,
     effective_value,
 )
-from engine.events import Event, EventKind
+from engine.events import CardPlayed, Event, EventKind, make_event
 from engine.rng import Rng
 from engine.variants import Variants
 from engine.view import (
@@ -55,6 +56,11 @@ _SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP
 _ZERO_FIVE = ActionType.ZERO_FIVE
+# Enum members and ids as plain globals for apply(), the server's and the checked bench's
+# hot path: an attribute lookup on an enum class, or ``.value``, costs more than the work.
+_SALTY, _LICHEN, _ZERO_SUIT = Suit.SALTY, Suit.LICHEN, Suit.ZERO
+_SUIT_ID = {suit: suit.value for suit in Suit}
+_CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 
 
 class Play:
@@ -121,8 +127,13 @@ class Play:
 # parts (face-up plays, Tune Ups, 0/5 plays) whose keys are each small: 128 suit masks
 # x 6 supplies x 2 x 2 for face-up plays, 128 masks for Tune Ups, 128 x 6 x 3 x 2 for the
 # 0/5 card. The cache can never hold more than those 7,808 entries, so it needs no eviction.
-_LEGAL_CACHE: dict[tuple[int, ...], tuple[Action, ...]] = {}
-_FACE_UP, _FACE_DOWN, _ZERO_FIVE_PART = 0, 1, 2
+# Each part also maps the id of each of its actions to the action, so that apply() can
+# accept an action taken from legal_actions() by one lookup and an identity check instead
+# of re-checking every rule (the identity check keeps an id that means another object, in
+# another process say, from ever passing).
+_Part = tuple[tuple[Action, ...], dict[int, Action]]
+_LEGAL_CACHE: dict[int, _Part] = {}
+_FACE_DOWN, _ZERO_FIVE_PART = 1 << 13, 2 << 13  # key bits telling the parts apart
 # There are only a few hundred distinct actions; sharing one object per action keeps each
 # cache entry down to a tuple of pointers.
 _ACTION_POOL: dict[Action, Action] = {}
@@ -132,9 +143,17 @@ def _interned(action: Action) -> Action:
     return _ACTION_POOL.setdefault(action, action)
 
 
+def _part(actions: tuple[Action, ...]) -> _Part:
+    """A cached part of a legal list: the actions, and each one by its id."""
+    return actions, {id(action): action for action in actions}
+
+
 class Game:
     """One race from the deal to the second lap (OpenSpiel-style: ``current_seat``,
     ``legal_actions``, ``apply``, ``observation``).
+
+    Only :meth:`apply` changes a game once it is made (which is what lets it take an
+    action :meth:`legal_actions` has just listed without checking the rules again).
 
     >>> game = new_game(players=3, seed=1)
     >>> while not game.is_over:
@@ -144,6 +163,7 @@ class Game:
     """
 
     __slots__ = (
+        "_legal",
         "discards",
         "gas",
         "hands",
@@ -188,6 +208,8 @@ class Game:
     last_trick: TrickRecord | None
     lap_order: list[int]
     winner: int | None
+    # The legal-list parts legal_actions() last handed out, until the next apply().
+    _legal: tuple[_Part, _Part, _Part | None] | None
 
     # ------------------------------------------------------------------ queries
 
@@ -232,33 +254,65 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
-        seat = self.current_seat
-        if seat is None:
+        if self.winner is not None:
             return []
+        seat = (self.lead + len(self.plays)) % self.players
+        face_up, face_down, zero_five = self._legal = self._legal_parts(seat)
+        if zero_five is None:
+            return [*face_up[0], *face_down[0]]
+        return [*face_up[0], *face_down[0], *zero_five[0]]
+
+    def _legal_parts(self, seat: int) -> tuple[_Part, _Part, _Part | None]:
+        """The cached parts of ``seat``'s legal list: face-up plays, Tune Ups, and the 0/5
+        plays (``None`` when the 0/5 card cannot be played, R21, R22)."""
         hand_mask = 0
         for card in self.hands[seat]:
             hand_mask |= _SUIT_BIT[card]
         blocked_mask = 0
+        zero_five_in = False
         for p in self.plays:
-            if p.kind is _PLAY and p.card is not None:
+            if p.card is not None and p.kind is _PLAY:
                 blocked_mask |= _SUIT_BIT[p.card]
+            elif p.kind is _ZERO_FIVE:
+                zero_five_in = True
         gas = self.gas[seat]
-        up_key = (_FACE_UP, hand_mask & ~blocked_mask, gas, self.middle > 0, self.removed > 0)
+        removed = self.removed
+        middle = self.middle
+        # Each key packs its facts into one integer (hashing it is cheaper than a tuple).
+        up_key = hand_mask & ~blocked_mask | gas << 7 | (middle > 0) << 10 | (removed > 0) << 11
         face_up = _LEGAL_CACHE.get(up_key)
         if face_up is None:
-            face_up = _LEGAL_CACHE[up_key] = _face_up_actions(*up_key[1:])
-        down_key = (_FACE_DOWN, hand_mask)
-        face_down = _LEGAL_CACHE.get(down_key)
+            actions = _face_up_actions(hand_mask & ~blocked_mask, gas, middle > 0, removed > 0)
+            face_up = _LEGAL_CACHE[up_key] = _part(actions)
+        face_down = _LEGAL_CACHE.get(_FACE_DOWN | hand_mask)
         if face_down is None:
-            face_down = _LEGAL_CACHE[down_key] = _tune_up_actions(hand_mask)
-        actions = [*face_up, *face_down]
-        if self.zero_five_playable(seat):
-            zf_key = (_ZERO_FIVE_PART, hand_mask, gas, min(self.removed, 2), self.laps[seat] >= 1)
-            zero_five = _LEGAL_CACHE.get(zf_key)
-            if zero_five is None:
-                zero_five = _LEGAL_CACHE[zf_key] = _zero_five_actions(*zf_key[1:])
-            actions.extend(zero_five)
-        return actions
+            face_down = _LEGAL_CACHE[_FACE_DOWN | hand_mask] = _part(_tune_up_actions(hand_mask))
+        if not (self.zero_five[seat] and removed and gas < MAX_GAS and self.variants.zero_five):
+            return face_up, face_down, None
+        if zero_five_in:
+            return face_up, face_down, None
+        lapped = self.laps[seat] >= 1
+        zf_key = _ZERO_FIVE_PART | hand_mask | gas << 7 | min(removed, 2) << 10 | lapped << 12
+        zero_five = _LEGAL_CACHE.get(zf_key)
+        if zero_five is None:
+            actions = _zero_five_actions(hand_mask, gas, min(removed, 2), lapped)
+            zero_five = _LEGAL_CACHE[zf_key] = _part(actions)
+        return face_up, face_down, zero_five
+
+    def _listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of the very objects the last :meth:`legal_actions`
+        listed, with nothing played since: legal, without re-checking the rules. (An equal
+        action built elsewhere, parsed from JSON say, goes through :meth:`why_illegal`.)"""
+        parts = self._legal
+        if parts is None:
+            return False
+        key = id(action)
+        face_up, face_down, zero_five = parts
+        return (
+            face_up[1].get(key) is action
+            or face_down[1].get(key) is action
+            or (zero_five is not None and zero_five[1].get(key) is action)
+        )
 
     def why_illegal(self, action: Action, seat: int | None = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -349,48 +403,59 @@ class Game:
         Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
         game exactly as it was if the action is not legal now.
         """
-        reason = self.why_illegal(action, seat)
-        if reason is not None:
-            raise IllegalAction(reason)
         me = (self.lead + len(self.plays)) % self.players
+        # An action legal_actions() just listed is legal: the rules are checked again
+        # only for anything else (the sentence of why_illegal says what is wrong).
+        if (seat is not None and seat != me) or not self._listed(action):
+            reason = self.why_illegal(action, seat)
+            if reason is not None:
+                raise IllegalAction(reason)
+        self._legal = None
         kind = action.type
-        events: list[Event] = []
-        if kind is _PLAY:  # R7–R10, R20: the card's effect, then its gas and speed
-            suit = action.suit
-            assert suit is not None
-            self.hands[me].remove(suit)
-            effect_event = self._card_effect(me, suit, action.zero_effect)
-            self.gas[me] -= action.gas
-            value = SUIT_VALUE[suit]
-            play = Play(me, kind, suit, action.gas, self.speed[me], value, action.zero_effect)
-            self.plays.append(play)
-            final = play.final(self.lichen_in_trick())
-            assert final is not None
-            events.append(
-                Event(
-                    EventKind.CARD_PLAYED,
-                    me,
-                    {
-                        "suit": suit.value,
-                        "value": value,
-                        "gas": action.gas,
-                        "speed": play.speed,
-                        "final": final,
-                    },
-                )
-            )
-            if effect_event is not None:
-                events.append(effect_event)
+        if kind is _PLAY:
+            events = self._play_face_up(me, action)
         elif kind is _TUNE_UP:
             assert action.suit is not None
             self.hands[me].remove(action.suit)
             self.plays.append(Play(me, kind, action.suit, 0, self.speed[me], None, None))
-            events.append(Event(EventKind.TUNED_UP, me))
+            events = [make_event(_TUNED_UP, me, {})]
         else:
-            events.extend(self._play_zero_five(me, action))
+            events = self._play_zero_five(me, action)
         if len(self.plays) == self.players:
             events.extend(self._resolve_trick())
         return events
+
+    def _play_face_up(self, me: int, action: Action) -> list[Event]:
+        """R7–R10, R20: the card's effect, then its gas and speed."""
+        suit = action.suit
+        assert suit is not None
+        self.hands[me].remove(suit)
+        effect_event = None
+        if suit is _SALTY or suit is _ZERO_SUIT:
+            effect_event = self._card_effect(me, suit, action.zero_effect)
+        gas = action.gas
+        self.gas[me] -= gas
+        value = SUIT_VALUE[suit]
+        speed = self.speed[me]
+        plays = self.plays
+        plays.append(Play(me, _PLAY, suit, gas, speed, value, action.zero_effect))
+        lichen = suit is _LICHEN
+        if not lichen:
+            for p in plays:
+                if p.card is _LICHEN and p.kind is _PLAY:
+                    lichen = True
+                    break
+        final = (0 if lichen and value in STRUCK_BY_LICHEN else value) + gas + speed
+        data: CardPlayed = {
+            "suit": _SUIT_ID[suit],
+            "value": value,
+            "gas": gas,
+            "speed": speed,
+            "final": final,
+        }
+        if effect_event is None:
+            return [make_event(_CARD_PLAYED, me, data)]
+        return [make_event(_CARD_PLAYED, me, data), effect_event]
 
     def _card_effect(self, me: int, suit: Suit, choice: ZeroEffect | None) -> Event | None:
         """R10 (the 2) and R20 (the 0): effects that happen before gas is spent."""
@@ -400,17 +465,17 @@ class Game:
             self.middle -= 1
             if self.gas[me] < MAX_GAS:
                 self.gas[me] += 1
-                return Event(EventKind.GAS_TAKEN, me, {"amount": 1, "removed": 0})
+                return make_event(EventKind.GAS_TAKEN, me, {"amount": 1, "removed": 0})
             self.removed += 1
-            return Event(EventKind.GAS_TAKEN, me, {"amount": 0, "removed": 1})
+            return make_event(EventKind.GAS_TAKEN, me, {"amount": 0, "removed": 1})
         if suit is Suit.ZERO:
             if choice is ZeroEffect.SPEED:
                 self.speed[me] += 1
-                return Event(
+                return make_event(
                     EventKind.ZERO_EFFECT, me, {"choice": "speed", "gained": 1, "removed": 0}
                 )
             gained = self._gain_removed(me, 1)
-            return Event(
+            return make_event(
                 EventKind.ZERO_EFFECT,
                 me,
                 {"choice": "gas", "gained": gained, "removed": 1 - gained},
@@ -438,7 +503,7 @@ class Game:
         final = play.final(self.lichen_in_trick())
         assert final is not None
         return [
-            Event(
+            make_event(
                 EventKind.ZERO_FIVE_PLAYED,
                 me,
                 {
@@ -449,7 +514,7 @@ class Game:
                     "gained": gained,
                 },
             ),
-            Event(EventKind.CARD_DISCARDED, me),
+            make_event(EventKind.CARD_DISCARDED, me, {}),
         ]
 
     def _resolve_trick(self) -> list[Event]:
@@ -462,24 +527,26 @@ class Game:
         winner, best, spent = self._record_trick()
         self.plays = []
         if winner is None:
-            events.append(Event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": self.trick}))
+            events.append(make_event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": self.trick}))
         else:
-            events.append(Event(EventKind.TRICK_WON, winner, {"trick": self.trick, "final": best}))
+            events.append(
+                make_event(EventKind.TRICK_WON, winner, {"trick": self.trick, "final": best})
+            )
         self.middle += spent
         events.append(
-            Event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": self.middle})
+            make_event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": self.middle})
         )
         if winner is not None and self.trick < TRICKS_PER_ROUND:
             self.speed[winner] += 1
             self.lead = winner
-            events.append(Event(EventKind.SPEED_GAINED, winner, {"speed": self.speed[winner]}))
+            events.append(make_event(EventKind.SPEED_GAINED, winner, {"speed": self.speed[winner]}))
         elif winner is not None:
             self.laps[winner] += 1
             self.lap_order.append(winner)
-            events.append(Event(EventKind.LAP_GAINED, winner, {"laps": self.laps[winner]}))
+            events.append(make_event(EventKind.LAP_GAINED, winner, {"laps": self.laps[winner]}))
             if self.laps[winner] >= LAPS_TO_WIN:
                 self.winner = winner
-                events.append(Event(EventKind.GAME_WON, winner, {"laps": self.laps[winner]}))
+                events.append(make_event(EventKind.GAME_WON, winner, {"laps": self.laps[winner]}))
                 return events
         if self.trick < TRICKS_PER_ROUND:
             self.trick += 1
@@ -508,7 +575,7 @@ class Game:
             gained.append(got)
         self.middle = 0
         self.removed += left_over + overflow
-        return Event(
+        return make_event(
             EventKind.TUNE_UP_SHARE,
             None,
             {
@@ -523,12 +590,17 @@ class Game:
     def _record_trick(self) -> tuple[int | None, int, int]:
         """R12, R13: discard the trick's cards and keep its public record; return the
         winner (``None`` if all were face down), the winning final and the gas spent."""
-        lichen = self.lichen_in_trick()
+        plays = self.plays
+        lichen = False
+        for p in plays:
+            if p.card is _LICHEN and p.kind is _PLAY:
+                lichen = True
+                break
         winner: int | None = None
         best = -1
         spent = 0
         public_plays: list[PublicPlay] = []
-        for p in self.plays:
+        for p in plays:
             shown = public_play(p, lichen)
             public_plays.append(shown)
             final = shown["final"]
@@ -583,7 +655,7 @@ class Game:
         # Every seat plays one card from its hand per trick (a Tune Up, a face-up card or
         # the 0/5 card's discard), so seat 0 held this many when the round was dealt.
         played = self.trick - 1 + any(p.seat == 0 for p in self.plays)
-        return Event(
+        return make_event(
             EventKind.ROUND_DEALT,
             None,
             {"round": self.round, "lead": first_lead, "hand_size": len(self.hands[0]) + played},
@@ -715,6 +787,7 @@ class Game:
         game.round_tricks, game.last_trick = list(round_tricks), last_trick
         game.lap_order = list(lap_order)
         game.winner = winner
+        game._legal = None
         return game
 
     def clone(self) -> Game:
@@ -745,6 +818,7 @@ class Game:
         game.last_trick = self.last_trick
         game.lap_order = list(self.lap_order)
         game.winner = self.winner
+        game._legal = None
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -858,6 +932,7 @@ def new_game(
         raise ValueError("zero_five needs one flag per seat.")
     game.plays, game.discards, game.set_aside = [], [], []
     game.round_tricks, game.last_trick, game.lap_order, game.winner = [], None, [], None
+    game._legal = None
     if lead is not None and (type(lead) is not int or not 0 <= lead < players):
         raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
     game.lead = game.rng.below(players) if lead is None else lead

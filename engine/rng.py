@@ -65,10 +65,20 @@ class Rng:
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates)."""
-        below = self.below
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1  # j = self.below(n), inlined
+            limit = _LIMIT.get(n) or _limit(n)
+            while True:
+                state = (state + _GOLDEN_GAMMA) & _MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: list[T]) -> T:
         """Return one element of a non-empty list, uniformly."""
