@@ -14,6 +14,8 @@ scores the result with :func:`engine.bots.value.chances`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from operator import itemgetter
 
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
@@ -24,6 +26,7 @@ from engine.sim import (
     FINAL_STRUCK,
     GAS,
     INFO,
+    LEGAL_CACHE,
     LICHEN,
     PLAY,
     SALTY,
@@ -39,6 +42,7 @@ from engine.sim import (
 from engine.variants import Variants
 
 _STRUCK = STRUCK_BY_LICHEN
+_score = itemgetter(1)
 _COPIES: dict[tuple[int, Variants], list[int]] = {}
 # The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
 # is a pure function of three small integers, so one table serves every decision.
@@ -176,9 +180,16 @@ class _Trick:
         chance = 1.0
         willing = style.willing
         pool = self.pool
+        holds = _HOLDS
         for reach, hand, zero_five, lapped in opponents:
             need = final + 1 - reach
-            beat = _holds_any(pool, at_least[need if need > 0 else 0], hand) if need <= 5 else 0.0
+            if need <= 5:  # _holds_any, its cache lookup inlined
+                count = at_least[need if need > 0 else 0]
+                beat = holds.get(pool << 16 | count << 8 | hand)
+                if beat is None:
+                    beat = _holds_any(pool, count, hand)
+            else:
+                beat = 0.0
             if zero_five and (5 if lapped and not lichen_after else 0) + 1 >= need:
                 beat = 1.0
             if strikable and lichens and 1 + reach > max(final - value, self.best_struck):
@@ -197,23 +208,35 @@ def _trick_worth(s: SimState, seat: int, style: Style) -> float:
     return worth
 
 
-def _keep(s: SimState, hand: list[int], style: Style) -> list[float]:
+# Per style (by id, the style kept alive with its entry so the id cannot be reused): the
+# worth of keeping one card of each suit, and of keeping one of several.
+_KEEP: dict[int, tuple[Style, tuple[float, ...], tuple[float, ...]]] = {}
+_NO_KEEP = (0.0,) * SUITS
+
+
+def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
+    single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
+    entry = _KEEP[id(style)] = (style, single, tuple(worth * 0.6 for worth in single))
+    return entry
+
+
+def _keep(s: SimState, hand: list[int], style: Style) -> Sequence[float]:
     """Worth of still holding each card after this trick (``heuristic._keep``)."""
     if s.trick == TRICKS_PER_ROUND and s.deal_size == 6:
-        return [0.0] * SUITS
-    keep = []
-    for suit, n in enumerate(hand):
-        worth = style.keep_value[VALUE[suit]]
-        if n > 1:
-            worth *= 0.6
-        keep.append(worth)
-    return keep
+        return _NO_KEEP
+    entry = _KEEP.get(id(style))
+    if entry is None or entry[0] is not style:
+        entry = _keep_tables(style)
+    single, several = entry[1], entry[2]
+    return [several[suit] if n > 1 else single[suit] for suit, n in enumerate(hand)]
 
 
 class _Scorer:
     """The per-decision numbers of ``heuristic.score_actions`` and one action's score."""
 
     __slots__ = ("gv", "keep", "later_tricks", "room", "s", "speed", "style", "tr", "worth")
+
+    keep: Sequence[float]
 
     def __init__(self, s: SimState, style: Style) -> None:
         me = s.turn
@@ -341,14 +364,19 @@ def _best_indices(s: SimState, key: int, style: Style) -> list[int]:
     keep = scorer.keep
     hand = s.hands[s.turn]
     # A Tune Up of every card in hand is legal (R7): the best of them is a floor.
-    floor = max(tune - keep[suit] for suit in range(SUITS) if hand[suit]) - 1e-9
+    floor = -math.inf
+    for suit in range(SUITS):
+        if hand[suit] and tune - keep[suit] > floor:
+            floor = tune - keep[suit]
+    floor -= 1e-9
     found: list[tuple[int, float, float]] = []
-    for start, count, kind, suit, value, effect in _groups(key):
+    groups = _GROUPS.get(key) or _groups(key)
+    for start, count, kind, suit, value, effect in groups:
         if kind == TUNE_UP:
             found.append((start, tune - keep[suit], 0.0))
         else:
             floor = scorer.run(start, count, kind, suit, value, effect, floor, found, True)
-    best = max(f[1] for f in found) - 1e-9
+    best = max(found, key=_score)[1] - 1e-9
     return [f[0] for f in found if f[1] >= best]
 
 
@@ -375,7 +403,7 @@ def _sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
     """The action id ``style`` plays for the current seat of ``s`` (``choose_index``)."""
     key = s.legal_key()
-    legal = legal_ids(key)
+    legal = LEGAL_CACHE.get(key) or legal_ids(key)
     if style.temperature <= 0.0:
         top = _best_indices(s, key, style)
         return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
