@@ -930,9 +930,8 @@ def new_game(
     game.zero_five = [variants.zero_five] * players if zero_five is None else list(zero_five)
     if len(game.zero_five) != players:
         raise ValueError("zero_five needs one flag per seat.")
-    game.plays, game.discards, game.set_aside = [], [], []
-    game.round_tricks, game.last_trick, game.lap_order = [], None, []
-    game.winner = game._legal = None
+    game.plays, game.discards, game.set_aside, game.lap_order = [], [], [], []
+    game.round_tricks, game.last_trick, game.winner, game._legal = [], None, None, None
     if lead is not None and (type(lead) is not int or not 0 <= lead < players):
         raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
     game.lead = game.rng.below(players) if lead is None else lead
