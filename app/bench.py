@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from app import bench_weight
-from app.bench_server import find_free_port, uvicorn_command, wait_until_healthy
+from app.bench_server import find_free_port, percentile, uvicorn_command, wait_until_healthy
 from app.bot_runner import STARVED_ROLLOUTS, run_bots_inline
 from app.race import GameConfig, GameSession, new_session
 from app.redis_process import RedisProcess
@@ -56,15 +56,6 @@ from app.sessions import play_inline, session_state
 from app.settings import Settings
 from app.store import MemoryStore
 from engine.bots import BOT_LEVELS
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
-
 
 # ------------------------------------------------------------------ memory
 
@@ -331,12 +322,12 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
     print(f"  races finished     {stats.games_finished}   races created {len(stats.create_ms)}")
     print(
         "  move latency ms    "
-        f"p50 {_percentile(moves, 50):.1f}  p90 {_percentile(moves, 90):.1f}  "
-        f"p99 {_percentile(moves, 99):.1f}  max {max(moves, default=float('nan')):.1f}"
+        f"p50 {percentile(moves, 50):.1f}  p90 {percentile(moves, 90):.1f}  "
+        f"p99 {percentile(moves, 99):.1f}  max {max(moves, default=float('nan')):.1f}"
     )
     print(
         "  create latency ms  "
-        f"p50 {_percentile(stats.create_ms, 50):.1f}  p99 {_percentile(stats.create_ms, 99):.1f}"
+        f"p50 {percentile(stats.create_ms, 50):.1f}  p99 {percentile(stats.create_ms, 99):.1f}"
     )
     total_errors = sum(stats.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))
@@ -392,7 +383,7 @@ def bench_compare(players: int, duration: float, think: float, bots: str) -> Non
         moves = stats.move_ms
         print(
             f"  {store:<7}{workers:>8}{len(moves) / elapsed:>10.1f}"
-            f"{_percentile(moves, 50):>9.1f}{_percentile(moves, 99):>9.1f}  {_error_counts(stats)}"
+            f"{percentile(moves, 50):>9.1f}{percentile(moves, 99):>9.1f}  {_error_counts(stats)}"
         )
 
 
@@ -440,7 +431,7 @@ def _print_searches(searches: list[dict[str, Any]]) -> None:
         return
     print(
         f"  rollouts/search    median {statistics.median(rollouts):.0f}  "
-        f"p10 {_percentile(rollouts, 10):.0f}  p90 {_percentile(rollouts, 90):.0f}"
+        f"p10 {percentile(rollouts, 10):.0f}  p90 {percentile(rollouts, 90):.0f}"
     )
     print(
         f"  zero rollouts      {zero}   under {STARVED_ROLLOUTS} rollouts {starved} "
@@ -448,7 +439,7 @@ def _print_searches(searches: list[dict[str, Any]]) -> None:
     )
     print(
         f"  budget ms          median {statistics.median(budgets):.0f}  min {min(budgets):.0f}"
-        f"   queue wait ms p50 {_percentile(waits, 50):.0f}  p99 {_percentile(waits, 99):.0f}"
+        f"   queue wait ms p50 {percentile(waits, 50):.0f}  p99 {percentile(waits, 99):.0f}"
     )
 
 
@@ -480,8 +471,8 @@ def bench_hardload(hard: int, normal: int, duration: float, think: float) -> Non
         moves = level_stats.move_ms
         errors = sum(level_stats.errors.values())
         print(
-            f"  {level:<7} moves {len(moves):5d}  p50 {_percentile(moves, 50):7.1f} ms  "
-            f"p99 {_percentile(moves, 99):7.1f} ms  max {max(moves, default=float('nan')):7.1f} "
+            f"  {level:<7} moves {len(moves):5d}  p50 {percentile(moves, 50):7.1f} ms  "
+            f"p99 {percentile(moves, 99):7.1f} ms  max {max(moves, default=float('nan')):7.1f} "
             f"ms  creates {len(level_stats.create_ms)}  errors {errors}"
         )
     _print_searches(searches)

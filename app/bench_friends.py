@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench_server import find_free_port, uvicorn_command, wait_until_healthy
+from app.bench_server import find_free_port, percentile, uvicorn_command, wait_until_healthy
 
 STREAM_SILENCE_SECONDS = 10.0
 """A stream that says nothing this long after a move counts as an error."""
@@ -176,13 +176,6 @@ def _start_server(port: int, races: int) -> subprocess.Popen[bytes]:
     return wait_until_healthy(process, port)
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
-
-
 async def _run(base: str, races: int, duration: float, think: float) -> FriendStats:
     stats = FriendStats()
     deadline = time.monotonic() + duration
@@ -218,8 +211,8 @@ def bench_friends(races: int, duration: float, think: float, url: str | None) ->
     print(f"  races finished      {stats.races_finished}")
     print(
         "  move -> other table ms  "
-        f"p50 {_percentile(lat, 50):.1f}  p90 {_percentile(lat, 90):.1f}  "
-        f"p99 {_percentile(lat, 99):.1f}  max {max(lat, default=float('nan')):.1f}"
+        f"p50 {percentile(lat, 50):.1f}  p90 {percentile(lat, 90):.1f}  "
+        f"p99 {percentile(lat, 99):.1f}  max {max(lat, default=float('nan')):.1f}"
     )
     total = sum(stats.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))

@@ -1,5 +1,5 @@
 """The local uvicorn the benchmarks and the tests start: its command line, a free port,
-and the wait until it answers ``/healthz``."""
+and the wait until it answers ``/healthz``; and the percentile every benchmark reports."""
 
 from __future__ import annotations
 
@@ -10,6 +10,18 @@ import time
 import urllib.request
 
 from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile of ``values`` (nearest rank; NaN when there are none).
+
+    >>> percentile([5.0, 1.0, 3.0], 50), percentile([], 99)
+    (3.0, nan)
+    """
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
 def find_free_port() -> int:

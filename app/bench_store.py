@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.bench_server import find_free_port
+from app.bench_server import find_free_port, percentile
 from app.race import GameConfig, GameSession
 from app.redis_process import RedisProcess
 from app.sessions import SessionStore, find_player, play_turn, start_game
@@ -49,11 +49,10 @@ async def _play_races(store: SessionStore, races: int, moves: int) -> list[tuple
 
 
 def _row(name: str, timings: list[tuple[float, float]]) -> str:
-    walls = sorted(wall for wall, _ in timings)
+    walls = [wall for wall, _ in timings]
     cpus = [cpu for _, cpu in timings]
-    p99 = walls[min(len(walls) - 1, int(len(walls) * 0.99))]
     return (
-        f"  {name:<7}{len(timings):>7}{statistics.median(walls):>9.2f}{p99:>9.2f}"
+        f"  {name:<7}{len(timings):>7}{percentile(walls, 50):>9.2f}{percentile(walls, 99):>9.2f}"
         f"{statistics.mean(cpus):>11.2f}"
     )
 

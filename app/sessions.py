@@ -127,15 +127,6 @@ async def start_game(
     return session, state
 
 
-def start_game_inline(config: GameConfig, settings: Settings) -> GameSession:
-    """Deal a race and let the bots play in this thread until a person is to move, with no
-    store (benchmarks and scripts)."""
-    session = new_session(config, settings)
-    run_bots_inline(session)
-    session.lobby.arm_clock(session.game.current_seat, wall_clock())
-    return session
-
-
 async def find_player(store: SessionStore, game_id: str, token: str | None) -> Player:
     """The seat of ``game_id`` whose token is ``token``; only then the race's idle clock moves.
 

@@ -39,6 +39,7 @@ from app.sessions import (
     find_player,
     find_public,
     join_race,
+    read_config,
     read_state,
     start_race,
 )
@@ -111,7 +112,7 @@ async def join_form(game_id: GameIdPath, request: Request, store: StoreDep) -> R
     code = request.query_params.get("code") or None
     try:
         spectator = await find_public(store, game_id)
-        await read_state(spectator)
+        await read_config(spectator)  # loads the seats, changes nothing
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
     if await _has_seat(request, store, game_id):
