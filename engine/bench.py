@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.build import describe
 from engine.cards import Suit
 from engine.game import new_game
 from engine.rng import Rng
@@ -132,6 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=2.0, help="per configuration")
     args = parser.parse_args(argv)
+    print(describe())
     print(f"Random playouts, {args.players} players, decisions per CPU second, one core")
     print(f"{'configuration':<36}{'checked':>12}{'simulation':>12}{'ratio':>8}")
     base: tuple[float, float] | None = None

@@ -16,6 +16,7 @@ import argparse
 import time
 
 from engine.bots.search import HardBot
+from engine.build import describe
 from engine.game import new_game
 from engine.rng import Rng
 from engine.view import Observation
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--budget-ms", type=float, default=200.0)
     args = parser.parse_args(argv)
+    print(describe())
     print(f"hard bot, 4 players, {args.positions} positions, {args.budget_ms:g} ms budget")
     print(f"{'workers':<10}{'rollouts/decision':>20}{'ms/decision':>14}")
     for workers in (1, 2):
