@@ -1,8 +1,8 @@
 """Which build of the engine this process runs: pure Python, or with mypyc extensions.
 
-``ZZV_MYPYC=1`` makes a wheel whose simulation-path modules are compiled (hatch_build.py);
-an editable install is always pure. The benchmarks print :func:`describe` first, so every
-figure says which build it measured.
+``ZZV_MYPYC=1`` makes a wheel whose rules modules, the checked path and the simulation
+path, are compiled (hatch_build.py); an editable install is always pure. The benchmarks
+print :func:`describe` first, so every figure says which build it measured.
 """
 
 from __future__ import annotations
@@ -10,7 +10,14 @@ from __future__ import annotations
 import importlib
 
 #: The modules the compiled build compiles (pyproject.toml lists them for hatch_build.py).
-COMPILABLE = ("engine.rng", "engine.sim", "engine.bots.rollout")
+COMPILABLE = (
+    "engine.rng",
+    "engine.events",
+    "engine.view",
+    "engine.game",
+    "engine.sim",
+    "engine.bots.rollout",
+)
 
 
 def compiled_modules() -> list[str]:

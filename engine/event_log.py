@@ -30,7 +30,8 @@ from engine.cards import Suit, ZeroEffect
 from engine.events import EVENT_PAYLOADS, Event, EventData, EventKind
 
 _INT, _WORD, _LIST = 0, 1, 2
-_SHAPES = {int: _INT, str: _WORD, list[int]: _LIST}
+# A compiled engine.events (the mypyc build) reports list[int] fields as plain list.
+_SHAPES = {int: _INT, str: _WORD, list[int]: _LIST, list: _LIST}
 _KINDS = tuple(EventKind)
 _KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
 # Every word a payload can hold: the suits (CardPlayed) and the 0's effects (ZeroEffectChosen).

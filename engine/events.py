@@ -197,6 +197,20 @@ _slots = vars(Event)  # the slots' descriptors: their __set__ ignores frozen=Tru
 _set_kind, _set_seat, _set_data = (_slots[name].__set__ for name in ("kind", "seat", "data"))
 
 
+def _slots_fillable() -> bool:
+    """Whether :func:`make_event` may fill an Event's slots itself: yes when this module is
+    interpreted; no when mypyc compiled it (the ``ZZV_MYPYC=1`` build), where Event is a
+    native class that refuses ``object.__new__`` and whose constructor is already fast."""
+    try:
+        _new(Event)
+    except TypeError:
+        return False
+    return True
+
+
+_FILL_SLOTS = _slots_fillable()
+
+
 def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
     """``Event(kind, seat, data)``, made about twice as fast: the engine narrates every
     turn, and a frozen dataclass's ``__init__`` sets each field through
@@ -206,6 +220,8 @@ def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
     >>> make_event(kind, 2, {"speed": 3}) == Event(kind, 2, {"speed": 3})
     True
     """
+    if not _FILL_SLOTS:
+        return Event(kind, seat, data)
     event = _new(Event)
     _set_kind(event, kind)
     _set_seat(event, seat)

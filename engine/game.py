@@ -137,6 +137,7 @@ _FACE_DOWN, _ZERO_FIVE_PART = 1 << 13, 2 << 13  # key bits telling the parts apa
 # There are only a few hundred distinct actions; sharing one object per action keeps each
 # cache entry down to a tuple of pointers.
 _ACTION_POOL: dict[Action, Action] = {}
+_NOT_LISTED = Action.tune_up(Suit.JELLY)  # a stand-in no cache entry holds (see _listed)
 
 
 def _interned(action: Action) -> Action:
@@ -299,7 +300,7 @@ class Game:
             zero_five = _LEGAL_CACHE[zf_key] = _part(actions)
         return face_up, face_down, zero_five
 
-    def _listed(self, action: Action) -> bool:
+    def _listed(self, action: object) -> bool:
         """Whether ``action`` is one of the very objects the last :meth:`legal_actions`
         listed, with nothing played since: legal, without re-checking the rules. (An equal
         action built elsewhere, parsed from JSON say, goes through :meth:`why_illegal`.)"""
@@ -308,16 +309,20 @@ class Game:
             return False
         key = id(action)
         face_up, face_down, zero_five = parts
+        # The default is no action, so that a lookup that finds nothing never matches,
+        # not even ``None`` (which a plain ``.get`` would return).
         return (
-            face_up[1].get(key) is action
-            or face_down[1].get(key) is action
-            or (zero_five is not None and zero_five[1].get(key) is action)
+            face_up[1].get(key, _NOT_LISTED) is action
+            or face_down[1].get(key, _NOT_LISTED) is action
+            or (zero_five is not None and zero_five[1].get(key, _NOT_LISTED) is action)
         )
 
-    def why_illegal(self, action: Action, seat: int | None = None) -> str | None:
+    def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
 
-        ``seat``, when given, is who claims to act.
+        ``seat``, when given, is who claims to act. Anything that is not an
+        :class:`~engine.actions.Action` is illegal too (parameters typed ``object``, so that
+        the mypyc-compiled build refuses it with this sentence, not a ``TypeError``).
         """
         current = self.current_seat
         if current is None:
@@ -397,11 +402,11 @@ class Game:
 
     # ------------------------------------------------------------------ the move
 
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+    def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
 
         Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
-        game exactly as it was if the action is not legal now.
+        game exactly as it was if the action is not legal now, or not an action at all.
         """
         me = (self.lead + len(self.plays)) % self.players
         # An action legal_actions() just listed is legal: the rules are checked again
@@ -410,6 +415,7 @@ class Game:
             reason = self.why_illegal(action, seat)
             if reason is not None:
                 raise IllegalAction(reason)
+        assert isinstance(action, Action)  # why_illegal refuses anything else
         self._legal = None
         kind = action.type
         if kind is _PLAY:
@@ -770,7 +776,7 @@ class Game:
         >>> Game.from_parts(rng_state=game.rng.state, **parts) == game
         True
         """
-        game = object.__new__(cls)
+        game = Game.__new__(Game)
         game.players = _check_players(players)
         game.variants = variants
         game.seed = seed
@@ -792,7 +798,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (fast: search bots clone in their inner loop)."""
-        game = object.__new__(Game)
+        game = Game.__new__(Game)
         game.players = self.players
         game.variants = self.variants
         game.seed = self.seed
@@ -923,7 +929,7 @@ def new_game(
         seed = secrets.randbits(63)
     if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
-    game = object.__new__(Game)
+    game = Game.__new__(Game)
     game.players, game.variants, game.seed, game.rng = players, variants, seed, Rng(seed)
     game.round = round
     _set_numbers(game, gas, middle, removed, speed, laps)

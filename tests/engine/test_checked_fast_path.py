@@ -68,3 +68,16 @@ def test_a_listed_action_is_refused_for_the_wrong_seat_and_after_the_end() -> No
     assert over.legal_actions() == []
     with pytest.raises(IllegalAction, match="over"):
         over.apply(action)
+
+
+@pytest.mark.parametrize("junk", [None, "play", {"type": "play", "suit": "jelly"}, 0])
+def test_anything_but_an_action_is_refused_right_after_the_list(junk: object) -> None:
+    # Found by the mypyc build's test: the shortcut's lookup finds nothing for junk, and a
+    # bare dict.get returns None for nothing, which once let None through as "listed".
+    game = new_game(players=4, seed=3)
+    game.legal_actions()
+    before = game.to_dict()
+    with pytest.raises(IllegalAction, match="That is not an action"):
+        game.apply(junk)
+    assert game.to_dict() == before
+    assert game.legal_actions()

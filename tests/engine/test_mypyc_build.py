@@ -2,8 +2,9 @@
 
 The modules the build compiles (listed in pyproject.toml) are compiled here with mypyc
 into a temporary copy of the engine — about 20 s of one core — and a child process
-importing the compiled copy plays seeded random games on the simulation path and
-heuristic rollouts. Its record must equal the pure-Python one, move for move.
+importing the compiled copy plays seeded random games on the checked path (every event,
+observation and refusal) and on the simulation path with heuristic rollouts. Its record
+must equal the pure-Python one, move for move.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engine.bots.heuristic import EASY, NORMAL
 from engine.bots.rollout import rollout
 from engine.build import COMPILABLE
 from engine.cards import Suit
+from engine.game import IllegalAction, new_game
 from engine.rng import Rng
 from engine.sim import SimState
 from engine.variants import Variants
@@ -58,7 +60,36 @@ def record() -> dict[str, Any]:
             legal = state.legal()
             state.apply(legal[rng.below(len(legal))])
         games.append([state.winner, state.to_dict(), values])
-    return {"games": games}
+    return {"games": games, "checked": checked_record()}
+
+
+def checked_record() -> list[Any]:
+    """Events, observations, refusals and the final save of seeded games on ``Game``."""
+    games: list[Any] = []
+    for index in range(48):
+        variants = Variants(
+            larger_hands=bool(index & 1),
+            zero_suit=Suit.SALTY if index & 2 else None,
+            zero_five=bool(index & 4),
+        )
+        game = new_game(players=3 + index % 3, seed=index, variants=variants)
+        rng = Rng(index)
+        moves: list[Any] = []
+        while game.winner is None:
+            seat = game.current_seat
+            assert seat is not None
+            legal = game.legal_actions()
+            refusals = []
+            for junk in ({"type": "play"}, "tune_up", None):
+                try:
+                    game.apply(junk)
+                except IllegalAction as refused:
+                    refusals.append(str(refused))
+            events = game.apply(legal[rng.below(len(legal))], seat=seat)
+            observation = game.observation(rng.below(game.players))
+            moves.append([[e.to_dict() for e in events], observation, refusals])
+        games.append([moves, game.to_dict()])
+    return games
 
 
 def _compiled_copy(target: Path) -> Path:
