@@ -50,7 +50,7 @@ class SeatSpec:
 
     label: str
     kind: str
-    options: tuple[tuple[str, int | str], ...] = ()
+    options: tuple[tuple[str, int | float | str], ...] = ()
 
     def build(self, seed: int) -> Bot:
         """A fresh bot of this kind."""
@@ -61,12 +61,15 @@ def parse_seat(
     token: str, budget_ms: int | None, iterations: int | None, clock: str | None = None
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
-    (the hard bot's opponent models); the global budget and ``clock`` apply to hard.
+    (the hard bot's opponent models) and ``:noise0.5`` (their temperature); the global
+    budget and ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
     >>> parse_seat("hard:200ms:4models", None, None).options
     (('models', 4), ('time_budget_ms', 200))
+    >>> parse_seat("hard:200ms:noise0", None, None).options
+    (('noise', 0.0), ('time_budget_ms', 200))
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -75,7 +78,7 @@ def parse_seat(
     kind, *parts = token.strip().split(":")
     if kind not in BOT_LEVELS:
         raise ValueError(f"Unknown bot kind {kind!r}: choose from {', '.join(BOT_LEVELS)}.")
-    options: dict[str, int | str] = {}
+    options: dict[str, int | float | str] = {}
     if kind == "hard":
         if clock is not None:
             options["clock"] = clock
@@ -88,6 +91,9 @@ def parse_seat(
     for part in parts:
         if part.endswith("models"):
             options["models"] = int(part[: -len("models")])
+            continue
+        if part.startswith("noise"):
+            options["noise"] = float(part[len("noise") :])
             continue
         options.pop("iterations", None)
         options.pop("time_budget_ms", None)
