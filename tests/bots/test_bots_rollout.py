@@ -16,7 +16,7 @@ from engine import Variants, new_game
 from engine.bots import make_bot
 from engine.bots.heuristic import EASY, NORMAL, Style, score_actions
 from engine.bots.rollout import rollout, score_ids
-from engine.bots.search import OPPONENT_MODELS
+from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds
 from engine.bots.search import rollout as checked_rollout
 from engine.bots.situation import from_game
 from engine.cards import RACER_SUITS
@@ -97,3 +97,24 @@ def test_hard_bot_plays_legally_with_each_opponent_modelling(models: int) -> Non
     observation = game.observation(game.current_seat or 0)
     bot = make_bot("hard", 3, iterations=60, models=models)
     assert bot.choose(observation) in game.legal_actions()
+
+
+@pytest.mark.parametrize("noise", [-0.1, 10.5])
+def test_hard_bot_rejects_noise_out_of_range(noise: float) -> None:
+    with pytest.raises(ValueError, match="noise"):
+        make_bot("hard", 1, iterations=10, noise=noise)
+
+
+def test_noise_reaches_the_modelled_opponents_and_only_them() -> None:
+    # The same worlds and rollout seeds: noise 0 plays the normal model exactly (twice the
+    # same rows); noise changes the opponents' replies, so some values move.
+    game = new_game(players=4, seed=8)
+    seat = game.current_seat or 0
+    observation = game.observation(seat)
+    shortlist = game.legal_actions()[:3]
+    stop = Stop(60, None)
+    exact = run_worlds(observation, shortlist, 5, stop, prune=False, noise=0.0)[0]
+    assert exact == run_worlds(observation, shortlist, 5, stop, prune=False, noise=0.0)[0]
+    noisy = run_worlds(observation, shortlist, 5, stop, prune=False, noise=DEFAULT_NOISE)[0]
+    assert len(noisy) == len(exact)
+    assert noisy != exact
