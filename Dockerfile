@@ -7,8 +7,8 @@ ARG PYTHON_IMAGE=python:3.11-slim
 
 # ---- builder: turns pyproject.toml and the source into wheels ------------------------------
 FROM ${PYTHON_IMAGE} AS builder
-# 1 (the default) compiles the engine's simulation path with mypyc (hatch_build.py): the
-# bots' search runs faster. 0 builds pure Python, like `pip install .` without it.
+# 1 (the default) compiles the engine's rules modules with mypyc (hatch_build.py): the
+# server's moves and the bots' search run faster. 0 builds pure Python, like `pip install .`.
 ARG ZZV_MYPYC=1
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src

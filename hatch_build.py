@@ -1,4 +1,4 @@
-"""Hatch build hook: ``ZZV_MYPYC=1`` compiles the engine's simulation path with mypyc.
+"""Hatch build hook: ``ZZV_MYPYC=1`` compiles the engine's rules modules with mypyc.
 
 Without the variable, and always for editable installs (``pip install -e .``), the wheel
 is pure Python as usual. With it (``ZZV_MYPYC=1 pip wheel .``), the modules listed as
