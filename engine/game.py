@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
@@ -300,7 +300,7 @@ class Game:
             zero_five = _LEGAL_CACHE[zf_key] = _part(actions)
         return face_up, face_down, zero_five
 
-    def _listed(self, action: object) -> bool:
+    def _listed(self, action: object) -> TypeGuard[Action]:
         """Whether ``action`` is one of the very objects the last :meth:`legal_actions`
         listed, with nothing played since: legal, without re-checking the rules. (An equal
         action built elsewhere, parsed from JSON say, goes through :meth:`why_illegal`.)"""
@@ -415,7 +415,7 @@ class Game:
             reason = self.why_illegal(action, seat)
             if reason is not None:
                 raise IllegalAction(reason)
-        assert isinstance(action, Action)  # why_illegal refuses anything else
+            assert isinstance(action, Action)  # why_illegal refuses anything else
         self._legal = None
         kind = action.type
         if kind is _PLAY:

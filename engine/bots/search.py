@@ -174,12 +174,12 @@ def run_worlds(
     noise: float = DEFAULT_NOISE,
 ) -> tuple[list[list[float]], int, list[int]]:
     """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
-        world (NaN for candidates pruned), the rollouts run and the candidates still in the
-        running. World n models the other seats with ``OPPONENT_MODELS[n % models]``, choosing
-    with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world
-        cut short by the budget is left out: every kept row holds a value for every candidate
-        still running, so they are compared on exactly the same worlds. ``prune=False`` runs
-        every candidate in every world (a reference search)."""
+    world (NaN for candidates pruned), the rollouts run and the candidates still in the
+    running. World n models the other seats with ``OPPONENT_MODELS[n % models]``, choosing
+    with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world cut short by the
+    budget is left out: every kept row holds a value for every candidate still running, so
+    they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
+    every world (a reference search)."""
     seat = observation["seat"]
     rng = Rng(seed)
     determinizer = Determinizer(observation)
