@@ -1,0 +1,1 @@
+"""Benchmarks of the server that print figures (never asserts); not part of the wheel."""
