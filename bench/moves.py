@@ -98,6 +98,7 @@ class CommandCounter:
     def __init__(self, port: int) -> None:
         import socket
 
+        self.port = port
         self._sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self._reader = self._sock.makefile("rb")
         self._infos = 0
@@ -137,6 +138,47 @@ class CommandCounter:
         before = self.snapshot()
         result = send()
         return result, self.between(before, self.snapshot())
+
+
+class MonitorTap:
+    """Redis's ``MONITOR`` feed read up to a marker: how many commands clients sent and how
+    many ran inside Lua scripts (``INFO commandstats`` counts both alike). Slows Redis, so
+    the bench taps only its warm-up."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+
+        self._feed = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self._lines = self._feed.makefile("rb")
+        self._feed.sendall(b"MONITOR\r\n")
+        if self._lines.readline().strip() != b"+OK":
+            raise RuntimeError("redis refused MONITOR")
+        self._marker = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self._replies = self._marker.makefile("rb")
+        self._marks = 0
+
+    def close(self) -> None:
+        """Close both connections."""
+        for closing in (self._lines, self._feed, self._replies, self._marker):
+            closing.close()
+
+    def split(self) -> tuple[int, int]:
+        """(sent by clients, run inside scripts) since the previous call."""
+        self._marks += 1
+        mark = f'"bench-moves-mark-{self._marks}"'
+        self._marker.sendall(f"ECHO {mark}\r\n".encode())
+        self._replies.readline(), self._replies.readline()  # the bulk reply: length, text
+        sent = inner = 0
+        while not (line := self._lines.readline().decode(errors="replace").rstrip()).endswith(mark):
+            if not line:
+                raise RuntimeError("the MONITOR feed closed")
+            # +<time> [<db> <client address, or "lua">] "COMMAND" "arg" ...
+            source = line.partition("[")[2].partition("]")[0].split()
+            if source[-1:] == ["lua"]:
+                inner += 1
+            else:
+                sent += 1
+        return sent, inner
 
 
 def cpu_ms(pid: int) -> float:
@@ -426,6 +468,7 @@ class Figures:
     phases: dict[str, Phase]
     idle_commands: int
     event_streams: int
+    split: dict[str, list[int]]
     replay: dict[str, Any]
     mismatches: list[str]
 
@@ -538,28 +581,42 @@ class Target:
     phases: dict[str, Phase] = field(default_factory=dict)
     races: dict[str, list[Race]] = field(default_factory=dict)
     idle_commands: int = 0
+    split: dict[str, list[int]] = field(default_factory=dict)
+    """Per phase, over the warm-up: commands sent by the server, run inside its scripts,
+    requests."""
 
     def client(self, phase: str) -> ApiClient | BrowserClient:
         """Who plays the races of ``phase``."""
         return self.api if phase == "API" else self.browser
 
-    def play(self, phase: str, race: Race, measure: Phase | None) -> None:
-        """Play ``race`` to its end, counting the requests of ``phase`` into ``measure``."""
+    def play(
+        self, phase: str, race: Race, measure: Phase | None, tap: MonitorTap | None = None
+    ) -> None:
+        """Play ``race`` to its end, counting the requests of ``phase`` into ``measure``
+        (or splitting their commands with ``tap``)."""
         client = self.client(phase)
         while not client.over(race):
             if phase == "views":
-                self._send(functools.partial(self.browser.view, race), measure)
+                self._send(phase, functools.partial(self.browser.view, race), measure, tap)
                 self.browser.move(race)
             else:
-                self._send(functools.partial(client.move, race), measure)
+                self._send(phase, functools.partial(client.move, race), measure, tap)
 
-    def _send(self, send: Callable[[], None], measure: Phase | None) -> None:
-        if measure is None:
+    def _send(
+        self, phase: str, send: Callable[[], None], measure: Phase | None, tap: MonitorTap | None
+    ) -> None:
+        if tap is not None:
+            tap.split()
             send()
-            return
-        started = time.perf_counter()
-        _, commands = self.counter.around(send)
-        measure.add(commands, (time.perf_counter() - started) * 1000)
+            split = self.split.setdefault(phase, [0, 0, 0])
+            for index, count in enumerate((*tap.split(), 1)):
+                split[index] += count
+        elif measure is None:
+            send()
+        else:
+            started = time.perf_counter()
+            _, commands = self.counter.around(send)
+            measure.add(commands, (time.perf_counter() - started) * 1000)
 
 
 @contextlib.contextmanager
@@ -664,16 +721,20 @@ def measure(builds: list[Build], races: int, warmup: int, repeat: int) -> list[F
     (after a warm-up), then, with the servers stopped, the replays."""
     seeds = [FIRST_SEED + i for i in range(races)]
     outcomes: dict[str, dict[str, dict[int, Outcome]]] = {}
-    found: dict[str, tuple[dict[str, Phase], int, int]] = {}
+    found: dict[str, tuple[dict[str, Phase], int, int, dict[str, list[int]]]] = {}
     with contextlib.ExitStack() as stack:
         targets = []
         for build in builds:
             scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="zzv-redis-")))
             targets.append(stack.enter_context(started(build, scratch)))
-        for seed in range(WARMUP_SEED, WARMUP_SEED + warmup):
-            for target in targets:
-                for phase in PHASES:
-                    target.play(phase, target.client(phase).create(seed), None)
+        for target in targets:
+            tap = MonitorTap(target.counter.port)
+            try:
+                for seed in range(WARMUP_SEED, WARMUP_SEED + warmup):
+                    for phase in PHASES:
+                        target.play(phase, target.client(phase).create(seed), None, tap)
+            finally:
+                tap.close()
         for target in targets:
             quiet = target.counter.snapshot()
             time.sleep(0.5)
@@ -689,18 +750,18 @@ def measure(builds: list[Build], races: int, warmup: int, repeat: int) -> list[F
             }
             pages = [race.page for race in target.races["htmx"]]
             streams = sum(bool(page and page.event_streams) for page in pages)
-            found[label] = (target.phases, target.idle_commands, streams)
+            found[label] = (target.phases, target.idle_commands, streams, target.split)
     replayed = replays(builds, seeds, max(1, repeat))
     figures = []
     for build in builds:
-        phases, idle, streams = found[build.label]
+        phases, idle, streams, split = found[build.label]
         replay = replayed[build.label]
         mismatches = [
             problem
             for name, got in outcomes[build.label].items()
             for problem in _compare(name, got, replay)
         ]
-        figures.append(Figures(build, phases, idle, streams, replay, mismatches))
+        figures.append(Figures(build, phases, idle, streams, split, replay, mismatches))
     return figures
 
 
@@ -742,6 +803,17 @@ def _mix(phase: Phase) -> str:
     return ", ".join(f"{name} {calls / per_move:.1f}" for name, calls in top) or "none"
 
 
+def _split(split: dict[str, list[int]]) -> str:
+    if not split:
+        return "n/a (no warm-up)"
+    parts = []
+    for phase in PHASES:
+        sent, inner, requests = split.get(phase, [0, 0, 0])
+        if requests:
+            parts.append(f"{phase} {sent / requests:.1f} + {inner / requests:.1f}")
+    return ", ".join(parts)
+
+
 def report(figures: list[Figures], races: int, warmup: int) -> str:
     """The side-by-side table, then each build's details."""
     heads = [f"{f.build.label} ({f.build.revision})" for f in figures]
@@ -770,6 +842,8 @@ def report(figures: list[Figures], races: int, warmup: int) -> str:
             f"  Redis commands per API move: {_mix(api)}",
             f"  Redis commands per htmx move: {_mix(htmx)}",
             f"  Redis commands per page view: {_mix(views)}",
+            f"  of those, sent by the server + run inside its Lua scripts (MONITOR, over the "
+            f"warm-up): {_split(f.split)}",
             "  commands between requests (phase minus per-request sums): "
             f"API {api.total_commands - sum(api.counts)}, "
             f"htmx {htmx.total_commands - sum(htmx.counts)}; while idle 0.5 s: "
