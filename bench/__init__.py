@@ -1,1 +1,1 @@
-"""Benchmarks of the server that print figures (never asserts); not part of the wheel."""
+"""Benchmarks of the server (outside the wheel): ``python -m bench COMMAND``."""

@@ -51,9 +51,9 @@ from urllib.parse import urlencode
 
 import httpx
 
-from app.bench_server import find_free_port, percentile, wait_until_healthy
-from app.redis_process import RedisProcess
 from bench.moves_replay import BOTS, PLAYERS, Choice, matches, options_from_actions, pick
+from bench.redis_process import RedisProcess
+from bench.server import find_free_port, percentile, wait_until_healthy
 
 DEFAULT_BASELINE = "f80d5c7"
 """The "before" of issue 18: the last commit before the unit-of-work restructure."""
