@@ -658,12 +658,12 @@ def run_phase(targets: list[Target], phase: str, seeds: list[int]) -> None:
             target.phases[phase].follow_ups = target.browser.follow_ups
 
 
-def _replay(root: Path, seeds: list[int]) -> dict[str, Any]:
+def _replay(root: Path, seeds: list[int], min_seconds: float) -> dict[str, Any]:
     """:mod:`bench.moves_replay` run once on the build's own engine, in a fresh interpreter."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
     env["PYTHONPATH"] = str(root)
     command = [sys.executable, str(REPLAY_SCRIPT), "--secret", SEED_SECRET, "--repeat", "1"]
-    command += ["--seeds", ",".join(map(str, seeds))]
+    command += ["--min-seconds", str(min_seconds), "--seeds", ",".join(map(str, seeds))]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the in-process replay failed:\n{done.stderr[-3000:]}")
@@ -673,14 +673,19 @@ def _replay(root: Path, seeds: list[int]) -> dict[str, Any]:
     return figures
 
 
-def replays(builds: list[Build], seeds: list[int], repeat: int) -> dict[str, dict[str, Any]]:
-    """Each build's replay figures: the median of ``repeat`` runs, the builds in turn."""
+def replays(
+    builds: list[Build], seeds: list[int], repeat: int, min_seconds: float
+) -> dict[str, dict[str, Any]]:
+    """Each build's replay figures: the median of ``repeat`` runs, the builds in turn (ABBA),
+    so a change of load falls on every build alike."""
     runs: dict[str, list[dict[str, Any]]] = {build.label: [] for build in builds}
     for index in range(repeat):
         for build in builds if index % 2 == 0 else builds[::-1]:
-            runs[build.label].append(_replay(build.root, seeds))
+            runs[build.label].append(_replay(build.root, seeds, min_seconds))
     summary = {}
     for label, done in runs.items():
+        if any(run["results"] != done[0]["results"] for run in done):
+            raise SystemExit(f"the {label} build's replays did not play the same races")
         summary[label] = {
             **done[0],
             "ms_per_move": statistics.median(run["ms_per_move"] for run in done),
@@ -716,7 +721,9 @@ def _compare(name: str, server: dict[int, Outcome], replay: dict[str, Any]) -> l
     return problems
 
 
-def measure(builds: list[Build], races: int, warmup: int, repeat: int) -> list[Figures]:
+def measure(
+    builds: list[Build], races: int, warmup: int, repeat: int, min_seconds: float
+) -> list[Figures]:
     """Every figure of every build: its servers side by side through the three phases
     (after a warm-up), then, with the servers stopped, the replays."""
     seeds = [FIRST_SEED + i for i in range(races)]
@@ -751,7 +758,7 @@ def measure(builds: list[Build], races: int, warmup: int, repeat: int) -> list[F
             pages = [race.page for race in target.races["htmx"]]
             streams = sum(bool(page and page.event_streams) for page in pages)
             found[label] = (target.phases, target.idle_commands, streams, target.split)
-    replayed = replays(builds, seeds, max(1, repeat))
+    replayed = replays(builds, seeds, max(1, repeat), min_seconds)
     figures = []
     for build in builds:
         phases, idle, streams, split = found[build.label]
@@ -814,8 +821,9 @@ def _split(split: dict[str, list[int]]) -> str:
     return ", ".join(parts)
 
 
-def report(figures: list[Figures], races: int, warmup: int) -> str:
-    """The side-by-side table, then each build's details."""
+def report(figures: list[Figures], races: int, warmup: int, load: tuple[float, float]) -> str:
+    """The side-by-side table, then each build's details; ``load`` is the machine's load
+    average (1 min) at the start and at the end."""
     heads = [f"{f.build.label} ({f.build.revision})" for f in figures]
     columns = [f.cells() for f in figures]
     width = max(len(label) for label, _ in ROWS) + 2
@@ -826,6 +834,8 @@ def report(figures: list[Figures], races: int, warmup: int) -> str:
         f"Moves benchmark: {races} seeded {PLAYERS}-player races with {BOTS} bots per phase "
         f"(seeds {FIRST_SEED}-{FIRST_SEED + races - 1}; {warmup} warm-up races first), "
         "one request at a time, the builds taking turns race by race, each on its own Redis",
+        f"Machine: {os.cpu_count()} cores, load average {load[0]:.1f} at the start and "
+        f"{load[1]:.1f} at the end (CPU per move grows with contention)",
         "",
         "".ljust(width) + "".join(h.ljust(cell) for h in heads) + "aim",
     ]
@@ -863,10 +873,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.moves", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--races", type=int, default=8, help="races per phase (default 8)")
+    parser.add_argument("--races", type=int, default=6, help="races per phase (default 6)")
     parser.add_argument("--warmup", type=int, default=2, help="warm-up races (default 2)")
     parser.add_argument(
-        "--repeat", type=int, default=3, help="timed in-process replays, median (default 3)"
+        "--repeat", type=int, default=5, help="timed in-process replays, median (default 5)"
+    )
+    parser.add_argument(
+        "--replay-seconds",
+        type=float,
+        default=0.5,
+        help="CPU seconds each timed replay lasts at least (default 0.5)",
     )
     parser.add_argument(
         "--baseline", default=DEFAULT_BASELINE, help="git revision of the 'before' build"
@@ -874,10 +890,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     args = parser.parse_args(argv)
     races = max(1, args.races)
+    load_before = os.getloadavg()[0]
     with contextlib.ExitStack() as stack:
         builds = [] if args.no_baseline else [stack.enter_context(baseline_checkout(args.baseline))]
-        figures = measure([*builds, this_checkout()], races, max(0, args.warmup), args.repeat)
-    print(report(figures, races, args.warmup))
+        builds.append(this_checkout())
+        figures = measure(builds, races, max(0, args.warmup), args.repeat, args.replay_seconds)
+    print(report(figures, races, args.warmup, (load_before, os.getloadavg()[0])))
     return 0
 
 

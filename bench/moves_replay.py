@@ -16,7 +16,7 @@ Runnable as a script against any checkout's engine (``PYTHONPATH`` pointing at i
 is how :mod:`bench.moves` measures the baseline's engine; it imports nothing but ``engine``
 and the standard library, and prints its figures as one JSON object::
 
-    python bench/moves_replay.py --secret S --seeds 1000,1001 --repeat 3
+    python bench/moves_replay.py --secret S --seeds 1000,1001 --repeat 3 --min-seconds 0.5
 """
 
 from __future__ import annotations
@@ -133,27 +133,30 @@ def _play(
     return RaceResult(seed, len(chosen), events, game.winner), chosen
 
 
-def replay(seeds: list[int], secret: str, repeat: int) -> dict[str, Any]:
-    """Play ``seeds`` once to learn the person's moves, then ``repeat`` timed times without
-    and with the person's observation per move; the median CPU ms per person's move."""
+def replay(seeds: list[int], secret: str, repeat: int, min_seconds: float) -> dict[str, Any]:
+    """Play ``seeds`` once to learn the person's moves, then time them ``repeat`` times
+    without and with the person's observation per move (the two in turn); each timed run
+    plays the races again until it has used ``min_seconds`` of CPU. The median CPU ms per
+    person's move of each."""
     import engine
 
     learned = [_play(seed, secret, None, False) for seed in seeds]
     moves = sum(result.human_moves for result, _ in learned)
-    figures: dict[str, float] = {}
-    for name, observe in (("ms_per_move", False), ("ms_per_move_observed", True)):
-        runs = []
-        for _ in range(repeat):
-            started = time.process_time()
-            for seed, (_, picks) in zip(seeds, learned, strict=True):
-                _play(seed, secret, picks, observe)
-            runs.append((time.process_time() - started) * 1000 / max(1, moves))
-        figures[name] = statistics.median(runs)
+    runs: dict[str, list[float]] = {"ms_per_move": [], "ms_per_move_observed": []}
+    for _ in range(repeat):
+        for name, observe in (("ms_per_move", False), ("ms_per_move_observed", True)):
+            started, loops = time.process_time(), 0
+            while not loops or time.process_time() - started < min_seconds:
+                for seed, (_, picks) in zip(seeds, learned, strict=True):
+                    _play(seed, secret, picks, observe)
+                loops += 1
+            spent = time.process_time() - started
+            runs[name].append(spent * 1000 / max(1, moves * loops))
     return {
         "engine_file": engine.__file__,
         "moves": moves,
         "results": [asdict(result) for result, _ in learned],
-        **figures,
+        **{name: statistics.median(values) for name, values in runs.items()},
     }
 
 
@@ -163,9 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--secret", required=True, help="the server's ZZV_SEED_SECRET")
     parser.add_argument("--seeds", required=True, help="comma-separated public seeds")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (median reported)")
+    parser.add_argument(
+        "--min-seconds", type=float, default=0.5, help="CPU seconds each timed run lasts at least"
+    )
     args = parser.parse_args(argv)
     seeds = [int(seed) for seed in args.seeds.split(",") if seed]
-    print(json.dumps(replay(seeds, args.secret, max(1, args.repeat))))
+    print(json.dumps(replay(seeds, args.secret, max(1, args.repeat), args.min_seconds)))
     return 0
 
 
