@@ -2,13 +2,14 @@
 
 ``python -m bench.moves [--races N] [--warmup N] [--baseline REV | --no-baseline]``
 
-Starts its own ``redis-server`` on a free loopback port, then for each build ("before": a
-temporary detached ``git worktree`` of ``REV``; "after": this checkout) a real server on
-127.0.0.1 with ``ZZV_REDIS_URL`` set, started by that build's own ``zzv serve`` (the
+For each build ("before": a temporary detached ``git worktree`` of ``REV``; "after": this
+checkout) it starts a ``redis-server`` of its own on a free loopback port and a real server
+on 127.0.0.1 with ``ZZV_REDIS_URL`` set, started by that build's own ``zzv serve`` (the
 console script its ``pyproject.toml`` names) with the build's directory as working
-directory and ``PYTHONPATH``. Against it, one request at a time, it plays seeded 4-player
-races with normal bots (``POST /api/games`` with a ``seed``, or the start page's form with
-one), the person at seat 0 playing by :func:`bench.moves_replay.pick`:
+directory and ``PYTHONPATH``. Against them, one request at a time, the builds taking turns
+race by race, it plays seeded 4-player races with normal bots (``POST /api/games`` with a
+``seed``, or the start page's form with one), the person at seat 0 playing by
+:func:`bench.moves_replay.pick`:
 
 * **API**: every move is ``POST /api/games/{id}/actions``;
 * **htmx**: every move is the table's move form as the page posts it (``HX-Request: true``,
@@ -19,12 +20,14 @@ one), the person at seat 0 playing by :func:`bench.moves_replay.pick`:
 
 Races are created before each measured phase and warm-up races are played first, so a
 phase holds moves (or views) only. Redis commands are counted per request from
-``INFO commandstats`` deltas on a separate connection, each ``INFO`` of the bench taken off;
-for the API and htmx phases the mean is the whole phase's delta over its moves, so commands
-a server issues after its answer are counted too. Server CPU is utime+stime of the server
-process (``/proc/PID/stat``) over the whole phase, divided by its moves. Then, with no
-server running, :mod:`bench.moves_replay` plays the same races with that build's engine and
-bots alone: their own share of the CPU. The aims are issue 18's; figures only, no verdict.
+``INFO commandstats`` deltas on a separate connection, each ``INFO`` of the bench taken off
+(commands run inside Lua scripts count too); for the API and htmx phases the mean is the
+whole phase's delta over its moves, so commands a server issues after its answer are
+counted too. ``MONITOR`` over the warm-up splits them into sent and scripted. Server CPU
+is utime+stime of the server process (its ``stat`` in ``/proc``) over the whole phase,
+divided by its moves. Then, with no server running, :mod:`bench.moves_replay` plays the
+same races with each build's engine and bots alone: their own share of the CPU. The aims
+are issue 18's; figures only, no verdict. ``docs/bench-moves.md`` tells the whole method.
 """
 
 from __future__ import annotations
@@ -183,7 +186,7 @@ class MonitorTap:
 
 def cpu_ms(pid: int) -> float:
     """utime + stime of process ``pid`` so far, in milliseconds (its threads included)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
+    stat = Path("/proc", str(pid), "stat").read_text()
     fields = stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces; fields 3.. follow
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
