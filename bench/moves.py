@@ -804,7 +804,6 @@ def baseline_checkout(revision: str) -> Iterator[Build]:
             yield Build("before", root, short)
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(root)])
-            subprocess.run(["git", "-C", str(REPO), "worktree", "prune"])
 
 
 def _mix(phase: Phase) -> str:
