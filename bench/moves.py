@@ -7,7 +7,7 @@ checkout) it starts a ``redis-server`` of its own on a free loopback port and a 
 on 127.0.0.1 with ``ZZV_REDIS_URL`` set, started by that build's own ``zzv serve`` (the
 console script its ``pyproject.toml`` names) with the build's directory as working
 directory and ``PYTHONPATH``. Against them, one request at a time, the builds taking turns
-race by race, it plays seeded 4-player races with normal bots (``POST /api/games`` with a
+move by move, it plays seeded 4-player races with normal bots (``POST /api/games`` with a
 ``seed``, or the start page's form with one), the person at seat 0 playing by
 :func:`bench.moves_replay.pick`:
 
@@ -597,13 +597,23 @@ class Target:
     ) -> None:
         """Play ``race`` to its end, counting the requests of ``phase`` into ``measure``
         (or splitting their commands with ``tap``)."""
+        while self.step(phase, race, measure, tap):
+            pass
+
+    def step(
+        self, phase: str, race: Race, measure: Phase | None, tap: MonitorTap | None = None
+    ) -> bool:
+        """Play the person's next move of ``race`` (after a view of the page in the views
+        phase); False, and nothing sent, once the race is over."""
         client = self.client(phase)
-        while not client.over(race):
-            if phase == "views":
-                self._send(phase, functools.partial(self.browser.view, race), measure, tap)
-                self.browser.move(race)
-            else:
-                self._send(phase, functools.partial(client.move, race), measure, tap)
+        if client.over(race):
+            return False
+        if phase == "views":
+            self._send(phase, functools.partial(self.browser.view, race), measure, tap)
+            self.browser.move(race)
+        else:
+            self._send(phase, functools.partial(client.move, race), measure, tap)
+        return True
 
     def _send(
         self, phase: str, send: Callable[[], None], measure: Phase | None, tap: MonitorTap | None
@@ -644,8 +654,9 @@ def started(build: Build, scratch: Path) -> Iterator[Target]:
 
 def run_phase(targets: list[Target], phase: str, seeds: list[int]) -> None:
     """Create ``seeds``' races on every target, then play them one request at a time, race
-    by race, taking the targets in turn (ABBA), so a change of load on the machine falls on
-    every build alike. Each target's figures cover its own server and Redis only."""
+    by race and move by move, the targets taking turns (ABBA) on the same race, so a change
+    of load on the machine falls on every build alike. Each target's figures cover its own
+    server and Redis only."""
     for target in targets:
         target.races[phase] = [target.client(phase).create(seed) for seed in seeds]
         target.browser.follow_ups = 0
@@ -654,8 +665,14 @@ def run_phase(targets: list[Target], phase: str, seeds: list[int]) -> None:
         for target in targets:
             stack.enter_context(measured(target.counter, target.pid, target.phases[phase]))
         for index in range(len(seeds)):
-            for target in targets if index % 2 == 0 else targets[::-1]:
-                target.play(phase, target.races[phase][index], target.phases[phase])
+            playing, turn = list(targets), 0
+            while playing:
+                finished = []
+                for target in playing if turn % 2 == 0 else playing[::-1]:
+                    if not target.step(phase, target.races[phase][index], target.phases[phase]):
+                        finished.append(target)
+                playing = [target for target in playing if target not in finished]
+                turn += 1
     for target in targets:
         if phase != "API":
             target.phases[phase].follow_ups = target.browser.follow_ups
@@ -835,7 +852,7 @@ def report(figures: list[Figures], races: int, warmup: int, load: tuple[float, f
     lines = [
         f"Moves benchmark: {races} seeded {PLAYERS}-player races with {BOTS} bots per phase "
         f"(seeds {FIRST_SEED}-{FIRST_SEED + races - 1}; {warmup} warm-up races first), "
-        "one request at a time, the builds taking turns race by race, each on its own Redis",
+        "one request at a time, the builds taking turns move by move, each on its own Redis",
         f"Machine: {os.cpu_count()} cores, load average {load[0]:.1f} at the start and "
         f"{load[1]:.1f} at the end (CPU per move grows with contention)",
         "",
