@@ -895,13 +895,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--races", type=int, default=6, help="races per phase (default 6)")
     parser.add_argument("--warmup", type=int, default=2, help="warm-up races (default 2)")
     parser.add_argument(
-        "--repeat", type=int, default=5, help="timed in-process replays, median (default 5)"
+        "--repeat", type=int, default=7, help="timed in-process replays, median (default 7)"
     )
     parser.add_argument(
         "--replay-seconds",
         type=float,
-        default=0.5,
-        help="CPU seconds each timed replay lasts at least (default 0.5)",
+        default=0.6,
+        help="CPU seconds each timed replay lasts at least, both variants (default 0.6)",
     )
     parser.add_argument(
         "--baseline", default=DEFAULT_BASELINE, help="git revision of the 'before' build"

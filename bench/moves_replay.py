@@ -134,24 +134,27 @@ def _play(
 
 
 def replay(seeds: list[int], secret: str, repeat: int, min_seconds: float) -> dict[str, Any]:
-    """Play ``seeds`` once to learn the person's moves, then time them ``repeat`` times
-    without and with the person's observation per move (the two in turn); each timed run
-    plays the races again until it has used ``min_seconds`` of CPU. The median CPU ms per
-    person's move of each."""
+    """Play ``seeds`` once to learn the person's moves, then time them ``repeat`` times,
+    each race played without and then with the person's observation per move (in turn, so
+    both see the same load); each timed run plays the races again until it has used
+    ``min_seconds`` of CPU. The median CPU ms per person's move of each."""
     import engine
 
     learned = [_play(seed, secret, None, False) for seed in seeds]
     moves = sum(result.human_moves for result, _ in learned)
     runs: dict[str, list[float]] = {"ms_per_move": [], "ms_per_move_observed": []}
     for _ in range(repeat):
-        for name, observe in (("ms_per_move", False), ("ms_per_move_observed", True)):
-            started, loops = time.process_time(), 0
-            while not loops or time.process_time() - started < min_seconds:
-                for seed, (_, picks) in zip(seeds, learned, strict=True):
+        spent = {name: 0.0 for name in runs}
+        loops = 0
+        while not loops or sum(spent.values()) < min_seconds:
+            for seed, (_, picks) in zip(seeds, learned, strict=True):
+                for name, observe in (("ms_per_move", False), ("ms_per_move_observed", True)):
+                    started = time.process_time()
                     _play(seed, secret, picks, observe)
-                loops += 1
-            spent = time.process_time() - started
-            runs[name].append(spent * 1000 / max(1, moves * loops))
+                    spent[name] += time.process_time() - started
+            loops += 1
+        for name in runs:
+            runs[name].append(spent[name] * 1000 / max(1, moves * loops))
     return {
         "engine_file": engine.__file__,
         "moves": moves,
@@ -167,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", required=True, help="comma-separated public seeds")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (median reported)")
     parser.add_argument(
-        "--min-seconds", type=float, default=0.5, help="CPU seconds each timed run lasts at least"
+        "--min-seconds", type=float, default=0.6, help="CPU seconds each timed run lasts at least"
     )
     args = parser.parse_args(argv)
     seeds = [int(seed) for seed in args.seeds.split(",") if seed]
