@@ -38,6 +38,7 @@ import functools
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -99,8 +100,6 @@ class CommandCounter:
     """``INFO commandstats`` over a connection of its own (plain RESP, no client library)."""
 
     def __init__(self, port: int) -> None:
-        import socket
-
         self.port = port
         self._sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self._reader = self._sock.makefile("rb")
@@ -149,8 +148,6 @@ class MonitorTap:
     the bench taps only its warm-up."""
 
     def __init__(self, port: int) -> None:
-        import socket
-
         self._feed = socket.create_connection(("127.0.0.1", port), timeout=30)
         self._lines = self._feed.makefile("rb")
         self._feed.sendall(b"MONITOR\r\n")
