@@ -50,6 +50,10 @@ log = logging.getLogger("zzv.app")
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
+GZIP_LEVEL = 3
+"""zlib's level for answers: a table fragment comes out about a seventh larger than at the
+default 6, for less than half the CPU time (``docs/bench-moves.md``)."""
+
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
 check's name."""
@@ -223,7 +227,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app
