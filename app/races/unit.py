@@ -210,6 +210,12 @@ class Races:
         race.session.token = session.token  # the stored copy keeps only the seats' digests
         return race.session, state
 
+    async def in_progress(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a live race not over yet (a look that moves no idle clock:
+        the start page's "Continue your race" knows only the id)."""
+        session = (await self.store.fetch(game_id)).record
+        return session is not None and not session.game.is_over
+
     @contextlib.asynccontextmanager
     async def open(
         self,
