@@ -53,8 +53,16 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(
         None,
         description=(
-            "Directory where the in-memory store saves every live race on a graceful stop "
-            "and loads them at start (unset: races live only as long as the process)."
+            "Folder of the race file `races.sqlite3` (unset: the user's data folder, e.g. "
+            "~/.local/share/zoom-zoom-vroom). With ZZV_DURABLE=false, where the memory store "
+            "saves every live race on a graceful stop and loads them at start."
+        ),
+    )
+    durable: bool = Field(
+        True,
+        description=(
+            "Without Redis, write every change of every race through to the race file, so a "
+            "killed server loses no answered move; false: races live in memory only."
         ),
     )
     redis_url: SecretStr | None = Field(

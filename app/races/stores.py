@@ -1,9 +1,13 @@
-"""Choosing the races' store from the settings: memory (optionally saved to a data
-directory) or Redis (:mod:`app.storage`)."""
+"""Choosing the races' store from the settings: Redis, the write-through SQLite file (the
+default), or memory only (optionally saved to a data directory on a graceful stop)
+(:mod:`app.storage`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from app.races.operations import SessionStore
 from app.races.record import GameSession
@@ -11,11 +15,26 @@ from app.settings import Settings
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
+from app.storage.sqlite import SqliteStore
+
+APP_FOLDER = "zoom-zoom-vroom"
+"""The folder's name in the user's data folder (platformdirs) when ``data_dir`` is unset."""
+
+RACE_FILE = "races.sqlite3"
+"""The write-through store's file in the data folder."""
+
+
+def data_folder(settings: Settings) -> Path:
+    """Where the durable store keeps its file: ``data_dir``, else the user's data folder."""
+    if settings.data_dir is not None:
+        return settings.data_dir
+    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
 
 
 def build_store(settings: Settings) -> SessionStore:
-    """The store ``settings`` ask for: Redis if ``redis_url``, else memory (saved to
-    ``data_dir`` when set)."""
+    """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
+    :func:`data_folder` unless ``durable`` is off; else memory (saved to ``data_dir`` on a
+    graceful stop when set)."""
     if settings.redis_url is not None:
         return RedisStore.connect(
             settings.redis_url.get_secret_value(),
@@ -35,6 +54,9 @@ def build_store(settings: Settings) -> SessionStore:
         "expired_memory": settings.expired_memory,
         "max_games_per_client": settings.max_games_per_client,
     }
+    if settings.durable:
+        path = data_folder(settings) / RACE_FILE
+        return SqliteStore(path, GameSession.from_dict, **bounds)
     if settings.data_dir is not None:
         return SavedMemoryStore(settings.data_dir, GameSession.from_dict, **bounds)
     return MemoryStore(GameSession.from_dict, **bounds)

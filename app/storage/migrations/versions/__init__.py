@@ -1,0 +1,1 @@
+"""One Alembic script per schema change of the race file."""

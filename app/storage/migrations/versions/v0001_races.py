@@ -1,0 +1,41 @@
+"""The live races and the tombstones of gone ones.
+
+Revision ID: 0001
+Revises:
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0001"
+down_revision: str | None = None
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Create both tables."""
+    op.create_table(
+        "races",
+        sa.Column("id", sa.String(), primary_key=True),
+        sa.Column("owner", sa.String(), nullable=False),
+        sa.Column("data", sa.LargeBinary(), nullable=False),
+        sa.Column("updated_at", sa.Float(), nullable=False),
+    )
+    op.create_table(
+        "tombstones",
+        sa.Column("id", sa.String(), primary_key=True),
+        sa.Column("digests", sa.String(), nullable=False),
+        sa.Column("reason", sa.String(), nullable=False),
+        sa.Column("gone_at", sa.Float(), nullable=False),
+    )
+    op.create_index("ix_tombstones_gone_at", "tombstones", ["gone_at"])
+
+
+def downgrade() -> None:
+    """Drop both tables."""
+    op.drop_index("ix_tombstones_gone_at", table_name="tombstones")
+    op.drop_table("tombstones")
+    op.drop_table("races")

@@ -1,0 +1,363 @@
+"""The default store: the in-memory store, written through to a SQLite file on every change.
+
+Every change a request makes to a race (:meth:`SqliteStore.create`, ``save``, ``wipe``) and
+every race the store retires on its own (idle expiry, eviction of the least recently used
+idle race) is committed to the file, in one transaction, before the call returns. Reads
+are served from memory, as by :class:`~app.storage.memory.MemoryStore`, so a read costs
+no SQL. At start-up :meth:`SqliteStore.open` brings the schema up to date with the Alembic
+migrations shipped in ``app/storage/migrations`` and loads every live race and every
+tombstone, so a killed process (``kill -9``, an out-of-memory kill) loses no answered move:
+every race continues from the turn it had, and a race that had expired still answers 410.
+
+Two tables (:data:`METADATA`): ``races`` (one row per live race: its JSON, its owner, when
+it was last written) and ``tombstones`` (the seats' token digests of a gone race, why and
+when it went). Token digests are stored, never tokens.
+
+The file is in WAL mode with ``synchronous=NORMAL``: a commit is appended to the
+write-ahead log and handed to the operating system without waiting for the disk. That is
+enough for a process that dies, however it dies: what the OS was handed is written out
+by the OS. Only an operating-system crash or a power cut can lose the last transactions
+(never corrupt the file); ``synchronous=FULL`` would close that window at the price of a
+disk flush per move.
+
+The writes run on the calling thread, inside the store's mutex: a commit of one small row
+without a disk flush takes far less time than handing it to a worker thread would add
+(``python -m bench durable`` prints both), and doing it in the same critical section as
+the change in memory keeps the file's order of changes exactly the memory's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.storage.interface import (
+    ClientFull,
+    Fetched,
+    Lease,
+    LeaseLost,
+    R,
+    StoreUnavailable,
+    Tombstone,
+    encode,
+)
+from app.storage.memory import MemoryStore, _Entry
+
+log = logging.getLogger("zzv.store")
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+"""The Alembic scripts that build the schema (shipped inside the package)."""
+
+METADATA = MetaData()
+"""The schema the migrations build (a test checks that they match)."""
+
+RACES = Table(
+    "races",
+    METADATA,
+    Column("id", String, primary_key=True),
+    Column("owner", String, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+"""One row per live race: its stored JSON (:func:`app.storage.interface.encode`)."""
+
+TOMBSTONES = Table(
+    "tombstones",
+    METADATA,
+    Column("id", String, primary_key=True),
+    Column("digests", String, nullable=False),
+    Column("reason", String, nullable=False),
+    Column("gone_at", Float, nullable=False, index=True),
+)
+"""One row per gone race: its seats' token digests (a JSON list) and why it went."""
+
+_Op = tuple[str, str, tuple[str, ...]]
+"""A retirement not yet written: ("bury", game id, digests)."""
+
+
+class SqliteStore(MemoryStore[R]):
+    """A :class:`~app.storage.memory.MemoryStore` written through to the SQLite file
+    ``path`` (see the module doc). A write the file refuses raises
+    :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it was."""
+
+    def __init__(
+        self,
+        path: Path,
+        loader: Callable[[dict[str, Any]], R],
+        wall_clock: Callable[[], float] = time.time,
+        **bounds: Any,
+    ) -> None:
+        """A store on the file ``path`` (created with its folder at :meth:`open`);
+        ``loader`` and ``bounds`` as for MemoryStore. ``wall_clock`` dates the rows."""
+        super().__init__(loader, **bounds)
+        self.path = path
+        self.wall_clock = wall_clock
+        self.skipped = 0
+        """Rows :meth:`open` could not read (logged and left in the file)."""
+        self._engine: Engine | None = None
+        self._conn: Connection | None = None
+        self._pending: list[_Op] = []
+
+    # ------------------------------------------------------------------ upkeep
+
+    async def open(self) -> None:
+        """Create or migrate the file, then load every live race and tombstone from it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._engine = connect(self.path)
+        try:
+            migrate(self._engine)
+            self._conn = self._engine.connect()
+            restored, buried = self._load(self._conn)
+        except SQLAlchemyError as exc:
+            raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
+        log.info(
+            "races loaded",
+            extra={"restored": restored, "tombstones": buried, "skipped": self.skipped},
+        )
+
+    async def close(self) -> None:
+        """Write what is pending and close the file (everything else is written already)."""
+        with self._mutex:
+            if self._conn is not None:
+                with contextlib.suppress(StoreUnavailable):
+                    self._commit([])
+                self._conn.close()
+                self._conn = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    async def ping(self) -> None:
+        """Reachable while the file is open."""
+        if self._conn is None:
+            raise StoreUnavailable("the race file is not open")
+
+    # ------------------------------------------------------------------ verbs
+
+    async def create(self, record: R, owner: str) -> None:
+        """Store ``record`` for ``owner`` (as MemoryStore) and write it, with any race it
+        evicted, in one transaction."""
+        now = self.clock()
+        data = encode(record)
+        head = record.head()
+        with self._mutex:
+            self._sweep_locked(now)
+            owned = self._owned.get(owner, set())
+            if self.max_games_per_client is not None and len(owned) >= self.max_games_per_client:
+                self._commit([])  # expiries found on the way are kept
+                raise ClientFull()
+            if len(self._games) >= self.max_games:
+                try:
+                    self._evict_one_locked(now)
+                except Exception:
+                    self._commit([])
+                    raise
+            self._commit([], put=(record.id, owner, data, True))
+            self._games[record.id] = _Entry(data, head, owner, now)
+            self._owned.setdefault(owner, set()).add(record.id)
+
+    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
+        """As MemoryStore; a race found expired on the way is written as gone."""
+        found = await super().fetch(game_id, digest)
+        self._flush()
+        return found
+
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
+        """As MemoryStore; a race found expired on the way is written as gone."""
+        async with super().lock(game_id, digest) as found:
+            self._flush()
+            yield found
+
+    async def save(self, record: R, lease: Lease) -> None:
+        """Write the race to the file, then to memory (only with its current lease)."""
+        data = encode(record)
+        head = record.head()
+        with self._mutex:
+            entry = self._games.get(record.id)
+            if entry is None or lease.game_id != record.id or entry.lease != lease.token:
+                raise LeaseLost()
+            self._commit([], put=(record.id, entry.owner, data, False))
+            entry.data, entry.head, entry.lease = data, head, None
+        self._touch(record.id)
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget ``game_id`` in memory and in the file, tombstone included."""
+        with self._mutex:
+            self._commit([("wipe", game_id, ())])
+            entry = self._games.pop(game_id, None)
+            if entry is not None:
+                self._disown(game_id, entry)
+            if self._gone is not None:
+                self._gone.pop(game_id, None)
+
+    async def sweep(self) -> int:
+        """As MemoryStore, and the races dropped are written as gone."""
+        dropped = await super().sweep()
+        self._flush()
+        return dropped
+
+    def tombstones(self) -> dict[str, Tombstone]:
+        """Every remembered gone race by id (what :meth:`open` loads back)."""
+        with self._mutex:
+            return dict(self._gone.items()) if self._gone is not None else {}
+
+    # ------------------------------------------------------------------ the file
+
+    def _retire(self, game_id: str) -> None:
+        """As MemoryStore, and the tombstone is queued for the next commit (always made
+        before the public call that retired the race returns)."""
+        digests = self._games[game_id].head.digests
+        super()._retire(game_id)
+        self._pending.append(("bury", game_id, digests))
+
+    def _flush(self) -> None:
+        if self._pending:
+            with self._mutex:
+                self._commit([])
+
+    def _commit(self, ops: list[_Op], put: tuple[str, str, bytes, bool] | None = None) -> None:
+        """Write the pending retirements, ``ops`` and ``put`` (id, owner, data, is new) in
+        one transaction; called with the mutex held. Retirements stay pending if the write
+        fails (the next commit retries them)."""
+        work = [*self._pending, *ops]
+        if not work and put is None:
+            return
+        if self._conn is None:
+            raise StoreUnavailable("the race file is not open")
+        stamp = self.wall_clock()
+        try:
+            with self._conn.begin():
+                for kind, game_id, digests in work:
+                    self._conn.execute(delete(RACES).where(RACES.c.id == game_id))
+                    if kind == "bury":
+                        self._conn.execute(_bury(game_id, digests, stamp))
+                    else:
+                        self._conn.execute(delete(TOMBSTONES).where(TOMBSTONES.c.id == game_id))
+                if put is not None:
+                    game_id, owner, data, new = put
+                    if new:
+                        self._conn.execute(delete(TOMBSTONES).where(TOMBSTONES.c.id == game_id))
+                        self._conn.execute(
+                            insert(RACES).values(
+                                id=game_id, owner=owner, data=data, updated_at=stamp
+                            )
+                        )
+                    else:
+                        self._conn.execute(
+                            update(RACES)
+                            .where(RACES.c.id == game_id)
+                            .values(data=data, updated_at=stamp)
+                        )
+        except SQLAlchemyError as exc:
+            log.error("a race could not be written to its file", extra={"error": repr(exc)})
+            raise StoreUnavailable("the race file refused a write") from exc
+        self._pending.clear()
+
+    def _load(self, conn: Connection) -> tuple[int, int]:
+        """Put every readable row back in memory; count the others in :attr:`skipped`."""
+        restored = buried = 0
+        for game_id, owner, data in conn.execute(
+            select(RACES.c.id, RACES.c.owner, RACES.c.data).order_by(RACES.c.updated_at)
+        ):
+            try:
+                self.restore(str(game_id), bytes(data), str(owner))
+            except Exception as exc:  # any row the loader cannot read, whatever its fault
+                self.skipped += 1
+                log.error(
+                    "a stored race is unreadable; skipped",
+                    extra={"game_id": str(game_id), "error": repr(exc)},
+                )
+                continue
+            restored += 1
+        remembered = self._gone.maxsize if self._gone is not None else 0
+        rows = conn.execute(
+            select(TOMBSTONES.c.id, TOMBSTONES.c.digests, TOMBSTONES.c.reason)
+            .order_by(TOMBSTONES.c.gone_at.desc())
+            .limit(int(remembered))
+        ).all()
+        for game_id, digests, reason in reversed(rows):  # oldest first: the LRU keeps the newest
+            try:
+                found = orjson.loads(digests)
+                tombstone = Tombstone(
+                    tuple(str(d) for d in found), "restarted" if reason == "restarted" else "expired"
+                )
+            except (ValueError, TypeError) as exc:
+                self.skipped += 1
+                log.error(
+                    "a stored tombstone is unreadable; skipped",
+                    extra={"game_id": str(game_id), "error": repr(exc)},
+                )
+                continue
+            self.bury(str(game_id), tombstone)
+            buried += 1
+        conn.commit()
+        return restored, buried
+
+
+def _bury(game_id: str, digests: tuple[str, ...], stamp: float) -> Any:
+    statement = sqlite_insert(TOMBSTONES).values(
+        id=game_id, digests=orjson.dumps(list(digests)).decode(), reason="expired", gone_at=stamp
+    )
+    return statement.on_conflict_do_update(
+        index_elements=[TOMBSTONES.c.id],
+        set_={"digests": statement.excluded.digests, "gone_at": statement.excluded.gone_at},
+    )
+
+
+def connect(path: Path) -> Engine:
+    """An engine on the SQLite file ``path`` through the standard library's driver, every
+    connection in WAL mode with ``synchronous=NORMAL`` (see the module doc)."""
+    engine = create_engine(
+        f"sqlite+pysqlite:///{path}",
+        connect_args={"check_same_thread": False},  # used under the store's mutex only
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # NORMAL: a process kill loses nothing committed; only an OS crash or power cut
+        # can lose the last commits (module doc).
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the file's schema to the newest migration (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
