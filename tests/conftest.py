@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -55,6 +56,15 @@ CHROMIUM_ARGS = (
     "--no-first-run",
 )
 """Launch arguments every Playwright test passes to Chromium (headless in a container)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point the user's data folder (where the default store keeps its race file when
+    ZZV_DATA_DIR is unset) at a temporary folder, for this process and every server it
+    starts, so no test writes into the real one."""
+    folder = tempfile.mkdtemp(prefix="zzv-test-data-")
+    os.environ["XDG_DATA_HOME"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

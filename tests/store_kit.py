@@ -21,12 +21,18 @@ from app.races.record import GameSession
 from app.storage.interface import Clock
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
+from app.storage.sqlite import SqliteStore
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port
 
-StoreKind = Literal["memory", "redis"]
+StoreKind = Literal["memory", "redis", "sqlite"]
 STORE_KINDS: tuple[StoreKind, ...] = ("memory", "redis")
 """Every store the API and web suites run against, with the same expectations."""
+
+SCENARIO_KINDS: tuple[StoreKind, ...] = (*STORE_KINDS, "sqlite")
+"""Every store the store scenarios (tests/test_store.py) run against: the write-through
+SQLite store shares the memory store's code for everything but its file, so the API
+suites run on it only in a few tests of their own."""
 
 REDIS_INSTALL_HINT = "install it with `sudo apt-get install -y redis-server`"
 
@@ -56,8 +62,10 @@ def make_store(
     evict_min_idle_seconds: float = 120.0,
     max_games_per_client: int = 100_000,
     clock: Clock | None = None,
+    path: Path | None = None,
 ) -> SessionStore:
-    """A store of ``kind`` with the given bounds (on ``clock`` if given)."""
+    """A store of ``kind`` with the given bounds (on ``clock`` if given); a SQLite store
+    keeps its file at ``path``."""
     bounds: dict[str, Any] = {
         "max_games": max_games,
         "idle_expiry_seconds": idle_expiry_seconds,
@@ -68,6 +76,9 @@ def make_store(
         bounds["clock"] = clock
     if kind == "memory":
         return MemoryStore(GameSession.from_dict, **bounds)
+    if kind == "sqlite":
+        assert path is not None, "a SQLite store needs the path of its file"
+        return SqliteStore(path, GameSession.from_dict, **bounds)
     assert redis is not None
     return RedisStore.connect(redis.url, GameSession.from_dict, 2.0, **bounds)
 

@@ -1,16 +1,19 @@
-"""The game stores, memory and Redis alike: idle expiry, LRU eviction of idle games, the cap,
-the per-client cap, sweeping, tombstones, and no expiry or eviction during a move."""
+"""The game stores, memory, Redis and the write-through SQLite file alike: idle expiry, LRU
+eviction of idle games, the cap, the per-client cap, sweeping, tombstones, and no expiry or
+eviction during a move. On the SQLite store every scenario ends by opening the file again in
+a new store, which must hold exactly the races and tombstones the old one held."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from app_kit import bare_session
-from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
+from store_kit import SCENARIO_KINDS, RedisServer, StoreKind, make_store
 
 from app.races.operations import SessionStore
 from app.races.record import GameConfig, GameSession, token_digest
@@ -24,6 +27,7 @@ from app.storage.interface import (
     Tombstone,
 )
 from app.storage.memory import ManualClock, MemoryStore
+from app.storage.sqlite import SqliteStore
 from engine import new_game
 
 Scenario = Callable[[SessionStore, ManualClock], Awaitable[None]]
@@ -34,27 +38,45 @@ def session(game_id: str) -> GameSession:
     return bare_session(new_game(players=3, seed=1), game_id, f"token-{game_id}")
 
 
-@pytest.fixture(params=STORE_KINDS)
-def run(request: pytest.FixtureRequest) -> Callable[..., None]:
-    """Runs a scenario against a fresh store of each kind on a manual clock."""
+@pytest.fixture(params=SCENARIO_KINDS)
+def run(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., None]:
+    """Runs a scenario against a fresh store of each kind on a manual clock (then, on the
+    SQLite store, checks that the file holds what the store held)."""
     kind: StoreKind = request.param
     redis: RedisServer | None = request.getfixturevalue("fresh_redis") if kind == "redis" else None
+    path = tmp_path / "races.sqlite3"
 
     def runner(scenario: Scenario, **bounds: Any) -> None:
         clock = ManualClock(5000.0)
         bounds.setdefault("evict_min_idle_seconds", 0.0)
 
         async def main() -> None:
-            store = make_store(kind, redis, clock=clock, **bounds)
+            store = make_store(kind, redis, clock=clock, path=path, **bounds)
             await store.open()
             try:
                 await scenario(store, clock)
             finally:
                 await store.close()
+            if isinstance(store, SqliteStore):
+                await assert_the_file_holds(store, make_store(kind, None, path=path, **bounds))
 
         asyncio.run(main())
 
     return runner
+
+
+async def assert_the_file_holds(old: SqliteStore[GameSession], new: SessionStore) -> None:
+    """``new``, opened on ``old``'s file, holds the races and tombstones ``old`` held."""
+    assert isinstance(new, SqliteStore)
+    await new.open()
+    try:
+        assert new.skipped == 0
+        assert {i: (data, owner) for i, data, owner in new.entries()} == {
+            i: (data, owner) for i, data, owner in old.entries()
+        }
+        assert new.tombstones() == old.tombstones()
+    finally:
+        await new.close()
 
 
 async def live(store: SessionStore, *ids: str) -> set[str]:

@@ -305,7 +305,8 @@ class SqliteStore(MemoryStore[R]):
             try:
                 found = orjson.loads(digests)
                 tombstone = Tombstone(
-                    tuple(str(d) for d in found), "restarted" if reason == "restarted" else "expired"
+                    tuple(str(d) for d in found),
+                    "restarted" if reason == "restarted" else "expired",
                 )
             except (ValueError, TypeError) as exc:
                 self.skipped += 1

@@ -1,0 +1,184 @@
+"""The write-through SQLite store beyond the shared store scenarios: what a new process finds
+in the file (races at their turn, tombstones, an unreadable row skipped), the file's journal
+mode, the migrations against the models, and the store the settings choose by default."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from app_kit import bare_session, bearer, create, make_settings, move
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.races.record import GameSession, token_digest
+from app.races.stores import RACE_FILE, build_store
+from app.storage.interface import Tombstone
+from app.storage.memory import ManualClock, MemoryStore
+from app.storage.saved import SavedMemoryStore
+from app.storage.sqlite import METADATA, SqliteStore, connect, migrate
+from engine import new_game
+
+
+def store_on(path: Path, clock: ManualClock | None = None, **bounds: Any) -> SqliteStore[Any]:
+    """A SQLite store on ``path`` with roomy bounds unless told otherwise."""
+    bounds = {"max_games": 100, "idle_expiry_seconds": 100.0, **bounds}
+    if clock is not None:
+        bounds["clock"] = clock
+    return SqliteStore(path, GameSession.from_dict, **bounds)
+
+
+def session(game_id: str) -> GameSession:
+    """A minimal race whose seat 0 opens with the token ``token-<id>``."""
+    return bare_session(new_game(players=3, seed=1), game_id, f"token-{game_id}")
+
+
+def test_a_new_store_on_the_file_continues_every_race_from_its_turn(tmp_path: Path) -> None:
+    path = tmp_path / "races.sqlite3"
+
+    async def first() -> None:
+        store = store_on(path)
+        await store.open()
+        for name in "abc":
+            await store.create(session(name), "client")
+        async with store.lock("b") as found:
+            assert found.record is not None and found.lease is not None
+            found.record.turn = 7
+            await store.save(found.record, found.lease)
+        # no close: the process is killed here
+
+    async def second() -> None:
+        store = store_on(path)
+        await store.open()
+        assert await store.count() == 3
+        found = await store.fetch("b", token_digest("token-b"))
+        assert found.record is not None and found.record.turn == 7 and found.seat == 0
+        await store.close()
+
+    asyncio.run(first())
+    asyncio.run(second())
+
+
+def test_expired_evicted_and_wiped_races_stay_gone_in_a_new_store(tmp_path: Path) -> None:
+    path = tmp_path / "races.sqlite3"
+    clock = ManualClock(5000.0)
+
+    async def first() -> None:
+        store = store_on(path, clock, max_games=2, evict_min_idle_seconds=0.0)
+        await store.open()
+        await store.create(session("old"), "client")
+        clock.now += 10
+        await store.create(session("wiped"), "client")
+        await store.create(session("new"), "client")  # full: "old" is evicted
+        await store.wipe("wiped")
+        clock.now += 100
+        await store.fetch("new")  # "new" is found expired on the way: gone too
+
+    async def second() -> None:
+        store = store_on(path)
+        await store.open()
+        assert await store.count() == 0
+        assert (await store.fetch("old")).gone == Tombstone((token_digest("token-old"), "", ""))
+        assert (await store.fetch("new")).gone is not None
+        assert (await store.fetch("wiped")).gone is None
+        await store.close()
+
+    asyncio.run(first())
+    asyncio.run(second())
+
+
+def test_an_unreadable_row_is_skipped_counted_and_logged_and_the_rest_load(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "races.sqlite3"
+
+    async def fill() -> None:
+        store = store_on(path)
+        await store.open()
+        for name in "abcde":
+            await store.create(session(name), "client")
+        await store.close()
+
+    asyncio.run(fill())
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE races SET data = ? WHERE id = 'c'", (b'{"format": 99}',))
+        raw.execute("UPDATE races SET data = ? WHERE id = 'd'", (b"\x00not json",))
+
+    async def reopen() -> SqliteStore[Any]:
+        store = store_on(path)
+        await store.open()
+        await store.close()
+        return store
+
+    with caplog.at_level(logging.ERROR, logger="zzv.store"):
+        store = asyncio.run(reopen())
+    assert sorted(game_id for game_id, _, _ in store.entries()) == ["a", "b", "e"]
+    assert store.skipped == 2
+    skipped = [
+        r for r in caplog.records if r.getMessage() == "a stored race is unreadable; skipped"
+    ]
+    assert sorted(r.__dict__["game_id"] for r in skipped) == ["c", "d"]
+    with sqlite3.connect(path) as raw:  # kept in the file for whoever can read them later
+        assert raw.execute("SELECT count(*) FROM races").fetchone() == (5,)
+
+
+def test_the_file_is_in_wal_mode_with_normal_sync(tmp_path: Path) -> None:
+    engine = connect(tmp_path / "races.sqlite3")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+    engine.dispose()
+
+
+def test_the_migrations_build_exactly_the_models(tmp_path: Path) -> None:
+    engine = connect(tmp_path / "races.sqlite3")
+    migrate(engine)
+    migrate(engine)  # a second upgrade finds nothing to do
+    with engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [("0001",)]
+    engine.dispose()
+
+
+def test_the_default_store_is_the_race_file_in_the_data_folder(tmp_path: Path) -> None:
+    store = build_store(make_settings(data_dir=tmp_path))
+    assert isinstance(store, SqliteStore) and store.path == tmp_path / RACE_FILE
+    elsewhere = build_store(make_settings())
+    assert isinstance(elsewhere, SqliteStore)
+    # tests/conftest.py points the user's data folder at a temporary one
+    assert elsewhere.path.is_relative_to(Path(os.environ["XDG_DATA_HOME"]))
+    assert type(build_store(make_settings(durable=False))) is MemoryStore
+    saved = build_store(make_settings(durable=False, data_dir=tmp_path))
+    assert isinstance(saved, SavedMemoryStore)
+
+
+def test_an_api_race_continues_in_a_new_app_on_the_same_file(tmp_path: Path) -> None:
+    """A race played through the API continues from its turn in a new app on the race
+    file (the settings' default store); a race that expired before answers 410."""
+    settings = make_settings(data_dir=tmp_path, idle_expiry_seconds=600)
+    clock = ManualClock()
+    store = store_on(tmp_path / RACE_FILE, clock, idle_expiry_seconds=600)
+    with TestClient(create_app(settings, store=store)) as client:
+        gone_id, gone_token, _ = create(client, bots="random", seed=4)
+        clock.now += 601
+        assert client.get(f"/api/games/{gone_id}", headers=bearer(gone_token)).status_code == 410
+        game_id, token, state = create(client, bots="random", seed=3)
+        for _ in range(3):
+            answered = move(client, game_id, token, state["turn"], state["legal_actions"][0])
+            assert answered.status_code == 200, answered.text
+            state = answered.json()
+    with TestClient(create_app(settings)) as again:
+        found = again.get(f"/api/games/{game_id}", headers=bearer(token))
+        assert found.status_code == 200
+        assert found.json()["turn"] == state["turn"] == 3
+        assert found.json()["legal_actions"] == state["legal_actions"]
+        assert again.get(f"/api/games/{gone_id}", headers=bearer(gone_token)).status_code == 410
+        answered = move(again, game_id, token, 3, state["legal_actions"][0])
+        assert answered.status_code == 200, answered.text
