@@ -54,7 +54,13 @@ from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
-from bench.server import find_free_port, percentile, uvicorn_command, wait_until_healthy
+from bench.server import (
+    find_free_port,
+    percentile,
+    scratch_data_dir,
+    uvicorn_command,
+    wait_until_healthy,
+)
 from engine.bots import BOT_LEVELS
 
 # ------------------------------------------------------------------ memory
@@ -208,6 +214,7 @@ def _start_server(
         "ZZV_ACCESS_LOG": "false",
         "ZZV_MAX_GAMES": str(max(2000, players * 20)),
         "ZZV_LOG_LEVEL": "warning",
+        "ZZV_DATA_DIR": scratch_data_dir(),
         **(env or {}),
     }
     command = uvicorn_command(
@@ -514,6 +521,11 @@ def main(argv: list[str] | None = None) -> None:
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
     store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
+    durable = sub.add_parser(
+        "durable", help="what the write-through to SQLite adds per move (memory vs SQLite)"
+    )
+    durable.add_argument("--races", type=int, default=20, help="seeded races played")
+    durable.add_argument("--moves", type=int, default=2000, help="people's moves measured")
     args = parser.parse_args(argv)
     if args.command == "memory":
         bench_memory(args.games, args.cap)
@@ -525,6 +537,10 @@ def main(argv: list[str] | None = None) -> None:
         from bench.store import bench_store
 
         bench_store(args.races, args.moves)
+    elif args.command == "durable":
+        from bench.store import bench_durable
+
+        bench_durable(args.races, args.moves)
     elif args.command == "friends":
         # Imported here: the friends bench builds on this module's server helpers.
         from bench.friends import bench_friends

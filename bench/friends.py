@@ -22,7 +22,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.server import find_free_port, percentile, uvicorn_command, wait_until_healthy
+from bench.server import (
+    find_free_port,
+    percentile,
+    scratch_data_dir,
+    uvicorn_command,
+    wait_until_healthy,
+)
 
 STREAM_SILENCE_SECONDS = 10.0
 """A stream that says nothing this long after a move counts as an error."""
@@ -168,6 +174,7 @@ def _start_server(port: int, races: int) -> subprocess.Popen[bytes]:
         "ZZV_MAX_STREAMS_PER_CLIENT": str(4 * races + 10),
         "ZZV_ACCESS_LOG": "false",
         "ZZV_LOG_LEVEL": "warning",
+        "ZZV_DATA_DIR": scratch_data_dir(),
     }
     command = uvicorn_command(
         port, "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "3"

@@ -3,9 +3,13 @@ and the wait until it answers ``/healthz``; and the percentile every benchmark r
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -22,6 +26,15 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+@functools.cache
+def scratch_data_dir() -> str:
+    """A folder of this process for the servers a benchmark starts (``ZZV_DATA_DIR``): they
+    run the default, durable store on a fresh race file, and nothing is left behind."""
+    folder = tempfile.mkdtemp(prefix="zzv-bench-data-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def find_free_port() -> int:

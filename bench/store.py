@@ -1,4 +1,5 @@
-"""What the store costs per move: ``python -m bench store [--races 20] [--moves 2000]``.
+"""What the store costs per move: ``python -m bench store [--races 20] [--moves 2000]``, and
+what the default store's write-through to SQLite adds: ``python -m bench durable``.
 
 The same seeded races are played move by move through :mod:`app.races.operations` (authenticate,
 then ``play_turn`` under the race's lock, as the routes do) once on the in-memory store and
@@ -25,6 +26,7 @@ from app.races.unit import Races
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
+from app.storage.sqlite import SqliteStore
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port, percentile
 from engine import Action
@@ -90,3 +92,99 @@ async def _measure(store: SessionStore, races: int, moves: int) -> list[tuple[fl
         return await _play_races(store, races, moves)
     finally:
         await store.close()
+
+
+# ------------------------------------------------------------------ write-through cost
+
+
+def _sqlite_store(folder: Path, races: int) -> SqliteStore[GameSession]:
+    return SqliteStore(
+        folder / "races.sqlite3",
+        GameSession.from_dict,
+        max_games=races + 1,
+        idle_expiry_seconds=1e9,
+    )
+
+
+def _write_once(store: SqliteStore[GameSession], game_id: str, owner: str, data: bytes) -> None:
+    """One save's write alone: the race's row in one transaction (as ``save`` commits it)."""
+    with store._mutex:
+        store._commit([], put=(game_id, owner, data, False))
+
+
+async def _time_writes(
+    store: SqliteStore[GameSession], writes: int, off_the_loop: bool
+) -> list[float]:
+    """Wall ms of ``writes`` row writes, on the event loop's thread or handed to a thread."""
+    rows = store.entries()
+    timings = []
+    for i in range(writes):
+        game_id, data, owner = rows[i % len(rows)]
+        started = time.perf_counter()
+        if off_the_loop:
+            await asyncio.to_thread(_write_once, store, game_id, owner, data)
+        else:
+            _write_once(store, game_id, owner, data)
+        timings.append((time.perf_counter() - started) * 1000)
+    return timings
+
+
+async def _durable_rounds(
+    folder: Path, races: int, moves: int, rounds: int
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]], list[float], list[float]]:
+    """Memory and SQLite moves in alternating rounds (so a busy spell hits both alike), then
+    the bare row write on and off the loop."""
+    memory: list[tuple[float, float]] = []
+    sqlite: list[tuple[float, float]] = []
+    for round_ in range(rounds):
+        memory += await _play_races(
+            MemoryStore(GameSession.from_dict, max_games=races + 1, idle_expiry_seconds=1e9),
+            races,
+            moves // rounds,
+        )
+        store = _sqlite_store(folder / f"round-{round_}", races)
+        await store.open()
+        try:
+            sqlite += await _play_races(store, races, moves // rounds)
+        finally:
+            await store.close()
+    store = _sqlite_store(folder / "writes", races)
+    await store.open()
+    try:
+        await _play_races(store, races, races)
+        inline, threaded = [], []
+        for _ in range(rounds):
+            inline += await _time_writes(store, moves // rounds, off_the_loop=False)
+            threaded += await _time_writes(store, moves // rounds, off_the_loop=True)
+    finally:
+        await store.close()
+    return memory, sqlite, inline, threaded
+
+
+def bench_durable(races: int, moves: int, rounds: int = 4) -> None:
+    """Print what the write-through costs per move: the same seeded races on the memory
+    store and on the SQLite store (``app.storage.sqlite``), and one row write on the event
+    loop's thread against the same write handed to a worker thread."""
+    with tempfile.TemporaryDirectory(prefix="zzv-bench-") as folder:
+        memory, sqlite, inline, threaded = asyncio.run(
+            _durable_rounds(Path(folder), races, moves, rounds)
+        )
+    print(
+        f"write-through cost per move: {races} seeded races, random bots, one process, no "
+        f"HTTP, {rounds} alternating rounds; SQLite in WAL mode, synchronous=NORMAL"
+    )
+    print(f"  {'store':<7}{'moves':>7}{'p50 ms':>9}{'p99 ms':>9}{'CPU ms/move':>13}")
+    print(_row("memory", memory))
+    print(_row("sqlite", sqlite))
+    walls = [[wall for wall, _ in timings] for timings in (memory, sqlite)]
+    added = [percentile(walls[1], q) - percentile(walls[0], q) for q in (50, 99)]
+    print(
+        f"  added by the write-through: p50 {added[0]:.3f} ms, p99 {added[1]:.3f} ms "
+        "(aim: ≤ 1 ms p50)"
+    )
+    print(f"one save's row write alone ({len(inline)} writes each):")
+    for name, timings in (("on the loop", inline), ("to_thread", threaded)):
+        print(
+            f"  {name:<12} p50 {percentile(timings, 50):.3f} ms  "
+            f"p99 {percentile(timings, 99):.3f} ms"
+        )

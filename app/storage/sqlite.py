@@ -46,6 +46,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -251,29 +252,24 @@ class SqliteStore(MemoryStore[R]):
         if self._conn is None:
             raise StoreUnavailable("the race file is not open")
         stamp = self.wall_clock()
+        conn = self._conn
         try:
-            with self._conn.begin():
+            with conn.begin():
                 for kind, game_id, digests in work:
-                    self._conn.execute(delete(RACES).where(RACES.c.id == game_id))
+                    conn.execute(_DELETE_RACE, {"gid": game_id})
                     if kind == "bury":
-                        self._conn.execute(_bury(game_id, digests, stamp))
+                        listed = orjson.dumps(list(digests)).decode()
+                        conn.execute(_BURY, {"gid": game_id, "digests": listed, "stamp": stamp})
                     else:
-                        self._conn.execute(delete(TOMBSTONES).where(TOMBSTONES.c.id == game_id))
+                        conn.execute(_DELETE_TOMBSTONE, {"gid": game_id})
                 if put is not None:
                     game_id, owner, data, new = put
+                    row = {"gid": game_id, "owner": owner, "data": data, "stamp": stamp}
                     if new:
-                        self._conn.execute(delete(TOMBSTONES).where(TOMBSTONES.c.id == game_id))
-                        self._conn.execute(
-                            insert(RACES).values(
-                                id=game_id, owner=owner, data=data, updated_at=stamp
-                            )
-                        )
+                        conn.execute(_DELETE_TOMBSTONE, row)
+                        conn.execute(_INSERT_RACE, row)
                     else:
-                        self._conn.execute(
-                            update(RACES)
-                            .where(RACES.c.id == game_id)
-                            .values(data=data, updated_at=stamp)
-                        )
+                        conn.execute(_UPDATE_RACE, row)
         except SQLAlchemyError as exc:
             log.error("a race could not be written to its file", extra={"error": repr(exc)})
             raise StoreUnavailable("the race file refused a write") from exc
@@ -321,14 +317,26 @@ class SqliteStore(MemoryStore[R]):
         return restored, buried
 
 
-def _bury(game_id: str, digests: tuple[str, ...], stamp: float) -> Any:
-    statement = sqlite_insert(TOMBSTONES).values(
-        id=game_id, digests=orjson.dumps(list(digests)).decode(), reason="expired", gone_at=stamp
-    )
-    return statement.on_conflict_do_update(
-        index_elements=[TOMBSTONES.c.id],
-        set_={"digests": statement.excluded.digests, "gone_at": statement.excluded.gone_at},
-    )
+# Built once: a statement built per call costs several times the commit itself.
+_DELETE_RACE = delete(RACES).where(RACES.c.id == bindparam("gid"))
+_DELETE_TOMBSTONE = delete(TOMBSTONES).where(TOMBSTONES.c.id == bindparam("gid"))
+_INSERT_RACE = insert(RACES).values(
+    id=bindparam("gid"), owner=bindparam("owner"), data=bindparam("data"),
+    updated_at=bindparam("stamp"),
+)  # fmt: skip
+_UPDATE_RACE = (
+    update(RACES)
+    .where(RACES.c.id == bindparam("gid"))
+    .values(data=bindparam("data"), updated_at=bindparam("stamp"))
+)
+_BURY_ROW = sqlite_insert(TOMBSTONES).values(
+    id=bindparam("gid"), digests=bindparam("digests"), reason="expired",
+    gone_at=bindparam("stamp"),
+)  # fmt: skip
+_BURY = _BURY_ROW.on_conflict_do_update(
+    index_elements=[TOMBSTONES.c.id],
+    set_={"digests": _BURY_ROW.excluded.digests, "gone_at": _BURY_ROW.excluded.gone_at},
+)
 
 
 def connect(path: Path) -> Engine:
