@@ -49,8 +49,9 @@ RUN groupadd --system --gid 10001 zzv \
         --shell /usr/sbin/nologin zzv \
     && mkdir -p /var/lib/zzv && chown zzv:zzv /var/lib/zzv
 
-# The in-memory store saves the live races here on `docker stop` and loads them at start;
-# mount a volume on it so they survive a new container too.
+# The default store writes every change of every race to races.sqlite3 here before it
+# answers, and loads the file at start; mount a volume on it so the races survive a new
+# container too.
 VOLUME ["/var/lib/zzv"]
 
 # Wheels are bind-mounted from the builder rather than copied, so they never become a layer.
@@ -71,5 +72,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
 # `zzv serve` runs uvicorn with the settings: ZZV_HOST/ZZV_PORT, ZZV_WORKERS (more than one
 # only with ZZV_REDIS_URL, README.md "Several workers"), the request-header timeout, proxy
 # headers from FORWARDED_ALLOW_IPS and a 10 s graceful stop. The exec form makes it PID 1,
-# so `docker stop` (SIGTERM) reaches it and the races are saved.
+# so `docker stop` (SIGTERM) reaches it and the server stops gracefully.
 CMD ["zzv", "serve"]

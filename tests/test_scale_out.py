@@ -195,10 +195,10 @@ def test_the_store_going_away_answers_503_and_recovers(
         redis.stop()
 
 
-def test_memory_races_survive_a_graceful_restart_with_a_data_dir(
+def test_memory_only_races_survive_a_graceful_restart_with_a_data_dir(
     tmp_path: Path, launch_server: Launch, server_command: Command, free_port: int
 ) -> None:
-    env = {**BASE_ENV, "ZZV_DATA_DIR": str(tmp_path / "data")}
+    env = {**BASE_ENV, "ZZV_DATA_DIR": str(tmp_path / "data"), "ZZV_DURABLE": "false"}
     command = server_command(free_port, "--timeout-graceful-shutdown", "5")
     server = launch_server(command, port=free_port, env=env)
     game_id, auth, state = create(server.url, players=4)
@@ -216,10 +216,10 @@ def test_memory_races_survive_a_graceful_restart_with_a_data_dir(
     assert play_to_the_end([again.url], game_id, auth, after.json())["game_over"]
 
 
-def test_a_race_lost_to_a_killed_server_says_the_server_restarted(
+def test_a_memory_only_race_lost_to_a_killed_server_says_the_server_restarted(
     tmp_path: Path, launch_server: Launch, server_command: Command, free_port: int
 ) -> None:
-    env = {**BASE_ENV, "ZZV_DATA_DIR": str(tmp_path / "data")}
+    env = {**BASE_ENV, "ZZV_DATA_DIR": str(tmp_path / "data"), "ZZV_DURABLE": "false"}
     command = server_command(free_port, "--timeout-graceful-shutdown", "5")
     server = launch_server(command, port=free_port, env=env)
     game_id, auth, _ = create(server.url, players=3)

@@ -307,7 +307,7 @@ def test_wheel_serves_every_page_from_an_empty_folder(
     assert sorted(path.name for path in empty.iterdir()) == []
     assert sorted(path.name for path in workdir.iterdir()) == []
     assert_clean_shutdown(server, games=1)
-    assert (data / "races.json").is_file()  # the volume holds the race for the next start
+    assert (data / "races.sqlite3").is_file()  # the volume holds the race for the next start
 
 
 def start_races(base_url: str, count: int) -> None:
