@@ -53,8 +53,8 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(
         None,
         description=(
-            "Folder of the race file `races.sqlite3` (unset: the user's data folder, e.g. "
-            "~/.local/share/zoom-zoom-vroom). With ZZV_DURABLE=false, where the memory store "
+            "Folder of the race file `races.sqlite3` (unset: zoom-zoom-vroom in the user's data "
+            "folder, by platformdirs). With ZZV_DURABLE=false, where the memory store "
             "saves every live race on a graceful stop and loads them at start."
         ),
     )
