@@ -150,17 +150,20 @@ def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool
     return deliver and seat is not None and cursor_behind(session, seat)
 
 
-def check_turn(session: GameSession, seat: int, turn: int, now: float) -> None:
-    """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing:
-    :class:`StaleTurn` (with the seat's state) when ``turn`` is not current,
-    :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn` when another seat moves."""
+def check_turn(
+    session: GameSession, seat: int, turn: int, state_now: Callable[[], SessionState]
+) -> None:
+    """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing
+    in the game: :class:`StaleTurn` (carrying ``state_now()``, the seat's state) when
+    ``turn`` is not current, :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn`
+    when another seat moves."""
     if turn != session.turn:
-        raise StaleTurn(session_state(session, seat=seat, deliver=False, now=now))
+        raise StaleTurn(state_now())
     if session.status == "waiting":
         raise RaceNotStarted()
     current = session.game.current_seat
     if current is not None and current != seat:
-        raise NotYourTurn(session_state(session, seat=seat, deliver=False, now=now))
+        raise NotYourTurn(state_now())
 
 
 async def play(

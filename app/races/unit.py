@@ -125,7 +125,8 @@ class Race:
         seat = self.own_seat
         if not self.locked:
             raise RuntimeError("A move needs the race opened with write=True.")
-        operations.check_turn(self.session, seat, turn, self.now)
+        # A refusal's state is a delivery like any other answer's (its events are sent).
+        operations.check_turn(self.session, seat, turn, self.state)
         await operations.play(self.session, seat, action, self.now, self.runner)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
