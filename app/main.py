@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.bots import pool as bot_pool
-from app.bots.runner import RUNNER
+from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import routes as api
 from app.http.api.models import Health, Readiness
@@ -177,7 +177,8 @@ async def _store_ready(app: FastAPI) -> tuple[bool, str]:
 
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
-    return True, RUNNER.readiness()
+    runner: BotRunner = app.state.runner
+    return True, runner.readiness()
 
 
 async def _count_games(store: SessionStore) -> int | None:
@@ -193,7 +194,6 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     configure_logging(settings)
     if store is None:
         store = build_store(settings)
-    RUNNER.configure(settings)  # one bot runner per process, like the worker pool
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
@@ -206,7 +206,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.races = Races(store, settings, publish=hub.publish)
+    app.state.runner = BotRunner(settings)
+    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = StreamGate(settings.max_streams_per_client)
