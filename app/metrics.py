@@ -93,7 +93,8 @@ STORE_ERRORS = Counter(
     registry=None,
 )
 """Failed store operations by operation name (``read``, ``write``, ``lock``, ``add``, …),
-counted by the Redis store each time Redis cannot be reached."""
+counted by the Redis store each time Redis cannot be reached and by the SQLite store
+(``write``) each time its file refuses a write."""
 
 PROCESS_METRICS = (
     MOVES,

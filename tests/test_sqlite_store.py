@@ -182,3 +182,28 @@ def test_an_api_race_continues_in_a_new_app_on_the_same_file(tmp_path: Path) -> 
         assert again.get(f"/api/games/{gone_id}", headers=bearer(gone_token)).status_code == 410
         answered = move(again, game_id, token, 3, state["legal_actions"][0])
         assert answered.status_code == 200, answered.text
+
+
+def test_a_write_the_file_refuses_is_a_503_and_the_race_stays_as_it_was(tmp_path: Path) -> None:
+    """The race file refuses the move's write (its table dropped behind the store's back):
+    the move answers 503 with a sentence, the race is still at its turn, the failure is
+    counted, and the race's lock was given back."""
+    from app.metrics import STORE_ERRORS
+
+    def failures() -> float:
+        return float(STORE_ERRORS.labels(operation="write")._value.get())
+
+    settings = make_settings(data_dir=tmp_path)
+    with TestClient(create_app(settings)) as client:
+        game_id, token, state = create(client, bots="random", seed=3)
+        with sqlite3.connect(tmp_path / RACE_FILE) as raw:
+            raw.execute("DROP TABLE races")
+        before = failures()
+        refused = move(client, game_id, token, state["turn"], state["legal_actions"][0])
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["message"].endswith(".")
+        assert failures() == before + 1
+        found = client.get(f"/api/games/{game_id}", headers=bearer(token))
+        assert found.status_code == 200 and found.json()["turn"] == state["turn"]
+        again = move(client, game_id, token, state["turn"], state["legal_actions"][0])
+        assert again.status_code == 503  # not a lock held for ever: the same refusal

@@ -57,6 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.metrics import STORE_ERRORS
 from app.storage.interface import (
     ClientFull,
     Fetched,
@@ -271,6 +272,7 @@ class SqliteStore(MemoryStore[R]):
                     else:
                         conn.execute(_UPDATE_RACE, row)
         except SQLAlchemyError as exc:
+            STORE_ERRORS.labels(operation="write").inc()
             log.error("a race could not be written to its file", extra={"error": repr(exc)})
             raise StoreUnavailable("the race file refused a write") from exc
         self._pending.clear()
