@@ -111,7 +111,8 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
 
     Uvicorn owns signal handling: on SIGINT or SIGTERM it stops accepting connections,
     lets in-flight requests finish for up to the configured grace period, then runs the
-    application's shutdown hook (which saves the in-memory races to ``ZZV_DATA_DIR``).
+    application's shutdown hook (which closes the store; the memory-only store saves its
+    races to ``ZZV_DATA_DIR`` then, the default store has written every change already).
     """
     settings = get_settings()
     print(

@@ -233,10 +233,14 @@ def start_server(
     """Start ``command`` (which must listen on 127.0.0.1:``port``) and wait until healthy.
 
     ``env`` is layered over this process's environment (or replaces it when
-    ``inherit_env`` is false); output goes to ``log_path``.
+    ``inherit_env`` is false); output goes to ``log_path``. Unless ``env`` sets
+    ``ZZV_DATA_DIR``, the server's user data folder is a new one beside ``log_path``.
     """
     base_env = dict(os.environ) if inherit_env else {}
     full_env = {**base_env, "PYTHONUNBUFFERED": "1", **(env or {})}
+    if "ZZV_DATA_DIR" not in full_env:
+        # A race file of its own (the default store's), as a fresh install would have.
+        full_env["XDG_DATA_HOME"] = str(log_path.with_suffix(".data"))
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log_file = log_path.open("wb")
     process = subprocess.Popen(

@@ -148,9 +148,9 @@ def test_the_migrations_build_exactly_the_models(tmp_path: Path) -> None:
 
 
 def test_the_default_store_is_the_race_file_in_the_data_folder(tmp_path: Path) -> None:
-    store = build_store(make_settings(data_dir=tmp_path))
+    store = build_store(make_settings(durable=True, data_dir=tmp_path))
     assert isinstance(store, SqliteStore) and store.path == tmp_path / RACE_FILE
-    elsewhere = build_store(make_settings())
+    elsewhere = build_store(make_settings(durable=True))
     assert isinstance(elsewhere, SqliteStore)
     # tests/conftest.py points the user's data folder at a temporary one
     assert elsewhere.path.is_relative_to(Path(os.environ["XDG_DATA_HOME"]))
@@ -162,7 +162,7 @@ def test_the_default_store_is_the_race_file_in_the_data_folder(tmp_path: Path) -
 def test_an_api_race_continues_in_a_new_app_on_the_same_file(tmp_path: Path) -> None:
     """A race played through the API continues from its turn in a new app on the race
     file (the settings' default store); a race that expired before answers 410."""
-    settings = make_settings(data_dir=tmp_path, idle_expiry_seconds=600)
+    settings = make_settings(durable=True, data_dir=tmp_path, idle_expiry_seconds=600)
     clock = ManualClock()
     store = store_on(tmp_path / RACE_FILE, clock, idle_expiry_seconds=600)
     with TestClient(create_app(settings, store=store)) as client:
@@ -193,7 +193,7 @@ def test_a_write_the_file_refuses_is_a_503_and_the_race_stays_as_it_was(tmp_path
     def failures() -> float:
         return float(STORE_ERRORS.labels(operation="write")._value.get())
 
-    settings = make_settings(data_dir=tmp_path)
+    settings = make_settings(durable=True, data_dir=tmp_path)
     with TestClient(create_app(settings)) as client:
         game_id, token, state = create(client, bots="random", seed=3)
         with sqlite3.connect(tmp_path / RACE_FILE) as raw:

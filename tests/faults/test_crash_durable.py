@@ -78,7 +78,7 @@ async def play_until_killed(
             data = created.json()
             players.append(Player(data["game_id"], data["token"], data["state"]))
         gone = await client.get(f"/api/games/{expired[0]}", headers=expired[1])
-        assert gone.status_code == 410, gone.text  # expired before the kill
+        assert gone.status_code == 410, server.log()  # expired before the kill
         tasks = [
             asyncio.create_task(player.play(client, random.Random(i)))
             for i, player in enumerate(players)
@@ -106,10 +106,10 @@ def test_kill_9_loses_no_race_and_no_answered_move(
     expired_auth = {"Authorization": f"Bearer {created.json()['token']}"}
     time.sleep(1.5)
     found = httpx.get(f"{server.url}/api/games/{expired_id}", headers=expired_auth, timeout=30)
-    assert found.status_code == 410
+    assert found.status_code == 410, found.text
     kill_hard(server)
 
-    env = {**BASE_ENV, "ZZV_DATA_DIR": str(data_dir), "ZZV_DURABLE": "false"}
+    env = {**BASE_ENV, "ZZV_DATA_DIR": str(data_dir)}
     server = launch_server(command, port=free_port, env=env)
     assert (data_dir / "races.sqlite3").is_file()
     players = asyncio.run(play_until_killed(server.url, server, (expired_id, expired_auth)))
