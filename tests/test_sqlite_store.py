@@ -207,3 +207,42 @@ def test_a_write_the_file_refuses_is_a_503_and_the_race_stays_as_it_was(tmp_path
         assert found.status_code == 200 and found.json()["turn"] == state["turn"]
         again = move(client, game_id, token, state["turn"], state["legal_actions"][0])
         assert again.status_code == 503  # not a lock held for ever: the same refusal
+
+
+def test_the_file_keeps_only_the_tombstones_memory_can_hold(tmp_path: Path) -> None:
+    path = tmp_path / "races.sqlite3"
+    clock = ManualClock(5000.0)
+    stamps = iter(range(1, 100))
+
+    async def scenario() -> SqliteStore[Any]:
+        store = SqliteStore(
+            path,
+            GameSession.from_dict,
+            wall_clock=lambda: float(next(stamps)),
+            max_games=100,
+            idle_expiry_seconds=10.0,
+            expired_memory=3,
+            clock=clock,
+        )
+        await store.open()
+        for name in "abcde":
+            await store.create(session(name), "client")
+            clock.now += 1
+        clock.now += 4
+        for _ in "abcde":  # one expires at each step, each written with its own stamp
+            clock.now += 1
+            assert await store.sweep() == 1
+        await store.close()
+        again = store_on(path, expired_memory=3)
+        await again.open()
+        await again.close()
+        return again
+
+    again = asyncio.run(scenario())
+    assert sorted(again.tombstones()) == ["c", "d", "e"]
+    with sqlite3.connect(path) as raw:
+        assert sorted(raw.execute("SELECT id FROM tombstones").fetchall()) == [
+            ("c",),
+            ("d",),
+            ("e",),
+        ]

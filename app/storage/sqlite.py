@@ -295,11 +295,16 @@ class SqliteStore(MemoryStore[R]):
             restored += 1
         remembered = self._gone.maxsize if self._gone is not None else 0
         rows = conn.execute(
-            select(TOMBSTONES.c.id, TOMBSTONES.c.digests, TOMBSTONES.c.reason)
+            select(TOMBSTONES.c.id, TOMBSTONES.c.digests, TOMBSTONES.c.reason, TOMBSTONES.c.gone_at)
             .order_by(TOMBSTONES.c.gone_at.desc())
             .limit(int(remembered))
         ).all()
-        for game_id, digests, reason in reversed(rows):  # oldest first: the LRU keeps the newest
+        # Older tombstones than memory holds would never be read again: keep the file small.
+        if not remembered:
+            conn.execute(delete(TOMBSTONES))
+        elif len(rows) == remembered:
+            conn.execute(delete(TOMBSTONES).where(TOMBSTONES.c.gone_at < rows[-1].gone_at))
+        for game_id, digests, reason, _ in reversed(rows):  # oldest first: the LRU keeps the newest
             try:
                 found = orjson.loads(digests)
                 tombstone = Tombstone(
