@@ -129,6 +129,21 @@ def test_an_unreadable_row_is_skipped_counted_and_logged_and_the_rest_load(
         assert raw.execute("SELECT count(*) FROM races").fetchone() == (5,)
 
 
+def test_the_race_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    async def scenario() -> dict[str, int]:
+        store = store_on(tmp_path / "races.sqlite3")
+        await store.open()
+        await store.create(session("a"), "client")
+        modes = {path.name: path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+        await store.close()
+        return modes
+
+    modes = asyncio.run(scenario())
+    assert modes == dict.fromkeys(
+        ["races.sqlite3", "races.sqlite3-wal", "races.sqlite3-shm"], 0o600
+    )
+
+
 def test_the_file_is_in_wal_mode_with_normal_sync(tmp_path: Path) -> None:
     engine = connect(tmp_path / "races.sqlite3")
     with engine.connect() as conn:

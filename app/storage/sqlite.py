@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -130,6 +131,9 @@ class SqliteStore(MemoryStore[R]):
     async def open(self) -> None:
         """Create or migrate the file, then load every live race and tombstone from it."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # The races hold every hand and the deck: readable by this user only. SQLite gives
+        # its -wal and -shm files the main file's mode.
+        os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
         self._engine = connect(self.path)
         try:
             migrate(self._engine)
@@ -139,7 +143,12 @@ class SqliteStore(MemoryStore[R]):
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
         log.info(
             "races loaded",
-            extra={"restored": restored, "tombstones": buried, "skipped": self.skipped},
+            extra={
+                "file": str(self.path),
+                "restored": restored,
+                "tombstones": buried,
+                "skipped": self.skipped,
+            },
         )
 
     async def close(self) -> None:
