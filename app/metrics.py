@@ -1,25 +1,17 @@
-"""Prometheus metrics: ``/metrics`` when ``ZZV_METRICS`` is on, off (404) by default.
+"""The game's own Prometheus metrics, served on ``/metrics`` when ``ZZV_METRICS`` is on.
 
-The game's own metrics are process-wide objects (like the bots' worker pool and the hard
-search cap they describe), so any module can count into them without holding the app;
-each app registers them into its own registry next to its request metrics, which keeps
-apps built side by side (the tests) independent. Labels are closed vocabularies only
-(bot level, route template, store operation): never a game id, a token or a card.
-
-With several worker processes each process answers for itself (no multiprocess mode):
-scrape each worker, or read them as samples of one.
+They are process-wide objects (like the bots' worker pool and the hard search cap they
+describe), so any layer can count into them without holding the app; this module imports
+nothing but ``prometheus_client``, so the domain, the bots and the stores may use it.
+:func:`app.http.metrics.install_metrics` registers them into each app's own registry next
+to its request metrics, which keeps apps built side by side (the tests) independent.
+Labels are closed vocabularies only (bot level, route template, store operation): never a
+game id, a token or a card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from fastapi import FastAPI
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_fastapi_instrumentator import Instrumentator
-from prometheus_fastapi_instrumentator import metrics as http_metrics
-
-from app.bots import pool as bot_pool
+from prometheus_client import Counter, Gauge, Histogram
 
 MOVES = Counter("zzv_moves", "Human moves applied.", registry=None)
 """Human moves applied (one per accepted move request)."""
@@ -87,8 +79,8 @@ BOT_POOL_REPLACED = Gauge(
     "Times the hard bots' worker processes were replaced after one died.",
     registry=None,
 )
-"""Replacements of a broken worker pool since the process started."""
-BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
+"""Replacements of a broken worker pool since the process started (read from the pool at
+each scrape: :func:`app.http.metrics.install_metrics` connects it)."""
 
 STORE_ERRORS = Counter(
     "zzv_store_errors",
@@ -99,7 +91,7 @@ STORE_ERRORS = Counter(
 """Failed store operations by operation name (``read``, ``write``, ``lock``, ``add``, …),
 counted by the Redis store each time Redis cannot be reached."""
 
-_PROCESS_METRICS = (
+PROCESS_METRICS = (
     MOVES,
     RACES_STARTED,
     BOT_DECISIONS,
@@ -113,30 +105,4 @@ _PROCESS_METRICS = (
     BOT_POOL_REPLACED,
     STORE_ERRORS,
 )
-
-LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
-"""Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
-
-
-def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorRegistry:
-    """Instrument ``app`` and serve ``/metrics`` from a registry of its own; return it.
-
-    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge.
-    """
-    registry = CollectorRegistry()
-    for metric in _PROCESS_METRICS:
-        registry.register(metric)
-    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
-    live.set_function(races_live)
-    instrumentator = Instrumentator(
-        should_group_status_codes=False,
-        excluded_handlers=["/metrics"],
-        registry=registry,
-    )
-    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
-    instrumentator.add(
-        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
-        http_metrics.requests(registry=registry),
-    )
-    instrumentator.instrument(app).expose(app, include_in_schema=False)
-    return registry
+"""Every metric above, in the order an app registers them."""
