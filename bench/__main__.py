@@ -488,8 +488,8 @@ def bench_hardload(hard: int, normal: int, duration: float, think: float) -> Non
     _print_searches(searches)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point: ``python -m bench <command> ...`` (see ``--help``)."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per benchmark."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
@@ -529,7 +529,12 @@ def main(argv: list[str] | None = None) -> None:
         "tournament", help="python -m engine.tournament with its games on --jobs processes"
     )
     bench_tournament.add_arguments(tournament)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command-line entry point: ``python -m bench <command> ...`` (see ``--help``)."""
+    args = _parser().parse_args(argv)
     if args.command == "tournament":
         raise SystemExit(bench_tournament.bench_tournament(args))
     if args.command == "bots":
