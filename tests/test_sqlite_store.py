@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.races.record import GameSession, token_digest
 from app.races.stores import RACE_FILE, build_store
-from app.storage.interface import Tombstone
+from app.storage.interface import StoreUnavailable, Tombstone
 from app.storage.memory import ManualClock, MemoryStore
 from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import METADATA, SqliteStore, connect, migrate
@@ -261,3 +261,22 @@ def test_the_file_keeps_only_the_tombstones_memory_can_hold(tmp_path: Path) -> N
             ("d",),
             ("e",),
         ]
+
+
+def test_a_store_nobody_opened_opens_its_file_on_first_use_and_stays_closed_after_close(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "races.sqlite3"
+
+    async def scenario() -> None:
+        store = store_on(path)  # an app served without its lifespan never calls open()
+        await store.create(session("a"), "client")
+        await store.close()
+        with pytest.raises(StoreUnavailable):
+            await store.create(session("b"), "client")
+        again = store_on(path)
+        await again.open()
+        assert [game_id for game_id, _, _ in again.entries()] == ["a"]
+        await again.close()
+
+    asyncio.run(scenario())

@@ -65,11 +65,12 @@ from app.storage.interface import (
     Lease,
     LeaseLost,
     R,
+    StoreFull,
     StoreUnavailable,
     Tombstone,
     encode,
 )
-from app.storage.memory import MemoryStore, _Entry
+from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.store")
 
@@ -125,11 +126,15 @@ class SqliteStore(MemoryStore[R]):
         self._engine: Engine | None = None
         self._conn: Connection | None = None
         self._pending: list[_Op] = []
+        self._closed = False
 
     # ------------------------------------------------------------------ upkeep
 
     async def open(self) -> None:
         """Create or migrate the file, then load every live race and tombstone from it."""
+        self._open_file()
+
+    def _open_file(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # The races hold every hand and the deck: readable by this user only. SQLite gives
         # its -wal and -shm files the main file's mode.
@@ -151,8 +156,15 @@ class SqliteStore(MemoryStore[R]):
             },
         )
 
+    def _ready(self) -> None:
+        """Open the file on first use when nobody called :meth:`open` (an app served
+        without its lifespan); a closed store stays closed."""
+        if self._conn is None and not self._closed:
+            self._open_file()
+
     async def close(self) -> None:
         """Write what is pending and close the file (everything else is written already)."""
+        self._closed = True
         with self._mutex:
             if self._conn is not None:
                 with contextlib.suppress(StoreUnavailable):
@@ -164,36 +176,36 @@ class SqliteStore(MemoryStore[R]):
             self._engine = None
 
     async def ping(self) -> None:
-        """Reachable while the file is open."""
+        """Reachable while the file is open (opening it if nobody did yet)."""
+        self._ready()
         if self._conn is None:
             raise StoreUnavailable("the race file is not open")
 
     # ------------------------------------------------------------------ verbs
 
     async def create(self, record: R, owner: str) -> None:
-        """Store ``record`` for ``owner`` (as MemoryStore) and write it, with any race it
-        evicted, in one transaction."""
-        now = self.clock()
-        data = encode(record)
-        head = record.head()
+        """Store ``record`` for ``owner`` as MemoryStore does, and write it, with any race
+        retired to make room, in one transaction (if the file refuses, the race is not
+        stored)."""
+        self._ready()
+        try:
+            # No await inside: nothing runs between the change in memory and its commit.
+            await super().create(record, owner)
+        except (ClientFull, StoreFull):
+            self._flush()  # expiries found on the way are kept
+            raise
         with self._mutex:
-            self._sweep_locked(now)
-            owned = self._owned.get(owner, set())
-            if self.max_games_per_client is not None and len(owned) >= self.max_games_per_client:
-                self._commit([])  # expiries found on the way are kept
-                raise ClientFull()
-            if len(self._games) >= self.max_games:
-                try:
-                    self._evict_one_locked(now)
-                except Exception:
-                    self._commit([])
-                    raise
-            self._commit([], put=(record.id, owner, data, True))
-            self._games[record.id] = _Entry(data, head, owner, now)
-            self._owned.setdefault(owner, set()).add(record.id)
+            entry = self._games[record.id]
+            try:
+                self._commit([], put=(record.id, owner, entry.data, True))
+            except StoreUnavailable:
+                del self._games[record.id]
+                self._disown(record.id, entry)
+                raise
 
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
         """As MemoryStore; a race found expired on the way is written as gone."""
+        self._ready()
         found = await super().fetch(game_id, digest)
         self._flush()
         return found
@@ -201,12 +213,14 @@ class SqliteStore(MemoryStore[R]):
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
         """As MemoryStore; a race found expired on the way is written as gone."""
+        self._ready()
         async with super().lock(game_id, digest) as found:
             self._flush()
             yield found
 
     async def save(self, record: R, lease: Lease) -> None:
         """Write the race to the file, then to memory (only with its current lease)."""
+        self._ready()
         data = encode(record)
         head = record.head()
         with self._mutex:
@@ -219,6 +233,7 @@ class SqliteStore(MemoryStore[R]):
 
     async def wipe(self, game_id: str) -> None:
         """Forget ``game_id`` in memory and in the file, tombstone included."""
+        self._ready()
         with self._mutex:
             self._commit([("wipe", game_id, ())])
             entry = self._games.pop(game_id, None)
@@ -229,6 +244,7 @@ class SqliteStore(MemoryStore[R]):
 
     async def sweep(self) -> int:
         """As MemoryStore, and the races dropped are written as gone."""
+        self._ready()
         dropped = await super().sweep()
         self._flush()
         return dropped
