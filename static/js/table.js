@@ -760,7 +760,7 @@
     table.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
   }
 
-  function settle(animate) {
+  function settle(animate, swapped) {
     var table = document.getElementById("table");
     if (!table) {
       setupStartPage();
@@ -783,6 +783,8 @@
       focusTable(table);
     } else {
       table.dataset.revealed = "true";
+      // A swapped table (a suggestion, a refused move) comes back into view too.
+      if (swapped) { keepInView(table); }
     }
   }
 
@@ -791,7 +793,7 @@
   function onSwap() {
     var table = document.getElementById("table");
     if (!table || table.dataset.settled) { return; }
-    settle(table.dataset.animate === "true");
+    settle(table.dataset.animate === "true", true);
   }
   document.addEventListener("htmx:afterSwap", onSwap);
   document.addEventListener("htmx:afterSettle", onSwap);
