@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import uvicorn
 
-from app.protocol import IMPORT_PATH as HTTP_PROTOCOL
+from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.settings import Settings, get_settings
 
-APP_IMPORT_PATH = "app.main:app"
+APP_IMPORT_PATH = "app.main:create_app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
@@ -122,6 +122,7 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         APP_IMPORT_PATH,
         host=host,
         port=port,
+        factory=True,
         reload=reload,
         workers=workers,
         http=HTTP_PROTOCOL,

@@ -1,7 +1,8 @@
 """The application factory: wires settings, store, routers, middlewares and the sweep task.
 
-``create_app(Settings(...))`` builds an isolated app (tests use this); the module-level
-``app`` is what ``uvicorn app.main:app`` and ``zzv serve`` run.
+``create_app(Settings(...))`` builds an isolated app (tests use this); with no argument it
+reads the environment, which is what ``zzv serve`` and ``uvicorn --factory
+app.main:create_app`` run. Importing this module builds nothing.
 """
 
 from __future__ import annotations
@@ -16,30 +17,31 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
-from app import docs
-from app.api import routes as api
-from app.api.models import Health, Readiness
-from app.assets import static_app
-from app.bot_runner import RUNNER
-from app.deps import StoreDep
-from app.errors import install_error_handlers
-from app.live import LiveHub, RedisLiveHub, StreamGate
-from app.logging import AccessLogMiddleware, configure_logging
-from app.metrics import install_metrics
-from app.paths import STATIC_DIR
-from app.security import (
+from app.bots import pool as bot_pool
+from app.bots.runner import RUNNER
+from app.http import docs
+from app.http.api import routes as api
+from app.http.api.models import Health, Readiness
+from app.http.assets import static_app
+from app.http.deps import StoreDep
+from app.http.errors import install_error_handlers
+from app.http.logging import AccessLogMiddleware, configure_logging
+from app.http.security import (
     BodySizeLimitMiddleware,
     CsrfMiddleware,
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
 )
-from app.sessions import SessionStore
+from app.http.web import friends
+from app.http.web import routes as web
+from app.live.hub import LiveHub, RedisLiveHub, StreamGate
+from app.metrics import install_metrics
+from app.paths import STATIC_DIR
+from app.races.operations import SessionStore
+from app.races.stores import build_store
 from app.settings import Settings, get_settings
-from app.store import StoreUnavailable
-from app.stores import build_store
-from app.web import friends
-from app.web import routes as web
+from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.app")
 
@@ -69,7 +71,7 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 async def _sweep_forever(store: SessionStore, interval: float) -> None:
     """Drop expired games every ``interval`` seconds (and count them: a shared store's
-    :meth:`~app.store.GameStore.cached_count` is refreshed so)."""
+    :meth:`~app.storage.interface.GameStore.cached_count` is refreshed so)."""
     while True:
         await asyncio.sleep(interval)
         try:
@@ -91,9 +93,7 @@ def _stop_bot_workers() -> None:
     Uvicorn re-raises SIGTERM after a graceful shutdown, so exit hooks never run and the
     pool's processes would outlive the server.
     """
-    from engine.bots.search import shutdown_workers
-
-    shutdown_workers()
+    bot_pool.shutdown_workers()
 
 
 @contextlib.asynccontextmanager
@@ -123,7 +123,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 ops_router = APIRouter()
-"""Operations: the liveness probe (the API's documentation pages are :mod:`app.docs`)."""
+"""Operations: the liveness probe (the API's documentation pages are :mod:`app.http.docs`)."""
 
 
 @ops_router.get("/healthz", response_model=Health, tags=["ops"], summary="Liveness")
@@ -182,7 +182,7 @@ async def _count_games(store: SessionStore) -> int | None:
 
 def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
     """Build the app from ``settings`` (default: environment) and ``store`` (default: the
-    one the settings ask for, see :func:`app.stores.build_store`)."""
+    one the settings ask for, see :func:`app.races.stores.build_store`)."""
     settings = settings or get_settings()
     configure_logging(settings)
     if store is None:
@@ -224,7 +224,3 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, store.cached_count)
     return app
-
-
-app = create_app()
-"""The app served by ``uvicorn app.main:app``."""

@@ -19,7 +19,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_fastapi_instrumentator import Instrumentator
 from prometheus_fastapi_instrumentator import metrics as http_metrics
 
-from engine.bots import pool as bot_pool
+from app.bots import pool as bot_pool
 
 MOVES = Counter("zzv_moves", "Human moves applied.", registry=None)
 """Human moves applied (one per accepted move request)."""

@@ -1,7 +1,7 @@
 """Runtime configuration: every tunable of the server, read from ``ZZV_*`` environment variables.
 
 Owned by the platform layer. Routes never read the environment themselves: they receive a
-:class:`Settings` through :data:`app.deps.SettingsDep`, and tests build one directly and pass
+:class:`Settings` through :data:`app.http.deps.SettingsDep`, and tests build one directly and pass
 it to :func:`app.main.create_app`.
 """
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.lobby import Lobby
-from app.race import GameConfig, GameSession, token_digest
+from app.races.lobby import Lobby
+from app.races.record import GameConfig, GameSession, token_digest
 from app.settings import Settings
 from engine import Game
 

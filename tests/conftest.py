@@ -27,11 +27,11 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, sync_playwright
 from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
 
-from app.bench_server import find_free_port, uvicorn_command
 from app.main import create_app
-from app.sessions import SessionStore
+from app.races.operations import SessionStore
 from app.settings import Settings
-from app.store import ManualClock
+from app.storage.memory import ManualClock
+from bench.server import find_free_port, uvicorn_command
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The project checkout the tests run against."""

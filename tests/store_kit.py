@@ -16,12 +16,13 @@ from typing import Any, Literal, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
-from app.bench_server import find_free_port
-from app.race import GameSession
-from app.redis_process import RedisProcess
-from app.sessions import SessionStore
-from app.store import Clock, MemoryStore
-from app.stores.redis_store import RedisStore
+from app.races.operations import SessionStore
+from app.races.record import GameSession
+from app.storage.interface import Clock
+from app.storage.memory import MemoryStore
+from app.storage.redis_store import RedisStore
+from bench.redis_process import RedisProcess
+from bench.server import find_free_port
 
 StoreKind = Literal["memory", "redis"]
 STORE_KINDS: tuple[StoreKind, ...] = ("memory", "redis")

@@ -18,8 +18,8 @@ from app_kit import bearer, create
 from fastapi.testclient import TestClient
 from store_kit import RedisServer
 
-from app import bot_runner
-from app.store import ManualClock
+from app.bots import runner as bot_runner
+from app.storage.memory import ManualClock
 from engine import Action, Game
 
 Launch = Callable[..., Any]

@@ -29,7 +29,7 @@ MAX_FUNCTION_LINES = 60
 
 
 def _modules() -> dict[str, Path]:
-    """Every module of the packages, by dotted name (``app.web`` for its ``__init__``)."""
+    """Every module of the packages, by dotted name (``app.http.web`` for its ``__init__``)."""
     found: dict[str, Path] = {}
     for package in PACKAGES:
         for path in sorted((REPO_ROOT / package).rglob("*.py")):
@@ -86,7 +86,7 @@ def _imports(
                 anchor = module.split(".")[: len(module.split(".")) - node.level + is_package]
                 base = ".".join([*anchor, *([base] if base else [])])
             targets |= _with_packages(base, known)
-            for alias in node.names:  # ``from app import api`` imports the module app.api
+            for alias in node.names:  # ``from app import api`` imports the module app.http.api
                 targets |= _with_packages(f"{base}.{alias.name}", known)
     # A package's own ``__init__`` has already begun when its module is imported.
     return targets - _with_packages(module, known)
@@ -130,21 +130,22 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_the_graph_sees_package_and_type_checking_imports_only(tmp_path: Path) -> None:
     graph = import_graph()
-    assert "app.web" in graph["app.errors"]  # the package runs before its module
-    assert "app.sessions" in graph["app.deps"]
+    assert "app.http.web" in graph["app.http.errors"]  # the package runs before its module
+    assert "app.races.operations" in graph["app.http.deps"]
     assert "engine.events" in graph["engine"]
     module = tmp_path / "example.py"
     module.write_text(
         "from typing import TYPE_CHECKING\n"
         "from app import settings\n"
         "if TYPE_CHECKING:\n"
-        "    from app.sessions import GameSession\n"
+        "    from app.races.operations import GameSession\n"
         "def late():\n"
         "    import app.main\n",
         encoding="utf-8",
     )
     known = _modules()
-    assert _imports("example", module, known) == {"app", "app.settings", "app.sessions"}
+    expected = {"app", "app.settings", "app.races", "app.races.operations"}
+    assert _imports("example", module, known) == expected
     assert _imports("example", module, known, type_checking=False) == {"app", "app.settings"}
 
 
@@ -157,7 +158,7 @@ def test_the_store_depends_on_no_other_app_module() -> None:
     """The store is typed against its own ``StoredGame`` protocol, so any store (memory,
     Redis) can be read and tested without the sessions, routes or settings."""
     known = _modules()
-    imported = _imports("app.store", known["app.store"], known)
+    imported = _imports("app.storage.interface", known["app.storage.interface"], known)
     assert {m for m in imported if m.startswith("app.")} == set()
 
 

@@ -24,11 +24,12 @@ from app_kit import bearer, make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app import bot_runner, metrics
-from app.bot_runner import NOTICE, RUNNER, search_budget_ms
+from app import metrics
+from app.bots import pool as bot_pool
+from app.bots import runner as bot_runner
+from app.bots.runner import NOTICE, RUNNER, search_budget_ms
 from app.main import create_app
 from engine import new_game
-from engine.bots import pool as bot_pool
 
 RACES = 8
 CAP = 2
@@ -200,7 +201,7 @@ def test_a_starved_search_is_counted_and_logged_without_hidden_information(
 
 def _seed_where_bots_lead() -> int:
     """A public seed whose first trick is led by a bot (with the tests' seed key)."""
-    from app.race import derive_engine_seed
+    from app.races.record import derive_engine_seed
 
     settings = make_settings()
     for seed in range(100):

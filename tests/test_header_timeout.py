@@ -44,8 +44,8 @@ def test_a_connection_without_complete_headers_is_closed(
 
 
 def test_the_image_and_zzv_serve_use_the_guarded_protocol() -> None:
-    from app.bench_server import uvicorn_command
-    from app.protocol import IMPORT_PATH
+    from app.http.protocol import IMPORT_PATH
+    from bench.server import uvicorn_command
 
     assert IMPORT_PATH in " ".join(uvicorn_command(8000))
     # The image starts through `zzv serve`, which hands uvicorn the guarded protocol.

@@ -10,7 +10,7 @@ from app_kit import bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.bot_runner import RUNNER
+from app.bots.runner import RUNNER
 from app.main import create_app
 from app.settings import Settings
 

@@ -90,13 +90,15 @@ def readme_command(marker: str) -> str:
 
 def test_ruff_check() -> None:
     """Lint rules from pyproject.toml hold on every Python file we ship or test with."""
-    assert_clean(run_tool(sys.executable, "-m", "ruff", "check", "engine", "app", "tests"))
+    assert_clean(run_tool(sys.executable, "-m", "ruff", "check", "engine", "app", "bench", "tests"))
 
 
 def test_ruff_format() -> None:
     """The code is exactly as ``ruff format`` would write it."""
     assert_clean(
-        run_tool(sys.executable, "-m", "ruff", "format", "--check", "engine", "app", "tests")
+        run_tool(
+            sys.executable, "-m", "ruff", "format", "--check", "engine", "app", "bench", "tests"
+        )
     )
 
 

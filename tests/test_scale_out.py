@@ -37,7 +37,7 @@ def redis_env(redis: RedisServer) -> dict[str, str]:
 
 def two_servers(launch: Launch, command: Command, env: dict[str, str]) -> list[Any]:
     """Two uvicorn processes with the same environment, each on its own free port."""
-    from app.bench import find_free_port
+    from bench.server import find_free_port
 
     servers = []
     for _ in range(2):

@@ -12,8 +12,8 @@ from app_kit import bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers
 
+from app.http.security import CONTENT_SECURITY_POLICY, same_origin
 from app.main import create_app
-from app.security import CONTENT_SECURITY_POLICY, same_origin
 
 
 @pytest.fixture

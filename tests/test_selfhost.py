@@ -30,8 +30,8 @@ import httpx
 import pytest
 
 import app.cli
-from app.bench_server import find_free_port
 from app.settings import get_settings
+from bench.server import find_free_port
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = REPO_ROOT / "Dockerfile"

@@ -12,17 +12,16 @@ import pytest
 from app_kit import bare_session
 from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
 
-from app.race import GameConfig, GameSession, token_digest
-from app.sessions import SessionStore
-from app.store import (
+from app.races.operations import SessionStore
+from app.races.record import GameConfig, GameSession, token_digest
+from app.storage.interface import (
     ClientFull,
-    ManualClock,
-    MemoryStore,
     RecordHead,
     StoreFull,
     StoreUnavailable,
     Tombstone,
 )
+from app.storage.memory import ManualClock, MemoryStore
 from engine import new_game
 
 Scenario = Callable[[SessionStore, ManualClock], Awaitable[None]]
@@ -217,9 +216,9 @@ def test_memory_tombstones_are_bounded() -> None:
 
 
 def test_session_dict_round_trip_continues_the_same_race() -> None:
-    from app.bot_runner import run_bots_inline
-    from app.race import new_session
-    from app.sessions import play_inline, session_state
+    from app.bots.runner import run_bots_inline
+    from app.races.operations import play_inline, session_state
+    from app.races.record import new_session
     from app.settings import Settings
 
     settings = Settings(seed_secret="store-tests")
@@ -260,9 +259,9 @@ def test_background_sweep_drops_expired_games_without_any_request() -> None:
 def test_an_unreachable_redis_is_a_counted_store_error() -> None:
     """Nothing listens on the port: every operation raises StoreUnavailable (the routes'
     503) and the ``zzv_store_errors`` metric counts it by operation."""
-    from app.bench_server import find_free_port
     from app.metrics import STORE_ERRORS
-    from app.stores.redis_store import RedisStore
+    from app.storage.redis_store import RedisStore
+    from bench.server import find_free_port
 
     def failures(operation: str) -> float:
         return float(STORE_ERRORS.labels(operation=operation)._value.get())

@@ -13,10 +13,10 @@ from typing import Any, Literal, get_args, get_origin
 import pytest
 from pydantic import BaseModel
 
-from app.api import models as api
+from app.http.api import models as api
+from app.http.web import forms
+from app.http.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
 from app.settings import Settings
-from app.web import forms
-from app.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
 from engine import RACER_SUIT_IDS, SUIT_IDS, ActionType, EventKind, ZeroEffect
 from engine.bots import BOT_LEVELS
 

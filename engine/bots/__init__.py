@@ -31,8 +31,9 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     """Build a bot of ``kind`` with its own seed.
 
     Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`),
-    ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers``
-    (worker processes for root parallelism; default 1, searching in the calling process),
+    ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers`` and
+    ``map_jobs`` (root parallelism: the worlds split into ``workers`` jobs that ``map_jobs``
+    runs, e.g. a process pool's ``map``; default 1, searching in the calling thread),
     ``candidates`` (actions searched, default 8), ``models`` (how many of the search's
     opponent models its sampled worlds cycle through; default 1, the normal bot only).
     Unknown kinds or options raise ``ValueError``.

@@ -1,9 +1,8 @@
 """Search-speed figures for the hard bot: ``python -m engine.bots.bench``.
 
 Plays seeded random openings, asks the hard bot for a move at each, and prints the mean
-number of rollouts per decision and the mean wall time, for one process and for root
-parallelism over two (``workers=2``). This is how the default (one process) was chosen:
-a second process only pays off when a core is actually free.
+number of rollouts per decision and the mean wall time in this process. (Root parallelism
+over worker processes is the server's business: ``python -m bench bots`` measures it.)
 
 Those wall-clock figures fall when other programs share the machine, so a last line gives
 the same search with a fixed number of rollouts, timed by this process's CPU time: the
@@ -35,10 +34,10 @@ def positions(count: int) -> list[Observation]:
     return found
 
 
-def measure(workers: int, count: int, budget_ms: float) -> tuple[float, float]:
-    """Mean rollouts and milliseconds per decision over ``count`` seeded positions."""
-    bot = HardBot(1, time_budget_ms=budget_ms, workers=workers)
-    warm = new_game(players=4, seed=0)  # starts the worker processes outside the timing
+def measure(bot: HardBot, count: int) -> tuple[float, float]:
+    """Mean rollouts and milliseconds per decision of ``bot`` over ``count`` seeded
+    positions (one warm-up decision first, outside the timing)."""
+    warm = new_game(players=4, seed=0)
     bot.choose(warm.observation(warm.current_seat or 0))
     rollouts = 0
     elapsed = 0.0
@@ -64,7 +63,7 @@ def cpu_rate(count: int, iterations: int = 400) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print rollouts per decision for one and two worker processes."""
+    """Print rollouts per decision on the wall clock and per CPU second."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--budget-ms", type=float, default=200.0)
@@ -72,9 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     print(describe())
     print(f"hard bot, 4 players, {args.positions} positions, {args.budget_ms:g} ms budget")
     print(f"{'workers':<10}{'rollouts/decision':>20}{'ms/decision':>14}")
-    for workers in (1, 2):
-        per_decision, ms = measure(workers, args.positions, args.budget_ms)
-        print(f"{workers:<10}{per_decision:>20.1f}{ms:>14.1f}")
+    per_decision, ms = measure(HardBot(1, time_budget_ms=args.budget_ms), args.positions)
+    print(f"{1:<10}{per_decision:>20.1f}{ms:>14.1f}")
     per_cpu_second = cpu_rate(args.positions)
     print(
         f"fixed work, CPU time: {per_cpu_second * args.budget_ms / 1000:.0f} rollouts per "

@@ -19,19 +19,18 @@ For one decision the bot
 ``python -m engine.bots.hard_regret`` measures how far that choice falls short of a long
 reference search's, by budget and opponent model (``docs/bots.md``).
 
-By default (``workers=1``) the search runs in the calling process. With ``workers=N`` the
-worlds are split over N shared worker processes (root parallelism), which also keeps a
-CPU-bound search off the caller's interpreter: a web server holding the GIL for a search
-would stall every other request.
+By default (``workers=1``) the search runs in the calling thread. With ``workers=N`` the
+worlds are split into N jobs (root parallelism) that the caller runs through ``map_jobs``,
+a ``map``-like callable such as a process pool's: the engine starts no processes itself.
+A server uses that to keep a CPU-bound search off its own interpreter.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from engine.actions import Action, ActionDict, ActionType
 from engine.bots.base import (
@@ -43,8 +42,6 @@ from engine.bots.base import (
 )
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style, choose_index, score_actions, sensible
-from engine.bots.pool import get_pool as _pool
-from engine.bots.pool import shutdown_workers as shutdown_workers  # re-exported
 from engine.bots.rollout import rollout as sim_rollout
 from engine.bots.situation import face_up_this_round, from_game, from_observation
 from engine.bots.value import win_chances
@@ -68,7 +65,16 @@ Much more noise makes a plan that ignores what the opponents actually hold: at 0
 larger budget won 62% to 25%, but the bot fell to 61% against normal bots
 (docs/bots.md)."""
 HARD_OPTIONS = frozenset(
-    {"time_budget_ms", "iterations", "workers", "candidates", "models", "clock", "noise"}
+    {
+        "time_budget_ms",
+        "iterations",
+        "workers",
+        "map_jobs",
+        "candidates",
+        "models",
+        "clock",
+        "noise",
+    }
 )
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
@@ -235,7 +241,7 @@ def best_candidate(rows: list[list[float]], survivors: list[int]) -> int:
     return next(i for i, t in zip(ordered, totals, strict=True) if t >= best - 1e-9 * len(complete))
 
 
-def _worker(args: tuple[Observation, list[ActionDict], int, Stop, float, int, float]) -> Any:
+def run_job(args: SearchJob) -> SearchPart:
     """One worker process's share of a decision. On the wall clock the deadline is
     absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
     queue runs only for what is left of the budget instead of its whole length; on the
@@ -245,6 +251,17 @@ def _worker(args: tuple[Observation, list[ActionDict], int, Stop, float, int, fl
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
     return run_worlds(observation, actions, seed, stop, models, noise=noise)
+
+
+SearchJob = tuple[Observation, list[ActionDict], int, "Stop", float, int, float]
+"""One worker's share of a decision (picklable: it crosses to another process)."""
+
+SearchPart = tuple[list[list[float]], int, list[int]]
+"""What one share returns: rows of candidate values per world, rollouts run, survivors."""
+
+MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
+"""Runs :func:`run_job` over the jobs of one decision, like ``map`` (a process pool's
+``map``, for example), and yields the parts in order."""
 
 
 def rank_candidates(observation: Observation, actions: list[Action], count: int) -> list[Action]:
@@ -278,6 +295,7 @@ class HardBot(Bot):
         models: int = DEFAULT_MODELS,
         clock: str = "wall",
         noise: float = DEFAULT_NOISE,
+        map_jobs: MapJobs | None = None,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -288,6 +306,8 @@ class HardBot(Bot):
             raise ValueError(f"models runs from 1 (normal only) to {len(OPPONENT_MODELS)}.")
         if not 0.0 <= noise <= 10.0:
             raise ValueError("noise (the opponent models' temperature) runs from 0 to 10.")
+        if workers > 1 and map_jobs is None:
+            raise ValueError("A search over several workers needs map_jobs to run them.")
         if clock not in CLOCKS:
             raise ValueError(f"The clock is one of {', '.join(CLOCKS)}, not {clock!r}.")
         self.time_budget_ms = float(time_budget_ms)
@@ -297,6 +317,7 @@ class HardBot(Bot):
         self.models = int(models)
         self.clock = clock
         self.noise = float(noise)
+        self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
@@ -335,13 +356,14 @@ class HardBot(Bot):
         seed: int,
         deadline: float | None,
         budget_s: float,
-    ) -> list[tuple[list[list[float]], int, list[int]]]:
-        """Split the worlds of one decision over :attr:`workers` pool processes."""
+    ) -> list[SearchPart]:
+        """Split the worlds of one decision into :attr:`workers` jobs run by ``map_jobs``."""
         share = None if self.iterations is None else -(-self.iterations // self.workers)
         stop = Stop(share, deadline, self.clock)
         dicts = [a.to_dict() for a in shortlist]
-        jobs = [
+        jobs: list[SearchJob] = [
             (observation, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise)
             for w in range(self.workers)
         ]
-        return list(_pool(self.workers).map(_worker, jobs))
+        assert self.map_jobs is not None  # checked in __init__
+        return list(self.map_jobs(run_job, jobs))

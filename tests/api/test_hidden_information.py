@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_kit import StoreProbe
 
-from app.sessions import session_state
+from app.races.operations import session_state
 from engine import Game, new_game
 
 HIDDEN_ONLY_KEYS = {"hands", "card", "discards", "rng", "deck_order", "lap_order", "plays_secret"}

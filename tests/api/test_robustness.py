@@ -10,8 +10,9 @@ import pytest
 from app_kit import bearer, create, make_settings, move, play_out
 from fastapi.testclient import TestClient
 
-from app import bot_runner, sessions
+from app.bots import runner as bot_runner
 from app.main import create_app
+from app.races import operations as sessions
 
 
 def test_a_failing_bot_does_not_stop_the_race(

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 import pytest
@@ -73,11 +75,11 @@ def test_unknown_clock_is_refused() -> None:
 
 
 def test_cpu_clock_with_workers_spends_each_workers_own_budget() -> None:
-    bot = HardBot(2, time_budget_ms=60, workers=2, clock="cpu")
-    game = new_game(players=4, seed=6)
-    assert bot.choose(game.observation(game.current_seat or 0)) in game.legal_actions()
+    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as pool:
+        bot = HardBot(2, time_budget_ms=60, workers=2, clock="cpu", map_jobs=pool.map)
+        game = new_game(players=4, seed=6)
+        assert bot.choose(game.observation(game.current_seat or 0)) in game.legal_actions()
     assert bot.last_rollouts > 0
-    search_module.shutdown_workers()
 
 
 def test_tournament_gives_hard_seats_the_chosen_clock(capsys: pytest.CaptureFixture[str]) -> None:

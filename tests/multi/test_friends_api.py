@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app import sessions
-from app.store import ManualClock
+from app.races import operations as sessions
+from app.storage.memory import ManualClock
 from engine import Game
 
 

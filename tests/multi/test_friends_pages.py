@@ -16,10 +16,10 @@ from app_kit import another_browser, bearer, create, move, play_out
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.deps import cookie_name
-from app.web.labels import Viewer, people_names, seat_name
-from app.web.narration import narrate
-from app.web.suggest import preview_sentence, reason
+from app.http.deps import cookie_name
+from app.http.web.labels import Viewer, people_names, seat_name
+from app.http.web.narration import narrate
+from app.http.web.suggest import preview_sentence, reason
 from engine import new_game
 
 NAME = "Bea <3"

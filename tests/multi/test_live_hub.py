@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.bench_server import find_free_port
-from app.live import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
+from app.live.hub import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
+from bench.server import find_free_port
 
 
 @pytest.fixture

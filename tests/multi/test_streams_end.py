@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from sse_client import SseReader
 
-from app.deps import cookie_name
+from app.http.deps import cookie_name
 
 ENDS_WITHIN_SECONDS = 10.0
 """Functional bound: the stream closes moments after the last move (a shared CI runner)."""

@@ -14,7 +14,7 @@ from sse_client import SseReader
 from store_kit import RedisServer
 from test_live_race import STALL_BOUND_SECONDS, STREAM_BOUND_SECONDS, assert_own_view, bearer
 
-from app.bench_server import find_free_port
+from bench.server import find_free_port
 
 pytestmark = pytest.mark.slow
 

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2_fragments import render_block
 
-from app.web.table import table_context
-from app.web.templating import templates
+from app.http.web.table import table_context
+from app.http.web.templating import templates
 from engine import Game, Variants, new_game
 
 

@@ -18,9 +18,9 @@ from app_kit import form_fields
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.web.forms import FormError, SubmittedMove, parse_move
-from app.web.table import table_context
-from app.web.templating import templates
+from app.http.web.forms import FormError, SubmittedMove, parse_move
+from app.http.web.table import table_context
+from app.http.web.templating import templates
 from engine import Action, Variants, new_game
 
 

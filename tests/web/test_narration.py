@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.web.narration import NARRATORS, narrate
-from app.web.timeline import PLAY_KINDS, log_rounds, round_summary, since_my_last_play
+from app.http.web.narration import NARRATORS, narrate
+from app.http.web.timeline import PLAY_KINDS, log_rounds, round_summary, since_my_last_play
 from engine import EventKind, Variants, new_game
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from game_kit import random_playout
 
-from app.web.replay import replay_steps
+from app.http.web.replay import replay_steps
 from engine import Variants, new_game
 from engine.rng import Rng
 

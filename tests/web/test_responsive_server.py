@@ -16,7 +16,7 @@ import httpx
 import pytest
 from app_kit import form_fields
 
-from app import bot_runner
+from app.bots import runner as bot_runner
 from app.main import create_app
 from app.settings import Settings
 from engine import Action, Game

@@ -16,7 +16,7 @@ from app_kit import HX, form_fields, session_of, start
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.store import ManualClock
+from app.storage.memory import ManualClock
 from engine import Game, new_game
 
 

@@ -6,7 +6,7 @@ import random
 
 from game_kit import reshuffle_hidden
 
-from app.web.suggest import preview, preview_sentence, reason, suggest
+from app.http.web.suggest import preview, preview_sentence, reason, suggest
 from engine import Action, Game, Variants, new_game
 
 

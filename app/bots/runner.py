@@ -1,0 +1,369 @@
+"""Where and how the bots' turns run: in a worker thread, or queued for a hard search.
+
+* The light bots (random, easy, normal) decide in microseconds to milliseconds: a race's
+  bot turns run together in one worker thread (:func:`run_bots_inline`).
+* A hard bot's decision is a search of ~200 ms in the shared worker processes
+  (:mod:`app.bots.pool`). At most ``cap`` searches run at once per process; further
+  decisions wait in a queue **on the event loop** (:class:`app.bots.gate.SearchGate`),
+  so a waiting move holds no server thread. The queue serves moves in the order they
+  started, so a move waits about once rather than once per bot. A search that starts with
+  a queue behind it gets a
+  shorter budget (:func:`search_budget_ms`), so moves still answer on time under load, and
+  the races with hard bots show :data:`NOTICE` for a while.
+* The budget is honest: every search reports its rollouts; one that ran fewer than
+  :data:`STARVED_ROLLOUTS` is counted (``zzv_hard_searches_starved_total``) and logged.
+* A worker process that died breaks the pool: the decision is retried once on a fresh one.
+
+One :data:`RUNNER` per process, like the pool it feeds; :func:`app.main.create_app`
+configures it from the settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+import anyio.to_thread
+
+from app import metrics
+from app.bots import pool as bot_pool
+from app.bots.gate import SearchGate
+from app.settings import Settings
+from engine import MAX_DECISIONS, Action, Game, Observation
+from engine.bots import DEFAULT_BOT_BUDGET_MS, decide, make_bot
+
+log = logging.getLogger("zzv.bots")
+
+HUMAN_SEAT = 0
+"""The race's creator always sits at seat 0; a race with friends has people at other seats
+too (the race itself says which: :meth:`BotTable.bots_may_move`)."""
+
+STARVED_ROLLOUTS = 10
+"""A hard search that ran fewer rollouts than this is counted and logged as starved."""
+
+NOTICE = "Hard bots are thinking faster: the server is busy."
+"""Shown with races against hard bots while searches are being shortened."""
+
+NOTICE_HOLD_SECONDS = 10.0
+"""How long :data:`NOTICE` stays up after the last shortened search (the answer to a move
+is built once the queue it waited in has drained, so "now" alone would rarely show it)."""
+
+# A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
+# No race lasts more decisions than this, so a correct game always returns well before.
+_MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
+
+SearchResult = tuple[dict[str, Any], int | None]
+"""A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
+
+SearchFn = Callable[[Observation, int, int, int, bool], Awaitable[SearchResult]]
+"""``(observation, seed, budget_ms, workers, wide) -> SearchResult``: how one hard search
+runs (see :func:`search_in_pool`)."""
+
+
+class _HasLevel(Protocol):
+    @property
+    def bots(self) -> str: ...
+
+
+class BotTable(Protocol):
+    """What the runner needs of a race (:class:`app.races.operations.GameSession` has it)."""
+
+    game: Game
+    engine_seed: int
+    bot_decisions: int
+    bot_budget_ms: int
+
+    @property
+    def config(self) -> _HasLevel:
+        """The race's settings; ``config.bots`` is the bot level."""
+
+    def record_events(self, events: list[Any]) -> None:
+        """Append engine events to the race's public log."""
+
+    def bots_may_move(self, seat: int) -> bool:
+        """Whether the bots play ``seat`` now (not a person's seat, the race has started)."""
+
+
+def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
+    """Per-decision bot seed from (game seed, seat, decision number): reproducible, stateless."""
+    digest = hashlib.blake2b(f"{engine_seed}:{seat}:{decision}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def search_budget_ms(base_ms: int, waiting: int, cap: int, floor_ms: int) -> int:
+    """The budget of a hard search that starts with ``waiting`` decisions queued behind it.
+
+    With ``cap`` searches in parallel the last in the queue waits about
+    ``waiting / cap`` budgets, so the budget is scaled by ``cap / (cap + waiting)``: the
+    wait plus the search stays under two full budgets however long the queue. Never below
+    ``floor_ms`` (a search needs a few rollouts to mean anything) nor above ``base_ms``.
+
+    >>> search_budget_ms(200, 0, 2, 30), search_budget_ms(200, 2, 2, 30)
+    (200, 100)
+    >>> search_budget_ms(200, 40, 2, 30), search_budget_ms(20, 0, 2, 30)
+    (30, 20)
+    """
+    scaled = base_ms * cap // (cap + max(0, waiting))
+    return max(min(base_ms, floor_ms), min(base_ms, scaled))
+
+
+def choose_bot_action(
+    level: str, game: Game, seat: int, seed: int, budget_ms: int = DEFAULT_BOT_BUDGET_MS
+) -> Action:
+    """A decision taken in this thread: the light bots, and the benches' inline hard bot.
+
+    A fresh bot per decision, seeded from (game, seat, decision number), sees only its
+    seat's observation; play is reproducible and nothing needs to be stored between turns.
+    """
+    options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
+    return make_bot(level, seed, **options).choose(game.observation(seat))
+
+
+async def search_in_pool(
+    observation: Observation, seed: int, budget_ms: int, workers: int, wide: bool
+) -> SearchResult:
+    """One hard search in the shared pool of ``workers`` processes.
+
+    Narrow (the usual case under load): the whole decision is one job in one process,
+    awaited on the event loop; no thread is used and the clock starts in the worker.
+    Wide (the pool is all free): the bot spreads its worlds over every process (root
+    parallelism, twice the rollouts with two workers) from one server thread.
+    If a worker process died the pool is broken: it is replaced and the decision retried
+    once.
+    """
+
+    async def run() -> SearchResult:
+        pool = bot_pool.get_pool(workers)
+        if wide:
+            job = functools.partial(
+                decide,
+                "hard",
+                seed,
+                observation,
+                time_budget_ms=budget_ms,
+                workers=workers,
+                map_jobs=pool.map,
+            )
+            return await anyio.to_thread.run_sync(job)
+        job = functools.partial(decide, "hard", seed, observation, time_budget_ms=budget_ms)
+        return await asyncio.get_running_loop().run_in_executor(pool, job)
+
+    try:
+        return await run()
+    except BrokenProcessPool:
+        log.warning("a bot worker process died; replacing the pool and retrying")
+        return await run()
+
+
+def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> list[Any]:
+    # A faulty bot must not freeze the race: play the first legal turn. Log the error's
+    # type only: its message may name the bot's (hidden) cards.
+    log.error(
+        "bot failed; played a fallback turn",
+        extra={"bots": table.config.bots, "seat": seat, "error": type(exc).__name__},
+    )
+    game = table.game
+    return game.apply(game.legal_actions()[0], seat=seat)
+
+
+def _next_bot_seat(table: BotTable) -> int | None:
+    seat = table.game.current_seat
+    return None if seat is None or not table.bots_may_move(seat) else seat
+
+
+def run_bots_inline(table: BotTable) -> None:
+    """Let the bots move until a person is to play or the race is over, in this thread."""
+    level = table.config.bots
+    for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
+        seat = _next_bot_seat(table)
+        if seat is None:
+            return
+        seed = bot_seed(table.engine_seed, seat, table.bot_decisions)
+        table.bot_decisions += 1
+        started = time.perf_counter()
+        try:
+            action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
+            events = table.game.apply(action, seat=seat)
+        except Exception as exc:
+            events = _apply_fallback(table, seat, exc)
+        metrics.BOT_DECISIONS.labels(level).inc()
+        metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
+        table.record_events(events)
+    log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
+
+
+class BotRunner:
+    """Runs the bots' turns of every race in this process (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.workers = 2
+        self.cap = 2
+        self.floor_ms = 30
+        self.search: SearchFn = search_in_pool
+        """How a hard search runs (tests replace it to hold searches at will)."""
+        self.peak_in_flight = 0
+        self.starved = 0
+        self._last_shortened = -1e9
+        self._gate: tuple[asyncio.AbstractEventLoop, SearchGate] | None = None
+
+    def configure(self, settings: Settings) -> None:
+        """Take the pool size, the search cap and the budget floor from ``settings``."""
+        self.workers = settings.hard_bot_workers
+        self.cap = settings.hard_searches_in_flight or settings.hard_bot_workers
+        self.floor_ms = settings.hard_budget_floor_ms
+        self._gate = None
+
+    @property
+    def in_flight(self) -> int:
+        """Hard searches running now."""
+        return self._gate[1].holders if self._gate else 0
+
+    @property
+    def waiting(self) -> int:
+        """Hard decisions queued for a search slot now."""
+        return self._gate[1].waiting if self._gate else 0
+
+    def _current_gate(self) -> SearchGate:
+        # One event loop per server process; tests run apps on several loops in turn, and
+        # a gate's futures belong to one loop.
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate[0] is not loop:
+            self._gate = (loop, SearchGate(self.cap))
+        return self._gate[1]
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, move_started: float) -> AsyncIterator[bool]:
+        """Hold search slots; yields whether the search may go wide (see below).
+
+        Waiting happens here, on the event loop. Earlier moves go first (``move_started``),
+        so a move in progress finishes first. When nobody else searches or waits and every
+        worker process is up, the search takes all slots and spreads over all processes.
+        """
+        gate = self._current_gate()
+        warm = self.workers > 1 and bot_pool.warmed(self.workers)
+        if warm and gate.try_acquire_all():
+            self.peak_in_flight = max(self.peak_in_flight, gate.holders)
+            metrics.HARD_IN_FLIGHT.set(gate.holders)
+            try:
+                yield True
+            finally:
+                gate.release_all()
+                metrics.HARD_IN_FLIGHT.set(gate.holders)
+            return
+        queued = time.perf_counter()
+        metrics.HARD_WAITING.set(gate.waiting + 1)
+        try:
+            await gate.acquire(move_started)
+        finally:
+            metrics.HARD_WAITING.set(gate.waiting)
+        metrics.HARD_WAIT_SECONDS.observe(time.perf_counter() - queued)
+        self.peak_in_flight = max(self.peak_in_flight, gate.holders)
+        metrics.HARD_IN_FLIGHT.set(gate.holders)
+        try:
+            yield False
+        finally:
+            gate.release()
+            metrics.HARD_IN_FLIGHT.set(gate.holders)
+
+    async def run_bots(self, table: BotTable) -> None:
+        """Let the bots move until a person is to play or the race is over.
+
+        Light bots play in a worker thread; hard bots' searches queue for a slot.
+        """
+        if table.config.bots != "hard":
+            await anyio.to_thread.run_sync(run_bots_inline, table)
+            return
+        move_started = time.monotonic()
+        for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
+            seat = _next_bot_seat(table)
+            if seat is None:
+                return
+            seed = bot_seed(table.engine_seed, seat, table.bot_decisions)
+            table.bot_decisions += 1
+            try:
+                action = await self._hard_decision(table, seat, seed, move_started)
+                events = table.game.apply(action, seat=seat)
+            except Exception as exc:
+                events = _apply_fallback(table, seat, exc)
+            table.record_events(events)
+        log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
+
+    async def _hard_decision(
+        self, table: BotTable, seat: int, seed: int, move_started: float
+    ) -> Action:
+        legal = table.game.legal_actions()
+        if len(legal) == 1:  # nothing to think about: no search, no queue
+            metrics.BOT_DECISIONS.labels("hard").inc()
+            return legal[0]
+        observation = table.game.observation(seat)
+        queued = time.perf_counter()
+        async with self._slot(move_started) as wide:
+            budget = search_budget_ms(table.bot_budget_ms, self.waiting, self.cap, self.floor_ms)
+            if budget < table.bot_budget_ms:
+                self._last_shortened = time.monotonic()
+            started = time.perf_counter()
+            action, rollouts = await self.search(observation, seed, budget, self.workers, wide)
+            metrics.BOT_THINK_SECONDS.labels("hard").observe(time.perf_counter() - started)
+        metrics.BOT_DECISIONS.labels("hard").inc()
+        metrics.HARD_BUDGET_MS.observe(budget)
+        if rollouts is not None:
+            self._count_rollouts(rollouts, budget, started - queued, wide)
+        return Action.from_dict(action)
+
+    def _count_rollouts(self, rollouts: int, budget_ms: int, waited_s: float, wide: bool) -> None:
+        metrics.HARD_ROLLOUTS.observe(rollouts)
+        # One line per search at debug level: the hard-load benchmark reads them.
+        log.debug(
+            "hard bot searched",
+            extra={
+                "rollouts": rollouts,
+                "budget_ms": budget_ms,
+                "wait_ms": round(waited_s * 1e3),
+                "wide": wide,
+            },
+        )
+        if rollouts < STARVED_ROLLOUTS:
+            self.starved += 1
+            metrics.HARD_STARVED.inc()
+            # Counts and budget only: nothing about the position or any hand.
+            log.warning(
+                "hard bot search ran almost no rollouts",
+                extra={
+                    "rollouts": rollouts,
+                    "budget_ms": budget_ms,
+                    "waiting": self.waiting,
+                    "in_flight": self.in_flight,
+                },
+            )
+
+    def notice(self, level: str) -> str | None:
+        """:data:`NOTICE` for a race with hard bots while searches are being shortened."""
+        recent = time.monotonic() - self._last_shortened < NOTICE_HOLD_SECONDS
+        return NOTICE if level == "hard" and recent else None
+
+    def readiness(self) -> dict[str, Any]:
+        """The worker pool's state for ``/readyz`` (a broken pool is replaced on next use)."""
+        status = bot_pool.status()
+        if status.state == "broken":
+            bot_pool.get_pool(status.workers)  # replace it now rather than on the next move
+            status = bot_pool.status()
+        return {
+            "pool": status.state,
+            "workers": status.workers,
+            "alive": status.alive,
+            "replaced": status.replaced,
+            "searches_in_flight": self.in_flight,
+            "searches_waiting": self.waiting,
+            "cap": self.cap,
+        }
+
+
+RUNNER = BotRunner()
+"""The process's bot runner."""

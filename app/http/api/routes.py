@@ -1,0 +1,249 @@
+"""The JSON API under ``/api``: create a race, invite friends, read it, move, follow it live.
+
+Routes stay thin: validate the body, look the session up, call :mod:`app.races.operations`, answer.
+Authentication is ``Authorization: Bearer <token>`` only (never a cookie), so the API cannot
+be driven cross-site by a browser's ambient credentials.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import JSONResponse
+from sse_starlette.sse import EventSourceResponse
+
+from app.http.api.models import (
+    CreatedGame,
+    CreateGame,
+    ErrorOut,
+    GameRecord,
+    GameState,
+    JoinedGame,
+    JoinIn,
+    MoveIn,
+    error_responses,
+)
+from app.http.deps import (
+    ApiPlayerDep,
+    ClientDep,
+    GameIdPath,
+    HubDep,
+    SettingsDep,
+    StoreDep,
+    StreamGateDep,
+    client_key,
+)
+from app.http.errors import IllegalMove
+from app.live.streams import Message, follow, open_stream, settle
+from app.races.operations import (
+    SessionState,
+    join_race,
+    play_turn,
+    read_record,
+    read_state,
+    start_game,
+    start_race,
+)
+from app.races.record import GameConfig, GameSession
+from engine import Action, IllegalAction, Variants
+
+router = APIRouter(prefix="/api", tags=["races"])
+
+
+def _json(content: Any, status_code: int = 200) -> JSONResponse:
+    # Returning a Response skips FastAPI's re-validation of the (large) state on every move;
+    # the response models still document it, and the tests validate real answers against them.
+    return JSONResponse(content, status_code=status_code)
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=CreatedGame,
+    summary="Start a race",
+    responses=error_responses(403, 413, 422, 429, 503),
+)
+async def create_game(
+    request: Request,
+    store: StoreDep,
+    settings: SettingsDep,
+    client: ClientDep,
+    body: Annotated[CreateGame | None, Body()] = None,
+) -> JSONResponse:
+    """Deal a new race with you at seat 0; bots that lead play before this returns.
+
+    Keep the returned `token` secret: it is the only key to your seat. With `humans` > 1
+    the race waits in its lobby (`status` `waiting`) until every invited seat joined or
+    you start it; send each friend one of `invites`.
+    """
+    body = body or CreateGame()
+    config = GameConfig(
+        players=body.players,
+        bots=body.bots or settings.default_bot_level,
+        variants=Variants(
+            larger_hands=body.variants.larger_hands,
+            zero_suit=body.variants.zero_suit,  # type: ignore[arg-type]  # Suit validates it
+            zero_five=body.variants.zero_five,
+        ),
+        seed=body.seed,
+        people=body.humans,
+    )
+    session, state = await start_game(store, config, settings, client)
+    invites = invite_list(request, session)
+    body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
+    return _json(body_out, 201)
+
+
+def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
+    """The open invites of ``session``, each with a link to its join page."""
+    return session.lobby.invite_links(str(request.base_url), session.id)
+
+
+@router.get(
+    "/games/{game_id}",
+    response_model=GameState,
+    summary="Read the race",
+    responses=error_responses(401, 404, 410, 422),
+)
+async def get_game(
+    player: ApiPlayerDep,
+    hub: HubDep,
+    since: Annotated[
+        int | None,
+        Query(ge=0, le=2**31, description="Replay events from this index instead."),
+    ] = None,
+) -> JSONResponse:
+    """Your seat's view now, with the events since the previous response."""
+    await settle(player, hub)
+    return _json(await read_state(player, since))
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    response_model=GameState,
+    summary="Play a turn",
+    responses=error_responses(400, 401, 403, 404, 409, 410, 413, 422, 429),
+)
+async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONResponse:
+    """Apply your action and the bots' replies up to the next person's turn (or the end).
+
+    `turn` must equal the latest state's `turn`: a repeated or concurrent submission gets
+    409 `stale_turn` with the current state, and at most one of them is applied. A move
+    while another seat is to move gets 409 `not_your_turn`.
+    """
+    try:
+        action = Action.from_dict(move.action.model_dump())
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from exc
+    await settle(player, hub)
+    state = await play_turn(player, move.turn, action)
+    await hub.publish(player.game_id)
+    return _json(state)
+
+
+@router.post(
+    "/games/{game_id}/join",
+    status_code=201,
+    response_model=JoinedGame,
+    summary="Take an invited seat",
+    responses={
+        **error_responses(403, 413, 422, 429),
+        404: {
+            "model": ErrorOut,
+            "description": "Unknown race (`not_found`) or invite (`invite_not_found`).",
+        },
+        409: {
+            "model": ErrorOut,
+            "description": "Invite already used (`invite_used`) or the "
+            "race started without this seat (`race_started`).",
+        },
+    },
+)
+async def join_game(
+    game_id: GameIdPath, body: JoinIn, store: StoreDep, hub: HubDep
+) -> JSONResponse:
+    """Sit at the seat an invite holds (no token needed: the code is the invitation).
+
+    The answer's `token` is your seat's own credential; the code stops working.
+    """
+    player, token = await join_race(store, game_id, body.code, body.name)
+    await hub.publish(game_id)
+    state = await read_state(player)
+    out = {"game_id": game_id, "seat": player.seat, "token": token, "state": state}
+    return _json(out, 201)
+
+
+@router.post(
+    "/games/{game_id}/start",
+    response_model=GameState,
+    summary="Start before everyone joined",
+    responses={
+        **error_responses(401, 404, 410, 413, 422, 429),
+        403: {"model": ErrorOut, "description": "Only the creator may start (`not_creator`)."},
+    },
+)
+async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
+    """Creator only: start now; bots take the seats nobody joined and their invites expire."""
+    state = await start_race(player)
+    await hub.publish(player.game_id)
+    return _json(state)
+
+
+@router.get(
+    "/games/{game_id}/events",
+    summary="Follow your seat live (Server-Sent Events)",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "content": {
+                "text/event-stream": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "event": {"type": "string", "enum": ["state"]},
+                            "data": {
+                                "type": "string",
+                                "contentMediaType": "application/json",
+                                "description": "The seat's state (see GameState).",
+                            },
+                        },
+                        "required": ["event", "data"],
+                    }
+                }
+            },
+            "description": "An `event: state` message (data: your seat's state as JSON, its "
+            "events since the previous message) now and whenever it changes; the stream "
+            "ends after the race is over.",
+        },
+        **error_responses(401, 404, 410, 422, 429),
+    },
+)
+async def follow_game(
+    request: Request,
+    player: ApiPlayerDep,
+    hub: HubDep,
+    gate: StreamGateDep,
+) -> EventSourceResponse:
+    """Your seat's state as Server-Sent Events, so a client can play without polling."""
+
+    def render(state: SessionState) -> Message:
+        return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
+
+    stream = follow(player, hub, render)
+    return open_stream(gate, client_key(request), stream)
+
+
+@router.get(
+    "/games/{game_id}/record",
+    response_model=GameRecord,
+    summary="The race's public record",
+    responses=error_responses(401, 404, 410, 422),
+)
+async def get_record(player: ApiPlayerDep) -> JSONResponse:
+    """Settings and every public event; the seed too once the race is over.
+
+    Face-down cards never appear, not even after the end.
+    """
+    return _json(await read_record(player))

@@ -1,0 +1,185 @@
+"""FastAPI dependencies shared by the API and the web routes (typed ``Annotated`` aliases).
+
+Use them as parameter types::
+
+    @router.get("/games/{game_id}")
+    async def read(player: ApiPlayerDep, settings: SettingsDep) -> Response: ...
+
+* :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
+* :data:`StoreDep` — the app's :class:`~app.storage.interface.GameStore`;
+* :data:`ApiPlayerDep` — the seat of the game named by the ``game_id`` path parameter,
+  authenticated by ``Authorization: Bearer <token>`` (API clients).
+
+Browsers are authenticated by the ``zzv_<game_id>`` cookie (:func:`cookie_name`); the web
+routes look the game up themselves, because they answer a missing game with a page of
+their own rather than an error.
+
+:data:`ApiPlayerDep` raises :class:`~app.http.errors.GameNotFound` (404, also for a wrong or
+missing token) or :class:`~app.http.errors.GameExpired` (410). Set the browser's cookie with
+:func:`set_session_cookie` after :func:`app.races.operations.start_game`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.http.errors import Unauthorized
+from app.live.hub import LiveHub, StreamGate
+from app.races.operations import Player, SessionStore, find_player
+from app.races.record import GameSession
+from app.settings import Settings
+
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+"""Shape of a game id in paths (ids are URL-safe base64)."""
+
+COOKIE_PREFIX = "zzv_"
+
+
+def get_app_settings(request: Request) -> Settings:
+    """The settings the running app was created with."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_store(request: Request) -> SessionStore:
+    """The game store of the running app."""
+    store: SessionStore = request.app.state.store
+    return store
+
+
+def get_hub(request: Request) -> LiveHub:
+    """The app's live-update hub (:mod:`app.live.hub`)."""
+    hub: LiveHub = request.app.state.hub
+    return hub
+
+
+def get_stream_gate(request: Request) -> StreamGate:
+    """The app's cap on open event streams per client."""
+    gate: StreamGate = request.app.state.stream_gate
+    return gate
+
+
+def client_key(request: Request) -> str:
+    """The client's address: what rate limits, the per-client race cap and the cap on open
+    streams count against.
+
+    Behind a reverse proxy this is the address the proxy reports (uvicorn's proxy headers,
+    trusted only from ``FORWARDED_ALLOW_IPS``).
+    """
+    return request.client.host if request.client else "unknown"
+
+
+ClientDep = Annotated[str, Depends(client_key)]
+"""The client's address (see :func:`client_key`)."""
+
+HubDep = Annotated[LiveHub, Depends(get_hub)]
+"""The app's live-update hub."""
+
+StreamGateDep = Annotated[StreamGate, Depends(get_stream_gate)]
+"""The app's per-client cap on open event streams."""
+
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+"""The app's settings."""
+
+StoreDep = Annotated[SessionStore, Depends(get_store)]
+"""The app's game store."""
+
+GameIdPath = Annotated[
+    str,
+    Path(
+        pattern=GAME_ID_PATTERN,
+        description="The race's id, as returned on creation.",
+        examples=["q8VhJ0m3cX4yQw1b"],
+    ),
+]
+"""A ``game_id`` path parameter."""
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="PlayerToken",
+    description="The `token` returned when the race was created.",
+)
+
+
+def bearer_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The token from ``Authorization: Bearer <token>``, or None."""
+    return credentials.credentials if credentials is not None else None
+
+
+async def api_player(
+    game_id: GameIdPath,
+    store: StoreDep,
+    token: Annotated[str | None, Depends(bearer_token)],
+) -> Player:
+    """The game named in the path and the seat of the API client's Bearer token.
+
+    No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id.
+    """
+    if token is None:
+        raise Unauthorized()
+    return await find_player(store, game_id, token)
+
+
+def cookie_name(game_id: str) -> str:
+    """Name of the cookie holding the token of ``game_id``."""
+    return f"{COOKIE_PREFIX}{game_id}"
+
+
+def cookie_path(game_id: str) -> str:
+    """Path the game's cookie is scoped to (its pages only: no cookie pile-up)."""
+    return f"/games/{game_id}"
+
+
+ApiPlayerDep = Annotated[Player, Depends(api_player)]
+"""The game of the path and the seat its Bearer token opens (401/404/410 otherwise)."""
+
+
+def is_https(request: Request, settings: Settings) -> bool:
+    """Whether cookies must be ``Secure``: request came over https or settings force it."""
+    return settings.secure_cookies or request.url.scheme == "https"
+
+
+#: Cookies outlive a browser restart so that "come back later" finds the race; the store's
+#: idle expiry still decides when the race itself is gone (then the page says so).
+COOKIE_MAX_AGE_SECONDS = 7 * 24 * 3600
+
+
+def set_session_cookie(
+    response: Response, request: Request, session: GameSession, settings: Settings
+) -> None:
+    """Give the browser the creator's token of ``session`` (see :func:`set_seat_cookie`)."""
+    set_seat_cookie(response, request, session.id, session.token, settings)
+
+
+def set_seat_cookie(
+    response: Response, request: Request, game_id: str, token: str, settings: Settings
+) -> None:
+    """Give the browser a seat's ``token`` for ``game_id``: HttpOnly, SameSite=Lax, Secure
+    over https, scoped to the race's pages."""
+    response.set_cookie(
+        cookie_name(game_id),
+        token,
+        path=cookie_path(game_id),
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+
+
+def clear_session_cookie(
+    response: Response, request: Request, game_id: str, settings: Settings
+) -> None:
+    """Remove the browser's cookie for ``game_id`` (e.g. once it expired)."""
+    response.delete_cookie(
+        cookie_name(game_id),
+        path=cookie_path(game_id),
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )

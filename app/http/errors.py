@@ -1,0 +1,343 @@
+"""Every error the server answers with, and how it is rendered (JSON or an HTML page).
+
+Each error has a stable machine ``code`` and a human ``message``. API paths (``/api/...``)
+and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
+page rendered by the site's one Jinja environment (``templates/error.html``, with the same
+fingerprinted assets and htmx as every page). Messages never include a
+token, a hidden card or anything else the client did not already send or see.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.http.web.templating import templates
+from app.storage.interface import StoreUnavailable
+
+log = logging.getLogger("zzv.errors")
+
+
+class AppError(Exception):
+    """Base of every deliberate error answer: HTTP status, stable code, human message."""
+
+    status_code: int = 500
+    code: str = "internal_error"
+    message: str = "Something went wrong on our side."
+
+    def __init__(self, message: str | None = None, *, headers: dict[str, str] | None = None):
+        """Use the class's default message unless a more precise one is given."""
+        self.message = message or type(self).message
+        self.headers = headers or {}
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of this error."""
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidRequest(AppError):
+    """The request body or parameters do not match the schema (422)."""
+
+    status_code = 422
+    code = "invalid_request"
+    message = "The request does not match the expected format."
+
+    def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
+        """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
+        super().__init__(message)
+        self.errors = errors or []
+
+    def body(self) -> dict[str, Any]:
+        """JSON body with the field-level problems."""
+        return {**super().body(), "errors": self.errors}
+
+
+class IllegalMove(AppError):
+    """A well-formed action that the rules do not allow now (400)."""
+
+    status_code = 400
+    code = "illegal_action"
+    message = "That move is not allowed right now."
+
+
+class Unauthorized(AppError):
+    """No credentials were sent at all (401); says nothing about whether the race exists."""
+
+    status_code = 401
+    code = "unauthorized"
+    message = "Send the race's token as `Authorization: Bearer <token>`."
+
+    def __init__(self) -> None:
+        """Point clients at the Bearer scheme."""
+        super().__init__(headers={"WWW-Authenticate": "Bearer"})
+
+
+class CrossSiteRequest(AppError):
+    """A state-changing request that came from another site (403)."""
+
+    status_code = 403
+    code = "cross_site_request"
+    message = "This request came from another site and was refused."
+
+
+class GameNotFound(AppError):
+    """Unknown game id or wrong token: deliberately indistinguishable (404)."""
+
+    status_code = 404
+    code = "not_found"
+    message = "No race was found for this id and these credentials."
+
+
+class NotFound(AppError):
+    """Any other unknown path (404)."""
+
+    status_code = 404
+    code = "not_found"
+    message = "Nothing lives at this address."
+
+
+class MethodNotAllowed(AppError):
+    """The path exists but not with this HTTP method (405)."""
+
+    status_code = 405
+    code = "method_not_allowed"
+    message = "This address does not accept that method."
+
+
+class StaleTurn(AppError):
+    """The action's ``turn`` is not the current one: a double submit or an old page (409)."""
+
+    status_code = 409
+    code = "stale_turn"
+    message = "That move was for an earlier turn; here is the race as it stands now."
+
+    def __init__(self, state: Mapping[str, Any], message: str | None = None):
+        """Carry the current state so the client can resync without another request."""
+        super().__init__(message)
+        self.state = state
+
+    def body(self) -> dict[str, Any]:
+        """JSON body including the current state."""
+        return {**super().body(), "state": self.state}
+
+
+class NotYourTurn(StaleTurn):
+    """A seat tried to move while another seat is to move (409, with the current state)."""
+
+    code = "not_your_turn"
+    message = "It is not your turn; here is the race as it stands now."
+
+
+class RaceNotStarted(AppError):
+    """A move in the lobby, before the race started (409)."""
+
+    status_code = 409
+    code = "not_started"
+    message = "The race has not started yet: it starts when everyone joined or on Start."
+
+
+class NotCreator(AppError):
+    """Only the seat that created the race may start it early (403)."""
+
+    status_code = 403
+    code = "not_creator"
+    message = "Only the person who created this race can start it."
+
+
+class TooManyStreams(AppError):
+    """A client already holds as many open event streams as allowed (429)."""
+
+    status_code = 429
+    code = "too_many_streams"
+    message = "Too many live connections from this client; close one and try again."
+
+    def __init__(self) -> None:
+        """Suggest a retry after a few seconds."""
+        super().__init__(headers={"Retry-After": "5"})
+
+
+class LobbyRefused(AppError):
+    """A join the lobby refused: a used invite (409), an unknown one (404), a race that
+    already started (409) or a name that does not fit (422)."""
+
+    STATUS = {"invite_used": 409, "race_started": 409, "invite_not_found": 404}
+
+    def __init__(self, code: str, message: str) -> None:
+        """Take the lobby's stable code and sentence."""
+        super().__init__(message)
+        self.code = code
+        self.status_code = self.STATUS.get(code, 422)
+
+
+class GameExpired(AppError):
+    """The game existed but expired or was evicted (410)."""
+
+    status_code = 410
+    code = "expired"
+    message = "This race has expired. Start a new one."
+
+
+class GameLost(GameExpired):
+    """The game was lost because the server was stopped without saving it (410)."""
+
+    message = "The server restarted and this race could not be kept. Sorry! Start a new one."
+
+
+class PayloadTooLarge(AppError):
+    """The request body is larger than the configured cap (413)."""
+
+    status_code = 413
+    code = "payload_too_large"
+    message = "The request body is too large."
+
+
+class RateLimited(AppError):
+    """Too many requests from this client (429, with ``Retry-After``)."""
+
+    status_code = 429
+    code = "rate_limited"
+    message = "Too many requests. Slow down a little and try again."
+
+    def __init__(self, retry_after: int):
+        """``retry_after`` is whole seconds until a request will be accepted again."""
+        super().__init__(
+            f"Too many requests. Try again in {retry_after} s.",
+            headers={"Retry-After": str(retry_after)},
+        )
+        self.retry_after = retry_after
+
+
+class ServerFull(AppError):
+    """Every game slot is in active use; creation is refused for now (503)."""
+
+    status_code = 503
+    code = "server_full"
+    message = "The track is full right now. Try again in a minute."
+
+    def __init__(self) -> None:
+        """Suggest a retry after a minute."""
+        super().__init__(headers={"Retry-After": "60"})
+
+
+class TooManyGames(AppError):
+    """The client already has its cap of live races (429)."""
+
+    status_code = 429
+    code = "too_many_games"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the number of live races one client may hold."""
+        super().__init__(
+            f"You already have {cap} races running, the most one player may hold. Finish "
+            "one, or wait for an unused one to expire, then start again.",
+            headers={"Retry-After": "60"},
+        )
+
+
+class GameServerUnavailable(AppError):
+    """The game store cannot be reached (Redis down); answered instead of a crash (503)."""
+
+    status_code = 503
+    code = "unavailable"
+    message = "The game server is unavailable right now. Please try again in a moment."
+
+    def __init__(self) -> None:
+        """Suggest a quick retry: the store usually comes back."""
+        super().__init__(headers={"Retry-After": "5"})
+
+
+_JSON_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json"})
+
+
+def wants_json(request: Request) -> bool:
+    """True for API paths and for clients that prefer JSON over HTML."""
+    if request.url.path.startswith("/api") or request.url.path in _JSON_PATHS:
+        return True
+    accept = request.headers.get("accept", "")
+    return "text/html" not in accept and "application/json" in accept
+
+
+def render_error(request: Request, error: AppError) -> Response:
+    """Answer ``error`` as JSON or as an HTML page depending on the client."""
+    headers = dict(error.headers)
+    if wants_json(request):
+        return JSONResponse(error.body(), status_code=error.status_code, headers=headers)
+    return HTMLResponse(_error_page(request, error), status_code=error.status_code, headers=headers)
+
+
+def _error_page(request: Request, error: AppError) -> str:
+    try:
+        return templates.get_template("error.html").render(
+            request=request,
+            status_code=error.status_code,
+            code=error.code,
+            message=error.message,
+        )
+    except Exception:  # an error page must never fail: fall back to the plain one
+        log.exception("error template failed")
+    title = html.escape(error.message)
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{title}</title></head><body><main><h1>{title}</h1>"
+        '<p><a href="/">Start a new race</a></p></main></body></html>'
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every error (ours, validation, 404/405, unexpected) through :func:`render_error`."""
+
+    async def on_app_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, AppError)
+        return render_error(request, exc)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        # Echo only where and what, never the submitted values (they may hold anything).
+        problems = [
+            {
+                "loc": [str(part) for part in err.get("loc", ())],
+                "msg": str(err.get("msg", "")),
+                "type": str(err.get("type", "")),
+            }
+            for err in exc.errors()
+        ]
+        return render_error(request, InvalidRequest(errors=problems))
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        error: AppError
+        if exc.status_code == 400:
+            # Starlette's "error parsing the body": malformed input like any other (422).
+            error = InvalidRequest("The request body could not be read as JSON or a form.")
+        elif exc.status_code == 404:
+            error = NotFound()
+        elif exc.status_code == 405:
+            error = MethodNotAllowed()
+        else:
+            error = AppError(str(exc.detail))
+            error.status_code = exc.status_code
+            error.code = "http_error"
+        error.headers.update(exc.headers or {})
+        return render_error(request, error)
+
+    async def on_store_down(request: Request, exc: Exception) -> Response:
+        log.warning("game store unavailable on %s %s", request.method, request.url.path)
+        return render_error(request, GameServerUnavailable())
+
+    async def on_crash(request: Request, exc: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return render_error(request, AppError())
+
+    app.add_exception_handler(AppError, on_app_error)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(StoreUnavailable, on_store_down)
+    app.add_exception_handler(Exception, on_crash)

@@ -1,0 +1,280 @@
+"""Protections every request passes through, as small pure-ASGI middlewares.
+
+* :class:`SecurityHeadersMiddleware` — CSP (``script-src 'self'``, no inline code), nosniff,
+  ``frame-ancestors 'none'``, referrer policy, no caching of game data, HSTS over https;
+* :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413);
+* :class:`CsrfMiddleware` — state-changing requests must be same-origin
+  (``Sec-Fetch-Site``, else ``Origin``); clients that send neither (httpx, curl) are not
+  browsers and carry no ambient cookie risk;
+* :class:`RateLimitMiddleware` — limits per client address for game creation, moves and
+  reads (429 with ``Retry-After``), counted by the ``limits`` library in memory or Redis.
+
+Pure ASGI (no ``BaseHTTPMiddleware``) keeps the per-request overhead small.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import time
+from typing import Any
+
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.http.errors import (
+    AppError,
+    CrossSiteRequest,
+    GameServerUnavailable,
+    PayloadTooLarge,
+    RateLimited,
+    render_error,
+)
+from app.settings import Settings
+from app.storage.interface import StoreUnavailable
+
+log = logging.getLogger("zzv.app")
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The page policy: only our own files run or style; nothing may frame us."""
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# Creating a race, a rematch and joining one share the (slow) creation bucket.
+_CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$|/join/?$|^/watch/?$")
+
+
+async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
+    response = render_error(Request(scope, receive), error)
+    await response(scope, receive, send)
+
+
+class SecurityHeadersMiddleware:
+    """Adds the security headers to every response (a route may set its own CSP)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app``; HSTS is sent when ``settings.secure_cookies`` or over https."""
+        self.app = app
+        self.force_https = settings.secure_cookies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        https = self.force_https or scope.get("scheme") == "https"
+        api = scope["path"].startswith("/api")
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+                headers.setdefault("X-Frame-Options", "DENY")
+                headers.setdefault("Referrer-Policy", "same-origin")
+                headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+                headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+                if api:
+                    headers.setdefault("Cache-Control", "no-store")
+                if https:
+                    headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if started:
+                raise
+            # Answered here rather than by Starlette's outermost error middleware, so that a
+            # crash's generic 500 still carries the headers above.
+            log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
+            await _send_error(scope, receive, send_with_headers, AppError())
+
+
+class BodySizeLimitMiddleware:
+    """Answers 413 to a request body larger than the cap, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app`` with a cap of ``settings.max_body_bytes``."""
+        self.app = app
+        self.limit = settings.max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None:
+            try:
+                too_big = int(declared) > self.limit
+            except ValueError:
+                too_big = True
+            if too_big:
+                await _send_error(scope, receive, send, PayloadTooLarge())
+                return
+        received = 0
+        rejected = False
+
+        async def counting_receive() -> Message:
+            nonlocal received, rejected
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit and not rejected:
+                    rejected = True
+                    await _send_error(scope, receive, send, PayloadTooLarge())
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            if not rejected:  # our 413 already went out; drop the app's answer
+                await send(message)
+
+        await self.app(scope, counting_receive, guarded_send)
+
+
+def same_origin(headers: Headers, scheme: str, extra_origins: tuple[str, ...] = ()) -> bool:
+    """Whether a state-changing request may proceed (CSRF check).
+
+    Modern browsers send ``Sec-Fetch-Site``; older ones at least ``Origin`` on POST. A
+    request with neither did not come from a browser page and so cannot ride a cookie.
+    """
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    return origin in extra_origins or origin == f"{scheme}://{host}"
+
+
+class CsrfMiddleware:
+    """Refuses cross-site POST/PUT/PATCH/DELETE with 403."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app``; ``settings.allowed_origins`` are accepted besides our own."""
+        self.app = app
+        self.allowed = tuple(origin.rstrip("/") for origin in settings.allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            ok = same_origin(Headers(scope=scope), scope.get("scheme", "http"), self.allowed)
+            if not ok:
+                await _send_error(scope, receive, send, CrossSiteRequest())
+                return
+        await self.app(scope, receive, send)
+
+
+def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
+    """``burst`` requests per window of ``burst / rate`` seconds (at least one second).
+
+    Over a moving window this allows a burst of ``burst`` at once and ``rate`` per second
+    sustained, like the token bucket the settings describe.
+
+    >>> str(window_limit(10.0, 40))
+    '40 per 4 second'
+    """
+    seconds = max(1, round(burst / rate_per_second))
+    return RateLimitItemPerSecond(burst, seconds)
+
+
+def limits_storage(settings: Settings) -> Storage:
+    """Where the counters live: this process's memory, or the shared Redis of the store."""
+    if settings.redis_url is None:
+        return MemoryStorage()
+    url = settings.redis_url.get_secret_value()
+    timeout = settings.redis_timeout_seconds
+    return RedisStorage(
+        f"async+{url}",
+        implementation="redispy",
+        key_prefix="zzv:limits",
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+    )
+
+
+_OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+class RateLimiter:
+    """The app's limits per client address: game creation, moves, and reads.
+
+    Counted by the ``limits`` library's moving window, in memory or in the store's Redis
+    (then shared by every worker). Static files and the health/readiness/metrics probes are
+    not counted.
+    """
+
+    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
+        """Build the three limits from ``settings``."""
+        self.enabled = settings.rate_limit_enabled
+        self.storage = storage if storage is not None else limits_storage(settings)
+        self.window = MovingWindowRateLimiter(self.storage)
+        self.create = window_limit(settings.create_rate_per_minute / 60.0, settings.create_burst)
+        self.move = window_limit(settings.move_rate_per_second, settings.move_burst)
+        self.read = window_limit(settings.read_rate_per_second, settings.read_burst)
+
+    def limit_for(self, method: str, path: str) -> RateLimitItem | None:
+        """Which limit a request counts against (None: not limited)."""
+        if method in UNSAFE_METHODS:
+            return self.create if _CREATE_PATH.search(path) else self.move
+        if path.startswith("/static/") or path in _OPS_PATHS:
+            return None
+        return self.read
+
+    async def check(self, method: str, path: str, client: str) -> float:
+        """0.0 if the request may go on, else the seconds to wait.
+
+        Raises :class:`~app.storage.interface.StoreUnavailable` when the shared counters
+        cannot be read.
+        """
+        item = self.limit_for(method, path) if self.enabled else None
+        if item is None:
+            return 0.0
+        try:
+            if await self.window.hit(item, client):
+                return 0.0
+            stats = await self.window.get_window_stats(item, client)
+        except Exception as exc:  # the Redis client's errors: connection, timeout, ...
+            raise StoreUnavailable() from exc
+        return max(1.0, stats.reset_time - time.time())
+
+
+class RateLimitMiddleware:
+    """Answers 429 with ``Retry-After`` once a client exceeds a limit (503 if the shared
+    counters are unreachable)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        """Wrap ``app`` with ``limiter``."""
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] == "http":
+            client: Any = scope.get("client")
+            address = client[0] if client else "unknown"
+            try:
+                wait = await self.limiter.check(scope["method"], scope["path"], address)
+            except StoreUnavailable:
+                await _send_error(scope, receive, send, GameServerUnavailable())
+                return
+            if wait > 0:
+                error = RateLimited(max(1, math.ceil(wait)))
+                await _send_error(scope, receive, send, error)
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,213 @@
+"""The browser's forms: the new-race form and the move form, parsed into engine inputs.
+
+Owned by the web layer. Both parsers take the raw submitted fields (strings) and either
+return something the platform/engine accepts or raise :class:`FormError` with a sentence
+to show in the page. The move form is deliberately forgiving about fields that do not
+apply to the chosen card (gas on a Tune Up, an effect for a card without one), because
+with JavaScript off every field of the form is submitted at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from app.races.operations import GameConfig
+from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
+from engine import Variants
+
+MAX_SEED = 2**53 - 1
+"""Largest seed a player may type (it must survive a round trip through JSON clients)."""
+
+BOT_LEVELS: tuple[tuple[str, str, str], ...] = (
+    ("random", "Random", "picks any legal card"),
+    ("easy", "Easy", "a relaxed Sunday driver"),
+    ("normal", "Normal", "plays a sound race"),
+    ("hard", "Hard", "thinks ahead"),
+)
+"""The bot strengths offered on the start page: id, label, hint."""
+
+_CHECKED = frozenset({"on", "true", "1", "yes"})
+
+
+class FormError(ValueError):
+    """A form could not be used; the message is a sentence for the player."""
+
+
+class NewGameForm(BaseModel):
+    """The start page's form (and the "Race now" button, which sends only two fields)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    players: int = Field(4, ge=3, le=5)
+    bots: BotLevel = "normal"
+    larger_hands: bool = False
+    zero_suit: bool = False
+    zero_replaces: RacerSuitId = "chippy"
+    zero_five: bool = False
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    people: int = Field(1, ge=1, le=5)
+    """How many of the racers are people ("Race with friends"); the rest are bots."""
+
+    @field_validator("larger_hands", "zero_suit", "zero_five", mode="before")
+    @classmethod
+    def _checkbox(cls, raw: Any) -> bool:
+        return (isinstance(raw, str) and raw.lower() in _CHECKED) or raw is True
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _blank_seed(cls, raw: Any) -> Any:
+        return None if raw in ("", None) else raw
+
+    def config(self) -> GameConfig:
+        """The platform's game configuration for this form."""
+        variants = Variants(
+            larger_hands=self.larger_hands,
+            zero_suit=self.zero_replaces if self.zero_suit else None,  # type: ignore[arg-type]
+            zero_five=self.zero_five,
+        )
+        if self.people > self.players:
+            raise FormError(f"{self.people} people do not fit at a table of {self.players}.")
+        return GameConfig(
+            players=self.players,
+            bots=self.bots,
+            variants=variants,
+            seed=self.seed,
+            people=self.people,
+        )
+
+
+_NEW_GAME_MESSAGES = {
+    "players": "Choose 3, 4 or 5 racers.",
+    "bots": "Choose a bot strength: random, easy, normal or hard.",
+    "zero_replaces": "Choose which racer the 0 suit replaces.",
+    "people": "Choose how many of the racers are people: 1 to 5.",
+    "seed": f"The seed must be a whole number from 0 to {MAX_SEED}, or left empty.",
+}
+
+
+def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
+    """Turn the start page's fields into a :class:`GameConfig` or raise :class:`FormError`."""
+    data = {key: fields[key] for key in fields}
+    data.setdefault("bots", default_bots)
+    try:
+        form = NewGameForm.model_validate(data)
+    except ValidationError as exc:
+        raise _first_problem(exc, _NEW_GAME_MESSAGES, "Those race settings do not work.") from None
+    return form.config()
+
+
+def _first_problem(exc: ValidationError, messages: Mapping[str, str], fallback: str) -> FormError:
+    """A sentence for the first thing wrong with a submitted form."""
+    errors = exc.errors()
+    if errors and errors[0]["type"] == "extra_forbidden":
+        return FormError("The form sent a field this page does not have; reload and try again.")
+    field = str(errors[0]["loc"][0]) if errors else ""
+    return FormError(messages.get(field, fallback))
+
+
+@dataclass(frozen=True, slots=True)
+class SubmittedMove:
+    """A move form's choices as the table shows them again after a refusal."""
+
+    choice: str | None = None
+    zero_effect: str | None = None
+    gas: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMove:
+    """A readable move form: its ``turn``, the engine's action JSON, and what was chosen."""
+
+    turn: int
+    action: dict[str, Any]
+    submitted: SubmittedMove
+
+
+class MoveForm(BaseModel):
+    """The move form as submitted: one ``choice`` radio plus the detail fields."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    turn: int = Field(ge=0)
+    choice: str = Field(min_length=1, max_length=40)
+    gas: int | None = Field(0, ge=0, le=99)
+    zero_effect: ZeroEffectId | None = None
+    zf_value: int | None = None
+    discard: str | None = Field(None, max_length=40)
+
+    @field_validator("gas", "zero_effect", "zf_value", "discard", mode="before")
+    @classmethod
+    def _blank(cls, raw: Any) -> Any:
+        return None if raw == "" else raw
+
+    def action(self) -> dict[str, Any]:
+        """The engine's action JSON for this submission (legality is the engine's business)."""
+        gas = self.gas or 0
+        if self.choice == "zero_five":
+            return {
+                "type": "zero_five",
+                "suit": None,
+                "gas": gas,
+                "zero_effect": None,
+                "value": self.zf_value,
+                "discard": self.discard,
+            }
+        mode, _, suit = self.choice.partition(":")
+        if mode == "down" and suit:
+            return {"type": "tune_up", "suit": suit, "gas": 0}
+        if mode == "up" and suit:
+            effect = self.zero_effect if suit == "zero" else None
+            return {"type": "play", "suit": suit, "gas": gas, "zero_effect": effect}
+        raise FormError("That card choice is not one the table offers.")
+
+    def submitted(self) -> SubmittedMove:
+        """The choices as the table shows them again: only what the chosen card uses."""
+        face_down = self.choice.startswith("down:")
+        effect = self.zero_effect if self.choice == "up:zero" else None
+        return SubmittedMove(self.choice, effect, 0 if face_down else self.gas or 0)
+
+
+_MOVE_MESSAGES = {
+    "turn": "This page is out of date; here is the race as it stands.",
+    "choice": "Pick a card first: face up, or a Tune Up.",
+    "gas": "Gas must be a whole number, 0 or more.",
+    "zero_effect": "Choose the 0 card's effect: +1 speed or a removed gas back.",
+    "zf_value": "Play the 0/5 card as 0 or as 5.",
+    "discard": "Choose a card to discard.",
+}
+
+
+INTENTS = ("play", "preview", "suggest")
+"""What the move form's submit buttons ask for: play the card, show its score without
+playing it (the score preview without JavaScript), or suggest a move."""
+
+
+def pop_intent(fields: dict[str, str]) -> str:
+    """Remove the pressed button's ``intent`` from ``fields`` and return it ("play" by
+    default: Enter submits the form with no button pressed)."""
+    intent = fields.pop("intent", "play")
+    return intent if intent in INTENTS else "play"
+
+
+def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
+    """The move form's choices that enter ``action`` (engine JSON): the inverse of
+    :meth:`MoveForm.action` for the fields the table pre-selects."""
+    if action["type"] == "tune_up":
+        return SubmittedMove(f"down:{action['suit']}")
+    if action["type"] == "zero_five":
+        return SubmittedMove("zero_five", None, int(action["gas"]))
+    return SubmittedMove(f"up:{action['suit']}", action.get("zero_effect"), int(action["gas"]))
+
+
+def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
+    """Read the move form, or raise :class:`FormError` with a sentence for the player."""
+    data = {key: fields[key] for key in fields}
+    try:
+        form = MoveForm.model_validate(data)
+    except ValidationError as exc:
+        raise _first_problem(exc, _MOVE_MESSAGES, "That move could not be read.") from None
+    return ParsedMove(form.turn, form.action(), form.submitted())

@@ -1,0 +1,200 @@
+"""The finished race told again: a story per round and a replay trick by trick.
+
+Owned by the web layer. Both are built from the public record only (the settings and the
+public event log of :func:`app.races.operations.game_record`), never from the game itself, so
+they cannot show a card nobody saw: a Tune Up is a face-down card without a name. The
+numbers are those the events carry (each card's gas and speed, the winner's total, the gas
+won back, the laps); nothing is worked out from the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name
+from app.http.web.narration import EventDict, narrate
+from app.http.web.timeline import PLAY_KINDS
+from engine import EventKind, Suit, effective_value
+
+_GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
+"""Events that give one seat gas, and the field saying how much (the 0 card's effect
+gives gas only when its ``choice`` is gas: its ``gained`` is speed otherwise)."""
+
+
+@dataclass(slots=True)
+class ReplayCard:
+    """A card as it lay in a finished trick (a Tune Up has no suit: nobody saw it)."""
+
+    seat: int
+    name: str
+    colour: str
+    kind: str  # "play", "tune_up" or "zero_five"
+    suit: SuitInfo | None = None
+    value: int | None = None
+    gas: int = 0
+    speed: int = 0
+    won: bool = False
+    effective: int | None = None
+    """What the printed value counted for once the trick was complete (a 1 strikes 4s and 5s)."""
+
+
+@dataclass(slots=True)
+class ReplayStep:
+    """One trick of the race: its cards in play order, its winner and what it said."""
+
+    number: int
+    round: int
+    trick: int
+    cards: list[ReplayCard] = field(default_factory=list)
+    winner: str | None = None
+    winner_final: int | None = None
+    lines: list[str] = field(default_factory=list)
+    laps: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SeatGas:
+    """One seat's gas in one round: poured on its cards, and won (shares, effects)."""
+
+    seat: int
+    name: str
+    colour: str
+    poured: int = 0
+    won: int = 0
+    tricks: int = 0
+
+
+@dataclass(slots=True)
+class RoundStory:
+    """One round in a few lines: who took each trick, who took the lap, the gas."""
+
+    round: int
+    tricks: list[ReplayStep]
+    lap: str
+    seats: list[SeatGas]
+
+
+def _card(event: EventDict, me: Me) -> ReplayCard:
+    seat = int(event["seat"])
+    kind = EventKind(event["kind"])
+    card = ReplayCard(seat, seat_name(seat, me), seat_colour(seat), "tune_up")
+    if kind == EventKind.TUNED_UP:
+        return card
+    card.kind = "zero_five" if kind == EventKind.ZERO_FIVE_PLAYED else "play"
+    card.suit = SUITS[ZERO_FIVE if card.kind == "zero_five" else str(event["suit"])]
+    # The event's own total is the card's as it was played: a 1 played later may still
+    # knock a 4 or 5 down, so the trick's total is the one its winner's event reports.
+    card.value, card.gas, card.speed = int(event["value"]), int(event["gas"]), int(event["speed"])
+    return card
+
+
+def _settle(cards: Sequence[ReplayCard], winner: int) -> None:
+    """Mark the trick's winner and what each face-up card finally counted for."""
+    lichen = any(c.suit is not None and c.suit.id == Suit.LICHEN.value for c in cards)
+    for card in cards:
+        card.won = card.seat == winner
+        if card.value is not None:
+            card.effective = effective_value(card.value, lichen)
+
+
+def replay_steps(events: Sequence[EventDict], me: Me = 0) -> list[ReplayStep]:
+    """Every trick of the record in order, each with its cards, winner and sentences.
+
+    A trick opens with its first card and closes when its gas goes to the middle; the
+    speed, lap or win lines that follow still belong to it (as in the game log).
+    """
+    steps: list[ReplayStep] = []
+    laps: dict[int, int] = {}
+    round_no, closed = 1, True
+    for event in events:
+        kind = EventKind(event["kind"])
+        if kind == EventKind.ROUND_DEALT:
+            round_no, closed = int(event["round"]), True
+            continue
+        if kind in PLAY_KINDS and closed:
+            trick = 1 if not steps or steps[-1].round != round_no else steps[-1].trick + 1
+            steps.append(ReplayStep(len(steps) + 1, round_no, trick))
+            closed = False
+        if not steps:
+            continue
+        step = steps[-1]
+        step.lines.append(narrate(event, me))
+        if kind in PLAY_KINDS:
+            step.cards.append(_card(event, me))
+        elif kind == EventKind.TRICK_WON:
+            step.winner = seat_name(int(event["seat"]), me)
+            step.winner_final = int(event["final"])
+            _settle(step.cards, int(event["seat"]))
+        elif kind == EventKind.LAP_GAINED:
+            laps[int(event["seat"])] = int(event["laps"])
+        elif kind == EventKind.GAS_TO_MIDDLE:
+            closed = True
+        step.laps = dict(laps)
+    return steps
+
+
+def _round_gas(events: Sequence[EventDict], players: int, me: Me) -> dict[int, list[SeatGas]]:
+    """Per round, per seat: gas poured on face-up cards and gas won back."""
+    rounds: dict[int, list[SeatGas]] = {}
+    current = 1
+    for event in events:
+        kind = EventKind(event["kind"])
+        if kind == EventKind.ROUND_DEALT:
+            current = int(event["round"])
+        seats = rounds.setdefault(
+            current, [SeatGas(s, seat_name(s, me), seat_colour(s)) for s in range(players)]
+        )
+        if kind in (EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED):
+            seats[int(event["seat"])].poured += int(event["gas"])
+        if kind in _GAINS:
+            seats[int(event["seat"])].won += int(event[_GAINS[kind]])
+        elif kind == EventKind.ZERO_EFFECT and event["choice"] == "gas":
+            seats[int(event["seat"])].won += int(event["gained"])
+        elif kind == EventKind.TUNE_UP_SHARE:
+            for seat, got in zip(event["seats"], event["gained"], strict=True):
+                seats[int(seat)].won += int(got)
+        elif kind == EventKind.TRICK_WON:
+            seats[int(event["seat"])].tricks += 1
+    return rounds
+
+
+def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list[RoundStory]:
+    """The race round by round: each trick's winner, the lap and everyone's gas."""
+    steps = replay_steps(events, me)
+    gas = _round_gas(events, players, me)
+    lap_lines: dict[int, str] = {}
+    current = 1
+    for event in events:
+        if event["kind"] == EventKind.ROUND_DEALT:
+            current = int(event["round"])
+        elif event["kind"] == EventKind.LAP_GAINED:
+            lap_lines[current] = narrate(event, me)
+    return [
+        RoundStory(
+            round=rnd,
+            tricks=[s for s in steps if s.round == rnd],
+            lap=lap_lines.get(rnd, "Nobody took a lap: the sixth trick was all Tune Ups."),
+            seats=seats,
+        )
+        for rnd, seats in sorted(gas.items())
+    ]
+
+
+def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str, Any]:
+    """What ``replay.html`` prints for trick number ``step`` (0: the list of tricks)."""
+    events = record["events"]
+    steps = replay_steps(events, me)
+    players = int(record["settings"]["players"])
+    current = steps[step - 1] if 1 <= step <= len(steps) else None
+    return {
+        "game_id": record["game_id"],
+        "complete": record["complete"],
+        "steps": steps,
+        "step": current,
+        "previous": step - 1 if current and step > 1 else None,
+        "next": step + 1 if step < len(steps) else None,
+        "stories": round_stories(events, players, me),
+        "players": [(s, seat_name(s, me), seat_colour(s)) for s in range(players)],
+    }

@@ -1,0 +1,508 @@
+"""The game table's view models: what ``game.html`` and its partials print.
+
+Owned by the web layer. :func:`table_context` turns one state (the human's observation
+plus the public event log, ``turn`` and ``game_id``) into the template's context. There
+are no game rules here: every number shown comes from the observation or from an event,
+and the only engine facts used are printed card data (names, printed values, colours).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from app.http.web.forms import SubmittedMove
+from app.http.web.labels import (
+    PRINTED_VALUES,
+    SUITS,
+    ZERO_FIVE,
+    Me,
+    SuitInfo,
+    Viewer,
+    gas,
+    people_names,
+    seat_colour,
+    seat_name,
+    suit_info,
+    viewer,
+)
+from app.http.web.replay import round_stories
+from app.http.web.timeline import (
+    is_my_play,
+    log_rounds,
+    recent_items,
+    round_start,
+    round_summary,
+    since_my_last_play,
+)
+from app.races.operations import SessionState
+from engine import LAPS_TO_WIN, EventKind, Observation, view
+
+
+@dataclass(slots=True)
+class PlayerView:
+    """One lane of the racetrack and one seat badge."""
+
+    seat: int
+    name: str
+    colour: str
+    is_you: bool
+    gas: int
+    speed: int
+    laps: int
+    hand_size: int
+    is_lead: bool
+    is_turn: bool
+    is_winner: bool
+    zero_five_available: bool
+
+    @property
+    def lap_slots(self) -> list[bool]:
+        """The lap flags still to win and won, won ones first."""
+        return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
+
+
+@dataclass(slots=True)
+class TrickCard:
+    """A card lying in a trick, or an empty place for a seat still to play."""
+
+    seat: int
+    name: str
+    colour: str
+    order: int
+    kind: str  # "play", "tune_up", "zero_five" or "pending"
+    suit: SuitInfo | None = None
+    value: int | None = None
+    effective_value: int | None = None
+    gas: int = 0
+    speed: int | None = None
+    final: int | None = None
+    zero_effect: str | None = None
+    is_best: bool = False
+    is_turn: bool = False
+
+    @property
+    def struck(self) -> bool:
+        """Whether the printed value is shown crossed out (it counts less here)."""
+        return self.value is not None and self.effective_value != self.value
+
+    @property
+    def label(self) -> str:
+        """A full sentence describing the card, for screen readers."""
+        if self.kind == "pending":
+            return f"{self.name}: still to play."
+        if self.kind == "tune_up":
+            return f"{self.name}: a Tune Up, face down."
+        assert self.suit is not None
+        struck = f", counting {self.effective_value}" if self.struck else ""
+        best = " Best so far." if self.is_best else ""
+        return (
+            f"{self.name}: {self.suit.short} {self.value}{struck}, {gas(self.gas)}, "
+            f"speed {self.speed}, total {self.final}.{best}"
+        )
+
+
+@dataclass(slots=True)
+class HandCard:
+    """A distinct card in the viewer's hand, with what the move form needs to offer it."""
+
+    index: int
+    suit: SuitInfo
+    value: int
+    count: int
+    option: view.CardOption | None = None
+
+    @property
+    def can_play_face_up(self) -> bool:
+        """Whether the face-up choice is offered (only on the viewer's turn)."""
+        return self.option is not None and self.option["can_play_face_up"]
+
+    @property
+    def blocked_reason(self) -> str | None:
+        """The engine's sentence saying why this card cannot go face up now."""
+        return None if self.option is None else self.option["blocked_reason"]
+
+    @property
+    def effective_value(self) -> int:
+        """What the card would count now (a 4 or 5 under a 1 counts less)."""
+        return self.value if self.option is None else self.option["effective_value"]
+
+
+@dataclass(slots=True)
+class TrickRecord:
+    """A finished trick, as the log and the "last trick" panel show it."""
+
+    trick: int
+    cards: list[TrickCard]
+    winner: int | None
+    winner_name: str
+    winner_final: int | None
+
+
+def players_view(obs: Observation, me: Me) -> list[PlayerView]:
+    """Every seat's public numbers, with names (as ``me`` calls them) and colours."""
+    return [
+        PlayerView(
+            seat=p["seat"],
+            name=seat_name(p["seat"], me),
+            colour=seat_colour(p["seat"]),
+            is_you=p["seat"] == viewer(me).seat,
+            gas=p["gas"],
+            speed=p["speed"],
+            laps=p["laps"],
+            hand_size=p["hand_size"],
+            is_lead=p["seat"] == obs["lead"] and not obs["game_over"],
+            is_turn=p["seat"] == obs["current_seat"],
+            is_winner=p["seat"] == obs["winner"],
+            zero_five_available=p["zero_five_available"],
+        )
+        for p in obs["players"]
+    ]
+
+
+def track_cells(obs: Observation) -> int:
+    """How many spaces the drawn track needs: Start plus 5, longer if someone is faster."""
+    fastest = max((p["speed"] for p in obs["players"]), default=0)
+    return max(6, fastest + 1)
+
+
+def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> TrickCard:
+    seat = play["seat"]
+    kind = play["type"]
+    face_down = kind == "tune_up"
+    return TrickCard(
+        seat=seat,
+        name=seat_name(seat, me),
+        colour=seat_colour(seat),
+        order=order,
+        kind=kind,
+        suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
+        value=play["value"],
+        effective_value=play["effective_value"],
+        gas=play["gas"],
+        speed=play["speed"],
+        final=play["final"],
+        zero_effect=play["zero_effect"],
+        is_best=seat == best_seat and not face_down,
+    )
+
+
+def clockwise(lead: int, players: int) -> list[int]:
+    """Seats in playing order starting from ``lead`` (seating order, not a rule)."""
+    return [(lead + i) % players for i in range(players)]
+
+
+def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
+    """The current trick in play order, followed by empty places for seats still to play."""
+    best = obs["best"]
+    plays = obs["trick_plays"]
+    cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
+    if obs["game_over"]:
+        return cards
+    played = {p["seat"] for p in plays}
+    for seat in clockwise(obs["lead"], obs["players_count"]):
+        if seat not in played:
+            cards.append(
+                TrickCard(
+                    seat=seat,
+                    name=seat_name(seat, me),
+                    colour=seat_colour(seat),
+                    order=len(cards) + 1,
+                    kind="pending",
+                    is_turn=seat == obs["current_seat"],
+                )
+            )
+    return cards
+
+
+def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
+    """A finished trick from the observation (``last_trick`` or ``round_tricks``)."""
+    if not record:
+        return None
+    winner = record["winner"]
+    cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
+    finals = [c.final for c in cards if c.seat == winner]
+    return TrickRecord(
+        trick=record["trick"],
+        cards=cards,
+        winner=winner,
+        winner_name=seat_name(winner, me),
+        winner_final=finals[0] if finals else None,
+    )
+
+
+def hand_cards(obs: Observation) -> list[HandCard]:
+    """Distinct cards in the viewer's hand, each with its turn option when there is one."""
+    options = {o["suit"]: o for o in obs["card_options"]}
+    hand = obs["hand"]
+    return [
+        HandCard(
+            index=i + 1,
+            suit=SUITS[suit_id],
+            value=PRINTED_VALUES[suit_id],
+            count=count,
+            option=options.get(suit_id),
+        )
+        for i, (suit_id, count) in enumerate(Counter(hand).items())
+    ]
+
+
+def is_my_turn(obs: Observation) -> bool:
+    """Whether the viewer is the one to play now."""
+    return obs["current_seat"] == obs["seat"] and not obs["game_over"]
+
+
+def page_title(obs: Observation) -> str:
+    """The browser tab title: it says "Your turn" when it is."""
+    if obs["game_over"]:
+        won = obs["winner"] == obs["seat"]
+        return ("You won! · " if won else "Race over · ") + "Zoom Zoom Vroom"
+    if is_my_turn(obs):
+        return "Your turn · Zoom Zoom Vroom"
+    return f"Round {obs['round']} · Zoom Zoom Vroom"
+
+
+def status_text(obs: Observation, me: Me) -> str:
+    """The one-line banner at the top of the table."""
+    if obs["game_over"]:
+        winner = obs["winner"]
+        if winner == obs["seat"]:
+            return "You won the race!"
+        return f"{seat_name(winner, me)} won the race."
+    if is_my_turn(obs):
+        best = obs["best"]
+        if best:
+            return f"Your turn: beat {seat_name(best['seat'], me)}'s {best['final']}, or tune up."
+        if obs["trick_plays"]:
+            return "Your turn: nothing is face up yet."
+        return "Your turn: you lead this trick."
+    return f"{seat_name(obs['current_seat'], me)} is thinking…"
+
+
+def best_text(best: view.Leader | None, me: Me) -> str:
+    """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
+    if not best:
+        return "nothing face up yet"
+    return f"{best['final']} ({seat_name(best['seat'], me)})"
+
+
+def move_form_context(obs: Observation) -> dict[str, Any]:
+    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's
+    values with their numbers, and the most gas any choice can carry (the gas input's max).
+    """
+    options = obs["card_options"]
+    zero_five = obs["zero_five_option"]
+    gas_limits = [o["gas_max"] for o in options]
+    zero_choices: list[str] = []
+    for option in options:
+        if option["suit"] == "zero" and option["can_play_face_up"]:
+            zero_choices = list(option["zero_effect_choices"])
+            gas_limits.extend(p["gas_max"] for p in option["zero_previews"].values())
+    previews: dict[str, dict[str, int]] = {}
+    if zero_five:
+        for value in zero_five["values"]:
+            key = str(value)
+            previews[key] = {
+                "value": zero_five["effective_value"][key],
+                "gas_max": zero_five["gas_max"][key],
+                "speed": zero_five["speed"],
+            }
+            gas_limits.append(zero_five["gas_max"][key])
+    return {
+        "zero_choices": zero_choices,
+        "zero_five": zero_five,
+        "zero_five_previews": previews,
+        "gas_limit": max(gas_limits, default=0),
+    }
+
+
+def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
+    """The words around the table: what happened since the viewer's last card, the round
+    summary, the log of the rounds that story touches and, at the end, every round's story.
+
+    The log in the table starts at the deal of the round holding the viewer's last card,
+    so it covers everything the staged reveal shows; earlier rounds are fetched only when
+    the player opens them (:func:`log_context`), so a move's answer does not resend them.
+    """
+    me = viewer(reader).seat
+    since = since_my_last_play(events, me)
+    if me == SPECTATOR:
+        since = max(0, len(events) - SPECTATOR_RECENT)
+    recent_events = events[since:]
+    first = round_start(events, since)
+    deal = events[first] if events else None
+    shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
+    over = obs["game_over"]
+    return {
+        "recent": recent_items(recent_events, reader),
+        "has_played": any(is_my_play(e, me) for e in recent_events),
+        "round_summary": round_summary(recent_events, reader, over),
+        "log": log_rounds(events[first:], reader),
+        "log_open": True,
+        "log_from": shown_from,
+        "stories": round_stories(events, obs["players_count"], reader) if over else [],
+    }
+
+
+SPECTATOR = -1
+"""The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
+
+SPECTATOR_RECENT = 12
+"""Latest events a watch page lists as "what just happened" (a seat lists those since its
+own last card)."""
+
+
+@dataclass(slots=True)
+class SeatBadge:
+    """One seat in the bar above a race with friends: who sits there and how they are doing."""
+
+    seat: int
+    colour: str
+    label: str
+    name: str
+    person: bool
+    joined: bool
+    is_you: bool
+    is_turn: bool
+    autopilot_moves: int
+
+
+def seat_viewer(state: SessionState) -> Viewer:
+    """The reader of a table state, knowing the display names of the people racing
+    (``state["seat"]`` is None or :data:`SPECTATOR` for a watch page)."""
+    seat = state["seat"]
+    return Viewer(SPECTATOR if seat is None else seat, people_names(state.get("seats") or []))
+
+
+def seats_context(state: SessionState) -> dict[str, Any]:
+    """The seat bar, the turn clock and the autopilot's note (public facts only).
+
+    The bar pairs each seat's colour (or "You") with its display name, so it is where the
+    names people chose meet the colours of the racetrack."""
+    me = state["seat"]
+    seats = state.get("seats") or []
+    badges = [
+        SeatBadge(
+            seat=s["seat"],
+            colour=seat_colour(s["seat"]),
+            label=seat_name(s["seat"], me),
+            name=s["name"],
+            person=s["person"],
+            joined=s["joined"],
+            is_you=s["seat"] == me,
+            is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
+            autopilot_moves=s["autopilot_moves"],
+        )
+        for s in seats
+    ]
+    autopilot = state.get("autopilot")
+    note = None
+    if autopilot and autopilot["turn"] == state["turn"]:
+        who = seat_name(autopilot["seat"], seat_viewer(state))
+        note = f"Time ran out for {who}: the autopilot played that move."
+    people = sum(1 for b in badges if b.person)
+    return {
+        "seat_badges": badges,
+        "friends": people > 1 or bool(state.get("watch")),
+        "clock": state.get("clock"),
+        "autopilot_note": note,
+        "phase": state.get("status", "playing"),
+        "watching": me == SPECTATOR,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class RaceAgain:
+    """What the buttons at the end of a race start, said honestly: how many people the new
+    race seats (the presser first; friends get new invite links) and the buttons' words."""
+
+    people: int
+    label: str
+    rematch_label: str
+    note: str | None = None
+
+
+def race_again(people: int, spectator: bool) -> RaceAgain:
+    """The end-of-race offer after a race that ``people`` people raced.
+
+    A race with friends starts again as a race with friends (same number of people,
+    fresh invite links), not silently against bots; a spectator races the deal against
+    bots, and the button says so.
+
+    >>> race_again(2, spectator=False).label
+    'Race this deal again with friends'
+    >>> race_again(1, spectator=False).label, race_again(3, spectator=True).people
+    ('Race this deal again', 1)
+    """
+    if spectator:
+        return RaceAgain(1, "Race this deal yourself, against bots", "Rematch")
+    if people > 1:
+        return RaceAgain(
+            people,
+            "Race this deal again with friends",
+            "Rematch with friends",
+            "You start it and get new invite links to send; bots take the seats nobody takes.",
+        )
+    return RaceAgain(1, "Race this deal again", "Rematch")
+
+
+def log_context(
+    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
+) -> dict[str, Any]:
+    """What ``log.html`` prints: the game log by round and trick, newest first; only the
+    rounds numbered below ``before`` when it is given (the table already shows the rest)."""
+    rounds = log_rounds(events, me)
+    if before is not None:
+        rounds = [r for r in rounds if r.round < before]
+    return {"log": rounds, "game_id": game_id, "title": "Race log"}
+
+
+def table_context(
+    state: SessionState,
+    *,
+    error: str | None = None,
+    animate: bool = False,
+    submitted: SubmittedMove | None = None,
+    preview: str | None = None,
+) -> dict[str, Any]:
+    """Everything ``partials/table.html`` prints, built from one session state.
+
+    ``state`` is a seat's observation (or the public one, seat None) plus ``events`` (the
+    whole public log, from index 0), ``turn``, ``game_id`` and the table's seats and clock.
+    """
+    if state["seat"] is None:
+        state = {**state, "seat": SPECTATOR}
+    me = state["seat"]
+    reader = seat_viewer(state)
+    players = players_view(state, reader)
+    submitted = submitted or SubmittedMove()
+    return {
+        "obs": state,
+        "game_id": state["game_id"],
+        "turn": state["turn"],
+        "title": page_title(state),
+        "status": status_text(state, reader),
+        "my_turn": is_my_turn(state),
+        "me": None if me == SPECTATOR else players[me],
+        "lead": players[state["lead"]],
+        "players": players,
+        "standings": sorted(players, key=lambda p: (-p.laps, p.seat)),
+        "cells": track_cells(state),
+        "trick": trick_cards(state, reader),
+        "last_trick": trick_record(state["last_trick"], reader),
+        "hand": hand_cards(state),
+        **move_form_context(state),
+        "selected": submitted.choice,
+        "selected_zero": submitted.zero_effect,
+        "selected_gas": submitted.gas,
+        "best_text": best_text(state["best"], reader),
+        **story_context(state["events"], state, reader),
+        **seats_context(state),
+        "winner_name": seat_name(state["winner"], reader),
+        "viewer": reader,
+        "animate": animate,
+        "error": error,
+        "notice": state.get("notice"),  # e.g. hard bots thinking faster on a busy server
+        "preview": preview,
+    }

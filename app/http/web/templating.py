@@ -1,0 +1,72 @@
+"""The one Jinja environment of the site, for pages, fragments and error pages alike.
+
+Every template sees the same globals: fingerprinted asset URLs, the vendored htmx, the
+suits' display data and the move form's labels. :mod:`app.http.errors` renders its pages here
+too, so an error page loads the same stylesheet and scripts as every other page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2_fragments.fastapi import Jinja2Blocks
+
+from app.http.web.labels import (
+    PRINTED_VALUES,
+    SUITS,
+    ZERO_EFFECT_LABELS,
+    ZERO_FIVE_LABELS,
+    seat_name,
+)
+from app.paths import STATIC_DIR, TEMPLATES_DIR
+from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
+
+
+@lru_cache(maxsize=64)
+def _fingerprint(path: str, mtime_ns: int) -> str:
+    # Keyed on the modification time too, so an edited file gets a new fingerprint.
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+
+
+def asset_url(name: str) -> str:
+    """URL of a file under ``static/`` with a content fingerprint, so browsers never run
+    a stale stylesheet or script after a deploy."""
+    path = STATIC_DIR / name
+    try:
+        version = _fingerprint(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return f"/static/{name}"
+    return f"/static/{name}?v={version}"
+
+
+def htmx_src() -> str | None:
+    """URL of the vendored htmx file (its pinned version is in the file name), fingerprinted
+    like every asset so browsers may keep it for good."""
+    found = sorted((STATIC_DIR / "vendor").glob("htmx-2.*.min.js"))
+    return asset_url(f"vendor/{found[-1].name}") if found else None
+
+
+def sse_src() -> str | None:
+    """URL of the vendored htmx SSE extension (its pinned version is in the file name)."""
+    found = sorted((STATIC_DIR / "vendor").glob("sse-2.*.min.js"))
+    return f"/static/vendor/{found[-1].name}" if found else None
+
+
+templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
+"""Renders every page, fragment (``block_name=``) and error page."""
+
+templates.env.globals.update(
+    asset_url=asset_url,
+    htmx_src=htmx_src(),
+    sse_src=sse_src(),
+    seat_name=seat_name,
+    suits=SUITS,
+    values=PRINTED_VALUES,
+    tricks_per_round=TRICKS_PER_ROUND,
+    laps_to_win=LAPS_TO_WIN,
+    max_gas=MAX_GAS,
+    zero_effect_labels=ZERO_EFFECT_LABELS,
+    zero_five_labels=ZERO_FIVE_LABELS,
+)

@@ -1,0 +1,182 @@
+"""The public event log arranged for the table: the game log by round and trick, the
+staged reveal of what happened since the viewer's last card, and the end-of-round box.
+
+Owned by the web layer; every sentence comes from :mod:`app.http.web.narration`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.http.web.labels import (
+    SUITS,
+    ZERO_FIVE,
+    Me,
+    SuitInfo,
+    seat_colour,
+    seat_name,
+    suit_info,
+    verb,
+)
+from app.http.web.narration import EventDict, narrate
+from engine import EventKind
+
+PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED})
+"""Events that put a card into the trick."""
+
+_FACE_UP_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED})
+
+RESULT_KINDS = frozenset(
+    {
+        EventKind.TUNE_UP_SHARE,
+        EventKind.TRICK_WON,
+        EventKind.TRICK_ALL_TUNED_UP,
+        EventKind.GAS_TO_MIDDLE,
+        EventKind.SPEED_GAINED,
+        EventKind.LAP_GAINED,
+        EventKind.GAME_WON,
+        EventKind.ROUND_DEALT,
+    }
+)
+"""Events that settle a trick (the reveal shows them after the cards)."""
+
+
+@dataclass(slots=True)
+class LogTrick:
+    """One trick of the game log as sentences in the order they happened."""
+
+    trick: int
+    lines: list[str]
+    complete: bool
+
+
+@dataclass(slots=True)
+class LogRound:
+    """One round of the game log: the deal sentence and its tricks, newest first."""
+
+    round: int
+    tricks: list[LogTrick]
+    intro: str | None
+
+
+@dataclass(slots=True)
+class RecentItem:
+    """One step of the staged reveal after a move."""
+
+    kind: str
+    seat: int | None
+    colour: str | None
+    text: str
+    suit: SuitInfo | None = None
+    final: int | None = None
+    is_result: bool = False
+
+
+@dataclass(slots=True)
+class RoundSummary:
+    """The box shown when a round finished since the viewer's last card."""
+
+    round: int
+    headline: str
+    next_lead: str
+
+
+def log_rounds(events: Iterable[EventDict], me: Me = 0) -> list[LogRound]:
+    """Group the public event log into rounds and tricks (newest first) as sentences.
+
+    A trick opens with its first card and is complete once its gas has gone to the
+    middle; the speed or lap line that follows still belongs to it.
+    """
+    rounds: list[LogRound] = []
+    trick: LogTrick | None = None
+    for event in events:
+        kind = event["kind"]
+        if kind == EventKind.ROUND_DEALT:
+            rounds.append(LogRound(int(event["round"]), [], narrate(event, me)))
+            trick = None
+            continue
+        if not rounds:
+            rounds.append(LogRound(1, [], None))
+        if trick is None or (kind in PLAY_KINDS and trick.complete):
+            trick = LogTrick(len(rounds[-1].tricks) + 1, [], False)
+            rounds[-1].tricks.append(trick)
+        trick.lines.append(narrate(event, me))
+        if kind == EventKind.GAS_TO_MIDDLE:
+            trick.complete = True
+    for rnd in rounds:
+        rnd.tricks.reverse()
+    rounds.reverse()
+    return rounds
+
+
+def _recent_item(event: EventDict, me: Me) -> RecentItem:
+    kind = EventKind(event["kind"])
+    seat = event["seat"]
+    suit = None
+    if kind == EventKind.CARD_PLAYED:
+        suit = suit_info(event["suit"])
+    elif kind == EventKind.ZERO_FIVE_PLAYED:
+        suit = SUITS[ZERO_FIVE]
+    return RecentItem(
+        kind=kind.value,
+        seat=seat,
+        colour=None if seat is None else seat_colour(seat),
+        text=narrate(event, me),
+        suit=suit,
+        final=event["final"] if kind in _FACE_UP_KINDS else None,
+        is_result=kind in RESULT_KINDS,
+    )
+
+
+def recent_items(events: Iterable[EventDict], me: Me = 0) -> list[RecentItem]:
+    """The events since the viewer's last card, as steps for the staged reveal."""
+    return [_recent_item(event, me) for event in events]
+
+
+def is_my_play(event: EventDict, me: int) -> bool:
+    """Whether ``event`` is seat ``me`` putting a card into the trick."""
+    return event["kind"] in PLAY_KINDS and event["seat"] == me
+
+
+def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
+    """Index of the viewer's most recent card in ``events`` (0 if they have not played).
+
+    The table shows everything from that card on, so a refresh shows the same story.
+    """
+    for i in range(len(events) - 1, -1, -1):
+        if is_my_play(events[i], me):
+            return i
+    return 0
+
+
+def round_start(events: Sequence[EventDict], index: int) -> int:
+    """Index of the deal that opened the round holding ``events[index]`` (0 if none)."""
+    for i in range(min(index, len(events) - 1), -1, -1):
+        if events[i]["kind"] == EventKind.ROUND_DEALT:
+            return i
+    return 0
+
+
+def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
+    """Summarise a round that ended among ``recent`` events (``None`` if none did, or if
+    the race itself ended: the game-over box covers that)."""
+    if game_over:
+        return None
+    deal = next(
+        (e for e in recent if e["kind"] == EventKind.ROUND_DEALT and e["round"] > 1),
+        None,
+    )
+    if deal is None:
+        return None
+    lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
+    if lap is not None:
+        headline = narrate(lap, me)
+    else:
+        headline = "Everyone tuned up in the sixth trick, so nobody took a lap this round."
+    lead = deal["lead"]
+    return RoundSummary(
+        round=deal["round"] - 1,
+        headline=headline,
+        next_lead=f"{seat_name(lead, me)} {verb(lead, me, 'lead', 'leads')} round {deal['round']}.",
+    )

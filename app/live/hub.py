@@ -1,0 +1,185 @@
+"""Live updates: "this race changed" notices fanned out to the event streams that follow it.
+
+A notice carries only a race id, never any state: each stream then reads its own seat's
+view (or the public one) through :mod:`app.races.operations`, so nothing hidden can travel here.
+
+* :class:`LiveHub` fans notices out inside one process (asyncio events, one per listener);
+* :class:`RedisLiveHub` publishes them on Redis pub/sub and relays what any worker
+  published to its own listeners, so players connected to different workers see each
+  other's moves;
+* :class:`StreamGate` caps the event streams one client may hold open at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from typing import Any
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("zzv.live")
+
+CHANNEL_PREFIX = "zzv:live:"
+"""Redis pub/sub channel of a race: this prefix plus the race id."""
+
+
+class Listener:
+    """One stream's subscription to one race: wait until it changes (or time runs out)."""
+
+    def __init__(self) -> None:
+        """A listener that has not been notified yet."""
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        """Wake the stream (called by the hub)."""
+        self._event.set()
+
+    async def wait(self, timeout: float | None) -> bool:
+        """Wait for a change; True if one came, False if ``timeout`` seconds passed first."""
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._event.clear()
+        return True
+
+
+class LiveHub:
+    """Process-local fan-out of change notices (the memory store's hub)."""
+
+    def __init__(self) -> None:
+        """A hub with no listeners."""
+        self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
+
+    def listeners(self) -> int:
+        """How many streams listen in this process (for tests and the bench)."""
+        return sum(len(group) for group in self._listeners.values())
+
+    def deliver(self, game_id: str) -> None:
+        """Wake every local listener of ``game_id``."""
+        for listener in tuple(self._listeners.get(game_id, ())):
+            listener.notify()
+
+    async def publish(self, game_id: str) -> None:
+        """Tell every stream following ``game_id`` (here: in this process) that it changed."""
+        self.deliver(game_id)
+
+    @contextlib.asynccontextmanager
+    async def listen(self, game_id: str) -> AsyncIterator[Listener]:
+        """Follow ``game_id`` for the duration of the ``async with`` block."""
+        listener = Listener()
+        self._listeners[game_id].add(listener)
+        try:
+            yield listener
+        finally:
+            group = self._listeners.get(game_id)
+            if group is not None:
+                group.discard(listener)
+                if not group:
+                    del self._listeners[game_id]
+
+    async def start(self) -> None:
+        """Nothing to connect for the process-local hub."""
+
+    async def stop(self) -> None:
+        """Nothing to close for the process-local hub."""
+
+
+class RedisLiveHub(LiveHub):
+    """Change notices over Redis pub/sub, so every worker's streams hear every move.
+
+    One pattern subscription per process relays notices to the local listeners; a
+    publish goes to Redis only (this process hears its own notice back like the others).
+    """
+
+    def __init__(self, url: str) -> None:
+        """A hub that will connect to the Redis server at ``url`` on :meth:`start`."""
+        super().__init__()
+        self.url = url
+        self._client: Any = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Connect and start relaying notices (waits until the subscription is active)."""
+        import redis.asyncio as redis
+
+        self._client = redis.Redis.from_url(self.url)
+        pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+        except (RedisError, OSError):  # Redis down at start: the relay keeps trying
+            log.warning("live relay cannot reach Redis yet; retrying")
+        self._reader = asyncio.create_task(self._relay(pubsub), name="zzv-live-relay")
+
+    async def _relay(self, pubsub: Any) -> None:
+        reported = False
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    reported = False
+                    channel = message.get("channel")
+                    if isinstance(channel, bytes):
+                        self.deliver(channel.decode()[len(CHANNEL_PREFIX) :])
+            except asyncio.CancelledError:
+                await pubsub.aclose()
+                raise
+            except (RedisError, OSError, RuntimeError) as exc:
+                # An outage is expected now and then: one line per outage, no traceback.
+                if not reported:
+                    log.warning("live relay lost Redis; resubscribing", extra={"error": repr(exc)})
+                    reported = True
+            except Exception:  # a dropped connection must not end live updates for good
+                log.exception("live relay failed; resubscribing")
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(Exception):
+                await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+
+    async def publish(self, game_id: str) -> None:
+        """Publish the notice on Redis; fall back to local listeners if Redis is away."""
+        try:
+            await self._client.publish(f"{CHANNEL_PREFIX}{game_id}", b"1")
+        except Exception:
+            log.warning("could not publish a live notice; only this worker's streams hear it")
+            self.deliver(game_id)
+
+    async def stop(self) -> None:
+        """Stop relaying and close the connection."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self._client is not None:
+            await self._client.aclose()
+
+
+class TooManyStreams(Exception):
+    """A client already holds as many open event streams as allowed."""
+
+
+class StreamGate:
+    """Counts each client's open event streams and refuses one more than ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        """A gate letting each client hold ``limit`` streams at once."""
+        self.limit = limit
+        self._open: defaultdict[str, int] = defaultdict(int)
+
+    def open(self, client: str) -> None:
+        """Count a new stream for ``client``; raises :class:`TooManyStreams` over the limit."""
+        if self._open[client] >= self.limit:
+            raise TooManyStreams(client)
+        self._open[client] += 1
+
+    def close(self, client: str) -> None:
+        """Count a stream of ``client`` as closed."""
+        self._open[client] -= 1
+        if self._open[client] <= 0:
+            del self._open[client]
+
+    def held(self, client: str) -> int:
+        """How many streams ``client`` holds now."""
+        return self._open.get(client, 0)

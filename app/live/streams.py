@@ -1,0 +1,106 @@
+"""Server-Sent Event streams of a race: one seat's view (API, web) or the public one (watch).
+
+A stream wakes when the race changes (a notice from :mod:`app.live.hub`) or when the turn
+clock runs out; then it makes any move the clock owes (:func:`app.races.operations.enforce_clock`,
+so a race never stalls on someone who left, as long as anybody is following it), reads
+the view of its own seat and sends a message if that view changed. A stream ends when
+the race is over or gone. The messages are built by the caller from that seat's state
+only, so a stream can carry nothing another seat's state would not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+
+from app.http.errors import GameExpired, TooManyStreams
+from app.live.hub import LiveHub, StreamGate
+from app.live.hub import TooManyStreams as GateFull
+from app.races.operations import (
+    Player,
+    SessionState,
+    enforce_clock,
+    read_state,
+    state_signature,
+)
+
+KEEPALIVE_SECONDS = 15.0
+"""Longest quiet wait before the stream looks at the race again on its own."""
+
+Message = dict[str, Any]
+"""An SSE message for ``sse_starlette``: ``{"event": ..., "data": ...}``."""
+
+
+def _wait_for(deadline: float | None) -> float:
+    """Seconds to wait for news before checking the clock (slightly past the deadline)."""
+    if deadline is None:
+        return KEEPALIVE_SECONDS
+    return min(KEEPALIVE_SECONDS, max(0.0, deadline - time.time()) + 0.02)
+
+
+async def settle(player: Player, hub: LiveHub) -> None:
+    """Make any move the turn clock owes before answering a request, and tell the others."""
+    if await enforce_clock(player):
+        await hub.publish(player.game_id)
+
+
+async def follow(
+    player: Player,
+    hub: LiveHub,
+    render: Callable[[SessionState], Message | None],
+) -> AsyncIterator[Message]:
+    """Yield ``render(state)`` for the player's first state and each time it changes
+    (``render`` may return None to let a change pass silently).
+
+    A spectator's player follows the public view. Each state carries the events since the
+    previous message of this stream. The stream ends once the race is over, right after
+    the final state (nothing changes any more), or when the race is gone. Every look loads
+    the race from the store, so the stream follows moves made through any worker.
+    """
+    async with hub.listen(player.game_id) as listener:
+        last: tuple[Any, ...] | None = None
+        since: int | None = None
+        while True:
+            try:
+                await settle(player, hub)
+                state = await read_state(player, since=since)
+            except GameExpired:
+                yield {"event": "gone", "data": "{}"}
+                return
+            signature = state_signature(state)
+            if signature != last:
+                last = signature
+                since = state["event_count"]
+                message = render(state)
+                if message is not None:
+                    yield message
+            if state["status"] == "over":
+                return
+            await listener.wait(_wait_for(player.deadline))
+
+
+def open_stream(
+    gate: StreamGate, client: str, stream: AsyncIterator[Message]
+) -> EventSourceResponse:
+    """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap.
+
+    Raises :class:`app.http.errors.TooManyStreams` (429) when the client holds too many already.
+    """
+    try:
+        gate.open(client)
+    except GateFull as exc:
+        raise TooManyStreams() from exc
+
+    async def counted() -> AsyncIterator[Message]:
+        try:
+            async for message in stream:
+                yield message
+        finally:
+            gate.close(client)
+
+    # No-store and no proxy buffering: every message must reach the client at once.
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return EventSourceResponse(counted(), ping=int(KEEPALIVE_SECONDS), headers=headers)

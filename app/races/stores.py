@@ -1,0 +1,40 @@
+"""Choosing the game store from the settings: memory (optionally saved to a data directory)
+or Redis. The stores themselves are :class:`app.storage.memory.MemoryStore`,
+:class:`app.storage.saved.SavedMemoryStore` and :class:`app.storage.redis_store.RedisStore`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.races.operations import GameSession, SessionStore
+from app.settings import Settings
+from app.storage.memory import MemoryStore
+from app.storage.redis_store import RedisStore
+from app.storage.saved import SavedMemoryStore
+
+
+def build_store(settings: Settings) -> SessionStore:
+    """The store ``settings`` ask for: Redis if ``redis_url``, else memory (saved to
+    ``data_dir`` when set)."""
+    if settings.redis_url is not None:
+        return RedisStore.connect(
+            settings.redis_url.get_secret_value(),
+            GameSession.from_dict,
+            settings.redis_timeout_seconds,
+            max_games=settings.max_games,
+            idle_expiry_seconds=settings.idle_expiry_seconds,
+            evict_min_idle_seconds=settings.evict_min_idle_seconds,
+            max_games_per_client=settings.max_games_per_client,
+            tombstone_seconds=settings.tombstone_seconds,
+            lock_timeout_seconds=settings.lock_timeout_seconds,
+        )
+    bounds: dict[str, Any] = {
+        "max_games": settings.max_games,
+        "idle_expiry_seconds": settings.idle_expiry_seconds,
+        "evict_min_idle_seconds": settings.evict_min_idle_seconds,
+        "expired_memory": settings.expired_memory,
+        "max_games_per_client": settings.max_games_per_client,
+    }
+    if settings.data_dir is not None:
+        return SavedMemoryStore(settings.data_dir, GameSession.from_dict, **bounds)
+    return MemoryStore(**bounds)

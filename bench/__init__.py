@@ -1,0 +1,1 @@
+"""Benchmarks of the server (outside the wheel): ``python -m bench COMMAND``."""
