@@ -178,8 +178,22 @@
     return target && target.matches && target.matches("input[type=text], input:not([type]), textarea, select");
   }
 
+  /* On the replay, the arrow keys step through the tricks (the links do the work). */
+  function stepReplay(event) {
+    var nav = document.querySelector("[data-replay-keys]");
+    if (!nav || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) { return false; }
+    var link = nav.querySelector(event.key === "ArrowLeft" ? 'a[rel="prev"]' : 'a[rel="next"]');
+    if (!link) { return false; }
+    link.click();
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) { return; }
+    if (!isTyping(event.target) && stepReplay(event)) {
+      event.preventDefault();
+      return;
+    }
     var help = document.getElementById("keys-help");
     if (help && help.open) { return; }
     var target = event.target;

@@ -60,7 +60,8 @@ PHONE_CHECK_JS = """(bars) => {
     }
   }
   if (barHeight > bars * H + 0.5) {
-    problems.push(`bars ${Math.round(barHeight)}px of ${H}px (${Math.round(100 * barHeight / H)}%)`);
+    const share = Math.round(100 * barHeight / H);
+    problems.push(`bars ${Math.round(barHeight)}px of ${H}px (${share}%)`);
   }
 
   // In view and on top at the centre, no scrolling.
@@ -70,13 +71,15 @@ PHONE_CHECK_JS = """(bars) => {
   if (!over) must.push(document.getElementById('trick'));
   const form = document.getElementById('move-form');
   if (form) {
-    must.push(...form.querySelectorAll('label.hand-card, span.hand-card'), form.querySelector('.btn-play'));
+    must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
+    must.push(form.querySelector('.btn-play'));
   }
   for (const el of must) {
     if (!el) { problems.push('missing element'); continue; }
     const box = el.getBoundingClientRect();
     if (box.top < -1 || box.left < -1 || box.bottom > H + 1 || box.right > W + 1) {
-      problems.push(`${name(el)} outside the viewport: ${Math.round(box.top)}..${Math.round(box.bottom)} of ${H}`);
+      const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
+      problems.push(`${name(el)} outside the viewport: ${span} of ${H}`);
       continue;
     }
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -88,14 +91,16 @@ PHONE_CHECK_JS = """(bars) => {
   // Target sizes.
   const big = new Set(form ? [...form.querySelectorAll('label.hand-card, .btn-play')] : []);
   const controls = document.querySelectorAll(
-    '#table button, #table select, #table summary, #table input:not([type=radio]):not([type=hidden]),'
+    '#table button, #table select, #table summary,'
+    + ' #table input:not([type=radio]):not([type=hidden]),'
     + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card');
   for (const el of controls) {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
     const least = big.has(el) ? 44 : 24;
     if (box.width < least - 0.5 || box.height < least - 0.5) {
-      problems.push(`${name(el)} is ${Math.round(box.width)}x${Math.round(box.height)}, under ${least}x${least}`);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      problems.push(`${name(el)} is ${size}, under ${least}x${least}`);
     }
   }
 

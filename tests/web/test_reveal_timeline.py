@@ -80,7 +80,10 @@ def test_header_and_strip_follow_the_trick_and_the_hand_waits_for_face_up_cards(
     browser: Browser, live_server: str
 ) -> None:
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
     )
     page = context.new_page()
     page.goto(live_server + "/")

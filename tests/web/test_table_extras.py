@@ -9,7 +9,7 @@ import random
 import re
 
 import pytest
-from app_kit import HX, form_fields, start
+from app_kit import HX, another_browser, form_fields, start
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 from store_kit import StoreProbe
@@ -297,3 +297,24 @@ def test_replay_and_log_depend_only_on_the_public_record(
         client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
     assert store.get(game_id).game.is_over and checked > 10
     assert moved > 0  # the twins really differ in their hidden cards
+
+
+def test_a_finished_races_replay_opens_for_anyone_with_its_link(
+    client: TestClient, store: StoreProbe
+) -> None:
+    """Only once the race is over, and only its public record: a Tune Up stays a card
+    back, nobody is "You", and each trick shows the position it left."""
+    game_id = start(client, seed=6)
+    stranger = another_browser(client)
+    assert stranger.get(f"/games/{game_id}/replay").status_code == 404  # still racing
+    _finish(client, store, game_id)
+    overview = stranger.get(f"/games/{game_id}/replay")
+    assert overview.status_code == 200
+    assert f'href="/games/{game_id}/watch"' in overview.text
+    first = stranger.get(f"/games/{game_id}/replay?step=1").text
+    assert "seat-pink" in first and "</span>You<" not in first and "You " not in first
+    board = first.split('class="trick replay-board"', 1)[1].split("</div>", 1)[0]
+    for slot in re.findall(r'<li class="trick-slot[^"]*kind-tune_up.*?</li>', board, re.S):
+        assert "card-back" in slot and "card-face" not in slot
+    assert 'class="replay-position"' in first and "Middle: <b>" in first
+    assert stranger.get("/games/nope/replay").status_code == 404

@@ -53,7 +53,7 @@ from app.http.web.forms import (
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.replay import replay_context
 from app.http.web.suggest import hint, preview_sentence
-from app.http.web.table import log_context, race_again, table_context
+from app.http.web.table import SPECTATOR, log_context, race_again, table_context
 from app.http.web.templating import templates
 from app.live.streams import settle
 from app.races.operations import (
@@ -62,6 +62,7 @@ from app.races.operations import (
     SessionStore,
     current_suggestion,
     find_player,
+    find_public,
     leave_flash,
     play_turn,
     read_config,
@@ -213,6 +214,11 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
         # A fragment swap cannot show a whole page: ask htmx to load it instead.
         response.headers["HX-Refresh"] = "true"
     return response
+
+
+def spectator_viewer(player: Player) -> Viewer:
+    """A spectator's reader: every seat by its colour or its person's display name."""
+    return Viewer(SPECTATOR, people_names(player.session.lobby.public_seats()))
 
 
 def seat_viewer(player: Player) -> Viewer:
@@ -434,13 +440,38 @@ async def race_log(
 async def replay(
     game_id: GameIdPath, request: Request, store: StoreDep, step: StepQuery = 0
 ) -> Response:
-    """The race trick by trick from its public record (``?step=N``: the Nth trick)."""
+    """The race trick by trick from its public record (``?step=N``: the Nth trick).
+
+    A seat's browser reads it as its table does ("You"), the race still on or not; once
+    the race is over anyone with the link reads it, as a spectator."""
+    found = await _replay_reader(request, store, game_id)
+    if isinstance(found, Response):
+        return found
+    player, record = found
+    reader = seat_viewer(player) if player.seat is not None else spectator_viewer(player)
+    context = replay_context(record, step, reader)
+    block = "replay" if _is_htmx(request) else None
+    return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
+
+
+async def _replay_reader(
+    request: Request, store: SessionStore, game_id: str
+) -> tuple[Player, dict[str, Any]] | Response:
+    """Who reads the replay and the record they read: the browser's seat if it has one,
+    else a spectator of a finished race; the page saying why not otherwise."""
+    if not request.cookies.get(cookie_name(game_id)):
+        try:
+            public = await find_public(store, game_id)
+            record = await read_record(public)
+        except (GameNotFound, GameExpired):
+            record = None
+        if record is not None and record["complete"]:
+            return public, record
+    # A seat's browser; or nobody's, and then the same page as for any unknown race.
     found = await lookup(request, store, game_id)
     if isinstance(found, Response):
         return found
-    context = replay_context(await read_record(found), step, seat_viewer(found))
-    block = "replay" if _is_htmx(request) else None
-    return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
+    return found, await read_record(found)
 
 
 @router.post("/games/{game_id}/rematch")
