@@ -131,9 +131,16 @@ class Lobby:
 
     @classmethod
     def create(
-        cls, players: int, people: int, creator_digest: str, *, turn_seconds: float = 60.0
+        cls,
+        players: int,
+        people: int,
+        creator_digest: str,
+        *,
+        turn_seconds: float = 60.0,
+        creator_name: str | None = None,
     ) -> Lobby:
-        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots.
+        """Seats for a new race: the creator at 0 (named ``creator_name`` as :func:`clean_name`
+        makes it), ``people - 1`` invited seats, then bots.
 
         >>> lobby = Lobby.create(4, 2, "d")
         >>> [s.person for s in lobby.seats], lobby.started, lobby.seats[1].code is not None
@@ -141,7 +148,7 @@ class Lobby:
         """
         if not 1 <= people <= players:
             raise LobbyError("invalid_request", f"Between 1 and {players} people can race.")
-        seats = [Seat(0, True, default_name(0), token_digest=creator_digest)]
+        seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
         for index in range(1, players):
             invited = index < people
             name = default_name(index) if invited else f"Bot {index + 1}"

@@ -103,16 +103,21 @@ class Player:
 
 
 async def start_game(
-    store: SessionStore, config: GameConfig, settings: Settings, owner: str
+    store: SessionStore,
+    config: GameConfig,
+    settings: Settings,
+    owner: str,
+    creator_name: str | None = None,
 ) -> tuple[GameSession, SessionState]:
     """Deal a race for client ``owner`` and let the bots play until a person is to move.
 
     The slot is reserved in the store before any bot thinks, so a refused creation
     (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
     invited people plays nothing yet. Returns the session (with the creator's ``token``)
-    and the creator's first state.
+    and the creator's first state. ``creator_name`` is the creator's display name (checked
+    by :func:`app.races.lobby.clean_name`: :class:`LobbyError` if it does not fit).
     """
-    session = new_session(config, settings)
+    session = new_session(config, settings, creator_name)
     try:
         await store.add(session, owner)
     except StoreFull as exc:

@@ -56,6 +56,7 @@ from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context
 from app.http.web.templating import templates
 from app.live.streams import settle
+from app.races.lobby import LobbyError
 from app.races.operations import (
     Player,
     SessionState,
@@ -259,15 +260,21 @@ async def lookup(request: Request, store: SessionStore, game_id: str) -> Player 
 
 
 async def start_and_redirect(
-    request: Request, store: SessionStore, settings: Settings, config: GameConfig
+    request: Request,
+    store: SessionStore,
+    settings: Settings,
+    config: GameConfig,
+    creator_name: str | None = None,
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
     try:
-        session, _ = await start_game(store, config, settings, client_key(request))
+        session, _ = await start_game(store, config, settings, client_key(request), creator_name)
     except (ServerFull, TooManyGames) as exc:
         return await _index(
             request, settings, store, error=exc.message, status_code=exc.status_code
         )
+    except LobbyError as exc:  # a name that does not fit
+        return await _index(request, settings, store, error=str(exc), status_code=422)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
@@ -329,11 +336,15 @@ async def rules(request: Request) -> Response:
 @router.post("/games")
 async def create_game(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
     """Start a race from the start page's form and go to its table (303)."""
+    fields = await _form_fields(request)
+    name = fields.pop("name", None)  # the creator's, in a race with friends
     try:
-        config = parse_new_game(await _form_fields(request), settings.default_bot_level)
+        config = parse_new_game(fields, settings.default_bot_level)
     except FormError as exc:
         return await _index(request, settings, store, error=str(exc), status_code=422)
-    return await start_and_redirect(request, store, settings, config)
+    if config.people == 1:
+        name = None
+    return await start_and_redirect(request, store, settings, config, name)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
