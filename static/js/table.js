@@ -97,7 +97,7 @@
       return;
     }
     if (choice.dataset.mode === "down") {
-      total.textContent = "Tune Up (no number, shares the middle)";
+      total.textContent = "Tune Up: shares the middle";
       gas.value = "0";
       return;
     }

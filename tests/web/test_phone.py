@@ -224,7 +224,7 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
             _check(page, size, f"move {moves}")
         if moves == 4:
             # Picking a card changes the bar's words; it must still fit.
-            page.locator("#move-form label.hand-card").first.tap()
+            page.locator("#move-form label.hand-card, #move-form label.tune-chip").first.tap()
             _check(page, size, "a card picked")
             _shot(page, size, "mid-race")
         if summary and not round_end:
