@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from app.storage.interface import R, Tombstone
+from app.storage.interface import Lease, R, Tombstone
 from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.store")
@@ -38,9 +38,8 @@ class SavedMemoryStore(MemoryStore[R]):
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
         """``loader`` rebuilds a record from its ``to_dict()``; ``bounds`` as MemoryStore."""
-        super().__init__(**bounds)
+        super().__init__(loader, **bounds)
         self.data_dir = data_dir
-        self.loader = loader
         self._known: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
 
@@ -70,25 +69,24 @@ class SavedMemoryStore(MemoryStore[R]):
     async def close(self) -> None:
         """Save every live race, then close the known-races file."""
         entries = self.entries()
-        payload = {
-            "format": SAVE_FORMAT,
-            "races": [{"owner": owner, "race": record.to_dict()} for record, owner in entries],
-        }
-        _write_atomically(self.races_path, json.dumps(payload, separators=(",", ":")))
+        races = ",".join(
+            f'{{"owner":{json.dumps(owner)},"race":{data}}}' for _, data, owner in entries
+        )
+        _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
         self._rewrite_known()
         if self._known is not None:
             self._known.close()
             self._known = None
         log.info("races saved", extra={"saved": len(entries)})
 
-    async def add(self, record: R, owner: str) -> None:
+    async def create(self, record: R, owner: str) -> None:
         """Store the race and note it in ``known.jsonl`` before answering."""
-        await super().add(record, owner)
+        await super().create(record, owner)
         self._note(record.id, record.head().digests)
 
-    async def save(self, record: R) -> None:
+    async def save(self, record: R, lease: Lease) -> None:
         """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too)."""
-        await super().save(record)
+        await super().save(record, lease)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)
@@ -107,19 +105,26 @@ class SavedMemoryStore(MemoryStore[R]):
             payload = json.loads(self.races_path.read_text(encoding="utf-8"))
             if payload.get("format") != SAVE_FORMAT:
                 raise ValueError("unknown format")
-            races = [(self.loader(item["race"]), str(item["owner"])) for item in payload["races"]]
+            items = list(payload["races"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.error("saved races unreadable; starting empty", extra={"error": repr(exc)})
             return set()
-        for record, owner in races:
-            self.restore(record, owner)
-        return {record.id for record, _ in races}
+        restored: set[str] = set()
+        for item in items:
+            try:
+                game_id = str(item["race"]["id"])
+                self.restore(game_id, json.dumps(item["race"]), str(item["owner"]))
+            except (ValueError, KeyError, TypeError) as exc:
+                log.error("a saved race is unreadable; skipped", extra={"error": repr(exc)})
+                continue
+            restored.add(game_id)
+        return restored
 
     def _rewrite_known(self) -> None:
         if self._known is not None:
             self._known.close()
             self._known = None
-        heads = {record.id: record.head().digests for record, _ in self.entries()}
+        heads = {game_id: head.digests for game_id, head in self.heads().items()}
         _write_atomically(self.known_path, "".join(_known_line(i, d) for i, d in heads.items()))
         self._noted = heads
 
