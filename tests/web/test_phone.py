@@ -18,6 +18,7 @@ a round's end and game over go to tests/artifacts/phone/ (a set is committed).
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,8 @@ PHONE_CHECK_JS = """(bars) => {
   // At the flag the result comes first and the last trick below it (GAME_OVER_JS).
   const over = document.querySelector('#table.is-over');
   const must = [document.getElementById('table-status')];
-  if (!over) must.push(document.getElementById('trick'));
+  // A lobby has no trick yet.
+  if (!over && !document.getElementById('lobby')) must.push(document.getElementById('trick'));
   const form = document.getElementById('move-form');
   if (form) {
     must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
@@ -104,9 +106,16 @@ PHONE_CHECK_JS = """(bars) => {
     }
   }
 
-  // No clipped label, no clipped name.
+  // No clipped label, no clipped name in the trick (the strip may shorten a long name a
+  // person typed with an ellipsis: the trick and the seat bar show it whole).
+  const colours = /^(You|Pink|Orange|Yellow|Blue|Purple)$/;
+  for (const el of document.querySelectorAll('#table .strip-name')) {
+    if (shown(el) && colours.test(el.textContent.trim()) && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
   for (const el of document.querySelectorAll(
-      '#table button, #table .btn, #table label.tune-chip, #table .slot-who, #table .strip-name,'
+      '#table button, #table .btn, #table label.tune-chip, #table .slot-who,'
       + ' #table .table-facts > span, #table .preview > span')) {
     if (!shown(el)) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
@@ -285,3 +294,47 @@ def test_five_racers_with_every_variant_fit_the_phone(
         _check(page, size, "after Suggest")
         _shot(page, size, "five-racers-suggested")
     context.close()
+
+
+def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
+    browser: Browser, live_server: str
+) -> None:
+    """The creator names themself, a friend joins with a long name; whoever is to play
+    first sees the whole turn on one screen, names fitting, the clock saying what 0 does."""
+    creator_context, friend_context = _phone(browser, "360x740"), _phone(browser, "360x740")
+    creator, friend = creator_context.new_page(), friend_context.new_page()
+    creator.goto(live_server + "/")
+    creator.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    creator.tap(".friends-form label.pill:has(input[name=players][value='4'])")
+    creator.tap(".friends-form label.pill:has(input[name=people][value='2'])")
+    creator.fill("#creator-name", "Ada Lovelace")
+    creator.tap("#race-friends")
+    creator.wait_for_selector("#lobby")
+    assert creator.locator("#table-status").inner_text().startswith("Waiting for 1 friend")
+    assert "Your turn" not in creator.locator("#table").inner_text()
+    _check(creator, "360x740", "the lobby")
+    _shot(creator, "360x740", "friends-lobby")
+    friend.goto(creator.locator(".invite-url").first.input_value())
+    friend.fill("#name", "Bartholomew Long")
+    friend.tap("#join-race")
+    friend.wait_for_selector("#table")
+    pages = (creator, friend)
+    for _ in range(60):
+        for page in pages:
+            page.reload()
+            page.wait_for_selector("#table[data-settled]", state="attached")
+        mover = next((p for p in pages if p.locator("#move-form").count()), None)
+        if mover is not None:
+            break
+        creator.wait_for_timeout(500)
+    else:
+        pytest.fail("nobody got a turn")
+    _check(mover, "360x740", "a race with friends")
+    clock = mover.locator(".seat-badge.is-turn .seat-clock").inner_text()
+    assert re.fullmatch(r"\d+ s left, then the autopilot plays for you", clock), clock
+    names = mover.locator(".trick-slot .slot-who").all_inner_texts()
+    other = "Bartholomew Long" if mover is creator else "Ada Lovelace"
+    assert "You" in names and other in names, names
+    _shot(mover, "360x740", "friends-turn")
+    creator_context.close()
+    friend_context.close()
