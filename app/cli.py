@@ -124,6 +124,7 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         port=port,
         factory=True,
         reload=reload,
+        reload_includes=["*.py", "*.html"] if reload else None,
         workers=workers,
         http=HTTP_PROTOCOL,
         # X-Forwarded-* are trusted only from FORWARDED_ALLOW_IPS (uvicorn reads it).

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.bots import pool as bot_pool
-from app.bots.runner import RUNNER
+from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import routes as api
 from app.http.api.models import Health, Readiness
@@ -26,6 +26,7 @@ from app.http.assets import static_app
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.logging import AccessLogMiddleware, configure_logging
+from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
     CsrfMiddleware,
@@ -36,7 +37,6 @@ from app.http.security import (
 from app.http.web import friends
 from app.http.web import routes as web
 from app.live.hub import LiveHub, RedisLiveHub, StreamGate
-from app.metrics import install_metrics
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
@@ -49,6 +49,10 @@ log = logging.getLogger("zzv.app")
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
+
+GZIP_LEVEL = 3
+"""zlib's level for answers: a table fragment comes out about a seventh larger than at the
+default 6, for less than half the CPU time (``docs/bench-moves.md``)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
@@ -173,7 +177,8 @@ async def _store_ready(app: FastAPI) -> tuple[bool, str]:
 
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
-    return True, RUNNER.readiness()
+    runner: BotRunner = app.state.runner
+    return True, runner.readiness()
 
 
 async def _count_games(store: SessionStore) -> int | None:
@@ -189,7 +194,6 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     configure_logging(settings)
     if store is None:
         store = build_store(settings)
-    RUNNER.configure(settings)  # one bot runner per process, like the worker pool
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
@@ -202,7 +206,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.races = Races(store, settings, publish=hub.publish)
+    app.state.runner = BotRunner(settings)
+    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = StreamGate(settings.max_streams_per_client)
@@ -223,7 +228,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app

@@ -23,6 +23,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from app.storage.interface import Lease, R, Tombstone
 from app.storage.memory import MemoryStore
 
@@ -70,7 +72,7 @@ class SavedMemoryStore(MemoryStore[R]):
         """Save every live race, then close the known-races file."""
         entries = self.entries()
         races = ",".join(
-            f'{{"owner":{json.dumps(owner)},"race":{data}}}' for _, data, owner in entries
+            f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
         _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
         self._rewrite_known()
@@ -113,7 +115,7 @@ class SavedMemoryStore(MemoryStore[R]):
         for item in items:
             try:
                 game_id = str(item["race"]["id"])
-                self.restore(game_id, json.dumps(item["race"]), str(item["owner"]))
+                self.restore(game_id, orjson.dumps(item["race"]), str(item["owner"]))
             except (ValueError, KeyError, TypeError) as exc:
                 log.error("a saved race is unreadable; skipped", extra={"error": repr(exc)})
                 continue
