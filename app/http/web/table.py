@@ -515,7 +515,9 @@ def table_context(
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
-        "title": page_title(state),
+        "title": "Waiting for friends · Zoom Zoom Vroom"
+        if lobby_status(state)
+        else page_title(state),
         "status": lobby_status(state) or status_text(state, reader),
         "my_turn": is_my_turn(state),
         "me": None if me == SPECTATOR else players[me],
