@@ -136,11 +136,12 @@ def test_the_contracts_catch_imports_inside_functions_and_type_checking(
 
 
 def test_applying_a_move_imports_no_web_stack() -> None:
-    """In a fresh interpreter, the module that applies a person's move (and what it
-    imports) loads none of the web frameworks or the templating."""
+    """In a fresh interpreter, the modules that apply a person's move (the unit of work
+    and the operations, and what they import) load none of the web frameworks or the
+    templating."""
     probe = (
         "import json, sys\n"
-        "import app.races.operations\n"
+        "import app.races.unit, app.races.operations\n"
         f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(WEB_STACK)!r})))"
     )
     result = subprocess.run(
