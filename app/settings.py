@@ -48,7 +48,12 @@ class Settings(BaseSettings):
         10000, ge=0, description="How many expired game ids are remembered to answer 410."
     )
     max_games_per_client: int = Field(
-        20, ge=1, description="Most live races one client address may hold at once."
+        20,
+        ge=1,
+        description=(
+            "Most live races one client address may hold at once; never more than half of "
+            "`ZZV_MAX_GAMES`, so one client cannot fill a small store."
+        ),
     )
     data_dir: Path | None = Field(
         None,
@@ -177,6 +182,18 @@ class Settings(BaseSettings):
 
     log_level: LogLevel = Field("info", description="Level of the app's structured logs.")
     access_log: bool = Field(True, description="Emit one structured line per request.")
+
+    @property
+    def client_cap(self) -> int:
+        """The live races one client may hold: ``max_games_per_client``, but never more
+        than half of the store (at least one), so one address cannot squat every slot.
+
+        >>> Settings(max_games=20).client_cap, Settings(max_games=2000).client_cap
+        (10, 20)
+        >>> Settings(max_games=1).client_cap
+        1
+        """
+        return max(1, min(self.max_games_per_client, self.max_games // 2))
 
 
 @lru_cache(maxsize=1)

@@ -118,7 +118,7 @@ async def start_game(
     except StoreFull as exc:
         raise ServerFull() from exc
     except ClientFull as exc:
-        raise TooManyGames(settings.max_games_per_client) from exc
+        raise TooManyGames(settings.client_cap) from exc
     async with store.lock(session.id):
         await _begin(session)
         state = session_state(session, seat=None if config.watch else HUMAN_SEAT)
