@@ -3,7 +3,9 @@
 Two files in ``ZZV_DATA_DIR``:
 
 * ``races.json`` — every live race, written (atomically) on a graceful stop and read and
-  removed at the next start, so a restart or a deploy keeps the races in progress;
+  removed at the next start, so a restart or a deploy keeps the races in progress. It is
+  read race by race: an entry that cannot be read (damaged, or from an incompatible
+  version) is skipped, logged and kept aside in ``races.json.bad``, and the others load;
 * ``known.jsonl`` — one line ``{"id", "digests"}`` appended (and flushed) as each race is
   created and whenever somebody takes a seat in it. It is the durable marker for a process
   that was killed without saving: at the next start every known race that is not in
@@ -43,6 +45,8 @@ class SavedMemoryStore(MemoryStore[R]):
         self.loader = loader
         self._known: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
+        self.unreadable = 0
+        """Saved races the last :meth:`open` could not read (-1: the whole file)."""
 
     @property
     def races_path(self) -> Path:
@@ -65,7 +69,10 @@ class SavedMemoryStore(MemoryStore[R]):
                 lost += 1
         self.races_path.unlink(missing_ok=True)  # a later kill must not resurrect them
         self._rewrite_known()
-        log.info("races loaded", extra={"restored": len(restored), "lost": lost})
+        log.info(
+            "races loaded",
+            extra={"restored": len(restored), "lost": lost, "unreadable": self.unreadable},
+        )
 
     async def close(self) -> None:
         """Save every live race, then close the known-races file."""
@@ -101,19 +108,69 @@ class SavedMemoryStore(MemoryStore[R]):
         self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
+        """Load ``races.json`` race by race: an entry that cannot be read is skipped,
+        counted, logged and kept aside in :attr:`bad_path`; the others load. A file that
+        cannot be read at all (or of another format) is kept aside whole."""
+        self.unreadable = 0
         if not self.races_path.is_file():
             return set()
         try:
             payload = json.loads(self.races_path.read_text(encoding="utf-8"))
-            if payload.get("format") != SAVE_FORMAT:
-                raise ValueError("unknown format")
-            races = [(self.loader(item["race"]), str(item["owner"])) for item in payload["races"]]
+            if not isinstance(payload, dict) or payload.get("format") != SAVE_FORMAT:
+                raise ValueError(f"not a races file of format {SAVE_FORMAT}")
+            entries = payload["races"]
+            if not isinstance(entries, list):
+                raise ValueError("no list of races")
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.error("saved races unreadable; starting empty", extra={"error": repr(exc)})
+            kept = self._free_bad_path()
+            os.replace(self.races_path, kept)
+            log.error(
+                "saved races unreadable; kept aside, starting without them",
+                extra={"error": repr(exc), "kept": str(kept)},
+            )
+            self.unreadable = -1
             return set()
-        for record, owner in races:
-            self.restore(record, owner)
-        return {record.id for record, _ in races}
+        restored: set[str] = set()
+        bad: list[Any] = []
+        for index, item in enumerate(entries):
+            try:
+                record = self.loader(item["race"])
+                owner = str(item["owner"])
+                if record.id in restored:
+                    raise ValueError(f"race {record.id} saved twice")
+                self.restore(record, owner)
+            except Exception as exc:  # any damage to one entry must spare the others
+                log.error(
+                    "a saved race is unreadable; skipped",
+                    extra={"entry": index, "error": repr(exc)},
+                )
+                bad.append(item)
+                continue
+            restored.add(record.id)
+        if bad:
+            self.unreadable = len(bad)
+            document = {"format": SAVE_FORMAT, "races": bad}
+            kept = self._free_bad_path()
+            _write_atomically(kept, json.dumps(document, separators=(",", ":")))
+            log.error(
+                "unreadable saved races kept aside", extra={"skipped": len(bad), "kept": str(kept)}
+            )
+        return restored
+
+    @property
+    def bad_path(self) -> Path:
+        """Where unreadable saved races are kept for a person to look at (never loaded)."""
+        return self.data_dir / "races.json.bad"
+
+    def _free_bad_path(self) -> Path:
+        """:attr:`bad_path`, or ``races.json.bad.N`` if an earlier one is still there:
+        nothing kept aside is ever overwritten."""
+        target = self.bad_path
+        number = 1
+        while target.exists():
+            number += 1
+            target = self.data_dir / f"{self.bad_path.name}.{number}"
+        return target
 
     def _rewrite_known(self) -> None:
         if self._known is not None:

@@ -15,9 +15,7 @@ pytestmark = pytest.mark.slow
 def create_as(client: httpx.Client, address: str) -> httpx.Response:
     """POST /api/games as the client at ``address`` (uvicorn trusts X-Forwarded-For from
     loopback, so each address is a client of its own)."""
-    return client.post(
-        "/api/games", json={"bots": "random"}, headers={"X-Forwarded-For": address}
-    )
+    return client.post("/api/games", json={"bots": "random"}, headers={"X-Forwarded-For": address})
 
 
 def test_one_client_holds_at_most_half_of_a_small_store(
