@@ -97,6 +97,22 @@ class Settings(BaseSettings):
             "long is closed (`zzv serve` and the Docker image)."
         ),
     )
+    max_header_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        description=(
+            "Largest request line plus headers accepted; a bigger one gets 431 and the "
+            "connection is closed (`zzv serve` and the Docker image)."
+        ),
+    )
+    body_timeout_seconds: float = Field(
+        15.0,
+        gt=0,
+        description=(
+            "A request whose body has not fully arrived this long after its headers gets 408 "
+            "and the connection is closed (`zzv serve` and the Docker image)."
+        ),
+    )
 
     rate_limit_enabled: bool = Field(True, description="Turn per-client rate limiting on/off.")
     create_rate_per_minute: float = Field(
