@@ -32,6 +32,7 @@ from app.http.security import (
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
+    TrustedHostsMiddleware,
 )
 from app.http.web import friends
 from app.http.web import routes as web
@@ -217,6 +218,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
     app.add_middleware(CsrfMiddleware, settings=settings)
     app.add_middleware(BodySizeLimitMiddleware, settings=settings)
+    app.add_middleware(TrustedHostsMiddleware, settings=settings)
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).

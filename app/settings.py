@@ -7,13 +7,16 @@ it to :func:`app.main.create_app`.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.vocabulary import BotLevel
 from engine.bots import DEFAULT_BOT_BUDGET_MS
@@ -180,6 +183,24 @@ class Settings(BaseSettings):
             "are also Secure whenever the request itself arrived over https."
         ),
     )
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        ("127.0.0.1", "localhost", "[::1]", "testserver"),
+        description=(
+            "Host names (and `*.example.com` patterns; `*` for any) the server answers to, "
+            "comma-separated or as a JSON list; "
+            "a request for another Host gets 400, so no page or invite link is ever built "
+            "on a foreign name. The host of `ZZV_PUBLIC_URL` is always allowed. The probes "
+            "`/healthz`, `/readyz` and `/metrics` answer whatever the Host."
+        ),
+    )
+    public_url: str | None = Field(
+        None,
+        pattern=r"^https?://[^/\s?#]+(/[^\s?#]*)?$",
+        description=(
+            "The address people reach the server at (e.g. https://vroom.example); invite "
+            "and watch links are built on it instead of the request's Host."
+        ),
+    )
     allowed_origins: tuple[str, ...] = Field(
         (),
         description=(
@@ -198,6 +219,40 @@ class Settings(BaseSettings):
 
     log_level: LogLevel = Field("info", description="Level of the app's structured logs.")
     access_log: bool = Field(True, description="Emit one structured line per request.")
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        """Accept ``a.example,b.example`` as well as a JSON list.
+
+        >>> Settings(allowed_hosts="localhost, vroom.example").allowed_hosts
+        ('localhost', 'vroom.example')
+        >>> Settings(allowed_hosts='["[::1]"]').allowed_hosts
+        ('[::1]',)
+        """
+        if not isinstance(value, str):
+            return value
+        with contextlib.suppress(ValueError):
+            listed = json.loads(value)
+            if isinstance(listed, list):
+                return tuple(listed)
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+
+    @property
+    def trusted_hosts(self) -> tuple[str, ...]:
+        """``allowed_hosts`` plus the host of ``public_url`` (IPv6 in brackets, like a
+        Host header), lower-cased.
+
+        >>> Settings(allowed_hosts=("a.example",), public_url="https://B.example:8443/x").trusted_hosts
+        ('a.example', 'b.example')
+        """
+        hosts = [host.lower() for host in self.allowed_hosts]
+        if self.public_url is not None:
+            name = urlsplit(self.public_url).hostname or ""
+            name = f"[{name}]" if ":" in name else name
+            if name and name not in hosts:
+                hosts.append(name)
+        return tuple(hosts)
 
     @property
     def client_cap(self) -> int:

@@ -120,7 +120,7 @@ def store_bounds(settings: Settings) -> dict[str, Any]:
         "max_games": settings.max_games,
         "idle_expiry_seconds": settings.idle_expiry_seconds,
         "evict_min_idle_seconds": settings.evict_min_idle_seconds,
-        "max_games_per_client": settings.client_cap,
+        "max_games_per_client": settings.max_games_per_client,
     }
 
 

@@ -109,7 +109,7 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             races = []
             for seed in range(RACES):
                 body = {"players": 4, "bots": "hard", "seed": 100 + seed}

@@ -139,6 +139,15 @@ ApiPlayerDep = Annotated[Player, Depends(api_player)]
 """The game of the path and the seat its Bearer token opens (401/404/410 otherwise)."""
 
 
+def public_base_url(request: Request) -> str:
+    """Where links handed to people point, ending in ``/``: ``ZZV_PUBLIC_URL`` when set,
+    else the request's own address (whose Host the trusted-host check has accepted)."""
+    settings: Settings = request.app.state.settings
+    if settings.public_url is not None:
+        return settings.public_url.rstrip("/") + "/"
+    return str(request.base_url)
+
+
 def is_https(request: Request, settings: Settings) -> bool:
     """Whether cookies must be ``Secure``: request came over https or settings force it."""
     return settings.secure_cookies or request.url.scheme == "https"

@@ -88,6 +88,17 @@ class CrossSiteRequest(AppError):
     message = "This request came from another site and was refused."
 
 
+class UnknownHost(AppError):
+    """The request names a host this server is not configured to answer to (400)."""
+
+    status_code = 400
+    code = "unknown_host"
+    message = (
+        "This server does not answer to the host name this request was sent to; use its "
+        "published address."
+    )
+
+
 class GameNotFound(AppError):
     """Unknown game id or wrong token: deliberately indistinguishable (404)."""
 

@@ -34,6 +34,7 @@ from app.http.deps import (
     StoreDep,
     StreamGateDep,
     client_key,
+    public_base_url,
 )
 from app.http.errors import IllegalMove
 from app.live.streams import Message, follow, open_stream, settle
@@ -98,7 +99,7 @@ async def create_game(
 
 def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
     """The open invites of ``session``, each with a link to its join page."""
-    return session.lobby.invite_links(str(request.base_url), session.id)
+    return session.lobby.invite_links(public_base_url(request), session.id)
 
 
 @router.get(
