@@ -36,7 +36,7 @@ from app.http.security import (
 )
 from app.http.web import friends
 from app.http.web import routes as web
-from app.live.hub import LiveHub, RedisLiveHub, StreamGate
+from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.metrics import install_metrics
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
@@ -119,6 +119,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             await sweeper
         log.info("shutting down", extra={"games": await _count_games(store)})
         await hub.stop()
+        await app.state.stream_gate.stop()
         await store.close()
         await asyncio.to_thread(_stop_bot_workers)
 
@@ -203,7 +204,15 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.state.store = store
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
-    app.state.stream_gate = StreamGate(settings.max_streams_per_client)
+    app.state.stream_gate = (
+        RedisStreamGate(
+            settings.max_streams_per_client,
+            redis_url.get_secret_value(),
+            settings.redis_timeout_seconds,
+        )
+        if redis_url
+        else StreamGate(settings.max_streams_per_client)
+    )
     app.state.readiness_checks = {"store": _store_ready, "bots": _bots_ready}
     install_error_handlers(app)
 

@@ -173,7 +173,12 @@ class Settings(BaseSettings):
         1.5, gt=0, description="Time between two moves of a bots-only race shown to watchers."
     )
     max_streams_per_client: int = Field(
-        16, ge=1, description="Live event streams one client may hold open at once."
+        16,
+        ge=1,
+        description=(
+            "Live event streams one client may hold open at once (over every worker when "
+            "the store is Redis)."
+        ),
     )
 
     secure_cookies: bool = Field(

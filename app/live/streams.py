@@ -82,15 +82,16 @@ async def follow(
             await listener.wait(_wait_for(player.deadline))
 
 
-def open_stream(
+async def open_stream(
     gate: StreamGate, client: str, stream: AsyncIterator[Message]
 ) -> EventSourceResponse:
     """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap.
 
-    Raises :class:`app.http.errors.TooManyStreams` (429) when the client holds too many already.
+    Raises :class:`app.http.errors.TooManyStreams` (429) when the client holds too many
+    already (counted over every worker when the gate is Redis's).
     """
     try:
-        gate.open(client)
+        ticket = await gate.open(client)
     except GateFull as exc:
         raise TooManyStreams() from exc
 
@@ -99,7 +100,7 @@ def open_stream(
             async for message in stream:
                 yield message
         finally:
-            gate.close(client)
+            await gate.close(client, ticket)
 
     # No-store and no proxy buffering: every message must reach the client at once.
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -233,7 +233,7 @@ async def follow_game(
         return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
 
     stream = follow(player, hub, render)
-    return open_stream(gate, client_key(request), stream)
+    return await open_stream(gate, client_key(request), stream)
 
 
 @router.get(

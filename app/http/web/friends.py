@@ -171,7 +171,7 @@ async def seat_events(
         return None if state["last_mover"] == seat else _CHANGED
 
     stream = follow(found, hub, render)
-    return open_stream(gate, client_key(request), _until_over(stream))
+    return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
@@ -195,7 +195,7 @@ async def watch_events(
     """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
     spectator = await find_public(store, game_id)
     stream = follow(spectator, hub, lambda _state: _CHANGED)
-    return open_stream(gate, client_key(request), _until_over(stream))
+    return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.post("/watch")
