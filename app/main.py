@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -34,6 +35,7 @@ from app.http.security import (
     SecurityHeadersMiddleware,
     TrustedHostsMiddleware,
 )
+from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
 from app.http.web import routes as web
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
@@ -176,6 +178,15 @@ async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     return True, RUNNER.readiness()
 
 
+async def _save_now(store: SessionStore) -> None:
+    """Save what the store keeps in memory now, as a stop begins (``zzv serve`` calls it
+    before waiting for requests in flight); stores that keep nothing in memory have
+    nothing to do."""
+    checkpoint = getattr(store, "checkpoint", None)
+    if checkpoint is not None:
+        await checkpoint()
+
+
 async def _count_games(store: SessionStore) -> int | None:
     with contextlib.suppress(StoreUnavailable):
         return await store.count()
@@ -214,6 +225,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
         else StreamGate(settings.max_streams_per_client)
     )
     app.state.readiness_checks = {"store": _store_ready, "bots": _bots_ready}
+    app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
 
     app.include_router(api.router)
@@ -232,6 +244,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    # Outside even that: a request the stop cuts off still gets a proper 503.
+    app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, store.cached_count)
     return app

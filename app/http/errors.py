@@ -265,6 +265,21 @@ class GameServerUnavailable(AppError):
         super().__init__(headers={"Retry-After": "5"})
 
 
+class ServerStopping(AppError):
+    """A request still running when the server's graceful stop ran out (503)."""
+
+    status_code = 503
+    code = "server_stopping"
+    message = (
+        "The server is restarting and could not finish this request; nothing of it was "
+        "answered. Please send it again in a moment."
+    )
+
+    def __init__(self) -> None:
+        """A restart takes a few seconds."""
+        super().__init__(headers={"Retry-After": "5", "Connection": "close"})
+
+
 _JSON_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json"})
 
 

@@ -2,10 +2,11 @@
 
 Two files in ``ZZV_DATA_DIR``:
 
-* ``races.json`` — every live race, written (atomically) on a graceful stop and read and
-  removed at the next start, so a restart or a deploy keeps the races in progress. It is
-  read race by race: an entry that cannot be read (damaged, or from an incompatible
-  version) is skipped, logged and kept aside in ``races.json.bad``, and the others load;
+* ``races.json`` — every live race, written (atomically) as a stop begins, after every
+  change during the stop's grace, and at its end; read and removed at the next start, so
+  a restart or a deploy keeps the races in progress. It is read race by race: an entry
+  that cannot be read (damaged, or from an incompatible version) is skipped, logged and
+  kept aside in ``races.json.bad``, and the others load;
 * ``known.jsonl`` — one line ``{"id", "digests"}`` appended (and flushed) as each race is
   created and whenever somebody takes a seat in it. It is the durable marker for a process
   that was killed without saving: at the next start every known race that is not in
@@ -19,9 +20,11 @@ Token digests are stored, never tokens.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -47,6 +50,8 @@ class SavedMemoryStore(MemoryStore[R]):
         self._noted: dict[str, tuple[str, ...]] = {}
         self.unreadable = 0
         """Saved races the last :meth:`open` could not read (-1: the whole file)."""
+        self._steady: dict[str, dict[str, Any]] = {}
+        self._write_through = False
 
     @property
     def races_path(self) -> Path:
@@ -74,31 +79,70 @@ class SavedMemoryStore(MemoryStore[R]):
             extra={"restored": len(restored), "lost": lost, "unreadable": self.unreadable},
         )
 
+    async def checkpoint(self) -> None:
+        """Save every live race now, and again after every later change until
+        :meth:`close`: called as a stop begins, so a kill during the stop's grace loses no
+        answered move (nor the moves answered during the grace)."""
+        self._write_through = True
+        saved = self._write_races()
+        log.info("races saved as the stop began", extra={"saved": saved})
+
     async def close(self) -> None:
         """Save every live race, then close the known-races file."""
-        entries = self.entries()
-        payload = {
-            "format": SAVE_FORMAT,
-            "races": [{"owner": owner, "race": record.to_dict()} for record, owner in entries],
-        }
-        _write_atomically(self.races_path, json.dumps(payload, separators=(",", ":")))
+        saved = self._write_races()
+        self._write_through = False
         self._rewrite_known()
         if self._known is not None:
             self._known.close()
             self._known = None
-        log.info("races saved", extra={"saved": len(entries)})
+        log.info("races saved", extra={"saved": saved})
+
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: str) -> AsyncIterator[None]:
+        """The race's lock, keeping aside the race as it was when the lock was taken: a
+        save while the holder is part-way through a move (a bot thinking in a thread)
+        writes that steady state, never a half-changed one."""
+        async with super().lock(game_id):
+            with self._mutex:
+                entry = self._games.get(game_id)
+            if entry is not None:
+                self._steady[game_id] = entry.record.to_dict()
+            try:
+                yield
+            finally:
+                self._steady.pop(game_id, None)
 
     async def add(self, record: R, owner: str) -> None:
         """Store the race and note it in ``known.jsonl`` before answering."""
         await super().add(record, owner)
         self._note(record.id, record.head().digests)
+        if self._write_through:
+            self._write_races()
 
     async def save(self, record: R) -> None:
-        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too)."""
+        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); the
+        record is now steady (the operation is done), and during a stop it is written."""
         await super().save(record)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)
+        if record.id in self._steady:
+            self._steady[record.id] = record.to_dict()
+        if self._write_through:
+            self._write_races()
+
+    def _write_races(self) -> int:
+        """Write ``races.json`` atomically (each race busy in a move as it was steady);
+        return how many races it holds."""
+        races = []
+        for record, owner in self.entries():
+            steady = self._steady.get(record.id)
+            races.append(
+                {"owner": owner, "race": steady if steady is not None else record.to_dict()}
+            )
+        payload = {"format": SAVE_FORMAT, "races": races}
+        _write_atomically(self.races_path, json.dumps(payload, separators=(",", ":")))
+        return len(races)
 
     def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
         if self._known is None:
