@@ -43,8 +43,10 @@ from app.metrics import install_metrics
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
+from app.races.unit import Races
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
+from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.app")
 
@@ -72,14 +74,14 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 """
 
 
-async def _sweep_forever(store: SessionStore, interval: float) -> None:
-    """Drop expired games every ``interval`` seconds (and count them: a shared store's
-    :meth:`~app.storage.interface.GameStore.cached_count` is refreshed so)."""
+async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> None:
+    """Drop expired games every ``interval`` seconds, and count the live ones for the
+    metrics gauge (``app.state.races_counted``)."""
     while True:
         await asyncio.sleep(interval)
         try:
             dropped = await store.sweep()
-            await store.count()
+            app.state.races_counted = await store.count()
         except StoreUnavailable:
             log.warning("sweep skipped: game store unavailable")
             continue
@@ -110,7 +112,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await store.open()
     await hub.start()
     sweeper = asyncio.create_task(
-        _sweep_forever(store, settings.sweep_interval_seconds), name="zzv-sweep"
+        _sweep_forever(app, store, settings.sweep_interval_seconds), name="zzv-sweep"
     )
     log.info("started", extra={"max_games": settings.max_games})
     try:
@@ -213,6 +215,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.races = Races(store, settings, publish=hub.publish)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = (
@@ -247,5 +250,14 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     # Outside even that: a request the stop cuts off still gets a proper 503.
     app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
-        app.state.metrics_registry = install_metrics(app, store.cached_count)
+        app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app
+
+
+def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
+    """The metrics gauge's count of live races, read without I/O: exact for this process's
+    memory store, the sweep's last count for a shared one."""
+    if isinstance(store, MemoryStore):
+        return lambda: float(len(store))
+    app.state.races_counted = 0
+    return lambda: float(app.state.races_counted)

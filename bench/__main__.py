@@ -148,7 +148,7 @@ def bench_memory(games: int, cap: int) -> None:
 
     print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")
     store: MemoryStore[GameSession] = MemoryStore(
-        max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0
+        GameSession.from_dict, max_games=cap, idle_expiry_seconds=1e9, evict_min_idle_seconds=0
     )
     _drop_engine_cache()
     gc.collect()
@@ -156,8 +156,8 @@ def bench_memory(games: int, cap: int) -> None:
     base = tracemalloc.get_traced_memory()[0]
     for i in range(1, 5 * cap + 1):
         session = _started(GameConfig(players=3 + i % 3, bots="normal"), settings)
-        asyncio.run(store.add(session, "bench"))
         _play(session, rng, None)
+        asyncio.run(store.create(session, "bench"))
         if i % cap == 0:
             cached = _drop_engine_cache()
             gc.collect()

@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.races.operations import SessionStore, find_player, play_turn, start_game
+from app.races.operations import SessionStore
 from app.races.record import GameConfig, GameSession
+from app.races.unit import Races
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
@@ -32,16 +33,17 @@ from engine import Action
 async def _play_races(store: SessionStore, races: int, moves: int) -> list[tuple[float, float]]:
     """(wall ms, CPU ms) of each person's move over ``races`` seeded races, ``moves`` in all."""
     settings = Settings(seed_secret="bench", rate_limit_enabled=False, access_log=False)
+    races_of = Races(store, settings)
     timings: list[tuple[float, float]] = []
     rng = random.Random(1)
     for race in range(races):
         config = GameConfig(players=3 + race % 3, bots="random", seed=race)
-        session, state = await start_game(store, config, settings, "bench")
+        session, state = await races_of.create(config, "bench")
         while state["current_seat"] is not None and len(timings) < moves * (race + 1) // races:
             action = Action.from_dict(rng.choice(state["legal_actions"]))
             wall, cpu = time.perf_counter(), time.process_time()
-            player = await find_player(store, session.id, session.token)
-            state = await play_turn(player, state["turn"], action, since=state["event_count"])
+            async with races_of.open(session.id, session.token, write=True) as opened:
+                state = await opened.play(state["turn"], action, since=state["event_count"])
             timings.append(
                 ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)
             )
@@ -59,8 +61,8 @@ def _row(name: str, timings: list[tuple[float, float]]) -> str:
 
 def bench_store(races: int, moves: int) -> None:
     """Print the per-move cost of each store, side by side (see the module doc)."""
-    memory_store: SessionStore = MemoryStore[GameSession](
-        max_games=races + 1, idle_expiry_seconds=1e9
+    memory_store: SessionStore = MemoryStore(
+        GameSession.from_dict, max_games=races + 1, idle_expiry_seconds=1e9
     )
     stores: list[tuple[str, Callable[[str], SessionStore]]] = [
         ("memory", lambda _url: memory_store),

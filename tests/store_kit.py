@@ -67,7 +67,7 @@ def make_store(
     if clock is not None:
         bounds["clock"] = clock
     if kind == "memory":
-        return MemoryStore(**bounds)
+        return MemoryStore(GameSession.from_dict, **bounds)
     assert redis is not None
     return RedisStore.connect(redis.url, GameSession.from_dict, 2.0, **bounds)
 
@@ -95,20 +95,21 @@ class StoreProbe:
         return portal.call(wrapper)
 
     def get(self, game_id: str) -> GameSession:
-        """The stored race (a copy for Redis: change it through :meth:`edit`)."""
-        session = self.run(lambda: self.store.load(game_id))
+        """A copy of the stored race (change it through :meth:`edit`)."""
+        session = self.run(lambda: self.store.fetch(game_id)).record
         assert session is not None, f"race {game_id} is not stored"
         return session
 
     @contextlib.contextmanager
     def edit(self, game_id: str) -> Iterator[GameSession]:
-        """The stored race, saved back after the block."""
+        """A copy of the stored race, saved back after the block."""
         session = self.get(game_id)
         yield session
 
         async def save() -> None:
-            async with self.store.lock(game_id):
-                await self.store.save(session)
+            async with self.store.lock(game_id) as found:
+                assert found.lease is not None
+                await self.store.save(session, found.lease)
 
         self.run(save)
 

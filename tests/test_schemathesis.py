@@ -53,7 +53,7 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
         case.headers["Authorization"] = f"Bearer {OVER_TOKEN if streams else REAL_TOKEN}"
         if fresh_turn and isinstance(case.body, dict) and "turn" in case.body:
             store = app.state.store  # the memory store: its load needs no running server
-            session = asyncio.run(store.load(REAL_GAME_ID))
+            session = asyncio.run(store.fetch(REAL_GAME_ID)).record
             if session is not None:
                 case.body["turn"] = session.turn
     # A wrong token answers 404 exactly like an unknown race, by design (it must not reveal

@@ -16,6 +16,8 @@ from app.races.operations import SessionStore
 from app.races.record import GameConfig, GameSession, token_digest
 from app.storage.interface import (
     ClientFull,
+    Lease,
+    LeaseLost,
     RecordHead,
     StoreFull,
     StoreUnavailable,
@@ -56,20 +58,32 @@ def run(request: pytest.FixtureRequest) -> Callable[..., None]:
 
 
 async def live(store: SessionStore, *ids: str) -> set[str]:
-    """Which of ``ids`` are live."""
-    return {game_id for game_id in ids if await store.head(game_id) is not None}
+    """Which of ``ids`` are live (looked at as a spectator: no idle clock moves)."""
+    return {game_id for game_id in ids if (await store.fetch(game_id)).head is not None}
+
+
+async def touch(store: SessionStore, game_id: str) -> int | None:
+    """Read the race with its seat's token, as that seat's requests do (its idle clock
+    moves); the seat the token opened (None once the race is gone)."""
+    return (await store.fetch(game_id, token_digest(f"token-{game_id}"))).seat
+
+
+async def gone(store: SessionStore, game_id: str) -> Tombstone | None:
+    """What remains of ``game_id``, if it is gone."""
+    found = await store.fetch(game_id)
+    assert found.record is None
+    return found.gone
 
 
 def test_touch_keeps_a_game_alive_and_expiry_leaves_a_tombstone(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("a"), "client")
+        await store.create(session("a"), "client")
         for _ in range(5):
             clock.now += 90  # each touch keeps it alive although 450 s passed in all
-            assert (await store.head("a")) == RecordHead((token_digest("token-a"), "", ""))
-            await store.touch("a")
+            assert (await store.fetch("a")).head == RecordHead((token_digest("token-a"), "", ""))
+            assert await touch(store, "a") == 0
         clock.now += 100
-        assert await store.load("a") is None
-        assert await store.tombstone("a") == Tombstone((token_digest("token-a"), "", ""))
+        assert await gone(store, "a") == Tombstone((token_digest("token-a"), "", ""))
         assert await store.count() == 0
 
     run(scenario, max_games=10, idle_expiry_seconds=100)
@@ -77,11 +91,12 @@ def test_touch_keeps_a_game_alive_and_expiry_leaves_a_tombstone(run: Any) -> Non
 
 def test_reads_without_touch_do_not_move_the_idle_clock(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("a"), "client")
+        await store.create(session("a"), "client")
         for _ in range(3):
             clock.now += 40
-            await store.head("a")  # e.g. a request whose token turns out wrong
-        assert await store.head("a") is None
+            await store.fetch("a", "a-wrong-digest")  # a request whose token turns out wrong
+            await store.fetch("a")  # a spectator
+        assert await live(store, "a") == set()
 
     run(scenario, max_games=10, idle_expiry_seconds=100)
 
@@ -89,7 +104,7 @@ def test_reads_without_touch_do_not_move_the_idle_clock(run: Any) -> None:
 def test_sweep_drops_only_expired_games(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for name in "abc":
-            await store.add(session(name), "client")
+            await store.create(session(name), "client")
             clock.now += 40
         # a put at 5000, b at 5040, c at 5080; now 5120
         assert await store.sweep() == 1  # a is 120 s idle
@@ -105,28 +120,28 @@ def test_sweep_drops_only_expired_games(run: Any) -> None:
 def test_full_store_evicts_the_least_recently_used_idle_game(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for name in "abc":
-            await store.add(session(name), "client")
+            await store.create(session(name), "client")
             clock.now += 50
-        await store.touch("a")  # a becomes the most recently used; b is now the LRU
+        assert await touch(store, "a") == 0  # a is now the most recently used; b the LRU
         clock.now += 50
-        await store.add(session("d"), "client")
+        await store.create(session("d"), "client")
         assert await store.count() == 3
         assert await live(store, "a", "b", "c", "d") == {"a", "c", "d"}
-        assert await store.tombstone("b") == Tombstone((token_digest("token-b"), "", ""))
+        assert await gone(store, "b") == Tombstone((token_digest("token-b"), "", ""))
 
     run(scenario, max_games=3, idle_expiry_seconds=1000, evict_min_idle_seconds=30)
 
 
 def test_full_store_refuses_rather_than_evict_an_active_game(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("a"), "client")
-        await store.add(session("b"), "client")
+        await store.create(session("a"), "client")
+        await store.create(session("b"), "client")
         clock.now += 10
         with pytest.raises(StoreFull):
-            await store.add(session("c"), "client")
+            await store.create(session("c"), "client")
         assert await live(store, "a", "b", "c") == {"a", "b"}
         clock.now += 31
-        await store.add(session("c"), "client")
+        await store.create(session("c"), "client")
         assert await store.count() == 2
 
     run(scenario, max_games=2, idle_expiry_seconds=1000, evict_min_idle_seconds=30)
@@ -136,7 +151,7 @@ def test_cap_holds_under_many_adds(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for i in range(200):
             clock.now += 1
-            await store.add(session(f"g{i}"), f"client-{i % 7}")
+            await store.create(session(f"g{i}"), f"client-{i % 7}")
             assert await store.count() <= 50
         assert await store.count() == 50
         assert await live(store, "g199", "g0") == {"g199"}
@@ -146,30 +161,30 @@ def test_cap_holds_under_many_adds(run: Any) -> None:
 
 def test_per_client_cap_counts_only_live_games(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("a"), "10.0.0.1")
-        await store.add(session("b"), "10.0.0.1")
+        await store.create(session("a"), "10.0.0.1")
+        await store.create(session("b"), "10.0.0.1")
         with pytest.raises(ClientFull):
-            await store.add(session("c"), "10.0.0.1")
+            await store.create(session("c"), "10.0.0.1")
         assert await live(store, "c") == set()
-        await store.add(session("d"), "10.0.0.2")  # another client has its own cap
+        await store.create(session("d"), "10.0.0.2")  # another client has its own cap
         clock.now += 61
-        await store.touch("d")
-        await store.add(session("e"), "10.0.0.1")  # a and b expired: the slots are free
+        assert await touch(store, "d") is None  # d expired too
+        await store.create(session("e"), "10.0.0.1")  # a and b expired: the slots are free
 
     run(scenario, max_games=10, idle_expiry_seconds=60, max_games_per_client=2)
 
 
 def test_a_game_whose_move_is_in_progress_is_never_evicted_or_expired(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("busy"), "client")
-        async with store.lock("busy"):
+        await store.create(session("busy"), "client")
+        async with store.lock("busy") as found:
+            assert found.lease is not None and found.record is not None
             clock.now += 500  # long past the idle expiry, but a move is in progress
             assert await store.sweep() == 0
             assert await live(store, "busy") == {"busy"}
             with pytest.raises(StoreFull):  # the only game is busy: nothing to evict
-                await store.add(session("new"), "client")
-            assert await store.load("busy") is not None
-            await store.save(session("busy"))
+                await store.create(session("new"), "client")
+            await store.save(found.record, found.lease)
         assert await live(store, "busy") == {"busy"}  # saving moved its clock
 
     run(scenario, max_games=1, idle_expiry_seconds=100)
@@ -177,10 +192,10 @@ def test_a_game_whose_move_is_in_progress_is_never_evicted_or_expired(run: Any) 
 
 def test_delete_forgets_without_a_tombstone(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.add(session("a"), "client")
-        await store.delete("a")
-        await store.delete("never-there")
-        assert await store.load("a") is None and await store.tombstone("a") is None
+        await store.create(session("a"), "client")
+        await store.wipe("a")
+        await store.wipe("never-there")
+        assert await gone(store, "a") is None
 
     run(scenario, max_games=5, idle_expiry_seconds=10)
 
@@ -190,9 +205,9 @@ def test_a_redis_store_round_trips_the_session(run: Any) -> None:
         original = session("a")
         original.turn = 3
         original.record_events([original.game.deal_event()])
-        await store.add(original, "client")
-        loaded = await store.load("a")
-        assert loaded is not None
+        await store.create(original, "client")
+        loaded = (await store.fetch("a")).record
+        assert loaded is not None and loaded is not original
         assert loaded.to_dict() == original.to_dict()
 
     run(scenario, max_games=5, idle_expiry_seconds=10)
@@ -201,15 +216,15 @@ def test_a_redis_store_round_trips_the_session(run: Any) -> None:
 def test_memory_tombstones_are_bounded() -> None:
     clock = ManualClock(5000.0)
     store: MemoryStore[GameSession] = MemoryStore(
-        max_games=100, idle_expiry_seconds=1, expired_memory=3, clock=clock
+        GameSession.from_dict, max_games=100, idle_expiry_seconds=1, expired_memory=3, clock=clock
     )
 
     async def scenario() -> None:
         for i in range(10):
-            await store.add(session(f"g{i}"), "client")
+            await store.create(session(f"g{i}"), "client")
         clock.now += 5
         assert await store.sweep() == 10
-        remembered = [i for i in range(10) if await store.tombstone(f"g{i}")]
+        remembered = [i for i in range(10) if (await store.fetch(f"g{i}")).gone]
         assert len(remembered) == 3
 
     asyncio.run(scenario())
@@ -244,7 +259,9 @@ def test_background_sweep_drops_expired_games_without_any_request() -> None:
     from app.main import create_app
 
     clock = ManualClock(5000.0)
-    store: MemoryStore[GameSession] = MemoryStore(max_games=10, idle_expiry_seconds=60, clock=clock)
+    store: MemoryStore[GameSession] = MemoryStore(
+        GameSession.from_dict, max_games=10, idle_expiry_seconds=60, clock=clock
+    )
     app = create_app(make_settings(sweep_interval_seconds=0.05), store=store)
     with TestClient(app) as client:
         assert client.post("/api/games", json={"bots": "random"}).status_code == 201
@@ -278,8 +295,53 @@ def test_an_unreachable_redis_is_a_counted_store_error() -> None:
         with pytest.raises(StoreUnavailable):
             await store.ping()
         with pytest.raises(StoreUnavailable):
-            await store.load("some-race")
+            await store.fetch("some-race")
         assert (failures("ping"), failures("read")) == (before[0] + 1, before[1] + 1)
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_every_store_hands_out_copies(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.create(session("a"), "client")
+        first = (await store.fetch("a")).record
+        assert first is not None
+        first.turn = 99  # a request's change to its copy...
+        again = (await store.fetch("a")).record
+        assert again is not None and again.turn == 0  # ...is not stored until it saves
+
+    run(scenario, max_games=5, idle_expiry_seconds=100)
+
+
+def test_a_save_needs_the_current_lease(run: Any) -> None:
+    """A save carrying a lease that is not the race's current one is refused and writes
+    nothing, and the lease is spent once its save gave the lock back."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.create(session("a"), "client")
+        async with store.lock("a") as found:
+            assert found.record is not None and found.lease is not None
+            found.record.turn = 1
+            with pytest.raises(LeaseLost):
+                await store.save(found.record, Lease("a", "someone-else"))
+            await store.save(found.record, found.lease)
+            found.record.turn = 2
+            with pytest.raises(LeaseLost):  # the first save gave the lock back
+                await store.save(found.record, found.lease)
+        stored = (await store.fetch("a")).record
+        assert stored is not None and stored.turn == 1
+
+    run(scenario, max_games=5, idle_expiry_seconds=100)
+
+
+def test_a_digest_that_opens_no_seat_reads_no_race_and_takes_no_lock(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.create(session("a"), "client")
+        assert (await store.fetch("a", "wrong")).record is None
+        async with store.lock("a", "wrong") as found:
+            assert found.record is None and found.lease is None and found.head is not None
+            async with store.lock("a", token_digest("token-a")) as mine:  # not held: free
+                assert mine.seat == 0 and mine.lease is not None
+
+    run(scenario, max_games=5, idle_expiry_seconds=100)

@@ -6,21 +6,24 @@ Use them as parameter types::
     async def read(player: ApiPlayerDep, settings: SettingsDep) -> Response: ...
 
 * :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
-* :data:`StoreDep` — the app's :class:`~app.storage.interface.GameStore`;
-* :data:`ApiPlayerDep` — the seat of the game named by the ``game_id`` path parameter,
-  authenticated by ``Authorization: Bearer <token>`` (API clients).
+* :data:`RacesDep` — the app's :class:`~app.races.unit.Races` (``races.open(...)`` is the
+  one way a route touches a race);
+* :data:`ApiSeatDep` — the race named by the ``game_id`` path parameter and the Bearer
+  token sent with it (``Authorization: Bearer <token>``: API clients); checked when the
+  route opens the race.
 
 Browsers are authenticated by the ``zzv_<game_id>`` cookie (:func:`cookie_name`); the web
 routes look the game up themselves, because they answer a missing game with a page of
 their own rather than an error.
 
-:data:`ApiPlayerDep` raises :class:`~app.http.errors.GameNotFound` (404, also for a wrong or
-missing token) or :class:`~app.http.errors.GameExpired` (410). Set the browser's cookie with
-:func:`set_session_cookie` after :func:`app.races.operations.start_game`.
+Opening a race raises :class:`~app.races.errors.GameNotFound` (404, also for a wrong token)
+or :class:`~app.races.errors.GameExpired` (410). Set the browser's cookie with
+:func:`set_session_cookie` after :meth:`app.races.unit.Races.create`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Path, Request, Response
@@ -28,8 +31,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.http.errors import Unauthorized
 from app.live.hub import LiveHub, StreamGate
-from app.races.operations import Player, SessionStore, find_player
+from app.races.operations import SessionStore
 from app.races.record import GameSession
+from app.races.unit import Races
 from app.settings import Settings
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -48,6 +52,12 @@ def get_store(request: Request) -> SessionStore:
     """The game store of the running app."""
     store: SessionStore = request.app.state.store
     return store
+
+
+def get_races(request: Request) -> Races:
+    """The races of the running app."""
+    races: Races = request.app.state.races
+    return races
 
 
 def get_hub(request: Request) -> LiveHub:
@@ -87,6 +97,9 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 StoreDep = Annotated[SessionStore, Depends(get_store)]
 """The app's game store."""
 
+RacesDep = Annotated[Races, Depends(get_races)]
+"""The app's races (:class:`~app.races.unit.Races`)."""
+
 GameIdPath = Annotated[
     str,
     Path(
@@ -111,18 +124,24 @@ def bearer_token(
     return credentials.credentials if credentials is not None else None
 
 
-async def api_player(
-    game_id: GameIdPath,
-    store: StoreDep,
-    token: Annotated[str | None, Depends(bearer_token)],
-) -> Player:
-    """The game named in the path and the seat of the API client's Bearer token.
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A race's id and the token a request sent for it (not checked yet: opening the race
+    checks it against the race's head)."""
 
-    No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id.
+    game_id: str
+    token: str
+
+
+def api_seat(game_id: GameIdPath, token: Annotated[str | None, Depends(bearer_token)]) -> Seat:
+    """The race named in the path and the API client's Bearer token.
+
+    No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id
+    (when the route opens the race).
     """
     if token is None:
         raise Unauthorized()
-    return await find_player(store, game_id, token)
+    return Seat(game_id, token)
 
 
 def cookie_name(game_id: str) -> str:
@@ -135,8 +154,8 @@ def cookie_path(game_id: str) -> str:
     return f"/games/{game_id}"
 
 
-ApiPlayerDep = Annotated[Player, Depends(api_player)]
-"""The game of the path and the seat its Bearer token opens (401/404/410 otherwise)."""
+ApiSeatDep = Annotated[Seat, Depends(api_seat)]
+"""The race of the path and the Bearer token sent for it (401 without one)."""
 
 
 def public_base_url(request: Request) -> str:

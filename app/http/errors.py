@@ -1,6 +1,9 @@
 """Every error the server answers with, and how it is rendered (JSON or an HTML page).
 
-Each error has a stable machine ``code`` and a human ``message``. API paths (``/api/...``)
+The races' own refusals (:mod:`app.races.errors`) get their HTTP status here, from their
+code (:data:`RACE_STATUS`); the errors below are the web layer's own (bad input, limits,
+credentials, an unreachable store). Each error has a stable machine ``code`` and a human
+``message``. API paths (``/api/...``)
 and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
 page rendered by the site's one Jinja environment (``templates/error.html``, with the same
 fingerprinted assets and htmx as every page). Messages never include a
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.http.web.templating import templates
+from app.races.errors import RaceError
 from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.errors")
@@ -38,8 +41,13 @@ class AppError(Exception):
         self.headers = headers or {}
         super().__init__(self.message)
 
+    payload: dict[str, Any] | None = None
+    """The whole JSON body, when it says more than the code and the sentence."""
+
     def body(self) -> dict[str, Any]:
         """The JSON body of this error."""
+        if self.payload is not None:
+            return self.payload
         return {"code": self.code, "message": self.message}
 
 
@@ -58,14 +66,6 @@ class InvalidRequest(AppError):
     def body(self) -> dict[str, Any]:
         """JSON body with the field-level problems."""
         return {**super().body(), "errors": self.errors}
-
-
-class IllegalMove(AppError):
-    """A well-formed action that the rules do not allow now (400)."""
-
-    status_code = 400
-    code = "illegal_action"
-    message = "That move is not allowed right now."
 
 
 class Unauthorized(AppError):
@@ -99,14 +99,6 @@ class UnknownHost(AppError):
     )
 
 
-class GameNotFound(AppError):
-    """Unknown game id or wrong token: deliberately indistinguishable (404)."""
-
-    status_code = 404
-    code = "not_found"
-    message = "No race was found for this id and these credentials."
-
-
 class NotFound(AppError):
     """Any other unknown path (404)."""
 
@@ -123,46 +115,6 @@ class MethodNotAllowed(AppError):
     message = "This address does not accept that method."
 
 
-class StaleTurn(AppError):
-    """The action's ``turn`` is not the current one: a double submit or an old page (409)."""
-
-    status_code = 409
-    code = "stale_turn"
-    message = "That move was for an earlier turn; here is the race as it stands now."
-
-    def __init__(self, state: Mapping[str, Any], message: str | None = None):
-        """Carry the current state so the client can resync without another request."""
-        super().__init__(message)
-        self.state = state
-
-    def body(self) -> dict[str, Any]:
-        """JSON body including the current state."""
-        return {**super().body(), "state": self.state}
-
-
-class NotYourTurn(StaleTurn):
-    """A seat tried to move while another seat is to move (409, with the current state)."""
-
-    code = "not_your_turn"
-    message = "It is not your turn; here is the race as it stands now."
-
-
-class RaceNotStarted(AppError):
-    """A move in the lobby, before the race started (409)."""
-
-    status_code = 409
-    code = "not_started"
-    message = "The race has not started yet: it starts when everyone joined or on Start."
-
-
-class NotCreator(AppError):
-    """Only the seat that created the race may start it early (403)."""
-
-    status_code = 403
-    code = "not_creator"
-    message = "Only the person who created this race can start it."
-
-
 class TooManyStreams(AppError):
     """A client already holds as many open event streams as allowed (429)."""
 
@@ -173,33 +125,6 @@ class TooManyStreams(AppError):
     def __init__(self) -> None:
         """Suggest a retry after a few seconds."""
         super().__init__(headers={"Retry-After": "5"})
-
-
-class LobbyRefused(AppError):
-    """A join the lobby refused: a used invite (409), an unknown one (404), a race that
-    already started (409) or a name that does not fit (422)."""
-
-    STATUS = {"invite_used": 409, "race_started": 409, "invite_not_found": 404}
-
-    def __init__(self, code: str, message: str) -> None:
-        """Take the lobby's stable code and sentence."""
-        super().__init__(message)
-        self.code = code
-        self.status_code = self.STATUS.get(code, 422)
-
-
-class GameExpired(AppError):
-    """The game existed but expired or was evicted (410)."""
-
-    status_code = 410
-    code = "expired"
-    message = "This race has expired. Start a new one."
-
-
-class GameLost(GameExpired):
-    """The game was lost because the server was stopped without saving it (410)."""
-
-    message = "The server restarted and this race could not be kept. Sorry! Start a new one."
 
 
 class PayloadTooLarge(AppError):
@@ -224,33 +149,6 @@ class RateLimited(AppError):
             headers={"Retry-After": str(retry_after)},
         )
         self.retry_after = retry_after
-
-
-class ServerFull(AppError):
-    """Every game slot is in active use; creation is refused for now (503)."""
-
-    status_code = 503
-    code = "server_full"
-    message = "The track is full right now. Try again in a minute."
-
-    def __init__(self) -> None:
-        """Suggest a retry after a minute."""
-        super().__init__(headers={"Retry-After": "60"})
-
-
-class TooManyGames(AppError):
-    """The client already has its cap of live races (429)."""
-
-    status_code = 429
-    code = "too_many_games"
-
-    def __init__(self, cap: int) -> None:
-        """``cap`` is the number of live races one client may hold."""
-        super().__init__(
-            f"You already have {cap} races running, the most one player may hold. Finish "
-            "one, or wait for an unused one to expire, then start again.",
-            headers={"Retry-After": "60"},
-        )
 
 
 class GameServerUnavailable(AppError):
@@ -278,6 +176,38 @@ class ServerStopping(AppError):
     def __init__(self) -> None:
         """A restart takes a few seconds."""
         super().__init__(headers={"Retry-After": "5", "Connection": "close"})
+
+
+RACE_STATUS: dict[str, int] = {
+    "not_found": 404,
+    "invite_not_found": 404,
+    "expired": 410,
+    "illegal_action": 400,
+    "stale_turn": 409,
+    "not_your_turn": 409,
+    "not_started": 409,
+    "invite_used": 409,
+    "race_started": 409,
+    "not_creator": 403,
+    "too_many_games": 429,
+    "server_full": 503,
+    "move_not_kept": 503,
+}
+"""The HTTP status of each race refusal's code; any other code (a name that does not fit)
+is 422."""
+
+_RETRY_AFTER = {"too_many_games": "60", "server_full": "60", "move_not_kept": "1"}
+
+
+def race_answer(error: RaceError) -> AppError:
+    """The web layer's answer to a race's refusal: same code and sentence, with its status
+    and, where waiting helps, ``Retry-After``."""
+    retry = _RETRY_AFTER.get(error.code)
+    answer = AppError(error.message, headers={"Retry-After": retry} if retry else None)
+    answer.status_code = RACE_STATUS.get(error.code, 422)
+    answer.code = error.code
+    answer.payload = error.body()  # a stale turn's refusal carries the current state
+    return answer
 
 
 _JSON_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json"})
@@ -324,6 +254,10 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, AppError)
         return render_error(request, exc)
 
+    async def on_race_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RaceError)
+        return render_error(request, race_answer(exc))
+
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         # Echo only where and what, never the submitted values (they may hold anything).
@@ -363,6 +297,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return render_error(request, AppError())
 
     app.add_exception_handler(AppError, on_app_error)
+    app.add_exception_handler(RaceError, on_race_error)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(StoreUnavailable, on_store_down)

@@ -1,9 +1,10 @@
 """Server-Sent Event streams of a race: one seat's view (API, web) or the public one (watch).
 
 A stream wakes when the race changes (a notice from :mod:`app.live.hub`) or when the turn
-clock runs out; then it makes any move the clock owes (:func:`app.races.operations.enforce_clock`,
-so a race never stalls on someone who left, as long as anybody is following it), reads
-the view of its own seat and sends a message if that view changed. A stream ends when
+clock runs out; then it opens the race like any request (:meth:`app.races.unit.Races.open`,
+which makes any move the clock owes, so a race never stalls on someone who left, as long
+as anybody is following it), reads the view of its own seat and sends a message if that
+view changed. A stream ends when
 the race is over or gone. The messages are built by the caller from that seat's state
 only, so a stream can carry nothing another seat's state would not.
 """
@@ -16,16 +17,12 @@ from typing import Any
 
 from sse_starlette.sse import EventSourceResponse
 
-from app.http.errors import GameExpired, TooManyStreams
+from app.http.errors import TooManyStreams
 from app.live.hub import LiveHub, StreamGate
 from app.live.hub import TooManyStreams as GateFull
-from app.races.operations import (
-    Player,
-    SessionState,
-    enforce_clock,
-    read_state,
-    state_signature,
-)
+from app.races.errors import GameExpired
+from app.races.operations import SessionState, state_signature
+from app.races.unit import Races
 
 KEEPALIVE_SECONDS = 15.0
 """Longest quiet wait before the stream looks at the race again on its own."""
@@ -41,32 +38,30 @@ def _wait_for(deadline: float | None) -> float:
     return min(KEEPALIVE_SECONDS, max(0.0, deadline - time.time()) + 0.02)
 
 
-async def settle(player: Player, hub: LiveHub) -> None:
-    """Make any move the turn clock owes before answering a request, and tell the others."""
-    if await enforce_clock(player):
-        await hub.publish(player.game_id)
-
-
 async def follow(
-    player: Player,
+    races: Races,
     hub: LiveHub,
+    game_id: str,
+    token: str | None,
     render: Callable[[SessionState], Message | None],
 ) -> AsyncIterator[Message]:
-    """Yield ``render(state)`` for the player's first state and each time it changes
-    (``render`` may return None to let a change pass silently).
+    """Yield ``render(state)`` for the first state of the seat ``token`` opens (the public
+    view when None) and each time it changes (``render`` may return None to let a change
+    pass silently).
 
-    A spectator's player follows the public view. Each state carries the events since the
-    previous message of this stream. The stream ends once the race is over, right after
-    the final state (nothing changes any more), or when the race is gone. Every look loads
-    the race from the store, so the stream follows moves made through any worker.
+    Each state carries the events since the previous message of this stream. The stream
+    ends once the race is over, right after the final state (nothing changes any more),
+    or when the race is gone. Every look opens the race afresh, so the stream follows moves
+    made through any worker.
     """
-    async with hub.listen(player.game_id) as listener:
+    async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
         while True:
             try:
-                await settle(player, hub)
-                state = await read_state(player, since=since)
+                async with races.open(game_id, token, spectator=token is None) as race:
+                    state = race.state(since, deliver=False)
+                    deadline = race.session.lobby.deadline
             except GameExpired:
                 yield {"event": "gone", "data": "{}"}
                 return
@@ -79,7 +74,7 @@ async def follow(
                     yield message
             if state["status"] == "over":
                 return
-            await listener.wait(_wait_for(player.deadline))
+            await listener.wait(_wait_for(deadline))
 
 
 async def open_stream(

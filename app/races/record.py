@@ -23,7 +23,9 @@ from engine.bots import DEFAULT_BOT_BUDGET_MS
 SESSION_FORMAT = 2
 """Version of :meth:`GameSession.to_dict` (2: seats and invites in ``lobby``). Adding a field
 needs no new version: readers use ``data.get(name, default)``; bump it (and convert in
-:meth:`GameSession.from_dict`) only when a field changes meaning."""
+:meth:`GameSession.from_dict`) only when a field changes meaning. The event log is saved
+packed under ``log`` (:meth:`engine.EventLog.to_packed`); the rows of ``events`` that
+earlier versions saved are still read."""
 
 
 @dataclass(frozen=True)
@@ -92,12 +94,6 @@ class GameSession:
     the public event log, packed (a game keeps hundreds of events).
     ``lobby`` says who sits where; each seat remembers how many events it was sent.
 
-    ``suggestion`` is the last hint shown (``{"seat", "turn", "action", "reason"}``, the
-    action in engine JSON); ``suggestions_taken`` counts, per seat (as a string key), the
-    moves that matched the hint for that seat's turn. ``flash`` carries one message to the
-    next page view of one seat (a refused move's reason after the redirect that keeps the
-    table at its own address); it holds nothing that seat did not send or may not see.
-
     ``token`` is the creator's token, known only to the request that created the race;
     the stores keep the seats' digests (in ``lobby``), never a token.
     """
@@ -113,9 +109,6 @@ class GameSession:
     events: EventLog = field(default_factory=EventLog)
     bot_decisions: int = 0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
-    suggestion: dict[str, Any] | None = None
-    suggestions_taken: dict[str, int] = field(default_factory=dict)
-    flash: dict[str, Any] | None = None
     token: str = field(default="", repr=False)
 
     def bots_may_move(self, seat: int) -> bool:
@@ -153,12 +146,9 @@ class GameSession:
             "engine_seed": self.engine_seed,
             "lobby": self.lobby.to_dict(),
             "turn": self.turn,
-            "events": self.events.to_list(),
+            "log": self.events.to_packed(),
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
-            "suggestion": self.suggestion,
-            "suggestions_taken": self.suggestions_taken,
-            "flash": self.flash,
         }
 
     @classmethod
@@ -175,12 +165,11 @@ class GameSession:
             engine_seed=int(data["engine_seed"]),
             lobby=Lobby.from_dict(data["lobby"]),
             turn=int(data["turn"]),
-            events=EventLog.from_list(data["events"]),
+            events=EventLog.from_packed(data["log"])
+            if "log" in data
+            else EventLog.from_list(data["events"]),
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
-            suggestion=data.get("suggestion"),
-            suggestions_taken=dict(data.get("suggestions_taken", {})),
-            flash=data.get("flash"),
         )
 
 

@@ -1,12 +1,12 @@
-"""Choosing the game store from the settings: memory (optionally saved to a data directory)
-or Redis. The stores themselves are :class:`app.storage.memory.MemoryStore`,
-:class:`app.storage.saved.SavedMemoryStore` and :class:`app.storage.redis_store.RedisStore`."""
+"""Choosing the races' store from the settings: memory (optionally saved to a data
+directory) or Redis (:mod:`app.storage`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.races.operations import GameSession, SessionStore
+from app.races.operations import SessionStore
+from app.races.record import GameSession
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
@@ -37,4 +37,4 @@ def build_store(settings: Settings) -> SessionStore:
     }
     if settings.data_dir is not None:
         return SavedMemoryStore(settings.data_dir, GameSession.from_dict, **bounds)
-    return MemoryStore(**bounds)
+    return MemoryStore(GameSession.from_dict, **bounds)

@@ -20,7 +20,7 @@ import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 Clock = Callable[[], float]
 
@@ -29,11 +29,11 @@ GoneReason = Literal["expired", "restarted"]
 
 
 class StoreFull(Exception):
-    """Raised by :meth:`GameStore.add` when no game is idle enough to make room."""
+    """Raised by :meth:`GameStore.create` when no game is idle enough to make room."""
 
 
 class ClientFull(Exception):
-    """Raised by :meth:`GameStore.add` when the client already has its cap of live games."""
+    """Raised by :meth:`GameStore.create` when the client already has its cap of live games."""
 
 
 class StoreUnavailable(Exception):
@@ -105,59 +105,87 @@ class Tombstone:
         return RecordHead(self.digests).seat_of(digest)
 
 
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Proof that a request holds one race's lock: the store accepts a save only from the
+    holder of the race's current lease, so a move that outlived its lease is refused
+    rather than written over a newer one."""
+
+    game_id: str
+    token: str
+
+
+class LeaseLost(Exception):
+    """The save was refused: the lease it carried is no longer the race's (it ran out and
+    another request may have taken the lock). Nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched(Generic[R]):
+    """What one read of a race found.
+
+    ``record`` is a copy of the live race (changing it changes nothing stored) and ``head``
+    its head; both None when the race is gone, and then ``gone`` says what remains of it,
+    if anything. ``seat`` is the seat the request's token digest opened, if any. ``lease``
+    is set only when the read was made under the race's lock (:meth:`GameStore.lock`).
+    """
+
+    record: R | None = None
+    head: RecordHead | None = None
+    seat: int | None = None
+    gone: Tombstone | None = None
+    lease: Lease | None = None
+
+
 class GameStore(Protocol[R]):
-    """The storage interface :mod:`app.races.operations` goes through; every method may raise
-    :class:`StoreUnavailable`."""
+    """The storage interface :mod:`app.races` goes through; every method may raise
+    :class:`StoreUnavailable`.
 
-    snapshots: bool
-    """True when :meth:`load` returns an independent copy (a read then needs no lock);
-    False when it returns the live object, which only the lock holder may read."""
+    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``) and
+    four for upkeep (``open``, ``close``, ``sweep``, ``count``, and ``ping``). Every store
+    hands out copies: what a request changes is stored only by :meth:`save`.
+    """
 
-    async def open(self) -> None:
-        """Prepare the store at server start (load saved games, check the connection)."""
-
-    async def close(self) -> None:
-        """Release the store at a graceful stop (save games, close connections)."""
-
-    async def add(self, record: R, owner: str) -> None:
-        """Store a new game for client ``owner``; may evict an idle one.
+    async def create(self, record: R, owner: str) -> None:
+        """Store a new race for client ``owner``; may evict an idle one.
 
         Raises :class:`StoreFull` or :class:`ClientFull` and then stores nothing.
         """
 
-    async def head(self, game_id: str) -> RecordHead | None:
-        """The live game's :class:`RecordHead` (cheap; does not move its idle clock)."""
+    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
+        """One read of the race, without its lock. When ``digest`` opens one of its seats
+        the race's idle clock moves (only its seats keep a race alive, not spectators)."""
 
-    async def load(self, game_id: str) -> R | None:
-        """The live game ``game_id`` or None; does not move its idle clock."""
+    def lock(
+        self, game_id: str, digest: str | None = None
+    ) -> contextlib.AbstractAsyncContextManager[Fetched[R]]:
+        """Hold the race's lock (across every worker sharing the store) and read it once.
 
-    async def touch(self, game_id: str) -> None:
-        """Move the game's idle clock to now (only for requests holding its token)."""
-
-    async def save(self, record: R) -> None:
-        """Write a changed game back (call with its lock held); also moves its idle clock."""
-
-    def lock(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
-        """Exclusive access to one game, across every worker sharing the store.
-
-        While held, the game is neither evicted nor expired.
+        The lock is taken only when the race is live and ``digest`` is None (a spectator,
+        or a request that authenticated otherwise) or opens one of its seats; otherwise
+        the read comes back without a lease. While held the race is neither evicted nor
+        expired. Leaving the block gives the lock back unless :meth:`save` already did.
         """
 
-    async def delete(self, game_id: str) -> None:
-        """Forget a game entirely, tombstone included (no error if it is unknown)."""
+    async def save(self, record: R, lease: Lease) -> None:
+        """Write the changed race back and give its lock back, in one step; moves its idle
+        clock. Raises :class:`LeaseLost` (and writes nothing) unless ``lease`` is still
+        the race's."""
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget a race entirely, tombstone included (no error if it is unknown)."""
+
+    async def open(self) -> None:
+        """Prepare the store at server start (load saved races, check the connection)."""
+
+    async def close(self) -> None:
+        """Release the store at a graceful stop (save races, close connections)."""
 
     async def sweep(self) -> int:
-        """Drop every expired game now; return how many were dropped."""
-
-    async def tombstone(self, game_id: str) -> Tombstone | None:
-        """What remains of a game that expired, was evicted or was lost to a restart."""
+        """Drop every expired race now; return how many were dropped."""
 
     async def count(self) -> int:
-        """Number of live games held."""
-
-    def cached_count(self) -> int:
-        """Live games as known without any I/O (for a metrics gauge read synchronously):
-        exact for the memory store, the last :meth:`count` for a shared one."""
+        """Number of live races held."""
 
     async def ping(self) -> None:
         """Return if the store is reachable, else raise :class:`StoreUnavailable`."""

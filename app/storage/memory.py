@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Any, Generic
 
 from cachetools import LRUCache
 
 from app.storage.interface import (
     ClientFull,
     Clock,
+    Fetched,
+    Lease,
+    LeaseLost,
     R,
+    Record,
     RecordHead,
     StoreFull,
     Tombstone,
@@ -38,12 +44,20 @@ class ManualClock:
 
 
 @dataclass(eq=False)
-class _Entry(Generic[R]):
-    record: R
+class _Entry:
+    data: str
+    """The race as JSON: every read decodes a fresh copy, as from a shared store."""
+    head: RecordHead
     owner: str
     last_seen: float
     busy: int = 0
+    lease: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def encode(record: Record) -> str:
+    """A record's stored form: its dict as compact JSON."""
+    return json.dumps(record.to_dict(), separators=(",", ":"))
 
 
 class MemoryStore(Generic[R]):
@@ -51,14 +65,14 @@ class MemoryStore(Generic[R]):
 
     The dict is kept in last-use order, so expiry and LRU eviction only ever look at its
     front. A small bounded memory of gone ids lets the routes answer 410 instead of 404. The
-    clock is injectable so tests can move time. Records are kept as live objects: ``load``
-    returns the stored object itself and ``save`` only moves its idle clock.
+    clock is injectable so tests can move time. Each race is kept encoded and every read
+    decodes a copy with ``loader``, so a request changes nothing stored until it saves: the
+    same contract as the Redis store's.
     """
-
-    snapshots = False
 
     def __init__(
         self,
+        loader: Callable[[dict[str, Any]], R],
         max_games: int,
         idle_expiry_seconds: float,
         evict_min_idle_seconds: float = 0.0,
@@ -66,13 +80,15 @@ class MemoryStore(Generic[R]):
         clock: Clock = time.monotonic,
         max_games_per_client: int | None = None,
     ) -> None:
-        """Create an empty store with the given bounds."""
+        """Create an empty store with the given bounds; ``loader`` rebuilds a record from
+        its dict."""
+        self.loader = loader
         self.max_games = max_games
         self.idle_expiry_seconds = idle_expiry_seconds
         self.evict_min_idle_seconds = evict_min_idle_seconds
         self.max_games_per_client = max_games_per_client
         self.clock = clock
-        self._games: OrderedDict[str, _Entry[R]] = OrderedDict()
+        self._games: OrderedDict[str, _Entry] = OrderedDict()
         self._owned: dict[str, set[str]] = {}
         self._gone: LRUCache[str, Tombstone] | None = (
             LRUCache(maxsize=expired_memory) if expired_memory > 0 else None
@@ -81,7 +97,7 @@ class MemoryStore(Generic[R]):
         self._mutex = threading.Lock()
 
     def __len__(self) -> int:
-        """Number of live games held (expired ones not yet swept included)."""
+        """Number of live races held (expired ones not yet swept included)."""
         return len(self._games)
 
     async def open(self) -> None:
@@ -94,21 +110,23 @@ class MemoryStore(Generic[R]):
         """Always reachable."""
 
     async def count(self) -> int:
-        """Number of live games held."""
+        """Number of live races held."""
         return len(self._games)
 
-    def cached_count(self) -> int:
-        """Number of live games held (exact: nothing to wait for)."""
-        return len(self._games)
-
-    def entries(self) -> list[tuple[R, str]]:
-        """Every live record with its owner, least recently used first (for saving)."""
+    def entries(self) -> list[tuple[str, str, str]]:
+        """Every live race as ``(id, its JSON, owner)``, least recently used first."""
         with self._mutex:
-            return [(entry.record, entry.owner) for entry in self._games.values()]
+            return [(game_id, e.data, e.owner) for game_id, e in self._games.items()]
 
-    async def add(self, record: R, owner: str) -> None:
+    def heads(self) -> dict[str, RecordHead]:
+        """Every live race's head by id."""
+        with self._mutex:
+            return {game_id: entry.head for game_id, entry in self._games.items()}
+
+    async def create(self, record: R, owner: str) -> None:
         """Store ``record`` for ``owner``, making room by expiry or LRU eviction if full."""
         now = self.clock()
+        data = encode(record)
         with self._mutex:
             self._sweep_locked(now)
             owned = self._owned.get(owner, set())
@@ -116,21 +134,97 @@ class MemoryStore(Generic[R]):
                 raise ClientFull()
             if len(self._games) >= self.max_games:
                 self._evict_one_locked(now)
-            self._games[record.id] = _Entry(record, owner, now)
+            self._games[record.id] = _Entry(data, record.head(), owner, now)
             self._owned.setdefault(owner, set()).add(record.id)
 
-    async def head(self, game_id: str) -> RecordHead | None:
-        """The live game's head, None if unknown or expired."""
+    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
+        """A copy of the live race (none when ``digest`` opens no seat), or what remains."""
         entry = self._live(game_id)
-        return None if entry is None else entry.record.head()
+        if entry is None:
+            return Fetched(gone=self._tombstone(game_id))
+        seat = None if digest is None else entry.head.seat_of(digest)
+        if digest is not None and seat is None:
+            return Fetched(head=entry.head)
+        if seat is not None:
+            self._touch(game_id)
+        return Fetched(self._decode(entry.data), entry.head, seat)
 
-    async def load(self, game_id: str) -> R | None:
-        """The live record itself (not a copy)."""
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
+        """Hold the race's lock and read it; while held the race is marked busy (never
+        evicted or expired)."""
         entry = self._live(game_id)
-        return None if entry is None else entry.record
+        if entry is None:
+            yield Fetched(gone=self._tombstone(game_id))
+            return
+        seat = None if digest is None else entry.head.seat_of(digest)
+        if digest is not None and seat is None:
+            yield Fetched(head=entry.head)
+            return
+        async with entry.lock:
+            if self._games.get(game_id) is not entry:  # wiped or evicted while we waited
+                yield Fetched(gone=self._tombstone(game_id))
+                return
+            entry.busy += 1
+            token = secrets.token_hex(8)
+            entry.lease = token
+            try:
+                record = self._decode(entry.data)
+                yield Fetched(record, entry.head, seat, lease=Lease(game_id, token))
+            finally:
+                if entry.lease == token:
+                    entry.lease = None
+                entry.busy -= 1
 
-    async def touch(self, game_id: str) -> None:
-        """Mark the game used now (it moves to the back of the LRU order)."""
+    async def save(self, record: R, lease: Lease) -> None:
+        """Write the race back (only with its current lease) and move its idle clock."""
+        data = encode(record)
+        with self._mutex:
+            entry = self._games.get(record.id)
+            if entry is None or lease.game_id != record.id or entry.lease != lease.token:
+                raise LeaseLost()
+            entry.data, entry.head, entry.lease = data, record.head(), None
+        self._touch(record.id)
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget ``game_id`` entirely (it will answer 404, not 410)."""
+        with self._mutex:
+            entry = self._games.pop(game_id, None)
+            if entry is not None:
+                self._disown(game_id, entry)
+            if self._gone is not None:
+                self._gone.pop(game_id, None)
+
+    async def sweep(self) -> int:
+        """Drop every race idle for longer than the expiry; return how many went."""
+        now = self.clock()
+        with self._mutex:
+            return self._sweep_locked(now)
+
+    def restore(self, game_id: str, data: str, owner: str) -> None:
+        """Put back a saved race as if just used (loading after a restart; no caps).
+        ``ValueError`` if ``data`` is not a race this store's loader reads."""
+        head = self._decode(data).head()
+        with self._mutex:
+            self._games[game_id] = _Entry(data, head, owner, self.clock())
+            self._owned.setdefault(owner, set()).add(game_id)
+
+    def bury(self, game_id: str, tombstone: Tombstone) -> None:
+        """Remember a gone race (used when loading saved races after a restart)."""
+        if self._gone is not None:
+            with self._mutex:
+                self._gone[game_id] = tombstone
+
+    def _decode(self, data: str) -> R:
+        return self.loader(json.loads(data))
+
+    def _tombstone(self, game_id: str) -> Tombstone | None:
+        if self._gone is None:
+            return None
+        with self._mutex:
+            return self._gone.get(game_id)
+
+    def _touch(self, game_id: str) -> None:
         now = self.clock()
         with self._mutex:
             entry = self._games.get(game_id)
@@ -138,60 +232,7 @@ class MemoryStore(Generic[R]):
                 entry.last_seen = now
                 self._games.move_to_end(game_id)
 
-    async def save(self, record: R) -> None:
-        """The stored object is the live one: only its idle clock moves."""
-        await self.touch(record.id)
-
-    @contextlib.asynccontextmanager
-    async def lock(self, game_id: str) -> AsyncIterator[None]:
-        """Hold the game's lock; while held the game is marked busy (never evicted/expired)."""
-        with self._mutex:
-            entry = self._games.get(game_id)
-        if entry is None:  # unknown game: nothing to protect, callers then find nothing
-            yield
-            return
-        async with entry.lock:
-            entry.busy += 1
-            try:
-                yield
-            finally:
-                entry.busy -= 1
-
-    async def delete(self, game_id: str) -> None:
-        """Forget ``game_id`` entirely (it will answer 404, not 410)."""
-        with self._mutex:
-            entry = self._games.pop(game_id, None)
-            if entry is not None:
-                self._disown(entry)
-            if self._gone is not None:
-                self._gone.pop(game_id, None)
-
-    async def sweep(self) -> int:
-        """Drop every game idle for longer than the expiry; return how many went."""
-        now = self.clock()
-        with self._mutex:
-            return self._sweep_locked(now)
-
-    async def tombstone(self, game_id: str) -> Tombstone | None:
-        """What is remembered of a game that is gone, else None."""
-        if self._gone is None:
-            return None
-        with self._mutex:
-            return self._gone.get(game_id)
-
-    def restore(self, record: R, owner: str) -> None:
-        """Put back a saved game as if just used (loading after a restart; no caps)."""
-        with self._mutex:
-            self._games[record.id] = _Entry(record, owner, self.clock())
-            self._owned.setdefault(owner, set()).add(record.id)
-
-    def bury(self, game_id: str, tombstone: Tombstone) -> None:
-        """Remember a gone game (used when loading saved games after a restart)."""
-        if self._gone is not None:
-            with self._mutex:
-                self._gone[game_id] = tombstone
-
-    def _live(self, game_id: str) -> _Entry[R] | None:
+    def _live(self, game_id: str) -> _Entry | None:
         now = self.clock()
         with self._mutex:
             entry = self._games.get(game_id)
@@ -200,7 +241,7 @@ class MemoryStore(Generic[R]):
                 return None
             return entry
 
-    def _expired(self, entry: _Entry[R], now: float) -> bool:
+    def _expired(self, entry: _Entry, now: float) -> bool:
         return entry.busy == 0 and now - entry.last_seen >= self.idle_expiry_seconds
 
     def _evict_one_locked(self, now: float) -> None:
@@ -228,13 +269,13 @@ class MemoryStore(Generic[R]):
 
     def _retire(self, game_id: str) -> None:
         entry = self._games.pop(game_id)
-        self._disown(entry)
+        self._disown(game_id, entry)
         if self._gone is not None:
-            self._gone[game_id] = Tombstone(entry.record.head().digests)
+            self._gone[game_id] = Tombstone(entry.head.digests)
 
-    def _disown(self, entry: _Entry[R]) -> None:
+    def _disown(self, game_id: str, entry: _Entry) -> None:
         owned = self._owned.get(entry.owner)
         if owned is not None:
-            owned.discard(entry.record.id)
+            owned.discard(game_id)
             if not owned:
                 del self._owned[entry.owner]

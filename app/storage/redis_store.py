@@ -3,23 +3,29 @@
 Layout (every key under a prefix, ``zzv:`` by default):
 
 * ``game:<id>`` — a hash: ``head`` (the seats' token digests and the turn clock, see
-  :class:`~app.storage.interface.RecordHead`), ``owner`` (client address) and ``data`` (the race's
-  versioned dict as JSON). Its TTL is the idle expiry.
-* ``gone:<id>`` — the head again, living ``tombstone_seconds`` longer than the game, so a
-  race that expired or was evicted answers 410 rather than 404 to each of its seats.
+  :class:`~app.storage.interface.RecordHead`), ``owner`` (client address) and ``data`` (the
+  race's versioned dict as JSON).
+* ``gone:<id>`` — the head again, written when the race is dropped (idle expiry or
+  eviction) and kept ``tombstone_seconds``, so a race that is gone answers 410 rather than
+  404 to each of its seats.
 * ``lru`` — a sorted set id → last use, for the game cap and least-recently-used eviction
   across processes; ``owner:<addr>`` — the ids a client created, for the per-client cap.
 * ``lock:<id>`` — the race's lock.
 
 Exactly one of concurrent moves is applied because a move holds the race's lock (SET NX
 with an expiring lease, released by compare-and-delete) across the human's move *and* the
-bots' replies. A compare-and-set on the turn counter was the alternative: it would let
-every concurrent request compute its bots' replies (seconds of hard-bot search each) only
-for all but one to be thrown away, and a read that finishes pending bot turns would race
-with a move. The lease bounds how long a crashed worker can block its race.
+bots' replies, and the save is fenced: the script that writes the race first checks that
+the lease is still the caller's, so a move that outlived its lease is refused, never
+written over a newer state. A holder renews its lease while it works. A compare-and-set
+on the turn counter was the alternative: it would let every concurrent request compute its
+bots' replies (seconds of hard-bot search each) only for all but one to be thrown away,
+and a read that finishes pending bot turns would race with a move. The lease bounds how
+long a crashed worker can block its race.
 
-While the lock is held the game key has no TTL (``PERSIST``) and eviction skips it, so a
-race is never expired or evicted in the middle of a move; releasing puts the TTL back.
+Idle expiry is by the store's clock against the LRU score: a read finds an idle race gone
+(and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
+evicted. Each request is one script: a read (head, data and the idle clock) is one round
+trip, a move two (lock-and-read, then write-and-unlock), plus the live update's PUBLISH.
 Multi-key scripts run on one Redis node (no cluster). Times come from the store's clock
 (wall time by default): machines sharing a Redis need synchronised clocks, as usual.
 """
@@ -43,6 +49,9 @@ from app.metrics import STORE_ERRORS
 from app.storage.interface import (
     ClientFull,
     Clock,
+    Fetched,
+    Lease,
+    LeaseLost,
     R,
     RecordHead,
     StoreFull,
@@ -50,16 +59,21 @@ from app.storage.interface import (
     Tombstone,
 )
 
-# Drops entries of the LRU set older than the idle expiry (their key's TTL has gone or is
-# going), unless a move holds their lock; returns how many went.
+# Drops entries of the LRU set older than the idle expiry, unless a move holds their lock,
+# leaving each one's tombstone; returns how many went.
 _DROP_STALE = """
-local function drop_stale(lru, now, idle, prefix, limit)
+local function retire(prefix, lru, id, tomb_ttl)
+  local head = redis.call('HGET', prefix .. 'game:' .. id, 'head')
+  if head then redis.call('SET', prefix .. 'gone:' .. id, head, 'EX', tomb_ttl) end
+  redis.call('DEL', prefix .. 'game:' .. id)
+  redis.call('ZREM', lru, id)
+end
+local function drop_stale(lru, now, idle, prefix, limit, tomb_ttl)
   local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', now - idle, 'LIMIT', 0, limit)
   local dropped = 0
   for _, id in ipairs(stale) do
     if redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
-      redis.call('DEL', prefix .. 'game:' .. id)
-      redis.call('ZREM', lru, id)
+      retire(prefix, lru, id, tomb_ttl)
       dropped = dropped + 1
     end
   end
@@ -67,27 +81,27 @@ local function drop_stale(lru, now, idle, prefix, limit)
 end
 """
 
-# KEYS: lru. ARGV: now, idle, prefix, limit.
+# KEYS: lru. ARGV: now, idle, prefix, limit, tombstone ttl.
 _SWEEP = (
     _DROP_STALE
     + "return drop_stale(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], "
-    + "tonumber(ARGV[4]))"
+    + "tonumber(ARGV[4]), ARGV[5])"
 )
 
-# Adds a game unless the client is at its cap or no idle game can be evicted.
-# KEYS: lru, game, gone, owner. ARGV: now, idle, evict_min_idle, max_games, per_client,
-# id, head, owner, data, game_ttl, gone_ttl, prefix.
+# Adds a race unless the client is at its cap or no idle race can be evicted.
+# KEYS: lru, game, owner. ARGV: now, idle, evict_min_idle, max_games, per_client,
+# id, head, owner, data, owner_ttl, tombstone ttl, prefix.
 _ADD = (
     _DROP_STALE
     + """
 local now, prefix = tonumber(ARGV[1]), ARGV[12]
-drop_stale(KEYS[1], now, tonumber(ARGV[2]), prefix, 100)
+drop_stale(KEYS[1], now, tonumber(ARGV[2]), prefix, 100, ARGV[11])
 local live = 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
   if redis.call('EXISTS', prefix .. 'game:' .. id) == 1 then
     live = live + 1
   else
-    redis.call('SREM', KEYS[4], id)
+    redis.call('SREM', KEYS[3], id)
   end
 end
 if live >= tonumber(ARGV[5]) then return 'client_full' end
@@ -98,8 +112,7 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
     local id = oldest[i]
     if now - tonumber(oldest[i + 1]) < tonumber(ARGV[3]) then break end
     if redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
-      redis.call('DEL', prefix .. 'game:' .. id)
-      redis.call('ZREM', KEYS[1], id)
+      retire(prefix, KEYS[1], id, ARGV[11])
       evicted = true
       break
     end
@@ -107,74 +120,90 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
   if not evicted then return 'full' end
 end
 redis.call('HSET', KEYS[2], 'head', ARGV[7], 'owner', ARGV[8], 'data', ARGV[9])
-redis.call('EXPIRE', KEYS[2], ARGV[10])
-redis.call('SET', KEYS[3], ARGV[7], 'EX', ARGV[11])
 redis.call('ZADD', KEYS[1], now, ARGV[6])
-redis.call('SADD', KEYS[4], ARGV[6])
-redis.call('EXPIRE', KEYS[4], ARGV[10])
+redis.call('SADD', KEYS[3], ARGV[6])
+redis.call('EXPIRE', KEYS[3], ARGV[10])
 return 'ok'
 """
 )
 
-# A field of a live game, or nil; a game idle past the expiry (by the store's clock) and
-# not locked is dropped here. KEYS: lru, game, lock. ARGV: now, idle, id, field.
-_READ = """
-local value = redis.call('HGET', KEYS[2], ARGV[4])
-if not value then return false end
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[3])
+# The first half of a read: the race's head and data, or its tombstone; a race idle past
+# the expiry (by the store's clock) and not locked is retired here. Then, unless a digest
+# was given that opens no seat, the caller's part (the idle clock, or the lock).
+# KEYS: game, lru, lock, gone. ARGV: now, idle, id, digest ('' = none), tombstone ttl, ...
+_FIND = """
+local found = redis.call('HMGET', KEYS[1], 'head', 'data')
+local head = found[1]
+if not head then return {false, false, redis.call('GET', KEYS[4]), 'gone'} end
+local seen = redis.call('ZSCORE', KEYS[2], ARGV[3])
 if seen and tonumber(ARGV[1]) - tonumber(seen) >= tonumber(ARGV[2])
    and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('DEL', KEYS[2])
-  redis.call('ZREM', KEYS[1], ARGV[3])
-  return false
+  redis.call('SET', KEYS[4], head, 'EX', ARGV[5])
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[3])
+  return {false, false, head, 'gone'}
 end
-return value
+local digest = ARGV[4]
+local opened = digest ~= '' and string.find(head, '"' .. digest .. '"', 1, true) ~= nil
+if digest ~= '' and not opened then return {head, false, false, 'denied'} end
 """
 
-# Move the idle clock (and write the data and head when given). KEYS: lru, game, gone, lock.
-# ARGV: now, id, game_ttl, gone_ttl, data ('' = none), head.
-_TOUCH = """
-if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[2], 'data', ARGV[5], 'head', ARGV[6])
-  redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[4])
-else
-  redis.call('EXPIRE', KEYS[3], ARGV[4])
+# A read that moves the idle clock when a seat's digest opened it.
+_FETCH = (
+    _FIND
+    + """
+if opened then redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3]) end
+return {head, found[2], false, 'ok'}
+"""
+)
+
+# A read under the race's lock (a lease: a crashed worker's lock frees itself).
+# ARGV (after the five of _FIND): lock token, lease in ms.
+_LOCK = (
+    _FIND
+    + """
+if not redis.call('SET', KEYS[3], ARGV[6], 'NX', 'PX', ARGV[7]) then
+  return {head, false, false, 'busy'}
 end
-if redis.call('EXISTS', KEYS[4]) == 0 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return {head, found[2], false, 'ok'}
+"""
+)
+
+# Write the race and give its lock back, only if the lease is still the caller's.
+# KEYS: game, lru, lock. ARGV: token, data, head, now, id.
+_SAVE = """
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+redis.call('DEL', KEYS[3])
 return 1
 """
 
+# Give the lock back if it is still ours. KEYS: lock. ARGV: token.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
 
-# Take a race's lock (a lease: a crashed worker's lock frees itself) and lift the race's
-# expiry while it is held. KEYS: lock, game. ARGV: token, lease in ms.
-_ACQUIRE = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('PERSIST', KEYS[2])
+# Extend our lease if it is still ours. KEYS: lock. ARGV: token, lease in ms.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
 end
 return 0
 """
 
-# Give the lock back if it is still ours, and the race its idle expiry.
-# KEYS: lock, game. ARGV: token, game_ttl.
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
-return 1
-"""
-
 _LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
+
+_RELEASE_RETRY_SECONDS = 0.5
+"""How often a lock that could not be given back (Redis unreachable) is tried again."""
 
 
 class RedisStore(Generic[R]):
     """A :class:`~app.storage.interface.GameStore` in Redis, shared by every worker (see the
     module docstring)."""
-
-    snapshots = True
-    """``load`` decodes a fresh copy each time."""
 
     def __init__(
         self,
@@ -200,15 +229,17 @@ class RedisStore(Generic[R]):
         self.lease = lock_timeout_seconds
         self.prefix = prefix
         self.clock = clock
-        self.game_ttl = max(1, round(idle_expiry_seconds))
-        self.gone_ttl = max(1, round(idle_expiry_seconds + tombstone_seconds))
-        self._last_count = 0
+        self.owner_ttl = max(1, round(idle_expiry_seconds))
+        self.tomb_ttl = max(1, round(tombstone_seconds))
+        self._given_back: set[str] = set()
+        self._retries: set[asyncio.Task[None]] = set()
         self._sweep = redis.register_script(_SWEEP)
         self._add = redis.register_script(_ADD)
-        self._read = redis.register_script(_READ)
-        self._touch = redis.register_script(_TOUCH)
-        self._acquire = redis.register_script(_ACQUIRE)
+        self._fetch = redis.register_script(_FETCH)
+        self._lock = redis.register_script(_LOCK)
+        self._save = redis.register_script(_SAVE)
         self._release = redis.register_script(_RELEASE)
+        self._renew = redis.register_script(_RENEW)
 
     @classmethod
     def connect(
@@ -232,6 +263,8 @@ class RedisStore(Generic[R]):
 
     async def close(self) -> None:
         """Close the connections (the races stay in Redis)."""
+        for task in list(self._retries):
+            task.cancel()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
@@ -241,27 +274,17 @@ class RedisStore(Generic[R]):
             await self.redis.ping()
 
     async def count(self) -> int:
-        """Number of live games (entries of the LRU set)."""
+        """Number of live races (entries of the LRU set)."""
         async with _reachable("count"):
-            self._last_count = int(await self.redis.zcard(self.prefix + "lru"))
-        return self._last_count
+            return int(await self.redis.zcard(self.prefix + "lru"))
 
-    def cached_count(self) -> int:
-        """The last :meth:`count` (the sweep refreshes it every sweep interval)."""
-        return self._last_count
-
-    async def add(self, record: R, owner: str) -> None:
-        """Store a new game atomically with the cap, LRU eviction and per-client cap."""
-        keys = [
-            self.prefix + "lru",
-            self._key("game", record.id),
-            self._key("gone", record.id),
-            self._key("owner", owner),
-        ]
+    async def create(self, record: R, owner: str) -> None:
+        """Store a new race atomically with the cap, LRU eviction and per-client cap."""
+        keys = [self.prefix + "lru", self._key("game", record.id), self._key("owner", owner)]
         args: list[str | int | float] = [
             self.clock(), self.idle, self.evict_min_idle, self.max_games, self.per_client,
-            record.id, record.head().to_json(), owner, _encode(record), self.game_ttl,
-            self.gone_ttl, self.prefix,
+            record.id, record.head().to_json(), owner, _encode(record), self.owner_ttl,
+            self.tomb_ttl, self.prefix,
         ]  # fmt: skip
         async with _reachable("add"):
             outcome = await self._add(keys=keys, args=args)
@@ -270,86 +293,122 @@ class RedisStore(Generic[R]):
         if outcome == b"full":
             raise StoreFull("every stored game is in active use")
 
-    async def _field(self, game_id: str, name: str) -> bytes | None:
-        keys = [self.prefix + "lru", self._key("game", game_id), self._key("lock", game_id)]
-        async with _reachable("read"):
-            value: bytes | None = await self._read(
-                keys=keys, args=[self.clock(), self.idle, game_id, name]
-            )
-        return value
-
-    async def head(self, game_id: str) -> RecordHead | None:
-        """The live game's seats' digests and clock (one small field)."""
-        value = await self._field(game_id, "head")
-        return None if value is None else RecordHead.from_json(value)
-
-    async def load(self, game_id: str) -> R | None:
-        """A fresh copy of the live game, or None."""
-        value = await self._field(game_id, "data")
-        return None if value is None else self.loader(json.loads(value))
-
-    async def _write(self, game_id: str, data: str, head: str = "") -> None:
-        keys = [
-            self.prefix + "lru",
+    def _find_keys(self, game_id: str) -> list[str]:
+        return [
             self._key("game", game_id),
-            self._key("gone", game_id),
+            self.prefix + "lru",
             self._key("lock", game_id),
+            self._key("gone", game_id),
         ]
-        args: list[str | int | float] = [
-            self.clock(), game_id, self.game_ttl, self.gone_ttl, data, head,
-        ]  # fmt: skip
-        async with _reachable("write"):
-            await self._touch(keys=keys, args=args)
 
-    async def touch(self, game_id: str) -> None:
-        """Move the idle clock: the LRU score and the TTLs."""
-        await self._write(game_id, "")
+    def _found(self, reply: list[Any], digest: str | None, lease: Lease | None) -> Fetched[R]:
+        head_json, data, gone, _status = reply
+        if head_json is None:
+            digests = None if gone is None else RecordHead.from_json(gone).digests
+            return Fetched(gone=None if digests is None else Tombstone(digests))
+        head = RecordHead.from_json(head_json)
+        seat = None if digest is None else head.seat_of(digest)
+        if digest is not None and seat is None:  # the script's find was not constant-time
+            return Fetched(head=head)
+        return Fetched(self.loader(json.loads(data)), head, seat, lease=lease)
 
-    async def save(self, record: R) -> None:
-        """Write the game back (with its lock held) and move its idle clock."""
-        await self._write(record.id, _encode(record), record.head().to_json())
+    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
+        """One round trip: a copy of the live race (and its idle clock moved when
+        ``digest`` opens a seat), or its tombstone."""
+        args: list[str | float] = [self.clock(), self.idle, game_id, digest or "", self.tomb_ttl]
+        async with _reachable("read"):
+            reply = await self._fetch(keys=self._find_keys(game_id), args=args)
+        return self._found(reply, digest, None)
 
     @contextlib.asynccontextmanager
-    async def lock(self, game_id: str) -> AsyncIterator[None]:
-        """The race's lock across every worker; waits up to the lease, else 503.
-
-        One script takes the lock and lifts the race's expiry, one gives both back: two
-        round trips per locked operation.
-        """
-        keys = [self._key("lock", game_id), self._key("game", game_id)]
+    async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
+        """The race's lock across every worker, taken and read in one round trip; waits up
+        to the lease, else 503. The lease is renewed while the block runs."""
         token = secrets.token_hex(16)
+        lease_ms = round(self.lease * 1000)
         give_up = time.monotonic() + self.lease
-        async with _reachable("lock"):
-            while not await self._acquire(keys=keys, args=[token, round(self.lease * 1000)]):
-                if time.monotonic() >= give_up:
-                    raise StoreUnavailable("the race stayed locked")
-                await asyncio.sleep(_LOCK_POLL_SECONDS)
-        try:
-            yield
-        finally:
+        keys = self._find_keys(game_id)
+        while True:
+            args: list[str | float] = [
+                self.clock(), self.idle, game_id, digest or "", self.tomb_ttl, token, lease_ms,
+            ]  # fmt: skip
             async with _reachable("lock"):
-                await self._release(keys=keys, args=[token, self.game_ttl])
+                reply = await self._lock(keys=keys, args=args)
+            if reply[3] != b"busy":
+                break
+            if time.monotonic() >= give_up:
+                raise StoreUnavailable("the race stayed locked")
+            await asyncio.sleep(_LOCK_POLL_SECONDS)
+        if reply[3] != b"ok":  # gone, or a digest that opens no seat: nothing was locked
+            yield self._found(reply, digest, None)
+            return
+        lease = Lease(game_id, token)
+        keeper = asyncio.create_task(self._keep(lease))
+        try:
+            yield self._found(reply, digest, lease)
+        finally:
+            keeper.cancel()
+            if token in self._given_back:
+                self._given_back.discard(token)
+            else:
+                await self._give_back(lease)
 
-    async def delete(self, game_id: str) -> None:
-        """Forget a game and its tombstone."""
+    async def _keep(self, lease: Lease) -> None:
+        """Renew ``lease`` every third of its length while its holder works."""
+        keys = [self._key("lock", lease.game_id)]
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            with contextlib.suppress(RedisError, OSError):
+                if not await self._renew(keys=keys, args=[lease.token, round(self.lease * 1000)]):
+                    return
+
+    async def _give_back(self, lease: Lease) -> None:
+        """Release the lock; while Redis is unreachable keep trying in the background, so
+        no race stays locked past an outage longer than it must."""
+        keys = [self._key("lock", lease.game_id)]
+        try:
+            async with _reachable("unlock"):
+                await self._release(keys=keys, args=[lease.token])
+        except StoreUnavailable:
+            task = asyncio.create_task(self._retry_release(keys, lease.token))
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+    async def _retry_release(self, keys: list[str], token: str) -> None:
+        give_up = time.monotonic() + self.lease
+        while time.monotonic() < give_up:
+            await asyncio.sleep(_RELEASE_RETRY_SECONDS)
+            with contextlib.suppress(RedisError, OSError):
+                await self._release(keys=keys, args=[token])
+                return
+
+    async def save(self, record: R, lease: Lease) -> None:
+        """Write the race and give its lock back in one step, if the lease still holds."""
+        keys = [self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id)]
+        args: list[str | float] = [
+            lease.token, _encode(record), record.head().to_json(), self.clock(), record.id,
+        ]  # fmt: skip
+        async with _reachable("write"):
+            written = await self._save(keys=keys, args=args)
+        if not written:
+            raise LeaseLost()
+        self._given_back.add(lease.token)
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget a race and its tombstone."""
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self._key("game", game_id), self._key("gone", game_id))
             pipe.zrem(self.prefix + "lru", game_id)
             await pipe.execute()
 
     async def sweep(self) -> int:
-        """Drop the games idle past the expiry (TTL usually did already); their count."""
+        """Drop the races idle past the expiry, leaving their tombstones; their count."""
         async with _reachable("sweep"):
             dropped = await self._sweep(
-                keys=[self.prefix + "lru"], args=[self.clock(), self.idle, self.prefix, 1000]
+                keys=[self.prefix + "lru"],
+                args=[self.clock(), self.idle, self.prefix, 1000, self.tomb_ttl],
             )
         return int(dropped)
-
-    async def tombstone(self, game_id: str) -> Tombstone | None:
-        """The seats' digests of a race that expired or was evicted, while remembered."""
-        async with _reachable("tombstone"):
-            value = await self.redis.get(self._key("gone", game_id))
-        return None if value is None else Tombstone(RecordHead.from_json(value).digests)
 
 
 def _encode(record: Any) -> str:

@@ -20,15 +20,13 @@ Token digests are stored, never tokens.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import IO, Any
 
-from app.storage.interface import R, Tombstone
+from app.storage.interface import Lease, R, Tombstone
 from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.store")
@@ -43,14 +41,12 @@ class SavedMemoryStore(MemoryStore[R]):
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
         """``loader`` rebuilds a record from its ``to_dict()``; ``bounds`` as MemoryStore."""
-        super().__init__(**bounds)
+        super().__init__(loader, **bounds)
         self.data_dir = data_dir
-        self.loader = loader
         self._known: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
         self.unreadable = 0
         """Saved races the last :meth:`open` could not read (-1: the whole file)."""
-        self._steady: dict[str, dict[str, Any]] = {}
         self._write_through = False
 
     @property
@@ -82,7 +78,8 @@ class SavedMemoryStore(MemoryStore[R]):
     async def checkpoint(self) -> None:
         """Save every live race now, and again after every later change until
         :meth:`close`: called as a stop begins, so a kill during the stop's grace loses no
-        answered move (nor the moves answered during the grace)."""
+        answered move (nor the moves answered during the grace). Each race is saved as its
+        last save left it, never half-way through a move."""
         self._write_through = True
         saved = self._write_races()
         log.info("races saved as the stop began", extra={"saved": saved})
@@ -97,52 +94,31 @@ class SavedMemoryStore(MemoryStore[R]):
             self._known = None
         log.info("races saved", extra={"saved": saved})
 
-    @contextlib.asynccontextmanager
-    async def lock(self, game_id: str) -> AsyncIterator[None]:
-        """The race's lock, keeping aside the race as it was when the lock was taken: a
-        save while the holder is part-way through a move (a bot thinking in a thread)
-        writes that steady state, never a half-changed one."""
-        async with super().lock(game_id):
-            with self._mutex:
-                entry = self._games.get(game_id)
-            if entry is not None:
-                self._steady[game_id] = entry.record.to_dict()
-            try:
-                yield
-            finally:
-                self._steady.pop(game_id, None)
-
-    async def add(self, record: R, owner: str) -> None:
+    async def create(self, record: R, owner: str) -> None:
         """Store the race and note it in ``known.jsonl`` before answering."""
-        await super().add(record, owner)
+        await super().create(record, owner)
         self._note(record.id, record.head().digests)
         if self._write_through:
             self._write_races()
 
-    async def save(self, record: R) -> None:
-        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); the
-        record is now steady (the operation is done), and during a stop it is written."""
-        await super().save(record)
+    async def save(self, record: R, lease: Lease) -> None:
+        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
+        a stop, write the races before the move is answered."""
+        await super().save(record, lease)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)
-        if record.id in self._steady:
-            self._steady[record.id] = record.to_dict()
         if self._write_through:
             self._write_races()
 
     def _write_races(self) -> int:
-        """Write ``races.json`` atomically (each race busy in a move as it was steady);
-        return how many races it holds."""
-        races = []
-        for record, owner in self.entries():
-            steady = self._steady.get(record.id)
-            races.append(
-                {"owner": owner, "race": steady if steady is not None else record.to_dict()}
-            )
-        payload = {"format": SAVE_FORMAT, "races": races}
-        _write_atomically(self.races_path, json.dumps(payload, separators=(",", ":")))
-        return len(races)
+        """Write ``races.json`` atomically; return how many races it holds."""
+        entries = self.entries()
+        races = ",".join(
+            f'{{"owner":{json.dumps(owner)},"race":{data}}}' for _, data, owner in entries
+        )
+        _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
+        return len(entries)
 
     def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
         if self._known is None:
@@ -162,8 +138,8 @@ class SavedMemoryStore(MemoryStore[R]):
             payload = json.loads(self.races_path.read_text(encoding="utf-8"))
             if not isinstance(payload, dict) or payload.get("format") != SAVE_FORMAT:
                 raise ValueError(f"not a races file of format {SAVE_FORMAT}")
-            entries = payload["races"]
-            if not isinstance(entries, list):
+            items = payload["races"]
+            if not isinstance(items, list):
                 raise ValueError("no list of races")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             kept = self._free_bad_path()
@@ -176,13 +152,12 @@ class SavedMemoryStore(MemoryStore[R]):
             return set()
         restored: set[str] = set()
         bad: list[Any] = []
-        for index, item in enumerate(entries):
+        for index, item in enumerate(items):
             try:
-                record = self.loader(item["race"])
-                owner = str(item["owner"])
-                if record.id in restored:
-                    raise ValueError(f"race {record.id} saved twice")
-                self.restore(record, owner)
+                game_id = str(item["race"]["id"])
+                if game_id in restored:
+                    raise ValueError(f"race {game_id} saved twice")
+                self.restore(game_id, json.dumps(item["race"]), str(item["owner"]))
             except Exception as exc:  # any damage to one entry must spare the others
                 log.error(
                     "a saved race is unreadable; skipped",
@@ -190,7 +165,7 @@ class SavedMemoryStore(MemoryStore[R]):
                 )
                 bad.append(item)
                 continue
-            restored.add(record.id)
+            restored.add(game_id)
         if bad:
             self.unreadable = len(bad)
             document = {"format": SAVE_FORMAT, "races": bad}
@@ -220,7 +195,7 @@ class SavedMemoryStore(MemoryStore[R]):
         if self._known is not None:
             self._known.close()
             self._known = None
-        heads = {record.id: record.head().digests for record, _ in self.entries()}
+        heads = {game_id: head.digests for game_id, head in self.heads().items()}
         _write_atomically(self.known_path, "".join(_known_line(i, d) for i, d in heads.items()))
         self._noted = heads
 

@@ -20,6 +20,10 @@ pytestmark = pytest.mark.slow
 
 MIB = 1024 * 1024
 
+SLACK_SECONDS = 2.0
+"""How late past the body timeout a 408 may come and still count as on time: the test
+shares two cores with other tests and servers, so the event loop may be a little late."""
+
 QUIET = {"ZZV_ACCESS_LOG": "false", "ZZV_RATE_LIMIT_ENABLED": "false"}
 
 
@@ -190,10 +194,14 @@ def test_two_hundred_trickling_bodies_are_closed_within_the_body_timeout(
         return list(results), await health
 
     results, health = asyncio.run(asyncio.wait_for(scenario(), timeout=60))
-    in_time = [elapsed for elapsed, status in results if status == 408 and elapsed <= timeout + 0.5]
+    in_time = [
+        elapsed
+        for elapsed, status in results
+        if status == 408 and elapsed <= timeout + SLACK_SECONDS
+    ]
     slowest = max(elapsed for elapsed, _ in results)
     print(
-        f"{len(in_time)}/200 trickling bodies got 408 within {timeout + 0.5:g} s; "
+        f"{len(in_time)}/200 trickling bodies got 408 within {timeout + SLACK_SECONDS:g} s; "
         f"slowest {slowest:.2f} s"
     )
     assert len(in_time) >= 180

@@ -43,7 +43,7 @@ def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.Monkey
             created = await client.post("/games", data={"players": "3", "bots": "easy"})
             assert created.status_code == 303
             game_id = created.headers["location"].rsplit("/", 1)[1]
-            session = await store.load(game_id)
+            session = (await store.fetch(game_id)).record
             # A Tune Up cannot win, so whatever happens a bot has to decide next.
             legal = session.game.observation(0)["legal_actions"]
             action = next(a for a in legal if a["type"] == "tune_up")

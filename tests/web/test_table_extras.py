@@ -4,9 +4,11 @@ count, the finished race's story, seed and replay. Every route as a page and for
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 from app_kit import HX, form_fields, start
@@ -19,6 +21,16 @@ from engine import Action, EventKind, new_game
 
 def _is_fragment(html: str) -> bool:
     return "<html" not in html
+
+
+def page_memory(client: TestClient, game_id: str) -> dict[str, Any]:
+    """What the table's page memory cookie holds (the browser keeps it, not the race)."""
+    raw = client.cookies.get(f"zzv_page_{game_id}")
+    if raw is None:
+        return {}
+    body = raw.rpartition(".")[0]
+    data: dict[str, Any] = json.loads(base64.urlsafe_b64decode(body))
+    return data
 
 
 def _known_position(store: StoreProbe, game_id: str) -> None:
@@ -66,9 +78,11 @@ def test_a_refused_move_comes_back_to_the_table_address_and_a_reload_still_works
     refused = client.post(f"/games/{game_id}/move", data=fields)
     assert refused.status_code == 303
     assert refused.headers["location"] == f"/games/{game_id}"
-    # The notice waits in the session as plain data: the sentence and the player's choices.
-    notice = json.loads(json.dumps(store.get(game_id).flash))
-    assert set(notice) == {"turn", "seat", "submitted", "error"}
+    # The notice waits in the page's own memory (a signed cookie), not in the race: the
+    # sentence and the player's choices.
+    notice = page_memory(client, game_id)["flash"]
+    assert set(notice) == {"turn", "submitted", "error"}
+    assert "flash" not in store.get(game_id).to_dict()
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
     assert 'role="alert"' in page.text and "at most 3 gas" in page.text
@@ -76,7 +90,29 @@ def test_a_refused_move_comes_back_to_the_table_address_and_a_reload_still_works
     again = client.get(f"/games/{game_id}")  # the reload: the race, without the old message
     assert again.status_code == 200 and 'id="move-form"' in again.text
     assert "at most 3 gas" not in again.text
+    assert page_memory(client, game_id)["flash"] is None
     assert store.get(game_id).game.to_dict() == before
+
+
+def test_a_page_memory_that_was_tampered_with_is_ignored(
+    client: TestClient, store: StoreProbe
+) -> None:
+    game_id = start(client, seed=5)
+    _known_position(store, game_id)
+    fields = {"turn": "0", "choice": "up:jelly", "gas": "4"}
+    assert client.post(f"/games/{game_id}/move", data=fields).status_code == 303
+    raw = client.cookies.get(f"zzv_page_{game_id}")
+    assert raw is not None
+    body, _, signature = raw.rpartition(".")
+    forged = json.loads(base64.urlsafe_b64decode(body))
+    forged["flash"]["error"] = "Someone else's words"
+    forged_body = base64.urlsafe_b64encode(json.dumps(forged).encode()).decode()
+    client.cookies.set(
+        f"zzv_page_{game_id}", f"{forged_body}.{signature}", path=f"/games/{game_id}"
+    )
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    assert "Someone else" not in page.text and "at most 3 gas" not in page.text
 
 
 def test_a_refused_move_for_htmx_is_a_4xx_fragment(client: TestClient, store: StoreProbe) -> None:
@@ -86,7 +122,7 @@ def test_a_refused_move_for_htmx_is_a_4xx_fragment(client: TestClient, store: St
     refused = client.post(f"/games/{game_id}/move", data=fields, headers=HX)
     assert refused.status_code == 400 and _is_fragment(refused.text)
     assert "at most 3 gas" in refused.text
-    assert store.get(game_id).flash is None
+    assert page_memory(client, game_id).get("flash") is None
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
@@ -123,8 +159,9 @@ def test_suggest_picks_the_normal_bots_move_with_a_reason(
         answer = client.get(answer.headers["location"])
     assert answer.status_code == 200
     session = store.get(game_id)
-    hint = session.suggestion
+    hint = page_memory(client, game_id)["hint"]
     assert hint is not None and hint["turn"] == 0
+    assert "suggestion" not in session.to_dict()
     assert json.loads(json.dumps(hint)) == hint
     assert Action.from_dict(hint["action"]) in session.game.legal_actions()
     assert 'id="suggestion"' in answer.text
@@ -143,7 +180,7 @@ def test_taking_the_suggestion_is_counted_and_shown_at_the_end(
         if session.game.is_over:
             break
         client.post(f"/games/{game_id}/move", data={"intent": "suggest"})
-        hint = store.get(game_id).suggestion
+        hint = page_memory(client, game_id)["hint"]
         assert hint is not None and hint["turn"] == session.turn
         legal = session.game.observation(0)["legal_actions"]
         # Follow every other suggestion; otherwise play some other legal move.
@@ -152,7 +189,7 @@ def test_taking_the_suggestion_is_counted_and_shown_at_the_end(
         taken += follow
         response = client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
         assert response.status_code == 303
-    assert store.get(game_id).suggestions_taken.get("0", 0) == taken > 0
+    assert page_memory(client, game_id)["taken"] == taken > 0
     page = client.get(f"/games/{game_id}").text
     assert f"You took {taken} suggestion" in page
 
@@ -163,7 +200,7 @@ def test_no_suggestion_when_the_race_is_over(client: TestClient, store: StorePro
     answer = client.post(f"/games/{game_id}/move", data={"intent": "suggest"}, headers=HX)
     assert answer.status_code == 200
     assert 'id="suggestion"' not in answer.text
-    assert store.get(game_id).suggestion is None
+    assert page_memory(client, game_id).get("hint") is None
 
 
 # ------------------------------------------------------------------ the log on demand

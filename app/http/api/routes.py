@@ -1,6 +1,7 @@
 """The JSON API under ``/api``: create a race, invite friends, read it, move, follow it live.
 
-Routes stay thin: validate the body, look the session up, call :mod:`app.races.operations`, answer.
+Routes stay thin: parse the body, open the race (:meth:`app.races.unit.Races.open`, one load
+per request), call the race's operation, answer.
 Authentication is ``Authorization: Bearer <token>`` only (never a cookie), so the API cannot
 be driven cross-site by a browser's ambient credentials.
 """
@@ -26,27 +27,19 @@ from app.http.api.models import (
     error_responses,
 )
 from app.http.deps import (
-    ApiPlayerDep,
+    ApiSeatDep,
     ClientDep,
     GameIdPath,
     HubDep,
+    RacesDep,
     SettingsDep,
-    StoreDep,
     StreamGateDep,
     client_key,
     public_base_url,
 )
-from app.http.errors import IllegalMove
-from app.live.streams import Message, follow, open_stream, settle
-from app.races.operations import (
-    SessionState,
-    join_race,
-    play_turn,
-    read_record,
-    read_state,
-    start_game,
-    start_race,
-)
+from app.live.streams import Message, follow, open_stream
+from app.races.errors import IllegalMove
+from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from engine import Action, IllegalAction, Variants
 
@@ -68,7 +61,7 @@ def _json(content: Any, status_code: int = 200) -> JSONResponse:
 )
 async def create_game(
     request: Request,
-    store: StoreDep,
+    races: RacesDep,
     settings: SettingsDep,
     client: ClientDep,
     body: Annotated[CreateGame | None, Body()] = None,
@@ -91,7 +84,7 @@ async def create_game(
         seed=body.seed,
         people=body.humans,
     )
-    session, state = await start_game(store, config, settings, client)
+    session, state = await races.create(config, client)
     invites = invite_list(request, session)
     body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
     return _json(body_out, 201)
@@ -109,16 +102,16 @@ def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
     responses=error_responses(401, 404, 410, 422),
 )
 async def get_game(
-    player: ApiPlayerDep,
-    hub: HubDep,
+    seat: ApiSeatDep,
+    races: RacesDep,
     since: Annotated[
         int | None,
         Query(ge=0, le=2**31, description="Replay events from this index instead."),
     ] = None,
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
-    await settle(player, hub)
-    return _json(await read_state(player, since))
+    async with races.open(seat.game_id, seat.token, deliver=True) as race:
+        return _json(race.state(since))
 
 
 @router.post(
@@ -127,7 +120,7 @@ async def get_game(
     summary="Play a turn",
     responses=error_responses(400, 401, 403, 404, 409, 410, 413, 422, 429),
 )
-async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONResponse:
+async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONResponse:
     """Apply your action and the bots' replies up to the next person's turn (or the end).
 
     `turn` must equal the latest state's `turn`: a repeated or concurrent submission gets
@@ -138,10 +131,8 @@ async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONRe
         action = Action.from_dict(move.action.model_dump())
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
-    await settle(player, hub)
-    state = await play_turn(player, move.turn, action)
-    await hub.publish(player.game_id)
-    return _json(state)
+    async with races.open(seat.game_id, seat.token, write=True) as race:
+        return _json(await race.play(move.turn, action))
 
 
 @router.post(
@@ -162,17 +153,14 @@ async def post_action(player: ApiPlayerDep, move: MoveIn, hub: HubDep) -> JSONRe
         },
     },
 )
-async def join_game(
-    game_id: GameIdPath, body: JoinIn, store: StoreDep, hub: HubDep
-) -> JSONResponse:
+async def join_game(game_id: GameIdPath, body: JoinIn, races: RacesDep) -> JSONResponse:
     """Sit at the seat an invite holds (no token needed: the code is the invitation).
 
     The answer's `token` is your seat's own credential; the code stops working.
     """
-    player, token = await join_race(store, game_id, body.code, body.name)
-    await hub.publish(game_id)
-    state = await read_state(player)
-    out = {"game_id": game_id, "seat": player.seat, "token": token, "state": state}
+    async with races.open(game_id, None, write=True, spectator=True) as race:
+        token = await race.join(body.code, body.name)
+        out = {"game_id": game_id, "seat": race.seat, "token": token, "state": race.state()}
     return _json(out, 201)
 
 
@@ -185,11 +173,10 @@ async def join_game(
         403: {"model": ErrorOut, "description": "Only the creator may start (`not_creator`)."},
     },
 )
-async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
+async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
-    state = await start_race(player)
-    await hub.publish(player.game_id)
-    return _json(state)
+    async with races.open(seat.game_id, seat.token, write=True) as race:
+        return _json(await race.start())
 
 
 @router.get(
@@ -223,7 +210,8 @@ async def start_game_now(player: ApiPlayerDep, hub: HubDep) -> JSONResponse:
 )
 async def follow_game(
     request: Request,
-    player: ApiPlayerDep,
+    seat: ApiSeatDep,
+    races: RacesDep,
     hub: HubDep,
     gate: StreamGateDep,
 ) -> EventSourceResponse:
@@ -232,7 +220,9 @@ async def follow_game(
     def render(state: SessionState) -> Message:
         return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
 
-    stream = follow(player, hub, render)
+    async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
+        pass
+    stream = follow(races, hub, seat.game_id, seat.token, render)
     return await open_stream(gate, client_key(request), stream)
 
 
@@ -242,9 +232,10 @@ async def follow_game(
     summary="The race's public record",
     responses=error_responses(401, 404, 410, 422),
 )
-async def get_record(player: ApiPlayerDep) -> JSONResponse:
+async def get_record(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Settings and every public event; the seed too once the race is over.
 
     Face-down cards never appear, not even after the end.
     """
-    return _json(await read_record(player))
+    async with races.open(seat.game_id, seat.token) as race:
+        return _json(race.record())

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from app.races.operations import GameConfig
+from app.races.record import GameConfig
 from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
 from engine import Variants
 

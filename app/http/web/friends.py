@@ -24,28 +24,22 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.http.deps import (
     GameIdPath,
     HubDep,
+    RacesDep,
     SettingsDep,
-    StoreDep,
     StreamGateDep,
     client_key,
     cookie_name,
     set_seat_cookie,
 )
-from app.http.errors import GameExpired, GameNotFound, LobbyRefused
-from app.http.web.routes import lookup, render_table, start_and_redirect
+from app.http.errors import RACE_STATUS
+from app.http.web.routes import missing_page, render_table, start_and_redirect
 from app.http.web.templating import templates
-from app.live.streams import Message, follow, open_stream, settle
+from app.live.streams import Message, follow, open_stream
+from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
 from app.races.lobby import default_name
-from app.races.operations import (
-    SessionState,
-    find_player,
-    find_public,
-    join_race,
-    read_config,
-    read_state,
-    start_race,
-)
+from app.races.operations import SessionState
 from app.races.record import GameConfig
+from app.races.unit import Races
 
 router = APIRouter(include_in_schema=False)
 
@@ -65,13 +59,16 @@ async def _until_over(stream: AsyncIterator[Message]) -> AsyncIterator[Message]:
     yield _OVER
 
 
-async def _has_seat(request: Request, store: StoreDep, game_id: str) -> bool:
+async def _has_seat(request: Request, races: Races, game_id: str) -> bool:
     """Whether this browser already sits in ``game_id`` (then an invite must not replace it)."""
-    try:
-        await find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
-    except GameNotFound:
+    token = request.cookies.get(cookie_name(game_id))
+    if not token:
         return False
-    return True
+    try:
+        async with races.open(game_id, token):
+            return True
+    except RaceError:
+        return False
 
 
 def _join_page(
@@ -107,99 +104,108 @@ def _gone(request: Request, game_id: str) -> Response:
 
 
 @router.get("/games/{game_id}/join", response_class=HTMLResponse)
-async def join_form(game_id: GameIdPath, request: Request, store: StoreDep) -> Response:
+async def join_form(game_id: GameIdPath, request: Request, races: RacesDep) -> Response:
     """The invite's page: pick a name (or not) and take the seat."""
     code = request.query_params.get("code") or None
     try:
-        spectator = await find_public(store, game_id)
-        await read_config(spectator)  # loads the seats, changes nothing
+        async with races.open(game_id, None, spectator=True) as race:
+            open_seat = next((s.index for s in race.session.lobby.open_invites()), 1)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
-    if await _has_seat(request, store, game_id):
+    if await _has_seat(request, races, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)
-    open_seat = next((s.index for s in spectator.session.lobby.open_invites()), 1)
     return _join_page(request, game_id, code, seat=open_seat)
 
 
 @router.post("/games/{game_id}/join")
 async def join(
-    game_id: GameIdPath, request: Request, store: StoreDep, settings: SettingsDep, hub: HubDep
+    game_id: GameIdPath, request: Request, races: RacesDep, settings: SettingsDep
 ) -> Response:
     """Take the invited seat: a cookie with the seat's own token, then the table (303)."""
     fields = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
     code, name = fields.get("code", ""), fields.get("name")
-    if await _has_seat(request, store, game_id):
+    if await _has_seat(request, races, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)
     try:
-        _player, token = await join_race(store, game_id, code[:64], name)
+        async with races.open(game_id, None, write=True, spectator=True) as race:
+            token = await race.join(code[:64], name)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
     except LobbyRefused as exc:
         keep = code if exc.code == "invalid_name" else None
-        return _join_page(
-            request, game_id, keep, error=exc.message, name=name, status_code=exc.status_code
-        )
-    await hub.publish(game_id)
+        status = RACE_STATUS.get(exc.code, 422)
+        return _join_page(request, game_id, keep, error=exc.message, name=name, status_code=status)
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, request, game_id, token, settings)
     return response
 
 
 @router.post("/games/{game_id}/start")
-async def start(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep) -> Response:
+async def start(
+    game_id: GameIdPath, request: Request, races: RacesDep, settings: SettingsDep
+) -> Response:
     """The creator's Start button: bots take the empty seats; back to the table (303)."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
-    await start_race(found)
-    await hub.publish(game_id)
+    try:
+        async with races.open(
+            game_id, request.cookies.get(cookie_name(game_id)), write=True
+        ) as race:
+            await race.start()
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
     return RedirectResponse(f"/games/{game_id}", status_code=303)
 
 
 @router.get("/games/{game_id}/events")
 async def seat_events(
-    game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep, gate: StreamGateDep
+    game_id: GameIdPath,
+    request: Request,
+    races: RacesDep,
+    settings: SettingsDep,
+    hub: HubDep,
+    gate: StreamGateDep,
 ) -> Response:
     """This seat's live stream: ``changed`` whenever its table changed through somebody
     else (the page then reloads the table; its own moves it has already drawn)."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
-    seat = found.seat
+    token = request.cookies.get(cookie_name(game_id))
+    try:
+        async with races.open(game_id, token) as race:
+            seat = race.seat
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
 
     def render(state: SessionState) -> Message | None:
         return None if state["last_mover"] == seat else _CHANGED
 
-    stream = follow(found, hub, render)
+    stream = follow(races, hub, game_id, token, render)
     return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
 async def watch(
-    game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep, live: bool = False
+    game_id: GameIdPath, request: Request, races: RacesDep, live: bool = False
 ) -> Response:
     """The public table: every seat's public numbers and cards, nobody's hand."""
     try:
-        spectator = await find_public(store, game_id)
-        await settle(spectator, hub)
-        state = await read_state(spectator, since=0)
+        async with races.open(game_id, None, spectator=True) as race:
+            state = race.state(since=0, deliver=False)
+            return render_table(request, race, state, animate=live)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
-    return render_table(request, spectator, state, animate=live)
 
 
 @router.get("/games/{game_id}/watch/events")
 async def watch_events(
-    game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep, gate: StreamGateDep
+    game_id: GameIdPath, request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
 ) -> Response:
     """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
-    spectator = await find_public(store, game_id)
-    stream = follow(spectator, hub, lambda _state: _CHANGED)
+    async with races.open(game_id, None, spectator=True):  # 404 now, not inside the stream
+        pass
+    stream = follow(races, hub, game_id, None, lambda _state: _CHANGED)
     return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.post("/watch")
-async def watch_bots(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
+async def watch_bots(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """ "Watch the bots race": a race of bots only, one move every few moments (303)."""
     config = GameConfig(players=WATCH_PLAYERS, bots=settings.default_bot_level, watch=True)
-    return await start_and_redirect(request, store, settings, config)
+    return await start_and_redirect(request, races, settings, config)

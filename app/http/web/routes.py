@@ -1,30 +1,30 @@
 """The HTML side of the site: start page, game table, rules, rematch (an ``APIRouter``).
 
-Owned by the web layer. Routes stay thin: find the session, ask :mod:`app.races.operations` to
-start a game or play a move (bots think off the event loop there), then render. A
-request carrying ``HX-Request`` gets only the ``#table`` fragment; every other request
-gets the full page, so the site works with JavaScript off: the move form is a plain POST
-answered with ``303 See Other`` back to the table, and so is a refused move: the reason
-waits in the session (a one-shot flash) for the table's next view, so the address never
-becomes the POST's and a reload always shows the race. Templates receive the view models of
+Owned by the web layer. Routes stay thin: parse the form, open the race once
+(:meth:`app.races.unit.Races.open`; bots think off the event loop there), call its
+operation, render. A request carrying ``HX-Request`` gets only the ``#table`` fragment;
+every other request gets the full page, so the site works with JavaScript off: the move
+form is a plain POST answered with ``303 See Other`` back to the table, and so is a refused
+move: the reason waits in the page's own memory (:mod:`app.http.web.page_state`, a signed
+cookie, not the race) for the table's next view, so the address never becomes the POST's
+and a reload always shows the race. Templates receive the view models of
 :mod:`app.http.web.table`, nothing else about the game.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from functools import partial
+from dataclasses import asdict, replace
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.http.deps import (
     COOKIE_MAX_AGE_SECONDS,
     GameIdPath,
-    HubDep,
+    RacesDep,
     SettingsDep,
-    StoreDep,
     clear_session_cookie,
     client_key,
     cookie_name,
@@ -32,16 +32,8 @@ from app.http.deps import (
     public_base_url,
     set_session_cookie,
 )
-from app.http.errors import (
-    GameExpired,
-    GameLost,
-    GameNotFound,
-    IllegalMove,
-    RaceNotStarted,
-    ServerFull,
-    StaleTurn,
-    TooManyGames,
-)
+from app.http.errors import RACE_STATUS
+from app.http.web import page_state
 from app.http.web.forms import (
     BOT_LEVELS,
     FormError,
@@ -52,27 +44,24 @@ from app.http.web.forms import (
     submitted_for,
 )
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
+from app.http.web.page_state import PageState
 from app.http.web.replay import replay_context
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import log_context, race_again, table_context
 from app.http.web.templating import templates
-from app.live.streams import settle
-from app.races.operations import (
-    Player,
-    SessionState,
-    SessionStore,
-    current_suggestion,
-    find_player,
-    leave_flash,
-    play_turn,
-    read_config,
-    read_record,
-    read_state,
-    start_game,
-    suggest_move,
-    take_flash,
+from app.races.errors import (
+    GameExpired,
+    GameLost,
+    IllegalMove,
+    RaceError,
+    RaceNotStarted,
+    ServerFull,
+    StaleTurn,
+    TooManyGames,
 )
+from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
+from app.races.unit import Race, Races
 from app.settings import Settings
 from engine import Action, IllegalAction
 
@@ -135,67 +124,93 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
 
 def render_table(
     request: Request,
-    player: Player,
+    race: Race,
     state: SessionState,
     *,
+    page: PageState | None = None,
     status_code: int = 200,
     **extra: Any,
 ) -> Response:
     """The table page (or the ``#table`` fragment for htmx) of a seat or a spectator, as
-    the operation that built ``state`` left the race."""
+    the request's operation left the race."""
     # htmx swaps only the table; every other client gets the whole page.
     block = "table" if _is_htmx(request) else None
-    session, seat = player.session, player.seat
+    session, seat = race.session, race.seat
     context = {**table_context(state, **extra), **live_context(request, session, seat)}
-    context.update(extras_context(session, seat, state))
+    context.update(extras_context(session, seat, state, page))
     response = templates.TemplateResponse(
         request, "game.html", context, status_code=status_code, block_name=block
     )
     return _vary(response)
 
 
-def extras_context(session: GameSession, seat: int | None, state: SessionState) -> dict[str, Any]:
-    """The hint shown to ``seat``, its count of suggestions taken, and once the race is
-    over its seed and settings (for "race this deal again", with friends when friends
+def extras_context(
+    session: GameSession, seat: int | None, state: SessionState, page: PageState | None
+) -> dict[str, Any]:
+    """The hint shown to ``seat`` this turn, its count of hints taken, and once the race
+    is over its seed and settings (for "race this deal again", with friends when friends
     raced)."""
-    hint_now = None if seat is None else current_suggestion(session, seat)
+    shown = None if page is None else page.hint_for(state["turn"])
     return {
-        "suggestion": hint_now["reason"] if hint_now else None,
-        "suggestions_taken": session.suggestions_taken.get(str(seat), 0),
+        "suggestion": shown["reason"] if shown else None,
+        "suggestions_taken": 0 if page is None else page.taken,
         "seed": session.seed if state["game_over"] else None,
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
     }
 
 
-async def _back_to_table(
-    player: Player, submitted: SubmittedMove | None = None, **notice: str
+def _secret(settings: Settings) -> str:
+    return settings.seed_secret.get_secret_value()
+
+
+def read_page(request: Request, race: Race, settings: Settings) -> PageState:
+    """This seat's page memory of the race (see :mod:`app.http.web.page_state`)."""
+    return page_state.read(request, race.id, race.own_seat, _secret(settings))
+
+
+def keep_page(
+    response: Response, request: Request, race: Race, page: PageState, settings: Settings
+) -> Response:
+    """Hand ``page`` back to the browser with ``response``."""
+    page_state.write(response, race.id, page, _secret(settings), secure=is_https(request, settings))
+    return response
+
+
+def _back_to_table(
+    request: Request,
+    race: Race,
+    page: PageState,
+    settings: Settings,
+    submitted: SubmittedMove | None = None,
+    **notice: str,
 ) -> Response:
     """303 to the table's own address, carrying ``notice`` to that seat's next view of it.
 
     Without JavaScript a refused move, a preview or a hint is a full page POST; answering
     it with a page would leave the browser at the POST's address, where a reload fails.
-    The notice (a sentence and the player's own choices, as plain JSON data) waits in the
-    session instead.
+    The notice (a sentence and the player's own choices) waits in the page's memory.
     """
     chosen = asdict(submitted) if submitted else None
-    await leave_flash(player, {"submitted": chosen, **notice})
-    return _vary(RedirectResponse(f"/games/{player.game_id}", status_code=303))
+    flash = {"turn": race.session.turn, "submitted": chosen, **notice}
+    response = _vary(RedirectResponse(f"/games/{race.id}", status_code=303))
+    return keep_page(response, request, race, replace(page, flash=flash), settings)
 
 
-async def _take_flash(player: Player) -> dict[str, Any]:
-    """The notice left for this seat's view of the table (once), if still about this turn."""
-    flash = await take_flash(player)
+def _flash_context(flash: dict[str, Any] | None) -> dict[str, Any]:
+    """The template context a notice left for this view of the table carries."""
     if flash is None:
         return {}
-    chosen = flash["submitted"]
-    extra = {k: v for k, v in flash.items() if k not in ("turn", "seat", "submitted")}
+    chosen = flash.get("submitted")
+    extra = {k: v for k, v in flash.items() if k not in ("turn", "submitted")}
     return {**extra, "submitted": SubmittedMove(**chosen) if chosen else None}
 
 
-async def _refused(
+def _refused(
     request: Request,
-    player: Player,
+    race: Race,
+    page: PageState,
+    settings: Settings,
     status_code: int,
     error: str,
     submitted: SubmittedMove | None = None,
@@ -203,10 +218,16 @@ async def _refused(
     """The table as it stands, with the reason a move was not played (htmx: as a 4xx
     fragment; a page: back at the table's address with the reason)."""
     if not _is_htmx(request):
-        return await _back_to_table(player, error=error, submitted=submitted)
-    state = await read_state(player, since=0)
+        return _back_to_table(request, race, page, settings, submitted, error=error)
+    state = race.state(since=0, deliver=False)
     return render_table(
-        request, player, state, status_code=status_code, error=error, submitted=submitted
+        request,
+        race,
+        state,
+        page=page,
+        status_code=status_code,
+        error=error,
+        submitted=submitted,
     )
 
 
@@ -218,34 +239,34 @@ def _expired_page(request: Request, status_code: int, heading: str, message: str
     return response
 
 
-def seat_viewer(player: Player) -> Viewer:
+def seat_viewer(race: Race) -> Viewer:
     """The seat's reader of the race's sentences: "You" for itself, the people's display
     names for theirs (the log, the replay and the hints name seats as the table does)."""
-    return Viewer(player.own_seat, people_names(player.session.lobby.public_seats()))
+    return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
 
 
-async def lookup(request: Request, store: SessionStore, game_id: str) -> Player | Response:
-    """The browser's seat in ``game_id`` (by its cookie), or the page explaining why there
-    is none."""
-    try:
-        return await find_player(store, game_id, request.cookies.get(cookie_name(game_id)))
-    except GameLost:
-        return _expired_page(
+def missing_page(
+    request: Request, error: RaceError, settings: Settings, game_id: str | None = None
+) -> Response:
+    """The page explaining why this browser has no race here (or the refusal's page);
+    a gone race's cookie is cleared when ``game_id`` is given."""
+    if isinstance(error, GameLost):
+        response = _expired_page(
             request,
             410,
             "The server restarted and this race was lost",
             "The game server was stopped before it could save the races in progress. "
             "Sorry! Start another: it only takes a click.",
         )
-    except GameExpired:
-        return _expired_page(
+    elif isinstance(error, GameExpired):
+        response = _expired_page(
             request,
             410,
             "This race has been cleared from the track",
             "Races left alone for a while make room for new ones. Start another: it only "
             "takes a click.",
         )
-    except GameNotFound:
+    elif error.code == "not_found":
         return _expired_page(
             request,
             404,
@@ -253,18 +274,27 @@ async def lookup(request: Request, store: SessionStore, game_id: str) -> Player 
             "It may have been played in another browser, or the link is incomplete. "
             "Races live in the browser that started them.",
         )
+    else:
+        return _page(
+            request,
+            "error.html",
+            {"status_code": RACE_STATUS.get(error.code, 422), "message": error.message},
+            RACE_STATUS.get(error.code, 422),
+        )
+    if game_id is not None:
+        clear_session_cookie(response, request, game_id, settings)
+    return response
 
 
 async def start_and_redirect(
-    request: Request, store: SessionStore, settings: Settings, config: GameConfig
+    request: Request, races: Races, settings: Settings, config: GameConfig
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
     try:
-        session, _ = await start_game(store, config, settings, client_key(request))
+        session, _ = await races.create(config, client_key(request))
     except (ServerFull, TooManyGames) as exc:
-        return await _index(
-            request, settings, store, error=exc.message, status_code=exc.status_code
-        )
+        status = RACE_STATUS[exc.code]
+        return await _index(request, settings, races, error=exc.message, status_code=status)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
@@ -284,7 +314,7 @@ async def start_and_redirect(
 async def _index(
     request: Request,
     settings: Settings,
-    store: SessionStore,
+    races: Races,
     *,
     error: str | None = None,
     status_code: int = 200,
@@ -292,7 +322,7 @@ async def _index(
     # Only the id is known here (the token's cookie is scoped to the race's pages), so the
     # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
-    session = await store.load(last) if last else None
+    session = (await races.store.fetch(last)).record if last else None
     context = {
         "active": "home",
         "bot_levels": BOT_LEVELS,
@@ -308,13 +338,17 @@ async def _form_fields(request: Request) -> dict[str, str]:
     return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
 
+def _cookie(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(cookie_name(game_id))
+
+
 # --------------------------------------------------------------------------- routes
 
 
 @router.get("/", response_class=HTMLResponse)
-async def index(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
+async def index(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """The start page: "Race now", the settings form and a short pitch."""
-    return await _index(request, settings, store)
+    return await _index(request, settings, races)
 
 
 @router.get("/rules", response_class=HTMLResponse)
@@ -324,13 +358,13 @@ async def rules(request: Request) -> Response:
 
 
 @router.post("/games")
-async def create_game(request: Request, settings: SettingsDep, store: StoreDep) -> Response:
+async def create_game(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """Start a race from the start page's form and go to its table (303)."""
     try:
         config = parse_new_game(await _form_fields(request), settings.default_bot_level)
     except FormError as exc:
-        return await _index(request, settings, store, error=str(exc), status_code=422)
-    return await start_and_redirect(request, store, settings, config)
+        return await _index(request, settings, races, error=str(exc), status_code=422)
+    return await start_and_redirect(request, races, settings, config)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -338,84 +372,118 @@ async def show_game(
     game_id: GameIdPath,
     request: Request,
     settings: SettingsDep,
-    store: StoreDep,
-    hub: HubDep,
+    races: RacesDep,
     live: bool = False,
 ) -> Response:
     """The game table: the whole page, or the ``#table`` fragment for htmx."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        if found.status_code == 410:
-            clear_session_cookie(found, request, game_id, settings)
-        return found
-    await settle(found, hub)
-    flash = await _take_flash(found)
-    state = await read_state(found, since=0)
-    # A live reload after somebody else's move reveals their cards one by one too.
-    return render_table(request, found, state, animate=live, **flash)
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            page = read_page(request, race, settings)
+            state = race.state(since=0, deliver=False)
+            flash = page.flash_for(state["turn"])
+            # A live reload after somebody else's move reveals their cards one by one too.
+            context = _flash_context(flash)
+            response = render_table(request, race, state, page=page, animate=live, **context)
+    except RaceError as exc:
+        return missing_page(request, exc, settings, game_id)
+    if page.flash is not None:  # shown once
+        keep_page(response, request, race, replace(page, flash=None), settings)
+    return response
 
 
 @router.post("/games/{game_id}/move")
-async def move(game_id: GameIdPath, request: Request, store: StoreDep, hub: HubDep) -> Response:
+async def move(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
+) -> Response:
     """Play this seat's card, then the bots' replies; show the table (or 303 back to it)."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
     fields = await _form_fields(request)
     intent = pop_intent(fields)
-    if intent == "suggest":
-        return await _suggest(request, found)
+    try:
+        async with races.open(game_id, _cookie(request, game_id), write=intent == "play") as race:
+            page = read_page(request, race, settings)
+            if intent == "suggest":
+                return await _suggest(request, race, page, settings)
+            return await _play_or_preview(request, race, page, settings, fields, intent)
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+
+
+async def _play_or_preview(
+    request: Request,
+    race: Race,
+    page: PageState,
+    settings: Settings,
+    fields: dict[str, str],
+    intent: str,
+) -> Response:
+    """The move form's Play (or Preview) on the opened race."""
     submitted = SubmittedMove(choice=fields.get("choice"))
     try:
         parsed = parse_move(fields)
         submitted = parsed.submitted
         if intent == "preview":
-            return await _preview(request, found, parsed.turn, parsed.action, submitted)
+            return _preview(request, race, page, settings, parsed.turn, parsed.action, submitted)
         action = Action.from_dict(parsed.action)
-        state = await play_turn(found, parsed.turn, action, since=0)
+        state = await race.play(parsed.turn, action, since=0)
     except (FormError, IllegalAction) as exc:
-        return await _refused(request, found, 422, str(exc), submitted)
+        return _refused(request, race, page, settings, 422, str(exc), submitted)
     except IllegalMove as exc:
-        return await _refused(request, found, 400, exc.message, submitted)
+        return _refused(request, race, page, settings, 400, exc.message, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
-        return await _refused(request, found, 409, exc.message)
-    await hub.publish(game_id)
+        return _refused(request, race, page, settings, 409, exc.message)
+    page = page.after_move(parsed.turn, dict(action.to_dict()))
     if not _is_htmx(request):
-        return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
-    return render_table(request, found, state, animate=True)
+        response = _vary(RedirectResponse(f"/games/{race.id}", status_code=303))
+    else:
+        response = render_table(request, race, state, page=page, animate=True)
+    return keep_page(response, request, race, page, settings)
 
 
-async def _preview(
+def _preview(
     request: Request,
-    player: Player,
+    race: Race,
+    page: PageState,
+    settings: Settings,
     turn: int,
     action: dict[str, Any],
     submitted: SubmittedMove,
 ) -> Response:
     """The table with the chosen card's score, nothing played (the form's Preview button)."""
-    state = await read_state(player, since=0)
+    state = race.state(since=0, deliver=False)
     if turn != state["turn"]:
-        return await _refused(request, player, 409, StaleTurn.message)
-    sentence = preview_sentence(state, action, seat_viewer(player))
+        return _refused(request, race, page, settings, 409, StaleTurn.message)
+    sentence = preview_sentence(state, action, seat_viewer(race))
     if not _is_htmx(request):
-        return await _back_to_table(player, preview=sentence, submitted=submitted)
-    return render_table(request, player, state, preview=sentence, submitted=submitted)
+        return _back_to_table(request, race, page, settings, submitted, preview=sentence)
+    return render_table(request, race, state, page=page, preview=sentence, submitted=submitted)
 
 
-async def _suggest(request: Request, player: Player) -> Response:
-    """The normal bot's move for this seat, picked in the form, with its reason."""
-    await read_config(player)  # the seats' names, for the hint's sentence
-    found = await suggest_move(player, partial(hint, me=seat_viewer(player)))
-    submitted = submitted_for(found["action"]) if found else None
+async def _suggest(request: Request, race: Race, page: PageState, settings: Settings) -> Response:
+    """The normal bot's move for this seat, picked in the form, with its reason; the hint
+    is the page's to remember (to show it and count it if played), not the race's."""
+    observation = race.observation()
+    submitted = None
+    if observation is not None:
+        turn = race.session.turn
+        action, reason = await anyio.to_thread.run_sync(
+            lambda: hint(observation, turn, me=seat_viewer(race))
+        )
+        page = replace(page, hint={"turn": turn, "action": action, "reason": reason})
+        submitted = submitted_for(action)
     if not _is_htmx(request):
-        return await _back_to_table(player, submitted=submitted)
-    state = await read_state(player, since=0)
-    return render_table(request, player, state, submitted=submitted)
+        return _back_to_table(request, race, page, settings, submitted)
+    state = race.state(since=0, deliver=False)
+    response = render_table(request, race, state, page=page, submitted=submitted)
+    return keep_page(response, request, race, page, settings)
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)
 async def race_log(
-    game_id: GameIdPath, request: Request, store: StoreDep, before: BeforeQuery = None
+    game_id: GameIdPath,
+    request: Request,
+    settings: SettingsDep,
+    races: RacesDep,
+    before: BeforeQuery = None,
 ) -> Response:
     """The race log: a fragment for htmx (the earlier rounds, fetched when the player opens
     them), else the whole log as a page of its own.
@@ -423,41 +491,49 @@ async def race_log(
     The table carries only the rounds its latest story touches, so a move's answer does
     not resend the whole race.
     """
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
-    record = await read_record(found)
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            record, viewer = race.record(), seat_viewer(race)
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
     earlier = before if _is_htmx(request) else None
-    context = log_context(record["events"], game_id, earlier, seat_viewer(found))
+    context = log_context(record["events"], game_id, earlier, viewer)
     block = "log" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "log.html", context, block_name=block))
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay(
-    game_id: GameIdPath, request: Request, store: StoreDep, step: StepQuery = 0
+    game_id: GameIdPath,
+    request: Request,
+    settings: SettingsDep,
+    races: RacesDep,
+    step: StepQuery = 0,
 ) -> Response:
     """The race trick by trick from its public record (``?step=N``: the Nth trick)."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
-    context = replay_context(await read_record(found), step, seat_viewer(found))
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            record, viewer = race.record(), seat_viewer(race)
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    context = replay_context(record, step, viewer)
     block = "replay" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
 
 
 @router.post("/games/{game_id}/rematch")
 async def rematch(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, store: StoreDep
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> Response:
     """A new race with the same settings and a fresh deal (the seed is drawn anew); after
     a race with friends, a race with as many people (the presser gets new invite links)."""
-    found = await lookup(request, store, game_id)
-    if isinstance(found, Response):
-        return found
-    old = await read_config(found)
-    people = race_again(found.session.lobby.people(), spectator=False).people
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            old, people = race.config, race.session.lobby.people()
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    again = race_again(people, spectator=False).people
     config = GameConfig(
-        players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
+        players=old.players, bots=old.bots, variants=old.variants, seed=None, people=again
     )
-    return await start_and_redirect(request, store, settings, config)
+    return await start_and_redirect(request, races, settings, config)

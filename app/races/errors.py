@@ -1,0 +1,130 @@
+"""Why a race operation was refused: plain exceptions with a stable ``code`` and a sentence.
+
+The races know nothing of HTTP. :mod:`app.http.errors` maps each ``code`` to a status and
+renders the sentence as JSON for the API or as a page for browsers. Sentences never name a
+token, a hidden card or anything else the person did not already send or see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class RaceError(Exception):
+    """Base of every refusal: a stable machine ``code`` and a human ``message``."""
+
+    code: str = "race_error"
+    message: str = "That cannot be done with this race."
+
+    def __init__(self, message: str | None = None) -> None:
+        """Use the class's sentence unless a more precise one is given."""
+        self.message = message or type(self).message
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, Any]:
+        """The refusal as JSON-ready data."""
+        return {"code": self.code, "message": self.message}
+
+
+class GameNotFound(RaceError):
+    """Unknown race id or wrong token: deliberately indistinguishable."""
+
+    code = "not_found"
+    message = "No race was found for this id and these credentials."
+
+
+class GameExpired(RaceError):
+    """The race existed but expired or was evicted."""
+
+    code = "expired"
+    message = "This race has expired. Start a new one."
+
+
+class GameLost(GameExpired):
+    """The race was lost because the server was stopped without saving it."""
+
+    message = "The server restarted and this race could not be kept. Sorry! Start a new one."
+
+
+class IllegalMove(RaceError):
+    """A well-formed action that the rules do not allow now."""
+
+    code = "illegal_action"
+    message = "That move is not allowed right now."
+
+
+class StaleTurn(RaceError):
+    """The action's ``turn`` is not the current one: a double submit or an old page."""
+
+    code = "stale_turn"
+    message = "That move was for an earlier turn; here is the race as it stands now."
+
+    def __init__(self, state: Mapping[str, Any], message: str | None = None) -> None:
+        """Carry the seat's current state so the client can resync at once."""
+        super().__init__(message)
+        self.state = state
+
+    def body(self) -> dict[str, Any]:
+        """The refusal with the current state."""
+        return {**super().body(), "state": self.state}
+
+
+class NotYourTurn(StaleTurn):
+    """A seat tried to move while another seat is to move (with the current state)."""
+
+    code = "not_your_turn"
+    message = "It is not your turn; here is the race as it stands now."
+
+
+class RaceNotStarted(RaceError):
+    """A move in the lobby, before the race started."""
+
+    code = "not_started"
+    message = "The race has not started yet: it starts when everyone joined or on Start."
+
+
+class NotCreator(RaceError):
+    """Only the seat that created the race may start it early."""
+
+    code = "not_creator"
+    message = "Only the person who created this race can start it."
+
+
+class LobbyRefused(RaceError):
+    """A join the lobby refused: ``invite_used``, ``invite_not_found``, ``race_started``
+    or ``bad_name`` (the lobby's own code and sentence)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """Take the lobby's code and sentence."""
+        super().__init__(message)
+        self.code = code
+
+
+class ServerFull(RaceError):
+    """Every race slot is in active use; creation is refused for now."""
+
+    code = "server_full"
+    message = "The track is full right now. Try again in a minute."
+
+
+class TooManyGames(RaceError):
+    """The client already holds its cap of live races."""
+
+    code = "too_many_games"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the number of live races one client may hold."""
+        super().__init__(
+            f"You already have {cap} races running, the most one player may hold. Finish "
+            "one, or wait for an unused one to expire, then start again."
+        )
+        self.cap = cap
+
+
+class MoveNotKept(RaceError):
+    """The race's lock was lost before the move could be saved (the server was too slow,
+    or the store went away): nothing was kept, so the move may be sent again."""
+
+    code = "move_not_kept"
+    message = "The server could not keep that move in time. Nothing was played: try again."

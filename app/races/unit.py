@@ -1,0 +1,266 @@
+"""One unit of work per request: the only way the web layer touches a race.
+
+``async with races.open(game_id, token) as race:`` authenticates the request from the
+race's head, loads the race once (under its lock when the request may change it, or when
+reading it finds a move owed: a bot's turn, the turn clock's autopilot, a stream's
+delivery), settles what is due, and hands the route a :class:`Race` whose operations
+(``play``, ``start``, ``join``, ``state``, ``record``, ...) work on that one loaded copy.
+On leaving, a race that changed is saved once (fenced by the lease its lock gave) and
+announced once; a read that changed nothing saves nothing and takes no lock.
+
+Nothing here knows HTTP: refusals are :mod:`app.races.errors`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app import metrics
+from app.bots.runner import HUMAN_SEAT
+from app.races import operations
+from app.races.errors import (
+    GameExpired,
+    GameLost,
+    GameNotFound,
+    LobbyRefused,
+    MoveNotKept,
+    NotCreator,
+    RaceError,
+    ServerFull,
+    TooManyGames,
+)
+from app.races.lobby import LobbyError
+from app.races.operations import SessionState, SessionStore
+from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
+from app.settings import Settings
+from app.storage.interface import ClientFull, Fetched, Lease, LeaseLost, StoreFull
+from engine import Action, Observation
+
+log = logging.getLogger("zzv.races")
+
+Publish = Callable[[str], Awaitable[None]]
+"""Tells everyone following a race that it changed (the live hub's ``publish``)."""
+
+
+async def _nobody_listens(game_id: str) -> None:
+    """The default :data:`Publish`: no live updates."""
+
+
+@dataclass(eq=False)
+class Race:
+    """One request's hold on one race, loaded once (see the module docstring).
+
+    ``seat`` is the seat the request's token opened, or None for a spectator. ``now`` is
+    the wall-clock time the request opened the race at: every decision of the request
+    (the turn clock, the state's countdown) uses it.
+    """
+
+    session: GameSession
+    seat: int | None
+    now: float
+    locked: bool
+    changed: bool = False
+    lease: Lease | None = field(default=None, repr=False)
+
+    @property
+    def id(self) -> str:
+        """The race's id."""
+        return self.session.id
+
+    @property
+    def config(self) -> GameConfig:
+        """The settings the race was started with."""
+        return self.session.config
+
+    @property
+    def own_seat(self) -> int:
+        """The seat this request sits at (:class:`GameNotFound` for a spectator)."""
+        if self.seat is None:
+            raise GameNotFound()
+        return self.seat
+
+    def _changing(self) -> GameSession:
+        if not self.locked:  # a route opened for reading called an operation that writes
+            raise RuntimeError("This race was opened for reading; open it with write=True.")
+        self.changed = True
+        return self.session
+
+    def state(self, since: int | None = None, *, deliver: bool = True) -> SessionState:
+        """What this seat (or a spectator) may see now (:func:`operations.session_state`).
+
+        ``deliver`` moves the seat's delivery cursor (the API's "events since your previous
+        response"); pages pass ``deliver=False`` and name ``since`` themselves.
+        """
+        session = self.session
+        moves = deliver and self.seat is not None and operations.cursor_behind(session, self.seat)
+        if moves:
+            self._changing()
+        return operations.session_state(session, since, self.seat, deliver=moves, now=self.now)
+
+    async def play(self, turn: int, action: Action, since: int | None = None) -> SessionState:
+        """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
+
+        Raises :class:`~app.races.errors.StaleTurn`, ``NotYourTurn``, ``RaceNotStarted`` or
+        ``IllegalMove`` (with the engine's sentence), and then changes nothing.
+        """
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("A move needs the race opened with write=True.")
+        operations.check_turn(self.session, seat, turn, self.now)
+        await operations.play(self.session, seat, action, self.now)
+        self.changed = True  # only now: a refused move leaves the race as it was
+        metrics.MOVES.inc()
+        return operations.session_state(self.session, since, seat, now=self.now)
+
+    async def start(self) -> SessionState:
+        """The creator starts now (empty seats become bots); the creator's state.
+
+        Raises :class:`NotCreator` for any other seat; a running race changes nothing.
+        """
+        if self.seat != HUMAN_SEAT:
+            raise NotCreator()
+        if not self.session.lobby.started:
+            session = self._changing()
+            session.lobby.start()
+            await operations.begin(session, self.now)
+        return self.state()
+
+    async def join(self, code: str, name: str | None) -> str:
+        """Seat the person holding invite ``code``; their new token (this hold becomes
+        theirs). Raises :class:`LobbyRefused`. Once every invited seat is taken the race
+        starts by itself."""
+        session = self._changing()
+        token = new_token()
+        try:
+            self.seat = session.lobby.join(code, token_digest(token), name)
+        except LobbyError as exc:
+            raise LobbyRefused(exc.code, exc.message) from exc
+        if session.lobby.started:
+            await operations.begin(session, self.now)
+        return token
+
+    def record(self) -> dict[str, Any]:
+        """The public record (:func:`operations.game_record`)."""
+        return operations.game_record(self.session)
+
+    def observation(self) -> Observation | None:
+        """This seat's observation when it is this seat's turn in a running race, else
+        None (what a hint is computed from)."""
+        seat = self.own_seat
+        session = self.session
+        if session.game.current_seat != seat or session.status != "playing":
+            return None
+        return session.game.observation(seat)
+
+
+class Races:
+    """The races of one app: created here, then opened once per request."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        settings: Settings,
+        publish: Publish = _nobody_listens,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        """Races kept in ``store``; changes announced through ``publish``. ``clock`` is the
+        turn clock's time (default :data:`operations.wall_clock`, read at each request)."""
+        self.store = store
+        self.settings = settings
+        self.publish = publish
+        self._clock = clock
+
+    def now(self) -> float:
+        """The turn clock's time now."""
+        return self._clock() if self._clock is not None else operations.wall_clock()
+
+    async def create(self, config: GameConfig, owner: str) -> tuple[GameSession, SessionState]:
+        """Deal a race for client ``owner``, store it, and let the bots play until a person
+        is to move; the race (with the creator's ``token``) and the creator's first state.
+
+        The slot is reserved before any bot thinks, so a refused creation
+        (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
+        invited people plays nothing yet.
+        """
+        session = new_session(config, self.settings)
+        try:
+            await self.store.create(session, owner)
+        except StoreFull as exc:
+            raise ServerFull() from exc
+        except ClientFull as exc:
+            raise TooManyGames(self.settings.client_cap) from exc
+        async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
+            race.changed = True  # the bots' opening moves, or at least the clock, to keep
+            await operations.begin(race.session, race.now)
+            state = race.state()
+        metrics.RACES_STARTED.inc()
+        race.session.token = session.token  # the stored copy keeps only the seats' digests
+        return race.session, state
+
+    @contextlib.asynccontextmanager
+    async def open(
+        self,
+        game_id: str,
+        token: str | None,
+        *,
+        write: bool = False,
+        deliver: bool = False,
+        spectator: bool = False,
+    ) -> AsyncIterator[Race]:
+        """The request's :class:`Race`, loaded once (see the module docstring).
+
+        ``token`` opens a seat; ``spectator`` opens the public view instead (and moves no
+        idle clock). ``write`` takes the race's lock for an operation that changes it;
+        ``deliver`` says the request will read the seat's state as a delivery (so the read
+        locks only if that moves the seat's cursor). Raises :class:`GameNotFound` for an
+        unknown id or a token that opens no seat alike, :class:`GameExpired` or
+        :class:`GameLost` only when the token opened a race that is gone.
+        """
+        digest = None if spectator or not token else token_digest(token)
+        if digest is None and not spectator:
+            raise GameNotFound()
+        now = self.now()
+        if not write:
+            found = await self.store.fetch(game_id, digest)
+            session = _opened(found, digest)
+            if not operations.needs_lock(session, found.seat, now, deliver):
+                yield Race(session, found.seat, now, locked=False)
+                return
+        async with self.store.lock(game_id, digest) as found:
+            race = Race(_opened(found, digest), found.seat, now, locked=True, lease=found.lease)
+            race.changed = await operations.settle(race.session, now)
+            try:
+                yield race
+            except RaceError:
+                if race.changed:  # what was settled before the refusal still stands
+                    await self._keep(race)
+                raise
+            if race.changed:
+                await self._keep(race)
+
+    async def _keep(self, race: Race) -> None:
+        """Save the race once, fenced by its lease, and announce the change once."""
+        assert race.lease is not None
+        try:
+            await self.store.save(race.session, race.lease)
+        except LeaseLost as exc:
+            log.error("a race's lease ran out before its save; the change was not kept")
+            raise MoveNotKept() from exc
+        await self.publish(race.id)
+
+
+def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
+    """The race ``found`` holds, or the refusal that says why there is none."""
+    if found.record is not None:
+        return found.record
+    gone = found.gone
+    if gone is not None and digest is not None and gone.seat_of(digest) is not None:
+        raise GameLost() if gone.reason == "restarted" else GameExpired()
+    raise GameNotFound()
+
+
+__all__ = ["Publish", "Race", "Races"]
