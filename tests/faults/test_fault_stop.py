@@ -190,3 +190,29 @@ def test_a_request_cut_off_by_the_end_of_the_grace_is_answered_503(
     assert first.process.wait(timeout=20) in (0, -signal.SIGTERM)
     second = launch_server(zzv_serve(free_port), port=free_port, env=env)
     assert turns_after_restart(second.url, answered) == answered
+
+
+def test_open_event_streams_do_not_hold_the_stop_open(
+    launch_server: Callable[..., Any], free_port: int, tmp_path: Path
+) -> None:
+    env = server_env(tmp_path / "data")
+    server = launch_server(zzv_serve(free_port), port=free_port, env=env)
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        races = list(play_moves(client, count=3, moves=0))
+    ended: list[float] = []
+    streams = httpx.Client(base_url=server.url, timeout=httpx.Timeout(10.0, read=30.0))
+    with contextlib.ExitStack() as open_streams:
+        for game_id, token in races:
+            response = open_streams.enter_context(
+                streams.stream("GET", f"/api/games/{game_id}/events", headers=auth(token))
+            )
+            assert response.status_code == 200
+        time.sleep(0.5)
+        stopped = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        status = server.process.wait(timeout=GRACEFUL_SHUTDOWN_SECONDS + 10)
+        ended.append(time.monotonic() - stopped)
+    streams.close()
+    print(f"stopped {ended[0]:.2f} s after SIGTERM with {len(races)} streams open")
+    assert status in (0, -signal.SIGTERM)
+    assert ended[0] < GRACEFUL_SHUTDOWN_SECONDS  # the streams did not wait out the window
