@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import uvicorn
+from sse_starlette.sse import AppStatus
 
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.settings import Settings, get_settings
@@ -53,20 +54,34 @@ def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
     return None
 
 
+def end_event_streams() -> None:
+    """Tell every open event stream to end now (their browsers reconnect by themselves).
+
+    ``sse_starlette`` learns of a stop by wrapping uvicorn's signal handler, but uvicorn
+    installs its handler before the app (and so that library) is imported: without this,
+    each open table page would hold the graceful window open to its end.
+    """
+    AppStatus.should_exit = True
+    if AppStatus.should_exit_event is not None:
+        AppStatus.should_exit_event.set()
+
+
 class SavingServer(uvicorn.Server):
     """Uvicorn's server, saving the app's races as a stop begins.
 
     Uvicorn waits up to the graceful window for requests in flight and only then runs the
     app's shutdown; a request slower than that (a long hard-bot move, a client trickling a
     body) would hold every race in memory unsaved until an orchestrator's SIGKILL. Here
-    the listening sockets close and the app's ``save_now`` hook runs first; the store
-    then also saves each change made during the window.
+    the listening sockets close, the event streams end, and the app's ``save_now`` hook
+    runs first; the store then also saves each change made during the window.
     """
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        """Stop listening, save, then uvicorn's own graceful shutdown."""
+        """Stop listening, end the event streams, save, then uvicorn's own graceful
+        shutdown."""
         for server in self.servers:
             server.close()
+        end_event_streams()
         hook = find_save_hook(self.config.loaded_app)
         if hook is not None:
             try:
