@@ -27,6 +27,7 @@ from app.http.assets import static_app
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.logging import AccessLogMiddleware, configure_logging
+from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
     CsrfMiddleware,
@@ -39,7 +40,6 @@ from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
 from app.http.web import routes as web
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
-from app.metrics import install_metrics
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store

@@ -1,4 +1,5 @@
-"""Prometheus metrics: ``/metrics`` when ``ZZV_METRICS`` is on, off (404) by default.
+"""Prometheus metrics of the game itself (served on ``/metrics`` by :mod:`app.http.metrics`
+when ``ZZV_METRICS`` is on, off (404) by default).
 
 The game's own metrics are process-wide objects (like the bots' worker pool and the hard
 search cap they describe), so any module can count into them without holding the app;
@@ -12,12 +13,7 @@ scrape each worker, or read them as samples of one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from fastapi import FastAPI
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_fastapi_instrumentator import Instrumentator
-from prometheus_fastapi_instrumentator import metrics as http_metrics
+from prometheus_client import Counter, Gauge, Histogram
 
 from app.bots import pool as bot_pool
 
@@ -99,7 +95,7 @@ STORE_ERRORS = Counter(
 """Failed store operations by operation name (``read``, ``write``, ``lock``, ``add``, …),
 counted by the Redis store each time Redis cannot be reached."""
 
-_PROCESS_METRICS = (
+PROCESS_METRICS = (
     MOVES,
     RACES_STARTED,
     BOT_DECISIONS,
@@ -113,30 +109,3 @@ _PROCESS_METRICS = (
     BOT_POOL_REPLACED,
     STORE_ERRORS,
 )
-
-LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
-"""Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
-
-
-def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorRegistry:
-    """Instrument ``app`` and serve ``/metrics`` from a registry of its own; return it.
-
-    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge.
-    """
-    registry = CollectorRegistry()
-    for metric in _PROCESS_METRICS:
-        registry.register(metric)
-    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
-    live.set_function(races_live)
-    instrumentator = Instrumentator(
-        should_group_status_codes=False,
-        excluded_handlers=["/metrics"],
-        registry=registry,
-    )
-    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
-    instrumentator.add(
-        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
-        http_metrics.requests(registry=registry),
-    )
-    instrumentator.instrument(app).expose(app, include_in_schema=False)
-    return registry

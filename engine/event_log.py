@@ -25,7 +25,7 @@ import base64
 import json
 import sys
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, cast, get_type_hints
 
 from engine.cards import Suit, ZeroEffect
@@ -94,6 +94,30 @@ class EventLog:
     def dicts(self, start: int = 0) -> list[dict[str, Any]]:
         """The JSON form (:meth:`Event.to_dict`) of the events from index ``start`` on."""
         return [event.to_dict() for event in self.events(start)]
+
+    def find_last(
+        self, kinds: Collection[EventKind], seat: int | None = None, before: int | None = None
+    ) -> int | None:
+        """Index of the last event before index ``before`` (default: the end) whose kind is
+        one of ``kinds`` and, when ``seat`` is given, whose seat is ``seat``; None if none.
+        Reads the packed numbers only: no event is built.
+
+        >>> from engine import new_game
+        >>> game = new_game(players=3, seed=4)
+        >>> log = EventLog([game.deal_event()])
+        >>> log.extend(game.apply(game.legal_actions()[0]))
+        >>> log.find_last({EventKind.ROUND_DEALT}), log.find_last({EventKind.GAME_WON})
+        (0, None)
+        """
+        codes, starts = self._codes, self._starts
+        wanted = {_KIND_CODE[kind] for kind in kinds}
+        stored_seat = None if seat is None else seat + 1
+        end = len(starts) if before is None else max(0, min(before, len(starts)))
+        for index in range(end - 1, -1, -1):
+            at = starts[index]
+            if codes[at] in wanted and (stored_seat is None or codes[at + 1] == stored_seat):
+                return index
+        return None
 
     def to_list(self) -> list[list[Any]]:
         """The saved form: one row per event, ``[kind, seat, *payload values]``.

@@ -170,7 +170,11 @@ def test_the_store_going_away_answers_503_and_recovers(
         assert api.status_code == 503
         assert api.json()["code"] == "unavailable"
         assert "unavailable" in api.json()["message"]
-        page = httpx.get(f"{server.url}/games/{game_id}", headers=cookie, timeout=30)
+        # The seat's own browser (its cookie holds the token): not a missing cookie's 404.
+        seat_cookie = {f"zzv_{game_id}": auth["Authorization"].removeprefix("Bearer ")}
+        page = httpx.get(
+            f"{server.url}/games/{game_id}", headers=cookie, cookies=seat_cookie, timeout=30
+        )
         assert page.status_code == 503
         assert "text/html" in page.headers["content-type"]
         assert "The game server is unavailable" in page.text

@@ -42,31 +42,31 @@ GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 COOKIE_PREFIX = "zzv_"
 
 
-def get_app_settings(request: Request) -> Settings:
+async def get_app_settings(request: Request) -> Settings:
     """The settings the running app was created with."""
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_store(request: Request) -> SessionStore:
+async def get_store(request: Request) -> SessionStore:
     """The game store of the running app."""
     store: SessionStore = request.app.state.store
     return store
 
 
-def get_races(request: Request) -> Races:
+async def get_races(request: Request) -> Races:
     """The races of the running app."""
     races: Races = request.app.state.races
     return races
 
 
-def get_hub(request: Request) -> LiveHub:
+async def get_hub(request: Request) -> LiveHub:
     """The app's live-update hub (:mod:`app.live.hub`)."""
     hub: LiveHub = request.app.state.hub
     return hub
 
 
-def get_stream_gate(request: Request) -> StreamGate:
+async def get_stream_gate(request: Request) -> StreamGate:
     """The app's cap on open event streams per client."""
     gate: StreamGate = request.app.state.stream_gate
     return gate
@@ -82,7 +82,13 @@ def client_key(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-ClientDep = Annotated[str, Depends(client_key)]
+async def _client(request: Request) -> str:
+    return client_key(request)
+
+
+# The dependencies are coroutines: FastAPI runs a plain function in a worker thread, which
+# would cost a thread hop per dependency per request.
+ClientDep = Annotated[str, Depends(_client)]
 """The client's address (see :func:`client_key`)."""
 
 HubDep = Annotated[LiveHub, Depends(get_hub)]
@@ -117,7 +123,7 @@ _bearer = HTTPBearer(
 )
 
 
-def bearer_token(
+async def bearer_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     """The token from ``Authorization: Bearer <token>``, or None."""
@@ -133,7 +139,9 @@ class Seat:
     token: str
 
 
-def api_seat(game_id: GameIdPath, token: Annotated[str | None, Depends(bearer_token)]) -> Seat:
+async def api_seat(
+    game_id: GameIdPath, token: Annotated[str | None, Depends(bearer_token)]
+) -> Seat:
     """The race named in the path and the API client's Bearer token.
 
     No token at all is 401 whatever the id; a wrong token is the same 404 as an unknown id

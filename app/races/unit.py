@@ -42,6 +42,11 @@ from engine import Action, Observation
 
 log = logging.getLogger("zzv.races")
 
+Since = int | Callable[[GameSession], int] | None
+"""Where a state's ``events`` start: the seat's delivery cursor (None), an index, or an
+index worked out from the race as it stands when the state is built (a page that shows
+only the latest round, say)."""
+
 Publish = Callable[[str], Awaitable[None]]
 """Tells everyone following a race that it changed (the live hub's ``publish``)."""
 
@@ -89,7 +94,10 @@ class Race:
         self.changed = True
         return self.session
 
-    def state(self, since: int | None = None, *, deliver: bool = True) -> SessionState:
+    def _since(self, since: Since) -> int | None:
+        return since(self.session) if callable(since) else since
+
+    def state(self, since: Since = None, *, deliver: bool = True) -> SessionState:
         """What this seat (or a spectator) may see now (:func:`operations.session_state`).
 
         ``deliver`` moves the seat's delivery cursor (the API's "events since your previous
@@ -99,9 +107,10 @@ class Race:
         moves = deliver and self.seat is not None and operations.cursor_behind(session, self.seat)
         if moves:
             self._changing()
-        return operations.session_state(session, since, self.seat, deliver=moves, now=self.now)
+        start = self._since(since)
+        return operations.session_state(session, start, self.seat, deliver=moves, now=self.now)
 
-    async def play(self, turn: int, action: Action, since: int | None = None) -> SessionState:
+    async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
 
         Raises :class:`~app.races.errors.StaleTurn`, ``NotYourTurn``, ``RaceNotStarted`` or
@@ -114,7 +123,7 @@ class Race:
         await operations.play(self.session, seat, action, self.now)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
-        return operations.session_state(self.session, since, seat, now=self.now)
+        return operations.session_state(self.session, self._since(since), seat, now=self.now)
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.

@@ -33,6 +33,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.web.routes import missing_page, render_table, start_and_redirect
+from app.http.web.table import table_window
 from app.http.web.templating import templates
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
@@ -187,7 +188,7 @@ async def watch(
     """The public table: every seat's public numbers and cards, nobody's hand."""
     try:
         async with races.open(game_id, None, spectator=True) as race:
-            state = race.state(since=0, deliver=False)
+            state = race.state(since=table_window(race.session, None), deliver=False)
             return render_table(request, race, state, animate=live)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)

@@ -13,6 +13,7 @@ and a reload always shows the race. Templates receive the view models of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Annotated, Any
 
@@ -47,7 +48,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.page_state import PageState
 from app.http.web.replay import replay_context
 from app.http.web.suggest import hint, preview_sentence
-from app.http.web.table import log_context, race_again, table_context
+from app.http.web.table import log_context, race_again, table_context, table_window
 from app.http.web.templating import templates
 from app.races.errors import (
     GameExpired,
@@ -219,7 +220,7 @@ def _refused(
     fragment; a page: back at the table's address with the reason)."""
     if not _is_htmx(request):
         return _back_to_table(request, race, page, settings, submitted, error=error)
-    state = race.state(since=0, deliver=False)
+    state = _table_state(race)
     return render_table(
         request,
         race,
@@ -338,6 +339,17 @@ async def _form_fields(request: Request) -> dict[str, str]:
     return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
 
+def _window(race: Race) -> Callable[[GameSession], int]:
+    """Where the table's events start for this seat (see :func:`table_window`)."""
+    return lambda session: table_window(session, race.seat)
+
+
+def _table_state(race: Race) -> SessionState:
+    """The state a table page is rendered from: the seat's view, its events from the
+    table's window on, the seat's delivery cursor left alone."""
+    return race.state(since=_window(race), deliver=False)
+
+
 def _cookie(request: Request, game_id: str) -> str | None:
     return request.cookies.get(cookie_name(game_id))
 
@@ -379,7 +391,7 @@ async def show_game(
     try:
         async with races.open(game_id, _cookie(request, game_id)) as race:
             page = read_page(request, race, settings)
-            state = race.state(since=0, deliver=False)
+            state = _table_state(race)
             flash = page.flash_for(state["turn"])
             # A live reload after somebody else's move reveals their cards one by one too.
             context = _flash_context(flash)
@@ -424,7 +436,7 @@ async def _play_or_preview(
         if intent == "preview":
             return _preview(request, race, page, settings, parsed.turn, parsed.action, submitted)
         action = Action.from_dict(parsed.action)
-        state = await race.play(parsed.turn, action, since=0)
+        state = await race.play(parsed.turn, action, since=_window(race))
     except (FormError, IllegalAction) as exc:
         return _refused(request, race, page, settings, 422, str(exc), submitted)
     except IllegalMove as exc:
@@ -449,7 +461,7 @@ def _preview(
     submitted: SubmittedMove,
 ) -> Response:
     """The table with the chosen card's score, nothing played (the form's Preview button)."""
-    state = race.state(since=0, deliver=False)
+    state = _table_state(race)
     if turn != state["turn"]:
         return _refused(request, race, page, settings, 409, StaleTurn.message)
     sentence = preview_sentence(state, action, seat_viewer(race))
@@ -472,7 +484,7 @@ async def _suggest(request: Request, race: Race, page: PageState, settings: Sett
         submitted = submitted_for(action)
     if not _is_htmx(request):
         return _back_to_table(request, race, page, settings, submitted)
-    state = race.state(since=0, deliver=False)
+    state = _table_state(race)
     response = render_table(request, race, state, page=page, submitted=submitted)
     return keep_page(response, request, race, page, settings)
 

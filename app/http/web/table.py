@@ -29,6 +29,7 @@ from app.http.web.labels import (
 )
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
+    PLAY_KINDS,
     is_my_play,
     log_rounds,
     recent_items,
@@ -37,6 +38,7 @@ from app.http.web.timeline import (
     since_my_last_play,
 )
 from app.races.operations import SessionState
+from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 
@@ -458,6 +460,25 @@ def log_context(
     return {"log": rounds, "game_id": game_id, "title": "Race log"}
 
 
+def table_window(session: GameSession, seat: int | None) -> int:
+    """Index of the first event the table narrates for ``seat`` (None: a spectator): the
+    deal of the round holding the seat's last card (a spectator's latest few events), or
+    the whole race once it is over (every round's story). The events before it are never
+    turned into words for the table: the log's earlier rounds come on demand."""
+    log = session.events
+    if session.game.is_over:
+        return 0
+    if seat is None:
+        since = max(0, len(log) - SPECTATOR_RECENT)
+    else:
+        mine = log.find_last(PLAY_KINDS, seat)
+        if mine is None:
+            return 0
+        since = mine
+    deal = log.find_last({EventKind.ROUND_DEALT}, before=since + 1)
+    return 0 if deal is None else deal
+
+
 def table_context(
     state: SessionState,
     *,
@@ -469,7 +490,8 @@ def table_context(
     """Everything ``partials/table.html`` prints, built from one session state.
 
     ``state`` is a seat's observation (or the public one, seat None) plus ``events`` (the
-    whole public log, from index 0), ``turn``, ``game_id`` and the table's seats and clock.
+    public log from :func:`table_window` on, or all of it), ``turn``, ``game_id`` and the
+    table's seats and clock.
     """
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}

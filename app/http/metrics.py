@@ -1,0 +1,40 @@
+"""``/metrics``: the game's own metrics (:mod:`app.metrics`) and the requests' latency,
+served when ``ZZV_METRICS`` is on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI
+from prometheus_client import CollectorRegistry, Gauge
+from prometheus_fastapi_instrumentator import Instrumentator
+from prometheus_fastapi_instrumentator import metrics as http_metrics
+
+from app.metrics import PROCESS_METRICS
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+"""Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
+
+
+def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorRegistry:
+    """Instrument ``app`` and serve ``/metrics`` from a registry of its own; return it.
+
+    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge.
+    """
+    registry = CollectorRegistry()
+    for metric in PROCESS_METRICS:
+        registry.register(metric)
+    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
+    live.set_function(races_live)
+    instrumentator = Instrumentator(
+        should_group_status_codes=False,
+        excluded_handlers=["/metrics"],
+        registry=registry,
+    )
+    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
+    instrumentator.add(
+        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
+        http_metrics.requests(registry=registry),
+    )
+    instrumentator.instrument(app).expose(app, include_in_schema=False)
+    return registry
