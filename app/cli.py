@@ -200,7 +200,14 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         "log_level": settings.log_level,
     }
     if reload or workers > 1:
-        uvicorn.run(APP_IMPORT_PATH, reload=reload, workers=workers, **options)
+        reload_includes = ["*.py", "*.html"] if reload else None
+        uvicorn.run(
+            APP_IMPORT_PATH,
+            reload=reload,
+            reload_includes=reload_includes,
+            workers=workers,
+            **options,
+        )
         return
     server = SavingServer(uvicorn.Config(APP_IMPORT_PATH, **options))
     server.run()

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.bots import pool as bot_pool
-from app.bots.runner import RUNNER
+from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import routes as api
 from app.http.api.models import Health, Readiness
@@ -52,6 +52,10 @@ log = logging.getLogger("zzv.app")
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
+
+GZIP_LEVEL = 3
+"""zlib's level for answers: a table fragment comes out about a seventh larger than at the
+default 6, for less than half the CPU time (``docs/bench-moves.md``)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
@@ -177,7 +181,8 @@ async def _store_ready(app: FastAPI) -> tuple[bool, str]:
 
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
-    return True, RUNNER.readiness()
+    runner: BotRunner = app.state.runner
+    return True, runner.readiness()
 
 
 async def _save_now(store: SessionStore) -> None:
@@ -202,7 +207,6 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     configure_logging(settings)
     if store is None:
         store = build_store(settings)
-    RUNNER.configure(settings)  # one bot runner per process, like the worker pool
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
@@ -215,7 +219,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     )
     app.state.settings = settings
     app.state.store = store
-    app.state.races = Races(store, settings, publish=hub.publish)
+    app.state.runner = BotRunner(settings)
+    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = (
@@ -246,7 +251,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     # Outside even that: a request the stop cuts off still gets a proper 503.
     app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:

@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from app import metrics
 from app.bots import pool as bot_pool
 from app.bots import runner as bot_runner
-from app.bots.runner import NOTICE, RUNNER, search_budget_ms
+from app.bots.runner import NOTICE, BotRunner, search_budget_ms
 from app.main import create_app
 from engine import new_game
 
@@ -35,16 +35,6 @@ RACES = 8
 CAP = 2
 HANG_GUARD_SECONDS = 60.0  # only stops a broken test from hanging; never a speed assert
 SEARCH_MS = 500  # real searches: long enough to run rollouts on a machine that is very busy
-
-
-@pytest.fixture(autouse=True)
-def _fresh_runner(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test starts with the runner's counters at zero and its real search."""
-    for name in ("peak_in_flight", "starved"):
-        monkeypatch.setattr(RUNNER, name, 0)
-    monkeypatch.setattr(RUNNER, "_last_shortened", -1e9)
-    monkeypatch.setattr(RUNNER, "search", bot_runner.search_in_pool)
-    yield
 
 
 @pytest.fixture
@@ -96,16 +86,26 @@ def test_budget_shrinks_with_the_queue_down_to_a_floor() -> None:
     assert search_budget_ms(20, 50, 2, 30) == 20  # a floor never raises a small budget
 
 
-def _hard_app(**overrides: Any) -> FastAPI:
-    return create_app(make_settings(hard_searches_in_flight=CAP, **overrides))
+def _hard_app(search: Any = None, **overrides: Any) -> FastAPI:
+    """An app whose hard searches are capped at :data:`CAP`, running ``search`` instead of
+    the real pool search when given."""
+    app = create_app(make_settings(hard_searches_in_flight=CAP, **overrides))
+    if search is not None:
+        _runner(app).search = search
+    return app
+
+
+def _runner(app: FastAPI) -> BotRunner:
+    runner: BotRunner = app.state.runner
+    return runner
 
 
 def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_thread(
     monkeypatch: pytest.MonkeyPatch, pool_stopped: None
 ) -> None:
     search = HeldSearch()
-    monkeypatch.setattr(RUNNER, "search", search)
-    app = _hard_app()
+    app = _hard_app(search)
+    runner = _runner(app)
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
@@ -128,7 +128,7 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
                 for race in races
             ]
             await _until(
-                lambda: RUNNER.in_flight == CAP and RUNNER.waiting == RACES - CAP,
+                lambda: runner.in_flight == CAP and runner.waiting == RACES - CAP,
                 "every race's first bot decision queued",
             )
             # Every move is parked, yet none holds one of the server's worker threads.
@@ -148,15 +148,15 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
 
     asyncio.run(main())
     assert search.most_running <= CAP
-    assert RUNNER.peak_in_flight == CAP
+    assert runner.peak_in_flight == CAP
 
 
 def test_the_table_and_the_api_say_when_hard_bots_think_faster(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     search = HeldSearch()
-    monkeypatch.setattr(RUNNER, "search", search)
-    with TestClient(_hard_app()) as client:
+    app = _hard_app(search)
+    with TestClient(app) as client:
         created = client.post(
             "/games", data={"players": "4", "bots": "hard"}, follow_redirects=False
         )
@@ -166,7 +166,7 @@ def test_the_table_and_the_api_say_when_hard_bots_think_faster(
         api = client.post("/api/games", json={"bots": "hard"}).json()
         normal = client.post("/api/games", json={"bots": "normal"}).json()
         assert api["state"]["notice"] is None
-        monkeypatch.setattr(RUNNER, "_last_shortened", time.monotonic())  # a long queue, now
+        _runner(app)._last_shortened = time.monotonic()  # a long queue, now
         assert NOTICE in client.get(created.headers["location"]).text
         read = client.get(f"/api/games/{api['game_id']}", headers=bearer(api["token"]))
         assert read.json()["notice"] == NOTICE
@@ -178,17 +178,17 @@ def test_a_starved_search_is_counted_and_logged_without_hidden_information(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     search = HeldSearch(rollouts=3)
-    monkeypatch.setattr(RUNNER, "search", search)
+    app = _hard_app(search)
     starved_before = metrics.HARD_STARVED._value.get()
     logging.getLogger("zzv").addHandler(caplog.handler)
     try:
-        with TestClient(_hard_app()) as client:
+        with TestClient(app) as client:
             for seed in range(3):
                 client.post("/api/games", json={"bots": "hard", "seed": seed})
     finally:
         logging.getLogger("zzv").removeHandler(caplog.handler)
     assert search.budgets, "no hard search ran"
-    assert RUNNER.starved == len(search.budgets)
+    assert _runner(app).starved == len(search.budgets)
     assert metrics.HARD_STARVED._value.get() - starved_before == len(search.budgets)
     lines = [r for r in caplog.records if "almost no rollouts" in r.getMessage()]
     assert len(lines) == len(search.budgets)
@@ -227,11 +227,10 @@ def _client_from_header(app: Any) -> Any:
 
 def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     search = HeldSearch()
-    monkeypatch.setattr(RUNNER, "search", search)
     seed = _seed_where_bots_lead()
     body = {"players": 4, "bots": "hard", "seed": seed}
     # A store of two races: each client may hold one (half of it), two clients fill it.
-    full = _hard_app(max_games=2, max_games_per_client=20, evict_min_idle_seconds=1e6)
+    full = _hard_app(search, max_games=2, max_games_per_client=20, evict_min_idle_seconds=1e6)
     with TestClient(_client_from_header(full)) as client:
         first, second, third = ({"X-Test-Client": f"10.0.0.{n}"} for n in (1, 2, 3))
         assert client.post("/api/games", json=body, headers=first).status_code == 201
@@ -246,7 +245,9 @@ def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) ->
         assert capped.status_code == 429 and capped.json()["code"] == "too_many_games"
         assert len(search.budgets) == searched  # the store said no before any bot thought
 
-    limited = _hard_app(rate_limit_enabled=True, create_burst=1, create_rate_per_minute=0.01)
+    limited = _hard_app(
+        search, rate_limit_enabled=True, create_burst=1, create_rate_per_minute=0.01
+    )
     with TestClient(limited) as client:
         assert client.post("/api/games", json=body).status_code == 201
         searched = len(search.budgets)
@@ -300,10 +301,10 @@ def test_a_dead_worker_is_replaced_and_the_next_hard_move_is_searched(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, pool_stopped: None
 ) -> None:
     searched: Searched = []
-    monkeypatch.setattr(RUNNER, "search", _recording_search(searched))
+    app = _hard_app(_recording_search(searched), bot_time_budget_ms=SEARCH_MS)
     logging.getLogger("zzv").addHandler(caplog.handler)
     try:
-        with TestClient(_hard_app(bot_time_budget_ms=SEARCH_MS)) as client:
+        with TestClient(app) as client:
             race = client.post("/api/games", json={"players": 4, "bots": "hard", "seed": 7})
             race = _tune_up(client, race.json())
             replaced = bot_pool.status().replaced
@@ -322,13 +323,13 @@ def test_an_idle_server_spreads_a_search_over_every_worker(
     monkeypatch: pytest.MonkeyPatch, pool_stopped: None
 ) -> None:
     searched: Searched = []
-    monkeypatch.setattr(RUNNER, "search", _recording_search(searched))
+    app = _hard_app(_recording_search(searched), bot_time_budget_ms=SEARCH_MS)
     bot_pool.get_pool(2)
     deadline = time.monotonic() + HANG_GUARD_SECONDS
     while not bot_pool.warmed(2):
         assert time.monotonic() < deadline, "the worker processes never started"
         time.sleep(0.01)
-    with TestClient(_hard_app(bot_time_budget_ms=SEARCH_MS)) as client:
+    with TestClient(app) as client:
         race = client.post("/api/games", json={"players": 4, "bots": "hard", "seed": 7})
         _tune_up(client, race.json())
     assert searched and all(wide for _, wide in searched)  # one race: nobody else waits

@@ -22,7 +22,6 @@ from fastapi.testclient import TestClient
 from redis.asyncio import Redis
 from store_kit import RedisServer, start_redis
 
-from app.bots import runner as bot_runner
 from app.main import create_app
 from app.races.record import GameSession, token_digest
 from app.storage.interface import LeaseLost, StoreUnavailable
@@ -105,7 +104,7 @@ def test_a_move_whose_lease_was_lost_answers_503_and_changes_nothing(
 ) -> None:
     settings = make_settings(redis_url=fresh_redis.url)
     app = create_app(settings)
-    real_run_bots = bot_runner.RUNNER.run_bots
+    real_run_bots = app.state.runner.run_bots
     steal: dict[str, str] = {}
 
     async def slow_then_stolen(table: Any) -> None:
@@ -115,7 +114,7 @@ def test_a_move_whose_lease_was_lost_answers_503_and_changes_nothing(
             await redis.set(f"zzv:lock:{steal['id']}", "someone-else")
             await redis.aclose()
 
-    monkeypatch.setattr(bot_runner.RUNNER, "run_bots", slow_then_stolen)
+    monkeypatch.setattr(app.state.runner, "run_bots", slow_then_stolen)
     with TestClient(app) as client:
         game_id, token, state = create(client, players=3, seed=2, bots="random")
         steal["id"] = game_id

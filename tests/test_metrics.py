@@ -10,7 +10,6 @@ from app_kit import bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.bots.runner import RUNNER
 from app.main import create_app
 from app.settings import Settings
 
@@ -47,9 +46,10 @@ def test_metrics_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_metric_families_exist_with_sane_values_after_a_few_moves(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(RUNNER, "search", _quick_search)
     rng = random.Random(3)
-    with TestClient(create_app(make_settings(metrics=True))) as client:
+    app = create_app(make_settings(metrics=True))
+    app.state.runner.search = _quick_search
+    with TestClient(app) as client:
         before = _families(client.get("/metrics").text)
         secrets: list[str] = []
         moves = 0

@@ -14,8 +14,9 @@
   :data:`STARVED_ROLLOUTS` is counted (``zzv_hard_searches_starved_total``) and logged.
 * A worker process that died breaks the pool: the decision is retried once on a fresh one.
 
-One :data:`RUNNER` per process, like the pool it feeds; :func:`app.main.create_app`
-configures it from the settings.
+Each app has its own :class:`BotRunner` (:func:`app.main.create_app` builds it from the
+settings and keeps it on ``app.state``); the worker processes it feeds are shared by the
+process.
 """
 
 from __future__ import annotations
@@ -202,7 +203,9 @@ def run_bots_inline(table: BotTable) -> None:
 class BotRunner:
     """Runs the bots' turns of every race in this process (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings | None = None) -> None:
+        """A runner with the pool size, search cap and budget floor of ``settings`` (the
+        defaults' when None)."""
         self.workers = 2
         self.cap = 2
         self.floor_ms = 30
@@ -212,6 +215,8 @@ class BotRunner:
         self.starved = 0
         self._last_shortened = -1e9
         self._gate: tuple[asyncio.AbstractEventLoop, SearchGate] | None = None
+        if settings is not None:
+            self.configure(settings)
 
     def configure(self, settings: Settings) -> None:
         """Take the pool size, the search cap and the budget floor from ``settings``."""
@@ -363,7 +368,3 @@ class BotRunner:
             "searches_waiting": self.waiting,
             "cap": self.cap,
         }
-
-
-RUNNER = BotRunner()
-"""The process's bot runner."""

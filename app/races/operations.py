@@ -20,7 +20,13 @@ from typing import Any, TypedDict, cast
 
 import anyio.to_thread
 
-from app.bots.runner import HUMAN_SEAT, RUNNER, bot_seed, choose_bot_action, run_bots_inline
+from app.bots.runner import (
+    HUMAN_SEAT,
+    BotRunner,
+    bot_seed,
+    choose_bot_action,
+    run_bots_inline,
+)
 from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
@@ -72,12 +78,14 @@ def session_state(
     *,
     deliver: bool = True,
     now: float | None = None,
+    notice: str | None = None,
 ) -> SessionState:
     """What ``seat`` may see now: ``observation(seat)`` + ``events`` + ``turn`` + the table.
 
     ``seat`` None is a spectator: the engine's public view, with no hand. ``events`` are
     those since the seat's previous response (or since index ``since`` if given); with
-    ``deliver`` that seat's delivery cursor then moves to the end.
+    ``deliver`` that seat's delivery cursor then moves to the end. ``notice`` is the bots'
+    word to the table, if any (a busy server shortening hard searches).
     """
     total = len(session.events)
     cursor = 0 if seat is None else session.lobby.seats[seat].delivered
@@ -94,7 +102,7 @@ def session_state(
             "turn": session.turn,
             "events": session.events.dicts(start),
             "event_count": total,
-            "notice": RUNNER.notice(session.config.bots),
+            "notice": notice,
         },
     )
     if deliver and seat is not None:
@@ -142,25 +150,30 @@ def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool
     return deliver and seat is not None and cursor_behind(session, seat)
 
 
-def check_turn(session: GameSession, seat: int, turn: int, now: float) -> None:
-    """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing:
-    :class:`StaleTurn` (with the seat's state) when ``turn`` is not current,
-    :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn` when another seat moves."""
+def check_turn(
+    session: GameSession, seat: int, turn: int, state_now: Callable[[], SessionState]
+) -> None:
+    """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing
+    in the game: :class:`StaleTurn` (carrying ``state_now()``, the seat's state) when
+    ``turn`` is not current, :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn`
+    when another seat moves."""
     if turn != session.turn:
-        raise StaleTurn(session_state(session, seat=seat, deliver=False, now=now))
+        raise StaleTurn(state_now())
     if session.status == "waiting":
         raise RaceNotStarted()
     current = session.game.current_seat
     if current is not None and current != seat:
-        raise NotYourTurn(session_state(session, seat=seat, deliver=False, now=now))
+        raise NotYourTurn(state_now())
 
 
-async def play(session: GameSession, seat: int, action: Action, now: float) -> None:
+async def play(
+    session: GameSession, seat: int, action: Action, now: float, runner: BotRunner
+) -> None:
     """Apply ``seat``'s ``action`` (checked by the engine: :class:`IllegalMove` with its
     sentence) and the bots' replies, then start the next person's clock."""
     _apply_person(session, action, seat)
     session.lobby.last_mover = seat
-    await RUNNER.run_bots(session)
+    await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
 
 
@@ -207,24 +220,24 @@ def play_inline(session: GameSession, action: Action) -> None:
     run_bots_inline(session)
 
 
-async def begin(session: GameSession, now: float) -> None:
+async def begin(session: GameSession, now: float, runner: BotRunner) -> None:
     """The race just started: bots that lead play, the clock starts for the first person."""
     session.lobby.last_mover = None
-    await RUNNER.run_bots(session)
+    await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
 
 
-async def settle(session: GameSession, now: float) -> bool:
+async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
     """Finish pending bot turns and make the moves the clock owes at ``now``; True if
     anything changed."""
     pending = bots_pending(session)
     if pending:  # a previous request may have been cut short
-        await RUNNER.run_bots(session)
+        await runner.run_bots(session)
     if not session.lobby.overdue(now):
         return pending
     person = await anyio.to_thread.run_sync(_clock_moves, session, now)
     if person:  # the autopilot moved for a person: the bots reply, the next clock starts
-        await RUNNER.run_bots(session)
+        await runner.run_bots(session)
         session.lobby.arm_clock(session.game.current_seat, now)
     return True
 

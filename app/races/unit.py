@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app import metrics
-from app.bots.runner import HUMAN_SEAT
+from app.bots.runner import HUMAN_SEAT, BotRunner
 from app.races import operations
 from app.races.errors import (
     GameExpired,
@@ -68,6 +68,7 @@ class Race:
     seat: int | None
     now: float
     locked: bool
+    runner: BotRunner = field(repr=False)
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
 
@@ -108,7 +109,12 @@ class Race:
         if moves:
             self._changing()
         start = self._since(since)
-        return operations.session_state(session, start, self.seat, deliver=moves, now=self.now)
+        return operations.session_state(
+            session, start, self.seat, deliver=moves, now=self.now, notice=self._notice()
+        )
+
+    def _notice(self) -> str | None:
+        return self.runner.notice(self.session.config.bots)
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
@@ -119,11 +125,15 @@ class Race:
         seat = self.own_seat
         if not self.locked:
             raise RuntimeError("A move needs the race opened with write=True.")
-        operations.check_turn(self.session, seat, turn, self.now)
-        await operations.play(self.session, seat, action, self.now)
+        # A refusal's state is a delivery like any other answer's (its events are sent).
+        operations.check_turn(self.session, seat, turn, self.state)
+        await operations.play(self.session, seat, action, self.now, self.runner)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
-        return operations.session_state(self.session, self._since(since), seat, now=self.now)
+        start = self._since(since)
+        return operations.session_state(
+            self.session, start, seat, now=self.now, notice=self._notice()
+        )
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.
@@ -135,7 +145,7 @@ class Race:
         if not self.session.lobby.started:
             session = self._changing()
             session.lobby.start()
-            await operations.begin(session, self.now)
+            await operations.begin(session, self.now, self.runner)
         return self.state()
 
     async def join(self, code: str, name: str | None) -> str:
@@ -149,7 +159,7 @@ class Race:
         except LobbyError as exc:
             raise LobbyRefused(exc.code, exc.message) from exc
         if session.lobby.started:
-            await operations.begin(session, self.now)
+            await operations.begin(session, self.now, self.runner)
         return token
 
     def record(self) -> dict[str, Any]:
@@ -173,13 +183,16 @@ class Races:
         self,
         store: SessionStore,
         settings: Settings,
+        runner: BotRunner | None = None,
         publish: Publish = _nobody_listens,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        """Races kept in ``store``; changes announced through ``publish``. ``clock`` is the
-        turn clock's time (default :data:`operations.wall_clock`, read at each request)."""
+        """Races kept in ``store``, their bots run by ``runner`` (one built from ``settings``
+        by default); changes announced through ``publish``. ``clock`` is the turn clock's
+        time (default :data:`operations.wall_clock`, read at each request)."""
         self.store = store
         self.settings = settings
+        self.runner = runner if runner is not None else BotRunner(settings)
         self.publish = publish
         self._clock = clock
 
@@ -204,11 +217,17 @@ class Races:
             raise TooManyGames(self.settings.client_cap) from exc
         async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
             race.changed = True  # the bots' opening moves, or at least the clock, to keep
-            await operations.begin(race.session, race.now)
+            await operations.begin(race.session, race.now, self.runner)
             state = race.state()
         metrics.RACES_STARTED.inc()
         race.session.token = session.token  # the stored copy keeps only the seats' digests
         return race.session, state
+
+    async def in_progress(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a live race not over yet (a look that moves no idle clock:
+        the start page's "Continue your race" knows only the id)."""
+        session = (await self.store.fetch(game_id)).record
+        return session is not None and not session.game.is_over
 
     @contextlib.asynccontextmanager
     async def open(
@@ -237,11 +256,12 @@ class Races:
             found = await self.store.fetch(game_id, digest)
             session = _opened(found, digest)
             if not operations.needs_lock(session, found.seat, now, deliver):
-                yield Race(session, found.seat, now, locked=False)
+                yield Race(session, found.seat, now, locked=False, runner=self.runner)
                 return
         async with self.store.lock(game_id, digest) as found:
-            race = Race(_opened(found, digest), found.seat, now, locked=True, lease=found.lease)
-            race.changed = await operations.settle(race.session, now)
+            session = _opened(found, digest)
+            race = Race(session, found.seat, now, True, self.runner, lease=found.lease)
+            race.changed = await operations.settle(session, now, self.runner)
             try:
                 yield race
             except RaceError:

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+import orjson
+
 Clock = Callable[[], float]
 
 GoneReason = Literal["expired", "restarted"]
@@ -91,6 +93,19 @@ class Record(Protocol):
 
 
 R = TypeVar("R", bound=Record)
+
+
+def encode(record: Record) -> bytes:
+    """A record's stored form: its dict as compact JSON (what every store keeps)."""
+    return orjson.dumps(record.to_dict())
+
+
+def decode(data: bytes | str) -> dict[str, Any]:
+    """The dict :func:`encode` stored (``ValueError`` if it is not JSON of an object)."""
+    found = orjson.loads(data)
+    if not isinstance(found, dict):
+        raise ValueError("A stored record is not a JSON object.")
+    return found
 
 
 @dataclass(frozen=True)

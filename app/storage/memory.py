@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import threading
 import time
@@ -22,10 +21,11 @@ from app.storage.interface import (
     Lease,
     LeaseLost,
     R,
-    Record,
     RecordHead,
     StoreFull,
     Tombstone,
+    decode,
+    encode,
 )
 
 
@@ -45,7 +45,7 @@ class ManualClock:
 
 @dataclass(eq=False)
 class _Entry:
-    data: str
+    data: bytes
     """The race as JSON: every read decodes a fresh copy, as from a shared store."""
     head: RecordHead
     owner: str
@@ -53,11 +53,6 @@ class _Entry:
     busy: int = 0
     lease: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-def encode(record: Record) -> str:
-    """A record's stored form: its dict as compact JSON."""
-    return json.dumps(record.to_dict(), separators=(",", ":"))
 
 
 class MemoryStore(Generic[R]):
@@ -113,7 +108,7 @@ class MemoryStore(Generic[R]):
         """Number of live races held."""
         return len(self._games)
 
-    def entries(self) -> list[tuple[str, str, str]]:
+    def entries(self) -> list[tuple[str, bytes, str]]:
         """Every live race as ``(id, its JSON, owner)``, least recently used first."""
         with self._mutex:
             return [(game_id, e.data, e.owner) for game_id, e in self._games.items()]
@@ -201,7 +196,7 @@ class MemoryStore(Generic[R]):
         with self._mutex:
             return self._sweep_locked(now)
 
-    def restore(self, game_id: str, data: str, owner: str) -> None:
+    def restore(self, game_id: str, data: bytes, owner: str) -> None:
         """Put back a saved race as if just used (loading after a restart; no caps).
         ``ValueError`` if ``data`` is not a race this store's loader reads."""
         head = self._decode(data).head()
@@ -215,8 +210,8 @@ class MemoryStore(Generic[R]):
             with self._mutex:
                 self._gone[game_id] = tombstone
 
-    def _decode(self, data: str) -> R:
-        return self.loader(json.loads(data))
+    def _decode(self, data: bytes) -> R:
+        return self.loader(decode(data))
 
     def _tombstone(self, game_id: str) -> Tombstone | None:
         if self._gone is None:

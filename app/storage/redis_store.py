@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -57,6 +56,8 @@ from app.storage.interface import (
     StoreFull,
     StoreUnavailable,
     Tombstone,
+    decode,
+    encode,
 )
 
 # Drops entries of the LRU set older than the idle expiry, unless a move holds their lock,
@@ -281,9 +282,9 @@ class RedisStore(Generic[R]):
     async def create(self, record: R, owner: str) -> None:
         """Store a new race atomically with the cap, LRU eviction and per-client cap."""
         keys = [self.prefix + "lru", self._key("game", record.id), self._key("owner", owner)]
-        args: list[str | int | float] = [
+        args: list[bytes | str | int | float] = [
             self.clock(), self.idle, self.evict_min_idle, self.max_games, self.per_client,
-            record.id, record.head().to_json(), owner, _encode(record), self.owner_ttl,
+            record.id, record.head().to_json(), owner, encode(record), self.owner_ttl,
             self.tomb_ttl, self.prefix,
         ]  # fmt: skip
         async with _reachable("add"):
@@ -310,7 +311,7 @@ class RedisStore(Generic[R]):
         seat = None if digest is None else head.seat_of(digest)
         if digest is not None and seat is None:  # the script's find was not constant-time
             return Fetched(head=head)
-        return Fetched(self.loader(json.loads(data)), head, seat, lease=lease)
+        return Fetched(self.loader(decode(data)), head, seat, lease=lease)
 
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
         """One round trip: a copy of the live race (and its idle clock moved when
@@ -385,8 +386,8 @@ class RedisStore(Generic[R]):
     async def save(self, record: R, lease: Lease) -> None:
         """Write the race and give its lock back in one step, if the lease still holds."""
         keys = [self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id)]
-        args: list[str | float] = [
-            lease.token, _encode(record), record.head().to_json(), self.clock(), record.id,
+        args: list[bytes | str | float] = [
+            lease.token, encode(record), record.head().to_json(), self.clock(), record.id,
         ]  # fmt: skip
         async with _reachable("write"):
             written = await self._save(keys=keys, args=args)
@@ -409,10 +410,6 @@ class RedisStore(Generic[R]):
                 args=[self.clock(), self.idle, self.prefix, 1000, self.tomb_ttl],
             )
         return int(dropped)
-
-
-def _encode(record: Any) -> str:
-    return json.dumps(record.to_dict(), separators=(",", ":"))
 
 
 @contextlib.asynccontextmanager

@@ -26,6 +26,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from app.storage.interface import Lease, R, Tombstone
 from app.storage.memory import MemoryStore
 
@@ -115,7 +117,7 @@ class SavedMemoryStore(MemoryStore[R]):
         """Write ``races.json`` atomically; return how many races it holds."""
         entries = self.entries()
         races = ",".join(
-            f'{{"owner":{json.dumps(owner)},"race":{data}}}' for _, data, owner in entries
+            f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
         _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
         return len(entries)
@@ -157,7 +159,7 @@ class SavedMemoryStore(MemoryStore[R]):
                 game_id = str(item["race"]["id"])
                 if game_id in restored:
                     raise ValueError(f"race {game_id} saved twice")
-                self.restore(game_id, json.dumps(item["race"]), str(item["owner"]))
+                self.restore(game_id, orjson.dumps(item["race"]), str(item["owner"]))
             except Exception as exc:  # any damage to one entry must spare the others
                 log.error(
                     "a saved race is unreadable; skipped",

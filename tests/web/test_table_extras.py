@@ -334,3 +334,29 @@ def test_replay_and_log_depend_only_on_the_public_record(
         client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
     assert store.get(game_id).game.is_over and checked > 10
     assert moved > 0  # the twins really differ in their hidden cards
+
+
+def test_the_page_memory_and_table_depend_only_on_what_the_seat_may_know(
+    client: TestClient, store: StoreProbe
+) -> None:
+    """Twin races (the same deal, every card seat 0 cannot see shuffled in the second)
+    give the same hint, the same page memory and the same table through Suggest, a refused
+    move and a preview."""
+    rng = random.Random(7)
+    twins = [start(client, seed=21), start(client, seed=21)]
+    with store.edit(twins[1]) as session:
+        session.game = reshuffle_hidden(session.game, 0, rng)
+    assert store.get(twins[0]).game.to_dict() != store.get(twins[1]).game.to_dict()
+    turn = store.get(twins[0]).turn
+    asks = [
+        {"intent": "suggest"},
+        {"turn": str(turn), "choice": "up:jelly", "gas": "9"},
+        {"turn": str(turn), "choice": "down:chippy", "gas": "0", "intent": "preview"},
+    ]
+    for fields in asks:
+        seen = []
+        for game_id in twins:
+            answer = client.post(f"/games/{game_id}/move", data=fields, headers=HX)
+            memory = page_memory(client, game_id)
+            seen.append((answer.status_code, answer.text.replace(game_id, "ID"), memory))
+        assert seen[0] == seen[1], fields

@@ -8,9 +8,9 @@ be driven cross-site by a browser's ambient credentials.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
@@ -46,10 +46,17 @@ from engine import Action, IllegalAction, Variants
 router = APIRouter(prefix="/api", tags=["races"])
 
 
+class _FastJSON(JSONResponse):
+    """JSON encoded by orjson: the same document, several times faster to build."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
 def _json(content: Any, status_code: int = 200) -> JSONResponse:
     # Returning a Response skips FastAPI's re-validation of the (large) state on every move;
     # the response models still document it, and the tests validate real answers against them.
-    return JSONResponse(content, status_code=status_code)
+    return _FastJSON(content, status_code=status_code)
 
 
 @router.post(
@@ -218,7 +225,7 @@ async def follow_game(
     """Your seat's state as Server-Sent Events, so a client can play without polling."""
 
     def render(state: SessionState) -> Message:
-        return {"event": "state", "data": json.dumps(state, separators=(",", ":"))}
+        return {"event": "state", "data": orjson.dumps(state).decode()}
 
     async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
         pass

@@ -13,6 +13,7 @@ and a reload always shows the race. Templates receive the view models of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Annotated, Any
@@ -23,6 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.http.deps import (
     COOKIE_MAX_AGE_SECONDS,
+    GAME_ID_PATTERN,
     GameIdPath,
     RacesDep,
     SettingsDep,
@@ -323,13 +325,12 @@ async def _index(
     # Only the id is known here (the token's cookie is scoped to the race's pages), so the
     # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
-    session = (await races.store.fetch(last)).record if last else None
     context = {
         "active": "home",
         "bot_levels": BOT_LEVELS,
         "default_bots": settings.default_bot_level,
         "error": error,
-        "resume": session.id if session is not None and not session.game.is_over else None,
+        "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
     }
     return _page(request, "index.html", context, status_code)
 
@@ -348,6 +349,10 @@ def _table_state(race: Race) -> SessionState:
     """The state a table page is rendered from: the seat's view, its events from the
     table's window on, the seat's delivery cursor left alone."""
     return race.state(since=_window(race), deliver=False)
+
+
+def _is_game_id(text: str) -> bool:
+    return re.fullmatch(GAME_ID_PATTERN, text) is not None
 
 
 def _cookie(request: Request, game_id: str) -> str | None:

@@ -57,6 +57,11 @@ def sse_src() -> str | None:
 templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
 """Renders every page, fragment (``block_name=``) and error page."""
 
+# Each template is read once per process: checking every included file's time on disk at
+# every render costs a system call per include. ``zzv serve --reload`` restarts the process
+# when a template changes.
+templates.env.auto_reload = False
+
 templates.env.globals.update(
     asset_url=asset_url,
     htmx_src=htmx_src(),
