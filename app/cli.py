@@ -17,6 +17,7 @@ from typing import Any
 import uvicorn
 from sse_starlette.sse import AppStatus
 
+from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.settings import Settings, get_settings
 
@@ -197,6 +198,7 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         # X-Forwarded-* are trusted only from FORWARDED_ALLOW_IPS (uvicorn reads it).
         "proxy_headers": True,
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        "log_config": str(LOG_CONFIG),  # uvicorn's own lines in the app's JSON format
         "log_level": settings.log_level,
     }
     if reload or workers > 1:

@@ -1,21 +1,17 @@
-"""Prometheus metrics of the game itself (served on ``/metrics`` by :mod:`app.http.metrics`
-when ``ZZV_METRICS`` is on, off (404) by default).
+"""The game's own Prometheus metrics, served on ``/metrics`` when ``ZZV_METRICS`` is on.
 
-The game's own metrics are process-wide objects (like the bots' worker pool and the hard
-search cap they describe), so any module can count into them without holding the app;
-each app registers them into its own registry next to its request metrics, which keeps
-apps built side by side (the tests) independent. Labels are closed vocabularies only
-(bot level, route template, store operation): never a game id, a token or a card.
-
-With several worker processes each process answers for itself (no multiprocess mode):
-scrape each worker, or read them as samples of one.
+They are process-wide objects (like the bots' worker pool and the hard search cap they
+describe), so any layer can count into them without holding the app; this module imports
+nothing but ``prometheus_client``, so the domain, the bots and the stores may use it.
+:func:`app.http.metrics.install_metrics` registers them into each app's own registry next
+to its request metrics, which keeps apps built side by side (the tests) independent.
+Labels are closed vocabularies only (bot level, route template, store operation): never a
+game id, a token or a card.
 """
 
 from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram
-
-from app.bots import pool as bot_pool
 
 MOVES = Counter("zzv_moves", "Human moves applied.", registry=None)
 """Human moves applied (one per accepted move request)."""
@@ -83,8 +79,8 @@ BOT_POOL_REPLACED = Gauge(
     "Times the hard bots' worker processes were replaced after one died.",
     registry=None,
 )
-"""Replacements of a broken worker pool since the process started."""
-BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
+"""Replacements of a broken worker pool since the process started (read from the pool at
+each scrape: :func:`app.http.metrics.install_metrics` connects it)."""
 
 STORE_ERRORS = Counter(
     "zzv_store_errors",
@@ -109,3 +105,4 @@ PROCESS_METRICS = (
     BOT_POOL_REPLACED,
     STORE_ERRORS,
 )
+"""Every metric above, in the order an app registers them."""

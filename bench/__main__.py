@@ -26,6 +26,13 @@
 ``python -m bench friends [--races 50] [--duration 30] [--think 0.5]``
     Two-person races on live event streams (:mod:`bench.friends`): move-to-other-table
     latency p50/p99 and errors.
+
+``python -m bench bots [--positions 30] [--budget-ms 200]``
+    The hard bot's rollouts per decision on the wall clock, one process and two through
+    the server's worker pool (:mod:`bench.bots`).
+
+``python -m bench tournament --jobs 2 [the options of python -m engine.tournament]``
+    The engine's bot tournament with its games on a process pool (:mod:`bench.tournament`).
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ from app.races.operations import play_inline, session_state
 from app.races.record import GameConfig, GameSession, new_session
 from app.settings import Settings
 from app.storage.memory import MemoryStore
+from bench import bots as bench_bots
+from bench import tournament as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port, percentile, uvicorn_command, wait_until_healthy
@@ -479,8 +488,8 @@ def bench_hardload(hard: int, normal: int, duration: float, think: float) -> Non
     _print_searches(searches)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point: ``python -m bench <command> ...`` (see ``--help``)."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per benchmark."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     memory = sub.add_parser("memory", help="bytes per stored game; the cap bounds memory")
@@ -514,8 +523,23 @@ def main(argv: list[str] | None = None) -> None:
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
     store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
-    args = parser.parse_args(argv)
-    if args.command == "memory":
+    bots = sub.add_parser("bots", help="hard-bot rollouts per decision, one process and two")
+    bench_bots.add_arguments(bots)
+    tournament = sub.add_parser(
+        "tournament", help="python -m engine.tournament with its games on --jobs processes"
+    )
+    bench_tournament.add_arguments(tournament)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command-line entry point: ``python -m bench <command> ...`` (see ``--help``)."""
+    args = _parser().parse_args(argv)
+    if args.command == "tournament":
+        raise SystemExit(bench_tournament.bench_tournament(args))
+    if args.command == "bots":
+        bench_bots.bench_bots(args.positions, args.budget_ms)
+    elif args.command == "memory":
         bench_memory(args.games, args.cap)
     elif args.command == "weight":
         bench_weight.bench_weight(args.races, args.bots, args.url)

@@ -9,6 +9,7 @@ import sys
 import time
 import urllib.request
 
+from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 
 
@@ -36,7 +37,8 @@ def uvicorn_command(port: int, *options: str) -> list[str]:
     """The command line of a uvicorn serving this checkout on 127.0.0.1:``port``.
 
     ``options`` are appended as given. The test suite starts its servers with this too, so
-    the benchmarks and the tests run the server the same way.
+    the benchmarks and the tests run the server the same way, and with ``zzv serve``'s
+    logging configuration: every line on stderr is one JSON object.
     """
     command = [
         sys.executable,
@@ -47,7 +49,16 @@ def uvicorn_command(port: int, *options: str) -> list[str]:
         "--host",
         "127.0.0.1",
     ]
-    return [*command, "--port", str(port), "--http", HTTP_PROTOCOL, *options]
+    return [
+        *command,
+        "--port",
+        str(port),
+        "--http",
+        HTTP_PROTOCOL,
+        "--log-config",
+        str(LOG_CONFIG),
+        *options,
+    ]
 
 
 def wait_until_healthy(

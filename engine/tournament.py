@@ -18,7 +18,11 @@ same search however busy the machine is, and figures measured under load still c
 Example::
 
     python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
-        --games 400 --seed 1 --jobs 2
+        --games 400 --seed 1
+
+The engine plays the games one after another: :func:`run` takes a ``map``-like callable
+(the builtin by default), and ``python -m bench tournament --jobs 2 ...`` hands it a
+process pool's, with the same options and the same report.
 """
 
 from __future__ import annotations
@@ -26,9 +30,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,6 +210,13 @@ def play_game(job: GameJob) -> list[SeatResult]:
     ]
 
 
+MapGames = Callable[
+    [Callable[[GameJob], list[SeatResult]], Iterable[GameJob]], Iterable[list[SeatResult]]
+]
+"""Something shaped like the builtin ``map``: plays each job with the given function and
+yields the seat results, in any order (a pool's ``imap_unordered`` will do)."""
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for ``wins`` successes in ``n`` trials.
 
@@ -281,26 +291,23 @@ def run(
     games: int,
     seed: int,
     variants: Variants | None = None,
-    jobs: int = 1,
     clock: str = "wall",
     progress: int = 0,
+    map_games: MapGames = map,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole rotations) and return the figures; moves
     are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With ``progress`` N,
-    a line of running wins goes to stderr every N games (a long run can be read early)."""
+    a line of running wins goes to stderr every N games (a long run can be read early).
+    ``map_games`` plays the games (see :data:`MapGames`); the figures do not depend on the
+    order its results come back in."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
     total = max(1, math.ceil(games / players)) * players
     work = [GameJob(i, players, variants, seed, tuple(seats), clock) for i in range(total)]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for done, seat_results in enumerate(pool.imap_unordered(play_game, work), 1):
-                _count(tallies, seat_results, done, progress)
-    else:
-        for done, job in enumerate(work, 1):
-            _count(tallies, play_game(job), done, progress)
+    for done, seat_results in enumerate(map_games(play_game, work), 1):
+        _count(tallies, seat_results, done, progress)
     return {
         "players": players,
         "games": total,
@@ -333,14 +340,12 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; prints the table (or JSON with ``--json``)."""
-    parser = argparse.ArgumentParser(description="Bot tournament, duplicate style.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The tournament's options (``python -m bench tournament`` takes the same ones)."""
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seats", default="hard,normal,normal,normal")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--variants", default="", help="e.g. larger_hands,zero_suit=jelly")
     parser.add_argument("--budget-ms", type=int, default=None, help="hard bots' time budget")
     parser.add_argument("--iterations", type=int, default=None, help="hard bots' fixed work")
@@ -355,7 +360,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--progress", type=int, default=0, help="print running wins every N games (stderr)"
     )
-    args = parser.parse_args(argv)
+
+
+def run_arguments(args: argparse.Namespace, map_games: MapGames = map) -> int:
+    """Play the tournament :func:`add_arguments` parsed; print the table (or JSON with
+    ``--json``) and return the exit status (2, with a sentence on stderr, for bad options)."""
     try:
         seats = [
             parse_seat(t, args.budget_ms, args.iterations, args.clock)
@@ -367,15 +376,22 @@ def main(argv: list[str] | None = None) -> int:
             args.games,
             args.seed,
             parse_variants(args.variants),
-            args.jobs,
             args.clock,
             args.progress,
+            map_games,
         )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(json.dumps(report) if args.json else render(report))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point: the games one after another, in this process."""
+    parser = argparse.ArgumentParser(description="Bot tournament, duplicate style.")
+    add_arguments(parser)
+    return run_arguments(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -1,31 +1,30 @@
-"""Shape of the code: no import cycles between the modules of ``engine`` and ``app``, and
-no function longer than a screen.
+"""Shape of the code: every module has a layer, the import contracts see every import, the
+module that applies a person's move runs without the web stack, and no function is longer
+than a screen.
 
-Both checks read the source with :mod:`ast` (nothing is imported), so they see every module,
-including ones no test happens to import.
-
-The import graph has an edge for every module-level import, inside ``if``/``try`` blocks
-too, and those under ``if TYPE_CHECKING:`` included. A type-only import never runs, but it
-is still a dependency a reader has to follow: two modules that name each other's types
-cannot be understood, tested or replaced one at a time (the store once imported the
-sessions it stores, and the view the game that calls it, both only for annotations; each
-now declares the small protocol it needs instead). Imports inside functions are left out:
-they run on call, and the few there deliberately defer heavy optional modules.
-
-Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``, so those packages are
-edges too (except the packages that contain the importing module: they are already being
-imported).
+The contracts themselves are import-linter's, in ``pyproject.toml`` (``lint-imports`` runs
+them: ``tests/test_quality.py``). These tests keep them honest: a module or folder added to
+``app/`` must be placed in a layer, and no contract may leave out the imports that run late
+(inside a function) or never (under ``if TYPE_CHECKING:``), since a reader still has to
+follow both.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import json
+import subprocess
+import sys
+import textwrap
+import tomllib
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "app")
+BIN_DIR = Path(sys.executable).parent
+PACKAGES = ("engine", "app", "bench")
 MAX_FUNCTION_LINES = 60
+WEB_STACK = ("fastapi", "starlette", "jinja2", "jinja2_fragments", "sse_starlette")
 
 
 def _modules() -> dict[str, Path]:
@@ -40,130 +39,125 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    """Whether an ``if`` tests ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``)."""
-    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
-    return name == "TYPE_CHECKING"
+def _import_linter() -> dict[str, Any]:
+    """The ``[tool.importlinter]`` table of pyproject.toml."""
+    config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    table: dict[str, Any] = config["tool"]["importlinter"]
+    return table
 
 
-def _module_level(tree: ast.Module, type_checking: bool = True) -> Iterator[ast.stmt]:
-    """Statements that run on import: the body, and what ``if``/``try`` blocks hold
-    (``if TYPE_CHECKING:`` blocks only when ``type_checking`` is true)."""
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, ast.If):
-            if type_checking or not _is_type_checking(node.test):
-                pending.extend(node.body)
-            pending.extend(node.orelse)
-        elif isinstance(node, ast.Try):
-            pending.extend([*node.body, *node.orelse, *node.finalbody])
-            for handler in node.handlers:
-                pending.extend(handler.body)
+def _contract(contract_id: str) -> dict[str, Any]:
+    found = [c for c in _import_linter()["contracts"] if c["id"] == contract_id]
+    assert len(found) == 1, f"pyproject.toml has {len(found)} contracts with id {contract_id!r}"
+    return found[0]
 
 
-def _with_packages(name: str, known: dict[str, Path]) -> set[str]:
-    """``name`` and every package above it that is one of ours."""
-    parts = name.split(".")
-    return {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & set(known)
+def _layer_names(layer: str) -> list[str]:
+    """The modules of one layer string: ``a | b`` (independent) or ``a : b`` (not)."""
+    return [name.strip() for name in layer.replace(":", "|").split("|")]
 
 
-def _imports(
-    module: str, path: Path, known: dict[str, Path], type_checking: bool = True
-) -> set[str]:
-    """Our modules that ``module`` imports at module level (packages above them too)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    is_package = path.name == "__init__.py"
-    targets: set[str] = set()
-    for node in _module_level(tree, type_checking):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                targets |= _with_packages(alias.name, known)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = module.split(".")[: len(module.split(".")) - node.level + is_package]
-                base = ".".join([*anchor, *([base] if base else [])])
-            targets |= _with_packages(base, known)
-            for alias in node.names:  # ``from app import api`` imports the module app.http.api
-                targets |= _with_packages(f"{base}.{alias.name}", known)
-    # A package's own ``__init__`` has already begun when its module is imported.
-    return targets - _with_packages(module, known)
+def test_every_app_module_and_folder_has_a_layer() -> None:
+    """The layers contract names each child of ``app/`` once, entry points on top, the
+    engine at the bottom; a new module or folder fails here until it is placed."""
+    layers = _contract("layers")["layers"]
+    named = [name for layer in layers for name in _layer_names(layer)]
+    assert len(named) == len(set(named)), f"a module is in two layers: {named}"
+    children = {
+        f"app.{path.stem if path.is_file() else path.name}"
+        for path in (REPO_ROOT / "app").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()
+    }
+    assert children - set(named) == set(), "app modules in no layer"
+    assert _layer_names(layers[0]) == ["app.main", "app.cli"]
+    assert layers[-1] == "engine"
+    assert layers.index("app.http") < layers.index("app.live") < layers.index("app.races")
+    assert layers.index("app.races") < layers.index("app.bots | app.storage")
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module name -> the modules of ours it imports on import."""
-    known = _modules()
-    return {name: _imports(name, path, known) for name, path in known.items()}
+def test_no_contract_leaves_out_late_or_type_only_imports() -> None:
+    """Neither the options nor any contract exclude ``TYPE_CHECKING`` imports, ignore an
+    import, or let an indirect import through (imports inside functions are always in
+    import-linter's graph: it reads every ``import`` statement of a module)."""
+    options = _import_linter()
+    assert not options.get("exclude_type_checking_imports", False)
+    assert options["include_external_packages"] is True
+    for contract in options["contracts"]:
+        assert "ignore_imports" not in contract, contract["id"]
+        assert not contract.get("allow_indirect_imports", False), contract["id"]
+        assert not contract.get("exclude_type_checking_imports", False), contract["id"]
 
 
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle as a path ``[a, b, ..., a]``, or None if the graph has none."""
-    done: set[str] = set()
-    for root in sorted(graph):
-        if root in done:
-            continue
-        path: list[str] = [root]
-        on_path = {root}
-        stack = [iter(sorted(graph[root]))]
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                stack.pop()
-                done.add(path[-1])
-                on_path.discard(path.pop())
-            elif child in on_path:
-                return [*path[path.index(child) :], child]
-            elif child not in done:
-                path.append(child)
-                on_path.add(child)
-                stack.append(iter(sorted(graph[child])))
-    return None
-
-
-def test_the_cycle_finder_finds_a_cycle() -> None:
-    """The checker itself: a made-up three-module cycle is found, a chain is not."""
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
-
-
-def test_the_graph_sees_package_and_type_checking_imports_only(tmp_path: Path) -> None:
-    graph = import_graph()
-    assert "app.http.web" in graph["app.http.errors"]  # the package runs before its module
-    assert "app.races.operations" in graph["app.http.deps"]
-    assert "engine.events" in graph["engine"]
-    module = tmp_path / "example.py"
-    module.write_text(
-        "from typing import TYPE_CHECKING\n"
-        "from app import settings\n"
-        "if TYPE_CHECKING:\n"
-        "    from app.races.operations import GameSession\n"
-        "def late():\n"
-        "    import app.main\n",
+def test_the_contracts_catch_imports_inside_functions_and_type_checking(
+    tmp_path: Path,
+) -> None:
+    """The same options on a made-up package: a forbidden import made only inside a
+    function, or only under ``if TYPE_CHECKING:``, breaks the contract all the same."""
+    package = tmp_path / "shop"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "web.py").write_text("PAGE = 'page'\n", encoding="utf-8")
+    (package / "late.py").write_text("def page():\n    from shop import web\n", encoding="utf-8")
+    (package / "typed.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shop.web import PAGE\n",
         encoding="utf-8",
     )
-    known = _modules()
-    expected = {"app", "app.settings", "app.races", "app.races.operations"}
-    assert _imports("example", module, known) == expected
-    assert _imports("example", module, known, type_checking=False) == {"app", "app.settings"}
+    (package / "clean.py").write_text("VALUE = 1\n", encoding="utf-8")
+    options = {k: v for k, v in _import_linter().items() if k not in ("contracts", "root_packages")}
+    settings = "\n".join(f"{key} = {json.dumps(value)}" for key, value in options.items())
+    for source, broken in (("shop.late", True), ("shop.typed", True), ("shop.clean", False)):
+        (tmp_path / "pyproject.toml").write_text(
+            textwrap.dedent(
+                f"""\
+                [tool.importlinter]
+                root_packages = ["shop"]
+                {settings}
+
+                [[tool.importlinter.contracts]]
+                name = "no web"
+                type = "forbidden"
+                source_modules = ["{source}"]
+                forbidden_modules = ["shop.web"]
+                """
+            ),
+            encoding="utf-8",
+        )
+        result = subprocess.run(
+            [str(BIN_DIR / "lint-imports"), "--no-cache"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert (result.returncode != 0) == broken, (source, result.stdout, result.stderr)
+        if broken:
+            assert f"{source} -> shop.web" in result.stdout, result.stdout
 
 
-def test_no_import_cycles_in_engine_or_app() -> None:
-    cycle = find_cycle(import_graph())
-    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
-
-
-def test_the_store_depends_on_no_other_app_module() -> None:
-    """The store is typed against its own ``StoredGame`` protocol, so any store (memory,
-    Redis) can be read and tested without the sessions, routes or settings."""
-    known = _modules()
-    imported = _imports("app.storage.interface", known["app.storage.interface"], known)
-    assert {m for m in imported if m.startswith("app.")} == set()
+def test_applying_a_move_imports_no_web_stack() -> None:
+    """In a fresh interpreter, the modules that apply a person's move (the unit of work
+    and the operations, and what they import) load none of the web frameworks or the
+    templating."""
+    probe = (
+        "import json, sys\n"
+        "import app.races.unit, app.races.operations\n"
+        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(WEB_STACK)!r})))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(result.stdout) == []
 
 
 def test_no_function_is_longer_than_a_screen() -> None:
-    """Every function and method in engine/ and app/ is at most 60 lines, docstring in."""
+    """Every function and method in engine/, app/ and bench/ is at most 60 lines,
+    docstring in."""
     too_long = []
     for name, path in _modules().items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))

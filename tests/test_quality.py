@@ -1,6 +1,7 @@
-"""Code-quality gates run as tests: lint, format, strict typing, Dockerfile lint, the
-promises the README makes about how to set up and test the project, no path of any one
-machine in the repository, and a rules reference that defines every rule id cited.
+"""Code-quality gates run as tests: lint, format, strict typing, import contracts,
+Dockerfile lint, the promises the README makes about how to set up and test the project,
+no path of any one machine in the repository, and a rules reference that defines every
+rule id cited.
 
 The tools are the versions pinned by the ``test`` extra, run from this interpreter's
 environment so the suite needs nothing else on PATH.
@@ -106,6 +107,14 @@ def test_ruff_format() -> None:
 def test_mypy_strict() -> None:
     """``mypy`` with the strict configuration in pyproject.toml (files: engine, app)."""
     assert_clean(run_tool(sys.executable, "-m", "mypy", "--no-incremental"))
+
+
+def test_import_contracts() -> None:
+    """``lint-imports`` keeps every contract in pyproject.toml: the layers, a pure engine,
+    no web stack below ``app.http``, nothing in the wheel importing ``bench``."""
+    lint_imports = BIN_DIR / "lint-imports"
+    assert lint_imports.exists(), "lint-imports missing: install the test extra (import-linter)"
+    assert_clean(run_tool(lint_imports, "--no-cache", "--no-logo"))
 
 
 def test_hadolint() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -132,18 +130,3 @@ def _stored(client: TestClient, store: SessionStore, game_id: str) -> GameSessio
     session = portal.call(fetch)
     assert session is not None
     return session
-
-
-def test_the_module_that_applies_a_move_imports_no_web_stack() -> None:
-    """In a fresh interpreter, importing the races' unit of work (which applies a person's
-    move) loads no fastapi, starlette or jinja2."""
-    code = (
-        "import sys, app.races.unit\n"
-        "web = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "{'fastapi', 'starlette', 'jinja2', 'jinja2_fragments', 'sse_starlette'})\n"
-        "print(','.join(web))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert result.stdout.strip() == ""

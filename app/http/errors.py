@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.http.web.templating import templates
+from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError
 from app.storage.interface import StoreUnavailable
 
@@ -258,6 +259,9 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RaceError)
         return render_error(request, race_answer(exc))
 
+    async def on_streams_full(request: Request, exc: Exception) -> Response:
+        return render_error(request, TooManyStreams())
+
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         # Echo only where and what, never the submitted values (they may hold anything).
@@ -298,6 +302,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(AppError, on_app_error)
     app.add_exception_handler(RaceError, on_race_error)
+    app.add_exception_handler(StreamsFull, on_streams_full)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(StoreUnavailable, on_store_down)

@@ -1,5 +1,12 @@
 """Structured (one JSON object per line) logging and the access log.
 
+One format for the whole server log: the app's ``zzv`` loggers (:func:`configure_logging`)
+and uvicorn's own lines (start-up, "Uvicorn running on ...", shutdown, errors) all go
+through :class:`JsonFormatter` to stderr. Uvicorn is configured by :data:`LOG_CONFIG`, a
+``logging.config.dictConfig`` file that ``zzv serve`` and the tests' and benchmarks'
+``uvicorn --log-config`` command both hand it; it also catches other libraries' warnings
+on the root logger.
+
 The access log records method, path, status, duration and client address — never headers,
 cookies or the query string, so a token can never end up in a log line. Uvicorn's own
 access log (which prints query strings) is switched off in favour of this one.
@@ -11,6 +18,7 @@ import json
 import logging
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -19,7 +27,11 @@ from app.settings import Settings
 
 access_log = logging.getLogger("zzv.access")
 
-_RESERVED = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+LOG_CONFIG = Path(__file__).with_name("log_config.json")
+"""Uvicorn's logging configuration (``uvicorn.run(log_config=...)``, ``--log-config``)."""
+
+# uvicorn adds ``color_message``, the same text with terminal colours, to some records.
+_RESERVED = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "color_message"}
 
 
 class JsonFormatter(logging.Formatter):
@@ -41,7 +53,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at emit time (test runners swap it)."""
 
     def __init__(self) -> None:
@@ -61,7 +73,7 @@ def configure_logging(settings: Settings) -> None:
     logger = logging.getLogger("zzv")
     logger.setLevel(settings.log_level.upper())
     if not any(getattr(h, "_zzv", False) for h in logger.handlers):
-        handler = _StderrHandler()
+        handler = StderrHandler()
         handler.setFormatter(JsonFormatter())
         handler._zzv = True  # type: ignore[attr-defined]
         logger.addHandler(handler)

@@ -1,5 +1,10 @@
-"""``/metrics``: the game's own metrics (:mod:`app.metrics`) and the requests' latency,
-served when ``ZZV_METRICS`` is on."""
+"""``/metrics``: the game's process-wide metrics (:mod:`app.metrics`) and the request
+metrics, in a registry of each app's own.
+
+Labels are closed vocabularies only (bot level, route template, store operation): never a
+game id, a token or a card. With several worker processes each process answers for itself
+(no multiprocess mode): scrape each worker, or read them as samples of one.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from prometheus_client import CollectorRegistry, Gauge
 from prometheus_fastapi_instrumentator import Instrumentator
 from prometheus_fastapi_instrumentator import metrics as http_metrics
 
-from app.metrics import PROCESS_METRICS
+from app.bots import pool as bot_pool
+from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 """Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
@@ -24,6 +30,8 @@ def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorR
     registry = CollectorRegistry()
     for metric in PROCESS_METRICS:
         registry.register(metric)
+    # The pool sits below the metrics' users; the gauge reads it here, in the layer above.
+    BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
     live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
     live.set_function(races_live)
     instrumentator = Instrumentator(

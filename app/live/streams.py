@@ -17,9 +17,7 @@ from typing import Any
 
 from sse_starlette.sse import EventSourceResponse
 
-from app.http.errors import TooManyStreams
 from app.live.hub import LiveHub, StreamGate
-from app.live.hub import TooManyStreams as GateFull
 from app.races.errors import GameExpired
 from app.races.operations import SessionState, state_signature
 from app.races.unit import Races
@@ -82,13 +80,10 @@ async def open_stream(
 ) -> EventSourceResponse:
     """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap.
 
-    Raises :class:`app.http.errors.TooManyStreams` (429) when the client holds too many
-    already (counted over every worker when the gate is Redis's).
+    Raises :class:`app.live.hub.TooManyStreams` when the client holds too many already
+    (counted over every worker when the gate is Redis's; the web layer answers 429).
     """
-    try:
-        ticket = await gate.open(client)
-    except GateFull as exc:
-        raise TooManyStreams() from exc
+    ticket = await gate.open(client)
 
     async def counted() -> AsyncIterator[Message]:
         try:

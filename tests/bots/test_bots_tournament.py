@@ -1,24 +1,59 @@
-"""A tiny tournament runs end to end; its statistics helpers give the textbook figures."""
+"""A tiny tournament runs end to end, in this process and over a process pool (``python -m
+bench tournament``), and its figures add up; the statistics helpers give the textbook
+figures."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 
+from bench.__main__ import main as bench_main
 from engine import Variants
 from engine.tournament import (
     GameJob,
+    SeatResult,
     SeatSpec,
     main,
     parse_seat,
     percentile,
     places,
     play_game,
+    render,
     run,
     wilson,
 )
+
+HARD_HEAD_TO_HEAD = ["--players", "3", "--seats", "hard:8it,normal,normal", "--games", "6"]
+"""A hard seat on a fixed number of rollouts: the same decisions in any process."""
+
+
+def assert_figures_add_up(report: dict[str, Any]) -> None:
+    """The report's figures agree with each other: one winner per game, every seat of
+    every game counted once, rates and intervals from the counts, places summing up."""
+    players, games, bots = report["players"], report["games"], report["bots"]
+    assert report["deals"] * players == games
+    assert sum(b["wins"] for b in bots.values()) == games
+    assert sum(b["games"] for b in bots.values()) == games * players
+    # The places of one game are 1..players, ties sharing the mean, so they sum to this.
+    place_total = sum(b["mean_place"] * b["games"] for b in bots.values())
+    assert place_total == pytest.approx(games * players * (players + 1) / 2)
+    for figures in bots.values():
+        assert figures["win_rate"] == figures["wins"] / figures["games"]
+        low, high = figures["ci95"]
+        assert low <= figures["win_rate"] <= high
+        assert (low, high) == wilson(figures["wins"], figures["games"])
+        assert 1.0 <= figures["mean_place"] <= players
+        assert figures["ms_per_move_p99"] >= 0.0 and figures["ms_per_move_mean"] >= 0.0
+
+
+def results_only(report: dict[str, Any]) -> dict[str, tuple[int, int, float]]:
+    """Games, wins and mean place by bot: what the same seed must reproduce (timings vary)."""
+    return {label: (b["games"], b["wins"], b["mean_place"]) for label, b in report["bots"].items()}
 
 
 def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,9 +66,9 @@ def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[st
     assert set(bots) == {"normal", "easy", "random"}
     assert report["games"] == 6 and report["deals"] == 2
     assert sum(b["wins"] for b in bots.values()) == 6  # exactly one winner per game
+    assert_figures_add_up(report)
     for figures in bots.values():
         assert figures["games"] == 6
-        assert figures["win_rate"] == figures["wins"] / 6
         assert figures["ci95"] == list(wilson(figures["wins"], 6))
     # The same seed replays the same deals and the same bot decisions.
     again = run(3, [parse_seat(k, None, None) for k in ("normal", "easy", "random")], 6, seed=3)
@@ -44,10 +79,79 @@ def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[st
         )
 
 
-def test_tournament_with_a_hard_seat_and_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["--players", "3", "--seats", "hard:8it,normal,normal", "--games", "3", "--jobs", "2"])
-    table = capsys.readouterr().out
-    assert "hard:8it" in table and "normal" in table and "95% CI" in table
+def test_tournament_over_two_processes_gives_the_sequential_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m bench tournament --jobs 2`` plays the games in worker processes, results
+    arriving in any order, and reports what the engine's sequential run reports."""
+    assert main([*HARD_HEAD_TO_HEAD, "--seed", "2", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    with pytest.raises(SystemExit) as stopped:
+        bench_main(["tournament", "--jobs", "2", *HARD_HEAD_TO_HEAD, "--seed", "2", "--json"])
+    assert stopped.value.code == 0
+    spread = json.loads(capsys.readouterr().out)
+    assert_figures_add_up(alone)
+    assert_figures_add_up(spread)
+    assert results_only(spread) == results_only(alone)
+    assert set(spread["bots"]) == {"hard:8it", "normal"}
+    assert spread["bots"]["hard:8it"]["games"] == 6 and spread["bots"]["normal"]["games"] == 12
+    assert spread["bots"]["hard:8it"]["ms_per_move_mean"] > 0.0  # it searched, and was timed
+
+
+def test_the_tournament_plays_its_games_through_the_map_it_is_given() -> None:
+    """Every game goes through ``map_games``, and the order it answers in does not matter."""
+    seen: list[int] = []
+
+    def backwards(
+        play: Callable[[GameJob], list[SeatResult]], jobs: Iterable[GameJob]
+    ) -> list[list[SeatResult]]:
+        work = list(jobs)
+        seen.extend(job.index for job in work)
+        return [play(job) for job in reversed(work)]
+
+    specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
+    reversed_run = run(3, specs, 6, seed=4, map_games=backwards)
+    assert seen == list(range(6))
+    assert results_only(reversed_run) == results_only(run(3, specs, 6, seed=4))
+    assert_figures_add_up(reversed_run)
+
+
+def test_bad_job_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        bench_main(["tournament", "--jobs", "0", *HARD_HEAD_TO_HEAD])
+    assert stopped.value.code == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_the_table_prints_the_reports_figures() -> None:
+    """Each row of the plain-text table is its bot's figures, rounded as labelled."""
+    specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
+    report = run(3, specs, 6, seed=3)
+    header, columns, *rows = render(report).splitlines()
+    assert header.startswith("3 players, 6 games (2 deals x 3 seat rotations), seed 3")
+    assert columns.split()[:4] == ["bot", "games", "wins", "win"]
+    row = re.compile(
+        r"(?P<label>\S+)\s+(?P<games>\d+)\s+(?P<wins>\d+)\s+(?P<rate>[\d.]+)%\s+"
+        r"\[(?P<low>[\d.]+)%, (?P<high>[\d.]+)%\]\s+(?P<place>[\d.]+)\s+"
+        r"(?P<ms>[\d.]+)\s+(?P<p99>[\d.]+)"
+    )
+    printed = {}
+    for line in rows:
+        match = row.fullmatch(line)
+        assert match, line
+        printed[match["label"]] = match
+    assert set(printed) == set(report["bots"])
+    for label, figures in report["bots"].items():
+        match = printed[label]
+        assert (int(match["games"]), int(match["wins"])) == (figures["games"], figures["wins"])
+        assert float(match["rate"]) == round(figures["win_rate"] * 100, 1)
+        low, high = figures["ci95"]
+        assert (float(match["low"]), float(match["high"])) == (
+            round(low * 100, 1),
+            round(high * 100, 1),
+        )
+        assert float(match["place"]) == round(figures["mean_place"], 2)
+        assert float(match["ms"]) == round(figures["ms_per_move_mean"], 1)
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -14,6 +14,7 @@ import re
 import pytest
 from app_kit import HX, form_fields, session_of, start
 from fastapi.testclient import TestClient
+from html_kit import parse_html
 from store_kit import StoreProbe
 
 from app.storage.memory import ManualClock
@@ -103,7 +104,12 @@ def test_race_now_redirects_to_the_table_and_sets_the_cookie(client: TestClient)
     assert f"zzv_{game_id}" in client.cookies
     page = client.get(location)
     assert page.status_code == 200
-    assert page.text.count('class="lane seat-') == 4
+    lanes = parse_html(page.text).find("ol", cls="lanes").find_all("li", cls="lane")
+    assert len(lanes) == 4  # one lane per racer, each in a seat colour of its own
+    colours = [{c for c in lane.classes if c.startswith("seat-")} for lane in lanes]
+    assert all(len(colour) == 1 for colour in colours) and len(set.union(*colours)) == 4
+    assert [lane for lane in lanes if "is-you" in lane.classes] == lanes[:1]
+    assert all(lane.find("b", cls="lane-name").text() for lane in lanes)
 
 
 def test_settings_form_builds_the_chosen_race(client: TestClient, store: StoreProbe) -> None:
@@ -169,7 +175,9 @@ def test_refresh_returns_to_the_same_race(client: TestClient, store: StoreProbe)
     first = client.get(f"/games/{game_id}").text
     second = client.get(f"/games/{game_id}").text
     assert first == second
-    assert client.get("/").text.count(f'href="/games/{game_id}"') == 1  # "Continue your race"
+    links = parse_html(client.get("/").text).find_all("a")
+    resume = [a for a in links if a.attrs.get("href") == f"/games/{game_id}"]
+    assert [a.text() for a in resume] == ["Continue your race"]
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])

@@ -14,6 +14,7 @@ import pytest
 from app_kit import HX, form_fields, start
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
+from html_kit import parse_html
 from store_kit import StoreProbe
 
 from engine import Action, EventKind, new_game
@@ -257,7 +258,14 @@ def test_game_over_tells_each_round_and_offers_the_same_deal_again(
     session = store.get(game_id)
     page = client.get(f"/games/{game_id}").text
     rounds = session.game.observation(0)["round"]
-    assert page.count('class="round-story"') == rounds
+    stories = parse_html(page).find("div", cls="round-stories").find_all("section")
+    assert [story.find("h3").text() for story in stories] == [
+        f"Round {n}" for n in range(1, rounds + 1)
+    ]
+    for story in stories:
+        assert "round-story" in story.classes
+        assert story.attrs["aria-labelledby"] == story.find("h3").attrs["id"]
+        assert story.find("ol", cls="story-tricks").find_all("li")  # its tricks, told
     assert f'<b class="seed">{session.seed}</b>' in page
     form = re.search(r'<form method="post" action="/games">(.*?)</form>', page, re.S)
     assert form, page
