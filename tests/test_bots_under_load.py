@@ -109,7 +109,7 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             races = []
             for seed in range(RACES):
                 body = {"players": 4, "bots": "hard", "seed": 100 + seed}
@@ -211,18 +211,38 @@ def _seed_where_bots_lead() -> int:
     raise AssertionError("no seed with a bot leading")
 
 
+def _client_from_header(app: Any) -> Any:
+    """``app`` seeing each request as coming from the address in its ``X-Test-Client``
+    header: several clients through one in-process test client (one lifespan)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"x-test-client":
+                    scope = {**scope, "client": (value.decode(), 1)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
 def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     search = HeldSearch()
     seed = _seed_where_bots_lead()
     body = {"players": 4, "bots": "hard", "seed": seed}
-    full = _hard_app(search, max_games=1, evict_min_idle_seconds=1e6)
-    with TestClient(full) as client:
-        assert client.post("/api/games", json=body).status_code == 201
+    # A store of two races: each client may hold one (half of it), two clients fill it.
+    full = _hard_app(search, max_games=2, max_games_per_client=20, evict_min_idle_seconds=1e6)
+    with TestClient(_client_from_header(full)) as client:
+        first, second, third = ({"X-Test-Client": f"10.0.0.{n}"} for n in (1, 2, 3))
+        assert client.post("/api/games", json=body, headers=first).status_code == 201
         assert search.budgets, "with room, this race starts with a bot searching"
+        assert client.post("/api/games", json=body, headers=second).status_code == 201
         searched = len(search.budgets)
-        refused = client.post("/api/games", json=body)
-        assert refused.status_code == 503
-        assert client.post("/games", data={"bots": "hard"}).status_code == 503  # web too
+        refused = client.post("/api/games", json=body, headers=third)
+        assert refused.status_code == 503 and refused.json()["code"] == "server_full"
+        web = client.post("/games", data={"bots": "hard"}, headers=third)
+        assert web.status_code == 503  # web too
+        capped = client.post("/api/games", json=body, headers=first)
+        assert capped.status_code == 429 and capped.json()["code"] == "too_many_games"
         assert len(search.budgets) == searched  # the store said no before any bot thought
 
     limited = _hard_app(

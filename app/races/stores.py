@@ -15,7 +15,7 @@ from app.storage.saved import SavedMemoryStore
 
 def build_store(settings: Settings) -> SessionStore:
     """The store ``settings`` ask for: Redis if ``redis_url``, else memory (saved to
-    ``data_dir`` when set)."""
+    ``data_dir`` when set), with the per-client cap of :attr:`Settings.client_cap`."""
     if settings.redis_url is not None:
         return RedisStore.connect(
             settings.redis_url.get_secret_value(),
@@ -24,7 +24,7 @@ def build_store(settings: Settings) -> SessionStore:
             max_games=settings.max_games,
             idle_expiry_seconds=settings.idle_expiry_seconds,
             evict_min_idle_seconds=settings.evict_min_idle_seconds,
-            max_games_per_client=settings.max_games_per_client,
+            max_games_per_client=settings.client_cap,
             tombstone_seconds=settings.tombstone_seconds,
             lock_timeout_seconds=settings.lock_timeout_seconds,
         )
@@ -33,7 +33,7 @@ def build_store(settings: Settings) -> SessionStore:
         "idle_expiry_seconds": settings.idle_expiry_seconds,
         "evict_min_idle_seconds": settings.evict_min_idle_seconds,
         "expired_memory": settings.expired_memory,
-        "max_games_per_client": settings.max_games_per_client,
+        "max_games_per_client": settings.client_cap,
     }
     if settings.data_dir is not None:
         return SavedMemoryStore(settings.data_dir, GameSession.from_dict, **bounds)

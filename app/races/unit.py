@@ -218,7 +218,7 @@ class Races:
         except StoreFull as exc:
             raise ServerFull() from exc
         except ClientFull as exc:
-            raise TooManyGames(self.settings.max_games_per_client) from exc
+            raise TooManyGames(self.settings.client_cap) from exc
         async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
             race.changed = True  # the bots' opening moves, or at least the clock, to keep
             await operations.begin(race.session, race.now, self.runner)

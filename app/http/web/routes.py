@@ -32,6 +32,7 @@ from app.http.deps import (
     client_key,
     cookie_name,
     is_https,
+    public_base_url,
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
@@ -116,10 +117,12 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
         "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(str(request.base_url), session.id)
+        "invites": lobby.invite_links(public_base_url(request), session.id)
         if seat == 0 and session.status == "waiting"
         else [],
-        "watch_link": None if seat is None else f"{request.base_url}games/{session.id}/watch",
+        "watch_link": None
+        if seat is None
+        else f"{public_base_url(request)}games/{session.id}/watch",
     }
 
 
