@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from app import metrics
 from app.bots import pool as bot_pool
 from app.bots import runner as bot_runner
-from app.bots.runner import NOTICE, BotRunner, search_budget_ms
+from app.bots.runner import HARD_MOVE_TARGET_SECONDS, NOTICE, BotRunner, search_budget_ms
 from app.main import create_app
 from engine import new_game
 
@@ -84,6 +84,58 @@ def test_budget_shrinks_with_the_queue_down_to_a_floor() -> None:
     assert min(budgets) == 30 and budgets[-1] == 30  # the floor holds
     assert search_budget_ms(200, 4, 4, 30) == 100  # more slots: the same queue weighs less
     assert search_budget_ms(20, 50, 2, 30) == 20  # a floor never raises a small budget
+
+
+def test_a_moves_later_searches_share_what_is_left_of_its_time() -> None:
+    """Each search of one move's replies gets at most its share of what remains of
+    :data:`HARD_MOVE_TARGET_SECONDS`, so a move whose searches waited long finishes the
+    rest at the floor instead of at full budget."""
+    target_ms = HARD_MOVE_TARGET_SECONDS * 1000
+    fresh = search_budget_ms(200, 0, 2, 30, left_ms=target_ms, searches_left=4)
+    assert fresh == 200  # a move that has only begun: the whole budget
+    assert search_budget_ms(200, 0, 2, 30, left_ms=450, searches_left=3) == 150
+    assert search_budget_ms(200, 0, 2, 30, left_ms=0, searches_left=2) == 30
+    shares = [search_budget_ms(200, 0, 2, 30, left_ms=ms, searches_left=2) for ms in (600, 200, 40)]
+    assert shares == [200, 100, 30]  # less time left never thinks longer
+
+
+class _SlowSearch(HeldSearch):
+    """Each search takes ``seconds`` whatever its budget (a busy pool's wait)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    async def __call__(
+        self, observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+    ) -> tuple[dict[str, Any], int | None]:
+        self.budgets.append(budget_ms)
+        await asyncio.sleep(self.seconds)
+        return observation["legal_actions"][0], self.rollouts
+
+
+def test_a_move_whose_searches_run_long_ends_at_the_floor() -> None:
+    search = _SlowSearch(0.8)
+    app = _hard_app(search, bot_time_budget_ms=200)
+    with TestClient(app) as client:
+        seed = _seed_where_the_person_leads(5)
+        race = client.post("/api/games", json={"players": 5, "bots": "hard", "seed": seed})
+        search.budgets.clear()
+        _tune_up(client, race.json())
+    assert len(search.budgets) >= 3
+    assert search.budgets[0] == 200  # the move had just begun
+    assert search.budgets[-1] == 30  # past the move's target: the floor
+
+
+def _seed_where_the_person_leads(players: int) -> int:
+    from app.races.record import derive_engine_seed
+
+    settings = make_settings()
+    for seed in range(200):
+        game = new_game(players=players, seed=derive_engine_seed(seed, settings))
+        if game.current_seat == 0:
+            return seed
+    raise AssertionError("no seed where seat 0 leads")
 
 
 def _hard_app(search: Any = None, **overrides: Any) -> FastAPI:
