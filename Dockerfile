@@ -1,7 +1,9 @@
 # Zoom Zoom Vroom online: production image.
 #   docker build -t zoom-zoom-vroom .
 #   docker run --rm -p 8000:8000 zoom-zoom-vroom
-# Configuration is by ZZV_* environment variables (see README.md).
+# Configuration is by ZZV_* environment variables (see README.md). The server answers only
+# to the host names in ZZV_ALLOWED_HOSTS (loopback here): serving it under another name,
+# pass that name too, e.g. -e ZZV_ALLOWED_HOSTS=vroom.example, or set ZZV_PUBLIC_URL.
 
 ARG PYTHON_IMAGE=python:3.11-slim
 
@@ -42,7 +44,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     ZZV_HOST=0.0.0.0 \
     ZZV_PORT=8000 \
-    ZZV_DATA_DIR=/var/lib/zzv
+    ZZV_DATA_DIR=/var/lib/zzv \
+    ZZV_ALLOWED_HOSTS=localhost,127.0.0.1,[::1]
 
 RUN groupadd --system --gid 10001 zzv \
     && useradd --system --uid 10001 --gid zzv --no-create-home --home-dir /nonexistent \
@@ -70,7 +73,11 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('ZZV_PORT', '8000') + '/healthz', timeout=4)"]
 
 # `zzv serve` runs uvicorn with the settings: ZZV_HOST/ZZV_PORT, ZZV_WORKERS (more than one
-# only with ZZV_REDIS_URL, README.md "Several workers"), the request-header timeout, proxy
-# headers from FORWARDED_ALLOW_IPS and a 10 s graceful stop. The exec form makes it PID 1,
-# so `docker stop` (SIGTERM) reaches it and the server stops gracefully.
+# only with ZZV_REDIS_URL, README.md "Several workers"), the request bounds (header time and
+# bytes, body time), proxy headers from FORWARDED_ALLOW_IPS and a 10 s graceful stop. The
+# exec form makes it PID 1, so `docker stop` (SIGTERM) reaches it: requests in flight get
+# up to 10 s (the default store has written every answered move already; a memory-only
+# store, ZZV_DURABLE=false, saves its races at once). Stop with `docker stop -t 30` so
+# Docker's SIGKILL never comes before that window ends (README.md "Docker").
+STOPSIGNAL SIGTERM
 CMD ["zzv", "serve"]

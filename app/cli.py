@@ -8,10 +8,14 @@ disagree. Several workers are allowed only with the shared Redis store.
 from __future__ import annotations
 
 import argparse
+import logging
+import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import uvicorn
+from sse_starlette.sse import AppStatus
 
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
@@ -21,7 +25,71 @@ APP_IMPORT_PATH = "app.main:create_app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
-"""How long in-flight requests may run after SIGINT/SIGTERM; the Dockerfile uses the same."""
+"""How long in-flight requests may run after SIGINT/SIGTERM before they are cancelled (and
+answered 503). Well inside the orchestrator's grace: ``compose.yaml`` gives 30 s
+(``stop_grace_period``) and the README says ``docker stop -t 30``; the races are saved
+before this window starts, so even Docker's default 10 s loses no answered move."""
+
+STARTUP_FAILURE = 3
+"""Exit status when the server could not start (uvicorn's own)."""
+
+log = logging.getLogger("zzv.app")
+
+
+def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
+    """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any.
+
+    >>> class App: ...
+    >>> inner = App(); inner.state = App(); inner.state.save_now = print
+    >>> wrapper = App(); wrapper.app = inner
+    >>> find_save_hook(wrapper) is print, find_save_hook(App())
+    (True, None)
+    """
+    for _ in range(16):  # uvicorn's middlewares each keep the app they wrap in `.app`
+        hook = getattr(getattr(app, "state", None), "save_now", None)
+        if hook is not None:
+            return hook  # type: ignore[no-any-return]
+        app = getattr(app, "app", None)
+        if app is None:
+            break
+    return None
+
+
+def end_event_streams() -> None:
+    """Tell every open event stream to end now (their browsers reconnect by themselves).
+
+    ``sse_starlette`` learns of a stop by wrapping uvicorn's signal handler, but uvicorn
+    installs its handler before the app (and so that library) is imported: without this,
+    each open table page would hold the graceful window open to its end.
+    """
+    AppStatus.should_exit = True
+    if AppStatus.should_exit_event is not None:
+        AppStatus.should_exit_event.set()
+
+
+class SavingServer(uvicorn.Server):
+    """Uvicorn's server, saving the app's races as a stop begins.
+
+    Uvicorn waits up to the graceful window for requests in flight and only then runs the
+    app's shutdown; a request slower than that (a long hard-bot move, a client trickling a
+    body) would hold every race in memory unsaved until an orchestrator's SIGKILL. Here
+    the listening sockets close, the event streams end, and the app's ``save_now`` hook
+    runs first; the store then also saves each change made during the window.
+    """
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Stop listening, end the event streams, save, then uvicorn's own graceful
+        shutdown."""
+        for server in self.servers:
+            server.close()
+        end_event_streams()
+        hook = find_save_hook(self.config.loaded_app)
+        if hook is not None:
+            try:
+                await hook()
+            except Exception:  # the stop must go on; the store saves again at the end
+                log.exception("saving the races as the stop began failed")
+        await super().shutdown(sockets)
 
 
 def browser_url(host: str, port: int) -> str:
@@ -110,31 +178,44 @@ def workers_problem(workers: int, settings: Settings) -> str | None:
 def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> None:
     """Run the web server in the foreground until it is interrupted.
 
-    Uvicorn owns signal handling: on SIGINT or SIGTERM it stops accepting connections,
-    lets in-flight requests finish for up to the configured grace period, then runs the
-    application's shutdown hook (which closes the store; the memory-only store saves its
-    races to ``ZZV_DATA_DIR`` then, the default store has written every change already).
+    Uvicorn owns signal handling: on SIGINT or SIGTERM the server stops accepting
+    connections and (one worker, :class:`SavingServer`) a memory-only store saves its races
+    to ``ZZV_DATA_DIR`` at once (the default store has written every change already); then
+    in-flight requests may finish for up to :data:`GRACEFUL_SHUTDOWN_SECONDS` (the rest are
+    answered 503), and the application's shutdown hook closes the store (saving the races
+    once more). Several workers need Redis, which keeps nothing in a worker's memory, so
+    they run under uvicorn's own supervisor.
     """
     settings = get_settings()
     print(
         f"Zoom Zoom Vroom is running at {browser_url(host, port)} — open it in your browser",
         flush=True,
     )
-    uvicorn.run(
-        APP_IMPORT_PATH,
-        host=host,
-        port=port,
-        factory=True,
-        reload=reload,
-        reload_includes=["*.py", "*.html"] if reload else None,
-        workers=workers,
-        http=HTTP_PROTOCOL,
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "factory": True,
+        "http": HTTP_PROTOCOL,
         # X-Forwarded-* are trusted only from FORWARDED_ALLOW_IPS (uvicorn reads it).
-        proxy_headers=True,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-        log_config=str(LOG_CONFIG),  # uvicorn's own lines in the app's JSON format
-        log_level=settings.log_level,
-    )
+        "proxy_headers": True,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        "log_config": str(LOG_CONFIG),  # uvicorn's own lines in the app's JSON format
+        "log_level": settings.log_level,
+    }
+    if reload or workers > 1:
+        reload_includes = ["*.py", "*.html"] if reload else None
+        uvicorn.run(
+            APP_IMPORT_PATH,
+            reload=reload,
+            reload_includes=reload_includes,
+            workers=workers,
+            **options,
+        )
+        return
+    server = SavingServer(uvicorn.Config(APP_IMPORT_PATH, **options))
+    server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

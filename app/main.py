@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -33,10 +34,12 @@ from app.http.security import (
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
+    TrustedHostsMiddleware,
 )
+from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
 from app.http.web import routes as web
-from app.live.hub import LiveHub, RedisLiveHub, StreamGate
+from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
@@ -124,6 +127,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             await sweeper
         log.info("shutting down", extra={"games": await _count_games(store)})
         await hub.stop()
+        await app.state.stream_gate.stop()
         await store.close()
         await asyncio.to_thread(_stop_bot_workers)
 
@@ -181,6 +185,15 @@ async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     return True, runner.readiness()
 
 
+async def _save_now(store: SessionStore) -> None:
+    """Save what the store keeps in memory now, as a stop begins (``zzv serve`` calls it
+    before waiting for requests in flight); stores that keep nothing in memory have
+    nothing to do."""
+    checkpoint = getattr(store, "checkpoint", None)
+    if checkpoint is not None:
+        await checkpoint()
+
+
 async def _count_games(store: SessionStore) -> int | None:
     with contextlib.suppress(StoreUnavailable):
         return await store.count()
@@ -210,8 +223,17 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.state.races = Races(store, settings, app.state.runner, publish=hub.publish)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
-    app.state.stream_gate = StreamGate(settings.max_streams_per_client)
+    app.state.stream_gate = (
+        RedisStreamGate(
+            settings.max_streams_per_client,
+            redis_url.get_secret_value(),
+            settings.redis_timeout_seconds,
+        )
+        if redis_url
+        else StreamGate(settings.max_streams_per_client)
+    )
     app.state.readiness_checks = {"store": _store_ready, "bots": _bots_ready}
+    app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
 
     app.include_router(api.router)
@@ -225,10 +247,13 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
     app.add_middleware(CsrfMiddleware, settings=settings)
     app.add_middleware(BodySizeLimitMiddleware, settings=settings)
+    app.add_middleware(TrustedHostsMiddleware, settings=settings)
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
+    # Outside even that: a request the stop cuts off still gets a proper 503.
+    app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app

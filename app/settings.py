@@ -7,13 +7,16 @@ it to :func:`app.main.create_app`.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.vocabulary import BotLevel
 from engine.bots import DEFAULT_BOT_BUDGET_MS
@@ -48,7 +51,12 @@ class Settings(BaseSettings):
         10000, ge=0, description="How many expired game ids are remembered to answer 410."
     )
     max_games_per_client: int = Field(
-        20, ge=1, description="Most live races one client address may hold at once."
+        20,
+        ge=1,
+        description=(
+            "Most live races one client address may hold at once; never more than half of "
+            "`ZZV_MAX_GAMES`, so one client cannot fill a small store."
+        ),
     )
     data_dir: Path | None = Field(
         None,
@@ -98,6 +106,22 @@ class Settings(BaseSettings):
         description=(
             "A connection that has not sent a complete request line and headers within this "
             "long is closed (`zzv serve` and the Docker image)."
+        ),
+    )
+    max_header_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        description=(
+            "Largest request line plus headers accepted; a bigger one gets 431 and the "
+            "connection is closed (`zzv serve` and the Docker image)."
+        ),
+    )
+    body_timeout_seconds: float = Field(
+        15.0,
+        gt=0,
+        description=(
+            "A request whose body has not fully arrived this long after its headers gets 408 "
+            "and the connection is closed (`zzv serve` and the Docker image)."
         ),
     )
 
@@ -157,7 +181,12 @@ class Settings(BaseSettings):
         1.5, gt=0, description="Time between two moves of a bots-only race shown to watchers."
     )
     max_streams_per_client: int = Field(
-        16, ge=1, description="Live event streams one client may hold open at once."
+        16,
+        ge=1,
+        description=(
+            "Live event streams one client may hold open at once (over every worker when "
+            "the store is Redis)."
+        ),
     )
 
     secure_cookies: bool = Field(
@@ -165,6 +194,24 @@ class Settings(BaseSettings):
         description=(
             "Always mark cookies Secure and send HSTS (set behind an HTTPS proxy). Cookies "
             "are also Secure whenever the request itself arrived over https."
+        ),
+    )
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        ("127.0.0.1", "localhost", "[::1]", "testserver"),
+        description=(
+            "Host names (and `*.example.com` patterns; `*` for any) the server answers to, "
+            "comma-separated or as a JSON list; "
+            "a request for another Host gets 400, so no page or invite link is ever built "
+            "on a foreign name. The host of `ZZV_PUBLIC_URL` is always allowed. The probes "
+            "`/healthz`, `/readyz` and `/metrics` answer whatever the Host."
+        ),
+    )
+    public_url: str | None = Field(
+        None,
+        pattern=r"^https?://[^/\s?#]+(/[^\s?#]*)?$",
+        description=(
+            "The address people reach the server at (e.g. https://vroom.example); invite "
+            "and watch links are built on it instead of the request's Host."
         ),
     )
     allowed_origins: tuple[str, ...] = Field(
@@ -185,6 +232,52 @@ class Settings(BaseSettings):
 
     log_level: LogLevel = Field("info", description="Level of the app's structured logs.")
     access_log: bool = Field(True, description="Emit one structured line per request.")
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        """Accept ``a.example,b.example`` as well as a JSON list.
+
+        >>> Settings(allowed_hosts="localhost, vroom.example").allowed_hosts
+        ('localhost', 'vroom.example')
+        >>> Settings(allowed_hosts='["[::1]"]').allowed_hosts
+        ('[::1]',)
+        """
+        if not isinstance(value, str):
+            return value
+        with contextlib.suppress(ValueError):
+            listed = json.loads(value)
+            if isinstance(listed, list):
+                return tuple(listed)
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+
+    @property
+    def trusted_hosts(self) -> tuple[str, ...]:
+        """``allowed_hosts`` plus the host of ``public_url`` (IPv6 in brackets, like a
+        Host header), lower-cased.
+
+        >>> Settings(allowed_hosts=("a.example",), public_url="https://B.example:8443/x").trusted_hosts
+        ('a.example', 'b.example')
+        """
+        hosts = [host.lower() for host in self.allowed_hosts]
+        if self.public_url is not None:
+            name = urlsplit(self.public_url).hostname or ""
+            name = f"[{name}]" if ":" in name else name
+            if name and name not in hosts:
+                hosts.append(name)
+        return tuple(hosts)
+
+    @property
+    def client_cap(self) -> int:
+        """The live races one client may hold: ``max_games_per_client``, but never more
+        than half of the store (at least one), so one address cannot squat every slot.
+
+        >>> Settings(max_games=20).client_cap, Settings(max_games=2000).client_cap
+        (10, 20)
+        >>> Settings(max_games=1).client_cap
+        1
+        """
+        return max(1, min(self.max_games_per_client, self.max_games // 2))
 
 
 @lru_cache(maxsize=1)

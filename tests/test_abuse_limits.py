@@ -85,7 +85,7 @@ def test_a_race_is_not_expired_or_evicted_while_its_move_runs(
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             created = (await client.post("/api/games", json={"players": 3})).json()
             auth = bearer(created["token"])
             legal = created["state"]["legal_actions"]

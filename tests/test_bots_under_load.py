@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from app import metrics
 from app.bots import pool as bot_pool
 from app.bots import runner as bot_runner
-from app.bots.runner import NOTICE, BotRunner, search_budget_ms
+from app.bots.runner import HARD_MOVE_TARGET_SECONDS, NOTICE, BotRunner, search_budget_ms
 from app.main import create_app
 from engine import new_game
 
@@ -86,6 +86,58 @@ def test_budget_shrinks_with_the_queue_down_to_a_floor() -> None:
     assert search_budget_ms(20, 50, 2, 30) == 20  # a floor never raises a small budget
 
 
+def test_a_moves_later_searches_share_what_is_left_of_its_time() -> None:
+    """Each search of one move's replies gets at most its share of what remains of
+    :data:`HARD_MOVE_TARGET_SECONDS`, so a move whose searches waited long finishes the
+    rest at the floor instead of at full budget."""
+    target_ms = HARD_MOVE_TARGET_SECONDS * 1000
+    fresh = search_budget_ms(200, 0, 2, 30, left_ms=target_ms, searches_left=4)
+    assert fresh == 200  # a move that has only begun: the whole budget
+    assert search_budget_ms(200, 0, 2, 30, left_ms=450, searches_left=3) == 150
+    assert search_budget_ms(200, 0, 2, 30, left_ms=0, searches_left=2) == 30
+    shares = [search_budget_ms(200, 0, 2, 30, left_ms=ms, searches_left=2) for ms in (600, 200, 40)]
+    assert shares == [200, 100, 30]  # less time left never thinks longer
+
+
+class _SlowSearch(HeldSearch):
+    """Each search takes ``seconds`` whatever its budget (a busy pool's wait)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    async def __call__(
+        self, observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+    ) -> tuple[dict[str, Any], int | None]:
+        self.budgets.append(budget_ms)
+        await asyncio.sleep(self.seconds)
+        return observation["legal_actions"][0], self.rollouts
+
+
+def test_a_move_whose_searches_run_long_ends_at_the_floor() -> None:
+    search = _SlowSearch(0.8)
+    app = _hard_app(search, bot_time_budget_ms=200)
+    with TestClient(app) as client:
+        seed = _seed_where_the_person_leads(5)
+        race = client.post("/api/games", json={"players": 5, "bots": "hard", "seed": seed})
+        search.budgets.clear()
+        _tune_up(client, race.json())
+    assert len(search.budgets) >= 3
+    assert search.budgets[0] == 200  # the move had just begun
+    assert search.budgets[-1] == 30  # past the move's target: the floor
+
+
+def _seed_where_the_person_leads(players: int) -> int:
+    from app.races.record import derive_engine_seed
+
+    settings = make_settings()
+    for seed in range(200):
+        game = new_game(players=players, seed=derive_engine_seed(seed, settings))
+        if game.current_seat == 0:
+            return seed
+    raise AssertionError("no seed where seat 0 leads")
+
+
 def _hard_app(search: Any = None, **overrides: Any) -> FastAPI:
     """An app whose hard searches are capped at :data:`CAP`, running ``search`` instead of
     the real pool search when given."""
@@ -109,7 +161,7 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             races = []
             for seed in range(RACES):
                 body = {"players": 4, "bots": "hard", "seed": 100 + seed}
@@ -211,18 +263,38 @@ def _seed_where_bots_lead() -> int:
     raise AssertionError("no seed with a bot leading")
 
 
+def _client_from_header(app: Any) -> Any:
+    """``app`` seeing each request as coming from the address in its ``X-Test-Client``
+    header: several clients through one in-process test client (one lifespan)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"x-test-client":
+                    scope = {**scope, "client": (value.decode(), 1)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
 def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     search = HeldSearch()
     seed = _seed_where_bots_lead()
     body = {"players": 4, "bots": "hard", "seed": seed}
-    full = _hard_app(search, max_games=1, evict_min_idle_seconds=1e6)
-    with TestClient(full) as client:
-        assert client.post("/api/games", json=body).status_code == 201
+    # A store of two races: each client may hold one (half of it), two clients fill it.
+    full = _hard_app(search, max_games=2, max_games_per_client=20, evict_min_idle_seconds=1e6)
+    with TestClient(_client_from_header(full)) as client:
+        first, second, third = ({"X-Test-Client": f"10.0.0.{n}"} for n in (1, 2, 3))
+        assert client.post("/api/games", json=body, headers=first).status_code == 201
         assert search.budgets, "with room, this race starts with a bot searching"
+        assert client.post("/api/games", json=body, headers=second).status_code == 201
         searched = len(search.budgets)
-        refused = client.post("/api/games", json=body)
-        assert refused.status_code == 503
-        assert client.post("/games", data={"bots": "hard"}).status_code == 503  # web too
+        refused = client.post("/api/games", json=body, headers=third)
+        assert refused.status_code == 503 and refused.json()["code"] == "server_full"
+        web = client.post("/games", data={"bots": "hard"}, headers=third)
+        assert web.status_code == 503  # web too
+        capped = client.post("/api/games", json=body, headers=first)
+        assert capped.status_code == 429 and capped.json()["code"] == "too_many_games"
         assert len(search.budgets) == searched  # the store said no before any bot thought
 
     limited = _hard_app(

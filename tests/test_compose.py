@@ -111,3 +111,18 @@ def test_readme_describes_the_same_services_port_and_variables(compose: dict[str
     for name, value in compose["services"]["app1"]["environment"].items():
         if name.startswith("ZZV_"):
             assert f"`{name}={value}`" in table, name
+
+
+def test_the_stop_grace_is_well_inside_the_orchestrators(compose: dict[str, Any]) -> None:
+    from app.cli import GRACEFUL_SHUTDOWN_SECONDS
+
+    for service in app_services(compose).values():
+        grace = re.fullmatch(r"(\d+)s", service["stop_grace_period"])
+        assert grace is not None
+        assert int(grace.group(1)) >= 2 * GRACEFUL_SHUTDOWN_SECONDS
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "STOPSIGNAL SIGTERM" in dockerfile
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    documented = re.search(r"docker stop -t (\d+)", readme)
+    assert documented is not None
+    assert int(documented.group(1)) >= 2 * GRACEFUL_SHUTDOWN_SECONDS

@@ -62,7 +62,7 @@ def _race_in_process(same_action: bool) -> None:
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             responses, states = await _race(client, same_action=same_action)
         _check(responses, states)
 

@@ -52,4 +52,4 @@ def test_the_image_and_zzv_serve_use_the_guarded_protocol() -> None:
     dockerfile = (Path(__file__).resolve().parent.parent / "Dockerfile").read_text(encoding="utf-8")
     assert 'CMD ["zzv", "serve"]' in dockerfile
     cli = (Path(__file__).resolve().parent.parent / "app" / "cli.py").read_text(encoding="utf-8")
-    assert "http=HTTP_PROTOCOL" in cli
+    assert '"http": HTTP_PROTOCOL' in cli

@@ -9,13 +9,23 @@ and :func:`status` says which state the pool is in (for a readiness check).
 The workers run at a lower CPU priority (:data:`WORKER_NICENESS`): on a machine short of
 cores the server's own process (every request, the light bots) gets the CPU first, and
 the searches, which stop on a wall-clock budget, use what is left.
+
+The workers never outlive their server: on Linux each asks the kernel for SIGKILL when its
+parent dies (``PR_SET_PDEATHSIG``), and on every system a thread in each worker checks
+the parent's pid every :data:`PARENT_CHECK_SECONDS` and exits once it changed (the
+worker was reparented), so a ``kill -9`` or an OOM kill of the server leaves no process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
+import signal
+import sys
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -31,6 +41,12 @@ _BOOTED: list[Any] = [None]  # the current pool's shared count of started worker
 
 WORKER_NICENESS = 10
 """Added to the worker processes' nice value (0 = same priority as the server)."""
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker's watchdog thread checks that its server is still its parent."""
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option from <linux/prctl.h>: the signal this process gets when its parent dies."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +89,7 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
                 max_workers=workers,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(booted,),
+                initargs=(booted, os.getpid()),
             )
             _POOL_SIZE[0] = workers
             _BOOTED[0] = booted
@@ -126,8 +142,43 @@ def status() -> PoolStatus:
         return PoolStatus(state, _POOL_SIZE[0], alive, _REPLACED[0])
 
 
-def _start_worker(booted: Any) -> None:
-    """Runs in each worker process as it starts: lower priority, imports, count it in."""
+def ask_for_parent_death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where unsupported.
+
+    The kernel sends it when the *thread* that started the process ends; the pool's
+    processes are started from the server's event-loop thread, which lives as long as the
+    server, and the watchdog of :func:`watch_parent` covers any other case.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:
+    """Start a daemon thread that ends this process once ``parent`` is no longer its
+    parent (it died and the process was reparented)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)  # no cleanup to wait for: the server that wanted the results is gone
+
+    thread = threading.Thread(target=watch, name="zzv-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def _start_worker(booted: Any, parent: int) -> None:
+    """Runs in each worker process as it starts: tie its life to the server's, lower its
+    priority, count it in (the search code is already imported)."""
+    ask_for_parent_death_signal()
+    if os.getppid() != parent:  # the server died before the request above took hold
+        os._exit(1)
+    watch_parent(parent)
     with contextlib.suppress(OSError):  # not permitted everywhere; then run as is
         os.nice(WORKER_NICENESS)
     # The search code was imported with this module, so no search pays for it in its budget.

@@ -98,20 +98,41 @@ def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def search_budget_ms(base_ms: int, waiting: int, cap: int, floor_ms: int) -> int:
+HARD_MOVE_TARGET_SECONDS = 1.6
+"""How long the bots' replies to one person's move may take in all when hard searches
+queue: each search's budget is cut so that the move's remaining searches fit in what is
+left of it (the aim is a hard move answered within 2 s at p99 under load)."""
+
+
+def search_budget_ms(
+    base_ms: int,
+    waiting: int,
+    cap: int,
+    floor_ms: int,
+    left_ms: float | None = None,
+    searches_left: int = 1,
+) -> int:
     """The budget of a hard search that starts with ``waiting`` decisions queued behind it.
 
     With ``cap`` searches in parallel the last in the queue waits about
     ``waiting / cap`` budgets, so the budget is scaled by ``cap / (cap + waiting)``: the
-    wait plus the search stays under two full budgets however long the queue. Never below
-    ``floor_ms`` (a search needs a few rollouts to mean anything) nor above ``base_ms``.
+    wait plus the search stays under two full budgets however long the queue. When
+    ``left_ms`` of the move's time remain for its ``searches_left`` searches, it also gets
+    no more than its share of that. Never below ``floor_ms`` (a search needs a few rollouts
+    to mean anything) nor above ``base_ms``.
 
     >>> search_budget_ms(200, 0, 2, 30), search_budget_ms(200, 2, 2, 30)
     (200, 100)
     >>> search_budget_ms(200, 40, 2, 30), search_budget_ms(20, 0, 2, 30)
     (30, 20)
+    >>> search_budget_ms(200, 0, 2, 30, left_ms=300, searches_left=3)
+    100
+    >>> search_budget_ms(200, 0, 2, 30, left_ms=-50, searches_left=2)
+    30
     """
     scaled = base_ms * cap // (cap + max(0, waiting))
+    if left_ms is not None:
+        scaled = min(scaled, int(left_ms // max(1, searches_left)))
     return max(min(base_ms, floor_ms), min(base_ms, scaled))
 
 
@@ -286,14 +307,15 @@ class BotRunner:
             await anyio.to_thread.run_sync(run_bots_inline, table)
             return
         move_started = time.monotonic()
-        for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
+        for done in range(_MAX_BOT_DECISIONS_PER_CALL):
             seat = _next_bot_seat(table)
             if seat is None:
                 return
             seed = bot_seed(table.engine_seed, seat, table.bot_decisions)
             table.bot_decisions += 1
             try:
-                action = await self._hard_decision(table, seat, seed, move_started)
+                left = max(1, table.game.players - 1 - done)
+                action = await self._hard_decision(table, seat, seed, move_started, left)
                 events = table.game.apply(action, seat=seat)
             except Exception as exc:
                 events = _apply_fallback(table, seat, exc)
@@ -301,7 +323,7 @@ class BotRunner:
         log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
 
     async def _hard_decision(
-        self, table: BotTable, seat: int, seed: int, move_started: float
+        self, table: BotTable, seat: int, seed: int, move_started: float, searches_left: int
     ) -> Action:
         legal = table.game.legal_actions()
         if len(legal) == 1:  # nothing to think about: no search, no queue
@@ -310,7 +332,10 @@ class BotRunner:
         observation = table.game.observation(seat)
         queued = time.perf_counter()
         async with self._slot(move_started) as wide:
-            budget = search_budget_ms(table.bot_budget_ms, self.waiting, self.cap, self.floor_ms)
+            left_ms = (HARD_MOVE_TARGET_SECONDS - (time.monotonic() - move_started)) * 1000
+            budget = search_budget_ms(
+                table.bot_budget_ms, self.waiting, self.cap, self.floor_ms, left_ms, searches_left
+            )
             if budget < table.bot_budget_ms:
                 self._last_shortened = time.monotonic()
             started = time.perf_counter()

@@ -89,6 +89,17 @@ class CrossSiteRequest(AppError):
     message = "This request came from another site and was refused."
 
 
+class UnknownHost(AppError):
+    """The request names a host this server is not configured to answer to (400)."""
+
+    status_code = 400
+    code = "unknown_host"
+    message = (
+        "This server does not answer to the host name this request was sent to; use its "
+        "published address."
+    )
+
+
 class NotFound(AppError):
     """Any other unknown path (404)."""
 
@@ -151,6 +162,21 @@ class GameServerUnavailable(AppError):
     def __init__(self) -> None:
         """Suggest a quick retry: the store usually comes back."""
         super().__init__(headers={"Retry-After": "5"})
+
+
+class ServerStopping(AppError):
+    """A request still running when the server's graceful stop ran out (503)."""
+
+    status_code = 503
+    code = "server_stopping"
+    message = (
+        "The server is restarting and could not finish this request; nothing of it was "
+        "answered. Please send it again in a moment."
+    )
+
+    def __init__(self) -> None:
+        """A restart takes a few seconds."""
+        super().__init__(headers={"Retry-After": "5", "Connection": "close"})
 
 
 RACE_STATUS: dict[str, int] = {

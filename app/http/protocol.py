@@ -1,12 +1,20 @@
-"""The HTTP protocol the server runs: uvicorn's, plus a request-header timeout.
+"""The HTTP protocol the server runs: uvicorn's, with every request bounded in time and size.
 
-Uvicorn closes idle keep-alive connections (``--timeout-keep-alive``) but has no limit on
-how long a client may take to send a request's line and headers: a client that opens a
-connection and sends nothing, or half a request line, holds a socket forever, and about a
-thousand of them exhaust the file descriptors. :class:`HeaderTimeoutProtocol` closes any
-connection that has not completed a request's headers within
-``ZZV_HEADER_TIMEOUT_SECONDS`` of its first byte (or of opening). It is a protocol-level
-guard because an ASGI app only sees a request once its headers are complete.
+Uvicorn closes idle keep-alive connections (``--timeout-keep-alive``) but bounds nothing
+else a client sends. :class:`HeaderTimeoutProtocol` adds three guards, at the protocol level
+because an ASGI app only sees a request once its headers are complete (and the parser
+holds whatever headers arrived until then):
+
+* **header time** — a connection that has not completed a request's line and headers within
+  ``ZZV_HEADER_TIMEOUT_SECONDS`` of its first byte (or of opening) is closed, so silent or
+  half-sent requests cannot hold sockets until the file descriptors run out;
+* **header bytes** — a request line plus headers larger than ``ZZV_MAX_HEADER_BYTES`` gets
+  431 and the connection is closed; the bytes past the cap are read and dropped, never
+  parsed or kept, so huge headers cannot grow the server's memory;
+* **body time** — a request whose body has not fully arrived within
+  ``ZZV_BODY_TIMEOUT_SECONDS`` of its headers gets 408 (or, if the app already answered,
+  is just closed), so a client trickling a body holds neither a connection, a rate-limit
+  slot nor a graceful stop open for ever.
 
 Selected with ``uvicorn --http app.http.protocol:HeaderTimeoutProtocol`` (``zzv serve`` and the
 Docker image do so).
@@ -15,6 +23,7 @@ Docker image do so).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -27,15 +36,45 @@ log = logging.getLogger("zzv.app")
 IMPORT_PATH = "app.http.protocol:HeaderTimeoutProtocol"
 """What to pass to uvicorn's ``--http``."""
 
+REFUSED_LINGER_SECONDS = 1.0
+"""How long a refused connection stays open, reading and dropping what the client still
+sends, so the client gets to read the refusal instead of a reset."""
+
+_END_OF_HEADERS = b"\r\n\r\n"
+
+
+def error_response(status: int, reason: str, code: str, message: str) -> bytes:
+    """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body.
+
+    >>> error_response(408, "Request Timeout", "t", "Late.").split(b"\\r\\n")[0]
+    b'HTTP/1.1 408 Request Timeout'
+    """
+    body = json.dumps({"code": code, "message": message}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
 
 class HeaderTimeoutProtocol(HttpToolsProtocol):
-    """Uvicorn's httptools protocol that drops connections slow to send their headers."""
+    """Uvicorn's httptools protocol with bounded header time, header bytes and body time."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """As uvicorn's; the timeout comes from the settings."""
+        """As uvicorn's; the bounds come from the settings."""
         super().__init__(*args, **kwargs)
-        self.header_timeout = get_settings().header_timeout_seconds
+        settings = get_settings()
+        self.header_timeout = settings.header_timeout_seconds
+        self.max_header_bytes = settings.max_header_bytes
+        self.body_timeout = settings.body_timeout_seconds
         self._header_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._in_headers = True
+        self._header_bytes = 0
+        self._tail = b""
+        self._refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the clock as soon as the connection opens."""
@@ -43,20 +82,43 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        """Start the clock on the first byte of each further request of the connection."""
+        """Count header bytes (refusing past the cap) and start the header clock on the
+        first byte of each further request of the connection."""
+        if self._refused:
+            return  # read and dropped: a refused connection only lingers to be read
         between_requests = self.cycle is None or self.cycle.response_complete
         if self._header_timer is None and between_requests:
             self._arm()
+        if self._in_headers:
+            # Only the bytes up to the blank line are headers; a body in the same chunk
+            # is not counted against the cap.
+            end = (self._tail + data).find(_END_OF_HEADERS)
+            self._header_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
+            if self._header_bytes > self.max_header_bytes:
+                self._refuse_headers()
+                return
+            self._tail = data[-3:]
         super().data_received(data)
 
     def on_headers_complete(self) -> None:
-        """The request's headers arrived in time: stop the clock."""
+        """The request's headers arrived in time: stop that clock, start the body's."""
         self._disarm()
+        self._in_headers = False
+        self._header_bytes = 0
+        self._tail = b""
         super().on_headers_complete()
+        self._body_timer = self.loop.call_later(self.body_timeout, self._body_expired)
+
+    def on_message_complete(self) -> None:
+        """The whole body arrived: stop its clock; the next request's headers count anew."""
+        self._disarm_body()
+        self._in_headers = True
+        super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Nothing left to time."""
         self._disarm()
+        self._disarm_body()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -68,8 +130,59 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             self._header_timer.cancel()
             self._header_timer = None
 
+    def _disarm_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
     def _expired(self) -> None:
         self._header_timer = None
-        if not self.transport.is_closing():
+        if not self.transport.is_closing() and not self._refused:
             log.info("closed a connection that sent no complete request headers in time")
             self.transport.close()
+
+    def _refuse(self, answer: bytes) -> None:
+        """Send ``answer``, stop parsing, and close after a short linger."""
+        self._refused = True
+        self._disarm()
+        self._disarm_body()
+        if self.cycle is not None and not self.cycle.response_complete:
+            # The app's later sends go nowhere, and its receive() hears a disconnect.
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.write(answer)
+        self.flow.resume_reading()  # keep draining what the client still sends
+        self.loop.call_later(REFUSED_LINGER_SECONDS, self.transport.close)
+
+    def _refuse_headers(self) -> None:
+        log.info("refused a request with too large headers", extra={"limit": self.max_header_bytes})
+        kib = self.max_header_bytes // 1024
+        self._refuse(
+            error_response(
+                431,
+                "Request Header Fields Too Large",
+                "headers_too_large",
+                f"The request's headers are larger than {kib} KiB; send fewer or smaller "
+                "headers and cookies.",
+            )
+        )
+
+    def _body_expired(self) -> None:
+        self._body_timer = None
+        if self.transport.is_closing() or self._refused:
+            return
+        if self.cycle is not None and self.cycle.response_started:
+            log.info("closed a connection whose request body did not arrive in time")
+            self._refused = True
+            self.transport.close()
+            return
+        log.info("refused a request whose body did not arrive in time")
+        seconds = f"{self.body_timeout:g}"
+        self._refuse(
+            error_response(
+                408,
+                "Request Timeout",
+                "body_timeout",
+                f"The request's body did not arrive within {seconds} seconds; send it again.",
+            )
+        )

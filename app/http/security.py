@@ -3,9 +3,12 @@
 * :class:`SecurityHeadersMiddleware` — CSP (``script-src 'self'``, no inline code), nosniff,
   ``frame-ancestors 'none'``, referrer policy, no caching of game data, HSTS over https;
 * :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413);
+* :class:`TrustedHostsMiddleware` — Starlette's trusted-host check on ``ZZV_ALLOWED_HOSTS``
+  (400 for any other Host, so a DNS-rebinding page or a forged Host never gets a page or
+  an invite link built on its name); the probes answer whatever the Host;
 * :class:`CsrfMiddleware` — state-changing requests must be same-origin
-  (``Sec-Fetch-Site``, else ``Origin``); clients that send neither (httpx, curl) are not
-  browsers and carry no ambient cookie risk;
+  (``Sec-Fetch-Site``, else ``Origin``) on an allowed host; clients that send neither (httpx,
+  curl) are not browsers and carry no ambient cookie risk;
 * :class:`RateLimitMiddleware` — limits per client address for game creation, moves and
   reads (429 with ``Retry-After``), counted by the ``limits`` library in memory or Redis.
 
@@ -23,7 +26,9 @@ from typing import Any
 from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from starlette._utils import parse_host_header
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,6 +38,7 @@ from app.http.errors import (
     GameServerUnavailable,
     PayloadTooLarge,
     RateLimited,
+    UnknownHost,
     render_error,
 )
 from app.settings import Settings
@@ -48,6 +54,9 @@ CONTENT_SECURITY_POLICY = (
 """The page policy: only our own files run or style; nothing may frame us."""
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+_OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+"""The probes: never rate-limited, answered whatever the Host (orchestrators use an IP)."""
 
 # Creating a race, a rematch and joining one share the (slow) creation bucket.
 _CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$|/join/?$|^/watch/?$")
@@ -146,34 +155,94 @@ class BodySizeLimitMiddleware:
         await self.app(scope, counting_receive, guarded_send)
 
 
-def same_origin(headers: Headers, scheme: str, extra_origins: tuple[str, ...] = ()) -> bool:
+def host_allowed(host_header: str | None, patterns: tuple[str, ...]) -> bool:
+    """Whether a Host header names one of ``patterns`` (Starlette's rules: exact names,
+    ``*.example.com`` for subdomains, ``*`` for any).
+
+    >>> host_allowed("localhost:8000", ("localhost",)), host_allowed("evil.example", ("localhost",))
+    (True, False)
+    >>> host_allowed("[::1]:80", ("[::1]",)), host_allowed("a.b.example", ("*.b.example",))
+    (True, True)
+    """
+    if "*" in patterns:
+        return True
+    parsed = parse_host_header(host_header)
+    if parsed is None:
+        return False
+    host = parsed.host.lower()
+    return any(
+        host == pattern or (pattern.startswith("*") and host.endswith(pattern[1:]))
+        for pattern in patterns
+    )
+
+
+class TrustedHostsMiddleware(TrustedHostMiddleware):
+    """Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware` on
+    the settings' trusted hosts, answering refusals like every other error, and leaving the
+    probes (``/healthz``, ``/readyz``, ``/metrics``) to orchestrators that call them by IP."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        """Wrap ``app``; ``settings.trusted_hosts`` are the names accepted."""
+        super().__init__(app, allowed_hosts=list(settings.trusted_hosts), www_redirect=False)
+        self.patterns = tuple(self.allowed_hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if (
+            scope["type"] != "http"
+            or self.allow_any
+            or scope["path"] in _OPS_PATHS
+            or host_allowed(Headers(scope=scope).get("host"), self.patterns)
+        ):
+            await self.app(scope, receive, send)
+            return
+        log.info("refused a request for an unknown host", extra={"path": scope["path"]})
+        await _send_error(scope, receive, send, UnknownHost())
+
+
+def same_origin(
+    headers: Headers,
+    scheme: str,
+    extra_origins: tuple[str, ...] = (),
+    hosts: tuple[str, ...] = ("*",),
+) -> bool:
     """Whether a state-changing request may proceed (CSRF check).
 
     Modern browsers send ``Sec-Fetch-Site``; older ones at least ``Origin`` on POST. A
     request with neither did not come from a browser page and so cannot ride a cookie.
+    "Same origin" counts only on an allowed host (``hosts``): under DNS rebinding a foreign
+    name resolves to us and the browser calls the page's own requests same-origin.
     """
     site = headers.get("sec-fetch-site")
-    if site is not None:
-        return site in ("same-origin", "none")
     origin = headers.get("origin")
-    if origin is None:
+    if origin is not None and origin in extra_origins:
+        return True
+    if site is None and origin is None:
         return True
     host = headers.get("host", "")
-    return origin in extra_origins or origin == f"{scheme}://{host}"
+    if not host_allowed(host, hosts):
+        return False
+    if site is not None:
+        return site in ("same-origin", "none")
+    return origin == f"{scheme}://{host}"
 
 
 class CsrfMiddleware:
     """Refuses cross-site POST/PUT/PATCH/DELETE with 403."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app``; ``settings.allowed_origins`` are accepted besides our own."""
+        """Wrap ``app``; ``settings.allowed_origins`` are accepted besides our own, which
+        must be on one of ``settings.trusted_hosts``."""
         self.app = app
         self.allowed = tuple(origin.rstrip("/") for origin in settings.allowed_origins)
+        self.hosts = settings.trusted_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """ASGI entry point."""
         if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
-            ok = same_origin(Headers(scope=scope), scope.get("scheme", "http"), self.allowed)
+            headers = Headers(scope=scope)
+            scheme = scope.get("scheme", "http")
+            ok = same_origin(headers, scheme, self.allowed, self.hosts)
             if not ok:
                 await _send_error(scope, receive, send, CrossSiteRequest())
                 return
@@ -206,9 +275,6 @@ def limits_storage(settings: Settings) -> Storage:
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
     )
-
-
-_OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class RateLimiter:

@@ -7,7 +7,8 @@ view (or the public one) through :mod:`app.races.operations`, so nothing hidden 
 * :class:`RedisLiveHub` publishes them on Redis pub/sub and relays what any worker
   published to its own listeners, so players connected to different workers see each
   other's moves;
-* :class:`StreamGate` caps the event streams one client may hold open at once.
+* :class:`StreamGate` caps the event streams one client may hold open at once in one
+  process, and :class:`RedisStreamGate` across every worker on one Redis.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 from redis.exceptions import RedisError
+
+from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.live")
 
@@ -161,25 +166,142 @@ class TooManyStreams(Exception):
 
 
 class StreamGate:
-    """Counts each client's open event streams and refuses one more than ``limit``."""
+    """Counts each client's open event streams in this process and refuses one more than
+    ``limit`` (the memory store's gate: one worker holds every stream)."""
 
     def __init__(self, limit: int) -> None:
         """A gate letting each client hold ``limit`` streams at once."""
         self.limit = limit
         self._open: defaultdict[str, int] = defaultdict(int)
 
-    def open(self, client: str) -> None:
-        """Count a new stream for ``client``; raises :class:`TooManyStreams` over the limit."""
+    async def open(self, client: str) -> str:
+        """Count a new stream for ``client`` and return its ticket (for :meth:`close`);
+        raises :class:`TooManyStreams` over the limit."""
         if self._open[client] >= self.limit:
             raise TooManyStreams(client)
         self._open[client] += 1
+        return uuid.uuid4().hex
 
-    def close(self, client: str) -> None:
-        """Count a stream of ``client`` as closed."""
+    async def close(self, client: str, ticket: str) -> None:
+        """Count the stream ``ticket`` of ``client`` as closed."""
         self._open[client] -= 1
         if self._open[client] <= 0:
             del self._open[client]
 
     def held(self, client: str) -> int:
-        """How many streams ``client`` holds now."""
+        """How many streams ``client`` holds open through this process."""
         return self._open.get(client, 0)
+
+    async def stop(self) -> None:
+        """Nothing to close for the process-local gate."""
+
+
+STREAM_KEY_PREFIX = "zzv:streams:"
+"""Redis sorted set of one client's open streams: ticket -> lease end (ms, Redis clock)."""
+
+STREAM_LEASE_SECONDS = 60.0
+"""How long a stream counts without its worker renewing it: a worker that died without
+closing its streams frees them after this."""
+
+STREAM_RENEW_SECONDS = 20.0
+"""How often a worker renews the leases of the streams it holds open."""
+
+# Drops lapsed leases, then admits the stream if the client is under the cap, in one step
+# so two workers cannot both admit the last place. Time is Redis's, common to all workers.
+_OPEN_SCRIPT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+_RENEW_SCRIPT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do
+  redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+
+class RedisStreamGate(StreamGate):
+    """The per-client stream cap shared by every worker and machine on one Redis.
+
+    Each open stream is a ticket in its client's sorted set with a lease that its worker
+    renews while the stream runs; a stream is admitted only while the client's set holds
+    fewer than ``limit`` live tickets. If Redis cannot be reached a new stream is refused
+    with :class:`~app.storage.interface.StoreUnavailable` (503), like every other request
+    needing the store.
+    """
+
+    def __init__(self, limit: int, url: str, timeout: float) -> None:
+        """A gate on the Redis at ``url`` (commands time out after ``timeout`` seconds)."""
+        super().__init__(limit)
+        import redis.asyncio as redis
+
+        self._client: Any = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        self._timeout = timeout
+        self._lease_ms = int(STREAM_LEASE_SECONDS * 1000)
+        self._tickets: defaultdict[str, set[str]] = defaultdict(set)
+        self._renewer: asyncio.Task[None] | None = None
+
+    async def open(self, client: str) -> str:
+        """Admit a stream for ``client`` if every worker's together hold fewer than the cap."""
+        ticket = uuid.uuid4().hex
+        try:
+            admitted = await self._client.eval(
+                _OPEN_SCRIPT, 1, STREAM_KEY_PREFIX + client, self.limit, ticket, self._lease_ms
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable() from exc
+        if not admitted:
+            raise TooManyStreams(client)
+        self._tickets[client].add(ticket)
+        self._open[client] += 1
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.create_task(self._renew_forever(), name="zzv-stream-leases")
+        return ticket
+
+    async def close(self, client: str, ticket: str) -> None:
+        """Give the stream's place back (if Redis is away, its lease lapses instead)."""
+        await super().close(client, ticket)
+        held = self._tickets.get(client)
+        if held is not None:
+            held.discard(ticket)
+            if not held:
+                del self._tickets[client]
+        # A stream ends by being cancelled when its client leaves, and the server's task
+        # groups cancel every later await too: the release is shielded (and bounded).
+        with anyio.move_on_after(self._timeout, shield=True):
+            try:
+                await self._client.zrem(STREAM_KEY_PREFIX + client, ticket)
+            except (RedisError, OSError):
+                log.warning("could not free a stream's place in Redis; its lease will lapse")
+
+    async def _renew_forever(self) -> None:
+        while self._tickets:
+            await asyncio.sleep(STREAM_RENEW_SECONDS)
+            for client, tickets in list(self._tickets.items()):
+                try:
+                    key = STREAM_KEY_PREFIX + client
+                    await self._client.eval(_RENEW_SCRIPT, 1, key, self._lease_ms, *tickets)
+                except (RedisError, OSError):
+                    log.warning("could not renew stream leases in Redis; retrying")
+                    break
+
+    async def stop(self) -> None:
+        """Stop renewing and close the connection (the leases of streams still open lapse)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._renewer
+        await self._client.aclose()

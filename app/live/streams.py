@@ -75,22 +75,22 @@ async def follow(
             await listener.wait(_wait_for(deadline))
 
 
-def open_stream(
+async def open_stream(
     gate: StreamGate, client: str, stream: AsyncIterator[Message]
 ) -> EventSourceResponse:
     """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap.
 
     Raises :class:`app.live.hub.TooManyStreams` when the client holds too many already
-    (the web layer answers 429).
+    (counted over every worker when the gate is Redis's; the web layer answers 429).
     """
-    gate.open(client)
+    ticket = await gate.open(client)
 
     async def counted() -> AsyncIterator[Message]:
         try:
             async for message in stream:
                 yield message
         finally:
-            gate.close(client)
+            await gate.close(client, ticket)
 
     # No-store and no proxy buffering: every message must reach the client at once.
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

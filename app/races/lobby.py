@@ -90,6 +90,9 @@ class Seat:
     """The open invite code (shown to the creator only); ``None`` once used or closed."""
     used_code_digest: str | None = None
     """SHA-256 of the code that was used, so a second use gets a clear 409."""
+    closed_code_digest: str | None = None
+    """SHA-256 of the code that was never used before the creator started, so a friend
+    who comes late with it hears that the race started (409), not that it is unknown."""
     delivered: int = 0
     """How many public events this seat's client has been sent."""
 
@@ -107,6 +110,7 @@ class Seat:
             "token_digest": self.token_digest,
             "code": self.code,
             "used_code_digest": self.used_code_digest,
+            "closed_code_digest": self.closed_code_digest,
             "delivered": self.delivered,
         }
 
@@ -131,9 +135,16 @@ class Lobby:
 
     @classmethod
     def create(
-        cls, players: int, people: int, creator_digest: str, *, turn_seconds: float = 60.0
+        cls,
+        players: int,
+        people: int,
+        creator_digest: str,
+        *,
+        turn_seconds: float = 60.0,
+        creator_name: str | None = None,
     ) -> Lobby:
-        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots.
+        """Seats for a new race: the creator at 0 (named ``creator_name`` as :func:`clean_name`
+        makes it), ``people - 1`` invited seats, then bots.
 
         >>> lobby = Lobby.create(4, 2, "d")
         >>> [s.person for s in lobby.seats], lobby.started, lobby.seats[1].code is not None
@@ -141,7 +152,7 @@ class Lobby:
         """
         if not 1 <= people <= players:
             raise LobbyError("invalid_request", f"Between 1 and {players} people can race.")
-        seats = [Seat(0, True, default_name(0), token_digest=creator_digest)]
+        seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
         for index in range(1, players):
             invited = index < people
             name = default_name(index) if invited else f"Bot {index + 1}"
@@ -235,6 +246,12 @@ class Lobby:
                 presented, seat.used_code_digest
             ):
                 raise LobbyError("invite_used", "This invite was already used to join.")
+            if seat.closed_code_digest is not None and hmac.compare_digest(
+                presented, seat.closed_code_digest
+            ):
+                raise LobbyError(
+                    "race_started", "This race has started without this seat; a bot took it."
+                )
             if seat.code is not None and hmac.compare_digest(presented, digest(seat.code)):
                 if self.started:
                     raise LobbyError(
@@ -250,10 +267,12 @@ class Lobby:
         raise LobbyError("invite_not_found", "This invite does not belong to this race.")
 
     def start(self) -> None:
-        """Start now: every seat still empty becomes a bot's; its invite stops working."""
+        """Start now: every seat still empty becomes a bot's; its invite stops working (and
+        is remembered as closed, so it is answered ``race_started``)."""
         for seat in self.seats:
             if seat.code is not None:
                 seat.used_code_digest = None
+                seat.closed_code_digest = digest(seat.code)
                 seat.code = None
                 seat.person = False
                 seat.name = f"Bot {seat.index + 1}"

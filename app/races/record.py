@@ -185,7 +185,9 @@ def derive_engine_seed(seed: int, settings: Settings) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def new_session(config: GameConfig, settings: Settings) -> GameSession:
+def new_session(
+    config: GameConfig, settings: Settings, creator_name: str | None = None
+) -> GameSession:
     """Deal a new race and seat its people and bots (not stored yet; no bot has played).
 
     The creator's token is in ``session.token``.
@@ -199,7 +201,11 @@ def new_session(config: GameConfig, settings: Settings) -> GameSession:
         lobby = Lobby.bots_only(config.players, settings.watch_pace_seconds)
     else:
         lobby = Lobby.create(
-            config.players, config.people, token_digest(token), turn_seconds=settings.turn_seconds
+            config.players,
+            config.people,
+            token_digest(token),
+            turn_seconds=settings.turn_seconds,
+            creator_name=creator_name,
         )
     session = GameSession(
         id=new_game_id(),

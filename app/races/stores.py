@@ -34,7 +34,7 @@ def data_folder(settings: Settings) -> Path:
 def build_store(settings: Settings) -> SessionStore:
     """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
     :func:`data_folder` unless ``durable`` is off; else memory (saved to ``data_dir`` on a
-    graceful stop when set)."""
+    graceful stop when set); with the per-client cap of :attr:`Settings.client_cap`."""
     if settings.redis_url is not None:
         return RedisStore.connect(
             settings.redis_url.get_secret_value(),
@@ -43,7 +43,7 @@ def build_store(settings: Settings) -> SessionStore:
             max_games=settings.max_games,
             idle_expiry_seconds=settings.idle_expiry_seconds,
             evict_min_idle_seconds=settings.evict_min_idle_seconds,
-            max_games_per_client=settings.max_games_per_client,
+            max_games_per_client=settings.client_cap,
             tombstone_seconds=settings.tombstone_seconds,
             lock_timeout_seconds=settings.lock_timeout_seconds,
         )
@@ -52,7 +52,7 @@ def build_store(settings: Settings) -> SessionStore:
         "idle_expiry_seconds": settings.idle_expiry_seconds,
         "evict_min_idle_seconds": settings.evict_min_idle_seconds,
         "expired_memory": settings.expired_memory,
-        "max_games_per_client": settings.max_games_per_client,
+        "max_games_per_client": settings.client_cap,
     }
     if settings.durable:
         path = data_folder(settings) / RACE_FILE

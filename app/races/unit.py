@@ -200,21 +200,25 @@ class Races:
         """The turn clock's time now."""
         return self._clock() if self._clock is not None else operations.wall_clock()
 
-    async def create(self, config: GameConfig, owner: str) -> tuple[GameSession, SessionState]:
+    async def create(
+        self, config: GameConfig, owner: str, creator_name: str | None = None
+    ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
+        ``creator_name`` is the creator's display name (:func:`app.races.lobby.clean_name`
+        checks it: :class:`app.races.lobby.LobbyError` when it does not fit).
 
         The slot is reserved before any bot thinks, so a refused creation
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
-        session = new_session(config, self.settings)
+        session = new_session(config, self.settings, creator_name)
         try:
             await self.store.create(session, owner)
         except StoreFull as exc:
             raise ServerFull() from exc
         except ClientFull as exc:
-            raise TooManyGames(self.settings.max_games_per_client) from exc
+            raise TooManyGames(self.settings.client_cap) from exc
         async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
             race.changed = True  # the bots' opening moves, or at least the clock, to keep
             await operations.begin(race.session, race.now, self.runner)

@@ -2,8 +2,11 @@
 
 Two files in ``ZZV_DATA_DIR``:
 
-* ``races.json`` — every live race, written (atomically) on a graceful stop and read and
-  removed at the next start, so a restart or a deploy keeps the races in progress;
+* ``races.json`` — every live race, written (atomically) as a stop begins, after every
+  change during the stop's grace, and at its end; read and removed at the next start, so
+  a restart or a deploy keeps the races in progress. It is read race by race: an entry
+  that cannot be read (damaged, or from an incompatible version) is skipped, logged and
+  kept aside in ``races.json.bad``, and the others load;
 * ``known.jsonl`` — one line ``{"id", "digests"}`` appended (and flushed) as each race is
   created and whenever somebody takes a seat in it. It is the durable marker for a process
   that was killed without saving: at the next start every known race that is not in
@@ -44,6 +47,9 @@ class SavedMemoryStore(MemoryStore[R]):
         self.data_dir = data_dir
         self._known: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
+        self.unreadable = 0
+        """Saved races the last :meth:`open` could not read (-1: the whole file)."""
+        self._write_through = False
 
     @property
     def races_path(self) -> Path:
@@ -66,32 +72,55 @@ class SavedMemoryStore(MemoryStore[R]):
                 lost += 1
         self.races_path.unlink(missing_ok=True)  # a later kill must not resurrect them
         self._rewrite_known()
-        log.info("races loaded", extra={"restored": len(restored), "lost": lost})
+        log.info(
+            "races loaded",
+            extra={"restored": len(restored), "lost": lost, "unreadable": self.unreadable},
+        )
+
+    async def checkpoint(self) -> None:
+        """Save every live race now, and again after every later change until
+        :meth:`close`: called as a stop begins, so a kill during the stop's grace loses no
+        answered move (nor the moves answered during the grace). Each race is saved as its
+        last save left it, never half-way through a move."""
+        self._write_through = True
+        saved = self._write_races()
+        log.info("races saved as the stop began", extra={"saved": saved})
 
     async def close(self) -> None:
         """Save every live race, then close the known-races file."""
-        entries = self.entries()
-        races = ",".join(
-            f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
-        )
-        _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
+        saved = self._write_races()
+        self._write_through = False
         self._rewrite_known()
         if self._known is not None:
             self._known.close()
             self._known = None
-        log.info("races saved", extra={"saved": len(entries)})
+        log.info("races saved", extra={"saved": saved})
 
     async def create(self, record: R, owner: str) -> None:
         """Store the race and note it in ``known.jsonl`` before answering."""
         await super().create(record, owner)
         self._note(record.id, record.head().digests)
+        if self._write_through:
+            self._write_races()
 
     async def save(self, record: R, lease: Lease) -> None:
-        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too)."""
+        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
+        a stop, write the races before the move is answered."""
         await super().save(record, lease)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)
+        if self._write_through:
+            self._write_races()
+
+    def _write_races(self) -> int:
+        """Write ``races.json`` atomically; return how many races it holds."""
+        entries = self.entries()
+        races = ",".join(
+            f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
+        )
+        _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
+        return len(entries)
 
     def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
         if self._known is None:
@@ -101,26 +130,68 @@ class SavedMemoryStore(MemoryStore[R]):
         self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
+        """Load ``races.json`` race by race: an entry that cannot be read is skipped,
+        counted, logged and kept aside in :attr:`bad_path`; the others load. A file that
+        cannot be read at all (or of another format) is kept aside whole."""
+        self.unreadable = 0
         if not self.races_path.is_file():
             return set()
         try:
             payload = json.loads(self.races_path.read_text(encoding="utf-8"))
-            if payload.get("format") != SAVE_FORMAT:
-                raise ValueError("unknown format")
-            items = list(payload["races"])
+            if not isinstance(payload, dict) or payload.get("format") != SAVE_FORMAT:
+                raise ValueError(f"not a races file of format {SAVE_FORMAT}")
+            items = payload["races"]
+            if not isinstance(items, list):
+                raise ValueError("no list of races")
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.error("saved races unreadable; starting empty", extra={"error": repr(exc)})
+            kept = self._free_bad_path()
+            os.replace(self.races_path, kept)
+            log.error(
+                "saved races unreadable; kept aside, starting without them",
+                extra={"error": repr(exc), "kept": str(kept)},
+            )
+            self.unreadable = -1
             return set()
         restored: set[str] = set()
-        for item in items:
+        bad: list[Any] = []
+        for index, item in enumerate(items):
             try:
                 game_id = str(item["race"]["id"])
+                if game_id in restored:
+                    raise ValueError(f"race {game_id} saved twice")
                 self.restore(game_id, orjson.dumps(item["race"]), str(item["owner"]))
-            except (ValueError, KeyError, TypeError) as exc:
-                log.error("a saved race is unreadable; skipped", extra={"error": repr(exc)})
+            except Exception as exc:  # any damage to one entry must spare the others
+                log.error(
+                    "a saved race is unreadable; skipped",
+                    extra={"entry": index, "error": repr(exc)},
+                )
+                bad.append(item)
                 continue
             restored.add(game_id)
+        if bad:
+            self.unreadable = len(bad)
+            document = {"format": SAVE_FORMAT, "races": bad}
+            kept = self._free_bad_path()
+            _write_atomically(kept, json.dumps(document, separators=(",", ":")))
+            log.error(
+                "unreadable saved races kept aside", extra={"skipped": len(bad), "kept": str(kept)}
+            )
         return restored
+
+    @property
+    def bad_path(self) -> Path:
+        """Where unreadable saved races are kept for a person to look at (never loaded)."""
+        return self.data_dir / "races.json.bad"
+
+    def _free_bad_path(self) -> Path:
+        """:attr:`bad_path`, or ``races.json.bad.N`` if an earlier one is still there:
+        nothing kept aside is ever overwritten."""
+        target = self.bad_path
+        number = 1
+        while target.exists():
+            number += 1
+            target = self.data_dir / f"{self.bad_path.name}.{number}"
+        return target
 
     def _rewrite_known(self) -> None:
         if self._known is not None:

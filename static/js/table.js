@@ -9,7 +9,10 @@
  *    stays on the table while the bots' cards land on it one by one, its winner is marked,
  *    then it clears for the next trick; the feed, the race log and the aria-live sentences
  *    follow the same steps (speed setting kept in this browser; instant when the reader
- *    prefers reduced motion and has not chosen otherwise);
+ *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
+ *    the racetrack and the middle keep showing the table as it was before the move until
+ *    the reveal is over (the status line tells each step), so nothing on screen runs
+ *    ahead of the cards, and the hand waits until the trick it answers is face up;
  *  - the trick, the status and Play are brought back into view after every move;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
  *  - the tab title follows the table ("Your turn");
@@ -32,6 +35,8 @@
   var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   var revealTimer = null;
   var thinkTimer = null;
+  var before = null;        // the replaced table's header, strip, lanes and middle (see onBeforeSwap)
+  var revealing = null;     // the reveal on screen: its plan's parts to put back when it ends
 
   document.documentElement.classList.add("js");
 
@@ -92,7 +97,7 @@
       return;
     }
     if (choice.dataset.mode === "down") {
-      total.textContent = "Tune Up (no number, shares the middle)";
+      total.textContent = "Tune Up: shares the middle";
       gas.value = "0";
       return;
     }
@@ -110,6 +115,7 @@
   }
 
   function stepGas(form, delta) {
+    if (waiting(form)) { return; }
     var gas = form.querySelector("#gas");
     if (!gas) { return; }
     var max = gas.max === "" ? 99 : num(gas.max);
@@ -117,7 +123,13 @@
     updatePreview(form);
   }
 
+  /* While the reveal runs the hand waits: the trick it answers is not face up yet. */
+  function waiting(form) {
+    return form.classList.contains("is-waiting");
+  }
+
   function pick(form, index) {
+    if (waiting(form)) { return; }
     var options = form.querySelectorAll('input[name="choice"][data-key="' + index + '"]');
     if (!options.length) { return; }
     var target = options[0];
@@ -130,6 +142,7 @@
   }
 
   function toggleTuneUp(form) {
+    if (waiting(form)) { return; }
     var choice = checkedChoice(form);
     if (!choice) {
       var first = form.querySelector('input[name="choice"][data-mode="down"]');
@@ -148,7 +161,7 @@
   }
 
   function submit(form) {
-    if (form.classList.contains("htmx-request")) { return; }
+    if (form.classList.contains("htmx-request") || waiting(form)) { return; }
     // htmx wires up freshly swapped content a moment after the swap; a very quick Enter
     // must not find the form without its handler (process() is idempotent).
     if (window.htmx && typeof window.htmx.process === "function") {
@@ -165,8 +178,22 @@
     return target && target.matches && target.matches("input[type=text], input:not([type]), textarea, select");
   }
 
+  /* On the replay, the arrow keys step through the tricks (the links do the work). */
+  function stepReplay(event) {
+    var nav = document.querySelector("[data-replay-keys]");
+    if (!nav || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) { return false; }
+    var link = nav.querySelector(event.key === "ArrowLeft" ? 'a[rel="prev"]' : 'a[rel="next"]');
+    if (!link) { return false; }
+    link.click();
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) { return; }
+    if (!isTyping(event.target) && stepReplay(event)) {
+      event.preventDefault();
+      return;
+    }
     var help = document.getElementById("keys-help");
     if (help && help.open) { return; }
     var target = event.target;
@@ -349,6 +376,49 @@
     if (plan.trick) { plan.trick.classList.remove("is-showing-done"); }
   }
 
+  /* The parts of the table that tell the position (header, racer strip, racetrack lanes,
+     the middle): while the reveal runs, the replaced table's copies stand in for them. */
+  var PARTS = [".table-bar", ".track-strip", "#track .lanes", "#trick .pot"];
+
+  function copyParts(table) {
+    var parts = {};
+    PARTS.forEach(function (selector) {
+      var el = table.querySelector(selector);
+      if (el) { parts[selector] = el.cloneNode(true); }
+    });
+    return parts;
+  }
+
+  /* Put the earlier parts in place of the new ones; returns how to undo it. */
+  function holdParts(table, earlier) {
+    var held = [];
+    PARTS.forEach(function (selector) {
+      var now = table.querySelector(selector);
+      var then = earlier[selector];
+      if (!now || !then) { return; }
+      now.replaceWith(then);
+      held.push({ now: now, then: then });
+    });
+    return held;
+  }
+
+  function releaseParts(held) {
+    var focused = false;
+    held.forEach(function (pair) {
+      if (pair.then.contains(document.activeElement)) { focused = true; }
+      if (pair.then.isConnected) { pair.then.replaceWith(pair.now); }
+    });
+    return focused;
+  }
+
+  function setWaiting(table, on) {
+    var form = table.querySelector("#move-form");
+    if (!form) { return; }
+    form.classList.toggle("is-waiting", on);
+    form.querySelectorAll('input[name="choice"]').forEach(function (input) { input.disabled = on; });
+    form.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
   function showStep(plan, step, table) {
     step.item.classList.remove("is-pending");
     step.item.classList.add("is-new");
@@ -364,14 +434,29 @@
       var result = plan.done.querySelector(".trick-done-result");
       if (result) { result.textContent = step.item.dataset.say; }
     }
+    if (plan.trick && step.at) { plan.trick.dataset.shownAt = String(step.at); }
+    // The held header's status line tells the step as it lands.
+    var status = table.querySelector(".table-bar .status");
+    if (status && plan.held.length) { status.textContent = step.item.dataset.say; }
     tidyLog(table);
     say(step.item.dataset.say);
+  }
+
+  function endHolding(plan, table) {
+    if (revealing !== plan) { return; }
+    revealing = null;
+    var refocus = releaseParts(plan.held);
+    plan.held = [];
+    if (plan.trick) { plan.trick.dataset.shownAt = table.dataset.at || ""; }
+    setWaiting(table, false);
+    if (refocus || document.activeElement === document.body) { focusTable(table); }
   }
 
   function finishReveal(plan, table) {
     table.querySelectorAll(".summary.is-pending").forEach(function (box) {
       box.classList.remove("is-pending");
     });
+    endHolding(plan, table);
     table.dataset.revealed = "true";
     document.dispatchEvent(new CustomEvent("zzv:revealed"));
     // At the end of the race the last trick stays on the table.
@@ -383,14 +468,40 @@
     }
   }
 
-  function reveal(table) {
+  /* Where the story worth staging starts: after the viewer's own card, after what the
+     previous table already showed, and (when the list holds more than one finished trick,
+     as on a watch page) at the first card of the last finished trick, the one the table
+     lays out. */
+  function stageStart(items, total, shownAt) {
+    var start = items.length && items[0].dataset.mine === "true" ? 1 : 0;
+    if (shownAt !== null && shownAt <= total) {
+      start = Math.max(start, items.length - (total - shownAt));
+    }
+    var ends = [];
+    for (var i = start; i < items.length; i++) {
+      if (hasKind(items[i], END_KINDS)) { ends.push(i); }
+    }
+    if (ends.length > 1) {
+      var j = ends[ends.length - 2] + 1;
+      while (j < items.length && !hasKind(items[j], PLAY_KINDS)) { j++; }
+      start = Math.max(start, j);
+    }
+    return Math.min(Math.max(start, 0), items.length);
+  }
+
+  function reveal(table, earlier) {
     stopReveal();
+    revealing = null;
     var region = document.getElementById("announcer");
     if (region) { region.textContent = ""; }
     var items = Array.prototype.slice.call(table.querySelectorAll(".feed-item"));
-    // The viewer's own card opens the list; the story worth staging starts after it.
-    var start = items.length && items[0].dataset.mine === "true" ? 1 : 0;
+    var total = num(table.dataset.at);
+    // Each feed item is one event: the list ends with the table's last event.
+    items.forEach(function (item, i) { item.dataset.at = String(total - items.length + i + 1); });
+    var start = stageStart(items, total, earlier ? earlier.at : null);
     var speed = revealSpeed();
+    var trick = table.querySelector("#trick");
+    if (trick) { trick.dataset.shownAt = String(total); }
     if (speed === "instant" || items.length <= start) {
       items.slice(start).forEach(function (item) { say(item.dataset.say); });
       table.dataset.revealed = "true";
@@ -399,7 +510,12 @@
     }
     var factor = SPEEDS[speed];
     var plan = planReveal(table, items, start);
+    plan.held = earlier ? holdParts(table, earlier.parts) : [];
+    revealing = plan;
+    if (trick) { trick.dataset.shownAt = String(total - items.length + start); }
+    setWaiting(table, true);
     plan.steps.forEach(function (step) {
+      step.at = num(step.item.dataset.at);
       step.item.classList.add("is-pending");
       if (step.line) { step.line.classList.add("is-pending"); }
       if (step.slot) { step.slot.classList.add("is-pending"); }
@@ -432,6 +548,19 @@
     };
     revealTimer = setTimeout(next, RESULT_MS * factor);
   }
+
+  /* The position the replaced table showed, kept as htmx swaps in the next one: how many
+     events it had on screen (fewer while its own reveal was still running) and copies of
+     the parts that tell the position. */
+  function onBeforeSwap(event) {
+    var table = document.getElementById("table");
+    var target = event.detail ? event.detail.target : null;
+    if (!table || target !== table) { return; }
+    var trick = table.querySelector("#trick");
+    var at = trick && trick.dataset.shownAt ? num(trick.dataset.shownAt) : num(table.dataset.at);
+    before = { at: at, parts: copyParts(table) };
+  }
+  document.addEventListener("htmx:beforeSwap", onBeforeSwap);
 
   /* ---------------------------------------------------------------- keeping the table in view */
 
@@ -628,7 +757,24 @@
 
   /* ---------------------------------------------------------------- settling a new table */
 
-  function settle(animate) {
+  /* The first card when the hand may pick (the picked one if any), else the status line. */
+  function focusTable(table) {
+    var form = table.querySelector("#move-form");
+    var target = null;
+    if (form && !waiting(form)) {
+      target = checkedChoice(form) || form.querySelector('input[name="choice"]');
+    }
+    target = target || table.querySelector("#table-status");
+    if (target) { target.focus({ preventScroll: true }); }
+  }
+
+  /* Fold the round-by-round story on phones; open it where there is room. */
+  function openWide(table) {
+    if (!window.matchMedia("(min-width: 761px) and (min-height: 521px)").matches) { return; }
+    table.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
+  }
+
+  function settle(animate, swapped) {
     var table = document.getElementById("table");
     if (!table) {
       setupStartPage();
@@ -640,15 +786,19 @@
     if (table.dataset.title) { document.title = table.dataset.title; }
     showSpeed(table);
     noteRace(table);
+    openWide(table);
     var form = moveForm();
     if (form) { updatePreview(form); }
+    var earlier = before;
+    before = null;
     if (animate) {
-      reveal(table);
+      reveal(table, earlier);
       keepInView(table);
-      var focusTarget = form ? checkedChoice(form) || form.querySelector('input[name="choice"]') : null;
-      (focusTarget || document.getElementById("table-status")).focus({ preventScroll: true });
+      focusTable(table);
     } else {
       table.dataset.revealed = "true";
+      // A swapped table (a suggestion, a refused move) comes back into view too.
+      if (swapped) { keepInView(table); }
     }
   }
 
@@ -657,7 +807,7 @@
   function onSwap() {
     var table = document.getElementById("table");
     if (!table || table.dataset.settled) { return; }
-    settle(table.dataset.animate === "true");
+    settle(table.dataset.animate === "true", true);
   }
   document.addEventListener("htmx:afterSwap", onSwap);
   document.addEventListener("htmx:afterSettle", onSwap);

@@ -92,10 +92,12 @@ def test_only_the_creator_starts_early_and_empty_seats_become_bots(client: TestC
     assert state["status"] == "playing"
     assert [s["person"] for s in state["seats"]] == [True, True, False, False]
     late = join(client, game_id, created["invites"][1]["code"])
-    assert late.status_code in (404, 409) and late.json()["code"] in (
-        "invite_not_found",
-        "race_started",
-    )
+    assert late.status_code == 409 and late.json()["code"] == "race_started"
+    # The closed invite stays closed: asking again gets the same answer, and no seat changes.
+    again = join(client, game_id, created["invites"][1]["code"])
+    assert again.status_code == 409 and again.json()["code"] == "race_started"
+    after = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    assert [s["person"] for s in after["seats"]] == [True, True, False, False]
 
 
 def test_humans_must_fit_the_table(client: TestClient) -> None:

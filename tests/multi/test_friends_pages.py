@@ -198,8 +198,9 @@ def test_every_page_names_the_guest_and_the_creator(client: TestClient) -> None:
     }
     for where, page in pages.items():
         assert NAME not in page, where  # always escaped
-        # The replay's list of tricks names each trick's winner ("Bea <3 with 7").
-        named = rf"{ESCAPED} (?:{SAID}|with \d+)" if where == "replay" else rf"{ESCAPED} {SAID}"
+        # The replay's table of tricks names each trick's winner and their total.
+        taken = rf'{ESCAPED}</td><td class="num">\d+'
+        named = rf"(?:{ESCAPED} {SAID}|{taken})" if where == "replay" else rf"{ESCAPED} {SAID}"
         assert re.search(named, page), where
         assert not re.search(rf"\b(Pink|Orange) {SAID}", page), where  # people are not colours
     for where in ("creator", "watch", "log"):
@@ -207,6 +208,6 @@ def test_every_page_names_the_guest_and_the_creator(client: TestClient) -> None:
     assert re.search(rf"Player 1 {SAID}", pages["watch"])  # nobody is "You" to a spectator
     assert re.search(r"You (play|tune)", pages["creator"])
     stories = pages["creator"].split('id="game-over-title"', 1)[1]
-    assert f'<th scope="row">{ESCAPED}</th>' in stories  # the round stories' gas table
+    assert f"</span>{ESCAPED}</th>" in stories  # the round stories' gas table
     guest_page = guest.get(f"/games/{game_id}").text
     assert re.search(rf"Player 1 {SAID}", guest_page) and re.search(r"You (play|tune)", guest_page)

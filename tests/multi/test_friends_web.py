@@ -85,3 +85,34 @@ def test_watch_page_shows_no_hand_and_bots_race_on_their_own(
     page = client.get(location).text
     assert "Your hand" not in page and "sse-connect" in page
     assert f"zzv_{bots_id}" not in bots.headers.get("set-cookie", "")
+
+
+def test_the_creator_picks_a_name_and_the_lobby_says_who_it_waits_for(
+    client: TestClient, store: StoreProbe
+) -> None:
+    fields = {"players": "4", "people": "3", "bots": "random"}
+    refused = client.post("/games", data={**fields, "name": "y" * 30})
+    assert refused.status_code == 422 and "1 to 20" in refused.text
+    response = client.post("/games", data={**fields, "name": "  Ada  "})
+    assert response.status_code == 303
+    game_id = response.headers["location"].rsplit("/", 1)[1]
+    assert store.get(game_id).lobby.seats[0].name == "Ada"
+    lobby = client.get(f"/games/{game_id}").text
+    status = re.search(r'<h1 id="table-status"[^>]*>([^<]*)</h1>', lobby)
+    assert status and status.group(1) == (
+        "Waiting for 2 friends to join; start now and bots take the empty seats."
+    )
+    # Nobody's turn before the race: not in the banner, not in the tab's title.
+    assert "Your turn" not in lobby and '<span class="seat-name">Ada</span>' in lobby
+    assert "<title>Waiting for friends · Zoom Zoom Vroom</title>" in lobby
+    invites = re.findall(r'class="invite-url" type="text" readonly value="([^"]+)"', lobby)
+    friend = another_browser(client)
+    code = invites[0].split("code=", 1)[1]
+    friend.post(f"/games/{game_id}/join", data={"code": code, "name": "Bo"})
+    waiting = friend.get(f"/games/{game_id}").text
+    assert "Waiting for 1 friend to join, or for the race&#39;s creator to start it." in waiting
+    client.post(f"/games/{game_id}/start")
+    playing = client.get(f"/games/{game_id}").text
+    assert "Waiting for" not in playing
+    if store.get(game_id).game.current_seat == 0:
+        assert "then the autopilot plays for you" in playing

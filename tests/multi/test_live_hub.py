@@ -90,12 +90,15 @@ def test_redis_hub_carries_a_notice_to_the_other_worker(redis_url: str) -> None:
 
 
 def test_stream_gate_caps_open_streams_per_client() -> None:
-    gate = StreamGate(2)
-    gate.open("1.2.3.4")
-    gate.open("1.2.3.4")
-    with pytest.raises(TooManyStreams):
-        gate.open("1.2.3.4")
-    gate.open("5.6.7.8")
-    gate.close("1.2.3.4")
-    gate.open("1.2.3.4")
-    assert gate.held("1.2.3.4") == 2 and gate.held("5.6.7.8") == 1
+    async def scenario() -> None:
+        gate = StreamGate(2)
+        first = await gate.open("1.2.3.4")
+        await gate.open("1.2.3.4")
+        with pytest.raises(TooManyStreams):
+            await gate.open("1.2.3.4")
+        await gate.open("5.6.7.8")
+        await gate.close("1.2.3.4", first)
+        await gate.open("1.2.3.4")
+        assert gate.held("1.2.3.4") == 2 and gate.held("5.6.7.8") == 1
+
+    asyncio.run(scenario())

@@ -49,6 +49,8 @@ def _wait_for_next_table(page: Page, turn: str) -> None:
         }""",
         arg=turn,
     )
+    # The hand waits while the bots' cards are turned up; a person waits for it too.
+    page.wait_for_selector("#table[data-revealed]", state="attached")
 
 
 def _move_by_keys(page: Page, rng: random.Random) -> None:

@@ -52,6 +52,12 @@ SENTENCES: dict[EventKind, list[tuple[dict[str, Any], str]]] = {
             | {"speed": 0, "final": 2},
             "You play Salty (2) with 0 gas and speed 0: 2.",
         ),
+        (
+            {"kind": "card_played", "seat": 1, "suit": "jelly", "value": 4, "gas": 0}
+            | {"speed": 1, "final": 1},
+            "Orange plays Jelly (4, counted 0 because a Lichen is face up in this trick) with "
+            "0 gas and speed 1: 1.",
+        ),
     ],
     EventKind.TUNED_UP: [
         ({"kind": "tuned_up", "seat": 3}, "Blue tunes up: a card goes face down."),
@@ -75,7 +81,11 @@ SENTENCES: dict[EventKind, list[tuple[dict[str, Any], str]]] = {
         ),
         (
             {"kind": "gas_taken", "seat": 0, "amount": 0, "removed": 1},
-            "The middle's gas would overflow your tank, so it leaves the game.",
+            "Your tank is full, so the 1 gas Salty takes from the middle leaves the game.",
+        ),
+        (
+            {"kind": "gas_taken", "seat": 3, "amount": 0, "removed": 1},
+            "Blue's tank is full, so the 1 gas Salty takes from the middle leaves the game.",
         ),
     ],
     EventKind.ZERO_EFFECT: [
@@ -89,7 +99,7 @@ SENTENCES: dict[EventKind, list[tuple[dict[str, Any], str]]] = {
         ),
         (
             {"kind": "zero_effect", "seat": 1, "choice": "gas", "gained": 0, "removed": 1},
-            "Orange asked for removed gas, but the tank is full: it stays removed.",
+            "Orange asked for removed gas, but their tank is full: it stays removed.",
         ),
     ],
     EventKind.TUNE_UP_SHARE: [
@@ -97,7 +107,20 @@ SENTENCES: dict[EventKind, list[tuple[dict[str, Any], str]]] = {
             {"kind": "tune_up_share", "seat": None, "seats": [0, 2], "each": 2}
             | {"gained": [2, 1], "removed": 2, "middle_before": 5},
             "Tune Up payout: You and Yellow split the 5 gas in the middle, 2 each "
-            "(Yellow only had room for 1); 2 gas leaves the game.",
+            "(Yellow only had room for 1); the odd 1 gas cannot be split two ways and 1 gas "
+            "does not fit a full tank, so it leaves the game.",
+        ),
+        (
+            {"kind": "tune_up_share", "seat": None, "seats": [1, 2], "each": 0}
+            | {"gained": [0, 0], "removed": 1, "middle_before": 1},
+            "Tune Up payout: nobody gets the 1 gas in the middle: split two ways between "
+            "Orange and Yellow it rounds down to 0, so it leaves the game.",
+        ),
+        (
+            {"kind": "tune_up_share", "seat": None, "seats": [0, 1, 3], "each": 2}
+            | {"gained": [2, 2, 2], "removed": 1, "middle_before": 7},
+            "Tune Up payout: You, Orange and Blue split the 7 gas in the middle, 2 each; "
+            "the odd 1 gas cannot be split three ways, so it leaves the game.",
         ),
         (
             {"kind": "tune_up_share", "seat": None, "seats": [3], "each": 4}

@@ -39,7 +39,7 @@ def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.Monkey
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             created = await client.post("/games", data={"players": "3", "bots": "easy"})
             assert created.status_code == 303
             game_id = created.headers["location"].rsplit("/", 1)[1]

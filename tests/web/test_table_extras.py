@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from app_kit import HX, form_fields, start
+from app_kit import HX, another_browser, form_fields, start
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 from html_kit import parse_html
@@ -258,14 +258,14 @@ def test_game_over_tells_each_round_and_offers_the_same_deal_again(
     session = store.get(game_id)
     page = client.get(f"/games/{game_id}").text
     rounds = session.game.observation(0)["round"]
-    stories = parse_html(page).find("div", cls="round-stories").find_all("section")
+    stories = parse_html(page).find("details", cls="round-stories").find_all("section")
     assert [story.find("h3").text() for story in stories] == [
         f"Round {n}" for n in range(1, rounds + 1)
     ]
     for story in stories:
         assert "round-story" in story.classes
         assert story.attrs["aria-labelledby"] == story.find("h3").attrs["id"]
-        assert story.find("ol", cls="story-tricks").find_all("li")  # its tricks, told
+        assert story.find("table", cls="story-tricks").find("tbody").find_all("tr")  # its tricks
     assert f'<b class="seed">{session.seed}</b>' in page
     form = re.search(r'<form method="post" action="/games">(.*?)</form>', page, re.S)
     assert form, page
@@ -342,6 +342,27 @@ def test_replay_and_log_depend_only_on_the_public_record(
         client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
     assert store.get(game_id).game.is_over and checked > 10
     assert moved > 0  # the twins really differ in their hidden cards
+
+
+def test_a_finished_races_replay_opens_for_anyone_with_its_link(
+    client: TestClient, store: StoreProbe
+) -> None:
+    """Only once the race is over, and only its public record: a Tune Up stays a card
+    back, nobody is "You", and each trick shows the position it left."""
+    game_id = start(client, seed=6)
+    stranger = another_browser(client)
+    assert stranger.get(f"/games/{game_id}/replay").status_code == 404  # still racing
+    _finish(client, store, game_id)
+    overview = stranger.get(f"/games/{game_id}/replay")
+    assert overview.status_code == 200
+    assert f'href="/games/{game_id}/watch"' in overview.text
+    first = stranger.get(f"/games/{game_id}/replay?step=1").text
+    assert "seat-pink" in first and "</span>You<" not in first and "You " not in first
+    board = first.split('class="trick replay-board"', 1)[1].split("</div>", 1)[0]
+    for slot in re.findall(r'<li class="trick-slot[^"]*kind-tune_up.*?</li>', board, re.S):
+        assert "card-back" in slot and "card-face" not in slot
+    assert 'class="replay-position"' in first and "Middle: <b>" in first
+    assert stranger.get("/games/nope/replay").status_code == 404
 
 
 def test_the_page_memory_and_table_depend_only_on_what_the_seat_may_know(

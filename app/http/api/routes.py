@@ -35,6 +35,7 @@ from app.http.deps import (
     SettingsDep,
     StreamGateDep,
     client_key,
+    public_base_url,
 )
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import IllegalMove
@@ -98,7 +99,7 @@ async def create_game(
 
 def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
     """The open invites of ``session``, each with a link to its join page."""
-    return session.lobby.invite_links(str(request.base_url), session.id)
+    return session.lobby.invite_links(public_base_url(request), session.id)
 
 
 @router.get(
@@ -229,7 +230,7 @@ async def follow_game(
     async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
         pass
     stream = follow(races, hub, seat.game_id, seat.token, render)
-    return open_stream(gate, client_key(request), stream)
+    return await open_stream(gate, client_key(request), stream)
 
 
 @router.get(

@@ -178,7 +178,7 @@ async def seat_events(
         return None if state["last_mover"] == seat else _CHANGED
 
     stream = follow(races, hub, game_id, token, render)
-    return open_stream(gate, client_key(request), _until_over(stream))
+    return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
@@ -202,7 +202,7 @@ async def watch_events(
     async with races.open(game_id, None, spectator=True):  # 404 now, not inside the stream
         pass
     stream = follow(races, hub, game_id, None, lambda _state: _CHANGED)
-    return open_stream(gate, client_key(request), _until_over(stream))
+    return await open_stream(gate, client_key(request), _until_over(stream))
 
 
 @router.post("/watch")

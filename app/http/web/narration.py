@@ -48,9 +48,14 @@ def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
 
 
 def _card_played(seat: int | None, event: CardPlayed, me: Me) -> str:
+    # A final below card + gas + speed means a Lichen in the trick struck the card (R9).
+    counts = event["final"] - event["gas"] - event["speed"]
+    value = f"{event['value']}"
+    if counts < event["value"]:
+        value += f", counted {counts} because a Lichen is face up in this trick"
     return (
         f"{seat_name(seat, me)} {verb(seat, me, 'play', 'plays')} "
-        f"{SUITS[event['suit']].short} ({event['value']}) with {gas(event['gas'])}"
+        f"{SUITS[event['suit']].short} ({value}) with {gas(event['gas'])}"
         f" and speed {event['speed']}: {event['final']}."
     )
 
@@ -76,8 +81,11 @@ def _gas_taken(seat: int | None, event: GasTaken, me: Me) -> str:
     if event["amount"]:
         grabs = verb(seat, me, "grab", "grabs")
         return f"{seat_name(seat, me)} {grabs} {gas(event['amount'])} from the middle."
-    tank = "your" if is_viewer(seat, me) else "their"
-    return f"The middle's gas would overflow {tank} tank, so it leaves the game."
+    whose = "Your" if is_viewer(seat, me) else f"{seat_name(seat, me)}'s"
+    return (
+        f"{whose} tank is full, so the {gas(event['removed'])} Salty takes from the middle "
+        "leaves the game."
+    )
 
 
 def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
@@ -87,18 +95,31 @@ def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
     if event["gained"]:
         wins = verb(seat, me, "win", "wins")
         return f"{who} {wins} back {gas(event['gained'])} from the removed pile."
-    return f"{who} asked for removed gas, but the tank is full: it stays removed."
+    whose = "your" if is_viewer(seat, me) else "their"
+    return f"{who} asked for removed gas, but {whose} tank is full: it stays removed."
+
+
+WAYS = {2: "two", 3: "three", 4: "four", 5: "five"}
+"""How many ways a shared middle is split, in words."""
 
 
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
-    """The Tune Up payout, saying who could not take their whole share (full tank)."""
+    """The Tune Up payout, saying who could not take their whole share (full tank) and why
+    any gas leaves the game: the odd units that cannot be split evenly, or a full tank."""
     seats: list[int] = event["seats"]
     each: int = event["each"]
     gained: list[int] = event["gained"]
-    pot = gas(event["middle_before"])
+    middle: int = event["middle_before"]
+    pot = gas(middle)
     gone = f"; {gas(event['removed'])} leaves the game." if event["removed"] else "."
     if len(seats) == 1:
         return _single_share(seats[0], gained[0], each, pot, gone, me)
+    ways = WAYS.get(len(seats), str(len(seats)))
+    if each == 0:
+        return (
+            f"Tune Up payout: nobody gets the {pot} in the middle: split {ways} ways between "
+            f"{names(seats, me)} it rounds down to 0, so it leaves the game."
+        )
     text = f"Tune Up payout: {names(seats, me)} split the {pot} in the middle, {each} each"
     short = [
         f"{seat_name(tuner, me)} only had room for {got}"
@@ -107,7 +128,14 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
     ]
     if short:
         text += " (" + "; ".join(short) + ")"
-    return text + gone
+    odd = middle - each * len(seats)
+    full = event["removed"] - odd
+    reasons = [f"the odd {gas(odd)} cannot be split {ways} ways"] if odd else []
+    if full:
+        reasons.append(f"{gas(full)} does not fit a full tank")
+    if not reasons:
+        return text + "."
+    return text + "; " + " and ".join(reasons) + ", so it leaves the game."
 
 
 def _single_share(seat: int, got: int, each: int, pot: str, gone: str, me: Me) -> str:

@@ -4,7 +4,9 @@ Owned by the web layer. Both are built from the public record only (the settings
 public event log of :func:`app.races.operations.game_record`), never from the game itself, so
 they cannot show a card nobody saw: a Tune Up is a face-down card without a name. The
 numbers are those the events carry (each card's gas and speed, the winner's total, the gas
-won back, the laps); nothing is worked out from the rules.
+won back, the laps); nothing is worked out from the rules. The position at each moment
+(:func:`positions`) only adds up the amounts the events report, from the start the rules
+give every race (R4: 5 gas each, nothing in the middle or removed).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name
+from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
 from app.http.web.timeline import PLAY_KINDS
 from engine import EventKind, Suit, effective_value
@@ -21,6 +23,98 @@ from engine import EventKind, Suit, effective_value
 _GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
 """Events that give one seat gas, and the field saying how much (the 0 card's effect
 gives gas only when its ``choice`` is gas: its ``gained`` is speed otherwise)."""
+
+
+START_GAS = 5
+"""Every racer's gas when a race begins (docs/rules.md R4)."""
+
+
+@dataclass(slots=True)
+class SeatPosition:
+    """One racer's public numbers at one moment of the race."""
+
+    seat: int
+    name: str
+    colour: str
+    gas: int = START_GAS
+    speed: int = 0
+    laps: int = 0
+
+
+@dataclass(slots=True)
+class Position:
+    """The public position after an event: every racer's numbers, the middle, the removed
+    gas, and the gas lying on the cards of the trick in play."""
+
+    seats: list[SeatPosition]
+    middle: int = 0
+    removed: int = 0
+    on_cards: int = 0
+
+    def copy(self) -> Position:
+        """An independent copy (positions are kept per event)."""
+        return Position(
+            [SeatPosition(s.seat, s.name, s.colour, s.gas, s.speed, s.laps) for s in self.seats],
+            self.middle,
+            self.removed,
+            self.on_cards,
+        )
+
+    def numbers(self) -> dict[str, Any]:
+        """The position as plain numbers (the table's script reads them)."""
+        return {
+            "seats": [[s.gas, s.speed, s.laps] for s in self.seats],
+            "middle": self.middle,
+            "removed": self.removed,
+        }
+
+
+def _advance(position: Position, event: EventDict) -> None:
+    """Move ``position`` on by the amounts ``event`` reports."""
+    kind = EventKind(event["kind"])
+    seat = position.seats[int(event["seat"])] if event["seat"] is not None else None
+    if kind == EventKind.ROUND_DEALT:
+        for s in position.seats:
+            s.speed = 0
+    elif kind == EventKind.CARD_PLAYED and seat is not None:
+        seat.gas -= int(event["gas"])
+        position.on_cards += int(event["gas"])
+    elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
+        seat.gas += int(event["gained"]) - int(event["gas"])
+        position.removed -= int(event["gained"])
+        position.on_cards += int(event["gas"])
+    elif kind == EventKind.GAS_TAKEN and seat is not None:
+        seat.gas += int(event["amount"])
+        position.middle -= int(event["amount"]) + int(event["removed"])
+        position.removed += int(event["removed"])
+    elif kind == EventKind.ZERO_EFFECT and seat is not None:
+        if event["choice"] == "gas":
+            seat.gas += int(event["gained"])
+            position.removed -= int(event["gained"])
+        else:
+            seat.speed += int(event["gained"])
+    elif kind == EventKind.TUNE_UP_SHARE:
+        for s, got in zip(event["seats"], event["gained"], strict=True):
+            position.seats[int(s)].gas += int(got)
+        position.removed += int(event["removed"])
+        position.middle = 0
+    elif kind == EventKind.GAS_TO_MIDDLE:
+        position.middle = int(event["middle"])
+        position.on_cards = 0
+    elif kind == EventKind.SPEED_GAINED and seat is not None:
+        seat.speed = int(event["speed"])
+    elif kind == EventKind.LAP_GAINED and seat is not None:
+        seat.laps = int(event["laps"])
+
+
+def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
+    """The public position after each of ``events`` (a whole race's log, from its start)."""
+    position = Position([SeatPosition(s, seat_name(s, me), seat_colour(s)) for s in range(players)])
+    after: list[Position] = []
+    for event in events:
+        _advance(position, event)
+        after.append(position.copy())
+    return after
 
 
 @dataclass(slots=True)
@@ -52,6 +146,8 @@ class ReplayStep:
     winner_final: int | None = None
     lines: list[str] = field(default_factory=list)
     laps: dict[int, int] = field(default_factory=dict)
+    position: Position | None = None
+    """Every racer's numbers, the middle and the removed gas once the trick was over."""
 
 
 @dataclass(slots=True)
@@ -99,16 +195,20 @@ def _settle(cards: Sequence[ReplayCard], winner: int) -> None:
             card.effective = effective_value(card.value, lichen)
 
 
-def replay_steps(events: Sequence[EventDict], me: Me = 0) -> list[ReplayStep]:
-    """Every trick of the record in order, each with its cards, winner and sentences.
+def replay_steps(
+    events: Sequence[EventDict], me: Me = 0, players: int | None = None
+) -> list[ReplayStep]:
+    """Every trick of the record in order, each with its cards, winner and sentences (and,
+    given the number of ``players``, the position once it was over).
 
     A trick opens with its first card and closes when its gas goes to the middle; the
     speed, lap or win lines that follow still belong to it (as in the game log).
     """
     steps: list[ReplayStep] = []
     laps: dict[int, int] = {}
+    after = positions(events, players, me) if players else None
     round_no, closed = 1, True
-    for event in events:
+    for index, event in enumerate(events):
         kind = EventKind(event["kind"])
         if kind == EventKind.ROUND_DEALT:
             round_no, closed = int(event["round"]), True
@@ -132,6 +232,8 @@ def replay_steps(events: Sequence[EventDict], me: Me = 0) -> list[ReplayStep]:
         elif kind == EventKind.GAS_TO_MIDDLE:
             closed = True
         step.laps = dict(laps)
+        if after is not None:
+            step.position = after[index]
     return steps
 
 
@@ -185,8 +287,8 @@ def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list
 def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str, Any]:
     """What ``replay.html`` prints for trick number ``step`` (0: the list of tricks)."""
     events = record["events"]
-    steps = replay_steps(events, me)
     players = int(record["settings"]["players"])
+    steps = replay_steps(events, me, players)
     current = steps[step - 1] if 1 <= step <= len(steps) else None
     return {
         "game_id": record["game_id"],
@@ -197,4 +299,5 @@ def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str
         "next": step + 1 if step < len(steps) else None,
         "stories": round_stories(events, players, me),
         "players": [(s, seat_name(s, me), seat_colour(s)) for s in range(players)],
+        "spectator": viewer(me).seat < 0,
     }

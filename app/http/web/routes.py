@@ -32,6 +32,7 @@ from app.http.deps import (
     client_key,
     cookie_name,
     is_https,
+    public_base_url,
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
@@ -49,7 +50,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.page_state import PageState
 from app.http.web.replay import replay_context
 from app.http.web.suggest import hint, preview_sentence
-from app.http.web.table import log_context, race_again, table_context, table_window
+from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
 from app.http.web.templating import templates
 from app.races.errors import (
     GameExpired,
@@ -61,6 +62,7 @@ from app.races.errors import (
     StaleTurn,
     TooManyGames,
 )
+from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Race, Races
@@ -115,10 +117,12 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
         "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(str(request.base_url), session.id)
+        "invites": lobby.invite_links(public_base_url(request), session.id)
         if seat == 0 and session.status == "waiting"
         else [],
-        "watch_link": None if seat is None else f"{request.base_url}games/{session.id}/watch",
+        "watch_link": None
+        if seat is None
+        else f"{public_base_url(request)}games/{session.id}/watch",
     }
 
 
@@ -287,14 +291,20 @@ def missing_page(
 
 
 async def start_and_redirect(
-    request: Request, races: Races, settings: Settings, config: GameConfig
+    request: Request,
+    races: Races,
+    settings: Settings,
+    config: GameConfig,
+    creator_name: str | None = None,
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
     try:
-        session, _ = await races.create(config, client_key(request))
+        session, _ = await races.create(config, client_key(request), creator_name)
     except (ServerFull, TooManyGames) as exc:
         status = RACE_STATUS[exc.code]
         return await _index(request, settings, races, error=exc.message, status_code=status)
+    except LobbyError as exc:  # a name that does not fit
+        return await _index(request, settings, races, error=str(exc), status_code=422)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
@@ -374,11 +384,15 @@ async def rules(request: Request) -> Response:
 @router.post("/games")
 async def create_game(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """Start a race from the start page's form and go to its table (303)."""
+    fields = await _form_fields(request)
+    name = fields.pop("name", None)  # the creator's, in a race with friends
     try:
-        config = parse_new_game(await _form_fields(request), settings.default_bot_level)
+        config = parse_new_game(fields, settings.default_bot_level)
     except FormError as exc:
         return await _index(request, settings, races, error=str(exc), status_code=422)
-    return await start_and_redirect(request, races, settings, config)
+    if config.people == 1:
+        name = None
+    return await start_and_redirect(request, races, settings, config, name)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -524,15 +538,34 @@ async def replay(
     races: RacesDep,
     step: StepQuery = 0,
 ) -> Response:
-    """The race trick by trick from its public record (``?step=N``: the Nth trick)."""
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            record, viewer = race.record(), seat_viewer(race)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+    """The race trick by trick from its public record (``?step=N``: the Nth trick).
+
+    A seat's browser reads it as its table does ("You"), the race still on or not; once
+    the race is over anyone with the link reads it, as a spectator."""
+    token = _cookie(request, game_id)
+    found = None if token else await _finished_record(races, game_id)
+    if found is None:
+        try:
+            async with races.open(game_id, token) as race:
+                found = race.record(), seat_viewer(race)
+        except RaceError as exc:
+            return missing_page(request, exc, settings)
+    record, viewer = found
     context = replay_context(record, step, viewer)
     block = "replay" if _is_htmx(request) else None
     return _vary(templates.TemplateResponse(request, "replay.html", context, block_name=block))
+
+
+async def _finished_record(races: Races, game_id: str) -> tuple[dict[str, Any], Viewer] | None:
+    """A finished race's public record and a spectator's reader of it (None while the race
+    runs, or when there is no such race)."""
+    try:
+        async with races.open(game_id, None, spectator=True) as race:
+            record = race.record()
+            names = people_names(race.session.lobby.public_seats())
+    except RaceError:
+        return None
+    return (record, Viewer(SPECTATOR, names)) if record["complete"] else None
 
 
 @router.post("/games/{game_id}/rematch")

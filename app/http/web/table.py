@@ -282,6 +282,18 @@ def status_text(obs: Observation, me: Me) -> str:
     return f"{seat_name(obs['current_seat'], me)} is thinking…"
 
 
+def lobby_status(state: SessionState) -> str | None:
+    """The banner while a race with friends waits for its people (None once it runs): the
+    creator is told who is missing, a guest who starts it."""
+    if state.get("status") != "waiting":
+        return None
+    missing = sum(1 for s in state.get("seats") or [] if s["person"] and not s["joined"])
+    friends = "1 friend" if missing == 1 else f"{missing} friends"
+    if state["seat"] == 0:
+        return f"Waiting for {friends} to join; start now and bots take the empty seats."
+    return f"Waiting for {friends} to join, or for the race's creator to start it."
+
+
 def best_text(best: view.Leader | None, me: Me) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
@@ -503,8 +515,10 @@ def table_context(
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
-        "title": page_title(state),
-        "status": status_text(state, reader),
+        "title": "Waiting for friends · Zoom Zoom Vroom"
+        if lobby_status(state)
+        else page_title(state),
+        "status": lobby_status(state) or status_text(state, reader),
         "my_turn": is_my_turn(state),
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],

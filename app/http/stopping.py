@@ -1,0 +1,53 @@
+"""What a request hears when the server stops under it.
+
+Uvicorn lets requests in flight finish for the graceful window of a stop, then cancels
+what is left; an ASGI app that is cancelled before answering would leave uvicorn to send
+its generic 500. :class:`CancelledAs503Middleware`, the outermost layer, answers such a
+request 503 "the server is restarting" instead, so a client knows to send it again (a
+race's state is what its last answered move left, see :mod:`app.storage.saved`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.http.errors import ServerStopping, render_error
+
+log = logging.getLogger("zzv.app")
+
+
+class CancelledAs503Middleware:
+    """Answers 503 to a request cancelled before its answer started."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry point."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watching_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watching_send)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            log.warning(
+                "answered 503 to a request cut off by the stop", extra={"path": scope["path"]}
+            )
+            response = render_error(Request(scope, receive), ServerStopping())
+            await response(scope, receive, send)
+            # The answer is complete: this request's task ends here, as the cancel asked.

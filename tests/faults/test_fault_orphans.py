@@ -1,0 +1,116 @@
+"""No orphans: the hard bots' worker processes end with their server, even when the server
+is killed with SIGKILL (nothing of it runs to stop them), on a real uvicorn."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def children_of(pid: int) -> list[int]:
+    """Running processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live (not zombie) process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_kill_9_of_the_server_leaves_no_pool_process_after_5_seconds(
+    launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
+) -> None:
+    env = {
+        "ZZV_ACCESS_LOG": "false",
+        "ZZV_RATE_LIMIT_ENABLED": "false",
+        "ZZV_HARD_BOT_WORKERS": "2",
+        "ZZV_BOT_TIME_BUDGET_MS": "50",
+    }
+    server = launch_server(server_command(free_port), port=free_port, env=env)
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        created = client.post("/api/games", json={"bots": "hard", "players": 3}).json()
+        headers = {"Authorization": f"Bearer {created['token']}"}
+        state = created["state"]
+        moved = client.post(
+            f"/api/games/{created['game_id']}/actions",
+            json={"turn": state["turn"], "action": state["legal_actions"][0]},
+            headers=headers,
+        )
+        assert moved.status_code == 200, moved.text
+    deadline = time.monotonic() + 30
+    workers = children_of(server.process.pid)
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        workers = children_of(server.process.pid)
+    assert len(workers) >= 2, "the pool's worker processes never started"
+
+    os.kill(server.process.pid, signal.SIGKILL)
+    server.process.wait(timeout=10)
+    time.sleep(5)
+    left = [pid for pid in workers if running(pid)]
+    for pid in left:  # do not leave them behind for the next test either
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+PARENT_SCRIPT = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(__import__("os").getpid())])
+print(child.pid, flush=True)
+time.sleep(60)
+"""
+
+WATCHED_CHILD = """
+import sys, time
+from app.bots.pool import watch_parent
+watch_parent(int(sys.argv[1]), interval=0.1)  # the fallback alone: no parent-death signal
+time.sleep(60)
+"""
+
+
+def test_the_parent_watch_alone_ends_a_worker_whose_server_died(tmp_path: Path) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT_SCRIPT, WATCHED_CHILD],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        time.sleep(0.5)
+        assert running(child)
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while running(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if running(child):
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the watched process outlived its parent by 5 s")

@@ -1,0 +1,340 @@
+"""The table on a phone in your hand, in real Chromium emulating a touch phone.
+
+Portrait 360x740, 375x667, 390x844 and 414x896, and landscape 844x390, each at a device
+pixel ratio above 1 with touch and the mobile viewport on. At every turn checked:
+
+- fixed or sticky bars take at most 18% of the height (22% in landscape);
+- the status line, the trick, every card of the hand and Play are inside the viewport and
+  on top at their centres (``document.elementFromPoint`` finds them), with no scrolling;
+- Play and every card are at least 44x44 CSS px, every other control at least 24x24;
+- no text is squeezed to a word or two a line and no button clips its label;
+- at the end, the result and the buttons to race again are on the first screen.
+
+A whole race is played at 390x844 with every turn checked; the other sizes check their
+first turns, a round's end and the flag. Screenshots of each size at the start, mid-race,
+a round's end and game over go to tests/artifacts/phone/ (a set is committed).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_kit import watch_console_errors
+from playwright.sync_api import Browser, BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
+PHONES = {
+    "360x740": (360, 740),
+    "375x667": (375, 667),
+    "390x844": (390, 844),
+    "414x896": (414, 896),
+    "844x390": (844, 390),
+}
+MAX_MOVES = 200
+
+PHONE_CHECK_JS = """(bars) => {
+  const problems = [];
+  const H = window.innerHeight, W = window.innerWidth;
+  const shown = el => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 1 && box.height > 1 && style.visibility !== 'hidden'
+      && !el.closest('[hidden], .visually-hidden');
+  };
+  const name = el => (el.id ? '#' + el.id : el.className || el.tagName) + ' "'
+    + (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 24) + '"';
+
+  // Fixed and sticky bars.
+  let barHeight = 0;
+  for (const el of document.querySelectorAll('body *')) {
+    const position = getComputedStyle(el).position;
+    if ((position === 'fixed' || position === 'sticky') && shown(el)) {
+      const box = el.getBoundingClientRect();
+      const top = Math.max(0, box.top), bottom = Math.min(H, box.bottom);
+      if (bottom > top && !el.parentElement.closest('[style*=fixed]')) barHeight += bottom - top;
+    }
+  }
+  if (barHeight > bars * H + 0.5) {
+    const share = Math.round(100 * barHeight / H);
+    problems.push(`bars ${Math.round(barHeight)}px of ${H}px (${share}%)`);
+  }
+
+  // In view and on top at the centre, no scrolling.
+  // At the flag the result comes first and the last trick below it (GAME_OVER_JS).
+  const over = document.querySelector('#table.is-over');
+  const must = [document.getElementById('table-status')];
+  // A lobby has no trick yet.
+  if (!over && !document.getElementById('lobby')) must.push(document.getElementById('trick'));
+  const form = document.getElementById('move-form');
+  if (form) {
+    must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
+    must.push(form.querySelector('.btn-play'));
+  }
+  for (const el of must) {
+    if (!el) { problems.push('missing element'); continue; }
+    const box = el.getBoundingClientRect();
+    if (box.top < -1 || box.left < -1 || box.bottom > H + 1 || box.right > W + 1) {
+      const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
+      problems.push(`${name(el)} outside the viewport: ${span} of ${H}`);
+      continue;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || !(hit === el || el.contains(hit))) {
+      problems.push(`${name(el)} covered by ${hit ? name(hit) : 'nothing'}`);
+    }
+  }
+
+  // Target sizes.
+  const big = new Set(form ? [...form.querySelectorAll('label.hand-card, .btn-play')] : []);
+  const controls = document.querySelectorAll(
+    '#table button, #table select, #table summary,'
+    + ' #table input:not([type=radio]):not([type=hidden]),'
+    + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card');
+  for (const el of controls) {
+    if (!shown(el)) continue;
+    const box = el.getBoundingClientRect();
+    const least = big.has(el) ? 44 : 24;
+    if (box.width < least - 0.5 || box.height < least - 0.5) {
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      problems.push(`${name(el)} is ${size}, under ${least}x${least}`);
+    }
+  }
+
+  // No clipped label, no clipped name in the trick (the strip may shorten a long name a
+  // person typed with an ellipsis: the trick and the seat bar show it whole).
+  const colours = /^(You|Pink|Orange|Yellow|Blue|Purple)$/;
+  for (const el of document.querySelectorAll('#table .strip-name')) {
+    if (shown(el) && colours.test(el.textContent.trim()) && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
+  for (const el of document.querySelectorAll(
+      '#table button, #table .btn, #table label.tune-chip, #table .slot-who,'
+      + ' #table .table-facts > span, #table .preview > span')) {
+    if (!shown(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
+
+  // No text squeezed to a word or two a line: count the line boxes of every text run.
+  const walker = document.createTreeWalker(document.getElementById('table'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const words = node.textContent.trim().split(/\\s+/).filter(Boolean);
+    const parent = node.parentElement;
+    if (words.length < 3 || !parent || !shown(parent)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+      .map(r => Math.round(r.top)));
+    const lines = tops.size;
+    if (lines > 1 && words.length / lines < 2.5) {
+      problems.push(`squeezed: "${words.slice(0, 6).join(' ')}" in ${lines} lines`);
+    }
+  }
+  return problems;
+}"""
+
+GAME_OVER_JS = """() => {
+  const H = window.innerHeight;
+  return ['#game-over-title', '#rematch', '#race-again', '#replay-link'].filter(sel => {
+    const el = document.querySelector(sel);
+    if (!el) return true;
+    const box = el.getBoundingClientRect();
+    return box.top < 0 || box.bottom > H;
+  });
+}"""
+
+
+def _phone(browser: Browser, size: str, **options: Any) -> BrowserContext:
+    width, height = PHONES[size]
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+        **options,
+    )
+
+
+def _bars(size: str) -> float:
+    width, height = PHONES[size]
+    return 0.22 if width > height else 0.18
+
+
+def _start(page: Page, base: str, players: int, variants: tuple[str, ...] = ()) -> None:
+    page.goto(base + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    setup = ".setup-form:not(.friends-form)"
+    page.tap(f"{setup} label.pill:has(input[name=players][value='{players}'])")
+    page.tap(f"{setup} label.pill:has(input[name=bots][value=random])")
+    for variant in variants:
+        page.check(f"{setup} input[name={variant}]")
+    page.tap(f"{setup} button[type=submit]")
+    page.wait_for_selector("#table[data-settled]", state="attached")
+
+
+def _turn(page: Page) -> str | None:
+    field = page.locator("input[name=turn]")
+    return field.input_value() if field.count() else None
+
+
+def _move(page: Page, rng: random.Random) -> None:
+    """Tap a card (or its Tune Up), maybe a gas or two, then Play; wait for the reply."""
+    turn = _turn(page)
+    assert turn is not None
+    targets = page.locator("#move-form label.hand-card, #move-form label.tune-chip")
+    targets.nth(rng.randrange(targets.count())).tap()
+    plus = page.locator("#move-form .btn-step[data-step='1']")
+    if plus.is_visible():
+        for _ in range(rng.randint(0, 2)):
+            plus.tap()
+    page.tap("#move-form .btn-play")
+    page.wait_for_function(
+        """(turn) => {
+            const field = document.querySelector('input[name=turn]');
+            const table = document.getElementById('table');
+            return table && table.dataset.revealed && (!field || field.value !== turn);
+        }""",
+        arg=turn,
+    )
+    assert page.locator("#table .alert").count() == 0, page.locator("#table .alert").inner_text()
+
+
+def _check(page: Page, size: str, where: str) -> None:
+    problems = page.evaluate(PHONE_CHECK_JS, _bars(size))
+    assert problems == [], f"{size}, {where}: {problems}"
+
+
+def _shot(page: Page, size: str, moment: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-{moment}.png"), scale="css")
+
+
+def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
+    """Play the race to the flag, checking the turns the caller asks for."""
+    _check(page, size, "start")
+    _shot(page, size, "start")
+    round_end = False
+    for moves in range(1, MAX_MOVES + 1):
+        if page.locator(".game-over").count():
+            break
+        _move(page, rng)
+        if not page.locator("#move-form").count():
+            continue
+        summary = page.locator(".round-summary").count() > 0
+        if every_turn or moves <= 4 or (summary and not round_end):
+            _check(page, size, f"move {moves}")
+        if moves == 4:
+            # Picking a card changes the bar's words; it must still fit.
+            page.locator("#move-form label.hand-card, #move-form label.tune-chip").first.tap()
+            _check(page, size, "a card picked")
+            _shot(page, size, "mid-race")
+        if summary and not round_end:
+            round_end = True
+            _shot(page, size, "round-end")
+    else:
+        pytest.fail(f"no game over after {MAX_MOVES} moves")
+    assert round_end, "no round ended with a move form on the table"
+    page.wait_for_selector(".game-over", state="visible")
+    assert page.evaluate(GAME_OVER_JS) == [], f"{size}: not on the first screen at the flag"
+    assert page.locator(".suggestions-taken").count() == 0  # none taken: no zero-count line
+    assert "No cards left" not in page.locator("#table").inner_text()
+    _check(page, size, "game over")
+    _shot(page, size, "game-over")
+
+
+def test_a_whole_race_at_390x844_needs_no_scroll_at_any_turn(
+    browser: Browser, live_server: str
+) -> None:
+    context = _phone(browser, "390x844")
+    page = context.new_page()
+    problems = watch_console_errors(page)
+    _start(page, live_server, players=4)
+    _race(page, "390x844", every_turn=True, rng=random.Random(19))
+    assert problems == [], problems
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["360x740", "375x667", "414x896", "844x390"])
+def test_first_turns_round_end_and_flag_fit_the_phone(
+    browser: Browser, live_server: str, size: str
+) -> None:
+    context = _phone(browser, size)
+    page = context.new_page()
+    _start(page, live_server, players=3)
+    _race(page, size, every_turn=False, rng=random.Random(size))
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["360x740", "844x390"])
+def test_five_racers_with_every_variant_fit_the_phone(
+    browser: Browser, live_server: str, size: str
+) -> None:
+    """The widest table (five racers, the 0 suit, the 0/5 card, larger hands) still fits,
+    and a suggestion's answer sits in the bar without pushing it past its share."""
+    context = _phone(browser, size)
+    page = context.new_page()
+    _start(page, live_server, players=5, variants=("larger_hands", "zero_suit", "zero_five"))
+    rng = random.Random(5)
+    for move in range(4):
+        if not page.locator("#move-form").count():
+            break
+        _check(page, size, f"turn {move + 1}")
+        _move(page, rng)
+    if page.locator("#move-form").count():
+        page.tap("#move-form .btn-suggest")
+        page.wait_for_selector("#suggestion")
+        _check(page, size, "after Suggest")
+        _shot(page, size, "five-racers-suggested")
+    context.close()
+
+
+def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
+    browser: Browser, live_server: str
+) -> None:
+    """The creator names themself, a friend joins with a long name; whoever is to play
+    first sees the whole turn on one screen, names fitting, the clock saying what 0 does."""
+    creator_context, friend_context = _phone(browser, "360x740"), _phone(browser, "360x740")
+    creator, friend = creator_context.new_page(), friend_context.new_page()
+    creator.goto(live_server + "/")
+    creator.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    creator.tap(".friends-form label.pill:has(input[name=players][value='4'])")
+    creator.tap(".friends-form label.pill:has(input[name=people][value='2'])")
+    creator.fill("#creator-name", "Ada Lovelace")
+    creator.tap("#race-friends")
+    creator.wait_for_selector("#lobby")
+    assert creator.locator("#table-status").inner_text().startswith("Waiting for 1 friend")
+    assert "Your turn" not in creator.locator("#table").inner_text()
+    _check(creator, "360x740", "the lobby")
+    _shot(creator, "360x740", "friends-lobby")
+    friend.goto(creator.locator(".invite-url").first.input_value())
+    friend.fill("#name", "Bartholomew Long")
+    friend.tap("#join-race")
+    friend.wait_for_selector("#table")
+    pages = (creator, friend)
+    for _ in range(60):
+        for page in pages:
+            page.reload()
+            page.wait_for_selector("#table[data-settled]", state="attached")
+        mover = next((p for p in pages if p.locator("#move-form").count()), None)
+        if mover is not None:
+            break
+        creator.wait_for_timeout(500)
+    else:
+        pytest.fail("nobody got a turn")
+    _check(mover, "360x740", "a race with friends")
+    clock = mover.locator(".seat-badge.is-turn .seat-clock").inner_text()
+    assert re.fullmatch(r"\d+ s left, then the autopilot plays for you", clock), clock
+    names = mover.locator(".trick-slot .slot-who").all_inner_texts()
+    other = "Bartholomew Long" if mover is creator else "Ada Lovelace"
+    assert "You" in names and other in names, names
+    _shot(mover, "360x740", "friends-turn")
+    creator_context.close()
+    friend_context.close()

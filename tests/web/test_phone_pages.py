@@ -1,0 +1,183 @@
+"""The pages around the phone table, in real Chromium: the shared replay, the watch page's
+caption, and axe-core on every page this layout changed, light and dark.
+
+- A finished race's replay opens in another browser (its own cookies: 200, not 404), shows
+  no face-down card's face, steps with the arrow keys, and its step links are real targets.
+- "Watch the bots race" captions the finished trick it lays out (the caption's trick is
+  the panel's), and its "So far" box is never empty once the race has begun.
+- axe-core (tests/web/vendor) finds nothing on the phone table mid-race, at a round's end
+  and at the flag, nor on the replay's list and a trick, light and dark.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
+PHONE = {"width": 390, "height": 844}
+MAX_MOVES = 200
+
+
+def _phone(browser: Browser, **options: Any) -> BrowserContext:
+    return browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
+    )
+
+
+def _axe(page: Page, where: str) -> None:
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
+                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
+        )
+        assert violations == [], f"{where}, {scheme}: {violations}"
+    page.emulate_media(color_scheme="light")
+
+
+def _start(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    page.tap(".setup-form:not(.friends-form) label.pill:has(input[name=players][value='3'])")
+    page.tap(".setup-form:not(.friends-form) label.pill:has(input[name=bots][value=random])")
+    page.tap(".setup-form:not(.friends-form) button[type=submit]")
+    page.wait_for_selector("#table[data-settled]", state="attached")
+
+
+def _play(page: Page, check: Any = None) -> None:
+    """Tune up every turn (always allowed) until the flag; ``check(page)`` at each turn."""
+    for _ in range(MAX_MOVES):
+        if page.locator(".game-over").count():
+            return
+        if check:
+            check(page)
+        turn = page.locator("input[name=turn]").input_value()
+        page.locator("#move-form label.tune-chip").first.tap()
+        page.tap("#move-form .btn-play")
+        page.wait_for_function(
+            """(turn) => {
+                const field = document.querySelector('input[name=turn]');
+                const table = document.getElementById('table');
+                return table && table.dataset.revealed && (!field || field.value !== turn);
+            }""",
+            arg=turn,
+        )
+    pytest.fail(f"no game over after {MAX_MOVES} moves")
+
+
+def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server: str) -> None:
+    context = _phone(browser, bypass_csp=True)
+    page = context.new_page()
+    _start(page, live_server)
+    seen: set[str] = set()
+
+    def check(page: Page) -> None:
+        if "mid" not in seen and page.locator(".trick-now .trick-slot.kind-tune_up").count():
+            seen.add("mid")
+            _axe(page, "table mid-trick")
+        if "round" not in seen and page.locator(".round-summary").count():
+            seen.add("round")
+            _axe(page, "table at a round's end")
+
+    _play(page, check)
+    assert seen == {"mid", "round"}
+    _axe(page, "game over")
+    page.locator(".round-stories > summary").tap()
+    _axe(page, "game over, the rounds unfolded")
+    context.close()
+
+
+def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_keys(
+    browser: Browser, live_server: str
+) -> None:
+    owner = _phone(browser)
+    page = owner.new_page()
+    _start(page, live_server)
+    _play(page)
+    replay_url = page.locator("#replay-link").get_attribute("href")
+    assert replay_url
+    owner.close()
+
+    stranger = _phone(browser, bypass_csp=True)
+    other = stranger.new_page()
+    answer = other.goto(live_server + replay_url)
+    assert answer is not None and answer.status == 200
+    _axe(other, "replay list")
+    for link in other.locator(".replay-nav a").all():
+        box = link.bounding_box()
+        assert box and box["width"] >= 24 and box["height"] >= 24, link.inner_text()
+    other.keyboard.press("ArrowRight")
+    other.wait_for_url(re.compile(r"step=1$"))
+    other.keyboard.press("ArrowRight")
+    other.wait_for_url(re.compile(r"step=2$"))
+    other.wait_for_selector("#replay-title:has-text('trick 2')")
+    other.keyboard.press("ArrowLeft")
+    other.wait_for_url(re.compile(r"step=1$"))
+    other.wait_for_selector("#replay-title:has-text('trick 1')")
+    assert other.locator(".replay-position tbody tr").count() == 3
+    _axe(other, "replay of a trick")
+    other.screenshot(path=str(SHOTS / "390x844-replay-trick.png"), scale="css")
+    # Every Tune Up of the race stays a card back, in every step.
+    steps = len(other.locator(".replay-rounds a").all())
+    for step in range(1, steps + 1):
+        html = other.request.get(f"{live_server}{replay_url}?step={step}").text()
+        for slot in re.findall(r'<li class="trick-slot[^"]*kind-tune_up.*?</li>', html, re.S):
+            assert "card-back" in slot and "card-face" not in slot
+    stranger.close()
+
+
+WATCH_JS = """() => {
+  cancelAnimationFrame(window.__sampling);
+  window.__frames = [];
+  const frame = () => {
+    const table = document.getElementById('table');
+    const done = table && table.querySelector('#trick-done');
+    const result = done && !done.hidden ? done.querySelector('.trick-done-result') : null;
+    const feed = table ? [...table.querySelectorAll('.feed-item')] : [];
+    window.__frames.push({
+      title: done && !done.hidden ? done.querySelector('.trick-done-title').textContent : '',
+      caption: result ? result.textContent : '',
+      feed: feed.filter(i => i.offsetParent !== null).length,
+      events: table ? Number(table.dataset.at) : 0,
+    });
+    window.__sampling = requestAnimationFrame(frame);
+  };
+  frame();
+}"""
+
+
+def test_watch_page_captions_the_trick_it_shows_and_so_far_is_never_empty(
+    browser: Browser, live_server: str
+) -> None:
+    context = _phone(browser)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'fast')")
+    page.locator("form[action='/watch'] button").tap()
+    page.wait_for_url(re.compile(r"/watch$"))
+    page.wait_for_selector("#table[data-settled]", state="attached")
+    page.evaluate(WATCH_JS)
+    page.wait_for_timeout(8000)
+    frames: list[dict[str, Any]] = page.evaluate(
+        "() => { cancelAnimationFrame(window.__sampling); return window.__frames; }"
+    )
+    captions = [f for f in frames if f["caption"]]
+    assert captions, "no finished trick was captioned while watching"
+    for f in captions:
+        shown = re.search(r"Trick (\d+)", f["title"])
+        said = re.search(r"trick (\d+)", f["caption"])
+        assert shown and said and shown.group(1) == said.group(1), f
+    started = [f for f in frames if f["events"] > 1]
+    empty = [f for f in started if not f["feed"]]
+    assert started and not empty, empty[:3]
+    page.screenshot(path=str(SHOTS / "390x844-watch.png"), scale="css")
+    context.close()
