@@ -280,3 +280,21 @@ def test_a_store_nobody_opened_opens_its_file_on_first_use_and_stays_closed_afte
         await again.close()
 
     asyncio.run(scenario())
+
+
+def test_the_checkpoint_a_stop_begins_with_leaves_the_races_in_the_main_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "races.sqlite3"
+
+    async def scenario() -> None:
+        store = store_on(path)
+        await store.open()
+        await store.create(session("a"), "client")
+        await store.checkpoint()
+        with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as raw:
+            # immutable: the main file alone, the write-ahead log unread
+            assert raw.execute("SELECT id FROM races").fetchall() == [("a",)]
+        await store.close()
+
+    asyncio.run(scenario())
