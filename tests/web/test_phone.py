@@ -338,3 +338,35 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     _shot(mover, "360x740", "friends-turn")
     creator_context.close()
     friend_context.close()
+
+
+BAR_OVERLAP_JS = """() => {
+  const box = sel => document.querySelector(sel).getBoundingClientRect();
+  const bar = box('#move-form .play-row'), score = box('#preview');
+  const play = box('#move-form .btn-play'), gas = box('#move-form .gas-field');
+  const cut = el => el.scrollWidth > el.clientWidth + 1
+    || el.getBoundingClientRect().right > score.right + 1;
+  const clipped = [...document.querySelectorAll('#preview span, #preview b')]
+    .filter(cut).map(el => el.textContent.trim());
+  return {
+    scoreUnderPlay: score.right > play.left + 1,
+    outsideBar: [gas, score, play].some(b => b.left < bar.left - 1 || b.right > bar.right + 1),
+    clipped,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1100, 800), (1280, 800)])
+def test_the_hands_bar_fits_two_column_widths(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """Tablets in landscape and small laptops lay the racetrack beside the table: the
+    hand's bar is then narrow, and the score must neither run under Play nor be cut."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    _start(page, live_server, players=4)
+    page.locator("#move-form label.hand-card").first.click()
+    found = page.evaluate(BAR_OVERLAP_JS)
+    assert found == {"scoreUnderPlay": False, "outsideBar": False, "clipped": []}, (size, found)
+    context.close()
