@@ -298,3 +298,39 @@ def test_the_checkpoint_a_stop_begins_with_leaves_the_races_in_the_main_file(
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_an_upgrade_takes_over_the_races_an_older_server_saved_on_its_stop(
+    tmp_path: Path,
+) -> None:
+    """A data folder holding ``races.json`` from a server without the race file (the
+    memory store saved on its last graceful stop): the first start on the race file keeps
+    every one of those races, and a second start does not take them again."""
+
+    async def older_server() -> None:
+        saved = SavedMemoryStore(
+            tmp_path, GameSession.from_dict, max_games=10, idle_expiry_seconds=100
+        )
+        await saved.open()
+        for name in "ab":
+            await saved.create(session(name), "client")
+        async with saved.lock("b") as found:
+            assert found.record is not None and found.lease is not None
+            found.record.turn = 4
+            await saved.save(found.record, found.lease)
+        await saved.close()
+
+    async def upgraded(expected: int) -> None:
+        store = store_on(tmp_path / "races.sqlite3")
+        await store.open()
+        assert await store.count() == expected
+        found = await store.fetch("b", token_digest("token-b"))
+        assert found.record is not None and found.record.turn == 4
+        await store.close()
+
+    asyncio.run(older_server())
+    assert (tmp_path / "races.json").is_file()
+    asyncio.run(upgraded(2))
+    assert not (tmp_path / "races.json").exists()
+    assert (tmp_path / "races.json.imported").is_file()
+    asyncio.run(upgraded(2))  # from the race file alone now

@@ -75,6 +75,9 @@ from app.storage.memory import MemoryStore
 log = logging.getLogger("zzv.store")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+SAVED_BY_OLDER_SERVERS = "races.json"
+"""The file the memory store saves its races to on a graceful stop, in the same folder."""
 """The Alembic scripts that build the schema (shipped inside the package)."""
 
 METADATA = MetaData()
@@ -144,6 +147,7 @@ class SqliteStore(MemoryStore[R]):
             migrate(self._engine)
             self._conn = self._engine.connect()
             restored, buried = self._load(self._conn)
+            restored += self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
         except SQLAlchemyError as exc:
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
         log.info(
@@ -155,6 +159,40 @@ class SqliteStore(MemoryStore[R]):
                 "skipped": self.skipped,
             },
         )
+
+    def _import_saved(self, saved: Path) -> int:
+        """Take over the races a server without the race file saved at its last graceful
+        stop (``races.json`` beside it, :mod:`app.storage.saved`'s form): each one not in
+        the file yet is written to it; the old file is then kept aside as
+        ``races.json.imported``, so an upgrade loses no race. Returns how many came in."""
+        if not saved.is_file():
+            return 0
+        try:
+            payload = orjson.loads(saved.read_bytes())
+            items = list(payload["races"]) if payload.get("format") == 1 else []
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.error("an older server's saved races are unreadable", extra={"error": repr(exc)})
+            return 0
+        imported = 0
+        for item in items:
+            try:
+                game_id, owner = str(item["race"]["id"]), str(item["owner"])
+                if game_id in self._games:
+                    continue
+                data = orjson.dumps(item["race"])
+                self.restore(game_id, data, owner)
+            except (ValueError, KeyError, TypeError) as exc:
+                log.error(
+                    "a race saved by an older server is unreadable; skipped",
+                    extra={"error": repr(exc)},
+                )
+                continue
+            with self._mutex:
+                self._commit([], put=(game_id, owner, data, True))
+            imported += 1
+        saved.rename(saved.with_name(saved.name + ".imported"))
+        log.info("races taken over from an older server's save", extra={"imported": imported})
+        return imported
 
     def _ready(self) -> None:
         """Open the file on first use when nobody called :meth:`open` (an app served
