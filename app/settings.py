@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.vocabulary import BotLevel
@@ -93,8 +93,9 @@ class Settings(BaseSettings):
         30.0,
         gt=0,
         description=(
-            "Longest a move may hold its race's lock in Redis (a crashed worker's lock is "
-            "freed after this), and longest a request waits for it."
+            "The lease of a race's lock in Redis: a holder renews it every third of its "
+            "length while the bots think, a crashed worker's lock is freed after it, and a "
+            "request waits for a busy race at most this long."
         ),
     )
     redis_timeout_seconds: float = Field(
@@ -232,6 +233,20 @@ class Settings(BaseSettings):
 
     log_level: LogLevel = Field("info", description="Level of the app's structured logs.")
     access_log: bool = Field(True, description="Emit one structured line per request.")
+
+    @model_validator(mode="after")
+    def _lease_outlasts_a_failed_renewal(self) -> Settings:
+        # The worst case a lease must cover is no longer a move's whole think time (the
+        # holder renews it every third of its length) but a renewal that times out: one
+        # renewal may take a whole Redis timeout and the next must still land in time.
+        if self.lock_timeout_seconds < 3 * self.redis_timeout_seconds:
+            raise ValueError(
+                f"ZZV_LOCK_TIMEOUT_SECONDS ({self.lock_timeout_seconds:g}) must be at least "
+                f"three times ZZV_REDIS_TIMEOUT_SECONDS ({self.redis_timeout_seconds:g}): "
+                "the lock's lease is renewed every third of its length, and a renewal that "
+                "waits out one Redis timeout must still land before the lease runs out."
+            )
+        return self
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -154,3 +154,13 @@ def test_a_lock_left_by_an_outage_is_given_back_when_redis_returns(tmp_path: Pat
         assert asyncio.run(scenario()) < 2.0
     finally:
         redis.stop()
+
+
+def test_a_lease_too_short_to_outlast_a_failed_renewal_is_refused_at_start() -> None:
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    with pytest.raises(ValidationError, match="three times ZZV_REDIS_TIMEOUT_SECONDS"):
+        Settings(lock_timeout_seconds=5, redis_timeout_seconds=2)
+    assert Settings(lock_timeout_seconds=6, redis_timeout_seconds=2).lock_timeout_seconds == 6
