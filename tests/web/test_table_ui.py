@@ -73,7 +73,9 @@ def _start_race(page: Page, base: str, players: int = 3, bots: str = "random") -
     )
     page.click(f".setup-form:not(.friends-form) label.pill:has(input[name=bots][value={bots}])")
     page.click("text=Start this race")
-    page.wait_for_selector("#table")
+    # Keys and clicks count only once the table's script has settled it and any reveal
+    # is over (a key pressed during a reveal is ignored on purpose).
+    page.wait_for_selector("#table[data-revealed]", state="attached")
 
 
 def _turn(page: Page) -> str | None:
