@@ -120,6 +120,18 @@ def session_of(store: StoreProbe, game_id: str) -> GameSession:
     return store.get(game_id)
 
 
+REPLY_SHOWN_JS = """(turn) => {
+    const field = document.querySelector('input[name=turn]');
+    const table = document.getElementById('table');
+    return table && table.dataset.revealed && (!field || field.value !== turn);
+}"""
+
+
+def wait_for_reply(page: Page, turn: str | None) -> None:
+    """Wait until the table answering a move made at ``turn`` is in and fully revealed."""
+    page.wait_for_function(REPLY_SHOWN_JS, arg=turn)
+
+
 def watch_console_errors(page: Page) -> list[str]:
     """A list that fills with every console error and uncaught script error of ``page``."""
     problems: list[str] = []

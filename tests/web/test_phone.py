@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_kit import watch_console_errors
+from app_kit import wait_for_reply, watch_console_errors
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
@@ -196,14 +196,7 @@ def _move(page: Page, rng: random.Random) -> None:
         for _ in range(rng.randint(0, 2)):
             plus.tap()
     page.tap("#move-form .btn-play")
-    page.wait_for_function(
-        """(turn) => {
-            const field = document.querySelector('input[name=turn]');
-            const table = document.getElementById('table');
-            return table && table.dataset.revealed && (!field || field.value !== turn);
-        }""",
-        arg=turn,
-    )
+    wait_for_reply(page, turn)
     assert page.locator("#table .alert").count() == 0, page.locator("#table .alert").inner_text()
 
 

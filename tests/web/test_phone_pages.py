@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_kit import wait_for_reply
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
@@ -63,14 +64,7 @@ def _play(page: Page, check: Any = None) -> None:
         turn = page.locator("input[name=turn]").input_value()
         page.locator("#move-form label.tune-chip").first.tap()
         page.tap("#move-form .btn-play")
-        page.wait_for_function(
-            """(turn) => {
-                const field = document.querySelector('input[name=turn]');
-                const table = document.getElementById('table');
-                return table && table.dataset.revealed && (!field || field.value !== turn);
-            }""",
-            arg=turn,
-        )
+        wait_for_reply(page, turn)
     pytest.fail(f"no game over after {MAX_MOVES} moves")
 
 

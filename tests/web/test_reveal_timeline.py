@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import pytest
+from app_kit import wait_for_reply
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -61,14 +62,7 @@ def _play(page: Page) -> list[dict[str, Any]]:
     page.evaluate(RECORD_JS)
     page.locator("#move-form label.tune-chip").first.tap()
     page.tap("#move-form .btn-play")
-    page.wait_for_function(
-        """(turn) => {
-            const field = document.querySelector('input[name=turn]');
-            const table = document.getElementById('table');
-            return table && table.dataset.revealed && (!field || field.value !== turn);
-        }""",
-        arg=turn,
-    )
+    wait_for_reply(page, turn)
     page.wait_for_timeout(100)
     frames: list[dict[str, Any]] = page.evaluate(
         "() => { cancelAnimationFrame(window.__sampling); return window.__frames; }"

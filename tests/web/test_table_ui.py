@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_kit import wait_for_reply
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 pytestmark = pytest.mark.browser
@@ -89,14 +90,7 @@ def _play_first_card(page: Page) -> None:
     assert turn is not None, "no move form although the race is not over"
     page.keyboard.press("1")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        """(turn) => {
-            const field = document.querySelector('input[name=turn]');
-            const table = document.getElementById('table');
-            return table && table.dataset.revealed && (!field || field.value !== turn);
-        }""",
-        arg=turn,
-    )
+    wait_for_reply(page, turn)
 
 
 def _axe(page: Page) -> list[str]:
