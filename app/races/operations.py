@@ -58,6 +58,7 @@ class TableState(TypedDict):
     autopilot: dict[str, int] | None
     last_mover: int | None
     watch: bool
+    practice: bool
 
 
 class SessionState(Observation, TableState):
@@ -133,6 +134,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
         "autopilot": lobby.autopilot,
         "last_mover": lobby.last_mover,
         "watch": lobby.paced,
+        "practice": session.practice,
     }
 
 
@@ -193,6 +195,7 @@ def game_record(session: GameSession) -> dict[str, Any]:
             "bots": session.config.bots,
             "variants": game.observation(HUMAN_SEAT)["variants"],
         },
+        "practice": session.practice,
         "seed": session.seed if over or session.seed_chosen else None,
         "winner": game.winner if over else None,
         "turn": session.turn,

@@ -109,6 +109,9 @@ class GameSession:
     events: EventLog = field(default_factory=EventLog)
     bot_decisions: int = 0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
+    practice: bool = False
+    """A practice race (a take-back was used, or it was started from a reviewed position):
+    shown as such wherever results are, and never counted in ratings or daily boards."""
     token: str = field(default="", repr=False)
 
     def bots_may_move(self, seat: int) -> bool:
@@ -149,6 +152,7 @@ class GameSession:
             "log": self.events.to_packed(),
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
+            "practice": self.practice,
         }
 
     @classmethod
@@ -170,6 +174,7 @@ class GameSession:
             else EventLog.from_list(data["events"]),
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
+            practice=bool(data.get("practice", False)),
         )
 
 

@@ -298,6 +298,10 @@ class GameState(_Out):
         "start or the clock)."
     )
     watch: bool = Field(description="A bots-only race paced for spectators.")
+    practice: bool = Field(
+        description="A practice race (a take-back was used, or it started from a reviewed "
+        "position): never counted in ratings or daily leaderboards."
+    )
     events: list[EventOut] = Field(description="Everything that happened since the last response.")
     event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
     notice: str | None = Field(
@@ -373,6 +377,7 @@ class GameRecord(_Out):
     game_id: str
     complete: bool
     settings: RecordSettings
+    practice: bool = Field(description="A practice race: never counted in results.")
     seed: int | None = Field(description="Shown once the race is over (or if you chose it).")
     winner: int | None
     turn: int
