@@ -37,7 +37,7 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
-from app.http.web import friends
+from app.http.web import friends, learn
 from app.http.web import routes as web
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
@@ -238,6 +238,7 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
 
     app.include_router(api.router)
     app.include_router(friends.router)
+    app.include_router(learn.router)
     app.include_router(web.router)
     app.include_router(ops_router)
     app.include_router(docs.router)

@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.races import lesson
 from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
@@ -41,6 +42,8 @@ class GameConfig:
     """How many seats are people's: the creator and ``people - 1`` invited friends."""
     watch: bool = False
     """A bots-only race paced for spectators ("Watch the bots race")."""
+    lesson: bool = False
+    """The guided first race (:mod:`app.races.lesson`): its fixed deal, a practice race."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (see :meth:`from_dict`)."""
@@ -51,6 +54,7 @@ class GameConfig:
             "seed": self.seed,
             "people": self.people,
             "watch": self.watch,
+            "lesson": self.lesson,
         }
 
     @classmethod
@@ -68,6 +72,7 @@ class GameConfig:
             seed=data["seed"],
             people=int(data.get("people", 1)),
             watch=bool(data.get("watch", False)),
+            lesson=bool(data.get("lesson", False)),
         )
 
 
@@ -200,7 +205,11 @@ def new_session(
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
     engine_seed = derive_engine_seed(seed, settings)
-    game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
+    if config.lesson:  # the lesson's deal is the same on every server, by design
+        engine_seed = lesson.LESSON_ENGINE_SEED
+        game = lesson.lesson_game()
+    else:
+        game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
     token = new_token()
     if config.watch:
         lobby = Lobby.bots_only(config.players, settings.watch_pace_seconds)
@@ -222,6 +231,7 @@ def new_session(
         lobby=lobby,
         bot_budget_ms=settings.bot_time_budget_ms,
         token=token,
+        practice=config.lesson,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.
     session.record_events([game.deal_event()])
