@@ -118,6 +118,13 @@ class Coaching:
     choice: str
     gas: int
     ideas: tuple[str, ...] = ()
+    ask: str = ""
+    """The last part of ``sentence``: the advised move and its score."""
+
+    @property
+    def intro(self) -> str:
+        """The part of ``sentence`` that introduces the step's ideas (may be empty)."""
+        return self.sentence[: len(self.sentence) - len(self.ask)].strip()
 
     @property
     def action(self) -> Action:
@@ -203,12 +210,12 @@ def _explain_up(obs: Observation, suit: str, gas: int) -> str:
     words, total = _score(option, gas)
     best = option["best_other"]
     if best is None:
-        standing = "nothing is face up yet, so it sets the score to beat"
+        standing = "the score to beat"
     elif total > best["final"]:
         standing = f"that beats {colour(best['seat'])}'s {best['final']}"
     else:
-        standing = f"{_best_words(option)}, so this one saves your better cards"
-    return f"{_up(suit, gas)}: {words}; {standing}."
+        standing = f"{colour(best['seat'])}'s {best['final']} leads; this saves your better cards"
+    return f"{_up(suit, gas)}: {words}, {standing}."
 
 
 def _tune_card(obs: Observation) -> str:
@@ -222,12 +229,12 @@ def _explain_down(obs: Observation, suit: str) -> str:
     middle = obs["middle"]
     if middle:
         return (
-            f"Tune up with {name(suit)}: it scores nothing, but when the trick ends "
-            f"everyone who tuned up shares the {middle} gas in the middle."
+            f"Tune up with {name(suit)}: it scores nothing, but you share the {middle} gas "
+            "in the middle when the trick ends."
         )
     return (
-        f"Tune up with {name(suit)}: it scores nothing, and with the middle empty it "
-        "simply keeps your better cards for later."
+        f"Tune up with {name(suit)}: the middle is empty, but it keeps your better "
+        "cards for later."
     )
 
 
@@ -318,22 +325,19 @@ def _idea_words(idea: str, obs: Observation) -> str:
     me = obs["players"][obs["seat"]]
     if idea == "face_up":
         return (
-            "Welcome to your first race! Each trick, every racer plays one card. A card "
-            "played face up races: it scores its number + the gas you pour on it + your "
-            "speed, and the highest score takes the trick."
+            "Welcome! Each trick, everyone plays one card. A face-up card scores its "
+            "number + the gas you pour on it + your speed; the highest score takes the trick."
         )
     if idea == "gas":
         return (
-            f"You hold {me['gas']} gas (never more than {MAX_GAS}). Pour gas on a card to "
-            "push it: each gas adds 1 to its score. Gas poured on cards goes to the middle "
-            "of the table once the trick is over."
+            f"Pour gas to go faster: each gas adds 1. You hold {me['gas']} ({MAX_GAS} at "
+            "most); gas on cards goes to the middle when the trick ends."
         )
     if idea == "blocked":
         blocked = [name(o["suit"]) for o in obs["card_options"] if not o["can_play_face_up"]]
         return (
-            f"Your {' and '.join(blocked)} is blocked: that racer is already face up in this "
-            "trick, and each racer races once per trick. A blocked card can still go face "
-            "down as a Tune Up."
+            f"Your {' and '.join(blocked)} is blocked: one is already face up, and each "
+            "racer races once a trick. It can still go face down as a Tune Up."
         )
     if idea == "lichen":
         cut = ", ".join(
@@ -341,35 +345,33 @@ def _idea_words(idea: str, obs: Observation) -> str:
             for p in _struck_cards(obs)
         )
         return (
-            "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0 (their gas "
-            f"and speed still count). Here it cuts {cut}."
+            "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0; their gas "
+            f"and speed still count. Here it cuts {cut}."
         )
     if idea == "salty":
         return (
-            f"Salty, the 2, takes 1 gas from the middle (it holds {obs['middle']}) as it "
-            "goes down, and you may pour that gas straight onto it."
+            f"Salty, the 2, takes 1 gas from the middle (now {obs['middle']}) as it goes "
+            "down; you may pour it straight on."
         )
     if idea == "tune_up":
         return (
-            "A card played face down is a Tune Up. It can't win, but when the trick ends "
-            "the players who tuned up share the middle's gas. Gas that can't be split "
-            "evenly, or that would take someone past 5, is removed from the race for good."
+            "A face-down card is a Tune Up: it can't win, but when the trick ends the "
+            "players who tuned up share the middle's gas. What can't be split evenly, or "
+            "would pass 5, is removed for good."
         )
     if idea == "speed":
         return (
             f"You won a trick, so your speed is {me['speed']}: every trick won in a round "
-            "adds 1 speed, and speed adds to each card you play face up until the round ends."
+            "adds 1 speed, and speed adds to each face-up card until the round ends."
         )
     if idea == "lap":
         return (
-            "This is the sixth and last trick of the round: its winner earns a lap instead "
-            "of speed. Then every card is dealt again and speeds go back to 0, while the "
-            "gas stays where it is."
+            "Sixth and last trick of the round: its winner earns a lap instead of speed. "
+            "Then all cards are dealt again and speeds go back to 0; gas stays put."
         )
     if idea == "two_laps":
         return (
-            "Two laps win the race. You have one lap, so taking this sixth trick wins the "
-            "whole race."
+            "Two laps win the race. You have one, so this sixth trick can win it."
         )
     raise ValueError(f"Unknown idea {idea!r}.")
 
@@ -389,9 +391,9 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     shown = tuple(idea for idea in ideas if applies(idea, obs))
     move = next((m for m in map(lambda i: _idea_move(i, obs), shown) if m is not None), None)
     choice, gas = move if move is not None else _advice(obs, step)
+    ask = _explain(obs, choice, gas)
     words = [_idea_words(idea, obs) for idea in shown]
-    words.append(_explain(obs, choice, gas))
-    return Coaching(" ".join(words), choice, gas, shown)
+    return Coaching(" ".join([*words, ask]), choice, gas, shown, ask)
 
 
 def finale(obs: Observation) -> str:

@@ -27,14 +27,14 @@ from app.races import lesson
 MAX_TURNS = 60
 
 IDEA_WORDS: dict[str, tuple[str, ...]] = {
-    "face_up": ("face up", "number + the gas you pour on it + your speed"),
+    "face_up": ("face-up card scores", "number + the gas you pour on it + your speed"),
     "gas": ("Pour gas", "each gas adds 1"),
     "blocked": ("is blocked", "face down as a Tune Up"),
     "lichen": ("Lichen, the 1", "every face-up 4 and 5"),
     "salty": ("Salty, the 2", "1 gas from the middle"),
     "tune_up": ("is a Tune Up", "share the middle's gas", "removed"),
     "speed": ("your speed is", "every trick won in a round adds 1 speed"),
-    "lap": ("sixth and last trick", "earns a lap"),
+    "lap": ("Sixth and last trick", "earns a lap"),
     "two_laps": ("Two laps win the race",),
 }
 """Words that show each idea of :data:`app.races.lesson.IDEAS` was said."""

@@ -1,0 +1,155 @@
+"""The guided first race in real Chromium, on a phone (390x844, touch) and a desktop.
+
+- From the home page's first offer, the lesson plays to its end by always taking the
+  coach's card (``data-coach="pick"``) and gas (``data-coach-gas``), with a screenshot of
+  every step at 390x844 and 1280x800 under tests/artifacts/learn/.
+- Making a different legal choice at every other step, the coach says what it did and
+  the lesson still reaches its end, which offers a real race.
+- The coach's box is on screen when a step opens, above the fixed play bar.
+- axe-core finds nothing on /learn and on the lesson's table, light and dark.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_kit import wait_for_reply
+from playwright.sync_api import Browser, BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "learn"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+MAX_STEPS = 60
+
+
+def _context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:
+    if phone:
+        return browser.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
+        )
+    return browser.new_context(viewport=DESKTOP, **options)
+
+
+def _axe(page: Page, where: str) -> None:
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
+                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
+        )
+        assert violations == [], f"{where}, {scheme}: {violations}"
+    page.emulate_media(color_scheme="light")
+
+
+def _press(page: Page, selector: str, phone: bool) -> None:
+    if phone:
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
+def _begin(page: Page, base: str, phone: bool) -> None:
+    page.goto(base + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    first = page.locator("main a, main button").first
+    assert first.get_attribute("id") == "learn-link", "the home page offers the lesson first"
+    _press(page, "#learn-link", phone)
+    page.wait_for_url("**/learn")
+    _press(page, "#start-lesson", phone)
+    page.wait_for_selector("#table[data-settled]", state="attached")
+    page.wait_for_selector("#table[data-revealed]", state="attached")
+
+
+def _choose(page: Page, choice: str, gas: int, phone: bool) -> None:
+    """Pick ``choice`` through its label as a person does, set the gas, press Play."""
+    mode, suit = choice.split(":")
+    _press(page, f"label[for='{mode}-{suit}']", phone)
+    for _ in range(12):  # the stepper, as a thumb does it
+        now = int(page.locator("#gas").input_value() or "0")
+        if now == gas or mode == "down":
+            break
+        _press(page, f"#move-form [data-step='{1 if gas > now else -1}']", phone)
+    assert mode == "down" or int(page.locator("#gas").input_value()) == gas
+    turn = page.locator("input[name=turn]").input_value()
+    _press(page, "#move-form .btn-play", phone)
+    wait_for_reply(page, turn)
+
+
+def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> list[str]:
+    """Play to the end; the coach's words at every step."""
+    said = []
+    for step in range(MAX_STEPS):
+        status = page.locator("#coach-says[role=status]")
+        said.append(status.inner_text())
+        if shots:
+            page.screenshot(path=str(SHOTS / f"{shots}-step-{step:02d}.png"))
+        if page.locator(".game-over").count():
+            return said
+        form = page.locator("#move-form")
+        gas = int(form.get_attribute("data-coach-gas") or "0")
+        pick = page.locator("input[data-coach='pick']")
+        assert pick.count() == 1
+        choice = pick.get_attribute("value") or ""
+        assert pick.is_checked(), "the coach's card starts out picked"
+        if phone:
+            box = page.locator("#coach").bounding_box()
+            bar = page.locator(".play-row").bounding_box()
+            assert box and bar and box["y"] < bar["y"], "the coach sits above the play bar"
+        if differ and step % 2 == 0:
+            values = page.locator("#move-form input[name=choice]").evaluate_all(
+                "inputs => inputs.map(i => i.value)"
+            )
+            other = next(v for v in values if v != choice)
+            _choose(page, other, 0, phone)
+            note = page.locator("#coach-note").inner_text()
+            assert "instead" in note and "On we go!" in note, note
+        else:
+            _choose(page, choice, gas, phone)
+    pytest.fail(f"the lesson did not end in {MAX_STEPS} steps")
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone-390x844", "desktop-1280x800"])
+def test_the_coached_lesson_plays_to_its_end(
+    browser: Browser, live_server: str, phone: bool
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = _context(browser, phone)
+    page = context.new_page()
+    _begin(page, live_server, phone)
+    said = _play_lesson(page, phone, differ=False, shots="phone" if phone else "desktop")
+    assert "You won the race" in said[-1]
+    assert page.locator("#real-race").is_visible()
+    print(f"{'phone' if phone else 'desktop'}: {len(said) - 1} steps")
+    context.close()
+
+
+def test_a_different_choice_every_other_step_still_reaches_the_end(
+    browser: Browser, live_server: str
+) -> None:
+    context = _context(browser, phone=True)
+    page = context.new_page()
+    _begin(page, live_server, phone=True)
+    said = _play_lesson(page, phone=True, differ=True, shots=None)
+    assert "Ready for a real race?" in said[-1]
+    _press(page, "#real-race", True)
+    page.wait_for_selector("#table[data-settled]", state="attached")
+    assert "/learn" not in page.url and page.locator("#coach").count() == 0
+    context.close()
+
+
+def test_axe_finds_nothing_on_the_lesson_pages(browser: Browser, live_server: str) -> None:
+    for phone in (True, False):
+        context = _context(browser, phone, bypass_csp=True)
+        page = context.new_page()
+        page.goto(live_server + "/learn")
+        _axe(page, "/learn")
+        _press(page, "#start-lesson", phone)
+        page.wait_for_selector("#table[data-revealed]", state="attached")
+        _axe(page, "the lesson's table")
+        context.close()
