@@ -233,8 +233,7 @@ def _explain_down(obs: Observation, suit: str) -> str:
             "in the middle when the trick ends."
         )
     return (
-        f"Tune up with {name(suit)}: the middle is empty, but it keeps your better "
-        "cards for later."
+        f"Tune up with {name(suit)}: the middle is empty, but it keeps your better cards for later."
     )
 
 
@@ -370,9 +369,7 @@ def _idea_words(idea: str, obs: Observation) -> str:
             "Then all cards are dealt again and speeds go back to 0; gas stays put."
         )
     if idea == "two_laps":
-        return (
-            "Two laps win the race. You have one, so this sixth trick can win it."
-        )
+        return "Two laps win the race. You have one, so this sixth trick can win it."
     raise ValueError(f"Unknown idea {idea!r}.")
 
 

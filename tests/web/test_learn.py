@@ -18,11 +18,11 @@ import re
 from typing import Any
 
 from app_kit import session_of
-from bench.lesson_deal import play, qualifies
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
 from app.races import lesson
+from bench.lesson_deal import play, qualifies
 
 MAX_TURNS = 60
 
@@ -60,7 +60,9 @@ def _page(client: TestClient, game_id: str) -> dict[str, Any]:
     answer = client.get(f"/games/{game_id}/learn")
     assert answer.status_code == 200, answer.text
     html = answer.text
-    said = re.search(r'<div class="coach-says" id="coach-says" role="status">(.*?)</div>', html, re.S)
+    said = re.search(
+        r'<div class="coach-says" id="coach-says" role="status">(.*?)</div>', html, re.S
+    )
     assert said, "the coach's status box"
     words = html_lib.unescape(re.sub(r"<[^>]+>", " ", said.group(1)))
     page: dict[str, Any] = {"words": " ".join(words.split()), "html": html}

@@ -4,6 +4,7 @@ Owned by the web layer, thin like :mod:`app.http.web.routes` (whose table pieces
 reuses); what the coach says is the domain's (:mod:`app.races.lesson`):
 
 * ``GET /learn`` — what the lesson is, and its Start button;
+* ``GET /how-to-play`` — the rules in three minutes (at most 700 words), with pictures;
 * ``POST /learn`` — deals the lesson (:attr:`app.races.record.GameConfig.lesson`) and
   sends the browser to its table, 303;
 * ``GET /games/{id}/learn`` — the lesson's table: the ordinary table with the coach's
@@ -165,6 +166,12 @@ def _back(
 async def learn(request: Request) -> Response:
     """What the guided race is, and the button that starts it."""
     return _vary(templates.TemplateResponse(request, "learn.html", {"active": "learn"}))
+
+
+@router.get("/how-to-play", response_class=HTMLResponse)
+async def how_to_play(request: Request) -> Response:
+    """The three-minute rules, with pictures, leading to the guided race."""
+    return _vary(templates.TemplateResponse(request, "how_to_play.html", {"active": "rules"}))
 
 
 @router.post("/learn")
