@@ -143,6 +143,30 @@ def test_a_different_choice_every_other_step_still_reaches_the_end(
     context.close()
 
 
+def test_the_lesson_plays_with_the_keyboard_alone(browser: Browser, live_server: str) -> None:
+    """The coach's card and gas start out picked: Enter at every step follows the lesson."""
+    context = _context(browser, phone=False)
+    page = context.new_page()
+    page.goto(live_server + "/learn")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    page.focus("#start-lesson")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#table[data-revealed]", state="attached")
+    for _ in range(MAX_STEPS):
+        if page.locator(".game-over").count():
+            break
+        checked = "() => document.querySelector('input[name=choice]:checked').dataset.coach"
+        assert page.evaluate(checked) == "pick"
+        turn = page.locator("input[name=turn]").input_value()
+        page.keyboard.press("Enter")
+        wait_for_reply(page, turn)
+    else:
+        pytest.fail(f"the lesson did not end in {MAX_STEPS} steps")
+    assert "You won the race" in page.locator("#coach-says").inner_text()
+    assert page.locator("#race-again").count() == 0  # the lesson's deal has no seed to replay
+    context.close()
+
+
 def test_axe_finds_nothing_on_the_lesson_pages(browser: Browser, live_server: str) -> None:
     for phone in (True, False):
         context = _context(browser, phone, bypass_csp=True)

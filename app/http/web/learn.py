@@ -134,6 +134,8 @@ def render_lesson(
         **coached,
     }
     context["title"] = f"Lesson · {context['title']}"
+    # The lesson's deal comes from no seed: "race this deal again" would deal another one.
+    context["seed"] = None
     block = "table" if _is_htmx(request) else None
     response = templates.TemplateResponse(
         request, "game.html", context, status_code=status_code, block_name=block
