@@ -143,6 +143,42 @@ def test_a_different_choice_every_other_step_still_reaches_the_end(
     context.close()
 
 
+ON_TOP_JS = """(selector) => {
+  const el = document.querySelector(selector);
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return !!hit && (hit === el || el.contains(hit));
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 740), (414, 896)], ids=["360x740", "414x896"])
+def test_the_lessons_first_steps_fit_other_phones(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """The coach's words and its card are in view and on top (not under the play bar)."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    _begin(page, live_server, phone=True)
+    for step in range(3):
+        page.screenshot(path=str(SHOTS / f"phone-{width}x{height}-step-{step:02d}.png"))
+        assert page.evaluate(ON_TOP_JS, "#coach-says")
+        choice = page.locator("input[data-coach='pick']").get_attribute("value") or ""
+        mode, suit = choice.split(":")
+        label = f"label[for='{mode}-{suit}']"
+        page.locator(label).scroll_into_view_if_needed()
+        assert page.evaluate(ON_TOP_JS, label), f"step {step}: the coach's card is covered"
+        _choose(
+            page, choice, int(page.locator("#move-form").get_attribute("data-coach-gas") or 0), True
+        )
+    context.close()
+
+
 def test_the_lesson_plays_with_the_keyboard_alone(browser: Browser, live_server: str) -> None:
     """The coach's card and gas start out picked: Enter at every step follows the lesson."""
     context = _context(browser, phone=False)
