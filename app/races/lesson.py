@@ -187,13 +187,6 @@ def _struck_cards(obs: Observation) -> list[PublicPlay]:
     ]
 
 
-def _best_words(option: CardOption) -> str:
-    best = option["best_other"]
-    if best is None:
-        return "nothing else is face up yet"
-    return f"the best so far is {colour(best['seat'])}'s {best['final']}"
-
-
 def _score(option: CardOption, gas: int) -> tuple[str, int]:
     value, speed = option["effective_value"], option["speed"]
     total = value + gas + speed
@@ -240,10 +233,11 @@ def _explain_down(obs: Observation, suit: str) -> str:
 def _advice(obs: Observation, step: int) -> tuple[str, int]:
     """The normal bot's move from the learner's view, as (choice, gas)."""
     action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
-    suit = "" if action.suit is None else action.suit.value
+    if action.suit is None:  # the 0/5 card: never dealt in the lesson's base rules (R21)
+        return f"down:{_tune_card(obs)}", 0
     if action.type is ActionType.TUNE_UP:
-        return f"down:{suit}", 0
-    return f"up:{suit}", action.gas
+        return f"down:{action.suit.value}", 0
+    return f"up:{action.suit.value}", action.gas
 
 
 def _explain(obs: Observation, choice: str, gas: int) -> str:
@@ -386,7 +380,8 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     """The coaching for ``obs`` when the step's plan is ``ideas`` (those that the position
     does not allow are left out)."""
     shown = tuple(idea for idea in ideas if applies(idea, obs))
-    move = next((m for m in map(lambda i: _idea_move(i, obs), shown) if m is not None), None)
+    moves = (_idea_move(idea, obs) for idea in shown)
+    move = next((m for m in moves if m is not None), None)
     choice, gas = move if move is not None else _advice(obs, step)
     ask = _explain(obs, choice, gas)
     words = [_idea_words(idea, obs) for idea in shown]

@@ -171,3 +171,18 @@ def test_the_coached_plan_in_the_code_is_the_one_the_deal_search_finds() -> None
     run = play(lesson.LESSON_ENGINE_SEED, lesson.LESSON_STEPS)
     assert qualifies(run), run.plan
     assert play(lesson.LESSON_ENGINE_SEED).plan == lesson.LESSON_STEPS
+
+
+def test_preview_without_js_shows_the_score_and_plays_nothing(
+    client: TestClient, store: StoreProbe
+) -> None:
+    game_id = _start(client)
+    page = _page(client, game_id)
+    before = session_of(store, game_id).turn
+    data = {"turn": page["turn"], "choice": page["pick"], "gas": "1", "intent": "preview"}
+    answer = client.post(page["action"], data=data)
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"/games/{game_id}/learn"
+    shown = _page(client, game_id)
+    assert 'id="preview-server"' in shown["html"]
+    assert session_of(store, game_id).turn == before

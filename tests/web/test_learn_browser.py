@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from app_kit import wait_for_reply
 from playwright.sync_api import Browser, BrowserContext, Page
+from test_learn import IDEA_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -125,6 +126,9 @@ def test_the_coached_lesson_plays_to_its_end(
     said = _play_lesson(page, phone, differ=False, shots="phone" if phone else "desktop")
     assert "You won the race" in said[-1]
     assert page.locator("#real-race").is_visible()
+    spoken = " ".join(" ".join(said).split())
+    missing = [w for words in IDEA_WORDS.values() for w in words if w not in spoken]
+    assert missing == [], missing
     print(f"{'phone' if phone else 'desktop'}: {len(said) - 1} steps")
     context.close()
 
