@@ -73,6 +73,15 @@ class Settings(BaseSettings):
             "killed server loses no answered move; false: races live in memory only."
         ),
     )
+    database_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Keep players, ratings and finished races in this database (e.g. "
+            "postgresql://zzv:secret@postgres:5432/zzv); unset: the SQLite file "
+            "`results.sqlite3` in the data folder (in memory with ZZV_DURABLE=false and no "
+            "ZZV_DATA_DIR)."
+        ),
+    )
     redis_url: SecretStr | None = Field(
         None,
         description=(
