@@ -61,9 +61,10 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(
         None,
         description=(
-            "Folder of the race file `races.sqlite3` (unset: zoom-zoom-vroom in the user's data "
-            "folder, by platformdirs). With ZZV_DURABLE=false, where the memory store "
-            "saves every live race on a graceful stop and loads them at start."
+            "Folder of the race file `races.sqlite3` and the results' `results.sqlite3` "
+            "(unset: zoom-zoom-vroom in the user's data folder, by platformdirs). With "
+            "ZZV_DURABLE=false, where the memory store saves every live race on a graceful "
+            "stop and loads them at start."
         ),
     )
     durable: bool = Field(
