@@ -339,14 +339,25 @@ class ResultsStore:
             row = await session.get(FinishedRace, game_id)
             return None if row is None else row.record
 
-    async def finished_names(self, game_id: str) -> list[str] | None:
-        """The seats' names of a finished race in seat order, or None."""
+    async def finished_seats(self, game_id: str) -> list[SeatResult]:
+        """Every seat's result of a finished race in seat order (empty: not kept)."""
         async with self.unit() as session:
             rows = await session.scalars(
                 select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
             )
-            names = [row.name for row in rows]
-            return names or None
+            return [
+                SeatResult(
+                    row.seat,
+                    row.name,
+                    row.place,
+                    row.laps,
+                    row.tricks,
+                    row.gas,
+                    row.player_id,
+                    row.bot_level,
+                )
+                for row in rows
+            ]
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
