@@ -6,6 +6,7 @@ that left the track."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -214,3 +215,29 @@ def test_a_replay_of_a_race_gone_from_the_track_comes_from_the_results(kit: Any)
     replay = client.get(f"/games/{game_id}/replay")
     assert replay.status_code == 200 and "trick" in replay.text.lower()
     assert client.get("/games/nosuchgame/replay").status_code == 404
+
+
+class BrokenResults(ResultsStore):
+    """A results store whose database refuses every finished race."""
+
+    async def record_finish(self, finish: Any) -> Any:
+        raise ConnectionError("the results database is down")
+
+
+def test_a_race_whose_result_cannot_be_kept_still_finishes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = create_app(
+        make_settings(), make_store("memory", None), BrokenResults("sqlite+aiosqlite://")
+    )
+    logging.getLogger("zzv").addHandler(caplog.handler)  # the app's loggers do not propagate
+    try:
+        with TestClient(app) as client:
+            _, token, last = finish_race(client, seed=6)
+            assert last["game_over"]  # the finishing move was answered 200 and kept
+            assert client.get("/api/me", headers=player(token)).json()["history"] == []
+    finally:
+        logging.getLogger("zzv").removeHandler(caplog.handler)
+    assert [r.levelname for r in caplog.records if "could not be recorded" in r.getMessage()] == [
+        "ERROR"
+    ]
