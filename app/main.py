@@ -22,6 +22,7 @@ from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import routes as api
+from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
 from app.http.deps import StoreDep
@@ -39,6 +40,7 @@ from app.http.security import (
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
 from app.http.web import routes as web
+from app.http.web import takeback as web_takeback
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
@@ -237,6 +239,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     install_error_handlers(app)
 
     app.include_router(api.router)
+    app.include_router(api_takeback.router)
+    app.include_router(web_takeback.router)
     app.include_router(friends.router)
     app.include_router(web.router)
     app.include_router(ops_router)

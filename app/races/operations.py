@@ -213,6 +213,7 @@ def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) 
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
     session.turn += 1
+    session.record_action(seat, action, "person")
     session.record_events(events)
 
 
@@ -259,8 +260,10 @@ def _clock_moves(session: GameSession, now: float) -> bool:
         session.bot_decisions += 1
         action = choose_bot_action(level, game, seat, seed, budget_ms=session.bot_budget_ms)
         session.record_events(game.apply(action, seat=seat))
+        person = lobby.is_person(seat)
+        session.record_action(seat, action, "autopilot" if person else "bot")
         lobby.last_mover = None
-        if lobby.is_person(seat):
+        if person:
             session.turn += 1
             lobby.note_autopilot(seat, session.turn)
             return True

@@ -17,7 +17,7 @@ from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel
-from engine import Event, EventLog, Game, Variants, new_game
+from engine import Action, Event, EventLog, Game, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
 
 SESSION_FORMAT = 2
@@ -112,7 +112,18 @@ class GameSession:
     practice: bool = False
     """A practice race (a take-back was used, or it was started from a reviewed position):
     shown as such wherever results are, and never counted in ratings or daily boards."""
+    start: dict[str, Any] | None = field(default=None, repr=False)
+    """The game as dealt (:meth:`engine.Game.to_dict`): with :attr:`moves`, the whole race
+    from its first card (None for a race saved before take-backs existed)."""
+    moves: list[list[Any]] = field(default_factory=list, repr=False)
+    """Every action applied since the deal, in order, as ``[kind, seat, action dict]``
+    (kind ``person``, ``autopilot`` or ``bot``): what a take-back replays the race from
+    (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the server."""
     token: str = field(default="", repr=False)
+
+    def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
+        """Append an applied action to :attr:`moves`."""
+        self.moves.append([kind, seat, dict(action.to_dict())])
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
@@ -153,6 +164,8 @@ class GameSession:
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
             "practice": self.practice,
+            "start": self.start,
+            "moves": self.moves,
         }
 
     @classmethod
@@ -175,6 +188,8 @@ class GameSession:
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
             practice=bool(data.get("practice", False)),
+            start=data.get("start"),
+            moves=list(data.get("moves", [])),
         )
 
 
@@ -221,6 +236,7 @@ def new_session(
         engine_seed=engine_seed,
         lobby=lobby,
         bot_budget_ms=settings.bot_time_budget_ms,
+        start=game.to_dict(),
         token=token,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.

@@ -19,9 +19,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio.to_thread
+
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import operations
+from app.races import operations, takeback
 from app.races.errors import (
     GameExpired,
     GameLost,
@@ -161,6 +163,24 @@ class Race:
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
         return token
+
+    async def take_back(self, since: Since = None) -> SessionState:
+        """Undo this seat's last card and the bots' replies (:func:`takeback.take_back`);
+        the seat's state at its previous turn. Raises
+        :class:`~app.races.errors.TakebackRefused`, and then changes nothing."""
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("A take-back needs the race opened with write=True.")
+        await anyio.to_thread.run_sync(takeback.take_back, self.session, seat, self.now)
+        self.changed = True
+        start = self._since(since)
+        return operations.session_state(
+            self.session, start, seat, now=self.now, notice=self._notice()
+        )
+
+    def can_take_back(self) -> bool:
+        """Whether this seat may take back its last card now."""
+        return self.seat is not None and takeback.can_take_back(self.session, self.seat)
 
     def record(self) -> dict[str, Any]:
         """The public record (:func:`operations.game_record`)."""

@@ -740,6 +740,9 @@
       games[id] = starting;
       store(STARTING_KEY, "");
     }
+    if (table.classList.contains("is-practice") && games[id]) {
+      games[id] = "counted";  // a practice race (a take-back) joins no record
+    }
     if (table.classList.contains("is-over") && games[id] && games[id] !== "counted") {
       var level = games[id];
       var record = loadJSON(RECORD_KEY, {});

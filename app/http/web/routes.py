@@ -65,6 +65,7 @@ from app.races.errors import (
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
+from app.races.takeback import can_take_back
 from app.races.unit import Race, Races
 from app.settings import Settings
 from engine import Action, IllegalAction
@@ -161,6 +162,7 @@ def extras_context(
         "seed": session.seed if state["game_over"] else None,
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
+        "can_take_back": seat is not None and can_take_back(session, seat),
     }
 
 
