@@ -21,6 +21,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import quick as api_quick
 from app.http.api import routes as api
 from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
@@ -39,6 +40,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
+from app.http.web import quick as web_quick
 from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
@@ -240,6 +242,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
 
     app.include_router(api.router)
     app.include_router(api_takeback.router)
+    app.include_router(api_quick.router)
+    app.include_router(web_quick.router)
     app.include_router(web_takeback.router)
     app.include_router(friends.router)
     app.include_router(web.router)

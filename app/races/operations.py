@@ -121,7 +121,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
     lobby = session.lobby
     now = wall_clock() if now is None else now
     clock = None
-    if lobby.deadline is not None and not lobby.paced:
+    if lobby.deadline is not None and not lobby.paced and lobby.started:
         clock = {
             "seat": session.game.current_seat,
             "seconds_left": round(max(0.0, lobby.deadline - now), 1),
@@ -239,6 +239,10 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         await runner.run_bots(session)
     if not session.lobby.overdue(now):
         return pending
+    if not session.lobby.started:  # a race open to strangers waited long enough
+        session.lobby.start()
+        await begin(session, now, runner)
+        return True
     person = await anyio.to_thread.run_sync(_clock_moves, session, now)
     if person:  # the autopilot moved for a person: the bots reply, the next clock starts
         await runner.run_bots(session)

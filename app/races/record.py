@@ -41,6 +41,9 @@ class GameConfig:
     """How many seats are people's: the creator and ``people - 1`` invited friends."""
     watch: bool = False
     """A bots-only race paced for spectators ("Watch the bots race")."""
+    quick: bool = False
+    """A "Race strangers" race: every seat open to whoever asks for a race of this size
+    (:mod:`app.races.quick`) until it is full or its wait ends; then bots fill the rest."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (see :meth:`from_dict`)."""
@@ -51,6 +54,7 @@ class GameConfig:
             "seed": self.seed,
             "people": self.people,
             "watch": self.watch,
+            "quick": self.quick,
         }
 
     @classmethod
@@ -68,6 +72,7 @@ class GameConfig:
             seed=data["seed"],
             people=int(data.get("people", 1)),
             watch=bool(data.get("watch", False)),
+            quick=bool(data.get("quick", False)),
         )
 
 
@@ -226,6 +231,7 @@ def new_session(
             token_digest(token),
             turn_seconds=settings.turn_seconds,
             creator_name=creator_name,
+            wait_seconds=settings.quick_wait_seconds if config.quick else None,
         )
     session = GameSession(
         id=new_game_id(),

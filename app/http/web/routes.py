@@ -48,6 +48,7 @@ from app.http.web.forms import (
 )
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.page_state import PageState
+from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.replay import replay_context
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
@@ -119,7 +120,7 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
         "invites": lobby.invite_links(public_base_url(request), session.id)
-        if seat == 0 and session.status == "waiting"
+        if seat == 0 and session.status == "waiting" and not session.config.quick
         else [],
         "watch_link": None
         if seat is None
@@ -163,6 +164,7 @@ def extras_context(
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
+        **quick_lobby_context(session, state),
     }
 
 
@@ -340,6 +342,7 @@ async def _index(
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
+        "quick_wait": round(settings.quick_wait_seconds),
     }
     return _page(request, "index.html", context, status_code)
 
