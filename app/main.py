@@ -54,6 +54,9 @@ from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.app")
 
+FEATURE_ROUTERS = (api_takeback.router, api_quick.router, web_quick.router, web_takeback.router)
+"""Routers of features with a module of their own (take-backs, racing strangers)."""
+
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
@@ -241,10 +244,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     install_error_handlers(app)
 
     app.include_router(api.router)
-    app.include_router(api_takeback.router)
-    app.include_router(api_quick.router)
-    app.include_router(web_quick.router)
-    app.include_router(web_takeback.router)
+    for router in FEATURE_ROUTERS:
+        app.include_router(router)
     app.include_router(friends.router)
     app.include_router(web.router)
     app.include_router(ops_router)
