@@ -22,6 +22,7 @@ from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import quick as api_quick
+from app.http.api import results as api_results
 from app.http.api import routes as api
 from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
@@ -41,6 +42,7 @@ from app.http.security import (
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
 from app.http.web import quick as web_quick
+from app.http.web import results as web_results
 from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
@@ -48,6 +50,7 @@ from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
 from app.races.unit import Races
+from app.results.store import ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
 from app.storage.memory import MemoryStore
@@ -120,6 +123,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
+    results: ResultsStore = app.state.results
+    await results.open()
     await store.open()
     await hub.start()
     sweeper = asyncio.create_task(
@@ -136,6 +141,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.stop()
         await app.state.stream_gate.stop()
         await store.close()
+        await results.close()
         await asyncio.to_thread(_stop_bot_workers)
 
 
@@ -186,6 +192,15 @@ async def _store_ready(app: FastAPI) -> tuple[bool, str]:
     return True, "ok"
 
 
+async def _results_ready(app: FastAPI) -> tuple[bool, str]:
+    """Readiness of the results database: reachable or not."""
+    try:
+        await app.state.results.ping()
+    except Exception:  # any driver's failure to connect means the same: not ready
+        return False, "unreachable"
+    return True, "ok"
+
+
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
     runner: BotRunner = app.state.runner
@@ -207,13 +222,19 @@ async def _count_games(store: SessionStore) -> int | None:
     return None
 
 
-def create_app(settings: Settings | None = None, store: SessionStore | None = None) -> FastAPI:
-    """Build the app from ``settings`` (default: environment) and ``store`` (default: the
-    one the settings ask for, see :func:`app.races.stores.build_store`)."""
+def create_app(
+    settings: Settings | None = None,
+    store: SessionStore | None = None,
+    results: ResultsStore | None = None,
+) -> FastAPI:
+    """Build the app from ``settings`` (default: environment), ``store`` (default: the
+    one the settings ask for, see :func:`app.races.stores.build_store`) and ``results``
+    (default: :meth:`ResultsStore.from_settings`)."""
     settings = settings or get_settings()
     configure_logging(settings)
     if store is None:
         store = build_store(settings)
+    results = results if results is not None else ResultsStore.from_settings(settings)
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
@@ -227,7 +248,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     app.state.settings = settings
     app.state.store = store
     app.state.runner = BotRunner(settings)
-    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish)
+    app.state.results = results
+    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish, results=results)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
     app.state.stream_gate = (
@@ -239,18 +261,12 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
         if redis_url
         else StreamGate(settings.max_streams_per_client)
     )
-    app.state.readiness_checks = {"store": _store_ready, "bots": _bots_ready}
+    app.state.readiness_checks = {"store": _store_ready, "results": _results_ready}
+    app.state.readiness_checks["bots"] = _bots_ready
     app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
 
-    app.include_router(api.router)
-    for router in FEATURE_ROUTERS:
-        app.include_router(router)
-    app.include_router(friends.router)
-    app.include_router(web.router)
-    app.include_router(ops_router)
-    app.include_router(docs.router)
-    app.mount("/static", static_app(STATIC_DIR), name="static")
+    _include_routes(app)
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
@@ -266,6 +282,20 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app
+
+
+def _include_routes(app: FastAPI) -> None:
+    """Every router of the app, and the static files."""
+    app.include_router(api.router)
+    for router in FEATURE_ROUTERS:
+        app.include_router(router)
+    app.include_router(api_results.router)
+    app.include_router(web_results.router)
+    app.include_router(friends.router)
+    app.include_router(web.router)
+    app.include_router(ops_router)
+    app.include_router(docs.router)
+    app.mount("/static", static_app(STATIC_DIR), name="static")
 
 
 def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:

@@ -61,9 +61,10 @@ class Settings(BaseSettings):
     data_dir: Path | None = Field(
         None,
         description=(
-            "Folder of the race file `races.sqlite3` (unset: zoom-zoom-vroom in the user's data "
-            "folder, by platformdirs). With ZZV_DURABLE=false, where the memory store "
-            "saves every live race on a graceful stop and loads them at start."
+            "Folder of the race file `races.sqlite3` and the results' `results.sqlite3` "
+            "(unset: zoom-zoom-vroom in the user's data folder, by platformdirs). With "
+            "ZZV_DURABLE=false, where the memory store saves every live race on a graceful "
+            "stop and loads them at start."
         ),
     )
     durable: bool = Field(
@@ -71,6 +72,15 @@ class Settings(BaseSettings):
         description=(
             "Without Redis, write every change of every race through to the race file, so a "
             "killed server loses no answered move; false: races live in memory only."
+        ),
+    )
+    database_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Keep players, ratings and finished races in this database (e.g. "
+            "postgresql://zzv:secret@postgres:5432/zzv); unset: the SQLite file "
+            "`results.sqlite3` in the data folder (in memory with ZZV_DURABLE=false and no "
+            "ZZV_DATA_DIR)."
         ),
     )
     redis_url: SecretStr | None = Field(

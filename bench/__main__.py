@@ -33,6 +33,10 @@
 
 ``python -m bench tournament --jobs 2 [the options of python -m engine.tournament]``
     The engine's bot tournament with its games on a process pool (:mod:`bench.tournament`).
+
+``python -m bench ratings [--games 200] [--jobs 1]``
+    The bot levels' ratings from four-level games, as the server would rate them
+    (:mod:`bench.ratings`; docs/ratings.md).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ from app.races.record import GameConfig, GameSession, new_session
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
+from bench import ratings as bench_ratings
 from bench import tournament as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
@@ -541,6 +546,8 @@ def _parser() -> argparse.ArgumentParser:
         "tournament", help="python -m engine.tournament with its games on --jobs processes"
     )
     bench_tournament.add_arguments(tournament)
+    ratings = sub.add_parser("ratings", help="the bot levels' fixed ratings, from bot games")
+    bench_ratings.add_arguments(ratings)
     return parser
 
 
@@ -549,6 +556,8 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if args.command == "tournament":
         raise SystemExit(bench_tournament.bench_tournament(args))
+    if args.command == "ratings":
+        raise SystemExit(bench_ratings.bench_ratings(args))
     if args.command == "bots":
         bench_bots.bench_bots(args.positions, args.budget_ms)
     elif args.command == "memory":

@@ -25,6 +25,7 @@ import pytest
 from app_kit import make_settings
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pg_kit import PostgresServer, start_postgres
 from playwright.sync_api import Browser, sync_playwright
 from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
 
@@ -56,6 +57,9 @@ CHROMIUM_ARGS = (
     "--no-first-run",
 )
 """Launch arguments every Playwright test passes to Chromium (headless in a container)."""
+
+RESULTS_BACKENDS = ("sqlite", "postgresql")
+"""The databases the results store's tests run on, with the same expectations."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -389,3 +393,26 @@ def fresh_redis(redis_server: RedisServer) -> RedisServer:
     """The session's redis-server, emptied for this test."""
     redis_server.flush()
     return redis_server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL (Debian's) on a free loopback port, one per test session (per
+    xdist worker); each test takes a fresh database from it (``new_database()``)."""
+    try:
+        server = start_postgres()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=RESULTS_BACKENDS)
+def results_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty results database's URL, once on SQLite (a file) and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'results.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()

@@ -72,7 +72,7 @@ def test_every_app_module_and_folder_has_a_layer() -> None:
     assert _layer_names(layers[0]) == ["app.main", "app.cli"]
     assert layers[-1] == "engine"
     assert layers.index("app.http") < layers.index("app.live") < layers.index("app.races")
-    assert layers.index("app.races") < layers.index("app.bots | app.storage")
+    assert layers.index("app.races") < layers.index("app.bots | app.storage | app.results")
 
 
 def test_no_contract_leaves_out_late_or_type_only_imports() -> None:

@@ -95,6 +95,9 @@ class Seat:
     who comes late with it hears that the race started (409), not that it is unknown."""
     delivered: int = 0
     """How many public events this seat's client has been sent."""
+    player: int | None = None
+    """The results' player id of the person sitting here (:mod:`app.results`), so the
+    race's result reaches their history; never shown to anyone (only names are)."""
 
     @property
     def joined(self) -> bool:
@@ -112,6 +115,7 @@ class Seat:
             "used_code_digest": self.used_code_digest,
             "closed_code_digest": self.closed_code_digest,
             "delivered": self.delivered,
+            "player": self.player,
         }
 
 

@@ -38,6 +38,8 @@ from app.races.errors import (
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState, SessionStore
 from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
+from app.races.results import finish_of
+from app.results.store import ResultsStore
 from app.settings import Settings
 from app.storage.interface import ClientFull, Fetched, Lease, LeaseLost, StoreFull
 from engine import Action, Observation
@@ -73,6 +75,8 @@ class Race:
     runner: BotRunner = field(repr=False)
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
+    over_at_open: bool = False
+    """Whether the race was over when it was loaded (a change that ends it is recorded)."""
 
     @property
     def id(self) -> str:
@@ -150,16 +154,17 @@ class Race:
             await operations.begin(session, self.now, self.runner)
         return self.state()
 
-    async def join(self, code: str, name: str | None) -> str:
-        """Seat the person holding invite ``code``; their new token (this hold becomes
-        theirs). Raises :class:`LobbyRefused`. Once every invited seat is taken the race
-        starts by itself."""
+    async def join(self, code: str, name: str | None, player: int | None = None) -> str:
+        """Seat the person holding invite ``code`` (the results' ``player``, if known);
+        their new token (this hold becomes theirs). Raises :class:`LobbyRefused`. Once
+        every invited seat is taken the race starts by itself."""
         session = self._changing()
         token = new_token()
         try:
             self.seat = session.lobby.join(code, token_digest(token), name)
         except LobbyError as exc:
             raise LobbyRefused(exc.code, exc.message) from exc
+        session.lobby.seats[self.seat].player = player
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
         return token
@@ -181,6 +186,11 @@ class Race:
     def can_take_back(self) -> bool:
         """Whether this seat may take back its last card now."""
         return self.seat is not None and takeback.can_take_back(self.session, self.seat)
+
+    def claim_seat(self, player: int) -> None:
+        """Note that the results' ``player`` sits at this hold's seat (their results then
+        reach their history)."""
+        self._changing().lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
         """The public record (:func:`operations.game_record`)."""
@@ -206,33 +216,43 @@ class Races:
         runner: BotRunner | None = None,
         publish: Publish = _nobody_listens,
         clock: Callable[[], float] | None = None,
+        results: ResultsStore | None = None,
     ) -> None:
         """Races kept in ``store``, their bots run by ``runner`` (one built from ``settings``
         by default); changes announced through ``publish``. ``clock`` is the turn clock's
-        time (default :data:`operations.wall_clock`, read at each request)."""
+        time (default :data:`operations.wall_clock`, read at each request). A race that a
+        kept change finishes is recorded in ``results`` (none: not recorded)."""
         self.store = store
         self.settings = settings
         self.runner = runner if runner is not None else BotRunner(settings)
         self.publish = publish
         self._clock = clock
+        self.results = results
 
     def now(self) -> float:
         """The turn clock's time now."""
         return self._clock() if self._clock is not None else operations.wall_clock()
 
     async def create(
-        self, config: GameConfig, owner: str, creator_name: str | None = None
+        self,
+        config: GameConfig,
+        owner: str,
+        creator_name: str | None = None,
+        player: int | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
         ``creator_name`` is the creator's display name (:func:`app.races.lobby.clean_name`
-        checks it: :class:`app.races.lobby.LobbyError` when it does not fit).
+        checks it: :class:`app.races.lobby.LobbyError` when it does not fit); ``player``
+        the creator's id in the results, if known.
 
         The slot is reserved before any bot thinks, so a refused creation
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
         session = new_session(config, self.settings, creator_name)
+        if player is not None and not config.watch:
+            session.lobby.seats[0].player = player
         try:
             await self.store.create(session, owner)
         except StoreFull as exc:
@@ -285,6 +305,7 @@ class Races:
         async with self.store.lock(game_id, digest) as found:
             session = _opened(found, digest)
             race = Race(session, found.seat, now, True, self.runner, lease=found.lease)
+            race.over_at_open = session.game.is_over
             race.changed = await operations.settle(session, now, self.runner)
             try:
                 yield race
@@ -304,6 +325,19 @@ class Races:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
         await self.publish(race.id)
+        if not race.over_at_open and race.session.game.is_over:
+            await self._record_finish(race)
+
+    async def _record_finish(self, race: Race) -> None:
+        """Hand the race that this kept change finished to the results, once. A failure
+        is logged, not raised: the move that finished the race is kept and answered."""
+        finish = finish_of(race.session, race.now)
+        if self.results is None or finish is None:
+            return
+        try:
+            await self.results.record_finish(finish)
+        except Exception:
+            log.exception("a finished race could not be recorded", extra={"game_id": race.id})
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:

@@ -16,8 +16,9 @@
  *  - the trick, the status and Play are brought back into view after every move;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
  *  - the tab title follows the table ("Your turn");
- *  - on the start page, your last choices fill "Race now", and your record against each
- *    bot level is kept in this browser (localStorage: no account, nothing sent anywhere).
+ *  - on the start page, your last choices fill "Race now" (kept in this browser); a record
+ *    per bot level an older version kept in this browser is sent to the server once
+ *    (it lives there now, on "Your races") and then forgotten here.
  * No inline code anywhere: CSP is script-src 'self'.
  */
 (function () {
@@ -623,11 +624,6 @@
   var VARIANT_FIELDS = ["larger_hands", "zero_suit", "zero_five"];
   var SOLO_SETUP = ".setup-form:not(.friends-form)";
 
-  function gameId() {
-    var match = /^\/games\/([A-Za-z0-9_-]+)$/.exec(window.location.pathname);
-    return match ? match[1] : null;
-  }
-
   /* The settings form's choices, as the names and values it posts. */
   function formChoices(form) {
     var choices = {};
@@ -680,29 +676,29 @@
     }
   }
 
-  function showRecord() {
-    var section = document.getElementById("record");
-    if (!section) { return; }
-    var record = loadJSON(RECORD_KEY, {});
-    var body = section.querySelector("tbody");
-    var levels = Object.keys(record).sort();
-    if (!body || !levels.length) { return; }
-    body.textContent = "";
-    levels.forEach(function (level) {
-      var row = document.createElement("tr");
-      var entry = record[level];
-      var head = document.createElement("th");
-      head.scope = "row";
-      head.textContent = level;
-      row.appendChild(head);
-      [entry.races, entry.wins, entry.streak].forEach(function (n) {
-        var cell = document.createElement("td");
-        cell.textContent = String(n || 0);
-        row.appendChild(cell);
-      });
-      body.appendChild(row);
-    });
-    section.hidden = false;
+  /* The record per bot level used to live in this browser; it is on the server now. A
+     record still here is sent once (the server keeps the first it gets), then forgotten. */
+  function importOldRecord() {
+    var raw = load(RECORD_KEY);
+    if (!raw || !window.fetch) { return; }
+    var record = loadJSON(RECORD_KEY, null);
+    var forget = function () {
+      try {
+        window.localStorage.removeItem(RECORD_KEY);
+        window.localStorage.removeItem(GAMES_KEY);
+        window.localStorage.removeItem(STARTING_KEY);
+      } catch (err) { /* storage off: nothing to forget */ }
+    };
+    if (!record) { forget(); return; }
+    window.fetch("/me/import", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ record: record })
+    }).then(function (response) {
+      // 2xx: kept (or one was kept before); 422: not a record; either way done with it.
+      if (response.ok || response.status === 422) { forget(); }
+    }).catch(function () { /* offline: try again on the next page */ });
   }
 
   function setupStartPage() {
@@ -711,52 +707,16 @@
     var choices = loadJSON(CHOICES_KEY, null);
     if (setup && choices) { fillSetup(setup, choices); }
     if (raceNow && choices) { fillRaceNow(raceNow, choices); }
-    showRecord();
   }
 
-  /* Which bot level a race is against: noted when a start form is sent, tied to the race's
-     id when its table first loads, counted once when it ends. */
+  /* The settings form's choices are remembered for "Race now". */
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    // Races with friends are not counted against a bot level, nor remembered for Race now.
     if (!form || !form.matches || form.matches(".friends-form")) { return; }
     if (form.matches(SOLO_SETUP)) {
       store(CHOICES_KEY, JSON.stringify(formChoices(form)));
     }
-    var bots = form.querySelector('input[name="bots"]:checked, input[type="hidden"][name="bots"]');
-    if (bots) { store(STARTING_KEY, bots.value); }
-    if (form.matches('form[action$="/rematch"]')) {
-      var level = loadJSON(GAMES_KEY, {})[gameId()];
-      if (level) { store(STARTING_KEY, level); }
-    }
   });
-
-  function noteRace(table) {
-    var id = gameId();
-    if (!id) { return; }
-    var games = loadJSON(GAMES_KEY, {});
-    var starting = load(STARTING_KEY);
-    if (starting && !games[id]) {
-      games[id] = starting;
-      store(STARTING_KEY, "");
-    }
-    if (table.classList.contains("is-practice") && games[id]) {
-      games[id] = "counted";  // a practice race (a take-back) joins no record
-    }
-    if (table.classList.contains("is-over") && games[id] && games[id] !== "counted") {
-      var level = games[id];
-      var record = loadJSON(RECORD_KEY, {});
-      var entry = record[level] || { races: 0, wins: 0, streak: 0 };
-      var won = !!table.querySelector(".game-over.you-won");
-      entry.races += 1;
-      entry.wins += won ? 1 : 0;
-      entry.streak = won ? entry.streak + 1 : 0;
-      record[level] = entry;
-      store(RECORD_KEY, JSON.stringify(record));
-      games[id] = "counted";
-    }
-    store(GAMES_KEY, JSON.stringify(games));
-  }
 
   /* ---------------------------------------------------------------- settling a new table */
 
@@ -788,7 +748,6 @@
     thinking(false);
     if (table.dataset.title) { document.title = table.dataset.title; }
     showSpeed(table);
-    noteRace(table);
     openWide(table);
     var form = moveForm();
     if (form) { updatePreview(form); }
@@ -820,4 +779,5 @@
   } else {
     settle(false);
   }
+  importOldRecord();
 })();

@@ -345,6 +345,13 @@ class InviteOut(_Out):
     url: str = Field(description="The same invite as a link to open in a browser.")
 
 
+PLAYER_TOKEN_DESCRIPTION = (
+    "Your player token: the `X-Player-Token` you sent, or a new one when you sent none (or "
+    "one the server does not know). Send it on every race you create or join, and to "
+    "`/api/me`, so your results, rating and history stay yours; keep it secret."
+)
+
+
 class CreatedGame(_Out):
     """A new race: keep ``token`` secret and send it as ``Authorization: Bearer <token>``."""
 
@@ -352,6 +359,7 @@ class CreatedGame(_Out):
     token: str
     state: GameState
     invites: list[InviteOut] = Field(description="One per invited seat (1 … humans-1).")
+    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
 class JoinedGame(_Out):
@@ -361,6 +369,7 @@ class JoinedGame(_Out):
     seat: int
     token: str
     state: GameState
+    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
 class RecordSettings(_Out):
@@ -441,6 +450,7 @@ class Readiness(_Out):
     )
     games: int | None = Field(description="Live races; null while the store is unreachable.")
     store: Literal["ok", "unreachable"]
+    results: Literal["ok", "unreachable"]
     bots: BotPoolReadiness
 
 

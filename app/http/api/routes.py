@@ -37,6 +37,7 @@ from app.http.deps import (
     client_key,
     public_base_url,
 )
+from app.http.players import api_player, api_token, results_of
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
@@ -75,6 +76,9 @@ async def create_game(
 ) -> JSONResponse:
     """Deal a new race with you at seat 0; bots that lead play before this returns.
 
+    Send your `X-Player-Token` (the `player_token` of an earlier answer) so the race counts
+    in your history and rating.
+
     Keep the returned `token` secret: it is the only key to your seat. With `humans` > 1
     the race waits in its lobby (`status` `waiting`) until every invited seat joined or
     you start it; send each friend one of `invites`.
@@ -91,9 +95,16 @@ async def create_game(
         seed=body.seed,
         people=body.humans,
     )
-    session, state = await races.create(config, client)
+    player, player_token = await api_player(request)
+    session, state = await races.create(config, client, player=player.id)
     invites = invite_list(request, session)
-    body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
+    body_out = {
+        "game_id": session.id,
+        "token": session.token,
+        "state": state,
+        "invites": invites,
+        "player_token": player_token,
+    }
     return _json(body_out, 201)
 
 
@@ -160,14 +171,28 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
         },
     },
 )
-async def join_game(game_id: GameIdPath, body: JoinIn, races: RacesDep) -> JSONResponse:
+async def join_game(
+    request: Request, game_id: GameIdPath, body: JoinIn, races: RacesDep
+) -> JSONResponse:
     """Sit at the seat an invite holds (no token needed: the code is the invitation).
 
     The answer's `token` is your seat's own credential; the code stops working.
     """
+    results = results_of(request)
+    player_token = api_token(request)
+    known = await results.player_for(player_token)
     async with races.open(game_id, None, write=True, spectator=True) as race:
-        token = await race.join(body.code, body.name)
-        out = {"game_id": game_id, "seat": race.seat, "token": token, "state": race.state()}
+        token = await race.join(body.code, body.name, player=known.id if known else None)
+        if known is None or player_token is None:  # a new player only for a seat taken
+            known, player_token = await results.create_player()
+            race.claim_seat(known.id)
+        out = {
+            "game_id": game_id,
+            "seat": race.seat,
+            "token": token,
+            "state": race.state(),
+            "player_token": player_token,
+        }
     return _json(out, 201)
 
 

@@ -32,6 +32,7 @@ from app.http.deps import (
     set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
 from app.http.web.routes import missing_page, render_table, start_and_redirect
 from app.http.web.table import table_window
 from app.http.web.templating import templates
@@ -127,9 +128,15 @@ async def join(
     code, name = fields.get("code", ""), fields.get("name")
     if await _has_seat(request, races, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)
+    results = results_of(request)
+    known = await known_browser_player(request)
+    player_token = await cookie_token(request) if known is not None else None
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
-            token = await race.join(code[:64], name)
+            token = await race.join(code[:64], name, player=known.id if known else None)
+            if known is None or player_token is None:  # a new player only for a seat taken
+                known, player_token = await results.create_player()
+                race.claim_seat(known.id)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
     except LobbyRefused as exc:
@@ -138,6 +145,7 @@ async def join(
         return _join_page(request, game_id, keep, error=exc.message, name=name, status_code=status)
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, request, game_id, token, settings)
+    await set_player_cookie(response, request, player_token, settings)
     return response
 
 

@@ -36,6 +36,7 @@ from app.http.deps import (
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.players import browser_player, set_player_cookie
 from app.http.web import page_state
 from app.http.web.forms import (
     BOT_LEVELS,
@@ -50,6 +51,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.replay import replay_context
+from app.http.web.results import browser_records, stored_replay
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
 from app.http.web.templating import templates
@@ -302,8 +304,11 @@ async def start_and_redirect(
     creator_name: str | None = None,
 ) -> Response:
     """Deal the race and send the browser to its table with the game's cookies."""
+    player, player_token = (None, None) if config.watch else await browser_player(request)
     try:
-        session, _ = await races.create(config, client_key(request), creator_name)
+        session, _ = await races.create(
+            config, client_key(request), creator_name, player=player.id if player else None
+        )
     except (ServerFull, TooManyGames) as exc:
         status = RACE_STATUS[exc.code]
         return await _index(request, settings, races, error=exc.message, status_code=status)
@@ -313,6 +318,8 @@ async def start_and_redirect(
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
+    if player_token is not None:
+        await set_player_cookie(response, request, player_token, settings)
     # Lives as long as the token's cookie, so the link never outlives the credential.
     response.set_cookie(
         LAST_GAME_COOKIE,
@@ -343,6 +350,7 @@ async def _index(
         "error": error,
         "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
         "quick_wait": round(settings.quick_wait_seconds),
+        "records": await browser_records(request),
     }
     return _page(request, "index.html", context, status_code)
 
@@ -554,7 +562,9 @@ async def replay(
             async with races.open(game_id, token) as race:
                 found = race.record(), seat_viewer(race)
         except RaceError as exc:
-            return missing_page(request, exc, settings)
+            found = await stored_replay(request, game_id)  # gone from the track, kept here
+            if found is None:
+                return missing_page(request, exc, settings)
     record, viewer = found
     context = replay_context(record, step, viewer)
     block = "replay" if _is_htmx(request) else None

@@ -1,0 +1,227 @@
+"""The JSON API of results: your player (``/api/me``) and the ratings leaderboard.
+
+A player is named by ``X-Player-Token`` (:mod:`app.http.players`), never by a cookie.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.http.deps import public_base_url
+from app.http.errors import AppError
+from app.http.players import PLAYER_HEADER, api_token, results_of
+from app.races.lobby import NAME_MAX, LobbyError, clean_name
+from app.results.store import HistoryEntry, LevelRecord, PlayerInfo, ResultsStore
+from app.vocabulary import BotLevel
+
+router = APIRouter(prefix="/api", tags=["results"])
+
+
+class NoPlayer(AppError):
+    """``/api/me`` without a token the server knows (401)."""
+
+    status_code = 401
+    code = "no_player"
+    message = (
+        f"Send your player token as `{PLAYER_HEADER}` (the `player_token` of a race you "
+        "created or joined, or of `POST /api/me`)."
+    )
+
+
+class InvalidName(AppError):
+    """A display name that does not fit (422)."""
+
+    status_code = 422
+    code = "invalid_name"
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RatingOut(_Out):
+    """A rating: the number shown, the model's skill and uncertainty, rated races."""
+
+    display: int = Field(description="`1000 + 40 × (mu − 3 sigma)`, rounded (docs/ratings.md).")
+    mu: float
+    sigma: float
+    races: int = Field(description="Rated races: finished, not practice.")
+
+
+class HistoryOut(_Out):
+    """One finished race of yours."""
+
+    game_id: str
+    finished_at: datetime
+    players: int = Field(description="Racers at the table, people and bots.")
+    people: int
+    bots: BotLevel
+    place: int = Field(description="Your place: 1 is first; equal results share a place.")
+    practice: bool
+    rating_before: int | None = Field(description="Your shown rating before (null: practice).")
+    rating_after: int | None
+    replay_url: str
+
+
+class LevelRecordOut(_Out):
+    """Your record against one bot level: races alone against those bots."""
+
+    races: int
+    wins: int
+    streak: int
+
+
+class MeOut(_Out):
+    """Your player: name, rating, record per bot level and history (newest first)."""
+
+    name: str
+    show_on_leaderboard: bool
+    rating: RatingOut
+    records: dict[str, LevelRecordOut]
+    history: list[HistoryOut]
+    player_token: str = Field(description="The token this answer is about (keep it secret).")
+
+
+class MeIn(BaseModel):
+    """Your display name, and whether it shows on the leaderboard."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"name": "Ada", "show": True}]}
+    )
+
+    name: str | None = Field(
+        None, max_length=64, description=f"1 to {NAME_MAX} characters; empty: Racer <id>."
+    )
+    show: bool | None = Field(None, description="Show your name and rating on the leaderboard.")
+
+
+class BoardEntryOut(_Out):
+    rank: int
+    name: str
+    rating: int
+    races: int
+
+
+class LeaderboardOut(_Out):
+    """The best ratings of players who chose to show on it."""
+
+    entries: list[BoardEntryOut]
+
+
+def rating_out(player: PlayerInfo) -> dict[str, Any]:
+    """The ``rating`` object of a player."""
+    rating = player.rating
+    return {
+        "display": player.display,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "races": player.races,
+    }
+
+
+def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
+    """One history row as the API shows it."""
+    return {
+        "game_id": entry.game_id,
+        "finished_at": entry.finished_at.isoformat(),
+        "players": entry.players,
+        "people": entry.people,
+        "bots": entry.bots,
+        "place": entry.place,
+        "practice": entry.practice,
+        "rating_before": entry.rating_before,
+        "rating_after": entry.rating_after,
+        "replay_url": f"{base_url.rstrip('/')}/games/{entry.game_id}/replay",
+    }
+
+
+def records_out(records: dict[str, LevelRecord]) -> dict[str, Any]:
+    return {
+        level: {"races": r.races, "wins": r.wins, "streak": r.streak}
+        for level, r in records.items()
+    }
+
+
+async def me_body(
+    results: ResultsStore, player: PlayerInfo, token: str, base_url: str
+) -> dict[str, Any]:
+    """The whole ``/api/me`` answer for ``player``."""
+    history = await results.history(player.id)
+    records = await results.level_records(player.id)
+    return {
+        "name": player.shown_name,
+        "show_on_leaderboard": player.show_on_leaderboard,
+        "rating": rating_out(player),
+        "records": records_out(records),
+        "history": [history_out(entry, base_url) for entry in history],
+        "player_token": token,
+    }
+
+
+def chosen_name(raw: str | None) -> str | None:
+    """A name as typed, cleaned (None: none chosen); :class:`InvalidName` if it does not fit."""
+    try:
+        name = clean_name(raw, 0)
+    except LobbyError as exc:
+        raise InvalidName(exc.message) from exc
+    return None if not (raw or "").strip() else name
+
+
+@router.get(
+    "/me",
+    response_model=MeOut,
+    summary="Your player: rating, record and history",
+    responses={401: {"description": "No known `X-Player-Token` (`no_player`)."}},
+)
+async def get_me(request: Request) -> JSONResponse:
+    """Your name, rating, record per bot level, and every finished race (newest first)."""
+    results = results_of(request)
+    token = api_token(request)
+    player = await results.player_for(token)
+    if player is None or token is None:
+        raise NoPlayer()
+    return JSONResponse(await me_body(results, player, token, public_base_url(request)))
+
+
+_SET_ME: dict[str, Any] = {
+    "response_model": MeOut,
+    "summary": "Set your name (a new player when you send no token)",
+    "responses": {422: {"description": "A name that does not fit (`invalid_name`)."}},
+}
+
+
+@router.put("/me", operation_id="put_me", **_SET_ME)
+@router.post("/me", operation_id="post_me", **_SET_ME)
+async def set_me(request: Request, body: Annotated[MeIn, Body()]) -> JSONResponse:
+    """Set your display name and whether it shows on the leaderboard. Without a known
+    `X-Player-Token` this makes you a new player (keep the answer's `player_token`)."""
+    name = chosen_name(body.name)
+    results = results_of(request)
+    token = api_token(request)
+    player = await results.player_for(token)
+    if player is None or token is None:
+        player, token = await results.create_player()
+    show = body.show
+    player = await results.rename(
+        player.id, name if body.name is not None else player.name, show_on_leaderboard=show
+    )
+    return JSONResponse(await me_body(results, player, token, public_base_url(request)))
+
+
+@router.get("/leaderboard", response_model=LeaderboardOut, summary="The ratings leaderboard")
+async def leaderboard(request: Request) -> JSONResponse:
+    """The best ratings (at least one rated race) of players who chose to show."""
+    entries = await results_of(request).leaderboard()
+    return JSONResponse(
+        {
+            "entries": [
+                {"rank": e.rank, "name": e.name, "rating": e.rating, "races": e.races}
+                for e in entries
+            ]
+        }
+    )

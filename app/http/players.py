@@ -1,0 +1,107 @@
+"""Who is playing, without signup: a player token per browser and per API client.
+
+* A browser carries its token in the ``zzv_player`` cookie: HttpOnly, SameSite=Lax,
+  Secure over https, signed with the key the results database keeps
+  (:meth:`app.results.store.ResultsStore.signing_key`), so a cookie the server did not
+  give is refused before any lookup. Pages that create or join a race set it.
+* An API client sends ``X-Player-Token``; every API answer that creates or joins a race
+  carries ``player_token`` (the one sent, or a new one when none or an unknown one was
+  sent). The API never reads the cookie, so a browser's ambient credentials cannot drive
+  it cross-site.
+
+The token is the only credential of a player; the database keeps its SHA-256 only.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from fastapi import Request, Response
+
+from app.http.deps import is_https
+from app.results.store import PlayerInfo, ResultsStore
+from app.settings import Settings
+
+PLAYER_COOKIE = "zzv_player"
+PLAYER_HEADER = "X-Player-Token"
+PLAYER_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600
+"""The longest lifetime browsers allow a cookie; renewed whenever it is set again."""
+
+TOKEN_MAX_CHARS = 128
+
+
+def results_of(request: Request) -> ResultsStore:
+    """The app's results store."""
+    results: ResultsStore = request.app.state.results
+    return results
+
+
+def _signature(key: bytes, token: str) -> str:
+    mac = hmac.new(key, token.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def sign(key: bytes, token: str) -> str:
+    """The cookie's value for ``token``: the token and its signature.
+
+    >>> value = sign(b"k", "tok"); value.startswith("tok.") and verify(b"k", value)
+    'tok'
+    >>> verify(b"k", "tok.forged") is None, verify(b"other", value) is None
+    (True, True)
+    """
+    return f"{token}.{_signature(key, token)}"
+
+
+def verify(key: bytes, value: str) -> str | None:
+    """The token of a cookie value this server signed, else None."""
+    token, dot, signature = value.rpartition(".")
+    if not dot or not token or len(token) > TOKEN_MAX_CHARS:
+        return None
+    return token if hmac.compare_digest(signature, _signature(key, token)) else None
+
+
+def api_token(request: Request) -> str | None:
+    """The ``X-Player-Token`` an API client sent, if any (an absurdly long one is ignored)."""
+    token = request.headers.get(PLAYER_HEADER, "").strip()
+    return token if token and len(token) <= TOKEN_MAX_CHARS else None
+
+
+async def cookie_token(request: Request) -> str | None:
+    """The token of the browser's signed ``zzv_player`` cookie, if it carries a good one."""
+    value = request.cookies.get(PLAYER_COOKIE)
+    if not value:
+        return None
+    return verify(await results_of(request).signing_key(), value)
+
+
+async def api_player(request: Request) -> tuple[PlayerInfo, str]:
+    """The API client's player and token: the one ``X-Player-Token`` names, else new."""
+    return await results_of(request).identify(api_token(request))
+
+
+async def browser_player(request: Request) -> tuple[PlayerInfo, str]:
+    """The browser's player and token: the one its cookie names, else new."""
+    return await results_of(request).identify(await cookie_token(request))
+
+
+async def known_browser_player(request: Request) -> PlayerInfo | None:
+    """The browser's player if its cookie names one (a look that creates nobody)."""
+    return await results_of(request).player_for(await cookie_token(request))
+
+
+async def set_player_cookie(
+    response: Response, request: Request, token: str, settings: Settings
+) -> None:
+    """Give the browser its signed player cookie (for every page of the site)."""
+    key = await results_of(request).signing_key()
+    response.set_cookie(
+        PLAYER_COOKIE,
+        sign(key, token),
+        path="/",
+        max_age=PLAYER_COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )

@@ -1,0 +1,145 @@
+"""The results' pages: "Your races" (``/me``: your name, rating, record per bot level and
+history with replay links), the ratings leaderboard (``/leaderboard``), and the one-time
+import of the record a browser kept before results lived on the server.
+
+A browser is known by its signed player cookie (:mod:`app.http.players`); reading a page
+creates no player, setting a name or importing a record does (and sets the cookie).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from app.http.api.results import InvalidName, chosen_name
+from app.http.deps import SettingsDep
+from app.http.players import (
+    browser_player,
+    known_browser_player,
+    results_of,
+    set_player_cookie,
+)
+from app.http.web.labels import Viewer, people_names
+from app.http.web.table import SPECTATOR
+from app.http.web.templating import templates
+from app.races.lobby import NAME_MAX
+from app.results.store import LevelRecord, PlayerInfo
+from engine.bots import BOT_LEVELS
+
+router = APIRouter(include_in_schema=False)
+
+IMPORT_MAX_COUNT = 1_000_000
+"""Largest count a browser's old record may claim per figure (anything above is refused)."""
+
+
+def _vary(response: Response) -> Response:
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+async def _me_context(request: Request, player: PlayerInfo | None) -> dict[str, Any]:
+    results = results_of(request)
+    history = await results.history(player.id) if player else []
+    records = await results.level_records(player.id) if player else {}
+    return {
+        "active": "me",
+        "player": player,
+        "history": history,
+        "records": records,
+        "name_max": NAME_MAX,
+    }
+
+
+@router.get("/me", response_class=HTMLResponse)
+async def your_races(request: Request) -> Response:
+    """Your races: name, rating, record per bot level, every finished race."""
+    player = await known_browser_player(request)
+    context = await _me_context(request, player)
+    return _vary(templates.TemplateResponse(request, "me.html", context))
+
+
+@router.post("/me")
+async def set_name(request: Request, settings: SettingsDep) -> Response:
+    """The name form: your display name and whether it shows on the leaderboard (303)."""
+    form = await request.form()
+    raw = form.get("name")
+    typed = raw if isinstance(raw, str) else ""
+    show = form.get("show") == "on"
+    try:
+        name = chosen_name(typed)
+    except InvalidName as exc:
+        player = await known_browser_player(request)
+        context = {**await _me_context(request, player), "error": exc.message, "typed": typed}
+        return _vary(templates.TemplateResponse(request, "me.html", context, status_code=422))
+    player, token = await browser_player(request)
+    await results_of(request).rename(player.id, name, show_on_leaderboard=show)
+    response = RedirectResponse("/me", status_code=303)
+    await set_player_cookie(response, request, token, settings)
+    return response
+
+
+def _old_record(body: Any) -> dict[str, LevelRecord] | None:
+    """The browser's old record (``{level: {races, wins, streak}}``), or None when it is
+    not one."""
+    if not isinstance(body, dict) or not isinstance(body.get("record"), dict):
+        return None
+    record: dict[str, LevelRecord] = {}
+    for level, entry in body["record"].items():
+        if level not in BOT_LEVELS or not isinstance(entry, dict):
+            return None
+        figures = [entry.get(key, 0) for key in ("races", "wins", "streak")]
+        good = all(type(n) is int and 0 <= n <= IMPORT_MAX_COUNT for n in figures)
+        if not good or figures[1] > figures[0] or figures[2] > figures[1]:
+            return None
+        record[level] = LevelRecord(*figures)
+    return record
+
+
+@router.post("/me/import")
+async def import_record(request: Request, settings: SettingsDep) -> Response:
+    """Keep the record per bot level this browser kept itself (the page's script sends it
+    once, then forgets it); a second import is refused politely (``imported`` false)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    record = _old_record(body)
+    if record is None:
+        message = 'Send {"record": {level: {"races", "wins", "streak"}}} with counts.'
+        return JSONResponse({"code": "invalid_request", "message": message}, status_code=422)
+    player, token = await browser_player(request)
+    imported = await results_of(request).import_browser_record(player.id, record)
+    response = JSONResponse({"imported": imported})
+    await set_player_cookie(response, request, token, settings)
+    return response
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(request: Request) -> Response:
+    """The best ratings of players who chose to show."""
+    player = await known_browser_player(request)
+    entries = await results_of(request).leaderboard()
+    context = {"active": "leaderboard", "entries": entries, "player": player}
+    return _vary(templates.TemplateResponse(request, "leaderboard.html", context))
+
+
+async def stored_replay(request: Request, game_id: str) -> tuple[dict[str, Any], Viewer] | None:
+    """A finished race's public record from the results (the live race is gone), read as
+    its seat by the browser that sat there, else as a spectator; None if not kept."""
+    results = results_of(request)
+    record = await results.finished_record(game_id)
+    seats = await results.finished_seats(game_id)
+    if record is None or not seats:
+        return None
+    player = await known_browser_player(request)
+    public = [{"seat": s.seat, "name": s.name, "person": s.bot_level is None} for s in seats]
+    mine = [s.seat for s in seats if player is not None and s.player_id == player.id]
+    return record, Viewer(mine[0] if mine else SPECTATOR, people_names(public))
+
+
+async def browser_records(request: Request) -> dict[str, LevelRecord]:
+    """The record per bot level of the browser's player (empty for a browser unknown)."""
+    player = await known_browser_player(request)
+    return await results_of(request).level_records(player.id) if player else {}

@@ -1,0 +1,57 @@
+"""A finished race handed to the results (:mod:`app.results`): who sat where, each seat's
+place, laps, tricks won and gas left, and the public record.
+
+Called once by the unit of work (:class:`app.races.unit.Races`) when a change it kept
+finished the race; recording is idempotent on the results' side, so a second call for
+the same race changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+
+from app.races import operations
+from app.races.record import GameSession
+from app.results.ratings import places
+from app.results.store import Finish, SeatResult
+from engine import EventKind
+
+
+def finish_of(session: GameSession, now: float) -> Finish | None:
+    """What the results keep of ``session``, finished at wall-clock ``now``; None while it
+    runs, or when no person known to the results sat in it (a bots-only race, or one of
+    people the results never met)."""
+    game = session.game
+    lobby = session.lobby
+    if not game.is_over or not any(seat.player is not None for seat in lobby.seats):
+        return None
+    record = operations.game_record(session)
+    tricks = Counter(
+        event["seat"] for event in record["events"] if event["kind"] == EventKind.TRICK_WON.value
+    )
+    finish = places(game.laps, game.gas, game.winner)
+    seats = tuple(
+        SeatResult(
+            seat=seat.index,
+            name=seat.name,
+            place=finish[seat.index],
+            laps=game.laps[seat.index],
+            tricks=tricks[seat.index],
+            gas=game.gas[seat.index],
+            player_id=seat.player if seat.person else None,
+            bot_level=None if seat.person else session.config.bots,
+        )
+        for seat in lobby.seats
+    )
+    return Finish(
+        game_id=session.id,
+        finished_at=datetime.fromtimestamp(now, UTC),
+        players=session.config.players,
+        people=lobby.people(),
+        bots=session.config.bots,
+        settings=session.config.to_dict(),
+        practice=session.practice,
+        record=record,
+        seats=seats,
+    )

@@ -1,0 +1,100 @@
+"""Where the results live, and the async engine on them.
+
+* ``ZZV_DATABASE_URL`` set: that database (``postgresql://...`` is driven by asyncpg;
+  ``sqlite:///path`` by aiosqlite);
+* otherwise the SQLite file ``results.sqlite3`` in ``ZZV_DATA_DIR``, else in the user's
+  data folder (platformdirs), beside the race file;
+* with ``ZZV_DURABLE=false`` and no data folder, a SQLite database in memory, gone at the
+  stop, as the races are then.
+
+SQLite is set to WAL with ``synchronous=NORMAL`` (a killed process loses nothing
+committed), a busy timeout and foreign keys on. Every connection of one store to SQLite is
+used one call at a time (:class:`app.results.store.ResultsStore` serialises them): SQLite
+has one writer anyway, and a wait inside SQLite would hold a connection, not the event loop.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from app.settings import Settings
+
+APP_FOLDER = "zoom-zoom-vroom"
+"""The folder's name in the user's data folder when ``ZZV_DATA_DIR`` is unset (the race
+file's too)."""
+
+RESULTS_FILE = "results.sqlite3"
+"""The results' SQLite file in the data folder."""
+
+MEMORY_URL = "sqlite+aiosqlite://"
+
+
+def data_folder(settings: Settings) -> Path:
+    """``ZZV_DATA_DIR``, else the user's data folder."""
+    if settings.data_dir is not None:
+        return settings.data_dir
+    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
+
+
+def async_url(raw: str) -> URL:
+    """``raw`` with the async driver this server uses for its database.
+
+    >>> async_url("postgresql://zzv:pw@db:5432/zzv").drivername
+    'postgresql+asyncpg'
+    >>> async_url("postgres://db/zzv").drivername, async_url("sqlite:////tmp/r.db").drivername
+    ('postgresql+asyncpg', 'sqlite+aiosqlite')
+    """
+    url = make_url("postgresql" + raw[len("postgres") :] if raw.startswith("postgres:") else raw)
+    backend = url.get_backend_name()
+    if backend == "postgresql":
+        return url.set(drivername="postgresql+asyncpg")
+    if backend == "sqlite":
+        return url.set(drivername="sqlite+aiosqlite")
+    raise ValueError(f"ZZV_DATABASE_URL must be a PostgreSQL or SQLite URL, not {backend!r}.")
+
+
+def results_url(settings: Settings) -> URL:
+    """The database ``settings`` point the results at (see the module docstring)."""
+    if settings.database_url is not None:
+        return async_url(settings.database_url.get_secret_value())
+    if not settings.durable and settings.data_dir is None:
+        return make_url(MEMORY_URL)
+    return make_url(f"sqlite+aiosqlite:///{data_folder(settings) / RESULTS_FILE}")
+
+
+def is_sqlite(url: URL) -> bool:
+    """Whether ``url`` is a SQLite database."""
+    return url.get_backend_name() == "sqlite"
+
+
+def connect(url: URL) -> AsyncEngine:
+    """An async engine on ``url``; a SQLite file's folder is created (readable by its
+    owner only: results name players), an in-memory SQLite database is one connection
+    kept for the engine's life."""
+    if not is_sqlite(url):
+        return create_async_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    options: dict[str, Any] = {}
+    if url.database in (None, "", ":memory:"):
+        options["poolclass"] = StaticPool
+    else:
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    engine = create_async_engine(url, **options)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine

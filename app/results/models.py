@@ -1,0 +1,128 @@
+"""The results' tables, as SQLAlchemy 2 declarative models.
+
+The migrations in ``app/results/migrations`` build exactly these (a test compares them
+with Alembic's autogenerate). A new table or column needs a new migration there, never an
+edit of an old one.
+
+* ``players``: one per browser or API client, known by the SHA-256 of its token (never
+  the token); its chosen name, whether it shows on the leaderboard, its rating.
+* ``finished_races``: one per race that ended with at least one person in it: settings,
+  the practice flag, the public record (no hidden card is in it).
+* ``race_results``: one per seat of a finished race: a person's player id or the bot's
+  level, place, laps, tricks won, gas left, and the person's rating before and after.
+* ``server_keys``: secrets every worker must share (the player cookie's signing key).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    false,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names fixed by rule, so a migration can name what it drops on any database."""
+
+
+class Base(DeclarativeBase):
+    """The results' declarative base; ``Base.metadata`` is what the migrations build."""
+
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON}
+
+
+class Player(Base):
+    """A person, known by their token's digest; no signup, no e-mail, nothing else."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_digest: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str | None] = mapped_column(String(40))
+    show_on_leaderboard: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """``mu - 3 sigma``, kept beside them so the leaderboard sorts on an index."""
+    races: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Rated races: finished races that were not practice."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    browser_record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The record per bot level this browser kept before results were on the server,
+    imported once."""
+
+    __table_args__ = (Index("ix_players_board", "show_on_leaderboard", "ordinal"),)
+
+
+class FinishedRace(Base):
+    """A race that ended, with at least one person in it."""
+
+    __tablename__ = "finished_races"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    kind: Mapped[str] = mapped_column(String(16), server_default="race")
+    """``race`` (started by a person), or another kind a later feature names (a daily
+    deal, a quick match)."""
+    players: Mapped[int] = mapped_column(Integer)
+    people: Mapped[int] = mapped_column(Integer)
+    bots: Mapped[str] = mapped_column(String(16))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    practice: Mapped[bool] = mapped_column(Boolean)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The public record (``GET /api/games/{id}/record`` once complete)."""
+
+
+class RaceResult(Base):
+    """One seat's result in a finished race."""
+
+    __tablename__ = "race_results"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("finished_races.game_id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("players.id", ondelete="SET NULL"), index=True
+    )
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(40))
+    place: Mapped[int] = mapped_column(Integer)
+    laps: Mapped[int] = mapped_column(Integer)
+    tricks: Mapped[int] = mapped_column(Integer)
+    gas: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float | None] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float)
+    mu_after: Mapped[float | None] = mapped_column(Float)
+    sigma_after: Mapped[float | None] = mapped_column(Float)
+
+
+class ServerKey(Base):
+    """A named secret shared by every worker on this database."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+METADATA = Base.metadata
+"""Every results table (what the migrations must match)."""

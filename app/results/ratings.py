@@ -1,0 +1,93 @@
+"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one rating per person.
+
+A rating is ``(mu, sigma)``: the skill the model believes in and how unsure it is. A new
+player starts at openskill's default (25, 25/3). After every finished race that is not
+practice, each person in it is rated against every other seat, people and bots alike,
+from the places the race gave (ties share a place). Bots do not move: each level has the
+fixed rating in :data:`BOT_RATINGS`, calibrated by ``python -m bench ratings`` from bot
+tournaments (docs/ratings.md says how), so a rating means the same whether it was earned
+against bots or against people.
+
+The number shown (:func:`display`) is the conservative estimate ``mu - 3 sigma`` on a
+friendlier scale; the leaderboard sorts on the same estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+"""openskill's Plackett-Luce model with its default parameters."""
+
+START_MU = float(MODEL.mu)
+START_SIGMA = float(MODEL.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A skill estimate: ``mu`` and its uncertainty ``sigma``."""
+
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+
+    @property
+    def ordinal(self) -> float:
+        """``mu - 3 sigma``: a skill the player is very likely above.
+
+        >>> Rating().ordinal
+        0.0
+        """
+        return self.mu - 3 * self.sigma
+
+
+BOT_RATINGS: dict[str, Rating] = {
+    "random": Rating(14.5, 1.0),
+    "easy": Rating(24.0, 1.0),
+    "normal": Rating(30.5, 1.0),
+    "hard": Rating(34.0, 1.0),
+}
+"""Each bot level's fixed rating (docs/ratings.md: the calibration and its figures)."""
+
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+
+def display(rating: Rating) -> int:
+    """The rating as shown: ``1000 + 40 * (mu - 3 sigma)``, rounded; a new player shows 1000.
+
+    >>> display(Rating()), display(Rating(30.0, 2.0))
+    (1000, 1960)
+    """
+    return round(DISPLAY_BASE + DISPLAY_SCALE * Rating(rating.mu, rating.sigma).ordinal)
+
+
+def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """Every seat's rating after one race in which seat ``i`` (rated ``ratings[i]``)
+    finished at ``places[i]`` (1 is first; equal places are a tie). The caller keeps the
+    new ratings of people and ignores the bots' (theirs are fixed).
+
+    >>> after = rate([Rating(), BOT_RATINGS["easy"]], [1, 2])
+    >>> after[0].mu > Rating().mu and after[0].sigma < Rating().sigma
+    True
+    """
+    if len(ratings) != len(places):
+        raise ValueError("One place per rating.")
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    rated = MODEL.rate(teams, ranks=[float(p) for p in places])
+    return [Rating(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[int]:
+    """Each seat's place: the winner first, then by laps, then by gas left; seats equal on
+    all three share the better place (1, 2, 2, 4).
+
+    >>> places([2, 1, 1, 0], [0, 3, 3, 5], 0)
+    [1, 2, 2, 4]
+    >>> places([1, 2, 1], [4, 0, 2], 1)
+    [2, 1, 3]
+    """
+    keys = [(seat == winner, laps[seat], gas[seat]) for seat in range(len(laps))]
+    return [1 + sum(1 for other in keys if other > key) for key in keys]

@@ -1,0 +1,537 @@
+"""The results' repository: the one way the layers above read and write results.
+
+Each public method is one unit of work: one transaction, committed before it returns (or
+rolled back whole when it raises). The methods take and return plain frozen dataclasses,
+never ORM objects, so nothing above this layer holds a session. A later feature adds its
+own tables with a new migration and its own queries through :meth:`ResultsStore.unit`.
+
+Ratings follow :mod:`app.results.ratings`. Recording a finished race is idempotent: the
+race's id is the ``finished_races`` key, so a second :meth:`ResultsStore.record_finish`
+of the same race (a retry, two workers) changes nothing and says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import func, select
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.results.database import connect, is_sqlite, results_url
+from app.results.models import FinishedRace, Player, RaceResult, ServerKey
+from app.results.ratings import BOT_RATINGS, Rating, display, rate
+from app.settings import Settings
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+HISTORY_LIMIT = 200
+"""Most races :meth:`ResultsStore.history` returns (the newest)."""
+
+
+def digest(token: str) -> str:
+    """SHA-256 of a player token: all the database keeps of it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_player_token() -> str:
+    """A fresh player token: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A player as the layers above see it."""
+
+    id: int
+    name: str | None
+    show_on_leaderboard: bool
+    rating: Rating
+    races: int
+    """Rated races (practice does not count)."""
+
+    @property
+    def shown_name(self) -> str:
+        """The chosen name, else ``Racer <id>``."""
+        return self.name or f"Racer {self.id}"
+
+    @property
+    def display(self) -> int:
+        """The rating as shown (:func:`app.results.ratings.display`)."""
+        return display(self.rating)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's result: a person's (``player_id``) or a bot's (``bot_level``)."""
+
+    seat: int
+    name: str
+    place: int
+    laps: int
+    tricks: int
+    gas: int
+    player_id: int | None = None
+    bot_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A finished race, as the domain hands it over."""
+
+    game_id: str
+    finished_at: datetime
+    players: int
+    people: int
+    bots: str
+    settings: dict[str, Any]
+    practice: bool
+    record: dict[str, Any]
+    seats: tuple[SeatResult, ...]
+    kind: str = "race"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One race in a player's history (their first seat in it)."""
+
+    game_id: str
+    finished_at: datetime
+    kind: str
+    players: int
+    people: int
+    bots: str
+    place: int
+    practice: bool
+    rating_before: int | None
+    rating_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One row of the ratings leaderboard."""
+
+    rank: int
+    name: str
+    rating: int
+    races: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRecord:
+    """A player's record against one bot level: races alone against bots of that level,
+    wins, and the current streak of wins (the browser's old record added in)."""
+
+    races: int = 0
+    wins: int = 0
+    streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What :meth:`ResultsStore.record_finish` did: ``new`` is False when the race was
+    already recorded; ``ratings`` maps each rated player to (before, after)."""
+
+    new: bool
+    ratings: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)
+
+
+def _info(row: Player) -> PlayerInfo:
+    return PlayerInfo(
+        row.id, row.name, row.show_on_leaderboard, Rating(row.mu, row.sigma), row.races
+    )
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored moment is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class ResultsStore:
+    """Players, ratings and finished races in one database (see the module docstring)."""
+
+    def __init__(self, url: URL | str) -> None:
+        """A store on ``url`` (an async SQLAlchemy URL); nothing is opened yet."""
+        self.url = make_url(url) if isinstance(url, str) else url
+        self._engine: AsyncEngine | None = None
+        self._sessions: async_sessionmaker[AsyncSession] | None = None
+        # SQLite has one writer; calls of this process take turns instead of waiting
+        # inside SQLite (where a wait would hold a connection, and an in-memory
+        # database has only one).
+        self._serial = asyncio.Lock() if is_sqlite(self.url) else None
+        self._signing_key: bytes | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ResultsStore:
+        """The store on the database ``settings`` name (:func:`results_url`)."""
+        return cls(results_url(settings))
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.url.get_backend_name()
+
+    # ------------------------------------------------------------------ life
+
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
+        if self._engine is not None:
+            return
+        engine = connect(self.url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(_upgrade)
+        except BaseException:
+            await engine.dispose()
+            raise
+        self._engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    async def close(self) -> None:
+        """Close every connection (an in-memory database is gone then)."""
+        if self._engine is not None:
+            await self._engine.dispose()
+        self._engine = None
+        self._sessions = None
+
+    @contextlib.asynccontextmanager
+    async def unit(self) -> AsyncIterator[AsyncSession]:
+        """One unit of work: a session in one transaction, committed on leaving (rolled
+        back on an exception); calls on SQLite take turns."""
+        if self._sessions is None:
+            await self.open()
+        assert self._sessions is not None
+        async with contextlib.AsyncExitStack() as stack:
+            if self._serial is not None:
+                await stack.enter_async_context(self._serial)
+            session = await stack.enter_async_context(self._sessions())
+            await stack.enter_async_context(session.begin())
+            yield session
+
+    async def ping(self) -> None:
+        """A round trip to the database (raises when it is unreachable)."""
+        async with self.unit() as session:
+            await session.execute(select(1))
+
+    # ------------------------------------------------------------------ players
+
+    async def player_for(self, token: str | None) -> PlayerInfo | None:
+        """The player whose token is ``token``, or None (no token, or an unknown one)."""
+        if not token:
+            return None
+        async with self.unit() as session:
+            row = await session.scalar(select(Player).where(Player.token_digest == digest(token)))
+            return None if row is None else _info(row)
+
+    async def create_player(self, name: str | None = None) -> tuple[PlayerInfo, str]:
+        """A new player (named ``name``, already cleaned by the caller) and their token."""
+        token = new_player_token()
+        start = Rating()
+        row = Player(
+            token_digest=digest(token),
+            name=name,
+            show_on_leaderboard=False,
+            mu=start.mu,
+            sigma=start.sigma,
+            ordinal=start.ordinal,
+            races=0,
+            created_at=_now(),
+        )
+        async with self.unit() as session:
+            session.add(row)
+            await session.flush()
+            return _info(row), token
+
+    async def identify(self, token: str | None) -> tuple[PlayerInfo, str]:
+        """The player ``token`` names and that token, else a new player and its token
+        (an unknown token is never adopted: a client cannot pick its own)."""
+        found = await self.player_for(token)
+        if found is not None and token:
+            return found, token
+        return await self.create_player()
+
+    async def get_player(self, player_id: int) -> PlayerInfo | None:
+        """The player with id ``player_id``, or None."""
+        async with self.unit() as session:
+            row = await session.get(Player, player_id)
+            return None if row is None else _info(row)
+
+    async def rename(
+        self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
+    ) -> PlayerInfo:
+        """Set the player's name (None: back to ``Racer <id>``) and, when given, whether
+        they show on the leaderboard. Raises ``KeyError`` for an unknown player."""
+        async with self.unit() as session:
+            row = await session.get(Player, player_id, with_for_update=True)
+            if row is None:
+                raise KeyError(player_id)
+            row.name = name
+            if show_on_leaderboard is not None:
+                row.show_on_leaderboard = show_on_leaderboard
+            return _info(row)
+
+    async def import_browser_record(self, player_id: int, record: dict[str, LevelRecord]) -> bool:
+        """Keep the record a browser kept before (once: False when one was kept already)."""
+        async with self.unit() as session:
+            row = await session.get(Player, player_id, with_for_update=True)
+            if row is None:
+                raise KeyError(player_id)
+            if row.browser_record is not None:
+                return False
+            row.browser_record = {
+                level: {"races": r.races, "wins": r.wins, "streak": r.streak}
+                for level, r in record.items()
+            }
+            return True
+
+    async def signing_key(self) -> bytes:
+        """The cookie signing key every worker on this database shares (made once)."""
+        if self._signing_key is not None:
+            return self._signing_key
+        async with self.unit() as session:
+            row = await session.get(ServerKey, "player_cookie")
+            if row is None:
+                session.add(ServerKey(name="player_cookie", value=secrets.token_hex(32)))
+                try:
+                    await session.flush()
+                except IntegrityError:  # another worker made it first: use theirs
+                    await session.rollback()
+                    row = None
+        if row is None:
+            async with self.unit() as session:
+                row = await session.get(ServerKey, "player_cookie")
+                assert row is not None
+        self._signing_key = bytes.fromhex(row.value)
+        return self._signing_key
+
+    # ------------------------------------------------------------------ races
+
+    async def record_finish(self, finish: Finish) -> Recorded:
+        """Keep a finished race and every seat's result; unless it is practice, rate
+        every person in it (a person at several seats counts once, at their first).
+        Idempotent (see the module docstring)."""
+        try:
+            async with self.unit() as session:
+                return await _record(session, finish)
+        except IntegrityError:
+            if await self.finished_record(finish.game_id) is not None:
+                return Recorded(new=False)  # another worker recorded it meanwhile
+            raise
+
+    async def finished_record(self, game_id: str) -> dict[str, Any] | None:
+        """The public record of a finished race, or None if there is none."""
+        async with self.unit() as session:
+            row = await session.get(FinishedRace, game_id)
+            return None if row is None else row.record
+
+    async def finished_seats(self, game_id: str) -> list[SeatResult]:
+        """Every seat's result of a finished race in seat order (empty: not kept)."""
+        async with self.unit() as session:
+            rows = await session.scalars(
+                select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
+            )
+            return [
+                SeatResult(
+                    row.seat,
+                    row.name,
+                    row.place,
+                    row.laps,
+                    row.tricks,
+                    row.gas,
+                    row.player_id,
+                    row.bot_level,
+                )
+                for row in rows
+            ]
+
+    async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
+        """The player's finished races, newest first (their first seat in each)."""
+        first_seat = (
+            select(RaceResult.game_id, func.min(RaceResult.seat).label("seat"))
+            .where(RaceResult.player_id == player_id)
+            .group_by(RaceResult.game_id)
+            .subquery()
+        )
+        query = (
+            select(FinishedRace, RaceResult)
+            .join(first_seat, first_seat.c.game_id == FinishedRace.game_id)
+            .join(
+                RaceResult,
+                (RaceResult.game_id == first_seat.c.game_id)
+                & (RaceResult.seat == first_seat.c.seat),
+            )
+            .order_by(FinishedRace.finished_at.desc(), FinishedRace.game_id)
+            .limit(limit)
+        )
+        async with self.unit() as session:
+            rows = (await session.execute(query)).all()
+        return [_history_entry(race, result) for race, result in rows]
+
+    async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
+        """The player's record per bot level: races alone against bots (practice left
+        out), wins and the current streak, with the browser's old record added in."""
+        query = (
+            select(FinishedRace.bots, RaceResult.place)
+            .join(RaceResult, RaceResult.game_id == FinishedRace.game_id)
+            .where(
+                RaceResult.player_id == player_id,
+                FinishedRace.people == 1,
+                FinishedRace.practice.is_(False),
+            )
+            .order_by(FinishedRace.finished_at, FinishedRace.game_id)
+        )
+        async with self.unit() as session:
+            rows = (await session.execute(query)).all()
+            player = await session.get(Player, player_id)
+        tally: dict[str, LevelRecord] = {}
+        if player is not None and player.browser_record:
+            for level, old in player.browser_record.items():
+                tally[level] = LevelRecord(
+                    int(old.get("races", 0)), int(old.get("wins", 0)), int(old.get("streak", 0))
+                )
+        for level, place in rows:
+            was = tally.get(level, LevelRecord())
+            won = place == 1
+            tally[level] = LevelRecord(was.races + 1, was.wins + won, was.streak + 1 if won else 0)
+        return dict(sorted(tally.items()))
+
+    async def leaderboard(self, limit: int = 50) -> list[BoardEntry]:
+        """The best ratings of players who chose to show, with at least one rated race."""
+        query = (
+            select(Player)
+            .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
+            .order_by(Player.ordinal.desc(), Player.id)
+            .limit(limit)
+        )
+        async with self.unit() as session:
+            rows = list(await session.scalars(query))
+        return [
+            BoardEntry(rank, _info(row).shown_name, display(Rating(row.mu, row.sigma)), row.races)
+            for rank, row in enumerate(rows, 1)
+        ]
+
+
+def _upgrade(connection: Connection) -> None:
+    """``alembic upgrade head`` on ``connection`` (run inside the opening transaction)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def _record(session: AsyncSession, finish: Finish) -> Recorded:
+    """The body of :meth:`ResultsStore.record_finish`, inside its transaction."""
+    if await session.get(FinishedRace, finish.game_id) is not None:
+        return Recorded(new=False)
+    session.add(
+        FinishedRace(
+            game_id=finish.game_id,
+            finished_at=finish.finished_at,
+            kind=finish.kind,
+            players=finish.players,
+            people=finish.people,
+            bots=finish.bots,
+            settings=finish.settings,
+            practice=finish.practice,
+            record=finish.record,
+        )
+    )
+    await session.flush()  # a second worker recording the same race stops here
+    ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
+    players: dict[int, Player] = {}
+    if ids:
+        rows = await session.scalars(
+            select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
+        )
+        players = {row.id: row for row in rows}
+    changes = {} if finish.practice else _new_ratings(finish.seats, players)
+    for rated_id, (_, after) in changes.items():
+        row = players[rated_id]
+        row.mu, row.sigma, row.ordinal = after.mu, after.sigma, after.ordinal
+        row.races += 1
+    for seat in finish.seats:
+        known = seat.player_id if seat.player_id in players else None
+        change = changes.get(known) if known is not None else None
+        session.add(
+            RaceResult(
+                game_id=finish.game_id,
+                seat=seat.seat,
+                player_id=known,
+                bot_level=seat.bot_level,
+                name=seat.name[:40],
+                place=seat.place,
+                laps=seat.laps,
+                tricks=seat.tricks,
+                gas=seat.gas,
+                mu_before=None if change is None else change[0].mu,
+                sigma_before=None if change is None else change[0].sigma,
+                mu_after=None if change is None else change[1].mu,
+                sigma_after=None if change is None else change[1].sigma,
+            )
+        )
+    return Recorded(new=True, ratings=changes)
+
+
+def _new_ratings(
+    seats: Sequence[SeatResult], players: dict[int, Player]
+) -> dict[int, tuple[Rating, Rating]]:
+    """Each person's (before, after) for one rated race: every seat takes part (bots at
+    their level's fixed rating); a person's seats after their first are left out."""
+    rated: list[SeatResult] = []
+    counted: set[int] = set()
+    ratings: list[Rating] = []
+    for seat in seats:
+        if seat.player_id is not None and seat.player_id in players:
+            if seat.player_id in counted:
+                continue
+            counted.add(seat.player_id)
+            row = players[seat.player_id]
+            ratings.append(Rating(row.mu, row.sigma))
+        elif seat.bot_level in BOT_RATINGS:
+            ratings.append(BOT_RATINGS[seat.bot_level])
+        else:  # a person the server does not know: rated as a newcomer, not kept
+            ratings.append(Rating())
+        rated.append(seat)
+    if not counted:
+        return {}
+    after = rate(ratings, [seat.place for seat in rated])
+    return {
+        seat.player_id: (before, new)
+        for seat, before, new in zip(rated, ratings, after, strict=True)
+        if seat.player_id is not None and seat.player_id in counted
+    }
+
+
+def _history_entry(race: FinishedRace, result: RaceResult) -> HistoryEntry:
+    before = after = None
+    if result.mu_before is not None and result.sigma_before is not None:
+        before = display(Rating(result.mu_before, result.sigma_before))
+    if result.mu_after is not None and result.sigma_after is not None:
+        after = display(Rating(result.mu_after, result.sigma_after))
+    return HistoryEntry(
+        game_id=race.game_id,
+        finished_at=_utc(race.finished_at),
+        kind=race.kind,
+        players=race.players,
+        people=race.people,
+        bots=race.bots,
+        place=result.place,
+        practice=race.practice,
+        rating_before=before,
+        rating_after=after,
+    )

@@ -1,0 +1,273 @@
+"""The results store on SQLite and on a real PostgreSQL, with the same expectations: the
+migrations from empty (through the ``alembic`` command) build exactly the models, a
+finished race is recorded once and rates its people (not in practice), history, the
+record per bot level and the leaderboard read back what was written."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+
+from app.results.database import async_url, connect
+from app.results.models import METADATA
+from app.results.ratings import BOT_RATINGS, Rating
+from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
+
+REPO = Path(__file__).resolve().parent.parent
+START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+def finish(
+    game_id: str,
+    people: list[tuple[int, int]],
+    *,
+    bots: str = "easy",
+    practice: bool = False,
+    minutes: int = 0,
+    players: int = 3,
+) -> Finish:
+    """A finished race: ``people`` are (player id, place); bots of ``bots`` take the rest
+    of the places in seat order."""
+    taken = {place for _, place in people}
+    free = iter(p for p in range(1, players + 1) if p not in taken)
+    seats = [
+        SeatResult(i, f"P{i}", place, 2 if place == 1 else 1, 3, 4, player_id=pid)
+        for i, (pid, place) in enumerate(people)
+    ]
+    for seat in range(len(people), players):
+        seats.append(SeatResult(seat, f"Bot {seat + 1}", next(free), 0, 1, 2, bot_level=bots))
+    return Finish(
+        game_id=game_id,
+        finished_at=START + timedelta(minutes=minutes),
+        players=players,
+        people=len(people),
+        bots=bots,
+        settings={"players": players, "bots": bots},
+        practice=practice,
+        record={"game_id": game_id, "complete": True, "events": []},
+        seats=tuple(seats),
+    )
+
+
+def test_alembic_upgrade_head_from_empty_builds_exactly_the_models(
+    results_database: str,
+) -> None:
+    env = {**os.environ, "ZZV_DATABASE_URL": results_database}
+    alembic = [sys.executable, "-m", "alembic", "-c", str(REPO / "app/results/alembic.ini")]
+    for _ in range(2):  # the second upgrade finds nothing to do
+        done = subprocess.run(
+            [*alembic, "upgrade", "head"], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+
+    async def compare() -> tuple[list[Any], list[Any]]:
+        engine = connect(async_url(results_database))
+        try:
+            async with engine.connect() as conn:
+                diff = await conn.run_sync(
+                    lambda sync: compare_metadata(
+                        MigrationContext.configure(
+                            sync, opts={"version_table": "results_alembic_version"}
+                        ),
+                        METADATA,
+                    )
+                )
+                version = (
+                    await conn.execute(text("SELECT version_num FROM results_alembic_version"))
+                ).all()
+        finally:
+            await engine.dispose()
+        return diff, version
+
+    diff, version = run(compare())
+    assert diff == []
+    assert [tuple(row) for row in version] == [("r0001",)]
+
+
+def test_a_finished_race_rates_its_person_once(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            ada, token = await store.create_player("Ada")
+            first = await store.record_finish(finish("g1", [(ada.id, 1)]))
+            assert first.new and set(first.ratings) == {ada.id}
+            again = await store.record_finish(finish("g1", [(ada.id, 1)]))
+            assert not again.new  # idempotent: the same race is never counted twice
+            after = await store.player_for(token)
+            assert after is not None and after.races == 1
+            assert after.rating.mu > Rating().mu and after.rating.sigma < Rating().sigma
+            assert after.rating == first.ratings[ada.id][1]
+            [entry] = await store.history(ada.id)
+            assert (entry.game_id, entry.place, entry.practice) == ("g1", 1, False)
+            assert entry.rating_before == 1000 and entry.rating_after == after.display
+            assert entry.finished_at == START
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_practice_is_in_the_history_but_moves_no_rating(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            ada, token = await store.create_player()
+            done = await store.record_finish(finish("p1", [(ada.id, 1)], practice=True))
+            assert done.new and done.ratings == {}
+            after = await store.player_for(token)
+            assert after is not None
+            assert (after.rating, after.races) == (Rating(), 0)
+            [entry] = await store.history(ada.id)
+            assert entry.practice and entry.rating_before is None and entry.rating_after is None
+            assert await store.level_records(ada.id) == {}  # practice is not on the record
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_losing_to_strong_bots_costs_less_than_losing_to_weak_ones(
+    results_database: str,
+) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            one, _ = await store.create_player()
+            two, _ = await store.create_player()
+            to_hard = await store.record_finish(finish("h", [(one.id, 3)], bots="hard"))
+            to_random = await store.record_finish(finish("r", [(two.id, 3)], bots="random"))
+            lost_hard = Rating().mu - to_hard.ratings[one.id][1].mu
+            lost_random = Rating().mu - to_random.ratings[two.id][1].mu
+            assert 0 < lost_hard < lost_random
+            assert BOT_RATINGS["random"].mu < BOT_RATINGS["hard"].mu
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_two_people_in_one_race_are_rated_against_each_other(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            win, _ = await store.create_player()
+            lose, _ = await store.create_player()
+            done = await store.record_finish(finish("f", [(win.id, 1), (lose.id, 3)], players=4))
+            assert done.ratings[win.id][1].mu > Rating().mu > done.ratings[lose.id][1].mu
+            assert [e.place for e in await store.history(lose.id)] == [3]
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_history_newest_first_and_record_per_bot_level(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            ada, _ = await store.create_player()
+            other, _ = await store.create_player()
+            assert await store.import_browser_record(ada.id, {"easy": LevelRecord(5, 3, 2)})
+            # a second import (another tab, a replayed request) changes nothing
+            assert not await store.import_browser_record(ada.id, {"easy": LevelRecord(9, 9, 9)})
+            places = [1, 2, 1, 1]
+            for minute, place in enumerate(places):
+                await store.record_finish(finish(f"e{minute}", [(ada.id, place)], minutes=minute))
+            await store.record_finish(finish("n0", [(ada.id, 1)], bots="normal", minutes=9))
+            await store.record_finish(finish("x", [(other.id, 1)], minutes=10))
+            # a race with a friend counts in the history, not against a bot level
+            await store.record_finish(
+                finish("fr", [(ada.id, 1), (other.id, 2)], minutes=11, players=4)
+            )
+            history = await store.history(ada.id)
+            assert [e.game_id for e in history] == ["fr", "n0", "e3", "e2", "e1", "e0"]
+            records = await store.level_records(ada.id)
+            assert records == {
+                "easy": LevelRecord(races=9, wins=6, streak=2),
+                "normal": LevelRecord(races=1, wins=1, streak=1),
+            }
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_the_leaderboard_lists_only_players_who_chose_to_show(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            shy, _ = await store.create_player("Shy")
+            ada, _ = await store.create_player()
+            bob, _ = await store.create_player()
+            newcomer, _ = await store.create_player()
+            await store.rename(ada.id, "Ada", show_on_leaderboard=True)
+            await store.rename(bob.id, None, show_on_leaderboard=True)
+            await store.rename(newcomer.id, "New", show_on_leaderboard=True)
+            await store.record_finish(finish("a", [(ada.id, 1)], bots="normal"))
+            await store.record_finish(finish("b", [(bob.id, 2)], bots="normal"))
+            await store.record_finish(finish("s", [(shy.id, 1)], bots="hard"))
+            board = await store.leaderboard()
+            assert [(e.rank, e.name) for e in board] == [(1, "Ada"), (2, f"Racer {bob.id}")]
+            assert board[0].rating > board[1].rating and board[0].races == 1
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_an_unknown_token_is_never_adopted(results_database: str) -> None:
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            known, token = await store.identify(None)
+            assert await store.identify(token) == (known, token)
+            stranger, fresh = await store.identify("chosen-by-the-client")
+            assert fresh != "chosen-by-the-client" and stranger.id != known.id
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_two_stores_on_one_database_share_the_key_and_record_a_race_once(
+    results_database: str,
+) -> None:
+    async def scenario() -> None:
+        one = ResultsStore(async_url(results_database))
+        two = ResultsStore(async_url(results_database))
+        await one.open()
+        await two.open()
+        try:
+            ada, token = await one.create_player()
+            keys = await asyncio.gather(one.signing_key(), two.signing_key())
+            assert keys[0] == keys[1] and len(keys[0]) == 32
+            race = finish("same", [(ada.id, 1)])
+            done = await asyncio.gather(one.record_finish(race), two.record_finish(race))
+            assert sorted(d.new for d in done) == [False, True]
+            player = await two.player_for(token)
+            assert player is not None and player.races == 1
+        finally:
+            await one.close()
+            await two.close()
+
+    run(scenario())
