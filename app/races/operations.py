@@ -196,11 +196,19 @@ def game_record(session: GameSession) -> dict[str, Any]:
             "variants": game.observation(HUMAN_SEAT)["variants"],
         },
         "practice": session.practice,
-        "seed": session.seed if over or session.seed_chosen else None,
+        "seed": session.seed if seed_shown(session) else None,
         "winner": game.winner if over else None,
         "turn": session.turn,
         "events": session.events.dicts(),
     }
+
+
+def seed_shown(session: GameSession) -> bool:
+    """Whether the race's seed may be shown: once over, or when its creator chose it; a
+    daily deal's never (a finished attempt must not let anyone practise the day's cards)."""
+    if session.config.daily is not None:
+        return False
+    return bool(session.game.is_over) or session.seed_chosen
 
 
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:

@@ -55,9 +55,11 @@ def slot_name(players: int) -> str:
     return f"quick:{players}"
 
 
-async def quick_race(races: Races, players: int, owner: str, name: str | None = None) -> QuickSeat:
+async def quick_race(
+    races: Races, players: int, owner: str, name: str | None = None, player: int | None = None
+) -> QuickSeat:
     """A seat in the open quick race of ``players`` seats, or in a new one (see the module
-    docstring) for client ``owner``, named ``name``.
+    docstring) for client ``owner``, named ``name``, the results' ``player`` if known.
 
     Raises what :meth:`Races.create` raises when a new race is refused
     (:class:`~app.races.errors.ServerFull`, :class:`~app.races.errors.TooManyGames`) and
@@ -69,33 +71,37 @@ async def quick_race(races: Races, players: int, owner: str, name: str | None = 
     for _ in range(_ATTEMPTS):
         held = await store.slot(slot)
         if held is not None:
-            joined = await _join(races, held, name)
+            joined = await _join(races, held, name, player)
             if joined is not None:
                 if joined.session.lobby.started:
                     await store.free_slot(slot, held)
                 return joined
             await store.free_slot(slot, held)
             continue
-        created = await _open(races, players, owner, name)
+        created = await _open(races, players, owner, name, player)
         if await store.hold_slot(slot, created.session.id, ttl) == created.session.id:
             return created
         await store.wipe(created.session.id)  # another request opened one just now: join it
     # Every round lost a race to another request (a burst): race with whoever comes next.
-    return await _open(races, players, owner, name)
+    return await _open(races, players, owner, name, player)
 
 
-async def _open(races: Races, players: int, owner: str, name: str | None) -> QuickSeat:
+async def _open(
+    races: Races, players: int, owner: str, name: str | None, player: int | None
+) -> QuickSeat:
     config = GameConfig(
         players=players, bots=races.settings.default_bot_level, people=players, quick=True
     )
     try:
-        session, state = await races.create(config, owner, name)
+        session, state = await races.create(config, owner, name, player=player)
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc
     return QuickSeat(session, 0, session.token, state)
 
 
-async def _join(races: Races, game_id: str, name: str | None) -> QuickSeat | None:
+async def _join(
+    races: Races, game_id: str, name: str | None, player: int | None
+) -> QuickSeat | None:
     """The first open seat of quick race ``game_id``, or None when it has none any more
     (it started, filled up or is gone)."""
     try:
@@ -106,7 +112,7 @@ async def _join(races: Races, game_id: str, name: str | None) -> QuickSeat | Non
                 return None
             code = invites[0].code
             assert code is not None
-            token = await race.join(code, name)
+            token = await race.join(code, name, player=player)
             seat = race.own_seat
             return QuickSeat(session, seat, token, race.state())
     except (GameNotFound, GameExpired):

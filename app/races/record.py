@@ -41,6 +41,9 @@ class GameConfig:
     """How many seats are people's: the creator and ``people - 1`` invited friends."""
     watch: bool = False
     """A bots-only race paced for spectators ("Watch the bots race")."""
+    daily: str | None = None
+    """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (:mod:`app.races.daily`);
+    its seed stays hidden."""
     quick: bool = False
     """A "Race strangers" race: every seat open to whoever asks for a race of this size
     (:mod:`app.races.quick`) until it is full or its wait ends; then bots fill the rest."""
@@ -55,6 +58,7 @@ class GameConfig:
             "people": self.people,
             "watch": self.watch,
             "quick": self.quick,
+            "daily": self.daily,
         }
 
     @classmethod
@@ -73,6 +77,7 @@ class GameConfig:
             people=int(data.get("people", 1)),
             watch=bool(data.get("watch", False)),
             quick=bool(data.get("quick", False)),
+            daily=data.get("daily"),
         )
 
 

@@ -183,6 +183,10 @@ class Race:
             self.session, start, seat, now=self.now, notice=self._notice()
         )
 
+    def mark_practice(self) -> None:
+        """Make this race practice (it then counts in no rating or board)."""
+        self._changing().practice = True
+
     def can_take_back(self) -> bool:
         """Whether this seat may take back its last card now."""
         return self.seat is not None and takeback.can_take_back(self.session, self.seat)

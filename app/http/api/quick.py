@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
 from app.http.api.models import GameState, WholeNumber, _In, _Out, error_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
+from app.http.players import api_player
 from app.races.quick import quick_race
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -38,6 +39,9 @@ class QuickGame(_Out):
     seat: int = Field(description="Your seat (0 if you opened the race).")
     token: str
     state: GameState
+    player_token: str = Field(
+        description="Your player token (the `X-Player-Token` you sent, or a new one)."
+    )
 
 
 @router.post(
@@ -48,7 +52,10 @@ class QuickGame(_Out):
     responses=error_responses(403, 413, 422, 429, 503),
 )
 async def quick(
-    races: RacesDep, client: ClientDep, body: Annotated[QuickIn | None, Body()] = None
+    request: Request,
+    races: RacesDep,
+    client: ClientDep,
+    body: Annotated[QuickIn | None, Body()] = None,
 ) -> JSONResponse:
     """A seat in the race of `players` seats that is still filling up, or a new one.
 
@@ -57,14 +64,16 @@ async def quick(
     (`status` `waiting`) until every seat is taken or the wait ends; then bots take the
     empty seats and it starts (`playing`). Follow it with `GET /api/games/{id}` or its
     event stream; it is played like a race with friends (with a turn clock once two or
-    more people race).
+    more people race). Send your `X-Player-Token` so the race counts in your history.
     """
     body = body or QuickIn()
-    seat = await quick_race(races, body.players, client, body.name)
+    player, player_token = await api_player(request)
+    seat = await quick_race(races, body.players, client, body.name, player.id)
     out = {
         "game_id": seat.session.id,
         "seat": seat.seat,
         "token": seat.token,
         "state": seat.state,
+        "player_token": player_token,
     }
     return _json(out, 201)

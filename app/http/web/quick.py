@@ -16,6 +16,7 @@ from app.http.deps import (
     set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.players import browser_player, set_player_cookie
 from app.http.web.routes import LAST_GAME_COOKIE, _index
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.quick import quick_race
@@ -35,14 +36,16 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     if players not in QUICK_SIZES:
         message = "Pick a race of 3, 4 or 5 racers."
         return await _index(request, settings, races, error=message, status_code=422)
+    player, player_token = await browser_player(request)
     try:
-        seat = await quick_race(races, players, client_key(request))
+        seat = await quick_race(races, players, client_key(request), player=player.id)
     except (ServerFull, TooManyGames, LobbyRefused) as exc:
         status = RACE_STATUS.get(exc.code, 422)
         return await _index(request, settings, races, error=exc.message, status_code=status)
     game_id = seat.session.id
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, request, game_id, seat.token, settings)
+    await set_player_cookie(response, request, player_token, settings)
     response.set_cookie(
         LAST_GAME_COOKIE,
         game_id,

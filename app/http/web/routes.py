@@ -66,7 +66,7 @@ from app.races.errors import (
     TooManyGames,
 )
 from app.races.lobby import LobbyError
-from app.races.operations import SessionState
+from app.races.operations import SessionState, seed_shown
 from app.races.record import GameConfig, GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race, Races
@@ -162,7 +162,7 @@ def extras_context(
     return {
         "suggestion": shown["reason"] if shown else None,
         "suggestions_taken": 0 if page is None else page.taken,
-        "seed": session.seed if state["game_over"] else None,
+        "seed": session.seed if state["game_over"] and seed_shown(session) else None,
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
