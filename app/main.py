@@ -21,6 +21,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import daily as api_daily
 from app.http.api import quick as api_quick
 from app.http.api import results as api_results
 from app.http.api import routes as api
@@ -40,6 +41,7 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
+from app.http.web import daily as web_daily
 from app.http.web import friends
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
@@ -57,8 +59,15 @@ from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.app")
 
-FEATURE_ROUTERS = (api_takeback.router, api_quick.router, web_quick.router, web_takeback.router)
-"""Routers of features with a module of their own (take-backs, racing strangers)."""
+FEATURE_ROUTERS = (
+    api_takeback.router,
+    api_quick.router,
+    api_daily.router,
+    web_quick.router,
+    web_takeback.router,
+    web_daily.router,
+)
+"""Routers of features with a module of their own (take-backs, strangers, the daily deal)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

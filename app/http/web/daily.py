@@ -1,0 +1,89 @@
+"""The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
+its seed) and ``POST /daily`` (race today's deal: 303 to the table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.http.deps import (
+    COOKIE_MAX_AGE_SECONDS,
+    RacesDep,
+    SettingsDep,
+    client_key,
+    is_https,
+    set_session_cookie,
+)
+from app.http.errors import RACE_STATUS
+from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
+from app.http.web.routes import LAST_GAME_COOKIE
+from app.http.web.templating import templates
+from app.races.daily import (
+    DAILY_BOTS,
+    DAILY_PLAYERS,
+    daily_seed,
+    day_before,
+    start_daily,
+    utc_day,
+)
+from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.unit import Races
+from app.results.daily import DailyResults
+from app.settings import Settings
+
+router = APIRouter(include_in_schema=False)
+
+
+async def _context(request: Request, races: Races, settings: Settings) -> dict[str, Any]:
+    today = utc_day(races.now())
+    yesterday = day_before(today)
+    daily = DailyResults(results_of(request))
+    player = await known_browser_player(request)
+    attempt = await daily.counted_attempt(today, player.id) if player else None
+    return {
+        "active": "daily",
+        "today": today,
+        "yesterday": yesterday,
+        "players": DAILY_PLAYERS,
+        "bots": DAILY_BOTS,
+        "attempted": attempt is not None,
+        "board": await daily.board(today),
+        "yesterday_board": await daily.board(yesterday),
+        "yesterday_seed": daily_seed(yesterday, settings),
+    }
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily_page(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Today's deal and board, and yesterday's board with the seed to race it again."""
+    context = await _context(request, races, settings)
+    response = templates.TemplateResponse(request, "daily.html", context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/daily")
+async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
+    player, player_token = await browser_player(request)
+    try:
+        started = await start_daily(races, player.id, client_key(request), player.shown_name)
+    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+        context = {**await _context(request, races, settings), "error": exc.message}
+        status = RACE_STATUS.get(exc.code, 422)
+        return templates.TemplateResponse(request, "daily.html", context, status_code=status)
+    session = started.session
+    response = RedirectResponse(f"/games/{session.id}", status_code=303)
+    set_session_cookie(response, request, session, settings)
+    await set_player_cookie(response, request, player_token, settings)
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        session.id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
