@@ -1,9 +1,12 @@
 """The daily deal: one deal a day (UTC), the same for everyone, one counted attempt each.
 
-Every day has its own public seed, derived from the date and the server secret (so
-nobody can work it out before the day, and the same server deals the same cards for it
-all day long; the race's cards then come from the seed as every race's do:
-:func:`app.races.record.derive_engine_seed`). The deal's settings are fixed:
+Every day has its own public seed, derived from the date and the server's daily key (a
+secret made once in the results database, :meth:`app.results.daily.DailyResults.daily_key`,
+so nobody can work a day's seed out before the day, and every worker, before and after a
+restart, deals the same cards all day). The cards come from a shuffle seed derived from
+the public seed with the same key (:func:`daily_engine_seed`), so whoever holds a past
+day's seed races exactly that deal on this server (:func:`start_replay`). The settings are
+fixed:
 :data:`DAILY_PLAYERS` racers, the person and :data:`DAILY_BOTS` bots, base rules
 (:data:`DAILY_VARIANTS`). The seed stays hidden in the race and its record (a finished
 attempt must not let anyone practise today's cards); yesterday's board shows it.
@@ -28,7 +31,6 @@ from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
 from app.results.daily import DailyResults
-from app.settings import Settings
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -74,31 +76,60 @@ def day_before(day: str) -> str:
     return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
 
 
-def daily_seed(day: str, settings: Settings) -> int:
-    """The public seed of ``day``'s deal: keyed with the server secret, so it is known
-    only to this server (and to whoever reads a past day's board)."""
-    key = settings.seed_secret.get_secret_value().encode()
+def daily_seed(day: str, key: bytes) -> int:
+    """The public seed of ``day``'s deal under the daily ``key`` (known only to the server
+    until a past day's board shows it).
+
+    >>> daily_seed("2026-12-01", b"k") != daily_seed("2026-12-02", b"k")
+    True
+    """
     digest = hmac.new(key, f"daily:{day}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
-def daily_config(day: str, settings: Settings) -> GameConfig:
+def daily_engine_seed(seed: int, key: bytes) -> int:
+    """The shuffle seed of the daily deal whose public seed is ``seed``."""
+    digest = hmac.new(key, f"deal:{seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def daily_config(day: str, key: bytes) -> GameConfig:
     """The settings of ``day``'s daily race."""
     return GameConfig(
         players=DAILY_PLAYERS,
         bots=DAILY_BOTS,
         variants=DAILY_VARIANTS,
-        seed=daily_seed(day, settings),
+        seed=daily_seed(day, key),
         daily=day,
     )
 
 
-def replay_config(day: str, settings: Settings) -> GameConfig:
-    """A race of ``day``'s deal that is not a daily attempt (a past day's "race this deal"):
-    the same settings and seed, counted like any race."""
-    config = daily_config(day, settings)
-    return GameConfig(players=config.players, bots=config.bots, variants=config.variants,
-                      seed=config.seed)  # fmt: skip
+async def start_replay(
+    races: Races, day: str, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """An ordinary race of a past ``day``'s deal (same settings, same cards; not on any
+    board). Raises :class:`ValueError` for today or a later day (its seed is secret)."""
+    if day >= utc_day(races.now()):
+        raise ValueError("Only a past day's deal can be raced again.")
+    key = await _daily(races).daily_key()
+    seed = daily_seed(day, key)
+    config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
+    return await races.create(
+        config, owner, player=player, engine_seed=daily_engine_seed(seed, key)
+    )
+
+
+async def past_seed(races: Races, day: str) -> int | None:
+    """The seed of ``day``'s deal once the day is over (None for today and later)."""
+    if day >= utc_day(races.now()):
+        return None
+    return daily_seed(day, await _daily(races).daily_key())
+
+
+def _daily(races: Races) -> DailyResults:
+    if races.results is None:
+        raise RuntimeError("The daily deal needs the results store.")
+    return DailyResults(races.results)
 
 
 async def start_daily(races: Races, player: int, owner: str, name: str | None = None) -> DailyStart:
@@ -108,16 +139,16 @@ async def start_daily(races: Races, player: int, owner: str, name: str | None = 
     Raises what :meth:`Races.create` raises, and :class:`LobbyRefused` for a name that
     does not fit.
     """
-    results = races.results
-    if results is None:
-        raise RuntimeError("The daily deal needs the results store.")
-    daily = DailyResults(results)
+    daily = _daily(races)
     now = races.now()
     day = utc_day(now)
+    key = await daily.daily_key()
+    config = daily_config(day, key)
+    assert config.seed is not None
     counted = await daily.counted_attempt(day, player) is None
     try:
         session, state = await races.create(
-            daily_config(day, races.settings), owner, name, player=player
+            config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
         )
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc
@@ -136,9 +167,11 @@ __all__ = [
     "DAILY_VARIANTS",
     "DailyStart",
     "daily_config",
+    "daily_engine_seed",
     "daily_seed",
     "day_before",
-    "replay_config",
+    "past_seed",
     "start_daily",
+    "start_replay",
     "utc_day",
 ]

@@ -216,15 +216,21 @@ def derive_engine_seed(seed: int, settings: Settings) -> int:
 
 
 def new_session(
-    config: GameConfig, settings: Settings, creator_name: str | None = None
+    config: GameConfig,
+    settings: Settings,
+    creator_name: str | None = None,
+    engine_seed: int | None = None,
 ) -> GameSession:
     """Deal a new race and seat its people and bots (not stored yet; no bot has played).
 
-    The creator's token is in ``session.token``.
+    The creator's token is in ``session.token``. ``engine_seed`` deals from a shuffle seed
+    the caller derived itself (the daily deal's, from a key every worker shares) instead
+    of :func:`derive_engine_seed`'s.
     """
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
-    engine_seed = derive_engine_seed(seed, settings)
+    if engine_seed is None:
+        engine_seed = derive_engine_seed(seed, settings)
     game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
     token = new_token()
     if config.watch:

@@ -243,6 +243,7 @@ class Races:
         owner: str,
         creator_name: str | None = None,
         player: int | None = None,
+        engine_seed: int | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
@@ -254,7 +255,7 @@ class Races:
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
-        session = new_session(config, self.settings, creator_name)
+        session = new_session(config, self.settings, creator_name, engine_seed)
         if player is not None and not config.watch:
             session.lobby.seats[0].player = player
         try:

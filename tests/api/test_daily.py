@@ -13,8 +13,6 @@ from app_kit import bearer, move
 from fastapi.testclient import TestClient
 
 from app.races import operations
-from app.races.daily import daily_seed
-from app.settings import Settings
 
 DAY = 86_400.0
 NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
@@ -143,7 +141,7 @@ def test_a_takeback_turns_the_counted_attempt_into_practice(
 
 
 def test_a_new_day_deals_a_new_deal_and_yesterday_shows_its_seed(
-    client: TestClient, wall: WallClock, settings: Settings
+    client: TestClient, wall: WallClock
 ) -> None:
     first = daily(client, name="Eve")
     finish(client, first, random.Random(1))
@@ -153,14 +151,22 @@ def test_a_new_day_deals_a_new_deal_and_yesterday_shows_its_seed(
     assert second["date"] == TOMORROW and second["counted"]
     yesterday = board(client, TODAY)
     assert [e["name"] for e in yesterday["entries"]] == ["Eve"]
-    assert yesterday["seed"] == daily_seed(TODAY, settings)
-    assert daily_seed(TODAY, settings) != daily_seed(TOMORROW, settings)
-    # Anyone can race yesterday's deal again: the same seed deals the same cards.
-    replay = client.post(
-        "/api/games", json={"players": 4, "bots": "normal", "seed": yesterday["seed"]}
-    ).json()
-    assert replay["state"]["hand"] == first["state"]["hand"]
-    assert board(client, TOMORROW)["entries"] == []
+    assert isinstance(yesterday["seed"], int)
+    assert board(client, YESTERDAY)["seed"] not in (None, yesterday["seed"])
+    assert board(client, TOMORROW)["seed"] is None and board(client, TOMORROW)["entries"] == []
+    # Anyone can race yesterday's deal again on this server: the same cards.
+    replay = client.post("/daily/replay", data={"date": TODAY})
+    assert replay.status_code == 303
+    game_id = replay.headers["location"].rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{game_id}")
+    assert token
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    assert state["hand"] == first["state"]["hand"] and not state["practice"]
+    record = client.get(f"/api/games/{game_id}/record", headers=bearer(token)).json()
+    assert record["seed"] == yesterday["seed"]
+    # Today's deal cannot be raced that way (its seed is secret).
+    refused = client.post("/daily/replay", data={"date": TOMORROW})
+    assert refused.status_code == 422 and "past day" in refused.text
 
 
 @pytest.mark.parametrize("day", ["2024-13-01", "yesterday", "2024-1-1", "2024-02-30"])
@@ -175,12 +181,11 @@ def test_a_name_that_does_not_fit_is_refused(client: TestClient, wall: WallClock
     assert response.status_code == 422
 
 
-def test_the_daily_page(client: TestClient, wall: WallClock, settings: Settings) -> None:
+def test_the_daily_page(client: TestClient, wall: WallClock) -> None:
     page = client.get("/daily")
     assert page.status_code == 200
     assert "Today, 2024-10-04" in page.text and "Race today&#39;s deal" in page.text
-    assert str(daily_seed(YESTERDAY, settings)) in page.text
-    assert str(daily_seed(TODAY, settings)) not in page.text
+    assert f'id="yesterday-seed">{board(client, YESTERDAY)["seed"]}<' in page.text
     started = client.post("/daily")
     assert started.status_code == 303
     again = client.get("/daily").text

@@ -15,10 +15,10 @@ from pydantic import ConfigDict, Field
 
 from app.http.api.models import GameState, _In, _Out, error_responses
 from app.http.api.routes import _json
-from app.http.deps import ClientDep, RacesDep, SettingsDep
+from app.http.deps import ClientDep, RacesDep
 from app.http.errors import InvalidRequest
 from app.http.players import api_player, results_of
-from app.races.daily import daily_seed, start_daily, utc_day
+from app.races.daily import past_seed, start_daily, utc_day
 from app.results.daily import DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])
@@ -114,7 +114,6 @@ async def race_daily(
 async def daily_board(
     request: Request,
     races: RacesDep,
-    settings: SettingsDep,
     date: Annotated[
         str | None,
         Query(pattern=DAY_PATTERN, description="UTC date `YYYY-MM-DD`; today if left out."),
@@ -138,7 +137,7 @@ async def daily_board(
                 }
                 for e in entries
             ],
-            "seed": daily_seed(day, settings) if day < utc_day(races.now()) else None,
+            "seed": await past_seed(races, day),
         }
     )
 

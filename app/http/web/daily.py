@@ -3,6 +3,8 @@ its seed) and ``POST /daily`` (race today's deal: 303 to the table)."""
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -23,12 +25,14 @@ from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
-    daily_seed,
     day_before,
+    past_seed,
     start_daily,
+    start_replay,
     utc_day,
 )
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.record import GameSession
 from app.races.unit import Races
 from app.results.daily import DailyResults
 from app.settings import Settings
@@ -51,7 +55,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "attempted": attempt is not None,
         "board": await daily.board(today),
         "yesterday_board": await daily.board(yesterday),
-        "yesterday_seed": daily_seed(yesterday, settings),
+        "yesterday_seed": await past_seed(races, yesterday),
     }
 
 
@@ -71,10 +75,39 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
     try:
         started = await start_daily(races, player.id, client_key(request), player.shown_name)
     except (ServerFull, TooManyGames, LobbyRefused) as exc:
-        context = {**await _context(request, races, settings), "error": exc.message}
-        status = RACE_STATUS.get(exc.code, 422)
-        return templates.TemplateResponse(request, "daily.html", context, status_code=status)
-    session = started.session
+        return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
+    return await _to_table(request, settings, started.session, player_token)
+
+
+@router.post("/daily/replay")
+async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Race a past day's deal again (an ordinary race with the same cards); 303 to it."""
+    form = await request.form()
+    raw = form.get("date")
+    day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
+    player, player_token = await browser_player(request)
+    try:
+        date.fromisoformat(day)
+        session, _ = await start_replay(races, day, client_key(request), player=player.id)
+    except ValueError:
+        message = "Only a past day's deal can be raced again; pick one from a board."
+        return await _page(request, races, settings, message, 422)
+    except (ServerFull, TooManyGames) as exc:
+        return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])
+    return await _to_table(request, settings, session, player_token)
+
+
+async def _page(
+    request: Request, races: Races, settings: Settings, error: str, status: int
+) -> Response:
+    context = {**await _context(request, races, settings), "error": error}
+    return templates.TemplateResponse(request, "daily.html", context, status_code=status)
+
+
+async def _to_table(
+    request: Request, settings: Settings, session: GameSession, player_token: str
+) -> Response:
+    """303 to the race's table with its seat's and the player's cookies."""
     response = RedirectResponse(f"/games/{session.id}", status_code=303)
     set_session_cookie(response, request, session, settings)
     await set_player_cookie(response, request, player_token, settings)
