@@ -81,6 +81,42 @@ class GameConfig:
         )
 
 
+MOVE_KINDS = {"person": "p", "autopilot": "a", "bot": "b"}
+"""The kinds of recorded action and their letter in a packed move."""
+_KIND_OF = {letter: kind for kind, letter in MOVE_KINDS.items()}
+
+
+def pack_move(kind: str, seat: int, action: Action) -> str:
+    """One recorded action as a short string (a race records a few hundred).
+
+    >>> from engine import Suit
+    >>> pack_move("person", 2, Action.play(Suit.SALTY, gas=1))
+    'p,2,play,salty,1,,,'
+    >>> unpack_move(pack_move("bot", 1, Action.tune_up(Suit.JELLY)))[:2]
+    ('bot', 1)
+    """
+    data = action.to_dict()
+    value = data["value"]
+    fields = (data["type"], data["suit"], data["gas"], data["zero_effect"], value, data["discard"])
+    return ",".join([MOVE_KINDS[kind], str(seat), *("" if f is None else str(f) for f in fields)])
+
+
+def unpack_move(packed: str) -> tuple[str, int, Action]:
+    """``(kind, seat, action)`` of a :func:`pack_move` string."""
+    letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
+    action = Action.from_dict(
+        {
+            "type": kind,
+            "suit": suit or None,
+            "gas": int(gas),
+            "zero_effect": zero_effect or None,
+            "value": int(value) if value else None,
+            "discard": discard or None,
+        }
+    )
+    return _KIND_OF[letter], int(seat), action
+
+
 def new_game_id() -> str:
     """A fresh unguessable game id (used in URLs; it is not a credential)."""
     return secrets.token_urlsafe(12)
@@ -125,15 +161,15 @@ class GameSession:
     start: dict[str, Any] | None = field(default=None, repr=False)
     """The game as dealt (:meth:`engine.Game.to_dict`): with :attr:`moves`, the whole race
     from its first card (None for a race saved before take-backs existed)."""
-    moves: list[list[Any]] = field(default_factory=list, repr=False)
-    """Every action applied since the deal, in order, as ``[kind, seat, action dict]``
-    (kind ``person``, ``autopilot`` or ``bot``): what a take-back replays the race from
+    moves: list[str] = field(default_factory=list, repr=False)
+    """Every action applied since the deal, in order, packed by :func:`pack_move` (who
+    moved, in which seat, and the action): what a take-back replays the race from
     (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the server."""
     token: str = field(default="", repr=False)
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
-        self.moves.append([kind, seat, dict(action.to_dict())])
+        self.moves.append(pack_move(kind, seat, action))
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and

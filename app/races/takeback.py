@@ -22,8 +22,8 @@ import logging
 from dataclasses import dataclass
 
 from app.races.errors import TakebackRefused
-from app.races.record import GameSession
-from engine import Action, EventLog, Game, IllegalAction
+from app.races.record import GameSession, unpack_move
+from engine import EventLog, Game, IllegalAction
 
 log = logging.getLogger("zzv.races")
 
@@ -68,7 +68,7 @@ def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
 
 def _last_own_move(session: GameSession, seat: int) -> int | None:
     for index in range(len(session.moves) - 1, -1, -1):
-        kind, mover, _action = session.moves[index]
+        kind, mover, _action = unpack_move(session.moves[index])
         if kind in PERSON_KINDS and mover == seat:
             return index
     return None
@@ -113,13 +113,14 @@ def _replay(session: GameSession, cut: int) -> _Replayed:
     autopilot: dict[str, int] | None = None
     kept: _Replayed | None = None
     try:
-        for index, (kind, seat, action) in enumerate(session.moves):
+        for index, packed in enumerate(session.moves):
+            kind, seat, action = unpack_move(packed)
             if index == cut:
                 kept = _Replayed(
                     game.clone(), EventLog(events.events()), turn, decisions,
                     list(autopilot_moves), None if autopilot is None else dict(autopilot),
                 )  # fmt: skip
-            events.extend(game.apply(Action.from_dict(action), seat=seat))
+            events.extend(game.apply(action, seat=seat))
             if kind in PERSON_KINDS:
                 turn += 1
             if kind != "person":

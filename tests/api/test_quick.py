@@ -156,3 +156,20 @@ def test_the_start_page_races_strangers(client: TestClient, wall: WallClock) -> 
     assert "/join?code=" not in table and "/join?code=" not in client.get(f"/games/{game_id}").text
     refused = client.post("/quick", data={"players": "7"})
     assert refused.status_code == 422 and "3, 4 or 5" in refused.text
+
+
+def test_racing_strangers_counts_against_the_creation_limit(app_with: Any) -> None:
+    """Per-client limits as for creating races: the creation bucket, and the cap of live
+    races for a request that opens one."""
+    limited = app_with(rate_limit_enabled=True, create_burst=3, create_rate_per_minute=1)
+    with TestClient(limited) as client:
+        answers = [client.post("/api/quick", json={"players": 3}).status_code for _ in range(4)]
+        assert answers == [201, 201, 201, 429]
+        assert client.post("/quick", data={"players": "3"}).status_code == 429
+    capped = app_with(max_games_per_client=1)
+    with TestClient(capped) as client:
+        assert client.post("/api/quick", json={"players": 5}).status_code == 201
+        # Joining the open race needs no new slot; opening another race does.
+        assert client.post("/api/quick", json={"players": 5}).status_code == 201
+        refused = client.post("/api/quick", json={"players": 4})
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_games"

@@ -17,7 +17,8 @@ from app_kit import HX, bearer, create, form_fields, move, play_out, start
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from engine import Action, new_game
+from app.races.record import unpack_move
+from engine import new_game
 
 VOLATILE = {"events", "practice", "last_mover", "notice"}
 """State fields a take-back may legitimately answer differently from the original turn:
@@ -171,9 +172,10 @@ def test_the_recording_names_every_applied_action(client: TestClient, store: Sto
     game = new_game(players=5, seed=session.engine_seed)
     assert game.to_dict() == session.start
     kinds = set()
-    for kind, seat, action in session.moves:
+    for packed in session.moves:
+        kind, seat, action = unpack_move(packed)
         kinds.add(kind)
-        game.apply(Action.from_dict(action), seat=seat)
+        game.apply(action, seat=seat)
     assert game == session.game and game.is_over
     assert kinds == {"person", "bot"}
 

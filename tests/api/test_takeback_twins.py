@@ -18,17 +18,18 @@ from app_kit import bearer, create, move
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.races.record import GameSession
-from engine import Action, EventLog, Game, IllegalAction
+from app.races.record import GameSession, unpack_move
+from engine import EventLog, Game, IllegalAction
 
 
-def replay(start: dict[str, Any], moves: list[list[Any]]) -> tuple[Game, EventLog] | None:
+def replay(start: dict[str, Any], moves: list[str]) -> tuple[Game, EventLog] | None:
     """The game and public log that ``moves`` give from ``start`` (None: one is illegal)."""
     game = Game.from_dict(start)
     events = EventLog([game.deal_event()])
     try:
-        for _kind, seat, action in moves:
-            events.extend(game.apply(Action.from_dict(action), seat=seat))
+        for packed in moves:
+            _kind, seat, action = unpack_move(packed)
+            events.extend(game.apply(action, seat=seat))
     except IllegalAction:
         return None
     return game, events
