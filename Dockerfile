@@ -53,8 +53,9 @@ RUN groupadd --system --gid 10001 zzv \
     && mkdir -p /var/lib/zzv && chown zzv:zzv /var/lib/zzv
 
 # The default store writes every change of every race to races.sqlite3 here before it
-# answers, and loads the file at start; mount a volume on it so the races survive a new
-# container too.
+# answers, and loads the file at start; players, ratings and finished races go to
+# results.sqlite3 beside it (unless ZZV_DATABASE_URL names a database). Mount a volume on
+# it so the races and the results survive a new container too.
 VOLUME ["/var/lib/zzv"]
 
 # Wheels are bind-mounted from the builder rather than copied, so they never become a layer.

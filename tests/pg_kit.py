@@ -23,18 +23,21 @@ from bench.server import find_free_port
 
 INSTALL_HINT = "install it with `sudo apt-get install -y postgresql`"
 SUPERUSER = "zzv"
+DEBIAN_VERSIONS = Path("/usr/lib/postgresql")
+"""Where Debian's packages put each PostgreSQL version's programs, a folder per version."""
 
 
 def find_binary(name: str) -> str:
     """The newest installed PostgreSQL's ``name`` (initdb, pg_ctl, createdb)."""
-    roots = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"),
-        key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+    versions = sorted(
+        (folder for folder in DEBIAN_VERSIONS.glob("*") if folder.name.isdigit()),
+        key=lambda folder: int(folder.name),
         reverse=True,
     )
-    for root in roots:
-        if (root / name).is_file():
-            return str(root / name)
+    for version in versions:
+        program = version / "bin" / name
+        if program.is_file():
+            return str(program)
     found = shutil.which(name)
     if found is None:
         raise RuntimeError(f"PostgreSQL's {name} not found: {INSTALL_HINT}")

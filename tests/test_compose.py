@@ -62,7 +62,7 @@ def app_services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_two_replicas_share_redis_with_append_only_persistence(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"redis", "app1", "app2", "proxy"}
+    assert set(services) == {"redis", "postgres", "app1", "app2", "proxy"}
     replicas = app_services(compose)
     assert sorted(replicas) == ["app1", "app2"]
     assert replicas["app1"] == replicas["app2"]
@@ -74,6 +74,25 @@ def test_two_replicas_share_redis_with_append_only_persistence(compose: dict[str
         assert service["environment"]["ZZV_REDIS_URL"] == "redis://redis:6379/0"
         assert "ports" not in service  # reached through the proxy only
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_the_replicas_keep_results_in_one_postgres_with_a_volume(compose: dict[str, Any]) -> None:
+    postgres = compose["services"]["postgres"]
+    volume, target = postgres["volumes"][0].split(":")
+    assert target == "/var/lib/postgresql/data" and volume in compose["volumes"]
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    user, database = (
+        postgres["environment"]["POSTGRES_USER"],
+        postgres["environment"]["POSTGRES_DB"],
+    )
+    for service in app_services(compose).values():
+        url = service["environment"]["ZZV_DATABASE_URL"]
+        assert url.startswith(f"postgresql://{user}:") and url.endswith(
+            f"@postgres:5432/{database}"
+        )
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+        password = postgres["environment"]["POSTGRES_PASSWORD"]
+        assert f":{password}@" in url  # the same password (or the same variable) on both sides
 
 
 def test_proxy_publishes_8000_and_balances_over_ready_replicas(compose: dict[str, Any]) -> None:

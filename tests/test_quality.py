@@ -47,6 +47,9 @@ ALLOWED_SYSTEM_PATHS = {
     "/var/lib/zzv": "the image's data volume, where the races are saved on a graceful stop",
     "/dev/null": "where the CI script sends a probe's output",
     "/proc": "the kernel's process table, read to find a server's worker processes",
+    "/usr/lib/postgresql": "where Debian's postgresql package puts each version's programs",
+    "/usr/lib/postgresql/*/bin": "the same, as the PostgreSQL test kit's docstring says it",
+    "/var/lib/postgresql/data": "the postgres image's data folder, on a volume in compose",
 }
 """System paths the project genuinely needs, each with its reason; any other absolute
 path names one particular machine."""

@@ -271,3 +271,47 @@ def test_two_stores_on_one_database_share_the_key_and_record_a_race_once(
             await two.close()
 
     run(scenario())
+
+
+OPEN_ONCE = """
+import asyncio, sys
+from app.results.database import async_url
+from app.results.store import ResultsStore
+
+async def main():
+    store = ResultsStore(async_url(sys.argv[1]))
+    await store.open()
+    await store.create_player()
+    await store.close()
+
+asyncio.run(main())
+"""
+
+
+def test_processes_starting_together_on_an_empty_database_migrate_it_once(
+    results_database: str,
+) -> None:
+    starting = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPEN_ONCE, results_database],
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    errors = [process.communicate(timeout=120)[1] for process in starting]
+    assert [process.returncode for process in starting] == [0, 0, 0, 0], errors
+
+    async def players() -> int:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            async with store.unit() as session:
+                return int(
+                    (await session.execute(text("SELECT count(*) FROM players"))).scalar_one()
+                )
+        finally:
+            await store.close()
+
+    assert run(players()) == 4

@@ -18,6 +18,7 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from app.main import create_app
+from app.races.lobby import LobbyError, clean_name
 
 app = create_app(make_settings(max_games=500, evict_min_idle_seconds=0, bot_time_budget_ms=5))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
@@ -70,4 +71,18 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
         numbers = all(isinstance(n, int | float) for n in (humans, players))
         if numbers and humans > players:
             excluded.append(positive_data_acceptance)
+    if case.operation.path == "/api/me" and isinstance(case.body, dict):
+        # A display name has 1 to 20 printable characters once trimmed: a rule JSON Schema
+        # cannot state (maxLength counts the untrimmed text); 422 with that sentence it is.
+        name = case.body.get("name")
+        if isinstance(name, str) and _refused_name(name):
+            excluded.append(positive_data_acceptance)
     case.call_and_validate(excluded_checks=excluded)
+
+
+def _refused_name(name: str) -> bool:
+    try:
+        clean_name(name, 0)
+    except LobbyError:
+        return True
+    return False

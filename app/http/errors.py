@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
@@ -252,6 +253,38 @@ def _error_page(request: Request, error: AppError) -> str:
     )
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app accepts at the request's path (Starlette's own
+    405 names only the first route's, though one path may have a route per method)."""
+    found: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.methods:
+            match, _ = route.matches(request.scope)
+            if match != Match.NONE:
+                found |= route.methods
+    return sorted(found)
+
+
+def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
+    """The answer to an HTTP error Starlette or FastAPI raised."""
+    error: AppError
+    if exc.status_code == 400:
+        # Starlette's "error parsing the body": malformed input like any other (422).
+        error = InvalidRequest("The request body could not be read as JSON or a form.")
+    elif exc.status_code == 404:
+        error = NotFound()
+    elif exc.status_code == 405:
+        error = MethodNotAllowed()
+    else:
+        error = AppError(str(exc.detail))
+        error.status_code = exc.status_code
+        error.code = "http_error"
+    error.headers.update(exc.headers or {})
+    if exc.status_code == 405:
+        error.headers["Allow"] = ", ".join(allowed_methods(request))
+    return error
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every error (ours, validation, 404/405, unexpected) through :func:`render_error`."""
 
@@ -281,20 +314,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        error: AppError
-        if exc.status_code == 400:
-            # Starlette's "error parsing the body": malformed input like any other (422).
-            error = InvalidRequest("The request body could not be read as JSON or a form.")
-        elif exc.status_code == 404:
-            error = NotFound()
-        elif exc.status_code == 405:
-            error = MethodNotAllowed()
-        else:
-            error = AppError(str(exc.detail))
-            error.status_code = exc.status_code
-            error.code = "http_error"
-        error.headers.update(exc.headers or {})
-        return render_error(request, error)
+        return render_error(request, http_error(request, exc))
 
     async def on_store_down(request: Request, exc: Exception) -> Response:
         log.warning("game store unavailable on %s %s", request.method, request.url.path)

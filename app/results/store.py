@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
@@ -24,7 +25,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -194,7 +195,7 @@ class ResultsStore:
             return
         engine = connect(self.url)
         try:
-            async with engine.begin() as conn:
+            async with _file_lock(self.url), engine.begin() as conn:
                 await conn.run_sync(_upgrade)
         except BaseException:
             await engine.dispose()
@@ -426,12 +427,38 @@ class ResultsStore:
         ]
 
 
+MIGRATION_LOCK = 0x7A7A76
+"""The PostgreSQL advisory lock that lets one process at a time migrate ("zzv")."""
+
+
 def _upgrade(connection: Connection) -> None:
-    """``alembic upgrade head`` on ``connection`` (run inside the opening transaction)."""
+    """``alembic upgrade head`` on ``connection`` (run inside the opening transaction).
+
+    Several processes start at once in a scale-out (replicas, workers): on PostgreSQL
+    they take turns on a transaction's advisory lock, so the later ones find the schema
+    up to date instead of creating it twice (a SQLite file is locked by :meth:`open`)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+@contextlib.asynccontextmanager
+async def _file_lock(url: URL) -> AsyncIterator[None]:
+    """For a SQLite file: an exclusive lock on ``<file>.lock`` while it migrates, so two
+    processes starting together on one file take turns (nothing for other databases)."""
+    database = url.database
+    if not is_sqlite(url) or not database or database == ":memory:":
+        yield
+        return
+    handle = await asyncio.to_thread(open, f"{database}.lock", "a")
+    try:
+        await asyncio.to_thread(fcntl.flock, handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
 
 
 async def _record(session: AsyncSession, finish: Finish) -> Recorded:

@@ -1,6 +1,8 @@
 """``kill -9`` of a real uvicorn on the default store (the write-through SQLite file): after a
 restart on the same data folder every race continues from the turn it had, with every
-answered move in its log, and a race that expired before the kill still answers 410."""
+answered move in its log, and a race that expired before the kill still answers 410; the
+results (history, rating, leaderboard in ``results.sqlite3``) are as they were, and a race
+left mid-way at the kill still counts for its player once finished after the restart."""
 
 from __future__ import annotations
 
@@ -92,6 +94,58 @@ async def play_until_killed(
     return players
 
 
+def play_to_end(client: httpx.Client, game_id: str, auth: dict[str, str], state: Any) -> None:
+    """Random legal moves until the race ends."""
+    rng = random.Random(game_id)
+    while not state["game_over"]:
+        body = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+        moved = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth)
+        assert moved.status_code == 200, moved.text
+        state = moved.json()
+
+
+class Regular:
+    """A player with a name on the leaderboard, one finished race and one left mid-way."""
+
+    def __init__(self, url: str) -> None:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            made = client.post("/api/me", json={"name": "Durable", "show": True})
+            assert made.status_code == 200, made.text
+            self.me = {"X-Player-Token": made.json()["player_token"]}
+            body = {"players": 3, "bots": "random", "seed": 101}
+            done = client.post("/api/games", json=body, headers=self.me).json()
+            done_auth = {"Authorization": f"Bearer {done['token']}"}
+            play_to_end(client, done["game_id"], done_auth, done["state"])
+            body = {"players": 3, "bots": "random", "seed": 102}
+            open_race = client.post("/api/games", json=body, headers=self.me).json()
+            self.game_id = open_race["game_id"]
+            self.auth = {"Authorization": f"Bearer {open_race['token']}"}
+            state = open_race["state"]
+            for _ in range(2):
+                moved = client.post(
+                    f"/api/games/{self.game_id}/actions",
+                    json={"turn": state["turn"], "action": state["legal_actions"][0]},
+                    headers=self.auth,
+                )
+                state = moved.json()
+            self.turn = state["turn"]
+            self.results = client.get("/api/me", headers=self.me).json()
+            self.board = client.get("/api/leaderboard").json()
+        assert len(self.results["history"]) == 1 and self.results["rating"]["races"] == 1
+        assert [e["name"] for e in self.board["entries"]] == ["Durable"]
+
+    def check_after_restart(self, client: httpx.Client) -> None:
+        """Results as before the kill; the open race continues and then counts."""
+        assert client.get("/api/me", headers=self.me).json() == self.results
+        assert client.get("/api/leaderboard").json() == self.board
+        state = client.get(f"/api/games/{self.game_id}", headers=self.auth).json()
+        assert state["turn"] == self.turn
+        play_to_end(client, self.game_id, self.auth, state)
+        after = client.get("/api/me", headers=self.me).json()
+        assert after["history"][0]["game_id"] == self.game_id
+        assert after["rating"]["races"] == 2
+
+
 def test_kill_9_loses_no_race_and_no_answered_move(
     tmp_path: Path, launch_server: Launch, server_command: Command, free_port: int
 ) -> None:
@@ -112,6 +166,8 @@ def test_kill_9_loses_no_race_and_no_answered_move(
     env = {**BASE_ENV, "ZZV_DATA_DIR": str(data_dir)}
     server = launch_server(command, port=free_port, env=env)
     assert (data_dir / "races.sqlite3").is_file()
+    assert (data_dir / "results.sqlite3").is_file()
+    regular = Regular(server.url)
     players = asyncio.run(play_until_killed(server.url, server, (expired_id, expired_auth)))
     assert sum(p.answered for p in players) >= RACES * MOVES_BEFORE_KILL
 
@@ -138,6 +194,7 @@ def test_kill_9_loses_no_race_and_no_answered_move(
                 )
                 assert moved.status_code == 200, moved.text
         assert lost == []
+        regular.check_after_restart(client)
         gone = client.get(f"/api/games/{expired_id}", headers=expired_auth)
         assert gone.status_code == 410, gone.text
     assert "Traceback" not in again.log(), again.log()[-3000:]

@@ -91,7 +91,9 @@ class MeIn(BaseModel):
     """Your display name, and whether it shows on the leaderboard."""
 
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"name": "Ada", "show": True}]}
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"examples": [{"name": "Ada", "show": True}]},
     )
 
     name: str | None = Field(

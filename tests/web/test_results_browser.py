@@ -1,0 +1,128 @@
+"""Chromium on "Your races" and the leaderboard, at 390x844 and 1280x800: axe-core finds
+nothing, light and dark, nothing scrolls sideways; screenshots in tests/artifacts/results/.
+The name form works from the page, and a record an older version kept in localStorage is
+sent to the server once and then forgotten by the browser."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "results"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+VIEWPORTS = {"390x844": {"width": 390, "height": 844}, "1280x800": {"width": 1280, "height": 800}}
+SCHEMES = ("light", "dark")
+ENV = {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_MAX_GAMES_PER_CLIENT": "100000"}
+
+
+def axe(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => (await axe.run(document)).violations.map(
+            v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
+    )
+    return list(found)
+
+
+def check(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        assert axe(page) == [], f"{name}, {scheme}"
+        sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert sideways <= 0, f"{name} scrolls sideways by {sideways}px"
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{scheme}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def finish_race(client: httpx.Client, token: str, seed: int, bots: str = "random") -> None:
+    headers = {"X-Player-Token": token}
+    body = client.post(
+        "/api/games", json={"players": 4, "bots": bots, "seed": seed}, headers=headers
+    ).json()
+    auth = {"Authorization": f"Bearer {body['token']}"}
+    state, rng = body["state"], random.Random(seed)
+    while not state["game_over"]:
+        payload = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+        state = client.post(
+            f"/api/games/{body['game_id']}/actions", json=payload, headers=auth
+        ).json()
+
+
+def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
+    browser: Browser,
+    launch_server: Callable[..., Any],
+    server_command: Callable[..., list[str]],
+    free_port: int,
+    tmp_path: Path,
+) -> None:
+    env = {**ENV, "ZZV_DATA_DIR": str(tmp_path / "data")}
+    server = launch_server(server_command(free_port), port=free_port, env=env)
+    context = browser.new_context(viewport=VIEWPORTS["1280x800"], bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.url + "/me")
+    assert "Finish a race" in page.inner_text("main")
+    page.fill("#player-name", "Ada Lovelace")
+    page.check("input[name=show]")
+    page.click("text=Save")
+    page.wait_for_url(server.url + "/me")
+    [cookie] = [c for c in context.cookies() if c["name"] == "zzv_player"]
+    assert cookie["httpOnly"]
+    token = cookie["value"].rpartition(".")[0]
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        for seed, bots in ((31, "random"), (32, "easy"), (33, "random")):
+            finish_race(client, token, seed, bots)
+        for name, seed in (("Bo", 34), ("Cy", 35)):
+            other = client.post("/api/me", json={"name": name, "show": True}).json()
+            finish_race(client, other["player_token"], seed)
+    for size, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        page.goto(server.url + "/me")
+        assert page.locator(".history-table tbody tr").count() == 3
+        assert "Racing as Ada Lovelace" in page.inner_text(".lede")
+        check(page, f"your-races-{size}")
+        page.goto(server.url + "/leaderboard")
+        names = page.locator(".board-table tbody th").all_inner_texts()
+        assert sorted(names) == ["Ada Lovelace", "Bo", "Cy"]
+        check(page, f"leaderboard-{size}")
+    # A replay link from the history opens the race's replay.
+    page.goto(server.url + "/me")
+    page.locator(".history-table a").first.click()
+    page.wait_for_url("**/replay")
+    assert page.locator("h1").count() == 1
+    context.close()
+
+
+def test_the_old_local_record_is_sent_once_then_forgotten(
+    browser: Browser,
+    launch_server: Callable[..., Any],
+    server_command: Callable[..., list[str]],
+    free_port: int,
+    tmp_path: Path,
+) -> None:
+    env = {**ENV, "ZZV_DATA_DIR": str(tmp_path / "data")}
+    server = launch_server(server_command(free_port), port=free_port, env=env)
+    context = browser.new_context(viewport=VIEWPORTS["390x844"])
+    page = context.new_page()
+    page.goto(server.url + "/rules")
+    old = {"normal": {"races": 7, "wins": 3, "streak": 2}}
+    page.evaluate("(r) => localStorage.setItem('zzv.record', r)", json.dumps(old))
+    with page.expect_response("**/me/import") as answer:
+        page.reload()
+    assert answer.value.json() == {"imported": True}
+    page.wait_for_function("() => localStorage.getItem('zzv.record') === null")
+    page.goto(server.url + "/me")
+    row = page.locator(".record-table tbody tr").first.locator("th, td").all_inner_texts()
+    assert [row[0].lower(), *row[1:]] == ["normal", "7", "3", "2"]
+    page.goto(server.url + "/")
+    assert page.locator("#record").is_visible()
+    context.close()
