@@ -159,13 +159,17 @@ def test_the_start_page_races_strangers(client: TestClient, wall: WallClock) -> 
 
 
 def test_racing_strangers_counts_against_the_creation_limit(app_with: Any) -> None:
-    """Per-client limits as for creating races: the creation bucket, and the cap of live
-    races for a request that opens one."""
+    """Per-client limits as for creating races: the creation bucket."""
     limited = app_with(rate_limit_enabled=True, create_burst=3, create_rate_per_minute=1)
     with TestClient(limited) as client:
         answers = [client.post("/api/quick", json={"players": 3}).status_code for _ in range(4)]
         assert answers == [201, 201, 201, 429]
         assert client.post("/quick", data={"players": "3"}).status_code == 429
+
+
+def test_opening_a_quick_race_counts_against_the_live_race_cap(app_with: Any) -> None:
+    """A request that opens a race needs a slot under the client's cap; one that joins
+    the open race does not."""
     capped = app_with(max_games_per_client=1)
     with TestClient(capped) as client:
         assert client.post("/api/quick", json={"players": 5}).status_code == 201

@@ -6,24 +6,35 @@ unknown one) a new player is made and its token returned.
 
 from __future__ import annotations
 
+import re
 from datetime import date as calendar
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.api.models import GameState, _In, _Out, error_responses
+from app.http.api.models import GameState, _In, _Out, error_responses, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
-from app.http.errors import InvalidRequest
 from app.http.players import api_player, results_of
 from app.races.daily import past_seed, start_daily, utc_day
 from app.results.daily import DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])
 
-DAY_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+
+def _iso_day(value: Any) -> Any:
+    """Only ``YYYY-MM-DD`` names a day (not a timestamp, not another spelling)."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError("a day is written YYYY-MM-DD")
+        return calendar.fromisoformat(value)
+    raise ValueError("a day is written YYYY-MM-DD")
+
+
+Day = Annotated[calendar, BeforeValidator(_iso_day)]
+"""A calendar day in a query, ``YYYY-MM-DD`` only."""
 
 
 class DailyIn(_In):
@@ -77,7 +88,7 @@ class BoardOut(_Out):
     status_code=201,
     response_model=DailyGame,
     summary="Race today's daily deal",
-    responses=error_responses(403, 413, 422, 429, 503),
+    responses=name_responses(403, 413, 422, 429, 503),
 )
 async def race_daily(
     request: Request,
@@ -115,8 +126,8 @@ async def daily_board(
     request: Request,
     races: RacesDep,
     date: Annotated[
-        str | None,
-        Query(pattern=DAY_PATTERN, description="UTC date `YYYY-MM-DD`; today if left out."),
+        Day | None,
+        Query(description="UTC date `YYYY-MM-DD`; today if left out."),
     ] = None,
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is
@@ -142,11 +153,6 @@ async def daily_board(
     )
 
 
-def board_day(date: str | None, now: float) -> str:
-    """The day a board request names (today when none), as a real date."""
-    if date is None:
-        return utc_day(now)
-    try:
-        return calendar.fromisoformat(date).isoformat()
-    except ValueError as exc:
-        raise InvalidRequest("The date must be a real day, written YYYY-MM-DD.") from exc
+def board_day(date: calendar | None, now: float) -> str:
+    """The day a board request names (today when none)."""
+    return utc_day(now) if date is None else date.isoformat()

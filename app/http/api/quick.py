@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
-from app.http.api.models import GameState, WholeNumber, _In, _Out, error_responses
+from app.http.api.models import GameState, WholeNumber, _In, _Out, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
@@ -49,7 +49,7 @@ class QuickGame(_Out):
     status_code=201,
     response_model=QuickGame,
     summary="Race strangers",
-    responses=error_responses(403, 413, 422, 429, 503),
+    responses=name_responses(403, 413, 422, 429, 503),
 )
 async def quick(
     request: Request,
