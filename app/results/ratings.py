@@ -44,10 +44,10 @@ class Rating:
 
 
 BOT_RATINGS: dict[str, Rating] = {
-    "random": Rating(14.5, 1.0),
-    "easy": Rating(24.0, 1.0),
-    "normal": Rating(30.5, 1.0),
-    "hard": Rating(34.0, 1.0),
+    "random": Rating(2.0, 1.0),
+    "easy": Rating(21.5, 1.0),
+    "normal": Rating(31.5, 1.0),
+    "hard": Rating(47.0, 1.0),
 }
 """Each bot level's fixed rating (docs/ratings.md: the calibration and its figures)."""
 
