@@ -190,7 +190,7 @@ def test_the_button_takes_back_without_javascript(client: TestClient) -> None:
     played = _play_first_legal(client, game_id)
     page = client.get(f"/games/{game_id}").text
     assert 'id="takeback"' in page and "Take back my last card" in page
-    response = client.post(f"/games/{game_id}/takeback", data={"turn": str(played)})
+    response = client.post(f"/games/{game_id}/takeback", data={"at_turn": str(played)})
     assert response.status_code == 303
     assert response.headers["location"] == f"/games/{game_id}"
     page = client.get(f"/games/{game_id}").text
@@ -203,7 +203,7 @@ def test_a_double_press_takes_back_one_card(client: TestClient) -> None:
     _play_first_legal(client, game_id)
     _play_first_legal(client, game_id)
     for _ in range(2):  # both presses carry the table's turn, 2
-        response = client.post(f"/games/{game_id}/takeback", data={"turn": "2"}, headers=HX)
+        response = client.post(f"/games/{game_id}/takeback", data={"at_turn": "2"}, headers=HX)
         assert response.status_code == 200
     assert 'name="turn" value="1"' in response.text
     assert "Practice race: nothing counts." in text_of(response.text)
@@ -211,7 +211,7 @@ def test_a_double_press_takes_back_one_card(client: TestClient) -> None:
 
 def test_the_button_refused_says_why(client: TestClient) -> None:
     game_id = start(client, players="4", bots="easy", seed="11")
-    response = client.post(f"/games/{game_id}/takeback", data={"turn": "0"}, headers=HX)
+    response = client.post(f"/games/{game_id}/takeback", data={"at_turn": "0"}, headers=HX)
     assert response.status_code == 409
     assert "nothing to take back" in text_of(response.text)
 
@@ -219,7 +219,7 @@ def test_the_button_refused_says_why(client: TestClient) -> None:
 def test_practice_is_shown_at_the_end_and_in_the_replay(client: TestClient) -> None:
     game_id = start(client, players="3", bots="random", seed="4")
     _play_first_legal(client, game_id)
-    assert client.post(f"/games/{game_id}/takeback", data={"turn": "1"}).status_code == 303
+    assert client.post(f"/games/{game_id}/takeback", data={"at_turn": "1"}).status_code == 303
     for _ in range(200):
         if _play_first_legal(client, game_id) is None:
             break

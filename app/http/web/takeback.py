@@ -1,7 +1,8 @@
 """The table's "Take back" button: ``POST /games/{id}/takeback`` (a plain form; htmx swaps
 the table instead of following the redirect).
 
-The form carries the table's ``turn``: a second press sent before the first one's answer
+The form carries the table's ``turn`` (as ``at_turn``: the move form's own ``turn`` field
+stays the page's only one): a second press sent before the first one's answer
 arrived finds the race at another turn and only shows the table, so a double click takes
 back one card, not two. A refusal (other people race here, nothing to take back) is shown
 above the table like a refused move.
@@ -35,7 +36,7 @@ async def take_back(
 ) -> Response:
     """Undo this seat's last card and the bots' replies; the table (303 back to it)."""
     form = await request.form()
-    raw_turn = form.get("turn")
+    raw_turn = form.get("at_turn")
     turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
     token = request.cookies.get(cookie_name(game_id))
     try:
