@@ -21,8 +21,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import daily as api_daily
+from app.http.api import quick as api_quick
 from app.http.api import results as api_results
 from app.http.api import routes as api
+from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
 from app.http.deps import StoreDep
@@ -38,9 +41,12 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
+from app.http.web import daily as web_daily
 from app.http.web import friends, learn
+from app.http.web import quick as web_quick
 from app.http.web import results as web_results
 from app.http.web import routes as web
+from app.http.web import takeback as web_takeback
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
@@ -52,6 +58,16 @@ from app.storage.interface import StoreUnavailable
 from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.app")
+
+FEATURE_ROUTERS = (
+    api_takeback.router,
+    api_quick.router,
+    api_daily.router,
+    web_quick.router,
+    web_takeback.router,
+    web_daily.router,
+)
+"""Routers of features with a module of their own (take-backs, strangers, the daily deal)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
@@ -280,6 +296,8 @@ def create_app(
 def _include_routes(app: FastAPI) -> None:
     """Every router of the app, and the static files."""
     app.include_router(api.router)
+    for router in FEATURE_ROUTERS:
+        app.include_router(router)
     app.include_router(api_results.router)
     app.include_router(web_results.router)
     app.include_router(friends.router)

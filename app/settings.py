@@ -188,6 +188,15 @@ class Settings(BaseSettings):
             "(the normal bot, from that seat's view only) plays that one move for them."
         ),
     )
+    quick_wait_seconds: float = Field(
+        20.0,
+        gt=0,
+        le=600,
+        description=(
+            'How long a "Race strangers" race waits for more people: requests for the same '
+            "number of players within this time share a race; then bots take the empty seats."
+        ),
+    )
     watch_pace_seconds: float = Field(
         1.5, gt=0, description="Time between two moves of a bots-only race shown to watchers."
     )

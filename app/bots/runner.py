@@ -88,6 +88,9 @@ class BotTable(Protocol):
     def record_events(self, events: list[Any]) -> None:
         """Append engine events to the race's public log."""
 
+    def record_action(self, seat: int, action: Action) -> None:
+        """Append a bot's applied action to the race's own (private) list of moves."""
+
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now (not a person's seat, the race has started)."""
 
@@ -184,7 +187,7 @@ async def search_in_pool(
         return await run()
 
 
-def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> list[Any]:
+def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> tuple[Action, list[Any]]:
     # A faulty bot must not freeze the race: play the first legal turn. Log the error's
     # type only: its message may name the bot's (hidden) cards.
     log.error(
@@ -192,7 +195,8 @@ def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> list[Any]:
         extra={"bots": table.config.bots, "seat": seat, "error": type(exc).__name__},
     )
     game = table.game
-    return game.apply(game.legal_actions()[0], seat=seat)
+    action = game.legal_actions()[0]
+    return action, game.apply(action, seat=seat)
 
 
 def _next_bot_seat(table: BotTable) -> int | None:
@@ -214,7 +218,8 @@ def run_bots_inline(table: BotTable) -> None:
             action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
             events = table.game.apply(action, seat=seat)
         except Exception as exc:
-            events = _apply_fallback(table, seat, exc)
+            action, events = _apply_fallback(table, seat, exc)
+        table.record_action(seat, action)
         metrics.BOT_DECISIONS.labels(level).inc()
         metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
         table.record_events(events)
@@ -318,7 +323,8 @@ class BotRunner:
                 action = await self._hard_decision(table, seat, seed, move_started, left)
                 events = table.game.apply(action, seat=seat)
             except Exception as exc:
-                events = _apply_fallback(table, seat, exc)
+                action, events = _apply_fallback(table, seat, exc)
+            table.record_action(seat, action)
             table.record_events(events)
         log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
 

@@ -194,6 +194,10 @@ RACE_STATUS: dict[str, int] = {
     "too_many_games": 429,
     "server_full": 503,
     "move_not_kept": 503,
+    "takeback_with_people": 409,
+    "nothing_to_take_back": 409,
+    "takeback_race_over": 409,
+    "takeback_unavailable": 409,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
 is 422."""

@@ -58,8 +58,11 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 """The probes: never rate-limited, answered whatever the Host (orchestrators use an IP)."""
 
-# Creating a race, a rematch and joining one share the (slow) creation bucket.
-_CREATE_PATH = re.compile(r"^/(?:api/)?games/?$|/rematch/?$|/join/?$|^/watch/?$")
+# Creating a race, a rematch, joining one and racing strangers share the (slow) creation
+# bucket.
+_CREATE_PATH = re.compile(
+    r"^/(?:api/)?games/?$|/rematch/?$|/join/?$|^/watch/?$|^/(?:api/)?quick/?$"
+)
 
 
 async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:

@@ -128,3 +128,13 @@ class MoveNotKept(RaceError):
 
     code = "move_not_kept"
     message = "The server could not keep that move in time. Nothing was played: try again."
+
+
+class TakebackRefused(RaceError):
+    """A take-back that cannot be granted: ``takeback_with_people`` (other people race
+    here), ``nothing_to_take_back`` (no card of yours yet) or ``takeback_race_over``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """Keep the precise code with its sentence."""
+        super().__init__(message)
+        self.code = code

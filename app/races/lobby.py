@@ -136,6 +136,10 @@ class Lobby:
     last_mover: int | None = None
     """The person whose own request made the latest change (None: a join, a start, the
     clock). Their page already shows it, so their live stream need not reload it."""
+    wait_seconds: float | None = None
+    """How long a race open to strangers waits for people before it starts with bots
+    (None: it waits for its invited friends or its creator's Start). While it waits,
+    ``deadline`` is when the wait ends."""
 
     @classmethod
     def create(
@@ -146,6 +150,7 @@ class Lobby:
         *,
         turn_seconds: float = 60.0,
         creator_name: str | None = None,
+        wait_seconds: float | None = None,
     ) -> Lobby:
         """Seats for a new race: the creator at 0 (named ``creator_name`` as :func:`clean_name`
         makes it), ``people - 1`` invited seats, then bots.
@@ -166,6 +171,7 @@ class Lobby:
             started=people == 1,
             turn_seconds=turn_seconds,
             autopilot_moves=[0] * players,
+            wait_seconds=wait_seconds,
         )
 
     @classmethod
@@ -286,7 +292,12 @@ class Lobby:
         """Restart the clock for whoever is to move now.
 
         No clock for a bot, at the end, or when one person races alone (nobody waits).
+        A race open to strangers that still waits gets its wait's end, once.
         """
+        if not self.started and self.wait_seconds is not None:
+            if self.deadline is None:
+                self.deadline = now + self.wait_seconds
+            return
         ticking = self.started and current_seat is not None
         shared = sum(s.person for s in self.seats) > 1
         if ticking and (self.paced or (shared and self.is_person(current_seat))):
@@ -317,6 +328,7 @@ class Lobby:
             "autopilot": self.autopilot,
             "autopilot_moves": list(self.autopilot_moves),
             "last_mover": self.last_mover,
+            "wait_seconds": self.wait_seconds,
         }
 
     @classmethod
@@ -336,4 +348,5 @@ class Lobby:
             autopilot=data["autopilot"],
             autopilot_moves=list(data["autopilot_moves"]),
             last_mover=data.get("last_mover"),
+            wait_seconds=data.get("wait_seconds"),
         )

@@ -121,7 +121,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
     lobby = session.lobby
     now = wall_clock() if now is None else now
     clock = None
-    if lobby.deadline is not None and not lobby.paced:
+    if lobby.deadline is not None and not lobby.paced and lobby.started:
         clock = {
             "seat": session.game.current_seat,
             "seconds_left": round(max(0.0, lobby.deadline - now), 1),
@@ -196,11 +196,19 @@ def game_record(session: GameSession) -> dict[str, Any]:
             "variants": game.observation(HUMAN_SEAT)["variants"],
         },
         "practice": session.practice,
-        "seed": session.seed if over or session.seed_chosen else None,
+        "seed": session.seed if seed_shown(session) else None,
         "winner": game.winner if over else None,
         "turn": session.turn,
         "events": session.events.dicts(),
     }
+
+
+def seed_shown(session: GameSession) -> bool:
+    """Whether the race's seed may be shown: once over, or when its creator chose it; a
+    daily deal's never (a finished attempt must not let anyone practise the day's cards)."""
+    if session.config.daily is not None:
+        return False
+    return bool(session.game.is_over) or session.seed_chosen
 
 
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
@@ -213,6 +221,7 @@ def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) 
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
     session.turn += 1
+    session.record_action(seat, action, "person")
     session.record_events(events)
 
 
@@ -238,6 +247,10 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         await runner.run_bots(session)
     if not session.lobby.overdue(now):
         return pending
+    if not session.lobby.started:  # a race open to strangers waited long enough
+        session.lobby.start()
+        await begin(session, now, runner)
+        return True
     person = await anyio.to_thread.run_sync(_clock_moves, session, now)
     if person:  # the autopilot moved for a person: the bots reply, the next clock starts
         await runner.run_bots(session)
@@ -259,8 +272,10 @@ def _clock_moves(session: GameSession, now: float) -> bool:
         session.bot_decisions += 1
         action = choose_bot_action(level, game, seat, seed, budget_ms=session.bot_budget_ms)
         session.record_events(game.apply(action, seat=seat))
+        person = lobby.is_person(seat)
+        session.record_action(seat, action, "autopilot" if person else "bot")
         lobby.last_mover = None
-        if lobby.is_person(seat):
+        if person:
             session.turn += 1
             lobby.note_autopilot(seat, session.turn)
             return True

@@ -18,7 +18,7 @@ from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel
-from engine import Event, EventLog, Game, Variants, new_game
+from engine import Action, Event, EventLog, Game, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
 
 SESSION_FORMAT = 2
@@ -44,6 +44,12 @@ class GameConfig:
     """A bots-only race paced for spectators ("Watch the bots race")."""
     lesson: bool = False
     """The guided first race (:mod:`app.races.lesson`): its fixed deal, a practice race."""
+    daily: str | None = None
+    """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (:mod:`app.races.daily`);
+    its seed stays hidden."""
+    quick: bool = False
+    """A "Race strangers" race: every seat open to whoever asks for a race of this size
+    (:mod:`app.races.quick`) until it is full or its wait ends; then bots fill the rest."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (see :meth:`from_dict`)."""
@@ -55,6 +61,8 @@ class GameConfig:
             "people": self.people,
             "watch": self.watch,
             "lesson": self.lesson,
+            "quick": self.quick,
+            "daily": self.daily,
         }
 
     @classmethod
@@ -73,7 +81,45 @@ class GameConfig:
             people=int(data.get("people", 1)),
             watch=bool(data.get("watch", False)),
             lesson=bool(data.get("lesson", False)),
+            quick=bool(data.get("quick", False)),
+            daily=data.get("daily"),
         )
+
+
+MOVE_KINDS = {"person": "p", "autopilot": "a", "bot": "b"}
+"""The kinds of recorded action and their letter in a packed move."""
+_KIND_OF = {letter: kind for kind, letter in MOVE_KINDS.items()}
+
+
+def pack_move(kind: str, seat: int, action: Action) -> str:
+    """One recorded action as a short string (a race records a few hundred).
+
+    >>> from engine import Suit
+    >>> pack_move("person", 2, Action.play(Suit.SALTY, gas=1))
+    'p,2,play,salty,1,,,'
+    >>> unpack_move(pack_move("bot", 1, Action.tune_up(Suit.JELLY)))[:2]
+    ('bot', 1)
+    """
+    data = action.to_dict()
+    value = data["value"]
+    fields = (data["type"], data["suit"], data["gas"], data["zero_effect"], value, data["discard"])
+    return ",".join([MOVE_KINDS[kind], str(seat), *("" if f is None else str(f) for f in fields)])
+
+
+def unpack_move(packed: str) -> tuple[str, int, Action]:
+    """``(kind, seat, action)`` of a :func:`pack_move` string."""
+    letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
+    action = Action.from_dict(
+        {
+            "type": kind,
+            "suit": suit or None,
+            "gas": int(gas),
+            "zero_effect": zero_effect or None,
+            "value": int(value) if value else None,
+            "discard": discard or None,
+        }
+    )
+    return _KIND_OF[letter], int(seat), action
 
 
 def new_game_id() -> str:
@@ -117,7 +163,18 @@ class GameSession:
     practice: bool = False
     """A practice race (a take-back was used, or it was started from a reviewed position):
     shown as such wherever results are, and never counted in ratings or daily boards."""
+    start: dict[str, Any] | None = field(default=None, repr=False)
+    """The game as dealt (:meth:`engine.Game.to_dict`): with :attr:`moves`, the whole race
+    from its first card (None for a race saved before take-backs existed)."""
+    moves: list[str] = field(default_factory=list, repr=False)
+    """Every action applied since the deal, in order, packed by :func:`pack_move` (who
+    moved, in which seat, and the action): what a take-back replays the race from
+    (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the server."""
     token: str = field(default="", repr=False)
+
+    def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
+        """Append an applied action to :attr:`moves`."""
+        self.moves.append(pack_move(kind, seat, action))
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
@@ -158,6 +215,8 @@ class GameSession:
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
             "practice": self.practice,
+            "start": self.start,
+            "moves": self.moves,
         }
 
     @classmethod
@@ -180,6 +239,8 @@ class GameSession:
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
             practice=bool(data.get("practice", False)),
+            start=data.get("start"),
+            moves=list(data.get("moves", [])),
         )
 
 
@@ -196,15 +257,21 @@ def derive_engine_seed(seed: int, settings: Settings) -> int:
 
 
 def new_session(
-    config: GameConfig, settings: Settings, creator_name: str | None = None
+    config: GameConfig,
+    settings: Settings,
+    creator_name: str | None = None,
+    engine_seed: int | None = None,
 ) -> GameSession:
     """Deal a new race and seat its people and bots (not stored yet; no bot has played).
 
-    The creator's token is in ``session.token``.
+    The creator's token is in ``session.token``. ``engine_seed`` deals from a shuffle seed
+    the caller derived itself (the daily deal's, from a key every worker shares) instead
+    of :func:`derive_engine_seed`'s.
     """
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
-    engine_seed = derive_engine_seed(seed, settings)
+    if engine_seed is None:
+        engine_seed = derive_engine_seed(seed, settings)
     if config.lesson:  # the lesson's deal is the same on every server, by design
         engine_seed = lesson.LESSON_ENGINE_SEED
         game = lesson.lesson_game()
@@ -220,6 +287,7 @@ def new_session(
             token_digest(token),
             turn_seconds=settings.turn_seconds,
             creator_name=creator_name,
+            wait_seconds=settings.quick_wait_seconds if config.quick else None,
         )
     session = GameSession(
         id=new_game_id(),
@@ -230,6 +298,7 @@ def new_session(
         engine_seed=engine_seed,
         lobby=lobby,
         bot_budget_ms=settings.bot_time_budget_ms,
+        start=game.to_dict(),
         token=token,
         practice=config.lesson,
     )

@@ -54,4 +54,5 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
         practice=session.practice,
         record=record,
         seats=seats,
+        kind="daily" if session.config.daily is not None else "race",
     )

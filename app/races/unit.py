@@ -19,9 +19,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio.to_thread
+
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import operations
+from app.races import operations, takeback
 from app.races.errors import (
     GameExpired,
     GameLost,
@@ -167,6 +169,28 @@ class Race:
             await operations.begin(session, self.now, self.runner)
         return token
 
+    async def take_back(self, since: Since = None) -> SessionState:
+        """Undo this seat's last card and the bots' replies (:func:`takeback.take_back`);
+        the seat's state at its previous turn. Raises
+        :class:`~app.races.errors.TakebackRefused`, and then changes nothing."""
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("A take-back needs the race opened with write=True.")
+        await anyio.to_thread.run_sync(takeback.take_back, self.session, seat, self.now)
+        self.changed = True
+        start = self._since(since)
+        return operations.session_state(
+            self.session, start, seat, now=self.now, notice=self._notice()
+        )
+
+    def mark_practice(self) -> None:
+        """Make this race practice (it then counts in no rating or board)."""
+        self._changing().practice = True
+
+    def can_take_back(self) -> bool:
+        """Whether this seat may take back its last card now."""
+        return self.seat is not None and takeback.can_take_back(self.session, self.seat)
+
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat (their results then
         reach their history)."""
@@ -219,6 +243,7 @@ class Races:
         owner: str,
         creator_name: str | None = None,
         player: int | None = None,
+        engine_seed: int | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
@@ -230,7 +255,7 @@ class Races:
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
-        session = new_session(config, self.settings, creator_name)
+        session = new_session(config, self.settings, creator_name, engine_seed)
         if player is not None and not config.watch:
             session.lobby.seats[0].player = player
         try:

@@ -126,3 +126,19 @@ class ServerKey(Base):
 
 METADATA = Base.metadata
 """Every results table (what the migrations must match)."""
+
+
+class DailyEntry(Base):
+    """A player's counted attempt at one day's daily deal (:mod:`app.results.daily`): at
+    most one per player and day (the primary key); its result is the race's
+    ``race_results`` row once it finished."""
+
+    __tablename__ = "daily_entries"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    """The UTC date, ``YYYY-MM-DD``."""
+    player_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(32), unique=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -156,9 +156,11 @@ class GameStore(Protocol[R]):
     """The storage interface :mod:`app.races` goes through; every method may raise
     :class:`StoreUnavailable`.
 
-    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``) and
-    four for upkeep (``open``, ``close``, ``sweep``, ``count``, and ``ping``). Every store
-    hands out copies: what a request changes is stored only by :meth:`save`.
+    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``), four
+    for upkeep (``open``, ``close``, ``sweep``, ``count``, and ``ping``), and three for
+    named slots that point at a race (``slot``, ``hold_slot``, ``free_slot``: the open
+    "Race strangers" race of each size). Every store hands out copies: what a request
+    changes is stored only by :meth:`save`.
     """
 
     async def create(self, record: R, owner: str) -> None:
@@ -204,3 +206,13 @@ class GameStore(Protocol[R]):
 
     async def ping(self) -> None:
         """Return if the store is reachable, else raise :class:`StoreUnavailable`."""
+
+    async def slot(self, name: str) -> str | None:
+        """The value a named slot holds (a short string shared by every worker), if any."""
+
+    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set slot ``name`` to ``value`` for ``ttl_seconds`` unless it holds a value
+        already, atomically across workers; the value it holds afterwards."""
+
+    async def free_slot(self, name: str, value: str) -> None:
+        """Empty slot ``name`` if it still holds ``value`` (atomically)."""

@@ -88,6 +88,7 @@ class MemoryStore(Generic[R]):
         self._gone: LRUCache[str, Tombstone] | None = (
             LRUCache(maxsize=expired_memory) if expired_memory > 0 else None
         )
+        self._slots: dict[str, tuple[str, float]] = {}
         # Tests and benchmarks may call in from another thread than the app's event loop.
         self._mutex = threading.Lock()
 
@@ -107,6 +108,36 @@ class MemoryStore(Generic[R]):
     async def count(self) -> int:
         """Number of live races held."""
         return len(self._games)
+
+    async def slot(self, name: str) -> str | None:
+        """The value slot ``name`` holds until its time runs out (this process only: a
+        memory store serves one worker)."""
+        with self._mutex:
+            return self._slot_locked(name)
+
+    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set ``name`` to ``value`` unless it holds one; the value it holds."""
+        with self._mutex:
+            held = self._slot_locked(name)
+            if held is None:
+                self._slots[name] = (value, self.clock() + ttl_seconds)
+                held = value
+            return held
+
+    async def free_slot(self, name: str, value: str) -> None:
+        """Empty ``name`` if it still holds ``value``."""
+        with self._mutex:
+            if self._slot_locked(name) == value:
+                del self._slots[name]
+
+    def _slot_locked(self, name: str) -> str | None:
+        found = self._slots.get(name)
+        if found is None:
+            return None
+        if found[1] <= self.clock():
+            del self._slots[name]
+            return None
+        return found[0]
 
     def entries(self) -> list[tuple[str, bytes, str]]:
         """Every live race as ``(id, its JSON, owner)``, least recently used first."""

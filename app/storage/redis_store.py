@@ -195,6 +195,20 @@ end
 return 0
 """
 
+_HOLD_SLOT = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return ARGV[1]
+end
+return redis.call('GET', KEYS[1]) or ARGV[1]
+"""
+
+_FREE_SLOT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
 _LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
 
@@ -241,6 +255,8 @@ class RedisStore(Generic[R]):
         self._save = redis.register_script(_SAVE)
         self._release = redis.register_script(_RELEASE)
         self._renew = redis.register_script(_RENEW)
+        self._hold = redis.register_script(_HOLD_SLOT)
+        self._free = redis.register_script(_FREE_SLOT)
 
     @classmethod
     def connect(
@@ -394,6 +410,24 @@ class RedisStore(Generic[R]):
         if not written:
             raise LeaseLost()
         self._given_back.add(lease.token)
+
+    async def slot(self, name: str) -> str | None:
+        """The value slot ``name`` holds (a Redis key with a time to live)."""
+        async with _reachable("slot"):
+            held = await self.redis.get(self._key("slot", name))
+        return None if held is None else held.decode()
+
+    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
+        """``SET NX`` with a time to live, then the value held (ours or the winner's)."""
+        key = self._key("slot", name)
+        async with _reachable("slot"):
+            held = await self._hold(keys=[key], args=[value, max(1, round(ttl_seconds * 1000))])
+        return bytes(held).decode()
+
+    async def free_slot(self, name: str, value: str) -> None:
+        """Delete slot ``name`` only if it still holds ``value`` (one script)."""
+        async with _reachable("slot"):
+            await self._free(keys=[self._key("slot", name)], args=[value])
 
     async def wipe(self, game_id: str) -> None:
         """Forget a race and its tombstone."""

@@ -414,6 +414,24 @@ class InvalidRequestOut(ErrorOut):
     errors: list[FieldProblem]
 
 
+class NameRefusedOut(ErrorOut):
+    """422: a malformed request (``invalid_request``, with ``errors``) or a display name
+    that does not fit (``invalid_name``, no ``errors``)."""
+
+    errors: list[FieldProblem] | None = None
+
+
+def name_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """:func:`error_responses` where 422 may also be a refused display name."""
+    out = error_responses(*statuses)
+    out[422] = {
+        "model": NameRefusedOut,
+        "description": "Malformed request (`invalid_request`) or a display name that does "
+        "not fit (`invalid_name`: 1–20 printable characters once trimmed).",
+    }
+    return out
+
+
 class StaleTurnOut(ErrorOut):
     """409: the move was for an earlier turn or not yours; ``state`` is the race as it is
     now (absent for `not_started`, `invite_used` and `race_started`)."""

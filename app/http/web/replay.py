@@ -293,6 +293,7 @@ def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str
     return {
         "game_id": record["game_id"],
         "complete": record["complete"],
+        "practice": bool(record.get("practice", False)),
         "steps": steps,
         "step": current,
         "previous": step - 1 if current and step > 1 else None,

@@ -49,6 +49,7 @@ from app.http.web.forms import (
 )
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.page_state import PageState
+from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.suggest import hint, preview_sentence
@@ -65,8 +66,9 @@ from app.races.errors import (
     TooManyGames,
 )
 from app.races.lobby import LobbyError
-from app.races.operations import SessionState
+from app.races.operations import SessionState, seed_shown
 from app.races.record import GameConfig, GameSession
+from app.races.takeback import can_take_back
 from app.races.unit import Race, Races
 from app.settings import Settings
 from engine import Action, IllegalAction
@@ -120,7 +122,7 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
         "invites": lobby.invite_links(public_base_url(request), session.id)
-        if seat == 0 and session.status == "waiting"
+        if seat == 0 and session.status == "waiting" and not session.config.quick
         else [],
         "watch_link": None
         if seat is None
@@ -160,9 +162,11 @@ def extras_context(
     return {
         "suggestion": shown["reason"] if shown else None,
         "suggestions_taken": 0 if page is None else page.taken,
-        "seed": session.seed if state["game_over"] else None,
+        "seed": session.seed if state["game_over"] and seed_shown(session) else None,
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
+        "can_take_back": seat is not None and can_take_back(session, seat),
+        **quick_lobby_context(session, state),
     }
 
 
@@ -345,6 +349,7 @@ async def _index(
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
+        "quick_wait": round(settings.quick_wait_seconds),
         "records": await browser_records(request),
     }
     return _page(request, "index.html", context, status_code)

@@ -1,0 +1,158 @@
+"""The daily deal's JSON API: ``POST /api/daily`` and ``GET /api/daily/leaderboard``.
+
+A player is named by ``X-Player-Token`` (:mod:`app.http.players`); without one (or with an
+unknown one) a new player is made and its token returned.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date as calendar
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BeforeValidator, ConfigDict, Field
+
+from app.http.api.models import GameState, _In, _Out, error_responses, name_responses
+from app.http.api.routes import _json
+from app.http.deps import ClientDep, RacesDep
+from app.http.players import api_player, results_of
+from app.races.daily import past_seed, start_daily, utc_day
+from app.results.daily import DailyResults
+
+router = APIRouter(prefix="/api", tags=["daily"])
+
+
+def _iso_day(value: Any) -> Any:
+    """Only ``YYYY-MM-DD`` names a day (not a timestamp, not another spelling)."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError("a day is written YYYY-MM-DD")
+        return calendar.fromisoformat(value)
+    raise ValueError("a day is written YYYY-MM-DD")
+
+
+Day = Annotated[calendar, BeforeValidator(_iso_day)]
+"""A calendar day in a query, ``YYYY-MM-DD`` only."""
+
+
+class DailyIn(_In):
+    """Your name at the daily table (optional)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Ada"}]})
+
+    name: str | None = Field(
+        None, max_length=64, description="Display name, 1–20 characters; default your player's."
+    )
+
+
+class DailyGame(_Out):
+    """Today's daily race, like a new race (``POST /api/games``) plus the day and whether it
+    is your counted attempt."""
+
+    game_id: str
+    token: str
+    state: GameState
+    invites: list[Any] = Field(description="Always empty: the daily deal is raced alone.")
+    player_token: str
+    date: str = Field(description="The UTC date of the deal, `YYYY-MM-DD`.")
+    counted: bool = Field(
+        description="Your counted attempt of the day (false: practice, as `state.practice`)."
+    )
+
+
+class BoardEntryOut(_Out):
+    """One counted result."""
+
+    rank: int = Field(description="1 is best; equal results share a rank.")
+    name: str
+    place: int = Field(description="Place in the race (1 is the winner).")
+    laps: int
+    tricks: int = Field(description="Tricks won in the whole race.")
+    gas: int = Field(description="Gas left at the end.")
+
+
+class BoardOut(_Out):
+    """A day's board, best first (docs/daily.md: place, then laps, tricks won, gas left)."""
+
+    date: str
+    entries: list[BoardEntryOut]
+    seed: int | None = Field(
+        description="The day's seed, once the day is over (null for today and later)."
+    )
+
+
+@router.post(
+    "/daily",
+    status_code=201,
+    response_model=DailyGame,
+    summary="Race today's daily deal",
+    responses=name_responses(403, 413, 422, 429, 503),
+)
+async def race_daily(
+    request: Request,
+    races: RacesDep,
+    client: ClientDep,
+    body: Annotated[DailyIn | None, Body()] = None,
+) -> JSONResponse:
+    """Deal today's (UTC) daily race: the same cards and settings for everyone.
+
+    Your first daily race of the day is your counted attempt (`counted` true); any later
+    one that day is practice. Send your `X-Player-Token` so the attempt is yours.
+    """
+    body = body or DailyIn()
+    player, player_token = await api_player(request)
+    started = await start_daily(races, player.id, client, body.name or player.shown_name)
+    out = {
+        "game_id": started.session.id,
+        "token": started.session.token,
+        "state": started.state,
+        "invites": [],
+        "player_token": player_token,
+        "date": started.day,
+        "counted": started.counted,
+    }
+    return _json(out, 201)
+
+
+@router.get(
+    "/daily/leaderboard",
+    response_model=BoardOut,
+    summary="A day's daily leaderboard",
+    responses=error_responses(422),
+)
+async def daily_board(
+    request: Request,
+    races: RacesDep,
+    date: Annotated[
+        Day | None,
+        Query(description="UTC date `YYYY-MM-DD`; today if left out."),
+    ] = None,
+) -> JSONResponse:
+    """The counted, finished results of the day's deal, ranked; the seed once the day is
+    over."""
+    day = board_day(date, races.now())
+    entries = await DailyResults(results_of(request)).board(day)
+    return _json(
+        {
+            "date": day,
+            "entries": [
+                {
+                    "rank": e.rank,
+                    "name": e.name,
+                    "place": e.place,
+                    "laps": e.laps,
+                    "tricks": e.tricks,
+                    "gas": e.gas,
+                }
+                for e in entries
+            ],
+            "seed": await past_seed(races, day),
+        }
+    )
+
+
+def board_day(date: calendar | None, now: float) -> str:
+    """The day a board request names (today when none)."""
+    return utc_day(now) if date is None else date.isoformat()

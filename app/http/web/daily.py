@@ -1,0 +1,122 @@
+"""The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
+its seed) and ``POST /daily`` (race today's deal: 303 to the table)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.http.deps import (
+    COOKIE_MAX_AGE_SECONDS,
+    RacesDep,
+    SettingsDep,
+    client_key,
+    is_https,
+    set_session_cookie,
+)
+from app.http.errors import RACE_STATUS
+from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
+from app.http.web.routes import LAST_GAME_COOKIE
+from app.http.web.templating import templates
+from app.races.daily import (
+    DAILY_BOTS,
+    DAILY_PLAYERS,
+    day_before,
+    past_seed,
+    start_daily,
+    start_replay,
+    utc_day,
+)
+from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.record import GameSession
+from app.races.unit import Races
+from app.results.daily import DailyResults
+from app.settings import Settings
+
+router = APIRouter(include_in_schema=False)
+
+
+async def _context(request: Request, races: Races, settings: Settings) -> dict[str, Any]:
+    today = utc_day(races.now())
+    yesterday = day_before(today)
+    daily = DailyResults(results_of(request))
+    player = await known_browser_player(request)
+    attempt = await daily.counted_attempt(today, player.id) if player else None
+    return {
+        "active": "daily",
+        "today": today,
+        "yesterday": yesterday,
+        "players": DAILY_PLAYERS,
+        "bots": DAILY_BOTS,
+        "attempted": attempt is not None,
+        "board": await daily.board(today),
+        "yesterday_board": await daily.board(yesterday),
+        "yesterday_seed": await past_seed(races, yesterday),
+    }
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily_page(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Today's deal and board, and yesterday's board with the seed to race it again."""
+    context = await _context(request, races, settings)
+    response = templates.TemplateResponse(request, "daily.html", context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/daily")
+async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
+    player, player_token = await browser_player(request)
+    try:
+        started = await start_daily(races, player.id, client_key(request), player.shown_name)
+    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+        return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
+    return await _to_table(request, settings, started.session, player_token)
+
+
+@router.post("/daily/replay")
+async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+    """Race a past day's deal again (an ordinary race with the same cards); 303 to it."""
+    form = await request.form()
+    raw = form.get("date")
+    day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
+    player, player_token = await browser_player(request)
+    try:
+        date.fromisoformat(day)
+        session, _ = await start_replay(races, day, client_key(request), player=player.id)
+    except ValueError:
+        message = "Only a past day's deal can be raced again; pick one from a board."
+        return await _page(request, races, settings, message, 422)
+    except (ServerFull, TooManyGames) as exc:
+        return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])
+    return await _to_table(request, settings, session, player_token)
+
+
+async def _page(
+    request: Request, races: Races, settings: Settings, error: str, status: int
+) -> Response:
+    context = {**await _context(request, races, settings), "error": error}
+    return templates.TemplateResponse(request, "daily.html", context, status_code=status)
+
+
+async def _to_table(
+    request: Request, settings: Settings, session: GameSession, player_token: str
+) -> Response:
+    """303 to the race's table with its seat's and the player's cookies."""
+    response = RedirectResponse(f"/games/{session.id}", status_code=303)
+    set_session_cookie(response, request, session, settings)
+    await set_player_cookie(response, request, player_token, settings)
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        session.id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response

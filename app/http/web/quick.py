@@ -1,0 +1,57 @@
+"""The start page's "Race strangers": ``POST /quick`` (a plain form) seats the browser in
+the open race of that size, or a new one (:mod:`app.races.quick`), then sends it to the
+table (303), which waits live for the other racers like a race with friends."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app.http.deps import (
+    COOKIE_MAX_AGE_SECONDS,
+    RacesDep,
+    SettingsDep,
+    client_key,
+    is_https,
+    set_seat_cookie,
+)
+from app.http.errors import RACE_STATUS
+from app.http.players import browser_player, set_player_cookie
+from app.http.web.routes import LAST_GAME_COOKIE, _index
+from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.quick import quick_race
+
+router = APIRouter(include_in_schema=False)
+
+QUICK_SIZES = (3, 4, 5)
+"""The race sizes the start page offers strangers."""
+
+
+@router.post("/quick")
+async def race_strangers(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
+    """A seat in a race with strangers; the table (303), or the start page with the reason."""
+    form = await request.form()
+    raw = form.get("players")
+    players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
+    if players not in QUICK_SIZES:
+        message = "Pick a race of 3, 4 or 5 racers."
+        return await _index(request, settings, races, error=message, status_code=422)
+    player, player_token = await browser_player(request)
+    try:
+        seat = await quick_race(races, players, client_key(request), player=player.id)
+    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+        status = RACE_STATUS.get(exc.code, 422)
+        return await _index(request, settings, races, error=exc.message, status_code=status)
+    game_id = seat.session.id
+    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    set_seat_cookie(response, request, game_id, seat.token, settings)
+    await set_player_cookie(response, request, player_token, settings)
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        game_id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response

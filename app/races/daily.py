@@ -1,0 +1,177 @@
+"""The daily deal: one deal a day (UTC), the same for everyone, one counted attempt each.
+
+Every day has its own public seed, derived from the date and the server's daily key (a
+secret made once in the results database, :meth:`app.results.daily.DailyResults.daily_key`,
+so nobody can work a day's seed out before the day, and every worker, before and after a
+restart, deals the same cards all day). The cards come from a shuffle seed derived from
+the public seed with the same key (:func:`daily_engine_seed`), so whoever holds a past
+day's seed races exactly that deal on this server (:func:`start_replay`). The settings are
+fixed:
+:data:`DAILY_PLAYERS` racers, the person and :data:`DAILY_BOTS` bots, base rules
+(:data:`DAILY_VARIANTS`). The seed stays hidden in the race and its record (a finished
+attempt must not let anyone practise today's cards); yesterday's board shows it.
+
+A player's first daily race of a day is their counted attempt (a row in the results,
+:class:`app.results.daily.DailyResults`, that no second request can also claim); every
+later one that day is practice from the start. The board ranks the counted attempts once
+finished (:data:`app.results.daily.BOARD_ORDER`). A take-back makes a counted attempt
+practice, and it then leaves the board.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from app.races.errors import LobbyRefused
+from app.races.lobby import LobbyError
+from app.races.operations import SessionState
+from app.races.record import GameConfig, GameSession
+from app.races.unit import Races
+from app.results.daily import DailyResults
+from app.vocabulary import BotLevel
+from engine import Variants
+
+DAILY_PLAYERS = 4
+"""Racers at the daily table: the person and three bots."""
+
+DAILY_BOTS: BotLevel = "normal"
+"""The daily bots' level."""
+
+DAILY_VARIANTS = Variants()
+"""The daily deal's rules: the base game, no variant."""
+
+SEED_BITS = 53
+"""A daily seed is below ``2**53`` like any seed a person can type."""
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """A daily race just dealt: the race (with its creator's token), the creator's state,
+    the day and whether this is the player's counted attempt."""
+
+    session: GameSession
+    state: SessionState
+    day: str
+    counted: bool
+
+
+def utc_day(moment: float) -> str:
+    """The UTC date of wall-clock ``moment``, as ``YYYY-MM-DD``.
+
+    >>> utc_day(0.0), utc_day(86399.9), utc_day(86400.0)
+    ('1970-01-01', '1970-01-01', '1970-01-02')
+    """
+    return datetime.fromtimestamp(moment, UTC).date().isoformat()
+
+
+def day_before(day: str) -> str:
+    """The date before ``day``.
+
+    >>> day_before("2026-03-01")
+    '2026-02-28'
+    """
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+
+
+def daily_seed(day: str, key: bytes) -> int:
+    """The public seed of ``day``'s deal under the daily ``key`` (known only to the server
+    until a past day's board shows it).
+
+    >>> daily_seed("2026-12-01", b"k") != daily_seed("2026-12-02", b"k")
+    True
+    """
+    digest = hmac.new(key, f"daily:{day}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def daily_engine_seed(seed: int, key: bytes) -> int:
+    """The shuffle seed of the daily deal whose public seed is ``seed``."""
+    digest = hmac.new(key, f"deal:{seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def daily_config(day: str, key: bytes) -> GameConfig:
+    """The settings of ``day``'s daily race."""
+    return GameConfig(
+        players=DAILY_PLAYERS,
+        bots=DAILY_BOTS,
+        variants=DAILY_VARIANTS,
+        seed=daily_seed(day, key),
+        daily=day,
+    )
+
+
+async def start_replay(
+    races: Races, day: str, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """An ordinary race of a past ``day``'s deal (same settings, same cards; not on any
+    board). Raises :class:`ValueError` for today or a later day (its seed is secret)."""
+    if day >= utc_day(races.now()):
+        raise ValueError("Only a past day's deal can be raced again.")
+    key = await _daily(races).daily_key()
+    seed = daily_seed(day, key)
+    config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
+    return await races.create(
+        config, owner, player=player, engine_seed=daily_engine_seed(seed, key)
+    )
+
+
+async def past_seed(races: Races, day: str) -> int | None:
+    """The seed of ``day``'s deal once the day is over (None for today and later)."""
+    if day >= utc_day(races.now()):
+        return None
+    return daily_seed(day, await _daily(races).daily_key())
+
+
+def _daily(races: Races) -> DailyResults:
+    if races.results is None:
+        raise RuntimeError("The daily deal needs the results store.")
+    return DailyResults(races.results)
+
+
+async def start_daily(races: Races, player: int, owner: str, name: str | None = None) -> DailyStart:
+    """Deal today's daily race for the results' ``player`` (client ``owner``; seat name
+    ``name``): their counted attempt if they have none today, else practice.
+
+    Raises what :meth:`Races.create` raises, and :class:`LobbyRefused` for a name that
+    does not fit.
+    """
+    daily = _daily(races)
+    now = races.now()
+    day = utc_day(now)
+    key = await daily.daily_key()
+    config = daily_config(day, key)
+    assert config.seed is not None
+    counted = await daily.counted_attempt(day, player) is None
+    try:
+        session, state = await races.create(
+            config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
+        )
+    except LobbyError as exc:
+        raise LobbyRefused(exc.code, exc.message) from exc
+    if counted:
+        counted = await daily.claim(day, player, session.id, datetime.fromtimestamp(now, UTC))
+    if not counted:
+        async with races.open(session.id, session.token, write=True) as race:
+            race.mark_practice()
+            state = race.state()
+    return DailyStart(session, state, day, counted)
+
+
+__all__ = [
+    "DAILY_BOTS",
+    "DAILY_PLAYERS",
+    "DAILY_VARIANTS",
+    "DailyStart",
+    "daily_config",
+    "daily_engine_seed",
+    "daily_seed",
+    "day_before",
+    "past_seed",
+    "start_daily",
+    "start_replay",
+    "utc_day",
+]

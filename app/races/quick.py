@@ -1,0 +1,126 @@
+"""Race strangers: whoever asks for a race of the same size within a short wait shares it.
+
+A quick race is a race with friends whose every seat but the first is open to anyone
+(:attr:`GameConfig.quick`): its lobby holds an invite code per seat that never leaves the
+server, and waits :attr:`Settings.quick_wait_seconds` (:attr:`Lobby.wait_seconds`). The
+store keeps, per number of players, a named slot with the id of the quick race still
+filling up (:meth:`app.storage.interface.GameStore.hold_slot`), so every worker sharing
+the store (Redis) sends the next request to the same race:
+
+* a request finds the slot's race and takes its first open seat under the race's lock
+  (two requests never get one seat); the one that takes the last seat starts the race
+  (the lobby starts once nobody is missing) and empties the slot;
+* a request that finds no open race deals one, sits at its seat 0 and puts it in the
+  slot, unless another request did so at the same moment (``hold_slot`` is atomic): then
+  it forgets its own race and joins that one;
+* when the wait ends the next look at the race (any request, a live stream's wake-up)
+  starts it: bots take the seats nobody took (:func:`app.races.operations.settle`). A
+  request that comes to a race that has just started empties the slot and opens anew.
+
+From the start on, the race is an ordinary race with friends: live, with a turn clock
+when two or more people race.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.races.errors import GameExpired, GameNotFound, LobbyRefused
+from app.races.lobby import LobbyError
+from app.races.operations import SessionState
+from app.races.record import GameConfig, GameSession
+from app.races.unit import Races
+
+SLOT_MARGIN_SECONDS = 5.0
+"""How much longer than the wait a slot may point at its race (a race that started is
+found out by the next request anyway; the slot's time to live only cleans up)."""
+
+_ATTEMPTS = 4
+"""Rounds of "join the open race, else open one" before a request gives up sharing."""
+
+
+@dataclass(frozen=True)
+class QuickSeat:
+    """A seat in a quick race: the race as the request left it, the seat, its token and
+    that seat's state."""
+
+    session: GameSession
+    seat: int
+    token: str
+    state: SessionState
+
+
+def slot_name(players: int) -> str:
+    """The store's slot that points at the open quick race of ``players`` seats."""
+    return f"quick:{players}"
+
+
+async def quick_race(
+    races: Races, players: int, owner: str, name: str | None = None, player: int | None = None
+) -> QuickSeat:
+    """A seat in the open quick race of ``players`` seats, or in a new one (see the module
+    docstring) for client ``owner``, named ``name``, the results' ``player`` if known.
+
+    Raises what :meth:`Races.create` raises when a new race is refused
+    (:class:`~app.races.errors.ServerFull`, :class:`~app.races.errors.TooManyGames`) and
+    :class:`LobbyRefused` (``invalid_name``) for a name that does not fit.
+    """
+    store = races.store
+    slot = slot_name(players)
+    ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
+    for _ in range(_ATTEMPTS):
+        held = await store.slot(slot)
+        if held is not None:
+            joined = await _join(races, held, name, player)
+            if joined is not None:
+                if joined.session.lobby.started:
+                    await store.free_slot(slot, held)
+                return joined
+            await store.free_slot(slot, held)
+            continue
+        created = await _open(races, players, owner, name, player)
+        if await store.hold_slot(slot, created.session.id, ttl) == created.session.id:
+            return created
+        await store.wipe(created.session.id)  # another request opened one just now: join it
+    # Every round lost a race to another request (a burst): race with whoever comes next.
+    return await _open(races, players, owner, name, player)
+
+
+async def _open(
+    races: Races, players: int, owner: str, name: str | None, player: int | None
+) -> QuickSeat:
+    config = GameConfig(
+        players=players, bots=races.settings.default_bot_level, people=players, quick=True
+    )
+    try:
+        session, state = await races.create(config, owner, name, player=player)
+    except LobbyError as exc:
+        raise LobbyRefused(exc.code, exc.message) from exc
+    return QuickSeat(session, 0, session.token, state)
+
+
+async def _join(
+    races: Races, game_id: str, name: str | None, player: int | None
+) -> QuickSeat | None:
+    """The first open seat of quick race ``game_id``, or None when it has none any more
+    (it started, filled up or is gone)."""
+    try:
+        async with races.open(game_id, None, write=True, spectator=True) as race:
+            session = race.session
+            invites = session.lobby.open_invites()
+            if not session.config.quick or session.status != "waiting" or not invites:
+                return None
+            code = invites[0].code
+            assert code is not None
+            token = await race.join(code, name, player=player)
+            seat = race.own_seat
+            return QuickSeat(session, seat, token, race.state())
+    except (GameNotFound, GameExpired):
+        return None
+    except LobbyRefused as exc:
+        if exc.code == "invalid_name":
+            raise
+        return None
+
+
+__all__ = ["QuickSeat", "quick_race", "slot_name"]

@@ -1,0 +1,141 @@
+"""Take-backs in a race against bots: undo your last card and the bots' replies to it.
+
+A race keeps its deal (:attr:`GameSession.start`) and every action applied since
+(:attr:`GameSession.moves`, the bots' and the autopilot's included). A take-back rebuilds
+the game from the deal and replays the recorded actions that came before the person's last
+one, so the race stands exactly where it stood at their previous turn: the same game, the
+public log cut back to that moment, the turn counter and the bots' decision counter as they
+were. The bots' seeds come from that counter (:func:`app.bots.runner.bot_seed`), so when
+the person plays a different card the bots answer it as they would have.
+
+The rest of the recording is replayed too, to check that it reproduces the race as it
+stands: a race whose game was set up some other way (not from its recorded deal) is refused
+rather than rewritten. A race that used a take-back is practice from then on.
+
+Only a race with one person may take back (with other people, one person's undo would
+rewrite the others' turns), and only while it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from app.races.errors import TakebackRefused
+from app.races.record import GameSession, unpack_move
+from engine import EventLog, Game, IllegalAction
+
+log = logging.getLogger("zzv.races")
+
+PERSON_KINDS = frozenset({"person", "autopilot"})
+"""Kinds of recorded action that are a person's turn (the autopilot plays it for them)."""
+
+
+@dataclass
+class _Replayed:
+    """The race rebuilt up to a cut in its recording."""
+
+    game: Game
+    events: EventLog
+    turn: int
+    bot_decisions: int
+    autopilot_moves: list[int]
+    autopilot: dict[str, int] | None
+
+
+def can_take_back(session: GameSession, seat: int) -> bool:
+    """Whether ``seat`` could take back now (what the table's button is shown for)."""
+    return _refusal(session, seat) is None
+
+
+def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
+    if session.lobby.people() > 1:
+        return TakebackRefused(
+            "takeback_with_people",
+            "Take-backs are only for races against bots: other people race here, and their "
+            "turns cannot be undone for them.",
+        )
+    if session.game.is_over:
+        return TakebackRefused(
+            "takeback_race_over", "The race is over, so nothing can be taken back. Race again!"
+        )
+    if session.start is None or _last_own_move(session, seat) is None:
+        return TakebackRefused(
+            "nothing_to_take_back", "There is nothing to take back: you have not played a card."
+        )
+    return None
+
+
+def _last_own_move(session: GameSession, seat: int) -> int | None:
+    for index in range(len(session.moves) - 1, -1, -1):
+        kind, mover, _action = unpack_move(session.moves[index])
+        if kind in PERSON_KINDS and mover == seat:
+            return index
+    return None
+
+
+def take_back(session: GameSession, seat: int, now: float) -> None:
+    """Undo ``seat``'s last turn and everything after it, in place (see the module doc).
+
+    Raises :class:`TakebackRefused` (and changes nothing) with other people in the race,
+    once it is over, with nothing to take back, or when the recording does not reproduce
+    the race.
+    """
+    refusal = _refusal(session, seat)
+    if refusal is not None:
+        raise refusal
+    cut = _last_own_move(session, seat)
+    assert cut is not None and session.start is not None
+    kept = _replay(session, cut)
+    lobby = session.lobby
+    session.game = kept.game
+    session.events = kept.events
+    session.turn = kept.turn
+    session.bot_decisions = kept.bot_decisions
+    del session.moves[cut:]
+    session.practice = True
+    lobby.autopilot_moves = kept.autopilot_moves
+    lobby.autopilot = kept.autopilot
+    lobby.last_mover = seat
+    for place in lobby.seats:
+        place.delivered = min(place.delivered, len(kept.events))
+    lobby.arm_clock(session.game.current_seat, now)
+
+
+def _replay(session: GameSession, cut: int) -> _Replayed:
+    """The race rebuilt from its deal up to recorded action ``cut`` (excluded), after
+    checking that the whole recording gives the race as it stands."""
+    assert session.start is not None
+    game = Game.from_dict(session.start)
+    events = EventLog([game.deal_event()])
+    turn = decisions = 0
+    autopilot_moves = [0] * game.players
+    autopilot: dict[str, int] | None = None
+    kept: _Replayed | None = None
+    try:
+        for index, packed in enumerate(session.moves):
+            kind, seat, action = unpack_move(packed)
+            if index == cut:
+                kept = _Replayed(
+                    game.clone(), EventLog(events.events()), turn, decisions,
+                    list(autopilot_moves), None if autopilot is None else dict(autopilot),
+                )  # fmt: skip
+            events.extend(game.apply(action, seat=seat))
+            if kind in PERSON_KINDS:
+                turn += 1
+            if kind != "person":
+                decisions += 1
+            if kind == "autopilot":
+                autopilot_moves[seat] += 1
+                autopilot = {"seat": seat, "turn": turn}
+    except IllegalAction:
+        kept = None
+    if kept is None or game != session.game or events != session.events:
+        log.error("a race's recording does not reproduce it; the take-back was refused")
+        raise TakebackRefused(
+            "takeback_unavailable", "This race cannot be taken back (it was not recorded)."
+        )
+    return kept
+
+
+__all__ = ["PERSON_KINDS", "can_take_back", "take_back"]

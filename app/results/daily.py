@@ -1,0 +1,123 @@
+"""The daily deal's side of the results: who made their counted attempt, and the board.
+
+A counted attempt is a ``daily_entries`` row (one per player and UTC day: the primary key
+makes a second claim fail, on every worker alike). Its result is the race's own row in
+``race_results``, written when the race finished like any race's, so the board is a
+join: the day's entries, their finished races that are not practice (a take-back makes
+an attempt practice, and it then shows on no board), ranked by :data:`BOARD_ORDER`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.results.models import DailyEntry, FinishedRace, RaceResult, ServerKey
+from app.results.store import ResultsStore
+
+BOARD_ORDER = "place, then laps (more first), tricks won (more first), gas left (more first)"
+"""How the board ranks counted results (docs/daily.md); equal on all four share a rank."""
+
+DAILY_KEY = "daily_deal"
+"""The ``server_keys`` row of the daily deals' key."""
+
+BOARD_LIMIT = 100
+"""Most entries a board lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One counted result on a day's board."""
+
+    rank: int
+    name: str
+    place: int
+    laps: int
+    tricks: int
+    gas: int
+    player_id: int
+    game_id: str
+
+
+def board_key(entry: BoardEntry) -> tuple[int, int, int, int]:
+    """The sort key of :data:`BOARD_ORDER` (smaller first)."""
+    return (entry.place, -entry.laps, -entry.tricks, -entry.gas)
+
+
+class DailyResults:
+    """The daily deal's queries on the results database (one transaction per call)."""
+
+    def __init__(self, results: ResultsStore) -> None:
+        """Work through ``results``' units of work."""
+        self.results = results
+
+    async def daily_key(self) -> bytes:
+        """The key the daily deals are derived from, made once and shared by every worker
+        on this database (so every worker, and the server after a restart, deals the
+        same cards all day)."""
+        found = await self._key()
+        if found is None:
+            try:
+                async with self.results.unit() as session:
+                    session.add(ServerKey(name=DAILY_KEY, value=secrets.token_hex(32)))
+            except IntegrityError:  # another worker made it first: theirs is the key
+                pass
+            found = await self._key()
+        assert found is not None
+        return found
+
+    async def _key(self) -> bytes | None:
+        async with self.results.unit() as session:
+            row = await session.get(ServerKey, DAILY_KEY)
+            return None if row is None else bytes.fromhex(row.value)
+
+    async def counted_attempt(self, day: str, player_id: int) -> str | None:
+        """The game id of the player's counted attempt on ``day``, if they made one."""
+        async with self.results.unit() as session:
+            entry = await session.get(DailyEntry, (day, player_id))
+            return None if entry is None else entry.game_id
+
+    async def claim(self, day: str, player_id: int, game_id: str, at: datetime) -> bool:
+        """Make ``game_id`` the player's counted attempt on ``day``; False (and nothing
+        written) when they already have one."""
+        try:
+            async with self.results.unit() as session:
+                session.add(
+                    DailyEntry(day=day, player_id=player_id, game_id=game_id, started_at=at)
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
+        """The counted, finished, non-practice results of ``day``, ranked."""
+        query = (
+            select(RaceResult, DailyEntry.player_id)
+            .join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
+            .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
+            .where(
+                DailyEntry.day == day,
+                RaceResult.player_id == DailyEntry.player_id,
+                FinishedRace.practice.is_(False),
+            )
+        )
+        async with self.results.unit() as session:
+            rows = (await session.execute(query)).all()
+        unranked = [
+            BoardEntry(0, r.name, r.place, r.laps, r.tricks, r.gas, player, r.game_id)
+            for r, player in rows
+        ]
+        unranked.sort(key=lambda e: (board_key(e), e.name, e.game_id))
+        ranked: list[BoardEntry] = []
+        for index, entry in enumerate(unranked[:limit]):
+            tied = ranked and board_key(ranked[-1]) == board_key(entry)
+            rank = ranked[-1].rank if tied else index + 1
+            ranked.append(replace(entry, rank=rank))
+        return ranked
+
+
+__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "board_key"]

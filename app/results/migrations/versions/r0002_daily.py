@@ -1,0 +1,39 @@
+"""The daily deal's counted attempts: one per player and day.
+
+Revision ID: r0002
+Revises: r0001
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "r0002"
+down_revision: str | None = "r0001"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Create ``daily_entries``."""
+    op.create_table(
+        "daily_entries",
+        sa.Column("day", sa.String(length=10), nullable=False),
+        sa.Column("player_id", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.String(length=32), nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["player_id"],
+            ["players.id"],
+            name=op.f("fk_daily_entries_player_id_players"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("day", "player_id", name=op.f("pk_daily_entries")),
+        sa.UniqueConstraint("game_id", name=op.f("uq_daily_entries_game_id")),
+    )
+
+
+def downgrade() -> None:
+    """Drop ``daily_entries``."""
+    op.drop_table("daily_entries")

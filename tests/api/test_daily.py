@@ -1,0 +1,196 @@
+"""The daily deal through the API, in process (results in memory; the real servers on
+SQLite and PostgreSQL are in test_daily_server.py): one deal a day for everyone, one
+counted attempt per player, the board in its documented order, yesterday's seed."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from app_kit import bearer, move
+from fastapi.testclient import TestClient
+
+from app.races import operations
+
+DAY = 86_400.0
+NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
+TODAY, YESTERDAY, TOMORROW = "2024-10-04", "2024-10-03", "2024-10-05"
+
+
+class WallClock:
+    def __init__(self) -> None:
+        self.now = NOON
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def wall(monkeypatch: pytest.MonkeyPatch) -> WallClock:
+    clock = WallClock()
+    monkeypatch.setattr(operations, "wall_clock", clock)
+    return clock
+
+
+def daily(client: TestClient, player_token: str | None = None, **body: Any) -> dict[str, Any]:
+    headers = {"X-Player-Token": player_token} if player_token else {}
+    response = client.post("/api/daily", json=body, headers=headers)
+    assert response.status_code == 201, response.text
+    out: dict[str, Any] = response.json()
+    return out
+
+
+def finish(client: TestClient, started: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Play random legal moves to the flag; the final state."""
+    state = started["state"]
+    for _ in range(500):
+        if state["game_over"]:
+            return state
+        response = move(
+            client, started["game_id"], started["token"], state["turn"],
+            rng.choice(state["legal_actions"]),
+        )  # fmt: skip
+        assert response.status_code == 200, response.text
+        state = response.json()
+    raise AssertionError("the race did not end")
+
+
+def board(client: TestClient, day: str | None = None) -> dict[str, Any]:
+    params = {"date": day} if day else {}
+    response = client.get("/api/daily/leaderboard", params=params)
+    assert response.status_code == 200, response.text
+    out: dict[str, Any] = response.json()
+    return out
+
+
+def result_of(state: dict[str, Any], record: dict[str, Any]) -> tuple[int, int, int]:
+    """Seat 0's laps, tricks won and gas left, from the final state and the record."""
+    me = next(p for p in state["players"] if p["seat"] == 0)
+    tricks = Counter(e["seat"] for e in record["events"] if e["kind"] == "trick_won")
+    return me["laps"], tricks[0], me["gas"]
+
+
+def test_everyone_gets_the_same_deal_and_one_counted_attempt(
+    client: TestClient, wall: WallClock
+) -> None:
+    ada = daily(client, name="Ada")
+    bob = daily(client)
+    assert ada["date"] == bob["date"] == TODAY
+    assert ada["counted"] and bob["counted"]
+    assert ada["player_token"] != bob["player_token"]
+    assert ada["invites"] == [] and ada["state"]["practice"] is False
+    for key in ("hand", "lead", "gas", "legal_actions", "trick_cards"):
+        if key in ada["state"]:
+            assert ada["state"][key] == bob["state"][key], key
+    assert len(ada["state"]["players"]) == 4
+    assert ada["state"]["seats"][0]["name"] == "Ada"
+    again = daily(client, ada["player_token"])
+    assert not again["counted"] and again["state"]["practice"] is True
+    assert again["player_token"] == ada["player_token"]
+    assert again["state"]["hand"] == ada["state"]["hand"]  # the same deal, as practice
+
+
+def test_the_board_ranks_counted_results_in_the_documented_order(
+    client: TestClient, wall: WallClock
+) -> None:
+    results = {}
+    for index, name in enumerate(["Ada", "Bob", "Cy"]):
+        started = daily(client, name=name)
+        final = finish(client, started, random.Random(index))
+        record = client.get(
+            f"/api/games/{started['game_id']}/record", headers=bearer(started["token"])
+        ).json()
+        assert record["seed"] is None  # the day's seed stays hidden in the race
+        results[name] = (final, record, started)
+    # A practice attempt of Ada's, finished, is not on the board.
+    practice = daily(client, results["Ada"][2]["player_token"])
+    finish(client, practice, random.Random(9))
+    entries = board(client)["entries"]
+    assert [e["name"] for e in entries] and sorted(e["name"] for e in entries) == [
+        "Ada",
+        "Bob",
+        "Cy",
+    ]
+    for entry in entries:
+        final, record, _ = results[entry["name"]]
+        assert (entry["laps"], entry["tricks"], entry["gas"]) == result_of(final, record)
+    keys = [(e["place"], -e["laps"], -e["tricks"], -e["gas"]) for e in entries]
+    assert keys == sorted(keys)
+    expected: list[int] = []
+    for index, key in enumerate(keys):  # equal results share a rank
+        expected.append(expected[-1] if index and keys[index - 1] == key else index + 1)
+    assert [e["rank"] for e in entries] == expected
+    assert entries[0]["rank"] == 1
+
+
+def test_a_takeback_turns_the_counted_attempt_into_practice(
+    client: TestClient, wall: WallClock
+) -> None:
+    started = daily(client, name="Dee")
+    state = started["state"]
+    move(client, started["game_id"], started["token"], state["turn"], state["legal_actions"][0])
+    back = client.post(
+        f"/api/games/{started['game_id']}/takeback", headers=bearer(started["token"])
+    )
+    assert back.status_code == 200 and back.json()["practice"] is True
+    finish(client, {**started, "state": back.json()}, random.Random(3))
+    assert board(client)["entries"] == []
+    assert not daily(client, started["player_token"])["counted"]  # the attempt was used
+
+
+def test_a_new_day_deals_a_new_deal_and_yesterday_shows_its_seed(
+    client: TestClient, wall: WallClock
+) -> None:
+    first = daily(client, name="Eve")
+    finish(client, first, random.Random(1))
+    assert board(client)["seed"] is None  # not while the day lasts
+    wall.now += DAY
+    second = daily(client, first["player_token"])
+    assert second["date"] == TOMORROW and second["counted"]
+    yesterday = board(client, TODAY)
+    assert [e["name"] for e in yesterday["entries"]] == ["Eve"]
+    assert isinstance(yesterday["seed"], int)
+    assert board(client, YESTERDAY)["seed"] not in (None, yesterday["seed"])
+    assert board(client, TOMORROW)["seed"] is None and board(client, TOMORROW)["entries"] == []
+    # Anyone can race yesterday's deal again on this server: the same cards.
+    replay = client.post("/daily/replay", data={"date": TODAY})
+    assert replay.status_code == 303
+    game_id = replay.headers["location"].rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{game_id}")
+    assert token
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    assert state["hand"] == first["state"]["hand"] and not state["practice"]
+    record = client.get(f"/api/games/{game_id}/record", headers=bearer(token)).json()
+    assert record["seed"] == yesterday["seed"]
+    # Today's deal cannot be raced that way (its seed is secret).
+    refused = client.post("/daily/replay", data={"date": TOMORROW})
+    assert refused.status_code == 422 and "past day" in refused.text
+
+
+@pytest.mark.parametrize("day", ["2024-13-01", "yesterday", "2024-1-1", "2024-02-30"])
+def test_a_bad_date_is_refused(client: TestClient, day: str) -> None:
+    response = client.get("/api/daily/leaderboard", params={"date": day})
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_request"
+
+
+def test_a_name_that_does_not_fit_is_refused(client: TestClient, wall: WallClock) -> None:
+    response = client.post("/api/daily", json={"name": "x" * 30})
+    assert response.status_code == 422
+
+
+def test_the_daily_page(client: TestClient, wall: WallClock) -> None:
+    page = client.get("/daily")
+    assert page.status_code == 200
+    assert "Today, 2024-10-04" in page.text and "Race today&#39;s deal" in page.text
+    assert f'id="yesterday-seed">{board(client, YESTERDAY)["seed"]}<' in page.text
+    started = client.post("/daily")
+    assert started.status_code == 303
+    again = client.get("/daily").text
+    assert "Race it again (practice)" in again
+    practice = client.post("/daily")
+    assert practice.status_code == 303
+    table = client.get(practice.headers["location"]).text
+    assert "Practice race: nothing counts." in table

@@ -1,0 +1,44 @@
+"""/daily in real Chromium at 390x844 (a touch phone) and 1280x800: the page before and
+after a finished counted attempt (its board filled) passes axe-core light and dark, and
+its button starts today's race; screenshots go to tests/artifacts/daily/."""
+
+from __future__ import annotations
+
+import pytest
+from app_kit import wait_for_reply, watch_console_errors
+from playwright.sync_api import Browser
+from test_quick_browser import SIZES, axe_clean, context_for, press
+
+pytestmark = pytest.mark.browser
+
+MAX_MOVES = 200
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: str) -> None:
+    phone = size == "390x844"
+    context = context_for(browser, size)
+    try:
+        page = context.new_page()
+        problems = watch_console_errors(page)
+        page.goto(live_server + "/daily")
+        page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+        assert page.locator("h1").inner_text() == "The daily deal"
+        axe_clean(page, f"/daily {size}", f"daily-{size}")
+        press(page, "#race-daily", phone)
+        page.wait_for_selector("#table[data-settled]", state="attached")
+        for _ in range(MAX_MOVES):  # tune up every turn (always allowed) to the flag
+            if page.locator(".game-over").count():
+                break
+            turn = page.locator("#move-form input[name=turn]").input_value()
+            press(page, "#move-form label.tune-chip", phone)
+            press(page, "#move-form .btn-play", phone)
+            wait_for_reply(page, turn)
+        assert page.locator(".game-over").count()
+        page.goto(live_server + "/daily")
+        assert page.locator("#race-daily").text_content() == "Race it again (practice)"
+        assert page.locator(".daily-today .daily-board tbody tr").count() >= 1
+        axe_clean(page, f"/daily with a board {size}", f"daily-board-{size}")
+        assert problems == []
+    finally:
+        context.close()

@@ -1,0 +1,141 @@
+"""Race strangers and Take back in real Chromium, at 390x844 (a touch phone) and 1280x800.
+
+- Two browsers press "Race strangers" for 4 racers: both sit at one table, each sees
+  "2 of 4 seats taken"; the creator's Start now starts it for both (live), bots in the
+  other seats. axe-core finds nothing on the lobby and on the running table, light and
+  dark; screenshots of both go to tests/artifacts/daily/.
+- In a race against bots, after one card the Take back button is on top at its centre
+  (``document.elementFromPoint``) once scrolled to, at least 44x44 CSS px on the phone,
+  and pressing it brings the table back to turn 0, marked practice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_kit import wait_for_reply, watch_console_errors
+from playwright.sync_api import Browser, BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "daily"
+SIZES = {"390x844": (390, 844), "1280x800": (1280, 800)}
+
+
+def context_for(browser: Browser, size: str) -> BrowserContext:
+    width, height = SIZES[size]
+    phone = width < 600
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+        bypass_csp=True,  # axe-core is injected as a script tag
+    )
+
+
+def axe_clean(page: Page, where: str, shot: str) -> None:
+    """axe-core finds nothing, light and dark; a screenshot of each."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
+                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
+        )
+        assert violations == [], f"{where}, {scheme}: {violations}"
+        page.screenshot(path=str(SHOTS / f"{shot}-{scheme}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def press(page: Page, selector: str, phone: bool) -> None:
+    if phone:
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
+def race_strangers(page: Page, base: str, phone: bool) -> None:
+    page.goto(base + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    page.locator("#race-strangers").scroll_into_view_if_needed()
+    press(page, ".strangers-form label.pill:has(input[value='4'])", phone)
+    press(page, "#race-strangers", phone)
+    page.wait_for_selector("#lobby")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_two_strangers_race_at_one_table(browser: Browser, live_server: str, size: str) -> None:
+    phone = size == "390x844"
+    first_context, second_context = context_for(browser, size), context_for(browser, size)
+    try:
+        first, second = first_context.new_page(), second_context.new_page()
+        problems = watch_console_errors(first) + watch_console_errors(second)
+        race_strangers(first, live_server, phone)
+        race_strangers(second, live_server, phone)
+        assert first.url == second.url  # one table
+        second.wait_for_selector("text=2 of 4 seats taken")
+        first.reload()
+        first.wait_for_selector("text=2 of 4 seats taken")
+        axe_clean(second, f"quick lobby {size}", f"quick-lobby-{size}")
+        press(first, "#start-race", phone)
+        first.wait_for_selector("#table:not(:has(#lobby))", state="attached")
+        # The second table hears of the start live (or by its refresh without JavaScript).
+        second.wait_for_selector("#trick", timeout=20_000)
+        for page in (first, second):
+            page.wait_for_selector("#table[data-revealed]", state="attached")
+        axe_clean(second, f"quick race {size}", f"quick-race-{size}")
+        assert problems == []
+    finally:
+        first_context.close()
+        second_context.close()
+
+
+TAKEBACK_CHECK_JS = """() => {
+  const button = document.getElementById('takeback');
+  if (!button) return 'no Take back button';
+  button.scrollIntoView({block: 'center'});
+  const box = button.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!hit || !(hit === button || button.contains(hit))) {
+    return 'covered by ' + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing');
+  }
+  return [Math.round(box.width), Math.round(box.height)];
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_take_back_is_on_top_and_thumb_sized(browser: Browser, live_server: str, size: str) -> None:
+    phone = size == "390x844"
+    context = context_for(browser, size)
+    try:
+        page = context.new_page()
+        problems = watch_console_errors(page)
+        page.goto(live_server + "/")
+        page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+        press(page, "#race-now", phone)
+        page.wait_for_selector("#table[data-settled]", state="attached")
+        assert page.locator("#takeback").count() == 0
+        turn = page.locator("#move-form input[name=turn]").input_value()
+        press(page, "#move-form label.tune-chip", phone)
+        press(page, "#move-form .btn-play", phone)
+        wait_for_reply(page, turn)
+        found: Any = page.evaluate(TAKEBACK_CHECK_JS)
+        assert isinstance(found, list), found
+        width, height = found
+        assert width >= 44 and height >= 44, found
+        page.screenshot(path=str(SHOTS / f"takeback-{size}.png"))
+        press(page, "#takeback", phone)
+        page.wait_for_selector("#table.is-practice", state="attached")
+        page.wait_for_function(
+            "() => document.querySelector('#move-form input[name=turn]').value === '0'"
+        )
+        assert page.locator("#takeback").count() == 0  # nothing more to take back
+        assert "Practice race" in page.locator(".takeback-note").inner_text()
+        assert problems == []
+    finally:
+        context.close()
