@@ -193,6 +193,11 @@ RACE_STATUS: dict[str, int] = {
     "too_many_games": 429,
     "server_full": 503,
     "move_not_kept": 503,
+    "race_not_over": 409,
+    "review_not_requested": 404,
+    "review_unavailable": 409,
+    "too_many_reviews": 429,
+    "decision_not_reviewed": 404,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
 is 422."""

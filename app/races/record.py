@@ -13,11 +13,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.races import history
 from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel
-from engine import Event, EventLog, Game, Variants, new_game
+from engine import Event, EventLog, Game, Suit, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
 
 SESSION_FORMAT = 2
@@ -113,6 +114,17 @@ class GameSession:
     """A practice race (a take-back was used, or it was started from a reviewed position):
     shown as such wherever results are, and never counted in ratings or daily boards."""
     token: str = field(default="", repr=False)
+    moves: list[str] | None = field(default_factory=list, repr=False)
+    """Every applied action with its seat (:mod:`app.races.history`): secret, server-side
+    only, what a review rebuilds the race from. None for a race saved before it was kept."""
+    reviews: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """Finished reviews by seat (as a string, a JSON key): :mod:`app.races.review`."""
+    par: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """The hard bot's result in each person's seat on this deal, by seat, once computed."""
+    _hands: list[list[Suit]] = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._hands = [list(hand) for hand in self.game.hands]
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
@@ -133,8 +145,17 @@ class GameSession:
         return RecordHead(self.lobby.seat_digests(), self.lobby.deadline)
 
     def record_events(self, events: list[Event]) -> None:
-        """Append engine events to the public log."""
+        """Append the events of one ``Game.apply`` (or the opening deal) to the public log,
+        and keep the move that made them (:mod:`app.races.history`)."""
         self.events.extend(events)
+        if self.moves is not None:
+            seat = next((e.seat for e in events if e.seat is not None), None)
+            before = self._hands[seat] if seat is not None and seat < len(self._hands) else []
+            after = self.game.hands[seat] if seat is not None else []
+            move = history.action_of(events, before, after)
+            if move is not None:
+                self.moves.append(history.encode(*move))
+        self._hands = [list(hand) for hand in self.game.hands]
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue the race elsewhere (secrets included: server-side
@@ -153,6 +174,9 @@ class GameSession:
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
             "practice": self.practice,
+            "moves": self.moves,
+            "reviews": self.reviews,
+            "par": self.par,
         }
 
     @classmethod
@@ -175,6 +199,9 @@ class GameSession:
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
             practice=bool(data.get("practice", False)),
+            moves=data.get("moves"),
+            reviews=dict(data.get("reviews") or {}),
+            par=dict(data.get("par") or {}),
         )
 
 
