@@ -21,6 +21,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import review as api_review
 from app.http.api import routes as api
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
@@ -38,6 +39,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import friends
+from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
@@ -237,6 +239,8 @@ def create_app(settings: Settings | None = None, store: SessionStore | None = No
     install_error_handlers(app)
 
     app.include_router(api.router)
+    app.include_router(api_review.router)
+    app.include_router(web_review.router)
     app.include_router(friends.router)
     app.include_router(web.router)
     app.include_router(ops_router)
