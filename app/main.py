@@ -130,6 +130,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("shutting down", extra={"games": await _count_games(store)})
         await hub.stop()
         await app.state.stream_gate.stop()
+        reviews = getattr(app.state, "reviews", None)  # made on first use (app.http.api.review)
+        if reviews is not None:
+            await reviews.stop()
         await store.close()
         await asyncio.to_thread(_stop_bot_workers)
 

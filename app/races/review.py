@@ -282,6 +282,8 @@ class Deal:
     variants: dict[str, Any]
     engine_seed: int
     moves: tuple[str, ...]
+    start: dict[str, Any] | None = None
+    """A set-up position (``Game.to_dict``) to start from instead of the seed's deal."""
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
@@ -293,6 +295,8 @@ class Deal:
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
+        if self.start is not None:
+            return Game.from_dict(self.start)
         variants = Variants.from_dict(self.variants)
         return new_game(players=self.players, seed=self.engine_seed, variants=variants)
 
@@ -547,6 +551,7 @@ class Reviews:
         per_client: int = REVIEWS_PER_CLIENT,
         budget: Budget = DEFAULT_BUDGET,
         executor: Callable[[], Executor] | None = None,
+        par_iterations: int = PAR_ITERATIONS,
     ) -> None:
         """Reviews of the races of ``races`` (each kept with its race), run by
         ``workers`` review processes; ``executor`` (tests, benches) replaces that pool."""
@@ -554,6 +559,7 @@ class Reviews:
         self.workers = workers
         self.per_client = per_client
         self.budget = budget
+        self.par_iterations = par_iterations
         self._executor = executor or functools.partial(bot_pool.get_review_pool, workers)
         self._jobs: dict[tuple[str, int], _Job] = {}
         self._par: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -648,7 +654,9 @@ class Reviews:
     async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(self._executor(), play_par, deal, seat, levels)
+            result = await loop.run_in_executor(
+                self._executor(), play_par, deal, seat, levels, self.par_iterations
+            )
             async with self._open(game_id) as race:
                 result["yours"] = your_standing(race.session, seat)
                 race.session.par[str(seat)] = result
