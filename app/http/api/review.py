@@ -20,7 +20,7 @@ from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
 from app.races import review
 from app.races.errors import NotReviewed
 from app.races.record import GameSession
-from app.races.review import Reviews
+from app.races.review import Budget, Reviews
 
 router = APIRouter(prefix="/api", tags=["review"])
 
@@ -48,7 +48,12 @@ def reviews_of(request: Request) -> Reviews:
     found: Reviews | None = getattr(request.app.state, "reviews", None)
     if found is None:
         settings = request.app.state.settings
-        found = Reviews(request.app.state.races, workers=settings.hard_bot_workers)
+        found = Reviews(
+            request.app.state.races,
+            workers=settings.hard_bot_workers,
+            per_client=settings.reviews_per_client,
+            budget=Budget(worlds=settings.review_worlds),
+        )
         request.app.state.reviews = found
     return found
 
