@@ -112,3 +112,22 @@ def test_a_race_still_on_says_so(client: TestClient, app: FastAPI) -> None:
     assert page.status_code == 409 and "not over yet" in page.text
     asked = client.post(f"/games/{game_id}/review")
     assert asked.status_code == 409 and "not over yet" in asked.text
+
+
+def test_the_replay_marks_each_trick_with_the_seats_verdict(
+    client: TestClient, app: FastAPI
+) -> None:
+    small_reviews(app)
+    game_id = finished(client, seed=11)
+    step = client.get(f"/games/{game_id}/replay?step=2").text
+    loader = f'hx-get="/games/{game_id}/review/marks?round=1&amp;trick=2"'
+    assert loader in step, "each trick of the replay asks for its verdicts"
+    empty = client.get(f"/games/{game_id}/review/marks?round=1&trick=2", headers=HX).text
+    assert "verdict-badge" not in empty, "nothing before the review is done"
+    client.post(f"/games/{game_id}/review")
+    wait_page_done(client, game_id)
+    marks = client.get(f"/games/{game_id}/review/marks?round=1&trick=2", headers=HX).text
+    assert len(re.findall(r'class="verdict-badge', marks)) == 1, "one decision per trick"
+    assert "You played:" in marks and "Try again from here" in marks
+    overview = client.get(f"/games/{game_id}/review/marks", headers=HX).text
+    assert "accuracy" in overview and "verdict-badge" not in overview

@@ -9,9 +9,9 @@ like its table: a spectator or another browser gets the "no race here" page.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.http.api.review import MovePath, practice_of, reviews_of
@@ -41,6 +41,9 @@ from app.races.record import GameSession
 from engine.cards import SUIT_VALUE, Suit
 
 router = APIRouter(include_in_schema=False)
+
+RoundQuery = Annotated[int | None, Query(ge=1, le=1000, description="A round of the race")]
+TrickQuery = Annotated[int | None, Query(ge=1, le=6, description="A trick of that round")]
 
 REFRESH_SECONDS = 3
 """How often a review in progress reloads itself (or, with htmx, its progress)."""
@@ -212,6 +215,39 @@ async def par_fragment(
         "refresh_seconds": REFRESH_SECONDS,
     }
     response = templates.TemplateResponse(request, "partials/review_par.html", context)
+    return _no_store(response)
+
+
+@router.get("/games/{game_id}/review/marks", response_class=HTMLResponse)
+async def marks_fragment(
+    game_id: GameIdPath,
+    request: Request,
+    settings: SettingsDep,
+    races: RacesDep,
+    round: RoundQuery = None,
+    trick: TrickQuery = None,
+) -> Response:
+    """The replay's verdicts: the seat's decisions in one trick (``round`` and ``trick``)
+    with the move played, the search's best as a card and "try again from here"; on the
+    replay's overview, the summary. Empty until the seat's review is done."""
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            session, seat = race.session, race.own_seat
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    kept = review.kept_review(session, seat)
+    decisions = []
+    if kept is not None and round is not None and trick is not None:
+        picked = [e for e in kept["decisions"] if (e["round"], e["trick"]) == (round, trick)]
+        decisions = [decision_view(e) for e in picked]
+    context = {
+        "game_id": game_id,
+        "done": kept is not None,
+        "summary": None if kept is None else kept["summary"],
+        "decisions": decisions,
+        "step": round is not None and trick is not None,
+    }
+    response = templates.TemplateResponse(request, "partials/review_marks.html", context)
     return _no_store(response)
 
 
