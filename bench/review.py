@@ -68,7 +68,7 @@ async def review_to_done(client: httpx.AsyncClient, game_id: str, token: str) ->
         body = (await client.get(f"/api/games/{game_id}/review", headers=_auth(token))).json()
         if body["status"] == "done":
             return time.perf_counter() - started
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0)  # a browser on the review page asks every 3 s
 
 
 async def play_normal(

@@ -22,7 +22,8 @@ from typing import Any, cast
 from engine import Action, ActionType, Event, EventKind, Suit, ZeroEffect
 
 _MOVES = (EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED)
-_SEP = "|"
+SEPARATOR = "|"
+"""Between the fields of a kept move; the seat comes first."""
 
 
 def encode(seat: int, action: Action) -> str:
@@ -38,12 +39,12 @@ def encode(seat: int, action: Action) -> str:
     parts = [str(seat), data["type"], data["suit"] or "", str(data["gas"])]
     parts += [data["zero_effect"] or "", "" if data["value"] is None else str(data["value"])]
     parts.append(data["discard"] or "")
-    return _SEP.join(parts)
+    return SEPARATOR.join(parts)
 
 
 def decode(kept: str) -> tuple[int, Action]:
     """The seat and action :func:`encode` kept."""
-    seat, kind, suit, gas, effect, value, discard = kept.split(_SEP)
+    seat, kind, suit, gas, effect, value, discard = kept.split(SEPARATOR)
     return int(seat), Action(
         ActionType(kind),
         Suit(suit) if suit else None,

@@ -580,14 +580,12 @@ class Reviews:
             raise RaceNotOver()
         kept = session.reviews.get(str(seat))
         if kept is not None:
-            return {"status": "done", "progress": 1.0, **_shown(kept, session)}
+            return kept_review(session, seat) or {}
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
-        done = []
-        for index in sorted(job.entries):  # the finished ones, in order, as they come
-            done.append(job.entries[index])
-        entries = [public_entry(e, _turn_of(session, e["move"])) for e in done]
+        done = [job.entries[index] for index in sorted(job.entries)]  # finished so far
+        entries = _shown(done, session)
         return {"status": "running", "progress": job.progress, "decisions": entries, "summary": {}}
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
@@ -676,21 +674,29 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _turn_of(session: GameSession, move: int) -> int:
-    """The race's turn counter before kept move ``move``: people's moves before it."""
-    moves = session.moves or []
-    return sum(session.lobby.is_person(history.decode(m)[0]) for m in moves[:move])
+def _turns(session: GameSession) -> list[int]:
+    """The race's turn counter before each kept move: people's moves before it."""
+    turns = []
+    count = 0
+    for kept in session.moves or []:
+        turns.append(count)
+        count += session.lobby.is_person(int(kept.split(history.SEPARATOR, 1)[0]))
+    return turns
 
 
-def _shown(kept: dict[str, Any], session: GameSession) -> dict[str, Any]:
-    decisions = [public_entry(e, _turn_of(session, e["move"])) for e in kept["decisions"]]
-    return {"decisions": decisions, "summary": kept["summary"]}
+def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
+    """Entries as the API shows them (each with its ``turn``)."""
+    turns = _turns(session)
+    return [public_entry(e, turns[e["move"]]) for e in entries]
 
 
 def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
     """The finished review of ``seat`` as the API shows it, or None."""
     kept = session.reviews.get(str(seat))
-    return None if kept is None else {"status": "done", "progress": 1.0, **_shown(kept, session)}
+    if kept is None:
+        return None
+    decisions = _shown(kept["decisions"], session)
+    return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
 
 
 __all__ = [
