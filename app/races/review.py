@@ -324,16 +324,16 @@ def review_moves(
     Each is worked out from ``observe(game, seat)`` of the rebuilt race at that moment.
     """
     wanted = set(indices)
-    people_turns = 0
+    seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
     entries = []
     for index, mover, action, game in deal.replay():
         if index > max(wanted, default=-1):
             break
         if index in wanted:
             observation = observe(game, seat)
-            entries.append(_entry(observation, action, budget, index, people_turns))
+            entries.append(_entry(observation, action, budget, index, seat_moves))
         if mover == seat:
-            people_turns += 1
+            seat_moves += 1
     return entries
 
 
