@@ -6,8 +6,8 @@ default review budget), it
 1. plays finished 4-player races against normal bots through the API (random legal moves);
 2. reviews one of them alone and prints the time from ``POST /review`` to ``done``;
 3. measures normal-move latency (people playing normal-bot races with a think time) with
-   no review running, then again while ``--reviews`` reviews run at once, and prints
-   p50/p99 of both and how long the reviews took.
+   no review running, then while ``--reviews`` reviews run at once, then with none again,
+   and prints p50/p99 of each and how long the reviews took.
 
 Figures are printed, never asserted (docs/review.md lists measured ones).
 """
@@ -157,6 +157,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
             f"{args.reviews} reviews at once: all done in {time.perf_counter() - started:.1f} s "
             f"(each {statistics.median(durations):.1f} s median, {max(durations):.1f} s max)"
         )
+        # Again with nothing running: on a shared machine the load of other work moves
+        # during a long run, and a baseline on either side shows how much.
+        after = await measure_moves(client, args.players, args.think, asyncio.sleep(args.baseline))
+        print(f"normal moves, no review running (after): {_ms(after)}")
 
 
 def bench_review(args: argparse.Namespace) -> None:
