@@ -177,6 +177,15 @@ class Settings(BaseSettings):
             "steadier, and slower."
         ),
     )
+    review_workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description=(
+            "Worker processes after-race reviews and par races run in, at the lowest CPU "
+            "priority (one leaves the other cores to live play)."
+        ),
+    )
     reviews_per_client: int = Field(
         2, ge=1, le=1000, description="After-race reviews one client may have in progress."
     )

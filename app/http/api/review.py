@@ -51,7 +51,7 @@ def reviews_of(request: Request) -> Reviews:
         settings = request.app.state.settings
         found = Reviews(
             request.app.state.races,
-            workers=settings.hard_bot_workers,
+            workers=settings.review_workers,
             per_client=settings.reviews_per_client,
             budget=Budget(worlds=settings.review_worlds),
         )
