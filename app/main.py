@@ -24,6 +24,7 @@ from app.http import docs
 from app.http.api import daily as api_daily
 from app.http.api import quick as api_quick
 from app.http.api import results as api_results
+from app.http.api import review as api_review
 from app.http.api import routes as api
 from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
@@ -45,6 +46,7 @@ from app.http.web import daily as web_daily
 from app.http.web import friends, learn
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
+from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
 from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
@@ -149,6 +151,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.info("shutting down", extra={"games": await _count_games(store)})
         await hub.stop()
         await app.state.stream_gate.stop()
+        reviews = getattr(app.state, "reviews", None)  # made on first use (app.http.api.review)
+        if reviews is not None:
+            await reviews.stop()
         await store.close()
         await results.close()
         await asyncio.to_thread(_stop_bot_workers)
@@ -300,6 +305,8 @@ def _include_routes(app: FastAPI) -> None:
         app.include_router(router)
     app.include_router(api_results.router)
     app.include_router(web_results.router)
+    app.include_router(api_review.router)
+    app.include_router(web_review.router)
     app.include_router(friends.router)
     app.include_router(learn.router)
     app.include_router(web.router)

@@ -178,6 +178,28 @@ class Settings(BaseSettings):
         description=("Least thinking time a hard bot gets when a long queue shortens its budget."),
     )
 
+    review_worlds: int = Field(
+        96,
+        ge=1,
+        le=10_000,
+        description=(
+            "Sampled deals per decision in an after-race review (docs/review.md): more is "
+            "steadier, and slower."
+        ),
+    )
+    review_workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description=(
+            "Worker processes after-race reviews and par races run in, at the lowest CPU "
+            "priority (one leaves the other cores to live play)."
+        ),
+    )
+    reviews_per_client: int = Field(
+        2, ge=1, le=1000, description="After-race reviews one client may have in progress."
+    )
+
     metrics: bool = Field(False, description="Serve Prometheus metrics on `/metrics`.")
 
     turn_seconds: float = Field(

@@ -31,6 +31,10 @@
     The hard bot's rollouts per decision on the wall clock, one process and two through
     the server's worker pool (:mod:`bench.bots`).
 
+``python -m bench review [--reviews 10] [--players 20] [--think 0.5]``
+    The time of an after-race review of a finished 4-player race, and normal-move latency
+    while that many reviews run at once (:mod:`bench.review`).
+
 ``python -m bench tournament --jobs 2 [the options of python -m engine.tournament]``
     The engine's bot tournament with its games on a process pool (:mod:`bench.tournament`).
 
@@ -65,6 +69,7 @@ from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
 from bench import ratings as bench_ratings
+from bench import review as bench_review
 from bench import tournament as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
@@ -542,6 +547,8 @@ def _parser() -> argparse.ArgumentParser:
     durable.add_argument("--moves", type=int, default=2000, help="people's moves measured")
     bots = sub.add_parser("bots", help="hard-bot rollouts per decision, one process and two")
     bench_bots.add_arguments(bots)
+    review = sub.add_parser("review", help="after-race review time; moves while reviews run")
+    bench_review.add_arguments(review)
     tournament = sub.add_parser(
         "tournament", help="python -m engine.tournament with its games on --jobs processes"
     )
@@ -558,7 +565,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(bench_tournament.bench_tournament(args))
     if args.command == "ratings":
         raise SystemExit(bench_ratings.bench_ratings(args))
-    if args.command == "bots":
+    if args.command == "review":
+        bench_review.bench_review(args)
+    elif args.command == "bots":
         bench_bots.bench_bots(args.positions, args.budget_ms)
     elif args.command == "memory":
         bench_memory(args.games, args.cap)

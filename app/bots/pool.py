@@ -34,6 +34,7 @@ from typing import Any
 import engine.bots.search  # noqa: F401  (imported here so every worker pays for it at start)
 
 _POOL: ProcessPoolExecutor | None = None
+_REVIEW_POOL: list[ProcessPoolExecutor] = []  # at most one: the reviews' own processes
 _POOL_SIZE = [0]
 _POOL_LOCK = threading.Lock()
 _REPLACED = [0]
@@ -111,10 +112,44 @@ def warmed(workers: int) -> bool:
         return bool(_BOOTED[0].value >= workers)
 
 
+REVIEW_NICENESS = 19
+"""The nice value of the reviews' processes (:func:`get_review_pool`): below the live
+searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they leave."""
+
+
+def get_review_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes that run after-race reviews and par races, apart from the live
+    searches' (a review's job never queues in front of a live move's), started on first
+    use at the lowest CPU priority, replaced when broken."""
+    with _POOL_LOCK:
+        if _REVIEW_POOL and not _is_broken(_REVIEW_POOL[0]):
+            return _REVIEW_POOL[0]
+        if _REVIEW_POOL:
+            _REVIEW_POOL.pop().shutdown(wait=False, cancel_futures=True)
+        context = get_context("spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_start_review_worker,
+            initargs=(context.Value("i", 0), os.getpid()),
+        )
+        _REVIEW_POOL.append(pool)
+        return pool
+
+
+def _start_review_worker(booted: Any, parent: int) -> None:
+    """As :func:`_start_worker`, then lower the priority further, to :data:`REVIEW_NICENESS`."""
+    _start_worker(booted, parent)
+    with contextlib.suppress(OSError):
+        os.nice(max(0, REVIEW_NICENESS - os.nice(0)))
+
+
 def shutdown_workers() -> None:
     """Stop the shared worker processes, if any were started (a server calls this on exit)."""
     global _POOL
     with _POOL_LOCK:
+        while _REVIEW_POOL:
+            _REVIEW_POOL.pop().shutdown(wait=True, cancel_futures=True)
         if _POOL is not None:
             _POOL.shutdown(wait=True, cancel_futures=True)
             _POOL = None

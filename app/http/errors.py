@@ -198,6 +198,11 @@ RACE_STATUS: dict[str, int] = {
     "nothing_to_take_back": 409,
     "takeback_race_over": 409,
     "takeback_unavailable": 409,
+    "race_not_over": 409,
+    "review_not_requested": 404,
+    "review_unavailable": 409,
+    "too_many_reviews": 429,
+    "decision_not_reviewed": 404,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
 is 422."""

@@ -138,3 +138,43 @@ class TakebackRefused(RaceError):
         """Keep the precise code with its sentence."""
         super().__init__(message)
         self.code = code
+
+
+class RaceNotOver(RaceError):
+    """A review (or a par race) asked for while the race is still on."""
+
+    code = "race_not_over"
+    message = "This race is not over yet: a review can only look back at a finished race."
+
+
+class ReviewNotRequested(RaceError):
+    """No review of this seat was asked for, or the one asked for was lost with a restart."""
+
+    code = "review_not_requested"
+    message = "No review of your race was asked for yet: ask for one with POST first."
+
+
+class ReviewUnavailable(RaceError):
+    """The race was kept before its moves were: it cannot be rebuilt move by move."""
+
+    code = "review_unavailable"
+    message = "This race was saved before the server kept its moves, so it cannot be reviewed."
+
+
+class TooManyReviews(RaceError):
+    """The client already has its cap of reviews in progress."""
+
+    code = "too_many_reviews"
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(
+            f"You already have {cap} review{'s' if cap != 1 else ''} in progress; "
+            "wait for one to finish."
+        )
+
+
+class NotReviewed(RaceError):
+    """ "Try again from here" names a decision the seat's finished review does not hold."""
+
+    code = "decision_not_reviewed"
+    message = "That decision is not in your finished review: review the race first."

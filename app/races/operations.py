@@ -200,6 +200,8 @@ def game_record(session: GameSession) -> dict[str, Any]:
         "winner": game.winner if over else None,
         "turn": session.turn,
         "events": session.events.dicts(),
+        # The hard bot's result in each person's seat on this deal, once worked out.
+        **({"par": session.par} if over and session.par else {}),
     }
 
 

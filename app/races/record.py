@@ -171,6 +171,10 @@ class GameSession:
     moved, in which seat, and the action): what a take-back replays the race from
     (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the server."""
     token: str = field(default="", repr=False)
+    reviews: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """Finished reviews by seat (as a string, a JSON key): :mod:`app.races.review`."""
+    par: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """The hard bot's result in each person's seat on this deal, by seat, once computed."""
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
@@ -217,6 +221,8 @@ class GameSession:
             "practice": self.practice,
             "start": self.start,
             "moves": self.moves,
+            "reviews": self.reviews,
+            "par": self.par,
         }
 
     @classmethod
@@ -241,6 +247,8 @@ class GameSession:
             practice=bool(data.get("practice", False)),
             start=data.get("start"),
             moves=list(data.get("moves", [])),
+            reviews=dict(data.get("reviews") or {}),
+            par=dict(data.get("par") or {}),
         )
 
 

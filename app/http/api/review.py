@@ -1,0 +1,150 @@
+"""The review API: the hard bot's search looks back at your decisions in a finished race.
+
+``POST /api/games/{id}/review`` asks for it (202), ``GET`` reads it (``running`` with its
+progress, then ``done`` with every decision and the summary), and
+``POST /api/games/{id}/review/{move}/practice`` starts a practice race from one reviewed
+decision ("try again from here"). Each request authenticates with the seat's token, as
+every API route does, and reviews that seat only: another seat's token reads that seat's
+own review, never this one. See docs/review.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.http.api.models import ErrorOut, error_responses
+from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, RacesDep, SettingsDep
+from app.races import review
+from app.races.errors import NotReviewed
+from app.races.record import GameSession
+from app.races.review import Budget, Reviews
+
+router = APIRouter(prefix="/api", tags=["review"])
+
+MovePath = Annotated[int, Path(ge=0, le=100_000, description="The decision's `move` index.")]
+"""A reviewed decision's ``move`` (its place among the race's kept moves)."""
+
+
+def _refusals(*statuses: int, **described: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries: the usual ones for ``statuses``, and the review's own refusals
+    (``described``, by status as ``s404=...``) with the plain error body."""
+    out = error_responses(*statuses)
+    for key, text in described.items():
+        out[int(key[1:])] = {"model": ErrorOut, "description": text}
+    return out
+
+
+_NOT_FOUND = "Unknown race or wrong token (`not_found`)."
+_NOT_OVER = (
+    "The race is not over (`race_not_over`), or its moves were not kept (`review_unavailable`)."
+)
+
+
+def reviews_of(request: Request) -> Reviews:
+    """The app's :class:`~app.races.review.Reviews`, made on first use (one per process)."""
+    found: Reviews | None = getattr(request.app.state, "reviews", None)
+    if found is None:
+        settings = request.app.state.settings
+        found = Reviews(
+            request.app.state.races,
+            workers=settings.review_workers,
+            per_client=settings.reviews_per_client,
+            budget=Budget(worlds=settings.review_worlds),
+        )
+        request.app.state.reviews = found
+    return found
+
+
+@router.post(
+    "/games/{game_id}/review",
+    status_code=202,
+    summary="Ask for a review of your race",
+    responses=_refusals(
+        401,
+        410,
+        422,
+        s404=_NOT_FOUND,
+        s409=_NOT_OVER,
+        s429="Too many reviews in progress for this client (`too_many_reviews`).",
+    ),
+)
+async def ask_review(
+    request: Request, seat: ApiSeatDep, races: RacesDep, client: ClientDep
+) -> JSONResponse:
+    """Start the review of your seat's decisions (and the par race of your seat) once the
+    race is over: 409 `race_not_over` before. Answers 202 with the review's status; a
+    review already kept comes back `done` at once."""
+    reviews = reviews_of(request)
+    async with races.open(seat.game_id, seat.token) as race:
+        body = reviews.request(race.session, race.own_seat, client)
+    return JSONResponse(body, status_code=202)
+
+
+@router.get(
+    "/games/{game_id}/review",
+    summary="Read the review of your race",
+    responses=_refusals(
+        401,
+        410,
+        422,
+        s409=_NOT_OVER,
+        s404=_NOT_FOUND + " No review asked for (`review_not_requested`).",
+    ),
+)
+async def read_review(request: Request, seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
+    """`{"status": "running" | "done", "progress", "decisions", "summary"}`; 404
+    `review_not_requested` before a POST. `played` and `best` are actions in the form
+    `POST /actions` takes; values are chances of winning the race, from 0 to 1."""
+    reviews = reviews_of(request)
+    async with races.open(seat.game_id, seat.token) as race:
+        body = reviews.status(race.session, race.own_seat)
+    return JSONResponse(body)
+
+
+@router.post(
+    "/games/{game_id}/review/{move}/practice",
+    status_code=201,
+    summary="Try again from a reviewed decision",
+    responses=_refusals(
+        401,
+        410,
+        422,
+        429,
+        503,
+        s404=_NOT_FOUND + " No such decision in a finished review (`decision_not_reviewed`).",
+    ),
+)
+async def try_again(
+    seat: ApiSeatDep, move: MovePath, races: RacesDep, settings: SettingsDep, client: ClientDep
+) -> JSONResponse:
+    """A practice race from just before the decision `move` of your finished review: the
+    same hidden deal, the bots as they were, you at your seat. Answers like `POST /games`:
+    the new race's `game_id`, your `token` and your first `state`."""
+    async with races.open(seat.game_id, seat.token) as race:
+        practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
+    state = await review.start_practice(races, practice, client)
+    body: dict[str, Any] = {"game_id": practice.id, "token": practice.token, "state": state}
+    return JSONResponse(body, status_code=201)
+
+
+def practice_of(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
+    """The practice race of ``move``, a decision in the seat's finished review."""
+    kept = review.kept_review(session, seat)
+    if kept is None or all(entry["move"] != move for entry in kept["decisions"]):
+        raise NotReviewed()
+    return review.practice_from(session, seat, move, turn_seconds)
+
+
+@router.api_route(
+    "/games/{game_id}/review",
+    methods=["PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"],
+    include_in_schema=False,
+)
+async def other_methods(game_id: GameIdPath) -> None:
+    """Any other method: 405 naming both methods the address takes (Starlette's own 405
+    would name only the first route's)."""
+    raise StarletteHTTPException(405, headers={"Allow": "GET, POST"})

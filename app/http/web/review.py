@@ -1,0 +1,267 @@
+"""The review pages: "Review my race", its progress, the verdicts, "try again from here".
+
+Owned by the web layer; the work is :mod:`app.races.review`'s. Every page works without
+JavaScript: the buttons are plain forms answered with ``303 See Other`` (post, redirect,
+get), and a review in progress reloads itself every few seconds; with htmx the progress
+and the par line refresh in place instead. The pages are the seat's own (its cookie),
+like its table: a spectator or another browser gets the "no race here" page.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.http.api.review import MovePath, practice_of, reviews_of
+from app.http.deps import (
+    GameIdPath,
+    RacesDep,
+    SettingsDep,
+    client_key,
+    cookie_name,
+    set_seat_cookie,
+)
+from app.http.errors import RACE_STATUS
+from app.http.web.labels import SUITS, ZERO_FIVE
+from app.http.web.routes import missing_page
+from app.http.web.templating import templates
+from app.races import review
+from app.races.errors import (
+    RaceError,
+    RaceNotOver,
+    ReviewNotRequested,
+    ReviewUnavailable,
+    ServerFull,
+    TooManyGames,
+    TooManyReviews,
+)
+from app.races.record import GameSession
+from engine.cards import SUIT_VALUE, Suit
+
+router = APIRouter(include_in_schema=False)
+
+RoundQuery = Annotated[int | None, Query(ge=1, le=1000, description="A round of the race")]
+TrickQuery = Annotated[int | None, Query(ge=1, le=6, description="A trick of that round")]
+
+REFRESH_SECONDS = 3
+"""How often a review in progress reloads itself (or, with htmx, its progress)."""
+
+VERDICT_WORDS = {
+    "good": "Good",
+    "inaccuracy": "Inaccuracy",
+    "mistake": "Mistake",
+    "blunder": "Blunder",
+}
+
+_REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
+"""Refusals shown on the review page itself (the race is there, the review is not)."""
+
+
+def _is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _cookie(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(cookie_name(game_id))
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Vary"] = "HX-Request"
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def card_view(action: dict[str, Any]) -> dict[str, Any]:
+    """A move as the page draws it: the card (the seat's own, so a Tune Up's card is
+    named: the page is that seat's alone), its value, and a few words."""
+    kind = action["type"]
+    if kind == "zero_five":
+        info = SUITS[ZERO_FIVE]
+        words = f"0/5 card as {action['value']}, {action['gas']} gas, then {action['discard']} down"
+        return {"kind": kind, "suit": info, "value": action["value"], "words": words}
+    info = SUITS[action["suit"]]
+    value = SUIT_VALUE[Suit(action["suit"])]
+    if kind == "tune_up":
+        return {"kind": kind, "suit": info, "value": value, "words": f"Tune Up ({info.short})"}
+    effect = f" for {action['zero_effect']}" if action["zero_effect"] else ""
+    words = f"{info.short}{effect}, {action['gas']} gas"
+    return {"kind": kind, "suit": info, "value": value, "words": words}
+
+
+def decision_view(entry: dict[str, Any]) -> dict[str, Any]:
+    """One reviewed decision for the template."""
+    same = entry["played"] == entry["best"]
+    return {
+        **entry,
+        "same": same,
+        "verdict_words": VERDICT_WORDS[entry["verdict"]],
+        "played_card": card_view(entry["played"]),
+        "best_card": card_view(entry["best"]),
+        "played_percent": round(100 * entry["played_value"]),
+        "best_percent": round(100 * entry["best_value"]),
+        "loss_points": round(100 * entry["loss"], 1),
+    }
+
+
+def par_line(session: GameSession, seat: int) -> str | None:
+    """The par sentence of ``seat``, once computed."""
+    par = session.par.get(str(seat))
+    return None if par is None else review.par_words(par, par["yours"])
+
+
+def review_context(
+    session: GameSession, seat: int, status: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What ``review.html`` prints: the review's status, decisions by round, summary, par."""
+    decisions = [decision_view(e) for e in (status or {}).get("decisions", [])]
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for d in decisions:
+        rounds.setdefault(d["round"], []).append(d)
+    summary = (status or {}).get("summary") or {}
+    by_round = {r["round"]: r for r in summary.get("rounds", [])}
+    return {
+        "game_id": session.id,
+        "status": None if status is None else status["status"],
+        "progress": 0.0 if status is None else status["progress"],
+        "percent": 0 if status is None else round(100 * status["progress"]),
+        "rounds": [(number, by_round.get(number), rows) for number, rows in rounds.items()],
+        "summary": summary,
+        "par": par_line(session, seat),
+        "refresh_seconds": REFRESH_SECONDS,
+        "thresholds": {
+            "inaccuracy": round(100 * review.INACCURACY),
+            "mistake": round(100 * review.MISTAKE),
+            "blunder": round(100 * review.BLUNDER),
+        },
+    }
+
+
+def _render(
+    request: Request,
+    session: GameSession,
+    seat: int,
+    status: dict[str, Any] | None,
+    error: str | None = None,
+    status_code: int = 200,
+) -> Response:
+    context = review_context(session, seat, status)
+    context["error"] = error
+    block = "review" if _is_htmx(request) else None
+    response = templates.TemplateResponse(
+        request, "review.html", context, status_code=status_code, block_name=block
+    )
+    return _no_store(response)
+
+
+@router.get("/games/{game_id}/review", response_class=HTMLResponse)
+async def review_page(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
+) -> Response:
+    """The seat's review: a button to ask for it, its progress, or its verdicts."""
+    reviews = reviews_of(request)
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            session, seat = race.session, race.own_seat
+            try:
+                status: dict[str, Any] | None = reviews.status(session, seat)
+            except ReviewNotRequested:
+                status = None
+            except RaceNotOver as exc:
+                return _render(request, session, seat, None, exc.message, 409)
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    return _render(request, session, seat, status)
+
+
+@router.post("/games/{game_id}/review")
+async def ask_review(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
+) -> Response:
+    """ "Review my race": start it and go to its page (303), or with htmx show it there."""
+    reviews = reviews_of(request)
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            session, seat = race.session, race.own_seat
+            try:
+                status = reviews.request(session, seat, client_key(request))
+            except _REFUSED as exc:
+                return _render(request, session, seat, None, exc.message, RACE_STATUS[exc.code])
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    if not _is_htmx(request):
+        return _no_store(RedirectResponse(f"/games/{game_id}/review", status_code=303))
+    return _render(request, session, seat, status)
+
+
+@router.get("/games/{game_id}/review/par", response_class=HTMLResponse)
+async def par_fragment(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
+) -> Response:
+    """The par line of the game-over screen and the replay: starts the par race of the
+    seat if it is not kept yet, and says so until it is."""
+    reviews = reviews_of(request)
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            session, seat = race.session, race.own_seat
+            running = reviews.request_par(session, seat)
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    context = {
+        "game_id": game_id,
+        "par": par_line(session, seat),
+        "running": running,
+        "refresh_seconds": REFRESH_SECONDS,
+    }
+    response = templates.TemplateResponse(request, "partials/review_par.html", context)
+    return _no_store(response)
+
+
+@router.get("/games/{game_id}/review/marks", response_class=HTMLResponse)
+async def marks_fragment(
+    game_id: GameIdPath,
+    request: Request,
+    settings: SettingsDep,
+    races: RacesDep,
+    round: RoundQuery = None,
+    trick: TrickQuery = None,
+) -> Response:
+    """The replay's verdicts: the seat's decisions in one trick (``round`` and ``trick``)
+    with the move played, the search's best as a card and "try again from here"; on the
+    replay's overview, the summary. Empty until the seat's review is done."""
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            session, seat = race.session, race.own_seat
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    kept = review.kept_review(session, seat)
+    decisions = []
+    if kept is not None and round is not None and trick is not None:
+        picked = [e for e in kept["decisions"] if (e["round"], e["trick"]) == (round, trick)]
+        decisions = [decision_view(e) for e in picked]
+    context = {
+        "game_id": game_id,
+        "done": kept is not None,
+        "summary": None if kept is None else kept["summary"],
+        "decisions": decisions,
+        "step": round is not None and trick is not None,
+    }
+    response = templates.TemplateResponse(request, "partials/review_marks.html", context)
+    return _no_store(response)
+
+
+@router.post("/games/{game_id}/review/{move}/practice")
+async def try_again(
+    game_id: GameIdPath, move: MovePath, request: Request, settings: SettingsDep, races: RacesDep
+) -> Response:
+    """ "Try again from here": a practice race from that decision; its table (303)."""
+    try:
+        async with races.open(game_id, _cookie(request, game_id)) as race:
+            practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
+        await review.start_practice(races, practice, client_key(request))
+    except RaceError as exc:
+        return missing_page(request, exc, settings)
+    response = _no_store(RedirectResponse(f"/games/{practice.id}", status_code=303))
+    set_seat_cookie(response, request, practice.id, practice.token, settings)
+    return response

@@ -1,0 +1,751 @@
+"""After the race: the hard bot's search reviews a seat's decisions, and plays par.
+
+A review looks at every decision of one seat in a finished race (docs/review.md). The
+race is rebuilt move by move from its recorded moves (``GameSession.moves``) on the
+game as dealt (``GameSession.start``); at each decision of the seat the search is
+handed ``observe(game, seat)`` and nothing else, so it samples its worlds from what the
+seat knew then (never the hidden cards, never what came later). It estimates the chance
+of winning the race after each sensible candidate (the hard bot's shortlist, plus the
+move played) on the same sampled worlds, a fixed number of them from a fixed seed
+(:class:`Budget`), so a review is reproducible to the last digit.
+
+Par (:func:`play_par`): the same deal played again with the hard bot in the seat against
+the same bots with the same seeds.
+
+:class:`Reviews` runs both in the reviews' own worker processes
+(:func:`app.bots.pool.get_review_pool`, at a lower CPU priority than the live searches,
+which never queue behind a review), caps the reviews in progress per client, reports
+progress, and keeps each finished review and par in the race's saved data, so a second
+request is answered from there and survives a restart as the race does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bots import pool as bot_pool
+from app.bots.runner import bot_seed
+from app.races import operations
+from app.races.errors import (
+    NotReviewed,
+    RaceNotOver,
+    ReviewNotRequested,
+    ReviewUnavailable,
+    ServerFull,
+    TooManyGames,
+    TooManyReviews,
+)
+from app.races.lobby import Lobby, Seat, clean_name
+from app.races.operations import SessionState
+from app.races.record import (
+    GameSession,
+    new_game_id,
+    new_token,
+    token_digest,
+    unpack_move,
+)
+from app.races.unit import Race, Races
+from app.storage.interface import ClientFull, StoreFull
+from engine import (
+    Action,
+    ActionType,
+    EventKind,
+    Game,
+    Observation,
+    Variants,
+    new_game,
+    observe,
+    supply_after_effect,
+)
+from engine.bots import make_bot
+from engine.bots.base import decision_rng, legal_actions
+from engine.bots.heuristic import NORMAL, score_actions
+from engine.bots.search import Stop, rank_candidates, run_worlds
+from engine.bots.situation import from_observation
+
+log = logging.getLogger("zzv.review")
+
+# Verdicts by the loss in win chance (best - played), a share in [0, 1]; docs/review.md.
+INACCURACY = 0.03
+"""A loss of at least this much is an inaccuracy (below it the move is good)."""
+MISTAKE = 0.07
+"""A loss of at least this much is a mistake."""
+BLUNDER = 0.15
+"""A loss of at least this much is a blunder."""
+ACCURACY_SCALE = 0.20
+"""A decision's accuracy is ``100 * (1 - loss / ACCURACY_SCALE)``, floored at 0."""
+
+REVIEWS_PER_CLIENT = 2
+"""Reviews one client may have in progress at once."""
+PAR_ITERATIONS = 200
+"""Rollouts per decision of every hard bot in a par race (a fixed amount, not a clock)."""
+PAR_LEVEL_FOR_PEOPLE = "normal"
+"""Who plays the other people's seats in a par race (the turn clock's autopilot)."""
+_SEAT_SALT = 1 << 40  # keeps the par bot's seeds apart from the race's own bot seeds
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A review's fixed work per decision: ``worlds`` sampled worlds, each candidate (at
+    most ``candidates`` of the hard bot's shortlist, plus the move played) rolled out
+    once in each, the worlds drawn from a generator seeded by ``seed`` and the position."""
+
+    worlds: int = 96
+    candidates: int = 8
+    seed: int = 20_261_201
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON form (kept with the review, shown in its summary)."""
+        return {"worlds": self.worlds, "candidates": self.candidates, "seed": self.seed}
+
+
+DEFAULT_BUDGET = Budget()
+
+
+def verdict(loss: float) -> str:
+    """The verdict on a decision that cost ``loss`` win chance.
+
+    >>> [verdict(x) for x in (0.0, 0.03, 0.07, 0.2)]
+    ['good', 'inaccuracy', 'mistake', 'blunder']
+    """
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return "good"
+
+
+def accuracy(losses: Sequence[float]) -> float | None:
+    """The accuracy (0 to 100) of decisions that cost ``losses``; None for none.
+
+    >>> accuracy([0.0, 0.1]), accuracy([0.5]), accuracy([])
+    (75.0, 0.0, None)
+    """
+    if not losses:
+        return None
+    each = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
+    return round(100.0 * sum(each) / len(each), 1)
+
+
+# --------------------------------------------------------------------------- one decision
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One candidate of a decision and its estimated chance of winning the race."""
+
+    action: Action
+    value: float
+
+
+def estimate(
+    observation: Observation, budget: Budget, extra: Action | None = None
+) -> list[Estimate]:
+    """Every candidate of the seat whose ``observation`` this is, with its win chance:
+    the hard bot's shortlist (best first) and ``extra`` if it is not in it.
+
+    The worlds are sampled from the observation alone, and the same ones serve every
+    candidate (paired estimates). A candidate's value depends only on the observation,
+    the budget and the candidate itself, never on which other candidates were compared.
+    """
+    actions = legal_actions(observation)
+    if len(actions) > 1:
+        shortlist = rank_candidates(observation, actions, budget.candidates)
+    else:
+        shortlist = list(actions)
+    if extra is not None and extra not in shortlist:
+        shortlist.append(extra)
+    seed = decision_rng(budget.seed, observation).next_u64()
+    stop = Stop(budget.worlds * len(shortlist), None)
+    rows, _, _ = run_worlds(observation, shortlist, seed, stop, prune=False)
+    out = []
+    for i, action in enumerate(shortlist):
+        values = [row[i] for row in rows]
+        mean = sum(values) / len(values) if values else 0.0
+        out.append(Estimate(action, min(1.0, max(0.0, mean))))
+    return out
+
+
+def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Estimate:
+    """The best candidate: the highest value; on a tie the move played, else the one the
+    shortlist ranks first."""
+    top = max(e.value for e in estimates)
+    if played is not None:
+        mine = next((e for e in estimates if e.action == played), None)
+        if mine is not None and mine.value >= top:
+            return mine
+    return next(e for e in estimates if e.value >= top)
+
+
+def search_choice(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Action:
+    """The move the review's search would play itself from ``observation``: a seat that
+    always plays it loses nothing in its review (same budget)."""
+    actions = legal_actions(observation)
+    if len(actions) == 1:
+        return actions[0]
+    return best_of(estimate(observation, budget)).action
+
+
+# --------------------------------------------------------------------------- reasons
+
+
+def _card(action: Action) -> str:
+    """A move in a few plain words: "Chippy with 2 gas", "a Tune Up of Jelly"."""
+    if action.type is ActionType.TUNE_UP:
+        assert action.suit is not None
+        return f"a Tune Up of {action.suit.value.capitalize()}"
+    gas = f"with {action.gas} gas" if action.gas else "face up"
+    if action.type is ActionType.ZERO_FIVE:
+        return f"the 0/5 card as {action.value} {gas}"
+    assert action.suit is not None
+    name = action.suit.value.capitalize()
+    effect = f" for {action.zero_effect.value}" if action.zero_effect is not None else ""
+    return f"{name}{effect} {gas}"
+
+
+def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
+    """The normal heuristic's chance that each of ``actions`` wins the trick, from the
+    observation alone (the cards this seat has seen this round)."""
+    legal = legal_actions(observation)
+    situation = from_observation(observation, legal)
+    _, chances = score_actions(situation, NORMAL)
+    return [chances[legal.index(a)] if a in legal else 0.0 for a in actions]
+
+
+def _odds_words(action: Action, chance: float, trick: int) -> str:
+    if action.type is ActionType.TUNE_UP:
+        return f"passes on trick {trick}"
+    if chance >= 0.95:
+        return f"wins trick {trick}"
+    if chance >= 0.6:
+        return f"likely wins trick {trick}"
+    if chance > 0.05:
+        return f"may win trick {trick}"
+    return f"cannot win trick {trick}"
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def reason(observation: Observation, played: Estimate, best: Estimate) -> str:
+    """One plain line on a decision, built from what the seat could see at the time: what
+    each move does to the trick (the normal heuristic's odds from the cards seen this
+    round), the gas it keeps, and the search's chance of winning the race after it."""
+    trick = observation["trick"]
+    played_odds, best_odds = _trick_odds(observation, [played.action, best.action])
+    stake = "a lap" if trick == 6 else "speed for the rest of the round"
+    mine = (
+        f"{_card(played.action)} {_odds_words(played.action, played_odds, trick)} "
+        f"and keeps {_gas_kept(observation, played.action)} gas"
+    )
+    if played.action == best.action:
+        return (
+            f"{_upper(mine)} ({_percent(played.value)} to win the race): the search's choice too."
+        )
+    other = (
+        f"{_card(best.action)} {_odds_words(best.action, best_odds, trick)} "
+        f"and keeps {_gas_kept(observation, best.action)} gas"
+    )
+    return (
+        f"{_upper(other)} ({_percent(best.value)} to win the race); {mine} "
+        f"({_percent(played.value)}). Trick {trick} is worth {stake}."
+    )
+
+
+def _gas_kept(observation: Observation, action: Action) -> int:
+    """The seat's gas after ``action``: the card's effect first, then the gas it carries
+    (R8, R10, R20, R22)."""
+    gas = observation["players"][observation["seat"]]["gas"]
+    if action.type is ActionType.TUNE_UP:
+        return gas
+    after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
+    return max(0, after - action.gas)
+
+
+def _percent(value: float) -> str:
+    return f"{round(100 * value)}%"
+
+
+# --------------------------------------------------------------------------- the race
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What rebuilds a race: its table, its engine seed and its kept moves (picklable:
+    it crosses to a worker process)."""
+
+    players: int
+    variants: dict[str, Any]
+    engine_seed: int
+    moves: tuple[str, ...]
+    start: dict[str, Any] | None = None
+    """A set-up position (``Game.to_dict``) to start from instead of the seed's deal."""
+
+    @classmethod
+    def of(cls, session: GameSession) -> Deal:
+        """The deal of ``session`` (:class:`ReviewUnavailable` if its moves were not kept)."""
+        if session.start is None:
+            raise ReviewUnavailable()
+        variants = dict(session.config.variants.to_dict())
+        moves = tuple(session.moves)
+        return cls(session.config.players, variants, session.engine_seed, moves, session.start)
+
+    def fresh(self) -> Game:
+        """The race as dealt, before any move."""
+        if self.start is not None:
+            return Game.from_dict(self.start)
+        variants = Variants.from_dict(self.variants)
+        return new_game(players=self.players, seed=self.engine_seed, variants=variants)
+
+    def replay(self) -> Iterator[tuple[int, int, Action, Game]]:
+        """Each kept move as (index, seat, action, the game just before it)."""
+        game = self.fresh()
+        for index, kept in enumerate(self.moves):
+            _kind, seat, action = unpack_move(kept)
+            if game.current_seat != seat:
+                raise ValueError("The kept moves do not follow from the deal.")
+            yield index, seat, action, game
+            game.apply(action, seat=seat)
+
+
+def decisions_of(deal: Deal, seat: int) -> list[int]:
+    """The indices (into the kept moves) of ``seat``'s decisions, in order."""
+    return [i for i, kept in enumerate(deal.moves) if unpack_move(kept)[1] == seat]
+
+
+def review_moves(
+    deal: Deal, seat: int, indices: Sequence[int], budget: Budget
+) -> list[dict[str, Any]]:
+    """The review entries of ``seat``'s decisions at ``indices`` (one worker's job).
+
+    Each is worked out from ``observe(game, seat)`` of the rebuilt race at that moment.
+    """
+    wanted = set(indices)
+    seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
+    entries = []
+    for index, mover, action, game in deal.replay():
+        if index > max(wanted, default=-1):
+            break
+        if index in wanted:
+            observation = observe(game, seat)
+            entries.append(_entry(observation, action, budget, index, seat_moves))
+        if mover == seat:
+            seat_moves += 1
+    return entries
+
+
+def _entry(
+    observation: Observation, played: Action, budget: Budget, index: int, decision: int
+) -> dict[str, Any]:
+    forced = len(observation["legal_actions"]) == 1
+    estimates = estimate(observation, budget, extra=played)
+    mine = next(e for e in estimates if e.action == played)
+    best = best_of(estimates, played)
+    loss = 0.0 if best.action == played else max(0.0, best.value - mine.value)
+    return {
+        "move": index,
+        "decision": decision,
+        "round": observation["round"],
+        "trick": observation["trick"],
+        "played": dict(played.to_dict()),
+        "best": dict(best.action.to_dict()),
+        "played_value": round(mine.value, 4),
+        "best_value": round(best.value, 4),
+        "loss": round(loss, 4),
+        "verdict": verdict(loss),
+        "forced": forced,
+        "reason": "The only legal move." if forced else reason(observation, mine, best),
+        "candidates": [
+            {"action": dict(e.action.to_dict()), "value": round(e.value, 4)} for e in estimates
+        ],
+    }
+
+
+def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]:
+    """The race's figures (docs/review.md): accuracy and total loss over the decisions
+    that had a choice, verdict counts, and the same per round."""
+    chosen = [e for e in entries if not e["forced"]]
+    counts = {name: 0 for name in ("good", "inaccuracy", "mistake", "blunder")}
+    for e in chosen:
+        counts[e["verdict"]] += 1
+    rounds = []
+    for number in sorted({e["round"] for e in entries}):
+        mine = [e for e in chosen if e["round"] == number]
+        rounds.append(
+            {
+                "round": number,
+                "decisions": len(mine),
+                "accuracy": accuracy([e["loss"] for e in mine]),
+                "total_loss": round(sum(e["loss"] for e in mine), 4),
+            }
+        )
+    return {
+        "decisions": len(entries),
+        "choices": len(chosen),
+        "accuracy": accuracy([e["loss"] for e in chosen]),
+        "total_loss": round(sum(e["loss"] for e in chosen), 4),
+        "verdicts": counts,
+        "rounds": rounds,
+        "budget": budget.to_dict(),
+    }
+
+
+def public_entry(entry: dict[str, Any], turn: int) -> dict[str, Any]:
+    """An entry as the API shows it: ``turn`` is the race's turn counter (people's moves
+    before it), as the state's ``turn``."""
+    shown = {k: v for k, v in entry.items() if k != "decision"}
+    shown["turn"] = turn
+    return shown
+
+
+# --------------------------------------------------------------------------- par
+
+
+def _tricks(events: Sequence[Any], players: int) -> list[int]:
+    won = [0] * players
+    for event in events:
+        if event.kind is EventKind.TRICK_WON and event.seat is not None:
+            won[event.seat] += 1
+    return won
+
+
+def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
+    """``seat``'s place in a finished race (the winner first, then by laps, then tricks
+    won; equal seats share a place), laps and tricks won."""
+
+    def key(s: int) -> tuple[int, int, int]:
+        return (int(game.winner == s), game.laps[s], tricks[s])
+
+    place = 1 + sum(key(other) > key(seat) for other in range(game.players))
+    return {"place": place, "laps": game.laps[seat], "tricks": tricks[seat]}
+
+
+def play_par(
+    deal: Deal, seat: int, levels: Sequence[str], iterations: int = PAR_ITERATIONS
+) -> dict[str, Any]:
+    """The deal played again with the hard bot (``iterations`` rollouts a decision) in
+    ``seat``; every other seat ``s`` played by a bot of level ``levels[s]`` seeded as the
+    race seeded its bots (hard bots work to ``iterations`` rollouts, not a clock)."""
+    game = deal.fresh()
+    events: list[Any] = []
+    decisions = 0
+    own = 0
+    while not game.is_over:
+        mover = game.current_seat
+        assert mover is not None
+        if mover == seat:
+            seed, level = bot_seed(deal.engine_seed, seat + _SEAT_SALT, own), "hard"
+            own += 1
+        else:
+            seed, level = bot_seed(deal.engine_seed, mover, decisions), levels[mover]
+            decisions += 1
+        options: dict[str, Any] = {"iterations": iterations} if level == "hard" else {}
+        action = make_bot(level, seed, **options).choose(observe(game, mover))
+        events.extend(game.apply(action, seat=mover))
+    result: dict[str, Any] = dict(standing(game, _tricks(events, game.players), seat))
+    result.update({"seat": seat, "winner": game.winner, "iterations": iterations})
+    return result
+
+
+def your_standing(session: GameSession, seat: int) -> dict[str, int]:
+    """``seat``'s own place, laps and tricks in the finished race."""
+    return standing(session.game, _tricks(session.events.events(), session.game.players), seat)
+
+
+def par_levels(session: GameSession) -> list[str]:
+    """Who plays each seat in a par race: the race's bots, the autopilot for people."""
+    lobby = session.lobby
+    level = session.config.bots
+    return [PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else level for s in range(len(lobby.seats))]
+
+
+def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
+    """ "You finished 2nd; the hard bot in your seat finished 1st on this deal." """
+    return (
+        f"You finished {_ordinal(yours['place'])} ({yours['laps']} laps, {yours['tricks']} "
+        f"tricks); the hard bot in your seat finished {_ordinal(par['place'])} on this deal "
+        f"({par['laps']} laps, {par['tricks']} tricks)."
+    )
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+# --------------------------------------------------------------------------- try again
+
+
+def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
+    """A practice race from just before kept move ``move`` (a decision of ``seat``): the
+    same hidden deal, the moves before it, the bots as they were (same level, their seed
+    counter where it stood), a person only at ``seat``; its token is in ``token``."""
+    deal = Deal.of(session)
+    if not 0 <= move < len(deal.moves) or unpack_move(deal.moves[move])[1] != seat:
+        raise NotReviewed()
+    game = deal.fresh()
+    practice = GameSession(
+        id=new_game_id(),
+        config=session.config,
+        game=game,
+        seed=session.seed,
+        seed_chosen=session.seed_chosen,
+        engine_seed=session.engine_seed,
+        lobby=_practice_lobby(session.lobby, seat, turn_seconds),
+        bot_budget_ms=session.bot_budget_ms,
+        practice=True,
+        token=new_token(),
+    )
+    practice.lobby.seats[seat].token_digest = token_digest(practice.token)
+    practice.start = game.to_dict()
+    practice.record_events([game.deal_event()])
+    for index, mover, action, _ in deal.replay():
+        if index == move:
+            break
+        practice.record_events(game.apply(action, seat=mover))
+        # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
+        # (so a take-back there replays it exactly).
+        practice.record_action(mover, action, "person" if mover == seat else "bot")
+        if mover == seat:
+            practice.turn += 1
+        else:
+            practice.bot_decisions += 1
+    # Whatever else people decided before the position is now history; from here on every
+    # other seat is a bot: the race's bots, and the autopilot's level for other people.
+    return practice
+
+
+def _practice_lobby(lobby: Lobby, seat: int, turn_seconds: float) -> Lobby:
+    seats = []
+    for old in lobby.seats:
+        me = old.index == seat
+        name = clean_name(old.name, old.index) if me else f"Bot {old.index + 1}"
+        seats.append(Seat(old.index, me, name))
+    return Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
+
+
+# --------------------------------------------------------------------------- the service
+
+
+@dataclass(eq=False)
+class _Job:
+    """One review in progress in this process."""
+
+    game_id: str
+    seat: int
+    client: str
+    total: int
+    entries: dict[int, dict[str, Any]] = field(default_factory=dict)
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def progress(self) -> float:
+        return round(len(self.entries) / self.total, 3) if self.total else 1.0
+
+
+class Reviews:
+    """The reviews and par races of one server process (see the module docstring)."""
+
+    def __init__(
+        self,
+        races: Races,
+        workers: int = 2,
+        per_client: int = REVIEWS_PER_CLIENT,
+        budget: Budget = DEFAULT_BUDGET,
+        executor: Callable[[], Executor] | None = None,
+        par_iterations: int = PAR_ITERATIONS,
+    ) -> None:
+        """Reviews of the races of ``races`` (each kept with its race), run by
+        ``workers`` review processes; ``executor`` (tests, benches) replaces that pool."""
+        self.races = races
+        self.workers = workers
+        self.per_client = per_client
+        self.budget = budget
+        self.par_iterations = par_iterations
+        self._executor = executor or functools.partial(bot_pool.get_review_pool, workers)
+        self._jobs: dict[tuple[str, int], _Job] = {}
+        self._par: dict[tuple[str, int], asyncio.Task[None]] = {}
+
+    def _open(self, game_id: str) -> contextlib.AbstractAsyncContextManager[Race]:
+        # Opened by id alone, as the join route does: the review's result is the seat's,
+        # but keeping it needs no token (none is kept once the request that asked ended).
+        return self.races.open(game_id, None, write=True, spectator=True)
+
+    def in_progress(self, client: str) -> int:
+        """Reviews ``client`` has running now."""
+        return sum(job.client == client for job in self._jobs.values())
+
+    def status(self, session: GameSession, seat: int) -> dict[str, Any]:
+        """The review of ``seat`` as the API shows it (:class:`ReviewNotRequested` when
+        there is none, :class:`RaceNotOver` while the race runs)."""
+        if not session.game.is_over:
+            raise RaceNotOver()
+        kept = session.reviews.get(str(seat))
+        if kept is not None:
+            return kept_review(session, seat) or {}
+        job = self._jobs.get((session.id, seat))
+        if job is None:
+            raise ReviewNotRequested()
+        done = [job.entries[index] for index in sorted(job.entries)]  # finished so far
+        entries = _shown(done, session)
+        return {"status": "running", "progress": job.progress, "decisions": entries, "summary": {}}
+
+    def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
+        """Start the review of ``seat`` unless it is kept or running; its status. Starts
+        the par race of the seat as well."""
+        if not session.game.is_over:
+            raise RaceNotOver()
+        deal = Deal.of(session)
+        self.request_par(session, seat)
+        key = (session.id, seat)
+        if str(seat) in session.reviews or key in self._jobs:
+            return self.status(session, seat)
+        if self.in_progress(client) >= self.per_client:
+            raise TooManyReviews(self.per_client)
+        indices = decisions_of(deal, seat)
+        job = _Job(session.id, seat, client, len(indices))
+        self._jobs[key] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job, deal, indices))
+        return self.status(session, seat)
+
+    async def _run(self, job: _Job, deal: Deal, indices: list[int]) -> None:
+        """Review the decisions a few at a time in the review processes, then keep it."""
+        loop = asyncio.get_running_loop()
+        executor = self._executor()
+        # One decision per job: progress moves per decision, and each worker takes the
+        # next decision as it finishes one.
+        futures = [
+            loop.run_in_executor(executor, review_moves, deal, job.seat, [i], self.budget)
+            for i in indices
+        ]
+        try:
+            for future in asyncio.as_completed(futures):
+                for entry in await future:
+                    job.entries[entry["move"]] = entry
+            entries = [job.entries[i] for i in indices]
+            kept = {"decisions": entries, "summary": summary(entries, self.budget)}
+            async with self._open(job.game_id) as race:
+                race.session.reviews[str(job.seat)] = kept
+                race.changed = True
+        except asyncio.CancelledError:
+            for future in futures:
+                future.cancel()
+            raise
+        except Exception as exc:  # the review is lost; the race is untouched
+            log.error("a review failed", extra={"error": type(exc).__name__})
+        finally:
+            self._jobs.pop((job.game_id, job.seat), None)
+
+    def request_par(self, session: GameSession, seat: int) -> bool:
+        """Start the par race of ``seat`` unless it is kept or running; whether it is
+        running now."""
+        if not session.game.is_over or session.start is None or not session.lobby.is_person(seat):
+            return False
+        key = (session.id, seat)
+        if str(seat) in session.par:
+            return False
+        if key not in self._par:
+            task = asyncio.get_running_loop().create_task(
+                self._run_par(session.id, seat, Deal.of(session), par_levels(session))
+            )
+            self._par[key] = task
+        return True
+
+    async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(
+                self._executor(), play_par, deal, seat, levels, self.par_iterations
+            )
+            async with self._open(game_id) as race:
+                result["yours"] = your_standing(race.session, seat)
+                race.session.par[str(seat)] = result
+                race.changed = True
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("a par race failed", extra={"error": type(exc).__name__})
+        finally:
+            self._par.pop((game_id, seat), None)
+
+    async def stop(self) -> None:
+        """Cancel what is running (a stopping server; the reviews are asked for again)."""
+        tasks = [job.task for job in self._jobs.values() if job.task] + list(self._par.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _turns(session: GameSession) -> list[int]:
+    """The race's turn counter before each kept move: people's moves before it."""
+    turns = []
+    count = 0
+    for kept in session.moves:
+        turns.append(count)
+        count += unpack_move(kept)[0] != "bot"
+    return turns
+
+
+def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
+    """Entries as the API shows them (each with its ``turn``)."""
+    turns = _turns(session)
+    return [public_entry(e, turns[e["move"]]) for e in entries]
+
+
+def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
+    """The finished review of ``seat`` as the API shows it, or None."""
+    kept = session.reviews.get(str(seat))
+    if kept is None:
+        return None
+    decisions = _shown(kept["decisions"], session)
+    return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
+
+
+__all__ = [
+    "BLUNDER",
+    "DEFAULT_BUDGET",
+    "INACCURACY",
+    "MISTAKE",
+    "Budget",
+    "Deal",
+    "Estimate",
+    "Reviews",
+    "accuracy",
+    "decisions_of",
+    "estimate",
+    "kept_review",
+    "par_words",
+    "play_par",
+    "practice_from",
+    "reason",
+    "review_moves",
+    "search_choice",
+    "start_practice",
+    "summary",
+    "verdict",
+]
+
+
+async def start_practice(races: Races, practice: GameSession, owner: str) -> SessionState:
+    """Store the practice race ``practice`` for client ``owner`` and start it (as
+    :meth:`Races.create` does a new race); the person's first state."""
+    try:
+        await races.store.create(practice, owner)
+    except StoreFull as exc:
+        raise ServerFull() from exc
+    except ClientFull as exc:
+        raise TooManyGames(races.settings.client_cap) from exc
+    async with races.open(practice.id, practice.token, write=True) as race:
+        race.changed = True
+        await operations.begin(race.session, race.now, races.runner)
+        state = race.state()
+    return state

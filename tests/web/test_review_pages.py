@@ -1,0 +1,133 @@
+"""The review pages without JavaScript (post, redirect, get) and with htmx's fragments."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from app_kit import HX, another_browser, bearer, move, start
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.http.deps import cookie_name
+from app.races.review import Budget, Reviews
+
+
+def small_reviews(app: FastAPI) -> Reviews:
+    reviews = Reviews(app.state.races, workers=1, budget=Budget(worlds=4), par_iterations=6)
+    app.state.reviews = reviews
+    return reviews
+
+
+def finished(client: TestClient, seed: int = 3) -> str:
+    """A race started from the start page's form and played out; its id."""
+    game_id = start(client, players="3", bots="normal", seed=str(seed))
+    token = client.cookies.get(cookie_name(game_id))
+    assert token
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    rng = random.Random(seed)
+    while not state["game_over"]:
+        response = move(client, game_id, token, state["turn"], rng.choice(state["legal_actions"]))
+        assert response.status_code == 200
+        state = response.json()
+    return game_id
+
+
+def wait_page_done(client: TestClient, game_id: str) -> str:
+    for _ in range(600):
+        page = client.get(f"/games/{game_id}/review")
+        assert page.status_code == 200
+        if 'id="review-summary"' in page.text:
+            return page.text
+        assert 'id="review-progress"' in page.text
+        assert '<meta http-equiv="refresh"' in page.text, "reloads itself without JavaScript"
+        time.sleep(0.1)
+    raise AssertionError("the review page never showed the finished review")
+
+
+def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> None:
+    small_reviews(app)
+    game_id = finished(client)
+    table = client.get(f"/games/{game_id}").text
+    assert f'action="/games/{game_id}/review"' in table, "the game-over screen offers it"
+    replay = client.get(f"/games/{game_id}/replay").text
+    assert 'id="review-race"' in replay, "and so does the replay"
+    before = client.get(f"/games/{game_id}/review")
+    assert before.status_code == 200 and 'id="review-start"' in before.text
+
+    asked = client.post(f"/games/{game_id}/review")
+    assert asked.status_code == 303 and asked.headers["location"] == f"/games/{game_id}/review"
+    page = wait_page_done(client, game_id)
+    verdicts = re.findall(r'class="verdict-badge verdict-(\w+)"', page)
+    assert verdicts and set(verdicts) <= {"good", "inaccuracy", "mistake", "blunder"}
+    retries = re.findall(rf'action="/games/{game_id}/review/(\d+)/practice"', page)
+    assert retries, "try again from here on the decisions with a choice"
+
+    again = client.post(f"/games/{game_id}/review/{retries[-1]}/practice")
+    assert again.status_code == 303
+    practice_id = again.headers["location"].rsplit("/", 1)[1]
+    assert client.cookies.get(cookie_name(practice_id)), "the new race's seat cookie is set"
+    table = client.get(f"/games/{practice_id}")
+    assert table.status_code == 200 and 'id="move-form"' in table.text
+
+
+def test_review_with_htmx_swaps_the_section_and_polls_while_running(
+    client: TestClient, app: FastAPI
+) -> None:
+    small_reviews(app)
+    game_id = finished(client, seed=8)
+    asked = client.post(f"/games/{game_id}/review", headers=HX)
+    assert asked.status_code == 200
+    assert asked.text.lstrip().startswith('<section id="review"'), "the fragment only"
+    if "review-progress" in asked.text:
+        assert 'hx-trigger="every' in asked.text
+    wait_page_done(client, game_id)
+    fragment = client.get(f"/games/{game_id}/review", headers=HX).text
+    assert "hx-trigger" not in fragment, "a finished review stops polling"
+    par = ""
+    for _ in range(600):
+        par = client.get(f"/games/{game_id}/review/par", headers=HX).text
+        if "You finished" in par:
+            break
+        assert "hard bot is playing" in par
+        time.sleep(0.1)
+    assert "the hard bot in your seat finished" in par
+
+
+def test_the_review_page_is_the_seats_own(client: TestClient, app: FastAPI) -> None:
+    small_reviews(app)
+    game_id = finished(client, seed=9)
+    stranger = another_browser(client)
+    assert stranger.get(f"/games/{game_id}/review").status_code == 404
+    assert stranger.post(f"/games/{game_id}/review").status_code == 404
+    replay = stranger.get(f"/games/{game_id}/replay")
+    assert replay.status_code == 200 and 'id="review-race"' not in replay.text
+
+
+def test_a_race_still_on_says_so(client: TestClient, app: FastAPI) -> None:
+    small_reviews(app)
+    game_id = start(client, players="3", bots="normal", seed="4")
+    page = client.get(f"/games/{game_id}/review")
+    assert page.status_code == 409 and "not over yet" in page.text
+    asked = client.post(f"/games/{game_id}/review")
+    assert asked.status_code == 409 and "not over yet" in asked.text
+
+
+def test_the_replay_marks_each_trick_with_the_seats_verdict(
+    client: TestClient, app: FastAPI
+) -> None:
+    small_reviews(app)
+    game_id = finished(client, seed=11)
+    step = client.get(f"/games/{game_id}/replay?step=2").text
+    loader = f'hx-get="/games/{game_id}/review/marks?round=1&amp;trick=2"'
+    assert loader in step, "each trick of the replay asks for its verdicts"
+    empty = client.get(f"/games/{game_id}/review/marks?round=1&trick=2", headers=HX).text
+    assert "verdict-badge" not in empty, "nothing before the review is done"
+    client.post(f"/games/{game_id}/review")
+    wait_page_done(client, game_id)
+    marks = client.get(f"/games/{game_id}/review/marks?round=1&trick=2", headers=HX).text
+    assert len(re.findall(r'class="verdict-badge', marks)) == 1, "one decision per trick"
+    assert "You played:" in marks and "Try again from here" in marks
+    overview = client.get(f"/games/{game_id}/review/marks", headers=HX).text
+    assert "accuracy" in overview and "verdict-badge" not in overview
