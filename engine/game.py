@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
-from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionDict, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -140,8 +140,16 @@ _ACTION_POOL: dict[Action, Action] = {}
 _NOT_LISTED = Action.tune_up(Suit.JELLY)  # a stand-in no cache entry holds (see _listed)
 
 
+# The JSON form of each interned action, by the action's id (interned actions live as long
+# as the process, so an id always means the same action).
+_ACTION_DICT: dict[int, ActionDict] = {}
+
+
 def _interned(action: Action) -> Action:
-    return _ACTION_POOL.setdefault(action, action)
+    interned = _ACTION_POOL.setdefault(action, action)
+    if interned is action:
+        _ACTION_DICT[id(action)] = action.to_dict()
+    return interned
 
 
 def _part(actions: tuple[Action, ...]) -> _Part:
@@ -263,6 +271,11 @@ class Game:
             return [*face_up[0], *face_down[0]]
         return [*face_up[0], *face_down[0], *zero_five[0]]
 
+    def legal_action_dicts(self) -> list[ActionDict]:
+        """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
+        forms = _ACTION_DICT
+        return [forms[id(action)].copy() for action in self.legal_actions()]
+
     def _legal_parts(self, seat: int) -> tuple[_Part, _Part, _Part | None]:
         """The cached parts of ``seat``'s legal list: face-up plays, Tune Ups, and the 0/5
         plays (``None`` when the 0/5 card cannot be played, R21, R22)."""
@@ -316,6 +329,33 @@ class Game:
             or face_down[1].get(key, _NOT_LISTED) is action
             or (zero_five is not None and zero_five[1].get(key, _NOT_LISTED) is action)
         )
+
+    def _legal_twin(self, action: object, me: int) -> Action | None:
+        """The interned action of ``me``'s legal list equal to ``action``, or ``None`` if
+        it is not legal now (or not an action at all)."""
+        if self.winner is not None or not isinstance(action, Action):
+            return None
+        if self._listed(action):
+            return action
+        twin = _ACTION_POOL.get(action)
+        if twin is None:
+            return None
+        # Equal is not enough: True == 1 and hashes alike, but gas must be a whole number.
+        value = action.value
+        if type(action.gas) is not int or (value is not None and type(value) is not int):
+            return None
+        parts = self._legal
+        if parts is None:
+            parts = self._legal = self._legal_parts(me)
+        key = id(twin)
+        face_up, face_down, zero_five = parts
+        if (
+            face_up[1].get(key, _NOT_LISTED) is twin
+            or face_down[1].get(key, _NOT_LISTED) is twin
+            or (zero_five is not None and zero_five[1].get(key, _NOT_LISTED) is twin)
+        ):
+            return twin
+        return None
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -409,13 +449,18 @@ class Game:
         game exactly as it was if the action is not legal now, or not an action at all.
         """
         me = (self.lead + len(self.plays)) % self.players
-        # An action legal_actions() just listed is legal: the rules are checked again
-        # only for anything else (the sentence of why_illegal says what is wrong).
-        if (seat is not None and seat != me) or not self._listed(action):
+        # A legal action is one of the few hundred interned ones of the legal-list cache,
+        # so finding an action's twin there and in the current seat's cached parts is the
+        # whole check, for an action from anywhere (a request, a bot, another process).
+        # Only a refusal runs the rules through why_illegal, for its sentence.
+        listed = None if seat is not None and seat != me else self._legal_twin(action, me)
+        if listed is None:
             reason = self.why_illegal(action, seat)
             if reason is not None:
                 raise IllegalAction(reason)
             assert isinstance(action, Action)  # why_illegal refuses anything else
+            listed = action
+        action = listed
         self._legal = None
         kind = action.type
         if kind is _PLAY:

@@ -6,7 +6,7 @@ from engine.actions import Action
 from engine.bots.base import Bot, decision_rng, legal_actions
 from engine.bots.heuristic import EASY, NORMAL, Style, choose
 from engine.bots.situation import from_observation
-from engine.cards import Suit
+from engine.cards import SUIT_BY_ID, Suit
 from engine.view import Observation
 
 
@@ -59,7 +59,7 @@ class NormalBot(HeuristicBot):
 
 def _uncounted(observation: Observation, hand: list[Suit]) -> dict[Suit, int]:
     """The unseen pool of a player who only remembers the deck and their own hand."""
-    pool = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
+    pool = {SUIT_BY_ID[name]: n for name, n in observation["deck"]["copies"].items()}
     for card in hand:
         pool[card] -= 1
     return pool

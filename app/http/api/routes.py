@@ -37,6 +37,7 @@ from app.http.deps import (
     client_key,
     public_base_url,
 )
+from app.http.previews import with_previews
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
@@ -93,7 +94,8 @@ async def create_game(
     )
     session, state = await races.create(config, client)
     invites = invite_list(request, session)
-    body_out = {"game_id": session.id, "token": session.token, "state": state, "invites": invites}
+    shown = with_previews(state)
+    body_out = {"game_id": session.id, "token": session.token, "state": shown, "invites": invites}
     return _json(body_out, 201)
 
 
@@ -118,7 +120,7 @@ async def get_game(
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
     async with races.open(seat.game_id, seat.token, deliver=True) as race:
-        return _json(race.state(since))
+        return _json(with_previews(race.state(since)))
 
 
 @router.post(
@@ -139,7 +141,7 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(await race.play(move.turn, action))
+        return _json(with_previews(await race.play(move.turn, action)))
 
 
 @router.post(
@@ -167,7 +169,8 @@ async def join_game(game_id: GameIdPath, body: JoinIn, races: RacesDep) -> JSONR
     """
     async with races.open(game_id, None, write=True, spectator=True) as race:
         token = await race.join(body.code, body.name)
-        out = {"game_id": game_id, "seat": race.seat, "token": token, "state": race.state()}
+        shown = with_previews(race.state())
+        out = {"game_id": game_id, "seat": race.seat, "token": token, "state": shown}
     return _json(out, 201)
 
 
@@ -183,7 +186,7 @@ async def join_game(game_id: GameIdPath, body: JoinIn, races: RacesDep) -> JSONR
 async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(await race.start())
+        return _json(with_previews(await race.start()))
 
 
 @router.get(
@@ -225,7 +228,7 @@ async def follow_game(
     """Your seat's state as Server-Sent Events, so a client can play without polling."""
 
     def render(state: SessionState) -> Message:
-        return {"event": "state", "data": orjson.dumps(state).decode()}
+        return {"event": "state", "data": orjson.dumps(with_previews(state)).decode()}
 
     async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
         pass
