@@ -44,22 +44,65 @@ class TrickCard(Protocol):
 class GameState(Protocol):
     """What the view reads of a game (:class:`engine.game.Game`)."""
 
-    players: int
-    variants: Variants
-    round: int
-    trick: int
-    lead: int
-    hands: list[list[Suit]]
-    gas: list[int]
-    speed: list[int]
-    laps: list[int]
-    middle: int
-    removed: int
-    zero_five: list[bool]
-    set_aside: list[Suit]
-    round_tricks: list[TrickRecord]
-    last_trick: TrickRecord | None
-    winner: int | None
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+
+    @property
+    def variants(self) -> Variants:
+        """The variants in play."""
+
+    @property
+    def round(self) -> int:
+        """The round in progress."""
+
+    @property
+    def trick(self) -> int:
+        """The trick in progress."""
+
+    @property
+    def lead(self) -> int:
+        """Who led the current trick."""
+
+    @property
+    def gas(self) -> list[int]:
+        """Each seat's supply."""
+
+    @property
+    def speed(self) -> list[int]:
+        """Each seat's speed."""
+
+    @property
+    def laps(self) -> list[int]:
+        """Each seat's laps."""
+
+    @property
+    def middle(self) -> int:
+        """Gas in the middle."""
+
+    @property
+    def removed(self) -> int:
+        """Gas removed from play."""
+
+    @property
+    def zero_five(self) -> list[bool]:
+        """Who still holds the 0/5 card."""
+
+    @property
+    def set_aside(self) -> list[Suit]:
+        """The cards put aside this round."""
+
+    @property
+    def round_tricks(self) -> list[TrickRecord]:
+        """This round's finished tricks."""
+
+    @property
+    def last_trick(self) -> TrickRecord | None:
+        """The latest finished trick."""
+
+    @property
+    def winner(self) -> int | None:
+        """The winner, if any."""
 
     @property
     def plays(self) -> Sequence[TrickCard]:
@@ -69,27 +112,14 @@ class GameState(Protocol):
     def current_seat(self) -> int | None:
         """The seat to act."""
 
-    @property
-    def is_over(self) -> bool:
-        """Whether someone has won."""
+    def hand(self, seat: int) -> list[Suit]:
+        """``seat``'s hand, sorted in ``SUIT_ORDER`` order (a fresh list)."""
 
-    def lichen_in_trick(self) -> bool:
-        """Whether a 1 lies face up in the current trick."""
-
-    def blocked_suits(self) -> list[Suit]:
-        """Suits already face up in the current trick."""
-
-    def legal_actions(self) -> list[Action]:
-        """The current seat's legal actions."""
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
 
     def legal_action_dicts(self) -> list[ActionDict]:
-        """The JSON forms of :meth:`legal_actions`, fresh copies."""
-
-    def zero_five_playable(self, seat: int) -> bool:
-        """Whether ``seat`` may play its 0/5 card now."""
-
-    def supply_after_effect(self, seat: int, action: Action) -> int:
-        """Gas ``seat`` could spend on ``action`` after its card's effect."""
+        """The JSON forms of the current seat's legal actions, fresh copies."""
 
 
 class PublicPlay(TypedDict):
@@ -301,12 +331,12 @@ def _view(game: GameState, seat: int | None) -> TableView:
     current = game.current_seat
     my_turn = seat is not None and current == seat
     plays = [public_play(p, lichen) for p in game.plays]
-    hand = [] if seat is None else sorted(game.hands[seat], key=_SORT_KEY.__getitem__)
+    hand = [] if seat is None else sorted(game.hand(seat), key=_SORT_KEY.__getitem__)
     variants = game.variants
     zero_five = variants.zero_five
     flags = game.zero_five
     players = game.players
-    gas, speed, laps, hands = game.gas, game.speed, game.laps, game.hands
+    gas, speed, laps = game.gas, game.speed, game.laps
     last = game.last_trick
     return {
         "players_count": players,
@@ -319,7 +349,7 @@ def _view(game: GameState, seat: int | None) -> TableView:
                 "gas": gas[s],
                 "speed": speed[s],
                 "laps": laps[s],
-                "hand_size": len(hands[s]),
+                "hand_size": game.hand_size(s),
                 "zero_five_available": zero_five and flags[s],
             }
             for s in range(players)
