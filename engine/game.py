@@ -693,16 +693,11 @@ class Game:
         lap_order: Sequence[int],
         winner: int | None,
     ) -> Game:
-        """A game from every part of its state, hidden cards included: the hands, the
-        cards in the current trick (a Tune Up's ``card`` is its face-down identity), the
-        discards and the set-aside cards; ``rng_state`` is the generator of later deals.
+        """A game from every part of its state, hidden cards included (a Tune Up's ``card``
+        is its face-down identity; ``rng_state`` the generator of later deals), taken as
+        given: how :meth:`from_dict` restores a save and a bot builds a sampled world.
 
-        The parts are taken as given (consistency is the caller's business): this is how
-        :meth:`from_dict` restores a save and a bot builds a sampled world. Lists and plays
-        are copied; trick records, never changed once made, are shared.
-
-        >>> game = new_game(players=3, seed=5)
-        >>> _ = game.apply(game.legal_actions()[0])
+        >>> game = new_game(players=3, seed=5); _ = game.apply(game.legal_actions()[0])
         >>> names = "players variants seed round trick lead hands gas speed laps middle removed"
         >>> names += " zero_five plays discards set_aside round_tricks last_trick lap_order winner"
         >>> parts = {name: getattr(game, name) for name in names.split()}
@@ -819,21 +814,44 @@ def new_game(
     else:
         dealt, rest = _explicit_hands(hands, players, variants)
         at = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
-    core = SimState.from_parts(
+    parts = (supplies, speeds, laps_, middle, removed, flags)
+    core = _core(players, variants, seed, rng.state, round, at, first, dealt, rest, parts)
+    if hands is None:
+        core.deal()  # R5: the first deal, from the seeded generator
+        core.round = round
+        core.speed = list(speeds)
+    return Game.over(core)
+
+
+def _core(
+    players: int,
+    variants: Variants,
+    seed: int,
+    rng_state: int,
+    round: int,
+    trick: int,
+    lead: int,
+    hands: list[list[Suit]],
+    rest: list[Suit],
+    numbers: tuple[list[int], list[int], list[int], int, int, list[bool]],
+) -> SimState:
+    """The core of a new game: ``rest`` counts as discarded, nothing played yet."""
+    gas, speed, laps, middle, removed, zero_five = numbers
+    return SimState.from_parts(
         players=players,
         variants=variants,
         seed=seed,
-        rng_state=rng.state,
+        rng_state=rng_state,
         round=round,
-        trick=at,
-        lead=first,
-        hands=dealt,
-        gas=supplies,
-        speed=speeds,
-        laps=laps_,
+        trick=trick,
+        lead=lead,
+        hands=hands,
+        gas=gas,
+        speed=speed,
+        laps=laps,
         middle=middle,
         removed=removed,
-        zero_five=flags,
+        zero_five=zero_five,
         plays=[],
         discards=rest,
         set_aside=[],
@@ -842,11 +860,6 @@ def new_game(
         lap_order=[],
         winner=None,
     )
-    if hands is None:
-        core.deal()  # R5: the first deal, from the seeded generator
-        core.round = round
-        core.speed = list(speeds)
-    return Game.over(core)
 
 
 def _numbers(
