@@ -1,4 +1,9 @@
-"""One seat's decision point in a compact form the heuristics read quickly.
+"""The test oracle's decision point: engine/bots/situation.py as it was (see
+old_heuristic.py).
+
+Its original docstring follows.
+
+One seat's decision point in a compact form the heuristics read quickly.
 
 A :class:`Situation` is built either from an observation (what a real bot receives) or,
 inside a search bot's simulations, from a sampled :class:`~engine.game.Game` — in which
