@@ -173,7 +173,7 @@ class Game:
     @classmethod
     def over(cls, core: SimState) -> Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
-        game = cls.__new__(cls)
+        game = Game.__new__(Game)
         game.core = core
         return game
 

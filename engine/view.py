@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from typing import NotRequired, Protocol, TypedDict
 
 from engine.actions import Action, ActionDict, ActionType
-from engine.cards import SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.cards import Suit, ZeroEffect, effective_value
 from engine.variants import Variants, VariantsData
 
-_SORT_KEY = {suit: (SUIT_VALUE[suit], i) for i, suit in enumerate(SUIT_ORDER)}
 _PLAY, _TUNE_UP, _LICHEN = ActionType.PLAY, ActionType.TUNE_UP, Suit.LICHEN
 # The JSON id of every kind of play, suit and 0 effect: a dict lookup costs less than an
 # enum's ``.value``, and every card of every trick is recorded through public_play.
@@ -331,7 +330,8 @@ def _view(game: GameState, seat: int | None) -> TableView:
     current = game.current_seat
     my_turn = seat is not None and current == seat
     plays = [public_play(p, lichen) for p in game.plays]
-    hand = [] if seat is None else sorted(game.hand(seat), key=_SORT_KEY.__getitem__)
+    # SUIT_ORDER runs by printed value, the 0 first: the order every view shows a hand in.
+    hand = [] if seat is None else game.hand(seat)
     variants = game.variants
     zero_five = variants.zero_five
     flags = game.zero_five
