@@ -149,7 +149,7 @@ def _compare(base: dict[str, float], seconds: float) -> list[str]:
     ]
     for name, rate_ in base.items():
         lines.append(
-            f"{name + ' / OpenSpiel:':<26}{rate_ / per_step:.2f}x per step, "
+            f"{name + ' / OpenSpiel:':<30}{rate_ / per_step:.2f}x per step, "
             f"{rate_ / per_decision:.2f}x per player decision"
         )
     return lines

@@ -62,7 +62,6 @@ from engine.sim import (
     Play,
     SimState,
     legal_ids,
-    remember,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -98,38 +97,16 @@ _NONE = -1
 # process (the table holds them), so an id always means the same action. An action just
 # listed by legal_actions() is found by this one lookup, without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
-# Per legal-set key (SimState.legal_key): the legal actions as objects, their JSON forms,
-# and the set of their ids as bits of one integer (one shift tests an id). Bounded as the
-# core's legal cache is (engine.sim.CACHE_LIMIT).
-_LEGAL_ACTIONS: dict[int, tuple[Action, ...]] = {}
-_LEGAL_DICTS: dict[int, tuple[ActionDict, ...]] = {}
-_LEGAL_BITS: dict[int, int] = {}
+# The JSON form of each table action, by id (a view copies the ones it lists).
+_FORMS: tuple[ActionDict, ...] = tuple(action.to_dict() for action in ACTIONS)
 
 
 def drop_caches() -> int:
-    """Empty the process-wide legal-set caches (of this module and the core's); return
-    how many entries they held. For memory measurements only: the caches refill as
-    games are played."""
-    caches: tuple[dict[int, Any], ...] = (_LEGAL_ACTIONS, _LEGAL_DICTS, _LEGAL_BITS, LEGAL_CACHE)
-    held = sum(len(cache) for cache in caches)
-    for cache in caches:
-        cache.clear()
+    """Empty the core's process-wide cache of legal sets; return how many entries it
+    held. For memory measurements only: the cache refills as games are played."""
+    held = len(LEGAL_CACHE)
+    LEGAL_CACHE.clear()
     return held
-
-
-def _legal_actions(key: int) -> tuple[Action, ...]:
-    return remember(_LEGAL_ACTIONS, key, tuple(ACTIONS[i] for i in legal_ids(key)))
-
-
-def _legal_dicts(key: int) -> tuple[ActionDict, ...]:
-    return remember(_LEGAL_DICTS, key, tuple(ACTIONS[i].to_dict() for i in legal_ids(key)))
-
-
-def _legal_bits(key: int) -> int:
-    bits = 0
-    for i in legal_ids(key):
-        bits |= 1 << i
-    return remember(_LEGAL_BITS, key, bits)
 
 
 def _public_record(record: Any) -> TrickRecord:
@@ -359,8 +336,10 @@ class Game:
         if core.winner >= 0:
             return []
         key = core.legal_key()
-        actions = _LEGAL_ACTIONS.get(key)
-        return list(_legal_actions(key) if actions is None else actions)
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        return [ACTIONS[i] for i in ids]
 
     def legal_action_dicts(self) -> list[ActionDict]:
         """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
@@ -368,14 +347,16 @@ class Game:
         if core.winner >= 0:
             return []
         key = core.legal_key()
-        forms = _LEGAL_DICTS.get(key)
-        if forms is None:
-            forms = _legal_dicts(key)
-        return [form.copy() for form in forms]
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        forms = _FORMS
+        return [forms[i].copy() for i in ids]
 
     def legal_id(self, action: object) -> int:
         """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may
-        play it now, else -1: one lookup of the action's id and one of the legal set."""
+        play it now, else -1: one lookup of the action's id and a scan of the legal set's
+        few ids."""
         core = self.core
         if core.winner >= 0:
             return _NONE
@@ -391,10 +372,10 @@ class Game:
             if type(action.gas) is not int or (value is not None and type(value) is not int):
                 return _NONE
         key = core.legal_key()
-        bits = _LEGAL_BITS.get(key)
-        if bits is None:
-            bits = _legal_bits(key)
-        return aid if bits >> aid & 1 else _NONE
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        return aid if aid in ids else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
