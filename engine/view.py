@@ -322,14 +322,15 @@ def _view(game: GameState, seat: int | None) -> TableView:
     response is rendered."""
     lichen = False
     blocked = []
-    for p in game.plays:
+    in_trick = game.plays  # built afresh by each read: read once
+    for p in in_trick:
         card = p.card
         if p.kind is _PLAY and card is not None:
             blocked.append(_ID[card])
             lichen = lichen or card is _LICHEN
     current = game.current_seat
     my_turn = seat is not None and current == seat
-    plays = [public_play(p, lichen) for p in game.plays]
+    plays = [public_play(p, lichen) for p in in_trick]
     # SUIT_ORDER runs by printed value, the 0 first: the order every view shows a hand in.
     hand = [] if seat is None else game.hand(seat)
     variants = game.variants
