@@ -102,9 +102,7 @@ def _drop_engine_cache() -> int:
     """
     from engine import game as engine_game
 
-    held = len(engine_game._LEGAL_CACHE)
-    engine_game._LEGAL_CACHE.clear()
-    return held
+    return engine_game.drop_caches()
 
 
 def _started(config: GameConfig, settings: Settings) -> GameSession:

@@ -1,9 +1,12 @@
 """Speed figures for the engine: ``python -m engine.bench [--seconds S] [--players N]``.
 
 Plays seeded random games — every turn: list the legal actions, pick one uniformly with
-:class:`engine.rng.Rng`, apply it — for the base game and each variant combination, on
-both paths: the checked :class:`~engine.game.Game` (validation and events, as the server
-plays) and the simulation path :class:`~engine.sim.SimState` (as the bots' rollouts play).
+:class:`engine.rng.Rng`, apply it — for the base game and each variant combination, three
+ways: the core :class:`~engine.sim.SimState` (integer actions, as the bots' rollouts
+play); the checked :class:`~engine.game.Game` applying the very object
+``legal_actions()`` listed (validation and events); and the server's path, where every
+turn also builds the deciding seat's observation and applies a fresh copy of the chosen
+action (as a request's parsed body or a bot's answer arrives).
 When the optional ``open_spiel`` package is installed (``pip install -e '.[bench]'``), the
 same Python loop then drives OpenSpiel's C++ Hearts for comparison, and the ratios are
 printed.
@@ -22,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.actions import Action
 from engine.build import describe
 from engine.cards import Suit
 from engine.game import new_game
@@ -44,6 +48,27 @@ def checked_playouts(players: int, variants: Variants, seconds: float) -> tuple[
         while game.winner is None:
             actions = game.legal_actions()
             game.apply(actions[rng.below(len(actions))])
+            decisions += 1
+        games += 1
+    return decisions, games, time.process_time() - start
+
+
+def server_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
+    """The same random games as the server plays them: each turn the deciding seat's
+    observation, ``legal_actions()``, then ``apply()`` of a fresh copy of the choice."""
+    rng = Rng(12345)
+    decisions = games = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        game = new_game(players=players, seed=games, variants=variants)
+        while game.winner is None:
+            seat = game.current_seat
+            assert seat is not None
+            game.observation(seat)
+            actions = game.legal_actions()
+            a = actions[rng.below(len(actions))]
+            game.apply(Action(a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), seat)
             decisions += 1
         games += 1
     return decisions, games, time.process_time() - start
@@ -109,22 +134,25 @@ def rate(loop: Loop, players: int, variants: Variants, seconds: float) -> float:
     return decisions / elapsed
 
 
-def _compare(base_checked: float, base_sim: float, seconds: float) -> list[str]:
-    """The OpenSpiel lines, or a hint on how to get them."""
+def _compare(base: dict[str, float], seconds: float) -> list[str]:
+    """The OpenSpiel lines (each loop's base-game rate beside OpenSpiel's), or a hint on
+    how to get them."""
     open_spiel_playouts(min(0.5, seconds))  # warm-up, as for the engine
     spiel = open_spiel_playouts(seconds)
     if spiel is None:
         return ["OpenSpiel Hearts: not installed (pip install -e '.[bench]')"]
     steps, decisions, elapsed = spiel
     per_step, per_decision = steps / elapsed, decisions / elapsed
-    return [
+    lines = [
         f"OpenSpiel Hearts (same loop): {per_step:,.0f} steps/s "
         f"({per_decision:,.0f} player decisions/s; the rest are chance steps dealing cards)",
-        f"simulation path / OpenSpiel: {base_sim / per_step:.2f}x per step, "
-        f"{base_sim / per_decision:.2f}x per player decision",
-        f"checked path / OpenSpiel:    {base_checked / per_step:.2f}x per step, "
-        f"{base_checked / per_decision:.2f}x per player decision",
     ]
+    for name, rate_ in base.items():
+        lines.append(
+            f"{name + ' / OpenSpiel:':<30}{rate_ / per_step:.2f}x per step, "
+            f"{rate_ / per_decision:.2f}x per player decision"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -135,18 +163,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(describe())
     print(f"Random playouts, {args.players} players, decisions per CPU second, one core")
-    print(f"{'configuration':<36}{'checked':>12}{'simulation':>12}{'ratio':>8}")
-    base: tuple[float, float] | None = None
+    print(f"{'configuration':<36}{'core':>10}{'checked':>10}{'server':>10}")
+    base: dict[str, float] = {}
     for larger, zero, zero_five in itertools.product((False, True), repeat=3):
         variants = Variants(
             larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five
         )
-        checked = rate(checked_playouts, args.players, variants, args.seconds)
         sim = rate(sim_playouts, args.players, variants, args.seconds)
-        base = base or (checked, sim)
-        print(f"{_label(variants):<36}{checked:>12,.0f}{sim:>12,.0f}{sim / checked:>7.2f}x")
-    assert base is not None
-    print("\n".join(_compare(*base, args.seconds)))
+        checked = rate(checked_playouts, args.players, variants, args.seconds)
+        server = rate(server_playouts, args.players, variants, args.seconds)
+        base = base or {"core": sim, "checked (listed)": checked, "server path": server}
+        print(f"{_label(variants):<36}{sim:>10,.0f}{checked:>10,.0f}{server:>10,.0f}")
+    print(
+        "core: SimState.legal + apply of an id; checked: Game.legal_actions + apply of the "
+        "listed object; server: observation + legal_actions + apply of a fresh Action"
+    )
+    print("\n".join(_compare(base, args.seconds)))
 
 
 if __name__ == "__main__":

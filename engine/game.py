@@ -1,19 +1,28 @@
-"""The game state and its rules: dealing, turns, trick resolution, rounds and the win (R5–R22).
+"""The checked game: one race's whole truth, its rules checked and its events told (R5–R22).
 
-:class:`Game` is the whole truth of one race, hidden cards included. Nothing
-outside the engine should read its private fields: a seat's view comes from
+:class:`Game` wraps the one implementation of the rules, the core
+:class:`~engine.sim.SimState` (integer actions into a fixed table, per-suit hand counts,
+precomputed trick tables). It adds what a real race needs around that core and nothing
+else: every action, from any source, is checked by looking its id up in the current legal
+set (a refusal alone works out the rules again, for its sentence), then played by the
+core, and what happened is told as public events. The core's own users (the bots'
+rollouts, ``engine.bench``) skip both.
+
+Nothing outside the engine should read the core: a seat's view comes from
 :meth:`Game.observation` (built in :mod:`engine.view`), the saved form from
 :meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
-sampled world) from :func:`new_game` or :meth:`Game.from_parts`.
+sampled world) from :func:`new_game` or :meth:`Game.from_parts`. A hand is a set of cards
+(every view sorts it), so the core keeps counts and a saved hand lists its cards in
+``SUIT_ORDER`` order.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any, TypeGuard
+from typing import Any, cast
 
-from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionDict, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -22,25 +31,50 @@ from engine.cards import (
     RACER_NAME,
     STRUCK_BY_LICHEN,
     SUIT_ORDER,
-    SUIT_VALUE,
     TRICKS_PER_ROUND,
     Suit,
     ZeroEffect,
-    effective_value,
 )
-from engine.events import CardPlayed, Event, EventKind, make_event
+from engine.events import (
+    CardPlayed,
+    Event,
+    EventKind,
+    GasTaken,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+    make_event,
+)
 from engine.rng import Rng
+from engine.sim import (
+    ACTION_ID,
+    ACTIONS,
+    FINAL,
+    FINAL_STRUCK,
+    INFO,
+    LEGAL_CACHE,
+    LICHEN,
+    PLAY,
+    SALTY,
+    SPEED,
+    TUNE_UP,
+    ZERO,
+    Play,
+    SimState,
+    legal_ids,
+)
 from engine.variants import Variants
 from engine.view import (
     Observation,
     PublicObservation,
-    PublicPlay,
     TrickRecord,
     copy_record,
     observe,
     observe_public,
     public_play,
 )
+
+__all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -52,109 +86,54 @@ table size and variant mix. A loop that reaches this bound has met a bug, not a 
 """
 
 _FORMAT = 1
-_SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP
 _ZERO_FIVE = ActionType.ZERO_FIVE
-# Enum members and ids as plain globals for apply(), the server's and the checked bench's
-# hot path: an attribute lookup on an enum class, or ``.value``, costs more than the work.
-_SALTY, _LICHEN, _ZERO_SUIT = Suit.SALTY, Suit.LICHEN, Suit.ZERO
-_SUIT_ID = {suit: suit.value for suit in Suit}
+_SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
+_GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
+_NONE = -1
+# Each table action's id by the action object's id: the objects live as long as the
+# process (the table holds them), so an id always means the same action. An action just
+# listed by legal_actions() is found by this one lookup, without hashing it.
+_ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
+# The JSON form of each table action, by id (a view copies the ones it lists).
+_FORMS: tuple[ActionDict, ...] = tuple(action.to_dict() for action in ACTIONS)
 
 
-class Play:
-    """One card lying in the current trick. ``card`` is the physical suit (secret for a
-    Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
-
-    __slots__ = ("card", "gas", "kind", "seat", "speed", "value", "zero_effect")
-
-    def __init__(
-        self,
-        seat: int,
-        kind: ActionType,
-        card: Suit | None,
-        gas: int,
-        speed: int,
-        value: int | None,
-        zero_effect: ZeroEffect | None,
-    ) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.card = card
-        self.gas = gas
-        self.speed = speed
-        self.value = value
-        self.zero_effect = zero_effect
-
-    def final(self, lichen_in_trick: bool) -> int | None:
-        """The card's final number (R8, R9), or ``None`` for a Tune Up."""
-        value = self.value
-        if value is None:
-            return None
-        return effective_value(value, lichen_in_trick) + self.gas + self.speed
-
-    def to_dict(self) -> dict[str, Any]:
-        """Full (secret-bearing) form, for saving the game only."""
-        return {
-            "seat": self.seat,
-            "type": self.kind.value,
-            "card": None if self.card is None else self.card.value,
-            "gas": self.gas,
-            "speed": self.speed,
-            "value": self.value,
-            "zero_effect": None if self.zero_effect is None else self.zero_effect.value,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Play:
-        """Inverse of :meth:`to_dict`."""
-        card = data["card"]
-        effect = data["zero_effect"]
-        return cls(
-            int(data["seat"]),
-            ActionType(data["type"]),
-            None if card is None else Suit(card),
-            int(data["gas"]),
-            int(data["speed"]),
-            data["value"],
-            None if effect is None else ZeroEffect(effect),
-        )
+def drop_caches() -> int:
+    """Empty the core's process-wide cache of legal sets; return how many entries it
+    held. For memory measurements only: the cache refills as games are played."""
+    held = len(LEGAL_CACHE)
+    LEGAL_CACHE.clear()
+    return held
 
 
-# Legal-action lists depend on a handful of facts only; caching them by those facts makes
-# legal_actions() a few dict lookups in the bots' inner loop. The list is cached in three
-# parts (face-up plays, Tune Ups, 0/5 plays) whose keys are each small: 128 suit masks
-# x 6 supplies x 2 x 2 for face-up plays, 128 masks for Tune Ups, 128 x 6 x 3 x 2 for the
-# 0/5 card. The cache can never hold more than those 7,808 entries, so it needs no eviction.
-# Each part also maps the id of each of its actions to the action, so that apply() can
-# accept an action taken from legal_actions() by one lookup and an identity check instead
-# of re-checking every rule (the identity check keeps an id that means another object, in
-# another process say, from ever passing).
-_Part = tuple[tuple[Action, ...], dict[int, Action]]
-_LEGAL_CACHE: dict[int, _Part] = {}
-_FACE_DOWN, _ZERO_FIVE_PART = 1 << 13, 2 << 13  # key bits telling the parts apart
-# There are only a few hundred distinct actions; sharing one object per action keeps each
-# cache entry down to a tuple of pointers.
-_ACTION_POOL: dict[Action, Action] = {}
-_NOT_LISTED = Action.tune_up(Suit.JELLY)  # a stand-in no cache entry holds (see _listed)
+def _public_record(record: Any) -> TrickRecord:
+    """A finished trick's public record from the core's compact one (R12: a Tune Up shows
+    only its back)."""
+    trick, lead, plays, winner, lichen = record
+    return {
+        "trick": trick,
+        "lead": lead,
+        "plays": [public_play(_sim_play(*p), lichen) for p in plays],
+        "winner": None if winner < 0 else winner,
+    }
 
 
-def _interned(action: Action) -> Action:
-    return _ACTION_POOL.setdefault(action, action)
-
-
-def _part(actions: tuple[Action, ...]) -> _Part:
-    """A cached part of a legal list: the actions, and each one by its id."""
-    return actions, {id(action): action for action in actions}
+def _sim_play(seat: int, action: int, speed: int) -> Play:
+    a = ACTIONS[action]
+    value = INFO[action][3]
+    if a.type is _ZERO_FIVE:
+        return Play(seat, _ZERO_FIVE, None, a.gas, speed, value, None)
+    return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
 class Game:
     """One race from the deal to the second lap (OpenSpiel-style: ``current_seat``,
-    ``legal_actions``, ``apply``, ``observation``).
+    ``legal_actions``, ``apply``, ``observation``), over the core in :attr:`core`.
 
-    Only :meth:`apply` changes a game once it is made (which is what lets it take an
-    action :meth:`legal_actions` has just listed without checking the rules again).
+    Only :meth:`apply` changes a game once it is made.
 
     >>> game = new_game(players=3, seed=1)
     >>> while not game.is_over:
@@ -163,159 +142,240 @@ class Game:
     True
     """
 
-    __slots__ = (
-        "_legal",
-        "discards",
-        "gas",
-        "hands",
-        "lap_order",
-        "laps",
-        "last_trick",
-        "lead",
-        "middle",
-        "players",
-        "plays",
-        "removed",
-        "rng",
-        "round",
-        "round_tricks",
-        "seed",
-        "set_aside",
-        "speed",
-        "trick",
-        "variants",
-        "winner",
-        "zero_five",
-    )
+    __slots__ = ("core",)
 
-    players: int
-    variants: Variants
-    seed: int
-    rng: Rng
-    round: int
-    trick: int
-    lead: int
-    hands: list[list[Suit]]
-    gas: list[int]
-    speed: list[int]
-    laps: list[int]
-    middle: int
-    removed: int
-    zero_five: list[bool]
-    plays: list[Play]
-    discards: list[Suit]
-    set_aside: list[Suit]
-    round_tricks: list[TrickRecord]
-    last_trick: TrickRecord | None
-    lap_order: list[int]
-    winner: int | None
-    # The legal-list parts legal_actions() last handed out, until the next apply().
-    _legal: tuple[_Part, _Part, _Part | None] | None
+    #: The state and rules (hidden cards included). Only this module changes it.
+    core: SimState
+
+    @classmethod
+    def over(cls, core: SimState) -> Game:
+        """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
+        game = Game.__new__(Game)
+        game.core = core
+        return game
+
+    # ------------------------------------------------------------------ the state
+
+    @property
+    def players(self) -> int:
+        """Seats at the table (R2)."""
+        return self.core.players
+
+    @property
+    def variants(self) -> Variants:
+        """The variants in play (R18–R22)."""
+        return self.core.variants
+
+    @property
+    def seed(self) -> int:
+        """The seed the race was dealt from."""
+        return self.core.seed
+
+    @property
+    def rng(self) -> Rng:
+        """The generator of later deals."""
+        return self.core.rng
+
+    @property
+    def round(self) -> int:
+        """The round in progress, from 1."""
+        return self.core.round
+
+    @property
+    def trick(self) -> int:
+        """The trick in progress in this round, 1 to 6."""
+        return self.core.trick
+
+    @property
+    def lead(self) -> int:
+        """Who led (or leads) the current trick."""
+        return self.core.lead
+
+    @property
+    def middle(self) -> int:
+        """Gas in the middle (R4)."""
+        return self.core.middle
+
+    @property
+    def removed(self) -> int:
+        """Gas removed from play (R4)."""
+        return self.core.removed
+
+    @property
+    def gas(self) -> list[int]:
+        """Each seat's supply (the core's list: read it, do not change it)."""
+        return self.core.gas
+
+    @property
+    def speed(self) -> list[int]:
+        """Each seat's speed this round (the core's list)."""
+        return self.core.speed
+
+    @property
+    def laps(self) -> list[int]:
+        """Each seat's laps (the core's list)."""
+        return self.core.laps
+
+    @property
+    def zero_five(self) -> list[bool]:
+        """Who still holds the 0/5 card (the core's list)."""
+        return self.core.zero_five
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won (R16), or ``None``."""
+        winner = self.core.winner
+        return None if winner < 0 else winner
+
+    @property
+    def lap_order(self) -> list[int]:
+        """Who gained each lap so far, in order (R6, R17)."""
+        return self.core.lap_order
+
+    @property
+    def hands(self) -> list[list[Suit]]:
+        """Every hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        return [self.hand(seat) for seat in range(self.core.players)]
+
+    def hand(self, seat: int) -> list[Suit]:
+        """``seat``'s hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        counts = self.core.hands[seat]
+        return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
+        return sum(self.core.hands[seat])
+
+    @property
+    def plays(self) -> list[Play]:
+        """The cards in the current trick, in play order (fresh objects)."""
+        return [_sim_play(*p) for p in self.core.plays]
+
+    @property
+    def discards(self) -> list[Suit]:
+        """The discard pile, in the order its cards went there."""
+        return [SUIT_ORDER[i] for i in self.core.discards]
+
+    @property
+    def set_aside(self) -> list[Suit]:
+        """The cards put aside unseen this round (R18)."""
+        return [SUIT_ORDER[i] for i in self.core.set_aside]
+
+    @property
+    def round_tricks(self) -> list[TrickRecord]:
+        """This round's finished tricks, public records (never changed once made)."""
+        core = self.core
+        tricks = core.tricks
+        for i, record in enumerate(tricks):
+            if not isinstance(record, dict):  # the core's compact record: made public once
+                public = _public_record(record)
+                if core.last is record:
+                    core.last = public
+                tricks[i] = public
+        return cast(list[TrickRecord], tricks)
+
+    @property
+    def last_trick(self) -> TrickRecord | None:
+        """The latest finished trick of the race, if any."""
+        core = self.core
+        last = core.last
+        if last is None or isinstance(last, dict):
+            return last
+        public = _public_record(last)
+        tricks = core.tricks
+        if tricks and tricks[-1] is last:
+            tricks[-1] = public
+        core.last = public
+        return public
 
     # ------------------------------------------------------------------ queries
 
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` once the game is over."""
-        if self.winner is not None:
-            return None
-        return (self.lead + len(self.plays)) % self.players
+        core = self.core
+        return None if core.winner >= 0 else core.turn
 
     @property
     def is_over(self) -> bool:
         """Whether someone has won (R16)."""
-        return self.winner is not None
+        return self.core.winner >= 0
 
     def lichen_in_trick(self) -> bool:
         """Whether a 1 lies face up in the current trick (R9)."""
-        return any(p.card is Suit.LICHEN and p.kind is _PLAY for p in self.plays)
+        return self.core.lichen
 
     def blocked_suits(self) -> list[Suit]:
         """Racer suits already face up in this trick, which cannot be played face up (R7)."""
-        return [p.card for p in self.plays if p.kind is _PLAY and p.card is not None]
+        return [SUIT_ORDER[INFO[a][1]] for _, a, _ in self.core.plays if INFO[a][0] == PLAY]
 
     def zero_five_in_trick(self) -> bool:
         """Whether a 0/5 card has been played into this trick (R22)."""
-        return any(p.kind is _ZERO_FIVE for p in self.plays)
+        return self.core.zf_in
 
     def supply_after_effect(self, seat: int, action: Action) -> int:
         """Gas ``seat`` could spend on ``action`` after its card's effect (R8: effect first);
         see :func:`engine.actions.supply_after_effect`."""
-        return supply_after_effect(action, self.gas[seat], self.middle, self.removed)
+        core = self.core
+        return supply_after_effect(action, core.gas[seat], core.middle, core.removed)
 
     def zero_five_playable(self, seat: int) -> bool:
         """Whether ``seat`` may play its 0/5 card now (R21, R22)."""
+        core = self.core
         return (
-            self.variants.zero_five
-            and self.zero_five[seat]
-            and self.gas[seat] < MAX_GAS
-            and self.removed > 0
-            and not self.zero_five_in_trick()
+            core.zf_variant
+            and core.zero_five[seat]
+            and core.gas[seat] < MAX_GAS
+            and core.removed > 0
+            and not core.zf_in
         )
 
     def legal_actions(self) -> list[Action]:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
-        if self.winner is not None:
+        core = self.core
+        if core.winner >= 0:
             return []
-        seat = (self.lead + len(self.plays)) % self.players
-        face_up, face_down, zero_five = self._legal = self._legal_parts(seat)
-        if zero_five is None:
-            return [*face_up[0], *face_down[0]]
-        return [*face_up[0], *face_down[0], *zero_five[0]]
+        key = core.legal_key()
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        return [ACTIONS[i] for i in ids]
 
-    def _legal_parts(self, seat: int) -> tuple[_Part, _Part, _Part | None]:
-        """The cached parts of ``seat``'s legal list: face-up plays, Tune Ups, and the 0/5
-        plays (``None`` when the 0/5 card cannot be played, R21, R22)."""
-        hand_mask = 0
-        for card in self.hands[seat]:
-            hand_mask |= _SUIT_BIT[card]
-        blocked_mask = 0
-        zero_five_in = False
-        for p in self.plays:
-            if p.card is not None and p.kind is _PLAY:
-                blocked_mask |= _SUIT_BIT[p.card]
-            elif p.kind is _ZERO_FIVE:
-                zero_five_in = True
-        gas = self.gas[seat]
-        removed = self.removed
-        middle = self.middle
-        # Each key packs its facts into one integer (hashing it is cheaper than a tuple).
-        up_key = hand_mask & ~blocked_mask | gas << 7 | (middle > 0) << 10 | (removed > 0) << 11
-        face_up = _LEGAL_CACHE.get(up_key)
-        if face_up is None:
-            actions = _face_up_actions(hand_mask & ~blocked_mask, gas, middle > 0, removed > 0)
-            face_up = _LEGAL_CACHE[up_key] = _part(actions)
-        face_down = _LEGAL_CACHE.get(_FACE_DOWN | hand_mask)
-        if face_down is None:
-            face_down = _LEGAL_CACHE[_FACE_DOWN | hand_mask] = _part(_tune_up_actions(hand_mask))
-        if not (self.zero_five[seat] and removed and gas < MAX_GAS and self.variants.zero_five):
-            return face_up, face_down, None
-        if zero_five_in:
-            return face_up, face_down, None
-        lapped = self.laps[seat] >= 1
-        zf_key = _ZERO_FIVE_PART | hand_mask | gas << 7 | min(removed, 2) << 10 | lapped << 12
-        zero_five = _LEGAL_CACHE.get(zf_key)
-        if zero_five is None:
-            actions = _zero_five_actions(hand_mask, gas, min(removed, 2), lapped)
-            zero_five = _LEGAL_CACHE[zf_key] = _part(actions)
-        return face_up, face_down, zero_five
+    def legal_action_dicts(self) -> list[ActionDict]:
+        """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
+        core = self.core
+        if core.winner >= 0:
+            return []
+        key = core.legal_key()
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        forms = _FORMS
+        return [forms[i].copy() for i in ids]
 
-    def _listed(self, action: object) -> TypeGuard[Action]:
-        """Whether ``action`` is one of the very objects the last :meth:`legal_actions`
-        listed, with nothing played since: legal, without re-checking the rules. (An equal
-        action built elsewhere, parsed from JSON say, goes through :meth:`why_illegal`.)"""
-        parts = self._legal
-        if parts is None:
-            return False
-        key = id(action)
-        face_up, face_down, zero_five = parts
-        # The default is no action, so that a lookup that finds nothing never matches,
-        # not even ``None`` (which a plain ``.get`` would return).
-        return (
-            face_up[1].get(key, _NOT_LISTED) is action
-            or face_down[1].get(key, _NOT_LISTED) is action
-            or (zero_five is not None and zero_five[1].get(key, _NOT_LISTED) is action)
-        )
+    def legal_id(self, action: object) -> int:
+        """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may
+        play it now, else -1: one lookup of the action's id and a scan of the legal set's
+        few ids."""
+        core = self.core
+        if core.winner >= 0:
+            return _NONE
+        aid = _ID_OF_OBJECT.get(id(action), _NONE)
+        if aid < 0 or ACTIONS[aid] is not action:
+            if not isinstance(action, Action):
+                return _NONE
+            aid = ACTION_ID.get(action, _NONE)
+            if aid < 0:
+                return _NONE
+            # Equal is not enough: True == 1 and hashes alike, but gas is a whole number.
+            value = action.value
+            if type(action.gas) is not int or (value is not None and type(value) is not int):
+                return _NONE
+        key = core.legal_key()
+        ids = LEGAL_CACHE.get(key)
+        if ids is None:
+            ids = legal_ids(key)
+        return aid if aid in ids else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -334,7 +394,7 @@ class Game:
         kind, suit, gas = action.type, action.suit, action.gas
         if type(gas) is not int or gas < 0:
             return "Gas spent must be a whole number, 0 or more."
-        hand = self.hands[current]
+        hand = self.hand(current)
         if kind is _PLAY:
             if action.value is not None or action.discard is not None:
                 return "Only the 0/5 card takes a value and a discard."
@@ -396,7 +456,7 @@ class Game:
             return "The 0/5 card is played from beside your hand, not with a card from it."
         if action.discard is None:
             return "Choose a card from your hand to discard face down."
-        if action.discard not in self.hands[seat]:
+        if action.discard not in self.hand(seat):
             return f"You have no {RACER_NAME[action.discard]} card to discard."
         return None
 
@@ -408,241 +468,112 @@ class Game:
         Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
         game exactly as it was if the action is not legal now, or not an action at all.
         """
-        me = (self.lead + len(self.plays)) % self.players
-        # An action legal_actions() just listed is legal: the rules are checked again
-        # only for anything else (the sentence of why_illegal says what is wrong).
-        if (seat is not None and seat != me) or not self._listed(action):
+        core = self.core
+        aid = _NONE
+        if seat is None or seat == core.turn:
+            aid = self.legal_id(action)
+        if aid < 0:
             reason = self.why_illegal(action, seat)
-            if reason is not None:
-                raise IllegalAction(reason)
-            assert isinstance(action, Action)  # why_illegal refuses anything else
-        self._legal = None
-        kind = action.type
-        if kind is _PLAY:
-            events = self._play_face_up(me, action)
-        elif kind is _TUNE_UP:
-            assert action.suit is not None
-            self.hands[me].remove(action.suit)
-            self.plays.append(Play(me, kind, action.suit, 0, self.speed[me], None, None))
+            raise IllegalAction(reason or "That move is not one of the legal moves now.")
+        return self._play(aid)
+
+    def _play(self, aid: int) -> list[Event]:
+        """Play legal action id ``aid`` through the core and tell what happened."""
+        core = self.core
+        me = core.turn
+        kind, suit, gas, value, effect = INFO[aid]
+        before = core.gas[me]
+        middle = core.middle
+        lichen = core.lichen
+        full = core.put(aid)
+        if kind == TUNE_UP:
             events = [make_event(_TUNED_UP, me, {})]
-        else:
-            events = self._play_zero_five(me, action)
-        if len(self.plays) == self.players:
-            events.extend(self._resolve_trick())
+        elif kind == PLAY:
+            speed = core.speed[me]
+            struck = (lichen or suit == LICHEN) and value in STRUCK_BY_LICHEN
+            data: CardPlayed = {
+                "suit": _SUIT_ID[suit],
+                "value": value,
+                "gas": gas,
+                "speed": speed,
+                "final": (0 if struck else value) + gas + speed,
+            }
+            events = [make_event(_CARD_PLAYED, me, data)]
+            if suit == SALTY and middle:  # R10
+                kept = before < MAX_GAS
+                taken: GasTaken = {"amount": int(kept), "removed": int(not kept)}
+                events.append(make_event(_GAS_TAKEN, me, taken))
+            elif suit == ZERO:  # R20
+                told: ZeroEffectChosen
+                if effect == SPEED:
+                    told = {"choice": "speed", "gained": 1, "removed": 0}
+                else:
+                    gained = core.gas[me] + gas - before
+                    told = {"choice": "gas", "gained": gained, "removed": 1 - gained}
+                events.append(make_event(_ZERO_EFFECT, me, told))
+        else:  # R22
+            speed = core.speed[me]
+            shown = 0 if lichen and value in STRUCK_BY_LICHEN else value
+            played: ZeroFivePlayed = {
+                "value": value,
+                "gas": gas,
+                "speed": speed,
+                "final": shown + gas + speed,
+                "gained": core.gas[me] + gas - before,
+            }
+            events = [
+                make_event(EventKind.ZERO_FIVE_PLAYED, me, played),
+                make_event(EventKind.CARD_DISCARDED, me, {}),
+            ]
+        if full:
+            self._resolve(events)
         return events
 
-    def _play_face_up(self, me: int, action: Action) -> list[Event]:
-        """R7–R10, R20: the card's effect, then its gas and speed."""
-        suit = action.suit
-        assert suit is not None
-        self.hands[me].remove(suit)
-        effect_event = None
-        if suit is _SALTY or suit is _ZERO_SUIT:
-            effect_event = self._card_effect(me, suit, action.zero_effect)
-        gas = action.gas
-        self.gas[me] -= gas
-        value = SUIT_VALUE[suit]
-        speed = self.speed[me]
-        plays = self.plays
-        plays.append(Play(me, _PLAY, suit, gas, speed, value, action.zero_effect))
-        lichen = suit is _LICHEN
-        if not lichen:
-            for p in plays:
-                if p.card is _LICHEN and p.kind is _PLAY:
-                    lichen = True
-                    break
-        final = (0 if lichen and value in STRUCK_BY_LICHEN else value) + gas + speed
-        data: CardPlayed = {
-            "suit": _SUIT_ID[suit],
-            "value": value,
-            "gas": gas,
-            "speed": speed,
-            "final": final,
-        }
-        if effect_event is None:
-            return [make_event(_CARD_PLAYED, me, data)]
-        return [make_event(_CARD_PLAYED, me, data), effect_event]
-
-    def _card_effect(self, me: int, suit: Suit, choice: ZeroEffect | None) -> Event | None:
-        """R10 (the 2) and R20 (the 0): effects that happen before gas is spent."""
-        if suit is Suit.SALTY:
-            if self.middle == 0:
-                return None
-            self.middle -= 1
-            if self.gas[me] < MAX_GAS:
-                self.gas[me] += 1
-                return make_event(EventKind.GAS_TAKEN, me, {"amount": 1, "removed": 0})
-            self.removed += 1
-            return make_event(EventKind.GAS_TAKEN, me, {"amount": 0, "removed": 1})
-        if suit is Suit.ZERO:
-            if choice is ZeroEffect.SPEED:
-                self.speed[me] += 1
-                return make_event(
-                    EventKind.ZERO_EFFECT, me, {"choice": "speed", "gained": 1, "removed": 0}
-                )
-            gained = self._gain_removed(me, 1)
-            return make_event(
-                EventKind.ZERO_EFFECT,
-                me,
-                {"choice": "gas", "gained": gained, "removed": 1 - gained},
-            )
-        return None
-
-    def _gain_removed(self, seat: int, wanted: int) -> int:
-        """Give ``seat`` up to ``wanted`` removed gas; any overflow past 5 stays removed."""
-        available = min(wanted, self.removed)
-        gained = min(available, MAX_GAS - self.gas[seat])
-        self.removed -= gained
-        self.gas[seat] += gained
-        return gained
-
-    def _play_zero_five(self, me: int, action: Action) -> list[Event]:
-        """R22: the 0/5 card's effect, gas, speed, then the face-down discard."""
-        assert action.value is not None and action.discard is not None
-        self.zero_five[me] = False
-        gained = self._gain_removed(me, 2 if action.value == 0 else 1)
-        self.gas[me] -= action.gas
-        play = Play(me, _ZERO_FIVE, None, action.gas, self.speed[me], action.value, None)
-        self.plays.append(play)
-        self.hands[me].remove(action.discard)
-        self.discards.append(action.discard)
-        final = play.final(self.lichen_in_trick())
-        assert final is not None
-        return [
-            make_event(
-                EventKind.ZERO_FIVE_PLAYED,
-                me,
-                {
-                    "value": action.value,
-                    "gas": action.gas,
-                    "speed": play.speed,
-                    "final": final,
-                    "gained": gained,
-                },
-            ),
-            make_event(EventKind.CARD_DISCARDED, me, {}),
-        ]
-
-    def _resolve_trick(self) -> list[Event]:
-        """R11–R17, in the order docs/rules.md gives."""
-        events: list[Event] = []
-        if self.middle:
-            share = self._share_middle()
-            if share is not None:
-                events.append(share)
-        winner, best, spent = self._record_trick()
-        self.plays = []
-        if winner is None:
-            events.append(make_event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": self.trick}))
-        else:
-            events.append(
-                make_event(EventKind.TRICK_WON, winner, {"trick": self.trick, "final": best})
-            )
-        self.middle += spent
-        events.append(
-            make_event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": self.middle})
-        )
-        if winner is not None and self.trick < TRICKS_PER_ROUND:
-            self.speed[winner] += 1
-            self.lead = winner
-            events.append(make_event(EventKind.SPEED_GAINED, winner, {"speed": self.speed[winner]}))
-        elif winner is not None:
-            self.laps[winner] += 1
-            self.lap_order.append(winner)
-            events.append(make_event(EventKind.LAP_GAINED, winner, {"laps": self.laps[winner]}))
-            if self.laps[winner] >= LAPS_TO_WIN:
-                self.winner = winner
-                events.append(make_event(EventKind.GAME_WON, winner, {"laps": self.laps[winner]}))
-                return events
-        if self.trick < TRICKS_PER_ROUND:
-            self.trick += 1
-            return events
-        # R6 and R17: the most recent lap gainer leads; if nobody ever gained one, the
-        # sixth trick's lead (still self.lead, as nobody won that trick) leads again.
-        if self.lap_order:
-            self.lead = self.lap_order[-1]
-        events.append(self._deal_round())
-        return events
-
-    def _share_middle(self) -> Event | None:
-        """R11: the Tune Ups share the middle; the remainder and any overflow are removed."""
-        tuners = [p.seat for p in self.plays if p.kind is _TUNE_UP]
-        pot = self.middle
-        if not tuners or not pot:
-            return None
-        each, left_over = divmod(pot, len(tuners))
-        overflow = 0
-        gained = []
-        for seat in tuners:
-            room = MAX_GAS - self.gas[seat]
-            got = each if each <= room else room
-            self.gas[seat] += got
-            overflow += each - got
-            gained.append(got)
-        self.middle = 0
-        self.removed += left_over + overflow
-        return make_event(
-            EventKind.TUNE_UP_SHARE,
-            None,
-            {
-                "seats": tuners,
-                "each": each,
-                "gained": gained,
-                "removed": left_over + overflow,
-                "middle_before": pot,
-            },
-        )
-
-    def _record_trick(self) -> tuple[int | None, int, int]:
-        """R12, R13: discard the trick's cards and keep its public record; return the
-        winner (``None`` if all were face down), the winning final and the gas spent."""
-        plays = self.plays
-        lichen = False
-        for p in plays:
-            if p.card is _LICHEN and p.kind is _PLAY:
-                lichen = True
-                break
-        winner: int | None = None
+    def _resolve(self, events: list[Event]) -> None:
+        """R11–R17 through the core, told in the order docs/rules.md gives."""
+        core = self.core
+        plays = core.plays
+        middle, removed, trick = core.middle, core.removed, core.trick
+        tuners = [seat for seat, a, _ in plays if FINAL[a] < 0]
+        before = [core.gas[seat] for seat in tuners]
+        table = FINAL_STRUCK if core.lichen else FINAL
         best = -1
         spent = 0
-        public_plays: list[PublicPlay] = []
-        for p in plays:
-            shown = public_play(p, lichen)
-            public_plays.append(shown)
-            final = shown["final"]
-            spent += p.gas
-            if final is not None and final > best:  # strict: ties go to the earlier card
-                best, winner = final, p.seat
-            if p.kind is not _ZERO_FIVE:  # the 0/5 card leaves the game (R22)
-                assert p.card is not None
-                self.discards.append(p.card)
-        record: TrickRecord = {
-            "trick": self.trick,
-            "lead": self.lead,
-            "plays": public_plays,
-            "winner": winner,
-        }
-        self.round_tricks.append(record)
-        self.last_trick = record
-        return winner, best, spent
-
-    def _deal_round(self) -> Event:
-        """R5, R17, R18: shuffle every card not in a hand and deal up to a full hand."""
-        pool = self.discards + self.set_aside
-        self.rng.shuffle(pool)
-        deal_size = self.variants.deal_size
-        start = 0
-        for hand in self.hands:
-            take = max(0, deal_size - len(hand))
-            hand.extend(pool[start : start + take])
-            start += take
-        self.set_aside = pool[start:]
-        self.discards = []
-        self.speed = [0] * self.players
-        self.round += 1
-        self.trick = 1
-        self.round_tricks = []
-        return self.deal_event()
+        for _, a, speed in plays:
+            spent += INFO[a][2]
+            final = table[a]
+            if final >= 0 and final + speed > best:
+                best = final + speed
+        core.resolve()
+        if tuners and middle:  # R11
+            gained = [core.gas[seat] - had for seat, had in zip(tuners, before, strict=True)]
+            share: TuneUpShare = {
+                "seats": tuners,
+                "each": middle // len(tuners),
+                "gained": gained,
+                "removed": core.removed - removed,
+                "middle_before": middle,
+            }
+            events.append(make_event(EventKind.TUNE_UP_SHARE, None, share))
+        last = core.last
+        winner = _NONE if last is None or isinstance(last, dict) else last[3]
+        if winner < 0:  # R13
+            events.append(make_event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": trick}))
+        else:
+            events.append(make_event(EventKind.TRICK_WON, winner, {"trick": trick, "final": best}))
+        events.append(
+            make_event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": core.middle})
+        )
+        if winner >= 0 and trick < TRICKS_PER_ROUND:  # R15
+            events.append(make_event(EventKind.SPEED_GAINED, winner, {"speed": core.speed[winner]}))
+        elif winner >= 0:
+            laps = core.laps[winner]
+            events.append(make_event(EventKind.LAP_GAINED, winner, {"laps": laps}))
+            if core.winner >= 0:  # R16
+                events.append(make_event(EventKind.GAME_WON, winner, {"laps": laps}))
+                return
+        if trick == TRICKS_PER_ROUND:  # R17: the core dealt the next round
+            events.append(self.deal_event())
 
     def deal_event(self) -> Event:
         """The ``round_dealt`` event of the round in progress, exactly as :meth:`apply`
@@ -657,14 +588,20 @@ class Game:
         >>> game.deal_event() == new_game(players=3, seed=2, lead=1).deal_event()
         True
         """
-        first_lead = self.round_tricks[0]["lead"] if self.round_tricks else self.lead
+        core = self.core
+        tricks = core.tricks
+        if tricks:
+            first = tricks[0]
+            first_lead = first["lead"] if isinstance(first, dict) else first[1]
+        else:
+            first_lead = core.lead
         # Every seat plays one card from its hand per trick (a Tune Up, a face-up card or
         # the 0/5 card's discard), so seat 0 held this many when the round was dealt.
-        played = self.trick - 1 + any(p.seat == 0 for p in self.plays)
+        played = core.trick - 1 + any(p[0] == 0 for p in core.plays)
         return make_event(
             EventKind.ROUND_DEALT,
             None,
-            {"round": self.round, "lead": first_lead, "hand_size": len(self.hands[0]) + played},
+            {"round": core.round, "lead": first_lead, "hand_size": sum(core.hands[0]) + played},
         )
 
     # ------------------------------------------------------------------ views and storage
@@ -679,30 +616,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
-        return {
-            "format": _FORMAT,
-            "players": self.players,
-            "variants": self.variants.to_dict(),
-            "seed": self.seed,
-            "rng": self.rng.state,
-            "round": self.round,
-            "trick": self.trick,
-            "lead": self.lead,
-            "hands": [[card.value for card in hand] for hand in self.hands],
-            "gas": list(self.gas),
-            "speed": list(self.speed),
-            "laps": list(self.laps),
-            "middle": self.middle,
-            "removed": self.removed,
-            "zero_five": list(self.zero_five),
-            "plays": [p.to_dict() for p in self.plays],
-            "discards": [card.value for card in self.discards],
-            "set_aside": [card.value for card in self.set_aside],
-            "round_tricks": [copy_record(r) for r in self.round_tricks],
-            "last_trick": None if self.last_trick is None else copy_record(self.last_trick),
-            "lap_order": list(self.lap_order),
-            "winner": self.winner,
-        }
+        return self.core.to_dict()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
@@ -760,72 +674,45 @@ class Game:
         lap_order: Sequence[int],
         winner: int | None,
     ) -> Game:
-        """A game from every part of its state, hidden cards included: the hands, the
-        cards in the current trick (a Tune Up's ``card`` is its face-down identity), the
-        discards and the set-aside cards; ``rng_state`` is the generator of later deals.
+        """A game from every part of its state, hidden cards included (a Tune Up's ``card``
+        is its face-down identity; ``rng_state`` the generator of later deals), taken as
+        given: how :meth:`from_dict` restores a save and a bot builds a sampled world.
 
-        The parts are taken as given (consistency is the caller's business): this is how
-        :meth:`from_dict` restores a save and a bot builds a sampled world. Lists and plays
-        are copied; trick records, never changed once made, are shared.
-
-        >>> game = new_game(players=3, seed=5)
-        >>> _ = game.apply(game.legal_actions()[0])
+        >>> game = new_game(players=3, seed=5); _ = game.apply(game.legal_actions()[0])
         >>> names = "players variants seed round trick lead hands gas speed laps middle removed"
         >>> names += " zero_five plays discards set_aside round_tricks last_trick lap_order winner"
         >>> parts = {name: getattr(game, name) for name in names.split()}
         >>> Game.from_parts(rng_state=game.rng.state, **parts) == game
         True
         """
-        game = Game.__new__(Game)
-        game.players = _check_players(players)
-        game.variants = variants
-        game.seed = seed
-        game.rng = Rng(rng_state)
-        game.round, game.trick, game.lead = round, trick, lead
-        game.hands = [list(hand) for hand in hands]
-        game.gas, game.speed, game.laps = list(gas), list(speed), list(laps)
-        game.middle, game.removed = middle, removed
-        game.zero_five = list(zero_five)
-        game.plays = [
-            Play(p.seat, p.kind, p.card, p.gas, p.speed, p.value, p.zero_effect) for p in plays
-        ]
-        game.discards, game.set_aside = list(discards), list(set_aside)
-        game.round_tricks, game.last_trick = list(round_tricks), last_trick
-        game.lap_order = list(lap_order)
-        game.winner = winner
-        game._legal = None
-        return game
+        core = SimState.from_parts(
+            players=_check_players(players),
+            variants=variants,
+            seed=seed,
+            rng_state=rng_state,
+            round=round,
+            trick=trick,
+            lead=lead,
+            hands=hands,
+            gas=gas,
+            speed=speed,
+            laps=laps,
+            middle=middle,
+            removed=removed,
+            zero_five=zero_five,
+            plays=plays,
+            discards=discards,
+            set_aside=set_aside,
+            round_tricks=round_tricks,
+            last_trick=last_trick,
+            lap_order=lap_order,
+            winner=winner,
+        )
+        return cls.over(core)
 
     def clone(self) -> Game:
         """An independent copy (fast: search bots clone in their inner loop)."""
-        game = Game.__new__(Game)
-        game.players = self.players
-        game.variants = self.variants
-        game.seed = self.seed
-        game.rng = Rng(0)
-        game.rng.state = self.rng.state
-        game.round = self.round
-        game.trick = self.trick
-        game.lead = self.lead
-        game.hands = [list(hand) for hand in self.hands]
-        game.gas = list(self.gas)
-        game.speed = list(self.speed)
-        game.laps = list(self.laps)
-        game.middle = self.middle
-        game.removed = self.removed
-        game.zero_five = list(self.zero_five)
-        game.plays = [
-            Play(p.seat, p.kind, p.card, p.gas, p.speed, p.value, p.zero_effect) for p in self.plays
-        ]
-        game.discards = list(self.discards)
-        game.set_aside = list(self.set_aside)
-        # Trick records are never mutated after they are made, so sharing them is safe.
-        game.round_tricks = list(self.round_tricks)
-        game.last_trick = self.last_trick
-        game.lap_order = list(self.lap_order)
-        game.winner = self.winner
-        game._legal = None
-        return game
+        return Game.over(self.core.clone())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -839,44 +726,6 @@ class Game:
             f"<Game players={self.players} round={self.round} trick={self.trick} "
             f"current_seat={self.current_seat} winner={self.winner}>"
         )
-
-
-def _suits_in(mask: int) -> list[Suit]:
-    return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
-
-
-def _face_up_actions(
-    playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
-) -> tuple[Action, ...]:
-    """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
-    middle, removed = int(middle_has_gas), int(any_removed)
-    actions: list[Action] = []
-    for suit in _suits_in(playable_mask):
-        effects: tuple[ZeroEffect | None, ...] = (None,)
-        if suit is Suit.ZERO:
-            effects = (ZeroEffect.SPEED, ZeroEffect.GAS) if any_removed else (ZeroEffect.SPEED,)
-        for effect in effects:
-            supply = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
-            actions.extend(_interned(Action.play(suit, g, effect)) for g in range(supply + 1))
-    return tuple(actions)
-
-
-def _tune_up_actions(hand_mask: int) -> tuple[Action, ...]:
-    """One Tune Up per distinct suit in hand (R7: always legal)."""
-    return tuple(_interned(Action.tune_up(suit)) for suit in _suits_in(hand_mask))
-
-
-def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) -> tuple[Action, ...]:
-    """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
-    actions: list[Action] = []
-    for value in (0, 5) if has_lap else (0,):
-        probe = Action(_ZERO_FIVE, value=value)
-        supply = supply_after_effect(probe, gas, 0, removed)
-        for discard in _suits_in(hand_mask):
-            actions.extend(
-                _interned(Action.zero_five(value, g, discard)) for g in range(supply + 1)
-            )
-    return tuple(actions)
 
 
 def _check_players(players: Any) -> int:
@@ -929,57 +778,94 @@ def new_game(
         seed = secrets.randbits(63)
     if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
-    game = Game.__new__(Game)
-    game.players, game.variants, game.seed, game.rng = players, variants, seed, Rng(seed)
-    game.round = round
-    _set_numbers(game, gas, middle, removed, speed, laps)
-    game.zero_five = [variants.zero_five] * players if zero_five is None else list(zero_five)
-    if len(game.zero_five) != players:
+    rng = Rng(seed)
+    supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
+    flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
+    if len(flags) != players:
         raise ValueError("zero_five needs one flag per seat.")
-    game.plays, game.discards, game.set_aside, game.lap_order = [], [], [], []
-    game.round_tricks, game.last_trick, game.winner, game._legal = [], None, None, None
     if lead is not None and (type(lead) is not int or not 0 <= lead < players):
         raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
-    game.lead = game.rng.below(players) if lead is None else lead
+    first = rng.below(players) if lead is None else lead
     if hands is None:
         if trick is not None:
             raise ValueError("A trick number needs an explicit deal (hands).")
-        game.hands = [[] for _ in range(players)]
-        game.discards = variants.deck(players)
-        game._deal_round()
-        game.round = round
-        game.speed = _seat_list("speed", speed, players, 0)
-        return game
-    game.hands, game.discards = _explicit_hands(hands, players, variants)
-    game.trick = _explicit_trick(trick, len(game.hands[0]), variants.deal_size)
-    return game
+        dealt: list[list[Suit]] = [[] for _ in range(players)]
+        rest = variants.deck(players)
+        at = 1
+    else:
+        dealt, rest = _explicit_hands(hands, players, variants)
+        at = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
+    parts = (supplies, speeds, laps_, middle, removed, flags)
+    core = _core(players, variants, seed, rng.state, round, at, first, dealt, rest, parts)
+    if hands is None:
+        core.deal()  # R5: the first deal, from the seeded generator
+        core.round = round
+        core.speed = list(speeds)
+    return Game.over(core)
 
 
-def _set_numbers(
-    game: Game,
+def _core(
+    players: int,
+    variants: Variants,
+    seed: int,
+    rng_state: int,
+    round: int,
+    trick: int,
+    lead: int,
+    hands: list[list[Suit]],
+    rest: list[Suit],
+    numbers: tuple[list[int], list[int], list[int], int, int, list[bool]],
+) -> SimState:
+    """The core of a new game: ``rest`` counts as discarded, nothing played yet."""
+    gas, speed, laps, middle, removed, zero_five = numbers
+    return SimState.from_parts(
+        players=players,
+        variants=variants,
+        seed=seed,
+        rng_state=rng_state,
+        round=round,
+        trick=trick,
+        lead=lead,
+        hands=hands,
+        gas=gas,
+        speed=speed,
+        laps=laps,
+        middle=middle,
+        removed=removed,
+        zero_five=zero_five,
+        plays=[],
+        discards=rest,
+        set_aside=[],
+        round_tricks=[],
+        last_trick=None,
+        lap_order=[],
+        winner=None,
+    )
+
+
+def _numbers(
+    players: int,
     gas: Sequence[int] | None,
     middle: int,
     removed: int | None,
     speed: Sequence[int] | None,
     laps: Sequence[int] | None,
-) -> None:
-    """Check and set a new game's gas, speeds and laps (R4, R16)."""
-    players = game.players
-    game.gas = _seat_list("gas", gas, players, MAX_GAS)
-    if any(g > MAX_GAS for g in game.gas):
+) -> tuple[list[int], list[int], list[int], int]:
+    """Check a new game's gas, speeds, laps and removed gas (R4, R16)."""
+    supplies = _seat_list("gas", gas, players, MAX_GAS)
+    if any(g > MAX_GAS for g in supplies):
         raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
-    game.speed = _seat_list("speed", speed, players, 0)
-    game.laps = _seat_list("laps", laps, players, 0)
-    if any(n >= LAPS_TO_WIN for n in game.laps):
+    speeds = _seat_list("speed", speed, players, 0)
+    laps_ = _seat_list("laps", laps, players, 0)
+    if any(n >= LAPS_TO_WIN for n in laps_):
         raise ValueError(f"A player with {LAPS_TO_WIN} laps has already won.")
     if middle < 0:
         raise ValueError("The middle cannot hold negative gas.")
-    game.middle = middle
     if removed is None:
-        removed = max(0, MAX_GAS * players - sum(game.gas) - middle)
+        removed = max(0, MAX_GAS * players - sum(supplies) - middle)
     if removed < 0:
         raise ValueError("Removed gas cannot be negative.")
-    game.removed = removed
+    return supplies, speeds, laps_, removed
 
 
 def _explicit_trick(trick: int | None, size: int, deal: int) -> int:

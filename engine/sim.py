@@ -1,16 +1,17 @@
-"""The simulation path: the rules of :mod:`engine.game` for search and benchmarks only.
+"""The rules core: the one implementation of the rules (R5–R22), on compact state.
 
-:class:`SimState` plays the same game as :class:`~engine.game.Game` (R5–R22) but trusts
-its caller: actions are small integers into the fixed table :data:`ACTIONS`, taken from
-:meth:`SimState.legal` and never re-checked; hands are per-suit counts with a bit mask of
-the suits held; nothing is narrated (no events, no public trick records until a
-conversion asks for them). The checked :meth:`Game.apply <engine.game.Game.apply>` stays
-the only path for real games: this one serves the bots' rollouts and ``engine.bench``.
+:class:`SimState` is the state of a race and its rules, trusting its caller: actions are
+small integers into the fixed table :data:`ACTIONS`, taken from :meth:`SimState.legal`
+and never re-checked; hands are per-suit counts with a bit mask of the suits held;
+nothing is narrated (no events, and a finished trick's public record is only built when
+someone reads it). The bots' rollouts and ``engine.bench`` drive it directly. The checked
+:class:`~engine.game.Game`, what real races play, wraps one: it checks each action by its
+id in :meth:`SimState.legal`'s set, plays it with :meth:`SimState.put` and
+:meth:`SimState.resolve` (the two halves of :meth:`SimState.apply`) and tells the events.
 
-Conversions are exact both ways (:meth:`SimState.from_game`, :meth:`SimState.to_game`):
-the only thing not kept is the order of the cards inside a hand, which is not part of
-the game (a hand is a set of cards; every view sorts it). The deal order of later rounds
-does depend on the order of the discards, and that order is kept.
+The order of the cards inside a hand is not kept, as it is not part of the game (a hand
+is a set of cards; every view sorts it). The deal order of later rounds does depend on
+the order of the discards, and that order is kept.
 
 >>> from engine.game import new_game
 >>> game = new_game(players=4, seed=11)
@@ -25,9 +26,10 @@ does depend on the order of the discards, and that order is kept.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.actions import Action, ActionType
+from engine.actions import Action, ActionType, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -35,13 +37,115 @@ from engine.cards import (
     SUIT_VALUE,
     TRICKS_PER_ROUND,
     Suit,
+    ZeroEffect,
     effective_value,
 )
-from engine.cards import ZeroEffect as _Effect
-from engine.game import Game, Play, _face_up_actions, _tune_up_actions, _zero_five_actions
 from engine.rng import Rng
 from engine.variants import Variants
 from engine.view import TrickRecord, copy_record, public_play
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+_Effect = ZeroEffect
+_ZERO_FIVE_KIND = ActionType.ZERO_FIVE
+_SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
+
+
+class Play:
+    """One card lying in the current trick. ``card`` is the physical suit (secret for a
+    Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
+
+    __slots__ = ("card", "gas", "kind", "seat", "speed", "value", "zero_effect")
+
+    def __init__(
+        self,
+        seat: int,
+        kind: ActionType,
+        card: Suit | None,
+        gas: int,
+        speed: int,
+        value: int | None,
+        zero_effect: ZeroEffect | None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.card = card
+        self.gas = gas
+        self.speed = speed
+        self.value = value
+        self.zero_effect = zero_effect
+
+    def final(self, lichen_in_trick: bool) -> int | None:
+        """The card's final number (R8, R9), or ``None`` for a Tune Up."""
+        value = self.value
+        if value is None:
+            return None
+        return effective_value(value, lichen_in_trick) + self.gas + self.speed
+
+    def to_dict(self) -> dict[str, Any]:
+        """Full (secret-bearing) form, for saving the game only."""
+        return {
+            "seat": self.seat,
+            "type": self.kind.value,
+            "card": None if self.card is None else self.card.value,
+            "gas": self.gas,
+            "speed": self.speed,
+            "value": self.value,
+            "zero_effect": None if self.zero_effect is None else self.zero_effect.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Play:
+        """Inverse of :meth:`to_dict`."""
+        card = data["card"]
+        effect = data["zero_effect"]
+        return cls(
+            int(data["seat"]),
+            ActionType(data["type"]),
+            None if card is None else Suit(card),
+            int(data["gas"]),
+            int(data["speed"]),
+            data["value"],
+            None if effect is None else ZeroEffect(effect),
+        )
+
+
+def _suits_in(mask: int) -> list[Suit]:
+    return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
+
+
+def _face_up_actions(
+    playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
+) -> tuple[Action, ...]:
+    """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
+    middle, removed = int(middle_has_gas), int(any_removed)
+    actions: list[Action] = []
+    for suit in _suits_in(playable_mask):
+        effects: tuple[ZeroEffect | None, ...] = (None,)
+        if suit is Suit.ZERO:
+            effects = (ZeroEffect.SPEED, ZeroEffect.GAS) if any_removed else (ZeroEffect.SPEED,)
+        for effect in effects:
+            supply = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
+            actions.extend(Action.play(suit, g, effect) for g in range(supply + 1))
+    return tuple(actions)
+
+
+def _tune_up_actions(hand_mask: int) -> tuple[Action, ...]:
+    """One Tune Up per distinct suit in hand (R7: always legal)."""
+    return tuple(Action.tune_up(suit) for suit in _suits_in(hand_mask))
+
+
+def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) -> tuple[Action, ...]:
+    """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
+    actions: list[Action] = []
+    for value in (0, 5) if has_lap else (0,):
+        probe = Action(_ZERO_FIVE_KIND, value=value)
+        supply = supply_after_effect(probe, gas, 0, removed)
+        for discard in _suits_in(hand_mask):
+            actions.extend(Action.zero_five(value, g, discard) for g in range(supply + 1))
+    return tuple(actions)
+
 
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
@@ -152,6 +256,21 @@ def canonical(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "hands": hands}
 
 
+# The three parts of a legal set, each cached by the few facts it depends on: the face-up
+# plays by the playable suits, the gas and whether the middle holds gas and any was removed
+# (128 x 8 x 4 keys at most), the Tune Ups by the suits in hand (128), the 0/5 plays by
+# the suits in hand, the gas and the 0/5 card's state (128 x 8 x 4). Small by
+# construction, so they need no eviction, and a legal set missing from LEGAL_CACHE is
+# three lookups and a join.
+_FACE_UP_IDS: dict[int, tuple[int, ...]] = {}
+_TUNE_UP_IDS: dict[int, tuple[int, ...]] = {}
+_ZERO_FIVE_IDS: dict[int, tuple[int, ...]] = {}
+
+
+def _ids(actions: tuple[Action, ...]) -> tuple[int, ...]:
+    return tuple(ACTION_ID[a] for a in actions)
+
+
 def legal_ids(key: int) -> tuple[int, ...]:
     """The action ids for a legal-set key (:meth:`SimState.legal_key`), in the order
     :meth:`Game.legal_actions` lists them (cached, at most :data:`CACHE_LIMIT` keys)."""
@@ -159,14 +278,23 @@ def legal_ids(key: int) -> tuple[int, ...]:
     if ids is not None:
         return ids
     playable, hand, gas = key & 127, (key >> 7) & 127, (key >> 14) & 7
+    up_key = playable | gas << 7 | (key >> 17 & 3) << 10
+    up = _FACE_UP_IDS.get(up_key)
+    if up is None:
+        built = _face_up_actions(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1))
+        up = _FACE_UP_IDS[up_key] = _ids(built)
+    down = _TUNE_UP_IDS.get(hand)
+    if down is None:
+        down = _TUNE_UP_IDS[hand] = _ids(_tune_up_actions(hand))
     zf = key >> 19
-    actions = [
-        *_face_up_actions(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1)),
-        *_tune_up_actions(hand),
-    ]
-    if zf:
-        actions.extend(_zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2))
-    return remember(LEGAL_CACHE, key, tuple(ACTION_ID[a] for a in actions), CACHE_LIMIT)
+    if not zf:
+        return remember(LEGAL_CACHE, key, up + down, CACHE_LIMIT)
+    zf_key = hand | gas << 7 | zf << 10
+    five = _ZERO_FIVE_IDS.get(zf_key)
+    if five is None:
+        built = _zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2)
+        five = _ZERO_FIVE_IDS[zf_key] = _ids(built)
+    return remember(LEGAL_CACHE, key, up + down + five, CACHE_LIMIT)
 
 
 class SimState:
@@ -277,42 +405,72 @@ class SimState:
         s.set_aside = []
         s.last, s.lap_order, s.winner = None, [], -1
         s.round = 0
-        s._deal()  # as new_game: the first deal starts round 1
+        s.deal()  # as new_game: the first deal starts round 1
         s.turn = s.lead
         return s
 
     @classmethod
-    def from_game(cls, game: Game) -> SimState:
-        """The simulation state of ``game`` (which is left untouched)."""
-        s = cls(game.players, game.variants, game.seed, game.rng.state)
-        s.round, s.trick, s.lead = game.round, game.trick, game.lead
-        s.hands = [[0] * SUITS for _ in range(game.players)]
-        s.masks = [0] * game.players
-        for seat, hand in enumerate(game.hands):
+    def from_parts(
+        cls,
+        *,
+        players: int,
+        variants: Variants,
+        seed: int,
+        rng_state: int,
+        round: int,
+        trick: int,
+        lead: int,
+        hands: Sequence[Sequence[Suit]],
+        gas: Sequence[int],
+        speed: Sequence[int],
+        laps: Sequence[int],
+        middle: int,
+        removed: int,
+        zero_five: Sequence[bool],
+        plays: Sequence[Play],
+        discards: Sequence[Suit],
+        set_aside: Sequence[Suit],
+        round_tricks: Sequence[TrickRecord],
+        last_trick: TrickRecord | None,
+        lap_order: Sequence[int],
+        winner: int | None,
+    ) -> SimState:
+        """A state from every part of a game, hidden cards included, as
+        :meth:`Game.from_parts <engine.game.Game.from_parts>` takes them (taken as given:
+        consistency is the caller's business). Trick records are shared, not copied."""
+        s = cls(players, variants, seed, rng_state)
+        s.round, s.trick, s.lead = round, trick, lead
+        s.hands = [[0] * SUITS for _ in range(players)]
+        s.masks = [0] * players
+        for seat, hand in enumerate(hands):
             for card in hand:
                 s.hands[seat][SUIT_INDEX[card]] += 1
                 s.masks[seat] |= 1 << SUIT_INDEX[card]
-        s.gas, s.speed, s.laps = list(game.gas), list(game.speed), list(game.laps)
-        s.middle, s.removed = game.middle, game.removed
-        s.zero_five = list(game.zero_five)
+        s.gas, s.speed, s.laps = list(gas), list(speed), list(laps)
+        s.middle, s.removed = middle, removed
+        s.zero_five = list(zero_five)
         s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
         s.face_up = [0] * SUITS
-        for play in game.plays:
+        for play in plays:
             s._take_play(play)
-        for record in game.round_tricks:
+        for record in round_tricks:
             for public in record["plays"]:
                 suit = public["suit"]
                 if public["type"] == ActionType.PLAY.value and suit is not None:
                     s.face_up[SUIT_INDEX[Suit(suit)]] += 1
-        s.discards = [SUIT_INDEX[card] for card in game.discards]
-        s.set_aside = [SUIT_INDEX[card] for card in game.set_aside]
-        # Trick records are never mutated once made, so they are shared, not copied.
-        s.tricks = list(game.round_tricks)
-        s.last = game.last_trick
-        s.lap_order = list(game.lap_order)
-        s.winner = -1 if game.winner is None else game.winner
+        s.discards = [SUIT_INDEX[card] for card in discards]
+        s.set_aside = [SUIT_INDEX[card] for card in set_aside]
+        s.tricks = list(round_tricks)
+        s.last = last_trick
+        s.lap_order = list(lap_order)
+        s.winner = -1 if winner is None else winner
         s.turn = (s.lead + len(s.plays)) % s.players
         return s
+
+    @classmethod
+    def from_game(cls, game: Game) -> SimState:
+        """The core state of ``game``: an independent copy (``game`` is left untouched)."""
+        return game.core.clone()
 
     def _take_play(self, play: Play) -> None:
         """Add a :class:`Play` of a converted game's current trick."""
@@ -366,8 +524,10 @@ class SimState:
         return [_play(seat, a, speed) for seat, a, speed in self.plays]
 
     def to_game(self) -> Game:
-        """The same position as a checked :class:`~engine.game.Game`."""
-        return Game.from_dict(self.to_dict())
+        """The same position as a checked :class:`~engine.game.Game` (over a copy)."""
+        from engine.game import Game  # the wrapper imports this module: import at call
+
+        return Game.over(self.clone())
 
     def clone(self) -> SimState:
         """An independent copy."""
@@ -416,6 +576,15 @@ class SimState:
     def apply(self, action: int) -> int:
         """Play action id ``action`` (which must be legal) for the current seat; return
         the winner so far (-1 while the race goes on)."""
+        if self.put(action):
+            self._resolve()
+        return self.winner
+
+    def put(self, action: int) -> bool:
+        """The first half of :meth:`apply`: play action id ``action`` (which must be
+        legal) into the trick, its card's effect and gas included (R7–R10, R20, R22).
+        Returns whether the trick is now complete, in which case :meth:`resolve` must
+        follow (the checked wrapper narrates the two halves apart)."""
         seat = self.turn
         kind, suit, gas, value, effect = INFO[action]
         hand = self.hands[seat]
@@ -453,11 +622,10 @@ class SimState:
         plays = self.plays
         plays.append((seat, action, self.speed[seat]))
         if len(plays) == self.players:
-            self._resolve()
-        else:
-            seat += 1
-            self.turn = 0 if seat == self.players else seat
-        return self.winner
+            return True
+        seat += 1
+        self.turn = 0 if seat == self.players else seat
+        return False
 
     def _gain_removed(self, seat: int, wanted: int) -> None:
         """Give ``seat`` up to ``wanted`` removed gas; overflow past 5 stays removed."""
@@ -481,8 +649,12 @@ class SimState:
         self.middle = 0
         self.removed += lost
 
+    def resolve(self) -> None:
+        """R11–R17 once every seat has played (after :meth:`put` said so)."""
+        self._resolve()
+
     def _resolve(self) -> None:
-        """R11–R17 once every seat has played, in the same order as :class:`Game`."""
+        """R11–R17 once every seat has played, in the order docs/rules.md gives."""
         if self.tuners and self.middle:
             self._share()
         plays = self.plays
@@ -521,10 +693,10 @@ class SimState:
         else:  # R6, R17: the latest lap gainer leads; nobody ever: the same lead again
             if self.lap_order:
                 self.lead = self.lap_order[-1]
-            self._deal()
+            self.deal()
         self.turn = self.lead
 
-    def _deal(self) -> None:
+    def deal(self) -> None:
         """R5, R17, R18: shuffle every card not in a hand and deal up to full hands."""
         pool = self.discards + self.set_aside
         self.rng.shuffle(pool)

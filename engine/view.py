@@ -14,14 +14,13 @@ protocols below (:class:`GameState`, :class:`TrickCard`) instead of importing it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypedDict
+from typing import NotRequired, Protocol, TypedDict
 
-from engine.actions import Action, ActionDict, ActionType, supply_after_effect
-from engine.cards import RACER_NAME, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.actions import Action, ActionDict, ActionType
+from engine.cards import Suit, ZeroEffect, effective_value
 from engine.variants import Variants, VariantsData
 
-_SORT_KEY = {suit: (SUIT_VALUE[suit], i) for i, suit in enumerate(SUIT_ORDER)}
-_TUNE_UP = ActionType.TUNE_UP
+_PLAY, _TUNE_UP, _LICHEN = ActionType.PLAY, ActionType.TUNE_UP, Suit.LICHEN
 # The JSON id of every kind of play, suit and 0 effect: a dict lookup costs less than an
 # enum's ``.value``, and every card of every trick is recorded through public_play.
 _ID: dict[ActionType | Suit | ZeroEffect, str] = {
@@ -44,22 +43,65 @@ class TrickCard(Protocol):
 class GameState(Protocol):
     """What the view reads of a game (:class:`engine.game.Game`)."""
 
-    players: int
-    variants: Variants
-    round: int
-    trick: int
-    lead: int
-    hands: list[list[Suit]]
-    gas: list[int]
-    speed: list[int]
-    laps: list[int]
-    middle: int
-    removed: int
-    zero_five: list[bool]
-    set_aside: list[Suit]
-    round_tricks: list[TrickRecord]
-    last_trick: TrickRecord | None
-    winner: int | None
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+
+    @property
+    def variants(self) -> Variants:
+        """The variants in play."""
+
+    @property
+    def round(self) -> int:
+        """The round in progress."""
+
+    @property
+    def trick(self) -> int:
+        """The trick in progress."""
+
+    @property
+    def lead(self) -> int:
+        """Who led the current trick."""
+
+    @property
+    def gas(self) -> list[int]:
+        """Each seat's supply."""
+
+    @property
+    def speed(self) -> list[int]:
+        """Each seat's speed."""
+
+    @property
+    def laps(self) -> list[int]:
+        """Each seat's laps."""
+
+    @property
+    def middle(self) -> int:
+        """Gas in the middle."""
+
+    @property
+    def removed(self) -> int:
+        """Gas removed from play."""
+
+    @property
+    def zero_five(self) -> list[bool]:
+        """Who still holds the 0/5 card."""
+
+    @property
+    def set_aside(self) -> list[Suit]:
+        """The cards put aside this round."""
+
+    @property
+    def round_tricks(self) -> list[TrickRecord]:
+        """This round's finished tricks."""
+
+    @property
+    def last_trick(self) -> TrickRecord | None:
+        """The latest finished trick."""
+
+    @property
+    def winner(self) -> int | None:
+        """The winner, if any."""
 
     @property
     def plays(self) -> Sequence[TrickCard]:
@@ -69,24 +111,14 @@ class GameState(Protocol):
     def current_seat(self) -> int | None:
         """The seat to act."""
 
-    @property
-    def is_over(self) -> bool:
-        """Whether someone has won."""
+    def hand(self, seat: int) -> list[Suit]:
+        """``seat``'s hand, sorted in ``SUIT_ORDER`` order (a fresh list)."""
 
-    def lichen_in_trick(self) -> bool:
-        """Whether a 1 lies face up in the current trick."""
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
 
-    def blocked_suits(self) -> list[Suit]:
-        """Suits already face up in the current trick."""
-
-    def legal_actions(self) -> list[Action]:
-        """The current seat's legal actions."""
-
-    def zero_five_playable(self, seat: int) -> bool:
-        """Whether ``seat`` may play its 0/5 card now."""
-
-    def supply_after_effect(self, seat: int, action: Action) -> int:
-        """Gas ``seat`` could spend on ``action`` after its card's effect."""
+    def legal_action_dicts(self) -> list[ActionDict]:
+        """The JSON forms of the current seat's legal actions, fresh copies."""
 
 
 class PublicPlay(TypedDict):
@@ -198,8 +230,10 @@ class TableView(TypedDict):
     deck: DeckView
     set_aside: int
     legal_actions: list[ActionDict]
-    card_options: list[CardOption]
-    zero_five_option: ZeroFiveOption | None
+    # Never set by observe(): the previews of a person's turn, which the web layer
+    # (app.http.previews) adds to a view when it renders a response.
+    card_options: NotRequired[list[CardOption]]
+    zero_five_option: NotRequired[ZeroFiveOption | None]
 
 
 class Observation(TableView):
@@ -280,60 +314,112 @@ def observe_public(game: GameState) -> PublicObservation:
 
 
 def _view(game: GameState, seat: int | None) -> TableView:
-    """The one builder of views: ``seat``'s own parts only when ``seat`` is not None."""
-    lichen = game.lichen_in_trick()
-    my_turn = seat is not None and game.current_seat == seat
-    plays = [public_play(p, lichen) for p in game.plays]
-    hand = [] if seat is None else sorted(game.hands[seat], key=_SORT_KEY.__getitem__)
+    """The one builder of views: ``seat``'s own parts only when ``seat`` is not None.
+
+    Every bot decision and every response builds one, so it copies data and nothing
+    more: the previews and sentences of a person's turn (``card_options``,
+    ``zero_five_option``) are the web layer's, made from this view when a page or a
+    response is rendered."""
+    lichen = False
+    blocked = []
+    in_trick = game.plays  # built afresh by each read: read once
+    for p in in_trick:
+        card = p.card
+        if p.kind is _PLAY and card is not None:
+            blocked.append(_ID[card])
+            lichen = lichen or card is _LICHEN
+    current = game.current_seat
+    my_turn = seat is not None and current == seat
+    plays = [public_play(p, lichen) for p in in_trick]
+    # SUIT_ORDER runs by printed value, the 0 first: the order every view shows a hand in.
+    hand = [] if seat is None else game.hand(seat)
+    variants = game.variants
+    zero_five = variants.zero_five
+    flags = game.zero_five
+    players = game.players
+    gas, speed, laps = game.gas, game.speed, game.laps
+    last = game.last_trick
     return {
-        "players_count": game.players,
-        "variants": game.variants.to_dict(),
-        "hand": [card.value for card in hand],
-        "zero_five_available": seat is not None
-        and game.variants.zero_five
-        and game.zero_five[seat],
-        "players": [_player(game, s) for s in range(game.players)],
+        "players_count": players,
+        "variants": _variants_dict(variants),
+        "hand": [_ID[card] for card in hand],
+        "zero_five_available": seat is not None and zero_five and flags[seat],
+        "players": [
+            {
+                "seat": s,
+                "gas": gas[s],
+                "speed": speed[s],
+                "laps": laps[s],
+                "hand_size": game.hand_size(s),
+                "zero_five_available": zero_five and flags[s],
+            }
+            for s in range(players)
+        ],
         "middle": game.middle,
         "removed": game.removed,
         "round": game.round,
         "trick": game.trick,
         "lead": game.lead,
-        "current_seat": game.current_seat,
-        "game_over": game.is_over,
+        "current_seat": current,
+        "game_over": current is None,
         "winner": game.winner,
         "trick_plays": plays,
-        "blocked_suits": [suit.value for suit in game.blocked_suits()],
+        "blocked_suits": blocked,
         "best": _best(plays),
         "round_tricks": [copy_record(r) for r in game.round_tricks],
-        "last_trick": None if game.last_trick is None else copy_record(game.last_trick),
-        "deck": _deck(game),
+        "last_trick": None if last is None else copy_record(last),
+        "deck": _deck(players, variants),
         "set_aside": len(game.set_aside),
-        "legal_actions": [a.to_dict() for a in game.legal_actions()] if my_turn else [],
-        "card_options": _card_options(game, seat, plays, lichen)
-        if seat is not None and my_turn
-        else [],
-        "zero_five_option": _zero_five_option(game, seat, plays, lichen)
-        if seat is not None and my_turn
-        else None,
+        "legal_actions": game.legal_action_dicts() if my_turn else [],
     }
 
 
-def _player(game: GameState, seat: int) -> PlayerView:
-    return {
-        "seat": seat,
-        "gas": game.gas[seat],
-        "speed": game.speed[seat],
-        "laps": game.laps[seat],
-        "hand_size": len(game.hands[seat]),
-        "zero_five_available": game.variants.zero_five and game.zero_five[seat],
-    }
+# Per action: its JSON form (a view copies it).
+_ACTION_DICTS: dict[Action, ActionDict] = {}
 
 
-def _deck(game: GameState) -> DeckView:
-    copies: dict[str, int] = {}
-    for card in game.variants.deck(game.players):
-        copies[card.value] = copies.get(card.value, 0) + 1
-    return {"size": sum(copies.values()), "copies": copies}
+# The variants' JSON form, and per table size the deck's size and copies of each suit id
+# (a view copies them). Keyed by the variants' id, checked by identity (the entry keeps
+# them alive, so no other object can take the id): hashing a dataclass costs more than
+# the answer.
+_VARIANTS: dict[int, tuple[Variants, VariantsData]] = {}
+_DECKS: dict[tuple[int, int], tuple[Variants, int, dict[str, int]]] = {}
+_MOST_KEPT = 4096  # entries are per Variants object in use: a full cache is a leak, emptied
+
+
+def _variants_dict(variants: Variants) -> VariantsData:
+    known = _VARIANTS.get(id(variants))
+    if known is None or known[0] is not variants:
+        if len(_VARIANTS) >= _MOST_KEPT:
+            _VARIANTS.clear()
+        known = _VARIANTS[id(variants)] = (variants, variants.to_dict())
+    return known[1].copy()
+
+
+def _deck(players: int, variants: Variants) -> DeckView:
+    key = (players, id(variants))
+    known = _DECKS.get(key)
+    if known is None or known[0] is not variants:
+        copies: dict[str, int] = {}
+        for card in variants.deck(players):
+            copies[card.value] = copies.get(card.value, 0) + 1
+        if len(_DECKS) >= _MOST_KEPT:
+            _DECKS.clear()
+        known = _DECKS[key] = (variants, sum(copies.values()), copies)
+    return {"size": known[1], "copies": known[2].copy()}
+
+
+def action_dict(action: Action) -> ActionDict:
+    """``action.to_dict()``, a fresh copy of a cached form (views list every legal action).
+
+    >>> action_dict(Action.tune_up(Suit.JELLY)) == Action.tune_up(Suit.JELLY).to_dict()
+    True
+    """
+    known = _ACTION_DICTS.get(action)
+    if known is None:
+        # Actions are a few hundred distinct values, so the cache stays small.
+        known = _ACTION_DICTS[action] = action.to_dict()
+    return known.copy()
 
 
 def _best(plays: list[PublicPlay]) -> Leader | None:
@@ -344,75 +430,3 @@ def _best(plays: list[PublicPlay]) -> Leader | None:
         if final is not None and (best is None or final > best["final"]):
             best = {"seat": play["seat"], "final": final}
     return best
-
-
-def _best_after(plays: list[PublicPlay], striking: bool) -> Leader | None:
-    """The current leader if a 1 were added now (``striking``), else as things stand."""
-    if not striking:
-        return _best(plays)
-    struck = []
-    for play in plays:
-        final, value = play["final"], play["value"]
-        if final is not None and value is not None:
-            play = {**play, "final": final - value + effective_value(value, True)}
-        struck.append(play)
-    return _best(struck)
-
-
-def _card_options(
-    game: GameState, seat: int, plays: list[PublicPlay], lichen: bool
-) -> list[CardOption]:
-    """Per distinct card in hand: whether it may go face up, why not, and preview numbers."""
-    blocked = set(game.blocked_suits())
-    gas, speed, middle, removed = game.gas[seat], game.speed[seat], game.middle, game.removed
-    options: list[CardOption] = []
-    for suit in sorted(set(game.hands[seat]), key=_SORT_KEY.__getitem__):
-        value = SUIT_VALUE[suit]
-        can = suit not in blocked
-        zero_previews: dict[str, ZeroPreview] = {}
-        if suit is Suit.ZERO:
-            for effect in ZeroEffect.SPEED, ZeroEffect.GAS:
-                if effect is ZeroEffect.GAS and not removed:
-                    continue  # R20: nothing removed, nothing to take back
-                gas_max = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
-                zero_previews[effect.value] = {
-                    "speed": speed + 1 if effect is ZeroEffect.SPEED else speed,
-                    "gas_max": gas_max,
-                }
-        options.append(
-            {
-                "suit": suit.value,
-                "value": value,
-                "can_play_face_up": can,
-                "blocked_reason": None
-                if can
-                else f"{RACER_NAME[suit]} is already face up in this trick.",
-                "effective_value": effective_value(value, lichen),
-                "speed": speed,
-                "gas_max": supply_after_effect(Action.play(suit), gas, middle, removed),
-                "best_other": _best_after(plays, suit is Suit.LICHEN and not lichen),
-                "zero_effect_choices": list(zero_previews),
-                "zero_previews": zero_previews,
-            }
-        )
-    return options
-
-
-def _zero_five_option(
-    game: GameState, seat: int, plays: list[PublicPlay], lichen: bool
-) -> ZeroFiveOption | None:
-    """The 0/5 card's choices now, or ``None`` if it cannot be played this turn."""
-    if not game.zero_five_playable(seat):
-        return None
-    values = [0, 5] if game.laps[seat] >= 1 else [0]
-    gas_max = {}
-    for value in values:
-        probe = Action(ActionType.ZERO_FIVE, None, 0, None, value, None)
-        gas_max[str(value)] = game.supply_after_effect(seat, probe)
-    return {
-        "values": values,
-        "gas_max": gas_max,
-        "effective_value": {str(v): effective_value(v, lichen) for v in values},
-        "speed": game.speed[seat],
-        "best_other": _best(plays),
-    }

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
+from app.http.previews import with_previews
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError
@@ -218,6 +219,8 @@ def race_answer(error: RaceError) -> AppError:
     answer.status_code = RACE_STATUS.get(error.code, 422)
     answer.code = error.code
     answer.payload = error.body()  # a stale turn's refusal carries the current state
+    if isinstance(answer.payload.get("state"), dict):
+        answer.payload["state"] = with_previews(answer.payload["state"])
     return answer
 
 

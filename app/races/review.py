@@ -66,9 +66,11 @@ from engine import (
 )
 from engine.bots import make_bot
 from engine.bots.base import decision_rng, legal_actions
-from engine.bots.heuristic import NORMAL, score_actions
+from engine.bots.heuristic import NORMAL
+from engine.bots.players import policy_state
+from engine.bots.rollout import score_ids
 from engine.bots.search import Stop, rank_candidates, run_worlds
-from engine.bots.situation import from_observation
+from engine.sim import ACTIONS, legal_ids
 
 log = logging.getLogger("zzv.review")
 
@@ -215,10 +217,11 @@ def _card(action: Action) -> str:
 def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
     """The normal heuristic's chance that each of ``actions`` wins the trick, from the
     observation alone (the cards this seat has seen this round)."""
-    legal = legal_actions(observation)
-    situation = from_observation(observation, legal)
-    _, chances = score_actions(situation, NORMAL)
-    return [chances[legal.index(a)] if a in legal else 0.0 for a in actions]
+    state = policy_state(observation)
+    key = state.legal_key()
+    _, chances = score_ids(state, key, NORMAL)
+    odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
+    return [odds.get(a, 0.0) for a in actions]
 
 
 def _odds_words(action: Action, chance: float, trick: int) -> str:

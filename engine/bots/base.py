@@ -61,8 +61,24 @@ def uniform(rng: Rng) -> float:
 
 
 def legal_actions(observation: Observation) -> list[Action]:
-    """The observation's legal actions as :class:`Action` objects (empty if not our turn)."""
-    return [Action.from_dict(a) for a in observation["legal_actions"]]
+    """The observation's legal actions as :class:`Action` objects (empty if not our turn).
+
+    Each JSON form is looked up by its values (one tuple, one dict lookup) among the
+    actions met before; only a form never met is parsed."""
+    known = _BY_FORM
+    actions = []
+    for a in observation["legal_actions"]:
+        form = (a["type"], a["suit"], a["gas"], a["zero_effect"], a["value"], a["discard"])
+        action = known.get(form)
+        if action is None:
+            action = Action.from_dict(a)
+            # A few hundred distinct actions exist; anything else would not parse.
+            known[form] = action
+        actions.append(action)
+    return actions
+
+
+_BY_FORM: dict[tuple[object, ...], Action] = {}
 
 
 class Bot(ABC):

@@ -25,8 +25,8 @@ True
 
 from __future__ import annotations
 
-from engine.actions import ActionType
-from engine.cards import SUIT_ORDER, Suit, ZeroEffect
+from engine.actions import ACTION_TYPE_BY_ID, ActionType
+from engine.cards import SUIT_BY_ID, SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
 from engine.variants import Variants
@@ -38,9 +38,9 @@ _TUNE_UP = ActionType.TUNE_UP
 
 def unknown_pool(observation: Observation) -> list[Suit]:
     """The cards the observing seat cannot place, in a fixed (sorted) order."""
-    counts = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
+    counts = {SUIT_BY_ID[name]: n for name, n in observation["deck"]["copies"].items()}
     for card in observation["hand"]:
-        counts[Suit(card)] -= 1
+        counts[SUIT_BY_ID[card]] -= 1
     for play in _face_up_this_round(observation):
         counts[play] -= 1
     pool: list[Suit] = []
@@ -53,7 +53,7 @@ def unknown_pool(observation: Observation) -> list[Suit]:
 
 
 def _face_up(plays: list[PublicPlay]) -> list[Suit]:
-    return [Suit(p["suit"]) for p in plays if p["type"] == _PLAY and p["suit"] is not None]
+    return [SUIT_BY_ID[p["suit"]] for p in plays if p["type"] == _PLAY and p["suit"] is not None]
 
 
 def _face_up_this_round(observation: Observation) -> list[Suit]:
@@ -85,8 +85,8 @@ def _trick_play(play: PublicPlay, speed: int, card: Suit | None) -> Play:
     effect = play["zero_effect"]
     return Play(
         play["seat"],
-        ActionType(play["type"]),
-        card if play["suit"] is None else Suit(play["suit"]),
+        ACTION_TYPE_BY_ID[play["type"]],
+        card if play["suit"] is None else SUIT_BY_ID[play["suit"]],
         play["gas"],
         speed if play["speed"] is None else play["speed"],
         play["value"],
@@ -106,7 +106,7 @@ class Determinizer:
         self.seat = observation["seat"]
         self.pool = unknown_pool(observation)
         players = observation["players"]
-        self.hand = [Suit(card) for card in observation["hand"]]
+        self.hand = [SUIT_BY_ID[card] for card in observation["hand"]]
         self.hand_sizes = [0 if s == self.seat else p["hand_size"] for s, p in enumerate(players)]
         self.variants = Variants.from_dict(observation["variants"])
         self.hidden_plays = sum(p["type"] == _TUNE_UP for p in observation["trick_plays"])

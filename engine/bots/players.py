@@ -1,17 +1,38 @@
-"""The heuristic bot levels: easy (noisy, no card counting) and normal (card counting)."""
+"""The heuristic bot levels: easy (noisy, no card counting) and normal (card counting).
+
+Both play the one policy, :func:`engine.bots.rollout.choose_id`, the very function every
+seat of the hard bot's rollouts plays, on a core state made from the observation
+(:func:`policy_state`), so a change to how the normal bot plays changes both.
+"""
 
 from __future__ import annotations
 
 from engine.actions import Action
 from engine.bots.base import Bot, decision_rng, legal_actions
-from engine.bots.heuristic import EASY, NORMAL, Style, choose
-from engine.bots.situation import from_observation
-from engine.cards import Suit
+from engine.bots.determinize import Determinizer
+from engine.bots.heuristic import EASY, NORMAL, Style
+from engine.bots.rollout import choose_id
+from engine.rng import Rng
+from engine.sim import ACTIONS, SimState
 from engine.view import Observation
 
 
+def policy_state(observation: Observation) -> SimState:
+    """A core state the policy can decide on for the observing seat: the observation's
+    public numbers and its own hand, with the hidden cards dealt at random (the policy
+    reads other hands by their size only, and never a face-down card).
+
+    >>> from engine import new_game
+    >>> game = new_game(players=4, seed=6)
+    >>> state = policy_state(game.observation(game.current_seat))
+    >>> state.hands[state.turn] == game.core.hands[game.current_seat]
+    True
+    """
+    return Determinizer(observation).sample(Rng(0)).core
+
+
 class HeuristicBot(Bot):
-    """A bot that plays the :mod:`engine.bots.heuristic` scores with one :class:`Style`.
+    """A bot that plays the policy with one :class:`Style`.
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=9)
@@ -27,16 +48,14 @@ class HeuristicBot(Bot):
         self.style = style
 
     def choose(self, observation: Observation) -> Action:
-        """The heuristic's pick among the legal actions."""
+        """The policy's pick among the legal actions."""
         actions = legal_actions(observation)
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
         if len(actions) == 1:
             return actions[0]
-        situation = from_observation(observation, actions)
-        if not self.style.count_cards:
-            situation.unseen = _uncounted(observation, situation.hand)
-        return choose(situation, self.style, decision_rng(self.seed, observation))
+        state = policy_state(observation)
+        return ACTIONS[choose_id(state, self.style, decision_rng(self.seed, observation))]
 
 
 class EasyBot(HeuristicBot):
@@ -55,11 +74,3 @@ class NormalBot(HeuristicBot):
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed, NORMAL)
-
-
-def _uncounted(observation: Observation, hand: list[Suit]) -> dict[Suit, int]:
-    """The unseen pool of a player who only remembers the deck and their own hand."""
-    pool = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
-    for card in hand:
-        pool[card] -= 1
-    return pool

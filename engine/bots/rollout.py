@@ -1,11 +1,17 @@
-"""The heuristic policy and rollouts on the simulation path (:mod:`engine.sim`).
+"""The bots' one policy, on the core's state (:mod:`engine.sim`), and the rollouts.
 
-:func:`choose_id` is :func:`engine.bots.heuristic.choose_index` computed on a
-:class:`~engine.sim.SimState` instead of a :class:`~engine.bots.situation.Situation`:
-the same scores, by the same floating-point operations in the same order, so it picks
-the same action and draws the same random numbers (``tests/bots/test_bots_rollout.py``
-checks this decision by decision). It reads only what the seat to act could know: its
-own hand, the public numbers and this round's face-up cards.
+:func:`choose_id` is the rule-of-thumb player of the easy and normal bots (its knobs are
+:class:`engine.bots.heuristic.Style`) and of every seat in the hard bot's rollouts.
+Every legal action gets a score in "gas units": the chance of winning the trick times
+what the trick is worth (speed for tricks 1–5, a lap — or the game — for the sixth),
+minus the gas it burns, plus the gas it brings in (the 2, the 0, a Tune-Up share, the
+0/5 card), minus the worth of the card it uses up. The chance of winning assumes each
+later seat holds random cards from those this seat has not seen (card counting, unless
+the style forgets), may spend part of its gas (all of it on the sixth trick) and may
+strike 4s and 5s with a 1. It reads only what the seat to act could know: its own hand,
+the public numbers and this round's face-up cards (other hands by their size only), so
+the bots run it on a state sampled from their observation
+(:func:`engine.bots.players.policy_state`).
 
 :func:`rollout` plays a state to the end of its round with one style for every seat and
 scores the result with :func:`engine.bots.value.chances`.
@@ -61,7 +67,8 @@ def _copies(players: int, variants: Variants) -> list[int]:
 
 
 def _holds_any(pool: int, count: int, hand: int) -> float:
-    """As ``heuristic._Trick.holds_any``: 1 − P(a hand of ``hand`` misses them all)."""
+    """The chance that a hidden hand of ``hand`` cards holds one of ``count`` cards
+    among ``pool`` unseen ones (1 − the chance it misses them all)."""
     key = pool << 16 | count << 8 | hand
     got = _HOLDS.get(key)
     if got is None:
@@ -76,7 +83,7 @@ def _holds_any(pool: int, count: int, hand: int) -> float:
 
 
 class _Trick:
-    """Facts about the current trick shared by every candidate (``heuristic._Trick``)."""
+    """Facts about the current trick shared by every candidate action."""
 
     __slots__ = (
         "best_plain",
@@ -136,14 +143,20 @@ class _Trick:
                 )
             )
         hand = s.hands[seat]
-        face_up = s.face_up
-        self.unseen = [n - hand[i] - face_up[i] for i, n in enumerate(_copies(players, s.variants))]
+        copies = _copies(players, s.variants)
+        if self.style.count_cards:
+            face_up = s.face_up
+            self.unseen = [n - hand[i] - face_up[i] for i, n in enumerate(copies)]
+        else:  # a player who remembers only the deck and their own hand
+            self.unseen = [n - hand[i] for i, n in enumerate(copies)]
         self.pool = max(1, sum(self.unseen))
         self.opponents = opponents
         return opponents
 
     def reach_table(self, suit: int, lichen_after: bool) -> tuple[list[int], int]:
-        """As ``heuristic._Trick.reach_table``; ``suit`` -1 stands for the 0/5 card."""
+        """After a card of ``suit`` (-1: the 0/5 card) goes face up: the unseen cards a
+        later seat could still play face up with an effective value of at least v (v =
+        0..5), and the unseen 1s that could strike it."""
         key = suit << 1 | lichen_after
         table = self.tables.get(key)
         if table is None:
@@ -165,7 +178,8 @@ class _Trick:
         return table
 
     def win_chance(self, style: Style, final: int, value: int, suit: int) -> float:
-        """As ``heuristic._win_chance``."""
+        """Chance a card of printed ``value`` with ``final`` wins once the later seats
+        play; ``suit`` is the racer suit it blocks (-1 for the 0/5 card)."""
         lichen_after = self.lichen_in or suit == LICHEN
         best = self.best_struck if lichen_after else self.best_plain
         if final <= best:
@@ -221,7 +235,7 @@ def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, .
 
 
 def _keep(s: SimState, hand: list[int], style: Style) -> Sequence[float]:
-    """Worth of still holding each card after this trick (``heuristic._keep``)."""
+    """Worth of still holding each card after this trick."""
     if s.trick == TRICKS_PER_ROUND and s.deal_size == 6:
         return _NO_KEEP
     entry = _KEEP.get(id(style))
@@ -232,7 +246,7 @@ def _keep(s: SimState, hand: list[int], style: Style) -> Sequence[float]:
 
 
 class _Scorer:
-    """The per-decision numbers of ``heuristic.score_actions`` and one action's score."""
+    """The per-decision numbers of the scoring, and the scores of a run of actions."""
 
     __slots__ = ("gv", "keep", "later_tricks", "room", "s", "speed", "style", "tr", "worth")
 
@@ -319,8 +333,8 @@ class _Scorer:
 
 
 def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
-    """``heuristic.score_actions`` for the current seat of ``s``, whose legal-set key is
-    ``key``: every legal action's score and chance of winning."""
+    """Every legal action's score and chance of winning, for the current seat of ``s``
+    whose legal-set key is ``key`` (in the order of :func:`engine.sim.legal_ids`)."""
     scorer = _Scorer(s, style)
     tune = scorer.tune_gain() * scorer.gv
     found: list[tuple[int, float, float]] = []
@@ -355,7 +369,7 @@ def _groups(key: int) -> tuple[Group, ...]:
 
 
 def _best_indices(s: SimState, key: int, style: Style) -> list[int]:
-    """Indices of the actions within 1e-9 of the best score, as ``choose_index`` finds
+    """Indices of the actions within 1e-9 of the best score, as :func:`choose_id` wants
     them, without working out the chances of actions that cannot reach the best: a
     run's score at a certain win falls with every gas added, so once it is below the
     best found so far the rest of the run is too."""
@@ -380,8 +394,10 @@ def _best_indices(s: SimState, key: int, style: Style) -> list[int]:
     return [f[0] for f in found if f[1] >= best]
 
 
-def _sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
-    """``heuristic.sensible`` on action ids."""
+def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
+    """Indices of the actions that are not plainly wasteful: gas spent on a card that
+    cannot win, or more gas than another action with the same card already needs for the
+    same chance, only feeds the middle."""
     best_for: dict[int, float] = {}
     keep: list[int] = []
     for i, a in enumerate(legal):
@@ -401,14 +417,14 @@ def _sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]
 
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the current seat of ``s`` (``choose_index``)."""
+    """The action id ``style`` plays for the current seat of ``s``."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     if style.temperature <= 0.0:
         top = _best_indices(s, key, style)
         return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
     scores, chances_ = score_ids(s, key, style)
-    candidates = _sensible(legal, scores, chances_)
+    candidates = sensible(legal, scores, chances_)
     top_score = max(scores[i] for i in candidates)
     weights = [math.exp((scores[i] - top_score) / style.temperature) for i in candidates]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)

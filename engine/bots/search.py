@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.actions import Action, ActionDict, ActionType
+from engine.actions import Action, ActionDict
 from engine.bots.base import (
     DEFAULT_BOT_BUDGET_MS,
     Bot,
@@ -41,13 +41,12 @@ from engine.bots.base import (
     mix_seed,
 )
 from engine.bots.determinize import Determinizer
-from engine.bots.heuristic import EASY, NORMAL, Style, choose_index, score_actions, sensible
+from engine.bots.heuristic import EASY, NORMAL, Style
+from engine.bots.players import policy_state
 from engine.bots.rollout import rollout as sim_rollout
-from engine.bots.situation import face_up_this_round, from_game, from_observation
-from engine.bots.value import win_chances
-from engine.game import Game
+from engine.bots.rollout import score_ids, sensible
 from engine.rng import Rng
-from engine.sim import ACTION_ID, SimState
+from engine.sim import ACTION_ID, legal_ids
 from engine.view import Observation
 
 DEFAULT_CANDIDATES = 8
@@ -78,23 +77,6 @@ HARD_OPTIONS = frozenset(
 )
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
-
-
-def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
-    """Play ``game`` to the end of its round with the heuristic for every seat; return
-    each seat's estimated chance of winning from there.
-
-    The checked-path reference of :func:`engine.bots.rollout.rollout`, which the search
-    runs (the two agree decision by decision: ``tests/bots/test_bots_rollout.py``)."""
-    start_round = game.round
-    face_up = face_up_this_round(game)
-    while game.winner is None and game.round == start_round:
-        situation = from_game(game, face_up)
-        action = situation.legal[choose_index(situation, style, rng)]
-        game.apply(action)
-        if action.type is ActionType.PLAY and action.suit is not None:
-            face_up[action.suit] = face_up.get(action.suit, 0) + 1
-    return win_chances(game)
 
 
 class _Evaluator:
@@ -195,7 +177,7 @@ def run_worlds(
     paired: list[list[float]] = []
     used = 0
     while not stop.reached(used):
-        world = SimState.from_game(determinizer.sample(rng))
+        world = determinizer.sample(rng).core  # a fresh game: its core is ours to run
         rollout_seed = rng.next_u64()
         model = styles[stats.worlds % models]
         row = [math.nan] * len(actions)
@@ -265,11 +247,12 @@ MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Ite
 
 
 def rank_candidates(observation: Observation, actions: list[Action], count: int) -> list[Action]:
-    """The actions the search compares: the normal heuristic's ``count`` best sensible
-    ones, best first."""
-    situation = from_observation(observation, actions)
-    scores, chances = score_actions(situation, NORMAL)
-    ranked = sorted(sensible(situation, scores, chances), key=lambda i: -scores[i])
+    """The actions the search compares: the normal policy's ``count`` best sensible
+    ones, best first (``actions`` are the observation's legal actions, in order)."""
+    state = policy_state(observation)
+    key = state.legal_key()
+    scores, chances = score_ids(state, key, NORMAL)
+    ranked = sorted(sensible(legal_ids(key), scores, chances), key=lambda i: -scores[i])
     return [actions[i] for i in ranked[:count]]
 
 

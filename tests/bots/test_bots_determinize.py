@@ -116,19 +116,21 @@ def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     assert sorted(sample.lap_order) == [0, 1]
 
 
-def test_simulation_view_equals_the_observation_view() -> None:
-    """Inside the search, a seat's situation is built from the sampled game: it must hold
-    exactly what the same seat's observation gives (no face-down card, no other hand)."""
-    from engine.bots.base import legal_actions
-    from engine.bots.situation import from_game, from_observation
+def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -> None:
+    """The policy reads only what the seat may know: on the real game's core and on a
+    state made from that seat's observation (hidden cards dealt at random) it gives every
+    action the same score and chance (so the normal bot and the rollouts agree)."""
+    from engine.bots.heuristic import EASY, NORMAL
+    from engine.bots.players import policy_state
+    from engine.bots.rollout import score_ids
 
     for variants in VARIANT_COMBOS:
         for game in random_positions(4, variants, seed=13, count=40, stride=2):
             seat = game.current_seat
             assert seat is not None
-            observation = game.observation(seat)
-            simulated = from_game(game)
-            observed = from_observation(observation, legal_actions(observation))
-            simulated.hand.sort()
-            observed.hand.sort()
-            assert simulated == observed
+            state = policy_state(game.observation(seat))
+            assert state.to_dict() != game.to_dict()  # the hidden cards really differ
+            key = game.core.legal_key()
+            assert state.legal_key() == key
+            for style in (NORMAL, EASY):
+                assert score_ids(state, key, style) == score_ids(game.core, key, style)

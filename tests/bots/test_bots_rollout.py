@@ -1,27 +1,35 @@
-"""The hard bot's rollouts on the simulation path decide exactly as the heuristic does.
+"""The one policy (engine.bots.rollout, on the core) plays exactly as the old heuristic did.
 
-:func:`engine.bots.rollout.rollout` (SimState, integer actions, pruned scoring) must play
-the same round as :func:`engine.bots.search.rollout` (checked Game, Situation, every
-action scored) from the same position and generator: the same actions, the same random
-draws, the same final state and values. Checked over positions of random games in every
-player count and variant combination, for the normal style (argmax with random
-tie-breaks) and the easy one (softmax over sensible actions).
+The old normal and easy bots' policy, written on a Situation of their own, is kept as an
+oracle (tests/bots/bot_oracle/). The rollouts (SimState, integer actions, pruned
+scoring) must play the same round as the oracle's checked rollout (checked Game,
+Situation, every action scored) from the same position and generator: the same actions,
+the same random draws, the same final state and values; every action's score and chance
+must be the same floats; and the easy and normal bots must pick what the old ones picked,
+decision by decision. Checked over positions of random games in every player count and
+variant combination, for the normal style (argmax with random tie-breaks) and the easy
+one (softmax over sensible actions).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from bot_oracle import old_heuristic
+from bot_oracle.old_rollout import rollout as checked_rollout
+from bot_oracle.old_situation import from_game, from_observation
 
 from engine import Variants, new_game
 from engine.bots import make_bot
-from engine.bots.heuristic import EASY, NORMAL, Style, score_actions
+from engine.bots.base import decision_rng, legal_actions
+from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.rollout import rollout, score_ids
 from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds
-from engine.bots.search import rollout as checked_rollout
-from engine.bots.situation import from_game
-from engine.cards import RACER_SUITS
+from engine.cards import RACER_SUITS, Suit
 from engine.rng import Rng
 from engine.sim import SimState, canonical
+from engine.view import Observation
 
 
 def _variants(index: int) -> Variants:
@@ -31,6 +39,48 @@ def _variants(index: int) -> Variants:
         zero_suit=RACER_SUITS[index % len(RACER_SUITS)] if zero else None,
         zero_five=bool(zero_five),
     )
+
+
+_OLD = {NORMAL: old_heuristic.NORMAL, EASY: old_heuristic.EASY}
+
+
+def _counting(style: Style) -> Style:
+    """``style`` counting cards: the old rollouts and Situations always counted (only the
+    old easy bot forgot, by a pool of its own); the policy now honours ``count_cards``
+    wherever it runs, which the bots' test below checks."""
+    return replace(style, count_cards=True)
+
+
+def _old_choice(level: str, seed: int, observation: Observation) -> dict[str, object]:
+    """What the old easy or normal bot played (its HeuristicBot.choose, verbatim)."""
+    actions = legal_actions(observation)
+    if len(actions) == 1:
+        return dict(actions[0].to_dict())
+    situation = from_observation(observation, actions)
+    style = old_heuristic.NORMAL if level == "normal" else old_heuristic.EASY
+    if not style.count_cards:
+        pool = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
+        for card in situation.hand:
+            pool[card] -= 1
+        situation.unseen = pool
+    rng = decision_rng(seed, observation)
+    return dict(old_heuristic.choose(situation, style, rng).to_dict())
+
+
+@pytest.mark.parametrize("level", ["normal", "easy"])
+def test_the_bots_pick_what_the_old_bots_picked(level: str) -> None:
+    compared = 0
+    for index in range(30):
+        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
+        while game.winner is None:
+            seat = game.current_seat
+            assert seat is not None
+            observation = game.observation(seat)
+            chosen = make_bot(level, index).choose(observation)
+            assert chosen.to_dict() == _old_choice(level, index, observation), (index, compared)
+            game.apply(chosen)
+            compared += 1
+    assert compared > 1000
 
 
 @pytest.mark.parametrize("style", [NORMAL, EASY], ids=["normal", "easy"])
@@ -44,8 +94,8 @@ def test_sim_rollouts_play_the_same_rounds_as_checked_rollouts(players: int, sty
             if rng.below(4) == 0:
                 sim = SimState.from_game(game)
                 copy = game.clone()
-                expected = checked_rollout(copy, Rng(compared), style)
-                assert rollout(sim, Rng(compared), style) == expected, (index, compared)
+                expected = checked_rollout(copy, Rng(compared), _OLD[style])
+                assert rollout(sim, Rng(compared), _counting(style)) == expected, (index, compared)
                 assert sim.to_dict() == canonical(copy.to_dict()), (index, compared)
                 compared += 1
             legal = game.legal_actions()
@@ -61,9 +111,9 @@ def test_sim_scores_are_the_heuristic_scores() -> None:
         while game.winner is None:
             sim = SimState.from_game(game)
             for style in (NORMAL, EASY):
-                assert score_ids(sim, sim.legal_key(), style) == score_actions(
-                    from_game(game), style
-                )
+                assert score_ids(
+                    sim, sim.legal_key(), _counting(style)
+                ) == old_heuristic.score_actions(from_game(game), _OLD[style])
             legal = game.legal_actions()
             game.apply(legal[rng.below(len(legal))])
 

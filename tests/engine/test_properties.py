@@ -24,6 +24,7 @@ from game_kit import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.http.previews import with_previews
 from engine import (
     Action,
     ActionType,
@@ -254,7 +255,7 @@ def test_observation_agrees_with_legal_actions_and_rules(
     for game in sample_states(players, variants, seed, every=2):
         state = game.to_dict()
         for seat in range(players):
-            view = game.observation(seat)
+            view = with_previews(game.observation(seat))
             check_trick_numbers(view["trick_plays"])
             assert view["best"] == leader(view["trick_plays"])
             assert view["blocked_suits"] == [

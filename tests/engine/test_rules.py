@@ -27,6 +27,7 @@ from engine_kit import (
 )
 from game_kit import cards_in_play, deal, deck_of
 
+from app.http.previews import with_previews
 from engine import (
     Action,
     ActionType,
@@ -289,7 +290,7 @@ def test_r7_suit_already_face_up_cannot_go_face_up() -> None:
     """After a face-up salty, salty cannot be played face up, but can be tuned up."""
     game = deal(3, [["salty", "jelly"], ["salty", "chippy"], ["salty", "beans"]], trick=5)
     up(game, "salty")
-    view = game.observation(1)
+    view = with_previews(game.observation(1))
     assert view["blocked_suits"] == ["salty"]
     option = next(o for o in view["card_options"] if o["suit"] == "salty")
     assert option["can_play_face_up"] is False and option["blocked_reason"]
@@ -1118,7 +1119,9 @@ def test_r20_only_speed_when_no_gas_was_removed() -> None:
         if a.suit is Suit.ZERO and a.type is ActionType.PLAY
     }
     assert zero_plays == {ZeroEffect.SPEED}
-    option = next(o for o in game.observation(0)["card_options"] if o["suit"] == "zero")
+    option = next(
+        o for o in with_previews(game.observation(0))["card_options"] if o["suit"] == "zero"
+    )
     assert option["zero_effect_choices"] == ["speed"]
     assert_illegal(game, Action.play(Suit.ZERO, 0, ZeroEffect.GAS))
 
@@ -1237,7 +1240,7 @@ def test_r22_preconditions(gas: int, removed: int, other_zero_five: bool, allowe
         up(game, "chippy")
     offered = any(a.type is ActionType.ZERO_FIVE for a in game.legal_actions())
     assert offered is allowed
-    assert (game.observation(1)["zero_five_option"] is not None) is allowed
+    assert (with_previews(game.observation(1))["zero_five_option"] is not None) is allowed
     action = Action.zero_five(0, 0, Suit.JELLY)
     if allowed:
         zero_five(game, 0, 0, "jelly")
@@ -1257,7 +1260,7 @@ def test_r22_with_no_lap_only_as_zero() -> None:
     )
     values = {a.value for a in game.legal_actions() if a.type is ActionType.ZERO_FIVE}
     assert values == {0}
-    assert game.observation(0)["zero_five_option"]["values"] == [0]
+    assert with_previews(game.observation(0))["zero_five_option"]["values"] == [0]
     assert_illegal(game, Action.zero_five(5, 0, Suit.CHIPPY))
 
 
@@ -1274,7 +1277,7 @@ def test_r22_with_a_lap_as_zero_or_five() -> None:
     )
     values = {a.value for a in game.legal_actions() if a.type is ActionType.ZERO_FIVE}
     assert values == {0, 5}
-    assert game.observation(0)["zero_five_option"]["values"] == [0, 5]
+    assert with_previews(game.observation(0))["zero_five_option"]["values"] == [0, 5]
     for bad in (1, 4, -5, 10):
         assert_illegal(game, Action.zero_five(bad, 0, Suit.CHIPPY))
 
@@ -1321,7 +1324,7 @@ def test_r22_gas_spent_after_the_gain_and_speed_added() -> None:
         middle=11,
         speed=[2, 0, 0],
     )
-    assert game.observation(0)["zero_five_option"]["gas_max"] == {"0": 3}
+    assert with_previews(game.observation(0))["zero_five_option"]["gas_max"] == {"0": 3}
     assert_illegal(game, Action.zero_five(0, 4, Suit.CHIPPY))
     events = zero_five(game, 0, 3, "chippy")
     assert of_kind(events, "zero_five_played")[0]["final"] == 5

@@ -7,8 +7,7 @@ import itertools
 import pytest
 
 from engine import sim
-from engine.game import _face_up_actions, _tune_up_actions
-from engine.sim import ACTION_ID, legal_ids
+from engine.sim import ACTION_ID, _face_up_actions, _tune_up_actions, legal_ids
 
 
 def _keys() -> list[int]:

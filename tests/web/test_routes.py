@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from html_kit import parse_html
 from store_kit import StoreProbe
 
+from app.http.previews import with_previews
 from app.storage.memory import ManualClock
 from engine import Game, new_game
 
@@ -310,7 +311,7 @@ def test_blocked_suit_is_not_offered_face_up_and_refused_if_forced(
 ) -> None:
     for seed in range(60):
         game_id = start(client, seed=seed, players=5)
-        obs = session_of(store, game_id).game.observation(0)
+        obs = with_previews(session_of(store, game_id).game.observation(0))
         blocked = [o for o in obs["card_options"] if not o["can_play_face_up"]]
         if blocked:
             break

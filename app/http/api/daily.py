@@ -18,6 +18,7 @@ from app.http.api.models import GameState, _In, _Out, error_responses, name_resp
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, results_of
+from app.http.previews import with_previews
 from app.races.daily import past_seed, start_daily, utc_day
 from app.results.daily import DailyResults
 
@@ -107,7 +108,7 @@ async def race_daily(
     out = {
         "game_id": started.session.id,
         "token": started.session.token,
-        "state": started.state,
+        "state": with_previews(started.state),
         "invites": [],
         "player_token": player_token,
         "date": started.day,

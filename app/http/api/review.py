@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.http.api.models import ErrorOut, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, RacesDep, SettingsDep
+from app.http.previews import with_previews
 from app.races import review
 from app.races.errors import NotReviewed
 from app.races.record import GameSession
@@ -127,7 +128,11 @@ async def try_again(
     async with races.open(seat.game_id, seat.token) as race:
         practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
     state = await review.start_practice(races, practice, client)
-    body: dict[str, Any] = {"game_id": practice.id, "token": practice.token, "state": state}
+    body: dict[str, Any] = {
+        "game_id": practice.id,
+        "token": practice.token,
+        "state": with_previews(state),
+    }
     return JSONResponse(body, status_code=201)
 
 

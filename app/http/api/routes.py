@@ -38,6 +38,7 @@ from app.http.deps import (
     public_base_url,
 )
 from app.http.players import api_player, api_token, results_of
+from app.http.previews import with_previews
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
@@ -101,7 +102,7 @@ async def create_game(
     body_out = {
         "game_id": session.id,
         "token": session.token,
-        "state": state,
+        "state": with_previews(state),
         "invites": invites,
         "player_token": player_token,
     }
@@ -129,7 +130,7 @@ async def get_game(
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
     async with races.open(seat.game_id, seat.token, deliver=True) as race:
-        return _json(race.state(since))
+        return _json(with_previews(race.state(since)))
 
 
 @router.post(
@@ -150,7 +151,7 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(await race.play(move.turn, action))
+        return _json(with_previews(await race.play(move.turn, action)))
 
 
 @router.post(
@@ -190,7 +191,7 @@ async def join_game(
             "game_id": game_id,
             "seat": race.seat,
             "token": token,
-            "state": race.state(),
+            "state": with_previews(race.state()),
             "player_token": player_token,
         }
     return _json(out, 201)
@@ -208,7 +209,7 @@ async def join_game(
 async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(await race.start())
+        return _json(with_previews(await race.start()))
 
 
 @router.get(
@@ -250,7 +251,7 @@ async def follow_game(
     """Your seat's state as Server-Sent Events, so a client can play without polling."""
 
     def render(state: SessionState) -> Message:
-        return {"event": "state", "data": orjson.dumps(state).decode()}
+        return {"event": "state", "data": orjson.dumps(with_previews(state)).decode()}
 
     async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
         pass

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from app.http.api.models import ErrorOut, GameState, error_responses
 from app.http.api.routes import _json
 from app.http.deps import ApiSeatDep, RacesDep
+from app.http.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 
@@ -39,4 +40,4 @@ async def take_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     Only in a race where you are the one person. Each call takes back one more card.
     """
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(await race.take_back())
+        return _json(with_previews(await race.take_back()))

@@ -1,9 +1,10 @@
 """Hints for the human: what a move would score, and the normal bot's move with a reason.
 
 Everything here reads one seat's observation (``Game.observation(seat)``) and an action in
-the engine's JSON form; nothing sees another hand. The numbers come from the observation's
-own preview fields (``card_options``, ``zero_five_option``: effective value, speed, gas
-available after the card's effect, best other card), so no rule is worked out twice: a
+the engine's JSON form; nothing sees another hand. The numbers come from the turn's
+previews (``card_options``, ``zero_five_option``: effective value, speed, gas available
+after the card's effect, best other card; :mod:`app.http.previews` adds them to a bare
+observation), so no rule is worked out twice: a
 card's final number is its effective value plus speed plus the gas poured on it, as the
 observation states them.
 
@@ -19,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from app.http.previews import with_previews
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
 from engine.bots import make_bot
@@ -63,6 +65,8 @@ def _option(obs: Obs, suit: str) -> Mapping[str, Any] | None:
 
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
     """The preview of ``action`` from the observation, or ``None`` if it offers none."""
+    if "card_options" not in obs:  # a bare observation: the previews a page would show
+        obs = cast(Obs, with_previews(cast(Observation, obs)))
     me = obs["players"][obs["seat"]]
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":

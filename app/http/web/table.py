@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.previews import with_previews
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -503,8 +504,9 @@ def table_context(
 
     ``state`` is a seat's observation (or the public one, seat None) plus ``events`` (the
     public log from :func:`table_window` on, or all of it), ``turn``, ``game_id`` and the
-    table's seats and clock.
+    table's seats and clock. The turn's previews are added here, as the page is rendered.
     """
+    state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
     me = state["seat"]

@@ -1,4 +1,9 @@
-"""One seat's decision point in a compact form the heuristics read quickly.
+"""The test oracle's decision point: engine/bots/situation.py as it was (see
+old_heuristic.py).
+
+Its original docstring follows.
+
+One seat's decision point in a compact form the heuristics read quickly.
 
 A :class:`Situation` is built either from an observation (what a real bot receives) or,
 inside a search bot's simulations, from a sampled :class:`~engine.game.Game` — in which
@@ -12,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, ActionType
-from engine.cards import SUIT_ORDER, Suit
+from engine.actions import ACTION_TYPE_BY_ID, Action, ActionType
+from engine.cards import SUIT_BY_ID, SUIT_ORDER, Suit
 from engine.variants import Variants
 from engine.view import Observation
 
@@ -86,8 +91,8 @@ def from_observation(observation: Observation, legal: list[Action]) -> Situation
     plays = [
         SeenPlay(
             p["seat"],
-            ActionType(p["type"]),
-            None if p["suit"] is None else Suit(p["suit"]),
+            ACTION_TYPE_BY_ID[p["type"]],
+            None if p["suit"] is None else SUIT_BY_ID[p["suit"]],
             p["value"],
             p["gas"],
             0 if p["speed"] is None else p["speed"],
@@ -98,9 +103,9 @@ def from_observation(observation: Observation, legal: list[Action]) -> Situation
     for record in observation["round_tricks"]:
         for q in record["plays"]:
             if q["type"] == _PLAY and q["suit"] is not None:
-                face_up.append(Suit(q["suit"]))
-    copies = {Suit(name): n for name, n in observation["deck"]["copies"].items()}
-    hand = [Suit(card) for card in observation["hand"]]
+                face_up.append(SUIT_BY_ID[q["suit"]])
+    copies = {SUIT_BY_ID[name]: n for name, n in observation["deck"]["copies"].items()}
+    hand = [SUIT_BY_ID[card] for card in observation["hand"]]
     seats = observation["players"]
     return Situation(
         seat=observation["seat"],
@@ -127,7 +132,7 @@ def face_up_this_round(game: Game) -> dict[Suit, int]:
     for record in game.round_tricks:
         for q in record["plays"]:
             if q["type"] == _PLAY and q["suit"] is not None:
-                suit = Suit(q["suit"])
+                suit = SUIT_BY_ID[q["suit"]]
                 counts[suit] = counts.get(suit, 0) + 1
     for p in game.plays:
         if p.kind is _PLAY and p.card is not None:

@@ -1,0 +1,53 @@
+"""The data-only view (engine.view) plus the web layer's previews (app.http.previews) are,
+byte for byte, what the view that built its previews itself sent (the oracle in
+tests/engine/oracle/old_view.py): every seat and the spectator, every position of seeded
+random races over every table size and variant combination."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from game_kit import VARIANT_COMBOS, variant_label
+from oracle import old_view
+
+from app.http.previews import with_previews
+from engine import Game, Variants, new_game, observe, observe_public
+from engine.rng import Rng
+
+
+def _positions(players: int, variants: Variants, seed: int) -> list[Game]:
+    game = new_game(players=players, seed=seed, variants=variants)
+    rng = Rng(seed)
+    seen = [game.clone()]
+    while not game.is_over:
+        actions = game.legal_actions()
+        game.apply(actions[rng.below(len(actions))])
+        seen.append(game.clone())
+    return seen
+
+
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
+def test_views_with_previews_are_the_old_views_byte_for_byte(variants: Variants) -> None:
+    compared = 0
+    for players in (3, 4, 5):
+        for seed in range(4):
+            for game in _positions(players, variants, seed):
+                for seat in range(players):
+                    old = orjson.dumps(old_view.observe(game, seat))
+                    assert orjson.dumps(with_previews(observe(game, seat))) == old
+                    compared += 1
+                old = orjson.dumps(old_view.observe_public(game))
+                assert orjson.dumps(with_previews(observe_public(game))) == old
+    assert compared > 1000
+
+
+def test_the_bare_view_carries_no_previews_and_the_previews_only_the_movers() -> None:
+    game = new_game(players=4, seed=8)
+    seat = game.current_seat
+    assert seat is not None
+    view = observe(game, seat)
+    assert "card_options" not in view and "zero_five_option" not in view
+    shown = with_previews(view)
+    assert shown["card_options"] and {o["suit"] for o in shown["card_options"]} == set(view["hand"])
+    waiting = with_previews(observe(game, (seat + 1) % 4))
+    assert waiting["card_options"] == [] and waiting["zero_five_option"] is None
