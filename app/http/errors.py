@@ -22,10 +22,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from app.http.previews import with_previews
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError
+from app.races.previews import with_previews
 from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.errors")

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.races.previews import with_previews
 from app.vocabulary import BotLevel
 from engine import Action, Game, new_game
 from engine.actions import ActionType
@@ -153,8 +154,15 @@ def colour(seat: int) -> str:
 # ------------------------------------------------------------------------- the position
 
 
+def _card_options(obs: Observation) -> list[CardOption]:
+    """The turn's card previews: those the response already carries, else built now (the
+    engine's observation is data only)."""
+    shown = obs.get("card_options")
+    return list(shown) if shown is not None else with_previews(obs)["card_options"]
+
+
 def _options(obs: Observation) -> dict[str, CardOption]:
-    return {o["suit"]: o for o in obs["card_options"]}
+    return {o["suit"]: o for o in _card_options(obs)}
 
 
 def _gas_to_win(option: CardOption) -> int | None:
@@ -327,7 +335,7 @@ def _idea_words(idea: str, obs: Observation) -> str:
             "most); gas on cards goes to the middle when the trick ends."
         )
     if idea == "blocked":
-        blocked = [name(o["suit"]) for o in obs["card_options"] if not o["can_play_face_up"]]
+        blocked = [name(o["suit"]) for o in _card_options(obs) if not o["can_play_face_up"]]
         return (
             f"Your {' and '.join(blocked)} is blocked: one is already face up, and each "
             "racer races once a trick. It can still go face down as a Tune Up."

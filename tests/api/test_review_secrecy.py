@@ -48,11 +48,10 @@ def one_round_race(seed: int) -> tuple[Game, list[str]] | None:
 def swapped(start: Game, seat: int, card: Any, stand_in: Any) -> Game:
     """``start`` with ``card`` in ``seat``'s hand and ``stand_in`` set aside trading places."""
     data = start.to_dict()
-    twin = Game.from_dict(data)
-    hand = twin.hands[seat]
-    hand[hand.index(card)] = stand_in
-    twin.set_aside[twin.set_aside.index(stand_in)] = card
-    return twin
+    hand, aside = data["hands"][seat], data["set_aside"]
+    hand[hand.index(card.value)] = stand_in.value
+    aside[aside.index(stand_in.value)] = card.value
+    return Game.from_dict(data)
 
 
 def deal_of(start: Game, moves: list[str]) -> Deal:

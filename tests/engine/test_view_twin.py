@@ -1,4 +1,4 @@
-"""The data-only view (engine.view) plus the web layer's previews (app.http.previews) are,
+"""The data-only view (engine.view) plus the web layer's previews (app.races.previews) are,
 byte for byte, what the view that built its previews itself sent (the oracle in
 tests/engine/oracle/old_view.py): every seat and the spectator, every position of seeded
 random races over every table size and variant combination."""
@@ -10,7 +10,7 @@ import pytest
 from game_kit import VARIANT_COMBOS, variant_label
 from oracle import old_view
 
-from app.http.previews import with_previews
+from app.races.previews import with_previews
 from engine import Game, Variants, new_game, observe, observe_public
 from engine.rng import Rng
 

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from html_kit import parse_html
 from store_kit import StoreProbe
 
-from app.http.previews import with_previews
+from app.races.previews import with_previews
 from app.storage.memory import ManualClock
 from engine import Game, new_game
 

@@ -18,8 +18,8 @@ from app.http.api.models import GameState, _In, _Out, error_responses, name_resp
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, results_of
-from app.http.previews import with_previews
 from app.races.daily import past_seed, start_daily, utc_day
+from app.races.previews import with_previews
 from app.results.daily import DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])

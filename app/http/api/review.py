@@ -18,9 +18,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.http.api.models import ErrorOut, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, RacesDep, SettingsDep
-from app.http.previews import with_previews
 from app.races import review
 from app.races.errors import NotReviewed
+from app.races.previews import with_previews
 from app.races.record import GameSession
 from app.races.review import Budget, Reviews
 

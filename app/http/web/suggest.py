@@ -3,7 +3,7 @@
 Everything here reads one seat's observation (``Game.observation(seat)``) and an action in
 the engine's JSON form; nothing sees another hand. The numbers come from the turn's
 previews (``card_options``, ``zero_five_option``: effective value, speed, gas available
-after the card's effect, best other card; :mod:`app.http.previews` adds them to a bare
+after the card's effect, best other card; :mod:`app.races.previews` adds them to a bare
 observation), so no rule is worked out twice: a
 card's final number is its effective value plus speed plus the gas poured on it, as the
 observation states them.
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from app.http.previews import with_previews
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
+from app.races.previews import with_previews
 from engine import Observation
 from engine.bots import make_bot
 from engine.cards import TRICKS_PER_ROUND
