@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 from app_kit import wait_for_reply, watch_console_errors
+from browser_kit import axe_clean, press
 from playwright.sync_api import Browser
-from test_quick_browser import SIZES, axe_clean, context_for, press
+from test_quick_browser import SHOTS, SIZES, context_for
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +25,7 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
         page.goto(live_server + "/daily")
         page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
         assert page.locator("h1").inner_text() == "The daily deal"
-        axe_clean(page, f"/daily {size}", f"daily-{size}")
+        axe_clean(page, f"/daily {size}", SHOTS, f"daily-{size}")
         press(page, "#race-daily", phone)
         page.wait_for_selector("#table[data-settled]", state="attached")
         for _ in range(MAX_MOVES):  # tune up every turn (always allowed) to the flag
@@ -38,7 +39,7 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
         page.goto(live_server + "/daily")
         assert page.locator("#race-daily").text_content() == "Race it again (practice)"
         assert page.locator(".daily-today .daily-board tbody tr").count() >= 1
-        axe_clean(page, f"/daily with a board {size}", f"daily-board-{size}")
+        axe_clean(page, f"/daily with a board {size}", SHOTS, f"daily-board-{size}")
         assert problems == []
     finally:
         context.close()

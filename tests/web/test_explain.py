@@ -13,18 +13,15 @@ Screenshots under tests/artifacts/learn/.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
-from playwright.sync_api import Browser, BrowserContext, Page
+from browser_kit import axe_clean, browser_context, press
+from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "learn"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 SOLO = ".setup-form:not(.friends-form)"
 MAX_MOVES = 120
 
@@ -72,49 +69,20 @@ FOCUSED_JS = """(id) => {
 }"""
 
 
-def _context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:
-    if phone:
-        return browser.new_context(
-            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
-        )
-    return browser.new_context(viewport=DESKTOP, **options)
-
-
-def _axe(page: Page, where: str) -> None:
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-        )
-        assert violations == [], f"{where}, {scheme}: {violations}"
-    page.emulate_media(color_scheme="light")
-
-
-def _press(page: Page, selector: str, phone: bool) -> None:
-    locator = page.locator(selector).first
-    locator.scroll_into_view_if_needed()
-    if phone:
-        locator.tap()
-    else:
-        locator.click()
-
-
 def _solo_with_booster(page: Page, base: str, phone: bool) -> None:
     page.goto(base + "/")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
-    _press(page, f"{SOLO} label.pill:has(input[name=players][value='5'])", phone)
-    _press(page, f"{SOLO} label.pill:has(input[name=bots][value=random])", phone)
+    press(page, f"{SOLO} label.pill:has(input[name=players][value='5'])", phone)
+    press(page, f"{SOLO} label.pill:has(input[name=bots][value=random])", phone)
     page.locator(f"{SOLO} input[name=zero_five]").check(force=True)
-    _press(page, f"{SOLO} button[type=submit]", phone)
+    press(page, f"{SOLO} button[type=submit]", phone)
     page.wait_for_selector("#table[data-revealed]", state="attached")
 
 
 def _tune_up(page: Page, phone: bool) -> None:
     turn = page.locator("input[name=turn]").input_value()
-    _press(page, "#move-form label.tune-chip", phone)
-    _press(page, "#move-form .btn-play", phone)
+    press(page, "#move-form label.tune-chip", phone)
+    press(page, "#move-form .btn-play", phone)
     wait_for_reply(page, turn)
 
 
@@ -127,7 +95,7 @@ def _check_control(page: Page, control: str, phone: bool, seen: set[str]) -> Non
     assert box, control
     least = 24 if kind in SMALL_OK else THUMB
     assert box["width"] >= least - 0.5 and box["height"] >= least - 0.5, (control, box)
-    _press(page, f"[data-explain='{control}']", phone)
+    press(page, f"[data-explain='{control}']", phone)
     page.wait_for_function(FOCUSED_JS, arg=control)  # the toggle event comes as a task
     shown = page.evaluate(OPEN_JS, control)
     assert shown["open"] and shown["onTop"] and shown["inView"], (control, shown)
@@ -169,7 +137,7 @@ def test_every_explanation_opens_on_touch_or_click_and_on_enter(
     browser: Browser, live_server: str, phone: bool
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context = _context(browser, phone)
+    context = browser_context(browser, phone)
     page = context.new_page()
     _solo_with_booster(page, live_server, phone)
     seen: set[str] = set()
@@ -191,8 +159,8 @@ def test_every_explanation_opens_on_touch_or_click_and_on_enter(
 def test_the_turn_clock_explains_itself_in_a_race_with_friends(
     browser: Browser, live_server: str
 ) -> None:
-    creator_context = _context(browser, phone=True)
-    friend_context = _context(browser, phone=False)
+    creator_context = browser_context(browser, phone=True)
+    friend_context = browser_context(browser, phone=False)
     creator, friend = creator_context.new_page(), friend_context.new_page()
     creator.goto(live_server + "/")
     creator.tap(".friends-form label.pill:has(input[name=players][value='3'])")
@@ -220,11 +188,11 @@ def test_the_turn_clock_explains_itself_in_a_race_with_friends(
 
 def test_axe_finds_nothing_with_an_explanation_open(browser: Browser, live_server: str) -> None:
     for phone in (True, False):
-        context = _context(browser, phone, bypass_csp=True)
+        context = browser_context(browser, phone, bypass_csp=True)
         page = context.new_page()
         _solo_with_booster(page, live_server, phone)
-        _press(page, "[data-explain='middle']", phone)
+        press(page, "[data-explain='middle']", phone)
         assert page.evaluate(OPEN_JS, "middle")["open"]
         page.screenshot(path=str(SHOTS / f"explain-middle-{'phone' if phone else 'desktop'}.png"))
-        _axe(page, f"the table with the middle explained ({'phone' if phone else 'desktop'})")
+        axe_clean(page, f"the table with the middle explained ({'phone' if phone else 'desktop'})")
         context.close()

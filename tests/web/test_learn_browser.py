@@ -12,47 +12,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
-from playwright.sync_api import Browser, BrowserContext, Page
+from browser_kit import axe_clean, browser_context, press
+from playwright.sync_api import Browser, Page
 from test_learn import IDEA_WORDS
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "learn"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 MAX_STEPS = 60
-
-
-def _context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:
-    if phone:
-        return browser.new_context(
-            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
-        )
-    return browser.new_context(viewport=DESKTOP, **options)
-
-
-def _axe(page: Page, where: str) -> None:
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-        )
-        assert violations == [], f"{where}, {scheme}: {violations}"
-    page.emulate_media(color_scheme="light")
-
-
-def _press(page: Page, selector: str, phone: bool) -> None:
-    if phone:
-        page.tap(selector)
-    else:
-        page.click(selector)
 
 
 def _begin(page: Page, base: str, phone: bool) -> None:
@@ -60,9 +30,9 @@ def _begin(page: Page, base: str, phone: bool) -> None:
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
     first = page.locator("main a, main button").first
     assert first.get_attribute("id") == "learn-link", "the home page offers the lesson first"
-    _press(page, "#learn-link", phone)
+    press(page, "#learn-link", phone)
     page.wait_for_url("**/learn")
-    _press(page, "#start-lesson", phone)
+    press(page, "#start-lesson", phone)
     page.wait_for_selector("#table[data-settled]", state="attached")
     page.wait_for_selector("#table[data-revealed]", state="attached")
 
@@ -70,15 +40,15 @@ def _begin(page: Page, base: str, phone: bool) -> None:
 def _choose(page: Page, choice: str, gas: int, phone: bool) -> None:
     """Pick ``choice`` through its label as a person does, set the gas, press Play."""
     mode, suit = choice.split(":")
-    _press(page, f"label[for='{mode}-{suit}']", phone)
+    press(page, f"label[for='{mode}-{suit}']", phone)
     for _ in range(12):  # the stepper, as a thumb does it
         now = int(page.locator("#gas").input_value() or "0")
         if now == gas or mode == "down":
             break
-        _press(page, f"#move-form [data-step='{1 if gas > now else -1}']", phone)
+        press(page, f"#move-form [data-step='{1 if gas > now else -1}']", phone)
     assert mode == "down" or int(page.locator("#gas").input_value()) == gas
     turn = page.locator("input[name=turn]").input_value()
-    _press(page, "#move-form .btn-play", phone)
+    press(page, "#move-form .btn-play", phone)
     wait_for_reply(page, turn)
 
 
@@ -120,7 +90,7 @@ def test_the_coached_lesson_plays_to_its_end(
     browser: Browser, live_server: str, phone: bool
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context = _context(browser, phone)
+    context = browser_context(browser, phone)
     page = context.new_page()
     _begin(page, live_server, phone)
     said = _play_lesson(page, phone, differ=False, shots="phone" if phone else "desktop")
@@ -136,12 +106,12 @@ def test_the_coached_lesson_plays_to_its_end(
 def test_a_different_choice_every_other_step_still_reaches_the_end(
     browser: Browser, live_server: str
 ) -> None:
-    context = _context(browser, phone=True)
+    context = browser_context(browser, phone=True)
     page = context.new_page()
     _begin(page, live_server, phone=True)
     said = _play_lesson(page, phone=True, differ=True, shots=None)
     assert "Ready for a real race?" in said[-1]
-    _press(page, "#real-race", True)
+    press(page, "#real-race", True)
     page.wait_for_selector("#table[data-settled]", state="attached")
     assert "/learn" not in page.url and page.locator("#coach").count() == 0
     context.close()
@@ -185,7 +155,7 @@ def test_the_lessons_first_steps_fit_other_phones(
 
 def test_the_lesson_plays_with_the_keyboard_alone(browser: Browser, live_server: str) -> None:
     """The coach's card and gas start out picked: Enter at every step follows the lesson."""
-    context = _context(browser, phone=False)
+    context = browser_context(browser, phone=False)
     page = context.new_page()
     page.goto(live_server + "/learn")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
@@ -209,11 +179,11 @@ def test_the_lesson_plays_with_the_keyboard_alone(browser: Browser, live_server:
 
 def test_axe_finds_nothing_on_the_lesson_pages(browser: Browser, live_server: str) -> None:
     for phone in (True, False):
-        context = _context(browser, phone, bypass_csp=True)
+        context = browser_context(browser, phone, bypass_csp=True)
         page = context.new_page()
         page.goto(live_server + "/learn")
-        _axe(page, "/learn")
-        _press(page, "#start-lesson", phone)
+        axe_clean(page, "/learn")
+        press(page, "#start-lesson", phone)
         page.wait_for_selector("#table[data-revealed]", state="attached")
-        _axe(page, "the lesson's table")
+        axe_clean(page, "the lesson's table")
         context.close()

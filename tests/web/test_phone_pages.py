@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
+from browser_kit import axe_clean
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
 PHONE = {"width": 390, "height": 844}
 MAX_MOVES = 200
@@ -31,18 +31,6 @@ def _phone(browser: Browser, **options: Any) -> BrowserContext:
     return browser.new_context(
         viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
     )
-
-
-def _axe(page: Page, where: str) -> None:
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-        )
-        assert violations == [], f"{where}, {scheme}: {violations}"
-    page.emulate_media(color_scheme="light")
 
 
 def _start(page: Page, base: str) -> None:
@@ -77,16 +65,16 @@ def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server
     def check(page: Page) -> None:
         if "mid" not in seen and page.locator(".trick-now .trick-slot.kind-tune_up").count():
             seen.add("mid")
-            _axe(page, "table mid-trick")
+            axe_clean(page, "table mid-trick")
         if "round" not in seen and page.locator(".round-summary").count():
             seen.add("round")
-            _axe(page, "table at a round's end")
+            axe_clean(page, "table at a round's end")
 
     _play(page, check)
     assert seen == {"mid", "round"}
-    _axe(page, "game over")
+    axe_clean(page, "game over")
     page.locator(".round-stories > summary").tap()
-    _axe(page, "game over, the rounds unfolded")
+    axe_clean(page, "game over, the rounds unfolded")
     context.close()
 
 
@@ -105,7 +93,7 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     other = stranger.new_page()
     answer = other.goto(live_server + replay_url)
     assert answer is not None and answer.status == 200
-    _axe(other, "replay list")
+    axe_clean(other, "replay list")
     for link in other.locator(".replay-nav a").all():
         box = link.bounding_box()
         assert box and box["width"] >= 24 and box["height"] >= 24, link.inner_text()
@@ -118,7 +106,7 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     other.wait_for_url(re.compile(r"step=1$"))
     other.wait_for_selector("#replay-title:has-text('trick 1')")
     assert other.locator(".replay-position tbody tr").count() == 3
-    _axe(other, "replay of a trick")
+    axe_clean(other, "replay of a trick")
     other.screenshot(path=str(SHOTS / "390x844-replay-trick.png"), scale="css")
     # Every Tune Up of the race stays a card back, in every step.
     steps = len(other.locator(".replay-rounds a").all())

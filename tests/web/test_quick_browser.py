@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply, watch_console_errors
+from browser_kit import axe_clean, press
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "daily"
 SIZES = {"390x844": (390, 844), "1280x800": (1280, 800)}
 
@@ -35,28 +35,6 @@ def context_for(browser: Browser, size: str) -> BrowserContext:
         device_scale_factor=2 if phone else 1,
         bypass_csp=True,  # axe-core is injected as a script tag
     )
-
-
-def axe_clean(page: Page, where: str, shot: str) -> None:
-    """axe-core finds nothing, light and dark; a screenshot of each."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-        )
-        assert violations == [], f"{where}, {scheme}: {violations}"
-        page.screenshot(path=str(SHOTS / f"{shot}-{scheme}.png"), full_page=True)
-    page.emulate_media(color_scheme="light")
-
-
-def press(page: Page, selector: str, phone: bool) -> None:
-    if phone:
-        page.tap(selector)
-    else:
-        page.click(selector)
 
 
 def race_strangers(page: Page, base: str, phone: bool) -> None:
@@ -81,14 +59,14 @@ def test_two_strangers_race_at_one_table(browser: Browser, live_server: str, siz
         second.wait_for_selector("text=2 of 4 seats taken")
         first.reload()
         first.wait_for_selector("text=2 of 4 seats taken")
-        axe_clean(second, f"quick lobby {size}", f"quick-lobby-{size}")
+        axe_clean(second, f"quick lobby {size}", SHOTS, f"quick-lobby-{size}")
         press(first, "#start-race", phone)
         first.wait_for_selector("#table:not(:has(#lobby))", state="attached")
         # The second table hears of the start live (or by its refresh without JavaScript).
         second.wait_for_selector("#trick", timeout=20_000)
         for page in (first, second):
             page.wait_for_selector("#table[data-revealed]", state="attached")
-        axe_clean(second, f"quick race {size}", f"quick-race-{size}")
+        axe_clean(second, f"quick race {size}", SHOTS, f"quick-race-{size}")
         assert problems == []
     finally:
         first_context.close()

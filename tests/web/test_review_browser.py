@@ -16,11 +16,11 @@ from typing import Any
 import httpx
 import pytest
 from app_kit import watch_console_errors
-from playwright.sync_api import Browser, Page
+from browser_kit import axe_clean, no_sideways_scroll
+from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "review"
 SIZES = {"390x844": (390, 844), "1280x800": (1280, 800)}
 
@@ -59,23 +59,6 @@ def finished_race(base: str, seed: int) -> tuple[str, str]:
             assert response.status_code == 200, response.text
             state = response.json()
     return game_id, token
-
-
-def axe_clean(page: Page, where: str) -> None:
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-        )
-        assert violations == [], f"{where}, {scheme}: {violations}"
-    page.emulate_media(color_scheme="light")
-
-
-def no_sideways_scroll(page: Page, where: str) -> None:
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 1, f"{where}: the page scrolls sideways by {overflow}px"
 
 
 @pytest.mark.parametrize("size", list(SIZES))

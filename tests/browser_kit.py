@@ -1,0 +1,60 @@
+"""What the browser tests share: the phone and desktop contexts, a tap or a click, and
+axe-core run in light and dark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+
+AXE = Path(__file__).resolve().parent / "web" / "vendor" / "axe-4.10.3.min.js"
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+SCHEMES = ("light", "dark")
+
+_AXE_RUN = """async () => (await axe.run(document)).violations.map(v => v.id + ': '
+    + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
+
+
+def browser_context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:
+    """A touch phone at 390x844 (as a phone's browser reports itself), or a desktop."""
+    if phone:
+        return browser.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
+        )
+    return browser.new_context(viewport=DESKTOP, **options)
+
+
+def press(page: Page, selector: str, phone: bool) -> None:
+    """A tap on a phone, a click on a desktop."""
+    if phone:
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
+def axe_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page as it is now (the context must bypass the CSP)."""
+    page.add_script_tag(path=str(AXE))
+    return list(page.evaluate(_AXE_RUN))
+
+
+def axe_clean(page: Page, where: str, shots: Path | None = None, shot: str = "") -> None:
+    """axe-core finds nothing in light and in dark; with ``shots``, a full-page screenshot
+    of each scheme named ``{shot}-{scheme}.png`` there."""
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        violations = axe_violations(page)
+        assert violations == [], f"{where}, {scheme}: {violations}"
+        if shots is not None:
+            page.screenshot(path=str(shots / f"{shot}-{scheme}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def no_sideways_scroll(page: Page, where: str) -> None:
+    """The page is no wider than its window."""
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{where}: the page scrolls sideways by {overflow}px"
