@@ -5,7 +5,8 @@ Modules: :mod:`engine.cards` (suits, fixed numbers, the Lichen effect),
 the gas a turn may carry, :class:`IllegalAction`), :mod:`engine.events` (public
 narration and each event's payload type), :mod:`engine.game` (state and rules),
 :mod:`engine.event_log` (the compact public log a server keeps),
-:mod:`engine.view` (a seat's view and its types), :mod:`engine.rng` (the seeded
+:mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.view` (its JSON
+shapes), :mod:`engine.rng` (the seeded
 generator), :mod:`engine.bench` (speed figures), :mod:`engine.bots` (computer players,
 their levels and default budget) and :mod:`engine.tournament`.
 
@@ -49,6 +50,7 @@ from engine.events import (
     ZeroFivePlayed,
 )
 from engine.game import MAX_DECISIONS, Game, new_game
+from engine.seat_view import SeatView, observe, observe_public
 from engine.variants import Variants, VariantsData
 from engine.view import (
     CardOption,
@@ -62,8 +64,6 @@ from engine.view import (
     ZeroFiveOption,
     ZeroPreview,
     copy_record,
-    observe,
-    observe_public,
     public_play,
 )
 
@@ -100,6 +100,7 @@ __all__ = [
     "PublicObservation",
     "PublicPlay",
     "RoundDealt",
+    "SeatView",
     "SpeedGained",
     "Suit",
     "TrickAllTunedUp",

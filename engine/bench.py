@@ -4,9 +4,10 @@ Plays seeded random games — every turn: list the legal actions, pick one unifo
 :class:`engine.rng.Rng`, apply it — for the base game and each variant combination, three
 ways: the core :class:`~engine.sim.SimState` (integer actions, as the bots' rollouts
 play); the checked :class:`~engine.game.Game` applying the very object
-``legal_actions()`` listed (validation and events); and the server's path, where every
-turn also builds the deciding seat's observation and applies a fresh copy of the chosen
-action (as a request's parsed body or a bot's answer arrives).
+``legal_actions()`` listed (validation and events); the server's path, where every turn
+also builds the deciding seat's view (what the server hands its bots) and applies a fresh
+copy of the chosen action (as a request's parsed body or a bot's answer arrives); and the
+same with the view's JSON form, which the server builds once per response.
 When the optional ``open_spiel`` package is installed (``pip install -e '.[bench]'``), the
 same Python loop then drives OpenSpiel's C++ Hearts for comparison, and the ratios are
 printed.
@@ -53,9 +54,9 @@ def checked_playouts(players: int, variants: Variants, seconds: float) -> tuple[
     return decisions, games, time.process_time() - start
 
 
-def server_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
-    """The same random games as the server plays them: each turn the deciding seat's
-    observation, ``legal_actions()``, then ``apply()`` of a fresh copy of the choice."""
+def _turns_as_served(
+    players: int, variants: Variants, seconds: float, as_json: bool
+) -> tuple[int, int, float]:
     rng = Rng(12345)
     decisions = games = 0
     start = time.process_time()
@@ -65,13 +66,29 @@ def server_playouts(players: int, variants: Variants, seconds: float) -> tuple[i
         while game.winner is None:
             seat = game.current_seat
             assert seat is not None
-            game.observation(seat)
+            if as_json:
+                game.observation(seat)
+            else:
+                game.view(seat)
             actions = game.legal_actions()
             a = actions[rng.below(len(actions))]
             game.apply(Action(a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), seat)
             decisions += 1
         games += 1
     return decisions, games, time.process_time() - start
+
+
+def server_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
+    """The same random games as the server's bots play them: each turn the deciding seat's
+    view (:meth:`Game.view`, what a bot decides on), ``legal_actions()``, then ``apply()``
+    of a fresh copy of the choice."""
+    return _turns_as_served(players, variants, seconds, as_json=False)
+
+
+def json_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
+    """:func:`server_playouts` with the view's JSON form built every turn instead
+    (:meth:`Game.observation`, what a response to a person or an API client carries)."""
+    return _turns_as_served(players, variants, seconds, as_json=True)
 
 
 def sim_playouts(players: int, variants: Variants, seconds: float) -> tuple[int, int, float]:
@@ -163,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(describe())
     print(f"Random playouts, {args.players} players, decisions per CPU second, one core")
-    print(f"{'configuration':<36}{'core':>10}{'checked':>10}{'server':>10}")
+    print(f"{'configuration':<36}{'core':>10}{'checked':>10}{'server':>10}{'JSON':>10}")
     base: dict[str, float] = {}
     for larger, zero, zero_five in itertools.product((False, True), repeat=3):
         variants = Variants(
@@ -172,11 +189,21 @@ def main(argv: list[str] | None = None) -> None:
         sim = rate(sim_playouts, args.players, variants, args.seconds)
         checked = rate(checked_playouts, args.players, variants, args.seconds)
         server = rate(server_playouts, args.players, variants, args.seconds)
-        base = base or {"core": sim, "checked (listed)": checked, "server path": server}
-        print(f"{_label(variants):<36}{sim:>10,.0f}{checked:>10,.0f}{server:>10,.0f}")
+        as_json = rate(json_playouts, args.players, variants, args.seconds)
+        base = base or {
+            "core": sim,
+            "checked (listed)": checked,
+            "server path": server,
+            "server, JSON view": as_json,
+        }
+        print(
+            f"{_label(variants):<36}{sim:>10,.0f}{checked:>10,.0f}{server:>10,.0f}{as_json:>10,.0f}"
+        )
     print(
         "core: SimState.legal + apply of an id; checked: Game.legal_actions + apply of the "
-        "listed object; server: observation + legal_actions + apply of a fresh Action"
+        "listed object;\nserver: the seat's view (Game.view, what a bot decides on) + "
+        "legal_actions + apply of a fresh Action;\nJSON: the same with the view's JSON form "
+        "(Game.observation, what a response carries) instead"
     )
     print("\n".join(_compare(base, args.seconds)))
 

@@ -9,7 +9,7 @@ core, and what happened is told as public events. The core's own users (the bots
 rollouts, ``engine.bench``) skip both.
 
 Nothing outside the engine should read the core: a seat's view comes from
-:meth:`Game.observation` (built in :mod:`engine.view`), the saved form from
+:meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
 :meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
 sampled world) from :func:`new_game` or :meth:`Game.from_parts`. A hand is a set of cards
 (every view sorts it), so the core keeps counts and a saved hand lists its cards in
@@ -46,6 +46,7 @@ from engine.events import (
     make_event,
 )
 from engine.rng import Rng
+from engine.seat_view import PublicTrick, SeatView, observe, observe_public, public_trick
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
@@ -69,8 +70,6 @@ from engine.view import (
     PublicObservation,
     TrickRecord,
     copy_record,
-    observe,
-    observe_public,
     public_play,
 )
 
@@ -142,16 +141,23 @@ class Game:
     True
     """
 
-    __slots__ = ("core",)
+    __slots__ = ("_legal", "_round", "core")
 
     #: The state and rules (hidden cards included). Only this module changes it.
     core: SimState
+    # The current seat's legal ids, once asked for (None after each move).
+    _legal: tuple[int, ...] | None
+    # The public forms of this round's finished tricks and of the latest trick, with what
+    # they were made from: (the core's trick list, its length, its latest trick, forms).
+    _round: tuple[list[Any], int, object, tuple[PublicTrick, ...], PublicTrick | None] | None
 
     @classmethod
     def over(cls, core: SimState) -> Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
+        game._legal = None
+        game._round = None
         return game
 
     # ------------------------------------------------------------------ the state
@@ -330,35 +336,36 @@ class Game:
             and not core.zf_in
         )
 
+    def _legal_ids(self) -> tuple[int, ...]:
+        """The current seat's legal ids (empty once the race is over), worked out once a
+        turn."""
+        ids = self._legal
+        if ids is None:
+            core = self.core
+            if core.winner >= 0:
+                ids = ()
+            else:
+                key = core.legal_key()
+                ids = LEGAL_CACHE.get(key)
+                if ids is None:
+                    ids = legal_ids(key)
+            self._legal = ids
+        return ids
+
     def legal_actions(self) -> list[Action]:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
-        core = self.core
-        if core.winner >= 0:
-            return []
-        key = core.legal_key()
-        ids = LEGAL_CACHE.get(key)
-        if ids is None:
-            ids = legal_ids(key)
-        return [ACTIONS[i] for i in ids]
+        return [ACTIONS[i] for i in self._legal_ids()]
 
     def legal_action_dicts(self) -> list[ActionDict]:
         """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
-        core = self.core
-        if core.winner >= 0:
-            return []
-        key = core.legal_key()
-        ids = LEGAL_CACHE.get(key)
-        if ids is None:
-            ids = legal_ids(key)
         forms = _FORMS
-        return [forms[i].copy() for i in ids]
+        return [forms[i].copy() for i in self._legal_ids()]
 
     def legal_id(self, action: object) -> int:
         """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may
         play it now, else -1: one lookup of the action's id and a scan of the legal set's
         few ids."""
-        core = self.core
-        if core.winner >= 0:
+        if self.core.winner >= 0:
             return _NONE
         aid = _ID_OF_OBJECT.get(id(action), _NONE)
         if aid < 0 or ACTIONS[aid] is not action:
@@ -371,11 +378,7 @@ class Game:
             value = action.value
             if type(action.gas) is not int or (value is not None and type(value) is not int):
                 return _NONE
-        key = core.legal_key()
-        ids = LEGAL_CACHE.get(key)
-        if ids is None:
-            ids = legal_ids(key)
-        return aid if aid in ids else _NONE
+        return aid if aid in self._legal_ids() else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -480,6 +483,7 @@ class Game:
     def _play(self, aid: int) -> list[Event]:
         """Play legal action id ``aid`` through the core and tell what happened."""
         core = self.core
+        self._legal = None
         me = core.turn
         kind, suit, gas, value, effect = INFO[aid]
         before = core.gas[me]
@@ -607,11 +611,39 @@ class Game:
     # ------------------------------------------------------------------ views and storage
 
     def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
+        """Everything ``seat`` may know, JSON-ready (see :func:`engine.seat_view.observe`)."""
         return observe(self, seat)
 
+    def view(self, seat: int | None) -> SeatView:
+        """Everything ``seat`` may know (a spectator's part when None), as immutable data:
+        what a bot decides on (see :class:`engine.seat_view.SeatView`)."""
+        core = self.core
+        legal = self._legal_ids() if seat is not None and seat == core.turn else None
+        return SeatView.of(core, seat, legal, self._public_round())
+
+    def _public_round(self) -> tuple[tuple[PublicTrick, ...], PublicTrick | None]:
+        """The public forms of this round's finished tricks and of the latest trick, made
+        once each: a round's trick list only grows until the next deal replaces it."""
+        core = self.core
+        tricks, last = core.tricks, core.last
+        seen = self._round
+        if seen is not None and seen[0] is tricks:
+            if seen[1] == len(tricks) and seen[2] is last:
+                return seen[3], seen[4]
+            public = seen[3] + tuple(map(public_trick, tricks[len(seen[3]) :]))
+        else:
+            public = tuple(map(public_trick, tricks))
+        if last is None:
+            latest = None
+        elif tricks and tricks[-1] is last:
+            latest = public[-1]
+        else:
+            latest = public_trick(last)
+        self._round = (tricks, len(tricks), last, public, latest)
+        return public, latest
+
     def public_observation(self) -> PublicObservation:
-        """What a spectator may know: no hand (see :func:`engine.view.observe_public`)."""
+        """What a spectator may know: no hand (see :func:`engine.seat_view.observe_public`)."""
         return observe_public(self)
 
     def to_dict(self) -> dict[str, Any]:

@@ -41,7 +41,6 @@ from engine.bots.search import CLOCKS
 from engine.cards import Suit
 from engine.game import MAX_DECISIONS, new_game
 from engine.variants import Variants
-from engine.view import observe
 
 _DEAL_STREAM = 0x6465616C  # "deal"
 _BOT_STREAM = 0x626F74  # "bot"
@@ -197,7 +196,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
-        observation = observe(game, seat)
+        observation = game.view(seat)
         bot = seats[seat].build(mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions))
         start = clock()
         action = bot.choose(observation)

@@ -1,26 +1,21 @@
-"""The one function that builds a seat's view of the game (boardgame.io's ``playerView``).
+"""The JSON shapes of a seat's view, and the public form of a card in a trick.
 
-Everything a page, an API response or a bot learns about a game passes through
-:func:`observe`; it copies out only what that seat may know: its own hand, public
-numbers and face-up cards. Face-down identities, other hands, the deck order and the
-generator state never appear. The shapes it returns are the ``TypedDict`` s below; the
-public form of a card in a trick (:func:`public_play`) and of a finished trick
-(:class:`TrickRecord`) are made here too, for the game's trick records.
-
-:mod:`engine.game` imports this module, so the view reads a game through the two small
-protocols below (:class:`GameState`, :class:`TrickCard`) instead of importing it back.
+:mod:`engine.seat_view` builds every view (:class:`~engine.seat_view.SeatView`) and its
+JSON form, the ``TypedDict`` s below. The public form of a card in a trick
+(:func:`public_play`) and of a finished trick (:class:`TrickRecord`) are made here too,
+for the game's trick records; :mod:`engine.game` and :mod:`engine.sim` import this
+module, so it reads a card through the small protocol :class:`TrickCard`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NotRequired, Protocol, TypedDict
 
 from engine.actions import Action, ActionDict, ActionType
 from engine.cards import Suit, ZeroEffect, effective_value
 from engine.variants import Variants, VariantsData
 
-_PLAY, _TUNE_UP, _LICHEN = ActionType.PLAY, ActionType.TUNE_UP, Suit.LICHEN
+_TUNE_UP = ActionType.TUNE_UP
 # The JSON id of every kind of play, suit and 0 effect: a dict lookup costs less than an
 # enum's ``.value``, and every card of every trick is recorded through public_play.
 _ID: dict[ActionType | Suit | ZeroEffect, str] = {
@@ -38,87 +33,6 @@ class TrickCard(Protocol):
     speed: int
     value: int | None
     zero_effect: ZeroEffect | None
-
-
-class GameState(Protocol):
-    """What the view reads of a game (:class:`engine.game.Game`)."""
-
-    @property
-    def players(self) -> int:
-        """Seats at the table."""
-
-    @property
-    def variants(self) -> Variants:
-        """The variants in play."""
-
-    @property
-    def round(self) -> int:
-        """The round in progress."""
-
-    @property
-    def trick(self) -> int:
-        """The trick in progress."""
-
-    @property
-    def lead(self) -> int:
-        """Who led the current trick."""
-
-    @property
-    def gas(self) -> list[int]:
-        """Each seat's supply."""
-
-    @property
-    def speed(self) -> list[int]:
-        """Each seat's speed."""
-
-    @property
-    def laps(self) -> list[int]:
-        """Each seat's laps."""
-
-    @property
-    def middle(self) -> int:
-        """Gas in the middle."""
-
-    @property
-    def removed(self) -> int:
-        """Gas removed from play."""
-
-    @property
-    def zero_five(self) -> list[bool]:
-        """Who still holds the 0/5 card."""
-
-    @property
-    def set_aside(self) -> list[Suit]:
-        """The cards put aside this round."""
-
-    @property
-    def round_tricks(self) -> list[TrickRecord]:
-        """This round's finished tricks."""
-
-    @property
-    def last_trick(self) -> TrickRecord | None:
-        """The latest finished trick."""
-
-    @property
-    def winner(self) -> int | None:
-        """The winner, if any."""
-
-    @property
-    def plays(self) -> Sequence[TrickCard]:
-        """The cards in the current trick, in play order."""
-
-    @property
-    def current_seat(self) -> int | None:
-        """The seat to act."""
-
-    def hand(self, seat: int) -> list[Suit]:
-        """``seat``'s hand, sorted in ``SUIT_ORDER`` order (a fresh list)."""
-
-    def hand_size(self, seat: int) -> int:
-        """How many cards ``seat`` holds."""
-
-    def legal_action_dicts(self) -> list[ActionDict]:
-        """The JSON forms of the current seat's legal actions, fresh copies."""
 
 
 class PublicPlay(TypedDict):
@@ -286,94 +200,6 @@ def copy_record(record: TrickRecord) -> TrickRecord:
     return {**record, "plays": [p.copy() for p in record["plays"]]}
 
 
-def observe(game: GameState, seat: int) -> Observation:
-    """Return ``seat``'s view of ``game`` as JSON-ready data.
-
-    >>> from engine import new_game
-    >>> view = observe(new_game(players=3, seed=2), 1)
-    >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
-    (6, False, 6)
-    """
-    if type(seat) is not int or not 0 <= seat < game.players:
-        raise ValueError(f"There is no seat {seat!r} in this race.")
-    return {"seat": seat, **_view(game, seat)}
-
-
-def observe_public(game: GameState) -> PublicObservation:
-    """Return a spectator's view of ``game``: what every seat sees, and no hand at all.
-
-    It is :func:`observe` with no seat: ``seat`` is ``None``, ``hand`` is empty and no
-    move is offered, so a watch page can never learn more than any player.
-
-    >>> from engine import new_game
-    >>> view = observe_public(new_game(players=3, seed=2))
-    >>> view["seat"], view["hand"], view["legal_actions"], view["players"][0]["hand_size"]
-    (None, [], [], 6)
-    """
-    return {"seat": None, **_view(game, None)}
-
-
-def _view(game: GameState, seat: int | None) -> TableView:
-    """The one builder of views: ``seat``'s own parts only when ``seat`` is not None.
-
-    Every bot decision and every response builds one, so it copies data and nothing
-    more: the previews and sentences of a person's turn (``card_options``,
-    ``zero_five_option``) are the web layer's, made from this view when a page or a
-    response is rendered."""
-    lichen = False
-    blocked = []
-    in_trick = game.plays  # built afresh by each read: read once
-    for p in in_trick:
-        card = p.card
-        if p.kind is _PLAY and card is not None:
-            blocked.append(_ID[card])
-            lichen = lichen or card is _LICHEN
-    current = game.current_seat
-    my_turn = seat is not None and current == seat
-    plays = [public_play(p, lichen) for p in in_trick]
-    # SUIT_ORDER runs by printed value, the 0 first: the order every view shows a hand in.
-    hand = [] if seat is None else game.hand(seat)
-    variants = game.variants
-    zero_five = variants.zero_five
-    flags = game.zero_five
-    players = game.players
-    gas, speed, laps = game.gas, game.speed, game.laps
-    last = game.last_trick
-    return {
-        "players_count": players,
-        "variants": _variants_dict(variants),
-        "hand": [_ID[card] for card in hand],
-        "zero_five_available": seat is not None and zero_five and flags[seat],
-        "players": [
-            {
-                "seat": s,
-                "gas": gas[s],
-                "speed": speed[s],
-                "laps": laps[s],
-                "hand_size": game.hand_size(s),
-                "zero_five_available": zero_five and flags[s],
-            }
-            for s in range(players)
-        ],
-        "middle": game.middle,
-        "removed": game.removed,
-        "round": game.round,
-        "trick": game.trick,
-        "lead": game.lead,
-        "current_seat": current,
-        "game_over": current is None,
-        "winner": game.winner,
-        "trick_plays": plays,
-        "blocked_suits": blocked,
-        "best": _best(plays),
-        "round_tricks": [copy_record(r) for r in game.round_tricks],
-        "last_trick": None if last is None else copy_record(last),
-        "deck": _deck(players, variants),
-        "set_aside": len(game.set_aside),
-        "legal_actions": game.legal_action_dicts() if my_turn else [],
-    }
-
-
 # Per action: its JSON form (a view copies it).
 _ACTION_DICTS: dict[Action, ActionDict] = {}
 
@@ -387,7 +213,8 @@ _DECKS: dict[tuple[int, int], tuple[Variants, int, dict[str, int]]] = {}
 _MOST_KEPT = 4096  # entries are per Variants object in use: a full cache is a leak, emptied
 
 
-def _variants_dict(variants: Variants) -> VariantsData:
+def variants_data(variants: Variants) -> VariantsData:
+    """``variants.to_dict()``, a fresh copy of a cached form (every view holds one)."""
     known = _VARIANTS.get(id(variants))
     if known is None or known[0] is not variants:
         if len(_VARIANTS) >= _MOST_KEPT:
@@ -396,7 +223,8 @@ def _variants_dict(variants: Variants) -> VariantsData:
     return known[1].copy()
 
 
-def _deck(players: int, variants: Variants) -> DeckView:
+def deck_view(players: int, variants: Variants) -> DeckView:
+    """The deck ``players`` race with ``variants``: its size and copies per suit id."""
     key = (players, id(variants))
     known = _DECKS.get(key)
     if known is None or known[0] is not variants:
@@ -420,13 +248,3 @@ def action_dict(action: Action) -> ActionDict:
         # Actions are a few hundred distinct values, so the cache stays small.
         known = _ACTION_DICTS[action] = action.to_dict()
     return known.copy()
-
-
-def _best(plays: list[PublicPlay]) -> Leader | None:
-    """The face-up card now winning: highest final, the earlier card on a tie (R13)."""
-    best: Leader | None = None
-    for play in plays:
-        final = play["final"]
-        if final is not None and (best is None or final > best["final"]):
-            best = {"seat": play["seat"], "final": final}
-    return best

@@ -29,7 +29,7 @@ from app.bots import pool as bot_pool
 from app.bots import runner as bot_runner
 from app.bots.runner import HARD_MOVE_TARGET_SECONDS, NOTICE, BotRunner, search_budget_ms
 from app.main import create_app
-from engine import new_game
+from engine import SeatView, new_game
 
 RACES = 8
 CAP = 2
@@ -57,7 +57,7 @@ class HeldSearch:
         self.budgets: list[int] = []
 
     async def __call__(
-        self, observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
     ) -> tuple[dict[str, Any], int | None]:
         self.running += 1
         self.most_running = max(self.most_running, self.running)
@@ -66,7 +66,7 @@ class HeldSearch:
             await self.release.wait()
         finally:
             self.running -= 1
-        return observation["legal_actions"][0], self.rollouts
+        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
 
 
 async def _until(condition: Any, what: str) -> None:
@@ -107,11 +107,11 @@ class _SlowSearch(HeldSearch):
         self.seconds = seconds
 
     async def __call__(
-        self, observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
     ) -> tuple[dict[str, Any], int | None]:
         self.budgets.append(budget_ms)
         await asyncio.sleep(self.seconds)
-        return observation["legal_actions"][0], self.rollouts
+        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
 
 
 def test_a_move_whose_searches_run_long_ends_at_the_floor() -> None:
@@ -405,11 +405,11 @@ def test_a_search_hit_by_a_dying_worker_is_retried_on_a_fresh_pool(
 
     monkeypatch.setattr(bot_pool, "get_pool", get_pool)
     game = new_game(players=4, seed=3)
-    observation = game.observation(game.current_seat or 0)
-    action, rollouts = asyncio.run(bot_runner.search_in_pool(observation, 1, SEARCH_MS, 2, False))
+    view = game.view(game.current_seat or 0)
+    action, rollouts = asyncio.run(bot_runner.search_in_pool(view, 1, SEARCH_MS, 2, False))
     assert handed[0] is broken and handed[1] is not broken
     assert rollouts is not None and rollouts > 0
-    assert action in observation["legal_actions"]
+    assert action in [a.to_dict() for a in view.legal_actions()]
 
 
 def test_readyz_reports_the_pool_and_replaces_a_broken_one(pool_stopped: None) -> None:

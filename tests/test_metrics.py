@@ -12,12 +12,13 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.settings import Settings
+from engine import SeatView
 
 
 async def _quick_search(
-    observation: dict[str, Any], seed: int, budget_ms: int, workers: int, wide: bool
+    observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
 ) -> tuple[dict[str, Any], int | None]:
-    return observation["legal_actions"][0], 42
+    return dict(observation.legal_actions()[0].to_dict()), 42
 
 
 def _families(text: str) -> dict[str, Any]:

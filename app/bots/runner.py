@@ -37,7 +37,7 @@ from app import metrics
 from app.bots import pool as bot_pool
 from app.bots.gate import SearchGate
 from app.settings import Settings
-from engine import MAX_DECISIONS, Action, Game, Observation
+from engine import MAX_DECISIONS, Action, Game, SeatView
 from engine.bots import DEFAULT_BOT_BUDGET_MS, decide, make_bot
 
 log = logging.getLogger("zzv.bots")
@@ -63,7 +63,7 @@ _MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
 
-SearchFn = Callable[[Observation, int, int, int, bool], Awaitable[SearchResult]]
+SearchFn = Callable[[SeatView, int, int, int, bool], Awaitable[SearchResult]]
 """``(observation, seed, budget_ms, workers, wide) -> SearchResult``: how one hard search
 runs (see :func:`search_in_pool`)."""
 
@@ -145,14 +145,14 @@ def choose_bot_action(
     """A decision taken in this thread: the light bots, and the benches' inline hard bot.
 
     A fresh bot per decision, seeded from (game, seat, decision number), sees only its
-    seat's observation; play is reproducible and nothing needs to be stored between turns.
+    seat's view; play is reproducible and nothing needs to be stored between turns.
     """
     options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
-    return make_bot(level, seed, **options).choose(game.observation(seat))
+    return make_bot(level, seed, **options).choose(game.view(seat))
 
 
 async def search_in_pool(
-    observation: Observation, seed: int, budget_ms: int, workers: int, wide: bool
+    observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
 ) -> SearchResult:
     """One hard search in the shared pool of ``workers`` processes.
 
@@ -335,7 +335,7 @@ class BotRunner:
         if len(legal) == 1:  # nothing to think about: no search, no queue
             metrics.BOT_DECISIONS.labels("hard").inc()
             return legal[0]
-        observation = table.game.observation(seat)
+        observation = table.game.view(seat)
         queued = time.perf_counter()
         async with self._slot(move_started) as wide:
             left_ms = (HARD_MOVE_TARGET_SECONDS - (time.monotonic() - move_started)) * 1000

@@ -65,7 +65,7 @@ from engine import (
     supply_after_effect,
 )
 from engine.bots import make_bot
-from engine.bots.base import decision_rng, legal_actions
+from engine.bots.base import as_view, decision_rng
 from engine.bots.heuristic import NORMAL
 from engine.bots.players import policy_state
 from engine.bots.rollout import score_ids
@@ -159,16 +159,17 @@ def estimate(
     candidate (paired estimates). A candidate's value depends only on the observation,
     the budget and the candidate itself, never on which other candidates were compared.
     """
-    actions = legal_actions(observation)
+    view = as_view(observation)
+    actions = view.legal_actions()
     if len(actions) > 1:
-        shortlist = rank_candidates(observation, actions, budget.candidates)
+        shortlist = rank_candidates(view, actions, budget.candidates)
     else:
         shortlist = list(actions)
     if extra is not None and extra not in shortlist:
         shortlist.append(extra)
-    seed = decision_rng(budget.seed, observation).next_u64()
+    seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
-    rows, _, _ = run_worlds(observation, shortlist, seed, stop, prune=False)
+    rows, _, _ = run_worlds(view, shortlist, seed, stop, prune=False)
     out = []
     for i, action in enumerate(shortlist):
         values = [row[i] for row in rows]
@@ -191,7 +192,7 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
 def search_choice(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Action:
     """The move the review's search would play itself from ``observation``: a seat that
     always plays it loses nothing in its review (same budget)."""
-    actions = legal_actions(observation)
+    actions = as_view(observation).legal_actions()
     if len(actions) == 1:
         return actions[0]
     return best_of(estimate(observation, budget)).action

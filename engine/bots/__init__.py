@@ -1,6 +1,6 @@
 """Computer players: ``make_bot(kind, seed, **options)`` and the levels on offer.
 
-A bot only ever receives one seat's observation (``Game.observation(seat)``), never the
+A bot only ever receives one seat's view (``Game.view(seat)``, or its JSON form), never the
 game, so it cannot see hidden cards by construction. Levels (:data:`BOT_LEVELS`):
 
 * ``random`` — uniform over the legal actions (baseline, fuzzing);
@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen
 from engine.bots.players import EasyBot, NormalBot
-from engine.view import Observation
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
@@ -58,7 +57,7 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
 
 
 def decide(
-    kind: str, seed: int, observation: Observation, **options: Any
+    kind: str, seed: int, observation: Seen, **options: Any
 ) -> tuple[dict[str, Any], int | None]:
     """One decision as plain data, for running in another process: the chosen action's
     dict and the rollouts the bot ran (None when it needed no search, e.g. one legal move).

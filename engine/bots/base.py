@@ -1,7 +1,8 @@
 """What every computer player shares: the :class:`Bot` interface and per-decision randomness.
 
 A bot keeps no memory between calls: its move depends only on its seed, one seat's
-observation and, for a bot that thinks against a clock, how much work fits in its time
+view (:class:`~engine.seat_view.SeatView`, or the same view's JSON form) and, for a bot
+that thinks against a clock, how much work fits in its time
 budget. So a server may build a fresh bot for every decision; a replay with the same seeds
 gives the same moves for every bot that works to a fixed amount (all but a time-budgeted
 hard bot, which is reproducible only with ``iterations``).
@@ -13,7 +14,11 @@ from abc import ABC, abstractmethod
 
 from engine.actions import Action
 from engine.rng import Rng
+from engine.seat_view import SeatView
 from engine.view import Observation
+
+Seen = SeatView | Observation
+"""What a bot is handed: a seat's view, as data or in its JSON form (an API client's)."""
 
 _MASK64 = (1 << 64) - 1
 
@@ -38,21 +43,14 @@ def mix_seed(*parts: int) -> int:
     return h
 
 
-def decision_rng(seed: int, observation: Observation) -> Rng:
+def decision_rng(seed: int, view: SeatView) -> Rng:
     """A generator for one decision, derived from the bot's seed and where the game stands.
 
-    Two calls with the same seed and observation get the same stream; different turns of
-    one game get different streams even when a bot object is reused.
+    Two calls with the same seed and view get the same stream; different turns of one
+    game get different streams even when a bot object is reused.
     """
-    return Rng(
-        mix_seed(
-            seed,
-            observation["seat"],
-            observation["round"],
-            observation["trick"],
-            len(observation["trick_plays"]),
-        )
-    )
+    seat = -1 if view.seat is None else view.seat
+    return Rng(mix_seed(seed, seat, view.round, view.trick, len(view.trick_plays)))
 
 
 def uniform(rng: Rng) -> float:
@@ -60,29 +58,15 @@ def uniform(rng: Rng) -> float:
     return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
 
 
-def legal_actions(observation: Observation) -> list[Action]:
-    """The observation's legal actions as :class:`Action` objects (empty if not our turn).
-
-    Each JSON form is looked up by its values (one tuple, one dict lookup) among the
-    actions met before; only a form never met is parsed."""
-    known = _BY_FORM
-    actions = []
-    for a in observation["legal_actions"]:
-        form = (a["type"], a["suit"], a["gas"], a["zero_effect"], a["value"], a["discard"])
-        action = known.get(form)
-        if action is None:
-            action = Action.from_dict(a)
-            # A few hundred distinct actions exist; anything else would not parse.
-            known[form] = action
-        actions.append(action)
-    return actions
-
-
-_BY_FORM: dict[tuple[object, ...], Action] = {}
+def as_view(observation: Seen) -> SeatView:
+    """``observation`` as a :class:`SeatView` (read back from its JSON form if need be)."""
+    if isinstance(observation, SeatView):
+        return observation
+    return SeatView.from_observation(observation)
 
 
 class Bot(ABC):
-    """A computer player: ``choose`` returns one of ``observation["legal_actions"]``."""
+    """A computer player: ``choose`` returns one of the seat's legal actions."""
 
     kind: str = "bot"
 
@@ -90,8 +74,8 @@ class Bot(ABC):
         self.seed = int(seed)
 
     @abstractmethod
-    def choose(self, observation: Observation) -> Action:
-        """Pick a legal action for the seat whose observation this is."""
+    def choose(self, observation: Seen) -> Action:
+        """Pick a legal action for the seat whose view this is."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} kind={self.kind} seed={self.seed}>"
@@ -109,9 +93,10 @@ class RandomBot(Bot):
 
     kind = "random"
 
-    def choose(self, observation: Observation) -> Action:
+    def choose(self, observation: Seen) -> Action:
         """A uniformly random legal action."""
-        actions = legal_actions(observation)
+        view = as_view(observation)
+        actions = view.legal_actions()
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
-        return actions[decision_rng(self.seed, observation).below(len(actions))]
+        return actions[decision_rng(self.seed, view).below(len(actions))]

@@ -1,4 +1,4 @@
-"""Sampling the hidden cards a seat cannot see, to turn its observation into a full game.
+"""Sampling the hidden cards a seat cannot see, to turn its view into a full game.
 
 The hard bot searches "determinized" games: copies of the race in which every unknown
 card has been dealt at random, consistently with what the observing seat knows.
@@ -12,7 +12,8 @@ card has been dealt at random, consistently with what the observing seat knows.
   completed tricks, which go back to the discard pile where they are).
 
 A Tune Up may be any card (R7), so the pool carries no further constraint. The sampler
-reads only the observation: the real hidden cards cannot influence it.
+reads only the seat's view (:class:`~engine.seat_view.SeatView`, or its JSON form): the
+real hidden cards cannot influence it.
 
 >>> from engine import new_game
 >>> from engine.rng import Rng
@@ -25,99 +26,90 @@ True
 
 from __future__ import annotations
 
-from engine.actions import ACTION_TYPE_BY_ID, ActionType
-from engine.cards import SUIT_BY_ID, SUIT_ORDER, Suit, ZeroEffect
+from engine.actions import ActionType
+from engine.bots.base import Seen, as_view
+from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
-from engine.variants import Variants
-from engine.view import Observation, PublicPlay, copy_record
+from engine.seat_view import FACE_UP, PUBLIC_FORMS, TUNED, SeatView
+from engine.sim import GAS, PLAY, SPEED, SUIT_INDEX, SUITS, SimState
+from engine.view import TrickRecord
 
-_PLAY = ActionType.PLAY
-_TUNE_UP = ActionType.TUNE_UP
+_KIND = {PLAY: ActionType.PLAY, 2: ActionType.ZERO_FIVE}
+_EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
 
 
-def unknown_pool(observation: Observation) -> list[Suit]:
-    """The cards the observing seat cannot place, in a fixed (sorted) order."""
-    counts = {SUIT_BY_ID[name]: n for name, n in observation["deck"]["copies"].items()}
-    for card in observation["hand"]:
-        counts[SUIT_BY_ID[card]] -= 1
-    for play in _face_up_this_round(observation):
-        counts[play] -= 1
-    pool: list[Suit] = []
-    for suit in SUIT_ORDER:
-        n = counts.get(suit, 0)
-        if n < 0:
+def _pool_counts(view: SeatView) -> list[int]:
+    """Per suit index, the cards the observing seat cannot place."""
+    counts = [0] * SUITS
+    for card in view.variants.deck(view.players):
+        counts[SUIT_INDEX[card]] += 1
+    for i in range(SUITS):
+        counts[i] -= view.hand[i] + view.face_up[i]
+        if counts[i] < 0:
             raise ValueError("The observation shows more cards of a suit than the deck holds.")
-        pool.extend([suit] * n)
-    return pool
+    return counts
 
 
-def _face_up(plays: list[PublicPlay]) -> list[Suit]:
-    return [SUIT_BY_ID[p["suit"]] for p in plays if p["type"] == _PLAY and p["suit"] is not None]
+def unknown_pool(observation: Seen) -> list[Suit]:
+    """The cards the observing seat cannot place, in a fixed (sorted) order."""
+    counts = _pool_counts(as_view(observation))
+    return [suit for i, suit in enumerate(SUIT_ORDER) for _ in range(counts[i])]
 
 
-def _face_up_this_round(observation: Observation) -> list[Suit]:
-    cards: list[Suit] = []
-    for record in observation["round_tricks"]:
-        cards.extend(_face_up(record["plays"]))
-    cards.extend(_face_up(observation["trick_plays"]))
-    return cards
-
-
-def _lap_order(observation: Observation) -> list[int]:
+def _lap_order(view: SeatView) -> list[int]:
     """A lap history consistent with the public laps: only its last entry matters (R6).
 
     Laps are gained only on sixth tricks, so whoever led this round's first trick is the
     most recent lap gainer whenever anyone has a lap.
     """
-    laps = [p["laps"] for p in observation["players"]]
-    tricks = observation["round_tricks"]
-    first_lead = tricks[0]["lead"] if tricks else observation["lead"]
+    laps = view.laps
+    tricks = view.round_tricks
+    first_lead = tricks[0][1] if tricks else view.lead
     order = [s for s, n in enumerate(laps) if s != first_lead for _ in range(n)]
     order.extend([first_lead] * laps[first_lead])
     return order
 
 
-def _trick_play(play: PublicPlay, speed: int, card: Suit | None) -> Play:
-    """A card of the current trick as the game holds it; ``card`` is a Tune Up's sampled
-    identity. A Tune Up's speed is hidden too but plays no part (it cannot win): the
-    seat's current speed stands in for it."""
-    effect = play["zero_effect"]
-    return Play(
-        play["seat"],
-        ACTION_TYPE_BY_ID[play["type"]],
-        card if play["suit"] is None else SUIT_BY_ID[play["suit"]],
-        play["gas"],
-        speed if play["speed"] is None else play["speed"],
-        play["value"],
-        None if effect is None else ZeroEffect(effect),
-    )
+def _face_up_play(seat: int, form: int, speed: int) -> Play:
+    """A face-up card of the current trick as the game holds it."""
+    kind, suit, gas, value, effect = PUBLIC_FORMS[form]
+    card = None if suit < 0 else SUIT_ORDER[suit]
+    return Play(seat, _KIND[kind], card, gas, speed, value, _EFFECT.get(effect))
 
 
 class Determinizer:
-    """Samples full games consistent with one seat's observation.
+    """Samples full games consistent with one seat's view.
 
     Everything public is read once; each :meth:`sample` deals the unknown pool into the
-    hidden slots and builds the game with :meth:`Game.from_parts`.
+    hidden slots and builds the game with :meth:`SimState.from_parts`.
     """
 
-    def __init__(self, observation: Observation) -> None:
-        self.observation = observation
-        self.seat = observation["seat"]
-        self.pool = unknown_pool(observation)
-        players = observation["players"]
-        self.hand = [SUIT_BY_ID[card] for card in observation["hand"]]
-        self.hand_sizes = [0 if s == self.seat else p["hand_size"] for s, p in enumerate(players)]
-        self.variants = Variants.from_dict(observation["variants"])
-        self.hidden_plays = sum(p["type"] == _TUNE_UP for p in observation["trick_plays"])
-        self.set_aside = observation["set_aside"]
-        self.face_up_done = [
-            card for record in observation["round_tricks"] for card in _face_up(record["plays"])
+    def __init__(self, observation: Seen) -> None:
+        view = self.view = as_view(observation)
+        if view.seat is None:
+            raise ValueError("A spectator's view has no seat to sample the hidden cards for.")
+        self.seat = view.seat
+        counts = _pool_counts(view)
+        self.pool = [suit for i, suit in enumerate(SUIT_ORDER) for _ in range(counts[i])]
+        self.hand = view.hand_cards()
+        self.hand_sizes = [0 if s == self.seat else n for s, n in enumerate(view.hand_sizes)]
+        # The current trick's cards, a Tune Up as None (its card is sampled each time).
+        self.plays: list[Play | None] = [
+            None if TUNED[form] else _face_up_play(seat, form, speed)
+            for seat, form, speed in view.trick_plays
         ]
-        self.round_tricks = [copy_record(r) for r in observation["round_tricks"]]
-        last = observation["last_trick"]
-        self.last_trick = None if last is None else copy_record(last)
-        self.lap_order = _lap_order(observation)
+        self.hidden_plays = sum(play is None for play in self.plays)
+        self.set_aside = view.set_aside
+        self.face_up_done = [
+            SUIT_ORDER[PUBLIC_FORMS[form][1]]
+            for trick in view.round_tricks
+            for _, form, _ in trick[2]
+            if FACE_UP[form]
+        ]
+        self.round_tricks: list[TrickRecord] = view.trick_records()
+        self.last_trick = view.last_record()
+        self.lap_order = _lap_order(view)
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
@@ -127,6 +119,10 @@ class Determinizer:
 
         Its generator (future deals) is seeded from ``rng`` too: the real one is secret.
         """
+        return Game.over(self.sample_core(rng))
+
+    def sample_core(self, rng: Rng) -> SimState:
+        """:meth:`sample`'s rules core alone (what the rollouts run on)."""
         cards = list(self.pool)
         rng.shuffle(cards)
         at = 0
@@ -134,41 +130,42 @@ class Determinizer:
         for seat, size in enumerate(self.hand_sizes):
             hands.append(self.hand if seat == self.seat else cards[at : at + size])
             at += size
-        obs = self.observation
-        players = obs["players"]
+        view = self.view
         plays = []
-        for p in obs["trick_plays"]:
-            hidden = None
-            if p["type"] == _TUNE_UP:
-                hidden, at = cards[at], at + 1
-            plays.append(_trick_play(p, players[p["seat"]]["speed"], hidden))
+        for play, (seat, _, _) in zip(self.plays, view.trick_plays, strict=True):
+            if play is None:
+                # A Tune Up's speed is hidden too but plays no part (it cannot win): the
+                # seat's current speed stands in for it.
+                play = Play(seat, ActionType.TUNE_UP, cards[at], 0, view.speed[seat], None, None)
+                at += 1
+            plays.append(play)
         set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
-        return Game.from_parts(
-            players=obs["players_count"],
-            variants=self.variants,
+        return SimState.from_parts(
+            players=view.players,
+            variants=view.variants,
             seed=0,
             rng_state=rng.next_u64(),
-            round=obs["round"],
-            trick=obs["trick"],
-            lead=obs["lead"],
+            round=view.round,
+            trick=view.trick,
+            lead=view.lead,
             hands=hands,
-            gas=[p["gas"] for p in players],
-            speed=[p["speed"] for p in players],
-            laps=[p["laps"] for p in players],
-            middle=obs["middle"],
-            removed=obs["removed"],
-            zero_five=[p["zero_five_available"] for p in players],
+            gas=view.gas,
+            speed=view.speed,
+            laps=view.laps,
+            middle=view.middle,
+            removed=view.removed,
+            zero_five=view.zero_five,
             plays=plays,
             discards=self.face_up_done + cards[at:],
             set_aside=set_aside,
             round_tricks=self.round_tricks,
             last_trick=self.last_trick,
             lap_order=self.lap_order,
-            winner=obs["winner"],
+            winner=view.winner,
         )
 
 
-def determinize(observation: Observation, rng: Rng) -> Game:
+def determinize(observation: Seen, rng: Rng) -> Game:
     """One full game consistent with ``observation`` (see :class:`Determinizer`)."""
     return Determinizer(observation).sample(rng)

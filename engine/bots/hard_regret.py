@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.bots.base import legal_actions, mix_seed
+from engine.bots.base import mix_seed
 from engine.bots.players import NormalBot
 from engine.bots.search import (
     DEFAULT_CANDIDATES,
@@ -33,7 +33,7 @@ from engine.bots.search import (
 )
 from engine.game import new_game
 from engine.rng import Rng
-from engine.view import Observation, observe
+from engine.seat_view import SeatView
 
 MODELS = (1, len(OPPONENT_MODELS))
 
@@ -51,11 +51,11 @@ class Reference:
         return max(self.means) - self.means[chosen]
 
 
-def positions(count: int, seed: int) -> list[tuple[Observation, list[Action]]]:
+def positions(count: int, seed: int) -> list[tuple[SeatView, list[Action]]]:
     """``count`` positions from seeded games between normal bots, each at a random point
     where the hard bot would have more than one candidate, with those candidates."""
     rng = Rng(seed)
-    found: list[tuple[Observation, list[Action]]] = []
+    found: list[tuple[SeatView, list[Action]]] = []
     game_number = 0
     while len(found) < count:
         game = new_game(players=4, seed=mix_seed(seed, game_number))
@@ -63,10 +63,10 @@ def positions(count: int, seed: int) -> list[tuple[Observation, list[Action]]]:
         target, decision = rng.below(60), 0
         while not game.is_over and game.current_seat is not None:
             seat = game.current_seat
-            observation = observe(game, seat)
+            observation = game.view(seat)
             if decision >= target:
                 shortlist = rank_candidates(
-                    observation, legal_actions(observation), DEFAULT_CANDIDATES
+                    observation, observation.legal_actions(), DEFAULT_CANDIDATES
                 )
                 if len(shortlist) > 1:
                     found.append((observation, shortlist))
@@ -77,7 +77,7 @@ def positions(count: int, seed: int) -> list[tuple[Observation, list[Action]]]:
 
 
 def reference(
-    observation: Observation, shortlist: list[Action], worlds: int, models: int, seed: int
+    observation: SeatView, shortlist: list[Action], worlds: int, models: int, seed: int
 ) -> Reference:
     """Every candidate on the same ``worlds`` worlds, unpruned (see the module docstring)."""
     stop = Stop(worlds * len(shortlist), None)

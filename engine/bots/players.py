@@ -8,17 +8,16 @@ seat of the hard bot's rollouts plays, on a core state made from the observation
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.bots.base import Bot, decision_rng, legal_actions
+from engine.bots.base import Bot, Seen, as_view, decision_rng
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.rollout import choose_id
 from engine.rng import Rng
 from engine.sim import ACTIONS, SimState
-from engine.view import Observation
 
 
-def policy_state(observation: Observation) -> SimState:
-    """A core state the policy can decide on for the observing seat: the observation's
+def policy_state(observation: Seen) -> SimState:
+    """A core state the policy can decide on for the observing seat: the view's
     public numbers and its own hand, with the hidden cards dealt at random (the policy
     reads other hands by their size only, and never a face-down card).
 
@@ -28,7 +27,7 @@ def policy_state(observation: Observation) -> SimState:
     >>> state.hands[state.turn] == game.core.hands[game.current_seat]
     True
     """
-    return Determinizer(observation).sample(Rng(0)).core
+    return Determinizer(observation).sample_core(Rng(0))
 
 
 class HeuristicBot(Bot):
@@ -47,15 +46,16 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         self.style = style
 
-    def choose(self, observation: Observation) -> Action:
+    def choose(self, observation: Seen) -> Action:
         """The policy's pick among the legal actions."""
-        actions = legal_actions(observation)
-        if not actions:
+        view = as_view(observation)
+        legal = view.legal
+        if not legal:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
-        if len(actions) == 1:
-            return actions[0]
-        state = policy_state(observation)
-        return ACTIONS[choose_id(state, self.style, decision_rng(self.seed, observation))]
+        if len(legal) == 1:
+            return ACTIONS[legal[0]]
+        state = policy_state(view)
+        return ACTIONS[choose_id(state, self.style, decision_rng(self.seed, view))]
 
 
 class EasyBot(HeuristicBot):

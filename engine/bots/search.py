@@ -36,8 +36,9 @@ from engine.actions import Action, ActionDict
 from engine.bots.base import (
     DEFAULT_BOT_BUDGET_MS,
     Bot,
+    Seen,
+    as_view,
     decision_rng,
-    legal_actions,
     mix_seed,
 )
 from engine.bots.determinize import Determinizer
@@ -46,8 +47,8 @@ from engine.bots.players import policy_state
 from engine.bots.rollout import rollout as sim_rollout
 from engine.bots.rollout import score_ids, sensible
 from engine.rng import Rng
+from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, legal_ids
-from engine.view import Observation
 
 DEFAULT_CANDIDATES = 8
 DEFAULT_MODELS = 1
@@ -153,7 +154,7 @@ class Stop:
 
 
 def run_worlds(
-    observation: Observation,
+    observation: Seen,
     actions: list[Action],
     seed: int,
     stop: Stop,
@@ -168,16 +169,16 @@ def run_worlds(
     budget is left out: every kept row holds a value for every candidate still running, so
     they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
     every world (a reference search)."""
-    seat = observation["seat"]
-    rng = Rng(seed)
     determinizer = Determinizer(observation)
+    seat = determinizer.seat
+    rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
     styles = [replace(style, temperature=noise) for style in OPPONENT_MODELS[:models]]
     paired: list[list[float]] = []
     used = 0
     while not stop.reached(used):
-        world = determinizer.sample(rng).core  # a fresh game: its core is ours to run
+        world = determinizer.sample_core(rng)
         rollout_seed = rng.next_u64()
         model = styles[stats.worlds % models]
         row = [math.nan] * len(actions)
@@ -235,7 +236,7 @@ def run_job(args: SearchJob) -> SearchPart:
     return run_worlds(observation, actions, seed, stop, models, noise=noise)
 
 
-SearchJob = tuple[Observation, list[ActionDict], int, "Stop", float, int, float]
+SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, int, float]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
 SearchPart = tuple[list[list[float]], int, list[int]]
@@ -246,7 +247,7 @@ MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Ite
 ``map``, for example), and yields the parts in order."""
 
 
-def rank_candidates(observation: Observation, actions: list[Action], count: int) -> list[Action]:
+def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
     """The actions the search compares: the normal policy's ``count`` best sensible
     ones, best first (``actions`` are the observation's legal actions, in order)."""
     state = policy_state(observation)
@@ -304,26 +305,27 @@ class HardBot(Bot):
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
 
-    def choose(self, observation: Observation) -> Action:
+    def choose(self, observation: Seen) -> Action:
         """The candidate with the best mean simulated outcome (:func:`best_candidate`)."""
         start = CLOCKS[self.clock]()
-        actions = legal_actions(observation)
+        view = as_view(observation)
+        actions = view.legal_actions()
         if not actions:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
         if len(actions) == 1:
             return actions[0]
-        rng = decision_rng(self.seed, observation)
-        shortlist = rank_candidates(observation, actions, self.candidates)
+        rng = decision_rng(self.seed, view)
+        shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
             return shortlist[0]
         seed = rng.next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         deadline = None if self.iterations is not None else start + budget_s
         if self.workers > 1:
-            parts = self._search_parallel(observation, shortlist, seed, deadline, budget_s)
+            parts = self._search_parallel(view, shortlist, seed, deadline, budget_s)
         else:
             stop = Stop(self.iterations, deadline, self.clock)
-            parts = [run_worlds(observation, shortlist, seed, stop, self.models, noise=self.noise)]
+            parts = [run_worlds(view, shortlist, seed, stop, self.models, noise=self.noise)]
         self.last_rollouts = sum(used for _, used, _ in parts)
         rows = [row for part, _, _ in parts for row in part]
         # A candidate pruned by any worker was clearly behind there: keep those every worker
@@ -334,7 +336,7 @@ class HardBot(Bot):
 
     def _search_parallel(
         self,
-        observation: Observation,
+        view: SeatView,
         shortlist: list[Action],
         seed: int,
         deadline: float | None,
@@ -345,7 +347,7 @@ class HardBot(Bot):
         stop = Stop(share, deadline, self.clock)
         dicts = [a.to_dict() for a in shortlist]
         jobs: list[SearchJob] = [
-            (observation, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise)
+            (view, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise)
             for w in range(self.workers)
         ]
         assert self.map_jobs is not None  # checked in __init__

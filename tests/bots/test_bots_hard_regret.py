@@ -20,9 +20,9 @@ def test_positions_have_several_candidates_from_the_seat_to_act() -> None:
     found = positions(3, seed=5)
     assert len(found) == 3
     for observation, shortlist in found:
-        legal = observation["legal_actions"]
+        legal = observation.legal_actions()
         assert 1 < len(shortlist) <= DEFAULT_CANDIDATES
-        assert all(action.to_dict() in legal for action in shortlist)
+        assert all(action in legal for action in shortlist)
 
 
 def test_reference_runs_every_candidate_on_every_world() -> None:

@@ -22,7 +22,7 @@ from bot_oracle.old_situation import from_game, from_observation
 
 from engine import Variants, new_game
 from engine.bots import make_bot
-from engine.bots.base import decision_rng, legal_actions
+from engine.bots.base import as_view, decision_rng
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.rollout import rollout, score_ids
 from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds
@@ -53,7 +53,8 @@ def _counting(style: Style) -> Style:
 
 def _old_choice(level: str, seed: int, observation: Observation) -> dict[str, object]:
     """What the old easy or normal bot played (its HeuristicBot.choose, verbatim)."""
-    actions = legal_actions(observation)
+    view = as_view(observation)
+    actions = view.legal_actions()
     if len(actions) == 1:
         return dict(actions[0].to_dict())
     situation = from_observation(observation, actions)
@@ -63,7 +64,7 @@ def _old_choice(level: str, seed: int, observation: Observation) -> dict[str, ob
         for card in situation.hand:
             pool[card] -= 1
         situation.unseen = pool
-    rng = decision_rng(seed, observation)
+    rng = decision_rng(seed, view)
     return dict(old_heuristic.choose(situation, style, rng).to_dict())
 
 

@@ -1,0 +1,478 @@
+"""The one builder of a seat's view (boardgame.io's ``playerView``): :meth:`SeatView.of`.
+
+Everything a page, an API response or a bot learns about a race passes through it. It
+copies out of the rules core only what that seat may know: its own hand, the public
+numbers and the face-up cards. A Tune Up keeps only its back, the 0/5 card loses its
+discard, and other hands, the deck order and the generator state never appear.
+
+A :class:`SeatView` is immutable data (tuples of small integers, in the core's own
+codes), so building one copies a few short tuples and nothing more: a bot that decides
+on it pays for no JSON. :meth:`SeatView.to_dict` is the JSON form pages and the API send
+(:class:`engine.view.Observation`), and :meth:`SeatView.from_observation` reads that form
+back, for a caller that holds only JSON (a bot driven through the API).
+
+>>> from engine import new_game
+>>> game = new_game(players=3, seed=2)
+>>> view = SeatView.of(game.core, 1)
+>>> sum(view.hand), view.hand_sizes, view.legal == ()
+(6, (6, 6, 6), False)
+>>> SeatView.from_observation(view.to_dict()) == view
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
+
+from engine.actions import ActionType
+from engine.cards import SUIT_ORDER, Suit, ZeroEffect, effective_value
+from engine.sim import (
+    ACTIONS,
+    GAS,
+    INFO,
+    LICHEN,
+    NO_EFFECT,
+    PLAY,
+    SPEED,
+    SUITS,
+    TUNE_UP,
+    ZERO_FIVE,
+    SimState,
+)
+from engine.variants import Variants
+from engine.view import (
+    Leader,
+    Observation,
+    PublicObservation,
+    PublicPlay,
+    TableView,
+    TrickRecord,
+    deck_view,
+    variants_data,
+)
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+
+PublicForm = tuple[int, int, int, int, int]
+"""What every seat sees of a card in a trick: (kind, suit index or -1, gas, value or -1,
+zero effect), in :mod:`engine.sim`'s codes. A Tune Up is (TUNE_UP, -1, 0, -1, NO_EFFECT);
+the 0/5 card has no suit (its discard is face down)."""
+
+PublicCard = tuple[int, int, int]
+"""A card in a trick: (seat, public form id into :data:`PUBLIC_FORMS`, speed)."""
+
+PublicTrick = tuple[int, int, tuple[PublicCard, ...], int, bool]
+"""A finished trick: (trick number, who led, its cards in play order, winner or -1 when
+every card was face down, whether a 1 was face up in it)."""
+
+
+def _public_form(info: tuple[int, int, int, int, int]) -> PublicForm:
+    kind, _, gas, value, _ = info
+    if kind == TUNE_UP:
+        return (TUNE_UP, -1, 0, -1, NO_EFFECT)
+    if kind == ZERO_FIVE:
+        return (ZERO_FIVE, -1, gas, value, NO_EFFECT)
+    return info
+
+
+#: Every public form of a card in a trick; a public form id indexes it.
+PUBLIC_FORMS: tuple[PublicForm, ...] = tuple(dict.fromkeys(_public_form(i) for i in INFO))
+_FORM_ID = {form: i for i, form in enumerate(PUBLIC_FORMS)}
+#: The public form id of each action id: all an onlooker learns of that play.
+PUBLIC_ID: tuple[int, ...] = tuple(_FORM_ID[_public_form(i)] for i in INFO)
+#: Per public form id: whether it is a card played face up from the hand (its suit shows).
+FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
+#: Per public form id: whether it is a Tune Up (its card is face down).
+TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
+
+_KIND_ID = {PLAY: ActionType.PLAY.value, TUNE_UP: ActionType.TUNE_UP.value}
+_KIND_ID[ZERO_FIVE] = ActionType.ZERO_FIVE.value
+_EFFECT_ID = {NO_EFFECT: None, SPEED: ZeroEffect.SPEED.value, GAS: ZeroEffect.GAS.value}
+_KIND_OF_ID = {name: code for code, name in _KIND_ID.items()}
+_EFFECT_OF_ID = {name: code for code, name in _EFFECT_ID.items()}
+_SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
+_SUIT_OF_ID = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+_ZEROS = (0,) * SUITS
+_TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
+
+
+class HasCore(Protocol):
+    """What :func:`observe` reads of a game (:class:`engine.game.Game`)."""
+
+    @property
+    def core(self) -> SimState:
+        """The state and rules, hidden cards included."""
+
+    def view(self, seat: int | None) -> SeatView:
+        """``seat``'s view (:meth:`SeatView.of`)."""
+
+
+def _mask(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
+    """The public form of the core's cards of a trick. A Tune Up's speed is left out
+    too (0): it plays no part, and its JSON form shows none."""
+    public = PUBLIC_ID
+    tuned = _TUNE_UP_FORM
+    masked = []
+    for seat, a, speed in plays:
+        form = public[a]
+        masked.append((seat, form, 0 if form == tuned else speed))
+    return tuple(masked)
+
+
+_CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
+
+
+def public_trick(record: object) -> PublicTrick:
+    """The public form of one of the core's finished-trick records (its compact tuple, or
+    the JSON record it keeps once a game has read or restored it)."""
+    if isinstance(record, dict):
+        return _trick_from_dict(record)  # type: ignore[arg-type]
+    trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
+    return (trick, lead, _mask(plays), winner, lichen)
+
+
+class SeatView(NamedTuple):
+    """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data.
+
+    Cards are counted per suit index (:data:`engine.cards.SUIT_ORDER`, the 0 first); the
+    cards of tricks are :data:`PublicCard` tuples, so a Tune Up's card and the 0/5 card's
+    discard are not in it at all.
+    """
+
+    seat: int | None
+    players: int
+    variants: Variants
+    #: The seat's own cards, counted per suit index (all zero for a spectator).
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    gas: tuple[int, ...]
+    speed: tuple[int, ...]
+    laps: tuple[int, ...]
+    #: Who still holds the 0/5 card (all False when the variant is off).
+    zero_five: tuple[bool, ...]
+    middle: int
+    removed: int
+    round: int
+    trick: int
+    lead: int
+    #: The seat to act, None once the race is over.
+    current: int | None
+    winner: int | None
+    trick_plays: tuple[PublicCard, ...]
+    round_tricks: tuple[PublicTrick, ...]
+    last_trick: PublicTrick | None
+    #: Cards face up this round (finished tricks and the current one), per suit index.
+    face_up: tuple[int, ...]
+    #: How many cards lie aside unseen this round (Larger Hands, R18).
+    set_aside: int
+    #: The seat's legal action ids (:data:`engine.sim.ACTIONS`); empty unless it is to act.
+    legal: tuple[int, ...]
+
+    @classmethod
+    def of(
+        cls,
+        core: SimState,
+        seat: int | None,
+        legal: tuple[int, ...] | None = None,
+        tricks: tuple[tuple[PublicTrick, ...], PublicTrick | None] | None = None,
+    ) -> SeatView:
+        """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None).
+
+        A caller that knows the seat's legal ids, or the public forms of this round's
+        finished tricks and of the latest one, may pass them in (as ``Game.view`` does).
+
+        >>> from engine import new_game
+        >>> view = SeatView.of(new_game(players=3, seed=2).core, None)
+        >>> sum(view.hand), view.legal, view.current is not None
+        (0, (), True)
+        """
+        players = core.players
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise ValueError(f"There is no seat {seat!r} in this race.")
+        over = core.winner >= 0
+        current = None if over else core.turn
+        if seat is None or seat != current:
+            legal = ()
+        elif legal is None:
+            legal = core.legal()
+        if tricks is None:
+            last = core.last
+            tricks = (
+                tuple(map(public_trick, core.tricks)),
+                None if last is None else public_trick(last),
+            )
+        zero_five = core.zero_five if core.zf_variant else (False,) * players
+        return tuple.__new__(
+            cls,
+            (
+                seat,
+                players,
+                core.variants,
+                _ZEROS if seat is None else tuple(core.hands[seat]),
+                tuple(map(sum, core.hands)),
+                tuple(core.gas),
+                tuple(core.speed),
+                tuple(core.laps),
+                tuple(zero_five),
+                core.middle,
+                core.removed,
+                core.round,
+                core.trick,
+                core.lead,
+                current,
+                core.winner if over else None,
+                _mask(core.plays),
+                tricks[0],
+                tricks[1],
+                tuple(core.face_up),
+                len(core.set_aside),
+                legal,
+            ),
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, as :class:`~engine.actions.Action` objects (shared ones)."""
+        return [ACTIONS[i] for i in self.legal]
+
+    def hand_cards(self) -> list[Suit]:
+        """The seat's own cards, in ``SUIT_ORDER`` order."""
+        return [SUIT_ORDER[i] for i, n in enumerate(self.hand) for _ in range(n)]
+
+    def trick_records(self) -> list[TrickRecord]:
+        """This round's finished tricks in their JSON form (fresh dicts)."""
+        return [_trick_dict(trick) for trick in self.round_tricks]
+
+    def last_record(self) -> TrickRecord | None:
+        """The latest finished trick in its JSON form (a fresh dict), if any."""
+        last = self.last_trick
+        return None if last is None else _trick_dict(last)
+
+    def to_dict(self) -> Observation | PublicObservation:
+        """The JSON form (:class:`engine.view.Observation`; for a spectator
+        :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
+        table = self._table()
+        if self.seat is None:
+            return cast(PublicObservation, {"seat": None, **table})
+        return cast(Observation, {"seat": self.seat, **table})
+
+    def _table(self) -> TableView:
+        plays = [_play_dict(card, self._lichen_now()) for card in self.trick_plays]
+        seat = self.seat
+        players = self.players
+        gas, speed, laps, sizes, flags = (
+            self.gas,
+            self.speed,
+            self.laps,
+            self.hand_sizes,
+            self.zero_five,
+        )
+        last = self.last_trick
+        suit_id = _SUIT_ID
+        forms = _FORMS
+        return {
+            "players_count": players,
+            "variants": variants_data(self.variants),
+            "hand": [suit_id[i] for i, n in enumerate(self.hand) for _ in range(n)],
+            "zero_five_available": seat is not None and flags[seat],
+            "players": [
+                {
+                    "seat": s,
+                    "gas": gas[s],
+                    "speed": speed[s],
+                    "laps": laps[s],
+                    "hand_size": sizes[s],
+                    "zero_five_available": flags[s],
+                }
+                for s in range(players)
+            ],
+            "middle": self.middle,
+            "removed": self.removed,
+            "round": self.round,
+            "trick": self.trick,
+            "lead": self.lead,
+            "current_seat": self.current,
+            "game_over": self.current is None,
+            "winner": self.winner,
+            "trick_plays": plays,
+            "blocked_suits": [
+                suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
+            ],
+            "best": _best(plays),
+            "round_tricks": [_trick_dict(t) for t in self.round_tricks],
+            "last_trick": None if last is None else _trick_dict(last),
+            "deck": deck_view(players, self.variants),
+            "set_aside": self.set_aside,
+            "legal_actions": [forms[i].copy() for i in self.legal],
+        }
+
+    def _lichen_now(self) -> bool:
+        return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in self.trick_plays)
+
+    @classmethod
+    def from_observation(cls, observation: Observation | PublicObservation) -> SeatView:
+        """The view whose JSON form is ``observation`` (:meth:`to_dict` read back).
+
+        Raises ``ValueError`` or ``KeyError`` for a form no view could have produced.
+        """
+        players = observation["players"]
+        variants = Variants.from_dict(observation["variants"])
+        hand = [0] * SUITS
+        for card in observation["hand"]:
+            hand[_SUIT_OF_ID[card]] += 1
+        trick_plays = tuple(_card_from_dict(p) for p in observation["trick_plays"])
+        tricks = tuple(_trick_from_dict(r) for r in observation["round_tricks"])
+        last = observation["last_trick"]
+        face_up = [0] * SUITS
+        for trick in tricks:
+            _count_face_up(trick[2], face_up)
+        _count_face_up(trick_plays, face_up)
+        seat = observation["seat"]
+        current = observation["current_seat"]
+        legal: tuple[int, ...] = ()
+        if seat is not None and seat == current:
+            index = _FORM_INDEX
+            legal = tuple(
+                index[(f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"])]
+                for f in observation["legal_actions"]
+            )
+        return cls(
+            seat,
+            observation["players_count"],
+            variants,
+            tuple(hand),
+            tuple(p["hand_size"] for p in players),
+            tuple(p["gas"] for p in players),
+            tuple(p["speed"] for p in players),
+            tuple(p["laps"] for p in players),
+            tuple(p["zero_five_available"] for p in players),
+            observation["middle"],
+            observation["removed"],
+            observation["round"],
+            observation["trick"],
+            observation["lead"],
+            current,
+            observation["winner"],
+            trick_plays,
+            tricks,
+            None if last is None else _trick_from_dict(last),
+            tuple(face_up),
+            observation["set_aside"],
+            legal,
+        )
+
+
+# The JSON form of each action id (a view copies the ones it lists), and each form's id.
+_FORMS = tuple(action.to_dict() for action in ACTIONS)
+_FORM_INDEX = {
+    (f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"]): i
+    for i, f in enumerate(_FORMS)
+}
+
+
+def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
+    for _, f, _ in cards:
+        if FACE_UP[f]:
+            counts[PUBLIC_FORMS[f][1]] += 1
+
+
+def _play_dict(card: PublicCard, lichen: bool) -> PublicPlay:
+    """A card's JSON form (:class:`engine.view.PublicPlay`)."""
+    seat, f, speed = card
+    kind, suit, gas, value, effect = PUBLIC_FORMS[f]
+    if kind == TUNE_UP:
+        return {
+            "seat": seat,
+            "type": _KIND_ID[kind],
+            "suit": None,
+            "value": None,
+            "effective_value": None,
+            "gas": gas,
+            "speed": None,
+            "final": None,
+            "zero_effect": None,
+        }
+    shown = effective_value(value, lichen)
+    return {
+        "seat": seat,
+        "type": _KIND_ID[kind],
+        "suit": None if suit < 0 else _SUIT_ID[suit],
+        "value": value,
+        "effective_value": shown,
+        "gas": gas,
+        "speed": speed,
+        "final": shown + gas + speed,
+        "zero_effect": _EFFECT_ID[effect],
+    }
+
+
+def _trick_dict(trick: PublicTrick) -> TrickRecord:
+    number, lead, cards, winner, lichen = trick
+    return {
+        "trick": number,
+        "lead": lead,
+        "plays": [_play_dict(card, lichen) for card in cards],
+        "winner": None if winner < 0 else winner,
+    }
+
+
+def _card_from_dict(play: PublicPlay) -> PublicCard:
+    kind = _KIND_OF_ID[play["type"]]
+    if kind == TUNE_UP:
+        return (play["seat"], _TUNE_UP_FORM, 0)
+    suit = play["suit"]
+    value = play["value"]
+    effect = play["zero_effect"]
+    form = (
+        kind,
+        -1 if suit is None else _SUIT_OF_ID[suit],
+        play["gas"],
+        -1 if value is None else value,
+        _EFFECT_OF_ID[effect],
+    )
+    speed = play["speed"]
+    return (play["seat"], _FORM_ID[form], 0 if speed is None else speed)
+
+
+def _trick_from_dict(record: TrickRecord) -> PublicTrick:
+    cards = tuple(_card_from_dict(p) for p in record["plays"])
+    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
+    winner = record["winner"]
+    return (record["trick"], record["lead"], cards, -1 if winner is None else winner, lichen)
+
+
+def _best(plays: list[PublicPlay]) -> Leader | None:
+    """The face-up card now winning: highest final, the earlier card on a tie (R13)."""
+    best: Leader | None = None
+    for play in plays:
+        final = play["final"]
+        if final is not None and (best is None or final > best["final"]):
+            best = {"seat": play["seat"], "final": final}
+    return best
+
+
+def observe(game: HasCore, seat: int) -> Observation:
+    """Return ``seat``'s view of ``game`` as JSON-ready data (:meth:`SeatView.to_dict`).
+
+    >>> from engine import new_game
+    >>> view = observe(new_game(players=3, seed=2), 1)
+    >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
+    (6, False, 6)
+    """
+    if type(seat) is not int or not 0 <= seat < game.core.players:
+        raise ValueError(f"There is no seat {seat!r} in this race.")
+    return game.view(seat).to_dict()  # type: ignore[return-value]
+
+
+def observe_public(game: HasCore) -> PublicObservation:
+    """Return a spectator's view of ``game``: what every seat sees, and no hand at all.
+
+    It is :func:`observe` with no seat: ``seat`` is ``None``, ``hand`` is empty and no
+    move is offered, so a watch page can never learn more than any player.
+
+    >>> from engine import new_game
+    >>> view = observe_public(new_game(players=3, seed=2))
+    >>> view["seat"], view["hand"], view["legal_actions"], view["players"][0]["hand_size"]
+    (None, [], [], 6)
+    """
+    return game.view(None).to_dict()  # type: ignore[return-value]
