@@ -129,7 +129,10 @@ def _play(
         else:
             bot = make_bot(BOTS, bot_seed(shuffle, seat, decisions))
             decisions += 1
-            events += len(game.apply(bot.choose(game.observation(seat)), seat=seat))
+            # What that build's server hands its bots: the view as data where the build
+            # has one (Game.view), else the JSON observation.
+            seen = game.view(seat) if hasattr(game, "view") else game.observation(seat)
+            events += len(game.apply(bot.choose(seen), seat=seat))
     return RaceResult(seed, len(chosen), events, game.winner), chosen
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from engine import events, game, rng, sim, view
+from engine import events, game, rng, seat_view, sim, view
 from engine.bots import rollout
 
 # Imported by plain statements, so the import graph (and lint-imports) sees every one.
-_COMPILABLE_MODULES: tuple[ModuleType, ...] = (rng, events, view, game, sim, rollout)
+_COMPILABLE_MODULES: tuple[ModuleType, ...] = (rng, events, view, seat_view, game, sim, rollout)
 
 #: The modules the compiled build compiles (pyproject.toml lists them for hatch_build.py).
 COMPILABLE = tuple(module.__name__ for module in _COMPILABLE_MODULES)

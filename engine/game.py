@@ -354,7 +354,8 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
-        return [ACTIONS[i] for i in self._legal_ids()]
+        ids = self._legal
+        return [ACTIONS[i] for i in (self._legal_ids() if ids is None else ids)]
 
     def legal_action_dicts(self) -> list[ActionDict]:
         """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
@@ -378,7 +379,8 @@ class Game:
             value = action.value
             if type(action.gas) is not int or (value is not None and type(value) is not int):
                 return _NONE
-        return aid if aid in self._legal_ids() else _NONE
+        ids = self._legal
+        return aid if aid in (self._legal_ids() if ids is None else ids) else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
