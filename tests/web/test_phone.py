@@ -168,7 +168,9 @@ def _bars(size: str) -> float:
     return 0.22 if width > height else 0.18
 
 
-def _start(page: Page, base: str, players: int, variants: tuple[str, ...] = ()) -> None:
+def _start(
+    page: Page, base: str, players: int, variants: tuple[str, ...] = (), seed: int | None = None
+) -> None:
     page.goto(base + "/")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
     setup = ".setup-form:not(.friends-form)"
@@ -176,6 +178,8 @@ def _start(page: Page, base: str, players: int, variants: tuple[str, ...] = ()) 
     page.tap(f"{setup} label.pill:has(input[name=bots][value=random])")
     for variant in variants:
         page.check(f"{setup} input[name={variant}]")
+    if seed is not None:
+        page.fill(f"{setup} input[name=seed]", str(seed))
     page.tap(f"{setup} button[type=submit]")
     page.wait_for_selector("#table[data-settled]", state="attached")
 
@@ -266,15 +270,20 @@ def test_first_turns_round_end_and_flag_fit_the_phone(
     context.close()
 
 
+# Deals that once broke this table: 2 has seven suits with two blocked (the blocked mark
+# was wider than a card), 4 and 19 put the 0's effect in a narrow column (it wrapped).
+@pytest.mark.parametrize("seed", [2, 4, 19])
 @pytest.mark.parametrize("size", ["360x740", "844x390"])
 def test_five_racers_with_every_variant_fit_the_phone(
-    browser: Browser, live_server: str, size: str
+    browser: Browser, live_server: str, size: str, seed: int
 ) -> None:
     """The widest table (five racers, the 0 suit, the 0/5 card, larger hands) still fits,
-    and a suggestion's answer sits in the bar without pushing it past its share."""
+    and a suggestion's answer sits in the bar without pushing it past its share. Seeded:
+    whether a hand fits depends on its deal."""
     context = _phone(browser, size)
     page = context.new_page()
-    _start(page, live_server, players=5, variants=("larger_hands", "zero_suit", "zero_five"))
+    variants = ("larger_hands", "zero_suit", "zero_five")
+    _start(page, live_server, players=5, variants=variants, seed=seed)
     rng = random.Random(5)
     for move in range(4):
         if not page.locator("#move-form").count():
@@ -285,7 +294,8 @@ def test_five_racers_with_every_variant_fit_the_phone(
         page.tap("#move-form .btn-suggest")
         page.wait_for_selector("#suggestion")
         _check(page, size, "after Suggest")
-        _shot(page, size, "five-racers-suggested")
+        if seed == 2:
+            _shot(page, size, "five-racers-suggested")
     context.close()
 
 
