@@ -566,8 +566,12 @@
   /* ---------------------------------------------------------------- keeping the table in view */
 
   /* After a move, bring the status, the trick and Play back on screen (Play sticks to the
-     bottom of the screen while the hand is visible). Nothing moves if they already show. */
+     bottom of the screen while the hand is visible). Nothing moves if they already show.
+     In the lesson the coach's words and the card it points at matter most: on a short
+     screen the coach goes to the top, so its card clears the play bar. */
   function keepInView(table) {
+    var coach = table.querySelector("#coach");
+    if (coach) { coachInView(table, coach); return; }
     var trick = table.querySelector("#trick");
     var status = table.querySelector("#table-status");
     if (!trick || !status) { return; }
@@ -575,7 +579,24 @@
     if (box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0) {
       return;
     }
-    var top = status.getBoundingClientRect().top + window.pageYOffset - 8;
+    scrollToTop(status);
+  }
+
+  function coachInView(table, coach) {
+    var pick = table.querySelector("[data-coach='pick']");
+    var card = pick ? table.querySelector("label[for='" + pick.id + "']") : null;
+    var bar = table.querySelector(".play-row");
+    var floor = bar ? Math.min(window.innerHeight, bar.getBoundingClientRect().top) : window.innerHeight;
+    var bottom = card ? card.getBoundingClientRect().bottom : 0;
+    if (coach.getBoundingClientRect().top >= 0 && bottom <= floor) { return; }
+    // The status line on top if the card then still clears the bar, else the coach.
+    var status = table.querySelector("#table-status");
+    var shift = status ? status.getBoundingClientRect().top - 8 : 0;
+    scrollToTop(status && bottom - shift <= floor ? status : coach);
+  }
+
+  function scrollToTop(element) {
+    var top = element.getBoundingClientRect().top + window.pageYOffset - 8;
     window.scrollTo({ top: Math.max(0, top), left: 0, behavior: "instant" });
   }
 
@@ -759,8 +780,9 @@
       focusTable(table);
     } else {
       table.dataset.revealed = "true";
-      // A swapped table (a suggestion, a refused move) comes back into view too.
-      if (swapped) { keepInView(table); }
+      // A swapped table (a suggestion, a refused move) comes back into view too, and so
+      // does the lesson's first step.
+      if (swapped || table.querySelector("#coach")) { keepInView(table); }
     }
   }
 
