@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.actions import Action, ActionDict, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -96,8 +96,6 @@ _NONE = -1
 # process (the table holds them), so an id always means the same action. An action just
 # listed by legal_actions() is found by this one lookup, without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
-# The JSON form of each table action, by id (a view copies the ones it lists).
-_FORMS: tuple[ActionDict, ...] = tuple(action.to_dict() for action in ACTIONS)
 
 
 def drop_caches() -> int:
@@ -356,11 +354,6 @@ class Game:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
         ids = self._legal
         return [ACTIONS[i] for i in (self._legal_ids() if ids is None else ids)]
-
-    def legal_action_dicts(self) -> list[ActionDict]:
-        """The JSON forms of :meth:`legal_actions` (fresh copies, as a view lists them)."""
-        forms = _FORMS
-        return [forms[i].copy() for i in self._legal_ids()]
 
     def legal_id(self, action: object) -> int:
         """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may

@@ -298,7 +298,7 @@ class SeatView(NamedTuple):
             "blocked_suits": [
                 suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
             ],
-            "best": _best(plays),
+            "best": leader(plays),
             "round_tricks": [_trick_dict(t) for t in self.round_tricks],
             "last_trick": None if last is None else _trick_dict(last),
             "deck": deck_view(players, self.variants),
@@ -441,8 +441,9 @@ def _trick_from_dict(record: TrickRecord) -> PublicTrick:
     return (record["trick"], record["lead"], cards, -1 if winner is None else winner, lichen)
 
 
-def _best(plays: list[PublicPlay]) -> Leader | None:
-    """The face-up card now winning: highest final, the earlier card on a tie (R13)."""
+def leader(plays: list[PublicPlay]) -> Leader | None:
+    """The face-up card now winning among ``plays``: the highest final, the earlier card on
+    a tie (R13); None while every card is face down."""
     best: Leader | None = None
     for play in plays:
         final = play["final"]

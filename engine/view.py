@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NotRequired, Protocol, TypedDict
 
-from engine.actions import Action, ActionDict, ActionType
+from engine.actions import ActionDict, ActionType
 from engine.cards import Suit, ZeroEffect, effective_value
 from engine.variants import Variants, VariantsData
 
@@ -200,10 +200,6 @@ def copy_record(record: TrickRecord) -> TrickRecord:
     return {**record, "plays": [p.copy() for p in record["plays"]]}
 
 
-# Per action: its JSON form (a view copies it).
-_ACTION_DICTS: dict[Action, ActionDict] = {}
-
-
 # The variants' JSON form, and per table size the deck's size and copies of each suit id
 # (a view copies them). Keyed by the variants' id, checked by identity (the entry keeps
 # them alive, so no other object can take the id): hashing a dataclass costs more than
@@ -235,16 +231,3 @@ def deck_view(players: int, variants: Variants) -> DeckView:
             _DECKS.clear()
         known = _DECKS[key] = (variants, sum(copies.values()), copies)
     return {"size": known[1], "copies": known[2].copy()}
-
-
-def action_dict(action: Action) -> ActionDict:
-    """``action.to_dict()``, a fresh copy of a cached form (views list every legal action).
-
-    >>> action_dict(Action.tune_up(Suit.JELLY)) == Action.tune_up(Suit.JELLY).to_dict()
-    True
-    """
-    known = _ACTION_DICTS.get(action)
-    if known is None:
-        # Actions are a few hundred distinct values, so the cache stays small.
-        known = _ACTION_DICTS[action] = action.to_dict()
-    return known.copy()

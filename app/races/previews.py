@@ -38,6 +38,7 @@ from engine import (
     supply_after_effect,
 )
 from engine.cards import RACER_NAME, SUIT_VALUE
+from engine.seat_view import leader
 from engine.view import TableView
 
 View = TypeVar("View", bound=TableView)
@@ -72,27 +73,17 @@ def previews(view: TableView) -> tuple[list[CardOption], ZeroFiveOption | None]:
     return _card_options(view, seat, plays, lichen), _zero_five_option(view, seat, plays, lichen)
 
 
-def _best(plays: list[PublicPlay]) -> Leader | None:
-    """The face-up card now winning: highest final, the earlier card on a tie (R13)."""
-    best: Leader | None = None
-    for play in plays:
-        final = play["final"]
-        if final is not None and (best is None or final > best["final"]):
-            best = {"seat": play["seat"], "final": final}
-    return best
-
-
 def _best_after(plays: list[PublicPlay], striking: bool) -> Leader | None:
     """The current leader if a 1 were added now (``striking``, R9), else as things stand."""
     if not striking:
-        return _best(plays)
+        return leader(plays)
     struck = []
     for play in plays:
         final, value = play["final"], play["value"]
         if final is not None and value is not None:
             play = {**play, "final": final - value + effective_value(value, True)}
         struck.append(play)
-    return _best(struck)
+    return leader(struck)
 
 
 def _card_options(
@@ -161,5 +152,5 @@ def _zero_five_option(
         "gas_max": gas_max,
         "effective_value": {str(v): effective_value(v, lichen) for v in values},
         "speed": me["speed"],
-        "best_other": _best(plays),
+        "best_other": leader(plays),
     }
