@@ -12,7 +12,6 @@ spend part of its gas (all of it on the sixth trick) and may strike 4s and 5s wi
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 
@@ -49,9 +48,6 @@ class Style:
     count_cards: bool = True
     #: Softmax temperature over sensible actions; 0 picks the best score.
     temperature: float = 0.0
-    #: With a temperature: actions scoring more than this below the best get no weight
-    #: (the scoring stops short of them). ``math.inf`` weighs every sensible action.
-    cutoff: float = math.inf
 
 
 NORMAL = Style()

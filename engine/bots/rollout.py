@@ -91,17 +91,19 @@ Opponent = tuple[int, int, bool, bool]
 
 
 class TrickMemo:
-    """How the seats look to the policy as later seats of one trick, kept across the
-    decisions of that trick in one rollout: a seat's numbers change only when it plays,
-    and then it is no later seat again until the next trick."""
+    """What the policy learnt of one rollout's state that later decisions can reuse: the
+    deck's cards by suit, and the later seats of the current trick as one decision saw
+    them (a seat's numbers change only when it plays, and then it is no later seat again
+    in that trick)."""
 
-    __slots__ = ("commit", "round", "seats", "trick")
+    __slots__ = ("commit", "copies", "round", "tail", "trick")
 
     def __init__(self) -> None:
         self.round = self.trick = self.commit = -1
-        #: Every seat's :data:`Opponent` (without the 0/5 flag), twice over, so that
-        #: the seats after any seat are one slice.
-        self.seats: list[Opponent] = []
+        self.copies: list[int] = []
+        #: The :data:`Opponent` of the last seats of the trick, in order (without the
+        #: 0/5 flag): a later decision of the trick needs a tail of it.
+        self.tail: list[Opponent] = []
 
 
 def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
@@ -120,15 +122,27 @@ def _later_seats(
     """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
     ``seat`` has not seen, and how many those are (at least 1)."""
     players = s.players
-    last = s.trick == TRICKS_PER_ROUND
     commit = style.early_commit
     if memo is None:
+        last = s.trick == TRICKS_PER_ROUND
         opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+        copies = _copies(players, s.variants)
     else:
-        if memo.trick != s.trick or memo.round != s.round or memo.commit != commit:
-            memo.seats = [_seat_view(s, j, last, commit) for j in range(players)] * 2
+        tail = memo.tail
+        if (
+            memo.trick != s.trick
+            or memo.round != s.round
+            or memo.commit != commit
+            or len(tail) < later
+        ):
+            last = s.trick == TRICKS_PER_ROUND
+            tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+            memo.tail = tail
             memo.round, memo.trick, memo.commit = s.round, s.trick, commit
-        opponents = memo.seats[seat + 1 : seat + 1 + later]
+        opponents = tail[len(tail) - later :]
+        copies = memo.copies
+        if not copies:
+            copies = memo.copies = _copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -138,7 +152,6 @@ def _later_seats(
                 reach, size, _, lapped = opponents[i]
                 opponents[i] = (reach, size, True, lapped)
     hand = s.hands[seat]
-    copies = _copies(players, s.variants)
     if style.count_cards:
         unseen = tuple([n - h - f for n, h, f in zip(copies, hand, s.face_up, strict=True)])
     else:  # a player who remembers only the deck and their own hand
@@ -186,8 +199,8 @@ _NO_KEEP = (0.0,) * SUITS
 
 def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
     single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
-    entry = _KEEP[id(style)] = (style, single, tuple(worth * 0.6 for worth in single))
-    return entry
+    several = tuple(worth * 0.6 for worth in single)
+    return remember(_KEEP, id(style), (style, single, several), 1024)
 
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
@@ -273,8 +286,8 @@ def _scan(
     willing = style.willing
     blocked = s.blocked
     holds = _HOLDS
-    # Whether a run may skip gas that scores lower and is never sensible; exact only
-    # when the best within ``slack`` is sought and a gas is worth more than ``slack``.
+    # Whether a run may skip the gas that is never sensible, or (when only the best
+    # within ``slack`` is sought and a gas is worth more than that) scores lower.
     shortcut = only_sensible or slack < 1e-6 < gv
     groups = _GROUPS.get(key) or _groups(key)
     for start, count, kind, suit, value, effect in groups:
@@ -449,7 +462,7 @@ def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float])
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
     """The action id ``style`` plays for the current seat of ``s``: the best score (ties
     broken at random), or with a ``temperature`` a softmax draw over the sensible
-    actions (those more than ``style.cutoff`` below the best given no weight)."""
+    actions."""
     return _choose(s, style, rng, None)
 
 
@@ -463,7 +476,7 @@ def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
         best -= 1e-9
         top = [f[0] for f in found if f[1] >= best]
         return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
-    found, best = _scan(s, key, style, style.cutoff, True, memo)
+    found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((f[1] - best) / temperature) for f in found]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)
@@ -475,15 +488,26 @@ def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
 
 
 def rollout(
-    s: SimState, rng: Rng, style: Style = NORMAL, others: Style | None = None, seat: int = -1
+    s: SimState,
+    rng: Rng,
+    style: Style = NORMAL,
+    others: Style | None = None,
+    seat: int = -1,
+    deal: bool = True,
 ) -> list[float]:
     """Play ``s`` to the end of its round and return each seat's estimated chance of
     winning from there (as ``engine.bots.search.rollout``). ``seat`` plays ``style``; the
-    others play ``others`` (by default ``style`` too)."""
-    start = s.round
+    others play ``others`` (by default ``style`` too). Without ``deal`` the round's last
+    trick deals no next round (:meth:`engine.sim.SimState.play_out`): the same values,
+    and the state is only good for reading the round's result."""
     if others is None:
         others = style
     memo = TrickMemo()
-    while s.winner < 0 and s.round == start:
-        s.apply(_choose(s, style if s.turn == seat else others, rng, memo))
+    if deal:
+        start = s.round
+        while s.winner < 0 and s.round == start:
+            s.apply(_choose(s, style if s.turn == seat else others, rng, memo))
+    elif s.winner < 0:
+        while s.play_out(_choose(s, style if s.turn == seat else others, rng, memo)):
+            pass
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
