@@ -65,7 +65,7 @@ def _copies(players: int, variants: Variants) -> list[int]:
         copies = [0] * SUITS
         for card in variants.deck(players):
             copies[SUIT_INDEX[card]] += 1
-        entry = _COPIES[key] = (variants, copies)
+        entry = remember(_COPIES, key, (variants, copies), 256)
     return entry[1]
 
 
@@ -160,7 +160,8 @@ def _later_seats(
     return opponents, unseen, pool if pool > 1 else 1
 
 
-#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1.
+#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1 (a few
+#: hundred bytes each; a search's decisions share a few thousand).
 _REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
 
 
@@ -188,7 +189,7 @@ def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[l
             lichens = n
     for v in range(4, -1, -1):
         by_value[v] += by_value[v + 1]
-    return remember(_REACH, key, (by_value, lichens))
+    return remember(_REACH, key, (by_value, lichens), 8192)
 
 
 # Per style (by id, the style kept alive with its entry so the id cannot be reused): the
