@@ -580,6 +580,17 @@ class SimState:
             self._resolve()
         return self.winner
 
+    def play_out(self, action: int) -> bool:
+        """:meth:`apply` for a rollout that stops at the end of the round: the same play,
+        but the round's last trick deals no next round, so the state keeps the round's
+        result (laps, gas, the next lead, the winner) and is not to be played on.
+        Returns whether the round goes on."""
+        if self.put(action):
+            last = self.trick == TRICKS_PER_ROUND
+            self._resolve(not last)
+            return not last and self.winner < 0
+        return True
+
     def put(self, action: int) -> bool:
         """The first half of :meth:`apply`: play action id ``action`` (which must be
         legal) into the trick, its card's effect and gas included (R7–R10, R20, R22).
@@ -653,8 +664,9 @@ class SimState:
         """R11–R17 once every seat has played (after :meth:`put` said so)."""
         self._resolve()
 
-    def _resolve(self) -> None:
-        """R11–R17 once every seat has played, in the order docs/rules.md gives."""
+    def _resolve(self, deal: bool = True) -> None:
+        """R11–R17 once every seat has played, in the order docs/rules.md gives (without
+        ``deal``, a round's last trick deals no next round: :meth:`play_out`)."""
         if self.tuners and self.middle:
             self._share()
         plays = self.plays
@@ -693,7 +705,8 @@ class SimState:
         else:  # R6, R17: the latest lap gainer leads; nobody ever: the same lead again
             if self.lap_order:
                 self.lead = self.lap_order[-1]
-            self.deal()
+            if deal:
+                self.deal()
         self.turn = self.lead
 
     def deal(self) -> None:

@@ -20,8 +20,6 @@ scores the result with :func:`engine.bots.value.chances`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from operator import itemgetter
 
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
@@ -48,178 +46,150 @@ from engine.sim import (
 from engine.variants import Variants
 
 _STRUCK = STRUCK_BY_LICHEN
-_score = itemgetter(1)
-_COPIES: dict[tuple[int, Variants], list[int]] = {}
+# Cards of each suit in the deck, per (variants, players): keyed by the variants' id and
+# the player count (hashing the frozen dataclass costs more than the lookup), the
+# variants kept alive in the entry so the id cannot be reused.
+_COPIES: dict[int, tuple[Variants, list[int]]] = {}
 # The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
-# is a pure function of three small integers, so one table serves every decision.
-_HOLDS: dict[int, float] = {}
+# is a pure function of three small integers, so one flat table (-1: not yet worked
+# out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
+# a hand below 16.
+_HOLDS: list[float] = [-1.0] * (1 << 16)
 
 
 def _copies(players: int, variants: Variants) -> list[int]:
     """Cards of each suit (by index) in the deck."""
-    copies = _COPIES.get((players, variants))
-    if copies is None:
+    key = id(variants) << 3 | players
+    entry = _COPIES.get(key)
+    if entry is None or entry[0] is not variants:
         copies = [0] * SUITS
         for card in variants.deck(players):
             copies[SUIT_INDEX[card]] += 1
-        _COPIES[(players, variants)] = copies
-    return copies
+        entry = remember(_COPIES, key, (variants, copies), 256)
+    return entry[1]
 
 
 def _holds_any(pool: int, count: int, hand: int) -> float:
     """The chance that a hidden hand of ``hand`` cards holds one of ``count`` cards
     among ``pool`` unseen ones (1 − the chance it misses them all)."""
-    key = pool << 16 | count << 8 | hand
-    got = _HOLDS.get(key)
-    if got is None:
+    index = pool << 10 | count << 4 | hand
+    got = _HOLDS[index]
+    if got < 0.0:
         miss = 1.0
         for i in range(min(hand, pool)):
             if pool - count - i <= 0:
                 miss = 0.0
                 break
             miss *= (pool - count - i) / (pool - i)
-        got = _HOLDS[key] = 1.0 - miss
+        got = _HOLDS[index] = 1.0 - miss
     return got
 
 
-class _Trick:
-    """Facts about the current trick shared by every candidate action."""
+#: Per later seat: speed plus the gas it is assumed to add, its hand size, and whether
+#: it could still play its 0/5 card here (and as a 5).
+Opponent = tuple[int, int, bool, bool]
 
-    __slots__ = (
-        "best_plain",
-        "best_struck",
-        "blocked",
-        "later",
-        "lichen_in",
-        "opponents",
-        "pool",
-        "s",
-        "seat",
-        "style",
-        "tables",
-        "unseen",
+
+class TrickMemo:
+    """What the policy learnt of one rollout's state that later decisions can reuse: the
+    deck's cards by suit, and the later seats of the current trick as one decision saw
+    them (a seat's numbers change only when it plays, and then it is no later seat again
+    in that trick)."""
+
+    __slots__ = ("commit", "copies", "round", "tail", "trick")
+
+    def __init__(self) -> None:
+        self.round = self.trick = self.commit = -1
+        self.copies: list[int] = []
+        #: The :data:`Opponent` of the last seats of the trick, in order (without the
+        #: 0/5 flag): a later decision of the trick needs a tail of it.
+        self.tail: list[Opponent] = []
+
+
+def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
+    gas = s.gas[j]
+    return (
+        s.speed[j] + (gas if last or gas < commit else commit),
+        sum(s.hands[j]),
+        False,
+        s.laps[j] >= 1,
     )
 
-    def __init__(self, s: SimState, seat: int, style: Style) -> None:
-        self.s, self.seat, self.style = s, seat, style
-        self.lichen_in = s.lichen
-        self.blocked = s.blocked
-        plain = struck = -1
-        for _, a, speed in s.plays:
-            final = FINAL[a]
-            if final >= 0:
-                if final + speed > plain:
-                    plain = final + speed
-                if FINAL_STRUCK[a] + speed > struck:
-                    struck = FINAL_STRUCK[a] + speed
-        self.best_plain = struck if s.lichen else plain
-        self.best_struck = struck
-        self.later = s.players - len(s.plays) - 1
-        # The later seats and the unseen cards are worked out on the first chance asked
-        # for: many decisions (the last seat's, say) need none.
-        self.opponents: list[tuple[int, int, bool, bool]] | None = None
-        self.unseen: list[int] = []
-        self.pool = 1
-        self.tables: dict[int, tuple[list[int], int]] = {}
 
-    def _later_seats(self) -> list[tuple[int, int, bool, bool]]:
-        """Per later seat: speed plus the gas it is assumed to add, its hand size, and
-        whether it could still play its 0/5 card here (and as a 5)."""
-        s, seat = self.s, self.seat
-        players = s.players
+def _later_seats(
+    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
+) -> tuple[list[Opponent], tuple[int, ...], int]:
+    """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
+    ``seat`` has not seen, and how many those are (at least 1)."""
+    players = s.players
+    commit = style.early_commit
+    if memo is None:
         last = s.trick == TRICKS_PER_ROUND
-        open_zero_five = s.zf_variant and not s.zf_in and s.removed > 0
-        commit = self.style.early_commit
-        opponents = []
-        for i in range(1, self.later + 1):
-            j = (seat + i) % players
-            gas = s.gas[j]
-            opponents.append(
-                (
-                    s.speed[j] + (gas if last else min(gas, commit)),
-                    sum(s.hands[j]),
-                    open_zero_five and s.zero_five[j] and gas < MAX_GAS,
-                    s.laps[j] >= 1,
-                )
-            )
-        hand = s.hands[seat]
+        opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
         copies = _copies(players, s.variants)
-        if self.style.count_cards:
-            face_up = s.face_up
-            self.unseen = [n - hand[i] - face_up[i] for i, n in enumerate(copies)]
-        else:  # a player who remembers only the deck and their own hand
-            self.unseen = [n - hand[i] for i, n in enumerate(copies)]
-        self.pool = max(1, sum(self.unseen))
-        self.opponents = opponents
-        return opponents
+    else:
+        tail = memo.tail
+        if (
+            memo.trick != s.trick
+            or memo.round != s.round
+            or memo.commit != commit
+            or len(tail) < later
+        ):
+            last = s.trick == TRICKS_PER_ROUND
+            tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+            memo.tail = tail
+            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
+        opponents = tail[len(tail) - later :]
+        copies = memo.copies
+        if not copies:
+            copies = memo.copies = _copies(players, s.variants)
+    if s.zf_variant and not s.zf_in and s.removed > 0:
+        flags = s.zero_five
+        tanks = s.gas
+        for i in range(later):
+            j = (seat + 1 + i) % players
+            if flags[j] and tanks[j] < MAX_GAS:
+                reach, size, _, lapped = opponents[i]
+                opponents[i] = (reach, size, True, lapped)
+    hand = s.hands[seat]
+    if style.count_cards:
+        unseen = tuple([n - h - f for n, h, f in zip(copies, hand, s.face_up, strict=True)])
+    else:  # a player who remembers only the deck and their own hand
+        unseen = tuple([n - h for n, h in zip(copies, hand, strict=True)])
+    pool = sum(unseen)
+    return opponents, unseen, pool if pool > 1 else 1
 
-    def reach_table(self, suit: int, lichen_after: bool) -> tuple[list[int], int]:
-        """After a card of ``suit`` (-1: the 0/5 card) goes face up: the unseen cards a
-        later seat could still play face up with an effective value of at least v (v =
-        0..5), and the unseen 1s that could strike it."""
-        key = suit << 1 | lichen_after
-        table = self.tables.get(key)
-        if table is None:
-            by_value = [0] * 6
-            lichens = 0
-            blocked = self.blocked
-            for other, n in enumerate(self.unseen):
-                if n <= 0 or other == suit or blocked >> other & 1:
-                    continue
-                v = VALUE[other]
-                if lichen_after and v in _STRUCK:
-                    v = 0
-                by_value[v] += n
-                if other == LICHEN:
-                    lichens = n
-            for v in range(4, -1, -1):
-                by_value[v] += by_value[v + 1]
-            table = self.tables[key] = (by_value, lichens)
+
+#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1 (a few
+#: hundred bytes each; a search's decisions share a few thousand).
+_REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
+
+
+def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
+    """The unseen cards a later seat could still play face up with an effective value of
+    at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
+    could strike a card (cached: many decisions see the same unseen cards). A card of the
+    suit just played is counted here too: the caller takes its suit out (:func:`_scan`).
+    The table is shared: it is not to be changed."""
+    key = (unseen, blocked << 1 | lichen_after)
+    table = _REACH.get(key)
+    if table is not None:
         return table
-
-    def win_chance(self, style: Style, final: int, value: int, suit: int) -> float:
-        """Chance a card of printed ``value`` with ``final`` wins once the later seats
-        play; ``suit`` is the racer suit it blocks (-1 for the 0/5 card)."""
-        lichen_after = self.lichen_in or suit == LICHEN
-        best = self.best_struck if lichen_after else self.best_plain
-        if final <= best:
-            return 0.0
-        if not self.later:
-            return 1.0
-        strikable = not lichen_after and value in _STRUCK
-        opponents = self.opponents
-        if opponents is None:
-            opponents = self._later_seats()
-        at_least, lichens = self.reach_table(suit, lichen_after)
-        chance = 1.0
-        willing = style.willing
-        pool = self.pool
-        holds = _HOLDS
-        for reach, hand, zero_five, lapped in opponents:
-            need = final + 1 - reach
-            if need <= 5:  # _holds_any, its cache lookup inlined
-                count = at_least[need if need > 0 else 0]
-                beat = holds.get(pool << 16 | count << 8 | hand)
-                if beat is None:
-                    beat = _holds_any(pool, count, hand)
-            else:
-                beat = 0.0
-            if zero_five and (5 if lapped and not lichen_after else 0) + 1 >= need:
-                beat = 1.0
-            if strikable and lichens and 1 + reach > max(final - value, self.best_struck):
-                strike = _holds_any(pool, lichens, hand)
-                beat = 1.0 - (1.0 - beat) * (1.0 - strike)
-            chance *= 1.0 - willing * beat
-        return chance
-
-
-def _trick_worth(s: SimState, seat: int, style: Style) -> float:
-    if s.trick < TRICKS_PER_ROUND:
-        return style.speed_value * (TRICKS_PER_ROUND - s.trick)
-    worth = style.win_value if s.laps[seat] >= 1 else style.lap_value
-    if any(laps >= 1 for other, laps in enumerate(s.laps) if other != seat):
-        worth += style.deny_value
-    return worth
+    by_value = [0] * 6
+    lichens = 0
+    for other in range(SUITS):
+        n = unseen[other]
+        if n <= 0 or blocked >> other & 1:
+            continue
+        v = VALUE[other]
+        if lichen_after and v in _STRUCK:
+            v = 0
+        by_value[v] += n
+        if other == LICHEN:
+            lichens = n
+    for v in range(4, -1, -1):
+        by_value[v] += by_value[v + 1]
+    return remember(_REACH, key, (by_value, lichens), 8192)
 
 
 # Per style (by id, the style kept alive with its entry so the id cannot be reused): the
@@ -230,119 +200,219 @@ _NO_KEEP = (0.0,) * SUITS
 
 def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
     single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
-    entry = _KEEP[id(style)] = (style, single, tuple(worth * 0.6 for worth in single))
-    return entry
+    several = tuple(worth * 0.6 for worth in single)
+    return remember(_KEEP, id(style), (style, single, several), 1024)
 
 
-def _keep(s: SimState, hand: list[int], style: Style) -> Sequence[float]:
-    """Worth of still holding each card after this trick."""
-    if s.trick == TRICKS_PER_ROUND and s.deal_size == 6:
-        return _NO_KEEP
+#: One scored action: (index in the legal set, score, chance of winning the trick).
+Scored = tuple[int, float, float]
+
+
+def _scan(
+    s: SimState,
+    key: int,
+    style: Style,
+    slack: float,
+    only_sensible: bool,
+    memo: TrickMemo | None = None,
+) -> tuple[list[Scored], float]:
+    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in
+    legal order, leaving out those that score more than ``slack`` below the best (a
+    run's score at a certain win falls with every gas added and bounds every score of
+    the run: once it is below the best found so far less ``slack``, the rest of the run
+    is too; ``math.inf`` scores every action) and, with ``only_sensible``, those
+    :func:`sensible` leaves out.
+
+    Every score is the same float, from the same operations in the same order, however
+    many actions are left out: the worth of the trick and of the card kept, the gas
+    gained and burnt, and the chance of winning, which assumes each later seat holds
+    random cards from those this seat has not seen."""
+    me = s.turn
+    hand = s.hands[me]
+    trick = s.trick
+    plain = struck = -1
+    for _, a, speed in s.plays:
+        final = FINAL[a]
+        if final >= 0:
+            if final + speed > plain:
+                plain = final + speed
+            final = FINAL_STRUCK[a] + speed
+            if final > struck:
+                struck = final
+    lichen_in = s.lichen
+    if lichen_in:
+        plain = struck
+    later = s.players - len(s.plays) - 1
+    gv = style.gas_value
+    room = MAX_GAS - s.gas[me]
+    speed = s.speed[me]
+    middle = s.middle
+    removed = s.removed
     entry = _KEEP.get(id(style))
     if entry is None or entry[0] is not style:
         entry = _keep_tables(style)
     single, several = entry[1], entry[2]
-    return [several[suit] if n > 1 else single[suit] for suit, n in enumerate(hand)]
-
-
-class _Scorer:
-    """The per-decision numbers of the scoring, and the scores of a run of actions."""
-
-    __slots__ = ("gv", "keep", "later_tricks", "room", "s", "speed", "style", "tr", "worth")
-
-    keep: Sequence[float]
-
-    def __init__(self, s: SimState, style: Style) -> None:
-        me = s.turn
-        self.s = s
-        self.style = style
-        self.tr = _Trick(s, me, style)
-        self.speed = s.speed[me]
-        self.room = MAX_GAS - s.gas[me]
-        self.worth = _trick_worth(s, me, style)
-        self.gv = style.gas_value
-        self.later_tricks = TRICKS_PER_ROUND - s.trick
-        self.keep = _keep(s, s.hands[me], style)
-
-    def tune_gain(self) -> float:
-        """Expected gas of a Tune-Up share, capped by the room in the tank."""
-        s = self.s
-        share = s.middle / (1 + s.tuners + self.style.later_tuners * self.tr.later)
-        return min(float(self.room), share)
-
-    def run(
-        self,
-        start: int,
-        count: int,
-        kind: int,
-        suit: int,
-        value: int,
-        effect: int,
-        floor: float,
-        found: list[tuple[int, float, float]],
-        raise_floor: bool,
-    ) -> float:
-        """Score the ``count`` actions of the run at index ``start`` (gas 0, 1, ...) into
-        ``found`` as (index, score, chance), stopping once even a certain win would score
-        below ``floor`` (the score at chance 1 is an upper bound: every rounding step is
-        monotone); with ``raise_floor`` the floor rises to the best score found less 1e-9.
-        Returns the floor."""
-        tr, worth, gv, style = self.tr, self.worth, self.gv, self.style
+    if trick < TRICKS_PER_ROUND:
+        worth = style.speed_value * (TRICKS_PER_ROUND - trick)
+    else:
+        laps = s.laps
+        worth = style.win_value if laps[me] >= 1 else style.lap_value
+        for other in range(s.players):
+            if other != me and laps[other] >= 1:
+                worth += style.deny_value
+                break
+        if s.deal_size == 6:  # nothing is kept past the round's last trick
+            single = several = _NO_KEEP
+    tune = min(float(room), middle / (1 + s.tuners + style.later_tuners * later)) * gv
+    floor = -math.inf
+    if slack != math.inf:
+        # A Tune Up of every card in hand is legal (R7): the best of them is a floor.
+        for suit in range(SUITS):
+            n = hand[suit]
+            if n:
+                score = tune - (several[suit] if n > 1 else single[suit])
+                if score > floor:
+                    floor = score
+        floor -= slack
+    found: list[Scored] = []
+    top = -math.inf
+    # Worked out on the first chance asked for: many decisions (the last seat's, say)
+    # need none.
+    opponents: list[Opponent] = []
+    seats_known = False
+    unseen: tuple[int, ...] = ()
+    pool = 1
+    plain_table: tuple[list[int], int] | None = None
+    struck_table: tuple[list[int], int] | None = None
+    willing = style.willing
+    blocked = s.blocked
+    holds = _HOLDS
+    # Whether a run may skip the gas that is never sensible, or (when only the best
+    # within ``slack`` is sought and a gas is worth more than that) scores lower.
+    shortcut = only_sensible or slack < 1e-6 < gv
+    groups = _GROUPS.get(key) or _groups(key)
+    for start, count, kind, suit, value, effect in groups:
+        keep = several[suit] if hand[suit] > 1 else single[suit]
+        if kind == TUNE_UP:
+            score = tune - keep
+            if score >= floor:
+                found.append((start, score, 0.0))
+                if score > top:
+                    top = score
+            continue
         extra = 0.0
         gained = 0
-        speed = self.speed
+        my_speed = speed
         zero_five = kind != PLAY
         if zero_five:
-            lichen_after = tr.lichen_in
-            gained = min(2 if value == 0 else 1, self.s.removed, self.room)
+            lichen_after = lichen_in
+            gained = min(2 if value == 0 else 1, removed, room)
             cost = style.zero_five_keep
             blocks = -1
         else:
-            lichen_after = tr.lichen_in or suit == LICHEN
+            lichen_after = lichen_in or suit == LICHEN
             cost = 0.0
             blocks = suit
-            if suit == SALTY and self.s.middle > 0:
-                gained = 1 if self.room > 0 else 0
+            if suit == SALTY and middle > 0:
+                gained = 1 if room > 0 else 0
             elif suit == ZERO:
                 if effect == GAS:
-                    gained = 1 if self.room > 0 else 0
+                    gained = 1 if room > 0 else 0
                 else:
-                    speed += 1
-                    extra = style.speed_value * self.later_tricks
+                    my_speed += 1
+                    extra = style.speed_value * (TRICKS_PER_ROUND - trick)
         shown = 0 if lichen_after and value in _STRUCK else value
-        best = tr.best_struck if lichen_after else tr.best_plain
-        keep = self.keep[suit]
-        for g in range(count):
+        best = struck if lichen_after else plain
+        strikable = not lichen_after and value in _STRUCK
+        # The later seats' reach tables, and the unseen cards of this card's own suit,
+        # which they can no longer play face up: set on the run's first chance.
+        at_least: list[int] = []
+        lichens = 0
+        own = own_value = 0
+        ready = False
+        seen = -1.0
+        g = 0
+        while g < count:
             gain = (gained - g) * gv
             bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
             if bound < floor and gv > 0.0:
                 break
-            final = shown + g + speed
+            final = shown + g + my_speed
             if final <= best:
                 p = 0.0
-            elif not tr.later:
+            elif not later:
                 p = 1.0
             else:
-                p = tr.win_chance(style, final, value, blocks)
-            score = p * worth + gain  # then the rest, in score_actions' order of operations
+                if not ready:
+                    if not seats_known:
+                        opponents, unseen, pool = _later_seats(s, me, later, style, memo)
+                        seats_known = True
+                    if lichen_after:
+                        if struck_table is None:
+                            struck_table = _reach(unseen, blocked, True)
+                        at_least, lichens = struck_table
+                    else:
+                        if plain_table is None:
+                            plain_table = _reach(unseen, blocked, False)
+                        at_least, lichens = plain_table
+                    if blocks >= 0 and unseen[blocks] > 0:
+                        own = unseen[blocks]
+                        own_value = VALUE[blocks]
+                        if lichen_after and own_value in _STRUCK:
+                            own_value = 0
+                        if blocks == LICHEN:
+                            lichens = 0
+                    ready = True
+                p = 1.0
+                lowest = final - value if final - value > struck else struck
+                for reach, size, zero_five_left, lapped in opponents:
+                    need = final + 1 - reach
+                    if need <= 5:
+                        at = need if need > 0 else 0
+                        n = at_least[at] - own if at <= own_value else at_least[at]
+                        beat = holds[pool << 10 | n << 4 | size]
+                        if beat < 0.0:
+                            beat = _holds_any(pool, n, size)
+                    else:
+                        beat = 0.0
+                    if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
+                        beat = 1.0
+                    if strikable and lichens and 1 + reach > lowest:
+                        strike = holds[pool << 10 | lichens << 4 | size]
+                        if strike < 0.0:
+                            strike = _holds_any(pool, lichens, size)
+                        beat = 1.0 - (1.0 - beat) * (1.0 - strike)
+                    p *= 1.0 - willing * beat
+            score = p * worth + gain
             score = score - keep - cost if zero_five else score + extra - keep
-            found.append((start + g, score, p))
-            if raise_floor and score - 1e-9 > floor:
-                floor = score - 1e-9
-        return floor
+            g += 1
+            if only_sensible and g > 1:
+                # Gas on a card that cannot win, or more gas for no better chance than
+                # the last kept, only feeds the middle.
+                if p <= 0.0 or p <= seen + 1e-9:
+                    continue
+                seen = p
+            found.append((start + g - 1, score, p))
+            if score > top:
+                top = score
+                if score - slack > floor:
+                    floor = score - slack
+            if shortcut:
+                # The chance only grows with the gas (need rises), and the score falls by
+                # the gas's worth: gas the card needs to win at all comes first, and past
+                # a certain win (a sensible one, if that is asked for) nothing scores
+                # within ``slack`` or is sensible.
+                if p >= 1.0 and (g > 1 or not only_sensible):
+                    break
+                if g == 1 and final <= best:
+                    g = best - shown - my_speed + 1
+    return found, top
 
 
 def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
     """Every legal action's score and chance of winning, for the current seat of ``s``
     whose legal-set key is ``key`` (in the order of :func:`engine.sim.legal_ids`)."""
-    scorer = _Scorer(s, style)
-    tune = scorer.tune_gain() * scorer.gv
-    found: list[tuple[int, float, float]] = []
-    for start, count, kind, suit, value, effect in _groups(key):
-        if kind == TUNE_UP:
-            found.append((start, tune - scorer.keep[suit], 0.0))
-        else:
-            scorer.run(start, count, kind, suit, value, effect, -math.inf, found, False)
+    found = _scan(s, key, style, math.inf, False)[0]
     return [f[1] for f in found], [f[2] for f in found]
 
 
@@ -368,32 +438,6 @@ def _groups(key: int) -> tuple[Group, ...]:
     return groups
 
 
-def _best_indices(s: SimState, key: int, style: Style) -> list[int]:
-    """Indices of the actions within 1e-9 of the best score, as :func:`choose_id` wants
-    them, without working out the chances of actions that cannot reach the best: a
-    run's score at a certain win falls with every gas added, so once it is below the
-    best found so far the rest of the run is too."""
-    scorer = _Scorer(s, style)
-    tune = scorer.tune_gain() * scorer.gv
-    keep = scorer.keep
-    hand = s.hands[s.turn]
-    # A Tune Up of every card in hand is legal (R7): the best of them is a floor.
-    floor = -math.inf
-    for suit in range(SUITS):
-        if hand[suit] and tune - keep[suit] > floor:
-            floor = tune - keep[suit]
-    floor -= 1e-9
-    found: list[tuple[int, float, float]] = []
-    groups = _GROUPS.get(key) or _groups(key)
-    for start, count, kind, suit, value, effect in groups:
-        if kind == TUNE_UP:
-            found.append((start, tune - keep[suit], 0.0))
-        else:
-            floor = scorer.run(start, count, kind, suit, value, effect, floor, found, True)
-    best = max(found, key=_score)[1] - 1e-9
-    return [f[0] for f in found if f[1] >= best]
-
-
 def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
     """Indices of the actions that are not plainly wasteful: gas spent on a card that
     cannot win, or more gas than another action with the same card already needs for the
@@ -417,33 +461,54 @@ def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float])
 
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the current seat of ``s``."""
+    """The action id ``style`` plays for the current seat of ``s``: the best score (ties
+    broken at random), or with a ``temperature`` a softmax draw over the sensible
+    actions."""
+    return _choose(s, style, rng, None)
+
+
+def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
+    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
-    if style.temperature <= 0.0:
-        top = _best_indices(s, key, style)
+    temperature = style.temperature
+    if temperature <= 0.0:
+        found, best = _scan(s, key, style, 1e-9, False, memo)
+        best -= 1e-9
+        top = [f[0] for f in found if f[1] >= best]
         return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
-    scores, chances_ = score_ids(s, key, style)
-    candidates = sensible(legal, scores, chances_)
-    top_score = max(scores[i] for i in candidates)
-    weights = [math.exp((scores[i] - top_score) / style.temperature) for i in candidates]
+    found, best = _scan(s, key, style, math.inf, True, memo)
+    exp = math.exp
+    weights = [exp((f[1] - best) / temperature) for f in found]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)
-    for i, w in zip(candidates, weights, strict=True):
+    for f, w in zip(found, weights, strict=True):
         pick -= w
         if pick < 0:
-            return legal[i]
-    return legal[candidates[-1]]
+            return legal[f[0]]
+    return legal[found[-1][0]]
 
 
 def rollout(
-    s: SimState, rng: Rng, style: Style = NORMAL, others: Style | None = None, seat: int = -1
+    s: SimState,
+    rng: Rng,
+    style: Style = NORMAL,
+    others: Style | None = None,
+    seat: int = -1,
+    deal: bool = True,
 ) -> list[float]:
     """Play ``s`` to the end of its round and return each seat's estimated chance of
     winning from there (as ``engine.bots.search.rollout``). ``seat`` plays ``style``; the
-    others play ``others`` (by default ``style`` too)."""
-    start = s.round
+    others play ``others`` (by default ``style`` too). Without ``deal`` the round's last
+    trick deals no next round (:meth:`engine.sim.SimState.play_out`): the same values,
+    and the state is only good for reading the round's result."""
     if others is None:
         others = style
-    while s.winner < 0 and s.round == start:
-        s.apply(choose_id(s, style if s.turn == seat else others, rng))
+    memo = TrickMemo()
+    if deal:
+        start = s.round
+        while s.winner < 0 and s.round == start:
+            s.apply(_choose(s, style if s.turn == seat else others, rng, memo))
+    elif s.winner < 0:
+        while s.play_out(_choose(s, style if s.turn == seat else others, rng, memo)):
+            pass
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)

@@ -130,6 +130,21 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 )
 
 
+_NOISY: dict[tuple[int, float], Style] = {}
+
+
+def _noisy(model: int, noise: float) -> Style:
+    """``OPPONENT_MODELS[model]`` choosing with temperature ``noise``, one object per
+    pair: the policy keeps tables per style object, so a new object each decision would
+    grow them without end."""
+    style = _NOISY.get((model, noise))
+    if style is None:
+        if len(_NOISY) >= 256:
+            _NOISY.clear()
+        style = _NOISY[(model, noise)] = replace(OPPONENT_MODELS[model], temperature=noise)
+    return style
+
+
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.thread_time}
 """The clocks a time budget can run on. ``wall`` (the default, what the server uses) is
 real time: a move must come within the budget however busy the machine is. ``cpu`` is the
@@ -174,7 +189,7 @@ def run_worlds(
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
-    styles = [replace(style, temperature=noise) for style in OPPONENT_MODELS[:models]]
+    styles = [_noisy(i, noise) for i in range(models)]
     paired: list[list[float]] = []
     used = 0
     while not stop.reached(used):
@@ -187,7 +202,7 @@ def run_worlds(
                 return paired, used, stats.alive
             state = world.clone()
             state.apply(ids[i])
-            row[i] = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat)[seat]
+            row[i] = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat, False)[seat]
             used += 1
         for i in stats.alive:
             stats.sums[i] += row[i]

@@ -169,3 +169,30 @@ def test_noise_reaches_the_modelled_opponents_and_only_them() -> None:
     noisy = run_worlds(observation, shortlist, 5, stop, prune=False, noise=DEFAULT_NOISE)[0]
     assert len(noisy) == len(exact)
     assert noisy != exact
+
+
+def test_a_rollout_without_the_round_end_deal_gives_the_same_values() -> None:
+    """The search's rollouts stop before the next round's deal (SimState.play_out): the
+    values, the laps, gas and next lead must be those of the rollout that deals."""
+    compared = 0
+    for index in range(24):
+        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
+        rng = Rng(index)
+        while game.winner is None:
+            if rng.below(3) == 0:
+                dealt, undealt = SimState.from_game(game), SimState.from_game(game)
+                seat = dealt.turn
+                noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
+                expected = rollout(dealt, Rng(compared), NORMAL, noisy, seat)
+                got = rollout(undealt, Rng(compared), NORMAL, noisy, seat, deal=False)
+                assert got == expected, (index, compared)
+                assert (undealt.laps, undealt.gas, undealt.lead, undealt.winner) == (
+                    dealt.laps,
+                    dealt.gas,
+                    dealt.lead,
+                    dealt.winner,
+                )
+                compared += 1
+            legal = game.legal_actions()
+            game.apply(legal[rng.below(len(legal))])
+    assert compared > 100
