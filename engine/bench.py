@@ -151,18 +151,30 @@ def rate(loop: Loop, players: int, variants: Variants, seconds: float) -> float:
     return decisions / elapsed
 
 
-def _compare(base: dict[str, float], seconds: float) -> list[str]:
-    """The OpenSpiel lines (each loop's base-game rate beside OpenSpiel's), or a hint on
-    how to get them."""
+def _spiel_rates(seconds: float) -> tuple[float, float] | None:
+    """OpenSpiel Hearts' steps and player decisions per CPU second, or None without it."""
     open_spiel_playouts(min(0.5, seconds))  # warm-up, as for the engine
     spiel = open_spiel_playouts(seconds)
     if spiel is None:
-        return ["OpenSpiel Hearts: not installed (pip install -e '.[bench]')"]
+        return None
     steps, decisions, elapsed = spiel
-    per_step, per_decision = steps / elapsed, decisions / elapsed
+    return steps / elapsed, decisions / elapsed
+
+
+def _compare(
+    base: dict[str, float], before: tuple[float, float] | None, after: tuple[float, float] | None
+) -> list[str]:
+    """The OpenSpiel lines: each loop's base-game rate beside OpenSpiel's, measured just
+    before and just after the base game (their mean is the anchor, so a machine whose
+    speed drifts during the run moves both sides alike), or a hint on how to get them."""
+    if before is None or after is None:
+        return ["OpenSpiel Hearts: not installed (pip install -e '.[bench]')"]
+    per_step = (before[0] + after[0]) / 2
+    per_decision = (before[1] + after[1]) / 2
     lines = [
         f"OpenSpiel Hearts (same loop): {per_step:,.0f} steps/s "
-        f"({per_decision:,.0f} player decisions/s; the rest are chance steps dealing cards)",
+        f"({per_decision:,.0f} player decisions/s; the rest are chance steps dealing cards; "
+        f"{before[1]:,.0f} just before the base game, {after[1]:,.0f} just after)",
     ]
     for name, rate_ in base.items():
         lines.append(
@@ -182,6 +194,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Random playouts, {args.players} players, decisions per CPU second, one core")
     print(f"{'configuration':<36}{'core':>10}{'checked':>10}{'server':>10}{'JSON':>10}")
     base: dict[str, float] = {}
+    before = _spiel_rates(args.seconds)
+    after = None
     for larger, zero, zero_five in itertools.product((False, True), repeat=3):
         variants = Variants(
             larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five
@@ -190,12 +204,14 @@ def main(argv: list[str] | None = None) -> None:
         checked = rate(checked_playouts, args.players, variants, args.seconds)
         server = rate(server_playouts, args.players, variants, args.seconds)
         as_json = rate(json_playouts, args.players, variants, args.seconds)
-        base = base or {
-            "core": sim,
-            "checked (listed)": checked,
-            "server path": server,
-            "server, JSON view": as_json,
-        }
+        if not base:
+            base = {
+                "core": sim,
+                "checked (listed)": checked,
+                "server path": server,
+                "server, JSON view": as_json,
+            }
+            after = _spiel_rates(args.seconds)
         print(
             f"{_label(variants):<36}{sim:>10,.0f}{checked:>10,.0f}{server:>10,.0f}{as_json:>10,.0f}"
         )
@@ -205,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
         "legal_actions + apply of a fresh Action;\nJSON: the same with the view's JSON form "
         "(Game.observation, what a response carries) instead"
     )
-    print("\n".join(_compare(base, args.seconds)))
+    print("\n".join(_compare(base, before, after)))
 
 
 if __name__ == "__main__":
