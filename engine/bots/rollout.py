@@ -208,6 +208,170 @@ def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, .
 Scored = tuple[int, float, float]
 
 
+class _Later:
+    """What the chance of winning reads of the seats still to play this trick, worked out
+    on the first chance a decision asks for (many decisions, the last seat's say, need
+    none): their reach and size, the unseen cards, and the reach tables by Lichen."""
+
+    __slots__ = (
+        "blocked",
+        "known",
+        "later",
+        "me",
+        "memo",
+        "opponents",
+        "plain",
+        "pool",
+        "s",
+        "struck",
+        "style",
+        "unseen",
+    )
+
+    def __init__(
+        self, s: SimState, me: int, later: int, style: Style, memo: TrickMemo | None
+    ) -> None:
+        self.s, self.me, self.later, self.style, self.memo = s, me, later, style, memo
+        self.blocked = s.blocked
+        self.known = False
+        self.opponents: list[Opponent] = []
+        self.unseen: tuple[int, ...] = ()
+        self.pool = 1
+        self.plain: tuple[list[int], int] | None = None
+        self.struck: tuple[list[int], int] | None = None
+
+    def table(self, lichen_after: bool) -> tuple[list[int], int]:
+        """The later seats' reach table and Lichen count, with or without a 1 face up."""
+        if not self.known:
+            found = _later_seats(self.s, self.me, self.later, self.style, self.memo)
+            self.opponents, self.unseen, self.pool = found
+            self.known = True
+        if lichen_after:
+            if self.struck is None:
+                self.struck = _reach(self.unseen, self.blocked, True)
+            return self.struck
+        if self.plain is None:
+            self.plain = _reach(self.unseen, self.blocked, False)
+        return self.plain
+
+
+def _beaten(
+    later: _Later,
+    final: int,
+    lowest: int,
+    tables: tuple[list[int], int, int, int],
+    lichen_after: bool,
+    strikable: bool,
+    willing: float,
+) -> float:
+    """The chance that no later seat beats ``final`` (``lowest``: what it counts once
+    struck by a 1), each holding random cards from those this seat has not seen."""
+    at_least, lichens, own, own_value = tables
+    holds = _HOLDS
+    pool = later.pool
+    p = 1.0
+    for reach, size, zero_five_left, lapped in later.opponents:
+        need = final + 1 - reach
+        if need <= 5:
+            at = need if need > 0 else 0
+            n = at_least[at] - own if at <= own_value else at_least[at]
+            beat = holds[pool << 10 | n << 4 | size]
+            if beat < 0.0:
+                beat = _holds_any(pool, n, size)
+        else:
+            beat = 0.0
+        if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
+            beat = 1.0
+        if strikable and lichens and 1 + reach > lowest:
+            strike = holds[pool << 10 | lichens << 4 | size]
+            if strike < 0.0:
+                strike = _holds_any(pool, lichens, size)
+            beat = 1.0 - (1.0 - beat) * (1.0 - strike)
+        p *= 1.0 - willing * beat
+    return p
+
+
+def _tables(later: _Later, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
+    """The reach table and Lichen count for a card, with the unseen cards of its own suit
+    (which the later seats can no longer play face up) and their value."""
+    at_least, lichens = later.table(lichen_after)
+    own = own_value = 0
+    unseen = later.unseen
+    if blocks >= 0 and unseen[blocks] > 0:
+        own = unseen[blocks]
+        own_value = VALUE[blocks]
+        if lichen_after and own_value in _STRUCK:
+            own_value = 0
+        if blocks == LICHEN:
+            lichens = 0
+    return at_least, lichens, own, own_value
+
+
+class _Frame:
+    """What every action of one decision shares: the trick's best numbers so far (plain
+    and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
+    room and speed, the share a Tune Up can hope for, and the seats still to play."""
+
+    __slots__ = (
+        "gv",
+        "later",
+        "later_count",
+        "lichen_in",
+        "middle",
+        "plain",
+        "removed",
+        "room",
+        "several",
+        "single",
+        "speed",
+        "struck",
+        "trick",
+        "tune",
+        "worth",
+    )
+
+    def __init__(self, s: SimState, style: Style, memo: TrickMemo | None) -> None:
+        me = s.turn
+        plain = struck = -1
+        for _, a, speed in s.plays:
+            final = FINAL[a]
+            if final >= 0:
+                if final + speed > plain:
+                    plain = final + speed
+                final = FINAL_STRUCK[a] + speed
+                if final > struck:
+                    struck = final
+        self.lichen_in = s.lichen
+        self.plain = struck if s.lichen else plain
+        self.struck = struck
+        later = self.later_count = s.players - len(s.plays) - 1
+        self.later = _Later(s, me, later, style, memo)
+        self.gv = style.gas_value
+        self.room = room = MAX_GAS - s.gas[me]
+        self.speed = s.speed[me]
+        self.middle = middle = s.middle
+        self.removed = s.removed
+        self.trick = trick = s.trick
+        entry = _KEEP.get(id(style))
+        if entry is None or entry[0] is not style:
+            entry = _keep_tables(style)
+        self.single, self.several = entry[1], entry[2]
+        if trick < TRICKS_PER_ROUND:
+            self.worth = style.speed_value * (TRICKS_PER_ROUND - trick)
+        else:
+            laps = s.laps
+            worth = style.win_value if laps[me] >= 1 else style.lap_value
+            for other in range(s.players):
+                if other != me and laps[other] >= 1:
+                    worth += style.deny_value
+                    break
+            self.worth = worth
+            if s.deal_size == 6:  # nothing is kept past the round's last trick
+                self.single = self.several = _NO_KEEP
+        share = middle / (1 + s.tuners + style.later_tuners * later)
+        self.tune = min(float(room), share) * self.gv
+
+
 def _scan(
     s: SimState,
     key: int,
@@ -227,43 +391,9 @@ def _scan(
     many actions are left out: the worth of the trick and of the card kept, the gas
     gained and burnt, and the chance of winning, which assumes each later seat holds
     random cards from those this seat has not seen."""
-    me = s.turn
-    hand = s.hands[me]
-    trick = s.trick
-    plain = struck = -1
-    for _, a, speed in s.plays:
-        final = FINAL[a]
-        if final >= 0:
-            if final + speed > plain:
-                plain = final + speed
-            final = FINAL_STRUCK[a] + speed
-            if final > struck:
-                struck = final
-    lichen_in = s.lichen
-    if lichen_in:
-        plain = struck
-    later = s.players - len(s.plays) - 1
-    gv = style.gas_value
-    room = MAX_GAS - s.gas[me]
-    speed = s.speed[me]
-    middle = s.middle
-    removed = s.removed
-    entry = _KEEP.get(id(style))
-    if entry is None or entry[0] is not style:
-        entry = _keep_tables(style)
-    single, several = entry[1], entry[2]
-    if trick < TRICKS_PER_ROUND:
-        worth = style.speed_value * (TRICKS_PER_ROUND - trick)
-    else:
-        laps = s.laps
-        worth = style.win_value if laps[me] >= 1 else style.lap_value
-        for other in range(s.players):
-            if other != me and laps[other] >= 1:
-                worth += style.deny_value
-                break
-        if s.deal_size == 6:  # nothing is kept past the round's last trick
-            single = several = _NO_KEEP
-    tune = min(float(room), middle / (1 + s.tuners + style.later_tuners * later)) * gv
+    frame = _Frame(s, style, memo)
+    hand = s.hands[s.turn]
+    single, several, tune = frame.single, frame.several, frame.tune
     floor = -math.inf
     if slack != math.inf:
         # A Tune Up of every card in hand is legal (R7): the best of them is a floor.
@@ -276,22 +406,13 @@ def _scan(
         floor -= slack
     found: list[Scored] = []
     top = -math.inf
-    # Worked out on the first chance asked for: many decisions (the last seat's, say)
-    # need none.
-    opponents: list[Opponent] = []
-    seats_known = False
-    unseen: tuple[int, ...] = ()
-    pool = 1
-    plain_table: tuple[list[int], int] | None = None
-    struck_table: tuple[list[int], int] | None = None
-    willing = style.willing
-    blocked = s.blocked
-    holds = _HOLDS
     # Whether a run may skip the gas that is never sensible, or (when only the best
     # within ``slack`` is sought and a gas is worth more than that) scores lower.
-    shortcut = only_sensible or slack < 1e-6 < gv
+    shortcut = only_sensible or slack < 1e-6 < frame.gv
+    want = (slack, only_sensible, shortcut)
     groups = _GROUPS.get(key) or _groups(key)
-    for start, count, kind, suit, value, effect in groups:
+    for run in groups:
+        start, _, kind, suit, _, _ = run
         keep = several[suit] if hand[suit] > 1 else single[suit]
         if kind == TUNE_UP:
             score = tune - keep
@@ -300,113 +421,90 @@ def _scan(
                 if score > top:
                     top = score
             continue
-        extra = 0.0
-        gained = 0
-        my_speed = speed
-        zero_five = kind != PLAY
-        if zero_five:
-            lichen_after = lichen_in
-            gained = min(2 if value == 0 else 1, removed, room)
-            cost = style.zero_five_keep
-            blocks = -1
-        else:
-            lichen_after = lichen_in or suit == LICHEN
-            cost = 0.0
-            blocks = suit
-            if suit == SALTY and middle > 0:
-                gained = 1 if room > 0 else 0
-            elif suit == ZERO:
-                if effect == GAS:
-                    gained = 1 if room > 0 else 0
-                else:
-                    my_speed += 1
-                    extra = style.speed_value * (TRICKS_PER_ROUND - trick)
-        shown = 0 if lichen_after and value in _STRUCK else value
-        best = struck if lichen_after else plain
-        strikable = not lichen_after and value in _STRUCK
-        # The later seats' reach tables, and the unseen cards of this card's own suit,
-        # which they can no longer play face up: set on the run's first chance.
-        at_least: list[int] = []
-        lichens = 0
-        own = own_value = 0
-        ready = False
-        seen = -1.0
-        g = 0
-        while g < count:
-            gain = (gained - g) * gv
-            bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
-            if bound < floor and gv > 0.0:
-                break
-            final = shown + g + my_speed
-            if final <= best:
-                p = 0.0
-            elif not later:
-                p = 1.0
-            else:
-                if not ready:
-                    if not seats_known:
-                        opponents, unseen, pool = _later_seats(s, me, later, style, memo)
-                        seats_known = True
-                    if lichen_after:
-                        if struck_table is None:
-                            struck_table = _reach(unseen, blocked, True)
-                        at_least, lichens = struck_table
-                    else:
-                        if plain_table is None:
-                            plain_table = _reach(unseen, blocked, False)
-                        at_least, lichens = plain_table
-                    if blocks >= 0 and unseen[blocks] > 0:
-                        own = unseen[blocks]
-                        own_value = VALUE[blocks]
-                        if lichen_after and own_value in _STRUCK:
-                            own_value = 0
-                        if blocks == LICHEN:
-                            lichens = 0
-                    ready = True
-                p = 1.0
-                lowest = final - value if final - value > struck else struck
-                for reach, size, zero_five_left, lapped in opponents:
-                    need = final + 1 - reach
-                    if need <= 5:
-                        at = need if need > 0 else 0
-                        n = at_least[at] - own if at <= own_value else at_least[at]
-                        beat = holds[pool << 10 | n << 4 | size]
-                        if beat < 0.0:
-                            beat = _holds_any(pool, n, size)
-                    else:
-                        beat = 0.0
-                    if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
-                        beat = 1.0
-                    if strikable and lichens and 1 + reach > lowest:
-                        strike = holds[pool << 10 | lichens << 4 | size]
-                        if strike < 0.0:
-                            strike = _holds_any(pool, lichens, size)
-                        beat = 1.0 - (1.0 - beat) * (1.0 - strike)
-                    p *= 1.0 - willing * beat
-            score = p * worth + gain
-            score = score - keep - cost if zero_five else score + extra - keep
-            g += 1
-            if only_sensible and g > 1:
-                # Gas on a card that cannot win, or more gas for no better chance than
-                # the last kept, only feeds the middle.
-                if p <= 0.0 or p <= seen + 1e-9:
-                    continue
-                seen = p
-            found.append((start + g - 1, score, p))
-            if score > top:
-                top = score
-                if score - slack > floor:
-                    floor = score - slack
-            if shortcut:
-                # The chance only grows with the gas (need rises), and the score falls by
-                # the gas's worth: gas the card needs to win at all comes first, and past
-                # a certain win (a sensible one, if that is asked for) nothing scores
-                # within ``slack`` or is sensible.
-                if p >= 1.0 and (g > 1 or not only_sensible):
-                    break
-                if g == 1 and final <= best:
-                    g = best - shown - my_speed + 1
+        top, floor = _score_run(frame, run, keep, style, want, found, top, floor)
     return found, top
+
+
+def _effect(
+    frame: _Frame, run: tuple[int, int, int, int, int, int], style: Style
+) -> tuple[bool, int, float, int, int, float]:
+    """What playing a run's card does besides its number: whether a 1 is then face up,
+    the gas it brings in, the worth of the 0/5 card it uses, the suit it blocks (-1:
+    none), the seat's speed with it, and the worth of a 0's extra speed (R10, R20, R22)."""
+    _, _, kind, suit, value, effect = run
+    room = frame.room
+    if kind != PLAY:
+        gained = min(2 if value == 0 else 1, frame.removed, room)
+        return frame.lichen_in, gained, style.zero_five_keep, -1, frame.speed, 0.0
+    lichen_after = frame.lichen_in or suit == LICHEN
+    if (suit == SALTY and frame.middle > 0) or (suit == ZERO and effect == GAS):
+        return lichen_after, 1 if room > 0 else 0, 0.0, suit, frame.speed, 0.0
+    if suit == ZERO:
+        extra = style.speed_value * (TRICKS_PER_ROUND - frame.trick)
+        return lichen_after, 0, 0.0, suit, frame.speed + 1, extra
+    return lichen_after, 0, 0.0, suit, frame.speed, 0.0
+
+
+def _score_run(
+    frame: _Frame,
+    run: tuple[int, int, int, int, int, int],
+    keep: float,
+    style: Style,
+    want: tuple[float, bool, bool],
+    found: list[Scored],
+    top: float,
+    floor: float,
+) -> tuple[float, float]:
+    """Score one run of face-up (or 0/5) actions that differ only in gas into ``found``
+    (``want``: :func:`_scan`'s slack, only-sensible and shortcut); return the best score
+    so far and the floor a later score must reach."""
+    slack, only_sensible, shortcut = want
+    start, count, kind, _, value, _ = run
+    gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
+    lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run, style)
+    shown = 0 if lichen_after and value in _STRUCK else value
+    best = frame.struck if lichen_after else frame.plain
+    strikable = not lichen_after and value in _STRUCK
+    later = frame.later
+    tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
+    seen = -1.0
+    g = 0
+    while g < count:
+        gain = (gained - g) * gv
+        bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
+        if bound < floor and gv > 0.0:
+            break
+        final = shown + g + my_speed
+        if final <= best:
+            p = 0.0
+        elif not frame.later_count:
+            p = 1.0
+        else:
+            if tables is None:
+                tables = _tables(later, lichen_after, blocks)
+            lowest = final - value if final - value > frame.struck else frame.struck
+            p = _beaten(later, final, lowest, tables, lichen_after, strikable, style.willing)
+        score = p * worth + gain
+        score = score - keep - cost if zero_five else score + extra - keep
+        g += 1
+        if only_sensible and g > 1:
+            # Gas that cannot win, or wins no more often, only feeds the middle.
+            if p <= 0.0 or p <= seen + 1e-9:
+                continue
+            seen = p
+        found.append((start + g - 1, score, p))
+        if score > top:
+            top = score
+            if score - slack > floor:
+                floor = score - slack
+        if shortcut:
+            # The chance only grows with the gas and the score falls by its worth: skip
+            # to the gas the card needs to win at all; stop past a certain win.
+            if p >= 1.0 and (g > 1 or not only_sensible):
+                break
+            if g == 1 and final <= best:
+                g = best - shown - my_speed + 1
+    return top, floor
 
 
 def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
