@@ -62,7 +62,6 @@ from engine.sim import (
     ZERO,
     Play,
     SimState,
-    legal_ids,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -340,14 +339,7 @@ class Game:
         ids = self._legal
         if ids is None:
             core = self.core
-            if core.winner >= 0:
-                ids = ()
-            else:
-                key = core.legal_key()
-                ids = LEGAL_CACHE.get(key)
-                if ids is None:
-                    ids = legal_ids(key)
-            self._legal = ids
+            ids = self._legal = () if core.winner >= 0 else core.legal()
         return ids
 
     def legal_actions(self) -> list[Action]:

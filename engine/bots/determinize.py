@@ -32,10 +32,10 @@ from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import GAS, PLAY, SPEED, SUIT_INDEX, SUITS, SimState
+from engine.sim import GAS, PLAY, SPEED, SUIT_INDEX, SUITS, ZERO_FIVE, SimState
 from engine.view import TrickRecord
 
-_KIND = {PLAY: ActionType.PLAY, 2: ActionType.ZERO_FIVE}
+_KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
 _EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
 
 
