@@ -367,3 +367,136 @@ def test_a_digest_that_opens_no_seat_reads_no_race_and_takes_no_lock(run: Any) -
                 assert mine.seat == 0 and mine.lease is not None
 
     run(scenario, max_games=5, idle_expiry_seconds=100)
+
+
+def test_a_race_its_seat_reads_outlives_the_sweep(run: Any) -> None:
+    """A seat's reads keep a race alive through the sweep, not only through later reads
+    (on Redis a read moves the race's own last use, not the shared LRU set)."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        await store.create(session("read"), "client")
+        await store.create(session("idle"), "client")
+        clock.now += 80
+        assert await touch(store, "read") == 0
+        clock.now += 80  # 160 s since either was saved, 80 s since "read" was read
+        assert await store.sweep() == 1
+        assert await live(store, "read", "idle") == {"read"}
+        clock.now += 100
+        assert await store.sweep() == 1
+        assert await store.count() == 0
+
+    run(scenario, max_games=10, idle_expiry_seconds=100)
+
+
+def test_eviction_finds_the_least_recently_used_among_many_read_races(run: Any) -> None:
+    """Thirty races, all read by their seats after they were saved except one in the
+    middle: that one is the least recently used and the one a full store evicts."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        names = [f"g{i}" for i in range(30)]
+        for name in names:
+            await store.create(session(name), "client")
+            clock.now += 1
+        clock.now += 100
+        for name in names:
+            if name != "g17":
+                clock.now += 1
+                assert await touch(store, name) == 0
+        clock.now += 100
+        await store.create(session("new"), "client")
+        assert await live(store, *names, "new") == {*names, "new"} - {"g17"}
+        assert await gone(store, "g17") is not None
+
+    run(scenario, max_games=30, idle_expiry_seconds=10_000, evict_min_idle_seconds=30)
+
+
+def redis_store_on(server: RedisServer, clock: ManualClock, **bounds: Any) -> SessionStore:
+    """A Redis store on ``server`` with the scenarios' bounds, on ``clock``."""
+    return make_store("redis", server, clock=clock, **bounds)
+
+
+def commands_run(server: RedisServer, work: Callable[[], Awaitable[None]]) -> int:
+    """How many Redis commands ``work`` runs, the ones inside scripts included (``INFO
+    commandstats``; the counting's own ``CONFIG``/``INFO`` and a new connection's ``CLIENT
+    SETINFO`` left out)."""
+    import redis as redis_sync
+
+    counter = redis_sync.Redis.from_url(server.url)
+    try:
+        counter.config_resetstat()
+        asyncio.run(work())
+        stats = counter.info("commandstats")
+    finally:
+        counter.close()
+    return sum(
+        int(entry["calls"])
+        for name, entry in stats.items()
+        if name.split("|")[0] not in ("cmdstat_config", "cmdstat_info", "cmdstat_client")
+    )
+
+
+def test_a_seats_read_is_three_redis_commands_and_a_move_eight(fresh_redis: RedisServer) -> None:
+    """One script per request: a seat's read is the script, the race's fields and the
+    move of its idle clock; a move's lock-and-read and its fenced save are two scripts of
+    two and four commands (issue 18's budget: at most 4 per view, 10 per move with the
+    live update's publish)."""
+    clock = ManualClock(5000.0)
+    digest = token_digest("token-a")
+
+    async def prepare() -> None:
+        store = redis_store_on(fresh_redis, clock)
+        await store.create(session("a"), "client")
+        await store.fetch("a", digest)  # the scripts are loaded before counting
+        async with store.lock("a", digest) as found:
+            assert found.record is not None and found.lease is not None
+            await store.save(found.record, found.lease)
+        await store.close()
+
+    async def read() -> None:
+        store = redis_store_on(fresh_redis, clock)
+        assert (await store.fetch("a", digest)).seat == 0
+        await store.close()
+
+    async def move() -> None:
+        store = redis_store_on(fresh_redis, clock)
+        async with store.lock("a", digest) as found:
+            assert found.record is not None and found.lease is not None
+            found.record.turn = 1
+            await store.save(found.record, found.lease)
+        await store.close()
+
+    asyncio.run(prepare())
+    assert commands_run(fresh_redis, read) == 3
+    assert commands_run(fresh_redis, move) == 8
+
+
+def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(
+    fresh_redis: RedisServer,
+) -> None:
+    """A race written by a server from before the hash held ``seen`` is still kept alive
+    and expired by its LRU entry."""
+    import redis as redis_sync
+
+    clock = ManualClock(5000.0)
+
+    async def create() -> None:
+        store = redis_store_on(fresh_redis, clock, idle_expiry_seconds=100)
+        await store.create(session("old"), "client")
+        await store.close()
+
+    asyncio.run(create())
+    raw = redis_sync.Redis.from_url(fresh_redis.url)
+    try:
+        raw.hdel("zzv:game:old", "seen")
+    finally:
+        raw.close()
+
+    async def later() -> None:
+        store = redis_store_on(fresh_redis, clock, idle_expiry_seconds=100)
+        clock.now += 60
+        assert await live(store, "old") == {"old"}
+        clock.now += 60
+        assert await gone(store, "old") is not None
+        await store.close()
+
+    asyncio.run(later())

@@ -3,13 +3,15 @@
 Layout (every key under a prefix, ``zzv:`` by default):
 
 * ``game:<id>`` — a hash: ``head`` (the seats' token digests and the turn clock, see
-  :class:`~app.storage.interface.RecordHead`), ``owner`` (client address) and ``data`` (the
-  race's versioned dict as JSON).
+  :class:`~app.storage.interface.RecordHead`), ``owner`` (client address), ``data`` (the
+  race's versioned dict as JSON) and ``seen`` (its last use, the idle clock).
 * ``gone:<id>`` — the head again, written when the race is dropped (idle expiry or
   eviction) and kept ``tombstone_seconds``, so a race that is gone answers 410 rather than
   404 to each of its seats.
-* ``lru`` — a sorted set id → last use, for the game cap and least-recently-used eviction
-  across processes; ``owner:<addr>`` — the ids a client created, for the per-client cap.
+* ``lru`` — a sorted set id → last save, for the game cap and least-recently-used eviction
+  across processes (a seat's read moves only ``seen``, so before they use its order the
+  sweep and the eviction re-score entries whose ``seen`` is later); ``owner:<addr>`` — the
+  ids a client created, for the per-client cap.
 * ``lock:<id>`` — the race's lock.
 
 Exactly one of concurrent moves is applied because a move holds the race's lock (SET NX
@@ -22,7 +24,7 @@ bots' replies (seconds of hard-bot search each) only for all but one to be throw
 and a read that finishes pending bot turns would race with a move. The lease bounds how
 long a crashed worker can block its race.
 
-Idle expiry is by the store's clock against the LRU score: a read finds an idle race gone
+Idle expiry is by the store's clock against ``seen``: a read finds an idle race gone
 (and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
 evicted. Each request is one script: a read (head, data and the idle clock) is one round
 trip, a move two (lock-and-read, then write-and-unlock), plus the live update's PUBLISH.
@@ -60,9 +62,16 @@ from app.storage.interface import (
     encode,
 )
 
-# Drops entries of the LRU set older than the idle expiry, unless a move holds their lock,
-# leaving each one's tombstone; returns how many went.
+# A race's last use is the ``seen`` field of its hash, written by every save and by every
+# read that a seat makes, so a read costs no command on the LRU set. The set is moved only by
+# saves and so may lag behind ``seen``, never run ahead of it: wherever its order matters
+# (expiry, eviction) the scripts first re-score the entries whose hash knows a later use.
 _DROP_STALE = """
+local function seen_of(prefix, id, score)
+  local seen = tonumber(redis.call('HGET', prefix .. 'game:' .. id, 'seen'))
+  if seen and seen > score then return seen end
+  return score
+end
 local function retire(prefix, lru, id, tomb_ttl)
   local head = redis.call('HGET', prefix .. 'game:' .. id, 'head')
   if head then redis.call('SET', prefix .. 'gone:' .. id, head, 'EX', tomb_ttl) end
@@ -70,15 +79,37 @@ local function retire(prefix, lru, id, tomb_ttl)
   redis.call('ZREM', lru, id)
 end
 local function drop_stale(lru, now, idle, prefix, limit, tomb_ttl)
-  local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', now - idle, 'LIMIT', 0, limit)
+  local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', now - idle,
+                           'WITHSCORES', 'LIMIT', 0, limit)
   local dropped = 0
-  for _, id in ipairs(stale) do
-    if redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
+  for i = 1, #stale, 2 do
+    local id = stale[i]
+    local seen = seen_of(prefix, id, tonumber(stale[i + 1]))
+    if now - seen < idle then
+      redis.call('ZADD', lru, seen, id)
+    elseif redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
       retire(prefix, lru, id, tomb_ttl)
       dropped = dropped + 1
     end
   end
   return dropped
+end
+-- Re-score the set's oldest entries until its first `count` hold their true last use: then
+-- every later entry's true use is at least its score, so those are the true oldest.
+local function settle_oldest(lru, prefix, count)
+  for _ = 1, 50 do
+    local moved = false
+    local oldest = redis.call('ZRANGE', lru, 0, count - 1, 'WITHSCORES')
+    for i = 1, #oldest, 2 do
+      local score = tonumber(oldest[i + 1])
+      local seen = seen_of(prefix, oldest[i], score)
+      if seen > score then
+        redis.call('ZADD', lru, seen, oldest[i])
+        moved = true
+      end
+    end
+    if not moved then return end
+  end
 end
 """
 
@@ -107,6 +138,7 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
 end
 if live >= tonumber(ARGV[5]) then return 'client_full' end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  settle_oldest(KEYS[1], prefix, 20)
   local evicted = false
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 19, 'WITHSCORES')
   for i = 1, #oldest, 2 do
@@ -120,7 +152,7 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
   end
   if not evicted then return 'full' end
 end
-redis.call('HSET', KEYS[2], 'head', ARGV[7], 'owner', ARGV[8], 'data', ARGV[9])
+redis.call('HSET', KEYS[2], 'head', ARGV[7], 'owner', ARGV[8], 'data', ARGV[9], 'seen', now)
 redis.call('ZADD', KEYS[1], now, ARGV[6])
 redis.call('SADD', KEYS[3], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
@@ -130,13 +162,14 @@ return 'ok'
 
 # The first half of a read: the race's head and data, or its tombstone; a race idle past
 # the expiry (by the store's clock) and not locked is retired here. Then, unless a digest
-# was given that opens no seat, the caller's part (the idle clock, or the lock).
+# was given that opens no seat, the caller's part (the idle clock, or the lock). A race
+# saved before its hash held ``seen`` takes its last use from the LRU set.
 # KEYS: game, lru, lock, gone. ARGV: now, idle, id, digest ('' = none), tombstone ttl, ...
 _FIND = """
-local found = redis.call('HMGET', KEYS[1], 'head', 'data')
+local found = redis.call('HMGET', KEYS[1], 'head', 'data', 'seen')
 local head = found[1]
 if not head then return {false, false, redis.call('GET', KEYS[4]), 'gone'} end
-local seen = redis.call('ZSCORE', KEYS[2], ARGV[3])
+local seen = found[3] or redis.call('ZSCORE', KEYS[2], ARGV[3])
 if seen and tonumber(ARGV[1]) - tonumber(seen) >= tonumber(ARGV[2])
    and redis.call('EXISTS', KEYS[3]) == 0 then
   redis.call('SET', KEYS[4], head, 'EX', ARGV[5])
@@ -153,7 +186,7 @@ if digest ~= '' and not opened then return {head, false, false, 'denied'} end
 _FETCH = (
     _FIND
     + """
-if opened then redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3]) end
+if opened then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
 return {head, found[2], false, 'ok'}
 """
 )
@@ -174,7 +207,7 @@ return {head, found[2], false, 'ok'}
 # KEYS: game, lru, lock. ARGV: token, data, head, now, id.
 _SAVE = """
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3])
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3], 'seen', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 redis.call('DEL', KEYS[3])
 return 1
