@@ -1,7 +1,9 @@
-"""Where and how the bots' turns run: in a worker thread, or queued for a hard search.
+"""Where and how the bots' turns run: on the event loop, or queued for a hard search.
 
-* The light bots (random, easy, normal) decide in microseconds to milliseconds: a race's
-  bot turns run together in one worker thread (:func:`run_bots_inline`).
+* The light bots (random, easy, normal) decide in microseconds to a millisecond: a race's
+  bot turns run together on the event loop (:func:`run_bots_inline`), where a hop to a
+  worker thread and back would cost more CPU than the decisions and free the loop for
+  no longer than they take.
 * A hard bot's decision is a search of ~200 ms in the shared worker processes
   (:mod:`app.bots.pool`). At most ``cap`` searches run at once per process; further
   decisions wait in a queue **on the event loop** (:class:`app.bots.gate.SearchGate`),
@@ -306,10 +308,10 @@ class BotRunner:
     async def run_bots(self, table: BotTable) -> None:
         """Let the bots move until a person is to play or the race is over.
 
-        Light bots play in a worker thread; hard bots' searches queue for a slot.
+        Light bots play here, on the event loop; hard bots' searches queue for a slot.
         """
         if table.config.bots != "hard":
-            await anyio.to_thread.run_sync(run_bots_inline, table)
+            run_bots_inline(table)
             return
         move_started = time.monotonic()
         for done in range(_MAX_BOT_DECISIONS_PER_CALL):
