@@ -299,17 +299,23 @@ def create_app(
 
 
 def _include_routes(app: FastAPI) -> None:
-    """Every router of the app, and the static files."""
+    """Every router of the app, and the static files.
+
+    A request is matched against the routers in this order, and each router it passes
+    costs it CPU (FastAPI matches an included router's routes before it picks one), so
+    the routes a race uses most come first: the API's, the table's, the lesson's. No two
+    routers share a path, so the order changes no answer.
+    """
     app.include_router(api.router)
+    app.include_router(web.router)
+    app.include_router(learn.router)
+    app.include_router(friends.router)
     for router in FEATURE_ROUTERS:
         app.include_router(router)
-    app.include_router(api_results.router)
-    app.include_router(web_results.router)
     app.include_router(api_review.router)
     app.include_router(web_review.router)
-    app.include_router(friends.router)
-    app.include_router(learn.router)
-    app.include_router(web.router)
+    app.include_router(api_results.router)
+    app.include_router(web_results.router)
     app.include_router(ops_router)
     app.include_router(docs.router)
     app.mount("/static", static_app(STATIC_DIR), name="static")

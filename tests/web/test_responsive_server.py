@@ -1,46 +1,58 @@
 """While the bots of one race are thinking, every other page still answers.
 
-The bots' decisions are held on a gate that only opens once the other requests have been
-answered: if a web route ran the bots on the event loop, those requests could not be
-served and the test would fail (the gate times out) instead of hanging.
+A hard bot's search (the only bot decision that takes long: the light bots decide on the
+event loop in about the time a page takes to render) is held here until the other
+requests have been answered: if a web route waited for the search on the event loop's
+own time (a blocking call, or a thread the route held), those requests could not be
+served and the test would fail instead of hanging.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
-import threading
+import time
 from typing import Any
 
 import httpx
-import pytest
-from app_kit import form_fields
+from app_kit import form_fields, make_settings
 
-from app.bots import runner as bot_runner
+from app.bots.runner import BotRunner
 from app.main import create_app
-from app.settings import Settings
-from engine import Action, Game
+from engine import SeatView
+
+HANG_GUARD_SECONDS = 30.0  # only stops a broken test from hanging; never a speed assert
 
 
-def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = threading.Event()
-    gate.set()
-    bots_waited = threading.Event()
+class HeldSearch:
+    """A stand-in for the pool's search that waits for ``release``."""
 
-    def slow_bot(level: str, game: Game, seat: int, seed: int, **_options: int) -> Action:
-        if not gate.is_set():
-            bots_waited.set()
-            assert gate.wait(timeout=20), "the other requests were never answered"
-        return random.Random(seed).choice(game.legal_actions())
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.running = 0
 
-    monkeypatch.setattr(bot_runner, "choose_bot_action", slow_bot)
-    app = create_app(Settings(rate_limit_enabled=False, access_log=False))
+    async def __call__(
+        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+    ) -> tuple[dict[str, Any], int | None]:
+        self.running += 1
+        try:
+            await self.release.wait()
+        finally:
+            self.running -= 1
+        return dict(observation.legal_actions()[0].to_dict()), 50
+
+
+def test_pages_answer_while_a_race_waits_for_its_bots() -> None:
+    search = HeldSearch()
+    app = create_app(make_settings())
+    runner: BotRunner = app.state.runner
+    runner.search = search
     store: Any = app.state.store
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            created = await client.post("/games", data={"players": "3", "bots": "easy"})
+            search.release.set()  # the bots that lead the first trick play at once
+            created = await client.post("/games", data={"players": "3", "bots": "hard"})
             assert created.status_code == 303
             game_id = created.headers["location"].rsplit("/", 1)[1]
             session = (await store.fetch(game_id)).record
@@ -48,19 +60,20 @@ def test_pages_answer_while_a_race_waits_for_its_bots(monkeypatch: pytest.Monkey
             legal = session.game.observation(0)["legal_actions"]
             action = next(a for a in legal if a["type"] == "tune_up")
 
-            gate.clear()
+            search.release.clear()
             move = asyncio.create_task(
                 client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
             )
-            while not bots_waited.is_set():
+            deadline = time.monotonic() + HANG_GUARD_SECONDS
+            while search.running == 0:
                 assert not move.done(), move.result().text
+                assert time.monotonic() < deadline, "no bot ever searched"
                 await asyncio.sleep(0.01)
-            assert not move.done()
-            for url in ("/", "/rules"):
+            for url in ("/", "/rules", f"/games/{game_id}/replay"):
                 response = await client.get(url)
-                assert response.status_code == 200
-            assert not move.done()  # the bots are still thinking, and yet we were served
-            gate.set()
+                assert response.status_code == 200, url
+            assert not move.done()  # the bot is still searching, and yet we were served
+            search.release.set()
             response = await move
             assert response.status_code == 303
 
