@@ -49,11 +49,11 @@ from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
-from app.live.hub import LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
+from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
-from app.races.unit import Races
+from app.races.unit import Publish, Races
 from app.results.store import ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
@@ -246,11 +246,8 @@ def create_app(
     (default: :meth:`ResultsStore.from_settings`)."""
     settings = settings or get_settings()
     configure_logging(settings)
-    if store is None:
-        store = build_store(settings)
+    store, hub, publish = _store_and_hub(settings, store)
     results = results if results is not None else ResultsStore.from_settings(settings)
-    redis_url = settings.redis_url
-    hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -263,18 +260,10 @@ def create_app(
     app.state.store = store
     app.state.runner = BotRunner(settings)
     app.state.results = results
-    app.state.races = Races(store, settings, app.state.runner, publish=hub.publish, results=results)
+    app.state.races = Races(store, settings, app.state.runner, publish=publish, results=results)
     app.state.limiter = RateLimiter(settings)
     app.state.hub = hub
-    app.state.stream_gate = (
-        RedisStreamGate(
-            settings.max_streams_per_client,
-            redis_url.get_secret_value(),
-            settings.redis_timeout_seconds,
-        )
-        if redis_url
-        else StreamGate(settings.max_streams_per_client)
-    )
+    app.state.stream_gate = _stream_gate(settings)
     app.state.readiness_checks = {"store": _store_ready, "results": _results_ready}
     app.state.readiness_checks["bots"] = _bots_ready
     app.state.save_now = functools.partial(_save_now, store)
@@ -296,6 +285,37 @@ def create_app(
     if settings.metrics:
         app.state.metrics_registry = install_metrics(app, _races_live(app, store))
     return app
+
+
+def _store_and_hub(
+    settings: Settings, store: SessionStore | None
+) -> tuple[SessionStore, LiveHub, Publish]:
+    """The races' store (``store``, else the one the settings ask for), the live hub, and
+    how the races announce a change. A Redis store built here shares the hub's Redis: it
+    announces each save in the save's own script, and the races need not publish again."""
+    redis_url = settings.redis_url
+    hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
+    if store is not None:
+        return store, hub, hub.publish
+    if redis_url is None:
+        return build_store(settings), hub, hub.publish
+    return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
+
+
+async def _announced_by_the_save(game_id: str) -> None:
+    """The races' publish when the Redis store announces every save itself."""
+
+
+def _stream_gate(settings: Settings) -> StreamGate:
+    """The cap on open event streams per client: shared through Redis when there is one."""
+    redis_url = settings.redis_url
+    if redis_url is None:
+        return StreamGate(settings.max_streams_per_client)
+    return RedisStreamGate(
+        settings.max_streams_per_client,
+        redis_url.get_secret_value(),
+        settings.redis_timeout_seconds,
+    )
 
 
 def _include_routes(app: FastAPI) -> None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio as redis_async
 from app_kit import bare_session
 from store_kit import SCENARIO_KINDS, RedisServer, StoreKind, make_store
 
@@ -27,6 +29,7 @@ from app.storage.interface import (
     Tombstone,
 )
 from app.storage.memory import ManualClock, MemoryStore
+from app.storage.redis_store import RedisStore
 from app.storage.sqlite import SqliteStore
 from engine import new_game
 
@@ -415,8 +418,8 @@ def redis_store_on(server: RedisServer, clock: ManualClock, **bounds: Any) -> Se
     return make_store("redis", server, clock=clock, **bounds)
 
 
-def commands_run(server: RedisServer, work: Callable[[], Awaitable[None]]) -> int:
-    """How many Redis commands ``work`` runs, the ones inside scripts included (``INFO
+def commands_run(server: RedisServer, work: Callable[[], Awaitable[None]]) -> Counter[str]:
+    """The Redis commands ``work`` runs, by name, the ones inside scripts included (``INFO
     commandstats``; the counting's own ``CONFIG``/``INFO`` and a new connection's ``CLIENT
     SETINFO`` left out)."""
     import redis as redis_sync
@@ -428,23 +431,34 @@ def commands_run(server: RedisServer, work: Callable[[], Awaitable[None]]) -> in
         stats = counter.info("commandstats")
     finally:
         counter.close()
-    return sum(
-        int(entry["calls"])
-        for name, entry in stats.items()
-        if name.split("|")[0] not in ("cmdstat_config", "cmdstat_info", "cmdstat_client")
+    return Counter(
+        {
+            name.removeprefix("cmdstat_"): int(entry["calls"])
+            for name, entry in stats.items()
+            if name.split("|")[0] not in ("cmdstat_config", "cmdstat_info", "cmdstat_client")
+        }
     )
 
 
-def test_a_seats_read_is_three_redis_commands_and_a_move_eight(fresh_redis: RedisServer) -> None:
+def test_a_seats_read_is_one_script_of_three_commands_and_a_move_two_of_nine(
+    fresh_redis: RedisServer,
+) -> None:
     """One script per request: a seat's read is the script, the race's fields and the
-    move of its idle clock; a move's lock-and-read and its fenced save are two scripts of
-    two and four commands (issue 18's budget: at most 4 per view, 10 per move with the
-    live update's publish)."""
+    move of its idle clock; a move's lock-and-read and its fenced save are two scripts,
+    the save announcing the change to the live channel itself (issue 18's budget: at most
+    4 commands per view, 10 per move), and a subscriber hears it."""
     clock = ManualClock(5000.0)
     digest = token_digest("token-a")
+    heard: list[Any] = []
+
+    def store_of() -> SessionStore:
+        return RedisStore.connect(
+            fresh_redis.url, GameSession.from_dict, 2.0, max_games=10,
+            idle_expiry_seconds=3600, clock=clock, announce="zzv:live:",
+        )  # fmt: skip
 
     async def prepare() -> None:
-        store = redis_store_on(fresh_redis, clock)
+        store = store_of()
         await store.create(session("a"), "client")
         await store.fetch("a", digest)  # the scripts are loaded before counting
         async with store.lock("a", digest) as found:
@@ -453,21 +467,32 @@ def test_a_seats_read_is_three_redis_commands_and_a_move_eight(fresh_redis: Redi
         await store.close()
 
     async def read() -> None:
-        store = redis_store_on(fresh_redis, clock)
+        store = store_of()
         assert (await store.fetch("a", digest)).seat == 0
         await store.close()
 
     async def move() -> None:
-        store = redis_store_on(fresh_redis, clock)
+        store = store_of()
+        listener = redis_async.Redis.from_url(fresh_redis.url).pubsub()
+        await listener.subscribe("zzv:live:a")
         async with store.lock("a", digest) as found:
             assert found.record is not None and found.lease is not None
             found.record.turn = 1
             await store.save(found.record, found.lease)
+        deadline = time.monotonic() + 10
+        while not heard and time.monotonic() < deadline:  # the first reply is the subscribe's
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message is not None:
+                heard.append(message)
+        await listener.aclose()
         await store.close()
 
     asyncio.run(prepare())
-    assert commands_run(fresh_redis, read) == 3
-    assert commands_run(fresh_redis, move) == 8
+    assert commands_run(fresh_redis, read) == {"evalsha": 1, "hmget": 1, "hset": 1}
+    counted = commands_run(fresh_redis, move)
+    assert counted.pop("subscribe") == 1  # the listener's own
+    assert counted["evalsha"] == 2 and counted.total() == 9, counted
+    assert [message["data"] for message in heard] == [b"1"]
 
 
 def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(

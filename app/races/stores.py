@@ -31,10 +31,12 @@ def data_folder(settings: Settings) -> Path:
     return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
 
 
-def build_store(settings: Settings) -> SessionStore:
+def build_store(settings: Settings, announce: str | None = None) -> SessionStore:
     """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
     :func:`data_folder` unless ``durable`` is off; else memory (saved to ``data_dir`` on a
-    graceful stop when set); with the per-client cap of :attr:`Settings.client_cap`."""
+    graceful stop when set); with the per-client cap of :attr:`Settings.client_cap`. A
+    Redis store publishes each save on ``announce`` + the race's id when given (see
+    :class:`~app.storage.redis_store.RedisStore`)."""
     if settings.redis_url is not None:
         return RedisStore.connect(
             settings.redis_url.get_secret_value(),
@@ -46,6 +48,7 @@ def build_store(settings: Settings) -> SessionStore:
             max_games_per_client=settings.client_cap,
             tombstone_seconds=settings.tombstone_seconds,
             lock_timeout_seconds=settings.lock_timeout_seconds,
+            announce=announce,
         )
     bounds: dict[str, Any] = {
         "max_games": settings.max_games,

@@ -27,7 +27,8 @@ long a crashed worker can block its race.
 Idle expiry is by the store's clock against ``seen``: a read finds an idle race gone
 (and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
 evicted. Each request is one script: a read (head, data and the idle clock) is one round
-trip, a move two (lock-and-read, then write-and-unlock), plus the live update's PUBLISH.
+trip, a move two (lock-and-read, then write-unlock-and-announce when the store announces
+saves, else the live hub's PUBLISH follows).
 Multi-key scripts run on one Redis node (no cluster). Times come from the store's clock
 (wall time by default): machines sharing a Redis need synchronised clocks, as usual.
 """
@@ -203,13 +204,15 @@ return {head, found[2], false, 'ok'}
 """
 )
 
-# Write the race and give its lock back, only if the lease is still the caller's.
-# KEYS: game, lru, lock. ARGV: token, data, head, now, id.
+# Write the race and give its lock back, only if the lease is still the caller's; then
+# announce the change on the channel given, if any ('' = none).
+# KEYS: game, lru, lock. ARGV: token, data, head, now, id, channel.
 _SAVE = """
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3], 'seen', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 redis.call('DEL', KEYS[3])
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], '1') end
 return 1
 """
 
@@ -266,8 +269,12 @@ class RedisStore(Generic[R]):
         lock_timeout_seconds: float = 30.0,
         prefix: str = "zzv:",
         clock: Clock = time.time,
+        announce: str | None = None,
     ) -> None:
-        """Use ``redis``; ``loader`` rebuilds a record from its dict."""
+        """Use ``redis``; ``loader`` rebuilds a record from its dict. With ``announce``
+        (a pub/sub channel prefix) every save also publishes on ``announce`` + the race's
+        id, in the save's own script: the live notice of a move then costs no round trip
+        of its own, and nobody hears of a change before it is stored."""
         self.redis = redis
         self.loader = loader
         self.max_games = max_games
@@ -277,6 +284,7 @@ class RedisStore(Generic[R]):
         self.lease = lock_timeout_seconds
         self.prefix = prefix
         self.clock = clock
+        self.announce = announce
         self.owner_ttl = max(1, round(idle_expiry_seconds))
         self.tomb_ttl = max(1, round(tombstone_seconds))
         self._given_back: set[str] = set()
@@ -433,10 +441,12 @@ class RedisStore(Generic[R]):
                 return
 
     async def save(self, record: R, lease: Lease) -> None:
-        """Write the race and give its lock back in one step, if the lease still holds."""
+        """Write the race and give its lock back in one step, if the lease still holds (and
+        announce it, see ``announce``)."""
         keys = [self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id)]
+        channel = "" if self.announce is None else self.announce + record.id
         args: list[bytes | str | float] = [
-            lease.token, encode(record), record.head().to_json(), self.clock(), record.id,
+            lease.token, encode(record), record.head().to_json(), self.clock(), record.id, channel,
         ]  # fmt: skip
         async with _reachable("write"):
             written = await self._save(keys=keys, args=args)
