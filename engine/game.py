@@ -90,6 +90,12 @@ _ZERO_FIVE = ActionType.ZERO_FIVE
 _SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
+# Enum members as plain globals: an attribute of an enum class costs more to look up.
+_ZERO_FIVE_PLAYED, _CARD_DISCARDED = EventKind.ZERO_FIVE_PLAYED, EventKind.CARD_DISCARDED
+_TUNE_UP_SHARE, _TRICK_WON = EventKind.TUNE_UP_SHARE, EventKind.TRICK_WON
+_TRICK_ALL_TUNED_UP, _GAS_TO_MIDDLE = EventKind.TRICK_ALL_TUNED_UP, EventKind.GAS_TO_MIDDLE
+_SPEED_GAINED, _LAP_GAINED = EventKind.SPEED_GAINED, EventKind.LAP_GAINED
+_GAME_WON = EventKind.GAME_WON
 _NONE = -1
 # Each table action's id by the action object's id: the objects live as long as the
 # process (the table holds them), so an id always means the same action. An action just
@@ -550,8 +556,8 @@ class Game:
                 "gained": core.gas[me] + gas - before,
             }
             events = [
-                make_event(EventKind.ZERO_FIVE_PLAYED, me, played),
-                make_event(EventKind.CARD_DISCARDED, me, {}),
+                make_event(_ZERO_FIVE_PLAYED, me, played),
+                make_event(_CARD_DISCARDED, me, {}),
             ]
         if full:
             self._resolve(events)
@@ -577,26 +583,24 @@ class Game:
                 "removed": core.removed - removed,
                 "middle_before": middle,
             }
-            events.append(make_event(EventKind.TUNE_UP_SHARE, None, share))
+            events.append(make_event(_TUNE_UP_SHARE, None, share))
         # The core's record of the trick it just finished: (trick, lead, plays, winner, lichen).
         winner: int = cast(Any, core.last)[3]
         if winner < 0:  # R13
-            events.append(make_event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": trick}))
+            events.append(make_event(_TRICK_ALL_TUNED_UP, None, {"trick": trick}))
         else:
-            events.append(make_event(EventKind.TRICK_WON, winner, {"trick": trick, "final": best}))
+            events.append(make_event(_TRICK_WON, winner, {"trick": trick, "final": best}))
         # R14: what the trick spent is what the middle gained (after any share emptied it).
         spent = core.middle - (0 if shared else middle)
-        events.append(
-            make_event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": core.middle})
-        )
+        events.append(make_event(_GAS_TO_MIDDLE, None, {"amount": spent, "middle": core.middle}))
         if winner >= 0 and trick < TRICKS_PER_ROUND:  # R15
-            events.append(make_event(EventKind.SPEED_GAINED, winner, {"speed": core.speed[winner]}))
+            events.append(make_event(_SPEED_GAINED, winner, {"speed": core.speed[winner]}))
             return
         if winner >= 0:
             laps = core.laps[winner]
-            events.append(make_event(EventKind.LAP_GAINED, winner, {"laps": laps}))
+            events.append(make_event(_LAP_GAINED, winner, {"laps": laps}))
             if core.winner >= 0:  # R16
-                events.append(make_event(EventKind.GAME_WON, winner, {"laps": laps}))
+                events.append(make_event(_GAME_WON, winner, {"laps": laps}))
                 return
         if trick == TRICKS_PER_ROUND:  # R17: the core dealt the next round
             self._sizes = None
@@ -837,10 +841,10 @@ def new_game(
     """
     players = _check_players(players)
     variants = variants or Variants()
-    if seed is None:
-        seed = secrets.randbits(63)
-    if type(seed) is not int:
-        raise ValueError("The seed must be a whole number.")
+    seed = _check_seed(seed)
+    if _nothing_set_up(middle, round, hands, lead, gas, removed, speed, laps, trick, zero_five):
+        # The same position as the general set-up below makes (R4-R6), built directly.
+        return Game.over(SimState.new(players, seed, variants))
     rng = Rng(seed)
     supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
     flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
@@ -865,6 +869,23 @@ def new_game(
         core.round = round
         core.speed = list(speeds)
     return Game.over(core)
+
+
+def _check_seed(seed: object) -> int:
+    """The seed given, or one drawn once from the OS when none is."""
+    if seed is None:
+        seed = secrets.randbits(63)
+    if type(seed) is not int:
+        raise ValueError("The seed must be a whole number.")
+    return seed
+
+
+def _nothing_set_up(middle: object, round: object, *parts: object) -> bool:
+    """Whether :func:`new_game` was given nothing beyond the table, the seed and the variants
+    (the parts left None, no gas in the middle, the first round)."""
+    if type(middle) is not int or type(round) is not int or middle != 0 or round != 1:
+        return False
+    return all(part is None for part in parts)
 
 
 def _core(

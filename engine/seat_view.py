@@ -132,6 +132,12 @@ def public_trick(record: object) -> PublicTrick:
     return (trick, lead, mask_cards(plays), winner, lichen)
 
 
+def _public_tricks(core: SimState) -> tuple[tuple[PublicTrick, ...], PublicTrick | None]:
+    """The public forms of the round's finished tricks and of the latest trick."""
+    last = core.last
+    return tuple(map(public_trick, core.tricks)), None if last is None else public_trick(last)
+
+
 class SeatView(NamedTuple):
     """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data.
 
@@ -177,13 +183,11 @@ class SeatView(NamedTuple):
         legal: tuple[int, ...] | None = None,
         tricks: tuple[tuple[PublicTrick, ...], PublicTrick | None] | None = None,
         sizes: tuple[int, ...] | None = None,
-        cards: tuple[PublicCard, ...] | None = None,
     ) -> SeatView:
         """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None).
 
         A caller that knows the seat's legal ids, the public forms of this round's finished
-        tricks and of the latest one, the hand sizes or the public form of the current
-        trick's cards (:func:`mask_cards`) may pass them in (as ``Game.view`` does).
+        tricks and of the latest one, or the hand sizes may pass them in (``Game.view``).
 
         >>> from engine import new_game
         >>> view = SeatView.of(new_game(players=3, seed=2).core, None)
@@ -200,11 +204,7 @@ class SeatView(NamedTuple):
         elif legal is None:
             legal = core.legal()
         if tricks is None:
-            last = core.last
-            tricks = (
-                tuple(map(public_trick, core.tricks)),
-                None if last is None else public_trick(last),
-            )
+            tricks = _public_tricks(core)
         zero_five = core.zero_five if core.zf_variant else (False,) * players
         return tuple.__new__(
             cls,
@@ -225,7 +225,7 @@ class SeatView(NamedTuple):
                 core.lead,
                 current,
                 core.winner if over else None,
-                mask_cards(core.plays) if cards is None else cards,
+                mask_cards(core.plays),
                 tricks[0],
                 tricks[1],
                 tuple(core.face_up),
