@@ -145,6 +145,13 @@ def _sim_play(seat: int, action: int, speed: int) -> Play:
     return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
+def _listing(core: SimState) -> _Turn:
+    """The current seat's legal ids and their actions, from the core's legal set."""
+    key = core.legal_key()
+    ids = legal_ids(key)
+    return remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
+
+
 def _table_id(action: object) -> int:
     """The table id of an action equal to one in :data:`engine.sim.ACTIONS`, else -1."""
     if type(action) is Action:  # the fields compared as Action's own __eq__ compares them
@@ -380,15 +387,7 @@ class Game:
         the core's legal set (SimState.legal, by its key), with its actions listed once per
         key."""
         core = self.core
-        if core.winner >= 0:
-            turn = _NO_TURN
-        else:
-            key = core.legal_key()
-            found = _LISTED.get(key)
-            if found is None:
-                ids = legal_ids(key)
-                found = remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
-            turn = found
+        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(core.legal_key()) or _listing(core)
         self._legal, self._listed = turn
         return turn
 
