@@ -245,6 +245,8 @@ LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: it); its public record is only built when a conversion asks for it.
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
 _ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+# The deck of each table (variants and players) as suit indices: a few dozen at most.
+_DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
 
 
 def canonical(state: dict[str, Any]) -> dict[str, Any]:
@@ -403,7 +405,10 @@ class SimState:
         s.middle = s.removed = 0
         s.zero_five = [variants.zero_five] * players
         s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
-        s.discards = [SUIT_INDEX[card] for card in variants.deck(players)]
+        deck = _DECKS.get((variants, players))
+        if deck is None:
+            deck = _DECKS[variants, players] = tuple(SUIT_INDEX[c] for c in variants.deck(players))
+        s.discards = list(deck)  # the deck, in its fixed order, before the first deal
         s.set_aside = []
         s.last, s.lap_order, s.winner = None, [], -1
         s.round = 0
