@@ -62,6 +62,25 @@ class Action:
     value: int | None = None
     discard: Suit | None = None
 
+    def __init__(
+        self,
+        type: ActionType,
+        suit: Suit | None = None,
+        gas: int = 0,
+        zero_effect: ZeroEffect | None = None,
+        value: int | None = None,
+        discard: Suit | None = None,
+    ) -> None:
+        # The generated __init__ of a frozen dataclass, with the fields set by the slots'
+        # own descriptors instead of six calls of object.__setattr__: an Action is made
+        # for every request's move and every bot's answer.
+        _set_type(self, type)
+        _set_suit(self, suit)
+        _set_gas(self, gas)
+        _set_zero_effect(self, zero_effect)
+        _set_value(self, value)
+        _set_discard(self, discard)
+
     @classmethod
     def play(cls, suit: Suit, gas: int = 0, zero_effect: ZeroEffect | None = None) -> Action:
         """A face-up card with ``gas`` spent on it."""
@@ -117,6 +136,13 @@ class Action:
             value,
             _parse_suit(data.get("discard"), "discard"),
         )
+
+
+_FIELDS = ("type", "suit", "gas", "zero_effect", "value", "discard")
+# The slots' descriptors: their __set__ ignores frozen=True, as object.__setattr__ does.
+_set_type, _set_suit, _set_gas, _set_zero_effect, _set_value, _set_discard = (
+    vars(Action)[name].__set__ for name in _FIELDS
+)
 
 
 def supply_after_effect(action: Action, gas: int, middle: int, removed: int) -> int:

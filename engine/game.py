@@ -29,7 +29,6 @@ from engine.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACER_NAME,
-    STRUCK_BY_LICHEN,
     SUIT_ORDER,
     TRICKS_PER_ROUND,
     Suit,
@@ -54,7 +53,6 @@ from engine.sim import (
     FINAL_STRUCK,
     INFO,
     LEGAL_CACHE,
-    LICHEN,
     PLAY,
     SALTY,
     SPEED,
@@ -62,6 +60,8 @@ from engine.sim import (
     ZERO,
     Play,
     SimState,
+    legal_ids,
+    remember,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -90,11 +90,30 @@ _ZERO_FIVE = ActionType.ZERO_FIVE
 _SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
+# Enum members as plain globals: an attribute of an enum class costs more to look up.
+_ZERO_FIVE_PLAYED, _CARD_DISCARDED = EventKind.ZERO_FIVE_PLAYED, EventKind.CARD_DISCARDED
+_TUNE_UP_SHARE, _TRICK_WON = EventKind.TUNE_UP_SHARE, EventKind.TRICK_WON
+_TRICK_ALL_TUNED_UP, _GAS_TO_MIDDLE = EventKind.TRICK_ALL_TUNED_UP, EventKind.GAS_TO_MIDDLE
+_SPEED_GAINED, _LAP_GAINED = EventKind.SPEED_GAINED, EventKind.LAP_GAINED
+_GAME_WON = EventKind.GAME_WON
 _NONE = -1
 # Each table action's id by the action object's id: the objects live as long as the
 # process (the table holds them), so an id always means the same action. An action just
 # listed by legal_actions() is found by this one lookup, without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
+# Each table action's id by its fields in declaration order: what a fresh Action (a
+# request's parsed body, a bot's answer) equals, found without Action's own __hash__ and
+# __eq__, which are Python functions that hash and compare this same tuple.
+_ID_OF_FIELDS: dict[tuple[object, ...], int] = {
+    (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
+}
+_Turn = tuple[tuple[int, ...], tuple[Action, ...]]
+# A legal set's ids and their Action objects, by the core's legal-set key
+# (SimState.legal_key), so that listing a turn's actions copies one tuple; bounded as the
+# core's own cache is.
+_LISTED: dict[int, _Turn] = {}
+_NO_TURN: _Turn = ((), ())
+_PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
 
 
 def drop_caches() -> int:
@@ -102,6 +121,7 @@ def drop_caches() -> int:
     held. For memory measurements only: the cache refills as games are played."""
     held = len(LEGAL_CACHE)
     LEGAL_CACHE.clear()
+    _LISTED.clear()
     return held
 
 
@@ -125,6 +145,29 @@ def _sim_play(seat: int, action: int, speed: int) -> Play:
     return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
+def _listing(core: SimState) -> _Turn:
+    """The current seat's legal ids and their actions, from the core's legal set."""
+    key = core.legal_key()
+    ids = legal_ids(key)
+    return remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
+
+
+def _table_id(action: object) -> int:
+    """The table id of an action equal to one in :data:`engine.sim.ACTIONS`, else -1."""
+    if type(action) is Action:  # the fields compared as Action's own __eq__ compares them
+        a = action
+        aid = _ID_OF_FIELDS.get((a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), _NONE)
+    elif isinstance(action, Action):
+        aid = ACTION_ID.get(action, _NONE)
+    else:
+        return _NONE
+    # Equal is not enough: True == 1 and hashes alike, but gas is a whole number.
+    value = action.value
+    if aid < 0 or type(action.gas) is not int or (value is not None and type(value) is not int):
+        return _NONE
+    return aid
+
+
 class Game:
     """One race from the deal to the second lap (OpenSpiel-style: ``current_seat``,
     ``legal_actions``, ``apply``, ``observation``), over the core in :attr:`core`.
@@ -138,23 +181,29 @@ class Game:
     True
     """
 
-    __slots__ = ("_legal", "_round", "core")
+    __slots__ = ("_legal", "_listed", "_round", "_sizes", "core")
 
     #: The state and rules (hidden cards included). Only this module changes it.
     core: SimState
-    # The current seat's legal ids, once asked for (None after each move).
+    # The current seat's legal ids and their actions, once asked for (None after each move).
     _legal: tuple[int, ...] | None
+    _listed: tuple[Action, ...] | None
+    # Each seat's hand size once a view asked for it, kept up to date move by move (every
+    # play takes one card from the hand: a card played, laid down or discarded by the 0/5
+    # card) until a deal refills the hands.
+    _sizes: list[int] | None
     # The public forms of this round's finished tricks and of the latest trick, with what
     # they were made from: (the core's trick list, its length, its latest trick, forms).
-    _round: tuple[list[Any], int, object, tuple[PublicTrick, ...], PublicTrick | None] | None
+    _round: tuple[list[Any], int, object, _PublicRound] | None
 
     @classmethod
     def over(cls, core: SimState) -> Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
-        game._legal = None
+        game._legal = game._listed = None
         game._round = None
+        game._sizes = None
         return game
 
     # ------------------------------------------------------------------ the state
@@ -333,39 +382,29 @@ class Game:
             and not core.zf_in
         )
 
-    def _legal_ids(self) -> tuple[int, ...]:
-        """The current seat's legal ids (empty once the race is over), worked out once a
-        turn."""
-        ids = self._legal
-        if ids is None:
-            core = self.core
-            ids = self._legal = () if core.winner >= 0 else core.legal()
-        return ids
+    def _turn(self) -> _Turn:
+        """Work out the current seat's legal ids and actions (none once the race is over):
+        the core's legal set (SimState.legal, by its key), with its actions listed once per
+        key."""
+        core = self.core
+        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(core.legal_key()) or _listing(core)
+        self._legal, self._listed = turn
+        return turn
 
     def legal_actions(self) -> list[Action]:
         """Every distinct legal turn for the current seat, each gas amount its own action."""
-        ids = self._legal
-        return [ACTIONS[i] for i in (self._legal_ids() if ids is None else ids)]
+        listed = self._listed
+        return list(self._turn()[1] if listed is None else listed)
 
     def legal_id(self, action: object) -> int:
         """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may
-        play it now, else -1: one lookup of the action's id and a scan of the legal set's
-        few ids."""
-        if self.core.winner >= 0:
-            return _NONE
+        play it now, else -1: one lookup of the action's id (or of its fields) and a scan
+        of the legal set's few ids."""
         aid = _ID_OF_OBJECT.get(id(action), _NONE)
         if aid < 0 or ACTIONS[aid] is not action:
-            if not isinstance(action, Action):
-                return _NONE
-            aid = ACTION_ID.get(action, _NONE)
-            if aid < 0:
-                return _NONE
-            # Equal is not enough: True == 1 and hashes alike, but gas is a whole number.
-            value = action.value
-            if type(action.gas) is not int or (value is not None and type(value) is not int):
-                return _NONE
+            aid = _table_id(action)
         ids = self._legal
-        return aid if aid in (self._legal_ids() if ids is None else ids) else _NONE
+        return aid if aid in (self._turn()[0] if ids is None else ids) else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> str | None:
         """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
@@ -458,36 +497,40 @@ class Game:
         Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
         game exactly as it was if the action is not legal now, or not an action at all.
         """
-        core = self.core
-        aid = _NONE
-        if seat is None or seat == core.turn:
-            aid = self.legal_id(action)
-        if aid < 0:
-            reason = self.why_illegal(action, seat)
-            raise IllegalAction(reason or "That move is not one of the legal moves now.")
-        return self._play(aid)
+        if seat is None or seat == self.core.turn:
+            # As legal_id: an action just listed is found by its object's id alone.
+            aid = _ID_OF_OBJECT.get(id(action), _NONE)
+            if aid < 0 or ACTIONS[aid] is not action:
+                aid = _table_id(action)
+            ids = self._legal
+            if aid in (self._turn()[0] if ids is None else ids):
+                return self._play(aid)
+        reason = self.why_illegal(action, seat)
+        raise IllegalAction(reason or "That move is not one of the legal moves now.")
 
     def _play(self, aid: int) -> list[Event]:
         """Play legal action id ``aid`` through the core and tell what happened."""
         core = self.core
-        self._legal = None
+        self._legal = self._listed = None
         me = core.turn
         kind, suit, gas, value, effect = INFO[aid]
         before = core.gas[me]
         middle = core.middle
-        lichen = core.lichen
         full = core.put(aid)
+        sizes = self._sizes
+        if sizes is not None:
+            sizes[me] -= 1
         if kind == TUNE_UP:
             events = [make_event(_TUNED_UP, me, {})]
         elif kind == PLAY:
             speed = core.speed[me]
-            struck = (lichen or suit == LICHEN) and value in STRUCK_BY_LICHEN
             data: CardPlayed = {
                 "suit": _SUIT_ID[suit],
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                "final": (0 if struck else value) + gas + speed,
+                # R9: the core has put the card, so a 1 just played counts as well.
+                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
             }
             events = [make_event(_CARD_PLAYED, me, data)]
             if suit == SALTY and middle:  # R10
@@ -504,17 +547,16 @@ class Game:
                 events.append(make_event(_ZERO_EFFECT, me, told))
         else:  # R22
             speed = core.speed[me]
-            shown = 0 if lichen and value in STRUCK_BY_LICHEN else value
             played: ZeroFivePlayed = {
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                "final": shown + gas + speed,
+                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
                 "gained": core.gas[me] + gas - before,
             }
             events = [
-                make_event(EventKind.ZERO_FIVE_PLAYED, me, played),
-                make_event(EventKind.CARD_DISCARDED, me, {}),
+                make_event(_ZERO_FIVE_PLAYED, me, played),
+                make_event(_CARD_DISCARDED, me, {}),
             ]
         if full:
             self._resolve(events)
@@ -523,20 +565,15 @@ class Game:
     def _resolve(self, events: list[Event]) -> None:
         """R11–R17 through the core, told in the order docs/rules.md gives."""
         core = self.core
-        plays = core.plays
         middle, removed, trick = core.middle, core.removed, core.trick
-        tuners = [seat for seat, a, _ in plays if FINAL[a] < 0]
-        before = [core.gas[seat] for seat in tuners]
-        table = FINAL_STRUCK if core.lichen else FINAL
-        best = -1
-        spent = 0
-        for _, a, speed in plays:
-            spent += INFO[a][2]
-            final = table[a]
-            if final >= 0 and final + speed > best:
-                best = final + speed
-        core.resolve()
-        if tuners and middle:  # R11
+        shared = core.tuners > 0 and middle > 0  # R11: the core shares the middle
+        tuners: list[int] = []
+        before: list[int] = []
+        if shared:
+            tuners = [seat for seat, a, _ in core.plays if FINAL[a] < 0]
+            before = [core.gas[seat] for seat in tuners]
+        best = core.resolve()
+        if shared:
             gained = [core.gas[seat] - had for seat, had in zip(tuners, before, strict=True)]
             share: TuneUpShare = {
                 "seats": tuners,
@@ -545,25 +582,27 @@ class Game:
                 "removed": core.removed - removed,
                 "middle_before": middle,
             }
-            events.append(make_event(EventKind.TUNE_UP_SHARE, None, share))
-        last = core.last
-        winner = _NONE if last is None or isinstance(last, dict) else last[3]
+            events.append(make_event(_TUNE_UP_SHARE, None, share))
+        # The core's record of the trick it just finished: (trick, lead, plays, winner, lichen).
+        winner: int = cast(Any, core.last)[3]
         if winner < 0:  # R13
-            events.append(make_event(EventKind.TRICK_ALL_TUNED_UP, None, {"trick": trick}))
+            events.append(make_event(_TRICK_ALL_TUNED_UP, None, {"trick": trick}))
         else:
-            events.append(make_event(EventKind.TRICK_WON, winner, {"trick": trick, "final": best}))
-        events.append(
-            make_event(EventKind.GAS_TO_MIDDLE, None, {"amount": spent, "middle": core.middle})
-        )
+            events.append(make_event(_TRICK_WON, winner, {"trick": trick, "final": best}))
+        # R14: what the trick spent is what the middle gained (after any share emptied it).
+        spent = core.middle - (0 if shared else middle)
+        events.append(make_event(_GAS_TO_MIDDLE, None, {"amount": spent, "middle": core.middle}))
         if winner >= 0 and trick < TRICKS_PER_ROUND:  # R15
-            events.append(make_event(EventKind.SPEED_GAINED, winner, {"speed": core.speed[winner]}))
-        elif winner >= 0:
+            events.append(make_event(_SPEED_GAINED, winner, {"speed": core.speed[winner]}))
+            return
+        if winner >= 0:
             laps = core.laps[winner]
-            events.append(make_event(EventKind.LAP_GAINED, winner, {"laps": laps}))
+            events.append(make_event(_LAP_GAINED, winner, {"laps": laps}))
             if core.winner >= 0:  # R16
-                events.append(make_event(EventKind.GAME_WON, winner, {"laps": laps}))
+                events.append(make_event(_GAME_WON, winner, {"laps": laps}))
                 return
         if trick == TRICKS_PER_ROUND:  # R17: the core dealt the next round
+            self._sizes = None
             events.append(self.deal_event())
 
     def deal_event(self) -> Event:
@@ -605,10 +644,17 @@ class Game:
         """Everything ``seat`` may know (a spectator's part when None), as immutable data:
         what a bot decides on (see :class:`engine.seat_view.SeatView`)."""
         core = self.core
-        legal = self._legal_ids() if seat is not None and seat == core.turn else None
-        return SeatView.of(core, seat, legal, self._public_round())
+        legal = None
+        if seat is not None and seat == core.turn:
+            legal = self._legal
+            if legal is None:
+                legal = self._turn()[0]
+        sizes = self._sizes
+        if sizes is None:
+            sizes = self._sizes = list(map(sum, core.hands))
+        return SeatView.of(core, seat, legal, self._public_round(), tuple(sizes))
 
-    def _public_round(self) -> tuple[tuple[PublicTrick, ...], PublicTrick | None]:
+    def _public_round(self) -> _PublicRound:
         """The public forms of this round's finished tricks and of the latest trick, made
         once each: a round's trick list only grows until the next deal replaces it."""
         core = self.core
@@ -616,8 +662,8 @@ class Game:
         seen = self._round
         if seen is not None and seen[0] is tricks:
             if seen[1] == len(tricks) and seen[2] is last:
-                return seen[3], seen[4]
-            public = seen[3] + tuple(map(public_trick, tricks[len(seen[3]) :]))
+                return seen[3]
+            public = seen[3][0] + tuple(map(public_trick, tricks[len(seen[3][0]) :]))
         else:
             public = tuple(map(public_trick, tricks))
         if last is None:
@@ -626,8 +672,9 @@ class Game:
             latest = public[-1]
         else:
             latest = public_trick(last)
-        self._round = (tricks, len(tricks), last, public, latest)
-        return public, latest
+        pair = (public, latest)
+        self._round = (tricks, len(tricks), last, pair)
+        return pair
 
     def public_observation(self) -> PublicObservation:
         """What a spectator may know: no hand (see :func:`engine.seat_view.observe_public`)."""
@@ -793,10 +840,10 @@ def new_game(
     """
     players = _check_players(players)
     variants = variants or Variants()
-    if seed is None:
-        seed = secrets.randbits(63)
-    if type(seed) is not int:
-        raise ValueError("The seed must be a whole number.")
+    seed = _check_seed(seed)
+    if _nothing_set_up(middle, round, hands, lead, gas, removed, speed, laps, trick, zero_five):
+        # The same position as the general set-up below makes (R4-R6), built directly.
+        return Game.over(SimState.new(players, seed, variants))
     rng = Rng(seed)
     supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
     flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
@@ -821,6 +868,23 @@ def new_game(
         core.round = round
         core.speed = list(speeds)
     return Game.over(core)
+
+
+def _check_seed(seed: object) -> int:
+    """The seed given, or one drawn once from the OS when none is."""
+    if seed is None:
+        seed = secrets.randbits(63)
+    if type(seed) is not int:
+        raise ValueError("The seed must be a whole number.")
+    return seed
+
+
+def _nothing_set_up(middle: object, round: object, *parts: object) -> bool:
+    """Whether :func:`new_game` was given nothing beyond the table, the seed and the variants
+    (the parts left None, no gas in the middle, the first round)."""
+    if type(middle) is not int or type(round) is not int or middle != 0 or round != 1:
+        return False
+    return all(part is None for part in parts)
 
 
 def _core(

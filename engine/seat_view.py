@@ -108,7 +108,7 @@ class HasCore(Protocol):
         """``seat``'s view (:meth:`SeatView.of`)."""
 
 
-def _mask(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
+def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
     """The public form of the core's cards of a trick. A Tune Up's speed is left out
     too (0): it plays no part, and its JSON form shows none."""
     public = PUBLIC_ID
@@ -129,7 +129,13 @@ def public_trick(record: object) -> PublicTrick:
     if isinstance(record, dict):
         return _trick_from_dict(record)  # type: ignore[arg-type]
     trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
-    return (trick, lead, _mask(plays), winner, lichen)
+    return (trick, lead, mask_cards(plays), winner, lichen)
+
+
+def _public_tricks(core: SimState) -> tuple[tuple[PublicTrick, ...], PublicTrick | None]:
+    """The public forms of the round's finished tricks and of the latest trick."""
+    last = core.last
+    return tuple(map(public_trick, core.tricks)), None if last is None else public_trick(last)
 
 
 class SeatView(NamedTuple):
@@ -176,11 +182,12 @@ class SeatView(NamedTuple):
         seat: int | None,
         legal: tuple[int, ...] | None = None,
         tricks: tuple[tuple[PublicTrick, ...], PublicTrick | None] | None = None,
+        sizes: tuple[int, ...] | None = None,
     ) -> SeatView:
         """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None).
 
-        A caller that knows the seat's legal ids, or the public forms of this round's
-        finished tricks and of the latest one, may pass them in (as ``Game.view`` does).
+        A caller that knows the seat's legal ids, the public forms of this round's finished
+        tricks and of the latest one, or the hand sizes may pass them in (``Game.view``).
 
         >>> from engine import new_game
         >>> view = SeatView.of(new_game(players=3, seed=2).core, None)
@@ -197,11 +204,7 @@ class SeatView(NamedTuple):
         elif legal is None:
             legal = core.legal()
         if tricks is None:
-            last = core.last
-            tricks = (
-                tuple(map(public_trick, core.tricks)),
-                None if last is None else public_trick(last),
-            )
+            tricks = _public_tricks(core)
         zero_five = core.zero_five if core.zf_variant else (False,) * players
         return tuple.__new__(
             cls,
@@ -210,7 +213,7 @@ class SeatView(NamedTuple):
                 players,
                 core.variants,
                 _ZEROS if seat is None else tuple(core.hands[seat]),
-                tuple(map(sum, core.hands)),
+                tuple(map(sum, core.hands)) if sizes is None else sizes,
                 tuple(core.gas),
                 tuple(core.speed),
                 tuple(core.laps),
@@ -222,7 +225,7 @@ class SeatView(NamedTuple):
                 core.lead,
                 current,
                 core.winner if over else None,
-                _mask(core.plays),
+                mask_cards(core.plays),
                 tricks[0],
                 tricks[1],
                 tuple(core.face_up),

@@ -203,6 +203,8 @@ FINAL: tuple[int, ...] = tuple(-1 if v < 0 else v + g for _, _, g, v, _ in INFO)
 FINAL_STRUCK: tuple[int, ...] = tuple(
     -1 if v < 0 else effective_value(v, True) + g for _, _, g, v, _ in INFO
 )
+#: Per action id: the gas spent on it (R8), which goes to the middle when the trick ends (R14).
+SPENT: tuple[int, ...] = tuple(g for _, _, g, _, _ in INFO)
 #: Per action id: the card that goes to the discards when the trick ends (-1: none, as the
 #: 0/5 card leaves the game and its discard is made at once, R22).
 TRICK_CARD: tuple[int, ...] = tuple(-1 if k == ZERO_FIVE else c for k, c, _, _, _ in INFO)
@@ -243,6 +245,8 @@ LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: it); its public record is only built when a conversion asks for it.
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
 _ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+# The deck of each table (variants and players) as suit indices: a few dozen at most.
+_DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
 
 
 def canonical(state: dict[str, Any]) -> dict[str, Any]:
@@ -401,7 +405,10 @@ class SimState:
         s.middle = s.removed = 0
         s.zero_five = [variants.zero_five] * players
         s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
-        s.discards = [SUIT_INDEX[card] for card in variants.deck(players)]
+        deck = _DECKS.get((variants, players))
+        if deck is None:
+            deck = _DECKS[variants, players] = tuple(SUIT_INDEX[c] for c in variants.deck(players))
+        s.discards = list(deck)  # the deck, in its fixed order, before the first deal
         s.set_aside = []
         s.last, s.lap_order, s.winner = None, [], -1
         s.round = 0
@@ -577,7 +584,7 @@ class SimState:
         """Play action id ``action`` (which must be legal) for the current seat; return
         the winner so far (-1 while the race goes on)."""
         if self.put(action):
-            self._resolve()
+            self.resolve()
         return self.winner
 
     def play_out(self, action: int) -> bool:
@@ -587,7 +594,7 @@ class SimState:
         Returns whether the round goes on."""
         if self.put(action):
             last = self.trick == TRICKS_PER_ROUND
-            self._resolve(not last)
+            self.resolve(not last)
             return not last and self.winner < 0
         return True
 
@@ -660,13 +667,11 @@ class SimState:
         self.middle = 0
         self.removed += lost
 
-    def resolve(self) -> None:
-        """R11–R17 once every seat has played (after :meth:`put` said so)."""
-        self._resolve()
-
-    def _resolve(self, deal: bool = True) -> None:
-        """R11–R17 once every seat has played, in the order docs/rules.md gives (without
-        ``deal``, a round's last trick deals no next round: :meth:`play_out`)."""
+    def resolve(self, deal: bool = True) -> int:
+        """R11–R17 once every seat has played (after :meth:`put` said so), in the order
+        docs/rules.md gives; without ``deal``, a round's last trick deals no next round
+        (:meth:`play_out`). Returns the winning card's final number, or -1 when every card
+        was face down and nobody won (R13)."""
         if self.tuners and self.middle:
             self._share()
         plays = self.plays
@@ -676,7 +681,7 @@ class SimState:
         spent = 0
         discards = self.discards
         for seat, a, speed in plays:
-            spent += INFO[a][2]
+            spent += SPENT[a]
             final = table[a]
             if final >= 0 and final + speed > best:  # strict: ties go to the earlier card
                 best, winner = final + speed, seat
@@ -699,7 +704,7 @@ class SimState:
                 self.lap_order.append(winner)
                 if self.laps[winner] >= LAPS_TO_WIN:
                     self.winner = winner
-                    return
+                    return best
         if trick < TRICKS_PER_ROUND:
             self.trick = trick + 1
         else:  # R6, R17: the latest lap gainer leads; nobody ever: the same lead again
@@ -708,6 +713,7 @@ class SimState:
             if deal:
                 self.deal()
         self.turn = self.lead
+        return best
 
     def deal(self) -> None:
         """R5, R17, R18: shuffle every card not in a hand and deal up to full hands."""

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from game_kit import VARIANT_COMBOS, variant_label
 
-from engine import Action, Game, IllegalAction, Variants, new_game
+from engine import Action, Game, IllegalAction, SeatView, Variants, new_game
 from engine.rng import Rng
+from engine.sim import ACTION_ID, ACTIONS
 
 
 def _turns(players: int, variants: Variants, seed: int) -> list[Game]:
@@ -81,3 +82,91 @@ def test_anything_but_an_action_is_refused_right_after_the_list(junk: object) ->
         game.apply(junk)
     assert game.to_dict() == before
     assert game.legal_actions()
+
+
+def _core_state(game: Game) -> dict[str, object]:
+    """Every slot of the game's core, the generator's state in place of the generator."""
+    core = game.core
+    state = {name: getattr(core, name) for name in type(core).__slots__ if name != "rng"}
+    state["rng"] = core.rng.state
+    return state
+
+
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
+def test_a_seeded_deal_is_the_general_set_up_and_plays_the_same(variants: Variants) -> None:
+    # new_game builds a plain seeded deal directly; an explicit full tank for every seat
+    # (the default, spelled out) takes the general set-up.
+    for players in (3, 4, 5):
+        for seed in range(12):
+            plain = new_game(players=players, seed=seed, variants=variants)
+            general = new_game(players=players, seed=seed, variants=variants, gas=[5] * players)
+            assert _core_state(plain) == _core_state(general)
+            rng = Rng(seed)
+            while not plain.is_over:
+                actions = plain.legal_actions()
+                assert actions == general.legal_actions()
+                pick = rng.below(len(actions))
+                assert plain.apply(actions[pick]) == general.apply(actions[pick])
+            assert plain.to_dict() == general.to_dict()
+
+
+class _OwnAction(Action):
+    """A subclass: never equal to the table's actions (Action's __eq__ wants its class)."""
+
+    __slots__ = ()
+
+
+def _old_legal_id(game: Game, action: object) -> int:
+    """The lookup Game.legal_id made before it read a fresh action's fields as a tuple."""
+    if game.is_over or not isinstance(action, Action):
+        return -1
+    aid = ACTION_ID.get(action, -1)
+    value = action.value
+    if aid < 0 or type(action.gas) is not int or (value is not None and type(value) is not int):
+        return -1
+    return aid if ACTIONS[aid] in game.legal_actions() else -1
+
+
+def test_a_fresh_action_is_found_exactly_as_by_its_hash_and_equality() -> None:
+    game = new_game(players=4, seed=21, variants=VARIANT_COMBOS[-1])
+    rng = Rng(21)
+    checked = 0
+    while not game.is_over:
+        for a in [*game.legal_actions(), *ACTIONS[::7]]:
+            fields = (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard)
+            as_text = tuple(None if f is None or type(f) is int else str(f) for f in fields)
+            odd: list[object] = [
+                Action(*fields),
+                Action(*as_text),  # type: ignore[arg-type]
+                Action(a.type, a.suit, a.gas == 1, a.zero_effect, a.value, a.discard),
+                Action(a.type, a.suit, float(a.gas), a.zero_effect, a.value, a.discard),  # type: ignore[arg-type]
+                _OwnAction(*fields),
+                fields,
+            ]
+            for action in odd:
+                assert game.legal_id(action) == _old_legal_id(game, action)
+                checked += 1
+        actions = game.legal_actions()
+        game.apply(actions[rng.below(len(actions))])
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("stride", [1, 3, 7])
+def test_views_asked_now_and_then_equal_views_built_from_nothing(stride: int) -> None:
+    # Game.view keeps the hand sizes up to date move by move once a view has asked for
+    # them, and remembers the round's public tricks: asked every turn or only now and then,
+    # and on clones, its views are the ones SeatView.of builds from the core alone.
+    for variants in VARIANT_COMBOS[::3]:
+        game = new_game(players=5, seed=stride, variants=variants)
+        rng = Rng(stride)
+        turn = 0
+        while not game.is_over:
+            if turn % stride == 0:
+                for seat in [*range(game.players), None]:
+                    assert game.view(seat) == SeatView.of(game.core, seat)
+                twin = game.clone()
+                assert twin.view(0) == game.view(0)
+            actions = game.legal_actions()
+            game.apply(actions[rng.below(len(actions))])
+            turn += 1
+        assert game.view(None) == SeatView.of(game.core, None)
