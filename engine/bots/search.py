@@ -51,7 +51,7 @@ from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, legal_ids
 
-DEFAULT_CANDIDATES = 8
+DEFAULT_CANDIDATES = 16
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
