@@ -52,6 +52,10 @@ from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, legal_ids
 
 DEFAULT_CANDIDATES = 16
+"""How many of the normal policy's best sensible actions the search compares unless told:
+wide enough that the best move against the real deal is rarely left out, while pruning
+drops the plainly worse ones after a few worlds (``python -m engine.bots.truth_regret``,
+docs/bots.md)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
