@@ -97,6 +97,9 @@ def parse_seat(
         if part.startswith("noise"):
             options["noise"] = float(part[len("noise") :])
             continue
+        if part.startswith("infer"):
+            options["infer"] = float(part[len("infer") :])
+            continue
         options.pop("iterations", None)
         options.pop("time_budget_ms", None)
         if part.endswith("ms"):

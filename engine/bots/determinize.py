@@ -123,6 +123,13 @@ class Determinizer:
 
     def sample_core(self, rng: Rng) -> SimState:
         """:meth:`sample`'s rules core alone (what the rollouts run on)."""
+        return self.sample_parts(rng)[0]
+
+    def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
+        """:meth:`sample_core`, with the dealt cards that stand for this round's unseen
+        discards (the Tune Ups of completed tricks, in the base game exactly those), in
+        the random order they were dealt: :mod:`engine.bots.infer` hands them to those
+        Tune Ups in turn."""
         cards = list(self.pool)
         rng.shuffle(cards)
         at = 0
@@ -141,7 +148,8 @@ class Determinizer:
             plays.append(play)
         set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
-        return SimState.from_parts(
+        rest = cards[at:]
+        state = SimState.from_parts(
             players=view.players,
             variants=view.variants,
             seed=0,
@@ -157,13 +165,14 @@ class Determinizer:
             removed=view.removed,
             zero_five=view.zero_five,
             plays=plays,
-            discards=self.face_up_done + cards[at:],
+            discards=self.face_up_done + rest,
             set_aside=set_aside,
             round_tricks=self.round_tricks,
             last_trick=self.last_trick,
             lap_order=self.lap_order,
             winner=view.winner,
         )
+        return state, rest
 
 
 def determinize(observation: Seen, rng: Rng) -> Game:

@@ -43,6 +43,7 @@ from engine.bots.base import (
 )
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
+from engine.bots.infer import Inference
 from engine.bots.players import policy_state
 from engine.bots.rollout import rollout as sim_rollout
 from engine.bots.rollout import score_ids, sensible
@@ -50,7 +51,11 @@ from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, legal_ids
 
-DEFAULT_CANDIDATES = 8
+DEFAULT_CANDIDATES = 16
+"""How many of the normal policy's best sensible actions the search compares unless told:
+wide enough that the best move against the real deal is rarely left out, while pruning
+drops the plainly worse ones after a few worlds (``python -m engine.bots.truth_regret``,
+docs/bots.md)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
@@ -64,6 +69,9 @@ clearly behind it against three normal bots (73% in 100 games; 0 made 76% in 400
 Much more noise makes a plan that ignores what the opponents actually hold: at 0.5 the
 larger budget won 62% to 25%, but the bot fell to 61% against normal bots
 (docs/bots.md)."""
+DEFAULT_INFER = 0.0
+"""Softmax temperature of the inference from the opponents' plays that weighs each
+sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
 HARD_OPTIONS = frozenset(
     {
         "time_budget_ms",
@@ -74,6 +82,7 @@ HARD_OPTIONS = frozenset(
         "models",
         "clock",
         "noise",
+        "infer",
     }
 )
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
@@ -93,28 +102,52 @@ class _Evaluator:
         """Mean simulated outcome of candidate ``i`` so far."""
         return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
 
-    def prune(self, paired: list[list[float]]) -> None:
-        """Drop candidates whose paired deficit to the leader is clearly significant."""
+    def prune(self, paired: list[list[float]], weights: list[float] | None = None) -> None:
+        """Drop candidates whose paired deficit to the leader is clearly significant
+        (with ``weights``, one per world, in the weighted comparison)."""
         if self.worlds < 6 or len(self.alive) <= 1:
             return
-        leader = max(self.alive, key=self.mean)
+        if weights is None:
+            leader = max(self.alive, key=self.mean)
+        else:
+            leader = max(self.alive, key=lambda i: _weighted_sum(paired, weights, i))
         keep = []
         for i in self.alive:
-            if i == leader:
+            if i == leader or not _behind(paired, weights, leader, i):
                 keep.append(i)
-                continue
-            diffs = [world[leader] - world[i] for world in paired if len(world) > max(leader, i)]
-            diffs = [d for d in diffs if not math.isnan(d)]
-            n = len(diffs)
-            if n < 6:
-                keep.append(i)
-                continue
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > 2.5 * math.sqrt(var / n) + 1e-6:
-                continue
-            keep.append(i)
         self.alive = keep
+
+
+def _weighted_sum(paired: list[list[float]], weights: list[float], i: int) -> float:
+    return sum(w * row[i] for row, w in zip(paired, weights, strict=True) if not math.isnan(row[i]))
+
+
+def _behind(paired: list[list[float]], weights: list[float] | None, leader: int, i: int) -> bool:
+    """Whether candidate ``i`` is clearly behind ``leader`` over the worlds both saw:
+    the mean paired deficit above 2.5 standard errors (over at least 6 worlds' worth of
+    weight, by the effective sample size)."""
+    pairs = [
+        (world[leader] - world[i], 1.0 if weights is None else weights[n])
+        for n, world in enumerate(paired)
+        if len(world) > max(leader, i)
+    ]
+    pairs = [(d, w) for d, w in pairs if not math.isnan(d)]
+    if weights is None:
+        diffs = [d for d, _ in pairs]
+        n = len(diffs)
+        if n < 6:
+            return False
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > 2.5 * math.sqrt(var / n) + 1e-6
+    total = sum(w for _, w in pairs)
+    squares = sum(w * w for _, w in pairs)
+    if total <= 0.0 or total * total < 6.0 * squares:
+        return False
+    effective = total * total / squares
+    mean = sum(w * d for d, w in pairs) / total
+    var = sum(w * (d - mean) ** 2 for d, w in pairs) / total * effective / (effective - 1.0)
+    return mean > 2.5 * math.sqrt(var / effective) + 1e-6
 
 
 #: How the searching bot models the other seats, one per sampled world in turn: the
@@ -183,23 +216,43 @@ def run_worlds(
     with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world cut short by the
     budget is left out: every kept row holds a value for every candidate still running, so
     they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
-    every world (a reference search)."""
+    every world (a reference search). Every world weighs the same (:func:`run_weighted`
+    weighs them by the opponents' plays)."""
+    rows, _, used, alive = run_weighted(observation, actions, seed, stop, models, prune, noise)
+    return rows, used, alive
+
+
+def run_weighted(
+    observation: Seen,
+    actions: list[Action],
+    seed: int,
+    stop: Stop,
+    models: int = 1,
+    prune: bool = True,
+    noise: float = DEFAULT_NOISE,
+    infer: float = 0.0,
+) -> SearchPart:
+    """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
+    likelihood of the opponents' plays this round in that world at softmax temperature
+    ``infer`` (:class:`engine.bots.infer.Inference`); otherwise 0 for every world."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
+    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
     styles = [_noisy(i, noise) for i in range(models)]
     paired: list[list[float]] = []
+    logs: list[float] = []
     used = 0
     while not stop.reached(used):
-        world = determinizer.sample_core(rng)
+        world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
         model = styles[stats.worlds % models]
         row = [math.nan] * len(actions)
         for i in stats.alive:
             if stop.reached(used):
-                return paired, used, stats.alive
+                return paired, logs, used, stats.alive
             state = world.clone()
             state.apply(ids[i])
             row[i] = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat, False)[seat]
@@ -208,20 +261,36 @@ def run_worlds(
             stats.sums[i] += row[i]
             stats.counts[i] += 1
         paired.append(row)
+        logs.append(0.0 if inference is None else inference.log_weight(world, rest))
         stats.worlds += 1
         if prune and stats.worlds % 4 == 0:
-            stats.prune(paired)
+            stats.prune(paired, None if inference is None else weights_of(logs))
             for i in range(len(actions)):
                 if i not in stats.alive:
                     for r in paired:
                         r[i] = math.nan
-    return paired, used, stats.alive
+    return paired, logs, used, stats.alive
 
 
-def best_candidate(rows: list[list[float]], survivors: list[int]) -> int:
+def weights_of(logs: list[float]) -> list[float]:
+    """Weights in proportion to ``exp(logs)``, the largest 1.
+
+    >>> weights_of([0.0, math.log(0.5)])
+    [1.0, 0.5]
+    """
+    if not logs:
+        return []
+    top = max(logs)
+    return [math.exp(x - top) for x in logs]
+
+
+def best_candidate(
+    rows: list[list[float]], survivors: list[int], weights: list[float] | None = None
+) -> int:
     """The candidate to play: among the ``survivors`` (in heuristic order), the best mean
-    over the worlds where every one of them was simulated, a paired comparison; on a tie,
-    or with no such world, the one the heuristic ranks first.
+    over the worlds where every one of them was simulated, a paired comparison (weighted
+    by ``weights``, one per row, when given); on a tie, or with no such world, the one
+    the heuristic ranks first.
 
     >>> best_candidate([[0.2, 0.5, 0.1], [0.4, 0.3, 0.9]], [0, 1])
     1
@@ -229,10 +298,16 @@ def best_candidate(rows: list[list[float]], survivors: list[int]) -> int:
     (0, 1)
     """
     ordered = sorted(survivors)
-    complete = [row for row in rows if all(not math.isnan(row[i]) for i in ordered)]
+    if weights is None:
+        weights = [1.0] * len(rows)
+    complete = [
+        (row, w)
+        for row, w in zip(rows, weights, strict=True)
+        if all(not math.isnan(row[i]) for i in ordered)
+    ]
     if not complete:
         return ordered[0]
-    totals = [sum(row[i] for row in complete) for i in ordered]
+    totals = [sum(row[i] * w for row, w in complete) for i in ordered]
     best = max(totals)
     # Equal actions (jelly or beans, a gas that changes nothing) sum the same values in
     # another order: within rounding they are a tie, and the heuristic's order decides.
@@ -244,18 +319,19 @@ def run_job(args: SearchJob) -> SearchPart:
     absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
     queue runs only for what is left of the budget instead of its whole length; on the
     CPU clock each worker spends the budget of its own thread's time."""
-    observation, action_dicts, seed, stop, budget_s, models, noise = args
+    observation, action_dicts, seed, stop, budget_s, models, noise, infer = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return run_worlds(observation, actions, seed, stop, models, noise=noise)
+    return run_weighted(observation, actions, seed, stop, models, noise=noise, infer=infer)
 
 
-SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, int, float]
+SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, int, float, float]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
-SearchPart = tuple[list[list[float]], int, list[int]]
-"""What one share returns: rows of candidate values per world, rollouts run, survivors."""
+SearchPart = tuple[list[list[float]], list[float], int, list[int]]
+"""What one share returns: rows of candidate values per world, each world's log weight,
+rollouts run, survivors."""
 
 MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
 """Runs :func:`run_job` over the jobs of one decision, like ``map`` (a process pool's
@@ -295,6 +371,7 @@ class HardBot(Bot):
         clock: str = "wall",
         noise: float = DEFAULT_NOISE,
         map_jobs: MapJobs | None = None,
+        infer: float = DEFAULT_INFER,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -305,6 +382,8 @@ class HardBot(Bot):
             raise ValueError(f"models runs from 1 (normal only) to {len(OPPONENT_MODELS)}.")
         if not 0.0 <= noise <= 10.0:
             raise ValueError("noise (the opponent models' temperature) runs from 0 to 10.")
+        if not 0.0 <= infer <= 10.0:
+            raise ValueError("infer (the inference's temperature, 0: off) runs from 0 to 10.")
         if workers > 1 and map_jobs is None:
             raise ValueError("A search over several workers needs map_jobs to run them.")
         if clock not in CLOCKS:
@@ -316,6 +395,7 @@ class HardBot(Bot):
         self.models = int(models)
         self.clock = clock
         self.noise = float(noise)
+        self.infer = float(infer)
         self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
@@ -340,14 +420,19 @@ class HardBot(Bot):
             parts = self._search_parallel(view, shortlist, seed, deadline, budget_s)
         else:
             stop = Stop(self.iterations, deadline, self.clock)
-            parts = [run_worlds(view, shortlist, seed, stop, self.models, noise=self.noise)]
-        self.last_rollouts = sum(used for _, used, _ in parts)
-        rows = [row for part, _, _ in parts for row in part]
+            parts = [
+                run_weighted(
+                    view, shortlist, seed, stop, self.models, noise=self.noise, infer=self.infer
+                )
+            ]
+        self.last_rollouts = sum(used for _, _, used, _ in parts)
+        rows = [row for part, _, _, _ in parts for row in part]
+        weights = weights_of([log for _, logs, _, _ in parts for log in logs])
         # A candidate pruned by any worker was clearly behind there: keep those every worker
         # still ran (or, should the workers disagree on all of them, any that one still ran).
-        running = [set(alive) for _, _, alive in parts]
+        running = [set(alive) for _, _, _, alive in parts]
         survivors = set.intersection(*running) or set.union(*running)
-        return shortlist[best_candidate(rows, sorted(survivors))]
+        return shortlist[best_candidate(rows, sorted(survivors), weights)]
 
     def _search_parallel(
         self,
@@ -362,7 +447,7 @@ class HardBot(Bot):
         stop = Stop(share, deadline, self.clock)
         dicts = [a.to_dict() for a in shortlist]
         jobs: list[SearchJob] = [
-            (view, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise)
+            (view, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise, self.infer)
             for w in range(self.workers)
         ]
         assert self.map_jobs is not None  # checked in __init__
