@@ -5,22 +5,21 @@ The request-header timeout has its own module, tests/test_header_timeout.py."""
 from __future__ import annotations
 
 import asyncio
-import random
 import subprocess
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 from app_kit import bearer, create
+from bot_kit import HeldSearch
 from fastapi.testclient import TestClient
 from store_kit import RedisServer
 
 from app.bots import runner as bot_runner
 from app.storage.memory import ManualClock
-from engine import Action, Game
+from engine import Action
 
 Launch = Callable[..., Any]
 
@@ -68,41 +67,32 @@ def test_only_the_right_token_moves_the_idle_clock(app_with: Any, clock: ManualC
 
 
 def test_a_race_is_not_expired_or_evicted_while_its_move_runs(
-    app_with: Any, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+    app_with: Any, clock: ManualClock
 ) -> None:
-    gate = threading.Event()
-    gate.set()
-    thinking = threading.Event()
-
-    def slow_bot(level: str, game: Game, seat: int, seed: int, **_: Any) -> Action:
-        if not gate.is_set():
-            thinking.set()
-            assert gate.wait(timeout=20)
-        return random.Random(seed).choice(game.legal_actions())
-
-    monkeypatch.setattr(bot_runner, "choose_bot_action", slow_bot)
+    search = HeldSearch()
     app = app_with(idle_expiry_seconds=60, max_games=1, evict_min_idle_seconds=0)
+    search.install(app)
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            created = (await client.post("/api/games", json={"players": 3})).json()
+            created = (await client.post("/api/games", json={"players": 3, "bots": "hard"})).json()
             auth = bearer(created["token"])
             legal = created["state"]["legal_actions"]
             action = next(a for a in legal if a["type"] == "tune_up")  # a bot must reply
-            gate.clear()
+            search.release.clear()
             url = f"/api/games/{created['game_id']}/actions"
             move = asyncio.create_task(
                 client.post(url, json={"turn": 0, "action": action}, headers=auth)
             )
-            while not thinking.is_set():
+            while search.running == 0:
                 assert not move.done(), move.result().text
                 await asyncio.sleep(0.01)
             clock.now += 600  # far past the idle expiry, mid-move
             assert await app.state.store.sweep() == 0
             full = await client.post("/api/games", json={"players": 3})
             assert full.status_code == 503  # the only slot is busy: no eviction
-            gate.set()
+            search.release.set()
             moved = await move
             assert moved.status_code == 200 and moved.json()["turn"] == 1
             again = await client.get(f"/api/games/{created['game_id']}", headers=auth)

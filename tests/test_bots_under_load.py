@@ -21,6 +21,7 @@ import anyio.to_thread
 import httpx
 import pytest
 from app_kit import bearer, make_settings
+from bot_kit import HeldSearch
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -43,30 +44,6 @@ def pool_stopped() -> Iterator[None]:
     bot_pool.shutdown_workers()
     yield
     bot_pool.shutdown_workers()
-
-
-class HeldSearch:
-    """A stand-in for the pool search that waits on ``release`` and records what it saw."""
-
-    def __init__(self, rollouts: int = 50) -> None:
-        self.release = asyncio.Event()
-        self.release.set()
-        self.rollouts = rollouts
-        self.running = 0
-        self.most_running = 0
-        self.budgets: list[int] = []
-
-    async def __call__(
-        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
-    ) -> tuple[dict[str, Any], int | None]:
-        self.running += 1
-        self.most_running = max(self.most_running, self.running)
-        self.budgets.append(budget_ms)
-        try:
-            await self.release.wait()
-        finally:
-            self.running -= 1
-        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
 
 
 async def _until(condition: Any, what: str) -> None:

@@ -15,43 +15,22 @@ from typing import Any
 
 import httpx
 from app_kit import form_fields, make_settings
+from bot_kit import HeldSearch
 
-from app.bots.runner import BotRunner
 from app.main import create_app
-from engine import SeatView
 
 HANG_GUARD_SECONDS = 30.0  # only stops a broken test from hanging; never a speed assert
-
-
-class HeldSearch:
-    """A stand-in for the pool's search that waits for ``release``."""
-
-    def __init__(self) -> None:
-        self.release = asyncio.Event()
-        self.running = 0
-
-    async def __call__(
-        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
-    ) -> tuple[dict[str, Any], int | None]:
-        self.running += 1
-        try:
-            await self.release.wait()
-        finally:
-            self.running -= 1
-        return dict(observation.legal_actions()[0].to_dict()), 50
 
 
 def test_pages_answer_while_a_race_waits_for_its_bots() -> None:
     search = HeldSearch()
     app = create_app(make_settings())
-    runner: BotRunner = app.state.runner
-    runner.search = search
+    search.install(app)
     store: Any = app.state.store
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            search.release.set()  # the bots that lead the first trick play at once
             created = await client.post("/games", data={"players": "3", "bots": "hard"})
             assert created.status_code == 303
             game_id = created.headers["location"].rsplit("/", 1)[1]

@@ -1,0 +1,47 @@
+"""A stand-in for the hard bots' pool search, for tests that hold a move mid-search.
+
+Imported as ``bot_kit`` (tests/ is on the import path). A hard bot's search is the only bot
+decision that takes long (the light bots decide on the event loop), so it is where a test
+parks a move to look at the server while the move runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI
+
+from app.bots.runner import BotRunner
+from engine import SeatView
+
+
+class HeldSearch:
+    """Waits for ``release`` (set at first), then plays the first legal action; records how
+    many searches run at once and the budgets they were given."""
+
+    def __init__(self, rollouts: int = 50) -> None:
+        self.release = asyncio.Event()
+        self.release.set()
+        self.rollouts = rollouts
+        self.running = 0
+        self.most_running = 0
+        self.budgets: list[int] = []
+
+    async def __call__(
+        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+    ) -> tuple[dict[str, Any], int | None]:
+        self.running += 1
+        self.most_running = max(self.most_running, self.running)
+        self.budgets.append(budget_ms)
+        try:
+            await self.release.wait()
+        finally:
+            self.running -= 1
+        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
+
+    def install(self, app: FastAPI) -> BotRunner:
+        """Make this the search of ``app``'s hard bots; the app's runner."""
+        runner: BotRunner = app.state.runner
+        runner.search = self
+        return runner
