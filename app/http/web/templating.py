@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
 
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -62,7 +63,17 @@ templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
 # when a template changes.
 templates.env.auto_reload = False
 
+
+
+@lru_cache(maxsize=16)
+def once(name: str) -> Markup:
+    """Template ``name`` rendered from the globals alone, once per process: for markup that
+    is the same on every page (templates are read once per process too, see above)."""
+    return Markup(templates.env.get_template(name).render())
+
+
 templates.env.globals.update(
+    once=once,
     asset_url=asset_url,
     htmx_src=htmx_src(),
     sse_src=sse_src(),
