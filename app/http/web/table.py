@@ -43,7 +43,7 @@ from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """One lane of the racetrack and one seat badge."""
 
@@ -66,7 +66,7 @@ class PlayerView:
         return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TrickCard:
     """A card lying in a trick, or an empty place for a seat still to play."""
 

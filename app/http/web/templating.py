@@ -8,6 +8,7 @@ too, so an error page loads the same stylesheet and scripts as every other page.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Hashable
 from functools import lru_cache
 from pathlib import Path
 
@@ -64,7 +65,6 @@ templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
 templates.env.auto_reload = False
 
 
-
 @lru_cache(maxsize=16)
 def once(name: str) -> Markup:
     """Template ``name`` rendered from the globals alone, once per process: for markup that
@@ -72,8 +72,30 @@ def once(name: str) -> Markup:
     return Markup(templates.env.get_template(name).render())
 
 
+PIECES_KEPT = 4096
+"""How many rendered pieces :func:`piece` keeps (least recently used go first)."""
+
+
+@lru_cache(maxsize=PIECES_KEPT)
+def _piece(ref: str, args: tuple[Hashable, ...]) -> Markup:
+    name, macro = ref.split(":")
+    module = templates.env.get_template(f"partials/{name}.html").module
+    return Markup(getattr(module, macro)(*args))
+
+
+def piece(ref: str, *args: Hashable) -> Markup:
+    """Macro ``name:macro`` of ``templates/partials/name.html`` called with ``args``, each set
+    of (hashable, immutable) arguments rendered once and kept.
+
+    For markup that is a function of its arguments alone (a card's face, a racetrack lane):
+    the macro sees the globals, never a page's context, so the same arguments always give
+    the same markup, and a move's answer reuses what earlier answers printed."""
+    return _piece(ref, args)
+
+
 templates.env.globals.update(
     once=once,
+    piece=piece,
     asset_url=asset_url,
     htmx_src=htmx_src(),
     sse_src=sse_src(),
