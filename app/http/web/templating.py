@@ -8,10 +8,12 @@ too, so an error page loads the same stylesheet and scripts as every other page.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable
+from collections.abc import Hashable, MutableMapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 
@@ -56,13 +58,30 @@ def sse_src() -> str | None:
     return f"/static/vendor/{found[-1].name}" if found else None
 
 
-templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
-"""Renders every page, fragment (``block_name=``) and error page."""
+class _Environment(Environment):
+    """Jinja's environment with each template's globals as one plain dict.
 
-# Each template is read once per process: checking every included file's time on disk at
-# every render costs a system call per include. ``zzv serve --reload`` restarts the process
-# when a template changes.
-templates.env.auto_reload = False
+    Jinja gives every template a ``ChainMap`` over the environment's globals, which every
+    render and every include copies or walks key by key in Python; a dict copies at C
+    speed. The globals are all set in this module, before any template is loaded, so a
+    snapshot sees them all (Jinja's own advice is not to change globals after loading).
+    """
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
+templates = Jinja2Blocks(
+    env=_Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=select_autoescape(),
+        # Each template is read once per process: checking every included file's time on
+        # disk at every render costs a system call per include. ``zzv serve --reload``
+        # restarts the process when a template changes.
+        auto_reload=False,
+    )
+)
+"""Renders every page, fragment (``block_name=``) and error page."""
 
 
 @lru_cache(maxsize=16)
