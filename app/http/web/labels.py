@@ -157,7 +157,11 @@ def seat_name(seat: int | None, me: Me = 0) -> str:
         return "You"
     if seat < len(reader.names) and reader.names[seat] is not None:
         return str(reader.names[seat])
-    return seat_colour(seat).capitalize()
+    return _COLOUR_NAMES[seat % len(_COLOUR_NAMES)]
+
+
+_COLOUR_NAMES = tuple(colour.capitalize() for colour in SEAT_COLOURS)
+"""Each seat's colour as a name ("Pink"), worked out once: sentences name seats often."""
 
 
 def verb(seat: int | None, me: Me, you: str, other: str) -> str:

@@ -32,6 +32,7 @@ from app.http.web.timeline import (
     PLAY_KINDS,
     is_my_play,
     log_rounds,
+    narrated,
     recent_items,
     round_start,
     round_summary,
@@ -43,7 +44,7 @@ from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """One lane of the racetrack and one seat badge."""
 
@@ -66,7 +67,7 @@ class PlayerView:
         return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TrickCard:
     """A card lying in a trick, or an empty place for a seat still to play."""
 
@@ -346,14 +347,16 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
         since = max(0, len(events) - SPECTATOR_RECENT)
     recent_events = events[since:]
     first = round_start(events, since)
+    # The log's window holds the recent events: each is told once, for both.
+    lines = narrated(events[first:], reader)
     deal = events[first] if events else None
     shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
     over = obs["game_over"]
     return {
-        "recent": recent_items(recent_events, reader),
+        "recent": recent_items(recent_events, reader, lines[since - first :]),
         "has_played": any(is_my_play(e, me) for e in recent_events),
         "round_summary": round_summary(recent_events, reader, over),
-        "log": log_rounds(events[first:], reader),
+        "log": log_rounds(events[first:], reader, lines),
         "log_open": True,
         "log_from": shown_from,
         "stories": round_stories(events, obs["players_count"], reader) if over else [],

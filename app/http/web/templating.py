@@ -8,10 +8,14 @@ too, so an error page loads the same stylesheet and scripts as every other page.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Hashable, MutableMapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
 
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -54,15 +58,63 @@ def sse_src() -> str | None:
     return f"/static/vendor/{found[-1].name}" if found else None
 
 
-templates = Jinja2Blocks(directory=str(TEMPLATES_DIR))
+class _Environment(Environment):
+    """Jinja's environment with each template's globals as one plain dict.
+
+    Jinja gives every template a ``ChainMap`` over the environment's globals, which every
+    render and every include copies or walks key by key in Python; a dict copies at C
+    speed. The globals are all set in this module, before any template is loaded, so a
+    snapshot sees them all (Jinja's own advice is not to change globals after loading).
+    """
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
+templates = Jinja2Blocks(
+    env=_Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=select_autoescape(),
+        # Each template is read once per process: checking every included file's time on
+        # disk at every render costs a system call per include. ``zzv serve --reload``
+        # restarts the process when a template changes.
+        auto_reload=False,
+    )
+)
 """Renders every page, fragment (``block_name=``) and error page."""
 
-# Each template is read once per process: checking every included file's time on disk at
-# every render costs a system call per include. ``zzv serve --reload`` restarts the process
-# when a template changes.
-templates.env.auto_reload = False
+
+@lru_cache(maxsize=16)
+def once(name: str) -> Markup:
+    """Template ``name`` rendered from the globals alone, once per process: for markup that
+    is the same on every page (templates are read once per process too, see above)."""
+    return Markup(templates.env.get_template(name).render())
+
+
+PIECES_KEPT = 4096
+"""How many rendered pieces :func:`piece` keeps (least recently used go first)."""
+
+
+@lru_cache(maxsize=PIECES_KEPT)
+def _piece(ref: str, args: tuple[Hashable, ...]) -> Markup:
+    name, macro = ref.split(":")
+    module = templates.env.get_template(f"partials/{name}.html").module
+    return Markup(getattr(module, macro)(*args))
+
+
+def piece(ref: str, *args: Hashable) -> Markup:
+    """Macro ``name:macro`` of ``templates/partials/name.html`` called with ``args``, each set
+    of (hashable, immutable) arguments rendered once and kept.
+
+    For markup that is a function of its arguments alone (a card's face, a racetrack lane):
+    the macro sees the globals, never a page's context, so the same arguments always give
+    the same markup, and a move's answer reuses what earlier answers printed."""
+    return _piece(ref, args)
+
 
 templates.env.globals.update(
+    once=once,
+    piece=piece,
     asset_url=asset_url,
     htmx_src=htmx_src(),
     sse_src=sse_src(),

@@ -42,12 +42,13 @@ RESULT_KINDS = frozenset(
 """Events that settle a trick (the reveal shows them after the cards)."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class LogTrick:
-    """One trick of the game log as sentences in the order they happened."""
+    """One trick of the game log as sentences in the order they happened (a value: the
+    table prints it as a piece, ``pieces:log_trick``)."""
 
     trick: int
-    lines: list[str]
+    lines: tuple[str, ...]
     complete: bool
 
 
@@ -82,35 +83,45 @@ class RoundSummary:
     next_lead: str
 
 
-def log_rounds(events: Iterable[EventDict], me: Me = 0) -> list[LogRound]:
-    """Group the public event log into rounds and tricks (newest first) as sentences.
+def narrated(events: Iterable[EventDict], me: Me = 0) -> list[str]:
+    """The sentence of each event, in order: what :func:`log_rounds` and
+    :func:`recent_items` print, worked out once for both when they tell the same events."""
+    return [narrate(event, me) for event in events]
+
+
+def log_rounds(
+    events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
+) -> list[LogRound]:
+    """Group the public event log into rounds and tricks (newest first) as sentences
+    (``lines``: the events' sentences from :func:`narrated`, when already told).
 
     A trick opens with its first card and is complete once its gas has gone to the
     middle; the speed or lap line that follows still belongs to it.
     """
+    texts = narrated(events, me) if lines is None else lines
     rounds: list[LogRound] = []
     trick: LogTrick | None = None
-    for event in events:
+    for event, text in zip(events, texts, strict=True):
         kind = event["kind"]
         if kind == EventKind.ROUND_DEALT:
-            rounds.append(LogRound(int(event["round"]), [], narrate(event, me)))
+            rounds.append(LogRound(int(event["round"]), [], text))
             trick = None
             continue
         if not rounds:
             rounds.append(LogRound(1, [], None))
         if trick is None or (kind in PLAY_KINDS and trick.complete):
-            trick = LogTrick(len(rounds[-1].tricks) + 1, [], False)
+            trick = LogTrick(len(rounds[-1].tricks) + 1, (), False)
             rounds[-1].tricks.append(trick)
-        trick.lines.append(narrate(event, me))
-        if kind == EventKind.GAS_TO_MIDDLE:
-            trick.complete = True
+        complete = trick.complete or kind == EventKind.GAS_TO_MIDDLE
+        trick = LogTrick(trick.trick, (*trick.lines, text), complete)
+        rounds[-1].tricks[-1] = trick
     for rnd in rounds:
         rnd.tricks.reverse()
     rounds.reverse()
     return rounds
 
 
-def _recent_item(event: EventDict, me: Me) -> RecentItem:
+def _recent_item(event: EventDict, text: str) -> RecentItem:
     kind = EventKind(event["kind"])
     seat = event["seat"]
     suit = None
@@ -122,16 +133,20 @@ def _recent_item(event: EventDict, me: Me) -> RecentItem:
         kind=kind.value,
         seat=seat,
         colour=None if seat is None else seat_colour(seat),
-        text=narrate(event, me),
+        text=text,
         suit=suit,
         final=event["final"] if kind in _FACE_UP_KINDS else None,
         is_result=kind in RESULT_KINDS,
     )
 
 
-def recent_items(events: Iterable[EventDict], me: Me = 0) -> list[RecentItem]:
-    """The events since the viewer's last card, as steps for the staged reveal."""
-    return [_recent_item(event, me) for event in events]
+def recent_items(
+    events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
+) -> list[RecentItem]:
+    """The events since the viewer's last card, as steps for the staged reveal
+    (``lines``: their sentences from :func:`narrated`, when already told)."""
+    texts = narrated(events, me) if lines is None else lines
+    return [_recent_item(event, text) for event, text in zip(events, texts, strict=True)]
 
 
 def is_my_play(event: EventDict, me: int) -> bool:
