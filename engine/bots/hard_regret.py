@@ -34,6 +34,7 @@ from engine.bots.search import (
 from engine.game import new_game
 from engine.rng import Rng
 from engine.seat_view import SeatView
+from engine.sim import SimState
 
 MODELS = (1, len(OPPONENT_MODELS))
 
@@ -51,11 +52,16 @@ class Reference:
         return max(self.means) - self.means[chosen]
 
 
-def positions(count: int, seed: int) -> list[tuple[SeatView, list[Action]]]:
-    """``count`` positions from seeded games between normal bots, each at a random point
-    where the hard bot would have more than one candidate, with those candidates."""
+GamePosition = tuple[SimState, SeatView, list[Action]]
+"""A position of a real game: its core, the deciding seat's view, the shortlist ranked."""
+
+
+def game_positions(count: int, seed: int, width: int) -> list[GamePosition]:
+    """``count`` positions from seeded 4-player games between normal bots, each at a
+    random point where the first ``width`` candidates hold more than one action: the
+    real game's core (a copy), the seat's view and those candidates, best first."""
     rng = Rng(seed)
-    found: list[tuple[SeatView, list[Action]]] = []
+    found: list[GamePosition] = []
     game_number = 0
     while len(found) < count:
         game = new_game(players=4, seed=mix_seed(seed, game_number))
@@ -63,17 +69,21 @@ def positions(count: int, seed: int) -> list[tuple[SeatView, list[Action]]]:
         target, decision = rng.below(60), 0
         while not game.is_over and game.current_seat is not None:
             seat = game.current_seat
-            observation = game.view(seat)
+            view = game.view(seat)
             if decision >= target:
-                shortlist = rank_candidates(
-                    observation, observation.legal_actions(), DEFAULT_CANDIDATES
-                )
-                if len(shortlist) > 1:
-                    found.append((observation, shortlist))
+                ranked = rank_candidates(view, view.legal_actions(), width)
+                if len(ranked) > 1:
+                    found.append((game.core.clone(), view, ranked))
                     break
-            game.apply(NormalBot(decision).choose(observation), seat)
+            game.apply(NormalBot(decision).choose(view), seat)
             decision += 1
     return found
+
+
+def positions(count: int, seed: int) -> list[tuple[SeatView, list[Action]]]:
+    """``count`` positions from seeded games between normal bots, each at a random point
+    where the hard bot would have more than one candidate, with those candidates."""
+    return [(view, ranked) for _, view, ranked in game_positions(count, seed, DEFAULT_CANDIDATES)]
 
 
 def reference(

@@ -26,11 +26,10 @@ import math
 
 from engine.actions import Action
 from engine.bots.base import mix_seed
+from engine.bots.hard_regret import GamePosition, game_positions
 from engine.bots.heuristic import NORMAL
-from engine.bots.players import NormalBot
 from engine.bots.rollout import rollout
-from engine.bots.search import Stop, best_candidate, rank_candidates, run_weighted, weights_of
-from engine.game import new_game
+from engine.bots.search import Stop, best_candidate, run_weighted, weights_of
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState
@@ -38,31 +37,12 @@ from engine.sim import ACTION_ID, SimState
 #: The most actions a position's truth is worked out for (more than any search keeps).
 WIDEST = 40
 
-Position = tuple[SimState, SeatView, list[Action]]
 
-
-def positions(count: int, seed: int) -> list[Position]:
+def positions(count: int, seed: int) -> list[GamePosition]:
     """``count`` positions from seeded 4-player games between normal bots, each at a
     random point with more than one sensible action: the real game's core, the seat's
     view and its sensible actions, best first."""
-    rng = Rng(seed)
-    found: list[Position] = []
-    game_number = 0
-    while len(found) < count:
-        game = new_game(players=4, seed=mix_seed(seed, game_number))
-        game_number += 1
-        target, decision = rng.below(60), 0
-        while not game.is_over and game.current_seat is not None:
-            seat = game.current_seat
-            view = game.view(seat)
-            if decision >= target:
-                ranked = rank_candidates(view, view.legal_actions(), WIDEST)
-                if len(ranked) > 1:
-                    found.append((game.core.clone(), view, ranked))
-                    break
-            game.apply(NormalBot(decision).choose(view), seat)
-            decision += 1
-    return found
+    return game_positions(count, seed, WIDEST)
 
 
 def truth(core: SimState, seat: int, actions: list[Action]) -> dict[Action, float]:
