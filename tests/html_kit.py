@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+EXPLANATION_KINDS = frozenset(
+    {"gas", "speed", "laps", "middle", "removed", "lead", "zero_five", "why", "fx", "clock"}
+)
+"""Kinds of explanation the table offers (``data-explain`` up to its first dash); the
+tests of the explanations must meet each."""
+
 VOID_TAGS = frozenset(
     [
         "area",

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from app_kit import wait_for_reply
 from browser_kit import axe_clean, browser_context, press
+from html_kit import EXPLANATION_KINDS
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -25,19 +26,7 @@ SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "learn"
 SOLO = ".setup-form:not(.friends-form)"
 MAX_MOVES = 120
 
-EVERY_KIND = {
-    "gas",
-    "speed",
-    "laps",
-    "middle",
-    "removed",
-    "lead",
-    "zero_five",
-    "why",
-    "fx",
-    "clock",
-}
-"""Kinds of explanation (``data-explain`` up to its first dash) the tests must meet."""
+EVERY_KIND = set(EXPLANATION_KINDS)
 
 THUMB = 44
 """Least side of an explanation control, in CSS pixels: a thumb's target."""
