@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from html_kit import EXPLANATION_KINDS, Element, parse_html
+from jinja2 import Environment
 from jinja2_fragments import render_block
 
 from app.http.web.labels import SUITS, Viewer
@@ -131,3 +132,12 @@ def test_the_log_and_the_feed_told_once_read_as_told_apart() -> None:
     assert log_rounds(events, me, lines) == log_rounds(events, me)
     assert recent_items(events[5:], me, lines[5:]) == recent_items(events[5:], me)
     assert len(lines) == len(events) and any(line.startswith("Bo ") for line in lines)
+
+
+def test_a_dicts_keys_and_methods_read_in_a_template_as_jinja_reads_them() -> None:
+    source = (
+        "{{ d.round }}|{{ d.items()|list|length }}|{{ d.missing is defined }}|{{ d.get('x', 5) }}"
+    )
+    seen = {"round": 3, "items": "shadowed", "x": 7}
+    ours = templates.env.from_string(source).render(d=seen)
+    assert ours == Environment().from_string(source).render(d=seen) == "3|3|False|7"

@@ -70,6 +70,22 @@ class _Environment(Environment):
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute`` in a template, as Jinja resolves it, with a plain dict's keys
+        looked up first: Jinja tries the attribute first, and on a dict (the observation,
+        the seats) that costs a raised and caught exception per lookup. A dict instance has
+        no attributes but its type's, so for any other name the answer is the same."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+"""Names that ``some_dict.name`` finds as attributes (``items``, ``get``, ...)."""
+
 
 templates = Jinja2Blocks(
     env=_Environment(
