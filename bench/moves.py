@@ -77,6 +77,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("Redis commands per table page view", "<= 4"),
     ("Server CPU per human move, API (ms)", "<= 0.75"),
     ("Server CPU per human move, htmx (ms)", "<= 1.3"),
+    ("Server CPU per GET /healthz (ms), any request's floor", ""),
     ("Engine + bots in-process per move (ms)", ""),
     ("  + the person's observation (ms)", ""),
 )
@@ -471,6 +472,7 @@ class Figures:
     split: dict[str, list[int]]
     replay: dict[str, Any]
     mismatches: list[str]
+    floor_ms: float
 
     def cells(self) -> list[str]:
         """The build's column of the table, row by row (see :data:`ROWS`)."""
@@ -481,6 +483,7 @@ class Figures:
             self.phases["views"].cell(whole_phase=False),
             f"{api.cpu_ms / max(1, api.requests):.3f}",
             f"{htmx.cpu_ms / max(1, htmx.requests):.3f}",
+            f"{self.floor_ms:.3f}",
             f"{self.replay['ms_per_move']:.3f}",
             f"{self.replay['ms_per_move_observed']:.3f}",
         ]
@@ -675,6 +678,28 @@ def run_phase(targets: list[Target], phase: str, seeds: list[int]) -> None:
             target.phases[phase].follow_ups = target.browser.follow_ups
 
 
+FLOOR_REQUESTS = 400
+"""``GET /healthz`` requests per build for the floor row, in rounds the builds take in turn."""
+
+
+def request_floor(targets: list[Target], rounds: int = 8) -> dict[str, float]:
+    """Each build's server CPU per ``GET /healthz`` on a kept-alive connection, in ms: what
+    uvicorn, the middlewares, FastAPI and the kernel cost any request on this machine,
+    beside which the per-move figures read. The builds take turns, round by round."""
+    spent = {target.build.label: 0.0 for target in targets}
+    per_round = FLOOR_REQUESTS // rounds
+    for target in targets:  # warm: the first requests pay for imports and caches
+        for _ in range(20):
+            _checked(target.api.http.get("/healthz"), 200)
+    for turn in range(rounds):
+        for target in targets if turn % 2 == 0 else targets[::-1]:
+            before = cpu_ms(target.pid)
+            for _ in range(per_round):
+                _checked(target.api.http.get("/healthz"), 200)
+            spent[target.build.label] += cpu_ms(target.pid) - before
+    return {label: ms / (per_round * rounds) for label, ms in spent.items()}
+
+
 def _replay(root: Path, seeds: list[int], min_seconds: float) -> dict[str, Any]:
     """:mod:`bench.moves_replay` run once on the build's own engine, in a fresh interpreter."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
@@ -767,6 +792,7 @@ def measure(
             )
         for phase in PHASES:
             run_phase(targets, phase, seeds)
+        floors = request_floor(targets)
         for target in targets:
             label = target.build.label
             outcomes[label] = {
@@ -785,7 +811,9 @@ def measure(
             for name, got in outcomes[build.label].items()
             for problem in _compare(name, got, replay)
         ]
-        figures.append(Figures(build, phases, idle, streams, split, replay, mismatches))
+        figures.append(
+            Figures(build, phases, idle, streams, split, replay, mismatches, floors[build.label])
+        )
     return figures
 
 
