@@ -8,15 +8,19 @@ import base64
 import json
 import random
 import re
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import pytest
 from app_kit import HX, another_browser, form_fields, start
+from fastapi import Response
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 from html_kit import parse_html
+from starlette.requests import Request
 from store_kit import StoreProbe
 
+from app.http.web import page_state
 from engine import Action, EventKind, new_game
 
 
@@ -389,3 +393,21 @@ def test_the_page_memory_and_table_depend_only_on_what_the_seat_may_know(
             memory = page_memory(client, game_id)
             seen.append((answer.status_code, answer.text.replace(game_id, "ID"), memory))
         assert seen[0] == seen[1], fields
+
+
+def test_every_field_of_a_page_memory_comes_back_from_its_cookie() -> None:
+    kept = page_state.PageState(
+        seat=2,
+        flash={"turn": 7, "error": "Too much gas."},
+        hint={"turn": 7, "action": {"type": "tune_up", "suit": "jelly"}, "reason": "Refuel."},
+        taken=3,
+    )
+    response = Response()
+    page_state.write(response, "g1", kept, "secret", secure=False)
+    cookie = response.headers["set-cookie"].split(";")[0]
+    request = Request({"type": "http", "headers": [(b"cookie", cookie.encode())]})
+    assert page_state.read(request, "g1", 2, "secret") == kept
+    body = cookie.partition("=")[2].rpartition(".")[0]
+    stored = json.loads(base64.urlsafe_b64decode(body))
+    assert set(stored) == {field.name for field in dataclass_fields(page_state.PageState)}
+    assert page_state.read(request, "g1", 2, "another secret") == page_state.PageState(2)

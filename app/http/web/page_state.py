@@ -16,7 +16,8 @@ import base64
 import hashlib
 import hmac
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from fastapi import Request, Response
@@ -63,6 +64,7 @@ def cookie_name(game_id: str) -> str:
     return f"{PAGE_COOKIE_PREFIX}{game_id}"
 
 
+@lru_cache(maxsize=4)
 def _key(secret: str) -> bytes:
     return hashlib.sha256(b"zzv page state\0" + secret.encode()).digest()
 
@@ -95,7 +97,8 @@ def read(request: Request, game_id: str, seat: int, secret: str) -> PageState:
 
 def write(response: Response, game_id: str, state: PageState, secret: str, *, secure: bool) -> None:
     """Give the browser ``state`` as the page memory of ``game_id``."""
-    data = asdict(state)
+    # Not dataclasses.asdict: it deep-copies the notice and the hint, only to dump them.
+    data = {"seat": state.seat, "flash": state.flash, "hint": state.hint, "taken": state.taken}
     body = base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).decode()
     response.set_cookie(
         cookie_name(game_id),
