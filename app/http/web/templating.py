@@ -95,6 +95,10 @@ templates = Jinja2Blocks(
         # disk at every render costs a system call per include. ``zzv serve --reload``
         # restarts the process when a template changes.
         auto_reload=False,
+        # The templates are a fixed set of files: kept in a plain dict, not Jinja's
+        # least-recently-used cache, whose bookkeeping (a lock and a deque) runs on every
+        # include of every render.
+        cache_size=-1,
     )
 )
 """Renders every page, fragment (``block_name=``) and error page."""
