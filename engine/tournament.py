@@ -63,8 +63,8 @@ def parse_seat(
     token: str, budget_ms: int | None, iterations: int | None, clock: str | None = None
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
-    (the hard bot's opponent models) and ``:noise0.5`` (their temperature); the global
-    budget and ``clock`` apply to hard.
+    (the hard bot's opponent models), ``:noise0.5`` (their temperature) and ``:24cand``
+    (how many candidates it compares); the global budget and ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
@@ -72,6 +72,8 @@ def parse_seat(
     (('models', 4), ('time_budget_ms', 200))
     >>> parse_seat("hard:200ms:noise0", None, None).options
     (('noise', 0.0), ('time_budget_ms', 200))
+    >>> parse_seat("hard:24cand", None, None).options
+    (('candidates', 24),)
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -93,6 +95,9 @@ def parse_seat(
     for part in parts:
         if part.endswith("models"):
             options["models"] = int(part[: -len("models")])
+            continue
+        if part.endswith("cand"):
+            options["candidates"] = int(part[: -len("cand")])
             continue
         if part.startswith("noise"):
             options["noise"] = float(part[len("noise") :])
