@@ -79,10 +79,8 @@ def parse_seat(
     (('models', 4), ('time_budget_ms', 200))
     >>> parse_seat("hard:200ms:noise0", None, None).options
     (('noise', 0.0), ('time_budget_ms', 200))
-    >>> parse_seat("hard:24cand", None, None).options
-    (('candidates', 24),)
-    >>> parse_seat("hard:knows", None, None).build(1, (0, 2)).normal_seats
-    (0, 2)
+    >>> parse_seat("hard:24cand:knows", None, None).options
+    (('candidates', 24), ('knows', 1))
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
