@@ -11,10 +11,12 @@ places on ties) and milliseconds per move (mean and 99th percentile).
 
 Seat tokens are bot kinds (``random``, ``easy``, ``normal``, ``hard``); a hard bot may
 carry its own budget, ``hard:400ms`` or ``hard:300it``, and is then reported under that
-label; ``hard:200ms:4models`` also sets its opponent models. Hard bots' budgets run on
-``--clock cpu`` by default, the CPU time of the searching process (so a budget buys the
-same search however busy the machine is, and figures measured under load still compare);
-``--clock wall`` gives them real time, as the server does. Moves are timed on that clock.
+label; ``hard:200ms:4models`` also sets its opponent models, ``:noise0`` their
+temperature, ``:24cand`` how many candidates it compares, and ``:knows`` tells it which
+seats are normal bots (it models those exactly). Hard bots' budgets run on ``--clock cpu``
+by default, the CPU time of the searching process (so a budget buys the same search
+however busy the machine is, and figures measured under load still compare); ``--clock wall``
+gives them real time, as the server does. Moves are timed on that clock.
 Example::
 
     python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
@@ -54,17 +56,22 @@ class SeatSpec:
     kind: str
     options: tuple[tuple[str, int | float | str], ...] = ()
 
-    def build(self, seed: int) -> Bot:
-        """A fresh bot of this kind."""
-        return make_bot(self.kind, seed, **dict(self.options))
+    def build(self, seed: int, normal_seats: tuple[int, ...] = ()) -> Bot:
+        """A fresh bot of this kind; a hard bot with the ``knows`` option is told the
+        ``normal_seats`` (the seats of this game's normal bots)."""
+        options: dict[str, Any] = dict(self.options)
+        if options.pop("knows", 0):
+            options["normal_seats"] = normal_seats
+        return make_bot(self.kind, seed, **options)
 
 
 def parse_seat(
     token: str, budget_ms: int | None, iterations: int | None, clock: str | None = None
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
-    (the hard bot's opponent models) and ``:noise0.5`` (their temperature); the global
-    budget and ``clock`` apply to hard.
+    (the hard bot's opponent models), ``:noise0.5`` (their temperature), ``:24cand``
+    (how many candidates it compares) and ``:knows`` (it is told which seats are normal
+    bots, and models those exactly); the global budget and ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
@@ -72,6 +79,8 @@ def parse_seat(
     (('models', 4), ('time_budget_ms', 200))
     >>> parse_seat("hard:200ms:noise0", None, None).options
     (('noise', 0.0), ('time_budget_ms', 200))
+    >>> parse_seat("hard:24cand:knows", None, None).options
+    (('candidates', 24), ('knows', 1))
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -93,6 +102,12 @@ def parse_seat(
     for part in parts:
         if part.endswith("models"):
             options["models"] = int(part[: -len("models")])
+            continue
+        if part == "knows":
+            options["knows"] = 1
+            continue
+        if part.endswith("cand"):
+            options["candidates"] = int(part[: -len("cand")])
             continue
         if part.startswith("noise"):
             options["noise"] = float(part[len("noise") :])
@@ -192,6 +207,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
     )
     timings: list[list[float]] = [[] for _ in range(job.players)]
     clock = CLOCKS[job.clock]
+    normal_seats = tuple(s for s in range(job.players) if seats[s].kind == "normal")
     decisions = 0
     while not game.is_over:
         seat = game.current_seat
@@ -200,7 +216,8 @@ def play_game(job: GameJob) -> list[SeatResult]:
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
         observation = game.view(seat)
-        bot = seats[seat].build(mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions))
+        seed = mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions)
+        bot = seats[seat].build(seed, normal_seats)
         start = clock()
         action = bot.choose(observation)
         timings[seat].append((clock() - start) * 1000.0)

@@ -33,8 +33,11 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers`` and
     ``map_jobs`` (root parallelism: the worlds split into ``workers`` jobs that ``map_jobs``
     runs, e.g. a process pool's ``map``; default 1, searching in the calling thread),
-    ``candidates`` (actions searched, default 8), ``models`` (how many of the search's
-    opponent models its sampled worlds cycle through; default 1, the normal bot only).
+    ``candidates`` (actions searched, default ``DEFAULT_CANDIDATES``), ``models`` (how
+    many of the search's opponent models its sampled worlds cycle through; default 1, the
+    normal bot only), ``noise`` (their softmax temperature), ``infer`` (the inference from
+    the opponents' plays) and ``normal_seats`` (seats known to be normal bots, modelled
+    exactly).
     Unknown kinds or options raise ``ValueError``.
     """
     if kind == "hard":

@@ -13,8 +13,9 @@ the public numbers and this round's face-up cards (other hands by their size onl
 the bots run it on a state sampled from their observation
 (:func:`engine.bots.players.policy_state`).
 
-:func:`rollout` plays a state to the end of its round with one style for every seat and
-scores the result with :func:`engine.bots.value.chances`.
+:func:`rollout` plays a state to the end of its round, one seat with one style and the
+others with another (:func:`rollout_seats`: a style for each seat), and scores the result
+with :func:`engine.bots.value.chances`.
 """
 
 from __future__ import annotations
@@ -599,14 +600,19 @@ def rollout(
     others play ``others`` (by default ``style`` too). Without ``deal`` the round's last
     trick deals no next round (:meth:`engine.sim.SimState.play_out`): the same values,
     and the state is only good for reading the round's result."""
-    if others is None:
-        others = style
+    other = style if others is None else others
+    styles = [style if i == seat else other for i in range(s.players)]
+    return rollout_seats(s, rng, styles, deal)
+
+
+def rollout_seats(s: SimState, rng: Rng, styles: list[Style], deal: bool = True) -> list[float]:
+    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``."""
     memo = TrickMemo()
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:
-            s.apply(_choose(s, style if s.turn == seat else others, rng, memo))
+            s.apply(_choose(s, styles[s.turn], rng, memo))
     elif s.winner < 0:
-        while s.play_out(_choose(s, style if s.turn == seat else others, rng, memo)):
+        while s.play_out(_choose(s, styles[s.turn], rng, memo)):
             pass
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)

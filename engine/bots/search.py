@@ -45,7 +45,7 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
 from engine.bots.players import policy_state
-from engine.bots.rollout import rollout as sim_rollout
+from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.bots.rollout import score_ids, sensible
 from engine.rng import Rng
 from engine.seat_view import SeatView
@@ -83,6 +83,7 @@ HARD_OPTIONS = frozenset(
         "clock",
         "noise",
         "infer",
+        "normal_seats",
     }
 )
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
@@ -209,6 +210,7 @@ def run_worlds(
     models: int = 1,
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
+    normal_seats: tuple[int, ...] = (),
 ) -> tuple[list[list[float]], int, list[int]]:
     """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
     world (NaN for candidates pruned), the rollouts run and the candidates still in the
@@ -216,9 +218,13 @@ def run_worlds(
     with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world cut short by the
     budget is left out: every kept row holds a value for every candidate still running, so
     they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
-    every world (a reference search). Every world weighs the same (:func:`run_weighted`
-    weighs them by the opponents' plays)."""
-    rows, _, used, alive = run_weighted(observation, actions, seed, stop, models, prune, noise)
+    every world (a reference search). The ``normal_seats``, seats known to be normal bots,
+    play the normal bot's policy exactly in every world, whatever the models and noise.
+    Every world weighs the same (:func:`run_weighted` weighs them by the opponents'
+    plays)."""
+    rows, _, used, alive = run_weighted(
+        observation, actions, seed, stop, models, prune, noise, normal_seats=normal_seats
+    )
     return rows, used, alive
 
 
@@ -231,6 +237,7 @@ def run_weighted(
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
     infer: float = 0.0,
+    normal_seats: tuple[int, ...] = (),
 ) -> SearchPart:
     """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
     likelihood of the opponents' plays this round in that world at softmax temperature
@@ -241,21 +248,24 @@ def run_weighted(
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
-    styles = [_noisy(i, noise) for i in range(models)]
+    tables = [
+        seat_styles(seat, determinizer.view.players, _noisy(m, noise), normal_seats)
+        for m in range(models)
+    ]
     paired: list[list[float]] = []
     logs: list[float] = []
     used = 0
     while not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
-        model = styles[stats.worlds % models]
+        styles = tables[stats.worlds % models]
         row = [math.nan] * len(actions)
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
             state = world.clone()
             state.apply(ids[i])
-            row[i] = sim_rollout(state, Rng(rollout_seed), NORMAL, model, seat, False)[seat]
+            row[i] = sim_rollout(state, Rng(rollout_seed), styles, False)[seat]
             used += 1
         for i in stats.alive:
             stats.sums[i] += row[i]
@@ -270,6 +280,19 @@ def run_weighted(
                     for r in paired:
                         r[i] = math.nan
     return paired, logs, used, stats.alive
+
+
+def seat_styles(
+    seat: int, players: int, model: Style, normal_seats: tuple[int, ...]
+) -> list[Style]:
+    """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
+    (seats known to be normal bots) the normal policy exactly, every other seat ``model``.
+
+    >>> noisy = _noisy(0, 0.15)
+    >>> seat_styles(1, 3, noisy, (2,)) == [noisy, NORMAL, NORMAL]
+    True
+    """
+    return [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
 
 
 def weights_of(logs: list[float]) -> list[float]:
@@ -319,14 +342,25 @@ def run_job(args: SearchJob) -> SearchPart:
     absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
     queue runs only for what is left of the budget instead of its whole length; on the
     CPU clock each worker spends the budget of its own thread's time."""
-    observation, action_dicts, seed, stop, budget_s, models, noise, infer = args
+    observation, action_dicts, seed, stop, budget_s, models, noise, infer, normal_seats = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return run_weighted(observation, actions, seed, stop, models, noise=noise, infer=infer)
+    return run_weighted(
+        observation,
+        actions,
+        seed,
+        stop,
+        models,
+        noise=noise,
+        infer=infer,
+        normal_seats=normal_seats,
+    )
 
 
-SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, int, float, float]
+SearchJob = tuple[
+    SeatView, list[ActionDict], int, "Stop", float, int, float, float, tuple[int, ...]
+]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
@@ -372,6 +406,7 @@ class HardBot(Bot):
         noise: float = DEFAULT_NOISE,
         map_jobs: MapJobs | None = None,
         infer: float = DEFAULT_INFER,
+        normal_seats: Iterable[int] = (),
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -396,6 +431,10 @@ class HardBot(Bot):
         self.clock = clock
         self.noise = float(noise)
         self.infer = float(infer)
+        #: Seats known to be normal bots: the search models them exactly (no noise).
+        self.normal_seats = tuple(sorted({int(i) for i in normal_seats}))
+        if any(i < 0 for i in self.normal_seats):
+            raise ValueError("normal_seats are seat numbers, from 0.")
         self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
@@ -422,7 +461,14 @@ class HardBot(Bot):
             stop = Stop(self.iterations, deadline, self.clock)
             parts = [
                 run_weighted(
-                    view, shortlist, seed, stop, self.models, noise=self.noise, infer=self.infer
+                    view,
+                    shortlist,
+                    seed,
+                    stop,
+                    self.models,
+                    noise=self.noise,
+                    infer=self.infer,
+                    normal_seats=self.normal_seats,
                 )
             ]
         self.last_rollouts = sum(used for _, _, used, _ in parts)
@@ -447,7 +493,17 @@ class HardBot(Bot):
         stop = Stop(share, deadline, self.clock)
         dicts = [a.to_dict() for a in shortlist]
         jobs: list[SearchJob] = [
-            (view, dicts, mix_seed(seed, w), stop, budget_s, self.models, self.noise, self.infer)
+            (
+                view,
+                dicts,
+                mix_seed(seed, w),
+                stop,
+                budget_s,
+                self.models,
+                self.noise,
+                self.infer,
+                self.normal_seats,
+            )
             for w in range(self.workers)
         ]
         assert self.map_jobs is not None  # checked in __init__

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from bench.__main__ import main as bench_main
-from engine import Variants
+from engine import Variants, new_game
+from engine.bots.search import rank_candidates
 from engine.tournament import (
     GameJob,
     SeatResult,
@@ -195,3 +196,19 @@ def test_progress_lines_give_running_wins(capsys: pytest.CaptureFixture[str]) ->
     assert set(final) == {"normal", "easy", "random"}
     assert sum(int(score.split("/")[0]) for score in final.values()) == 6
     assert {score.split("/")[1] for score in final.values()} == {"6"}
+
+
+def test_a_hard_seat_takes_its_candidate_count() -> None:
+    spec = parse_seat("hard:1cand:8it", None, None)
+    assert dict(spec.options) == {"candidates": 1, "iterations": 8}
+    bot = spec.build(1)
+    game = new_game(players=4, seed=2)
+    seat = game.current_seat
+    assert seat is not None
+    view = game.view(seat)
+    # One candidate leaves nothing to search: the seat plays the policy's best action.
+    assert bot.choose(view) == rank_candidates(view, view.legal_actions(), 1)[0]
+    wide = parse_seat("hard:3cand:8it", None, None).build(1)
+    assert wide.choose(view) in rank_candidates(view, view.legal_actions(), 3)
+    with pytest.raises(ValueError, match="candidates"):
+        parse_seat("hard:0cand", None, None).build(1)

@@ -1,0 +1,108 @@
+"""A hard bot told which seats are normal bots models those seats exactly: in its rollouts
+they play the normal policy without the opponent model's noise, whatever that noise is,
+while the other seats keep it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine.tournament as tournament
+from engine import new_game
+from engine.bots.base import Bot
+from engine.bots.heuristic import NORMAL
+from engine.bots.rollout import rollout, rollout_seats
+from engine.bots.search import HardBot, Stop, _noisy, run_worlds, seat_styles
+from engine.rng import Rng
+from engine.seat_view import SeatView
+from engine.tournament import GameJob, parse_seat, play_game, seating
+from engine.variants import Variants
+
+
+def _view(seed: int) -> SeatView:
+    game = new_game(players=4, seed=seed)
+    for _ in range(3):  # a few plays in, so that the seat has a trick to read
+        game.apply(game.legal_actions()[0], game.current_seat)
+    seat = game.current_seat
+    assert seat is not None
+    return game.view(seat)
+
+
+def test_rollout_seats_gives_each_seat_its_own_style() -> None:
+    noisy = _noisy(0, 0.5)
+    state = new_game(players=4, seed=8).core
+    for k in range(20):
+        # One style for a seat and another for the rest is rollout's own split.
+        split = rollout(state.clone(), Rng(k), NORMAL, noisy, 2)
+        assert split == rollout_seats(state.clone(), Rng(k), [noisy, noisy, NORMAL, noisy])
+    mixed = [
+        rollout_seats(state.clone(), Rng(k), [NORMAL, noisy, NORMAL, noisy]) for k in range(20)
+    ]
+    plain = [rollout(state.clone(), Rng(k), NORMAL) for k in range(20)]
+    # Two noisy seats out of four change some rounds against every seat playing NORMAL.
+    assert mixed != plain
+
+
+def test_seat_styles_put_the_normal_policy_on_the_bot_and_the_normal_seats() -> None:
+    noisy = _noisy(0, 0.15)
+    assert seat_styles(0, 4, noisy, ()) == [NORMAL, noisy, noisy, noisy]
+    assert seat_styles(3, 4, noisy, (1, 3)) == [noisy, NORMAL, noisy, NORMAL]
+
+
+def test_with_every_other_seat_a_normal_bot_the_noise_changes_nothing() -> None:
+    view = _view(4)
+    assert view.seat is not None
+    others = tuple(s for s in range(4) if s != view.seat)
+    actions = view.legal_actions()[:4]
+    stop = Stop(240, None)
+    exact = run_worlds(view, actions, 7, stop, noise=0.0)
+    told = run_worlds(view, actions, 7, stop, noise=2.0, normal_seats=others)
+    assert told == exact
+    # Without being told, that much noise plays other rounds.
+    assert run_worlds(view, actions, 7, stop, noise=2.0) != exact
+    # With one seat left untold, its noise still counts.
+    assert run_worlds(view, actions, 7, stop, noise=2.0, normal_seats=others[1:]) != exact
+
+
+def test_the_hard_bot_told_of_normal_seats_searches_as_without_noise() -> None:
+    for seed in range(3):
+        view = _view(10 + seed)
+        assert view.seat is not None
+        others = [s for s in range(4) if s != view.seat]
+        told = HardBot(seed, iterations=200, noise=0.4, normal_seats=others)
+        exact = HardBot(seed, iterations=200, noise=0.0)
+        assert told.choose(view) == exact.choose(view)
+    with pytest.raises(ValueError, match="seat numbers"):
+        HardBot(1, normal_seats=[-1])
+
+
+def test_a_knowing_tournament_seat_is_told_the_games_normal_seats() -> None:
+    knows = parse_seat("hard:knows:noise0.4:20it", None, None)
+    exact = parse_seat("hard:noise0:20it", None, None)
+    normal = parse_seat("normal", None, None)
+    for index in range(3):
+        # Every other seat is a normal bot: told of them, the noise is gone.
+        one = play_game(GameJob(index, 3, Variants(), 5, (knows, normal, normal)))
+        two = play_game(GameJob(index, 3, Variants(), 5, (exact, normal, normal)))
+        assert [(r.seat, r.won, r.place) for r in one] == [(r.seat, r.won, r.place) for r in two]
+
+
+def test_the_tournament_tells_a_knowing_seat_where_this_games_normal_bots_sit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    told: list[tuple[int, ...]] = []
+    real = tournament.make_bot
+
+    def recording(kind: str, seed: int, **options: Any) -> Bot:
+        if kind == "hard":
+            told.append(options["normal_seats"])
+        return real(kind, seed, **options)
+
+    monkeypatch.setattr(tournament, "make_bot", recording)
+    specs = tuple(parse_seat(k, None, None) for k in ("hard:knows:4it", "normal", "easy"))
+    for index in range(3):  # the seats rotate from game to game
+        _, seats = seating(GameJob(index, 3, Variants(), 5, specs))
+        told.clear()
+        play_game(GameJob(index, 3, Variants(), 5, specs))
+        assert told and set(told) == {(seats.index(specs[1]),)}
