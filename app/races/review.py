@@ -474,12 +474,30 @@ def par_levels(session: GameSession) -> list[str]:
 
 
 def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
-    """ "You finished 2nd; the hard bot in your seat finished 1st on this deal." """
+    """ "You finished 2nd (1 lap, 9 tricks); the hard bot in your seat finished 1st ..."
+
+    >>> bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
+    >>> mine, theirs = par_words(bot, you).split(";")
+    >>> mine, theirs.endswith("1st on this deal (2 laps, 12 tricks).")
+    ('You finished 2nd (1 lap, 1 trick)', True)
+    """
     return (
-        f"You finished {_ordinal(yours['place'])} ({yours['laps']} laps, {yours['tricks']} "
-        f"tricks); the hard bot in your seat finished {_ordinal(par['place'])} on this deal "
-        f"({par['laps']} laps, {par['tricks']} tricks)."
+        f"You finished {_ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
+        f"in your seat finished {_ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
     )
+
+
+def _laps_and_tricks(result: dict[str, Any]) -> str:
+    return f"{counted(result['laps'], 'lap')}, {counted(result['tricks'], 'trick')}"
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1 (``plural``, else ``word`` + s).
+
+    >>> counted(1, "lap"), counted(0, "inaccuracy", "inaccuracies"), counted(3, "trick")
+    ('1 lap', '0 inaccuracies', '3 tricks')
+    """
+    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def _ordinal(n: int) -> str:
@@ -724,6 +742,7 @@ __all__ = [
     "Estimate",
     "Reviews",
     "accuracy",
+    "counted",
     "decisions_of",
     "estimate",
     "kept_review",

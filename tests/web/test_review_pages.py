@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
+from app.http.web.review import VERDICT_COUNTED, verdict_counts
 from app.races.review import Budget, Reviews
 
 
@@ -61,6 +62,11 @@ def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> 
     page = wait_page_done(client, game_id)
     verdicts = re.findall(r'class="verdict-badge verdict-(\w+)"', page)
     assert verdicts and set(verdicts) <= {"good", "inaccuracy", "mistake", "blunder"}
+    counts = re.findall(r'<li class="verdict verdict-(\w+)">(\d+) ([a-z]+)</li>', page)
+    assert [name for name, _, _ in counts] == ["good", "inaccuracy", "mistake", "blunder"]
+    for name, n, word in counts:  # "1 mistake", "0 inaccuracies", "22 good"
+        assert word == VERDICT_COUNTED[name][0 if n == "1" else 1], (name, n, word)
+    assert sum(int(n) for _, n, _ in counts) == len(verdicts)
     retries = re.findall(rf'action="/games/{game_id}/review/(\d+)/practice"', page)
     assert retries, "try again from here on the decisions with a choice"
 
@@ -131,3 +137,13 @@ def test_the_replay_marks_each_trick_with_the_seats_verdict(
     assert "You played:" in marks and "Try again from here" in marks
     overview = client.get(f"/games/{game_id}/review/marks", headers=HX).text
     assert "accuracy" in overview and "verdict-badge" not in overview
+
+
+def test_the_summary_counts_each_verdict_in_words() -> None:
+    summary = {"verdicts": {"good": 22, "inaccuracy": 0, "mistake": 1, "blunder": 2}}
+    assert verdict_counts(summary) == [
+        ("good", "22 good"),
+        ("inaccuracy", "0 inaccuracies"),
+        ("mistake", "1 mistake"),
+        ("blunder", "2 blunders"),
+    ]

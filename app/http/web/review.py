@@ -55,6 +55,21 @@ VERDICT_WORDS = {
     "blunder": "Blunder",
 }
 
+VERDICT_COUNTED = {
+    "good": ("good", "good"),
+    "inaccuracy": ("inaccuracy", "inaccuracies"),
+    "mistake": ("mistake", "mistakes"),
+    "blunder": ("blunder", "blunders"),
+}
+"""How each verdict is counted in the summary: "1 mistake", "0 inaccuracies", "22 good"."""
+
+
+def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each verdict of the summary with its count in words, in the summary's order."""
+    verdicts: dict[str, int] = summary.get("verdicts", {})
+    return [(name, review.counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
+
+
 _REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
 """Refusals shown on the review page itself (the race is there, the review is not)."""
 
@@ -128,6 +143,7 @@ def review_context(
         "percent": 0 if status is None else round(100 * status["progress"]),
         "rounds": [(number, by_round.get(number), rows) for number, rows in rounds.items()],
         "summary": summary,
+        "verdict_counts": verdict_counts(summary),
         "par": par_line(session, seat),
         "refresh_seconds": REFRESH_SECONDS,
         "thresholds": {
