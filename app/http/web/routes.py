@@ -38,6 +38,7 @@ from app.http.deps import (
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, set_player_cookie
 from app.http.web import page_state
+from app.http.web.form_body import form_fields
 from app.http.web.forms import (
     BOT_LEVELS,
     FormError,
@@ -357,7 +358,7 @@ async def _index(
 
 async def _form_fields(request: Request) -> dict[str, str]:
     """The submitted form's text fields (a form has no files here)."""
-    return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    return await form_fields(request)
 
 
 def _window(race: Race) -> Callable[[GameSession], int]:

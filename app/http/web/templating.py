@@ -80,7 +80,16 @@ class _Environment(Environment):
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
+        # Jinja's own lookup, written out: a call to the parent's method is one more Python
+        # frame on each of the hundreds of lookups a table render makes.
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
