@@ -118,16 +118,15 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
     shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
     waiting = session.status == "waiting" or session.game.current_seat != seat
     live = shared and session.status != "over"
+    site = public_base_url(request)  # worked out once: it builds the request's URL
     return {
         "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(public_base_url(request), session.id)
+        "invites": lobby.invite_links(site, session.id)
         if seat == 0 and session.status == "waiting" and not session.config.quick
         else [],
-        "watch_link": None
-        if seat is None
-        else f"{public_base_url(request)}games/{session.id}/watch",
+        "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
     }
 
 
