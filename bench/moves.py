@@ -77,7 +77,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("Redis commands per table page view", "<= 4"),
     ("Server CPU per human move, API (ms)", "<= 0.75"),
     ("Server CPU per human move, htmx (ms)", "<= 1.3"),
-    ("Server CPU per GET /healthz (ms), any request's floor", ""),
+    ("Server CPU per GET /healthz (ms): one Redis round trip", ""),
     ("Engine + bots in-process per move (ms)", ""),
     ("  + the person's observation (ms)", ""),
 )
@@ -684,8 +684,9 @@ FLOOR_REQUESTS = 400
 
 def request_floor(targets: list[Target], rounds: int = 8) -> dict[str, float]:
     """Each build's server CPU per ``GET /healthz`` on a kept-alive connection, in ms: what
-    uvicorn, the middlewares, FastAPI and the kernel cost any request on this machine,
-    beside which the per-move figures read. The builds take turns, round by round."""
+    uvicorn, the middlewares, FastAPI and the kernel cost a request that makes one Redis
+    round trip (the live-race count) and touches no race, beside which the per-move
+    figures read. The builds take turns, round by round."""
     spent = {target.build.label: 0.0 for target in targets}
     per_round = FLOOR_REQUESTS // rounds
     for target in targets:  # warm: the first requests pay for imports and caches

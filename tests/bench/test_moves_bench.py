@@ -21,7 +21,7 @@ REDIS_ROWS = (
 TIME_ROWS = (
     "Server CPU per human move, API (ms)",
     "Server CPU per human move, htmx (ms)",
-    "Server CPU per GET /healthz (ms), any request's floor",
+    "Server CPU per GET /healthz (ms): one Redis round trip",
     "Engine + bots in-process per move (ms)",
     "  + the person's observation (ms)",
 )

@@ -7,6 +7,8 @@
 - In a race against bots, after one card the Take back button is on top at its centre
   (``document.elementFromPoint``) once scrolled to, at least 44x44 CSS px on the phone,
   and pressing it brings the table back to turn 0, marked practice.
+- At a strangers' table on a laptop (1280x800, 1366x768), the person to play sees a card
+  of the hand and its Tune Up whole, on top and above the sticky play bar, unscrolled.
 """
 
 from __future__ import annotations
@@ -117,3 +119,56 @@ def test_take_back_is_on_top_and_thumb_sized(browser: Browser, live_server: str,
         assert problems == []
     finally:
         context.close()
+
+
+HAND_ON_TOP_JS = """() => {
+  const card = document.querySelector('#move-form label.hand-card');
+  const chip = document.querySelector('#move-form label.tune-chip');
+  const onTop = (el) => {
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && (hit === el || el.contains(hit));
+  };
+  return {
+    scrolled: Math.round(window.scrollY),
+    card: onTop(card), chip: onTop(chip),
+    cardBottom: Math.round(card.getBoundingClientRect().bottom),
+    barTop: Math.round(document.querySelector('#move-form .play-row').getBoundingClientRect().top),
+    seatBar: Math.round(document.querySelector('.seat-bar').getBoundingClientRect().height),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_a_laptop_sees_its_hand_above_the_play_bar(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """At a strangers' table (whose seat bar names everyone) a laptop screen shows a card
+    of the hand and its Tune Up whole, above the sticky play bar, before any scrolling."""
+    width, height = size
+    contexts = [browser.new_context(viewport={"width": width, "height": height}) for _ in "ab"]
+    try:
+        first, second = (context.new_page() for context in contexts)
+        race_strangers(first, live_server, phone=False)
+        race_strangers(second, live_server, phone=False)
+        first.reload()
+        first.wait_for_selector("text=2 of 4 seats taken")
+        first.click("#start-race")
+        pages = (first, second)
+        for page in pages:
+            page.wait_for_selector("#table[data-revealed]", state="attached", timeout=20_000)
+        # The bots lead first; then exactly one of the two people is to play.
+        first.wait_for_function(
+            "() => document.querySelector('.seat-badge.is-turn')?.dataset.seat < 2",
+            timeout=20_000,
+        )
+        mover = next(p for p in pages if p.locator("#move-form label.hand-card").count())
+        mover.wait_for_selector("#move-form label.hand-card")
+        found = mover.evaluate(HAND_ON_TOP_JS)
+        mover.screenshot(path=str(SHOTS / f"quick-race-laptop-{width}x{height}.png"))
+        assert found["scrolled"] == 0, found
+        assert found["card"] and found["chip"], (size, found)
+        assert found["cardBottom"] <= found["barTop"], (size, found)
+    finally:
+        for context in contexts:
+            context.close()
