@@ -159,7 +159,9 @@ _Environment.context_class = _Context
 templates = Jinja2Blocks(
     env=_Environment(
         loader=FileSystemLoader(str(TEMPLATES_DIR)),
-        autoescape=select_autoescape(),
+        # Asked again for every include and macro call of every render: decided once per
+        # template name.
+        autoescape=lru_cache(maxsize=256)(select_autoescape()),
         # Each template is read once per process: checking every included file's time on
         # disk at every render costs a system call per include. ``zzv serve --reload``
         # restarts the process when a template changes.
