@@ -16,6 +16,9 @@ class _Html:
     def __html__(self) -> str:
         return "<i>own</i>"
 
+    def __repr__(self) -> str:  # a stable test id for every xdist worker
+        return "_Html()"
+
 
 VALUES: list[Any] = [
     "plain",
