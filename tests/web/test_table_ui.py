@@ -3,6 +3,8 @@
 - After every move of whole races at 1280x800, 360x740 and 320x640, the status, the trick
   and the Play button are inside the viewport (at the flag: the status and Rematch).
 - No page scrolls sideways from 320 px up, and no visible text is under 12 px.
+- On laptop screens (1024x768, 1280x800, 1366x768) the first card and its Tune Up are on
+  top and above the sticky play bar at every turn, unscrolled.
 - axe-core (vendored in tests/web/vendor/, pinned in its file name, injected by the tests
   only: players never download it) finds no violation on the start page, the table
   (mid-trick, round end, game over), the rules, and the error pages, light and dark.
@@ -170,6 +172,50 @@ def test_status_trick_and_play_in_view_after_every_move(
         cells = record.locator("tbody tr").first.locator("th, td").all_inner_texts()
         assert record.locator("tbody tr").count() == 1
         assert [cells[0].lower(), cells[1]] == ["random", "1"]
+    context.close()
+
+
+HAND_ABOVE_BAR_JS = """() => {
+  const onTop = (el) => {
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && (hit === el || el.contains(hit));
+  };
+  const card = document.querySelector('#move-form .hand-card');
+  const chip = document.querySelector('#move-form .tune-chip');
+  const bar = document.querySelector('#move-form .play-row').getBoundingClientRect();
+  return {
+    scrolled: Math.round(window.scrollY),
+    card: onTop(card), chip: onTop(chip),
+    chipBottom: Math.round(chip.getBoundingClientRect().bottom), barTop: Math.round(bar.top),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800), (1366, 768)])
+def test_a_laptop_sees_a_card_and_its_tune_up_above_the_play_bar(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """On a laptop's screen, at each of the person's turns of a 4-player race, the first
+    card of the hand and its Tune Up are whole, on top and above the sticky play bar,
+    without scrolling (the play bar is sticky, so anything under it cannot be pressed)."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    _start_race(page, live_server, players=4)
+    turns = 0
+    for _ in range(12):
+        if page.locator(".game-over").count() or not page.locator("#move-form").count():
+            break
+        found = page.evaluate(HAND_ABOVE_BAR_JS)
+        assert found["scrolled"] == 0, found
+        assert found["card"] and found["chip"], (size, turns, found)
+        assert found["chipBottom"] <= found["barTop"], (size, turns, found)
+        turns += 1
+        _play_first_card(page)
+    assert turns >= 6
     context.close()
 
 
