@@ -16,7 +16,6 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
-from starlette.middleware.gzip import GZipMiddleware
 
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
@@ -29,6 +28,7 @@ from app.http.api import routes as api
 from app.http.api import takeback as api_takeback
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
+from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.logging import AccessLogMiddleware, configure_logging
@@ -75,8 +75,9 @@ GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 GZIP_LEVEL = 3
-"""zlib's level for answers: a table fragment comes out about a seventh larger than at the
-default 6, for less than half the CPU time (``docs/bench-moves.md``)."""
+"""zlib's level for answers where ISA-L's deflate is missing (``app.http.compression``): a
+table fragment comes out about a seventh larger than at the default 6, for less than half
+the CPU time (``docs/bench-moves.md``)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
@@ -279,7 +280,7 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
     # Outermost: every text answer is compressed, errors too (event streams never are).
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(GzipAnswers, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     # Outside even that: a request the stop cuts off still gets a proper 503.
     app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+import zlib
+from pathlib import Path
 
+import pytest
 from app_kit import HX, start
 from fastapi.testclient import TestClient
+
+from app.http import compression
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -53,3 +59,28 @@ def test_a_missing_asset_is_not_cached_for_a_year(client: TestClient) -> None:
     missing = client.get("/static/css/nothing-here.css?v=0123456789")
     assert missing.status_code == 404
     assert missing.headers.get("cache-control") != IMMUTABLE
+
+
+def test_a_gzipped_table_reads_back_as_the_plain_one(client: TestClient) -> None:
+    game_id = start(client)
+    for headers in ({}, HX):
+        plain = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "identity", **headers})
+        raw = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip", **headers})
+        assert raw.headers["content-encoding"] == "gzip"
+        assert raw.text == plain.text  # httpx inflated it with the standard library
+
+
+@pytest.mark.parametrize("isal", [True, False], ids=["isal", "zlib"])
+def test_the_compressor_writes_standard_gzip(isal: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not isal:
+        monkeypatch.setattr(compression, "_isal", None)
+    body = (Path(__file__).parents[2] / "templates/partials/hand.html").read_bytes() * 8
+    whole = compression.gzip_compressor(3)
+    once = whole.compress(body) + whole.flush()
+    streamed = compression.gzip_compressor(3)
+    parts = [streamed.compress(body[:5000]) + streamed.flush(zlib.Z_SYNC_FLUSH)]
+    parts.append(streamed.compress(body[5000:]) + streamed.flush())
+    for blob in (once, b"".join(parts)):
+        assert gzip.decompress(blob) == body
+        assert len(blob) < len(body) / 4
+    assert type(whole).__module__.startswith("isal" if isal else "zlib")

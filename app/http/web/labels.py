@@ -119,9 +119,14 @@ def viewer(me: Me) -> Viewer:
     return me if isinstance(me, Viewer) else Viewer(me)
 
 
+def _own_seat(me: Me) -> int:
+    # Not viewer(me).seat: a bare seat would build a Viewer on every word of every sentence.
+    return me.seat if isinstance(me, Viewer) else me
+
+
 def is_viewer(seat: int | None, me: Me) -> bool:
     """Whether ``seat`` is the reader's own (the sentence says "You")."""
-    return seat is not None and seat == viewer(me).seat
+    return seat is not None and seat == _own_seat(me)
 
 
 def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
@@ -152,11 +157,12 @@ def seat_name(seat: int | None, me: Me = 0) -> str:
     (when ``me`` knows it), else the seat's colour."""
     if seat is None:
         return "Nobody"
-    reader = viewer(me)
-    if seat == reader.seat:
+    if seat == _own_seat(me):
         return "You"
-    if seat < len(reader.names) and reader.names[seat] is not None:
-        return str(reader.names[seat])
+    if isinstance(me, Viewer) and seat < len(me.names):
+        name = me.names[seat]
+        if name is not None:
+            return name
     return _COLOUR_NAMES[seat % len(_COLOUR_NAMES)]
 
 

@@ -203,4 +203,6 @@ NARRATORS: dict[EventKind, Narrator] = {
 def narrate(event: EventDict, me: Me = 0) -> str:
     """One plain sentence for a public event, from the point of view of seat ``me``
     (a :class:`app.http.web.labels.Viewer` also names the people who joined the race)."""
-    return NARRATORS[EventKind(event["kind"])](event["seat"], event, me)
+    # The kinds are a StrEnum: the event's plain string finds its narrator without an
+    # enum built per event (a table narrates dozens of events per answer).
+    return NARRATORS[event["kind"]](event["seat"], event, me)

@@ -69,7 +69,10 @@ def _key(secret: str) -> bytes:
     return hashlib.sha256(b"zzv page state\0" + secret.encode()).digest()
 
 
+@lru_cache(maxsize=1024)
 def _signature(secret: str, game_id: str, body: str) -> str:
+    # Kept: a page's memory changes on few moves, so the body each move reads back (and
+    # usually writes again unchanged) was signed before.
     mac = hmac.new(_key(secret), f"{game_id}\0{body}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()[:18]).decode("ascii")
 
@@ -100,7 +103,15 @@ def write(response: Response, game_id: str, state: PageState, secret: str, *, se
     # Not dataclasses.asdict: it deep-copies the notice and the hint, only to dump them.
     data = {"seat": state.seat, "flash": state.flash, "hint": state.hint, "taken": state.taken}
     body = base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).decode()
-    response.set_cookie(
+    response.raw_headers.append((b"set-cookie", _set_cookie(secret, game_id, body, secure)))
+
+
+@lru_cache(maxsize=1024)
+def _set_cookie(secret: str, game_id: str, body: str, secure: bool) -> bytes:
+    """The ``Set-Cookie`` header giving ``body`` as the page memory of ``game_id``, as
+    Starlette writes it; kept, since most moves hand back the memory they were sent."""
+    scratch = Response()
+    scratch.set_cookie(
         cookie_name(game_id),
         f"{body}.{_signature(secret, game_id, body)}",
         path=f"/games/{game_id}",
@@ -109,3 +120,4 @@ def write(response: Response, game_id: str, state: PageState, secret: str, *, se
         samesite="lax",
         secure=secure,
     )
+    return scratch.raw_headers[-1][1]

@@ -38,6 +38,7 @@ from app.http.deps import (
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, set_player_cookie
 from app.http.web import page_state
+from app.http.web.form_body import form_fields
 from app.http.web.forms import (
     BOT_LEVELS,
     FormError,
@@ -117,16 +118,15 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
     shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
     waiting = session.status == "waiting" or session.game.current_seat != seat
     live = shared and session.status != "over"
+    site = public_base_url(request)  # worked out once: it builds the request's URL
     return {
         "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(public_base_url(request), session.id)
+        "invites": lobby.invite_links(site, session.id)
         if seat == 0 and session.status == "waiting" and not session.config.quick
         else [],
-        "watch_link": None
-        if seat is None
-        else f"{public_base_url(request)}games/{session.id}/watch",
+        "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
     }
 
 
@@ -357,7 +357,7 @@ async def _index(
 
 async def _form_fields(request: Request) -> dict[str, str]:
     """The submitted form's text fields (a form has no files here)."""
-    return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    return await form_fields(request)
 
 
 def _window(race: Race) -> Callable[[GameSession], int]:

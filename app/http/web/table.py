@@ -516,6 +516,7 @@ def table_context(
     reader = seat_viewer(state)
     players = players_view(state, reader)
     submitted = submitted or SubmittedMove()
+    hand = hand_cards(state)
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -532,7 +533,8 @@ def table_context(
         "cells": track_cells(state),
         "trick": trick_cards(state, reader),
         "last_trick": trick_record(state["last_trick"], reader),
-        "hand": hand_cards(state),
+        "hand": hand,
+        "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),
         "selected": submitted.choice,
         "selected_zero": submitted.zero_effect,

@@ -8,14 +8,21 @@ too, so an error page loads the same stylesheet and scripts as every other page.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, MutableMapping
+from collections.abc import Callable, Hashable, MutableMapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, Template, select_autoescape
+from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
-from markupsafe import Markup
+from markupsafe import Markup, escape
+
+try:
+    # MarkupSafe's C escaper, without the Markup that escape() wraps its result in.
+    from markupsafe._speedups import _escape_inner as _escape_text
+except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape does the same
+    _escape_text = escape
 
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -80,17 +87,81 @@ class _Environment(Environment):
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
+        # Jinja's own lookup, written out: a call to the parent's method is one more Python
+        # frame on each of the hundreds of lookups a table render makes.
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 """Names that ``some_dict.name`` finds as attributes (``items``, ``get``, ...)."""
 
 
+def _output_escape(value: Any) -> Any:
+    """What ``{{ value }}`` prints in an autoescaped template, the same text as
+    :func:`markupsafe.escape` gives: markup as it is, a number as its digits, a string
+    escaped, anything else as ``escape`` has it. An output is only ever joined into the
+    page, so it need not be ``Markup``."""
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is str:
+        return _escape_text(value)
+    if kind is int:
+        return str(value)
+    return escape(value)
+
+
+class _Template(Template):
+    """Jinja's template, its printed values escaped by :func:`_output_escape`.
+
+    Jinja compiles ``{{ value }}`` to a call of the module global ``escape``, which wraps
+    even a number or an already-rendered piece in a new ``Markup`` (a Python-level
+    constructor), a few hundred times per table render."""
+
+    @classmethod
+    def _from_namespace(
+        cls,
+        environment: Environment,
+        namespace: MutableMapping[str, Any],
+        globals: MutableMapping[str, Any],
+    ) -> Template:
+        if namespace.get("escape") is escape:
+            namespace["escape"] = _output_escape
+        return super()._from_namespace(environment, namespace, globals)
+
+
+class _Context(Context):
+    """Jinja's context, calling the site's own template functions directly.
+
+    Jinja sends every call in a template through :meth:`Context.call`, which inspects the
+    callable for a context to pass; :data:`_PLAIN_CALLS` take none, and a table render
+    calls them (mostly :func:`piece`) dozens of times."""
+
+    def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if __obj in _PLAIN_CALLS:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
+
+
+_Environment.template_class = _Template
+_Environment.context_class = _Context
+
+
 templates = Jinja2Blocks(
     env=_Environment(
         loader=FileSystemLoader(str(TEMPLATES_DIR)),
-        autoescape=select_autoescape(),
+        # Asked again for every include and macro call of every render: decided once per
+        # template name.
+        autoescape=lru_cache(maxsize=256)(select_autoescape()),
         # Each template is read once per process: checking every included file's time on
         # disk at every render costs a system call per include. ``zzv serve --reload``
         # restarts the process when a template changes.
@@ -147,3 +218,6 @@ templates.env.globals.update(
     zero_effect_labels=ZERO_EFFECT_LABELS,
     zero_five_labels=ZERO_FIVE_LABELS,
 )
+
+_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name})
+"""The template globals that are plain functions of their arguments (no Jinja context)."""

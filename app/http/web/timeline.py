@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.http.web.labels import (
     SUITS,
@@ -99,30 +100,41 @@ def log_rounds(
     middle; the speed or lap line that follows still belongs to it.
     """
     texts = narrated(events, me) if lines is None else lines
-    rounds: list[LogRound] = []
-    trick: LogTrick | None = None
+    # Each round as (number, intro, tricks), each trick as [lines, complete] while the
+    # events are read; the frozen LogTricks are made once at the end.
+    rounds: list[tuple[int, str | None, list[tuple[list[str], list[bool]]]]] = []
+    trick: tuple[list[str], list[bool]] | None = None
     for event, text in zip(events, texts, strict=True):
         kind = event["kind"]
         if kind == EventKind.ROUND_DEALT:
-            rounds.append(LogRound(int(event["round"]), [], text))
+            rounds.append((int(event["round"]), text, []))
             trick = None
             continue
         if not rounds:
-            rounds.append(LogRound(1, [], None))
-        if trick is None or (kind in PLAY_KINDS and trick.complete):
-            trick = LogTrick(len(rounds[-1].tricks) + 1, (), False)
-            rounds[-1].tricks.append(trick)
-        complete = trick.complete or kind == EventKind.GAS_TO_MIDDLE
-        trick = LogTrick(trick.trick, (*trick.lines, text), complete)
-        rounds[-1].tricks[-1] = trick
-    for rnd in rounds:
-        rnd.tricks.reverse()
-    rounds.reverse()
-    return rounds
+            rounds.append((1, None, []))
+        if trick is None or (kind in PLAY_KINDS and trick[1][0]):
+            trick = ([], [False])
+            rounds[-1][2].append(trick)
+        trick[0].append(text)
+        if kind == EventKind.GAS_TO_MIDDLE:
+            trick[1][0] = True
+    return [
+        LogRound(
+            number,
+            [LogTrick(i, tuple(lines), done[0]) for i, (lines, done) in _newest_first(tricks)],
+            intro,
+        )
+        for number, intro, tricks in reversed(rounds)
+    ]
+
+
+def _newest_first(tricks: list[tuple[list[str], list[bool]]]) -> Iterable[tuple[int, Any]]:
+    """The tricks of a round numbered from 1, last first."""
+    return reversed(list(enumerate(tricks, start=1)))
 
 
 def _recent_item(event: EventDict, text: str) -> RecentItem:
-    kind = EventKind(event["kind"])
+    kind: str = event["kind"]  # a kind's value: equal to its EventKind, a StrEnum
     seat = event["seat"]
     suit = None
     if kind == EventKind.CARD_PLAYED:
@@ -130,7 +142,7 @@ def _recent_item(event: EventDict, text: str) -> RecentItem:
     elif kind == EventKind.ZERO_FIVE_PLAYED:
         suit = SUITS[ZERO_FIVE]
     return RecentItem(
-        kind=kind.value,
+        kind=kind,
         seat=seat,
         colour=None if seat is None else seat_colour(seat),
         text=text,
