@@ -97,14 +97,114 @@ class TrickMemo:
     them (a seat's numbers change only when it plays, and then it is no later seat again
     in that trick)."""
 
-    __slots__ = ("commit", "copies", "round", "tail", "trick")
+    __slots__ = (
+        "commit",
+        "copies",
+        "decisions",
+        "round",
+        "segment",
+        "segment_plays",
+        "segment_round",
+        "segment_trick",
+        "tail",
+        "trick",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, decisions: Decisions | None = None) -> None:
         self.round = self.trick = self.commit = -1
         self.copies: list[int] = []
         #: The :data:`Opponent` of the last seats of the trick, in order (without the
         #: 0/5 flag): a later decision of the trick needs a tail of it.
         self.tail: list[Opponent] = []
+        #: The search's cache of choices, and this rollout's current segment in it: the
+        #: public state at the first decision of the current trick (its id in
+        #: ``decisions``, the trick and round it belongs to, and its plays so far).
+        self.decisions = decisions
+        self.segment = self.segment_plays = self.segment_round = self.segment_trick = -1
+
+
+#: A decision worked out: the indices (into the legal set) it picks among, the softmax
+#: weights of each (``None``: a uniform pick, the best scores' tie) and their sum.
+Choice = tuple[list[int], list[float] | None, float]
+
+
+class Decisions:
+    """The choices of one search's rollouts, by everything the policy reads, so that a
+    decision seen before (the same public state, the same hand, the same style) is not
+    scored again: the choice itself is still drawn with the rollout's generator, so
+    every rollout plays as it would without the cache.
+
+    The key is the public state at the trick's first decision in the rollout (a
+    segment: every number the policy reads of any seat but the hidden hands, which it
+    reads by their size only), the actions played since (the state in between is a
+    function of the two), the style and the hand of the seat to act. One cache serves
+    the states of one table (players and variants); a state of another empties it."""
+
+    __slots__ = (
+        "choices",
+        "copies",
+        "hits",
+        "next_segment",
+        "players",
+        "segments",
+        "styles",
+        "variants",
+    )
+
+    def __init__(self) -> None:
+        self.variants: Variants | None = None
+        self.players = 0
+        self.copies: list[int] = []
+        self.segments: dict[tuple[int, ...], int] = {}
+        # Segment ids are never reused, so emptying ``segments`` leaves no stale hit.
+        self.next_segment = 0
+        self.choices: dict[tuple[int, ...], Choice] = {}
+        #: The styles keyed by id, kept alive so that an id cannot be reused.
+        self.styles: dict[int, Style] = {}
+        #: Decisions answered from the cache (a diagnostic).
+        self.hits = 0
+
+    def bind(self, s: SimState, styles: list[Style]) -> None:
+        """Prepare for a rollout of ``s`` with ``styles``."""
+        variants = s.variants
+        if s.players != self.players or (
+            variants is not self.variants and variants != self.variants
+        ):
+            self.variants, self.players = variants, s.players
+            self.copies = _copies(s.players, variants)
+            self.segments.clear()
+            self.choices.clear()
+        for style in styles:
+            self.styles[id(style)] = style
+
+    def segment(self, s: SimState) -> int:
+        """The id of the public state of ``s`` (:class:`Decisions`)."""
+        plays = s.plays
+        key = (
+            len(plays),
+            *[x for play in plays for x in play],
+            s.round,
+            s.trick,
+            s.lead,
+            s.middle,
+            s.removed,
+            s.blocked,
+            s.lichen,
+            s.zf_in,
+            s.tuners,
+            *s.gas,
+            *s.speed,
+            *s.laps,
+            *s.zero_five,
+            *s.face_up,
+            *[sum(hand) for hand in s.hands],
+        )
+        found = self.segments.get(key)
+        if found is None:
+            found = self.next_segment
+            self.next_segment += 1
+            remember(self.segments, key, found)
+        return found
 
 
 def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
@@ -567,24 +667,49 @@ def choose_id(s: SimState, style: Style, rng: Rng) -> int:
 
 
 def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
-    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout."""
+    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout
+    and the choices in its :class:`Decisions`, when it has them."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
+    decisions = None if memo is None else memo.decisions
+    if decisions is not None:
+        assert memo is not None
+        if memo.segment_trick != s.trick or memo.segment_round != s.round:
+            memo.segment = decisions.segment(s)
+            memo.segment_trick, memo.segment_round = s.trick, s.round
+            memo.segment_plays = len(s.plays)
+        since = [a for _, a, _ in s.plays[memo.segment_plays :]]
+        ckey = (memo.segment, id(style), *s.hands[s.turn], *since)
+        choice = decisions.choices.get(ckey)
+        if choice is None:
+            choice = remember(decisions.choices, ckey, _choice(s, key, style, memo))
+        else:
+            decisions.hits += 1
+    else:
+        choice = _choice(s, key, style, memo)
+    indices, weights, total = choice
+    if weights is None:
+        return legal[indices[0] if len(indices) == 1 else indices[rng.below(len(indices))]]
+    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * total
+    for i, w in zip(indices, weights, strict=True):
+        pick -= w
+        if pick < 0:
+            return legal[i]
+    return legal[indices[-1]]
+
+
+def _choice(s: SimState, key: int, style: Style, memo: TrickMemo | None) -> Choice:
+    """What :func:`_choose` draws from: the best scores' tie, or with a temperature the
+    softmax weights of the sensible actions."""
     temperature = style.temperature
     if temperature <= 0.0:
         found, best = _scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
-        top = [f[0] for f in found if f[1] >= best]
-        return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
+        return [f[0] for f in found if f[1] >= best], None, 0.0
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((f[1] - best) / temperature) for f in found]
-    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)
-    for f, w in zip(found, weights, strict=True):
-        pick -= w
-        if pick < 0:
-            return legal[f[0]]
-    return legal[found[-1][0]]
+    return [f[0] for f in found], weights, sum(weights)
 
 
 def rollout(
@@ -605,9 +730,20 @@ def rollout(
     return rollout_seats(s, rng, styles, deal)
 
 
-def rollout_seats(s: SimState, rng: Rng, styles: list[Style], deal: bool = True) -> list[float]:
-    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``."""
-    memo = TrickMemo()
+def rollout_seats(
+    s: SimState,
+    rng: Rng,
+    styles: list[Style],
+    deal: bool = True,
+    decisions: Decisions | None = None,
+) -> list[float]:
+    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``. With
+    ``decisions`` (one per search, shared by its rollouts) a decision seen before is not
+    scored again; the rollout plays the same either way."""
+    memo = TrickMemo(decisions)
+    if decisions is not None:
+        decisions.bind(s, styles)
+        memo.copies = decisions.copies
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:
