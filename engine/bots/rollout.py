@@ -123,6 +123,25 @@ class TrickMemo:
         self.segment = self.segment_plays = self.segment_round = self.segment_trick = -1
 
 
+def _public_ids() -> tuple[int, ...]:
+    """Per action id, what the other seats can tell of it once played: the action itself,
+    but every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its
+    discard (face down, R22)."""
+    first: dict[tuple[int, int, int, int], int] = {}
+    public = []
+    for a, (kind, _, gas, value, effect) in enumerate(INFO):
+        if kind == TUNE_UP:
+            public.append(-1)
+        elif kind == PLAY:
+            public.append(a)
+        else:
+            public.append(first.setdefault((kind, gas, value, effect), a))
+    return tuple(public)
+
+
+_PUBLIC = _public_ids()
+
+
 #: A decision worked out: the indices (into the legal set) it picks among, the softmax
 #: weights of each (``None``: a uniform pick, the best scores' tie) and their sum.
 Choice = tuple[list[int], list[float] | None, float]
@@ -182,7 +201,7 @@ class Decisions:
         plays = s.plays
         key = (
             len(plays),
-            *[x for play in plays for x in play],
+            *[x for seat, a, speed in plays for x in (seat, _PUBLIC[a], speed)],
             s.round,
             s.trick,
             s.lead,
@@ -678,7 +697,7 @@ def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
             memo.segment = decisions.segment(s)
             memo.segment_trick, memo.segment_round = s.trick, s.round
             memo.segment_plays = len(s.plays)
-        since = [a for _, a, _ in s.plays[memo.segment_plays :]]
+        since = [_PUBLIC[a] for _, a, _ in s.plays[memo.segment_plays :]]
         ckey = (memo.segment, id(style), *s.hands[s.turn], *since)
         choice = decisions.choices.get(ckey)
         if choice is None:
