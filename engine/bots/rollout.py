@@ -97,18 +97,7 @@ class TrickMemo:
     them (a seat's numbers change only when it plays, and then it is no later seat again
     in that trick)."""
 
-    __slots__ = (
-        "commit",
-        "copies",
-        "decisions",
-        "round",
-        "segment",
-        "segment_plays",
-        "segment_round",
-        "segment_trick",
-        "tail",
-        "trick",
-    )
+    __slots__ = ("commit", "copies", "decisions", "round", "segment", "tail", "trick")
 
     def __init__(self, decisions: Decisions | None = None) -> None:
         self.round = self.trick = self.commit = -1
@@ -116,11 +105,9 @@ class TrickMemo:
         #: The :data:`Opponent` of the last seats of the trick, in order (without the
         #: 0/5 flag): a later decision of the trick needs a tail of it.
         self.tail: list[Opponent] = []
-        #: The search's cache of choices, and this rollout's current segment in it: the
-        #: public state at the first decision of the current trick (its id in
-        #: ``decisions``, the trick and round it belongs to, and its plays so far).
+        #: The search's cache of choices, and the id there of the rollout's public state.
         self.decisions = decisions
-        self.segment = self.segment_plays = self.segment_round = self.segment_trick = -1
+        self.segment = -1
 
 
 def _public_ids() -> tuple[int, ...]:
@@ -130,11 +117,9 @@ def _public_ids() -> tuple[int, ...]:
     first: dict[tuple[int, int, int, int], int] = {}
     public = []
     for a, (kind, _, gas, value, effect) in enumerate(INFO):
-        if kind == TUNE_UP:
-            public.append(-1)
-        elif kind == PLAY:
+        if kind == PLAY:
             public.append(a)
-        else:
+        else:  # a Tune Up has no gas, value or effect of its own: all of them are one
             public.append(first.setdefault((kind, gas, value, effect), a))
     return tuple(public)
 
@@ -153,11 +138,13 @@ class Decisions:
     scored again: the choice itself is still drawn with the rollout's generator, so
     every rollout plays as it would without the cache.
 
-    The key is the public state at the trick's first decision in the rollout (a
-    segment: every number the policy reads of any seat but the hidden hands, which it
-    reads by their size only), the actions played since (the state in between is a
-    function of the two), the style and the hand of the seat to act. One cache serves
-    the states of one table (players and variants); a state of another empties it."""
+    The key is the public state (every number the policy reads of any seat but the
+    hidden hands, which it reads by their size only), the style and the hand of the seat
+    to act. The public state after an action is a function of the one before and of what
+    the other seats see of the action, so a rollout builds it in full once, at its
+    start (:meth:`segment`: an id for it), and then follows it from id to id
+    (:meth:`after`). One cache serves the states of one table (players and variants); a
+    state of another empties it."""
 
     __slots__ = (
         "choices",
@@ -166,6 +153,7 @@ class Decisions:
         "next_segment",
         "players",
         "segments",
+        "steps",
         "styles",
         "variants",
     )
@@ -175,6 +163,8 @@ class Decisions:
         self.players = 0
         self.copies: list[int] = []
         self.segments: dict[tuple[int, ...], int] = {}
+        #: The id after an action, by ``id << 10 | public action``.
+        self.steps: dict[int, int] = {}
         # Segment ids are never reused, so emptying ``segments`` leaves no stale hit.
         self.next_segment = 0
         self.choices: dict[tuple[int, ...], Choice] = {}
@@ -192,6 +182,7 @@ class Decisions:
             self.variants, self.players = variants, s.players
             self.copies = _copies(s.players, variants)
             self.segments.clear()
+            self.steps.clear()
             self.choices.clear()
         for style in styles:
             self.styles[id(style)] = style
@@ -223,6 +214,16 @@ class Decisions:
             found = self.next_segment
             self.next_segment += 1
             remember(self.segments, key, found)
+        return found
+
+    def after(self, segment: int, action: int) -> int:
+        """The id of the public state after action id ``action`` from ``segment``."""
+        step = segment << 10 | _PUBLIC[action]
+        found = self.steps.get(step)
+        if found is None:
+            found = self.next_segment
+            self.next_segment += 1
+            remember(self.steps, step, found)
         return found
 
 
@@ -342,7 +343,9 @@ class _Later:
         "opponents",
         "plain",
         "pool",
+        "rows",
         "s",
+        "simple",
         "struck",
         "style",
         "unseen",
@@ -357,6 +360,10 @@ class _Later:
         self.opponents: list[Opponent] = []
         self.unseen: tuple[int, ...] = ()
         self.pool = 1
+        #: Per later seat, its reach and its row of the holds table (the pool and its
+        #: hand size); ``simple``: no later seat could still play its 0/5 card here.
+        self.rows: list[tuple[int, int]] = []
+        self.simple = True
         self.plain: tuple[list[int], int] | None = None
         self.struck: tuple[list[int], int] | None = None
 
@@ -365,6 +372,10 @@ class _Later:
         if not self.known:
             found = _later_seats(self.s, self.me, self.later, self.style, self.memo)
             self.opponents, self.unseen, self.pool = found
+            pool = self.pool
+            base = pool << 10
+            self.rows = [(opponent[0], base | opponent[1]) for opponent in found[0]]
+            self.simple = not any(opponent[2] for opponent in found[0])
             self.known = True
         if lichen_after:
             if self.struck is None:
@@ -388,8 +399,21 @@ def _beaten(
     struck by a 1), each holding random cards from those this seat has not seen."""
     at_least, lichens, own, own_value = tables
     holds = _HOLDS
-    pool = later.pool
     p = 1.0
+    if later.simple and not (strikable and lichens):
+        # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
+        # as it is (times 1 - willing * 0, exactly 1).
+        for reach, row in later.rows:
+            need = final + 1 - reach
+            if need <= 5:
+                at = need if need > 0 else 0
+                n = at_least[at] - own if at <= own_value else at_least[at]
+                beat = holds[row | n << 4]
+                if beat < 0.0:
+                    beat = _holds_any(row >> 10, n, row & 15)
+                p *= 1.0 - willing * beat
+        return p
+    pool = later.pool
     for reach, size, zero_five_left, lapped in later.opponents:
         need = final + 1 - reach
         if need <= 5:
@@ -691,21 +715,22 @@ def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     decisions = None if memo is None else memo.decisions
-    if decisions is not None:
-        assert memo is not None
-        if memo.segment_trick != s.trick or memo.segment_round != s.round:
-            memo.segment = decisions.segment(s)
-            memo.segment_trick, memo.segment_round = s.trick, s.round
-            memo.segment_plays = len(s.plays)
-        since = [_PUBLIC[a] for _, a, _ in s.plays[memo.segment_plays :]]
-        ckey = (memo.segment, id(style), *s.hands[s.turn], *since)
-        choice = decisions.choices.get(ckey)
-        if choice is None:
-            choice = remember(decisions.choices, ckey, _choice(s, key, style, memo))
-        else:
-            decisions.hits += 1
+    if decisions is None:
+        return _draw(legal, _choice(s, key, style, memo), rng)
+    assert memo is not None
+    ckey = (memo.segment, id(style), *s.hands[s.turn])
+    choice = decisions.choices.get(ckey)
+    if choice is None:
+        choice = remember(decisions.choices, ckey, _choice(s, key, style, memo))
     else:
-        choice = _choice(s, key, style, memo)
+        decisions.hits += 1
+    action = _draw(legal, choice, rng)
+    memo.segment = decisions.after(memo.segment, action)
+    return action
+
+
+def _draw(legal: tuple[int, ...], choice: Choice, rng: Rng) -> int:
+    """The action id ``choice`` draws from ``legal`` with ``rng``."""
     indices, weights, total = choice
     if weights is None:
         return legal[indices[0] if len(indices) == 1 else indices[rng.below(len(indices))]]
@@ -760,9 +785,10 @@ def rollout_seats(
     ``decisions`` (one per search, shared by its rollouts) a decision seen before is not
     scored again; the rollout plays the same either way."""
     memo = TrickMemo(decisions)
-    if decisions is not None:
+    if decisions is not None and s.winner < 0:
         decisions.bind(s, styles)
         memo.copies = decisions.copies
+        memo.segment = decisions.segment(s)
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:
