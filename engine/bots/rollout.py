@@ -21,6 +21,7 @@ with :func:`engine.bots.value.chances`.
 from __future__ import annotations
 
 import math
+from operator import itemgetter, sub
 
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
@@ -274,9 +275,9 @@ def _later_seats(
                 opponents[i] = (reach, size, True, lapped)
     hand = s.hands[seat]
     if style.count_cards:
-        unseen = tuple([n - h - f for n, h, f in zip(copies, hand, s.face_up, strict=True)])
+        unseen = tuple(map(sub, map(sub, copies, hand), s.face_up))
     else:  # a player who remembers only the deck and their own hand
-        unseen = tuple([n - h for n, h in zip(copies, hand, strict=True)])
+        unseen = tuple(map(sub, copies, hand))
     pool = sum(unseen)
     return opponents, unseen, pool if pool > 1 else 1
 
@@ -329,81 +330,25 @@ def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, .
 Scored = tuple[int, float, float]
 
 
-class _Later:
-    """What the chance of winning reads of the seats still to play this trick, worked out
-    on the first chance a decision asks for (many decisions, the last seat's say, need
-    none): their reach and size, the unseen cards, and the reach tables by Lichen."""
-
-    __slots__ = (
-        "blocked",
-        "known",
-        "later",
-        "me",
-        "memo",
-        "opponents",
-        "plain",
-        "pool",
-        "rows",
-        "s",
-        "simple",
-        "struck",
-        "style",
-        "unseen",
-    )
-
-    def __init__(
-        self, s: SimState, me: int, later: int, style: Style, memo: TrickMemo | None
-    ) -> None:
-        self.s, self.me, self.later, self.style, self.memo = s, me, later, style, memo
-        self.blocked = s.blocked
-        self.known = False
-        self.opponents: list[Opponent] = []
-        self.unseen: tuple[int, ...] = ()
-        self.pool = 1
-        #: Per later seat, its reach and its row of the holds table (the pool and its
-        #: hand size); ``simple``: no later seat could still play its 0/5 card here.
-        self.rows: list[tuple[int, int]] = []
-        self.simple = True
-        self.plain: tuple[list[int], int] | None = None
-        self.struck: tuple[list[int], int] | None = None
-
-    def table(self, lichen_after: bool) -> tuple[list[int], int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up."""
-        if not self.known:
-            found = _later_seats(self.s, self.me, self.later, self.style, self.memo)
-            self.opponents, self.unseen, self.pool = found
-            pool = self.pool
-            base = pool << 10
-            self.rows = [(opponent[0], base | opponent[1]) for opponent in found[0]]
-            self.simple = not any(opponent[2] for opponent in found[0])
-            self.known = True
-        if lichen_after:
-            if self.struck is None:
-                self.struck = _reach(self.unseen, self.blocked, True)
-            return self.struck
-        if self.plain is None:
-            self.plain = _reach(self.unseen, self.blocked, False)
-        return self.plain
-
-
 def _beaten(
-    later: _Later,
+    frame: _Frame,
     final: int,
     lowest: int,
     tables: tuple[list[int], int, int, int],
+    strike: bool,
     lichen_after: bool,
-    strikable: bool,
-    willing: float,
 ) -> float:
     """The chance that no later seat beats ``final`` (``lowest``: what it counts once
-    struck by a 1), each holding random cards from those this seat has not seen."""
+    struck by a 1, read only with ``strike``: a 4 or 5 with an unseen 1 about), each
+    holding random cards from those this seat has not seen."""
     at_least, lichens, own, own_value = tables
     holds = _HOLDS
+    willing = frame.willing
     p = 1.0
-    if later.simple and not (strikable and lichens):
+    if frame.simple and not strike:
         # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
         # as it is (times 1 - willing * 0, exactly 1).
-        for reach, row in later.rows:
+        for reach, row in frame.rows:
             need = final + 1 - reach
             if need <= 5:
                 at = need if need > 0 else 0
@@ -413,8 +358,8 @@ def _beaten(
                     beat = _holds_any(row >> 10, n, row & 15)
                 p *= 1.0 - willing * beat
         return p
-    pool = later.pool
-    for reach, size, zero_five_left, lapped in later.opponents:
+    pool = frame.pool
+    for reach, size, zero_five_left, lapped in frame.opponents:
         need = final + 1 - reach
         if need <= 5:
             at = need if need > 0 else 0
@@ -426,21 +371,21 @@ def _beaten(
             beat = 0.0
         if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
             beat = 1.0
-        if strikable and lichens and 1 + reach > lowest:
-            strike = holds[pool << 10 | lichens << 4 | size]
-            if strike < 0.0:
-                strike = _holds_any(pool, lichens, size)
-            beat = 1.0 - (1.0 - beat) * (1.0 - strike)
+        if strike and 1 + reach > lowest:
+            hit = holds[pool << 10 | lichens << 4 | size]
+            if hit < 0.0:
+                hit = _holds_any(pool, lichens, size)
+            beat = 1.0 - (1.0 - beat) * (1.0 - hit)
         p *= 1.0 - willing * beat
     return p
 
 
-def _tables(later: _Later, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
+def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
     """The reach table and Lichen count for a card, with the unseen cards of its own suit
     (which the later seats can no longer play face up) and their value."""
-    at_least, lichens = later.table(lichen_after)
+    at_least, lichens = frame.table(lichen_after)
     own = own_value = 0
-    unseen = later.unseen
+    unseen = frame.unseen
     if blocks >= 0 and unseen[blocks] > 0:
         own = unseen[blocks]
         own_value = VALUE[blocks]
@@ -454,23 +399,37 @@ def _tables(later: _Later, lichen_after: bool, blocks: int) -> tuple[list[int], 
 class _Frame:
     """What every action of one decision shares: the trick's best numbers so far (plain
     and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
-    room and speed, the share a Tune Up can hope for, and the seats still to play."""
+    room and speed, the share a Tune Up can hope for, and what the chance of winning
+    reads of the seats still to play, worked out on the first chance a decision asks
+    for (many decisions, the last seat's say, need none): their reach and size, the
+    unseen cards and the reach tables by Lichen (:meth:`table`)."""
 
     __slots__ = (
         "gv",
-        "later",
+        "known",
         "later_count",
         "lichen_in",
+        "memo",
         "middle",
+        "opponents",
         "plain",
+        "plain_table",
+        "pool",
         "removed",
         "room",
+        "rows",
+        "s",
         "several",
+        "simple",
         "single",
         "speed",
         "struck",
+        "struck_table",
+        "style",
         "trick",
         "tune",
+        "unseen",
+        "willing",
         "worth",
     )
 
@@ -489,7 +448,10 @@ class _Frame:
         self.plain = struck if s.lichen else plain
         self.struck = struck
         later = self.later_count = s.players - len(s.plays) - 1
-        self.later = _Later(s, me, later, style, memo)
+        self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
+        self.known = False
+        self.plain_table: tuple[list[int], int] | None = None
+        self.struck_table: tuple[list[int], int] | None = None
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
         self.speed = s.speed[me]
@@ -514,6 +476,30 @@ class _Frame:
                 self.single = self.several = _NO_KEEP
         share = middle / (1 + s.tuners + style.later_tuners * later)
         self.tune = min(float(room), share) * self.gv
+
+    def table(self, lichen_after: bool) -> tuple[list[int], int]:
+        """The later seats' reach table and Lichen count, with or without a 1 face up."""
+        if not self.known:
+            s = self.s
+            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
+            opponents, self.unseen, pool = found
+            self.opponents, self.pool = opponents, pool
+            #: Per later seat, its reach and its row of the holds table (the pool and
+            #: its hand size); ``simple``: no later seat could still play its 0/5 card.
+            self.rows = [(o[0], pool << 10 | o[1]) for o in opponents]
+            self.simple = not any(o[2] for o in opponents)
+            self.known = True
+        if lichen_after:
+            if self.struck_table is None:
+                blocked = self.s.blocked
+                table = _REACH.get((self.unseen, blocked << 1 | 1))
+                self.struck_table = table or _reach(self.unseen, blocked, True)
+            return self.struck_table
+        if self.plain_table is None:
+            blocked = self.s.blocked
+            table = _REACH.get((self.unseen, blocked << 1))
+            self.plain_table = table or _reach(self.unseen, blocked, False)
+        return self.plain_table
 
 
 def _scan(
@@ -603,21 +589,33 @@ def _score_run(
     (``want``: :func:`_scan`'s slack, only-sensible and shortcut); return the best score
     so far and the floor a later score must reach."""
     slack, only_sensible, shortcut = want
-    start, count, kind, _, value, _ = run
+    start, count, kind, suit, value, _ = run
     gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
-    lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run, style)
+    if kind == PLAY and suit != SALTY and suit != ZERO and suit != LICHEN:
+        lichen_after, gained, cost, blocks, my_speed, extra = (
+            frame.lichen_in,
+            0,
+            0.0,
+            suit,
+            frame.speed,
+            0.0,
+        )
+    else:
+        lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run, style)
     shown = 0 if lichen_after and value in _STRUCK else value
-    best = frame.struck if lichen_after else frame.plain
+    best, struck = frame.struck if lichen_after else frame.plain, frame.struck
     strikable = not lichen_after and value in _STRUCK
-    later = frame.later
+    strike, lowest = False, 0
     tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
+    bounded = floor > -math.inf and gv > 0.0  # a run's bound can stop it (never at -inf)
     seen = -1.0
     g = 0
     while g < count:
         gain = (gained - g) * gv
-        bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
-        if bound < floor and gv > 0.0:
-            break
+        if bounded:
+            bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
+            if bound < floor:
+                break
         final = shown + g + my_speed
         if final <= best:
             p = 0.0
@@ -625,9 +623,11 @@ def _score_run(
             p = 1.0
         else:
             if tables is None:
-                tables = _tables(later, lichen_after, blocks)
-            lowest = final - value if final - value > frame.struck else frame.struck
-            p = _beaten(later, final, lowest, tables, lichen_after, strikable, style.willing)
+                tables = _tables(frame, lichen_after, blocks)
+                strike = strikable and tables[1] > 0
+            if strike:
+                lowest = final - value if final - value > struck else struck
+            p = _beaten(frame, final, lowest, tables, strike, lichen_after)
         score = p * worth + gain
         score = score - keep - cost if zero_five else score + extra - keep
         g += 1
@@ -641,6 +641,7 @@ def _score_run(
             top = score
             if score - slack > floor:
                 floor = score - slack
+                bounded = gv > 0.0
         if shortcut:
             # The chance only grows with the gas and the score falls by its worth: skip
             # to the gas the card needs to win at all; stop past a certain win.
@@ -752,8 +753,11 @@ def _choice(s: SimState, key: int, style: Style, memo: TrickMemo | None) -> Choi
         return [f[0] for f in found if f[1] >= best], None, 0.0
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
-    weights = [exp((f[1] - best) / temperature) for f in found]
-    return [f[0] for f in found], weights, sum(weights)
+    weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
+    return list(map(_INDEX, found)), weights, sum(weights)
+
+
+_INDEX, _SCORE = itemgetter(0), itemgetter(1)
 
 
 def rollout(
