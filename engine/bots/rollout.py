@@ -128,7 +128,7 @@ def _public_ids() -> tuple[int, ...]:
 _PUBLIC = _public_ids()
 
 
-#: A decision worked out: the indices (into the legal set) it picks among, the softmax
+#: A decision worked out: the action ids it picks among, the softmax
 #: weights of each (``None``: a uniform pick, the best scores' tie) and their sum.
 Choice = tuple[list[int], list[float] | None, float]
 
@@ -217,15 +217,12 @@ class Decisions:
             remember(self.segments, key, found)
         return found
 
-    def after(self, segment: int, action: int) -> int:
-        """The id of the public state after action id ``action`` from ``segment``."""
-        step = segment << 10 | _PUBLIC[action]
-        found = self.steps.get(step)
-        if found is None:
-            found = self.next_segment
-            self.next_segment += 1
-            remember(self.steps, step, found)
-        return found
+    def after(self, step: int) -> int:
+        """A new id for the public state after a step (``id << 10 | public action``,
+        :data:`_PUBLIC`) not seen before."""
+        found = self.next_segment
+        self.next_segment += 1
+        return remember(self.steps, step, found)
 
 
 def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
@@ -713,51 +710,54 @@ def choose_id(s: SimState, style: Style, rng: Rng) -> int:
 def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
     """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout
     and the choices in its :class:`Decisions`, when it has them."""
-    key = s.legal_key()
-    legal = LEGAL_CACHE.get(key) or legal_ids(key)
     decisions = None if memo is None else memo.decisions
     if decisions is None:
-        return _draw(legal, _choice(s, key, style, memo), rng)
+        return _draw(_choice(s, style, memo), rng)
     assert memo is not None
-    ckey = (memo.segment, id(style), *s.hands[s.turn])
+    segment = memo.segment
+    ckey = (segment, id(style), *s.hands[s.turn])
     choice = decisions.choices.get(ckey)
     if choice is None:
-        choice = remember(decisions.choices, ckey, _choice(s, key, style, memo))
+        choice = remember(decisions.choices, ckey, _choice(s, style, memo))
     else:
         decisions.hits += 1
-    action = _draw(legal, choice, rng)
-    memo.segment = decisions.after(memo.segment, action)
+    action = _draw(choice, rng)
+    step = segment << 10 | _PUBLIC[action]
+    after = decisions.steps.get(step)
+    memo.segment = decisions.after(step) if after is None else after
     return action
 
 
-def _draw(legal: tuple[int, ...], choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws from ``legal`` with ``rng``."""
-    indices, weights, total = choice
+def _draw(choice: Choice, rng: Rng) -> int:
+    """The action id ``choice`` draws with ``rng``."""
+    ids, weights, total = choice
     if weights is None:
-        return legal[indices[0] if len(indices) == 1 else indices[rng.below(len(indices))]]
+        return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * total
-    for i, w in zip(indices, weights, strict=True):
+    for a, w in zip(ids, weights, strict=True):
         pick -= w
         if pick < 0:
-            return legal[i]
-    return legal[indices[-1]]
+            return a
+    return ids[-1]
 
 
-def _choice(s: SimState, key: int, style: Style, memo: TrickMemo | None) -> Choice:
+def _choice(s: SimState, style: Style, memo: TrickMemo | None) -> Choice:
     """What :func:`_choose` draws from: the best scores' tie, or with a temperature the
     softmax weights of the sensible actions."""
+    key = s.legal_key()
+    legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
     if temperature <= 0.0:
         found, best = _scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
-        return [f[0] for f in found if f[1] >= best], None, 0.0
+        return [legal[f[0]] for f in found if f[1] >= best], None, 0.0
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
-    return list(map(_INDEX, found)), weights, sum(weights)
+    return [legal[f[0]] for f in found], weights, sum(weights)
 
 
-_INDEX, _SCORE = itemgetter(0), itemgetter(1)
+_SCORE = itemgetter(1)
 
 
 def rollout(
