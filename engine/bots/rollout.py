@@ -345,7 +345,7 @@ def _beaten(
     if frame.simple and not strike:
         # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
         # as it is (times 1 - willing * 0, exactly 1).
-        for reach, row in frame.rows:
+        for reach, row, _, _ in frame.rows:
             need = final + 1 - reach
             if need <= 5:
                 at = need if need > 0 else 0
@@ -355,23 +355,23 @@ def _beaten(
                     beat = _holds_any(row >> 10, n, row & 15)
                 p *= 1.0 - willing * beat
         return p
-    pool = frame.pool
-    for reach, size, zero_five_left, lapped in frame.opponents:
+    strikes = lichens << 4
+    for reach, row, zero_five_left, lapped in frame.rows:
         need = final + 1 - reach
         if need <= 5:
             at = need if need > 0 else 0
             n = at_least[at] - own if at <= own_value else at_least[at]
-            beat = holds[pool << 10 | n << 4 | size]
+            beat = holds[row | n << 4]
             if beat < 0.0:
-                beat = _holds_any(pool, n, size)
+                beat = _holds_any(row >> 10, n, row & 15)
         else:
             beat = 0.0
         if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
             beat = 1.0
         if strike and 1 + reach > lowest:
-            hit = holds[pool << 10 | lichens << 4 | size]
+            hit = holds[row | strikes]
             if hit < 0.0:
-                hit = _holds_any(pool, lichens, size)
+                hit = _holds_any(row >> 10, lichens, row & 15)
             beat = 1.0 - (1.0 - beat) * (1.0 - hit)
         p *= 1.0 - willing * beat
     return p
@@ -408,10 +408,8 @@ class _Frame:
         "lichen_in",
         "memo",
         "middle",
-        "opponents",
         "plain",
         "plain_table",
-        "pool",
         "removed",
         "room",
         "rows",
@@ -480,10 +478,10 @@ class _Frame:
             s = self.s
             found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
             opponents, self.unseen, pool = found
-            self.opponents, self.pool = opponents, pool
-            #: Per later seat, its reach and its row of the holds table (the pool and
-            #: its hand size); ``simple``: no later seat could still play its 0/5 card.
-            self.rows = [(o[0], pool << 10 | o[1]) for o in opponents]
+            #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
+            #: the holds table (the pool and the size); ``simple``: no later seat could
+            #: still play its 0/5 card.
+            self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
             self.simple = not any(o[2] for o in opponents)
             self.known = True
         if lichen_after:
