@@ -325,6 +325,8 @@ def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, .
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
 Scored = tuple[int, float, float]
+#: What a scan wants of a run (:func:`_score_run`): its slack, only-sensible and shortcut.
+Want = tuple[float, bool, bool]
 
 
 def _beaten(
@@ -409,6 +411,7 @@ class _Frame:
         "memo",
         "middle",
         "plain",
+        "plain_effect",
         "plain_table",
         "removed",
         "room",
@@ -449,7 +452,9 @@ class _Frame:
         self.struck_table: tuple[list[int], int] | None = None
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
-        self.speed = s.speed[me]
+        self.speed = speed = s.speed[me]
+        # What a face-up card without an effect of its own does (:func:`_effect`).
+        self.plain_effect = (s.lichen, 0, 0.0, speed, 0.0)
         self.middle = middle = s.middle
         self.removed = s.removed
         self.trick = trick = s.trick
@@ -546,18 +551,16 @@ def _scan(
                 if score > top:
                     top = score
             continue
-        top, floor = _score_run(frame, run, keep, style, want, found, top, floor)
+        top, floor = _score_run(frame, run, keep, want, found, top, floor)
     return found, top
 
 
-def _effect(
-    frame: _Frame, run: tuple[int, int, int, int, int, int], style: Style
-) -> tuple[bool, int, float, int, int, float]:
+def _effect(frame: _Frame, run: Group) -> tuple[bool, int, float, int, int, float]:
     """What playing a run's card does besides its number: whether a 1 is then face up,
     the gas it brings in, the worth of the 0/5 card it uses, the suit it blocks (-1:
     none), the seat's speed with it, and the worth of a 0's extra speed (R10, R20, R22)."""
     _, _, kind, suit, value, effect = run
-    room = frame.room
+    room, style = frame.room, frame.style
     if kind != PLAY:
         gained = min(2 if value == 0 else 1, frame.removed, room)
         return frame.lichen_in, gained, style.zero_five_keep, -1, frame.speed, 0.0
@@ -571,40 +574,25 @@ def _effect(
 
 
 def _score_run(
-    frame: _Frame,
-    run: tuple[int, int, int, int, int, int],
-    keep: float,
-    style: Style,
-    want: tuple[float, bool, bool],
-    found: list[Scored],
-    top: float,
-    floor: float,
+    frame: _Frame, run: Group, keep: float, want: Want, found: list[Scored], top: float, low: float
 ) -> tuple[float, float]:
     """Score one run of face-up (or 0/5) actions that differ only in gas into ``found``
-    (``want``: :func:`_scan`'s slack, only-sensible and shortcut); return the best score
-    so far and the floor a later score must reach."""
-    slack, only_sensible, shortcut = want
+    (``want``: :func:`_scan`'s slack, only-sensible and shortcut; ``low``: the floor a
+    score must reach); return the best score so far and the floor a later one must reach."""
+    (slack, only_sensible, shortcut), floor = want, low
     start, count, kind, suit, value, _ = run
     gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
     if kind == PLAY and suit != SALTY and suit != ZERO and suit != LICHEN:
-        lichen_after, gained, cost, blocks, my_speed, extra = (
-            frame.lichen_in,
-            0,
-            0.0,
-            suit,
-            frame.speed,
-            0.0,
-        )
+        lichen_after, gained, cost, my_speed, extra = frame.plain_effect
+        blocks = suit
     else:
-        lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run, style)
+        lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run)
     shown = 0 if lichen_after and value in _STRUCK else value
     best, struck = frame.struck if lichen_after else frame.plain, frame.struck
-    strikable = not lichen_after and value in _STRUCK
     strike, lowest = False, 0
     tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
     bounded = floor > -math.inf and gv > 0.0  # a run's bound can stop it (never at -inf)
-    seen = -1.0
-    g = 0
+    seen, g = -1.0, 0
     while g < count:
         gain = (gained - g) * gv
         if bounded:
@@ -619,7 +607,7 @@ def _score_run(
         else:
             if tables is None:
                 tables = _tables(frame, lichen_after, blocks)
-                strike = strikable and tables[1] > 0
+                strike = not lichen_after and value in _STRUCK and tables[1] > 0
             if strike:
                 lowest = final - value if final - value > struck else struck
             p = _beaten(frame, final, lowest, tables, strike, lichen_after)
