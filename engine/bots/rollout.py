@@ -128,9 +128,11 @@ def _public_ids() -> tuple[int, ...]:
 _PUBLIC = _public_ids()
 
 
-#: A decision worked out: the action ids it picks among, the softmax
-#: weights of each (``None``: a uniform pick, the best scores' tie) and their sum.
-Choice = tuple[list[int], list[float] | None, float]
+#: A decision worked out: the action ids it picks among, the softmax weights of each
+#: (``None``: a uniform pick, the best scores' tie) and their sum. Tuples of numbers
+#: only, which the garbage collector stops tracking: a search keeps thousands of them,
+#: and lists there made every full collection of the process walk them all.
+Choice = tuple[tuple[int, ...], tuple[float, ...] | None, float]
 
 
 class Decisions:
@@ -736,11 +738,11 @@ def _choice(s: SimState, style: Style, memo: TrickMemo | None) -> Choice:
     if temperature <= 0.0:
         found, best = _scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
-        return [legal[f[0]] for f in found if f[1] >= best], None, 0.0
+        return tuple([legal[f[0]] for f in found if f[1] >= best]), None, 0.0
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
-    weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
-    return [legal[f[0]] for f in found], weights, sum(weights)
+    weights = tuple([exp((score - best) / temperature) for score in map(_SCORE, found)])
+    return tuple([legal[f[0]] for f in found]), weights, sum(weights)
 
 
 _SCORE = itemgetter(1)
