@@ -21,6 +21,7 @@ with :func:`engine.bots.value.chances`.
 from __future__ import annotations
 
 import math
+from operator import itemgetter, sub
 
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
@@ -97,14 +98,133 @@ class TrickMemo:
     them (a seat's numbers change only when it plays, and then it is no later seat again
     in that trick)."""
 
-    __slots__ = ("commit", "copies", "round", "tail", "trick")
+    __slots__ = ("commit", "copies", "decisions", "round", "segment", "tail", "trick")
 
-    def __init__(self) -> None:
+    def __init__(self, decisions: Decisions | None = None) -> None:
         self.round = self.trick = self.commit = -1
         self.copies: list[int] = []
         #: The :data:`Opponent` of the last seats of the trick, in order (without the
         #: 0/5 flag): a later decision of the trick needs a tail of it.
         self.tail: list[Opponent] = []
+        #: The search's cache of choices, and the id there of the rollout's public state.
+        self.decisions = decisions
+        self.segment = -1
+
+
+def _public_ids() -> tuple[int, ...]:
+    """Per action id, what the other seats can tell of it once played: the action itself,
+    but every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its
+    discard (face down, R22)."""
+    first: dict[tuple[int, int, int, int], int] = {}
+    public = []
+    for a, (kind, _, gas, value, effect) in enumerate(INFO):
+        if kind == PLAY:
+            public.append(a)
+        else:  # a Tune Up has no gas, value or effect of its own: all of them are one
+            public.append(first.setdefault((kind, gas, value, effect), a))
+    return tuple(public)
+
+
+_PUBLIC = _public_ids()
+
+
+#: A decision worked out: the action ids it picks among, the softmax weights of each
+#: (``None``: a uniform pick, the best scores' tie) and their sum. Tuples of numbers
+#: only, which the garbage collector stops tracking: a search keeps thousands of them,
+#: and lists there made every full collection of the process walk them all.
+Choice = tuple[tuple[int, ...], tuple[float, ...] | None, float]
+
+
+class Decisions:
+    """The choices of one search's rollouts, by everything the policy reads, so that a
+    decision seen before (the same public state, the same hand, the same style) is not
+    scored again: the choice itself is still drawn with the rollout's generator, so
+    every rollout plays as it would without the cache.
+
+    The key is the public state (every number the policy reads of any seat but the
+    hidden hands, which it reads by their size only), the style and the hand of the seat
+    to act. The public state after an action is a function of the one before and of what
+    the other seats see of the action, so a rollout builds it in full once, at its
+    start (:meth:`segment`: an id for it), and then follows it from id to id
+    (:meth:`after`). One cache serves the states of one table (players and variants); a
+    state of another empties it."""
+
+    __slots__ = (
+        "choices",
+        "copies",
+        "hits",
+        "next_segment",
+        "players",
+        "segments",
+        "steps",
+        "styles",
+        "variants",
+    )
+
+    def __init__(self) -> None:
+        self.variants: Variants | None = None
+        self.players = 0
+        self.copies: list[int] = []
+        self.segments: dict[tuple[int, ...], int] = {}
+        #: The id after an action, by ``id << 10 | public action``.
+        self.steps: dict[int, int] = {}
+        # Segment ids are never reused, so emptying ``segments`` leaves no stale hit.
+        self.next_segment = 0
+        self.choices: dict[tuple[int, ...], Choice] = {}
+        #: The styles keyed by id, kept alive so that an id cannot be reused.
+        self.styles: dict[int, Style] = {}
+        #: Decisions answered from the cache (a diagnostic).
+        self.hits = 0
+
+    def bind(self, s: SimState, styles: list[Style]) -> None:
+        """Prepare for a rollout of ``s`` with ``styles``."""
+        variants = s.variants
+        if s.players != self.players or (
+            variants is not self.variants and variants != self.variants
+        ):
+            self.variants, self.players = variants, s.players
+            self.copies = _copies(s.players, variants)
+            self.segments.clear()
+            self.steps.clear()
+            self.choices.clear()
+        for style in styles:
+            self.styles[id(style)] = style
+
+    def segment(self, s: SimState) -> int:
+        """The id of the public state of ``s`` (:class:`Decisions`)."""
+        plays = s.plays
+        key = (
+            len(plays),
+            *[x for seat, a, speed in plays for x in (seat, _PUBLIC[a], speed)],
+            s.round,
+            s.trick,
+            s.lead,
+            s.middle,
+            s.removed,
+            s.blocked,
+            s.lichen,
+            s.zf_in,
+            s.tuners,
+            *s.gas,
+            *s.speed,
+            *s.laps,
+            *s.zero_five,
+            *s.face_up,
+            *[sum(hand) for hand in s.hands],
+        )
+        found = self.segments.get(key)
+        if found is None:
+            found = self.next_segment
+            self.next_segment += 1
+            remember(self.segments, key, found)
+        return found
+
+    def after(self, step: int) -> int:
+        """A new id for the public state after a step (``id << 10 | public action``,
+        :data:`_PUBLIC`) not seen before."""
+        found = self.next_segment
+        self.next_segment += 1
+        return remember(self.steps, step, found)
 
 
 def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
@@ -154,9 +274,9 @@ def _later_seats(
                 opponents[i] = (reach, size, True, lapped)
     hand = s.hands[seat]
     if style.count_cards:
-        unseen = tuple([n - h - f for n, h, f in zip(copies, hand, s.face_up, strict=True)])
+        unseen = tuple(map(sub, map(sub, copies, hand), s.face_up))
     else:  # a player who remembers only the deck and their own hand
-        unseen = tuple([n - h for n, h in zip(copies, hand, strict=True)])
+        unseen = tuple(map(sub, copies, hand))
     pool = sum(unseen)
     return opponents, unseen, pool if pool > 1 else 1
 
@@ -207,97 +327,66 @@ def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, .
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
 Scored = tuple[int, float, float]
-
-
-class _Later:
-    """What the chance of winning reads of the seats still to play this trick, worked out
-    on the first chance a decision asks for (many decisions, the last seat's say, need
-    none): their reach and size, the unseen cards, and the reach tables by Lichen."""
-
-    __slots__ = (
-        "blocked",
-        "known",
-        "later",
-        "me",
-        "memo",
-        "opponents",
-        "plain",
-        "pool",
-        "s",
-        "struck",
-        "style",
-        "unseen",
-    )
-
-    def __init__(
-        self, s: SimState, me: int, later: int, style: Style, memo: TrickMemo | None
-    ) -> None:
-        self.s, self.me, self.later, self.style, self.memo = s, me, later, style, memo
-        self.blocked = s.blocked
-        self.known = False
-        self.opponents: list[Opponent] = []
-        self.unseen: tuple[int, ...] = ()
-        self.pool = 1
-        self.plain: tuple[list[int], int] | None = None
-        self.struck: tuple[list[int], int] | None = None
-
-    def table(self, lichen_after: bool) -> tuple[list[int], int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up."""
-        if not self.known:
-            found = _later_seats(self.s, self.me, self.later, self.style, self.memo)
-            self.opponents, self.unseen, self.pool = found
-            self.known = True
-        if lichen_after:
-            if self.struck is None:
-                self.struck = _reach(self.unseen, self.blocked, True)
-            return self.struck
-        if self.plain is None:
-            self.plain = _reach(self.unseen, self.blocked, False)
-        return self.plain
+#: What a scan wants of a run (:func:`_score_run`): its slack, only-sensible and shortcut.
+Want = tuple[float, bool, bool]
 
 
 def _beaten(
-    later: _Later,
+    frame: _Frame,
     final: int,
     lowest: int,
     tables: tuple[list[int], int, int, int],
+    strike: bool,
     lichen_after: bool,
-    strikable: bool,
-    willing: float,
 ) -> float:
     """The chance that no later seat beats ``final`` (``lowest``: what it counts once
-    struck by a 1), each holding random cards from those this seat has not seen."""
+    struck by a 1, read only with ``strike``: a 4 or 5 with an unseen 1 about), each
+    holding random cards from those this seat has not seen."""
     at_least, lichens, own, own_value = tables
     holds = _HOLDS
-    pool = later.pool
+    willing = frame.willing
     p = 1.0
-    for reach, size, zero_five_left, lapped in later.opponents:
+    if frame.simple and not strike:
+        # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
+        # as it is (times 1 - willing * 0, exactly 1).
+        for reach, row, _, _ in frame.rows:
+            need = final + 1 - reach
+            if need <= 5:
+                at = need if need > 0 else 0
+                n = at_least[at] - own if at <= own_value else at_least[at]
+                beat = holds[row | n << 4]
+                if beat < 0.0:
+                    beat = _holds_any(row >> 10, n, row & 15)
+                p *= 1.0 - willing * beat
+        return p
+    strikes = lichens << 4
+    for reach, row, zero_five_left, lapped in frame.rows:
         need = final + 1 - reach
         if need <= 5:
             at = need if need > 0 else 0
             n = at_least[at] - own if at <= own_value else at_least[at]
-            beat = holds[pool << 10 | n << 4 | size]
+            beat = holds[row | n << 4]
             if beat < 0.0:
-                beat = _holds_any(pool, n, size)
+                beat = _holds_any(row >> 10, n, row & 15)
         else:
             beat = 0.0
         if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
             beat = 1.0
-        if strikable and lichens and 1 + reach > lowest:
-            strike = holds[pool << 10 | lichens << 4 | size]
-            if strike < 0.0:
-                strike = _holds_any(pool, lichens, size)
-            beat = 1.0 - (1.0 - beat) * (1.0 - strike)
+        if strike and 1 + reach > lowest:
+            hit = holds[row | strikes]
+            if hit < 0.0:
+                hit = _holds_any(row >> 10, lichens, row & 15)
+            beat = 1.0 - (1.0 - beat) * (1.0 - hit)
         p *= 1.0 - willing * beat
     return p
 
 
-def _tables(later: _Later, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
+def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
     """The reach table and Lichen count for a card, with the unseen cards of its own suit
     (which the later seats can no longer play face up) and their value."""
-    at_least, lichens = later.table(lichen_after)
+    at_least, lichens = frame.table(lichen_after)
     own = own_value = 0
-    unseen = later.unseen
+    unseen = frame.unseen
     if blocks >= 0 and unseen[blocks] > 0:
         own = unseen[blocks]
         own_value = VALUE[blocks]
@@ -311,23 +400,36 @@ def _tables(later: _Later, lichen_after: bool, blocks: int) -> tuple[list[int], 
 class _Frame:
     """What every action of one decision shares: the trick's best numbers so far (plain
     and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
-    room and speed, the share a Tune Up can hope for, and the seats still to play."""
+    room and speed, the share a Tune Up can hope for, and what the chance of winning
+    reads of the seats still to play, worked out on the first chance a decision asks
+    for (many decisions, the last seat's say, need none): their reach and size, the
+    unseen cards and the reach tables by Lichen (:meth:`table`)."""
 
     __slots__ = (
         "gv",
-        "later",
+        "known",
         "later_count",
         "lichen_in",
+        "memo",
         "middle",
         "plain",
+        "plain_effect",
+        "plain_table",
         "removed",
         "room",
+        "rows",
+        "s",
         "several",
+        "simple",
         "single",
         "speed",
         "struck",
+        "struck_table",
+        "style",
         "trick",
         "tune",
+        "unseen",
+        "willing",
         "worth",
     )
 
@@ -346,10 +448,15 @@ class _Frame:
         self.plain = struck if s.lichen else plain
         self.struck = struck
         later = self.later_count = s.players - len(s.plays) - 1
-        self.later = _Later(s, me, later, style, memo)
+        self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
+        self.known = False
+        self.plain_table: tuple[list[int], int] | None = None
+        self.struck_table: tuple[list[int], int] | None = None
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
-        self.speed = s.speed[me]
+        self.speed = speed = s.speed[me]
+        # What a face-up card without an effect of its own does (:func:`_effect`).
+        self.plain_effect = (s.lichen, 0, 0.0, speed, 0.0)
         self.middle = middle = s.middle
         self.removed = s.removed
         self.trick = trick = s.trick
@@ -371,6 +478,30 @@ class _Frame:
                 self.single = self.several = _NO_KEEP
         share = middle / (1 + s.tuners + style.later_tuners * later)
         self.tune = min(float(room), share) * self.gv
+
+    def table(self, lichen_after: bool) -> tuple[list[int], int]:
+        """The later seats' reach table and Lichen count, with or without a 1 face up."""
+        if not self.known:
+            s = self.s
+            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
+            opponents, self.unseen, pool = found
+            #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
+            #: the holds table (the pool and the size); ``simple``: no later seat could
+            #: still play its 0/5 card.
+            self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
+            self.simple = not any(o[2] for o in opponents)
+            self.known = True
+        if lichen_after:
+            if self.struck_table is None:
+                blocked = self.s.blocked
+                table = _REACH.get((self.unseen, blocked << 1 | 1))
+                self.struck_table = table or _reach(self.unseen, blocked, True)
+            return self.struck_table
+        if self.plain_table is None:
+            blocked = self.s.blocked
+            table = _REACH.get((self.unseen, blocked << 1))
+            self.plain_table = table or _reach(self.unseen, blocked, False)
+        return self.plain_table
 
 
 def _scan(
@@ -422,18 +553,16 @@ def _scan(
                 if score > top:
                     top = score
             continue
-        top, floor = _score_run(frame, run, keep, style, want, found, top, floor)
+        top, floor = _score_run(frame, run, keep, want, found, top, floor)
     return found, top
 
 
-def _effect(
-    frame: _Frame, run: tuple[int, int, int, int, int, int], style: Style
-) -> tuple[bool, int, float, int, int, float]:
+def _effect(frame: _Frame, run: Group) -> tuple[bool, int, float, int, int, float]:
     """What playing a run's card does besides its number: whether a 1 is then face up,
     the gas it brings in, the worth of the 0/5 card it uses, the suit it blocks (-1:
     none), the seat's speed with it, and the worth of a 0's extra speed (R10, R20, R22)."""
     _, _, kind, suit, value, effect = run
-    room = frame.room
+    room, style = frame.room, frame.style
     if kind != PLAY:
         gained = min(2 if value == 0 else 1, frame.removed, room)
         return frame.lichen_in, gained, style.zero_five_keep, -1, frame.speed, 0.0
@@ -447,34 +576,31 @@ def _effect(
 
 
 def _score_run(
-    frame: _Frame,
-    run: tuple[int, int, int, int, int, int],
-    keep: float,
-    style: Style,
-    want: tuple[float, bool, bool],
-    found: list[Scored],
-    top: float,
-    floor: float,
+    frame: _Frame, run: Group, keep: float, want: Want, found: list[Scored], top: float, low: float
 ) -> tuple[float, float]:
     """Score one run of face-up (or 0/5) actions that differ only in gas into ``found``
-    (``want``: :func:`_scan`'s slack, only-sensible and shortcut); return the best score
-    so far and the floor a later score must reach."""
-    slack, only_sensible, shortcut = want
-    start, count, kind, _, value, _ = run
+    (``want``: :func:`_scan`'s slack, only-sensible and shortcut; ``low``: the floor a
+    score must reach); return the best score so far and the floor a later one must reach."""
+    (slack, only_sensible, shortcut), floor = want, low
+    start, count, kind, suit, value, _ = run
     gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
-    lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run, style)
+    if kind == PLAY and suit != SALTY and suit != ZERO and suit != LICHEN:
+        lichen_after, gained, cost, my_speed, extra = frame.plain_effect
+        blocks = suit
+    else:
+        lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run)
     shown = 0 if lichen_after and value in _STRUCK else value
-    best = frame.struck if lichen_after else frame.plain
-    strikable = not lichen_after and value in _STRUCK
-    later = frame.later
+    best, struck = frame.struck if lichen_after else frame.plain, frame.struck
+    strike, lowest = False, 0
     tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
-    seen = -1.0
-    g = 0
+    bounded = floor > -math.inf and gv > 0.0  # a run's bound can stop it (never at -inf)
+    seen, g = -1.0, 0
     while g < count:
         gain = (gained - g) * gv
-        bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
-        if bound < floor and gv > 0.0:
-            break
+        if bounded:
+            bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
+            if bound < floor:
+                break
         final = shown + g + my_speed
         if final <= best:
             p = 0.0
@@ -482,9 +608,11 @@ def _score_run(
             p = 1.0
         else:
             if tables is None:
-                tables = _tables(later, lichen_after, blocks)
-            lowest = final - value if final - value > frame.struck else frame.struck
-            p = _beaten(later, final, lowest, tables, lichen_after, strikable, style.willing)
+                tables = _tables(frame, lichen_after, blocks)
+                strike = not lichen_after and value in _STRUCK and tables[1] > 0
+            if strike:
+                lowest = final - value if final - value > struck else struck
+            p = _beaten(frame, final, lowest, tables, strike, lichen_after)
         score = p * worth + gain
         score = score - keep - cost if zero_five else score + extra - keep
         g += 1
@@ -498,6 +626,7 @@ def _score_run(
             top = score
             if score - slack > floor:
                 floor = score - slack
+                bounded = gv > 0.0
         if shortcut:
             # The chance only grows with the gas and the score falls by its worth: skip
             # to the gas the card needs to win at all; stop past a certain win.
@@ -567,24 +696,56 @@ def choose_id(s: SimState, style: Style, rng: Rng) -> int:
 
 
 def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
-    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout."""
+    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout
+    and the choices in its :class:`Decisions`, when it has them."""
+    decisions = None if memo is None else memo.decisions
+    if decisions is None:
+        return _draw(_choice(s, style, memo), rng)
+    assert memo is not None
+    segment = memo.segment
+    ckey = (segment, id(style), *s.hands[s.turn])
+    choice = decisions.choices.get(ckey)
+    if choice is None:
+        choice = remember(decisions.choices, ckey, _choice(s, style, memo))
+    else:
+        decisions.hits += 1
+    action = _draw(choice, rng)
+    step = segment << 10 | _PUBLIC[action]
+    after = decisions.steps.get(step)
+    memo.segment = decisions.after(step) if after is None else after
+    return action
+
+
+def _draw(choice: Choice, rng: Rng) -> int:
+    """The action id ``choice`` draws with ``rng``."""
+    ids, weights, total = choice
+    if weights is None:
+        return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
+    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * total
+    for a, w in zip(ids, weights, strict=True):
+        pick -= w
+        if pick < 0:
+            return a
+    return ids[-1]
+
+
+def _choice(s: SimState, style: Style, memo: TrickMemo | None) -> Choice:
+    """What :func:`_choose` draws from: the best scores' tie, or with a temperature the
+    softmax weights of the sensible actions."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
     if temperature <= 0.0:
         found, best = _scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
-        top = [f[0] for f in found if f[1] >= best]
-        return legal[top[0] if len(top) == 1 else top[rng.below(len(top))]]
+        return tuple([legal[f[0]] for f in found if f[1] >= best]), None, 0.0
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
-    weights = [exp((f[1] - best) / temperature) for f in found]
-    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * sum(weights)
-    for f, w in zip(found, weights, strict=True):
-        pick -= w
-        if pick < 0:
-            return legal[f[0]]
-    return legal[found[-1][0]]
+    weights = tuple([exp((score - best) / temperature) for score in map(_SCORE, found)])
+    return tuple([legal[f[0]] for f in found]), weights, sum(weights)
+
+
+_SCORE = itemgetter(1)
 
 
 def rollout(
@@ -605,9 +766,21 @@ def rollout(
     return rollout_seats(s, rng, styles, deal)
 
 
-def rollout_seats(s: SimState, rng: Rng, styles: list[Style], deal: bool = True) -> list[float]:
-    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``."""
-    memo = TrickMemo()
+def rollout_seats(
+    s: SimState,
+    rng: Rng,
+    styles: list[Style],
+    deal: bool = True,
+    decisions: Decisions | None = None,
+) -> list[float]:
+    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``. With
+    ``decisions`` (one per search, shared by its rollouts) a decision seen before is not
+    scored again; the rollout plays the same either way."""
+    memo = TrickMemo(decisions)
+    if decisions is not None and s.winner < 0:
+        decisions.bind(s, styles)
+        memo.copies = decisions.copies
+        memo.segment = decisions.segment(s)
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:

@@ -45,8 +45,8 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
 from engine.bots.players import policy_state
+from engine.bots.rollout import Decisions, score_ids, sensible
 from engine.bots.rollout import rollout_seats as sim_rollout
-from engine.bots.rollout import score_ids, sensible
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, legal_ids
@@ -255,6 +255,7 @@ def run_weighted(
     paired: list[list[float]] = []
     logs: list[float] = []
     used = 0
+    decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
     while not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
@@ -265,7 +266,7 @@ def run_weighted(
                 return paired, logs, used, stats.alive
             state = world.clone()
             state.apply(ids[i])
-            row[i] = sim_rollout(state, Rng(rollout_seed), styles, False)[seat]
+            row[i] = sim_rollout(state, Rng(rollout_seed), styles, False, decisions)[seat]
             used += 1
         for i in stats.alive:
             stats.sums[i] += row[i]

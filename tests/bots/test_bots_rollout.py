@@ -23,9 +23,10 @@ from bot_oracle.old_situation import from_game, from_observation
 from engine import Variants, new_game
 from engine.bots import make_bot
 from engine.bots.base import as_view, decision_rng
+from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
-from engine.bots.rollout import rollout, score_ids
-from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds
+from engine.bots.rollout import Decisions, rollout, rollout_seats, score_ids
+from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds, seat_styles
 from engine.cards import RACER_SUITS, Suit
 from engine.rng import Rng
 from engine.sim import SimState, canonical
@@ -196,3 +197,38 @@ def test_a_rollout_without_the_round_end_deal_gives_the_same_values() -> None:
             legal = game.legal_actions()
             game.apply(legal[rng.below(len(legal))])
     assert compared > 100
+
+
+def test_a_search_s_shared_decisions_change_no_rollout() -> None:
+    """Rollouts sharing one Decisions (as a search's do) play exactly as rollouts without
+    it: the same values, final states and generator states. One cache serves every
+    table here in turn, so it must also never answer from another table's choices."""
+    decisions = Decisions()
+    compared = 0
+    for index in range(18):
+        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
+        rng = Rng(index)
+        while game.winner is None:
+            seat = game.current_seat
+            assert seat is not None
+            if rng.below(3) == 0:
+                determinizer = Determinizer(game.view(seat))
+                noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
+                styles = seat_styles(seat, game.players, noisy, ())
+                for world in range(4):
+                    sampled = determinizer.sample_core(Rng(world))
+                    for action in sampled.legal()[:3]:
+                        plain, shared = sampled.clone(), sampled.clone()
+                        plain.apply(action)
+                        shared.apply(action)
+                        plain_rng, shared_rng = Rng(world), Rng(world)
+                        expected = rollout_seats(plain, plain_rng, styles, False)
+                        got = rollout_seats(shared, shared_rng, styles, False, decisions)
+                        assert got == expected, (index, compared)
+                        assert shared.to_dict() == plain.to_dict(), (index, compared)
+                        assert shared_rng.state == plain_rng.state, (index, compared)
+                        compared += 1
+            legal = game.legal_actions()
+            game.apply(legal[rng.below(len(legal))])
+    assert compared > 500
+    assert decisions.hits > 1000  # the cache is really used
