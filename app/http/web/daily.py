@@ -20,6 +20,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
+from app.http.web.form_body import form_fields
 from app.http.web.routes import LAST_GAME_COOKIE
 from app.http.web.templating import templates
 from app.races.daily import (
@@ -82,7 +83,7 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Race a past day's deal again (an ordinary race with the same cards); 303 to it."""
-    form = await request.form()
+    form = await form_fields(request)
     raw = form.get("date")
     day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
     player, player_token = await browser_player(request)

@@ -33,6 +33,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
+from app.http.web.form_body import form_fields
 from app.http.web.routes import missing_page, render_table, start_and_redirect
 from app.http.web.table import table_window
 from app.http.web.templating import templates
@@ -124,7 +125,7 @@ async def join(
     game_id: GameIdPath, request: Request, races: RacesDep, settings: SettingsDep
 ) -> Response:
     """Take the invited seat: a cookie with the seat's own token, then the table (303)."""
-    fields = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    fields = await form_fields(request)
     code, name = fields.get("code", ""), fields.get("name")
     if await _has_seat(request, races, game_id):
         return RedirectResponse(f"/games/{game_id}", status_code=303)

@@ -35,6 +35,7 @@ from app.http.deps import (
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.web.form_body import form_fields
 from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
 from app.http.web.page_state import PageState
 from app.http.web.routes import (
@@ -226,7 +227,7 @@ async def lesson_move(
     game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> Response:
     """Play the learner's card (or preview it); the bots reply; back to the lesson."""
-    fields = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    fields = await form_fields(request)
     intent = pop_intent(fields)
     try:
         async with races.open(game_id, _cookie(request, game_id), write=intent == "play") as race:

@@ -17,6 +17,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, set_player_cookie
+from app.http.web.form_body import form_fields
 from app.http.web.routes import LAST_GAME_COOKIE, _index
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.quick import quick_race
@@ -30,7 +31,7 @@ QUICK_SIZES = (3, 4, 5)
 @router.post("/quick")
 async def race_strangers(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """A seat in a race with strangers; the table (303), or the start page with the reason."""
-    form = await request.form()
+    form = await form_fields(request)
     raw = form.get("players")
     players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
     if players not in QUICK_SIZES:

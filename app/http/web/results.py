@@ -21,6 +21,7 @@ from app.http.players import (
     results_of,
     set_player_cookie,
 )
+from app.http.web.form_body import form_fields
 from app.http.web.labels import Viewer, people_names
 from app.http.web.table import SPECTATOR
 from app.http.web.templating import templates
@@ -63,7 +64,7 @@ async def your_races(request: Request) -> Response:
 @router.post("/me")
 async def set_name(request: Request, settings: SettingsDep) -> Response:
     """The name form: your display name and whether it shows on the leaderboard (303)."""
-    form = await request.form()
+    form = await form_fields(request)
     raw = form.get("name")
     typed = raw if isinstance(raw, str) else ""
     show = form.get("show") == "on"

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
+from app.http.web.form_body import form_fields
 from app.http.web.routes import (
     _is_htmx,
     _refused,
@@ -35,7 +36,7 @@ async def take_back(
     game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> Response:
     """Undo this seat's last card and the bots' replies; the table (303 back to it)."""
-    form = await request.form()
+    form = await form_fields(request)
     raw_turn = form.get("at_turn")
     turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
     token = request.cookies.get(cookie_name(game_id))
