@@ -31,8 +31,8 @@ from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import GAS, PLAY, SPEED, SUIT_INDEX, SUITS, ZERO_FIVE, SimState
+from engine.seat_view import FACE_UP, PUBLIC_FORMS, PUBLIC_ID, TUNED, SeatView
+from engine.sim import GAS, LICHEN, PLAY, SPEED, SUIT_INDEX, SUITS, TUNE_UP, ZERO_FIVE, SimState
 from engine.view import TrickRecord
 
 _KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
@@ -173,6 +173,71 @@ class Determinizer:
             winner=view.winner,
         )
         return state, rest
+
+
+#: Per public form id: the first action id with that form. For a Tune Up that is the
+#: Tune Up of one fixed card, which stands for the face-down one (nothing reads it).
+_FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
+
+
+def fixed_deal(observation: Seen) -> SimState:
+    """The observing seat's position as a core state for its own next decision, with no
+    random draw: the view's public numbers, the seat's hand, the cards it cannot place
+    dealt in suit order to the other seats' hands (their public sizes) and the rest
+    counted as discards, each Tune Up of the current trick as the Tune Up of one fixed
+    card. The round's finished tricks are carried as the face-up counts only. That is
+    all a decision of the policy reads (:func:`engine.bots.players.policy_state`): the
+    state is for deciding on, not for playing on.
+
+    >>> from engine import new_game
+    >>> game = new_game(players=3, seed=4)
+    >>> state = fixed_deal(game.view(game.current_seat))
+    >>> state.hands[state.turn] == game.core.hands[game.current_seat]
+    True
+    >>> [sum(hand) for hand in state.hands] == [sum(hand) for hand in game.core.hands]
+    True
+    """
+    view = as_view(observation)
+    seat = view.seat
+    if seat is None:
+        raise ValueError("A spectator's view has no seat to decide for.")
+    pool = _pool_counts(view)
+    if sum(view.hand_sizes) - view.hand_sizes[seat] > sum(pool):
+        raise ValueError("The observation hides more cards than the deck can supply.")
+    s = SimState(view.players, view.variants, 0, 0)
+    s.round, s.trick, s.lead = view.round, view.trick, view.lead
+    s.hands, s.masks = [], []
+    suit = 0
+    for other, size in enumerate(view.hand_sizes):
+        hand = list(view.hand) if other == seat else [0] * SUITS
+        while other != seat and size:
+            while not pool[suit]:
+                suit += 1
+            taken = min(size, pool[suit])
+            hand[suit] += taken
+            pool[suit] -= taken
+            size -= taken
+        s.hands.append(hand)
+        s.masks.append(sum(1 << i for i, n in enumerate(hand) if n))
+    s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
+    s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
+    s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
+    for player, form, speed in view.trick_plays:
+        kind, card = PUBLIC_FORMS[form][:2]
+        if kind == PLAY:
+            s.blocked |= 1 << card
+            s.lichen = s.lichen or card == LICHEN
+        elif kind == TUNE_UP:
+            s.tuners += 1
+        else:
+            s.zf_in = True
+        s.plays.append((player, _FORM_ACTION[form], speed))
+    s.face_up = list(view.face_up)
+    s.discards = [i for i in range(SUITS) for _ in range(pool[i])]
+    s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)
+    s.winner = -1 if view.winner is None else view.winner
+    s.turn = (s.lead + len(s.plays)) % s.players
+    return s
 
 
 def determinize(observation: Seen, rng: Rng) -> Game:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.bots.base import Bot, Seen, as_view, decision_rng
-from engine.bots.determinize import Determinizer
+from engine.bots.determinize import fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.rollout import choose_id
-from engine.rng import Rng
 from engine.sim import ACTIONS, SimState
 
 
 def policy_state(observation: Seen) -> SimState:
     """A core state the policy can decide on for the observing seat: the view's
-    public numbers and its own hand, with the hidden cards dealt at random (the policy
-    reads other hands by their size only, and never a face-down card).
+    public numbers and its own hand, with the hidden cards in a fixed order
+    (:func:`~engine.bots.determinize.fixed_deal`; the policy reads other hands by their
+    size only, and never a face-down card).
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=6)
@@ -27,7 +27,7 @@ def policy_state(observation: Seen) -> SimState:
     >>> state.hands[state.turn] == game.core.hands[game.current_seat]
     True
     """
-    return Determinizer(observation).sample_core(Rng(0))
+    return fixed_deal(observation)
 
 
 class HeuristicBot(Bot):
