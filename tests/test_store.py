@@ -495,6 +495,38 @@ def test_a_seats_read_is_one_script_of_three_commands_and_a_move_two_of_nine(
     assert [message["data"] for message in heard] == [b"1"]
 
 
+def test_a_redis_store_sends_its_scripts_again_after_the_server_forgot_them(
+    fresh_redis: RedisServer,
+) -> None:
+    """The store runs its scripts by SHA1; after ``SCRIPT FLUSH`` (as after a Redis
+    restart without persistence of scripts) the next read and the next move load them
+    again and still work, and the move is kept."""
+    import redis as redis_sync
+
+    digest = token_digest("token-a")
+
+    async def scenario() -> None:
+        store = RedisStore.connect(
+            fresh_redis.url, GameSession.from_dict, 2.0, max_games=10, idle_expiry_seconds=3600
+        )
+        await store.create(session("a"), "client")
+        assert (await store.fetch("a", digest)).seat == 0
+        admin = redis_sync.Redis.from_url(fresh_redis.url)
+        admin.script_flush()
+        assert (await store.fetch("a", digest)).seat == 0
+        admin.script_flush()
+        async with store.lock("a", digest) as found:
+            assert found.record is not None and found.lease is not None
+            found.record.turn = 7
+            await store.save(found.record, found.lease)
+        admin.close()
+        reread = await store.fetch("a", digest)
+        assert reread.record is not None and reread.record.turn == 7
+        await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(
     fresh_redis: RedisServer,
 ) -> None:
