@@ -33,17 +33,30 @@ from engine.game import Game, Play
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PUBLIC_ID, TUNED, SeatView
 from engine.sim import GAS, LICHEN, PLAY, SPEED, SUIT_INDEX, SUITS, TUNE_UP, ZERO_FIVE, SimState
+from engine.variants import Variants
 from engine.view import TrickRecord
 
 _KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
 _EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
 
 
+#: Per (variants, players): the deck's cards of each suit index.
+_DECK_COUNTS: dict[tuple[Variants, int], tuple[int, ...]] = {}
+
+
+def _deck_counts(variants: Variants, players: int) -> tuple[int, ...]:
+    counts = _DECK_COUNTS.get((variants, players))
+    if counts is None:
+        tally = [0] * SUITS
+        for card in variants.deck(players):
+            tally[SUIT_INDEX[card]] += 1
+        counts = _DECK_COUNTS[variants, players] = tuple(tally)
+    return counts
+
+
 def _pool_counts(view: SeatView) -> list[int]:
     """Per suit index, the cards the observing seat cannot place."""
-    counts = [0] * SUITS
-    for card in view.variants.deck(view.players):
-        counts[SUIT_INDEX[card]] += 1
+    counts = list(_deck_counts(view.variants, view.players))
     for i in range(SUITS):
         counts[i] -= view.hand[i] + view.face_up[i]
         if counts[i] < 0:
@@ -209,16 +222,21 @@ def fixed_deal(observation: Seen) -> SimState:
     s.hands, s.masks = [], []
     suit = 0
     for other, size in enumerate(view.hand_sizes):
-        hand = list(view.hand) if other == seat else [0] * SUITS
-        while other != seat and size:
+        if other == seat:
+            s.hands.append(list(view.hand))
+            s.masks.append(sum(1 << i for i, n in enumerate(view.hand) if n))
+            continue
+        hand, mask = [0] * SUITS, 0
+        while size:
             while not pool[suit]:
                 suit += 1
             taken = min(size, pool[suit])
             hand[suit] += taken
+            mask |= 1 << suit
             pool[suit] -= taken
             size -= taken
         s.hands.append(hand)
-        s.masks.append(sum(1 << i for i, n in enumerate(hand) if n))
+        s.masks.append(mask)
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
     s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
