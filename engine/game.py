@@ -84,6 +84,8 @@ table size and variant mix. A loop that reaches this bound has met a bug, not a 
 """
 
 _FORMAT = 1
+#: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
+_SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP
 _ZERO_FIVE = ActionType.ZERO_FIVE
@@ -690,6 +692,12 @@ class Game:
         if data.get("format") != _FORMAT:
             raise ValueError("Unknown saved-game format.")
         last = data["last_trick"]
+        try:
+            hands = [[_SUIT_OF[c] for c in hand] for hand in data["hands"]]
+            discards = [_SUIT_OF[c] for c in data["discards"]]
+            set_aside = [_SUIT_OF[c] for c in data["set_aside"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
         return cls.from_parts(
             players=data["players"],
             variants=Variants.from_dict(data["variants"]),
@@ -698,7 +706,7 @@ class Game:
             round=int(data["round"]),
             trick=int(data["trick"]),
             lead=int(data["lead"]),
-            hands=[[Suit(c) for c in hand] for hand in data["hands"]],
+            hands=hands,
             gas=[int(g) for g in data["gas"]],
             speed=[int(s) for s in data["speed"]],
             laps=[int(n) for n in data["laps"]],
@@ -706,8 +714,8 @@ class Game:
             removed=int(data["removed"]),
             zero_five=[bool(z) for z in data["zero_five"]],
             plays=[Play.from_dict(p) for p in data["plays"]],
-            discards=[Suit(c) for c in data["discards"]],
-            set_aside=[Suit(c) for c in data["set_aside"]],
+            discards=discards,
+            set_aside=set_aside,
             round_tricks=[copy_record(r) for r in data["round_tricks"]],
             last_trick=None if last is None else copy_record(last),
             lap_order=[int(s) for s in data["lap_order"]],

@@ -116,3 +116,19 @@ def test_an_event_that_cannot_be_packed_leaves_the_log_as_it_was() -> None:
     with pytest.raises(ValueError, match="speed_gained"):
         log.extend([Event(EventKind.SPEED_GAINED, 1, {"speed": 2}), bad])
     assert log.to_list() == [*before, ["speed_gained", 1, 2]]
+
+
+def test_a_saved_game_naming_an_unknown_card_is_refused_with_value_error() -> None:
+    """A save is read by name lookups: a card that is not a suit is a ValueError that
+    says so, as every other unreadable save is, not a KeyError from inside the engine."""
+    from engine import new_game
+    from engine.game import Game
+
+    data = new_game(players=3, seed=2).to_dict()
+    assert Game.from_dict(data) == new_game(players=3, seed=2)
+    for field in ("hands", "discards"):
+        broken = new_game(players=3, seed=2).to_dict()
+        target = broken[field][0] if field == "hands" else broken[field]
+        target.append("wombat")
+        with pytest.raises(ValueError, match="not a suit"):
+            Game.from_dict(broken)
