@@ -25,13 +25,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.results.database import connect, is_sqlite, results_url
-from app.results.models import FinishedRace, Player, RaceResult, ServerKey
+from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from app.settings import Settings
 
@@ -461,12 +461,29 @@ async def _file_lock(url: URL) -> AsyncIterator[None]:
         handle.close()  # closing releases the lock
 
 
+_RACES = METADATA.tables[FinishedRace.__tablename__]
+_RESULTS = METADATA.tables[RaceResult.__tablename__]
+_PLAYERS = METADATA.tables[Player.__tablename__]
+#: One rated person's new rating and one more race, by id (run once per person).
+_RERATE = (
+    update(_PLAYERS)
+    .where(_PLAYERS.c.id == bindparam("rated_id"))
+    .values(
+        mu=bindparam("new_mu"),
+        sigma=bindparam("new_sigma"),
+        ordinal=bindparam("new_ordinal"),
+        races=_PLAYERS.c.races + 1,
+    )
+)
+
+
 async def _record(session: AsyncSession, finish: Finish) -> Recorded:
-    """The body of :meth:`ResultsStore.record_finish`, inside its transaction."""
-    if await session.get(FinishedRace, finish.game_id) is not None:
-        return Recorded(new=False)
-    session.add(
-        FinishedRace(
+    """The body of :meth:`ResultsStore.record_finish`, inside its transaction, in plain
+    statements (no ORM objects: a finished race is written once and never read back
+    here). A race already kept fails its insert on the key, which the caller turns into
+    ``Recorded(new=False)``."""
+    await session.execute(
+        insert(_RACES).values(
             game_id=finish.game_id,
             finished_at=finish.finished_at,
             kind=finish.kind,
@@ -478,44 +495,64 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
             record=finish.record,
         )
     )
-    await session.flush()  # a second worker recording the same race stops here
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
-    players: dict[int, Player] = {}
+    players: dict[int, Rating] = {}
     if ids:
-        rows = await session.scalars(
-            select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
+        rows = await session.execute(
+            select(_PLAYERS.c.id, _PLAYERS.c.mu, _PLAYERS.c.sigma)
+            .where(_PLAYERS.c.id.in_(ids))
+            .order_by(_PLAYERS.c.id)
+            .with_for_update()
         )
-        players = {row.id: row for row in rows}
+        players = {row.id: Rating(row.mu, row.sigma) for row in rows}
     changes = {} if finish.practice else _new_ratings(finish.seats, players)
-    for rated_id, (_, after) in changes.items():
-        row = players[rated_id]
-        row.mu, row.sigma, row.ordinal = after.mu, after.sigma, after.ordinal
-        row.races += 1
-    for seat in finish.seats:
-        known = seat.player_id if seat.player_id in players else None
-        change = changes.get(known) if known is not None else None
-        session.add(
-            RaceResult(
-                game_id=finish.game_id,
-                seat=seat.seat,
-                player_id=known,
-                bot_level=seat.bot_level,
-                name=seat.name[:40],
-                place=seat.place,
-                laps=seat.laps,
-                tricks=seat.tricks,
-                gas=seat.gas,
-                mu_before=None if change is None else change[0].mu,
-                sigma_before=None if change is None else change[0].sigma,
-                mu_after=None if change is None else change[1].mu,
-                sigma_after=None if change is None else change[1].sigma,
-            )
+    if changes:
+        await session.execute(
+            _RERATE,
+            [
+                {
+                    "rated_id": rated_id,
+                    "new_mu": after.mu,
+                    "new_sigma": after.sigma,
+                    "new_ordinal": after.ordinal,
+                }
+                for rated_id, (_, after) in changes.items()
+            ],
         )
+    await session.execute(
+        insert(_RESULTS), [_result_row(finish, seat, players, changes) for seat in finish.seats]
+    )
     return Recorded(new=True, ratings=changes)
 
 
+def _result_row(
+    finish: Finish,
+    seat: SeatResult,
+    players: dict[int, Rating],
+    changes: dict[int, tuple[Rating, Rating]],
+) -> dict[str, Any]:
+    """One seat's row of ``race_results``."""
+    known = seat.player_id if seat.player_id in players else None
+    change = changes.get(known) if known is not None else None
+    return {
+        "game_id": finish.game_id,
+        "seat": seat.seat,
+        "player_id": known,
+        "bot_level": seat.bot_level,
+        "name": seat.name[:40],
+        "place": seat.place,
+        "laps": seat.laps,
+        "tricks": seat.tricks,
+        "gas": seat.gas,
+        "mu_before": None if change is None else change[0].mu,
+        "sigma_before": None if change is None else change[0].sigma,
+        "mu_after": None if change is None else change[1].mu,
+        "sigma_after": None if change is None else change[1].sigma,
+    }
+
+
 def _new_ratings(
-    seats: Sequence[SeatResult], players: dict[int, Player]
+    seats: Sequence[SeatResult], players: dict[int, Rating]
 ) -> dict[int, tuple[Rating, Rating]]:
     """Each person's (before, after) for one rated race: every seat takes part (bots at
     their level's fixed rating); a person's seats after their first are left out."""
@@ -527,8 +564,7 @@ def _new_ratings(
             if seat.player_id in counted:
                 continue
             counted.add(seat.player_id)
-            row = players[seat.player_id]
-            ratings.append(Rating(row.mu, row.sigma))
+            ratings.append(players[seat.player_id])
         elif seat.bot_level in BOT_RATINGS:
             ratings.append(BOT_RATINGS[seat.bot_level])
         else:  # a person the server does not know: rated as a newcomer, not kept
