@@ -10,8 +10,8 @@ later seat holds random cards from those this seat has not seen (card counting, 
 the style forgets), may spend part of its gas (all of it on the sixth trick) and may
 strike 4s and 5s with a 1. It reads only what the seat to act could know: its own hand,
 the public numbers and this round's face-up cards (other hands by their size only), so
-the bots run it on a state sampled from their observation
-(:func:`engine.bots.players.policy_state`).
+the bots run it on a state made from their observation, the cards they cannot see
+placed in a fixed order (:func:`engine.bots.players.policy_state`).
 
 :func:`rollout` plays a state to the end of its round, one seat with one style and the
 others with another (:func:`rollout_seats`: a style for each seat), and scores the result
