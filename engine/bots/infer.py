@@ -253,28 +253,22 @@ class Inference:
         self.tune_ups = sum(1 for _, a, source in self.steps if a < 0 and source >= 0)
         self._memo: dict[tuple[int, ...], float] = {}
 
-    def log_weight(self, world: SimState, rest: list[Suit]) -> float:
+    def log_weight(self, world: SimState, rest: list[Suit], floor: float = -math.inf) -> float:
         """The log likelihood of the opponents' plays this round in ``world`` (whose
-        unseen discards, as dealt, are ``rest``), averaged over the round's possible
-        starts; 0 when inactive."""
+        unseen discards, as dealt, are ``rest``), the mean over the round's possible
+        starts; 0 when inactive. Once it is sure to end below ``floor`` it stops and
+        returns a value below ``floor`` (no play raises a likelihood)."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
         cards = self._cards(world, rest)
-        hands = [list(hand) for hand in world.hands]
-        for (seat, _, _), card in zip(self.steps, cards, strict=True):
-            hands[seat][card] += 1
-        # Replays from several starts that reach the same gas and middle go on as one,
-        # their likelihoods summed (removed gas matters only to the cards left out).
-        live: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
-        for first in self._firsts:
-            s = first.clone()
-            s.hands = [list(hand) for hand in hands]
-            s.masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
-            live[tuple(s.gas), s.middle] = (s, 0.0)
+        live = self._firsts_with(world, cards)
+        floor += math.log(len(self.starts))
         memo = self._memo
         for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
             if action < 0:
                 action = _TUNE_UP[card]
+            # Replays from starts that reach the same gas and middle go on as one, their
+            # likelihoods summed (removed gas matters only to the cards left out).
             moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
             for s, log in live.values():
                 if seat != self.seat:
@@ -291,7 +285,27 @@ class Inference:
                     log = _log_sum([log, moved[at][1]])
                 moved[at] = (s, log)
             live = moved
+            total = _log_sum([log for _, log in live.values()])
+            if total < floor:
+                return total - math.log(len(self.starts))
         return _log_sum([log for _, log in live.values()]) - math.log(len(self.starts))
+
+    def _firsts_with(
+        self, world: SimState, cards: list[int]
+    ) -> dict[tuple[tuple[int, ...], int], tuple[SimState, float]]:
+        """The round's first trick from each possible start, with the hands ``world``
+        implies (its hands and every card played this round), keyed by gas and middle."""
+        hands = [list(hand) for hand in world.hands]
+        for (seat, _, _), card in zip(self.steps, cards, strict=True):
+            hands[seat][card] += 1
+        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
+        live = {}
+        for first in self._firsts:
+            s = first.clone()
+            s.hands = [list(hand) for hand in hands]
+            s.masks = list(masks)
+            live[tuple(s.gas), s.middle] = (s, 0.0)
+        return live
 
     def _cards(self, world: SimState, rest: list[Suit]) -> list[int]:
         """The card of each step: a face-up card's own, a Tune Up's from the world."""

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from engine import Variants, new_game
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL
 from engine.bots.infer import _TUNE_UP, Inference, _start, _steps, log_chance
 from engine.bots.players import NormalBot
-from engine.bots.search import HardBot, best_candidate, weights_of
+from engine.bots.search import (
+    SKIP,
+    HardBot,
+    Stop,
+    best_candidate,
+    rank_candidates,
+    run_weighted,
+    weights_of,
+)
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
 from engine.rng import Rng
@@ -198,3 +208,25 @@ def test_hard_bot_with_inference_plays_legal_moves_through_a_game() -> None:
         action = bots[seat].choose(game.view(seat))
         assert action in game.legal_actions()
         game.apply(action, seat)
+
+
+def test_worlds_weighing_under_a_thousandth_of_the_best_so_far_are_not_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At a low temperature most uniformly dealt worlds cannot explain the normal bots'
+    # plays; the search weighs a world first and spends no rollouts on those.
+    weighed = []
+    log_weight = Inference.log_weight
+
+    def counted(self: Inference, world: SimState, rest: list[Suit], floor: float) -> float:
+        weighed.append(floor)
+        return log_weight(self, world, rest, floor)
+
+    monkeypatch.setattr(Inference, "log_weight", counted)
+    _, view = _normal_positions(1, seed=90, every=5)[3]
+    ranked = rank_candidates(view, view.legal_actions(), 8)
+    rows, logs, used, _ = run_weighted(view, ranked, 5, Stop(400, None), 1, noise=0.0, infer=0.05)
+    assert len(weighed) > len(rows) == len(logs)
+    assert used >= len(weighed) + len(rows)  # a weighing counts as a rollout
+    for i, log in enumerate(logs):
+        assert log >= max(logs[:i], default=-math.inf) - SKIP
