@@ -276,7 +276,7 @@ def run_weighted(
         rollout_seed = rng.next_u64()
         log = 0.0
         if inference is not None:
-            used += 1  # a weighting costs about as much as a rollout
+            used += 1  # so that a fixed budget ends even when every world is skipped
             log = inference.log_weight(world, rest, best - SKIP)
             if log < best - SKIP:
                 continue
