@@ -11,13 +11,15 @@ each seat's sampled hand plus every card it played since, face up (public) or fa
 weighs each world by that likelihood (importance sampling: a uniform deal reweighted
 towards the deals the opponents' plays point to).
 
-The round's public numbers at its start (gas, middle) are not in the view; they are
-worked out once per decision by replaying the public plays and correcting the start
-until the replay ends on the view's numbers. Where that cannot be matched exactly the
-replay lends a seat the gas a recorded play needs, so every recorded play stays legal
-and every trick has its real winner. Only the base game's cards are replayed: with the
-0 suit or the 0/5 card in the game (effects that depend on removed gas and a hidden
-discard) no world is weighted.
+The round's public numbers at its start (gas, middle) are not in the view, and the
+public plays do not always pin them down: a Tune Up share that fills a tank hides how
+much the middle held, and a seat at 5 gas hides what a share brought it. So the round's
+start is hidden too. :func:`round_starts` lists every start from which the public plays
+replay legally to the view's numbers (the real one always among them), and a world's
+likelihood is the mean over those starts (a uniform prior on them). Starts that have
+come to the same gas and middle are replayed once from there on. Only the base game's
+cards are replayed: with the 0 suit or the 0/5 card in the game (effects that depend on
+removed gas and a hidden discard) no world is weighted.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from engine.bots.heuristic import NORMAL, Style
 from engine.bots.rollout import score_ids, sensible
 from engine.cards import MAX_GAS, SUIT_ORDER, Suit
 from engine.seat_view import PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import ACTION_ID, INFO, LICHEN, PLAY, SUIT_INDEX, SUITS, SimState, legal_ids
+from engine.sim import ACTION_ID, INFO, PLAY, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
 
 #: Per public form of a face-up card: its action id (the 0/5 card has none here).
 _FORM_ACTION: dict[int, int] = {}
@@ -45,15 +47,16 @@ _TUNE_UP = [ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER]
 FLOOR = 0.02
 
 #: One recorded play of the round: seat, action id (-1: a Tune Up whose card the world
-#: supplies), where that card comes from (k >= 0: the k-th unseen discard; -1 - j: the
-#: j-th play of the current trick), and the gas the replay lends the seat before it.
-Step = tuple[int, int, int, int]
+#: supplies) and where that card comes from (k >= 0: the k-th unseen discard; -1 - j:
+#: the j-th play of the current trick).
+Step = tuple[int, int, int]
+#: A round start: each seat's gas, the middle and the removed gas.
+Start = tuple[tuple[int, ...], int, int]
 
 
-def _steps(view: SeatView) -> list[tuple[int, int, int]] | None:
-    """The round's plays in order as (seat, action id or -1, card source), or None when
-    one of them is not a base-game card."""
-    steps: list[tuple[int, int, int]] = []
+def _steps(view: SeatView) -> list[Step] | None:
+    """The round's plays in order, or None when one of them is not a base-game card."""
+    steps: list[Step] = []
     discards = 0
     for trick in view.round_tricks:
         for seat, form, _ in trick[2]:
@@ -74,11 +77,108 @@ def _steps(view: SeatView) -> list[tuple[int, int, int]] | None:
     return steps
 
 
-def _start(view: SeatView, gas: list[int], middle: int) -> SimState:
-    """The round's first trick with the given public numbers and empty hands."""
+def _tricks(view: SeatView, steps: list[Step]) -> list[tuple[list[Step], bool]]:
+    """The steps trick by trick, each with whether the trick is complete."""
+    tricks: list[tuple[list[Step], bool]] = []
+    at = 0
+    for trick in view.round_tricks:
+        tricks.append((steps[at : at + len(trick[2])], True))
+        at += len(trick[2])
+    tricks.append((steps[at:], False))
+    return tricks
+
+
+#: What the middle does in a round, from one start: per trick, per step, whether a 2
+#: took a gas from it (R10); and per trick the Tune Up share (each, lost) or None (R11).
+_MiddlePath = list[tuple[list[bool], tuple[int, int] | None]]
+
+
+def _middle_path(tricks: list[tuple[list[Step], bool]], middle: int) -> tuple[int, _MiddlePath]:
+    """The middle through the round's plays from ``middle`` at its start (it depends on
+    nobody's gas), and what it ends on."""
+    path: _MiddlePath = []
+    for plays, complete in tricks:
+        took, tuners, spent = [], 0, 0
+        for _, action, _ in plays:
+            salty = action >= 0 and INFO[action][1] == SALTY and middle > 0
+            middle -= salty
+            took.append(salty)
+            if action < 0:
+                tuners += 1
+            else:
+                spent += INFO[action][2]
+        share = None
+        if complete:
+            if tuners and middle:
+                share, middle = divmod(middle, tuners), 0
+            middle += spent
+        path.append((took, share))
+    return middle, path
+
+
+def _seat_gas(
+    seat: int, tricks: list[tuple[list[Step], bool]], path: _MiddlePath, gas: int
+) -> tuple[int, int] | None:
+    """A seat's gas through the round from ``gas`` at its start: the gas it ends on and
+    what its overflow added to the removed gas (R4), or None when a play would need more
+    gas than it has (R8)."""
+    lost = 0
+    for (plays, _), (took, share) in zip(tricks, path, strict=True):
+        tuned = False
+        for (who, action, _), salty in zip(plays, took, strict=True):
+            if who != seat:
+                continue
+            if action < 0:
+                tuned = True
+                continue
+            if salty:
+                if gas < MAX_GAS:
+                    gas += 1
+                else:
+                    lost += 1
+            spend = INFO[action][2]
+            if gas < spend:
+                return None
+            gas -= spend
+        if share is not None and tuned:
+            gained = min(share[0], MAX_GAS - gas)
+            gas += gained
+            lost += share[0] - gained
+    return gas, lost
+
+
+def round_starts(view: SeatView, steps: list[Step]) -> list[Start]:
+    """Every round start (gas, middle, removed gas) from which ``steps`` replay legally
+    to the view's gas, middle and removed gas, in a fixed order. Gas moves between the
+    tanks, the middle and the removed gas but is never made or destroyed in the base
+    game, which bounds the middle at the start."""
+    tricks = _tricks(view, steps)
+    pending = sum(INFO[a][2] for _, a, _ in tricks[-1][0] if a >= 0)
+    total = sum(view.gas) + view.middle + view.removed + pending
+    starts: list[Start] = []
+    for middle in range(total + 1):
+        end, path = _middle_path(tricks, middle)
+        if end != view.middle:
+            continue
+        lost = sum(share[1] for _, share in path if share is not None)
+        combos: list[tuple[tuple[int, ...], int]] = [((), lost)]
+        for seat in range(view.players):
+            options = []
+            for gas in range(MAX_GAS + 1):
+                result = _seat_gas(seat, tricks, path, gas)
+                if result is not None and result[0] == view.gas[seat]:
+                    options.append((gas, result[1]))
+            combos = [((*c, g), n + more) for c, n in combos for g, more in options]
+        starts.extend((c, middle, view.removed - n) for c, n in combos if n <= view.removed)
+    return starts
+
+
+def _start(view: SeatView, start: Start) -> SimState:
+    """The round's first trick from ``start`` with empty hands."""
     first_lead = view.round_tricks[0][1] if view.round_tricks else view.lead
     no_cards: list[list[Suit]] = [[] for _ in range(view.players)]
     order = [s for s, n in enumerate(view.laps) for _ in range(n)]
+    gas, middle, removed = start
     return SimState.from_parts(
         players=view.players,
         variants=view.variants,
@@ -92,7 +192,7 @@ def _start(view: SeatView, gas: list[int], middle: int) -> SimState:
         speed=[0] * view.players,
         laps=view.laps,
         middle=middle,
-        removed=view.removed,
+        removed=removed,
         zero_five=view.zero_five,
         plays=[],
         discards=[],
@@ -107,54 +207,6 @@ def _start(view: SeatView, gas: list[int], middle: int) -> SimState:
 def _give(s: SimState, seat: int, suit: int) -> None:
     s.hands[seat][suit] += 1
     s.masks[seat] |= 1 << suit
-
-
-def _replay_public(
-    view: SeatView, steps: list[tuple[int, int, int]], gas: list[int], middle: int
-) -> tuple[SimState, list[int]]:
-    """Replay the public plays from a start (a Tune Up of a stand-in card), lending a seat
-    the gas a play needs; the end state and the gas lent before each step."""
-    s = _start(view, gas, middle)
-    lent: list[int] = []
-    for seat, action, _ in steps:
-        if action < 0:
-            action = _TUNE_UP[LICHEN]
-        _give(s, seat, INFO[action][1])
-        lend = 0
-        while action not in s.legal() and s.gas[seat] + lend < MAX_GAS:
-            lend += 1
-            s.gas[seat] += 1
-        lent.append(lend)
-        s.apply(action)
-    return s, lent
-
-
-def _fit_start(view: SeatView, steps: list[tuple[int, int, int]]) -> tuple[SimState, list[Step]]:
-    """The round's start (empty hands) whose public replay comes closest to the view's
-    gas and middle, and the steps with the gas each must be lent."""
-    spent = [0] * view.players
-    for seat, action, _ in steps:
-        if action >= 0:
-            spent[seat] += INFO[action][2]
-    gas = [min(MAX_GAS, g + spent[s]) for s, g in enumerate(view.gas)]
-    middle = view.middle
-    best: tuple[int, list[int], int, list[int]] | None = None
-    for _ in range(4):
-        end, lent = _replay_public(view, steps, gas, middle)
-        miss = [g - e for g, e in zip(view.gas, end.gas, strict=True)]
-        error = sum(map(abs, miss)) + abs(view.middle - end.middle)
-        if best is None or error < best[0]:
-            best = (error, list(gas), middle, lent)
-        if not error:
-            break
-        gas = [max(0, min(MAX_GAS, g + m)) for g, m in zip(gas, miss, strict=True)]
-        middle = max(0, middle + view.middle - end.middle)
-    assert best is not None
-    _, gas, middle, lent = best
-    return _start(view, gas, middle), [
-        (seat, action, source, lend)
-        for (seat, action, source), lend in zip(steps, lent, strict=True)
-    ]
 
 
 def log_chance(s: SimState, action: int, style: Style, temperature: float) -> float:
@@ -174,6 +226,12 @@ def log_chance(s: SimState, action: int, style: Style, temperature: float) -> fl
     return math.log((1.0 - FLOOR) * chance + FLOOR / len(pool))
 
 
+def _log_sum(logs: list[float]) -> float:
+    """The log of the sum of ``exp(logs)``, without overflow."""
+    top = max(logs)
+    return top + math.log(sum(math.exp(x - top) for x in logs))
+
+
 class Inference:
     """Scores sampled worlds of one decision by the likelihood of the opponents' plays
     (module docstring); :attr:`active` is False when there is nothing to score."""
@@ -186,43 +244,73 @@ class Inference:
         self.style = style
         variants = view.variants
         steps = None if variants.zero_suit or variants.zero_five else _steps(view)
-        self.active = (
-            temperature > 0.0
-            and steps is not None
-            and any(seat != self.seat for seat, _, _ in steps)
-        )
-        self.steps: list[Step] = []
-        if self.active and steps is not None:
-            self.start, self.steps = _fit_start(view, steps)
-        self.tune_ups = sum(1 for _, a, source, _ in self.steps if a < 0 and source >= 0)
+        self.steps: list[Step] = steps or []
+        self.starts: list[Start] = []
+        if temperature > 0.0 and any(seat != self.seat for seat, _, _ in self.steps):
+            self.starts = round_starts(view, self.steps)
+        self.active = bool(self.starts)
+        self._firsts = [_start(view, start) for start in self.starts]
+        self.tune_ups = sum(1 for _, a, source in self.steps if a < 0 and source >= 0)
+        self._memo: dict[tuple[int, ...], float] = {}
 
-    def log_weight(self, world: SimState, rest: list[Suit]) -> float:
+    def log_weight(self, world: SimState, rest: list[Suit], floor: float = -math.inf) -> float:
         """The log likelihood of the opponents' plays this round in ``world`` (whose
-        unseen discards, as dealt, are ``rest``); 0 when inactive."""
+        unseen discards, as dealt, are ``rest``), the mean over the round's possible
+        starts; 0 when inactive. Once it is sure to end below ``floor`` it stops and
+        returns a value below ``floor`` (no play raises a likelihood)."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
-        s = self.start.clone()
         cards = self._cards(world, rest)
-        for (seat, _, _, _), card in zip(self.steps, cards, strict=True):
-            _give(s, seat, card)
-        for seat in range(s.players):
-            for suit in range(SUITS):
-                for _ in range(world.hands[seat][suit]):
-                    _give(s, seat, suit)
-        total = 0.0
-        for (seat, action, _, lend), card in zip(self.steps, cards, strict=True):
+        live = self._firsts_with(world, cards)
+        floor += math.log(len(self.starts))
+        memo = self._memo
+        for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
             if action < 0:
                 action = _TUNE_UP[card]
-            s.gas[seat] += lend
-            if seat != self.seat:
-                total += log_chance(s, action, self.style, self.temperature)
-            s.apply(action)
-        return total
+            # Replays from starts that reach the same gas and middle go on as one, their
+            # likelihoods summed (removed gas matters only to the cards left out).
+            moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
+            for s, log in live.values():
+                if seat != self.seat:
+                    # The policy reads the other hands by their size only, so a play's
+                    # chance depends on the world through the player's own hand alone.
+                    key = (k, action, *s.hands[seat], *s.gas, s.middle)
+                    chance = memo.get(key)
+                    if chance is None:
+                        chance = memo[key] = log_chance(s, action, self.style, self.temperature)
+                    log += chance
+                s.apply(action)
+                at = tuple(s.gas), s.middle
+                if at in moved:
+                    log = _log_sum([log, moved[at][1]])
+                moved[at] = (s, log)
+            live = moved
+            total = _log_sum([log for _, log in live.values()])
+            if total < floor:
+                return total - math.log(len(self.starts))
+        return _log_sum([log for _, log in live.values()]) - math.log(len(self.starts))
+
+    def _firsts_with(
+        self, world: SimState, cards: list[int]
+    ) -> dict[tuple[tuple[int, ...], int], tuple[SimState, float]]:
+        """The round's first trick from each possible start, with the hands ``world``
+        implies (its hands and every card played this round), keyed by gas and middle."""
+        hands = [list(hand) for hand in world.hands]
+        for (seat, _, _), card in zip(self.steps, cards, strict=True):
+            hands[seat][card] += 1
+        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
+        live = {}
+        for first in self._firsts:
+            s = first.clone()
+            s.hands = [list(hand) for hand in hands]
+            s.masks = list(masks)
+            live[tuple(s.gas), s.middle] = (s, 0.0)
+        return live
 
     def _cards(self, world: SimState, rest: list[Suit]) -> list[int]:
         """The card of each step: a face-up card's own, a Tune Up's from the world."""
         cards = []
-        for _, action, source, _ in self.steps:
+        for _, action, source in self.steps:
             if action >= 0:
                 cards.append(INFO[action][1])
             elif source >= 0:

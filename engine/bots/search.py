@@ -72,6 +72,9 @@ larger budget won 62% to 25%, but the bot fell to 61% against normal bots
 DEFAULT_INFER = 0.0
 """Softmax temperature of the inference from the opponents' plays that weighs each
 sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
+SKIP = math.log(1000.0)
+"""A world the inference weighs below a thousandth of the best one so far is not
+played: its rollouts would hardly move a weighted mean."""
 HARD_OPTIONS = frozenset(
     {
         "time_budget_ms",
@@ -98,6 +101,13 @@ class _Evaluator:
         self.counts = [0] * count
         self.alive = list(range(count))
         self.worlds = 0
+
+    def add(self, row: list[float]) -> None:
+        """Count one world's values of the candidates still running."""
+        for i in self.alive:
+            self.sums[i] += row[i]
+            self.counts[i] += 1
+        self.worlds += 1
 
     def mean(self, i: int) -> float:
         """Mean simulated outcome of candidate ``i`` so far."""
@@ -241,10 +251,14 @@ def run_weighted(
 ) -> SearchPart:
     """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
     likelihood of the opponents' plays this round in that world at softmax temperature
-    ``infer`` (:class:`engine.bots.infer.Inference`); otherwise 0 for every world."""
+    ``infer`` (:class:`engine.bots.infer.Inference`); otherwise 0 for every world. With
+    the inference a world is weighed before it is played, the weighing counted as one
+    rollout against the budget, and a world weighing under :data:`SKIP` of the best so
+    far is not played at all."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = Inference(determinizer.view, infer) if infer > 0.0 else None
+    inference = inference if inference is not None and inference.active else None
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
@@ -256,9 +270,17 @@ def run_weighted(
     logs: list[float] = []
     used = 0
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
+    best = -math.inf
     while not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
+        log = 0.0
+        if inference is not None:
+            used += 1  # so that a fixed budget ends even when every world is skipped
+            log = inference.log_weight(world, rest, best - SKIP)
+            if log < best - SKIP:
+                continue
+            best = max(best, log)
         styles = tables[stats.worlds % models]
         row = [math.nan] * len(actions)
         for i in stats.alive:
@@ -268,19 +290,21 @@ def run_weighted(
             state.apply(ids[i])
             row[i] = sim_rollout(state, Rng(rollout_seed), styles, False, decisions)[seat]
             used += 1
-        for i in stats.alive:
-            stats.sums[i] += row[i]
-            stats.counts[i] += 1
+        stats.add(row)
         paired.append(row)
-        logs.append(0.0 if inference is None else inference.log_weight(world, rest))
-        stats.worlds += 1
+        logs.append(log)
         if prune and stats.worlds % 4 == 0:
-            stats.prune(paired, None if inference is None else weights_of(logs))
-            for i in range(len(actions)):
-                if i not in stats.alive:
-                    for r in paired:
-                        r[i] = math.nan
+            _prune(stats, paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
+
+
+def _prune(stats: _Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:
+    """Drop the candidates clearly behind and blank their values in every row."""
+    stats.prune(paired, weights)
+    for i in range(len(stats.sums)):
+        if i not in stats.alive:
+            for row in paired:
+                row[i] = math.nan
 
 
 def seat_styles(
