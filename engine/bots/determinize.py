@@ -193,6 +193,34 @@ class Determinizer:
 _FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
 
 
+def _hands_in_order(
+    view: SeatView, seat: int, pool: list[int]
+) -> tuple[list[list[int]], list[int]]:
+    """Every seat's hand as suit counts, and its suit mask: ``seat``'s own, and each other
+    seat's public number of cards taken from ``pool`` in suit order (``pool`` keeps what
+    is left)."""
+    hands: list[list[int]] = []
+    masks: list[int] = []
+    suit = 0
+    for other, size in enumerate(view.hand_sizes):
+        if other == seat:
+            hands.append(list(view.hand))
+            masks.append(sum(1 << i for i, n in enumerate(view.hand) if n))
+            continue
+        hand, mask = [0] * SUITS, 0
+        while size:
+            while not pool[suit]:
+                suit += 1
+            taken = min(size, pool[suit])
+            hand[suit] += taken
+            mask |= 1 << suit
+            pool[suit] -= taken
+            size -= taken
+        hands.append(hand)
+        masks.append(mask)
+    return hands, masks
+
+
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
     random draw: the view's public numbers, the seat's hand, the cards it cannot place
@@ -219,24 +247,7 @@ def fixed_deal(observation: Seen) -> SimState:
         raise ValueError("The observation hides more cards than the deck can supply.")
     s = SimState(view.players, view.variants, 0, 0)
     s.round, s.trick, s.lead = view.round, view.trick, view.lead
-    s.hands, s.masks = [], []
-    suit = 0
-    for other, size in enumerate(view.hand_sizes):
-        if other == seat:
-            s.hands.append(list(view.hand))
-            s.masks.append(sum(1 << i for i, n in enumerate(view.hand) if n))
-            continue
-        hand, mask = [0] * SUITS, 0
-        while size:
-            while not pool[suit]:
-                suit += 1
-            taken = min(size, pool[suit])
-            hand[suit] += taken
-            mask |= 1 << suit
-            pool[suit] -= taken
-            size -= taken
-        s.hands.append(hand)
-        s.masks.append(mask)
+    s.hands, s.masks = _hands_in_order(view, seat, pool)
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
     s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
