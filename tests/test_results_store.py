@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from app.results.database import async_url, connect
 from app.results.models import METADATA
-from app.results.ratings import BOT_RATINGS, Rating
+from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
 
 REPO = Path(__file__).resolve().parent.parent
@@ -172,6 +172,39 @@ def test_two_people_in_one_race_are_rated_against_each_other(results_database: s
             done = await store.record_finish(finish("f", [(win.id, 1), (lose.id, 3)], players=4))
             assert done.ratings[win.id][1].mu > Rating().mu > done.ratings[lose.id][1].mu
             assert [e.place for e in await store.history(lose.id)] == [3]
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_a_person_at_two_seats_of_one_race_is_rated_once_at_the_first(
+    results_database: str,
+) -> None:
+    """One player at seats 0 and 1 (a shared screen): one rating change, from the first
+    seat's place, and one more race counted; both seats' results are kept under the
+    player, and the history lists the race once, at the first seat's place."""
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        try:
+            ada, token = await store.create_player()
+            done = await store.record_finish(finish("two", [(ada.id, 2), (ada.id, 1)], players=4))
+            assert set(done.ratings) == {ada.id}
+            before, after = done.ratings[ada.id]
+            easy = BOT_RATINGS["easy"]
+            assert before == Rating()
+            assert after == rate([Rating(), easy, easy], [2, 3, 4])[0]  # seat 1 left out
+            player = await store.player_for(token)
+            assert player is not None and player.races == 1 and player.rating == after
+            seats = await store.finished_seats("two")
+            assert [(s.seat, s.player_id, s.place) for s in seats[:2]] == [
+                (0, ada.id, 2),
+                (1, ada.id, 1),
+            ]
+            assert [s.player_id for s in seats[2:]] == [None, None]
+            assert [(e.game_id, e.place) for e in await store.history(ada.id)] == [("two", 2)]
         finally:
             await store.close()
 
