@@ -806,8 +806,8 @@ def _play_out_cached(
     """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` does,
     each choice by :func:`_choose` with ``decisions``: the same steps and the same draws,
     written out in one loop (with :func:`_draw` and :meth:`engine.rng.Rng.next_u64`)
-    because this loop runs at every decision of every rollout of a search, and its calls
-    cost about as much as a decision answered from the cache."""
+    because it runs at every decision of every rollout of a search (most of a decision
+    answered from the cache is this loop's own work)."""
     choices, steps, hands = decisions.choices, decisions.steps, s.hands
     segment, hits = memo.segment, 0
     while True:
