@@ -52,6 +52,8 @@ class Rng:
             raise ValueError("below() needs a positive bound")
         # next_u64 is inlined here and in shuffle: these two are the engine's hottest
         # calls (every deal and every simulated choice), and the result is the same.
+        # (engine.bots.rollout._play_out_cached inlines it too: a change of generator
+        # must be made there as well.)
         limit = _LIMIT.get(n) or _limit(n)
         state = self.state
         while True:

@@ -26,13 +26,24 @@ True
 
 from __future__ import annotations
 
-from engine.actions import ActionType
+from engine.actions import Action, ActionType
 from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PUBLIC_ID, TUNED, SeatView
-from engine.sim import GAS, LICHEN, PLAY, SPEED, SUIT_INDEX, SUITS, TUNE_UP, ZERO_FIVE, SimState
+from engine.sim import (
+    ACTION_ID,
+    GAS,
+    LICHEN,
+    PLAY,
+    SPEED,
+    SUIT_INDEX,
+    SUITS,
+    TUNE_UP,
+    ZERO_FIVE,
+    SimState,
+)
 from engine.variants import Variants
 from engine.view import TrickRecord
 
@@ -126,6 +137,14 @@ class Determinizer:
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
+        # Each sample is this state with the hidden cards dealt in (:meth:`sample_parts`):
+        # the pool as suit indices, shuffled as the cards would be (a shuffle's order
+        # depends only on the length), and the Tune Ups of the trick by their position.
+        self.pool_ids = [SUIT_INDEX[card] for card in self.pool]
+        self.done_ids = [SUIT_INDEX[card] for card in self.face_up_done]
+        self.tuned = [k for k, play in enumerate(self.plays) if play is None]
+        filler = [SUIT_ORDER[0]] * (self.hidden_plays + self.set_aside)
+        self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
 
     def sample(self, rng: Rng) -> Game:
         """A full game whose hidden cards are a fresh random deal of the unknown pool.
@@ -142,31 +161,57 @@ class Determinizer:
         """:meth:`sample_core`, with the dealt cards that stand for this round's unseen
         discards (the Tune Ups of completed tricks, in the base game exactly those), in
         the random order they were dealt: :mod:`engine.bots.infer` hands them to those
-        Tune Ups in turn."""
-        cards = list(self.pool)
+        Tune Ups in turn.
+
+        The state is :meth:`_state`'s for the same shuffle, built from a copy of a
+        template (a search samples hundreds of worlds of one view)."""
+        cards = list(self.pool_ids)
         rng.shuffle(cards)
+        s = self.template.clone()
+        hands, masks = s.hands, s.masks
         at = 0
-        hands: list[list[Suit]] = []
         for seat, size in enumerate(self.hand_sizes):
-            hands.append(self.hand if seat == self.seat else cards[at : at + size])
-            at += size
+            if size:  # the observing seat's own hand is in the template (its size 0 here)
+                hand, mask = hands[seat], 0
+                for card in cards[at : at + size]:
+                    hand[card] += 1
+                    mask |= 1 << card
+                masks[seat] = mask
+                at += size
+        plays = s.plays
+        for k in self.tuned:
+            seat, _, speed = plays[k]
+            plays[k] = (seat, _TUNE_UP_ID[cards[at]], speed)
+            at += 1
+        s.set_aside = cards[at : at + self.set_aside]
+        at += self.set_aside
+        rest = cards[at:]
+        s.discards = self.done_ids + rest
+        s.rng.state = rng.next_u64()
+        return s, [SUIT_ORDER[card] for card in rest]
+
+    def _state(
+        self, rng_state: int, hands: list[list[Suit]], hidden: list[Suit], rest: list[Suit]
+    ) -> SimState:
+        """The sampled game with the other seats' ``hands``, the current trick's Tune Ups
+        dealt from ``hidden`` in turn, then the set-aside cards, and ``rest`` standing for
+        this round's unseen discards (:meth:`sample_parts` for one shuffle)."""
         view = self.view
-        plays = []
+        hands = [self.hand if seat == self.seat else hand for seat, hand in enumerate(hands)]
+        plays, at = [], 0
         for play, (seat, _, _) in zip(self.plays, view.trick_plays, strict=True):
             if play is None:
                 # A Tune Up's speed is hidden too but plays no part (it cannot win): the
                 # seat's current speed stands in for it.
-                play = Play(seat, ActionType.TUNE_UP, cards[at], 0, view.speed[seat], None, None)
+                play = Play(seat, ActionType.TUNE_UP, hidden[at], 0, view.speed[seat], None, None)
                 at += 1
             plays.append(play)
-        set_aside = cards[at : at + self.set_aside]
-        at += self.set_aside
-        rest = cards[at:]
-        state = SimState.from_parts(
+        set_aside = hidden[at : at + self.set_aside]
+        return SimState.from_parts(
             players=view.players,
             variants=view.variants,
             seed=0,
-            rng_state=rng.next_u64(),
+            rng_state=rng_state,
             round=view.round,
             trick=view.trick,
             lead=view.lead,
@@ -185,9 +230,10 @@ class Determinizer:
             lap_order=self.lap_order,
             winner=view.winner,
         )
-        return state, rest
 
 
+#: Per suit index: the action id of its Tune Up.
+_TUNE_UP_ID = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 #: Per public form id: the first action id with that form. For a Tune Up that is the
 #: Tune Up of one fixed card, which stands for the face-down one (nothing reads it).
 _FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))

@@ -26,7 +26,7 @@ from operator import itemgetter, sub
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.value import chances
 from engine.cards import MAX_GAS, STRUCK_BY_LICHEN, TRICKS_PER_ROUND
-from engine.rng import Rng
+from engine.rng import _GOLDEN_GAMMA, _MASK64, Rng
 from engine.sim import (
     FINAL,
     FINAL_STRUCK,
@@ -772,20 +772,73 @@ def rollout_seats(
     styles: list[Style],
     deal: bool = True,
     decisions: Decisions | None = None,
+    segment: int = -1,
 ) -> list[float]:
     """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``. With
     ``decisions`` (one per search, shared by its rollouts) a decision seen before is not
-    scored again; the rollout plays the same either way."""
+    scored again; the rollout plays the same either way. A ``segment`` of 0 or more is
+    the id of the public state of ``s`` in ``decisions``, already bound to its table and
+    to ``styles`` (:meth:`Decisions.segment`), which the caller knows: a search's
+    worlds share the public state after each candidate."""
     memo = TrickMemo(decisions)
     if decisions is not None and s.winner < 0:
-        decisions.bind(s, styles)
+        if segment < 0:
+            decisions.bind(s, styles)
+            segment = decisions.segment(s)
         memo.copies = decisions.copies
-        memo.segment = decisions.segment(s)
+        memo.segment = segment
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:
             s.apply(_choose(s, styles[s.turn], rng, memo))
     elif s.winner < 0:
-        while s.play_out(_choose(s, styles[s.turn], rng, memo)):
-            pass
+        if decisions is None:
+            while s.play_out(_choose(s, styles[s.turn], rng, memo)):
+                pass
+        else:
+            _play_out_cached(s, rng, styles, memo, decisions)
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
+
+
+def _play_out_cached(
+    s: SimState, rng: Rng, styles: list[Style], memo: TrickMemo, decisions: Decisions
+) -> None:
+    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` does,
+    each choice by :func:`_choose` with ``decisions``: the same steps and the same draws,
+    written out in one loop (with :func:`_draw` and :meth:`engine.rng.Rng.next_u64`)
+    because it runs at every decision of every rollout of a search (most of a decision
+    answered from the cache is this loop's own work)."""
+    choices, steps, hands = decisions.choices, decisions.steps, s.hands
+    segment, hits = memo.segment, 0
+    while True:
+        style = styles[s.turn]
+        ckey = (segment, id(style), *hands[s.turn])
+        choice = choices.get(ckey)
+        if choice is None:
+            choice = remember(choices, ckey, _choice(s, style, memo))
+        else:
+            hits += 1
+        ids, weights, total = choice
+        if weights is None:
+            action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
+        else:
+            state = rng.state = (rng.state + _GOLDEN_GAMMA) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * total
+            action = ids[-1]
+            for a, w in zip(ids, weights, strict=True):
+                pick -= w
+                if pick < 0:
+                    action = a
+                    break
+        step = segment << 10 | _PUBLIC[action]
+        after = steps.get(step)
+        segment = decisions.after(step) if after is None else after
+        if s.put(action):
+            last = s.trick == TRICKS_PER_ROUND
+            s.resolve(not last)
+            if last or s.winner >= 0:
+                break
+    memo.segment = segment
+    decisions.hits += hits

@@ -49,7 +49,7 @@ from engine.bots.rollout import Decisions, score_ids, sensible
 from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.sim import ACTION_ID, legal_ids
+from engine.sim import ACTION_ID, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told:
@@ -270,6 +270,7 @@ def run_weighted(
     logs: list[float] = []
     used = 0
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
+    starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     best = -math.inf
     while not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
@@ -286,9 +287,7 @@ def run_weighted(
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
-            state = world.clone()
-            state.apply(ids[i])
-            row[i] = sim_rollout(state, Rng(rollout_seed), styles, False, decisions)[seat]
+            row[i] = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)[seat]
             used += 1
         stats.add(row)
         paired.append(row)
@@ -296,6 +295,28 @@ def run_weighted(
         if prune and stats.worlds % 4 == 0:
             _prune(stats, paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
+
+
+def _play(
+    world: SimState,
+    action: int,
+    seed: int,
+    styles: list[Style],
+    decisions: Decisions,
+    starts: list[int],
+    i: int,
+) -> list[float]:
+    """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``
+    is the id in ``decisions`` of the public state after the candidate (-1: not yet
+    known): the same in every world, as the sampled cards are hidden, so it is worked out
+    on the candidate's first world only. (The styles of later worlds are not bound to
+    ``decisions`` then: the search keeps them alive, so their ids stay theirs.)"""
+    state = world.clone()
+    state.apply(action)
+    if starts[i] < 0:
+        decisions.bind(state, styles)
+        starts[i] = decisions.segment(state)
+    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
 def _prune(stats: _Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:

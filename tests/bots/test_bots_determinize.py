@@ -134,3 +134,33 @@ def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -
             assert state.legal_key() == key
             for style in (NORMAL, EASY):
                 assert score_ids(state, key, style) == score_ids(game.core, key, style)
+
+
+@pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
+def test_a_sample_is_the_state_of_its_shuffle(variants: Variants) -> None:
+    """sample_parts builds its state from a template with the pool's suit indices shuffled;
+    it must be exactly the state the shuffled cards give through SimState.from_parts (the
+    hands, the trick's Tune Ups, the set-aside cards and the rest dealt in that order),
+    and leave the generator where that would."""
+    for players in (3, 4, 5):
+        positions = random_positions(players, variants, seed=11, count=25, stride=2)
+        for n, game in enumerate(positions):
+            seat = game.current_seat
+            assert seat is not None
+            determinizer = Determinizer(game.view(seat))
+            for world in range(3):
+                fast_rng, plain_rng = Rng(n * 7 + world), Rng(n * 7 + world)
+                state, rest = determinizer.sample_parts(fast_rng)
+                cards = list(determinizer.pool)
+                plain_rng.shuffle(cards)
+                hands, at = [], 0
+                for size in determinizer.hand_sizes:
+                    hands.append(cards[at : at + size])
+                    at += size
+                expected_rest = cards[at + determinizer.hidden_plays + determinizer.set_aside :]
+                expected = determinizer._state(0, hands, cards[at:], expected_rest)
+                expected.rng.state = plain_rng.next_u64()
+                assert state.to_dict() == expected.to_dict()
+                assert state.masks == expected.masks and state.plays == expected.plays
+                assert rest == expected_rest
+                assert fast_rng.state == plain_rng.state

@@ -232,3 +232,40 @@ def test_a_search_s_shared_decisions_change_no_rollout() -> None:
             game.apply(legal[rng.below(len(legal))])
     assert compared > 500
     assert decisions.hits > 1000  # the cache is really used
+
+
+def test_a_candidate_s_public_state_is_the_same_in_every_world() -> None:
+    """The search works out the id of the public state after a candidate on its first
+    world only (engine.bots.search._play): every sampled world must give that state the
+    same id, and a rollout handed the id must play as one without the cache."""
+    decisions = Decisions()
+    compared = 0
+    for index in range(12):
+        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
+        rng = Rng(index)
+        while game.winner is None:
+            seat = game.current_seat
+            assert seat is not None
+            if rng.below(4) == 0:
+                determinizer = Determinizer(game.view(seat))
+                styles = seat_styles(seat, game.players, OPPONENT_MODELS[index % 4], ())
+                starts: dict[int, int] = {}
+                for world in range(3):
+                    sampled = determinizer.sample_core(Rng(world))
+                    for action in sampled.legal()[:4]:
+                        plain, shared = sampled.clone(), sampled.clone()
+                        plain.apply(action)
+                        shared.apply(action)
+                        decisions.bind(shared, styles)
+                        start = starts.setdefault(action, decisions.segment(shared))
+                        assert decisions.segment(shared) == start, (index, compared)
+                        plain_rng, shared_rng = Rng(world), Rng(world)
+                        expected = rollout_seats(plain, plain_rng, styles, False)
+                        got = rollout_seats(shared, shared_rng, styles, False, decisions, start)
+                        assert got == expected, (index, compared)
+                        assert shared.to_dict() == plain.to_dict(), (index, compared)
+                        assert shared_rng.state == plain_rng.state, (index, compared)
+                        compared += 1
+            legal = game.legal_actions()
+            game.apply(legal[rng.below(len(legal))])
+    assert compared > 300
