@@ -238,6 +238,29 @@ def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int = CACHE_LIMIT) 
     return value
 
 
+# Cards of each suit in the deck, per (variants, players): keyed by the variants' id and
+# the player count (hashing the frozen dataclass costs more than the lookup), the
+# variants kept alive in the entry so the id cannot be reused.
+_COPIES: dict[int, tuple[Variants, list[int]]] = {}
+
+
+def deck_copies(players: int, variants: Variants) -> list[int]:
+    """Cards of each suit (by index) in the deck of ``players`` seats with ``variants``
+    (shared between callers: not to be changed).
+
+    >>> deck_copies(3, Variants())[SUIT_INDEX[Suit.SALTY]]
+    3
+    """
+    key = id(variants) << 3 | players
+    entry = _COPIES.get(key)
+    if entry is None or entry[0] is not variants:
+        copies = [0] * SUITS
+        for card in variants.deck(players):
+            copies[SUIT_INDEX[card]] += 1
+        entry = remember(_COPIES, key, (variants, copies), 256)
+    return entry[1]
+
+
 #: The cache behind :func:`legal_ids`, for hot loops to read directly (a lookup without a
 #: call); only :func:`legal_ids` fills it.
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}

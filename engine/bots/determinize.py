@@ -43,31 +43,17 @@ from engine.sim import (
     TUNE_UP,
     ZERO_FIVE,
     SimState,
+    deck_copies,
 )
-from engine.variants import Variants
 from engine.view import TrickRecord
 
 _KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
 _EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
 
 
-#: Per (variants, players): the deck's cards of each suit index.
-_DECK_COUNTS: dict[tuple[Variants, int], tuple[int, ...]] = {}
-
-
-def _deck_counts(variants: Variants, players: int) -> tuple[int, ...]:
-    counts = _DECK_COUNTS.get((variants, players))
-    if counts is None:
-        tally = [0] * SUITS
-        for card in variants.deck(players):
-            tally[SUIT_INDEX[card]] += 1
-        counts = _DECK_COUNTS[variants, players] = tuple(tally)
-    return counts
-
-
 def _pool_counts(view: SeatView) -> list[int]:
     """Per suit index, the cards the observing seat cannot place."""
-    counts = list(_deck_counts(view.variants, view.players))
+    counts = list(deck_copies(view.players, view.variants))
     for i in range(SUITS):
         counts[i] -= view.hand[i] + view.face_up[i]
         if counts[i] < 0:

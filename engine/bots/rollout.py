@@ -36,39 +36,23 @@ from engine.sim import (
     LICHEN,
     PLAY,
     SALTY,
-    SUIT_INDEX,
     SUITS,
     TUNE_UP,
     VALUE,
     ZERO,
     SimState,
+    deck_copies,
     legal_ids,
     remember,
 )
 from engine.variants import Variants
 
 _STRUCK = STRUCK_BY_LICHEN
-# Cards of each suit in the deck, per (variants, players): keyed by the variants' id and
-# the player count (hashing the frozen dataclass costs more than the lookup), the
-# variants kept alive in the entry so the id cannot be reused.
-_COPIES: dict[int, tuple[Variants, list[int]]] = {}
 # The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
 # is a pure function of three small integers, so one flat table (-1: not yet worked
 # out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
 # a hand below 16.
 _HOLDS: list[float] = [-1.0] * (1 << 16)
-
-
-def _copies(players: int, variants: Variants) -> list[int]:
-    """Cards of each suit (by index) in the deck."""
-    key = id(variants) << 3 | players
-    entry = _COPIES.get(key)
-    if entry is None or entry[0] is not variants:
-        copies = [0] * SUITS
-        for card in variants.deck(players):
-            copies[SUIT_INDEX[card]] += 1
-        entry = remember(_COPIES, key, (variants, copies), 256)
-    return entry[1]
 
 
 def _holds_any(pool: int, count: int, hand: int) -> float:
@@ -183,7 +167,7 @@ class Decisions:
             variants is not self.variants and variants != self.variants
         ):
             self.variants, self.players = variants, s.players
-            self.copies = _copies(s.players, variants)
+            self.copies = deck_copies(s.players, variants)
             self.segments.clear()
             self.steps.clear()
             self.choices.clear()
@@ -247,7 +231,7 @@ def _later_seats(
     if memo is None:
         last = s.trick == TRICKS_PER_ROUND
         opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        copies = _copies(players, s.variants)
+        copies = deck_copies(players, s.variants)
     else:
         tail = memo.tail
         if (
@@ -263,7 +247,7 @@ def _later_seats(
         opponents = tail[len(tail) - later :]
         copies = memo.copies
         if not copies:
-            copies = memo.copies = _copies(players, s.variants)
+            copies = memo.copies = deck_copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
