@@ -13,6 +13,7 @@ one (softmax over sensible actions).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -28,6 +29,7 @@ from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.rollout import Decisions, rollout, rollout_seats, score_ids
 from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds, seat_styles
 from engine.cards import RACER_SUITS, Suit
+from engine.game import Game
 from engine.rng import Rng
 from engine.sim import SimState, canonical
 from engine.view import Observation
@@ -172,30 +174,59 @@ def test_noise_reaches_the_modelled_opponents_and_only_them() -> None:
     assert noisy != exact
 
 
+def _positions(games: int, every: int) -> Iterator[tuple[int, Game]]:
+    """Seeded random games of 3 to 5 players across the variants, each position kept with
+    a chance of one in ``every``: (the game's index, the game at that position; not to be
+    changed by the caller)."""
+    for index in range(games):
+        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
+        rng = Rng(index)
+        while game.winner is None:
+            if rng.below(every) == 0:
+                yield index, game
+            legal = game.legal_actions()
+            game.apply(legal[rng.below(len(legal))])
+
+
+def _played_alike(
+    sampled: SimState,
+    action: int,
+    world: int,
+    styles: list[Style],
+    decisions: Decisions,
+    segment: int = -1,
+) -> None:
+    """A rollout after ``action`` that shares ``decisions`` (and, given, the state's
+    ``segment``) plays exactly as one without them: value, final state, generator."""
+    plain, shared = sampled.clone(), sampled.clone()
+    plain.apply(action)
+    shared.apply(action)
+    plain_rng, shared_rng = Rng(world), Rng(world)
+    expected = rollout_seats(plain, plain_rng, styles, False)
+    got = rollout_seats(shared, shared_rng, styles, False, decisions, segment)
+    assert got == expected
+    assert shared.to_dict() == plain.to_dict()
+    assert shared_rng.state == plain_rng.state
+
+
 def test_a_rollout_without_the_round_end_deal_gives_the_same_values() -> None:
     """The search's rollouts stop before the next round's deal (SimState.play_out): the
     values, the laps, gas and next lead must be those of the rollout that deals."""
     compared = 0
-    for index in range(24):
-        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
-        rng = Rng(index)
-        while game.winner is None:
-            if rng.below(3) == 0:
-                dealt, undealt = SimState.from_game(game), SimState.from_game(game)
-                seat = dealt.turn
-                noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
-                expected = rollout(dealt, Rng(compared), NORMAL, noisy, seat)
-                got = rollout(undealt, Rng(compared), NORMAL, noisy, seat, deal=False)
-                assert got == expected, (index, compared)
-                assert (undealt.laps, undealt.gas, undealt.lead, undealt.winner) == (
-                    dealt.laps,
-                    dealt.gas,
-                    dealt.lead,
-                    dealt.winner,
-                )
-                compared += 1
-            legal = game.legal_actions()
-            game.apply(legal[rng.below(len(legal))])
+    for index, game in _positions(24, 3):
+        dealt, undealt = SimState.from_game(game), SimState.from_game(game)
+        seat = dealt.turn
+        noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
+        expected = rollout(dealt, Rng(compared), NORMAL, noisy, seat)
+        got = rollout(undealt, Rng(compared), NORMAL, noisy, seat, deal=False)
+        assert got == expected, (index, compared)
+        assert (undealt.laps, undealt.gas, undealt.lead, undealt.winner) == (
+            dealt.laps,
+            dealt.gas,
+            dealt.lead,
+            dealt.winner,
+        )
+        compared += 1
     assert compared > 100
 
 
@@ -205,31 +236,17 @@ def test_a_search_s_shared_decisions_change_no_rollout() -> None:
     table here in turn, so it must also never answer from another table's choices."""
     decisions = Decisions()
     compared = 0
-    for index in range(18):
-        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
-        rng = Rng(index)
-        while game.winner is None:
-            seat = game.current_seat
-            assert seat is not None
-            if rng.below(3) == 0:
-                determinizer = Determinizer(game.view(seat))
-                noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
-                styles = seat_styles(seat, game.players, noisy, ())
-                for world in range(4):
-                    sampled = determinizer.sample_core(Rng(world))
-                    for action in sampled.legal()[:3]:
-                        plain, shared = sampled.clone(), sampled.clone()
-                        plain.apply(action)
-                        shared.apply(action)
-                        plain_rng, shared_rng = Rng(world), Rng(world)
-                        expected = rollout_seats(plain, plain_rng, styles, False)
-                        got = rollout_seats(shared, shared_rng, styles, False, decisions)
-                        assert got == expected, (index, compared)
-                        assert shared.to_dict() == plain.to_dict(), (index, compared)
-                        assert shared_rng.state == plain_rng.state, (index, compared)
-                        compared += 1
-            legal = game.legal_actions()
-            game.apply(legal[rng.below(len(legal))])
+    for _, game in _positions(18, 3):
+        seat = game.current_seat
+        assert seat is not None
+        determinizer = Determinizer(game.view(seat))
+        noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
+        styles = seat_styles(seat, game.players, noisy, ())
+        for world in range(4):
+            sampled = determinizer.sample_core(Rng(world))
+            for action in sampled.legal()[:3]:
+                _played_alike(sampled, action, world, styles, decisions)
+                compared += 1
     assert compared > 500
     assert decisions.hits > 1000  # the cache is really used
 
@@ -240,32 +257,20 @@ def test_a_candidate_s_public_state_is_the_same_in_every_world() -> None:
     same id, and a rollout handed the id must play as one without the cache."""
     decisions = Decisions()
     compared = 0
-    for index in range(12):
-        game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
-        rng = Rng(index)
-        while game.winner is None:
-            seat = game.current_seat
-            assert seat is not None
-            if rng.below(4) == 0:
-                determinizer = Determinizer(game.view(seat))
-                styles = seat_styles(seat, game.players, OPPONENT_MODELS[index % 4], ())
-                starts: dict[int, int] = {}
-                for world in range(3):
-                    sampled = determinizer.sample_core(Rng(world))
-                    for action in sampled.legal()[:4]:
-                        plain, shared = sampled.clone(), sampled.clone()
-                        plain.apply(action)
-                        shared.apply(action)
-                        decisions.bind(shared, styles)
-                        start = starts.setdefault(action, decisions.segment(shared))
-                        assert decisions.segment(shared) == start, (index, compared)
-                        plain_rng, shared_rng = Rng(world), Rng(world)
-                        expected = rollout_seats(plain, plain_rng, styles, False)
-                        got = rollout_seats(shared, shared_rng, styles, False, decisions, start)
-                        assert got == expected, (index, compared)
-                        assert shared.to_dict() == plain.to_dict(), (index, compared)
-                        assert shared_rng.state == plain_rng.state, (index, compared)
-                        compared += 1
-            legal = game.legal_actions()
-            game.apply(legal[rng.below(len(legal))])
+    for index, game in _positions(12, 4):
+        seat = game.current_seat
+        assert seat is not None
+        determinizer = Determinizer(game.view(seat))
+        styles = seat_styles(seat, game.players, OPPONENT_MODELS[index % 4], ())
+        starts: dict[int, int] = {}
+        for world in range(3):
+            sampled = determinizer.sample_core(Rng(world))
+            for action in sampled.legal()[:4]:
+                after = sampled.clone()
+                after.apply(action)
+                decisions.bind(after, styles)
+                start = starts.setdefault(action, decisions.segment(after))
+                assert decisions.segment(after) == start, (index, compared)
+                _played_alike(sampled, action, world, styles, decisions, start)
+                compared += 1
     assert compared > 300
