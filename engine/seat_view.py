@@ -81,6 +81,9 @@ PUBLIC_FORMS: tuple[PublicForm, ...] = tuple(dict.fromkeys(_public_form(i) for i
 _FORM_ID = {form: i for i, form in enumerate(PUBLIC_FORMS)}
 #: The public form id of each action id: all an onlooker learns of that play.
 PUBLIC_ID: tuple[int, ...] = tuple(_FORM_ID[_public_form(i)] for i in INFO)
+#: Per public form id: the first action id with that form (for a Tune Up, the Tune Up of
+#: one fixed card, standing for the face-down one).
+FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
 #: Per public form id: whether it is a card played face up from the hand (its suit shows).
 FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).

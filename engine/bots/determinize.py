@@ -31,7 +31,7 @@ from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Game, Play
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, PUBLIC_FORMS, PUBLIC_ID, TUNED, SeatView
+from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
 from engine.sim import (
     ACTION_ID,
     GAS,
@@ -220,9 +220,6 @@ class Determinizer:
 
 #: Per suit index: the action id of its Tune Up.
 _TUNE_UP_ID = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
-#: Per public form id: the first action id with that form. For a Tune Up that is the
-#: Tune Up of one fixed card, which stands for the face-down one (nothing reads it).
-_FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
 
 
 def _hands_in_order(
@@ -292,7 +289,7 @@ def fixed_deal(observation: Seen) -> SimState:
             s.tuners += 1
         else:
             s.zf_in = True
-        s.plays.append((player, _FORM_ACTION[form], speed))
+        s.plays.append((player, FORM_ACTION[form], speed))
     s.face_up = list(view.face_up)
     s.discards = [i for i in range(SUITS) for _ in range(pool[i])]
     s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)

@@ -30,16 +30,9 @@ from engine.actions import Action
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.rollout import score_ids, sensible
 from engine.cards import MAX_GAS, SUIT_ORDER, Suit
-from engine.seat_view import PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import ACTION_ID, INFO, PLAY, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
+from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
+from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
 
-#: Per public form of a face-up card: its action id (the 0/5 card has none here).
-_FORM_ACTION: dict[int, int] = {}
-for _i, _form in enumerate(PUBLIC_FORMS):
-    for _a, _info in enumerate(INFO):
-        if _form[0] == PLAY and _info == _form:
-            _FORM_ACTION[_i] = _a
-            break
 #: Per suit index: the id of the Tune Up of that card.
 _TUNE_UP = [ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER]
 #: The floor of an opponent's modelled chance of a play: a model that is sometimes
@@ -63,15 +56,15 @@ def _steps(view: SeatView) -> list[Step] | None:
             if TUNED[form]:
                 steps.append((seat, -1, discards))
                 discards += 1
-            elif form in _FORM_ACTION:
-                steps.append((seat, _FORM_ACTION[form], 0))
+            elif FACE_UP[form]:
+                steps.append((seat, FORM_ACTION[form], 0))
             else:
                 return None
     for j, (seat, form, _) in enumerate(view.trick_plays):
         if TUNED[form]:
             steps.append((seat, -1, -1 - j))
-        elif form in _FORM_ACTION:
-            steps.append((seat, _FORM_ACTION[form], 0))
+        elif FACE_UP[form]:
+            steps.append((seat, FORM_ACTION[form], 0))
         else:
             return None
     return steps
