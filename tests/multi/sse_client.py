@@ -6,8 +6,10 @@ can wait for "the next state with turn >= n" with a timeout instead of sleeping.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +31,7 @@ class SseReader:
         self.content_encoding: str | None = None
         self.error: BaseException | None = None
         self._connected = threading.Event()
+        self._socket: socket.socket | None = None
         self._client = httpx.Client(timeout=httpx.Timeout(10.0, read=None))
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -38,6 +41,7 @@ class SseReader:
         try:
             with self._client.stream("GET", self.url, headers=self.headers) as response:
                 self.status = response.status_code
+                self._socket = response.extensions["network_stream"].get_extra_info("socket")
                 self.content_type = response.headers.get("content-type")
                 self.content_encoding = response.headers.get("content-encoding")
                 self._connected.set()
@@ -88,6 +92,14 @@ class SseReader:
         return found
 
     def close(self) -> None:
-        """Stop reading and close the connection."""
+        """Stop reading and close the connection, so the server sees the client leave now.
+
+        Closing a socket that another thread is blocked reading from does not end the
+        connection on Linux (the blocked read keeps it open until data arrives), so the
+        socket is shut down first: that sends the FIN at once and wakes the reader.
+        """
+        if self._socket is not None:
+            with contextlib.suppress(OSError):  # the server may have ended it first
+                self._socket.shutdown(socket.SHUT_RDWR)
         self._client.close()
         self._thread.join(5)
