@@ -12,11 +12,15 @@ places on ties) and milliseconds per move (mean and 99th percentile).
 Seat tokens are bot kinds (``random``, ``easy``, ``normal``, ``hard``); a hard bot may
 carry its own budget, ``hard:400ms`` or ``hard:300it``, and is then reported under that
 label; ``hard:200ms:4models`` also sets its opponent models, ``:noise0`` their
-temperature, ``:24cand`` how many candidates it compares, and ``:knows`` tells it which
-seats are normal bots (it models those exactly). Hard bots' budgets run on ``--clock cpu``
-by default, the CPU time of the searching process (so a budget buys the same search
-however busy the machine is, and figures measured under load still compare); ``--clock wall``
-gives them real time, as the server does. Moves are timed on that clock.
+temperature and ``:24cand`` how many candidates it compares. Every hard bot is told
+which seats are normal bots, as a table shows every player which seats are bots of which
+level, and models those seats exactly; ``:blind`` keeps that from it. ``:reply3`` also
+tells it which seats are hard bots, the first of which to move answers each candidate in
+its rollouts with the best of the normal policy's 3 best moves for itself. Hard bots' budgets
+run on ``--clock cpu`` by default, the CPU time of the searching process (so a budget
+buys the same search however busy the machine is, and figures measured under load still
+compare); ``--clock wall`` gives them real time, as the server does. Moves are timed on
+that clock. Each pair of bots is also compared deal by deal (:func:`paired_difference`).
 Example::
 
     python -m engine.tournament --players 4 --seats hard,normal,normal,normal \
@@ -56,12 +60,17 @@ class SeatSpec:
     kind: str
     options: tuple[tuple[str, int | float | str], ...] = ()
 
-    def build(self, seed: int, normal_seats: tuple[int, ...] = ()) -> Bot:
-        """A fresh bot of this kind; a hard bot with the ``knows`` option is told the
-        ``normal_seats`` (the seats of this game's normal bots)."""
+    def build(self, seed: int, table: tuple[str, ...] = ()) -> Bot:
+        """A fresh bot of this kind. Unless it is ``:blind``, a hard bot is told which
+        seats of the ``table`` (the kind of bot in each seat, which a table shows every
+        player) are normal bots, and with ``:replyN`` which are hard bots."""
         options: dict[str, Any] = dict(self.options)
-        if options.pop("knows", 0):
-            options["normal_seats"] = normal_seats
+        if self.kind == "hard" and not options.pop("blind", 0):
+            options["normal_seats"] = tuple(s for s, kind in enumerate(table) if kind == "normal")
+            if "reply_width" in options:
+                options["searcher_seats"] = tuple(
+                    s for s, kind in enumerate(table) if kind == "hard"
+                )
         return make_bot(self.kind, seed, **options)
 
 
@@ -70,8 +79,9 @@ def parse_seat(
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
     (the hard bot's opponent models), ``:noise0.5`` (their temperature), ``:24cand``
-    (how many candidates it compares) and ``:knows`` (it is told which seats are normal
-    bots, and models those exactly); the global budget and ``clock`` apply to hard.
+    (how many candidates it compares) and ``:blind`` (it is not told which seats are
+    normal bots, so it models them with noise like anyone); the global budget and
+    ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
@@ -79,8 +89,10 @@ def parse_seat(
     (('models', 4), ('time_budget_ms', 200))
     >>> parse_seat("hard:200ms:noise0", None, None).options
     (('noise', 0.0), ('time_budget_ms', 200))
-    >>> parse_seat("hard:24cand:knows", None, None).options
-    (('candidates', 24), ('knows', 1))
+    >>> parse_seat("hard:24cand:blind", None, None).options
+    (('blind', 1), ('candidates', 24))
+    >>> parse_seat("hard:knows", None, None).options
+    ()
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -103,11 +115,16 @@ def parse_seat(
         if part.endswith("models"):
             options["models"] = int(part[: -len("models")])
             continue
-        if part == "knows":
-            options["knows"] = 1
+        if part == "blind":
+            options["blind"] = 1
+            continue
+        if part == "knows":  # what every hard seat is told now; kept so old commands run
             continue
         if part.endswith("cand"):
             options["candidates"] = int(part[: -len("cand")])
+            continue
+        if part.startswith("reply"):
+            options["reply_width"] = int(part[len("reply") :])
             continue
         if part.startswith("noise"):
             options["noise"] = float(part[len("noise") :])
@@ -156,6 +173,7 @@ class SeatResult:
     won: bool
     place: float
     move_ms: list[float]
+    deal: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +225,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
     )
     timings: list[list[float]] = [[] for _ in range(job.players)]
     clock = CLOCKS[job.clock]
-    normal_seats = tuple(s for s in range(job.players) if seats[s].kind == "normal")
+    table = tuple(spec.kind for spec in seats)
     decisions = 0
     while not game.is_over:
         seat = game.current_seat
@@ -217,14 +235,14 @@ def play_game(job: GameJob) -> list[SeatResult]:
             raise RuntimeError(f"Game {job.index} did not end after {MAX_DECISIONS} moves.")
         observation = game.view(seat)
         seed = mix_seed(job.seed, _BOT_STREAM, job.index, seat, decisions)
-        bot = seats[seat].build(seed, normal_seats)
+        bot = seats[seat].build(seed, table)
         start = clock()
         action = bot.choose(observation)
         timings[seat].append((clock() - start) * 1000.0)
         game.apply(action, seat)
     finish = places(game.laps, game.gas, game.winner)
     return [
-        SeatResult(seats[s].label, s, game.winner == s, finish[s], timings[s])
+        SeatResult(seats[s].label, s, game.winner == s, finish[s], timings[s], deal)
         for s in range(job.players)
     ]
 
@@ -272,6 +290,8 @@ class Tally:
     wins: int = 0
     place_sum: float = 0.0
     move_ms: list[float] = field(default_factory=list)
+    #: Seat-games and wins per deal, for the paired differences between bots.
+    by_deal: dict[int, list[int]] = field(default_factory=dict)
 
     def add(self, result: SeatResult) -> None:
         """Count one seat-game."""
@@ -279,6 +299,17 @@ class Tally:
         self.wins += result.won
         self.place_sum += result.place
         self.move_ms.extend(result.move_ms)
+
+    def add_deal(self, result: SeatResult) -> None:
+        """Count one seat-game in its deal's tally."""
+        games_wins = self.by_deal.setdefault(result.deal, [0, 0])
+        games_wins[0] += 1
+        games_wins[1] += result.won
+
+    def deal_rate(self, deal: int) -> float:
+        """This bot's win rate in ``deal``."""
+        games, wins = self.by_deal[deal]
+        return wins / games
 
     def summary(self) -> dict[str, Any]:
         """The figures the tournament prints, as JSON-ready data."""
@@ -295,10 +326,34 @@ class Tally:
         }
 
 
+def paired_difference(
+    rates: Sequence[tuple[float, float]], z: float = 1.96
+) -> tuple[float, float, float]:
+    """The mean of ``a - b`` over deals, ``rates`` holding each deal's win rates of two
+    bots, with its 95% interval from the spread of the deals' differences.
+
+    Duplicate deals seat every bot in every seat of a deal, so a deal's luck (a hand
+    that wins from any seat) cancels inside the deal's difference: the interval is that
+    much narrower than one that treats the games as independent.
+
+    >>> mean, low, high = paired_difference([(2 / 3, 1 / 3), (1 / 3, 1 / 3), (1 / 3, 0.0)])
+    >>> round(mean, 4), round(low, 4), round(high, 4)
+    (0.2222, 0.0044, 0.44)
+    """
+    diffs = [a - b for a, b in rates]
+    n = len(diffs)
+    if n < 2:
+        return (sum(diffs) / n if n else 0.0, -1.0, 1.0)
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    return (mean, mean - z * spread, mean + z * spread)
+
+
 def _count(tallies: dict[str, Tally], results: list[SeatResult], done: int, every: int) -> None:
     """Add one game's results; every ``every`` games, print the running wins to stderr."""
     for result in results:
         tallies[result.label].add(result)
+        tallies[result.label].add_deal(result)
     if every and done % every == 0:
         wins = ", ".join(f"{label} {t.wins}/{t.games}" for label, t in tallies.items())
         print(f"after {done} games: {wins}", file=sys.stderr, flush=True)
@@ -335,7 +390,24 @@ def run(
         "clock": clock,
         "variants": variants.to_dict(),
         "bots": {label: tally.summary() for label, tally in tallies.items()},
+        "differences": differences(tallies),
     }
+
+
+def differences(tallies: dict[str, Tally]) -> list[dict[str, Any]]:
+    """For each pair of bots (in seat order), the first's win rate minus the second's,
+    paired by deal (:func:`paired_difference`)."""
+    labels = list(tallies)
+    found = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            deals = sorted(tallies[a].by_deal.keys() & tallies[b].by_deal.keys())
+            rates = [(tallies[a].deal_rate(d), tallies[b].deal_rate(d)) for d in deals]
+            mean, low, high = paired_difference(rates)
+            found.append(
+                {"a": a, "b": b, "deals": len(deals), "difference": mean, "ci95": [low, high]}
+            )
+    return found
 
 
 def render(report: dict[str, Any]) -> str:
@@ -355,6 +427,12 @@ def render(report: dict[str, Any]) -> str:
             f"{label:<12}{s['games']:>7}{s['wins']:>7}{s['win_rate']:>10.1%}"
             f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s['mean_place']:>12.2f}"
             f"{s['ms_per_move_mean']:>10.1f}{s['ms_per_move_p99']:>9.1f}"
+        )
+    for d in report["differences"]:
+        lo, hi = d["ci95"]
+        lines.append(
+            f"{d['a']} minus {d['b']}: {100 * d['difference']:+.1f} points "
+            f"[{100 * lo:+.1f}, {100 * hi:+.1f}], paired over {d['deals']} deals"
         )
     return "\n".join(lines)
 

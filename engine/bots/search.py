@@ -7,7 +7,9 @@ For one decision the bot
 2. repeatedly samples a full game consistent with its observation
    (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
    surviving candidate followed by the normal heuristic for every seat to the end of the
-   round, scoring the result with :func:`engine.bots.value.win_chances`;
+   round, scoring the result with :func:`engine.bots.value.win_chances` (a seat known to
+   be another searching bot answers the candidate with the best of a few moves for
+   itself instead, :func:`_play_replying`);
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
    so the luck of the deal cancels out), dropping those clearly behind as evidence grows;
 4. stops at the time budget (default :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`,
@@ -45,8 +47,9 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
 from engine.bots.players import policy_state
-from engine.bots.rollout import Decisions, score_ids, sensible
+from engine.bots.rollout import Decisions, choose_id, score_ids, sensible
 from engine.bots.rollout import rollout_seats as sim_rollout
+from engine.bots.value import chances
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState, legal_ids
@@ -87,9 +90,14 @@ HARD_OPTIONS = frozenset(
         "noise",
         "infer",
         "normal_seats",
+        "searcher_seats",
+        "reply_width",
     }
 )
 """The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
+DEFAULT_REPLY_WIDTH = 3
+"""How many of the normal policy's best sensible actions a seat known to be a searching bot
+weighs when it replies in a rollout (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 
@@ -221,6 +229,8 @@ def run_worlds(
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
     normal_seats: tuple[int, ...] = (),
+    searcher_seats: tuple[int, ...] = (),
+    reply_width: int = DEFAULT_REPLY_WIDTH,
 ) -> tuple[list[list[float]], int, list[int]]:
     """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
     world (NaN for candidates pruned), the rollouts run and the candidates still in the
@@ -229,11 +239,21 @@ def run_worlds(
     budget is left out: every kept row holds a value for every candidate still running, so
     they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
     every world (a reference search). The ``normal_seats``, seats known to be normal bots,
-    play the normal bot's policy exactly in every world, whatever the models and noise.
-    Every world weighs the same (:func:`run_weighted` weighs them by the opponents'
-    plays)."""
+    play the normal bot's policy exactly in every world, whatever the models and noise;
+    the first of the ``searcher_seats`` (seats known to be searching bots) to move after
+    a candidate replies as :func:`_play_replying` says. Every world weighs the same
+    (:func:`run_weighted` weighs them by the opponents' plays)."""
     rows, _, used, alive = run_weighted(
-        observation, actions, seed, stop, models, prune, noise, normal_seats=normal_seats
+        observation,
+        actions,
+        seed,
+        stop,
+        models,
+        prune,
+        noise,
+        normal_seats=normal_seats,
+        searcher_seats=searcher_seats,
+        reply_width=reply_width,
     )
     return rows, used, alive
 
@@ -248,6 +268,8 @@ def run_weighted(
     noise: float = DEFAULT_NOISE,
     infer: float = 0.0,
     normal_seats: tuple[int, ...] = (),
+    searcher_seats: tuple[int, ...] = (),
+    reply_width: int = DEFAULT_REPLY_WIDTH,
 ) -> SearchPart:
     """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
     likelihood of the opponents' plays this round in that world at softmax temperature
@@ -272,6 +294,7 @@ def run_weighted(
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
     starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     best = -math.inf
+    searchers = frozenset(searcher_seats) - {seat}
     while not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
@@ -287,6 +310,13 @@ def run_weighted(
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
+            if searchers:
+                values, rollouts = _play_replying(
+                    world, ids[i], rollout_seed, styles, decisions, searchers, reply_width
+                )
+                row[i] = values[seat]
+                used += max(1, rollouts)  # a round that ended at once still counts
+                continue
             row[i] = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)[seat]
             used += 1
         stats.add(row)
@@ -317,6 +347,54 @@ def _play(
         decisions.bind(state, styles)
         starts[i] = decisions.segment(state)
     return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
+
+
+def _play_replying(
+    world: SimState,
+    action: int,
+    seed: int,
+    styles: list[Style],
+    decisions: Decisions,
+    searchers: frozenset[int],
+    width: int,
+) -> tuple[list[float], int]:
+    """The rollout of ``action`` in ``world`` when the other seats include searching bots
+    (``searchers``), and how many rollouts it took.
+
+    A searching bot does not play like the noisy normal policy that models everyone else:
+    it weighs a few moves and plays the one that does best for itself. So the first of
+    the ``searchers`` to move after ``action`` does that here: of the normal policy's
+    ``width`` best sensible actions it plays the one whose rollout (the same seed for
+    each, so they differ only by the reply) leaves it the best chance, and the rollout
+    ends that way. A plan that only works if that seat misplays is then scored by the
+    reply that punishes it. The replying seat sees the world's cards, so it answers
+    better than a real searcher could; that errs on the side of caution."""
+    state = world.clone()
+    rng = Rng(seed)
+    going = state.play_out(action)
+    while going and state.winner < 0 and state.turn not in searchers:
+        going = state.play_out(choose_id(state, styles[state.turn], rng))
+    if not going or state.winner >= 0:
+        winner = None if state.winner < 0 else state.winner
+        return chances(state.players, state.laps, state.gas, state.lead, winner), 0
+    replier = state.turn
+    key = state.legal_key()
+    scores, chances_ = score_ids(state, key, NORMAL)
+    legal = legal_ids(key)
+    ranked = sorted(sensible(legal, scores, chances_), key=lambda i: -scores[i])[:width]
+    reply_seed = rng.next_u64()
+    best: list[float] | None = None
+    for i in ranked:
+        branch = state.clone()
+        if branch.play_out(legal[i]) and branch.winner < 0:
+            values = sim_rollout(branch, Rng(reply_seed), styles, False, decisions)
+        else:
+            winner = None if branch.winner < 0 else branch.winner
+            values = chances(branch.players, branch.laps, branch.gas, branch.lead, winner)
+        if best is None or values[replier] > best[replier]:
+            best = values
+    assert best is not None  # a seat to move has a sensible action
+    return best, len(ranked)
 
 
 def _prune(stats: _Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:
@@ -388,7 +466,19 @@ def run_job(args: SearchJob) -> SearchPart:
     absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
     queue runs only for what is left of the budget instead of its whole length; on the
     CPU clock each worker spends the budget of its own thread's time."""
-    observation, action_dicts, seed, stop, budget_s, models, noise, infer, normal_seats = args
+    (
+        observation,
+        action_dicts,
+        seed,
+        stop,
+        budget_s,
+        models,
+        noise,
+        infer,
+        normal_seats,
+        searcher_seats,
+        reply_width,
+    ) = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
@@ -401,11 +491,23 @@ def run_job(args: SearchJob) -> SearchPart:
         noise=noise,
         infer=infer,
         normal_seats=normal_seats,
+        searcher_seats=searcher_seats,
+        reply_width=reply_width,
     )
 
 
 SearchJob = tuple[
-    SeatView, list[ActionDict], int, "Stop", float, int, float, float, tuple[int, ...]
+    SeatView,
+    list[ActionDict],
+    int,
+    "Stop",
+    float,
+    int,
+    float,
+    float,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
 ]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
@@ -453,6 +555,8 @@ class HardBot(Bot):
         map_jobs: MapJobs | None = None,
         infer: float = DEFAULT_INFER,
         normal_seats: Iterable[int] = (),
+        searcher_seats: Iterable[int] = (),
+        reply_width: int = DEFAULT_REPLY_WIDTH,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -479,8 +583,16 @@ class HardBot(Bot):
         self.infer = float(infer)
         #: Seats known to be normal bots: the search models them exactly (no noise).
         self.normal_seats = tuple(sorted({int(i) for i in normal_seats}))
-        if any(i < 0 for i in self.normal_seats):
-            raise ValueError("normal_seats are seat numbers, from 0.")
+        #: Seats known to be searching bots: the first to move after a candidate replies
+        #: with the best of a few moves for itself (:func:`_play_replying`).
+        self.searcher_seats = tuple(sorted({int(i) for i in searcher_seats}))
+        if any(i < 0 for i in (*self.normal_seats, *self.searcher_seats)):
+            raise ValueError("normal_seats and searcher_seats are seat numbers, from 0.")
+        if set(self.normal_seats) & set(self.searcher_seats):
+            raise ValueError("A seat is a normal bot or a searching bot, not both.")
+        if reply_width < 1:
+            raise ValueError("reply_width (a searching seat's replies weighed) is at least 1.")
+        self.reply_width = int(reply_width)
         self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
@@ -515,6 +627,8 @@ class HardBot(Bot):
                     noise=self.noise,
                     infer=self.infer,
                     normal_seats=self.normal_seats,
+                    searcher_seats=self.searcher_seats,
+                    reply_width=self.reply_width,
                 )
             ]
         self.last_rollouts = sum(used for _, _, used, _ in parts)
@@ -549,6 +663,8 @@ class HardBot(Bot):
                 self.noise,
                 self.infer,
                 self.normal_seats,
+                self.searcher_seats,
+                self.reply_width,
             )
             for w in range(self.workers)
         ]

@@ -77,18 +77,24 @@ def test_the_hard_bot_told_of_normal_seats_searches_as_without_noise() -> None:
         HardBot(1, normal_seats=[-1])
 
 
-def test_a_knowing_tournament_seat_is_told_the_games_normal_seats() -> None:
-    knows = parse_seat("hard:knows:noise0.4:20it", None, None)
-    exact = parse_seat("hard:noise0:20it", None, None)
+def test_a_tournament_hard_seat_is_told_the_games_normal_seats_unless_blind() -> None:
+    told = parse_seat("hard:noise0.4:20it", None, None)
+    blind = parse_seat("hard:blind:noise0.4:20it", None, None)
+    exact = parse_seat("hard:blind:noise0:20it", None, None)
     normal = parse_seat("normal", None, None)
+    differ = 0
     for index in range(3):
         # Every other seat is a normal bot: told of them, the noise is gone.
-        one = play_game(GameJob(index, 3, Variants(), 5, (knows, normal, normal)))
+        one = play_game(GameJob(index, 3, Variants(), 5, (told, normal, normal)))
         two = play_game(GameJob(index, 3, Variants(), 5, (exact, normal, normal)))
         assert [(r.seat, r.won, r.place) for r in one] == [(r.seat, r.won, r.place) for r in two]
+        three = play_game(GameJob(index, 3, Variants(), 5, (blind, normal, normal)))
+        differ += [(r.won, r.place) for r in three] != [(r.won, r.place) for r in two]
+    # Not told, the noisy model plays other games.
+    assert differ > 0
 
 
-def test_the_tournament_tells_a_knowing_seat_where_this_games_normal_bots_sit(
+def test_the_tournament_tells_a_hard_seat_where_this_games_normal_bots_sit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     told: list[tuple[int, ...]] = []
@@ -96,13 +102,17 @@ def test_the_tournament_tells_a_knowing_seat_where_this_games_normal_bots_sit(
 
     def recording(kind: str, seed: int, **options: Any) -> Bot:
         if kind == "hard":
-            told.append(options["normal_seats"])
+            told.append(options.get("normal_seats", ()))
         return real(kind, seed, **options)
 
     monkeypatch.setattr(tournament, "make_bot", recording)
-    specs = tuple(parse_seat(k, None, None) for k in ("hard:knows:4it", "normal", "easy"))
+    specs = tuple(parse_seat(k, None, None) for k in ("hard:4it", "normal", "easy"))
+    blind = (parse_seat("hard:blind:4it", None, None), *specs[1:])
     for index in range(3):  # the seats rotate from game to game
         _, seats = seating(GameJob(index, 3, Variants(), 5, specs))
         told.clear()
         play_game(GameJob(index, 3, Variants(), 5, specs))
         assert told and set(told) == {(seats.index(specs[1]),)}
+        told.clear()
+        play_game(GameJob(index, 3, Variants(), 5, blind))
+        assert told and set(told) == {()}

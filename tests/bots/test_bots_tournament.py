@@ -20,6 +20,7 @@ from engine.tournament import (
     SeatResult,
     SeatSpec,
     main,
+    paired_difference,
     parse_seat,
     percentile,
     places,
@@ -128,7 +129,8 @@ def test_the_table_prints_the_reports_figures() -> None:
     """Each row of the plain-text table is its bot's figures, rounded as labelled."""
     specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
     report = run(3, specs, 6, seed=3)
-    header, columns, *rows = render(report).splitlines()
+    header, columns, *lines = render(report).splitlines()
+    rows, pairs = lines[: len(report["bots"])], lines[len(report["bots"]) :]
     assert header.startswith("3 players, 6 games (2 deals x 3 seat rotations), seed 3")
     assert columns.split()[:4] == ["bot", "games", "wins", "win"]
     row = re.compile(
@@ -153,6 +155,47 @@ def test_the_table_prints_the_reports_figures() -> None:
         )
         assert float(match["place"]) == round(figures["mean_place"], 2)
         assert float(match["ms"]) == round(figures["ms_per_move_mean"], 1)
+    pair = re.compile(
+        r"(?P<a>\S+) minus (?P<b>\S+): (?P<points>[-+][\d.]+) points "
+        r"\[(?P<low>[-+][\d.]+), (?P<high>[-+][\d.]+)\], paired over 2 deals"
+    )
+    matches = [pair.fullmatch(line) for line in pairs]
+    assert all(matches), pairs
+    assert [(m["a"], m["b"]) for m in matches if m] == [
+        ("normal", "easy"),
+        ("normal", "random"),
+        ("easy", "random"),
+    ]
+    for match, difference in zip(matches, report["differences"], strict=True):
+        assert match is not None
+        low, high = difference["ci95"]
+        assert float(match["points"]) == round(100 * difference["difference"], 1)
+        assert (float(match["low"]), float(match["high"])) == (
+            round(100 * low, 1),
+            round(100 * high, 1),
+        )
+
+
+def test_the_paired_difference_is_each_deals_difference_of_win_rates() -> None:
+    """The difference between two bots is the mean over deals of their win rates' gap in
+    that deal; a deal won by whoever sits in one seat leaves no trace in it."""
+    specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
+    report = run(3, specs, 30, seed=7)
+    rates: dict[str, dict[int, list[int]]] = {}
+    for index in range(30):
+        for result in play_game(GameJob(index, 3, Variants(), 7, tuple(specs))):
+            rates.setdefault(result.label, {}).setdefault(index // 3, []).append(result.won)
+    for difference in report["differences"]:
+        a, b = rates[difference["a"]], rates[difference["b"]]
+        gaps = [sum(a[d]) / 3 - sum(b[d]) / 3 for d in range(10)]
+        assert difference["deals"] == 10
+        assert difference["difference"] == pytest.approx(sum(gaps) / 10)
+        low, high = difference["ci95"]
+        assert low < difference["difference"] < high or low == high == difference["difference"]
+    # Two bots that win every deal's games equally often differ by nothing, with no spread.
+    assert paired_difference([(1 / 3, 1 / 3)] * 5) == (0.0, 0.0, 0.0)
+    mean, low, high = paired_difference([(1.0, 0.0), (0.0, 1.0)] * 4)
+    assert mean == 0.0 and low < -0.5 and high > 0.5
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -1,0 +1,144 @@
+"""A hard bot told which seats are searching bots scores each candidate by the reply that
+serves such a seat best: the first of them to move after the candidate plays, of the
+normal policy's few best actions, the one whose rollout leaves it the best chance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine.tournament as tournament
+from engine import new_game
+from engine.bots.base import Bot
+from engine.bots.heuristic import NORMAL
+from engine.bots.rollout import Decisions, rollout_seats, score_ids, sensible
+from engine.bots.search import HardBot, Stop, _noisy, _play_replying, run_worlds
+from engine.bots.value import chances
+from engine.game import Game
+from engine.rng import Rng
+from engine.sim import SimState, legal_ids
+from engine.tournament import GameJob, parse_seat, play_game
+from engine.variants import Variants
+
+
+def _position(seed: int, plays: int = 1) -> Game:
+    game = new_game(players=3, seed=seed)
+    for _ in range(plays):
+        game.apply(game.legal_actions()[0], game.current_seat)
+    return game
+
+
+def _replies(state: SimState, width: int) -> list[int]:
+    key = state.legal_key()
+    scores, chances = score_ids(state, key, NORMAL)
+    legal = legal_ids(key)
+    return [legal[i] for i in sorted(sensible(legal, scores, chances), key=lambda i: -scores[i])][
+        :width
+    ]
+
+
+def test_the_searching_seat_plays_the_reply_best_for_itself() -> None:
+    noisy = _noisy(0, 0.15)
+    differs = 0
+    for seed in range(12):
+        world = _position(seed).core
+        me = world.turn
+        replier = (me + 1) % 3  # moves right after the candidate, in the same trick
+        styles = [NORMAL if i == me else noisy for i in range(3)]
+        candidate = _replies(world, 1)[0]
+        values, rollouts = _play_replying(
+            world, candidate, 99 + seed, styles, Decisions(), frozenset({replier}), 3
+        )
+        after = world.clone()
+        assert after.play_out(candidate) and after.turn == replier
+        reply_seed = Rng(99 + seed).next_u64()  # nothing was drawn before the reply
+        outcomes = []
+        for reply in _replies(after, 3):
+            branch = after.clone()
+            assert branch.play_out(reply)
+            outcomes.append(rollout_seats(branch, Rng(reply_seed), styles, False))
+        assert rollouts == len(outcomes) >= 1
+        assert values == max(outcomes, key=lambda v: v[replier])
+        differs += values != outcomes[0]  # not simply the normal policy's own first choice
+        # The searching bot's own world is untouched.
+        assert world.turn == me
+    assert differs >= 2
+
+
+def test_a_round_that_ends_before_any_searching_seat_moves_is_scored_as_it_stands() -> None:
+    game = new_game(players=3, seed=5)
+    for _ in range(17):  # five tricks of three plays, then two of the sixth
+        game.apply(game.legal_actions()[0], game.current_seat)
+    world = game.core
+    assert (world.trick, len(world.plays), world.round) == (6, 2, 1)
+    me = world.turn
+    last = _replies(world, 1)[0]
+    styles = [NORMAL] * 3
+    values, rollouts = _play_replying(
+        world, last, 7, styles, Decisions(), frozenset({(me + 1) % 3}), 3
+    )
+    plain = world.clone()
+    assert not plain.play_out(last)  # the last card of the round
+    assert rollouts == 0
+    winner = None if plain.winner < 0 else plain.winner
+    assert values == chances(3, plain.laps, plain.gas, plain.lead, winner)
+    assert sum(plain.laps) == 1  # the sixth trick's winner took a lap
+
+
+def test_told_of_a_searching_seat_the_search_scores_other_rounds() -> None:
+    for seed in range(3):
+        view = _position(20 + seed).view(_position(20 + seed).current_seat)
+        assert view.seat is not None
+        others = tuple(s for s in range(3) if s != view.seat)
+        actions = view.legal_actions()[:4]
+        stop = Stop(120, None)
+        plain = run_worlds(view, actions, 3, stop, normal_seats=others[1:])
+        told = run_worlds(
+            view, actions, 3, stop, normal_seats=others[1:], searcher_seats=others[:1]
+        )
+        assert told != plain
+        rows, used, alive = told
+        assert used <= 120 and rows and set(alive) <= set(range(len(actions)))
+        # Its own seat among the searching seats changes nothing: it does not model itself.
+        same = run_worlds(
+            view,
+            actions,
+            3,
+            stop,
+            normal_seats=others[1:],
+            searcher_seats=(*others[:1], view.seat),
+        )
+        assert same == told
+
+
+def test_the_hard_bot_refuses_impossible_tables() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        HardBot(1, normal_seats=[1], searcher_seats=[1, 2])
+    with pytest.raises(ValueError, match="seat numbers"):
+        HardBot(1, searcher_seats=[-1])
+    with pytest.raises(ValueError, match="reply_width"):
+        HardBot(1, searcher_seats=[1], reply_width=0)
+
+
+def test_the_tournament_tells_hard_seats_where_the_normal_and_hard_bots_sit_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    told: list[tuple[Any, Any]] = []
+    real = tournament.make_bot
+
+    def recording(kind: str, seed: int, **options: Any) -> Bot:
+        if kind == "hard":
+            told.append((options.get("normal_seats"), options.get("searcher_seats")))
+        return real(kind, seed, **options)
+
+    monkeypatch.setattr(tournament, "make_bot", recording)
+    for tokens, expected in [
+        (("hard:4it", "hard:5it", "normal"), {((2,), None)}),
+        (("hard:4it:reply3", "hard:5it:reply2", "normal"), {((2,), (0, 1))}),
+        (("hard:4it:blind", "hard:5it:blind:reply3", "normal"), {(None, None)}),
+    ]:
+        specs = tuple(parse_seat(k, None, None) for k in tokens)
+        told.clear()
+        play_game(GameJob(0, 3, Variants(), 5, specs))  # the first game seats them in order
+        assert set(told) == expected
