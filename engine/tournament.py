@@ -79,9 +79,10 @@ def parse_seat(
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
     (the hard bot's opponent models), ``:noise0.5`` (their temperature), ``:24cand``
-    (how many candidates it compares) and ``:blind`` (it is not told which seats are
-    normal bots, so it models them with noise like anyone); the global budget and
-    ``clock`` apply to hard.
+    (how many candidates it compares), ``:blind`` (it is not told which seats are
+    normal bots, so it models them with noise like anyone) and ``:reply3`` (it is told
+    which seats are hard bots, :class:`SeatSpec`); the global budget and ``clock``
+    apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
@@ -91,8 +92,8 @@ def parse_seat(
     (('noise', 0.0), ('time_budget_ms', 200))
     >>> parse_seat("hard:24cand:blind", None, None).options
     (('blind', 1), ('candidates', 24))
-    >>> parse_seat("hard:knows", None, None).options
-    ()
+    >>> parse_seat("hard:knows:reply2:infer0.3", None, None).options
+    (('infer', 0.3), ('reply_width', 2))
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -112,35 +113,35 @@ def parse_seat(
     if parts and kind != "hard":
         raise ValueError(f"Only the hard bot takes a budget, not {kind!r}.")
     for part in parts:
-        if part.endswith("models"):
-            options["models"] = int(part[: -len("models")])
-            continue
-        if part == "blind":
-            options["blind"] = 1
-            continue
-        if part == "knows":  # what every hard seat is told now; kept so old commands run
-            continue
-        if part.endswith("cand"):
-            options["candidates"] = int(part[: -len("cand")])
-            continue
-        if part.startswith("reply"):
-            options["reply_width"] = int(part[len("reply") :])
-            continue
-        if part.startswith("noise"):
-            options["noise"] = float(part[len("noise") :])
-            continue
-        if part.startswith("infer"):
-            options["infer"] = float(part[len("infer") :])
-            continue
-        options.pop("iterations", None)
-        options.pop("time_budget_ms", None)
-        if part.endswith("ms"):
-            options["time_budget_ms"] = int(part[:-2])
-        elif part.endswith("it"):
-            options["iterations"] = int(part[:-2])
-        else:
-            raise ValueError(f"A budget is like 400ms or 300it, not {part!r}.")
+        _hard_option(part, options)
     return SeatSpec(token.strip(), kind, tuple(sorted(options.items())))
+
+
+def _hard_option(part: str, options: dict[str, int | float | str]) -> None:
+    """Put one ``:part`` of a hard seat's token into ``options`` (see :func:`parse_seat`);
+    a budget replaces the global one."""
+    if part == "blind":
+        options["blind"] = 1
+        return
+    if part == "knows":  # what every hard seat is told now; kept so old commands run
+        return
+    for suffix, name in (("models", "models"), ("cand", "candidates")):
+        if part.endswith(suffix):
+            options[name] = int(part[: -len(suffix)])
+            return
+    for prefix, name in (("reply", "reply_width"), ("noise", "noise"), ("infer", "infer")):
+        if part.startswith(prefix):
+            number = part[len(prefix) :]
+            options[name] = int(number) if name == "reply_width" else float(number)
+            return
+    options.pop("iterations", None)
+    options.pop("time_budget_ms", None)
+    if part.endswith("ms"):
+        options["time_budget_ms"] = int(part[:-2])
+    elif part.endswith("it"):
+        options["iterations"] = int(part[:-2])
+    else:
+        raise ValueError(f"A budget is like 400ms or 300it, not {part!r}.")
 
 
 def parse_variants(text: str) -> Variants:

@@ -279,15 +279,12 @@ def run_weighted(
     far is not played at all."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
-    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
-    inference = inference if inference is not None and inference.active else None
+    inference = _inference(determinizer, infer)
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
-    tables = [
-        seat_styles(seat, determinizer.view.players, _noisy(m, noise), normal_seats)
-        for m in range(models)
-    ]
+    players = determinizer.view.players
+    tables = [seat_styles(seat, players, _noisy(m, noise), normal_seats) for m in range(models)]
     paired: list[list[float]] = []
     logs: list[float] = []
     used = 0
@@ -310,21 +307,24 @@ def run_weighted(
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
-            if searchers:
-                values, rollouts = _play_replying(
-                    world, ids[i], rollout_seed, styles, decisions, searchers, reply_width
-                )
-                row[i] = values[seat]
-                used += max(1, rollouts)  # a round that ended at once still counts
-                continue
-            row[i] = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)[seat]
-            used += 1
+            values, rollouts = _play(
+                world, ids[i], rollout_seed, styles, decisions, starts, i, searchers, reply_width
+            )
+            row[i] = values[seat]
+            used += rollouts
         stats.add(row)
         paired.append(row)
         logs.append(log)
         if prune and stats.worlds % 4 == 0:
             _prune(stats, paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
+
+
+def _inference(determinizer: Determinizer, infer: float) -> Inference | None:
+    """The inference at temperature ``infer`` from the plays the view shows, or None when
+    it is off (0) or has nothing to go on."""
+    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
+    return inference if inference is not None and inference.active else None
 
 
 def _play(
@@ -335,18 +335,26 @@ def _play(
     decisions: Decisions,
     starts: list[int],
     i: int,
-) -> list[float]:
-    """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``
-    is the id in ``decisions`` of the public state after the candidate (-1: not yet
-    known): the same in every world, as the sampled cards are hidden, so it is worked out
-    on the candidate's first world only. (The styles of later worlds are not bound to
-    ``decisions`` then: the search keeps them alive, so their ids stay theirs.)"""
+    searchers: frozenset[int] = frozenset(),
+    reply_width: int = DEFAULT_REPLY_WIDTH,
+) -> tuple[list[float], int]:
+    """The rollout of candidate ``i`` (action id ``action``) in ``world``, and how many
+    rollouts that counts for: one, or with ``searchers`` those of :func:`_play_replying`.
+    ``starts[i]`` is the id in ``decisions`` of the public state after the candidate (-1:
+    not yet known): the same in every world, as the sampled cards are hidden, so it is
+    worked out on the candidate's first world only. (The styles of later worlds are not
+    bound to ``decisions`` then: the search keeps them alive, so their ids stay theirs.)"""
+    if searchers:
+        values, rollouts = _play_replying(
+            world, action, seed, styles, decisions, searchers, reply_width
+        )
+        return values, max(1, rollouts)  # a round that ended at once still counts
     state = world.clone()
     state.apply(action)
     if starts[i] < 0:
         decisions.bind(state, styles)
         starts[i] = decisions.segment(state)
-    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
+    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i]), 1
 
 
 def _play_replying(
