@@ -129,10 +129,14 @@ def _hard_option(part: str, options: dict[str, int | float | str]) -> None:
         if part.endswith(suffix):
             options[name] = int(part[: -len(suffix)])
             return
-    for prefix, name in (("reply", "reply_width"), ("noise", "noise"), ("infer", "infer")):
+    numbers: tuple[tuple[str, str, type[int] | type[float]], ...] = (
+        ("reply", "reply_width", int),
+        ("noise", "noise", float),
+        ("infer", "infer", float),
+    )
+    for prefix, name, number in numbers:
         if part.startswith(prefix):
-            number = part[len(prefix) :]
-            options[name] = int(number) if name == "reply_width" else float(number)
+            options[name] = number(part[len(prefix) :])
             return
     options.pop("iterations", None)
     options.pop("time_budget_ms", None)
@@ -295,14 +299,11 @@ class Tally:
     by_deal: dict[int, list[int]] = field(default_factory=dict)
 
     def add(self, result: SeatResult) -> None:
-        """Count one seat-game."""
+        """Count one seat-game, in all and in its deal's tally."""
         self.games += 1
         self.wins += result.won
         self.place_sum += result.place
         self.move_ms.extend(result.move_ms)
-
-    def add_deal(self, result: SeatResult) -> None:
-        """Count one seat-game in its deal's tally."""
         games_wins = self.by_deal.setdefault(result.deal, [0, 0])
         games_wins[0] += 1
         games_wins[1] += result.won
@@ -354,7 +355,6 @@ def _count(tallies: dict[str, Tally], results: list[SeatResult], done: int, ever
     """Add one game's results; every ``every`` games, print the running wins to stderr."""
     for result in results:
         tallies[result.label].add(result)
-        tallies[result.label].add_deal(result)
     if every and done % every == 0:
         wins = ", ".join(f"{label} {t.wins}/{t.games}" for label, t in tallies.items())
         print(f"after {done} games: {wins}", file=sys.stderr, flush=True)

@@ -386,10 +386,8 @@ def _play_replying(
         winner = None if state.winner < 0 else state.winner
         return chances(state.players, state.laps, state.gas, state.lead, winner), 0
     replier = state.turn
-    key = state.legal_key()
-    scores, chances_ = score_ids(state, key, NORMAL)
-    legal = legal_ids(key)
-    ranked = sorted(sensible(legal, scores, chances_), key=lambda i: -scores[i])[:width]
+    legal = legal_ids(state.legal_key())
+    ranked = best_sensible(state, width)
     reply_seed = rng.next_u64()
     best: list[float] | None = None
     for i in ranked:
@@ -531,11 +529,15 @@ MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Ite
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
     """The actions the search compares: the normal policy's ``count`` best sensible
     ones, best first (``actions`` are the observation's legal actions, in order)."""
-    state = policy_state(observation)
+    return [actions[i] for i in best_sensible(policy_state(observation), count)]
+
+
+def best_sensible(state: SimState, count: int) -> list[int]:
+    """The normal policy's ``count`` best sensible actions for the seat to move in
+    ``state``, best first, as indices into its legal actions (``legal_ids``)."""
     key = state.legal_key()
-    scores, chances = score_ids(state, key, NORMAL)
-    ranked = sorted(sensible(legal_ids(key), scores, chances), key=lambda i: -scores[i])
-    return [actions[i] for i in ranked[:count]]
+    scores, chances_ = score_ids(state, key, NORMAL)
+    return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
 
 
 class HardBot(Bot):
