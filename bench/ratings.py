@@ -1,8 +1,8 @@
 """Calibrating the bots' fixed ratings: ``python -m bench ratings [--games 200] [--jobs 1]``.
 
 Plays four-player games with one bot of each level at the table (``random``, ``easy``,
-``normal``, ``hard`` at the server's default budget on the CPU clock), every deal once per
-seat rotation as the tournament does (:mod:`engine.tournament`), and rates the four
+``normal``, ``hard`` at the server's default budget on the CPU clock), every deal in the
+tournament's seatings (:func:`engine.tournament.seat_orders`), and rates the four
 levels with the same openskill model the server rates people with
 (:func:`app.results.ratings.rate`), game after game in a fixed order, from the defaults.
 Prints each level's mu, sigma, conservative estimate and shown rating, and the mean
@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable
 
 from app.results.ratings import Rating, display, places, rate
-from engine.tournament import GameJob, SeatResult, parse_seat, play_game
+from engine.tournament import GameJob, SeatResult, parse_seat, play_game, seat_orders
 from engine.variants import Variants
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -27,7 +27,7 @@ LEVELS = ("random", "easy", "normal", "hard")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The calibration's options."""
-    parser.add_argument("--games", type=int, default=200, help="games (rounded up to 4s)")
+    parser.add_argument("--games", type=int, default=200, help="games (rounded up to whole deals)")
     parser.add_argument("--seed", type=int, default=11, help="the deals' seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
 
@@ -59,7 +59,8 @@ def bench_ratings(args: argparse.Namespace) -> int:
         print("error: --games and --jobs must be at least 1.", file=sys.stderr)
         return 2
     seats = tuple(parse_seat(level, None, None, "cpu") for level in LEVELS)
-    total = math.ceil(args.games / len(LEVELS)) * len(LEVELS)
+    per_deal = len(seat_orders(seats))
+    total = math.ceil(args.games / per_deal) * per_deal
     jobs = [GameJob(i, len(LEVELS), Variants(), args.seed, seats, "cpu") for i in range(total)]
     if args.jobs == 1:
         played = [play_game(job) for job in jobs]

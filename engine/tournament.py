@@ -1,9 +1,11 @@
 """Duplicate-style bot tournaments: ``python -m engine.tournament``.
 
-Each deal (a game seed) is played once per seat rotation, so every bot kind sits in
-every seat of every deal. The games' random streams (deals, first lead) come from
-``--seed`` and the deal number; the bots' streams from ``--seed``, the game, the seat and
-the decision number — the two never mix, so changing a bot does not change the deals.
+Each deal (a game seed) is played once per seat rotation, and once per rotation of the
+reversed order when that is a different table, so every bot kind sits in every seat of
+every deal and next to each other bot on either side (:func:`seat_orders`). The games'
+random streams (deals, first lead) come from ``--seed`` and the deal number; the bots'
+streams from ``--seed``, the game, the seat and the decision number — the two never mix,
+so changing a bot does not change the deals.
 
 Printed per bot kind: seat-games played, wins, win rate with its 95% Wilson interval,
 mean finishing place (the winner is 1st; the others are ranked by laps, then gas, sharing
@@ -208,16 +210,49 @@ def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[
     return result
 
 
-def seating(job: GameJob) -> tuple[int, list[SeatSpec]]:
-    """The deal game ``job.index`` plays and the bot in each seat: the ``players`` games
-    of a deal rotate the bot order by one seat each, so every bot sits in every seat once.
+def seat_orders(seats: Sequence[SeatSpec]) -> list[tuple[SeatSpec, ...]]:
+    """The seatings one deal is played in: every rotation of ``seats``, then, unless it
+    is one of them, every rotation of the order reversed. A bot's neighbours matter in
+    a trick-taking game (who plays just before it, who just after), and rotations alone
+    keep them the same in every game: at a table of three different bots one of them
+    would always play straight after another. With the reversed order as well, each
+    bot sits in every seat and, at a table of three, plays after each of the others
+    equally often.
 
     >>> specs = tuple(parse_seat(k, None, None) for k in ("easy", "normal", "random"))
-    >>> [[s.label for s in seating(GameJob(i, 3, Variants(), 1, specs))[1]] for i in (3, 4)]
-    [['easy', 'normal', 'random'], ['normal', 'random', 'easy']]
+    >>> for order in seat_orders(specs):
+    ...     print(*(spec.label for spec in order))
+    easy normal random
+    normal random easy
+    random easy normal
+    easy random normal
+    random normal easy
+    normal easy random
+    >>> len(seat_orders(tuple(parse_seat(k, None, None) for k in ("hard", "easy", "easy"))))
+    3
     """
-    deal, rotation = divmod(job.index, job.players)
-    return deal, [job.seats[(s + rotation) % job.players] for s in range(job.players)]
+    players = len(seats)
+    ahead = [tuple(seats[(s + r) % players] for s in range(players)) for r in range(players)]
+    backwards = tuple(seats[-s % players] for s in range(players))
+    labels = {tuple(spec.label for spec in order) for order in ahead}
+    if tuple(spec.label for spec in backwards) in labels:
+        return ahead
+    return ahead + [
+        tuple(backwards[(s + r) % players] for s in range(players)) for r in range(players)
+    ]
+
+
+def seating(job: GameJob) -> tuple[int, tuple[SeatSpec, ...]]:
+    """The deal game ``job.index`` plays and the bot in each seat: a deal's games are
+    its :func:`seat_orders`, one after another.
+
+    >>> specs = tuple(parse_seat(k, None, None) for k in ("easy", "normal", "normal"))
+    >>> [[s.label for s in seating(GameJob(i, 3, Variants(), 1, specs))[1]] for i in (3, 4)]
+    [['easy', 'normal', 'normal'], ['normal', 'normal', 'easy']]
+    """
+    orders = seat_orders(job.seats)
+    deal, game = divmod(job.index, len(orders))
+    return deal, orders[game]
 
 
 def play_game(job: GameJob) -> list[SeatResult]:
@@ -271,7 +306,8 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 or 1 an end of the interval is p itself, which rounding can miss.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -370,15 +406,17 @@ def run(
     progress: int = 0,
     map_games: MapGames = map,
 ) -> dict[str, Any]:
-    """Play ``games`` games (rounded up to whole rotations) and return the figures; moves
-    are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With ``progress`` N,
-    a line of running wins goes to stderr every N games (a long run can be read early).
+    """Play ``games`` games (rounded up to whole deals, :func:`seat_orders`) and return the
+    figures; moves are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With
+    ``progress`` N, a line of running wins goes to stderr every N games (a long run can be
+    read early).
     ``map_games`` plays the games (see :data:`MapGames`); the figures do not depend on the
     order its results come back in."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
-    total = max(1, math.ceil(games / players)) * players
+    per_deal = len(seat_orders(seats))
+    total = max(1, math.ceil(games / per_deal)) * per_deal
     work = [GameJob(i, players, variants, seed, tuple(seats), clock) for i in range(total)]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
     for done, seat_results in enumerate(map_games(play_game, work), 1):
@@ -386,7 +424,8 @@ def run(
     return {
         "players": players,
         "games": total,
-        "deals": total // players,
+        "deals": total // per_deal,
+        "seatings": per_deal,
         "seed": seed,
         "clock": clock,
         "variants": variants.to_dict(),
@@ -416,7 +455,7 @@ def render(report: dict[str, Any]) -> str:
     variants = [k for k, v in report["variants"].items() if v]
     lines = [
         f"{report['players']} players, {report['games']} games "
-        f"({report['deals']} deals x {report['players']} seat rotations), "
+        f"({report['deals']} deals x {report['seatings']} seatings), "
         f"seed {report['seed']}, variants: {', '.join(variants) or 'none'}, "
         f"{report['clock']} clock",
         f"{'bot':<12}{'games':>7}{'wins':>7}{'win rate':>10}{'95% CI':>17}"

@@ -108,7 +108,7 @@ def test_the_tournament_tells_a_hard_seat_where_this_games_normal_bots_sit(
     monkeypatch.setattr(tournament, "make_bot", recording)
     specs = tuple(parse_seat(k, None, None) for k in ("hard:4it", "normal", "easy"))
     blind = (parse_seat("hard:blind:4it", None, None), *specs[1:])
-    for index in range(3):  # the seats rotate from game to game
+    for index in range(6):  # the seats change from game to game
         _, seats = seating(GameJob(index, 3, Variants(), 5, specs))
         told.clear()
         play_game(GameJob(index, 3, Variants(), 5, specs))

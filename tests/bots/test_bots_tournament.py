@@ -27,6 +27,8 @@ from engine.tournament import (
     play_game,
     render,
     run,
+    seat_orders,
+    seating,
     wilson,
 )
 
@@ -38,7 +40,8 @@ def assert_figures_add_up(report: dict[str, Any]) -> None:
     """The report's figures agree with each other: one winner per game, every seat of
     every game counted once, rates and intervals from the counts, places summing up."""
     players, games, bots = report["players"], report["games"], report["bots"]
-    assert report["deals"] * players == games
+    assert report["seatings"] in (players, 2 * players)
+    assert report["deals"] * report["seatings"] == games
     assert sum(b["wins"] for b in bots.values()) == games
     assert sum(b["games"] for b in bots.values()) == games * players
     # The places of one game are 1..players, ties sharing the mean, so they sum to this.
@@ -66,7 +69,8 @@ def test_tiny_tournament_counts_every_seat_game(capsys: pytest.CaptureFixture[st
     report = json.loads(capsys.readouterr().out)
     bots = report["bots"]
     assert set(bots) == {"normal", "easy", "random"}
-    assert report["games"] == 6 and report["deals"] == 2
+    # Three different bots: a deal is played in all six orders (both directions).
+    assert (report["games"], report["deals"], report["seatings"]) == (6, 1, 6)
     assert sum(b["wins"] for b in bots.values()) == 6  # exactly one winner per game
     assert_figures_add_up(report)
     for figures in bots.values():
@@ -128,10 +132,10 @@ def test_bad_job_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_table_prints_the_reports_figures() -> None:
     """Each row of the plain-text table is its bot's figures, rounded as labelled."""
     specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
-    report = run(3, specs, 6, seed=3)
+    report = run(3, specs, 12, seed=3)
     header, columns, *lines = render(report).splitlines()
     rows, pairs = lines[: len(report["bots"])], lines[len(report["bots"]) :]
-    assert header.startswith("3 players, 6 games (2 deals x 3 seat rotations), seed 3")
+    assert header.startswith("3 players, 12 games (2 deals x 6 seatings), seed 3")
     assert columns.split()[:4] == ["bot", "games", "wins", "win"]
     row = re.compile(
         r"(?P<label>\S+)\s+(?P<games>\d+)\s+(?P<wins>\d+)\s+(?P<rate>[\d.]+)%\s+"
@@ -180,14 +184,16 @@ def test_the_paired_difference_is_each_deals_difference_of_win_rates() -> None:
     """The difference between two bots is the mean over deals of their win rates' gap in
     that deal; a deal won by whoever sits in one seat leaves no trace in it."""
     specs = [parse_seat(kind, None, None) for kind in ("normal", "easy", "random")]
-    report = run(3, specs, 30, seed=7)
+    report = run(3, specs, 60, seed=7)
     rates: dict[str, dict[int, list[int]]] = {}
-    for index in range(30):
-        for result in play_game(GameJob(index, 3, Variants(), 7, tuple(specs))):
-            rates.setdefault(result.label, {}).setdefault(index // 3, []).append(result.won)
+    for index in range(60):
+        job = GameJob(index, 3, Variants(), 7, tuple(specs))
+        for result in play_game(job):
+            rates.setdefault(result.label, {}).setdefault(seating(job)[0], []).append(result.won)
     for difference in report["differences"]:
         a, b = rates[difference["a"]], rates[difference["b"]]
-        gaps = [sum(a[d]) / 3 - sum(b[d]) / 3 for d in range(10)]
+        assert all(len(a[d]) == len(b[d]) == 6 for d in range(10))
+        gaps = [sum(a[d]) / 6 - sum(b[d]) / 6 for d in range(10)]
         assert difference["deals"] == 10
         assert difference["difference"] == pytest.approx(sum(gaps) / 10)
         low, high = difference["ci95"]
@@ -199,16 +205,41 @@ def test_the_paired_difference_is_each_deals_difference_of_win_rates() -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_duplicate_rotation_puts_each_bot_in_each_seat_once_per_deal(players: int) -> None:
-    """The games of one deal seat every bot in every seat exactly once, as played."""
+def test_duplicate_seating_puts_each_bot_in_each_seat_and_beside_the_others(players: int) -> None:
+    """The games of one deal, as played, seat every bot in every seat equally often, each
+    bot once on either side of each neighbour it has; at a table of three, every bot
+    plays straight after each of the others equally often."""
     kinds = ("normal", "easy", "random", "random")[:players]
     specs = tuple(SeatSpec(f"{kind}-{i}", kind) for i, kind in enumerate(kinds))
+    per_deal = 2 * players  # no two labels alike: the reversed order is a new table
     for deal in range(2):
         sat: Counter[tuple[str, int]] = Counter()
-        for index in range(deal * players, (deal + 1) * players):
-            results = play_game(GameJob(index, players, Variants(), 5, specs))
+        after: Counter[tuple[str, str]] = Counter()
+        for index in range(deal * per_deal, (deal + 1) * per_deal):
+            job = GameJob(index, players, Variants(), 5, specs)
+            assert seating(job)[0] == deal
+            results = play_game(job)
             sat.update((r.label, r.seat) for r in results)
-        assert sat == Counter({(s.label, seat): 1 for s in specs for seat in range(players)})
+            labels = [r.label for r in sorted(results, key=lambda r: r.seat)]
+            after.update((labels[s - 1], labels[s]) for s in range(players))
+        assert sat == Counter({(s.label, seat): 2 for s in specs for seat in range(players)})
+        for first in specs:
+            followers = {b: n for (a, b), n in after.items() if a == first.label}
+            assert sum(followers.values()) == per_deal
+            if players == 3:
+                assert followers == {s.label: players for s in specs if s != first}
+
+
+def test_a_table_whose_reverse_is_a_rotation_plays_the_rotations_only() -> None:
+    """Reversing hard, normal, normal (or hard and three normal bots) gives a table the
+    rotations already play, so a deal is played once per seat."""
+    for kinds in (("hard", "normal", "normal"), ("hard", "normal", "normal", "normal")):
+        specs = tuple(parse_seat(kind, None, None) for kind in kinds)
+        orders = seat_orders(specs)
+        assert len(orders) == len(kinds)
+        assert {order.index(specs[0]) for order in orders} == set(range(len(kinds)))
+    report = run(3, [parse_seat(k, None, None) for k in ("easy", "random", "random")], 7, 2)
+    assert (report["games"], report["deals"], report["seatings"]) == (9, 3, 3)
 
 
 def test_bad_arguments_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,6 +253,8 @@ def test_wilson_interval_known_values() -> None:
     assert (round(lo, 4), round(hi, 4)) == (0.3532, 0.4487)
     assert wilson(0, 0) == (0.0, 1.0)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    # A clean sweep's upper end is 1 exactly, however the formula rounds.
+    assert all(wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0 for n in range(1, 500))
 
 
 def test_places_and_percentile() -> None:
