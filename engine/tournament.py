@@ -452,19 +452,20 @@ def differences(tallies: dict[str, Tally]) -> list[dict[str, Any]]:
 
 def render(report: dict[str, Any]) -> str:
     """The figures as a plain-text table."""
+    width = max(12, *(len(label) + 2 for label in report["bots"]))  # labels may be long
     variants = [k for k, v in report["variants"].items() if v]
     lines = [
         f"{report['players']} players, {report['games']} games "
         f"({report['deals']} deals x {report['seatings']} seatings), "
         f"seed {report['seed']}, variants: {', '.join(variants) or 'none'}, "
         f"{report['clock']} clock",
-        f"{'bot':<12}{'games':>7}{'wins':>7}{'win rate':>10}{'95% CI':>17}"
+        f"{'bot':<{width}}{'games':>7}{'wins':>7}{'win rate':>10}{'95% CI':>17}"
         f"{'mean place':>12}{'ms/move':>10}{'p99 ms':>9}",
     ]
     for label, s in report["bots"].items():
         lo, hi = s["ci95"]
         lines.append(
-            f"{label:<12}{s['games']:>7}{s['wins']:>7}{s['win_rate']:>10.1%}"
+            f"{label:<{width}}{s['games']:>7}{s['wins']:>7}{s['win_rate']:>10.1%}"
             f"{f'[{lo:.1%}, {hi:.1%}]':>17}{s['mean_place']:>12.2f}"
             f"{s['ms_per_move_mean']:>10.1f}{s['ms_per_move_p99']:>9.1f}"
         )

@@ -180,6 +180,17 @@ def test_the_table_prints_the_reports_figures() -> None:
         )
 
 
+def test_the_tables_columns_line_up_under_long_labels() -> None:
+    """A label longer than the column widens it: every row's figures end where the
+    header's column names end."""
+    specs = [SeatSpec("normal-with-a-long-label", "normal")]
+    specs += [parse_seat(kind, None, None) for kind in ("easy", "random")]
+    _, columns, *rows = render(run(3, specs, 6, seed=1)).splitlines()[:5]
+    ends = [match.end() for match in re.finditer(r"games|wins", columns)]
+    for row in rows:
+        assert [match.end() for match in re.finditer(r"\d+", row)][:2] == ends, row
+
+
 def test_the_paired_difference_is_each_deals_difference_of_win_rates() -> None:
     """The difference between two bots is the mean over deals of their win rates' gap in
     that deal; a deal won by whoever sits in one seat leaves no trace in it."""
