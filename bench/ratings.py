@@ -13,13 +13,12 @@ place; docs/ratings.md explains how the figures became
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import sys
 from collections.abc import Iterable
 
 from app.results.ratings import Rating, display, places, rate
-from engine.tournament import GameJob, SeatResult, parse_seat, play_game, seat_orders
+from engine.tournament import GameJob, SeatResult, parse_seat, play_game, whole_deals
 from engine.variants import Variants
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -59,8 +58,7 @@ def bench_ratings(args: argparse.Namespace) -> int:
         print("error: --games and --jobs must be at least 1.", file=sys.stderr)
         return 2
     seats = tuple(parse_seat(level, None, None, "cpu") for level in LEVELS)
-    per_deal = len(seat_orders(seats))
-    total = math.ceil(args.games / per_deal) * per_deal
+    total = whole_deals(seats, args.games)
     jobs = [GameJob(i, len(LEVELS), Variants(), args.seed, seats, "cpu") for i in range(total)]
     if args.jobs == 1:
         played = [play_game(job) for job in jobs]

@@ -231,15 +231,28 @@ def seat_orders(seats: Sequence[SeatSpec]) -> list[tuple[SeatSpec, ...]]:
     >>> len(seat_orders(tuple(parse_seat(k, None, None) for k in ("hard", "easy", "easy"))))
     3
     """
-    players = len(seats)
-    ahead = [tuple(seats[(s + r) % players] for s in range(players)) for r in range(players)]
-    backwards = tuple(seats[-s % players] for s in range(players))
+    ahead = _rotations(tuple(seats))
+    backwards = _rotations((seats[0], *reversed(seats[1:])))
     labels = {tuple(spec.label for spec in order) for order in ahead}
-    if tuple(spec.label for spec in backwards) in labels:
+    if tuple(spec.label for spec in backwards[0]) in labels:
         return ahead
-    return ahead + [
-        tuple(backwards[(s + r) % players] for s in range(players)) for r in range(players)
-    ]
+    return ahead + backwards
+
+
+def _rotations(order: tuple[SeatSpec, ...]) -> list[tuple[SeatSpec, ...]]:
+    """``order`` turned round the table by 0, 1, 2 ... seats."""
+    return [order[turn:] + order[:turn] for turn in range(len(order))]
+
+
+def whole_deals(seats: Sequence[SeatSpec], games: int) -> int:
+    """How many games ``games`` becomes, rounded up to whole deals of ``seats`` (at least
+    one deal): each deal is played in every one of its :func:`seat_orders`.
+
+    >>> whole_deals(tuple(parse_seat(k, None, None) for k in ("easy", "normal", "random")), 7)
+    12
+    """
+    per_deal = len(seat_orders(seats))
+    return max(1, math.ceil(games / per_deal)) * per_deal
 
 
 def seating(job: GameJob) -> tuple[int, tuple[SeatSpec, ...]]:
@@ -409,14 +422,13 @@ def run(
     """Play ``games`` games (rounded up to whole deals, :func:`seat_orders`) and return the
     figures; moves are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With
     ``progress`` N, a line of running wins goes to stderr every N games (a long run can be
-    read early).
-    ``map_games`` plays the games (see :data:`MapGames`); the figures do not depend on the
-    order its results come back in."""
+    read early). ``map_games`` plays the games (see :data:`MapGames`); the figures do not
+    depend on the order its results come back in."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
+    total = whole_deals(seats, games)
     per_deal = len(seat_orders(seats))
-    total = max(1, math.ceil(games / per_deal)) * per_deal
     work = [GameJob(i, players, variants, seed, tuple(seats), clock) for i in range(total)]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
     for done, seat_results in enumerate(map_games(play_game, work), 1):
