@@ -1,12 +1,16 @@
 """Search-speed figures for the hard bot: ``python -m engine.bots.bench``.
 
 Plays seeded random openings, asks the hard bot for a move at each, and prints the mean
-number of rollouts per decision and the mean wall time in this process. (Root parallelism
-over worker processes is the server's business: ``python -m bench bots`` measures it.)
+number of rollouts per decision and the mean wall time in this process, once with the
+budget on the wall clock (what the server runs) and once on the searching thread's CPU
+clock (what a decision of that budget runs on a core of its own, however busy the
+machine; the tournaments' ``--clock cpu``). (Root parallelism over worker processes is
+the server's business: ``python -m bench bots`` measures it.)
 
-Those wall-clock figures fall when other programs share the machine, so a last line gives
-the same search with a fixed number of rollouts, timed by this process's CPU time: the
-rollouts a 200 ms decision would run on a core of its own.
+A last line times the same search with a fixed number of rollouts by this process's CPU
+time, the figure older revisions printed. It comes out lower than the CPU-clock line:
+the rollouts of one search reuse the choices its first rollouts scored, so a short search
+pays more per rollout than a full budget's.
 """
 
 from __future__ import annotations
@@ -63,16 +67,18 @@ def cpu_rate(count: int, iterations: int = 400) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print rollouts per decision on the wall clock and per CPU second."""
+    """Print rollouts per decision on the wall and CPU clocks, and per CPU second."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--budget-ms", type=float, default=200.0)
     args = parser.parse_args(argv)
     print(describe())
     print(f"hard bot, 4 players, {args.positions} positions, {args.budget_ms:g} ms budget")
-    print(f"{'workers':<10}{'rollouts/decision':>20}{'ms/decision':>14}")
-    per_decision, ms = measure(HardBot(1, time_budget_ms=args.budget_ms), args.positions)
-    print(f"{1:<10}{per_decision:>20.1f}{ms:>14.1f}")
+    print(f"{'clock':<10}{'rollouts/decision':>20}{'wall ms/decision':>19}")
+    for clock in ("wall", "cpu"):
+        bot = HardBot(1, time_budget_ms=args.budget_ms, clock=clock)
+        per_decision, ms = measure(bot, args.positions)
+        print(f"{clock:<10}{per_decision:>20.1f}{ms:>19.1f}")
     per_cpu_second = cpu_rate(args.positions)
     print(
         f"fixed work, CPU time: {per_cpu_second * args.budget_ms / 1000:.0f} rollouts per "
