@@ -181,6 +181,37 @@ class SeatResult:
     place: float
     move_ms: list[float]
     deal: int = 0
+    game: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """This result as JSON-ready data (:meth:`from_dict` reads it back)."""
+        return {
+            "label": self.label,
+            "seat": self.seat,
+            "won": self.won,
+            "place": self.place,
+            "move_ms": [round(ms, 2) for ms in self.move_ms],
+            "deal": self.deal,
+            "game": self.game,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatResult:
+        """The result :meth:`to_dict` wrote.
+
+        >>> result = SeatResult("hard", 1, True, 1.0, [180.5], deal=4, game=13)
+        >>> SeatResult.from_dict(result.to_dict()) == result
+        True
+        """
+        return cls(
+            str(data["label"]),
+            int(data["seat"]),
+            bool(data["won"]),
+            float(data["place"]),
+            [float(ms) for ms in data["move_ms"]],
+            int(data["deal"]),
+            int(data["game"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +326,7 @@ def play_game(job: GameJob) -> list[SeatResult]:
         game.apply(action, seat)
     finish = places(game.laps, game.gas, game.winner)
     return [
-        SeatResult(seats[s].label, s, game.winner == s, finish[s], timings[s], deal)
+        SeatResult(seats[s].label, s, game.winner == s, finish[s], timings[s], deal, job.index)
         for s in range(job.players)
     ]
 
@@ -418,21 +449,37 @@ def run(
     clock: str = "wall",
     progress: int = 0,
     map_games: MapGames = map,
+    played: Iterable[list[SeatResult]] = (),
+    on_game: Callable[[list[SeatResult]], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole deals, :func:`seat_orders`) and return the
     figures; moves are timed on ``clock`` (see :data:`~engine.bots.search.CLOCKS`). With
     ``progress`` N, a line of running wins goes to stderr every N games (a long run can be
     read early). ``map_games`` plays the games (see :data:`MapGames`); the figures do not
-    depend on the order its results come back in."""
+    depend on the order its results come back in.
+
+    ``played`` holds games of this same tournament already played (each game's seat
+    results, as an earlier run's ``on_game`` was handed them): they are counted, not
+    played again, so a long tournament can be stopped and taken up later. ``on_game``
+    gets every newly played game's results as they come in."""
     if len(seats) != players:
         raise ValueError(f"Give one bot per seat: {players} seats, {len(seats)} bots.")
     variants = variants or Variants()
     total = whole_deals(seats, games)
     per_deal = len(seat_orders(seats))
-    work = [GameJob(i, players, variants, seed, tuple(seats), clock) for i in range(total)]
     tallies: dict[str, Tally] = {spec.label: Tally() for spec in seats}
-    for done, seat_results in enumerate(map_games(play_game, work), 1):
+    earlier = {results[0].game: results for results in played if results[0].game < total}
+    for seat_results in earlier.values():
+        _count(tallies, seat_results, 0, 0)
+    work = [
+        GameJob(i, players, variants, seed, tuple(seats), clock)
+        for i in range(total)
+        if i not in earlier
+    ]
+    for done, seat_results in enumerate(map_games(play_game, work), len(earlier) + 1):
         _count(tallies, seat_results, done, progress)
+        if on_game is not None:
+            on_game(seat_results)
     return {
         "players": players,
         "games": total,
@@ -512,9 +559,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_arguments(args: argparse.Namespace, map_games: MapGames = map) -> int:
-    """Play the tournament :func:`add_arguments` parsed; print the table (or JSON with
-    ``--json``) and return the exit status (2, with a sentence on stderr, for bad options)."""
+def run_arguments(
+    args: argparse.Namespace,
+    map_games: MapGames = map,
+    played: Iterable[list[SeatResult]] = (),
+    on_game: Callable[[list[SeatResult]], None] | None = None,
+) -> int:
+    """Play the tournament :func:`add_arguments` parsed (``played`` and ``on_game`` as
+    :func:`run` takes them); print the table (or JSON with ``--json``) and return the
+    exit status (2, with a sentence on stderr, for bad options)."""
     try:
         seats = [
             parse_seat(t, args.budget_ms, args.iterations, args.clock)
@@ -529,6 +582,8 @@ def run_arguments(args: argparse.Namespace, map_games: MapGames = map) -> int:
             args.clock,
             args.progress,
             map_games,
+            played,
+            on_game,
         )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
