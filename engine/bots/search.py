@@ -145,20 +145,20 @@ def _behind(paired: list[list[float]], weights: list[float] | None, leader: int,
     """Whether candidate ``i`` is clearly behind ``leader`` over the worlds both saw:
     the mean paired deficit above 2.5 standard errors (over at least 6 worlds' worth of
     weight, by the effective sample size)."""
-    pairs = [
-        (world[leader] - world[i], 1.0 if weights is None else weights[n])
-        for n, world in enumerate(paired)
-        if len(world) > max(leader, i)
-    ]
-    pairs = [(d, w) for d, w in pairs if not math.isnan(d)]
     if weights is None:
-        diffs = [d for d, _ in pairs]
+        # Every row holds a value for each candidate still running, so this is usually
+        # all of them; the filter only runs if a NaN got in.
+        diffs = [world[leader] - world[i] for world in paired]
+        if math.isnan(sum(diffs)):
+            diffs = [d for d in diffs if not math.isnan(d)]
         n = len(diffs)
         if n < 6:
             return False
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        var = sum([(d - mean) ** 2 for d in diffs]) / (n - 1)
         return mean > 2.5 * math.sqrt(var / n) + 1e-6
+    pairs = [(world[leader] - world[i], weights[n]) for n, world in enumerate(paired)]
+    pairs = [(d, w) for d, w in pairs if not math.isnan(d)]
     total = sum(w for _, w in pairs)
     squares = sum(w * w for _, w in pairs)
     if total <= 0.0 or total * total < 6.0 * squares:
@@ -405,8 +405,9 @@ def _play_replying(
 
 def _prune(stats: _Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:
     """Drop the candidates clearly behind and blank their values in every row."""
+    before = stats.alive
     stats.prune(paired, weights)
-    for i in range(len(stats.sums)):
+    for i in before:
         if i not in stats.alive:
             for row in paired:
                 row[i] = math.nan

@@ -20,7 +20,7 @@ import pytest
 from engine import new_game
 from engine.bots import make_bot
 from engine.bots import search as search_module
-from engine.bots.search import CLOCKS, HardBot, best_candidate
+from engine.bots.search import CLOCKS, HardBot, Stop, best_candidate, rank_candidates, run_worlds
 from engine.tournament import main, parse_seat
 from engine.view import Observation
 
@@ -106,3 +106,25 @@ def test_final_choice_is_paired_over_the_worlds_every_survivor_saw() -> None:
     assert best_candidate(rows, [2]) == 2
     # Equal values (say jelly or beans) are a tie, which the heuristic's order settles.
     assert best_candidate([[0.1 + 0.2, 0.3], [0.3, 0.1 + 0.2]], [1, 0]) == 0
+
+
+def test_a_pruned_search_keeps_full_rows_for_the_candidates_still_running() -> None:
+    """Pruning drops candidates as the evidence grows; each one dropped loses its values
+    in every row, also those of worlds played before it was dropped, and every candidate
+    still running has a value in every row kept. So the survivors are compared on exactly
+    the same worlds, and no dropped candidate counts in the final choice."""
+    dropped_over_time = 0
+    for seed in range(4):
+        game = new_game(players=3 + seed % 3, seed=20 + seed)
+        view = game.view(game.current_seat or 0)
+        shortlist = rank_candidates(view, view.legal_actions(), 16)
+        rows, used, alive = run_worlds(view, shortlist, seed, Stop(600, None))
+        assert used <= 600 and len(rows) >= 6
+        for i in range(len(shortlist)):
+            values = [row[i] for row in rows]
+            if i in alive:
+                assert not any(math.isnan(v) for v in values)
+            else:
+                assert all(math.isnan(v) for v in values)
+        dropped_over_time += len(shortlist) - len(alive)
+    assert dropped_over_time >= 4  # the searches did prune, at different worlds
