@@ -3,8 +3,9 @@
 The engine's own ``python -m engine.bots.bench`` measures one process. Here the same
 seeded positions are searched by a hard bot with ``workers=2`` whose jobs go to the
 server's worker processes (:mod:`app.bots.pool`: ``spawn``ed, at a lower CPU priority),
-and the one-process figure is printed beside it: mean rollouts and milliseconds per
-decision on the wall clock. A second process only pays off when a core is free for it,
+and the one-process figure is printed beside it: the rollouts of a decision that ran its
+whole budget and the milliseconds per decision on the wall clock, and how many decisions
+pruning settled before their budget. A second process only pays off when a core is free for it,
 so on a busy machine the two-process row can fall below the one-process row.
 """
 
@@ -15,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from app.bots import pool
-from engine.bots.bench import measure
+from engine.bots.bench import Decision, full_budget_rollouts, measure
 from engine.bots.search import HardBot
 from engine.build import describe
 
@@ -41,17 +42,28 @@ def _started_pool(timeout: float = 60.0) -> ProcessPoolExecutor:
 
 
 def bench_bots(positions: int, budget_ms: float) -> None:
-    """Print rollouts and milliseconds per decision for one process and for two."""
+    """Print, for one process and for two, the rollouts of a decision that ran its whole
+    budget, milliseconds per decision, and how many decisions pruning settled early."""
     print(describe())
     print(f"hard bot, 4 players, {positions} positions, {budget_ms:g} ms budget, wall clock")
-    print(f"{'processes':<11}{'rollouts/decision':>19}{'ms/decision':>14}")
+    print(f"{'processes':<11}{'rollouts/decision':>19}{'ms/decision':>14}{'settled early':>15}")
     alone = measure(HardBot(1, time_budget_ms=budget_ms), positions)
-    print(f"{1:<11}{alone[0]:>19.1f}{alone[1]:>14.1f}")
+    _row(1, alone)
     try:
         executor = _started_pool()
         shared = HardBot(1, time_budget_ms=budget_ms, workers=WORKERS, map_jobs=executor.map)
         spread = measure(shared, positions)
     finally:
         pool.shutdown_workers()
-    print(f"{WORKERS:<11}{spread[0]:>19.1f}{spread[1]:>14.1f}")
-    print(f"two processes / one: {spread[0] / alone[0]:.2f}x the rollouts per decision")
+    _row(WORKERS, spread)
+    one, two = full_budget_rollouts(alone), full_budget_rollouts(spread)
+    ratio = f"{two / one:.2f}x" if one and two else "no decision ran its whole budget in both:"
+    print(f"two processes / one: {ratio} the rollouts per decision")
+
+
+def _row(processes: int, decisions: list[Decision]) -> None:
+    """One row of the table: rollouts of a whole-budget decision (0 if every decision was
+    settled early), mean wall milliseconds of all of them, and the early ones' count."""
+    ms = sum(d.wall_ms for d in decisions) / len(decisions)
+    settled = sum(d.settled for d in decisions)
+    print(f"{processes:<11}{full_budget_rollouts(decisions):>19.1f}{ms:>14.1f}{settled:>15}")

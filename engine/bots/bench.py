@@ -1,11 +1,13 @@
 """Search-speed figures for the hard bot: ``python -m engine.bots.bench``.
 
-Plays seeded random openings, asks the hard bot for a move at each, and prints the mean
-number of rollouts per decision and the mean wall time in this process, once with the
+Plays seeded random openings and asks the hard bot for a move at each, once with the
 budget on the wall clock (what the server runs) and once on the searching thread's CPU
 clock (what a decision of that budget runs on a core of its own, however busy the
-machine; the tournaments' ``--clock cpu``). (Root parallelism over worker processes is
-the server's business: ``python -m bench bots`` measures it.)
+machine; the tournaments' ``--clock cpu``). A search that has pruned all its candidates
+but one stops there, so the figures come in two parts: the rollouts a decision that ran
+its whole budget held, and how soon the others were settled.
+(Root parallelism over worker processes is the server's business: ``python -m bench
+bots`` measures it.)
 
 A last line times the same search with a fixed number of rollouts by this process's CPU
 time, the figure older revisions printed. It comes out lower than the CPU-clock line:
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 
 from engine.bots.search import HardBot
 from engine.build import describe
@@ -38,19 +41,63 @@ def positions(count: int) -> list[Observation]:
     return found
 
 
-def measure(bot: HardBot, count: int) -> tuple[float, float]:
-    """Mean rollouts and milliseconds per decision of ``bot`` over ``count`` seeded
-    positions (one warm-up decision first, outside the timing)."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One measured decision: its rollouts, wall and CPU milliseconds, and whether the
+    search stopped before its budget with one candidate left."""
+
+    rollouts: int
+    wall_ms: float
+    cpu_ms: float
+    settled: bool
+
+
+def measure(bot: HardBot, count: int) -> list[Decision]:
+    """``bot``'s decisions at ``count`` seeded positions (one warm-up decision first,
+    outside the timing)."""
     warm = new_game(players=4, seed=0)
     bot.choose(warm.observation(warm.current_seat or 0))
-    rollouts = 0
-    elapsed = 0.0
+    found = []
     for observation in positions(count):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         bot.choose(observation)
-        elapsed += time.perf_counter() - start
-        rollouts += bot.last_rollouts
-    return rollouts / count, elapsed * 1000 / count
+        wall, cpu = time.perf_counter() - start, time.thread_time() - start_cpu
+        found.append(Decision(bot.last_rollouts, wall * 1000, cpu * 1000, bot.last_settled))
+    return found
+
+
+def full_budget_rollouts(decisions: list[Decision]) -> float:
+    """Mean rollouts of the ``decisions`` whose search ran its whole budget (0 if none
+    did): how many rollouts a decision of that budget holds.
+
+    >>> full_budget_rollouts([Decision(900, 200.0, 199.0, False), Decision(40, 9.0, 9.0, True)])
+    900.0
+    """
+    full = [d.rollouts for d in decisions if not d.settled]
+    return sum(full) / len(full) if full else 0.0
+
+
+def report(clock: str, decisions: list[Decision]) -> str:
+    """A sentence on ``decisions``: how many rollouts a search that ran its whole budget
+    held, and how soon the others were settled."""
+    full = [d for d in decisions if not d.settled]
+    early = [d for d in decisions if d.settled]
+    wall = sum(d.wall_ms for d in decisions) / len(decisions)
+    parts = [f"{clock} clock: {len(decisions)} decisions, {wall:.1f} wall ms each on average"]
+    if full:
+        cpu = sum(d.cpu_ms for d in full) / len(full)
+        parts.append(
+            f"{len(full)} ran the whole budget: {full_budget_rollouts(full):,.0f} rollouts "
+            f"and {cpu:.1f} CPU ms each"
+        )
+    if early:
+        rollouts = sum(d.rollouts for d in early) / len(early)
+        cpu = sum(d.cpu_ms for d in early) / len(early)
+        parts.append(
+            f"{len(early)} settled early (one candidate left): {rollouts:,.0f} rollouts "
+            f"and {cpu:.1f} CPU ms each"
+        )
+    return "; ".join(parts)
 
 
 def cpu_rate(count: int, iterations: int = 400) -> float:
@@ -74,11 +121,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(describe())
     print(f"hard bot, 4 players, {args.positions} positions, {args.budget_ms:g} ms budget")
-    print(f"{'clock':<10}{'rollouts/decision':>20}{'wall ms/decision':>19}")
     for clock in ("wall", "cpu"):
-        bot = HardBot(1, time_budget_ms=args.budget_ms, clock=clock)
-        per_decision, ms = measure(bot, args.positions)
-        print(f"{clock:<10}{per_decision:>20.1f}{ms:>19.1f}")
+        print(
+            report(
+                clock,
+                measure(HardBot(1, time_budget_ms=args.budget_ms, clock=clock), args.positions),
+            )
+        )
     per_cpu_second = cpu_rate(args.positions)
     print(
         f"fixed work, CPU time: {per_cpu_second * args.budget_ms / 1000:.0f} rollouts per "

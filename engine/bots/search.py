@@ -12,11 +12,11 @@ For one decision the bot
    itself instead, :func:`_play_replying`);
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
    so the luck of the deal cancels out), dropping those clearly behind as evidence grows;
-4. stops at the time budget (default :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`,
-   real time, or with ``clock="cpu"`` the searching thread's CPU time: see
-   :data:`CLOCKS`) or, for reproducible runs, after a fixed number of rollouts
-   (``iterations``), and plays the surviving candidate with the best mean over the worlds
-   they all saw (:func:`best_candidate`).
+4. stops as soon as one candidate is left, or else at the time budget (default
+   :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`, real time, or with ``clock="cpu"``
+   the searching thread's CPU time: see :data:`CLOCKS`) or, for reproducible runs,
+   after a fixed number of rollouts (``iterations``), and plays the surviving candidate
+   with the best mean over the worlds they all saw (:func:`best_candidate`).
 
 ``python -m engine.bots.hard_regret`` measures how far that choice falls short of a long
 reference search's, by budget and opponent model (``docs/bots.md``).
@@ -237,12 +237,13 @@ def run_worlds(
     running. World n models the other seats with ``OPPONENT_MODELS[n % models]``, choosing
     with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world cut short by the
     budget is left out: every kept row holds a value for every candidate still running, so
-    they are compared on exactly the same worlds. ``prune=False`` runs every candidate in
-    every world (a reference search). The ``normal_seats``, seats known to be normal bots,
-    play the normal bot's policy exactly in every world, whatever the models and noise;
-    the first of the ``searcher_seats`` (seats known to be searching bots) to move after
-    a candidate replies as :func:`_play_replying` says. Every world weighs the same
-    (:func:`run_weighted` weighs them by the opponents' plays)."""
+    they are compared on exactly the same worlds. Once pruning has left one candidate the
+    search ends before ``stop``: it has its answer. ``prune=False`` runs every candidate
+    in every world (a reference search) until ``stop``. The ``normal_seats``, seats known
+    to be normal bots, play the normal bot's policy exactly in every world, whatever the
+    models and noise; the first of the ``searcher_seats`` (seats known to be searching
+    bots) to move after a candidate replies as :func:`_play_replying` says. Every world
+    weighs the same (:func:`run_weighted` weighs them by the opponents' plays)."""
     rows, _, used, alive = run_weighted(
         observation,
         actions,
@@ -272,11 +273,10 @@ def run_weighted(
     reply_width: int = DEFAULT_REPLY_WIDTH,
 ) -> SearchPart:
     """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
-    likelihood of the opponents' plays this round in that world at softmax temperature
-    ``infer`` (:class:`engine.bots.infer.Inference`); otherwise 0 for every world. With
-    the inference a world is weighed before it is played, the weighing counted as one
-    rollout against the budget, and a world weighing under :data:`SKIP` of the best so
-    far is not played at all."""
+    likelihood of the opponents' plays this round in that world at temperature ``infer``
+    (:class:`engine.bots.infer.Inference`), weighed before the world is played (counted
+    as one rollout) and the world not played if under :data:`SKIP` of the best so far;
+    otherwise 0 for every world."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = _inference(determinizer, infer)
@@ -292,7 +292,8 @@ def run_weighted(
     starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     best = -math.inf
     searchers = frozenset(searcher_seats) - {seat}
-    while not stop.reached(used):
+    # Once pruning has left one candidate, no world to come can change the choice.
+    while (len(stats.alive) > 1 or not prune) and not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
         rollout_seed = rng.next_u64()
         log = 0.0
@@ -607,6 +608,9 @@ class HardBot(Bot):
         self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
+        #: Whether the last :meth:`choose` ended its search before the budget, pruning
+        #: having left one candidate (in every worker); a diagnostic, as above.
+        self.last_settled = False
 
     def choose(self, observation: Seen) -> Action:
         """The candidate with the best mean simulated outcome (:func:`best_candidate`)."""
@@ -643,6 +647,7 @@ class HardBot(Bot):
                 )
             ]
         self.last_rollouts = sum(used for _, _, used, _ in parts)
+        self.last_settled = all(len(alive) == 1 for _, _, _, alive in parts)
         rows = [row for part, _, _, _ in parts for row in part]
         weights = weights_of([log for _, logs, _, _ in parts for log in logs])
         # A candidate pruned by any worker was clearly behind there: keep those every worker

@@ -10,19 +10,23 @@ import pytest
 from app.bots import pool
 from bench.__main__ import main as bench_main
 
-ROW = re.compile(r"(?P<processes>[12])\s+(?P<rollouts>[\d.]+)\s+(?P<ms>[\d.]+)")
+ROW = re.compile(
+    r"(?P<processes>[12])\s+(?P<rollouts>[\d.]+)\s+(?P<ms>[\d.]+)\s+(?P<settled>[0-2])"
+)
 
 
 def test_bench_bots_prints_one_and_two_processes(capsys: pytest.CaptureFixture[str]) -> None:
-    bench_main(["bots", "--positions", "2", "--budget-ms", "40"])
+    # The first position's search settles on one candidate only after 1,000 rollouts (one
+    # process or two), far more than 40 ms hold: every row counts a whole-budget search.
+    bench_main(["bots", "--positions", "1", "--budget-ms", "40"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("engine build: ")
-    assert lines[1] == "hard bot, 4 players, 2 positions, 40 ms budget, wall clock"
+    assert lines[1] == "hard bot, 4 players, 1 positions, 40 ms budget, wall clock"
     rows = {m["processes"]: m for m in map(ROW.fullmatch, lines[3:5]) if m}
     assert set(rows) == {"1", "2"}, lines
     for row in rows.values():
         assert float(row["rollouts"]) > 0  # each decision ran rollouts, also in the workers
-        assert float(row["ms"]) > 0
+        assert float(row["ms"]) > 0 and row["settled"] == "0"
     ratio = re.fullmatch(r"two processes / one: ([\d.]+)x the rollouts per decision", lines[5])
     assert ratio, lines[5]
     expected = float(rows["2"]["rollouts"]) / float(rows["1"]["rollouts"])

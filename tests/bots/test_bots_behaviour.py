@@ -164,10 +164,12 @@ def test_hard_bot_with_several_workers_needs_someone_to_run_them() -> None:
 
 
 def test_hard_bot_iteration_budget_is_exact_work() -> None:
-    """``iterations`` fixes the number of rollouts, whatever the clock says."""
+    """``iterations`` fixes the number of rollouts, whatever the clock says (unless pruning
+    leaves one candidate first: not within so few here)."""
     game = new_game(players=4, seed=12)
     observation = game.observation(game.current_seat or 0)
     for iterations in (17, 64):
         bot = make_bot("hard", seed=5, iterations=iterations)
         bot.choose(observation)
         assert getattr(bot, "last_rollouts", None) == iterations
+        assert getattr(bot, "last_settled", None) is False

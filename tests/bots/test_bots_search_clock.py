@@ -20,6 +20,7 @@ import pytest
 from engine import new_game
 from engine.bots import make_bot
 from engine.bots import search as search_module
+from engine.bots.base import decision_rng
 from engine.bots.search import CLOCKS, HardBot, Stop, best_candidate, rank_candidates, run_worlds
 from engine.tournament import main, parse_seat
 from engine.view import Observation
@@ -128,3 +129,30 @@ def test_a_pruned_search_keeps_full_rows_for_the_candidates_still_running() -> N
                 assert all(math.isnan(v) for v in values)
         dropped_over_time += len(shortlist) - len(alive)
     assert dropped_over_time >= 4  # the searches did prune, at different worlds
+
+
+def test_a_search_left_with_one_candidate_stops_there_and_plays_it() -> None:
+    """Once pruning leaves one candidate, no further world can change the choice: the
+    search ends there, short of its budget, and the bot plays that candidate."""
+    stopped_early = 0
+    for seed in range(6):
+        game = new_game(players=3, seed=40 + seed)
+        view = game.view(game.current_seat or 0)
+        shortlist = rank_candidates(view, view.legal_actions(), 16)
+        # The worlds the bot seeded ``seed`` samples for this decision.
+        worlds_seed = decision_rng(seed, view).next_u64()
+        _, used, alive = run_worlds(view, shortlist, worlds_seed, Stop(3_000, None))
+        if len(alive) > 1:
+            assert used >= 3_000 - len(shortlist)  # still undecided: the budget ran out
+            continue
+        stopped_early += 1
+        assert used < 3_000
+        bot = HardBot(seed, iterations=3_000)
+        assert bot.choose(view) == shortlist[alive[0]]
+        assert bot.last_rollouts < 3_000 and bot.last_settled
+        # On a clock, too, the move comes before the budget is spent.
+        timed = HardBot(seed, time_budget_ms=60_000, clock="cpu")
+        start = time.thread_time()
+        assert timed.choose(view) in shortlist
+        assert time.thread_time() - start < 60.0
+    assert stopped_early >= 2
