@@ -5,8 +5,8 @@ seeded positions are searched by a hard bot with ``workers=2`` whose jobs go to 
 server's worker processes (:mod:`app.bots.pool`: ``spawn``ed, at a lower CPU priority),
 and the one-process figure is printed beside it: the rollouts of a decision that ran its
 whole budget and the milliseconds per decision on the wall clock, and how many decisions
-pruning settled before their budget. A second process only pays off when a core is free for it,
-so on a busy machine the two-process row can fall below the one-process row.
+pruning settled before their budget. A second process only pays off when a core is free
+for it, so on a busy machine the two-process row can fall below the one-process row.
 """
 
 from __future__ import annotations
@@ -57,8 +57,10 @@ def bench_bots(positions: int, budget_ms: float) -> None:
         pool.shutdown_workers()
     _row(WORKERS, spread)
     one, two = full_budget_rollouts(alone), full_budget_rollouts(spread)
-    ratio = f"{two / one:.2f}x" if one and two else "no decision ran its whole budget in both:"
-    print(f"two processes / one: {ratio} the rollouts per decision")
+    if one and two:
+        print(f"two processes / one: {two / one:.2f}x the rollouts per decision")
+    else:
+        print("two processes / one: no ratio, as every decision of a row settled early")
 
 
 def _row(processes: int, decisions: list[Decision]) -> None:

@@ -5,9 +5,8 @@ budget on the wall clock (what the server runs) and once on the searching thread
 clock (what a decision of that budget runs on a core of its own, however busy the
 machine; the tournaments' ``--clock cpu``). A search that has pruned all its candidates
 but one stops there, so the figures come in two parts: the rollouts a decision that ran
-its whole budget held, and how soon the others were settled.
-(Root parallelism over worker processes is the server's business: ``python -m bench
-bots`` measures it.)
+its whole budget held, and how soon the others were settled. (Root parallelism over
+worker processes is the server's business: ``python -m bench bots`` measures it.)
 
 A last line times the same search with a fixed number of rollouts by this process's CPU
 time, the figure older revisions printed. It comes out lower than the CPU-clock line:
