@@ -106,15 +106,18 @@ def test_a_page_memory_that_was_tampered_with_is_ignored(
     _known_position(store, game_id)
     fields = {"turn": "0", "choice": "up:jelly", "gas": "4"}
     assert client.post(f"/games/{game_id}/move", data=fields).status_code == 303
-    raw = client.cookies.get(f"zzv_page_{game_id}")
-    assert raw is not None
-    body, _, signature = raw.rpartition(".")
+    name = f"zzv_page_{game_id}"
+    # The forged value must replace the server's cookie, not sit beside it: same domain.
+    original = next(cookie for cookie in client.cookies.jar if cookie.name == name)
+    assert original.value is not None
+    body, _, signature = original.value.strip('"').rpartition(".")
     forged = json.loads(base64.urlsafe_b64decode(body))
     forged["flash"]["error"] = "Someone else's words"
     forged_body = base64.urlsafe_b64encode(json.dumps(forged).encode()).decode()
     client.cookies.set(
-        f"zzv_page_{game_id}", f"{forged_body}.{signature}", path=f"/games/{game_id}"
+        name, f"{forged_body}.{signature}", domain=original.domain, path=original.path
     )
+    assert [c.value for c in client.cookies.jar if c.name == name] == [f"{forged_body}.{signature}"]
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
     assert "Someone else" not in page.text and "at most 3 gas" not in page.text
