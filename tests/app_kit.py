@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 HX = {"HX-Request": "true"}
 """Headers htmx sends with every request it makes."""
 
+REVIEW_WAIT_S = 180.0
+"""How long a review may take before a test calls it hung: far more than it takes on a
+quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure."""
+
 
 def make_settings(**overrides: Any) -> Settings:
     """Settings for tests: no rate limits, no per-client race cap (every test client is one

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from app_kit import bearer, create, move
+from app_kit import REVIEW_WAIT_S, bearer, create, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
@@ -24,11 +24,6 @@ from engine import observe
 
 BUDGET = Budget(worlds=6, candidates=4, seed=7)
 """A small review budget: the checks below hold for any budget."""
-
-
-# How long a review may take before the test calls it hung: far more than it takes on a
-# quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure.
-REVIEW_WAIT_S = 180.0
 
 
 def use_small_reviews(app: FastAPI) -> Reviews:

@@ -6,17 +6,13 @@ import random
 import re
 import time
 
-from app_kit import HX, another_browser, bearer, move, start
+from app_kit import HX, REVIEW_WAIT_S, another_browser, bearer, move, start
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
 from app.http.web.review import VERDICT_COUNTED, verdict_counts
 from app.races.review import Budget, Reviews
-
-# How long a review may take before the test calls it hung: far more than it takes on a
-# quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure.
-REVIEW_WAIT_S = 180.0
 
 
 def small_reviews(app: FastAPI) -> Reviews:
