@@ -65,14 +65,15 @@ class SeatSpec:
     def build(self, seed: int, table: tuple[str, ...] = ()) -> Bot:
         """A fresh bot of this kind. Unless it is ``:blind``, a hard bot is told which
         seats of the ``table`` (the kind of bot in each seat, which a table shows every
-        player) are normal bots, and with ``:replyN`` which are hard bots."""
+        player) are normal bots and which are hard bots (``hard_seats``; with ``:replyN``
+        also ``searcher_seats``), as the server tells its own."""
         options: dict[str, Any] = dict(self.options)
         if self.kind == "hard" and not options.pop("blind", 0):
             options["normal_seats"] = tuple(s for s, kind in enumerate(table) if kind == "normal")
+            hard = tuple(s for s, kind in enumerate(table) if kind == "hard")
+            options["hard_seats"] = hard
             if "reply_width" in options:
-                options["searcher_seats"] = tuple(
-                    s for s, kind in enumerate(table) if kind == "hard"
-                )
+                options["searcher_seats"] = hard
         return make_bot(self.kind, seed, **options)
 
 
@@ -81,10 +82,11 @@ def parse_seat(
 ) -> SeatSpec:
     """Parse ``kind`` or ``hard:400ms`` / ``hard:300it``, optionally with ``:4models``
     (the hard bot's opponent models), ``:noise0.5`` (their temperature), ``:24cand``
-    (how many candidates it compares), ``:blind`` (it is not told which seats are
-    normal bots, so it models them with noise like anyone) and ``:reply3`` (it is told
-    which seats are hard bots, :class:`SeatSpec`); the global budget and ``clock``
-    apply to hard.
+    (how many candidates it compares), ``:hardnoise1`` (the temperature of the seats it
+    is told are hard bots), ``:blind`` (it is not told which seats are normal or hard
+    bots, so it models them with noise like anyone) and ``:reply3`` (the first hard seat
+    to move after its candidate replies with the best of that many moves,
+    :class:`SeatSpec`); the global budget and ``clock`` apply to hard.
 
     >>> parse_seat("hard:300it", None, None)
     SeatSpec(label='hard:300it', kind='hard', options=(('iterations', 300),))
@@ -96,6 +98,8 @@ def parse_seat(
     (('blind', 1), ('candidates', 24))
     >>> parse_seat("hard:knows:reply2:infer0.3", None, None).options
     (('infer', 0.3), ('reply_width', 2))
+    >>> parse_seat("hard:hardnoise1", None, None).options
+    (('hard_noise', 1.0),)
     >>> parse_seat("hard:400ms", None, None, "cpu").options
     (('clock', 'cpu'), ('time_budget_ms', 400))
     >>> parse_seat("normal", 100, None, "cpu").options
@@ -133,6 +137,7 @@ def _hard_option(part: str, options: dict[str, int | float | str]) -> None:
             return
     numbers: tuple[tuple[str, str, type[int] | type[float]], ...] = (
         ("reply", "reply_width", int),
+        ("hardnoise", "hard_noise", float),
         ("noise", "noise", float),
         ("infer", "infer", float),
     )

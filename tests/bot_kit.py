@@ -27,10 +27,22 @@ class HeldSearch:
         self.running = 0
         self.most_running = 0
         self.budgets: list[int] = []
+        #: The ``hard_seats`` each search was told, in order.
+        self.hard_seats: list[tuple[int, ...]] = []
+        #: The seat each search decided for, in order.
+        self.seats: list[int | None] = []
 
     async def __call__(
-        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+        self,
+        observation: SeatView,
+        seed: int,
+        budget_ms: int,
+        workers: int,
+        wide: bool,
+        hard_seats: tuple[int, ...] = (),
     ) -> tuple[dict[str, Any], int | None]:
+        self.hard_seats.append(hard_seats)
+        self.seats.append(observation.seat)
         self.running += 1
         self.most_running = max(self.most_running, self.running)
         self.budgets.append(budget_ms)

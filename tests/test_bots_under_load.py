@@ -84,7 +84,13 @@ class _SlowSearch(HeldSearch):
         self.seconds = seconds
 
     async def __call__(
-        self, observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+        self,
+        observation: SeatView,
+        seed: int,
+        budget_ms: int,
+        workers: int,
+        wide: bool,
+        hard_seats: tuple[int, ...] = (),
     ) -> tuple[dict[str, Any], int | None]:
         self.budgets.append(budget_ms)
         await asyncio.sleep(self.seconds)
@@ -304,9 +310,9 @@ def _recording_search(searched: Searched) -> Any:
     """The real search, noting each one's rollouts and whether it went wide."""
 
     async def search(
-        observation: dict[str, Any], seed: int, budget: int, workers: int, wide: bool
+        observation: Any, seed: int, budget: int, workers: int, wide: bool, hard: tuple[int, ...]
     ) -> Any:
-        result = await bot_runner.search_in_pool(observation, seed, budget, workers, wide)
+        result = await bot_runner.search_in_pool(observation, seed, budget, workers, wide, hard)
         searched.append((result[1], wide))
         return result
 

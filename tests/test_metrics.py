@@ -16,7 +16,12 @@ from engine import SeatView
 
 
 async def _quick_search(
-    observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+    observation: SeatView,
+    seed: int,
+    budget_ms: int,
+    workers: int,
+    wide: bool,
+    hard_seats: tuple[int, ...] = (),
 ) -> tuple[dict[str, Any], int | None]:
     return dict(observation.legal_actions()[0].to_dict()), 42
 

@@ -65,9 +65,9 @@ _MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
 
-SearchFn = Callable[[SeatView, int, int, int, bool], Awaitable[SearchResult]]
-"""``(observation, seed, budget_ms, workers, wide) -> SearchResult``: how one hard search
-runs (see :func:`search_in_pool`)."""
+SearchFn = Callable[[SeatView, int, int, int, bool, tuple[int, ...]], Awaitable[SearchResult]]
+"""``(observation, seed, budget_ms, workers, wide, hard_seats) -> SearchResult``: how one
+hard search runs (see :func:`search_in_pool`)."""
 
 
 class _HasLevel(Protocol):
@@ -154,9 +154,15 @@ def choose_bot_action(
 
 
 async def search_in_pool(
-    observation: SeatView, seed: int, budget_ms: int, workers: int, wide: bool
+    observation: SeatView,
+    seed: int,
+    budget_ms: int,
+    workers: int,
+    wide: bool,
+    hard_seats: tuple[int, ...] = (),
 ) -> SearchResult:
-    """One hard search in the shared pool of ``workers`` processes.
+    """One hard search in the shared pool of ``workers`` processes, told which other
+    seats are hard bots (``hard_seats``: who sits where is public, as the table shows).
 
     Narrow (the usual case under load): the whole decision is one job in one process,
     awaited on the event loop; no thread is used and the clock starts in the worker.
@@ -177,9 +183,12 @@ async def search_in_pool(
                 time_budget_ms=budget_ms,
                 workers=workers,
                 map_jobs=pool.map,
+                hard_seats=hard_seats,
             )
             return await anyio.to_thread.run_sync(job)
-        job = functools.partial(decide, "hard", seed, observation, time_budget_ms=budget_ms)
+        job = functools.partial(
+            decide, "hard", seed, observation, time_budget_ms=budget_ms, hard_seats=hard_seats
+        )
         return await asyncio.get_running_loop().run_in_executor(pool, job)
 
     try:
@@ -338,6 +347,9 @@ class BotRunner:
             metrics.BOT_DECISIONS.labels("hard").inc()
             return legal[0]
         observation = table.game.view(seat)
+        hard_seats = tuple(
+            s for s in range(table.game.players) if s != seat and table.bots_may_move(s)
+        )
         queued = time.perf_counter()
         async with self._slot(move_started) as wide:
             left_ms = (HARD_MOVE_TARGET_SECONDS - (time.monotonic() - move_started)) * 1000
@@ -347,7 +359,9 @@ class BotRunner:
             if budget < table.bot_budget_ms:
                 self._last_shortened = time.monotonic()
             started = time.perf_counter()
-            action, rollouts = await self.search(observation, seed, budget, self.workers, wide)
+            action, rollouts = await self.search(
+                observation, seed, budget, self.workers, wide, hard_seats
+            )
             metrics.BOT_THINK_SECONDS.labels("hard").observe(time.perf_counter() - started)
         metrics.BOT_DECISIONS.labels("hard").inc()
         metrics.HARD_BUDGET_MS.observe(budget)

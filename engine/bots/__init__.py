@@ -37,8 +37,9 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     many of the search's opponent models its sampled worlds cycle through; default 1, the
     normal bot only), ``noise`` (their softmax temperature), ``infer`` (the inference from
     the opponents' plays), ``normal_seats`` (seats known to be normal bots, modelled
-    exactly), ``searcher_seats`` (seats known to be hard bots: in each rollout the first
-    of them to move answers with the best for itself of ``reply_width`` moves).
+    exactly), ``hard_seats`` (seats known to be hard bots, modelled at temperature
+    ``hard_noise``), ``searcher_seats`` (seats known to be hard bots: in each rollout the
+    first of them to move answers with the best for itself of ``reply_width`` moves).
     Unknown kinds or options raise ``ValueError``.
     """
     if kind == "hard":

@@ -72,6 +72,10 @@ clearly behind it against three normal bots (73% in 100 games; 0 made 76% in 400
 Much more noise makes a plan that ignores what the opponents actually hold: at 0.5 the
 larger budget won 62% to 25%, but the bot fell to 61% against normal bots
 (docs/bots.md)."""
+DEFAULT_HARD_NOISE: float | None = None
+"""Softmax temperature at which the search models the seats it is told are hard bots
+(``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
+predicted near temperature 1 (``python -m engine.bots.model_fit``, docs/bots.md)."""
 DEFAULT_INFER = 0.0
 """Softmax temperature of the inference from the opponents' plays that weighs each
 sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
@@ -91,6 +95,8 @@ HARD_OPTIONS = frozenset(
         "infer",
         "normal_seats",
         "searcher_seats",
+        "hard_seats",
+        "hard_noise",
         "reply_width",
     }
 )
@@ -220,6 +226,52 @@ class Stop:
         return self.deadline is not None and CLOCKS[self.clock]() >= self.deadline
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a search is told about the other seats, all of it public (a table shows who
+    sits where): the ``normal_seats`` (normal bots) play the normal policy exactly in its
+    rollouts, whatever the models and noise; the ``hard_seats`` (hard bots) choose with
+    temperature ``hard_noise`` (None: the search's ``noise``, like anyone else); the first
+    of the ``searcher_seats`` (searching bots) to move after a candidate replies with the
+    best for itself of ``reply_width`` moves (:func:`_play_replying`).
+
+    >>> Told(normal_seats=(1,), hard_seats=(1, 2))
+    Traceback (most recent call last):
+    ...
+    ValueError: A seat is a normal bot or a searching bot, not both.
+    """
+
+    normal_seats: tuple[int, ...] = ()
+    hard_seats: tuple[int, ...] = ()
+    hard_noise: float | None = DEFAULT_HARD_NOISE
+    searcher_seats: tuple[int, ...] = ()
+    reply_width: int = DEFAULT_REPLY_WIDTH
+
+    def __post_init__(self) -> None:
+        seats = (*self.normal_seats, *self.searcher_seats, *self.hard_seats)
+        if any(i < 0 for i in seats):
+            raise ValueError("normal_seats, searcher_seats and hard_seats are seat numbers.")
+        if set(self.normal_seats) & (set(self.searcher_seats) | set(self.hard_seats)):
+            raise ValueError("A seat is a normal bot or a searching bot, not both.")
+        if self.hard_noise is not None and not 0.0 <= self.hard_noise <= 10.0:
+            raise ValueError("hard_noise (the hard seats' temperature) runs from 0 to 10.")
+        if self.reply_width < 1:
+            raise ValueError("reply_width (a searching seat's replies weighed) is at least 1.")
+
+    def tables(self, seat: int, players: int, models: int, noise: float) -> list[list[Style]]:
+        """Per opponent model, who plays what in ``seat``'s rollouts (:func:`seat_styles`)."""
+        warm = noise if self.hard_noise is None else self.hard_noise
+        return [
+            seat_styles(
+                seat, players, _noisy(m, noise), self.normal_seats, _noisy(m, warm), self.hard_seats
+            )
+            for m in range(models)
+        ]
+
+
+NOTHING_TOLD = Told()
+
+
 def run_worlds(
     observation: Seen,
     actions: list[Action],
@@ -228,9 +280,7 @@ def run_worlds(
     models: int = 1,
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
-    normal_seats: tuple[int, ...] = (),
-    searcher_seats: tuple[int, ...] = (),
-    reply_width: int = DEFAULT_REPLY_WIDTH,
+    told: Told = NOTHING_TOLD,
 ) -> tuple[list[list[float]], int, list[int]]:
     """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
     world (NaN for candidates pruned), the rollouts run and the candidates still in the
@@ -239,22 +289,11 @@ def run_worlds(
     budget is left out: every kept row holds a value for every candidate still running, so
     they are compared on exactly the same worlds. Once pruning has left one candidate the
     search ends before ``stop``: it has its answer. ``prune=False`` runs every candidate
-    in every world (a reference search) until ``stop``. The ``normal_seats``, seats known
-    to be normal bots, play the normal bot's policy exactly in every world, whatever the
-    models and noise; the first of the ``searcher_seats`` (seats known to be searching
-    bots) to move after a candidate replies as :func:`_play_replying` says. Every world
-    weighs the same (:func:`run_weighted` weighs them by the opponents' plays)."""
+    in every world (a reference search) until ``stop``. What the search is ``told`` of the
+    other seats changes how they play in its worlds (:class:`Told`). Every world weighs
+    the same (:func:`run_weighted` weighs them by the opponents' plays)."""
     rows, _, used, alive = run_weighted(
-        observation,
-        actions,
-        seed,
-        stop,
-        models,
-        prune,
-        noise,
-        normal_seats=normal_seats,
-        searcher_seats=searcher_seats,
-        reply_width=reply_width,
+        observation, actions, seed, stop, models, prune, noise, told=told
     )
     return rows, used, alive
 
@@ -268,9 +307,7 @@ def run_weighted(
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
     infer: float = 0.0,
-    normal_seats: tuple[int, ...] = (),
-    searcher_seats: tuple[int, ...] = (),
-    reply_width: int = DEFAULT_REPLY_WIDTH,
+    told: Told = NOTHING_TOLD,
 ) -> SearchPart:
     """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
     likelihood of the opponents' plays this round in that world at temperature ``infer``
@@ -283,15 +320,14 @@ def run_weighted(
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = _Evaluator(len(actions))
-    players = determinizer.view.players
-    tables = [seat_styles(seat, players, _noisy(m, noise), normal_seats) for m in range(models)]
+    tables = told.tables(seat, determinizer.view.players, models, noise)
     paired: list[list[float]] = []
     logs: list[float] = []
     used = 0
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
     starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     best = -math.inf
-    searchers = frozenset(searcher_seats) - {seat}
+    searchers, width = frozenset(told.searcher_seats) - {seat}, told.reply_width
     # Once pruning has left one candidate, no world to come can change the choice.
     while (len(stats.alive) > 1 or not prune) and not stop.reached(used):
         world, rest = determinizer.sample_parts(rng)
@@ -309,7 +345,7 @@ def run_weighted(
             if stop.reached(used):
                 return paired, logs, used, stats.alive
             values, rollouts = _play(
-                world, ids[i], rollout_seed, styles, decisions, starts, i, searchers, reply_width
+                world, ids[i], rollout_seed, styles, decisions, starts, i, searchers, width
             )
             row[i] = values[seat]
             used += rollouts
@@ -415,16 +451,28 @@ def _prune(stats: _Evaluator, paired: list[list[float]], weights: list[float] | 
 
 
 def seat_styles(
-    seat: int, players: int, model: Style, normal_seats: tuple[int, ...]
+    seat: int,
+    players: int,
+    model: Style,
+    normal_seats: tuple[int, ...],
+    hard_model: Style | None = None,
+    hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
     """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    (seats known to be normal bots) the normal policy exactly, every other seat ``model``.
+    (seats known to be normal bots) the normal policy exactly, the ``hard_seats`` (seats
+    known to be hard bots) ``hard_model``, every other seat ``model``.
 
-    >>> noisy = _noisy(0, 0.15)
+    >>> noisy, warm = _noisy(0, 0.15), _noisy(0, 1.0)
     >>> seat_styles(1, 3, noisy, (2,)) == [noisy, NORMAL, NORMAL]
     True
+    >>> seat_styles(0, 4, noisy, (2,), warm, (1,)) == [NORMAL, warm, NORMAL, noisy]
+    True
     """
-    return [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
+    styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
+    for i in hard_seats:
+        if hard_model is not None and i != seat and i not in normal_seats and i < players:
+            styles[i] = hard_model
+    return styles
 
 
 def weights_of(logs: list[float]) -> list[float]:
@@ -483,9 +531,7 @@ def run_job(args: SearchJob) -> SearchPart:
         models,
         noise,
         infer,
-        normal_seats,
-        searcher_seats,
-        reply_width,
+        told,
     ) = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
@@ -498,9 +544,7 @@ def run_job(args: SearchJob) -> SearchPart:
         models,
         noise=noise,
         infer=infer,
-        normal_seats=normal_seats,
-        searcher_seats=searcher_seats,
-        reply_width=reply_width,
+        told=told,
     )
 
 
@@ -513,9 +557,7 @@ SearchJob = tuple[
     int,
     float,
     float,
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
+    Told,
 ]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
@@ -540,6 +582,10 @@ def best_sensible(state: SimState, count: int) -> list[int]:
     key = state.legal_key()
     scores, chances_ = score_ids(state, key, NORMAL)
     return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
+
+
+def _seats(seats: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted({int(i) for i in seats}))
 
 
 class HardBot(Bot):
@@ -569,6 +615,8 @@ class HardBot(Bot):
         normal_seats: Iterable[int] = (),
         searcher_seats: Iterable[int] = (),
         reply_width: int = DEFAULT_REPLY_WIDTH,
+        hard_seats: Iterable[int] = (),
+        hard_noise: float | None = DEFAULT_HARD_NOISE,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -593,18 +641,14 @@ class HardBot(Bot):
         self.clock = clock
         self.noise = float(noise)
         self.infer = float(infer)
-        #: Seats known to be normal bots: the search models them exactly (no noise).
-        self.normal_seats = tuple(sorted({int(i) for i in normal_seats}))
-        #: Seats known to be searching bots: the first to move after a candidate replies
-        #: with the best of a few moves for itself (:func:`_play_replying`).
-        self.searcher_seats = tuple(sorted({int(i) for i in searcher_seats}))
-        if any(i < 0 for i in (*self.normal_seats, *self.searcher_seats)):
-            raise ValueError("normal_seats and searcher_seats are seat numbers, from 0.")
-        if set(self.normal_seats) & set(self.searcher_seats):
-            raise ValueError("A seat is a normal bot or a searching bot, not both.")
-        if reply_width < 1:
-            raise ValueError("reply_width (a searching seat's replies weighed) is at least 1.")
-        self.reply_width = int(reply_width)
+        #: What the search is told of the other seats (:class:`Told`).
+        self.told = Told(
+            normal_seats=_seats(normal_seats),
+            hard_seats=_seats(hard_seats),
+            hard_noise=None if hard_noise is None else float(hard_noise),
+            searcher_seats=_seats(searcher_seats),
+            reply_width=int(reply_width),
+        )
         self.map_jobs = map_jobs
         #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
         self.last_rollouts = 0
@@ -641,9 +685,7 @@ class HardBot(Bot):
                     self.models,
                     noise=self.noise,
                     infer=self.infer,
-                    normal_seats=self.normal_seats,
-                    searcher_seats=self.searcher_seats,
-                    reply_width=self.reply_width,
+                    told=self.told,
                 )
             ]
         self.last_rollouts = sum(used for _, _, used, _ in parts)
@@ -678,9 +720,7 @@ class HardBot(Bot):
                 self.models,
                 self.noise,
                 self.infer,
-                self.normal_seats,
-                self.searcher_seats,
-                self.reply_width,
+                self.told,
             )
             for w in range(self.workers)
         ]

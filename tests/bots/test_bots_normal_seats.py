@@ -13,7 +13,7 @@ from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout, rollout_seats
-from engine.bots.search import HardBot, Stop, _noisy, run_worlds, seat_styles
+from engine.bots.search import HardBot, Stop, Told, _noisy, run_worlds, seat_styles
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.tournament import GameJob, parse_seat, play_game, seating
@@ -57,12 +57,13 @@ def test_with_every_other_seat_a_normal_bot_the_noise_changes_nothing() -> None:
     actions = view.legal_actions()[:4]
     stop = Stop(240, None)
     exact = run_worlds(view, actions, 7, stop, noise=0.0)
-    told = run_worlds(view, actions, 7, stop, noise=2.0, normal_seats=others)
+    told = run_worlds(view, actions, 7, stop, noise=2.0, told=Told(normal_seats=others))
     assert told == exact
     # Without being told, that much noise plays other rounds.
     assert run_worlds(view, actions, 7, stop, noise=2.0) != exact
     # With one seat left untold, its noise still counts.
-    assert run_worlds(view, actions, 7, stop, noise=2.0, normal_seats=others[1:]) != exact
+    partly = Told(normal_seats=others[1:])
+    assert run_worlds(view, actions, 7, stop, noise=2.0, told=partly) != exact
 
 
 def test_the_hard_bot_told_of_normal_seats_searches_as_without_noise() -> None:

@@ -13,7 +13,7 @@ from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import Decisions, rollout_seats, score_ids, sensible
-from engine.bots.search import HardBot, Stop, _noisy, _play_replying, run_worlds
+from engine.bots.search import HardBot, Stop, Told, _noisy, _play_replying, run_worlds
 from engine.bots.value import chances
 from engine.game import Game
 from engine.rng import Rng
@@ -93,9 +93,9 @@ def test_told_of_a_searching_seat_the_search_scores_other_rounds() -> None:
         others = tuple(s for s in range(3) if s != view.seat)
         actions = view.legal_actions()[:4]
         stop = Stop(120, None)
-        plain = run_worlds(view, actions, 3, stop, normal_seats=others[1:])
+        plain = run_worlds(view, actions, 3, stop, told=Told(normal_seats=others[1:]))
         told = run_worlds(
-            view, actions, 3, stop, normal_seats=others[1:], searcher_seats=others[:1]
+            view, actions, 3, stop, told=Told(normal_seats=others[1:], searcher_seats=others[:1])
         )
         assert told != plain
         rows, used, alive = told
@@ -106,8 +106,7 @@ def test_told_of_a_searching_seat_the_search_scores_other_rounds() -> None:
             actions,
             3,
             stop,
-            normal_seats=others[1:],
-            searcher_seats=(*others[:1], view.seat),
+            told=Told(normal_seats=others[1:], searcher_seats=(*others[:1], view.seat)),
         )
         assert same == told
 
@@ -124,19 +123,20 @@ def test_the_hard_bot_refuses_impossible_tables() -> None:
 def test_the_tournament_tells_hard_seats_where_the_normal_and_hard_bots_sit_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    told: list[tuple[Any, Any]] = []
+    told: list[tuple[Any, ...]] = []
     real = tournament.make_bot
 
     def recording(kind: str, seed: int, **options: Any) -> Bot:
         if kind == "hard":
-            told.append((options.get("normal_seats"), options.get("searcher_seats")))
+            seats = ("normal_seats", "searcher_seats", "hard_seats")
+            told.append(tuple(options.get(name) for name in seats))
         return real(kind, seed, **options)
 
     monkeypatch.setattr(tournament, "make_bot", recording)
     for tokens, expected in [
-        (("hard:4it", "hard:5it", "normal"), {((2,), None)}),
-        (("hard:4it:reply3", "hard:5it:reply2", "normal"), {((2,), (0, 1))}),
-        (("hard:4it:blind", "hard:5it:blind:reply3", "normal"), {(None, None)}),
+        (("hard:4it", "hard:5it", "normal"), {((2,), None, (0, 1))}),
+        (("hard:4it:reply3", "hard:5it:reply2", "normal"), {((2,), (0, 1), (0, 1))}),
+        (("hard:4it:blind", "hard:5it:blind:reply3", "normal"), {(None, None, None)}),
     ]:
         specs = tuple(parse_seat(k, None, None) for k in tokens)
         told.clear()
