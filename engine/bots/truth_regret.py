@@ -16,7 +16,9 @@ mean anything, and the screen prints them paired, with their standard errors.
 
 A variant is ``noise/infer/candidates/rollouts``: the opponent model's temperature, the
 inference's temperature (0: off), how many of the policy's best actions are candidates
-and the fixed number of rollouts.
+and the fixed number of rollouts, or a budget of the searching thread's CPU time such as
+``200ms`` (what a tournament's ``--clock cpu`` runs; such a search does not repeat
+exactly, as the rollouts that fit in it vary a little).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from engine.bots.base import mix_seed
 from engine.bots.hard_regret import GamePosition, game_positions
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout
-from engine.bots.search import Stop, best_candidate, run_weighted, weights_of
+from engine.bots.search import CLOCKS, Stop, best_candidate, run_weighted, weights_of
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState
@@ -62,12 +64,19 @@ def choice(view: SeatView, ranked: list[Action], variant: str, seed: int) -> Act
     """The action a search of ``variant`` (module docstring) picks."""
     noise, infer, candidates, rollouts = variant.split("/")
     shortlist = ranked[: int(candidates)]
-    stop = Stop(int(rollouts), None)
+    stop = _stop(rollouts)
     rows, logs, _, alive = run_weighted(
         view, shortlist, seed, stop, 1, noise=float(noise), infer=float(infer)
     )
     weights = weights_of(logs) if float(infer) > 0 else None
     return shortlist[best_candidate(rows, alive, weights)]
+
+
+def _stop(budget: str) -> Stop:
+    """A fixed number of rollouts (``880``), or ``200ms`` of this thread's CPU from now."""
+    if budget.endswith("ms"):
+        return Stop(None, CLOCKS["cpu"]() + float(budget[:-2]) / 1000.0, "cpu")
+    return Stop(int(budget), None)
 
 
 def regrets(count: int, seeds: int, variants: list[str], seed: int) -> dict[str, list[float]]:

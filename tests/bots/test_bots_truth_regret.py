@@ -50,3 +50,15 @@ def test_regrets_are_what_the_choice_gives_up(capsys: pytest.CaptureFixture[str]
     main(["--positions", "1", "--seeds", "1", "--variants", "0.15/0/2/16,0/0/2/16"])
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3 and "minus first +0.0000" in lines[1]
+
+
+def test_a_variant_may_search_for_a_cpu_time_instead_of_a_count() -> None:
+    core, view, ranked = positions(1, seed=4)[0]
+    assert view.seat is not None
+    assert choice(view, ranked, "0.15/0/4/30ms", 5) in ranked[:4]
+    values = truth(core, view.seat, ranked)
+    (regret,) = regrets(1, 1, ["0.15/0/4/30ms"], seed=4)["0.15/0/4/30ms"]
+    # Whatever the search picked, its regret is what that pick gives up against the best.
+    assert any(regret == max(values.values()) - values[a] for a in ranked[:4])
+    with pytest.raises(ValueError):
+        choice(view, ranked, "0.15/0/4/soon", 5)
