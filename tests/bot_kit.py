@@ -12,8 +12,12 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.bots.runner import BotRunner
-from engine import SeatView
+from app.bots.runner import BotRunner, SearchRequest, SearchResult
+
+
+def first_legal(request: SearchRequest) -> dict[str, Any]:
+    """The first legal action of the request's seat, as a search's answer."""
+    return dict(request.observation.legal_actions()[0].to_dict())
 
 
 class HeldSearch:
@@ -32,25 +36,17 @@ class HeldSearch:
         #: The seat each search decided for, in order.
         self.seats: list[int | None] = []
 
-    async def __call__(
-        self,
-        observation: SeatView,
-        seed: int,
-        budget_ms: int,
-        workers: int,
-        wide: bool,
-        hard_seats: tuple[int, ...] = (),
-    ) -> tuple[dict[str, Any], int | None]:
-        self.hard_seats.append(hard_seats)
-        self.seats.append(observation.seat)
+    async def __call__(self, request: SearchRequest) -> SearchResult:
+        self.hard_seats.append(request.hard_seats)
+        self.seats.append(request.observation.seat)
         self.running += 1
         self.most_running = max(self.most_running, self.running)
-        self.budgets.append(budget_ms)
+        self.budgets.append(request.budget_ms)
         try:
             await self.release.wait()
         finally:
             self.running -= 1
-        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
+        return first_legal(request), self.rollouts
 
     def install(self, app: FastAPI) -> BotRunner:
         """Make this the search of ``app``'s hard bots; the app's runner."""

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
-from engine import MAX_DECISIONS, Action, Event, Game, Suit, Variants, new_game
+from engine import MAX_DECISIONS, Action, Event, Game, SeatView, Suit, Variants, new_game
 from engine.rng import Rng
 
 VARIANT_COMBOS: tuple[Variants, ...] = tuple(
@@ -80,6 +80,17 @@ def random_action(game: Game, rng: Rng) -> Action:
     """A legal action of the current seat, uniformly at random."""
     actions = game.legal_actions()
     return actions[rng.below(len(actions))]
+
+
+def view_after(plays: int, *, seed: int, players: int = 4) -> SeatView:
+    """The view of the seat to move after the first ``plays`` decisions of a seeded race,
+    each the first legal action (a few plays in, the seat has a trick to read)."""
+    game = new_game(players=players, seed=seed)
+    for _ in range(plays):
+        game.apply(game.legal_actions()[0], game.current_seat)
+    seat = game.current_seat
+    assert seat is not None, "the race ended within the plays asked for"
+    return game.view(seat)
 
 
 def random_turns(game: Game, rng: Rng, limit: int = MAX_DECISIONS) -> Iterator[Game]:

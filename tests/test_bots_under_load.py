@@ -21,16 +21,23 @@ import anyio.to_thread
 import httpx
 import pytest
 from app_kit import bearer, make_settings
-from bot_kit import HeldSearch
+from bot_kit import HeldSearch, first_legal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app import metrics
 from app.bots import pool as bot_pool
 from app.bots import runner as bot_runner
-from app.bots.runner import HARD_MOVE_TARGET_SECONDS, NOTICE, BotRunner, search_budget_ms
+from app.bots.runner import (
+    HARD_MOVE_TARGET_SECONDS,
+    NOTICE,
+    BotRunner,
+    SearchRequest,
+    SearchResult,
+    search_budget_ms,
+)
 from app.main import create_app
-from engine import SeatView, new_game
+from engine import new_game
 
 RACES = 8
 CAP = 2
@@ -83,18 +90,10 @@ class _SlowSearch(HeldSearch):
         super().__init__()
         self.seconds = seconds
 
-    async def __call__(
-        self,
-        observation: SeatView,
-        seed: int,
-        budget_ms: int,
-        workers: int,
-        wide: bool,
-        hard_seats: tuple[int, ...] = (),
-    ) -> tuple[dict[str, Any], int | None]:
-        self.budgets.append(budget_ms)
+    async def __call__(self, request: SearchRequest) -> SearchResult:
+        self.budgets.append(request.budget_ms)
         await asyncio.sleep(self.seconds)
-        return dict(observation.legal_actions()[0].to_dict()), self.rollouts
+        return first_legal(request), self.rollouts
 
 
 def test_a_move_whose_searches_run_long_ends_at_the_floor() -> None:
@@ -309,11 +308,9 @@ Searched = list[tuple[int | None, bool]]
 def _recording_search(searched: Searched) -> Any:
     """The real search, noting each one's rollouts and whether it went wide."""
 
-    async def search(
-        observation: Any, seed: int, budget: int, workers: int, wide: bool, hard: tuple[int, ...]
-    ) -> Any:
-        result = await bot_runner.search_in_pool(observation, seed, budget, workers, wide, hard)
-        searched.append((result[1], wide))
+    async def search(request: SearchRequest) -> SearchResult:
+        result = await bot_runner.search_in_pool(request)
+        searched.append((result[1], request.wide))
         return result
 
     return search
@@ -389,7 +386,9 @@ def test_a_search_hit_by_a_dying_worker_is_retried_on_a_fresh_pool(
     monkeypatch.setattr(bot_pool, "get_pool", get_pool)
     game = new_game(players=4, seed=3)
     view = game.view(game.current_seat or 0)
-    action, rollouts = asyncio.run(bot_runner.search_in_pool(view, 1, SEARCH_MS, 2, False))
+    action, rollouts = asyncio.run(
+        bot_runner.search_in_pool(SearchRequest(view, 1, SEARCH_MS, 2, False))
+    )
     assert handed[0] is broken and handed[1] is not broken
     assert rollouts is not None and rollouts > 0
     assert action in [a.to_dict() for a in view.legal_actions()]

@@ -7,23 +7,17 @@ from typing import Any
 
 import pytest
 from app_kit import bearer, create, make_settings, move
+from bot_kit import first_legal
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.bots.runner import SearchRequest, SearchResult
 from app.main import create_app
 from app.settings import Settings
-from engine import SeatView
 
 
-async def _quick_search(
-    observation: SeatView,
-    seed: int,
-    budget_ms: int,
-    workers: int,
-    wide: bool,
-    hard_seats: tuple[int, ...] = (),
-) -> tuple[dict[str, Any], int | None]:
-    return dict(observation.legal_actions()[0].to_dict()), 42
+async def _quick_search(request: SearchRequest) -> SearchResult:
+    return first_legal(request), 42
 
 
 def _families(text: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import anyio.to_thread
@@ -65,9 +66,27 @@ _MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
 
-SearchFn = Callable[[SeatView, int, int, int, bool, tuple[int, ...]], Awaitable[SearchResult]]
-"""``(observation, seed, budget_ms, workers, wide, hard_seats) -> SearchResult``: how one
-hard search runs (see :func:`search_in_pool`)."""
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One hard decision to search: everything a search is given, as one value."""
+
+    observation: SeatView
+    """The deciding seat's view (never more)."""
+    seed: int
+    """The decision's seed (:func:`bot_seed`)."""
+    budget_ms: int
+    """The search's CPU budget, already cut for the queue (:func:`search_budget_ms`)."""
+    workers: int
+    """The size of the shared pool of worker processes."""
+    wide: bool
+    """Whether the search may spread over every worker (the pool is all free)."""
+    hard_seats: tuple[int, ...] = ()
+    """The other seats played by hard bots (who sits where is public)."""
+
+
+SearchFn = Callable[[SearchRequest], Awaitable[SearchResult]]
+"""How one hard search runs (see :func:`search_in_pool`)."""
 
 
 class _HasLevel(Protocol):
@@ -153,16 +172,9 @@ def choose_bot_action(
     return make_bot(level, seed, **options).choose(game.view(seat))
 
 
-async def search_in_pool(
-    observation: SeatView,
-    seed: int,
-    budget_ms: int,
-    workers: int,
-    wide: bool,
-    hard_seats: tuple[int, ...] = (),
-) -> SearchResult:
-    """One hard search in the shared pool of ``workers`` processes, told which other
-    seats are hard bots (``hard_seats``: who sits where is public, as the table shows).
+async def search_in_pool(request: SearchRequest) -> SearchResult:
+    """One hard search in the shared pool of ``request.workers`` processes, told which
+    other seats are hard bots (who sits where is public, as the table shows).
 
     Narrow (the usual case under load): the whole decision is one job in one process,
     awaited on the event loop; no thread is used and the clock starts in the worker.
@@ -173,22 +185,18 @@ async def search_in_pool(
     """
 
     async def run() -> SearchResult:
-        pool = bot_pool.get_pool(workers)
-        if wide:
-            job = functools.partial(
-                decide,
-                "hard",
-                seed,
-                observation,
-                time_budget_ms=budget_ms,
-                workers=workers,
-                map_jobs=pool.map,
-                hard_seats=hard_seats,
-            )
-            return await anyio.to_thread.run_sync(job)
+        pool = bot_pool.get_pool(request.workers)
         job = functools.partial(
-            decide, "hard", seed, observation, time_budget_ms=budget_ms, hard_seats=hard_seats
+            decide,
+            "hard",
+            request.seed,
+            request.observation,
+            time_budget_ms=request.budget_ms,
+            hard_seats=request.hard_seats,
         )
+        if request.wide:
+            wide_job = functools.partial(job, workers=request.workers, map_jobs=pool.map)
+            return await anyio.to_thread.run_sync(wide_job)
         return await asyncio.get_running_loop().run_in_executor(pool, job)
 
     try:
@@ -359,9 +367,8 @@ class BotRunner:
             if budget < table.bot_budget_ms:
                 self._last_shortened = time.monotonic()
             started = time.perf_counter()
-            action, rollouts = await self.search(
-                observation, seed, budget, self.workers, wide, hard_seats
-            )
+            request = SearchRequest(observation, seed, budget, self.workers, wide, hard_seats)
+            action, rollouts = await self.search(request)
             metrics.BOT_THINK_SECONDS.labels("hard").observe(time.perf_counter() - started)
         metrics.BOT_DECISIONS.labels("hard").inc()
         metrics.HARD_BUDGET_MS.observe(budget)

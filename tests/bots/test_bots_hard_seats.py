@@ -5,8 +5,8 @@ temperature of their own, they are modelled like anyone else."""
 from __future__ import annotations
 
 import pytest
+from game_kit import view_after
 
-from engine import new_game
 from engine.bots.heuristic import NORMAL
 from engine.bots.search import (
     DEFAULT_NOISE,
@@ -21,12 +21,7 @@ from engine.seat_view import SeatView
 
 
 def _view(seed: int) -> SeatView:
-    game = new_game(players=4, seed=seed)
-    for _ in range(5):  # a few plays in, so that the seat has a trick to read
-        game.apply(game.legal_actions()[0], game.current_seat)
-    seat = game.current_seat
-    assert seat is not None
-    return game.view(seat)
+    return view_after(5, seed=seed)
 
 
 def _others(view: SeatView) -> tuple[int, ...]:

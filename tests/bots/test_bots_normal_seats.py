@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from game_kit import view_after
 
 import engine.tournament as tournament
 from engine import new_game
@@ -21,12 +22,7 @@ from engine.variants import Variants
 
 
 def _view(seed: int) -> SeatView:
-    game = new_game(players=4, seed=seed)
-    for _ in range(3):  # a few plays in, so that the seat has a trick to read
-        game.apply(game.legal_actions()[0], game.current_seat)
-    seat = game.current_seat
-    assert seat is not None
-    return game.view(seat)
+    return view_after(3, seed=seed)
 
 
 def test_rollout_seats_gives_each_seat_its_own_style() -> None:
