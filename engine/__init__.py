@@ -51,6 +51,7 @@ from engine.events import (
 )
 from engine.game import MAX_DECISIONS, Game, new_game
 from engine.seat_view import SeatView, observe, observe_public
+from engine.sim import GameParts
 from engine.variants import Variants, VariantsData
 from engine.view import (
     CardOption,
@@ -89,6 +90,7 @@ __all__ = [
     "EventKind",
     "EventLog",
     "Game",
+    "GameParts",
     "GameWon",
     "GasTaken",
     "GasToMiddle",

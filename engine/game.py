@@ -58,6 +58,7 @@ from engine.sim import (
     SPEED,
     TUNE_UP,
     ZERO,
+    GameParts,
     Play,
     SimState,
     legal_ids,
@@ -686,6 +687,32 @@ class Game:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
         return self.core.to_dict()
 
+    def parts(self) -> GameParts:
+        """Every part of the state, secrets included (:meth:`from_parts` takes it back)."""
+        return GameParts(
+            players=self.players,
+            variants=self.variants,
+            seed=self.seed,
+            rng_state=self.rng.state,
+            round=self.round,
+            trick=self.trick,
+            lead=self.lead,
+            hands=self.hands,
+            gas=self.gas,
+            speed=self.speed,
+            laps=self.laps,
+            middle=self.middle,
+            removed=self.removed,
+            zero_five=self.zero_five,
+            discards=self.discards,
+            plays=self.plays,
+            set_aside=self.set_aside,
+            round_tricks=self.round_tricks,
+            last_trick=self.last_trick,
+            lap_order=self.lap_order,
+            winner=self.winner,
+        )
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
@@ -699,90 +726,42 @@ class Game:
         except (KeyError, TypeError) as exc:
             raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
         return cls.from_parts(
-            players=data["players"],
-            variants=Variants.from_dict(data["variants"]),
-            seed=int(data["seed"]),
-            rng_state=int(data["rng"]),
-            round=int(data["round"]),
-            trick=int(data["trick"]),
-            lead=int(data["lead"]),
-            hands=hands,
-            gas=[int(g) for g in data["gas"]],
-            speed=[int(s) for s in data["speed"]],
-            laps=[int(n) for n in data["laps"]],
-            middle=int(data["middle"]),
-            removed=int(data["removed"]),
-            zero_five=[bool(z) for z in data["zero_five"]],
-            plays=[Play.from_dict(p) for p in data["plays"]],
-            discards=discards,
-            set_aside=set_aside,
-            round_tricks=[copy_record(r) for r in data["round_tricks"]],
-            last_trick=None if last is None else copy_record(last),
-            lap_order=[int(s) for s in data["lap_order"]],
-            winner=data["winner"],
+            GameParts(
+                players=data["players"],
+                variants=Variants.from_dict(data["variants"]),
+                seed=int(data["seed"]),
+                rng_state=int(data["rng"]),
+                round=int(data["round"]),
+                trick=int(data["trick"]),
+                lead=int(data["lead"]),
+                hands=hands,
+                gas=[int(g) for g in data["gas"]],
+                speed=[int(s) for s in data["speed"]],
+                laps=[int(n) for n in data["laps"]],
+                middle=int(data["middle"]),
+                removed=int(data["removed"]),
+                zero_five=[bool(z) for z in data["zero_five"]],
+                plays=[Play.from_dict(p) for p in data["plays"]],
+                discards=discards,
+                set_aside=set_aside,
+                round_tricks=[copy_record(r) for r in data["round_tricks"]],
+                last_trick=None if last is None else copy_record(last),
+                lap_order=[int(s) for s in data["lap_order"]],
+                winner=data["winner"],
+            )
         )
 
     @classmethod
-    def from_parts(
-        cls,
-        *,
-        players: int,
-        variants: Variants,
-        seed: int,
-        rng_state: int,
-        round: int,
-        trick: int,
-        lead: int,
-        hands: Sequence[Sequence[Suit]],
-        gas: Sequence[int],
-        speed: Sequence[int],
-        laps: Sequence[int],
-        middle: int,
-        removed: int,
-        zero_five: Sequence[bool],
-        plays: Sequence[Play],
-        discards: Sequence[Suit],
-        set_aside: Sequence[Suit],
-        round_tricks: Sequence[TrickRecord],
-        last_trick: TrickRecord | None,
-        lap_order: Sequence[int],
-        winner: int | None,
-    ) -> Game:
-        """A game from every part of its state, hidden cards included (a Tune Up's ``card``
-        is its face-down identity; ``rng_state`` the generator of later deals), taken as
-        given: how :meth:`from_dict` restores a save and a bot builds a sampled world.
+    def from_parts(cls, parts: GameParts) -> Game:
+        """A game from every part of its state, hidden cards included (:class:`GameParts`),
+        taken as given: how :meth:`from_dict` restores a save.
 
         >>> game = new_game(players=3, seed=5); _ = game.apply(game.legal_actions()[0])
-        >>> names = "players variants seed round trick lead hands gas speed laps middle removed"
-        >>> names += " zero_five plays discards set_aside round_tricks last_trick lap_order winner"
-        >>> parts = {name: getattr(game, name) for name in names.split()}
-        >>> Game.from_parts(rng_state=game.rng.state, **parts) == game
+        >>> Game.from_parts(game.parts()) == game
         True
         """
-        core = SimState.from_parts(
-            players=_check_players(players),
-            variants=variants,
-            seed=seed,
-            rng_state=rng_state,
-            round=round,
-            trick=trick,
-            lead=lead,
-            hands=hands,
-            gas=gas,
-            speed=speed,
-            laps=laps,
-            middle=middle,
-            removed=removed,
-            zero_five=zero_five,
-            plays=plays,
-            discards=discards,
-            set_aside=set_aside,
-            round_tricks=round_tricks,
-            last_trick=last_trick,
-            lap_order=lap_order,
-            winner=winner,
-        )
-        return cls.over(core)
+        _check_players(parts.players)
+        return cls.over(SimState.from_parts(parts))
 
     def clone(self) -> Game:
         """An independent copy (fast: search bots clone in their inner loop)."""
@@ -910,27 +889,23 @@ def _core(
     """The core of a new game: ``rest`` counts as discarded, nothing played yet."""
     gas, speed, laps, middle, removed, zero_five = numbers
     return SimState.from_parts(
-        players=players,
-        variants=variants,
-        seed=seed,
-        rng_state=rng_state,
-        round=round,
-        trick=trick,
-        lead=lead,
-        hands=hands,
-        gas=gas,
-        speed=speed,
-        laps=laps,
-        middle=middle,
-        removed=removed,
-        zero_five=zero_five,
-        plays=[],
-        discards=rest,
-        set_aside=[],
-        round_tricks=[],
-        last_trick=None,
-        lap_order=[],
-        winner=None,
+        GameParts(
+            players=players,
+            variants=variants,
+            seed=seed,
+            rng_state=rng_state,
+            round=round,
+            trick=trick,
+            lead=lead,
+            hands=hands,
+            gas=gas,
+            speed=speed,
+            laps=laps,
+            middle=middle,
+            removed=removed,
+            zero_five=zero_five,
+            discards=rest,
+        )
     )
 
 

@@ -27,6 +27,7 @@ the order of the discards, and that order is kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, ActionType, supply_after_effect
@@ -324,6 +325,37 @@ def legal_ids(key: int) -> tuple[int, ...]:
     return remember(LEGAL_CACHE, key, up + down + five, CACHE_LIMIT)
 
 
+@dataclass(frozen=True, kw_only=True)
+class GameParts:
+    """Every part of a game's state, hidden cards included: what :meth:`SimState.from_parts`
+    and :meth:`Game.from_parts <engine.game.Game.from_parts>` build a game from, taken as
+    given (consistency is the caller's business). A Tune Up's ``card`` in ``plays`` is its
+    face-down identity; ``rng_state`` the generator of later deals. The parts left out
+    default to a round with no card played yet and nobody past the line."""
+
+    players: int
+    variants: Variants
+    seed: int
+    rng_state: int
+    round: int
+    trick: int
+    lead: int
+    hands: Sequence[Sequence[Suit]]
+    gas: Sequence[int]
+    speed: Sequence[int]
+    laps: Sequence[int]
+    middle: int
+    removed: int
+    zero_five: Sequence[bool]
+    discards: Sequence[Suit]
+    plays: Sequence[Play] = ()
+    set_aside: Sequence[Suit] = ()
+    round_tricks: Sequence[TrickRecord] = ()
+    last_trick: TrickRecord | None = None
+    lap_order: Sequence[int] = ()
+    winner: int | None = None
+
+
 class SimState:
     """A whole game on the simulation path (hidden cards included, like a Game).
 
@@ -440,60 +472,36 @@ class SimState:
         return s
 
     @classmethod
-    def from_parts(
-        cls,
-        *,
-        players: int,
-        variants: Variants,
-        seed: int,
-        rng_state: int,
-        round: int,
-        trick: int,
-        lead: int,
-        hands: Sequence[Sequence[Suit]],
-        gas: Sequence[int],
-        speed: Sequence[int],
-        laps: Sequence[int],
-        middle: int,
-        removed: int,
-        zero_five: Sequence[bool],
-        plays: Sequence[Play],
-        discards: Sequence[Suit],
-        set_aside: Sequence[Suit],
-        round_tricks: Sequence[TrickRecord],
-        last_trick: TrickRecord | None,
-        lap_order: Sequence[int],
-        winner: int | None,
-    ) -> SimState:
-        """A state from every part of a game, hidden cards included, as
-        :meth:`Game.from_parts <engine.game.Game.from_parts>` takes them (taken as given:
-        consistency is the caller's business). Trick records are shared, not copied."""
-        s = cls(players, variants, seed, rng_state)
-        s.round, s.trick, s.lead = round, trick, lead
+    def from_parts(cls, parts: GameParts) -> SimState:
+        """A state from every part of a game (:class:`GameParts`). Trick records are
+        shared, not copied."""
+        players = parts.players
+        s = cls(players, parts.variants, parts.seed, parts.rng_state)
+        s.round, s.trick, s.lead = parts.round, parts.trick, parts.lead
         s.hands = [[0] * SUITS for _ in range(players)]
         s.masks = [0] * players
-        for seat, hand in enumerate(hands):
+        for seat, hand in enumerate(parts.hands):
             for card in hand:
                 s.hands[seat][SUIT_INDEX[card]] += 1
                 s.masks[seat] |= 1 << SUIT_INDEX[card]
-        s.gas, s.speed, s.laps = list(gas), list(speed), list(laps)
-        s.middle, s.removed = middle, removed
-        s.zero_five = list(zero_five)
+        s.gas, s.speed, s.laps = list(parts.gas), list(parts.speed), list(parts.laps)
+        s.middle, s.removed = parts.middle, parts.removed
+        s.zero_five = list(parts.zero_five)
         s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
         s.face_up = [0] * SUITS
-        for play in plays:
+        for play in parts.plays:
             s._take_play(play)
-        for record in round_tricks:
+        for record in parts.round_tricks:
             for public in record["plays"]:
                 suit = public["suit"]
                 if public["type"] == ActionType.PLAY.value and suit is not None:
                     s.face_up[SUIT_INDEX[Suit(suit)]] += 1
-        s.discards = [SUIT_INDEX[card] for card in discards]
-        s.set_aside = [SUIT_INDEX[card] for card in set_aside]
-        s.tricks = list(round_tricks)
-        s.last = last_trick
-        s.lap_order = list(lap_order)
-        s.winner = -1 if winner is None else winner
+        s.discards = [SUIT_INDEX[card] for card in parts.discards]
+        s.set_aside = [SUIT_INDEX[card] for card in parts.set_aside]
+        s.tricks = list(parts.round_tricks)
+        s.last = parts.last_trick
+        s.lap_order = list(parts.lap_order)
+        s.winner = -1 if parts.winner is None else parts.winner
         s.turn = (s.lead + len(s.plays)) % s.players
         return s
 

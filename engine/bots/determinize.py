@@ -42,6 +42,7 @@ from engine.sim import (
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
+    GameParts,
     SimState,
     deck_copies,
 )
@@ -194,27 +195,29 @@ class Determinizer:
             plays.append(play)
         set_aside = hidden[at : at + self.set_aside]
         return SimState.from_parts(
-            players=view.players,
-            variants=view.variants,
-            seed=0,
-            rng_state=rng_state,
-            round=view.round,
-            trick=view.trick,
-            lead=view.lead,
-            hands=hands,
-            gas=view.gas,
-            speed=view.speed,
-            laps=view.laps,
-            middle=view.middle,
-            removed=view.removed,
-            zero_five=view.zero_five,
-            plays=plays,
-            discards=self.face_up_done + rest,
-            set_aside=set_aside,
-            round_tricks=self.round_tricks,
-            last_trick=self.last_trick,
-            lap_order=self.lap_order,
-            winner=view.winner,
+            GameParts(
+                players=view.players,
+                variants=view.variants,
+                seed=0,
+                rng_state=rng_state,
+                round=view.round,
+                trick=view.trick,
+                lead=view.lead,
+                hands=hands,
+                gas=view.gas,
+                speed=view.speed,
+                laps=view.laps,
+                middle=view.middle,
+                removed=view.removed,
+                zero_five=view.zero_five,
+                discards=self.face_up_done + rest,
+                plays=plays,
+                set_aside=set_aside,
+                round_tricks=self.round_tricks,
+                last_trick=self.last_trick,
+                lap_order=self.lap_order,
+                winner=view.winner,
+            )
         )
 
 

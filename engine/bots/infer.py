@@ -31,7 +31,7 @@ from engine.bots.heuristic import NORMAL, Style
 from engine.bots.rollout import score_ids, sensible
 from engine.cards import MAX_GAS, SUIT_ORDER, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
+from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
 
 #: Per suit index: the id of the Tune Up of that card.
 _TUNE_UP = [ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER]
@@ -173,27 +173,24 @@ def _start(view: SeatView, start: Start) -> SimState:
     order = [s for s, n in enumerate(view.laps) for _ in range(n)]
     gas, middle, removed = start
     return SimState.from_parts(
-        players=view.players,
-        variants=view.variants,
-        seed=0,
-        rng_state=0,
-        round=view.round,
-        trick=1,
-        lead=first_lead,
-        hands=no_cards,
-        gas=gas,
-        speed=[0] * view.players,
-        laps=view.laps,
-        middle=middle,
-        removed=removed,
-        zero_five=view.zero_five,
-        plays=[],
-        discards=[],
-        set_aside=[],
-        round_tricks=[],
-        last_trick=None,
-        lap_order=order or [first_lead],
-        winner=None,
+        GameParts(
+            players=view.players,
+            variants=view.variants,
+            seed=0,
+            rng_state=0,
+            round=view.round,
+            trick=1,
+            lead=first_lead,
+            hands=no_cards,
+            gas=gas,
+            speed=[0] * view.players,
+            laps=view.laps,
+            middle=middle,
+            removed=removed,
+            zero_five=view.zero_five,
+            discards=[],
+            lap_order=order or [first_lead],
+        )
     )
 
 

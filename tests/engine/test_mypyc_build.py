@@ -23,9 +23,10 @@ import pytest
 from engine import build as engine_build
 from engine.bots.heuristic import EASY, NORMAL
 from engine.bots.rollout import rollout
+from engine.bots.search import HardBot
 from engine.build import COMPILABLE
 from engine.cards import Suit
-from engine.game import IllegalAction, new_game
+from engine.game import Game, IllegalAction, new_game
 from engine.rng import Rng
 from engine.sim import SimState
 from engine.variants import Variants
@@ -64,7 +65,9 @@ def record() -> dict[str, Any]:
 
 
 def checked_record() -> list[Any]:
-    """Events, observations, refusals and the final save of seeded games on ``Game``."""
+    """Events, observations, refusals and the final save of seeded games on ``Game``, some
+    turns restored from a save, some chosen by a short hard search (a sampled world is
+    built from its parts, as a restored save is)."""
     games: list[Any] = []
     for index in range(48):
         variants = Variants(
@@ -85,7 +88,13 @@ def checked_record() -> list[Any]:
                     game.apply(junk)
                 except IllegalAction as refused:
                     refusals.append(str(refused))
-            events = game.apply(legal[rng.below(len(legal))], seat=seat)
+            if rng.below(12) == 0:
+                game = Game.from_dict(game.to_dict())
+            if rng.below(24) == 0:
+                action = HardBot(index, iterations=24).choose(game.view(seat))
+            else:
+                action = legal[rng.below(len(legal))]
+            events = game.apply(action, seat=seat)
             observation = game.observation(rng.below(game.players))
             moves.append([[e.to_dict() for e in events], observation, refusals])
         games.append([moves, game.to_dict()])
