@@ -181,6 +181,27 @@ def test_refresh_returns_to_the_same_race(client: TestClient, store: StoreProbe)
     assert [a.text() for a in resume] == ["Continue your race"]
 
 
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [("/games", {"players": "4", "bots": "random"}), ("/daily", {}), ("/quick", {"players": "3"})],
+    ids=["new-race", "daily", "strangers"],
+)
+def test_every_way_into_a_race_seats_the_browser_and_remembers_it(
+    client: TestClient, path: str, form: dict[str, str]
+) -> None:
+    """A new race, the daily deal and a race with strangers all answer with the table and
+    the same three cookies: the seat's token, the player's, the latest race."""
+    response = client.post(path, data=form)
+    assert response.status_code == 303
+    game_id = response.headers["location"].removeprefix("/games/")
+    assert {f"zzv_{game_id}", "zzv_player", "zzv_last"} <= set(client.cookies.keys())
+    assert client.cookies["zzv_last"] == game_id
+    assert client.get(f"/games/{game_id}").status_code == 200  # the seat's cookie opens it
+    links = parse_html(client.get("/").text).find_all("a")
+    resume = [a for a in links if a.attrs.get("href") == f"/games/{game_id}"]
+    assert [a.text() for a in resume] == ["Continue your race"]
+
+
 @pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
 def test_unknown_race_or_missing_cookie_is_404(client: TestClient, headers: dict[str, str]) -> None:
     game_id = start(client)

@@ -8,20 +8,17 @@ from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.http.deps import (
-    COOKIE_MAX_AGE_SECONDS,
     RacesDep,
     SettingsDep,
     client_key,
-    is_https,
-    set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
-from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
+from app.http.players import browser_player, known_browser_player, results_of
 from app.http.web.form_body import form_fields
-from app.http.web.routes import LAST_GAME_COOKIE
+from app.http.web.seating import to_table
 from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
@@ -33,7 +30,6 @@ from app.races.daily import (
     utc_day,
 )
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
-from app.races.record import GameSession
 from app.races.unit import Races
 from app.results.daily import DailyResults
 from app.settings import Settings
@@ -77,7 +73,9 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
         started = await start_daily(races, player.id, client_key(request), player.shown_name)
     except (ServerFull, TooManyGames, LobbyRefused) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
-    return await _to_table(request, settings, started.session, player_token)
+    return await to_table(
+        request, settings, started.session.id, started.session.token, player_token
+    )
 
 
 @router.post("/daily/replay")
@@ -95,7 +93,7 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
         return await _page(request, races, settings, message, 422)
     except (ServerFull, TooManyGames) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])
-    return await _to_table(request, settings, session, player_token)
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 async def _page(
@@ -103,21 +101,3 @@ async def _page(
 ) -> Response:
     context = {**await _context(request, races, settings), "error": error}
     return templates.TemplateResponse(request, "daily.html", context, status_code=status)
-
-
-async def _to_table(
-    request: Request, settings: Settings, session: GameSession, player_token: str
-) -> Response:
-    """303 to the race's table with its seat's and the player's cookies."""
-    response = RedirectResponse(f"/games/{session.id}", status_code=303)
-    set_session_cookie(response, request, session, settings)
-    await set_player_cookie(response, request, player_token, settings)
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        session.id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
-    return response

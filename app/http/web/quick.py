@@ -5,20 +5,18 @@ table (303), which waits live for the other racers like a race with friends."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from app.http.deps import (
-    COOKIE_MAX_AGE_SECONDS,
     RacesDep,
     SettingsDep,
     client_key,
-    is_https,
-    set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
-from app.http.players import browser_player, set_player_cookie
+from app.http.players import browser_player
 from app.http.web.form_body import form_fields
-from app.http.web.routes import LAST_GAME_COOKIE, _index
+from app.http.web.routes import _index
+from app.http.web.seating import to_table
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.quick import quick_race
 
@@ -43,16 +41,4 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     except (ServerFull, TooManyGames, LobbyRefused) as exc:
         status = RACE_STATUS.get(exc.code, 422)
         return await _index(request, settings, races, error=exc.message, status_code=status)
-    game_id = seat.session.id
-    response = RedirectResponse(f"/games/{game_id}", status_code=303)
-    set_seat_cookie(response, request, game_id, seat.token, settings)
-    await set_player_cookie(response, request, player_token, settings)
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        game_id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
-    return response
+    return await to_table(request, settings, seat.session.id, seat.token, player_token)

@@ -23,7 +23,6 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.http.deps import (
-    COOKIE_MAX_AGE_SECONDS,
     GAME_ID_PATTERN,
     GameIdPath,
     RacesDep,
@@ -33,10 +32,9 @@ from app.http.deps import (
     cookie_name,
     is_https,
     public_base_url,
-    set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
-from app.http.players import browser_player, set_player_cookie
+from app.http.players import browser_player
 from app.http.web import page_state
 from app.http.web.form_body import form_fields
 from app.http.web.forms import (
@@ -53,6 +51,7 @@ from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
+from app.http.web.seating import LAST_GAME_COOKIE, to_table
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
 from app.http.web.templating import templates
@@ -73,10 +72,6 @@ from app.races.takeback import can_take_back
 from app.races.unit import Race, Races
 from app.settings import Settings
 from engine import Action, IllegalAction
-
-LAST_GAME_COOKIE = "zzv_last"
-"""Remembers the browser's latest game id (not a credential) so the start page can offer
-"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
 
 router = APIRouter(include_in_schema=False)
 
@@ -316,20 +311,7 @@ async def start_and_redirect(
         return await _index(request, settings, races, error=str(exc), status_code=422)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
-    response = RedirectResponse(f"/games/{session.id}", status_code=303)
-    set_session_cookie(response, request, session, settings)
-    if player_token is not None:
-        await set_player_cookie(response, request, player_token, settings)
-    # Lives as long as the token's cookie, so the link never outlives the credential.
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        session.id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
-    return response
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 async def _index(
