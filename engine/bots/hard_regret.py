@@ -10,8 +10,9 @@ reference value of the best candidate minus that of the one chosen, in win chanc
 Both the bot's search and the reference come with 1 opponent model (every other seat
 plays as the normal bot) or all of :data:`~engine.bots.search.OPPONENT_MODELS` cycled
 over worlds, so the table shows what a search costs when its model of the others is
-right and when it is not. A sound search gives up less as its budget grows; at about 550
-rollouts per 200 ms of CPU, 500 and 1000 rollouts stand for 200 and 400 ms.
+right and when it is not. A sound search gives up less as its budget grows. The budgets
+are rollout counts, so the figures do not depend on the machine; docs/bots.md says which
+counts stood for 200 and 400 ms when they were measured.
 """
 
 from __future__ import annotations

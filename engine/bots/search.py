@@ -65,13 +65,9 @@ DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
 in the rollouts. At 0 every sampled world has the other seats play exactly as the normal
 bot would, and the search learns to exploit that one player, the more surely the more
-budget it has: in a 3-player head to head (60 games, duplicate deals) hard at 800
-rollouts won 33% against hard at 200 rollouts' 53%. At 0.15 the 800-rollout bot won 48%
-to 42%, and hard at 0.15 neither lost to hard at 0 head to head (45% to 43%) nor fell
-clearly behind it against three normal bots (73% in 100 games; 0 made 76% in 400).
-Much more noise makes a plan that ignores what the opponents actually hold: at 0.5 the
-larger budget won 62% to 25%, but the bot fell to 61% against normal bots
-(docs/bots.md)."""
+budget it has; much more noise makes a plan that ignores what the opponents actually
+hold. The tournaments that chose this value are in docs/bots.md ("Why 400 ms played
+worse than 200 ms, and what changed")."""
 DEFAULT_HARD_NOISE: float | None = None
 """Softmax temperature at which the search models the seats it is told are hard bots
 (``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
