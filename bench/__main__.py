@@ -31,6 +31,10 @@
     The hard bot's rollouts per decision on the wall clock, one process and two through
     the server's worker pool (:mod:`bench.bots`).
 
+``python -m bench rollouts [--baseline REV] [--runs 3] [--positions 30] [--budget-ms 200]``
+    Rollouts a real hard-bot search of that much CPU holds, this checkout against a
+    baseline revision in one run, builds taking turns (:mod:`bench.rollouts`).
+
 ``python -m bench review [--reviews 10] [--players 20] [--think 0.5]``
     The time of an after-race review of a finished 4-player race, and normal-move latency
     while that many reviews run at once (:mod:`bench.review`).
@@ -70,6 +74,7 @@ from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
 from bench import ratings as bench_ratings
 from bench import review as bench_review
+from bench import rollouts as bench_rollouts
 from bench import tournament as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
@@ -545,6 +550,10 @@ def _parser() -> argparse.ArgumentParser:
     durable.add_argument("--moves", type=int, default=2000, help="people's moves measured")
     bots = sub.add_parser("bots", help="hard-bot rollouts per decision, one process and two")
     bench_bots.add_arguments(bots)
+    rollouts = sub.add_parser(
+        "rollouts", help="hard-bot rollouts per real search, against a baseline revision"
+    )
+    bench_rollouts.add_arguments(rollouts)
     review = sub.add_parser("review", help="after-race review time; moves while reviews run")
     bench_review.add_arguments(review)
     tournament = sub.add_parser(
@@ -565,6 +574,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(bench_ratings.bench_ratings(args))
     if args.command == "review":
         bench_review.bench_review(args)
+    elif args.command == "rollouts":
+        bench_rollouts.bench_rollouts(args)
     elif args.command == "bots":
         bench_bots.bench_bots(args.positions, args.budget_ms)
     elif args.command == "memory":
