@@ -52,6 +52,29 @@ def _choose(page: Page, choice: str, gas: int, phone: bool) -> None:
     wait_for_reply(page, turn)
 
 
+#: For the coached card: the text of its "×N" badge (None without one) and of whatever is
+#: on top at the badge's centre and at the coach's label's centre.
+_COACHED_CARD = """() => {
+  const tag = document.querySelector('.coach-tag');
+  const card = tag.closest('.hand-card');
+  const count = card.querySelector('.count');
+  const onTop = (el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return el.contains(hit);
+  };
+  return [count ? count.textContent : null, count ? onTop(count) : true, onTop(tag)];
+}"""
+
+
+def _coach_hides_nothing(page: Page) -> bool:
+    """Whether the coach's label and the coached card's "×N" badge both show (a label
+    over the badge hid that the learner holds more than one)."""
+    page.locator(".coach-tag").scroll_into_view_if_needed()
+    _, count_shows, tag_shows = page.evaluate(_COACHED_CARD)
+    return bool(count_shows and tag_shows)
+
+
 def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> list[str]:
     """Play to the end; the coach's words at every step."""
     said = []
@@ -68,6 +91,8 @@ def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> li
         assert pick.count() == 1
         choice = pick.get_attribute("value") or ""
         assert pick.is_checked(), "the coach's card starts out picked"
+        if choice.startswith("up:"):  # a Tune Up's label rides on its button, no badge there
+            assert _coach_hides_nothing(page), f"step {step}: the coach's label covers the ×N"
         if phone:
             box = page.locator("#coach").bounding_box()
             bar = page.locator(".play-row").bounding_box()
