@@ -6,7 +6,8 @@ pixel ratio above 1 with touch and the mobile viewport on. At every turn checked
 - fixed or sticky bars take at most 18% of the height (22% in landscape);
 - the status line, the trick, every card of the hand and Play are inside the viewport and
   on top at their centres (``document.elementFromPoint`` finds them), with no scrolling;
-- Play and every card are at least 44x44 CSS px, every other control at least 24x24;
+- Play and every card are at least 44x44 CSS px, every other control (the header's links
+  too) at least 24x24;
 - no text is squeezed to a word or two a line and no button clips its label;
 - at the end, the result and the buttons to race again are on the first screen.
 
@@ -95,7 +96,8 @@ PHONE_CHECK_JS = """(bars) => {
   const controls = document.querySelectorAll(
     '#table button, #table select, #table summary,'
     + ' #table input:not([type=radio]):not([type=hidden]),'
-    + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card');
+    + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card,'
+    + ' .site-header a');
   for (const el of controls) {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
