@@ -7,6 +7,9 @@ caption, and axe-core on every page this layout changed, light and dark.
   the panel's), and its "So far" box is never empty once the race has begun.
 - axe-core (tests/web/vendor) finds nothing on the phone table mid-race, at a round's end
   and at the flag, nor on the replay's list and a trick, light and dark.
+- The start page shows both ways in on the first screen of every phone, upright and on
+  its side: "New here? Learn in one race" and "Race now", on top, thumb-sized, and a tap
+  on Race now is at a race's table.
 """
 
 from __future__ import annotations
@@ -31,6 +34,41 @@ def _phone(browser: Browser, **options: Any) -> BrowserContext:
     return browser.new_context(
         viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
     )
+
+
+#: Where the start page's two ways in are, and whether each is on top at its centre.
+_WAYS_IN_JS = """() => ['learn-link', 'race-now'].map(id => {
+  const el = document.getElementById(id);
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {id, top: box.top, bottom: box.bottom, width: box.width, height: box.height,
+          onTop: el.contains(hit)};
+})"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height"), [(360, 740), (375, 667), (390, 844), (414, 896), (844, 390)]
+)
+def test_the_start_page_shows_both_ways_in_on_the_first_screen(
+    browser: Browser, live_server: str, width: int, height: int
+) -> None:
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.goto(live_server + "/")
+    for way in page.evaluate(_WAYS_IN_JS):
+        where = f"{width}x{height} #{way['id']}"
+        assert way["top"] >= 0 and way["bottom"] <= height, f"{where} is off the first screen"
+        assert way["onTop"], f"{where} is covered"
+        assert way["height"] >= 44 and way["width"] >= 44, f"{where} is under 44x44"
+    page.tap("#race-now")
+    page.wait_for_selector("#table[data-settled]", state="attached")
+    assert re.fullmatch(r".*/games/[^/]+", page.url), page.url
+    context.close()
 
 
 def _start(page: Page, base: str) -> None:
