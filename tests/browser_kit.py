@@ -17,12 +17,24 @@ _AXE_RUN = """async () => (await axe.run(document)).violations.map(v => v.id + '
     + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
 
 
+def phone_context(
+    browser: Browser, width: int = PHONE["width"], height: int = PHONE["height"], **options: Any
+) -> BrowserContext:
+    """A touch phone of ``width`` x ``height`` CSS px at twice the pixels, with the mobile
+    viewport on, as a phone's browser reports itself (390x844 unless told)."""
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+        **options,
+    )
+
+
 def browser_context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:
-    """A touch phone at 390x844 (as a phone's browser reports itself), or a desktop."""
+    """A touch phone at 390x844 (:func:`phone_context`), or a desktop."""
     if phone:
-        return browser.new_context(
-            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
-        )
+        return phone_context(browser, **options)
     return browser.new_context(viewport=DESKTOP, **options)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from app_kit import wait_for_reply
-from browser_kit import axe_clean, browser_context, press
+from browser_kit import axe_clean, browser_context, phone_context, press
 from playwright.sync_api import Browser, Page
 from test_learn import IDEA_WORDS
 
@@ -164,12 +164,7 @@ def test_the_lessons_first_steps_fit_other_phones(
     """The coach's words and its card are in view and on top (not under the play bar)
     when each step opens, with no scrolling by the learner."""
     width, height = size
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
+    context = phone_context(browser, width, height)
     page = context.new_page()
     _begin(page, live_server, phone=True)
     for step in range(6):

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply, watch_console_errors
+from browser_kit import phone_context
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
@@ -155,14 +156,7 @@ GAME_OVER_JS = """() => {
 
 
 def _phone(browser: Browser, size: str, **options: Any) -> BrowserContext:
-    width, height = PHONES[size]
-    return browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-        **options,
-    )
+    return phone_context(browser, *PHONES[size], **options)
 
 
 def _bars(size: str) -> float:

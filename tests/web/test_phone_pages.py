@@ -20,20 +20,13 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
-from browser_kit import axe_clean
-from playwright.sync_api import Browser, BrowserContext, Page
+from browser_kit import axe_clean, phone_context
+from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
-PHONE = {"width": 390, "height": 844}
 MAX_MOVES = 200
-
-
-def _phone(browser: Browser, **options: Any) -> BrowserContext:
-    return browser.new_context(
-        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
-    )
 
 
 #: Where the start page's two ways in are, and whether each is on top at its centre.
@@ -52,12 +45,7 @@ _WAYS_IN_JS = """() => ['learn-link', 'race-now'].map(id => {
 def test_the_start_page_shows_both_ways_in_on_the_first_screen(
     browser: Browser, live_server: str, width: int, height: int
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
+    context = phone_context(browser, width, height)
     page = context.new_page()
     page.goto(live_server + "/")
     for way in page.evaluate(_WAYS_IN_JS):
@@ -95,7 +83,7 @@ def _play(page: Page, check: Any = None) -> None:
 
 
 def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server: str) -> None:
-    context = _phone(browser, bypass_csp=True)
+    context = phone_context(browser, bypass_csp=True)
     page = context.new_page()
     _start(page, live_server)
     seen: set[str] = set()
@@ -119,7 +107,7 @@ def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server
 def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_keys(
     browser: Browser, live_server: str
 ) -> None:
-    owner = _phone(browser)
+    owner = phone_context(browser)
     page = owner.new_page()
     _start(page, live_server)
     _play(page)
@@ -127,7 +115,7 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     assert replay_url
     owner.close()
 
-    stranger = _phone(browser, bypass_csp=True)
+    stranger = phone_context(browser, bypass_csp=True)
     other = stranger.new_page()
     answer = other.goto(live_server + replay_url)
     assert answer is not None and answer.status == 200
@@ -178,7 +166,7 @@ WATCH_JS = """() => {
 def test_watch_page_captions_the_trick_it_shows_and_so_far_is_never_empty(
     browser: Browser, live_server: str
 ) -> None:
-    context = _phone(browser)
+    context = phone_context(browser)
     page = context.new_page()
     page.goto(live_server + "/")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'fast')")

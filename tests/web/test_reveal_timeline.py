@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
+from browser_kit import phone_context
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -73,12 +74,7 @@ def _play(page: Page) -> list[dict[str, Any]]:
 def test_header_and_strip_follow_the_trick_and_the_hand_waits_for_face_up_cards(
     browser: Browser, live_server: str
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
+    context = phone_context(browser)
     page = context.new_page()
     page.goto(live_server + "/")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'fast')")
