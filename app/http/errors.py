@@ -71,6 +71,35 @@ class InvalidRequest(AppError):
         return {**super().body(), "errors": self.errors}
 
 
+_WHERE = {"body": "", "query": "query parameter ", "path": "path parameter ", "header": "header "}
+
+
+def problem_sentence(problems: list[dict[str, Any]]) -> str:
+    """What :class:`InvalidRequest` says of field-level ``problems``: the first one, by
+    field, and how many more, in the words of the ``errors`` list sent beside it (which has
+    them all, and no submitted value).
+
+    >>> gas = {"loc": ["body", "action", "gas"], "msg": "Input should be at most 5", "type": "x"}
+    >>> problem_sentence([gas])
+    'The request does not match the expected format: action.gas: Input should be at most 5.'
+    >>> turn = {"loc": ["query", "since"], "msg": "Field required", "type": "missing"}
+    >>> problem_sentence([turn, gas]).split(": ", 1)[1]
+    'query parameter since: Field required (and 1 more problem).'
+    >>> problem_sentence([{"loc": ["body", "0"], "msg": "JSON error", "type": "json_invalid"}])
+    'The request body is not valid JSON.'
+    """
+    if not problems:
+        return InvalidRequest.message
+    first = problems[0]
+    if first["type"] == "json_invalid":
+        return "The request body is not valid JSON."
+    source, *path = first["loc"] or ["body"]
+    where = _WHERE.get(source, f"{source} ") + ".".join(path) if path else source
+    more = len(problems) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"The request does not match the expected format: {where}: {first['msg']}{tail}."
+
+
 class Unauthorized(AppError):
     """No credentials were sent at all (401); says nothing about whether the race exists."""
 
@@ -318,7 +347,7 @@ def install_error_handlers(app: FastAPI) -> None:
             }
             for err in exc.errors()
         ]
-        return render_error(request, InvalidRequest(errors=problems))
+        return render_error(request, InvalidRequest(problem_sentence(problems), problems))
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)

@@ -65,7 +65,13 @@ def test_malformed_action_is_422(client: TestClient, payload: dict[str, Any]) ->
     game_id, token, _ = create(client)
     response = client.post(f"/api/games/{game_id}/actions", json=payload, headers=bearer(token))
     assert response.status_code == 422
-    assert response.json()["code"] == "invalid_request"
+    body = response.json()
+    assert body["code"] == "invalid_request"
+    # The sentence names the first field at fault, as the errors list does.
+    first = body["errors"][0]
+    field = ".".join(first["loc"][1:])
+    assert body["message"].startswith("The request does not match the expected format: ")
+    assert f": {field}: {first['msg']}" in body["message"], body["message"]
 
 
 def test_non_json_body_is_422(client: TestClient) -> None:
@@ -76,6 +82,7 @@ def test_non_json_body_is_422(client: TestClient) -> None:
         headers={**bearer(token), "Content-Type": "application/json"},
     )
     assert response.status_code == 422
+    assert response.json()["message"] == "The request body is not valid JSON."
 
 
 def test_stale_turn_is_409_with_current_state(client: TestClient) -> None:
