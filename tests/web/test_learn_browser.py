@@ -156,13 +156,23 @@ CLEARS_BAR_JS = """(selector) => {
   return box.top >= 0 && box.bottom <= bar.top;
 }"""
 
+# The coach's label stays inside the hand's box, and the page no wider than the screen (a
+# label sticking out past a phone's edge widened the page, which then zoomed out).
+TAG_INSIDE_JS = """() => {
+  const tag = document.querySelector('.coach-tag').getBoundingClientRect();
+  const area = document.querySelector('.hand-area').getBoundingClientRect();
+  return [tag.left >= area.left && tag.right <= area.right,
+          document.documentElement.scrollWidth <= window.innerWidth];
+}"""
+
 
 @pytest.mark.parametrize("size", [(360, 740), (414, 896)], ids=["360x740", "414x896"])
 def test_the_lessons_first_steps_fit_other_phones(
     browser: Browser, live_server: str, size: tuple[int, int]
 ) -> None:
     """The coach's words and its card are in view and on top (not under the play bar)
-    when each step opens, with no scrolling by the learner."""
+    when each step opens, with no scrolling by the learner; the coach's label fits in
+    the hand and the page in the screen."""
     width, height = size
     context = phone_context(browser, width, height)
     page = context.new_page()
@@ -176,6 +186,10 @@ def test_the_lessons_first_steps_fit_other_phones(
         label = f"label[for='{mode}-{suit}']"
         assert page.evaluate(ON_TOP_JS, label), f"step {step}: the coach's card is covered"
         assert page.evaluate(CLEARS_BAR_JS, label), f"step {step}: the card is under the bar"
+        assert page.evaluate(ON_TOP_JS, ".coach-tag"), f"step {step}: the coach's label is covered"
+        in_hand, page_fits = page.evaluate(TAG_INSIDE_JS)
+        assert in_hand, f"step {step}: the coach's label sticks out of the hand"
+        assert page_fits, f"step {step}: the page is wider than the screen"
         _choose(
             page, choice, int(page.locator("#move-form").get_attribute("data-coach-gas") or 0), True
         )
