@@ -21,6 +21,8 @@ with :func:`engine.bots.value.chances`.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
 from operator import itemgetter, sub
 
 from engine.bots.heuristic import NORMAL, Style
@@ -112,11 +114,12 @@ def _public_ids() -> tuple[int, ...]:
 _PUBLIC = _public_ids()
 
 
-#: A decision worked out: the action ids it picks among, the softmax weights of each
-#: (``None``: a uniform pick, the best scores' tie) and their sum. Tuples of numbers
-#: only, which the garbage collector stops tracking: a search keeps thousands of them,
-#: and lists there made every full collection of the process walk them all.
-Choice = tuple[tuple[int, ...], tuple[float, ...] | None, float]
+#: A decision worked out: the action ids it picks among and the running sums of their
+#: softmax weights (``None``: a uniform pick, the best scores' tie), so that a draw is one
+#: binary search (:func:`_draw`). Tuples of numbers only, which the garbage collector
+#: stops tracking: a search keeps thousands of them, and lists there made every full
+#: collection of the process walk them all.
+Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
 class Decisions:
@@ -701,32 +704,39 @@ def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
 
 
 def _draw(choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws with ``rng``."""
-    ids, weights, total = choice
-    if weights is None:
+    """The action id ``choice`` draws with ``rng``: a uniform point below the weights' sum
+    picks the first action whose running sum passes it."""
+    ids, running = choice
+    if running is None:
         return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
-    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * total
-    for a, w in zip(ids, weights, strict=True):
-        pick -= w
-        if pick < 0:
-            return a
-    return ids[-1]
+    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * running[-1]
+    found = bisect_right(running, pick)
+    return ids[found] if found < len(ids) else ids[-1]
 
 
 def _choice(s: SimState, style: Style, memo: TrickMemo | None) -> Choice:
     """What :func:`_choose` draws from: the best scores' tie, or with a temperature the
-    softmax weights of the sensible actions."""
+    running sums of the softmax weights of the sensible actions."""
+    ids, weights = _options(s, style, memo)
+    return ids, None if weights is None else tuple(accumulate(weights))
+
+
+def _options(
+    s: SimState, style: Style, memo: TrickMemo | None
+) -> tuple[tuple[int, ...], list[float] | None]:
+    """The action ids the current seat of ``s`` may play and, with a temperature, the
+    softmax weight of each (``None``: the best scores' tie, an even chance each)."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
     if temperature <= 0.0:
         found, best = _scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
-        return tuple([legal[f[0]] for f in found if f[1] >= best]), None, 0.0
+        return tuple([legal[f[0]] for f in found if f[1] >= best]), None
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
-    weights = tuple([exp((score - best) / temperature) for score in map(_SCORE, found)])
-    return tuple([legal[f[0]] for f in found]), weights, sum(weights)
+    weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
+    return tuple([legal[f[0]] for f in found]), weights
 
 
 _SCORE = itemgetter(1)
@@ -746,9 +756,10 @@ def policy_weights(s: SimState, style: Style) -> tuple[tuple[int, ...], tuple[fl
     >>> len(ids) > 1, round(sum(chances), 9)
     (True, 1.0)
     """
-    ids, weights, total = _choice(s, style, None)
+    ids, weights = _options(s, style, None)
     if weights is None:
         return ids, (1.0 / len(ids),) * len(ids)
+    total = sum(weights)
     return ids, tuple(w / total for w in weights)
 
 
@@ -812,7 +823,7 @@ def _play_out_cached(
     written out in one loop (with :func:`_draw` and :meth:`engine.rng.Rng.next_u64`)
     because it runs at every decision of every rollout of a search (most of a decision
     answered from the cache is this loop's own work)."""
-    choices, steps, hands = decisions.choices, decisions.steps, s.hands
+    choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
     segment, hits = memo.segment, 0
     while True:
         style = styles[s.turn]
@@ -822,20 +833,16 @@ def _play_out_cached(
             choice = remember(choices, ckey, _choice(s, style, memo))
         else:
             hits += 1
-        ids, weights, total = choice
-        if weights is None:
+        ids, running = choice
+        if running is None:
             action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
         else:
             state = rng.state = (rng.state + _GOLDEN_GAMMA) & _MASK64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * total
-            action = ids[-1]
-            for a, w in zip(ids, weights, strict=True):
-                pick -= w
-                if pick < 0:
-                    action = a
-                    break
+            pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * running[-1]
+            found = bisect(running, pick)
+            action = ids[found] if found < len(ids) else ids[-1]
         step = segment << 10 | _PUBLIC[action]
         after = steps.get(step)
         segment = decisions.after(step) if after is None else after
