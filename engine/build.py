@@ -10,10 +10,19 @@ from __future__ import annotations
 from types import ModuleType
 
 from engine import events, game, rng, seat_view, sim, view
-from engine.bots import rollout
+from engine.bots import policy, rollout
 
 # Imported by plain statements, so the import graph (and lint-imports) sees every one.
-_COMPILABLE_MODULES: tuple[ModuleType, ...] = (rng, events, view, seat_view, game, sim, rollout)
+_COMPILABLE_MODULES: tuple[ModuleType, ...] = (
+    rng,
+    events,
+    view,
+    seat_view,
+    game,
+    sim,
+    policy,
+    rollout,
+)
 
 #: The modules the compiled build compiles (pyproject.toml lists them for hatch_build.py).
 COMPILABLE = tuple(module.__name__ for module in _COMPILABLE_MODULES)

@@ -68,7 +68,7 @@ from engine.bots import make_bot
 from engine.bots.base import as_view, decision_rng
 from engine.bots.heuristic import NORMAL
 from engine.bots.players import policy_state
-from engine.bots.rollout import score_ids
+from engine.bots.policy import score_ids
 from engine.bots.search import Stop, rank_candidates, run_worlds
 from engine.sim import ACTIONS, legal_ids
 

@@ -28,7 +28,7 @@ import math
 
 from engine.actions import Action
 from engine.bots.heuristic import NORMAL, Style
-from engine.bots.rollout import score_ids, sensible
+from engine.bots.policy import score_ids, sensible
 from engine.cards import MAX_GAS, SUIT_ORDER, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
 from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids

@@ -5,7 +5,7 @@ The hard bot plays every seat it is not told is a normal bot as the normal polic
 choosing through a softmax at a temperature (``noise``). This screen plays races between
 bots of one kind (by default hard bots at a fixed number of rollouts, so the figures
 repeat), and at each decision with more than one sensible action asks how likely the move
-actually made was under that model (:func:`engine.bots.rollout.policy_weights`, the very
+actually made was under that model (:func:`engine.bots.policy.policy_weights`, the very
 weights a rollout draws from) at several temperatures. It prints the mean log-likelihood
 per decision at each, beside two anchors: a uniform pick among the sensible actions, and
 how often the move was the normal policy's best. The higher the figure, the better the
@@ -22,7 +22,7 @@ from dataclasses import replace
 from engine.bots import make_bot
 from engine.bots.base import mix_seed
 from engine.bots.heuristic import NORMAL
-from engine.bots.rollout import policy_weights
+from engine.bots.policy import policy_weights
 from engine.game import MAX_DECISIONS, new_game
 from engine.sim import ACTION_ID, SimState
 

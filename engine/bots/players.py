@@ -1,6 +1,6 @@
 """The heuristic bot levels: easy (noisy, no card counting) and normal (card counting).
 
-Both play the one policy, :func:`engine.bots.rollout.choose_id`, the very function every
+Both play the one policy, :func:`engine.bots.policy.choose_id`, the very function every
 seat of the hard bot's rollouts plays, on a core state made from the observation
 (:func:`policy_state`), so a change to how the normal bot plays changes both.
 """
@@ -11,7 +11,7 @@ from engine.actions import Action
 from engine.bots.base import Bot, Seen, as_view, decision_rng
 from engine.bots.determinize import fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
-from engine.bots.rollout import choose_id
+from engine.bots.policy import choose_id
 from engine.sim import ACTIONS, SimState
 
 

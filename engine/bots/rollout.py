@@ -1,100 +1,24 @@
-"""The bots' one policy, on the core's state (:mod:`engine.sim`), and the rollouts.
+"""The hard bot's rollouts: the one policy (:mod:`engine.bots.policy`) playing a state to
+the end of its round.
 
-:func:`choose_id` is the rule-of-thumb player of the easy and normal bots (its knobs are
-:class:`engine.bots.heuristic.Style`) and of every seat in the hard bot's rollouts.
-Every legal action gets a score in "gas units": the chance of winning the trick times
-what the trick is worth (speed for tricks 1–5, a lap — or the game — for the sixth),
-minus the gas it burns, plus the gas it brings in (the 2, the 0, a Tune-Up share, the
-0/5 card), minus the worth of the card it uses up. The chance of winning assumes each
-later seat holds random cards from those this seat has not seen (card counting, unless
-the style forgets), may spend part of its gas (all of it on the sixth trick) and may
-strike 4s and 5s with a 1. It reads only what the seat to act could know: its own hand,
-the public numbers and this round's face-up cards (other hands by their size only), so
-the bots run it on a state made from their observation, the cards they cannot see
-placed in a fixed order (:func:`engine.bots.players.policy_state`).
-
-:func:`rollout` plays a state to the end of its round, one seat with one style and the
-others with another (:func:`rollout_seats`: a style for each seat), and scores the result
-with :func:`engine.bots.value.chances`.
+:func:`rollout` plays one seat with one style and the others with another
+(:func:`rollout_seats`: a style for each seat), and scores the result with
+:func:`engine.bots.value.chances`. A search shares one :class:`Decisions` among all its
+rollouts, so that a decision one of them has worked out is drawn from again, not
+worked out anew.
 """
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
-from itertools import accumulate
-from operator import itemgetter, sub
 
 from engine.bots.heuristic import NORMAL, Style
+from engine.bots.policy import Choice, TrickMemo, decide, draw
 from engine.bots.value import chances
-from engine.cards import MAX_GAS, STRUCK_BY_LICHEN, TRICKS_PER_ROUND
+from engine.cards import TRICKS_PER_ROUND
 from engine.rng import _GOLDEN_GAMMA, _MASK64, Rng
-from engine.sim import (
-    FINAL,
-    FINAL_STRUCK,
-    GAS,
-    INFO,
-    LEGAL_CACHE,
-    LICHEN,
-    PLAY,
-    SALTY,
-    SUITS,
-    TUNE_UP,
-    VALUE,
-    ZERO,
-    SimState,
-    deck_copies,
-    legal_ids,
-    remember,
-)
+from engine.sim import INFO, PLAY, SimState, deck_copies, remember
 from engine.variants import Variants
-
-_STRUCK = STRUCK_BY_LICHEN
-# The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
-# is a pure function of three small integers, so one flat table (-1: not yet worked
-# out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
-# a hand below 16.
-_HOLDS: list[float] = [-1.0] * (1 << 16)
-
-
-def _holds_any(pool: int, count: int, hand: int) -> float:
-    """The chance that a hidden hand of ``hand`` cards holds one of ``count`` cards
-    among ``pool`` unseen ones (1 − the chance it misses them all)."""
-    index = pool << 10 | count << 4 | hand
-    got = _HOLDS[index]
-    if got < 0.0:
-        miss = 1.0
-        for i in range(min(hand, pool)):
-            if pool - count - i <= 0:
-                miss = 0.0
-                break
-            miss *= (pool - count - i) / (pool - i)
-        got = _HOLDS[index] = 1.0 - miss
-    return got
-
-
-#: Per later seat: speed plus the gas it is assumed to add, its hand size, and whether
-#: it could still play its 0/5 card here (and as a 5).
-Opponent = tuple[int, int, bool, bool]
-
-
-class TrickMemo:
-    """What the policy learnt of one rollout's state that later decisions can reuse: the
-    deck's cards by suit, and the later seats of the current trick as one decision saw
-    them (a seat's numbers change only when it plays, and then it is no later seat again
-    in that trick)."""
-
-    __slots__ = ("commit", "copies", "decisions", "round", "segment", "tail", "trick")
-
-    def __init__(self, decisions: Decisions | None = None) -> None:
-        self.round = self.trick = self.commit = -1
-        self.copies: list[int] = []
-        #: The :data:`Opponent` of the last seats of the trick, in order (without the
-        #: 0/5 flag): a later decision of the trick needs a tail of it.
-        self.tail: list[Opponent] = []
-        #: The search's cache of choices, and the id there of the rollout's public state.
-        self.decisions = decisions
-        self.segment = -1
 
 
 def _public_ids() -> tuple[int, ...]:
@@ -112,14 +36,6 @@ def _public_ids() -> tuple[int, ...]:
 
 
 _PUBLIC = _public_ids()
-
-
-#: A decision worked out: the action ids it picks among and the running sums of their
-#: softmax weights (``None``: a uniform pick, the best scores' tie), so that a draw is one
-#: binary search (:func:`_draw`). Tuples of numbers only, which the garbage collector
-#: stops tracking: a search keeps thousands of them, and lists there made every full
-#: collection of the process walk them all.
-Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
 class Decisions:
@@ -214,553 +130,37 @@ class Decisions:
         return remember(self.steps, step, found)
 
 
-def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
-    gas = s.gas[j]
-    return (
-        s.speed[j] + (gas if last or gas < commit else commit),
-        sum(s.hands[j]),
-        False,
-        s.laps[j] >= 1,
-    )
+class _Place:
+    """Where a rollout is: the policy's memo of its tricks, and its place in its search's
+    :class:`Decisions` (none: every decision is worked out), the id there of its public
+    state."""
+
+    __slots__ = ("decisions", "memo", "segment")
+
+    def __init__(self, decisions: Decisions | None) -> None:
+        self.memo = TrickMemo()
+        self.decisions = decisions
+        self.segment = -1
 
 
-def _later_seats(
-    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
-) -> tuple[list[Opponent], tuple[int, ...], int]:
-    """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
-    ``seat`` has not seen, and how many those are (at least 1)."""
-    players = s.players
-    commit = style.early_commit
-    if memo is None:
-        last = s.trick == TRICKS_PER_ROUND
-        opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        copies = deck_copies(players, s.variants)
-    else:
-        tail = memo.tail
-        if (
-            memo.trick != s.trick
-            or memo.round != s.round
-            or memo.commit != commit
-            or len(tail) < later
-        ):
-            last = s.trick == TRICKS_PER_ROUND
-            tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-            memo.tail = tail
-            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
-        opponents = tail[len(tail) - later :]
-        copies = memo.copies
-        if not copies:
-            copies = memo.copies = deck_copies(players, s.variants)
-    if s.zf_variant and not s.zf_in and s.removed > 0:
-        flags = s.zero_five
-        tanks = s.gas
-        for i in range(later):
-            j = (seat + 1 + i) % players
-            if flags[j] and tanks[j] < MAX_GAS:
-                reach, size, _, lapped = opponents[i]
-                opponents[i] = (reach, size, True, lapped)
-    hand = s.hands[seat]
-    if style.count_cards:
-        unseen = tuple(map(sub, map(sub, copies, hand), s.face_up))
-    else:  # a player who remembers only the deck and their own hand
-        unseen = tuple(map(sub, copies, hand))
-    pool = sum(unseen)
-    return opponents, unseen, pool if pool > 1 else 1
-
-
-#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1 (a few
-#: hundred bytes each; a search's decisions share a few thousand).
-_REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
-
-
-def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
-    """The unseen cards a later seat could still play face up with an effective value of
-    at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
-    could strike a card (cached: many decisions see the same unseen cards). A card of the
-    suit just played is counted here too: the caller takes its suit out (:func:`_scan`).
-    The table is shared: it is not to be changed."""
-    key = (unseen, blocked << 1 | lichen_after)
-    table = _REACH.get(key)
-    if table is not None:
-        return table
-    by_value = [0] * 6
-    lichens = 0
-    for other in range(SUITS):
-        n = unseen[other]
-        if n <= 0 or blocked >> other & 1:
-            continue
-        v = VALUE[other]
-        if lichen_after and v in _STRUCK:
-            v = 0
-        by_value[v] += n
-        if other == LICHEN:
-            lichens = n
-    for v in range(4, -1, -1):
-        by_value[v] += by_value[v + 1]
-    return remember(_REACH, key, (by_value, lichens), 8192)
-
-
-# Per style (by id, the style kept alive with its entry so the id cannot be reused): the
-# worth of keeping one card of each suit, and of keeping one of several.
-_KEEP: dict[int, tuple[Style, tuple[float, ...], tuple[float, ...]]] = {}
-_NO_KEEP = (0.0,) * SUITS
-
-
-def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
-    single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
-    several = tuple(worth * 0.6 for worth in single)
-    return remember(_KEEP, id(style), (style, single, several), 1024)
-
-
-#: One scored action: (index in the legal set, score, chance of winning the trick).
-Scored = tuple[int, float, float]
-#: What a scan wants of a run (:func:`_score_run`): its slack, only-sensible and shortcut.
-Want = tuple[float, bool, bool]
-
-
-def _beaten(
-    frame: _Frame,
-    final: int,
-    lowest: int,
-    tables: tuple[list[int], int, int, int],
-    strike: bool,
-    lichen_after: bool,
-) -> float:
-    """The chance that no later seat beats ``final`` (``lowest``: what it counts once
-    struck by a 1, read only with ``strike``: a 4 or 5 with an unseen 1 about), each
-    holding random cards from those this seat has not seen."""
-    at_least, lichens, own, own_value = tables
-    holds = _HOLDS
-    willing = frame.willing
-    p = 1.0
-    if frame.simple and not strike:
-        # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
-        # as it is (times 1 - willing * 0, exactly 1).
-        for reach, row, _, _ in frame.rows:
-            need = final + 1 - reach
-            if need <= 5:
-                at = need if need > 0 else 0
-                n = at_least[at] - own if at <= own_value else at_least[at]
-                beat = holds[row | n << 4]
-                if beat < 0.0:
-                    beat = _holds_any(row >> 10, n, row & 15)
-                p *= 1.0 - willing * beat
-        return p
-    strikes = lichens << 4
-    for reach, row, zero_five_left, lapped in frame.rows:
-        need = final + 1 - reach
-        if need <= 5:
-            at = need if need > 0 else 0
-            n = at_least[at] - own if at <= own_value else at_least[at]
-            beat = holds[row | n << 4]
-            if beat < 0.0:
-                beat = _holds_any(row >> 10, n, row & 15)
-        else:
-            beat = 0.0
-        if zero_five_left and (5 if lapped and not lichen_after else 0) + 1 >= need:
-            beat = 1.0
-        if strike and 1 + reach > lowest:
-            hit = holds[row | strikes]
-            if hit < 0.0:
-                hit = _holds_any(row >> 10, lichens, row & 15)
-            beat = 1.0 - (1.0 - beat) * (1.0 - hit)
-        p *= 1.0 - willing * beat
-    return p
-
-
-def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
-    """The reach table and Lichen count for a card, with the unseen cards of its own suit
-    (which the later seats can no longer play face up) and their value."""
-    at_least, lichens = frame.table(lichen_after)
-    own = own_value = 0
-    unseen = frame.unseen
-    if blocks >= 0 and unseen[blocks] > 0:
-        own = unseen[blocks]
-        own_value = VALUE[blocks]
-        if lichen_after and own_value in _STRUCK:
-            own_value = 0
-        if blocks == LICHEN:
-            lichens = 0
-    return at_least, lichens, own, own_value
-
-
-class _Frame:
-    """What every action of one decision shares: the trick's best numbers so far (plain
-    and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
-    room and speed, the share a Tune Up can hope for, and what the chance of winning
-    reads of the seats still to play, worked out on the first chance a decision asks
-    for (many decisions, the last seat's say, need none): their reach and size, the
-    unseen cards and the reach tables by Lichen (:meth:`table`)."""
-
-    __slots__ = (
-        "gv",
-        "known",
-        "later_count",
-        "lichen_in",
-        "memo",
-        "middle",
-        "plain",
-        "plain_effect",
-        "plain_table",
-        "removed",
-        "room",
-        "rows",
-        "s",
-        "several",
-        "simple",
-        "single",
-        "speed",
-        "struck",
-        "struck_table",
-        "style",
-        "trick",
-        "tune",
-        "unseen",
-        "willing",
-        "worth",
-    )
-
-    def __init__(self, s: SimState, style: Style, memo: TrickMemo | None) -> None:
-        me = s.turn
-        plain = struck = -1
-        for _, a, speed in s.plays:
-            final = FINAL[a]
-            if final >= 0:
-                if final + speed > plain:
-                    plain = final + speed
-                final = FINAL_STRUCK[a] + speed
-                if final > struck:
-                    struck = final
-        self.lichen_in = s.lichen
-        self.plain = struck if s.lichen else plain
-        self.struck = struck
-        later = self.later_count = s.players - len(s.plays) - 1
-        self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
-        self.known = False
-        self.plain_table: tuple[list[int], int] | None = None
-        self.struck_table: tuple[list[int], int] | None = None
-        self.gv = style.gas_value
-        self.room = room = MAX_GAS - s.gas[me]
-        self.speed = speed = s.speed[me]
-        # What a face-up card without an effect of its own does (:func:`_effect`).
-        self.plain_effect = (s.lichen, 0, 0.0, speed, 0.0)
-        self.middle = middle = s.middle
-        self.removed = s.removed
-        self.trick = trick = s.trick
-        entry = _KEEP.get(id(style))
-        if entry is None or entry[0] is not style:
-            entry = _keep_tables(style)
-        self.single, self.several = entry[1], entry[2]
-        if trick < TRICKS_PER_ROUND:
-            self.worth = style.speed_value * (TRICKS_PER_ROUND - trick)
-        else:
-            laps = s.laps
-            worth = style.win_value if laps[me] >= 1 else style.lap_value
-            for other in range(s.players):
-                if other != me and laps[other] >= 1:
-                    worth += style.deny_value
-                    break
-            self.worth = worth
-            if s.deal_size == 6:  # nothing is kept past the round's last trick
-                self.single = self.several = _NO_KEEP
-        share = middle / (1 + s.tuners + style.later_tuners * later)
-        self.tune = min(float(room), share) * self.gv
-
-    def table(self, lichen_after: bool) -> tuple[list[int], int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up."""
-        if not self.known:
-            s = self.s
-            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
-            opponents, self.unseen, pool = found
-            #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
-            #: the holds table (the pool and the size); ``simple``: no later seat could
-            #: still play its 0/5 card.
-            self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
-            self.simple = not any(o[2] for o in opponents)
-            self.known = True
-        if lichen_after:
-            if self.struck_table is None:
-                blocked = self.s.blocked
-                table = _REACH.get((self.unseen, blocked << 1 | 1))
-                self.struck_table = table or _reach(self.unseen, blocked, True)
-            return self.struck_table
-        if self.plain_table is None:
-            blocked = self.s.blocked
-            table = _REACH.get((self.unseen, blocked << 1))
-            self.plain_table = table or _reach(self.unseen, blocked, False)
-        return self.plain_table
-
-
-def _scan(
-    s: SimState,
-    key: int,
-    style: Style,
-    slack: float,
-    only_sensible: bool,
-    memo: TrickMemo | None = None,
-) -> tuple[list[Scored], float]:
-    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in
-    legal order, leaving out those that score more than ``slack`` below the best (a
-    run's score at a certain win falls with every gas added and bounds every score of
-    the run: once it is below the best found so far less ``slack``, the rest of the run
-    is too; ``math.inf`` scores every action) and, with ``only_sensible``, those
-    :func:`sensible` leaves out.
-
-    Every score is the same float, from the same operations in the same order, however
-    many actions are left out: the worth of the trick and of the card kept, the gas
-    gained and burnt, and the chance of winning, which assumes each later seat holds
-    random cards from those this seat has not seen."""
-    frame = _Frame(s, style, memo)
-    hand = s.hands[s.turn]
-    single, several, tune = frame.single, frame.several, frame.tune
-    floor = -math.inf
-    if slack != math.inf:
-        # A Tune Up of every card in hand is legal (R7): the best of them is a floor.
-        for suit in range(SUITS):
-            n = hand[suit]
-            if n:
-                score = tune - (several[suit] if n > 1 else single[suit])
-                if score > floor:
-                    floor = score
-        floor -= slack
-    found: list[Scored] = []
-    top = -math.inf
-    # Whether a run may skip the gas that is never sensible, or (when only the best
-    # within ``slack`` is sought and a gas is worth more than that) scores lower.
-    shortcut = only_sensible or slack < 1e-6 < frame.gv
-    want = (slack, only_sensible, shortcut)
-    groups = _GROUPS.get(key) or _groups(key)
-    for run in groups:
-        start, _, kind, suit, _, _ = run
-        keep = several[suit] if hand[suit] > 1 else single[suit]
-        if kind == TUNE_UP:
-            score = tune - keep
-            if score >= floor:
-                found.append((start, score, 0.0))
-                if score > top:
-                    top = score
-            continue
-        top, floor = _score_run(frame, run, keep, want, found, top, floor)
-    return found, top
-
-
-def _effect(frame: _Frame, run: Group) -> tuple[bool, int, float, int, int, float]:
-    """What playing a run's card does besides its number: whether a 1 is then face up,
-    the gas it brings in, the worth of the 0/5 card it uses, the suit it blocks (-1:
-    none), the seat's speed with it, and the worth of a 0's extra speed (R10, R20, R22)."""
-    _, _, kind, suit, value, effect = run
-    room, style = frame.room, frame.style
-    if kind != PLAY:
-        gained = min(2 if value == 0 else 1, frame.removed, room)
-        return frame.lichen_in, gained, style.zero_five_keep, -1, frame.speed, 0.0
-    lichen_after = frame.lichen_in or suit == LICHEN
-    if (suit == SALTY and frame.middle > 0) or (suit == ZERO and effect == GAS):
-        return lichen_after, 1 if room > 0 else 0, 0.0, suit, frame.speed, 0.0
-    if suit == ZERO:
-        extra = style.speed_value * (TRICKS_PER_ROUND - frame.trick)
-        return lichen_after, 0, 0.0, suit, frame.speed + 1, extra
-    return lichen_after, 0, 0.0, suit, frame.speed, 0.0
-
-
-def _score_run(
-    frame: _Frame, run: Group, keep: float, want: Want, found: list[Scored], top: float, low: float
-) -> tuple[float, float]:
-    """Score one run of face-up (or 0/5) actions that differ only in gas into ``found``
-    (``want``: :func:`_scan`'s slack, only-sensible and shortcut; ``low``: the floor a
-    score must reach); return the best score so far and the floor a later one must reach."""
-    (slack, only_sensible, shortcut), floor = want, low
-    start, count, kind, suit, value, _ = run
-    gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
-    if kind == PLAY and suit != SALTY and suit != ZERO and suit != LICHEN:
-        lichen_after, gained, cost, my_speed, extra = frame.plain_effect
-        blocks = suit
-    else:
-        lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run)
-    shown = 0 if lichen_after and value in _STRUCK else value
-    best, struck = frame.struck if lichen_after else frame.plain, frame.struck
-    strike, lowest = False, 0
-    tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
-    bounded = floor > -math.inf and gv > 0.0  # a run's bound can stop it (never at -inf)
-    seen, g = -1.0, 0
-    while g < count:
-        gain = (gained - g) * gv
-        if bounded:
-            bound = 1.0 * worth + gain - keep - cost if zero_five else worth + gain + extra - keep
-            if bound < floor:
-                break
-        final = shown + g + my_speed
-        if final <= best:
-            p = 0.0
-        elif not frame.later_count:
-            p = 1.0
-        else:
-            if tables is None:
-                tables = _tables(frame, lichen_after, blocks)
-                strike = not lichen_after and value in _STRUCK and tables[1] > 0
-            if strike:
-                lowest = final - value if final - value > struck else struck
-            p = _beaten(frame, final, lowest, tables, strike, lichen_after)
-        score = p * worth + gain
-        score = score - keep - cost if zero_five else score + extra - keep
-        g += 1
-        if only_sensible and g > 1:
-            # Gas that cannot win, or wins no more often, only feeds the middle.
-            if p <= 0.0 or p <= seen + 1e-9:
-                continue
-            seen = p
-        found.append((start + g - 1, score, p))
-        if score > top:
-            top = score
-            if score - slack > floor:
-                floor = score - slack
-                bounded = gv > 0.0
-        if shortcut:
-            # The chance only grows with the gas and the score falls by its worth: skip
-            # to the gas the card needs to win at all; stop past a certain win.
-            if p >= 1.0 and (g > 1 or not only_sensible):
-                break
-            if g == 1 and final <= best:
-                g = best - shown - my_speed + 1
-    return top, floor
-
-
-def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
-    """Every legal action's score and chance of winning, for the current seat of ``s``
-    whose legal-set key is ``key`` (in the order of :func:`engine.sim.legal_ids`)."""
-    found = _scan(s, key, style, math.inf, False)[0]
-    return [f[1] for f in found], [f[2] for f in found]
-
-
-#: A run of legal actions that differ only in gas (0, 1, 2, ... in order): index of the
-#: first, how many, and the (kind, suit, value, effect) they share.
-Group = tuple[int, int, int, int, int, int]
-_GROUPS: dict[int, tuple[Group, ...]] = {}
-
-
-def _groups(key: int) -> tuple[Group, ...]:
-    """The legal actions of legal-set ``key`` as runs (cached per key, as many keys as
-    :func:`engine.sim.legal_ids` keeps)."""
-    groups = _GROUPS.get(key)
-    if groups is None:
-        runs: list[list[int]] = []
-        for i, a in enumerate(legal_ids(key)):
-            kind, suit, gas, value, effect = INFO[a]
-            if gas and runs and runs[-1][0] + runs[-1][1] == i and runs[-1][1] == gas:
-                runs[-1][1] += 1
-            else:
-                runs.append([i, 1, kind, suit, value, effect])
-        groups = remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
-    return groups
-
-
-def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
-    """Indices of the actions that are not plainly wasteful: gas spent on a card that
-    cannot win, or more gas than another action with the same card already needs for the
-    same chance, only feeds the middle."""
-    best_for: dict[int, float] = {}
-    keep: list[int] = []
-    for i, a in enumerate(legal):
-        kind, suit, g, value, effect = INFO[a]
-        if kind == TUNE_UP or g == 0:
-            keep.append(i)
-            continue
-        if chances_[i] <= 0.0:
-            continue
-        key = ((kind * SUITS + suit) * 8 + value + 1) * 4 + effect
-        seen = best_for.get(key)
-        if seen is not None and chances_[i] <= seen + 1e-9:
-            continue
-        best_for[key] = chances_[i]
-        keep.append(i)
-    return keep
-
-
-def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the current seat of ``s``: the best score (ties
-    broken at random), or with a ``temperature`` a softmax draw over the sensible
-    actions."""
-    return _choose(s, style, rng, None)
-
-
-def _choose(s: SimState, style: Style, rng: Rng, memo: TrickMemo | None) -> int:
-    """:func:`choose_id`, with the later seats of a trick kept in ``memo`` by a rollout
-    and the choices in its :class:`Decisions`, when it has them."""
-    decisions = None if memo is None else memo.decisions
+def _choose(s: SimState, style: Style, rng: Rng, place: _Place) -> int:
+    """:func:`engine.bots.policy.choose_id` in a rollout at ``place``, the choice taken
+    from its :class:`Decisions` when it has them and has seen it."""
+    decisions = place.decisions
     if decisions is None:
-        return _draw(_choice(s, style, memo), rng)
-    assert memo is not None
-    segment = memo.segment
+        return draw(decide(s, style, place.memo), rng)
+    segment = place.segment
     ckey = (segment, id(style), *s.hands[s.turn])
     choice = decisions.choices.get(ckey)
     if choice is None:
-        choice = remember(decisions.choices, ckey, _choice(s, style, memo))
+        choice = remember(decisions.choices, ckey, decide(s, style, place.memo))
     else:
         decisions.hits += 1
-    action = _draw(choice, rng)
+    action = draw(choice, rng)
     step = segment << 10 | _PUBLIC[action]
     after = decisions.steps.get(step)
-    memo.segment = decisions.after(step) if after is None else after
+    place.segment = decisions.after(step) if after is None else after
     return action
-
-
-def _draw(choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws with ``rng``: a uniform point below the weights' sum
-    picks the first action whose running sum passes it."""
-    ids, running = choice
-    if running is None:
-        return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
-    pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * running[-1]
-    found = bisect_right(running, pick)
-    return ids[found] if found < len(ids) else ids[-1]
-
-
-def _choice(s: SimState, style: Style, memo: TrickMemo | None) -> Choice:
-    """What :func:`_choose` draws from: the best scores' tie, or with a temperature the
-    running sums of the softmax weights of the sensible actions."""
-    ids, weights = _options(s, style, memo)
-    return ids, None if weights is None else tuple(accumulate(weights))
-
-
-def _options(
-    s: SimState, style: Style, memo: TrickMemo | None
-) -> tuple[tuple[int, ...], list[float] | None]:
-    """The action ids the current seat of ``s`` may play and, with a temperature, the
-    softmax weight of each (``None``: the best scores' tie, an even chance each)."""
-    key = s.legal_key()
-    legal = LEGAL_CACHE.get(key) or legal_ids(key)
-    temperature = style.temperature
-    if temperature <= 0.0:
-        found, best = _scan(s, key, style, 1e-9, False, memo)
-        best -= 1e-9
-        return tuple([legal[f[0]] for f in found if f[1] >= best]), None
-    found, best = _scan(s, key, style, math.inf, True, memo)
-    exp = math.exp
-    weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
-    return tuple([legal[f[0]] for f in found]), weights
-
-
-_SCORE = itemgetter(1)
-
-
-def policy_weights(s: SimState, style: Style) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """The action ids ``style`` may play for the current seat of ``s`` and the chance of
-    each: with a temperature, the softmax over the sensible actions a rollout draws from;
-    without, an even share of the best scores' tie.
-
-    >>> from dataclasses import replace
-    >>> s = SimState.new(3, seed=2)
-    >>> ids, chances = policy_weights(s, NORMAL)
-    >>> ids == (choose_id(s, NORMAL, Rng(1)),), chances
-    (True, (1.0,))
-    >>> ids, chances = policy_weights(s, replace(NORMAL, temperature=1.0))
-    >>> len(ids) > 1, round(sum(chances), 9)
-    (True, 1.0)
-    """
-    ids, weights = _options(s, style, None)
-    if weights is None:
-        return ids, (1.0 / len(ids),) * len(ids)
-    total = sum(weights)
-    return ids, tuple(w / total for w in weights)
 
 
 def rollout(
@@ -795,42 +195,42 @@ def rollout_seats(
     the id of the public state of ``s`` in ``decisions``, already bound to its table and
     to ``styles`` (:meth:`Decisions.segment`), which the caller knows: a search's
     worlds share the public state after each candidate."""
-    memo = TrickMemo(decisions)
+    place = _Place(decisions)
     if decisions is not None and s.winner < 0:
         if segment < 0:
             decisions.bind(s, styles)
             segment = decisions.segment(s)
-        memo.copies = decisions.copies
-        memo.segment = segment
+        place.memo.copies = decisions.copies
+        place.segment = segment
     if deal:
         start = s.round
         while s.winner < 0 and s.round == start:
-            s.apply(_choose(s, styles[s.turn], rng, memo))
+            s.apply(_choose(s, styles[s.turn], rng, place))
     elif s.winner < 0:
         if decisions is None:
-            while s.play_out(_choose(s, styles[s.turn], rng, memo)):
+            while s.play_out(_choose(s, styles[s.turn], rng, place)):
                 pass
         else:
-            _play_out_cached(s, rng, styles, memo, decisions)
+            _play_out_cached(s, rng, styles, place, decisions)
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
 
 
 def _play_out_cached(
-    s: SimState, rng: Rng, styles: list[Style], memo: TrickMemo, decisions: Decisions
+    s: SimState, rng: Rng, styles: list[Style], place: _Place, decisions: Decisions
 ) -> None:
     """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` does,
     each choice by :func:`_choose` with ``decisions``: the same steps and the same draws,
-    written out in one loop (with :func:`_draw` and :meth:`engine.rng.Rng.next_u64`)
-    because it runs at every decision of every rollout of a search (most of a decision
-    answered from the cache is this loop's own work)."""
+    written out in one loop (with :func:`engine.bots.policy.draw` and
+    :meth:`engine.rng.Rng.next_u64`) because it runs at every decision of every rollout
+    of a search (most of a decision answered from the cache is this loop's own work)."""
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
-    segment, hits = memo.segment, 0
+    segment, hits, memo = place.segment, 0, place.memo
     while True:
         style = styles[s.turn]
         ckey = (segment, id(style), *hands[s.turn])
         choice = choices.get(ckey)
         if choice is None:
-            choice = remember(choices, ckey, _choice(s, style, memo))
+            choice = remember(choices, ckey, decide(s, style, memo))
         else:
             hits += 1
         ids, running = choice
@@ -851,5 +251,5 @@ def _play_out_cached(
             s.resolve(not last)
             if last or s.winner >= 0:
                 break
-    memo.segment = segment
+    place.segment = segment
     decisions.hits += hits

@@ -47,7 +47,8 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
 from engine.bots.players import policy_state
-from engine.bots.rollout import Decisions, choose_id, score_ids, sensible
+from engine.bots.policy import choose_id, score_ids, sensible
+from engine.bots.rollout import Decisions
 from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.bots.value import chances
 from engine.rng import Rng

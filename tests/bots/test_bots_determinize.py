@@ -122,7 +122,7 @@ def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -
     action the same score and chance (so the normal bot and the rollouts agree)."""
     from engine.bots.heuristic import EASY, NORMAL
     from engine.bots.players import policy_state
-    from engine.bots.rollout import score_ids
+    from engine.bots.policy import score_ids
 
     for variants in VARIANT_COMBOS:
         for game in random_positions(4, variants, seed=13, count=40, stride=2):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.bots.heuristic import NORMAL
 from engine.bots.model_fit import anchors, decisions, log_likelihood, main
-from engine.bots.rollout import choose_id, policy_weights
+from engine.bots.policy import choose_id, policy_weights
 from engine.rng import Rng
 from engine.sim import SimState
 

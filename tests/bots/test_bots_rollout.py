@@ -26,7 +26,8 @@ from engine.bots import make_bot
 from engine.bots.base import as_view, decision_rng
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
-from engine.bots.rollout import Decisions, rollout, rollout_seats, score_ids
+from engine.bots.policy import score_ids
+from engine.bots.rollout import Decisions, rollout, rollout_seats
 from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds, seat_styles
 from engine.cards import RACER_SUITS, Suit
 from engine.game import Game
