@@ -63,6 +63,10 @@ def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> 
     page = wait_page_done(client, game_id)
     verdicts = re.findall(r'class="verdict-badge verdict-(\w+)"', page)
     assert verdicts and set(verdicts) <= {"good", "inaccuracy", "mistake", "blunder"}
+    # The game-over screen's one button, pressed again, opens the kept review at once.
+    reopened = client.post(f"/games/{game_id}/review", follow_redirects=True)
+    assert 'id="review-summary"' in reopened.text and 'id="review-progress"' not in reopened.text
+    assert re.findall(r'class="verdict-badge verdict-(\w+)"', reopened.text) == verdicts
     counts = re.findall(r'<li class="verdict verdict-(\w+)">(\d+) ([a-z]+)</li>', page)
     assert [name for name, _, _ in counts] == ["good", "inaccuracy", "mistake", "blunder"]
     for name, n, word in counts:  # "1 mistake", "0 inaccuracies", "22 good"
