@@ -65,6 +65,15 @@ class StaleTurn(RaceError):
         super().__init__(message)
         self.state = state
 
+    @classmethod
+    def ahead(cls, state: Mapping[str, Any], turn: int, now: int) -> StaleTurn:
+        """A move for ``turn``, which the race (at turn ``now``) has not reached."""
+        return cls(
+            state,
+            f"That move is for turn {turn}, which has not come yet: the race is at turn "
+            f"{now}. Here is the race as it stands now.",
+        )
+
     def body(self) -> dict[str, Any]:
         """The refusal with the current state."""
         return {**super().body(), "state": self.state}

@@ -157,8 +157,10 @@ def check_turn(
 ) -> None:
     """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing
     in the game: :class:`StaleTurn` (carrying ``state_now()``, the seat's state) when
-    ``turn`` is not current, :class:`RaceNotStarted` in the lobby, :class:`NotYourTurn`
-    when another seat moves."""
+    ``turn`` is not current (an earlier one, or one still to come), :class:`RaceNotStarted`
+    in the lobby, :class:`NotYourTurn` when another seat moves."""
+    if turn > session.turn:
+        raise StaleTurn.ahead(state_now(), turn, session.turn)
     if turn != session.turn:
         raise StaleTurn(state_now())
     if session.status == "waiting":

@@ -98,6 +98,11 @@ def test_stale_turn_is_409_with_current_state(client: TestClient) -> None:
     assert body["state"]["hand"] == first.json()["hand"]
     future = move(client, game_id, token, 5, state["legal_actions"][0])
     assert future.status_code == 409
+    assert future.json()["message"] == (
+        "That move is for turn 5, which has not come yet: the race is at turn 1. "
+        "Here is the race as it stands now."
+    )
+    assert "earlier turn" in again.json()["message"]
 
 
 def test_action_for_unknown_game_or_wrong_token_is_404(client: TestClient) -> None:

@@ -433,8 +433,9 @@ def name_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class StaleTurnOut(ErrorOut):
-    """409: the move was for an earlier turn or not yours; ``state`` is the race as it is
-    now (absent for `not_started`, `invite_used` and `race_started`)."""
+    """409: the move was not for the current turn (an earlier one or one to come) or not
+    yours; ``state`` is the race as it is now (absent for `not_started`, `invite_used` and
+    `race_started`)."""
 
     state: GameState | None = None
 
