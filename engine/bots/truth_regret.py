@@ -28,10 +28,11 @@ import math
 
 from engine.actions import Action
 from engine.bots.base import mix_seed
+from engine.bots.candidates import best_candidate, weights_of
 from engine.bots.hard_regret import GamePosition, game_positions
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout
-from engine.bots.search import CLOCKS, Stop, best_candidate, run_weighted, weights_of
+from engine.bots.search import CLOCKS, Stop, run_weighted
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState

@@ -11,19 +11,12 @@ import math
 import pytest
 
 from engine import Variants, new_game
+from engine.bots.candidates import best_candidate, weights_of
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL
 from engine.bots.infer import _TUNE_UP, Inference, _start, _steps, log_chance
 from engine.bots.players import NormalBot
-from engine.bots.search import (
-    SKIP,
-    HardBot,
-    Stop,
-    best_candidate,
-    rank_candidates,
-    run_weighted,
-    weights_of,
-)
+from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_weighted
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
 from engine.rng import Rng
