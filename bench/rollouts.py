@@ -164,7 +164,8 @@ def bench_rollouts(args: argparse.Namespace) -> None:
     if found:
         print(
             f"this checkout / baseline: {statistics.mean(found):.2f}x over {len(found)} "
-            f"runs ({min(found):.2f}-{max(found):.2f}); issue 20's aim: {AIM_RATIO:.2f}x"
+            f"runs ({min(found):.2f}-{max(found):.2f}, median "
+            f"{statistics.median(found):.2f}x); issue 20's aim: {AIM_RATIO:.2f}x"
         )
 
 

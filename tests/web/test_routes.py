@@ -296,10 +296,10 @@ BAD_MOVES = [
         "field this page does not have",
     ),
     (
-        "stale turn (not your turn any more)",
+        "a turn still to come",
         {"turn": "7", "choice": "up:chippy"},
         409,
-        "earlier turn",
+        "That move is for turn 7, which has not come yet",
     ),
 ]
 
@@ -325,6 +325,29 @@ def test_bad_moves_are_explained_and_change_nothing(
         assert _is_fragment(response.text) == bool(headers), name
         assert 'id="move-form"' in response.text, name  # the player can try again at once
         assert _snapshot(store, game_id) == before, name
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_a_move_sent_twice_is_played_once(
+    client: TestClient, store: StoreProbe, headers: dict[str, str]
+) -> None:
+    """A double tap or an old tab sends the same turn again: the second is refused with
+    the table as it is now, and nothing more is played."""
+    game_id = start(client, seed=5)
+    _set_position(store, game_id)
+    fields = {"turn": "0", "choice": "up:chippy", "gas": "0"}
+    first = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
+    assert first.status_code in (200, 303)
+    before = _snapshot(store, game_id)
+    again = client.post(f"/games/{game_id}/move", data=fields, headers=headers)
+    if not headers:
+        assert again.status_code == 303
+        again = client.get(again.headers["location"])
+    else:
+        assert again.status_code == 409
+    assert "That move was for an earlier turn" in again.text
+    assert 'role="alert"' in again.text and 'id="move-form"' in again.text
+    assert _snapshot(store, game_id) == before
 
 
 def test_blocked_suit_is_not_offered_face_up_and_refused_if_forced(
