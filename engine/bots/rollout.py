@@ -172,7 +172,7 @@ def rollout(
     deal: bool = True,
 ) -> list[float]:
     """Play ``s`` to the end of its round and return each seat's estimated chance of
-    winning from there (as ``engine.bots.search.rollout``). ``seat`` plays ``style``; the
+    winning from there (:func:`engine.bots.value.chances`). ``seat`` plays ``style``; the
     others play ``others`` (by default ``style`` too). Without ``deal`` the round's last
     trick deals no next round (:meth:`engine.sim.SimState.play_out`): the same values,
     and the state is only good for reading the round's result."""
