@@ -112,7 +112,7 @@ def _drop_engine_cache() -> int:
 
 def _started(config: GameConfig, settings: Settings) -> GameSession:
     """A new race with the bots' opening moves played (as
-    :func:`app.races.operations.start_game` does)."""
+    :func:`app.races.operations.begin` does when a race starts)."""
     session = new_session(config, settings)
     run_bots_inline(session)
     session_state(session)

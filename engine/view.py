@@ -151,13 +151,14 @@ class TableView(TypedDict):
 
 
 class Observation(TableView):
-    """Everything one seat may know, as :func:`observe` returns it (JSON-ready)."""
+    """Everything one seat may know, as :func:`engine.seat_view.observe` returns it (JSON-ready)."""
 
     seat: int
 
 
 class PublicObservation(TableView):
-    """What a spectator may know (:func:`observe_public`): no seat, so no hand and no move."""
+    """What a spectator may know (:func:`engine.seat_view.observe_public`): no seat, so no
+    hand and no move."""
 
     seat: None
 

@@ -150,8 +150,8 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
 
 
 def hint(obs: Observation, seed: int, me: Me | None = None) -> tuple[dict[str, Any], str]:
-    """:func:`suggest` as ``(action, reason)``, the form :func:`app.races.operations.suggest_move`
-    stores."""
+    """:func:`suggest` as ``(action, reason)``, the form the table page keeps as its hint
+    (:class:`app.http.web.page_state.PageState`)."""
     found = suggest(obs, seed, me)
     return found.action, found.reason
 
