@@ -1,5 +1,6 @@
-"""Every fully qualified cross-reference in the code's docstrings and comments names
-something that exists (``:func:`engine.bots.policy.choose_id```): a function moved or
+"""Every fully qualified cross-reference in the code's docstrings and comments
+(``:func:`engine.bots.policy.choose_id```) and in the README and docs/
+(```engine.bots.policy.choose_id```) names something that exists: a function moved or
 renamed leaves no reference behind that sends a reader looking for it."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "app", "bench")
 ROLE = re.compile(r":(?:func|class|meth|mod|data|attr|exc|obj):`~?((?:engine|app|bench)\.[\w.]+)`")
+CODE = re.compile(r"`((?:engine|app|bench)\.[A-Za-z_][\w.]*)`")
 
 
 def _member(owner: object, name: str) -> bool:
@@ -54,12 +56,16 @@ def _references() -> list[tuple[str, str]]:
         for path in sorted((ROOT / package).rglob("*.py")):
             for dotted in ROLE.findall(path.read_text(encoding="utf-8")):
                 found.append((str(path.relative_to(ROOT)), dotted.rstrip(".")))
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for dotted in CODE.findall(path.read_text(encoding="utf-8")):
+            found.append((str(path.relative_to(ROOT)), dotted.rstrip(".")))
     return found
 
 
 def test_every_qualified_reference_resolves() -> None:
     references = _references()
-    assert len(references) > 50  # the pattern still finds the references
+    assert sum(where.endswith(".py") for where, _ in references) > 50  # the code's
+    assert sum(where.endswith(".md") for where, _ in references) > 50  # and the docs'
     stale = [f"{where}: {dotted}" for where, dotted in references if not resolves(dotted)]
     assert stale == []
 
