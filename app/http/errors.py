@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
+from starlette.routing import Match
 
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
@@ -290,16 +290,30 @@ def _error_page(request: Request, error: AppError) -> str:
     )
 
 
+#: The methods a 405's ``Allow`` may name.
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
 def allowed_methods(request: Request) -> list[str]:
-    """Every method some route of the app accepts at the request's path (Starlette's own
-    405 names only the first route's, though one path may have a route per method)."""
-    found: set[str] = set()
-    for route in request.app.routes:
-        if isinstance(route, Route) and route.methods:
-            match, _ = route.matches(request.scope)
-            if match != Match.NONE:
-                found |= route.methods
-    return sorted(found)
+    """Every method some route of the app accepts at the request's path: each method is
+    tried against the app's routes as the router itself would (routes nest inside the
+    included routers, and Starlette's own 405 names no method)."""
+    routes = request.app.routes
+    found = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in routes):
+            found.append(method)
+    return found
+
+
+def _method_sentence(request: Request) -> str:
+    """Why a 405: to a program, the methods the address takes; to a person who opened a
+    form's address as a page (a bookmark, a typed or shared link), that it has no page."""
+    allowed = allowed_methods(request)
+    if request.method == "GET" and "POST" in allowed and not wants_json(request):
+        return "This address is where a button sends its form; it has no page of its own."
+    return f"This address does not take {request.method} requests; it takes {', '.join(allowed)}."
 
 
 def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
@@ -311,7 +325,7 @@ def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     elif exc.status_code == 404:
         error = NotFound()
     elif exc.status_code == 405:
-        error = MethodNotAllowed()
+        error = MethodNotAllowed(_method_sentence(request))
     else:
         error = AppError(str(exc.detail))
         error.status_code = exc.status_code

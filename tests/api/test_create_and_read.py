@@ -118,6 +118,23 @@ def test_unknown_game_and_wrong_token_are_the_same_404(client: TestClient) -> No
     assert wrong.json()["code"] == "not_found"
 
 
+def test_a_method_the_address_does_not_take_is_405_naming_those_it_does(
+    client: TestClient,
+) -> None:
+    response = client.delete("/api/games")
+    assert response.status_code == 405 and response.headers["allow"] == "POST"
+    assert response.json() == {
+        "code": "method_not_allowed",
+        "message": "This address does not take DELETE requests; it takes POST.",
+    }
+    # One address with a route per method names all of them.
+    review = client.put("/api/games/any/review")
+    assert review.status_code == 405 and review.headers["allow"] == "GET, POST"
+    # A program asking for JSON is told the methods even where a person would get a page.
+    programs = client.get("/quick", headers={"accept": "application/json"})
+    assert programs.json()["message"] == "This address does not take GET requests; it takes POST."
+
+
 def test_no_token_is_401_whether_or_not_the_game_exists(client: TestClient) -> None:
     game_id, _token, _ = create(client)
     real = client.get(f"/api/games/{game_id}")

@@ -212,6 +212,20 @@ def test_unknown_race_or_missing_cookie_is_404(client: TestClient, headers: dict
     assert "We could not find this race" in response.text
 
 
+def test_opening_a_forms_address_as_a_page_says_it_has_none(client: TestClient) -> None:
+    """A bookmark or a shared link to where a button posts (the quick match's) gets a
+    sentence a person understands and a way on, not an HTTP method's name."""
+    response = client.get("/quick", headers={"accept": "text/html"})
+    assert response.status_code == 405 and response.headers["allow"] == "POST"
+    main = parse_html(response.text).find("main")
+    assert main is not None
+    heading = main.find("h1")
+    assert heading is not None and heading.text() == (
+        "This address is where a button sends its form; it has no page of its own."
+    )
+    assert any(a.attrs.get("href") == "/" for a in main.find_all("a"))
+
+
 def test_expired_race_is_410_with_a_way_back(
     client: TestClient, clock: ManualClock, settings: object
 ) -> None:

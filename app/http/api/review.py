@@ -14,10 +14,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.http.api.models import ErrorOut, error_responses
-from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, RacesDep, SettingsDep
+from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
 from app.races import review
 from app.races.errors import NotReviewed
 from app.races.previews import with_previews
@@ -142,14 +141,3 @@ def practice_of(session: GameSession, seat: int, move: int, turn_seconds: float)
     if kept is None or all(entry["move"] != move for entry in kept["decisions"]):
         raise NotReviewed()
     return review.practice_from(session, seat, move, turn_seconds)
-
-
-@router.api_route(
-    "/games/{game_id}/review",
-    methods=["PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"],
-    include_in_schema=False,
-)
-async def other_methods(game_id: GameIdPath) -> None:
-    """Any other method: 405 naming both methods the address takes (Starlette's own 405
-    would name only the first route's)."""
-    raise StarletteHTTPException(405, headers={"Allow": "GET, POST"})
