@@ -31,6 +31,7 @@ from app.http.assets import static_app
 from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
+from app.http.head import HeadAsGetMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics
 from app.http.security import (
@@ -273,6 +274,7 @@ def create_app(
     _include_routes(app)
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
+    app.add_middleware(HeadAsGetMiddleware)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
     app.add_middleware(CsrfMiddleware, settings=settings)
     app.add_middleware(BodySizeLimitMiddleware, settings=settings)

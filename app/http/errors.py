@@ -295,15 +295,18 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """Every method some route of the app accepts at the request's path: each method is
-    tried against the app's routes as the router itself would (routes nest inside the
-    included routers, and Starlette's own 405 names no method)."""
+    """Every method the app accepts at the request's path: each method is tried against the
+    app's routes as the router itself would (routes nest inside the included routers, and
+    Starlette's own 405 names no method), and HEAD wherever GET is
+    (:class:`app.http.head.HeadAsGetMiddleware`)."""
     routes = request.app.routes
     found = []
     for method in _METHODS:
         scope = {**request.scope, "method": method}
         if any(route.matches(scope)[0] == Match.FULL for route in routes):
             found.append(method)
+    if "GET" in found and "HEAD" not in found:  # app.http.head answers it
+        found.insert(found.index("GET") + 1, "HEAD")
     return found
 
 

@@ -129,7 +129,7 @@ def test_a_method_the_address_does_not_take_is_405_naming_those_it_does(
     }
     # One address with a route per method names all of them.
     review = client.put("/api/games/any/review")
-    assert review.status_code == 405 and review.headers["allow"] == "GET, POST"
+    assert review.status_code == 405 and review.headers["allow"] == "GET, HEAD, POST"
     # A program asking for JSON is told the methods even where a person would get a page.
     programs = client.get("/quick", headers={"accept": "application/json"})
     assert programs.json()["message"] == "This address does not take GET requests; it takes POST."

@@ -39,6 +39,21 @@ def test_whole_race_over_http(live_server: str) -> None:
         assert record["complete"] and record["winner"] == state["winner"]
 
 
+def test_head_answers_wherever_get_does(live_server: str) -> None:
+    """What an uptime monitor or ``curl -I`` sends: the GET's status and headers, no body,
+    over the real server; HEAD is among the methods a 405 names."""
+    with httpx.Client(base_url=live_server, timeout=30) as client:
+        for path in ("/", "/healthz", "/rules", "/api/leaderboard"):
+            got, head = client.get(path), client.head(path)
+            assert head.status_code == got.status_code == 200, path
+            assert head.content == b"", path
+            assert head.headers["content-type"] == got.headers["content-type"], path
+            assert "content-security-policy" in head.headers, path
+        assert client.head("/no-such-page").status_code == 404
+        refused = client.delete("/healthz")
+        assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
+
+
 def test_shutdown_logs_the_number_of_games_in_memory(
     launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
 ) -> None:
