@@ -44,7 +44,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import daily as web_daily
-from app.http.web import friends, learn
+from app.http.web import friends, learn, site
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
 from app.http.web import review as web_review
@@ -341,6 +341,7 @@ def _include_routes(app: FastAPI) -> None:
     app.include_router(web_results.router)
     app.include_router(ops_router)
     app.include_router(docs.router)
+    app.include_router(site.router)
     app.mount("/static", static_app(STATIC_DIR), name="static")
 
 
