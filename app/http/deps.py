@@ -166,15 +166,6 @@ ApiSeatDep = Annotated[Seat, Depends(api_seat)]
 """The race of the path and the Bearer token sent for it (401 without one)."""
 
 
-def public_base_url(request: Request) -> str:
-    """Where links handed to people point, ending in ``/``: ``ZZV_PUBLIC_URL`` when set,
-    else the request's own address (whose Host the trusted-host check has accepted)."""
-    settings: Settings = request.app.state.settings
-    if settings.public_url is not None:
-        return settings.public_url.rstrip("/") + "/"
-    return str(request.base_url)
-
-
 def is_https(request: Request, settings: Settings) -> bool:
     """Whether cookies must be ``Secure``: request came over https or settings force it."""
     return settings.secure_cookies or request.url.scheme == "https"

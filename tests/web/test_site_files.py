@@ -1,20 +1,25 @@
-"""What a phone's home screen, a browser and a crawler ask the site's root for: the web
-app manifest and its icons, the iOS home-screen icon, ``/favicon.ico`` and ``robots.txt``;
-and Chromium itself finding the manifest without errors and the game installable."""
+"""What a phone's home screen, a browser, a crawler and a chat app's link preview ask the
+site for: the web app manifest and its icons, the iOS home-screen icon, ``/favicon.ico``,
+``robots.txt`` and each page's preview tags; and Chromium itself finding the manifest
+without errors and the game installable."""
 
 from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from app_kit import start
 from browser_kit import phone_context
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from html_kit import parse_html
 from playwright.sync_api import Browser
 
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
+from engine.cards import SUIT_ORDER
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "app.css"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -88,6 +93,36 @@ def test_robots_keep_crawlers_to_the_public_pages(client: TestClient) -> None:
     assert rules[0] == "User-agent: *"
     assert {"Disallow: /games/", "Disallow: /api/", "Disallow: /me"} <= set(rules)
     assert "Disallow: /" not in rules  # the start page, the rules and the lesson stay open
+
+
+def _preview(html: str) -> dict[str, str]:
+    """A page's link-preview tags (``og:*`` and ``twitter:*``) by name."""
+    head = parse_html(html).find("head")
+    return {
+        (m.attrs.get("property") or m.attrs.get("name") or ""): m.attrs.get("content") or ""
+        for m in head.find_all("meta")
+        if (m.attrs.get("property") or m.attrs.get("name") or "").startswith(("og:", "twitter:"))
+    }
+
+
+def test_a_shared_link_previews_the_page_and_the_game_never_a_race(
+    app_with: Callable[..., FastAPI],
+) -> None:
+    """The preview names the page and shows the game's picture at the public address;
+    on a race's page it says nothing of its cards."""
+    with TestClient(app_with(public_url="https://vroom.example/"), follow_redirects=False) as c:
+        game_id = start(c, seed=3)
+        for path in ("/", "/rules", f"/games/{game_id}", f"/games/{game_id}/replay"):
+            page = c.get(path)
+            tags = _preview(page.text)
+            title = parse_html(page.text).find("title").text()
+            assert tags["og:title"] == title and tags["og:site_name"] == "Zoom Zoom Vroom"
+            image = tags["og:image"]
+            assert image == "https://vroom.example/static/img/screenshot-table.png", path
+            assert c.get(image.removeprefix("https://vroom.example")).status_code == 200
+            assert tags["twitter:card"] == "summary_large_image"
+            words = " ".join(tags.values()).lower()
+            assert not [suit.value for suit in SUIT_ORDER if suit.value in words], path
 
 
 @pytest.mark.browser

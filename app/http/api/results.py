@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.http.deps import public_base_url
+from app.http.addresses import public_base_url
 from app.http.errors import AppError
 from app.http.players import PLAYER_HEADER, api_token, results_of
 from app.races.lobby import NAME_MAX, LobbyError, clean_name

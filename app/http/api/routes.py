@@ -15,6 +15,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
+from app.http.addresses import public_base_url
 from app.http.api.models import (
     CreatedGame,
     CreateGame,
@@ -35,7 +36,6 @@ from app.http.deps import (
     SettingsDep,
     StreamGateDep,
     client_key,
-    public_base_url,
 )
 from app.http.players import api_player, api_token, results_of
 from app.live.streams import Message, follow, open_stream

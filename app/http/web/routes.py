@@ -22,6 +22,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.http.addresses import public_base_url
 from app.http.deps import (
     GAME_ID_PATTERN,
     GameIdPath,
@@ -31,7 +32,6 @@ from app.http.deps import (
     client_key,
     cookie_name,
     is_https,
-    public_base_url,
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player

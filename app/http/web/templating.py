@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, Template, select_autoescape
 from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
+from starlette.requests import Request
 
 try:
     # MarkupSafe's C escaper, without the Markup that escape() wraps its result in.
@@ -24,6 +25,7 @@ try:
 except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape does the same
     _escape_text = escape
 
+from app.http.addresses import public_base_url
 from app.http.web.labels import (
     PRINTED_VALUES,
     SUITS,
@@ -203,8 +205,15 @@ def piece(ref: str, *args: Hashable) -> Markup:
     return _piece(ref, args)
 
 
+def public_url(request: Request, path: str) -> str:
+    """``path`` on the site's public address (``ZZV_PUBLIC_URL``, else the request's own):
+    the absolute address a link preview needs."""
+    return public_base_url(request) + path.lstrip("/")
+
+
 templates.env.globals.update(
     once=once,
+    public_url=public_url,
     piece=piece,
     asset_url=asset_url,
     htmx_src=htmx_src(),
@@ -219,5 +228,5 @@ templates.env.globals.update(
     zero_five_labels=ZERO_FIVE_LABELS,
 )
 
-_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name})
+_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url})
 """The template globals that are plain functions of their arguments (no Jinja context)."""
