@@ -15,6 +15,8 @@
  *    ahead of the cards, and the hand waits until the trick it answers is face up;
  *  - the trick, the status and Play are brought back into view after every move;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
+ *  - a request that cannot reach the server, or that the server cannot answer, says so
+ *    (#net-status) until the next one goes through;
  *  - the tab title follows the table ("Your turn");
  *  - on the start page, your last choices fill "Race now" (kept in this browser); a record
  *    per bot level an older version kept in this browser is sent to the server once
@@ -620,6 +622,39 @@
       clearTimeout(thinkTimer);
       thinking(false);
     });
+  });
+
+  /* ---------------------------------------------------------------- connection trouble */
+
+  var OFFLINE = "No connection: nothing was sent. Try again once you are back online.";
+  var NO_ANSWER = "The server could not answer just now. Reload the page to see the race as it stands.";
+
+  function netStatus(sentence) {
+    var note = document.getElementById("net-status");
+    if (!note) { return; }
+    note.textContent = sentence || "";
+    note.hidden = !sentence;
+  }
+
+  // The server's own sentence from its error page (a restart, a store out of reach).
+  function serverSentence(xhr) {
+    try {
+      var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var heading = page.querySelector("main h1");
+      return heading ? heading.textContent.trim() : "";
+    } catch (e) { return ""; }
+  }
+
+  document.addEventListener("htmx:sendError", function () { netStatus(OFFLINE); });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 500) {
+      var said = serverSentence(xhr);
+      netStatus(said ? said + " " + "Reload the page to see the race as it stands." : NO_ANSWER);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful) { netStatus(""); }
   });
 
   /* ---------------------------------------------------------------- reveal speed setting */
