@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -37,6 +39,18 @@ def test_whole_race_over_http(live_server: str) -> None:
             assert moves < 1000
         record = client.get(f"/api/games/{body['game_id']}/record", headers=auth).json()
         assert record["complete"] and record["winner"] == state["winner"]
+
+
+def test_the_bot_guide_plays_a_whole_race(live_server: str) -> None:
+    """docs/bot-api.md's example runs as written against a real server, to the flag."""
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "bot-api.md").read_text()
+    match = re.search(r"```python\n# docs:bot-example\n(.*?)```", guide, re.DOTALL)
+    assert match, "docs/bot-api.md lost its example"
+    namespace: dict[str, Any] = {}
+    exec(match.group(1).replace("http://127.0.0.1:8000", live_server), namespace)
+    final = namespace["final"]
+    assert final["game_over"] and final["winner"] in range(4)
+    assert final["seat"] == 0
 
 
 def test_head_answers_wherever_get_does(live_server: str) -> None:
