@@ -6,6 +6,7 @@ import os
 import random
 import re
 import signal
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +67,27 @@ def test_head_answers_wherever_get_does(live_server: str) -> None:
         assert client.head("/no-such-page").status_code == 404
         refused = client.delete("/healthz")
         assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
+
+
+def test_head_of_a_live_stream_ends_at_its_headers(live_server: str) -> None:
+    """A HEAD of the event stream answers its headers and is done: the same connection
+    then answers the next request (a stream left running would hold it)."""
+    with httpx.Client(base_url=live_server, timeout=30) as client:
+        race = client.post("/api/games", json={"players": 3}).json()
+    host, port = live_server.removeprefix("http://").split(":")
+    pipelined = (
+        f"HEAD /api/games/{race['game_id']}/events HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {race['token']}\r\n\r\n"
+        f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    received = b""
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(pipelined.encode())
+        while chunk := connection.recv(65536):
+            received += chunk
+    heads = received.split(b"\r\n\r\n")
+    assert heads[0].startswith(b"HTTP/1.1 200") and b"text/event-stream" in heads[0]
+    assert heads[1].startswith(b"HTTP/1.1 200") and b'"status":"ok"' in received
 
 
 def test_shutdown_logs_the_number_of_games_in_memory(
