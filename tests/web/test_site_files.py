@@ -123,6 +123,8 @@ def test_a_shared_link_previews_the_page_and_the_game_never_a_race(
             assert tags["twitter:card"] == "summary_large_image"
             words = " ".join(tags.values()).lower()
             assert not [suit.value for suit in SUIT_ORDER if suit.value in words], path
+        # An error page is not shared (and one refusing a foreign Host builds no address).
+        assert _preview(c.get("/no-such-page").text) == {}
 
 
 @pytest.mark.browser
