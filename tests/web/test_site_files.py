@@ -85,14 +85,16 @@ def test_favicon_ico_leads_to_the_sites_icon(client: TestClient) -> None:
     assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
 
 
-def test_robots_keep_crawlers_to_the_public_pages(client: TestClient) -> None:
+def test_robots_keep_crawlers_off_the_api_and_players_pages(client: TestClient) -> None:
     response = client.get("/robots.txt")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     rules = response.text.splitlines()
     assert rules[0] == "User-agent: *"
-    assert {"Disallow: /games/", "Disallow: /api/", "Disallow: /me"} <= set(rules)
-    assert "Disallow: /" not in rules  # the start page, the rules and the lesson stay open
+    assert {"Disallow: /api/", "Disallow: /me"} <= set(rules)
+    # The start page, the rules and the lesson stay open, and so do shared races' links,
+    # which some chat apps' preview fetchers would otherwise not read.
+    assert not [rule for rule in rules if rule in ("Disallow: /", "Disallow: /games/")]
 
 
 def _preview(html: str) -> dict[str, str]:

@@ -3,8 +3,10 @@ web app manifest, the home-screen icon, ``/favicon.ico`` and ``robots.txt``.
 
 The manifest lets a phone add the game to its home screen as an app of its own (its name,
 icon and colours, opening full screen at the start page). ``robots.txt`` keeps crawlers
-to the public pages: a race (its table, invites and replay), a player's page and the API
-belong to the people in them.
+off the API and a player's own page. It leaves ``/games/`` open: a race is kept from
+strangers by its seat's cookie, not by crawlers' manners, and the link-preview fetchers
+of some chat apps obey ``robots.txt``, so a shared invite or replay would lose its
+preview.
 
 The PNG icons are ``static/img/favicon.svg`` drawn by Chromium at each size, the iOS one
 as a full square (iOS rounds the corners itself).
@@ -43,9 +45,8 @@ MANIFEST: Final[dict[str, Any]] = {
 }
 
 ROBOTS: Final = """User-agent: *
-Disallow: /games/
-Disallow: /me
 Disallow: /api/
+Disallow: /me
 """
 
 _FRESH = {"Cache-Control": REVALIDATE}
