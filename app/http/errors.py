@@ -310,10 +310,10 @@ def allowed_methods(request: Request) -> list[str]:
     return found
 
 
-def _method_sentence(request: Request) -> str:
-    """Why a 405: to a program, the methods the address takes; to a person who opened a
-    form's address as a page (a bookmark, a typed or shared link), that it has no page."""
-    allowed = allowed_methods(request)
+def _method_sentence(request: Request, allowed: list[str]) -> str:
+    """Why a 405: to a program, the methods the address takes (``allowed``); to a person
+    who opened a form's address as a page (a bookmark, a typed or shared link), that it
+    has no page."""
     if request.method == "GET" and "POST" in allowed and not wants_json(request):
         return "This address is where a button sends its form; it has no page of its own."
     return f"This address does not take {request.method} requests; it takes {', '.join(allowed)}."
@@ -322,20 +322,22 @@ def _method_sentence(request: Request) -> str:
 def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     """The answer to an HTTP error Starlette or FastAPI raised."""
     error: AppError
+    allowed: list[str] = []
     if exc.status_code == 400:
         # Starlette's "error parsing the body": malformed input like any other (422).
         error = InvalidRequest("The request body could not be read as JSON or a form.")
     elif exc.status_code == 404:
         error = NotFound()
     elif exc.status_code == 405:
-        error = MethodNotAllowed(_method_sentence(request))
+        allowed = allowed_methods(request)
+        error = MethodNotAllowed(_method_sentence(request, allowed))
     else:
         error = AppError(str(exc.detail))
         error.status_code = exc.status_code
         error.code = "http_error"
     error.headers.update(exc.headers or {})
     if exc.status_code == 405:
-        error.headers["Allow"] = ", ".join(allowed_methods(request))
+        error.headers["Allow"] = ", ".join(allowed)
     return error
 
 

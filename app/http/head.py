@@ -4,8 +4,8 @@ FastAPI's routes answer only the methods they declare, and declaring HEAD on eac
 route would double every operation in the OpenAPI schema. :class:`HeadAsGetMiddleware`,
 just outside the routes, hands a HEAD request on as the GET it stands for and sends its
 answer's status and headers without the body (RFC 9110, section 9.3.2), ending the answer
-there even for an event stream. The layers
-outside it (the access log among them) still see the HEAD.
+there even for an event stream. The layers outside it (the access log among them) still
+see the HEAD.
 """
 
 from __future__ import annotations

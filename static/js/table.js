@@ -627,7 +627,7 @@
   /* ---------------------------------------------------------------- connection trouble */
 
   var OFFLINE = "No connection: nothing was sent. Try again once you are back online.";
-  var NO_ANSWER = "The server could not answer just now. Reload the page to see the race as it stands.";
+  var RELOAD = "Reload the page to see the race as it stands.";
 
   function netStatus(sentence) {
     var note = document.getElementById("net-status");
@@ -650,7 +650,7 @@
     var xhr = event.detail.xhr;
     if (xhr && xhr.status >= 500) {
       var said = serverSentence(xhr);
-      netStatus(said ? said + " " + "Reload the page to see the race as it stands." : NO_ANSWER);
+      netStatus((said || "The server could not answer just now.") + " " + RELOAD);
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -72,5 +72,5 @@ async def favicon() -> RedirectResponse:
 
 @router.get("/robots.txt")
 async def robots() -> PlainTextResponse:
-    """Crawlers may read the public pages, not the races."""
+    """What crawlers may read: everything but the API and a player's own page."""
     return PlainTextResponse(ROBOTS, headers=_FRESH)

@@ -33,6 +33,7 @@ from app.http.web.labels import (
     ZERO_FIVE_LABELS,
     seat_name,
 )
+from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
 
@@ -214,6 +215,8 @@ def public_url(request: Request, path: str) -> str:
 templates.env.globals.update(
     once=once,
     public_url=public_url,
+    theme_light=LIGHT_BACKGROUND,
+    theme_dark=DARK_BACKGROUND,
     piece=piece,
     asset_url=asset_url,
     htmx_src=htmx_src(),
