@@ -120,6 +120,9 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     answer = other.goto(live_server + replay_url)
     assert answer is not None and answer.status == 200
     axe_clean(other, "replay list")
+    # A phone has no arrow keys: the line naming them is not shown there.
+    assert other.locator(".replay-keys-help").count() == 1
+    assert not other.locator(".replay-keys-help").is_visible()
     for link in other.locator(".replay-nav a").all():
         box = link.bounding_box()
         assert box and box["width"] >= 24 and box["height"] >= 24, link.inner_text()

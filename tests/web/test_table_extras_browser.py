@@ -105,6 +105,7 @@ def test_with_javascript_the_replay_steps_in_place_and_the_address_follows(
     page.click("#move-form .btn-play")
     page.wait_for_function("() => document.querySelector('input[name=turn]')?.value !== '0'")
     page.goto(table_url + "/replay")
+    assert page.locator(".replay-keys-help").is_visible()  # a desktop has the arrow keys
     page.click("#replay a[rel=next]")
     page.wait_for_url(table_url + "/replay?step=1")
     assert "round 1, trick 1" in page.locator("#replay h1").inner_text()
