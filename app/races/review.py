@@ -65,11 +65,11 @@ from engine import (
     supply_after_effect,
 )
 from engine.bots import make_bot
-from engine.bots.base import as_view, decision_rng
+from engine.bots.base import Bot, as_view, decision_rng
 from engine.bots.heuristic import NORMAL
 from engine.bots.players import policy_state
 from engine.bots.policy import score_ids
-from engine.bots.search import Stop, rank_candidates, run_worlds
+from engine.bots.search import NOTHING_TOLD, Stop, Told, rank_candidates, run_worlds
 from engine.sim import ACTIONS, legal_ids
 
 log = logging.getLogger("zzv.review")
@@ -83,6 +83,8 @@ BLUNDER = 0.15
 """A loss of at least this much is a blunder."""
 ACCURACY_SCALE = 0.20
 """A decision's accuracy is ``100 * (1 - loss / ACCURACY_SCALE)``, floored at 0."""
+SHOWN_DIGITS = 4
+"""Decimal places of the win chances and losses a review keeps and shows."""
 
 REVIEWS_PER_CLIENT = 2
 """Reviews one client may have in progress at once."""
@@ -150,14 +152,18 @@ class Estimate:
 
 
 def estimate(
-    observation: Observation, budget: Budget, extra: Action | None = None
+    observation: Observation,
+    budget: Budget,
+    extra: Action | None = None,
+    told: Told = NOTHING_TOLD,
 ) -> list[Estimate]:
     """Every candidate of the seat whose ``observation`` this is, with its win chance:
     the hard bot's shortlist (best first) and ``extra`` if it is not in it.
 
     The worlds are sampled from the observation alone, and the same ones serve every
-    candidate (paired estimates). A candidate's value depends only on the observation,
-    the budget and the candidate itself, never on which other candidates were compared.
+    candidate (paired estimates); ``told`` says who sits where (:func:`review_told`). A
+    candidate's value depends only on the observation, the budget, what the search is told
+    and the candidate itself, never on which other candidates were compared.
     """
     view = as_view(observation)
     actions = view.legal_actions()
@@ -169,7 +175,7 @@ def estimate(
         shortlist.append(extra)
     seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
-    rows, _, _ = run_worlds(view, shortlist, seed, stop, prune=False)
+    rows, _, _ = run_worlds(view, shortlist, seed, stop, prune=False, told=told)
     out = []
     for i, action in enumerate(shortlist):
         values = [row[i] for row in rows]
@@ -180,22 +186,26 @@ def estimate(
 
 def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Estimate:
     """The best candidate: the highest value; on a tie the move played, else the one the
-    shortlist ranks first."""
+    shortlist ranks first. The move played ties when it is as good as the best to the
+    :data:`SHOWN_DIGITS` a review shows (so a loss shown as 0 is never a move called
+    worse than the best)."""
     top = max(e.value for e in estimates)
     if played is not None:
         mine = next((e for e in estimates if e.action == played), None)
-        if mine is not None and mine.value >= top:
+        if mine is not None and round(mine.value, SHOWN_DIGITS) >= round(top, SHOWN_DIGITS):
             return mine
     return next(e for e in estimates if e.value >= top)
 
 
-def search_choice(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Action:
+def search_choice(
+    observation: Observation, budget: Budget = DEFAULT_BUDGET, told: Told = NOTHING_TOLD
+) -> Action:
     """The move the review's search would play itself from ``observation``: a seat that
-    always plays it loses nothing in its review (same budget)."""
+    always plays it loses nothing in its review (same budget, told the same)."""
     actions = as_view(observation).legal_actions()
     if len(actions) == 1:
         return actions[0]
-    return best_of(estimate(observation, budget)).action
+    return best_of(estimate(observation, budget, told=told)).action
 
 
 # --------------------------------------------------------------------------- reasons
@@ -327,12 +337,25 @@ def decisions_of(deal: Deal, seat: int) -> list[int]:
     return [i for i, kept in enumerate(deal.moves) if unpack_move(kept)[1] == seat]
 
 
+def review_told(session: GameSession, seat: int) -> Told:
+    """What the review of ``seat`` tells its search about the other seats, as the table
+    showed every player: the race's normal bots, which its rollouts then play exactly as
+    they played (the normal policy). People, and bots of other levels, are modelled as
+    the hard bot models anyone it is not told of."""
+    lobby = session.lobby
+    if session.config.bots != "normal":
+        return NOTHING_TOLD
+    bots = tuple(s for s in range(len(lobby.seats)) if s != seat and not lobby.is_person(s))
+    return Told(normal_seats=bots)
+
+
 def review_moves(
-    deal: Deal, seat: int, indices: Sequence[int], budget: Budget
+    deal: Deal, seat: int, indices: Sequence[int], budget: Budget, told: Told = NOTHING_TOLD
 ) -> list[dict[str, Any]]:
     """The review entries of ``seat``'s decisions at ``indices`` (one worker's job).
 
-    Each is worked out from ``observe(game, seat)`` of the rebuilt race at that moment.
+    Each is worked out from ``observe(game, seat)`` of the rebuilt race at that moment,
+    the search told ``told`` (:func:`review_told`).
     """
     wanted = set(indices)
     seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
@@ -342,20 +365,23 @@ def review_moves(
             break
         if index in wanted:
             observation = observe(game, seat)
-            entries.append(_entry(observation, action, budget, index, seat_moves))
+            entries.append(_entry(observation, action, budget, index, seat_moves, told))
         if mover == seat:
             seat_moves += 1
     return entries
 
 
 def _entry(
-    observation: Observation, played: Action, budget: Budget, index: int, decision: int
+    observation: Observation, played: Action, budget: Budget, index: int, decision: int, told: Told
 ) -> dict[str, Any]:
     forced = len(observation["legal_actions"]) == 1
-    estimates = estimate(observation, budget, extra=played)
+    estimates = estimate(observation, budget, extra=played, told=told)
     mine = next(e for e in estimates if e.action == played)
     best = best_of(estimates, played)
-    loss = 0.0 if best.action == played else max(0.0, best.value - mine.value)
+    # From the values as shown: a move called worse than the best loses at least the
+    # last digit shown, never a loss that rounds to 0.
+    shown_best, shown_mine = round(best.value, SHOWN_DIGITS), round(mine.value, SHOWN_DIGITS)
+    loss = 0.0 if best.action == played else round(shown_best - shown_mine, SHOWN_DIGITS)
     return {
         "move": index,
         "decision": decision,
@@ -363,14 +389,15 @@ def _entry(
         "trick": observation["trick"],
         "played": dict(played.to_dict()),
         "best": dict(best.action.to_dict()),
-        "played_value": round(mine.value, 4),
-        "best_value": round(best.value, 4),
-        "loss": round(loss, 4),
+        "played_value": shown_mine,
+        "best_value": shown_best,
+        "loss": loss,
         "verdict": verdict(loss),
         "forced": forced,
         "reason": "The only legal move." if forced else reason(observation, mine, best),
         "candidates": [
-            {"action": dict(e.action.to_dict()), "value": round(e.value, 4)} for e in estimates
+            {"action": dict(e.action.to_dict()), "value": round(e.value, SHOWN_DIGITS)}
+            for e in estimates
         ],
     }
 
@@ -434,12 +461,21 @@ def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
     return {"place": place, "laps": game.laps[seat], "tricks": tricks[seat]}
 
 
+def par_seat_bot(seat: int, levels: Sequence[str], seed: int, iterations: int) -> Bot:
+    """The hard bot that plays ``seat`` in a par race whose seats are played by bots of
+    ``levels``: ``iterations`` rollouts a decision, told which other seats are normal
+    bots (as the table shows, and as a tournament's hard bot is told)."""
+    normal = tuple(s for s, level in enumerate(levels) if s != seat and level == "normal")
+    return make_bot("hard", seed, iterations=iterations, normal_seats=normal)
+
+
 def play_par(
     deal: Deal, seat: int, levels: Sequence[str], iterations: int = PAR_ITERATIONS
 ) -> dict[str, Any]:
     """The deal played again with the hard bot (``iterations`` rollouts a decision) in
     ``seat``; every other seat ``s`` played by a bot of level ``levels[s]`` seeded as the
-    race seeded its bots (hard bots work to ``iterations`` rollouts, not a clock)."""
+    race seeded its bots (hard bots work to ``iterations`` rollouts, not a clock) and the
+    hard bot in ``seat`` by :func:`par_seat_bot`."""
     game = deal.fresh()
     events: list[Any] = []
     decisions = 0
@@ -448,13 +484,16 @@ def play_par(
         mover = game.current_seat
         assert mover is not None
         if mover == seat:
-            seed, level = bot_seed(deal.engine_seed, seat + _SEAT_SALT, own), "hard"
+            bot = par_seat_bot(
+                seat, levels, bot_seed(deal.engine_seed, seat + _SEAT_SALT, own), iterations
+            )
             own += 1
         else:
-            seed, level = bot_seed(deal.engine_seed, mover, decisions), levels[mover]
+            level = levels[mover]
+            options: dict[str, Any] = {"iterations": iterations} if level == "hard" else {}
+            bot = make_bot(level, bot_seed(deal.engine_seed, mover, decisions), **options)
             decisions += 1
-        options: dict[str, Any] = {"iterations": iterations} if level == "hard" else {}
-        action = make_bot(level, seed, **options).choose(observe(game, mover))
+        action = bot.choose(observe(game, mover))
         events.extend(game.apply(action, seat=mover))
     result: dict[str, Any] = dict(standing(game, _tricks(events, game.players), seat))
     result.update({"seat": seat, "winner": game.winner, "iterations": iterations})
@@ -636,17 +675,18 @@ class Reviews:
         indices = decisions_of(deal, seat)
         job = _Job(session.id, seat, client, len(indices))
         self._jobs[key] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(job, deal, indices))
+        told = review_told(session, seat)
+        job.task = asyncio.get_running_loop().create_task(self._run(job, deal, indices, told))
         return self.status(session, seat)
 
-    async def _run(self, job: _Job, deal: Deal, indices: list[int]) -> None:
+    async def _run(self, job: _Job, deal: Deal, indices: list[int], told: Told) -> None:
         """Review the decisions a few at a time in the review processes, then keep it."""
         loop = asyncio.get_running_loop()
         executor = self._executor()
         # One decision per job: progress moves per decision, and each worker takes the
         # next decision as it finishes one.
         futures = [
-            loop.run_in_executor(executor, review_moves, deal, job.seat, [i], self.budget)
+            loop.run_in_executor(executor, review_moves, deal, job.seat, [i], self.budget, told)
             for i in indices
         ]
         try:
@@ -746,11 +786,13 @@ __all__ = [
     "decisions_of",
     "estimate",
     "kept_review",
+    "par_seat_bot",
     "par_words",
     "play_par",
     "practice_from",
     "reason",
     "review_moves",
+    "review_told",
     "search_choice",
     "start_practice",
     "summary",

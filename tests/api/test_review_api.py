@@ -119,6 +119,19 @@ def test_a_whole_race_is_reviewed_decision_by_decision(
     kept = store.get(game_id)
     assert GameSession.from_dict(kept.to_dict()).reviews["0"]["summary"] == summary
 
+    # The search was told where the race's normal bots sit (review.review_told): worked
+    # out again with that, every candidate's value is the same; not told, some differ.
+    session = GameSession.from_dict(kept.to_dict())
+    told = review.review_told(session, 0)
+    assert told.normal_seats == (1, 2, 3)
+    deal = Deal.of(session)
+    indices = review.decisions_of(deal, 0)
+    compared = [d["candidates"] for d in decisions]
+    assert [
+        e["candidates"] for e in review.review_moves(deal, 0, indices, BUDGET, told)
+    ] == compared
+    assert [e["candidates"] for e in review.review_moves(deal, 0, indices, BUDGET)] != compared
+
 
 def test_a_second_request_is_served_from_the_saved_review(client: TestClient, app: FastAPI) -> None:
     use_small_reviews(app)

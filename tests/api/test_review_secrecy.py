@@ -24,6 +24,7 @@ from app.races.review import Budget, Deal
 from app.settings import Settings
 from engine import Action, ActionType, Game, Suit, Variants, new_game, observe
 from engine.bots import make_bot
+from engine.bots.search import NOTHING_TOLD, Told
 
 BUDGET = Budget(worlds=8, candidates=5, seed=3)
 LARGER = Variants(larger_hands=True)
@@ -112,7 +113,10 @@ def test_twin_races_differing_in_unseen_cards_get_identical_reviews() -> None:
     assert tuner_seat in (1, 2, 3)
 
 
-def test_a_seat_playing_the_searchs_own_choice_loses_nothing() -> None:
+@pytest.mark.parametrize(
+    "told", [NOTHING_TOLD, Told(normal_seats=(1, 2, 3))], ids=["not-told", "told-normal-seats"]
+)
+def test_a_seat_playing_the_searchs_own_choice_loses_nothing(told: Told) -> None:
     game = new_game(players=4, seed=77)
     start = game.clone()
     moves = []
@@ -122,19 +126,21 @@ def test_a_seat_playing_the_searchs_own_choice_loses_nothing() -> None:
         assert seat is not None
         observation = observe(game, seat)
         if seat == 0:
-            action = review.search_choice(observation, BUDGET)
+            action = review.search_choice(observation, BUDGET, told)
         else:
             action = bots[seat].choose(observation)
         moves.append(pack_move("person" if seat == 0 else "bot", seat, action))
         game.apply(action, seat=seat)
     deal = Deal(4, dict(Variants().to_dict()), 77, tuple(moves))
     assert deal.fresh() == start
-    entries = review.review_moves(deal, 0, review.decisions_of(deal, 0), BUDGET)
+    entries = review.review_moves(deal, 0, review.decisions_of(deal, 0), BUDGET, told)
     assert entries and all(e["played"] == e["best"] and e["loss"] == 0 for e in entries)
     summary = review.summary(entries, BUDGET)
     assert summary["total_loss"] == 0 and summary["accuracy"] == 100.0
     # Another budget's search disagrees somewhere: the zero above is not a constant.
-    other = review.review_moves(deal, 0, review.decisions_of(deal, 0), Budget(worlds=8, seed=4))
+    other = review.review_moves(
+        deal, 0, review.decisions_of(deal, 0), Budget(worlds=8, seed=4), told
+    )
     assert any(e["loss"] > 0 for e in other)
 
 
