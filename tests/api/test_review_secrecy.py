@@ -96,17 +96,20 @@ def twins() -> tuple[Deal, Deal, Deal]:
     raise AssertionError("no one-round race with a Tune Up among the seeds tried")
 
 
-def test_twin_races_differing_in_unseen_cards_get_identical_reviews() -> None:
+@pytest.mark.parametrize(
+    "told", [NOTHING_TOLD, Told(normal_seats=(1, 2, 3))], ids=["not-told", "told-normal-seats"]
+)
+def test_twin_races_differing_in_unseen_cards_get_identical_reviews(told: Told) -> None:
     race, held, face_down = twins()
     for twin in (held, face_down):
         assert twin.fresh() != race.fresh(), "the twins' hidden cards differ"
         assert seat_views(twin, 0) == seat_views(race, 0), "seat 0 saw the same things"
     decisions = review.decisions_of(race, 0)
     assert decisions == review.decisions_of(held, 0) == review.decisions_of(face_down, 0)
-    reviewed = review.review_moves(race, 0, decisions, BUDGET)
+    reviewed = review.review_moves(race, 0, decisions, BUDGET, told)
     assert len(reviewed) == len(decisions) > 3
-    assert review.review_moves(held, 0, decisions, BUDGET) == reviewed
-    assert review.review_moves(face_down, 0, decisions, BUDGET) == reviewed
+    assert review.review_moves(held, 0, decisions, BUDGET, told) == reviewed
+    assert review.review_moves(face_down, 0, decisions, BUDGET, told) == reviewed
     # A seat that did see the swapped card (the one who held it) is not a twin: its
     # review may differ, which shows the check above can fail.
     tuner_seat = next(s for s in (1, 2, 3) if seat_views(face_down, s) != seat_views(race, s))
