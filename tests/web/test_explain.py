@@ -58,6 +58,21 @@ FOCUSED_JS = """(id) => {
 }"""
 
 
+# The hand slots with an effect, checked: in each, the card above it and the Tune Up chip
+# below it, all three in one column (false if any is not).
+EFFECT_UNDER_ITS_CARD_JS = """() => {
+  const slots = [...document.querySelectorAll('#move-form .hand-slot')]
+    .filter(slot => slot.querySelector('.card-fx') && slot.querySelector('.tune-chip'));
+  return slots.every(slot => {
+    const [card, fx, chip] = ['.hand-card', '.card-fx', '.tune-chip']
+      .map(s => slot.querySelector(s).getBoundingClientRect());
+    const middle = fx.left + fx.width / 2;
+    return card.bottom <= fx.top + 1 && fx.bottom <= chip.top + 1
+      && [card, chip].every(box => box.left <= middle && middle <= box.right);
+  }) && slots.length;
+}"""
+
+
 def _solo_with_booster(page: Page, base: str, phone: bool) -> None:
     page.goto(base + "/")
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
@@ -130,9 +145,12 @@ def test_every_explanation_opens_on_touch_or_click_and_on_enter(
     page = context.new_page()
     _solo_with_booster(page, live_server, phone)
     seen: set[str] = set()
-    if phone:  # card effects show on the phone, in a few words
-        short = page.locator("#move-form .fx-short").first
-        assert short.is_visible() and short.inner_text().strip()
+    # A card's effect shows in a few words between the card and its Tune Up chip, so it
+    # reads as the card's and not as the Tune Up's.
+    short = page.locator("#move-form .fx-short").first
+    assert short.is_visible() and short.inner_text().strip()
+    checked = page.evaluate(EFFECT_UNDER_ITS_CARD_JS)
+    assert checked, f"an effect is not between its card and its chip ({checked})"
     for _ in range(MAX_MOVES):
         if page.locator(".game-over").count() or EVERY_KIND - {"clock"} <= seen:
             break
