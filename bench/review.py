@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -32,7 +33,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=20, help="people playing meanwhile")
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     parser.add_argument("--baseline", type=float, default=15.0, help="seconds without reviews")
-    parser.add_argument("--url", default=None, help="use a running server instead of one")
+    parser.add_argument(
+        "--url", default=None, help=f"use a running server instead of one. {SERVER_NEEDS}"
+    )
+
+
+#: What a server given by ``--url`` needs for the whole run: every simulated person
+#: plays from 127.0.0.1, so the limits per client must not stop them.
+SERVER_NEEDS = (
+    "A server given by --url needs ZZV_RATE_LIMIT_ENABLED=false, ZZV_MAX_GAMES_PER_CLIENT "
+    "and ZZV_MAX_GAMES of 2000 or more, and ZZV_REVIEWS_PER_CLIENT above --reviews."
+)
+
+
+class ServerRefused(Exception):
+    """The server answered a request the benchmark needs with a refusal."""
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -42,7 +57,11 @@ def _auth(token: str) -> dict[str, str]:
 async def finished_race(client: httpx.AsyncClient, seed: int) -> tuple[str, str, int]:
     """A 4-player race against normal bots played out; its id, token and people's moves."""
     body = {"players": 4, "bots": "normal", "seed": seed}
-    created = (await client.post("/api/games", json=body)).json()
+    response = await client.post("/api/games", json=body)
+    if response.status_code != 201:
+        message = response.json().get("message", response.text)
+        raise ServerRefused(f"the server refused a new race ({response.status_code}: {message}).")
+    created = response.json()
     game_id, token, state = created["game_id"], created["token"], created["state"]
     rng = random.Random(seed)
     moves = 0
@@ -176,6 +195,9 @@ def bench_review(args: argparse.Namespace) -> None:
         url = f"http://127.0.0.1:{port}"
     try:
         asyncio.run(run(args, url))
+    except ServerRefused as refused:
+        print(f"error: {refused} {SERVER_NEEDS}", file=sys.stderr)
+        raise SystemExit(2) from None
     finally:
         if process is not None:
             _stop_server(process)
