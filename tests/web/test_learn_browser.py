@@ -5,7 +5,9 @@
   every step at 390x844 and 1280x800 under tests/artifacts/learn/.
 - Making a different legal choice at every other step, the coach says what it did and
   the lesson still reaches its end, which offers a real race.
-- The coach's box is on screen when a step opens, above the fixed play bar.
+- The coach's box is on screen when a step opens, above the fixed play bar; on a short
+  laptop the coach's pick clears the sticky play bar at every step; the coach's label on a
+  Tune Up leaves the chip's words and the card's effect readable.
 - axe-core finds nothing on /learn and on the lesson's table, light and dark.
 """
 
@@ -75,6 +77,38 @@ def _coach_hides_nothing(page: Page) -> bool:
     return bool(count_shows and tag_shows)
 
 
+#: For a coached Tune Up chip: how many CSS px of the coach's label lie over the chip's
+#: words ("Tune Up") and over the card's effect just above the chip, if it shows one (0
+#: and 0: both read).
+_COACHED_CHIP = """() => {
+  const tag = document.querySelector('.coach-tag');
+  const chip = tag.closest('.tune-chip');
+  const words = [...chip.childNodes]
+    .find(n => n.nodeType === 3 && n.textContent.includes('Tune Up'));
+  const range = document.createRange();
+  const at = words.textContent.indexOf('Tune Up');
+  range.setStart(words, at);
+  range.setEnd(words, at + 'Tune Up'.length);
+  const over = (a, b) => Math.min(a.right, b.right) <= Math.max(a.left, b.left) ? 0
+    : Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const label = tag.getBoundingClientRect();
+  // A blocked card shows no effect.
+  const fx = tag.closest('.hand-slot').querySelector('.card-fx .fx-short');
+  const effect = document.createRange();
+  if (fx) effect.selectNodeContents(fx);
+  return [over(label, range.getBoundingClientRect()),
+          fx ? over(label, effect.getBoundingClientRect()) : 0];
+}"""
+
+
+def _coach_leaves_the_chip_readable(page: Page) -> bool:
+    """Whether the coach's label on a Tune Up chip keeps off the chip's words and the
+    card's effect above it (it sat over the top half of "Tune Up")."""
+    page.locator(".coach-tag").scroll_into_view_if_needed()
+    on_words, on_effect = page.evaluate(_COACHED_CHIP)
+    return bool(on_words == 0 and on_effect == 0)
+
+
 def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> list[str]:
     """Play to the end; the coach's words at every step."""
     said = []
@@ -93,6 +127,8 @@ def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> li
         assert pick.is_checked(), "the coach's card starts out picked"
         if choice.startswith("up:"):  # a Tune Up's label rides on its button, no badge there
             assert _coach_hides_nothing(page), f"step {step}: the coach's label covers the ×N"
+        else:
+            assert _coach_leaves_the_chip_readable(page), f"step {step}: the label hides words"
         if phone:
             box = page.locator("#coach").bounding_box()
             bar = page.locator(".play-row").bounding_box()
@@ -187,12 +223,44 @@ def test_the_lessons_first_steps_fit_other_phones(
         assert page.evaluate(ON_TOP_JS, label), f"step {step}: the coach's card is covered"
         assert page.evaluate(CLEARS_BAR_JS, label), f"step {step}: the card is under the bar"
         assert page.evaluate(ON_TOP_JS, ".coach-tag"), f"step {step}: the coach's label is covered"
+        if mode == "down":
+            assert _coach_leaves_the_chip_readable(page), f"step {step}: the label hides words"
         in_hand, page_fits = page.evaluate(TAG_INSIDE_JS)
         assert in_hand, f"step {step}: the coach's label sticks out of the hand"
         assert page_fits, f"step {step}: the page is wider than the screen"
         _choose(
             page, choice, int(page.locator("#move-form").get_attribute("data-coach-gas") or 0), True
         )
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720)], ids=["1024x768", "1280x720"])
+def test_the_coachs_pick_clears_the_play_bar_on_a_short_laptop(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """At every step of the lesson on a laptop screen, the card or Tune Up the coach asks
+    for is on top and above the sticky play bar when the step opens, its words readable
+    under the coach's label (the coach's long words once pushed the Tune Up under the bar)."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    _begin(page, live_server, phone=False)
+    for step in range(MAX_STEPS):
+        page.wait_for_selector("#table[data-revealed]", state="attached")
+        if page.locator(".game-over").count():
+            break
+        choice = page.locator("input[data-coach='pick']").get_attribute("value") or ""
+        mode, suit = choice.split(":")
+        label = f"label[for='{mode}-{suit}']"
+        assert page.evaluate(ON_TOP_JS, label), f"step {step}: the coach's pick is covered"
+        assert page.evaluate(CLEARS_BAR_JS, label), f"step {step}: {choice} is under the bar"
+        if mode == "down":
+            assert _coach_leaves_the_chip_readable(page), f"step {step}: the label hides words"
+        gas = int(page.locator("#move-form").get_attribute("data-coach-gas") or 0)
+        _choose(page, choice, gas, False)
+    else:
+        pytest.fail(f"the lesson did not end in {MAX_STEPS} steps")
+    assert step >= 10, "the lesson has a dozen steps"
     context.close()
 
 
