@@ -178,6 +178,15 @@ def test_readme_documents_every_setting() -> None:
     assert not missing, f"README.md configuration table lacks: {missing}"
 
 
+def test_readme_layout_lists_every_page_of_docs() -> None:
+    """Each page in docs/ has a row in the README's layout table, so a reader of the
+    README can find it (four pages once had none)."""
+    text = README.read_text(encoding="utf-8")
+    pages = sorted(path.name for path in (REPO_ROOT / "docs").glob("*.md"))
+    missing = [name for name in pages if f"| `docs/{name}` |" not in text]
+    assert pages and not missing, f"README.md's layout table lacks: {missing}"
+
+
 def test_vendored_htmx_matches_its_file_name() -> None:
     """Exactly one htmx build is vendored, and the version in its name is the one inside."""
     files = sorted(VENDOR_DIR.glob("htmx-*.min.js"))
