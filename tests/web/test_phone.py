@@ -146,13 +146,49 @@ PHONE_CHECK_JS = """(bars) => {
 
 GAME_OVER_JS = """() => {
   const H = window.innerHeight;
-  return ['#game-over-title', '#rematch', '#race-again', '#replay-link'].filter(sel => {
+  const ways = ['#rematch', '#review-race', '#race-again', '#replay-link', '#new-game'];
+  return ['#game-over-title', ...ways].filter(sel => {
     const el = document.querySelector(sel);
     if (!el) return true;
     const box = el.getBoundingClientRect();
     return box.top < 0 || box.bottom > H;
   });
 }"""
+
+
+# The ways on at the flag, row by row: every row filled edge to edge, no more than three
+# rows, the review in the first, each way a thumb-sized target on top.
+GAME_OVER_ROWS_JS = """() => {
+  const box = document.querySelector('.game-over-actions').getBoundingClientRect();
+  const ways = [...document.querySelectorAll('.game-over-actions .btn')].map(way => {
+    const r = way.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {id: way.id, box: r, onTop: !!hit && way.contains(hit)};
+  }).sort((a, b) => a.box.top - b.box.top);
+  const rows = [];
+  for (const way of ways) {
+    const row = rows[rows.length - 1];
+    if (row && way.box.top < row.bottom - 1) row.ways.push(way);
+    else rows.push({bottom: way.box.bottom, ways: [way]});
+  }
+  return rows.map(({ways}) => ({
+    ids: ways.map(w => w.id),
+    covered: ways.filter(w => !w.onTop).map(w => w.id),
+    gapLeft: Math.min(...ways.map(w => w.box.left)) - box.left,
+    gapRight: box.right - Math.max(...ways.map(w => w.box.right)),
+    shortest: Math.min(...ways.map(w => w.box.height)),
+  }));
+}"""
+
+
+def _check_ways_on(page: Page, size: str) -> None:
+    rows = page.evaluate(GAME_OVER_ROWS_JS)
+    assert len(rows) <= 3, f"{size}: the ways on take {len(rows)} rows: {rows}"
+    assert "review-race" in rows[0]["ids"], f"{size}: the review is not in the first row: {rows}"
+    for row in rows:
+        assert row["covered"] == [], f"{size}: covered at the flag: {row}"
+        assert row["gapLeft"] < 2 and row["gapRight"] < 2, f"{size}: a row not filled: {row}"
+        assert row["shortest"] >= 44, f"{size}: a way on too small for a thumb: {row}"
 
 
 def _phone(browser: Browser, size: str, **options: Any) -> BrowserContext:
@@ -237,6 +273,7 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
     assert round_end, "no round ended with a move form on the table"
     page.wait_for_selector(".game-over", state="visible")
     assert page.evaluate(GAME_OVER_JS) == [], f"{size}: not on the first screen at the flag"
+    _check_ways_on(page, size)
     assert page.locator(".suggestions-taken").count() == 0  # none taken: no zero-count line
     assert "No cards left" not in page.locator("#table").inner_text()
     _check(page, size, "game over")
