@@ -332,6 +332,24 @@ def test_five_racers_with_every_variant_fit_the_phone(
     context.close()
 
 
+# The lobby's note about bots is never broken across lines beside Start (whole beside it,
+# or under it), and each invite link keeps its Copy button on its own row.
+LOBBY_LAYOUT_JS = """() => {
+  const start = document.getElementById('start-race').getBoundingClientRect();
+  const note = document.querySelector('.lobby-start small');
+  const range = document.createRange();
+  range.selectNodeContents(note);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  const beside = note.getBoundingClientRect().left >= start.right;
+  const link = document.querySelector('.invite-url').getBoundingClientRect();
+  const copy = document.querySelector('.invite [data-copy]').getBoundingClientRect();
+  return {
+    noteBroken: beside && lines > 1,
+    copyBesideLink: copy.top < link.bottom && copy.bottom > link.top,
+  };
+}"""
+
+
 def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     browser: Browser, live_server: str
 ) -> None:
@@ -349,6 +367,7 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     assert creator.locator("#table-status").inner_text().startswith("Waiting for 1 friend")
     assert "Your turn" not in creator.locator("#table").inner_text()
     _check(creator, "360x740", "the lobby")
+    assert creator.evaluate(LOBBY_LAYOUT_JS) == {"noteBroken": False, "copyBesideLink": True}
     _shot(creator, "360x740", "friends-lobby")
     friend.goto(creator.locator(".invite-url").first.input_value())
     friend.fill("#name", "Bartholomew Long")
