@@ -14,6 +14,15 @@ pytestmark = pytest.mark.browser
 
 MAX_MOVES = 200
 
+BOARD_FIT_JS = """() => {
+  const wrap = document.querySelector('.daily-today .daily-board-wrap');
+  const name = document.querySelector('.daily-today .daily-board tbody th');
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  return [wrap.scrollWidth <= wrap.clientWidth, lines];
+}"""
+
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: str) -> None:
@@ -39,6 +48,14 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
         page.goto(live_server + "/daily")
         assert page.locator("#race-daily").text_content() == "Race it again (practice)"
         assert page.locator(".daily-today .daily-board tbody tr").count() >= 1
+        # The board fits the card without sideways scrolling, a "Racer N" name on one line.
+        fits, name_lines = page.evaluate(BOARD_FIT_JS)
+        assert fits and name_lines == 1, (size, fits, name_lines)
+        if phone:
+            page.set_viewport_size({"width": 360, "height": 740})
+            fits, name_lines = page.evaluate(BOARD_FIT_JS)
+            assert fits and name_lines == 1, ("360x740", fits, name_lines)
+            page.set_viewport_size({"width": 390, "height": 844})
         axe_clean(page, f"/daily with a board {size}", SHOTS, f"daily-board-{size}")
         assert problems == []
     finally:
