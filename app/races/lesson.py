@@ -56,8 +56,8 @@ IDEAS: tuple[str, ...] = (
     "blocked",
     "lichen",
     "salty",
-    "tune_up",
     "speed",
+    "tune_up",
     "lap",
     "two_laps",
 )
@@ -84,8 +84,8 @@ LESSON_STEPS: dict[int, tuple[str, ...]] = {
     0: ("face_up",),
     1: ("gas", "blocked"),
     2: ("lichen",),
-    3: ("salty",),
-    4: ("tune_up", "speed"),
+    3: ("salty", "speed"),
+    4: ("tune_up",),
     5: ("lap",),
     11: ("two_laps",),
 }
@@ -230,8 +230,8 @@ def _explain_down(obs: Observation, suit: str) -> str:
     middle = obs["middle"]
     if middle:
         return (
-            f"Tune up with {name(suit)}: it scores nothing, but you share the {middle} gas "
-            "in the middle when the trick ends."
+            f"Tune up with {name(suit)}: you share the {middle} gas in the middle when the "
+            "trick ends."
         )
     return (
         f"Tune up with {name(suit)}: the middle is empty, but it keeps your better cards for later."

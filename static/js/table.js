@@ -570,7 +570,8 @@
   /* After a move, bring the status, the trick and Play back on screen (Play sticks to the
      bottom of the screen while the hand is visible). Nothing moves if they already show.
      In the lesson the coach's words and the card it points at matter most: on a short
-     screen the coach goes to the top, so its card clears the play bar. */
+     screen the coach goes to the top, so its card clears the play bar, and so does the
+     rest of the hand where that fits (the coach talks of the other cards too). */
   function keepInView(table) {
     var coach = table.querySelector("#coach");
     if (coach) { coachInView(table, coach); return; }
@@ -587,14 +588,25 @@
   function coachInView(table, coach) {
     var pick = table.querySelector("[data-coach='pick']");
     var card = pick ? table.querySelector("label[for='" + pick.id + "']") : null;
+    var hand = table.querySelector("#move-form .hand");
     var bar = table.querySelector(".play-row");
     var floor = bar ? Math.min(window.innerHeight, bar.getBoundingClientRect().top) : window.innerHeight;
-    var bottom = card ? card.getBoundingClientRect().bottom : 0;
-    if (coach.getBoundingClientRect().top >= 0 && bottom <= floor) { return; }
-    // The status line on top if the card then still clears the bar, else the coach.
     var status = table.querySelector("#table-status");
-    var shift = status ? status.getBoundingClientRect().top - 8 : 0;
-    scrollToTop(status && bottom - shift <= floor ? status : coach);
+    var tops = status ? [status, coach] : [coach];
+    // The whole hand above the bar if the status line or the coach on top allows it, else
+    // the coach's card alone; nothing moves while the coach shows and that much clears.
+    var wanted = [hand, card].filter(Boolean);
+    for (var w = 0; w < wanted.length; w++) {
+      var bottom = wanted[w].getBoundingClientRect().bottom;
+      if (coach.getBoundingClientRect().top >= 0 && bottom <= floor) { return; }
+      for (var t = 0; t < tops.length; t++) {
+        if (bottom - (tops[t].getBoundingClientRect().top - 8) <= floor) {
+          scrollToTop(tops[t]);
+          return;
+        }
+      }
+    }
+    scrollToTop(coach);
   }
 
   function scrollToTop(element) {
