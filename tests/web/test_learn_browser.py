@@ -299,6 +299,9 @@ def test_the_lesson_plays_with_the_keyboard_alone(browser: Browser, live_server:
         pytest.fail(f"the lesson did not end in {MAX_STEPS} steps")
     assert "You won the race" in page.locator("#coach-says").inner_text()
     assert page.locator("#race-again").count() == 0  # the lesson's deal has no seed to replay
+    # The coach's box offers the next race; the flag adds the review and the replay only.
+    ways = page.locator(".game-over-actions .btn").evaluate_all("bs => bs.map(b => b.id)")
+    assert ways == ["review-race", "replay-link"], ways
     context.close()
 
 
