@@ -70,3 +70,15 @@ def no_sideways_scroll(page: Page, where: str) -> None:
     """The page is no wider than its window."""
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{where}: the page scrolls sideways by {overflow}px"
+
+
+_TEXT_LINES = """(selector) => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector(selector));
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+}"""
+
+
+def text_lines(page: Page, selector: str) -> int:
+    """How many lines the first element matching ``selector`` sets its text on."""
+    return int(page.evaluate(_TEXT_LINES, selector))
