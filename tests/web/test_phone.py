@@ -332,11 +332,14 @@ def test_five_racers_with_every_variant_fit_the_phone(
     context.close()
 
 
-# Whether the lobby's note about bots sits beside Start (not under it), and whether the
+# Whether the lobby's note about bots starts beside Start (its first line, not its box:
+# an inline note broken beside Start has a box as wide as the form), and whether the
 # first invite link's Copy button shares the link's row.
 LOBBY_LAYOUT_JS = """() => {
   const start = document.getElementById('start-race').getBoundingClientRect();
-  const note = document.querySelector('.lobby-start small').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector('.lobby-start small'));
+  const note = range.getClientRects()[0];
   const link = document.querySelector('.invite-url').getBoundingClientRect();
   const copy = document.querySelector('.invite [data-copy]').getBoundingClientRect();
   return {
