@@ -36,7 +36,9 @@ def test_bench_rollouts_compares_the_baseline_and_this_checkout_run_by_run(
         assert int(run["n"]) == number and run["positions"] == "1"
         old, new = int(run["old"].replace(",", "")), int(run["new"].replace(",", ""))
         assert old > 0 and new > 0  # both builds searched
-        assert 30 <= int(run["old_ms"]) <= 80 and 30 <= int(run["new_ms"]) <= 80  # their budget
+        # Each search ran its whole budget; how far past it one decision runs is the
+        # machine's business (a loaded clean-clone CI once measured 100 ms), not asserted.
+        assert int(run["old_ms"]) >= 30 and int(run["new_ms"]) >= 30
         assert float(run["ratio"]) == pytest.approx(new / old, abs=0.01)
         ratios.append(new / old)
     summary = re.fullmatch(
