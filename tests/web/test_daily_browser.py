@@ -10,6 +10,8 @@ from browser_kit import axe_clean, press, text_lines
 from playwright.sync_api import Browser
 from test_quick_browser import SHOTS, SIZES, context_for
 
+from app.races.lobby import NAME_MAX
+
 pytestmark = pytest.mark.browser
 
 MAX_MOVES = 200
@@ -57,6 +59,18 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
             page.set_viewport_size({"width": width, "height": height})
             fits, lines = page.evaluate(BOARD_FITS_JS), text_lines(page, BOARD_NAME)
             assert fits and lines == 1, (f"{width}x{height}", fits, lines)
+        # The longest name a player may pick, one word of NAME_MAX letters, wraps in its
+        # cell instead of pushing the board wider than the phone.
+        page.evaluate(
+            "([sel, name]) => { document.querySelector(sel).textContent = name; }",
+            [BOARD_NAME, "W" * NAME_MAX],
+        )
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            assert page.evaluate(BOARD_FITS_JS), f"{width}x{height}: a long name widens the board"
+        page.evaluate(
+            "(sel) => { document.querySelector(sel).textContent = 'Racer 12345'; }", BOARD_NAME
+        )
         page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
         axe_clean(page, f"/daily with a board {size}", SHOTS, f"daily-board-{size}")
         assert problems == []
