@@ -15,6 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from app.races.lobby import NAME_MAX
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "results"
@@ -94,6 +96,14 @@ def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
         names = page.locator(".board-table tbody th").all_inner_texts()
         assert sorted(names) == ["Ada Lovelace", "Bo", "Cy"]
         check(page, f"leaderboard-{size}")
+    # The longest one-word name a player may pick wraps in its cell on a small phone.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate(
+        "(name) => { document.querySelector('.board-table tbody th').textContent = name; }",
+        "W" * NAME_MAX,
+    )
+    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert sideways <= 0, f"a {NAME_MAX}-letter name scrolls the board sideways by {sideways}px"
     # A replay link from the history opens the race's replay.
     page.goto(server.url + "/me")
     page.locator(".history-table a").first.click()
