@@ -28,6 +28,8 @@ from app_kit import wait_for_reply, watch_console_errors
 from browser_kit import phone_context, text_lines
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from app.races.lobby import NAME_MAX
+
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
@@ -191,6 +193,35 @@ def _check_ways_on(page: Page, size: str) -> None:
         assert row["shortest"] >= 44, f"{size}: a way on too small for a thumb: {row}"
 
 
+# As if a seat's racer had picked a long one-word name: every "Yellow" in the page's words
+# becomes ``name``, the round stories open; then what reaches past the screen's right
+# edge, outside a box that scrolls sideways on purpose.
+LONG_NAME_JS = """(name) => {
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    node.textContent = node.textContent.replace(/\\bYellow\\b/g, name);
+  }
+  for (const details of document.querySelectorAll('details')) details.open = true;
+  const W = document.documentElement.clientWidth;
+  const scrolls = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  return [...document.querySelectorAll('main *')].filter(el => {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.right <= W + 1) return false;
+    for (let up = el.parentElement; up; up = up.parentElement) if (scrolls(up)) return false;
+    return true;
+  }).slice(0, 6).map(el => {
+    const right = Math.round(el.getBoundingClientRect().right);
+    return `${el.tagName}.${el.className} ends at ${right}`;
+  });
+}"""
+
+
+def _check_long_names(page: Page, size: str) -> None:
+    sticking_out = page.evaluate(LONG_NAME_JS, "M" * NAME_MAX)
+    assert sticking_out == [], f"{size}: a {NAME_MAX}-letter name pushes out {sticking_out}"
+    assert "M" * NAME_MAX in page.locator(".standings").inner_text()
+
+
 def _phone(browser: Browser, size: str, **options: Any) -> BrowserContext:
     return phone_context(browser, *PHONES[size], **options)
 
@@ -268,6 +299,9 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
         if summary and not round_end:
             round_end = True
             _shot(page, size, "round-end")
+            _check_long_names(page, size)
+            page.reload()  # the names and the opened details were the check's own
+            page.wait_for_selector("#table[data-settled]", state="attached")
     else:
         pytest.fail(f"no game over after {MAX_MOVES} moves")
     assert round_end, "no round ended with a move form on the table"
@@ -278,6 +312,7 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
     assert "No cards left" not in page.locator("#table").inner_text()
     _check(page, size, "game over")
     _shot(page, size, "game-over")
+    _check_long_names(page, size)
 
 
 def test_a_whole_race_at_390x844_needs_no_scroll_at_any_turn(
