@@ -82,3 +82,23 @@ _TEXT_LINES = """(selector) => {
 def text_lines(page: Page, selector: str) -> int:
     """How many lines the first element matching ``selector`` sets its text on."""
     return int(page.evaluate(_TEXT_LINES, selector))
+
+
+_TAP_TARGET = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return 'no ' + selector;
+  el.scrollIntoView({block: 'center'});
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!hit || !(hit === el || el.contains(hit))) {
+    return 'covered by ' + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing');
+  }
+  return [Math.round(box.width), Math.round(box.height)];
+}"""
+
+
+def tap_target(page: Page, selector: str) -> list[int] | str:
+    """Scrolls the first element matching ``selector`` to the middle of the screen: its
+    width and height in CSS px when it is on top at its centre, else what is there."""
+    found: list[int] | str = page.evaluate(_TAP_TARGET, selector)
+    return found

@@ -81,6 +81,11 @@ async def api_player(request: Request) -> tuple[PlayerInfo, str]:
     return await results_of(request).identify(api_token(request))
 
 
+async def known_api_player(request: Request) -> PlayerInfo | None:
+    """The player ``X-Player-Token`` names, if it names one (a look that creates nobody)."""
+    return await results_of(request).player_for(api_token(request))
+
+
 async def browser_player(request: Request) -> tuple[PlayerInfo, str]:
     """The browser's player and token: the one its cookie names, else new."""
     return await results_of(request).identify(await cookie_token(request))

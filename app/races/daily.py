@@ -30,7 +30,8 @@ from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
-from app.results.daily import DailyResults
+from app.races.words import counted, ordinal
+from app.results.daily import BoardEntry, DailyResults, DayBoard
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -104,6 +105,61 @@ def daily_config(day: str, key: bytes) -> GameConfig:
     )
 
 
+@dataclass(frozen=True)
+class DailyToday:
+    """Today's deal as one player sees it: the board (their own result on it once their
+    counted attempt has finished, unless a take-back made it practice), whether they made
+    their counted attempt, and that race's id while it runs, so that they can go back to it."""
+
+    day: str
+    board: DayBoard
+    attempted: bool
+    running: str | None
+
+
+async def daily_today(races: Races, player: int | None) -> DailyToday:
+    """Today's deal as ``player`` (a results player id; None: someone new) sees it."""
+    daily = _daily(races)
+    day = utc_day(races.now())
+    attempt = None if player is None else await daily.counted_attempt(day, player)
+    board = await daily.day_board(day, player)
+    running = None
+    if attempt is not None and board.mine is None and await races.in_progress(attempt):
+        running = attempt
+    return DailyToday(day, board, attempt is not None, running)
+
+
+def standing_words(mine: BoardEntry, ranked: int) -> str:
+    """Where a counted result stands, for its player.
+
+    >>> standing_words(BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9)
+    'You are #2 of 9 on the board: 1st in your race, 2 laps, 7 tricks won, 3 gas left.'
+    >>> standing_words(BoardEntry(1, "Ada", 3, 1, 1, 0, 1, "g"), 1)
+    'You are #1 of 1 on the board: 3rd in your race, 1 lap, 1 trick won, 0 gas left.'
+    """
+    return f"You are #{mine.rank} of {ranked} on the board: {_result_words(mine, 'your')}."
+
+
+def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
+    """A counted result as its player may post it: the day, the rank and the race's
+    figures (nothing of the cards, which stay secret while the day lasts).
+
+    >>> print(share_words("2026-12-04", BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Zoom Zoom Vroom daily deal, 2026-12-04: #2 of 9 (1st in my race, 2 laps, 7 tricks won,
+    3 gas left)
+    """
+    figures = _result_words(mine, "my")
+    return f"Zoom Zoom Vroom daily deal, {day}: #{mine.rank} of {ranked} ({figures})"
+
+
+def _result_words(entry: BoardEntry, whose: str) -> str:
+    return (
+        f"{ordinal(entry.place)} in {whose} race, {counted(entry.laps, 'lap')}, "
+        f"{counted(entry.tricks, 'trick')} won, {entry.gas} gas left"
+    )
+
+
 async def start_replay(
     races: Races, day: str, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
@@ -166,11 +222,15 @@ __all__ = [
     "DAILY_PLAYERS",
     "DAILY_VARIANTS",
     "DailyStart",
+    "DailyToday",
     "daily_config",
     "daily_engine_seed",
     "daily_seed",
+    "daily_today",
     "day_before",
     "past_seed",
+    "share_words",
+    "standing_words",
     "start_daily",
     "start_replay",
     "utc_day",

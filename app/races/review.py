@@ -52,6 +52,7 @@ from app.races.record import (
     unpack_move,
 )
 from app.races.unit import Race, Races
+from app.races.words import counted, ordinal
 from app.storage.interface import ClientFull, StoreFull
 from engine import (
     Action,
@@ -521,26 +522,13 @@ def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
     ('You finished 2nd (1 lap, 1 trick)', True)
     """
     return (
-        f"You finished {_ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
-        f"in your seat finished {_ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
+        f"You finished {ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
+        f"in your seat finished {ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
     )
 
 
 def _laps_and_tricks(result: dict[str, Any]) -> str:
     return f"{counted(result['laps'], 'lap')}, {counted(result['tricks'], 'trick')}"
-
-
-def counted(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` and ``word``, in the plural unless ``n`` is 1 (``plural``, else ``word`` + s).
-
-    >>> counted(1, "lap"), counted(0, "inaccuracy", "inaccuracies"), counted(3, "trick")
-    ('1 lap', '0 inaccuracies', '3 tricks')
-    """
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 # --------------------------------------------------------------------------- try again
@@ -782,7 +770,6 @@ __all__ = [
     "Estimate",
     "Reviews",
     "accuracy",
-    "counted",
     "decisions_of",
     "estimate",
     "kept_review",

@@ -43,6 +43,18 @@ class BoardEntry:
     game_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class DayBoard:
+    """A day's board as one player sees it."""
+
+    entries: list[BoardEntry]
+    """The best results, ranked (at most :data:`BOARD_LIMIT`)."""
+    ranked: int
+    """How many results the day ranks in all."""
+    mine: BoardEntry | None
+    """The player's own counted result, wherever it ranks (None: not on the board)."""
+
+
 def board_key(entry: BoardEntry) -> tuple[int, int, int, int]:
     """The sort key of :data:`BOARD_ORDER` (smaller first)."""
     return (entry.place, -entry.laps, -entry.tricks, -entry.gas)
@@ -94,7 +106,15 @@ class DailyResults:
         return True
 
     async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
-        """The counted, finished, non-practice results of ``day``, ranked."""
+        """The counted, finished, non-practice results of ``day``, ranked (the first
+        ``limit``)."""
+        return (await self.day_board(day, limit=limit)).entries
+
+    async def day_board(
+        self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
+    ) -> DayBoard:
+        """``day``'s board as ``player_id`` sees it: its first ``limit`` results, how many
+        it ranks in all, and the player's own result wherever it ranks."""
         query = (
             select(RaceResult, DailyEntry.player_id)
             .join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
@@ -113,11 +133,12 @@ class DailyResults:
         ]
         unranked.sort(key=lambda e: (board_key(e), e.name, e.game_id))
         ranked: list[BoardEntry] = []
-        for index, entry in enumerate(unranked[:limit]):
+        for index, entry in enumerate(unranked):
             tied = ranked and board_key(ranked[-1]) == board_key(entry)
             rank = ranked[-1].rank if tied else index + 1
             ranked.append(replace(entry, rank=rank))
-        return ranked
+        mine = next((e for e in ranked if e.player_id == player_id), None)
+        return DayBoard(ranked[:limit], len(ranked), mine)
 
 
-__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "board_key"]
+__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "DayBoard", "board_key"]

@@ -1,7 +1,8 @@
 /* Zoom Zoom Vroom: small helpers for races with friends (no inline code: CSP is script-src 'self').
  *
  *  - turn clocks ([data-seconds-left]) count down every second between server updates;
- *  - "Copy" buttons ([data-copy="<input id>"]) copy an invite link to the clipboard.
+ *  - "Copy" buttons ([data-copy="<id>"]) copy an invite link (a field's value) or a result
+ *    to share (an element's text) to the clipboard.
  * Live updates themselves come from the htmx SSE extension (sse-connect in game.html).
  */
 (function () {
@@ -18,19 +19,23 @@
     }
   }
 
+  // A field's value (selected, as a person would), or the text of any other element.
   function copy(button) {
-    var input = document.getElementById(button.getAttribute("data-copy"));
-    if (!input) { return; }
-    input.select();
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source) { return; }
+    var isField = "value" in source && typeof source.select === "function";
+    var text = isField ? source.value : source.textContent.trim();
     var done = function () { button.textContent = "Copied"; };
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(input.value).then(done, function () {
-        document.execCommand("copy");
-        done();
-      });
-    } else {
+    var copySelection = function () {  // where the Clipboard API is missing or refused
+      if (!isField) { window.getSelection().selectAllChildren(source); }
       document.execCommand("copy");
       done();
+    };
+    if (isField) { source.select(); }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, copySelection);
+    } else {
+      copySelection();
     }
   }
 

@@ -4,15 +4,18 @@ counted attempt per player, the board in its documented order, yesterday's seed.
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 from collections import Counter
 from typing import Any
 
 import pytest
-from app_kit import bearer, move
+from app_kit import another_browser, bearer, move
 from fastapi.testclient import TestClient
 
 from app.races import operations
+from app.results.daily import DailyResults
 
 DAY = 86_400.0
 NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
@@ -57,9 +60,12 @@ def finish(client: TestClient, started: dict[str, Any], rng: random.Random) -> d
     raise AssertionError("the race did not end")
 
 
-def board(client: TestClient, day: str | None = None) -> dict[str, Any]:
+def board(
+    client: TestClient, day: str | None = None, player_token: str | None = None
+) -> dict[str, Any]:
     params = {"date": day} if day else {}
-    response = client.get("/api/daily/leaderboard", params=params)
+    headers = {"X-Player-Token": player_token} if player_token else {}
+    response = client.get("/api/daily/leaderboard", params=params, headers=headers)
     assert response.status_code == 200, response.text
     out: dict[str, Any] = response.json()
     return out
@@ -194,3 +200,71 @@ def test_the_daily_page(client: TestClient, wall: WallClock) -> None:
     assert practice.status_code == 303
     table = client.get(practice.headers["location"]).text
     assert "Practice race: nothing counts." in table
+
+
+def test_each_player_finds_their_own_result_on_the_board(
+    client: TestClient, wall: WallClock
+) -> None:
+    tokens = {}
+    for index, name in enumerate(["Ada", "Bob"]):
+        started = daily(client, name=name)
+        finish(client, started, random.Random(index))
+        tokens[name] = started["player_token"]
+    unfinished = daily(client, name="Dee")  # a counted attempt still running
+    everyone = board(client)
+    assert everyone["ranked"] == 2 and everyone["you"] is None
+    for name, token in tokens.items():
+        seen = board(client, player_token=token)
+        assert seen["entries"] == everyone["entries"]
+        assert seen["you"] == next(e for e in everyone["entries"] if e["name"] == name)
+        assert board(client, YESTERDAY, token)["you"] is None  # nothing raced that day
+    assert board(client, player_token=unfinished["player_token"])["you"] is None
+    assert board(client, player_token="nobody's token")["you"] is None
+
+    # Below the board's head (it lists the first 100) a player's result is still theirs.
+    results = client.app.state.results
+    bob = client.portal.call(results.player_for, tokens["Bob"])
+    day_board = functools.partial(DailyResults(results).day_board, TODAY, bob.id, limit=1)
+    head = client.portal.call(day_board)
+    assert len(head.entries) == 1 and head.ranked == 2
+    assert head.mine is not None and head.mine.name == "Bob"
+    assert head.mine.rank == board(client, player_token=tokens["Bob"])["you"]["rank"]
+
+
+def test_the_daily_page_leads_back_to_your_race_then_shows_where_it_stands(
+    client: TestClient, wall: WallClock
+) -> None:
+    table = client.post("/daily").headers["location"]
+    game_id = table.rsplit("/", 1)[1]
+    page = client.get("/daily").text
+    assert f'id="daily-back" href="/games/{game_id}"' in page
+    assert "daily-standing" not in page
+
+    token = client.cookies.get(f"zzv_{game_id}")
+    assert token
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    finish(client, {"game_id": game_id, "token": token, "state": state}, random.Random(5))
+    stranger = daily(another_browser(client), name="Sam")
+    finish(client, stranger, random.Random(6))
+
+    page = client.get("/daily").text
+    assert "daily-back" not in page
+    entries = board(client)["entries"]
+    mine = next(e for e in entries if e["name"] != "Sam")
+    standing = re.search(r'id="daily-standing">([^<]*)<', page)
+    assert standing, page
+    assert standing.group(1).startswith(f"You are #{mine['rank']} of 2 on the board: ")
+    assert page.count('class="is-you"') == 1
+    marked = re.search(r'<tr class="is-you"><td>(\d+)</td><th scope="row">([^<]*)<', page)
+    assert marked and (int(marked.group(1)), marked.group(2).strip()) == (
+        mine["rank"],
+        mine["name"],
+    )
+    share = re.search(r'id="daily-share-text">([^<]*)<', page)
+    assert share, page
+    assert share.group(1).startswith(f"Zoom Zoom Vroom daily deal, {TODAY}: #{mine['rank']} of 2")
+    assert share.group(1).endswith(" http://testserver/daily")
+
+    # Someone else sees the same board with no row marked and nothing of this player's.
+    elsewhere = another_browser(client).get("/daily").text
+    assert "is-you" not in elsewhere and "daily-standing" not in elsewhere

@@ -14,11 +14,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from app_kit import wait_for_reply, watch_console_errors
-from browser_kit import axe_clean, press
+from browser_kit import axe_clean, press, tap_target
 from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
@@ -75,19 +74,6 @@ def test_two_strangers_race_at_one_table(browser: Browser, live_server: str, siz
         second_context.close()
 
 
-TAKEBACK_CHECK_JS = """() => {
-  const button = document.getElementById('takeback');
-  if (!button) return 'no Take back button';
-  button.scrollIntoView({block: 'center'});
-  const box = button.getBoundingClientRect();
-  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-  if (!hit || !(hit === button || button.contains(hit))) {
-    return 'covered by ' + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing');
-  }
-  return [Math.round(box.width), Math.round(box.height)];
-}"""
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_take_back_is_on_top_and_thumb_sized(browser: Browser, live_server: str, size: str) -> None:
     phone = size == "390x844"
@@ -104,7 +90,7 @@ def test_take_back_is_on_top_and_thumb_sized(browser: Browser, live_server: str,
         press(page, "#move-form label.tune-chip", phone)
         press(page, "#move-form .btn-play", phone)
         wait_for_reply(page, turn)
-        found: Any = page.evaluate(TAKEBACK_CHECK_JS)
+        found = tap_target(page, "#takeback")
         assert isinstance(found, list), found
         width, height = found
         assert width >= 44 and height >= 44, found

@@ -17,10 +17,10 @@ from pydantic import BeforeValidator, ConfigDict, Field
 from app.http.api.models import GameState, _In, _Out, error_responses, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
-from app.http.players import api_player, results_of
+from app.http.players import api_player, known_api_player, results_of
 from app.races.daily import past_seed, start_daily, utc_day
 from app.races.previews import with_previews
-from app.results.daily import DailyResults
+from app.results.daily import BoardEntry, DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])
 
@@ -78,7 +78,12 @@ class BoardOut(_Out):
     """A day's board, best first (docs/daily.md: place, then laps, tricks won, gas left)."""
 
     date: str
-    entries: list[BoardEntryOut]
+    entries: list[BoardEntryOut] = Field(description="The best results, at most 100.")
+    ranked: int = Field(description="How many counted results the day ranks in all.")
+    you: BoardEntryOut | None = Field(
+        description="The counted result of the player `X-Player-Token` names, wherever it "
+        "ranks (null without one, or when that player has none on this board)."
+    )
     seed: int | None = Field(
         description="The day's seed, once the day is over (null for today and later)."
     )
@@ -132,26 +137,30 @@ async def daily_board(
     ] = None,
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is
-    over."""
+    over. Send your `X-Player-Token` to find your own result in `you`."""
     day = board_day(date, races.now())
-    entries = await DailyResults(results_of(request)).board(day)
+    player = await known_api_player(request)
+    board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
     return _json(
         {
             "date": day,
-            "entries": [
-                {
-                    "rank": e.rank,
-                    "name": e.name,
-                    "place": e.place,
-                    "laps": e.laps,
-                    "tricks": e.tricks,
-                    "gas": e.gas,
-                }
-                for e in entries
-            ],
+            "entries": [_entry(e) for e in board.entries],
+            "ranked": board.ranked,
+            "you": _entry(board.mine) if board.mine else None,
             "seed": await past_seed(races, day),
         }
     )
+
+
+def _entry(entry: BoardEntry) -> dict[str, Any]:
+    return {
+        "rank": entry.rank,
+        "name": entry.name,
+        "place": entry.place,
+        "laps": entry.laps,
+        "tricks": entry.tricks,
+        "gas": entry.gas,
+    }
 
 
 def board_day(date: calendar | None, now: float) -> str:

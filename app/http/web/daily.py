@@ -23,11 +23,13 @@ from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
+    daily_today,
     day_before,
     past_seed,
+    share_words,
+    standing_words,
     start_daily,
     start_replay,
-    utc_day,
 )
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.unit import Races
@@ -38,20 +40,23 @@ router = APIRouter(include_in_schema=False)
 
 
 async def _context(request: Request, races: Races, settings: Settings) -> dict[str, Any]:
-    today = utc_day(races.now())
-    yesterday = day_before(today)
-    daily = DailyResults(results_of(request))
     player = await known_browser_player(request)
-    attempt = await daily.counted_attempt(today, player.id) if player else None
+    today = await daily_today(races, player.id if player else None)
+    yesterday = day_before(today.day)
+    mine = today.board.mine
     return {
         "active": "daily",
-        "today": today,
+        "today": today.day,
         "yesterday": yesterday,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
-        "attempted": attempt is not None,
-        "board": await daily.board(today),
-        "yesterday_board": await daily.board(yesterday),
+        "attempted": today.attempted,
+        "running": today.running,
+        "you": player.id if player else None,
+        "board": today.board.entries,
+        "standing": standing_words(mine, today.board.ranked) if mine else None,
+        "share": share_words(today.day, mine, today.board.ranked) if mine else None,
+        "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
         "yesterday_seed": await past_seed(races, yesterday),
     }
 

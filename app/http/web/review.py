@@ -38,6 +38,7 @@ from app.races.errors import (
     TooManyReviews,
 )
 from app.races.record import GameSession
+from app.races.words import counted
 from engine.cards import SUIT_VALUE, Suit
 
 router = APIRouter(include_in_schema=False)
@@ -67,7 +68,7 @@ VERDICT_COUNTED = {
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     """Each verdict of the summary with its count in words, in the summary's order."""
     verdicts: dict[str, int] = summary.get("verdicts", {})
-    return [(name, review.counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
+    return [(name, counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
 
 
 _REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
