@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,8 @@ def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
         page.set_viewport_size(viewport)
         page.goto(server.url + "/me")
         assert page.locator(".history-table tbody tr").count() == 3
+        places = page.locator(".history-table tbody td:nth-child(2)").all_inner_texts()
+        assert all(re.fullmatch(r"[1-5](st|nd|rd|th) of [3-5]", p) for p in places), places
         assert "Racing as Ada Lovelace" in page.inner_text(".lede")
         check(page, f"your-races-{size}")
         page.goto(server.url + "/leaderboard")

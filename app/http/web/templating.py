@@ -35,6 +35,7 @@ from app.http.web.labels import (
 )
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.paths import STATIC_DIR, TEMPLATES_DIR
+from app.races.words import ordinal
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
 
 
@@ -230,6 +231,8 @@ templates.env.globals.update(
     zero_effect_labels=ZERO_EFFECT_LABELS,
     zero_five_labels=ZERO_FIVE_LABELS,
 )
+
+templates.env.filters["ordinal"] = ordinal
 
 _PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url})
 """The template globals that are plain functions of their arguments (no Jinja context)."""
