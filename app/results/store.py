@@ -127,6 +127,7 @@ class BoardEntry:
     name: str
     rating: int
     races: int
+    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,7 +423,9 @@ class ResultsStore:
         async with self.unit() as session:
             rows = list(await session.scalars(query))
         return [
-            BoardEntry(rank, _info(row).shown_name, display(Rating(row.mu, row.sigma)), row.races)
+            BoardEntry(
+                rank, _info(row).shown_name, display(Rating(row.mu, row.sigma)), row.races, row.id
+            )
             for rank, row in enumerate(rows, 1)
         ]
 
