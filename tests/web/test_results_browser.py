@@ -99,9 +99,7 @@ def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
         names = page.locator(".board-table tbody th").all_inner_texts()
         assert sorted(names) == ["Ada Lovelace (you)", "Bo", "Cy"]
         # This browser's player's row is the one marked.
-        assert page.locator(".board-table tr.is-you th").all_inner_texts() == [
-            "Ada Lovelace (you)"
-        ]
+        assert page.locator(".board-table tr.is-you th").all_inner_texts() == ["Ada Lovelace (you)"]
         check(page, f"leaderboard-{size}")
     # The longest one-word name a player may pick wraps in its cell on a small phone.
     page.set_viewport_size({"width": 360, "height": 740})
