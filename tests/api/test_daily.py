@@ -268,3 +268,24 @@ def test_the_daily_page_leads_back_to_your_race_then_shows_where_it_stands(
     # Someone else sees the same board with no row marked and nothing of this player's.
     elsewhere = another_browser(client).get("/daily").text
     assert "is-you" not in elsewhere and "daily-standing" not in elsewhere
+
+    # The flag of a daily race points to the board; a practice one says why it is not on it.
+    flag = client.get(table).text
+    assert 'href="/daily#today-title" id="daily-board-link">see where you stand' in flag
+    assert "practice-note" not in flag
+    again = client.post("/daily").headers["location"]
+    again_id = again.rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{again_id}")
+    state = client.get(f"/api/games/{again_id}", headers=bearer(token)).json()
+    finish(client, {"game_id": again_id, "token": token, "state": state}, random.Random(7))
+    flag = client.get(again).text
+    assert 'id="daily-board-link">the day&#39;s board<' in flag
+    assert "a second race of the daily deal" in flag
+    # Any other race's flag says nothing of the daily deal.
+    other = client.post("/games", data={"players": "3", "bots": "random"}).headers["location"]
+    other_id = other.rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{other_id}")
+    state = client.get(f"/api/games/{other_id}", headers=bearer(token)).json()
+    finish(client, {"game_id": other_id, "token": token, "state": state}, random.Random(8))
+    flag = client.get(other).text
+    assert "game-over-title" in flag and "daily-board-link" not in flag

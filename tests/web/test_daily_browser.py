@@ -70,7 +70,10 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
             press(page, "#move-form .btn-play", phone)
             wait_for_reply(page, turn)
         assert page.locator(".game-over").count()
-        page.goto(live_server + "/daily")
+        # The flag leads to the board (a tap, as a person on the flag screen would).
+        page.locator("#daily-board-link").scroll_into_view_if_needed()
+        press(page, "#daily-board-link", phone)
+        page.wait_for_url("**/daily#today-title")
         assert page.locator("#race-daily").text_content() == "Race it again (practice)"
         assert page.locator(".daily-today .daily-board tbody tr").count() >= 1
         # Where the finished race stands: said, marked on the board, ready to share.
