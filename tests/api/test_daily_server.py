@@ -96,6 +96,11 @@ def test_two_players_are_ranked_and_a_second_attempt_is_practice(server: str) ->
         assert entries[1]["rank"] == (1 if keys[0] == keys[1] else 2)
         for entry in entries:
             assert (entry["laps"], entry["tricks"], entry["gas"]) == finals[entry["name"]]
+        # Each player finds their own result with their token.
+        assert board["ranked"] == 2 and board["you"] is None
+        for name, token in tokens.items():
+            seen = http.get("/api/daily/leaderboard", headers={"X-Player-Token": token}).json()
+            assert seen["you"] == next(e for e in entries if e["name"] == name)
         # Ada comes back the same day: practice, and the board does not change.
         again = http.post("/api/daily", json={}, headers={"X-Player-Token": tokens["Ada"]})
         assert again.status_code == 201
