@@ -115,6 +115,13 @@ class DailyToday:
     board: DayBoard
     attempted: bool
     running: str | None
+    streak: int
+    """Days in a row the player has made a counted attempt, up to today or, before they
+    race today, up to yesterday (:func:`streak`)."""
+
+
+STREAK_LOOKBACK_DAYS = 400
+"""How far back a streak is counted (a longer one shows as this many days)."""
 
 
 async def daily_today(races: Races, player: int | None) -> DailyToday:
@@ -126,7 +133,53 @@ async def daily_today(races: Races, player: int | None) -> DailyToday:
     running = None
     if attempt is not None and board.mine is None and await races.in_progress(attempt):
         running = attempt
-    return DailyToday(day, board, attempt is not None, running)
+    days: set[str] = set()
+    if player is not None:
+        first = date.fromisoformat(day) - timedelta(days=STREAK_LOOKBACK_DAYS - 1)
+        since = first.isoformat()
+        days = await daily.days_raced(player, since)
+    return DailyToday(day, board, attempt is not None, running, streak(days, day))
+
+
+def streak(days: set[str], today: str) -> int:
+    """How many days in a row, among ``days``, end today, or yesterday when today is not
+    among them yet (a streak lasts until a whole day passes without a race).
+
+    >>> streak({"2026-12-02", "2026-12-03", "2026-12-04"}, "2026-12-04")
+    3
+    >>> streak({"2026-11-30", "2026-12-02", "2026-12-03"}, "2026-12-04")
+    2
+    >>> streak({"2026-12-02"}, "2026-12-04"), streak(set(), "2026-12-04")
+    (0, 0)
+    """
+    day = today if today in days else day_before(today)
+    count = 0
+    while day in days:
+        count += 1
+        day = day_before(day)
+    return count
+
+
+def streak_words(today: DailyToday) -> str | None:
+    """The player's streak in words, when there is one worth telling of: two days and more
+    once they have raced today, one and more while today's race can still keep it.
+
+    >>> board = DayBoard([], 0, None)
+    >>> streak_words(DailyToday("2026-12-04", board, True, None, 3))
+    'Your streak: 3 days in a row.'
+    >>> streak_words(DailyToday("2026-12-04", board, False, None, 1))
+    'Your streak: 1 day in a row, up to yesterday. Race today to keep it.'
+    >>> streak_words(DailyToday("2026-12-04", board, True, None, 1)) is None
+    True
+    """
+    if today.attempted and today.streak >= 2:
+        return f"Your streak: {counted(today.streak, 'day')} in a row."
+    if not today.attempted and today.streak >= 1:
+        return (
+            f"Your streak: {counted(today.streak, 'day')} in a row, up to yesterday. "
+            "Race today to keep it."
+        )
+    return None
 
 
 def standing_words(mine: BoardEntry, ranked: int) -> str:
@@ -233,5 +286,7 @@ __all__ = [
     "standing_words",
     "start_daily",
     "start_replay",
+    "streak",
+    "streak_words",
     "utc_day",
 ]

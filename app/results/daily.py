@@ -93,6 +93,15 @@ class DailyResults:
             entry = await session.get(DailyEntry, (day, player_id))
             return None if entry is None else entry.game_id
 
+    async def days_raced(self, player_id: int, since: str) -> set[str]:
+        """The days from ``since`` on (``YYYY-MM-DD``) on which the player made their counted
+        attempt."""
+        query = select(DailyEntry.day).where(
+            DailyEntry.player_id == player_id, DailyEntry.day >= since
+        )
+        async with self.results.unit() as session:
+            return set(await session.scalars(query))
+
     async def claim(self, day: str, player_id: int, game_id: str, at: datetime) -> bool:
         """Make ``game_id`` the player's counted attempt on ``day``; False (and nothing
         written) when they already have one."""

@@ -30,6 +30,7 @@ from app.races.daily import (
     standing_words,
     start_daily,
     start_replay,
+    streak_words,
 )
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.unit import Races
@@ -52,6 +53,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "bots": DAILY_BOTS,
         "attempted": today.attempted,
         "running": today.running,
+        "streak": streak_words(today),
         "you": player.id if player else None,
         "board": today.board.entries,
         "standing": standing_words(mine, today.board.ranked) if mine else None,
