@@ -142,3 +142,6 @@ class DailyEntry(Base):
     )
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    # A player's days (their streak) without reading every player's.
+    __table_args__ = (Index("ix_daily_entries_player_day", "player_id", "day"),)
