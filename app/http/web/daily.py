@@ -17,6 +17,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, known_browser_player, results_of
+from app.http.web.daily_words import share_words, standing_words, streak_words
 from app.http.web.form_body import form_fields
 from app.http.web.seating import to_table
 from app.http.web.templating import templates
@@ -26,11 +27,8 @@ from app.races.daily import (
     daily_today,
     day_before,
     past_seed,
-    share_words,
-    standing_words,
     start_daily,
     start_replay,
-    streak_words,
 )
 from app.races.errors import LobbyRefused, ServerFull, TooManyGames
 from app.races.unit import Races
