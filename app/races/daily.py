@@ -114,6 +114,9 @@ class DailyToday:
     board: DayBoard
     attempted: bool
     running: str | None
+    running_counts: bool
+    """Whether that running race is still the counted attempt (a take-back makes it
+    practice)."""
     streak: int
     """Days in a row the player has made a counted attempt, up to today or, before they
     race today, up to yesterday (:func:`streak`)."""
@@ -129,15 +132,20 @@ async def daily_today(races: Races, player: int | None) -> DailyToday:
     day = utc_day(races.now())
     attempt = None if player is None else await daily.counted_attempt(day, player)
     board = await daily.day_board(day, player)
-    running = None
-    if attempt is not None and board.mine is None and await races.in_progress(attempt):
-        running = attempt
+    live = None if attempt is None or board.mine else await races.running(attempt)
     days: set[str] = set()
     if player is not None:
         first = date.fromisoformat(day) - timedelta(days=STREAK_LOOKBACK_DAYS - 1)
         since = first.isoformat()
         days = await daily.days_raced(player, since)
-    return DailyToday(day, board, attempt is not None, running, streak(days, day))
+    return DailyToday(
+        day,
+        board,
+        attempt is not None,
+        None if live is None else live.id,
+        live is not None and not live.practice,
+        streak(days, day),
+    )
 
 
 def streak(days: set[str], today: str) -> int:

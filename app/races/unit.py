@@ -275,8 +275,13 @@ class Races:
     async def in_progress(self, game_id: str) -> bool:
         """Whether ``game_id`` is a live race not over yet (a look that moves no idle clock:
         the start page's "Continue your race" knows only the id)."""
+        return await self.running(game_id) is not None
+
+    async def running(self, game_id: str) -> GameSession | None:
+        """The stored race ``game_id`` while it is not over, else None (a look that moves
+        no idle clock and changes nothing)."""
         session = (await self.store.fetch(game_id)).record
-        return session is not None and not session.game.is_over
+        return None if session is None or session.game.is_over else session
 
     @contextlib.asynccontextmanager
     async def open(

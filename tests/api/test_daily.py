@@ -307,3 +307,18 @@ def test_the_daily_page_counts_the_days_raced_in_a_row(client: TestClient, wall:
     wall.now += 2 * DAY  # a whole day went by without a race
     assert streak_line() is None
     assert another_browser(client).get("/daily").text.count("daily-streak") == 0
+
+
+def test_a_counted_race_made_practice_is_still_one_tap_away_and_says_so(
+    client: TestClient, wall: WallClock
+) -> None:
+    table = client.post("/daily").headers["location"]
+    game_id = table.rsplit("/", 1)[1]
+    assert "finish it to join the board" in client.get("/daily").text
+    token = client.cookies.get(f"zzv_{game_id}")
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    move(client, game_id, token, state["turn"], state["legal_actions"][0])
+    assert client.post(f"/api/games/{game_id}/takeback", headers=bearer(token)).status_code == 200
+    page = client.get("/daily").text
+    assert f'id="daily-back" href="/games/{game_id}"' in page
+    assert "practice since a take-back" in page and "finish it to join the board" not in page

@@ -51,6 +51,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "bots": DAILY_BOTS,
         "attempted": today.attempted,
         "running": today.running,
+        "running_counts": today.running_counts,
         "streak": streak_words(today),
         "you": player.id if player else None,
         "board": today.board.entries,

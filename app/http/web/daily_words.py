@@ -14,11 +14,11 @@ def streak_words(today: DailyToday) -> str | None:
 
     >>> from app.results.daily import DayBoard
     >>> board = DayBoard([], 0, None)
-    >>> streak_words(DailyToday("2026-12-04", board, True, None, 3))
+    >>> streak_words(DailyToday("2026-12-04", board, True, None, False, 3))
     'Your streak: 3 days in a row.'
-    >>> streak_words(DailyToday("2026-12-04", board, False, None, 1))
+    >>> streak_words(DailyToday("2026-12-04", board, False, None, False, 1))
     'Your streak: 1 day in a row, up to yesterday. Race today to keep it.'
-    >>> streak_words(DailyToday("2026-12-04", board, True, None, 1)) is None
+    >>> streak_words(DailyToday("2026-12-04", board, True, None, False, 1)) is None
     True
     """
     if today.attempted and today.streak >= 2:
