@@ -224,9 +224,9 @@ def test_practice_is_shown_at_the_end_and_in_the_replay(client: TestClient) -> N
         if _play_first_legal(client, game_id) is None:
             break
     over = text_of(client.get(f"/games/{game_id}").text)
-    assert "Practice race: a take-back" in over
+    assert "Practice race (a take-back" in over and "counts in no rating" in over
     replay = text_of(client.get(f"/games/{game_id}/replay").text)
-    assert "Practice race: a take-back" in replay
+    assert "Practice race (a take-back" in replay and "counts in no rating" in replay
 
 
 def test_no_button_in_a_race_with_friends(client: TestClient) -> None:
