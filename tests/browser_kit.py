@@ -67,8 +67,11 @@ def axe_clean(page: Page, where: str, shots: Path | None = None, shot: str = "")
 
 
 def no_sideways_scroll(page: Page, where: str) -> None:
-    """The page is no wider than its window."""
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    """The page is no wider than its screen. (Measured against the root's client width:
+    on a phone, ``window.innerWidth`` grows to fit a page that is too wide.)"""
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
     assert overflow <= 1, f"{where}: the page scrolls sideways by {overflow}px"
 
 

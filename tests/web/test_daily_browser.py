@@ -8,7 +8,7 @@ import re
 
 import pytest
 from app_kit import wait_for_reply, watch_console_errors
-from browser_kit import axe_clean, press, tap_target
+from browser_kit import axe_clean, no_sideways_scroll, press, tap_target
 from playwright.sync_api import Browser
 from test_quick_browser import SHOTS, SIZES, context_for
 
@@ -101,6 +101,12 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
             page.set_viewport_size({"width": width, "height": height})
             fits, lines = page.evaluate(BOARD_FITS_JS), page.evaluate(NAME_LINES_JS, OWN_NAME)
             assert fits and lines == 1, (f"{width}x{height}", fits, lines)
+            # A site with a long address: the line to share wraps it, the page stays put.
+            page.evaluate(
+                "(text) => { document.getElementById('daily-share-text').textContent = text; }",
+                shared.replace(live_server, "https://zoomzoomvroomracingclub.example.org"),
+            )
+            no_sideways_scroll(page, f"/daily {width}x{height}")
         # The longest name a player may pick, one word of NAME_MAX letters, wraps in its
         # cell instead of pushing the board wider than the phone.
         page.evaluate(SET_NAME_JS, [OWN_NAME, "W" * NAME_MAX])

@@ -201,7 +201,7 @@ TAG_INSIDE_JS = """() => {
   const tag = document.querySelector('.coach-tag').getBoundingClientRect();
   const area = document.querySelector('.hand-area').getBoundingClientRect();
   return [tag.left >= area.left && tag.right <= area.right,
-          document.documentElement.scrollWidth <= window.innerWidth];
+          document.documentElement.scrollWidth <= document.documentElement.clientWidth];
 }"""
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from browser_kit import axe_clean, no_sideways_scroll
 from playwright.sync_api import Browser, Page
 
 from app.races.lobby import NAME_MAX
@@ -21,30 +22,15 @@ from app.races.lobby import NAME_MAX
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "results"
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 VIEWPORTS = {"390x844": {"width": 390, "height": 844}, "1280x800": {"width": 1280, "height": 800}}
-SCHEMES = ("light", "dark")
 ENV = {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_MAX_GAMES_PER_CLIENT": "100000"}
 
 
-def axe(page: Page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        """async () => (await axe.run(document)).violations.map(
-            v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))"""
-    )
-    return list(found)
-
-
 def check(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for scheme in SCHEMES:
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-        assert axe(page) == [], f"{name}, {scheme}"
-        sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert sideways <= 0, f"{name} scrolls sideways by {sideways}px"
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{scheme}.png"), full_page=True)
-    page.emulate_media(color_scheme="light")
+    """axe-core finds nothing in light and dark, the page does not scroll sideways, and a
+    full-page screenshot of each scheme goes to tests/artifacts/results/."""
+    no_sideways_scroll(page, name)
+    axe_clean(page, name, ARTIFACTS, name)
 
 
 def finish_race(client: httpx.Client, token: str, seed: int, bots: str = "random") -> None:
@@ -107,8 +93,7 @@ def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
         "(name) => { document.querySelector('.board-table tbody th').textContent = name; }",
         "W" * NAME_MAX,
     )
-    sideways = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert sideways <= 0, f"a {NAME_MAX}-letter name scrolls the board sideways by {sideways}px"
+    no_sideways_scroll(page, f"the board with a {NAME_MAX}-letter name")
     # A replay link from the history opens the race's replay.
     page.goto(server.url + "/me")
     page.locator(".history-table a").first.click()
