@@ -44,7 +44,10 @@ MAX_MOVES = 200
 
 PHONE_CHECK_JS = """(bars) => {
   const problems = [];
-  const H = window.innerHeight, W = window.innerWidth;
+  // The root's width, not innerWidth: on a phone innerWidth grows to fit a page too wide.
+  const H = window.innerHeight, W = document.documentElement.clientWidth;
+  const sideways = document.documentElement.scrollWidth - W;
+  if (sideways > 1) problems.push(`the page scrolls sideways by ${sideways}px`);
   const shown = el => {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
