@@ -2,7 +2,9 @@
  *
  *  - turn clocks ([data-seconds-left]) count down every second between server updates;
  *  - "Copy" buttons ([data-copy="<id>"]) copy an invite link (a field's value) or a result
- *    to share (an element's text) to the clipboard.
+ *    to share (an element's text) to the clipboard;
+ *  - "Share" buttons ([data-share="<id>"], hidden until shown here) open the phone's share
+ *    sheet with an element's text, where the browser has one.
  * Live updates themselves come from the htmx SSE extension (sse-connect in game.html).
  */
 (function () {
@@ -39,9 +41,31 @@
     }
   }
 
+  // The phone's own share sheet, where the browser has one (the button stays hidden
+  // elsewhere, and Copy does the work); closing the sheet unshared is no error.
+  function share(button) {
+    var source = document.getElementById(button.getAttribute("data-share"));
+    if (!source || !navigator.share) { return; }
+    navigator.share({ text: source.textContent.trim() }).catch(function () {});
+  }
+
+  function offerSharing() {
+    if (!navigator.share) { return; }
+    var buttons = document.querySelectorAll("[data-share][hidden]");
+    for (var i = 0; i < buttons.length; i++) { buttons[i].hidden = false; }
+  }
+
   document.addEventListener("click", function (event) {
-    var button = event.target.closest ? event.target.closest("[data-copy]") : null;
+    if (!event.target.closest) { return; }
+    var button = event.target.closest("[data-copy]");
     if (button) { copy(button); }
+    button = event.target.closest("[data-share]");
+    if (button) { share(button); }
   });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", offerSharing);
+  } else {
+    offerSharing();
+  }
   window.setInterval(tick, 1000);
 })();

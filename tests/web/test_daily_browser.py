@@ -26,6 +26,12 @@ SET_NAME_JS = (
     """([sel, name]) => { document.querySelector(sel).firstChild.nodeValue = name + ' '; }"""
 )
 
+# A share sheet for a browser without one: it keeps what it was handed.
+SHARE_SHEET_JS = """
+window.sharedWithSheet = [];
+navigator.share = (data) => { window.sharedWithSheet.push(data); return Promise.resolve(); };
+"""
+
 # How many lines that name is set on.
 NAME_LINES_JS = """(sel) => {
   const range = document.createRange();
@@ -93,6 +99,15 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
         assert shared.startswith(head), shared
         assert shared.endswith(live_server + "/daily")
         assert page.locator("[data-copy=daily-share-text]").inner_text() == "Copied"
+        # Where the browser has a share sheet (this Chromium has none: a stand-in records
+        # what it is handed), Share opens it with the same line.
+        assert page.locator("#daily-share").is_hidden()
+        page.add_init_script(SHARE_SHEET_JS)
+        page.reload()
+        share = tap_target(page, "#daily-share")
+        assert isinstance(share, list) and min(share) >= 44, share
+        press(page, "#daily-share", phone)
+        assert page.evaluate("() => window.sharedWithSheet") == [{"text": shared}]
         # The board fits the card without sideways scrolling, a "Racer N" name on one line
         # (N grows with the players the server has seen: the longest a busy server gives).
         page.evaluate(SET_NAME_JS, [OWN_NAME, "Racer 12345"])
