@@ -45,6 +45,10 @@
 ``python -m bench ratings [--games 200] [--jobs 1]``
     The bot levels' ratings from four-level games, as the server would rate them
     (:mod:`bench.ratings`; docs/ratings.md).
+
+``python -m bench daily-board [--entries 1000,10000] [--views 20] [--database-url URL]``
+    One view of ``/daily``'s board (the head, the count, the player's own result) as a day
+    fills up, beside ranking every row in Python (:mod:`bench.daily_board`).
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ from app.races.record import GameConfig, GameSession, new_session
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
+from bench import daily_board as bench_daily_board
 from bench import ratings as bench_ratings
 from bench import review as bench_review
 from bench import rollouts as bench_rollouts
@@ -562,6 +567,8 @@ def _parser() -> argparse.ArgumentParser:
     bench_tournament.add_arguments(tournament)
     ratings = sub.add_parser("ratings", help="the bot levels' fixed ratings, from bot games")
     bench_ratings.add_arguments(ratings)
+    daily_board = sub.add_parser("daily-board", help="one view of /daily's board as a day fills")
+    bench_daily_board.add_arguments(daily_board)
     return parser
 
 
@@ -572,7 +579,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(bench_tournament.bench_tournament(args))
     if args.command == "ratings":
         raise SystemExit(bench_ratings.bench_ratings(args))
-    if args.command == "review":
+    if args.command == "daily-board":
+        bench_daily_board.bench_daily_board(args)
+    elif args.command == "review":
         bench_review.bench_review(args)
     elif args.command == "rollouts":
         bench_rollouts.bench_rollouts(args)

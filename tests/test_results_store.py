@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
 
+from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
 from app.results.models import METADATA
 from app.results.ratings import BOT_RATINGS, Rating, rate
@@ -348,3 +351,57 @@ def test_processes_starting_together_on_an_empty_database_migrate_it_once(
             await store.close()
 
     assert run(players()) == 4
+
+
+def test_the_daily_board_ranks_in_the_database_as_the_documented_order_does(
+    results_database: str,
+) -> None:
+    """Many equal results (coarse random figures), practice and other days' races mixed
+    in: the board's head at several sizes, its count and each player's own result are
+    those of ranking every result by docs/daily.md's order, names breaking ties."""
+    rng = random.Random(20)
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        daily = DailyResults(store)
+        try:
+            counted: list[BoardEntry] = []
+            players = []
+            for index in range(48):
+                player, _ = await store.create_player(rng.choice(["Ada", "Bo", "Cy", None]))
+                players.append(player.id)
+                day = "2026-05-01" if index % 8 else "2026-04-30"
+                game_id = f"g{index:02d}"
+                assert await daily.claim(day, player.id, game_id, START)
+                if index % 11 == 5:
+                    continue  # still racing: on no board
+                practice = index % 7 == 3
+                figures = (
+                    rng.randint(1, 3),
+                    rng.randint(0, 1),
+                    rng.randint(0, 2),
+                    rng.randint(0, 1),
+                )
+                place, laps, tricks, gas = figures
+                race = finish(game_id, [(player.id, place)], practice=practice)
+                seat = SeatResult(0, f"Racer {index % 5}", place, laps, tricks, gas, player.id)
+                await store.record_finish(replace(race, seats=(seat, *race.seats[1:])))
+                if day == "2026-05-01" and not practice:
+                    counted.append(BoardEntry(0, seat.name, *figures, player.id, game_id))
+            counted.sort(key=lambda e: (board_key(e), e.name, e.game_id))
+            expected = []
+            for position, entry in enumerate(counted):
+                tied = expected and board_key(expected[-1]) == board_key(entry)
+                expected.append(replace(entry, rank=expected[-1].rank if tied else position + 1))
+            for limit in (1, 5, 17, 100):
+                for player_id in (None, *players[::5]):
+                    board = await daily.day_board("2026-05-01", player_id, limit)
+                    assert board.entries == expected[:limit], limit
+                    assert board.ranked == len(expected)
+                    mine = next((e for e in expected if e.player_id == player_id), None)
+                    assert board.mine == mine, (limit, player_id)
+        finally:
+            await store.close()
+
+    run(scenario())

@@ -10,10 +10,11 @@ an attempt practice, and it then shows on no board), ranked by :data:`BOARD_ORDE
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, Subquery, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult, ServerKey
@@ -123,9 +124,46 @@ class DailyResults:
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
         """``day``'s board as ``player_id`` sees it: its first ``limit`` results, how many
-        it ranks in all, and the player's own result wherever it ranks."""
-        query = (
-            select(RaceResult, DailyEntry.player_id)
+        it ranks in all, and the player's own result wherever it ranks.
+
+        The database ranks the day's results (``RANK()`` over :data:`BOARD_ORDER`), so only
+        the rows that can make the head, those ranked ``limit`` or better, and the
+        player's own row come back, however many raced; equal results are then listed by
+        name here, where the order of names does not hang on the database's collation."""
+        results = self._ranked(day)
+        wanted = results.c.rank <= limit
+        if player_id is not None:
+            wanted = or_(wanted, results.c.player_id == player_id)
+        async with self.results.unit() as session:
+            rows = (await session.execute(select(results).where(wanted))).all()
+        mine = next((row for row in rows if row.player_id == player_id), None)
+        head = [row for row in rows if row.rank <= limit]
+        entries = sorted((_entry(row) for row in head), key=lambda e: (e.rank, e.name, e.game_id))
+        # Every row carries the count; rank 1 is among them when anyone is ranked.
+        total = rows[0].ranked if rows else 0
+        return DayBoard(entries[:limit], total, None if mine is None else _entry(mine))
+
+    @staticmethod
+    def _ranked(day: str) -> Subquery:
+        """``day``'s counted, finished, non-practice results, each with its rank."""
+        order = (
+            RaceResult.place,
+            RaceResult.laps.desc(),
+            RaceResult.tricks.desc(),
+            RaceResult.gas.desc(),
+        )
+        return (
+            select(
+                func.rank().over(order_by=order).label("rank"),
+                func.count().over().label("ranked"),
+                RaceResult.name,
+                RaceResult.place,
+                RaceResult.laps,
+                RaceResult.tricks,
+                RaceResult.gas,
+                DailyEntry.player_id,
+                RaceResult.game_id,
+            )
             .join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
             .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
             .where(
@@ -133,21 +171,14 @@ class DailyResults:
                 RaceResult.player_id == DailyEntry.player_id,
                 FinishedRace.practice.is_(False),
             )
+            .subquery()
         )
-        async with self.results.unit() as session:
-            rows = (await session.execute(query)).all()
-        unranked = [
-            BoardEntry(0, r.name, r.place, r.laps, r.tricks, r.gas, player, r.game_id)
-            for r, player in rows
-        ]
-        unranked.sort(key=lambda e: (board_key(e), e.name, e.game_id))
-        ranked: list[BoardEntry] = []
-        for index, entry in enumerate(unranked):
-            tied = ranked and board_key(ranked[-1]) == board_key(entry)
-            rank = ranked[-1].rank if tied else index + 1
-            ranked.append(replace(entry, rank=rank))
-        mine = next((e for e in ranked if e.player_id == player_id), None)
-        return DayBoard(ranked[:limit], len(ranked), mine)
+
+
+def _entry(row: Row[Any]) -> BoardEntry:
+    return BoardEntry(
+        row.rank, row.name, row.place, row.laps, row.tricks, row.gas, row.player_id, row.game_id
+    )
 
 
 __all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "DayBoard", "board_key"]
