@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import URL, insert, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.results.daily import BoardEntry, DailyResults, DayBoard, board_key
+from app.results.daily import BoardEntry, DailyResults, DayBoard, board_key, counted_on
 from app.results.database import async_url
 from app.results.models import DailyEntry, FinishedRace, Player, RaceResult
 from app.results.store import ResultsStore
@@ -159,16 +159,7 @@ async def _fill(store: ResultsStore, size: int, rng: random.Random) -> int:
 
 async def _every_row_in_python(store: ResultsStore, player_id: int) -> DayBoard:
     """The anchor: every row of the day read into Python, ranked there."""
-    query = (
-        select(RaceResult, DailyEntry.player_id)
-        .join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
-        .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-        .where(
-            DailyEntry.day == DAY,
-            RaceResult.player_id == DailyEntry.player_id,
-            FinishedRace.practice.is_(False),
-        )
-    )
+    query = counted_on(select(RaceResult, DailyEntry.player_id), DAY)
     async with store.unit() as session:
         rows = (await session.execute(query)).all()
     unranked = [

@@ -12,9 +12,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVarTuple
 
-from sqlalchemy import Row, Subquery, func, or_, select
+from sqlalchemy import Row, Select, Subquery, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult, ServerKey
@@ -25,6 +25,9 @@ BOARD_ORDER = "place, then laps (more first), tricks won (more first), gas left 
 
 DAILY_KEY = "daily_deal"
 """The ``server_keys`` row of the daily deals' key."""
+
+Columns = TypeVarTuple("Columns")
+"""The columns a query of :func:`counted_on` selects."""
 
 BOARD_LIMIT = 100
 """Most entries a board lists."""
@@ -152,27 +155,32 @@ class DailyResults:
             RaceResult.tricks.desc(),
             RaceResult.gas.desc(),
         )
-        return (
-            select(
-                func.rank().over(order_by=order).label("rank"),
-                func.count().over().label("ranked"),
-                RaceResult.name,
-                RaceResult.place,
-                RaceResult.laps,
-                RaceResult.tricks,
-                RaceResult.gas,
-                DailyEntry.player_id,
-                RaceResult.game_id,
-            )
-            .join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
-            .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-            .where(
-                DailyEntry.day == day,
-                RaceResult.player_id == DailyEntry.player_id,
-                FinishedRace.practice.is_(False),
-            )
-            .subquery()
+        columns = select(
+            func.rank().over(order_by=order).label("rank"),
+            func.count().over().label("ranked"),
+            RaceResult.name,
+            RaceResult.place,
+            RaceResult.laps,
+            RaceResult.tricks,
+            RaceResult.gas,
+            DailyEntry.player_id,
+            RaceResult.game_id,
         )
+        return counted_on(columns, day).subquery()
+
+
+def counted_on(query: Select[*Columns], day: str) -> Select[*Columns]:
+    """``query`` (of ``race_results``) narrowed to ``day``'s board: each counted attempt's
+    own seat, in a race that finished and is not practice."""
+    return (
+        query.join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
+        .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
+        .where(
+            DailyEntry.day == day,
+            RaceResult.player_id == DailyEntry.player_id,
+            FinishedRace.practice.is_(False),
+        )
+    )
 
 
 def _entry(row: Row[Any]) -> BoardEntry:
@@ -181,4 +189,4 @@ def _entry(row: Row[Any]) -> BoardEntry:
     )
 
 
-__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "DayBoard", "board_key"]
+__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "DayBoard", "board_key", "counted_on"]
