@@ -1,4 +1,4 @@
-"""The ``zzv`` command line: starts the web server.
+"""The ``zzv`` command line: starts the web server, and backs up its SQLite files.
 
 The friendly way to start the game on a laptop, and what the Docker image runs, with
 defaults taken from the ``ZZV_*`` settings so the command line and the environment never
@@ -12,11 +12,13 @@ import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 from sse_starlette.sse import AppStatus
 
+from app.backup import BackupRefused, back_up
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.settings import Settings, get_settings
@@ -153,6 +155,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="restart when source files change (development only)",
     )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the data's SQLite files, consistently, while the server runs",
+        description=(
+            "Copy the live races' and the results' SQLite files (from ZZV_DATA_DIR, or the "
+            "files the ZZV_* settings name) into FOLDER, each as one consistent snapshot, "
+            "while the server runs. Data kept in Redis or PostgreSQL is named, not copied."
+        ),
+    )
+    backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
     return parser
 
 
@@ -227,6 +239,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem is not None:
             parser.exit(2, f"zzv serve: {problem}\n")
         serve(args.host, args.port, workers=args.workers, reload=args.reload)
+    elif args.command == "backup":
+        return run_backup(args.folder, get_settings())
+    return 0
+
+
+def run_backup(folder: Path, settings: Settings) -> int:
+    """``zzv backup``: copy, say what was copied and what lives elsewhere; 2 if refused."""
+    try:
+        done = back_up(settings, folder)
+    except BackupRefused as refused:
+        print(f"zzv backup: {refused}", file=sys.stderr)
+        return 2
+    for path in done.copied:
+        print(f"copied {path}")
+    for sentence in done.elsewhere:
+        print(sentence)
+    if not done.copied and not done.elsewhere:
+        print("Nothing to back up yet: no race has been saved.")
     return 0
 
 

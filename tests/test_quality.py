@@ -45,6 +45,7 @@ ALLOWED_SYSTEM_PATHS = {
     "/nonexistent": "the home directory of the image's user, which has none",
     "/srv/zzv": "the image's empty working directory",
     "/var/lib/zzv": "the image's data volume, where the races are saved on a graceful stop",
+    "/var/lib/zzv/backups": "the README's example folder for `zzv backup` on that volume",
     "/dev/null": "where the CI script sends a probe's output",
     "/proc": "the kernel's process table, read to find a server's worker processes",
     "/usr/lib/postgresql": "where Debian's postgresql package puts each version's programs",

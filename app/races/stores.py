@@ -4,11 +4,9 @@ default), or memory only (optionally saved to a data directory on a graceful sto
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import platformdirs
-
+from app.paths import data_folder
 from app.races.operations import SessionStore
 from app.races.record import GameSession
 from app.settings import Settings
@@ -17,18 +15,8 @@ from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 
-APP_FOLDER = "zoom-zoom-vroom"
-"""The folder's name in the user's data folder (platformdirs) when ``data_dir`` is unset."""
-
 RACE_FILE = "races.sqlite3"
 """The write-through store's file in the data folder."""
-
-
-def data_folder(settings: Settings) -> Path:
-    """Where the durable store keeps its file: ``data_dir``, else the user's data folder."""
-    if settings.data_dir is not None:
-        return settings.data_dir
-    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
 
 
 def build_store(settings: Settings, announce: str | None = None) -> SessionStore:

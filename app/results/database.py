@@ -19,29 +19,18 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from app.paths import data_folder
 from app.settings import Settings
-
-APP_FOLDER = "zoom-zoom-vroom"
-"""The folder's name in the user's data folder when ``ZZV_DATA_DIR`` is unset (the race
-file's too)."""
 
 RESULTS_FILE = "results.sqlite3"
 """The results' SQLite file in the data folder."""
 
 MEMORY_URL = "sqlite+aiosqlite://"
-
-
-def data_folder(settings: Settings) -> Path:
-    """``ZZV_DATA_DIR``, else the user's data folder."""
-    if settings.data_dir is not None:
-        return settings.data_dir
-    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
 
 
 def async_url(raw: str) -> URL:

@@ -1,0 +1,95 @@
+"""``zzv backup FOLDER``: a consistent copy of the server's SQLite files while it runs.
+
+The default deployment keeps everything in two SQLite files in the data folder: the live
+races (``races.sqlite3``, :mod:`app.races.stores`) and the results that last
+(``results.sqlite3``, :mod:`app.results.database`). Copying such a file with ``cp`` while
+the server writes to it (in WAL mode, with its ``-wal`` beside it) can give a copy that
+misses its latest changes or is torn; SQLite's online backup copies a consistent snapshot
+instead, page by page, without stopping the server. What lives elsewhere is named, not
+copied: races in Redis (its own persistence), results in PostgreSQL (``pg_dump``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.paths import data_folder
+from app.races.stores import RACE_FILE
+from app.results.database import is_sqlite, results_url
+from app.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Backup:
+    """What a backup copied, and what it left to other tools (as sentences)."""
+
+    copied: list[Path]
+    elsewhere: list[str]
+
+
+class BackupRefused(ValueError):
+    """The backup would overwrite a file already in the destination folder."""
+
+
+def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
+    """The SQLite files ``settings`` keep data in, and a sentence for each kind of data
+    kept somewhere else (or nowhere, in memory)."""
+    files: list[Path] = []
+    elsewhere: list[str] = []
+    if settings.redis_url is not None:
+        elsewhere.append("The live races are in Redis: back them up with its own persistence.")
+    elif settings.durable:
+        files.append(data_folder(settings) / RACE_FILE)
+    else:
+        elsewhere.append("The live races are in memory only (ZZV_DURABLE=false).")
+    url = results_url(settings)
+    if not is_sqlite(url):
+        elsewhere.append("The results are in PostgreSQL: back them up with pg_dump.")
+    elif url.database in (None, "", ":memory:"):
+        elsewhere.append("The results are in memory only (ZZV_DURABLE=false, no ZZV_DATA_DIR).")
+    else:
+        files.append(Path(url.database))
+    return files, elsewhere
+
+
+def back_up(settings: Settings, destination: Path) -> Backup:
+    """Copy each SQLite file ``settings`` keep data in into ``destination`` (made if
+    missing), under its own name, as one consistent snapshot each.
+
+    Raises :class:`BackupRefused`, having written nothing, when a copy would replace a
+    file already there. A file not made yet (no race started) is skipped.
+    """
+    files, elsewhere = sqlite_files(settings)
+    present = [source for source in files if source.is_file()]
+    taken = [
+        destination / source.name for source in present if (destination / source.name).exists()
+    ]
+    if taken:
+        names = ", ".join(str(path) for path in taken)
+        raise BackupRefused(f"{names} already exists: back up into a new or empty folder.")
+    destination.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for source in present:
+        target = destination / source.name
+        partial = target.with_name(target.name + ".partial")
+        _copy(source, partial)
+        partial.rename(target)  # a copy is whole, or not there
+        copied.append(target)
+    return Backup(copied, elsewhere)
+
+
+def _copy(source: Path, target: Path) -> None:
+    origin = sqlite3.connect(source)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            origin.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        origin.close()
+
+
+__all__ = ["Backup", "BackupRefused", "back_up", "sqlite_files"]
