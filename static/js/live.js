@@ -1,4 +1,5 @@
-/* Zoom Zoom Vroom: small helpers for races with friends (no inline code: CSP is script-src 'self').
+/* Zoom Zoom Vroom: small helpers for races with friends and for sharing a result
+ * (no inline code: CSP is script-src 'self').
  *
  *  - turn clocks ([data-seconds-left]) count down every second between server updates;
  *  - "Copy" buttons ([data-copy="<id>"]) copy an invite link (a field's value) or a result
