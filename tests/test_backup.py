@@ -97,3 +97,10 @@ def test_data_kept_in_redis_or_postgresql_is_named_not_copied(tmp_path: Path) ->
         "The results are in PostgreSQL: back them up with pg_dump.",
     ]
     assert list((tmp_path / "backup").iterdir()) == []
+
+
+def test_before_any_race_there_is_nothing_to_back_up(tmp_path: Path) -> None:
+    done = zzv_backup(tmp_path / "backup", {"ZZV_DATA_DIR": str(tmp_path / "data")})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Nothing to back up yet: no race has been saved.\n"
+    assert not (tmp_path / "data").exists()  # looking made no database
