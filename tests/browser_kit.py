@@ -3,6 +3,7 @@ axe-core run in light and dark."""
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,28 @@ def tap_target(page: Page, selector: str) -> list[int] | str:
     width and height in CSS px when it is on top at its centre, else what is there."""
     found: list[int] | str = page.evaluate(_TAP_TARGET, selector)
     return found
+
+
+_MOST_CHANGED = """async ([before, after]) => {
+  const pixels = async (png) => {
+    // From bytes, not a data: address, which the page's content policy would refuse.
+    const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+    const picture = await createImageBitmap(new Blob([bytes], {type: 'image/png'}));
+    const canvas = new OffscreenCanvas(picture.width, picture.height);
+    const drawing = canvas.getContext('2d');
+    drawing.drawImage(picture, 0, 0);
+    return drawing.getImageData(0, 0, picture.width, picture.height).data;
+  };
+  const [a, b] = [await pixels(before), await pixels(after)];
+  if (a.length !== b.length) return 255;
+  let most = 0;
+  for (let i = 0; i < a.length; i++) most = Math.max(most, Math.abs(a[i] - b[i]));
+  return most;
+}"""
+
+
+def most_changed(page: Page, before: bytes, after: bytes) -> int:
+    """The largest change of any colour channel (0–255) between two screenshots of the
+    same size, compared in the page's own canvas."""
+    pngs = [base64.b64encode(shot).decode() for shot in (before, after)]
+    return int(page.evaluate(_MOST_CHANGED, pngs))

@@ -148,7 +148,9 @@ def test_every_explanation_opens_on_touch_or_click_and_on_enter(
     # A card's effect shows in a few words between the card and its Tune Up chip, so it
     # reads as the card's and not as the Tune Up's.
     short = page.locator("#move-form .fx-short").first
-    assert short.is_visible() and short.inner_text().strip()
+    # The form may come a moment after the reveal when the machine is busy; wait for it.
+    short.wait_for(state="visible")
+    assert short.inner_text().strip()
     checked = page.evaluate(EFFECT_UNDER_ITS_CARD_JS)
     assert checked, f"an effect is not between its card and its chip ({checked})"
     for _ in range(MAX_MOVES):

@@ -11,6 +11,9 @@
 - A finished trick stays on the table, in play order with its winner marked, before the
   next trick's cards land; the feed, the race log and the live region follow the same
   steps, so the log never shows a card before the table does.
+- A name as long as a player may pick is cut short inside its trick slot (an ellipsis on a
+  laptop, two lines on a phone) and paints nothing beside it or under it; the widest sum
+  under a card fits its slot, five slots side by side, from 320 px up.
 - "Bots are thinking…" shows while a slow reply is awaited; choices and the record per bot
   level are kept in the browser.
 
@@ -26,7 +29,11 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
+from browser_kit import most_changed, phone_context
 from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+from app.races.lobby import NAME_MAX
+from engine.cards import MAX_GAS, TRICKS_PER_ROUND
 
 pytestmark = pytest.mark.browser
 
@@ -325,6 +332,94 @@ def test_finished_trick_stays_with_its_winner_and_the_log_follows_the_reveal(
         )
     assert checked, "no reply had cards of the next trick to reveal"
     page.screenshot(path=str(ARTIFACTS / "ui-after-reveal.png"))
+    context.close()
+
+
+# A name as long as a player may pick, in every slot of the trick; under each face-up card
+# the widest sum it can show (a struck number, the most gas on a card, the most speed),
+# the template's own icons kept.
+WIDEST_TRICK_JS = """([name, gas, speed]) => {
+  for (const who of document.querySelectorAll('.trick-now .slot-who')) {
+    who.lastChild.nodeValue = name;
+  }
+  for (const calc of document.querySelectorAll('.trick-now .kind-play .calc')) {
+    const [gasIcon, speedIcon] = calc.querySelectorAll('svg');
+    calc.innerHTML = '<span class="calc-struck"><s>5</s>→</span>0 +' + gas + gasIcon.outerHTML
+      + ' +' + speed + speedIcon.outerHTML;
+  }
+}"""
+
+# Each slot: whether its name and its sum keep inside it, whether the name is cut short,
+# and the bands beside the slot and under the name, where a name not cut short would paint.
+TRICK_SLOTS_JS = """() => [...document.querySelectorAll('.trick-now .trick-slot')].map(slot => {
+  const s = slot.getBoundingClientRect();
+  const within = (box) => box.left >= s.left - 0.5 && box.right <= s.right + 0.5;
+  const who = slot.querySelector('.slot-who'), calc = slot.querySelector('.calc');
+  const w = who.getBoundingClientRect(), c = calc && calc.getBoundingClientRect();
+  // The name is cut short on purpose; the sum must fit whole.
+  const fits = within(w) && (!calc || (within(c) && calc.scrollWidth <= calc.clientWidth + 1));
+  return {
+    seat: slot.dataset.seat,
+    inside: fits || {
+      slot: [s.left, s.right], name: [w.left, w.right],
+      sum: calc && [c.left, c.right, calc.scrollWidth, calc.clientWidth],
+    },
+    cut: who.scrollWidth > who.clientWidth || who.scrollHeight > who.clientHeight,
+    bands: [
+      {x: s.left - 3, y: w.top, width: 3, height: w.height},
+      {x: s.right, y: w.top, width: 3, height: w.height},
+      {x: w.left, y: w.bottom, width: w.width, height: 3},
+    ],
+  };
+})"""
+
+SHOW_SLOT_NAMES_JS = """(shown) => {
+  for (const who of document.querySelectorAll('.trick-now .slot-who')) {
+    who.style.visibility = shown ? '' : 'hidden';
+  }
+}"""
+
+
+@pytest.mark.parametrize(
+    "screen", ["phone-320x640", "phone-390x844", "desktop-1280x800"], ids=lambda screen: screen
+)
+def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
+    browser: Browser, live_server: str, screen: str
+) -> None:
+    """Five slots side by side: a laptop ends a long name in an ellipsis, a phone sets it in
+    two lines at most; the sum under a card fits its slot on the narrowest phone."""
+    width, height = (int(side) for side in screen.split("-")[1].split("x"))
+    if screen.startswith("phone"):
+        context = phone_context(browser, width, height)
+    else:
+        context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.emulate_media(reduced_motion="reduce")  # the turn's pulse would change pixels
+    _start_race(page, live_server, players=5)
+    for _ in range(MAX_MOVES):
+        if page.locator(".trick-now .kind-play").count():
+            break
+        turn = _turn(page)
+        page.click("#move-form label.tune-chip")
+        page.click("#move-form .btn-play")
+        wait_for_reply(page, turn)
+    else:
+        pytest.fail("no bot played a card face up")
+    page.evaluate(WIDEST_TRICK_JS, ["W" * NAME_MAX, MAX_GAS, TRICKS_PER_ROUND - 1])
+    slots = page.evaluate(TRICK_SLOTS_JS)
+    assert len(slots) == 5
+    assert [slot["inside"] for slot in slots] == [True] * 5, slots
+    assert all(slot["cut"] for slot in slots), slots
+    bands = [band for slot in slots for band in slot["bands"]]
+    # Hiding the names changes no layout, only paint: if a name painted beside its slot
+    # or below its two lines, those pixels would change by far more than the background's
+    # dither does from one paint to the next.
+    page.evaluate(SHOW_SLOT_NAMES_JS, False)
+    unpainted = [page.screenshot(clip=band) for band in bands]
+    page.evaluate(SHOW_SLOT_NAMES_JS, True)
+    painted = [page.screenshot(clip=band) for band in bands]
+    changes = [most_changed(page, *pair) for pair in zip(unpainted, painted, strict=True)]
+    assert max(changes) <= 24, list(zip(bands, changes, strict=True))
     context.close()
 
 
