@@ -3,13 +3,14 @@
 
 For each size, a fresh results database (a SQLite file in a temporary folder, or a new
 database on the PostgreSQL server ``--database-url`` names) gets that many counted,
-finished daily results (coarse random figures, so many are equal), written straight into
-its tables. Then, as ``GET /daily`` does for a player on the board, it reads the day's board
-as that player sees it (:meth:`app.results.daily.DailyResults.day_board`: the head, the
-count and their own result) ``--views`` times, and prints the mean time per view beside
-the anchor: the same board worked out the way the server did before, every row of the day
-read into Python and ranked there. The two boards are compared first; a difference stops
-the bench.
+finished daily results, written straight into its tables: once with coarse random figures
+(so many are equal), once with every result equal (all share the first rank, as when many
+players play the deal the same way). Then, as ``GET /daily`` does for a player on the
+board, it reads the day's board as that player sees it
+(:meth:`app.results.daily.DailyResults.day_board`: the head, the count and their own
+result) ``--views`` times, and prints the mean time per view beside the anchor: the same
+board worked out the way the server did before, every row of the day read into Python
+and ranked there. The two boards are compared first; a difference stops the bench.
 """
 
 from __future__ import annotations
@@ -54,11 +55,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def bench_daily_board(args: argparse.Namespace) -> None:
     """Print the time per view of the day's board, and its anchor, at each size."""
     sizes = [int(size) for size in args.entries.split(",")]
-    print(f"{'entries':>8} {'day_board ms':>13} {'all rows in Python ms (anchor)':>31}")
+    print(
+        f"{'entries':>8} {'results':>9} {'day_board ms':>13} {'all rows in Python ms (anchor)':>31}"
+    )
     for size in sizes:
-        with tempfile.TemporaryDirectory() as folder:
-            now, anchor = asyncio.run(_measure(args.database_url, Path(folder), size, args.views))
-        print(f"{size:>8} {now:>13.1f} {anchor:>31.1f}")
+        for equal in (False, True):
+            with tempfile.TemporaryDirectory() as folder:
+                now, anchor = asyncio.run(
+                    _measure(args.database_url, Path(folder), size, args.views, equal)
+                )
+            spread = "all equal" if equal else "varied"
+            print(f"{size:>8} {spread:>9} {now:>13.1f} {anchor:>31.1f}")
 
 
 async def _database(server: str | None, folder: Path, size: int) -> URL:
@@ -74,11 +81,13 @@ async def _database(server: str | None, folder: Path, size: int) -> URL:
     return async_url(server).set(database=name)
 
 
-async def _measure(server: str | None, folder: Path, size: int, views: int) -> tuple[float, float]:
+async def _measure(
+    server: str | None, folder: Path, size: int, views: int, equal: bool
+) -> tuple[float, float]:
     store = ResultsStore(await _database(server, folder, size))
     await store.open()
     try:
-        player = await _fill(store, size, random.Random(size))
+        player = await _fill(store, size, random.Random(size), equal)
         daily = DailyResults(store)
         board = await daily.day_board(DAY, player)
         if board != await _every_row_in_python(store, player):
@@ -96,8 +105,9 @@ async def _time(call: Any) -> float:
     return time.perf_counter() - started
 
 
-async def _fill(store: ResultsStore, size: int, rng: random.Random) -> int:
-    """``size`` counted, finished results on :data:`DAY`; the id of a player among them."""
+async def _fill(store: ResultsStore, size: int, rng: random.Random, equal: bool) -> int:
+    """``size`` counted, finished results on :data:`DAY` (all with the same figures when
+    ``equal``); the id of a player among them."""
     now = datetime.now(UTC)
     async with store.unit() as session:
         rows = [
@@ -139,10 +149,10 @@ async def _fill(store: ResultsStore, size: int, rng: random.Random) -> int:
                     "seat": 0,
                     "player_id": player,
                     "name": f"Racer {player}",
-                    "place": rng.randint(1, 4),
-                    "laps": rng.randint(0, 2),
-                    "tricks": rng.randint(0, 12),
-                    "gas": rng.randint(0, 5),
+                    "place": 1 if equal else rng.randint(1, 4),
+                    "laps": 2 if equal else rng.randint(0, 2),
+                    "tricks": 7 if equal else rng.randint(0, 12),
+                    "gas": 3 if equal else rng.randint(0, 5),
                 }
                 for game, player in zip(games, players, strict=True)
             ],

@@ -353,6 +353,11 @@ def test_processes_starting_together_on_an_empty_database_migrate_it_once(
     assert run(players()) == 4
 
 
+# Names that sort differently by code point than by most languages' rules (case, accents,
+# spaces and punctuation), as players may type them.
+NAMES = ("Racer 1", "racer 1", "Racer 10", "Zoë", "Zoe", "zed", "Émile", "_x", "Racer-2", "ß")
+
+
 def test_the_daily_board_ranks_in_the_database_as_the_documented_order_does(
     results_database: str,
 ) -> None:
@@ -385,7 +390,8 @@ def test_the_daily_board_ranks_in_the_database_as_the_documented_order_does(
                 )
                 place, laps, tricks, gas = figures
                 race = finish(game_id, [(player.id, place)], practice=practice)
-                seat = SeatResult(0, f"Racer {index % 5}", place, laps, tricks, gas, player.id)
+                name = NAMES[index % len(NAMES)]
+                seat = SeatResult(0, name, place, laps, tricks, gas, player.id)
                 await store.record_finish(replace(race, seats=(seat, *race.seats[1:])))
                 if day == "2026-05-01" and not practice:
                     counted.append(BoardEntry(0, seat.name, *figures, player.id, game_id))
@@ -401,6 +407,41 @@ def test_the_daily_board_ranks_in_the_database_as_the_documented_order_does(
                     assert board.ranked == len(expected)
                     mine = next((e for e in expected if e.player_id == player_id), None)
                     assert board.mine == mine, (limit, player_id)
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_the_daily_board_reads_no_more_rows_than_it_lists_however_many_tie(
+    results_database: str,
+) -> None:
+    """150 equal results all rank first: a board of 100 reads 100 rows, plus the viewer's
+    own when it is past them, and lists the first 100 by name."""
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        daily = DailyResults(store)
+        try:
+            players = []
+            for index in range(150):
+                player, _ = await store.create_player(None)
+                players.append(player.id)
+                game_id = f"t{index:03d}"
+                assert await daily.claim("2026-05-01", player.id, game_id, START)
+                race = finish(game_id, [(player.id, 1)])
+                seat = SeatResult(0, f"Racer {index:03d}", 1, 2, 3, 4, player.id)
+                await store.record_finish(replace(race, seats=(seat, *race.seats[1:])))
+            last = players[-1]
+            async with store.unit() as session:
+                head = (await session.execute(daily.board_query("2026-05-01", None, 100))).all()
+                mine = (await session.execute(daily.board_query("2026-05-01", last, 100))).all()
+            assert len(head) == 100 and {row.rank for row in head} == {1}
+            assert len(mine) == 101 and mine[-1].player_id == last
+            board = await daily.day_board("2026-05-01", last)
+            assert [e.name for e in board.entries] == [f"Racer {i:03d}" for i in range(100)]
+            assert board.ranked == 150 and board.mine is not None and board.mine.rank == 1
         finally:
             await store.close()
 

@@ -32,6 +32,10 @@ Columns = TypeVarTuple("Columns")
 BOARD_LIMIT = 100
 """Most entries a board lists."""
 
+CODE_POINT_COLLATION = {"sqlite": "BINARY", "postgresql": "C"}
+"""Per backend, the collation that orders text by code point, as Python orders ``str``: the
+board lists equal results by name in that order whatever the database's own collation."""
+
 
 @dataclass(frozen=True, slots=True)
 class BoardEntry:
@@ -129,34 +133,41 @@ class DailyResults:
         """``day``'s board as ``player_id`` sees it: its first ``limit`` results, how many
         it ranks in all, and the player's own result wherever it ranks.
 
-        The database ranks the day's results (``RANK()`` over :data:`BOARD_ORDER`), so only
-        the rows that can make the head, those ranked ``limit`` or better, and the
-        player's own row come back, however many raced; equal results are then listed by
-        name here, where the order of names does not hang on the database's collation."""
-        results = self._ranked(day)
-        wanted = results.c.rank <= limit
+        The database ranks the day's results (``RANK()`` over :data:`BOARD_ORDER`) and lists
+        them (equal results by name, then game id, in code-point order), so only the first
+        ``limit`` rows and the player's own row come back, however many raced and however
+        many share a rank."""
+        async with self.results.unit() as session:
+            rows = (await session.execute(self.board_query(day, player_id, limit))).all()
+        mine = next((row for row in rows if row.player_id == player_id), None)
+        entries = [_entry(row) for row in rows if row.position <= limit]
+        # Every row carries the count; the first is among them when anyone is ranked.
+        total = rows[0].ranked if rows else 0
+        return DayBoard(entries, total, None if mine is None else _entry(mine))
+
+    def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
+        """The query of :meth:`day_board`: the first ``limit`` rows of ``day``'s board and
+        ``player_id``'s own, in the board's order."""
+        results = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
+        wanted = results.c.position <= limit
         if player_id is not None:
             wanted = or_(wanted, results.c.player_id == player_id)
-        async with self.results.unit() as session:
-            rows = (await session.execute(select(results).where(wanted))).all()
-        mine = next((row for row in rows if row.player_id == player_id), None)
-        head = [row for row in rows if row.rank <= limit]
-        entries = sorted((_entry(row) for row in head), key=lambda e: (e.rank, e.name, e.game_id))
-        # Every row carries the count; rank 1 is among them when anyone is ranked.
-        total = rows[0].ranked if rows else 0
-        return DayBoard(entries[:limit], total, None if mine is None else _entry(mine))
+        return select(results).where(wanted).order_by(results.c.position)
 
     @staticmethod
-    def _ranked(day: str) -> Subquery:
-        """``day``'s counted, finished, non-practice results, each with its rank."""
+    def _ranked(day: str, collation: str) -> Subquery:
+        """``day``'s counted, finished, non-practice results, each with its rank and its
+        position on the board (names and game ids compared in ``collation``)."""
         order = (
             RaceResult.place,
             RaceResult.laps.desc(),
             RaceResult.tricks.desc(),
             RaceResult.gas.desc(),
         )
+        listed = (*order, RaceResult.name.collate(collation), RaceResult.game_id.collate(collation))
         columns = select(
             func.rank().over(order_by=order).label("rank"),
+            func.row_number().over(order_by=listed).label("position"),
             func.count().over().label("ranked"),
             RaceResult.name,
             RaceResult.place,

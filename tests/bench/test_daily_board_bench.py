@@ -1,6 +1,6 @@
 """``python -m bench daily-board`` with small days, on SQLite and on a real PostgreSQL: it
 checks the database's board against ranking every row in Python before timing them, and
-prints a row of figures per size."""
+prints a row of figures per size, with varied results and with all of them equal."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from pg_kit import PostgresServer
 
 from bench.__main__ import main as bench_main
 
-ROW = re.compile(r"\s*(?P<entries>\d+)\s+(?P<now>\d+\.\d)\s+(?P<anchor>\d+\.\d)")
+ROW = re.compile(
+    r"\s*(?P<entries>\d+)\s+(?P<spread>varied|all equal)\s+(?P<now>\d+\.\d)\s+(?P<anchor>\d+\.\d)"
+)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -26,5 +28,7 @@ def test_bench_daily_board_prints_a_row_per_size(
     header, *rows = capsys.readouterr().out.splitlines()
     assert "day_board ms" in header and "anchor" in header
     found = [ROW.fullmatch(row) for row in rows]
-    assert all(found) and [int(m["entries"]) for m in found if m] == [1, 150], rows
+    assert all(found), rows
+    sizes = [(int(m["entries"]), m["spread"]) for m in found if m]
+    assert sizes == [(1, "varied"), (1, "all equal"), (150, "varied"), (150, "all equal")]
     assert all(float(m["now"]) > 0 and float(m["anchor"]) > 0 for m in found if m)
