@@ -12,6 +12,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+import httpx
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
@@ -54,15 +55,16 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client: TestClient, **body: Any) -> tuple[str, str, dict[str, Any]]:
-    """Start a race through the API; return (game_id, token, state)."""
+def create(client: httpx.Client, **body: Any) -> tuple[str, str, dict[str, Any]]:
+    """Start a race through the API (in process, or on a real server with an
+    ``httpx.Client`` on its address); return (game_id, token, state)."""
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
     return data["game_id"], data["token"], data["state"]
 
 
-def move(client: TestClient, game_id: str, token: str, turn: int, action: dict[str, Any]) -> Any:
+def move(client: httpx.Client, game_id: str, token: str, turn: int, action: dict[str, Any]) -> Any:
     """POST one action; return the raw response."""
     return client.post(
         f"/api/games/{game_id}/actions",
@@ -72,7 +74,7 @@ def move(client: TestClient, game_id: str, token: str, turn: int, action: dict[s
 
 
 def play_out(
-    client: TestClient, game_id: str, token: str, state: dict[str, Any], rng: random.Random
+    client: httpx.Client, game_id: str, token: str, state: dict[str, Any], rng: random.Random
 ) -> list[dict[str, Any]]:
     """Play random legal moves through the API until the race ends; return every state."""
     states = [state]

@@ -3,6 +3,8 @@ caption, and axe-core on every page this layout changed, light and dark.
 
 - A finished race's replay opens in another browser (its own cookies: 200, not 404), shows
   no face-down card's face, steps with the arrow keys, and its step links are real targets.
+- A five-racer replay fits a phone from 320 px up: each trick's five slots side by side,
+  every name, card and sum inside its own slot, the page not scrolling sideways.
 - "Watch the bots race" captions the finished trick it lays out (the caption's trick is
   the panel's), and its "So far" box is never empty once the race has begun.
 - axe-core (tests/web/vendor) finds nothing on the phone table mid-race, at a round's end
@@ -14,13 +16,15 @@ caption, and axe-core on every page this layout changed, light and dark.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from app_kit import wait_for_reply
-from browser_kit import axe_clean, phone_context
+from app_kit import create, play_out, wait_for_reply
+from browser_kit import axe_clean, no_sideways_scroll, phone_context
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -191,4 +195,40 @@ def test_watch_page_captions_the_trick_it_shows_and_so_far_is_never_empty(
     empty = [f for f in started if not f["feed"]]
     assert started and not empty, empty[:3]
     page.screenshot(path=str(SHOTS / "390x844-watch.png"), scale="css")
+    context.close()
+
+
+# Each slot of the replay's trick: its place on the screen, and any of its name, card and
+# sum that reaches out of it or (the sum) does not fit whole.
+_REPLAY_SLOTS_JS = """() => [...document.querySelectorAll('.replay-board .trick-slot')].map(
+  slot => {
+  const s = slot.getBoundingClientRect();
+  const out = [...slot.querySelectorAll('.slot-who, .card, .calc')].filter(el => {
+    const box = el.getBoundingClientRect();
+    const spills = el.classList.contains('calc') && el.scrollWidth > el.clientWidth + 1;
+    return box.left < s.left - 0.5 || box.right > s.right + 0.5 || spills;
+  }).map(el => el.className);
+  return {left: s.left, right: s.right, top: Math.round(s.top), out};
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 640), (390, 844)])
+def test_a_five_racer_replay_fits_a_phone(
+    browser: Browser, live_server: str, width: int, height: int
+) -> None:
+    with httpx.Client(base_url=live_server, timeout=30) as client:
+        game_id, token, state = create(client, players=5, bots="random")
+        play_out(client, game_id, token, state, random.Random(width))
+    context = phone_context(browser, width, height)
+    page = context.new_page()
+    for step in (1, 3, 8):
+        page.goto(f"{live_server}/games/{game_id}/replay?step={step}")
+        where = f"{width}x{height}, step {step}"
+        no_sideways_scroll(page, where)
+        slots = page.evaluate(_REPLAY_SLOTS_JS)
+        assert len(slots) == 5, where
+        assert len({slot["top"] for slot in slots}) == 1, f"{where}: the slots wrap {slots}"
+        assert all(slot["left"] >= 0 and slot["right"] <= width for slot in slots), slots
+        assert [slot["out"] for slot in slots] == [[]] * 5, f"{where}: {slots}"
+    page.screenshot(path=str(SHOTS / f"{width}x{height}-replay-five-racers.png"))
     context.close()
