@@ -395,6 +395,9 @@ def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
         context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.emulate_media(reduced_motion="reduce")  # the turn's pulse would change pixels
+    # No staged reveal: a finished trick held on the table would leave it mid-check.
+    page.goto(live_server + "/")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
     _start_race(page, live_server, players=5)
     for _ in range(MAX_MOVES):
         if page.locator(".trick-now .kind-play").count():
