@@ -78,7 +78,10 @@ class BoardOut(_Out):
     """A day's board, best first (docs/daily.md: place, then laps, tricks won, gas left)."""
 
     date: str
-    entries: list[BoardEntryOut] = Field(description="The best results, at most 100.")
+    entries: list[BoardEntryOut] = Field(
+        description="The best results, at most 100; equal results share a rank and are "
+        "listed by name in code-point order."
+    )
     ranked: int = Field(description="How many counted results the day ranks in all.")
     you: BoardEntryOut | None = Field(
         description="The counted result of the player `X-Player-Token` names, wherever it "
