@@ -336,8 +336,8 @@ def test_finished_trick_stays_with_its_winner_and_the_log_follows_the_reveal(
 
 
 # A name as long as a player may pick, in every slot of the trick; under each face-up card
-# the widest sum it can show (a struck number, the most gas on a card, the most speed),
-# the template's own icons kept.
+# the widest sum it can show (a struck number, the most gas on a card, the most speed, the
+# 0's note), the template's own icons kept.
 WIDEST_TRICK_JS = """([name, gas, speed]) => {
   for (const who of document.querySelectorAll('.trick-now .slot-who')) {
     who.lastChild.nodeValue = name;
@@ -345,7 +345,7 @@ WIDEST_TRICK_JS = """([name, gas, speed]) => {
   for (const calc of document.querySelectorAll('.trick-now .kind-play .calc')) {
     const [gasIcon, speedIcon] = calc.querySelectorAll('svg');
     calc.innerHTML = '<span class="calc-struck"><s>5</s>→</span>0 +' + gas + gasIcon.outerHTML
-      + ' +' + speed + speedIcon.outerHTML;
+      + ' +' + speed + speedIcon.outerHTML + ' <small class="calc-note">(+1 speed)</small>';
   }
 }"""
 
