@@ -381,18 +381,14 @@ SHOW_SLOT_NAMES_JS = """(shown) => {
 
 
 @pytest.mark.parametrize(
-    "screen", ["phone-320x640", "phone-390x844", "desktop-1280x800"], ids=lambda screen: screen
+    "phone", [(320, 640), (390, 844), None], ids=["phone-320x640", "phone-390x844", "desktop"]
 )
 def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
-    browser: Browser, live_server: str, screen: str
+    browser: Browser, live_server: str, phone: tuple[int, int] | None
 ) -> None:
     """Five slots side by side: a laptop ends a long name in an ellipsis, a phone sets it in
     two lines at most; the sum under a card fits its slot on the narrowest phone."""
-    width, height = (int(side) for side in screen.split("-")[1].split("x"))
-    if screen.startswith("phone"):
-        context = phone_context(browser, width, height)
-    else:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    context = phone_context(browser, *phone) if phone else _context(browser)
     page = context.new_page()
     page.emulate_media(reduced_motion="reduce")  # the turn's pulse would change pixels
     # No staged reveal: a finished trick held on the table would leave it mid-check.
