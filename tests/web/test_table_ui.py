@@ -338,6 +338,9 @@ def test_finished_trick_stays_with_its_winner_and_the_log_follows_the_reveal(
 # A name as long as a player may pick, in every slot of the trick; under each face-up card
 # the widest sum it can show (a struck number, the most gas on a card, the most speed, the
 # 0's note), the template's own icons kept.
+# Five tricks won before the sixth, and a 0 played for speed in each of the six (Larger
+# Hands deals six 0s): the speed on a card can reach two digits (docs/rules.md R15, R20).
+HIGHEST_SPEED = (TRICKS_PER_ROUND - 1) + TRICKS_PER_ROUND
 WIDEST_TRICK_JS = """([name, gas, speed]) => {
   for (const who of document.querySelectorAll('.trick-now .slot-who')) {
     who.lastChild.nodeValue = name;
@@ -350,12 +353,21 @@ WIDEST_TRICK_JS = """([name, gas, speed]) => {
 }"""
 
 # Each slot: whether its name and its sum keep inside it, whether the name is cut short,
-# and the bands beside the slot and under the name, where a name not cut short would paint.
+# how many lines tall the name's box is (in lines of a one-letter name, set apart from the
+# slot's rows) and whether its chip sits on the first of them, and the bands beside the
+# slot and under the name, where a name not cut short would paint.
 TRICK_SLOTS_JS = """() => [...document.querySelectorAll('.trick-now .trick-slot')].map(slot => {
   const s = slot.getBoundingClientRect();
   const within = (box) => box.left >= s.left - 0.5 && box.right <= s.right + 0.5;
   const who = slot.querySelector('.slot-who'), calc = slot.querySelector('.calc');
   const w = who.getBoundingClientRect(), c = calc && calc.getBoundingClientRect();
+  const probe = who.cloneNode(true);
+  probe.lastChild.nodeValue = 'W';
+  probe.style.position = 'absolute';
+  who.after(probe);
+  const line = probe.getBoundingClientRect().height;
+  probe.remove();
+  const chip = who.querySelector('.seat-chip').getBoundingClientRect();
   // The name is cut short on purpose; the sum must fit whole.
   const fits = within(w) && (!calc || (within(c) && calc.scrollWidth <= calc.clientWidth + 1));
   return {
@@ -365,6 +377,8 @@ TRICK_SLOTS_JS = """() => [...document.querySelectorAll('.trick-now .trick-slot'
       sum: calc && [c.left, c.right, calc.scrollWidth, calc.clientWidth],
     },
     cut: who.scrollWidth > who.clientWidth || who.scrollHeight > who.clientHeight,
+    lines: Math.round(w.height / line * 100) / 100,
+    chipOnFirstLine: chip.top >= w.top - 0.5 && chip.bottom <= w.top + line + 0.5,
     bands: [
       {x: s.left - 3, y: w.top, width: 3, height: w.height},
       {x: s.right, y: w.top, width: 3, height: w.height},
@@ -404,11 +418,15 @@ def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
         wait_for_reply(page, turn)
     else:
         pytest.fail("no bot played a card face up")
-    page.evaluate(WIDEST_TRICK_JS, ["W" * NAME_MAX, MAX_GAS, TRICKS_PER_ROUND - 1])
+    page.evaluate(WIDEST_TRICK_JS, ["W" * NAME_MAX, MAX_GAS, HIGHEST_SPEED])
     slots = page.evaluate(TRICK_SLOTS_JS)
     assert len(slots) == 5
     assert [slot["inside"] for slot in slots] == [True] * 5, slots
     assert all(slot["cut"] for slot in slots), slots
+    # A phone's two lines are the name's first line (the chip's) and its second; nothing
+    # of a third shows, however tall the slot's row.
+    assert [slot["lines"] for slot in slots] == [2 if phone else 1] * 5, slots
+    assert all(slot["chipOnFirstLine"] for slot in slots), slots
     bands = [band for slot in slots for band in slot["bands"]]
     # Hiding the names changes no layout, only paint: if a name painted beside its slot
     # or below its two lines, those pixels would change by far more than the background's
