@@ -34,8 +34,9 @@ class RedisProcess:
             binary, "--port", str(self.port), "--bind", "127.0.0.1",
             "--dir", str(self.directory), "--save", "", "--appendonly", "yes",
         ]  # fmt: skip
-        log = (self.directory / "redis.log").open("ab")
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        # The child writes to its own copy of the descriptor; ours is closed at once.
+        with (self.directory / "redis.log").open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

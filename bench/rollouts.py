@@ -84,10 +84,11 @@ class Probe:
 
     def close(self) -> None:
         """End the child."""
-        assert self.process.stdin is not None
+        assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write("\n")
         self.process.stdin.close()
         self.process.wait(timeout=60)
+        self.process.stdout.close()
 
 
 def one_run(first: Probe, second: Probe, positions: int) -> tuple[list[Sample], list[Sample]]:

@@ -43,14 +43,15 @@ UVICORN_LINES = (
 
 def _start(command: list[str], port: int, tmp_path: Path, name: str) -> subprocess.Popen[bytes]:
     """Start a server with its stdout and stderr in files of their own; wait until healthy."""
-    process = subprocess.Popen(
-        command,
-        cwd=REPO_ROOT,
-        stdin=subprocess.DEVNULL,
-        stdout=(tmp_path / f"{name}.out").open("wb"),
-        stderr=(tmp_path / f"{name}.err").open("wb"),
-        env={**_environment(), "ZZV_PORT": str(port)},
-    )
+    with (tmp_path / f"{name}.out").open("wb") as out, (tmp_path / f"{name}.err").open("wb") as err:
+        process = subprocess.Popen(
+            command,
+            cwd=REPO_ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env={**_environment(), "ZZV_PORT": str(port)},
+        )
     try:
         return wait_until_healthy(process, port)
     except SystemExit as failed:
