@@ -395,7 +395,9 @@ SHOW_SLOT_NAMES_JS = """(shown) => {
 
 
 @pytest.mark.parametrize(
-    "phone", [(320, 640), (390, 844), None], ids=["phone-320x640", "phone-390x844", "desktop"]
+    "phone",
+    [(320, 640), (390, 844), (844, 390), None],
+    ids=["phone-320x640", "phone-390x844", "phone-844x390", "desktop"],
 )
 def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
     browser: Browser, live_server: str, phone: tuple[int, int] | None
