@@ -14,6 +14,8 @@
 - A name as long as a player may pick is cut short inside its trick slot (an ellipsis on a
   laptop, two lines on a phone) and paints nothing beside it or under it; the widest sum
   under a card fits its slot, five slots side by side, from 320 px up.
+- Five racers' figures (a two-digit speed among them) keep inside their boxes in the strip
+  over a phone's table, and each colour's name shows whole, from 320 px up.
 - "Bots are thinking…" shows while a slow reply is awaited; choices and the record per bot
   level are kept in the browser.
 
@@ -439,6 +441,43 @@ def test_a_long_name_and_the_widest_sum_keep_inside_their_trick_slot(
     painted = [page.screenshot(clip=band) for band in bands]
     changes = [most_changed(page, *pair) for pair in zip(unpainted, painted, strict=True)]
     assert max(changes) <= 24, list(zip(bands, changes, strict=True))
+    context.close()
+
+
+# Every racer's box in the strip over the table, with HIGHEST_SPEED as its speed: what
+# keeps inside the box, and whether a colour's name is cut short.
+STRIP_JS = """(speed) => [...document.querySelectorAll('.track-strip .strip-lane')].map(lane => {
+  lane.querySelector('.strip-stat').lastChild.nodeValue = String(speed);
+  const box = lane.getBoundingClientRect();
+  const name = lane.querySelector('.strip-name');
+  const parts = [...lane.querySelectorAll('.seat-chip, .strip-name, .strip-stat')];
+  return {
+    name: name.textContent,
+    outside: parts.map(part => [part.className, part.getBoundingClientRect()]).filter(
+      ([, r]) => r.left < box.left - 0.5 || r.right > box.right + 0.5
+        || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5).map(([c]) => c),
+    nameCut: name.scrollWidth > name.clientWidth + 1,
+  };
+})"""
+
+
+@pytest.mark.parametrize(
+    "size", [(320, 640), (360, 740), (390, 844), (844, 390)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_five_racers_figures_keep_inside_their_boxes_in_the_strip(
+    browser: Browser, live_server: str, size: tuple[int, int]
+) -> None:
+    """A phone keeps five racers' speed, gas and laps in a strip over the table: each
+    figure, a two-digit speed among them, keeps inside its racer's box, and each colour's
+    name shows whole, from 320 px up."""
+    context = phone_context(browser, *size)
+    page = context.new_page()
+    _start_race(page, live_server, players=5)
+    lanes = page.evaluate(STRIP_JS, HIGHEST_SPEED)
+    assert [lane["name"] for lane in lanes] == ["You", "Orange", "Yellow", "Blue", "Purple"]
+    assert [lane["outside"] for lane in lanes] == [[]] * 5, lanes
+    assert not any(lane["nameCut"] for lane in lanes), lanes
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
     context.close()
 
 
