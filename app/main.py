@@ -55,6 +55,7 @@ from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
+from app.results.server_keys import with_shared_seed_secret
 from app.results.store import ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
@@ -138,6 +139,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub: LiveHub = app.state.hub
     results: ResultsStore = app.state.results
     await results.open()
+    # The seed key may live in the results database: the races and the pages read the
+    # settings that carry it.
+    settings = await with_shared_seed_secret(settings, results)
+    app.state.settings = app.state.races.settings = settings
     await store.open()
     await hub.start()
     sweeper = asyncio.create_task(

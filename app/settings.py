@@ -263,12 +263,15 @@ class Settings(BaseSettings):
             "address when a proxy rewrites the Host header."
         ),
     )
+    # Unset, an app replaces this random default with the results database's key as it
+    # starts (app.results.server_keys); an app that never starts keeps it.
     seed_secret: SecretStr = Field(
         default_factory=lambda: SecretStr(secrets.token_hex(32)),
         description=(
             "Key that turns a game's public seed into the engine's shuffle seed, so a seed "
-            "shown in a record cannot be replayed offline to reveal hidden cards. Random per "
-            "process unless set; set it to reproduce seeded games across restarts/workers."
+            "shown in a record cannot be replayed offline to reveal hidden cards. Unset, "
+            "the server makes one in the results database, shared by every worker and "
+            "replica on it and kept across restarts."
         ),
     )
 

@@ -276,9 +276,11 @@ def live_server_env() -> dict[str, str]:
     """Environment overrides for :func:`live_server`; override this fixture to change them.
 
     Browser and API tests fire requests far faster than a person, so the per-client rate
-    limits are lifted; dedicated tests cover rate limiting with their own servers.
+    limits are lifted; dedicated tests cover rate limiting with their own servers. The
+    seed key is fixed, so a seed deals the same cards in every test session.
     """
     return {
+        "ZZV_SEED_SECRET": "live-server-tests",
         "ZZV_RATE_LIMIT_ENABLED": "false",
         "ZZV_MAX_GAMES_PER_CLIENT": "100000",
         "ZZV_ACCESS_LOG": "false",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -237,3 +238,29 @@ def test_a_memory_only_race_lost_to_a_killed_server_says_the_server_restarted(
     assert "The server restarted" in page.text and "another browser" not in page.text
     stranger = httpx.get(f"{again.url}/api/games/{game_id}", headers={"Authorization": "Bearer x"})
     assert stranger.status_code == 404
+
+
+def test_two_servers_on_one_results_database_deal_alike_and_read_each_others_pages(
+    fresh_redis: RedisServer, launch_server: Launch, server_command: Command, tmp_path: Path
+) -> None:
+    """No ``ZZV_SEED_SECRET``: both servers take the seed key from their results database,
+    so a seed deals the same cards on either, and the notice a refused move leaves in the
+    page's signed memory on one shows on the other."""
+    env = {**redis_env(fresh_redis), "ZZV_DATABASE_URL": f"sqlite:///{tmp_path / 'r.sqlite3'}"}
+    first, second = two_servers(launch_server, server_command, env)
+    deals = [create(server.url, players=3, seed=7)[2]["hand"] for server in (first, second)]
+    assert deals[0] == deals[1]
+    # One browser (cookies are kept per host, whatever the port) without JavaScript.
+    with httpx.Client(timeout=30) as browser:
+        started = browser.post(f"{first.url}/games", data={"players": "3", "bots": "random"})
+        assert started.status_code == 303, started.text
+        table = started.headers["location"]
+        page = browser.get(f"{first.url}{table}").text
+        turn = re.search(r'name="turn" value="(\d+)"', page)
+        choice = re.search(r'name="choice" value="(up:\w+)"', page)
+        assert turn and choice, page
+        fields = {"turn": turn[1], "choice": choice[1], "gas": "99"}
+        refused = browser.post(f"{first.url}{table}/move", data=fields)
+        assert refused.status_code == 303
+        shown = browser.get(f"{second.url}{table}").text
+    assert re.search(r"at most \d gas", shown), shown

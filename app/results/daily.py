@@ -9,7 +9,6 @@ an attempt practice, and it then shows on no board), ranked by :data:`BOARD_ORDE
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVarTuple
@@ -17,7 +16,8 @@ from typing import Any, TypeVarTuple
 from sqlalchemy import Row, Select, Subquery, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from app.results.models import DailyEntry, FinishedRace, RaceResult, ServerKey
+from app.results.models import DailyEntry, FinishedRace, RaceResult
+from app.results.server_keys import server_key
 from app.results.store import ResultsStore
 
 BOARD_ORDER = "place, then laps (more first), tricks won (more first), gas left (more first)"
@@ -79,21 +79,7 @@ class DailyResults:
         """The key the daily deals are derived from, made once and shared by every worker
         on this database (so every worker, and the server after a restart, deals the
         same cards all day)."""
-        found = await self._key()
-        if found is None:
-            try:
-                async with self.results.unit() as session:
-                    session.add(ServerKey(name=DAILY_KEY, value=secrets.token_hex(32)))
-            except IntegrityError:  # another worker made it first: theirs is the key
-                pass
-            found = await self._key()
-        assert found is not None
-        return found
-
-    async def _key(self) -> bytes | None:
-        async with self.results.unit() as session:
-            row = await session.get(ServerKey, DAILY_KEY)
-            return None if row is None else bytes.fromhex(row.value)
+        return await server_key(self.results, DAILY_KEY)
 
     async def counted_attempt(self, day: str, player_id: int) -> str | None:
         """The game id of the player's counted attempt on ``day``, if they made one."""
