@@ -1,14 +1,17 @@
 """The table on a phone in your hand, in real Chromium emulating a touch phone.
 
-Portrait 360x740, 375x667, 390x844 and 414x896, and landscape 844x390, each at a device
-pixel ratio above 1 with touch and the mobile viewport on. At every turn checked:
+Portrait 320x640, 360x740, 375x667, 390x844 and 414x896, and landscape 844x390, each at a
+device pixel ratio above 1 with touch and the mobile viewport on. At every turn checked:
 
 - fixed or sticky bars take at most 18% of the height (22% in landscape);
 - the status line, the trick, every card of the hand and Play are inside the viewport and
   on top at their centres (``document.elementFromPoint`` finds them), with no scrolling;
-- Play and every card are at least 44x44 CSS px, every other control (the header's links
-  too) at least 24x24;
-- no text is squeezed to a word or two a line and no button clips its label;
+- every card of the hand and every Tune Up keeps inside the hand's box, clear of the next;
+- Play and every card are at least 44x44 CSS px (a card as wide as its share of the row
+  where more kinds than that fit share it: seven at 320 px), every other control (the
+  header's links too) at least 24x24;
+- no text is squeezed to a word or two a line (a label of four words may take two), and
+  no button clips its label, nor a card its name;
 - at the end, the result and the buttons to race again are on the first screen.
 
 A whole race is played at 390x844 with every turn checked; the other sizes check their
@@ -34,6 +37,7 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "phone"
 PHONES = {
+    "320x640": (320, 640),
     "360x740": (360, 740),
     "375x667": (375, 667),
     "390x844": (390, 844),
@@ -97,8 +101,36 @@ PHONE_CHECK_JS = """(bars) => {
     }
   }
 
-  // Target sizes.
+  // Each card of the hand, and each Tune Up, inside the hand's box and clear of the next
+  // one in its row (a card wider than its column is still on top at its centre).
+  if (form) {
+    const hand = form.querySelector('.hand').getBoundingClientRect();
+    for (const kind of ['.hand-card', '.tune-chip']) {
+      const boxes = [...form.querySelectorAll(`.hand ${kind}`)].filter(shown)
+        .map(el => [el, el.getBoundingClientRect()]).sort((a, b) => a[1].left - b[1].left);
+      const span = (r) => `${Math.round(r.left)}..${Math.round(r.right)}`;
+      boxes.forEach(([el, box], i) => {
+        if (box.left < hand.left - 0.5 || box.right > hand.right + 0.5) {
+          problems.push(`${name(el)} leaves the hand: ${span(box)} of ${span(hand)}`);
+        }
+        const next = boxes[i + 1];
+        if (next && next[1].top < box.bottom && next[1].left < box.right - 0.5) {
+          const over = Math.round(box.right - next[1].left);
+          problems.push(`${name(el)} overlaps ${name(next[0])} by ${over}px`);
+        }
+      });
+    }
+  }
+
+  // Target sizes. A card is as wide as a thumb, or as its share of the hand's row where
+  // the row holds more kinds than thumb-wide cards fit across the screen (seven at 320 px).
   const big = new Set(form ? [...form.querySelectorAll('label.hand-card, .btn-play')] : []);
+  let share = Infinity;
+  if (form) {
+    const hand = form.querySelector('.hand');
+    const kinds = hand.children.length, gap = parseFloat(getComputedStyle(hand).columnGap) || 0;
+    share = Math.floor((hand.clientWidth - gap * (kinds - 1)) / kinds);
+  }
   const controls = document.querySelectorAll(
     '#table button, #table select, #table summary,'
     + ' #table input:not([type=radio]):not([type=hidden]),'
@@ -108,7 +140,8 @@ PHONE_CHECK_JS = """(bars) => {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
     const least = big.has(el) ? 44 : 24;
-    if (box.width < least - 0.5 || box.height < least - 0.5) {
+    const wide = el.matches('label.hand-card') ? Math.min(least, share) : least;
+    if (box.width < wide - 0.5 || box.height < least - 0.5) {
       const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
       problems.push(`${name(el)} is ${size}, under ${least}x${least}`);
     }
@@ -124,7 +157,7 @@ PHONE_CHECK_JS = """(bars) => {
   }
   for (const el of document.querySelectorAll(
       '#table button, #table .btn, #table label.tune-chip, #table .slot-who,'
-      + ' #table .table-facts > span, #table .preview > span')) {
+      + ' #table .table-facts > span, #table .preview > span, #table .hand .card-name')) {
     if (!shown(el)) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
       problems.push(`${name(el)} clips its text (${el.scrollWidth} > ${el.clientWidth})`);
@@ -142,7 +175,9 @@ PHONE_CHECK_JS = """(bars) => {
     const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
       .map(r => Math.round(r.top)));
     const lines = tops.size;
-    if (lines > 1 && words.length / lines < 2.5) {
+    // A label of four words at most may take two lines under a narrow card.
+    const label = lines === 2 && words.length <= 4;
+    if (lines > 1 && words.length / lines < 2.5 && !label) {
       problems.push(`squeezed: "${words.slice(0, 6).join(' ')}" in ${lines} lines`);
     }
   }
@@ -330,7 +365,7 @@ def test_a_whole_race_at_390x844_needs_no_scroll_at_any_turn(
     context.close()
 
 
-@pytest.mark.parametrize("size", ["360x740", "375x667", "414x896", "844x390"])
+@pytest.mark.parametrize("size", ["320x640", "360x740", "375x667", "414x896", "844x390"])
 def test_first_turns_round_end_and_flag_fit_the_phone(
     browser: Browser, live_server: str, size: str
 ) -> None:
@@ -341,10 +376,11 @@ def test_first_turns_round_end_and_flag_fit_the_phone(
     context.close()
 
 
-# Deals that once broke this table: 2 has seven suits with two blocked (the blocked mark
-# was wider than a card), 4 and 19 put the 0's effect in a narrow column (it wrapped).
-@pytest.mark.parametrize("seed", [2, 4, 19])
-@pytest.mark.parametrize("size", ["360x740", "844x390"])
+# Deals of the widest hands (the live server's seed key is fixed): 10 has seven suits with
+# two blocked (a blocked mark once was wider than its card), 1 and 59 six with the 0 free
+# to play, its effect in a narrow column (it once wrapped).
+@pytest.mark.parametrize("seed", [10, 1, 59])
+@pytest.mark.parametrize("size", ["320x640", "360x740", "844x390"])
 def test_five_racers_with_every_variant_fit_the_phone(
     browser: Browser, live_server: str, size: str, seed: int
 ) -> None:
@@ -365,7 +401,7 @@ def test_five_racers_with_every_variant_fit_the_phone(
         page.tap("#move-form .btn-suggest")
         page.wait_for_selector("#suggestion")
         _check(page, size, "after Suggest")
-        if seed == 2:
+        if seed == 10:
             _shot(page, size, "five-racers-suggested")
     context.close()
 
