@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.results.database import async_url
-from app.results.server_keys import SEED_KEY, server_key
+from app.results.server_keys import SEED_KEY
 from app.results.store import ResultsStore
 from app.settings import Settings
 
@@ -77,7 +77,7 @@ def test_workers_making_the_key_at_once_all_get_the_first_one_written(
     async def race() -> list[bytes]:
         stores = [ResultsStore(async_url(results_database)) for _ in range(4)]
         try:
-            return list(await asyncio.gather(*(server_key(s, SEED_KEY) for s in stores)))
+            return list(await asyncio.gather(*(s.server_key(SEED_KEY) for s in stores)))
         finally:
             for store in stores:
                 await store.close()

@@ -17,7 +17,6 @@ from sqlalchemy import Row, Select, Subquery, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult
-from app.results.server_keys import server_key
 from app.results.store import ResultsStore
 
 BOARD_ORDER = "place, then laps (more first), tricks won (more first), gas left (more first)"
@@ -79,7 +78,7 @@ class DailyResults:
         """The key the daily deals are derived from, made once and shared by every worker
         on this database (so every worker, and the server after a restart, deals the
         same cards all day)."""
-        return await server_key(self.results, DAILY_KEY)
+        return await self.results.server_key(DAILY_KEY)
 
     async def counted_attempt(self, day: str, player_id: int) -> str | None:
         """The game id of the player's counted attempt on ``day``, if they made one."""

@@ -40,6 +40,9 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 HISTORY_LIMIT = 200
 """Most races :meth:`ResultsStore.history` returns (the newest)."""
 
+PLAYER_COOKIE_KEY = "player_cookie"
+"""The name of the key that signs the player cookie (``server_keys``)."""
+
 
 def digest(token: str) -> str:
     """SHA-256 of a player token: all the database keeps of it."""
@@ -301,24 +304,30 @@ class ResultsStore:
             }
             return True
 
+    async def server_key(self, name: str) -> bytes:
+        """The secret called ``name`` that every worker on this database shares, made now
+        (32 random bytes) if the database holds none; when two workers make it at once,
+        the one written first is everyone's."""
+        found = await self._server_key(name)
+        if found is None:
+            try:
+                async with self.unit() as session:
+                    session.add(ServerKey(name=name, value=secrets.token_hex(32)))
+            except IntegrityError:  # another worker made it first: theirs is the key
+                pass
+            found = await self._server_key(name)
+        assert found is not None
+        return found
+
+    async def _server_key(self, name: str) -> bytes | None:
+        async with self.unit() as session:
+            row = await session.get(ServerKey, name)
+            return None if row is None else bytes.fromhex(row.value)
+
     async def signing_key(self) -> bytes:
         """The cookie signing key every worker on this database shares (made once)."""
-        if self._signing_key is not None:
-            return self._signing_key
-        async with self.unit() as session:
-            row = await session.get(ServerKey, "player_cookie")
-            if row is None:
-                session.add(ServerKey(name="player_cookie", value=secrets.token_hex(32)))
-                try:
-                    await session.flush()
-                except IntegrityError:  # another worker made it first: use theirs
-                    await session.rollback()
-                    row = None
-        if row is None:
-            async with self.unit() as session:
-                row = await session.get(ServerKey, "player_cookie")
-                assert row is not None
-        self._signing_key = bytes.fromhex(row.value)
+        if self._signing_key is None:
+            self._signing_key = await self.server_key(PLAYER_COOKIE_KEY)
         return self._signing_key
 
     # ------------------------------------------------------------------ races
