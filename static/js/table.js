@@ -606,7 +606,14 @@
         }
       }
     }
+    // Too short a screen for the whole coach and its card (320x640): the card above the
+    // bar, the coach's words scrolled up only as far as its request stays in view.
     scrollToTop(coach);
+    if (!card) { return; }
+    var over = card.getBoundingClientRect().bottom + 8 - floor;
+    var ask = coach.querySelector(".coach-ask") || coach;
+    var room = Math.max(0, ask.getBoundingClientRect().top - 8);
+    if (over > 0) { window.scrollBy({ top: Math.min(over, room), left: 0, behavior: "instant" }); }
   }
 
   function scrollToTop(element) {

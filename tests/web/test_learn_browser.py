@@ -7,7 +7,9 @@
   the lesson still reaches its end, which offers a real race.
 - The coach's box is on screen when a step opens, above the fixed play bar, and on phones
   from 360x740 up the whole hand clears the bar (on a 375x667 phone the coach's pick
-  does); on a short laptop the coach's pick clears the sticky play bar at every step;
+  does, and on a 320x640 one too, with the coach's words scrolled up as far as its
+  request stays in view); on a short laptop the coach's pick clears the sticky play bar
+  at every step;
   the coach's label on a Tune Up leaves the chip's words and the card's effect readable.
 - axe-core finds nothing on /learn and on the lesson's table, light and dark.
 """
@@ -206,7 +208,9 @@ TAG_INSIDE_JS = """() => {
 
 
 @pytest.mark.parametrize(
-    "size", [(360, 740), (375, 667), (414, 896)], ids=["360x740", "375x667", "414x896"]
+    "size",
+    [(320, 640), (360, 740), (375, 667), (414, 896)],
+    ids=["320x640", "360x740", "375x667", "414x896"],
 )
 def test_the_lesson_fits_other_phones(
     browser: Browser, live_server: str, size: tuple[int, int]
