@@ -22,7 +22,7 @@ from playwright.sync_api import Browser
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "review"
-SIZES = {"390x844": (390, 844), "1280x800": (1280, 800)}
+SIZES = {"320x640": (320, 640), "390x844": (390, 844), "1280x800": (1280, 800)}
 
 
 @pytest.fixture
