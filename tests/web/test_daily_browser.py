@@ -111,7 +111,7 @@ def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: 
         # The board fits the card without sideways scrolling, a "Racer N" name on one line
         # (N grows with the players the server has seen: the longest a busy server gives).
         page.evaluate(SET_NAME_JS, [OWN_NAME, "Racer 12345"])
-        sizes = [SIZES[size], (360, 740)] if phone else [SIZES[size]]
+        sizes = [SIZES[size], (360, 740), (320, 640)] if phone else [SIZES[size]]
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
             fits, lines = page.evaluate(BOARD_FITS_JS), page.evaluate(NAME_LINES_JS, OWN_NAME)
