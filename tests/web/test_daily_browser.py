@@ -1,6 +1,7 @@
 """/daily in real Chromium at 390x844 (a touch phone) and 1280x800: the page before and
 after a finished counted attempt (its board filled) passes axe-core light and dark, and
-its button starts today's race; screenshots go to tests/artifacts/daily/."""
+its button starts today's race; the board fits phones down to 320 px, a "Racer N" name on
+one line; screenshots go to tests/artifacts/daily/."""
 
 from __future__ import annotations
 
