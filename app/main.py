@@ -132,8 +132,8 @@ def _stop_bot_workers() -> None:
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store (loading saved races), run the live hub and the expiry sweep while
-    the app serves; then stop them, close the store (saving races) and stop the bot
-    workers."""
+    the app serves; then stop them, close the rate counters' connections and the store
+    (saving races), and stop the bot workers."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
@@ -161,6 +161,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         reviews = getattr(app.state, "reviews", None)  # made on first use (app.http.api.review)
         if reviews is not None:
             await reviews.stop()
+        await app.state.limiter.close()
         await store.close()
         await results.close()
         await asyncio.to_thread(_stop_bot_workers)

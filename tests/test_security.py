@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 from app_kit import bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from starlette.datastructures import Headers
+from store_kit import RedisServer
 
 from app.http.security import CONTENT_SECURITY_POLICY, same_origin
 from app.main import create_app
@@ -189,6 +191,27 @@ def test_reads_are_rate_limited_but_not_probes_or_static_files() -> None:
         assert client.get("/static/app.css").status_code != 429
         # moves have their own limit
         assert client.post("/api/games", json={}).status_code == 201
+
+
+def test_shutdown_closes_the_shared_counters_connections(fresh_redis: RedisServer) -> None:
+    """With Redis, the rate counters are the app's too: stopping it leaves no connection
+    behind (a worker that restarts must not strand clients on the Redis server)."""
+    watcher = redis.Redis.from_url(fresh_redis.url)
+
+    def connected() -> int:
+        clients: int = watcher.info("clients")["connected_clients"]
+        return clients
+
+    try:
+        alone = connected()
+        settings = make_settings(redis_url=fresh_redis.url, rate_limit_enabled=True)
+        with TestClient(create_app(settings)) as client:
+            assert client.get("/rules").status_code == 200
+            assert any(watcher.scan_iter(match="zzv:limits*"))
+            assert connected() > alone
+        assert connected() == alone
+    finally:
+        watcher.close()
 
 
 def test_browser_cookie_flags(client: TestClient) -> None:

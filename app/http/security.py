@@ -26,6 +26,7 @@ from typing import Any
 from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import ConnectionPool
 from starlette._utils import parse_host_header
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -265,19 +266,20 @@ def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
     return RateLimitItemPerSecond(burst, seconds)
 
 
-def limits_storage(settings: Settings) -> Storage:
-    """Where the counters live: this process's memory, or the shared Redis of the store."""
+def limits_storage(settings: Settings) -> tuple[Storage, ConnectionPool | None]:
+    """Where the counters live: this process's memory, or the store's Redis (then with
+    the pool of connections to close at shutdown, as limits' storages have no close)."""
     if settings.redis_url is None:
-        return MemoryStorage()
+        return MemoryStorage(), None
     url = settings.redis_url.get_secret_value()
     timeout = settings.redis_timeout_seconds
-    return RedisStorage(
-        f"async+{url}",
-        implementation="redispy",
-        key_prefix="zzv:limits",
-        socket_timeout=timeout,
-        socket_connect_timeout=timeout,
+    pool = ConnectionPool.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    # limits documents ``connection_pool`` among the options it types narrower.
+    options: dict[str, Any] = {"connection_pool": pool}
+    storage = RedisStorage(
+        f"async+{url}", implementation="redispy", key_prefix="zzv:limits", **options
     )
+    return storage, pool
 
 
 class RateLimiter:
@@ -288,14 +290,19 @@ class RateLimiter:
     not counted.
     """
 
-    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         """Build the three limits from ``settings``."""
         self.enabled = settings.rate_limit_enabled
-        self.storage = storage if storage is not None else limits_storage(settings)
+        self.storage, self._pool = limits_storage(settings)
         self.window = MovingWindowRateLimiter(self.storage)
         self.create = window_limit(settings.create_rate_per_minute / 60.0, settings.create_burst)
         self.move = window_limit(settings.move_rate_per_second, settings.move_burst)
         self.read = window_limit(settings.read_rate_per_second, settings.read_burst)
+
+    async def close(self) -> None:
+        """Close the connections to Redis, if the counters live there."""
+        if self._pool is not None:
+            await self._pool.disconnect()
 
     def limit_for(self, method: str, path: str) -> RateLimitItem | None:
         """Which limit a request counts against (None: not limited)."""
