@@ -8,8 +8,10 @@ it holds the root conftest). The in-process ``settings``/``clock``/``store``/``a
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -22,6 +24,7 @@ from app.settings import Settings
 from engine import Game
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
     from playwright.sync_api import ConsoleMessage, Page
 
 HX = {"HX-Request": "true"}
@@ -30,6 +33,16 @@ HX = {"HX-Request": "true"}
 REVIEW_WAIT_S = 180.0
 """How long a review may take before a test calls it hung: far more than it takes on a
 quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure."""
+
+
+@contextlib.asynccontextmanager
+async def asgi_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """An async client on ``app`` in process, for requests sent at once: the app's
+    lifespan runs around it, as under a server (stores opened, then closed)."""
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            yield client
 
 
 def make_settings(**overrides: Any) -> Settings:

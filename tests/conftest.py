@@ -8,6 +8,7 @@ server binds 127.0.0.1 only and is stopped (SIGTERM, then SIGKILL) when its fixt
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import httpx
 import pytest
 from app_kit import make_settings
 from fastapi import FastAPI
@@ -337,6 +339,18 @@ def launch_server(tmp_path: Path) -> Iterator[ServerLauncher]:
     yield launch
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def open_http() -> Iterator[Callable[[str], httpx.Client]]:
+    """``open_http(base_url)``: an httpx client on a real server (10 s timeout), closed
+    with its connections when the test ends."""
+    with contextlib.ExitStack() as clients:
+
+        def open_client(base_url: str) -> httpx.Client:
+            return clients.enter_context(httpx.Client(base_url=base_url, timeout=10))
+
+        yield open_client
 
 
 @pytest.fixture

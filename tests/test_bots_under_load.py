@@ -18,9 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio.to_thread
-import httpx
 import pytest
-from app_kit import bearer, make_settings
+from app_kit import asgi_client, bearer, make_settings
 from bot_kit import HeldSearch, first_legal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -142,8 +141,7 @@ def test_searches_in_flight_never_exceed_the_cap_and_waiting_moves_hold_no_threa
     runner = _runner(app)
 
     async def main() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with asgi_client(app) as client:
             races = []
             for seed in range(RACES):
                 body = {"players": 4, "bots": "hard", "seed": 100 + seed}

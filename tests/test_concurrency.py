@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import httpx
-from app_kit import make_settings
+from app_kit import asgi_client, make_settings
 
 from app.main import create_app
 
@@ -61,8 +61,7 @@ def _race_in_process(same_action: bool) -> None:
     app = create_app(make_settings())
 
     async def main() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with asgi_client(app) as client:
             responses, states = await _race(client, same_action=same_action)
         _check(responses, states)
 

@@ -95,19 +95,18 @@ time.sleep(60)
 
 
 def test_the_parent_watch_alone_ends_a_worker_whose_server_died(tmp_path: Path) -> None:
-    parent = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", PARENT_SCRIPT, WATCHED_CHILD],
         stdout=subprocess.PIPE,
         cwd=Path(__file__).resolve().parents[2],
-    )
-    try:
-        assert parent.stdout is not None
-        child = int(parent.stdout.readline())
-        time.sleep(0.5)
-        assert running(child)
-    finally:
-        parent.kill()
-        parent.wait(timeout=10)
+    ) as parent:  # leaving closes its pipe and waits for it
+        try:
+            assert parent.stdout is not None
+            child = int(parent.stdout.readline())
+            time.sleep(0.5)
+            assert running(child)
+        finally:
+            parent.kill()
     deadline = time.monotonic() + 5
     while running(child) and time.monotonic() < deadline:
         time.sleep(0.1)

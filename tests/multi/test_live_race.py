@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -34,8 +35,10 @@ def assert_own_view(state: dict[str, Any], seat: int, other_token: str) -> None:
     assert len(state["hand"]) == state["players"][seat]["hand_size"]
 
 
-def test_two_people_race_to_the_end_with_live_streams(live_server: str) -> None:
-    http = httpx.Client(base_url=live_server, timeout=10)
+def test_two_people_race_to_the_end_with_live_streams(
+    live_server: str, open_http: Callable[[str], httpx.Client]
+) -> None:
+    http = open_http(live_server)
     created = http.post("/api/games", json={"players": 4, "humans": 2, "bots": "random"})
     assert created.status_code == 201, created.text
     body = created.json()
@@ -120,13 +123,16 @@ def _play(
 
 
 def test_a_person_who_never_moves_does_not_stop_the_race(
-    launch_server: Any, server_command: Any, free_port: int
+    launch_server: Any,
+    server_command: Any,
+    free_port: int,
+    open_http: Callable[[str], httpx.Client],
 ) -> None:
     """With a tiny ``ZZV_TURN_SECONDS`` the autopilot plays every turn of a seat whose
     person joined and left; the creator, following only their event stream, races on."""
     env = {"ZZV_TURN_SECONDS": "0.1", "ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_ACCESS_LOG": "false"}
     server = launch_server(server_command(free_port), port=free_port, env=env)
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = open_http(server.url)
     body = http.post("/api/games", json={"players": 3, "humans": 2, "bots": "random"}).json()
     game_id, token = body["game_id"], body["token"]
     code = body["invites"][0]["code"]
@@ -163,11 +169,14 @@ def test_a_person_who_never_moves_does_not_stop_the_race(
 
 
 def test_event_streams_are_authenticated_and_capped_per_client(
-    launch_server: Any, server_command: Any, free_port: int
+    launch_server: Any,
+    server_command: Any,
+    free_port: int,
+    open_http: Callable[[str], httpx.Client],
 ) -> None:
     env = {"ZZV_MAX_STREAMS_PER_CLIENT": "1", "ZZV_RATE_LIMIT_ENABLED": "false"}
     server = launch_server(server_command(free_port), port=free_port, env=env)
-    http = httpx.Client(base_url=server.url, timeout=10)
+    http = open_http(server.url)
     body = http.post("/api/games", json={"players": 3, "humans": 2, "bots": "random"}).json()
     url = f"/api/games/{body['game_id']}/events"
     assert http.get(url).status_code == 401

@@ -5,6 +5,7 @@ race opens no stream at all, while it still shows the final table."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -45,8 +46,10 @@ def _play_to_the_end(http: httpx.Client, game_id: str, tokens: dict[int, str]) -
     raise AssertionError("the race did not end within 1000 moves")
 
 
-def test_page_streams_end_with_over_once_the_race_is(live_server: str) -> None:
-    http = httpx.Client(base_url=live_server, timeout=10)
+def test_page_streams_end_with_over_once_the_race_is(
+    live_server: str, open_http: Callable[[str], httpx.Client]
+) -> None:
+    http = open_http(live_server)
     game_id, tokens = _friends_race(http)
     cookie = {"Cookie": f"{cookie_name(game_id)}={tokens[1]}"}
     seat = SseReader(f"{live_server}/games/{game_id}/events", cookie)
@@ -78,8 +81,10 @@ def test_page_streams_end_with_over_once_the_race_is(live_server: str) -> None:
         assert "sse-connect" not in html and 'http-equiv="refresh"' not in html
 
 
-def test_a_running_race_page_closes_its_stream_on_over(live_server: str) -> None:
-    http = httpx.Client(base_url=live_server, timeout=10)
+def test_a_running_race_page_closes_its_stream_on_over(
+    live_server: str, open_http: Callable[[str], httpx.Client]
+) -> None:
+    http = open_http(live_server)
     game_id, tokens = _friends_race(http)
     page = http.get(f"/games/{game_id}", headers={"Cookie": f"{cookie_name(game_id)}={tokens[0]}"})
     # htmx's SSE extension closes the EventSource on "over" instead of reconnecting.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -20,7 +21,10 @@ pytestmark = pytest.mark.slow
 
 
 def test_two_people_on_two_servers_see_each_other_live(
-    fresh_redis: RedisServer, launch_server: Any, server_command: Any
+    fresh_redis: RedisServer,
+    launch_server: Any,
+    server_command: Any,
+    open_http: Callable[[str], httpx.Client],
 ) -> None:
     env = {
         "ZZV_REDIS_URL": fresh_redis.url,
@@ -31,7 +35,7 @@ def test_two_people_on_two_servers_see_each_other_live(
     for _ in range(2):
         port = find_free_port()
         servers.append(launch_server(server_command(port), port=port, env=env))
-    http = {seat: httpx.Client(base_url=servers[seat].url, timeout=10) for seat in (0, 1)}
+    http = {seat: open_http(servers[seat].url) for seat in (0, 1)}
     created = http[0].post("/api/games", json={"players": 4, "humans": 2, "bots": "random"})
     assert created.status_code == 201, created.text
     game_id, invite = created.json()["game_id"], created.json()["invites"][0]

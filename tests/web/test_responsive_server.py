@@ -13,8 +13,7 @@ import asyncio
 import time
 from typing import Any
 
-import httpx
-from app_kit import form_fields, make_settings
+from app_kit import asgi_client, form_fields, make_settings
 from bot_kit import HeldSearch
 
 from app.main import create_app
@@ -29,8 +28,7 @@ def test_pages_answer_while_a_race_waits_for_its_bots() -> None:
     store: Any = app.state.store
 
     async def main() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with asgi_client(app) as client:
             created = await client.post("/games", data={"players": "3", "bots": "hard"})
             assert created.status_code == 303
             game_id = created.headers["location"].rsplit("/", 1)[1]
