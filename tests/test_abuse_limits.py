@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_kit import bearer, create
+from app_kit import asgi_client, bearer, create
 from bot_kit import HeldSearch
 from fastapi.testclient import TestClient
 from store_kit import RedisServer
@@ -74,8 +74,7 @@ def test_a_race_is_not_expired_or_evicted_while_its_move_runs(
     search.install(app)
 
     async def main() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with asgi_client(app) as client:
             created = (await client.post("/api/games", json={"players": 3, "bots": "hard"})).json()
             auth = bearer(created["token"])
             legal = created["state"]["legal_actions"]
