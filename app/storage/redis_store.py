@@ -11,8 +11,8 @@ Layout (every key under a prefix, ``zzv:`` by default):
 * ``lru`` — a sorted set id → last save, for the game cap and least-recently-used eviction
   across processes (a seat's read moves only ``seen``, so before they use its order the
   sweep and the eviction re-score entries whose ``seen`` is later); ``owner:<addr>`` — the
-  ids created from a client address, and ``player:<id>`` — a sorted set id → creation time
-  of the ids a player created, for the caps on live races (a race counts while its hash
+  ids created from a client address, and ``player:<id>`` — a list of the ids a player
+  created, oldest first, for the caps on live races (a race counts while its hash
   exists and its head does not say it is over).
 * ``lock:<id>`` — the race's lock.
 
@@ -132,18 +132,18 @@ _SWEEP = (
 _ADD = (
     _DROP_STALE
     + """
--- The live races an index holds (a player's sorted set: oldest first); the ids of races gone
--- or over (the head's third item is false) are dropped, as a race over never plays again.
-local function live_in(key, prefix, sorted)
+-- The live races an index holds (a player's list: oldest first); the ids of races gone or
+-- over (the head's third item is false) are dropped, as a race over never plays again.
+local function live_in(key, prefix, listed)
   local ids
-  if sorted then ids = redis.call('ZRANGE', key, 0, -1) else ids = redis.call('SMEMBERS', key) end
+  if listed then ids = redis.call('LRANGE', key, 0, -1) else ids = redis.call('SMEMBERS', key) end
   local live = {}
   for _, id in ipairs(ids) do
     local head = redis.call('HGET', prefix .. 'game:' .. id, 'head')
     if head and cjson.decode(head)[3] ~= false then
       live[#live + 1] = id
-    elseif sorted then
-      redis.call('ZREM', key, id)
+    elseif listed then
+      redis.call('LREM', key, 0, id)
     else
       redis.call('SREM', key, id)
     end
@@ -182,7 +182,7 @@ redis.call('ZADD', KEYS[1], now, ARGV[6])
 redis.call('SADD', KEYS[3], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
 if ARGV[14] ~= '' then
-  redis.call('ZADD', KEYS[4], now, ARGV[6])
+  redis.call('RPUSH', KEYS[4], ARGV[6])
   redis.call('EXPIRE', KEYS[4], ARGV[10])
 end
 return {'ok'}
