@@ -1,6 +1,7 @@
 """Abuse limits: the caps on live races (per player, and a higher ceiling per address), the
-idle clock that only the race's owner moves, no expiry or eviction during a move, and the worker count that needs a shared store.
-The request-header timeout has its own module, tests/test_header_timeout.py."""
+idle clock that only the race's owner moves, no expiry or eviction during a move, and the
+worker count that needs a shared store. The request-header timeout has its own module,
+tests/test_header_timeout.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The game stores, memory, Redis and the write-through SQLite file alike: idle expiry, LRU
 eviction of idle games, the cap, the caps on a player's and an address's live races,
-sweeping, tombstones, and no expiry or eviction during a move. On the SQLite store every scenario ends by opening the file again in
-a new store, which must hold exactly the races and tombstones the old one held."""
+sweeping, tombstones, and no expiry or eviction during a move. On the SQLite store every
+scenario ends by opening the file again in a new store, which must hold exactly the races
+and tombstones the old one held."""
 
 from __future__ import annotations
 
