@@ -7,6 +7,7 @@ and tombstones the old one held."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -653,6 +654,40 @@ def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(
         assert await live(store, "old") == {"old"}
         clock.now += 60
         assert await gone(store, "old") is not None
+        await store.close()
+
+    asyncio.run(later())
+
+
+def test_a_redis_race_whose_head_predates_live_counts_until_its_next_save(
+    fresh_redis: RedisServer,
+) -> None:
+    """A race written by a server from before heads said whether the race is on counts as
+    live (its address's cap) until a save writes its head again."""
+    import redis as redis_sync
+
+    clock = ManualClock(5000.0)
+    bounds: dict[str, Any] = {"max_games_per_address": 1}
+
+    async def create() -> None:
+        store = redis_store_on(fresh_redis, clock, **bounds)
+        await store.create(session("old"), "10.0.0.1")
+        await store.close()
+
+    asyncio.run(create())
+    raw = redis_sync.Redis.from_url(fresh_redis.url)
+    try:
+        head = RecordHead.from_json(raw.hget("zzv:game:old", "head"))
+        raw.hset("zzv:game:old", "head", json.dumps([list(head.digests), None]))
+    finally:
+        raw.close()
+
+    async def later() -> None:
+        store = redis_store_on(fresh_redis, clock, **bounds)
+        full = await refused(store, session("new"), "10.0.0.1")
+        assert full.limit == "address"
+        await finish(store, "old")
+        await store.create(session("new"), "10.0.0.1")
         await store.close()
 
     asyncio.run(later())
