@@ -54,8 +54,18 @@ class Settings(BaseSettings):
         20,
         ge=1,
         description=(
-            "Most live races one client address may hold at once; never more than half of "
-            "`ZZV_MAX_GAMES`, so one client cannot fill a small store."
+            "Most unfinished races one player (a browser's player cookie, an API client's "
+            "`X-Player-Token`) may hold at once; a finished race no longer counts."
+        ),
+    )
+    max_games_per_address: int = Field(
+        200,
+        ge=1,
+        description=(
+            "Most unfinished races the players behind one client address (a school, an "
+            "office, a phone network) may hold together; never less than "
+            "`ZZV_MAX_GAMES_PER_CLIENT` and never more than half of `ZZV_MAX_GAMES`, so one "
+            "address cannot fill a small store."
         ),
     )
     data_dir: Path | None = Field(
@@ -327,16 +337,28 @@ class Settings(BaseSettings):
         return tuple(hosts)
 
     @property
-    def client_cap(self) -> int:
-        """The live races one client may hold: ``max_games_per_client``, but never more
-        than half of the store (at least one), so one address cannot squat every slot.
+    def address_cap(self) -> int:
+        """The live races one client address may hold: ``max_games_per_address`` (never
+        less than one player's), but never more than half of the store (at least one), so
+        one address cannot squat every slot.
 
-        >>> Settings(max_games=20).client_cap, Settings(max_games=2000).client_cap
-        (10, 20)
-        >>> Settings(max_games=1).client_cap
-        1
+        >>> Settings(max_games=20).address_cap, Settings(max_games=2000).address_cap
+        (10, 200)
+        >>> Settings(max_games=1).address_cap, Settings(max_games_per_client=500).address_cap
+        (1, 500)
         """
-        return max(1, min(self.max_games_per_client, self.max_games // 2))
+        wanted = max(self.max_games_per_address, self.max_games_per_client)
+        return max(1, min(wanted, self.max_games // 2))
+
+    @property
+    def player_cap(self) -> int:
+        """The live races one player may hold: ``max_games_per_client``, never more than
+        :attr:`address_cap`.
+
+        >>> Settings(max_games=20).player_cap, Settings(max_games=2000).player_cap
+        (10, 20)
+        """
+        return min(self.max_games_per_client, self.address_cap)
 
 
 @lru_cache(maxsize=1)

@@ -137,6 +137,7 @@ def store_bounds(settings: Settings) -> dict[str, Any]:
         "idle_expiry_seconds": settings.idle_expiry_seconds,
         "evict_min_idle_seconds": settings.evict_min_idle_seconds,
         "max_games_per_client": settings.max_games_per_client,
+        "max_games_per_address": settings.max_games_per_address,
     }
 
 

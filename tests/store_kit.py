@@ -61,6 +61,7 @@ def make_store(
     idle_expiry_seconds: float = 3600.0,
     evict_min_idle_seconds: float = 120.0,
     max_games_per_client: int = 100_000,
+    max_games_per_address: int = 100_000,
     clock: Clock | None = None,
     path: Path | None = None,
 ) -> SessionStore:
@@ -71,6 +72,7 @@ def make_store(
         "idle_expiry_seconds": idle_expiry_seconds,
         "evict_min_idle_seconds": evict_min_idle_seconds,
         "max_games_per_client": max_games_per_client,
+        "max_games_per_address": max_games_per_address,
     }
     if clock is not None:
         bounds["clock"] = clock

@@ -1,10 +1,12 @@
-"""Abuse limits: the per-client cap on live races, the idle clock that only the race's owner
-moves, no expiry or eviction during a move, and the worker count that needs a shared store.
-The request-header timeout has its own module, tests/test_header_timeout.py."""
+"""Abuse limits: the caps on live races (per player, and a higher ceiling per address), the
+idle clock that only the race's owner moves, no expiry or eviction during a move, and the
+worker count that needs a shared store. The request-header timeout has its own module,
+tests/test_header_timeout.py."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,19 +14,36 @@ from typing import Any
 
 import httpx
 import pytest
-from app_kit import asgi_client, bearer, create
+from app_kit import another_browser, asgi_client, bearer, create
 from bot_kit import HeldSearch
 from fastapi.testclient import TestClient
-from store_kit import RedisServer
+from store_kit import RedisServer, StoreProbe
 
 from app.bots import runner as bot_runner
+from app.http.players import PLAYER_HEADER
 from app.storage.memory import ManualClock
 from engine import Action
 
 Launch = Callable[..., Any]
 
 
-def test_one_client_cannot_hold_more_than_its_cap_of_live_races(
+def api_race(client: TestClient, player_token: str | None = None) -> httpx.Response:
+    """POST /api/games as the API player ``player_token`` (none: a new player)."""
+    headers = {PLAYER_HEADER: player_token} if player_token else {}
+    return client.post("/api/games", json={"bots": "random"}, headers=headers)
+
+
+def web_race(browser: TestClient) -> httpx.Response:
+    """The start page's "Race" button, in ``browser`` (its own cookies)."""
+    return browser.post("/games", data={"players": "3", "bots": "random"})
+
+
+def table_links(page: str) -> list[str]:
+    """The resume links of a refusal page, in order."""
+    return re.findall(r'<a class="btn btn-quiet" href="(/games/[^"]+)">Resume race', page)
+
+
+def test_one_player_cannot_hold_more_than_its_cap_of_live_races(
     app_with: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     decisions = []
@@ -35,18 +54,71 @@ def test_one_client_cannot_hold_more_than_its_cap_of_live_races(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(bot_runner, "choose_bot_action", counting)
-    with TestClient(app_with(max_games_per_client=2), follow_redirects=False) as client:
-        game_id, token, _ = create(client, bots="random")
-        client.post("/games", data={"players": "3", "bots": "random"})
+    app = app_with(max_games_per_client=2, max_games_per_address=10)
+    with TestClient(app, follow_redirects=False) as client:
+        first = api_race(client).json()
+        me = first["player_token"]
+        second = api_race(client, me).json()
+        held = StoreProbe(app.state.store, client).run(app.state.store.count)
         thought = len(decisions)
-        refused = client.post("/api/games", json={"bots": "random"})
-        assert refused.status_code == 429
-        assert refused.json()["code"] == "too_many_games"
-        assert "2 races running" in refused.json()["message"]
-        page = client.post("/games", data={"players": "3"}, headers={"Accept": "text/html"})
-        assert page.status_code == 429 and "2 races running" in page.text
+        refused = api_race(client, me)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
+        body = refused.json()
+        assert body["code"] == "too_many_games" and "2 races running" in body["message"]
+        assert (body["limit"], body["cap"]) == ("player", 2)
+        assert body["races"] == [
+            {"game_id": race["game_id"], "url": f"/api/games/{race['game_id']}"}
+            for race in (first, second)
+        ]
+        for link, race in zip(body["races"], (first, second), strict=True):
+            assert client.get(link["url"], headers=bearer(race["token"])).status_code == 200
         assert len(decisions) == thought  # a refused creation runs no bot
-        assert client.get(f"/api/games/{game_id}", headers=bearer(token)).status_code == 200
+        assert StoreProbe(app.state.store, client).run(app.state.store.count) == held
+        assert api_race(client).status_code == 201  # another player behind the address
+
+        browser = another_browser(client)
+        started = [web_race(browser).headers["location"] for _ in range(2)]
+        page = web_race(browser)
+        assert page.status_code == 429 and "2 races running" in page.text
+        assert table_links(page.text) == started  # the browser's own, oldest first
+        for link in started:  # each link opens the browser's own seat, ready to play
+            table = browser.get(link)
+            assert table.status_code == 200 and f'action="{link}/move"' in table.text
+        assert another_browser(client).post("/games", data={"players": "3"}).status_code == 303
+
+
+def test_a_finished_race_frees_its_players_slot_at_once(app_with: Any) -> None:
+    app = app_with(max_games_per_client=1, max_games_per_address=10)
+    with TestClient(app, follow_redirects=False) as client:
+        first = api_race(client).json()
+        me = first["player_token"]
+        assert api_race(client, me).status_code == 429
+        with StoreProbe(app.state.store, client).edit(first["game_id"]) as race:
+            while not race.game.is_over:  # the race's last card, as a move would play it
+                race.game.apply(race.game.legal_actions()[0])
+        again = api_race(client, me)  # no time passed: only the race's end freed the slot
+        assert again.status_code == 201, again.text
+        assert api_race(client, me).json()["races"] == [
+            {"game_id": again.json()["game_id"], "url": f"/api/games/{again.json()['game_id']}"}
+        ]
+
+
+def test_the_players_behind_one_address_share_a_higher_ceiling(app_with: Any) -> None:
+    app = app_with(max_games_per_client=2, max_games_per_address=5)
+    with TestClient(app, follow_redirects=False) as client:
+        players = [api_race(client).json()["player_token"] for _ in range(3)]  # 3 races
+        assert api_race(client, players[0]).status_code == 201
+        assert api_race(client, players[1]).status_code == 201  # 5: the address's ceiling
+        capped = api_race(client, players[0]).json()  # the player's own cap comes first
+        assert (capped["limit"], len(capped["races"])) == ("player", 2)
+        full = api_race(client, players[2])
+        body = full.json()
+        assert full.status_code == 429 and (body["limit"], body["cap"]) == ("address", 5)
+        assert "5 races are already running from your network" in body["message"]
+        assert len(body["races"]) == 1  # only this player's own race, none of the others'
+        page = web_race(another_browser(client))
+        assert page.status_code == 429 and "from your network" in page.text
+        assert table_links(page.text) == []  # a new browser has no race of its own here
 
 
 def test_only_the_right_token_moves_the_idle_clock(app_with: Any, clock: ManualClock) -> None:

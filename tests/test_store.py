@@ -1,11 +1,13 @@
 """The game stores, memory, Redis and the write-through SQLite file alike: idle expiry, LRU
-eviction of idle games, the cap, the per-client cap, sweeping, tombstones, and no expiry or
-eviction during a move. On the SQLite store every scenario ends by opening the file again in
-a new store, which must hold exactly the races and tombstones the old one held."""
+eviction of idle games, the cap, the caps on a player's and an address's live races,
+sweeping, tombstones, and no expiry or eviction during a move. On the SQLite store every
+scenario ends by opening the file again in a new store, which must hold exactly the races
+and tombstones the old one held."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -184,19 +186,117 @@ def test_cap_holds_under_many_adds(run: Any) -> None:
     run(scenario, max_games=50, idle_expiry_seconds=10_000)
 
 
-def test_per_client_cap_counts_only_live_games(run: Any) -> None:
+def players_race(game_id: str, player: int | None) -> GameSession:
+    """A minimal stored game created by ``player`` (seat 0's), if any."""
+    race = session(game_id)
+    race.lobby.seats[0].player = player
+    return race
+
+
+async def finish(store: SessionStore, game_id: str) -> None:
+    """Play the stored race to its end and save it, as the move that ends a race does."""
+    async with store.lock(game_id) as found:
+        race, lease = found.record, found.lease
+        assert race is not None and lease is not None
+        while not race.game.is_over:
+            race.game.apply(race.game.legal_actions()[0])
+        await store.save(race, lease)
+
+
+async def refused(store: SessionStore, race: GameSession, owner: str) -> ClientFull:
+    """The :class:`ClientFull` that creating ``race`` for ``owner`` raises; it stored
+    nothing."""
+    held = await store.count()
+    with pytest.raises(ClientFull) as caught:
+        await store.create(race, owner)
+    assert await live(store, race.id) == set() and await store.count() == held
+    return caught.value
+
+
+def test_a_finished_race_frees_its_players_slot_at_once(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
-        await store.create(session("a"), "10.0.0.1")
-        await store.create(session("b"), "10.0.0.1")
-        with pytest.raises(ClientFull):
-            await store.create(session("c"), "10.0.0.1")
-        assert await live(store, "c") == set()
-        await store.create(session("d"), "10.0.0.2")  # another client has its own cap
+        await store.create(players_race("a", 7), "10.0.0.1")
+        await store.create(players_race("b", 7), "10.0.0.1")
+        full = await refused(store, players_race("c", 7), "10.0.0.1")
+        assert (full.limit, full.cap, full.races) == ("player", 2, ("a", "b"))
+        await finish(store, "a")  # no time passes: the slot is free as the race ends
+        await store.create(players_race("c", 7), "10.0.0.1")
+        assert await live(store, "a", "b", "c") == {"a", "b", "c"}  # a finished race stays
+        full = await refused(store, players_race("d", 7), "10.0.0.1")
+        assert full.races == ("b", "c")  # the player's unfinished races, oldest first
         clock.now += 61
-        assert await touch(store, "d") is None  # d expired too
-        await store.create(session("e"), "10.0.0.1")  # a and b expired: the slots are free
+        await store.create(players_race("d", 7), "10.0.0.1")  # b and c expired
 
     run(scenario, max_games=10, idle_expiry_seconds=60, max_games_per_client=2)
+
+
+def test_players_behind_one_address_each_get_races_up_to_its_ceiling(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        school = "10.0.0.1"
+        for player, game_id in ((1, "p1a"), (1, "p1b"), (2, "p2a"), (2, "p2b"), (3, "p3a")):
+            await store.create(players_race(game_id, player), school)
+        full = await refused(store, players_race("p1c", 1), school)  # the player's cap first
+        assert (full.limit, full.cap, full.races) == ("player", 2, ("p1a", "p1b"))
+        full = await refused(store, players_race("p3b", 3), school)
+        assert (full.limit, full.cap, full.races) == ("address", 5, ("p3a",))
+        full = await refused(store, players_race("anon", None), school)
+        assert (full.limit, full.cap, full.races) == ("address", 5, ())
+        await store.create(players_race("p3b", 3), "10.0.0.2")  # another address: room
+        await finish(store, "p2a")
+        await store.create(players_race("p4a", 4), school)  # a finished race frees the address
+        await refused(store, players_race("p5a", 5), school)
+
+    run(
+        scenario,
+        max_games=20,
+        idle_expiry_seconds=60,
+        max_games_per_client=2,
+        max_games_per_address=5,
+    )
+
+
+def test_the_race_file_keeps_whose_races_are_live_across_a_restart(tmp_path: Path) -> None:
+    bounds: dict[str, Any] = {"max_games_per_client": 2, "max_games_per_address": 3}
+    path = tmp_path / "races.sqlite3"
+
+    async def main() -> None:
+        first = make_store("sqlite", None, path=path, **bounds)
+        await first.open()
+        for game_id in ("a", "b"):
+            await first.create(players_race(game_id, 7), "10.0.0.1")
+        await finish(first, "a")
+        await first.create(players_race("c", 8), "10.0.0.1")
+        await first.close()
+        again = make_store("sqlite", None, path=path, **bounds)
+        await again.open()
+        try:
+            await again.create(players_race("d", 7), "10.0.0.1")  # a is over: not counted
+            full = await refused(again, players_race("e", 7), "10.0.0.1")
+            assert (full.limit, full.races) == ("player", ("b", "d"))
+            full = await refused(again, players_race("f", 9), "10.0.0.1")
+            assert full.limit == "address"
+        finally:
+            await again.close()
+
+    asyncio.run(main())
+
+
+def test_a_race_without_a_player_counts_only_against_its_address(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for n in range(3):  # more than one player's cap: nobody's player
+            await store.create(players_race(f"lesson{n}", None), "10.0.0.1")
+        full = await refused(store, players_race("lesson3", None), "10.0.0.1")
+        assert (full.limit, full.races) == ("address", ())
+        await finish(store, "lesson0")
+        await store.create(players_race("lesson3", None), "10.0.0.1")
+
+    run(
+        scenario,
+        max_games=20,
+        idle_expiry_seconds=60,
+        max_games_per_client=1,
+        max_games_per_address=3,
+    )
 
 
 def test_a_game_whose_move_is_in_progress_is_never_evicted_or_expired(run: Any) -> None:
@@ -554,6 +654,40 @@ def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(
         assert await live(store, "old") == {"old"}
         clock.now += 60
         assert await gone(store, "old") is not None
+        await store.close()
+
+    asyncio.run(later())
+
+
+def test_a_redis_race_whose_head_predates_live_counts_until_its_next_save(
+    fresh_redis: RedisServer,
+) -> None:
+    """A race written by a server from before heads said whether the race is on counts as
+    live (its address's cap) until a save writes its head again."""
+    import redis as redis_sync
+
+    clock = ManualClock(5000.0)
+    bounds: dict[str, Any] = {"max_games_per_address": 1}
+
+    async def create() -> None:
+        store = redis_store_on(fresh_redis, clock, **bounds)
+        await store.create(session("old"), "10.0.0.1")
+        await store.close()
+
+    asyncio.run(create())
+    raw = redis_sync.Redis.from_url(fresh_redis.url)
+    try:
+        head = RecordHead.from_json(raw.hget("zzv:game:old", "head"))
+        raw.hset("zzv:game:old", "head", json.dumps([list(head.digests), None]))
+    finally:
+        raw.close()
+
+    async def later() -> None:
+        store = redis_store_on(fresh_redis, clock, **bounds)
+        full = await refused(store, session("new"), "10.0.0.1")
+        assert full.limit == "address"
+        await finish(store, "old")
+        await store.create(session("new"), "10.0.0.1")
         await store.close()
 
     asyncio.run(later())

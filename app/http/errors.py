@@ -240,9 +240,22 @@ is 422."""
 _RETRY_AFTER = {"too_many_games": "60", "server_full": "60", "move_not_kept": "1"}
 
 
-def race_answer(error: RaceError) -> AppError:
+def resume_links(game_ids: list[str], api: bool) -> list[dict[str, str]]:
+    """Each race a refusal names (``too_many_games``: the player's unfinished races) with
+    the address that resumes it: the API's (opened with the race's own token) or its table
+    (opened by the browser's seat cookie).
+
+    >>> resume_links(["abc"], api=False)
+    [{'game_id': 'abc', 'url': '/games/abc'}]
+    """
+    base = "/api/games/" if api else "/games/"
+    return [{"game_id": game_id, "url": base + game_id} for game_id in game_ids]
+
+
+def race_answer(error: RaceError, api: bool = True) -> AppError:
     """The web layer's answer to a race's refusal: same code and sentence, with its status
-    and, where waiting helps, ``Retry-After``."""
+    and, where waiting helps, ``Retry-After``; the races it names linked for the API, or
+    for the site when not ``api``."""
     retry = _RETRY_AFTER.get(error.code)
     answer = AppError(error.message, headers={"Retry-After": retry} if retry else None)
     answer.status_code = RACE_STATUS.get(error.code, 422)
@@ -250,6 +263,8 @@ def race_answer(error: RaceError) -> AppError:
     answer.payload = error.body()  # a stale turn's refusal carries the current state
     if isinstance(answer.payload.get("state"), dict):
         answer.payload["state"] = with_previews(answer.payload["state"])
+    if isinstance(answer.payload.get("races"), list):
+        answer.payload["races"] = resume_links(answer.payload["races"], api)
     return answer
 
 
@@ -279,6 +294,7 @@ def _error_page(request: Request, error: AppError) -> str:
             status_code=error.status_code,
             code=error.code,
             message=error.message,
+            races=(error.payload or {}).get("races", []),
         )
     except Exception:  # an error page must never fail: fall back to the plain one
         log.exception("error template failed")
@@ -350,7 +366,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_race_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RaceError)
-        return render_error(request, race_answer(exc))
+        api = request.url.path.startswith("/api")
+        return render_error(request, race_answer(exc, api))
 
     async def on_streams_full(request: Request, exc: Exception) -> Response:
         return render_error(request, TooManyStreams())

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.storage.interface import CapLimit
+
 
 class RaceError(Exception):
     """Base of every refusal: a stable machine ``code`` and a human ``message``."""
@@ -118,17 +120,33 @@ class ServerFull(RaceError):
 
 
 class TooManyGames(RaceError):
-    """The client already holds its cap of live races."""
+    """The player already holds its cap of unfinished races (``limit`` "player"), or the
+    players behind its client address together hold theirs (``limit`` "address"). ``races``
+    are the ids of the player's own unfinished races, oldest first: theirs to resume."""
 
     code = "too_many_games"
 
-    def __init__(self, cap: int) -> None:
-        """``cap`` is the number of live races one client may hold."""
-        super().__init__(
-            f"You already have {cap} races running, the most one player may hold. Finish "
-            "one, or wait for an unused one to expire, then start again."
-        )
+    def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
+        """``cap`` is the number of live races the ``limit`` allows."""
+        if limit == "player":
+            message = (
+                f"You already have {cap} races running, the most one player may hold. Carry "
+                "on with one of them, or wait for one you left to expire, then start again."
+            )
+        else:
+            message = (
+                f"{cap} races are already running from your network (a school, an office or "
+                "a phone network shares one address), the most one address may hold. Try "
+                "again when some of them have finished."
+            )
+        super().__init__(message)
+        self.limit = limit
         self.cap = cap
+        self.races = races
+
+    def body(self) -> dict[str, Any]:
+        """The refusal with the cap reached and the player's unfinished races' ids."""
+        return {**super().body(), "limit": self.limit, "cap": self.cap, "races": list(self.races)}
 
 
 class MoveNotKept(RaceError):

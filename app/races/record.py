@@ -195,8 +195,15 @@ class GameSession:
 
     def head(self) -> RecordHead:
         """What a store keeps beside the race for cheap reads: the seats' token digests
-        (to authenticate, and to answer 410 once the race is gone) and the clock."""
-        return RecordHead(self.lobby.seat_digests(), self.lobby.deadline)
+        (to authenticate, and to answer 410 once the race is gone), the clock, whether the
+        race is still on, and its creator's player (seat 0's; the caps count by both)."""
+        lobby = self.lobby
+        return RecordHead(
+            lobby.seat_digests(),
+            lobby.deadline,
+            live=not self.game.is_over,
+            player=lobby.seats[0].player,
+        )
 
     def record_events(self, events: list[Event]) -> None:
         """Append engine events to the public log."""

@@ -795,7 +795,7 @@ async def start_practice(races: Races, practice: GameSession, owner: str) -> Ses
     except StoreFull as exc:
         raise ServerFull() from exc
     except ClientFull as exc:
-        raise TooManyGames(races.settings.client_cap) from exc
+        raise TooManyGames(exc.limit, exc.cap, exc.races) from exc
     async with races.open(practice.id, practice.token, write=True) as race:
         race.changed = True
         await operations.begin(race.session, race.now, races.runner)

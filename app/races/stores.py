@@ -22,7 +22,8 @@ RACE_FILE = "races.sqlite3"
 def build_store(settings: Settings, announce: str | None = None) -> SessionStore:
     """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
     :func:`data_folder` unless ``durable`` is off; else memory (saved to ``data_dir`` on a
-    graceful stop when set); with the per-client cap of :attr:`Settings.client_cap`. A
+    graceful stop when set); with the caps of :attr:`Settings.player_cap` and
+    :attr:`Settings.address_cap`. A
     Redis store publishes each save on ``announce`` + the race's id when given (see
     :class:`~app.storage.redis_store.RedisStore`)."""
     if settings.redis_url is not None:
@@ -33,7 +34,8 @@ def build_store(settings: Settings, announce: str | None = None) -> SessionStore
             max_games=settings.max_games,
             idle_expiry_seconds=settings.idle_expiry_seconds,
             evict_min_idle_seconds=settings.evict_min_idle_seconds,
-            max_games_per_client=settings.client_cap,
+            max_games_per_client=settings.player_cap,
+            max_games_per_address=settings.address_cap,
             tombstone_seconds=settings.tombstone_seconds,
             lock_timeout_seconds=settings.lock_timeout_seconds,
             announce=announce,
@@ -43,7 +45,8 @@ def build_store(settings: Settings, announce: str | None = None) -> SessionStore
         "idle_expiry_seconds": settings.idle_expiry_seconds,
         "evict_min_idle_seconds": settings.evict_min_idle_seconds,
         "expired_memory": settings.expired_memory,
-        "max_games_per_client": settings.client_cap,
+        "max_games_per_client": settings.player_cap,
+        "max_games_per_address": settings.address_cap,
     }
     if settings.durable:
         path = data_folder(settings) / RACE_FILE

@@ -249,7 +249,8 @@ class Races:
         is to move; the race (with the creator's ``token``) and the creator's first state.
         ``creator_name`` is the creator's display name (:func:`app.races.lobby.clean_name`
         checks it: :class:`app.races.lobby.LobbyError` when it does not fit); ``player``
-        the creator's id in the results, if known.
+        the creator's id in the results, if known: the race counts against that player's
+        cap of live races, and against ``owner``'s, until it is over.
 
         The slot is reserved before any bot thinks, so a refused creation
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
@@ -263,7 +264,7 @@ class Races:
         except StoreFull as exc:
             raise ServerFull() from exc
         except ClientFull as exc:
-            raise TooManyGames(self.settings.client_cap) from exc
+            raise TooManyGames(exc.limit, exc.cap, exc.races) from exc
         async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
             race.changed = True  # the bots' opening moves, or at least the clock, to keep
             await operations.begin(race.session, race.now, self.runner)

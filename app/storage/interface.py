@@ -10,8 +10,9 @@ A store keeps *records*: any object with an ``id``, a small :class:`RecordHead` 
 ``to_dict()`` (the races of :mod:`app.races.record`). It does not import the races: a
 store that needs to rebuild records from their dicts is handed a loader. Every store bounds
 what it holds three ways: a hard cap on the number of games (with eviction of the least
-recently used idle game when full), idle expiry, and a per-client cap on live games. A game
-whose lock is held (a move in progress) is never evicted or expired.
+recently used idle game when full), idle expiry, and caps on the live (unfinished) races of
+one player and of one client address (:class:`ClientFull`). A game whose lock is held (a
+move in progress) is never evicted or expired.
 """
 
 from __future__ import annotations
@@ -35,8 +36,22 @@ class StoreFull(Exception):
     """Raised by :meth:`GameStore.create` when no game is idle enough to make room."""
 
 
+CapLimit = Literal["player", "address"]
+"""Which cap a creation reached: its player's, or its client address's."""
+
+
 class ClientFull(Exception):
-    """Raised by :meth:`GameStore.create` when the client already has its cap of live games."""
+    """Raised by :meth:`GameStore.create` when the new race's player already holds its cap
+    of live races (``limit`` "player"), or the races created from its client address do
+    (``limit`` "address"). ``cap`` is the cap reached; ``races`` the ids of the player's own
+    live races, oldest first (none when the race names no player)."""
+
+    def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
+        """Say which cap was reached and the player's live races."""
+        super().__init__(f"{limit} cap of {cap} live races reached")
+        self.limit = limit
+        self.cap = cap
+        self.races = races
 
 
 class StoreUnavailable(Exception):
@@ -50,25 +65,42 @@ class RecordHead:
     ``digests`` holds each seat's token digest in seat order ("" where nobody sits): a
     request is authenticated from it, and it outlives the game to answer 410, not 404.
     ``deadline`` is when the turn clock next owes a move (wall-clock seconds), if ever.
+    ``live`` is false once the game is over (it no longer counts against any cap), and
+    ``player`` is the id of the player who created it, if known (the per-player cap counts
+    by it; the store reads it when the game is created).
     """
 
     digests: tuple[str, ...]
     deadline: float | None = None
+    live: bool = True
+    player: int | None = None
 
     def to_json(self) -> str:
-        """Compact JSON form (what a shared store keeps beside the game)."""
-        return json.dumps([list(self.digests), self.deadline], separators=(",", ":"))
+        """Compact JSON form (what a shared store keeps beside the game): a list whose third
+        item is ``live`` (the Redis store's scripts read it there)."""
+        fields = [list(self.digests), self.deadline, self.live, self.player]
+        return json.dumps(fields, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RecordHead:
-        """Inverse of :meth:`to_json`.
+        """Inverse of :meth:`to_json` (a head stored before ``live`` and ``player`` were
+        reads as live, with no player).
 
-        >>> head = RecordHead(("ab", ""), 12.5)
+        >>> head = RecordHead(("ab", ""), 12.5, live=False, player=7)
         >>> RecordHead.from_json(head.to_json()) == head
         True
+        >>> RecordHead.from_json('[["ab"],null]')
+        RecordHead(digests=('ab',), deadline=None, live=True, player=None)
         """
-        digests, deadline = json.loads(text)
-        return cls(tuple(str(d) for d in digests), None if deadline is None else float(deadline))
+        digests, deadline, *rest = json.loads(text)
+        live = bool(rest[0]) if rest else True
+        player = int(rest[1]) if len(rest) > 1 and rest[1] is not None else None
+        return cls(
+            tuple(str(d) for d in digests),
+            None if deadline is None else float(deadline),
+            live,
+            player,
+        )
 
     def seat_of(self, digest: str) -> int | None:
         """The seat whose token digest is ``digest`` (constant time per seat), or None."""
@@ -165,9 +197,11 @@ class GameStore(Protocol[R]):
     """
 
     async def create(self, record: R, owner: str) -> None:
-        """Store a new race for client ``owner``; may evict an idle one.
+        """Store a new race for client address ``owner``; may evict an idle one.
 
-        Raises :class:`StoreFull` or :class:`ClientFull` and then stores nothing.
+        The race counts against its head's ``player`` (when it names one) and against
+        ``owner`` until it is over or gone. Raises :class:`StoreFull` or
+        :class:`ClientFull` and then stores nothing.
         """
 
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:

@@ -10,7 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
 from cachetools import LRUCache
 
@@ -27,6 +27,8 @@ from app.storage.interface import (
     decode,
     encode,
 )
+
+K = TypeVar("K")
 
 
 class ManualClock:
@@ -50,6 +52,8 @@ class _Entry:
     head: RecordHead
     owner: str
     last_seen: float
+    player: int | None = None
+    """The player it counts against (its head's when it was stored)."""
     busy: int = 0
     lease: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -74,17 +78,23 @@ class MemoryStore(Generic[R]):
         expired_memory: int = 10_000,
         clock: Clock = time.monotonic,
         max_games_per_client: int | None = None,
+        max_games_per_address: int | None = None,
     ) -> None:
         """Create an empty store with the given bounds; ``loader`` rebuilds a record from
-        its dict."""
+        its dict. ``max_games_per_client`` caps the live races of one player,
+        ``max_games_per_address`` those created from one client address (None: no cap)."""
         self.loader = loader
         self.max_games = max_games
         self.idle_expiry_seconds = idle_expiry_seconds
         self.evict_min_idle_seconds = evict_min_idle_seconds
         self.max_games_per_client = max_games_per_client
+        self.max_games_per_address = max_games_per_address
         self.clock = clock
         self._games: OrderedDict[str, _Entry] = OrderedDict()
-        self._owned: dict[str, set[str]] = {}
+        # The ids each address and each player created, oldest first (dicts keep order);
+        # an id whose race is gone or over is dropped when next counted.
+        self._owned: dict[str, dict[str, None]] = {}
+        self._played: dict[int, dict[str, None]] = {}
         self._gone: LRUCache[str, Tombstone] | None = (
             LRUCache(maxsize=expired_memory) if expired_memory > 0 else None
         )
@@ -153,15 +163,43 @@ class MemoryStore(Generic[R]):
         """Store ``record`` for ``owner``, making room by expiry or LRU eviction if full."""
         now = self.clock()
         data = encode(record)
+        head = record.head()
         with self._mutex:
             self._sweep_locked(now)
-            owned = self._owned.get(owner, set())
-            if self.max_games_per_client is not None and len(owned) >= self.max_games_per_client:
-                raise ClientFull()
+            self._check_caps_locked(owner, head.player)
             if len(self._games) >= self.max_games:
                 self._evict_one_locked(now)
-            self._games[record.id] = _Entry(data, record.head(), owner, now)
-            self._owned.setdefault(owner, set()).add(record.id)
+            self._games[record.id] = _Entry(data, head, owner, now, player=head.player)
+            self._own(record.id, owner, head.player)
+
+    def _check_caps_locked(self, owner: str, player: int | None) -> None:
+        """Raise :class:`ClientFull` if ``player``, then ``owner``, holds its cap."""
+        mine = () if player is None else self._live_locked(self._played, player)
+        cap = self.max_games_per_client
+        if cap is not None and len(mine) >= cap:
+            raise ClientFull("player", cap, mine)
+        cap = self.max_games_per_address
+        if cap is not None and len(self._live_locked(self._owned, owner)) >= cap:
+            raise ClientFull("address", cap, mine)
+
+    def _live_locked(self, index: dict[K, dict[str, None]], key: K) -> tuple[str, ...]:
+        """The live races ``index`` holds under ``key``, oldest first; the ids of races
+        gone or over are dropped (a race that is over never plays again)."""
+        ids = index.get(key)
+        if ids is None:
+            return ()
+        for game_id in list(ids):
+            entry = self._games.get(game_id)
+            if entry is None or not entry.head.live:
+                del ids[game_id]
+        if not ids:
+            del index[key]
+        return tuple(ids)
+
+    def _own(self, game_id: str, owner: str, player: int | None) -> None:
+        self._owned.setdefault(owner, {})[game_id] = None
+        if player is not None:
+            self._played.setdefault(player, {})[game_id] = None
 
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
         """A copy of the live race (none when ``digest`` opens no seat), or what remains."""
@@ -232,8 +270,8 @@ class MemoryStore(Generic[R]):
         ``ValueError`` if ``data`` is not a race this store's loader reads."""
         head = self._decode(data).head()
         with self._mutex:
-            self._games[game_id] = _Entry(data, head, owner, self.clock())
-            self._owned.setdefault(owner, set()).add(game_id)
+            self._games[game_id] = _Entry(data, head, owner, self.clock(), player=head.player)
+            self._own(game_id, owner, head.player)
 
     def bury(self, game_id: str, tombstone: Tombstone) -> None:
         """Remember a gone race (used when loading saved races after a restart)."""
@@ -300,8 +338,15 @@ class MemoryStore(Generic[R]):
             self._gone[game_id] = Tombstone(entry.head.digests)
 
     def _disown(self, game_id: str, entry: _Entry) -> None:
-        owned = self._owned.get(entry.owner)
-        if owned is not None:
-            owned.discard(game_id)
-            if not owned:
-                del self._owned[entry.owner]
+        _forget(self._owned, entry.owner, game_id)
+        if entry.player is not None:
+            _forget(self._played, entry.player, game_id)
+
+
+def _forget(index: dict[K, dict[str, None]], key: K, game_id: str) -> None:
+    """Drop ``game_id`` from ``index[key]``, and the key once it holds none."""
+    ids = index.get(key)
+    if ids is not None:
+        ids.pop(game_id, None)
+        if not ids:
+            del index[key]

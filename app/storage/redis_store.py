@@ -11,7 +11,9 @@ Layout (every key under a prefix, ``zzv:`` by default):
 * ``lru`` — a sorted set id → last save, for the game cap and least-recently-used eviction
   across processes (a seat's read moves only ``seen``, so before they use its order the
   sweep and the eviction re-score entries whose ``seen`` is later); ``owner:<addr>`` — the
-  ids a client created, for the per-client cap.
+  ids created from a client address, and ``player:<id>`` — a list of the ids a player
+  created, oldest first, for the caps on live races (a race counts while its hash
+  exists and its head does not say it is over).
 * ``lock:<id>`` — the race's lock.
 
 Exactly one of concurrent moves is applied because a move holds the race's lock (SET NX
@@ -122,23 +124,44 @@ _SWEEP = (
     + "tonumber(ARGV[4]), ARGV[5])"
 )
 
-# Adds a race unless the client is at its cap or no idle race can be evicted.
-# KEYS: lru, game, owner. ARGV: now, idle, evict_min_idle, max_games, per_client,
-# id, head, owner, data, owner_ttl, tombstone ttl, prefix.
+# Adds a race unless its player, then its client address, is at its cap of live races, or no
+# idle race can be evicted. Answers {'ok'}, {'full'}, or {'player_full' | 'address_full',
+# the player's live ids oldest first...}.
+# KEYS: lru, game, owner, player. ARGV: now, idle, evict_min_idle, max_games, per_address,
+# id, head, owner, data, owner_ttl, tombstone ttl, prefix, per_player, has player ('1'/'').
 _ADD = (
     _DROP_STALE
     + """
+-- The live races an index holds (a player's list: oldest first); the ids of races gone or
+-- over (the head's third item is false) are dropped, as a race over never plays again.
+local function live_in(key, prefix, listed)
+  local ids
+  if listed then ids = redis.call('LRANGE', key, 0, -1) else ids = redis.call('SMEMBERS', key) end
+  local live = {}
+  for _, id in ipairs(ids) do
+    local head = redis.call('HGET', prefix .. 'game:' .. id, 'head')
+    if head and cjson.decode(head)[3] ~= false then
+      live[#live + 1] = id
+    elseif listed then
+      redis.call('LREM', key, 0, id)
+    else
+      redis.call('SREM', key, id)
+    end
+  end
+  return live
+end
 local now, prefix = tonumber(ARGV[1]), ARGV[12]
 drop_stale(KEYS[1], now, tonumber(ARGV[2]), prefix, 100, ARGV[11])
-local live = 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-  if redis.call('EXISTS', prefix .. 'game:' .. id) == 1 then
-    live = live + 1
-  else
-    redis.call('SREM', KEYS[3], id)
-  end
+local mine = {}
+if ARGV[14] ~= '' then mine = live_in(KEYS[4], prefix, true) end
+if #mine >= tonumber(ARGV[13]) then
+  table.insert(mine, 1, 'player_full')
+  return mine
 end
-if live >= tonumber(ARGV[5]) then return 'client_full' end
+if #live_in(KEYS[3], prefix, false) >= tonumber(ARGV[5]) then
+  table.insert(mine, 1, 'address_full')
+  return mine
+end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
   settle_oldest(KEYS[1], prefix, 20)
   local evicted = false
@@ -152,13 +175,17 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
       break
     end
   end
-  if not evicted then return 'full' end
+  if not evicted then return {'full'} end
 end
 redis.call('HSET', KEYS[2], 'head', ARGV[7], 'owner', ARGV[8], 'data', ARGV[9], 'seen', now)
 redis.call('ZADD', KEYS[1], now, ARGV[6])
 redis.call('SADD', KEYS[3], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
-return 'ok'
+if ARGV[14] ~= '' then
+  redis.call('RPUSH', KEYS[4], ARGV[6])
+  redis.call('EXPIRE', KEYS[4], ARGV[10])
+end
+return {'ok'}
 """
 )
 
@@ -288,13 +315,16 @@ class RedisStore(Generic[R]):
         idle_expiry_seconds: float,
         evict_min_idle_seconds: float = 0.0,
         max_games_per_client: int = 20,
+        max_games_per_address: int | None = None,
         tombstone_seconds: float = 86400.0,
         lock_timeout_seconds: float = 30.0,
         prefix: str = "zzv:",
         clock: Clock = time.time,
         announce: str | None = None,
     ) -> None:
-        """Use ``redis``; ``loader`` rebuilds a record from its dict. With ``announce``
+        """Use ``redis``; ``loader`` rebuilds a record from its dict.
+        ``max_games_per_client`` caps the live races of one player, ``max_games_per_address``
+        those created from one client address (None: only the store's cap). With ``announce``
         (a pub/sub channel prefix) every save also publishes on ``announce`` + the race's
         id, in the save's own script: the live notice of a move then costs no round trip
         of its own, and nobody hears of a change before it is stored."""
@@ -303,7 +333,8 @@ class RedisStore(Generic[R]):
         self.max_games = max_games
         self.idle = idle_expiry_seconds
         self.evict_min_idle = evict_min_idle_seconds
-        self.per_client = max_games_per_client
+        self.per_player = max_games_per_client
+        self.per_address = max_games if max_games_per_address is None else max_games_per_address
         self.lease = lock_timeout_seconds
         self.prefix = prefix
         self.clock = clock
@@ -360,17 +391,28 @@ class RedisStore(Generic[R]):
             return int(await self.redis.zcard(self.prefix + "lru"))
 
     async def create(self, record: R, owner: str) -> None:
-        """Store a new race atomically with the cap, LRU eviction and per-client cap."""
-        keys = [self.prefix + "lru", self._key("game", record.id), self._key("owner", owner)]
+        """Store a new race atomically with the cap, LRU eviction and the caps on the live
+        races of its player and of its client address."""
+        head = record.head()
+        player = "" if head.player is None else str(head.player)
+        keys = [
+            self.prefix + "lru",
+            self._key("game", record.id),
+            self._key("owner", owner),
+            self._key("player", player),
+        ]
         args: list[bytes | str | int | float] = [
-            self.clock(), self.idle, self.evict_min_idle, self.max_games, self.per_client,
-            record.id, record.head().to_json(), owner, encode(record), self.owner_ttl,
-            self.tomb_ttl, self.prefix,
+            self.clock(), self.idle, self.evict_min_idle, self.max_games, self.per_address,
+            record.id, head.to_json(), owner, encode(record), self.owner_ttl,
+            self.tomb_ttl, self.prefix, self.per_player, "1" if player else "",
         ]  # fmt: skip
         async with _reachable("add"):
-            outcome = await self._add(keys=keys, args=args)
-        if outcome == b"client_full":
-            raise ClientFull()
+            outcome, *mine = await self._add(keys=keys, args=args)
+        races = tuple(bytes(game_id).decode() for game_id in mine)
+        if outcome == b"player_full":
+            raise ClientFull("player", self.per_player, races)
+        if outcome == b"address_full":
+            raise ClientFull("address", self.per_address, races)
         if outcome == b"full":
             raise StoreFull("every stored game is in active use")
 

@@ -168,12 +168,14 @@ def test_racing_strangers_counts_against_the_creation_limit(app_with: Any) -> No
 
 
 def test_opening_a_quick_race_counts_against_the_live_race_cap(app_with: Any) -> None:
-    """A request that opens a race needs a slot under the client's cap; one that joins
+    """A request that opens a race needs a slot under the player's cap; one that joins
     the open race does not."""
     capped = app_with(max_games_per_client=1)
     with TestClient(capped) as client:
-        assert client.post("/api/quick", json={"players": 5}).status_code == 201
+        opened = client.post("/api/quick", json={"players": 5})
+        assert opened.status_code == 201
+        me = {"X-Player-Token": opened.json()["player_token"]}
         # Joining the open race needs no new slot; opening another race does.
-        assert client.post("/api/quick", json={"players": 5}).status_code == 201
-        refused = client.post("/api/quick", json={"players": 4})
+        assert client.post("/api/quick", json={"players": 5}, headers=me).status_code == 201
+        refused = client.post("/api/quick", json={"players": 4}, headers=me)
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_games"

@@ -400,6 +400,24 @@ class ErrorOut(_Out):
     message: str
 
 
+class ResumeOut(_Out):
+    """One of the player's unfinished races and where to resume it (with its own token)."""
+
+    game_id: str
+    url: str
+
+
+class TooManyOut(ErrorOut):
+    """A 429. For ``too_many_games``, which cap was reached and the player's own unfinished
+    races, oldest first (an `X-Player-Token` names the player)."""
+
+    limit: Literal["player", "address"] | None = Field(
+        None, description="`player`: the player's own cap; `address`: the client address's."
+    )
+    cap: int | None = None
+    races: list[ResumeOut] | None = None
+
+
 class FieldProblem(_Out):
     """Where and why a request did not match the schema."""
 
@@ -475,7 +493,11 @@ class Readiness(_Out):
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries for the given error statuses."""
-    models: dict[int, type[BaseModel]] = {422: InvalidRequestOut, 409: StaleTurnOut}
+    models: dict[int, type[BaseModel]] = {
+        422: InvalidRequestOut,
+        409: StaleTurnOut,
+        429: TooManyOut,
+    }
     described = {
         400: "Illegal action (`illegal_action`), with the engine's sentence.",
         401: "No `Authorization: Bearer <token>` sent (`unauthorized`).",
@@ -487,8 +509,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         413: "Request body too large (`payload_too_large`).",
         422: "Malformed request (`invalid_request`).",
         429: (
-            "Too many requests (`rate_limited`), or too many live races for this client "
-            "(`too_many_games`); see `Retry-After`."
+            "Too many requests (`rate_limited`), or too many unfinished races for this "
+            "player or client address (`too_many_games`, with the player's own `races` to "
+            "resume); see `Retry-After`."
         ),
         503: (
             "Every game slot is busy (`server_full`), or the game server is unavailable "

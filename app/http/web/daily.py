@@ -30,7 +30,7 @@ from app.races.daily import (
     start_daily,
     start_replay,
 )
-from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.errors import LobbyRefused, ServerFull
 from app.races.unit import Races
 from app.results.daily import DailyResults
 from app.settings import Settings
@@ -77,7 +77,7 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
     player, player_token = await browser_player(request)
     try:
         started = await start_daily(races, player.id, client_key(request), player.shown_name)
-    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+    except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
         return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
@@ -97,7 +97,7 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
     except ValueError:
         message = "Only a past day's deal can be raced again; pick one from a board."
         return await _page(request, races, settings, message, 422)
-    except (ServerFull, TooManyGames) as exc:
+    except ServerFull as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])
     return await to_table(request, settings, session.id, session.token, player_token)
 

@@ -17,7 +17,7 @@ from app.http.players import browser_player
 from app.http.web.form_body import form_fields
 from app.http.web.routes import _index
 from app.http.web.seating import to_table
-from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.errors import LobbyRefused, ServerFull
 from app.races.quick import quick_race
 
 router = APIRouter(include_in_schema=False)
@@ -38,7 +38,7 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     player, player_token = await browser_player(request)
     try:
         seat = await quick_race(races, players, client_key(request), player=player.id)
-    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+    except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
         status = RACE_STATUS.get(exc.code, 422)
         return await _index(request, settings, races, error=exc.message, status_code=status)
     return await to_table(request, settings, seat.session.id, seat.token, player_token)

@@ -63,7 +63,6 @@ from app.races.errors import (
     RaceNotStarted,
     ServerFull,
     StaleTurn,
-    TooManyGames,
 )
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState, seed_shown
@@ -304,7 +303,7 @@ async def start_and_redirect(
         session, _ = await races.create(
             config, client_key(request), creator_name, player=player.id if player else None
         )
-    except (ServerFull, TooManyGames) as exc:
+    except ServerFull as exc:  # too_many_games: the error page lists the person's races
         status = RACE_STATUS[exc.code]
         return await _index(request, settings, races, error=exc.message, status_code=status)
     except LobbyError as exc:  # a name that does not fit
