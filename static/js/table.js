@@ -35,6 +35,8 @@
   // by tests/web/test_reveal_wait.py); a tap or Escape ends any reveal at once.
   var SPEEDS = { slow: 1, normal: 0.3, fast: 0.15 };
   var SPEED_KEY = "zzv.revealSpeed";
+  var SOUND_KEY = "zzv.sound";
+  var MOMENT_MS = { lap: 2200, big: 1600, win: 3600, lose: 3600 };
   var PLAY_KINDS = ["card_played", "tuned_up", "zero_five_played"];
   var END_KINDS = ["trick_won", "trick_all_tuned_up"];
   var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -446,6 +448,8 @@
     if (status && plan.held.length) { status.textContent = step.item.dataset.say; }
     tidyLog(table);
     say(step.item.dataset.say);
+    cueStep(step.item);
+    showMoment(table, step.at);
   }
 
   function endHolding(plan, table) {
@@ -509,7 +513,10 @@
     var trick = table.querySelector("#trick");
     if (trick) { trick.dataset.shownAt = String(total); }
     if (speed === "instant" || items.length <= start) {
-      items.slice(start).forEach(function (item) { say(item.dataset.say); });
+      items.slice(start).forEach(function (item) {
+        say(item.dataset.say);
+        showMoment(table, num(item.dataset.at));
+      });
       table.dataset.revealed = "true";
       document.dispatchEvent(new CustomEvent("zzv:revealed"));
       return;
@@ -557,6 +564,114 @@
     revealTimer = setTimeout(next, RESULT_MS * factor);
   }
 
+  /* ---------------------------------------------------------------- moments and sound */
+
+  var momentTimer = null;
+
+  function hideMoments() {
+    clearTimeout(momentTimer);
+    momentTimer = null;
+    document.querySelectorAll(".moment.is-on").forEach(function (m) { m.classList.remove("is-on"); });
+  }
+
+  /* The moment the event numbered ``at`` makes, if any: over the trick until it times out
+     or is tapped; a sound and, for the viewer's own lap or win, a buzz on phones. */
+  function showMoment(table, at) {
+    var moment = table.querySelector('.moment[data-at="' + at + '"]');
+    if (!moment) { return; }
+    hideMoments();
+    moment.classList.add("is-on");
+    say(moment.dataset.say);
+    var kind = moment.className.match(/moment-(\w+)/);
+    kind = kind ? kind[1] : "lap";
+    cue(kind === "lap" && !moment.classList.contains("is-mine") ? "card" : kind);
+    if (moment.classList.contains("is-mine") && (kind === "lap" || kind === "win")) { buzz(); }
+    momentTimer = setTimeout(hideMoments, MOMENT_MS[kind] || 2000);
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target && event.target.closest && event.target.closest(".moment.is-on")) { hideMoments(); }
+  });
+
+  /* Sounds are made with the Web Audio API: nothing is downloaded, and no audio context
+     exists before the viewer's first move (browsers allow sound only after a gesture). */
+  var audio = null;
+  var armed = false;
+  var CUES = {
+    play: [[587, 0, 0.06]],
+    card: [[392, 0, 0.05]],
+    trick: [[523, 0, 0.08], [784, 0.08, 0.14]],
+    big: [[523, 0, 0.07], [659, 0.07, 0.07], [988, 0.14, 0.2]],
+    lap: [[523, 0, 0.1], [659, 0.1, 0.1], [784, 0.2, 0.1], [1047, 0.3, 0.32]],
+    win: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.12], [1047, 0.36, 0.5], [784, 0.5, 0.12], [1047, 0.62, 0.6]],
+    lose: [[392, 0, 0.16], [330, 0.16, 0.16], [262, 0.32, 0.4]]
+  };
+
+  function soundOn() {
+    return load(SOUND_KEY) !== "off";
+  }
+
+  function cue(name) {
+    if (!armed || !soundOn() || !CUES[name]) { return; }
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) { return; }
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended") { audio.resume(); }
+      var start = audio.currentTime;
+      CUES[name].forEach(function (note) {
+        var osc = audio.createOscillator();
+        var gain = audio.createGain();
+        var at = start + note[1];
+        osc.type = "triangle";
+        osc.frequency.value = note[0];
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.18, at + 0.012);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + note[2]);
+        osc.connect(gain);
+        gain.connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + note[2] + 0.03);
+      });
+    } catch (err) {
+      /* no sound: the table works the same */
+    }
+  }
+
+  function buzz() {
+    if (soundOn() && navigator.vibrate) { navigator.vibrate([70, 50, 140]); }
+  }
+
+  function cueStep(item) {
+    if (hasKind(item, PLAY_KINDS)) {
+      cue("card");
+    } else if (item.dataset.kind === "trick_won" && item.dataset.mine === "true") {
+      cue("trick");
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail ? event.detail.elt : null;
+    if (elt && elt.id === "move-form") {
+      armed = true;
+      cue("play");
+    }
+  });
+
+  function showSound() {
+    var on = soundOn();
+    document.querySelectorAll("[data-sound]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target && event.target.closest ? event.target.closest("[data-sound]") : null;
+    if (!button) { return; }
+    store(SOUND_KEY, soundOn() ? "off" : "on");
+    showSound();
+  });
+
   /* A tap on the table or Escape while the cards are still landing: show the rest at
      once. The tap is spent on that (it picks no card), so nothing is chosen unseen. */
   function skipReveal() {
@@ -570,7 +685,7 @@
 
   document.addEventListener("click", function (event) {
     if (!revealing || !event.target || !event.target.closest) { return; }
-    if (!event.target.closest("#table") || event.target.closest("[data-reveal-speed]")) { return; }
+    if (!event.target.closest("#table") || event.target.closest("[data-reveal-speed], [data-sound]")) { return; }
     if (skipReveal()) {
       event.preventDefault();
       event.stopPropagation();
@@ -852,6 +967,7 @@
     thinking(false);
     if (table.dataset.title) { document.title = table.dataset.title; }
     showSpeed(table);
+    showSound();
     openWide(table);
     var form = moveForm();
     if (form) { updatePreview(form); }

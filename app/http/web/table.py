@@ -27,6 +27,7 @@ from app.http.web.labels import (
     suit_info,
     viewer,
 )
+from app.http.web.moments import moments
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
@@ -360,6 +361,7 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
         "log_open": True,
         "log_from": shown_from,
         "stories": round_stories(events, obs["players_count"], reader) if over else [],
+        "moments": moments(recent_events, since + 1, reader),
     }
 
 

@@ -1,0 +1,65 @@
+"""The moments of a race: a lap, the race's end and a big play, each shown once over the
+trick at the instant the staged reveal reaches its event (static/js/table.js), with the
+words a screen reader hears at the same time.
+
+Only public events make a moment, so a moment tells nothing the event log does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.http.web.labels import Me, is_viewer, seat_name
+from app.http.web.narration import EventDict
+from engine import LAPS_TO_WIN, EventKind
+
+BIG_PLAY = 10
+"""A trick the viewer wins with a final number this high or higher is a big play (a card's
+printed number alone tops out at 5: it took gas and speed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One moment: its kind (``lap``, ``win``, ``lose`` or ``big``), whether it is the
+    viewer's own, its headline and line, and ``at``, the 1-based number of the event that
+    makes it (the table's feed items carry the same number)."""
+
+    kind: str
+    mine: bool
+    headline: str
+    line: str
+    at: int
+
+
+def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
+    """The moments among ``events`` (the first of which is event number ``first_at``)."""
+    found: list[Moment] = []
+    for offset, event in enumerate(events):
+        moment = _moment(event, first_at + offset, me)
+        if moment is not None:
+            found.append(moment)
+    return found
+
+
+def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
+    kind = event["kind"]
+    seat = event["seat"]
+    mine = is_viewer(seat, me)
+    if kind == EventKind.LAP_GAINED:
+        laps = int(event["laps"])
+        if mine:
+            line = f"You cross the line: lap {laps} of {LAPS_TO_WIN}."
+            return Moment("lap", True, "Lap!", line, at)
+        name = seat_name(seat, me)
+        return Moment("lap", False, f"{name} laps", f"Lap {laps} of {LAPS_TO_WIN} for {name}.", at)
+    if kind == EventKind.GAME_WON:
+        if mine:
+            return Moment("win", True, "You win!", "First past the flag: the race is yours.", at)
+        name = seat_name(seat, me)
+        return Moment("lose", False, "Race over", f"{name} takes the flag.", at)
+    if kind == EventKind.TRICK_WON and mine:
+        final = int(event["final"])
+        if final >= BIG_PLAY:
+            return Moment("big", True, "Big play!", f"Your {final} takes the trick.", at)
+    return None
