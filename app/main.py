@@ -32,6 +32,7 @@ from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.head import HeadAsGetMiddleware
+from app.http.i18n import LanguageMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics
 from app.http.security import (
@@ -44,7 +45,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import daily as web_daily
-from app.http.web import friends, learn, site
+from app.http.web import friends, language, learn, site
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
 from app.http.web import review as web_review
@@ -70,6 +71,7 @@ FEATURE_ROUTERS = (
     web_quick.router,
     web_takeback.router,
     web_daily.router,
+    language.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal)."""
 
@@ -287,6 +289,8 @@ def create_app(
     app.add_middleware(TrustedHostsMiddleware, settings=settings)
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)
+    # Every answer in the request's language, error pages from the layers above too.
+    app.add_middleware(LanguageMiddleware)
     # Outermost: every text answer is compressed, errors too (event streams never are).
     app.add_middleware(GzipAnswers, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     # Outside even that: a request the stop cuts off still gets a proper 503.

@@ -25,6 +25,7 @@ try:
 except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape does the same
     _escape_text = escape
 
+from app.http import i18n
 from app.http.addresses import public_base_url
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -174,15 +175,27 @@ templates = Jinja2Blocks(
         # least-recently-used cache, whose bookkeeping (a lock and a deque) runs on every
         # include of every render.
         cache_size=-1,
+        extensions=["jinja2.ext.i18n"],
     )
 )
 """Renders every page, fragment (``block_name=``) and error page."""
 
+# The callables read the request's language (app.http.i18n) each time, so one environment
+# serves every language; newstyle: ``_("Lap %(n)s", n=laps)`` formats and escapes itself.
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+    i18n.gettext, i18n.ngettext, newstyle=True
+)
 
-@lru_cache(maxsize=16)
+
 def once(name: str) -> Markup:
-    """Template ``name`` rendered from the globals alone, once per process: for markup that
-    is the same on every page (templates are read once per process too, see above)."""
+    """Template ``name`` rendered from the globals alone, once per process and language:
+    for markup that is the same on every page (templates are read once per process too,
+    see above)."""
+    return _once(name, i18n.current().code)
+
+
+@lru_cache(maxsize=64)
+def _once(name: str, language: str) -> Markup:
     return Markup(templates.env.get_template(name).render())
 
 
@@ -191,7 +204,7 @@ PIECES_KEPT = 4096
 
 
 @lru_cache(maxsize=PIECES_KEPT)
-def _piece(ref: str, args: tuple[Hashable, ...]) -> Markup:
+def _piece(ref: str, args: tuple[Hashable, ...], language: str) -> Markup:
     name, macro = ref.split(":")
     module = templates.env.get_template(f"partials/{name}.html").module
     return Markup(getattr(module, macro)(*args))
@@ -203,8 +216,9 @@ def piece(ref: str, *args: Hashable) -> Markup:
 
     For markup that is a function of its arguments alone (a card's face, a racetrack lane):
     the macro sees the globals, never a page's context, so the same arguments always give
-    the same markup, and a move's answer reuses what earlier answers printed."""
-    return _piece(ref, args)
+    the same markup, and a move's answer reuses what earlier answers printed. Kept per
+    language, as its words are the language's."""
+    return _piece(ref, args, i18n.current().code)
 
 
 def public_url(request: Request, path: str) -> str:
@@ -214,6 +228,9 @@ def public_url(request: Request, path: str) -> str:
 
 
 templates.env.globals.update(
+    language=i18n.current,
+    languages=i18n.LANGUAGES,
+    public_paths=i18n.PUBLIC_PATHS,
     once=once,
     public_url=public_url,
     theme_light=LIGHT_BACKGROUND,
@@ -234,5 +251,5 @@ templates.env.globals.update(
 
 templates.env.filters["ordinal"] = ordinal
 
-_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url})
+_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url, i18n.current})
 """The template globals that are plain functions of their arguments (no Jinja context)."""

@@ -1,0 +1,312 @@
+"""The language of each answer: chosen per request, read from gettext catalogs.
+
+The language comes from, in order: ``?lang=`` (a shared link), the ``zzv_lang`` cookie
+(the picker on every page), then the ``Accept-Language`` header, negotiated by quality
+value with a regional fallback (``pt-PT`` finds ``pt_BR``, ``es-MX`` finds ``es``);
+English when nothing matches. :class:`LanguageMiddleware` sets it for the request in a
+context variable, so templates, error pages and the API's ``message`` all read the same
+one, and adds ``Vary: Accept-Language, Cookie`` to every answer.
+
+Catalogs are the ``.po`` files under ``app/locale/<code>/LC_MESSAGES/messages.po``
+(docs/translating.md); each is compiled in memory the first time it is asked for. The
+pseudo-locale ``en-XA`` is made from the English template: every message bracketed and
+lengthened, so a test can find text that skips the catalog and pages that cannot take
+longer words.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from gettext import NullTranslations
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+"""Where the catalogs live (inside the package, so the wheel ships them)."""
+
+DOMAIN = "messages"
+
+DEFAULT = "en"
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "es": "Español",
+    "pt-BR": "Português (Brasil)",
+    "de": "Deutsch",
+    "fr": "Français",
+    "ja": "日本語",
+    "ar": "العربية",
+}
+"""The languages a player can pick, by BCP 47 tag, each named in itself."""
+
+PUBLIC_PATHS = frozenset(
+    {"/", "/rules", "/how-to-play", "/learn", "/daily", "/leaderboard", "/fair"}
+)
+"""The pages a search engine may list, each offered in every language (``hreflang``)."""
+
+PSEUDO = "en-XA"
+"""The pseudo-locale: accepted from ``?lang=`` and the cookie, never offered or negotiated."""
+
+COOKIE = "zzv_lang"
+
+_RTL = frozenset({"ar"})
+
+
+def known(tag: str | None) -> str | None:
+    """``tag`` as one of :data:`LANGUAGES` (or :data:`PSEUDO`), matched without regard to
+    case or ``-``/``_``; None when it is not one.
+
+    >>> known("pt_br"), known("EN"), known("en-xa"), known("xx")
+    ('pt-BR', 'en', 'en-XA', None)
+    """
+    if not tag:
+        return None
+    wanted = tag.strip().replace("_", "-").lower()
+    for code in (*LANGUAGES, PSEUDO):
+        if code.lower() == wanted:
+            return code
+    return None
+
+
+def parse_accept_language(header: str) -> list[str]:
+    """The tags of an ``Accept-Language`` header, most wanted first (by quality value,
+    then order); tags with ``q=0`` and malformed entries are dropped.
+
+    >>> parse_accept_language("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5")
+    ['fr-CH', 'fr', 'en', 'de', '*']
+    >>> parse_accept_language("de;q=0, es;q=oops, ja;q=0.3, pt-BR")
+    ['pt-BR', 'ja']
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip()
+        if not tag or not re.fullmatch(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*|\*", tag):
+            continue
+        quality = 1.0
+        params = params.strip()
+        if params:
+            name, _, value = params.partition("=")
+            if name.strip().lower() != "q":
+                continue
+            try:
+                quality = float(value)
+            except ValueError:
+                continue
+        if quality > 0:
+            ranked.append((-quality, position, tag))
+    return [tag for _, _, tag in sorted(ranked)]
+
+
+def negotiate(accepted: Iterable[str]) -> str | None:
+    """The first of :data:`LANGUAGES` that the tags ``accepted`` (most wanted first) ask
+    for: an exact tag, else the same language in another region (``pt-PT`` finds
+    ``pt-BR``, ``es-MX`` finds ``es``); None if none does.
+
+    >>> negotiate(["es-MX", "en"]), negotiate(["pt-PT"]), negotiate(["nl", "de-AT"])
+    ('es', 'pt-BR', 'de')
+    >>> negotiate(["nl"]) is None
+    True
+    """
+    for tag in accepted:
+        exact = known(tag)
+        if exact is not None and exact != PSEUDO:
+            return exact
+        language = tag.split("-")[0].lower()
+        for code in LANGUAGES:
+            if code.split("-")[0].lower() == language:
+                return code
+    return None
+
+
+def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str) -> str:
+    """The language of one answer (see the module docstring for the order).
+
+    >>> choose(None, None, "ja,en;q=0.5"), choose("de", "fr", "ja"), choose(None, "fr", "ja")
+    ('ja', 'de', 'fr')
+    >>> choose("xx", None, "")
+    'en'
+    """
+    return (
+        known(query_lang)
+        or known(cookie_lang)
+        or negotiate(parse_accept_language(accept_language))
+        or DEFAULT
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """One language as the pages need it: its tag, its Babel locale and its direction."""
+
+    code: str
+    locale: Locale
+    rtl: bool
+
+    @property
+    def dir(self) -> str:
+        """``rtl`` or ``ltr``, for ``<html dir>``."""
+        return "rtl" if self.rtl else "ltr"
+
+
+@cache
+def language(code: str) -> Language:
+    """The :class:`Language` of a tag from :func:`choose`."""
+    babel_code = "en" if code == PSEUDO else code.replace("-", "_")
+    return Language(code, Locale.parse(babel_code), code.split("-")[0] in _RTL)
+
+
+_current: ContextVar[str] = ContextVar("zzv_language", default=DEFAULT)
+
+
+def current() -> Language:
+    """The language of the answer being made."""
+    return language(_current.get())
+
+
+def use(code: str) -> None:
+    """Make ``code`` the language of what the current task renders from now on."""
+    _current.set(code)
+
+
+def _catalog_path(code: str) -> Path:
+    return LOCALE_DIR / code.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def template_path() -> Path:
+    """The English template every catalog translates (``messages.pot``)."""
+    return LOCALE_DIR / f"{DOMAIN}.pot"
+
+
+def _compiled(catalog: Catalog) -> Translations:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+_PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def pseudo(text: str) -> str:
+    """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer),
+    placeholders kept as they are.
+
+    >>> pseudo("Lap %(laps)s of %(total)s!")
+    '[Laap %(laps)s oof %(total)s!]'
+    """
+    out: list[str] = []
+    last = 0
+    for match in _PLACEHOLDER.finditer(text):
+        out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last : match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last:]))
+    return "[" + "".join(out) + "]"
+
+
+def _pseudo_catalog() -> Catalog:
+    path = template_path()
+    source = Catalog()
+    if path.exists():
+        with path.open("rb") as pot:
+            source = read_po(pot)
+    catalog = Catalog(locale="en")
+    for message in source:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            catalog.add(message.id, pseudo(message.id))
+        else:
+            catalog.add(message.id, tuple(pseudo(part) for part in message.id))
+    return catalog
+
+
+@cache
+def translations(code: str) -> NullTranslations:
+    """The compiled catalog of ``code`` (English: the messages as written)."""
+    if code == PSEUDO:
+        return _compiled(_pseudo_catalog())
+    path = _catalog_path(code)
+    if code == DEFAULT or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=code.replace("-", "_"))
+    return _compiled(catalog)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the current language."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def _query_lang(scope: Scope) -> str | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+    return values[-1] if values else None
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return ""
+
+
+def _cookie_lang(scope: Scope) -> str | None:
+    raw = _header(scope, b"cookie")
+    if not raw:
+        return None
+    try:
+        jar = SimpleCookie(raw)
+    except Exception:  # a malformed Cookie header: as if there were none
+        return None
+    morsel = jar.get(COOKIE)
+    return morsel.value if morsel is not None else None
+
+
+class LanguageMiddleware:
+    """Chooses each request's language (:func:`choose`) and says the answer varies by it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Set the language for this request's task, and add ``Vary`` to its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        code = choose(_query_lang(scope), _cookie_lang(scope), _header(scope, b"accept-language"))
+        token = _current.set(code)
+        scope.setdefault("state", {})["language"] = code
+
+        async def send_varied(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.add_vary_header("Accept-Language")
+                headers.add_vary_header("Cookie")
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_varied)
+        finally:
+            _current.reset(token)

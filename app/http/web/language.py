@@ -1,0 +1,52 @@
+"""The language picker: a plain form on every page that keeps the choice in a cookie
+and sends the browser back where it was (post/redirect/get, no script needed)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse
+
+from app.http import i18n
+from app.http.deps import SettingsDep, is_https
+from app.http.errors import InvalidRequest
+
+router = APIRouter(include_in_schema=False)
+
+COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600
+
+
+class UnknownLanguage(InvalidRequest):
+    """The picker sent a language the site does not have (400)."""
+
+    status_code = 400
+    code = "unknown_language"
+    message = "That language is not one this site speaks."
+
+
+def _local_path(target: str | None) -> str:
+    """``target`` when it is a path on this site, else the start page: the picker must not
+    send a browser to another site."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@router.post("/language")
+async def pick_language(request: Request, settings: SettingsDep) -> RedirectResponse:
+    """Keep the picked language and go back to the page the picker was on."""
+    form = await request.form()
+    raw = form.get("lang")
+    code = i18n.known(raw if isinstance(raw, str) else None)
+    if code is None:
+        raise UnknownLanguage()
+    back = form.get("next")
+    response = RedirectResponse(_local_path(back if isinstance(back, str) else None), 303)
+    response.set_cookie(
+        i18n.COOKIE,
+        code,
+        path="/",
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
