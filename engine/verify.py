@@ -1,0 +1,231 @@
+"""Check a finished race's public record: its commitment, its deal and every move.
+
+A finished race's record (``GET /api/games/{id}/record``) carries the commitment it
+published when it started, and reveals its deal seed, the salt and every action in order.
+:func:`verify_record` recomputes the commitment (:func:`engine.fairness.commit`), deals
+the race again from the seed with the record's settings (:func:`engine.new_game`), plays
+every action through :meth:`engine.Game.apply` (the checked path: an illegal action means
+the record was changed), and compares the public events it tells, one by one, and the
+winner with the record's. It answers with a :class:`Verdict`: a code and its parameters,
+never a sentence (the app words them), and the deal card by card as far as the replay got.
+
+The record's fields read here: ``complete``, ``settings`` (``players``, ``variants``),
+``commitment``, ``deal_seed``, ``salt``, ``actions`` (``[{"seat", "action"}]``),
+``events`` and ``winner``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from engine.actions import Action, IllegalAction
+from engine.cards import Suit
+from engine.events import EventKind
+from engine.fairness import commit
+from engine.game import MAX_DECISIONS, Game, new_game
+from engine.variants import Variants
+
+__all__ = ["CODES", "RoundDeal", "Verdict", "verify_record"]
+
+Status = Literal["ok", "tampered", "refused"]
+
+CODES: Final[dict[str, Status]] = {
+    "ok": "ok",
+    # Refused: not a finished race's revealed record, so there is nothing to check.
+    "not_a_record": "refused",
+    "not_finished": "refused",
+    "no_commitment": "refused",
+    "not_revealed": "refused",
+    "bad_field": "refused",
+    # Tampered: the record contradicts itself or the rules.
+    "commitment_mismatch": "tampered",
+    "illegal_action": "tampered",
+    "wrong_seat": "tampered",
+    "too_many_actions": "tampered",
+    "actions_after_end": "tampered",
+    "race_not_over": "tampered",
+    "event_mismatch": "tampered",
+    "winner_mismatch": "tampered",
+}
+"""Every code a :class:`Verdict` may carry, with what it means for the record.
+
+Parameters by code: ``bad_field`` {field}; ``not_revealed`` {missing: [field, ...]};
+``commitment_mismatch`` {published, recomputed}; ``illegal_action`` {index, seat};
+``wrong_seat`` {index, seat, to_move}; ``too_many_actions`` {limit};
+``actions_after_end`` {index}; ``race_not_over`` {actions}; ``event_mismatch`` {index,
+replayed, recorded} (an event's JSON form, None where one side has no event there);
+``winner_mismatch`` {replayed, recorded}. Indexes count from 0.
+"""
+
+_REVEALED = ("deal_seed", "salt", "actions")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDeal:
+    """One round as dealt: who led its first trick, each seat's hand (in suit order) and
+    the cards put aside unseen (R18; empty without Larger Hands)."""
+
+    round: int
+    lead: int
+    hands: tuple[tuple[Suit, ...], ...]
+    set_aside: tuple[Suit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What checking a record found: ``code`` (a key of :data:`CODES`) and its
+    ``params``; and, once the record could be dealt, the ``deal`` round by round as far as
+    the replay went, the ``commitment`` recomputed and the ``actions`` replayed."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    deal: tuple[RoundDeal, ...] = ()
+    commitment: str | None = None
+    actions: int = 0
+    events: int = 0
+    winner: int | None = None
+
+    @property
+    def status(self) -> Status:
+        """``ok``, ``tampered`` (the record is wrong) or ``refused`` (nothing to check)."""
+        return CODES[self.code]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the record checks out in every respect."""
+        return self.code == "ok"
+
+
+def _refused(code: str, **params: Any) -> Verdict:
+    return Verdict(code, params)
+
+
+def _round_deal(game: Game) -> RoundDeal:
+    dealt = game.deal_event().data
+    return RoundDeal(
+        int(dealt["round"]),  # type: ignore[typeddict-item]
+        int(dealt["lead"]),  # type: ignore[typeddict-item]
+        tuple(tuple(hand) for hand in game.hands),
+        tuple(game.set_aside),
+    )
+
+
+def _read(record: object) -> tuple[Game, int, str, list[Any]] | Verdict:
+    """The game as dealt, the seed, the salt and the actions; or the refusal."""
+    if not isinstance(record, Mapping) or not isinstance(record.get("settings"), Mapping):
+        return _refused("not_a_record")
+    if record.get("complete") is not True:
+        return _refused("not_finished")
+    published = record.get("commitment")
+    if published is None:
+        return _refused("no_commitment")
+    missing = [name for name in _REVEALED if record.get(name) is None]
+    if missing:
+        return _refused("not_revealed", missing=missing)
+    seed, salt, actions = (record[name] for name in _REVEALED)
+    if not isinstance(published, str):
+        return _refused("bad_field", field="commitment")
+    if type(seed) is not int:
+        return _refused("bad_field", field="deal_seed")
+    if not isinstance(salt, str):
+        return _refused("bad_field", field="salt")
+    if not isinstance(actions, list):
+        return _refused("bad_field", field="actions")
+    if not isinstance(record.get("events"), list):
+        return _refused("bad_field", field="events")
+    settings = record["settings"]
+    try:
+        variants = Variants.from_dict(settings.get("variants") or {})
+        game = new_game(players=settings.get("players"), seed=seed, variants=variants)
+    except (TypeError, ValueError, AttributeError):
+        return _refused("bad_field", field="settings")
+    return game, seed, salt, actions
+
+
+def _action(entry: object) -> tuple[int, Action] | None:
+    """The seat and the action of one entry of ``actions``; None if it is not one."""
+    if not isinstance(entry, Mapping) or type(entry.get("seat")) is not int:
+        return None
+    try:
+        return entry["seat"], Action.from_dict(entry.get("action"))
+    except IllegalAction:
+        return None
+
+
+def verify_record(record: object) -> Verdict:
+    """Check ``record`` (a finished race's public record, parsed from JSON) as the module
+    doc says; the first discrepancy found is the verdict's code."""
+    read = _read(record)
+    if isinstance(read, Verdict):
+        return read
+    assert isinstance(record, Mapping)
+    game, seed, salt, actions = read
+    recorded: list[Any] = record["events"]
+    recomputed = commit(seed, salt)
+    deal = [_round_deal(game)]
+    replayed = [game.deal_event().to_dict()]
+    problem: tuple[str, dict[str, Any]] | None = None
+    if recomputed != record["commitment"]:
+        problem = (
+            "commitment_mismatch",
+            {"published": record["commitment"], "recomputed": recomputed},
+        )
+    played = 0
+    for index, entry in enumerate(actions):
+        if game.is_over:
+            problem = problem or ("actions_after_end", {"index": index})
+            break
+        if index >= MAX_DECISIONS:
+            problem = problem or ("too_many_actions", {"limit": MAX_DECISIONS})
+            break
+        parsed = _action(entry)
+        if parsed is None:
+            problem = problem or ("illegal_action", {"index": index, "seat": None})
+            break
+        seat, action = parsed
+        if seat != game.current_seat:
+            problem = problem or (
+                "wrong_seat",
+                {"index": index, "seat": seat, "to_move": game.current_seat},
+            )
+            break
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction:
+            problem = problem or ("illegal_action", {"index": index, "seat": seat})
+            break
+        played += 1
+        replayed.extend(event.to_dict() for event in events)
+        if any(event.kind is EventKind.ROUND_DEALT for event in events):
+            deal.append(_round_deal(game))
+    else:
+        if not game.is_over:
+            problem = problem or ("race_not_over", {"actions": played})
+    if problem is None:
+        problem = _first_difference(replayed, recorded)
+    if problem is None and record.get("winner") != game.winner:
+        problem = "winner_mismatch", {"replayed": game.winner, "recorded": record.get("winner")}
+    code, params = problem or ("ok", {})
+    return Verdict(
+        code,
+        params,
+        tuple(deal),
+        recomputed,
+        played,
+        len(replayed),
+        game.winner if game.is_over else None,
+    )
+
+
+def _first_difference(
+    replayed: list[Any], recorded: list[Any]
+) -> tuple[str, dict[str, Any]] | None:
+    """The first event where the replay and the record differ, as an ``event_mismatch``."""
+    for index in range(max(len(replayed), len(recorded))):
+        mine = replayed[index] if index < len(replayed) else None
+        theirs = recorded[index] if index < len(recorded) else None
+        if mine != theirs:
+            return "event_mismatch", {"index": index, "replayed": mine, "recorded": theirs}
+    return None
