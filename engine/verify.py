@@ -154,74 +154,87 @@ def _action(entry: object) -> tuple[int, Action] | None:
         return None
 
 
+Problem = tuple[str, dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Replay:
+    """What replaying a record's actions told: its events, the deal round by round, the
+    actions played, and the first problem met (None: none)."""
+
+    game: Game
+    events: list[Any]
+    deal: list[RoundDeal]
+    played: int = 0
+    problem: Problem | None = None
+
+
+def _replay(game: Game, actions: list[Any]) -> _Replay:
+    """Play ``actions`` from the deal through the checked path, to the first one refused."""
+    replay = _Replay(game, [game.deal_event().to_dict()], [_round_deal(game)])
+    for index, entry in enumerate(actions):
+        if game.is_over:
+            replay.problem = "actions_after_end", {"index": index}
+            return replay
+        if index >= MAX_DECISIONS:
+            replay.problem = "too_many_actions", {"limit": MAX_DECISIONS}
+            return replay
+        parsed = _action(entry)
+        if parsed is None:
+            replay.problem = "illegal_action", {"index": index, "seat": None}
+            return replay
+        seat, action = parsed
+        if seat != game.current_seat:
+            to_move = game.current_seat
+            replay.problem = "wrong_seat", {"index": index, "seat": seat, "to_move": to_move}
+            return replay
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction:
+            replay.problem = "illegal_action", {"index": index, "seat": seat}
+            return replay
+        replay.played += 1
+        replay.events.extend(event.to_dict() for event in events)
+        if any(event.kind is EventKind.ROUND_DEALT for event in events):
+            replay.deal.append(_round_deal(game))
+    if not game.is_over:
+        replay.problem = "race_not_over", {"actions": replay.played}
+    return replay
+
+
 def verify_record(record: object) -> Verdict:
     """Check ``record`` (a finished race's public record, parsed from JSON) as the module
-    doc says; the first discrepancy found is the verdict's code."""
+    doc says; the first discrepancy found is the verdict's code, in this order: the
+    commitment, the actions, the events, the winner."""
     read = _read(record)
     if isinstance(read, Verdict):
         return read
     assert isinstance(record, Mapping)
     game, seed, salt, actions = read
-    recorded: list[Any] = record["events"]
     recomputed = commit(seed, salt)
-    deal = [_round_deal(game)]
-    replayed = [game.deal_event().to_dict()]
-    problem: tuple[str, dict[str, Any]] | None = None
+    replay = _replay(game, actions)
+    problem: Problem | None = None
     if recomputed != record["commitment"]:
         problem = (
             "commitment_mismatch",
             {"published": record["commitment"], "recomputed": recomputed},
         )
-    played = 0
-    for index, entry in enumerate(actions):
-        if game.is_over:
-            problem = problem or ("actions_after_end", {"index": index})
-            break
-        if index >= MAX_DECISIONS:
-            problem = problem or ("too_many_actions", {"limit": MAX_DECISIONS})
-            break
-        parsed = _action(entry)
-        if parsed is None:
-            problem = problem or ("illegal_action", {"index": index, "seat": None})
-            break
-        seat, action = parsed
-        if seat != game.current_seat:
-            problem = problem or (
-                "wrong_seat",
-                {"index": index, "seat": seat, "to_move": game.current_seat},
-            )
-            break
-        try:
-            events = game.apply(action, seat=seat)
-        except IllegalAction:
-            problem = problem or ("illegal_action", {"index": index, "seat": seat})
-            break
-        played += 1
-        replayed.extend(event.to_dict() for event in events)
-        if any(event.kind is EventKind.ROUND_DEALT for event in events):
-            deal.append(_round_deal(game))
-    else:
-        if not game.is_over:
-            problem = problem or ("race_not_over", {"actions": played})
-    if problem is None:
-        problem = _first_difference(replayed, recorded)
+    problem = problem or replay.problem or _first_difference(replay.events, record["events"])
     if problem is None and record.get("winner") != game.winner:
         problem = "winner_mismatch", {"replayed": game.winner, "recorded": record.get("winner")}
     code, params = problem or ("ok", {})
     return Verdict(
         code,
         params,
-        tuple(deal),
+        tuple(replay.deal),
         recomputed,
-        played,
-        len(replayed),
+        replay.played,
+        len(replay.events),
         game.winner if game.is_over else None,
     )
 
 
-def _first_difference(
-    replayed: list[Any], recorded: list[Any]
-) -> tuple[str, dict[str, Any]] | None:
+def _first_difference(replayed: list[Any], recorded: list[Any]) -> Problem | None:
     """The first event where the replay and the record differ, as an ``event_mismatch``."""
     for index in range(max(len(replayed), len(recorded))):
         mine = replayed[index] if index < len(replayed) else None

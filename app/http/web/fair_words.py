@@ -46,18 +46,19 @@ def _move(index: Any) -> str:
     return f"move {int(index) + 1}"
 
 
-def _finding(verdict: Verdict) -> str:
-    """The sentence for the verdict's code, with its parameters."""
-    p = dict(verdict.params)
-    match verdict.code:
-        case "ok":
-            return (
-                "The commitment published when the race started is the SHA-256 of the "
-                f"revealed seed and salt; all {counted(verdict.actions, 'move')} are legal "
-                "with the cards dealt from that seed; replaying them tells the record's "
-                f"{counted(verdict.events, 'event')}, one by one, and its winner, "
-                f"{_who(verdict.winner)}."
-            )
+def _checked_out(verdict: Verdict) -> str:
+    return (
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        f"seed and salt; all {counted(verdict.actions, 'move')} are legal with the cards "
+        "dealt from that seed; replaying them tells the record's "
+        f"{counted(verdict.events, 'event')}, one by one, and its winner, "
+        f"{_who(verdict.winner)}."
+    )
+
+
+def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
+    """The sentence of a refusal: the record holds nothing to check."""
+    match code:
         case "not_a_record":
             return (
                 "That is not a race's record. Paste the JSON a finished race's record "
@@ -80,6 +81,12 @@ def _finding(verdict: Verdict) -> str:
             )
         case "bad_field":
             return f"The record's {p['field']} is not in the form a record gives it."
+    raise ValueError(f"No words for the verdict {code!r}.")
+
+
+def _tampered(code: str, p: dict[str, Any]) -> str:
+    """The sentence of a record that does not check out: where it first goes wrong."""
+    match code:
         case "commitment_mismatch":
             return (
                 f"The commitment published at the start, {p['published']}, is "
@@ -114,12 +121,16 @@ def _finding(verdict: Verdict) -> str:
                 f"The record names {_who(p['recorded'])} as the winner, but replaying the "
                 f"moves, {_who(p['replayed'])} wins."
             )
-    raise ValueError(f"No words for the verdict {verdict.code!r}.")
+    raise ValueError(f"No words for the verdict {code!r}.")
 
 
 def verdict_sentence(verdict: Verdict) -> str:
     """What the check found, as one or two sentences."""
-    return _finding(verdict)
+    if verdict.status == "ok":
+        return _checked_out(verdict)
+    if verdict.status == "refused":
+        return _nothing_to_check(verdict.code, dict(verdict.params))
+    return _tampered(verdict.code, dict(verdict.params))
 
 
 def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
