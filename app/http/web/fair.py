@@ -54,12 +54,12 @@ TWIN_TESTS: Final = (
     ),
     (
         "tests/engine/test_seat_view.py",
-        "test_the_twin_races_really_differ_in_their_face_down_cards",
+        "test_a_view_never_depends_on_cards_laid_face_down_during_play",
         "what a seat is shown is the same for two such deals, move after move",
     ),
     (
         "tests/api/test_hidden_information.py",
-        "test_twin_check_catches_a_leak",
+        "test_no_response_reveals_hidden_cards",
         "every answer the server gives during a race is the same, byte for byte, for such "
         "twin deals",
     ),
