@@ -16,6 +16,7 @@ The record's fields read here: ``complete``, ``settings`` (``players``, ``varian
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -220,8 +221,9 @@ def verify_record(record: object) -> Verdict:
             {"published": record["commitment"], "recomputed": recomputed},
         )
     problem = problem or replay.problem or _first_difference(replay.events, record["events"])
-    if problem is None and record.get("winner") != game.winner:
-        problem = "winner_mismatch", {"replayed": game.winner, "recorded": record.get("winner")}
+    recorded = record.get("winner")
+    if problem is None and (type(recorded) is not int or recorded != game.winner):
+        problem = "winner_mismatch", {"replayed": game.winner, "recorded": recorded}
     code, params = problem or ("ok", {})
     return Verdict(
         code,
@@ -234,11 +236,16 @@ def verify_record(record: object) -> Verdict:
     )
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=repr)
+
+
 def _first_difference(replayed: list[Any], recorded: list[Any]) -> Problem | None:
-    """The first event where the replay and the record differ, as an ``event_mismatch``."""
+    """The first event where the replay and the record differ, as an ``event_mismatch``
+    (compared as JSON, where ``true`` is not ``1``)."""
     for index in range(max(len(replayed), len(recorded))):
         mine = replayed[index] if index < len(replayed) else None
         theirs = recorded[index] if index < len(recorded) else None
-        if mine != theirs:
+        if _json(mine) != _json(theirs):
             return "event_mismatch", {"index": index, "replayed": mine, "recorded": theirs}
     return None

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from fair_kit import played_record
 from game_kit import VARIANT_COMBOS, variant_label
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import MAX_PLAYERS, MIN_PLAYERS, Variants, new_game
 from engine.fairness import commit
@@ -165,6 +167,12 @@ def test_a_changed_winner_is_found(record: dict[str, Any]) -> None:
         {"replayed": record["winner"], "recorded": other},
     )
     assert verify_record(changed(record, winner=None)).code == "winner_mismatch"
+    # Equal in Python, not in JSON: a reader would see another value.
+    assert verify_record(changed(record, winner=float(record["winner"]))).code == "winner_mismatch"
+    altered = copy.deepcopy(record)
+    event = next(e for e in altered["events"] if e["seat"] in (0, 1))
+    event["seat"] = bool(event["seat"])
+    assert verify_record(altered).code == "event_mismatch"
 
 
 def test_a_changed_setting_is_found(record: dict[str, Any]) -> None:
@@ -218,3 +226,35 @@ def test_unparseable_actions_are_illegal(record: dict[str, Any]) -> None:
 
 def test_every_code_is_a_known_status() -> None:
     assert set(CODES.values()) == {"ok", "tampered", "refused"}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+CHECKED = ("commitment", "deal_seed", "salt", "winner", "players", "variants", "action", "event")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(field=st.sampled_from(CHECKED), value=JSON, at=st.integers(0, 10_000))
+def test_any_value_in_a_checked_field_is_found_never_crashes(
+    record: dict[str, Any], field: str, value: Any, at: int
+) -> None:
+    """Whatever JSON replaces a field the check reads, the checker answers with a known
+    code, and never "ok" unless the value is the one it replaced."""
+    altered = copy.deepcopy(record)
+    if field in ("players", "variants"):
+        holder, key = altered["settings"], field
+    elif field in ("action", "event"):
+        holder, key = altered[f"{field}s"], at % len(altered[f"{field}s"])
+    else:
+        holder, key = altered, field
+    original = holder[key]
+    holder[key] = value
+    verdict = verify_record(altered)
+    assert verdict.code in CODES
+    if value != original or type(value) is not type(original):
+        assert not verdict.ok, (field, value)
