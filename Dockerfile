@@ -74,7 +74,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('ZZV_PORT', '8000') + '/healthz', timeout=4)"]
 
 # `zzv serve` runs uvicorn with the settings: ZZV_HOST/ZZV_PORT, ZZV_WORKERS (more than one
-# only with ZZV_REDIS_URL, README.md "Several workers"), the request bounds (header time and
+# only with ZZV_REDIS_URL, docs/operations.md), the request bounds (header time and
 # bytes, body time), proxy headers from FORWARDED_ALLOW_IPS and a 10 s graceful stop. The
 # exec form makes it PID 1, so `docker stop` (SIGTERM) reaches it: requests in flight get
 # up to 10 s (the default store has written every answered move already; a memory-only

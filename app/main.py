@@ -82,7 +82,7 @@ GZIP_MINIMUM_BYTES = 500
 GZIP_LEVEL = 3
 """zlib's level for answers where ISA-L's deflate is missing (``app.http.compression``): a
 table fragment comes out about a seventh larger than at the default 6, for less than half
-the CPU time (``docs/bench-moves.md``)."""
+the CPU time (``docs/benchmarks.md``)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check: ``(ready, detail)`` for the app; the detail is reported under the

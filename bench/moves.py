@@ -27,7 +27,7 @@ counted too. ``MONITOR`` over the warm-up splits them into sent and scripted. Se
 is utime+stime of the server process (its ``stat`` in ``/proc``) over the whole phase,
 divided by its moves. Then, with no server running, :mod:`bench.moves_replay` plays the
 same races with each build's engine and bots alone: their own share of the CPU. The aims
-are issue 18's; figures only, no verdict. ``docs/bench-moves.md`` tells the whole method.
+are issue 18's; figures only, no verdict. ``docs/benchmarks.md`` tells the method.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ default review budget), it
    no review running, then while ``--reviews`` reviews run at once, then with none again,
    and prints p50/p99 of each and how long the reviews took.
 
-Figures are printed, never asserted (docs/review.md lists measured ones).
+Figures are printed, never asserted (docs/benchmarks.md lists measured ones).
 """
 
 from __future__ import annotations

@@ -50,7 +50,5 @@ def describe() -> str:
     """
     compiled = compiled_modules()
     if not compiled:
-        return (
-            "engine build: pure Python (ZZV_MYPYC=1 builds the compiled one: README.md, Benchmarks)"
-        )
+        return "engine build: pure Python (ZZV_MYPYC=1 builds the compiled one: docs/benchmarks.md)"
     return f"engine build: mypyc-compiled {', '.join(compiled)}"

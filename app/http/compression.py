@@ -4,7 +4,7 @@ Every text answer is gzipped, and a table's answer is large (a 4-player fragment
 is about 31 KB of HTML), so deflate is a real part of a move's CPU. ISA-L's deflate (the
 ``isal`` package, Intel's storage acceleration library) writes the same gzip format any
 browser reads, several times faster than zlib at a size close to zlib's level 3
-(``docs/bench-moves.md``). Where ``isal`` cannot be imported, zlib does the work as before.
+(``docs/benchmarks.md``). Where ``isal`` cannot be imported, zlib does the work as before.
 """
 
 from __future__ import annotations

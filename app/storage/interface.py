@@ -1,9 +1,10 @@
 """The storage interface (:class:`GameStore`) and the small values it deals in.
 
-Routes never touch a store directly; :mod:`app.races.operations` does, through this
-interface, so the in-memory store (:mod:`app.storage.memory`, one process, optionally saved
-to a data directory: :mod:`app.storage.saved`) and the Redis store
-(:mod:`app.storage.redis_store`, shared by every worker) are interchangeable.
+Routes never touch a store directly; :mod:`app.races` does, through this interface, so the
+default store (:mod:`app.storage.sqlite`: memory written through to a SQLite file), the
+in-memory store (:mod:`app.storage.memory`, one process, optionally saved to a data
+directory: :mod:`app.storage.saved`) and the Redis store (:mod:`app.storage.redis_store`,
+shared by every worker) are interchangeable.
 
 A store keeps *records*: any object with an ``id``, a small :class:`RecordHead` and a
 ``to_dict()`` (the races of :mod:`app.races.record`). It does not import the races: a
@@ -156,8 +157,8 @@ class GameStore(Protocol[R]):
     """The storage interface :mod:`app.races` goes through; every method may raise
     :class:`StoreUnavailable`.
 
-    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``), four
-    for upkeep (``open``, ``close``, ``sweep``, ``count``, and ``ping``), and three for
+    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``), five
+    for upkeep (``open``, ``close``, ``sweep``, ``count``, ``ping``), and three for
     named slots that point at a race (``slot``, ``hold_slot``, ``free_slot``: the open
     "Race strangers" race of each size). Every store hands out copies: what a request
     changes is stored only by :meth:`save`.

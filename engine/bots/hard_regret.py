@@ -11,8 +11,8 @@ Both the bot's search and the reference come with 1 opponent model (every other 
 plays as the normal bot) or all of :data:`~engine.bots.search.OPPONENT_MODELS` cycled
 over worlds, so the table shows what a search costs when its model of the others is
 right and when it is not. A sound search gives up less as its budget grows. The budgets
-are rollout counts, so the figures do not depend on the machine; docs/bots.md says which
-counts stood for 200 and 400 ms when they were measured.
+are rollout counts, so the figures do not depend on the machine; ``python -m
+engine.bots.bench`` tells how many fit in 200 ms of CPU on a given machine.
 """
 
 from __future__ import annotations

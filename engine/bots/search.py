@@ -70,8 +70,7 @@ DEFAULT_NOISE = 0.15
 in the rollouts. At 0 every sampled world has the other seats play exactly as the normal
 bot would, and the search learns to exploit that one player, the more surely the more
 budget it has; much more noise makes a plan that ignores what the opponents actually
-hold. The tournaments that chose this value are in docs/bots.md ("Why 400 ms played
-worse than 200 ms, and what changed")."""
+hold. Measured in docs/bots.md ("The hard bot")."""
 DEFAULT_HARD_NOISE: float | None = None
 """Softmax temperature at which the search models the seats it is told are hard bots
 (``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best

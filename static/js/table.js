@@ -31,7 +31,9 @@
   var WINNER_MS = 1100;     // the finished trick, winner marked, before the next card lands
   var HOLD_MS = 1600;       // the finished trick when no card follows it
   var THINK_MS = 300;       // a reply slower than this shows "Bots are thinking…"
-  var SPEEDS = { slow: 1.8, normal: 1, fast: 0.4 };
+  // "normal" keeps a turn's median wait near one second (a whole race's waits are measured
+  // by tests/web/test_reveal_wait.py); a tap or Escape ends any reveal at once.
+  var SPEEDS = { slow: 1, normal: 0.3, fast: 0.15 };
   var SPEED_KEY = "zzv.revealSpeed";
   var PLAY_KINDS = ["card_played", "tuned_up", "zero_five_played"];
   var END_KINDS = ["trick_won", "trick_all_tuned_up"];
@@ -420,6 +422,7 @@
     form.classList.toggle("is-waiting", on);
     form.querySelectorAll('input[name="choice"]').forEach(function (input) { input.disabled = on; });
     form.setAttribute("aria-busy", on ? "true" : "false");
+    table.classList.toggle("is-revealing", on);
   }
 
   function showStep(plan, step, table) {
@@ -535,6 +538,8 @@
     }
     tidyLog(table);
     var queue = plan.steps.slice();
+    plan.queue = queue;
+    plan.table = table;
     var next = function () {
       revealTimer = null;
       var step = queue.shift();
@@ -551,6 +556,30 @@
     };
     revealTimer = setTimeout(next, RESULT_MS * factor);
   }
+
+  /* A tap on the table or Escape while the cards are still landing: show the rest at
+     once. The tap is spent on that (it picks no card), so nothing is chosen unseen. */
+  function skipReveal() {
+    var plan = revealing;
+    if (!plan || !plan.queue) { return false; }
+    stopReveal();
+    while (plan.queue.length) { showStep(plan, plan.queue.shift(), plan.table); }
+    finishReveal(plan, plan.table);
+    return true;
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!revealing || !event.target || !event.target.closest) { return; }
+    if (!event.target.closest("#table") || event.target.closest("[data-reveal-speed]")) { return; }
+    if (skipReveal()) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && revealing && skipReveal()) { event.preventDefault(); }
+  }, true);
 
   /* The position the replaced table showed, kept as htmx swaps in the next one: how many
      events it had on screen (fewer while its own reveal was still running) and copies of

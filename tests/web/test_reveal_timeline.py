@@ -6,7 +6,8 @@ Sampled before every paint during each reply's reveal (the "fast" speed, on a to
   race than the trick panel: each part carries the number of events it shows
   (``data-at``), the trick panel the number revealed so far (``data-shown-at``);
 - no card of the hand can be picked while the trick it answers still shows a card not yet
-  turned up: the choices are disabled, and a tap on a card then picks nothing;
+  turned up: the choices are disabled (a tap then ends the reveal and picks nothing:
+  tests/web/test_reveal_wait.py);
 - once the reveal is over everything shows the new table and the hand can be picked.
 """
 
@@ -34,13 +35,6 @@ RECORD_JS = """() => {
       const board = done && !done.hidden ? done : table.querySelector('.trick-now');
       const hidden = board ? board.querySelectorAll('.trick-slot.is-pending').length : 0;
       const choices = [...table.querySelectorAll('#move-form input[name=choice]')];
-      const label = table.querySelector('#move-form label.hand-card');
-      // A tap on a card now: it must pick nothing while a card is still hidden.
-      let picked = false;
-      if (hidden && label) {
-        label.click();
-        picked = choices.some(c => c.checked);
-      }
       window.__frames.push({
         header: Number(table.querySelector('.table-bar').dataset.at),
         strip: Number(table.querySelector('.track-strip').dataset.at),
@@ -48,7 +42,6 @@ RECORD_JS = """() => {
         total: Number(table.dataset.at),
         hidden,
         pickable: choices.some(c => !c.disabled),
-        picked,
         revealed: !!table.dataset.revealed,
       });
     }
@@ -93,7 +86,7 @@ def test_header_and_strip_follow_the_trick_and_the_hand_waits_for_face_up_cards(
             assert snap["strip"] <= snap["shown"], json.dumps(snap)
             if snap["hidden"]:
                 hidden_seen += 1
-                assert not snap["pickable"] and not snap["picked"], json.dumps(snap)
+                assert not snap["pickable"], json.dumps(snap)
         last = frames[-1]
         assert last["revealed"] and last["header"] == last["strip"] == last["total"]
         assert last["shown"] == last["total"]
