@@ -1,4 +1,5 @@
-"""The ``zzv`` command line: starts the web server, and backs up its SQLite files.
+"""The ``zzv`` command line: starts the web server, backs up its SQLite files, and checks
+a finished race's record (``zzv verify``, docs/fair-play.md).
 
 The friendly way to start the game on a laptop, and what the Docker image runs, with
 defaults taken from the ``ZZV_*`` settings so the command line and the environment never
@@ -8,6 +9,7 @@ disagree. Several workers are allowed only with the shared Redis store.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import socket
 import sys
@@ -21,7 +23,15 @@ from sse_starlette.sse import AppStatus
 from app.backup import BackupRefused, back_up
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
+from app.http.web.fair_words import (
+    HEADLINES,
+    event_details,
+    round_words,
+    scheme_words,
+    verdict_sentence,
+)
 from app.settings import Settings, get_settings
+from engine.verify import verify_record
 
 APP_IMPORT_PATH = "app.main:create_app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
@@ -34,6 +44,10 @@ before this window starts, so even Docker's default 10 s loses no answered move.
 
 STARTUP_FAILURE = 3
 """Exit status when the server could not start (uvicorn's own)."""
+
+VERIFY_EXIT = {"ok": 0, "tampered": 1, "refused": 2}
+"""``zzv verify``'s exit status by verdict: 0 the record checks out, 1 it does not (it was
+changed), 2 nothing to check (unreadable, or not a finished race's revealed record)."""
 
 log = logging.getLogger("zzv.app")
 
@@ -165,7 +179,25 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
+    _add_verify(commands)
     return parser
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``verify`` subcommand (``commands``: the parser's subparsers)."""
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished race's record: its commitment, its deal and every move",
+        description=(
+            "Check a finished race's public record (GET /api/games/RACE/record): recompute "
+            "the commitment it published at the start from the revealed seed and salt, deal "
+            "the race again from the seed, replay every move, and compare every event and "
+            "the winner. Prints the verdict and the deal card by card. Exit status: 0 it "
+            "checks out, 1 it does not, 2 nothing to check (unreadable input, or a record "
+            "that reveals no deal)."
+        ),
+    )
+    verify.add_argument("file", metavar="FILE", help="the record's JSON file, or - for stdin")
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:
@@ -241,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         serve(args.host, args.port, workers=args.workers, reload=args.reload)
     elif args.command == "backup":
         return run_backup(args.folder, get_settings())
+    elif args.command == "verify":
+        return run_verify(args.file)
     return 0
 
 
@@ -258,6 +292,35 @@ def run_backup(folder: Path, settings: Settings) -> int:
     if not done.copied and not done.elsewhere:
         print("Nothing to back up yet: no race has been saved.")
     return 0
+
+
+def run_verify(file: str) -> int:
+    """``zzv verify``: check the record in ``file`` (``-``: stdin), print the verdict and the
+    deal card by card; the status is :data:`VERIFY_EXIT`'s."""
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        record = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        print(f"zzv verify: cannot read a record from {file}: {exc}", file=sys.stderr)
+        return VERIFY_EXIT["refused"]
+    verdict = verify_record(record)
+    print(f"{HEADLINES[verdict.status]}. {verdict_sentence(verdict)}")
+    for label, event in event_details(verdict):
+        print(f"  {label}: {event}")
+    if verdict.commitment is not None:
+        text = scheme_words(record["deal_seed"], record["salt"])
+        print(f"\nsha256 of {text!r}:\n  {verdict.commitment}")
+        print(f"The commitment the race published at its start:\n  {record['commitment']}")
+    if verdict.deal:
+        print("\nThe deal, card by card (each hand as dealt, in suit order):")
+    for deal in verdict.deal:
+        words = round_words(deal)
+        print(f"\n{words.title}")
+        for seat, cards in words.hands:
+            print(f"  {seat}: {cards}")
+        if words.set_aside is not None:
+            print(f"  Put aside unseen: {words.set_aside}")
+    return VERIFY_EXIT[verdict.status]
 
 
 if __name__ == "__main__":

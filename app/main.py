@@ -45,6 +45,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.web import daily as web_daily
+from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
@@ -71,9 +72,11 @@ FEATURE_ROUTERS = (
     web_quick.router,
     web_takeback.router,
     web_daily.router,
+    web_fair.router,
     language.router,
 )
-"""Routers of features with a module of their own (take-backs, strangers, the daily deal)."""
+"""Routers of features with a module of their own (take-backs, strangers, the daily deal,
+the deal checker, the language picker)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
@@ -285,7 +288,11 @@ def create_app(
     app.add_middleware(HeadAsGetMiddleware)
     app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
     app.add_middleware(CsrfMiddleware, settings=settings)
-    app.add_middleware(BodySizeLimitMiddleware, settings=settings)
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        settings=settings,
+        larger={("POST", "/fair"): web_fair.RECORD_MAX_BYTES},
+    )
     app.add_middleware(TrustedHostsMiddleware, settings=settings)
     app.add_middleware(SecurityHeadersMiddleware, settings=settings)
     app.add_middleware(AccessLogMiddleware, settings=settings)

@@ -2,7 +2,8 @@
 
 * :class:`SecurityHeadersMiddleware` — CSP (``script-src 'self'``, no inline code), nosniff,
   ``frame-ancestors 'none'``, referrer policy, no caching of game data, HSTS over https;
-* :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413);
+* :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413), or over
+  the larger cap a route that takes whole records is given;
 * :class:`TrustedHostsMiddleware` — Starlette's trusted-host check on ``ZZV_ALLOWED_HOSTS``
   (400 for any other Host, so a DNS-rebinding page or a forged Host never gets a page or
   an invite link built on its name); the probes answer whatever the Host;
@@ -21,6 +22,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from limits import RateLimitItem, RateLimitItemPerSecond
@@ -119,20 +121,25 @@ class SecurityHeadersMiddleware:
 class BodySizeLimitMiddleware:
     """Answers 413 to a request body larger than the cap, declared or streamed."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app`` with a cap of ``settings.max_body_bytes``."""
+    def __init__(
+        self, app: ASGIApp, settings: Settings, larger: Mapping[tuple[str, str], int] | None = None
+    ) -> None:
+        """Wrap ``app`` with a cap of ``settings.max_body_bytes``, or ``larger`` ones by
+        (method, path)."""
         self.app = app
         self.limit = settings.max_body_bytes
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """ASGI entry point."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get((scope["method"], scope["path"]), self.limit)
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
             try:
-                too_big = int(declared) > self.limit
+                too_big = int(declared) > limit
             except ValueError:
                 too_big = True
             if too_big:
@@ -146,7 +153,7 @@ class BodySizeLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit and not rejected:
+                if received > limit and not rejected:
                     rejected = True
                     await _send_error(scope, receive, send, PayloadTooLarge())
                     return {"type": "http.disconnect"}

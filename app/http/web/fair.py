@@ -1,0 +1,191 @@
+"""``/fair``: how every deal can be checked, and a check of a finished race's record.
+
+``GET /fair`` explains the method (docs/fair-play.md); ``GET /fair?race=ID`` checks that
+race's public record (the live race's, else the one kept with the results);
+``POST /fair`` checks a record pasted or uploaded as a file (a plain form: the answer is
+the page with the verdict, no JavaScript needed). The check is :func:`engine.verify.
+verify_record`; its words are :mod:`app.http.web.fair_words`. A record that checks out
+answers 200; one that does not, or that holds nothing to check, a 4xx with the sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Final
+
+import anyio.to_thread
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import UploadFile
+
+from app.http.deps import GAME_ID_PATTERN, RacesDep
+from app.http.errors import RACE_STATUS
+from app.http.players import results_of
+from app.http.web.fair_words import (
+    HEADLINES,
+    RoundWords,
+    event_details,
+    round_words,
+    scheme_words,
+    seat_words,
+    verdict_sentence,
+)
+from app.http.web.templating import templates
+from app.races.errors import RaceError
+from engine.fairness import COMMITMENT_SCHEME
+from engine.verify import Verdict, verify_record
+
+router = APIRouter(include_in_schema=False)
+
+RECORD_MAX_BYTES: Final = 512 * 1024
+"""The largest body ``POST /fair`` takes (the site's other requests keep the smaller
+``max_body_bytes``): a long five-seat race's record, pretty-printed, with room to spare."""
+
+VERDICT_STATUS: Final = {"ok": 200, "tampered": 422, "refused": 422}
+"""The answer's status by verdict (a race not over yet: 409)."""
+
+TWIN_TESTS: Final = (
+    (
+        "tests/bots/test_bots_behaviour.py",
+        "test_cards_the_bot_cannot_see_do_not_change_its_move",
+        "a bot given two deals that differ only in cards it cannot see makes the same move",
+    ),
+    (
+        "tests/engine/test_seat_view.py",
+        "test_a_view_never_depends_on_cards_laid_face_down_during_play",
+        "what a seat is shown is the same for two such deals, move after move",
+    ),
+    (
+        "tests/api/test_hidden_information.py",
+        "test_no_response_reveals_hidden_cards",
+        "every answer the server gives during a race is the same, byte for byte, for such "
+        "twin deals",
+    ),
+)
+"""The tests the page cites for "bots see only their own seat": file, test, what it shows."""
+
+NOT_KEPT: Final = "No race with that id is kept on this server: check the id in its address."
+
+GONE: Final = "This race is no longer kept on this server; paste its record if you saved it."
+
+_RACE_ID = re.compile(GAME_ID_PATTERN)
+RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A finished check as the page shows it."""
+
+    status: str
+    headline: str
+    sentence: str
+    details: tuple[tuple[str, str], ...]
+    race: str | None
+    commitment: tuple[str, str, str] | None
+    """(published, the text hashed, its SHA-256) when the record revealed them."""
+    deal: tuple[RoundWords, ...]
+    winner: str | None
+
+
+def _check(record: Any, verdict: Verdict) -> Check:
+    commitment = None
+    if verdict.commitment is not None:
+        text = scheme_words(record["deal_seed"], record["salt"])
+        commitment = (str(record["commitment"]), text, verdict.commitment)
+    race = record.get("game_id") if isinstance(record, dict) else None
+    return Check(
+        verdict.status,
+        HEADLINES[verdict.status],
+        verdict_sentence(verdict),
+        event_details(verdict),
+        race if isinstance(race, str) else None,
+        commitment,
+        tuple(round_words(deal) for deal in verdict.deal),
+        None if verdict.winner is None else seat_words(verdict.winner),
+    )
+
+
+def _render(
+    request: Request,
+    status: int,
+    *,
+    check: Check | None = None,
+    error: str | None = None,
+    race: str = "",
+    pasted: str = "",
+) -> Response:
+    context = {
+        "active": "fair",
+        "check": check,
+        "error": error,
+        "race": race,
+        "pasted": pasted,
+        "scheme": COMMITMENT_SCHEME,
+        "twin_tests": TWIN_TESTS,
+    }
+    response = templates.TemplateResponse(request, "fair.html", context, status_code=status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def _verdict_page(
+    request: Request, record: Any, race: str = "", pasted: str = ""
+) -> Response:
+    verdict = await anyio.to_thread.run_sync(verify_record, record)
+    status = 409 if verdict.code == "not_finished" else VERDICT_STATUS[verdict.status]
+    return _render(request, status, check=_check(record, verdict), race=race, pasted=pasted)
+
+
+async def _public_record(request: Request, races: RacesDep, race: str) -> Any:
+    """The race's public record: the live race's, else the one kept with the results;
+    the refusal (a :class:`RaceError`) when there is neither."""
+    try:
+        async with races.open(race, None, spectator=True) as opened:
+            return opened.record()
+    except RaceError as exc:
+        kept = await results_of(request).finished_record(race)
+        return exc if kept is None else kept
+
+
+@router.get("/fair", response_class=HTMLResponse)
+async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -> Response:
+    """How deals are checked; with ``?race=ID``, that race's record checked."""
+    if race is None:
+        return _render(request, 200)
+    race = race.strip()
+    if not _RACE_ID.fullmatch(race):
+        message = "A race's id is the part of its address after /games/, letters and digits."
+        return _render(request, 422, error=message, race=race)
+    found = await _public_record(request, races, race)
+    if isinstance(found, RaceError):
+        message = NOT_KEPT if found.code == "not_found" else GONE
+        return _render(request, RACE_STATUS.get(found.code, 404), error=message, race=race)
+    return await _verdict_page(request, found, race=race)
+
+
+async def _pasted(request: Request) -> str:
+    """The record the form sent: the file chosen, else the text pasted."""
+    async with request.form(max_part_size=RECORD_MAX_BYTES) as form:
+        upload = form.get("record_file")
+        if isinstance(upload, UploadFile) and upload.filename:
+            data = await upload.read(RECORD_MAX_BYTES + 1)
+            return data.decode("utf-8", errors="replace")
+        text = form.get("record")
+        return text if isinstance(text, str) else ""
+
+
+@router.post("/fair", response_class=HTMLResponse)
+async def check_record(request: Request) -> Response:
+    """Check a finished race's record sent with the form (pasted, or as a file)."""
+    text = (await _pasted(request)).strip()
+    if not text:
+        message = "Paste a finished race's record, or choose its file, then press Check."
+        return _render(request, 422, error=message)
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        message = "That is not a race's record: a record is JSON, starting with {."
+        return _render(request, 422, error=message, pasted=text)
+    return await _verdict_page(request, record, pasted=text)

@@ -1,0 +1,251 @@
+"""Check a finished race's public record: its commitment, its deal and every move.
+
+A finished race's record (``GET /api/games/{id}/record``) carries the commitment it
+published when it started, and reveals its deal seed, the salt and every action in order.
+:func:`verify_record` recomputes the commitment (:func:`engine.fairness.commit`), deals
+the race again from the seed with the record's settings (:func:`engine.new_game`), plays
+every action through :meth:`engine.Game.apply` (the checked path: an illegal action means
+the record was changed), and compares the public events it tells, one by one, and the
+winner with the record's. It answers with a :class:`Verdict`: a code and its parameters,
+never a sentence (the app words them), and the deal card by card as far as the replay got.
+
+The record's fields read here: ``complete``, ``settings`` (``players``, ``variants``),
+``commitment``, ``deal_seed``, ``salt``, ``actions`` (``[{"seat", "action"}]``),
+``events`` and ``winner``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from engine.actions import Action, IllegalAction
+from engine.cards import Suit
+from engine.events import EventKind
+from engine.fairness import commit
+from engine.game import MAX_DECISIONS, Game, new_game
+from engine.variants import Variants
+
+__all__ = ["CODES", "RoundDeal", "Verdict", "verify_record"]
+
+Status = Literal["ok", "tampered", "refused"]
+
+CODES: Final[dict[str, Status]] = {
+    "ok": "ok",
+    # Refused: not a finished race's revealed record, so there is nothing to check.
+    "not_a_record": "refused",
+    "not_finished": "refused",
+    "no_commitment": "refused",
+    "not_revealed": "refused",
+    "bad_field": "refused",
+    # Tampered: the record contradicts itself or the rules.
+    "commitment_mismatch": "tampered",
+    "illegal_action": "tampered",
+    "wrong_seat": "tampered",
+    "too_many_actions": "tampered",
+    "actions_after_end": "tampered",
+    "race_not_over": "tampered",
+    "event_mismatch": "tampered",
+    "winner_mismatch": "tampered",
+}
+"""Every code a :class:`Verdict` may carry, with what it means for the record.
+
+Parameters by code: ``bad_field`` {field}; ``not_revealed`` {missing: [field, ...]};
+``commitment_mismatch`` {published, recomputed}; ``illegal_action`` {index, seat};
+``wrong_seat`` {index, seat, to_move}; ``too_many_actions`` {limit};
+``actions_after_end`` {index}; ``race_not_over`` {actions}; ``event_mismatch`` {index,
+replayed, recorded} (an event's JSON form, None where one side has no event there);
+``winner_mismatch`` {replayed, recorded}. Indexes count from 0.
+"""
+
+_REVEALED = ("deal_seed", "salt", "actions")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDeal:
+    """One round as dealt: who led its first trick, each seat's hand (in suit order) and
+    the cards put aside unseen (R18; empty without Larger Hands)."""
+
+    round: int
+    lead: int
+    hands: tuple[tuple[Suit, ...], ...]
+    set_aside: tuple[Suit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What checking a record found: ``code`` (a key of :data:`CODES`) and its
+    ``params``; and, once the record could be dealt, the ``deal`` round by round as far as
+    the replay went, the ``commitment`` recomputed and the ``actions`` replayed."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    deal: tuple[RoundDeal, ...] = ()
+    commitment: str | None = None
+    actions: int = 0
+    events: int = 0
+    winner: int | None = None
+
+    @property
+    def status(self) -> Status:
+        """``ok``, ``tampered`` (the record is wrong) or ``refused`` (nothing to check)."""
+        return CODES[self.code]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the record checks out in every respect."""
+        return self.code == "ok"
+
+
+def _refused(code: str, **params: Any) -> Verdict:
+    return Verdict(code, params)
+
+
+def _round_deal(game: Game) -> RoundDeal:
+    dealt = game.deal_event().data
+    return RoundDeal(
+        int(dealt["round"]),  # type: ignore[typeddict-item]
+        int(dealt["lead"]),  # type: ignore[typeddict-item]
+        tuple(tuple(hand) for hand in game.hands),
+        tuple(game.set_aside),
+    )
+
+
+def _read(record: object) -> tuple[Game, int, str, list[Any]] | Verdict:
+    """The game as dealt, the seed, the salt and the actions; or the refusal."""
+    if not isinstance(record, Mapping) or not isinstance(record.get("settings"), Mapping):
+        return _refused("not_a_record")
+    if record.get("complete") is not True:
+        return _refused("not_finished")
+    published = record.get("commitment")
+    if published is None:
+        return _refused("no_commitment")
+    missing = [name for name in _REVEALED if record.get(name) is None]
+    if missing:
+        return _refused("not_revealed", missing=missing)
+    seed, salt, actions = (record[name] for name in _REVEALED)
+    if not isinstance(published, str):
+        return _refused("bad_field", field="commitment")
+    if type(seed) is not int:
+        return _refused("bad_field", field="deal_seed")
+    if not isinstance(salt, str):
+        return _refused("bad_field", field="salt")
+    if not isinstance(actions, list):
+        return _refused("bad_field", field="actions")
+    if not isinstance(record.get("events"), list):
+        return _refused("bad_field", field="events")
+    settings = record["settings"]
+    try:
+        variants = Variants.from_dict(settings.get("variants") or {})
+        game = new_game(players=settings.get("players"), seed=seed, variants=variants)
+    except (TypeError, ValueError, AttributeError):
+        return _refused("bad_field", field="settings")
+    return game, seed, salt, actions
+
+
+def _action(entry: object) -> tuple[int, Action] | None:
+    """The seat and the action of one entry of ``actions``; None if it is not one."""
+    if not isinstance(entry, Mapping) or type(entry.get("seat")) is not int:
+        return None
+    try:
+        return entry["seat"], Action.from_dict(entry.get("action"))
+    except IllegalAction:
+        return None
+
+
+Problem = tuple[str, dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Replay:
+    """What replaying a record's actions told: its events, the deal round by round, the
+    actions played, and the first problem met (None: none)."""
+
+    game: Game
+    events: list[Any]
+    deal: list[RoundDeal]
+    played: int = 0
+    problem: Problem | None = None
+
+
+def _replay(game: Game, actions: list[Any]) -> _Replay:
+    """Play ``actions`` from the deal through the checked path, to the first one refused."""
+    replay = _Replay(game, [game.deal_event().to_dict()], [_round_deal(game)])
+    for index, entry in enumerate(actions):
+        if game.is_over:
+            replay.problem = "actions_after_end", {"index": index}
+            return replay
+        if index >= MAX_DECISIONS:
+            replay.problem = "too_many_actions", {"limit": MAX_DECISIONS}
+            return replay
+        parsed = _action(entry)
+        if parsed is None:
+            replay.problem = "illegal_action", {"index": index, "seat": None}
+            return replay
+        seat, action = parsed
+        if seat != game.current_seat:
+            to_move = game.current_seat
+            replay.problem = "wrong_seat", {"index": index, "seat": seat, "to_move": to_move}
+            return replay
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction:
+            replay.problem = "illegal_action", {"index": index, "seat": seat}
+            return replay
+        replay.played += 1
+        replay.events.extend(event.to_dict() for event in events)
+        if any(event.kind is EventKind.ROUND_DEALT for event in events):
+            replay.deal.append(_round_deal(game))
+    if not game.is_over:
+        replay.problem = "race_not_over", {"actions": replay.played}
+    return replay
+
+
+def verify_record(record: object) -> Verdict:
+    """Check ``record`` (a finished race's public record, parsed from JSON) as the module
+    doc says; the first discrepancy found is the verdict's code, in this order: the
+    commitment, the actions, the events, the winner."""
+    read = _read(record)
+    if isinstance(read, Verdict):
+        return read
+    assert isinstance(record, Mapping)
+    game, seed, salt, actions = read
+    recomputed = commit(seed, salt)
+    replay = _replay(game, actions)
+    problem: Problem | None = None
+    if recomputed != record["commitment"]:
+        problem = (
+            "commitment_mismatch",
+            {"published": record["commitment"], "recomputed": recomputed},
+        )
+    problem = problem or replay.problem or _first_difference(replay.events, record["events"])
+    recorded = record.get("winner")
+    if problem is None and (type(recorded) is not int or recorded != game.winner):
+        problem = "winner_mismatch", {"replayed": game.winner, "recorded": recorded}
+    code, params = problem or ("ok", {})
+    return Verdict(
+        code,
+        params,
+        tuple(replay.deal),
+        recomputed,
+        replay.played,
+        len(replay.events),
+        game.winner if game.is_over else None,
+    )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=repr)
+
+
+def _first_difference(replayed: list[Any], recorded: list[Any]) -> Problem | None:
+    """The first event where the replay and the record differ, as an ``event_mismatch``
+    (compared as JSON, where ``true`` is not ``1``)."""
+    for index in range(max(len(replayed), len(recorded))):
+        mine = replayed[index] if index < len(replayed) else None
+        theirs = recorded[index] if index < len(recorded) else None
+        if _json(mine) != _json(theirs):
+            return "event_mismatch", {"index": index, "replayed": mine, "recorded": theirs}
+    return None
