@@ -25,12 +25,12 @@ import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from app.races.errors import LobbyRefused
+from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
-from app.results.daily import DailyResults, DayBoard
+from app.results.daily import DailyResults, DayBoard, closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -170,23 +170,37 @@ def streak(days: set[str], today: str) -> int:
 async def start_replay(
     races: Races, day: str, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
-    """An ordinary race of a past ``day``'s deal (same settings, same cards; not on any
-    board). Raises :class:`ValueError` for today or a later day (its seed is secret)."""
-    if day >= utc_day(races.now()):
-        raise ValueError("Only a past day's deal can be raced again.")
+    """A practice race of a past ``day``'s deal (same settings, same cards; on no board
+    and in no rating). Raises :class:`ValueError` for a day whose counted attempts have not
+    closed yet (:func:`app.results.daily.closes_at`: its seed is still secret)."""
+    if not published(races, day):
+        raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await _daily(races).daily_key()
     seed = daily_seed(day, key)
     config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
-    return await races.create(
+    session, _ = await races.create(
         config, owner, player=player, engine_seed=daily_engine_seed(seed, key)
     )
+    return session, await _practice(races, session)
+
+
+def published(races: Races, day: str) -> bool:
+    """Whether ``day``'s seed and replay are public: once its counted attempts closed."""
+    return races.now() >= closes_at(day)
 
 
 async def past_seed(races: Races, day: str) -> int | None:
-    """The seed of ``day``'s deal once the day is over (None for today and later)."""
-    if day >= utc_day(races.now()):
+    """The seed of ``day``'s deal once published (:func:`published`), else None."""
+    if not published(races, day):
         return None
     return daily_seed(day, await _daily(races).daily_key())
+
+
+async def _practice(races: Races, session: GameSession) -> SessionState:
+    """Make the just-dealt ``session`` practice; its creator's state."""
+    async with races.open(session.id, session.token, write=True) as race:
+        race.mark_practice()
+        return race.state()
 
 
 def _daily(races: Races) -> DailyResults:
@@ -195,12 +209,18 @@ def _daily(races: Races) -> DailyResults:
     return DailyResults(races.results)
 
 
-async def start_daily(races: Races, player: int, owner: str, name: str | None = None) -> DailyStart:
-    """Deal today's daily race for the results' ``player`` (client ``owner``; seat name
-    ``name``): their counted attempt if they have none today, else practice.
+async def start_daily(
+    races: Races, player: int, owner: str, name: str | None = None, address: str | None = None
+) -> DailyStart:
+    """Deal today's daily race for the results' ``player`` (client ``owner``, from client
+    ``address``; seat name ``name``): their counted attempt if they have none today, else
+    practice once the counted attempt has ended.
 
-    Raises what :meth:`Races.create` raises, and :class:`LobbyRefused` for a name that
-    does not fit.
+    Raises what :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not
+    fit, :class:`DailyAttemptRunning` while the player's counted attempt still runs (no
+    practice copy of the deal before it ends), and :class:`DailyAddressFull` for a counted
+    attempt from an address that started its day's share
+    (:attr:`Settings.daily_attempts_per_address`).
     """
     daily = _daily(races)
     now = races.now()
@@ -208,7 +228,14 @@ async def start_daily(races: Races, player: int, owner: str, name: str | None = 
     key = await daily.daily_key()
     config = daily_config(day, key)
     assert config.seed is not None
-    counted = await daily.counted_attempt(day, player) is None
+    attempt = await daily.counted_attempt(day, player)
+    await _refuse_while_running(races, attempt)
+    where = None if address is None else await daily.address_digest(day, address)
+    counted = attempt is None
+    if counted and where is not None:
+        cap = races.settings.daily_attempts_per_address
+        if await daily.attempts_from(day, where) >= cap:
+            raise DailyAddressFull(cap)
     try:
         session, state = await races.create(
             config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
@@ -216,12 +243,23 @@ async def start_daily(races: Races, player: int, owner: str, name: str | None = 
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc
     if counted:
-        counted = await daily.claim(day, player, session.id, datetime.fromtimestamp(now, UTC))
+        at = datetime.fromtimestamp(now, UTC)
+        counted = await daily.claim(day, player, session.id, at, where)
+        if not counted:  # another request claimed the day meanwhile: it may still run
+            try:
+                await _refuse_while_running(races, await daily.counted_attempt(day, player))
+            except DailyAttemptRunning:
+                await races.store.wipe(session.id)
+                raise
     if not counted:
-        async with races.open(session.id, session.token, write=True) as race:
-            race.mark_practice()
-            state = race.state()
+        state = await _practice(races, session)
     return DailyStart(session, state, day, counted)
+
+
+async def _refuse_while_running(races: Races, attempt: str | None) -> None:
+    """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs."""
+    if attempt is not None and await races.running(attempt) is not None:
+        raise DailyAttemptRunning(attempt)
 
 
 __all__ = [
@@ -236,6 +274,7 @@ __all__ = [
     "daily_today",
     "day_before",
     "past_seed",
+    "published",
     "start_daily",
     "start_replay",
     "streak",

@@ -204,6 +204,10 @@ class GameStore(Protocol[R]):
     async def count(self) -> int:
         """Number of live races held."""
 
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` live races untouched for at least ``seconds``, least
+        recently used first (a look that moves no idle clock)."""
+
     async def ping(self) -> None:
         """Return if the store is reachable, else raise :class:`StoreUnavailable`."""
 

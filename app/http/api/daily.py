@@ -72,6 +72,7 @@ class BoardEntryOut(_Out):
     laps: int
     tricks: int = Field(description="Tricks won in the whole race.")
     gas: int = Field(description="Gas left at the end.")
+    left: bool = Field(description="The player left the race: placed last.")
 
 
 class BoardOut(_Out):
@@ -88,7 +89,8 @@ class BoardOut(_Out):
         "ranks (null without one, or when that player has none on this board)."
     )
     seed: int | None = Field(
-        description="The day's seed, once the day is over (null for today and later)."
+        description="The day's seed, once the day's counted races closed (null before: "
+        "docs/daily.md)."
     )
 
 
@@ -97,7 +99,7 @@ class BoardOut(_Out):
     status_code=201,
     response_model=DailyGame,
     summary="Race today's daily deal",
-    responses=name_responses(403, 413, 422, 429, 503),
+    responses=name_responses(403, 409, 413, 422, 429, 503),
 )
 async def race_daily(
     request: Request,
@@ -108,11 +110,15 @@ async def race_daily(
     """Deal today's (UTC) daily race: the same cards and settings for everyone.
 
     Your first daily race of the day is your counted attempt (`counted` true); any later
-    one that day is practice. Send your `X-Player-Token` so the attempt is yours.
+    one that day is practice, dealt only once the counted one has ended (409
+    `daily_attempt_running`, with its `game_id`, while it runs). Send your
+    `X-Player-Token` so the attempt is yours; without one you get a new player and its
+    `player_token`. One address starts a bounded number of counted attempts a day (429
+    `daily_address_full`).
     """
     body = body or DailyIn()
     player, player_token = await api_player(request)
-    started = await start_daily(races, player.id, client, body.name or player.shown_name)
+    started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
     out = {
         "game_id": started.session.id,
         "token": started.session.token,
@@ -163,6 +169,7 @@ def _entry(entry: BoardEntry) -> dict[str, Any]:
         "laps": entry.laps,
         "tricks": entry.tricks,
         "gas": entry.gas,
+        "left": entry.left,
     }
 
 

@@ -30,9 +30,15 @@ from app.races.daily import (
     start_daily,
     start_replay,
 )
-from app.races.errors import LobbyRefused, ServerFull, TooManyGames
+from app.races.errors import (
+    DailyAddressFull,
+    DailyAttemptRunning,
+    LobbyRefused,
+    ServerFull,
+    TooManyGames,
+)
 from app.races.unit import Races
-from app.results.daily import DailyResults
+from app.results.daily import CLOSE_AFTER, DailyResults
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
@@ -59,6 +65,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
         "yesterday_seed": await past_seed(races, yesterday),
+        "yesterday_closes": f"{CLOSE_AFTER.seconds // 3600:02d}:00",
     }
 
 
@@ -76,8 +83,9 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
     player, player_token = await browser_player(request)
     try:
-        started = await start_daily(races, player.id, client_key(request), player.shown_name)
-    except (ServerFull, TooManyGames, LobbyRefused) as exc:
+        client = client_key(request)
+        started = await start_daily(races, player.id, client, player.shown_name, client)
+    except (ServerFull, TooManyGames, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
@@ -86,7 +94,7 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
 
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
-    """Race a past day's deal again (an ordinary race with the same cards); 303 to it."""
+    """Race a past day's deal again (a practice race with the same cards); 303 to it."""
     form = await form_fields(request)
     raw = form.get("date")
     day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
@@ -95,7 +103,7 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
         date.fromisoformat(day)
         session, _ = await start_replay(races, day, client_key(request), player=player.id)
     except ValueError:
-        message = "Only a past day's deal can be raced again; pick one from a board."
+        message = "Only a past day's deal can be raced again, once its board closed."
         return await _page(request, races, settings, message, 422)
     except (ServerFull, TooManyGames) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])
