@@ -257,8 +257,10 @@ async def start_daily(
 
 
 async def _refuse_while_running(races: Races, attempt: str | None) -> None:
-    """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs."""
-    if attempt is not None and await races.running(attempt) is not None:
+    """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs and still
+    counts (a take-back made it practice: then nothing is left to rehearse for)."""
+    running = None if attempt is None else await races.running(attempt)
+    if attempt is not None and running is not None and not running.practice:
         raise DailyAttemptRunning(attempt)
 
 
