@@ -37,9 +37,8 @@ def play_past_first_trick(client: TestClient, race: dict[str, Any]) -> dict[str,
     state = race["state"]
     seen = list(state["events"])
     while not any(event["kind"] in TRICK_ENDS for event in seen):
-        response = move(
-            client, race["game_id"], race["token"], state["turn"], rng.choice(state["legal_actions"])
-        )
+        action = rng.choice(state["legal_actions"])
+        response = move(client, race["game_id"], race["token"], state["turn"], action)
         assert response.status_code == 200, response.text
         state = response.json()
         seen += state["events"]
@@ -72,7 +71,8 @@ def test_a_race_left_mid_way_counts_as_last(client: TestClient, clock: ManualClo
     assert entry["status"] == "left" and entry["place"] == 4 and not entry["practice"]
     # The rating moved exactly as a last place against the bots' places moves it.
     seats = client.portal.call(  # type: ignore[union-attr]
-        client.app.state.results.finished_seats, race["game_id"]  # type: ignore[attr-defined]
+        client.app.state.results.finished_seats,
+        race["game_id"],  # type: ignore[attr-defined]
     )
     assert [s.left for s in seats] == [True, False, False, False]
     places = [s.place for s in seats]
