@@ -81,6 +81,8 @@ def test_a_race_left_mid_way_counts_as_last(client: TestClient, clock: ManualClo
     assert entry["rating_before"] == display(Rating())
     assert entry["rating_after"] == display(expected) < entry["rating_before"]
     assert me["records"]["random"] == {"races": 1, "wins": 0, "streak": 0}
+    replay = client.get(f"/games/{race['game_id']}/replay")
+    assert replay.status_code == 200, replay.text
     # The other race never got past its first trick: aborted, with no result.
     other = client.get("/api/me", headers=player(busy["player_token"])).json()
     assert other["history"] == []
