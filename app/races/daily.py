@@ -9,13 +9,15 @@ day's seed races exactly that deal on this server (:func:`start_replay`). The se
 fixed:
 :data:`DAILY_PLAYERS` racers, the person and :data:`DAILY_BOTS` bots, base rules
 (:data:`DAILY_VARIANTS`). The seed stays hidden in the race and its record (a finished
-attempt must not let anyone practise today's cards); yesterday's board shows it.
+attempt must not let anyone practise today's cards); a day's board shows it once the day
+closed (:func:`published`).
 
 A player's first daily race of a day is their counted attempt (a row in the results,
 :class:`app.results.daily.DailyResults`, that no second request can also claim); every
-later one that day is practice from the start. The board ranks the counted attempts once
-finished (:data:`app.results.daily.BOARD_ORDER`). A take-back makes a counted attempt
-practice, and it then leaves the board.
+later one that day is practice from the start, and is dealt only once the counted attempt
+has ended. The board ranks the counted attempts once ended
+(:data:`app.results.daily.BOARD_ORDER`). A take-back makes a counted attempt practice, and
+it then leaves the board.
 """
 
 from __future__ import annotations
