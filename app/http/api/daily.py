@@ -14,7 +14,14 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.api.models import GameState, _In, _Out, error_responses, name_responses
+from app.http.api.models import (
+    ErrorOut,
+    GameState,
+    _In,
+    _Out,
+    error_responses,
+    name_responses,
+)
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
@@ -63,6 +70,12 @@ class DailyGame(_Out):
     )
 
 
+class DailyRunningOut(ErrorOut):
+    """409 `daily_attempt_running`: your counted attempt of today's deal still runs."""
+
+    game_id: str = Field(description="Your counted race: finish it with the token it gave.")
+
+
 class BoardEntryOut(_Out):
     """One counted result."""
 
@@ -99,7 +112,10 @@ class BoardOut(_Out):
     status_code=201,
     response_model=DailyGame,
     summary="Race today's daily deal",
-    responses=name_responses(403, 409, 413, 422, 429, 503),
+    responses={
+        **name_responses(403, 413, 422, 429, 503),
+        409: {"model": DailyRunningOut, "description": "Your counted attempt still runs."},
+    },
 )
 async def race_daily(
     request: Request,
