@@ -205,8 +205,9 @@ class GameStore(Protocol[R]):
         """Number of live races held."""
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
-        """The ids of up to ``limit`` live races untouched for at least ``seconds``, least
-        recently used first (a look that moves no idle clock)."""
+        """The ids of up to ``limit`` live races untouched for at least ``seconds``, the
+        longest untouched first as far as the store's index tells (a look that moves no idle
+        clock and drops nothing)."""
 
     async def ping(self) -> None:
         """Return if the store is reachable, else raise :class:`StoreUnavailable`."""
