@@ -71,6 +71,7 @@ def test_a_practice_copy_is_refused_while_the_counted_attempt_runs(
     assert sweep(client, clock) == 1
     [entry] = board(client)["entries"]
     assert entry["name"] == "Ada" and entry["place"] == 4 and entry["left"]
+    assert '<td>4 <small class="left-race">left</small></td>' in client.get("/daily").text
     practice = daily(client, token)
     assert not practice["counted"] and practice["state"]["practice"]
 
