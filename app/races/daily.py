@@ -235,9 +235,7 @@ async def start_daily(
     where = None if address is None else await daily.address_digest(day, address)
     counted = attempt is None
     if counted and where is not None:
-        cap = races.settings.daily_attempts_per_address
-        if await daily.attempts_from(day, where) >= cap:
-            raise DailyAddressFull(cap)
+        await _refuse_when_full(races, daily, day, where)
     try:
         session, state = await races.create(
             config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
@@ -258,6 +256,20 @@ async def start_daily(
     return DailyStart(session, state, day, counted)
 
 
+async def check_address(races: Races, address: str) -> None:
+    """Raise :class:`DailyAddressFull` when client ``address`` has started its share of
+    today's counted attempts (checked before a new player is made for one)."""
+    daily = _daily(races)
+    day = utc_day(races.now())
+    await _refuse_when_full(races, daily, day, await daily.address_digest(day, address))
+
+
+async def _refuse_when_full(races: Races, daily: DailyResults, day: str, where: str) -> None:
+    cap = races.settings.daily_attempts_per_address
+    if await daily.attempts_from(day, where) >= cap:
+        raise DailyAddressFull(cap)
+
+
 async def _refuse_while_running(races: Races, attempt: str | None) -> None:
     """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs and still
     counts (a take-back made it practice: then nothing is left to rehearse for)."""
@@ -272,6 +284,7 @@ __all__ = [
     "DAILY_VARIANTS",
     "DailyStart",
     "DailyToday",
+    "check_address",
     "daily_config",
     "daily_engine_seed",
     "daily_seed",

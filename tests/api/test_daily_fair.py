@@ -15,15 +15,23 @@ import pytest
 from app_kit import bearer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 from test_daily import DAY, NOON, TODAY, WallClock, board, daily, finish
 from test_daily import wall as wall  # the stopped wall clock, a fixture shared
 from test_leaving import sweep
 
 from app.races.daily import start_daily
+from app.results.models import Player
+from app.results.store import ResultsStore
 from app.storage.memory import ManualClock
 
 TOMORROW_0100 = NOON + DAY / 2 + 3600.0  # 01:00 UTC the next day: the day has not closed
 TOMORROW_0200 = NOON + DAY / 2 + 7200.0  # 02:00 UTC the next day: it closes
+
+
+async def player_count(results: ResultsStore) -> int:
+    async with results.unit() as session:
+        return int(await session.scalar(select(func.count()).select_from(Player)) or 0)
 
 
 def post_daily(client: TestClient, token: str | None = None) -> Any:
@@ -152,11 +160,13 @@ def test_the_per_address_limit(capped: TestClient) -> None:
     home = capped
     first = daily(home)
     daily(home)
+    results = home.app.state.results  # type: ignore[attr-defined]
+    made = home.portal.call(player_count, results)  # type: ignore[union-attr]
     full = post_daily(home)
     assert full.status_code == 429 and full.json()["code"] == "daily_address_full"
     assert "2 counted races" in full.json()["message"]
+    assert home.portal.call(player_count, results) == made  # type: ignore[union-attr]
     # Another address has its own count (the in-process client has one address).
-    results = home.app.state.results  # type: ignore[attr-defined]
     races = home.app.state.races  # type: ignore[attr-defined]
     someone, _ = home.portal.call(results.create_player)  # type: ignore[union-attr]
     start = functools.partial(start_daily, races, someone.id, "other", None, "192.0.2.7")

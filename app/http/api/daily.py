@@ -25,7 +25,7 @@ from app.http.api.models import (
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.races.daily import past_seed, start_daily, utc_day
+from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.previews import with_previews
 from app.results.daily import BoardEntry, DailyResults
 
@@ -133,6 +133,8 @@ async def race_daily(
     `daily_address_full`).
     """
     body = body or DailyIn()
+    if await known_api_player(request) is None:  # a refusal must make no player
+        await check_address(races, client)
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
     out = {

@@ -24,6 +24,7 @@ from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
+    check_address,
     daily_today,
     day_before,
     past_seed,
@@ -81,9 +82,11 @@ async def daily_page(request: Request, races: RacesDep, settings: SettingsDep) -
 @router.post("/daily")
 async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
-    player, player_token = await browser_player(request)
+    client = client_key(request)
     try:
-        client = client_key(request)
+        if await known_browser_player(request) is None:  # a refusal must make no player
+            await check_address(races, client)
+        player, player_token = await browser_player(request)
         started = await start_daily(races, player.id, client, player.shown_name, client)
     except (ServerFull, TooManyGames, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
