@@ -54,6 +54,7 @@ from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
+from app.races.idle import end_idle_races
 from app.races.operations import SessionStore
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
@@ -108,11 +109,15 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 
 async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> None:
-    """Drop expired games every ``interval`` seconds, and count the live ones for the
-    metrics gauge (``app.state.races_counted``)."""
+    """Every ``interval`` seconds end the rated races their people left idle
+    (:func:`end_idle_races`), drop expired games, and count the live ones for the metrics
+    gauge (``app.state.races_counted``)."""
     while True:
         await asyncio.sleep(interval)
         try:
+            left = await end_idle_races(app.state.races)
+            if left:
+                log.info("ended races their people left", extra={"left": left})
             dropped = await store.sweep()
             app.state.races_counted = await store.count()
         except StoreUnavailable:

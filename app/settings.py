@@ -68,6 +68,14 @@ class Settings(BaseSettings):
             "address cannot fill a small store."
         ),
     )
+    daily_attempts_per_address: int = Field(
+        30,
+        ge=1,
+        description=(
+            "Most counted attempts at one day's daily deal started from one client address "
+            "(docs/daily.md); the next is refused (429)."
+        ),
+    )
     data_dir: Path | None = Field(
         None,
         description=(

@@ -46,14 +46,15 @@ async def asgi_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def make_settings(**overrides: Any) -> Settings:
-    """Settings for tests: no rate limits, no caps on live races (every test client is one
-    address), no access log, a fixed seed key (so a seed always deals the same cards), and
-    an app built on them without a store of its own keeps its races in memory only (no
-    race file shared between tests), unless overridden."""
+    """Settings for tests: no rate limits, no caps on live races or on daily attempts
+    (every test client is one address), no access log, a fixed seed key (so a seed always
+    deals the same cards), and an app built on them without a store of its own keeps its
+    races in memory only (no race file shared between tests), unless overridden."""
     base: dict[str, Any] = {
         "rate_limit_enabled": False,
         "max_games_per_client": 100_000,
         "max_games_per_address": 100_000,
+        "daily_attempts_per_address": 100_000,
         "access_log": False,
         "seed_secret": "api-tests",
         "durable": False,

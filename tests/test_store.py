@@ -144,6 +144,23 @@ def test_sweep_drops_only_expired_games(run: Any) -> None:
     run(scenario, max_games=10, idle_expiry_seconds=100)
 
 
+def test_idle_ids_lists_the_races_untouched_for_long_enough(run: Any) -> None:
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for name in "abc":
+            await store.create(session(name), "client")
+            clock.now += 40
+        # a put at 5000, b at 5040, c at 5080; now 5120
+        assert await store.idle_ids(60) == ["a", "b"]
+        assert await store.idle_ids(60, limit=1) == ["a"]
+        assert await touch(store, "a") == 0  # a seat's read moves its idle clock
+        await store.fetch("b")  # a spectator's does not
+        assert await store.idle_ids(60) == ["b"]
+        assert sorted(await store.idle_ids(0)) == ["a", "b", "c"]
+        assert await store.count() == 3  # a look that drops nothing
+
+    run(scenario, max_games=10, idle_expiry_seconds=1000)
+
+
 def test_full_store_evicts_the_least_recently_used_idle_game(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for name in "abc":

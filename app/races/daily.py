@@ -9,13 +9,15 @@ day's seed races exactly that deal on this server (:func:`start_replay`). The se
 fixed:
 :data:`DAILY_PLAYERS` racers, the person and :data:`DAILY_BOTS` bots, base rules
 (:data:`DAILY_VARIANTS`). The seed stays hidden in the race and its record (a finished
-attempt must not let anyone practise today's cards); yesterday's board shows it.
+attempt must not let anyone practise today's cards); a day's board shows it once the day
+closed (:func:`published`).
 
 A player's first daily race of a day is their counted attempt (a row in the results,
 :class:`app.results.daily.DailyResults`, that no second request can also claim); every
-later one that day is practice from the start. The board ranks the counted attempts once
-finished (:data:`app.results.daily.BOARD_ORDER`). A take-back makes a counted attempt
-practice, and it then leaves the board.
+later one that day is practice from the start, and is dealt only once the counted attempt
+has ended. The board ranks the counted attempts once ended
+(:data:`app.results.daily.BOARD_ORDER`). A take-back makes a counted attempt practice, and
+it then leaves the board.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from app.races.errors import LobbyRefused
+from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
-from app.results.daily import DailyResults, DayBoard
+from app.results.daily import DailyResults, DayBoard, closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -170,23 +172,37 @@ def streak(days: set[str], today: str) -> int:
 async def start_replay(
     races: Races, day: str, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
-    """An ordinary race of a past ``day``'s deal (same settings, same cards; not on any
-    board). Raises :class:`ValueError` for today or a later day (its seed is secret)."""
-    if day >= utc_day(races.now()):
-        raise ValueError("Only a past day's deal can be raced again.")
+    """A practice race of a past ``day``'s deal (same settings, same cards; on no board
+    and in no rating). Raises :class:`ValueError` for a day whose counted attempts have not
+    closed yet (:func:`app.results.daily.closes_at`: its seed is still secret)."""
+    if not published(races, day):
+        raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await _daily(races).daily_key()
     seed = daily_seed(day, key)
     config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
-    return await races.create(
+    session, _ = await races.create(
         config, owner, player=player, engine_seed=daily_engine_seed(seed, key)
     )
+    return session, await _practice(races, session)
+
+
+def published(races: Races, day: str) -> bool:
+    """Whether ``day``'s seed and replay are public: once its counted attempts closed."""
+    return races.now() >= closes_at(day)
 
 
 async def past_seed(races: Races, day: str) -> int | None:
-    """The seed of ``day``'s deal once the day is over (None for today and later)."""
-    if day >= utc_day(races.now()):
+    """The seed of ``day``'s deal once published (:func:`published`), else None."""
+    if not published(races, day):
         return None
     return daily_seed(day, await _daily(races).daily_key())
+
+
+async def _practice(races: Races, session: GameSession) -> SessionState:
+    """Make the just-dealt ``session`` practice; its creator's state."""
+    async with races.open(session.id, session.token, write=True) as race:
+        race.mark_practice()
+        return race.state()
 
 
 def _daily(races: Races) -> DailyResults:
@@ -195,12 +211,18 @@ def _daily(races: Races) -> DailyResults:
     return DailyResults(races.results)
 
 
-async def start_daily(races: Races, player: int, owner: str, name: str | None = None) -> DailyStart:
-    """Deal today's daily race for the results' ``player`` (client ``owner``; seat name
-    ``name``): their counted attempt if they have none today, else practice.
+async def start_daily(
+    races: Races, player: int, owner: str, name: str | None = None, address: str | None = None
+) -> DailyStart:
+    """Deal today's daily race for the results' ``player`` (client ``owner``, from client
+    ``address``; seat name ``name``): their counted attempt if they have none today, else
+    practice once the counted attempt has ended.
 
-    Raises what :meth:`Races.create` raises, and :class:`LobbyRefused` for a name that
-    does not fit.
+    Raises what :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not
+    fit, :class:`DailyAttemptRunning` while the player's counted attempt still runs (no
+    practice copy of the deal before it ends), and :class:`DailyAddressFull` for a counted
+    attempt from an address that started its day's share
+    (:attr:`Settings.daily_attempts_per_address`).
     """
     daily = _daily(races)
     now = races.now()
@@ -208,7 +230,12 @@ async def start_daily(races: Races, player: int, owner: str, name: str | None = 
     key = await daily.daily_key()
     config = daily_config(day, key)
     assert config.seed is not None
-    counted = await daily.counted_attempt(day, player) is None
+    attempt = await daily.counted_attempt(day, player)
+    await _refuse_while_running(races, attempt)
+    where = None if address is None else await daily.address_digest(day, address)
+    counted = attempt is None
+    if counted and where is not None:
+        await _refuse_when_full(races, daily, day, where)
     try:
         session, state = await races.create(
             config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
@@ -216,12 +243,39 @@ async def start_daily(races: Races, player: int, owner: str, name: str | None = 
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc
     if counted:
-        counted = await daily.claim(day, player, session.id, datetime.fromtimestamp(now, UTC))
+        at = datetime.fromtimestamp(now, UTC)
+        counted = await daily.claim(day, player, session.id, at, where)
+        if not counted:  # another request claimed the day meanwhile: it may still run
+            try:
+                await _refuse_while_running(races, await daily.counted_attempt(day, player))
+            except DailyAttemptRunning:
+                await races.store.wipe(session.id)
+                raise
     if not counted:
-        async with races.open(session.id, session.token, write=True) as race:
-            race.mark_practice()
-            state = race.state()
+        state = await _practice(races, session)
     return DailyStart(session, state, day, counted)
+
+
+async def check_address(races: Races, address: str) -> None:
+    """Raise :class:`DailyAddressFull` when client ``address`` has started its share of
+    today's counted attempts (checked before a new player is made for one)."""
+    daily = _daily(races)
+    day = utc_day(races.now())
+    await _refuse_when_full(races, daily, day, await daily.address_digest(day, address))
+
+
+async def _refuse_when_full(races: Races, daily: DailyResults, day: str, where: str) -> None:
+    cap = races.settings.daily_attempts_per_address
+    if await daily.attempts_from(day, where) >= cap:
+        raise DailyAddressFull(cap)
+
+
+async def _refuse_while_running(races: Races, attempt: str | None) -> None:
+    """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs and still
+    counts (a take-back made it practice: then nothing is left to rehearse for)."""
+    running = None if attempt is None else await races.running(attempt)
+    if attempt is not None and running is not None and not running.practice:
+        raise DailyAttemptRunning(attempt)
 
 
 __all__ = [
@@ -230,12 +284,14 @@ __all__ = [
     "DAILY_VARIANTS",
     "DailyStart",
     "DailyToday",
+    "check_address",
     "daily_config",
     "daily_engine_seed",
     "daily_seed",
     "daily_today",
     "day_before",
     "past_seed",
+    "published",
     "start_daily",
     "start_replay",
     "streak",

@@ -205,3 +205,39 @@ class NotReviewed(RaceError):
 
     code = "decision_not_reviewed"
     message = "That decision is not in your finished review: review the race first."
+
+
+class DailyAttemptRunning(RaceError):
+    """The player's counted daily attempt of the day still runs: no practice copy of the
+    deal is dealt before it ends."""
+
+    code = "daily_attempt_running"
+    message = (
+        "Your counted race of today's deal is still running: finish it first (go back to it "
+        "from the daily page, or with the token its answer gave you). Practice races of "
+        "today's deal come after it."
+    )
+
+    def __init__(self, game_id: str) -> None:
+        """``game_id`` is the running counted attempt, to resume."""
+        super().__init__()
+        self.game_id = game_id
+
+    def body(self) -> dict[str, Any]:
+        """The refusal with the id of the race to resume."""
+        return {**super().body(), "game_id": self.game_id}
+
+
+class DailyAddressFull(RaceError):
+    """The client address has started its day's share of counted daily attempts."""
+
+    code = "daily_address_full"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the counted daily attempts one address may start a day."""
+        super().__init__(
+            f"{cap} counted races of today's deal were already started from your network "
+            "address today, the most one address may start. A new day's deal comes at "
+            "midnight UTC."
+        )
+        self.cap = cap

@@ -218,7 +218,7 @@ def seed_shown(session: GameSession) -> bool:
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
     """Apply a person's move (no bot moves; the turn was checked by the caller)."""
     game = session.game
-    if game.is_over:
+    if session.status == "over":  # a race ended because someone left is over too
         raise IllegalMove("The race is over; start a new one.")
     try:
         events = game.apply(action, seat=seat)

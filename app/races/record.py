@@ -175,6 +175,9 @@ class GameSession:
     """Finished reviews by seat (as a string, a JSON key): :mod:`app.races.review`."""
     par: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     """The hard bot's result in each person's seat on this deal, by seat, once computed."""
+    left: list[int] = field(default_factory=list)
+    """The seats whose person left a race that was ended for it (:mod:`app.races.leaving`):
+    such a race is over though its game is not."""
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
@@ -184,12 +187,13 @@ class GameSession:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
         not in a bots-only race (whose moves come one by one on its clock)."""
         lobby = self.lobby
-        return lobby.started and not lobby.paced and not lobby.is_person(seat)
+        started = lobby.started and not self.left
+        return started and not lobby.paced and not lobby.is_person(seat)
 
     @property
     def status(self) -> Status:
         """``waiting`` for people to join, ``playing``, or ``over``."""
-        if self.game.is_over:
+        if self.game.is_over or self.left:
             return "over"
         return "playing" if self.lobby.started else "waiting"
 
@@ -230,6 +234,7 @@ class GameSession:
             "moves": self.moves,
             "reviews": self.reviews,
             "par": self.par,
+            "left": self.left,
         }
 
     @classmethod
@@ -256,6 +261,7 @@ class GameSession:
             moves=list(data.get("moves", [])),
             reviews=dict(data.get("reviews") or {}),
             par=dict(data.get("par") or {}),
+            left=list(data.get("left") or []),
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import UTC, datetime
 
-from app.races import operations
+from app.races import leaving, operations
 from app.races.record import GameSession
 from app.results.ratings import places
 from app.results.store import Finish, SeatResult
@@ -19,18 +19,22 @@ from engine import EventKind
 
 
 def finish_of(session: GameSession, now: float) -> Finish | None:
-    """What the results keep of ``session``, finished at wall-clock ``now``; None while it
-    runs, or when no person known to the results sat in it (a bots-only race, or one of
-    people the results never met)."""
+    """What the results keep of ``session``, over at wall-clock ``now``; None while it
+    runs, when it was aborted before its first trick (:func:`leaving.aborted`), or when no
+    person known to the results sat in it (a bots-only race, or one of people the results
+    never met). People who left (:func:`leaving.leavers`) share the last place."""
     game = session.game
     lobby = session.lobby
-    if not game.is_over or not any(seat.player is not None for seat in lobby.seats):
+    if session.status != "over" or not any(seat.player is not None for seat in lobby.seats):
+        return None
+    if leaving.aborted(session):
         return None
     record = operations.game_record(session)
     tricks = Counter(
         event["seat"] for event in record["events"] if event["kind"] == EventKind.TRICK_WON.value
     )
-    finish = places(game.laps, game.gas, game.winner)
+    left = leaving.leavers(session, now)
+    finish = places(game.laps, game.gas, game.winner, left)
     seats = tuple(
         SeatResult(
             seat=seat.index,
@@ -41,6 +45,7 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
             gas=game.gas[seat.index],
             player_id=seat.player if seat.person else None,
             bot_level=None if seat.person else session.config.bots,
+            left=seat.index in left,
         )
         for seat in lobby.seats
     )

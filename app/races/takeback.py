@@ -55,7 +55,7 @@ def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
             "Take-backs are only for races against bots: other people race here, and their "
             "turns cannot be undone for them.",
         )
-    if session.game.is_over:
+    if session.status == "over":
         return TakebackRefused(
             "takeback_race_over", "The race is over, so nothing can be taken back. Race again!"
         )

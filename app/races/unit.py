@@ -23,7 +23,7 @@ import anyio.to_thread
 
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import operations, takeback
+from app.races import leaving, operations, takeback
 from app.races.errors import (
     GameExpired,
     GameLost,
@@ -183,6 +183,11 @@ class Race:
             self.session, start, seat, now=self.now, notice=self._notice()
         )
 
+    def end_left(self, seats: list[int]) -> None:
+        """End this race because the people at ``seats`` left (:func:`leaving.end_left`):
+        it is over, and they are placed last in its result."""
+        leaving.end_left(self._changing(), seats)
+
     def mark_practice(self) -> None:
         """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True
@@ -282,7 +287,7 @@ class Races:
         """The stored race ``game_id`` while it is not over, else None (a look that moves
         no idle clock and changes nothing)."""
         session = (await self.store.fetch(game_id)).record
-        return None if session is None or session.game.is_over else session
+        return None if session is None or session.status == "over" else session
 
     @contextlib.asynccontextmanager
     async def open(
@@ -316,7 +321,7 @@ class Races:
         async with self.store.lock(game_id, digest) as found:
             session = _opened(found, digest)
             race = Race(session, found.seat, now, True, self.runner, lease=found.lease)
-            race.over_at_open = session.game.is_over
+            race.over_at_open = session.status == "over"
             race.changed = await operations.settle(session, now, self.runner)
             try:
                 yield race
@@ -336,7 +341,7 @@ class Races:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
         await self.publish(race.id)
-        if not race.over_at_open and race.session.game.is_over:
+        if not race.over_at_open and race.session.status == "over":
             await self._record_finish(race)
 
     async def _record_finish(self, race: Race) -> None:

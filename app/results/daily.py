@@ -9,8 +9,10 @@ an attempt practice, and it then shows on no board), ranked by :data:`BOARD_ORDE
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import Row, Select, Subquery, func, or_, select
@@ -19,7 +21,10 @@ from sqlalchemy.exc import IntegrityError
 from app.results.models import DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore
 
-BOARD_ORDER = "place, then laps (more first), tricks won (more first), gas left (more first)"
+BOARD_ORDER = (
+    "place, then finished before left, laps (more first), tricks won (more first), "
+    "gas left (more first)"
+)
 """How the board ranks counted results (docs/daily.md); equal on all four share a rank."""
 
 DAILY_KEY = "daily_deal"
@@ -30,6 +35,21 @@ Columns = TypeVarTuple("Columns")
 
 BOARD_LIMIT = 100
 """Most entries a board lists."""
+
+CLOSE_AFTER = timedelta(hours=2)
+"""How long after its day ends a day's counted attempts close (docs/daily.md): one still
+running then counts as left, and only then are the day's seed and replay published."""
+
+
+def closes_at(day: str) -> float:
+    """When ``day``'s (``YYYY-MM-DD``) counted attempts close, in wall-clock seconds.
+
+    >>> closes_at("1970-01-01") == 86400 + 7200
+    True
+    """
+    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), UTC)
+    return (end + CLOSE_AFTER).timestamp()
+
 
 CODE_POINT_COLLATION = {"sqlite": "BINARY", "postgresql": "C"}
 """Per backend, the collation that orders text by code point, as Python orders ``str``: the
@@ -48,6 +68,8 @@ class BoardEntry:
     gas: int
     player_id: int
     game_id: str
+    left: bool = False
+    """The player left the race (docs/ratings.md): placed last."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +84,9 @@ class DayBoard:
     """The player's own counted result, wherever it ranks (None: not on the board)."""
 
 
-def board_key(entry: BoardEntry) -> tuple[int, int, int, int]:
+def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
     """The sort key of :data:`BOARD_ORDER` (smaller first)."""
-    return (entry.place, -entry.laps, -entry.tricks, -entry.gas)
+    return (entry.place, entry.left, -entry.laps, -entry.tricks, -entry.gas)
 
 
 class DailyResults:
@@ -86,6 +108,18 @@ class DailyResults:
             entry = await session.get(DailyEntry, (day, player_id))
             return None if entry is None else entry.game_id
 
+    async def address_digest(self, day: str, address: str) -> str:
+        """What the results keep of the client ``address`` a counted attempt on ``day``
+        came from: a digest under the daily key, so the table names no address."""
+        key = await self.daily_key()
+        return hmac.new(key, f"address:{day}:{address}".encode(), hashlib.sha256).hexdigest()
+
+    async def attempts_from(self, day: str, address: str) -> int:
+        """How many counted attempts on ``day`` came from ``address`` (its digest)."""
+        query = select(func.count()).where(DailyEntry.day == day, DailyEntry.address == address)
+        async with self.results.unit() as session:
+            return int(await session.scalar(query) or 0)
+
     async def days_raced(self, player_id: int, since: str) -> set[str]:
         """The days from ``since`` on (``YYYY-MM-DD``) on which the player made their counted
         attempt."""
@@ -95,13 +129,22 @@ class DailyResults:
         async with self.results.unit() as session:
             return set(await session.scalars(query))
 
-    async def claim(self, day: str, player_id: int, game_id: str, at: datetime) -> bool:
-        """Make ``game_id`` the player's counted attempt on ``day``; False (and nothing
-        written) when they already have one."""
+    async def claim(
+        self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
+    ) -> bool:
+        """Make ``game_id`` the player's counted attempt on ``day``, started from
+        ``address`` (a digest, :meth:`address_digest`); False (and nothing written) when
+        they already have one."""
         try:
             async with self.results.unit() as session:
                 session.add(
-                    DailyEntry(day=day, player_id=player_id, game_id=game_id, started_at=at)
+                    DailyEntry(
+                        day=day,
+                        player_id=player_id,
+                        game_id=game_id,
+                        started_at=at,
+                        address=address,
+                    )
                 )
         except IntegrityError:
             return False
@@ -145,6 +188,7 @@ class DailyResults:
         position on the board (names and game ids compared in ``collation``)."""
         order = (
             RaceResult.place,
+            RaceResult.left_race,
             RaceResult.laps.desc(),
             RaceResult.tricks.desc(),
             RaceResult.gas.desc(),
@@ -161,6 +205,7 @@ class DailyResults:
             RaceResult.gas,
             DailyEntry.player_id,
             RaceResult.game_id,
+            RaceResult.left_race,
         )
         return counted_on(columns, day).subquery()
 
@@ -181,8 +226,25 @@ def counted_on(query: Select[*Columns], day: str) -> Select[*Columns]:
 
 def _entry(row: Row[Any]) -> BoardEntry:
     return BoardEntry(
-        row.rank, row.name, row.place, row.laps, row.tricks, row.gas, row.player_id, row.game_id
+        row.rank,
+        row.name,
+        row.place,
+        row.laps,
+        row.tricks,
+        row.gas,
+        row.player_id,
+        row.game_id,
+        row.left_race,
     )
 
 
-__all__ = ["BOARD_ORDER", "BoardEntry", "DailyResults", "DayBoard", "board_key", "counted_on"]
+__all__ = [
+    "BOARD_ORDER",
+    "CLOSE_AFTER",
+    "BoardEntry",
+    "DailyResults",
+    "DayBoard",
+    "board_key",
+    "closes_at",
+    "counted_on",
+]

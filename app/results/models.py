@@ -9,7 +9,8 @@ edit of an old one.
 * ``finished_races``: one per race that ended with at least one person in it: settings,
   the practice flag, the public record (no hidden card is in it).
 * ``race_results``: one per seat of a finished race: a person's player id or the bot's
-  level, place, laps, tricks won, gas left, and the person's rating before and after.
+  level, place, laps, tricks won, gas left, whether the person left, and the person's
+  rating before and after.
 * ``server_keys``: secrets every worker must share (the player cookie's signing key).
 """
 
@@ -109,6 +110,8 @@ class RaceResult(Base):
     laps: Mapped[int] = mapped_column(Integer)
     tricks: Mapped[int] = mapped_column(Integer)
     gas: Mapped[int] = mapped_column(Integer)
+    left_race: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """The person stopped playing (docs/ratings.md, "Leaving is losing"): placed last."""
     mu_before: Mapped[float | None] = mapped_column(Float)
     sigma_before: Mapped[float | None] = mapped_column(Float)
     mu_after: Mapped[float | None] = mapped_column(Float)
@@ -142,6 +145,13 @@ class DailyEntry(Base):
     )
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    address: Mapped[str | None] = mapped_column(String(64))
+    """A keyed digest of the client address the attempt came from (never the address):
+    what the per-address daily limit counts."""
 
-    # A player's days (their streak) without reading every player's.
-    __table_args__ = (Index("ix_daily_entries_player_day", "player_id", "day"),)
+    # A player's days (their streak) without reading every player's; an address's
+    # attempts of a day without reading the day's.
+    __table_args__ = (
+        Index("ix_daily_entries_player_day", "player_id", "day"),
+        Index("ix_daily_entries_day_address", "day", "address"),
+    )

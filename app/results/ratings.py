@@ -14,7 +14,7 @@ friendlier scale; the leaderboard sorts on the same estimate.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -80,14 +80,22 @@ def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(float(team[0].mu), float(team[0].sigma)) for team in rated]
 
 
-def places(laps: Sequence[int], gas: Sequence[int], winner: int | None) -> list[int]:
-    """Each seat's place: the winner first, then by laps, then by gas left; seats equal on
-    all three share the better place (1, 2, 2, 4).
+def places(
+    laps: Sequence[int], gas: Sequence[int], winner: int | None, left: Collection[int] = ()
+) -> list[int]:
+    """Each seat's place: the winner first, then by laps, then by gas left, and the seats
+    in ``left`` (people who left, docs/ratings.md) after everyone else; seats equal on all
+    of it share the better place (1, 2, 2, 4).
 
     >>> places([2, 1, 1, 0], [0, 3, 3, 5], 0)
     [1, 2, 2, 4]
     >>> places([1, 2, 1], [4, 0, 2], 1)
     [2, 1, 3]
+    >>> places([1, 0, 1, 0], [2, 5, 3, 1], None, {2, 3})
+    [1, 2, 3, 3]
     """
-    keys = [(seat == winner, laps[seat], gas[seat]) for seat in range(len(laps))]
+    keys = [
+        (False, False, 0, 0) if seat in left else (True, seat == winner, laps[seat], gas[seat])
+        for seat in range(len(laps))
+    ]
     return [1 + sum(1 for other in keys if other > key) for key in keys]

@@ -88,6 +88,8 @@ class SeatResult:
     gas: int
     player_id: int | None = None
     bot_level: str | None = None
+    left: bool = False
+    """The person stopped playing and is placed last (docs/ratings.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,8 @@ class HistoryEntry:
     practice: bool
     rating_before: int | None
     rating_after: int | None
+    left: bool = False
+    """The player left this race (placed last)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +370,7 @@ class ResultsStore:
                     row.gas,
                     row.player_id,
                     row.bot_level,
+                    row.left_race,
                 )
                 for row in rows
             ]
@@ -556,6 +561,7 @@ def _result_row(
         "laps": seat.laps,
         "tricks": seat.tricks,
         "gas": seat.gas,
+        "left_race": seat.left,
         "mu_before": None if change is None else change[0].mu,
         "sigma_before": None if change is None else change[0].sigma,
         "mu_after": None if change is None else change[1].mu,
@@ -609,4 +615,5 @@ def _history_entry(race: FinishedRace, result: RaceResult) -> HistoryEntry:
         practice=race.practice,
         rating_before=before,
         rating_after=after,
+        left=result.left_race,
     )

@@ -239,6 +239,11 @@ class GameStore(Protocol[R]):
     async def count(self) -> int:
         """Number of live races held."""
 
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` live races untouched for at least ``seconds``, the
+        longest untouched first as far as the store's index tells (a look that moves no idle
+        clock and drops nothing)."""
+
     async def ping(self) -> None:
         """Return if the store is reachable, else raise :class:`StoreUnavailable`."""
 

@@ -265,6 +265,19 @@ class MemoryStore(Generic[R]):
         with self._mutex:
             return self._sweep_locked(now)
 
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` races untouched for ``seconds``, least recently used
+        first."""
+        now = self.clock()
+        found: list[str] = []
+        with self._mutex:
+            # Front of the dict = least recently used, so stop at the first fresh game.
+            for game_id, entry in self._games.items():
+                if now - entry.last_seen < seconds or len(found) >= limit:
+                    break
+                found.append(game_id)
+        return found
+
     def restore(self, game_id: str, data: bytes, owner: str) -> None:
         """Put back a saved race as if just used (loading after a restart; no caps).
         ``ValueError`` if ``data`` is not a race this store's loader reads."""

@@ -544,6 +544,22 @@ class RedisStore(Generic[R]):
             pipe.zrem(self.prefix + "lru", game_id)
             await pipe.execute()
 
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` races whose last use is ``seconds`` ago or more, least
+        recently saved first."""
+        since = self.clock() - seconds
+        async with _reachable("idle"):
+            ids = await self.redis.zrangebyscore(
+                self.prefix + "lru", "-inf", since, start=0, num=limit
+            )
+            names = [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+            # The set may lag behind a seat's reads (``seen``): those are not idle.
+            pipe = self.redis.pipeline(transaction=False)
+            for name in names:
+                pipe.hget(self._key("game", name), "seen")
+            seen = await pipe.execute()
+        return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= since]
+
     async def sweep(self) -> int:
         """Drop the races idle past the expiry, leaving their tombstones; their count."""
         async with _reachable("sweep"):

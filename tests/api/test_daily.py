@@ -92,6 +92,12 @@ def test_everyone_gets_the_same_deal_and_one_counted_attempt(
             assert ada["state"][key] == bob["state"][key], key
     assert len(ada["state"]["players"]) == 4
     assert ada["state"]["seats"][0]["name"] == "Ada"
+    # No practice copy of the deal while the counted attempt runs (it would be an oracle).
+    refused = client.post("/api/daily", json={}, headers={"X-Player-Token": ada["player_token"]})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "daily_attempt_running"
+    assert refused.json()["game_id"] == ada["game_id"]
+    finish(client, ada, random.Random(2))
     again = daily(client, ada["player_token"])
     assert not again["counted"] and again["state"]["practice"] is True
     assert again["player_token"] == ada["player_token"]
@@ -167,7 +173,7 @@ def test_a_new_day_deals_a_new_deal_and_yesterday_shows_its_seed(
     token = client.cookies.get(f"zzv_{game_id}")
     assert token
     state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
-    assert state["hand"] == first["state"]["hand"] and not state["practice"]
+    assert state["hand"] == first["state"]["hand"] and state["practice"]  # on no board
     record = client.get(f"/api/games/{game_id}/record", headers=bearer(token)).json()
     assert record["seed"] == yesterday["seed"]
     # Today's deal cannot be raced that way (its seed is secret).
@@ -195,7 +201,15 @@ def test_the_daily_page(client: TestClient, wall: WallClock) -> None:
     started = client.post("/daily")
     assert started.status_code == 303
     again = client.get("/daily").text
-    assert "Race it again (practice)" in again
+    assert 'id="daily-back"' in again
+    assert 'id="race-daily"' not in again
+    refused = client.post("/daily")
+    assert refused.status_code == 409 and "still running" in refused.text
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{game_id}")
+    state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+    finish(client, {"game_id": game_id, "token": token, "state": state}, random.Random(4))
+    assert "Race it again (practice)" in client.get("/daily").text
     practice = client.post("/daily")
     assert practice.status_code == 303
     table = client.get(practice.headers["location"]).text

@@ -129,3 +129,20 @@ def test_the_day_deals_the_same_cards_after_a_restart_and_on_every_worker(
     second = deployment.start()
     again = httpx.post(f"{second.url}/api/daily", json={}, timeout=60).json()
     assert again["counted"] and again["state"]["hand"] == hand
+
+
+def test_one_address_starts_a_bounded_number_of_counted_attempts(
+    deployment: Deployment,
+) -> None:
+    """``ZZV_DAILY_ATTEMPTS_PER_ADDRESS`` counted attempts a day from one address, counted in
+    the results database; the next new player from it is refused and deals nothing."""
+    deployment.env["ZZV_DAILY_ATTEMPTS_PER_ADDRESS"] = "2"
+    server = deployment.start()
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        for _ in range(2):
+            created = http.post("/api/daily", json={})
+            assert created.status_code == 201 and created.json()["counted"], created.text
+        full = http.post("/api/daily", json={})
+        assert full.status_code == 429, full.text
+        assert full.json()["code"] == "daily_address_full"
+        assert "hand" not in full.text

@@ -14,11 +14,18 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.api.models import GameState, _In, _Out, error_responses, name_responses
+from app.http.api.models import (
+    ErrorOut,
+    GameState,
+    _In,
+    _Out,
+    error_responses,
+    name_responses,
+)
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.races.daily import past_seed, start_daily, utc_day
+from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.previews import with_previews
 from app.results.daily import BoardEntry, DailyResults
 
@@ -63,6 +70,12 @@ class DailyGame(_Out):
     )
 
 
+class DailyRunningOut(ErrorOut):
+    """409 `daily_attempt_running`: your counted attempt of today's deal still runs."""
+
+    game_id: str = Field(description="Your counted race: finish it with the token it gave.")
+
+
 class BoardEntryOut(_Out):
     """One counted result."""
 
@@ -72,6 +85,7 @@ class BoardEntryOut(_Out):
     laps: int
     tricks: int = Field(description="Tricks won in the whole race.")
     gas: int = Field(description="Gas left at the end.")
+    left: bool = Field(description="The player left the race: placed last.")
 
 
 class BoardOut(_Out):
@@ -88,7 +102,8 @@ class BoardOut(_Out):
         "ranks (null without one, or when that player has none on this board)."
     )
     seed: int | None = Field(
-        description="The day's seed, once the day is over (null for today and later)."
+        description="The day's seed, once the day's counted races closed (null before: "
+        "docs/daily.md)."
     )
 
 
@@ -97,7 +112,10 @@ class BoardOut(_Out):
     status_code=201,
     response_model=DailyGame,
     summary="Race today's daily deal",
-    responses=name_responses(403, 413, 422, 429, 503),
+    responses={
+        **name_responses(403, 413, 422, 429, 503),
+        409: {"model": DailyRunningOut, "description": "Your counted attempt still runs."},
+    },
 )
 async def race_daily(
     request: Request,
@@ -108,11 +126,17 @@ async def race_daily(
     """Deal today's (UTC) daily race: the same cards and settings for everyone.
 
     Your first daily race of the day is your counted attempt (`counted` true); any later
-    one that day is practice. Send your `X-Player-Token` so the attempt is yours.
+    one that day is practice, dealt only once the counted one has ended (409
+    `daily_attempt_running`, with its `game_id`, while it runs). Send your
+    `X-Player-Token` so the attempt is yours; without one you get a new player and its
+    `player_token`. One address starts a bounded number of counted attempts a day (429
+    `daily_address_full`).
     """
     body = body or DailyIn()
+    if await known_api_player(request) is None:  # a refusal must make no player
+        await check_address(races, client)
     player, player_token = await api_player(request)
-    started = await start_daily(races, player.id, client, body.name or player.shown_name)
+    started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
     out = {
         "game_id": started.session.id,
         "token": started.session.token,
@@ -163,6 +187,7 @@ def _entry(entry: BoardEntry) -> dict[str, Any]:
         "laps": entry.laps,
         "tricks": entry.tricks,
         "gas": entry.gas,
+        "left": entry.left,
     }
 
 

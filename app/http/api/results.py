@@ -6,7 +6,7 @@ A player is named by ``X-Player-Token`` (:mod:`app.http.players`), never by a co
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
@@ -62,6 +62,9 @@ class HistoryOut(_Out):
     people: int
     bots: BotLevel
     place: int = Field(description="Your place: 1 is first; equal results share a place.")
+    status: Literal["finished", "left"] = Field(
+        description="`left`: you stopped playing (docs/ratings.md), placed last."
+    )
     practice: bool
     rating_before: int | None = Field(description="Your shown rating before (null: practice).")
     rating_after: int | None
@@ -135,6 +138,7 @@ def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
         "people": entry.people,
         "bots": entry.bots,
         "place": entry.place,
+        "status": "left" if entry.left else "finished",
         "practice": entry.practice,
         "rating_before": entry.rating_before,
         "rating_after": entry.rating_after,

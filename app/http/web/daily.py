@@ -24,15 +24,16 @@ from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
+    check_address,
     daily_today,
     day_before,
     past_seed,
     start_daily,
     start_replay,
 )
-from app.races.errors import LobbyRefused, ServerFull
+from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, ServerFull
 from app.races.unit import Races
-from app.results.daily import DailyResults
+from app.results.daily import CLOSE_AFTER, DailyResults
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
@@ -59,6 +60,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
         "yesterday_seed": await past_seed(races, yesterday),
+        "yesterday_closes": f"{CLOSE_AFTER.seconds // 3600:02d}:00",
     }
 
 
@@ -74,10 +76,14 @@ async def daily_page(request: Request, races: RacesDep, settings: SettingsDep) -
 @router.post("/daily")
 async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
-    player, player_token = await browser_player(request)
+    client = client_key(request)
     try:
-        started = await start_daily(races, player.id, client_key(request), player.shown_name)
-    except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
+        if await known_browser_player(request) is None:  # a refusal must make no player
+            await check_address(races, client)
+        player, player_token = await browser_player(request)
+        started = await start_daily(races, player.id, client, player.shown_name, client)
+    # too_many_games: the error page, which lists the player's races to resume
+    except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS.get(exc.code, 422))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
@@ -86,7 +92,7 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
 
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
-    """Race a past day's deal again (an ordinary race with the same cards); 303 to it."""
+    """Race a past day's deal again (a practice race with the same cards); 303 to it."""
     form = await form_fields(request)
     raw = form.get("date")
     day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
@@ -95,7 +101,7 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
         date.fromisoformat(day)
         session, _ = await start_replay(races, day, client_key(request), player=player.id)
     except ValueError:
-        message = "Only a past day's deal can be raced again; pick one from a board."
+        message = "Only a past day's deal can be raced again, once its board closed."
         return await _page(request, races, settings, message, 422)
     except ServerFull as exc:
         return await _page(request, races, settings, exc.message, RACE_STATUS[exc.code])

@@ -56,8 +56,18 @@ def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
 
 
 def _result_words(entry: BoardEntry, whose: str) -> str:
+    """The figures of a result; one left counts as last (docs/ratings.md).
+
+    >>> _result_words(BoardEntry(3, "Ada", 4, 1, 2, 0, 1, "g", left=True), "your")
+    'left your race (4th), 1 lap, 2 tricks won, 0 gas left'
+    """
+    place = (
+        f"left {whose} race ({ordinal(entry.place)})"
+        if entry.left
+        else f"{ordinal(entry.place)} in {whose} race"
+    )
     return (
-        f"{ordinal(entry.place)} in {whose} race, {counted(entry.laps, 'lap')}, "
+        f"{place}, {counted(entry.laps, 'lap')}, "
         f"{counted(entry.tricks, 'trick')} won, {entry.gas} gas left"
     )
 

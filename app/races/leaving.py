@@ -1,0 +1,63 @@
+"""Leaving is losing (docs/ratings.md): a rated race a person stops playing counts as a
+finish in last place for them.
+
+A person has left a race when it was ended because they went idle (:func:`end_left`: the
+race is then over though its game is not, and :attr:`GameSession.left` names them), when
+their turn clock ran out on each of their last :data:`CLOCK_TURNS` turns of a finished race
+without them playing in between, or when the race is a daily attempt that ended after its
+day closed. A race ended before its first trick is aborted: it has no result at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.races.record import MOVE_KINDS, GameSession
+from app.results.daily import closes_at
+from engine import EventKind
+
+CLOCK_TURNS = 2
+"""Turns in a row, the race's last ones for that person, that the autopilot played."""
+
+_TRICK_ENDS = frozenset({EventKind.TRICK_WON.value, EventKind.TRICK_ALL_TUNED_UP.value})
+
+
+def end_left(session: GameSession, seats: Iterable[int]) -> None:
+    """End ``session`` because the people at ``seats`` left: it is over from now on
+    (no bot, clock or person moves in it again)."""
+    session.left = sorted(set(session.left) | set(seats))
+    session.lobby.deadline = None
+
+
+def aborted(session: GameSession) -> bool:
+    """Whether ``session`` ended before its first trick was over (it then has no result)."""
+    return not session.game.is_over and not any(
+        event["kind"] in _TRICK_ENDS for event in session.events.dicts()
+    )
+
+
+def leavers(session: GameSession, now: float) -> frozenset[int]:
+    """The seats whose person left ``session``, over at wall-clock ``now``."""
+    people = [seat.index for seat in session.lobby.seats if seat.person]
+    if session.config.daily is not None and now >= closes_at(session.config.daily):
+        return frozenset(people)
+    return frozenset(session.left) | {seat for seat in people if _clocked_out(session, seat)}
+
+
+def _clocked_out(session: GameSession, seat: int) -> bool:
+    """Whether the autopilot played ``seat``'s last :data:`CLOCK_TURNS` turns."""
+    prefix = f",{seat},"
+    own = [move[0] for move in session.moves if move[1:].startswith(prefix)]
+    last = own[-CLOCK_TURNS:]
+    return len(last) == CLOCK_TURNS and all(kind == MOVE_KINDS["autopilot"] for kind in last)
+
+
+def rated_with_people(session: GameSession) -> bool:
+    """Whether ``session`` is a running race that would rate a person the results know
+    (what an idle person must not walk away from without a result)."""
+    lobby = session.lobby
+    known = any(seat.person and seat.player is not None for seat in lobby.seats)
+    return session.status == "playing" and not session.practice and not lobby.paced and known
+
+
+__all__ = ["CLOCK_TURNS", "aborted", "end_left", "leavers", "rated_with_people"]

@@ -1,0 +1,36 @@
+"""A seat's "left" outcome (a person who stopped playing, placed last), and the address
+digest each counted daily attempt came from (the per-address daily limit).
+
+Revision ID: r0004
+Revises: r0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "r0004"
+down_revision: str | None = "r0003"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Add ``race_results.left_race`` and ``daily_entries.address`` (indexed with the day)."""
+    with op.batch_alter_table("race_results") as batch:
+        batch.add_column(
+            sa.Column("left_race", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
+    with op.batch_alter_table("daily_entries") as batch:
+        batch.add_column(sa.Column("address", sa.String(length=64), nullable=True))
+    op.create_index("ix_daily_entries_day_address", "daily_entries", ["day", "address"])
+
+
+def downgrade() -> None:
+    """Drop them."""
+    op.drop_index("ix_daily_entries_day_address", table_name="daily_entries")
+    with op.batch_alter_table("daily_entries") as batch:
+        batch.drop_column("address")
+    with op.batch_alter_table("race_results") as batch:
+        batch.drop_column("left_race")
