@@ -266,9 +266,8 @@ async def follow_game(
     responses=error_responses(401, 404, 410, 422),
 )
 async def get_record(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
-    """Settings and every public event; the seed too once the race is over.
-
-    Face-down cards never appear, not even after the end.
-    """
+    """Settings, every public event and the deal's commitment; once the race is over,
+    also its deal seed, salt and every action (docs/fair-play.md), so the deal can be
+    checked. While it runs, no face-down card and nothing that deals the cards appears."""
     async with races.open(seat.game_id, seat.token) as race:
         return _json(race.record())
