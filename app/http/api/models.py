@@ -76,7 +76,9 @@ class CreateGame(_In):
     bots: BotLevel | None = Field(None, description="Bot strength; the server default if null.")
     variants: VariantsIn = Field(default_factory=VariantsIn)
     seed: Annotated[int, Ge(0), Le(2**53), BeforeValidator(_whole_number)] | None = Field(
-        None, description="Replay a seed on this server; drawn at random when null."
+        None,
+        description="Replay a seed on this server (a race with a chosen seed is practice); "
+        "drawn at random when null.",
     )
     humans: WholeNumber = Field(
         1,
