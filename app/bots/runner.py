@@ -98,7 +98,7 @@ class BotTable(Protocol):
     """What the runner needs of a race (:class:`app.races.operations.GameSession` has it)."""
 
     game: Game
-    engine_seed: int
+    bot_key: int
     bot_decisions: int
     bot_budget_ms: int
 
@@ -116,9 +116,11 @@ class BotTable(Protocol):
         """Whether the bots play ``seat`` now (not a person's seat, the race has started)."""
 
 
-def bot_seed(engine_seed: int, seat: int, decision: int) -> int:
-    """Per-decision bot seed from (game seed, seat, decision number): reproducible, stateless."""
-    digest = hashlib.blake2b(f"{engine_seed}:{seat}:{decision}".encode(), digest_size=8).digest()
+def bot_seed(bot_key: int, seat: int, decision: int) -> int:
+    """Per-decision bot seed from (the race's bots' key, seat, decision number):
+    reproducible from the key, stateless. The key is the race's own secret, not its deal's
+    seed, so two races of one deal do not meet the same bots' moves."""
+    digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
@@ -165,7 +167,7 @@ def choose_bot_action(
 ) -> Action:
     """A decision taken in this thread: the light bots, and the benches' inline hard bot.
 
-    A fresh bot per decision, seeded from (game, seat, decision number), sees only its
+    A fresh bot per decision, seeded with ``seed`` (:func:`bot_seed`), sees only its
     seat's view; play is reproducible and nothing needs to be stored between turns.
     """
     options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
@@ -230,7 +232,7 @@ def run_bots_inline(table: BotTable) -> None:
         seat = _next_bot_seat(table)
         if seat is None:
             return
-        seed = bot_seed(table.engine_seed, seat, table.bot_decisions)
+        seed = bot_seed(table.bot_key, seat, table.bot_decisions)
         table.bot_decisions += 1
         started = time.perf_counter()
         try:
@@ -335,7 +337,7 @@ class BotRunner:
             seat = _next_bot_seat(table)
             if seat is None:
                 return
-            seed = bot_seed(table.engine_seed, seat, table.bot_decisions)
+            seed = bot_seed(table.bot_key, seat, table.bot_decisions)
             table.bot_decisions += 1
             try:
                 left = max(1, table.game.players - 1 - done)

@@ -220,6 +220,7 @@ RACE_STATUS: dict[str, int] = {
     "not_started": 409,
     "invite_used": 409,
     "race_started": 409,
+    "second_seat": 409,
     "not_creator": 403,
     "too_many_games": 429,
     "server_full": 503,

@@ -95,6 +95,18 @@ def daily_engine_seed(seed: int, key: bytes) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def daily_bot_key(seed: int, key: bytes) -> int:
+    """The bots' randomness in every race of the daily deal whose public seed is ``seed``:
+    the same for everyone (the board compares people against the same bots), and secret
+    like the deal itself.
+
+    >>> daily_bot_key(7, b"k") == daily_bot_key(7, b"k") != daily_bot_key(8, b"k")
+    True
+    """
+    digest = hmac.new(key, f"bots:{seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def daily_config(day: str, key: bytes) -> GameConfig:
     """The settings of ``day``'s daily race."""
     return GameConfig(
@@ -181,7 +193,11 @@ async def start_replay(
     seed = daily_seed(day, key)
     config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
     session, _ = await races.create(
-        config, owner, player=player, engine_seed=daily_engine_seed(seed, key)
+        config,
+        owner,
+        player=player,
+        engine_seed=daily_engine_seed(seed, key),
+        bot_key=daily_bot_key(seed, key),
     )
     return session, await _practice(races, session)
 
@@ -238,7 +254,12 @@ async def start_daily(
         await _refuse_when_full(races, daily, day, where)
     try:
         session, state = await races.create(
-            config, owner, name, player=player, engine_seed=daily_engine_seed(config.seed, key)
+            config,
+            owner,
+            name,
+            player=player,
+            engine_seed=daily_engine_seed(config.seed, key),
+            bot_key=daily_bot_key(config.seed, key),
         )
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc

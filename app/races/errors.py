@@ -103,13 +103,29 @@ class NotCreator(RaceError):
 
 
 class LobbyRefused(RaceError):
-    """A join the lobby refused: ``invite_used``, ``invite_not_found``, ``race_started``
-    or ``bad_name`` (the lobby's own code and sentence)."""
+    """A join the lobby refused: ``invite_used``, ``invite_not_found``, ``race_started``,
+    ``invalid_name`` (the lobby's own code and sentence) or ``second_seat``
+    (:class:`SecondSeat`)."""
 
     def __init__(self, code: str, message: str) -> None:
         """Take the lobby's code and sentence."""
         super().__init__(message)
         self.code = code
+
+
+class SecondSeat(LobbyRefused):
+    """A player who already sits in the race asked for another seat in it (a second quick
+    match request, their own invite): one player, one seat, one hand."""
+
+    code = "second_seat"
+    message = (
+        "You already have a seat in this race: one player takes one seat, so nobody sees "
+        "two hands. Go back to your seat, or open another race."
+    )
+
+    def __init__(self) -> None:
+        """The refusal's own code and sentence."""
+        super().__init__(self.code, self.message)
 
 
 class ServerFull(RaceError):

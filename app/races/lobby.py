@@ -197,6 +197,17 @@ class Lobby:
                 found = seat.index
         return found
 
+    def seat_of_player(self, player: int | None) -> int | None:
+        """The seat where the results' ``player`` sits, or None (also for no player).
+
+        >>> lobby = Lobby.create(3, 2, "d"); lobby.seats[0].player = 7
+        >>> lobby.seat_of_player(7), lobby.seat_of_player(8), lobby.seat_of_player(None)
+        (0, None, None)
+        """
+        if player is None:
+            return None
+        return next((s.index for s in self.seats if s.player == player), None)
+
     def seat_digests(self) -> tuple[str, ...]:
         """Each seat's token digest in seat order, "" where nobody sits (for the stores).
 

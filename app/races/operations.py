@@ -8,7 +8,8 @@
 * :func:`begin`, :func:`settle` start a race and make what is owed (pending bot turns,
   the turn clock's autopilot for a person whose time ran out, a bots-only race's paced
   moves); :func:`needs_lock` says whether reading a race would change it;
-* :func:`game_record` is the public record (settings, seed once over, every public event).
+* :func:`game_record` is the public record (settings, every public event, the deal's
+  commitment; the seed, the deal and every action once over).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from app.races.record import GameSession
 from app.storage.interface import GameStore
 from app.vocabulary import BotLevel
 from engine import Action, IllegalAction, Observation, observe, observe_public
+from engine.fairness import commit
 
 log = logging.getLogger("zzv.sessions")
 
@@ -182,14 +184,19 @@ async def play(
 
 
 def game_record(session: GameSession) -> dict[str, Any]:
-    """The public record: settings, every public event; the seed only once the race is over.
+    """The public record: settings, every public event and the deal's ``commitment``
+    (:func:`engine.fairness.commit`) from the start; once the race is over (as
+    :func:`seed_shown` says) also the seed, the ``deal_seed`` the cards were dealt from,
+    the commitment's ``salt`` and every action in order (``actions``), so anyone can check
+    the commitment and replay the race with ``engine.new_game``.
 
-    While the race runs the record is partial (``complete`` false, no seed) because a
-    server-drawn seed would let a player replay the game on this server and look ahead.
+    While the race runs the record is partial (``complete`` false, nothing that determines
+    a hidden card): a seed would let a player deal the cards again and look ahead.
     """
     game = session.game
     over = bool(game.is_over)
-    return {
+    salt = session.salt
+    record: dict[str, Any] = {
         "game_id": session.id,
         "complete": over,
         "settings": {
@@ -202,17 +209,26 @@ def game_record(session: GameSession) -> dict[str, Any]:
         "winner": game.winner if over else None,
         "turn": session.turn,
         "events": session.events.dicts(),
-        # The hard bot's result in each person's seat on this deal, once worked out.
-        **({"par": session.par} if over and session.par else {}),
+        "commitment": None if salt is None else commit(session.engine_seed, salt),
     }
+    if seed_shown(session):
+        committed = salt is not None
+        record["deal_seed"] = session.engine_seed if committed else None
+        record["salt"] = salt
+        record["actions"] = session.actions() if committed else None
+    # The hard bot's result in each person's seat on this deal, once worked out.
+    if over and session.par:
+        record["par"] = session.par
+    return record
 
 
 def seed_shown(session: GameSession) -> bool:
-    """Whether the race's seed may be shown: once over, or when its creator chose it; a
-    daily deal's never (a finished attempt must not let anyone practise the day's cards)."""
+    """Whether the race's seed (and what else dealt its cards) may be shown: once it is
+    over, never before, even to the creator who chose it; a daily deal's never (a finished
+    attempt must not let anyone practise the day's cards)."""
     if session.config.daily is not None:
         return False
-    return bool(session.game.is_over) or session.seed_chosen
+    return bool(session.game.is_over)
 
 
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
@@ -272,7 +288,7 @@ def _clock_moves(session: GameSession, now: float) -> bool:
         if seat is None or session.status != "playing" or not lobby.overdue(now):
             break
         level = session.config.bots if lobby.paced else AUTOPILOT_LEVEL
-        seed = bot_seed(session.engine_seed, seat, session.bot_decisions)
+        seed = bot_seed(session.bot_key, seat, session.bot_decisions)
         session.bot_decisions += 1
         action = choose_bot_action(level, game, seat, seed, budget_ms=session.bot_budget_ms)
         session.record_events(game.apply(action, seat=seat))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.races.errors import GameExpired, GameNotFound, LobbyRefused
+from app.races.errors import GameExpired, GameNotFound, LobbyRefused, SecondSeat
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
@@ -63,7 +63,9 @@ async def quick_race(
 
     Raises what :meth:`Races.create` raises when a new race is refused
     (:class:`~app.races.errors.ServerFull`, :class:`~app.races.errors.TooManyGames`) and
-    :class:`LobbyRefused` (``invalid_name``) for a name that does not fit.
+    :class:`LobbyRefused` (``invalid_name``) for a name that does not fit, and
+    :class:`~app.races.errors.SecondSeat` when ``player`` already waits in the open race
+    (then nothing changes: the race and its slot stay as they were).
     """
     store = races.store
     slot = slot_name(players)
@@ -117,6 +119,8 @@ async def _join(
             return QuickSeat(session, seat, token, race.state())
     except (GameNotFound, GameExpired):
         return None
+    except SecondSeat:
+        raise  # the player already waits in this race: refused, the race and slot as they were
     except LobbyRefused as exc:
         if exc.code == "invalid_name":
             raise

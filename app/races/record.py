@@ -37,7 +37,8 @@ class GameConfig:
     bots: BotLevel = "normal"
     variants: Variants = field(default_factory=Variants)
     seed: int | None = None
-    """The public seed; None asks the server to draw one."""
+    """The public seed; None asks the server to draw one. A race whose seed its creator
+    chose is practice (whoever knows the seed can deal its cards)."""
     people: int = 1
     """How many seats are people's: the creator and ``people - 1`` invited friends."""
     watch: bool = False
@@ -132,6 +133,16 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_bot_key() -> int:
+    """A fresh secret for a race's bots (64 random bits)."""
+    return secrets.randbits(64)
+
+
+def new_salt() -> str:
+    """A fresh secret salt for a deal's commitment (128 random bits, in hex)."""
+    return secrets.token_hex(16)
+
+
 def token_digest(token: str) -> str:
     """SHA-256 of a token: all the server keeps of it (stores never hold tokens)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -161,8 +172,9 @@ class GameSession:
     bot_decisions: int = 0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
     practice: bool = False
-    """A practice race (a take-back was used, or it was started from a reviewed position):
-    shown as such wherever results are, and never counted in ratings or daily boards."""
+    """A practice race (its seed was chosen, a take-back was used, or it was started from a
+    reviewed position): shown as such wherever results are, and never counted in ratings
+    or daily boards."""
     start: dict[str, Any] | None = field(default=None, repr=False)
     """The game as dealt (:meth:`engine.Game.to_dict`): with :attr:`moves`, the whole race
     from its first card (None for a race saved before take-backs existed)."""
@@ -178,10 +190,22 @@ class GameSession:
     left: list[int] = field(default_factory=list)
     """The seats whose person left a race that was ended for it (:mod:`app.races.leaving`):
     such a race is over though its game is not."""
+    bot_key: int = field(default_factory=new_bot_key, repr=False)
+    """The secret the bots' randomness comes from (:func:`app.bots.runner.bot_seed`):
+    drawn per race, so two races of one deal do not get the same bots' moves. Never shown."""
+    salt: str | None = field(default=None, repr=False)
+    """The secret salt of the deal's commitment (:func:`engine.fairness.commit`), shown
+    once the race is over; None for a race whose deal commits to nothing (the lesson)."""
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
         self.moves.append(pack_move(kind, seat, action))
+
+    def actions(self) -> list[dict[str, Any]]:
+        """Every applied action in order, as ``{"seat", "action"}`` (``Action.to_dict``):
+        with the deal seed, the whole race again. It names face-down cards."""
+        moves = (unpack_move(packed) for packed in self.moves)
+        return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
@@ -235,6 +259,8 @@ class GameSession:
             "reviews": self.reviews,
             "par": self.par,
             "left": self.left,
+            "bot_key": self.bot_key,
+            "salt": self.salt,
         }
 
     @classmethod
@@ -262,6 +288,9 @@ class GameSession:
             reviews=dict(data.get("reviews") or {}),
             par=dict(data.get("par") or {}),
             left=list(data.get("left") or []),
+            # A race saved before per-race keys seeded its bots from its engine seed.
+            bot_key=int(data.get("bot_key", data["engine_seed"])),
+            salt=data.get("salt"),
         )
 
 
@@ -282,19 +311,24 @@ def new_session(
     settings: Settings,
     creator_name: str | None = None,
     engine_seed: int | None = None,
+    bot_key: int | None = None,
 ) -> GameSession:
     """Deal a new race and seat its people and bots (not stored yet; no bot has played).
 
     The creator's token is in ``session.token``. ``engine_seed`` deals from a shuffle seed
     the caller derived itself (the daily deal's, from a key every worker shares) instead
-    of :func:`derive_engine_seed`'s.
+    of :func:`derive_engine_seed`'s. ``bot_key`` gives the bots a fixed key (a format
+    whose every race must meet the same bots, the daily) instead of a fresh secret one.
+    A race whose seed was chosen is practice, except the daily's (its seed is secret).
     """
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
     if engine_seed is None:
         engine_seed = derive_engine_seed(seed, settings)
-    if config.lesson:  # the lesson's deal is the same on every server, by design
-        engine_seed = lesson.LESSON_ENGINE_SEED
+    salt: str | None = new_salt()
+    if config.lesson:  # the lesson's deal and bots are the same on every server, by design
+        engine_seed = bot_key = lesson.LESSON_ENGINE_SEED
+        salt = None
         game = lesson.lesson_game()
     else:
         game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
@@ -321,7 +355,9 @@ def new_session(
         bot_budget_ms=settings.bot_time_budget_ms,
         start=game.to_dict(),
         token=token,
-        practice=config.lesson,
+        practice=config.lesson or (seed_chosen and config.daily is None),
+        bot_key=new_bot_key() if bot_key is None else bot_key,
+        salt=salt,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.
     session.record_events([game.deal_event()])

@@ -296,8 +296,8 @@ def _percent(value: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """What rebuilds a race: its table, its engine seed and its kept moves (picklable:
-    it crosses to a worker process)."""
+    """What rebuilds a race: its table, its engine seed, its kept moves and its bots' key
+    (picklable: it crosses to a worker process)."""
 
     players: int
     variants: dict[str, Any]
@@ -305,6 +305,14 @@ class Deal:
     moves: tuple[str, ...]
     start: dict[str, Any] | None = None
     """A set-up position (``Game.to_dict``) to start from instead of the seed's deal."""
+    bot_key: int | None = None
+    """The race's bots' key (:attr:`GameSession.bot_key`); None seeds the bots from the
+    engine seed, as races did before they had keys of their own."""
+
+    @property
+    def bots_key(self) -> int:
+        """The key the race's bots were seeded from."""
+        return self.engine_seed if self.bot_key is None else self.bot_key
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
@@ -313,7 +321,14 @@ class Deal:
             raise ReviewUnavailable()
         variants = dict(session.config.variants.to_dict())
         moves = tuple(session.moves)
-        return cls(session.config.players, variants, session.engine_seed, moves, session.start)
+        return cls(
+            session.config.players,
+            variants,
+            session.engine_seed,
+            moves,
+            session.start,
+            session.bot_key,
+        )
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
@@ -486,13 +501,13 @@ def play_par(
         assert mover is not None
         if mover == seat:
             bot = par_seat_bot(
-                seat, levels, bot_seed(deal.engine_seed, seat + _SEAT_SALT, own), iterations
+                seat, levels, bot_seed(deal.bots_key, seat + _SEAT_SALT, own), iterations
             )
             own += 1
         else:
             level = levels[mover]
             options: dict[str, Any] = {"iterations": iterations} if level == "hard" else {}
-            bot = make_bot(level, bot_seed(deal.engine_seed, mover, decisions), **options)
+            bot = make_bot(level, bot_seed(deal.bots_key, mover, decisions), **options)
             decisions += 1
         action = bot.choose(observe(game, mover))
         events.extend(game.apply(action, seat=mover))
@@ -553,6 +568,8 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         bot_budget_ms=session.bot_budget_ms,
         practice=True,
         token=new_token(),
+        bot_key=session.bot_key,
+        salt=session.salt,
     )
     practice.lobby.seats[seat].token_digest = token_digest(practice.token)
     practice.start = game.to_dict()

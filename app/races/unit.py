@@ -32,6 +32,7 @@ from app.races.errors import (
     MoveNotKept,
     NotCreator,
     RaceError,
+    SecondSeat,
     ServerFull,
     TooManyGames,
 )
@@ -156,8 +157,11 @@ class Race:
 
     async def join(self, code: str, name: str | None, player: int | None = None) -> str:
         """Seat the person holding invite ``code`` (the results' ``player``, if known);
-        their new token (this hold becomes theirs). Raises :class:`LobbyRefused`. Once
-        every invited seat is taken the race starts by itself."""
+        their new token (this hold becomes theirs). Raises :class:`LobbyRefused`
+        (:class:`SecondSeat` when ``player`` already sits here), and then changes nothing.
+        Once every invited seat is taken the race starts by itself."""
+        if self.session.lobby.seat_of_player(player) is not None:
+            raise SecondSeat()
         session = self._changing()
         token = new_token()
         try:
@@ -249,19 +253,21 @@ class Races:
         creator_name: str | None = None,
         player: int | None = None,
         engine_seed: int | None = None,
+        bot_key: int | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
         ``creator_name`` is the creator's display name (:func:`app.races.lobby.clean_name`
         checks it: :class:`app.races.lobby.LobbyError` when it does not fit); ``player``
         the creator's id in the results, if known: the race counts against that player's
-        cap of live races, and against ``owner``'s, until it is over.
+        cap of live races, and against ``owner``'s, until it is over. ``engine_seed`` and
+        ``bot_key`` as :func:`new_session` takes them.
 
         The slot is reserved before any bot thinks, so a refused creation
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
-        session = new_session(config, self.settings, creator_name, engine_seed)
+        session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
         if player is not None and not config.watch:
             session.lobby.seats[0].player = player
         try:

@@ -174,3 +174,20 @@ def test_the_per_address_limit(capped: TestClient) -> None:
     finish(home, first, random.Random(8))  # practice counts against no limit
     assert not daily(home, first["player_token"])["counted"]
     assert board(home)["ranked"] == 1
+
+
+def test_everyone_meets_the_same_bots_on_the_daily(client: TestClient, wall: WallClock) -> None:
+    """Two players who make the same moves on the day's deal see the same race: the daily's
+    bots draw their randomness from the day, not from a secret of each race."""
+    ada, bea = daily(client, name="Ada"), daily(client, name="Bea")
+    assert ada["state"]["hand"] == bea["state"]["hand"]
+    finish(client, ada, random.Random(5))
+    finish(client, bea, random.Random(5))
+
+    def events(race: dict[str, Any]) -> list[dict[str, Any]]:
+        record = client.get(
+            f"/api/games/{race['game_id']}/record", headers=bearer(race["token"])
+        ).json()
+        return list(record["events"])
+
+    assert events(ada) == events(bea)

@@ -41,11 +41,12 @@ def player(token: str) -> dict[str, str]:
 def finish_race(
     client: TestClient, token: str | None = None, seed: int = 1, **body: Any
 ) -> tuple[str, str, dict[str, Any]]:
-    """Create a race (as ``token``'s player) against random bots and play it out; its id,
+    """Create a rated race (as ``token``'s player) against random bots and play it out
+    (``seed`` picks the person's moves; the deal's seed is drawn by the server); its id,
     the answer's player token and the last state."""
     headers = player(token) if token else {}
     created = client.post(
-        "/api/games", json={"players": 3, "bots": "random", "seed": seed, **body}, headers=headers
+        "/api/games", json={"players": 3, "bots": "random", **body}, headers=headers
     )
     assert created.status_code == 201, created.text
     data = created.json()

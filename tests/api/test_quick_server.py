@@ -38,6 +38,8 @@ def servers(
         if request.param == "redis":
             redis: RedisServer = request.getfixturevalue("fresh_redis")
             env["ZZV_REDIS_URL"] = redis.url
+            # Workers share one results database, as deployed: one player is one id in all.
+            env["ZZV_DATABASE_URL"] = f"sqlite:///{tmp_path / 'results.sqlite3'}"
             count = 2
         else:
             env["ZZV_DATA_DIR"] = str(tmp_path / "data")

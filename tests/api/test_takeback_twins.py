@@ -14,11 +14,11 @@ import random
 from itertools import combinations
 from typing import Any
 
-from app_kit import bearer, create, move
+from app_kit import bearer, move
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.races.record import GameSession, unpack_move
+from app.races.record import GameConfig, GameSession, unpack_move
 from engine import EventLog, Game, IllegalAction
 
 
@@ -81,8 +81,17 @@ def answers_to_takebacks(client: TestClient, game_id: str, token: str) -> list[A
     return out
 
 
-def play_two_cards(client: TestClient, seed: int) -> tuple[str, str]:
-    game_id, token, state = create(client, players=5, bots="easy", seed=seed)
+def play_two_cards(client: TestClient, store: StoreProbe, seed: int) -> tuple[str, str]:
+    """A race of ``seed``'s deal whose bots' key is ``seed`` too (so two such races meet
+    the same bots), after two random cards of the person's."""
+    races = client.app.state.races  # type: ignore[attr-defined]
+    config = GameConfig(players=5, bots="easy", seed=seed)
+
+    async def made() -> tuple[GameSession, Any]:
+        return await races.create(config, "testclient", bot_key=seed)
+
+    session, state = store.run(made)
+    game_id, token = session.id, session.token
     rng = random.Random(seed)
     for _ in range(2):
         state = move(client, game_id, token, state["turn"], rng.choice(state["legal_actions"]))
@@ -93,8 +102,8 @@ def play_two_cards(client: TestClient, seed: int) -> tuple[str, str]:
 def test_twin_deals_answer_takebacks_alike(client: TestClient, store: StoreProbe) -> None:
     compared = 0
     for seed in (3, 17, 40):
-        original_id, original_token = play_two_cards(client, seed)
-        twin_id, twin_token = play_two_cards(client, seed)
+        original_id, original_token = play_two_cards(client, store, seed)
+        twin_id, twin_token = play_two_cards(client, store, seed)
         session = store.get(twin_id)
         twin = hidden_card_twin(session)
         if twin is None:
@@ -120,8 +129,8 @@ def test_twin_deals_answer_takebacks_alike(client: TestClient, store: StoreProbe
 
 def test_the_twin_check_sees_a_leak(client: TestClient, store: StoreProbe) -> None:
     """The comparison is sensitive: an answer that names a bot's hand would differ."""
-    original_id, _ = play_two_cards(client, 3)
-    twin_id, _ = play_two_cards(client, 3)
+    original_id, _ = play_two_cards(client, store, 3)
+    twin_id, _ = play_two_cards(client, store, 3)
     twin = hidden_card_twin(store.get(twin_id))
     assert twin is not None
     deal, game = twin

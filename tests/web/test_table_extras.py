@@ -309,7 +309,7 @@ def test_replay_steps_through_every_trick(
     assert "round 1, trick 1" in first and 'rel="next"' in first and 'rel="prev"' not in first
     last = client.get(f"/games/{game_id}/replay?step={links[-1]}", headers=headers).text
     assert 'rel="prev"' in last and 'rel="next"' not in last
-    assert "wins the race" in last
+    assert "win the race" in last or "wins the race" in last  # the bots' key is the race's
 
 
 def test_replay_refuses_a_step_that_is_not_a_number(client: TestClient) -> None:
@@ -380,8 +380,11 @@ def test_the_page_memory_and_table_depend_only_on_what_the_seat_may_know(
     move and a preview."""
     rng = random.Random(7)
     twins = [start(client, seed=21), start(client, seed=21)]
-    with store.edit(twins[1]) as session:
-        session.game = reshuffle_hidden(session.game, 0, rng)
+    first = store.get(twins[0])
+    with store.edit(twins[1]) as session:  # the first race as it stands (its bots' moves too)
+        session.game = reshuffle_hidden(first.game, 0, rng)
+        session.events, session.moves, session.bot_key = first.events, first.moves, first.bot_key
+        session.turn, session.bot_decisions = first.turn, first.bot_decisions
     assert store.get(twins[0]).game.to_dict() != store.get(twins[1]).game.to_dict()
     turn = store.get(twins[0]).turn
     asks = [

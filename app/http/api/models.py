@@ -76,7 +76,9 @@ class CreateGame(_In):
     bots: BotLevel | None = Field(None, description="Bot strength; the server default if null.")
     variants: VariantsIn = Field(default_factory=VariantsIn)
     seed: Annotated[int, Ge(0), Le(2**53), BeforeValidator(_whole_number)] | None = Field(
-        None, description="Replay a seed on this server; drawn at random when null."
+        None,
+        description="Replay a seed on this server (a race with a chosen seed is practice); "
+        "drawn at random when null.",
     )
     humans: WholeNumber = Field(
         1,
@@ -380,6 +382,13 @@ class RecordSettings(_Out):
     variants: VariantsOut
 
 
+class RecordedAction(_Out):
+    """One applied action of a finished race: the seat that moved and what it did."""
+
+    seat: int
+    action: ActionOut
+
+
 class GameRecord(_Out):
     """The public record; complete (with the seed) once the race is over."""
 
@@ -387,10 +396,24 @@ class GameRecord(_Out):
     complete: bool
     settings: RecordSettings
     practice: bool = Field(description="A practice race: never counted in results.")
-    seed: int | None = Field(description="Shown once the race is over (or if you chose it).")
+    seed: int | None = Field(description="Shown once the race is over.")
     winner: int | None
     turn: int
     events: list[EventOut]
+    commitment: str | None = Field(
+        description="sha256 of `zzv-deal-1:{deal_seed}:{salt}` in hex, from the race's "
+        "start (null when the deal is fixed: the lesson)."
+    )
+    deal_seed: int | None = Field(
+        None, description="Once over: the engine seed the deal was made from."
+    )
+    salt: str | None = Field(None, description="Once over: the commitment's secret salt.")
+    actions: list[RecordedAction] | None = Field(
+        None, description="Once over: every action in order, to replay the race."
+    )
+    par: dict[str, dict[str, Any]] | None = Field(
+        None, description="Once over and worked out: the hard bot's result in people's seats."
+    )
 
 
 class ErrorOut(_Out):

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
-from app.http.api.models import GameState, WholeNumber, _In, _Out, name_responses
+from app.http.api.models import ErrorOut, GameState, WholeNumber, _In, _Out, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
@@ -50,7 +50,13 @@ class QuickGame(_Out):
     status_code=201,
     response_model=QuickGame,
     summary="Race strangers",
-    responses=name_responses(403, 413, 422, 429, 503),
+    responses={
+        **name_responses(403, 413, 422, 429, 503),
+        409: {
+            "model": ErrorOut,
+            "description": "You already wait in the open race (`second_seat`): one seat each.",
+        },
+    },
 )
 async def quick(
     request: Request,
@@ -65,7 +71,8 @@ async def quick(
     (`status` `waiting`) until every seat is taken or the wait ends; then bots take the
     empty seats and it starts (`playing`). Follow it with `GET /api/games/{id}` or its
     event stream; it is played like a race with friends (with a turn clock once two or
-    more people race). Send your `X-Player-Token` so the race counts in your history.
+    more people race). Send your `X-Player-Token` so the race counts in your history; a
+    player who already waits in the open race is refused a second seat (409 `second_seat`).
     """
     body = body or QuickIn()
     player, player_token = await api_player(request)

@@ -167,8 +167,9 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
         },
         409: {
             "model": ErrorOut,
-            "description": "Invite already used (`invite_used`) or the "
-            "race started without this seat (`race_started`).",
+            "description": "Invite already used (`invite_used`), the race started "
+            "without this seat (`race_started`), or your `X-Player-Token` already sits in "
+            "this race (`second_seat`).",
         },
     },
 )
@@ -266,8 +267,12 @@ async def follow_game(
     responses=error_responses(401, 404, 410, 422),
 )
 async def get_record(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
-    """Settings, every public event and the deal's commitment; once the race is over,
-    also its deal seed, salt and every action (docs/fair-play.md), so the deal can be
-    checked. While it runs, no face-down card and nothing that deals the cards appears."""
+    """Settings, every public event and the deal's `commitment`; once the race is over,
+    also the seed, the `deal_seed`, the `salt` and every action (`actions`): docs/fair-play.md.
+
+    While the race runs nothing in it tells a face-down card; once it is over `deal_seed`
+    and `actions` replay the whole race with the engine, and `commitment` is
+    `sha256("zzv-deal-1:{deal_seed}:{salt}")` in hex.
+    """
     async with races.open(seat.game_id, seat.token) as race:
         return _json(race.record())
