@@ -39,8 +39,8 @@
     The time of an after-race review of a finished 4-player race, and normal-move latency
     while that many reviews run at once (:mod:`bench.review`).
 
-``python -m bench tournament --jobs 2 [the options of python -m engine.tournament]``
-    The engine's bot tournament with its games on a process pool (:mod:`bench.tournament`).
+``python -m bench tournament --jobs 2 [the options of python -m bench.tournament]``
+    The bot tournament with its games on a process pool (:mod:`bench.tournament_run`).
 
 ``python -m bench ratings [--games 200] [--jobs 1]``
     The bot levels' ratings from four-level games, as the server would rate them
@@ -80,7 +80,7 @@ from bench import daily_board as bench_daily_board
 from bench import ratings as bench_ratings
 from bench import review as bench_review
 from bench import rollouts as bench_rollouts
-from bench import tournament as bench_tournament
+from bench import tournament_run as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
 from bench.server import (
@@ -562,7 +562,7 @@ def _parser() -> argparse.ArgumentParser:
     review = sub.add_parser("review", help="after-race review time; moves while reviews run")
     bench_review.add_arguments(review)
     tournament = sub.add_parser(
-        "tournament", help="python -m engine.tournament with its games on --jobs processes"
+        "tournament", help="python -m bench.tournament with its games on --jobs processes"
     )
     bench_tournament.add_arguments(tournament)
     ratings = sub.add_parser("ratings", help="the bot levels' fixed ratings, from bot games")

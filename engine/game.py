@@ -6,7 +6,7 @@ precomputed trick tables). It adds what a real race needs around that core and n
 else: every action, from any source, is checked by looking its id up in the current legal
 set (a refusal alone works out the rules again, for its sentence), then played by the
 core, and what happened is told as public events. The core's own users (the bots'
-rollouts, ``engine.bench``) skip both.
+rollouts, the engine's speed benchmark) skip both.
 
 Nothing outside the engine should read the core: a seat's view comes from
 :meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from

@@ -4,7 +4,7 @@
 small integers into the fixed table :data:`ACTIONS`, taken from :meth:`SimState.legal`
 and never re-checked; hands are per-suit counts with a bit mask of the suits held;
 nothing is narrated (no events, and a finished trick's public record is only built when
-someone reads it). The bots' rollouts and ``engine.bench`` drive it directly. The checked
+someone reads it). The bots' rollouts and the speed benchmark drive it directly. The checked
 :class:`~engine.game.Game`, what real races play, wraps one: it checks each action by its
 id in :meth:`SimState.legal`'s set, plays it with :meth:`SimState.put` and
 :meth:`SimState.resolve` (the two halves of :meth:`SimState.apply`) and tells the events.

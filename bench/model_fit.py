@@ -1,5 +1,5 @@
 """How well the search's opponent model predicts a bot's moves: ``python -m
-engine.bots.model_fit``.
+bench.model_fit``.
 
 The hard bot plays every seat it is not told is a normal bot as the normal policy
 choosing through a softmax at a temperature (``noise``). This screen plays races between
