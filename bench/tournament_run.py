@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench import tournament
 from bench.tournament import SeatResult
-from engine import tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ For one decision the bot
 2. repeatedly samples a full game consistent with its observation
    (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
    surviving candidate followed by the normal heuristic for every seat to the end of the
-   round, scoring the result with :func:`engine.bots.value.win_chances` (a seat known to
+   round, scoring the result with :func:`engine.bots.value.chances` (a seat known to
    be another searching bot answers the candidate with the best of a few moves for
    itself instead, :func:`_play_replying`);
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
