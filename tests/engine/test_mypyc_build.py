@@ -111,8 +111,8 @@ def test_compiled_simulation_path_plays_exactly_as_pure_python(tmp_path: Path) -
     script = (
         "import json, sys\n"
         f"sys.path.insert(1, {str(Path(__file__).parent)!r})\n"
-        # After the compiled copy: bench/ from the checkout, the engine from the copy.
-        f"sys.path.append({str(REPO_ROOT)!r})\n"
+        # Right after the compiled copy: bench/ from this checkout, the engine from the copy.
+        f"sys.path.insert(sys.path.index({str(root)!r}) + 1, {str(REPO_ROOT)!r})\n"
         "import bench.build\n"
         "import test_mypyc_build as t\n"
         "print(json.dumps([bench.build.compiled_modules(), t.record()]))\n"
