@@ -39,8 +39,8 @@
     The time of an after-race review of a finished 4-player race, and normal-move latency
     while that many reviews run at once (:mod:`bench.review`).
 
-``python -m bench tournament --jobs 2 [the options of python -m engine.tournament]``
-    The engine's bot tournament with its games on a process pool (:mod:`bench.tournament`).
+``python -m bench tournament --jobs 2 [the options of python -m bench.tournament]``
+    The bot tournament with its games on a process pool (:mod:`bench.tournament_run`).
 
 ``python -m bench ratings [--games 200] [--jobs 1]``
     The bot levels' ratings from four-level games, as the server would rate them
@@ -70,8 +70,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bots.runner import STARVED_ROLLOUTS, run_bots_inline
-from app.races.operations import play_inline, session_state
+from app.bots.runner import HUMAN_SEAT, STARVED_ROLLOUTS, BotRunner, run_bots_inline
+from app.races.operations import play, session_state
 from app.races.record import GameConfig, GameSession, new_session
 from app.settings import Settings
 from app.storage.memory import MemoryStore
@@ -80,7 +80,7 @@ from bench import daily_board as bench_daily_board
 from bench import ratings as bench_ratings
 from bench import review as bench_review
 from bench import rollouts as bench_rollouts
-from bench import tournament as bench_tournament
+from bench import tournament_run as bench_tournament
 from bench import weight as bench_weight
 from bench.redis_process import RedisProcess
 from bench.server import (
@@ -90,29 +90,41 @@ from bench.server import (
     uvicorn_command,
     wait_until_healthy,
 )
+from engine import game as engine_game
+from engine import sim as engine_sim
 from engine.bots import BOT_LEVELS
 
 # ------------------------------------------------------------------ memory
 
 
 def _play(session: GameSession, rng: random.Random, human_moves: int | None) -> None:
-    """Advance ``session`` by random human moves (all of them when None)."""
-    done = 0
-    while not session.game.is_over and (human_moves is None or done < human_moves):
-        play_inline(session, rng.choice(session.game.legal_actions()))
-        session_state(session)
-        done += 1
+    """Advance ``session`` by random human moves (all of them when None), each with the
+    bots' replies, through the domain's own :func:`~app.races.operations.play`."""
+    runner = BotRunner()
+
+    async def moves() -> None:
+        done = 0
+        while not session.game.is_over and (human_moves is None or done < human_moves):
+            action = rng.choice(session.game.legal_actions())
+            await play(session, HUMAN_SEAT, action, time.time(), runner)
+            session_state(session)
+            done += 1
+
+    asyncio.run(moves())
 
 
 def _drop_engine_cache() -> int:
-    """Empty the engine's shared legal-action cache; return how many entries it held.
+    """Empty the engine's shared legal-action caches (the core's legal sets and the checked
+    game's listings of them); return how many legal sets the core's held.
 
-    That cache is process-wide (small by construction, never evicted) and not part of any game, so
-    it is emptied before each reading to count stored games only.
+    Those caches are process-wide (small by construction, never evicted) and not part of any
+    game, so they are emptied before each reading to count stored games only; they refill as
+    games are played.
     """
-    from engine import game as engine_game
-
-    return engine_game.drop_caches()
+    held = len(engine_sim.LEGAL_CACHE)
+    engine_sim.LEGAL_CACHE.clear()
+    engine_game._LISTED.clear()
+    return held
 
 
 def _started(config: GameConfig, settings: Settings) -> GameSession:
@@ -562,7 +574,7 @@ def _parser() -> argparse.ArgumentParser:
     review = sub.add_parser("review", help="after-race review time; moves while reviews run")
     bench_review.add_arguments(review)
     tournament = sub.add_parser(
-        "tournament", help="python -m engine.tournament with its games on --jobs processes"
+        "tournament", help="python -m bench.tournament with its games on --jobs processes"
     )
     bench_tournament.add_arguments(tournament)
     ratings = sub.add_parser("ratings", help="the bot levels' fixed ratings, from bot games")

@@ -1,6 +1,6 @@
 """The hard bot's search with root parallelism, as the server runs it: ``python -m bench bots``.
 
-The engine's own ``python -m engine.bots.bench`` measures one process. Here the same
+``python -m bench.search_speed`` measures one process. Here the same
 seeded positions are searched by a hard bot with ``workers=2`` whose jobs go to the
 server's worker processes (:mod:`app.bots.pool`: ``spawn``ed, at a lower CPU priority),
 and the one-process figure is printed beside it: the rollouts of a decision that ran its
@@ -16,9 +16,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from app.bots import pool
-from engine.bots.bench import Decision, full_budget_rollouts, measure
+from bench.build import describe
+from bench.search_speed import Decision, full_budget_rollouts, measure
 from engine.bots.search import HardBot
-from engine.build import describe
 
 WORKERS = 2
 """Processes of the parallel row (the server's default ``ZZV_HARD_BOT_WORKERS``)."""

@@ -2,7 +2,7 @@
 
 Plays four-player games with one bot of each level at the table (``random``, ``easy``,
 ``normal``, ``hard`` at the server's default budget on the CPU clock), every deal in the
-tournament's seatings (:func:`engine.tournament.seat_orders`), and rates the four
+tournament's seatings (:func:`bench.tournament.seat_orders`), and rates the four
 levels with the same openskill model the server rates people with
 (:func:`app.results.ratings.rate`), game after game in a fixed order, from the defaults.
 Prints each level's mu, sigma, conservative estimate and shown rating, and the mean
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable
 
 from app.results.ratings import Rating, display, places, rate
-from engine.tournament import GameJob, SeatResult, parse_seat, play_game, whole_deals
+from bench.tournament import GameJob, SeatResult, parse_seat, play_game, whole_deals
 from engine.variants import Variants
 
 LEVELS = ("random", "easy", "normal", "hard")

@@ -5,7 +5,7 @@
 A decision of the hard bot is a search with a budget of CPU time; how many rollouts it
 holds is how fast the rules core, the rollouts and the search are together, on the path
 the bot really takes (its later rollouts reuse what the first ones scored). This bench
-runs that search at ``engine.bots.bench``'s seeded four-player openings for two builds:
+runs that search at ``bench.search_speed``'s seeded four-player openings for two builds:
 the baseline (a temporary detached ``git worktree`` of ``REV``; by default f80d5c7, the
 engine before issue 20) and this checkout, each in a child process of its own
 (:mod:`bench.rollouts_probe` with the build first on ``PYTHONPATH``). The two take turns

@@ -23,7 +23,7 @@ from engine.view import Observation
 
 
 def positions(count: int) -> list[Observation]:
-    """The observations of ``engine.bots.bench``'s seeded four-player openings.
+    """The observations of ``bench.search_speed``'s seeded four-player openings.
 
     A copy, not an import of that bench: each build would import its own, and the two
     builds must search the very same positions whatever their bench says."""

@@ -6,9 +6,9 @@ the gas a turn may carry, :class:`IllegalAction`), :mod:`engine.events` (public
 narration and each event's payload type), :mod:`engine.game` (state and rules),
 :mod:`engine.event_log` (the compact public log a server keeps),
 :mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.view` (its JSON
-shapes), :mod:`engine.rng` (the seeded
-generator), :mod:`engine.bench` (speed figures), :mod:`engine.bots` (computer players,
-their levels and default budget) and :mod:`engine.tournament`.
+shapes), :mod:`engine.rng` (the seeded generator) and :mod:`engine.bots` (computer
+players, their levels and default budget). Its benchmarks and tournaments are in
+``bench/``, outside the wheel.
 
 Everything a caller outside the engine needs is importable from here: the JSON shapes
 the engine hands out are ``TypedDict`` s, and the rules' numbers are constants, so the

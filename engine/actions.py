@@ -34,9 +34,6 @@ class ActionDict(TypedDict):
     discard: str | None
 
 
-#: Each kind of turn by its id (a dict lookup instead of the enum's call).
-ACTION_TYPE_BY_ID: dict[str, ActionType] = {kind.value: kind for kind in ActionType}
-
 _ACTION_KEYS = frozenset({"type", "suit", "gas", "zero_effect", "value", "discard"})
 
 

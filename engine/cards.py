@@ -75,10 +75,6 @@ VEHICLE_NAME: dict[Suit, str] = {
     Suit.ZERO: "the spare kart",
 }
 
-#: Each suit by its id: a dict lookup, where ``Suit(id)`` goes through the enum's machinery
-#: (the bots read every card of every observation this way).
-SUIT_BY_ID: dict[str, Suit] = {suit.value: suit for suit in Suit}
-
 #: Seat colours in seat order (R2).
 SEAT_COLOURS: tuple[str, ...] = ("pink", "orange", "yellow", "blue", "purple")
 

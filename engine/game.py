@@ -6,7 +6,7 @@ precomputed trick tables). It adds what a real race needs around that core and n
 else: every action, from any source, is checked by looking its id up in the current legal
 set (a refusal alone works out the rules again, for its sentence), then played by the
 core, and what happened is told as public events. The core's own users (the bots'
-rollouts, ``engine.bench``) skip both.
+rollouts, the engine's speed benchmark) skip both.
 
 Nothing outside the engine should read the core: a seat's view comes from
 :meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
@@ -45,14 +45,13 @@ from engine.events import (
     make_event,
 )
 from engine.rng import Rng
-from engine.seat_view import PublicTrick, SeatView, observe, observe_public, public_trick
+from engine.seat_view import PublicTrick, SeatView, observe, public_trick
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
     FINAL,
     FINAL_STRUCK,
     INFO,
-    LEGAL_CACHE,
     PLAY,
     SALTY,
     SPEED,
@@ -67,7 +66,6 @@ from engine.sim import (
 from engine.variants import Variants
 from engine.view import (
     Observation,
-    PublicObservation,
     TrickRecord,
     copy_record,
     public_play,
@@ -117,15 +115,6 @@ _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
 _LISTED: dict[int, _Turn] = {}
 _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
-
-
-def drop_caches() -> int:
-    """Empty the core's process-wide cache of legal sets; return how many entries it
-    held. For memory measurements only: the cache refills as games are played."""
-    held = len(LEGAL_CACHE)
-    LEGAL_CACHE.clear()
-    _LISTED.clear()
-    return held
 
 
 def _public_record(record: Any) -> TrickRecord:
@@ -297,10 +286,6 @@ class Game:
         counts = self.core.hands[seat]
         return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
 
-    def hand_size(self, seat: int) -> int:
-        """How many cards ``seat`` holds."""
-        return sum(self.core.hands[seat])
-
     @property
     def plays(self) -> list[Play]:
         """The cards in the current trick, in play order (fresh objects)."""
@@ -373,17 +358,6 @@ class Game:
         see :func:`engine.actions.supply_after_effect`."""
         core = self.core
         return supply_after_effect(action, core.gas[seat], core.middle, core.removed)
-
-    def zero_five_playable(self, seat: int) -> bool:
-        """Whether ``seat`` may play its 0/5 card now (R21, R22)."""
-        core = self.core
-        return (
-            core.zf_variant
-            and core.zero_five[seat]
-            and core.gas[seat] < MAX_GAS
-            and core.removed > 0
-            and not core.zf_in
-        )
 
     def _turn(self) -> _Turn:
         """Work out the current seat's legal ids and actions (none once the race is over):
@@ -501,12 +475,8 @@ class Game:
         game exactly as it was if the action is not legal now, or not an action at all.
         """
         if seat is None or seat == self.core.turn:
-            # As legal_id: an action just listed is found by its object's id alone.
-            aid = _ID_OF_OBJECT.get(id(action), _NONE)
-            if aid < 0 or ACTIONS[aid] is not action:
-                aid = _table_id(action)
-            ids = self._legal
-            if aid in (self._turn()[0] if ids is None else ids):
+            aid = self.legal_id(action)
+            if aid >= 0:
                 return self._play(aid)
         reason = self.why_illegal(action, seat)
         raise IllegalAction(reason or "That move is not one of the legal moves now.")
@@ -678,10 +648,6 @@ class Game:
         pair = (public, latest)
         self._round = (tricks, len(tricks), last, pair)
         return pair
-
-    def public_observation(self) -> PublicObservation:
-        """What a spectator may know: no hand (see :func:`engine.seat_view.observe_public`)."""
-        return observe_public(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""

@@ -4,7 +4,7 @@
 small integers into the fixed table :data:`ACTIONS`, taken from :meth:`SimState.legal`
 and never re-checked; hands are per-suit counts with a bit mask of the suits held;
 nothing is narrated (no events, and a finished trick's public record is only built when
-someone reads it). The bots' rollouts and ``engine.bench`` drive it directly. The checked
+someone reads it). The bots' rollouts and the speed benchmark drive it directly. The checked
 :class:`~engine.game.Game`, what real races play, wraps one: it checks each action by its
 id in :meth:`SimState.legal`'s set, plays it with :meth:`SimState.put` and
 :meth:`SimState.resolve` (the two halves of :meth:`SimState.apply`) and tells the events.
@@ -15,12 +15,12 @@ the order of the discards, and that order is kept.
 
 >>> from engine.game import new_game
 >>> game = new_game(players=4, seed=11)
->>> sim = SimState.from_game(game)
+>>> sim = SimState.new(4, 11)
 >>> while sim.winner < 0:
 ...     _ = sim.apply(sim.legal()[0])
 >>> while game.winner is None:
 ...     _ = game.apply(game.legal_actions()[0])
->>> sim.winner == game.winner, sim.to_dict() == canonical(game.to_dict())
+>>> sim.winner == game.winner, sim.to_dict() == game.to_dict()
 (True, True)
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engine.actions import Action, ActionType, supply_after_effect
 from engine.cards import (
@@ -44,9 +44,6 @@ from engine.cards import (
 from engine.rng import Rng
 from engine.variants import Variants
 from engine.view import PublicPlay, TrickRecord, copy_record, public_play
-
-if TYPE_CHECKING:
-    from engine.game import Game
 
 _Effect = ZeroEffect
 _ZERO_FIVE_KIND = ActionType.ZERO_FIVE
@@ -268,20 +265,8 @@ LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: A trick completed on the simulation path: (trick, lead, plays, winner or -1, lichen in
 #: it); its public record is only built when a conversion asks for it.
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
-_ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
 # The deck of each table (variants and players) as suit indices: a few dozen at most.
 _DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
-
-
-def canonical(state: dict[str, Any]) -> dict[str, Any]:
-    """A saved game (:meth:`Game.to_dict`) with every hand in ``SUIT_ORDER`` order: two
-    states are the same game exactly when their canonical forms are equal.
-
-    >>> canonical({"hands": [["slippy", "zero", "lichen"]], "round": 2})
-    {'hands': [['zero', 'lichen', 'slippy']], 'round': 2}
-    """
-    hands = [sorted(hand, key=_ORDER.__getitem__) for hand in state["hands"]]
-    return {**state, "hands": hands}
 
 
 # The three parts of a legal set, each cached by the few facts it depends on: the face-up
@@ -431,7 +416,7 @@ class SimState:
 
     def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
         """The fixed facts of a game; every other field is set by :meth:`new`,
-        :meth:`from_game` or :meth:`clone`, the ways to make a state."""
+        :meth:`from_parts` or :meth:`clone`, the ways to make a state."""
         self.players = players
         self.variants = variants
         self.seed = seed
@@ -448,7 +433,7 @@ class SimState:
         ``variants`` (the same lead and hands), built without a :class:`Game`.
 
         >>> from engine.game import new_game
-        >>> SimState.new(5, 3).to_dict() == canonical(new_game(players=5, seed=3).to_dict())
+        >>> SimState.new(5, 3).to_dict() == new_game(players=5, seed=3).to_dict()
         True
         """
         variants = variants or Variants()
@@ -505,11 +490,6 @@ class SimState:
         s.turn = (s.lead + len(s.plays)) % s.players
         return s
 
-    @classmethod
-    def from_game(cls, game: Game) -> SimState:
-        """The core state of ``game``: an independent copy (``game`` is left untouched)."""
-        return game.core.clone()
-
     def _take_play(self, play: Play) -> None:
         """Add a :class:`Play` of a converted game's current trick."""
         if play.kind is ActionType.PLAY:
@@ -560,12 +540,6 @@ class SimState:
     def trick_plays(self) -> list[Play]:
         """The current trick as :class:`Game` holds it."""
         return [_play(seat, a, speed) for seat, a, speed in self.plays]
-
-    def to_game(self) -> Game:
-        """The same position as a checked :class:`~engine.game.Game` (over a copy)."""
-        from engine.game import Game  # the wrapper imports this module: import at call
-
-        return Game.over(self.clone())
 
     def clone(self) -> SimState:
         """An independent copy."""

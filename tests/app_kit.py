@@ -8,6 +8,7 @@ it holds the root conftest). The in-process ``settings``/``clock``/``store``/``a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import re
@@ -18,10 +19,12 @@ import httpx
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
+from app.bots.runner import HUMAN_SEAT, BotRunner
+from app.races import operations
 from app.races.lobby import Lobby
 from app.races.record import GameConfig, GameSession, token_digest
 from app.settings import Settings
-from engine import Game
+from engine import Action, Game
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -179,6 +182,12 @@ def bare_session(game: Game, game_id: str = "g", token: str = "t" * 43) -> GameS
         lobby=Lobby.create(game.players, 1, token_digest(token)),
         token=token,
     )
+
+
+def play_inline(session: GameSession, action: Action) -> None:
+    """The creator's ``action`` and the bots' replies, through the domain's own
+    :func:`~app.races.operations.play`, in this thread (light bots: they move inline)."""
+    asyncio.run(operations.play(session, HUMAN_SEAT, action, 0.0, BotRunner()))
 
 
 def another_browser(client: TestClient) -> TestClient:

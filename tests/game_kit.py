@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from engine import MAX_DECISIONS, Action, Event, Game, SeatView, Suit, Variants, new_game
+from engine.cards import SUIT_ORDER
 from engine.rng import Rng
 
 VARIANT_COMBOS: tuple[Variants, ...] = tuple(
@@ -54,6 +55,20 @@ def deal(
 ) -> Game:
     """An explicit position (``new_game`` with ``hands``), lead 0 and seed 1 unless given."""
     return new_game(players=players, seed=seed, hands=hands, lead=lead, **kwargs)
+
+
+_ORDER = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+
+
+def canonical(state: dict[str, Any]) -> dict[str, Any]:
+    """A saved game (``Game.to_dict``, or the oracle's) with every hand in ``SUIT_ORDER``
+    order: two states are the same game exactly when their canonical forms are equal.
+
+    >>> canonical({"hands": [["slippy", "zero", "lichen"]], "round": 2})
+    {'hands': [['zero', 'lichen', 'slippy']], 'round': 2}
+    """
+    hands = [sorted(hand, key=_ORDER.__getitem__) for hand in state["hands"]]
+    return {**state, "hands": hands}
 
 
 def cards_in_play(game: Game) -> Counter[str]:

@@ -373,8 +373,10 @@ def test_memory_tombstones_are_bounded() -> None:
 
 
 def test_session_dict_round_trip_continues_the_same_race() -> None:
+    from app_kit import play_inline
+
     from app.bots.runner import run_bots_inline
-    from app.races.operations import play_inline, session_state
+    from app.races.operations import session_state
     from app.races.record import new_session
     from app.settings import Settings
 

@@ -26,7 +26,6 @@ from app.bots.runner import (
     BotRunner,
     bot_seed,
     choose_bot_action,
-    run_bots_inline,
 )
 from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
@@ -243,13 +242,6 @@ def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) 
     session.turn += 1
     session.record_action(seat, action, "person")
     session.record_events(events)
-
-
-def play_inline(session: GameSession, action: Action) -> None:
-    """The creator's action and the bots' replies, in this thread (benchmarks and scripts)."""
-    run_bots_inline(session)
-    _apply_person(session, action)
-    run_bots_inline(session)
 
 
 async def begin(session: GameSession, now: float, runner: BotRunner) -> None:

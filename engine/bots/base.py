@@ -53,11 +53,6 @@ def decision_rng(seed: int, view: SeatView) -> Rng:
     return Rng(mix_seed(seed, seat, view.round, view.trick, len(view.trick_plays)))
 
 
-def uniform(rng: Rng) -> float:
-    """A float in [0, 1) from ``rng``."""
-    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))
-
-
 def as_view(observation: Seen) -> SeatView:
     """``observation`` as a :class:`SeatView` (read back from its JSON form if need be)."""
     if isinstance(observation, SeatView):

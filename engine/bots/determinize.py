@@ -15,11 +15,11 @@ A Tune Up may be any card (R7), so the pool carries no further constraint. The s
 reads only the seat's view (:class:`~engine.seat_view.SeatView`, or its JSON form): the
 real hidden cards cannot influence it.
 
->>> from engine import new_game
+>>> from engine import Game, new_game
 >>> from engine.rng import Rng
 >>> game = new_game(players=4, seed=3)
 >>> obs = game.observation(game.current_seat)
->>> sample = Determinizer(obs).sample(Rng(1))
+>>> sample = Game.over(Determinizer(obs).sample_core(Rng(1)))
 >>> sample.observation(obs["seat"]) == obs
 True
 """
@@ -29,7 +29,7 @@ from __future__ import annotations
 from engine.actions import Action, ActionType
 from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit, ZeroEffect
-from engine.game import Game, Play
+from engine.game import Play
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
 from engine.sim import (
@@ -62,12 +62,6 @@ def _pool_counts(view: SeatView) -> list[int]:
     return counts
 
 
-def unknown_pool(observation: Seen) -> list[Suit]:
-    """The cards the observing seat cannot place, in a fixed (sorted) order."""
-    counts = _pool_counts(as_view(observation))
-    return [suit for i, suit in enumerate(SUIT_ORDER) for _ in range(counts[i])]
-
-
 def _lap_order(view: SeatView) -> list[int]:
     """A lap history consistent with the public laps: only its last entry matters (R6).
 
@@ -92,7 +86,7 @@ def _face_up_play(seat: int, form: int, speed: int) -> Play:
 class Determinizer:
     """Samples full games consistent with one seat's view.
 
-    Everything public is read once; each :meth:`sample` deals the unknown pool into the
+    Everything public is read once; each :meth:`sample_core` deals the unknown pool into the
     hidden slots and builds the game with :meth:`SimState.from_parts`.
     """
 
@@ -133,15 +127,12 @@ class Determinizer:
         filler = [SUIT_ORDER[0]] * (self.hidden_plays + self.set_aside)
         self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
 
-    def sample(self, rng: Rng) -> Game:
-        """A full game whose hidden cards are a fresh random deal of the unknown pool.
+    def sample_core(self, rng: Rng) -> SimState:
+        """The rules core of a full game whose hidden cards are a fresh random deal of the
+        unknown pool (what the rollouts run on; ``Game.over`` of it is a checked game).
 
         Its generator (future deals) is seeded from ``rng`` too: the real one is secret.
         """
-        return Game.over(self.sample_core(rng))
-
-    def sample_core(self, rng: Rng) -> SimState:
-        """:meth:`sample`'s rules core alone (what the rollouts run on)."""
         return self.sample_parts(rng)[0]
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
@@ -299,8 +290,3 @@ def fixed_deal(observation: Seen) -> SimState:
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players
     return s
-
-
-def determinize(observation: Seen, rng: Rng) -> Game:
-    """One full game consistent with ``observation`` (see :class:`Determinizer`)."""
-    return Determinizer(observation).sample(rng)

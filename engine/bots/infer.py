@@ -194,11 +194,6 @@ def _start(view: SeatView, start: Start) -> SimState:
     )
 
 
-def _give(s: SimState, seat: int, suit: int) -> None:
-    s.hands[seat][suit] += 1
-    s.masks[seat] |= 1 << suit
-
-
 def log_chance(s: SimState, action: int, style: Style, temperature: float) -> float:
     """The log of the modelled chance that the seat to act in ``s`` plays ``action``: a
     softmax at ``temperature`` over its sensible actions' scores (every legal one when

@@ -7,7 +7,7 @@ For one decision the bot
 2. repeatedly samples a full game consistent with its observation
    (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
    surviving candidate followed by the normal heuristic for every seat to the end of the
-   round, scoring the result with :func:`engine.bots.value.win_chances` (a seat known to
+   round, scoring the result with :func:`engine.bots.value.chances` (a seat known to
    be another searching bot answers the candidate with the best of a few moves for
    itself instead, :func:`_play_replying`);
 3. compares candidates on the same worlds and the same rollout seeds (paired samples,
@@ -20,7 +20,7 @@ For one decision the bot
    with the best mean over the worlds they all saw
    (:func:`engine.bots.candidates.best_candidate`).
 
-``python -m engine.bots.hard_regret`` measures how far that choice falls short of a long
+``python -m bench.hard_regret`` measures how far that choice falls short of a long
 reference search's, by budget and opponent model (``docs/bots.md``).
 
 By default (``workers=1``) the search runs in the calling thread. With ``workers=N`` the
@@ -61,7 +61,7 @@ from engine.sim import ACTION_ID, SimState, legal_ids
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told:
 wide enough that the best move against the real deal is rarely left out, while pruning
-drops the plainly worse ones after a few worlds (``python -m engine.bots.truth_regret``,
+drops the plainly worse ones after a few worlds (``python -m bench.truth_regret``,
 docs/bots.md)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
@@ -74,7 +74,7 @@ hold. Measured in docs/bots.md ("The hard bot")."""
 DEFAULT_HARD_NOISE: float | None = None
 """Softmax temperature at which the search models the seats it is told are hard bots
 (``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
-predicted near temperature 1 (``python -m engine.bots.model_fit``, docs/bots.md)."""
+predicted near temperature 1 (``python -m bench.model_fit``, docs/bots.md)."""
 DEFAULT_INFER = 0.0
 """Softmax temperature of the inference from the opponents' plays that weighs each
 sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""

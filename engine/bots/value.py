@@ -11,32 +11,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.game import Game
 
 LAP_WEIGHT = 3.0
 GAS_WEIGHT = 0.3
 LEAD_WEIGHT = -0.3
 
 
-def win_chances(game: Game) -> list[float]:
-    """Each seat's estimated chance of winning from ``game`` (exact once it is over).
-
-    >>> from engine import new_game
-    >>> chances = win_chances(new_game(players=3, seed=1, lead=0, gas=[5, 5, 0]))
-    >>> round(sum(chances), 6), chances[1] > chances[0] > chances[2]
-    (1.0, True)
-    """
-    return chances(game.players, game.laps, game.gas, game.lead, game.winner)
-
-
 def chances(
     players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
 ) -> list[float]:
-    """:func:`win_chances` from the numbers it reads (the simulation path has no Game).
+    """Each seat's estimated chance of winning from a position between rounds with these
+    laps, gas and lead (exact once ``winner`` is known).
 
+    >>> even = chances(3, [0, 0, 0], [5, 5, 0], 0, None)  # seat 0 leads: a small handicap
+    >>> round(sum(even), 6), even[1] > even[0] > even[2]
+    (1.0, True)
     >>> chances(2, [1, 0], [0, 5], 0, None)[0] > 0.5, chances(2, [1, 1], [0, 0], 0, 1)
     (True, [0.0, 1.0])
     """

@@ -14,11 +14,11 @@ import random
 from typing import Any
 
 import pytest
+from app_kit import play_inline
 
 from app.bots.runner import run_bots_inline
 from app.races import review
 from app.races.errors import ReviewUnavailable
-from app.races.operations import play_inline
 from app.races.record import GameConfig, GameSession, new_session, pack_move, unpack_move
 from app.races.review import Budget, Deal
 from app.settings import Settings

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from game_kit import VARIANT_COMBOS, cards_in_play, deck_of, random_positions, variant_label
 
-from engine import Action, Suit, Variants, new_game
-from engine.bots.determinize import Determinizer, determinize, unknown_pool
+from engine import Action, Game, Suit, Variants, new_game
+from engine.bots.determinize import Determinizer
 from engine.rng import Rng
 
 
@@ -22,7 +22,7 @@ def test_samples_match_the_observation_and_conserve_the_deck(
         seat = game.current_seat
         assert seat is not None
         observation = game.observation(seat)
-        sample = determinize(observation, Rng(n))
+        sample = Game.over(Determinizer(observation).sample_core(Rng(n)))
         # Same public numbers, same own hand, same trick, same legal actions: the seat
         # cannot tell the sample from the real game.
         assert sample.observation(seat) == observation
@@ -43,7 +43,7 @@ def test_sampled_games_play_on_to_the_end() -> None:
         for n, game in enumerate(random_positions(4, variants, seed=3, count=5, stride=9)):
             seat = game.current_seat
             assert seat is not None
-            sample = determinize(game.observation(seat), Rng(n))
+            sample = Game.over(Determinizer(game.observation(seat)).sample_core(Rng(n)))
             while not sample.is_over:
                 actions = sample.legal_actions()
                 sample.apply(actions[rng.below(len(actions))])
@@ -63,7 +63,7 @@ def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
     )
     game.apply(Action.play(Suit.SLIPPY, gas=0))
     game.apply(Action.tune_up(Suit.SLIPPY))
-    pool = unknown_pool(game.observation(2))
+    pool = Determinizer(game.observation(2)).pool
     # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
     expected = Counter(game.variants.deck(3))
     expected.subtract(game.hands[2])
@@ -79,7 +79,7 @@ def test_hidden_slots_get_different_cards_across_samples() -> None:
     assert seat is not None
     determinizer = Determinizer(game.observation(seat))
     rng = Rng(2)
-    samples = [determinizer.sample(rng) for _ in range(30)]
+    samples = [Game.over(determinizer.sample_core(rng)) for _ in range(30)]
     other = (seat + 1) % 4
     assert len({tuple(sorted(s.hands[other])) for s in samples}) > 10
     assert len({s.plays[0].card for s in samples}) > 1  # the face-down card varies
@@ -104,14 +104,14 @@ def test_samples_never_depend_on_the_real_hidden_cards() -> None:
     observations = [g.observation(0) for g in games]
     assert observations[0] == observations[1]
     assert games[0].to_dict() != games[1].to_dict()
-    a, b = (determinize(obs, Rng(4)) for obs in observations)
+    a, b = (Game.over(Determinizer(obs).sample_core(Rng(4))) for obs in observations)
     assert a.to_dict() == b.to_dict()
 
 
 def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     game = new_game(players=3, seed=2, laps=[1, 1, 0], lead=1)
     observation = game.observation(0)
-    sample = determinize(observation, Rng(1))
+    sample = Game.over(Determinizer(observation).sample_core(Rng(1)))
     assert sample.lap_order[-1] == 1
     assert sorted(sample.lap_order) == [0, 1]
 

@@ -167,7 +167,7 @@ def test_inference_reads_the_view_only() -> None:
     seat = game.current_seat
     assert seat is not None
     view = game.view(seat)
-    other = Determinizer(view).sample(Rng(99))  # same view, other hidden cards
+    other = Game.over(Determinizer(view).sample_core(Rng(99)))  # same view, other hidden cards
     assert other.view(seat) == view
     world, rest = Determinizer(view).sample_parts(Rng(3))
     mine = Inference(view, 0.3).log_weight(world, rest)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from game_kit import view_after
 
-import engine.tournament as tournament
+import bench.tournament as tournament
+from bench.tournament import GameJob, parse_seat, play_game, seating
 from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
@@ -17,7 +18,6 @@ from engine.bots.rollout import rollout, rollout_seats
 from engine.bots.search import HardBot, Stop, Told, _noisy, run_worlds, seat_styles
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.tournament import GameJob, parse_seat, play_game, seating
 from engine.variants import Variants
 
 

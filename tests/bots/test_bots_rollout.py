@@ -20,6 +20,7 @@ import pytest
 from bot_oracle import old_heuristic
 from bot_oracle.old_rollout import rollout as checked_rollout
 from bot_oracle.old_situation import from_game, from_observation
+from game_kit import canonical
 
 from engine import Variants, new_game
 from engine.bots import make_bot
@@ -32,7 +33,7 @@ from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds,
 from engine.cards import RACER_SUITS, Suit
 from engine.game import Game
 from engine.rng import Rng
-from engine.sim import SimState, canonical
+from engine.sim import SimState
 from engine.view import Observation
 
 
@@ -97,7 +98,7 @@ def test_sim_rollouts_play_the_same_rounds_as_checked_rollouts(players: int, sty
         rng = Rng(index)
         while game.winner is None:
             if rng.below(4) == 0:
-                sim = SimState.from_game(game)
+                sim = game.core.clone()
                 copy = game.clone()
                 expected = checked_rollout(copy, Rng(compared), _OLD[style])
                 assert rollout(sim, Rng(compared), _counting(style)) == expected, (index, compared)
@@ -114,7 +115,7 @@ def test_sim_scores_are_the_heuristic_scores() -> None:
         game = new_game(players=3 + index % 3, seed=index, variants=_variants(index))
         rng = Rng(index)
         while game.winner is None:
-            sim = SimState.from_game(game)
+            sim = game.core.clone()
             for style in (NORMAL, EASY):
                 assert score_ids(
                     sim, sim.legal_key(), _counting(style)
@@ -215,7 +216,7 @@ def test_a_rollout_without_the_round_end_deal_gives_the_same_values() -> None:
     values, the laps, gas and next lead must be those of the rollout that deals."""
     compared = 0
     for index, game in _positions(24, 3):
-        dealt, undealt = SimState.from_game(game), SimState.from_game(game)
+        dealt, undealt = game.core.clone(), game.core.clone()
         seat = dealt.turn
         noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
         expected = rollout(dealt, Rng(compared), NORMAL, noisy, seat)

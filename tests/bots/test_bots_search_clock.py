@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
+from bench.tournament import main, parse_seat
 from engine import new_game
 from engine.bots import make_bot
 from engine.bots import search as search_module
 from engine.bots.base import decision_rng
 from engine.bots.candidates import best_candidate
 from engine.bots.search import CLOCKS, HardBot, Stop, rank_candidates, run_worlds
-from engine.tournament import main, parse_seat
 from engine.view import Observation
 
 SLEEP_S = 0.004

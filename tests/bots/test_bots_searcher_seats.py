@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-import engine.tournament as tournament
+import bench.tournament as tournament
+from bench.tournament import GameJob, parse_seat, play_game
 from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
@@ -19,7 +20,6 @@ from engine.bots.value import chances
 from engine.game import Game
 from engine.rng import Rng
 from engine.sim import SimState, legal_ids
-from engine.tournament import GameJob, parse_seat, play_game
 from engine.variants import Variants
 
 

@@ -14,17 +14,15 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import build as engine_build
+from bench import build as bench_build
 from engine.bots.heuristic import EASY, NORMAL
 from engine.bots.rollout import rollout
 from engine.bots.search import HardBot
-from engine.build import COMPILABLE
 from engine.cards import Suit
 from engine.game import Game, IllegalAction, new_game
 from engine.rng import Rng
@@ -32,15 +30,6 @@ from engine.sim import SimState
 from engine.variants import Variants
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def compiled_modules() -> list[str]:
-    """The files the build hook compiles."""
-    config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    modules: list[str] = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"][
-        "compile"
-    ]
-    return modules
 
 
 def record() -> dict[str, Any]:
@@ -105,7 +94,7 @@ def _compiled_copy(target: Path) -> Path:
     """Compile the listed modules in a copy of the engine; return the copy's root."""
     shutil.copytree(REPO_ROOT / "engine", target / "engine")
     build = subprocess.run(
-        [sys.executable, "-m", "mypyc", *compiled_modules()],
+        [sys.executable, "-m", "mypyc", *bench_build.compile_list()],
         cwd=target,
         capture_output=True,
         text=True,
@@ -122,9 +111,11 @@ def test_compiled_simulation_path_plays_exactly_as_pure_python(tmp_path: Path) -
     script = (
         "import json, sys\n"
         f"sys.path.insert(1, {str(Path(__file__).parent)!r})\n"
-        "import engine.build\n"
+        # Right after the compiled copy: bench/ from this checkout, the engine from the copy.
+        f"sys.path.insert(sys.path.index({str(root)!r}) + 1, {str(REPO_ROOT)!r})\n"
+        "import bench.build\n"
         "import test_mypyc_build as t\n"
-        "print(json.dumps([engine.build.compiled_modules(), t.record()]))\n"
+        "print(json.dumps([bench.build.compiled_modules(), t.record()]))\n"
     )
     child = subprocess.run(
         [sys.executable, "-c", script],
@@ -137,13 +128,11 @@ def test_compiled_simulation_path_plays_exactly_as_pure_python(tmp_path: Path) -
     )
     assert child.returncode == 0, child.stderr[-3000:]
     extensions, compiled = json.loads(child.stdout)
-    assert extensions == list(COMPILABLE)
+    assert extensions == bench_build.compilable()
     assert compiled == json.loads(json.dumps(record()))
 
 
-def test_the_benchmarks_name_the_modules_the_build_compiles() -> None:
-    listed = [path.removesuffix(".py").replace("/", ".") for path in compiled_modules()]
-    assert listed == list(COMPILABLE)
+def test_the_benchmarks_say_the_checkout_is_pure_python() -> None:
     # This test process imports the checkout: pure Python, and the benchmarks say so.
-    assert engine_build.compiled_modules() == []
-    assert engine_build.describe().startswith("engine build: pure Python")
+    assert bench_build.compiled_modules() == []
+    assert bench_build.describe().startswith("engine build: pure Python")

@@ -19,12 +19,13 @@ import itertools
 from typing import Any
 
 import pytest
+from game_kit import canonical
 from oracle import old_game
 
 from engine import Action, Game, IllegalAction, Variants, new_game
 from engine.cards import RACER_SUITS, SUIT_ORDER
 from engine.rng import Rng
-from engine.sim import ACTIONS, SUIT_INDEX, SimState, canonical
+from engine.sim import ACTIONS, SUIT_INDEX, SimState
 
 GAMES = 10_080  # 3 player counts x 8 variant combinations x 420 deals
 QUICK_GAMES = 240  # 3 x 8 x 10, always run
@@ -143,9 +144,9 @@ def test_conversion_both_ways_is_exact_at_every_point(players: int) -> None:
         game = new_game(players=players, seed=variant_index, variants=variants)
         rng = Rng(variant_index)
         while game.winner is None:
-            sim = SimState.from_game(game)
+            sim = game.core.clone()
             assert sim.to_dict() == canonical(game.to_dict())
-            back = sim.to_game()
+            back = Game.over(sim.clone())
             assert canonical(back.to_dict()) == canonical(game.to_dict())
             assert back.legal_actions() == game.legal_actions()
             legal = game.legal_actions()

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from bot_oracle.old_situation import Situation
 
 from engine.actions import Action, ActionType, supply_after_effect
-from engine.bots.base import uniform
 from engine.cards import (
     MAX_GAS,
     STRUCK_BY_LICHEN,
@@ -328,3 +327,8 @@ def choose_index(sit: Situation, style: Style, rng: Rng) -> int:
 def choose(sit: Situation, style: Style, rng: Rng) -> Action:
     """The action this style plays in ``sit``."""
     return sit.legal[choose_index(sit, style, rng)]
+
+
+def uniform(rng: Rng) -> float:
+    """A float in [0, 1) from ``rng``."""
+    return (rng.next_u64() >> 11) * (1.0 / (1 << 53))

@@ -7,7 +7,7 @@ from bot_oracle.old_heuristic import NORMAL, Style, choose_index
 from bot_oracle.old_situation import face_up_this_round, from_game
 
 from engine.actions import ActionType
-from engine.bots.value import win_chances
+from engine.bots.value import chances
 from engine.game import Game
 from engine.rng import Rng
 
@@ -23,4 +23,4 @@ def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
         game.apply(action)
         if action.type is ActionType.PLAY and action.suit is not None:
             face_up[action.suit] = face_up.get(action.suit, 0) + 1
-    return win_chances(game)
+    return chances(game.players, game.laps, game.gas, game.lead, game.winner)

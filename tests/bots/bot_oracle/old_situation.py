@@ -17,13 +17,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engine.actions import ACTION_TYPE_BY_ID, Action, ActionType
-from engine.cards import SUIT_BY_ID, SUIT_ORDER, Suit
+from engine.actions import Action, ActionType
+from engine.cards import SUIT_ORDER, Suit
 from engine.variants import Variants
 from engine.view import Observation
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+# Dict lookups, as the old bots read every card of every observation (``Suit(id)`` goes
+# through the enum's machinery).
+ACTION_TYPE_BY_ID: dict[str, ActionType] = {kind.value: kind for kind in ActionType}
+SUIT_BY_ID: dict[str, Suit] = {suit.value: suit for suit in Suit}
 
 _PLAY = ActionType.PLAY
 _TUNE_UP = ActionType.TUNE_UP

@@ -23,7 +23,15 @@ from collections.abc import Sequence
 from typing import Protocol, TypedDict
 
 from engine.actions import Action, ActionDict, ActionType, supply_after_effect
-from engine.cards import RACER_NAME, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.cards import (
+    MAX_GAS,
+    RACER_NAME,
+    SUIT_ORDER,
+    SUIT_VALUE,
+    Suit,
+    ZeroEffect,
+    effective_value,
+)
 from engine.variants import Variants, VariantsData
 
 _SORT_KEY = {suit: (SUIT_VALUE[suit], i) for i, suit in enumerate(SUIT_ORDER)}
@@ -88,8 +96,8 @@ class GameState(Protocol):
     def legal_actions(self) -> list[Action]:
         """The current seat's legal actions."""
 
-    def zero_five_playable(self, seat: int) -> bool:
-        """Whether ``seat`` may play its 0/5 card now."""
+    def zero_five_in_trick(self) -> bool:
+        """Whether the 0/5 card lies in the current trick."""
 
     def supply_after_effect(self, seat: int, action: Action) -> int:
         """Gas ``seat`` could spend on ``action`` after its card's effect."""
@@ -404,11 +412,22 @@ def _card_options(
     return options
 
 
+def _zero_five_playable(game: GameState, seat: int) -> bool:
+    """Whether ``seat`` may play its 0/5 card now (R21, R22)."""
+    return (
+        game.variants.zero_five
+        and game.zero_five[seat]
+        and game.gas[seat] < MAX_GAS
+        and game.removed > 0
+        and not game.zero_five_in_trick()
+    )
+
+
 def _zero_five_option(
     game: GameState, seat: int, plays: list[PublicPlay], lichen: bool
 ) -> ZeroFiveOption | None:
     """The 0/5 card's choices now, or ``None`` if it cannot be played this turn."""
-    if not game.zero_five_playable(seat):
+    if not _zero_five_playable(game, seat):
         return None
     values = [0, 5] if game.laps[seat] >= 1 else [0]
     gas_max = {}

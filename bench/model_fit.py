@@ -1,5 +1,5 @@
 """How well the search's opponent model predicts a bot's moves: ``python -m
-engine.bots.model_fit``.
+bench.model_fit``.
 
 The hard bot plays every seat it is not told is a normal bot as the normal policy
 choosing through a softmax at a temperature (``noise``). This screen plays races between
@@ -51,7 +51,7 @@ def decisions(players: int, races: int, seed: int, kind: str, **options: object)
             if game.winner is not None or seat is None:
                 break
             action = bots[seat].choose(game.view(seat))
-            state = SimState.from_game(game)
+            state = game.core.clone()
             if len(policy_weights(state, _EVERY_SENSIBLE)[0]) > 1:
                 found.append((state, ACTION_ID[action]))
             game.apply(action)

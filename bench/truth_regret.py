@@ -1,7 +1,7 @@
 """How much the hard bot's choice gives up against the real deal: ``python -m
-engine.bots.truth_regret``.
+bench.truth_regret``.
 
-:mod:`engine.bots.hard_regret` scores the search against a longer search on the same
+:mod:`bench.hard_regret` scores the search against a longer search on the same
 kind of sampled worlds, so it cannot see what the sampling itself gets wrong (worlds
 dealt without regard to how the opponents played, for one). This screen scores it
 against the truth instead: at positions from games between normal bots it plays every
@@ -26,10 +26,10 @@ from __future__ import annotations
 import argparse
 import math
 
+from bench.hard_regret import GamePosition, game_positions
 from engine.actions import Action
 from engine.bots.base import mix_seed
 from engine.bots.candidates import best_candidate, weights_of
-from engine.bots.hard_regret import GamePosition, game_positions
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout
 from engine.bots.search import CLOCKS, Stop, run_weighted

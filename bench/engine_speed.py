@@ -1,4 +1,4 @@
-"""Speed figures for the engine: ``python -m engine.bench [--seconds S] [--players N]``.
+"""Speed figures for the engine: ``python -m bench.engine_speed [--seconds S] [--players N]``.
 
 Plays seeded random games — every turn: list the legal actions, pick one uniformly with
 :class:`engine.rng.Rng`, apply it — for the base game and each variant combination, three
@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench.build import describe
 from engine.actions import Action
-from engine.build import describe
 from engine.cards import Suit
 from engine.game import new_game
 from engine.rng import Rng

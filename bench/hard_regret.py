@@ -1,4 +1,4 @@
-"""How much win chance the hard bot's choice gives up: ``python -m engine.bots.hard_regret``.
+"""How much win chance the hard bot's choice gives up: ``python -m bench.hard_regret``.
 
 Takes positions from games between normal bots and, at each, runs a long reference
 search: every candidate of the hard bot (:func:`~engine.bots.search.rank_candidates`) on

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bench.__main__ import main as bench_main
+from bench.tournament import GameJob, SeatResult, parse_seat, play_game, run
 from engine import Variants
-from engine.tournament import GameJob, SeatResult, parse_seat, play_game, run
 
 TOURNAMENT = ["--players", "3", "--seats", "hard:8it,normal,normal", "--seed", "6"]
 """A hard seat on a fixed number of rollouts: the same games whenever they are played."""

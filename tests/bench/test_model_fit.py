@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
+from bench.model_fit import anchors, decisions, log_likelihood, main
 from engine.bots.heuristic import NORMAL
-from engine.bots.model_fit import anchors, decisions, log_likelihood, main
 from engine.bots.policy import choose_id, policy_weights
 from engine.rng import Rng
 from engine.sim import SimState

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine.bots.hard_regret import MODELS, Reference, main, positions, reference, regret_table
+from bench.hard_regret import MODELS, Reference, main, positions, reference, regret_table
 from engine.bots.search import DEFAULT_CANDIDATES
 
 

@@ -13,9 +13,7 @@ from typing import Any
 import pytest
 
 from bench.__main__ import main as bench_main
-from engine import Variants, new_game
-from engine.bots.search import rank_candidates
-from engine.tournament import (
+from bench.tournament import (
     GameJob,
     SeatResult,
     SeatSpec,
@@ -31,6 +29,8 @@ from engine.tournament import (
     seating,
     wilson,
 )
+from engine import Variants, new_game
+from engine.bots.search import rank_candidates
 
 HARD_HEAD_TO_HEAD = ["--players", "3", "--seats", "hard:8it,normal,normal", "--games", "6"]
 """A hard seat on a fixed number of rollouts: the same decisions in any process."""

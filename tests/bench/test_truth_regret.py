@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.truth_regret import WIDEST, choice, main, positions, regrets, truth
 from engine.bots.base import mix_seed
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout
-from engine.bots.truth_regret import WIDEST, choice, main, positions, regrets, truth
 from engine.rng import Rng
 from engine.sim import ACTION_ID
 

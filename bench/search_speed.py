@@ -1,4 +1,4 @@
-"""Search-speed figures for the hard bot: ``python -m engine.bots.bench``.
+"""Search-speed figures for the hard bot: ``python -m bench.search_speed``.
 
 Plays seeded random openings and asks the hard bot for a move at each, once with the
 budget on the wall clock (what the server runs) and once on the searching thread's CPU
@@ -20,8 +20,8 @@ import argparse
 import time
 from dataclasses import dataclass
 
+from bench.build import describe
 from engine.bots.search import HardBot
-from engine.build import describe
 from engine.game import new_game
 from engine.rng import Rng
 from engine.view import Observation
