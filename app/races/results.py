@@ -1,9 +1,10 @@
 """A finished race handed to the results (:mod:`app.results`): who sat where, each seat's
 place, laps, tricks won and gas left, and the public record.
 
-Called once by the unit of work (:class:`app.races.unit.Races`) when a change it kept
-finished the race; recording is idempotent on the results' side, so a second call for
-the same race changes nothing.
+Called once by the unit of work (:class:`app.races.unit.Races`) when a change it keeps
+makes the race's status "over": what it returns is saved with that change (the store's
+outbox) and recorded from there; recording is idempotent on the results' side, so a
+second delivery of the same race changes nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from engine import EventKind
 
 
 def finish_of(session: GameSession, now: float) -> Finish | None:
-    """What the results keep of ``session``, finished at wall-clock ``now``; None while it
-    runs, or when no person known to the results sat in it (a bots-only race, or one of
-    people the results never met)."""
+    """What the results keep of ``session``, finished at wall-clock ``now``; None while its
+    status is not "over", or when no person known to the results sat in it (a bots-only
+    race, or one of people the results never met)."""
     game = session.game
     lobby = session.lobby
-    if not game.is_over or not any(seat.player is not None for seat in lobby.seats):
+    if session.status != "over" or not any(seat.player is not None for seat in lobby.seats):
         return None
     record = operations.game_record(session)
     tricks = Counter(
