@@ -89,8 +89,8 @@ class Recorder:
         except Exception:  # recorded: a later delivery finds it so and clears it then
             log.warning("a recorded race stays in the outbox", extra={"game_id": game_id})
             self._nudge()
-        if recorded.new:
-            log.info("finished race recorded", extra={"game_id": game_id})
+        if recorded.new and self._task is not None and asyncio.current_task() is self._task:
+            log.info("a finished race that waited is recorded", extra={"game_id": game_id})
         return True
 
     async def drain(self) -> int:
