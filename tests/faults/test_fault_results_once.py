@@ -240,6 +240,7 @@ def test_kill_9_after_the_last_moves_records_every_result_once_on_sqlite(
 
 def test_kill_9_after_the_last_moves_records_every_result_once_on_redis_and_postgresql(
     launch_server: Launch,
+    server_command: Callable[..., list[str]],
     free_port: int,
     race_lengths: dict[int, int],
     fresh_redis: RedisServer,
@@ -250,7 +251,9 @@ def test_kill_9_after_the_last_moves_records_every_result_once_on_redis_and_post
         "ZZV_REDIS_URL": fresh_redis.url,
         "ZZV_DATABASE_URL": postgres_server.new_database(),
     }
-    command = zzv_serve(free_port, "--workers", "2")
+    # uvicorn's supervisor, as under `zzv serve --workers 2`; a loaded machine may take
+    # longer than its default 5 s to start a worker, which it would then kill.
+    command = server_command(free_port, "--workers", "2", "--timeout-worker-healthcheck", "60")
     run_kill_trials(launch_server, command, free_port, env, race_lengths)
 
 
