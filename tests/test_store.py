@@ -30,6 +30,7 @@ from app.storage.interface import (
 )
 from app.storage.memory import ManualClock, MemoryStore
 from app.storage.redis_store import RedisStore
+from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 from engine import new_game
 
@@ -591,3 +592,25 @@ def test_a_redis_race_saved_without_its_own_idle_clock_expires_by_the_lru_set(
         await store.close()
 
     asyncio.run(later())
+
+
+def test_a_memory_store_saved_on_a_graceful_stop_keeps_its_outbox(tmp_path: Path) -> None:
+    def store() -> SavedMemoryStore[GameSession]:
+        return SavedMemoryStore(
+            tmp_path, GameSession.from_dict, max_games=5, idle_expiry_seconds=60
+        )
+
+    async def scenario() -> None:
+        first = store()
+        await first.open()
+        await first.create(session("a"), "client")
+        async with first.lock("a") as found:
+            assert found.record is not None and found.lease is not None
+            await first.save(found.record, found.lease, b'{"result":"a"}')
+        await first.close()
+        second = store()
+        await second.open()
+        assert await second.outbox() == {"a": b'{"result":"a"}'}
+        await second.close()
+
+    asyncio.run(scenario())
