@@ -1,6 +1,7 @@
 """A finished race's result is recorded exactly once, whatever stops (real ``zzv serve``
 processes): ``kill -9`` at instants spread over the first 50 ms after the last moves of 20
-races, on the default SQLite stores and on Redis + PostgreSQL with two workers; and a
+races (counted from the first of them answered, when the server is busy with them all), on
+the default SQLite stores and on Redis + PostgreSQL with two workers; and a
 PostgreSQL stopped while 5 races finish, started again 30 s later, with 503 (never 500)
 from everything that needs it meanwhile.
 
