@@ -141,9 +141,10 @@ def _stop_bot_workers() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the store (loading saved races), run the live hub and the expiry sweep while
-    the app serves; then stop them, close the rate counters' connections and the store
-    (saving races), and stop the bot workers."""
+    """Open the store (loading saved races), run the live hub, the expiry sweep and the
+    results' recorder (which first records what the outbox kept) while the app serves;
+    then stop them, close the rate counters' connections and the store (saving races),
+    and stop the bot workers."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
@@ -154,6 +155,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings = await with_shared_seed_secret(settings, results)
     app.state.settings = app.state.races.settings = settings
     await store.open()
+    recorder = app.state.races.recorder
+    if recorder is not None:
+        recorder.start()
     await hub.start()
     sweeper = asyncio.create_task(
         _sweep_forever(app, store, settings.sweep_interval_seconds), name="zzv-sweep"
@@ -172,6 +176,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         if reviews is not None:
             await reviews.stop()
         await app.state.limiter.close()
+        if recorder is not None:
+            await recorder.stop()
         await store.close()
         await results.close()
         await asyncio.to_thread(_stop_bot_workers)

@@ -74,6 +74,10 @@ class PostgresServer:
             find_binary("initdb"), "-D", str(self.data), "-U", SUPERUSER,
             "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
         )  # fmt: skip
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the initialised cluster and wait until it accepts connections."""
         options = (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c full_page_writes=off -c max_connections=100"
@@ -82,6 +86,11 @@ class PostgresServer:
             find_binary("pg_ctl"), "-D", str(self.data), "-o", options,
             "-l", str(self.folder / "server.log"), "-w", "-t", "60", "start",
         )  # fmt: skip
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown: connections are cut) and keep its data, for
+        :meth:`resume`."""
+        self._run(find_binary("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         """Stop the server (fast shutdown) and remove its folder."""

@@ -15,15 +15,23 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from app_kit import bare_session
 from sqlalchemy import text
 
+from app.races.record import GameSession
 from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
+from app.results.errors import ResultsUnavailable
 from app.results.models import METADATA
 from app.results.ratings import BOT_RATINGS, Rating, rate
+from app.results.recorder import Recorder
 from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
+from app.storage.memory import MemoryStore
+from bench.server import find_free_port
+from engine import new_game
 
 REPO = Path(__file__).resolve().parent.parent
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -444,5 +452,61 @@ def test_the_daily_board_reads_no_more_rows_than_it_lists_however_many_tie(
             assert board.ranked == 150 and board.mine is not None and board.mine.rank == 1
         finally:
             await store.close()
+
+    run(scenario())
+
+
+def test_a_finish_survives_its_outbox_form_unchanged() -> None:
+    race = finish("kept", [(7, 2)], practice=True, minutes=5)
+    assert Finish.from_json(race.to_json()) == race
+
+
+def test_an_unreachable_database_is_results_unavailable() -> None:
+    """Nothing listens on the port: every call says so with the results' one error."""
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(f"postgresql://zzv@127.0.0.1:{find_free_port()}/none"))
+        with pytest.raises(ResultsUnavailable):
+            await store.player_for("someone")
+        with pytest.raises(ResultsUnavailable):
+            await store.record_finish(finish("lost", [(1, 1)]))
+        await store.close()
+
+    run(scenario())
+
+
+def test_two_recorders_on_one_outbox_record_each_race_once(results_database: str) -> None:
+    """Two processes' recorders drain one outbox at once (and one delivers again what the
+    other recorded): every race is recorded once, its person rated once, the outbox empty."""
+
+    async def scenario() -> None:
+        outbox = MemoryStore(GameSession.from_dict, max_games=10, idle_expiry_seconds=60)
+        one = ResultsStore(async_url(results_database))
+        two = ResultsStore(async_url(results_database))
+        await one.open()
+        await two.open()
+        try:
+            people = [(await one.create_player())[0] for _ in range(4)]
+            for number, person in enumerate(people):
+                race = bare_session(new_game(players=3, seed=number), f"race-{number}")
+                await outbox.create(race, "client")
+                async with outbox.lock(race.id) as found:
+                    assert found.lease is not None
+                    message = finish(race.id, [(person.id, 1)]).to_json()
+                    await outbox.save(race, found.lease, message)
+            first, second = Recorder(one, outbox), Recorder(two, outbox)
+            waiting = await outbox.outbox()
+            assert await asyncio.gather(first.drain(), second.drain()) == [0, 0]
+            assert await second.deliver("race-0", waiting["race-0"])  # recorded already
+            assert await outbox.outbox() == {}
+            for person in people:
+                found = await two.get_player(person.id)
+                assert found is not None and found.races == 1
+                assert [e.game_id for e in await two.history(person.id)] == [
+                    f"race-{people.index(person)}"
+                ]
+        finally:
+            await one.close()
+            await two.close()
 
     run(scenario())

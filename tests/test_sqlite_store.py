@@ -158,7 +158,7 @@ def test_the_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     migrate(engine)  # a second upgrade finds nothing to do
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [("0001",)]
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [("0002",)]
     engine.dispose()
 
 

@@ -32,6 +32,7 @@ from app.storage.interface import (
 )
 from app.storage.memory import ManualClock, MemoryStore
 from app.storage.redis_store import RedisStore
+from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 from engine import new_game
 
@@ -80,6 +81,7 @@ async def assert_the_file_holds(old: SqliteStore[GameSession], new: SessionStore
             i: (data, owner) for i, data, owner in old.entries()
         }
         assert new.tombstones() == old.tombstones()
+        assert await new.outbox() == await old.outbox()
     finally:
         await new.close()
 
@@ -338,6 +340,39 @@ def test_delete_forgets_without_a_tombstone(run: Any) -> None:
         await store.wipe("a")
         await store.wipe("never-there")
         assert await gone(store, "a") is None
+
+    run(scenario, max_games=5, idle_expiry_seconds=10)
+
+
+def test_the_outbox_is_written_with_the_save_and_outlives_the_race(run: Any) -> None:
+    """A save's outbox message is kept with it (not with a save whose lease is gone); no
+    expiry, eviction or wipe of the race drops it; only clear_outbox does."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        for game_id in ("a", "b", "c"):
+            await store.create(session(game_id), "client")
+        async with store.lock("a") as found:
+            assert found.record is not None and found.lease is not None
+            await store.save(found.record, found.lease, b'{"result":"a"}')
+        async with store.lock("b") as found:
+            assert found.record is not None and found.lease is not None
+            stale = found.lease
+            await store.save(found.record, found.lease)
+            with pytest.raises(LeaseLost):  # a refused save leaves no message either
+                await store.save(found.record, stale, b'{"result":"b"}')
+        assert await store.outbox() == {"a": b'{"result":"a"}'}
+        clock.now += 20  # past the idle expiry: every race goes
+        assert await store.sweep() == 3
+        await store.create(session("d"), "client")
+        await store.wipe("a")
+        assert await store.outbox() == {"a": b'{"result":"a"}'}
+        await store.clear_outbox("a")
+        await store.clear_outbox("never-there")
+        assert await store.outbox() == {}
+        async with store.lock("d") as found:
+            assert found.record is not None and found.lease is not None
+            await store.save(found.record, found.lease, b'{"result":"d"}')
+        assert await store.outbox() == {"d": b'{"result":"d"}'}  # the file holds it too
 
     run(scenario, max_games=5, idle_expiry_seconds=10)
 
@@ -710,3 +745,25 @@ def test_a_redis_race_whose_head_predates_live_counts_until_its_next_save(
         await store.close()
 
     asyncio.run(later())
+
+
+def test_a_memory_store_saved_on_a_graceful_stop_keeps_its_outbox(tmp_path: Path) -> None:
+    def store() -> SavedMemoryStore[GameSession]:
+        return SavedMemoryStore(
+            tmp_path, GameSession.from_dict, max_games=5, idle_expiry_seconds=60
+        )
+
+    async def scenario() -> None:
+        first = store()
+        await first.open()
+        await first.create(session("a"), "client")
+        async with first.lock("a") as found:
+            assert found.record is not None and found.lease is not None
+            await first.save(found.record, found.lease, b'{"result":"a"}')
+        await first.close()
+        second = store()
+        await second.open()
+        assert await second.outbox() == {"a": b'{"result":"a"}'}
+        await second.close()
+
+    asyncio.run(scenario())

@@ -26,6 +26,7 @@ from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError
 from app.races.previews import with_previews
+from app.results.errors import ResultsUnavailable
 from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.errors")
@@ -192,6 +193,19 @@ class GameServerUnavailable(AppError):
 
     def __init__(self) -> None:
         """Suggest a quick retry: the store usually comes back."""
+        super().__init__(headers={"Retry-After": "5"})
+
+
+class ResultsDown(AppError):
+    """The results database cannot be reached (:class:`ResultsUnavailable`): 503, with the
+    results' own sentence; races go on meanwhile."""
+
+    status_code = 503
+    code = ResultsUnavailable.code
+    message = ResultsUnavailable.message
+
+    def __init__(self) -> None:
+        """A database usually comes back within seconds."""
         super().__init__(headers={"Retry-After": "5"})
 
 
@@ -396,6 +410,10 @@ def install_error_handlers(app: FastAPI) -> None:
         log.warning("game store unavailable on %s %s", request.method, request.url.path)
         return render_error(request, GameServerUnavailable())
 
+    async def on_results_down(request: Request, exc: Exception) -> Response:
+        log.warning("results database unavailable on %s %s", request.method, request.url.path)
+        return render_error(request, ResultsDown())
+
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return render_error(request, AppError())
@@ -406,4 +424,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(StoreUnavailable, on_store_down)
+    app.add_exception_handler(ResultsUnavailable, on_results_down)
     app.add_exception_handler(Exception, on_crash)

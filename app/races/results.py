@@ -1,9 +1,10 @@
 """A finished race handed to the results (:mod:`app.results`): who sat where, each seat's
 place, laps, tricks won and gas left, and the public record.
 
-Called once by the unit of work (:class:`app.races.unit.Races`) when a change it kept
-finished the race; recording is idempotent on the results' side, so a second call for
-the same race changes nothing.
+Called once by the unit of work (:class:`app.races.unit.Races`) when a change it keeps
+makes the race's status "over": what it returns is saved with that change (the store's
+outbox) and recorded from there; recording is idempotent on the results' side, so a
+second delivery of the same race changes nothing.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ reading it finds a move owed: a bot's turn, the turn clock's autopilot, a stream
 delivery), settles what is due, and hands the route a :class:`Race` whose operations
 (``play``, ``start``, ``join``, ``state``, ``record``, ...) work on that one loaded copy.
 On leaving, a race that changed is saved once (fenced by the lease its lock gave) and
-announced once; a read that changed nothing saves nothing and takes no lock.
+announced once; a read that changed nothing saves nothing and takes no lock. The save that
+makes a race's status "over" carries its result into the store's outbox, and the results'
+:class:`~app.results.recorder.Recorder` records it from there, exactly once.
 
 Nothing here knows HTTP: refusals are :mod:`app.races.errors`.
 """
@@ -40,6 +42,7 @@ from app.races.lobby import LobbyError
 from app.races.operations import SessionState, SessionStore
 from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
 from app.races.results import finish_of
+from app.results.recorder import Recorder
 from app.results.store import ResultsStore
 from app.settings import Settings
 from app.storage.interface import ClientFull, Fetched, Lease, LeaseLost, StoreFull
@@ -77,7 +80,8 @@ class Race:
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
     over_at_open: bool = False
-    """Whether the race was over when it was loaded (a change that ends it is recorded)."""
+    """Whether the race's status was "over" when it was loaded (a change that ends it is
+    recorded)."""
 
     @property
     def id(self) -> str:
@@ -234,13 +238,15 @@ class Races:
         """Races kept in ``store``, their bots run by ``runner`` (one built from ``settings``
         by default); changes announced through ``publish``. ``clock`` is the turn clock's
         time (default :data:`operations.wall_clock`, read at each request). A race that a
-        kept change finishes is recorded in ``results`` (none: not recorded)."""
+        kept change finishes is recorded in ``results`` by :attr:`recorder`, through the
+        store's outbox (none: not recorded)."""
         self.store = store
         self.settings = settings
         self.runner = runner if runner is not None else BotRunner(settings)
         self.publish = publish
         self._clock = clock
         self.results = results
+        self.recorder = None if results is None else Recorder(results, store)
 
     def now(self) -> float:
         """The turn clock's time now."""
@@ -339,27 +345,27 @@ class Races:
                 await self._keep(race)
 
     async def _keep(self, race: Race) -> None:
-        """Save the race once, fenced by its lease, and announce the change once."""
+        """Save the race once, fenced by its lease (with its result in the outbox when
+        this change ended it), announce the change once, then record the result."""
         assert race.lease is not None
+        result = self._result_to_keep(race)
         try:
-            await self.store.save(race.session, race.lease)
+            await self.store.save(race.session, race.lease, result)
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
         await self.publish(race.id)
-        if not race.over_at_open and race.session.status == "over":
-            await self._record_finish(race)
+        if result is not None and self.recorder is not None:
+            # Never raises: a result not recorded now stays in the outbox for the recorder.
+            await self.recorder.deliver(race.id, result)
 
-    async def _record_finish(self, race: Race) -> None:
-        """Hand the race that this kept change finished to the results, once. A failure
-        is logged, not raised: the move that finished the race is kept and answered."""
+    def _result_to_keep(self, race: Race) -> bytes | None:
+        """The outbox message of the race's result when this change made its status
+        "over" (it was not when loaded) and the results keep it, else None."""
+        if self.recorder is None or race.over_at_open or race.session.status != "over":
+            return None
         finish = finish_of(race.session, race.now)
-        if self.results is None or finish is None:
-            return
-        try:
-            await self.results.record_finish(finish)
-        except Exception:
-            log.exception("a finished race could not be recorded", extra={"game_id": race.id})
+        return None if finish is None else finish.to_json()
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:

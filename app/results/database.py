@@ -32,6 +32,9 @@ RESULTS_FILE = "results.sqlite3"
 
 MEMORY_URL = "sqlite+aiosqlite://"
 
+CONNECT_TIMEOUT_SECONDS = 5.0
+"""How long a new connection to PostgreSQL may take before the database counts as down."""
+
 
 def async_url(raw: str) -> URL:
     """``raw`` with the async driver this server uses for its database.
@@ -69,7 +72,14 @@ def connect(url: URL) -> AsyncEngine:
     owner only: results name players), an in-memory SQLite database is one connection
     kept for the engine's life."""
     if not is_sqlite(url):
-        return create_async_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        return create_async_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=5,
+            max_overflow=5,
+            # A database that does not answer is reported (503) in seconds, not asyncpg's 60.
+            connect_args={"timeout": CONNECT_TIMEOUT_SECONDS},
+        )
     options: dict[str, Any] = {}
     if url.database in (None, "", ":memory:"):
         options["poolclass"] = StaticPool

@@ -6,8 +6,12 @@ never ORM objects, so nothing above this layer holds a session. A later feature 
 own tables with a new migration and its own queries through :meth:`ResultsStore.unit`.
 
 Ratings follow :mod:`app.results.ratings`. Recording a finished race is idempotent: the
-race's id is the ``finished_races`` key, so a second :meth:`ResultsStore.record_finish`
-of the same race (a retry, two workers) changes nothing and says so.
+race's id is the ``finished_races`` key, inserted before any rating moves in the same
+transaction, so a second :meth:`ResultsStore.record_finish` of the same race (a retry, two
+workers at once) changes nothing and says so.
+
+A database that cannot be reached raises
+:class:`~app.results.errors.ResultsUnavailable` from every method (:meth:`ResultsStore.unit`).
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ import fcntl
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import bindparam, func, insert, select, text, update
@@ -31,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.results.database import connect, is_sqlite, results_url
+from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from app.settings import Settings
@@ -106,6 +112,23 @@ class Finish:
     record: dict[str, Any]
     seats: tuple[SeatResult, ...]
     kind: str = "race"
+
+    def to_json(self) -> bytes:
+        """The finish as compact JSON (what an outbox keeps until it is recorded)."""
+        return orjson.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: bytes) -> Finish:
+        """Inverse of :meth:`to_json` (``ValueError``/``KeyError``/``TypeError`` for
+        anything else)."""
+        found = orjson.loads(data)
+        return cls(
+            **{
+                **found,
+                "finished_at": _utc(datetime.fromisoformat(found["finished_at"])),
+                "seats": tuple(SeatResult(**seat) for seat in found["seats"]),
+            }
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,16 +244,19 @@ class ResultsStore:
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
         """One unit of work: a session in one transaction, committed on leaving (rolled
-        back on an exception); calls on SQLite take turns."""
-        if self._sessions is None:
-            await self.open()
-        assert self._sessions is not None
-        async with contextlib.AsyncExitStack() as stack:
-            if self._serial is not None:
-                await stack.enter_async_context(self._serial)
-            session = await stack.enter_async_context(self._sessions())
-            await stack.enter_async_context(session.begin())
-            yield session
+        back on an exception); calls on SQLite take turns. A database that cannot be
+        reached, on the way in, inside or at the commit, raises
+        :class:`~app.results.errors.ResultsUnavailable`."""
+        with reaching_the_database():
+            if self._sessions is None:
+                await self.open()
+            assert self._sessions is not None
+            async with contextlib.AsyncExitStack() as stack:
+                if self._serial is not None:
+                    await stack.enter_async_context(self._serial)
+                session = await stack.enter_async_context(self._sessions())
+                await stack.enter_async_context(session.begin())
+                yield session
 
     async def ping(self) -> None:
         """A round trip to the database (raises when it is unreachable)."""

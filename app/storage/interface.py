@@ -189,11 +189,14 @@ class GameStore(Protocol[R]):
     """The storage interface :mod:`app.races` goes through; every method may raise
     :class:`StoreUnavailable`.
 
-    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``), five
-    for upkeep (``open``, ``close``, ``sweep``, ``count``, ``ping``), and three for
+    Five verbs for the races (``create``, ``fetch``, ``lock``, ``save``, ``wipe``), six
+    for upkeep (``open``, ``close``, ``sweep``, ``count``, ``ping``, ``idle_ids``), three for
     named slots that point at a race (``slot``, ``hold_slot``, ``free_slot``: the open
-    "Race strangers" race of each size). Every store hands out copies: what a request
-    changes is stored only by :meth:`save`.
+    "Race strangers" race of each size), and two for the outbox (``outbox``,
+    ``clear_outbox``): a message a save left for delivery elsewhere (a finished race's
+    result), kept by race id until its deliverer clears it; no expiry, eviction or wipe
+    of the race drops it. Every store hands out copies: what a request changes is stored
+    only by :meth:`save`.
     """
 
     async def create(self, record: R, owner: str) -> None:
@@ -219,10 +222,17 @@ class GameStore(Protocol[R]):
         expired. Leaving the block gives the lock back unless :meth:`save` already did.
         """
 
-    async def save(self, record: R, lease: Lease) -> None:
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
         """Write the changed race back and give its lock back, in one step; moves its idle
-        clock. Raises :class:`LeaseLost` (and writes nothing) unless ``lease`` is still
-        the race's."""
+        clock. With ``outbox``, that message is kept under the race's id in the same step
+        (both are written or neither). Raises :class:`LeaseLost` (and writes nothing)
+        unless ``lease`` is still the race's."""
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message a save left in the outbox and nobody cleared yet, by race id."""
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Drop race ``game_id``'s message from the outbox (no error if there is none)."""
 
     async def wipe(self, game_id: str) -> None:
         """Forget a race entirely, tombstone included (no error if it is unknown)."""

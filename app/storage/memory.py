@@ -99,6 +99,7 @@ class MemoryStore(Generic[R]):
             LRUCache(maxsize=expired_memory) if expired_memory > 0 else None
         )
         self._slots: dict[str, tuple[str, float]] = {}
+        self._outbox: dict[str, bytes] = {}
         # Tests and benchmarks may call in from another thread than the app's event loop.
         self._mutex = threading.Lock()
 
@@ -240,15 +241,28 @@ class MemoryStore(Generic[R]):
                     entry.lease = None
                 entry.busy -= 1
 
-    async def save(self, record: R, lease: Lease) -> None:
-        """Write the race back (only with its current lease) and move its idle clock."""
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+        """Write the race back, and ``outbox`` beside it (only with its current lease), and
+        move its idle clock."""
         data = encode(record)
         with self._mutex:
             entry = self._games.get(record.id)
             if entry is None or lease.game_id != record.id or entry.lease != lease.token:
                 raise LeaseLost()
             entry.data, entry.head, entry.lease = data, record.head(), None
+            if outbox is not None:
+                self._outbox[record.id] = outbox
         self._touch(record.id)
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message left in the outbox, by race id (in this process's memory)."""
+        with self._mutex:
+            return dict(self._outbox)
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Drop ``game_id``'s message from the outbox."""
+        with self._mutex:
+            self._outbox.pop(game_id, None)
 
     async def wipe(self, game_id: str) -> None:
         """Forget ``game_id`` entirely (it will answer 404, not 410)."""

@@ -15,6 +15,9 @@ Layout (every key under a prefix, ``zzv:`` by default):
   created, oldest first, for the caps on live races (a race counts while its hash
   exists and its head does not say it is over).
 * ``lock:<id>`` — the race's lock.
+* ``outbox`` — a hash id → message a save left for delivery (a finished race's result),
+  written by the save's own script and deleted only by ``clear_outbox``: it has no time
+  to live, and no expiry or eviction of the race touches it.
 
 Exactly one of concurrent moves is applied because a move holds the race's lock (SET NX
 with an expiring lease, released by compare-and-delete) across the human's move *and* the
@@ -43,7 +46,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Generic
+from typing import Any, Generic, cast
 
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
@@ -232,12 +235,14 @@ return {head, found[2], false, 'ok'}
 """
 )
 
-# Write the race and give its lock back, only if the lease is still the caller's; then
-# announce the change on the channel given, if any ('' = none).
-# KEYS: game, lru, lock. ARGV: token, data, head, now, id, channel.
+# Write the race (and its outbox message, if any: '' = none) and give its lock back, only
+# if the lease is still the caller's; then announce the change on the channel given, if any
+# ('' = none). KEYS: game, lru, lock, outbox. ARGV: token, data, head, now, id, channel,
+# message.
 _SAVE = """
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3], 'seen', ARGV[4])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[7]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 redis.call('DEL', KEYS[3])
 if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], '1') end
@@ -505,19 +510,36 @@ class RedisStore(Generic[R]):
                 await self._release(keys=keys, args=[token])
                 return
 
-    async def save(self, record: R, lease: Lease) -> None:
-        """Write the race and give its lock back in one step, if the lease still holds (and
-        announce it, see ``announce``)."""
-        keys = [self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id)]
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+        """Write the race (and ``outbox`` under its id) and give its lock back in one
+        script, if the lease still holds (and announce it, see ``announce``)."""
+        keys = [
+            self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id),
+            self.prefix + "outbox",
+        ]  # fmt: skip
         channel = "" if self.announce is None else self.announce + record.id
         args: list[bytes | str | float] = [
             lease.token, encode(record), record.head().to_json(), self.clock(), record.id, channel,
+            outbox or b"",
         ]  # fmt: skip
         async with _reachable("write"):
             written = await self._save(keys=keys, args=args)
         if not written:
             raise LeaseLost()
         self._given_back.add(lease.token)
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message in the outbox hash, by race id (shared by every worker)."""
+        async with _reachable("outbox"):
+            found = await cast(
+                "Awaitable[dict[bytes, bytes]]", self.redis.hgetall(self.prefix + "outbox")
+            )
+        return {key.decode(): bytes(value) for key, value in found.items()}
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Delete ``game_id``'s message from the outbox hash."""
+        async with _reachable("outbox"):
+            await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
 
     async def slot(self, name: str) -> str | None:
         """The value slot ``name`` holds (a Redis key with a time to live)."""

@@ -2,11 +2,11 @@
 
 Two files in ``ZZV_DATA_DIR``:
 
-* ``races.json`` — every live race, written (atomically) as a stop begins, after every
-  change during the stop's grace, and at its end; read and removed at the next start, so
-  a restart or a deploy keeps the races in progress. It is read race by race: an entry
-  that cannot be read (damaged, or from an incompatible version) is skipped, logged and
-  kept aside in ``races.json.bad``, and the others load;
+* ``races.json`` — every live race and the outbox's messages, written (atomically) as a
+  stop begins, after every change during the stop's grace, and at its end; read and
+  removed at the next start, so a restart or a deploy keeps the races in progress. It is
+  read race by race: an entry that cannot be read (damaged, or from an incompatible
+  version) is skipped, logged and kept aside in ``races.json.bad``, and the others load;
 * ``known.jsonl`` — one line ``{"id", "digests"}`` appended (and flushed) as each race is
   created and whenever somebody takes a seat in it. It is the durable marker for a process
   that was killed without saving: at the next start every known race that is not in
@@ -20,6 +20,7 @@ Token digests are stored, never tokens.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -103,10 +104,10 @@ class SavedMemoryStore(MemoryStore[R]):
         if self._write_through:
             self._write_races()
 
-    async def save(self, record: R, lease: Lease) -> None:
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
         """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
         a stop, write the races before the move is answered."""
-        await super().save(record, lease)
+        await super().save(record, lease, outbox)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)
@@ -119,7 +120,10 @@ class SavedMemoryStore(MemoryStore[R]):
         races = ",".join(
             f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
-        _write_atomically(self.races_path, f'{{"format":{SAVE_FORMAT},"races":[{races}]}}')
+        with self._mutex:
+            outbox = {game_id: base64.b64encode(m).decode() for game_id, m in self._outbox.items()}
+        document = f'{{"format":{SAVE_FORMAT},"races":[{races}],"outbox":{json.dumps(outbox)}}}'
+        _write_atomically(self.races_path, document)
         return len(entries)
 
     def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
@@ -143,7 +147,8 @@ class SavedMemoryStore(MemoryStore[R]):
             items = payload["races"]
             if not isinstance(items, list):
                 raise ValueError("no list of races")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            outbox = {str(k): base64.b64decode(v) for k, v in payload.get("outbox", {}).items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             kept = self._free_bad_path()
             os.replace(self.races_path, kept)
             log.error(
@@ -152,6 +157,8 @@ class SavedMemoryStore(MemoryStore[R]):
             )
             self.unreadable = -1
             return set()
+        with self._mutex:
+            self._outbox.update(outbox)
         restored: set[str] = set()
         bad: list[Any] = []
         for index, item in enumerate(items):

@@ -9,9 +9,11 @@ migrations shipped in ``app/storage/migrations`` and loads every live race and e
 tombstone, so a killed process (``kill -9``, an out-of-memory kill) loses no answered move:
 every race continues from the turn it had, and a race that had expired still answers 410.
 
-Two tables (:data:`METADATA`): ``races`` (one row per live race: its JSON, its owner, when
-it was last written) and ``tombstones`` (the seats' token digests of a gone race, why and
-when it went). Token digests are stored, never tokens.
+Three tables (:data:`METADATA`): ``races`` (one row per live race: its JSON, its owner, when
+it was last written), ``tombstones`` (the seats' token digests of a gone race, why and
+when it went) and ``outbox`` (a message a save left for delivery, committed in the save's
+own transaction and deleted only by :meth:`SqliteStore.clear_outbox`). Token digests are
+stored, never tokens.
 
 The file is in WAL mode with ``synchronous=NORMAL``: a commit is appended to the
 write-ahead log and handed to the operating system without waiting for the disk. That is
@@ -102,6 +104,15 @@ TOMBSTONES = Table(
     Column("gone_at", Float, nullable=False, index=True),
 )
 """One row per gone race: its seats' token digests (a JSON list) and why it went."""
+
+OUTBOX = Table(
+    "outbox",
+    METADATA,
+    Column("id", String, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+    Column("added_at", Float, nullable=False),
+)
+"""One row per message a save left for delivery (a finished race's result), by race id."""
 
 _Op = tuple[str, str, tuple[str, ...]]
 """A retirement not yet written: ("bury", game id, digests)."""
@@ -270,8 +281,9 @@ class SqliteStore(MemoryStore[R]):
             self._flush()
             yield found
 
-    async def save(self, record: R, lease: Lease) -> None:
-        """Write the race to the file, then to memory (only with its current lease)."""
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+        """Write the race (and ``outbox``, in the same transaction) to the file, then to
+        memory (only with its current lease)."""
         self._ready()
         data = encode(record)
         head = record.head()
@@ -279,9 +291,27 @@ class SqliteStore(MemoryStore[R]):
             entry = self._games.get(record.id)
             if entry is None or lease.game_id != record.id or entry.lease != lease.token:
                 raise LeaseLost()
-            self._commit([], put=(record.id, entry.owner, data, False))
+            self._commit([], put=(record.id, entry.owner, data, False), outbox=outbox)
             entry.data, entry.head, entry.lease = data, head, None
+            if outbox is not None:
+                self._outbox[record.id] = outbox
         self._touch(record.id)
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Drop ``game_id``'s message from the file, then from memory."""
+        self._ready()
+        with self._mutex:
+            if game_id not in self._outbox:
+                return
+            if self._conn is None:
+                raise StoreUnavailable("the race file is not open")
+            try:
+                with self._conn.begin():
+                    self._conn.execute(_DELETE_OUTBOX, {"gid": game_id})
+            except SQLAlchemyError as exc:
+                STORE_ERRORS.labels(operation="write").inc()
+                raise StoreUnavailable("the race file refused a write") from exc
+            del self._outbox[game_id]
 
     async def wipe(self, game_id: str) -> None:
         """Forget ``game_id`` in memory and in the file, tombstone included."""
@@ -320,10 +350,15 @@ class SqliteStore(MemoryStore[R]):
             with self._mutex:
                 self._commit([])
 
-    def _commit(self, ops: list[_Op], put: tuple[str, str, bytes, bool] | None = None) -> None:
-        """Write the pending retirements, ``ops`` and ``put`` (id, owner, data, is new) in
-        one transaction; called with the mutex held. Retirements stay pending if the write
-        fails (the next commit retries them)."""
+    def _commit(
+        self,
+        ops: list[_Op],
+        put: tuple[str, str, bytes, bool] | None = None,
+        outbox: bytes | None = None,
+    ) -> None:
+        """Write the pending retirements, ``ops``, ``put`` (id, owner, data, is new) and
+        ``put``'s ``outbox`` message in one transaction; called with the mutex held.
+        Retirements stay pending if the write fails (the next commit retries them)."""
         work = [*self._pending, *ops]
         if not work and put is None:
             return
@@ -348,6 +383,8 @@ class SqliteStore(MemoryStore[R]):
                         conn.execute(_INSERT_RACE, row)
                     else:
                         conn.execute(_UPDATE_RACE, row)
+                    if outbox is not None:
+                        conn.execute(_PUT_OUTBOX, {"gid": game_id, "data": outbox, "stamp": stamp})
         except SQLAlchemyError as exc:
             STORE_ERRORS.labels(operation="write").inc()
             log.error("a race could not be written to its file", extra={"error": repr(exc)})
@@ -370,6 +407,8 @@ class SqliteStore(MemoryStore[R]):
                 )
                 continue
             restored += 1
+        for game_id, data in conn.execute(select(OUTBOX.c.id, OUTBOX.c.data)):
+            self._outbox[str(game_id)] = bytes(data)
         remembered = self._gone.maxsize if self._gone is not None else 0
         rows = conn.execute(
             select(TOMBSTONES.c.id, TOMBSTONES.c.digests, TOMBSTONES.c.reason, TOMBSTONES.c.gone_at)
@@ -412,6 +451,13 @@ _UPDATE_RACE = (
     update(RACES)
     .where(RACES.c.id == bindparam("gid"))
     .values(data=bindparam("data"), updated_at=bindparam("stamp"))
+)
+_DELETE_OUTBOX = delete(OUTBOX).where(OUTBOX.c.id == bindparam("gid"))
+_PUT_OUTBOX_ROW = sqlite_insert(OUTBOX).values(
+    id=bindparam("gid"), data=bindparam("data"), added_at=bindparam("stamp")
+)
+_PUT_OUTBOX = _PUT_OUTBOX_ROW.on_conflict_do_update(
+    index_elements=[OUTBOX.c.id], set_={"data": _PUT_OUTBOX_ROW.excluded.data}
 )
 _BURY_ROW = sqlite_insert(TOMBSTONES).values(
     id=bindparam("gid"), digests=bindparam("digests"), reason="expired",

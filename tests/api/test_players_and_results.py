@@ -225,20 +225,20 @@ class BrokenResults(ResultsStore):
         raise ConnectionError("the results database is down")
 
 
-def test_a_race_whose_result_cannot_be_kept_still_finishes(
+def test_a_race_whose_result_cannot_be_kept_still_finishes_and_its_result_waits(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    app = create_app(
-        make_settings(), make_store("memory", None), BrokenResults("sqlite+aiosqlite://")
-    )
+    store = make_store("memory", None)
+    app = create_app(make_settings(), store, BrokenResults("sqlite+aiosqlite://"))
     logging.getLogger("zzv").addHandler(caplog.handler)  # the app's loggers do not propagate
     try:
         with TestClient(app) as client:
-            _, token, last = finish_race(client, seed=6)
+            game_id, token, last = finish_race(client, seed=6)
             assert last["game_over"]  # the finishing move was answered 200 and kept
             assert client.get("/api/me", headers=player(token)).json()["history"] == []
+            assert client.portal is not None
+            assert list(client.portal.call(store.outbox)) == [game_id]  # kept for a retry
     finally:
         logging.getLogger("zzv").removeHandler(caplog.handler)
-    assert [r.levelname for r in caplog.records if "could not be recorded" in r.getMessage()] == [
-        "ERROR"
-    ]
+    failed = {r.levelname for r in caplog.records if "could not be recorded" in r.getMessage()}
+    assert failed == {"ERROR"}

@@ -1,0 +1,62 @@
+"""The one error the results raise when their database cannot be reached.
+
+Every call of :class:`~app.results.store.ResultsStore` turns the driver's connection
+failures (SQLAlchemy's ``OperationalError``/``InterfaceError``, a connection the driver
+found broken, asyncpg's or the OS's connection errors, a timeout) into
+:class:`ResultsUnavailable`, which :mod:`app.http.errors` answers with 503 and its sentence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import asyncpg.exceptions  # type: ignore[import-untyped]
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+
+class ResultsUnavailable(Exception):
+    """The results database cannot be reached now; nothing was read or written."""
+
+    code = "results_unavailable"
+    message = (
+        "Players, ratings and finished races cannot be reached right now. Races go on, and "
+        "every race that finishes meanwhile will be counted once they are back. Please try "
+        "again in a moment."
+    )
+
+    def __init__(self) -> None:
+        """The class's sentence (a driver's own words could name the database's address)."""
+        super().__init__(self.message)
+
+
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    OSError,  # ConnectionRefusedError and its kin, from the driver's connect
+    TimeoutError,
+    # asyncpg's own, raised before SQLAlchemy wraps anything: a refused or cut connection,
+    # a server shutting down or starting up.
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+"""Every failure that means the database cannot be reached."""
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached (rather than refusing a query)."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, UNREACHABLE)
+
+
+@contextlib.contextmanager
+def reaching_the_database() -> Iterator[None]:
+    """Turn the block's connection failures into :class:`ResultsUnavailable`."""
+    try:
+        yield
+    except Exception as exc:
+        if unreachable(exc):
+            raise ResultsUnavailable() from exc
+        raise

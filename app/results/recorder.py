@@ -1,0 +1,139 @@
+"""Delivers finished races from an outbox to the results, each exactly once.
+
+The domain saves a race's final state and its :class:`~app.results.store.Finish` in one
+step into the live races' store (its outbox, :class:`Outbox`), so a result outlives a
+killed process and a results database that is down. The :class:`Recorder` then records it
+(:meth:`~app.results.store.ResultsStore.record_finish`, idempotent on the race's id) and
+only after that commit clears the outbox entry: right after the save
+(:meth:`Recorder.deliver`), and in the background (:meth:`Recorder.run`) at start-up, and
+again and again, with back-off, while anything is left. Several processes may run
+recorders on one outbox: a race recorded twice is recorded once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Protocol
+
+from app.results.errors import ResultsUnavailable
+from app.results.store import Finish, ResultsStore
+
+log = logging.getLogger("zzv.results")
+
+FIRST_WAIT_SECONDS = 0.5
+"""The first pause after a delivery failed; each failure in a row doubles it..."""
+
+LONGEST_WAIT_SECONDS = 8.0
+"""...up to this."""
+
+IDLE_LOOK_SECONDS = 60.0
+"""How often an idle recorder looks at the outbox anyway (another process's leftovers)."""
+
+
+class Outbox(Protocol):
+    """Where the finishes wait (the live races' store: :mod:`app.storage.interface`)."""
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every waiting message, by race id."""
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Forget race ``game_id``'s message."""
+
+
+class Recorder:
+    """Records the finishes ``outbox`` holds in ``results`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        results: ResultsStore,
+        outbox: Outbox,
+        *,
+        first_wait: float = FIRST_WAIT_SECONDS,
+        longest_wait: float = LONGEST_WAIT_SECONDS,
+        idle_look: float = IDLE_LOOK_SECONDS,
+    ) -> None:
+        """A recorder that is not running yet (:meth:`start`)."""
+        self.results = results
+        self.outbox = outbox
+        self.first_wait = first_wait
+        self.longest_wait = longest_wait
+        self.idle_look = idle_look
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+
+    async def deliver(self, game_id: str, message: bytes) -> bool:
+        """Record one outbox ``message`` (a :meth:`Finish.to_json`) and then clear it;
+        whether it is recorded now. A failure is logged, never raised: the message stays
+        in the outbox and the background run (woken here) retries it."""
+        try:
+            finish = Finish.from_json(message)
+        except (ValueError, KeyError, TypeError):
+            log.error("an outbox message is unreadable; kept", extra={"game_id": game_id})
+            return False
+        try:
+            recorded = await self.results.record_finish(finish)
+        except ResultsUnavailable:
+            log.warning(
+                "a finished race waits for the results database", extra={"game_id": game_id}
+            )
+            self._nudge()
+            return False
+        except Exception:
+            log.exception("a finished race could not be recorded; kept", extra={"game_id": game_id})
+            self._nudge()
+            return False
+        try:
+            await self.outbox.clear_outbox(game_id)
+        except Exception:  # recorded: a later delivery finds it so and clears it then
+            log.warning("a recorded race stays in the outbox", extra={"game_id": game_id})
+            self._nudge()
+        if recorded.new and self._task is not None and asyncio.current_task() is self._task:
+            log.info("a finished race that waited is recorded", extra={"game_id": game_id})
+        return True
+
+    async def drain(self) -> int:
+        """Deliver every message in the outbox; how many are left."""
+        waiting = await self.outbox.outbox()
+        return sum([not await self.deliver(game_id, m) for game_id, m in waiting.items()])
+
+    async def run(self) -> None:
+        """Drain now, then again after each wake or idle look; while anything is left,
+        again after a pause that doubles with each failure in a row."""
+        wait = self.first_wait
+        while True:
+            wake = self._wake
+            if wake is not None:
+                wake.clear()
+            try:
+                left = await self.drain()
+            except Exception:  # the outbox's store is down: it is retried as the rest is
+                log.warning("the outbox cannot be read now", exc_info=True)
+                left = 1
+            if left:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, self.longest_wait)
+                continue
+            wait = self.first_wait
+            if wake is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), self.idle_look)
+
+    def start(self) -> None:
+        """Run :meth:`run` in the background (a start-up drain first)."""
+        if self._task is None:
+            self._wake = asyncio.Event()
+            self._task = asyncio.create_task(self.run(), name="zzv-recorder")
+
+    async def stop(self) -> None:
+        """Stop the background run (what is left stays in the outbox for the next one)."""
+        task, self._task, self._wake = self._task, None, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _nudge(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
