@@ -26,6 +26,7 @@ from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
 from app.results.errors import ResultsUnavailable
 from app.results.models import METADATA
+from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.recorder import Recorder
 from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
@@ -105,7 +106,7 @@ def test_alembic_upgrade_head_from_empty_builds_exactly_the_models(
 
     diff, version = run(compare())
     assert diff == []
-    assert [tuple(row) for row in version] == [("r0004",)]  # the newest migration
+    assert [tuple(row) for row in version] == [("r0005",)]  # the newest migration
 
 
 def test_a_finished_race_rates_its_person_once(results_database: str) -> None:
@@ -260,6 +261,7 @@ def test_the_leaderboard_lists_only_players_who_chose_to_show(results_database: 
         await store.open()
         try:
             shy, _ = await store.create_player("Shy")
+            await store.rename(shy.id, "Shy", show_on_leaderboard=False)
             ada, _ = await store.create_player()
             bob, _ = await store.create_player()
             newcomer, _ = await store.create_player()
@@ -270,7 +272,7 @@ def test_the_leaderboard_lists_only_players_who_chose_to_show(results_database: 
             await store.record_finish(finish("b", [(bob.id, 2)], bots="normal"))
             await store.record_finish(finish("s", [(shy.id, 1)], bots="hard"))
             board = await store.leaderboard()
-            assert [(e.rank, e.name) for e in board] == [(1, "Ada"), (2, f"Racer {bob.id}")]
+            assert [(e.rank, e.name) for e in board] == [(1, "Ada"), (2, pseudonym(bob.id))]
             assert board[0].rating > board[1].rating and board[0].races == 1
         finally:
             await store.close()
@@ -510,3 +512,9 @@ def test_two_recorders_on_one_outbox_record_each_race_once(results_database: str
             await two.close()
 
     run(scenario())
+
+
+def test_every_player_id_gets_a_name_of_its_own() -> None:
+    names = [pseudonym(player_id) for player_id in range(1, 5001)]
+    assert len(set(names)) == len(names)
+    assert all(len(name) <= 20 for name in names)  # as short as a chosen name may be

@@ -30,6 +30,7 @@ from sqlalchemy import (
     MetaData,
     String,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -58,7 +59,7 @@ class Player(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     token_digest: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str | None] = mapped_column(String(40))
-    show_on_leaderboard: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    show_on_leaderboard: Mapped[bool] = mapped_column(Boolean, server_default=true())
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     ordinal: Mapped[float] = mapped_column(Float)

@@ -38,6 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.results.database import connect, is_sqlite, results_url
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
+from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from app.settings import Settings
 
@@ -73,8 +74,8 @@ class PlayerInfo:
 
     @property
     def shown_name(self) -> str:
-        """The chosen name, else ``Racer <id>``."""
-        return self.name or f"Racer {self.id}"
+        """The chosen name, else the generated one (:func:`pseudonym`)."""
+        return self.name or pseudonym(self.id)
 
     @property
     def display(self) -> int:
@@ -280,7 +281,7 @@ class ResultsStore:
         row = Player(
             token_digest=digest(token),
             name=name,
-            show_on_leaderboard=False,
+            show_on_leaderboard=True,
             mu=start.mu,
             sigma=start.sigma,
             ordinal=start.ordinal,
@@ -309,7 +310,7 @@ class ResultsStore:
     async def rename(
         self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
     ) -> PlayerInfo:
-        """Set the player's name (None: back to ``Racer <id>``) and, when given, whether
+        """Set the player's name (None: back to the generated one) and, when given, whether
         they show on the leaderboard. Raises ``KeyError`` for an unknown player."""
         async with self.unit() as session:
             row = await session.get(Player, player_id, with_for_update=True)
@@ -453,7 +454,8 @@ class ResultsStore:
         return dict(sorted(tally.items()))
 
     async def leaderboard(self, limit: int = 50) -> list[BoardEntry]:
-        """The best ratings of players who chose to show, with at least one rated race."""
+        """The best ratings of players with at least one rated race who did not opt out
+        (players show by default, under a generated name until they choose one)."""
         query = (
             select(Player)
             .where(Player.show_on_leaderboard.is_(True), Player.races > 0)

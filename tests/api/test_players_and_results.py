@@ -19,6 +19,7 @@ from store_kit import StoreProbe, make_store
 from app.http.players import PLAYER_COOKIE
 from app.main import create_app
 from app.results.database import async_url
+from app.results.pseudonyms import pseudonym
 from app.results.ratings import Rating
 from app.results.store import ResultsStore
 
@@ -124,12 +125,29 @@ def test_me_needs_a_known_token(kit: Any) -> None:
         assert "X-Player-Token" in answer.json()["message"]
 
 
-def test_a_name_is_set_checked_and_shown_only_when_chosen(kit: Any) -> None:
+def test_a_player_shows_under_a_generated_name_until_they_choose_one_or_opt_out(
+    kit: Any,
+) -> None:
     client, _, _ = kit
-    _, token, _ = finish_race(client, seed=2)
+    _, token, _ = finish_race(client)
+    me = client.get("/api/me", headers=player(token)).json()
+    [entry] = client.get("/api/leaderboard").json()["entries"]
+    generated = {pseudonym(player_id) for player_id in range(1, 1000)}
+    assert entry["name"] == me["name"] in generated and me["show_on_leaderboard"]
+    hidden = client.put("/api/me", json={"show": False}, headers=player(token))
+    assert hidden.status_code == 200
+    assert client.get("/api/leaderboard").json() == {"entries": []}
+    assert client.put("/api/me", json={"show": True}, headers=player(token)).status_code == 200
+    assert len(client.get("/api/leaderboard").json()["entries"]) == 1
+
+
+def test_a_name_is_set_checked_and_shown(kit: Any) -> None:
+    client, _, _ = kit
+    _, token, _ = finish_race(client)
+    assert client.post("/api/me", json={"show": False}, headers=player(token)).status_code == 200
     named = client.put("/api/me", json={"name": "  Ada  "}, headers=player(token))
     assert named.status_code == 200 and named.json()["name"] == "Ada"
-    assert client.get("/api/leaderboard").json() == {"entries": []}  # not shown yet
+    assert client.get("/api/leaderboard").json() == {"entries": []}  # opted out
     too_long = client.put("/api/me", json={"name": "x" * 21, "show": True}, headers=player(token))
     assert too_long.status_code == 422 and too_long.json()["code"] == "invalid_name"
     assert "20" in too_long.json()["message"]

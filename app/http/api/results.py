@@ -100,7 +100,9 @@ class MeIn(BaseModel):
     )
 
     name: str | None = Field(
-        None, max_length=64, description=f"1 to {NAME_MAX} characters; empty: Racer <id>."
+        None,
+        max_length=64,
+        description=f"1 to {NAME_MAX} characters; empty: a generated name (colour, racer, number).",
     )
     show: bool | None = Field(None, description="Show your name and rating on the leaderboard.")
 
