@@ -21,6 +21,7 @@ from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
 from app.http.api import daily as api_daily
+from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
 from app.http.api import results as api_results
 from app.http.api import review as api_review
@@ -47,6 +48,7 @@ from app.http.stopping import CancelledAs503Middleware
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
+from app.http.web import leave as web_leave
 from app.http.web import quick as web_quick
 from app.http.web import results as web_results
 from app.http.web import review as web_review
@@ -75,9 +77,11 @@ FEATURE_ROUTERS = (
     web_daily.router,
     web_fair.router,
     language.router,
+    api_leave.router,
+    web_leave.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker)."""
+the deal checker, the language picker, leaving a race)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

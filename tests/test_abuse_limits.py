@@ -103,6 +103,45 @@ def test_a_finished_race_frees_its_players_slot_at_once(app_with: Any) -> None:
         ]
 
 
+def leave_forms(page: str) -> list[str]:
+    """The Leave forms' targets of a refusal page, in order."""
+    return re.findall(r'<form method="post" action="(/games/[^"]+)/leave">', page)
+
+
+def test_a_refused_browser_can_leave_one_of_its_races_and_start_again(app_with: Any) -> None:
+    app = app_with(max_games_per_client=2, max_games_per_address=10)
+    with TestClient(app, follow_redirects=False) as client:
+        browser = another_browser(client)
+        started = [web_race(browser).headers["location"] for _ in range(2)]
+        page = web_race(browser)
+        assert page.status_code == 429 and leave_forms(page.text) == started
+        left = browser.post(f"{started[0]}/leave")
+        assert left.status_code == 303 and left.headers["location"] == "/"
+        again = web_race(browser)  # the left race's slot is free at once
+        assert again.status_code == 303, again.text
+        refused = web_race(browser)
+        assert table_links(refused.text) == [started[1], again.headers["location"]]
+        # Leaving again, or without the seat's cookie, changes nothing.
+        assert browser.post(f"{started[0]}/leave").status_code == 303
+        assert another_browser(client).post(f"{started[1]}/leave").status_code == 404
+        assert table_links(web_race(browser).text) == [started[1], again.headers["location"]]
+
+
+def test_the_api_leaves_a_race_against_bots_but_not_one_with_people(app_with: Any) -> None:
+    with TestClient(app_with(), follow_redirects=False) as client:
+        race = api_race(client).json()
+        left = client.post(f"/api/games/{race['game_id']}/leave", headers=bearer(race["token"]))
+        assert left.status_code == 200 and left.json()["status"] == "over"
+        friends = client.post("/api/games", json={"humans": 2}).json()
+        before = client.get(f"/api/games/{friends['game_id']}", headers=bearer(friends["token"]))
+        refused = client.post(
+            f"/api/games/{friends['game_id']}/leave", headers=bearer(friends["token"])
+        )
+        assert refused.status_code == 409 and refused.json()["code"] == "leave_with_people"
+        after = client.get(f"/api/games/{friends['game_id']}", headers=bearer(friends["token"]))
+        assert after.json() == before.json()
+
+
 def test_the_players_behind_one_address_share_a_higher_ceiling(app_with: Any) -> None:
     app = app_with(max_games_per_client=2, max_games_per_address=5)
     with TestClient(app, follow_redirects=False) as client:

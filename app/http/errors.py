@@ -240,6 +240,7 @@ RACE_STATUS: dict[str, int] = {
     "server_full": 503,
     "move_not_kept": 503,
     "takeback_with_people": 409,
+    "leave_with_people": 409,
     "nothing_to_take_back": 409,
     "takeback_race_over": 409,
     "takeback_unavailable": 409,

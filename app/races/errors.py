@@ -183,6 +183,14 @@ class TakebackRefused(RaceError):
         self.code = code
 
 
+class LeaveRefused(RaceError):
+    """Leaving is for a race against bots: where other people race, it goes on without
+    anyone leaving it by hand (their turn clock plays for an absent person)."""
+
+    code = "leave_with_people"
+    message = "Other people race here: this race goes on until it is finished."
+
+
 class RaceNotOver(RaceError):
     """A review (or a par race) asked for while the race is still on."""
 

@@ -229,7 +229,7 @@ class GameSession:
         return RecordHead(
             lobby.seat_digests(),
             lobby.deadline,
-            live=not self.game.is_over,
+            live=self.status != "over",
             player=lobby.seats[0].player,
         )
 

@@ -30,6 +30,7 @@ from app.races.errors import (
     GameExpired,
     GameLost,
     GameNotFound,
+    LeaveRefused,
     LobbyRefused,
     MoveNotKept,
     NotCreator,
@@ -195,6 +196,19 @@ class Race:
         """End this race because the people at ``seats`` left (:func:`leaving.end_left`):
         it is over, and they are placed last in its result."""
         leaving.end_left(self._changing(), seats)
+
+    def leave(self) -> None:
+        """This seat's person leaves a race against bots: it is over, and counts for them
+        as last (docs/ratings.md) unless it is practice or had not got past its first
+        trick. Leaving a race that is over changes nothing; where other people race,
+        :class:`LeaveRefused`."""
+        seat = self.own_seat
+        session = self.session
+        if session.status == "over":
+            return
+        if session.lobby.people() > 1:
+            raise LeaveRefused()
+        self.end_left([seat])
 
     def mark_practice(self) -> None:
         """Make this race practice (it then counts in no rating or board)."""
