@@ -26,8 +26,12 @@ whole phase's delta over its moves, so commands a server issues after its answer
 counted too. ``MONITOR`` over the warm-up splits them into sent and scripted. Server CPU
 is utime+stime of the server process (its ``stat`` in ``/proc``) over the whole phase,
 divided by its moves. Then, with no server running, :mod:`bench.moves_replay` plays the
-same races with each build's engine and bots alone: their own share of the CPU. The aims
-are issue 18's; figures only, no verdict. ``docs/benchmarks.md`` tells the method.
+races of the API and htmx phases again with each build's engine and bots alone: their own
+share of the CPU. A server draws each race's bots' key in secret, so one seed meets other
+bots in each race; the replay takes each race's key from its finished record (``bot_key``)
+and checks that it plays the race the server recorded. A build whose record reveals no key
+seeded its bots from the deal's engine seed, which is then the key. The aims are issue
+18's; figures only, no verdict. ``docs/benchmarks.md`` tells the method.
 """
 
 from __future__ import annotations
@@ -55,7 +59,15 @@ from urllib.parse import urlencode
 
 import httpx
 
-from bench.moves_replay import BOTS, PLAYERS, Choice, matches, options_from_actions, pick
+from bench.moves_replay import (
+    BOTS,
+    PLAYERS,
+    Choice,
+    engine_seed,
+    matches,
+    options_from_actions,
+    pick,
+)
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port, percentile, wait_until_healthy
 
@@ -701,12 +713,43 @@ def request_floor(targets: list[Target], rounds: int = 8) -> dict[str, float]:
     return {label: ms / (per_round * rounds) for label, ms in spent.items()}
 
 
-def _replay(root: Path, seeds: list[int], min_seconds: float) -> dict[str, Any]:
-    """:mod:`bench.moves_replay` run once on the build's own engine, in a fresh interpreter."""
+Outcome = tuple[int, int, int | None]
+"""A race's (person's moves, public events, winner)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A race a build's server played to its end, as its public record tells it."""
+
+    phase: str
+    seed: int
+    bot_key: int
+    outcome: Outcome
+
+
+def _played(client: ApiClient, phase: str, races: list[Race]) -> list[Played]:
+    """Each race's bots' key and outcome, from the server's public record. A record that
+    reveals no key is taken for a build's that seeded its bots from the deal's engine seed
+    (as builds before per-race keys did)."""
+    played = []
+    for race in races:
+        record = client.record(race)
+        key = record.get("bot_key")
+        bot_key = engine_seed(race.seed, SEED_SECRET) if key is None else int(key)
+        outcome = (race.moves, len(record["events"]), record["winner"])
+        played.append(Played(phase, race.seed, bot_key, outcome))
+    return played
+
+
+def _replay(root: Path, races: list[Played], min_seconds: float) -> dict[str, Any]:
+    """:mod:`bench.moves_replay` run once on the build's own engine, in a fresh interpreter,
+    over ``races`` (their seeds and bots' keys)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
     env["PYTHONPATH"] = str(root)
     command = [sys.executable, str(REPLAY_SCRIPT), "--secret", SEED_SECRET, "--repeat", "1"]
-    command += ["--min-seconds", str(min_seconds), "--seeds", ",".join(map(str, seeds))]
+    command += ["--min-seconds", str(min_seconds)]
+    command += ["--seeds", ",".join(str(race.seed) for race in races)]
+    command += ["--bot-keys", ",".join(str(race.bot_key) for race in races)]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the in-process replay failed:\n{done.stderr[-3000:]}")
@@ -717,14 +760,15 @@ def _replay(root: Path, seeds: list[int], min_seconds: float) -> dict[str, Any]:
 
 
 def replays(
-    builds: list[Build], seeds: list[int], repeat: int, min_seconds: float
+    builds: list[Build], played: dict[str, list[Played]], repeat: int, min_seconds: float
 ) -> dict[str, dict[str, Any]]:
-    """Each build's replay figures: the median of ``repeat`` runs, the builds in turn (ABBA),
-    so a change of load falls on every build alike."""
+    """Each build's replay figures over the races its own server played (``played``, by
+    build label): the median of ``repeat`` runs, the builds in turn (ABBA), so a change of
+    load falls on every build alike."""
     runs: dict[str, list[dict[str, Any]]] = {build.label: [] for build in builds}
     for index in range(repeat):
         for build in builds if index % 2 == 0 else builds[::-1]:
-            runs[build.label].append(_replay(build.root, seeds, min_seconds))
+            runs[build.label].append(_replay(build.root, played[build.label], min_seconds))
     summary = {}
     for label, done in runs.items():
         if any(run["results"] != done[0]["results"] for run in done):
@@ -737,29 +781,17 @@ def replays(
     return summary
 
 
-Outcome = tuple[int, int, int | None]
-"""A race's (person's moves, public events, winner)."""
-
-
-def _outcomes(client: ApiClient, races: list[Race]) -> dict[int, Outcome]:
-    """Each race's outcome by seed, from the server's public record."""
-    outcomes = {}
-    for race in races:
-        record = client.record(race)
-        outcomes[race.seed] = (race.moves, len(record["events"]), record["winner"])
-    return outcomes
-
-
-def _compare(name: str, server: dict[int, Outcome], replay: dict[str, Any]) -> list[str]:
-    """Races whose server record differs from the replay's (seed: what differs)."""
+def _compare(played: list[Played], replay: dict[str, Any]) -> list[str]:
+    """Races whose server record differs from the replay's (phase, seed: what differs)."""
     problems = []
-    for result in replay["results"]:
+    for race, result in zip(played, replay["results"], strict=True):
+        if (result["seed"], result["bot_key"]) != (race.seed, race.bot_key):
+            raise SystemExit(f"the replay played seed {result['seed']} for {race}")
         want = (result["human_moves"], result["events"], result["winner"])
-        got = server[result["seed"]]
-        if got != want:
+        if race.outcome != want:
             problems.append(
-                f"{name} seed {result['seed']}: (moves, events, winner) {got} on the server, "
-                f"{want} in the replay"
+                f"{race.phase} seed {race.seed}: (moves, events, winner) {race.outcome} on "
+                f"the server, {want} in the replay"
             )
     return problems
 
@@ -770,7 +802,7 @@ def measure(
     """Every figure of every build: its servers side by side through the three phases
     (after a warm-up), then, with the servers stopped, the replays."""
     seeds = [FIRST_SEED + i for i in range(races)]
-    outcomes: dict[str, dict[str, dict[int, Outcome]]] = {}
+    played: dict[str, list[Played]] = {}
     found: dict[str, tuple[dict[str, Phase], int, int, dict[str, list[int]]]] = {}
     with contextlib.ExitStack() as stack:
         targets = []
@@ -796,22 +828,20 @@ def measure(
         floors = request_floor(targets)
         for target in targets:
             label = target.build.label
-            outcomes[label] = {
-                phase: _outcomes(target.api, target.races[phase]) for phase in ("API", "htmx")
-            }
+            played[label] = [
+                race
+                for phase in ("API", "htmx")
+                for race in _played(target.api, phase, target.races[phase])
+            ]
             pages = [race.page for race in target.races["htmx"]]
             streams = sum(bool(page and page.event_streams) for page in pages)
             found[label] = (target.phases, target.idle_commands, streams, target.split)
-    replayed = replays(builds, seeds, max(1, repeat), min_seconds)
+    replayed = replays(builds, played, max(1, repeat), min_seconds)
     figures = []
     for build in builds:
         phases, idle, streams, split = found[build.label]
         replay = replayed[build.label]
-        mismatches = [
-            problem
-            for name, got in outcomes[build.label].items()
-            for problem in _compare(name, got, replay)
-        ]
+        mismatches = _compare(played[build.label], replay)
         figures.append(
             Figures(build, phases, idle, streams, split, replay, mismatches, floors[build.label])
         )

@@ -4,19 +4,22 @@ The person at seat 0 of every benchmark race plays by :func:`pick`: a card choic
 uniformly from those offered (a racer face up, or a Tune Up), then a gas amount drawn
 uniformly from what that choice allows, both seeded by the race's seed and the move's
 number. The HTTP clients of :mod:`bench.moves` and :func:`replay` here use the same
-function, so all of them play the same races.
+function, so all of them play the same race from one seed and one bots' key.
 
 :func:`replay` plays those races in this process: ``engine.new_game`` and the normal bots,
-seeded the way the server seeds them (the engine's seed keyed with the server's secret;
-one seed per bot decision from the engine's seed, the seat and the decision number), with
-no HTTP and no store. Its CPU per person's move is the engine's and the bots' own share of
-what a server does for that move.
+seeded the way the server seeds them (the deal from the public seed keyed with the server's
+secret; one seed per bot decision from the race's bots' key, the seat and the decision
+number), with no HTTP and no store. A race's bots' key is its server's secret, drawn per
+race and revealed by its record once it is over (``bot_key``); a server from before
+per-race keys keyed its bots with the deal's engine seed, and its races replay with that
+as their key. The replay's CPU per person's move is the engine's and the bots' own share
+of what a server does for that move.
 
 Runnable as a script against any checkout's engine (``PYTHONPATH`` pointing at it), which
 is how :mod:`bench.moves` measures the baseline's engine; it imports nothing but ``engine``
 and the standard library, and prints its figures as one JSON object::
 
-    python bench/moves_replay.py --secret S --seeds 1000,1001 --repeat 3 --min-seconds 0.5
+    python bench/moves_replay.py --secret S --seeds 1000,1001 --bot-keys 17,42 --repeat 3
 """
 
 from __future__ import annotations
@@ -84,9 +87,10 @@ def engine_seed(seed: int, secret: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def bot_seed(shuffle_seed: int, seat: int, decision: int) -> int:
-    """The seed the server gives the bot of ``seat`` for the race's ``decision``-th bot move."""
-    digest = hashlib.blake2b(f"{shuffle_seed}:{seat}:{decision}".encode(), digest_size=8)
+def bot_seed(bot_key: int, seat: int, decision: int) -> int:
+    """The seed the server gives the bot of ``seat`` for the race's ``decision``-th bot move
+    (``app.bots.runner.bot_seed``, not imported: the script runs on any build's engine)."""
+    digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8)
     return int.from_bytes(digest.digest(), "big")
 
 
@@ -95,21 +99,26 @@ class RaceResult:
     """How one race ended: what the server's public record of it must show too."""
 
     seed: int
+    bot_key: int
     human_moves: int
     events: int
     winner: int | None
 
 
+Race = tuple[int, int]
+"""A race to replay: its public seed and its bots' key."""
+
+
 def _play(
-    seed: int, secret: str, picks: list[int] | None, observe: bool
+    race: Race, secret: str, picks: list[int] | None, observe: bool
 ) -> tuple[RaceResult, list[int]]:
     """One race; the person's moves come from :func:`pick`, or from ``picks`` (indices into
     the legal actions) when given, so a timed run spends nothing on the person's choice."""
     from engine import Variants, new_game
     from engine.bots import make_bot
 
-    shuffle = engine_seed(seed, secret)
-    game = new_game(players=PLAYERS, seed=shuffle, variants=Variants())
+    seed, bot_key = race
+    game = new_game(players=PLAYERS, seed=engine_seed(seed, secret), variants=Variants())
     events = 1  # the server's log opens with the first deal
     decisions = 0
     chosen: list[int] = []
@@ -127,33 +136,33 @@ def _play(
             chosen.append(index)
             events += len(game.apply(legal[index], seat=seat))
         else:
-            bot = make_bot(BOTS, bot_seed(shuffle, seat, decisions))
+            bot = make_bot(BOTS, bot_seed(bot_key, seat, decisions))
             decisions += 1
             # What that build's server hands its bots: the view as data where the build
             # has one (Game.view), else the JSON observation.
             seen = game.view(seat) if hasattr(game, "view") else game.observation(seat)
             events += len(game.apply(bot.choose(seen), seat=seat))
-    return RaceResult(seed, len(chosen), events, game.winner), chosen
+    return RaceResult(seed, bot_key, len(chosen), events, game.winner), chosen
 
 
-def replay(seeds: list[int], secret: str, repeat: int, min_seconds: float) -> dict[str, Any]:
-    """Play ``seeds`` once to learn the person's moves, then time them ``repeat`` times,
+def replay(races: list[Race], secret: str, repeat: int, min_seconds: float) -> dict[str, Any]:
+    """Play ``races`` once to learn the person's moves, then time them ``repeat`` times,
     each race played without and then with the person's observation per move (in turn, so
     both see the same load); each timed run plays the races again until it has used
     ``min_seconds`` of CPU. The median CPU ms per person's move of each."""
     import engine
 
-    learned = [_play(seed, secret, None, False) for seed in seeds]
+    learned = [_play(race, secret, None, False) for race in races]
     moves = sum(result.human_moves for result, _ in learned)
     runs: dict[str, list[float]] = {"ms_per_move": [], "ms_per_move_observed": []}
     for _ in range(repeat):
         spent = {name: 0.0 for name in runs}
         loops = 0
         while not loops or sum(spent.values()) < min_seconds:
-            for seed, (_, picks) in zip(seeds, learned, strict=True):
+            for race, (_, picks) in zip(races, learned, strict=True):
                 for name, observe in (("ms_per_move", False), ("ms_per_move_observed", True)):
                     started = time.process_time()
-                    _play(seed, secret, picks, observe)
+                    _play(race, secret, picks, observe)
                     spent[name] += time.process_time() - started
             loops += 1
         for name in runs:
@@ -167,17 +176,24 @@ def replay(seeds: list[int], secret: str, repeat: int, min_seconds: float) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print :func:`replay`'s figures for the given seeds as JSON."""
+    """Print :func:`replay`'s figures for the given races as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--secret", required=True, help="the server's ZZV_SEED_SECRET")
     parser.add_argument("--seeds", required=True, help="comma-separated public seeds")
+    parser.add_argument(
+        "--bot-keys", required=True, help="comma-separated bots' keys, one per seed, in order"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (median reported)")
     parser.add_argument(
         "--min-seconds", type=float, default=0.6, help="CPU seconds each timed run lasts at least"
     )
     args = parser.parse_args(argv)
     seeds = [int(seed) for seed in args.seeds.split(",") if seed]
-    print(json.dumps(replay(seeds, args.secret, max(1, args.repeat), args.min_seconds)))
+    keys = [int(key) for key in args.bot_keys.split(",") if key]
+    if len(keys) != len(seeds):
+        parser.error(f"{len(seeds)} seeds but {len(keys)} bots' keys: give one key per seed")
+    races = list(zip(seeds, keys, strict=True))
+    print(json.dumps(replay(races, args.secret, max(1, args.repeat), args.min_seconds)))
     return 0
 
 

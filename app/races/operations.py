@@ -186,8 +186,9 @@ def game_record(session: GameSession) -> dict[str, Any]:
     """The public record: settings, every public event and the deal's ``commitment``
     (:func:`engine.fairness.commit`) from the start; once the race is over (as
     :func:`seed_shown` says) also the seed, the ``deal_seed`` the cards were dealt from,
-    the commitment's ``salt`` and every action in order (``actions``), so anyone can check
-    the commitment and replay the race with ``engine.new_game``.
+    the commitment's ``salt``, every action in order (``actions``) and the bots' key
+    (``bot_key``, :func:`app.bots.runner.bot_seed`), so anyone can check the commitment,
+    replay the race with ``engine.new_game`` and re-run the bots' decisions.
 
     While the race runs the record is partial (``complete`` false, nothing that determines
     a hidden card): a seed would let a player deal the cards again and look ahead.
@@ -215,6 +216,7 @@ def game_record(session: GameSession) -> dict[str, Any]:
         record["deal_seed"] = session.engine_seed if committed else None
         record["salt"] = salt
         record["actions"] = session.actions() if committed else None
+        record["bot_key"] = session.bot_key
     # The hard bot's result in each person's seat on this deal, once worked out.
     if over and session.par:
         record["par"] = session.par

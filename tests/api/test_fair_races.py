@@ -11,8 +11,8 @@
   the same bots' moves (unless both are given one key, as the daily's are), and what
   replays the race's bots (the review's par race) uses that same key.
 * The record commits to the deal from the start and, once the race is over, reveals the
-  deal seed, the salt and every action: replaying them in the engine gives the record's
-  events exactly.
+  deal seed, the salt, every action and the bots' key: replaying them in the engine gives
+  the record's events exactly, and the key gives every bot's move.
 """
 
 from __future__ import annotations
@@ -310,7 +310,9 @@ def test_rated_means_fair_no_answer_shows_the_seed_while_racing(
     before = record_of(client, game_id, token)
     with seeded_otherwise(store, game_id):
         after = record_of(client, game_id, token)
-    assert before["seed"] != after["seed"] and before["deal_seed"] != after["deal_seed"]
+    for revealed in ("seed", "deal_seed", "bot_key"):
+        assert before[revealed] != after[revealed], revealed
+    assert before["bot_key"] == store.get(game_id).bot_key
 
 
 def test_rated_means_fair_a_friends_race_shows_no_seed_to_any_seat(
@@ -408,7 +410,7 @@ def test_rated_means_fair_the_record_commits_to_the_deal_from_the_start(
     session = store.get(game_id)
     assert session.salt is not None and len(session.salt) == 32
     assert record["commitment"] == commit(session.engine_seed, session.salt)
-    assert not {"deal_seed", "salt", "actions"} & set(record)
+    assert not {"deal_seed", "salt", "actions", "bot_key"} & set(record)
     other_id, other_token, _ = create(client, players=3, bots="random", seed=BIG_SEED)
     assert record_of(client, other_id, other_token)["commitment"] != record["commitment"]
 
@@ -452,6 +454,28 @@ def test_rated_means_fair_the_revealed_record_replays_the_race(
             assert replayed_events(record) == record["events"]
             compared += 1
     assert compared == 6
+
+
+def test_rated_means_fair_the_revealed_bot_key_reruns_the_bots(
+    client: TestClient, store: StoreProbe
+) -> None:
+    """From the finished record alone: every bot's move is its decision seeded by the
+    revealed key, the race's own secret, not the deal's seed."""
+    game_id, token, state = create(client, players=4, bots="easy", seed=BIG_SEED)
+    play_out(client, game_id, token, state, random.Random(9))
+    record = record_of(client, game_id, token)
+    assert record["bot_key"] == store.get(game_id).bot_key != record["deal_seed"]
+    variants = Variants.from_dict(record["settings"]["variants"])
+    game = new_game(record["settings"]["players"], record["deal_seed"], variants)
+    decisions = 0
+    for entry in record["actions"]:
+        seat, action = entry["seat"], Action.from_dict(entry["action"])
+        if seat != 0:  # the only person sits at seat 0
+            seed = bot_seed(record["bot_key"], seat, decisions)
+            assert choose_bot_action("easy", game, seat, seed) == action, decisions
+            decisions += 1
+        game.apply(action, seat=seat)
+    assert game.is_over and decisions > 20
 
 
 def test_rated_means_fair_a_taken_back_race_still_replays(client: TestClient) -> None:

@@ -411,6 +411,12 @@ class GameRecord(_Out):
     actions: list[RecordedAction] | None = Field(
         None, description="Once over: every action in order, to replay the race."
     )
+    bot_key: int | None = Field(
+        None,
+        description="Once over: the secret the race's bots drew their randomness from; a "
+        "bot decision's seed is the big-endian blake2b-64 of `{bot_key}:{seat}:{n}`, n "
+        "counting the race's bot decisions from 0.",
+    )
     par: dict[str, dict[str, Any]] | None = Field(
         None, description="Once over and worked out: the hard bot's result in people's seats."
     )

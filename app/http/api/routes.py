@@ -268,7 +268,8 @@ async def follow_game(
 )
 async def get_record(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Settings, every public event and the deal's `commitment`; once the race is over,
-    also the seed, the `deal_seed`, the `salt` and every action (`actions`): docs/fair-play.md.
+    also the seed, the `deal_seed`, the `salt`, every action (`actions`) and the bots' key
+    (`bot_key`): docs/fair-play.md.
 
     While the race runs nothing in it tells a face-down card; once it is over `deal_seed`
     and `actions` replay the whole race with the engine, and `commitment` is
