@@ -32,7 +32,8 @@ from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
-from app.results.daily import DailyResults, DayBoard, closes_at
+from app.results.daily import DailyResults, DayBoard
+from app.results.daily_times import closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -186,7 +187,7 @@ async def start_replay(
 ) -> tuple[GameSession, SessionState]:
     """A practice race of a past ``day``'s deal (same settings, same cards; on no board
     and in no rating). Raises :class:`ValueError` for a day whose counted attempts have not
-    closed yet (:func:`app.results.daily.closes_at`: its seed is still secret)."""
+    closed yet (:func:`app.results.daily_times.closes_at`: its seed is still secret)."""
     if not published(races, day):
         raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await _daily(races).daily_key()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.races.record import MOVE_KINDS, GameSession
-from app.results.daily import closes_at
+from app.results.daily_times import closes_at
 from engine import EventKind
 
 CLOCK_TURNS = 2

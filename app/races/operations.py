@@ -30,6 +30,7 @@ from app.bots.runner import (
 from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
+from app.results.daily_times import closes_at
 from app.storage.interface import GameStore
 from app.vocabulary import BotLevel
 from engine import Action, IllegalAction, Observation, observe, observe_public
@@ -182,7 +183,7 @@ async def play(
     session.lobby.arm_clock(session.game.current_seat, now)
 
 
-def game_record(session: GameSession) -> dict[str, Any]:
+def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:
     """The public record: settings, every public event and the deal's ``commitment``
     (:func:`engine.fairness.commit`) from the start; once the race is over (as
     :func:`seed_shown` says) also the seed, the ``deal_seed`` the cards were dealt from,
@@ -191,7 +192,8 @@ def game_record(session: GameSession) -> dict[str, Any]:
     replay the race with ``engine.new_game`` and re-run the bots' decisions.
 
     While the race runs the record is partial (``complete`` false, nothing that determines
-    a hidden card): a seed would let a player deal the cards again and look ahead.
+    a hidden card): a seed would let a player deal the cards again and look ahead. A daily
+    attempt's reveals its deal only once its day closed (at wall-clock ``now``).
     """
     game = session.game
     over = bool(game.is_over)
@@ -205,31 +207,42 @@ def game_record(session: GameSession) -> dict[str, Any]:
             "variants": game.observation(HUMAN_SEAT)["variants"],
         },
         "practice": session.practice,
-        "seed": session.seed if seed_shown(session) else None,
+        "seed": None,
         "winner": game.winner if over else None,
         "turn": session.turn,
         "events": session.events.dicts(),
         "commitment": None if salt is None else commit(session.engine_seed, salt),
     }
-    if seed_shown(session):
-        committed = salt is not None
-        record["deal_seed"] = session.engine_seed if committed else None
-        record["salt"] = salt
-        record["actions"] = session.actions() if committed else None
-        record["bot_key"] = session.bot_key
+    if seed_shown(session, now):
+        record.update(revealed(session))
     # The hard bot's result in each person's seat on this deal, once worked out.
     if over and session.par:
         record["par"] = session.par
     return record
 
 
-def seed_shown(session: GameSession) -> bool:
+def revealed(session: GameSession) -> dict[str, Any]:
+    """What a finished race's record reveals (:func:`game_record`): its seed, the deal seed
+    and salt of its commitment, every action and the bots' key."""
+    committed = session.salt is not None
+    return {
+        "seed": session.seed,
+        "deal_seed": session.engine_seed if committed else None,
+        "salt": session.salt,
+        "actions": session.actions() if committed else None,
+        "bot_key": session.bot_key,
+    }
+
+
+def seed_shown(session: GameSession, now: float | None = None) -> bool:
     """Whether the race's seed (and what else dealt its cards) may be shown: once it is
-    over, never before, even to the creator who chose it; a daily deal's never (a finished
-    attempt must not let anyone practise the day's cards)."""
-    if session.config.daily is not None:
+    over, never before, even to the creator who chose it; a daily deal's once its day
+    closed as well (at wall-clock ``now``; never without it), so no finished attempt lets
+    anyone practise the day's cards."""
+    if not session.game.is_over:
         return False
-    return bool(session.game.is_over)
+    day = session.config.daily
+    return day is None or (now is not None and now >= closes_at(day))
 
 
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:

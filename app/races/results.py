@@ -61,4 +61,9 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
         record=record,
         seats=seats,
         kind="daily" if session.config.daily is not None else "race",
+        # A daily attempt's deal is revealed once its day closed (the record, built now,
+        # holds it back): kept aside until then.
+        sealed=operations.revealed(session)
+        if session.config.daily is not None and game.is_over
+        else None,
     )

@@ -225,7 +225,7 @@ class Race:
 
     def record(self) -> dict[str, Any]:
         """The public record (:func:`operations.game_record`)."""
-        return operations.game_record(self.session)
+        return operations.game_record(self.session, self.now)
 
     def observation(self) -> Observation | None:
         """This seat's observation when it is this seat's turn in a running race, else

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import Row, Select, Subquery, func, or_, select
@@ -35,21 +35,6 @@ Columns = TypeVarTuple("Columns")
 
 BOARD_LIMIT = 100
 """Most entries a board lists."""
-
-CLOSE_AFTER = timedelta(hours=2)
-"""How long after its day ends a day's counted attempts close (docs/daily.md): one still
-running then counts as left, and only then are the day's seed and replay published."""
-
-
-def closes_at(day: str) -> float:
-    """When ``day``'s (``YYYY-MM-DD``) counted attempts close, in wall-clock seconds.
-
-    >>> closes_at("1970-01-01") == 86400 + 7200
-    True
-    """
-    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), UTC)
-    return (end + CLOSE_AFTER).timestamp()
-
 
 CODE_POINT_COLLATION = {"sqlite": "BINARY", "postgresql": "C"}
 """Per backend, the collation that orders text by code point, as Python orders ``str``: the
@@ -240,11 +225,9 @@ def _entry(row: Row[Any]) -> BoardEntry:
 
 __all__ = [
     "BOARD_ORDER",
-    "CLOSE_AFTER",
     "BoardEntry",
     "DailyResults",
     "DayBoard",
     "board_key",
-    "closes_at",
     "counted_on",
 ]

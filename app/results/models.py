@@ -91,6 +91,9 @@ class FinishedRace(Base):
     practice: Mapped[bool] = mapped_column(Boolean)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The public record (``GET /api/games/{id}/record`` once complete)."""
+    sealed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the record reveals only later (a daily attempt's deal: once its day closed,
+    :meth:`app.results.store.ResultsStore.finished_record`); None when nothing is held."""
 
 
 class RaceResult(Base):

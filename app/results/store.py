@@ -35,6 +35,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.results.daily_times import closes_at
 from app.results.database import connect, is_sqlite, results_url
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
@@ -113,6 +114,9 @@ class Finish:
     record: dict[str, Any]
     seats: tuple[SeatResult, ...]
     kind: str = "race"
+    sealed: dict[str, Any] | None = None
+    """The record's fields held back until a later time (a daily attempt's deal until its
+    day closes: :meth:`ResultsStore.finished_record`)."""
 
     def to_json(self) -> bytes:
         """The finish as compact JSON (what an outbox keeps until it is recorded)."""
@@ -375,11 +379,20 @@ class ResultsStore:
                 return Recorded(new=False)  # another worker recorded it meanwhile
             raise
 
-    async def finished_record(self, game_id: str) -> dict[str, Any] | None:
-        """The public record of a finished race, or None if there is none."""
+    async def finished_record(
+        self, game_id: str, now: float | None = None
+    ) -> dict[str, Any] | None:
+        """The public record of a finished race, or None if there is none; a daily
+        attempt's with its deal revealed once its day closed (at wall-clock ``now``:
+        :func:`app.results.daily_times.closes_at`)."""
         async with self.unit() as session:
             row = await session.get(FinishedRace, game_id)
-            return None if row is None else row.record
+        if row is None:
+            return None
+        day = (row.settings or {}).get("daily")
+        if row.sealed and day and now is not None and now >= closes_at(day):
+            return {**row.record, **row.sealed}
+        return row.record
 
     async def finished_seats(self, game_id: str) -> list[SeatResult]:
         """Every seat's result of a finished race in seat order (empty: not kept)."""
@@ -538,6 +551,7 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
             settings=finish.settings,
             practice=finish.practice,
             record=finish.record,
+            sealed=finish.sealed,
         )
     )
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})

@@ -191,3 +191,32 @@ def test_everyone_meets_the_same_bots_on_the_daily(client: TestClient, wall: Wal
         return list(record["events"])
 
     assert events(ada) == events(bea)
+
+
+def test_a_daily_attempts_deal_is_revealed_and_checkable_once_its_day_closed(
+    client: TestClient, wall: WallClock
+) -> None:
+    ada = daily(client, name="Ada")
+    finish(client, ada, random.Random(7))
+    game_id = ada["game_id"]
+
+    def record() -> dict[str, Any]:
+        answer = client.get(f"/api/games/{game_id}/record", headers=bearer(ada["token"]))
+        out: dict[str, Any] = answer.json()
+        return out
+
+    held = record()
+    assert held["complete"] and held["commitment"]
+    assert all(held.get(f) is None for f in ("seed", "deal_seed", "salt", "actions", "bot_key"))
+    early = client.get("/fair", params={"race": game_id})
+    assert early.status_code == 422 and "does not reveal its deal yet" in early.text
+    wall.now = TOMORROW_0200  # the day closes
+    shown = record()
+    assert shown["seed"] == board(client, TODAY)["seed"] and shown["actions"]
+    checked = client.get("/fair", params={"race": game_id})
+    assert checked.status_code == 200 and "It checks out" in checked.text
+    # Once the live race is gone, the record kept with the results reveals it the same way.
+    races = client.app.state.races  # type: ignore[attr-defined]
+    client.portal.call(races.store.wipe, game_id)  # type: ignore[union-attr]
+    kept = client.get("/fair", params={"race": game_id})
+    assert kept.status_code == 200 and "It checks out" in kept.text

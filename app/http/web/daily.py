@@ -33,7 +33,8 @@ from app.races.daily import (
 )
 from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, ServerFull
 from app.races.unit import Races
-from app.results.daily import CLOSE_AFTER, DailyResults
+from app.results.daily import DailyResults
+from app.results.daily_times import CLOSE_AFTER
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)

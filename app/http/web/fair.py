@@ -145,7 +145,7 @@ async def _public_record(request: Request, races: RacesDep, race: str) -> Any:
         async with races.open(race, None, spectator=True) as opened:
             return opened.record()
     except RaceError as exc:
-        kept = await results_of(request).finished_record(race)
+        kept = await results_of(request).finished_record(race, races.now())
         return exc if kept is None else kept
 
 

@@ -1,0 +1,28 @@
+"""A finished race's sealed fields: what its record reveals only later (a daily attempt's
+deal, once its day closed).
+
+Revision ID: r0006
+Revises: r0005
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "r0006"
+down_revision: str | None = "r0005"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Add ``finished_races.sealed``."""
+    with op.batch_alter_table("finished_races") as batch:
+        batch.add_column(sa.Column("sealed", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    """Drop it."""
+    with op.batch_alter_table("finished_races") as batch:
+        batch.drop_column("sealed")
