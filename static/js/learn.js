@@ -17,8 +17,9 @@
     var card = pick ? document.querySelector("label[for='" + pick.id + "']") : null;
     var bar = document.querySelector("#move-form .play-row");
     if (shift < 0 && card && bar) {
-      var room = bar.getBoundingClientRect().top - MARGIN - card.getBoundingClientRect().bottom;
-      shift = Math.max(shift, -Math.max(0, room));
+      // The play bar sticks to the screen's foot at worst (a phone's is fixed there).
+      var floor = window.innerHeight - bar.getBoundingClientRect().height - MARGIN;
+      shift = Math.max(shift, -Math.max(0, floor - card.getBoundingClientRect().bottom));
     }
     if (shift !== 0) { window.scrollBy({ top: shift, left: 0, behavior: "instant" }); }
   }
