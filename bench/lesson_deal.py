@@ -61,7 +61,7 @@ def play(seed: int, plan: dict[int, tuple[str, ...]] | None = None, max_steps: i
             if ideas:
                 run.plan[step] = ideas
         coaching = lesson.coach_with(obs, run.plan.get(step, ()), step)
-        run.words.append(coaching.sentence)
+        run.words.append(" ".join(said.code for said in (*coaching.lines, coaching.ask)))
         game.apply(coaching.action, seat=seat)
         run.steps += 1
     obs = game.observation(lesson.LEARNER)

@@ -14,14 +14,19 @@ the ideas taught at each step; they were found by ``python -m bench.lesson_deal`
 plays the coached race and checks that each idea first matters in the order of
 :data:`IDEAS`. When the learner chose differently earlier and the step's idea does not
 arise, the coach still advises a move (the normal bot's) and explains its score, so the
-lesson always goes on to the flag. :func:`other_choice_note` kindly says what a move
-other than the advised one did.
+lesson always goes on to the flag; at every sixth trick it says what the lap is worth
+then. :func:`other_choice_note` says what a move other than the advised one did.
+
+The coach speaks in codes with parameters (:class:`Said`): numbers, suit ids and seats.
+Its sentences live in the web layer (``app.http.web.learn``). Every code is chosen only
+when the position makes its sentence true: "keeps your better cards" only while a better
+card stays in hand, "share the middle" only with gas there and room to take it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.races.previews import with_previews
@@ -29,7 +34,7 @@ from app.vocabulary import BotLevel
 from engine import Action, Game, new_game
 from engine.actions import ActionType
 from engine.bots import make_bot
-from engine.cards import LAPS_TO_WIN, MAX_GAS, SEAT_COLOURS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
+from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
 from engine.view import CardOption, Observation, PublicPlay
 
 LESSON_PLAYERS = 3
@@ -91,15 +96,8 @@ LESSON_STEPS: dict[int, tuple[str, ...]] = {
 }
 """Step (cards the learner has played) -> the ideas the coach introduces then."""
 
-_NAMES = {
-    Suit.LICHEN: "Lichen",
-    Suit.SALTY: "Salty",
-    Suit.CHIPPY: "Chippy",
-    Suit.JELLY: "Jelly",
-    Suit.BEANS: "Beans",
-    Suit.SLIPPY: "Slippy",
-    Suit.ZERO: "Zero",
-}
+FIRST_LAP_STEP = TRICKS_PER_ROUND - 1
+"""The first sixth trick: nobody holds a lap yet, so its lap cannot end the race."""
 
 
 def lesson_game() -> Game:
@@ -108,24 +106,30 @@ def lesson_game() -> Game:
 
 
 @dataclass(frozen=True, slots=True)
+class Said:
+    """One thing the coach says: a code of the web layer's sentences and its parameters
+    (whole numbers, suit ids under keys named ``suit``/``suits``, seats under ``seat``/
+    ``seats``)."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Coaching:
     """What the coach says at one turn and the move it asks for.
 
-    ``choice`` is the move form's spelling (``up:chippy`` face up, ``down:salty`` a Tune
-    Up); ``gas`` the gas it asks for; ``ideas`` the ideas this sentence introduces.
+    ``lines`` introduce the ideas of ``ideas`` (and the sixth trick's lap, when the plan
+    had none for it); ``ask`` is the advised move and its score. ``choice`` is the move
+    form's spelling (``up:chippy`` face up, ``down:salty`` a Tune Up); ``gas`` the gas it
+    asks for.
     """
 
-    sentence: str
+    lines: tuple[Said, ...]
+    ask: Said
     choice: str
     gas: int
     ideas: tuple[str, ...] = ()
-    ask: str = ""
-    """The last part of ``sentence``: the advised move and its score."""
-
-    @property
-    def intro(self) -> str:
-        """The part of ``sentence`` that introduces the step's ideas (may be empty)."""
-        return self.sentence[: len(self.sentence) - len(self.ask)].strip()
 
     @property
     def action(self) -> Action:
@@ -135,20 +139,18 @@ class Coaching:
             return Action.tune_up(Suit(suit))
         return Action.play(Suit(suit), gas=self.gas)
 
+    @property
+    def pick_first(self) -> Said:
+        """What the coach says to a Play with no card picked."""
+        mode, suit = self.choice.split(":")
+        if mode == "down":
+            return Said("pick_down", {"suit": suit})
+        return Said("pick_up", {"suit": suit, "gas": self.gas})
+
 
 def step_of(obs: Mapping[str, Any]) -> int:
     """How many cards the learner has played before this turn (one per trick, R5)."""
     return (int(obs["round"]) - 1) * TRICKS_PER_ROUND + int(obs["trick"]) - 1
-
-
-def name(suit: str | Suit) -> str:
-    """A racer's short name ("Chippy")."""
-    return _NAMES[Suit(suit)]
-
-
-def colour(seat: int) -> str:
-    """How the table calls a bot's seat ("Orange")."""
-    return SEAT_COLOURS[seat].capitalize()
 
 
 # ------------------------------------------------------------------------- the position
@@ -195,28 +197,49 @@ def _struck_cards(obs: Observation) -> list[PublicPlay]:
     ]
 
 
-def _score(option: CardOption, gas: int) -> tuple[str, int]:
+def keeps_better(obs: Observation, suit: str) -> bool:
+    """Whether the hand still holds a card printed higher than ``suit`` once it is played."""
+    rest = list(obs["hand"])
+    rest.remove(suit)
+    return any(SUIT_VALUE[Suit(s)] > SUIT_VALUE[Suit(suit)] for s in rest)
+
+
+def shares_middle(obs: Observation) -> bool:
+    """Whether a Tune Up now has gas in the middle to share and room to take some (R11)."""
+    return obs["middle"] > 0 and obs["players"][obs["seat"]]["gas"] < MAX_GAS
+
+
+def _scored(option: CardOption, gas: int) -> dict[str, Any]:
     value, speed = option["effective_value"], option["speed"]
-    total = value + gas + speed
-    return f"{value} + {gas} gas + {speed} speed = {total}", total
+    return {
+        "suit": option["suit"],
+        "value": value,
+        "gas": gas,
+        "speed": speed,
+        "total": value + gas + speed,
+    }
 
 
-def _up(suit: str, gas: int) -> str:
-    return f"Play {name(suit)} face up" + (f" with {gas} gas" if gas else "")
-
-
-def _explain_up(obs: Observation, suit: str, gas: int) -> str:
-    """A face-up move's score in words and how it stands against the trick (R8, R13)."""
+def _ask_up(obs: Observation, suit: str, gas: int) -> Said:
+    """A face-up move's score and how it stands against the trick (R8, R13)."""
     option = _options(obs)[suit]
-    words, total = _score(option, gas)
+    params = _scored(option, gas)
     best = option["best_other"]
     if best is None:
-        standing = "the score to beat"
-    elif total > best["final"]:
-        standing = f"that beats {colour(best['seat'])}'s {best['final']}"
-    else:
-        standing = f"{colour(best['seat'])}'s {best['final']} leads; this saves your better cards"
-    return f"{_up(suit, gas)}: {words}, {standing}."
+        return Said("up_first", params)
+    params |= {"seat": best["seat"], "best": best["final"]}
+    if params["total"] > best["final"]:
+        return Said("up_beats", params)
+    return Said("up_behind_keeps" if keeps_better(obs, suit) else "up_behind", params)
+
+
+def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
+    """A Tune Up with ``suit``: what it does in this position (R11)."""
+    if shares_middle(obs):
+        return Said(f"{prefix}down_share", {"suit": suit, "middle": obs["middle"]})
+    if keeps_better(obs, suit):
+        return Said(f"{prefix}down_keeps", {"suit": suit})
+    return Said(f"{prefix}down_plain", {"suit": suit})
 
 
 def _tune_card(obs: Observation) -> str:
@@ -224,18 +247,6 @@ def _tune_card(obs: Observation) -> str:
     hand = sorted(set(obs["hand"]), key=lambda s: SUIT_VALUE[Suit(s)])
     plain = [s for s in hand if s not in ("lichen", "salty")]
     return (plain or hand)[0]
-
-
-def _explain_down(obs: Observation, suit: str) -> str:
-    middle = obs["middle"]
-    if middle:
-        return (
-            f"Tune up with {name(suit)}: you share the {middle} gas in the middle when the "
-            "trick ends."
-        )
-    return (
-        f"Tune up with {name(suit)}: the middle is empty, but it keeps your better cards for later."
-    )
 
 
 def _advice(obs: Observation, step: int) -> tuple[str, int]:
@@ -248,9 +259,9 @@ def _advice(obs: Observation, step: int) -> tuple[str, int]:
     return f"up:{action.suit.value}", action.gas
 
 
-def _explain(obs: Observation, choice: str, gas: int) -> str:
+def _ask(obs: Observation, choice: str, gas: int) -> Said:
     mode, suit = choice.split(":")
-    return _explain_down(obs, suit) if mode == "down" else _explain_up(obs, suit, gas)
+    return _down(obs, suit) if mode == "down" else _ask_up(obs, suit, gas)
 
 
 # ------------------------------------------------------------------------- the ideas
@@ -321,67 +332,54 @@ def _idea_move(idea: str, obs: Observation) -> tuple[str, int] | None:
     return None
 
 
-def _idea_words(idea: str, obs: Observation) -> str:
-    """The coach's introduction of ``idea`` in this position (before the move's own words)."""
+def _idea_said(idea: str, obs: Observation) -> Said:
+    """The coach's introduction of ``idea`` in this position."""
     me = obs["players"][obs["seat"]]
-    if idea == "face_up":
-        return (
-            "Welcome! Each trick, everyone plays one card. A face-up card scores its "
-            "number + the gas you pour on it + your speed; the highest score takes the trick."
-        )
     if idea == "gas":
-        return (
-            f"Pour gas to go faster: each gas adds 1. You hold {me['gas']} ({MAX_GAS} at "
-            "most); gas on cards goes to the middle when the trick ends."
-        )
+        return Said("gas", {"held": me["gas"], "most": MAX_GAS})
     if idea == "blocked":
-        blocked = [name(o["suit"]) for o in _card_options(obs) if not o["can_play_face_up"]]
-        return (
-            f"Your {' and '.join(blocked)} is blocked: one is already face up, and each "
-            "racer races once a trick. It can still go face down as a Tune Up."
+        return Said(
+            "blocked",
+            {"suits": [o["suit"] for o in _card_options(obs) if not o["can_play_face_up"]]},
         )
     if idea == "lichen":
-        cut = ", ".join(
-            f"{colour(p['seat'])}'s {name(p['suit']) if p['suit'] else '0/5 card'}"
-            for p in _struck_cards(obs)
-        )
-        return (
-            "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0; their gas "
-            f"and speed still count. Here it cuts {cut}."
-        )
+        return Said("lichen", {"cut": [(p["seat"], p["suit"]) for p in _struck_cards(obs)]})
     if idea == "salty":
-        return (
-            f"Salty, the 2, takes 1 gas from the middle (now {obs['middle']}) as it goes "
-            "down; you may pour it straight on."
-        )
-    if idea == "tune_up":
-        return (
-            "A face-down card is a Tune Up: it can't win, but when the trick ends the "
-            "players who tuned up share the middle's gas. What can't be split evenly, or "
-            "would pass 5, is removed for good."
-        )
+        return Said("salty", {"middle": obs["middle"]})
     if idea == "speed":
-        return (
-            f"You won a trick, so your speed is {me['speed']}: every trick won in a round "
-            "adds 1 speed, and speed adds to each face-up card until the round ends."
-        )
-    if idea == "lap":
-        return (
-            "Sixth and last trick of the round: its winner earns a lap instead of speed. "
-            "Then all cards are dealt again and speeds go back to 0; gas stays put."
-        )
-    if idea == "two_laps":
-        return "Two laps win the race. You have one, so this sixth trick can win it."
-    raise ValueError(f"Unknown idea {idea!r}.")
+        return Said("speed", {"speed": me["speed"]})
+    if idea == "lap" and step_of(obs) != FIRST_LAP_STEP:
+        return _lap_said(obs)  # later its winner may win the race: not "dealt again"
+    return Said(idea)
+
+
+def _lap_said(obs: Observation) -> Said:
+    """What a sixth trick's lap is worth now (R15, R16)."""
+    one_lap = [p["seat"] for p in obs["players"] if p["laps"] == LAPS_TO_WIN - 1]
+    if one_lap:
+        return Said("lap_can_end", {"seats": one_lap})
+    return Said("lap_again")
 
 
 def coach(obs: Observation) -> Coaching | None:
-    """The coach's sentence and advised move for the learner's turn (None when it is not
+    """The coach's words and advised move for the learner's turn (None when it is not
     the learner's turn or the race is over)."""
     if obs["game_over"] or obs["current_seat"] != obs["seat"]:
         return None
     step = step_of(obs)
-    return coach_with(obs, LESSON_STEPS.get(step, ()), step)
+    coaching = coach_with(obs, LESSON_STEPS.get(step, ()), step)
+    if obs["trick"] != TRICKS_PER_ROUND or {"lap", "two_laps"} & set(coaching.ideas):
+        return coaching
+    # A sixth trick the plan did not reach as planned: the lap still earns a word.
+    if applies("two_laps", obs):
+        return coach_with(obs, ("two_laps",), step)
+    return Coaching(
+        (*coaching.lines, _lap_said(obs)),
+        coaching.ask,
+        coaching.choice,
+        coaching.gas,
+        coaching.ideas,
+    )
 
 
 def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
@@ -391,61 +389,36 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     moves = (_idea_move(idea, obs) for idea in shown)
     move = next((m for m in moves if m is not None), None)
     choice, gas = move if move is not None else _advice(obs, step)
-    ask = _explain(obs, choice, gas)
-    words = [_idea_words(idea, obs) for idea in shown]
-    return Coaching(" ".join([*words, ask]), choice, gas, shown, ask)
+    lines = tuple(_idea_said(idea, obs) for idea in shown)
+    return Coaching(lines, _ask(obs, choice, gas), choice, gas, shown)
 
 
-def finale(obs: Observation) -> str:
+def finale(obs: Observation) -> Said:
     """The coach's last words once the race is over."""
     winner = obs["winner"]
-    result = (
-        "You won the race with two laps!"
-        if winner == obs["seat"]
-        else f"{colour(winner)} took two laps first and won the race."
-        if winner is not None
-        else "The race is over."
-    )
-    return (
-        f"{result} That is the whole game: face-up cards race on number + gas + speed, "
-        "Tune Ups share the middle, the sixth trick earns a lap, and two laps win. "
-        "Ready for a real race?"
-    )
+    if winner == obs["seat"]:
+        return Said("finale_won")
+    if winner is not None:
+        return Said("finale_lost", {"seat": winner})
+    return Said("finale_over")
 
 
-def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> str | None:
-    """What a move other than the advised one does, said kindly (None when the learner
-    played what the coach asked). ``obs`` is the learner's view before the move."""
+def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said | None:
+    """What a move other than the advised one did (None when the learner played what the
+    coach asked). ``obs`` is the learner's view before the move."""
     if played == asked.action:
         return None
-    suit = "" if played.suit is None else played.suit.value
+    if played.suit is None:  # the 0/5 card: never dealt in the lesson's base rules (R21)
+        return Said("note_other")
+    suit = played.suit.value
     if played.type is ActionType.TUNE_UP:
-        middle = obs["middle"]
-        what = (
-            f"a Tune Up scores nothing, but you share the {middle} gas in the middle when "
-            "the trick ends"
-            if middle
-            else "a Tune Up scores nothing and keeps your stronger cards for later"
-        )
-        return f"You tuned up with {name(suit)} instead: that's fine, {what}. On we go!"
-    option = _options(obs).get(suit)
-    if option is None:  # a move the lesson's base rules never offer
-        return "You chose another move: on we go!"
-    words, _ = _score(option, played.gas)
+        return _down(obs, suit, prefix="note_")
+    params = _scored(_options(obs)[suit], played.gas)
     if asked.choice == f"up:{suit}":
         more = played.gas > asked.gas
-        why = (
-            "the extra gas ends up in the middle, so it is worth it only when it wins"
-            if more
-            else "you keep gas for a later trick"
-        )
-        return (
-            f"You poured {played.gas} gas instead of {asked.gas}: {name(suit)} scored "
-            f"{words}, and {why}. On we go!"
-        )
-    best = option["best_other"]
-    standing = "" if best is None else f" against {colour(best['seat'])}'s {best['final']} so far"
-    return (
-        f"You played {name(suit)} face up instead: that works too. It scored {words}"
-        f"{standing}. On we go!"
-    )
+        return Said("note_gas_more" if more else "note_gas_less", params | {"asked": asked.gas})
+    best = _options(obs)[suit]["best_other"]
+    if best is None:
+        return Said("note_up_first", params)
+    params |= {"seat": best["seat"], "best": best["final"]}
+    return Said("note_up_beats" if params["total"] > best["final"] else "note_up_behind", params)

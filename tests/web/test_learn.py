@@ -4,8 +4,10 @@ reads and posts them, and the coach (app/races/lesson.py) on its own.
 - Taking the coach's advice at every turn plays the lesson to the flag, and the coach's
   words over the lesson name every idea of the lesson, in the lesson's order (the rule ids
   of docs/rules.md each idea comes from are in the test names).
-- A different legal choice at every other turn gets a kind note about what it did, and
-  the lesson still reaches its end, offering a real race.
+- Nothing starts out picked (no card, no gas): Play alone is refused, the coach saying
+  what to pick, and changes nothing.
+- A different legal choice at every other turn gets a note on what it did, and the
+  lesson still reaches its end, offering a real race.
 - The lesson is a practice race; its pages refuse a race that is not a lesson (404).
 - ``bench.lesson_deal`` replays the coached lesson with the plan in the code: every idea
   in order, the learner winning in two rounds.
@@ -54,9 +56,9 @@ def _attr(tag: str, name: str) -> str:
     return found.group(1)
 
 
-def _page(client: TestClient, game_id: str) -> dict[str, Any]:
+def _page(client: TestClient, game_id: str, fresh: bool = True) -> dict[str, Any]:
     """What the lesson's table offers: the coach's words, its pick and gas, the turn, and
-    every choice of the move form."""
+    every choice of the move form; on a ``fresh`` step nothing is picked and the gas is 0."""
     answer = client.get(f"/games/{game_id}/learn")
     assert answer.status_code == 200, answer.text
     html = answer.text
@@ -73,6 +75,9 @@ def _page(client: TestClient, game_id: str) -> dict[str, Any]:
     page["action"] = _attr(form.group(0), "action")
     pick = re.search(r'<input[^>]*data-coach="pick"[^>]*>', html)
     assert pick, "the coached card"
+    if fresh:
+        assert not re.search(r'<input[^>]*name="choice"[^>]*\bchecked\b', html), "picked"
+        assert _attr(re.search(r'<input[^>]*id="gas"[^>]*>', html).group(0), "value") == "0"  # type: ignore[union-attr]
     page["pick"] = _attr(pick.group(0), "value")
     page["turn"] = re.search(r'name="turn" value="(\d+)"', html).group(1)  # type: ignore[union-attr]
     page["choices"] = re.findall(r'name="choice" value="([^"]+)"', html)
@@ -126,12 +131,34 @@ def test_a_different_choice_gets_a_kind_note_and_the_lesson_still_ends(
         assert others, page["choices"]
         _post(client, page, others[0], 0)
         after = _page(client, game_id)
-        assert "instead" in after["words"] and "On we go!" in after["words"], after["words"]
+        assert "instead" in after["words"], after["words"]
         notes += 1
     else:
         raise AssertionError(f"the lesson did not end in {MAX_TURNS} turns")
     assert notes >= 6
     assert "Ready for a real race?" in page["words"]
+
+
+def test_play_alone_is_refused_and_the_coach_says_what_to_pick(
+    client: TestClient, store: StoreProbe
+) -> None:
+    game_id = _start(client)
+    page = _page(client, game_id)
+    before = session_of(store, game_id).turn
+    suit = page["pick"].split(":")[1].capitalize()
+    answer = client.post(page["action"], data={"turn": page["turn"], "gas": "0"})
+    assert answer.status_code == 303
+    shown = _page(client, game_id)
+    assert f"Your move: tap {suit}" in shown["words"], shown["words"]
+    gas_step = f"set the gas to {page['gas']}" if page["gas"] else "leave the gas at 0"
+    assert gas_step in shown["words"], shown["words"]
+    assert session_of(store, game_id).turn == before
+    htmx = client.post(
+        page["action"], data={"turn": page["turn"], "gas": "0"}, headers={"HX-Request": "true"}
+    )
+    assert htmx.status_code == 422
+    assert f"Your move: tap {suit}" in htmx.text
+    assert session_of(store, game_id).turn == before
 
 
 def test_the_lesson_is_a_practice_race_and_its_pages_refuse_other_races(
@@ -183,6 +210,6 @@ def test_preview_without_js_shows_the_score_and_plays_nothing(
     answer = client.post(page["action"], data=data)
     assert answer.status_code == 303
     assert answer.headers["location"] == f"/games/{game_id}/learn"
-    shown = _page(client, game_id)
+    shown = _page(client, game_id, fresh=False)
     assert 'id="preview-server"' in shown["html"]
     assert session_of(store, game_id).turn == before

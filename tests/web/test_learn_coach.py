@@ -5,6 +5,7 @@ it asks for is a legal move."""
 from __future__ import annotations
 
 from app.races import lesson
+from app.races.lesson import Said
 from engine import Action, new_game
 from engine.cards import Suit
 from engine.view import Observation
@@ -24,7 +25,7 @@ def test_r7_blocked_is_shown_only_when_a_racer_is_already_face_up() -> None:
     view = game.observation(0)
     assert lesson.applies("blocked", view)
     coaching = lesson.coach_with(view, ("blocked",), 0)
-    assert "Your Chippy is blocked" in coaching.sentence
+    assert coaching.lines == (Said("blocked", {"suits": ["chippy"]}),)
     assert coaching.action in game.legal_actions()
 
 
@@ -44,7 +45,7 @@ def test_r9_lichen_is_shown_when_a_4_or_5_is_face_up_and_the_1_can_win() -> None
     assert coaching.action in game.legal_actions()
     # Slippy 5 + 2 gas is cut to 0 + 2 = 2 (R9): the 1 needs 2 gas to pass it.
     assert coaching.gas == 2
-    assert "Slippy" in coaching.sentence and "4 and 5" in coaching.sentence
+    assert coaching.lines == (Said("lichen", {"cut": [(1, "slippy")]}),)
 
 
 def test_r10_salty_needs_gas_in_the_middle() -> None:
@@ -61,7 +62,7 @@ def test_r11_tune_up_is_shown_with_gas_in_the_middle_and_lays_a_plain_card() -> 
     assert lesson.applies("tune_up", view)
     coaching = lesson.coach_with(view, ("tune_up",), 0)
     assert coaching.choice == "down:chippy"  # the Lichen keeps its job (R9)
-    assert "removed" in coaching.sentence
+    assert [said.code for said in coaching.lines] == ["tune_up"]
 
 
 def test_r15_r16_the_last_trick_asks_for_the_strongest_card_all_in() -> None:
@@ -71,7 +72,7 @@ def test_r15_r16_the_last_trick_asks_for_the_strongest_card_all_in() -> None:
     assert lesson.applies("lap", view) and lesson.applies("two_laps", view)
     coaching = lesson.coach_with(view, ("two_laps",), 11)
     assert (coaching.choice, coaching.gas) == ("up:chippy", 4)
-    assert "Two laps win the race" in coaching.sentence
+    assert [said.code for said in coaching.lines] == ["two_laps"]
 
 
 def test_every_advised_move_of_a_random_race_is_legal() -> None:

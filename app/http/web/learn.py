@@ -8,10 +8,15 @@ reuses); what the coach says is the domain's (:mod:`app.races.lesson`):
 * ``POST /learn`` — deals the lesson (:attr:`app.races.record.GameConfig.lesson`) and
   sends the browser to its table, 303;
 * ``GET /games/{id}/learn`` — the lesson's table: the ordinary table with the coach's
-  sentence in it (``role="status"``), the card it asks for marked ``data-coach="pick"``
-  and picked, and the gas it asks for on the move form (``data-coach-gas``);
+  words in it (``role="status"``), the card it asks for marked ``data-coach="pick"`` (not
+  picked: the learner picks it) and the gas it asks for on the move form
+  (``data-coach-gas``; the stepper starts at 0);
 * ``POST /games/{id}/learn/move`` — plays the learner's card like the table's own move
-  form, then says kindly what a move other than the coach's did.
+  form, then says what a move other than the coach's did; Play with no card picked is
+  refused (422), the coach saying what to pick.
+
+The coach's sentences are here, in :data:`COACH_SAYS`, keyed by the codes of
+:class:`app.races.lesson.Said`; :func:`say` fills them in.
 
 The lesson's pages live under ``/games/{id}`` because the seat's cookie and the page's
 memory are scoped to that path. Without JavaScript every step is a form post answered
@@ -37,6 +42,7 @@ from app.http.deps import (
 from app.http.errors import RACE_STATUS
 from app.http.web.form_body import form_fields
 from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
+from app.http.web.labels import SUITS, seat_colour
 from app.http.web.page_state import PageState
 from app.http.web.routes import (
     extras_context,
@@ -59,6 +65,7 @@ from app.races.errors import (
     StaleTurn,
     TooManyGames,
 )
+from app.races.lesson import Said
 from app.races.operations import SessionState
 from app.races.record import GameConfig
 from app.races.unit import Race
@@ -92,17 +99,163 @@ def _state(race: Race) -> SessionState:
     return race.state(since=lambda session: table_window(session, race.seat), deliver=False)
 
 
+# --------------------------------------------------------------------------- the coach's words
+
+_WHOLE_GAME = (
+    "That is the whole game: face-up cards race on number + gas + speed, Tune Ups share "
+    "the middle, the sixth trick earns a lap, and two laps win. Ready for a real race?"
+)
+
+COACH_SAYS: dict[str, str] = {
+    # The ideas (app.races.lesson.IDEAS), and what a later sixth trick's lap is worth.
+    "face_up": (
+        "Welcome! Each trick, everyone plays one card. A face-up card scores its number + "
+        "the gas you pour on it + your speed; the highest score takes the trick."
+    ),
+    "gas": (
+        "Pour gas to go faster: each gas adds 1. You hold {held} ({most} at most); gas on "
+        "cards goes to the middle when the trick ends."
+    ),
+    "blocked": (
+        "Your {suits} is blocked: that racer is already face up, and each racer races once "
+        "a trick. It can still go face down as a Tune Up."
+    ),
+    "blocked.many": (
+        "Your {suits} are blocked: those racers are already face up, and each racer races "
+        "once a trick. They can still go face down as Tune Ups."
+    ),
+    "lichen": (
+        "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0; their gas and "
+        "speed still count. Here it cuts {cut}."
+    ),
+    "salty": (
+        "Salty, the 2, takes 1 gas from the middle (now {middle}) as it goes down; you may "
+        "pour it straight on."
+    ),
+    "tune_up": (
+        "A face-down card is a Tune Up: it can't win, but when the trick ends the players "
+        "who tuned up share the middle's gas. What can't be split evenly, or would pass 5, "
+        "is removed for good."
+    ),
+    "speed": (
+        "You won a trick, so your speed is {speed}: every trick won in a round adds 1 speed, "
+        "and speed adds to each face-up card until the round ends."
+    ),
+    "lap": (
+        "Sixth and last trick of the round: its winner earns a lap instead of speed. Then "
+        "all cards are dealt again and speeds go back to 0; gas stays put."
+    ),
+    "lap_again": "Sixth and last trick of the round: its winner earns a lap instead of speed.",
+    "lap_can_end": (
+        "Sixth and last trick of the round: its winner earns a lap, and two laps win the "
+        "race; {names} {have} one already."
+    ),
+    "two_laps": "Two laps win the race. You have one, so this sixth trick can win it.",
+    # The advised move.
+    "up_first": "{play}: {score}, the score to beat.",
+    "up_beats": "{play}: {score}, that beats {who}'s {best}.",
+    "up_behind": "{play}: {score}; {who}'s {best} stays ahead.",
+    "up_behind_keeps": (
+        "{play}: {score}; {who}'s {best} stays ahead, and your better cards wait for later."
+    ),
+    "down_share": (
+        "Tune up with {suit}: you share the gas in the middle (now {middle}) when the trick ends."
+    ),
+    "down_keeps": "Tune up with {suit}: it scores nothing, and your better cards wait for later.",
+    "down_plain": "Tune up with {suit}: a face-down card scores nothing and costs no gas.",
+    # Play with no card picked.
+    "pick_up": "Your move: tap {suit}, the card with the dashed ring, {gas_step}, then press Play.",
+    "pick_down": (
+        "Your move: tap the Tune Up under {suit}, the one with the dashed ring, then press Play."
+    ),
+    # After a move other than the advised one.
+    "note_down_share": (
+        "You tuned up with {suit} instead: it scores nothing, but you share the gas in the "
+        "middle (now {middle}) when the trick ends."
+    ),
+    "note_down_keeps": (
+        "You tuned up with {suit} instead: it scores nothing, and your better cards wait for later."
+    ),
+    "note_down_plain": (
+        "You tuned up with {suit} instead: a face-down card scores nothing and costs no gas."
+    ),
+    "note_gas_more": (
+        "You poured {gas} gas instead of {asked}: {suit} scored {score}. Gas on a card goes "
+        "to the middle, so more is worth it only when it wins."
+    ),
+    "note_gas_less": (
+        "You poured {gas} gas instead of {asked}: {suit} scored {score}, and you keep the gas "
+        "you did not pour."
+    ),
+    "note_up_first": "You played {suit} face up instead: it scored {score}, the score to beat.",
+    "note_up_beats": (
+        "You played {suit} face up instead: it scored {score}, past {who}'s {best} then."
+    ),
+    "note_up_behind": (
+        "You played {suit} face up instead: it scored {score}, behind {who}'s {best}."
+    ),
+    "note_other": "You chose another move.",
+    # Once the race is over.
+    "finale_won": "You won the race with two laps! " + _WHOLE_GAME,
+    "finale_lost": "{who} took two laps first and won the race. " + _WHOLE_GAME,
+    "finale_over": "The race is over. " + _WHOLE_GAME,
+}
+"""Every sentence of the coach, keyed by :attr:`Said.code` (``.many`` when it names more
+than one card)."""
+
+
+def _who(seat: int) -> str:
+    return "you" if seat == lesson.LEARNER else seat_colour(seat).capitalize()
+
+
+def _joined(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def say(said: Said) -> str:
+    """The coach's sentence for ``said``: its code's entry with the parameters in words."""
+    params: dict[str, Any] = dict(said.params)
+    code = said.code
+    if "suits" in params:
+        params["suits"] = _joined([SUITS[s].short for s in params["suits"]])
+        code += ".many" if len(said.params["suits"]) > 1 else ""
+    if "seats" in params:
+        seats = params["seats"]
+        params["names"] = _joined([_who(s) for s in seats])
+        params["have"] = "has" if seats != [lesson.LEARNER] and len(seats) == 1 else "have"
+    if "cut" in params:
+        params["cut"] = _joined(
+            [f"{_who(seat)}'s {SUITS[s].short if s else '0/5 card'}" for seat, s in params["cut"]]
+        )
+    if "seat" in params:
+        params["who"] = _who(params["seat"])
+    if "total" in params:
+        value, gas, speed = params["value"], params["gas"], params["speed"]
+        params["score"] = f"{value} + {gas} gas + {speed} speed = {params['total']}"
+        params["play"] = f"Play {SUITS[params['suit']].short} face up" + (
+            f" with {gas} gas" if gas else ""
+        )
+    if "gas" in params and "total" not in params:
+        gas = params["gas"]
+        params["gas_step"] = f"set the gas to {gas}" if gas else "leave the gas at 0"
+    if "suit" in params:
+        params["suit"] = SUITS[params["suit"]].short
+    return COACH_SAYS[code].format(**params)
+
+
 def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any]:
-    """What the coach's box and the marked card need: the sentence, the advised move, the
-    note on a different choice, and the last words once the race is over."""
+    """What the coach's box and the marked card need: the advised move, the coach's words,
+    the note on a different choice, and the last words once the race is over."""
     seat = state["seat"]
     if seat is None:
         return {}
     coaching = lesson.coach(state)
     return {
         "coach": coaching,
+        "coach_lines": [] if coaching is None else [say(s) for s in coaching.lines],
+        "coach_ask": None if coaching is None else say(coaching.ask),
         "coach_note": note,
-        "coach_finale": lesson.finale(state) if state["game_over"] else None,
+        "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
         "coach_step": lesson.step_of(state) + 1,
         "move_url": f"{lesson_url(state['game_id'])}/move",
         "lesson": True,
@@ -123,11 +276,8 @@ def render_lesson(
     animate: bool = False,
 ) -> Response:
     """The lesson's table page (or its ``#table`` fragment for htmx)."""
+    # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
     coached = coach_context(state, note)
-    coaching = coached.get("coach")
-    if submitted is None and coaching is not None:
-        # The coach's move starts out picked: one press of Play follows the lesson.
-        submitted = SubmittedMove(choice=coaching.choice, gas=coaching.gas)
     context = {
         **table_context(state, error=error, animate=animate, submitted=submitted, preview=preview),
         **live_context(request, race.session, race.seat),
@@ -248,6 +398,10 @@ async def _play(
 ) -> Response:
     submitted = SubmittedMove(choice=fields.get("choice"))
     before = _state(race)
+    asked = lesson.coach(before)
+    if intent == "play" and not fields.get("choice") and asked is not None:
+        # Play alone does not follow the lesson: the coach says what to pick.
+        return _refuse(request, race, page, settings, 422, None, None, say(asked.pick_first))
     try:
         parsed = parse_move(fields)
         submitted = parsed.submitted
@@ -260,7 +414,6 @@ async def _play(
                 return _back(request, race, page, settings, preview=sentence, submitted=chosen)
             return render_lesson(request, race, before, page, preview=sentence, submitted=submitted)
         action = Action.from_dict(parsed.action)
-        asked = lesson.coach(before)
         state = await race.play(parsed.turn, action, since=lambda s: table_window(s, race.seat))
     except (FormError, IllegalAction) as exc:
         return _refuse(request, race, page, settings, 422, str(exc), submitted)
@@ -268,7 +421,8 @@ async def _play(
         return _refuse(request, race, page, settings, 400, exc.message, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
         return _refuse(request, race, page, settings, 409, exc.message, None)
-    note = None if asked is None else lesson.other_choice_note(before, asked, action)
+    said = None if asked is None else lesson.other_choice_note(before, asked, action)
+    note = None if said is None else say(said)
     page = page.after_move(parsed.turn, dict(action.to_dict()))
     if not _is_htmx(request):
         return _back(request, race, page, settings, coach_note=note)
@@ -282,12 +436,13 @@ def _refuse(
     page: PageState,
     settings: Settings,
     status_code: int,
-    error: str,
+    error: str | None,
     submitted: SubmittedMove | None,
+    note: str | None = None,
 ) -> Response:
     chosen = None if submitted is None else asdict(submitted)
     if not _is_htmx(request):
-        return _back(request, race, page, settings, error=error, submitted=chosen)
+        return _back(request, race, page, settings, error=error, submitted=chosen, coach_note=note)
     return render_lesson(
         request,
         race,
@@ -296,4 +451,5 @@ def _refuse(
         status_code=status_code,
         error=error,
         submitted=submitted,
+        note=note,
     )
