@@ -172,10 +172,11 @@ def test_opening_a_quick_race_counts_against_the_live_race_cap(app_with: Any) ->
     the open race does not."""
     capped = app_with(max_games_per_client=1)
     with TestClient(capped) as client:
-        opened = client.post("/api/quick", json={"players": 5})
+        assert client.post("/api/quick", json={"players": 5}).status_code == 201  # Ada opens
+        opened = client.post("/api/quick", json={"players": 4})  # Bea opens her one race
         assert opened.status_code == 201
-        me = {"X-Player-Token": opened.json()["player_token"]}
-        # Joining the open race needs no new slot; opening another race does.
-        assert client.post("/api/quick", json={"players": 5}, headers=me).status_code == 201
-        refused = client.post("/api/quick", json={"players": 4}, headers=me)
+        bea = {"X-Player-Token": opened.json()["player_token"]}
+        # Joining Ada's open race needs no new slot; opening another race does.
+        assert client.post("/api/quick", json={"players": 5}, headers=bea).status_code == 201
+        refused = client.post("/api/quick", json={"players": 3}, headers=bea)
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_games"
