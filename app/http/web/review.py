@@ -144,9 +144,6 @@ def review_context(
     by_place = {(s.round, s.trick): s for s in steps}
     entries = (status or {}).get("decisions", [])
     decisions = [decision_view(e, by_place, seat) for e in entries]
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    for d in decisions:
-        rounds.setdefault(d["round"], []).append(d)
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
     return {
@@ -154,8 +151,9 @@ def review_context(
         "status": None if status is None else status["status"],
         "progress": 0.0 if status is None else status["progress"],
         "percent": 0 if status is None else round(100 * status["progress"]),
-        "rounds": [(number, by_round.get(number), rows) for number, rows in rounds.items()],
+        "rounds": [(n, by_round.get(n), rows) for n, rows in _by_round(decisions)],
         "mistakes": [d for d in decisions if d["mistake"]],
+        "mistake_rounds": _by_round([d for d in decisions if d["mistake"]]),
         "graph": review_graph.graph(decisions),
         "graph_words": graph_words(
             [d["played_value"] for d in decisions], sum(d["mistake"] for d in decisions)
@@ -170,6 +168,13 @@ def review_context(
             "blunder": round(100 * review.BLUNDER),
         },
     }
+
+
+def _by_round(decisions: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for d in decisions:
+        rounds.setdefault(d["round"], []).append(d)
+    return list(rounds.items())
 
 
 def _render(

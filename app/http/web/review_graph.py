@@ -9,7 +9,7 @@ from typing import Any
 
 WIDTH = 420
 """The SVG's user units across (it scales to the page's width)."""
-HEIGHT = 150
+HEIGHT = 120
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
 """Room for the chance labels on the left and the round labels below."""
 
@@ -48,7 +48,7 @@ def graph(decisions: list[dict[str, Any]]) -> Graph:
     >>> g = graph([{"move": 0, "round": 1, "verdict": "good", "played_value": 0.5},
     ...            {"move": 4, "round": 2, "verdict": "blunder", "played_value": 0.0}])
     >>> [(p.move, p.y) for p in g.points], [r[2] for r in g.rounds]
-    ([(0, 69.0), (4, 130.0)], [1, 2])
+    ([(0, 54.0), (4, 100.0)], [1, 2])
     """
     out = Graph()
     if not decisions:

@@ -60,10 +60,11 @@ def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     return [(name, counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
 
 
-def move_words(action: dict[str, Any]) -> str:
-    """A move (as the API writes it) in a few words: "Slippy with 1 gas", "a Tune Up
-    (Jelly)", "the 0/5 card as 5 with no gas, Chippy down". The seat's own card is named:
-    the review page is that seat's alone.
+def move_words(action: dict[str, Any], yours: bool = False) -> str:
+    """A move (as the API writes it) in a few words: "Slippy with 1 gas", "Salty" (no
+    gas), "a Tune Up (Jelly)", "the 0/5 card as 5, Chippy down". The seat's own card is
+    named: the review page is that seat's alone. ``yours``: after "Your" ("Your Tune Up
+    (Jelly)", "Your 0/5 card as 5").
 
     >>> move_words({"type": "play", "suit": "slippy", "gas": 1, "zero_effect": None})
     'Slippy with 1 gas'
@@ -71,15 +72,16 @@ def move_words(action: dict[str, Any]) -> str:
     'a Tune Up (Jelly)'
     """
     kind = action["type"]
-    gas = f"with {action['gas']} gas" if action["gas"] else "with no gas"
+    gas = f" with {action['gas']} gas" if action["gas"] else ""
     if kind == "zero_five":
         discard = SUITS[action["discard"]].short
-        return f"the 0/5 card as {action['value']} {gas}, {discard} down"
+        card = "0/5 card" if yours else "the 0/5 card"
+        return f"{card} as {action['value']}{gas}, {discard} down"
     name = SUITS[action["suit"]].short
     if kind == "tune_up":
-        return f"a Tune Up ({name})"
+        return f"Tune Up ({name})" if yours else f"a Tune Up ({name})"
     effect = f" for {action['zero_effect']}" if action.get("zero_effect") else ""
-    return f"{name}{effect} {gas}"
+    return f"{name}{effect}{gas}"
 
 
 def _upper(text: str) -> str:
@@ -116,7 +118,7 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
     stake = _STAKE[why["stake"]] if best["trick"] in ("wins", "likely", "may") else ""
     return (
         f"{_upper(move_words(entry['best']))} {_BEST_TRICK[best['trick']]}{stake} and kept "
-        f"you {best['gas']} gas. Your {move_words(entry['played'])} "
+        f"you {best['gas']} gas. Your {move_words(entry['played'], yours=True)} "
         f"{_PLAYED_TRICK[played['trick']]} and left you {played['gas']} gas."
     )
 
@@ -125,10 +127,10 @@ def chance_words(entry: dict[str, Any]) -> str:
     """What a decision did to the chance of winning the race, in plain numbers.
 
     >>> chance_words({"played_value": 0.32, "best_value": 0.41})
-    'Your chance to win the race: 41% with the better move, 32% after yours.'
+    'To win the race: 41% with the better move, 32% with yours.'
     """
     best, played = _percent(entry["best_value"]), _percent(entry["played_value"])
-    return f"Your chance to win the race: {best} with the better move, {played} after yours."
+    return f"To win the race: {best} with the better move, {played} with yours."
 
 
 def place_words(round_number: int, trick: int) -> str:
