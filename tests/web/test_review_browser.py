@@ -141,7 +141,6 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
             page.goto(f"{base}/games/{game_id}/review")
             page.wait_for_selector("#review-summary")
             page.screenshot(path=str(SHOTS / f"review-{size}-first-screen.png"))
-            page.screenshot(path=str(SHOTS / f"review-{size}-whole.png"), full_page=True)
             first = top_of(page, ".review-mistake")
             assert 0 <= first < height, f"{size}: the first mistake starts at {first}"
             tall = page.evaluate("document.documentElement.scrollHeight")
@@ -152,8 +151,13 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
                 "#review-graph circle.graph-point", "cs => cs.map(c => Number(c.dataset.move))"
             )
             assert moves == [d["move"] for d in decisions]
-            assert page.locator("#review-graph svg title").inner_text()
-            assert page.locator("#review-graph-values, .review-graph-values table tr").count() > 1
+            graph = page.get_by_role("img", name="Your chance to win the race after each decision")
+            assert graph.count() == 1, "the graph is named for a screen reader"
+            assert "%" in (page.locator("#review-graph-desc").text_content() or "")
+            page.click(".review-graph-values > summary")  # the values as text, unfolded
+            cells = page.locator(".review-graph-values tbody td.num").all_inner_texts()
+            assert cells == [f"{round(100 * d['played_value'])}%" for d in decisions]
+            page.click(".review-graph-values > summary")
 
             # "Try again" on the mistakes only, each the control at its centre, thumb-sized.
             retries = page.locator("#review .review-retry button")
@@ -180,7 +184,7 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
             context.close()
 
 
-def test_the_replayed_trick_is_on_screen_after_a_step(
+def test_the_replayed_trick_is_on_screen_after_a_step_and_try_again(
     browser: Browser, race: tuple[str, str, str, Any]
 ) -> None:
     base, game_id, token, decisions = race
@@ -219,10 +223,7 @@ def test_the_replayed_trick_is_on_screen_after_a_step(
         finally:
             context.close()
 
-
-def test_try_again_from_a_mistake(browser: Browser, race: tuple[str, str, str, Any]) -> None:
-    base, game_id, token, decisions = race
-    first = next(d for d in decisions if d["verdict"] in MISTAKES)
+    # Try again from a mistake: a practice race at that very trick, this seat to move.
     context = open_context(browser, "390x844", base, game_id, token)
     page = context.new_page()
     problems = watch_console_errors(page)

@@ -85,14 +85,15 @@ def _no_store(response: Response) -> Response:
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
     """A move as the page draws it: the card (the seat's own, so a Tune Up's card is
-    named: the page is that seat's alone), its value, and a few words."""
+    named: the page is that seat's alone), its value, the gas put on it, and a few words."""
     kind = action["type"]
+    gas = 0 if kind == "tune_up" else int(action["gas"])
+    words = move_words(action)
     if kind == "zero_five":
         info = SUITS[ZERO_FIVE]
-        return {"kind": kind, "suit": info, "value": action["value"], "words": move_words(action)}
-    info = SUITS[action["suit"]]
+        return {"kind": kind, "suit": info, "value": action["value"], "gas": gas, "words": words}
     value = SUIT_VALUE[Suit(action["suit"])]
-    return {"kind": kind, "suit": info, "value": value, "words": move_words(action)}
+    return {"kind": kind, "suit": SUITS[action["suit"]], "value": value, "gas": gas, "words": words}
 
 
 def decision_view(

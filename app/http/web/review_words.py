@@ -94,13 +94,14 @@ def _percent(value: float) -> str:
 
 def reason_words(entry: dict[str, Any]) -> str:
     """A decision's reason for its player, from the review's codes (``reason_data``): what
-    the better move would have done to the trick and the gas it keeps, then the move played.
-    A review kept before those codes existed keeps its own line (``reason``).
+    the better move would have done to the trick and the gas it keeps, then the move played
+    (a good move: what it does, and whether another was about as good). A review kept
+    before those codes existed keeps its own line (``reason``).
 
     >>> why = {"trick": 3, "stake": "speed",
     ...        "best": {"trick": "likely", "gas": 2, "race": 0.41},
     ...        "played": {"trick": "cannot", "gas": 0, "race": 0.32}}
-    >>> reason_words({"forced": False, "reason_data": why, "reason": "",
+    >>> reason_words({"forced": False, "reason_data": why, "reason": "", "verdict": "mistake",
     ...     "best": {"type": "play", "suit": "slippy", "gas": 1, "zero_effect": None},
     ...     "played": {"type": "play", "suit": "chippy", "gas": 3, "zero_effect": None}})
     'Slippy with 1 gas would likely have won this trick (+1 speed) and kept you 2 gas. \
@@ -112,15 +113,21 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
     if why is None:
         return str(entry["reason"])
     played, best = why["played"], why["best"]
+    mine = move_words(entry["played"])
+    does = f"{_OWN_TRICK[played['trick']]} and keeps you {played['gas']} gas"
     if entry["played"] == entry["best"]:
-        mine = move_words(entry["played"])
-        return f"{_upper(mine)} {_OWN_TRICK[played['trick']]} and keeps you {played['gas']} gas."
+        return f"{_upper(mine)} {does}."
+    if entry["verdict"] == "good":
+        return f"{_upper(mine)} {does}: about as good as {move_words(entry['best'])}."
     stake = _STAKE[why["stake"]] if best["trick"] in ("wins", "likely", "may") else ""
-    return (
+    text = (
         f"{_upper(move_words(entry['best']))} {_BEST_TRICK[best['trick']]}{stake} and kept "
         f"you {best['gas']} gas. Your {move_words(entry['played'], yours=True)} "
         f"{_PLAYED_TRICK[played['trick']]} and left you {played['gas']} gas."
     )
+    if (best["trick"], best["gas"]) == (played["trick"], played["gas"]):
+        text += " The difference is in the cards you keep for later tricks."
+    return text
 
 
 def chance_words(entry: dict[str, Any]) -> str:
