@@ -806,6 +806,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "INACCURACY",
     "MISTAKE",
+    "TRICK_CHANCES",
     "Budget",
     "Deal",
     "Estimate",
