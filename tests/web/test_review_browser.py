@@ -94,13 +94,15 @@ def reviewed_race(base: str, seed: int) -> tuple[str, str, list[dict[str, Any]]]
 
 
 def open_context(
-    browser: Browser, size: str, base: str, game_id: str, token: str
+    browser: Browser, size: str, base: str, game_id: str, token: str, scheme: str = "light"
 ) -> BrowserContext:
+    """The seat's browser at ``size``: a touch phone or a desktop, in ``scheme``."""
     width, height = SIZES[size]
+    options: dict[str, Any] = {"bypass_csp": True, "color_scheme": scheme}  # axe is injected
     if size in PHONES:
-        context = phone_context(browser, width, height, bypass_csp=True)  # axe is injected
+        context = phone_context(browser, width, height, **options)
     else:
-        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
     context.add_cookies(
         [{"name": f"zzv_{game_id}", "value": token, "url": f"{base}/games/{game_id}"}]
     )
@@ -134,13 +136,14 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
     assert mistakes and len(mistakes) < len(decisions) // 2, "a few mistakes among good moves"
     for size, (_width, height) in SIZES.items():
         phone = size in PHONES
-        context = open_context(browser, size, base, game_id, token)
+        scheme = "dark" if size == "414x896" else "light"  # a dark phone as well
+        context = open_context(browser, size, base, game_id, token, scheme)
         page = context.new_page()
         problems = watch_console_errors(page)
         try:
             page.goto(f"{base}/games/{game_id}/review")
             page.wait_for_selector("#review-summary")
-            page.screenshot(path=str(SHOTS / f"review-{size}-first-screen.png"))
+            page.screenshot(path=str(SHOTS / f"review-{size}-{scheme}-first-screen.png"))
             first = top_of(page, ".review-mistake")
             assert 0 <= first < height, f"{size}: the first mistake starts at {first}"
             tall = page.evaluate("document.documentElement.scrollHeight")

@@ -186,7 +186,7 @@ def _render(
     status_code: int = 200,
 ) -> Response:
     steps: list[ReplayStep] = []
-    if status is not None and status["decisions"]:
+    if status is not None and status["status"] == "done":  # drawn only once it is done
         players = race.session.config.players
         steps = replay_steps(race.record()["events"], seat_viewer(race), players)
     context = review_context(race.session, race.own_seat, status, steps)
