@@ -6,15 +6,17 @@ import html
 import random
 import re
 import time
+from types import SimpleNamespace
 
 from app_kit import HX, REVIEW_WAIT_S, another_browser, bearer, move, start
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
-from app.http.web.review import MISTAKES
+from app.http.web.review import MISTAKES, review_context
 from app.http.web.review_words import VERDICT_COUNTED, reason_words, verdict_counts
-from app.races.review import Budget, Reviews
+from app.http.web.templating import templates
+from app.races.review import Budget, Reviews, summary
 
 
 def small_reviews(app: FastAPI) -> Reviews:
@@ -185,3 +187,33 @@ def test_the_summary_counts_each_verdict_in_words() -> None:
         ("mistake", "1 mistake"),
         ("blunder", "2 blunders"),
     ]
+
+
+def test_a_review_without_mistakes_says_so_and_an_older_review_keeps_its_line() -> None:
+    """Drawn from the review's data alone: no mistakes, so no "try again" and no jumps; a
+    review kept before ``reason_data`` existed shows its own ``reason``."""
+    play = {"type": "play", "suit": "salty", "gas": 1, "zero_effect": None}
+    entries = [
+        {
+            "move": 4 * i,
+            "round": 1,
+            "trick": i + 1,
+            "played": play,
+            "best": play,
+            "played_value": 0.5,
+            "best_value": 0.5,
+            "loss": 0.0,
+            "verdict": "good",
+            "forced": False,
+            "reason": f"the kept line {i}",
+            "candidates": [],
+        }
+        for i in range(3)
+    ]
+    status = {"status": "done", "progress": 1.0, "decisions": entries}
+    status["summary"] = summary(entries, Budget())
+    context = review_context(SimpleNamespace(id="g", par={}), 0, status)
+    page = templates.get_template("partials/review.html").render(context)
+    assert "No mistakes" in page and "review-retry" not in page and "review-jump" not in page
+    assert all(f"the kept line {i}" in page for i in range(3))
+    assert len(re.findall(r'<circle class="graph-point verdict-good"', page)) == 3
