@@ -236,16 +236,54 @@ def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[flo
     return [odds.get(a, 0.0) for a in actions]
 
 
-def _odds_words(action: Action, chance: float, trick: int) -> str:
+TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
+"""The codes of a move's chance of winning its trick in a reason (:func:`reason_data`):
+at least 95%, at least 60%, above 5%, at most 5% (the normal heuristic's chance from the
+cards seen), and a Tune Up, which passes."""
+
+
+def _trick_chance(action: Action, chance: float) -> str:
     if action.type is ActionType.TUNE_UP:
-        return f"passes on trick {trick}"
+        return "passes"
     if chance >= 0.95:
-        return f"wins trick {trick}"
+        return "wins"
     if chance >= 0.6:
-        return f"likely wins trick {trick}"
+        return "likely"
     if chance > 0.05:
-        return f"may win trick {trick}"
-    return f"cannot win trick {trick}"
+        return "may"
+    return "cannot"
+
+
+_ODDS_WORDS = {
+    "passes": "passes on",
+    "wins": "wins",
+    "likely": "likely wins",
+    "may": "may win",
+    "cannot": "cannot win",
+}
+
+
+def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
+    """A decision's reason as codes and numbers, from what the seat could see at the time:
+    the trick's number and ``stake`` (``"speed"`` for the round, ``"lap"`` on the sixth),
+    and for the move ``played`` and the ``best``: its chance of winning the trick (a code
+    of :data:`TRICK_CHANCES`), the gas it keeps and its chance of winning the race."""
+    trick = observation["trick"]
+    odds = _trick_odds(observation, [played.action, best.action])
+
+    def move(estimate: Estimate, chance: float) -> dict[str, Any]:
+        return {
+            "trick": _trick_chance(estimate.action, chance),
+            "gas": _gas_kept(observation, estimate.action),
+            "race": round(estimate.value, SHOWN_DIGITS),
+        }
+
+    return {
+        "trick": trick,
+        "stake": "lap" if trick == 6 else "speed",
+        "played": move(played, odds[0]),
+        "best": move(best, odds[1]),
+    }
 
 
 def _upper(text: str) -> str:
@@ -253,27 +291,28 @@ def _upper(text: str) -> str:
 
 
 def reason(observation: Observation, played: Estimate, best: Estimate) -> str:
-    """One plain line on a decision, built from what the seat could see at the time: what
-    each move does to the trick (the normal heuristic's odds from the cards seen this
-    round), the gas it keeps, and the search's chance of winning the race after it."""
-    trick = observation["trick"]
-    played_odds, best_odds = _trick_odds(observation, [played.action, best.action])
-    stake = "a lap" if trick == 6 else "speed for the rest of the round"
-    mine = (
-        f"{_card(played.action)} {_odds_words(played.action, played_odds, trick)} "
-        f"and keeps {_gas_kept(observation, played.action)} gas"
-    )
-    if played.action == best.action:
-        return (
-            f"{_upper(mine)} ({_percent(played.value)} to win the race): the search's choice too."
-        )
-    other = (
-        f"{_card(best.action)} {_odds_words(best.action, best_odds, trick)} "
-        f"and keeps {_gas_kept(observation, best.action)} gas"
-    )
+    """The API's one line on a decision (``reason``), from :func:`reason_data`: what each
+    move does to the trick, the gas it keeps, and the search's chance of winning the race
+    after it. (The review page words :func:`reason_data` itself.)"""
+    return _reason_line(reason_data(observation, played, best), played.action, best.action)
+
+
+def _reason_line(data: dict[str, Any], played: Action, best: Action) -> str:
+    trick = data["trick"]
+    stake = "a lap" if data["stake"] == "lap" else "speed for the rest of the round"
+
+    def line(action: Action, move: dict[str, Any]) -> str:
+        odds = _ODDS_WORDS[move["trick"]]
+        return f"{_card(action)} {odds} trick {trick} and keeps {move['gas']} gas"
+
+    mine = line(played, data["played"])
+    mine_race = _percent(data["played"]["race"])
+    if played == best:
+        return f"{_upper(mine)} ({mine_race} to win the race): the search's choice too."
+    other = line(best, data["best"])
     return (
-        f"{_upper(other)} ({_percent(best.value)} to win the race); {mine} "
-        f"({_percent(played.value)}). Trick {trick} is worth {stake}."
+        f"{_upper(other)} ({_percent(data['best']['race'])} to win the race); {mine} "
+        f"({mine_race}). Trick {trick} is worth {stake}."
     )
 
 
@@ -398,6 +437,7 @@ def _entry(
     # last digit shown, never a loss that rounds to 0.
     shown_best, shown_mine = round(best.value, SHOWN_DIGITS), round(mine.value, SHOWN_DIGITS)
     loss = 0.0 if best.action == played else round(shown_best - shown_mine, SHOWN_DIGITS)
+    data = reason_data(observation, mine, best)
     return {
         "move": index,
         "decision": decision,
@@ -410,7 +450,8 @@ def _entry(
         "loss": loss,
         "verdict": verdict(loss),
         "forced": forced,
-        "reason": "The only legal move." if forced else reason(observation, mine, best),
+        "reason": "The only legal move." if forced else _reason_line(data, played, best.action),
+        "reason_data": data,
         "candidates": [
             {"action": dict(e.action.to_dict()), "value": round(e.value, SHOWN_DIGITS)}
             for e in estimates
@@ -782,6 +823,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "INACCURACY",
     "MISTAKE",
+    "TRICK_CHANCES",
     "Budget",
     "Deal",
     "Estimate",
@@ -795,6 +837,7 @@ __all__ = [
     "play_par",
     "practice_from",
     "reason",
+    "reason_data",
     "review_moves",
     "review_told",
     "search_choice",

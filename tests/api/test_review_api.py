@@ -92,6 +92,11 @@ def test_a_whole_race_is_reviewed_decision_by_decision(
         )
         assert entry["verdict"] == review.verdict(entry["loss"])
         assert entry["reason"] and "\n" not in entry["reason"]
+        why = entry["reason_data"]  # the reason as codes and numbers, for the page's words
+        assert why["stake"] == ("lap" if entry["trick"] == 6 else "speed")
+        for side, value in (("played", "played_value"), ("best", "best_value")):
+            assert why[side]["trick"] in review.TRICK_CHANCES and why[side]["gas"] >= 0
+            assert why[side]["race"] == entry[value]
         assert {"round", "trick"} <= entry.keys()
 
     # The record's own moves of seat 0, in order, agree on every face-up card and gas.

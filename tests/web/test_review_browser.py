@@ -1,36 +1,48 @@
-"""The review in real Chromium on a real server: the replay with its verdicts, the review
-page, and "try again from here", at 390x844 (a phone) and 1280x800, axe clean in light
-and dark. Screenshots go to tests/artifacts/review/.
+"""The review in real Chromium on a real server, read as touch phones (360x740, 390x844,
+414x896) and at 1280x800: the mistakes first and within the first screen, the whole review
+at most three screens tall with the good moves folded, the graph, "try again" on the
+mistakes only and big enough for a thumb, the jumps to each mistake, the replayed trick on
+screen after a step, axe clean in light and dark. Screenshots go to tests/artifacts/review/.
 
-The race is played through the API (random legal moves) so the test spends its time on
+The race is played through the API, mostly by the normal bot's policy with a few random
+moves (as a person plays: most moves fine, a few mistakes), so the test spends its time on
 the pages; the browser then carries that seat's cookie, as the browser that played it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from app_kit import watch_console_errors
-from browser_kit import axe_clean, no_sideways_scroll
-from playwright.sync_api import Browser
+from app_kit import REVIEW_WAIT_S, watch_console_errors
+from browser_kit import axe_clean, no_sideways_scroll, phone_context, press, tap_target
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from app.http.web.review import MISTAKES
+from engine.bots import make_bot
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "review"
-SIZES = {"320x640": (320, 640), "390x844": (390, 844), "1280x800": (1280, 800)}
+PHONES = {"360x740": (360, 740), "390x844": (390, 844), "414x896": (414, 896)}
+SIZES = {**PHONES, "1280x800": (1280, 800)}
+SCREENS = 3
+"""The folded review is at most this many screens tall."""
 
 
 @pytest.fixture
 def review_server(
     launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
 ) -> str:
-    """A server whose reviews use a small budget (the pages are the same at any budget)."""
+    """A server whose reviews use a small budget (the pages are the same at any budget),
+    its seeds keyed so that a seed deals the same cards in every session."""
     env = {
+        "ZZV_SEED_SECRET": "live-server-tests",
         "ZZV_RATE_LIMIT_ENABLED": "false",
         "ZZV_MAX_GAMES_PER_CLIENT": "100000",
         "ZZV_ACCESS_LOG": "false",
@@ -41,8 +53,10 @@ def review_server(
     return url
 
 
-def finished_race(base: str, seed: int) -> tuple[str, str]:
-    """A 4-player race against normal bots, played out through the API."""
+def finished_race(base: str, seed: int, slips: float = 0.1) -> tuple[str, str]:
+    """A 4-player race against normal bots, played out through the API: the normal bot's
+    move, or a random legal one ``slips`` of the time."""
+    bot = make_bot("normal", seed)
     with httpx.Client(base_url=base, timeout=30) as http:
         created = http.post("/api/games", json={"players": 4, "bots": "normal", "seed": seed})
         assert created.status_code == 201, created.text
@@ -50,10 +64,13 @@ def finished_race(base: str, seed: int) -> tuple[str, str]:
         state = created.json()["state"]
         rng = random.Random(seed)
         while not state["game_over"]:
-            body = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
+            if rng.random() < slips:
+                action = rng.choice(state["legal_actions"])
+            else:
+                action = dict(bot.choose(state).to_dict())
             response = http.post(
                 f"/api/games/{game_id}/actions",
-                json=body,
+                json={"turn": state["turn"], "action": action},
                 headers={"Authorization": f"Bearer {token}"},
             )
             assert response.status_code == 200, response.text
@@ -61,57 +78,165 @@ def finished_race(base: str, seed: int) -> tuple[str, str]:
     return game_id, token
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_replay_with_verdicts_and_try_again(
-    browser: Browser, review_server: str, size: str
-) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def reviewed_race(base: str, seed: int) -> tuple[str, str, list[dict[str, Any]]]:
+    """A finished race whose review is done; its id, token and reviewed decisions."""
+    game_id, token = finished_race(base, seed)
+    auth = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=base, timeout=30) as http:
+        assert http.post(f"/api/games/{game_id}/review", headers=auth).status_code == 202
+        deadline = time.monotonic() + REVIEW_WAIT_S
+        while time.monotonic() < deadline:
+            body = http.get(f"/api/games/{game_id}/review", headers=auth).json()
+            if body["status"] == "done":
+                return game_id, token, body["decisions"]
+            time.sleep(0.2)  # polls the condition
+    raise AssertionError("the review never finished")
+
+
+def open_context(
+    browser: Browser, size: str, base: str, game_id: str, token: str, scheme: str = "light"
+) -> BrowserContext:
+    """The seat's browser at ``size``: a touch phone or a desktop, in ``scheme``."""
     width, height = SIZES[size]
-    game_id, token = finished_race(review_server, seed=40 + width)
-    phone = width < 600
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        device_scale_factor=2 if phone else 1,
-        bypass_csp=True,  # axe is injected as a script tag
-    )
+    options: dict[str, Any] = {"bypass_csp": True, "color_scheme": scheme}  # axe is injected
+    if size in PHONES:
+        context = phone_context(browser, width, height, **options)
+    else:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
     context.add_cookies(
-        [{"name": f"zzv_{game_id}", "value": token, "url": f"{review_server}/games/{game_id}"}]
+        [{"name": f"zzv_{game_id}", "value": token, "url": f"{base}/games/{game_id}"}]
     )
+    return context
+
+
+@pytest.fixture
+def race(review_server: str) -> Iterator[tuple[str, str, str, list[dict[str, Any]]]]:
+    game_id, token, decisions = reviewed_race(review_server, seed=42)
+    yield review_server, game_id, token, decisions
+
+
+_ON_SCREEN = """(selector) => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  return box.top >= 0 && box.top < window.innerHeight - 40;
+}"""
+
+_WHOLLY_ON_SCREEN = """(selector) => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+def top_of(page: Page, selector: str) -> float:
+    return float(page.evaluate(f"document.querySelector({selector!r}).getBoundingClientRect().top"))
+
+
+def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str, Any]) -> None:
+    base, game_id, token, decisions = race
+    mistakes = [d for d in decisions if d["verdict"] in MISTAKES]
+    assert mistakes and len(mistakes) < len(decisions) // 2, "a few mistakes among good moves"
+    for size, (_width, height) in SIZES.items():
+        phone = size in PHONES
+        scheme = "dark" if size == "414x896" else "light"  # a dark phone as well
+        context = open_context(browser, size, base, game_id, token, scheme)
+        page = context.new_page()
+        problems = watch_console_errors(page)
+        try:
+            page.goto(f"{base}/games/{game_id}/review")
+            page.wait_for_selector("#review-summary")
+            page.screenshot(path=str(SHOTS / f"review-{size}-{scheme}-first-screen.png"))
+            first = top_of(page, ".review-mistake")
+            assert 0 <= first < height, f"{size}: the first mistake starts at {first}"
+            tall = page.evaluate("document.documentElement.scrollHeight")
+            assert tall <= SCREENS * height, f"{size}: the review is {tall} px tall"
+
+            # The graph: a point per decision, the mistakes among them; described in words.
+            moves = page.eval_on_selector_all(
+                "#review-graph circle.graph-point", "cs => cs.map(c => Number(c.dataset.move))"
+            )
+            assert moves == [d["move"] for d in decisions]
+            graph = page.get_by_role("img", name="Your chance to win the race after each decision")
+            assert graph.count() == 1, "the graph is named for a screen reader"
+            assert "%" in (page.locator("#review-graph-desc").text_content() or "")
+            page.click(".review-graph-values > summary")  # the values as text, unfolded
+            cells = page.locator(".review-graph-values tbody td.num").all_inner_texts()
+            assert cells == [f"{round(100 * d['played_value'])}%" for d in decisions]
+            page.click(".review-graph-values > summary")
+
+            # "Try again" on the mistakes only, each the control at its centre, thumb-sized.
+            retries = page.locator("#review .review-retry button")
+            assert retries.count() == len(mistakes)
+            for d in mistakes:
+                found = tap_target(page, f"#decision-{d['move']} .review-retry button")
+                assert isinstance(found, list), f"{size}: try again is {found}"
+                if phone:
+                    assert found[1] >= 44, f"{size}: try again is {found[1]} px tall"
+
+            # The jump list: each link brings its mistake on screen.
+            for d in mistakes:
+                page.evaluate("window.scrollTo(0, 0)")
+                press(page, f'.review-jump[href="#decision-{d["move"]}"]', phone)
+                page.wait_for_function(_ON_SCREEN, arg=f"#decision-{d['move']}")
+
+            page.evaluate("window.scrollTo(0, 0)")
+            no_sideways_scroll(page, f"review {size}")
+            axe_clean(page, f"review {size}", SHOTS, f"review-{size}")
+            page.click("#review-all > summary")  # every decision unfolded, still clean
+            axe_clean(page, f"review unfolded {size}")
+            assert problems == []
+        finally:
+            context.close()
+
+
+def test_the_replayed_trick_is_on_screen_after_a_step_and_try_again(
+    browser: Browser, race: tuple[str, str, str, Any]
+) -> None:
+    base, game_id, token, decisions = race
+    first = next(d for d in decisions if d["verdict"] in MISTAKES)
+    for size in SIZES:
+        phone = size in PHONES
+        context = open_context(browser, size, base, game_id, token)
+        page = context.new_page()
+        problems = watch_console_errors(page)
+        try:
+            # From a mistake to its trick in the replay: the trick is on screen.
+            page.goto(f"{base}/games/{game_id}/review")
+            press(page, f"#decision-{first['move']} .review-see", phone)
+            page.wait_for_selector("#review-marks .verdict-badge")
+            assert page.evaluate(_WHOLLY_ON_SCREEN, ".replay-board"), size
+            title = page.locator("#replay-title").inner_text()
+            # A step forward (htmx swaps the replay in place): the new trick on screen.
+            press(page, 'a[rel="next"]', phone)
+            page.wait_for_function(
+                "(t) => document.querySelector('#replay-title').innerText !== t", arg=title
+            )
+            assert page.evaluate(_WHOLLY_ON_SCREEN, ".replay-board"), size
+            # A trick picked from the list below the board: the page goes back up to it.
+            page.locator(".replay-rounds a").last.scroll_into_view_if_needed()
+            title = page.locator("#replay-title").inner_text()
+            page.locator(".replay-rounds a").last.click()
+            page.wait_for_function(
+                "(t) => document.querySelector('#replay-title').innerText !== t", arg=title
+            )
+            page.wait_for_function(_WHOLLY_ON_SCREEN, arg=".replay-board")
+            page.wait_for_selector("#review-marks .verdict-badge")
+            no_sideways_scroll(page, f"replay {size}")
+            page.screenshot(path=str(SHOTS / f"replay-step-{size}.png"))
+            axe_clean(page, f"replay {size}")
+            assert problems == []
+        finally:
+            context.close()
+
+    # Try again from a mistake: a practice race at that very trick, this seat to move.
+    context = open_context(browser, "390x844", base, game_id, token)
     page = context.new_page()
     problems = watch_console_errors(page)
     try:
-        page.goto(f"{review_server}/games/{game_id}/replay")
-        page.click("#review-race")
-        page.wait_for_url(f"**/games/{game_id}/review")
-        page.wait_for_selector("#review-summary", timeout=180_000)  # htmx refreshes it
-        badges = page.locator("#review .verdict-badge")
-        assert badges.count() >= 10
-        no_sideways_scroll(page, "review")
-        axe_clean(page, f"review {size}")
-        page.screenshot(path=str(SHOTS / f"review-{size}.png"), full_page=False)
-
-        # The replay, one trick at a time, with the seat's verdict and the best move.
-        page.goto(f"{review_server}/games/{game_id}/replay?step=3")
-        page.wait_for_selector("#review-marks .verdict-badge")
-        assert page.locator("#review-marks .review-decision").count() == 1
-        page.wait_for_selector("#review-par-line:has-text('You finished')", timeout=180_000)
-        no_sideways_scroll(page, "replay")
-        axe_clean(page, f"replay {size}")
-        page.locator("#review-marks").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"replay-verdicts-{size}.png"), full_page=True)
-
-        # Try again from here: a practice race at that very trick, this seat to move.
-        retry = page.locator("#review-marks .review-retry button")
-        if retry.count() == 0:  # that decision was forced: take one from the review page
-            page.goto(f"{review_server}/games/{game_id}/review")
-            retry = page.locator(".review-retry button")
-        retry.first.click()
+        page.goto(f"{base}/games/{game_id}/review")
+        press(page, f"#decision-{first['move']} .review-retry button", phone=True)
         page.wait_for_selector("#move-form", timeout=30_000)
-        assert f"/games/{game_id}" not in page.url
-        page.screenshot(path=str(SHOTS / f"try-again-{size}.png"), full_page=False)
-        axe_clean(page, f"practice table {size}")
+        assert f"/games/{game_id}" not in page.url, "a new race: the practice"
+        page.screenshot(path=str(SHOTS / "try-again-390x844.png"))
+        axe_clean(page, "practice table 390x844")
         assert problems == []
     finally:
         context.close()

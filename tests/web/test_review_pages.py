@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import html
 import random
 import re
 import time
+from types import SimpleNamespace
 
 from app_kit import HX, REVIEW_WAIT_S, another_browser, bearer, move, start
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
-from app.http.web.review import VERDICT_COUNTED, verdict_counts
-from app.races.review import Budget, Reviews
+from app.http.web.review import MISTAKES, review_context
+from app.http.web.review_words import VERDICT_COUNTED, reason_words, verdict_counts
+from app.http.web.templating import templates
+from app.races.review import Budget, Reviews, summary
 
 
 def small_reviews(app: FastAPI) -> Reviews:
@@ -61,19 +65,46 @@ def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> 
     asked = client.post(f"/games/{game_id}/review")
     assert asked.status_code == 303 and asked.headers["location"] == f"/games/{game_id}/review"
     page = wait_page_done(client, game_id)
-    verdicts = re.findall(r'class="verdict-badge verdict-(\w+)"', page)
-    assert verdicts and set(verdicts) <= {"good", "inaccuracy", "mistake", "blunder"}
+    token = client.cookies.get(cookie_name(game_id))
+    assert token
+    decisions = client.get(f"/api/games/{game_id}/review", headers=bearer(token)).json()[
+        "decisions"
+    ]
+    verdicts = re.findall(r'<li class="review-row verdict-(\w+)"', page)
+    assert verdicts == [d["verdict"] for d in decisions], "every decision, in order"
     # The game-over screen's one button, pressed again, opens the kept review at once.
     reopened = client.post(f"/games/{game_id}/review", follow_redirects=True)
     assert 'id="review-summary"' in reopened.text and 'id="review-progress"' not in reopened.text
-    assert re.findall(r'class="verdict-badge verdict-(\w+)"', reopened.text) == verdicts
+    assert re.findall(r'<li class="review-row verdict-(\w+)"', reopened.text) == verdicts
     counts = re.findall(r'<li class="verdict verdict-(\w+)">(\d+) ([a-z]+)</li>', page)
     assert [name for name, _, _ in counts] == ["good", "inaccuracy", "mistake", "blunder"]
     for name, n, word in counts:  # "1 mistake", "0 inaccuracies", "22 good"
         assert word == VERDICT_COUNTED[name][0 if n == "1" else 1], (name, n, word)
-    assert sum(int(n) for _, n, _ in counts) == len(verdicts)
+    assert sum(int(n) for _, n, _ in counts) == sum(not d["forced"] for d in decisions)
+
+    # The mistakes first, each once, with a jump to it and "try again" on it alone.
+    mistakes = [d for d in decisions if d["verdict"] in MISTAKES]
+    assert mistakes, "a race of random moves has mistakes"
+    cards = re.findall(
+        r'class="review-decision review-mistake verdict-(\w+)" id="decision-(\d+)"', page
+    )
+    assert cards == [(d["verdict"], str(d["move"])) for d in mistakes]
+    jumps = re.findall(r'class="review-jump verdict-\w+" href="#decision-(\d+)"', page)
+    assert jumps == [str(d["move"]) for d in mistakes]
     retries = re.findall(rf'action="/games/{game_id}/review/(\d+)/practice"', page)
-    assert retries, "try again from here on the decisions with a choice"
+    assert retries == [str(d["move"]) for d in mistakes], "try again on the mistakes only"
+    first_card = page.index('class="review-decision review-mistake')
+    assert page.index('<details class="review-all"') > first_card, "the rest folded below"
+    assert '<details class="review-all" id="review-all">' in page, "folded, not open"
+    # The graph: a point per decision, at the chance after the move played; its values
+    # as text too.
+    points = re.findall(r'<circle class="graph-point verdict-(\w+)"[^>]*data-move="(\d+)"', page)
+    assert points == [(d["verdict"], str(d["move"])) for d in decisions]
+    assert '<title id="review-graph-title">' in page and '<desc id="review-graph-desc">' in page
+    # Plain words: each decision's sentence is built from its codes, no engine terms.
+    for d in decisions:
+        assert html.escape(reason_words(d), quote=False) in page
+    assert "points of win chance" not in page and "total loss" not in page
 
     again = client.post(f"/games/{game_id}/review/{retries[-1]}/practice")
     assert again.status_code == 303
@@ -140,7 +171,10 @@ def test_the_replay_marks_each_trick_with_the_seats_verdict(
     wait_page_done(client, game_id)
     marks = client.get(f"/games/{game_id}/review/marks?round=1&trick=2", headers=HX).text
     assert len(re.findall(r'class="verdict-badge', marks)) == 1, "one decision per trick"
-    assert "You played:" in marks and "Try again from here" in marks
+    assert "You:" in marks
+    mark = re.search(r'class="review-decision review-mark verdict-(\w+)"', marks)
+    assert mark is not None
+    assert ("Try again from here" in marks) == (mark[1] in MISTAKES), "on a mistake only"
     overview = client.get(f"/games/{game_id}/review/marks", headers=HX).text
     assert "accuracy" in overview and "verdict-badge" not in overview
 
@@ -153,3 +187,33 @@ def test_the_summary_counts_each_verdict_in_words() -> None:
         ("mistake", "1 mistake"),
         ("blunder", "2 blunders"),
     ]
+
+
+def test_a_review_without_mistakes_says_so_and_an_older_review_keeps_its_line() -> None:
+    """Drawn from the review's data alone: no mistakes, so no "try again" and no jumps; a
+    review kept before ``reason_data`` existed shows its own ``reason``."""
+    play = {"type": "play", "suit": "salty", "gas": 1, "zero_effect": None}
+    entries = [
+        {
+            "move": 4 * i,
+            "round": 1,
+            "trick": i + 1,
+            "played": play,
+            "best": play,
+            "played_value": 0.5,
+            "best_value": 0.5,
+            "loss": 0.0,
+            "verdict": "good",
+            "forced": False,
+            "reason": f"the kept line {i}",
+            "candidates": [],
+        }
+        for i in range(3)
+    ]
+    status = {"status": "done", "progress": 1.0, "decisions": entries}
+    status["summary"] = summary(entries, Budget())
+    context = review_context(SimpleNamespace(id="g", par={}), 0, status)
+    page = templates.get_template("partials/review.html").render(context)
+    assert "No mistakes" in page and "review-retry" not in page and "review-jump" not in page
+    assert all(f"the kept line {i}" in page for i in range(3))
+    assert len(re.findall(r'<circle class="graph-point verdict-good"', page)) == 3

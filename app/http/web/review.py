@@ -9,6 +9,7 @@ like its table: a spectator or another browser gets the "no race here" page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -24,8 +25,19 @@ from app.http.deps import (
     set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.web import review_graph
 from app.http.web.labels import SUITS, ZERO_FIVE
-from app.http.web.routes import missing_page
+from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
+from app.http.web.review_words import (
+    VERDICT_WORDS,
+    chance_words,
+    graph_words,
+    move_words,
+    place_words,
+    reason_words,
+    verdict_counts,
+)
+from app.http.web.routes import missing_page, seat_viewer
 from app.http.web.templating import templates
 from app.races import review
 from app.races.errors import (
@@ -38,7 +50,7 @@ from app.races.errors import (
     TooManyReviews,
 )
 from app.races.record import GameSession
-from app.races.words import counted
+from app.races.unit import Race
 from engine.cards import SUIT_VALUE, Suit
 
 router = APIRouter(include_in_schema=False)
@@ -49,26 +61,8 @@ TrickQuery = Annotated[int | None, Query(ge=1, le=6, description="A trick of tha
 REFRESH_SECONDS = 3
 """How often a review in progress reloads itself (or, with htmx, its progress)."""
 
-VERDICT_WORDS = {
-    "good": "Good",
-    "inaccuracy": "Inaccuracy",
-    "mistake": "Mistake",
-    "blunder": "Blunder",
-}
-
-VERDICT_COUNTED = {
-    "good": ("good", "good"),
-    "inaccuracy": ("inaccuracy", "inaccuracies"),
-    "mistake": ("mistake", "mistakes"),
-    "blunder": ("blunder", "blunders"),
-}
-"""How each verdict is counted in the summary: "1 mistake", "0 inaccuracies", "22 good"."""
-
-
-def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """Each verdict of the summary with its count in words, in the summary's order."""
-    verdicts: dict[str, int] = summary.get("verdicts", {})
-    return [(name, counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
+MISTAKES = ("mistake", "blunder")
+"""The verdicts listed first, each with its position and "try again from here"."""
 
 
 _REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
@@ -91,33 +85,45 @@ def _no_store(response: Response) -> Response:
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
     """A move as the page draws it: the card (the seat's own, so a Tune Up's card is
-    named: the page is that seat's alone), its value, and a few words."""
+    named: the page is that seat's alone), its value, the gas put on it, and a few words."""
     kind = action["type"]
+    gas = 0 if kind == "tune_up" else int(action["gas"])
+    words = move_words(action)
     if kind == "zero_five":
         info = SUITS[ZERO_FIVE]
-        words = f"0/5 card as {action['value']}, {action['gas']} gas, then {action['discard']} down"
-        return {"kind": kind, "suit": info, "value": action["value"], "words": words}
-    info = SUITS[action["suit"]]
+        return {"kind": kind, "suit": info, "value": action["value"], "gas": gas, "words": words}
     value = SUIT_VALUE[Suit(action["suit"])]
-    if kind == "tune_up":
-        return {"kind": kind, "suit": info, "value": value, "words": f"Tune Up ({info.short})"}
-    effect = f" for {action['zero_effect']}" if action["zero_effect"] else ""
-    words = f"{info.short}{effect}, {action['gas']} gas"
-    return {"kind": kind, "suit": info, "value": value, "words": words}
+    return {"kind": kind, "suit": SUITS[action["suit"]], "value": value, "gas": gas, "words": words}
 
 
-def decision_view(entry: dict[str, Any]) -> dict[str, Any]:
-    """One reviewed decision for the template."""
+def decision_view(
+    entry: dict[str, Any], steps: Mapping[tuple[int, int], ReplayStep] | None = None, seat: int = 0
+) -> dict[str, Any]:
+    """One reviewed decision for the template; with the race's ``steps`` (by round and
+    trick), the trick's cards played before the seat's (``before``) and its replay step."""
     same = entry["played"] == entry["best"]
+    step = (steps or {}).get((entry["round"], entry["trick"]))
+    before: list[ReplayCard] = []
+    if step is not None:
+        for card in step.cards:
+            if card.seat == seat:
+                break
+            before.append(card)
     return {
         **entry,
         "same": same,
+        "mistake": entry["verdict"] in MISTAKES,
         "verdict_words": VERDICT_WORDS[entry["verdict"]],
+        "place": place_words(entry["round"], entry["trick"]),
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),
         "played_percent": round(100 * entry["played_value"]),
         "best_percent": round(100 * entry["best_value"]),
-        "loss_points": round(100 * entry["loss"], 1),
+        "lost_percent": round(100 * entry["loss"]),
+        "words": reason_words(entry),
+        "chance": chance_words(entry),
+        "before": before,
+        "step": None if step is None else step.number,
     }
 
 
@@ -128,13 +134,17 @@ def par_line(session: GameSession, seat: int) -> str | None:
 
 
 def review_context(
-    session: GameSession, seat: int, status: dict[str, Any] | None
+    session: GameSession,
+    seat: int,
+    status: dict[str, Any] | None,
+    steps: Sequence[ReplayStep] = (),
 ) -> dict[str, Any]:
-    """What ``review.html`` prints: the review's status, decisions by round, summary, par."""
-    decisions = [decision_view(e) for e in (status or {}).get("decisions", [])]
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    for d in decisions:
-        rounds.setdefault(d["round"], []).append(d)
+    """What ``review.html`` prints: the review's status, its mistakes first (with the
+    trick's ``steps`` of the race drawn), the graph, every decision by round, the summary
+    and par."""
+    by_place = {(s.round, s.trick): s for s in steps}
+    entries = (status or {}).get("decisions", [])
+    decisions = [decision_view(e, by_place, seat) for e in entries]
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
     return {
@@ -142,7 +152,13 @@ def review_context(
         "status": None if status is None else status["status"],
         "progress": 0.0 if status is None else status["progress"],
         "percent": 0 if status is None else round(100 * status["progress"]),
-        "rounds": [(number, by_round.get(number), rows) for number, rows in rounds.items()],
+        "rounds": [(n, by_round.get(n), rows) for n, rows in _by_round(decisions)],
+        "mistakes": [d for d in decisions if d["mistake"]],
+        "mistake_rounds": _by_round([d for d in decisions if d["mistake"]]),
+        "graph": review_graph.graph(decisions),
+        "graph_words": graph_words(
+            [d["played_value"] for d in decisions], sum(d["mistake"] for d in decisions)
+        ),
         "summary": summary,
         "verdict_counts": verdict_counts(summary),
         "par": par_line(session, seat),
@@ -155,15 +171,25 @@ def review_context(
     }
 
 
+def _by_round(decisions: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for d in decisions:
+        rounds.setdefault(d["round"], []).append(d)
+    return list(rounds.items())
+
+
 def _render(
     request: Request,
-    session: GameSession,
-    seat: int,
+    race: Race,
     status: dict[str, Any] | None,
     error: str | None = None,
     status_code: int = 200,
 ) -> Response:
-    context = review_context(session, seat, status)
+    steps: list[ReplayStep] = []
+    if status is not None and status["status"] == "done":  # drawn only once it is done
+        players = race.session.config.players
+        steps = replay_steps(race.record()["events"], seat_viewer(race), players)
+    context = review_context(race.session, race.own_seat, status, steps)
     context["error"] = error
     block = "review" if _is_htmx(request) else None
     response = templates.TemplateResponse(
@@ -180,16 +206,15 @@ async def review_page(
     reviews = reviews_of(request)
     try:
         async with races.open(game_id, _cookie(request, game_id)) as race:
-            session, seat = race.session, race.own_seat
             try:
-                status: dict[str, Any] | None = reviews.status(session, seat)
+                status: dict[str, Any] | None = reviews.status(race.session, race.own_seat)
             except ReviewNotRequested:
                 status = None
             except RaceNotOver as exc:
-                return _render(request, session, seat, None, exc.message, 409)
+                return _render(request, race, None, exc.message, 409)
+            return _render(request, race, status)
     except RaceError as exc:
         return missing_page(request, exc, settings)
-    return _render(request, session, seat, status)
 
 
 @router.post("/games/{game_id}/review")
@@ -200,16 +225,15 @@ async def ask_review(
     reviews = reviews_of(request)
     try:
         async with races.open(game_id, _cookie(request, game_id)) as race:
-            session, seat = race.session, race.own_seat
             try:
-                status = reviews.request(session, seat, client_key(request))
+                status = reviews.request(race.session, race.own_seat, client_key(request))
             except _REFUSED as exc:
-                return _render(request, session, seat, None, exc.message, RACE_STATUS[exc.code])
+                return _render(request, race, None, exc.message, RACE_STATUS[exc.code])
+            if _is_htmx(request):
+                return _render(request, race, status)
     except RaceError as exc:
         return missing_page(request, exc, settings)
-    if not _is_htmx(request):
-        return _no_store(RedirectResponse(f"/games/{game_id}/review", status_code=303))
-    return _render(request, session, seat, status)
+    return _no_store(RedirectResponse(f"/games/{game_id}/review", status_code=303))
 
 
 @router.get("/games/{game_id}/review/par", response_class=HTMLResponse)
