@@ -459,6 +459,7 @@
     plan.held = [];
     if (plan.trick) { plan.trick.dataset.shownAt = table.dataset.at || ""; }
     setWaiting(table, false);
+    table.classList.remove("is-dealing");
     if (refocus || document.activeElement === document.body) { focusTable(table); }
   }
 
@@ -527,6 +528,9 @@
     revealing = plan;
     if (trick) { trick.dataset.shownAt = String(total - items.length + start); }
     setWaiting(table, true);
+    // A round's end still being told: the next round's hand is not dealt yet on screen.
+    var dealt = items.slice(start).some(function (item) { return hasKind(item, ["round_dealt"]); });
+    table.classList.toggle("is-dealing", dealt);
     plan.steps.forEach(function (step) {
       step.at = num(step.item.dataset.at);
       step.item.classList.add("is-pending");

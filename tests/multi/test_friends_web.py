@@ -103,7 +103,7 @@ def test_the_creator_picks_a_name_and_the_lobby_says_who_it_waits_for(
         "Waiting for 2 friends to join; start now and bots take the empty seats."
     )
     # Nobody's turn before the race: not in the banner, not in the tab's title.
-    assert "Your turn" not in lobby and '<span class="seat-name">Ada</span>' in lobby
+    assert "Your turn" not in lobby and '<b class="who seat-name">You</b>' in lobby
     assert "<title>Waiting for friends · Zoom Zoom Vroom</title>" in lobby
     invites = re.findall(r'class="invite-url" type="text" readonly value="([^"]+)"', lobby)
     friend = another_browser(client)

@@ -83,16 +83,27 @@ PHONE_CHECK_JS = """(bars) => {
   // A lobby has no trick yet.
   if (!over && !document.getElementById('lobby')) must.push(document.getElementById('trick'));
   const form = document.getElementById('move-form');
-  if (form) {
-    must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
-    must.push(form.querySelector('.btn-play'));
-  }
+  // Every control of a turn, whole: the hand's cards, their effects, the Tune Ups, the 0's
+  // effect and the 0/5 card's value, the gas and Play; those outside the play bar wholly
+  // above it where it sticks to the bottom of the screen.
+  const turn = form ? [...form.querySelectorAll(
+    '.hand-card, .card-fx, label.tune-chip, .move-details label.pill, .move-details select,'
+    + ' .btn-step, #gas, .btn-play')].filter(shown) : [];
+  must.push(...turn);
+  if (form && !form.querySelector('.btn-play')) must.push(null);
+  const bar = form && form.querySelector('.play-row');
+  const stuck = bar && ['fixed', 'sticky'].includes(getComputedStyle(bar).position);
+  const floor = stuck ? bar.getBoundingClientRect().top : H;
   for (const el of must) {
     if (!el) { problems.push('missing element'); continue; }
     const box = el.getBoundingClientRect();
     if (box.top < -1 || box.left < -1 || box.bottom > H + 1 || box.right > W + 1) {
       const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
       problems.push(`${name(el)} outside the viewport: ${span} of ${H}`);
+      continue;
+    }
+    if (turn.includes(el) && !bar.contains(el) && box.bottom > floor + 1) {
+      problems.push(`${name(el)} under the play bar: ends at ${Math.round(box.bottom)} of ${Math.round(floor)}`);
       continue;
     }
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -124,23 +135,25 @@ PHONE_CHECK_JS = """(bars) => {
 
   // Target sizes. A card is as wide as a thumb, or as its share of the hand's row where
   // the row holds more kinds than thumb-wide cards fit across the screen (seven at 320 px).
-  const big = new Set(form ? [...form.querySelectorAll('label.hand-card, .btn-play')] : []);
+  // Every control of a turn is a thumb's height; a card and a Tune Up as wide as a thumb or
+  // as their share of the row.
+  const big = new Set(turn.filter(el => !el.matches('.card-fx')));
   let share = Infinity;
   if (form) {
     const hand = form.querySelector('.hand');
     const kinds = hand.children.length, gap = parseFloat(getComputedStyle(hand).columnGap) || 0;
     share = Math.floor((hand.clientWidth - gap * (kinds - 1)) / kinds);
   }
-  const controls = document.querySelectorAll(
-    '#table button, #table select, #table summary,'
+  const controls = new Set([...document.querySelectorAll(
+    '#table button, #table select, #table summary, #table a,'
     + ' #table input:not([type=radio]):not([type=hidden]),'
     + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card,'
-    + ' .site-header a');
+    + ' .site-header a')].concat([...big]));
   for (const el of controls) {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
     const least = big.has(el) ? 44 : 24;
-    const wide = el.matches('label.hand-card') ? Math.min(least, share) : least;
+    const wide = el.matches('.hand-card, .tune-chip') ? Math.min(least, share) : least;
     if (box.width < wide - 0.5 || box.height < least - 0.5) {
       const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
       problems.push(`${name(el)} is ${size}, under ${least}x${least}`);
@@ -344,6 +357,8 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
         pytest.fail(f"no game over after {MAX_MOVES} moves")
     assert round_end, "no round ended with a move form on the table"
     page.wait_for_selector(".game-over", state="visible")
+    # The race's end shows over the middle of the screen for a moment, then leaves the flag.
+    page.wait_for_selector(".moment.is-on", state="detached")
     assert page.evaluate(GAME_OVER_JS) == [], f"{size}: not on the first screen at the flag"
     _check_ways_on(page, size)
     assert page.locator(".suggestions-taken").count() == 0  # none taken: no zero-count line
@@ -466,9 +481,40 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     names = mover.locator(".trick-slot .slot-who").all_inner_texts()
     other = "Bartholomew Long" if mover is creator else "Ada Lovelace"
     assert "You" in names and other in names, names
+    # One name per seat: the seat bar calls each seat what the trick does.
+    assert mover.locator(".seat-badge.is-turn .seat-name").inner_text() == "You"
     _shot(mover, "360x740", "friends-turn")
+    _race_with_friends(pages, random.Random(60))
     creator_context.close()
     friend_context.close()
+
+
+def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
+    """Both people play to the flag, each table updating live; every turn of either is
+    checked whole (the seat bar's clock and the watch link never push a control under the
+    play bar), a trick's lead and the turns after it alike."""
+    turns = 0
+    for _ in range(MAX_MOVES * 20):
+        if all(p.locator(".game-over").count() for p in pages):
+            break
+        mover = next((p for p in pages if p.evaluate(MOVER_JS)), None)
+        if mover is None:
+            pages[0].wait_for_timeout(100)
+            continue
+        turns += 1
+        _check(mover, "360x740", f"friends turn {turns}")
+        _move(mover, rng)
+    else:
+        pytest.fail(f"no game over after {turns} turns")
+    assert turns > 10, turns
+
+
+# Whether this page's table is settled on the person's own turn (its move form revealed).
+MOVER_JS = """() => {
+  const table = document.getElementById('table');
+  return !!(table && table.dataset.revealed && document.getElementById('move-form')
+    && !table.classList.contains('is-revealing'));
+}"""
 
 
 BAR_OVERLAP_JS = """() => {
