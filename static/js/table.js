@@ -460,6 +460,7 @@
     if (plan.trick) { plan.trick.dataset.shownAt = table.dataset.at || ""; }
     setWaiting(table, false);
     table.classList.remove("is-dealing");
+    handAboveBar(table);  // the status line is the table's own again: its height may differ
     if (refocus || document.activeElement === document.body) { focusTable(table); }
   }
 
@@ -727,10 +728,30 @@
     var status = table.querySelector("#table-status");
     if (!trick || !status) { return; }
     var box = trick.getBoundingClientRect();
-    if (box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0) {
-      return;
+    if (!(box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0)) {
+      scrollToTop(status);
     }
-    scrollToTop(status);
+    handAboveBar(table);
+  }
+
+  /* On a phone the play bar is fixed to the bottom of the screen. Where the hand's last
+     row would sit under it (a status line on two lines, a friend's clock), the page
+     scrolls just that far, as long as the status line stays on screen. */
+  function handAboveBar(table) {
+    var form = table.querySelector("#move-form");
+    var bar = form ? form.querySelector(".play-row") : null;
+    var status = table.querySelector("#table-status");
+    if (!bar || !status || window.getComputedStyle(bar).position !== "fixed") { return; }
+    var bottom = 0;
+    form.querySelectorAll(".pick, .move-details").forEach(function (part) {
+      var box = part.getBoundingClientRect();
+      if (box.height > 0) { bottom = Math.max(bottom, box.bottom); }
+    });
+    var over = bottom - bar.getBoundingClientRect().top;
+    var room = status.getBoundingClientRect().top - 4;
+    if (over > 0 && room > 0) {
+      window.scrollBy({ top: Math.min(over, room), left: 0, behavior: "instant" });
+    }
   }
 
   function coachInView(table, coach) {
@@ -985,7 +1006,7 @@
       table.dataset.revealed = "true";
       // A swapped table (a suggestion, a refused move) comes back into view too, and so
       // does the lesson's first step.
-      if (swapped || table.querySelector("#coach")) { keepInView(table); }
+      if (swapped || table.querySelector("#coach")) { keepInView(table); } else { handAboveBar(table); }
     }
   }
 

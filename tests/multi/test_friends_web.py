@@ -45,8 +45,11 @@ def test_lobby_join_and_live_table(app: FastAPI, client: TestClient, store: Stor
     )
     assert joined.status_code == 303
     table = friend.get(f"/games/{game_id}").text
-    assert "&lt;script&gt;x&lt;/script&gt;" in table and "<script>x</script>" not in table
+    assert "<script>x</script>" not in table
     assert 'id="start-race"' not in table  # only the creator starts
+    # The others see the name as typed, escaped (to the friend themself the seat is "You").
+    seen = client.get(f"/games/{game_id}").text
+    assert "&lt;script&gt;x&lt;/script&gt;" in seen and "<script>x</script>" not in seen
 
     again = another_browser(client).post(f"/games/{game_id}/join", data={"code": code})
     assert again.status_code == 409 and "already used" in again.text

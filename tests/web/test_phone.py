@@ -515,7 +515,11 @@ def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
             pages[0].wait_for_timeout(100)
             continue
         turns += 1
-        _check(mover, "360x740", f"friends turn {turns}")
+        try:
+            _check(mover, "360x740", f"friends turn {turns}")
+        except AssertionError:
+            _shot(mover, "360x740", "DEBUG-friends")
+            raise
         _move(mover, rng)
     else:
         pytest.fail(f"no game over after {turns} turns")

@@ -103,6 +103,8 @@ def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server
 
     _play(page, check)
     assert seen == {"mid", "round"}
+    # The race's end shows over the screen, fading in, then leaves the flag to itself.
+    page.wait_for_selector(".moment.is-on", state="detached")
     axe_clean(page, "game over")
     page.locator(".round-stories > summary").tap()
     axe_clean(page, "game over, the rounds unfolded")
