@@ -47,13 +47,15 @@ def test_a_person_who_chose_no_name_is_their_colour_everywhere() -> None:
     assert people_names(seats) == ("Ben", None, None)
     page = _render(_friends_state(["Ben", "Player 2"], seat=0))
     assert "Player 2" not in page and "(you)" not in page
-    root = parse_html(page)
-    badges = [b.text().split()[0] for b in root.find_all(cls="seat-name")]
-    assert badges == ["You", "Orange", "Yellow", "Blue"], badges
+    assert _badges(page) == ["You", "Orange", "Yellow", "Blue"]
     # The friend sees the creator by the name they chose, themself as "You".
-    badges = [b.text().split()[0] for b in parse_html(_render(_friends_state(
-        ["Ben", "Player 2"], seat=1))).find_all(cls="seat-name")]
-    assert badges == ["Ben", "You", "Yellow", "Blue"], badges
+    friend = _render(_friends_state(["Ben", "Player 2"], seat=1))
+    assert _badges(friend) == ["Ben", "You", "Yellow", "Blue"]
+
+
+def _badges(page: str) -> list[str]:
+    """The seat bar's names, one per badge, in seat order."""
+    return [b.text().strip() for b in parse_html(page).find_all(cls="seat-name")]
 
 
 def test_standings_put_laps_then_gas_first_and_say_so() -> None:

@@ -115,7 +115,8 @@ PHONE_CHECK_JS = """([bars, strict]) => {
       continue;
     }
     if (strict && turn.includes(el) && !bar.contains(el) && box.bottom > floor + 1) {
-      problems.push(`${name(el)} under the play bar: ends at ${Math.round(box.bottom)} of ${Math.round(floor)}`);
+      const ends = `${Math.round(box.bottom)} of ${Math.round(floor)}`;
+      problems.push(`${name(el)} under the play bar: ends at ${ends}`);
       continue;
     }
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -515,11 +516,7 @@ def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
             pages[0].wait_for_timeout(100)
             continue
         turns += 1
-        try:
-            _check(mover, "360x740", f"friends turn {turns}")
-        except AssertionError:
-            _shot(mover, "360x740", "DEBUG-friends")
-            raise
+        _check(mover, "360x740", f"friends turn {turns}")
         _move(mover, rng)
     else:
         pytest.fail(f"no game over after {turns} turns")
