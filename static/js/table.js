@@ -12,8 +12,10 @@
  *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
  *    the racetrack and the middle keep showing the table as it was before the move until
  *    the reveal is over (the status line tells each step), so nothing on screen runs
- *    ahead of the cards, and the hand waits until the trick it answers is face up;
- *  - the trick, the status and Play are brought back into view after every move;
+ *    ahead of the cards, and the hand waits until the trick it answers is face up (a new
+ *    round's hand stays unseen until the round's end is told);
+ *  - the trick, the status and Play are brought back into view after every move, and on a
+ *    phone the hand clears the play bar fixed to the bottom of the screen;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
  *  - a request that cannot reach the server, or that the server cannot answer, says so
  *    (#net-status) until the next one goes through;
