@@ -63,6 +63,8 @@
     button = event.target.closest("[data-share]");
     if (button) { share(button); }
   });
+  // A replay's next trick comes by htmx with its own hidden Share button.
+  document.addEventListener("htmx:afterSwap", offerSharing);
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", offerSharing);
   } else {

@@ -12,8 +12,10 @@
  *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
  *    the racetrack and the middle keep showing the table as it was before the move until
  *    the reveal is over (the status line tells each step), so nothing on screen runs
- *    ahead of the cards, and the hand waits until the trick it answers is face up;
- *  - the trick, the status and Play are brought back into view after every move;
+ *    ahead of the cards, and the hand waits until the trick it answers is face up (a new
+ *    round's hand stays unseen until the round's end is told);
+ *  - the trick, the status and Play are brought back into view after every move, and on a
+ *    phone the hand clears the play bar fixed to the bottom of the screen;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
  *  - a request that cannot reach the server, or that the server cannot answer, says so
  *    (#net-status) until the next one goes through;
@@ -459,6 +461,8 @@
     plan.held = [];
     if (plan.trick) { plan.trick.dataset.shownAt = table.dataset.at || ""; }
     setWaiting(table, false);
+    table.classList.remove("is-dealing");
+    handAboveBar(table);  // the status line is the table's own again: its height may differ
     if (refocus || document.activeElement === document.body) { focusTable(table); }
   }
 
@@ -527,6 +531,9 @@
     revealing = plan;
     if (trick) { trick.dataset.shownAt = String(total - items.length + start); }
     setWaiting(table, true);
+    // A round's end still being told: the next round's hand is not dealt yet on screen.
+    var dealt = items.slice(start).some(function (item) { return hasKind(item, ["round_dealt"]); });
+    table.classList.toggle("is-dealing", dealt);
     plan.steps.forEach(function (step) {
       step.at = num(step.item.dataset.at);
       step.item.classList.add("is-pending");
@@ -723,10 +730,30 @@
     var status = table.querySelector("#table-status");
     if (!trick || !status) { return; }
     var box = trick.getBoundingClientRect();
-    if (box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0) {
-      return;
+    if (!(box.top >= 0 && box.bottom <= window.innerHeight && status.getBoundingClientRect().top >= 0)) {
+      scrollToTop(status);
     }
-    scrollToTop(status);
+    handAboveBar(table);
+  }
+
+  /* On a phone the play bar is fixed to the bottom of the screen. Where the hand's last
+     row would sit under it (a status line on two lines, a friend's clock), the page
+     scrolls just that far, as long as the status line stays on screen. */
+  function handAboveBar(table) {
+    var form = table.querySelector("#move-form");
+    var bar = form ? form.querySelector(".play-row") : null;
+    var status = table.querySelector("#table-status");
+    if (!bar || !status || window.getComputedStyle(bar).position !== "fixed") { return; }
+    var bottom = 0;
+    form.querySelectorAll(".pick, .move-details").forEach(function (part) {
+      var box = part.getBoundingClientRect();
+      if (box.height > 0) { bottom = Math.max(bottom, box.bottom); }
+    });
+    var over = bottom - bar.getBoundingClientRect().top;
+    var room = status.getBoundingClientRect().top - 4;
+    if (over > 0 && room > 0) {
+      window.scrollBy({ top: Math.min(over, room), left: 0, behavior: "instant" });
+    }
   }
 
   function coachInView(table, coach) {
@@ -981,7 +1008,7 @@
       table.dataset.revealed = "true";
       // A swapped table (a suggestion, a refused move) comes back into view too, and so
       // does the lesson's first step.
-      if (swapped || table.querySelector("#coach")) { keepInView(table); }
+      if (swapped || table.querySelector("#coach")) { keepInView(table); } else { handAboveBar(table); }
     }
   }
 

@@ -29,6 +29,7 @@ SAID = r"(plays|tunes|discards|wins|grabs|moves|completes)"
 
 
 def test_a_viewer_names_people_by_their_names_and_bots_by_colour() -> None:
+    """A person who chose no name (the lobby's stand-in "Player 1") is their colour."""
     seats = [
         {"seat": 0, "name": "Player 1", "person": True},
         {"seat": 1, "name": NAME, "person": True},
@@ -40,7 +41,7 @@ def test_a_viewer_names_people_by_their_names_and_bots_by_colour() -> None:
     assert narrate(won, creator) == f"{NAME} wins trick 2 with 9."
     assert narrate(won, guest) == "You win trick 2 with 9."
     assert narrate(won, 0) == "Orange wins trick 2 with 9."  # a bare seat knows no names
-    assert seat_name(2, creator) == "Yellow" and seat_name(0, guest) == "Player 1"
+    assert seat_name(2, creator) == "Yellow" and seat_name(0, guest) == "Pink"
     share = {
         "kind": "tune_up_share",
         "seat": None,
@@ -51,7 +52,7 @@ def test_a_viewer_names_people_by_their_names_and_bots_by_colour() -> None:
         "removed": 0,
     }
     assert narrate(share, guest) == (
-        "Tune Up payout: Player 1, You and Yellow split the 3 gas in the middle, 1 each "
+        "Tune Up payout: Pink, You and Yellow split the 3 gas in the middle, 1 each "
         "(You only had room for 0)."
     )
 
@@ -178,9 +179,11 @@ def test_every_page_names_the_guest_and_the_creator(client: TestClient) -> None:
         best = state["best"]
         if state["current_seat"] == 1 and best and best["seat"] == 0 and not checked_best:
             page = guest.get(f"/games/{game_id}").text
-            # The guest's move form says whose card is best: the creator's, not "You".
-            assert 'data-best-who="Player 1"' in page and 'data-best-who="You"' not in page
-            assert "Your turn: beat Player 1&#39;s" in page
+            # The guest's move form says whose card is best: the creator's (named by their
+            # colour: they chose no name), not "You".
+            assert 'data-best-who="Pink"' in page and 'data-best-who="You"' not in page
+            assert "Your turn: beat Pink&#39;s" in page
+            assert "Player 1" not in page
             checked_best = True
         if state["current_seat"] == 1 and not checked_best:
             assert f"{ESCAPED} is thinking" in creator.get(f"/games/{game_id}").text
@@ -202,12 +205,13 @@ def test_every_page_names_the_guest_and_the_creator(client: TestClient) -> None:
         taken = rf'{ESCAPED}</td><td class="num">\d+'
         named = rf"(?:{ESCAPED} {SAID}|{taken})" if where == "replay" else rf"{ESCAPED} {SAID}"
         assert re.search(named, page), where
-        assert not re.search(rf"\b(Pink|Orange) {SAID}", page), where  # people are not colours
+        assert not re.search(rf"\bOrange {SAID}", page), where  # a named person is no colour
+        assert "Player 1" not in page, where  # one name per seat: the unnamed one's colour
     for where in ("creator", "watch", "log"):
         assert re.search(rf"Yellow {SAID}", pages[where]), where  # the bot keeps its colour
-    assert re.search(rf"Player 1 {SAID}", pages["watch"])  # nobody is "You" to a spectator
+    assert re.search(rf"Pink {SAID}", pages["watch"])  # nobody is "You" to a spectator
     assert re.search(r"You (play|tune)", pages["creator"])
     stories = pages["creator"].split('id="game-over-title"', 1)[1]
     assert f"</span>{ESCAPED}</th>" in stories  # the round stories' gas table
     guest_page = guest.get(f"/games/{game_id}").text
-    assert re.search(rf"Player 1 {SAID}", guest_page) and re.search(r"You (play|tune)", guest_page)
+    assert re.search(rf"Pink {SAID}", guest_page) and re.search(r"You (play|tune)", guest_page)

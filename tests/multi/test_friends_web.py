@@ -45,8 +45,11 @@ def test_lobby_join_and_live_table(app: FastAPI, client: TestClient, store: Stor
     )
     assert joined.status_code == 303
     table = friend.get(f"/games/{game_id}").text
-    assert "&lt;script&gt;x&lt;/script&gt;" in table and "<script>x</script>" not in table
+    assert "<script>x</script>" not in table
     assert 'id="start-race"' not in table  # only the creator starts
+    # The others see the name as typed, escaped (to the friend themself the seat is "You").
+    seen = client.get(f"/games/{game_id}").text
+    assert "&lt;script&gt;x&lt;/script&gt;" in seen and "<script>x</script>" not in seen
 
     again = another_browser(client).post(f"/games/{game_id}/join", data={"code": code})
     assert again.status_code == 409 and "already used" in again.text
@@ -103,7 +106,7 @@ def test_the_creator_picks_a_name_and_the_lobby_says_who_it_waits_for(
         "Waiting for 2 friends to join; start now and bots take the empty seats."
     )
     # Nobody's turn before the race: not in the banner, not in the tab's title.
-    assert "Your turn" not in lobby and '<span class="seat-name">Ada</span>' in lobby
+    assert "Your turn" not in lobby and '<b class="who seat-name">You</b>' in lobby
     assert "<title>Waiting for friends · Zoom Zoom Vroom</title>" in lobby
     invites = re.findall(r'class="invite-url" type="text" readonly value="([^"]+)"', lobby)
     friend = another_browser(client)

@@ -31,9 +31,10 @@ EVERY_KIND = set(EXPLANATION_KINDS)
 THUMB = 44
 """Least side of an explanation control, in CSS pixels: a thumb's target."""
 
-SMALL_OK = {"fx", "lead"}
+SMALL_OK = {"fx", "lead", "clock"}
 """Controls that sit inside tight rows of the phone table (a card's effect under it, the
-lead among the table's facts): held to the 24 px minimum of WCAG 2.5.8 instead."""
+lead among the table's facts, the turn clock's mark on its one line): held to the 24 px
+minimum of WCAG 2.5.8 instead."""
 
 OPEN_JS = """(id) => {
   const pop = document.getElementById('ex-' + id);

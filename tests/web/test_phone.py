@@ -4,19 +4,24 @@ Portrait 320x640, 360x740, 375x667, 390x844 and 414x896, and landscape 844x390, 
 device pixel ratio above 1 with touch and the mobile viewport on. At every turn checked:
 
 - fixed or sticky bars take at most 18% of the height (22% in landscape);
-- the status line, the trick, every card of the hand and Play are inside the viewport and
-  on top at their centres (``document.elementFromPoint`` finds them), with no scrolling;
+- the status line, the trick and every control of the turn (each card of the hand, its
+  effect, its Tune Up, the 0's effect and the 0/5 card's value, the gas and Play) are
+  inside the viewport and on top at their centres (``document.elementFromPoint`` finds
+  them), wholly above the play bar where it sticks to the bottom, with no scrolling (at
+  360x740, 390x844 and 414x896; on the other sizes the cards and Play);
 - every card of the hand and every Tune Up keeps inside the hand's box, clear of the next;
-- Play and every card are at least 44x44 CSS px (a card as wide as its share of the row
-  where more kinds than that fit share it: seven at 320 px), every other control (the
-  header's links too) at least 24x24;
+- every control of the turn but a card's effect is at least 44x44 CSS px (a card and a
+  Tune Up as wide as their share of the row where more kinds than that fit share it: seven
+  at 320 px), every other control (the header's links, the lead, a card's effect) at least
+  24x24;
 - no text is squeezed to a word or two a line (a label of four words may take two), and
   no button clips its label, nor a card its name;
 - at the end, the result and the buttons to race again are on the first screen.
 
-A whole race is played at 390x844 with every turn checked; the other sizes check their
-first turns, a round's end and the flag. Screenshots of each size at the start, mid-race,
-a round's end and game over go to tests/artifacts/phone/ (a set is committed).
+A whole race is played at 360x740, 390x844 and 414x896 with every turn checked, and one
+with a friend at 360x740 with every turn of both people checked; the other sizes check
+their first turns, a round's end and the flag. Screenshots of each size at the start,
+mid-race, a round's end and game over go to tests/artifacts/phone/ (a set is committed).
 """
 
 from __future__ import annotations
@@ -45,8 +50,13 @@ PHONES = {
     "844x390": (844, 390),
 }
 MAX_MOVES = 200
+FIT_WHOLE = ("360x740", "390x844", "414x896")
+"""Phones where every control of every turn shows whole above the play bar, unscrolled
+(on the others, the cards and Play do; a Tune Up may be a scroll away on 320x640)."""
+EVERY_TURN = ("360x740", "414x896")
+"""Sizes whose race is checked at every turn, as 390x844's is (the others at a few)."""
 
-PHONE_CHECK_JS = """(bars) => {
+PHONE_CHECK_JS = """([bars, strict]) => {
   const problems = [];
   // The root's width, not innerWidth: on a phone innerWidth grows to fit a page too wide.
   const H = window.innerHeight, W = document.documentElement.clientWidth;
@@ -83,16 +93,30 @@ PHONE_CHECK_JS = """(bars) => {
   // A lobby has no trick yet.
   if (!over && !document.getElementById('lobby')) must.push(document.getElementById('trick'));
   const form = document.getElementById('move-form');
-  if (form) {
-    must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
-    must.push(form.querySelector('.btn-play'));
-  }
+  // Every control of a turn: the hand's cards, their effects, the Tune Ups, the 0's effect
+  // and the 0/5 card's value, the gas and Play. Where the phone is one a turn must fit
+  // (strict), each one whole, those outside the play bar wholly above it where it sticks
+  // to the bottom of the screen; elsewhere the cards and Play.
+  const turn = form ? [...form.querySelectorAll(
+    '.hand-card, .card-fx, label.tune-chip, .move-details label.pill, .move-details select,'
+    + ' .btn-step, #gas, .btn-play')].filter(shown) : [];
+  if (strict) must.push(...turn);
+  else if (form) must.push(...form.querySelectorAll('label.hand-card, span.hand-card'));
+  if (form) must.push(form.querySelector('.btn-play'));
+  const bar = form && form.querySelector('.play-row');
+  const stuck = bar && ['fixed', 'sticky'].includes(getComputedStyle(bar).position);
+  const floor = stuck ? bar.getBoundingClientRect().top : H;
   for (const el of must) {
     if (!el) { problems.push('missing element'); continue; }
     const box = el.getBoundingClientRect();
     if (box.top < -1 || box.left < -1 || box.bottom > H + 1 || box.right > W + 1) {
       const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
       problems.push(`${name(el)} outside the viewport: ${span} of ${H}`);
+      continue;
+    }
+    if (strict && turn.includes(el) && !bar.contains(el) && box.bottom > floor + 1) {
+      const ends = `${Math.round(box.bottom)} of ${Math.round(floor)}`;
+      problems.push(`${name(el)} under the play bar: ends at ${ends}`);
       continue;
     }
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -124,23 +148,25 @@ PHONE_CHECK_JS = """(bars) => {
 
   // Target sizes. A card is as wide as a thumb, or as its share of the hand's row where
   // the row holds more kinds than thumb-wide cards fit across the screen (seven at 320 px).
-  const big = new Set(form ? [...form.querySelectorAll('label.hand-card, .btn-play')] : []);
+  // Every control of a turn is a thumb's height; a card and a Tune Up as wide as a thumb or
+  // as their share of the row.
+  const big = new Set(turn.filter(el => !el.matches('.card-fx')));
   let share = Infinity;
   if (form) {
     const hand = form.querySelector('.hand');
     const kinds = hand.children.length, gap = parseFloat(getComputedStyle(hand).columnGap) || 0;
     share = Math.floor((hand.clientWidth - gap * (kinds - 1)) / kinds);
   }
-  const controls = document.querySelectorAll(
-    '#table button, #table select, #table summary,'
+  const controls = new Set([...document.querySelectorAll(
+    '#table button, #table select, #table summary, #table a,'
     + ' #table input:not([type=radio]):not([type=hidden]),'
     + ' #table label.tune-chip, #table label.pill, #table .btn, #table label.hand-card,'
-    + ' .site-header a');
+    + ' .site-header a')].concat([...big]));
   for (const el of controls) {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
     const least = big.has(el) ? 44 : 24;
-    const wide = el.matches('label.hand-card') ? Math.min(least, share) : least;
+    const wide = el.matches('.hand-card, .tune-chip') ? Math.min(least, share) : least;
     if (box.width < wide - 0.5 || box.height < least - 0.5) {
       const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
       problems.push(`${name(el)} is ${size}, under ${least}x${least}`);
@@ -306,7 +332,7 @@ def _move(page: Page, rng: random.Random) -> None:
 
 
 def _check(page: Page, size: str, where: str) -> None:
-    problems = page.evaluate(PHONE_CHECK_JS, _bars(size))
+    problems = page.evaluate(PHONE_CHECK_JS, [_bars(size), size in FIT_WHOLE])
     assert problems == [], f"{size}, {where}: {problems}"
 
 
@@ -344,6 +370,8 @@ def _race(page: Page, size: str, every_turn: bool, rng: random.Random) -> None:
         pytest.fail(f"no game over after {MAX_MOVES} moves")
     assert round_end, "no round ended with a move form on the table"
     page.wait_for_selector(".game-over", state="visible")
+    # The race's end shows over the middle of the screen for a moment, then leaves the flag.
+    page.wait_for_selector(".moment.is-on", state="detached")
     assert page.evaluate(GAME_OVER_JS) == [], f"{size}: not on the first screen at the flag"
     _check_ways_on(page, size)
     assert page.locator(".suggestions-taken").count() == 0  # none taken: no zero-count line
@@ -372,7 +400,8 @@ def test_first_turns_round_end_and_flag_fit_the_phone(
     context = _phone(browser, size)
     page = context.new_page()
     _start(page, live_server, players=3)
-    _race(page, size, every_turn=False, rng=random.Random(size))
+    # The portrait sizes a solo race must fit at every turn, the smallest among them.
+    _race(page, size, every_turn=size in EVERY_TURN, rng=random.Random(size))
     context.close()
 
 
@@ -466,9 +495,40 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     names = mover.locator(".trick-slot .slot-who").all_inner_texts()
     other = "Bartholomew Long" if mover is creator else "Ada Lovelace"
     assert "You" in names and other in names, names
+    # One name per seat: the seat bar calls each seat what the trick does.
+    assert mover.locator(".seat-badge.is-turn .seat-name").inner_text() == "You"
     _shot(mover, "360x740", "friends-turn")
+    _race_with_friends(pages, random.Random(60))
     creator_context.close()
     friend_context.close()
+
+
+def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
+    """Both people play to the flag, each table updating live; every turn of either is
+    checked whole (the seat bar's clock and the watch link never push a control under the
+    play bar), a trick's lead and the turns after it alike."""
+    turns = 0
+    for _ in range(MAX_MOVES * 20):
+        if all(p.locator(".game-over").count() for p in pages):
+            break
+        mover = next((p for p in pages if p.evaluate(MOVER_JS)), None)
+        if mover is None:
+            pages[0].wait_for_timeout(100)
+            continue
+        turns += 1
+        _check(mover, "360x740", f"friends turn {turns}")
+        _move(mover, rng)
+    else:
+        pytest.fail(f"no game over after {turns} turns")
+    assert turns > 10, turns
+
+
+# Whether this page's table is settled on the person's own turn (its move form revealed).
+MOVER_JS = """() => {
+  const table = document.getElementById('table');
+  return !!(table && table.dataset.revealed && document.getElementById('move-form')
+    && !table.classList.contains('is-revealing'));
+}"""
 
 
 BAR_OVERLAP_JS = """() => {

@@ -2,7 +2,8 @@
 caption, and axe-core on every page this layout changed, light and dark.
 
 - A finished race's replay opens in another browser (its own cookies: 200, not 404), shows
-  no face-down card's face, steps with the arrow keys, and its step links are real targets.
+  no face-down card's face, steps with the arrow keys, and its step links are real targets;
+  its Share button (the phone's share sheet) or Copy hands on the trick's own address.
 - A five-racer replay fits a phone from 320 px up: each trick's five slots side by side,
   every name, card and sum inside its own slot, the page not scrolling sideways.
 - "Watch the bots race" captions the finished trick it lays out (the caption's trick is
@@ -24,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from app_kit import create, play_out, wait_for_reply
-from browser_kit import axe_clean, no_sideways_scroll, phone_context
+from browser_kit import axe_clean, no_sideways_scroll, phone_context, tap_target
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -102,6 +103,8 @@ def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server
 
     _play(page, check)
     assert seen == {"mid", "round"}
+    # The race's end shows over the screen, fading in, then leaves the flag to itself.
+    page.wait_for_selector(".moment.is-on", state="detached")
     axe_clean(page, "game over")
     page.locator(".round-stories > summary").tap()
     axe_clean(page, "game over, the rounds unfolded")
@@ -119,7 +122,9 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     assert replay_url
     owner.close()
 
-    stranger = phone_context(browser, bypass_csp=True)
+    stranger = phone_context(
+        browser, bypass_csp=True, permissions=["clipboard-read", "clipboard-write"]
+    )
     other = stranger.new_page()
     answer = other.goto(live_server + replay_url)
     assert answer is not None and answer.status == 200
@@ -141,6 +146,7 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
     assert other.locator(".replay-position tbody tr").count() == 3
     axe_clean(other, "replay of a trick")
     other.screenshot(path=str(SHOTS / "390x844-replay-trick.png"), scale="css")
+    _check_replay_sharing(other, live_server + replay_url)
     # Every Tune Up of the race stays a card back, in every step.
     steps = len(other.locator(".replay-rounds a").all())
     for step in range(1, steps + 1):
@@ -148,6 +154,39 @@ def test_a_finished_races_replay_opens_in_another_browser_and_steps_with_the_key
         for slot in re.findall(r'<li class="trick-slot[^"]*kind-tune_up.*?</li>', html, re.S):
             assert "card-back" in slot and "card-face" not in slot
     stranger.close()
+
+
+# A share sheet where Chromium has none: it records what it is handed (as the daily's test).
+SHARE_SHEET_JS = """
+window.sharedWithSheet = [];
+navigator.share = (data) => { window.sharedWithSheet.push(data); return Promise.resolve(); };
+"""
+
+
+def _check_replay_sharing(page: Page, replay: str) -> None:
+    """On a replay's trick, Copy puts the line to share (the trick's own address) on the
+    clipboard; where the phone has a share sheet, Share opens it with the same line, on the
+    next trick too (htmx brings its own button)."""
+    copy = tap_target(page, "#replay-copy")
+    assert isinstance(copy, list) and min(copy) >= 44, copy
+    page.tap("#replay-copy")
+    page.wait_for_function("() => document.getElementById('replay-copy').textContent === 'Copied'")
+    shared = page.evaluate("() => navigator.clipboard.readText()")
+    assert shared == page.locator("#replay-share-text").inner_text().strip()
+    assert shared.startswith("A race of Zoom Zoom Vroom, round 1, trick 1: "), shared
+    assert shared.endswith(replay + "?step=1"), shared
+    assert page.locator("#replay-share").is_hidden()  # no sheet here: Copy does the work
+    page.add_init_script(SHARE_SHEET_JS)
+    page.reload()
+    share = tap_target(page, "#replay-share")
+    assert isinstance(share, list) and min(share) >= 44, share
+    page.tap("#replay-share")
+    assert page.evaluate("() => window.sharedWithSheet") == [{"text": shared}]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-title:has-text('trick 2')")
+    page.tap("#replay-share")
+    sheet = page.evaluate("() => window.sharedWithSheet")
+    assert len(sheet) == 2 and sheet[1]["text"].endswith(replay + "?step=2"), sheet
 
 
 WATCH_JS = """() => {

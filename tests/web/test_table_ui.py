@@ -18,6 +18,7 @@
   over a phone's table, and each colour's name shows whole, from 320 px up.
 - "Bots are thinking…" shows while a slow reply is awaited; choices and the record per bot
   level are kept in the browser.
+- While the reveal tells a round's end, the next round's hand is not seen yet.
 
 Screenshots go to tests/artifacts/ for people to look at.
 """
@@ -578,4 +579,48 @@ def test_keys_dialog_lists_the_keys_that_work(browser: Browser, live_server: str
         " return !f || f.value !== turn; }",
         arg=turn,
     )
+    context.close()
+
+
+# While the reveal runs: whether it tells a new deal, and whether any card of the hand
+# (the next round's, once dealt) can be seen.
+DEALING_JS = """() => {
+  const table = document.getElementById('table');
+  const cards = [...table.querySelectorAll('.hand .hand-card')];
+  return {
+    revealing: table.classList.contains('is-revealing'),
+    dealing: table.classList.contains('is-dealing'),
+    seen: cards.filter(c => getComputedStyle(c).visibility === 'visible').length,
+    cards: cards.length,
+  };
+}"""
+
+
+def test_the_next_rounds_hand_waits_until_the_rounds_end_is_told(
+    browser: Browser, live_server: str
+) -> None:
+    """The move that ends a round answers with the next round's hand, which stays unseen
+    while the reveal tells the round's end, and shows when it ends."""
+    context = _context(browser, "phone")
+    page = context.new_page()
+    _start_race(page, live_server)
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
+    for _ in range(MAX_MOVES):
+        facts = page.locator(".table-facts").inner_text()
+        if f"Trick {TRICKS_PER_ROUND} of" in facts:
+            break
+        _play_first_card(page)
+    else:
+        pytest.fail("no last trick of a round")
+    page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'slow')")
+    turn = _turn(page)
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#table.is-dealing')")
+    during = page.evaluate(DEALING_JS)
+    assert during["revealing"] and during["cards"] and during["seen"] == 0, during
+    wait_for_reply(page, turn)
+    after = page.evaluate(DEALING_JS)
+    assert not after["dealing"] and after["seen"] == after["cards"] > 0, after
+    assert "Round 2" in page.locator(".table-facts").inner_text()
     context.close()

@@ -34,12 +34,12 @@ from app.http.deps import (
 from app.http.errors import RACE_STATUS
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
 from app.http.web.form_body import form_fields
+from app.http.web.labels import seat_colour
 from app.http.web.routes import missing_page, render_table, start_and_redirect
 from app.http.web.table import table_window
 from app.http.web.templating import templates
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
-from app.races.lobby import default_name
 from app.races.operations import SessionState
 from app.races.record import GameConfig
 from app.races.unit import Races
@@ -89,7 +89,8 @@ def _join_page(
         "code": code,
         "error": error,
         "name": name,
-        "default_name": default_name(seat),
+        # Who the seat is until a name is typed: its colour, as every screen calls it.
+        "default_name": seat_colour(seat).capitalize(),
     }
     response = templates.TemplateResponse(request, "join.html", context, status_code=status_code)
     response.headers["Cache-Control"] = "no-store"

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.races.lobby import default_name
 from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE, VEHICLE_NAME, Suit
 
 #: The id used for the per-player 0/5 card in forms and icons (it is not a :class:`Suit`).
@@ -131,7 +132,8 @@ def is_viewer(seat: int | None, me: Me) -> bool:
 
 def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
     """What each seat is called from the public seats (``{"seat", "name", "person"}``):
-    a person's display name, None for a bot.
+    the name a person chose, None for a bot or for a person who chose none (the lobby's
+    stand-in "Player 2"), whose seat keeps its colour: one name per seat on every screen.
 
     A name that could be read as somebody else (another person's name, a seat's colour,
     "You" or "Nobody") gets its seat's colour added, so every sentence stays unambiguous.
@@ -141,8 +143,15 @@ def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
     ...               {"seat": 2, "name": "ada", "person": True},
     ...               {"seat": 3, "name": "You", "person": True}])
     ('Ada (Pink)', None, 'ada (Yellow)', 'You (Blue)')
+    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
+    ...               {"seat": 1, "name": "Player 2", "person": True}])
+    ('Ada', None)
     """
-    by_seat = {int(s["seat"]): str(s["name"]) for s in seats if s["person"]}
+    by_seat = {
+        int(s["seat"]): str(s["name"])
+        for s in seats
+        if s["person"] and str(s["name"]) != default_name(int(s["seat"]))
+    }
     taken = [name.casefold() for name in by_seat.values()]
     reserved = {"you", "nobody", *(colour.casefold() for colour in SEAT_COLOURS)}
     names: list[str | None] = [None] * len(seats)

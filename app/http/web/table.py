@@ -379,7 +379,6 @@ class SeatBadge:
 
     seat: int
     colour: str
-    label: str
     name: str
     person: bool
     joined: bool
@@ -398,16 +397,16 @@ def seat_viewer(state: SessionState) -> Viewer:
 def seats_context(state: SessionState) -> dict[str, Any]:
     """The seat bar, the turn clock and the autopilot's note (public facts only).
 
-    The bar pairs each seat's colour (or "You") with its display name, so it is where the
-    names people chose meet the colours of the racetrack."""
+    Each badge names its seat as every other part of the page does (:func:`seat_name`:
+    "You", the name a person chose, else the colour) beside the colour's chip."""
     me = state["seat"]
     seats = state.get("seats") or []
+    reader = seat_viewer(state)
     badges = [
         SeatBadge(
             seat=s["seat"],
             colour=seat_colour(s["seat"]),
-            label=seat_name(s["seat"], me),
-            name=s["name"],
+            name=seat_name(s["seat"], reader),
             person=s["person"],
             joined=s["joined"],
             is_you=s["seat"] == me,
@@ -531,7 +530,8 @@ def table_context(
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
-        "standings": sorted(players, key=lambda p: (-p.laps, p.seat)),
+        # The order the standings' caption states: laps, then gas (the winner has most laps).
+        "standings": sorted(players, key=lambda p: (not p.is_winner, -p.laps, -p.gas, p.seat)),
         "cells": track_cells(state),
         "trick": trick_cards(state, reader),
         "last_trick": trick_record(state["last_trick"], reader),
