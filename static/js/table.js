@@ -680,7 +680,8 @@
   });
 
   /* A tap on the table or Escape while the cards are still landing: show the rest at
-     once. The tap is spent on that (it picks no card), so nothing is chosen unseen. */
+     once. A tap on the hand is spent on that (it picks no card), so nothing is chosen
+     unseen. */
   function skipReveal() {
     var plan = revealing;
     if (!plan || !plan.queue) { return false; }
@@ -693,7 +694,9 @@
   document.addEventListener("click", function (event) {
     if (!revealing || !event.target || !event.target.closest) { return; }
     if (!event.target.closest("#table") || event.target.closest("[data-reveal-speed], [data-sound]")) { return; }
-    if (skipReveal()) {
+    // A tap in the move form is spent on the skip (no card is picked unseen); any other
+    // control (a link, a summary, a button) skips the reveal and works as well.
+    if (skipReveal() && event.target.closest("#move-form")) {
       event.preventDefault();
       event.stopPropagation();
     }
