@@ -138,6 +138,18 @@ def new_bot_key() -> int:
     return secrets.randbits(64)
 
 
+def deal_bot_key(engine_seed: int) -> int:
+    """The bots' key of a practice race whose seed was chosen: derived from its deal, so
+    the same seed races the same way every time. Harmless to the ratings: a rated race
+    never has a chosen seed, and its bots get a fresh secret key (:func:`new_bot_key`).
+
+    >>> deal_bot_key(7) == deal_bot_key(7) != deal_bot_key(8)
+    True
+    """
+    digest = hashlib.blake2b(f"bots:{engine_seed}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
 def new_salt() -> str:
     """A fresh secret salt for a deal's commitment (128 random bits, in hex)."""
     return secrets.token_hex(16)
@@ -294,6 +306,10 @@ class GameSession:
         )
 
 
+def _bot_key(engine_seed: int, seed_chosen: bool) -> int:
+    return deal_bot_key(engine_seed) if seed_chosen else new_bot_key()
+
+
 def derive_engine_seed(seed: int, settings: Settings) -> int:
     """Shuffle seed for the engine, keyed with the server secret.
 
@@ -318,8 +334,9 @@ def new_session(
     The creator's token is in ``session.token``. ``engine_seed`` deals from a shuffle seed
     the caller derived itself (the daily deal's, from a key every worker shares) instead
     of :func:`derive_engine_seed`'s. ``bot_key`` gives the bots a fixed key (a format
-    whose every race must meet the same bots, the daily) instead of a fresh secret one.
-    A race whose seed was chosen is practice, except the daily's (its seed is secret).
+    whose every race must meet the same bots, the daily) instead of a fresh secret one
+    (or, for a chosen seed, one from the deal: :func:`deal_bot_key`). A race whose seed
+    was chosen is practice, except the daily's (its seed is secret).
     """
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
@@ -356,7 +373,7 @@ def new_session(
         start=game.to_dict(),
         token=token,
         practice=config.lesson or (seed_chosen and config.daily is None),
-        bot_key=new_bot_key() if bot_key is None else bot_key,
+        bot_key=bot_key if bot_key is not None else _bot_key(engine_seed, seed_chosen),
         salt=salt,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.

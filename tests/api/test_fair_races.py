@@ -352,14 +352,30 @@ def _bot_moves_until_apart(
     raise AssertionError("the races did not end")
 
 
-def test_rated_means_fair_bots_differ_across_copies_of_a_chosen_deal(
+def test_rated_means_fair_bots_differ_across_rated_races_of_one_deal(
     client: TestClient, store: StoreProbe
 ) -> None:
-    firsts = [create(client, players=5, bots="random", seed=BIG_SEED) for _ in range(2)]
+    races = client.app.state.races  # type: ignore[attr-defined]
+    config = GameConfig(players=5, bots="random")  # no chosen seed: rated
+
+    async def made() -> tuple[str, str, dict[str, Any]]:
+        session, state = await races.create(config, "client", engine_seed=BIG_SEED)
+        return session.id, session.token, dict(with_previews(state))
+
+    firsts = [store.run(made) for _ in range(2)]
     assert firsts[0][2]["hand"] == firsts[1][2]["hand"]  # the same deal
+    assert not any(store.get(game_id).practice for game_id, _, _ in firsts)
     keys = {store.get(game_id).bot_key for game_id, _, _ in firsts}
     assert len(keys) == 2
     assert _bot_moves_until_apart(client, firsts)
+
+
+def test_a_chosen_seed_races_the_same_way_every_time_as_practice(
+    client: TestClient, store: StoreProbe
+) -> None:
+    firsts = [create(client, players=5, bots="random", seed=BIG_SEED) for _ in range(2)]
+    assert all(store.get(game_id).practice for game_id, _, _ in firsts)
+    assert not _bot_moves_until_apart(client, firsts)
 
 
 def test_rated_means_fair_one_bot_key_gives_the_same_bots(
