@@ -121,18 +121,22 @@ class Recorder:
                     await asyncio.wait_for(wake.wait(), self.idle_look)
 
     def start(self) -> None:
-        """Run :meth:`run` in the background (a start-up drain first)."""
-        if self._task is None:
+        """Run :meth:`run` in the background (a start-up drain first). An app started
+        again on another event loop (a test harness's) gets a run of its own there."""
+        loop = asyncio.get_running_loop()
+        task = self._task
+        if task is None or task.done() or task.get_loop() is not loop:
             self._wake = asyncio.Event()
-            self._task = asyncio.create_task(self.run(), name="zzv-recorder")
+            self._task = loop.create_task(self.run(), name="zzv-recorder")
 
     async def stop(self) -> None:
         """Stop the background run (what is left stays in the outbox for the next one)."""
         task, self._task, self._wake = self._task, None, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if task.get_loop() is asyncio.get_running_loop():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def _nudge(self) -> None:
         if self._wake is not None:
