@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.http import i18n
 from app.http.web.moments import BIG_PLAY, moments
 
 
@@ -29,3 +30,15 @@ def test_a_big_play_is_the_viewers_trick_won_with_a_high_final() -> None:
     small = {"kind": "trick_won", "seat": 0, "trick": 3, "final": BIG_PLAY - 1}
     theirs = {"kind": "trick_won", "seat": 1, "trick": 4, "final": BIG_PLAY + 3}
     assert _kinds([big, small, theirs]) == [("big", True, 10)]
+
+
+def test_a_moments_words_come_from_the_catalog() -> None:
+    """In the pseudo-locale every word of a moment is the catalog's (bracketed), with its
+    numbers and names filled in."""
+    i18n.use(i18n.PSEUDO)
+    try:
+        [lap] = moments([{"kind": "lap_gained", "seat": 2, "laps": 1}], 1, 0)
+    finally:
+        i18n.use(i18n.DEFAULT)
+    assert lap.headline.startswith("[") and lap.headline.endswith("]")
+    assert lap.line.startswith("[") and "1" in lap.line and "2" in lap.line

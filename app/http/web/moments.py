@@ -2,7 +2,8 @@
 trick at the instant the staged reveal reaches its event (static/js/table.js), with the
 words a screen reader hears at the same time.
 
-Only public events make a moment, so a moment tells nothing the event log does not.
+Only public events make a moment, so a moment tells nothing the event log does not. Its
+words come from the message catalog (docs/translating.md), in the request's language.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.http.i18n import gettext as _
 from app.http.web.labels import Me, is_viewer, seat_name
 from app.http.web.narration import EventDict
 from engine import LAPS_TO_WIN, EventKind
@@ -47,19 +49,22 @@ def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
     seat = event["seat"]
     mine = is_viewer(seat, me)
     if kind == EventKind.LAP_GAINED:
-        laps = int(event["laps"])
+        laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
         if mine:
-            line = f"You cross the line: lap {laps} of {LAPS_TO_WIN}."
-            return Moment("lap", True, "Lap!", line, at)
+            line = _("You cross the line: lap %(laps)s of %(total)s.") % laps
+            return Moment("lap", True, _("Lap!"), line, at)
         name = seat_name(seat, me)
-        return Moment("lap", False, f"{name} laps", f"Lap {laps} of {LAPS_TO_WIN} for {name}.", at)
+        line = _("Lap %(laps)s of %(total)s for %(name)s.") % {**laps, "name": name}
+        return Moment("lap", False, _("%(name)s laps") % {"name": name}, line, at)
     if kind == EventKind.GAME_WON:
         if mine:
-            return Moment("win", True, "You win!", "First past the flag: the race is yours.", at)
-        name = seat_name(seat, me)
-        return Moment("lose", False, "Race over", f"{name} takes the flag.", at)
+            line = _("First past the flag: the race is yours.")
+            return Moment("win", True, _("You win!"), line, at)
+        line = _("%(name)s takes the flag.") % {"name": seat_name(seat, me)}
+        return Moment("lose", False, _("Race over"), line, at)
     if kind == EventKind.TRICK_WON and mine:
         final = int(event["final"])
         if final >= BIG_PLAY:
-            return Moment("big", True, "Big play!", f"Your {final} takes the trick.", at)
+            line = _("Your %(final)s takes the trick.") % {"final": final}
+            return Moment("big", True, _("Big play!"), line, at)
     return None
