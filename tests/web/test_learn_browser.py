@@ -226,9 +226,7 @@ def test_the_coached_lesson_plays_to_its_end(
 @pytest.mark.parametrize(
     "size",
     [
-        # Known defect, first to mend: at 360x740 the phones' tighter turn rows leave the
-        # coach's label over a Tune Up's words at one later step (issue 60's closing note).
-        pytest.param((360, 740), marks=pytest.mark.xfail(reason="coach label overlap at 360")),
+        (360, 740),
         (414, 896),
         (1280, 800),
     ],
