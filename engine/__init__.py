@@ -2,7 +2,8 @@
 
 Modules: :mod:`engine.cards` (suits, fixed numbers, the Lichen effect),
 :mod:`engine.variants` (variant switches and the deck), :mod:`engine.actions` (turns,
-the gas a turn may carry, :class:`IllegalAction`), :mod:`engine.events` (public
+the gas a turn may carry), :mod:`engine.refusals` (why an action is refused, as a code:
+:class:`Refusal`, :class:`IllegalAction`), :mod:`engine.events` (public
 narration and each event's payload type), :mod:`engine.game` (state and rules),
 :mod:`engine.event_log` (the compact public log a server keeps),
 :mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.view` (its JSON
@@ -15,7 +16,7 @@ the engine hands out are ``TypedDict`` s, and the rules' numbers are constants, 
 app never spells a key or a number of its own.
 """
 
-from engine.actions import Action, ActionDict, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionDict, ActionType, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -50,6 +51,7 @@ from engine.events import (
     ZeroFivePlayed,
 )
 from engine.game import MAX_DECISIONS, Game, new_game
+from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import SeatView, observe, observe_public
 from engine.sim import GameParts
 from engine.variants import Variants, VariantsData
@@ -101,6 +103,7 @@ __all__ = [
     "PlayerView",
     "PublicObservation",
     "PublicPlay",
+    "Refusal",
     "RoundDealt",
     "SeatView",
     "SpeedGained",

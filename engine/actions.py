@@ -1,5 +1,5 @@
-"""What a player can do on a turn (R7, R20, R22), the gas it may carry (R8), and the error
-raised for an illegal one."""
+"""What a player can do on a turn (R7, R20, R22), the gas it may carry (R8), and how its
+JSON form is parsed."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ from enum import StrEnum
 from typing import Any, TypedDict
 
 from engine.cards import MAX_GAS, Suit, ZeroEffect
-
-
-class IllegalAction(ValueError):
-    """Raised for any action the rules do not allow; the message is a sentence for a player."""
+from engine.refusals import IllegalAction, Refusal
 
 
 class ActionType(StrEnum):
@@ -111,20 +108,22 @@ class Action:
         Whether the action is legal in a given position is the game's business.
         """
         if not isinstance(data, dict):
-            raise IllegalAction("An action must be a JSON object.")
+            raise IllegalAction(Refusal.of("action_not_object"))
         unknown = set(data) - _ACTION_KEYS
         if unknown:
-            raise IllegalAction(f"Unknown action field(s): {', '.join(sorted(map(str, unknown)))}.")
+            raise IllegalAction(
+                Refusal.of("action_unknown_fields", fields=", ".join(sorted(map(str, unknown))))
+            )
         try:
             kind = ActionType(str(data.get("type")))
         except ValueError:
-            raise IllegalAction("The action type must be play, tune_up or zero_five.") from None
+            raise IllegalAction(Refusal.of("action_type_unknown")) from None
         gas = data.get("gas", 0)
         if type(gas) is not int:
-            raise IllegalAction("Gas must be a whole number.")
+            raise IllegalAction(Refusal.of("gas_not_integer", "R8"))
         value = data.get("value")
         if value is not None and type(value) is not int:
-            raise IllegalAction("The 0/5 card's value must be 0 or 5.")
+            raise IllegalAction(Refusal.of("zero_five_value_not_integer", "R22"))
         return cls(
             kind,
             _parse_suit(data.get("suit"), "suit"),
@@ -181,7 +180,7 @@ def _parse_suit(raw: Any, field: str) -> Suit | None:
     try:
         return Suit(raw)
     except ValueError:
-        raise IllegalAction(f"There is no card called {str(raw)[:20]!r} ({field}).") from None
+        raise IllegalAction(Refusal.of("no_such_card", name=str(raw)[:20], field=field)) from None
 
 
 def _parse_effect(raw: Any) -> ZeroEffect | None:
@@ -190,4 +189,4 @@ def _parse_effect(raw: Any) -> ZeroEffect | None:
     try:
         return ZeroEffect(raw)
     except ValueError:
-        raise IllegalAction("The 0 card's effect must be gas or speed.") from None
+        raise IllegalAction(Refusal.of("zero_effect_unknown", "R20")) from None

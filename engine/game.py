@@ -22,13 +22,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionType, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RACER_NAME,
     SUIT_ORDER,
     TRICKS_PER_ROUND,
     Suit,
@@ -44,6 +43,7 @@ from engine.events import (
     ZeroFivePlayed,
     make_event,
 )
+from engine.refusals import IllegalAction, Refusal
 from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
 from engine.sim import (
@@ -383,87 +383,81 @@ class Game:
         ids = self._legal
         return aid if aid in (self._turn()[0] if ids is None else ids) else _NONE
 
-    def why_illegal(self, action: object, seat: object = None) -> str | None:
-        """The reason ``action`` is illegal now (a sentence for the player), or ``None``.
+    def why_illegal(self, action: object, seat: object = None) -> Refusal | None:
+        """Why ``action`` is illegal now, or ``None`` if it is legal.
 
         ``seat``, when given, is who claims to act. Anything that is not an
         :class:`~engine.actions.Action` is illegal too (parameters typed ``object``, so that
-        the mypyc-compiled build refuses it with this sentence, not a ``TypeError``).
+        the mypyc-compiled build refuses it with a refusal, not a ``TypeError``).
         """
         current = self.current_seat
         if current is None:
-            return "The race is over: no more cards can be played."
+            return Refusal.of("race_over", "R16")
         if seat is not None and seat != current:
-            return f"It is not seat {seat}'s turn: seat {current} is to play."
+            return Refusal.of("not_your_turn", "R7", seat=str(seat), current=current)
         if not isinstance(action, Action):
-            return "That is not an action."
+            return Refusal.of("not_an_action")
         kind, suit, gas = action.type, action.suit, action.gas
         if type(gas) is not int or gas < 0:
-            return "Gas spent must be a whole number, 0 or more."
+            return Refusal.of("gas_not_whole", "R8")
         hand = self.hand(current)
         if kind is _PLAY:
             if action.value is not None or action.discard is not None:
-                return "Only the 0/5 card takes a value and a discard."
+                return Refusal.of("value_only_for_zero_five", "R22")
             if suit is None:
-                return "Choose which card to play."
+                return Refusal.of("choose_card", "R7")
             if suit not in hand:
-                return f"You have no {RACER_NAME[suit]} card in your hand."
+                return Refusal.of("card_not_in_hand", "R7", suit=suit.value)
             if suit in self.blocked_suits():
-                return (
-                    f"{RACER_NAME[suit]} is already face up in this trick: "
-                    "play another suit face up, or tune up."
-                )
+                return Refusal.of("suit_face_up", "R7", suit=suit.value)
             if suit is Suit.ZERO:
                 if action.zero_effect is None:
-                    return "Choose the 0 card's effect: +1 speed, or one removed gas back."
+                    return Refusal.of("choose_zero_effect", "R20")
                 if action.zero_effect is ZeroEffect.GAS and self.removed == 0:
-                    return (
-                        "No gas has been removed from the game yet, "
-                        "so the 0 can only give +1 speed."
-                    )
+                    return Refusal.of("zero_nothing_removed", "R20")
             elif action.zero_effect is not None:
-                return "Only a 0 card has an effect to choose."
+                return Refusal.of("effect_only_for_zero", "R20")
         elif kind is _TUNE_UP:
             if suit is None:
-                return "Choose which card to lay face down."
+                return Refusal.of("choose_tune_up_card", "R7")
             if suit not in hand:
-                return f"You have no {RACER_NAME[suit]} card in your hand."
+                return Refusal.of("card_not_in_hand", "R7", suit=suit.value)
             if gas:
-                return "A Tune Up cannot carry gas: it is face down and cannot win."
+                return Refusal.of("tune_up_no_gas", "R8")
             if action.zero_effect is not None or action.value is not None or action.discard:
-                return "A Tune Up is just a card laid face down: it has no effect to choose."
+                return Refusal.of("tune_up_no_effect", "R7")
         elif kind is _ZERO_FIVE:
             problem = self._zero_five_problem(current, action)
             if problem:
                 return problem
         else:  # pragma: no cover - ActionType is closed
-            return "Unknown kind of action."
+            return Refusal.of("not_an_action")
         supply = supply_after_effect(action, self.gas[current], self.middle, self.removed)
         if gas > supply:
-            return f"You can spend at most {supply} gas on this card."
+            return Refusal.of("gas_over_supply", "R8", most=supply)
         return None
 
-    def _zero_five_problem(self, seat: int, action: Action) -> str | None:
+    def _zero_five_problem(self, seat: int, action: Action) -> Refusal | None:
         if not self.variants.zero_five:
-            return "The 0/5 card is not used in this race."
+            return Refusal.of("zero_five_not_in_race", "R21")
         if not self.zero_five[seat]:
-            return "You have already used your 0/5 card."
+            return Refusal.of("zero_five_used", "R22")
         if self.gas[seat] >= MAX_GAS:
-            return "Your tank is full: the 0/5 card needs room for gas."
+            return Refusal.of("zero_five_tank_full", "R22")
         if self.removed == 0:
-            return "No gas has been removed from the game yet, so the 0/5 card cannot be played."
+            return Refusal.of("zero_five_nothing_removed", "R22")
         if self.zero_five_in_trick():
-            return "Another 0/5 card is already in this trick."
+            return Refusal.of("zero_five_in_trick", "R22")
         if action.value not in (0, 5):
-            return "The 0/5 card is played either as 0 or as 5."
+            return Refusal.of("zero_five_value", "R22")
         if action.value == 5 and self.laps[seat] < 1:
-            return "The 0/5 card can only be played as 5 once you have completed a lap."
+            return Refusal.of("zero_five_needs_lap", "R22")
         if action.suit is not None or action.zero_effect is not None:
-            return "The 0/5 card is played from beside your hand, not with a card from it."
+            return Refusal.of("zero_five_with_card", "R22")
         if action.discard is None:
-            return "Choose a card from your hand to discard face down."
+            return Refusal.of("zero_five_choose_discard", "R22")
         if action.discard not in self.hand(seat):
-            return f"You have no {RACER_NAME[action.discard]} card to discard."
+            return Refusal.of("discard_not_in_hand", "R22", suit=action.discard.value)
         return None
 
     # ------------------------------------------------------------------ the move
@@ -471,7 +465,7 @@ class Game:
     def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
 
-        Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
+        Raises :class:`IllegalAction` (with the :class:`Refusal` saying why) and leaves the
         game exactly as it was if the action is not legal now, or not an action at all.
         """
         if seat is None or seat == self.core.turn:
@@ -479,7 +473,7 @@ class Game:
             if aid >= 0:
                 return self._play(aid)
         reason = self.why_illegal(action, seat)
-        raise IllegalAction(reason or "That move is not one of the legal moves now.")
+        raise IllegalAction(reason or Refusal.of("not_legal"))
 
     def _play(self, aid: int) -> list[Event]:
         """Play legal action id ``aid`` through the core and tell what happened."""

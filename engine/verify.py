@@ -21,11 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from engine.actions import Action, IllegalAction
+from engine.actions import Action
 from engine.cards import Suit
 from engine.events import EventKind
 from engine.fairness import commit
 from engine.game import MAX_DECISIONS, Game, new_game
+from engine.refusals import IllegalAction
 from engine.variants import Variants
 
 __all__ = ["CODES", "RoundDeal", "Verdict", "verify_record"]

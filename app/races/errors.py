@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.storage.interface import CapLimit
+from engine import Refusal
 
 
 class RaceError(Exception):
@@ -50,10 +51,21 @@ class GameLost(GameExpired):
 
 
 class IllegalMove(RaceError):
-    """A well-formed action that the rules do not allow now."""
+    """An action that the rules do not allow now, or that is not an action at all;
+    ``refusal`` is the engine's reason (the web layer words it from its catalog)."""
 
     code = "illegal_action"
     message = "That move is not allowed right now."
+
+    def __init__(self, refusal: Refusal) -> None:
+        """Carry the engine's ``refusal``."""
+        super().__init__()
+        self.refusal = refusal
+
+    def body(self) -> dict[str, Any]:
+        """The refusal, with the engine's reason as data: its code, rule and parameters."""
+        reason = {"code": self.refusal.code, "rule": self.refusal.rule, **self.refusal.as_dict()}
+        return {**super().body(), "reason": reason}
 
 
 class StaleTurn(RaceError):

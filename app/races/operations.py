@@ -33,7 +33,7 @@ from app.races.record import GameSession
 from app.results.daily_times import closes_at
 from app.storage.interface import GameStore
 from app.vocabulary import BotLevel
-from engine import Action, IllegalAction, Observation, observe, observe_public
+from engine import Action, IllegalAction, Observation, Refusal, observe, observe_public
 from engine.fairness import commit
 
 log = logging.getLogger("zzv.sessions")
@@ -249,11 +249,11 @@ def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) 
     """Apply a person's move (no bot moves; the turn was checked by the caller)."""
     game = session.game
     if session.status == "over":  # a race ended because someone left is over too
-        raise IllegalMove("The race is over; start a new one.")
+        raise IllegalMove(Refusal.of("race_over", "R16"))
     try:
         events = game.apply(action, seat=seat)
     except IllegalAction as exc:
-        raise IllegalMove(str(exc)) from exc
+        raise IllegalMove(exc.refusal) from exc
     session.turn += 1
     session.record_action(seat, action, "person")
     session.record_events(events)

@@ -41,7 +41,17 @@ def test_illegal_action_is_400_with_the_engines_sentence(client: TestClient) -> 
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "illegal_action"
-    assert isinstance(body["message"], str) and len(body["message"]) > 10
+    racer = {
+        "lichen": "Lichen the Sasquatch",
+        "salty": "Cap'n Salty the Puffin",
+        "chippy": "Chippy the Beaver",
+        "jelly": "Jelly the Raccoon",
+        "beans": "Beans the Possum",
+        "slippy": "Slippy the Salmon",
+    }[missing]
+    assert body["message"] == f"You have no {racer} card in your hand."
+    # R7: a card must be in the hand; the reason as data, for bots
+    assert body["reason"] == {"code": "card_not_in_hand", "rule": "R7", "suit": missing}
     # the state is untouched: the same turn still works
     assert move(client, game_id, token, 0, state["legal_actions"][0]).status_code == 200
 

@@ -12,6 +12,7 @@ from game_kit import VARIANT_COMBOS, deal, random_playout, random_turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.http.refusals import refusal_sentence
 from engine import (
     EVENT_PAYLOADS,
     Action,
@@ -171,10 +172,12 @@ def test_from_dict_fills_missing_fields_with_defaults() -> None:
     ],
 )
 def test_from_dict_rejects_malformed_input(bad: Any) -> None:
-    """Anything that is not a well-formed action raises IllegalAction with a sentence."""
+    """Anything that is not a well-formed action raises IllegalAction with a refusal that
+    the catalog words as a sentence."""
     with pytest.raises(IllegalAction) as info:
         Action.from_dict(bad)
-    assert str(info.value).endswith(".") and len(str(info.value)) > 10
+    sentence = refusal_sentence(info.value.refusal)
+    assert sentence.endswith(".") and len(sentence) > 10
 
 
 def test_from_dict_error_does_not_echo_long_input() -> None:
@@ -182,7 +185,8 @@ def test_from_dict_error_does_not_echo_long_input() -> None:
     junk = "x" * 500
     with pytest.raises(IllegalAction) as info:
         Action.from_dict({"type": "play", "suit": junk})
-    assert junk not in str(info.value) and len(str(info.value)) < 100
+    sentence = refusal_sentence(info.value.refusal)
+    assert junk not in sentence and len(sentence) < 100
 
 
 json_scalars = (

@@ -24,7 +24,8 @@ from engine.bots.heuristic import EASY, NORMAL
 from engine.bots.rollout import rollout
 from engine.bots.search import HardBot
 from engine.cards import Suit
-from engine.game import Game, IllegalAction, new_game
+from engine.game import Game, new_game
+from engine.refusals import IllegalAction
 from engine.rng import Rng
 from engine.sim import SimState
 from engine.variants import Variants

@@ -22,6 +22,7 @@ import pytest
 from game_kit import canonical
 from oracle import old_game
 
+from app.http.refusals import refusal_sentence
 from engine import Action, Game, IllegalAction, Variants, new_game
 from engine.cards import RACER_SUITS, SUIT_ORDER
 from engine.rng import Rng
@@ -67,18 +68,20 @@ def _fields(game: Any) -> tuple[Any, ...]:
 
 
 def _refusals(oracle: Any, game: Game, rng: Rng) -> None:
-    """A few illegal actions: both refuse them with the same sentence, nothing changed."""
+    """A few illegal actions: both refuse them with the same sentence (the engine's refusal
+    worded by the catalog), nothing changed."""
     legal = set(game.legal_actions())
     for _ in range(3):
         action = ACTIONS[rng.below(len(ACTIONS))]
         if action in legal:
             continue
         twin = Action.from_dict(action.to_dict())
-        assert oracle.why_illegal(twin) == game.why_illegal(twin) is not None
+        refusal = game.why_illegal(twin)
+        assert refusal is not None and oracle.why_illegal(twin) == refusal_sentence(refusal)
         state = game.to_dict()
         with pytest.raises(IllegalAction) as refused:
             game.apply(twin)
-        assert str(refused.value) == oracle.why_illegal(twin)
+        assert refused.value.refusal == refusal
         assert game.to_dict() == state
 
 

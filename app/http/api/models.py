@@ -479,6 +479,16 @@ def name_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
+class IllegalActionOut(ErrorOut):
+    """400 `illegal_action`: the rules do not allow the action now, or it is malformed."""
+
+    reason: dict[str, str | int | None] = Field(
+        description="Why, as data: the refusal's `code` (docs/bot-api.md), the `rule` id of "
+        "docs/rules.md it comes from (null for malformed input) and the values the "
+        'sentence names, e.g. `{"code": "suit_face_up", "rule": "R7", "suit": "beans"}`.'
+    )
+
+
 class StaleTurnOut(ErrorOut):
     """409: the move was not for the current turn (an earlier one or one to come) or not
     yours; ``state`` is the race as it is now (absent for `not_started`, `invite_used` and
@@ -523,12 +533,13 @@ class Readiness(_Out):
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries for the given error statuses."""
     models: dict[int, type[BaseModel]] = {
+        400: IllegalActionOut,
         422: InvalidRequestOut,
         409: StaleTurnOut,
         429: TooManyOut,
     }
     described = {
-        400: "Illegal action (`illegal_action`), with the engine's sentence.",
+        400: "Illegal action (`illegal_action`): a sentence, and the `reason` as data.",
         401: "No `Authorization: Bearer <token>` sent (`unauthorized`).",
         403: "Cross-site request refused (`cross_site_request`).",
         404: "Unknown race or wrong token (`not_found`), deliberately indistinguishable.",

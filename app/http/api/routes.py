@@ -149,7 +149,7 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
     try:
         action = Action.from_dict(move.action.model_dump())
     except IllegalAction as exc:
-        raise IllegalMove(str(exc)) from exc
+        raise IllegalMove(exc.refusal) from exc
     async with races.open(seat.game_id, seat.token, write=True) as race:
         return _json(with_previews(await race.play(move.turn, action)))
 

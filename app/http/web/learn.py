@@ -40,6 +40,7 @@ from app.http.deps import (
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.refusals import refusal_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
 from app.http.web.labels import SUITS, seat_colour
@@ -415,10 +416,14 @@ async def _play(
             return render_lesson(request, race, before, page, preview=sentence, submitted=submitted)
         action = Action.from_dict(parsed.action)
         state = await race.play(parsed.turn, action, since=lambda s: table_window(s, race.seat))
-    except (FormError, IllegalAction) as exc:
+    except FormError as exc:
         return _refuse(request, race, page, settings, 422, str(exc), submitted)
+    except IllegalAction as exc:
+        sentence = refusal_sentence(exc.refusal)
+        return _refuse(request, race, page, settings, 422, sentence, submitted)
     except IllegalMove as exc:
-        return _refuse(request, race, page, settings, 400, exc.message, submitted)
+        sentence = refusal_sentence(exc.refusal)
+        return _refuse(request, race, page, settings, 400, sentence, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
         return _refuse(request, race, page, settings, 409, exc.message, None)
     said = None if asked is None else lesson.other_choice_note(before, asked, action)

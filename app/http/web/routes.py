@@ -35,6 +35,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player
+from app.http.refusals import refusal_sentence
 from app.http.web import page_state
 from app.http.web.form_body import form_fields
 from app.http.web.forms import (
@@ -447,10 +448,14 @@ async def _play_or_preview(
             return _preview(request, race, page, settings, parsed.turn, parsed.action, submitted)
         action = Action.from_dict(parsed.action)
         state = await race.play(parsed.turn, action, since=_window(race))
-    except (FormError, IllegalAction) as exc:
+    except FormError as exc:
         return _refused(request, race, page, settings, 422, str(exc), submitted)
+    except IllegalAction as exc:
+        sentence = refusal_sentence(exc.refusal)
+        return _refused(request, race, page, settings, 422, sentence, submitted)
     except IllegalMove as exc:
-        return _refused(request, race, page, settings, 400, exc.message, submitted)
+        sentence = refusal_sentence(exc.refusal)
+        return _refused(request, race, page, settings, 400, sentence, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
         return _refused(request, race, page, settings, 409, exc.message)
     page = page.after_move(parsed.turn, dict(action.to_dict()))

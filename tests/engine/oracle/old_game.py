@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 
 from oracle.old_view import observe, observe_public
 
-from engine.actions import Action, ActionType, IllegalAction, supply_after_effect
+from engine.actions import Action, ActionType, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -41,6 +41,11 @@ from engine.view import (
     copy_record,
     public_play,
 )
+
+
+class OldIllegalAction(ValueError):
+    """The old engine's refusal: its message was the sentence itself."""
+
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves.
@@ -405,7 +410,7 @@ class Game:
     def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
 
-        Raises :class:`IllegalAction` (with a sentence for the player) and leaves the
+        Raises :class:`OldIllegalAction` (with a sentence for the player) and leaves the
         game exactly as it was if the action is not legal now, or not an action at all.
         """
         me = (self.lead + len(self.plays)) % self.players
@@ -414,7 +419,7 @@ class Game:
         if (seat is not None and seat != me) or not self._listed(action):
             reason = self.why_illegal(action, seat)
             if reason is not None:
-                raise IllegalAction(reason)
+                raise OldIllegalAction(reason)
             assert isinstance(action, Action)  # why_illegal refuses anything else
         self._legal = None
         kind = action.type
