@@ -34,7 +34,7 @@ def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Strea
     ``today`` are not counted).
 
     >>> streak_of(["2026-12-02", "2026-12-03", "2026-12-04"], "2026-12-04")
-    Streak(current=3, best=3, today=True, attempted=False)
+    Streak(current=3, best=3, today=True, attempted=True)
     >>> streak_of(["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-02", "2026-12-03"],
     ...           "2026-12-04")
     Streak(current=2, best=3, today=False, attempted=False)

@@ -16,6 +16,7 @@ import pytest
 from app_kit import bearer, make_settings, move
 from fastapi.testclient import TestClient
 
+from app.http.i18n import pseudo
 from app.main import create_app
 from app.races import operations
 
@@ -171,6 +172,9 @@ def test_the_pages_tell_the_streak_and_the_best_one(wall: WallClock, restart: An
     assert words(client.get("/me").text, "me-streak-now") == keep
     race_today(2)
     assert words(client.get("/daily").text, "daily-streak") == "Your streak: 2 days in a row."
+    # The words come from the message catalog, plural and all (the pseudo-locale shows it).
+    pseudo_words = pseudo("Your streak: %(days)s days in a row.") % {"days": 2}
+    assert words(client.get("/daily?lang=en-XA").text, "daily-streak") == pseudo_words
     assert words(client.get("/me").text, "me-streak-now") == "Your streak: 2 days in a row."
 
     client = restart()
