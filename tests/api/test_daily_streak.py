@@ -1,24 +1,32 @@
-"""The daily streak (docs/daily.md, "Your streak") through the API and the pages, in
-process on the injected wall clock, with the results on SQLite (a file) and on a real
-PostgreSQL: days with a finished counted daily count, a whole day missed breaks the
-streak, the best one is kept, and both survive a restart (a new app on the same database).
-A counted daily left, or made practice by a take-back, keeps no streak going."""
+"""The daily streak (docs/daily.md, "Your streak") through the API and the pages, with
+the results on SQLite (a file) and on a real PostgreSQL. In process on the injected wall
+clock: days with a finished counted daily count, a whole day missed breaks the streak, the
+best one is kept, and both survive a restart (a new app on the same database); a counted
+daily left, or made practice by a take-back, keeps no streak going. On a real server (its
+clock the real one, the days before today written to its database): the streak survives
+the server's restart."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from app_kit import bearer, make_settings, move
+from app_kit import bearer, make_settings, move, play_out
+from daily_kit import finished_days, wait_for_streak
 from fastapi.testclient import TestClient
 
 from app.http.i18n import pseudo
 from app.main import create_app
 from app.races import operations
+from bench.server import find_free_port
 
 DAY = 86_400.0
 NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
@@ -85,7 +93,7 @@ def play(client: TestClient, race: dict[str, Any], until: Any, seed: int) -> dic
 
 
 def finish(client: TestClient, race: dict[str, Any], seed: int) -> None:
-    play(client, race, lambda state, _: state["game_over"], seed)
+    play_out(client, race["game_id"], race["token"], race["state"], random.Random(seed))
 
 
 def streak(client: TestClient, token: str) -> dict[str, Any]:
@@ -153,6 +161,11 @@ def test_the_pages_tell_the_streak_and_the_best_one(wall: WallClock, restart: An
     assert words(client.get("/daily").text, "daily-streak") is None  # someone new
     page = client.get("/me").text
     assert "No daily streak yet" in page and "me-streak-now" not in page
+    # The name form is folded, and open when it refused a name (the reason on top).
+    assert '<details id="name-details">' in page
+    refused = client.post("/me", data={"name": "y" * 30})
+    assert refused.status_code == 422 and '<details id="name-details" open>' in refused.text
+    assert refused.text.index('role="alert"') < refused.text.index('id="history-title"')
 
     first = client.post("/daily").headers["location"].rsplit("/", 1)[1]
     token = client.cookies[f"zzv_{first}"]
@@ -188,3 +201,39 @@ def test_the_pages_tell_the_streak_and_the_best_one(wall: WallClock, restart: An
     other.portal = client.portal
     assert "daily-best-streak" not in other.get("/daily").text
     assert "me-best-streak" not in other.get("/me").text
+
+
+@pytest.mark.slow
+def test_a_streak_on_a_real_server_survives_its_restart(
+    results_database: str,
+    launch_server: Callable[..., Any],
+    server_command: Callable[..., list[str]],
+    tmp_path: Path,
+) -> None:
+    env = {
+        "ZZV_RATE_LIMIT_ENABLED": "false",
+        "ZZV_ACCESS_LOG": "false",
+        "ZZV_DATA_DIR": str(tmp_path / "data"),
+        "ZZV_DATABASE_URL": results_database,
+    }
+
+    def start() -> Any:
+        port = find_free_port()
+        return launch_server(server_command(port), port=port, env=env)
+
+    server = start()
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        started = http.post("/api/daily", json={}).json()
+        token = started["player_token"]
+        today = datetime.now(UTC).date()  # the server's clock is the real one
+        asyncio.run(
+            finished_days(results_database, token, [today - timedelta(days=n) for n in (2, 1)])
+        )
+        play_out(http, started["game_id"], started["token"], started["state"], random.Random(1))
+        assert wait_for_streak(http, token, 3) == {"current": 3, "best": 3, "today": True}
+    server.stop()  # a restart: the next server starts on the same database
+    server = start()
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        me = http.get("/api/me", headers={"X-Player-Token": token}).json()
+        assert me["daily_streak"] == {"current": 3, "best": 3, "today": True}
+    assert "Traceback" not in server.log(), server.log()[-3000:]

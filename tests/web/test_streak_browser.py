@@ -12,21 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from app_kit import bearer, play_out
 from browser_kit import DESKTOP, axe_clean, no_sideways_scroll, phone_context, press
+from daily_kit import finished_days, wait_for_streak
 from playwright.sync_api import Browser, BrowserContext, Page
-
-from app.results.daily import DailyResults
-from app.results.database import async_url
-from app.results.store import Finish, ResultsStore, SeatResult
 
 pytestmark = pytest.mark.browser
 
@@ -34,59 +31,6 @@ SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "streak"
 ENV = {"ZZV_RATE_LIMIT_ENABLED": "false", "ZZV_ACCESS_LOG": "false"}
 BEST_RUN = 5
 """Days in a row the player finished a week and more ago (their best streak)."""
-
-
-def seed_finished_days(database: str, token: str, days: list[date]) -> None:
-    """Write a finished counted daily attempt of ``token``'s player on each of ``days``."""
-
-    async def seed() -> None:
-        store = ResultsStore(async_url(database))
-        await store.open()
-        try:
-            player = await store.player_for(token)
-            assert player is not None
-            for number, day in enumerate(days):
-                game_id, at = f"past{number}", datetime.combine(day, datetime.min.time(), UTC)
-                assert await DailyResults(store).claim(day.isoformat(), player.id, game_id, at)
-                bots = (SeatResult(s, f"Bot {s + 1}", s + 1, 1, 2, 1, bot_level="normal")
-                        for s in range(1, 4))  # fmt: skip
-                seats = (SeatResult(0, "Racer", 1, 2, 6, 3, player_id=player.id), *bots)
-                record = {"game_id": game_id, "complete": True, "events": []}
-                settings = {"players": 4, "bots": "normal"}
-                finish = Finish(game_id, at, 4, 1, "normal", settings, False, record, seats)
-                await store.record_finish(finish)
-        finally:
-            await store.close()
-
-    # In a thread of its own: Playwright's sync API keeps an event loop in this one.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, seed()).result()
-
-
-def play_out(http: httpx.Client, game_id: str, token: str) -> None:
-    """Random legal moves to the flag."""
-    auth = {"Authorization": f"Bearer {token}"}
-    state, rng = http.get(f"/api/games/{game_id}", headers=auth).json(), random.Random(9)
-    for _ in range(500):
-        if state["game_over"]:
-            return
-        body = {"turn": state["turn"], "action": rng.choice(state["legal_actions"])}
-        moved = http.post(f"/api/games/{game_id}/actions", json=body, headers=auth)
-        assert moved.status_code == 200, moved.text
-        state = moved.json()
-    raise AssertionError("the race did not end")
-
-
-def wait_for_streak(http: httpx.Client, token: str, current: int) -> dict[str, Any]:
-    """``/api/me``'s streak once it reaches ``current`` (the result is recorded)."""
-    deadline = time.monotonic() + 30
-    while True:
-        streak: dict[str, Any] = http.get("/api/me", headers={"X-Player-Token": token}).json()[
-            "daily_streak"
-        ]
-        if streak["current"] == current or time.monotonic() > deadline:
-            return streak
-        time.sleep(0.05)
 
 
 def top(page: Page, selector: str) -> float:
@@ -149,10 +93,15 @@ def test_the_streak_on_the_daily_page_and_your_races(
         today = datetime.now(UTC).date()
         best = [today - timedelta(days=6 + n) for n in range(BEST_RUN)]
         recent = [today - timedelta(days=n) for n in (2, 1)]
-        seed_finished_days(f"sqlite:///{data / 'results.sqlite3'}", token, best + recent)
+        database = f"sqlite:///{data / 'results.sqlite3'}"
+        # In a thread of its own: Playwright's sync API keeps an event loop in this one.
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, finished_days(database, token, best + recent)).result()
         with httpx.Client(base_url=server.url, timeout=60) as http:
             assert wait_for_streak(http, token, 2)["current"] == 2  # up to yesterday
-            play_out(http, game_id, cookies[f"zzv_{game_id}"])
+            seat = cookies[f"zzv_{game_id}"]
+            state = http.get(f"/api/games/{game_id}", headers=bearer(seat)).json()
+            play_out(http, game_id, seat, state, random.Random(9))
             streak = wait_for_streak(http, token, 3)
         assert streak == {"current": 3, "best": BEST_RUN, "today": True}
 
