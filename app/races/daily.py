@@ -31,6 +31,7 @@ from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
+from app.races.streaks import Streak, streak_of
 from app.races.unit import Races
 from app.results.daily import DailyResults, DayBoard
 from app.results.daily_times import closes_at
@@ -132,13 +133,20 @@ class DailyToday:
     running_counts: bool
     """Whether that running race is still the counted attempt (a take-back makes it
     practice)."""
-    streak: int
-    """Days in a row the player has made a counted attempt, up to today or, before they
-    race today, up to yesterday (:func:`streak`)."""
+    streak: Streak
+    """The player's daily streak (:func:`daily_streak`)."""
 
 
-STREAK_LOOKBACK_DAYS = 400
-"""How far back a streak is counted (a longer one shows as this many days)."""
+async def daily_streak(races: Races, player: int | None, attempted: bool | None = None) -> Streak:
+    """``player``'s streak as of today (the clock of ``races``); None: someone new.
+    ``attempted`` says whether they made today's counted attempt (None: look it up)."""
+    day = utc_day(races.now())
+    if player is None:
+        return streak_of([], day)
+    daily = _daily(races)
+    if attempted is None:
+        attempted = await daily.counted_attempt(day, player) is not None
+    return streak_of(await daily.finished_days(player), day, attempted)
 
 
 async def daily_today(races: Races, player: int | None) -> DailyToday:
@@ -148,38 +156,14 @@ async def daily_today(races: Races, player: int | None) -> DailyToday:
     attempt = None if player is None else await daily.counted_attempt(day, player)
     board = await daily.day_board(day, player)
     live = None if attempt is None or board.mine else await races.running(attempt)
-    days: set[str] = set()
-    if player is not None:
-        first = date.fromisoformat(day) - timedelta(days=STREAK_LOOKBACK_DAYS - 1)
-        since = first.isoformat()
-        days = await daily.days_raced(player, since)
     return DailyToday(
         day,
         board,
         attempt is not None,
         None if live is None else live.id,
         live is not None and not live.practice,
-        streak(days, day),
+        await daily_streak(races, player, attempt is not None),
     )
-
-
-def streak(days: set[str], today: str) -> int:
-    """How many days in a row, among ``days``, end today, or yesterday when today is not
-    among them yet (a streak lasts until a whole day passes without a race).
-
-    >>> streak({"2026-12-02", "2026-12-03", "2026-12-04"}, "2026-12-04")
-    3
-    >>> streak({"2026-11-30", "2026-12-02", "2026-12-03"}, "2026-12-04")
-    2
-    >>> streak({"2026-12-02"}, "2026-12-04"), streak(set(), "2026-12-04")
-    (0, 0)
-    """
-    day = today if today in days else day_before(today)
-    count = 0
-    while day in days:
-        count += 1
-        day = day_before(day)
-    return count
 
 
 async def start_replay(
@@ -310,12 +294,12 @@ __all__ = [
     "daily_config",
     "daily_engine_seed",
     "daily_seed",
+    "daily_streak",
     "daily_today",
     "day_before",
     "past_seed",
     "published",
     "start_daily",
     "start_replay",
-    "streak",
     "utc_day",
 ]

@@ -105,14 +105,27 @@ class DailyResults:
         async with self.results.unit() as session:
             return int(await session.scalar(query) or 0)
 
-    async def days_raced(self, player_id: int, since: str) -> set[str]:
-        """The days from ``since`` on (``YYYY-MM-DD``) on which the player made their counted
-        attempt."""
-        query = select(DailyEntry.day).where(
-            DailyEntry.player_id == player_id, DailyEntry.day >= since
+    async def finished_days(self, player_id: int) -> list[str]:
+        """The days (``YYYY-MM-DD``, oldest first) on which the player's counted attempt
+        finished: the race ended with a result, not practice, and not left (a race walked
+        away from, or still running when its day closed, keeps no streak going)."""
+        query = (
+            select(DailyEntry.day)
+            .join(FinishedRace, FinishedRace.game_id == DailyEntry.game_id)
+            .join(
+                RaceResult,
+                (RaceResult.game_id == DailyEntry.game_id)
+                & (RaceResult.player_id == DailyEntry.player_id),
+            )
+            .where(
+                DailyEntry.player_id == player_id,
+                FinishedRace.practice.is_(False),
+                RaceResult.left_race.is_(False),
+            )
+            .order_by(DailyEntry.day)
         )
         async with self.results.unit() as session:
-            return set(await session.scalars(query))
+            return list(await session.scalars(query))
 
     async def claim(
         self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None

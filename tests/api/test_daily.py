@@ -306,24 +306,6 @@ def test_the_daily_page_leads_back_to_your_race_then_shows_where_it_stands(
     assert "game-over-title" in flag and "daily-board-link" not in flag
 
 
-def test_the_daily_page_counts_the_days_raced_in_a_row(client: TestClient, wall: WallClock) -> None:
-    def streak_line() -> str | None:
-        found = re.search(r'id="daily-streak">([^<]*)<', client.get("/daily").text)
-        return found.group(1) if found else None
-
-    client.post("/daily")  # a counted attempt today, not finished: it counts all the same
-    assert streak_line() is None  # one day is no streak yet
-    wall.now += DAY
-    assert streak_line() == "Your streak: 1 day in a row, up to yesterday. Race today to keep it."
-    client.post("/daily")
-    assert streak_line() == "Your streak: 2 days in a row."
-    client.post("/daily")  # practice: the same day counts once
-    assert streak_line() == "Your streak: 2 days in a row."
-    wall.now += 2 * DAY  # a whole day went by without a race
-    assert streak_line() is None
-    assert another_browser(client).get("/daily").text.count("daily-streak") == 0
-
-
 def test_a_counted_race_made_practice_is_still_one_tap_away_and_says_so(
     client: TestClient, wall: WallClock
 ) -> None:

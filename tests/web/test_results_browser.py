@@ -60,6 +60,7 @@ def test_your_races_and_the_leaderboard_at_phone_and_desktop_sizes(
     page = context.new_page()
     page.goto(server.url + "/me")
     assert "Finish a race" in page.inner_text("main")
+    page.click("#name-details summary")  # the name form is folded under its heading
     page.fill("#player-name", "Ada Lovelace")
     page.check("input[name=show]")
     page.click("text=Save")

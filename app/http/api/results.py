@@ -13,9 +13,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.http.addresses import public_base_url
+from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.players import PLAYER_HEADER, api_token, results_of
+from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX, LobbyError, clean_name
+from app.races.unit import Races
 from app.results.store import HistoryEntry, LevelRecord, PlayerInfo, ResultsStore
 from app.vocabulary import BotLevel
 
@@ -79,13 +82,26 @@ class LevelRecordOut(_Out):
     streak: int
 
 
+class DailyStreakOut(_Out):
+    """Your days in a row with a finished daily deal (docs/daily.md, "Your streak")."""
+
+    current: int = Field(
+        description="Days in a row up to today, or up to yesterday while today's counted "
+        "race is still to finish (0: none)."
+    )
+    best: int = Field(description="The longest run of days in a row ever.")
+    today: bool = Field(description="Today's counted race finished (it is in `current`).")
+
+
 class MeOut(_Out):
-    """Your player: name, rating, record per bot level and history (newest first)."""
+    """Your player: name, rating, record per bot level, daily streak and history (newest
+    first)."""
 
     name: str
     show_on_leaderboard: bool
     rating: RatingOut
     records: dict[str, LevelRecordOut]
+    daily_streak: DailyStreakOut
     history: list[HistoryOut]
     player_token: str = Field(description="The token this answer is about (keep it secret).")
 
@@ -156,16 +172,18 @@ def records_out(records: dict[str, LevelRecord]) -> dict[str, Any]:
 
 
 async def me_body(
-    results: ResultsStore, player: PlayerInfo, token: str, base_url: str
+    races: Races, results: ResultsStore, player: PlayerInfo, token: str, base_url: str
 ) -> dict[str, Any]:
-    """The whole ``/api/me`` answer for ``player``."""
+    """The whole ``/api/me`` answer for ``player`` (today by the clock of ``races``)."""
     history = await results.history(player.id)
     records = await results.level_records(player.id)
+    streak = await daily_streak(races, player.id)
     return {
         "name": player.shown_name,
         "show_on_leaderboard": player.show_on_leaderboard,
         "rating": rating_out(player),
         "records": records_out(records),
+        "daily_streak": {"current": streak.current, "best": streak.best, "today": streak.today},
         "history": [history_out(entry, base_url) for entry in history],
         "player_token": token,
     }
@@ -186,14 +204,15 @@ def chosen_name(raw: str | None) -> str | None:
     summary="Your player: rating, record and history",
     responses={401: {"description": "No known `X-Player-Token` (`no_player`)."}},
 )
-async def get_me(request: Request) -> JSONResponse:
-    """Your name, rating, record per bot level, and every finished race (newest first)."""
+async def get_me(request: Request, races: RacesDep) -> JSONResponse:
+    """Your name, rating, record per bot level, daily streak, and every finished race
+    (newest first)."""
     results = results_of(request)
     token = api_token(request)
     player = await results.player_for(token)
     if player is None or token is None:
         raise NoPlayer()
-    return JSONResponse(await me_body(results, player, token, public_base_url(request)))
+    return JSONResponse(await me_body(races, results, player, token, public_base_url(request)))
 
 
 _SET_ME: dict[str, Any] = {
@@ -205,7 +224,7 @@ _SET_ME: dict[str, Any] = {
 
 @router.put("/me", operation_id="put_me", **_SET_ME)
 @router.post("/me", operation_id="post_me", **_SET_ME)
-async def set_me(request: Request, body: Annotated[MeIn, Body()]) -> JSONResponse:
+async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()]) -> JSONResponse:
     """Set your display name and whether it shows on the leaderboard. Without a known
     `X-Player-Token` this makes you a new player (keep the answer's `player_token`)."""
     name = chosen_name(body.name)
@@ -218,7 +237,7 @@ async def set_me(request: Request, body: Annotated[MeIn, Body()]) -> JSONRespons
     player = await results.rename(
         player.id, name if body.name is not None else player.name, show_on_leaderboard=show
     )
-    return JSONResponse(await me_body(results, player, token, public_base_url(request)))
+    return JSONResponse(await me_body(races, results, player, token, public_base_url(request)))
 
 
 @router.get("/leaderboard", response_model=LeaderboardOut, summary="The ratings leaderboard")

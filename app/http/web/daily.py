@@ -17,9 +17,10 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player, known_browser_player, results_of
-from app.http.web.daily_words import share_words, standing_words, streak_words
+from app.http.web.daily_words import share_words, standing_words
 from app.http.web.form_body import form_fields
 from app.http.web.seating import to_table
+from app.http.web.streak_words import best_words, streak_words
 from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
@@ -54,7 +55,8 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "attempted": today.attempted,
         "running": today.running,
         "running_counts": today.running_counts,
-        "streak": streak_words(today),
+        "streak": streak_words(today.streak),
+        "best_streak": best_words(today.streak),
         "you": player.id if player else None,
         "board": today.board.entries,
         "standing": standing_words(mine, today.board.ranked) if mine else None,

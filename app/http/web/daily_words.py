@@ -1,34 +1,10 @@
-"""The daily deal's sentences for its player on ``/daily``: their streak, where their
-counted result stands, and the line they may share (docs/daily.md)."""
+"""The daily deal's sentences for its player on ``/daily``: where their counted result
+stands, and the line they may share (docs/daily.md)."""
 
 from __future__ import annotations
 
-from app.races.daily import DailyToday
 from app.races.words import counted, ordinal
 from app.results.daily import BoardEntry
-
-
-def streak_words(today: DailyToday) -> str | None:
-    """The player's streak in words, when there is one worth telling of: two days and more
-    once they have raced today, one and more while today's race can still keep it.
-
-    >>> from app.results.daily import DayBoard
-    >>> board = DayBoard([], 0, None)
-    >>> streak_words(DailyToday("2026-12-04", board, True, None, False, 3))
-    'Your streak: 3 days in a row.'
-    >>> streak_words(DailyToday("2026-12-04", board, False, None, False, 1))
-    'Your streak: 1 day in a row, up to yesterday. Race today to keep it.'
-    >>> streak_words(DailyToday("2026-12-04", board, True, None, False, 1)) is None
-    True
-    """
-    if today.attempted and today.streak >= 2:
-        return f"Your streak: {counted(today.streak, 'day')} in a row."
-    if not today.attempted and today.streak >= 1:
-        return (
-            f"Your streak: {counted(today.streak, 'day')} in a row, up to yesterday. "
-            "Race today to keep it."
-        )
-    return None
 
 
 def standing_words(mine: BoardEntry, ranked: int) -> str:
@@ -72,4 +48,4 @@ def _result_words(entry: BoardEntry, whose: str) -> str:
     )
 
 
-__all__ = ["share_words", "standing_words", "streak_words"]
+__all__ = ["share_words", "standing_words"]

@@ -1,6 +1,7 @@
-"""The results' pages: "Your races" (``/me``: your name, rating, record per bot level and
-history with replay links), the ratings leaderboard (``/leaderboard``), and the one-time
-import of the record a browser kept before results lived on the server.
+"""The results' pages: "Your races" (``/me``: your rating, daily streak, history with
+replay links, record per bot level, and your name, folded), the ratings leaderboard
+(``/leaderboard``), and the one-time import of the record a browser kept before results
+lived on the server.
 
 A browser is known by its signed player cookie (:mod:`app.http.players`); reading a page
 creates no player, setting a name or importing a record does (and sets the cookie).
@@ -14,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from app.http.api.results import InvalidName, chosen_name
-from app.http.deps import SettingsDep
+from app.http.deps import RacesDep, SettingsDep
 from app.http.players import (
     browser_player,
     known_browser_player,
@@ -23,9 +24,12 @@ from app.http.players import (
 )
 from app.http.web.form_body import form_fields
 from app.http.web.labels import Viewer, people_names
+from app.http.web.streak_words import best_words, streak_words
 from app.http.web.table import SPECTATOR
 from app.http.web.templating import templates
+from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX
+from app.races.unit import Races
 from app.results.store import LevelRecord, PlayerInfo
 from engine.bots import BOT_LEVELS
 
@@ -40,13 +44,16 @@ def _vary(response: Response) -> Response:
     return response
 
 
-async def _me_context(request: Request, player: PlayerInfo | None) -> dict[str, Any]:
+async def _me_context(request: Request, races: Races, player: PlayerInfo | None) -> dict[str, Any]:
     results = results_of(request)
     history = await results.history(player.id) if player else []
     records = await results.level_records(player.id) if player else {}
+    streak = await daily_streak(races, player.id if player else None)
     return {
         "active": "me",
         "player": player,
+        "streak": streak_words(streak),
+        "best_streak": best_words(streak),
         "history": history,
         "records": records,
         "name_max": NAME_MAX,
@@ -54,15 +61,15 @@ async def _me_context(request: Request, player: PlayerInfo | None) -> dict[str, 
 
 
 @router.get("/me", response_class=HTMLResponse)
-async def your_races(request: Request) -> Response:
-    """Your races: name, rating, record per bot level, every finished race."""
+async def your_races(request: Request, races: RacesDep) -> Response:
+    """Your races: rating, daily streak, every finished race, record per bot level, name."""
     player = await known_browser_player(request)
-    context = await _me_context(request, player)
+    context = await _me_context(request, races, player)
     return _vary(templates.TemplateResponse(request, "me.html", context))
 
 
 @router.post("/me")
-async def set_name(request: Request, settings: SettingsDep) -> Response:
+async def set_name(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """The name form: your display name and whether it shows on the leaderboard (303)."""
     form = await form_fields(request)
     raw = form.get("name")
@@ -72,7 +79,11 @@ async def set_name(request: Request, settings: SettingsDep) -> Response:
         name = chosen_name(typed)
     except InvalidName as exc:
         player = await known_browser_player(request)
-        context = {**await _me_context(request, player), "error": exc.message, "typed": typed}
+        context = {
+            **await _me_context(request, races, player),
+            "error": exc.message,
+            "typed": typed,
+        }
         return _vary(templates.TemplateResponse(request, "me.html", context, status_code=422))
     player, token = await browser_player(request)
     await results_of(request).rename(player.id, name, show_on_leaderboard=show)
