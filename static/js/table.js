@@ -7,7 +7,7 @@
  *    ? shows the list;
  *  - after a move the story since your card plays out on ONE timeline: the finished trick
  *    stays on the table while the bots' cards land on it one by one, its winner is marked,
- *    then it clears for the next trick; the feed, the race log and the aria-live sentences
+ *    its cards travel to the winner's chip, then it clears for the next trick; the feed, the race log and the aria-live sentences
  *    follow the same steps (speed setting kept in this browser; instant when the reader
  *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
  *    the racetrack and the middle keep showing the table as it was before the move until
@@ -32,6 +32,8 @@
   var RESULT_MS = 260;      // each consequence that follows it
   var WINNER_MS = 1100;     // the finished trick, winner marked, before the next card lands
   var HOLD_MS = 1600;       // the finished trick when no card follows it
+  var FLY_DELAY = 0.3;      // of WINNER_MS: the winner marked before its cards travel to it
+  var FLY_SHARE = 0.6;      // of WINNER_MS: the travel itself, over before the next card
   var THINK_MS = 300;       // a reply slower than this shows "Bots are thinking…"
   // "normal" keeps a turn's median wait near one second (a whole race's waits are measured
   // by tests/web/test_reveal_wait.py); a tap or Escape ends any reveal at once.
@@ -443,6 +445,7 @@
       if (winner) { winner.classList.add("is-best"); }
       var result = plan.done.querySelector(".trick-done-result");
       if (result) { result.textContent = step.item.dataset.say; }
+      if (winner && !plan.skipping) { flyToWinner(plan, winner, table); }
     }
     if (plan.trick && step.at) { plan.trick.dataset.shownAt = String(step.at); }
     // The held header's status line tells the step as it lands.
@@ -452,6 +455,39 @@
     say(step.item.dataset.say);
     cueStep(step.item);
     showMoment(table, step.at);
+  }
+
+  /* The finished trick's cards travel to its winner's seat chip once the winner is marked,
+     within the pause the reveal already makes before the next card (no wait is added);
+     none under reduced motion, nor at the race's end, where the last trick stays. The
+     trick carries data-flight ("flying", then "landed") while it runs. */
+  var flightTimer = null;
+
+  function flyToWinner(plan, winner, table) {
+    var chip = winner.querySelector(".seat-chip");
+    if (reduceMotion.matches || !chip || table.classList.contains("is-over")) { return; }
+    var to = chip.getBoundingClientRect();
+    var pause = WINNER_MS * SPEEDS[revealSpeed()];
+    plan.done.style.setProperty("--fly-delay", Math.round(pause * FLY_DELAY) + "ms");
+    plan.done.style.setProperty("--fly-ms", Math.round(pause * FLY_SHARE) + "ms");
+    plan.done.querySelectorAll(".slot-card > *").forEach(function (card) {
+      var from = card.getBoundingClientRect();
+      var dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      var dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      card.style.setProperty("--fly-x", Math.round(dx) + "px");
+      card.style.setProperty("--fly-y", Math.round(dy) + "px");
+    });
+    plan.done.dataset.flight = "flying";
+    clearTimeout(flightTimer);
+    flightTimer = setTimeout(function () { landFlight(plan); }, pause * (FLY_DELAY + FLY_SHARE));
+  }
+
+  /* The flight at its end, at once (a skip lands it too): the cards are with the winner. */
+  function landFlight(plan) {
+    clearTimeout(flightTimer);
+    flightTimer = null;
+    if (!plan.done || plan.done.dataset.flight !== "flying") { return; }
+    plan.done.dataset.flight = "landed";
   }
 
   function endHolding(plan, table) {
@@ -686,8 +722,17 @@
     var plan = revealing;
     if (!plan || !plan.queue) { return false; }
     stopReveal();
+    plan.skipping = true;
     while (plan.queue.length) { showStep(plan, plan.queue.shift(), plan.table); }
     finishReveal(plan, plan.table);
+    if (plan.done && plan.done.dataset.flight) {
+      // The trick's cards have gone to the winner: the trick is done with.
+      landFlight(plan);
+      if (!plan.table.classList.contains("is-over")) {
+        stopReveal();
+        clearDone(plan);
+      }
+    }
     return true;
   }
 
