@@ -8,14 +8,19 @@ tests/web/test_left_race_browser.py.
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 
 from app_kit import bare_session, bearer
 from fastapi.testclient import TestClient
+from game_kit import reshuffle_hidden
 
-from app.http.web.left import ended_early
+from app.http.web.left import ended_context, ended_early
+from app.http.web.table import table_context
+from app.http.web.templating import templates
 from app.races.operations import session_state
-from engine import new_game
+from engine import Game, new_game
 
 LEFT = "You left this race."
 COUNTS = "It counts as a last place in your results."
@@ -93,3 +98,26 @@ def test_a_seat_that_stayed_is_told_who_left() -> None:
     session.left = [0]
     mine = ended_early(session, state)
     assert mine is not None and mine.headline == LEFT
+
+
+def _left_page(game: Game) -> str:
+    session = bare_session(game)
+    session.left = [0]
+    state = session_state(session, seat=0, deliver=False)
+    context: dict[str, Any] = {**table_context(state), **ended_context(session, state)}
+    assert context["ended"].headline == LEFT
+    return templates.env.get_template("game.html").render(context)
+
+
+def test_a_left_race_s_table_depends_only_on_what_the_seat_may_know() -> None:
+    """Twins: the same race left mid-round, the cards the seat cannot see shuffled."""
+    rng = random.Random(7)
+    game = new_game(players=4, seed=11)
+    for _ in range(5):  # a few tricks in, the seat to move
+        game.apply(rng.choice(game.legal_actions()))
+        while game.current_seat != 0:
+            game.apply(rng.choice(game.legal_actions()))
+    assert not game.is_over
+    twin = reshuffle_hidden(game, 0, rng)
+    assert twin.to_dict() != game.to_dict(), "the shuffle moved hidden cards"
+    assert _left_page(twin) == _left_page(game)
