@@ -20,6 +20,7 @@
  *  - a request that cannot reach the server, or that the server cannot answer, says so
  *    (#net-status) until the next one goes through;
  *  - the tab title follows the table ("Your turn");
+ *  - a link to a place inside a folded <details> unfolds it (the review's mistakes);
  *  - on the start page, your last choices fill "Race now" (kept in this browser); a record
  *    per bot level an older version kept in this browser is sent to the server once
  *    (it lives there now, on "Your races") and then forgotten here.
@@ -188,6 +189,16 @@
   function isTyping(target) {
     return target && target.matches && target.matches("input[type=text], input:not([type]), textarea, select");
   }
+
+  /* A link to a place inside a folded <details> (the review's later mistakes) unfolds it
+     before the browser scrolls there, where the browser does not do so itself. */
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    var target = link ? document.getElementById(link.getAttribute("href").slice(1)) : null;
+    for (var fold = target; fold; fold = fold.parentElement) {
+      if (fold.tagName === "DETAILS") { fold.open = true; }
+    }
+  });
 
   /* On the replay, the arrow keys step through the tricks (the links do the work). */
   function stepReplay(event) {
