@@ -8,9 +8,10 @@
  *  - after a move the story since your card plays out on ONE timeline: the finished trick
  *    stays on the table while the bots' cards land on it one by one, its winner is marked,
  *    its cards travel to the winner's chip, then it clears for the next trick; the feed,
- *    the race log and the aria-live sentences follow the same steps (speed setting kept in this browser; instant when the reader
- *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
- *    the racetrack and the middle keep showing the table as it was before the move until
+ *    the race log and the aria-live sentences follow the same steps (speed setting kept
+ *    in this browser; instant when the reader prefers reduced motion and has not chosen
+ *    otherwise); the header, the racer strip, the racetrack and the middle keep showing
+ *    the table as it was before the move until
  *    the reveal is over (the status line tells each step), so nothing on screen runs
  *    ahead of the cards, and the hand waits until the trick it answers is face up (a new
  *    round's hand stays unseen until the round's end is told);
