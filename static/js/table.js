@@ -11,10 +11,10 @@
  *    the race log and the aria-live sentences follow the same steps (speed setting kept
  *    in this browser; instant when the reader prefers reduced motion and has not chosen
  *    otherwise); the header, the racer strip, the racetrack and the middle keep showing
- *    the table as it was before the move until
- *    the reveal is over (the status line tells each step), so nothing on screen runs
- *    ahead of the cards, and the hand waits until the trick it answers is face up (a new
- *    round's hand stays unseen until the round's end is told);
+ *    the table as it was before the move until the reveal is over (the status line tells
+ *    each step), so nothing on screen runs ahead of the cards, and the hand waits until
+ *    the trick it answers is face up (a new round's hand stays unseen until the round's
+ *    end is told);
  *  - the trick, the status and Play are brought back into view after every move, and on a
  *    phone the hand clears the play bar fixed to the bottom of the screen;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
