@@ -7,19 +7,21 @@
  *    ? shows the list;
  *  - after a move the story since your card plays out on ONE timeline: the finished trick
  *    stays on the table while the bots' cards land on it one by one, its winner is marked,
- *    then it clears for the next trick; the feed, the race log and the aria-live sentences
- *    follow the same steps (speed setting kept in this browser; instant when the reader
- *    prefers reduced motion and has not chosen otherwise); the header, the racer strip,
- *    the racetrack and the middle keep showing the table as it was before the move until
- *    the reveal is over (the status line tells each step), so nothing on screen runs
- *    ahead of the cards, and the hand waits until the trick it answers is face up (a new
- *    round's hand stays unseen until the round's end is told);
+ *    its cards travel to the winner's chip, then it clears for the next trick; the feed,
+ *    the race log and the aria-live sentences follow the same steps (speed setting kept
+ *    in this browser; instant when the reader prefers reduced motion and has not chosen
+ *    otherwise); the header, the racer strip, the racetrack and the middle keep showing
+ *    the table as it was before the move until the reveal is over (the status line tells
+ *    each step), so nothing on screen runs ahead of the cards, and the hand waits until
+ *    the trick it answers is face up (a new round's hand stays unseen until the round's
+ *    end is told);
  *  - the trick, the status and Play are brought back into view after every move, and on a
  *    phone the hand clears the play bar fixed to the bottom of the screen;
  *  - "Bots are thinking…" appears when a reply takes more than a moment;
  *  - a request that cannot reach the server, or that the server cannot answer, says so
  *    (#net-status) until the next one goes through;
  *  - the tab title follows the table ("Your turn");
+ *  - a link to a place inside a folded <details> unfolds it (the review's mistakes);
  *  - on the start page, your last choices fill "Race now" (kept in this browser); a record
  *    per bot level an older version kept in this browser is sent to the server once
  *    (it lives there now, on "Your races") and then forgotten here.
@@ -32,6 +34,8 @@
   var RESULT_MS = 260;      // each consequence that follows it
   var WINNER_MS = 1100;     // the finished trick, winner marked, before the next card lands
   var HOLD_MS = 1600;       // the finished trick when no card follows it
+  var FLY_DELAY = 0.3;      // of WINNER_MS: the winner marked before its cards travel to it
+  var FLY_SHARE = 0.6;      // of WINNER_MS: the travel itself, over before the next card
   var THINK_MS = 300;       // a reply slower than this shows "Bots are thinking…"
   // "normal" keeps a turn's median wait near one second (a whole race's waits are measured
   // by tests/web/test_reveal_wait.py); a tap or Escape ends any reveal at once.
@@ -186,6 +190,16 @@
   function isTyping(target) {
     return target && target.matches && target.matches("input[type=text], input:not([type]), textarea, select");
   }
+
+  /* A link to a place inside a folded <details> (the review's later mistakes) unfolds it
+     before the browser scrolls there, where the browser does not do so itself. */
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    var target = link ? document.getElementById(link.getAttribute("href").slice(1)) : null;
+    for (var fold = target; fold; fold = fold.parentElement) {
+      if (fold.tagName === "DETAILS") { fold.open = true; }
+    }
+  });
 
   /* On the replay, the arrow keys step through the tricks (the links do the work). */
   function stepReplay(event) {
@@ -443,6 +457,7 @@
       if (winner) { winner.classList.add("is-best"); }
       var result = plan.done.querySelector(".trick-done-result");
       if (result) { result.textContent = step.item.dataset.say; }
+      if (winner && !plan.skipping) { flyToWinner(plan, winner, table); }
     }
     if (plan.trick && step.at) { plan.trick.dataset.shownAt = String(step.at); }
     // The held header's status line tells the step as it lands.
@@ -452,6 +467,39 @@
     say(step.item.dataset.say);
     cueStep(step.item);
     showMoment(table, step.at);
+  }
+
+  /* The finished trick's cards travel to its winner's seat chip once the winner is marked,
+     within the pause the reveal already makes before the next card (no wait is added);
+     none under reduced motion, nor at the race's end, where the last trick stays. The
+     trick carries data-flight ("flying", then "landed") while it runs. */
+  var flightTimer = null;
+
+  function flyToWinner(plan, winner, table) {
+    var chip = winner.querySelector(".seat-chip");
+    if (reduceMotion.matches || !chip || table.classList.contains("is-over")) { return; }
+    var to = chip.getBoundingClientRect();
+    var pause = WINNER_MS * SPEEDS[revealSpeed()];
+    plan.done.style.setProperty("--fly-delay", Math.round(pause * FLY_DELAY) + "ms");
+    plan.done.style.setProperty("--fly-ms", Math.round(pause * FLY_SHARE) + "ms");
+    plan.done.querySelectorAll(".slot-card > *").forEach(function (card) {
+      var from = card.getBoundingClientRect();
+      var dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      var dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      card.style.setProperty("--fly-x", Math.round(dx) + "px");
+      card.style.setProperty("--fly-y", Math.round(dy) + "px");
+    });
+    plan.done.dataset.flight = "flying";
+    clearTimeout(flightTimer);
+    flightTimer = setTimeout(function () { landFlight(plan); }, pause * (FLY_DELAY + FLY_SHARE));
+  }
+
+  /* The flight at its end, at once (a skip lands it too): the cards are with the winner. */
+  function landFlight(plan) {
+    clearTimeout(flightTimer);
+    flightTimer = null;
+    if (!plan.done || plan.done.dataset.flight !== "flying") { return; }
+    plan.done.dataset.flight = "landed";
   }
 
   function endHolding(plan, table) {
@@ -686,8 +734,17 @@
     var plan = revealing;
     if (!plan || !plan.queue) { return false; }
     stopReveal();
+    plan.skipping = true;
     while (plan.queue.length) { showStep(plan, plan.queue.shift(), plan.table); }
     finishReveal(plan, plan.table);
+    if (plan.done && plan.done.dataset.flight) {
+      // The trick's cards have gone to the winner: the trick is done with.
+      landFlight(plan);
+      if (!plan.table.classList.contains("is-over")) {
+        stopReveal();
+        clearDone(plan);
+      }
+    }
     return true;
   }
 

@@ -1,12 +1,14 @@
 """The review in real Chromium on a real server, read as touch phones (360x740, 390x844,
 414x896) and at 1280x800: the mistakes first and within the first screen, the whole review
-at most three screens tall with the good moves folded, the graph, "try again" on the
-mistakes only and big enough for a thumb, the jumps to each mistake, the replayed trick on
-screen after a step, axe clean in light and dark. Screenshots go to tests/artifacts/review/.
+at most three screens tall with the good moves and the later mistakes folded, whatever
+their number, the graph, "try again" on the mistakes only and big enough for a thumb, the
+jumps to each mistake, the replayed trick on screen after a step, axe clean in light and
+dark. Screenshots go to tests/artifacts/review/.
 
-The race is played through the API, mostly by the normal bot's policy with a few random
-moves (as a person plays: most moves fine, a few mistakes), so the test spends its time on
-the pages; the browser then carries that seat's cookie, as the browser that played it.
+Each race is played through the API, mostly by the normal bot's policy with a few random
+moves (as a person plays: most moves fine, a few mistakes), or with random moves half the
+time (a mistake every other move), so the test spends its time on the pages; the browser
+then carries that seat's cookie, as the browser that played it.
 """
 
 from __future__ import annotations
@@ -53,12 +55,14 @@ def review_server(
     return url
 
 
-def finished_race(base: str, seed: int, slips: float = 0.1) -> tuple[str, str]:
-    """A 4-player race against normal bots, played out through the API: the normal bot's
-    move, or a random legal one ``slips`` of the time."""
+def finished_race(
+    base: str, seed: int, slips: float = 0.1, players: int = 4, bots: str = "normal"
+) -> tuple[str, str]:
+    """A race of ``players`` against ``bots``, played out through the API: the normal
+    bot's move, or a random legal one ``slips`` of the time."""
     bot = make_bot("normal", seed)
     with httpx.Client(base_url=base, timeout=30) as http:
-        created = http.post("/api/games", json={"players": 4, "bots": "normal", "seed": seed})
+        created = http.post("/api/games", json={"players": players, "bots": bots, "seed": seed})
         assert created.status_code == 201, created.text
         game_id, token = created.json()["game_id"], created.json()["token"]
         state = created.json()["state"]
@@ -78,9 +82,10 @@ def finished_race(base: str, seed: int, slips: float = 0.1) -> tuple[str, str]:
     return game_id, token
 
 
-def reviewed_race(base: str, seed: int) -> tuple[str, str, list[dict[str, Any]]]:
-    """A finished race whose review is done; its id, token and reviewed decisions."""
-    game_id, token = finished_race(base, seed)
+def reviewed_race(base: str, seed: int, **play: Any) -> tuple[str, str, list[dict[str, Any]]]:
+    """A finished race (:func:`finished_race` with ``play``) whose review is done; its id,
+    token and reviewed decisions."""
+    game_id, token = finished_race(base, seed, **play)
     auth = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=base, timeout=30) as http:
         assert http.post(f"/api/games/{game_id}/review", headers=auth).status_code == 202
@@ -109,10 +114,26 @@ def open_context(
     return context
 
 
+RACES: dict[str, dict[str, Any]] = {
+    "few": {"seed": 42},
+    "many": {"seed": 2, "players": 3, "bots": "easy", "slips": 0.5},
+}
+"""A race with a few mistakes among good moves, and one with a mistake every other move
+(random moves half the time against easy bots, close enough that they cost)."""
+
+
 @pytest.fixture
 def race(review_server: str) -> Iterator[tuple[str, str, str, list[dict[str, Any]]]]:
-    game_id, token, decisions = reviewed_race(review_server, seed=42)
+    game_id, token, decisions = reviewed_race(review_server, **RACES["few"])
     yield review_server, game_id, token, decisions
+
+
+@pytest.fixture(params=sorted(RACES))
+def any_race(
+    request: pytest.FixtureRequest, review_server: str
+) -> Iterator[tuple[str, str, str, str, list[dict[str, Any]]]]:
+    game_id, token, decisions = reviewed_race(review_server, **RACES[request.param])
+    yield request.param, review_server, game_id, token, decisions
 
 
 _ON_SCREEN = """(selector) => {
@@ -130,10 +151,16 @@ def top_of(page: Page, selector: str) -> float:
     return float(page.evaluate(f"document.querySelector({selector!r}).getBoundingClientRect().top"))
 
 
-def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str, Any]) -> None:
-    base, game_id, token, decisions = race
+def test_the_review_reads_on_a_phone(
+    browser: Browser, any_race: tuple[str, str, str, str, Any]
+) -> None:
+    kind, base, game_id, token, decisions = any_race
     mistakes = [d for d in decisions if d["verdict"] in MISTAKES]
-    assert mistakes and len(mistakes) < len(decisions) // 2, "a few mistakes among good moves"
+    if kind == "few":
+        assert mistakes and len(mistakes) < len(decisions) // 2, "a few mistakes among good moves"
+    else:
+        assert len(mistakes) >= 10, f"{len(mistakes)} mistakes: too few to need folding"
+    shot = "review" if kind == "few" else f"review-{kind}"
     for size, (_width, height) in SIZES.items():
         phone = size in PHONES
         scheme = "dark" if size == "414x896" else "light"  # a dark phone as well
@@ -143,11 +170,21 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
         try:
             page.goto(f"{base}/games/{game_id}/review")
             page.wait_for_selector("#review-summary")
-            page.screenshot(path=str(SHOTS / f"review-{size}-{scheme}-first-screen.png"))
-            first = top_of(page, ".review-mistake")
-            assert 0 <= first < height, f"{size}: the first mistake starts at {first}"
+            page.screenshot(path=str(SHOTS / f"{shot}-{size}-{scheme}-first-screen.png"))
+            assert page.evaluate(_WHOLLY_ON_SCREEN, ".review-mistake .review-head"), (
+                f"{size}: the first mistake's heading is not on the first screen"
+            )
+            assert page.eval_on_selector_all("details", "ds => ds.every(d => !d.open)")
             tall = page.evaluate("document.documentElement.scrollHeight")
             assert tall <= SCREENS * height, f"{size}: the review is {tall} px tall"
+            # The later mistakes are folded: the first is the only one shown.
+            shown = page.locator("#review .review-mistake:visible")
+            assert shown.count() == 1, f"{size}: {shown.count()} mistakes shown unfolded"
+            if kind == "many" and size == "360x740":  # the fold is what keeps it short
+                page.click("#review-more > summary")
+                unfolded = page.evaluate("document.documentElement.scrollHeight")
+                assert unfolded > SCREENS * height, f"unfolded, the review is {unfolded} px"
+                page.click("#review-more > summary")
 
             # The graph: a point per decision, the mistakes among them; described in words.
             moves = page.eval_on_selector_all(
@@ -162,24 +199,24 @@ def test_the_review_reads_on_a_phone(browser: Browser, race: tuple[str, str, str
             assert cells == [f"{round(100 * d['played_value'])}%" for d in decisions]
             page.click(".review-graph-values > summary")
 
-            # "Try again" on the mistakes only, each the control at its centre, thumb-sized.
+            # The jump list: each link brings its mistake on screen, unfolded, with "try
+            # again" (on the mistakes only) the control at its centre, thumb-sized.
             retries = page.locator("#review .review-retry button")
             assert retries.count() == len(mistakes)
-            for d in mistakes:
-                found = tap_target(page, f"#decision-{d['move']} .review-retry button")
-                assert isinstance(found, list), f"{size}: try again is {found}"
-                if phone:
-                    assert found[1] >= 44, f"{size}: try again is {found[1]} px tall"
-
-            # The jump list: each link brings its mistake on screen.
             for d in mistakes:
                 page.evaluate("window.scrollTo(0, 0)")
                 press(page, f'.review-jump[href="#decision-{d["move"]}"]', phone)
                 page.wait_for_function(_ON_SCREEN, arg=f"#decision-{d['move']}")
+                found = tap_target(page, f"#decision-{d['move']} .review-retry button")
+                assert isinstance(found, list), f"{size}: try again is {found}"
+                if phone:
+                    assert found[1] >= 44, f"{size}: try again is {found[1]} px tall"
+            if len(mistakes) > 1:
+                page.screenshot(path=str(SHOTS / f"{shot}-{size}-last-mistake.png"))
 
             page.evaluate("window.scrollTo(0, 0)")
             no_sideways_scroll(page, f"review {size}")
-            axe_clean(page, f"review {size}", SHOTS, f"review-{size}")
+            axe_clean(page, f"review {size}", SHOTS, f"{shot}-{size}")
             page.click("#review-all > summary")  # every decision unfolded, still clean
             axe_clean(page, f"review unfolded {size}")
             assert problems == []

@@ -1,5 +1,5 @@
 """``POST /games/{id}/leave``: the "Leave" form beside each race a refused start lists
-(a plain form, then the start page)."""
+(a plain form, then the race's table, which says it was left)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ async def leave(
     game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> Response:
     """Leave this browser's seat of a race against bots (see :meth:`Race.leave`); 303 to
-    the start page."""
+    the race's table, which now says the race is over (:mod:`app.http.web.left`)."""
     token = request.cookies.get(cookie_name(game_id))
     try:
         async with races.open(game_id, token, write=True) as race:
             race.leave()
     except RaceError as exc:
         return missing_page(request, exc, settings)
-    return RedirectResponse("/", status_code=303)
+    return RedirectResponse(f"/games/{game_id}", status_code=303)

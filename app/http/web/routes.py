@@ -48,6 +48,7 @@ from app.http.web.forms import (
     submitted_for,
 )
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
+from app.http.web.left import ended_context
 from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.replay import replay_context
@@ -150,9 +151,9 @@ def render_table(
 def extras_context(
     session: GameSession, seat: int | None, state: SessionState, page: PageState | None
 ) -> dict[str, Any]:
-    """The hint shown to ``seat`` this turn, its count of hints taken, and once the race
-    is over its seed and settings (for "race this deal again", with friends when friends
-    raced)."""
+    """The hint shown to ``seat`` this turn, its count of hints taken, once the race is
+    over its seed and settings (for "race this deal again", with friends when friends
+    raced), and whether people left it (:func:`ended_context`)."""
     shown = None if page is None else page.hint_for(state["turn"])
     return {
         "suggestion": shown["reason"] if shown else None,
@@ -162,6 +163,7 @@ def extras_context(
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
         **quick_lobby_context(session, state),
+        **ended_context(session, state),
     }
 
 
