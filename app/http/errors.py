@@ -22,10 +22,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.http.refusals import refusal_sentence
+from app.http.race_words import race_sentence
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
-from app.races.errors import IllegalMove, RaceError
+from app.races.errors import RaceError
 from app.races.previews import with_previews
 from app.results.errors import ResultsUnavailable
 from app.storage.interface import StoreUnavailable
@@ -276,7 +276,7 @@ def race_answer(error: RaceError, api: bool = True) -> AppError:
     and, where waiting helps, ``Retry-After``; the races it names linked for the API, or
     for the site when not ``api``."""
     retry = _RETRY_AFTER.get(error.code)
-    message = refusal_sentence(error.refusal) if isinstance(error, IllegalMove) else error.message
+    message = race_sentence(error)
     answer = AppError(message, headers={"Retry-After": retry} if retry else None)
     answer.status_code = RACE_STATUS.get(error.code, 422)
     answer.code = error.code

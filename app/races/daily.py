@@ -247,7 +247,7 @@ async def start_daily(
             bot_key=daily_bot_key(config.seed, key),
         )
     except LobbyError as exc:
-        raise LobbyRefused(exc.code, exc.message) from exc
+        raise LobbyRefused(exc.code, **exc.params) from exc
     if counted:
         at = datetime.fromtimestamp(now, UTC)
         counted = await daily.claim(day, player, session.id, at, where)

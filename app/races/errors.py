@@ -1,8 +1,10 @@
-"""Why a race operation was refused: plain exceptions with a stable ``code`` and a sentence.
+"""Why a race operation was refused: plain exceptions with a stable ``code`` and the values
+its sentence names (``params``).
 
-The races know nothing of HTTP. :mod:`app.http.errors` maps each ``code`` to a status and
-renders the sentence as JSON for the API or as a page for browsers. Sentences never name a
-token, a hidden card or anything else the person did not already send or see.
+The races know nothing of HTTP and speak no language. :mod:`app.http.errors` maps each
+``code`` to a status, and :mod:`app.http.race_words` words it from the message catalog, as
+JSON for the API or as a page for browsers. Parameters never name a token, a hidden card
+or anything else the person did not already send or see.
 """
 
 from __future__ import annotations
@@ -15,47 +17,45 @@ from engine import Refusal
 
 
 class RaceError(Exception):
-    """Base of every refusal: a stable machine ``code`` and a human ``message``."""
+    """Base of every refusal: a stable machine ``code`` and its sentence's ``params``."""
 
     code: str = "race_error"
-    message: str = "That cannot be done with this race."
 
-    def __init__(self, message: str | None = None) -> None:
-        """Use the class's sentence unless a more precise one is given."""
-        self.message = message or type(self).message
-        super().__init__(self.message)
+    def __init__(self, **params: Any) -> None:
+        """Keep the values the refusal's sentence names (``str()`` is the code, for logs)."""
+        self.params = params
+        super().__init__(self.code)
 
     def body(self) -> dict[str, Any]:
-        """The refusal as JSON-ready data."""
-        return {"code": self.code, "message": self.message}
+        """The refusal as JSON-ready data, less its sentence (the web layer's to add)."""
+        return {"code": self.code}
 
 
 class GameNotFound(RaceError):
     """Unknown race id or wrong token: deliberately indistinguishable."""
 
     code = "not_found"
-    message = "No race was found for this id and these credentials."
 
 
 class GameExpired(RaceError):
     """The race existed but expired or was evicted."""
 
     code = "expired"
-    message = "This race has expired. Start a new one."
 
 
 class GameLost(GameExpired):
     """The race was lost because the server was stopped without saving it."""
 
-    message = "The server restarted and this race could not be kept. Sorry! Start a new one."
+    def __init__(self) -> None:
+        """An expiry whose cause was a restart."""
+        super().__init__(cause="restart")
 
 
 class IllegalMove(RaceError):
     """An action that the rules do not allow now, or that is not an action at all;
-    ``refusal`` is the engine's reason (the web layer words it from its catalog)."""
+    ``refusal`` is the engine's reason."""
 
     code = "illegal_action"
-    message = "That move is not allowed right now."
 
     def __init__(self, refusal: Refusal) -> None:
         """Carry the engine's ``refusal``."""
@@ -72,21 +72,16 @@ class StaleTurn(RaceError):
     """The action's ``turn`` is not the current one: a double submit or an old page."""
 
     code = "stale_turn"
-    message = "That move was for an earlier turn; here is the race as it stands now."
 
-    def __init__(self, state: Mapping[str, Any], message: str | None = None) -> None:
+    def __init__(self, state: Mapping[str, Any], **params: Any) -> None:
         """Carry the seat's current state so the client can resync at once."""
-        super().__init__(message)
+        super().__init__(**params)
         self.state = state
 
     @classmethod
     def ahead(cls, state: Mapping[str, Any], turn: int, now: int) -> StaleTurn:
         """A move for ``turn``, which the race (at turn ``now``) has not reached."""
-        return cls(
-            state,
-            f"That move is for turn {turn}, which has not come yet: the race is at turn "
-            f"{now}. Here is the race as it stands now.",
-        )
+        return cls(state, turn=turn, now=now)
 
     def body(self) -> dict[str, Any]:
         """The refusal with the current state."""
@@ -97,32 +92,29 @@ class NotYourTurn(StaleTurn):
     """A seat tried to move while another seat is to move (with the current state)."""
 
     code = "not_your_turn"
-    message = "It is not your turn; here is the race as it stands now."
 
 
 class RaceNotStarted(RaceError):
     """A move in the lobby, before the race started."""
 
     code = "not_started"
-    message = "The race has not started yet: it starts when everyone joined or on Start."
 
 
 class NotCreator(RaceError):
     """Only the seat that created the race may start it early."""
 
     code = "not_creator"
-    message = "Only the person who created this race can start it."
 
 
 class LobbyRefused(RaceError):
     """A join the lobby refused: ``invite_used``, ``invite_not_found``, ``race_started``,
-    ``invalid_name`` (the lobby's own code and sentence) or ``second_seat``
-    (:class:`SecondSeat`)."""
+    ``invalid_name``, ``invalid_request`` (the lobby's own code and parameters) or
+    ``second_seat`` (:class:`SecondSeat`)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        """Take the lobby's code and sentence."""
-        super().__init__(message)
+    def __init__(self, code: str, **params: Any) -> None:
+        """Take the lobby's code and parameters."""
         self.code = code
+        super().__init__(**params)
 
 
 class SecondSeat(LobbyRefused):
@@ -130,21 +122,16 @@ class SecondSeat(LobbyRefused):
     match request, their own invite): one player, one seat, one hand."""
 
     code = "second_seat"
-    message = (
-        "You already have a seat in this race: one player takes one seat, so nobody sees "
-        "two hands. Go back to your seat, or open another race."
-    )
 
     def __init__(self) -> None:
-        """The refusal's own code and sentence."""
-        super().__init__(self.code, self.message)
+        """The refusal's own code."""
+        super().__init__(self.code)
 
 
 class ServerFull(RaceError):
     """Every race slot is in active use; creation is refused for now."""
 
     code = "server_full"
-    message = "The track is full right now. Try again in a minute."
 
 
 class TooManyGames(RaceError):
@@ -156,18 +143,7 @@ class TooManyGames(RaceError):
 
     def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
         """``cap`` is the number of live races the ``limit`` allows."""
-        if limit == "player":
-            message = (
-                f"You already have {cap} races running, the most one player may hold. Carry "
-                "on with one of them, or wait for one you left to expire, then start again."
-            )
-        else:
-            message = (
-                f"{cap} races are already running from your network (a school, an office or "
-                "a phone network shares one address), the most one address may hold. Try "
-                "again when some of them have finished."
-            )
-        super().__init__(message)
+        super().__init__(limit=limit, cap=cap)
         self.limit = limit
         self.cap = cap
         self.races = races
@@ -182,17 +158,17 @@ class MoveNotKept(RaceError):
     or the store went away): nothing was kept, so the move may be sent again."""
 
     code = "move_not_kept"
-    message = "The server could not keep that move in time. Nothing was played: try again."
 
 
 class TakebackRefused(RaceError):
     """A take-back that cannot be granted: ``takeback_with_people`` (other people race
-    here), ``nothing_to_take_back`` (no card of yours yet) or ``takeback_race_over``."""
+    here), ``nothing_to_take_back`` (no card of yours yet), ``takeback_race_over`` or
+    ``takeback_unavailable`` (the race's recording does not reproduce it)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        """Keep the precise code with its sentence."""
-        super().__init__(message)
+    def __init__(self, code: str) -> None:
+        """Keep the precise code."""
         self.code = code
+        super().__init__()
 
 
 class LeaveRefused(RaceError):
@@ -200,28 +176,24 @@ class LeaveRefused(RaceError):
     anyone leaving it by hand (their turn clock plays for an absent person)."""
 
     code = "leave_with_people"
-    message = "Other people race here: this race goes on until it is finished."
 
 
 class RaceNotOver(RaceError):
     """A review (or a par race) asked for while the race is still on."""
 
     code = "race_not_over"
-    message = "This race is not over yet: a review can only look back at a finished race."
 
 
 class ReviewNotRequested(RaceError):
     """No review of this seat was asked for, or the one asked for was lost with a restart."""
 
     code = "review_not_requested"
-    message = "No review of your race was asked for yet: ask for one with POST first."
 
 
 class ReviewUnavailable(RaceError):
     """The race was kept before its moves were: it cannot be rebuilt move by move."""
 
     code = "review_unavailable"
-    message = "This race was saved before the server kept its moves, so it cannot be reviewed."
 
 
 class TooManyReviews(RaceError):
@@ -230,17 +202,14 @@ class TooManyReviews(RaceError):
     code = "too_many_reviews"
 
     def __init__(self, cap: int) -> None:
-        super().__init__(
-            f"You already have {cap} review{'s' if cap != 1 else ''} in progress; "
-            "wait for one to finish."
-        )
+        """``cap`` is the reviews one client may have in progress."""
+        super().__init__(cap=cap)
 
 
 class NotReviewed(RaceError):
     """ "Try again from here" names a decision the seat's finished review does not hold."""
 
     code = "decision_not_reviewed"
-    message = "That decision is not in your finished review: review the race first."
 
 
 class DailyAttemptRunning(RaceError):
@@ -248,11 +217,6 @@ class DailyAttemptRunning(RaceError):
     deal is dealt before it ends."""
 
     code = "daily_attempt_running"
-    message = (
-        "Your counted race of today's deal is still running: finish it first (go back to it "
-        "from the daily page, or with the token its answer gave you). Practice races of "
-        "today's deal come after it."
-    )
 
     def __init__(self, game_id: str) -> None:
         """``game_id`` is the running counted attempt, to resume."""
@@ -271,9 +235,5 @@ class DailyAddressFull(RaceError):
 
     def __init__(self, cap: int) -> None:
         """``cap`` is the counted daily attempts one address may start a day."""
-        super().__init__(
-            f"{cap} counted races of today's deal were already started from your network "
-            "address today, the most one address may start. A new day's deal comes at "
-            "midnight UTC."
-        )
+        super().__init__(cap=cap)
         self.cap = cap

@@ -30,13 +30,14 @@ NAME_MAX = 20
 
 
 class LobbyError(ValueError):
-    """A lobby request that cannot be honoured; ``code`` is stable, the message a sentence."""
+    """A lobby request that cannot be honoured: a stable ``code`` and the values its
+    sentence names (``params``)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        """Keep the machine code next to the human sentence."""
-        super().__init__(message)
+    def __init__(self, code: str, **params: int) -> None:
+        """Keep the code and its parameters (``str()`` is the code, for logs)."""
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.params = params
 
 
 def digest(secret: str) -> str:
@@ -71,9 +72,7 @@ def clean_name(raw: str | None, seat: int) -> str:
     if not name:
         return default_name(seat)
     if len(name) > NAME_MAX or not name.isprintable():
-        raise LobbyError(
-            "invalid_name", f"A name has 1 to {NAME_MAX} printable characters; pick another."
-        )
+        raise LobbyError("invalid_name", most=NAME_MAX)
     return name
 
 
@@ -160,7 +159,7 @@ class Lobby:
         ([True, True, False, False], False, True)
         """
         if not 1 <= people <= players:
-            raise LobbyError("invalid_request", f"Between 1 and {players} people can race.")
+            raise LobbyError("invalid_request", players=players)
         seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
         for index in range(1, players):
             invited = index < people
@@ -266,18 +265,14 @@ class Lobby:
             if seat.used_code_digest is not None and hmac.compare_digest(
                 presented, seat.used_code_digest
             ):
-                raise LobbyError("invite_used", "This invite was already used to join.")
+                raise LobbyError("invite_used")
             if seat.closed_code_digest is not None and hmac.compare_digest(
                 presented, seat.closed_code_digest
             ):
-                raise LobbyError(
-                    "race_started", "This race has started without this seat; a bot took it."
-                )
+                raise LobbyError("race_started")
             if seat.code is not None and hmac.compare_digest(presented, digest(seat.code)):
                 if self.started:
-                    raise LobbyError(
-                        "race_started", "This race has started without this seat; a bot took it."
-                    )
+                    raise LobbyError("race_started")
                 seat.name = clean_name(name, seat.index)
                 seat.token_digest = token_digest
                 seat.used_code_digest = presented
@@ -285,7 +280,7 @@ class Lobby:
                 self.last_mover = None
                 self.started = not self.open_invites()
                 return seat.index
-        raise LobbyError("invite_not_found", "This invite does not belong to this race.")
+        raise LobbyError("invite_not_found")
 
     def start(self) -> None:
         """Start now: every seat still empty becomes a bot's; its invite stops working (and

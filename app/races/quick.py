@@ -97,7 +97,7 @@ async def _open(
     try:
         session, state = await races.create(config, owner, name, player=player)
     except LobbyError as exc:
-        raise LobbyRefused(exc.code, exc.message) from exc
+        raise LobbyRefused(exc.code, **exc.params) from exc
     return QuickSeat(session, 0, session.token, state)
 
 

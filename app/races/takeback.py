@@ -50,19 +50,11 @@ def can_take_back(session: GameSession, seat: int) -> bool:
 
 def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
     if session.lobby.people() > 1:
-        return TakebackRefused(
-            "takeback_with_people",
-            "Take-backs are only for races against bots: other people race here, and their "
-            "turns cannot be undone for them.",
-        )
+        return TakebackRefused("takeback_with_people")
     if session.status == "over":
-        return TakebackRefused(
-            "takeback_race_over", "The race is over, so nothing can be taken back. Race again!"
-        )
+        return TakebackRefused("takeback_race_over")
     if session.start is None or _last_own_move(session, seat) is None:
-        return TakebackRefused(
-            "nothing_to_take_back", "There is nothing to take back: you have not played a card."
-        )
+        return TakebackRefused("nothing_to_take_back")
     return None
 
 
@@ -132,9 +124,7 @@ def _replay(session: GameSession, cut: int) -> _Replayed:
         kept = None
     if kept is None or game != session.game or events != session.events:
         log.error("a race's recording does not reproduce it; the take-back was refused")
-        raise TakebackRefused(
-            "takeback_unavailable", "This race cannot be taken back (it was not recorded)."
-        )
+        raise TakebackRefused("takeback_unavailable")
     return kept
 
 

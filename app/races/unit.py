@@ -172,7 +172,7 @@ class Race:
         try:
             self.seat = session.lobby.join(code, token_digest(token), name)
         except LobbyError as exc:
-            raise LobbyRefused(exc.code, exc.message) from exc
+            raise LobbyRefused(exc.code, **exc.params) from exc
         session.lobby.seats[self.seat].player = player
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)

@@ -16,6 +16,7 @@ from app.http.addresses import public_base_url
 from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.players import PLAYER_HEADER, api_token, results_of
+from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX, LobbyError, clean_name
 from app.races.unit import Races
@@ -194,7 +195,7 @@ def chosen_name(raw: str | None) -> str | None:
     try:
         name = clean_name(raw, 0)
     except LobbyError as exc:
-        raise InvalidName(exc.message) from exc
+        raise InvalidName(race_sentence(exc)) from exc
     return None if not (raw or "").strip() else name
 
 

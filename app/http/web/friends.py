@@ -33,6 +33,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
+from app.http.race_words import race_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.labels import seat_colour
 from app.http.web.routes import missing_page, render_table, start_and_redirect
@@ -144,7 +145,9 @@ async def join(
     except LobbyRefused as exc:
         keep = code if exc.code == "invalid_name" else None
         status = RACE_STATUS.get(exc.code, 422)
-        return _join_page(request, game_id, keep, error=exc.message, name=name, status_code=status)
+        return _join_page(
+            request, game_id, keep, error=race_sentence(exc), name=name, status_code=status
+        )
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, request, game_id, token, settings)
     await set_player_cookie(response, request, player_token, settings)

@@ -40,6 +40,7 @@ from app.http.deps import (
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
@@ -334,7 +335,7 @@ async def start_lesson(request: Request, settings: SettingsDep, races: RacesDep)
     try:
         session, _ = await races.create(LESSON_CONFIG, client_key(request))
     except (ServerFull, TooManyGames) as exc:
-        context = {"active": "learn", "error": exc.message}
+        context = {"active": "learn", "error": race_sentence(exc)}
         response = templates.TemplateResponse(
             request, "learn.html", context, status_code=RACE_STATUS[exc.code]
         )
@@ -408,7 +409,9 @@ async def _play(
         submitted = parsed.submitted
         if intent != "play":  # Preview (the lesson has no Suggest: the coach advises)
             if parsed.turn != before["turn"]:
-                return _refuse(request, race, page, settings, 409, StaleTurn.message, None)
+                return _refuse(
+                    request, race, page, settings, 409, race_sentence(StaleTurn({})), None
+                )
             sentence = preview_sentence(before, parsed.action, seat_viewer(race))
             if not _is_htmx(request):
                 chosen = asdict(submitted)
@@ -425,7 +428,7 @@ async def _play(
         sentence = refusal_sentence(exc.refusal)
         return _refuse(request, race, page, settings, 400, sentence, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
-        return _refuse(request, race, page, settings, 409, exc.message, None)
+        return _refuse(request, race, page, settings, 409, race_sentence(exc), None)
     said = None if asked is None else lesson.other_choice_note(before, asked, action)
     note = None if said is None else say(said)
     page = page.after_move(parsed.turn, dict(action.to_dict()))

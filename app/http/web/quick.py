@@ -14,6 +14,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player
+from app.http.race_words import race_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.routes import _index
 from app.http.web.seating import to_table
@@ -40,5 +41,5 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
         seat = await quick_race(races, players, client_key(request), player=player.id)
     except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
         status = RACE_STATUS.get(exc.code, 422)
-        return await _index(request, settings, races, error=exc.message, status_code=status)
+        return await _index(request, settings, races, error=race_sentence(exc), status_code=status)
     return await to_table(request, settings, seat.session.id, seat.token, player_token)

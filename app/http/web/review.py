@@ -25,6 +25,7 @@ from app.http.deps import (
     set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.race_words import race_sentence
 from app.http.web import review_graph
 from app.http.web.labels import SUITS, ZERO_FIVE
 from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
@@ -211,7 +212,7 @@ async def review_page(
             except ReviewNotRequested:
                 status = None
             except RaceNotOver as exc:
-                return _render(request, race, None, exc.message, 409)
+                return _render(request, race, None, race_sentence(exc), 409)
             return _render(request, race, status)
     except RaceError as exc:
         return missing_page(request, exc, settings)
@@ -228,7 +229,7 @@ async def ask_review(
             try:
                 status = reviews.request(race.session, race.own_seat, client_key(request))
             except _REFUSED as exc:
-                return _render(request, race, None, exc.message, RACE_STATUS[exc.code])
+                return _render(request, race, None, race_sentence(exc), RACE_STATUS[exc.code])
             if _is_htmx(request):
                 return _render(request, race, status)
     except RaceError as exc:

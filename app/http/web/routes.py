@@ -35,6 +35,7 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.players import browser_player
+from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
 from app.http.web import page_state
 from app.http.web.form_body import form_fields
@@ -285,7 +286,7 @@ def missing_page(
         return _page(
             request,
             "error.html",
-            {"status_code": RACE_STATUS.get(error.code, 422), "message": error.message},
+            {"status_code": RACE_STATUS.get(error.code, 422), "message": race_sentence(error)},
             RACE_STATUS.get(error.code, 422),
         )
     if game_id is not None:
@@ -308,9 +309,9 @@ async def start_and_redirect(
         )
     except ServerFull as exc:  # too_many_games: the error page lists the person's races
         status = RACE_STATUS[exc.code]
-        return await _index(request, settings, races, error=exc.message, status_code=status)
+        return await _index(request, settings, races, error=race_sentence(exc), status_code=status)
     except LobbyError as exc:  # a name that does not fit
-        return await _index(request, settings, races, error=str(exc), status_code=422)
+        return await _index(request, settings, races, error=race_sentence(exc), status_code=422)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     return await to_table(request, settings, session.id, session.token, player_token)
@@ -459,7 +460,7 @@ async def _play_or_preview(
         sentence = refusal_sentence(exc.refusal)
         return _refused(request, race, page, settings, 400, sentence, submitted)
     except (StaleTurn, RaceNotStarted) as exc:
-        return _refused(request, race, page, settings, 409, exc.message)
+        return _refused(request, race, page, settings, 409, race_sentence(exc))
     page = page.after_move(parsed.turn, dict(action.to_dict()))
     if not _is_htmx(request):
         response = _vary(RedirectResponse(f"/games/{race.id}", status_code=303))
@@ -480,7 +481,7 @@ def _preview(
     """The table with the chosen card's score, nothing played (the form's Preview button)."""
     state = _table_state(race)
     if turn != state["turn"]:
-        return _refused(request, race, page, settings, 409, StaleTurn.message)
+        return _refused(request, race, page, settings, 409, race_sentence(StaleTurn({})))
     sentence = preview_sentence(state, action, seat_viewer(race))
     if not _is_htmx(request):
         return _back_to_table(request, race, page, settings, submitted, preview=sentence)

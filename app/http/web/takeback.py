@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
+from app.http.race_words import race_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.routes import (
     _is_htmx,
@@ -49,7 +50,7 @@ async def take_back(
                 try:
                     state = await race.take_back(since=_window(race))
                 except TakebackRefused as exc:
-                    return _refused(request, race, page, settings, 409, exc.message)
+                    return _refused(request, race, page, settings, 409, race_sentence(exc))
             if not _is_htmx(request):
                 response = _vary(RedirectResponse(f"/games/{race.id}", status_code=303))
             else:
