@@ -52,7 +52,6 @@ from app.races.record import (
     unpack_move,
 )
 from app.races.unit import Race, Races
-from app.races.words import counted, ordinal
 from app.storage.interface import ClientFull, StoreFull
 from engine import (
     Action,
@@ -212,20 +211,6 @@ def search_choice(
 # --------------------------------------------------------------------------- reasons
 
 
-def _card(action: Action) -> str:
-    """A move in a few plain words: "Chippy with 2 gas", "a Tune Up of Jelly"."""
-    if action.type is ActionType.TUNE_UP:
-        assert action.suit is not None
-        return f"a Tune Up of {action.suit.value.capitalize()}"
-    gas = f"with {action.gas} gas" if action.gas else "face up"
-    if action.type is ActionType.ZERO_FIVE:
-        return f"the 0/5 card as {action.value} {gas}"
-    assert action.suit is not None
-    name = action.suit.value.capitalize()
-    effect = f" for {action.zero_effect.value}" if action.zero_effect is not None else ""
-    return f"{name}{effect} {gas}"
-
-
 def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
     """The normal heuristic's chance that each of ``actions`` wins the trick, from the
     observation alone (the cards this seat has seen this round)."""
@@ -254,15 +239,6 @@ def _trick_chance(action: Action, chance: float) -> str:
     return "cannot"
 
 
-_ODDS_WORDS = {
-    "passes": "passes on",
-    "wins": "wins",
-    "likely": "likely wins",
-    "may": "may win",
-    "cannot": "cannot win",
-}
-
-
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
     """A decision's reason as codes and numbers, from what the seat could see at the time:
     the trick's number and ``stake`` (``"speed"`` for the round, ``"lap"`` on the sixth),
@@ -286,36 +262,6 @@ def reason_data(observation: Observation, played: Estimate, best: Estimate) -> d
     }
 
 
-def _upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def reason(observation: Observation, played: Estimate, best: Estimate) -> str:
-    """The API's one line on a decision (``reason``), from :func:`reason_data`: what each
-    move does to the trick, the gas it keeps, and the search's chance of winning the race
-    after it. (The review page words :func:`reason_data` itself.)"""
-    return _reason_line(reason_data(observation, played, best), played.action, best.action)
-
-
-def _reason_line(data: dict[str, Any], played: Action, best: Action) -> str:
-    trick = data["trick"]
-    stake = "a lap" if data["stake"] == "lap" else "speed for the rest of the round"
-
-    def line(action: Action, move: dict[str, Any]) -> str:
-        odds = _ODDS_WORDS[move["trick"]]
-        return f"{_card(action)} {odds} trick {trick} and keeps {move['gas']} gas"
-
-    mine = line(played, data["played"])
-    mine_race = _percent(data["played"]["race"])
-    if played == best:
-        return f"{_upper(mine)} ({mine_race} to win the race): the search's choice too."
-    other = line(best, data["best"])
-    return (
-        f"{_upper(other)} ({_percent(data['best']['race'])} to win the race); {mine} "
-        f"({mine_race}). Trick {trick} is worth {stake}."
-    )
-
-
 def _gas_kept(observation: Observation, action: Action) -> int:
     """The seat's gas after ``action``: the card's effect first, then the gas it carries
     (R8, R10, R20, R22)."""
@@ -324,10 +270,6 @@ def _gas_kept(observation: Observation, action: Action) -> int:
         return gas
     after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
     return max(0, after - action.gas)
-
-
-def _percent(value: float) -> str:
-    return f"{round(100 * value)}%"
 
 
 # --------------------------------------------------------------------------- the race
@@ -450,7 +392,6 @@ def _entry(
         "loss": loss,
         "verdict": verdict(loss),
         "forced": forced,
-        "reason": "The only legal move." if forced else _reason_line(data, played, best.action),
         "reason_data": data,
         "candidates": [
             {"action": dict(e.action.to_dict()), "value": round(e.value, SHOWN_DIGITS)}
@@ -567,24 +508,6 @@ def par_levels(session: GameSession) -> list[str]:
     lobby = session.lobby
     level = session.config.bots
     return [PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else level for s in range(len(lobby.seats))]
-
-
-def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
-    """ "You finished 2nd (1 lap, 9 tricks); the hard bot in your seat finished 1st ..."
-
-    >>> bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
-    >>> mine, theirs = par_words(bot, you).split(";")
-    >>> mine, theirs.endswith("1st on this deal (2 laps, 12 tricks).")
-    ('You finished 2nd (1 lap, 1 trick)', True)
-    """
-    return (
-        f"You finished {ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
-        f"in your seat finished {ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
-    )
-
-
-def _laps_and_tricks(result: dict[str, Any]) -> str:
-    return f"{counted(result['laps'], 'lap')}, {counted(result['tricks'], 'trick')}"
 
 
 # --------------------------------------------------------------------------- try again
@@ -833,10 +756,8 @@ __all__ = [
     "estimate",
     "kept_review",
     "par_seat_bot",
-    "par_words",
     "play_par",
     "practice_from",
-    "reason",
     "reason_data",
     "review_moves",
     "review_told",

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
+from app.http.review_words import par_words
 from app.races import review
 from app.races.record import GameSession, unpack_move
 from app.races.review import Budget, Deal, Reviews
@@ -283,4 +284,4 @@ def test_par_is_in_the_record_once_computed(client: TestClient, app: FastAPI) ->
     assert par["winner"] in range(4) and (par["winner"] == 0) == (par["laps"] == 2)
     yours = par["yours"]
     assert (yours["laps"] == 2) == (record["winner"] == 0)
-    assert review.par_words(par, yours).startswith("You finished ")
+    assert par_words(par, yours).startswith("You finished ")

@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
+from app.http.review_words import VERDICT_COUNTED, reason_words, verdict_counts
 from app.http.web.review import MISTAKES, review_context
-from app.http.web.review_words import VERDICT_COUNTED, reason_words, verdict_counts
 from app.http.web.templating import templates
 from app.races.review import Budget, Reviews, summary
 

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 
 from app.http.api.models import ErrorOut, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
+from app.http.review_words import with_reasons
 from app.races import review
 from app.races.errors import NotReviewed
 from app.races.previews import with_previews
@@ -81,7 +82,7 @@ async def ask_review(
     reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
         body = reviews.request(race.session, race.own_seat, client)
-    return JSONResponse(body, status_code=202)
+    return JSONResponse(with_reasons(body), status_code=202)
 
 
 @router.get(
@@ -102,7 +103,7 @@ async def read_review(request: Request, seat: ApiSeatDep, races: RacesDep) -> JS
     reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
         body = reviews.status(race.session, race.own_seat)
-    return JSONResponse(body)
+    return JSONResponse(with_reasons(body))
 
 
 @router.post(

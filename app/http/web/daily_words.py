@@ -3,7 +3,7 @@ stands, and the line they may share (docs/daily.md)."""
 
 from __future__ import annotations
 
-from app.races.words import counted, ordinal
+from app.http.words import counted, ordinal
 from app.results.daily import BoardEntry
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.http.web.labels import SUITS, seat_colour
-from app.races.words import counted
+from app.http.words import counted
 from engine.fairness import COMMITMENT_SCHEME
 from engine.verify import RoundDeal, Verdict
 

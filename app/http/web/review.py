@@ -26,18 +26,19 @@ from app.http.deps import (
 )
 from app.http.errors import RACE_STATUS
 from app.http.race_words import race_sentence
-from app.http.web import review_graph
-from app.http.web.labels import SUITS, ZERO_FIVE
-from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
-from app.http.web.review_words import (
+from app.http.review_words import (
     VERDICT_WORDS,
     chance_words,
     graph_words,
     move_words,
+    par_words,
     place_words,
     reason_words,
     verdict_counts,
 )
+from app.http.web import review_graph
+from app.http.web.labels import SUITS, ZERO_FIVE
+from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
 from app.http.web.routes import missing_page, seat_viewer
 from app.http.web.templating import templates
 from app.races import review
@@ -131,7 +132,7 @@ def decision_view(
 def par_line(session: GameSession, seat: int) -> str | None:
     """The par sentence of ``seat``, once computed."""
     par = session.par.get(str(seat))
-    return None if par is None else review.par_words(par, par["yours"])
+    return None if par is None else par_words(par, par["yours"])
 
 
 def review_context(

@@ -35,8 +35,8 @@ from app.http.web.labels import (
     seat_name,
 )
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
+from app.http.words import ordinal
 from app.paths import STATIC_DIR, TEMPLATES_DIR
-from app.races.words import ordinal
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
 
 

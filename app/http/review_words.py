@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.web.labels import SUITS
-from app.races.words import counted
+from app.http.words import counted, ordinal
 
 VERDICT_WORDS = {
     "good": "Good",
@@ -163,6 +163,32 @@ The 1 mistake is marked.'
     )
 
 
+def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
+    """ "You finished 2nd (1 lap, 9 tricks); the hard bot in your seat finished 1st ..."
+
+    >>> bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
+    >>> mine, theirs = par_words(bot, you).split(";")
+    >>> mine, theirs.endswith("1st on this deal (2 laps, 12 tricks).")
+    ('You finished 2nd (1 lap, 1 trick)', True)
+    """
+    return (
+        f"You finished {ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
+        f"in your seat finished {ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
+    )
+
+
+def _laps_and_tricks(result: dict[str, Any]) -> str:
+    return f"{counted(result['laps'], 'lap')}, {counted(result['tricks'], 'trick')}"
+
+
+def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
+    """The review's answer with each decision's ``reason`` worded (:func:`reason_words`)."""
+    decisions = review.get("decisions")
+    if not decisions:
+        return review
+    return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in decisions]}
+
+
 __all__ = [
     "ONLY_MOVE",
     "VERDICT_COUNTED",
@@ -170,7 +196,9 @@ __all__ = [
     "chance_words",
     "graph_words",
     "move_words",
+    "par_words",
     "place_words",
     "reason_words",
     "verdict_counts",
+    "with_reasons",
 ]
