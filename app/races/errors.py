@@ -265,3 +265,35 @@ class DailyAddressFull(RaceError):
             "midnight UTC."
         )
         self.cap = cap
+
+
+class TalkRefused(RaceError):
+    """A quick message that cannot be sent: ``unknown_message`` (not one of the preset
+    ones), ``talk_without_people`` (nobody but bots to read it) or ``talk_race_over``."""
+
+    UNKNOWN = "That is not one of the quick messages: pick one of the buttons."
+    ALONE = "Quick messages are for races with other people: only bots race with you here."
+    OVER = "The race is over, so the table no longer takes messages. Race again!"
+
+    def __init__(self, code: str, message: str) -> None:
+        """Keep the precise code with its sentence."""
+        super().__init__(message)
+        self.code = code
+
+
+class TalkTooFast(RaceError):
+    """A seat sent quick messages faster than a table allows (one every few seconds, a
+    handful a minute): nothing was sent."""
+
+    code = "talk_too_fast"
+
+    def __init__(self, retry_after: int) -> None:
+        """``retry_after`` is whole seconds until this seat may send again."""
+        super().__init__(
+            f"That was a lot of messages at once: wait {retry_after} s before the next one."
+        )
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        """The refusal with the seconds to wait."""
+        return {**super().body(), "retry_after": self.retry_after}
