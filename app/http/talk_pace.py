@@ -20,8 +20,8 @@ from app.storage.interface import StoreUnavailable
 GAP_SECONDS = 2
 """A seat's messages are at least this far apart."""
 
-PER_MINUTE = 10
-"""The most messages one seat sends in a minute."""
+PER_MINUTE = 15
+"""The most messages one seat sends in a minute (one every 4 s, sustained)."""
 
 
 class TalkPace:
