@@ -22,12 +22,6 @@ KEPT = 12
 """How many of a race's latest messages it keeps (older ones are dropped)."""
 
 
-def talk_open(session: GameSession) -> bool:
-    """Whether the race has people to talk to: more than one person's seat (a race against
-    bots only has nobody to read a message), and it is not over."""
-    return session.lobby.people() > 1 and session.status != "over"
-
-
 def refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
     """Why ``seat`` may not say ``code`` now (None: it may)."""
     if code not in CODES:
@@ -66,4 +60,4 @@ def mark(said: list[dict[str, Any]]) -> int:
     return int(said[-1]["n"]) if said else 0
 
 
-__all__ = ["CODES", "KEPT", "mark", "refusal", "say", "talk_open"]
+__all__ = ["CODES", "KEPT", "mark", "refusal", "say"]

@@ -4,8 +4,9 @@ live table's stream sends when somebody else spoke (:func:`live_render`).
 
 Like the move form: without JavaScript each form is a plain POST answered with ``303`` back
 to the table; htmx gets just the new line to append. A refusal goes through the one
-exception handler (429 with a sentence when the seat speaks too often); to htmx a message
-sent too soon answers 429 with the sentence alone, for the talk's status line.
+exception handler (429 with a sentence when the seat speaks too often); to htmx a refused
+message (too soon, or the race ended meanwhile) answers its status with the sentence
+alone, for the talk's status line.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import escape
 
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
+from app.http.errors import RACE_STATUS
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS
 from app.http.talk_pace import TalkPaceDep
 from app.http.web.form_body import form_fields
 from app.http.web.routes import _is_htmx, _vary
 from app.http.web.talk_view import MUTE_COOKIE, heard, new_lines_fragment
 from app.live.streams import Message
-from app.races.errors import TalkTooFast
+from app.races.errors import RaceError, TalkRefused, TalkTooFast
 from app.races.operations import SessionState, play_signature
 
 router = APIRouter(include_in_schema=False)
@@ -44,10 +46,10 @@ async def say(
     async with races.open(game_id, token, write=True) as race:
         try:
             await race.say(fields.get("code", ""), pace=lambda seat: pace.check(race.id, seat))
-        except TalkTooFast as exc:
+        except (TalkTooFast, TalkRefused) as exc:
             if not _is_htmx(request):
                 raise
-            return _talk_status(exc.message, 429, exc.retry_after)
+            return _talk_status(exc)
         state = race.state(since=lambda session: len(session.events), deliver=False)
     if not _is_htmx(request):
         return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
@@ -56,12 +58,13 @@ async def say(
     return _vary(HTMLResponse(fragment + status))
 
 
-def _talk_status(sentence: str, status_code: int, retry_after: int) -> Response:
-    """The talk's status line saying ``sentence`` (htmx puts it in ``#talk-status``)."""
-    response = HTMLResponse(str(escape(sentence)), status_code=status_code)
-    response.headers.update(
-        {"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML", "Retry-After": str(retry_after)}
-    )
+def _talk_status(refusal: RaceError) -> Response:
+    """The refusal's sentence alone, with its status, for the talk's status line (htmx puts
+    it in ``#talk-status``, not among the lines)."""
+    response = HTMLResponse(str(escape(refusal.message)), status_code=RACE_STATUS[refusal.code])
+    response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
+    if isinstance(refusal, TalkTooFast):
+        response.headers["Retry-After"] = str(refusal.retry_after)
     return _vary(response)
 
 
