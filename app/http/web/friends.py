@@ -208,7 +208,8 @@ async def watch(
 async def watch_events(
     game_id: GameIdPath, request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
 ) -> Response:
-    """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
+    """The public table's live stream: ``changed`` on every change of play, ``said`` for
+    each quick message (none in a browser that muted them), ``over`` at the end."""
     async with races.open(game_id, None, spectator=True):  # 404 now, not inside the stream
         pass
     render = live_render(None, is_muted(request), lambda _state: True)
