@@ -148,7 +148,11 @@ async def _race(
             await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
             for _ in range(2)
         ]
-        opened = await _open_race(clients[0], stats)
+        try:
+            opened = await _open_race(clients[0], stats)
+        except Exception as exc:  # a dropped connection is an error to count, not a crash
+            stats.error(f"create {type(exc).__name__}")
+            return
         if opened is None:
             return
         game_id, tokens = opened
