@@ -2,7 +2,8 @@
 real Redis): a message reaches the other seats' and a watcher's event streams within a
 second, a seat that speaks too often is refused with 429 and a sentence (JSON for the
 API, a page for the form) and nothing is sent, a muted browser's page and stream leave
-the others' messages out, and a race against bots only refuses them (409)."""
+the others' messages out, a race against bots only refuses them (409), and two servers
+on one Redis share both the messages and each seat's pace."""
 
 from __future__ import annotations
 
@@ -208,3 +209,30 @@ def test_a_race_against_bots_only_takes_no_messages(
     assert "Table talk" not in page.text and "/say" not in page.text
     unknown = _say(http, game_id, token, "hi there")
     assert unknown.status_code == 422  # no free text: only the preset codes
+
+
+def test_two_servers_on_one_redis_share_the_talk_and_its_pace(
+    fresh_redis: RedisServer,
+    launch_server: Any,
+    server_command: Any,
+    open_http: Callable[[str], httpx.Client],
+) -> None:
+    env = {"ZZV_REDIS_URL": fresh_redis.url, "ZZV_ACCESS_LOG": "false"}
+    urls = []
+    for _ in range(2):
+        port = find_free_port()
+        urls.append(launch_server(server_command(port), port=port, env=env).url)
+    first, second = open_http(urls[0]), open_http(urls[1])
+    game_id, tokens = _race_of_three(first)
+    reader = SseReader(f"{urls[1]}/api/games/{game_id}/events", bearer(tokens[1]))
+    try:
+        reader.next_state(lambda _s: True, 5)
+        sent_at = time.monotonic()
+        assert _say(first, game_id, tokens[0], "hello").status_code == 200
+        at, _state = reader.next_state(lambda s: [m["code"] for m in s["said"]] == ["hello"], 5)
+        assert at - sent_at < STREAM_BOUND_SECONDS
+    finally:
+        reader.close()
+    # The seat's pace is counted in Redis: the other server refuses the next one too.
+    again = _say(second, game_id, tokens[0], "oops")
+    assert again.status_code == 429 and again.json()["code"] == "talk_too_fast"
