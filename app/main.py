@@ -27,6 +27,7 @@ from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
 from app.http.api import takeback as api_takeback
+from app.http.api import talk as api_talk
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
 from app.http.compression import GzipAnswers
@@ -45,6 +46,7 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
+from app.http.talk_pace import TalkPace
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -54,6 +56,7 @@ from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.http.web import takeback as web_takeback
+from app.http.web import talk as web_talk
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.idle import end_idle_races
@@ -70,6 +73,8 @@ log = logging.getLogger("zzv.app")
 
 FEATURE_ROUTERS = (
     api_takeback.router,
+    api_talk.router,
+    web_talk.router,
     api_quick.router,
     api_daily.router,
     web_quick.router,
@@ -81,7 +86,7 @@ FEATURE_ROUTERS = (
     web_leave.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker, leaving a race)."""
+the deal checker, the language picker, leaving a race, quick messages)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
@@ -290,6 +295,7 @@ def create_app(
     app.state.results = results
     app.state.races = Races(store, settings, app.state.runner, publish=publish, results=results)
     app.state.limiter = RateLimiter(settings)
+    app.state.talk_pace = TalkPace(app.state.limiter.storage)
     app.state.hub = hub
     app.state.stream_gate = _stream_gate(settings)
     app.state.readiness_checks = {"store": _store_ready, "results": _results_ready}

@@ -43,3 +43,7 @@ EventKindId = Literal[
     "game_won",
 ]
 """Every kind of public event (``engine.EventKind``)."""
+
+TalkCode = Literal["hello", "well_played", "oops", "thinking", "good_race"]
+"""The quick messages a person may send to the table (:mod:`app.races.talk`): preset, so
+there is no free text to moderate."""

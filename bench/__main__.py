@@ -23,7 +23,7 @@
     The same against races with hard bots and with normal bots at once: move latency
     p50/p99 per level, and from the server's debug lines the rollouts of every hard search
     (median, zero-rollout and near-empty searches counted), budgets and queue waits.
-``python -m bench friends [--races 50] [--duration 30] [--think 0.5]``
+``python -m bench friends [--races 50] [--duration 30] [--think 0.5] [--talk 2]``
     Two-person races on live event streams (:mod:`bench.friends`): move-to-other-table
     latency p50/p99 and errors.
 
@@ -557,6 +557,9 @@ def _parser() -> argparse.ArgumentParser:
     friends.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
     friends.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
     friends.add_argument("--url", default=None, help="use a running server instead of one")
+    friends.add_argument(
+        "--talk", type=float, default=None, help="each race says a quick message this often (s)"
+    )
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
     store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
@@ -617,7 +620,7 @@ def main(argv: list[str] | None = None) -> None:
         # Imported here: the friends bench builds on this module's server helpers.
         from bench.friends import bench_friends
 
-        bench_friends(args.races, args.duration, args.think, args.url)
+        bench_friends(args.races, args.duration, args.think, args.url, args.talk)
     elif args.compare:
         bench_compare(args.players, args.duration, args.think, args.bots)
     else:

@@ -7,6 +7,10 @@ a short think. For every move it times how long until the *other* person's strea
 delivers the new state: the move-to-other-table latency a player feels. Prints p50/p99 of
 that latency, the streams held open and every error (non-2xx answers, streams that broke
 or fell silent for 10 s).
+
+With ``--talk SECONDS`` each race also exchanges a quick message every ``SECONDS`` (its two
+people in turn, within their pace), timed until the other person's stream carries it: run
+it with and without to see what table talk costs the moves.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ class FriendStats:
     """What the benchmark collected."""
 
     latency_ms: list[float] = field(default_factory=list)
+    talk_ms: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     open_streams: int = 0
     peak_streams: int = 0
@@ -49,10 +54,38 @@ class FriendStats:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+@dataclass
+class _Heard:
+    """The quick messages one seat's stream carried: number -> arrival (perf_counter)."""
+
+    at: dict[int, float] = field(default_factory=dict)
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def note(self, state: dict[str, Any], arrived: float) -> None:
+        """Note the messages of ``state`` not heard before."""
+        for message in state.get("said", ()):
+            if message["n"] not in self.at:
+                self.at[message["n"]] = arrived
+                self.news.set()
+
+    async def wait(self, n: int) -> float:
+        """When message ``n`` arrived (waiting for it)."""
+        while n not in self.at:
+            self.news.clear()
+            await asyncio.wait_for(self.news.wait(), STREAM_SILENCE_SECONDS)
+        return self.at[n]
+
+
 async def _follow(
-    client: Any, url: str, token: str, inbox: asyncio.Queue[Any], stats: FriendStats
+    client: Any,
+    url: str,
+    token: str,
+    inbox: asyncio.Queue[Any],
+    stats: FriendStats,
+    heard: _Heard | None = None,
 ) -> None:
-    """Read one seat's event stream, putting ``(arrival, state)`` on ``inbox``."""
+    """Read one seat's event stream, putting ``(arrival, state)`` on ``inbox`` (and noting
+    its quick messages in ``heard``)."""
     headers = {"Authorization": f"Bearer {token}"}
     stats.open_streams += 1
     stats.peak_streams = max(stats.peak_streams, stats.open_streams)
@@ -66,7 +99,10 @@ async def _follow(
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:") and event == "state":
-                    await inbox.put((time.perf_counter(), json.loads(line[5:])))
+                    arrived, state = time.perf_counter(), json.loads(line[5:])
+                    if heard is not None:
+                        heard.note(state, arrived)
+                    await inbox.put((arrived, state))
     except (asyncio.CancelledError, GeneratorExit):
         raise
     except Exception as exc:
@@ -98,8 +134,11 @@ async def _open_race(client: Any, stats: FriendStats) -> tuple[str, list[str]] |
     return body["game_id"], [body["token"], joined.json()["token"]]
 
 
-async def _race(base: str, stats: FriendStats, deadline: float, think: float, seed: int) -> None:
-    """One two-person race, played until it ends or the time is up."""
+async def _race(
+    base: str, stats: FriendStats, deadline: float, think: float, seed: int, talk: float | None
+) -> None:
+    """One two-person race, played until it ends or the time is up (talking every ``talk``
+    seconds, if given)."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 1.0))  # do not all start in one instant
     async with contextlib.AsyncExitStack() as stack:
@@ -109,25 +148,75 @@ async def _race(base: str, stats: FriendStats, deadline: float, think: float, se
             await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
             for _ in range(2)
         ]
-        opened = await _open_race(clients[0], stats)
+        try:
+            opened = await _open_race(clients[0], stats)
+        except Exception as exc:  # a dropped connection is an error to count, not a crash
+            stats.error(f"create {type(exc).__name__}")
+            return
         if opened is None:
             return
         game_id, tokens = opened
         inboxes: list[asyncio.Queue[Any]] = [asyncio.Queue(), asyncio.Queue()]
         url = f"/api/games/{game_id}/events"
+        heard = [_Heard(), _Heard()]
         readers = [
-            asyncio.create_task(_follow(clients[s], url, tokens[s], inboxes[s], stats))
+            asyncio.create_task(_follow(clients[s], url, tokens[s], inboxes[s], stats, heard[s]))
             for s in (0, 1)
         ]
+        talker = None
         try:
             latest = [(await _next(inboxes[s], 0))[1] for s in (0, 1)]
+            if talk is not None:
+                talking = _talk(clients, game_id, tokens, heard, stats, deadline, talk)
+                talker = asyncio.create_task(talking)
             await _play(clients, game_id, tokens, inboxes, latest, stats, deadline, think, rng)
         except TimeoutError:
             stats.error("stream silent")
         finally:
-            for reader in readers:
-                reader.cancel()
+            for task in (*readers, talker):
+                if task is not None:
+                    task.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
+            if talker is not None:
+                await asyncio.gather(talker, return_exceptions=True)
+
+
+_CODES = ("hello", "well_played", "oops", "thinking", "good_race")
+
+
+async def _talk(
+    clients: list[Any],
+    game_id: str,
+    tokens: list[str],
+    heard: list[_Heard],
+    stats: FriendStats,
+    deadline: float,
+    every: float,
+) -> None:
+    """The two people say a message in turn every ``every`` seconds until the race ends or
+    the time is up; each timed until the other's stream carries it."""
+    speaker = 0
+    while time.monotonic() < deadline:
+        await asyncio.sleep(every)
+        sent = time.perf_counter()
+        response = await clients[speaker].post(
+            f"/api/games/{game_id}/say",
+            json={"code": _CODES[speaker % len(_CODES)]},
+            headers={"Authorization": f"Bearer {tokens[speaker]}"},
+        )
+        if response.status_code == 409:  # the race is over: nothing more to say
+            return
+        if response.status_code != 200:
+            stats.error(f"say {response.status_code}")
+            return
+        n = response.json()["said"][-1]["n"]
+        try:
+            arrived = await heard[1 - speaker].wait(n)
+        except TimeoutError:
+            stats.error("message not heard")
+            return
+        stats.talk_ms.append((arrived - sent) * 1000)
+        speaker = 1 - speaker
 
 
 async def _play(
@@ -183,14 +272,20 @@ def _start_server(port: int, races: int) -> subprocess.Popen[bytes]:
     return wait_until_healthy(process, port)
 
 
-async def _run(base: str, races: int, duration: float, think: float) -> FriendStats:
+async def _run(
+    base: str, races: int, duration: float, think: float, talk: float | None
+) -> FriendStats:
     stats = FriendStats()
     deadline = time.monotonic() + duration
-    await asyncio.gather(*(_race(base, stats, deadline, think, seed) for seed in range(races)))
+    await asyncio.gather(
+        *(_race(base, stats, deadline, think, seed, talk) for seed in range(races))
+    )
     return stats
 
 
-def bench_friends(races: int, duration: float, think: float, url: str | None) -> None:
+def bench_friends(
+    races: int, duration: float, think: float, url: str | None, talk: float | None = None
+) -> None:
     """Run the benchmark and print its figures."""
     process = None
     if url is None:
@@ -199,7 +294,7 @@ def bench_friends(races: int, duration: float, think: float, url: str | None) ->
         url = f"http://127.0.0.1:{port}"
     try:
         started = time.monotonic()
-        stats = asyncio.run(_run(url, races, duration, think))
+        stats = asyncio.run(_run(url, races, duration, think, talk))
         elapsed = time.monotonic() - started
     finally:
         if process is not None:
@@ -221,6 +316,12 @@ def bench_friends(races: int, duration: float, think: float, url: str | None) ->
         f"p50 {percentile(lat, 50):.1f}  p90 {percentile(lat, 90):.1f}  "
         f"p99 {percentile(lat, 99):.1f}  max {max(lat, default=float('nan')):.1f}"
     )
+    if talk is not None:
+        said = stats.talk_ms
+        print(
+            f"  messages timed      {len(said)} (one per race every {talk:.1f}s)  ms  "
+            f"p50 {percentile(said, 50):.1f}  p99 {percentile(said, 99):.1f}"
+        )
     total = sum(stats.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))
     print(f"  errors              {total}" + (f"  ({detail})" if detail else ""))

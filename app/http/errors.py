@@ -25,7 +25,7 @@ from starlette.routing import Match
 from app.http.race_words import race_sentence
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
-from app.races.errors import RaceError
+from app.races.errors import RaceError, TalkTooFast
 from app.races.previews import with_previews
 from app.results.errors import ResultsUnavailable
 from app.storage.interface import StoreUnavailable
@@ -252,6 +252,10 @@ RACE_STATUS: dict[str, int] = {
     "decision_not_reviewed": 404,
     "daily_attempt_running": 409,
     "daily_address_full": 429,
+    "unknown_message": 422,
+    "talk_without_people": 409,
+    "talk_race_over": 409,
+    "talk_too_fast": 429,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
 is 422."""
@@ -276,6 +280,8 @@ def race_answer(error: RaceError, api: bool = True) -> AppError:
     and, where waiting helps, ``Retry-After``; the races it names linked for the API, or
     for the site when not ``api``."""
     retry = _RETRY_AFTER.get(error.code)
+    if isinstance(error, TalkTooFast):
+        retry = str(error.retry_after)
     message = race_sentence(error)
     answer = AppError(message, headers={"Retry-After": retry} if retry else None)
     answer.status_code = RACE_STATUS.get(error.code, 422)

@@ -118,6 +118,19 @@ _SENTENCES: dict[str, Callable[[Params], str]] = {
         )
         % dict(p)
     ),
+    "unknown_message": lambda p: _(
+        "That is not one of the quick messages: pick one of the buttons."
+    ),
+    "talk_without_people": lambda p: _(
+        "Quick messages are for races with other people: only bots race with you here."
+    ),
+    "talk_race_over": lambda p: _(
+        "The race is over, so the table no longer takes messages. Race again!"
+    ),
+    "talk_too_fast": lambda p: (
+        _("That was a lot of messages at once: wait %(retry_after)s s before the next one.")
+        % dict(p)
+    ),
 }
 
 

@@ -237,3 +237,29 @@ class DailyAddressFull(RaceError):
         """``cap`` is the counted daily attempts one address may start a day."""
         super().__init__(cap=cap)
         self.cap = cap
+
+
+class TalkRefused(RaceError):
+    """A quick message that cannot be sent: ``unknown_message`` (not one of the preset
+    ones), ``talk_without_people`` (nobody but bots to read it) or ``talk_race_over``."""
+
+    def __init__(self, code: str) -> None:
+        """Keep the precise code."""
+        self.code = code
+        super().__init__()
+
+
+class TalkTooFast(RaceError):
+    """A seat sent quick messages faster than a table allows (one every few seconds, a
+    handful a minute): nothing was sent."""
+
+    code = "talk_too_fast"
+
+    def __init__(self, retry_after: int) -> None:
+        """``retry_after`` is whole seconds until this seat may send again."""
+        super().__init__(retry_after=retry_after)
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        """The refusal with the seconds to wait."""
+        return {**super().body(), "retry_after": self.retry_after}

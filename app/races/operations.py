@@ -27,6 +27,7 @@ from app.bots.runner import (
     bot_seed,
     choose_bot_action,
 )
+from app.races import talk
 from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
@@ -61,6 +62,7 @@ class TableState(TypedDict):
     last_mover: int | None
     watch: bool
     practice: bool
+    said: list[dict[str, Any]]
 
 
 class SessionState(Observation, TableState):
@@ -137,11 +139,19 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
         "last_mover": lobby.last_mover,
         "watch": lobby.paced,
         "practice": session.practice,
+        "said": list(session.said),
     }
 
 
 def state_signature(state: SessionState) -> tuple[Any, ...]:
-    """What makes a state news to a live client (the clock's countdown alone does not)."""
+    """What makes a state news to a live client (the clock's countdown alone does not):
+    :func:`play_signature` and the latest quick message's number."""
+    return (*play_signature(state), talk.mark(state["said"]))
+
+
+def play_signature(state: SessionState) -> tuple[Any, ...]:
+    """What makes a state news to a live client's table: moves, the turn, the phase, who
+    joined, whether a clock runs (quick messages aside)."""
     joined = tuple(s["joined"] for s in state["seats"])
     return (state["event_count"], state["turn"], state["status"], joined, state["clock"] is None)
 
@@ -328,6 +338,7 @@ __all__ = [
     "game_record",
     "needs_lock",
     "play",
+    "play_signature",
     "session_state",
     "settle",
     "table_state",

@@ -208,6 +208,10 @@ class GameSession:
     salt: str | None = field(default=None, repr=False)
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`), shown
     once the race is over; None for a race whose deal commits to nothing (the lesson)."""
+    said: list[dict[str, Any]] = field(default_factory=list)
+    """The latest quick messages, oldest first (:mod:`app.races.talk`): public, no card."""
+    said_count: int = 0
+    """How many quick messages the race has had (numbers them)."""
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
@@ -273,6 +277,8 @@ class GameSession:
             "left": self.left,
             "bot_key": self.bot_key,
             "salt": self.salt,
+            "said": self.said,
+            "said_count": self.said_count,
         }
 
     @classmethod
@@ -303,6 +309,8 @@ class GameSession:
             # A race saved before per-race keys seeded its bots from its engine seed.
             bot_key=int(data.get("bot_key", data["engine_seed"])),
             salt=data.get("salt"),
+            said=list(data.get("said") or []),
+            said_count=int(data.get("said_count", 0)),
         )
 
 

@@ -25,7 +25,7 @@ import anyio.to_thread
 
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import leaving, operations, takeback
+from app.races import leaving, operations, takeback, talk
 from app.races.errors import (
     GameExpired,
     GameLost,
@@ -191,6 +191,26 @@ class Race:
         return operations.session_state(
             self.session, start, seat, now=self.now, notice=self._notice()
         )
+
+    async def say(
+        self, code: str, pace: Callable[[int], Awaitable[None]] | None = None
+    ) -> dict[str, Any]:
+        """This seat says quick message ``code`` to the table (:func:`talk.say`); the
+        message. ``pace(seat)``, once the message is allowed, counts it against the seat's
+        pace (and refuses it when it comes too soon). Raises
+        :class:`~app.races.errors.TalkRefused` (or ``pace``'s refusal), and then changes
+        nothing."""
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("A message needs the race opened with write=True.")
+        refused = talk.refusal(self.session, seat, code)
+        if refused is not None:
+            raise refused
+        if pace is not None:
+            await pace(seat)
+        message = talk.say(self.session, seat, code, self.now)
+        self.changed = True
+        return message
 
     def end_left(self, seats: list[int]) -> None:
         """End this race because the people at ``seats`` left (:func:`leaving.end_left`):

@@ -19,6 +19,7 @@ from app.vocabulary import (
     EventKindId,
     RacerSuitId,
     SuitId,
+    TalkCode,
     ZeroEffectId,
 )
 
@@ -281,6 +282,22 @@ class AutopilotOut(_Out):
     turn: int
 
 
+class SaidOut(_Out):
+    """A quick message said at the table (public: every seat and watcher sees it)."""
+
+    n: int = Field(description="The message's number in the race, from 1.")
+    seat: int = Field(description="Who said it.")
+    code: TalkCode = Field(description="What was said (the words are the client's).")
+    at: float = Field(description="When, in Unix seconds.")
+    after: int = Field(description="Public events before it: where it stands in the log.")
+
+
+class SayIn(_In):
+    """A quick message to the table: one of the preset ones, no free text."""
+
+    code: TalkCode
+
+
 class GameState(_Out):
     """A seat's view: the engine's observation of that seat plus session and table fields."""
 
@@ -303,6 +320,9 @@ class GameState(_Out):
     practice: bool = Field(
         description="A practice race (a take-back was used, or it started from a reviewed "
         "position): never counted in ratings or daily leaderboards."
+    )
+    said: list[SaidOut] = Field(
+        description="The race's latest quick messages, oldest first (a few are kept)."
     )
     events: list[EventOut] = Field(description="Everything that happened since the last response.")
     event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
@@ -445,6 +465,9 @@ class TooManyOut(ErrorOut):
     )
     cap: int | None = None
     races: list[ResumeOut] | None = None
+    retry_after: int | None = Field(
+        None, description="`talk_too_fast`: seconds before this seat may send a message."
+    )
 
 
 class FieldProblem(_Out):

@@ -6,7 +6,8 @@ Owned by the web layer, thin like :mod:`app.http.web.routes` (whose table render
   one's own (a cookie with that seat's token); a used or unknown invite says so (409/404);
 * ``POST /games/{id}/start`` — the creator starts before everyone joined;
 * ``GET /games/{id}/events`` — the seat's live stream (cookie-authenticated): an
-  ``event: changed`` message tells the page to reload its table, nothing more; once the
+  ``event: changed`` message tells the page to reload its table, nothing more (an
+  ``event: said`` one appends what somebody else said: :mod:`app.http.web.talk`); once the
   race is over (or gone) an ``event: over`` message ends it, and the page closes its
   ``EventSource`` (``sse-close``) instead of reconnecting;
 * ``GET /games/{id}/watch`` (+ ``/events``) — the public table, live, with no hand;
@@ -38,10 +39,11 @@ from app.http.web.form_body import form_fields
 from app.http.web.labels import seat_colour
 from app.http.web.routes import missing_page, render_table, start_and_redirect
 from app.http.web.table import table_window
+from app.http.web.talk import live_render
+from app.http.web.talk_view import is_muted
 from app.http.web.templating import templates
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
-from app.races.operations import SessionState
 from app.races.record import GameConfig
 from app.races.unit import Races
 
@@ -50,7 +52,6 @@ router = APIRouter(include_in_schema=False)
 WATCH_PLAYERS = 4
 """Seats of a "Watch the bots race" race."""
 
-_CHANGED: Message = {"event": "changed", "data": "1"}
 _OVER: Message = {"event": "over", "data": "1"}
 
 
@@ -187,9 +188,8 @@ async def seat_events(
     except RaceError as exc:
         return missing_page(request, exc, settings)
 
-    def render(state: SessionState) -> Message | None:
-        return None if state["last_mover"] == seat else _CHANGED
-
+    # Its own moves and messages the page has already drawn.
+    render = live_render(seat, is_muted(request), lambda state: state["last_mover"] != seat)
     stream = follow(races, hub, game_id, token, render)
     return await open_stream(gate, client_key(request), _until_over(stream))
 
@@ -211,10 +211,12 @@ async def watch(
 async def watch_events(
     game_id: GameIdPath, request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
 ) -> Response:
-    """The public table's live stream: ``changed`` on every change, ``over`` at the end."""
+    """The public table's live stream: ``changed`` on every change of play, ``said`` for
+    each quick message (none in a browser that muted them), ``over`` at the end."""
     async with races.open(game_id, None, spectator=True):  # 404 now, not inside the stream
         pass
-    stream = follow(races, hub, game_id, None, lambda _state: _CHANGED)
+    render = live_render(None, is_muted(request), lambda _state: True)
+    stream = follow(races, hub, game_id, None, render)
     return await open_stream(gate, client_key(request), _until_over(stream))
 
 

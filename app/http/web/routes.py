@@ -57,6 +57,7 @@ from app.http.web.results import browser_records, stored_replay
 from app.http.web.seating import LAST_GAME_COOKIE, to_table
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
+from app.http.web.talk_view import is_muted, talk_context
 from app.http.web.templating import templates
 from app.races.errors import (
     GameExpired,
@@ -143,6 +144,7 @@ def render_table(
     session, seat = race.session, race.seat
     context = {**table_context(state, **extra), **live_context(request, session, seat)}
     context.update(extras_context(session, seat, state, page))
+    context.update(talk_context(state, is_muted(request), race.now))
     response = templates.TemplateResponse(
         request, "game.html", context, status_code=status_code, block_name=block
     )

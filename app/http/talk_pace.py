@@ -1,0 +1,62 @@
+"""How often a seat may send a quick message: one every :data:`GAP_SECONDS`, at most
+:data:`PER_MINUTE` a minute, counted per race and seat by the ``limits`` library in the
+rate limiter's storage (this process's memory, or the store's Redis shared by every
+worker)."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Annotated
+
+from fastapi import Depends, Request
+from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.aio.storage import Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from app.races.errors import TalkTooFast
+from app.storage.interface import StoreUnavailable
+
+GAP_SECONDS = 2
+"""A seat's messages are at least this far apart."""
+
+PER_MINUTE = 15
+"""The most messages one seat sends in a minute (one every 4 s, sustained)."""
+
+
+class TalkPace:
+    """The per-seat pace of quick messages (see the module docstring)."""
+
+    def __init__(self, storage: Storage) -> None:
+        """Count in ``storage`` (the app's :class:`app.http.security.RateLimiter`'s)."""
+        self.window = MovingWindowRateLimiter(storage)
+        self.items: tuple[RateLimitItem, ...] = (
+            RateLimitItemPerSecond(1, GAP_SECONDS),
+            RateLimitItemPerMinute(PER_MINUTE),
+        )
+
+    async def check(self, game_id: str, seat: int) -> None:
+        """Count one message of ``seat`` in ``game_id``; :class:`TalkTooFast` (counting
+        nothing) when it comes too soon. :class:`StoreUnavailable` when Redis is away."""
+        key = f"talk:{game_id}:{seat}"
+        try:
+            for item in self.items:  # test every window first, so a refusal counts nowhere
+                if not await self.window.test(item, key):
+                    stats = await self.window.get_window_stats(item, key)
+                    raise TalkTooFast(max(1, math.ceil(stats.reset_time - time.time())))
+            for item in self.items:
+                await self.window.hit(item, key)
+        except TalkTooFast:
+            raise
+        except Exception as exc:  # the Redis client's errors: connection, timeout, ...
+            raise StoreUnavailable() from exc
+
+
+async def get_talk_pace(request: Request) -> TalkPace:
+    """The app's pace of quick messages."""
+    pace: TalkPace = request.app.state.talk_pace
+    return pace
+
+
+TalkPaceDep = Annotated[TalkPace, Depends(get_talk_pace)]
+"""The app's :class:`TalkPace`."""

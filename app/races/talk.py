@@ -1,0 +1,63 @@
+"""Quick messages: a person at a race with other people says one of a few preset things.
+
+A message is a code (:data:`app.vocabulary.TalkCode`) with the seat that sent it: the
+words are the web layer's. It changes nothing in the game and names no card; the race
+keeps the latest :data:`KEPT` (:attr:`GameSession.said`) so a reload and the log show them,
+and every seat and watcher sees the same ones. How often a seat may speak is the web
+layer's to count (per seat, shared by every worker).
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from app.races.errors import TalkRefused
+from app.races.record import GameSession
+from app.vocabulary import TalkCode
+
+CODES: tuple[str, ...] = get_args(TalkCode)
+"""Every message code, in the order the table offers them."""
+
+KEPT = 12
+"""How many of a race's latest messages it keeps (older ones are dropped)."""
+
+
+def refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
+    """Why ``seat`` may not say ``code`` now (None: it may)."""
+    if code not in CODES:
+        return TalkRefused("unknown_message")
+    if session.lobby.people() <= 1:
+        return TalkRefused("talk_without_people")
+    if session.status == "over":
+        return TalkRefused("talk_race_over")
+    if not session.lobby.is_person(seat):
+        return TalkRefused("talk_without_people")
+    return None
+
+
+def say(session: GameSession, seat: int, code: str, now: float) -> dict[str, Any]:
+    """Add ``seat``'s message ``code`` (sent at wall-clock ``now``) to the race and return
+    it: ``{"n", "seat", "code", "at", "after"}``, ``n`` counting the race's messages from 1
+    and ``after`` the number of public events before it (where it stands in the log).
+    Raises :class:`TalkRefused` (and changes nothing) as :func:`refusal` says."""
+    refused = refusal(session, seat, code)
+    if refused is not None:
+        raise refused
+    session.said_count += 1
+    message = {
+        "n": session.said_count,
+        "seat": seat,
+        "code": code,
+        "at": round(now, 3),
+        "after": len(session.events),
+    }
+    session.said = [*session.said[-(KEPT - 1) :], message]
+    return message
+
+
+def mark(said: list[dict[str, Any]]) -> int:
+    """The number of the latest of ``said`` (0 for none): what makes messages news."""
+    return int(said[-1]["n"]) if said else 0
+
+
+__all__ = ["CODES", "KEPT", "mark", "refusal", "say"]
