@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
 from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
@@ -45,6 +46,7 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
+from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -72,16 +74,18 @@ FEATURE_ROUTERS = (
     api_takeback.router,
     api_quick.router,
     api_daily.router,
+    api_cup.router,
     web_quick.router,
     web_takeback.router,
     web_daily.router,
+    web_cup.router,
     web_fair.router,
     language.router,
     api_leave.router,
     web_leave.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker, leaving a race)."""
+the weekly cup, the deal checker, the language picker, leaving a race)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

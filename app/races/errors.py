@@ -264,6 +264,18 @@ class DailyAttemptRunning(RaceError):
         return {**super().body(), "game_id": self.game_id}
 
 
+class CupAttemptRunning(DailyAttemptRunning):
+    """The player's counted attempt at this cup deal still runs: no practice copy of the
+    deal is dealt before it ends."""
+
+    code = "cup_attempt_running"
+    message = (
+        "Your counted race of this cup deal is still running: finish it first (go back to "
+        "it from the cup page, or with the token its answer gave you). Practice races of "
+        "the deal come after it."
+    )
+
+
 class DailyAddressFull(RaceError):
     """The client address has started its day's share of counted daily attempts."""
 
