@@ -166,3 +166,26 @@ def test_the_cup_page_and_its_form(client: TestClient, wall: WallClock) -> None:
     again = client.post("/cup/2")
     assert again.status_code == 409 and "still running" in again.text
     assert client.post("/cup/7").status_code == 404
+
+
+def test_a_deal_finished_after_the_week_closed_counts_as_left_and_checks_out_at_fair(
+    client: TestClient, wall: WallClock
+) -> None:
+    wall.now = WEDNESDAY + 4 * DAY + DAY / 2 - 60  # Sunday 23:59 UTC
+    ada = started(client, 5, name="Ada")
+    bob = started(client, 5, name="Bob")
+    wall.now += 3600 + 60  # Monday 01:00: a new week, the old one can still finish
+    assert cup(client)["last_week"]["seeds"] is None
+    finish(client, ada, random.Random(1))
+    early = client.get("/fair", params={"race": ada["game_id"]})
+    assert early.status_code == 422 and "does not reveal its deal yet" in early.text
+    wall.now += 3600  # 02:00: the week closes
+    finish(client, bob, random.Random(2))  # finished once the seeds were public: left
+    last = cup(client)["last_week"]
+    assert [e["name"] for e in last["entries"]] == ["Ada", "Bob"]
+    assert last["entries"][1]["points"] == 0 and last["entries"][0]["points"] >= 1
+    assert len(last["seeds"]) == 5
+    races = client.app.state.races  # type: ignore[attr-defined]
+    client.portal.call(races.store.wipe, ada["game_id"])  # type: ignore[union-attr]
+    kept = client.get("/fair", params={"race": ada["game_id"]})  # from the results' record
+    assert kept.status_code == 200 and "It checks out" in kept.text
