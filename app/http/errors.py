@@ -252,6 +252,7 @@ RACE_STATUS: dict[str, int] = {
     "decision_not_reviewed": 404,
     "daily_attempt_running": 409,
     "cup_attempt_running": 409,
+    "cup_address_full": 429,
     "daily_address_full": 429,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)

@@ -26,7 +26,7 @@ from app.races.daily import (
     daily_bot_key,
     daily_engine_seed,
 )
-from app.races.errors import CupAttemptRunning, LobbyRefused
+from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
@@ -103,6 +103,18 @@ def cup_seed(week: str, deal: int, key: bytes) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
+def cup_config(week: str, deal: int, key: bytes) -> GameConfig:
+    """The settings of ``deal`` of ``week``'s cup: the daily deal's, with its own seed."""
+    return GameConfig(
+        players=DAILY_PLAYERS,
+        bots=DAILY_BOTS,
+        variants=DAILY_VARIANTS,
+        seed=cup_seed(week, deal, key),
+        cup=week,
+        cup_deal=deal,
+    )
+
+
 def published(races: Races, week: str) -> bool:
     """Whether ``week``'s seeds are public: once its cup closed."""
     return races.now() >= week_closes_at(week)
@@ -131,16 +143,37 @@ async def cup_week(races: Races, player: int | None) -> CupWeek:
     return CupWeek(week, week_closes_at(week), deals, await cup.board(week, player))
 
 
+async def check_address(races: Races, deal: int, address: str) -> None:
+    """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
+    week's counted attempts at ``deal`` (checked before a new player is made for one)."""
+    week = iso_week(races.now())
+    where = await DailyResults(_cup(races).results).address_digest(week, address)
+    await _refuse_when_full(races, week, deal, where)
+
+
+async def _refuse_when_full(races: Races, week: str, deal: int, where: str) -> None:
+    cap = races.settings.daily_attempts_per_address
+    if await _cup(races).attempts_from(week, deal, where) >= cap:
+        raise CupAddressFull(cap)
+
+
 async def start_cup(
-    races: Races, player: int, deal: int, owner: str, name: str | None = None
+    races: Races,
+    player: int,
+    deal: int,
+    owner: str,
+    name: str | None = None,
+    address: str | None = None,
 ) -> CupStart:
-    """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, seat
-    name ``name``): their counted attempt at it if they have none, else practice once the
-    counted attempt has ended.
+    """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
+    client ``address``; seat name ``name``): their counted attempt at it if they have none,
+    else practice once the counted attempt has ended.
 
     Raises what :meth:`Races.create` raises, :class:`ValueError` for a deal outside 1 to
     :data:`CUP_DEALS`, :class:`LobbyRefused` for a name that does not fit, and
-    :class:`CupAttemptRunning` while the player's counted attempt at the deal still runs.
+    :class:`CupAttemptRunning` while the player's counted attempt at the deal still runs,
+    and :class:`CupAddressFull` for a counted attempt from an address that started its
+    share (:attr:`Settings.daily_attempts_per_address` per deal and week).
     """
     if not 1 <= deal <= CUP_DEALS:
         raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
@@ -148,17 +181,16 @@ async def start_cup(
     now = races.now()
     week = iso_week(now)
     key = await _key(races)
+    config = cup_config(week, deal, key)
     seed = cup_seed(week, deal, key)
-    config = GameConfig(
-        players=DAILY_PLAYERS,
-        bots=DAILY_BOTS,
-        variants=DAILY_VARIANTS,
-        seed=seed,
-        cup=week,
-        cup_deal=deal,
-    )
     attempt = (await cup.attempts(week, player)).get(deal)
     await _refuse_while_running(races, attempt)
+    counted = attempt is None
+    where = None
+    if address is not None:
+        where = await DailyResults(cup.results).address_digest(week, address)
+        if counted:
+            await _refuse_when_full(races, week, deal, where)
     try:
         session, state = await races.create(
             config,
@@ -170,20 +202,28 @@ async def start_cup(
         )
     except LobbyError as exc:
         raise LobbyRefused(exc.code, exc.message) from exc
-    counted = attempt is None
     if counted:
-        counted = await cup.claim(week, deal, player, session.id, datetime.fromtimestamp(now, UTC))
+        at = datetime.fromtimestamp(now, UTC)
+        counted = await cup.claim(week, deal, player, session.id, at, where)
         if not counted:  # another request claimed the deal meanwhile: it may still run
-            try:
-                await _refuse_while_running(races, (await cup.attempts(week, player)).get(deal))
-            except CupAttemptRunning:
-                await races.store.wipe(session.id)
-                raise
+            await _refuse_claimed(races, session, week, deal, player)
     if not counted:
         async with races.open(session.id, session.token, write=True) as race:
             race.mark_practice()
             state = race.state()
     return CupStart(session, state, week, deal, counted)
+
+
+async def _refuse_claimed(
+    races: Races, session: GameSession, week: str, deal: int, player: int
+) -> None:
+    """Wipe the just-dealt ``session`` and raise :class:`CupAttemptRunning` when the counted
+    attempt another request claimed still runs."""
+    try:
+        await _refuse_while_running(races, (await _cup(races).attempts(week, player)).get(deal))
+    except CupAttemptRunning:
+        await races.store.wipe(session.id)
+        raise
 
 
 async def _refuse_while_running(races: Races, attempt: str | None) -> None:
@@ -209,6 +249,8 @@ __all__ = [
     "CupDeal",
     "CupStart",
     "CupWeek",
+    "check_address",
+    "cup_config",
     "cup_seed",
     "cup_week",
     "iso_week",

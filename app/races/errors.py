@@ -276,6 +276,21 @@ class CupAttemptRunning(DailyAttemptRunning):
     )
 
 
+class CupAddressFull(RaceError):
+    """The client address has started its week's share of counted attempts at a cup deal."""
+
+    code = "cup_address_full"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the counted attempts at one cup deal one address may start a week."""
+        super().__init__(
+            f"{cap} counted races of this cup deal were already started from your network "
+            "address this week, the most one address may start. A new cup comes on Monday "
+            "(UTC)."
+        )
+        self.cap = cap
+
+
 class DailyAddressFull(RaceError):
     """The client address has started its day's share of counted daily attempts."""
 

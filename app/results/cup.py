@@ -92,14 +92,37 @@ class CupResults:
         async with self.results.unit() as session:
             return {row.deal: row.game_id for row in await session.execute(query)}
 
-    async def claim(self, week: str, deal: int, player_id: int, game_id: str, at: datetime) -> bool:
-        """Make ``game_id`` the player's counted attempt at ``deal`` of ``week``; False (and
-        nothing written) when they already have one."""
+    async def attempts_from(self, week: str, deal: int, address: str) -> int:
+        """How many counted attempts at ``deal`` of ``week`` came from ``address`` (its
+        digest, :meth:`app.results.daily.DailyResults.address_digest`)."""
+        query = select(func.count()).where(
+            CupEntry.week == week, CupEntry.deal == deal, CupEntry.address == address
+        )
+        async with self.results.unit() as session:
+            return int(await session.scalar(query) or 0)
+
+    async def claim(
+        self,
+        week: str,
+        deal: int,
+        player_id: int,
+        game_id: str,
+        at: datetime,
+        address: str | None = None,
+    ) -> bool:
+        """Make ``game_id`` the player's counted attempt at ``deal`` of ``week``, started
+        from ``address`` (a digest); False (and nothing written) when they already have
+        one."""
         try:
             async with self.results.unit() as session:
                 session.add(
                     CupEntry(
-                        week=week, player_id=player_id, deal=deal, game_id=game_id, started_at=at
+                        week=week,
+                        player_id=player_id,
+                        deal=deal,
+                        game_id=game_id,
+                        started_at=at,
+                        address=address,
                     )
                 )
         except IntegrityError:

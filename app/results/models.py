@@ -177,3 +177,8 @@ class CupEntry(Base):
     """Which of the week's deals, from 1."""
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    address: Mapped[str | None] = mapped_column(String(64))
+    """A keyed digest of the client address the attempt came from (never the address):
+    what the per-address limit counts."""
+
+    __table_args__ = (Index("ix_cup_entries_week_deal_address", "week", "deal", "address"),)

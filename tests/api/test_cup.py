@@ -6,10 +6,12 @@ week's seeds once it closed."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from app_kit import bearer, move
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.races import operations
@@ -189,3 +191,23 @@ def test_a_deal_finished_after_the_week_closed_counts_as_left_and_checks_out_at_
     client.portal.call(races.store.wipe, ada["game_id"])  # type: ignore[union-attr]
     kept = client.get("/fair", params={"race": ada["game_id"]})  # from the results' record
     assert kept.status_code == 200 and "It checks out" in kept.text
+
+
+@pytest.fixture
+def capped(app_with: Callable[..., FastAPI], wall: WallClock) -> Any:
+    app = app_with(idle_expiry_seconds=600, daily_attempts_per_address=2)
+    with TestClient(app) as home:
+        yield home
+
+
+def test_one_address_starts_a_bounded_number_of_counted_attempts_per_deal(
+    capped: TestClient,
+) -> None:
+    first = started(capped, 1)
+    started(capped, 1)
+    full = race(capped, 1)
+    assert full.status_code == 429 and full.json()["code"] == "cup_address_full"
+    assert "2 counted races" in full.json()["message"] and "hand" not in full.text
+    assert started(capped, 2)["counted"]  # another deal has its own count
+    finish(capped, first, random.Random(3))  # practice counts against no limit
+    assert not started(capped, 1, first["player_token"])["counted"]

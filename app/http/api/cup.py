@@ -17,7 +17,7 @@ from app.http.api.models import GameState, _Out, error_responses, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.races.cup import CUP_DEALS, cup_week, past_seeds, start_cup, week_before
+from app.races.cup import CUP_DEALS, check_address, cup_week, past_seeds, start_cup, week_before
 from app.races.previews import with_previews
 from app.results.cup import CupBoard, CupResults, CupStanding
 
@@ -142,10 +142,14 @@ async def race_cup(
     """Deal one of this week's (ISO week, UTC) cup deals: the same cards and bots for
     everyone. Your first race of a deal is your counted attempt (`counted` true); a later
     one is practice, dealt only once the counted one ended (409 `cup_attempt_running`,
-    with its `game_id`, while it runs)."""
+    with its `game_id`, while it runs). One address starts a bounded number of counted
+    attempts at a deal a week (429 `cup_address_full`)."""
     body = body or DailyIn()
+    if await known_api_player(request) is None:  # a refusal must make no player
+        await check_address(races, deal, client)
     player, player_token = await api_player(request)
-    started = await start_cup(races, player.id, deal, client, body.name or player.shown_name)
+    name = body.name or player.shown_name
+    started = await start_cup(races, player.id, deal, client, name, client)
     return _json(
         {
             "game_id": started.session.id,

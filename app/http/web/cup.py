@@ -15,9 +15,9 @@ from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.web.seating import to_table
 from app.http.web.templating import templates
-from app.races.cup import CUP_DEALS, cup_week, past_seeds, start_cup, week_before
+from app.races.cup import CUP_DEALS, check_address, cup_week, past_seeds, start_cup, week_before
 from app.races.daily import DAILY_BOTS, DAILY_PLAYERS
-from app.races.errors import CupAttemptRunning, LobbyRefused, ServerFull
+from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused, ServerFull
 from app.races.unit import Races
 from app.results.cup import CupResults
 
@@ -61,11 +61,13 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
     if not 1 <= number <= CUP_DEALS:
         message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
         return await _page(request, races, message, 404)
-    player, player_token = await browser_player(request)
     client = client_key(request)
     try:
-        started = await start_cup(races, player.id, number, client, player.shown_name)
-    except (ServerFull, LobbyRefused, CupAttemptRunning) as exc:
+        if await known_browser_player(request) is None:  # a refusal must make no player
+            await check_address(races, number, client)
+        player, player_token = await browser_player(request)
+        started = await start_cup(races, player.id, number, client, player.shown_name, client)
+    except (ServerFull, LobbyRefused, CupAttemptRunning, CupAddressFull) as exc:
         return await _page(request, races, exc.message, RACE_STATUS.get(exc.code, 422))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("deal", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("address", sa.String(length=64), nullable=True),
         sa.ForeignKeyConstraint(
             ["player_id"],
             ["players.id"],
@@ -33,8 +34,10 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("week", "player_id", "deal", name=op.f("pk_cup_entries")),
         sa.UniqueConstraint("game_id", name=op.f("uq_cup_entries_game_id")),
     )
+    op.create_index("ix_cup_entries_week_deal_address", "cup_entries", ["week", "deal", "address"])
 
 
 def downgrade() -> None:
     """Drop ``cup_entries``."""
+    op.drop_index("ix_cup_entries_week_deal_address", table_name="cup_entries")
     op.drop_table("cup_entries")
