@@ -22,10 +22,15 @@ MAX_MOVES = 200
 def test_the_cup_page_and_a_deal(browser: Browser, live_server: str, size: str) -> None:
     phone = size == "390x844"
     context = browser_context(browser, phone, bypass_csp=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     try:
         page = context.new_page()
         problems = watch_console_errors(page)
         page.goto(live_server + "/")
+        page.locator("#cup-link").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"home-link-{size}.png"))
+        link = tap_target(page, "#cup-link")
+        assert isinstance(link, list) and min(link) >= 44, link
         press(page, "#cup-link", phone)
         page.wait_for_url("**/cup")
         assert page.locator("h1").inner_text() == "The weekly cup"
