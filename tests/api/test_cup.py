@@ -13,6 +13,8 @@ import pytest
 from app_kit import bearer, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from store_kit import StoreProbe
+from test_takeback_twins import hidden_card_twin
 
 from app.races import operations
 from app.results.cup import points
@@ -211,3 +213,31 @@ def test_one_address_starts_a_bounded_number_of_counted_attempts_per_deal(
     assert started(capped, 2)["counted"]  # another deal has its own count
     finish(capped, first, random.Random(3))  # practice counts against no limit
     assert not started(capped, 1, first["player_token"])["counted"]
+
+
+def test_twin_deals_show_the_cup_alike_while_the_race_runs(
+    client: TestClient, wall: WallClock, store: StoreProbe
+) -> None:
+    """The cup's page and JSON tell nothing of a running deal's hidden cards: after two bots
+    swap a card each they still hold (every public fact equal), both answer byte for byte
+    the same."""
+    game = started(client, 1, name="Ada")
+    state = game["state"]
+    rng = random.Random(5)
+    for _ in range(2):
+        action = rng.choice(state["legal_actions"])
+        state = move(client, game["game_id"], game["token"], state["turn"], action).json()
+    token = game["player_token"]
+
+    def answers() -> list[str]:
+        api = client.get("/api/cup", headers={"X-Player-Token": token}).text
+        return [api, client.get("/cup").text]
+
+    before = answers()
+    twin = hidden_card_twin(store.get(game["game_id"]))
+    assert twin is not None
+    deal, twinned = twin
+    with store.edit(game["game_id"]) as edited:
+        edited.start, edited.game = deal, twinned
+    assert store.get(game["game_id"]).start == deal  # the hidden cards really differ now
+    assert answers() == before
