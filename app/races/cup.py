@@ -128,6 +128,30 @@ async def past_seeds(races: Races, week: str) -> list[int] | None:
     return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
 
 
+async def start_cup_replay(
+    races: Races, week: str, deal: int, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """A practice race of ``deal`` of a past ``week``'s cup (same settings, same cards and
+    bots; on no board and in no rating). Raises :class:`ValueError` for a week whose cup
+    has not closed yet (its seeds are still secret) or a deal outside 1 to
+    :data:`CUP_DEALS`."""
+    if not published(races, week) or not 1 <= deal <= CUP_DEALS:
+        raise ValueError("Only a closed week's cup deals can be raced again.")
+    key = await _key(races)
+    seed = cup_seed(week, deal, key)
+    config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
+    session, _ = await races.create(
+        config,
+        owner,
+        player=player,
+        engine_seed=daily_engine_seed(seed, key),
+        bot_key=daily_bot_key(seed, key),
+    )
+    async with races.open(session.id, session.token, write=True) as race:
+        race.mark_practice()
+        return session, race.state()
+
+
 async def cup_week(races: Races, player: int | None) -> CupWeek:
     """This week's cup as ``player`` (a results player id; None: someone new) sees it."""
     cup = _cup(races)
@@ -257,5 +281,6 @@ __all__ = [
     "past_seeds",
     "published",
     "start_cup",
+    "start_cup_replay",
     "week_before",
 ]

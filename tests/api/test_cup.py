@@ -6,6 +6,7 @@ week's seeds once it closed."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -155,6 +156,18 @@ def test_last_weeks_seeds_come_when_it_closes(client: TestClient, wall: WallCloc
     assert record.json()["seed"] == seeds[3]  # published: anyone can check it at /fair
     page = client.get("/cup")
     assert page.status_code == 200 and str(seeds[0]) in page.text
+    # Anyone can race a closed week's deal again: the same cards, as practice.
+    replay = client.post(f"/cup/replay/{WEEK}/4")
+    assert replay.status_code == 303, replay.text
+    replay_id = replay.headers["location"].rsplit("/", 1)[1]
+    token = client.cookies.get(f"zzv_{replay_id}")
+    assert token
+    again = client.get(f"/api/games/{replay_id}", headers=bearer(token)).json()
+    assert again["hand"] == game["state"]["hand"] and again["practice"]
+    # This week's deals are secret; the rest are no closed week's deals.
+    for refused in ("2024-W41/1", f"{WEEK}/6", "yesterday/1", "2024-W99/1"):
+        answer = client.post(f"/cup/replay/{refused}")
+        assert answer.status_code == 422 and "closed week" in answer.text, refused
 
 
 def test_the_cup_page_and_its_form(client: TestClient, wall: WallClock) -> None:
@@ -162,7 +175,8 @@ def test_the_cup_page_and_its_form(client: TestClient, wall: WallClock) -> None:
     assert 'href="/cup"' in home.text
     page = client.get("/cup")
     assert page.status_code == 200 and "This week, 2024-W40" in page.text
-    assert page.text.count('action="/cup/') == 5
+    assert len(re.findall(r'action="/cup/\d"', page.text)) == 5
+    assert page.text.count('action="/cup/replay/2024-W39/') == 5  # last week's, closed
     dealt = client.post("/cup/2")
     assert dealt.status_code == 303 and dealt.headers["location"].startswith("/games/")
     page = client.get("/cup")

@@ -3,6 +3,7 @@ with its seeds) and ``POST /cup/{deal}`` (race a deal: 303 to the table)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,7 +16,15 @@ from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.web.seating import to_table
 from app.http.web.templating import templates
-from app.races.cup import CUP_DEALS, check_address, cup_week, past_seeds, start_cup, week_before
+from app.races.cup import (
+    CUP_DEALS,
+    check_address,
+    cup_week,
+    past_seeds,
+    start_cup,
+    start_cup_replay,
+    week_before,
+)
 from app.races.daily import DAILY_BOTS, DAILY_PLAYERS
 from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused, ServerFull
 from app.races.unit import Races
@@ -72,6 +81,26 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
     )
+
+
+@router.post("/cup/replay/{week}/{deal}")
+async def race_past_deal(
+    request: Request, week: str, deal: str, races: RacesDep, settings: SettingsDep
+) -> Response:
+    """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
+    player, player_token = await browser_player(request)
+    try:
+        if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
+            raise ValueError(week)
+        session, _state = await start_cup_replay(
+            races, week, int(deal), client_key(request), player=player.id
+        )
+    except ValueError:
+        message = _("Only a closed week's cup deals can be raced again.")
+        return await _page(request, races, message, 422)
+    except ServerFull as exc:
+        return await _page(request, races, exc.message, RACE_STATUS[exc.code])
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 async def _page(request: Request, races: Races, error: str, status: int) -> Response:
