@@ -34,7 +34,7 @@ def test_the_cup_page_and_a_deal(browser: Browser, live_server: str, size: str) 
         press(page, "#cup-link", phone)
         page.wait_for_url("**/cup")
         assert page.locator("h1").inner_text() == "The weekly cup"
-        assert page.locator(".cup-deal").count() == 5
+        assert page.locator("#cup-deals .cup-deal").count() == 5
         no_sideways_scroll(page, f"/cup {size}")
         axe_clean(page, f"/cup {size}", SHOTS, f"cup-{size}")
         play = tap_target(page, "#race-cup-1")
@@ -59,6 +59,12 @@ def test_the_cup_page_and_a_deal(browser: Browser, live_server: str, size: str) 
         assert page.locator(".cup-week .cup-board tr.is-you").count() == 1
         no_sideways_scroll(page, f"/cup after a deal {size}")
         axe_clean(page, f"/cup after a deal {size}", SHOTS, f"cup-played-{size}")
+        # Last week's cup has closed (the server's clock is the real one): its deals are
+        # published, and one is a tap away as practice.
+        assert page.locator("#cup-last-seeds .seed").count() == 5
+        press(page, "#replay-cup-1", phone)
+        page.wait_for_selector("#table[data-settled]", state="attached")
+        assert page.locator(".takeback-note").inner_text() == "Practice race: nothing counts."
         assert problems == []
     finally:
         context.close()
