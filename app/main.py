@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
 from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
@@ -47,6 +48,7 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.talk_pace import TalkPace
+from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -77,16 +79,18 @@ FEATURE_ROUTERS = (
     web_talk.router,
     api_quick.router,
     api_daily.router,
+    api_cup.router,
     web_quick.router,
     web_takeback.router,
     web_daily.router,
+    web_cup.router,
     web_fair.router,
     language.router,
     api_leave.router,
     web_leave.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker, leaving a race, quick messages)."""
+the weekly cup, the deal checker, the language picker, leaving a race, quick messages)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

@@ -72,8 +72,8 @@ class Settings(BaseSettings):
         30,
         ge=1,
         description=(
-            "Most counted attempts at one day's daily deal started from one client address "
-            "(docs/daily.md); the next is refused (429)."
+            "Most counted attempts at one day's daily deal, or at one deal of a week's cup, "
+            "started from one client address (docs/daily.md); the next is refused (429)."
         ),
     )
     data_dir: Path | None = Field(

@@ -106,7 +106,7 @@ def test_alembic_upgrade_head_from_empty_builds_exactly_the_models(
 
     diff, version = run(compare())
     assert diff == []
-    assert [tuple(row) for row in version] == [("r0006",)]  # the newest migration
+    assert [tuple(row) for row in version] == [("r0007",)]  # the newest migration
 
 
 def test_a_finished_race_rates_its_person_once(results_database: str) -> None:

@@ -251,6 +251,8 @@ RACE_STATUS: dict[str, int] = {
     "too_many_reviews": 429,
     "decision_not_reviewed": 404,
     "daily_attempt_running": 409,
+    "cup_attempt_running": 409,
+    "cup_address_full": 429,
     "daily_address_full": 429,
     "unknown_message": 422,
     "talk_without_people": 409,

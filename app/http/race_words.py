@@ -118,6 +118,18 @@ _SENTENCES: dict[str, Callable[[Params], str]] = {
         )
         % dict(p)
     ),
+    "cup_attempt_running": lambda p: _(
+        "Your counted race of this cup deal is still running: finish it first (go back to it "
+        "from the cup page, or with the token its answer gave you). Practice races of the "
+        "deal come after it."
+    ),
+    "cup_address_full": lambda p: (
+        _(
+            "%(cap)s counted races of this cup deal were already started from your network "
+            "address this week, the most one address may start. A new cup comes on Monday (UTC)."
+        )
+        % dict(p)
+    ),
     "unknown_message": lambda p: _(
         "That is not one of the quick messages: pick one of the buttons."
     ),

@@ -228,6 +228,24 @@ class DailyAttemptRunning(RaceError):
         return {**super().body(), "game_id": self.game_id}
 
 
+class CupAttemptRunning(DailyAttemptRunning):
+    """The player's counted attempt at this cup deal still runs: no practice copy of the
+    deal is dealt before it ends."""
+
+    code = "cup_attempt_running"
+
+
+class CupAddressFull(RaceError):
+    """The client address has started its week's share of counted attempts at a cup deal."""
+
+    code = "cup_address_full"
+
+    def __init__(self, cap: int) -> None:
+        """``cap`` is the counted attempts at one cup deal one address may start a week."""
+        super().__init__(cap=cap)
+        self.cap = cap
+
+
 class DailyAddressFull(RaceError):
     """The client address has started its day's share of counted daily attempts."""
 

@@ -4,8 +4,9 @@ finish in last place for them.
 A person has left a race when it was ended because they went idle (:func:`end_left`: the
 race is then over though its game is not, and :attr:`GameSession.left` names them), when
 their turn clock ran out on each of their last :data:`CLOCK_TURNS` turns of a finished race
-without them playing in between, or when the race is a daily attempt that ended after its
-day closed. A race ended before its first trick is aborted: it has no result at all.
+without them playing in between, or when the race is a daily attempt (a cup deal) that
+ended after its day (week) closed. A race ended before its first trick is aborted: it has
+no result at all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.races.record import MOVE_KINDS, GameSession
-from app.results.daily_times import closes_at
+from app.results.daily_times import sealed_until
 from engine import EventKind
 
 CLOCK_TURNS = 2
@@ -39,7 +40,8 @@ def aborted(session: GameSession) -> bool:
 def leavers(session: GameSession, now: float) -> frozenset[int]:
     """The seats whose person left ``session``, over at wall-clock ``now``."""
     people = [seat.index for seat in session.lobby.seats if seat.person]
-    if session.config.daily is not None and now >= closes_at(session.config.daily):
+    closes = sealed_until(session.config.daily, session.config.cup)
+    if closes is not None and now >= closes:
         return frozenset(people)
     return frozenset(session.left) | {seat for seat in people if _clocked_out(session, seat)}
 

@@ -31,7 +31,7 @@ from app.races import talk
 from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
-from app.results.daily_times import closes_at
+from app.results.daily_times import sealed_until
 from app.storage.interface import GameStore
 from app.vocabulary import BotLevel
 from engine import Action, IllegalAction, Observation, Refusal, observe, observe_public
@@ -248,11 +248,11 @@ def seed_shown(session: GameSession, now: float | None = None) -> bool:
     """Whether the race's seed (and what else dealt its cards) may be shown: once it is
     over, never before, even to the creator who chose it; a daily deal's once its day
     closed as well (at wall-clock ``now``; never without it), so no finished attempt lets
-    anyone practise the day's cards."""
+    anyone practise the day's cards (a cup deal's once its week closed, likewise)."""
     if not session.game.is_over:
         return False
-    day = session.config.daily
-    return day is None or (now is not None and now >= closes_at(day))
+    closes = sealed_until(session.config.daily, session.config.cup)
+    return closes is None or (now is not None and now >= closes)
 
 
 def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:

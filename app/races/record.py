@@ -48,6 +48,11 @@ class GameConfig:
     daily: str | None = None
     """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (:mod:`app.races.daily`);
     its seed stays hidden."""
+    cup: str | None = None
+    """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of
+    (:mod:`app.races.cup`); its seed stays hidden like the daily's."""
+    cup_deal: int | None = None
+    """Which of the cup's deals (1 to :data:`app.races.cup.CUP_DEALS`)."""
     quick: bool = False
     """A "Race strangers" race: every seat open to whoever asks for a race of this size
     (:mod:`app.races.quick`) until it is full or its wait ends; then bots fill the rest."""
@@ -64,6 +69,7 @@ class GameConfig:
             "lesson": self.lesson,
             "quick": self.quick,
             "daily": self.daily,
+            **({"cup": self.cup, "cup_deal": self.cup_deal} if self.cup is not None else {}),
         }
 
     @classmethod
@@ -84,6 +90,8 @@ class GameConfig:
             lesson=bool(data.get("lesson", False)),
             quick=bool(data.get("quick", False)),
             daily=data.get("daily"),
+            cup=data.get("cup"),
+            cup_deal=data.get("cup_deal"),
         )
 
 
@@ -344,7 +352,7 @@ def new_session(
     of :func:`derive_engine_seed`'s. ``bot_key`` gives the bots a fixed key (a format
     whose every race must meet the same bots, the daily) instead of a fresh secret one
     (or, for a chosen seed, one from the deal: :func:`deal_bot_key`). A race whose seed
-    was chosen is practice, except the daily's (its seed is secret).
+    was chosen is practice, except the daily's and the cup's (their seeds are secret).
     """
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
@@ -380,7 +388,7 @@ def new_session(
         bot_budget_ms=settings.bot_time_budget_ms,
         start=game.to_dict(),
         token=token,
-        practice=config.lesson or (seed_chosen and config.daily is None),
+        practice=config.lesson or (seed_chosen and config.daily is None and config.cup is None),
         bot_key=bot_key if bot_key is not None else _bot_key(engine_seed, seed_chosen),
         salt=salt,
     )

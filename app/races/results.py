@@ -60,10 +60,13 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
         practice=session.practice,
         record=record,
         seats=seats,
-        kind="daily" if session.config.daily is not None else "race",
-        # A daily attempt's deal is revealed once its day closed (the record, built now,
-        # holds it back): kept aside until then.
-        sealed=operations.revealed(session)
-        if session.config.daily is not None and game.is_over
-        else None,
+        kind=_kind(session),
+        # A daily attempt's deal is revealed once its day closed, a cup deal's once its week
+        # did (the record, built now, holds it back): kept aside until then.
+        sealed=operations.revealed(session) if _kind(session) != "race" and game.is_over else None,
     )
+
+
+def _kind(session: GameSession) -> str:
+    config = session.config
+    return "daily" if config.daily is not None else "cup" if config.cup is not None else "race"

@@ -1,13 +1,14 @@
-"""When a day's daily deal closes: its counted attempts end, and its deal is published."""
+"""When a day's daily deal, or a week's cup, closes: its counted attempts end, and its
+deals are published."""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
 CLOSE_AFTER = timedelta(hours=2)
-"""How long after its day ends a day's counted attempts close (docs/daily.md): one still
-running then counts as left, and only then are the day's seed, its replay and its
-attempts' deals published."""
+"""How long after its day (or week) ends a day's daily (a week's cup) closes
+(docs/daily.md): an attempt still running then counts as left, and only then are its seeds,
+replays and attempts' deals published."""
 
 
 def closes_at(day: str) -> float:
@@ -16,5 +17,28 @@ def closes_at(day: str) -> float:
     >>> closes_at("1970-01-01") == 86400 + 7200
     True
     """
-    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), UTC)
-    return (end + CLOSE_AFTER).timestamp()
+    return _after(date.fromisoformat(day) + timedelta(days=1))
+
+
+def week_closes_at(week: str) -> float:
+    """When ISO ``week``'s (``YYYY-Www``) cup closes, in wall-clock seconds: two hours after
+    its Sunday ends (UTC).
+
+    >>> week_closes_at("1970-W02") == (4 + 7) * 86400 + 7200
+    True
+    """
+    return _after(date.fromisoformat(f"{week}-1") + timedelta(days=7))
+
+
+def sealed_until(daily: str | None, cup: str | None) -> float | None:
+    """When a race of the daily of ``daily`` (a day) or of the cup of ``cup`` (a week)
+    closes; None for any other race."""
+    if daily is not None:
+        return closes_at(daily)
+    if cup is not None:
+        return week_closes_at(cup)
+    return None
+
+
+def _after(end: date) -> float:
+    return (datetime.combine(end, time(), UTC) + CLOSE_AFTER).timestamp()

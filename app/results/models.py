@@ -92,7 +92,7 @@ class FinishedRace(Base):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The public record (``GET /api/games/{id}/record`` once complete)."""
     sealed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """What the record reveals only later (a daily attempt's deal: once its day closed,
+    """What the record reveals only later (a daily attempt's or cup deal's deal: once it closed,
     :meth:`app.results.store.ResultsStore.finished_record`); None when nothing is held."""
 
 
@@ -159,3 +159,26 @@ class DailyEntry(Base):
         Index("ix_daily_entries_player_day", "player_id", "day"),
         Index("ix_daily_entries_day_address", "day", "address"),
     )
+
+
+class CupEntry(Base):
+    """A player's counted attempt at one deal of a week's cup (:mod:`app.results.cup`): at
+    most one per player, week and deal (the primary key); its result is the race's
+    ``race_results`` row once it finished."""
+
+    __tablename__ = "cup_entries"
+
+    week: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """The ISO week, ``YYYY-Www``."""
+    player_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Which of the week's deals, from 1."""
+    game_id: Mapped[str] = mapped_column(String(32), unique=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    address: Mapped[str | None] = mapped_column(String(64))
+    """A keyed digest of the client address the attempt came from (never the address):
+    what the per-address limit counts."""
+
+    __table_args__ = (Index("ix_cup_entries_week_deal_address", "week", "deal", "address"),)

@@ -35,7 +35,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.results.daily_times import closes_at
+from app.results.daily_times import sealed_until
 from app.results.database import connect, is_sqlite, results_url
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
@@ -383,14 +383,15 @@ class ResultsStore:
         self, game_id: str, now: float | None = None
     ) -> dict[str, Any] | None:
         """The public record of a finished race, or None if there is none; a daily
-        attempt's with its deal revealed once its day closed (at wall-clock ``now``:
-        :func:`app.results.daily_times.closes_at`)."""
+        attempt's (a cup deal's) with its deal revealed once its day (week) closed (at wall-clock
+        ``now``: :func:`app.results.daily_times.sealed_until`)."""
         async with self.unit() as session:
             row = await session.get(FinishedRace, game_id)
         if row is None:
             return None
-        day = (row.settings or {}).get("daily")
-        if row.sealed and day and now is not None and now >= closes_at(day):
+        settings = row.settings or {}
+        closes = sealed_until(settings.get("daily"), settings.get("cup"))
+        if row.sealed and closes is not None and now is not None and now >= closes:
             return {**row.record, **row.sealed}
         return row.record
 

@@ -77,7 +77,8 @@ def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
         case "not_revealed":
             return (
                 f"This record does not reveal its deal yet (no {', '.join(p['missing'])}). "
-                "A daily deal's seed is published once the day's attempts have closed."
+                "A daily deal's seed is published once the day's attempts have closed, a "
+                "weekly cup deal's once its week has."
             )
         case "bad_field":
             return f"The record's {p['field']} is not in the form a record gives it."

@@ -1,0 +1,109 @@
+"""The weekly cup's page: ``GET /cup`` (this week's deals, its board, last week's board
+with its seeds) and ``POST /cup/{deal}`` (race a deal: 303 to the table)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.http.deps import RacesDep, SettingsDep, client_key
+from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
+from app.http.players import browser_player, known_browser_player, results_of
+from app.http.race_words import race_sentence
+from app.http.web.seating import to_table
+from app.http.web.templating import templates
+from app.races.cup import (
+    CUP_DEALS,
+    check_address,
+    cup_week,
+    past_seeds,
+    start_cup,
+    start_cup_replay,
+    week_before,
+)
+from app.races.daily import DAILY_BOTS, DAILY_PLAYERS
+from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused, ServerFull
+from app.races.unit import Races
+from app.results.cup import CupResults
+
+router = APIRouter(include_in_schema=False)
+
+
+async def _context(request: Request, races: Races) -> dict[str, Any]:
+    known = await known_browser_player(request)
+    player = known.id if known else None
+    week = await cup_week(races, player)
+    last = week_before(week.week)
+    return {
+        "active": "cup",
+        "week": week.week,
+        "closes": datetime.fromtimestamp(week.closes, UTC).strftime("%Y-%m-%d %H:%M"),
+        "deals": week.deals,
+        "players": DAILY_PLAYERS,
+        "bots": DAILY_BOTS,
+        "you": player,
+        "board": week.board.entries,
+        "mine": week.board.mine,
+        "ranked": week.board.ranked,
+        "last_week": last,
+        "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
+        "last_seeds": await past_seeds(races, last),
+    }
+
+
+@router.get("/cup", response_class=HTMLResponse)
+async def cup_page(request: Request, races: RacesDep) -> Response:
+    """This week's deals and board, and last week's board with its seeds."""
+    response = templates.TemplateResponse(request, "cup.html", await _context(request, races))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/cup/{deal}")
+async def race_cup(request: Request, deal: str, races: RacesDep, settings: SettingsDep) -> Response:
+    """Deal a cup deal for this browser's player (counted or practice); 303 to it."""
+    number = int(deal) if deal.isdigit() else 0
+    if not 1 <= number <= CUP_DEALS:
+        message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
+        return await _page(request, races, message, 404)
+    client = client_key(request)
+    try:
+        if await known_browser_player(request) is None:  # a refusal must make no player
+            await check_address(races, number, client)
+        player, player_token = await browser_player(request)
+        started = await start_cup(races, player.id, number, client, player.shown_name, client)
+    except (ServerFull, LobbyRefused, CupAttemptRunning, CupAddressFull) as exc:
+        return await _page(request, races, race_sentence(exc), RACE_STATUS.get(exc.code, 422))
+    return await to_table(
+        request, settings, started.session.id, started.session.token, player_token
+    )
+
+
+@router.post("/cup/replay/{week}/{deal}")
+async def race_past_deal(
+    request: Request, week: str, deal: str, races: RacesDep, settings: SettingsDep
+) -> Response:
+    """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
+    player, player_token = await browser_player(request)
+    try:
+        if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
+            raise ValueError(week)
+        session, _state = await start_cup_replay(
+            races, week, int(deal), client_key(request), player=player.id
+        )
+    except ValueError:
+        message = _("Only a closed week's cup deals can be raced again.")
+        return await _page(request, races, message, 422)
+    except ServerFull as exc:
+        return await _page(request, races, race_sentence(exc), RACE_STATUS[exc.code])
+    return await to_table(request, settings, session.id, session.token, player_token)
+
+
+async def _page(request: Request, races: Races, error: str, status: int) -> Response:
+    context = {**await _context(request, races), "error": error}
+    return templates.TemplateResponse(request, "cup.html", context, status_code=status)

@@ -1,0 +1,286 @@
+"""The weekly cup: every ISO week (UTC, Monday to Sunday) :data:`CUP_DEALS` fixed deals, the
+same for everyone, one counted attempt per deal and player (docs/cup.md).
+
+Each deal is the daily deal's format (:mod:`app.races.daily`: the person and three
+``normal`` bots, base rules) with a seed of its own derived from the week, the deal's
+number and the daily key, so nobody can work a deal out before the week closes, and every
+worker deals the same cards. The rules of a counted attempt are the daily's: the first race
+of a deal is counted (a ``cup_entries`` row no second request can also claim), any later
+one practice, dealt only once the counted one ended; a take-back makes it practice; a race
+left, or still running when the week closed, counts as left. The week's seeds are shown on
+its board once it closed (:func:`published`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from app.races.daily import (
+    DAILY_BOTS,
+    DAILY_PLAYERS,
+    DAILY_VARIANTS,
+    SEED_BITS,
+    daily_bot_key,
+    daily_engine_seed,
+)
+from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused
+from app.races.lobby import LobbyError
+from app.races.operations import SessionState
+from app.races.record import GameConfig, GameSession
+from app.races.unit import Races
+from app.results.cup import CupBoard, CupResults, DealResult
+from app.results.daily import DailyResults
+from app.results.daily_times import week_closes_at
+
+CUP_DEALS = 5
+"""Deals in a week's cup."""
+
+
+@dataclass(frozen=True)
+class CupStart:
+    """A cup race just dealt: the race (with its creator's token), the creator's state, the
+    week, the deal and whether this is the player's counted attempt at it."""
+
+    session: GameSession
+    state: SessionState
+    week: str
+    deal: int
+    counted: bool
+
+
+@dataclass(frozen=True)
+class CupDeal:
+    """One deal of the week as one player sees it."""
+
+    deal: int
+    attempted: bool
+    running: str | None
+    """The player's counted race of the deal while it runs and still counts."""
+    result: DealResult | None
+
+
+@dataclass(frozen=True)
+class CupWeek:
+    """This week's cup as one player sees it."""
+
+    week: str
+    closes: float
+    """When the week's cup closes (wall-clock seconds)."""
+    deals: list[CupDeal]
+    board: CupBoard
+
+
+def iso_week(moment: float) -> str:
+    """The ISO week (UTC) of wall-clock ``moment``, as ``YYYY-Www``.
+
+    >>> iso_week(0.0), iso_week(4 * 86400.0)
+    ('1970-W01', '1970-W02')
+    """
+    year, week, _ = datetime.fromtimestamp(moment, UTC).date().isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_before(week: str) -> str:
+    """The ISO week before ``week``.
+
+    >>> week_before("2027-W01")
+    '2026-W53'
+    """
+    year, number, _ = (date.fromisoformat(f"{week}-1") - timedelta(days=7)).isocalendar()
+    return f"{year}-W{number:02d}"
+
+
+def cup_seed(week: str, deal: int, key: bytes) -> int:
+    """The public seed of ``deal`` of ``week``'s cup under the daily ``key``.
+
+    >>> cup_seed("2026-W49", 1, b"k") != cup_seed("2026-W49", 2, b"k")
+    True
+    """
+    digest = hmac.new(key, f"cup:{week}:{deal}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def cup_config(week: str, deal: int, key: bytes) -> GameConfig:
+    """The settings of ``deal`` of ``week``'s cup: the daily deal's, with its own seed."""
+    return GameConfig(
+        players=DAILY_PLAYERS,
+        bots=DAILY_BOTS,
+        variants=DAILY_VARIANTS,
+        seed=cup_seed(week, deal, key),
+        cup=week,
+        cup_deal=deal,
+    )
+
+
+def published(races: Races, week: str) -> bool:
+    """Whether ``week``'s seeds are public: once its cup closed."""
+    return races.now() >= week_closes_at(week)
+
+
+async def past_seeds(races: Races, week: str) -> list[int] | None:
+    """The seeds of ``week``'s deals, in order, once published; else None."""
+    if not published(races, week):
+        return None
+    key = await _key(races)
+    return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
+
+
+async def start_cup_replay(
+    races: Races, week: str, deal: int, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """A practice race of ``deal`` of a past ``week``'s cup (same settings, same cards and
+    bots; on no board and in no rating). Raises :class:`ValueError` for a week whose cup
+    has not closed yet (its seeds are still secret) or a deal outside 1 to
+    :data:`CUP_DEALS`."""
+    if not published(races, week) or not 1 <= deal <= CUP_DEALS:
+        raise ValueError("Only a closed week's cup deals can be raced again.")
+    key = await _key(races)
+    seed = cup_seed(week, deal, key)
+    config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
+    session, _ = await races.create(
+        config,
+        owner,
+        player=player,
+        engine_seed=daily_engine_seed(seed, key),
+        bot_key=daily_bot_key(seed, key),
+    )
+    async with races.open(session.id, session.token, write=True) as race:
+        race.mark_practice()
+        return session, race.state()
+
+
+async def cup_week(races: Races, player: int | None) -> CupWeek:
+    """This week's cup as ``player`` (a results player id; None: someone new) sees it."""
+    cup = _cup(races)
+    week = iso_week(races.now())
+    attempts = {} if player is None else await cup.attempts(week, player)
+    results = {} if player is None else {r.deal: r for r in await cup.results_of(week, player)}
+    deals = []
+    for deal in range(1, CUP_DEALS + 1):
+        game_id = attempts.get(deal)
+        live = None if game_id is None or deal in results else await races.running(game_id)
+        running = None if live is None or live.practice else live.id
+        deals.append(CupDeal(deal, game_id is not None, running, results.get(deal)))
+    return CupWeek(week, week_closes_at(week), deals, await cup.board(week, player))
+
+
+async def check_address(races: Races, deal: int, address: str) -> None:
+    """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
+    week's counted attempts at ``deal`` (checked before a new player is made for one)."""
+    week = iso_week(races.now())
+    where = await DailyResults(_cup(races).results).address_digest(week, address)
+    await _refuse_when_full(races, week, deal, where)
+
+
+async def _refuse_when_full(races: Races, week: str, deal: int, where: str) -> None:
+    cap = races.settings.daily_attempts_per_address
+    if await _cup(races).attempts_from(week, deal, where) >= cap:
+        raise CupAddressFull(cap)
+
+
+async def start_cup(
+    races: Races,
+    player: int,
+    deal: int,
+    owner: str,
+    name: str | None = None,
+    address: str | None = None,
+) -> CupStart:
+    """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
+    client ``address``; seat name ``name``): their counted attempt at it if they have none,
+    else practice once the counted attempt has ended.
+
+    Raises what :meth:`Races.create` raises, :class:`ValueError` for a deal outside 1 to
+    :data:`CUP_DEALS`, :class:`LobbyRefused` for a name that does not fit, and
+    :class:`CupAttemptRunning` while the player's counted attempt at the deal still runs,
+    and :class:`CupAddressFull` for a counted attempt from an address that started its
+    share (:attr:`Settings.daily_attempts_per_address` per deal and week).
+    """
+    if not 1 <= deal <= CUP_DEALS:
+        raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
+    cup = _cup(races)
+    now = races.now()
+    week = iso_week(now)
+    key = await _key(races)
+    config = cup_config(week, deal, key)
+    seed = cup_seed(week, deal, key)
+    attempt = (await cup.attempts(week, player)).get(deal)
+    await _refuse_while_running(races, attempt)
+    counted = attempt is None
+    where = None
+    if address is not None:
+        where = await DailyResults(cup.results).address_digest(week, address)
+        if counted:
+            await _refuse_when_full(races, week, deal, where)
+    try:
+        session, state = await races.create(
+            config,
+            owner,
+            name,
+            player=player,
+            engine_seed=daily_engine_seed(seed, key),
+            bot_key=daily_bot_key(seed, key),
+        )
+    except LobbyError as exc:
+        raise LobbyRefused(exc.code, **exc.params) from exc
+    if counted:
+        at = datetime.fromtimestamp(now, UTC)
+        counted = await cup.claim(week, deal, player, session.id, at, where)
+        if not counted:  # another request claimed the deal meanwhile: it may still run
+            await _refuse_claimed(races, session, week, deal, player)
+    if not counted:
+        async with races.open(session.id, session.token, write=True) as race:
+            race.mark_practice()
+            state = race.state()
+    return CupStart(session, state, week, deal, counted)
+
+
+async def _refuse_claimed(
+    races: Races, session: GameSession, week: str, deal: int, player: int
+) -> None:
+    """Wipe the just-dealt ``session`` and raise :class:`CupAttemptRunning` when the counted
+    attempt another request claimed still runs."""
+    try:
+        await _refuse_while_running(races, (await _cup(races).attempts(week, player)).get(deal))
+    except CupAttemptRunning:
+        await races.store.wipe(session.id)
+        raise
+
+
+async def _refuse_while_running(races: Races, attempt: str | None) -> None:
+    running = None if attempt is None else await races.running(attempt)
+    if attempt is not None and running is not None and not running.practice:
+        raise CupAttemptRunning(attempt)
+
+
+def _cup(races: Races) -> CupResults:
+    if races.results is None:
+        raise RuntimeError("The weekly cup needs the results store.")
+    return CupResults(races.results)
+
+
+async def _key(races: Races) -> bytes:
+    if races.results is None:
+        raise RuntimeError("The weekly cup needs the results store.")
+    return await DailyResults(races.results).daily_key()
+
+
+__all__ = [
+    "CUP_DEALS",
+    "CupDeal",
+    "CupStart",
+    "CupWeek",
+    "check_address",
+    "cup_config",
+    "cup_seed",
+    "cup_week",
+    "iso_week",
+    "past_seeds",
+    "published",
+    "start_cup",
+    "start_cup_replay",
+    "week_before",
+]
