@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
@@ -196,3 +197,20 @@ def another_browser(client: TestClient) -> TestClient:
     other = TestClient(client.app, follow_redirects=client.follow_redirects)
     other.portal = client.portal
     return other
+
+
+class WallClock:
+    """A wall clock a test moves by hand: ``now``, in seconds since the epoch."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def hand_clock(monkeypatch: pytest.MonkeyPatch, now: float) -> WallClock:
+    """Make a :class:`WallClock` at ``now`` the races' wall clock for this test."""
+    clock = WallClock(now)
+    monkeypatch.setattr(operations, "wall_clock", clock)
+    return clock

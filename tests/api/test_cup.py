@@ -11,13 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_kit import bearer, move
+from app_kit import WallClock, bearer, hand_clock, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 from test_takeback_twins import hidden_card_twin
 
-from app.races import operations
 from app.results.cup import points
 
 DAY = 86_400.0
@@ -25,19 +24,9 @@ WEDNESDAY = 20_000 * DAY + DAY / 2 - 2 * DAY  # 2024-10-02 12:00 UTC, ISO week 2
 WEEK = "2024-W40"
 
 
-class WallClock:
-    def __init__(self) -> None:
-        self.now = WEDNESDAY
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def wall(monkeypatch: pytest.MonkeyPatch) -> WallClock:
-    clock = WallClock()
-    monkeypatch.setattr(operations, "wall_clock", clock)
-    return clock
+    return hand_clock(monkeypatch, WEDNESDAY)
 
 
 def race(client: TestClient, deal: int, player_token: str | None = None, **body: Any) -> Any:

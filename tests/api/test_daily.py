@@ -11,10 +11,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from app_kit import another_browser, bearer, move
+from app_kit import WallClock, another_browser, bearer, hand_clock, move
 from fastapi.testclient import TestClient
 
-from app.races import operations
 from app.results.daily import DailyResults
 
 DAY = 86_400.0
@@ -22,19 +21,9 @@ NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
 TODAY, YESTERDAY, TOMORROW = "2024-10-04", "2024-10-03", "2024-10-05"
 
 
-class WallClock:
-    def __init__(self) -> None:
-        self.now = NOON
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def wall(monkeypatch: pytest.MonkeyPatch) -> WallClock:
-    clock = WallClock()
-    monkeypatch.setattr(operations, "wall_clock", clock)
-    return clock
+    return hand_clock(monkeypatch, NOON)
 
 
 def daily(client: TestClient, player_token: str | None = None, **body: Any) -> dict[str, Any]:

@@ -19,13 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
-from app_kit import bearer, make_settings, move, play_out
+from app_kit import WallClock, bearer, hand_clock, make_settings, move, play_out
 from daily_kit import finished_days, wait_for_streak
 from fastapi.testclient import TestClient
 
 from app.http.i18n import pseudo
 from app.main import create_app
-from app.races import operations
 from bench.server import find_free_port
 
 DAY = 86_400.0
@@ -33,19 +32,9 @@ NOON = 20_000 * DAY + DAY / 2  # 2024-10-04 12:00 UTC
 TRICK_ENDS = {"trick_won", "trick_all_tuned_up"}
 
 
-class WallClock:
-    def __init__(self) -> None:
-        self.now = NOON
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def wall(monkeypatch: pytest.MonkeyPatch) -> WallClock:
-    clock = WallClock()
-    monkeypatch.setattr(operations, "wall_clock", clock)
-    return clock
+    return hand_clock(monkeypatch, NOON)
 
 
 @pytest.fixture

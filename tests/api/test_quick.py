@@ -7,29 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_kit import another_browser, bearer, move
+from app_kit import WallClock, another_browser, bearer, hand_clock, move
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.races import operations
 from app.races.quick import slot_name
-
-
-class WallClock:
-    """The turn clock's time, moved by the test (the wait is measured on it)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def wall(monkeypatch: pytest.MonkeyPatch) -> WallClock:
-    clock = WallClock()
-    monkeypatch.setattr(operations, "wall_clock", clock)
-    return clock
+    """The turn clock's time, moved by the test (the wait is measured on it)."""
+    return hand_clock(monkeypatch, 1_000_000.0)
 
 
 def quick(client: TestClient, players: int = 4, **extra: Any) -> dict[str, Any]:
