@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, case, func, or_, select
-from sqlalchemy.exc import IntegrityError
 
 from app.results.daily import BOARD_LIMIT, CODE_POINT_COLLATION
 from app.results.models import CupEntry, FinishedRace, RaceResult
@@ -113,21 +112,16 @@ class CupResults:
         """Make ``game_id`` the player's counted attempt at ``deal`` of ``week``, started
         from ``address`` (a digest); False (and nothing written) when they already have
         one."""
-        try:
-            async with self.results.unit() as session:
-                session.add(
-                    CupEntry(
-                        week=week,
-                        player_id=player_id,
-                        deal=deal,
-                        game_id=game_id,
-                        started_at=at,
-                        address=address,
-                    )
-                )
-        except IntegrityError:
-            return False
-        return True
+        return await self.results.add_once(
+            CupEntry(
+                week=week,
+                player_id=player_id,
+                deal=deal,
+                game_id=game_id,
+                started_at=at,
+                address=address,
+            )
+        )
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted, finished, non-practice results in ``week``, by deal."""

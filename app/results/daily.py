@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import Row, Select, Subquery, func, or_, select
-from sqlalchemy.exc import IntegrityError
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore
@@ -133,20 +132,15 @@ class DailyResults:
         """Make ``game_id`` the player's counted attempt on ``day``, started from
         ``address`` (a digest, :meth:`address_digest`); False (and nothing written) when
         they already have one."""
-        try:
-            async with self.results.unit() as session:
-                session.add(
-                    DailyEntry(
-                        day=day,
-                        player_id=player_id,
-                        game_id=game_id,
-                        started_at=at,
-                        address=address,
-                    )
-                )
-        except IntegrityError:
-            return False
-        return True
+        return await self.results.add_once(
+            DailyEntry(
+                day=day,
+                player_id=player_id,
+                game_id=game_id,
+                started_at=at,
+                address=address,
+            )
+        )
 
     async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
         """The counted, finished, non-practice results of ``day``, ranked (the first

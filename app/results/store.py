@@ -263,6 +263,16 @@ class ResultsStore:
                 await stack.enter_async_context(session.begin())
                 yield session
 
+    async def add_once(self, row: object) -> bool:
+        """Insert ``row``; False (and nothing written) when one of its unique keys is taken
+        (two requests claiming one thing at once: exactly one of them wins)."""
+        try:
+            async with self.unit() as session:
+                session.add(row)
+        except IntegrityError:
+            return False
+        return True
+
     async def ping(self) -> None:
         """A round trip to the database (raises when it is unreachable)."""
         async with self.unit() as session:
