@@ -168,3 +168,70 @@ def test_no_function_is_longer_than_a_screen() -> None:
                 if lines > MAX_FUNCTION_LINES:
                     too_long.append(f"{name}.{node.name} ({path.name}:{node.lineno}): {lines}")
     assert not too_long, "functions over 60 lines:\n" + "\n".join(too_long)
+
+
+# Exceptions that only a programmer meets (corrupt input, a wrong call), and log calls:
+# their words are for whoever reads the code or the log, not for a player.
+_PROGRAMMER_ERRORS = frozenset(
+    {"ValueError", "TypeError", "RuntimeError", "KeyError", "LookupError", "AssertionError"}
+)
+_LOG_CALLS = frozenset({"debug", "info", "warning", "error", "exception", "critical"})
+
+
+def sentences_in(source: str) -> list[tuple[int, str]]:
+    """The string constants of four or more words in ``source``, outside docstrings, log
+    calls, ``assert`` messages and raised programmer errors (f-strings' literal parts
+    count on their own)."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST) -> None:
+        skipped.update(id(sub) for sub in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skip(node)  # a docstring, or an attribute's
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            called = node.exc.func
+            if isinstance(called, ast.Name) and called.id in _PROGRAMMER_ERRORS:
+                skip(node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _LOG_CALLS:
+                skip(node)
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            skip(node.msg)
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and len(node.value.split()) >= 4
+    ]
+
+
+def test_the_engine_and_the_races_speak_in_codes() -> None:
+    """No sentence for a player below the web layer: the engine and ``app/races`` hand out
+    codes with parameters, and ``app/http`` words them from the message catalog (so every
+    sentence can be translated). The racers' names are the game's own, in every language."""
+    racer_names = {"Cap'n Salty the Puffin"}
+    found = [
+        f"{path.relative_to(REPO_ROOT)}:{line}: {text!r}"
+        for folder in ("engine", "app/races")
+        for path in sorted((REPO_ROOT / folder).rglob("*.py"))
+        for line, text in sentences_in(path.read_text(encoding="utf-8"))
+        if text not in racer_names
+    ]
+    assert found == []
+
+
+def test_the_sentence_finder_tells_words_for_people_from_words_for_programmers() -> None:
+    source = (
+        "def f(x):\n"
+        '    """A docstring of many words."""\n'
+        "    if x:\n"
+        '        raise ValueError("The seed must be whole.")\n'
+        '    log.error("a race was lost here")\n'
+        '    return f"{x} is already face up here."\n'
+    )
+    assert sentences_in(source) == [(6, " is already face up here.")]

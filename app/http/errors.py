@@ -22,11 +22,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.http.previews import with_previews
 from app.http.race_words import race_sentence
 from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError, TalkTooFast
-from app.races.previews import with_previews
 from app.results.errors import ResultsUnavailable
 from app.storage.interface import StoreUnavailable
 

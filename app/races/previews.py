@@ -37,7 +37,7 @@ from engine import (
     effective_value,
     supply_after_effect,
 )
-from engine.cards import RACER_NAME, SUIT_VALUE
+from engine.cards import SUIT_VALUE
 from engine.seat_view import leader
 from engine.view import TableView
 
@@ -114,9 +114,7 @@ def _card_options(
                 "suit": name,
                 "value": value,
                 "can_play_face_up": can,
-                "blocked_reason": None
-                if can
-                else f"{RACER_NAME[suit]} is already face up in this trick.",
+                "blocked_reason": None,  # worded by the web layer (app/http/previews.py)
                 "effective_value": effective_value(value, lichen),
                 "speed": speed,
                 "gas_max": supply_after_effect(Action.play(suit), gas, middle, removed),

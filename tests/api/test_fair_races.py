@@ -31,9 +31,9 @@ from game_kit import VARIANT_COMBOS, variant_label
 from store_kit import StoreProbe
 
 from app.bots.runner import bot_seed, choose_bot_action
+from app.http.previews import with_previews
 from app.live.streams import follow
 from app.races import operations
-from app.races.previews import with_previews
 from app.races.quick import slot_name
 from app.races.record import GameConfig, unpack_move
 from app.races.review import Deal

@@ -24,7 +24,7 @@ from game_kit import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 from engine import (
     Action,
     ActionType,

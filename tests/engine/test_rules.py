@@ -27,7 +27,7 @@ from engine_kit import (
 )
 from game_kit import cards_in_play, deal, deck_of
 
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 from engine import (
     Action,
     ActionType,

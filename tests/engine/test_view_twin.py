@@ -10,7 +10,7 @@ import pytest
 from game_kit import VARIANT_COMBOS, variant_label
 from oracle import old_view
 
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 from engine import Game, Variants, new_game, observe, observe_public
 from engine.rng import Rng
 

@@ -16,11 +16,11 @@ import random
 import re
 
 from app.bots.runner import bot_seed, choose_bot_action
+from app.http.previews import with_previews
 from app.http.web.labels import SUITS
 from app.http.web.learn import COACH_SAYS, say
 from app.races import lesson
 from app.races.lesson import Coaching, Said
-from app.races.previews import with_previews
 from engine import Action, Game, new_game
 from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
 from engine.view import Observation

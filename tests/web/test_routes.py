@@ -18,7 +18,7 @@ from html_kit import parse_html
 from httpx import Response
 from store_kit import StoreProbe
 
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 from app.storage.memory import ManualClock
 from engine import Game, new_game
 

@@ -17,8 +17,8 @@ from app.http.api.models import GameState, _Out, error_responses, name_responses
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
+from app.http.previews import with_previews
 from app.races.cup import CUP_DEALS, check_address, cup_week, past_seeds, start_cup, week_before
-from app.races.previews import with_previews
 from app.results.cup import CupBoard, CupResults, CupStanding
 
 router = APIRouter(prefix="/api", tags=["cup"])

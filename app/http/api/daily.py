@@ -25,8 +25,8 @@ from app.http.api.models import (
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
+from app.http.previews import with_previews
 from app.races.daily import check_address, past_seed, start_daily, utc_day
-from app.races.previews import with_previews
 from app.results.daily import BoardEntry, DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])

@@ -16,7 +16,7 @@ from app.http.api.models import ErrorOut, GameState, WholeNumber, _In, _Out, nam
 from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 from app.races.quick import quick_race
 
 router = APIRouter(prefix="/api", tags=["races"])

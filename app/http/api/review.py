@@ -17,10 +17,10 @@ from fastapi.responses import JSONResponse
 
 from app.http.api.models import ErrorOut, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
+from app.http.previews import with_previews
 from app.http.review_words import with_reasons
 from app.races import review
 from app.races.errors import NotReviewed
-from app.races.previews import with_previews
 from app.races.record import GameSession
 from app.races.review import Budget, Reviews
 

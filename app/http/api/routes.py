@@ -38,10 +38,10 @@ from app.http.deps import (
     client_key,
 )
 from app.http.players import api_player, api_token, results_of
+from app.http.previews import with_previews
 from app.live.streams import Message, follow, open_stream
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
-from app.races.previews import with_previews
 from app.races.record import GameConfig, GameSession
 from engine import Action, IllegalAction, Variants
 

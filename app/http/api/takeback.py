@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from app.http.api.models import ErrorOut, GameState, error_responses
 from app.http.api.routes import _json
 from app.http.deps import ApiSeatDep, RacesDep
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 

@@ -13,8 +13,8 @@ from fastapi.responses import JSONResponse
 from app.http.api.models import ErrorOut, GameState, SayIn, TooManyOut, error_responses
 from app.http.api.routes import _json
 from app.http.deps import ApiSeatDep, RacesDep
+from app.http.previews import with_previews
 from app.http.talk_pace import GAP_SECONDS, PER_MINUTE, TalkPaceDep
-from app.races.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.http.previews import with_previews
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
-from app.races.previews import with_previews
 from engine import Observation
 from engine.bots import make_bot
 from engine.cards import TRICKS_PER_ROUND

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.previews import with_previews
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -40,7 +41,6 @@ from app.http.web.timeline import (
     since_my_last_play,
 )
 from app.races.operations import SessionState
-from app.races.previews import with_previews
 from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
