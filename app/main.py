@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import away as api_away
 from app.http.api import daily as api_daily
 from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
@@ -45,6 +46,7 @@ from app.http.security import (
     TrustedHostsMiddleware,
 )
 from app.http.stopping import CancelledAs503Middleware
+from app.http.web import away as web_away
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -79,9 +81,11 @@ FEATURE_ROUTERS = (
     language.router,
     api_leave.router,
     web_leave.router,
+    api_away.router,
+    web_away.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker, leaving a race)."""
+the deal checker, the language picker, leaving a race, coming back to an away seat)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

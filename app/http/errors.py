@@ -242,6 +242,7 @@ RACE_STATUS: dict[str, int] = {
     "move_not_kept": 503,
     "takeback_with_people": 409,
     "leave_with_people": 409,
+    "not_away": 409,
     "nothing_to_take_back": 409,
     "takeback_race_over": 409,
     "takeback_unavailable": 409,

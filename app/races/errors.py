@@ -203,6 +203,13 @@ class LeaveRefused(RaceError):
     message = "Other people race here: this race goes on until it is finished."
 
 
+class NotAway(RaceError):
+    """ "I'm back" from a seat that is not away (or in a race that is over)."""
+
+    code = "not_away"
+    message = "Your seat is already yours: no bot is playing it."
+
+
 class RaceNotOver(RaceError):
     """A review (or a par race) asked for while the race is still on."""
 

@@ -9,7 +9,9 @@ Engine-free bookkeeping kept with every session (:class:`Lobby`):
 * ``status`` is ``waiting`` until every invited seat joined or the creator pressed Start,
   then ``playing``; the session reports ``over`` once the engine says so;
 * ``deadline`` is when the person to move runs out of time (wall-clock seconds, so any
-  worker can enforce it); ``autopilot`` remembers the last move the autopilot made.
+  worker can enforce it); ``autopilot`` remembers the last move the autopilot made;
+* a person whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays
+  their seat at once, openly, until they come back (:meth:`Lobby.come_back`).
 
 :meth:`Lobby.to_dict` / :meth:`Lobby.from_dict` give the JSON-ready form the stores keep.
 """
@@ -27,6 +29,9 @@ Status = Literal["waiting", "playing", "over"]
 
 NAME_MAX = 20
 """Longest display name, in characters."""
+
+AWAY_AFTER = 2
+"""Turns in a row a person's clock may run out before they are away."""
 
 
 class LobbyError(ValueError):
@@ -133,6 +138,9 @@ class Lobby:
     """The autopilot's last move: ``{"seat", "turn"}``."""
     autopilot_moves: list[int] = field(default_factory=list)
     """How many moves the autopilot made for each seat."""
+    timeouts: list[int] = field(default_factory=list)
+    """Per seat, the turns in a row its person's clock ran out (their own move or coming
+    back starts it again); :data:`AWAY_AFTER` of them make the seat away."""
     last_mover: int | None = None
     """The person whose own request made the latest change (None: a join, a start, the
     clock). Their page already shows it, so their live stream need not reload it."""
@@ -185,6 +193,20 @@ class Lobby:
     def is_person(self, seat: int | None) -> bool:
         """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
         return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
+
+    def is_away(self, seat: int | None) -> bool:
+        """Whether ``seat``'s person is away: a bot plays for them until they come back.
+
+        >>> lobby = Lobby.create(3, 2, "d"); lobby.note_autopilot(1, 1)
+        >>> lobby.is_away(1), (lobby.note_autopilot(1, 2), lobby.is_away(1))[1]
+        (False, True)
+        """
+        return (
+            self.is_person(seat)
+            and seat is not None
+            and seat < len(self.timeouts)
+            and self.timeouts[seat] >= AWAY_AFTER
+        )
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token is ``token`` (constant-time per seat), or None."""
@@ -249,6 +271,7 @@ class Lobby:
                 "person": s.person,
                 "joined": s.joined,
                 "autopilot_moves": self.autopilot_moves[s.index],
+                "away": self.is_away(s.index),
             }
             for s in self.seats
         ]
@@ -309,7 +332,7 @@ class Lobby:
             if self.deadline is None:
                 self.deadline = now + self.wait_seconds
             return
-        ticking = self.started and current_seat is not None
+        ticking = self.started and current_seat is not None and not self.is_away(current_seat)
         shared = sum(s.person for s in self.seats) > 1
         if ticking and (self.paced or (shared and self.is_person(current_seat))):
             self.deadline = now + self.turn_seconds
@@ -325,6 +348,23 @@ class Lobby:
         self.autopilot = {"seat": seat, "turn": turn}
         if not self.paced:
             self.autopilot_moves[seat] += 1
+            self._timeouts()[seat] += 1
+
+    def note_own_move(self, seat: int) -> None:
+        """``seat``'s person moved by themselves: their clock's run of timeouts starts again."""
+        self._timeouts()[seat] = 0
+
+    def come_back(self, seat: int) -> bool:
+        """``seat``'s person takes their seat back from the bot; whether they were away."""
+        away = self.is_away(seat)
+        self._timeouts()[seat] = 0
+        return away
+
+    def _timeouts(self) -> list[int]:
+        # A race saved before away existed has no counts yet.
+        if len(self.timeouts) != len(self.seats):
+            self.timeouts = [0] * len(self.seats)
+        return self.timeouts
 
     # ------------------------------------------------------------------ storage
 
@@ -338,6 +378,7 @@ class Lobby:
             "paced": self.paced,
             "autopilot": self.autopilot,
             "autopilot_moves": list(self.autopilot_moves),
+            "timeouts": list(self.timeouts),
             "last_mover": self.last_mover,
             "wait_seconds": self.wait_seconds,
         }
@@ -358,6 +399,7 @@ class Lobby:
             paced=bool(data["paced"]),
             autopilot=data["autopilot"],
             autopilot_moves=list(data["autopilot_moves"]),
+            timeouts=list(data.get("timeouts") or []),
             last_mover=data.get("last_mover"),
             wait_seconds=data.get("wait_seconds"),
         )

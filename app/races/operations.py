@@ -27,7 +27,7 @@ from app.bots.runner import (
     bot_seed,
     choose_bot_action,
 )
-from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
+from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
 from app.results.daily_times import closes_at
@@ -143,7 +143,15 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
 def state_signature(state: SessionState) -> tuple[Any, ...]:
     """What makes a state news to a live client (the clock's countdown alone does not)."""
     joined = tuple(s["joined"] for s in state["seats"])
-    return (state["event_count"], state["turn"], state["status"], joined, state["clock"] is None)
+    away = tuple(s["away"] for s in state["seats"])
+    return (
+        state["event_count"],
+        state["turn"],
+        state["status"],
+        joined,
+        away,
+        state["clock"] is None,
+    )
 
 
 def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
@@ -179,8 +187,17 @@ async def play(
     sentence) and the bots' replies, then start the next person's clock."""
     _apply_person(session, action, seat)
     session.lobby.last_mover = seat
+    session.lobby.note_own_move(seat)
     await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
+
+
+def come_back(session: GameSession, seat: int) -> None:
+    """``seat``'s person takes their seat back from the bot that played it while they were
+    away; :class:`NotAway` when it was not away (nothing changes), or the race is over."""
+    if session.status == "over" or not session.lobby.come_back(seat):
+        raise NotAway()
+    session.lobby.last_mover = None
 
 
 def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:
@@ -325,6 +342,7 @@ __all__ = [
     "TableState",
     "begin",
     "check_turn",
+    "come_back",
     "game_record",
     "needs_lock",
     "play",

@@ -210,6 +210,15 @@ class Race:
             raise LeaveRefused()
         self.end_left([seat])
 
+    def come_back(self) -> None:
+        """This seat's person takes their seat back from the bot that played it while they
+        were away (:func:`operations.come_back`); :class:`NotAway` when it was not away."""
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("Coming back needs the race opened with write=True.")
+        operations.come_back(self.session, seat)
+        self.changed = True
+
     def mark_practice(self) -> None:
         """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True

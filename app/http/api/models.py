@@ -264,6 +264,10 @@ class SeatOut(_Out):
     person: bool = Field(description="A person's seat (else a bot's).")
     joined: bool = Field(description="Somebody took this person's seat.")
     autopilot_moves: int = Field(description="Moves the autopilot made for this seat.")
+    away: bool = Field(
+        description="The person's clock ran out on two turns in a row: a bot plays this "
+        "seat until they come back (`POST /api/games/{id}/back`)."
+    )
 
 
 class ClockOut(_Out):

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.web.away_words import away_context
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -544,6 +545,7 @@ def table_context(
         "best_text": best_text(state["best"], reader),
         **story_context(state["events"], state, reader),
         **seats_context(state),
+        **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
