@@ -25,23 +25,34 @@ TURN_SECONDS = 1.5
 WAIT_SECONDS = 20.0
 """Bound on any one condition (a busy two-core machine may be slow to answer)."""
 
+FRIEND = "Bea"
+"""The name the friend at seat 1 joins under."""
+
 AWAY_AFTER = 2
 """Timeouts in a row that make a person away (the issue's "twice in a row")."""
 
 
-def server_env(base: dict[str, str], redis_url: str | None) -> dict[str, str]:
+def server_env(
+    base: dict[str, str], redis_url: str | None, turn_seconds: float = TURN_SECONDS
+) -> dict[str, str]:
     """The environment of a server for these tests: the live servers' own, a short turn
     clock, and Redis as the live store when ``redis_url`` is given (else SQLite)."""
-    env = {**base, "ZZV_TURN_SECONDS": str(TURN_SECONDS)}
+    env = {**base, "ZZV_TURN_SECONDS": str(turn_seconds)}
     if redis_url is not None:
         env["ZZV_REDIS_URL"] = redis_url
     return env
 
 
-def launch(launcher: Callable[..., Any], base: dict[str, str], redis_url: str | None) -> str:
+def launch(
+    launcher: Callable[..., Any],
+    base: dict[str, str],
+    redis_url: str | None,
+    turn_seconds: float = TURN_SECONDS,
+) -> str:
     """Start a server through the ``launch_server`` fixture's ``launcher``; its base URL."""
     port = find_free_port()
-    server = launcher(uvicorn_command(port), port=port, env=server_env(base, redis_url))
+    env = server_env(base, redis_url, turn_seconds)
+    server = launcher(uvicorn_command(port), port=port, env=env)
     return str(server.url)
 
 
@@ -106,7 +117,8 @@ def new_pair(http: httpx.Client) -> Pair:
     assert created.status_code == 201, created.text
     body = created.json()
     [invite] = body["invites"]
-    joined = http.post(f"/api/games/{body['game_id']}/join", json={"code": invite["code"]})
+    join = {"code": invite["code"], "name": FRIEND}
+    joined = http.post(f"/api/games/{body['game_id']}/join", json=join)
     assert joined.status_code == 201, joined.text
     return Pair(
         http,

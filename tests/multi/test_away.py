@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from app_kit import bearer
-from away_kit import AWAY_AFTER, WAIT_SECONDS, Pair, away, launch, new_pair, wait_for
+from away_kit import AWAY_AFTER, FRIEND, WAIT_SECONDS, Pair, away, launch, new_pair, wait_for
 from sse_client import SseReader
 
 PLAY_KINDS = {"card_played", "tuned_up", "zero_five_played"}
@@ -56,7 +56,7 @@ def test_away_then_a_bot_plays_then_back(server: str, http: httpx.Client) -> Non
         assert away(1)(pair.state(1))
         seat0.next_state(away(1), WAIT_SECONDS)
         page = http.get(f"/games/{pair.game_id}/watch").text
-        assert "is away: a bot is playing." in page and 'id="im-back"' not in page
+        assert f"{FRIEND} is away: a bot is playing." in page and 'id="im-back"' not in page
         cookie = {"Cookie": f"zzv_{pair.game_id}={pair.tokens[1]}"}
         own = http.get(f"/games/{pair.game_id}", headers=cookie)
         assert 'id="im-back"' in own.text and f'action="/games/{pair.game_id}/back"' in own.text
