@@ -24,6 +24,7 @@ from app.http.api import away as api_away
 from app.http.api import daily as api_daily
 from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
+from app.http.api import rematch as api_rematch
 from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
@@ -52,6 +53,7 @@ from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
 from app.http.web import leave as web_leave
 from app.http.web import quick as web_quick
+from app.http.web import rematch as web_rematch
 from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
@@ -83,9 +85,12 @@ FEATURE_ROUTERS = (
     web_leave.router,
     api_away.router,
     web_away.router,
+    api_rematch.router,
+    web_rematch.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the deal checker, the language picker, leaving a race, coming back to an away seat)."""
+the deal checker, the language picker, leaving a race, coming back to an away seat,
+declining a rematch)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

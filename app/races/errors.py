@@ -210,6 +210,28 @@ class NotAway(RaceError):
     message = "Your seat is already yours: no bot is playing it."
 
 
+class RematchRefused(RaceError):
+    """A rematch that cannot be offered, accepted or declined; ``code`` says why."""
+
+    code = "rematch_unavailable"
+    message = "A rematch is for a finished race with other people in it."
+
+    def __init__(self, code: str | None = None, message: str | None = None) -> None:
+        """One of :data:`REMATCH_REFUSALS` by its code (the class's own by default)."""
+        code = code or type(self).code
+        super().__init__(message or REMATCH_REFUSALS.get(code))
+        self.code = code
+
+
+REMATCH_REFUSALS = {
+    "rematch_unavailable": RematchRefused.message,
+    "rematch_answered": "You already answered this rematch.",
+    "rematch_started": "The rematch started without you: a bot took your seat.",
+    "no_rematch": "Nobody offered a rematch of this race yet.",
+}
+"""The sentences of :class:`RematchRefused`, by code."""
+
+
 class RaceNotOver(RaceError):
     """A review (or a par race) asked for while the race is still on."""
 

@@ -63,6 +63,15 @@ def default_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def rotated(seat: int, players: int) -> int:
+    """Where seat ``seat``'s racer sits in a rematch: one seat further round.
+
+    >>> [rotated(s, 3) for s in range(3)]
+    [1, 2, 0]
+    """
+    return (seat + 1) % players
+
+
 def clean_name(raw: str | None, seat: int) -> str:
     """A display name from what a person typed: trimmed, 1–20 characters, or the default.
 
@@ -145,9 +154,12 @@ class Lobby:
     """The person whose own request made the latest change (None: a join, a start, the
     clock). Their page already shows it, so their live stream need not reload it."""
     wait_seconds: float | None = None
-    """How long a race open to strangers waits for people before it starts with bots
-    (None: it waits for its invited friends or its creator's Start). While it waits,
-    ``deadline`` is when the wait ends."""
+    """How long a race open to strangers (or a rematch) waits for people before it starts
+    with bots (None: it waits for its invited friends or its creator's Start). While it
+    waits, ``deadline`` is when the wait ends."""
+    rematch: dict[str, Any] | None = None
+    """A finished race's rematch (:mod:`app.races.rematch`): ``{"game_id", "answers"}``,
+    the new race and each person's answer by seat (a string, a JSON key): "yes" or "no"."""
 
     @classmethod
     def create(
@@ -178,6 +190,39 @@ class Lobby:
             seats,
             started=people == 1,
             turn_seconds=turn_seconds,
+            autopilot_moves=[0] * players,
+            wait_seconds=wait_seconds,
+        )
+
+    @classmethod
+    def rematch_of(
+        cls, old: Lobby, presser: int, creator_digest: str, wait_seconds: float
+    ) -> Lobby:
+        """Seats for a rematch of ``old``: each seat's person or bot one seat further round
+        (:func:`rotated`); the presser (old seat ``presser``) seated with their token, every
+        other person's seat held for them (by an invite code only the server knows) for
+        ``wait_seconds``, then a bot's.
+
+        >>> old = Lobby.create(3, 2, "d"); old.seats[1].token_digest = "e"
+        >>> new = Lobby.rematch_of(old, 1, "f", 30)
+        >>> [s.person for s in new.seats], new.seats[2].token_digest, new.seats[1].code is None
+        ([False, True, True], 'f', False)
+        """
+        players = len(old.seats)
+        seats = []
+        for was in old.seats:
+            index = rotated(was.index, players)
+            if not was.joined:
+                seats.append(Seat(index, False, f"Bot {index + 1}"))
+            elif was.index == presser:
+                seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
+            else:
+                seats.append(Seat(index, True, was.name, code=new_invite_code()))
+        seats.sort(key=lambda seat: seat.index)
+        return cls(
+            seats,
+            started=False,
+            turn_seconds=old.turn_seconds,
             autopilot_moves=[0] * players,
             wait_seconds=wait_seconds,
         )
@@ -314,13 +359,20 @@ class Lobby:
         """Start now: every seat still empty becomes a bot's; its invite stops working (and
         is remembered as closed, so it is answered ``race_started``)."""
         for seat in self.seats:
-            if seat.code is not None:
-                seat.used_code_digest = None
-                seat.closed_code_digest = digest(seat.code)
-                seat.code = None
-                seat.person = False
-                seat.name = f"Bot {seat.index + 1}"
+            self.close_seat(seat.index)
         self.started = True
+
+    def close_seat(self, index: int) -> None:
+        """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;
+        the race starts once no invite is open."""
+        seat = self.seats[index]
+        if seat.code is not None:
+            seat.used_code_digest = None
+            seat.closed_code_digest = digest(seat.code)
+            seat.code = None
+            seat.person = False
+            seat.name = f"Bot {seat.index + 1}"
+        self.started = not self.open_invites()
 
     def arm_clock(self, current_seat: int | None, now: float) -> None:
         """Restart the clock for whoever is to move now.
@@ -381,6 +433,7 @@ class Lobby:
             "timeouts": list(self.timeouts),
             "last_mover": self.last_mover,
             "wait_seconds": self.wait_seconds,
+            "rematch": self.rematch,
         }
 
     @classmethod
@@ -402,4 +455,5 @@ class Lobby:
             timeouts=list(data.get("timeouts") or []),
             last_mover=data.get("last_mover"),
             wait_seconds=data.get("wait_seconds"),
+            rematch=data.get("rematch"),
         )

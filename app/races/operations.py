@@ -58,6 +58,7 @@ class TableState(TypedDict):
     seats: list[dict[str, Any]]
     clock: dict[str, Any] | None
     autopilot: dict[str, int] | None
+    rematch: dict[str, Any] | None
     last_mover: int | None
     watch: bool
     practice: bool
@@ -134,6 +135,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
         "seats": lobby.public_seats(),
         "clock": clock,
         "autopilot": lobby.autopilot,
+        "rematch": lobby.rematch,
         "last_mover": lobby.last_mover,
         "watch": lobby.paced,
         "practice": session.practice,

@@ -29,6 +29,7 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.moments import moments
+from app.http.web.rematch_words import people_count, rematch_context
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
@@ -461,7 +462,7 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
         return RaceAgain(
             people,
             "Race this deal again with friends",
-            "Rematch with friends",
+            "Rematch",
             "You start it and get new invite links to send; bots take the seats nobody takes.",
         )
     return RaceAgain(1, "Race this deal again", "Rematch")
@@ -546,6 +547,7 @@ def table_context(
         **story_context(state["events"], state, reader),
         **seats_context(state),
         **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
+        **rematch_context(state, people_count(state), me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
