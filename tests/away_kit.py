@@ -1,6 +1,6 @@
-"""Test kit for away seats (docs/friends.md, "Away and back"): a real server with a short
-turn clock on either live store, a race of two people and a bot, and the seat of the second
-person left to run out of time until it is away.
+"""Test kit for races of people on a real server (away seats, rematches): a server with a
+short turn clock on either live store, a race of two people and a bot, the seat of the
+second person left to run out of time until it is away, or the race played to its end.
 
 Imported as ``away_kit`` (tests/ is on the path). Every wait is on a condition: the server's
 own clock runs out, and polling reads are what make it play the overdue move.
@@ -48,10 +48,12 @@ def launch(
     base: dict[str, str],
     redis_url: str | None,
     turn_seconds: float = TURN_SECONDS,
+    **extra: str,
 ) -> str:
-    """Start a server through the ``launch_server`` fixture's ``launcher``; its base URL."""
+    """Start a server through the ``launch_server`` fixture's ``launcher`` (``extra``: more
+    of its environment); its base URL."""
     port = find_free_port()
-    env = server_env(base, redis_url, turn_seconds)
+    env = {**server_env(base, redis_url, turn_seconds), **extra}
     server = launcher(uvicorn_command(port), port=port, env=env)
     return str(server.url)
 
@@ -108,6 +110,19 @@ class Pair:
                 turn = state["turn"]
                 self.wait(0, lambda s, t=turn: s["turn"] != t or s["current_seat"] != 1)
         raise AssertionError("the race went on too long")
+
+
+def finish(pair: Pair) -> dict[str, Any]:
+    """Both people play random moves, each on their own turn, until the race is over; the
+    last state of seat 0."""
+    for _ in range(2000):
+        state = pair.state(0)
+        if state["status"] == "over":
+            return state
+        seat = state["current_seat"]
+        if seat in pair.tokens:
+            pair.play(seat, pair.state(seat))
+    raise AssertionError("the race went on too long")
 
 
 def new_pair(http: httpx.Client) -> Pair:

@@ -6,8 +6,8 @@ each other person's seat held for them. The finished race keeps the offer
 (:attr:`app.races.lobby.Lobby.rematch`: the new race's id and each person's answer), so
 every person's table offers it. The new race starts once every person accepted, when the
 last one still to answer declined (:func:`decline`: a bot takes their seat), or after
-:data:`REMATCH_SECONDS`, with bots for whoever did not answer (the lobby's wait, as a race
-with strangers has).
+``Settings.rematch_wait_seconds`` (30 s), with bots for whoever did not answer (the
+lobby's wait, as a race with strangers has).
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from app.races.lobby import Lobby, rotated
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from app.races.unit import Race, Races
-
-REMATCH_SECONDS = 30.0
-"""How long a rematch waits for its people's answers before bots take the seats left."""
-
 
 @dataclass(frozen=True)
 class Rematched:
@@ -87,7 +83,8 @@ async def _open(races: Races, old: Race, seat: int, owner: str) -> Rematched:
     config = replace(old.config, seed=None, quick=False)
 
     def seats(creator_digest: str) -> Lobby:
-        return Lobby.rematch_of(lobby, seat, creator_digest, REMATCH_SECONDS)
+        wait = races.settings.rematch_wait_seconds
+        return Lobby.rematch_of(lobby, seat, creator_digest, wait)
 
     created, state = await races.create(config, owner, seats=seats)
     old.note_rematch(created.id, seat, "yes")
@@ -106,4 +103,4 @@ async def _join(new: Race, old: GameSession, seat: int) -> Rematched:
     return Rematched(new.id, place.index, token, new.state())
 
 
-__all__ = ["REMATCH_SECONDS", "Rematched", "accept", "decline", "offered"]
+__all__ = ["Rematched", "accept", "decline", "offered"]
