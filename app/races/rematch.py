@@ -20,6 +20,7 @@ from app.races.operations import SessionState
 from app.races.record import GameSession
 from app.races.unit import Race, Races
 
+
 @dataclass(frozen=True)
 class Rematched:
     """A seat in the rematch: its race, the seat, the seat's new token and first state."""
