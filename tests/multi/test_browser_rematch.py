@@ -56,7 +56,7 @@ def test_rematch_offered_on_a_desktop_accepted_on_a_phone(
     press(desktop, "#rematch", phone=False)
     desktop.wait_for_url(lambda url: pair.game_id not in url)
     new_id = desktop.url.rsplit("/", 1)[1]
-    assert "Waiting for" in desktop.inner_text("#table")
+    assert "Rematch: waiting for 1 person to accept" in desktop.inner_text("#table")
 
     phone.wait_for_selector("#rematch-decline")  # the offer arrived by itself
     assert "A rematch is on offer" in phone.inner_text("#rematch-box")
@@ -77,7 +77,7 @@ def test_rematch_offered_on_a_desktop_accepted_on_a_phone(
     assert [s["person"] for s in state.json()["seats"]] == [False, True, True]
     desktop.goto(f"{server}/games/{new_id}")
     assert FRIEND in desktop.inner_text("#table .seat-bar")
-    assert "Waiting for" not in desktop.inner_text("#table")
+    assert "Rematch: waiting" not in desktop.inner_text("#table")
     phone.screenshot(path=str(ARTIFACTS / "rematch-started-phone.png"), full_page=True)
     for page in (desktop, phone):
         page.context.close()

@@ -4,10 +4,14 @@ answer and the buttons, from the message catalog in the request's language
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
+from app.races import operations
+from app.races.record import GameSession
 
 POLL_SECONDS = 3
 """How often a finished table looks for a rematch offer or its start (its live stream
@@ -51,3 +55,20 @@ def rematch_context(state: Mapping[str, Any], people: int, watching: bool) -> di
             "poll": POLL_SECONDS if answer is None else None,
         }
     }
+
+
+def rematch_lobby_context(session: GameSession, state: Mapping[str, Any]) -> dict[str, Any]:
+    """A waiting rematch's banner and lobby line (nothing for any other race): how many
+    people are still to accept and the seconds until bots take their seats."""
+    lobby = session.lobby
+    if lobby.wait_seconds is None or session.config.quick or state["status"] != "waiting":
+        return {}
+    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
+    deadline = lobby.deadline
+    left = 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
+    status = ngettext(
+        "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
+        "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
+        missing,
+    ) % {"n": missing, "s": left}
+    return {"status": status, "rematch_lobby": status}

@@ -51,6 +51,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.left import ended_context
 from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
+from app.http.web.rematch_words import rematch_lobby_context
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.seating import LAST_GAME_COOKIE, to_table
@@ -165,6 +166,7 @@ def extras_context(
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
         **quick_lobby_context(session, state),
+        **rematch_lobby_context(session, state),
         **ended_context(session, state),
     }
 
