@@ -20,10 +20,12 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
+from app.http.api import away as api_away
 from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
 from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
+from app.http.api import rematch as api_rematch
 from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
@@ -48,12 +50,14 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.talk_pace import TalkPace
+from app.http.web import away as web_away
 from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
 from app.http.web import leave as web_leave
 from app.http.web import quick as web_quick
+from app.http.web import rematch as web_rematch
 from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
@@ -88,9 +92,14 @@ FEATURE_ROUTERS = (
     language.router,
     api_leave.router,
     web_leave.router,
+    api_away.router,
+    web_away.router,
+    api_rematch.router,
+    web_rematch.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the weekly cup, the deal checker, the language picker, leaving a race, quick messages)."""
+the weekly cup, the deal checker, the language picker, leaving a race, quick messages,
+coming back to an away seat, declining a rematch)."""
 
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""

@@ -237,6 +237,13 @@ class Settings(BaseSettings):
             "number of players within this time share a race; then bots take the empty seats."
         ),
     )
+    rematch_wait_seconds: float = Field(
+        30.0,
+        gt=0,
+        le=600,
+        description="How long a rematch waits for its people's answers; then bots take the "
+        "seats of those who did not accept.",
+    )
     watch_pace_seconds: float = Field(
         1.5, gt=0, description="Time between two moves of a bots-only race shown to watchers."
     )

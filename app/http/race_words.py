@@ -130,6 +130,11 @@ _SENTENCES: dict[str, Callable[[Params], str]] = {
         )
         % dict(p)
     ),
+    "not_away": lambda p: _("Your seat is already yours: no bot is playing it."),
+    "rematch_unavailable": lambda p: _("A rematch is for a finished race with other people in it."),
+    "rematch_answered": lambda p: _("You already answered this rematch."),
+    "rematch_started": lambda p: _("The rematch started without you: a bot took your seat."),
+    "no_rematch": lambda p: _("Nobody offered a rematch of this race yet."),
     "unknown_message": lambda p: _(
         "That is not one of the quick messages: pick one of the buttons."
     ),

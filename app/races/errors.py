@@ -178,6 +178,25 @@ class LeaveRefused(RaceError):
     code = "leave_with_people"
 
 
+class NotAway(RaceError):
+    """ "I'm back" from a seat that is not away (or in a race that is over)."""
+
+    code = "not_away"
+
+
+class RematchRefused(RaceError):
+    """A rematch that cannot be offered, accepted or declined: ``rematch_unavailable`` (not
+    a finished race with other people), ``rematch_answered``, ``rematch_started`` (without
+    this seat) or ``no_rematch`` (none offered yet)."""
+
+    code = "rematch_unavailable"
+
+    def __init__(self, code: str | None = None) -> None:
+        """The refusal of ``code`` (the class's own by default)."""
+        self.code = code or type(self).code
+        super().__init__()
+
+
 class RaceNotOver(RaceError):
     """A review (or a par race) asked for while the race is still on."""
 

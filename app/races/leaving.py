@@ -4,9 +4,10 @@ finish in last place for them.
 A person has left a race when it was ended because they went idle (:func:`end_left`: the
 race is then over though its game is not, and :attr:`GameSession.left` names them), when
 their turn clock ran out on each of their last :data:`CLOCK_TURNS` turns of a finished race
-without them playing in between, or when the race is a daily attempt (a cup deal) that
-ended after its day (week) closed. A race ended before its first trick is aborted: it has
-no result at all.
+without them playing in between, when the race finished while they were away (a bot
+playing their seat, :meth:`app.races.lobby.Lobby.is_away`), or when the race is a daily
+attempt (a cup deal) that ended after its day (week) closed. A race ended before its first
+trick is aborted: it has no result at all.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def leavers(session: GameSession, now: float) -> frozenset[int]:
     closes = sealed_until(session.config.daily, session.config.cup)
     if closes is not None and now >= closes:
         return frozenset(people)
-    return frozenset(session.left) | {seat for seat in people if _clocked_out(session, seat)}
+    lobby = session.lobby
+    gone = {seat for seat in people if lobby.is_away(seat) or _clocked_out(session, seat)}
+    return frozenset(session.left) | gone
 
 
 def _clocked_out(session: GameSession, seat: int) -> bool:

@@ -9,7 +9,9 @@ Engine-free bookkeeping kept with every session (:class:`Lobby`):
 * ``status`` is ``waiting`` until every invited seat joined or the creator pressed Start,
   then ``playing``; the session reports ``over`` once the engine says so;
 * ``deadline`` is when the person to move runs out of time (wall-clock seconds, so any
-  worker can enforce it); ``autopilot`` remembers the last move the autopilot made.
+  worker can enforce it); ``autopilot`` remembers the last move the autopilot made;
+* a person whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays
+  their seat at once, openly, until they come back (:meth:`Lobby.come_back`).
 
 :meth:`Lobby.to_dict` / :meth:`Lobby.from_dict` give the JSON-ready form the stores keep.
 """
@@ -27,6 +29,9 @@ Status = Literal["waiting", "playing", "over"]
 
 NAME_MAX = 20
 """Longest display name, in characters."""
+
+AWAY_AFTER = 2
+"""Turns in a row a person's clock may run out before they are away."""
 
 
 class LobbyError(ValueError):
@@ -57,6 +62,15 @@ def default_name(seat: int) -> str:
     ('Player 1', 'Player 4')
     """
     return f"Player {seat + 1}"
+
+
+def rotated(seat: int, players: int) -> int:
+    """Where seat ``seat``'s racer sits in a rematch: one seat further round.
+
+    >>> [rotated(s, 3) for s in range(3)]
+    [1, 2, 0]
+    """
+    return (seat + 1) % players
 
 
 def clean_name(raw: str | None, seat: int) -> str:
@@ -132,13 +146,19 @@ class Lobby:
     """The autopilot's last move: ``{"seat", "turn"}``."""
     autopilot_moves: list[int] = field(default_factory=list)
     """How many moves the autopilot made for each seat."""
+    timeouts: list[int] = field(default_factory=list)
+    """Per seat, the turns in a row its person's clock ran out (their own move or coming
+    back starts it again); :data:`AWAY_AFTER` of them make the seat away."""
     last_mover: int | None = None
     """The person whose own request made the latest change (None: a join, a start, the
     clock). Their page already shows it, so their live stream need not reload it."""
     wait_seconds: float | None = None
-    """How long a race open to strangers waits for people before it starts with bots
-    (None: it waits for its invited friends or its creator's Start). While it waits,
-    ``deadline`` is when the wait ends."""
+    """How long a race open to strangers (or a rematch) waits for people before it starts
+    with bots (None: it waits for its invited friends or its creator's Start). While it
+    waits, ``deadline`` is when the wait ends."""
+    rematch: dict[str, Any] | None = None
+    """A finished race's rematch (:mod:`app.races.rematch`): ``{"game_id", "answers"}``,
+    the new race and each person's answer by seat (a string, a JSON key): "yes" or "no"."""
 
     @classmethod
     def create(
@@ -174,6 +194,39 @@ class Lobby:
         )
 
     @classmethod
+    def rematch_of(
+        cls, old: Lobby, presser: int, creator_digest: str, wait_seconds: float
+    ) -> Lobby:
+        """Seats for a rematch of ``old``: each seat's person or bot one seat further round
+        (:func:`rotated`); the presser (old seat ``presser``) seated with their token, every
+        other person's seat held for them (by an invite code only the server knows) for
+        ``wait_seconds``, then a bot's.
+
+        >>> old = Lobby.create(3, 2, "d"); old.seats[1].token_digest = "e"
+        >>> new = Lobby.rematch_of(old, 1, "f", 30)
+        >>> [s.person for s in new.seats], new.seats[2].token_digest, new.seats[1].code is None
+        ([False, True, True], 'f', False)
+        """
+        players = len(old.seats)
+        seats = []
+        for was in old.seats:
+            index = rotated(was.index, players)
+            if not was.joined:
+                seats.append(Seat(index, False, f"Bot {index + 1}"))
+            elif was.index == presser:
+                seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
+            else:
+                seats.append(Seat(index, True, was.name, code=new_invite_code()))
+        seats.sort(key=lambda seat: seat.index)
+        return cls(
+            seats,
+            started=False,
+            turn_seconds=old.turn_seconds,
+            autopilot_moves=[0] * players,
+            wait_seconds=wait_seconds,
+        )
+
+    @classmethod
     def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
         """Seats for a race of bots only, paced so a spectator can follow it."""
         seats = [Seat(i, False, f"Bot {i + 1}") for i in range(players)]
@@ -184,6 +237,20 @@ class Lobby:
     def is_person(self, seat: int | None) -> bool:
         """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
         return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
+
+    def is_away(self, seat: int | None) -> bool:
+        """Whether ``seat``'s person is away: a bot plays for them until they come back.
+
+        >>> lobby = Lobby.create(3, 2, "d"); lobby.note_autopilot(1, 1)
+        >>> lobby.is_away(1), (lobby.note_autopilot(1, 2), lobby.is_away(1))[1]
+        (False, True)
+        """
+        return (
+            self.is_person(seat)
+            and seat is not None
+            and seat < len(self.timeouts)
+            and self.timeouts[seat] >= AWAY_AFTER
+        )
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token is ``token`` (constant-time per seat), or None."""
@@ -248,6 +315,7 @@ class Lobby:
                 "person": s.person,
                 "joined": s.joined,
                 "autopilot_moves": self.autopilot_moves[s.index],
+                "away": self.is_away(s.index),
             }
             for s in self.seats
         ]
@@ -286,13 +354,20 @@ class Lobby:
         """Start now: every seat still empty becomes a bot's; its invite stops working (and
         is remembered as closed, so it is answered ``race_started``)."""
         for seat in self.seats:
-            if seat.code is not None:
-                seat.used_code_digest = None
-                seat.closed_code_digest = digest(seat.code)
-                seat.code = None
-                seat.person = False
-                seat.name = f"Bot {seat.index + 1}"
+            self.close_seat(seat.index)
         self.started = True
+
+    def close_seat(self, index: int) -> None:
+        """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;
+        the race starts once no invite is open."""
+        seat = self.seats[index]
+        if seat.code is not None:
+            seat.used_code_digest = None
+            seat.closed_code_digest = digest(seat.code)
+            seat.code = None
+            seat.person = False
+            seat.name = f"Bot {seat.index + 1}"
+        self.started = not self.open_invites()
 
     def arm_clock(self, current_seat: int | None, now: float) -> None:
         """Restart the clock for whoever is to move now.
@@ -304,7 +379,7 @@ class Lobby:
             if self.deadline is None:
                 self.deadline = now + self.wait_seconds
             return
-        ticking = self.started and current_seat is not None
+        ticking = self.started and current_seat is not None and not self.is_away(current_seat)
         shared = sum(s.person for s in self.seats) > 1
         if ticking and (self.paced or (shared and self.is_person(current_seat))):
             self.deadline = now + self.turn_seconds
@@ -320,6 +395,23 @@ class Lobby:
         self.autopilot = {"seat": seat, "turn": turn}
         if not self.paced:
             self.autopilot_moves[seat] += 1
+            self._timeouts()[seat] += 1
+
+    def note_own_move(self, seat: int) -> None:
+        """``seat``'s person moved by themselves: their clock's run of timeouts starts again."""
+        self._timeouts()[seat] = 0
+
+    def come_back(self, seat: int) -> bool:
+        """``seat``'s person takes their seat back from the bot; whether they were away."""
+        away = self.is_away(seat)
+        self._timeouts()[seat] = 0
+        return away
+
+    def _timeouts(self) -> list[int]:
+        # A race saved before away existed has no counts yet.
+        if len(self.timeouts) != len(self.seats):
+            self.timeouts = [0] * len(self.seats)
+        return self.timeouts
 
     # ------------------------------------------------------------------ storage
 
@@ -333,8 +425,10 @@ class Lobby:
             "paced": self.paced,
             "autopilot": self.autopilot,
             "autopilot_moves": list(self.autopilot_moves),
+            "timeouts": list(self.timeouts),
             "last_mover": self.last_mover,
             "wait_seconds": self.wait_seconds,
+            "rematch": self.rematch,
         }
 
     @classmethod
@@ -353,6 +447,8 @@ class Lobby:
             paced=bool(data["paced"]),
             autopilot=data["autopilot"],
             autopilot_moves=list(data["autopilot_moves"]),
+            timeouts=list(data.get("timeouts") or []),
             last_mover=data.get("last_mover"),
             wait_seconds=data.get("wait_seconds"),
+            rematch=data.get("rematch"),
         )

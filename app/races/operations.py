@@ -28,7 +28,7 @@ from app.bots.runner import (
     choose_bot_action,
 )
 from app.races import talk
-from app.races.errors import IllegalMove, NotYourTurn, RaceNotStarted, StaleTurn
+from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import Status
 from app.races.record import GameSession
 from app.results.daily_times import sealed_until
@@ -59,6 +59,7 @@ class TableState(TypedDict):
     seats: list[dict[str, Any]]
     clock: dict[str, Any] | None
     autopilot: dict[str, int] | None
+    rematch: dict[str, Any] | None
     last_mover: int | None
     watch: bool
     practice: bool
@@ -136,6 +137,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
         "seats": lobby.public_seats(),
         "clock": clock,
         "autopilot": lobby.autopilot,
+        "rematch": lobby.rematch,
         "last_mover": lobby.last_mover,
         "watch": lobby.paced,
         "practice": session.practice,
@@ -153,7 +155,15 @@ def play_signature(state: SessionState) -> tuple[Any, ...]:
     """What makes a state news to a live client's table: moves, the turn, the phase, who
     joined, whether a clock runs (quick messages aside)."""
     joined = tuple(s["joined"] for s in state["seats"])
-    return (state["event_count"], state["turn"], state["status"], joined, state["clock"] is None)
+    away = tuple(s["away"] for s in state["seats"])
+    return (
+        state["event_count"],
+        state["turn"],
+        state["status"],
+        joined,
+        away,
+        state["clock"] is None,
+    )
 
 
 def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
@@ -189,8 +199,17 @@ async def play(
     sentence) and the bots' replies, then start the next person's clock."""
     _apply_person(session, action, seat)
     session.lobby.last_mover = seat
+    session.lobby.note_own_move(seat)
     await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
+
+
+def come_back(session: GameSession, seat: int) -> None:
+    """``seat``'s person takes their seat back from the bot that played it while they were
+    away; :class:`NotAway` when it was not away (nothing changes), or the race is over."""
+    if session.status == "over" or not session.lobby.come_back(seat):
+        raise NotAway()
+    session.lobby.last_mover = None
 
 
 def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:
@@ -335,6 +354,7 @@ __all__ = [
     "TableState",
     "begin",
     "check_turn",
+    "come_back",
     "game_record",
     "needs_lock",
     "play",

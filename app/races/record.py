@@ -232,11 +232,13 @@ class GameSession:
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 
     def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now: a bot's seat, once the race started, and
-        not in a bots-only race (whose moves come one by one on its clock)."""
+        """Whether the bots play ``seat`` now: a bot's seat or an away person's, once the
+        race started, and not in a bots-only race (whose moves come one by one on its
+        clock)."""
         lobby = self.lobby
         started = lobby.started and not self.left
-        return started and not lobby.paced and not lobby.is_person(seat)
+        bots = not lobby.is_person(seat) or lobby.is_away(seat)
+        return started and not lobby.paced and bots
 
     @property
     def status(self) -> Status:

@@ -39,7 +39,7 @@ from app.races.errors import (
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import LobbyError
+from app.races.lobby import Lobby, LobbyError
 from app.races.operations import SessionState, SessionStore
 from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
 from app.races.results import finish_of
@@ -230,6 +230,31 @@ class Race:
             raise LeaveRefused()
         self.end_left([seat])
 
+    def come_back(self) -> None:
+        """This seat's person takes their seat back from the bot that played it while they
+        were away (:func:`operations.come_back`); :class:`NotAway` when it was not away."""
+        seat = self.own_seat
+        if not self.locked:
+            raise RuntimeError("Coming back needs the race opened with write=True.")
+        operations.come_back(self.session, seat)
+        self.changed = True
+
+    def note_rematch(self, game_id: str, seat: int, answer: str) -> None:
+        """Keep, in this finished race, that ``seat`` answered ``answer`` ("yes" or "no")
+        to its rematch ``game_id`` (:mod:`app.races.rematch`)."""
+        lobby = self._changing().lobby
+        offer = lobby.rematch or {"game_id": game_id, "answers": {}}
+        offer["answers"][str(seat)] = answer
+        lobby.rematch = offer
+
+    async def close_seat(self, seat: int) -> None:
+        """``seat``'s invite stops working and a bot takes it; the race starts when that
+        was the last one open."""
+        session = self._changing()
+        session.lobby.close_seat(seat)
+        if session.lobby.started:
+            await operations.begin(session, self.now, self.runner)
+
     def mark_practice(self) -> None:
         """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True
@@ -294,6 +319,7 @@ class Races:
         player: int | None = None,
         engine_seed: int | None = None,
         bot_key: int | None = None,
+        seats: Callable[[str], Lobby] | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner``, store it, and let the bots play until a person
         is to move; the race (with the creator's ``token``) and the creator's first state.
@@ -301,13 +327,16 @@ class Races:
         checks it: :class:`app.races.lobby.LobbyError` when it does not fit); ``player``
         the creator's id in the results, if known: the race counts against that player's
         cap of live races, and against ``owner``'s, until it is over. ``engine_seed`` and
-        ``bot_key`` as :func:`new_session` takes them.
+        ``bot_key`` as :func:`new_session` takes them. ``seats``, given the creator's token
+        digest, seats the race some other way than :meth:`Lobby.create` (a rematch's).
 
         The slot is reserved before any bot thinks, so a refused creation
         (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
         invited people plays nothing yet.
         """
         session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
+        if seats is not None:
+            session.lobby = seats(token_digest(session.token))
         if player is not None and not config.watch:
             session.lobby.seats[0].player = player
         try:

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
 from app.races import operations as sessions
+from app.races.lobby import AWAY_AFTER
 from app.storage.memory import ManualClock
 from engine import Game
 
@@ -125,7 +126,8 @@ def _state(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
 def test_the_turn_clock_moves_for_a_person_who_never_does(
     app: FastAPI, client: TestClient, store: StoreProbe, frozen: list[float]
 ) -> None:
-    """Seat 1 never moves; each time its clock runs out the autopilot plays for it."""
+    """Seat 1 never moves: each time its clock runs out the autopilot plays for it, until
+    it ran out twice in a row; the seat is then away and a bot plays it at once."""
     game_id, tokens = _seat_tokens(client, players=3, humans=2)
     rng = random.Random(3)
     turn_seconds = app.state.settings.turn_seconds
@@ -152,8 +154,8 @@ def test_the_turn_clock_moves_for_a_person_who_never_does(
         waited += 1
     else:
         raise AssertionError("the race did not end")
-    assert waited > 0
-    assert state["seats"][1]["autopilot_moves"] == waited
+    assert waited == AWAY_AFTER
+    assert state["seats"][1]["autopilot_moves"] == waited and state["seats"][1]["away"]
     assert store.get(game_id).game.is_over
 
 
@@ -279,3 +281,52 @@ def test_every_seat_of_an_expired_race_hears_410_and_strangers_404(
             assert page.status_code == 410 and "cleared from the track" in page.text
         stranger = client.get(f"/api/games/{game_id}", headers=bearer("z" * 43))
         assert stranger.status_code == 404
+
+
+def test_an_away_seat_reveals_no_hidden_card(
+    app: FastAPI, client: TestClient, store: StoreProbe, frozen: list[float]
+) -> None:
+    """Seat 1 is away (a bot plays it): what every seat, the away one included, and a
+    spectator get, and the answer of "I'm back", are the same on a twin deal."""
+    game_id, tokens = _seat_tokens(client, players=4, humans=3)
+    rng = random.Random(61)
+    for _ in range(400):
+        state = _state(client, game_id, tokens[0])
+        if state["seats"][1]["away"]:
+            break
+        seat = state["current_seat"]
+        if seat == 1:
+            frozen[0] += app.state.settings.turn_seconds
+            continue
+        own = _state(client, game_id, tokens[seat])
+        action = rng.choice(own["legal_actions"])
+        response = move(client, game_id, tokens[seat], own["turn"], action)
+        assert response.status_code == 200, response.text
+    assert state["seats"][1]["away"] and state["status"] == "playing"
+    real = store.get(game_id).game
+    compared = 0
+    for viewer in (0, 1, None):
+        twin = hidden_twin(real, viewer, rng)
+        assert twin is not None
+        before = _answers(client, game_id, viewer, tokens)
+        with store.edit(game_id) as session:
+            session.game = twin
+        try:
+            after = _answers(client, game_id, viewer, tokens)
+        finally:
+            with store.edit(game_id) as session:
+                session.game = real
+        assert before == after, f"{viewer}'s answers depend on hidden cards"
+        compared += 1
+    assert "is away: a bot is playing." in before["watch"]
+    assert compared == 3
+    answers = []
+    for game in (real, hidden_twin(real, 1, rng)):
+        with store.edit(game_id) as session:
+            assert game is not None
+            session.game = game
+            session.lobby.timeouts[1] = AWAY_AFTER
+        back = client.post(f"/api/games/{game_id}/back", headers=bearer(tokens[1]))
+        assert back.status_code == 200, back.text
+        answers.append(back.json())
+    assert answers[0] == answers[1] and not answers[0]["seats"][1]["away"]

@@ -3,8 +3,9 @@
 Its people are named as they chose, escaped, wherever a seat is named: the status line,
 the racetrack, the trick, the "what just happened" list, the race log, the round stories,
 the replay, the move form's "best so far" and the hints. Bots keep their colours; the
-reader is still "You". At the end, "race this deal again" and "rematch" start a race with
-friends again (new invites), never silently one against bots."""
+reader is still "You". At the end, "race this deal again" starts a race with friends again
+(new invites) and "rematch" offers the same people a race, never silently one against
+bots."""
 
 from __future__ import annotations
 
@@ -135,7 +136,7 @@ def test_race_this_deal_again_after_friends_is_with_friends(
     guest = _browser(client, game_id, tokens[1])
     page = guest.get(f"/games/{game_id}").text
     assert "Race this deal again with friends" in page and "new invite links" in page
-    assert "Rematch with friends" in page
+    assert 'id="rematch"' in page and "Same people and settings" in page
     fields = _race_again_form(page)
     assert fields["people"] == "2" and fields["seed"] == str(seed)
 
@@ -151,6 +152,7 @@ def test_race_this_deal_again_after_friends_is_with_friends(
     assert rematch.status_code == 303
     fresh = store.get(rematch.headers["location"].rsplit("/", 1)[1])
     assert fresh.lobby.people() == 2 and fresh.config.seed is None
+    assert fresh.status == "waiting" and fresh.lobby.seats[2].joined  # the guest, one round on
 
     watch = client.get(f"/games/{game_id}/watch").text  # a spectator races it alone
     assert "Race this deal yourself, against bots" in watch

@@ -265,6 +265,10 @@ class SeatOut(_Out):
     person: bool = Field(description="A person's seat (else a bot's).")
     joined: bool = Field(description="Somebody took this person's seat.")
     autopilot_moves: int = Field(description="Moves the autopilot made for this seat.")
+    away: bool = Field(
+        description="The person's clock ran out on two turns in a row: a bot plays this "
+        "seat until they come back (`POST /api/games/{id}/back`)."
+    )
 
 
 class ClockOut(_Out):
@@ -312,6 +316,9 @@ class GameState(_Out):
     seats: list[SeatOut]
     clock: ClockOut | None = Field(description="The person to move's time; null for bots.")
     autopilot: AutopilotOut | None
+    rematch: RematchOut | None = Field(
+        None, description="Once the race is over: its rematch, when somebody offered one."
+    )
     last_mover: int | None = Field(
         description="The person whose own move made the latest change (null: a join, the "
         "start or the clock)."
@@ -392,6 +399,24 @@ class JoinedGame(_Out):
     token: str
     state: GameState
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
+
+
+class RematchSeat(_Out):
+    """Your seat in a rematch: ``token`` is its own credential."""
+
+    game_id: str
+    seat: int
+    token: str
+    state: GameState
+
+
+class RematchOut(_Out):
+    """A finished race's rematch: the new race and each person's answer, by seat."""
+
+    game_id: str
+    answers: dict[str, Literal["yes", "no"]] = Field(
+        description="Seat (as a string) to `yes` or `no`; a person not in it did not answer."
+    )
 
 
 class RecordSettings(_Out):

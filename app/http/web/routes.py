@@ -52,6 +52,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.left import ended_context
 from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
+from app.http.web.rematch_words import rematch_lobby_context
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.seating import LAST_GAME_COOKIE, to_table
@@ -59,12 +60,14 @@ from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table import SPECTATOR, log_context, race_again, table_context, table_window
 from app.http.web.talk_view import is_muted, talk_context
 from app.http.web.templating import templates
+from app.races import rematch as rematches
 from app.races.errors import (
     GameExpired,
     GameLost,
     IllegalMove,
     RaceError,
     RaceNotStarted,
+    RematchRefused,
     ServerFull,
     StaleTurn,
 )
@@ -122,7 +125,7 @@ def live_context(request: Request, session: GameSession, seat: int | None) -> di
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
         "invites": lobby.invite_links(site, session.id)
-        if seat == 0 and session.status == "waiting" and not session.config.quick
+        if seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
         else [],
         "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
     }
@@ -166,6 +169,7 @@ def extras_context(
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
         **quick_lobby_context(session, state),
+        **rematch_lobby_context(session, state),
         **ended_context(session, state),
     }
 
@@ -574,15 +578,34 @@ async def _finished_record(races: Races, game_id: str) -> tuple[dict[str, Any], 
     return (record, Viewer(SPECTATOR, names)) if record["complete"] else None
 
 
+async def _rematch(request: Request, settings: Settings, races: Races, game_id: str) -> Response:
+    """Offer or accept the rematch of a race with people; a seat answered already goes to
+    the rematch's table (or reads why not)."""
+    token = _cookie(request, game_id)
+    try:
+        seat = await rematches.accept(races, game_id, token, client_key(request))
+    except RematchRefused as exc:
+        async with races.open(game_id, token) as race:
+            offer = race.session.lobby.rematch
+        if exc.code == "rematch_answered" and offer is not None:
+            return RedirectResponse(f"/games/{offer['game_id']}", status_code=303)
+        raise
+    return await to_table(request, settings, seat.game_id, seat.token, None)
+
+
 @router.post("/games/{game_id}/rematch")
 async def rematch(
     game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> Response:
     """A new race with the same settings and a fresh deal (the seed is drawn anew); after
-    a race with friends, a race with as many people (the presser gets new invite links)."""
+    a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
+    offered already), 303 to its table."""
     try:
         async with races.open(game_id, _cookie(request, game_id)) as race:
             old, people = race.config, race.session.lobby.people()
+            same_people = race.seat is not None and rematches.offered(race.session)
+        if same_people:
+            return await _rematch(request, settings, races, game_id)
     except RaceError as exc:
         return missing_page(request, exc, settings)
     again = race_again(people, spectator=False).people

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.http.previews import with_previews
+from app.http.web.away_words import away_context
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -29,6 +30,7 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.moments import moments
+from app.http.web.rematch_words import people_count, rematch_context
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
@@ -460,7 +462,7 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
         return RaceAgain(
             people,
             "Race this deal again with friends",
-            "Rematch with friends",
+            "Rematch",
             "You start it and get new invite links to send; bots take the seats nobody takes.",
         )
     return RaceAgain(1, "Race this deal again", "Rematch")
@@ -544,6 +546,8 @@ def table_context(
         "best_text": best_text(state["best"], reader),
         **story_context(state["events"], state, reader),
         **seats_context(state),
+        **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
+        **rematch_context(state, people_count(state), me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
