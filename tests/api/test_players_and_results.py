@@ -178,7 +178,7 @@ def test_a_friend_joining_gets_a_player_and_the_seat_keeps_it_hidden(kit: Any) -
     state = client.get(
         f"/api/games/{created.json()['game_id']}", headers=bearer(joined.json()["token"])
     ).json()
-    assert all(set(seat) == {"seat", "name", "person", "joined", "autopilot_moves"} for seat in
+    assert all(set(seat) == {"seat", "name", "person", "joined", "autopilot_moves", "away"} for seat in
                state["seats"])  # fmt: skip
 
 
