@@ -178,8 +178,8 @@ def test_a_friend_joining_gets_a_player_and_the_seat_keeps_it_hidden(kit: Any) -
     state = client.get(
         f"/api/games/{created.json()['game_id']}", headers=bearer(joined.json()["token"])
     ).json()
-    assert all(set(seat) == {"seat", "name", "person", "joined", "autopilot_moves", "away"} for seat in
-               state["seats"])  # fmt: skip
+    public = {"seat", "name", "person", "joined", "autopilot_moves", "away"}
+    assert all(set(seat) == public for seat in state["seats"])
 
 
 def test_the_browser_gets_a_signed_httponly_cookie_and_its_races(kit: Any) -> None:
