@@ -9,7 +9,9 @@ with ``HX-Request``, answered by the table fragment) and without it (the plain P
 for ``Accept-Encoding: identity`` and for ``gzip, br``; both runs deal the same seeded race
 and choose the same moves. A response's weight is its status line and headers plus the body
 as sent (compressed bytes when compressed). Prints the median and the max per move for 3
-and 5 players.
+and 5 players, and first the table's first load: the page of a new race and every
+stylesheet and script it links, compressed, beside the bound it must stay under (the
+sounds are made by the Web Audio API after the first move: no file to load).
 
 The module only drives the site over HTTP, so the same file measures any checkout of the
 project (run ``python -m bench.weight`` from that checkout).
@@ -34,6 +36,9 @@ _TURN = re.compile(r'name="turn" value="(\d+)"')
 _ZERO_EFFECT = re.compile(r'name="zero_effect" value="([^"]+)"')
 _ZF_VALUE = re.compile(r'name="zf_value" value="([^"]+)"')
 _DISCARD = re.compile(r'name="discard">\s*<option value="([^"]+)"')
+_ASSET = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]*src)="(/[^"]+)"')
+FIRST_LOAD_BOUND_KIB = 150
+"""Most a table's first load may weigh, compressed (HTML, CSS and JS together)."""
 
 ENCODINGS = {"identity": "identity", "compressed": "gzip, br"}
 """The two ways a browser may ask: nothing compressed, or gzip/brotli accepted."""
@@ -142,6 +147,32 @@ def _free_port() -> int:
         return port
 
 
+def first_load(base_url: str) -> dict[str, int]:
+    """Bytes on the wire, compressed, to open a new race's table in a fresh browser: the
+    page, and each stylesheet and script it links (by path)."""
+    import httpx
+
+    sizes: dict[str, int] = {}
+    headers = {"Accept-Encoding": ENCODINGS["compressed"]}
+    with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
+        created = client.post("/games", data={"players": "4", "bots": "normal"})
+        page = client.get(created.headers["location"])
+        sizes["page"] = wire_bytes(page)
+        for path in dict.fromkeys(_ASSET.findall(page.text)):
+            sizes[path] = wire_bytes(client.get(path))
+    return sizes
+
+
+def _report_first_load(sizes: dict[str, int]) -> None:
+    total = sum(sizes.values())
+    print(
+        f"table's first load, compressed: {total / 1024:.1f} KiB "
+        f"(bound {FIRST_LOAD_BOUND_KIB} KiB) in {len(sizes)} responses"
+    )
+    for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
+        print(f"  {size / 1024:6.1f} KiB  {name}")
+
+
 def _report(players: int, weights: Weights) -> None:
     labels = {"js": "move with JS (htmx fragment)", "nojs": "move without JS (303 + page)"}
     for (mode, encoding), sizes in sorted(weights.per_move.items()):
@@ -160,6 +191,7 @@ def bench_weight(races: int, bots: str, url: str | None) -> None:
         process = _start_server(port)
         url = f"http://127.0.0.1:{port}"
     try:
+        _report_first_load(first_load(url))
         print(f"bytes on the wire per human move: {races} races each, {bots} bots, {url}")
         for players in (3, 5):
             total = Weights()
