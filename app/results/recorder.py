@@ -98,14 +98,14 @@ class Recorder:
         waiting = await self.outbox.outbox()
         return sum([not await self.deliver(game_id, m) for game_id, m in waiting.items()])
 
-    async def run(self) -> None:
-        """Drain now, then again after each wake or idle look; while anything is left,
-        again after a pause that doubles with each failure in a row."""
+    async def run(self, wake: asyncio.Event) -> None:
+        """Drain now, then again after each ``wake`` or idle look; while anything is left,
+        again after a pause that doubles with each failure in a row. The run always
+        waits between drains on its own ``wake``: one that found nothing to wait on
+        would drain again at once, forever, and starve its event loop."""
         wait = self.first_wait
         while True:
-            wake = self._wake
-            if wake is not None:
-                wake.clear()
+            wake.clear()
             try:
                 left = await self.drain()
             except Exception:  # the outbox's store is down: it is retried as the rest is
@@ -116,9 +116,8 @@ class Recorder:
                 wait = min(wait * 2, self.longest_wait)
                 continue
             wait = self.first_wait
-            if wake is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), self.idle_look)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self.idle_look)
 
     def start(self) -> None:
         """Run :meth:`run` in the background (a start-up drain first). An app started
@@ -127,16 +126,21 @@ class Recorder:
         task = self._task
         if task is None or task.done() or task.get_loop() is not loop:
             self._wake = asyncio.Event()
-            self._task = loop.create_task(self.run(), name="zzv-recorder")
+            self._task = loop.create_task(self.run(self._wake), name="zzv-recorder")
 
     async def stop(self) -> None:
-        """Stop the background run (what is left stays in the outbox for the next one)."""
+        """Stop the background run (what is left stays in the outbox for the next one); a
+        run on another event loop is cancelled there, thread-safely."""
         task, self._task, self._wake = self._task, None, None
-        if task is not None:
+        if task is None:
+            return
+        loop = task.get_loop()
+        if loop is asyncio.get_running_loop():
             task.cancel()
-            if task.get_loop() is asyncio.get_running_loop():
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(task.cancel)
 
     def _nudge(self) -> None:
         if self._wake is not None:
