@@ -518,3 +518,46 @@ def test_every_player_id_gets_a_name_of_its_own() -> None:
     names = [pseudonym(player_id) for player_id in range(1, 5001)]
     assert len(set(names)) == len(names)
     assert all(len(name) <= 20 for name in names)  # as short as a chosen name may be
+
+
+def test_a_run_stopped_from_another_event_loop_ends_there_and_never_spins(
+    tmp_path: Path,
+) -> None:
+    """An app started again on another loop (as the schema tests do) and stopped there:
+    the first loop's run is cancelled on its own loop, which stays free (a run left behind
+    without its wake event drained in a tight loop and starved its loop for good)."""
+    import threading
+
+    first = asyncio.new_event_loop()
+    thread = threading.Thread(target=first.run_forever, daemon=True)
+    thread.start()
+    outbox = MemoryStore(GameSession.from_dict, max_games=10, idle_expiry_seconds=60)
+    recorder = Recorder(ResultsStore(async_url(f"sqlite:///{tmp_path / 'r.db'}")), outbox)
+
+    async def start() -> asyncio.Task[None] | None:
+        recorder.start()
+        return recorder._task
+
+    try:
+        task = asyncio.run_coroutine_threadsafe(start(), first).result(timeout=10)
+        assert task is not None
+
+        async def again_then_stop() -> None:  # the app started again on a second loop
+            recorder.start()
+            await recorder.stop()
+
+        asyncio.run(again_then_stop())
+
+        async def ended() -> bool:
+            for _ in range(100):
+                if task.done():
+                    return task.cancelled()
+                await asyncio.sleep(0.05)
+            return False
+
+        # a starved loop would not even run this check
+        assert asyncio.run_coroutine_threadsafe(ended(), first).result(timeout=10)
+    finally:
+        first.call_soon_threadsafe(first.stop)
+        thread.join(10)
+        first.close()

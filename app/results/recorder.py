@@ -124,9 +124,12 @@ class Recorder:
         again on another event loop (a test harness's) gets a run of its own there."""
         loop = asyncio.get_running_loop()
         task = self._task
-        if task is None or task.done() or task.get_loop() is not loop:
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self.run(self._wake), name="zzv-recorder")
+        if task is not None and not task.done() and task.get_loop() is loop:
+            return
+        if task is not None:
+            _cancel_on_its_loop(task)  # one run at a time: the other loop's ends there
+        self._wake = asyncio.Event()
+        self._task = loop.create_task(self.run(self._wake), name="zzv-recorder")
 
     async def stop(self) -> None:
         """Stop the background run (what is left stays in the outbox for the next one); a
@@ -134,14 +137,20 @@ class Recorder:
         task, self._task, self._wake = self._task, None, None
         if task is None:
             return
-        loop = task.get_loop()
-        if loop is asyncio.get_running_loop():
+        if task.get_loop() is asyncio.get_running_loop():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        elif not loop.is_closed():
-            loop.call_soon_threadsafe(task.cancel)
+        else:
+            _cancel_on_its_loop(task)
 
     def _nudge(self) -> None:
         if self._wake is not None:
             self._wake.set()
+
+
+def _cancel_on_its_loop(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` from any thread: on its own loop, unless that loop is closed."""
+    loop = task.get_loop()
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(task.cancel)
