@@ -25,6 +25,7 @@ from app.races.daily import (
     SEED_BITS,
     daily_bot_key,
     daily_engine_seed,
+    practice_of_seed,
 )
 from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused
 from app.races.lobby import LobbyError
@@ -138,18 +139,7 @@ async def start_cup_replay(
     if not published(races, week) or not 1 <= deal <= CUP_DEALS:
         raise ValueError("Only a closed week's cup deals can be raced again.")
     key = await _key(races)
-    seed = cup_seed(week, deal, key)
-    config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
-    session, _ = await races.create(
-        config,
-        owner,
-        player=player,
-        engine_seed=daily_engine_seed(seed, key),
-        bot_key=daily_bot_key(seed, key),
-    )
-    async with races.open(session.id, session.token, write=True) as race:
-        race.mark_practice()
-        return session, race.state()
+    return await practice_of_seed(races, cup_seed(week, deal, key), key, owner, player)
 
 
 async def cup_week(races: Races, player: int | None) -> CupWeek:

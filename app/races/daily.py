@@ -175,7 +175,14 @@ async def start_replay(
     if not published(races, day):
         raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await _daily(races).daily_key()
-    seed = daily_seed(day, key)
+    return await practice_of_seed(races, daily_seed(day, key), key, owner, player)
+
+
+async def practice_of_seed(
+    races: Races, seed: int, key: bytes, owner: str, player: int | None
+) -> tuple[GameSession, SessionState]:
+    """A practice race of the published deal ``seed`` (a past day's or a closed cup
+    week's, derived under the daily ``key``): the same cards and bots as its counted races."""
     config = GameConfig(players=DAILY_PLAYERS, bots=DAILY_BOTS, variants=DAILY_VARIANTS, seed=seed)
     session, _ = await races.create(
         config,
