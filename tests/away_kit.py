@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 from app_kit import bearer, move
+from browser_kit import browser_context
+from playwright.sync_api import Browser, Page
 
 from bench.server import find_free_port, uvicorn_command
 
@@ -158,3 +160,21 @@ def wait_for(read: Callable[[], list[Any]]) -> list[Any]:
 def away(seat: int) -> Callable[[dict[str, Any]], bool]:
     """Accepts a state where ``seat`` is away."""
     return lambda state: bool(state["seats"][seat]["away"])
+
+
+def seat_page(browser: Browser, phone: bool, server: str, pair: Pair, seat: int) -> Page:
+    """``seat``'s table in a browser of its own (its seat cookie set; CSP bypassed so that
+    axe can be injected)."""
+    context = browser_context(browser, phone, bypass_csp=True)
+    context.add_cookies(
+        [
+            {
+                "name": f"zzv_{pair.game_id}",
+                "value": pair.tokens[seat],
+                "url": f"{server}/games/{pair.game_id}",
+            }
+        ]
+    )
+    page = context.new_page()
+    page.goto(f"{server}/games/{pair.game_id}")
+    return page

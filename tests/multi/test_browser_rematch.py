@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-from away_kit import FRIEND, Pair, finish, launch, new_pair
-from browser_kit import axe_clean, browser_context, no_sideways_scroll, press, tap_target
+from away_kit import FRIEND, Pair, finish, launch, new_pair, seat_page
+from browser_kit import axe_clean, no_sideways_scroll, press, tap_target
 from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
@@ -27,18 +27,7 @@ def server(launch_server: Callable[..., Any], live_server_env: dict[str, str]) -
 
 
 def _seat_page(browser: Browser, phone: bool, server: str, pair: Pair, seat: int) -> Page:
-    context = browser_context(browser, phone, bypass_csp=True)  # axe is injected
-    context.add_cookies(
-        [
-            {
-                "name": f"zzv_{pair.game_id}",
-                "value": pair.tokens[seat],
-                "url": f"{server}/games/{pair.game_id}",
-            }
-        ]
-    )
-    page = context.new_page()
-    page.goto(f"{server}/games/{pair.game_id}")
+    page = seat_page(browser, phone, server, pair, seat)
     page.wait_for_selector(".game-over #rematch")
     return page
 
