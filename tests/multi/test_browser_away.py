@@ -66,6 +66,9 @@ def test_away_notice_and_im_back_on_phone_and_desktop(
     assert other.locator("#im-back").count() == 0
     axe_clean(other, "away, the other seat", ARTIFACTS, "away-other-seat")
 
+    # Checking pages can outlast seat 0's clock on a slow machine; two timeouts would make
+    # seat 0 away too, the bots would finish the race and "I'm back" would rightly go.
+    _still(pair)
     phone_page = pages[0]
     press(phone_page, "#im-back", phone=True)
     phone_page.wait_for_function("() => !document.getElementById('away')")
