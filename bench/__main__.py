@@ -567,6 +567,9 @@ def _parser() -> argparse.ArgumentParser:
     friends.add_argument(
         "--talk", type=float, default=None, help="each race says a quick message this often (s)"
     )
+    friends.add_argument(
+        "--rounds", type=int, default=2, help="with --talk: phase pairs, without then with"
+    )
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
     store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
@@ -629,7 +632,7 @@ def main(argv: list[str] | None = None) -> None:
         # Imported here: the friends bench builds on this module's server helpers.
         from bench.friends import bench_friends
 
-        bench_friends(args.races, args.duration, args.think, args.url, args.talk)
+        bench_friends(args.races, args.duration, args.think, args.url, args.talk, args.rounds)
     elif args.compare:
         bench_compare(args.players, args.duration, args.think, args.bots)
     else:
