@@ -30,9 +30,9 @@ from app.http.addresses import public_base_url
 from app.http.web.labels import (
     PRINTED_VALUES,
     SUITS,
-    ZERO_EFFECT_LABELS,
-    ZERO_FIVE_LABELS,
     seat_name,
+    zero_effect_label,
+    zero_five_label,
 )
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.http.words import ordinal
@@ -245,11 +245,22 @@ templates.env.globals.update(
     tricks_per_round=TRICKS_PER_ROUND,
     laps_to_win=LAPS_TO_WIN,
     max_gas=MAX_GAS,
-    zero_effect_labels=ZERO_EFFECT_LABELS,
-    zero_five_labels=ZERO_FIVE_LABELS,
+    zero_effect_label=zero_effect_label,
+    zero_five_label=zero_five_label,
 )
 
 templates.env.filters["ordinal"] = ordinal
 
-_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url, i18n.current})
+_PLAIN_CALLS = frozenset(
+    {
+        once,
+        piece,
+        asset_url,
+        seat_name,
+        public_url,
+        i18n.current,
+        zero_effect_label,
+        zero_five_label,
+    }
+)
 """The template globals that are plain functions of their arguments (no Jinja context)."""
