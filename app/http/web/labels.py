@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.i18n import gettext as _
 from app.races.lobby import default_name
 from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE, VEHICLE_NAME, Suit
 
@@ -19,29 +20,57 @@ ZERO_FIVE = "zero_five"
 
 @dataclass(frozen=True, slots=True)
 class SuitInfo:
-    """How one suit looks and reads: short and long names, its icon and what it does."""
+    """How one suit looks and reads: short and long names, its icon and what it does.
+
+    The racers' names are the game's and stay as printed; the words about a card (its
+    effect, and the 0/5 card's names) are read from the catalog in the request's language
+    each time they are asked for."""
 
     id: str
-    short: str
-    racer: str
-    vehicle: str
-    effect: str
+    printed_short: str
+    printed_racer: str
+    printed_vehicle: str
 
     @property
     def icon(self) -> str:
         """Fragment id of the suit's symbol in ``static/img/icons.svg``."""
         return f"suit-{self.id}"
 
+    @property
+    def short(self) -> str:
+        """The card's short name ("Lichen"; the 0/5 card's in the request's language)."""
+        return _("0/5 card") if self.id == ZERO_FIVE else self.printed_short
 
-_EFFECTS = {
-    Suit.LICHEN: "Knocks every face-up 4 and 5 in this trick down to 0.",
-    Suit.SALTY: "Grabs 1 gas from the middle, ready to spend at once.",
-    Suit.CHIPPY: "No trick up its sleeve: a steady 3.",
-    Suit.JELLY: "No effect. Drops to 0 when a 1 is in the trick.",
-    Suit.BEANS: "No effect. Drops to 0 when a 1 is in the trick.",
-    Suit.SLIPPY: "No effect. Drops to 0 when a 1 is in the trick.",
-    Suit.ZERO: "Pick one: +1 speed for the rest of the round, or one removed gas back.",
-}
+    @property
+    def racer(self) -> str:
+        """The racer's full name ("Lichen the Sasquatch")."""
+        return _("the 0/5 card") if self.id == ZERO_FIVE else self.printed_racer
+
+    @property
+    def vehicle(self) -> str:
+        """What the racer drives."""
+        return _("your one-shot booster") if self.id == ZERO_FIVE else self.printed_vehicle
+
+    @property
+    def effect(self) -> str:
+        """What the card does, in one sentence."""
+        return _effect(self.id)
+
+
+def _effect(suit_id: str) -> str:
+    # Written out whole, so the extractor finds every sentence.
+    if suit_id == "lichen":
+        return _("Knocks every face-up 4 and 5 in this trick down to 0.")
+    if suit_id == "salty":
+        return _("Grabs 1 gas from the middle, ready to spend at once.")
+    if suit_id == "chippy":
+        return _("No trick up its sleeve: a steady 3.")
+    if suit_id == "zero":
+        return _("Pick one: +1 speed for the rest of the round, or one removed gas back.")
+    if suit_id == ZERO_FIVE:
+        return _("Once per race: win back removed gas. Counts 5 once you have a lap.")
+    return _("No effect. Drops to 0 when a 1 is in the trick.")
+
 
 _SHORT = {
     Suit.LICHEN: "Lichen",
@@ -54,31 +83,22 @@ _SHORT = {
 }
 
 SUITS: dict[str, SuitInfo] = {
-    suit.value: SuitInfo(
-        suit.value, _SHORT[suit], RACER_NAME[suit], VEHICLE_NAME[suit], _EFFECTS[suit]
-    )
+    suit.value: SuitInfo(suit.value, _SHORT[suit], RACER_NAME[suit], VEHICLE_NAME[suit])
     for suit in Suit
 }
-SUITS[ZERO_FIVE] = SuitInfo(
-    ZERO_FIVE,
-    "0/5 card",
-    "the 0/5 card",
-    "your one-shot booster",
-    "Once per race: win back removed gas. Counts 5 once you have a lap.",
-)
+SUITS[ZERO_FIVE] = SuitInfo(ZERO_FIVE, "0/5 card", "the 0/5 card", "your one-shot booster")
 """Display data of every suit id, the 0/5 card's included."""
 
-#: Labels of the 0 card's two effects in the move form.
-ZERO_EFFECT_LABELS: dict[str, str] = {
-    "speed": "+1 speed this round",
-    "gas": "1 removed gas back",
-}
 
-#: Labels of the 0/5 card's two values in the move form.
-ZERO_FIVE_LABELS: dict[int, str] = {
-    0: "wins back up to 2 removed gas",
-    5: "wins back 1 removed gas",
-}
+def zero_effect_label(choice: str) -> str:
+    """The label of one of the 0 card's two effects in the move form."""
+    return _("+1 speed this round") if choice == "speed" else _("1 removed gas back")
+
+
+def zero_five_label(value: int) -> str:
+    """The label of one of the 0/5 card's two values in the move form."""
+    return _("wins back up to 2 removed gas") if value == 0 else _("wins back 1 removed gas")
+
 
 #: Every suit in the order the rules page lists them.
 RULES_SUIT_ORDER: tuple[str, ...] = (*(suit.value for suit in Suit), ZERO_FIVE)
@@ -154,10 +174,13 @@ def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
     }
     taken = [name.casefold() for name in by_seat.values()]
     reserved = {"you", "nobody", *(colour.casefold() for colour in SEAT_COLOURS)}
+    # ... and the same words in the request's language.
+    reserved |= {_("You").casefold(), _("Nobody").casefold()}
+    reserved |= {colour_name(seat).casefold() for seat in range(len(SEAT_COLOURS))}
     names: list[str | None] = [None] * len(seats)
     for seat, name in by_seat.items():
         clash = name.casefold() in reserved or taken.count(name.casefold()) > 1
-        names[seat] = f"{name} ({seat_colour(seat).capitalize()})" if clash else name
+        names[seat] = f"{name} ({colour_name(seat)})" if clash else name
     return tuple(names)
 
 
@@ -165,33 +188,43 @@ def seat_name(seat: int | None, me: Me = 0) -> str:
     """How a seat is called on the page: "You" for the reader, a person's display name
     (when ``me`` knows it), else the seat's colour."""
     if seat is None:
-        return "Nobody"
+        return _("Nobody")
     if seat == _own_seat(me):
-        return "You"
+        return _("You")
     if isinstance(me, Viewer) and seat < len(me.names):
         name = me.names[seat]
         if name is not None:
             return name
-    return _COLOUR_NAMES[seat % len(_COLOUR_NAMES)]
+    return colour_name(seat)
 
 
-_COLOUR_NAMES = tuple(colour.capitalize() for colour in SEAT_COLOURS)
-"""Each seat's colour as a name ("Pink"), worked out once: sentences name seats often."""
-
-
-def verb(seat: int | None, me: Me, you: str, other: str) -> str:
-    """Pick the verb form that agrees with "You" or a third-person name."""
-    return you if is_viewer(seat, me) else other
+def colour_name(seat: int) -> str:
+    """The seat's colour as a name ("Pink"), in the request's language."""
+    colour = seat_colour(seat)
+    # Written out whole, so the extractor finds every colour.
+    if colour == "pink":
+        return _("Pink")
+    if colour == "orange":
+        return _("Orange")
+    if colour == "yellow":
+        return _("Yellow")
+    if colour == "blue":
+        return _("Blue")
+    return _("Purple")
 
 
 def names(seats: Sequence[int], me: Me) -> str:
     """Seat names joined as a sentence does: "You, Orange and Teal"."""
-    named = [seat_name(s, me) for s in seats]
-    if len(named) <= 1:
-        return "".join(named)
-    return ", ".join(named[:-1]) + " and " + named[-1]
+    return and_list([seat_name(s, me) for s in seats])
+
+
+def and_list(words: Sequence[str]) -> str:
+    """Words joined as a sentence lists them: "Jelly, Beans and Salty"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
 def gas(n: int) -> str:
     """An amount of gas as the page says it."""
-    return f"{n} gas"
+    return _("%(n)s gas") % {"n": n}

@@ -25,6 +25,7 @@ with 303 back to the lesson's table, the coach's note carried in the page's memo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -40,11 +41,13 @@ from app.http.deps import (
     set_session_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
 from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
 from app.http.web.form_body import form_fields
 from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
-from app.http.web.labels import SUITS, seat_colour
+from app.http.web.labels import SUITS, and_list, colour_name
 from app.http.web.page_state import PageState
 from app.http.web.routes import (
     extras_context,
@@ -103,115 +106,143 @@ def _state(race: Race) -> SessionState:
 
 # --------------------------------------------------------------------------- the coach's words
 
-_WHOLE_GAME = (
-    "That is the whole game: face-up cards race on number + gas + speed, Tune Ups share "
-    "the middle, the sixth trick earns a lap, and two laps win. Ready for a real race?"
-)
 
-COACH_SAYS: dict[str, str] = {
+def _whole_game() -> str:
+    return _(
+        "That is the whole game: face-up cards race on number + gas + speed, Tune Ups share "
+        "the middle, the sixth trick earns a lap, and two laps win. Ready for a real race?"
+    )
+
+
+COACH_SAYS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     # The ideas (app.races.lesson.IDEAS), and what a later sixth trick's lap is worth.
-    "face_up": (
+    "face_up": lambda p: _(
         "Welcome! Each trick, everyone plays one card. A face-up card scores its number + "
         "the gas you pour on it + your speed; the highest score takes the trick."
     ),
-    "gas": (
-        "Pour gas to go faster: each gas adds 1. You hold {held} ({most} at most); gas on "
+    "gas": lambda p: _(
+        "Pour gas to go faster: each gas adds 1. You hold %(held)s (%(most)s at most); gas on "
         "cards goes to the middle when the trick ends."
     ),
-    "blocked": (
-        "Your {suits} is blocked: that racer is already face up, and each racer races once "
+    "blocked": lambda p: _(
+        "Your %(suits)s is blocked: that racer is already face up, and each racer races once "
         "a trick. It can still go face down as a Tune Up."
     ),
-    "blocked.many": (
-        "Your {suits} are blocked: those racers are already face up, and each racer races "
+    "blocked.many": lambda p: _(
+        "Your %(suits)s are blocked: those racers are already face up, and each racer races "
         "once a trick. They can still go face down as Tune Ups."
     ),
-    "lichen": (
+    "lichen": lambda p: _(
         "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0; their gas and "
-        "speed still count. Here it cuts {cut}."
+        "speed still count. Here it cuts %(cut)s."
     ),
-    "salty": (
-        "Salty, the 2, takes 1 gas from the middle (now {middle}) as it goes down; you may "
+    "salty": lambda p: _(
+        "Salty, the 2, takes 1 gas from the middle (now %(middle)s) as it goes down; you may "
         "pour it straight on."
     ),
-    "tune_up": (
+    "tune_up": lambda p: _(
         "A face-down card is a Tune Up: it can't win, but when the trick ends the players "
         "who tuned up share the middle's gas. What can't be split evenly, or would pass 5, "
         "is removed for good."
     ),
-    "speed": (
-        "You won a trick, so your speed is {speed}: every trick won in a round adds 1 speed, "
+    "speed": lambda p: _(
+        "You won a trick, so your speed is %(speed)s: every trick won in a round adds 1 speed, "
         "and speed adds to each face-up card until the round ends."
     ),
-    "lap": (
+    "lap": lambda p: _(
         "Sixth and last trick of the round: its winner earns a lap instead of speed. Then "
         "all cards are dealt again and speeds go back to 0; gas stays put."
     ),
-    "lap_again": "Sixth and last trick of the round: its winner earns a lap instead of speed.",
-    "lap_can_end": (
+    "lap_again": lambda p: _(
+        "Sixth and last trick of the round: its winner earns a lap instead of speed."
+    ),
+    "lap_can_end": lambda p: _(
         "Sixth and last trick of the round: its winner earns a lap, and two laps win the "
-        "race; {names} {have} one already."
+        "race; you have one already."
     ),
-    "two_laps": "Two laps win the race. You have one, so this sixth trick can win it.",
+    "lap_can_end.others": lambda p: ngettext(
+        "Sixth and last trick of the round: its winner earns a lap, and two laps win the "
+        "race; %(names)s has one already.",
+        "Sixth and last trick of the round: its winner earns a lap, and two laps win the "
+        "race; %(names)s have one already.",
+        p["count"],
+    ),
+    "two_laps": lambda p: _("Two laps win the race. You have one, so this sixth trick can win it."),
     # The advised move.
-    "up_first": "{play}: {score}, the score to beat.",
-    "up_beats": "{play}: {score}, that beats {who}'s {best}.",
-    "up_behind": "{play}: {score}; {who}'s {best} stays ahead.",
-    "up_behind_keeps": (
-        "{play}: {score}; {who}'s {best} stays ahead, and your better cards wait for later."
+    "up_first": lambda p: _("%(play)s: %(score)s, the score to beat."),
+    "up_beats": lambda p: _("%(play)s: %(score)s, that beats %(who)s's %(best)s."),
+    "up_behind": lambda p: _("%(play)s: %(score)s; %(who)s's %(best)s stays ahead."),
+    "up_behind_keeps": lambda p: _(
+        "%(play)s: %(score)s; %(who)s's %(best)s stays ahead, and your better cards wait for later."
     ),
-    "down_share": (
-        "Tune up with {suit}: you share the gas in the middle (now {middle}) when the trick ends."
+    "down_share": lambda p: _(
+        "Tune up with %(suit)s: you share the gas in the middle (now %(middle)s) when the trick "
+        "ends."
     ),
-    "down_keeps": "Tune up with {suit}: it scores nothing, and your better cards wait for later.",
-    "down_plain": "Tune up with {suit}: a face-down card scores nothing and costs no gas.",
+    "down_keeps": lambda p: _(
+        "Tune up with %(suit)s: it scores nothing, and your better cards wait for later."
+    ),
+    "down_plain": lambda p: _(
+        "Tune up with %(suit)s: a face-down card scores nothing and costs no gas."
+    ),
     # Play with no card picked.
-    "pick_up": "Your move: tap {suit}, the card with the dashed ring, {gas_step}, then press Play.",
-    "pick_down": (
-        "Your move: tap the Tune Up under {suit}, the one with the dashed ring, then press Play."
+    "pick_up": lambda p: _(
+        "Your move: tap %(suit)s, the card with the dashed ring, %(gas_step)s, then press Play."
+    ),
+    "pick_down": lambda p: _(
+        "Your move: tap the Tune Up under %(suit)s, the one with the dashed ring, then press Play."
     ),
     # After a move other than the advised one.
-    "note_down_share": (
-        "You tuned up with {suit} instead: it scores nothing, but you share the gas in the "
-        "middle (now {middle}) when the trick ends."
+    "note_down_share": lambda p: _(
+        "You tuned up with %(suit)s instead: it scores nothing, but you share the gas in the "
+        "middle (now %(middle)s) when the trick ends."
     ),
-    "note_down_keeps": (
-        "You tuned up with {suit} instead: it scores nothing, and your better cards wait for later."
+    "note_down_keeps": lambda p: _(
+        "You tuned up with %(suit)s instead: it scores nothing, and your better cards wait for "
+        "later."
     ),
-    "note_down_plain": (
-        "You tuned up with {suit} instead: a face-down card scores nothing and costs no gas."
+    "note_down_plain": lambda p: _(
+        "You tuned up with %(suit)s instead: a face-down card scores nothing and costs no gas."
     ),
-    "note_gas_more": (
-        "You poured {gas} gas instead of {asked}: {suit} scored {score}. Gas on a card goes "
+    "note_gas_more": lambda p: _(
+        "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s. Gas on a card "
+        "goes "
         "to the middle, so more is worth it only when it wins."
     ),
-    "note_gas_less": (
-        "You poured {gas} gas instead of {asked}: {suit} scored {score}, and you keep the gas "
+    "note_gas_less": lambda p: _(
+        "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s, and you keep "
+        "the gas "
         "you did not pour."
     ),
-    "note_up_first": "You played {suit} face up instead: it scored {score}, the score to beat.",
-    "note_up_beats": (
-        "You played {suit} face up instead: it scored {score}, past {who}'s {best} then."
+    "note_up_first": lambda p: _(
+        "You played %(suit)s face up instead: it scored %(score)s, the score to beat."
     ),
-    "note_up_behind": (
-        "You played {suit} face up instead: it scored {score}, behind {who}'s {best}."
+    "note_up_beats": lambda p: _(
+        "You played %(suit)s face up instead: it scored %(score)s, past %(who)s's %(best)s then."
     ),
-    "note_other": "You chose another move.",
+    "note_up_behind": lambda p: _(
+        "You played %(suit)s face up instead: it scored %(score)s, behind %(who)s's %(best)s."
+    ),
+    "note_other": lambda p: _("You chose another move."),
     # Once the race is over.
-    "finale_won": "You won the race with two laps! " + _WHOLE_GAME,
-    "finale_lost": "{who} took two laps first and won the race. " + _WHOLE_GAME,
-    "finale_over": "The race is over. " + _WHOLE_GAME,
+    "finale_won": lambda p: _("You won the race with two laps!") + " " + _whole_game(),
+    "finale_lost": lambda p: (
+        _("%(who)s took two laps first and won the race.") + " " + _whole_game()
+    ),
+    "finale_over": lambda p: _("The race is over.") + " " + _whole_game(),
 }
 """Every sentence of the coach, keyed by :attr:`Said.code` (``.many`` when it names more
 than one card)."""
 
 
 def _who(seat: int) -> str:
-    return "you" if seat == lesson.LEARNER else seat_colour(seat).capitalize()
+    return _("you") if seat == lesson.LEARNER else colour_name(seat)
 
 
-def _joined(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _whose(seat: int, card: str) -> str:
+    if seat == lesson.LEARNER:
+        return _("your %(card)s") % {"card": card}
+    return _("%(name)s's %(card)s") % {"name": colour_name(seat), "card": card}
 
 
 def say(said: Said) -> str:
@@ -219,30 +250,43 @@ def say(said: Said) -> str:
     params: dict[str, Any] = dict(said.params)
     code = said.code
     if "suits" in params:
-        params["suits"] = _joined([SUITS[s].short for s in params["suits"]])
+        params["suits"] = and_list([SUITS[s].short for s in params["suits"]])
         code += ".many" if len(said.params["suits"]) > 1 else ""
     if "seats" in params:
         seats = params["seats"]
-        params["names"] = _joined([_who(s) for s in seats])
-        params["have"] = "has" if seats != [lesson.LEARNER] and len(seats) == 1 else "have"
+        params["names"] = and_list([_who(s) for s in seats])
+        params["count"] = len(seats)
+        code += "" if seats == [lesson.LEARNER] else ".others"
     if "cut" in params:
-        params["cut"] = _joined(
-            [f"{_who(seat)}'s {SUITS[s].short if s else '0/5 card'}" for seat, s in params["cut"]]
+        params["cut"] = and_list(
+            [_whose(seat, SUITS[s].short if s else _("0/5 card")) for seat, s in params["cut"]]
         )
     if "seat" in params:
         params["who"] = _who(params["seat"])
     if "total" in params:
         value, gas, speed = params["value"], params["gas"], params["speed"]
-        params["score"] = f"{value} + {gas} gas + {speed} speed = {params['total']}"
-        params["play"] = f"Play {SUITS[params['suit']].short} face up" + (
-            f" with {gas} gas" if gas else ""
-        )
+        params["score"] = _("%(value)s + %(gas)s gas + %(speed)s speed = %(total)s") % {
+            "value": value,
+            "gas": gas,
+            "speed": speed,
+            "total": params["total"],
+        }
+        card = SUITS[params["suit"]].short
+        if gas:
+            params["play"] = _("Play %(card)s face up with %(gas)s gas") % {
+                "card": card,
+                "gas": gas,
+            }
+        else:
+            params["play"] = _("Play %(card)s face up") % {"card": card}
     if "gas" in params and "total" not in params:
         gas = params["gas"]
-        params["gas_step"] = f"set the gas to {gas}" if gas else "leave the gas at 0"
+        params["gas_step"] = (
+            _("set the gas to %(gas)s") % {"gas": gas} if gas else _("leave the gas at 0")
+        )
     if "suit" in params:
         params["suit"] = SUITS[params["suit"]].short
-    return COACH_SAYS[code].format(**params)
+    return COACH_SAYS[code](params) % params
 
 
 def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any]:
@@ -286,7 +330,7 @@ def render_lesson(
         **extras_context(race.session, race.seat, state, page),
         **coached,
     }
-    context["title"] = f"Lesson · {context['title']}"
+    context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}
     # The lesson's deal comes from no seed: "race this deal again" would deal another one.
     context["seed"] = None
     block = "table" if _is_htmx(request) else None

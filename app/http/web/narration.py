@@ -1,4 +1,5 @@
-"""One plain-English sentence per public event, told from one seat's point of view.
+"""One plain sentence per public event, told from one seat's point of view, in the
+request's language (the message catalog, docs/translating.md).
 
 Owned by the web layer. :data:`NARRATORS` is a table keyed by :class:`engine.EventKind`,
 so a new kind of event without a sentence is one missing key (and one failing test), not
@@ -10,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.http.web.labels import SUITS, ZERO_FIVE, Me, gas, is_viewer, names, seat_name, verb
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
+from app.http.web.labels import SUITS, Me, is_viewer, names, seat_name
 from engine import (
     LAPS_TO_WIN,
     CardDiscarded,
@@ -39,68 +42,152 @@ Narrator = Callable[[int | None, Any, Me], str]
 each narrator declares its kind's payload type, so ``mypy`` checks every key it reads."""
 
 
+def _say(seat: int | None, me: Me, you: str, other: str, **values: object) -> str:
+    """``you`` when ``seat`` is the reader's own, else ``other`` with the seat's name as
+    ``%(name)s``: each sentence is written whole for both, so a language can bend its verb
+    (and everything else) as it needs."""
+    if is_viewer(seat, me):
+        return you % values
+    return other % {"name": seat_name(seat, me), **values}
+
+
 def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
     lead = event["lead"]
-    return (
-        f"Round {event['round']}: everyone is dealt up to {event['hand_size']} cards. "
-        f"{seat_name(lead, me)} {verb(lead, me, 'lead', 'leads')} the first trick."
-    )
+    cards = event["hand_size"]
+    dealt = ngettext(
+        "Round %(round)s: everyone is dealt up to %(num)s card.",
+        "Round %(round)s: everyone is dealt up to %(num)s cards.",
+        cards,
+    ) % {"round": event["round"], "num": cards}
+    leads = _say(lead, me, _("You lead the first trick."), _("%(name)s leads the first trick."))
+    return f"{dealt} {leads}"
 
 
 def _card_played(seat: int | None, event: CardPlayed, me: Me) -> str:
     # A final below card + gas + speed means a Lichen in the trick struck the card (R9).
     counts = event["final"] - event["gas"] - event["speed"]
-    value = f"{event['value']}"
+    values = {
+        "card": SUITS[event["suit"]].short,
+        "value": event["value"],
+        "counts": counts,
+        "gas": event["gas"],
+        "speed": event["speed"],
+        "final": event["final"],
+    }
     if counts < event["value"]:
-        value += f", counted {counts} because a Lichen is face up in this trick"
-    return (
-        f"{seat_name(seat, me)} {verb(seat, me, 'play', 'plays')} "
-        f"{SUITS[event['suit']].short} ({value}) with {gas(event['gas'])}"
-        f" and speed {event['speed']}: {event['final']}."
+        return _say(
+            seat,
+            me,
+            _(
+                "You play %(card)s (%(value)s, counted %(counts)s because a Lichen is face up "
+                "in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
+            ),
+            _(
+                "%(name)s plays %(card)s (%(value)s, counted %(counts)s because a Lichen is "
+                "face up in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
+            ),
+            **values,
+        )
+    return _say(
+        seat,
+        me,
+        _("You play %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
+        _("%(name)s plays %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
+        **values,
     )
 
 
 def _tuned_up(seat: int | None, event: TunedUp, me: Me) -> str:
-    return f"{seat_name(seat, me)} {verb(seat, me, 'tune', 'tunes')} up: a card goes face down."
+    return _say(
+        seat,
+        me,
+        _("You tune up: a card goes face down."),
+        _("%(name)s tunes up: a card goes face down."),
+    )
 
 
 def _zero_five_played(seat: int | None, event: ZeroFivePlayed, me: Me) -> str:
-    return (
-        f"{seat_name(seat, me)} {verb(seat, me, 'play', 'plays')} "
-        f"{SUITS[ZERO_FIVE].racer} as {event['value']}, "
-        f"winning back {gas(event['gained'])}, with {gas(event['gas'])} and speed "
-        f"{event['speed']}: {event['final']}."
+    return _say(
+        seat,
+        me,
+        _(
+            "You play the 0/5 card as %(value)s, winning back %(gained)s gas, with %(gas)s gas "
+            "and speed %(speed)s: %(final)s."
+        ),
+        _(
+            "%(name)s plays the 0/5 card as %(value)s, winning back %(gained)s gas, with "
+            "%(gas)s gas and speed %(speed)s: %(final)s."
+        ),
+        value=event["value"],
+        gained=event["gained"],
+        gas=event["gas"],
+        speed=event["speed"],
+        final=event["final"],
     )
 
 
 def _card_discarded(seat: int | None, event: CardDiscarded, me: Me) -> str:
-    return f"{seat_name(seat, me)} {verb(seat, me, 'discard', 'discards')} a card face down."
+    return _say(
+        seat, me, _("You discard a card face down."), _("%(name)s discards a card face down.")
+    )
 
 
 def _gas_taken(seat: int | None, event: GasTaken, me: Me) -> str:
     if event["amount"]:
-        grabs = verb(seat, me, "grab", "grabs")
-        return f"{seat_name(seat, me)} {grabs} {gas(event['amount'])} from the middle."
-    whose = "Your" if is_viewer(seat, me) else f"{seat_name(seat, me)}'s"
-    return (
-        f"{whose} tank is full, so the {gas(event['removed'])} Salty takes from the middle "
-        "leaves the game."
+        return _say(
+            seat,
+            me,
+            _("You grab %(amount)s gas from the middle."),
+            _("%(name)s grabs %(amount)s gas from the middle."),
+            amount=event["amount"],
+        )
+    return _say(
+        seat,
+        me,
+        _("Your tank is full, so the %(removed)s gas Salty takes from the middle leaves the game."),
+        _(
+            "%(name)s's tank is full, so the %(removed)s gas Salty takes from the middle leaves "
+            "the game."
+        ),
+        removed=event["removed"],
     )
 
 
 def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
-    who = seat_name(seat, me)
     if event["choice"] == "speed":
-        return f"{who} {verb(seat, me, 'take', 'takes')} +1 speed for the rest of the round."
+        return _say(
+            seat,
+            me,
+            _("You take +1 speed for the rest of the round."),
+            _("%(name)s takes +1 speed for the rest of the round."),
+        )
     if event["gained"]:
-        wins = verb(seat, me, "win", "wins")
-        return f"{who} {wins} back {gas(event['gained'])} from the removed pile."
-    whose = "your" if is_viewer(seat, me) else "their"
-    return f"{who} asked for removed gas, but {whose} tank is full: it stays removed."
+        return _say(
+            seat,
+            me,
+            _("You win back %(gained)s gas from the removed pile."),
+            _("%(name)s wins back %(gained)s gas from the removed pile."),
+            gained=event["gained"],
+        )
+    return _say(
+        seat,
+        me,
+        _("You asked for removed gas, but your tank is full: it stays removed."),
+        _("%(name)s asked for removed gas, but their tank is full: it stays removed."),
+    )
 
 
-WAYS = {2: "two", 3: "three", 4: "four", 5: "five"}
-"""How many ways a shared middle is split, in words."""
+def ways(n: int) -> str:
+    """How many ways a shared middle is split, in words ("two")."""
+    if n == 2:
+        return _("two")
+    if n == 3:
+        return _("three")
+    if n == 4:
+        return _("four")
+    if n == 5:
+        return _("five")
+    return str(n)
 
 
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
@@ -110,19 +197,21 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
     each: int = event["each"]
     gained: list[int] = event["gained"]
     middle: int = event["middle_before"]
-    pot = gas(middle)
-    gone = f"; {gas(event['removed'])} leaves the game." if event["removed"] else "."
     if len(seats) == 1:
-        return _single_share(seats[0], gained[0], each, pot, gone, me)
-    ways = WAYS.get(len(seats), str(len(seats)))
+        return _single_share(seats[0], gained[0], each, middle, event["removed"], me)
+    split = ways(len(seats))
     if each == 0:
-        return (
-            f"Tune Up payout: nobody gets the {pot} in the middle: split {ways} ways between "
-            f"{names(seats, me)} it rounds down to 0, so it leaves the game."
-        )
-    text = f"Tune Up payout: {names(seats, me)} split the {pot} in the middle, {each} each"
+        return _(
+            "Tune Up payout: nobody gets the %(pot)s gas in the middle: split %(ways)s ways "
+            "between %(names)s it rounds down to 0, so it leaves the game."
+        ) % {"pot": middle, "ways": split, "names": names(seats, me)}
+    text = _("Tune Up payout: %(names)s split the %(pot)s gas in the middle, %(each)s each") % {
+        "names": names(seats, me),
+        "pot": middle,
+        "each": each,
+    }
     short = [
-        f"{seat_name(tuner, me)} only had room for {got}"
+        _("%(name)s only had room for %(got)s") % {"name": seat_name(tuner, me), "got": got}
         for tuner, got in zip(seats, gained, strict=True)
         if got < each
     ]
@@ -130,55 +219,118 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
         text += " (" + "; ".join(short) + ")"
     odd = middle - each * len(seats)
     full = event["removed"] - odd
-    reasons = [f"the odd {gas(odd)} cannot be split {ways} ways"] if odd else []
-    if full:
-        reasons.append(f"{gas(full)} does not fit a full tank")
-    if not reasons:
+    gone = {"odd": odd, "full": full, "ways": split}
+    if odd and full:
+        reason = _(
+            "the odd %(odd)s gas cannot be split %(ways)s ways and %(full)s gas does not fit "
+            "a full tank, so it leaves the game"
+        )
+    elif odd:
+        reason = _("the odd %(odd)s gas cannot be split %(ways)s ways, so it leaves the game")
+    elif full:
+        reason = _("%(full)s gas does not fit a full tank, so it leaves the game")
+    else:
         return text + "."
-    return text + "; " + " and ".join(reasons) + ", so it leaves the game."
+    return text + "; " + reason % gone + "."
 
 
-def _single_share(seat: int, got: int, each: int, pot: str, gone: str, me: Me) -> str:
+def _single_share(seat: int, got: int, each: int, pot: int, removed: int, me: Me) -> str:
     """The payout sentence when only one player tuned up."""
-    who = seat_name(seat, me)
     if got == each:
-        return f"Tune Up payout: {who} {verb(seat, me, 'take', 'takes')} the {pot} in the middle."
+        return _say(
+            seat,
+            me,
+            _("Tune Up payout: You take the %(pot)s gas in the middle."),
+            _("Tune Up payout: %(name)s takes the %(pot)s gas in the middle."),
+            pot=pot,
+        )
     if got == 0:
-        tank = "your" if is_viewer(seat, me) else f"{who}'s"
-        return f"Tune Up payout: {tank} tank is full, so the {pot} in the middle leaves the game."
-    fills = verb(seat, me, "fill", "fills")
-    return f"Tune Up payout: {who} {fills} up with {got} of the {pot} in the middle{gone}"
+        return _say(
+            seat,
+            me,
+            _(
+                "Tune Up payout: your tank is full, so the %(pot)s gas in the middle leaves "
+                "the game."
+            ),
+            _(
+                "Tune Up payout: %(name)s's tank is full, so the %(pot)s gas in the middle "
+                "leaves the game."
+            ),
+            pot=pot,
+        )
+    if removed:
+        return _say(
+            seat,
+            me,
+            _(
+                "Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle; "
+                "%(removed)s gas leaves the game."
+            ),
+            _(
+                "Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the "
+                "middle; %(removed)s gas leaves the game."
+            ),
+            got=got,
+            pot=pot,
+            removed=removed,
+        )
+    return _say(
+        seat,
+        me,
+        _("Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle."),
+        _("Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the middle."),
+        got=got,
+        pot=pot,
+    )
 
 
 def _trick_won(seat: int | None, event: TrickWon, me: Me) -> str:
-    wins = verb(seat, me, "win", "wins")
-    return f"{seat_name(seat, me)} {wins} trick {event['trick']} with {event['final']}."
+    return _say(
+        seat,
+        me,
+        _("You win trick %(trick)s with %(final)s."),
+        _("%(name)s wins trick %(trick)s with %(final)s."),
+        trick=event["trick"],
+        final=event["final"],
+    )
 
 
 def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str:
-    return f"Everyone tuned up: nobody wins trick {event['trick']}."
+    return _("Everyone tuned up: nobody wins trick %(trick)s.") % {"trick": event["trick"]}
 
 
 def _gas_to_middle(seat: int | None, event: GasToMiddle, me: Me) -> str:
     if not event["amount"]:
-        return f"No gas was spent; the middle holds {event['middle']}."
-    return (
-        f"The {gas(event['amount'])} on the cards slides into the middle (now {event['middle']})."
-    )
+        return _("No gas was spent; the middle holds %(middle)s.") % {"middle": event["middle"]}
+    return _("The %(amount)s gas on the cards slides into the middle (now %(middle)s).") % {
+        "amount": event["amount"],
+        "middle": event["middle"],
+    }
 
 
 def _speed_gained(seat: int | None, event: SpeedGained, me: Me) -> str:
-    moves = verb(seat, me, "move", "moves")
-    return f"{seat_name(seat, me)} {moves} up to speed {event['speed']}."
+    return _say(
+        seat,
+        me,
+        _("You move up to speed %(speed)s."),
+        _("%(name)s moves up to speed %(speed)s."),
+        speed=event["speed"],
+    )
 
 
 def _lap_gained(seat: int | None, event: LapGained, me: Me) -> str:
-    completes = verb(seat, me, "complete", "completes")
-    return f"{seat_name(seat, me)} {completes} a lap ({event['laps']} of {LAPS_TO_WIN})!"
+    return _say(
+        seat,
+        me,
+        _("You complete a lap (%(laps)s of %(total)s)!"),
+        _("%(name)s completes a lap (%(laps)s of %(total)s)!"),
+        laps=event["laps"],
+        total=LAPS_TO_WIN,
+    )
 
 
 def _game_won(seat: int | None, event: GameWon, me: Me) -> str:
-    return f"{seat_name(seat, me)} {verb(seat, me, 'win', 'wins')} the race!"
+    return _say(seat, me, _("You win the race!"), _("%(name)s wins the race!"))
 
 
 NARRATORS: dict[EventKind, Narrator] = {

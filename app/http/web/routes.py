@@ -34,6 +34,7 @@ from app.http.deps import (
     is_https,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
 from app.http.players import browser_player
 from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
@@ -268,25 +269,31 @@ def missing_page(
         response = _expired_page(
             request,
             410,
-            "The server restarted and this race was lost",
-            "The game server was stopped before it could save the races in progress. "
-            "Sorry! Start another: it only takes a click.",
+            _("The server restarted and this race was lost"),
+            _(
+                "The game server was stopped before it could save the races in progress. "
+                "Sorry! Start another: it only takes a click."
+            ),
         )
     elif isinstance(error, GameExpired):
         response = _expired_page(
             request,
             410,
-            "This race has been cleared from the track",
-            "Races left alone for a while make room for new ones. Start another: it only "
-            "takes a click.",
+            _("This race has been cleared from the track"),
+            _(
+                "Races left alone for a while make room for new ones. Start another: it only "
+                "takes a click."
+            ),
         )
     elif error.code == "not_found":
         return _expired_page(
             request,
             404,
-            "We could not find this race",
-            "It may have been played in another browser, or the link is incomplete. "
-            "Races live in the browser that started them.",
+            _("We could not find this race"),
+            _(
+                "It may have been played in another browser, or the link is incomplete. "
+                "Races live in the browser that started them."
+            ),
         )
     else:
         return _page(

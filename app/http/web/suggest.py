@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.http.i18n import gettext as _
 from app.http.previews import with_previews
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
@@ -91,11 +92,19 @@ def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
 
 
 def _card_words(action: Mapping[str, Any]) -> str:
-    """ "Jelly (4)" or "the 0/5 card as 5"."""
+    """ "Jelly (4)", "Jelly (4) + 2 gas" or "the 0/5 card as 5"."""
     if action["type"] == "zero_five":
-        return f"the 0/5 card as {action['value']}"
-    suit = str(action["suit"])
-    return f"{SUITS[suit].short} ({PRINTED_VALUES[suit]})"
+        card = _("the 0/5 card as %(value)s") % {"value": action["value"]}
+    else:
+        suit = str(action["suit"])
+        card = f"{SUITS[suit].short} ({PRINTED_VALUES[suit]})"
+    gas = int(action.get("gas") or 0)
+    return _("%(card)s + %(gas)s gas") % {"card": card, "gas": gas} if gas else card
+
+
+def _rival(best: Mapping[str, Any], me: Me) -> str:
+    """ "Yellow's 6": the card to beat."""
+    return _("%(name)s's %(final)s") % {"name": seat_name(best["seat"], me), "final": best["final"]}
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
@@ -105,18 +114,17 @@ def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) 
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
-        return "That card cannot go face up now; it can still be a Tune Up."
+        return _("That card cannot go face up now; it can still be a Tune Up.")
     if seen.final is None:
-        return f"A Tune Up scores nothing; you keep your {seen.gas_left} gas."
-    gas = int(action.get("gas") or 0)
-    poured = f" + {gas} gas" if gas else ""
+        return _("A Tune Up scores nothing; you keep your %(gas)s gas.") % {"gas": seen.gas_left}
+    values = {"card": _card_words(action), "final": seen.final}
     best = seen.best
     if best is None:
-        against = "nothing face up to beat yet"
-    else:
-        verb = "beats" if seen.beats() else "does not beat"
-        against = f"{verb} {seat_name(best['seat'], me)}'s {best['final']}"
-    return f"{_card_words(action)}{poured} scores {seen.final}: {against}."
+        return _("%(card)s scores %(final)s: nothing face up to beat yet.") % values
+    values["rival"] = _rival(best, me)
+    if seen.beats():
+        return _("%(card)s scores %(final)s: beats %(rival)s.") % values
+    return _("%(card)s scores %(final)s: does not beat %(rival)s.") % values
 
 
 def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
@@ -124,29 +132,61 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     (``me`` names the seats; by default the observing seat, with colours)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
-    if seen is None:
-        return f"Plays {_card_words(action)}."
-    last = int(obs["trick"]) == TRICKS_PER_ROUND
-    gas = int(action.get("gas") or 0)
-    poured = f" + {gas} gas" if gas else ""
-    keep = "" if last else f", keeping {seen.gas_left} gas for trick {TRICKS_PER_ROUND}"
-    best = seen.best
-    rival = None if best is None else f"{seat_name(best['seat'], me)}'s {best['final']}"
-    if action["type"] == "tune_up":
-        card = SUITS[str(action["suit"])].short
-        against = f"rather than chase {rival}" if rival else "and keep your cards"
-        middle = int(obs.get("middle") or 0)
-        pot = (
-            f"{middle} gas waits in the middle" if middle else "you hold " + f"{seen.gas_left} gas"
-        )
-        return f"Tune Up with {card} {against}: {pot}."
     card = _card_words(action)
+    if seen is None:
+        return _("Plays %(card)s.") % {"card": card}
+    last = int(obs["trick"]) == TRICKS_PER_ROUND
+    best = seen.best
+    values: dict[str, Any] = {
+        "left": seen.gas_left,
+        "trick": TRICKS_PER_ROUND,
+        "final": seen.final,
+        "rival": None if best is None else _rival(best, me),
+    }
+    if action["type"] == "tune_up":
+        values["card"] = SUITS[str(action["suit"])].short
+        values["middle"] = middle = int(obs.get("middle") or 0)
+        if best is not None and middle:
+            text = _(
+                "Tune Up with %(card)s rather than chase %(rival)s: %(middle)s gas waits in "
+                "the middle."
+            )
+        elif best is not None:
+            text = _("Tune Up with %(card)s rather than chase %(rival)s: you hold %(left)s gas.")
+        elif middle:
+            text = _(
+                "Tune Up with %(card)s and keep your cards: %(middle)s gas waits in the middle."
+            )
+        else:
+            text = _("Tune Up with %(card)s and keep your cards: you hold %(left)s gas.")
+        return text % values
+    values["card"] = card
     if best is None:
-        return f"Leads with {card}{poured}, scoring {seen.final}{keep}."
+        if last:
+            return _("Leads with %(card)s, scoring %(final)s.") % values
+        return (
+            _("Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s.")
+            % values
+        )
     if seen.beats():
-        prize = " to take the lap" if last else ""
-        return f"Beats {rival} with {card}{poured}, scoring {seen.final}{prize}{keep}."
-    return f"Lets {rival} stand: {card} goes in cheaply{keep}."
+        if last:
+            return _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.") % values
+        return (
+            _(
+                "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
+                "%(trick)s."
+            )
+            % values
+        )
+    if last:
+        return _("Lets %(rival)s stand: %(card)s goes in cheaply.") % values
+    return (
+        _(
+            "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick "
+            "%(trick)s."
+        )
+        % values
+    )
 
 
 def hint(obs: Observation, seed: int, me: Me | None = None) -> tuple[dict[str, Any], str]:

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
 from app.http.previews import with_previews
 from app.http.web.away_words import away_context
 from app.http.web.forms import SubmittedMove
@@ -22,7 +24,6 @@ from app.http.web.labels import (
     Me,
     SuitInfo,
     Viewer,
-    gas,
     people_names,
     seat_colour,
     seat_name,
@@ -98,16 +99,28 @@ class TrickCard:
     def label(self) -> str:
         """A full sentence describing the card, for screen readers."""
         if self.kind == "pending":
-            return f"{self.name}: still to play."
+            return _("%(name)s: still to play.") % {"name": self.name}
         if self.kind == "tune_up":
-            return f"{self.name}: a Tune Up, face down."
+            return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
         assert self.suit is not None
-        struck = f", counting {self.effective_value}" if self.struck else ""
-        best = " Best so far." if self.is_best else ""
-        return (
-            f"{self.name}: {self.suit.short} {self.value}{struck}, {gas(self.gas)}, "
-            f"speed {self.speed}, total {self.final}.{best}"
-        )
+        facts = {
+            "name": self.name,
+            "card": self.suit.short,
+            "value": self.value,
+            "counts": self.effective_value,
+            "gas": self.gas,
+            "speed": self.speed,
+            "final": self.final,
+        }
+        if self.struck:
+            text = _(
+                "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
+                "speed %(speed)s, total %(final)s."
+            )
+        else:
+            text = _("%(name)s: %(card)s %(value)s, %(gas)s gas, speed %(speed)s, total %(final)s.")
+        text %= facts
+        return text + " " + _("Best so far.") if self.is_best else text
 
 
 @dataclass(slots=True)
@@ -263,11 +276,12 @@ def is_my_turn(obs: Observation) -> bool:
 def page_title(obs: Observation) -> str:
     """The browser tab title: it says "Your turn" when it is."""
     if obs["game_over"]:
-        won = obs["winner"] == obs["seat"]
-        return ("You won! · " if won else "Race over · ") + "Zoom Zoom Vroom"
+        if obs["winner"] == obs["seat"]:
+            return _("You won! · Zoom Zoom Vroom")
+        return _("Race over · Zoom Zoom Vroom")
     if is_my_turn(obs):
-        return "Your turn · Zoom Zoom Vroom"
-    return f"Round {obs['round']} · Zoom Zoom Vroom"
+        return _("Your turn · Zoom Zoom Vroom")
+    return _("Round %(n)s · Zoom Zoom Vroom") % {"n": obs["round"]}
 
 
 def status_text(obs: Observation, me: Me) -> str:
@@ -275,16 +289,19 @@ def status_text(obs: Observation, me: Me) -> str:
     if obs["game_over"]:
         winner = obs["winner"]
         if winner == obs["seat"]:
-            return "You won the race!"
-        return f"{seat_name(winner, me)} won the race."
+            return _("You won the race!")
+        return _("%(name)s won the race.") % {"name": seat_name(winner, me)}
     if is_my_turn(obs):
         best = obs["best"]
         if best:
-            return f"Your turn: beat {seat_name(best['seat'], me)}'s {best['final']}, or tune up."
+            return _("Your turn: beat %(name)s's %(final)s, or tune up.") % {
+                "name": seat_name(best["seat"], me),
+                "final": best["final"],
+            }
         if obs["trick_plays"]:
-            return "Your turn: nothing is face up yet."
-        return "Your turn: you lead this trick."
-    return f"{seat_name(obs['current_seat'], me)} is thinking…"
+            return _("Your turn: nothing is face up yet.")
+        return _("Your turn: you lead this trick.")
+    return _("%(name)s is thinking…") % {"name": seat_name(obs["current_seat"], me)}
 
 
 def lobby_status(state: SessionState) -> str | None:
@@ -293,17 +310,24 @@ def lobby_status(state: SessionState) -> str | None:
     if state.get("status") != "waiting":
         return None
     missing = sum(1 for s in state.get("seats") or [] if s["person"] and not s["joined"])
-    friends = "1 friend" if missing == 1 else f"{missing} friends"
     if state["seat"] == 0:
-        return f"Waiting for {friends} to join; start now and bots take the empty seats."
-    return f"Waiting for {friends} to join, or for the race's creator to start it."
+        return ngettext(
+            "Waiting for %(num)s friend to join; start now and bots take the empty seats.",
+            "Waiting for %(num)s friends to join; start now and bots take the empty seats.",
+            missing,
+        ) % {"num": missing}
+    return ngettext(
+        "Waiting for %(num)s friend to join, or for the race's creator to start it.",
+        "Waiting for %(num)s friends to join, or for the race's creator to start it.",
+        missing,
+    ) % {"num": missing}
 
 
 def best_text(best: view.Leader | None, me: Me) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
-        return "nothing face up yet"
-    return f"{best['final']} ({seat_name(best['seat'], me)})"
+        return _("nothing face up yet")
+    return _("%(final)s (%(name)s)") % {"final": best["final"], "name": seat_name(best["seat"], me)}
 
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
@@ -421,7 +445,7 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
         who = seat_name(autopilot["seat"], seat_viewer(state))
-        note = f"Time ran out for {who}: the autopilot played that move."
+        note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
     people = sum(1 for b in badges if b.person)
     return {
         "seat_badges": badges,
@@ -457,15 +481,15 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
     ('Race this deal again', 1)
     """
     if spectator:
-        return RaceAgain(1, "Race this deal yourself, against bots", "Rematch")
+        return RaceAgain(1, _("Race this deal yourself, against bots"), _("Rematch"))
     if people > 1:
         return RaceAgain(
             people,
-            "Race this deal again with friends",
-            "Rematch",
-            "You start it and get new invite links to send; bots take the seats nobody takes.",
+            _("Race this deal again with friends"),
+            _("Rematch"),
+            _("You start it and get new invite links to send; bots take the seats nobody takes."),
         )
-    return RaceAgain(1, "Race this deal again", "Rematch")
+    return RaceAgain(1, _("Race this deal again"), _("Rematch"))
 
 
 def log_context(
@@ -476,7 +500,7 @@ def log_context(
     rounds = log_rounds(events, me)
     if before is not None:
         rounds = [r for r in rounds if r.round < before]
-    return {"log": rounds, "game_id": game_id, "title": "Race log"}
+    return {"log": rounds, "game_id": game_id, "title": _("Race log")}
 
 
 def table_window(session: GameSession, seat: int | None) -> int:
@@ -524,7 +548,7 @@ def table_context(
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
-        "title": "Waiting for friends · Zoom Zoom Vroom"
+        "title": _("Waiting for friends · Zoom Zoom Vroom")
         if lobby_status(state)
         else page_title(state),
         "status": lobby_status(state) or status_text(state, reader),

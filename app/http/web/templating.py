@@ -31,9 +31,9 @@ from app.http.web.forms import bot_level
 from app.http.web.labels import (
     PRINTED_VALUES,
     SUITS,
-    ZERO_EFFECT_LABELS,
-    ZERO_FIVE_LABELS,
     seat_name,
+    zero_effect_label,
+    zero_five_label,
 )
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.paths import STATIC_DIR, TEMPLATES_DIR
@@ -245,8 +245,8 @@ templates.env.globals.update(
     tricks_per_round=TRICKS_PER_ROUND,
     laps_to_win=LAPS_TO_WIN,
     max_gas=MAX_GAS,
-    zero_effect_labels=ZERO_EFFECT_LABELS,
-    zero_five_labels=ZERO_FIVE_LABELS,
+    zero_effect_label=zero_effect_label,
+    zero_five_label=zero_five_label,
     bot_level=bot_level,
 )
 
@@ -259,5 +259,17 @@ templates.env.filters.update(
     moment=i18n.moment,
 )
 
-_PLAIN_CALLS = frozenset({once, piece, asset_url, seat_name, public_url, i18n.current, bot_level})
+_PLAIN_CALLS = frozenset(
+    {
+        once,
+        piece,
+        asset_url,
+        seat_name,
+        public_url,
+        i18n.current,
+        zero_effect_label,
+        zero_five_label,
+        bot_level,
+    }
+)
 """The template globals that are plain functions of their arguments (no Jinja context)."""

@@ -10,15 +10,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.i18n import gettext as _
 from app.http.web.labels import (
     SUITS,
     ZERO_FIVE,
     Me,
     SuitInfo,
+    is_viewer,
     seat_colour,
     seat_name,
     suit_info,
-    verb,
 )
 from app.http.web.narration import EventDict, narrate
 from engine import EventKind
@@ -200,10 +201,13 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     if lap is not None:
         headline = narrate(lap, me)
     else:
-        headline = "Everyone tuned up in the sixth trick, so nobody took a lap this round."
+        headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     lead = deal["lead"]
-    return RoundSummary(
-        round=deal["round"] - 1,
-        headline=headline,
-        next_lead=f"{seat_name(lead, me)} {verb(lead, me, 'lead', 'leads')} round {deal['round']}.",
-    )
+    if is_viewer(lead, me):
+        next_lead = _("You lead round %(round)s.") % {"round": deal["round"]}
+    else:
+        next_lead = _("%(name)s leads round %(round)s.") % {
+            "name": seat_name(lead, me),
+            "round": deal["round"],
+        }
+    return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
