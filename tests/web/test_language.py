@@ -157,3 +157,19 @@ def test_a_language_left_out_of_languages_is_never_offered_or_chosen(
     assert client.cookies.get(i18n.COOKIE) is None
     client.cookies.set(i18n.COOKIE, "ja")
     assert _html_lang(client, **{"Accept-Language": "fr"})[0] == "fr"
+
+
+def test_the_tables_explanations_speak_each_answers_language(client: TestClient) -> None:
+    """The explanations are rendered once per language (templating.once) from a template
+    module made once per process: each answer still gets its own language's words."""
+    table = client.post("/games", data={"players": "3"}, follow_redirects=True)
+    assert table.status_code == 200 and "/games/" in str(table.url)
+
+    def titles(lang: str) -> list[str]:
+        page = parse_html(client.get(f"{table.url.path}?lang={lang}").text)
+        pops = [p for p in page.find_all("div", "explain-pop") if p.attrs["id"] == "ex-gas"]
+        return [pop.find("strong").text() for pop in pops]
+
+    for _ in range(2):
+        assert titles(i18n.PSEUDO) == [i18n.pseudo("Gas")]
+        assert titles("en") == ["Gas"]
