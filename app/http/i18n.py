@@ -347,7 +347,7 @@ def moment(value: datetime) -> str:
     # A naive value is UTC already (as the results store keeps times).
     shown = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
     return (
-        get_datetime_format("medium", locale=locale)
+        str(get_datetime_format("medium", locale=locale))
         .replace("{0}", format_time(shown, "short", tzinfo=UTC, locale=locale))
         .replace("{1}", format_date(shown, "medium", locale=locale))
     )
