@@ -41,9 +41,9 @@ from app.http.refusals import refusal_sentence
 from app.http.web import page_state
 from app.http.web.form_body import form_fields
 from app.http.web.forms import (
-    BOT_LEVELS,
     FormError,
     SubmittedMove,
+    bot_levels,
     parse_move,
     parse_new_game,
     pop_intent,
@@ -343,7 +343,7 @@ async def _index(
     last = request.cookies.get(LAST_GAME_COOKIE)
     context = {
         "active": "home",
-        "bot_levels": BOT_LEVELS,
+        "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
