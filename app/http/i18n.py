@@ -186,7 +186,8 @@ def use(code: str) -> None:
     _current.set(code)
 
 
-def _catalog_path(code: str) -> Path:
+def catalog_path(code: str) -> Path:
+    """Where the catalog of the language tagged ``code`` is (``pt-BR``: ``pt_BR/...``)."""
     return LOCALE_DIR / code.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -202,7 +203,8 @@ def _compiled(catalog: Catalog) -> Translations:
     return Translations(fp=buffer, domain=DOMAIN)
 
 
-_PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+"""A value a message is filled with (``%(laps)s``): every translation keeps each one."""
 
 
 def pseudo(text: str) -> str:
@@ -214,7 +216,7 @@ def pseudo(text: str) -> str:
     """
     out: list[str] = []
     last = 0
-    for match in _PLACEHOLDER.finditer(text):
+    for match in PLACEHOLDER.finditer(text):
         out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()
@@ -246,7 +248,7 @@ def translations(code: str) -> NullTranslations:
     """The compiled catalog of ``code`` (English: the messages as written)."""
     if code == PSEUDO:
         return _compiled(_pseudo_catalog())
-    path = _catalog_path(code)
+    path = catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
     with path.open("rb") as po:
