@@ -199,15 +199,21 @@ def _compiled(catalog: Catalog) -> Translations:
     return Translations(fp=buffer, domain=DOMAIN)
 
 
-_PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+_PLACEHOLDER = re.compile(
+    r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}|<[^>]*>|&#?\w+;"
+)
+"""What the pseudo-locale keeps as it is: placeholders, a message's inline tags (their
+attributes are not words) and character references."""
 
 
 def pseudo(text: str) -> str:
     """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer),
-    placeholders kept as they are.
+    placeholders, inline tags and character references kept as they are.
 
     >>> pseudo("Lap %(laps)s of %(total)s!")
     '[Laap %(laps)s oof %(total)s!]'
+    >>> pseudo('Tune Up<span class="visually-hidden"> with %(name)s</span> &amp; go')
+    '[Tuunee UUp<span class="visually-hidden"> wiith %(name)s</span> &amp; goo]'
     """
     out: list[str] = []
     last = 0
