@@ -24,8 +24,8 @@ from app.backup import BackupRefused, back_up
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
 from app.http.web.fair_words import (
-    HEADLINES,
     event_details,
+    headline,
     round_words,
     scheme_words,
     verdict_sentence,
@@ -304,7 +304,7 @@ def run_verify(file: str) -> int:
         print(f"zzv verify: cannot read a record from {file}: {exc}", file=sys.stderr)
         return VERIFY_EXIT["refused"]
     verdict = verify_record(record)
-    print(f"{HEADLINES[verdict.status]}. {verdict_sentence(verdict)}")
+    print(f"{headline(verdict.status)}. {verdict_sentence(verdict)}")
     for label, event in event_details(verdict):
         print(f"  {label}: {event}")
     if verdict.commitment is not None:

@@ -15,6 +15,10 @@
     Bytes on the wire per move of whole races at 3 and 5 players, with and without
     JavaScript, compressed and not (see :mod:`bench.weight`).
 
+``python -m bench languages [--renders 40] [--moves 6]``
+    A table's bytes and render time in every shipped language beside English's (see
+    :mod:`bench.languages`).
+
 ``python -m bench load --compare --players 200 [--duration 30]``
     The same load three times: memory store with 1 worker, Redis with 1 worker, Redis with
     2 workers, on a fresh ``redis-server`` it starts on a loopback port, side by side.
@@ -77,6 +81,7 @@ from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
 from bench import daily_board as bench_daily_board
+from bench import languages as bench_languages
 from bench import ratings as bench_ratings
 from bench import review as bench_review
 from bench import rollouts as bench_rollouts
@@ -545,6 +550,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     weight = sub.add_parser("weight", help="bytes on the wire per move, 3 and 5 players")
     bench_weight.add_arguments(weight)
+    languages = sub.add_parser("languages", help="each language's table beside English's")
+    bench_languages.add_arguments(languages)
     hardload = sub.add_parser("hardload", help="hard-bot races alongside normal ones")
     hardload.add_argument("--hard", type=int, default=40, help="concurrent hard-bot players")
     hardload.add_argument("--normal", type=int, default=20, help="concurrent normal players")
@@ -559,6 +566,9 @@ def _parser() -> argparse.ArgumentParser:
     friends.add_argument("--url", default=None, help="use a running server instead of one")
     friends.add_argument(
         "--talk", type=float, default=None, help="each race says a quick message this often (s)"
+    )
+    friends.add_argument(
+        "--rounds", type=int, default=2, help="with --talk: phase pairs, without then with"
     )
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
@@ -606,6 +616,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_memory(args.games, args.cap)
     elif args.command == "weight":
         bench_weight.bench_weight(args.races, args.bots, args.url)
+    elif args.command == "languages":
+        bench_languages.bench_languages(args.renders, args.moves)
     elif args.command == "hardload":
         bench_hardload(args.hard, args.normal, args.duration, args.think)
     elif args.command == "store":
@@ -620,7 +632,7 @@ def main(argv: list[str] | None = None) -> None:
         # Imported here: the friends bench builds on this module's server helpers.
         from bench.friends import bench_friends
 
-        bench_friends(args.races, args.duration, args.think, args.url, args.talk)
+        bench_friends(args.races, args.duration, args.think, args.url, args.talk, args.rounds)
     elif args.compare:
         bench_compare(args.players, args.duration, args.think, args.bots)
     else:

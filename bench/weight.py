@@ -104,7 +104,7 @@ def _play_race(base_url: str, players: int, bots: str, seed: int, encoding: str)
                 if not candidates:
                     break
                 for fields in candidates:
-                    size, page, ok = _move(client, location, fields, mode)
+                    size, page, ok = submit_move(client, location, fields, mode)
                     if ok:
                         weights.add(mode, encoding, size)
                         break
@@ -113,7 +113,9 @@ def _play_race(base_url: str, players: int, bots: str, seed: int, encoding: str)
     return weights
 
 
-def _move(client: Any, location: str, fields: dict[str, str], mode: str) -> tuple[int, str, bool]:
+def submit_move(
+    client: Any, location: str, fields: dict[str, str], mode: str
+) -> tuple[int, str, bool]:
     """Submit one move; (bytes on the wire, the table's HTML, accepted?)."""
     if mode == "js":
         answer = client.post(f"{location}/move", data=fields, headers={"HX-Request": "true"})
@@ -125,7 +127,7 @@ def _move(client: Any, location: str, fields: dict[str, str], mode: str) -> tupl
     return wire_bytes(answer) + wire_bytes(page), page.text, True
 
 
-def _start_server(port: int) -> subprocess.Popen[bytes]:
+def start_server(port: int) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "ZZV_RATE_LIMIT_ENABLED": "false",
@@ -188,7 +190,7 @@ def bench_weight(races: int, bots: str, url: str | None) -> None:
     process = None
     if url is None:
         port = _free_port()
-        process = _start_server(port)
+        process = start_server(port)
         url = f"http://127.0.0.1:{port}"
     try:
         _report_first_load(first_load(url))

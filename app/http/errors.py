@@ -22,6 +22,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
 from app.http.previews import with_previews
 from app.http.race_words import race_sentence
 from app.http.web.templating import templates
@@ -38,13 +40,17 @@ class AppError(Exception):
 
     status_code: int = 500
     code: str = "internal_error"
-    message: str = "Something went wrong on our side."
 
     def __init__(self, message: str | None = None, *, headers: dict[str, str] | None = None):
         """Use the class's default message unless a more precise one is given."""
-        self.message = message or type(self).message
+        self.message = message or self.default_message()
         self.headers = headers or {}
         super().__init__(self.message)
+
+    @staticmethod
+    def default_message() -> str:
+        """The sentence when none more precise is given, in the request's language."""
+        return _("Something went wrong on our side.")
 
     payload: dict[str, Any] | None = None
     """The whole JSON body, when it says more than the code and the sentence."""
@@ -61,7 +67,10 @@ class InvalidRequest(AppError):
 
     status_code = 422
     code = "invalid_request"
-    message = "The request does not match the expected format."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("The request does not match the expected format.")
 
     def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
         """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
@@ -73,7 +82,21 @@ class InvalidRequest(AppError):
         return {**super().body(), "errors": self.errors}
 
 
-_WHERE = {"body": "", "query": "query parameter ", "path": "path parameter ", "header": "header "}
+def _where(source: str, path: list[str]) -> str:
+    """The field a problem is in, as :func:`problem_sentence` names it."""
+    name = ".".join(path)
+    if not path:
+        return source
+    match source:
+        case "body":
+            return name
+        case "query":
+            return _("query parameter %(name)s") % {"name": name}
+        case "path":
+            return _("path parameter %(name)s") % {"name": name}
+        case "header":
+            return _("header %(name)s") % {"name": name}
+    return f"{source} {name}"
 
 
 def problem_sentence(problems: list[dict[str, Any]]) -> str:
@@ -91,15 +114,25 @@ def problem_sentence(problems: list[dict[str, Any]]) -> str:
     'The request body is not valid JSON.'
     """
     if not problems:
-        return InvalidRequest.message
+        return InvalidRequest.default_message()
     first = problems[0]
     if first["type"] == "json_invalid":
-        return "The request body is not valid JSON."
+        return _("The request body is not valid JSON.")
     source, *path = first["loc"] or ["body"]
-    where = _WHERE.get(source, f"{source} ") + ".".join(path) if path else source
-    more = len(problems) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"The request does not match the expected format: {where}: {first['msg']}{tail}."
+    # The problem itself is pydantic's, in English, as in the errors list.
+    words = {"where": _where(source, path), "problem": first["msg"], "num": len(problems) - 1}
+    if len(problems) == 1:
+        return _("The request does not match the expected format: %(where)s: %(problem)s.") % words
+    return (
+        ngettext(
+            "The request does not match the expected format: %(where)s: %(problem)s (and %(num)s "
+            "more problem).",
+            "The request does not match the expected format: %(where)s: %(problem)s (and %(num)s "
+            "more problems).",
+            words["num"],
+        )
+        % words
+    )
 
 
 class Unauthorized(AppError):
@@ -107,7 +140,10 @@ class Unauthorized(AppError):
 
     status_code = 401
     code = "unauthorized"
-    message = "Send the race's token as `Authorization: Bearer <token>`."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("Send the race's token as `Authorization: Bearer <token>`.")
 
     def __init__(self) -> None:
         """Point clients at the Bearer scheme."""
@@ -119,7 +155,10 @@ class CrossSiteRequest(AppError):
 
     status_code = 403
     code = "cross_site_request"
-    message = "This request came from another site and was refused."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("This request came from another site and was refused.")
 
 
 class UnknownHost(AppError):
@@ -127,10 +166,13 @@ class UnknownHost(AppError):
 
     status_code = 400
     code = "unknown_host"
-    message = (
-        "This server does not answer to the host name this request was sent to; use its "
-        "published address."
-    )
+
+    @staticmethod
+    def default_message() -> str:
+        return _(
+            "This server does not answer to the host name this request was sent to; use "
+            "its published address."
+        )
 
 
 class NotFound(AppError):
@@ -138,7 +180,10 @@ class NotFound(AppError):
 
     status_code = 404
     code = "not_found"
-    message = "Nothing lives at this address."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("Nothing lives at this address.")
 
 
 class MethodNotAllowed(AppError):
@@ -146,7 +191,10 @@ class MethodNotAllowed(AppError):
 
     status_code = 405
     code = "method_not_allowed"
-    message = "This address does not accept that method."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("This address does not accept that method.")
 
 
 class TooManyStreams(AppError):
@@ -154,7 +202,10 @@ class TooManyStreams(AppError):
 
     status_code = 429
     code = "too_many_streams"
-    message = "Too many live connections from this client; close one and try again."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("Too many live connections from this client; close one and try again.")
 
     def __init__(self) -> None:
         """Suggest a retry after a few seconds."""
@@ -166,7 +217,10 @@ class PayloadTooLarge(AppError):
 
     status_code = 413
     code = "payload_too_large"
-    message = "The request body is too large."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("The request body is too large.")
 
 
 class RateLimited(AppError):
@@ -174,12 +228,15 @@ class RateLimited(AppError):
 
     status_code = 429
     code = "rate_limited"
-    message = "Too many requests. Slow down a little and try again."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("Too many requests. Slow down a little and try again.")
 
     def __init__(self, retry_after: int):
         """``retry_after`` is whole seconds until a request will be accepted again."""
         super().__init__(
-            f"Too many requests. Try again in {retry_after} s.",
+            _("Too many requests. Try again in %(seconds)s s.") % {"seconds": retry_after},
             headers={"Retry-After": str(retry_after)},
         )
         self.retry_after = retry_after
@@ -190,7 +247,10 @@ class GameServerUnavailable(AppError):
 
     status_code = 503
     code = "unavailable"
-    message = "The game server is unavailable right now. Please try again in a moment."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("The game server is unavailable right now. Please try again in a moment.")
 
     def __init__(self) -> None:
         """Suggest a quick retry: the store usually comes back."""
@@ -199,11 +259,18 @@ class GameServerUnavailable(AppError):
 
 class ResultsDown(AppError):
     """The results database cannot be reached (:class:`ResultsUnavailable`): 503, with the
-    results' own sentence; races go on meanwhile."""
+    results' sentence in the request's language; races go on meanwhile."""
 
     status_code = 503
     code = ResultsUnavailable.code
-    message = ResultsUnavailable.message
+
+    @staticmethod
+    def default_message() -> str:
+        return _(
+            "Players, ratings and finished races cannot be reached right now. Races go on, "
+            "and every race that finishes meanwhile will be counted once they are back. "
+            "Please try again in a moment."
+        )
 
     def __init__(self) -> None:
         """A database usually comes back within seconds."""
@@ -215,10 +282,13 @@ class ServerStopping(AppError):
 
     status_code = 503
     code = "server_stopping"
-    message = (
-        "The server is restarting and could not finish this request; nothing of it was "
-        "answered. Please send it again in a moment."
-    )
+
+    @staticmethod
+    def default_message() -> str:
+        return _(
+            "The server is restarting and could not finish this request; nothing of it was "
+            "answered. Please send it again in a moment."
+        )
 
     def __init__(self) -> None:
         """A restart takes a few seconds."""
@@ -365,8 +435,11 @@ def _method_sentence(request: Request, allowed: list[str]) -> str:
     who opened a form's address as a page (a bookmark, a typed or shared link), that it
     has no page."""
     if request.method == "GET" and "POST" in allowed and not wants_json(request):
-        return "This address is where a button sends its form; it has no page of its own."
-    return f"This address does not take {request.method} requests; it takes {', '.join(allowed)}."
+        return _("This address is where a button sends its form; it has no page of its own.")
+    return _("This address does not take %(method)s requests; it takes %(allowed)s.") % {
+        "method": request.method,
+        "allowed": ", ".join(allowed),
+    }
 
 
 def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
@@ -375,7 +448,7 @@ def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     allowed: list[str] = []
     if exc.status_code == 400:
         # Starlette's "error parsing the body": malformed input like any other (422).
-        error = InvalidRequest("The request body could not be read as JSON or a form.")
+        error = InvalidRequest(_("The request body could not be read as JSON or a form."))
     elif exc.status_code == 404:
         error = NotFound()
     elif exc.status_code == 405:

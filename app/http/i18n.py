@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from functools import cache
 from gettext import NullTranslations
 from http.cookies import SimpleCookie
@@ -28,9 +29,11 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from babel import Locale
+from babel.dates import format_date, format_interval, format_time, get_datetime_format
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -236,9 +239,11 @@ def _pseudo_catalog() -> Catalog:
         if not message.id:
             continue
         if isinstance(message.id, str):
-            catalog.add(message.id, pseudo(message.id))
+            catalog.add(message.id, pseudo(message.id), context=message.context)
         else:
-            catalog.add(message.id, tuple(pseudo(part) for part in message.id))
+            catalog.add(
+                message.id, tuple(pseudo(part) for part in message.id), context=message.context
+            )
     return catalog
 
 
@@ -263,6 +268,95 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the current language."""
     return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, as meant in ``context`` (for a word that
+    reads differently elsewhere: "random" bots, a "random" seed)."""
+    return translations(_current.get()).pgettext(context, message)
+
+
+def number(value: float) -> str:
+    """``value`` written as the current language writes numbers, without grouping (a
+    rating of 1040 reads as one figure).
+
+    >>> number(1040), number(-3)
+    ('1040', '-3')
+    """
+    return format_decimal(value, locale=current().locale, group_separator=False)
+
+
+def percent(share: float) -> str:
+    """``share`` (0 to 1) as a whole percentage in the current language ("45%", "45 %").
+
+    >>> percent(0.452)
+    '45%'
+    """
+    # Rounded as the rest of the site rounds (round(100 * share)), then written.
+    return format_percent(round(100 * share) / 100, locale=current().locale)
+
+
+def ordinal(n: int) -> str:
+    """``n`` as a place ("1st", "2nd", "11th" in English), by the language's ordinal
+    rule (CLDR's one/two/few/other), each form a catalog message.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd', '111th']
+    """
+    form = current().locale.ordinal_form(n)
+    if form == "one":
+        word = gettext("%(n)sst")
+    elif form == "two":
+        word = gettext("%(n)snd")
+    elif form == "few":
+        word = gettext("%(n)srd")
+    else:
+        word = gettext("%(n)sth")
+    return word % {"n": n}
+
+
+def day(value: date | str) -> str:
+    """A day (a ``date`` or ISO ``YYYY-MM-DD``) as the current language writes it.
+
+    >>> day("2024-10-04")
+    'Oct 4, 2024'
+    """
+    when = date.fromisoformat(value) if isinstance(value, str) else value
+    return format_date(when, "medium", locale=current().locale)
+
+
+def days(first: date, last: date) -> str:
+    """The days ``first`` to ``last`` as one span ("Sep 30 – Oct 6, 2024").
+
+    >>> days(date(2024, 9, 30), date(2024, 10, 6)) == "Sep 30\u2009–\u2009Oct 6, 2024"
+    True
+    """
+    return format_interval(first, last, "yMMMd", locale=current().locale)
+
+
+def clock(value: time | datetime) -> str:
+    """A time of day, UTC, in the current language's short form ("2:00 AM", "02:00").
+
+    >>> clock(time(2, 0)) == "2:00\u202fAM"
+    True
+    """
+    return format_time(value, "short", tzinfo=UTC, locale=current().locale)
+
+
+def moment(value: datetime) -> str:
+    """A day and time, UTC, as the current language writes them ("Oct 4, 2024, 1:45 PM").
+
+    >>> moment(datetime(2024, 10, 4, 13, 45, tzinfo=UTC)) == "Oct 4, 2024, 1:45\u202fPM"
+    True
+    """
+    locale = current().locale
+    # A naive value is UTC already (as the results store keeps times).
+    shown = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return (
+        str(get_datetime_format("medium", locale=locale))
+        .replace("{0}", format_time(shown, "short", tzinfo=UTC, locale=locale))
+        .replace("{1}", format_date(shown, "medium", locale=locale))
+    )
 
 
 def _query_lang(scope: Scope) -> str | None:

@@ -1,63 +1,88 @@
 """The review page's sentences: verdicts, moves and each decision's reason in plain words.
 
 Every player-facing sentence of the review page is here (the templates hold only labels),
-built from the codes and numbers :func:`app.races.review.reason_data` hands out, so a
-later translation pass moves this one module to a catalog.
+built from the codes and numbers :func:`app.races.review.reason_data` hands out, from the
+message catalog in the request's language (docs/translating.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext, ordinal, percent
 from app.http.web.labels import SUITS
-from app.http.words import counted, ordinal
 
-VERDICT_WORDS = {
-    "good": "Good",
-    "inaccuracy": "Inaccuracy",
-    "mistake": "Mistake",
-    "blunder": "Blunder",
-}
 
-VERDICT_COUNTED = {
-    "good": ("good", "good"),
-    "inaccuracy": ("inaccuracy", "inaccuracies"),
-    "mistake": ("mistake", "mistakes"),
-    "blunder": ("blunder", "blunders"),
-}
-"""How each verdict is counted in the summary: "1 mistake", "0 inaccuracies", "22 good"."""
+def verdict_word(verdict: str) -> str:
+    """A verdict's name as its badge shows it ("Mistake")."""
+    words = {
+        "good": _("Good"),
+        "inaccuracy": _("Inaccuracy"),
+        "mistake": _("Mistake"),
+        "blunder": _("Blunder"),
+    }
+    return words[verdict]
 
-_BEST_TRICK = {
-    "wins": "would have won this trick",
-    "likely": "would likely have won this trick",
-    "may": "might have won this trick",
-    "cannot": "could not have won this trick",
-    "passes": "would have passed this trick",
-}
-_PLAYED_TRICK = {
-    "wins": "was sure to win it",
-    "likely": "was likely to win it",
-    "may": "might have won it",
-    "cannot": "could not win it",
-    "passes": "passed it",
-}
-_OWN_TRICK = {
-    "wins": "wins this trick",
-    "likely": "likely wins this trick",
-    "may": "may win this trick",
-    "cannot": "cannot win this trick",
-    "passes": "passes this trick",
-}
-_STAKE = {"speed": " (+1 speed)", "lap": " and the lap"}
-"""What a won trick brings, after a move that could win it (R15)."""
 
-ONLY_MOVE = "Your only legal move."
+def _verdict_counted(verdict: str, n: int) -> str:
+    """How a verdict is counted in the summary: "1 mistake", "0 inaccuracies", "22 good"."""
+    if verdict == "good":
+        return ngettext("%(num)s good", "%(num)s good", n) % {"num": n}
+    if verdict == "inaccuracy":
+        return ngettext("%(num)s inaccuracy", "%(num)s inaccuracies", n) % {"num": n}
+    if verdict == "mistake":
+        return ngettext("%(num)s mistake", "%(num)s mistakes", n) % {"num": n}
+    return ngettext("%(num)s blunder", "%(num)s blunders", n) % {"num": n}
+
+
+def _best_trick(chance: str) -> str:
+    """What the better move would have done to the trick."""
+    return {
+        "wins": _("would have won this trick"),
+        "likely": _("would likely have won this trick"),
+        "may": _("might have won this trick"),
+        "cannot": _("could not have won this trick"),
+        "passes": _("would have passed this trick"),
+    }[chance]
+
+
+def _played_trick(chance: str) -> str:
+    """What the move played did to the trick (beside a better one)."""
+    return {
+        "wins": _("was sure to win it"),
+        "likely": _("was likely to win it"),
+        "may": _("might have won it"),
+        "cannot": _("could not win it"),
+        "passes": _("passed it"),
+    }[chance]
+
+
+def _own_trick(chance: str) -> str:
+    """What a good move does to the trick."""
+    return {
+        "wins": _("wins this trick"),
+        "likely": _("likely wins this trick"),
+        "may": _("may win this trick"),
+        "cannot": _("cannot win this trick"),
+        "passes": _("passes this trick"),
+    }[chance]
+
+
+def _stake(stake: str) -> str:
+    """What a won trick brings, after a move that could win it (R15)."""
+    return {"speed": _(" (+1 speed)"), "lap": _(" and the lap")}[stake]
+
+
+def only_move() -> str:
+    """The reason of a forced decision."""
+    return _("Your only legal move.")
 
 
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     """Each verdict of the summary with its count in words, in the summary's order."""
     verdicts: dict[str, int] = summary.get("verdicts", {})
-    return [(name, counted(n, *VERDICT_COUNTED[name])) for name, n in verdicts.items()]
+    return [(name, _verdict_counted(name, n)) for name, n in verdicts.items()]
 
 
 def move_words(action: dict[str, Any], yours: bool = False) -> str:
@@ -72,24 +97,30 @@ def move_words(action: dict[str, Any], yours: bool = False) -> str:
     'a Tune Up (Jelly)'
     """
     kind = action["type"]
-    gas = f" with {action['gas']} gas" if action["gas"] else ""
+    gas = action["gas"]
     if kind == "zero_five":
-        discard = SUITS[action["discard"]].short
-        card = "0/5 card" if yours else "the 0/5 card"
-        return f"{card} as {action['value']}{gas}, {discard} down"
+        values = {"value": action["value"], "gas": gas, "down": SUITS[action["discard"]].short}
+        if yours:
+            if gas:
+                return _("0/5 card as %(value)s with %(gas)s gas, %(down)s down") % values
+            return _("0/5 card as %(value)s, %(down)s down") % values
+        if gas:
+            return _("the 0/5 card as %(value)s with %(gas)s gas, %(down)s down") % values
+        return _("the 0/5 card as %(value)s, %(down)s down") % values
     name = SUITS[action["suit"]].short
     if kind == "tune_up":
-        return f"Tune Up ({name})" if yours else f"a Tune Up ({name})"
-    effect = f" for {action['zero_effect']}" if action.get("zero_effect") else ""
-    return f"{name}{effect}{gas}"
+        return (_("Tune Up (%(card)s)") if yours else _("a Tune Up (%(card)s)")) % {"card": name}
+    card = name
+    effect = action.get("zero_effect")
+    if effect == "speed":
+        card = _("%(card)s for speed") % {"card": name}
+    elif effect:
+        card = _("%(card)s for gas") % {"card": name}
+    return _("%(card)s with %(gas)s gas") % {"card": card, "gas": gas} if gas else card
 
 
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _percent(value: float) -> str:
-    return f"{round(100 * value)}%"
 
 
 def reason_words(entry: dict[str, Any]) -> str:
@@ -108,25 +139,39 @@ def reason_words(entry: dict[str, Any]) -> str:
 Your Chippy with 3 gas could not win it and left you 0 gas.'
     """
     if entry["forced"]:
-        return ONLY_MOVE
+        return only_move()
     why = entry.get("reason_data")
     if why is None:
         return str(entry["reason"])
     played, best = why["played"], why["best"]
-    mine = move_words(entry["played"])
-    does = f"{_OWN_TRICK[played['trick']]} and keeps you {played['gas']} gas"
     if entry["played"] == entry["best"]:
-        return f"{_upper(mine)} {does}."
+        return _("%(move)s %(does)s and keeps you %(gas)s gas.") % {
+            "move": _upper(move_words(entry["played"])),
+            "does": _own_trick(played["trick"]),
+            "gas": played["gas"],
+        }
     if entry["verdict"] == "good":
-        return f"{_upper(mine)} {does}: about as good as {move_words(entry['best'])}."
-    stake = _STAKE[why["stake"]] if best["trick"] in ("wins", "likely", "may") else ""
-    text = (
-        f"{_upper(move_words(entry['best']))} {_BEST_TRICK[best['trick']]}{stake} and kept "
-        f"you {best['gas']} gas. Your {move_words(entry['played'], yours=True)} "
-        f"{_PLAYED_TRICK[played['trick']]} and left you {played['gas']} gas."
-    )
+        return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % {
+            "move": _upper(move_words(entry["played"])),
+            "does": _own_trick(played["trick"]),
+            "gas": played["gas"],
+            "other": move_words(entry["best"]),
+        }
+    stake = _stake(why["stake"]) if best["trick"] in ("wins", "likely", "may") else ""
+    text = _(
+        "%(best)s %(best_does)s%(stake)s and kept you %(best_gas)s gas. "
+        "Your %(played)s %(played_does)s and left you %(played_gas)s gas."
+    ) % {
+        "best": _upper(move_words(entry["best"])),
+        "best_does": _best_trick(best["trick"]),
+        "stake": stake,
+        "best_gas": best["gas"],
+        "played": move_words(entry["played"], yours=True),
+        "played_does": _played_trick(played["trick"]),
+        "played_gas": played["gas"],
+    }
     if (best["trick"], best["gas"]) == (played["trick"], played["gas"]):
-        text += " The difference is in the cards you keep for later tricks."
+        text += " " + _("The difference is in the cards you keep for later tricks.")
     return text
 
 
@@ -136,13 +181,15 @@ def chance_words(entry: dict[str, Any]) -> str:
     >>> chance_words({"played_value": 0.32, "best_value": 0.41})
     'To win the race: 41% with the better move, 32% with yours.'
     """
-    best, played = _percent(entry["best_value"]), _percent(entry["played_value"])
-    return f"To win the race: {best} with the better move, {played} with yours."
+    return _("To win the race: %(best)s with the better move, %(played)s with yours.") % {
+        "best": percent(entry["best_value"]),
+        "played": percent(entry["played_value"]),
+    }
 
 
 def place_words(round_number: int, trick: int) -> str:
     """ "Round 2, trick 3"."""
-    return f"Round {round_number}, trick {trick}"
+    return _("Round %(round)s, trick %(trick)s") % {"round": round_number, "trick": trick}
 
 
 def graph_words(values: list[float], mistakes: int) -> str:
@@ -154,13 +201,16 @@ def graph_words(values: list[float], mistakes: int) -> str:
 The 1 mistake is marked.'
     """
     if not values:
-        return "No decisions."
-    verb = "is" if mistakes == 1 else "are"
-    marked = f" The {counted(mistakes, 'mistake')} {verb} marked." if mistakes else ""
-    return (
-        f"From {_percent(values[0])} after your first decision to {_percent(values[-1])} after "
-        f"your last; lowest {_percent(min(values))}.{marked}"
-    )
+        return _("No decisions.")
+    text = _(
+        "From %(first)s after your first decision to %(last)s after your last; lowest %(low)s."
+    ) % {"first": percent(values[0]), "last": percent(values[-1]), "low": percent(min(values))}
+    if mistakes:
+        marked = ngettext(
+            "The %(num)s mistake is marked.", "The %(num)s mistakes are marked.", mistakes
+        )
+        text += " " + marked % {"num": mistakes}
+    return text
 
 
 def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
@@ -171,14 +221,23 @@ def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
     >>> mine, theirs.endswith("1st on this deal (2 laps, 12 tricks).")
     ('You finished 2nd (1 lap, 1 trick)', True)
     """
-    return (
-        f"You finished {ordinal(yours['place'])} ({_laps_and_tricks(yours)}); the hard bot "
-        f"in your seat finished {ordinal(par['place'])} on this deal ({_laps_and_tricks(par)})."
-    )
+    return _(
+        "You finished %(yours)s (%(your_result)s); the hard bot in your seat finished "
+        "%(par)s on this deal (%(par_result)s)."
+    ) % {
+        "yours": ordinal(yours["place"]),
+        "your_result": _laps_and_tricks(yours),
+        "par": ordinal(par["place"]),
+        "par_result": _laps_and_tricks(par),
+    }
 
 
 def _laps_and_tricks(result: dict[str, Any]) -> str:
-    return f"{counted(result['laps'], 'lap')}, {counted(result['tricks'], 'trick')}"
+    laps = ngettext("%(num)s lap", "%(num)s laps", result["laps"]) % {"num": result["laps"]}
+    tricks = ngettext("%(num)s trick", "%(num)s tricks", result["tricks"]) % {
+        "num": result["tricks"]
+    }
+    return _("%(laps)s, %(tricks)s") % {"laps": laps, "tricks": tricks}
 
 
 def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
@@ -190,15 +249,14 @@ def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
-    "ONLY_MOVE",
-    "VERDICT_COUNTED",
-    "VERDICT_WORDS",
     "chance_words",
     "graph_words",
     "move_words",
+    "only_move",
     "par_words",
     "place_words",
     "reason_words",
     "verdict_counts",
+    "verdict_word",
     "with_reasons",
 ]

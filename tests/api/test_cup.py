@@ -163,7 +163,7 @@ def test_the_cup_page_and_its_form(client: TestClient, wall: WallClock) -> None:
     home = client.get("/")
     assert 'href="/cup"' in home.text
     page = client.get("/cup")
-    assert page.status_code == 200 and "This week, 2024-W40" in page.text
+    assert page.status_code == 200 and "This week, Sep 30\u2009–\u2009Oct 6, 2024" in page.text
     assert len(re.findall(r'action="/cup/\d"', page.text)) == 5
     assert page.text.count('action="/cup/replay/2024-W39/') == 5  # last week's, closed
     dealt = client.post("/cup/2")

@@ -13,10 +13,18 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.deps import cookie_name
-from app.http.review_words import VERDICT_COUNTED, reason_words, verdict_counts
+from app.http.review_words import reason_words, verdict_counts
 from app.http.web.review import MISTAKES, review_context
 from app.http.web.templating import templates
 from app.races.review import Budget, Reviews, summary
+
+COUNTED = {
+    "good": ("good", "good"),
+    "inaccuracy": ("inaccuracy", "inaccuracies"),
+    "mistake": ("mistake", "mistakes"),
+    "blunder": ("blunder", "blunders"),
+}
+"""How the summary counts each verdict in English: "1 mistake", "0 inaccuracies"."""
 
 
 def small_reviews(app: FastAPI) -> Reviews:
@@ -79,7 +87,7 @@ def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> 
     counts = re.findall(r'<li class="verdict verdict-(\w+)">(\d+) ([a-z]+)</li>', page)
     assert [name for name, _, _ in counts] == ["good", "inaccuracy", "mistake", "blunder"]
     for name, n, word in counts:  # "1 mistake", "0 inaccuracies", "22 good"
-        assert word == VERDICT_COUNTED[name][0 if n == "1" else 1], (name, n, word)
+        assert word == COUNTED[name][0 if n == "1" else 1], (name, n, word)
     assert sum(int(n) for _, n, _ in counts) == sum(not d["forced"] for d in decisions)
 
     # The mistakes first, each once, with a jump to it and "try again" on it alone.

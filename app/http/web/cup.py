@@ -4,7 +4,7 @@ with its seeds) and ``POST /cup/{deal}`` (race a deal: 303 to the table)."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.http.deps import RacesDep, SettingsDep, client_key
 from app.http.errors import RACE_STATUS
+from app.http.i18n import days, moment
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
@@ -42,7 +43,8 @@ async def _context(request: Request, races: Races) -> dict[str, Any]:
     return {
         "active": "cup",
         "week": week.week,
-        "closes": datetime.fromtimestamp(week.closes, UTC).strftime("%Y-%m-%d %H:%M"),
+        "week_days": _week_days(week.week),
+        "closes": moment(datetime.fromtimestamp(week.closes, UTC)),
         "deals": week.deals,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
@@ -51,9 +53,16 @@ async def _context(request: Request, races: Races) -> dict[str, Any]:
         "mine": week.board.mine,
         "ranked": week.board.ranked,
         "last_week": last,
+        "last_week_days": _week_days(last),
         "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
         "last_seeds": await past_seeds(races, last),
     }
+
+
+def _week_days(week: str) -> str:
+    """An ISO week ("2024-W40") as its days, Monday to Sunday, in the request's language."""
+    monday = date.fromisoformat(f"{week}-1")
+    return days(monday, monday + timedelta(days=6))
 
 
 @router.get("/cup", response_class=HTMLResponse)

@@ -4,7 +4,7 @@ its seed) and ``POST /daily`` (race today's deal: 303 to the table)."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,6 +16,8 @@ from app.http.deps import (
     client_key,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import clock
+from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.daily_words import share_words, standing_words
@@ -64,7 +66,7 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
         "yesterday_seed": await past_seed(races, yesterday),
-        "yesterday_closes": f"{CLOSE_AFTER.seconds // 3600:02d}:00",
+        "yesterday_closes": clock(time(CLOSE_AFTER.seconds // 3600)),
     }
 
 
@@ -105,9 +107,9 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
     player, player_token = await browser_player(request)
     try:
         date.fromisoformat(day)
-        session, _ = await start_replay(races, day, client_key(request), player=player.id)
+        session, _state = await start_replay(races, day, client_key(request), player=player.id)
     except ValueError:
-        message = "Only a past day's deal can be raced again, once its board closed."
+        message = _("Only a past day's deal can be raced again, once its board closed.")
         return await _page(request, races, settings, message, 422)
     except ServerFull as exc:
         return await _page(request, races, settings, race_sentence(exc), RACE_STATUS[exc.code])

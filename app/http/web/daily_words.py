@@ -3,7 +3,9 @@ stands, and the line they may share (docs/daily.md)."""
 
 from __future__ import annotations
 
-from app.http.words import counted, ordinal
+from app.http.i18n import day as written_day
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext, ordinal
 from app.results.daily import BoardEntry
 
 
@@ -15,7 +17,15 @@ def standing_words(mine: BoardEntry, ranked: int) -> str:
     >>> standing_words(BoardEntry(1, "Ada", 3, 1, 1, 0, 1, "g"), 1)
     'You are #1 of 1 on the board: 3rd in your race, 1 lap, 1 trick won, 0 gas left.'
     """
-    return f"You are #{mine.rank} of {ranked} on the board: {_result_words(mine, 'your')}."
+    place = (_("left your race (%(place)s)") if mine.left else _("%(place)s in your race")) % {
+        "place": ordinal(mine.place)
+    }
+    return _("You are #%(rank)s of %(ranked)s on the board: %(place)s, %(figures)s.") % {
+        "rank": mine.rank,
+        "ranked": ranked,
+        "place": place,
+        "figures": _figures(mine),
+    }
 
 
 def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
@@ -24,28 +34,34 @@ def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
 
     >>> print(share_words("2026-12-04", BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9))
     ... # doctest: +NORMALIZE_WHITESPACE
-    Zoom Zoom Vroom daily deal, 2026-12-04: #2 of 9 (1st in my race, 2 laps, 7 tricks won,
+    Zoom Zoom Vroom daily deal, Dec 4, 2026: #2 of 9 (1st in my race, 2 laps, 7 tricks won,
     3 gas left)
     """
-    figures = _result_words(mine, "my")
-    return f"Zoom Zoom Vroom daily deal, {day}: #{mine.rank} of {ranked} ({figures})"
+    place = (_("left my race (%(place)s)") if mine.left else _("%(place)s in my race")) % {
+        "place": ordinal(mine.place)
+    }
+    return _(
+        "Zoom Zoom Vroom daily deal, %(day)s: #%(rank)s of %(ranked)s (%(place)s, %(figures)s)"
+    ) % {
+        "day": written_day(day),
+        "rank": mine.rank,
+        "ranked": ranked,
+        "place": place,
+        "figures": _figures(mine),
+    }
 
 
-def _result_words(entry: BoardEntry, whose: str) -> str:
-    """The figures of a result; one left counts as last (docs/ratings.md).
+def _figures(entry: BoardEntry) -> str:
+    """The figures of a result after its place.
 
-    >>> _result_words(BoardEntry(3, "Ada", 4, 1, 2, 0, 1, "g", left=True), "your")
-    'left your race (4th), 1 lap, 2 tricks won, 0 gas left'
+    >>> _figures(BoardEntry(3, "Ada", 4, 1, 2, 0, 1, "g", left=True))
+    '1 lap, 2 tricks won, 0 gas left'
     """
-    place = (
-        f"left {whose} race ({ordinal(entry.place)})"
-        if entry.left
-        else f"{ordinal(entry.place)} in {whose} race"
-    )
-    return (
-        f"{place}, {counted(entry.laps, 'lap')}, "
-        f"{counted(entry.tricks, 'trick')} won, {entry.gas} gas left"
-    )
+    return _("%(laps)s, %(tricks)s won, %(gas)s gas left") % {
+        "laps": ngettext("%(num)s lap", "%(num)s laps", entry.laps) % {"num": entry.laps},
+        "tricks": ngettext("%(num)s trick", "%(num)s tricks", entry.tricks) % {"num": entry.tricks},
+        "gas": entry.gas,
+    }
 
 
 __all__ = ["share_words", "standing_words"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
@@ -22,11 +23,12 @@ from starlette.datastructures import UploadFile
 
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
 from app.http.players import results_of
 from app.http.web.fair_words import (
-    HEADLINES,
     RoundWords,
     event_details,
+    headline,
     round_words,
     scheme_words,
     seat_words,
@@ -46,29 +48,39 @@ RECORD_MAX_BYTES: Final = 512 * 1024
 VERDICT_STATUS: Final = {"ok": 200, "tampered": 422, "refused": 422}
 """The answer's status by verdict (a race not over yet: 409)."""
 
-TWIN_TESTS: Final = (
+TWIN_TESTS: Final[tuple[tuple[str, str, Callable[[], str]], ...]] = (
     (
         "tests/bots/test_bots_behaviour.py",
         "test_cards_the_bot_cannot_see_do_not_change_its_move",
-        "a bot given two deals that differ only in cards it cannot see makes the same move",
+        lambda: _(
+            "a bot given two deals that differ only in cards it cannot see makes the same move"
+        ),
     ),
     (
         "tests/engine/test_seat_view.py",
         "test_a_view_never_depends_on_cards_laid_face_down_during_play",
-        "what a seat is shown is the same for two such deals, move after move",
+        lambda: _("what a seat is shown is the same for two such deals, move after move"),
     ),
     (
         "tests/api/test_hidden_information.py",
         "test_no_response_reveals_hidden_cards",
-        "every answer the server gives during a race is the same, byte for byte, for such "
-        "twin deals",
+        lambda: _(
+            "every answer the server gives during a race is the same, byte for byte, for such "
+            "twin deals"
+        ),
     ),
 )
-"""The tests the page cites for "bots see only their own seat": file, test, what it shows."""
+"""The tests the page cites for "bots see only their own seat": file, test, and what it
+shows (in the request's language)."""
 
-NOT_KEPT: Final = "No race with that id is kept on this server: check the id in its address."
 
-GONE: Final = "This race is no longer kept on this server; paste its record if you saved it."
+def _not_kept() -> str:
+    return _("No race with that id is kept on this server: check the id in its address.")
+
+
+def _gone() -> str:
+    return _("This race is no longer kept on this server; paste its record if you saved it.")
+
 
 _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
@@ -97,7 +109,7 @@ def _check(record: Any, verdict: Verdict) -> Check:
     race = record.get("game_id") if isinstance(record, dict) else None
     return Check(
         verdict.status,
-        HEADLINES[verdict.status],
+        headline(verdict.status),
         verdict_sentence(verdict),
         event_details(verdict),
         race if isinstance(race, str) else None,
@@ -123,7 +135,7 @@ def _render(
         "race": race,
         "pasted": pasted,
         "scheme": COMMITMENT_SCHEME,
-        "twin_tests": TWIN_TESTS,
+        "twin_tests": [(path, test, shows()) for path, test, shows in TWIN_TESTS],
     }
     response = templates.TemplateResponse(request, "fair.html", context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
@@ -156,11 +168,11 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
         return _render(request, 200)
     race = race.strip()
     if not _RACE_ID.fullmatch(race):
-        message = "A race's id is the part of its address after /games/, letters and digits."
+        message = _("A race's id is the part of its address after /games/, letters and digits.")
         return _render(request, 422, error=message, race=race)
     found = await _public_record(request, races, race)
     if isinstance(found, RaceError):
-        message = NOT_KEPT if found.code == "not_found" else GONE
+        message = _not_kept() if found.code == "not_found" else _gone()
         return _render(request, RACE_STATUS.get(found.code, 404), error=message, race=race)
     return await _verdict_page(request, found, race=race)
 
@@ -181,11 +193,11 @@ async def check_record(request: Request) -> Response:
     """Check a finished race's record sent with the form (pasted, or as a file)."""
     text = (await _pasted(request)).strip()
     if not text:
-        message = "Paste a finished race's record, or choose its file, then press Check."
+        message = _("Paste a finished race's record, or choose its file, then press Check.")
         return _render(request, 422, error=message)
     try:
         record = json.loads(text)
     except (ValueError, RecursionError):
-        message = "That is not a race's record: a record is JSON, starting with {."
+        message = _("That is not a race's record: a record is JSON, starting with {.")
         return _render(request, 422, error=message, pasted=text)
     return await _verdict_page(request, record, pasted=text)

@@ -10,17 +10,21 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
 from app.http.web.labels import SUITS, seat_colour
-from app.http.words import counted
 from engine.fairness import COMMITMENT_SCHEME
 from engine.verify import RoundDeal, Verdict
 
-HEADLINES = {
-    "ok": "It checks out",
-    "tampered": "It does not check out",
-    "refused": "Nothing to check",
-}
-"""A verdict's status as a short heading."""
+
+def headline(status: str) -> str:
+    """A verdict's status (``ok``, ``tampered``, ``refused``) as a short heading."""
+    match status:
+        case "ok":
+            return _("It checks out")
+        case "tampered":
+            return _("It does not check out")
+    return _("Nothing to check")
 
 
 def seat_words(seat: int) -> str:
@@ -29,59 +33,70 @@ def seat_words(seat: int) -> str:
     >>> seat_words(0), seat_words(4)
     ('Pink (seat 0)', 'Purple (seat 4)')
     """
-    return f"{seat_colour(seat).capitalize()} (seat {seat})"
+    return _("%(colour)s (seat %(seat)s)") % {
+        "colour": seat_colour(seat).capitalize(),
+        "seat": seat,
+    }
 
 
 def _who(seat: Any) -> str:
     """A seat the record or the replay names; anything else (a record may hold any JSON
     where a seat should be) as its JSON."""
     if seat is None:
-        return "nobody"
+        return _("nobody")
     if type(seat) is int and seat >= 0:
         return seat_words(seat)
     return json.dumps(seat)
 
 
-def _move(index: Any) -> str:
-    return f"move {int(index) + 1}"
+def _move(index: Any) -> int:
+    """The move at ``index`` of the record as a person counts it (from 1)."""
+    return int(index) + 1
 
 
 def _checked_out(verdict: Verdict) -> str:
-    return (
+    events = ngettext("%(num)s event", "%(num)s events", verdict.events) % {"num": verdict.events}
+    return ngettext(
         "The commitment published when the race started is the SHA-256 of the revealed "
-        f"seed and salt; all {counted(verdict.actions, 'move')} are legal with the cards "
-        "dealt from that seed; replaying them tells the record's "
-        f"{counted(verdict.events, 'event')}, one by one, and its winner, "
-        f"{_who(verdict.winner)}."
-    )
+        "seed and salt; its %(num)s move is legal with the cards dealt from that seed; "
+        "replaying it tells the record's %(events)s, one by one, and its winner, %(winner)s.",
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        "seed and salt; all %(num)s moves are legal with the cards dealt from that seed; "
+        "replaying them tells the record's %(events)s, one by one, and its winner, "
+        "%(winner)s.",
+        verdict.actions,
+    ) % {"num": verdict.actions, "events": events, "winner": _who(verdict.winner)}
 
 
 def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
     """The sentence of a refusal: the record holds nothing to check."""
     match code:
         case "not_a_record":
-            return (
+            return _(
                 "That is not a race's record. Paste the JSON a finished race's record "
                 "gives (GET /api/games/RACE/record), or give the race's id."
             )
         case "not_finished":
-            return (
+            return _(
                 "This race is not finished yet, so there is nothing to check: its seed and "
                 "salt are revealed when it ends."
             )
         case "no_commitment":
-            return (
+            return _(
                 "This race published no commitment to its deal (the lesson is dealt the "
                 "same for everyone), so there is nothing to check."
             )
         case "not_revealed":
-            return (
-                f"This record does not reveal its deal yet (no {', '.join(p['missing'])}). "
-                "A daily deal's seed is published once the day's attempts have closed, a "
-                "weekly cup deal's once its week has."
-            )
+            # The missing fields are named as the record names them (deal_seed, salt).
+            return _(
+                "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
+                "seed is published once the day's attempts have closed, a weekly cup deal's "
+                "once its week has."
+            ) % {"missing": ", ".join(p["missing"])}
         case "bad_field":
-            return f"The record's {p['field']} is not in the form a record gives it."
+            return _("The record's %(field)s is not in the form a record gives it.") % {
+                "field": p["field"]
+            }
     raise ValueError(f"No words for the verdict {code!r}.")
 
 
@@ -89,39 +104,51 @@ def _tampered(code: str, p: dict[str, Any]) -> str:
     """The sentence of a record that does not check out: where it first goes wrong."""
     match code:
         case "commitment_mismatch":
-            return (
-                f"The commitment published at the start, {p['published']}, is "
-                f"not the SHA-256 of the revealed seed and salt, {p['recomputed']}: this is "
-                "not the deal the race promised."
-            )
+            return _(
+                "The commitment published at the start, %(published)s, is not the SHA-256 "
+                "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
+                "race promised."
+            ) % {"published": p["published"], "recomputed": p["recomputed"]}
         case "illegal_action" if p["seat"] is None:
-            return f"The record's {_move(p['index'])} is not a move a race records."
+            return _("The record's move %(move)s is not a move a race records.") % {
+                "move": _move(p["index"])
+            }
         case "illegal_action":
-            return (
-                f"The record's {_move(p['index'])} is not a legal move for "
-                f"{_who(p['seat'])} with the cards dealt from the revealed seed."
-            )
+            return _(
+                "The record's move %(move)s is not a legal move for %(seat)s with the cards "
+                "dealt from the revealed seed."
+            ) % {"move": _move(p["index"]), "seat": _who(p["seat"])}
         case "wrong_seat":
-            return (
-                f"The record gives its {_move(p['index'])} to {_who(p['seat'])}, but "
-                f"{_who(p['to_move'])} was to play."
-            )
+            return _(
+                "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
+            ) % {"move": _move(p["index"]), "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
         case "too_many_actions":
-            return f"The record lists more than {p['limit']} moves and the race does not end."
+            return ngettext(
+                "The record lists more than %(num)s move and the race does not end.",
+                "The record lists more than %(num)s moves and the race does not end.",
+                p["limit"],
+            ) % {"num": p["limit"]}
         case "actions_after_end":
-            return f"The record lists moves after the race was won, from {_move(p['index'])} on."
+            return _("The record lists moves after the race was won, from move %(move)s on.") % {
+                "move": _move(p["index"])
+            }
         case "race_not_over":
-            return (
-                f"After all {counted(p['actions'], 'move')} of the record the race is not "
-                "over, yet the record says it is finished."
-            )
+            return ngettext(
+                "After the %(num)s move of the record the race is not over, yet the record "
+                "says it is finished.",
+                "After all %(num)s moves of the record the race is not over, yet the record "
+                "says it is finished.",
+                p["actions"],
+            ) % {"num": p["actions"]}
         case "event_mismatch":
-            return f"Event {p['index'] + 1} of the record is not what replaying the moves tells."
+            return _("Event %(num)s of the record is not what replaying the moves tells.") % {
+                "num": p["index"] + 1
+            }
         case "winner_mismatch":
-            return (
-                f"The record names {_who(p['recorded'])} as the winner, but replaying the "
-                f"moves, {_who(p['replayed'])} wins."
-            )
+            return _(
+                "The record names %(recorded)s as the winner, but replaying the moves, "
+                "%(replayed)s wins."
+            ) % {"recorded": _who(p["recorded"]), "replayed": _who(p["replayed"])}
     raise ValueError(f"No words for the verdict {code!r}.")
 
 
@@ -141,10 +168,10 @@ def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
         return ()
     p = verdict.params
     shown = [
-        json.dumps(p.get(side), sort_keys=True) if p.get(side) is not None else "none"
+        json.dumps(p.get(side), sort_keys=True) if p.get(side) is not None else _("none")
         for side in ("replayed", "recorded")
     ]
-    return (("Replaying the moves tells", shown[0]), ("The record says", shown[1]))
+    return ((_("Replaying the moves tells"), shown[0]), (_("The record says"), shown[1]))
 
 
 def cards_words(cards: tuple[Any, ...]) -> str:
@@ -154,7 +181,7 @@ def cards_words(cards: tuple[Any, ...]) -> str:
     >>> cards_words((Suit.LICHEN, Suit.ZERO)), cards_words(())
     ('Lichen, Zero', 'none')
     """
-    return ", ".join(SUITS[card.value].short for card in cards) or "none"
+    return ", ".join(SUITS[card.value].short for card in cards) or _("none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +196,10 @@ class RoundWords:
 
 def round_words(deal: RoundDeal) -> RoundWords:
     """A round as dealt, in words."""
-    title = f"Round {deal.round}: {seat_words(deal.lead)} leads the first trick"
+    title = _("Round %(round)s: %(seat)s leads the first trick") % {
+        "round": deal.round,
+        "seat": seat_words(deal.lead),
+    }
     hands = tuple((seat_words(s), cards_words(hand)) for s, hand in enumerate(deal.hands))
     return RoundWords(title, hands, cards_words(deal.set_aside) if deal.set_aside else None)
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from app.http.i18n import gettext as _
+from app.http.i18n import pgettext
 from app.races.record import GameConfig
 from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
 from engine import Variants
@@ -22,13 +24,29 @@ from engine import Variants
 MAX_SEED = 2**53 - 1
 """Largest seed a player may type (it must survive a round trip through JSON clients)."""
 
-BOT_LEVELS: tuple[tuple[str, str, str], ...] = (
-    ("random", "Random", "picks any legal card"),
-    ("easy", "Easy", "a relaxed Sunday driver"),
-    ("normal", "Normal", "plays a sound race"),
-    ("hard", "Hard", "thinks ahead"),
-)
-"""The bot strengths offered on the start page: id, label, hint."""
+
+def bot_levels() -> tuple[tuple[str, str, str], ...]:
+    """The bot strengths offered on the start page: id, label, hint (in the request's
+    language)."""
+    return (
+        ("random", _("Random"), _("picks any legal card")),
+        ("easy", _("Easy"), _("a relaxed Sunday driver")),
+        ("normal", _("Normal"), _("plays a sound race")),
+        ("hard", _("Hard"), _("thinks ahead")),
+    )
+
+
+def bot_level(level: str) -> str:
+    """A bot strength as a word in a sentence ("3 normal bots"), in the request's language;
+    an unknown code as it is."""
+    words = {
+        "random": pgettext("bots", "random"),
+        "easy": pgettext("bots", "easy"),
+        "normal": pgettext("bots", "normal"),
+        "hard": pgettext("bots", "hard"),
+    }
+    return words.get(level, level)
+
 
 _CHECKED = frozenset({"on", "true", "1", "yes"})
 

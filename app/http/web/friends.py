@@ -33,6 +33,7 @@ from app.http.deps import (
     set_seat_cookie,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
 from app.http.race_words import race_sentence
 from app.http.web.form_body import form_fields
@@ -104,7 +105,7 @@ def _gone(request: Request, game_id: str) -> Response:
         request,
         game_id,
         None,
-        error="This race is not on the track any more: it finished long ago or never existed.",
+        error=_("This race is not on the track any more: it finished long ago or never existed."),
         status_code=404,
     )
 

@@ -9,6 +9,7 @@ from fastapi.responses import RedirectResponse
 from app.http import i18n
 from app.http.deps import SettingsDep, is_https
 from app.http.errors import InvalidRequest
+from app.http.i18n import gettext as _
 
 router = APIRouter(include_in_schema=False)
 
@@ -20,7 +21,10 @@ class UnknownLanguage(InvalidRequest):
 
     status_code = 400
     code = "unknown_language"
-    message = "That language is not one this site speaks."
+
+    @staticmethod
+    def default_message() -> str:
+        return _("That language is not one this site speaks.")
 
 
 def _local_path(target: str | None) -> str:

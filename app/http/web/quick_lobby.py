@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from app.http.i18n import gettext as _
 from app.races import operations
 from app.races.operations import SessionState
 from app.races.record import GameSession
@@ -19,12 +20,12 @@ def quick_lobby_context(session: GameSession, state: SessionState) -> dict[str, 
     taken = sum(1 for seat in lobby.seats if seat.joined)
     deadline = lobby.deadline
     left = 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
-    status = (
-        f"Looking for racers: {taken} of {len(lobby.seats)} seats taken. "
-        f"Bots take the rest in {left} s at most."
-    )
+    status = _(
+        "Looking for racers: %(taken)s of %(seats)s seats taken. "
+        "Bots take the rest in %(left)s s at most."
+    ) % {"taken": taken, "seats": len(lobby.seats), "left": left}
     return {
         "quick_lobby": {"taken": taken, "seats": len(lobby.seats), "seconds_left": left},
         "status": status,
-        "title": "Looking for racers · Zoom Zoom Vroom",
+        "title": _("Looking for racers · Zoom Zoom Vroom"),
     }

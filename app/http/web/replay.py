@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
 from app.http.web.timeline import PLAY_KINDS
@@ -277,7 +278,7 @@ def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list
         RoundStory(
             round=rnd,
             tricks=[s for s in steps if s.round == rnd],
-            lap=lap_lines.get(rnd, "Nobody took a lap: the sixth trick was all Tune Ups."),
+            lap=lap_lines.get(rnd) or _("Nobody took a lap: the sixth trick was all Tune Ups."),
             seats=seats,
         )
         for rnd, seats in sorted(gas.items())

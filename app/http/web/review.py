@@ -27,7 +27,6 @@ from app.http.deps import (
 from app.http.errors import RACE_STATUS
 from app.http.race_words import race_sentence
 from app.http.review_words import (
-    VERDICT_WORDS,
     chance_words,
     graph_words,
     move_words,
@@ -35,6 +34,7 @@ from app.http.review_words import (
     place_words,
     reason_words,
     verdict_counts,
+    verdict_word,
 )
 from app.http.web import review_graph
 from app.http.web.labels import SUITS, ZERO_FIVE
@@ -115,7 +115,7 @@ def decision_view(
         **entry,
         "same": same,
         "mistake": entry["verdict"] in MISTAKES,
-        "verdict_words": VERDICT_WORDS[entry["verdict"]],
+        "verdict_words": verdict_word(entry["verdict"]),
         "place": place_words(entry["round"], entry["trick"]),
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),

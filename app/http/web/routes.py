@@ -34,15 +34,16 @@ from app.http.deps import (
     is_https,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
 from app.http.players import browser_player
 from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
 from app.http.web import page_state
 from app.http.web.form_body import form_fields
 from app.http.web.forms import (
-    BOT_LEVELS,
     FormError,
     SubmittedMove,
+    bot_levels,
     parse_move,
     parse_new_game,
     pop_intent,
@@ -268,25 +269,31 @@ def missing_page(
         response = _expired_page(
             request,
             410,
-            "The server restarted and this race was lost",
-            "The game server was stopped before it could save the races in progress. "
-            "Sorry! Start another: it only takes a click.",
+            _("The server restarted and this race was lost"),
+            _(
+                "The game server was stopped before it could save the races in progress. "
+                "Sorry! Start another: it only takes a click."
+            ),
         )
     elif isinstance(error, GameExpired):
         response = _expired_page(
             request,
             410,
-            "This race has been cleared from the track",
-            "Races left alone for a while make room for new ones. Start another: it only "
-            "takes a click.",
+            _("This race has been cleared from the track"),
+            _(
+                "Races left alone for a while make room for new ones. Start another: it only "
+                "takes a click."
+            ),
         )
     elif error.code == "not_found":
         return _expired_page(
             request,
             404,
-            "We could not find this race",
-            "It may have been played in another browser, or the link is incomplete. "
-            "Races live in the browser that started them.",
+            _("We could not find this race"),
+            _(
+                "It may have been played in another browser, or the link is incomplete. "
+                "Races live in the browser that started them."
+            ),
         )
     else:
         return _page(
@@ -336,7 +343,7 @@ async def _index(
     last = request.cookies.get(LAST_GAME_COOKIE)
     context = {
         "active": "home",
-        "bot_levels": BOT_LEVELS,
+        "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,

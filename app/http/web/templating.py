@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape 
 
 from app.http import i18n
 from app.http.addresses import public_base_url
+from app.http.web.forms import bot_level
 from app.http.web.labels import (
     PRINTED_VALUES,
     SUITS,
@@ -35,7 +36,6 @@ from app.http.web.labels import (
     zero_five_label,
 )
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
-from app.http.words import ordinal
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
 
@@ -183,7 +183,7 @@ templates = Jinja2Blocks(
 # The callables read the request's language (app.http.i18n) each time, so one environment
 # serves every language; newstyle: ``_("Lap %(n)s", n=laps)`` formats and escapes itself.
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
-    i18n.gettext, i18n.ngettext, newstyle=True
+    i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
 )
 
 
@@ -247,9 +247,17 @@ templates.env.globals.update(
     max_gas=MAX_GAS,
     zero_effect_label=zero_effect_label,
     zero_five_label=zero_five_label,
+    bot_level=bot_level,
 )
 
-templates.env.filters["ordinal"] = ordinal
+# What a player reads as a number, a place, a share or a date: in the request's language.
+templates.env.filters.update(
+    ordinal=i18n.ordinal,
+    number=i18n.number,
+    percent=i18n.percent,
+    day=i18n.day,
+    moment=i18n.moment,
+)
 
 _PLAIN_CALLS = frozenset(
     {
@@ -261,6 +269,7 @@ _PLAIN_CALLS = frozenset(
         i18n.current,
         zero_effect_label,
         zero_five_label,
+        bot_level,
     }
 )
 """The template globals that are plain functions of their arguments (no Jinja context)."""
