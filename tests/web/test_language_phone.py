@@ -92,8 +92,8 @@ def test_arabic_table_mirrors_and_a_race_is_played_by_tapping(
     assert page.evaluate("document.documentElement.dir") == "rtl"
     # The picker keeps the language for the race's pages and every move's answer.
     page.select_option("#language-pick", "ar")
-    page.tap(".language-pick button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.tap(".language-pick button[type=submit]")
     _start(page, live_server, players=4)
     page.goto(page.url.split("?")[0] + "?lang=ar")
     page.wait_for_selector("#table[data-settled]", state="attached")
