@@ -886,8 +886,11 @@
 
   /* ---------------------------------------------------------------- connection trouble */
 
-  var OFFLINE = "No connection: nothing was sent. Try again once you are back online.";
-  var RELOAD = "Reload the page to see the race as it stands.";
+  // The words are the page's (#net-status's data-, in the reader's language).
+  function netWords(name, english) {
+    var note = document.getElementById("net-status");
+    return (note && note.dataset[name]) || english;
+  }
 
   function netStatus(sentence) {
     var note = document.getElementById("net-status");
@@ -905,12 +908,15 @@
     } catch (e) { return ""; }
   }
 
-  document.addEventListener("htmx:sendError", function () { netStatus(OFFLINE); });
+  document.addEventListener("htmx:sendError", function () {
+    netStatus(netWords("offline", "No connection: nothing was sent. Try again once you are back online."));
+  });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     if (xhr && xhr.status >= 500) {
       var said = serverSentence(xhr);
-      netStatus((said || "The server could not answer just now.") + " " + RELOAD);
+      var failed = netWords("failed", "The server could not answer just now.");
+      netStatus((said || failed) + " " + netWords("reload", "Reload the page to see the race as it stands."));
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
