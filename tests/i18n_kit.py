@@ -22,10 +22,7 @@ GAME_NAMES = sorted(
     {
         *RACER_NAME.values(),
         *VEHICLE_NAME.values(),
-        *(
-            name.split()[-1] if name.startswith("Cap") else name.split()[0]
-            for name in RACER_NAME.values()
-        ),
+        *(suit.value.title() for suit in RACER_NAME),
         "Tune Up",
         "Zoom Zoom Vroom",
     },
