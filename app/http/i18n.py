@@ -190,7 +190,8 @@ def use(code: str) -> None:
     _current.set(code)
 
 
-def _catalog_path(code: str) -> Path:
+def catalog_path(code: str) -> Path:
+    """Where the catalog of the language tagged ``code`` is (``pt-BR``: ``pt_BR/...``)."""
     return LOCALE_DIR / code.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -206,19 +207,26 @@ def _compiled(catalog: Catalog) -> Translations:
     return Translations(fp=buffer, domain=DOMAIN)
 
 
-_PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+"""A value a message is filled with (``%(laps)s``): every translation keeps each one."""
+
+_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|<[^>]*>|&#?\w+;")
+"""What the pseudo-locale keeps as it is: placeholders, a message's inline tags (their
+attributes are not words) and character references."""
 
 
 def pseudo(text: str) -> str:
     """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer),
-    placeholders kept as they are.
+    placeholders, inline tags and character references kept as they are.
 
     >>> pseudo("Lap %(laps)s of %(total)s!")
     '[Laap %(laps)s oof %(total)s!]'
+    >>> pseudo('Tune Up<span class="visually-hidden"> with %(name)s</span> &amp; go')
+    '[Tuunee UUp<span class="visually-hidden"> wiith %(name)s</span> &amp; goo]'
     """
     out: list[str] = []
     last = 0
-    for match in _PLACEHOLDER.finditer(text):
+    for match in _NOT_WORDS.finditer(text):
         out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()
@@ -250,7 +258,7 @@ def translations(code: str) -> NullTranslations:
     """The compiled catalog of ``code`` (English: the messages as written)."""
     if code == PSEUDO:
         return _compiled(_pseudo_catalog())
-    path = _catalog_path(code)
+    path = catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
     with path.open("rb") as po:
