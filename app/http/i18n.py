@@ -206,17 +206,23 @@ def _compiled(catalog: Catalog) -> Translations:
 PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
 """A value a message is filled with (``%(laps)s``): every translation keeps each one."""
 
+_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|<[^>]*>|&#?\w+;")
+"""What the pseudo-locale keeps as it is: placeholders, a message's inline tags (their
+attributes are not words) and character references."""
+
 
 def pseudo(text: str) -> str:
     """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer),
-    placeholders kept as they are.
+    placeholders, inline tags and character references kept as they are.
 
     >>> pseudo("Lap %(laps)s of %(total)s!")
     '[Laap %(laps)s oof %(total)s!]'
+    >>> pseudo('Tune Up<span class="visually-hidden"> with %(name)s</span> &amp; go')
+    '[Tuunee UUp<span class="visually-hidden"> wiith %(name)s</span> &amp; goo]'
     """
     out: list[str] = []
     last = 0
-    for match in PLACEHOLDER.finditer(text):
+    for match in _NOT_WORDS.finditer(text):
         out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()

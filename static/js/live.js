@@ -18,7 +18,10 @@
       if (isNaN(left) || left <= 0) { continue; }
       left -= 1;
       clocks[i].setAttribute("data-seconds-left", String(left));
-      clocks[i].textContent = left + " s";
+      // The unit's words are the page's, in the reader's language ("{n} s").
+      var words = clocks[i].closest("[data-seconds-words]");
+      var form = words ? words.getAttribute("data-seconds-words") : "{n} s";
+      clocks[i].textContent = form.replace("{n}", String(left));
     }
   }
 
@@ -28,7 +31,7 @@
     if (!source) { return; }
     var isField = "value" in source && typeof source.select === "function";
     var text = isField ? source.value : source.textContent.trim();
-    var done = function () { button.textContent = "Copied"; };
+    var done = function () { button.textContent = button.getAttribute("data-copied") || "Copied"; };
     var copySelection = function () {  // where the Clipboard API is missing or refused
       if (!isField) { window.getSelection().selectAllChildren(source); }
       document.execCommand("copy");

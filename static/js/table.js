@@ -97,6 +97,12 @@
     return data;
   }
 
+  function fill(words, values) {
+    return words.replace(/\{(\w+)\}/g, function (whole, key) {
+      return key in values ? String(values[key]) : whole;
+    });
+  }
+
   function updatePreview(form) {
     var choice = checkedChoice(form);
     var gas = form.querySelector("#gas");
@@ -106,11 +112,11 @@
     var bestEl = preview.querySelector(".preview-best b");
     preview.classList.remove("is-ahead");
     if (!choice) {
-      total.textContent = "pick a card";
+      total.textContent = preview.dataset.pick || "pick a card";
       return;
     }
     if (choice.dataset.mode === "down") {
-      total.textContent = "Tune Up: shares the middle";
+      total.textContent = preview.dataset.tune || "Tune Up: shares the middle";
       gas.value = "0";
       return;
     }
@@ -119,10 +125,14 @@
     var spent = Math.max(0, Math.min(num(gas.value), n.gasMax));
     if (String(spent) !== gas.value) { gas.value = String(spent); }
     var sum = n.value + spent + n.speed;
-    total.textContent = sum + " = " + n.value + " + " + spent + " gas + " + n.speed + " speed";
+    // The words are the page's (data-sum, in the reader's language), the numbers filled in.
+    total.textContent = fill(preview.dataset.sum || "{total} = {value} + {gas} gas + {speed} speed",
+      { total: sum, value: n.value, gas: spent, speed: n.speed });
     var best = choice.dataset.best;
     if (bestEl) {
-      bestEl.textContent = best ? best + " (" + choice.dataset.bestWho + ")" : "nothing face up yet";
+      bestEl.textContent = best
+        ? fill(preview.dataset.bestOf || "{final} ({name})", { final: best, name: choice.dataset.bestWho })
+        : preview.dataset.nothing || "nothing face up yet";
     }
     preview.classList.toggle("is-ahead", best === "" || best === undefined || sum > num(best));
   }
@@ -857,7 +867,7 @@
   function thinking(on) {
     var note = document.getElementById("thinking");
     var table = document.getElementById("table");
-    if (note) { note.textContent = on ? "Bots are thinking…" : ""; }
+    if (note) { note.textContent = on ? note.dataset.words || "Bots are thinking…" : ""; }
     if (table) {
       if (on) { table.setAttribute("aria-busy", "true"); } else { table.removeAttribute("aria-busy"); }
     }
@@ -876,8 +886,11 @@
 
   /* ---------------------------------------------------------------- connection trouble */
 
-  var OFFLINE = "No connection: nothing was sent. Try again once you are back online.";
-  var RELOAD = "Reload the page to see the race as it stands.";
+  // The words are the page's (#net-status's data-, in the reader's language).
+  function netWords(name, english) {
+    var note = document.getElementById("net-status");
+    return (note && note.dataset[name]) || english;
+  }
 
   function netStatus(sentence) {
     var note = document.getElementById("net-status");
@@ -895,12 +908,15 @@
     } catch (e) { return ""; }
   }
 
-  document.addEventListener("htmx:sendError", function () { netStatus(OFFLINE); });
+  document.addEventListener("htmx:sendError", function () {
+    netStatus(netWords("offline", "No connection: nothing was sent. Try again once you are back online."));
+  });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     if (xhr && xhr.status >= 500) {
       var said = serverSentence(xhr);
-      netStatus((said || "The server could not answer just now.") + " " + RELOAD);
+      var failed = netWords("failed", "The server could not answer just now.");
+      netStatus((said || failed) + " " + netWords("reload", "Reload the page to see the race as it stands."));
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {

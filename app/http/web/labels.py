@@ -6,7 +6,7 @@ values, seat colours); there are no game rules here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,14 +90,27 @@ SUITS[ZERO_FIVE] = SuitInfo(ZERO_FIVE, "0/5 card", "the 0/5 card", "your one-sho
 """Display data of every suit id, the 0/5 card's included."""
 
 
+#: Labels of the 0 card's two effects in the move form, each read in the request's language.
+ZERO_EFFECT_LABELS: dict[str, Callable[[], str]] = {
+    "speed": lambda: _("+1 speed this round"),
+    "gas": lambda: _("1 removed gas back"),
+}
+
+#: Labels of the 0/5 card's two values in the move form, each read in the request's language.
+ZERO_FIVE_LABELS: dict[int, Callable[[], str]] = {
+    0: lambda: _("wins back up to 2 removed gas"),
+    5: lambda: _("wins back 1 removed gas"),
+}
+
+
 def zero_effect_label(choice: str) -> str:
     """The label of one of the 0 card's two effects in the move form."""
-    return _("+1 speed this round") if choice == "speed" else _("1 removed gas back")
+    return ZERO_EFFECT_LABELS[choice]()
 
 
 def zero_five_label(value: int) -> str:
     """The label of one of the 0/5 card's two values in the move form."""
-    return _("wins back up to 2 removed gas") if value == 0 else _("wins back 1 removed gas")
+    return ZERO_FIVE_LABELS[value]()
 
 
 #: Every suit in the order the rules page lists them.

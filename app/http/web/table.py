@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.previews import with_previews
@@ -323,6 +324,13 @@ def lobby_status(state: SessionState) -> str | None:
     ) % {"num": missing}
 
 
+def notice_words(notice: str | None) -> str | None:
+    """The table's notice from the bots' runner, in the request's language."""
+    if notice == NOTICE:
+        return _("Hard bots are thinking faster: the server is busy.")
+    return notice
+
+
 def best_text(best: view.Leader | None, me: Me) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
@@ -576,6 +584,6 @@ def table_context(
         "viewer": reader,
         "animate": animate,
         "error": error,
-        "notice": state.get("notice"),  # e.g. hard bots thinking faster on a busy server
+        "notice": notice_words(state.get("notice")),  # hard bots thinking faster on a busy server
         "preview": preview,
     }
