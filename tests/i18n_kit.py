@@ -53,7 +53,7 @@ def english_pieces(code: str) -> tuple[str, ...]:
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message_strings(translated, message.id)
+        strings = message_strings(translated, message.id, message.context)
         for text in ids:
             if text in strings:
                 continue
@@ -64,9 +64,12 @@ def english_pieces(code: str) -> tuple[str, ...]:
     return tuple(sorted(pieces))
 
 
-def message_strings(catalog: Catalog, message_id: str | tuple[str, ...]) -> tuple[str, ...]:
-    """The translations of ``message_id`` in ``catalog`` (none when it has none)."""
-    found = catalog.get(message_id[0] if isinstance(message_id, tuple) else message_id)
+def message_strings(
+    catalog: Catalog, message_id: str | tuple[str, ...], context: str | None = None
+) -> tuple[str, ...]:
+    """The translations of ``message_id`` (meant in ``context``) in ``catalog`` (none when
+    it has none)."""
+    found = catalog.get(message_id[0] if isinstance(message_id, tuple) else message_id, context)
     if found is None or not found.string:
         return ()
     return found.string if isinstance(found.string, tuple) else (found.string,)

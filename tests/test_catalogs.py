@@ -86,7 +86,7 @@ def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
         if not english.id:
             continue
         plural = not isinstance(english.id, str)
-        translated = catalog.get(english.id[0] if plural else english.id)
+        translated = catalog.get(english.id[0] if plural else english.id, english.context)
         if translated is None:
             problems.append(f"{_shown(english)!r}: missing")
             continue

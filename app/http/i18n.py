@@ -62,7 +62,9 @@ PUBLIC_PATHS = frozenset(
 """The pages a search engine may list, each offered in every language (``hreflang``)."""
 
 PSEUDO = "en-XA"
-"""The pseudo-locale: accepted from ``?lang=`` and the cookie, never offered or negotiated."""
+"""The pseudo-locale: never offered in the picker, and chosen only when asked for by its
+exact tag (``?lang=``, the cookie, or ``Accept-Language``, as an API client or a browser
+set up for pseudo-localization asks), never as another tag's fallback."""
 
 COOKIE = "zzv_lang"
 
@@ -117,17 +119,19 @@ def parse_accept_language(header: str) -> list[str]:
 
 def negotiate(accepted: Iterable[str]) -> str | None:
     """The first of :data:`LANGUAGES` that the tags ``accepted`` (most wanted first) ask
-    for: an exact tag, else the same language in another region (``pt-PT`` finds
-    ``pt-BR``, ``es-MX`` finds ``es``); None if none does.
+    for: an exact tag (:data:`PSEUDO` too), else the same language in another region
+    (``pt-PT`` finds ``pt-BR``, ``es-MX`` finds ``es``); None if none does.
 
     >>> negotiate(["es-MX", "en"]), negotiate(["pt-PT"]), negotiate(["nl", "de-AT"])
     ('es', 'pt-BR', 'de')
+    >>> negotiate(["en-XA"]), negotiate(["en-XB"])
+    ('en-XA', 'en')
     >>> negotiate(["nl"]) is None
     True
     """
     for tag in accepted:
         exact = known(tag)
-        if exact is not None and exact != PSEUDO:
+        if exact is not None:
             return exact
         language = tag.split("-")[0].lower()
         for code in LANGUAGES:
