@@ -109,6 +109,9 @@ def test_arabic_table_mirrors_and_a_race_is_played_by_tapping(
     assert play["onTop"] and play["width"] >= 44 and play["height"] >= 44, play
     assert play["bottom"] <= play["screen"], play
     _shot(page, "ar-table-390x844")
+    page.evaluate("document.getElementById('track').scrollIntoView({block: 'center'})")
+    _shot(page, "ar-track-390x844")
+    page.evaluate("window.scrollTo(0, 0)")
     _check(page, "ar, start")
 
     _race_to_the_flag(page, random.Random(59), "ar")
