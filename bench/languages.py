@@ -1,12 +1,15 @@
 """What a language costs a table: ``python -m bench languages [--renders 40] [--moves 6]``.
 
-Starts a real uvicorn on 127.0.0.1 (free port, rate limits off), deals one seeded race,
-plays its first ``--moves`` moves through the site, then asks for that same table in every
-shipped language (the ``zzv_lang`` cookie, as the picker sets it): the whole page and the
-htmx fragment, compressed as a browser asks. Prints, per language, the bytes on the wire and
-the median and p90 time of a render seen from loopback, with English (the baseline) in the
-same run and each language's difference from it. The languages take turns in every round
-(rotated), so a busy machine slows them all alike. Prints, never asserts.
+Starts a real uvicorn on 127.0.0.1 (free port, rate limits off). First, per shipped
+language (the ``zzv_lang`` cookie, as the picker sets it), the page weight of a new race's
+table in a fresh browser: the page and every stylesheet and script it links, compressed
+(:func:`bench.weight.first_load`). Then it deals one seeded race, plays its first
+``--moves`` moves through the site and asks for that same table in every language: the
+whole page and the htmx fragment, compressed as a browser asks; per language the bytes on
+the wire and the median and p90 time of a render seen from loopback. English (the
+baseline) is in the same run and each language's difference from it is printed beside it.
+The languages take turns in every round (rotated), so a busy machine slows them all
+alike. Prints, never asserts.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import httpx
 
 from app.http.i18n import COOKIE, DEFAULT, LANGUAGES
 from bench.server import find_free_port, percentile
-from bench.weight import ENCODINGS, move_fields, start_server, submit_move, wire_bytes
+from bench.weight import ENCODINGS, first_load, move_fields, start_server, submit_move, wire_bytes
 
 PAGES = {"page": {}, "fragment": {"HX-Request": "true"}}
 """The two renders of a table: the whole page, and the fragment htmx asks for."""
@@ -83,14 +86,19 @@ def bench_languages(renders: int, moves: int) -> None:
     """Start a server, measure every shipped language's table beside English, print."""
     port = find_free_port()
     process = start_server(port)
+    url = f"http://127.0.0.1:{port}"
     try:
-        found = _measure(f"http://127.0.0.1:{port}", renders, moves)
+        loads = {code: sum(first_load(url, {COOKIE: code}).values()) for code in LANGUAGES}
+        found = _measure(url, renders, moves)
     finally:
         process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+    print("page weight: a new race's table in a fresh browser (page, CSS, JS), compressed")
+    for code, size in loads.items():
+        print(f"  {code:<8}{size / 1024:7.1f} KiB  {size / loads[DEFAULT] - 1:+7.1%}")
     _report(
         dict(sorted(found.items(), key=lambda item: (item[0][1], item[0][0] != DEFAULT))), renders
     )

@@ -149,14 +149,14 @@ def _free_port() -> int:
         return port
 
 
-def first_load(base_url: str) -> dict[str, int]:
-    """Bytes on the wire, compressed, to open a new race's table in a fresh browser: the
-    page, and each stylesheet and script it links (by path)."""
+def first_load(base_url: str, cookies: dict[str, str] | None = None) -> dict[str, int]:
+    """Bytes on the wire, compressed, to open a new race's table in a fresh browser (one
+    holding ``cookies``): the page, and each stylesheet and script it links (by path)."""
     import httpx
 
     sizes: dict[str, int] = {}
     headers = {"Accept-Encoding": ENCODINGS["compressed"]}
-    with httpx.Client(base_url=base_url, headers=headers, timeout=60) as client:
+    with httpx.Client(base_url=base_url, headers=headers, cookies=cookies, timeout=60) as client:
         created = client.post("/games", data={"players": "4", "bots": "normal"})
         page = client.get(created.headers["location"])
         sizes["page"] = wire_bytes(page)

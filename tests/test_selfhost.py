@@ -30,6 +30,7 @@ import httpx
 import pytest
 
 import app.cli
+from app.http import i18n
 from app.settings import get_settings
 from bench.server import find_free_port
 
@@ -253,10 +254,15 @@ def clean_env(venv: Path, **overrides: str) -> dict[str, str]:
 
 
 def assert_serves_every_page(base_url: str) -> None:
-    """200 on the start page, the rules, a new race's table and a fingerprinted asset."""
+    """200 on the start page, the rules, a new race's table and a fingerprinted asset; the
+    start page in every shipped language from its catalog."""
     with httpx.Client(base_url=base_url, timeout=30, follow_redirects=True) as client:
         home = client.get("/")
         assert home.status_code == 200, home.text
+        for code in i18n.LANGUAGES:
+            spoken = client.get("/", headers={"Accept-Language": code}).text
+            assert f'lang="{code}"' in spoken, code
+            assert i18n.translations(code).gettext("New race") in spoken, code
         assert client.get("/rules").status_code == 200
         assets = re.findall(r'"(/static/[^"?]+\?v=[0-9a-f]+)"', home.text)
         assert assets, "the start page links no fingerprinted static file"

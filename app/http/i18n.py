@@ -62,7 +62,9 @@ PUBLIC_PATHS = frozenset(
 """The pages a search engine may list, each offered in every language (``hreflang``)."""
 
 PSEUDO = "en-XA"
-"""The pseudo-locale: accepted from ``?lang=`` and the cookie, never offered or negotiated."""
+"""The pseudo-locale: never offered in the picker, and chosen only when asked for by its
+exact tag (``?lang=``, the cookie, or ``Accept-Language``, as an API client or a browser
+set up for pseudo-localization asks), never as another tag's fallback."""
 
 COOKIE = "zzv_lang"
 
@@ -117,17 +119,19 @@ def parse_accept_language(header: str) -> list[str]:
 
 def negotiate(accepted: Iterable[str]) -> str | None:
     """The first of :data:`LANGUAGES` that the tags ``accepted`` (most wanted first) ask
-    for: an exact tag, else the same language in another region (``pt-PT`` finds
-    ``pt-BR``, ``es-MX`` finds ``es``); None if none does.
+    for: an exact tag (:data:`PSEUDO` too), else the same language in another region
+    (``pt-PT`` finds ``pt-BR``, ``es-MX`` finds ``es``); None if none does.
 
     >>> negotiate(["es-MX", "en"]), negotiate(["pt-PT"]), negotiate(["nl", "de-AT"])
     ('es', 'pt-BR', 'de')
+    >>> negotiate(["en-XA"]), negotiate(["en-XB"])
+    ('en-XA', 'en')
     >>> negotiate(["nl"]) is None
     True
     """
     for tag in accepted:
         exact = known(tag)
-        if exact is not None and exact != PSEUDO:
+        if exact is not None:
             return exact
         language = tag.split("-")[0].lower()
         for code in LANGUAGES:
@@ -186,7 +190,8 @@ def use(code: str) -> None:
     _current.set(code)
 
 
-def _catalog_path(code: str) -> Path:
+def catalog_path(code: str) -> Path:
+    """Where the catalog of the language tagged ``code`` is (``pt-BR``: ``pt_BR/...``)."""
     return LOCALE_DIR / code.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -202,9 +207,10 @@ def _compiled(catalog: Catalog) -> Translations:
     return Translations(fp=buffer, domain=DOMAIN)
 
 
-_PLACEHOLDER = re.compile(
-    r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}|<[^>]*>|&#?\w+;"
-)
+PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
+"""A value a message is filled with (``%(laps)s``): every translation keeps each one."""
+
+_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|<[^>]*>|&#?\w+;")
 """What the pseudo-locale keeps as it is: placeholders, a message's inline tags (their
 attributes are not words) and character references."""
 
@@ -220,7 +226,7 @@ def pseudo(text: str) -> str:
     """
     out: list[str] = []
     last = 0
-    for match in _PLACEHOLDER.finditer(text):
+    for match in _NOT_WORDS.finditer(text):
         out.append(re.sub(r"([aeiouAEIOU])", r"\1\1", text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()
@@ -252,7 +258,7 @@ def translations(code: str) -> NullTranslations:
     """The compiled catalog of ``code`` (English: the messages as written)."""
     if code == PSEUDO:
         return _compiled(_pseudo_catalog())
-    path = _catalog_path(code)
+    path = catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
     with path.open("rb") as po:

@@ -284,7 +284,7 @@ def test_the_daily_page_leads_back_to_your_race_then_shows_where_it_stands(
     state = client.get(f"/api/games/{again_id}", headers=bearer(token)).json()
     finish(client, {"game_id": again_id, "token": token, "state": state}, random.Random(7))
     flag = client.get(again).text
-    assert 'id="daily-board-link">the day&#39;s board<' in flag
+    assert 'id="daily-board-link">the day\'s board<' in flag
     assert "a second race of the daily deal" in flag
     # Any other race's flag says nothing of the daily deal.
     other = client.post("/games", data={"players": "3", "bots": "random"}).headers["location"]

@@ -14,6 +14,30 @@ from app.http import i18n
 
 pytestmark = pytest.mark.parametrize("store_kind", ["memory"], indirect=True)
 
+SPOKEN = {
+    "en": "English",
+    "es": "Español",
+    "pt-BR": "Português (Brasil)",
+    "de": "Deutsch",
+    "fr": "Français",
+    "ja": "日本語",
+    "ar": "العربية",
+}
+"""The languages these tests choose between. Which languages ship is
+``i18n.LANGUAGES``'s business (tests/test_catalogs.py holds each to a complete catalog);
+how one is chosen is the same whichever they are."""
+
+
+@pytest.fixture(autouse=True)
+def offered(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """:data:`SPOKEN` as the languages on offer, for the test only: the same dict the pages
+    read, changed in place."""
+    for code in set(i18n.LANGUAGES) - set(SPOKEN):
+        monkeypatch.delitem(i18n.LANGUAGES, code)
+    for code, name in SPOKEN.items():
+        monkeypatch.setitem(i18n.LANGUAGES, code, name)
+    return i18n.LANGUAGES
+
 
 def _html_lang(client: TestClient, path: str = "/", **headers: str) -> tuple[str, str]:
     answer = client.get(path, headers=headers)
@@ -60,7 +84,8 @@ def test_the_picker_refuses_an_unknown_language_and_changes_nothing(client: Test
     client.cookies.set(i18n.COOKIE, "de")
     answer = client.post("/language", data={"lang": "klingon", "next": "/"})
     assert answer.status_code == 400
-    assert "not one this site speaks" in answer.text
+    refusal = i18n.translations("de").gettext("That language is not one this site speaks.")
+    assert refusal in answer.text
     assert client.cookies.get(i18n.COOKIE) == "de"
 
 
@@ -113,3 +138,39 @@ def test_the_pseudo_locale_brackets_every_catalogued_message(client: TestClient)
     links = page.find("nav", "site-nav").find_all("a")
     words = [span.text() for a in links for span in (a.find_all("span") or [a])]
     assert words and all(w.startswith("[") and w.endswith("]") for w in words), words
+
+
+def test_a_language_left_out_of_languages_is_never_offered_or_chosen(
+    client: TestClient, offered: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A language without a complete catalog stays out of LANGUAGES, and then nothing picks
+    it: not the header, nor the cookie, nor ?lang=, nor the picker, nor hreflang."""
+    monkeypatch.delitem(offered, "ja")
+    assert _html_lang(client, **{"Accept-Language": "ja, de;q=0.5"})[0] == "de"
+    assert _html_lang(client, "/rules?lang=ja")[0] == "en"
+    page = parse_html(client.get("/rules").text)
+    options = [o.attrs["value"] for o in page.find("form", "language-pick").find_all("option")]
+    assert "ja" not in options and "de" in options
+    hreflangs = {link.attrs.get("hreflang") for link in page.find_all("link")}
+    assert "ja" not in hreflangs and "de" in hreflangs
+    answer = client.post("/language", data={"lang": "ja", "next": "/"})
+    assert answer.status_code == 400
+    assert client.cookies.get(i18n.COOKIE) is None
+    client.cookies.set(i18n.COOKIE, "ja")
+    assert _html_lang(client, **{"Accept-Language": "fr"})[0] == "fr"
+
+
+def test_the_tables_explanations_speak_each_answers_language(client: TestClient) -> None:
+    """The explanations are rendered once per language (templating.once) from a template
+    module made once per process: each answer still gets its own language's words."""
+    table = client.post("/games", data={"players": "3"}, follow_redirects=True)
+    assert table.status_code == 200 and "/games/" in str(table.url)
+
+    def titles(lang: str) -> list[str]:
+        page = parse_html(client.get(f"{table.url.path}?lang={lang}").text)
+        pops = [p for p in page.find_all("div", "explain-pop") if p.attrs["id"] == "ex-gas"]
+        return [pop.find("strong").text() for pop in pops]
+
+    for _ in range(2):
+        assert titles(i18n.PSEUDO) == [i18n.pseudo("Gas")]
+        assert titles("en") == ["Gas"]

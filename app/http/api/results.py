@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.http.addresses import public_base_url
 from app.http.deps import RacesDep
 from app.http.errors import AppError
+from app.http.i18n import gettext as _
 from app.http.players import PLAYER_HEADER, api_token, results_of
 from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
@@ -31,10 +32,13 @@ class NoPlayer(AppError):
 
     status_code = 401
     code = "no_player"
-    message = (
-        f"Send your player token as `{PLAYER_HEADER}` (the `player_token` of a race you "
-        "created or joined, or of `POST /api/me`)."
-    )
+
+    @staticmethod
+    def default_message() -> str:
+        return _(
+            "Send your player token as `%(header)s` (the `player_token` of a race you "
+            "created or joined, or of `POST /api/me`)."
+        ) % {"header": PLAYER_HEADER}
 
 
 class InvalidName(AppError):

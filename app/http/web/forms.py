@@ -88,7 +88,10 @@ class NewGameForm(BaseModel):
             zero_five=self.zero_five,
         )
         if self.people > self.players:
-            raise FormError(f"{self.people} people do not fit at a table of {self.players}.")
+            raise FormError(
+                _("%(people)s people do not fit at a table of %(players)s.")
+                % {"people": self.people, "players": self.players}
+            )
         return GameConfig(
             players=self.players,
             bots=self.bots,
@@ -98,13 +101,16 @@ class NewGameForm(BaseModel):
         )
 
 
-_NEW_GAME_MESSAGES = {
-    "players": "Choose 3, 4 or 5 racers.",
-    "bots": "Choose a bot strength: random, easy, normal or hard.",
-    "zero_replaces": "Choose which racer the 0 suit replaces.",
-    "people": "Choose how many of the racers are people: 1 to 5.",
-    "seed": f"The seed must be a whole number from 0 to {MAX_SEED}, or left empty.",
-}
+def _new_game_messages() -> dict[str, str]:
+    """What to say about each field of the start page's form, in the request's language."""
+    return {
+        "players": _("Choose 3, 4 or 5 racers."),
+        "bots": _("Choose a bot strength: random, easy, normal or hard."),
+        "zero_replaces": _("Choose which racer the 0 suit replaces."),
+        "people": _("Choose how many of the racers are people: 1 to 5."),
+        "seed": _("The seed must be a whole number from 0 to %(most)s, or left empty.")
+        % {"most": MAX_SEED},
+    }
 
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
@@ -114,7 +120,8 @@ def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
     try:
         form = NewGameForm.model_validate(data)
     except ValidationError as exc:
-        raise _first_problem(exc, _NEW_GAME_MESSAGES, "Those race settings do not work.") from None
+        fallback = _("Those race settings do not work.")
+        raise _first_problem(exc, _new_game_messages(), fallback) from None
     return form.config()
 
 
@@ -122,7 +129,7 @@ def _first_problem(exc: ValidationError, messages: Mapping[str, str], fallback: 
     """A sentence for the first thing wrong with a submitted form."""
     errors = exc.errors()
     if errors and errors[0]["type"] == "extra_forbidden":
-        return FormError("The form sent a field this page does not have; reload and try again.")
+        return FormError(_("The form sent a field this page does not have; reload and try again."))
     field = str(errors[0]["loc"][0]) if errors else ""
     return FormError(messages.get(field, fallback))
 
@@ -174,13 +181,13 @@ class MoveForm(BaseModel):
                 "value": self.zf_value,
                 "discard": self.discard,
             }
-        mode, _, suit = self.choice.partition(":")
+        mode, _sep, suit = self.choice.partition(":")
         if mode == "down" and suit:
             return {"type": "tune_up", "suit": suit, "gas": 0}
         if mode == "up" and suit:
             effect = self.zero_effect if suit == "zero" else None
             return {"type": "play", "suit": suit, "gas": gas, "zero_effect": effect}
-        raise FormError("That card choice is not one the table offers.")
+        raise FormError(_("That card choice is not one the table offers."))
 
     def submitted(self) -> SubmittedMove:
         """The choices as the table shows them again: only what the chosen card uses."""
@@ -189,14 +196,16 @@ class MoveForm(BaseModel):
         return SubmittedMove(self.choice, effect, 0 if face_down else self.gas or 0)
 
 
-_MOVE_MESSAGES = {
-    "turn": "This page is out of date; here is the race as it stands.",
-    "choice": "Pick a card first: face up, or a Tune Up.",
-    "gas": "Gas must be a whole number, 0 or more.",
-    "zero_effect": "Choose the 0 card's effect: +1 speed or a removed gas back.",
-    "zf_value": "Play the 0/5 card as 0 or as 5.",
-    "discard": "Choose a card to discard.",
-}
+def _move_messages() -> dict[str, str]:
+    """What to say about each field of the move form, in the request's language."""
+    return {
+        "turn": _("This page is out of date; here is the race as it stands."),
+        "choice": _("Pick a card first: face up, or a Tune Up."),
+        "gas": _("Gas must be a whole number, 0 or more."),
+        "zero_effect": _("Choose the 0 card's effect: +1 speed or a removed gas back."),
+        "zf_value": _("Play the 0/5 card as 0 or as 5."),
+        "discard": _("Choose a card to discard."),
+    }
 
 
 INTENTS = ("play", "preview", "suggest")
@@ -227,5 +236,5 @@ def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
     try:
         form = MoveForm.model_validate(data)
     except ValidationError as exc:
-        raise _first_problem(exc, _MOVE_MESSAGES, "That move could not be read.") from None
+        raise _first_problem(exc, _move_messages(), _("That move could not be read.")) from None
     return ParsedMove(form.turn, form.action(), form.submitted())

@@ -13,6 +13,7 @@ from app.http.deps import (
     client_key,
 )
 from app.http.errors import RACE_STATUS
+from app.http.i18n import gettext as _
 from app.http.players import browser_player
 from app.http.race_words import race_sentence
 from app.http.web.form_body import form_fields
@@ -34,7 +35,7 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     raw = form.get("players")
     players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
     if players not in QUICK_SIZES:
-        message = "Pick a race of 3, 4 or 5 racers."
+        message = _("Pick a race of 3, 4 or 5 racers.")
         return await _index(request, settings, races, error=message, status_code=422)
     player, player_token = await browser_player(request)
     try:

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from app.http.api.results import InvalidName, chosen_name
 from app.http.deps import RacesDep, SettingsDep
+from app.http.i18n import gettext as _
 from app.http.players import (
     browser_player,
     known_browser_player,
@@ -119,7 +120,8 @@ async def import_record(request: Request, settings: SettingsDep) -> Response:
         body = None
     record = _old_record(body)
     if record is None:
-        message = 'Send {"record": {level: {"races", "wins", "streak"}}} with counts.'
+        shape = '{"record": {level: {"races", "wins", "streak"}}}'
+        message = _("Send %(shape)s with counts.") % {"shape": shape}
         return JSONResponse({"code": "invalid_request", "message": message}, status_code=422)
     player, token = await browser_player(request)
     imported = await results_of(request).import_browser_record(player.id, record)
