@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from app_kit import watch_console_errors
-from browser_kit import phone_context
+from browser_kit import DESKTOP, PHONE, phone_context
 from playwright.sync_api import Browser, Page
 from test_phone import GAME_OVER_JS, MAX_MOVES, PHONE_CHECK_JS, _move, _start
 
@@ -109,7 +109,15 @@ def test_arabic_table_mirrors_and_a_race_is_played_by_tapping(
     assert play["onTop"] and play["width"] >= 44 and play["height"] >= 44, play
     assert play["bottom"] <= play["screen"], play
     _shot(page, "ar-table-390x844")
+    page.evaluate("document.getElementById('track').scrollIntoView({block: 'center'})")
+    _shot(page, "ar-track-390x844")
+    page.evaluate("window.scrollTo(0, 0)")
     _check(page, "ar, start")
+    # The same table on a laptop's screen mirrors too (a look, for the screenshot).
+    page.set_viewport_size(DESKTOP)
+    assert page.evaluate(MIRRORED_JS)["firstCardGap"] <= 2
+    _shot(page, "ar-table-1280x800")
+    page.set_viewport_size(PHONE)
 
     _race_to_the_flag(page, random.Random(59), "ar")
     assert page.evaluate("document.documentElement.dir") == "rtl"

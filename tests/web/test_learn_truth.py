@@ -16,6 +16,7 @@ import random
 import re
 
 from app.bots.runner import bot_seed, choose_bot_action
+from app.http import i18n
 from app.http.previews import with_previews
 from app.http.web.labels import SUITS
 from app.http.web.learn import COACH_SAYS, say
@@ -232,3 +233,42 @@ def test_a_tune_up_with_the_last_card_keeps_no_better_cards_for_later() -> None:
         note = lesson.other_choice_note(obs, coaching, Action.tune_up(Suit.CHIPPY))
         assert note is not None and note.code == "note_down_plain"
         assert "later" not in say(note)
+
+
+def _catalogued(sentence: str) -> bool:
+    """Whether a pseudo-locale sentence is the catalog's throughout: once every bracketed
+    message (innermost first) and the game's card names are taken out, no word is left."""
+    while re.search(r"\[[^\[\]]*\]", sentence):
+        sentence = re.sub(r"\[[^\[\]]*\]", "", sentence)
+    return not re.search(r"[A-Za-z]", re.sub(r"\b(?:" + "|".join(NAMES) + r")\b", "", sentence))
+
+
+def test_every_coach_sentence_comes_whole_from_the_catalog() -> None:
+    """Along the lesson, every line, ask, note on another move and the last words are the
+    catalog's (the pseudo-locale brackets them), with nothing glued on in English."""
+    game = lesson.lesson_game()
+    decisions = [0]
+    said: list[Said] = []
+    for _ in range(MAX_STEPS):
+        _bots(game, decisions)
+        if game.is_over:
+            break
+        obs = _learner_view(game)
+        coaching = lesson.coach(obs)
+        assert coaching is not None
+        said.extend((*coaching.lines, coaching.ask, coaching.pick_first))
+        for other in _alternatives(game, coaching):
+            note = lesson.other_choice_note(obs, coaching, other)
+            assert note is not None
+            said.append(note)
+        game.apply(coaching.action, seat=lesson.LEARNER)
+    said.append(lesson.finale(game.observation(lesson.LEARNER)))
+    before = i18n.current().code
+    i18n.use("en-XA")
+    try:
+        sentences = [say(s) for s in said]
+    finally:
+        i18n.use(before)
+    wrong = [s for s in sentences if not s.startswith("[") or not _catalogued(s)]
+    assert wrong == [], wrong[:5]
+    assert len({s.code for s in said}) > 15

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
+from app.http import i18n
 from app.http.web.narration import NARRATORS, narrate
 from app.http.web.timeline import PLAY_KINDS, log_rounds, round_summary, since_my_last_play
 from engine import EventKind, Variants, new_game
@@ -180,6 +182,35 @@ def test_each_event_kind_has_its_sentence(kind: EventKind) -> None:
     for event, expected in cases:
         assert event["kind"] == kind.value
         assert narrate(event) == expected
+
+
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+_GAME_NAMES = re.compile(r"\b(Lichen|Salty|Chippy|Jelly|Beans|Slippy|Zero)\b")
+
+
+def _outside_the_catalog(sentence: str) -> str:
+    """What is left of a pseudo-locale sentence once every bracketed message (innermost
+    first) and the card names, which are the game's, are taken out."""
+    while _BRACKETED.search(sentence):
+        sentence = _BRACKETED.sub("", sentence)
+    return _GAME_NAMES.sub("", sentence)
+
+
+@pytest.mark.parametrize("kind", list(EventKind), ids=str)
+def test_each_sentence_comes_whole_from_the_catalog(kind: EventKind) -> None:
+    """Told to the reader and to another seat alike, a sentence is the catalog's (the
+    pseudo-locale brackets it): no English word is glued on outside a message."""
+    before = i18n.current().code
+    i18n.use("en-XA")
+    try:
+        for event, _english in SENTENCES[kind]:
+            for me in range(4):
+                sentence = narrate(event, me)
+                assert sentence.startswith("["), sentence
+                left = _outside_the_catalog(sentence)
+                assert not re.search(r"[A-Za-z]", left), (sentence, left)
+    finally:
+        i18n.use(before)
 
 
 def test_sentences_from_real_games_read_well() -> None:
