@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import random
 import re
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 import pytest
@@ -37,6 +38,34 @@ HX = {"HX-Request": "true"}
 REVIEW_WAIT_S = 180.0
 """How long a review may take before a test calls it hung: far more than it takes on a
 quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure."""
+
+WAIT_S = 30.0
+"""How long :func:`wait_until` waits by default before it calls a condition never met: a
+bound against a hang on a loaded machine, never a measure of speed."""
+
+POLL_S = 0.02
+"""The pace at which a condition is looked at again."""
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], what: str, timeout: float = WAIT_S) -> T:
+    """``condition()``'s first true answer, asked every :data:`POLL_S` until ``timeout``
+    seconds have passed; then the test fails, saying ``what`` never happened."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
+        time.sleep(POLL_S)  # the poll's pace: the loop ends on the condition, not a clock
+    return found
+
+
+async def await_until(condition: Callable[[], T], what: str, timeout: float = WAIT_S) -> T:
+    """:func:`wait_until` inside an event loop: the loop runs its other tasks between looks."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
+        await asyncio.sleep(POLL_S)  # the poll's pace, as in wait_until
+    return found
 
 
 @contextlib.asynccontextmanager

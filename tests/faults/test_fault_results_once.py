@@ -166,10 +166,7 @@ async def last_moves_then_kill(
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:
     """Return once ``condition()`` holds; fail after :data:`WAIT_SECONDS`."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, f"{what} did not happen in {WAIT_SECONDS:.0f} s"
-        time.sleep(0.05)
+    wait_until(condition, what, WAIT_SECONDS)
 
 
 def counted(client: httpx.Client, racer: Racer) -> int:
