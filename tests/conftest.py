@@ -323,6 +323,16 @@ def launch_server(tmp_path: Path) -> Iterator[ServerLauncher]:
     the returned
     :class:`ServerProcess` has ``url``, ``log()`` and ``stop()``.
     """
+    yield from _launcher(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def launch_module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerLauncher]:
+    """:func:`launch_server` for a server shared by a module's tests (stopped after them)."""
+    yield from _launcher(tmp_path_factory.mktemp("module_server"))
+
+
+def _launcher(tmp_path: Path) -> Iterator[ServerLauncher]:
     started: list[ServerProcess] = []
 
     def launch(
