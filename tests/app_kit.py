@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
@@ -59,13 +60,20 @@ def wait_until(condition: Callable[[], T], what: str, timeout: float = WAIT_S) -
     return found
 
 
-async def await_until(condition: Callable[[], T], what: str, timeout: float = WAIT_S) -> T:
-    """:func:`wait_until` inside an event loop: the loop runs its other tasks between looks."""
+async def await_until(
+    condition: Callable[[], T | Awaitable[T]], what: str, timeout: float = WAIT_S
+) -> T:
+    """:func:`wait_until` inside an event loop (``condition`` may be a coroutine function):
+    the loop runs its other tasks between looks."""
     deadline = time.monotonic() + timeout
-    while not (found := condition()):
+    while True:
+        found = condition()
+        if inspect.isawaitable(found):
+            found = await found
+        if found:
+            return found  # type: ignore[return-value]
         assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
         await asyncio.sleep(POLL_S)  # the poll's pace, as in wait_until
-    return found
 
 
 @contextlib.asynccontextmanager

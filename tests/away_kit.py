@@ -9,7 +9,6 @@ own clock runs out, and polling reads are what make it play the overdue move.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +77,7 @@ class Pair:
 
     def wait(self, seat: int, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """``seat``'s first state that ``accept`` takes (polled until :data:`WAIT_SECONDS`)."""
+
         def accepted() -> dict[str, Any] | None:
             state = self.state(seat)
             return state if accept(state) else None

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as redis_async
-from app_kit import bare_session
+from app_kit import bare_session, wait_until
 from store_kit import SCENARIO_KINDS, RedisServer, StoreKind, make_store
 
 from app.races.operations import SessionStore

@@ -103,7 +103,11 @@ def _screenshots(page: Page, name: str) -> None:
     page.wait_for_function(
         "() => document.querySelectorAll('#table .feed-item.is-pending').length === 0"
     )
-    page.wait_for_timeout(400)  # let the last item's slide-in finish
+    page.evaluate(  # the last item's slide-in, and any other finite animation, finished
+        """() => Promise.all(document.getAnimations()
+            .filter(a => a.effect.getTiming().iterations !== Infinity)
+            .map(a => a.finished))"""
+    )
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         suffix = "" if scheme == "light" else "-dark"
