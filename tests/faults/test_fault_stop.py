@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import sys
@@ -84,8 +85,8 @@ def read_by_server(sock: socket.socket) -> bool:
 
 def searching(client: httpx.Client) -> bool:
     """Whether a hard bot's search is running on the server (its ``/metrics``)."""
-    metrics = client.get("/metrics").text
-    return "\nzzv_hard_searches_in_flight 1.0" in metrics
+    running = re.search(r"^zzv_hard_searches_in_flight (\S+)$", client.get("/metrics").text, re.M)
+    return running is not None and float(running.group(1)) > 0
 
 
 @contextlib.contextmanager
@@ -118,7 +119,10 @@ def trickling_move(port: int, race: Race) -> Iterator[socket.socket]:
 
 def wait_for_log(server: Any, text: str, timeout: float = 10.0) -> None:
     """Wait until the server's log holds ``text``; fail with the log if it never does."""
-    wait_until(lambda: text in server.log(), f"no {text!r} in the server's log", timeout)
+    try:
+        wait_until(lambda: text in server.log(), f"{text!r} in the server's log", timeout)
+    except AssertionError:
+        pytest.fail(f"no {text!r} in the server's log:\n{server.log()}")
 
 
 def turns_after_restart(url: str, races: dict[Race, int]) -> dict[Race, int | None]:
