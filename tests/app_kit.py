@@ -47,16 +47,23 @@ bound against a hang on a loaded machine, never a measure of speed."""
 POLL_S = 0.02
 """The pace at which a condition is looked at again."""
 
+BROWSER_POLL_S = 0.1
+"""The pace of a condition that asks browser pages (each look is several round trips)."""
+
 T = TypeVar("T")
 
 
-def wait_until(condition: Callable[[], T], what: str, timeout: float = WAIT_S) -> T:
-    """``condition()``'s first true answer, asked every :data:`POLL_S` until ``timeout``
-    seconds have passed; then the test fails, saying ``what`` never happened."""
+def wait_until(
+    condition: Callable[[], T], what: str, timeout: float = WAIT_S, pace: float = POLL_S
+) -> T:
+    """``condition()``'s first true answer, asked every ``pace`` seconds until ``timeout``
+    seconds have passed; then the test fails, saying ``what`` never happened. A condition
+    that asks a browser several things may take a slower pace, leaving the cores to the
+    browser and the server it waits on."""
     deadline = time.monotonic() + timeout
     while not (found := condition()):
         assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
-        time.sleep(POLL_S)  # the poll's pace: the loop ends on the condition, not a clock
+        time.sleep(pace)  # the poll's pace: the loop ends on the condition, not a clock
     return found
 
 

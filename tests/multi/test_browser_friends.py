@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from app_kit import wait_until, watch_console_errors
+from app_kit import BROWSER_POLL_S, wait_until, watch_console_errors
 from playwright.sync_api import Browser, Page, Request
 
 pytestmark = pytest.mark.browser
@@ -162,7 +162,10 @@ def test_two_people_race_live_while_a_third_watches(browser: Browser, live_serve
             return "over"
         return next((p for p in (creator, guest) if _settled_with_move(p)), None)
 
-    while (mover := wait_until(over_or_mover, "a turn or the flag", TURN_SECONDS)) != "over":
+    def next_turn() -> Page | str:
+        return wait_until(over_or_mover, "a turn or the flag", TURN_SECONDS, BROWSER_POLL_S)
+
+    while (mover := next_turn()) != "over":
         assert isinstance(mover, Page)
         _move(mover, rng)
         moves[mover] += 1

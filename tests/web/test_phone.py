@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_kit import wait_for_reply, wait_until, watch_console_errors
+from app_kit import BROWSER_POLL_S, wait_for_reply, wait_until, watch_console_errors
 from browser_kit import phone_context, text_lines
 from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -475,6 +475,8 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     assert layout["copyBesideLink"], layout
     _shot(creator, "360x740", "friends-lobby")
     friend.goto(creator.locator(".invite-url").first.input_value())
+    # Both reveal at once: each turn's layout is under test here, not the reveal.
+    friend.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
     friend.fill("#name", "Bartholomew Long")
     friend.tap("#join-race")
     friend.wait_for_selector("#table")
@@ -514,7 +516,7 @@ def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
         return next((p for p in pages if p.evaluate(MOVER_JS)), None)
 
     for _ in range(MAX_MOVES * 20):
-        mover = wait_until(over_or_mover, "a turn or the flag")
+        mover = wait_until(over_or_mover, "a turn or the flag", pace=BROWSER_POLL_S)
         if mover == "over":
             break
         assert isinstance(mover, Page)
