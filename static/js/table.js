@@ -978,7 +978,6 @@
 
   /* "Race now" posts the remembered choices instead of the defaults. */
   function fillRaceNow(form, choices) {
-    var names = { larger_hands: "Larger Hands", zero_suit: "0 suit", zero_five: "0/5 card" };
     Object.keys(choices).forEach(function (name) {
       var input = form.querySelector('input[name="' + name + '"]');
       if (!input) {
@@ -990,11 +989,15 @@
       input.value = choices[name];
     });
     var note = form.querySelector(".race-now-note");
-    if (note && choices.players && choices.bots) {
+    // The words are the page's (its language's): data- attributes of the note.
+    if (note && note.dataset.choice && choices.players && choices.bots) {
+      var words = note.dataset;
       var variants = VARIANT_FIELDS.filter(function (n) { return choices[n] === "on"; })
-        .map(function (n) { return names[n]; });
-      note.textContent = choices.players + " racers · " + choices.bots + " bots · " +
-        (variants.length ? variants.join(", ") : "base rules") + " (your last choice)";
+        .map(function (n) { return words[n]; });
+      note.textContent = words.choice
+        .replace("%(players)s", choices.players)
+        .replace("%(level)s", words["level_" + choices.bots] || choices.bots)
+        .replace("%(rules)s", variants.length ? variants.join(words.separator) : words.base);
     }
   }
 

@@ -34,6 +34,8 @@ from app_kit import wait_for_reply
 from browser_kit import most_changed, phone_context
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
+from app.http import i18n
+from app.http.web.forms import bot_level
 from app.races.lobby import NAME_MAX
 from engine.cards import MAX_GAS, TRICKS_PER_ROUND
 
@@ -519,7 +521,20 @@ def test_race_now_remembers_the_last_choices(browser: Browser, live_server: str)
     assert race_now.locator("input[name=players]").input_value() == "5"
     assert race_now.locator("input[name=bots]").input_value() == "random"
     assert race_now.locator("input[name=zero_five]").input_value() == "on"
-    assert "0/5 card" in race_now.locator(".race-now-note").inner_text()
+    note = "5 racers · random bots · 0/5 card (your last choice)"
+    assert race_now.locator(".race-now-note").inner_text() == note
+    # In another language the note reads in that language's words.
+    context.add_cookies([{"name": i18n.COOKIE, "value": "de", "url": live_server}])
+    page.reload()
+    i18n.use("de")
+    german = i18n.gettext("%(players)s racers · %(level)s bots · %(rules)s (your last choice)") % {
+        "players": 5,
+        "level": bot_level("random"),
+        "rules": i18n.gettext("0/5 card"),
+    }
+    i18n.use(i18n.DEFAULT)
+    assert german != note
+    assert race_now.locator(".race-now-note").inner_text() == german
     assert page.locator(".setup-form:not(.friends-form) input[name=zero_five]").is_checked()
     page.click("#race-now")
     page.wait_for_selector("#table")
