@@ -81,6 +81,7 @@ from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
 from bench import daily_board as bench_daily_board
+from bench import friends as bench_friends
 from bench import languages as bench_languages
 from bench import ratings as bench_ratings
 from bench import review as bench_review
@@ -560,16 +561,7 @@ def _parser() -> argparse.ArgumentParser:
     friends = sub.add_parser(
         "friends", help="two-person races on live event streams: move-to-other-table latency"
     )
-    friends.add_argument("--races", type=int, default=50, help="races at once (2 streams each)")
-    friends.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
-    friends.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
-    friends.add_argument("--url", default=None, help="use a running server instead of one")
-    friends.add_argument(
-        "--talk", type=float, default=None, help="each race says a quick message this often (s)"
-    )
-    friends.add_argument(
-        "--rounds", type=int, default=2, help="with --talk: phase pairs, without then with"
-    )
+    bench_friends.add_arguments(friends)
     store = sub.add_parser("store", help="the store's own cost per move: memory vs Redis")
     store.add_argument("--races", type=int, default=20, help="seeded races played")
     store.add_argument("--moves", type=int, default=2000, help="people's moves measured")
@@ -629,10 +621,9 @@ def main(argv: list[str] | None = None) -> None:
 
         bench_durable(args.races, args.moves)
     elif args.command == "friends":
-        # Imported here: the friends bench builds on this module's server helpers.
-        from bench.friends import bench_friends
-
-        bench_friends(args.races, args.duration, args.think, args.url, args.talk, args.rounds)
+        bench_friends.bench_friends(
+            args.races, args.duration, args.think, args.url, args.talk, args.rounds
+        )
     elif args.compare:
         bench_compare(args.players, args.duration, args.think, args.bots)
     else:

@@ -15,6 +15,7 @@ it with and without to see what table talk costs the moves.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -355,3 +356,17 @@ def _print_phase(talk: float | None, runs: list[tuple[FriendStats, float]]) -> N
     total = sum(stats.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(stats.errors.items()))
     print(f"  errors              {total}" + (f"  ({detail})" if detail else ""))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options (``python -m bench friends``)."""
+    parser.add_argument("--races", type=int, default=50, help="races at once (2 streams each)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds (bounded run)")
+    parser.add_argument("--think", type=float, default=0.5, help="mean seconds between moves")
+    parser.add_argument("--url", default=None, help="use a running server instead of one")
+    parser.add_argument(
+        "--talk", type=float, default=None, help="each race says a quick message this often (s)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --talk: phase pairs, without then with"
+    )

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import random
 import re
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 import pytest
@@ -37,6 +39,48 @@ HX = {"HX-Request": "true"}
 REVIEW_WAIT_S = 180.0
 """How long a review may take before a test calls it hung: far more than it takes on a
 quiet machine, so that a loaded one (a tournament sharing the cores) is not a failure."""
+
+WAIT_S = 30.0
+"""How long :func:`wait_until` waits by default before it calls a condition never met: a
+bound against a hang on a loaded machine, never a measure of speed."""
+
+POLL_S = 0.02
+"""The pace at which a condition is looked at again."""
+
+BROWSER_POLL_S = 0.1
+"""The pace of a condition that asks browser pages (each look is several round trips)."""
+
+T = TypeVar("T")
+
+
+def wait_until(
+    condition: Callable[[], T], what: str, timeout: float = WAIT_S, pace: float = POLL_S
+) -> T:
+    """``condition()``'s first true answer, asked every ``pace`` seconds until ``timeout``
+    seconds have passed; then the test fails, saying ``what`` never happened. A condition
+    that asks a browser several things may take a slower pace, leaving the cores to the
+    browser and the server it waits on."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
+        time.sleep(pace)  # the poll's pace: the loop ends on the condition, not a clock
+    return found
+
+
+async def await_until(
+    condition: Callable[[], T | Awaitable[T]], what: str, timeout: float = WAIT_S
+) -> T:
+    """:func:`wait_until` inside an event loop (``condition`` may be a coroutine function):
+    the loop runs its other tasks between looks."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = condition()
+        if inspect.isawaitable(found):
+            found = await found
+        if found:
+            return found  # type: ignore[return-value]
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:.0f} s"
+        await asyncio.sleep(POLL_S)  # the poll's pace, as in wait_until
 
 
 @contextlib.asynccontextmanager

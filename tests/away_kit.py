@@ -9,13 +9,12 @@ own clock runs out, and polling reads are what make it play the overdue move.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from app_kit import bearer, move
+from app_kit import bearer, move, wait_until
 from browser_kit import browser_context
 from playwright.sync_api import Browser, Page
 
@@ -78,13 +77,14 @@ class Pair:
 
     def wait(self, seat: int, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """``seat``'s first state that ``accept`` takes (polled until :data:`WAIT_SECONDS`)."""
-        deadline = time.monotonic() + WAIT_SECONDS
-        while time.monotonic() < deadline:
+
+        def accepted() -> dict[str, Any] | None:
             state = self.state(seat)
-            if accept(state):
-                return state
-            time.sleep(0.05)  # a poll's pace, not a wait for time to pass
-        raise AssertionError(f"seat {seat}: no accepted state in {WAIT_SECONDS} s")
+            return state if accept(state) else None
+
+        found = wait_until(accepted, f"seat {seat}: an accepted state", WAIT_SECONDS)
+        assert found is not None
+        return found
 
     def play(self, seat: int, state: dict[str, Any]) -> dict[str, Any] | None:
         """``seat`` plays a random legal move; its new state, or None when its own clock ran
@@ -148,13 +148,7 @@ def new_pair(http: httpx.Client) -> Pair:
 def wait_for(read: Callable[[], list[Any]]) -> list[Any]:
     """``read()``'s first non-empty answer (polled until :data:`WAIT_SECONDS`): a result is
     recorded just after the save that ends its race."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        found = read()
-        if found:
-            return found
-        time.sleep(0.05)  # a poll's pace
-    raise AssertionError(f"nothing in {WAIT_SECONDS} s")
+    return wait_until(read, "something to read", WAIT_SECONDS)
 
 
 def away(seat: int) -> Callable[[dict[str, Any]], bool]:

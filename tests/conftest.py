@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import IO, Any
 
 import httpx
 import pytest
-from app_kit import make_settings
+from app_kit import make_settings, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
@@ -205,9 +204,9 @@ class ServerProcess:
 
 def wait_until_healthy(server: ServerProcess, timeout: float = STARTUP_TIMEOUT_SECONDS) -> None:
     """Block until ``GET /healthz`` answers 200; fail the test with the server log if not."""
-    deadline = time.monotonic() + timeout
-    last_error = "no attempt made"
-    while time.monotonic() < deadline:
+    last_error = ["no attempt made"]
+
+    def healthy() -> bool:
         if server.process.poll() is not None:
             pytest.fail(
                 f"server exited with status {server.process.returncode} before it was "
@@ -216,16 +215,20 @@ def wait_until_healthy(server: ServerProcess, timeout: float = STARTUP_TIMEOUT_S
         try:
             with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:
                 if response.status == 200:
-                    return
-                last_error = f"status {response.status}"
+                    return True
+                last_error[0] = f"status {response.status}"
         except (urllib.error.URLError, OSError) as error:
-            last_error = repr(error)
-        time.sleep(0.1)
-    server.stop()
-    pytest.fail(
-        f"server at {server.url} not healthy after {timeout:.0f}s ({last_error}); "
-        f"its output:\n{server.log()}"
-    )
+            last_error[0] = repr(error)
+        return False
+
+    try:
+        wait_until(healthy, "healthy", timeout)
+    except AssertionError:
+        server.stop()
+        pytest.fail(
+            f"server at {server.url} not healthy after {timeout:.0f}s ({last_error[0]}); "
+            f"its output:\n{server.log()}"
+        )
 
 
 def start_server(
@@ -320,6 +323,16 @@ def launch_server(tmp_path: Path) -> Iterator[ServerLauncher]:
     the returned
     :class:`ServerProcess` has ``url``, ``log()`` and ``stop()``.
     """
+    yield from _launcher(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def launch_module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerLauncher]:
+    """:func:`launch_server` for a server shared by a module's tests (stopped after them)."""
+    yield from _launcher(tmp_path_factory.mktemp("module_server"))
+
+
+def _launcher(tmp_path: Path) -> Iterator[ServerLauncher]:
     started: list[ServerProcess] = []
 
     def launch(

@@ -3,11 +3,11 @@ database, for tests on a server whose clock is the real one."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, date, datetime
 from typing import Any
 
 import httpx
+from app_kit import wait_until
 
 from app.results.daily import DailyResults
 from app.results.database import async_url
@@ -38,12 +38,14 @@ async def finished_days(database: str, token: str, days: list[date]) -> None:
 
 def wait_for_streak(http: httpx.Client, token: str, current: int) -> dict[str, Any]:
     """``GET /api/me``'s ``daily_streak`` for ``token``'s player once its current streak is
-    ``current`` (the last result recorded), or as it is after 30 s."""
-    deadline = time.monotonic() + 30
-    while True:
+    ``current`` (the last result recorded); the test fails if it is not within 30 s."""
+
+    def streak() -> dict[str, Any] | None:
         me = http.get("/api/me", headers={"X-Player-Token": token})
         assert me.status_code == 200, me.text
-        streak: dict[str, Any] = me.json()["daily_streak"]
-        if streak["current"] == current or time.monotonic() > deadline:
-            return streak
-        time.sleep(0.05)
+        found: dict[str, Any] = me.json()["daily_streak"]
+        return found if found["current"] == current else None
+
+    found = wait_until(streak, f"a current daily streak of {current}")
+    assert found is not None
+    return found

@@ -71,9 +71,10 @@ def canonical(state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "hands": hands}
 
 
-def cards_in_play(game: Game) -> Counter[str]:
-    """Every physical card the state holds: hands, trick, discards and set-aside (R12, R18)."""
-    state = game.to_dict()
+def cards_in_play(game: Game | dict[str, Any]) -> Counter[str]:
+    """Every physical card the state holds: hands, trick, discards and set-aside (R12, R18);
+    of a game or of its saved state (``to_dict()``, when the caller has it already)."""
+    state = game if isinstance(game, dict) else game.to_dict()
     cards: Counter[str] = Counter()
     for hand in state["hands"]:
         cards.update(hand)

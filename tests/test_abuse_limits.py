@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_kit import another_browser, asgi_client, bearer, create
+from app_kit import another_browser, asgi_client, await_until, bearer, create
 from bot_kit import HeldSearch
 from fastapi.testclient import TestClient
 from store_kit import RedisServer, StoreProbe
@@ -195,9 +195,12 @@ def test_a_race_is_not_expired_or_evicted_while_its_move_runs(
             move = asyncio.create_task(
                 client.post(url, json={"turn": 0, "action": action}, headers=auth)
             )
-            while search.running == 0:
+
+            def searching() -> bool:
                 assert not move.done(), move.result().text
-                await asyncio.sleep(0.01)
+                return search.running > 0
+
+            await await_until(searching, "a bot searching")
             clock.now += 600  # far past the idle expiry, mid-move
             assert await app.state.store.sweep() == 0
             full = await client.post("/api/games", json={"players": 3})

@@ -19,7 +19,7 @@ from typing import Any
 
 import anyio.to_thread
 import pytest
-from app_kit import asgi_client, bearer, make_settings
+from app_kit import asgi_client, await_until, bearer, make_settings, wait_until
 from bot_kit import HeldSearch, first_legal
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -53,10 +53,7 @@ def pool_stopped() -> Iterator[None]:
 
 
 async def _until(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + HANG_GUARD_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        await asyncio.sleep(0.01)
+    await await_until(condition, what, HANG_GUARD_SECONDS)
 
 
 def test_budget_shrinks_with_the_queue_down_to_a_floor() -> None:
@@ -91,7 +88,7 @@ class _SlowSearch(HeldSearch):
 
     async def __call__(self, request: SearchRequest) -> SearchResult:
         self.budgets.append(request.budget_ms)
-        await asyncio.sleep(self.seconds)
+        await asyncio.sleep(self.seconds)  # the time it takes is what the test is about
         return first_legal(request), self.rollouts
 
 
@@ -294,10 +291,11 @@ def _kill_one_worker() -> None:
     pids = bot_pool.worker_pids()
     assert pids, "the pool has no running worker"
     os.kill(pids[0], signal.SIGKILL)
-    deadline = time.monotonic() + HANG_GUARD_SECONDS
-    while bot_pool.status().state != "broken":
-        assert time.monotonic() < deadline, "the pool never noticed its dead worker"
-        time.sleep(0.01)
+    wait_until(
+        lambda: bot_pool.status().state == "broken",
+        "the pool noticing its dead worker",
+        HANG_GUARD_SECONDS,
+    )
 
 
 Searched = list[tuple[int | None, bool]]
@@ -355,10 +353,7 @@ def test_an_idle_server_spreads_a_search_over_every_worker(
     searched: Searched = []
     app = _hard_app(_recording_search(searched), bot_time_budget_ms=SEARCH_MS)
     bot_pool.get_pool(2)
-    deadline = time.monotonic() + HANG_GUARD_SECONDS
-    while not bot_pool.warmed(2):
-        assert time.monotonic() < deadline, "the worker processes never started"
-        time.sleep(0.01)
+    wait_until(lambda: bot_pool.warmed(2), "the worker processes starting", HANG_GUARD_SECONDS)
     with TestClient(app) as client:
         race = client.post("/api/games", json={"players": 4, "bots": "hard", "seed": 7})
         _tune_up(client, race.json())

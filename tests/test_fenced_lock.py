@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_kit import bare_session, bearer, create, make_settings
+from app_kit import await_until, bare_session, bearer, create, make_settings
 from fastapi.testclient import TestClient
 from redis.asyncio import Redis
 from store_kit import RedisServer, start_redis
@@ -40,6 +40,11 @@ def _store(redis: RedisServer, lease: float) -> RedisStore[GameSession]:
     )
 
 
+async def _lapsed(store: RedisStore[GameSession], game_id: str) -> bool:
+    """Whether the race's lock has lapsed: its lease ran out and Redis dropped its key."""
+    return not await store.redis.exists(store._key("lock", game_id))
+
+
 def _race(game_id: str) -> GameSession:
     return bare_session(new_game(players=3, seed=1), game_id, f"token-{game_id}")
 
@@ -51,13 +56,13 @@ def test_a_save_after_the_lease_ran_out_and_was_taken_is_refused(
         store = _store(fresh_redis, lease=0.3)
 
         async def stalled(self: Any, lease: Any) -> None:  # a holder too slow to renew
-            await asyncio.sleep(3600)
+            await asyncio.Event().wait()  # never renews, until cancelled
 
         monkeypatch.setattr(RedisStore, "_keep", stalled)
         await store.create(_race("a"), "client")
         async with store.lock("a") as mine:
             assert mine.record is not None and mine.lease is not None
-            await asyncio.sleep(0.5)  # the lease runs out
+            await await_until(lambda: _lapsed(store, "a"), "the lease running out", timeout=5)
             async with store.lock("a") as theirs:  # another worker takes the race
                 assert theirs.record is not None and theirs.lease is not None
                 theirs.record.turn = 7
@@ -79,7 +84,7 @@ def test_a_holder_working_past_its_lease_keeps_it(fresh_redis: RedisServer) -> N
         async with store.lock("a") as mine:
             assert mine.lease is not None and mine.record is not None
             waiting = asyncio.create_task(_lock_and_note(other, "a"))
-            await asyncio.sleep(0.9)  # three leases long: renewed all along
+            await asyncio.sleep(0.9)  # working three leases long is what is tested
             # The other worker waited a whole lease and gave up (503): it never got in.
             assert waiting.done()
             with pytest.raises(StoreUnavailable):

@@ -47,6 +47,7 @@ ALLOWED_SYSTEM_PATHS = {
     "/var/lib/zzv": "the image's data volume, where the races are saved on a graceful stop",
     "/var/lib/zzv/backups": "the README's example folder for `zzv backup` on that volume",
     "/dev/null": "where the CI script sends a probe's output",
+    "/proc/net/tcp": "Linux's table of TCP sockets: a fault test sees the server read a request",
     "/proc": "the kernel's process table, read to find a server's worker processes",
     "/usr/lib/postgresql": "where Debian's postgresql package puts each version's programs",
     "/usr/lib/postgresql/*/bin": "the same, as the PostgreSQL test kit's docstring says it",

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from app_kit import bare_session
+from app_kit import await_until, bare_session
 from sqlalchemy import text
 
 from app.races.record import GameSession
@@ -549,11 +549,8 @@ def test_a_run_stopped_from_another_event_loop_ends_there_and_never_spins(
         asyncio.run(again_then_stop())
 
         async def ended() -> bool:
-            for _ in range(100):
-                if task.done():
-                    return task.cancelled()
-                await asyncio.sleep(0.05)
-            return False
+            await await_until(task.done, "the first loop's recorder task ending", timeout=5)
+            return task.cancelled()
 
         # a starved loop would not even run this check
         assert asyncio.run_coroutine_threadsafe(ended(), first).result(timeout=10)

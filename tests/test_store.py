@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as redis_async
-from app_kit import bare_session
+from app_kit import bare_session, wait_until
 from store_kit import SCENARIO_KINDS, RedisServer, StoreKind, make_store
 
 from app.races.operations import SessionStore
@@ -446,10 +446,7 @@ def test_background_sweep_drops_expired_games_without_any_request() -> None:
         assert client.post("/api/games", json={"bots": "random"}).status_code == 201
         assert len(store) == 1
         clock.now += 61
-        deadline = time.monotonic() + 5
-        while len(store) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(store) == 0
+        wait_until(lambda: len(store) == 0, "the sweep removing the idle race", 5)
 
 
 def test_an_unreachable_redis_is_a_counted_store_error() -> None:

@@ -44,7 +44,7 @@ def choices(model: type[BaseModel], field: str) -> set[str]:
 
 
 USES: list[tuple[str, set[str], str]] = [
-    ("start page: bot levels offered", {level for level, _, _ in forms.BOT_LEVELS}, "bot"),
+    ("start page: bot levels offered", {level for level, _, _ in forms.bot_levels()}, "bot"),
     ("start page: NewGameForm.bots", choices(forms.NewGameForm, "bots"), "bot"),
     ("start page: NewGameForm.zero_replaces", choices(forms.NewGameForm, "zero_replaces"), "racer"),
     ("move form: MoveForm.zero_effect", choices(forms.MoveForm, "zero_effect"), "zero_effect"),

@@ -5,12 +5,12 @@ person's history says "left"."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from app_kit import wait_until
 
 from bench.server import find_free_port
 
@@ -41,12 +41,10 @@ def test_the_sweep_ends_a_race_left_idle_and_records_it_as_left(
             state = answer.json()
             seen += state["events"]
         me = {"X-Player-Token": race["player_token"]}
-        deadline = time.monotonic() + 30
-        history: list[dict[str, Any]] = []
-        while not history and time.monotonic() < deadline:  # the person walked away
-            history = http.get("/api/me", headers=me).json()["history"]
-            time.sleep(0.2)  # polling /api/me touches no race
-        assert history, server.log()
+        # The person walked away; polling /api/me touches no race.
+        history: list[dict[str, Any]] = wait_until(
+            lambda: http.get("/api/me", headers=me).json()["history"], "the race left"
+        )
         assert history[0]["status"] == "left" and history[0]["place"] == 4
         assert history[0]["rating_after"] < history[0]["rating_before"]
         gone = http.get(f"/api/games/{race['game_id']}", headers=auth)

@@ -7,13 +7,13 @@ import random
 import re
 import signal
 import socket
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from app_kit import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -141,8 +141,8 @@ def test_hard_bot_workers_stop_with_the_server(
     workers = _children(server.process.pid)
     assert workers, "the hard bots should have started worker processes"
     server.stop()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
-        time.sleep(0.1)
-    alive = [p for p in workers if os.path.exists(f"/proc/{p}")]
-    assert not alive, f"worker processes outlived the server: {alive}"
+    wait_until(
+        lambda: not any(os.path.exists(f"/proc/{p}") for p in workers),
+        f"the worker processes {workers} ending with the server",
+        timeout=10,
+    )

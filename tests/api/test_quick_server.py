@@ -5,7 +5,6 @@ burst of requests through both servers never gives one seat twice."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from app_kit import wait_until
 from store_kit import RedisServer
 
 from bench.server import find_free_port
@@ -81,12 +81,13 @@ def test_two_requests_share_a_race_and_bots_fill_the_rest(
     assert {first["seat"], second["seat"]} == {0, 1}
     assert state_of(second_url, first)["status"] == "waiting"
     # The wait ends: the next look at the race (any server) starts it with bots.
-    deadline = time.monotonic() + WAIT_BOUND_SECONDS
-    state = state_of(first_url, second)
-    while state["status"] == "waiting" and time.monotonic() < deadline:
-        time.sleep(0.25)
+
+    def started() -> dict[str, Any] | None:
         state = state_of(first_url, second)
-    assert state["status"] == "playing"
+        return None if state["status"] == "waiting" else state
+
+    state = wait_until(started, "the race starting with bots", WAIT_BOUND_SECONDS)
+    assert state is not None and state["status"] == "playing"
     assert [s["person"] for s in state["seats"]] == [True, True, False, False]
     assert state_of(second_url, first)["status"] == "playing"
     # A request now opens a new race.

@@ -8,11 +8,10 @@ what the test itself played and what the public record says.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
-from app_kit import REVIEW_WAIT_S, bearer, create, move
+from app_kit import REVIEW_WAIT_S, bearer, create, move, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
@@ -51,18 +50,18 @@ def play_random(
 
 def wait_done(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     """GET the review until it is done (bounded: a hung review fails the test)."""
-    body: dict[str, Any] = {}
-    deadline = time.monotonic() + REVIEW_WAIT_S
-    while time.monotonic() < deadline:
+
+    def done() -> dict[str, Any] | None:
         response = client.get(f"/api/games/{game_id}/review", headers=bearer(token))
         assert response.status_code == 200, response.text
-        body = response.json()
+        body: dict[str, Any] = response.json()
         assert body["status"] in ("running", "done")
         assert 0.0 <= body["progress"] <= 1.0
-        if body["status"] == "done":
-            return body
-        time.sleep(0.1)
-    raise AssertionError(f"the review did not finish: {body['progress']}")
+        return body if body["status"] == "done" else None
+
+    found = wait_until(done, "the review finishing", REVIEW_WAIT_S)
+    assert found is not None
+    return found
 
 
 def finished_race(client: TestClient, seed: int = 21) -> tuple[str, str, list[Any]]:
@@ -273,12 +272,13 @@ def test_par_is_in_the_record_once_computed(client: TestClient, app: FastAPI) ->
     assert "par" not in record
     client.post(f"/api/games/{game_id}/review", headers=bearer(token))
     wait_done(client, game_id, token)
-    deadline = time.monotonic() + REVIEW_WAIT_S
-    while time.monotonic() < deadline:
+
+    def with_par() -> dict[str, Any] | None:
         record = client.get(f"/api/games/{game_id}/record", headers=bearer(token)).json()
-        if "par" in record:
-            break
-        time.sleep(0.1)
+        return record if "par" in record else None
+
+    record = wait_until(with_par, "the record carrying the par race", REVIEW_WAIT_S)
+    assert record is not None
     par = record["par"]["0"]
     assert 1 <= par["place"] <= 4 and 0 <= par["laps"] <= 2 and par["seat"] == 0
     assert par["winner"] in range(4) and (par["winner"] == 0) == (par["laps"] == 2)

@@ -36,7 +36,7 @@ def off_cpu_rollouts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     real = search_module.sim_rollout
 
     def sleepy(*args: Any) -> list[float]:
-        time.sleep(SLEEP_S)
+        time.sleep(SLEEP_S)  # time off the CPU is what the search's clock must count
         return real(*args)
 
     monkeypatch.setattr(search_module, "sim_rollout", sleepy)

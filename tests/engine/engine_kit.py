@@ -66,9 +66,10 @@ def laps_of(game: Game) -> list[int]:
     return [p["laps"] for p in game.observation(0)["players"]]
 
 
-def gas_total(game: Game) -> int:
-    """Supplies + middle + removed + gas lying on the current trick's cards (R4)."""
-    state = game.to_dict()
+def gas_total(game: Game | dict[str, Any]) -> int:
+    """Supplies + middle + removed + gas lying on the current trick's cards (R4), of a game
+    or of its saved state (``to_dict()``, when the caller has it already)."""
+    state = game if isinstance(game, dict) else game.to_dict()
     return (
         sum(state["gas"])
         + state["middle"]

@@ -84,14 +84,15 @@ class SpeedTracker:
                 self.laps[data["seat"]] += 1
 
 
-def check_invariants(game: Game, tracker: SpeedTracker) -> None:
-    """R4 gas total and cap, card conservation, speed and laps from the events."""
+def check_invariants(game: Game, tracker: SpeedTracker, deck: Counter[str]) -> None:
+    """R4 gas total and cap, card conservation (``deck``: the game's, :func:`deck_of`),
+    speed and laps from the events."""
     state = game.to_dict()
     n = game.players
-    assert gas_total(game) == 5 * n
+    assert gas_total(state) == 5 * n
     assert all(0 <= g <= 5 for g in state["gas"]) and state["middle"] >= 0
     assert state["removed"] >= 0
-    assert cards_in_play(game) == deck_of(game)
+    assert cards_in_play(state) == deck
     assert state["speed"] == tracker.speed
     assert state["laps"] == tracker.laps
 
@@ -100,10 +101,11 @@ def play_checked(players: int, variants: Variants, seed: int) -> Game:
     """A whole random game with the invariants checked after every turn."""
     game = new_game(players=players, seed=seed, variants=variants)
     tracker = SpeedTracker(game)
-    check_invariants(game, tracker)
+    deck = deck_of(game)
+    check_invariants(game, tracker, deck)
     for _, events in random_playout(game, Rng(seed ^ 0x5EED)):
         tracker.feed(events)
-        check_invariants(game, tracker)
+        check_invariants(game, tracker, deck)
     winner = game.winner
     assert winner is not None and game.is_over and game.current_seat is None
     laps = game.to_dict()["laps"]

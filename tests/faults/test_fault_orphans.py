@@ -7,13 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from app_kit import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -63,34 +63,38 @@ def test_kill_9_of_the_server_leaves_no_pool_process_after_5_seconds(
             headers=headers,
         )
         assert moved.status_code == 200, moved.text
-    deadline = time.monotonic() + 30
-    workers = children_of(server.process.pid)
-    while len(workers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
+
+    def pool_workers() -> list[int]:
         workers = children_of(server.process.pid)
-    assert len(workers) >= 2, "the pool's worker processes never started"
+        return workers if len(workers) >= 2 else []
+
+    workers = wait_until(pool_workers, "the pool's worker processes starting")
 
     os.kill(server.process.pid, signal.SIGKILL)
     server.process.wait(timeout=10)
-    time.sleep(5)
-    left = [pid for pid in workers if running(pid)]
-    for pid in left:  # do not leave them behind for the next test either
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    try:
+        wait_until(
+            lambda: not any(running(pid) for pid in workers), "the workers ending", timeout=5
+        )
+    finally:
+        for pid in workers:  # do not leave them behind for the next test either
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 PARENT_SCRIPT = """
-import subprocess, sys, time
+import subprocess, sys
 child = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(__import__("os").getpid())])
 print(child.pid, flush=True)
-time.sleep(60)
+child.wait()  # until the test kills this process
 """
 
 WATCHED_CHILD = """
-import sys, time
+import sys, threading
 from app.bots.pool import watch_parent
 watch_parent(int(sys.argv[1]), interval=0.1)  # the fallback alone: no parent-death signal
-time.sleep(60)
+print("watching", flush=True)
+threading.Event().wait()  # the watch alone may end this process
 """
 
 
@@ -103,13 +107,12 @@ def test_the_parent_watch_alone_ends_a_worker_whose_server_died(tmp_path: Path) 
         try:
             assert parent.stdout is not None
             child = int(parent.stdout.readline())
-            time.sleep(0.5)
+            assert parent.stdout.readline() == b"watching\n"  # its stdout is the parent's
             assert running(child)
         finally:
             parent.kill()
-    deadline = time.monotonic() + 5
-    while running(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if running(child):
-        os.kill(child, signal.SIGKILL)
-        pytest.fail("the watched process outlived its parent by 5 s")
+    try:
+        wait_until(lambda: not running(child), "the watched process ending", timeout=5)
+    finally:
+        if running(child):
+            os.kill(child, signal.SIGKILL)

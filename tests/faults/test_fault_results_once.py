@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_kit import make_settings
+from app_kit import make_settings, wait_until
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
 from store_kit import RedisServer
@@ -157,7 +157,7 @@ async def last_moves_then_kill(
         pids = process_tree(server.process.pid)
         sent = [asyncio.create_task(racer.last_move(client)) for racer in racers]
         await asyncio.wait(sent, return_when=asyncio.FIRST_COMPLETED)
-        await asyncio.sleep(delay)
+        await asyncio.sleep(delay)  # the kill's instant is the trial's variable
         kill_tree(pids)
         await asyncio.gather(*sent)
     server.process.wait(timeout=20)
@@ -166,10 +166,7 @@ async def last_moves_then_kill(
 
 def wait_for(condition: Callable[[], bool], what: str) -> None:
     """Return once ``condition()`` holds; fail after :data:`WAIT_SECONDS`."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, f"{what} did not happen in {WAIT_SECONDS:.0f} s"
-        time.sleep(0.05)
+    wait_until(condition, what, WAIT_SECONDS)
 
 
 def counted(client: httpx.Client, racer: Racer) -> int:
@@ -320,7 +317,7 @@ def test_races_finished_while_postgresql_is_down_are_recorded_when_it_returns(
                 else:
                     assert answer.headers["content-type"].startswith("text/html")
                 assert "cannot be reached right now" in answer.text
-            time.sleep(0.5)
+            time.sleep(0.5)  # the probes' pace through the outage, which lasts a fixed time
         own_postgres.resume()
         wait_for(lambda: all(counted(client, racer) == 1 for racer in racers), "recording")
         for method, path, options in OUTAGE_PAGES:

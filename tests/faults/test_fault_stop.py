@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import sys
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from app_kit import wait_until
 
 from app.cli import GRACEFUL_SHUTDOWN_SECONDS
 
@@ -66,15 +68,38 @@ def play_moves(client: httpx.Client, count: int, moves: int) -> dict[Race, int]:
     return answered
 
 
+def read_by_server(sock: socket.socket) -> bool:
+    """Whether the server has accepted ``sock``'s connection and read all it was sent: the
+    kernel's row of the server's end (/proc/net/tcp) shows nothing left unread."""
+
+    def hex_address(address: tuple[str, int]) -> str:  # as the kernel prints it (x86)
+        return f"{socket.inet_aton(address[0])[::-1].hex().upper()}:{address[1]:04X}"
+
+    server_end = (hex_address(sock.getpeername()), hex_address(sock.getsockname()))
+    for row in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = row.split()
+        if (fields[1], fields[2]) == server_end:
+            return fields[4].split(":")[1] == "00000000"
+    return False
+
+
+def searching(client: httpx.Client) -> bool:
+    """Whether a hard bot's search is running on the server (its ``/metrics``)."""
+    running = re.search(r"^zzv_hard_searches_in_flight (\S+)$", client.get("/metrics").text, re.M)
+    return running is not None and float(running.group(1)) > 0
+
+
 @contextlib.contextmanager
 def trickling_move(port: int, race: Race) -> Iterator[socket.socket]:
-    """A move whose body comes one byte a second, holding the graceful window open."""
+    """A move whose body comes one byte a second, holding the graceful window open; the
+    server has read its head when this returns."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     sock.sendall(
         f"POST /api/games/{race[0]}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Authorization: Bearer {race[1]}\r\nContent-Type: application/json\r\n"
         "Content-Length: 400\r\n\r\n{".encode()
     )
+    wait_until(lambda: read_by_server(sock), "the server reading the trickled move's head")
     stop = threading.Event()
 
     def drip() -> None:
@@ -94,11 +119,10 @@ def trickling_move(port: int, race: Race) -> Iterator[socket.socket]:
 
 def wait_for_log(server: Any, text: str, timeout: float = 10.0) -> None:
     """Wait until the server's log holds ``text``; fail with the log if it never does."""
-    deadline = time.monotonic() + timeout
-    while text not in server.log():
-        if time.monotonic() > deadline:
-            pytest.fail(f"no {text!r} in the server's log:\n{server.log()}")
-        time.sleep(0.05)
+    try:
+        wait_until(lambda: text in server.log(), f"{text!r} in the server's log", timeout)
+    except AssertionError:
+        pytest.fail(f"no {text!r} in the server's log:\n{server.log()}")
 
 
 def turns_after_restart(url: str, races: dict[Race, int]) -> dict[Race, int | None]:
@@ -119,10 +143,9 @@ def test_sigkill_during_the_grace_loses_no_race_the_stop_began_with(
     with httpx.Client(base_url=first.url, timeout=30) as client:
         answered = play_moves(client, count=8, moves=2)
     with trickling_move(free_port, next(iter(answered))):
-        time.sleep(0.5)
         first.process.send_signal(signal.SIGTERM)
         wait_for_log(first, "races saved as the stop began")
-        time.sleep(0.5)
+        wait_for_log(first, "Waiting for connections to close")  # uvicorn, for the trickle
         assert first.process.poll() is None  # the trickle holds the window open ...
         os.kill(first.process.pid, signal.SIGKILL)  # ... and the orchestrator loses patience
         first.process.wait(timeout=10)
@@ -138,6 +161,7 @@ def test_a_hard_move_answered_during_the_grace_survives_a_sigkill(
         ZZV_BODY_TIMEOUT_SECONDS="60",
         ZZV_BOT_TIME_BUDGET_MS="1500",
         ZZV_HARD_BOT_WORKERS="1",
+        ZZV_METRICS="true",
     )
     first = launch_server(zzv_serve(free_port), port=free_port, env=env)
     with httpx.Client(base_url=first.url, timeout=60) as client:
@@ -159,7 +183,7 @@ def test_a_hard_move_answered_during_the_grace_survives_a_sigkill(
         with trickling_move(free_port, next(iter(answered))):
             mover = threading.Thread(target=move)
             mover.start()
-            time.sleep(0.5)  # the hard bots are thinking (two decisions of 1.5 s)
+            wait_until(lambda: searching(client), "a hard bot thinking")
             first.process.send_signal(signal.SIGTERM)
             mover.join(timeout=GRACEFUL_SHUTDOWN_SECONDS)
             assert result and result[0].status_code == 200, result
@@ -178,7 +202,6 @@ def test_a_request_cut_off_by_the_end_of_the_grace_is_answered_503(
     with httpx.Client(base_url=first.url, timeout=30) as client:
         answered = play_moves(client, count=3, moves=1)
     with trickling_move(free_port, next(iter(answered))) as sock:
-        time.sleep(0.5)
         first.process.send_signal(signal.SIGTERM)
         sock.settimeout(GRACEFUL_SHUTDOWN_SECONDS + 10)
         answer = b""
@@ -206,8 +229,7 @@ def test_open_event_streams_do_not_hold_the_stop_open(
             response = open_streams.enter_context(
                 streams.stream("GET", f"/api/games/{game_id}/events", headers=auth(token))
             )
-            assert response.status_code == 200
-        time.sleep(0.5)
+            assert response.status_code == 200  # the stream is open on the server
         stopped = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         status = server.process.wait(timeout=GRACEFUL_SHUTDOWN_SECONDS + 10)

@@ -10,9 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
+from app_kit import await_until
 from store_kit import RedisServer
 
-from app.live.hub import RedisStreamGate, TooManyStreams
+from app.live.hub import STREAM_KEY_PREFIX, RedisStreamGate, TooManyStreams
 from bench.server import find_free_port
 
 pytestmark = pytest.mark.slow
@@ -64,14 +65,13 @@ def test_forty_streams_from_one_client_over_two_workers_leave_at_most_16_open(
             await kept.aclose()
             async with contextlib.AsyncExitStack() as reopened:
                 opened = 0
-                for _ in range(100):
-                    if await open_stream(client, url_a, token, reopened) == 200:
-                        opened += 1
-                        if opened == CAP - 4:
-                            break
-                    else:
-                        await asyncio.sleep(0.1)
-                assert opened == CAP - 4
+
+                async def one_more() -> bool:
+                    nonlocal opened
+                    opened += await open_stream(client, url_a, token, reopened) == 200
+                    return opened == CAP - 4
+
+                await await_until(one_more, f"{CAP - 4} places freed")
                 later = [await open_stream(client, url_b, token, reopened) for _ in range(6)]
             return first, later
 
@@ -101,7 +101,11 @@ def test_the_redis_gate_is_shared_and_a_dead_workers_places_lapse(
             # Worker `one` dies without closing its streams: their leases lapse.
             if one._renewer is not None:
                 one._renewer.cancel()
-            await asyncio.sleep(0.8)
+
+            async def lapsed() -> bool:  # the client's set expires with its last lease
+                return not await two._client.exists(STREAM_KEY_PREFIX + "10.0.0.1")
+
+            await await_until(lapsed, "the client's leases lapsing", timeout=5)
             three = RedisStreamGate(3, fresh_redis.url, 2.0)
             try:
                 await three.open("10.0.0.1")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_kit import wait_until
 
 from app.live.hub import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
 from bench.server import find_free_port
@@ -43,15 +43,14 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         import redis
 
         client = redis.Redis(host="127.0.0.1", port=port)
-        deadline = time.monotonic() + 10
-        while True:
+
+        def answers() -> bool:
             try:
-                client.ping()
-                break
+                return bool(client.ping())
             except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+                return False
+
+        wait_until(answers, "redis-server answering", timeout=10)
         client.close()
         yield f"redis://127.0.0.1:{port}/0"
     finally:

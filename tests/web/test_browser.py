@@ -103,7 +103,11 @@ def _screenshots(page: Page, name: str) -> None:
     page.wait_for_function(
         "() => document.querySelectorAll('#table .feed-item.is-pending').length === 0"
     )
-    page.wait_for_timeout(400)  # let the last item's slide-in finish
+    page.evaluate(  # the last item's slide-in, and any other finite animation, finished
+        """() => Promise.all(document.getAnimations()
+            .filter(a => a.effect.getTiming().iterations !== Infinity)
+            .map(a => a.finished))"""
+    )
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         suffix = "" if scheme == "light" else "-dark"
@@ -154,6 +158,9 @@ def test_whole_race_from_start_page_to_game_over(browser: Browser, live_server: 
             assert page.locator("#announcer p").count() >= 1
             announced = True
             assert page.locator("#table .feed-item").count() >= 2
+            # The rest of the race reveals at the fast speed: still staged, in half the time
+            # (the default speed's wait is test_reveal_wait's).
+            page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'fast')")
         if moves == 4:
             _screenshots(page, "table")
         if page.locator("#move-form").count():

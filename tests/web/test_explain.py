@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_kit import wait_for_reply
+from app_kit import wait_for_reply, wait_until
 from browser_kit import axe_clean, browser_context, press
 from html_kit import EXPLANATION_KINDS
 from playwright.sync_api import Browser, Page
@@ -180,15 +180,14 @@ def test_the_turn_clock_explains_itself_in_a_race_with_friends(
     friend.goto(creator.locator(".invite-url").first.input_value())
     friend.click("#join-race")
     friend.wait_for_selector("#table")
-    for _ in range(60):
+
+    def clock_shown() -> bool:
         for page in (creator, friend):
             page.reload()
             page.wait_for_selector("#table[data-settled]", state="attached")
-        if creator.locator("[data-explain='clock']").count():
-            break
-        creator.wait_for_timeout(500)
-    else:
-        pytest.fail("the creator's table never showed the clock")
+        return bool(creator.locator("[data-explain='clock']").count())
+
+    wait_until(clock_shown, "the creator's table showing the clock")
     seen: set[str] = set()
     _check_control(creator, "clock", True, seen)
     assert seen == {"clock"}

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_kit import wait_for_reply, watch_console_errors
+from app_kit import BROWSER_POLL_S, wait_for_reply, wait_until, watch_console_errors
 from browser_kit import phone_context, text_lines
 from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -475,20 +475,13 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     assert layout["copyBesideLink"], layout
     _shot(creator, "360x740", "friends-lobby")
     friend.goto(creator.locator(".invite-url").first.input_value())
+    # Both reveal at once: each turn's layout is under test here, not the reveal.
+    friend.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
     friend.fill("#name", "Bartholomew Long")
     friend.tap("#join-race")
     friend.wait_for_selector("#table")
     pages = (creator, friend)
-    for _ in range(60):
-        for page in pages:
-            page.reload()
-            page.wait_for_selector("#table[data-settled]", state="attached")
-        mover = next((p for p in pages if p.locator("#move-form").count()), None)
-        if mover is not None:
-            break
-        creator.wait_for_timeout(500)
-    else:
-        pytest.fail("nobody got a turn")
+    mover = wait_until(lambda: _someone_to_move(pages), "a person's turn")
     _check(mover, "360x740", "a race with friends")
     clock = mover.locator(".seat-badge.is-turn .seat-clock").inner_text()
     assert re.fullmatch(r"\d+ s left, then the autopilot plays for you", clock), clock
@@ -503,18 +496,30 @@ def test_a_race_with_friends_fits_the_phone_with_names_and_the_clock(
     friend_context.close()
 
 
+def _someone_to_move(pages: tuple[Page, ...]) -> Page | None:
+    """The page, each freshly loaded, whose person is to move (None: nobody's turn yet)."""
+    for page in pages:
+        page.reload()
+        page.wait_for_selector("#table[data-settled]", state="attached")
+    return next((p for p in pages if p.locator("#move-form").count()), None)
+
+
 def _race_with_friends(pages: tuple[Page, ...], rng: random.Random) -> None:
     """Both people play to the flag, each table updating live; every turn of either is
     checked whole (the seat bar's clock and the watch link never push a control under the
     play bar), a trick's lead and the turns after it alike."""
     turns = 0
-    for _ in range(MAX_MOVES * 20):
+
+    def over_or_mover() -> Page | str | None:
         if all(p.locator(".game-over").count() for p in pages):
+            return "over"
+        return next((p for p in pages if p.evaluate(MOVER_JS)), None)
+
+    for _ in range(MAX_MOVES * 20):
+        mover = wait_until(over_or_mover, "a turn or the flag", pace=BROWSER_POLL_S)
+        if mover == "over":
             break
-        mover = next((p for p in pages if p.evaluate(MOVER_JS)), None)
-        if mover is None:
-            pages[0].wait_for_timeout(100)
-            continue
+        assert isinstance(mover, Page)
         turns += 1
         _check(mover, "360x740", f"friends turn {turns}")
         _move(mover, rng)

@@ -220,7 +220,10 @@ def test_watch_page_captions_the_trick_it_shows_and_so_far_is_never_empty(
     page.wait_for_url(re.compile(r"/watch$"))
     page.wait_for_selector("#table[data-settled]", state="attached")
     page.evaluate(WATCH_JS)
-    page.wait_for_timeout(8000)
+    page.wait_for_function(  # a finished trick captioned, sampled until its caption goes
+        "() => { const f = window.__frames, i = f.findIndex(x => x.caption);"
+        " return i >= 0 && f.slice(i).some(x => !x.caption); }"
+    )
     frames: list[dict[str, Any]] = page.evaluate(
         "() => { cancelAnimationFrame(window.__sampling); return window.__frames; }"
     )

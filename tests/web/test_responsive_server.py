@@ -10,10 +10,9 @@ served and the test would fail instead of hanging.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
-from app_kit import asgi_client, form_fields, make_settings
+from app_kit import asgi_client, await_until, form_fields, make_settings
 from bot_kit import HeldSearch
 
 from app.main import create_app
@@ -41,11 +40,12 @@ def test_pages_answer_while_a_race_waits_for_its_bots() -> None:
             move = asyncio.create_task(
                 client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
             )
-            deadline = time.monotonic() + HANG_GUARD_SECONDS
-            while search.running == 0:
+
+            def searching() -> bool:
                 assert not move.done(), move.result().text
-                assert time.monotonic() < deadline, "no bot ever searched"
-                await asyncio.sleep(0.01)
+                return search.running > 0
+
+            await await_until(searching, "a bot searching", HANG_GUARD_SECONDS)
             for url in ("/", "/rules", f"/games/{game_id}/replay"):
                 response = await client.get(url)
                 assert response.status_code == 200, url

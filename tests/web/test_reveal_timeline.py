@@ -57,7 +57,9 @@ def _play(page: Page) -> list[dict[str, Any]]:
     page.locator("#move-form label.tune-chip").first.tap()
     page.tap("#move-form .btn-play")
     wait_for_reply(page, turn)
-    page.wait_for_timeout(100)
+    page.wait_for_function(  # a frame sampled since the reveal ended
+        "() => window.__frames.length && window.__frames.at(-1).revealed"
+    )
     frames: list[dict[str, Any]] = page.evaluate(
         "() => { cancelAnimationFrame(window.__sampling); return window.__frames; }"
     )

@@ -14,18 +14,18 @@ then carries that seat's cookie, as the browser that played it.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from app_kit import REVIEW_WAIT_S, watch_console_errors
+from app_kit import REVIEW_WAIT_S, wait_until, watch_console_errors
 from browser_kit import axe_clean, no_sideways_scroll, phone_context, press, tap_target
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from app.http.web.review import MISTAKES
+from bench.server import find_free_port
 from engine.bots import make_bot
 
 pytestmark = pytest.mark.browser
@@ -37,12 +37,13 @@ SCREENS = 3
 """The folded review is at most this many screens tall."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def review_server(
-    launch_server: Callable[..., Any], server_command: Callable[..., list[str]], free_port: int
+    launch_module_server: Callable[..., Any], server_command: Callable[..., list[str]]
 ) -> str:
     """A server whose reviews use a small budget (the pages are the same at any budget),
-    its seeds keyed so that a seed deals the same cards in every session."""
+    its seeds keyed so that a seed deals the same cards in every session; one for the
+    module, as its tests only read the reviewed races (a try again starts a new race)."""
     env = {
         "ZZV_SEED_SECRET": "live-server-tests",
         "ZZV_RATE_LIMIT_ENABLED": "false",
@@ -50,7 +51,8 @@ def review_server(
         "ZZV_ACCESS_LOG": "false",
         "ZZV_REVIEW_WORLDS": "8",
     }
-    server = launch_server(server_command(free_port, "--workers", "1"), port=free_port, env=env)
+    port = find_free_port()
+    server = launch_module_server(server_command(port, "--workers", "1"), port=port, env=env)
     url: str = server.url
     return url
 
@@ -89,13 +91,14 @@ def reviewed_race(base: str, seed: int, **play: Any) -> tuple[str, str, list[dic
     auth = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=base, timeout=30) as http:
         assert http.post(f"/api/games/{game_id}/review", headers=auth).status_code == 202
-        deadline = time.monotonic() + REVIEW_WAIT_S
-        while time.monotonic() < deadline:
+
+        def done() -> list[dict[str, Any]] | None:
             body = http.get(f"/api/games/{game_id}/review", headers=auth).json()
-            if body["status"] == "done":
-                return game_id, token, body["decisions"]
-            time.sleep(0.2)  # polls the condition
-    raise AssertionError("the review never finished")
+            return body["decisions"] if body["status"] == "done" else None
+
+        decisions = wait_until(done, "the review finishing", REVIEW_WAIT_S)
+    assert decisions is not None
+    return game_id, token, decisions
 
 
 def open_context(
@@ -122,18 +125,35 @@ RACES: dict[str, dict[str, Any]] = {
 (random moves half the time against easy bots, close enough that they cost)."""
 
 
+Reviewed = tuple[str, str, list[dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def reviewed(review_server: str) -> Callable[[str], Reviewed]:
+    """``reviewed(kind)``: the reviewed race of :data:`RACES`'s ``kind``, played and
+    reviewed once for the module."""
+    done: dict[str, Reviewed] = {}
+
+    def of(kind: str) -> Reviewed:
+        if kind not in done:
+            done[kind] = reviewed_race(review_server, **RACES[kind])
+        return done[kind]
+
+    return of
+
+
 @pytest.fixture
-def race(review_server: str) -> Iterator[tuple[str, str, str, list[dict[str, Any]]]]:
-    game_id, token, decisions = reviewed_race(review_server, **RACES["few"])
-    yield review_server, game_id, token, decisions
+def race(
+    review_server: str, reviewed: Callable[[str], Reviewed]
+) -> Iterator[tuple[str, str, str, list[dict[str, Any]]]]:
+    yield review_server, *reviewed("few")
 
 
 @pytest.fixture(params=sorted(RACES))
 def any_race(
-    request: pytest.FixtureRequest, review_server: str
+    request: pytest.FixtureRequest, review_server: str, reviewed: Callable[[str], Reviewed]
 ) -> Iterator[tuple[str, str, str, str, list[dict[str, Any]]]]:
-    game_id, token, decisions = reviewed_race(review_server, **RACES[request.param])
-    yield request.param, review_server, game_id, token, decisions
+    yield request.param, review_server, *reviewed(request.param)
 
 
 _ON_SCREEN = """(selector) => {

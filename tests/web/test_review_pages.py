@@ -5,10 +5,9 @@ from __future__ import annotations
 import html
 import random
 import re
-import time
 from types import SimpleNamespace
 
-from app_kit import HX, REVIEW_WAIT_S, another_browser, bearer, move, start
+from app_kit import HX, REVIEW_WAIT_S, another_browser, bearer, move, start, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -48,16 +47,16 @@ def finished(client: TestClient, seed: int = 3) -> str:
 
 
 def wait_page_done(client: TestClient, game_id: str) -> str:
-    deadline = time.monotonic() + REVIEW_WAIT_S
-    while time.monotonic() < deadline:
+    def finished() -> str:
         page = client.get(f"/games/{game_id}/review")
         assert page.status_code == 200
         if 'id="review-summary"' in page.text:
             return page.text
         assert 'id="review-progress"' in page.text
         assert '<meta http-equiv="refresh"' in page.text, "reloads itself without JavaScript"
-        time.sleep(0.1)
-    raise AssertionError("the review page never showed the finished review")
+        return ""
+
+    return wait_until(finished, "the review page showing the finished review", REVIEW_WAIT_S)
 
 
 def test_review_my_race_without_javascript(client: TestClient, app: FastAPI) -> None:
@@ -135,14 +134,15 @@ def test_review_with_htmx_swaps_the_section_and_polls_while_running(
     wait_page_done(client, game_id)
     fragment = client.get(f"/games/{game_id}/review", headers=HX).text
     assert "hx-trigger" not in fragment, "a finished review stops polling"
-    par = ""
-    deadline = time.monotonic() + REVIEW_WAIT_S
-    while time.monotonic() < deadline:
+
+    def par_done() -> str:
         par = client.get(f"/games/{game_id}/review/par", headers=HX).text
         if "You finished" in par:
-            break
+            return par
         assert "hard bot is playing" in par
-        time.sleep(0.1)
+        return ""
+
+    par = wait_until(par_done, "the par race finishing", REVIEW_WAIT_S)
     assert "the hard bot in your seat finished" in par
 
 

@@ -26,7 +26,6 @@ Screenshots go to tests/artifacts/ for people to look at.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -487,24 +486,17 @@ def test_thinking_note_while_a_slow_reply_is_awaited(browser: Browser, live_serv
     page = context.new_page()
     _start_race(page, live_server)
 
-    def slow(route: Route) -> None:
-        time.sleep(1.0)  # a hard bot at a full table takes about this long
-        route.continue_()
-
-    page.route("**/move", slow)
-    page.evaluate(
-        """() => {
-            window.__notes = [];
-            new MutationObserver(() => window.__notes.push([
-              document.getElementById('thinking').textContent,
-              document.getElementById('table')?.getAttribute('aria-busy') || '',
-            ])).observe(document.body, {subtree: true, childList: true, characterData: true,
-              attributes: true, attributeFilter: ['aria-busy']});
-        }"""
+    held: list[Route] = []  # the move's request, answered once the note was seen
+    page.route("**/move", lambda route: held.append(route))
+    turn = _turn(page)
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        """() => document.getElementById('thinking').textContent === 'Bots are thinking…'
+              && document.getElementById('table').getAttribute('aria-busy') === 'true'"""
     )
-    _play_first_card(page)
-    notes = page.evaluate("() => window.__notes")
-    assert ["Bots are thinking…", "true"] in notes
+    held[0].continue_()
+    wait_for_reply(page, turn)
     assert page.locator("#thinking").inner_text() == ""
     assert page.locator("#table").get_attribute("aria-busy") is None
     context.close()
