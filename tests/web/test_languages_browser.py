@@ -2,7 +2,7 @@
 (1280x800): the home page, a race played to its end by taps, the review of that race, the
 lesson's first steps and the daily page show no English sentence of the catalog (names
 aside), carry ``<html lang dir>``, and axe finds nothing. Screenshots go to
-tests/artifacts/i18n/<language>-<page>-<size>.jpg."""
+tests/artifacts/i18n/<language>-<page>-<size>.png."""
 
 from __future__ import annotations
 
@@ -65,9 +65,8 @@ def _speaks(page: Page, code: str, what: str, size: str) -> None:
     assert not problems, f"{where}: {problems}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_function("() => !document.querySelector('.moment.is-on')")
-    # The first screen, as a person sees it; JPEG keeps the set small enough to keep.
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{code}-{what}-{size}.jpg"), type="jpeg", quality=70)
+    page.evaluate("() => window.scrollTo(0, 0)")  # the first screen, as a person sees it
+    page.screenshot(path=str(SHOTS / f"{code}-{what}-{size}.png"), scale="css")
 
 
 def _play_to_the_end(page: Page, code: str, phone: bool) -> None:
