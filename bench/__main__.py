@@ -64,7 +64,6 @@ import gc
 import json
 import os
 import random
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -93,6 +92,7 @@ from bench.server import (
     find_free_port,
     percentile,
     scratch_data_dir,
+    stop_server,
     uvicorn_command,
     wait_until_healthy,
 )
@@ -344,14 +344,6 @@ async def _run_load(
     return stats
 
 
-def _stop_server(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
 def bench_load(players: int, duration: float, think: float, bots: str, url: str | None) -> None:
     """Run the load test and print its figures."""
     process = None
@@ -365,7 +357,7 @@ def bench_load(players: int, duration: float, think: float, bots: str, url: str 
         elapsed = time.monotonic() - started
     finally:
         if process is not None:
-            _stop_server(process)
+            stop_server(process)
     moves = stats.move_ms
     print(
         f"load: {players} concurrent players, {bots} bots, 4 seats, think "
@@ -404,7 +396,7 @@ def _measure_setup(
         stats = asyncio.run(_run_load(f"http://127.0.0.1:{port}", players, duration, think, bots))
         return stats, time.monotonic() - started
     finally:
-        _stop_server(process)
+        stop_server(process)
 
 
 def _error_counts(stats: LoadStats) -> str:
@@ -510,7 +502,7 @@ def bench_hardload(hard: int, normal: int, duration: float, think: float) -> Non
             stats = asyncio.run(_run_mixed(url, groups, duration, think))
             elapsed = time.monotonic() - started
         finally:
-            _stop_server(process)
+            stop_server(process)
         searches = _searches(log_file.name)
     print(
         f"hardload: {hard} hard-bot and {normal} normal-bot races at once, 4 seats, think "

@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import random
-import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from bench.server import (
     find_free_port,
     percentile,
     scratch_data_dir,
+    stop_server,
     uvicorn_command,
     wait_until_healthy,
 )
@@ -314,11 +314,7 @@ def bench_friends(
             found.setdefault(phase, []).append((stats, time.monotonic() - started))
     finally:
         if process is not None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
     print(
         f"friends: {races} two-person races (4 seats, random bots), think {think:.2f}s, "
         f"{len(phases)} phases of {duration:.0f}s against {url} (one process)"

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import signal
 import statistics
-import subprocess
 import time
 
 import httpx
 
 from app.http.i18n import COOKIE, DEFAULT, LANGUAGES
-from bench.server import find_free_port, percentile
+from bench.server import find_free_port, percentile, stop_server
 from bench.weight import ENCODINGS, first_load, move_fields, start_server, submit_move, wire_bytes
 
 PAGES = {"page": {}, "fragment": {"HX-Request": "true"}}
@@ -91,11 +89,7 @@ def bench_languages(renders: int, moves: int) -> None:
         loads = {code: sum(first_load(url, {COOKIE: code}).values()) for code in LANGUAGES}
         found = _measure(url, renders, moves)
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_server(process)
     print("page weight: a new race's table in a fresh browser (page, CSS, JS), compressed")
     for code, size in loads.items():
         print(f"  {code:<8}{size / 1024:7.1f} KiB  {size / loads[DEFAULT] - 1:+7.1%}")

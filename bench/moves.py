@@ -41,7 +41,6 @@ import contextlib
 import functools
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
@@ -69,7 +68,7 @@ from bench.moves_replay import (
     pick,
 )
 from bench.redis_process import RedisProcess
-from bench.server import find_free_port, percentile, wait_until_healthy
+from bench.server import find_free_port, percentile, stop_server, wait_until_healthy
 
 DEFAULT_BASELINE = "f80d5c7"
 """The "before" of issue 18: the last commit before the unit-of-work restructure."""
@@ -571,12 +570,7 @@ def running_server(root: Path, redis_url: str) -> Iterator[tuple[str, int]]:
                 raise
             yield f"http://127.0.0.1:{port}", process.pid
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=15)
+            stop_server(process)
 
 
 PHASES = ("API", "htmx", "views")

@@ -184,7 +184,8 @@ async def run(args: argparse.Namespace, url: str) -> None:
 
 def bench_review(args: argparse.Namespace) -> None:
     """Start a server (unless ``--url``), run the benchmark, print its figures."""
-    from bench.__main__ import _start_server, _stop_server
+    from bench.__main__ import _start_server
+    from bench.server import stop_server
 
     process = None
     url = args.url
@@ -200,4 +201,4 @@ def bench_review(args: argparse.Namespace) -> None:
         raise SystemExit(2) from None
     finally:
         if process is not None:
-            _stop_server(process)
+            stop_server(process)

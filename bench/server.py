@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import functools
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -89,3 +90,13 @@ def wait_until_healthy(
             time.sleep(0.1)
     process.kill()
     raise SystemExit(f"the server did not become healthy within {timeout:.0f} s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server this benchmark started: SIGINT (a graceful stop), a kill after 15 s."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)

@@ -23,13 +23,12 @@ import argparse
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.server import uvicorn_command, wait_until_healthy
+from bench.server import stop_server, uvicorn_command, wait_until_healthy
 
 _CHOICE = re.compile(r'name="choice" value="([^"]+)"')
 _TURN = re.compile(r'name="turn" value="(\d+)"')
@@ -205,11 +204,7 @@ def bench_weight(races: int, bots: str, url: str | None) -> None:
             _report(players, total)
     finally:
         if process is not None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
