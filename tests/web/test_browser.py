@@ -106,7 +106,7 @@ def _screenshots(page: Page, name: str) -> None:
     page.evaluate(  # the last item's slide-in, and any other finite animation, finished
         """() => Promise.all(document.getAnimations()
             .filter(a => a.effect.getTiming().iterations !== Infinity)
-            .map(a => a.finished))"""
+            .map(a => a.finished.catch(() => null)))"""  # a cancelled one is over too
     )
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)

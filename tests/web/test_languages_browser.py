@@ -59,12 +59,13 @@ def _speaks(page: Page, code: str, what: str, size: str) -> None:
     where = f"{code}, {what}, {size}"
     assert page.get_attribute("html", "lang") == code, where
     assert page.get_attribute("html", "dir") == language(code).dir, where
+    # A lap's or the race's moment fades over the table: the page as it then stays is checked.
+    page.wait_for_function("() => !document.querySelector('.moment.is-on')")
     left = english_left(page.inner_text("body"), code)
     assert not left, f"{where}: English left: {left}"
     problems = axe_violations(page)
     assert not problems, f"{where}: {problems}"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_function("() => !document.querySelector('.moment.is-on')")
     page.evaluate("() => window.scrollTo(0, 0)")  # the first screen, as a person sees it
     page.screenshot(path=str(SHOTS / f"{code}-{what}-{size}.png"), scale="css")
 
