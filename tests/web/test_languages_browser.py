@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_kit import wait_for_reply
+from app_kit import REVIEW_WAIT_S, wait_for_reply
 from browser_kit import DESKTOP, axe_violations, phone_context, press
 from i18n_kit import english_left
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -36,7 +36,7 @@ def server(
         "ZZV_RATE_LIMIT_ENABLED": "false",
         "ZZV_MAX_GAMES_PER_CLIENT": "100000",
         "ZZV_ACCESS_LOG": "false",
-        "ZZV_REVIEW_WORLDS": "8",
+        "ZZV_REVIEW_WORLDS": "2",
     }
     url: str = launch_server(server_command(free_port), port=free_port, env=env).url
     return url
@@ -120,7 +120,7 @@ def test_each_language_from_home_to_review_on_a_phone_and_a_desktop(
     _speaks(page, code, "race-over", "390x844")
     race = page.url
     press(page, "#review-race", True)
-    page.wait_for_selector("#review-summary", timeout=60_000)
+    page.wait_for_selector("#review-summary", timeout=REVIEW_WAIT_S * 1000)
     _speaks(page, code, "review", "390x844")
     _first_lesson_steps(page, server, phone=True)
     _speaks(page, code, "lesson", "390x844")
@@ -133,7 +133,7 @@ def test_each_language_from_home_to_review_on_a_phone_and_a_desktop(
     for what, path in (("home", "/"), ("race-over", race), ("review", race + "/review")):
         page.goto(path if path.startswith("http") else server + path)
         if what == "review":
-            page.wait_for_selector("#review-summary", timeout=60_000)
+            page.wait_for_selector("#review-summary", timeout=REVIEW_WAIT_S * 1000)
         _speaks(page, code, what, "1280x800")
     _first_lesson_steps(page, server, phone=False)
     _speaks(page, code, "lesson", "1280x800")
