@@ -356,7 +356,7 @@ def _store_and_hub(
     return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
 
 
-async def _announced_by_the_save(game_id: str) -> None:
+async def _announced_by_the_save(game_id: str, said: dict[str, Any] | None = None) -> None:
     """The races' publish when the Redis store announces every save itself."""
 
 

@@ -1,7 +1,9 @@
 """Live updates: "this race changed" notices fanned out to the event streams that follow it.
 
-A notice carries only a race id, never any state: each stream then reads its own seat's
-view (or the public one) through :mod:`app.races.operations`, so nothing hidden can travel here.
+A notice carries a race id and, when a quick message was all that changed, that message
+(a code and a seat, public to every seat and watcher). It never carries any other state:
+on any other change each stream reads its own seat's view (or the public one) through
+:mod:`app.races.operations`, so nothing hidden can travel here.
 
 * :class:`LiveHub` fans notices out inside one process (asyncio events, one per listener);
 * :class:`RedisLiveHub` publishes them on Redis pub/sub and relays what any worker
@@ -19,9 +21,11 @@ import logging
 import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import orjson
 from redis.exceptions import RedisError
 
 from app.storage.interface import StoreUnavailable
@@ -31,6 +35,36 @@ log = logging.getLogger("zzv.live")
 CHANNEL_PREFIX = "zzv:live:"
 """Redis pub/sub channel of a race: this prefix plus the race id."""
 
+ANY_CHANGE = b"1"
+"""A notice's data for any change; a quick message alone travels as its JSON."""
+
+
+def _said_in(data: object) -> dict[str, Any] | None:
+    """The quick message a notice's ``data`` carries, or None for any other change (or
+    data this process cannot read, which then counts as a change)."""
+    if not isinstance(data, bytes) or data == ANY_CHANGE:
+        return None
+    try:
+        said = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    return said if isinstance(said, dict) else None
+
+
+@dataclass
+class News:
+    """What a stream heard since it last looked: whether the race changed in any way
+    beyond quick messages, the quick messages said, and whether the wait ran out first."""
+
+    changed: bool
+    said: tuple[dict[str, Any], ...] = ()
+    timed_out: bool = False
+
+    @property
+    def only_said(self) -> bool:
+        """Whether quick messages are all there is to pass on (the race need not be read)."""
+        return bool(self.said) and not self.changed and not self.timed_out
+
 
 class Listener:
     """One stream's subscription to one race: wait until it changes (or time runs out)."""
@@ -38,19 +72,29 @@ class Listener:
     def __init__(self) -> None:
         """A listener that has not been notified yet."""
         self._event = asyncio.Event()
+        self._changed = False
+        self._said: list[dict[str, Any]] = []
 
-    def notify(self) -> None:
-        """Wake the stream (called by the hub)."""
+    def notify(self, said: dict[str, Any] | None = None) -> None:
+        """Wake the stream (called by the hub): with the quick message ``said`` when that
+        was the race's only change, else for any change."""
+        if said is None:
+            self._changed = True
+        else:
+            self._said.append(said)
         self._event.set()
 
-    async def wait(self, timeout: float | None) -> bool:
-        """Wait for a change; True if one came, False if ``timeout`` seconds passed first."""
+    async def wait(self, timeout: float | None) -> News:
+        """Wait for news, at most ``timeout`` seconds (then the news may be none)."""
+        timed_out = False
         try:
             await asyncio.wait_for(self._event.wait(), timeout)
         except TimeoutError:
-            return False
+            timed_out = True
         self._event.clear()
-        return True
+        news = News(self._changed, tuple(self._said), timed_out)
+        self._changed, self._said = False, []
+        return news
 
 
 class LiveHub:
@@ -64,14 +108,15 @@ class LiveHub:
         """How many streams listen in this process (for tests and the bench)."""
         return sum(len(group) for group in self._listeners.values())
 
-    def deliver(self, game_id: str) -> None:
-        """Wake every local listener of ``game_id``."""
+    def deliver(self, game_id: str, said: dict[str, Any] | None = None) -> None:
+        """Wake every local listener of ``game_id`` (see :meth:`Listener.notify`)."""
         for listener in tuple(self._listeners.get(game_id, ())):
-            listener.notify()
+            listener.notify(said)
 
-    async def publish(self, game_id: str) -> None:
-        """Tell every stream following ``game_id`` (here: in this process) that it changed."""
-        self.deliver(game_id)
+    async def publish(self, game_id: str, said: dict[str, Any] | None = None) -> None:
+        """Tell every stream following ``game_id`` (here: in this process) that it changed,
+        with the quick message ``said`` when that was the only change."""
+        self.deliver(game_id, said)
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: str) -> AsyncIterator[Listener]:
@@ -128,7 +173,8 @@ class RedisLiveHub(LiveHub):
                     reported = False
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
-                        self.deliver(channel.decode()[len(CHANNEL_PREFIX) :])
+                        game_id = channel.decode()[len(CHANNEL_PREFIX) :]
+                        self.deliver(game_id, _said_in(message.get("data")))
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -143,13 +189,14 @@ class RedisLiveHub(LiveHub):
             with contextlib.suppress(Exception):
                 await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
 
-    async def publish(self, game_id: str) -> None:
+    async def publish(self, game_id: str, said: dict[str, Any] | None = None) -> None:
         """Publish the notice on Redis; fall back to local listeners if Redis is away."""
+        data = ANY_CHANGE if said is None else orjson.dumps(said)
         try:
-            await self._client.publish(f"{CHANNEL_PREFIX}{game_id}", b"1")
+            await self._client.publish(f"{CHANNEL_PREFIX}{game_id}", data)
         except Exception:
             log.warning("could not publish a live notice; only this worker's streams hear it")
-            self.deliver(game_id)
+            self.deliver(game_id, said)
 
     async def stop(self) -> None:
         """Stop relaying and close the connection."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 from sse_starlette.sse import EventSourceResponse
 
-from app.live.hub import LiveHub, StreamGate
+from app.live.hub import LiveHub, News, StreamGate
+from app.races import talk
 from app.races.errors import GameExpired
 from app.races.operations import SessionState, state_signature
 from app.races.unit import Races
@@ -50,19 +51,30 @@ async def follow(
     Each state carries the events since the previous message of this stream. The stream
     ends once the race is over, right after the final state (nothing changes any more),
     or when the race is gone. Every look opens the race afresh, so the stream follows moves
-    made through any worker.
+    made through any worker; news of quick messages alone adds them to the last state
+    instead (:func:`with_said`), so table talk costs no read of the race.
     """
     async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
+        state: SessionState | None = None
+        deadline: float | None = None
+        news = News(changed=True)
         while True:
-            try:
-                async with races.open(game_id, token, spectator=token is None) as race:
-                    state = race.state(since, deliver=False)
-                    deadline = race.session.lobby.deadline
-            except GameExpired:
-                yield {"event": "gone", "data": "{}"}
-                return
+            told = with_said(state, news.said) if state and news.only_said else None
+            if told is not None:
+                state = told
+                if deadline is not None and state["clock"] is not None:
+                    left = round(max(0.0, deadline - races.now()), 1)
+                    state["clock"] = {**state["clock"], "seconds_left": left}
+            else:
+                try:
+                    async with races.open(game_id, token, spectator=token is None) as race:
+                        state = race.state(since, deliver=False)
+                        deadline = race.session.lobby.deadline
+                except GameExpired:
+                    yield {"event": "gone", "data": "{}"}
+                    return
             signature = state_signature(state)
             if signature != last:
                 last = signature
@@ -72,7 +84,19 @@ async def follow(
                     yield message
             if state["status"] == "over":
                 return
-            await listener.wait(_wait_for(deadline))
+            news = await listener.wait(_wait_for(deadline))
+
+
+def with_said(state: SessionState, said: tuple[dict[str, Any], ...]) -> SessionState | None:
+    """``state`` with the quick messages ``said`` added (and no events: none happened), or
+    None when they do not follow its latest message without a gap (one was missed: the
+    race must be read)."""
+    mark = talk.mark(state["said"])
+    fresh = sorted((m for m in said if int(m["n"]) > mark), key=lambda m: int(m["n"]))
+    if [int(m["n"]) for m in fresh] != list(range(mark + 1, mark + 1 + len(fresh))):
+        return None
+    kept = [*state["said"], *fresh][-talk.KEPT :]
+    return cast(SessionState, {**state, "events": [], "said": kept})
 
 
 async def open_stream(

@@ -56,11 +56,13 @@ Since = int | Callable[[GameSession], int] | None
 index worked out from the race as it stands when the state is built (a page that shows
 only the latest round, say)."""
 
-Publish = Callable[[str], Awaitable[None]]
-"""Tells everyone following a race that it changed (the live hub's ``publish``)."""
+Publish = Callable[[str, "dict[str, Any] | None"], Awaitable[None]]
+"""Tells everyone following a race that it changed (the live hub's ``publish``): with a
+quick message when saying it was the change's only part (a stream then need not read the
+race again to pass it on), else None."""
 
 
-async def _nobody_listens(game_id: str) -> None:
+async def _nobody_listens(game_id: str, said: dict[str, Any] | None = None) -> None:
     """The default :data:`Publish`: no live updates."""
 
 
@@ -83,6 +85,8 @@ class Race:
     over_at_open: bool = False
     """Whether the race's status was "over" when it was loaded (a change that ends it is
     recorded)."""
+    said_alone: dict[str, Any] | None = None
+    """The quick message this request said when it is all the request changed."""
 
     @property
     def id(self) -> str:
@@ -209,6 +213,7 @@ class Race:
         if pace is not None:
             await pace(seat)
         message = talk.say(self.session, seat, code, self.now)
+        self.said_alone = None if self.changed else message
         self.changed = True
         return message
 
@@ -417,7 +422,7 @@ class Races:
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
-        await self.publish(race.id)
+        await self.publish(race.id, race.said_alone)
         if result is not None and self.recorder is not None:
             # Never raises: a result not recorded now stays in the outbox for the recorder.
             await self.recorder.deliver(race.id, result)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from app_kit import wait_until
 
-from app.live.hub import LiveHub, RedisLiveHub, StreamGate, TooManyStreams
+from app.live.hub import LiveHub, News, RedisLiveHub, StreamGate, TooManyStreams
 from bench.server import find_free_port
 
 
@@ -64,9 +64,27 @@ def test_memory_hub_wakes_only_the_listeners_of_that_race() -> None:
         async with hub.listen("a") as a, hub.listen("b") as b:
             assert hub.listeners() == 2
             await hub.publish("a")
-            assert await a.wait(1.0) is True
-            assert await b.wait(0.05) is False
+            assert await a.wait(1.0) == News(changed=True)
+            assert await b.wait(0.05) == News(changed=False, timed_out=True)
         assert hub.listeners() == 0
+
+    asyncio.run(scenario())
+
+
+SAID = {"n": 3, "seat": 1, "code": "gg", "at": 1.5, "after": 7}
+
+
+def test_a_quick_message_alone_reaches_listeners_with_its_words_and_no_read_owed() -> None:
+    async def scenario() -> None:
+        hub = LiveHub()
+        async with hub.listen("a") as a:
+            await hub.publish("a", SAID)
+            news = await a.wait(1.0)
+            assert news == News(changed=False, said=(SAID,)) and news.only_said
+            await hub.publish("a", SAID)
+            await hub.publish("a")  # a move after the message: the race must be read
+            news = await a.wait(1.0)
+            assert news.changed and not news.only_said
 
     asyncio.run(scenario())
 
@@ -79,8 +97,10 @@ def test_redis_hub_carries_a_notice_to_the_other_worker(redis_url: str) -> None:
         try:
             async with second.listen("race") as listener, first.listen("other") as other:
                 await first.publish("race")
-                assert await listener.wait(2.0) is True
-                assert await other.wait(0.1) is False
+                assert await listener.wait(2.0) == News(changed=True)
+                assert (await other.wait(0.1)).timed_out
+                await first.publish("race", SAID)
+                assert await listener.wait(2.0) == News(changed=False, said=(SAID,))
         finally:
             await first.stop()
             await second.stop()

@@ -1,0 +1,86 @@
+"""A quick message travels to the event streams with its notice: a stream following a race
+passes it on without reading the race again (table talk costs the store nothing per
+listener), while a move still makes every stream read its own seat's view. Counted on
+both stores by wrapping the app's real store, the stream driven in the app's own loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from app_kit import bearer, make_settings
+from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
+from test_unit_of_work import CountingStore, loads
+
+from app.live.streams import follow
+from app.main import create_app
+from app.races.operations import SessionState
+
+
+async def _next_state(stream: AsyncIterator[dict[str, Any]]) -> SessionState:
+    message = await asyncio.wait_for(anext(stream), 5.0)
+    state: SessionState = message["data"]
+    return state
+
+
+@pytest.mark.parametrize("kind", STORE_KINDS)
+def test_a_stream_passes_a_message_on_without_reading_the_race(
+    kind: StoreKind, request: pytest.FixtureRequest
+) -> None:
+    redis: RedisServer | None = request.getfixturevalue("fresh_redis") if kind == "redis" else None
+    store = CountingStore(make_store(kind, redis))
+    app = create_app(make_settings(redis_url=redis.url if redis else None), store=store)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://testserver") as http,
+        ):
+            created = await http.post(
+                "/api/games", json={"players": 3, "humans": 2, "bots": "random", "seed": 5}
+            )
+            assert created.status_code == 201, created.text
+            game_id, host = created.json()["game_id"], created.json()["token"]
+            code = created.json()["invites"][0]["code"]
+            joined = await http.post(f"/api/games/{game_id}/join", json={"code": code})
+            assert joined.status_code == 201, joined.text
+            guest = joined.json()["token"]
+
+            races, hub = app.state.races, app.state.hub
+            stream = follow(races, hub, game_id, guest, lambda s: {"data": s})
+            first = await _next_state(stream)
+            assert first["said"] == []
+
+            store.calls.clear()
+            said = await http.post(
+                f"/api/games/{game_id}/say", json={"code": "hello"}, headers=bearer(host)
+            )
+            assert said.status_code == 200, said.text
+            saying = loads(store.calls)  # the say request's own read
+            heard = await _next_state(stream)
+            assert [(m["seat"], m["code"]) for m in heard["said"]] == [(0, "hello")]
+            assert heard["events"] == [] and heard["event_count"] == first["event_count"]
+            assert loads(store.calls) == saying, "the stream read the race for a message"
+
+            # Anything else still makes the stream read its own view afresh.
+            tokens = {0: host, 1: guest}
+            board = (await http.get(f"/api/games/{game_id}", headers=bearer(host))).json()
+            mover = tokens[board["current_seat"]]
+            state = (await http.get(f"/api/games/{game_id}", headers=bearer(mover))).json()
+            store.calls.clear()
+            played = await http.post(
+                f"/api/games/{game_id}/actions",
+                json={"turn": state["turn"], "action": state["legal_actions"][0]},
+                headers=bearer(mover),
+            )
+            assert played.status_code == 200, played.text
+            moved = await _next_state(stream)
+            assert moved["event_count"] > first["event_count"]
+            assert loads(store.calls) >= 2, "the stream did not read the race after a move"
+            await stream.aclose()  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
