@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -70,6 +71,24 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = tempfile.mkdtemp(prefix="zzv-test-data-")
     os.environ["XDG_DATA_HOME"] = folder
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
+
+SIZES_OF_EVERY_RUN = frozenset({"390x844", "1280x800"})
+"""The screen sizes every run checks (one phone, one desktop). A browser test's cases at
+other sizes are the size sweep, marked ``slow`` (the README's slow sweeps, which CI runs
+too)."""
+
+_SIZE = re.compile(r"\b(\d{3,4}x\d{3,4})\b")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` each parametrized case whose id names only screen sizes outside
+    :data:`SIZES_OF_EVERY_RUN`."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        sizes = set(_SIZE.findall(spec.id)) if spec is not None else set()
+        if sizes and not sizes & SIZES_OF_EVERY_RUN:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -129,17 +129,39 @@ def test_hadolint() -> None:
     assert_clean(run_tool(hadolint, "--failure-threshold", "warning", "Dockerfile"))
 
 
-def test_ci_runs_the_readme_test_command_verbatim() -> None:
-    """CI and the README cannot drift: .ci/run executes the README's test command as is.
+SLOW_SWEEPS = ".venv/bin/python -m pytest -n 2 -m slow"
+"""The slow sweeps' command, named in the README beside its test command."""
+
+
+def test_ci_runs_the_readme_test_command_verbatim_then_the_slow_sweeps() -> None:
+    """CI and the README cannot drift: .ci/run executes the README's test command as is,
+    then the slow sweeps the README names, in one ``&&`` chain.
 
     It must be the script's last command too: ``set -e`` does not stop at a failure inside
     an ``&&`` chain, so anything after it would hide a failed install or test run.
     """
     command = readme_command("readme:test-command")
+    assert f"`{SLOW_SWEEPS}`" in README.read_text(encoding="utf-8")
     ci_lines = [line.strip() for line in CI_SCRIPT.read_text(encoding="utf-8").splitlines()]
-    assert command in ci_lines, f".ci/run does not contain the README test command:\n{command}"
     commands = [line for line in ci_lines if line and not line.startswith("#")]
-    assert commands[-1] == command, f".ci/run must end with the test command, ends: {commands[-1]}"
+    assert commands[-1] == f"{command} && {SLOW_SWEEPS}", (
+        f".ci/run must end with the README test command, then the sweeps: {commands[-1]}"
+    )
+
+
+def test_the_default_run_leaves_out_only_what_is_marked_slow() -> None:
+    """The README's pytest leaves out the ``slow`` sweeps, and ``-m slow`` runs them."""
+    kept = run_tool(sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/engine")
+    swept = run_tool(
+        sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow", "tests/engine"
+    )
+    assert "over_10000_games" not in kept.stdout and "over_a_few_hundred_games" in kept.stdout
+    assert "over_10000_games" in swept.stdout and "over_a_few_hundred_games" not in swept.stdout
+    phone = "tests/web/test_phone.py"
+    kept = run_tool(sys.executable, "-m", "pytest", "--collect-only", "-q", phone)
+    swept = run_tool(sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow", phone)
+    assert "at_390x844" in kept.stdout and "[360x740]" not in kept.stdout, kept.stdout
+    assert "[360x740]" in swept.stdout and "at_390x844" not in swept.stdout, swept.stdout
 
 
 def test_readme_test_command_installs_browser_and_runs_pytest() -> None:

@@ -9,7 +9,7 @@ suit in turn). After every action: the legal sets are equal (same actions, same 
 the events are equal, the states are equal (every field of the core's; every tenth game
 the whole saved state, hands as sets, after every action), and at the end the winners.
 A refusal's sentence is compared too, for a few illegal actions per game. The big run
-(10,080 games) is marked ``slow`` (the README's full test command runs it); a smaller one
+(10,080 games) is marked ``slow`` (the README's slow sweeps, run by CI too); a smaller one
 always runs.
 """
 

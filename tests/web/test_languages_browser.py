@@ -2,7 +2,8 @@
 (1280x800): the home page, a race played to its end by taps, the review of that race, the
 lesson's first steps and the daily page show no English sentence of the catalog (names
 aside), carry ``<html lang dir>``, and axe finds nothing. Screenshots go to
-tests/artifacts/i18n/<language>-<page>-<size>.png."""
+tests/artifacts/i18n/<language>-<page>-<size>.png. Every language is a sweep, marked ``slow``
+(tests/web/test_language_phone.py plays Arabic and the pseudo-locale in every run)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from app.http.i18n import COOKIE, DEFAULT, LANGUAGES, language
 
 pytestmark = pytest.mark.browser
+
+pytestmark = pytest.mark.slow
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "i18n"
 SHIPPED = [code for code in LANGUAGES if code != DEFAULT]
