@@ -1,5 +1,5 @@
-"""The review in real Chromium on a real server, read as touch phones (360x740, 390x844,
-414x896) and at 1280x800: the mistakes first and within the first screen, the whole review
+"""The review in real Chromium on a real server, read as touch phones (390x844; 360x740 and
+414x896 in the slow size sweep) and at 1280x800: the mistakes first and within the first screen, the whole review
 at most three screens tall with the good moves and the later mistakes folded, whatever
 their number, the graph, "try again" on the mistakes only and big enough for a thumb, the
 jumps to each mistake, the replayed trick on screen after a step, axe clean in light and
@@ -171,8 +171,9 @@ def top_of(page: Page, selector: str) -> float:
     return float(page.evaluate(f"document.querySelector({selector!r}).getBoundingClientRect().top"))
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 def test_the_review_reads_on_a_phone(
-    browser: Browser, any_race: tuple[str, str, str, str, Any]
+    browser: Browser, any_race: tuple[str, str, str, str, Any], size: str
 ) -> None:
     kind, base, game_id, token, decisions = any_race
     mistakes = [d for d in decisions if d["verdict"] in MISTAKES]
@@ -181,67 +182,67 @@ def test_the_review_reads_on_a_phone(
     else:
         assert len(mistakes) >= 10, f"{len(mistakes)} mistakes: too few to need folding"
     shot = "review" if kind == "few" else f"review-{kind}"
-    for size, (_width, height) in SIZES.items():
-        phone = size in PHONES
-        scheme = "dark" if size == "414x896" else "light"  # a dark phone as well
-        context = open_context(browser, size, base, game_id, token, scheme)
-        page = context.new_page()
-        problems = watch_console_errors(page)
-        try:
-            page.goto(f"{base}/games/{game_id}/review")
-            page.wait_for_selector("#review-summary")
-            page.screenshot(path=str(SHOTS / f"{shot}-{size}-{scheme}-first-screen.png"))
-            assert page.evaluate(_WHOLLY_ON_SCREEN, ".review-mistake .review-head"), (
-                f"{size}: the first mistake's heading is not on the first screen"
-            )
-            assert page.eval_on_selector_all("details", "ds => ds.every(d => !d.open)")
-            tall = page.evaluate("document.documentElement.scrollHeight")
-            assert tall <= SCREENS * height, f"{size}: the review is {tall} px tall"
-            # The later mistakes are folded: the first is the only one shown.
-            shown = page.locator("#review .review-mistake:visible")
-            assert shown.count() == 1, f"{size}: {shown.count()} mistakes shown unfolded"
-            if kind == "many" and size == "360x740":  # the fold is what keeps it short
-                page.click("#review-more > summary")
-                unfolded = page.evaluate("document.documentElement.scrollHeight")
-                assert unfolded > SCREENS * height, f"unfolded, the review is {unfolded} px"
-                page.click("#review-more > summary")
+    height = SIZES[size][1]
+    phone = size in PHONES
+    scheme = "dark" if (kind, size) == ("many", "390x844") else "light"  # a dark phone too
+    context = open_context(browser, size, base, game_id, token, scheme)
+    page = context.new_page()
+    problems = watch_console_errors(page)
+    try:
+        page.goto(f"{base}/games/{game_id}/review")
+        page.wait_for_selector("#review-summary")
+        page.screenshot(path=str(SHOTS / f"{shot}-{size}-{scheme}-first-screen.png"))
+        assert page.evaluate(_WHOLLY_ON_SCREEN, ".review-mistake .review-head"), (
+            f"{size}: the first mistake's heading is not on the first screen"
+        )
+        assert page.eval_on_selector_all("details", "ds => ds.every(d => !d.open)")
+        tall = page.evaluate("document.documentElement.scrollHeight")
+        assert tall <= SCREENS * height, f"{size}: the review is {tall} px tall"
+        # The later mistakes are folded: the first is the only one shown.
+        shown = page.locator("#review .review-mistake:visible")
+        assert shown.count() == 1, f"{size}: {shown.count()} mistakes shown unfolded"
+        if kind == "many" and size == "390x844":  # the fold is what keeps it short
+            page.click("#review-more > summary")
+            unfolded = page.evaluate("document.documentElement.scrollHeight")
+            assert unfolded > SCREENS * height, f"unfolded, the review is {unfolded} px"
+            page.click("#review-more > summary")
 
-            # The graph: a point per decision, the mistakes among them; described in words.
-            moves = page.eval_on_selector_all(
-                "#review-graph circle.graph-point", "cs => cs.map(c => Number(c.dataset.move))"
-            )
-            assert moves == [d["move"] for d in decisions]
-            graph = page.get_by_role("img", name="Your chance to win the race after each decision")
-            assert graph.count() == 1, "the graph is named for a screen reader"
-            assert "%" in (page.locator("#review-graph-desc").text_content() or "")
-            page.click(".review-graph-values > summary")  # the values as text, unfolded
-            cells = page.locator(".review-graph-values tbody td.num").all_inner_texts()
-            assert cells == [f"{round(100 * d['played_value'])}%" for d in decisions]
-            page.click(".review-graph-values > summary")
+        # The graph: a point per decision, the mistakes among them; described in words.
+        moves = page.eval_on_selector_all(
+            "#review-graph circle.graph-point", "cs => cs.map(c => Number(c.dataset.move))"
+        )
+        assert moves == [d["move"] for d in decisions]
+        graph = page.get_by_role("img", name="Your chance to win the race after each decision")
+        assert graph.count() == 1, "the graph is named for a screen reader"
+        assert "%" in (page.locator("#review-graph-desc").text_content() or "")
+        page.click(".review-graph-values > summary")  # the values as text, unfolded
+        cells = page.locator(".review-graph-values tbody td.num").all_inner_texts()
+        assert cells == [f"{round(100 * d['played_value'])}%" for d in decisions]
+        page.click(".review-graph-values > summary")
 
-            # The jump list: each link brings its mistake on screen, unfolded, with "try
-            # again" (on the mistakes only) the control at its centre, thumb-sized.
-            retries = page.locator("#review .review-retry button")
-            assert retries.count() == len(mistakes)
-            for d in mistakes:
-                page.evaluate("window.scrollTo(0, 0)")
-                press(page, f'.review-jump[href="#decision-{d["move"]}"]', phone)
-                page.wait_for_function(_ON_SCREEN, arg=f"#decision-{d['move']}")
-                found = tap_target(page, f"#decision-{d['move']} .review-retry button")
-                assert isinstance(found, list), f"{size}: try again is {found}"
-                if phone:
-                    assert found[1] >= 44, f"{size}: try again is {found[1]} px tall"
-            if len(mistakes) > 1:
-                page.screenshot(path=str(SHOTS / f"{shot}-{size}-last-mistake.png"))
-
+        # The jump list: each link brings its mistake on screen, unfolded, with "try
+        # again" (on the mistakes only) the control at its centre, thumb-sized.
+        retries = page.locator("#review .review-retry button")
+        assert retries.count() == len(mistakes)
+        for d in mistakes:
             page.evaluate("window.scrollTo(0, 0)")
-            no_sideways_scroll(page, f"review {size}")
-            axe_clean(page, f"review {size}", SHOTS, f"{shot}-{size}")
-            page.click("#review-all > summary")  # every decision unfolded, still clean
-            axe_clean(page, f"review unfolded {size}")
-            assert problems == []
-        finally:
-            context.close()
+            press(page, f'.review-jump[href="#decision-{d["move"]}"]', phone)
+            page.wait_for_function(_ON_SCREEN, arg=f"#decision-{d['move']}")
+            found = tap_target(page, f"#decision-{d['move']} .review-retry button")
+            assert isinstance(found, list), f"{size}: try again is {found}"
+            if phone:
+                assert found[1] >= 44, f"{size}: try again is {found[1]} px tall"
+        if len(mistakes) > 1:
+            page.screenshot(path=str(SHOTS / f"{shot}-{size}-last-mistake.png"))
+
+        page.evaluate("window.scrollTo(0, 0)")
+        no_sideways_scroll(page, f"review {size}")
+        axe_clean(page, f"review {size}", SHOTS, f"{shot}-{size}")
+        page.click("#review-all > summary")  # every decision unfolded, still clean
+        axe_clean(page, f"review unfolded {size}")
+        assert problems == []
+    finally:
+        context.close()
 
 
 def test_the_replayed_trick_is_on_screen_after_a_step_and_try_again(
