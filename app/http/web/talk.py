@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import escape
 
-from app.http.answers import see_other, vary
+from app.http.answers import redirect_or_fragment, see_other, vary
 from app.http.deps import GameIdPath, SettingsDep, is_https
 from app.http.errors import race_status
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS
@@ -42,6 +42,7 @@ CHANGED: Message = {"event": "changed", "data": "1"}
 @router.post("/games/{game_id}/say")
 async def say(table: TableDep, pace: TalkPaceDep) -> Response:
     """This seat says a quick message; back to the table (303), or the new line (htmx)."""
+    refused: TalkTooFast | TalkRefused | None = None
     async with table.open(write=True) as race:
         try:
             code = table.fields.get("code", "")
@@ -49,10 +50,15 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
         except (TalkTooFast, TalkRefused) as exc:
             if not table.htmx:
                 raise
-            return _talk_status(exc)
+            refused = exc
         state = race.state(since=lambda session: len(session.events), deliver=False)
-    if not table.htmx:
-        return see_other(table_url(table.game_id))
+    if refused is not None:
+        return _talk_status(refused)
+    return redirect_or_fragment(table.request, table_url(table.game_id), lambda: _said(state))
+
+
+def _said(state: SessionState) -> Response:
+    """The line just said, to append, and the talk's status line emptied."""
     fragment = new_lines_fragment(state, state["said"][-1:])
     status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
     return vary(HTMLResponse(fragment + status))
