@@ -24,7 +24,7 @@ or :class:`~app.races.errors.GameExpired` (410). Set the browser's cookie with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -42,34 +42,14 @@ GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 COOKIE_PREFIX = "zzv_"
 
 
-async def get_app_settings(request: Request) -> Settings:
-    """The settings the running app was created with."""
-    settings: Settings = request.app.state.settings
-    return settings
+def app_state(name: str) -> Any:
+    """A dependency on what the running app keeps as ``app.state.<name>`` (its settings,
+    store, races, hub, ...), typed by the ``Annotated`` alias it goes in."""
 
+    async def kept(request: Request) -> Any:
+        return getattr(request.app.state, name)
 
-async def get_store(request: Request) -> SessionStore:
-    """The game store of the running app."""
-    store: SessionStore = request.app.state.store
-    return store
-
-
-async def get_races(request: Request) -> Races:
-    """The races of the running app."""
-    races: Races = request.app.state.races
-    return races
-
-
-async def get_hub(request: Request) -> LiveHub:
-    """The app's live-update hub (:mod:`app.live.hub`)."""
-    hub: LiveHub = request.app.state.hub
-    return hub
-
-
-async def get_stream_gate(request: Request) -> StreamGate:
-    """The app's cap on open event streams per client."""
-    gate: StreamGate = request.app.state.stream_gate
-    return gate
+    return Depends(kept)
 
 
 def client_key(request: Request) -> str:
@@ -91,19 +71,19 @@ async def _client(request: Request) -> str:
 ClientDep = Annotated[str, Depends(_client)]
 """The client's address (see :func:`client_key`)."""
 
-HubDep = Annotated[LiveHub, Depends(get_hub)]
+HubDep = Annotated[LiveHub, app_state("hub")]
 """The app's live-update hub."""
 
-StreamGateDep = Annotated[StreamGate, Depends(get_stream_gate)]
+StreamGateDep = Annotated[StreamGate, app_state("stream_gate")]
 """The app's per-client cap on open event streams."""
 
-SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+SettingsDep = Annotated[Settings, app_state("settings")]
 """The app's settings."""
 
-StoreDep = Annotated[SessionStore, Depends(get_store)]
+StoreDep = Annotated[SessionStore, app_state("store")]
 """The app's game store."""
 
-RacesDep = Annotated[Races, Depends(get_races)]
+RacesDep = Annotated[Races, app_state("races")]
 """The app's races (:class:`~app.races.unit.Races`)."""
 
 GameIdPath = Annotated[

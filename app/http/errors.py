@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.http.answers import vary
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.previews import with_previews
@@ -335,7 +336,13 @@ RACE_STATUS: dict[str, int] = {
     "talk_too_fast": 429,
 }
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
-is 422."""
+is 422 (:func:`race_status`)."""
+
+
+def race_status(code: str) -> int:
+    """The HTTP status of a race refusal's ``code`` (see :data:`RACE_STATUS`)."""
+    return RACE_STATUS.get(code, InvalidRequest.status_code)
+
 
 _RETRY_AFTER = {"too_many_games": "60", "server_full": "60", "move_not_kept": "1"}
 
@@ -361,7 +368,7 @@ def race_answer(error: RaceError, api: bool = True) -> AppError:
         retry = str(error.retry_after)
     message = race_sentence(error)
     answer = AppError(message, headers={"Retry-After": retry} if retry else None)
-    answer.status_code = RACE_STATUS.get(error.code, 422)
+    answer.status_code = race_status(error.code)
     answer.code = error.code
     # a stale turn's refusal carries the current state
     answer.payload = {**error.body(), "message": message}
@@ -471,10 +478,17 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, AppError)
         return render_error(request, exc)
 
+    # Imported here: the page reads the seat's cookie helpers, whose module imports this one.
+    from app.http.web.missing import missing_race_page
+
     async def on_race_error(request: Request, exc: Exception) -> Response:
+        """A race's refusal, wherever a route let it go: JSON for the API and for clients
+        that ask for it; to a browser the missing race's page, or the error page."""
         assert isinstance(exc, RaceError)
-        api = request.url.path.startswith("/api")
-        return render_error(request, race_answer(exc, api))
+        answer = race_answer(exc, api=request.url.path.startswith("/api"))
+        if wants_json(request):
+            return render_error(request, answer)
+        return missing_race_page(request, exc) or vary(render_error(request, answer))
 
     async def on_streams_full(request: Request, exc: Exception) -> Response:
         return render_error(request, TooManyStreams())

@@ -10,22 +10,20 @@ see the HEAD.
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from app.http.asgi import HttpMiddleware
 
 
-class HeadAsGetMiddleware:
+class HeadAsGetMiddleware(HttpMiddleware):
     """Answers HEAD as GET, without the body."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        """Wrap ``app``."""
-        self.app = app
+    def applies(self, scope: Scope) -> bool:
+        """HEAD requests only."""
+        return bool(scope["method"] == "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The GET's answer, without its body."""
         answered = False
 
         async def headers_only(message: Message) -> None:

@@ -36,7 +36,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from app.http.asgi import HttpMiddleware
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs live (inside the package, so the wheel ships them)."""
@@ -389,18 +391,11 @@ def _cookie_lang(scope: Scope) -> str | None:
     return morsel.value if morsel is not None else None
 
 
-class LanguageMiddleware:
+class LanguageMiddleware(HttpMiddleware):
     """Chooses each request's language (:func:`choose`) and says the answer varies by it."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        """Wrap ``app``."""
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Set the language for this request's task, and add ``Vary`` to its answer."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         code = choose(_query_lang(scope), _cookie_lang(scope), _header(scope, b"accept-language"))
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code

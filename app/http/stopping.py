@@ -13,25 +13,19 @@ import asyncio
 import logging
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
+from app.http.asgi import HttpMiddleware
 from app.http.errors import ServerStopping, render_error
 
 log = logging.getLogger("zzv.app")
 
 
-class CancelledAs503Middleware:
+class CancelledAs503Middleware(HttpMiddleware):
     """Answers 503 to a request cancelled before its answer started."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        """Wrap ``app``."""
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app's answer, or 503 when it is cancelled before it started one."""
         started = False
 
         async def watching_send(message: Message) -> None:

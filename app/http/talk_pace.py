@@ -9,11 +9,11 @@ import math
 import time
 from typing import Annotated
 
-from fastapi import Depends, Request
 from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from app.http.deps import app_state
 from app.races.errors import TalkTooFast
 from app.storage.interface import StoreUnavailable
 
@@ -52,11 +52,5 @@ class TalkPace:
             raise StoreUnavailable() from exc
 
 
-async def get_talk_pace(request: Request) -> TalkPace:
-    """The app's pace of quick messages."""
-    pace: TalkPace = request.app.state.talk_pace
-    return pace
-
-
-TalkPaceDep = Annotated[TalkPace, Depends(get_talk_pace)]
+TalkPaceDep = Annotated[TalkPace, app_state("talk_pace")]
 """The app's :class:`TalkPace`."""

@@ -241,6 +241,22 @@ def test_expired_race_is_410_with_a_way_back(
     assert htmx.headers.get("hx-refresh") == "true"
 
 
+@pytest.mark.parametrize("path", ["", "/learn"], ids=["table", "lesson"])
+def test_a_gone_race_takes_its_seat_cookie_with_it(
+    client: TestClient, clock: ManualClock, path: str
+) -> None:
+    """The table's page (and the lesson's) of a race cleared from the track forgets the
+    seat's cookie; the race's other addresses only say it is gone."""
+    game_id = start(client)
+    clock.now += 10_000
+    move = client.post(f"/games/{game_id}/move", data={"turn": "0", "choice": "x"})
+    assert move.status_code == 410 and "set-cookie" not in move.headers
+    page = client.get(f"/games/{game_id}{path}")
+    assert page.status_code == 410
+    assert page.headers["set-cookie"].startswith(f'zzv_{game_id}=""; ')
+    assert f"zzv_{game_id}" not in client.cookies
+
+
 # ----------------------------------------------------------------------------- moves
 
 

@@ -4,7 +4,6 @@ count, the finished race's story, seed and replay. Every route as a page and for
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 import re
@@ -17,6 +16,7 @@ from fastapi import Response
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 from html_kit import parse_html
+from itsdangerous import URLSafeSerializer
 from starlette.requests import Request
 from store_kit import StoreProbe
 
@@ -33,8 +33,7 @@ def page_memory(client: TestClient, game_id: str) -> dict[str, Any]:
     raw = client.cookies.get(f"zzv_page_{game_id}")
     if raw is None:
         return {}
-    body = raw.rpartition(".")[0]
-    data: dict[str, Any] = json.loads(base64.urlsafe_b64decode(body))
+    data: dict[str, Any] = URLSafeSerializer("").loads_unsafe(raw)[1]
     return data
 
 
@@ -110,10 +109,11 @@ def test_a_page_memory_that_was_tampered_with_is_ignored(
     # The forged value must replace the server's cookie, not sit beside it: same domain.
     original = next(cookie for cookie in client.cookies.jar if cookie.name == name)
     assert original.value is not None
-    body, _, signature = original.value.strip('"').rpartition(".")
-    forged = json.loads(base64.urlsafe_b64decode(body))
+    value = original.value.strip('"')
+    signature = value.rpartition(".")[2]
+    forged = URLSafeSerializer("").loads_unsafe(value)[1]
     forged["flash"]["error"] = "Someone else's words"
-    forged_body = base64.urlsafe_b64encode(json.dumps(forged).encode()).decode()
+    forged_body = URLSafeSerializer("").dump_payload(forged).decode()
     client.cookies.set(
         name, f"{forged_body}.{signature}", domain=original.domain, path=original.path
     )
@@ -413,7 +413,6 @@ def test_every_field_of_a_page_memory_comes_back_from_its_cookie() -> None:
     cookie = response.headers["set-cookie"].split(";")[0]
     request = Request({"type": "http", "headers": [(b"cookie", cookie.encode())]})
     assert page_state.read(request, "g1", 2, "secret") == kept
-    body = cookie.partition("=")[2].rpartition(".")[0]
-    stored = json.loads(base64.urlsafe_b64decode(body))
+    stored = URLSafeSerializer("").loads_unsafe(cookie.partition("=")[2])[1]
     assert set(stored) == {field.name for field in dataclass_fields(page_state.PageState)}
     assert page_state.read(request, "g1", 2, "another secret") == page_state.PageState(2)

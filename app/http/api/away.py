@@ -6,8 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, GameState, error_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import SEAT_ERRORS, GameState, error_responses
 from app.http.deps import ApiSeatDep, RacesDep
 from app.races.previews import with_previews
 
@@ -18,13 +18,10 @@ router = APIRouter(prefix="/api", tags=["races"])
     "/games/{game_id}/back",
     response_model=GameState,
     summary="Take your seat back from the bot (I'm back)",
-    responses={
-        **error_responses(401, 403, 404, 410, 413, 422, 429),
-        409: {
-            "model": ErrorOut,
-            "description": "Your seat is not away, or the race is over (`not_away`).",
-        },
-    },
+    responses=error_responses(
+        *SEAT_ERRORS,
+        s409="Your seat is not away, or the race is over (`not_away`).",
+    ),
 )
 async def come_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Your seat is yours again: the bot stops playing it, your clock runs from your next
@@ -32,4 +29,5 @@ async def come_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     while your seat is away counts for you as left."""
     async with races.open(seat.game_id, seat.token, write=True) as race:
         race.come_back()
-        return _json(with_previews(race.state()))
+        state = race.state()
+    return json_response(with_previews(state))

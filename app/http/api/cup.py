@@ -12,9 +12,9 @@ from fastapi import APIRouter, Body, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from app.http.answers import json_response
 from app.http.api.daily import DailyIn, DailyRunningOut
-from app.http.api.models import GameState, _Out, error_responses, name_responses
-from app.http.api.routes import _json
+from app.http.api.models import GameState, ResponseModel, error_responses, name_responses
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
 from app.http.previews import with_previews
@@ -24,7 +24,7 @@ from app.results.cup import CupBoard, CupResults, CupStanding
 router = APIRouter(prefix="/api", tags=["cup"])
 
 
-class CupGame(_Out):
+class CupGame(ResponseModel):
     """A cup race, like a new race (``POST /api/games``) plus the week, the deal and
     whether it is your counted attempt at it."""
 
@@ -44,7 +44,7 @@ class CupRunningOut(DailyRunningOut):
     """409 `cup_attempt_running`: your counted attempt at this deal still runs."""
 
 
-class CupDealOut(_Out):
+class CupDealOut(ResponseModel):
     """One of the week's deals, for you."""
 
     deal: int
@@ -56,7 +56,7 @@ class CupDealOut(_Out):
     left: bool | None
 
 
-class CupStandingOut(_Out):
+class CupStandingOut(ResponseModel):
     """One player on a week's board."""
 
     rank: int = Field(description="1 is best; equal standings share a rank.")
@@ -66,7 +66,7 @@ class CupStandingOut(_Out):
     deals: int = Field(description="Counted deals finished.")
 
 
-class CupBoardOut(_Out):
+class CupBoardOut(ResponseModel):
     """A week's board: points, then laps, then the earlier last finish."""
 
     week: str
@@ -78,7 +78,7 @@ class CupBoardOut(_Out):
     )
 
 
-class CupOut(_Out):
+class CupOut(ResponseModel):
     """This week's cup and last week's board."""
 
     week: str
@@ -111,7 +111,7 @@ async def cup(request: Request, races: RacesDep) -> JSONResponse:
         for d in week.deals
     ]
     last_board = await CupResults(results_of(request)).board(last, player)
-    return _json(
+    return json_response(
         {
             "week": week.week,
             "closes_at": week.closes,
@@ -150,7 +150,7 @@ async def race_cup(
     player, player_token = await api_player(request)
     name = body.name or player.shown_name
     started = await start_cup(races, player.id, deal, client, name, client)
-    return _json(
+    return json_response(
         {
             "game_id": started.session.id,
             "token": started.session.token,

@@ -14,15 +14,15 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BeforeValidator, ConfigDict, Field
 
+from app.http.answers import json_response
 from app.http.api.models import (
     ErrorOut,
     GameState,
-    _In,
-    _Out,
+    RequestModel,
+    ResponseModel,
     error_responses,
     name_responses,
 )
-from app.http.api.routes import _json
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
 from app.http.previews import with_previews
@@ -45,7 +45,7 @@ Day = Annotated[calendar, BeforeValidator(_iso_day)]
 """A calendar day in a query, ``YYYY-MM-DD`` only."""
 
 
-class DailyIn(_In):
+class DailyIn(RequestModel):
     """Your name at the daily table (optional)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Ada"}]})
@@ -55,7 +55,7 @@ class DailyIn(_In):
     )
 
 
-class DailyGame(_Out):
+class DailyGame(ResponseModel):
     """Today's daily race, like a new race (``POST /api/games``) plus the day and whether it
     is your counted attempt."""
 
@@ -76,7 +76,7 @@ class DailyRunningOut(ErrorOut):
     game_id: str = Field(description="Your counted race: finish it with the token it gave.")
 
 
-class BoardEntryOut(_Out):
+class BoardEntryOut(ResponseModel):
     """One counted result."""
 
     rank: int = Field(description="1 is best; equal results share a rank.")
@@ -88,7 +88,7 @@ class BoardEntryOut(_Out):
     left: bool = Field(description="The player left the race: placed last.")
 
 
-class BoardOut(_Out):
+class BoardOut(ResponseModel):
     """A day's board, best first (docs/daily.md: place, then laps, tricks won, gas left)."""
 
     date: str
@@ -146,7 +146,7 @@ async def race_daily(
         "date": started.day,
         "counted": started.counted,
     }
-    return _json(out, 201)
+    return json_response(out, 201)
 
 
 @router.get(
@@ -168,7 +168,7 @@ async def daily_board(
     day = board_day(date, races.now())
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
-    return _json(
+    return json_response(
         {
             "date": day,
             "entries": [_entry(e) for e in board.entries],

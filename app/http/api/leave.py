@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, GameState, error_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import SEAT_ERRORS, GameState, error_responses
 from app.http.deps import ApiSeatDep, RacesDep
 from app.http.previews import with_previews
 
@@ -17,13 +17,10 @@ router = APIRouter(prefix="/api", tags=["races"])
     "/games/{game_id}/leave",
     response_model=GameState,
     summary="Leave a race against bots",
-    responses={
-        **error_responses(401, 403, 404, 410, 413, 422, 429),
-        409: {
-            "model": ErrorOut,
-            "description": "Other people race here (`leave_with_people`): the race goes on.",
-        },
-    },
+    responses=error_responses(
+        *SEAT_ERRORS,
+        s409="Other people race here (`leave_with_people`): the race goes on.",
+    ),
 )
 async def leave(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """End the race: it is over, and a rated race counts for you as last, marked "left"
@@ -32,4 +29,5 @@ async def leave(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     nothing."""
     async with races.open(seat.game_id, seat.token, write=True) as race:
         race.leave()
-        return _json(with_previews(race.state()))
+        state = race.state()
+    return json_response(with_previews(state))

@@ -35,18 +35,22 @@ WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 """A JSON integer (``4`` or ``4.0``), validated strictly otherwise."""
 
 
-class _In(BaseModel):
+class RequestModel(BaseModel):
+    """A request body: strict types, no field it does not name."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class _Out(BaseModel):
+class ResponseModel(BaseModel):
+    """An answer's body: no field it does not name."""
+
     model_config = ConfigDict(extra="forbid")
 
 
 # ---------------------------------------------------------------- requests
 
 
-class VariantsIn(_In):
+class VariantsIn(RequestModel):
     """Optional rule variants (all off by default)."""
 
     larger_hands: bool = Field(False, description="Deal 7 cards; one is carried over (R18).")
@@ -56,7 +60,7 @@ class VariantsIn(_In):
     zero_five: bool = Field(False, description="Everyone gets a one-shot 0/5 card (R21/R22).")
 
 
-class CreateGame(_In):
+class CreateGame(RequestModel):
     """Settings of a new race. The human always sits at seat 0."""
 
     model_config = ConfigDict(
@@ -98,7 +102,7 @@ class CreateGame(_In):
         return self
 
 
-class JoinIn(_In):
+class JoinIn(RequestModel):
     """Take an invited seat with its single-use code."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"code": "…", "name": "Ada"}]})
@@ -109,7 +113,7 @@ class JoinIn(_In):
     )
 
 
-class ActionIn(_In):
+class ActionIn(RequestModel):
     """One whole turn, in the engine's Action JSON."""
 
     model_config = ConfigDict(
@@ -131,7 +135,7 @@ class ActionIn(_In):
     discard: SuitId | None = Field(None, description="Only for the 0/5 card: card laid face down.")
 
 
-class MoveIn(_In):
+class MoveIn(RequestModel):
     """A move: the action plus the ``turn`` counter of the state it answers."""
 
     model_config = ConfigDict(
@@ -149,7 +153,7 @@ class MoveIn(_In):
 # ---------------------------------------------------------------- responses
 
 
-class VariantsOut(_Out):
+class VariantsOut(ResponseModel):
     """Variants in force."""
 
     larger_hands: bool
@@ -157,7 +161,7 @@ class VariantsOut(_Out):
     zero_five: bool
 
 
-class PlayerOut(_Out):
+class PlayerOut(ResponseModel):
     """Public numbers of one seat."""
 
     seat: int
@@ -168,7 +172,7 @@ class PlayerOut(_Out):
     zero_five_available: bool
 
 
-class TrickPlayOut(_Out):
+class TrickPlayOut(ResponseModel):
     """A card in a trick as everyone sees it (a Tune Up shows no suit)."""
 
     seat: int
@@ -182,14 +186,14 @@ class TrickPlayOut(_Out):
     zero_effect: ZeroEffectId | None
 
 
-class BestOut(_Out):
+class BestOut(ResponseModel):
     """The face-up card currently winning a trick."""
 
     seat: int
     final: int
 
 
-class TrickRecordOut(_Out):
+class TrickRecordOut(ResponseModel):
     """A finished trick."""
 
     trick: int
@@ -198,14 +202,14 @@ class TrickRecordOut(_Out):
     winner: int | None
 
 
-class DeckOut(_Out):
+class DeckOut(ResponseModel):
     """The deck's public composition."""
 
     size: int
     copies: dict[str, int]
 
 
-class ActionOut(_Out):
+class ActionOut(ResponseModel):
     """A legal action, ready to send back as ``action``."""
 
     type: ActionTypeId
@@ -216,14 +220,14 @@ class ActionOut(_Out):
     discard: SuitId | None
 
 
-class ZeroPreviewOut(_Out):
+class ZeroPreviewOut(ResponseModel):
     """Numbers after choosing one effect of a `zero` card."""
 
     speed: int
     gas_max: int
 
 
-class CardOptionOut(_Out):
+class CardOptionOut(ResponseModel):
     """What playing one card of the hand would do (only on the human's turn)."""
 
     suit: SuitId
@@ -238,7 +242,7 @@ class CardOptionOut(_Out):
     zero_previews: dict[str, ZeroPreviewOut]
 
 
-class ZeroFiveOptionOut(_Out):
+class ZeroFiveOptionOut(ResponseModel):
     """What the 0/5 card can do this turn."""
 
     values: list[int]
@@ -257,7 +261,7 @@ class EventOut(BaseModel):
     seat: int | None
 
 
-class SeatOut(_Out):
+class SeatOut(ResponseModel):
     """Who sits at a seat (public: every seat and spectator sees the same)."""
 
     seat: int
@@ -271,7 +275,7 @@ class SeatOut(_Out):
     )
 
 
-class ClockOut(_Out):
+class ClockOut(ResponseModel):
     """The turn clock of the person to move."""
 
     seat: int | None
@@ -279,14 +283,14 @@ class ClockOut(_Out):
     turn_seconds: float
 
 
-class AutopilotOut(_Out):
+class AutopilotOut(ResponseModel):
     """The autopilot's last move: it played for ``seat``, making ``turn``."""
 
     seat: int
     turn: int
 
 
-class SaidOut(_Out):
+class SaidOut(ResponseModel):
     """A quick message said at the table (public: every seat and watcher sees it)."""
 
     n: int = Field(description="The message's number in the race, from 1.")
@@ -296,13 +300,13 @@ class SaidOut(_Out):
     after: int = Field(description="Public events before it: where it stands in the log.")
 
 
-class SayIn(_In):
+class SayIn(RequestModel):
     """A quick message to the table: one of the preset ones, no free text."""
 
     code: TalkCode
 
 
-class GameState(_Out):
+class GameState(ResponseModel):
     """A seat's view: the engine's observation of that seat plus session and table fields."""
 
     game_id: str
@@ -366,7 +370,7 @@ class GameState(_Out):
     zero_five_option: ZeroFiveOptionOut | None
 
 
-class InviteOut(_Out):
+class InviteOut(ResponseModel):
     """An invite for one seat: send ``url`` (or ``code``) to one friend."""
 
     seat: int
@@ -381,7 +385,7 @@ PLAYER_TOKEN_DESCRIPTION = (
 )
 
 
-class CreatedGame(_Out):
+class CreatedGame(ResponseModel):
     """A new race: keep ``token`` secret and send it as ``Authorization: Bearer <token>``."""
 
     game_id: str
@@ -391,7 +395,7 @@ class CreatedGame(_Out):
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
-class JoinedGame(_Out):
+class JoinedGame(ResponseModel):
     """A seat taken by invite: ``token`` is this seat's own credential."""
 
     game_id: str
@@ -401,7 +405,7 @@ class JoinedGame(_Out):
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
-class RematchSeat(_Out):
+class RematchSeat(ResponseModel):
     """Your seat in a rematch: ``token`` is its own credential."""
 
     game_id: str
@@ -410,7 +414,7 @@ class RematchSeat(_Out):
     state: GameState
 
 
-class RematchOut(_Out):
+class RematchOut(ResponseModel):
     """A finished race's rematch: the new race and each person's answer, by seat."""
 
     game_id: str
@@ -419,7 +423,7 @@ class RematchOut(_Out):
     )
 
 
-class RecordSettings(_Out):
+class RecordSettings(ResponseModel):
     """The settings a race was started with."""
 
     players: int
@@ -427,14 +431,14 @@ class RecordSettings(_Out):
     variants: VariantsOut
 
 
-class RecordedAction(_Out):
+class RecordedAction(ResponseModel):
     """One applied action of a finished race: the seat that moved and what it did."""
 
     seat: int
     action: ActionOut
 
 
-class GameRecord(_Out):
+class GameRecord(ResponseModel):
     """The public record; complete (with the seed) once the race is over."""
 
     game_id: str
@@ -467,14 +471,14 @@ class GameRecord(_Out):
     )
 
 
-class ErrorOut(_Out):
+class ErrorOut(ResponseModel):
     """Every error: a stable ``code`` and a sentence for people."""
 
     code: str
     message: str
 
 
-class ResumeOut(_Out):
+class ResumeOut(ResponseModel):
     """One of the player's unfinished races and where to resume it (with its own token)."""
 
     game_id: str
@@ -495,7 +499,7 @@ class TooManyOut(ErrorOut):
     )
 
 
-class FieldProblem(_Out):
+class FieldProblem(ResponseModel):
     """Where and why a request did not match the schema."""
 
     loc: list[str]
@@ -516,9 +520,9 @@ class NameRefusedOut(ErrorOut):
     errors: list[FieldProblem] | None = None
 
 
-def name_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def name_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str, Any]]:
     """:func:`error_responses` where 422 may also be a refused display name."""
-    out = error_responses(*statuses)
+    out = error_responses(*statuses, **refused)
     out[422] = {
         "model": NameRefusedOut,
         "description": "Malformed request (`invalid_request`) or a display name that does "
@@ -545,14 +549,14 @@ class StaleTurnOut(ErrorOut):
     state: GameState | None = None
 
 
-class Health(_Out):
+class Health(ResponseModel):
     """Liveness answer."""
 
     status: Literal["ok"]
     games: int | None = Field(description="Live races; null while the store is unreachable.")
 
 
-class BotPoolReadiness(_Out):
+class BotPoolReadiness(ResponseModel):
     """The hard bots' worker processes and search queue, as ``/readyz`` reports them."""
 
     pool: Literal["idle", "ready", "broken"] = Field(
@@ -566,7 +570,7 @@ class BotPoolReadiness(_Out):
     cap: int = Field(description="Most hard searches run at once by this process.")
 
 
-class Readiness(_Out):
+class Readiness(ResponseModel):
     """Readiness answer: whether this server can take races now, and each check's result."""
 
     status: Literal["ready", "unavailable"] = Field(
@@ -578,8 +582,13 @@ class Readiness(_Out):
     bots: BotPoolReadiness
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses=`` entries for the given error statuses."""
+SEAT_ERRORS = (401, 403, 404, 410, 413, 422, 429)
+"""The error statuses any request on a seat (with its Bearer token) may meet."""
+
+
+def error_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` entries for the given error statuses, and the route's own
+    refusals (``refused``, by status as ``s409="..."``) with the plain error body."""
     models: dict[int, type[BaseModel]] = {
         400: IllegalActionOut,
         422: InvalidRequestOut,
@@ -606,4 +615,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
             "(`unavailable`); see `Retry-After`."
         ),
     }
-    return {s: {"model": models.get(s, ErrorOut), "description": described[s]} for s in statuses}
+    out: dict[int | str, dict[str, Any]] = {
+        s: {"model": models.get(s, ErrorOut), "description": described[s]} for s in statuses
+    }
+    for key, text in refused.items():
+        out[int(key.removeprefix("s"))] = {"model": ErrorOut, "description": text}
+    return out

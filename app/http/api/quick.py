@@ -12,8 +12,14 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
-from app.http.api.models import ErrorOut, GameState, WholeNumber, _In, _Out, name_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import (
+    GameState,
+    RequestModel,
+    ResponseModel,
+    WholeNumber,
+    name_responses,
+)
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
 from app.http.previews import with_previews
@@ -22,7 +28,7 @@ from app.races.quick import quick_race
 router = APIRouter(prefix="/api", tags=["races"])
 
 
-class QuickIn(_In):
+class QuickIn(RequestModel):
     """How many seats the race has (people and the bots that fill in), and your name."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"players": 4}]})
@@ -33,7 +39,7 @@ class QuickIn(_In):
     )
 
 
-class QuickGame(_Out):
+class QuickGame(ResponseModel):
     """Your seat in a race with strangers: keep ``token`` secret (your seat's key)."""
 
     game_id: str
@@ -50,13 +56,14 @@ class QuickGame(_Out):
     status_code=201,
     response_model=QuickGame,
     summary="Race strangers",
-    responses={
-        **name_responses(403, 413, 422, 429, 503),
-        409: {
-            "model": ErrorOut,
-            "description": "You already wait in the open race (`second_seat`): one seat each.",
-        },
-    },
+    responses=name_responses(
+        403,
+        413,
+        422,
+        429,
+        503,
+        s409="You already wait in the open race (`second_seat`): one seat each.",
+    ),
 )
 async def quick(
     request: Request,
@@ -84,4 +91,4 @@ async def quick(
         "state": with_previews(seat.state),
         "player_token": player_token,
     }
-    return _json(out, 201)
+    return json_response(out, 201)

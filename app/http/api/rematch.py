@@ -3,28 +3,23 @@ the same people race again (:mod:`app.races.rematch`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, RematchSeat, error_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import SEAT_ERRORS, RematchSeat, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep
 from app.races import rematch
 from app.races.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 
-_REFUSED: dict[int | str, dict[str, Any]] = {
-    **error_responses(401, 403, 404, 410, 413, 422, 429),
-    409: {
-        "model": ErrorOut,
-        "description": "Not a finished race with other people (`rematch_unavailable`), you "
-        "answered already (`rematch_answered`), it started without you (`rematch_started`), "
-        "or nobody offered one (`no_rematch`).",
-    },
-}
+_REFUSED = error_responses(
+    *SEAT_ERRORS,
+    s409="Not a finished race with other people (`rematch_unavailable`), you answered "
+    "already (`rematch_answered`), it started without you (`rematch_started`), or nobody "
+    "offered one (`no_rematch`).",
+)
 
 
 @router.post(
@@ -47,7 +42,7 @@ async def accept(seat: ApiSeatDep, races: RacesDep, client: ClientDep) -> JSONRe
         "token": joined.token,
         "state": with_previews(joined.state),
     }
-    return _json(body, 201)
+    return json_response(body, 201)
 
 
 @router.post(

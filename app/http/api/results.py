@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.http.addresses import public_base_url
+from app.http.api.models import ResponseModel
 from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.i18n import gettext as _
@@ -48,11 +49,7 @@ class InvalidName(AppError):
     code = "invalid_name"
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RatingOut(_Out):
+class RatingOut(ResponseModel):
     """A rating: the number shown, the model's skill and uncertainty, rated races."""
 
     display: int = Field(description="`1000 + 40 × (mu − 3 sigma)`, rounded (docs/ratings.md).")
@@ -61,7 +58,7 @@ class RatingOut(_Out):
     races: int = Field(description="Rated races: finished, not practice.")
 
 
-class HistoryOut(_Out):
+class HistoryOut(ResponseModel):
     """One finished race of yours."""
 
     game_id: str
@@ -79,7 +76,7 @@ class HistoryOut(_Out):
     replay_url: str
 
 
-class LevelRecordOut(_Out):
+class LevelRecordOut(ResponseModel):
     """Your record against one bot level: races alone against those bots."""
 
     races: int
@@ -87,7 +84,7 @@ class LevelRecordOut(_Out):
     streak: int
 
 
-class DailyStreakOut(_Out):
+class DailyStreakOut(ResponseModel):
     """Your days in a row with a finished daily deal (docs/daily.md, "Your streak")."""
 
     current: int = Field(
@@ -98,7 +95,7 @@ class DailyStreakOut(_Out):
     today: bool = Field(description="Today's counted race finished (it is in `current`).")
 
 
-class MeOut(_Out):
+class MeOut(ResponseModel):
     """Your player: name, rating, record per bot level, daily streak and history (newest
     first)."""
 
@@ -128,14 +125,14 @@ class MeIn(BaseModel):
     show: bool | None = Field(None, description="Show your name and rating on the leaderboard.")
 
 
-class BoardEntryOut(_Out):
+class BoardEntryOut(ResponseModel):
     rank: int
     name: str
     rating: int
     races: int
 
 
-class LeaderboardOut(_Out):
+class LeaderboardOut(ResponseModel):
     """The best ratings of players who chose to show on it."""
 
     entries: list[BoardEntryOut]

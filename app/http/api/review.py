@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, error_responses
+from app.http.api.models import error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
 from app.http.previews import with_previews
 from app.http.review_words import with_reasons
@@ -28,15 +28,6 @@ router = APIRouter(prefix="/api", tags=["review"])
 
 MovePath = Annotated[int, Path(ge=0, le=100_000, description="The decision's `move` index.")]
 """A reviewed decision's ``move`` (its place among the race's kept moves)."""
-
-
-def _refusals(*statuses: int, **described: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries: the usual ones for ``statuses``, and the review's own refusals
-    (``described``, by status as ``s404=...``) with the plain error body."""
-    out = error_responses(*statuses)
-    for key, text in described.items():
-        out[int(key[1:])] = {"model": ErrorOut, "description": text}
-    return out
 
 
 _NOT_FOUND = "Unknown race or wrong token (`not_found`)."
@@ -64,7 +55,7 @@ def reviews_of(request: Request) -> Reviews:
     "/games/{game_id}/review",
     status_code=202,
     summary="Ask for a review of your race",
-    responses=_refusals(
+    responses=error_responses(
         401,
         410,
         422,
@@ -88,7 +79,7 @@ async def ask_review(
 @router.get(
     "/games/{game_id}/review",
     summary="Read the review of your race",
-    responses=_refusals(
+    responses=error_responses(
         401,
         410,
         422,
@@ -110,7 +101,7 @@ async def read_review(request: Request, seat: ApiSeatDep, races: RacesDep) -> JS
     "/games/{game_id}/review/{move}/practice",
     status_code=201,
     summary="Try again from a reviewed decision",
-    responses=_refusals(
+    responses=error_responses(
         401,
         410,
         422,

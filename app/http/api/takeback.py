@@ -9,8 +9,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, GameState, error_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import SEAT_ERRORS, GameState, error_responses
 from app.http.deps import ApiSeatDep, RacesDep
 from app.http.previews import with_previews
 
@@ -21,16 +21,13 @@ router = APIRouter(prefix="/api", tags=["races"])
     "/games/{game_id}/takeback",
     response_model=GameState,
     summary="Take back your last card (races against bots)",
-    responses={
-        **error_responses(401, 403, 404, 410, 413, 422, 429),
-        409: {
-            "model": ErrorOut,
-            "description": "Nothing can be taken back: other people race here "
-            "(`takeback_with_people`), you have not played a card yet "
-            "(`nothing_to_take_back`), the race is over (`takeback_race_over`), or it "
-            "was not recorded from its deal (`takeback_unavailable`).",
-        },
-    },
+    responses=error_responses(
+        *SEAT_ERRORS,
+        s409="Nothing can be taken back: other people race here (`takeback_with_people`), "
+        "you have not played a card yet (`nothing_to_take_back`), the race is over "
+        "(`takeback_race_over`), or it was not recorded from its deal "
+        "(`takeback_unavailable`).",
+    ),
 )
 async def take_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Undo your last card and the bots' replies to it: the race is back at your previous
@@ -40,4 +37,5 @@ async def take_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     Only in a race where you are the one person. Each call takes back one more card.
     """
     async with races.open(seat.game_id, seat.token, write=True) as race:
-        return _json(with_previews(await race.take_back()))
+        state = await race.take_back()
+    return json_response(with_previews(state))

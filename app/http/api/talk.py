@@ -10,8 +10,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.http.api.models import ErrorOut, GameState, SayIn, TooManyOut, error_responses
-from app.http.api.routes import _json
+from app.http.answers import json_response
+from app.http.api.models import GameState, SayIn, TooManyOut, error_responses
 from app.http.deps import ApiSeatDep, RacesDep
 from app.http.previews import with_previews
 from app.http.talk_pace import GAP_SECONDS, PER_MINUTE, TalkPaceDep
@@ -24,12 +24,16 @@ router = APIRouter(prefix="/api", tags=["races"])
     response_model=GameState,
     summary="Say a quick message to the table (races with people)",
     responses={
-        **error_responses(401, 403, 404, 410, 413, 422),
-        409: {
-            "model": ErrorOut,
-            "description": "Nobody but bots races here (`talk_without_people`), or the "
-            "race is over (`talk_race_over`).",
-        },
+        **error_responses(
+            401,
+            403,
+            404,
+            410,
+            413,
+            422,
+            s409="Nobody but bots races here (`talk_without_people`), or the race is over "
+            "(`talk_race_over`).",
+        ),
         429: {
             "model": TooManyOut,
             "description": f"This seat sent a message less than {GAP_SECONDS} s ago, or "
@@ -46,4 +50,5 @@ async def say(seat: ApiSeatDep, body: SayIn, races: RacesDep, pace: TalkPaceDep)
     the race and says nothing about any card."""
     async with races.open(seat.game_id, seat.token, write=True) as race:
         await race.say(body.code, pace=lambda at: pace.check(race.id, at))
-        return _json(with_previews(race.state()))
+        state = race.state()
+    return json_response(with_previews(state))

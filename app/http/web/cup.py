@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.http.deps import RacesDep, SettingsDep, client_key
-from app.http.errors import RACE_STATUS
+from app.http.errors import race_status
 from app.http.i18n import days, moment
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
@@ -87,7 +87,7 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
         player, player_token = await browser_player(request)
         started = await start_cup(races, player.id, number, client, player.shown_name, client)
     except (ServerFull, LobbyRefused, CupAttemptRunning, CupAddressFull) as exc:
-        return await _page(request, races, race_sentence(exc), RACE_STATUS.get(exc.code, 422))
+        return await _page(request, races, race_sentence(exc), race_status(exc.code))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
     )
@@ -109,7 +109,7 @@ async def race_past_deal(
         message = _("Only a closed week's cup deals can be raced again.")
         return await _page(request, races, message, 422)
     except ServerFull as exc:
-        return await _page(request, races, race_sentence(exc), RACE_STATUS[exc.code])
+        return await _page(request, races, race_sentence(exc), race_status(exc.code))
     return await to_table(request, settings, session.id, session.token, player_token)
 
 

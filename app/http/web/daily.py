@@ -15,13 +15,13 @@ from app.http.deps import (
     SettingsDep,
     client_key,
 )
-from app.http.errors import RACE_STATUS
+from app.http.errors import race_status
 from app.http.i18n import clock
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.daily_words import share_words, standing_words
-from app.http.web.form_body import form_fields
+from app.http.web.forms import form_fields
 from app.http.web.seating import to_table
 from app.http.web.streak_words import best_words, streak_words
 from app.http.web.templating import templates
@@ -90,9 +90,7 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
         started = await start_daily(races, player.id, client, player.shown_name, client)
     # too_many_games: the error page, which lists the player's races to resume
     except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
-        return await _page(
-            request, races, settings, race_sentence(exc), RACE_STATUS.get(exc.code, 422)
-        )
+        return await _page(request, races, settings, race_sentence(exc), race_status(exc.code))
     return await to_table(
         request, settings, started.session.id, started.session.token, player_token
     )
@@ -112,7 +110,7 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
         message = _("Only a past day's deal can be raced again, once its board closed.")
         return await _page(request, races, settings, message, 422)
     except ServerFull as exc:
-        return await _page(request, races, settings, race_sentence(exc), RACE_STATUS[exc.code])
+        return await _page(request, races, settings, race_sentence(exc), race_status(exc.code))
     return await to_table(request, settings, session.id, session.token, player_token)
 
 

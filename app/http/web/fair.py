@@ -22,9 +22,10 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.http.deps import GAME_ID_PATTERN, RacesDep
-from app.http.errors import RACE_STATUS
+from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.players import results_of
+from app.http.race_look import look
 from app.http.web.fair_words import (
     RoundWords,
     event_details,
@@ -153,12 +154,11 @@ async def _verdict_page(
 async def _public_record(request: Request, races: RacesDep, race: str) -> Any:
     """The race's public record: the live race's, else the one kept with the results;
     the refusal (a :class:`RaceError`) when there is neither."""
-    try:
-        async with races.open(race, None, spectator=True) as opened:
-            return opened.record()
-    except RaceError as exc:
-        kept = await results_of(request).finished_record(race, races.now())
-        return exc if kept is None else kept
+    found = await look(races, race, None, lambda opened: opened.record(), spectator=True)
+    if not isinstance(found, RaceError):
+        return found
+    kept = await results_of(request).finished_record(race, races.now())
+    return found if kept is None else kept
 
 
 @router.get("/fair", response_class=HTMLResponse)
@@ -173,7 +173,7 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
     found = await _public_record(request, races, race)
     if isinstance(found, RaceError):
         message = _not_kept() if found.code == "not_found" else _gone()
-        return _render(request, RACE_STATUS.get(found.code, 404), error=message, race=race)
+        return _render(request, race_status(found.code), error=message, race=race)
     return await _verdict_page(request, found, race=race)
 
 

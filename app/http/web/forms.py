@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from app.http.i18n import gettext as _
@@ -49,6 +50,12 @@ def bot_level(level: str) -> str:
 
 
 _CHECKED = frozenset({"on", "true", "1", "yes"})
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """The submitted form's text fields, as Starlette reads them (files, which the site's
+    forms never send, left out; too many fields is a 400)."""
+    return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
 
 class FormError(ValueError):

@@ -32,14 +32,17 @@ from app.http.deps import (
     cookie_name,
     set_seat_cookie,
 )
-from app.http.errors import RACE_STATUS
+from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
+from app.http.race_look import look
 from app.http.race_words import race_sentence
-from app.http.web.form_body import form_fields
+from app.http.web.forms import form_fields
 from app.http.web.labels import seat_colour
-from app.http.web.routes import missing_page, render_table, start_and_redirect
+from app.http.web.routes import start_and_redirect
 from app.http.web.table import table_window
+from app.http.web.table_page import render_table, table_url
+from app.http.web.table_request import TableDep
 from app.http.web.talk import live_render
 from app.http.web.talk_view import is_muted
 from app.http.web.templating import templates
@@ -70,11 +73,7 @@ async def _has_seat(request: Request, races: Races, game_id: str) -> bool:
     token = request.cookies.get(cookie_name(game_id))
     if not token:
         return False
-    try:
-        async with races.open(game_id, token):
-            return True
-    except RaceError:
-        return False
+    return not isinstance(await look(races, game_id, token, lambda race: True), RaceError)
 
 
 def _join_page(
@@ -146,7 +145,7 @@ async def join(
         return _gone(request, game_id)
     except LobbyRefused as exc:
         keep = code if exc.code == "invalid_name" else None
-        status = RACE_STATUS.get(exc.code, 422)
+        status = race_status(exc.code)
         return _join_page(
             request, game_id, keep, error=race_sentence(exc), name=name, status_code=status
         )
@@ -157,18 +156,11 @@ async def join(
 
 
 @router.post("/games/{game_id}/start")
-async def start(
-    game_id: GameIdPath, request: Request, races: RacesDep, settings: SettingsDep
-) -> Response:
+async def start(table: TableDep) -> Response:
     """The creator's Start button: bots take the empty seats; back to the table (303)."""
-    try:
-        async with races.open(
-            game_id, request.cookies.get(cookie_name(game_id)), write=True
-        ) as race:
-            await race.start()
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
-    return RedirectResponse(f"/games/{game_id}", status_code=303)
+    async with table.open(write=True) as race:
+        await race.start()
+    return RedirectResponse(table_url(table.game_id), status_code=303)
 
 
 @router.get("/games/{game_id}/events")
@@ -176,18 +168,14 @@ async def seat_events(
     game_id: GameIdPath,
     request: Request,
     races: RacesDep,
-    settings: SettingsDep,
     hub: HubDep,
     gate: StreamGateDep,
 ) -> Response:
     """This seat's live stream: ``changed`` whenever its table changed through somebody
     else (the page then reloads the table; its own moves it has already drawn)."""
     token = request.cookies.get(cookie_name(game_id))
-    try:
-        async with races.open(game_id, token) as race:
-            seat = race.seat
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+    async with races.open(game_id, token) as race:
+        seat = race.seat
 
     # Its own moves and messages the page has already drawn.
     render = live_render(seat, is_muted(request), lambda state: state["last_mover"] != seat)
@@ -203,9 +191,9 @@ async def watch(
     try:
         async with races.open(game_id, None, spectator=True) as race:
             state = race.state(since=table_window(race.session, None), deliver=False)
-            return render_table(request, race, state, animate=live)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
+    return render_table(request, race, state, animate=live)
 
 
 @router.get("/games/{game_id}/watch/events")

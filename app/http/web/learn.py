@@ -26,56 +26,30 @@ with 303 back to the lesson's table, the coach's note carried in the page's memo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, replace
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.http.deps import (
-    GameIdPath,
-    RacesDep,
-    SettingsDep,
-    client_key,
-    cookie_name,
-    set_session_cookie,
-)
-from app.http.errors import RACE_STATUS
+from app.http.answers import is_htmx, page
+from app.http.deps import RacesDep, SettingsDep, client_key, set_session_cookie
+from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.race_words import race_sentence
-from app.http.refusals import refusal_sentence
-from app.http.web.form_body import form_fields
-from app.http.web.forms import FormError, SubmittedMove, parse_move, pop_intent
 from app.http.web.labels import SUITS, and_list, colour_name
+from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.page_state import PageState
-from app.http.web.routes import (
-    extras_context,
-    keep_page,
-    live_context,
-    missing_page,
-    read_page,
-    seat_viewer,
-)
-from app.http.web.suggest import preview_sentence
-from app.http.web.table import table_context, table_window
-from app.http.web.templating import templates
+from app.http.web.table import table_context
+from app.http.web.table_page import extras_context, live_context
+from app.http.web.table_request import TableDep, TableView, play, read_move
 from app.races import lesson
-from app.races.errors import (
-    GameNotFound,
-    IllegalMove,
-    RaceError,
-    RaceNotStarted,
-    ServerFull,
-    StaleTurn,
-    TooManyGames,
-)
+from app.races.errors import GameNotFound, ServerFull, TooManyGames
 from app.races.lesson import Said
 from app.races.operations import SessionState
 from app.races.record import GameConfig
 from app.races.unit import Race
-from app.settings import Settings
-from engine import Action, IllegalAction
+from engine import Action
 
 router = APIRouter(include_in_schema=False)
 
@@ -83,25 +57,6 @@ LESSON_CONFIG = GameConfig(
     players=lesson.LESSON_PLAYERS, bots=lesson.LESSON_BOTS, people=1, lesson=True
 )
 """The lesson's settings (its deal comes from :mod:`app.races.lesson`, not from a seed)."""
-
-
-def _is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true"
-
-
-def _vary(response: Response) -> Response:
-    response.headers["Vary"] = "HX-Request"
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
-
-def lesson_url(game_id: str) -> str:
-    """The lesson table's address."""
-    return f"/games/{game_id}/learn"
-
-
-def _state(race: Race) -> SessionState:
-    return race.state(since=lambda session: table_window(session, race.seat), deliver=False)
 
 
 # --------------------------------------------------------------------------- the coach's words
@@ -303,7 +258,7 @@ def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any
         "coach_note": note,
         "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
         "coach_step": lesson.step_of(state) + 1,
-        "move_url": f"{lesson_url(state['game_id'])}/move",
+        "move_url": f"{LESSON.url(state['game_id'])}/move",
         "lesson": True,
     }
 
@@ -312,50 +267,49 @@ def render_lesson(
     request: Request,
     race: Race,
     state: SessionState,
-    page: PageState | None,
     *,
+    memory: PageState | None = None,
     status_code: int = 200,
-    note: str | None = None,
-    error: str | None = None,
-    preview: str | None = None,
-    submitted: SubmittedMove | None = None,
-    animate: bool = False,
+    coach_note: str | None = None,
+    **extra: Any,
 ) -> Response:
-    """The lesson's table page (or its ``#table`` fragment for htmx)."""
+    """The lesson's table page (or its ``#table`` fragment for htmx), with what the table
+    draws beside it (``extra``: a refusal, a preview, the choices picked)."""
     # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
-    coached = coach_context(state, note)
+    coached = coach_context(state, coach_note)
     context = {
-        **table_context(state, error=error, animate=animate, submitted=submitted, preview=preview),
+        **table_context(state, **extra),
         **live_context(request, race.session, race.seat),
-        **extras_context(race.session, race.seat, state, page),
+        **extras_context(race.session, race.seat, state, memory),
         **coached,
     }
     context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}
     # The lesson's deal comes from no seed: "race this deal again" would deal another one.
     context["seed"] = None
-    block = "table" if _is_htmx(request) else None
-    response = templates.TemplateResponse(
-        request, "game.html", context, status_code=status_code, block_name=block
-    )
-    return _vary(response)
+    return page(request, "game.html", context, status_code, "table" if is_htmx(request) else None)
+
+
+class _LessonCoach:
+    """The coach's hook in the table's move: what to pick, and what a move other than
+    the one it asked for did."""
+
+    def unpicked(self, before: SessionState) -> str | None:
+        asked = lesson.coach(before)
+        return None if asked is None else say(asked.pick_first)
+
+    def after(self, before: SessionState, action: Action) -> str | None:
+        asked = lesson.coach(before)
+        said = None if asked is None else lesson.other_choice_note(before, asked, action)
+        return None if said is None else say(said)
+
+
+LESSON = TableView(render_lesson, "/games/{game_id}/learn", _LessonCoach())
+"""The lesson's table: the race's, drawn with the coach, at its own address."""
 
 
 def _lesson_only(race: Race) -> None:
     if not race.config.lesson:
         raise GameNotFound()
-
-
-def _cookie(request: Request, game_id: str) -> str | None:
-    return request.cookies.get(cookie_name(game_id))
-
-
-def _back(
-    request: Request, race: Race, page: PageState, settings: Settings, **notice: Any
-) -> Response:
-    """303 to the lesson's table with ``notice`` waiting in the page's memory."""
-    flash = {"turn": race.session.turn, **notice}
-    response = _vary(RedirectResponse(lesson_url(race.id), status_code=303))
-    return keep_page(response, request, race, replace(page, flash=flash), settings)
 
 
 # --------------------------------------------------------------------------- routes
@@ -364,13 +318,13 @@ def _back(
 @router.get("/learn", response_class=HTMLResponse)
 async def learn(request: Request) -> Response:
     """What the guided race is, and the button that starts it."""
-    return _vary(templates.TemplateResponse(request, "learn.html", {"active": "learn"}))
+    return page(request, "learn.html", {"active": "learn"})
 
 
 @router.get("/how-to-play", response_class=HTMLResponse)
 async def how_to_play(request: Request) -> Response:
     """The three-minute rules, with pictures, leading to the guided race."""
-    return _vary(templates.TemplateResponse(request, "how_to_play.html", {"active": "rules"}))
+    return page(request, "how_to_play.html", {"active": "rules"})
 
 
 @router.post("/learn")
@@ -380,128 +334,26 @@ async def start_lesson(request: Request, settings: SettingsDep, races: RacesDep)
         session, _ = await races.create(LESSON_CONFIG, client_key(request))
     except (ServerFull, TooManyGames) as exc:
         context = {"active": "learn", "error": race_sentence(exc)}
-        response = templates.TemplateResponse(
-            request, "learn.html", context, status_code=RACE_STATUS[exc.code]
-        )
-        return _vary(response)
-    response = RedirectResponse(lesson_url(session.id), status_code=303)
+        return page(request, "learn.html", context, race_status(exc.code))
+    response = RedirectResponse(LESSON.url(session.id), status_code=303)
     set_session_cookie(response, request, session, settings)
     return response
 
 
-@router.get("/games/{game_id}/learn", response_class=HTMLResponse)
-async def lesson_table(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+@router.get("/games/{game_id}/learn", response_class=HTMLResponse, dependencies=[FORGETS_GONE_SEAT])
+async def lesson_table(table: TableDep) -> Response:
     """The lesson's table with the coach's sentence."""
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            _lesson_only(race)
-            page = read_page(request, race, settings)
-            state = _state(race)
-            flash = page.flash_for(state["turn"]) or {}
-            chosen = flash.get("submitted")
-            response = render_lesson(
-                request,
-                race,
-                state,
-                page,
-                note=flash.get("coach_note"),
-                error=flash.get("error"),
-                preview=flash.get("preview"),
-                submitted=SubmittedMove(**chosen) if chosen else None,
-            )
-    except RaceError as exc:
-        return missing_page(request, exc, settings, game_id)
-    if page.flash is not None:  # shown once
-        keep_page(response, request, race, replace(page, flash=None), settings)
-    return response
+    async with table.open() as race:
+        _lesson_only(race)
+        shown = table.shown(race)
+    return table.render(shown, LESSON)
 
 
 @router.post("/games/{game_id}/learn/move")
-async def lesson_move(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def lesson_move(table: TableDep) -> Response:
     """Play the learner's card (or preview it); the bots reply; back to the lesson."""
-    fields = await form_fields(request)
-    intent = pop_intent(fields)
-    try:
-        async with races.open(game_id, _cookie(request, game_id), write=intent == "play") as race:
-            _lesson_only(race)
-            page = read_page(request, race, settings)
-            return await _play(request, race, page, settings, fields, intent)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
-
-
-async def _play(
-    request: Request,
-    race: Race,
-    page: PageState,
-    settings: Settings,
-    fields: dict[str, str],
-    intent: str,
-) -> Response:
-    submitted = SubmittedMove(choice=fields.get("choice"))
-    before = _state(race)
-    asked = lesson.coach(before)
-    if intent == "play" and not fields.get("choice") and asked is not None:
-        # Play alone does not follow the lesson: the coach says what to pick.
-        return _refuse(request, race, page, settings, 422, None, None, say(asked.pick_first))
-    try:
-        parsed = parse_move(fields)
-        submitted = parsed.submitted
-        if intent != "play":  # Preview (the lesson has no Suggest: the coach advises)
-            if parsed.turn != before["turn"]:
-                return _refuse(
-                    request, race, page, settings, 409, race_sentence(StaleTurn({})), None
-                )
-            sentence = preview_sentence(before, parsed.action, seat_viewer(race))
-            if not _is_htmx(request):
-                chosen = asdict(submitted)
-                return _back(request, race, page, settings, preview=sentence, submitted=chosen)
-            return render_lesson(request, race, before, page, preview=sentence, submitted=submitted)
-        action = Action.from_dict(parsed.action)
-        state = await race.play(parsed.turn, action, since=lambda s: table_window(s, race.seat))
-    except FormError as exc:
-        return _refuse(request, race, page, settings, 422, str(exc), submitted)
-    except IllegalAction as exc:
-        sentence = refusal_sentence(exc.refusal)
-        return _refuse(request, race, page, settings, 422, sentence, submitted)
-    except IllegalMove as exc:
-        sentence = refusal_sentence(exc.refusal)
-        return _refuse(request, race, page, settings, 400, sentence, submitted)
-    except (StaleTurn, RaceNotStarted) as exc:
-        return _refuse(request, race, page, settings, 409, race_sentence(exc), None)
-    said = None if asked is None else lesson.other_choice_note(before, asked, action)
-    note = None if said is None else say(said)
-    page = page.after_move(parsed.turn, dict(action.to_dict()))
-    if not _is_htmx(request):
-        return _back(request, race, page, settings, coach_note=note)
-    response = render_lesson(request, race, state, page, note=note, animate=True)
-    return keep_page(response, request, race, page, settings)
-
-
-def _refuse(
-    request: Request,
-    race: Race,
-    page: PageState,
-    settings: Settings,
-    status_code: int,
-    error: str | None,
-    submitted: SubmittedMove | None,
-    note: str | None = None,
-) -> Response:
-    chosen = None if submitted is None else asdict(submitted)
-    if not _is_htmx(request):
-        return _back(request, race, page, settings, error=error, submitted=chosen, coach_note=note)
-    return render_lesson(
-        request,
-        race,
-        _state(race),
-        page,
-        status_code=status_code,
-        error=error,
-        submitted=submitted,
-        note=note,
-    )
+    form = read_move(table.fields, suggests=False)
+    async with table.open(write=form.intent == "play") as race:
+        _lesson_only(race)
+        answer = await play(table, race, table.memory(race), form, LESSON)
+    return table.respond(answer, LESSON)

@@ -12,12 +12,12 @@ from app.http.deps import (
     SettingsDep,
     client_key,
 )
-from app.http.errors import RACE_STATUS
+from app.http.errors import InvalidRequest, race_status
 from app.http.i18n import gettext as _
 from app.http.players import browser_player
 from app.http.race_words import race_sentence
-from app.http.web.form_body import form_fields
-from app.http.web.routes import _index
+from app.http.web.forms import form_fields
+from app.http.web.routes import index_page
 from app.http.web.seating import to_table
 from app.races.errors import LobbyRefused, ServerFull
 from app.races.quick import quick_race
@@ -36,11 +36,12 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
     if players not in QUICK_SIZES:
         message = _("Pick a race of 3, 4 or 5 racers.")
-        return await _index(request, settings, races, error=message, status_code=422)
+        status = InvalidRequest.status_code
+        return await index_page(request, settings, races, message, status)
     player, player_token = await browser_player(request)
     try:
         seat = await quick_race(races, players, client_key(request), player=player.id)
     except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
-        status = RACE_STATUS.get(exc.code, 422)
-        return await _index(request, settings, races, error=race_sentence(exc), status_code=status)
+        status = race_status(exc.code)
+        return await index_page(request, settings, races, race_sentence(exc), status)
     return await to_table(request, settings, seat.session.id, seat.token, player_token)

@@ -13,18 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
+from app.http.answers import is_htmx, page, see_other
 from app.http.api.review import MovePath, practice_of, reviews_of
-from app.http.deps import (
-    GameIdPath,
-    RacesDep,
-    SettingsDep,
-    client_key,
-    cookie_name,
-    set_seat_cookie,
-)
-from app.http.errors import RACE_STATUS
+from app.http.deps import client_key, set_seat_cookie
+from app.http.errors import race_status
 from app.http.race_words import race_sentence
 from app.http.review_words import (
     chance_words,
@@ -39,11 +33,10 @@ from app.http.review_words import (
 from app.http.web import review_graph
 from app.http.web.labels import SUITS, ZERO_FIVE
 from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
-from app.http.web.routes import missing_page, seat_viewer
-from app.http.web.templating import templates
+from app.http.web.table_page import seat_viewer, table_url
+from app.http.web.table_request import TableDep
 from app.races import review
 from app.races.errors import (
-    RaceError,
     RaceNotOver,
     ReviewNotRequested,
     ReviewUnavailable,
@@ -69,20 +62,6 @@ MISTAKES = ("mistake", "blunder")
 
 _REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
 """Refusals shown on the review page itself (the race is there, the review is not)."""
-
-
-def _is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true"
-
-
-def _cookie(request: Request, game_id: str) -> str | None:
-    return request.cookies.get(cookie_name(game_id))
-
-
-def _no_store(response: Response) -> Response:
-    response.headers["Vary"] = "HX-Request"
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
 
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
@@ -180,131 +159,106 @@ def _by_round(decisions: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
     return list(rounds.items())
 
 
-def _render(
-    request: Request,
-    race: Race,
-    status: dict[str, Any] | None,
-    error: str | None = None,
-    status_code: int = 200,
-) -> Response:
+def _context(race: Race, status: dict[str, Any] | None, error: str | None = None) -> dict[str, Any]:
+    """What the review page draws of ``race`` (read while it is open)."""
     steps: list[ReplayStep] = []
     if status is not None and status["status"] == "done":  # drawn only once it is done
         players = race.session.config.players
         steps = replay_steps(race.record()["events"], seat_viewer(race), players)
     context = review_context(race.session, race.own_seat, status, steps)
     context["error"] = error
-    block = "review" if _is_htmx(request) else None
-    response = templates.TemplateResponse(
-        request, "review.html", context, status_code=status_code, block_name=block
-    )
-    return _no_store(response)
+    return context
+
+
+def _render(request: Request, context: dict[str, Any], status_code: int = 200) -> Response:
+    block = "review" if is_htmx(request) else None
+    return page(request, "review.html", context, status_code, block)
 
 
 @router.get("/games/{game_id}/review", response_class=HTMLResponse)
-async def review_page(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def review_page(table: TableDep) -> Response:
     """The seat's review: a button to ask for it, its progress, or its verdicts."""
-    reviews = reviews_of(request)
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            try:
-                status: dict[str, Any] | None = reviews.status(race.session, race.own_seat)
-            except ReviewNotRequested:
-                status = None
-            except RaceNotOver as exc:
-                return _render(request, race, None, race_sentence(exc), 409)
-            return _render(request, race, status)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+    reviews = reviews_of(table.request)
+    status_code = 200
+    async with table.open() as race:
+        try:
+            status: dict[str, Any] | None = reviews.status(race.session, race.own_seat)
+            context = _context(race, status)
+        except ReviewNotRequested:
+            context = _context(race, None)
+        except RaceNotOver as exc:
+            context = _context(race, None, race_sentence(exc))
+            status_code = race_status(exc.code)
+    return _render(table.request, context, status_code)
 
 
 @router.post("/games/{game_id}/review")
-async def ask_review(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def ask_review(table: TableDep) -> Response:
     """ "Review my race": start it and go to its page (303), or with htmx show it there."""
+    request = table.request
     reviews = reviews_of(request)
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            try:
-                status = reviews.request(race.session, race.own_seat, client_key(request))
-            except _REFUSED as exc:
-                return _render(request, race, None, race_sentence(exc), RACE_STATUS[exc.code])
-            if _is_htmx(request):
-                return _render(request, race, status)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
-    return _no_store(RedirectResponse(f"/games/{game_id}/review", status_code=303))
+    status_code = 200
+    async with table.open() as race:
+        try:
+            status = reviews.request(race.session, race.own_seat, client_key(request))
+            context = _context(race, status) if table.htmx else None
+        except _REFUSED as exc:
+            context = _context(race, None, race_sentence(exc))
+            status_code = race_status(exc.code)
+    if context is None:
+        return see_other(f"/games/{table.game_id}/review")
+    return _render(request, context, status_code)
 
 
 @router.get("/games/{game_id}/review/par", response_class=HTMLResponse)
-async def par_fragment(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def par_fragment(table: TableDep) -> Response:
     """The par line of the game-over screen and the replay: starts the par race of the
     seat if it is not kept yet, and says so until it is."""
-    reviews = reviews_of(request)
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            session, seat = race.session, race.own_seat
-            running = reviews.request_par(session, seat)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+    reviews = reviews_of(table.request)
+    async with table.open() as race:
+        session, seat = race.session, race.own_seat
+        running = reviews.request_par(session, seat)
     context = {
-        "game_id": game_id,
+        "game_id": table.game_id,
         "par": par_line(session, seat),
         "running": running,
         "refresh_seconds": REFRESH_SECONDS,
     }
-    response = templates.TemplateResponse(request, "partials/review_par.html", context)
-    return _no_store(response)
+    return page(table.request, "partials/review_par.html", context)
 
 
 @router.get("/games/{game_id}/review/marks", response_class=HTMLResponse)
 async def marks_fragment(
-    game_id: GameIdPath,
-    request: Request,
-    settings: SettingsDep,
-    races: RacesDep,
+    table: TableDep,
     round: RoundQuery = None,
     trick: TrickQuery = None,
 ) -> Response:
     """The replay's verdicts: the seat's decisions in one trick (``round`` and ``trick``)
     with the move played, the search's best as a card and "try again from here"; on the
     replay's overview, the summary. Empty until the seat's review is done."""
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            session, seat = race.session, race.own_seat
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+    async with table.open() as race:
+        session, seat = race.session, race.own_seat
     kept = review.kept_review(session, seat)
     decisions = []
     if kept is not None and round is not None and trick is not None:
         picked = [e for e in kept["decisions"] if (e["round"], e["trick"]) == (round, trick)]
         decisions = [decision_view(e) for e in picked]
     context = {
-        "game_id": game_id,
+        "game_id": table.game_id,
         "done": kept is not None,
         "summary": None if kept is None else kept["summary"],
         "decisions": decisions,
         "step": round is not None and trick is not None,
     }
-    response = templates.TemplateResponse(request, "partials/review_marks.html", context)
-    return _no_store(response)
+    return page(table.request, "partials/review_marks.html", context)
 
 
 @router.post("/games/{game_id}/review/{move}/practice")
-async def try_again(
-    game_id: GameIdPath, move: MovePath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def try_again(table: TableDep, move: MovePath) -> Response:
     """ "Try again from here": a practice race from that decision; its table (303)."""
-    try:
-        async with races.open(game_id, _cookie(request, game_id)) as race:
-            practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
-        await review.start_practice(races, practice, client_key(request))
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
-    response = _no_store(RedirectResponse(f"/games/{practice.id}", status_code=303))
-    set_seat_cookie(response, request, practice.id, practice.token, settings)
+    async with table.open() as race:
+        practice = practice_of(race.session, race.own_seat, move, table.settings.turn_seconds)
+    await review.start_practice(table.races, practice, client_key(table.request))
+    response = see_other(table_url(practice.id))
+    set_seat_cookie(response, table.request, practice.id, practice.token, table.settings)
     return response

@@ -10,51 +10,30 @@ above the table like a refused move.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi.responses import Response
 
-from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
-from app.http.race_words import race_sentence
-from app.http.web.form_body import form_fields
-from app.http.web.routes import (
-    _is_htmx,
-    _refused,
-    _table_state,
-    _vary,
-    _window,
-    keep_page,
-    missing_page,
-    read_page,
-    render_table,
-)
-from app.races.errors import RaceError, TakebackRefused
+from app.http.web.table_page import window
+from app.http.web.table_request import TableDep
+from app.races.errors import TakebackRefused
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.post("/games/{game_id}/takeback")
-async def take_back(
-    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
-) -> Response:
+async def take_back(table: TableDep) -> Response:
     """Undo this seat's last card and the bots' replies; the table (303 back to it)."""
-    form = await form_fields(request)
-    raw_turn = form.get("at_turn")
+    raw_turn = table.fields.get("at_turn")
     turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
-    token = request.cookies.get(cookie_name(game_id))
-    try:
-        async with races.open(game_id, token, write=True) as race:
-            page = read_page(request, race, settings)
-            if turn is not None and turn != race.session.turn:
-                state = _table_state(race)  # already taken back (or moved on): show it
+    async with table.open(write=True) as race:
+        memory = table.memory(race)
+        if turn is not None and turn != race.session.turn:
+            answer = table.answer(race, memory, keep=True)  # already taken back: show it
+        else:
+            try:
+                state = await race.take_back(since=window(race))
+            except TakebackRefused as exc:
+                answer = table.refusal(race, memory, exc)
             else:
-                try:
-                    state = await race.take_back(since=_window(race))
-                except TakebackRefused as exc:
-                    return _refused(request, race, page, settings, 409, race_sentence(exc))
-            if not _is_htmx(request):
-                response = _vary(RedirectResponse(f"/games/{race.id}", status_code=303))
-            else:
-                response = render_table(request, race, state, page=page)
-            return keep_page(response, request, race, page, settings)
-    except RaceError as exc:
-        return missing_page(request, exc, settings)
+                answer = table.answer(race, memory, state=state, keep=True)
+    return table.respond(answer)

@@ -16,16 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from markupsafe import escape
 
-from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
-from app.http.errors import RACE_STATUS
+from app.http.answers import redirect_or_fragment, see_other, vary
+from app.http.deps import GameIdPath, SettingsDep, is_https
+from app.http.errors import race_status
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS
 from app.http.race_words import race_sentence
 from app.http.talk_pace import TalkPaceDep
-from app.http.web.form_body import form_fields
-from app.http.web.routes import _is_htmx, _vary
+from app.http.web.forms import form_fields
+from app.http.web.table_page import table_url
+from app.http.web.table_request import TableDep
 from app.http.web.talk_view import MUTE_COOKIE, heard, new_lines_fragment
 from app.live.streams import Message
 from app.races.errors import RaceError, TalkRefused, TalkTooFast
@@ -38,36 +40,39 @@ CHANGED: Message = {"event": "changed", "data": "1"}
 
 
 @router.post("/games/{game_id}/say")
-async def say(
-    game_id: GameIdPath, request: Request, races: RacesDep, pace: TalkPaceDep
-) -> Response:
+async def say(table: TableDep, pace: TalkPaceDep) -> Response:
     """This seat says a quick message; back to the table (303), or the new line (htmx)."""
-    fields = await form_fields(request)
-    token = request.cookies.get(cookie_name(game_id))
-    async with races.open(game_id, token, write=True) as race:
+    refused: TalkTooFast | TalkRefused | None = None
+    async with table.open(write=True) as race:
         try:
-            await race.say(fields.get("code", ""), pace=lambda seat: pace.check(race.id, seat))
+            code = table.fields.get("code", "")
+            await race.say(code, pace=lambda seat: pace.check(race.id, seat))
         except (TalkTooFast, TalkRefused) as exc:
-            if not _is_htmx(request):
+            if not table.htmx:
                 raise
-            return _talk_status(exc)
+            refused = exc
         state = race.state(since=lambda session: len(session.events), deliver=False)
-    if not _is_htmx(request):
-        return _vary(RedirectResponse(f"/games/{game_id}", status_code=303))
+    if refused is not None:
+        return _talk_status(refused)
+    return redirect_or_fragment(table.request, table_url(table.game_id), lambda: _said(state))
+
+
+def _said(state: SessionState) -> Response:
+    """The line just said, to append, and the talk's status line emptied."""
     fragment = new_lines_fragment(state, state["said"][-1:])
     status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
-    return _vary(HTMLResponse(fragment + status))
+    return vary(HTMLResponse(fragment + status))
 
 
 def _talk_status(refusal: RaceError) -> Response:
     """The refusal's sentence alone, with its status, for the talk's status line (htmx puts
     it in ``#talk-status``, not among the lines)."""
     sentence = str(escape(race_sentence(refusal)))
-    response = HTMLResponse(sentence, status_code=RACE_STATUS[refusal.code])
+    response = HTMLResponse(sentence, status_code=race_status(refusal.code))
     response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
     if isinstance(refusal, TalkTooFast):
         response.headers["Retry-After"] = str(refusal.retry_after)
-    return _vary(response)
+    return vary(response)
 
 
 @router.post("/games/{game_id}/mute")
@@ -76,7 +81,7 @@ async def mute(game_id: GameIdPath, request: Request, settings: SettingsDep) -> 
     this browser, on every race; back to the table or the watch page (303)."""
     fields = await form_fields(request)
     back = f"/games/{game_id}" + ("/watch" if fields.get("back") == "watch" else "")
-    response = _vary(RedirectResponse(back, status_code=303))
+    response = see_other(back)
     if fields.get("mute") == "on":
         response.set_cookie(
             MUTE_COOKIE,

@@ -1,0 +1,159 @@
+"""The table's page, drawn from a seat's (or a spectator's) state: the whole page, or the
+``#table`` fragment for htmx; and the page's own memory of the race
+(:mod:`app.http.web.page_state`) it is drawn with.
+
+Templates receive the view models of :mod:`app.http.web.table`, nothing else about the
+game. Nothing here opens a race: a route reads the state inside
+:meth:`app.races.unit.Races.open` and draws it once the race is saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from app.http.addresses import public_base_url
+from app.http.answers import is_htmx, page
+from app.http.deps import is_https
+from app.http.web import page_state
+from app.http.web.forms import SubmittedMove
+from app.http.web.labels import Viewer, people_names
+from app.http.web.left import ended_context
+from app.http.web.page_state import PageState
+from app.http.web.quick_lobby import quick_lobby_context
+from app.http.web.rematch_words import rematch_lobby_context
+from app.http.web.table import race_again, table_context, table_window
+from app.http.web.talk_view import is_muted, talk_context
+from app.races.operations import SessionState, seed_shown
+from app.races.record import GameSession
+from app.races.takeback import can_take_back
+from app.races.unit import Race
+from app.settings import Settings
+
+REFRESH_SECONDS = 4
+"""How often a table waiting for others reloads itself when JavaScript is off."""
+
+
+def table_url(game_id: str) -> str:
+    """The table's address."""
+    return f"/games/{game_id}"
+
+
+def live_context(request: Request, session: GameSession, seat: int | None) -> dict[str, Any]:
+    """What a table page needs beyond the state: its event stream, its refresh without
+    JavaScript, the creator's invites and the race's watch link.
+
+    A race of one person against bots needs neither stream nor refresh: nothing changes
+    there without that person; nor does a finished race.
+    """
+    base = table_url(session.id) + ("/watch" if seat is None else "")
+    lobby = session.lobby
+    shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
+    waiting = session.status == "waiting" or session.game.current_seat != seat
+    live = shared and session.status != "over"
+    site = public_base_url(request)  # worked out once: it builds the request's URL
+    return {
+        "live_events": f"{base}/events" if live else None,
+        "live_table": f"{base}?live=1",
+        "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
+        "invites": lobby.invite_links(site, session.id)
+        if seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
+        else [],
+        "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
+    }
+
+
+def extras_context(
+    session: GameSession, seat: int | None, state: SessionState, memory: PageState | None
+) -> dict[str, Any]:
+    """The hint shown to ``seat`` this turn, its count of hints taken, once the race is
+    over its seed and settings (for "race this deal again", with friends when friends
+    raced), and whether people left it (:func:`ended_context`)."""
+    shown = None if memory is None else memory.hint_for(state["turn"])
+    return {
+        "suggestion": shown["reason"] if shown else None,
+        "suggestions_taken": 0 if memory is None else memory.taken,
+        "seed": session.seed if state["game_over"] and seed_shown(session) else None,
+        "config": session.config,
+        "again": race_again(session.lobby.people(), spectator=seat is None),
+        "can_take_back": seat is not None and can_take_back(session, seat),
+        **quick_lobby_context(session, state),
+        **rematch_lobby_context(session, state),
+        **ended_context(session, state),
+    }
+
+
+def table_context_of(
+    request: Request,
+    race: Race,
+    state: SessionState,
+    memory: PageState | None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Everything ``game.html`` draws: the table, its live parts, its extras, its talk."""
+    session, seat = race.session, race.seat
+    context = {**table_context(state, **extra), **live_context(request, session, seat)}
+    context.update(extras_context(session, seat, state, memory))
+    context.update(talk_context(state, is_muted(request), race.now))
+    return context
+
+
+def render_table(
+    request: Request,
+    race: Race,
+    state: SessionState,
+    *,
+    memory: PageState | None = None,
+    status_code: int = 200,
+    **extra: Any,
+) -> Response:
+    """The table page (or the ``#table`` fragment for htmx) of a seat or a spectator, as
+    the request's operation left the race."""
+    context = table_context_of(request, race, state, memory, **extra)
+    block = "table" if is_htmx(request) else None
+    return page(request, "game.html", context, status_code, block)
+
+
+def window(race: Race) -> Callable[[GameSession], int]:
+    """Where the table's events start for this seat (see :func:`table_window`)."""
+    return lambda session: table_window(session, race.seat)
+
+
+def table_state(race: Race) -> SessionState:
+    """The state a table page is rendered from: the seat's view, its events from the
+    table's window on, the seat's delivery cursor left alone."""
+    return race.state(since=window(race), deliver=False)
+
+
+def seat_viewer(race: Race) -> Viewer:
+    """The seat's reader of the race's sentences: "You" for itself, the people's display
+    names for theirs (the log, the replay and the hints name seats as the table does)."""
+    return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
+
+
+def read_memory(request: Request, race: Race, settings: Settings) -> PageState:
+    """This seat's page memory of the race (see :mod:`app.http.web.page_state`)."""
+    secret = settings.seed_secret.get_secret_value()
+    return page_state.read(request, race.id, race.own_seat, secret)
+
+
+def keep_memory(
+    response: Response, request: Request, race: Race, memory: PageState, settings: Settings
+) -> Response:
+    """Hand ``memory`` back to the browser with ``response``."""
+    secret = settings.seed_secret.get_secret_value()
+    secure = is_https(request, settings)
+    page_state.write(response, race.id, memory, secret, secure=secure)
+    return response
+
+
+def flash_context(flash: dict[str, Any] | None) -> dict[str, Any]:
+    """The notice a flash left for this view of the table, as the table draws it."""
+    if flash is None:
+        return {}
+    chosen = flash.get("submitted")
+    extra = {k: v for k, v in flash.items() if k not in ("turn", "submitted")}
+    return {**extra, "submitted": SubmittedMove(**chosen) if chosen else None}

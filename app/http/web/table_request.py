@@ -1,0 +1,341 @@
+"""One request about a seat's table, from its form to its answer: the table's own page and
+forms (move, Suggest, take back, "I'm back"), the lesson's (the same move, with a coach)
+and the race a review's "try again" starts from.
+
+A request walks one way. Its form is read, and a move's shape checked, before the race is
+opened (:func:`table_request`, :func:`read_move`), so a form that cannot be a move opens no
+race for writing. Inside ``async with table.open(...) as race:`` the route calls one
+operation and reads what the answer will draw (an :class:`Answer`); the page is rendered
+only after the block has left, that is once the race was saved (:meth:`TableRequest.respond`).
+htmx gets the ``#table`` fragment; a browser without JavaScript a ``303`` back to the table,
+any notice (a refusal, a preview, a hint, the coach's words) waiting in the page's own
+memory (:mod:`app.http.web.page_state`) for the table's next view, so the address never
+becomes the POST's and a reload always shows the race.
+
+A refusal of the move (not the seat's turn, an old page, a card the rules forbid, a take-back
+not granted) is drawn on the table with its status from :data:`app.http.errors.RACE_STATUS`;
+every other refusal goes to :mod:`app.http.errors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import asdict, dataclass, field, replace
+from typing import Annotated, Any, Protocol
+
+import anyio.to_thread
+from fastapi import Depends, Request
+from fastapi.responses import Response
+
+from app.http.answers import is_htmx, see_other
+from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
+from app.http.errors import InvalidRequest, race_status
+from app.http.race_words import race_sentence
+from app.http.refusals import refusal_sentence
+from app.http.web.forms import (
+    FormError,
+    ParsedMove,
+    SubmittedMove,
+    form_fields,
+    parse_move,
+    pop_intent,
+    submitted_for,
+)
+from app.http.web.page_state import PageState
+from app.http.web.suggest import hint, preview_sentence
+from app.http.web.table_page import (
+    flash_context,
+    keep_memory,
+    read_memory,
+    render_table,
+    seat_viewer,
+    table_state,
+    window,
+)
+from app.races.errors import IllegalMove, RaceNotStarted, StaleTurn, TakebackRefused
+from app.races.operations import SessionState
+from app.races.unit import Race, Races
+from app.settings import Settings
+from engine import Action, IllegalAction
+
+TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
+"""The refusals drawn on the table itself, with the reason above it."""
+
+
+Render = Callable[..., Response]
+"""Draws a table (:func:`app.http.web.table_page.render_table`, or the lesson's): called as
+``render(request, race, state, memory=..., status_code=..., **notice)``."""
+
+
+class Coach(Protocol):
+    """What a lesson adds to the move: words before the move is played and after."""
+
+    def unpicked(self, before: SessionState) -> str | None:
+        """What to say when Play is pressed with no card picked (None: the form's own
+        refusal)."""
+
+    def after(self, before: SessionState, action: Action) -> str | None:
+        """What to say of ``action``, just played from ``before``."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Where a table lives and how it is drawn: the race's own, or the lesson's."""
+
+    render: Render
+    address: str = "/games/{game_id}"
+    coach: Coach | None = None
+
+    def url(self, game_id: str) -> str:
+        """This view's address for ``game_id``."""
+        return self.address.format(game_id=game_id)
+
+
+TABLE = TableView(render_table)
+"""The race's table."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a table request answers, worked out while the race is open and rendered once it
+    is saved: the table's ``state`` (htmx only), the page's memory, the notice drawn beside
+    the table (``error``, ``preview``, ``coach_note``, ``submitted``, ``animate``).
+
+    ``flash``: without JavaScript the notice waits in the page's memory for the next view;
+    ``keep``: the page's memory changed (or is handed back as it is) with this answer.
+    """
+
+    race: Race
+    memory: PageState
+    turn: int
+    state: SessionState | None = None
+    status_code: int = 200
+    notice: Mapping[str, Any] = field(default_factory=dict)
+    flash: bool = False
+    keep: bool = False
+
+    def flash_memory(self) -> PageState:
+        """The page's memory with this answer's notice left for the table's next view."""
+        chosen = self.notice.get("submitted")
+        rest = {k: v for k, v in self.notice.items() if k not in ("submitted", "animate")}
+        flash = {"turn": self.turn, "submitted": asdict(chosen) if chosen else None, **rest}
+        return replace(self.memory, flash=flash)
+
+
+@dataclass(frozen=True)
+class MoveForm:
+    """The move form as read before the race is opened: what was pressed (``intent``) and
+    chosen, and the move, or the sentence that says why the form is no move (``error``)."""
+
+    intent: str
+    submitted: SubmittedMove
+    picked: bool
+    parsed: ParsedMove | None = None
+    action: Action | None = None
+    error: str | None = None
+
+
+def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> MoveForm:
+    """The move form's ``fields`` read: the action checked for its shape when Play was
+    pressed (the rules check it once the race is open). A table that ``suggests`` nothing
+    (the lesson's: its coach advises) takes Suggest as Preview."""
+    rest = dict(fields)
+    intent = pop_intent(rest)
+    if intent == "suggest" and not suggests:
+        intent = "preview"
+    choice = rest.get("choice")
+    submitted = SubmittedMove(choice=choice)
+    if intent == "suggest":
+        return MoveForm(intent, submitted, bool(choice))
+    try:
+        parsed = parse_move(rest)
+        submitted = parsed.submitted
+        action = Action.from_dict(parsed.action) if intent == "play" else None
+    except FormError as exc:
+        return MoveForm(intent, submitted, bool(choice), error=str(exc))
+    except IllegalAction as exc:
+        error = refusal_sentence(exc.refusal)
+        return MoveForm(intent, submitted, bool(choice), parsed, error=error)
+    return MoveForm(intent, submitted, bool(choice), parsed, action)
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A request about a seat's table: the race's id, the seat's cookie, the form sent."""
+
+    request: Request
+    settings: Settings
+    races: Races
+    game_id: str
+    fields: dict[str, str]
+
+    @property
+    def htmx(self) -> bool:
+        """Whether htmx asks (then the answer is a fragment, not a redirect)."""
+        return is_htmx(self.request)
+
+    @property
+    def token(self) -> str | None:
+        """The seat's token, from its cookie."""
+        return self.request.cookies.get(cookie_name(self.game_id))
+
+    def open(self, *, write: bool = False) -> AbstractAsyncContextManager[Race]:
+        """The seat's race (:meth:`app.races.unit.Races.open`)."""
+        return self.races.open(self.game_id, self.token, write=write)
+
+    def memory(self, race: Race) -> PageState:
+        """The seat's page memory of ``race``."""
+        return read_memory(self.request, race, self.settings)
+
+    def answer(
+        self,
+        race: Race,
+        memory: PageState,
+        *,
+        state: SessionState | None = None,
+        status_code: int = 200,
+        flash: bool = False,
+        keep: bool = False,
+        **notice: Any,
+    ) -> Answer:
+        """The answer, read from the open race: the table's state only when htmx draws it."""
+        if state is None and self.htmx:
+            state = table_state(race)
+        turn = race.session.turn
+        return Answer(race, memory, turn, state, status_code, notice, flash, keep)
+
+    def refused(
+        self,
+        race: Race,
+        memory: PageState,
+        status_code: int,
+        error: str | None,
+        submitted: SubmittedMove | None = None,
+        **notice: Any,
+    ) -> Answer:
+        """The table as it stands, with the reason a move was not played."""
+        return self.answer(
+            race,
+            memory,
+            status_code=status_code,
+            flash=True,
+            error=error,
+            submitted=submitted,
+            **notice,
+        )
+
+    def refusal(
+        self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
+    ) -> Answer:
+        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices (``submitted``)
+        stay picked only when the card itself was refused (after an old page's move they
+        meant another turn)."""
+        assert isinstance(exc, TABLE_REFUSALS)
+        kept = submitted if isinstance(exc, IllegalMove) else None
+        return self.refused(race, memory, race_status(exc.code), race_sentence(exc), kept)
+
+    def render(self, answer: Answer, view: TableView = TABLE) -> Response:
+        """The table drawn from ``answer`` (after the race was saved)."""
+        assert answer.state is not None
+        response = view.render(
+            self.request,
+            answer.race,
+            answer.state,
+            memory=answer.memory,
+            status_code=answer.status_code,
+            **answer.notice,
+        )
+        return self.keep(response, answer.race, answer.memory) if answer.keep else response
+
+    def respond(self, answer: Answer, view: TableView = TABLE) -> Response:
+        """htmx: the table drawn; otherwise 303 back to the table, with the page's memory."""
+        if self.htmx:
+            return self.render(answer, view)
+        response = see_other(view.url(answer.race.id))
+        if answer.flash:
+            return self.keep(response, answer.race, answer.flash_memory())
+        return self.keep(response, answer.race, answer.memory) if answer.keep else response
+
+    def keep(self, response: Response, race: Race, memory: PageState) -> Response:
+        """Hand ``memory`` back to the browser with ``response``."""
+        return keep_memory(response, self.request, race, memory, self.settings)
+
+    def shown(self, race: Race, *, animate: bool = False) -> Answer:
+        """A view of the table: its state and the notice left for it, spent once shown."""
+        memory = self.memory(race)
+        state = table_state(race)
+        notice = flash_context(memory.flash_for(state["turn"]))
+        spent = memory.flash is not None
+        return Answer(
+            race,
+            replace(memory, flash=None),
+            race.session.turn,
+            state,
+            notice={"animate": animate, **notice},
+            keep=spent,
+        )
+
+
+async def table_request(
+    game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
+) -> TableRequest:
+    """The request's table, its form read (a page's GET sends none)."""
+    fields = await form_fields(request) if request.method == "POST" else {}
+    return TableRequest(request, settings, races, game_id, fields)
+
+
+TableDep = Annotated[TableRequest, Depends(table_request)]
+"""The table a route answers about (see :class:`TableRequest`)."""
+
+
+async def play(
+    table: TableRequest, race: Race, memory: PageState, move: MoveForm, view: TableView = TABLE
+) -> Answer:
+    """The move form's Play (or Preview) on the open race: the move and the bots' replies,
+    or the table with the reason it was not played; a coach's words before and after."""
+    coach = view.coach
+    before = table_state(race) if coach is not None or move.intent == "preview" else None
+    if move.error is not None or move.parsed is None:
+        note = None
+        if coach is not None and before is not None and move.intent == "play" and not move.picked:
+            note = coach.unpicked(before)
+        if note is not None:
+            return table.refused(race, memory, InvalidRequest.status_code, None, coach_note=note)
+        status = InvalidRequest.status_code
+        return table.refused(race, memory, status, move.error, move.submitted)
+    parsed = move.parsed
+    if move.action is None:  # Preview: the chosen card's score, nothing played
+        assert before is not None
+        if parsed.turn != before["turn"]:
+            return table.refusal(race, memory, StaleTurn({}))
+        sentence = preview_sentence(before, parsed.action, seat_viewer(race))
+        return table.answer(
+            race, memory, state=before, flash=True, preview=sentence, submitted=move.submitted
+        )
+    try:
+        state = await race.play(parsed.turn, move.action, since=window(race))
+    except TABLE_REFUSALS as exc:
+        return table.refusal(race, memory, exc, move.submitted)
+    memory = memory.after_move(parsed.turn, dict(move.action.to_dict()))
+    if coach is None or before is None:
+        return table.answer(race, memory, state=state, keep=True, animate=True)
+    note = coach.after(before, move.action)
+    return table.answer(
+        race, memory, state=state, flash=True, keep=True, animate=True, coach_note=note
+    )
+
+
+async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
+    """The normal bot's move for this seat, picked in the form, with its reason; the hint
+    is the page's to remember (to show it and count it if played), not the race's."""
+    observation = race.observation()
+    submitted = None
+    if observation is not None:
+        turn = race.session.turn
+        action, reason = await anyio.to_thread.run_sync(
+            lambda: hint(observation, turn, me=seat_viewer(race))
+        )
+        memory = replace(memory, hint={"turn": turn, "action": action, "reason": reason})
+        submitted = submitted_for(action)
+    return table.answer(race, memory, flash=True, keep=True, submitted=submitted)
