@@ -56,7 +56,7 @@ Since = int | Callable[[GameSession], int] | None
 index worked out from the race as it stands when the state is built (a page that shows
 only the latest round, say)."""
 
-Publish = Callable[[str, "dict[str, Any] | None"], Awaitable[None]]
+Publish = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 """Tells everyone following a race that it changed (the live hub's ``publish``): with a
 quick message when saying it was the change's only part (a stream then need not read the
 race again to pass it on), else None."""

@@ -1,9 +1,9 @@
 """The review in real Chromium on a real server, read as touch phones (390x844; 360x740 and
-414x896 in the slow size sweep) and at 1280x800: the mistakes first and within the first screen, the whole review
-at most three screens tall with the good moves and the later mistakes folded, whatever
-their number, the graph, "try again" on the mistakes only and big enough for a thumb, the
-jumps to each mistake, the replayed trick on screen after a step, axe clean in light and
-dark. Screenshots go to tests/artifacts/review/.
+414x896 in the slow size sweep) and at 1280x800: the mistakes first and within the first
+screen, the whole review at most three screens tall with the good moves and the later
+mistakes folded, whatever their number, the graph, "try again" on the mistakes only and big
+enough for a thumb, the jumps to each mistake, the replayed trick on screen after a step,
+axe clean in light and dark. Screenshots go to tests/artifacts/review/.
 
 Each race is played through the API, mostly by the normal bot's policy with a few random
 moves (as a person plays: most moves fine, a few mistakes), or with random moves half the
