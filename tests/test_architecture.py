@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -235,3 +236,20 @@ def test_the_sentence_finder_tells_words_for_people_from_words_for_programmers()
         '    return f"{x} is already face up here."\n'
     )
     assert sentences_in(source) == [(6, " is already face up here.")]
+
+
+def test_every_state_the_web_layer_answers_has_its_previews_worded() -> None:
+    """The races' previews leave a blocked card's reason unworded (a code below the web
+    layer); only :mod:`app.http.previews` reads them, so every answer the API or a page
+    gives carries the sentence in the reader's language."""
+    unworded = [
+        str(path.relative_to(REPO_ROOT))
+        for path in sorted((REPO_ROOT / "app" / "http").rglob("*.py"))
+        if path.name != "previews.py"
+        and re.search(
+            r"^\s*(from app\.races\.previews import|from app\.races import .*\bpreviews\b)",
+            path.read_text(encoding="utf-8"),
+            re.MULTILINE,
+        )
+    ]
+    assert unworded == []

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from app.http.answers import json_response
 from app.http.api.models import SEAT_ERRORS, GameState, error_responses
 from app.http.deps import ApiSeatDep, RacesDep
-from app.races.previews import with_previews
+from app.http.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 

@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse
 from app.http.answers import json_response
 from app.http.api.models import SEAT_ERRORS, RematchSeat, error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep
+from app.http.previews import with_previews
 from app.races import rematch
-from app.races.previews import with_previews
 
 router = APIRouter(prefix="/api", tags=["races"])
 
