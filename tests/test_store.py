@@ -300,6 +300,22 @@ def test_the_race_file_keeps_whose_races_are_live_across_a_restart(tmp_path: Pat
     asyncio.run(main())
 
 
+def test_concurrent_creations_never_pass_a_cap_together(run: Any) -> None:
+    """Eight creations by one player at once (on Redis their round trips interleave): the
+    cap lets exactly three through, whatever the order, and refuses the rest."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        races = [players_race(f"r{i}", 7) for i in range(8)]
+        outcomes = await asyncio.gather(
+            *(store.create(race, "10.0.0.1") for race in races), return_exceptions=True
+        )
+        assert [type(o).__name__ for o in outcomes].count("NoneType") == 3, outcomes
+        assert all(isinstance(o, ClientFull) for o in outcomes if o is not None)
+        assert await store.count() == 3
+
+    run(scenario, max_games=20, idle_expiry_seconds=60, max_games_per_client=3)
+
+
 def test_a_race_without_a_player_counts_only_against_its_address(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for n in range(3):  # more than one player's cap: nobody's player

@@ -167,16 +167,17 @@ class SqliteBackend:
                 _pragmas(conn)
             self._conn = conn
             self._load(conn)
-        except (sqlite3.Error, SQLAlchemyError, OSError) as exc:
+        except (sqlite3.Error, SQLAlchemyError, OSError, StoreUnavailable) as exc:
             self._conn = None
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
 
     def _load(self, conn: sqlite3.Connection) -> None:
         """Check every row (filling in the head of a row an older version wrote); count
-        the unreadable ones in :attr:`skipped`; every readable race counts as just used."""
+        the unreadable ones in :attr:`skipped`; every readable race counts as just used, the
+        least recently written first."""
         now = self.clock()
         heads: list[tuple[str | None, int | None, bool | None, str]] = []
-        rows = conn.execute("SELECT id, data, head FROM races ORDER BY seq, updated_at").fetchall()
+        rows = conn.execute("SELECT id, data, head FROM races ORDER BY updated_at").fetchall()
         for game_id, data, stored in rows:
             try:
                 head = self.read_head(bytes(data))
