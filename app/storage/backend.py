@@ -50,24 +50,19 @@ class Backend(Protocol):
         head's player."""
 
     async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None
-    ) -> Found:
-        """Read a race. One last used before ``stale_before`` and not locked is retired on
-        the way (found gone). When ``digest`` opens one of its seats its last use becomes
-        ``now``; when it opens none, only the head is returned."""
-
-    async def take(
         self,
         game_id: str,
         now: float,
         stale_before: float,
         digest: str | None,
-        token: str,
-        lease_seconds: float,
+        token: str | None = None,
+        lease_seconds: float = 0.0,
     ) -> Found:
-        """As :meth:`read` (without moving the last use), and take the race's lock as
-        ``token`` for ``lease_seconds`` when ``digest`` is None or opens a seat: ``held``,
-        or ``busy`` if another holds it."""
+        """Read a race. One last used before ``stale_before`` and not locked is retired on
+        the way (found gone); when ``digest`` opens none of its seats only the head is
+        returned. Otherwise, without ``token``, a digest that opens a seat makes ``now``
+        its last use; with ``token``, the race's lock is taken as ``token`` for
+        ``lease_seconds`` (``held``), unless another holds it (``busy``)."""
 
     async def write(
         self,
@@ -87,7 +82,8 @@ class Backend(Protocol):
 
     async def retire(self, before: float, limit: int) -> int:
         """Retire up to ``limit`` unlocked races last used before ``before``, the least
-        recently used first, each leaving a tombstone; how many went."""
+        recently used first, each leaving a tombstone (kept as long as the backend keeps
+        tombstones); how many went."""
 
     async def idle(self, before: float, limit: int) -> list[str]:
         """The ids of up to ``limit`` races last used before ``before`` (a look: nothing
@@ -118,9 +114,6 @@ class Backend(Protocol):
 
     async def clear_outbox(self, game_id: str) -> None:
         """Drop ``game_id``'s message (no error if there is none)."""
-
-    async def prune(self, now: float) -> None:
-        """Drop the tombstones the backend no longer keeps (by count or age)."""
 
     async def open(self) -> None:
         """Prepare at server start."""

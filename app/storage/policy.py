@@ -103,10 +103,7 @@ class PolicyStore(Generic[R]):
 
     async def sweep(self) -> int:
         """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        now = self.clock()
-        dropped = await self.backend.retire(now - self.idle_expiry_seconds, SWEPT_AT_ONCE)
-        await self.backend.prune(now)
-        return dropped
+        return await self.backend.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
         """The ids of up to ``limit`` races untouched for ``seconds``, least recently used
@@ -177,7 +174,7 @@ class PolicyStore(Generic[R]):
         give_up = time.monotonic() + self.lease_seconds
         while True:
             now = self.clock()
-            found = await self.backend.take(
+            found = await self.backend.read(
                 game_id, now, self._stale_before(now), digest, token, self.lease_seconds
             )
             if not found.busy:

@@ -368,32 +368,26 @@ class RedisBackend:
         return Found(head, bytes(data))
 
     async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None
-    ) -> Found:
-        """One round trip: the race (its idle clock moved when ``digest`` opens a seat), or
-        its tombstone."""
-        args = [now, stale_before, game_id, digest or "", self.tomb_ttl]
-        async with _reachable("read"):
-            reply = await self._fetch(keys=self._find_keys(game_id), args=args)
-        return self._found(reply)
-
-    async def take(
         self,
         game_id: str,
         now: float,
         stale_before: float,
         digest: str | None,
-        token: str,
-        lease_seconds: float,
+        token: str | None = None,
+        lease_seconds: float = 0.0,
     ) -> Found:
-        """One round trip: the race and its lock (``SET NX`` with an expiring lease)."""
-        args: list[str | float] = [
-            now, stale_before, game_id, digest or "", self.tomb_ttl, token,
-            round(lease_seconds * 1000),
-        ]  # fmt: skip
+        """One round trip: the race (its idle clock moved when ``digest`` opens a seat; or,
+        with ``token``, its lock taken: ``SET NX`` with an expiring lease), or its
+        tombstone."""
+        args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
+        keys = self._find_keys(game_id)
+        if token is None:
+            async with _reachable("read"):
+                return self._found(await self._fetch(keys=keys, args=args))
         async with _reachable("lock"):
-            reply = await self._lock(keys=self._find_keys(game_id), args=args)
-        found = self._found(reply)
+            found = self._found(
+                await self._lock(keys=keys, args=[*args, token, round(lease_seconds * 1000)])
+            )
         if found.data is None:
             return found
         return Found(found.head, found.data, held=True)
@@ -481,9 +475,6 @@ class RedisBackend:
         """Delete ``game_id``'s message from the outbox hash."""
         async with _reachable("outbox"):
             await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
-
-    async def prune(self, now: float) -> None:
-        """Nothing to do: every tombstone has its time to live."""
 
 
 class RedisStore(PolicyStore[R]):

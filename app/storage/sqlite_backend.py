@@ -296,39 +296,30 @@ class SqliteBackend:
         return head, bytes(rows[0][1])
 
     async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None
-    ) -> Found:
-        """The race (see the protocol); a seat's read moves its last use in memory."""
-        with self.mutex:
-            head, found = self._find(game_id, stale_before)
-            if head is None:
-                return Found(gone=found)
-            if digest is not None:
-                if head.seat_of(digest) is None:
-                    return Found(head=head)
-                self._seen[game_id] = now
-                self._seen.move_to_end(game_id)
-            return Found(head, found)
-
-    async def take(
         self,
         game_id: str,
         now: float,
         stale_before: float,
         digest: str | None,
-        token: str,
-        lease_seconds: float,
+        token: str | None = None,
+        lease_seconds: float = 0.0,
     ) -> Found:
-        """The race and its lock (see the protocol)."""
+        """The race, or its lock (see the protocol); a seat's read moves its last use in
+        memory."""
         with self.mutex:
             head, found = self._find(game_id, stale_before)
             if head is None:
                 return Found(gone=found)
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
-            if self._claim(_lock(game_id), token, lease_seconds) != token:
-                return Found(head=head, busy=True)
-            return Found(head, found, held=True)
+            if token is not None:
+                if self._claim(_lock(game_id), token, lease_seconds) != token:
+                    return Found(head=head, busy=True)
+                return Found(head, found, held=True)
+            if digest is not None:
+                self._seen[game_id] = now
+                self._seen.move_to_end(game_id)
+            return Found(head, found)
 
     async def write(
         self,
@@ -404,6 +395,7 @@ class SqliteBackend:
                     [(stamp, game_id) for game_id in ids],
                 )
             conn.executemany("DELETE FROM races WHERE id = ?", [(i,) for i in ids])
+            self._prune(conn)
         for game_id in ids:
             del self._seen[game_id]
 
@@ -466,15 +458,11 @@ class SqliteBackend:
                 (game_id, listed, tombstone.reason, self.wall_clock()),
             )
 
-    async def prune(self, now: float) -> None:
-        """Keep only the newest ``expired_memory`` tombstones."""
-        with self.mutex, self._transaction("write") as conn:
-            self._prune(conn)
-
     def _prune(self, conn: sqlite3.Connection) -> None:
+        """Drop the oldest tombstones beyond ``expired_memory``."""
         conn.execute(
-            "DELETE FROM tombstones WHERE rowid NOT IN (SELECT rowid FROM tombstones"
-            " ORDER BY gone_at DESC, rowid DESC LIMIT ?)",
+            "DELETE FROM tombstones WHERE rowid IN (SELECT rowid FROM tombstones"
+            " ORDER BY gone_at, rowid LIMIT max(0, (SELECT count(*) FROM tombstones) - ?))",
             (max(0, self.expired_memory),),
         )
 
