@@ -430,6 +430,12 @@ class SqliteBackend:
         """Races held, without opening anything."""
         return len(self._seen)
 
+    def size(self) -> int:
+        """Bytes of the database's pages (memory that Python's tracing does not see)."""
+        with self.mutex:
+            pages = self._query("PRAGMA page_count")[0][0]
+            return int(pages) * int(self._query("PRAGMA page_size")[0][0])
+
     # ------------------------------------------------------------------ tombstones
 
     def _tombstone(self, game_id: str) -> Tombstone | None:
