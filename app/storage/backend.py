@@ -6,8 +6,9 @@ A backend knows rows, leases and tombstones, never the rules: every bound it app
 (which races are stale, how many to drop, how long a lease lasts) comes in as an argument
 from :class:`app.storage.policy.PolicyStore`, where the caps, eviction, expiry, tombstones
 and slots are decided once for both backends. Each verb is atomic on its own (one script
-on Redis, one transaction under a mutex on SQLite); a policy that spans verbs holds a
-claim (``claim``) for as long as it must not be interleaved.
+on Redis, one transaction under a mutex on SQLite): a creation is admitted against the
+caps by one verb (:meth:`Backend.admit`), so concurrent creations never pass a cap
+together.
 
 Rows are ordered by their *last use*: their creation, their last save, and every read
 made with a digest that opens one of their seats. A race "last used before ``t``" is one
@@ -39,15 +40,33 @@ class Found:
     held: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The numbers a creation is admitted by (:meth:`Backend.admit`): up to ``swept`` races
+    last used before ``stale_before`` are retired first; then a player holding
+    ``per_player`` live races, or an address holding ``per_address`` (None: no cap), is
+    refused; then, when ``max_games`` are held, the least recently used unlocked race last
+    used before ``evict_before`` is retired to make room, else the store is full."""
+
+    stale_before: float
+    evict_before: float
+    max_games: int
+    per_player: int | None
+    per_address: int | None
+    swept: int
+
+
 class Backend(Protocol):
     """Rows of races, their locks, tombstones, named claims and the outbox; every verb may
     raise :class:`~app.storage.interface.StoreUnavailable`."""
 
-    async def insert(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> None:
         """Add a race, last used ``now``, listed under client address ``owner`` and its
-        head's player."""
+        head's player, within ``bounds`` (see :class:`Bounds`), in one step; else raise
+        :class:`~app.storage.interface.ClientFull` (with the player's live races, oldest
+        first) or :class:`~app.storage.interface.StoreFull` and add nothing."""
 
     async def read(
         self,
@@ -89,10 +108,6 @@ class Backend(Protocol):
         """The ids of up to ``limit`` races last used before ``before`` (a look: nothing
         moves), the least recently used first as far as the backend's index tells."""
 
-    async def live(self, owner: str | None = None, player: int | None = None) -> list[str]:
-        """The races created from ``owner`` (or by ``player``) that are not over, oldest
-        first."""
-
     async def count(self) -> int:
         """How many races are held."""
 
@@ -108,6 +123,10 @@ class Backend(Protocol):
 
     async def release(self, name: str, value: str) -> None:
         """Empty claim ``name`` if it still holds ``value``."""
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Return once claim ``name`` may have been emptied (released, or run out), at most
+        ``seconds`` later: a request waiting for a race's lock tries again then."""
 
     async def outbox(self) -> dict[str, bytes]:
         """Every message a write left and nobody cleared, by race id."""

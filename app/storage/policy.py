@@ -16,31 +16,21 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Generic
 
-from app.storage.backend import Backend, Found
+from app.storage.backend import Backend, Bounds, Found
 from app.storage.interface import (
-    ClientFull,
     Clock,
     Fetched,
     Lease,
     LeaseLost,
     R,
-    StoreFull,
     StoreUnavailable,
     decode,
     encode,
 )
 
-LOCK_POLL_SECONDS = 0.005
-"""How often a request waiting for a race's lock (or a creation for the admission) tries
-again."""
-
 RELEASE_RETRY_SECONDS = 0.5
 """How often a lock that could not be given back (the backend unreachable) is tried
 again."""
-
-ADMISSION = "admit"
-"""The claim a creation holds while it counts and makes room, so that concurrent
-creations (on any worker) never pass a cap together."""
 
 SWEPT_ON_CREATE = 100
 """Stale races a creation retires first, so they count against no cap."""
@@ -115,38 +105,16 @@ class PolicyStore(Generic[R]):
     async def create(self, record: R, owner: str) -> None:
         """Store ``record`` for ``owner`` unless a cap is reached (:class:`ClientFull`) or
         the store is full of games too recently used to evict (:class:`StoreFull`)."""
-        head = record.head()
-        data = encode(record)
-        token = secrets.token_hex(16)
-        await self._admitted(token)
-        try:
-            now = self.clock()
-            await self.backend.retire(now - self.idle_expiry_seconds, SWEPT_ON_CREATE)
-            await self._check_caps(owner, head.player)
-            full = await self.backend.count() >= self.max_games
-            if full and not await self.backend.retire(now - self.evict_min_idle_seconds, 1):
-                raise StoreFull("every stored game is in active use")
-            await self.backend.insert(record.id, owner, head, data, now)
-        finally:
-            await self.backend.release(ADMISSION, token)
-
-    async def _admitted(self, token: str) -> None:
-        """Hold the admission claim, waiting up to a lease for it."""
-        give_up = time.monotonic() + self.lease_seconds
-        while await self.backend.claim(ADMISSION, token, self.lease_seconds) != token:
-            if time.monotonic() >= give_up:
-                raise StoreUnavailable("the store stayed busy admitting races")
-            await asyncio.sleep(LOCK_POLL_SECONDS)
-
-    async def _check_caps(self, owner: str, player: int | None) -> None:
-        """Raise :class:`ClientFull` if ``player``, then ``owner``, holds its cap."""
-        mine = () if player is None else tuple(await self.backend.live(player=player))
-        cap = self.max_games_per_client
-        if cap is not None and len(mine) >= cap:
-            raise ClientFull("player", cap, mine)
-        cap = self.max_games_per_address
-        if cap is not None and len(await self.backend.live(owner=owner)) >= cap:
-            raise ClientFull("address", cap, mine)
+        now = self.clock()
+        bounds = Bounds(
+            self._stale_before(now),
+            now - self.evict_min_idle_seconds,
+            self.max_games,
+            self.max_games_per_client,
+            self.max_games_per_address,
+            SWEPT_ON_CREATE,
+        )
+        await self.backend.admit(record.id, owner, record.head(), encode(record), now, bounds)
 
     def _stale_before(self, now: float) -> float:
         return now - self.idle_expiry_seconds
@@ -179,9 +147,10 @@ class PolicyStore(Generic[R]):
             )
             if not found.busy:
                 break
-            if time.monotonic() >= give_up:
+            left = give_up - time.monotonic()
+            if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
-            await asyncio.sleep(LOCK_POLL_SECONDS)
+            await self.backend.wait(_lock_name(game_id), left)
         if not found.held:  # gone, or a digest that opens no seat: nothing was locked
             yield self._fetched(found, digest, None)
             return

@@ -15,8 +15,8 @@ Layout (every key under a prefix, ``zzv:`` by default):
   ids created from a client address, and ``player:<id>`` — a list of the ids a player
   created, oldest first, for the caps on live races (a race counts while its hash
   exists and its head does not say it is over).
-* ``lock:<id>`` — the race's lock; ``slot:<name>`` — a named slot; ``admit`` — held by
-  the creation that is counting the caps (every claim a key with a time to live).
+* ``lock:<id>`` — the race's lock; ``slot:<name>`` — a named slot (each a key with a time
+  to live).
 * ``outbox`` — a hash id → message a save left for delivery (a finished race's result),
   written by the save's own script and deleted only by ``clear_outbox``: it has no time
   to live, and no expiry or eviction of the race touches it.
@@ -42,6 +42,7 @@ Multi-key scripts run on one Redis node (no cluster). Times come from the store'
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import time
@@ -54,8 +55,16 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Found
-from app.storage.interface import Clock, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.backend import Bounds, Found
+from app.storage.interface import (
+    ClientFull,
+    Clock,
+    R,
+    RecordHead,
+    StoreFull,
+    StoreUnavailable,
+    Tombstone,
+)
 from app.storage.policy import PolicyStore
 
 # A race's last use is the ``seen`` field of its hash, written by every save and by every
@@ -91,74 +100,93 @@ local function settle_oldest(lru, prefix, count)
     if not moved then return end
   end
 end
+-- Retire up to `limit` unlocked races last used at or before `before`, the least recently
+-- used first (for a small limit the oldest entries are settled first, so the order is
+-- true); how many went.
+local function retire_unused(lru, prefix, before, limit, tomb_ttl)
+  local scan = limit
+  if limit <= 20 then
+    settle_oldest(lru, prefix, 20)
+    scan = 20
+  end
+  local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', before, 'WITHSCORES', 'LIMIT', 0, scan)
+  local dropped = 0
+  for i = 1, #stale, 2 do
+    if dropped >= limit then break end
+    local id = stale[i]
+    local seen = seen_of(prefix, id, tonumber(stale[i + 1]))
+    if seen > before then
+      redis.call('ZADD', lru, seen, id)
+    elseif redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
+      retire(prefix, lru, id, tomb_ttl)
+      dropped = dropped + 1
+    end
+  end
+  return dropped
+end
 """
 
-# Retire up to `limit` unlocked races last used at or before `before`, the least recently
-# used first (for a small limit the oldest entries are settled first, so the order is
-# true). KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
+# KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
 _RETIRE = (
     _HELPERS
     + """
-local lru, before, prefix, limit = KEYS[1], tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
-local scan = limit
-if limit <= 20 then
-  settle_oldest(lru, prefix, 20)
-  scan = 20
-end
-local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', before, 'WITHSCORES', 'LIMIT', 0, scan)
-local dropped = 0
-for i = 1, #stale, 2 do
-  if dropped >= limit then break end
-  local id = stale[i]
-  local seen = seen_of(prefix, id, tonumber(stale[i + 1]))
-  if seen > before then
-    redis.call('ZADD', lru, seen, id)
-  elseif redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
-    retire(prefix, lru, id, ARGV[4])
-    dropped = dropped + 1
-  end
-end
-return dropped
+return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARGV[4])
 """
 )
 
-# Add a race. KEYS: lru, game, owner, player. ARGV: now, id, head, owner, data, index ttl,
-# has player ('1'/'').
-_INSERT = """
-redis.call('HSET', KEYS[2], 'head', ARGV[3], 'owner', ARGV[4], 'data', ARGV[5], 'seen', ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-redis.call('SADD', KEYS[3], ARGV[2])
-redis.call('EXPIRE', KEYS[3], ARGV[6])
-if ARGV[7] ~= '' then
-  redis.call('RPUSH', KEYS[4], ARGV[2])
-  redis.call('EXPIRE', KEYS[4], ARGV[6])
-end
-return 1
-"""
-
-# The live races an index holds (a player's list: oldest first); the ids of races gone or
-# over (the head's third item is false) are dropped, as a race over never plays again.
-# KEYS: index. ARGV: prefix, listed ('1'/'').
-_LIVE = """
-local ids
-if ARGV[2] ~= '' then
-  ids = redis.call('LRANGE', KEYS[1], 0, -1)
-else
-  ids = redis.call('SMEMBERS', KEYS[1])
-end
-local live = {}
-for _, id in ipairs(ids) do
-  local head = redis.call('HGET', ARGV[1] .. 'game:' .. id, 'head')
-  if head and cjson.decode(head)[3] ~= false then
-    live[#live + 1] = id
-  elseif ARGV[2] ~= '' then
-    redis.call('LREM', KEYS[1], 0, id)
-  else
-    redis.call('SREM', KEYS[1], id)
+# Add a race within the bounds given (see app.storage.backend.Bounds): answers {'ok'},
+# {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
+# KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
+# per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,
+# prefix, has player ('1'/''), swept.
+_ADMIT = (
+    _HELPERS
+    + """
+-- The live races an index holds (a player's list: oldest first); the ids of races gone or
+-- over (the head's third item is false) are dropped, as a race over never plays again.
+local function live_in(key, prefix, listed)
+  local ids
+  if listed then ids = redis.call('LRANGE', key, 0, -1) else ids = redis.call('SMEMBERS', key) end
+  local live = {}
+  for _, id in ipairs(ids) do
+    local head = redis.call('HGET', prefix .. 'game:' .. id, 'head')
+    if head and cjson.decode(head)[3] ~= false then
+      live[#live + 1] = id
+    elseif listed then
+      redis.call('LREM', key, 0, id)
+    else
+      redis.call('SREM', key, id)
+    end
   end
+  return live
 end
-return live
+local prefix, tomb_ttl = ARGV[13], ARGV[12]
+retire_unused(KEYS[1], prefix, tonumber(ARGV[2]), tonumber(ARGV[15]), tomb_ttl)
+local mine = {}
+if ARGV[14] ~= '' then mine = live_in(KEYS[4], prefix, true) end
+if ARGV[5] ~= '' and #mine >= tonumber(ARGV[5]) then
+  table.insert(mine, 1, 'player')
+  return mine
+end
+if ARGV[6] ~= '' and #live_in(KEYS[3], prefix, false) >= tonumber(ARGV[6]) then
+  table.insert(mine, 1, 'address')
+  return mine
+end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4])
+   and retire_unused(KEYS[1], prefix, tonumber(ARGV[3]), 1, tomb_ttl) == 0 then
+  return {'full'}
+end
+redis.call('HSET', KEYS[2], 'head', ARGV[8], 'owner', ARGV[9], 'data', ARGV[10], 'seen', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[7])
+redis.call('SADD', KEYS[3], ARGV[7])
+redis.call('EXPIRE', KEYS[3], ARGV[11])
+if ARGV[14] ~= '' then
+  redis.call('RPUSH', KEYS[4], ARGV[7])
+  redis.call('EXPIRE', KEYS[4], ARGV[11])
+end
+return {'ok'}
 """
+)
 
 # The first half of a read: the race's head and data, or its tombstone; a race last used
 # at or before `stale_before` and not locked is retired here. Then, unless a digest was
@@ -241,6 +269,10 @@ return redis.call('GET', KEYS[1]) or ARGV[1]
 """
 
 
+LOCK_POLL_SECONDS = 0.005
+"""How often a request waiting for a race's lock tries again."""
+
+
 class _Script:
     """A Lua script run by its SHA1 (``EVALSHA``), and sent again whenever the server
     has forgotten it (a restart, ``SCRIPT FLUSH``). What redis-py's ``register_script``
@@ -287,8 +319,7 @@ class RedisBackend:
         self.tomb_ttl = max(1, round(tombstone_seconds))
         self.index_ttl = max(1, round(index_seconds))
         self._retire = _Script(redis, _RETIRE)
-        self._insert = _Script(redis, _INSERT)
-        self._live = _Script(redis, _LIVE)
+        self._admit = _Script(redis, _ADMIT)
         self._fetch = _Script(redis, _FETCH)
         self._lock = _Script(redis, _LOCK)
         self._save = _Script(redis, _SAVE)
@@ -318,27 +349,31 @@ class RedisBackend:
         async with _reachable("count"):
             return int(await self.redis.zcard(self.prefix + "lru"))
 
-    async def insert(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> None:
-        """The race's hash, its LRU entry and its two index entries, in one script."""
+        """The caps, the room and the race's hash, LRU entry and index entries, in one
+        script (see ``_ADMIT``)."""
         player = "" if head.player is None else str(head.player)
         keys = [
             self.prefix + "lru", self.key("game", game_id), self.key("owner", owner),
             self.key("player", player),
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
-            now, game_id, head.to_json(), owner, data, self.index_ttl, "1" if player else "",
+            now, bounds.stale_before, bounds.evict_before, bounds.max_games,
+            _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
+            data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
+            bounds.swept,
         ]  # fmt: skip
         async with _reachable("add"):
-            await self._insert(keys=keys, args=args)
-
-    async def live(self, owner: str | None = None, player: int | None = None) -> list[str]:
-        """The live ids of an address's set or a player's list (oldest first)."""
-        key = self.key("owner", owner or "") if player is None else self.key("player", str(player))
-        async with _reachable("add"):
-            found = await self._live(keys=[key], args=[self.prefix, "" if player is None else "1"])
-        return [bytes(game_id).decode() for game_id in found]
+            outcome, *mine = await self._admit(keys=keys, args=args)
+        races = tuple(bytes(game_id).decode() for game_id in mine)
+        if outcome == b"player":
+            raise ClientFull("player", cast(int, bounds.per_player), races)
+        if outcome == b"address":
+            raise ClientFull("address", cast(int, bounds.per_address), races)
+        if outcome == b"full":
+            raise StoreFull("every stored game is in active use")
 
     async def retire(self, before: float, limit: int) -> int:
         """One script (see ``_RETIRE``)."""
@@ -463,6 +498,10 @@ class RedisBackend:
         async with _reachable("unlock"):
             await self._release(keys=[self.prefix + name], args=[value])
 
+    async def wait(self, name: str, seconds: float) -> None:
+        """Sleep a moment: a claim may be emptied by any worker, which tells nobody."""
+        await asyncio.sleep(min(seconds, LOCK_POLL_SECONDS))
+
     async def outbox(self) -> dict[str, bytes]:
         """Every message in the outbox hash, by race id (shared by every worker)."""
         async with _reachable("outbox"):
@@ -534,6 +573,10 @@ class RedisStore(PolicyStore[R]):
             retry=Retry(NoBackoff(), 0),
         )
         return cls(redis, loader, **bounds)
+
+
+def _cap(cap: int | None) -> int | str:
+    return "" if cap is None else cap
 
 
 @contextlib.asynccontextmanager

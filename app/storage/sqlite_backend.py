@@ -8,12 +8,12 @@ its verb returns; on a file, a killed process (``kill -9``, an out-of-memory kil
 therefore loses no answered move. Token digests are stored, never tokens.
 
 What one process needs no file for stays in its memory: the claims (a race's lock, the
-slots: a file serves one process) and each race's last use, in last-use order (a seat's
-read costs no write; a process that starts again counts every race it loads as just
-used). The file is in WAL mode with ``synchronous=NORMAL``: a commit is handed to the
-operating system without waiting for the disk, which a dying process cannot lose; only
-an operating-system crash or a power cut can lose the last transactions (never corrupt
-the file).
+slots: a file serves one process; a request waiting for one is woken when it is emptied)
+and each race's head and last use, in last-use order (a seat's read costs no write; a
+process that starts again counts every race it loads as just used). The file is in WAL
+mode with ``synchronous=NORMAL``: a commit is handed to the operating system without
+waiting for the disk, which a dying process cannot lose; only an operating-system crash or
+a power cut can lose the last transactions (never corrupt the file).
 
 The verbs run on the calling thread under the backend's mutex: a commit of one small row
 without a disk flush takes far less time than handing it to a worker thread would add
@@ -22,6 +22,7 @@ without a disk flush takes far less time than handing it to a worker thread woul
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -53,8 +54,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Found
-from app.storage.interface import Clock, RecordHead, StoreUnavailable, Tombstone
+from app.storage.backend import Bounds, Found
+from app.storage.interface import (
+    ClientFull,
+    Clock,
+    RecordHead,
+    StoreFull,
+    StoreUnavailable,
+    Tombstone,
+)
 
 log = logging.getLogger("zzv.store")
 
@@ -131,8 +139,9 @@ class SqliteBackend:
         """Held by every verb: tests and benchmarks may call from another thread."""
         self._conn: sqlite3.Connection | None = None
         self._closed = False
-        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._known: OrderedDict[str, tuple[float, RecordHead]] = OrderedDict()
         self._claims: dict[str, tuple[str, float]] = {}
+        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
         self._seq = 0
 
     # ------------------------------------------------------------------ the file
@@ -190,7 +199,7 @@ class SqliteBackend:
                 if stored is not None:
                     heads.append((None, None, None, game_id))
                 continue
-            self._seen[str(game_id)] = now
+            self._known[str(game_id)] = (now, head)
             if stored is None:
                 heads.append((head.to_json(), head.player, head.live, game_id))
         with self._transaction("write"):
@@ -258,15 +267,29 @@ class SqliteBackend:
 
     # ------------------------------------------------------------------ races
 
-    async def insert(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> None:
-        """Write the race's row (replacing any tombstone of that id)."""
+        """Write the race's row within ``bounds`` (see the protocol), under the mutex."""
         with self.mutex:
+            self._retire(self._unused(bounds.stale_before, bounds.swept))
+            mine = () if head.player is None else self._live("player", head.player)
+            cap = bounds.per_player
+            if cap is not None and len(mine) >= cap:
+                raise ClientFull("player", cap, mine)
+            cap = bounds.per_address
+            if cap is not None and len(self._live("owner", owner)) >= cap:
+                raise ClientFull("address", cap, mine)
+            if len(self._known) >= bounds.max_games:
+                evicted = self._unused(bounds.evict_before, 1)
+                if not evicted:
+                    raise StoreFull("every stored game is in active use")
+                self._retire(evicted)
             self.put(game_id, owner, head, data, now)
 
     def put(self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float) -> None:
-        """:meth:`insert`, called with the mutex held or from one thread."""
+        """Write the race's row (replacing any tombstone of that id); called with the mutex
+        held or from one thread."""
         seq = self._seq + 1
         with self._transaction("write") as conn:
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
@@ -277,23 +300,16 @@ class SqliteBackend:
                  head.live, seq),
             )  # fmt: skip
         self._seq = seq
-        self._seen[game_id] = now
-        self._seen.move_to_end(game_id)
+        self._use(game_id, now, head)
 
-    def _find(self, game_id: str, stale_before: float) -> tuple[RecordHead | None, Any]:
-        """The race's head and row, or (None, its tombstone) once it is gone (retiring it
-        here when it is stale); called with the mutex held."""
-        seen = self._seen.get(game_id)
-        if seen is None:
-            return None, self._tombstone(game_id)
-        rows = self._query("SELECT head, data FROM races WHERE id = ?", (game_id,))
-        if not rows or rows[0][0] is None:
-            return None, self._tombstone(game_id)
-        head = RecordHead.from_json(rows[0][0])
-        if seen <= stale_before and not self._locked(game_id):
+    def _find(self, game_id: str, stale_before: float) -> RecordHead | None:
+        """The race's head, or None once it is gone (retiring it here when it is stale);
+        called with the mutex held."""
+        known = self._known.get(game_id)
+        if known is not None and known[0] <= stale_before and not self._locked(game_id):
             self._retire([game_id])
-            return None, self._tombstone(game_id)
-        return head, bytes(rows[0][1])
+            return None
+        return None if known is None else known[1]
 
     async def read(
         self,
@@ -307,19 +323,24 @@ class SqliteBackend:
         """The race, or its lock (see the protocol); a seat's read moves its last use in
         memory."""
         with self.mutex:
-            head, found = self._find(game_id, stale_before)
+            head = self._find(game_id, stale_before)
             if head is None:
-                return Found(gone=found)
+                return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
+            if token is not None and self._locked(game_id):
+                return Found(head=head, busy=True)
+            rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
             if token is not None:
-                if self._claim(_lock(game_id), token, lease_seconds) != token:
-                    return Found(head=head, busy=True)
-                return Found(head, found, held=True)
-            if digest is not None:
-                self._seen[game_id] = now
-                self._seen.move_to_end(game_id)
-            return Found(head, found)
+                self._claim(_lock(game_id), token, lease_seconds)
+            elif digest is not None:
+                self._use(game_id, now, head)
+            return Found(head, bytes(rows[0][0]), held=token is not None)
+
+    def _use(self, game_id: str, now: float, head: RecordHead) -> None:
+        """Make ``now`` the race's last use (the end of the order)."""
+        self._known[game_id] = (now, head)
+        self._known.move_to_end(game_id)
 
     async def write(
         self,
@@ -332,7 +353,7 @@ class SqliteBackend:
     ) -> bool:
         """The fenced save (see the protocol)."""
         with self.mutex:
-            if self._held(_lock(game_id)) != token or game_id not in self._seen:
+            if self._held(_lock(game_id)) != token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
             with self._transaction("write") as conn:
@@ -346,9 +367,8 @@ class SqliteBackend:
                         " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
                         (game_id, outbox, stamp),
                     )
-            del self._claims[_lock(game_id)]
-            self._seen[game_id] = now
-            self._seen.move_to_end(game_id)
+            self._drop(_lock(game_id))
+            self._use(game_id, now, head)
             return True
 
     def overwrite(self, game_id: str, data: bytes) -> None:
@@ -365,21 +385,27 @@ class SqliteBackend:
         with self.mutex, self._transaction("write") as conn:
             conn.execute("DELETE FROM races WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
-            self._seen.pop(game_id, None)
+            self._known.pop(game_id, None)
 
     async def retire(self, before: float, limit: int) -> int:
         """Retire the least recently used unlocked races last used before ``before``."""
         with self.mutex:
             self._ready()
-            going: list[str] = []
-            # Front of the dict = least recently used, so stop at the first fresh race.
-            for game_id, seen in self._seen.items():
-                if seen > before or len(going) >= limit:
-                    break
-                if not self._locked(game_id):
-                    going.append(game_id)
+            going = self._unused(before, limit)
             self._retire(going)
             return len(going)
+
+    def _unused(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` unlocked races last used before ``before``, least recently used
+        first."""
+        going: list[str] = []
+        # Front of the dict = least recently used, so stop at the first fresh race.
+        for game_id, (seen, _) in self._known.items():
+            if seen > before or len(going) >= limit:
+                break
+            if not self._locked(game_id):
+                going.append(game_id)
+        return going
 
     def _retire(self, ids: list[str]) -> None:
         """Drop ``ids``, each leaving a tombstone (unless none are kept)."""
@@ -397,38 +423,36 @@ class SqliteBackend:
             conn.executemany("DELETE FROM races WHERE id = ?", [(i,) for i in ids])
             self._prune(conn)
         for game_id in ids:
-            del self._seen[game_id]
+            del self._known[game_id]
 
     async def idle(self, before: float, limit: int) -> list[str]:
         """Races last used before ``before``, least recently used first."""
         found: list[str] = []
         with self.mutex:
-            for game_id, seen in self._seen.items():
+            for game_id, (seen, _) in self._known.items():
                 if seen > before or len(found) >= limit:
                     break
                 found.append(game_id)
         return found
 
-    async def live(self, owner: str | None = None, player: int | None = None) -> list[str]:
-        """The unfinished races of ``owner`` (or ``player``), oldest first."""
-        column, key = ("owner", owner) if player is None else ("player", player)
-        with self.mutex:
-            rows = self._query(
-                f"SELECT id FROM races WHERE {column} = ? AND live AND head IS NOT NULL"
-                " ORDER BY seq",
-                (key,),
-            )
-        return [str(game_id) for (game_id,) in rows if game_id in self._seen]
+    def _live(self, column: str, key: str | int) -> tuple[str, ...]:
+        """The unfinished races whose ``column`` (owner or player) is ``key``, oldest
+        first; called with the mutex held."""
+        rows = self._query(
+            f"SELECT id FROM races WHERE {column} = ? AND live AND head IS NOT NULL ORDER BY seq",
+            (key,),
+        )
+        return tuple(str(game_id) for (game_id,) in rows if game_id in self._known)
 
     async def count(self) -> int:
         """Races held."""
         with self.mutex:
             self._ready()
-            return len(self._seen)
+            return len(self._known)
 
     def __len__(self) -> int:
         """Races held, without opening anything."""
-        return len(self._seen)
+        return len(self._known)
 
     def size(self) -> int:
         """Bytes of the database's pages (memory that Python's tracing does not see)."""
@@ -481,14 +505,13 @@ class SqliteBackend:
                 str(game_id): (bytes(data), str(owner))
                 for game_id, data, owner in self._query("SELECT id, data, owner FROM races")
             }
-            order = list(self._seen)
+            order = list(self._known)
         return [(game_id, *found[game_id]) for game_id in order if game_id in found]
 
     def heads(self) -> dict[str, RecordHead]:
         """Every race's head by id."""
         with self.mutex:
-            rows = self._query("SELECT id, head FROM races WHERE head IS NOT NULL")
-        return {str(i): RecordHead.from_json(h) for i, h in rows if i in self._seen}
+            return {game_id: head for game_id, (_, head) in self._known.items()}
 
     # ------------------------------------------------------------------ claims
 
@@ -504,9 +527,15 @@ class SqliteBackend:
         if found is None:
             return None
         if found[1] <= time.monotonic():
-            del self._claims[name]
+            self._drop(name)
             return None
         return found[0]
+
+    def _drop(self, name: str) -> None:
+        """Empty the claim and wake whoever waits for it."""
+        del self._claims[name]
+        for waiter in self._waiting.pop(name, ()):
+            _wake(waiter)
 
     def _locked(self, game_id: str) -> bool:
         return self._held(_lock(game_id)) is not None
@@ -533,7 +562,23 @@ class SqliteBackend:
         """Empty the claim if still ``value``'s."""
         with self.mutex:
             if self._held(name) == value:
-                del self._claims[name]
+                self._drop(name)
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Sleep until the claim is emptied or runs out (no polling: one process holds
+        every claim, and whatever empties one wakes its waiters), or ``seconds`` pass."""
+        loop = asyncio.get_running_loop()
+        with self.mutex:
+            found = self._claims.get(name)
+            if found is None:
+                return
+            waiter = loop.create_future()
+            self._waiting.setdefault(name, []).append(waiter)
+        timer = loop.call_later(min(seconds, found[1] - time.monotonic()), _wake, waiter)
+        try:
+            await waiter
+        finally:
+            timer.cancel()
 
     # ------------------------------------------------------------------ outbox
 
@@ -567,6 +612,11 @@ _DIALECT = sqlite_dialect.dialect()
 def _lock(game_id: str) -> str:
     """The claim that is a race's lock (as :mod:`app.storage.policy` names it)."""
     return f"lock:{game_id}"
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _tombstone_of(digests: str, reason: str) -> Tombstone:
