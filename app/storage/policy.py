@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -69,6 +70,7 @@ class PolicyStore(Generic[R]):
         self.lease_seconds = lock_timeout_seconds
         self.clock = clock
         self._given_back: set[str] = set()
+        self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ upkeep
@@ -155,24 +157,34 @@ class PolicyStore(Generic[R]):
             yield self._fetched(found, digest, None)
             return
         lease = Lease(game_id, token)
-        keeper = asyncio.create_task(self._keep(lease))
+        self._keep(lease)
         try:
             yield self._fetched(found, digest, lease)
         finally:
-            keeper.cancel()
+            self._keepers.pop(token).cancel()
             if token in self._given_back:
                 self._given_back.discard(token)
             else:
                 await self._give_back(lease)
 
-    async def _keep(self, lease: Lease) -> None:
-        """Renew ``lease`` every third of its length while its holder works."""
-        name = _lock_name(lease.game_id)
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
-            with contextlib.suppress(StoreUnavailable):
-                if not await self.backend.renew(name, lease.token, self.lease_seconds):
-                    return
+    def _keep(self, lease: Lease) -> None:
+        """Renew ``lease`` a third of its length from now (and so on while its holder
+        works): a timer, so a move that ends sooner starts no task."""
+        renew = functools.partial(self._renew, lease)
+        self._keepers[lease.token] = asyncio.get_running_loop().call_later(
+            self.lease_seconds / 3, renew
+        )
+
+    def _renew(self, lease: Lease) -> None:
+        self._keepers[lease.token] = asyncio.create_task(self._renewed(lease))
+
+    async def _renewed(self, lease: Lease) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            if not await self.backend.renew(
+                _lock_name(lease.game_id), lease.token, self.lease_seconds
+            ):
+                return
+        self._keep(lease)
 
     async def _give_back(self, lease: Lease) -> None:
         """Release the lock; while the backend is unreachable keep trying in the

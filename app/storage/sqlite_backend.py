@@ -357,10 +357,14 @@ class SqliteBackend:
                 return False
             stamp = self.wall_clock()
             with self._transaction("write") as conn:
-                conn.execute(
-                    "UPDATE races SET data=?, head=?, player=?, live=?, updated_at=? WHERE id=?",
-                    (data, head.to_json(), head.player, head.live, stamp, game_id),
-                )
+                if self._known[game_id][1] == head:  # the usual move: no head to encode
+                    conn.execute(_OVERWRITE, (data, stamp, game_id))
+                else:
+                    conn.execute(
+                        "UPDATE races SET data=?, head=?, player=?, live=?, updated_at=?"
+                        " WHERE id=?",
+                        (data, head.to_json(), head.player, head.live, stamp, game_id),
+                    )
                 if outbox is not None:
                     conn.execute(
                         "INSERT INTO outbox (id, data, added_at) VALUES (?, ?, ?)"
@@ -375,10 +379,7 @@ class SqliteBackend:
         """Write a race's JSON alone, in one transaction (a save's write without the rest
         of the save: what ``python -m bench durable`` times)."""
         with self.mutex, self._transaction("write") as conn:
-            conn.execute(
-                "UPDATE races SET data=?, updated_at=? WHERE id=?",
-                (data, self.wall_clock(), game_id),
-            )
+            conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
 
     async def delete(self, game_id: str) -> None:
         """Forget the race and its tombstone."""
@@ -607,6 +608,8 @@ class SqliteBackend:
 
 
 _DIALECT = sqlite_dialect.dialect()
+
+_OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
 
 
 def _lock(game_id: str) -> str:
