@@ -20,7 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from app.storage.interface import RecordHead, Tombstone
+from app.storage.interface import Lease, RecordHead, Tombstone
+
+Take = tuple[str, float] | None
+"""A lock a read takes: its token and its lease's seconds (None: a plain read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,32 +72,20 @@ class Backend(Protocol):
         first) or :class:`~app.storage.interface.StoreFull` and add nothing."""
 
     async def read(
-        self,
-        game_id: str,
-        now: float,
-        stale_before: float,
-        digest: str | None,
-        token: str | None = None,
-        lease_seconds: float = 0.0,
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
         """Read a race. One last used before ``stale_before`` and not locked is retired on
         the way (found gone); when ``digest`` opens none of its seats only the head is
-        returned. Otherwise, without ``token``, a digest that opens a seat makes ``now``
-        its last use; with ``token``, the race's lock is taken as ``token`` for
-        ``lease_seconds`` (``held``), unless another holds it (``busy``)."""
+        returned. Otherwise, without ``lock``, a digest that opens a seat makes ``now``
+        its last use; with ``lock`` (a token, a lease's seconds), the race's lock is taken
+        as the token for the lease (``held``), unless another holds it (``busy``)."""
 
     async def write(
-        self,
-        game_id: str,
-        token: str,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
     ) -> bool:
-        """If ``token`` holds the race's lock: store the race (and ``outbox`` under its id),
-        make ``now`` its last use and give the lock back, all in one step; True. Else
-        write nothing; False."""
+        """If ``lease`` holds its race's lock: store the race (and ``outbox`` under its
+        id), make ``now`` its last use and give the lock back, all in one step; True.
+        Else write nothing; False."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""

@@ -36,21 +36,16 @@ class MemoryStore(PolicyStore[R]):
     def __init__(
         self,
         loader: Callable[[dict[str, Any]], R],
-        max_games: int,
-        idle_expiry_seconds: float,
-        evict_min_idle_seconds: float = 0.0,
-        expired_memory: int = 10_000,
-        clock: Clock = time.monotonic,
-        max_games_per_client: int | None = None,
-        max_games_per_address: int | None = None,
-        lock_timeout_seconds: float = 30.0,
         *,
+        clock: Clock = time.monotonic,
+        expired_memory: int = 10_000,
         path: Path | None = None,
         wall_clock: Clock = time.time,
+        **bounds: Any,
     ) -> None:
-        """An empty store with the given bounds; ``loader`` rebuilds a record from its
-        dict. At most ``expired_memory`` tombstones are kept; ``wall_clock`` dates the
-        rows."""
+        """An empty store with the ``bounds`` of :class:`~app.storage.policy.PolicyStore`;
+        ``loader`` rebuilds a record from its dict. At most ``expired_memory`` tombstones
+        are kept; ``wall_clock`` dates the rows."""
         self.sqlite = SqliteBackend(
             path,
             lambda data: loader(decode(data)).head(),
@@ -58,17 +53,7 @@ class MemoryStore(PolicyStore[R]):
             expired_memory=expired_memory,
             wall_clock=wall_clock,
         )
-        super().__init__(
-            self.sqlite,
-            loader,
-            max_games=max_games,
-            idle_expiry_seconds=idle_expiry_seconds,
-            evict_min_idle_seconds=evict_min_idle_seconds,
-            max_games_per_client=max_games_per_client,
-            max_games_per_address=max_games_per_address,
-            lock_timeout_seconds=lock_timeout_seconds,
-            clock=clock,
-        )
+        super().__init__(self.sqlite, loader, clock=clock, **bounds)
 
     def __len__(self) -> int:
         """Number of races held (read without I/O)."""

@@ -144,9 +144,8 @@ class PolicyStore(Generic[R]):
         give_up = time.monotonic() + self.lease_seconds
         while True:
             now = self.clock()
-            found = await self.backend.read(
-                game_id, now, self._stale_before(now), digest, token, self.lease_seconds
-            )
+            take = (token, self.lease_seconds)
+            found = await self.backend.read(game_id, now, self._stale_before(now), digest, take)
             if not found.busy:
                 break
             left = give_up - time.monotonic()
@@ -211,7 +210,7 @@ class PolicyStore(Generic[R]):
         if lease.game_id != record.id:
             raise LeaseLost()
         written = await self.backend.write(
-            record.id, lease.token, record.head(), encode(record), self.clock(), outbox
+            lease, record.head(), encode(record), self.clock(), outbox
         )
         if not written:
             raise LeaseLost()

@@ -45,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
@@ -55,10 +54,10 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found
+from app.storage.backend import Bounds, Found, Take
 from app.storage.interface import (
     ClientFull,
-    Clock,
+    Lease,
     R,
     RecordHead,
     StoreFull,
@@ -403,48 +402,37 @@ class RedisBackend:
         return Found(head, bytes(data))
 
     async def read(
-        self,
-        game_id: str,
-        now: float,
-        stale_before: float,
-        digest: str | None,
-        token: str | None = None,
-        lease_seconds: float = 0.0,
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
         """One round trip: the race (its idle clock moved when ``digest`` opens a seat; or,
-        with ``token``, its lock taken: ``SET NX`` with an expiring lease), or its
+        with ``lock``, its lock taken: ``SET NX`` with an expiring lease), or its
         tombstone."""
         args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
         keys = self._find_keys(game_id)
-        if token is None:
+        if lock is None:
             async with _reachable("read"):
                 return self._found(await self._fetch(keys=keys, args=args))
         async with _reachable("lock"):
             found = self._found(
-                await self._lock(keys=keys, args=[*args, token, round(lease_seconds * 1000)])
+                await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
             )
         if found.data is None:
             return found
         return Found(found.head, found.data, held=True)
 
     async def write(
-        self,
-        game_id: str,
-        token: str,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
     ) -> bool:
         """Write the race (and ``outbox`` under its id) and give its lock back in one
         script, if the lease still holds (and announce it, see ``announce``)."""
+        game_id = lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.prefix + "outbox",
         ]  # fmt: skip
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
-            token, data, head.to_json(), now, game_id, channel, outbox or b"",
+            lease.token, data, head.to_json(), now, game_id, channel, outbox or b"",
         ]  # fmt: skip
         async with _reachable("write"):
             return bool(await self._save(keys=keys, args=args))
@@ -525,40 +513,26 @@ class RedisStore(PolicyStore[R]):
         redis: Redis,
         loader: Callable[[dict[str, Any]], R],
         *,
-        max_games: int,
-        idle_expiry_seconds: float,
-        evict_min_idle_seconds: float = 0.0,
-        max_games_per_client: int | None = 20,
-        max_games_per_address: int | None = None,
         tombstone_seconds: float = 86400.0,
-        lock_timeout_seconds: float = 30.0,
         prefix: str = "zzv:",
-        clock: Clock = time.time,
         announce: str | None = None,
+        **bounds: Any,
     ) -> None:
-        """Use ``redis``; the bounds as for :class:`~app.storage.policy.PolicyStore` (no
-        per-address cap: the store's own), ``announce`` as for :class:`RedisBackend`."""
+        """Use ``redis``; ``bounds`` as for :class:`~app.storage.policy.PolicyStore`, but a
+        player's cap is 20 unless given and an address's the store's own cap;
+        ``announce`` as for :class:`RedisBackend`."""
         self.redis = redis
         self.redis_backend = RedisBackend(
             redis,
             prefix=prefix,
             tombstone_seconds=tombstone_seconds,
-            index_seconds=idle_expiry_seconds,
+            index_seconds=bounds["idle_expiry_seconds"],
             announce=announce,
         )
-        super().__init__(
-            self.redis_backend,
-            loader,
-            max_games=max_games,
-            idle_expiry_seconds=idle_expiry_seconds,
-            evict_min_idle_seconds=evict_min_idle_seconds,
-            max_games_per_client=max_games_per_client,
-            max_games_per_address=max_games
-            if max_games_per_address is None
-            else max_games_per_address,
-            lock_timeout_seconds=lock_timeout_seconds,
-            clock=clock,
-        )
+        bounds.setdefault("max_games_per_client", 20)
+        if bounds.get("max_games_per_address") is None:
+            bounds["max_games_per_address"] = bounds["max_games"]
+        super().__init__(self.redis_backend, loader, **bounds)
 
     @classmethod
     def connect(

@@ -54,10 +54,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found
+from app.storage.backend import Bounds, Found, Take
 from app.storage.interface import (
     ClientFull,
     Clock,
+    Lease,
     RecordHead,
     StoreFull,
     StoreUnavailable,
@@ -312,13 +313,7 @@ class SqliteBackend:
         return None if known is None else known[1]
 
     async def read(
-        self,
-        game_id: str,
-        now: float,
-        stale_before: float,
-        digest: str | None,
-        token: str | None = None,
-        lease_seconds: float = 0.0,
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
         """The race, or its lock (see the protocol); a seat's read moves its last use in
         memory."""
@@ -328,14 +323,14 @@ class SqliteBackend:
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
-            if token is not None and self._locked(game_id):
+            if lock is not None and self._locked(game_id):
                 return Found(head=head, busy=True)
             rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
-            if token is not None:
-                self._claim(_lock(game_id), token, lease_seconds)
+            if lock is not None:
+                self._claim(_lock(game_id), *lock)
             elif digest is not None:
                 self._use(game_id, now, head)
-            return Found(head, bytes(rows[0][0]), held=token is not None)
+            return Found(head, bytes(rows[0][0]), held=lock is not None)
 
     def _use(self, game_id: str, now: float, head: RecordHead) -> None:
         """Make ``now`` the race's last use (the end of the order)."""
@@ -343,17 +338,12 @@ class SqliteBackend:
         self._known.move_to_end(game_id)
 
     async def write(
-        self,
-        game_id: str,
-        token: str,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
     ) -> bool:
         """The fenced save (see the protocol)."""
+        game_id = lease.game_id
         with self.mutex:
-            if self._held(_lock(game_id)) != token or game_id not in self._known:
+            if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
             with self._transaction("write") as conn:
