@@ -23,7 +23,8 @@ from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
 from app.storage.memory import ManualClock, MemoryStore
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import METADATA, SqliteStore, connect, migrate
+from app.storage.sqlite import SqliteStore
+from app.storage.sqlite_backend import METADATA, connect, migrate
 from engine import new_game
 
 

@@ -65,11 +65,11 @@ class Backend(Protocol):
 
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
-    ) -> None:
+    ) -> tuple[str, tuple[str, ...]]:
         """Add a race, last used ``now``, listed under client address ``owner`` and its
-        head's player, within ``bounds`` (see :class:`Bounds`), in one step; else raise
-        :class:`~app.storage.interface.ClientFull` (with the player's live races, oldest
-        first) or :class:`~app.storage.interface.StoreFull` and add nothing."""
+        head's player, within ``bounds`` (see :class:`Bounds`), in one step: ``("ok",
+        ())``; else add nothing and say which bound held (``"player"``, ``"address"`` or
+        ``"full"``) with the player's live races, oldest first."""
 
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None

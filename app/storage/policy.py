@@ -19,11 +19,13 @@ from typing import Any, Generic
 
 from app.storage.backend import Backend, Bounds, Found
 from app.storage.interface import (
+    ClientFull,
     Clock,
     Fetched,
     Lease,
     LeaseLost,
     R,
+    StoreFull,
     StoreUnavailable,
     decode,
     encode,
@@ -116,7 +118,15 @@ class PolicyStore(Generic[R]):
             self.max_games_per_address,
             SWEPT_ON_CREATE,
         )
-        await self.backend.admit(record.id, owner, record.head(), encode(record), now, bounds)
+        outcome, mine = await self.backend.admit(
+            record.id, owner, record.head(), encode(record), now, bounds
+        )
+        if outcome == "full":
+            raise StoreFull("every stored game is in active use")
+        if outcome == "player" and bounds.per_player is not None:
+            raise ClientFull("player", bounds.per_player, mine)
+        if outcome == "address" and bounds.per_address is not None:
+            raise ClientFull("address", bounds.per_address, mine)
 
     def _stale_before(self, now: float) -> float:
         return now - self.idle_expiry_seconds

@@ -33,9 +33,10 @@ long a crashed worker can block its race.
 
 Idle expiry is by the store's clock against ``seen``: a read finds an idle race gone
 (and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
-evicted. Each request is one script: a read (head, data and the idle clock) is one round
-trip, a move two (lock-and-read, then write-unlock-and-announce when the store announces
-saves, else the live hub's PUBLISH follows).
+evicted. Each request is one script: a creation (the caps, the room and the race at once)
+or a read (head, data and the idle clock) is one round trip, a move two (lock-and-read,
+then write-unlock-and-announce when the store announces saves, else the live hub's
+PUBLISH follows).
 Multi-key scripts run on one Redis node (no cluster). Times come from the store's clock
 (wall time by default): machines sharing a Redis need synchronised clocks, as usual.
 """
@@ -55,15 +56,7 @@ from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take
-from app.storage.interface import (
-    ClientFull,
-    Lease,
-    R,
-    RecordHead,
-    StoreFull,
-    StoreUnavailable,
-    Tombstone,
-)
+from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.policy import PolicyStore
 
 # A race's last use is the ``seen`` field of its hash, written by every save and by every
@@ -350,7 +343,7 @@ class RedisBackend:
 
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
-    ) -> None:
+    ) -> tuple[str, tuple[str, ...]]:
         """The caps, the room and the race's hash, LRU entry and index entries, in one
         script (see ``_ADMIT``)."""
         player = "" if head.player is None else str(head.player)
@@ -366,13 +359,7 @@ class RedisBackend:
         ]  # fmt: skip
         async with _reachable("add"):
             outcome, *mine = await self._admit(keys=keys, args=args)
-        races = tuple(bytes(game_id).decode() for game_id in mine)
-        if outcome == b"player":
-            raise ClientFull("player", cast(int, bounds.per_player), races)
-        if outcome == b"address":
-            raise ClientFull("address", cast(int, bounds.per_address), races)
-        if outcome == b"full":
-            raise StoreFull("every stored game is in active use")
+        return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
     async def retire(self, before: float, limit: int) -> int:
         """One script (see ``_RETIRE``)."""

@@ -22,7 +22,6 @@ import orjson
 
 from app.storage.interface import R
 from app.storage.memory import MemoryStore
-from app.storage.sqlite_backend import METADATA, OUTBOX, RACES, TOMBSTONES, connect, migrate
 
 log = logging.getLogger("zzv.store")
 
@@ -107,6 +106,3 @@ class SqliteStore(MemoryStore[R]):
         log.info(
             "races saved as the stop began", extra={"saved": len(self), "file": str(self.path)}
         )
-
-
-__all__ = ["METADATA", "OUTBOX", "RACES", "TOMBSTONES", "SqliteStore", "connect", "migrate"]

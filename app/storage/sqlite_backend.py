@@ -55,15 +55,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take
-from app.storage.interface import (
-    ClientFull,
-    Clock,
-    Lease,
-    RecordHead,
-    StoreFull,
-    StoreUnavailable,
-    Tombstone,
-)
+from app.storage.interface import Clock, Lease, RecordHead, StoreUnavailable, Tombstone
 
 log = logging.getLogger("zzv.store")
 
@@ -203,7 +195,7 @@ class SqliteBackend:
             self._known[str(game_id)] = (now, head)
             if stored is None:
                 heads.append((head.to_json(), head.player, head.live, game_id))
-        with self._transaction("write"):
+        with self._transaction():
             conn.executemany("UPDATE races SET head=?, player=?, live=? WHERE id=?", heads)
             conn.execute("UPDATE races SET seq = rowid WHERE seq IS NULL")
             self._prune(conn)
@@ -242,7 +234,7 @@ class SqliteBackend:
         return self._conn
 
     @contextlib.contextmanager
-    def _transaction(self, operation: str) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One transaction on the open connection; a refusal is a counted
         :class:`StoreUnavailable` and writes nothing."""
         conn = self._ready()
@@ -255,7 +247,7 @@ class SqliteBackend:
                 raise
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            STORE_ERRORS.labels(operation=operation).inc()
+            STORE_ERRORS.labels(operation="write").inc()
             log.error("a race could not be written to its file", extra={"error": repr(exc)})
             raise StoreUnavailable("the race file refused a write") from exc
 
@@ -270,29 +262,29 @@ class SqliteBackend:
 
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
-    ) -> None:
+    ) -> tuple[str, tuple[str, ...]]:
         """Write the race's row within ``bounds`` (see the protocol), under the mutex."""
         with self.mutex:
             self._retire(self._unused(bounds.stale_before, bounds.swept))
             mine = () if head.player is None else self._live("player", head.player)
-            cap = bounds.per_player
-            if cap is not None and len(mine) >= cap:
-                raise ClientFull("player", cap, mine)
+            if bounds.per_player is not None and len(mine) >= bounds.per_player:
+                return "player", mine
             cap = bounds.per_address
             if cap is not None and len(self._live("owner", owner)) >= cap:
-                raise ClientFull("address", cap, mine)
+                return "address", mine
             if len(self._known) >= bounds.max_games:
                 evicted = self._unused(bounds.evict_before, 1)
                 if not evicted:
-                    raise StoreFull("every stored game is in active use")
+                    return "full", mine
                 self._retire(evicted)
             self.put(game_id, owner, head, data, now)
+            return "ok", ()
 
     def put(self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float) -> None:
         """Write the race's row (replacing any tombstone of that id); called with the mutex
         held or from one thread."""
         seq = self._seq + 1
-        with self._transaction("write") as conn:
+        with self._transaction() as conn:
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
             conn.execute(
                 "INSERT OR REPLACE INTO races (id, owner, data, updated_at, head, player, live,"
@@ -303,22 +295,16 @@ class SqliteBackend:
         self._seq = seq
         self._use(game_id, now, head)
 
-    def _find(self, game_id: str, stale_before: float) -> RecordHead | None:
-        """The race's head, or None once it is gone (retiring it here when it is stale);
-        called with the mutex held."""
-        known = self._known.get(game_id)
-        if known is not None and known[0] <= stale_before and not self._locked(game_id):
-            self._retire([game_id])
-            return None
-        return None if known is None else known[1]
-
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
         """The race, or its lock (see the protocol); a seat's read moves its last use in
         memory."""
         with self.mutex:
-            head = self._find(game_id, stale_before)
+            seen, head = self._known.get(game_id, (None, None))
+            if seen is not None and seen <= stale_before and not self._locked(game_id):
+                self._retire([game_id])  # stale: it goes as it is found
+                head = None
             if head is None:
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
@@ -346,7 +332,7 @@ class SqliteBackend:
             if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
-            with self._transaction("write") as conn:
+            with self._transaction() as conn:
                 if self._known[game_id][1] == head:  # the usual move: no head to encode
                     conn.execute(_OVERWRITE, (data, stamp, game_id))
                 else:
@@ -368,12 +354,12 @@ class SqliteBackend:
     def overwrite(self, game_id: str, data: bytes) -> None:
         """Write a race's JSON alone, in one transaction (a save's write without the rest
         of the save: what ``python -m bench durable`` times)."""
-        with self.mutex, self._transaction("write") as conn:
+        with self.mutex, self._transaction() as conn:
             conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
 
     async def delete(self, game_id: str) -> None:
         """Forget the race and its tombstone."""
-        with self.mutex, self._transaction("write") as conn:
+        with self.mutex, self._transaction() as conn:
             conn.execute("DELETE FROM races WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
             self._known.pop(game_id, None)
@@ -386,15 +372,15 @@ class SqliteBackend:
             self._retire(going)
             return len(going)
 
-    def _unused(self, before: float, limit: int) -> list[str]:
-        """Up to ``limit`` unlocked races last used before ``before``, least recently used
-        first."""
+    def _unused(self, before: float, limit: int, locked_too: bool = False) -> list[str]:
+        """Up to ``limit`` races (unlocked ones unless ``locked_too``) last used before
+        ``before``, least recently used first."""
         going: list[str] = []
         # Front of the dict = least recently used, so stop at the first fresh race.
         for game_id, (seen, _) in self._known.items():
             if seen > before or len(going) >= limit:
                 break
-            if not self._locked(game_id):
+            if locked_too or not self._locked(game_id):
                 going.append(game_id)
         return going
 
@@ -403,7 +389,7 @@ class SqliteBackend:
         if not ids:
             return
         stamp = self.wall_clock()
-        with self._transaction("write") as conn:
+        with self._transaction() as conn:
             if self.expired_memory > 0:
                 conn.executemany(
                     "INSERT OR REPLACE INTO tombstones (id, digests, reason, gone_at)"
@@ -418,13 +404,8 @@ class SqliteBackend:
 
     async def idle(self, before: float, limit: int) -> list[str]:
         """Races last used before ``before``, least recently used first."""
-        found: list[str] = []
         with self.mutex:
-            for game_id, (seen, _) in self._known.items():
-                if seen > before or len(found) >= limit:
-                    break
-                found.append(game_id)
-        return found
+            return self._unused(before, limit, locked_too=True)
 
     def _live(self, column: str, key: str | int) -> tuple[str, ...]:
         """The unfinished races whose ``column`` (owner or player) is ``key``, oldest
@@ -472,7 +453,7 @@ class SqliteBackend:
         if self.expired_memory <= 0:
             return
         listed = orjson.dumps(list(tombstone.digests)).decode()
-        with self.mutex, self._transaction("write") as conn:
+        with self.mutex, self._transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO tombstones (id, digests, reason, gone_at)"
                 " VALUES (?, ?, ?, ?)",
@@ -584,13 +565,13 @@ class SqliteBackend:
 
     async def clear_outbox(self, game_id: str) -> None:
         """Delete ``game_id``'s message."""
-        with self.mutex, self._transaction("write") as conn:
+        with self.mutex, self._transaction() as conn:
             conn.execute("DELETE FROM outbox WHERE id = ?", (game_id,))
 
     def keep_outbox(self, messages: dict[str, bytes]) -> None:
         """Put messages back in the outbox (a saved store's restart)."""
         stamp = self.wall_clock()
-        with self.mutex, self._transaction("write") as conn:
+        with self.mutex, self._transaction() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO outbox (id, data, added_at) VALUES (?, ?, ?)",
                 [(game_id, data, stamp) for game_id, data in messages.items()],
