@@ -65,10 +65,14 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 METADATA = MetaData()
 """The schema the migrations build (a test checks that they match)."""
 
-RACES = Table(
+
+def _table(name: str, *columns: Column[Any] | Index) -> Table:
+    """A table of :data:`METADATA` keyed by a race's id."""
+    return Table(name, METADATA, Column("id", String, primary_key=True), *columns)
+
+
+RACES = _table(
     "races",
-    METADATA,
-    Column("id", String, primary_key=True),
     Column("owner", String, nullable=False),
     Column("data", LargeBinary, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -82,20 +86,16 @@ RACES = Table(
 """One row per race: its stored JSON (:func:`app.storage.interface.encode`) and its head
 (:meth:`~app.storage.interface.RecordHead.to_json`; NULL while the row is unreadable)."""
 
-TOMBSTONES = Table(
+TOMBSTONES = _table(
     "tombstones",
-    METADATA,
-    Column("id", String, primary_key=True),
     Column("digests", String, nullable=False),
     Column("reason", String, nullable=False),
     Column("gone_at", Float, nullable=False, index=True),
 )
 """One row per gone race: its seats' token digests (a JSON list) and why it went."""
 
-OUTBOX = Table(
+OUTBOX = _table(
     "outbox",
-    METADATA,
-    Column("id", String, primary_key=True),
     Column("data", LargeBinary, nullable=False),
     Column("added_at", Float, nullable=False),
 )

@@ -10,10 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision: str | None = "0002"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "0003", "0002"
 
 
 def upgrade() -> None:
