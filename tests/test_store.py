@@ -423,6 +423,70 @@ def test_memory_tombstones_are_bounded() -> None:
     asyncio.run(scenario())
 
 
+def _counting_reads(store: MemoryStore[GameSession]) -> list[str]:
+    """The ids the store's backend reads from now on, in order."""
+    reads: list[str] = []
+    backend, read = store.sqlite, store.sqlite.read
+
+    async def counted(game_id: str, *args: Any) -> Any:
+        reads.append(game_id)
+        return await read(game_id, *args)
+
+    backend.read = counted  # type: ignore[method-assign]
+    return reads
+
+
+def test_a_request_waiting_for_a_lock_is_woken_when_it_is_given_back_not_polled() -> None:
+    """One process holds every lock of a SQLite store: a waiter tries once, sleeps until
+    the holder gives the lock back, then takes it; its second try is its last however
+    long the holder held on."""
+    store: MemoryStore[GameSession] = MemoryStore(
+        GameSession.from_dict, max_games=10, idle_expiry_seconds=60
+    )
+
+    async def scenario() -> None:
+        await store.create(session("a"), "client")
+        reads = _counting_reads(store)
+        async with store.lock("a") as held:
+            assert held.lease is not None
+            waiter = asyncio.create_task(_lock_and_save(store, "a"))
+            while len(reads) < 2:  # the holder's read, then the waiter's try
+                await asyncio.sleep(0)
+            await asyncio.sleep(0.02)  # four of the polls Redis makes, five ms apart
+        await waiter
+        assert reads == ["a", "a", "a"]
+
+    asyncio.run(scenario())
+
+
+def test_a_waiter_cancelled_as_it_is_woken_hands_the_lock_to_the_next() -> None:
+    """Three requests queue for a race's lock; the first is cancelled in the very turn it
+    is woken: the second still gets the lock at once (never only when a lease runs
+    out), and so does the third after it."""
+    store: MemoryStore[GameSession] = MemoryStore(
+        GameSession.from_dict, max_games=10, idle_expiry_seconds=60, lock_timeout_seconds=300
+    )
+
+    async def scenario() -> None:
+        await store.create(session("a"), "client")
+        reads = _counting_reads(store)
+        async with store.lock("a"):
+            queued = [asyncio.create_task(_lock_and_save(store, "a")) for _ in range(3)]
+            while len(reads) < 4:
+                await asyncio.sleep(0)
+        queued[0].cancel()  # its wake-up is already due: it must pass the turn on
+        await asyncio.wait_for(asyncio.gather(*queued[1:]), timeout=60)
+        assert queued[0].cancelled()
+
+    asyncio.run(scenario())
+
+
+async def _lock_and_save(store: SessionStore, game_id: str) -> None:
+    async with store.lock(game_id) as found:
+        assert found.record is not None and found.lease is not None
+        await store.save(found.record, found.lease)
+
+
 def test_session_dict_round_trip_continues_the_same_race() -> None:
     from app_kit import play_inline
 

@@ -306,6 +306,7 @@ class SqliteBackend:
                 self._retire([game_id])  # stale: it goes as it is found
                 head = None
             if head is None:
+                self._wake(_lock(game_id), everyone=True)  # nobody will take its lock now
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
@@ -504,10 +505,22 @@ class SqliteBackend:
         return found[0]
 
     def _drop(self, name: str) -> None:
-        """Empty the claim and wake whoever waits for it."""
+        """Empty the claim and wake the first who waits for it."""
         del self._claims[name]
-        for waiter in self._waiting.pop(name, ()):
-            _wake(waiter)
+        self._wake(name)
+
+    def _wake(self, name: str, everyone: bool = False) -> None:
+        """Wake the first (or every) request waiting for claim ``name``: the first takes
+        it, or, if it cannot (the race went, it was cancelled), wakes the next."""
+        waiting = self._waiting.get(name, [])
+        while waiting:
+            waiter = waiting.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                if not everyone:
+                    break
+        if not waiting:
+            self._waiting.pop(name, None)
 
     def _locked(self, game_id: str) -> bool:
         return self._held(_lock(game_id)) is not None
@@ -538,7 +551,8 @@ class SqliteBackend:
 
     async def wait(self, name: str, seconds: float) -> None:
         """Sleep until the claim is emptied or runs out (no polling: one process holds
-        every claim, and whatever empties one wakes its waiters), or ``seconds`` pass."""
+        every claim, and whatever empties one wakes the first waiter), or ``seconds``
+        pass."""
         loop = asyncio.get_running_loop()
         with self.mutex:
             found = self._claims.get(name)
@@ -546,9 +560,14 @@ class SqliteBackend:
                 return
             waiter = loop.create_future()
             self._waiting.setdefault(name, []).append(waiter)
-        timer = loop.call_later(min(seconds, found[1] - time.monotonic()), _wake, waiter)
+        timer = loop.call_later(min(seconds, found[1] - time.monotonic()), _resolve, waiter)
         try:
             await waiter
+        except asyncio.CancelledError:
+            if not waiter.cancelled():  # woken, but gone: the next in line may take it
+                with self.mutex:
+                    self._wake(name)
+            raise
         finally:
             timer.cancel()
 
@@ -588,7 +607,7 @@ def _lock(game_id: str) -> str:
     return f"lock:{game_id}"
 
 
-def _wake(waiter: asyncio.Future[None]) -> None:
+def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
 
