@@ -312,7 +312,11 @@ class SqliteBackend:
                 return Found(head=head)
             if lock is not None and self._locked(game_id):
                 return Found(head=head, busy=True)
-            rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
+            try:
+                rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
+            except StoreUnavailable:
+                self._wake(_lock(game_id))  # it may have been woken: the next may fare better
+                raise
             if lock is not None:
                 self._claim(_lock(game_id), *lock)
             elif digest is not None:
