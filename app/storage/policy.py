@@ -71,7 +71,6 @@ class PolicyStore(Generic[R]):
         self.max_games_per_address = max_games_per_address
         self.lease_seconds = lock_timeout_seconds
         self.clock = clock
-        self._given_back: set[str] = set()
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
 
@@ -161,7 +160,7 @@ class PolicyStore(Generic[R]):
             left = give_up - time.monotonic()
             if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
-            await self.backend.wait(_lock_name(game_id), left)
+            await self.backend.wait(f"lock:{game_id}", left)
         if not found.held:  # gone, or a digest that opens no seat: nothing was locked
             yield self._fetched(found, digest, None)
             return
@@ -170,10 +169,9 @@ class PolicyStore(Generic[R]):
         try:
             yield self._fetched(found, digest, lease)
         finally:
-            self._keepers.pop(token).cancel()
-            if token in self._given_back:
-                self._given_back.discard(token)
-            else:
+            keeper = self._keepers.pop(token, None)
+            if keeper is not None:  # no save gave the lock back
+                keeper.cancel()
                 await self._give_back(lease)
 
     def _keep(self, lease: Lease) -> None:
@@ -190,7 +188,7 @@ class PolicyStore(Generic[R]):
     async def _renewed(self, lease: Lease) -> None:
         with contextlib.suppress(StoreUnavailable):
             if not await self.backend.renew(
-                _lock_name(lease.game_id), lease.token, self.lease_seconds
+                f"lock:{lease.game_id}", lease.token, self.lease_seconds
             ):
                 return
         self._keep(lease)
@@ -198,7 +196,7 @@ class PolicyStore(Generic[R]):
     async def _give_back(self, lease: Lease) -> None:
         """Release the lock; while the backend is unreachable keep trying in the
         background, so no race stays locked past an outage longer than it must."""
-        name = _lock_name(lease.game_id)
+        name = f"lock:{lease.game_id}"
         try:
             await self.backend.release(name, lease.token)
         except StoreUnavailable:
@@ -224,7 +222,9 @@ class PolicyStore(Generic[R]):
         )
         if not written:
             raise LeaseLost()
-        self._given_back.add(lease.token)
+        keeper = self._keepers.pop(lease.token, None)
+        if keeper is not None:
+            keeper.cancel()
 
     async def wipe(self, game_id: str) -> None:
         """Forget ``game_id`` entirely (it will answer 404, not 410)."""
@@ -242,21 +242,12 @@ class PolicyStore(Generic[R]):
 
     async def slot(self, name: str) -> str | None:
         """The value slot ``name`` holds until its time runs out."""
-        return await self.backend.held(_slot_name(name))
+        return await self.backend.held(f"slot:{name}")
 
     async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
         """Set ``name`` to ``value`` unless it holds one; the value it holds."""
-        return await self.backend.claim(_slot_name(name), value, ttl_seconds)
+        return await self.backend.claim(f"slot:{name}", value, ttl_seconds)
 
     async def free_slot(self, name: str, value: str) -> None:
         """Empty ``name`` if it still holds ``value``."""
-        await self.backend.release(_slot_name(name), value)
-
-
-def _lock_name(game_id: str) -> str:
-    """The claim that is a race's lock."""
-    return f"lock:{game_id}"
-
-
-def _slot_name(name: str) -> str:
-    return f"slot:{name}"
+        await self.backend.release(f"slot:{name}", value)

@@ -369,16 +369,8 @@ class RedisBackend:
             )
         return int(dropped)
 
-    def _find_keys(self, game_id: str) -> list[str]:
-        return [
-            self.key("game", game_id),
-            self.prefix + "lru",
-            self.key("lock", game_id),
-            self.key("gone", game_id),
-        ]
-
     @staticmethod
-    def _found(reply: list[Any]) -> Found:
+    def _found(reply: list[Any], held: bool = False) -> Found:
         head_json, data, gone, status = reply
         if head_json is None:
             digests = None if gone is None else RecordHead.from_json(gone).digests
@@ -386,7 +378,7 @@ class RedisBackend:
         head = RecordHead.from_json(head_json)
         if status != b"ok":
             return Found(head=head, busy=status == b"busy")
-        return Found(head, bytes(data))
+        return Found(head, bytes(data), held=held)
 
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
@@ -395,17 +387,16 @@ class RedisBackend:
         with ``lock``, its lock taken: ``SET NX`` with an expiring lease), or its
         tombstone."""
         args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
-        keys = self._find_keys(game_id)
+        keys = [
+            self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
+            self.key("gone", game_id),
+        ]  # fmt: skip
         if lock is None:
             async with _reachable("read"):
                 return self._found(await self._fetch(keys=keys, args=args))
         async with _reachable("lock"):
-            found = self._found(
-                await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
-            )
-        if found.data is None:
-            return found
-        return Found(found.head, found.data, held=True)
+            reply = await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
+        return self._found(reply, held=True)
 
     async def write(
         self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
