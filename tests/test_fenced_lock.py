@@ -55,10 +55,10 @@ def test_a_save_after_the_lease_ran_out_and_was_taken_is_refused(
     async def scenario() -> None:
         store = _store(fresh_redis, lease=0.3)
 
-        def stalled(self: Any, lease: Any) -> None:  # a holder too slow to renew
+        async def stalled(self: Any, lease: Any) -> None:  # a holder too slow to renew
             """Never renews: the renewal's timer fires and does nothing."""
 
-        monkeypatch.setattr(RedisStore, "_renew", stalled)
+        monkeypatch.setattr(RedisStore, "_renewed", stalled)
         await store.create(_race("a"), "client")
         async with store.lock("a") as mine:
             assert mine.record is not None and mine.lease is not None

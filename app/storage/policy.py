@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -177,13 +176,12 @@ class PolicyStore(Generic[R]):
     def _keep(self, lease: Lease) -> None:
         """Renew ``lease`` a third of its length from now (and so on while its holder
         works): a timer, so a move that ends sooner starts no task."""
-        renew = functools.partial(self._renew, lease)
-        self._keepers[lease.token] = asyncio.get_running_loop().call_later(
-            self.lease_seconds / 3, renew
-        )
 
-    def _renew(self, lease: Lease) -> None:
-        self._keepers[lease.token] = asyncio.create_task(self._renewed(lease))
+        def renew() -> None:
+            self._keepers[lease.token] = asyncio.create_task(self._renewed(lease))
+
+        loop = asyncio.get_running_loop()
+        self._keepers[lease.token] = loop.call_later(self.lease_seconds / 3, renew)
 
     async def _renewed(self, lease: Lease) -> None:
         with contextlib.suppress(StoreUnavailable):
