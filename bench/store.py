@@ -108,8 +108,7 @@ def _sqlite_store(folder: Path, races: int) -> SqliteStore[GameSession]:
 
 def _write_once(store: SqliteStore[GameSession], game_id: str, owner: str, data: bytes) -> None:
     """One save's write alone: the race's row in one transaction (as ``save`` commits it)."""
-    with store._mutex:
-        store._commit([], put=(game_id, owner, data, False))
+    store.sqlite.overwrite(game_id, data)
 
 
 async def _time_writes(

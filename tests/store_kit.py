@@ -27,12 +27,14 @@ from bench.server import find_free_port
 
 StoreKind = Literal["memory", "redis", "sqlite"]
 STORE_KINDS: tuple[StoreKind, ...] = ("memory", "redis")
-"""Every store the API and web suites run against, with the same expectations."""
+"""Every store the API and web suites run against, with the same expectations: both
+backends (SQLite, here in memory, and Redis) under the same rules."""
 
 SCENARIO_KINDS: tuple[StoreKind, ...] = (*STORE_KINDS, "sqlite")
-"""Every store the store scenarios (tests/test_store.py) run against: the write-through
-SQLite store shares the memory store's code for everything but its file, so the API
-suites run on it only in a few tests of their own."""
+"""Every store the store scenarios (tests/test_store.py) run against: the SQLite backend in
+memory and on a file (the file reopened after each scenario), and Redis. The API suites
+run on the file only in a few tests of their own: it differs from memory by its file
+alone."""
 
 REDIS_INSTALL_HINT = "install it with `sudo apt-get install -y redis-server`"
 

@@ -42,7 +42,7 @@ def _store(redis: RedisServer, lease: float) -> RedisStore[GameSession]:
 
 async def _lapsed(store: RedisStore[GameSession], game_id: str) -> bool:
     """Whether the race's lock has lapsed: its lease ran out and Redis dropped its key."""
-    return not await store.redis.exists(store._key("lock", game_id))
+    return not await store.redis.exists(store.redis_backend.key("lock", game_id))
 
 
 def _race(game_id: str) -> GameSession:
@@ -56,9 +56,9 @@ def test_a_save_after_the_lease_ran_out_and_was_taken_is_refused(
         store = _store(fresh_redis, lease=0.3)
 
         async def stalled(self: Any, lease: Any) -> None:  # a holder too slow to renew
-            await asyncio.Event().wait()  # never renews, until cancelled
+            """Never renews: the renewal's timer fires and does nothing."""
 
-        monkeypatch.setattr(RedisStore, "_keep", stalled)
+        monkeypatch.setattr(RedisStore, "_renewed", stalled)
         await store.create(_race("a"), "client")
         async with store.lock("a") as mine:
             assert mine.record is not None and mine.lease is not None

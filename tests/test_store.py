@@ -61,29 +61,29 @@ def run(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., None]:
             await store.open()
             try:
                 await scenario(store, clock)
+                held = await holdings(store) if isinstance(store, SqliteStore) else None
             finally:
                 await store.close()
-            if isinstance(store, SqliteStore):
-                await assert_the_file_holds(store, make_store(kind, None, path=path, **bounds))
+            if held is not None:
+                again = make_store(kind, None, path=path, **bounds)
+                assert isinstance(again, SqliteStore)
+                await again.open()
+                try:
+                    assert again.skipped == 0
+                    assert await holdings(again) == held
+                finally:
+                    await again.close()
 
         asyncio.run(main())
 
     return runner
 
 
-async def assert_the_file_holds(old: SqliteStore[GameSession], new: SessionStore) -> None:
-    """``new``, opened on ``old``'s file, holds the races and tombstones ``old`` held."""
-    assert isinstance(new, SqliteStore)
-    await new.open()
-    try:
-        assert new.skipped == 0
-        assert {i: (data, owner) for i, data, owner in new.entries()} == {
-            i: (data, owner) for i, data, owner in old.entries()
-        }
-        assert new.tombstones() == old.tombstones()
-        assert await new.outbox() == await old.outbox()
-    finally:
-        await new.close()
+async def holdings(store: SqliteStore[GameSession]) -> tuple[Any, ...]:
+    """What a SQLite store holds: its races (JSON and owner) by id, its tombstones and its
+    outbox (a new store on the same file must hold the same)."""
+    races = {game_id: (data, owner) for game_id, data, owner in store.entries()}
+    return races, store.tombstones(), await store.outbox()
 
 
 async def live(store: SessionStore, *ids: str) -> set[str]:
@@ -300,6 +300,22 @@ def test_the_race_file_keeps_whose_races_are_live_across_a_restart(tmp_path: Pat
     asyncio.run(main())
 
 
+def test_concurrent_creations_never_pass_a_cap_together(run: Any) -> None:
+    """Eight creations by one player at once (on Redis their round trips interleave): the
+    cap lets exactly three through, whatever the order, and refuses the rest."""
+
+    async def scenario(store: SessionStore, clock: ManualClock) -> None:
+        races = [players_race(f"r{i}", 7) for i in range(8)]
+        outcomes = await asyncio.gather(
+            *(store.create(race, "10.0.0.1") for race in races), return_exceptions=True
+        )
+        assert [type(o).__name__ for o in outcomes].count("NoneType") == 3, outcomes
+        assert all(isinstance(o, ClientFull) for o in outcomes if o is not None)
+        assert await store.count() == 3
+
+    run(scenario, max_games=20, idle_expiry_seconds=60, max_games_per_client=3)
+
+
 def test_a_race_without_a_player_counts_only_against_its_address(run: Any) -> None:
     async def scenario(store: SessionStore, clock: ManualClock) -> None:
         for n in range(3):  # more than one player's cap: nobody's player
@@ -405,6 +421,70 @@ def test_memory_tombstones_are_bounded() -> None:
         assert len(remembered) == 3
 
     asyncio.run(scenario())
+
+
+def _counting_reads(store: MemoryStore[GameSession]) -> list[str]:
+    """The ids the store's backend reads from now on, in order."""
+    reads: list[str] = []
+    backend, read = store.sqlite, store.sqlite.read
+
+    async def counted(game_id: str, *args: Any) -> Any:
+        reads.append(game_id)
+        return await read(game_id, *args)
+
+    backend.read = counted  # type: ignore[method-assign]
+    return reads
+
+
+def test_a_request_waiting_for_a_lock_is_woken_when_it_is_given_back_not_polled() -> None:
+    """One process holds every lock of a SQLite store: a waiter tries once, sleeps until
+    the holder gives the lock back, then takes it; its second try is its last however
+    long the holder held on."""
+    store: MemoryStore[GameSession] = MemoryStore(
+        GameSession.from_dict, max_games=10, idle_expiry_seconds=60
+    )
+
+    async def scenario() -> None:
+        await store.create(session("a"), "client")
+        reads = _counting_reads(store)
+        async with store.lock("a") as held:
+            assert held.lease is not None
+            waiter = asyncio.create_task(_lock_and_save(store, "a"))
+            while len(reads) < 2:  # the holder's read, then the waiter's try
+                await asyncio.sleep(0)
+            await asyncio.sleep(0.02)  # four of the polls Redis makes, five ms apart
+        await waiter
+        assert reads == ["a", "a", "a"]
+
+    asyncio.run(scenario())
+
+
+def test_a_waiter_cancelled_as_it_is_woken_hands_the_lock_to_the_next() -> None:
+    """Three requests queue for a race's lock; the first is cancelled in the very turn it
+    is woken: the second still gets the lock at once (never only when a lease runs
+    out), and so does the third after it."""
+    store: MemoryStore[GameSession] = MemoryStore(
+        GameSession.from_dict, max_games=10, idle_expiry_seconds=60, lock_timeout_seconds=300
+    )
+
+    async def scenario() -> None:
+        await store.create(session("a"), "client")
+        reads = _counting_reads(store)
+        async with store.lock("a"):
+            queued = [asyncio.create_task(_lock_and_save(store, "a")) for _ in range(3)]
+            while len(reads) < 4:
+                await asyncio.sleep(0)
+        queued[0].cancel()  # its wake-up is already due: it must pass the turn on
+        await asyncio.wait_for(asyncio.gather(*queued[1:]), timeout=60)
+        assert queued[0].cancelled()
+
+    asyncio.run(scenario())
+
+
+async def _lock_and_save(store: SessionStore, game_id: str) -> None:
+    async with store.lock(game_id) as found:
+        assert found.record is not None and found.lease is not None
+        await store.save(found.record, found.lease)
 
 
 def test_session_dict_round_trip_continues_the_same_race() -> None:

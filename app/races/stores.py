@@ -1,5 +1,5 @@
-"""Choosing the races' store from the settings: Redis, the write-through SQLite file (the
-default), or memory only (optionally saved to a data directory on a graceful stop)
+"""Choosing the races' store from the settings: Redis, the SQLite file (the default), or
+SQLite in memory (optionally saved to a data directory on a graceful stop)
 (:mod:`app.storage`)."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ RACE_FILE = "races.sqlite3"
 
 def build_store(settings: Settings, announce: str | None = None) -> SessionStore:
     """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
-    :func:`data_folder` unless ``durable`` is off; else memory (saved to ``data_dir`` on a
-    graceful stop when set); with the caps of :attr:`Settings.player_cap` and
+    :func:`data_folder` unless ``durable`` is off; else SQLite in memory (saved to
+    ``data_dir`` on a graceful stop when set); with the caps of :attr:`Settings.player_cap` and
     :attr:`Settings.address_cap`. A
     Redis store publishes each save on ``announce`` + the race's id when given (see
     :class:`~app.storage.redis_store.RedisStore`)."""

@@ -1,2 +1,3 @@
-"""Where live races are kept: the store interface, the memory store (optionally saved to a
-data directory) and the Redis store shared by every worker."""
+"""Where live races are kept: the store interface, the rules every store keeps (written
+once, :mod:`app.storage.policy`) and the two backends below them, SQLite (a file, or
+memory) and Redis (shared by every worker)."""

@@ -1,10 +1,11 @@
 """The storage interface (:class:`GameStore`) and the small values it deals in.
 
-Routes never touch a store directly; :mod:`app.races` does, through this interface, so the
-default store (:mod:`app.storage.sqlite`: memory written through to a SQLite file), the
-in-memory store (:mod:`app.storage.memory`, one process, optionally saved to a data
-directory: :mod:`app.storage.saved`) and the Redis store (:mod:`app.storage.redis_store`,
-shared by every worker) are interchangeable.
+Routes never touch a store directly; :mod:`app.races` does, through this interface. Every
+store is :class:`app.storage.policy.PolicyStore`: the rules below, written once, over one
+of two backends (:mod:`app.storage.backend`): SQLite (:mod:`app.storage.sqlite_backend`;
+on a file, the default store :mod:`app.storage.sqlite`, or in memory,
+:mod:`app.storage.memory`, optionally saved to a data directory: :mod:`app.storage.saved`)
+or Redis (:mod:`app.storage.redis_store`, shared by every worker).
 
 A store keeps *records*: any object with an ``id``, a small :class:`RecordHead` and a
 ``to_dict()`` (the races of :mod:`app.races.record`). It does not import the races: a

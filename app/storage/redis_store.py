@@ -1,4 +1,5 @@
-"""The shared store: every race in one Redis, so any worker on any machine serves any race.
+"""The shared store: every race in one Redis, so any worker on any machine serves any race
+(:class:`RedisBackend` under the rules of :mod:`app.storage.policy`).
 
 Layout (every key under a prefix, ``zzv:`` by default):
 
@@ -14,7 +15,8 @@ Layout (every key under a prefix, ``zzv:`` by default):
   ids created from a client address, and ``player:<id>`` — a list of the ids a player
   created, oldest first, for the caps on live races (a race counts while its hash
   exists and its head does not say it is over).
-* ``lock:<id>`` — the race's lock.
+* ``lock:<id>`` — the race's lock; ``slot:<name>`` — a named slot (each a key with a time
+  to live).
 * ``outbox`` — a hash id → message a save left for delivery (a finished race's result),
   written by the save's own script and deleted only by ``clear_outbox``: it has no time
   to live, and no expiry or eviction of the race touches it.
@@ -31,9 +33,10 @@ long a crashed worker can block its race.
 
 Idle expiry is by the store's clock against ``seen``: a read finds an idle race gone
 (and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
-evicted. Each request is one script: a read (head, data and the idle clock) is one round
-trip, a move two (lock-and-read, then write-unlock-and-announce when the store announces
-saves, else the live hub's PUBLISH follows).
+evicted. Each request is one script: a creation (the caps, the room and the race at once)
+or a read (head, data and the idle clock) is one round trip, a move two (lock-and-read,
+then write-unlock-and-announce when the store announces saves, else the live hub's
+PUBLISH follows).
 Multi-key scripts run on one Redis node (no cluster). Times come from the store's clock
 (wall time by default): machines sharing a Redis need synchronised clocks, as usual.
 """
@@ -43,10 +46,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import secrets
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Generic, cast
+from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
@@ -54,26 +55,15 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.interface import (
-    ClientFull,
-    Clock,
-    Fetched,
-    Lease,
-    LeaseLost,
-    R,
-    RecordHead,
-    StoreFull,
-    StoreUnavailable,
-    Tombstone,
-    decode,
-    encode,
-)
+from app.storage.backend import Bounds, Found, Take
+from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.policy import PolicyStore
 
 # A race's last use is the ``seen`` field of its hash, written by every save and by every
 # read that a seat makes, so a read costs no command on the LRU set. The set is moved only by
 # saves and so may lag behind ``seen``, never run ahead of it: wherever its order matters
 # (expiry, eviction) the scripts first re-score the entries whose hash knows a later use.
-_DROP_STALE = """
+_HELPERS = """
 local function seen_of(prefix, id, score)
   local seen = tonumber(redis.call('HGET', prefix .. 'game:' .. id, 'seen'))
   if seen and seen > score then return seen end
@@ -84,22 +74,6 @@ local function retire(prefix, lru, id, tomb_ttl)
   if head then redis.call('SET', prefix .. 'gone:' .. id, head, 'EX', tomb_ttl) end
   redis.call('DEL', prefix .. 'game:' .. id)
   redis.call('ZREM', lru, id)
-end
-local function drop_stale(lru, now, idle, prefix, limit, tomb_ttl)
-  local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', now - idle,
-                           'WITHSCORES', 'LIMIT', 0, limit)
-  local dropped = 0
-  for i = 1, #stale, 2 do
-    local id = stale[i]
-    local seen = seen_of(prefix, id, tonumber(stale[i + 1]))
-    if now - seen < idle then
-      redis.call('ZADD', lru, seen, id)
-    elseif redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
-      retire(prefix, lru, id, tomb_ttl)
-      dropped = dropped + 1
-    end
-  end
-  return dropped
 end
 -- Re-score the set's oldest entries until its first `count` hold their true last use: then
 -- every later entry's true use is at least its score, so those are the true oldest.
@@ -118,22 +92,47 @@ local function settle_oldest(lru, prefix, count)
     if not moved then return end
   end
 end
+-- Retire up to `limit` unlocked races last used at or before `before`, the least recently
+-- used first (for a small limit the oldest entries are settled first, so the order is
+-- true); how many went.
+local function retire_unused(lru, prefix, before, limit, tomb_ttl)
+  local scan = limit
+  if limit <= 20 then
+    settle_oldest(lru, prefix, 20)
+    scan = 20
+  end
+  local stale = redis.call('ZRANGEBYSCORE', lru, '-inf', before, 'WITHSCORES', 'LIMIT', 0, scan)
+  local dropped = 0
+  for i = 1, #stale, 2 do
+    if dropped >= limit then break end
+    local id = stale[i]
+    local seen = seen_of(prefix, id, tonumber(stale[i + 1]))
+    if seen > before then
+      redis.call('ZADD', lru, seen, id)
+    elseif redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
+      retire(prefix, lru, id, tomb_ttl)
+      dropped = dropped + 1
+    end
+  end
+  return dropped
+end
 """
 
-# KEYS: lru. ARGV: now, idle, prefix, limit, tombstone ttl.
-_SWEEP = (
-    _DROP_STALE
-    + "return drop_stale(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], "
-    + "tonumber(ARGV[4]), ARGV[5])"
+# KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
+_RETIRE = (
+    _HELPERS
+    + """
+return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARGV[4])
+"""
 )
 
-# Adds a race unless its player, then its client address, is at its cap of live races, or no
-# idle race can be evicted. Answers {'ok'}, {'full'}, or {'player_full' | 'address_full',
-# the player's live ids oldest first...}.
-# KEYS: lru, game, owner, player. ARGV: now, idle, evict_min_idle, max_games, per_address,
-# id, head, owner, data, owner_ttl, tombstone ttl, prefix, per_player, has player ('1'/'').
-_ADD = (
-    _DROP_STALE
+# Add a race within the bounds given (see app.storage.backend.Bounds): answers {'ok'},
+# {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
+# KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
+# per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,
+# prefix, has player ('1'/''), swept.
+_ADMIT = (
+    _HELPERS
     + """
 -- The live races an index holds (a player's list: oldest first); the ids of races gone or
 -- over (the head's third item is false) are dropped, as a race over never plays again.
@@ -153,57 +152,46 @@ local function live_in(key, prefix, listed)
   end
   return live
 end
-local now, prefix = tonumber(ARGV[1]), ARGV[12]
-drop_stale(KEYS[1], now, tonumber(ARGV[2]), prefix, 100, ARGV[11])
+local prefix, tomb_ttl = ARGV[13], ARGV[12]
+retire_unused(KEYS[1], prefix, tonumber(ARGV[2]), tonumber(ARGV[15]), tomb_ttl)
 local mine = {}
 if ARGV[14] ~= '' then mine = live_in(KEYS[4], prefix, true) end
-if #mine >= tonumber(ARGV[13]) then
-  table.insert(mine, 1, 'player_full')
+if ARGV[5] ~= '' and #mine >= tonumber(ARGV[5]) then
+  table.insert(mine, 1, 'player')
   return mine
 end
-if #live_in(KEYS[3], prefix, false) >= tonumber(ARGV[5]) then
-  table.insert(mine, 1, 'address_full')
+if ARGV[6] ~= '' and #live_in(KEYS[3], prefix, false) >= tonumber(ARGV[6]) then
+  table.insert(mine, 1, 'address')
   return mine
 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
-  settle_oldest(KEYS[1], prefix, 20)
-  local evicted = false
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 19, 'WITHSCORES')
-  for i = 1, #oldest, 2 do
-    local id = oldest[i]
-    if now - tonumber(oldest[i + 1]) < tonumber(ARGV[3]) then break end
-    if redis.call('EXISTS', prefix .. 'lock:' .. id) == 0 then
-      retire(prefix, KEYS[1], id, ARGV[11])
-      evicted = true
-      break
-    end
-  end
-  if not evicted then return {'full'} end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4])
+   and retire_unused(KEYS[1], prefix, tonumber(ARGV[3]), 1, tomb_ttl) == 0 then
+  return {'full'}
 end
-redis.call('HSET', KEYS[2], 'head', ARGV[7], 'owner', ARGV[8], 'data', ARGV[9], 'seen', now)
-redis.call('ZADD', KEYS[1], now, ARGV[6])
-redis.call('SADD', KEYS[3], ARGV[6])
-redis.call('EXPIRE', KEYS[3], ARGV[10])
+redis.call('HSET', KEYS[2], 'head', ARGV[8], 'owner', ARGV[9], 'data', ARGV[10], 'seen', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[7])
+redis.call('SADD', KEYS[3], ARGV[7])
+redis.call('EXPIRE', KEYS[3], ARGV[11])
 if ARGV[14] ~= '' then
-  redis.call('RPUSH', KEYS[4], ARGV[6])
-  redis.call('EXPIRE', KEYS[4], ARGV[10])
+  redis.call('RPUSH', KEYS[4], ARGV[7])
+  redis.call('EXPIRE', KEYS[4], ARGV[11])
 end
 return {'ok'}
 """
 )
 
-# The first half of a read: the race's head and data, or its tombstone; a race idle past
-# the expiry (by the store's clock) and not locked is retired here. Then, unless a digest
-# was given that opens no seat, the caller's part (the idle clock, or the lock). A race
-# saved before its hash held ``seen`` takes its last use from the LRU set.
-# KEYS: game, lru, lock, gone. ARGV: now, idle, id, digest ('' = none), tombstone ttl, ...
+# The first half of a read: the race's head and data, or its tombstone; a race last used
+# at or before `stale_before` and not locked is retired here. Then, unless a digest was
+# given that opens no seat, the caller's part (the idle clock, or the lock). A race saved
+# before its hash held ``seen`` takes its last use from the LRU set.
+# KEYS: game, lru, lock, gone. ARGV: now, stale_before, id, digest ('' = none), tombstone
+# ttl, ...
 _FIND = """
 local found = redis.call('HMGET', KEYS[1], 'head', 'data', 'seen')
 local head = found[1]
 if not head then return {false, false, redis.call('GET', KEYS[4]), 'gone'} end
 local seen = found[3] or redis.call('ZSCORE', KEYS[2], ARGV[3])
-if seen and tonumber(ARGV[1]) - tonumber(seen) >= tonumber(ARGV[2])
-   and redis.call('EXISTS', KEYS[3]) == 0 then
+if seen and tonumber(seen) <= tonumber(ARGV[2]) and redis.call('EXISTS', KEYS[3]) == 0 then
   redis.call('SET', KEYS[4], head, 'EX', ARGV[5])
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[3])
@@ -264,25 +252,17 @@ end
 return 0
 """
 
-_HOLD_SLOT = """
+# Set a claim unless it holds a value; the value it holds. KEYS: claim. ARGV: value, ms.
+_CLAIM = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return ARGV[1]
 end
 return redis.call('GET', KEYS[1]) or ARGV[1]
 """
 
-_FREE_SLOT = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
 
-_LOCK_POLL_SECONDS = 0.005
+LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
-
-_RELEASE_RETRY_SECONDS = 0.5
-"""How often a lock that could not be given back (Redis unreachable) is tried again."""
 
 
 class _Script:
@@ -307,56 +287,230 @@ class _Script:
             return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
 
 
-class RedisStore(Generic[R]):
-    """A :class:`~app.storage.interface.GameStore` in Redis, shared by every worker (see the
-    module docstring)."""
+class RedisBackend:
+    """The :class:`~app.storage.backend.Backend` in one Redis (see the module doc): every
+    verb is one script or one command. With ``announce`` (a pub/sub channel prefix) every
+    write also publishes on ``announce`` + the race's id, in the write's own script: the
+    live notice of a move then costs no round trip of its own, and nobody hears of a change
+    before it is stored. Tombstones live ``tombstone_seconds``; the indexes of an address's
+    and a player's races ``index_seconds`` after their last addition."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        prefix: str = "zzv:",
+        tombstone_seconds: float = 86400.0,
+        index_seconds: float = 3600.0,
+        announce: str | None = None,
+    ) -> None:
+        """Use ``redis``, every key under ``prefix``."""
+        self.redis = redis
+        self.prefix = prefix
+        self.announce = announce
+        self.tomb_ttl = max(1, round(tombstone_seconds))
+        self.index_ttl = max(1, round(index_seconds))
+        self._retire = _Script(redis, _RETIRE)
+        self._admit = _Script(redis, _ADMIT)
+        self._fetch = _Script(redis, _FETCH)
+        self._lock = _Script(redis, _LOCK)
+        self._save = _Script(redis, _SAVE)
+        self._release = _Script(redis, _RELEASE)
+        self._renew = _Script(redis, _RENEW)
+        self._claim = _Script(redis, _CLAIM)
+
+    def key(self, kind: str, name: str) -> str:
+        """The Redis key of ``name`` of ``kind`` (``game``, ``gone``, ``lock``, ...)."""
+        return f"{self.prefix}{kind}:{name}"
+
+    async def open(self) -> None:
+        """Nothing to load: the races are in Redis. A down Redis is reported by /readyz."""
+
+    async def close(self) -> None:
+        """Close the connections (the races stay in Redis)."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless Redis answers."""
+        async with _reachable("ping"):
+            await self.redis.ping()
+
+    async def count(self) -> int:
+        """Entries of the LRU set."""
+        async with _reachable("count"):
+            return int(await self.redis.zcard(self.prefix + "lru"))
+
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+    ) -> tuple[str, tuple[str, ...]]:
+        """The caps, the room and the race's hash, LRU entry and index entries, in one
+        script (see ``_ADMIT``)."""
+        player = "" if head.player is None else str(head.player)
+        keys = [
+            self.prefix + "lru", self.key("game", game_id), self.key("owner", owner),
+            self.key("player", player),
+        ]  # fmt: skip
+        args: list[bytes | str | int | float] = [
+            now, bounds.stale_before, bounds.evict_before, bounds.max_games,
+            _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
+            data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
+            bounds.swept,
+        ]  # fmt: skip
+        async with _reachable("add"):
+            outcome, *mine = await self._admit(keys=keys, args=args)
+        return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
+
+    async def retire(self, before: float, limit: int) -> int:
+        """One script (see ``_RETIRE``)."""
+        async with _reachable("sweep"):
+            dropped = await self._retire(
+                keys=[self.prefix + "lru"], args=[before, self.prefix, limit, self.tomb_ttl]
+            )
+        return int(dropped)
+
+    @staticmethod
+    def _found(reply: list[Any], held: bool = False) -> Found:
+        head_json, data, gone, status = reply
+        if head_json is None:
+            digests = None if gone is None else RecordHead.from_json(gone).digests
+            return Found(gone=None if digests is None else Tombstone(digests))
+        head = RecordHead.from_json(head_json)
+        if status != b"ok":
+            return Found(head=head, busy=status == b"busy")
+        return Found(head, bytes(data), held=held)
+
+    async def read(
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
+    ) -> Found:
+        """One round trip: the race (its idle clock moved when ``digest`` opens a seat; or,
+        with ``lock``, its lock taken: ``SET NX`` with an expiring lease), or its
+        tombstone."""
+        args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
+        keys = [
+            self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
+            self.key("gone", game_id),
+        ]  # fmt: skip
+        if lock is None:
+            async with _reachable("read"):
+                return self._found(await self._fetch(keys=keys, args=args))
+        async with _reachable("lock"):
+            reply = await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
+        return self._found(reply, held=True)
+
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+    ) -> bool:
+        """Write the race (and ``outbox`` under its id) and give its lock back in one
+        script, if the lease still holds (and announce it, see ``announce``)."""
+        game_id = lease.game_id
+        keys = [
+            self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
+            self.prefix + "outbox",
+        ]  # fmt: skip
+        channel = "" if self.announce is None else self.announce + game_id
+        args: list[bytes | str | float] = [
+            lease.token, data, head.to_json(), now, game_id, channel, outbox or b"",
+        ]  # fmt: skip
+        async with _reachable("write"):
+            return bool(await self._save(keys=keys, args=args))
+
+    async def delete(self, game_id: str) -> None:
+        """Forget a race and its tombstone."""
+        async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self.key("game", game_id), self.key("gone", game_id))
+            pipe.zrem(self.prefix + "lru", game_id)
+            await pipe.execute()
+
+    async def idle(self, before: float, limit: int) -> list[str]:
+        """The ids of up to ``limit`` races last used before ``before``, least recently
+        saved first."""
+        async with _reachable("idle"):
+            ids = await self.redis.zrangebyscore(
+                self.prefix + "lru", "-inf", before, start=0, num=limit
+            )
+            names = [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+            # The set may lag behind a seat's reads (``seen``): those are not idle.
+            pipe = self.redis.pipeline(transaction=False)
+            for name in names:
+                pipe.hget(self.key("game", name), "seen")
+            seen = await pipe.execute()
+        return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= before]
+
+    async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
+        """``SET NX`` with a time to live, then the value held (ours or the winner's)."""
+        async with _reachable("slot"):
+            held = await self._claim(
+                keys=[self.prefix + name], args=[value, max(1, round(ttl_seconds * 1000))]
+            )
+        return bytes(held).decode()
+
+    async def held(self, name: str) -> str | None:
+        """The value the claim's key holds."""
+        async with _reachable("slot"):
+            held = await self.redis.get(self.prefix + name)
+        return None if held is None else held.decode()
+
+    async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
+        """Extend the key's time to live if it still holds ``value`` (one script)."""
+        async with _reachable("renew"):
+            renewed = await self._renew(
+                keys=[self.prefix + name], args=[value, round(ttl_seconds * 1000)]
+            )
+        return bool(renewed)
+
+    async def release(self, name: str, value: str) -> None:
+        """Delete the key if it still holds ``value`` (one script)."""
+        async with _reachable("unlock"):
+            await self._release(keys=[self.prefix + name], args=[value])
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Sleep a moment: a claim may be emptied by any worker, which tells nobody."""
+        await asyncio.sleep(min(seconds, LOCK_POLL_SECONDS))
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message in the outbox hash, by race id (shared by every worker)."""
+        async with _reachable("outbox"):
+            found = await cast(
+                "Awaitable[dict[bytes, bytes]]", self.redis.hgetall(self.prefix + "outbox")
+            )
+        return {key.decode(): bytes(value) for key, value in found.items()}
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Delete ``game_id``'s message from the outbox hash."""
+        async with _reachable("outbox"):
+            await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
+
+
+class RedisStore(PolicyStore[R]):
+    """The races in Redis, shared by every worker: :class:`RedisBackend` under the rules of
+    :class:`~app.storage.policy.PolicyStore`."""
 
     def __init__(
         self,
         redis: Redis,
         loader: Callable[[dict[str, Any]], R],
         *,
-        max_games: int,
-        idle_expiry_seconds: float,
-        evict_min_idle_seconds: float = 0.0,
-        max_games_per_client: int = 20,
-        max_games_per_address: int | None = None,
         tombstone_seconds: float = 86400.0,
-        lock_timeout_seconds: float = 30.0,
         prefix: str = "zzv:",
-        clock: Clock = time.time,
         announce: str | None = None,
+        **bounds: Any,
     ) -> None:
-        """Use ``redis``; ``loader`` rebuilds a record from its dict.
-        ``max_games_per_client`` caps the live races of one player, ``max_games_per_address``
-        those created from one client address (None: only the store's cap). With ``announce``
-        (a pub/sub channel prefix) every save also publishes on ``announce`` + the race's
-        id, in the save's own script: the live notice of a move then costs no round trip
-        of its own, and nobody hears of a change before it is stored."""
+        """Use ``redis``; ``bounds`` as for :class:`~app.storage.policy.PolicyStore`, but a
+        player's cap is 20 unless given and an address's the store's own cap;
+        ``announce`` as for :class:`RedisBackend`."""
         self.redis = redis
-        self.loader = loader
-        self.max_games = max_games
-        self.idle = idle_expiry_seconds
-        self.evict_min_idle = evict_min_idle_seconds
-        self.per_player = max_games_per_client
-        self.per_address = max_games if max_games_per_address is None else max_games_per_address
-        self.lease = lock_timeout_seconds
-        self.prefix = prefix
-        self.clock = clock
-        self.announce = announce
-        self.owner_ttl = max(1, round(idle_expiry_seconds))
-        self.tomb_ttl = max(1, round(tombstone_seconds))
-        self._given_back: set[str] = set()
-        self._retries: set[asyncio.Task[None]] = set()
-        self._sweep = _Script(redis, _SWEEP)
-        self._add = _Script(redis, _ADD)
-        self._fetch = _Script(redis, _FETCH)
-        self._lock = _Script(redis, _LOCK)
-        self._save = _Script(redis, _SAVE)
-        self._release = _Script(redis, _RELEASE)
-        self._renew = _Script(redis, _RENEW)
-        self._hold = _Script(redis, _HOLD_SLOT)
-        self._free = _Script(redis, _FREE_SLOT)
+        self.redis_backend = RedisBackend(
+            redis,
+            prefix=prefix,
+            tombstone_seconds=tombstone_seconds,
+            index_seconds=bounds["idle_expiry_seconds"],
+            announce=announce,
+        )
+        bounds.setdefault("max_games_per_client", 20)
+        if bounds.get("max_games_per_address") is None:
+            bounds["max_games_per_address"] = bounds["max_games"]
+        super().__init__(self.redis_backend, loader, **bounds)
 
     @classmethod
     def connect(
@@ -372,224 +526,9 @@ class RedisStore(Generic[R]):
         )
         return cls(redis, loader, **bounds)
 
-    def _key(self, kind: str, game_id: str) -> str:
-        return f"{self.prefix}{kind}:{game_id}"
 
-    async def open(self) -> None:
-        """Nothing to load: the races are in Redis. A down Redis is reported by /readyz."""
-
-    async def close(self) -> None:
-        """Close the connections (the races stay in Redis)."""
-        for task in list(self._retries):
-            task.cancel()
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.aclose()
-
-    async def ping(self) -> None:
-        """Raise :class:`StoreUnavailable` unless Redis answers."""
-        async with _reachable("ping"):
-            await self.redis.ping()
-
-    async def count(self) -> int:
-        """Number of live races (entries of the LRU set)."""
-        async with _reachable("count"):
-            return int(await self.redis.zcard(self.prefix + "lru"))
-
-    async def create(self, record: R, owner: str) -> None:
-        """Store a new race atomically with the cap, LRU eviction and the caps on the live
-        races of its player and of its client address."""
-        head = record.head()
-        player = "" if head.player is None else str(head.player)
-        keys = [
-            self.prefix + "lru",
-            self._key("game", record.id),
-            self._key("owner", owner),
-            self._key("player", player),
-        ]
-        args: list[bytes | str | int | float] = [
-            self.clock(), self.idle, self.evict_min_idle, self.max_games, self.per_address,
-            record.id, head.to_json(), owner, encode(record), self.owner_ttl,
-            self.tomb_ttl, self.prefix, self.per_player, "1" if player else "",
-        ]  # fmt: skip
-        async with _reachable("add"):
-            outcome, *mine = await self._add(keys=keys, args=args)
-        races = tuple(bytes(game_id).decode() for game_id in mine)
-        if outcome == b"player_full":
-            raise ClientFull("player", self.per_player, races)
-        if outcome == b"address_full":
-            raise ClientFull("address", self.per_address, races)
-        if outcome == b"full":
-            raise StoreFull("every stored game is in active use")
-
-    def _find_keys(self, game_id: str) -> list[str]:
-        return [
-            self._key("game", game_id),
-            self.prefix + "lru",
-            self._key("lock", game_id),
-            self._key("gone", game_id),
-        ]
-
-    def _found(self, reply: list[Any], digest: str | None, lease: Lease | None) -> Fetched[R]:
-        head_json, data, gone, _status = reply
-        if head_json is None:
-            digests = None if gone is None else RecordHead.from_json(gone).digests
-            return Fetched(gone=None if digests is None else Tombstone(digests))
-        head = RecordHead.from_json(head_json)
-        seat = None if digest is None else head.seat_of(digest)
-        if digest is not None and seat is None:  # the script's find was not constant-time
-            return Fetched(head=head)
-        return Fetched(self.loader(decode(data)), head, seat, lease=lease)
-
-    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
-        """One round trip: a copy of the live race (and its idle clock moved when
-        ``digest`` opens a seat), or its tombstone."""
-        args: list[str | float] = [self.clock(), self.idle, game_id, digest or "", self.tomb_ttl]
-        async with _reachable("read"):
-            reply = await self._fetch(keys=self._find_keys(game_id), args=args)
-        return self._found(reply, digest, None)
-
-    @contextlib.asynccontextmanager
-    async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
-        """The race's lock across every worker, taken and read in one round trip; waits up
-        to the lease, else 503. The lease is renewed while the block runs."""
-        token = secrets.token_hex(16)
-        lease_ms = round(self.lease * 1000)
-        give_up = time.monotonic() + self.lease
-        keys = self._find_keys(game_id)
-        while True:
-            args: list[str | float] = [
-                self.clock(), self.idle, game_id, digest or "", self.tomb_ttl, token, lease_ms,
-            ]  # fmt: skip
-            async with _reachable("lock"):
-                reply = await self._lock(keys=keys, args=args)
-            if reply[3] != b"busy":
-                break
-            if time.monotonic() >= give_up:
-                raise StoreUnavailable("the race stayed locked")
-            await asyncio.sleep(_LOCK_POLL_SECONDS)
-        if reply[3] != b"ok":  # gone, or a digest that opens no seat: nothing was locked
-            yield self._found(reply, digest, None)
-            return
-        lease = Lease(game_id, token)
-        keeper = asyncio.create_task(self._keep(lease))
-        try:
-            yield self._found(reply, digest, lease)
-        finally:
-            keeper.cancel()
-            if token in self._given_back:
-                self._given_back.discard(token)
-            else:
-                await self._give_back(lease)
-
-    async def _keep(self, lease: Lease) -> None:
-        """Renew ``lease`` every third of its length while its holder works."""
-        keys = [self._key("lock", lease.game_id)]
-        while True:
-            await asyncio.sleep(self.lease / 3)
-            with contextlib.suppress(RedisError, OSError):
-                if not await self._renew(keys=keys, args=[lease.token, round(self.lease * 1000)]):
-                    return
-
-    async def _give_back(self, lease: Lease) -> None:
-        """Release the lock; while Redis is unreachable keep trying in the background, so
-        no race stays locked past an outage longer than it must."""
-        keys = [self._key("lock", lease.game_id)]
-        try:
-            async with _reachable("unlock"):
-                await self._release(keys=keys, args=[lease.token])
-        except StoreUnavailable:
-            task = asyncio.create_task(self._retry_release(keys, lease.token))
-            self._retries.add(task)
-            task.add_done_callback(self._retries.discard)
-
-    async def _retry_release(self, keys: list[str], token: str) -> None:
-        give_up = time.monotonic() + self.lease
-        while time.monotonic() < give_up:
-            await asyncio.sleep(_RELEASE_RETRY_SECONDS)
-            with contextlib.suppress(RedisError, OSError):
-                await self._release(keys=keys, args=[token])
-                return
-
-    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
-        """Write the race (and ``outbox`` under its id) and give its lock back in one
-        script, if the lease still holds (and announce it, see ``announce``)."""
-        keys = [
-            self._key("game", record.id), self.prefix + "lru", self._key("lock", record.id),
-            self.prefix + "outbox",
-        ]  # fmt: skip
-        channel = "" if self.announce is None else self.announce + record.id
-        args: list[bytes | str | float] = [
-            lease.token, encode(record), record.head().to_json(), self.clock(), record.id, channel,
-            outbox or b"",
-        ]  # fmt: skip
-        async with _reachable("write"):
-            written = await self._save(keys=keys, args=args)
-        if not written:
-            raise LeaseLost()
-        self._given_back.add(lease.token)
-
-    async def outbox(self) -> dict[str, bytes]:
-        """Every message in the outbox hash, by race id (shared by every worker)."""
-        async with _reachable("outbox"):
-            found = await cast(
-                "Awaitable[dict[bytes, bytes]]", self.redis.hgetall(self.prefix + "outbox")
-            )
-        return {key.decode(): bytes(value) for key, value in found.items()}
-
-    async def clear_outbox(self, game_id: str) -> None:
-        """Delete ``game_id``'s message from the outbox hash."""
-        async with _reachable("outbox"):
-            await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
-
-    async def slot(self, name: str) -> str | None:
-        """The value slot ``name`` holds (a Redis key with a time to live)."""
-        async with _reachable("slot"):
-            held = await self.redis.get(self._key("slot", name))
-        return None if held is None else held.decode()
-
-    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
-        """``SET NX`` with a time to live, then the value held (ours or the winner's)."""
-        key = self._key("slot", name)
-        async with _reachable("slot"):
-            held = await self._hold(keys=[key], args=[value, max(1, round(ttl_seconds * 1000))])
-        return bytes(held).decode()
-
-    async def free_slot(self, name: str, value: str) -> None:
-        """Delete slot ``name`` only if it still holds ``value`` (one script)."""
-        async with _reachable("slot"):
-            await self._free(keys=[self._key("slot", name)], args=[value])
-
-    async def wipe(self, game_id: str) -> None:
-        """Forget a race and its tombstone."""
-        async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(self._key("game", game_id), self._key("gone", game_id))
-            pipe.zrem(self.prefix + "lru", game_id)
-            await pipe.execute()
-
-    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
-        """The ids of up to ``limit`` races whose last use is ``seconds`` ago or more, least
-        recently saved first."""
-        since = self.clock() - seconds
-        async with _reachable("idle"):
-            ids = await self.redis.zrangebyscore(
-                self.prefix + "lru", "-inf", since, start=0, num=limit
-            )
-            names = [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
-            # The set may lag behind a seat's reads (``seen``): those are not idle.
-            pipe = self.redis.pipeline(transaction=False)
-            for name in names:
-                pipe.hget(self._key("game", name), "seen")
-            seen = await pipe.execute()
-        return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= since]
-
-    async def sweep(self) -> int:
-        """Drop the races idle past the expiry, leaving their tombstones; their count."""
-        async with _reachable("sweep"):
-            dropped = await self._sweep(
-                keys=[self.prefix + "lru"],
-                args=[self.clock(), self.idle, self.prefix, 1000, self.tomb_ttl],
-            )
-        return int(dropped)
+def _cap(cap: int | None) -> int | str:
+    return "" if cap is None else cap
 
 
 @contextlib.asynccontextmanager

@@ -39,8 +39,8 @@ SAVE_FORMAT = 1
 
 
 class SavedMemoryStore(MemoryStore[R]):
-    """A :class:`~app.storage.memory.MemoryStore` saved to ``data_dir`` on close, loaded
-    on open."""
+    """A :class:`~app.storage.memory.MemoryStore` (SQLite in memory) saved to ``data_dir``
+    on close, loaded on open."""
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
         """``loader`` rebuilds a record from its ``to_dict()``; ``bounds`` as MemoryStore."""
@@ -120,8 +120,8 @@ class SavedMemoryStore(MemoryStore[R]):
         races = ",".join(
             f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
-        with self._mutex:
-            outbox = {game_id: base64.b64encode(m).decode() for game_id, m in self._outbox.items()}
+        messages = self.sqlite.messages()
+        outbox = {game_id: base64.b64encode(m).decode() for game_id, m in messages.items()}
         document = f'{{"format":{SAVE_FORMAT},"races":[{races}],"outbox":{json.dumps(outbox)}}}'
         _write_atomically(self.races_path, document)
         return len(entries)
@@ -157,8 +157,7 @@ class SavedMemoryStore(MemoryStore[R]):
             )
             self.unreadable = -1
             return set()
-        with self._mutex:
-            self._outbox.update(outbox)
+        self.sqlite.keep_outbox(outbox)
         restored: set[str] = set()
         bad: list[Any] = []
         for index, item in enumerate(items):

@@ -1,6 +1,6 @@
 """Alembic's entry point: run the migrations on the connection the store opened.
 
-Only :func:`app.storage.sqlite.migrate` runs this (it puts the connection in the config's
+Only :func:`app.storage.sqlite_backend.migrate` runs this (it puts the connection in the config's
 attributes); there is no ``alembic.ini`` and no offline mode.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from app.storage.sqlite import METADATA
+from app.storage.sqlite_backend import METADATA
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=METADATA, render_as_batch=True)

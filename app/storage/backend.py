@@ -1,0 +1,135 @@
+"""The narrow interface a place to keep races offers (:class:`Backend`): SQLite
+(:mod:`app.storage.sqlite_backend`, a file or memory) and Redis
+(:mod:`app.storage.redis_store`).
+
+A backend knows rows, leases and tombstones, never the rules: every bound it applies
+(which races are stale, how many to drop, how long a lease lasts) comes in as an argument
+from :class:`app.storage.policy.PolicyStore`, where the caps, eviction, expiry, tombstones
+and slots are decided once for both backends. Each verb is atomic on its own (one script
+on Redis, one transaction under a mutex on SQLite): a creation is admitted against the
+caps by one verb (:meth:`Backend.admit`), so concurrent creations never pass a cap
+together.
+
+Rows are ordered by their *last use*: their creation, their last save, and every read
+made with a digest that opens one of their seats. A race "last used before ``t``" is one
+whose last use is at or before ``t``. A race whose lock is held is never retired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.storage.interface import Lease, RecordHead, Tombstone
+
+Take = tuple[str, float] | None
+"""A lock a read takes: its token and its lease's seconds (None: a plain read)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What a backend's read found.
+
+    ``head`` is None when the race is gone (``gone``: its tombstone, if any is kept).
+    ``data`` is the stored race, set unless a digest was given that opens none of its seats.
+    ``busy`` (a locking read only): another holder has the lock; nothing was read.
+    ``held``: this read took the lock.
+    """
+
+    head: RecordHead | None = None
+    data: bytes | None = None
+    gone: Tombstone | None = None
+    busy: bool = False
+    held: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The numbers a creation is admitted by (:meth:`Backend.admit`): up to ``swept`` races
+    last used before ``stale_before`` are retired first; then a player holding
+    ``per_player`` live races, or an address holding ``per_address`` (None: no cap), is
+    refused; then, when ``max_games`` are held, the least recently used unlocked race last
+    used before ``evict_before`` is retired to make room, else the store is full."""
+
+    stale_before: float
+    evict_before: float
+    max_games: int
+    per_player: int | None
+    per_address: int | None
+    swept: int
+
+
+class Backend(Protocol):
+    """Rows of races, their locks, tombstones, named claims and the outbox; every verb may
+    raise :class:`~app.storage.interface.StoreUnavailable`."""
+
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+    ) -> tuple[str, tuple[str, ...]]:
+        """Add a race, last used ``now``, listed under client address ``owner`` and its
+        head's player, within ``bounds`` (see :class:`Bounds`), in one step: ``("ok",
+        ())``; else add nothing and say which bound held (``"player"``, ``"address"`` or
+        ``"full"``) with the player's live races, oldest first."""
+
+    async def read(
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
+    ) -> Found:
+        """Read a race. One last used before ``stale_before`` and not locked is retired on
+        the way (found gone); when ``digest`` opens none of its seats only the head is
+        returned. Otherwise, without ``lock``, a digest that opens a seat makes ``now``
+        its last use; with ``lock`` (a token, a lease's seconds), the race's lock is taken
+        as the token for the lease (``held``), unless another holds it (``busy``)."""
+
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+    ) -> bool:
+        """If ``lease`` holds its race's lock: store the race (and ``outbox`` under its
+        id), make ``now`` its last use and give the lock back, all in one step; True.
+        Else write nothing; False."""
+
+    async def delete(self, game_id: str) -> None:
+        """Forget a race and its tombstone (its outbox message stays)."""
+
+    async def retire(self, before: float, limit: int) -> int:
+        """Retire up to ``limit`` unlocked races last used before ``before``, the least
+        recently used first, each leaving a tombstone (kept as long as the backend keeps
+        tombstones); how many went."""
+
+    async def idle(self, before: float, limit: int) -> list[str]:
+        """The ids of up to ``limit`` races last used before ``before`` (a look: nothing
+        moves), the least recently used first as far as the backend's index tells."""
+
+    async def count(self) -> int:
+        """How many races are held."""
+
+    async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set claim ``name`` to ``value`` for ``ttl_seconds`` unless it holds a value; the
+        value it holds afterwards. A race's lock is the claim ``lock:<id>``."""
+
+    async def held(self, name: str) -> str | None:
+        """The value claim ``name`` holds, if any."""
+
+    async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
+        """Extend claim ``name`` by ``ttl_seconds`` from now if it still holds ``value``."""
+
+    async def release(self, name: str, value: str) -> None:
+        """Empty claim ``name`` if it still holds ``value``."""
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Return once claim ``name`` may have been emptied (released, or run out), at most
+        ``seconds`` later: a request waiting for a race's lock tries again then."""
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message a write left and nobody cleared, by race id."""
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Drop ``game_id``'s message (no error if there is none)."""
+
+    async def open(self) -> None:
+        """Prepare at server start."""
+
+    async def close(self) -> None:
+        """Release at a graceful stop."""
+
+    async def ping(self) -> None:
+        """Return if reachable."""

@@ -1,0 +1,251 @@
+"""The rules every store keeps, written once above a :class:`~app.storage.backend.Backend`:
+the hard cap on games with eviction of the least recently used idle one, idle expiry
+with tombstones, the caps on one player's and one client address's live races, leased
+locks renewed while their holder works, fenced saves, and the named slots.
+
+:class:`PolicyStore` is the :class:`~app.storage.interface.GameStore` :mod:`app.races`
+uses, whichever backend keeps the rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Generic
+
+from app.storage.backend import Backend, Bounds, Found
+from app.storage.interface import (
+    ClientFull,
+    Clock,
+    Fetched,
+    Lease,
+    LeaseLost,
+    R,
+    StoreFull,
+    StoreUnavailable,
+    decode,
+    encode,
+)
+
+RELEASE_RETRY_SECONDS = 0.5
+"""How often a lock that could not be given back (the backend unreachable) is tried
+again."""
+
+SWEPT_ON_CREATE = 100
+"""Stale races a creation retires first, so they count against no cap."""
+
+SWEPT_AT_ONCE = 1000
+"""Stale races one sweep retires at most."""
+
+
+class PolicyStore(Generic[R]):
+    """A :class:`~app.storage.interface.GameStore` over ``backend``: see the module doc."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        loader: Callable[[dict[str, Any]], R],
+        *,
+        max_games: int,
+        idle_expiry_seconds: float,
+        evict_min_idle_seconds: float = 0.0,
+        max_games_per_client: int | None = None,
+        max_games_per_address: int | None = None,
+        lock_timeout_seconds: float = 30.0,
+        clock: Clock = time.time,
+    ) -> None:
+        """``loader`` rebuilds a record from its dict. ``max_games_per_client`` caps the
+        live races of one player, ``max_games_per_address`` those created from one client
+        address (None: no cap). ``lock_timeout_seconds`` is a lock's lease (renewed while
+        its holder works); ``clock`` measures idleness."""
+        self.backend = backend
+        self.loader = loader
+        self.max_games = max_games
+        self.idle_expiry_seconds = idle_expiry_seconds
+        self.evict_min_idle_seconds = evict_min_idle_seconds
+        self.max_games_per_client = max_games_per_client
+        self.max_games_per_address = max_games_per_address
+        self.lease_seconds = lock_timeout_seconds
+        self.clock = clock
+        self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        self._retries: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ upkeep
+
+    async def open(self) -> None:
+        """Prepare the backend."""
+        await self.backend.open()
+
+    async def close(self) -> None:
+        """Stop retrying lock releases and release the backend."""
+        for task in list(self._retries):
+            task.cancel()
+        await self.backend.close()
+
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` unless the backend answers."""
+        await self.backend.ping()
+
+    async def count(self) -> int:
+        """Number of races held."""
+        return await self.backend.count()
+
+    async def sweep(self) -> int:
+        """Retire every race idle past the expiry (leaving tombstones); how many went."""
+        return await self.backend.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
+
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` races untouched for ``seconds``, least recently used
+        first."""
+        return await self.backend.idle(self.clock() - seconds, limit)
+
+    # ------------------------------------------------------------------ races
+
+    async def create(self, record: R, owner: str) -> None:
+        """Store ``record`` for ``owner`` unless a cap is reached (:class:`ClientFull`) or
+        the store is full of games too recently used to evict (:class:`StoreFull`)."""
+        now = self.clock()
+        bounds = Bounds(
+            self._stale_before(now),
+            now - self.evict_min_idle_seconds,
+            self.max_games,
+            self.max_games_per_client,
+            self.max_games_per_address,
+            SWEPT_ON_CREATE,
+        )
+        outcome, mine = await self.backend.admit(
+            record.id, owner, record.head(), encode(record), now, bounds
+        )
+        if outcome == "full":
+            raise StoreFull("every stored game is in active use")
+        if outcome == "player" and bounds.per_player is not None:
+            raise ClientFull("player", bounds.per_player, mine)
+        if outcome == "address" and bounds.per_address is not None:
+            raise ClientFull("address", bounds.per_address, mine)
+
+    def _stale_before(self, now: float) -> float:
+        return now - self.idle_expiry_seconds
+
+    def _fetched(self, found: Found, digest: str | None, lease: Lease | None) -> Fetched[R]:
+        if found.head is None:
+            return Fetched(gone=found.gone)
+        seat = None if digest is None else found.head.seat_of(digest)
+        if found.data is None or (digest is not None and seat is None):
+            return Fetched(head=found.head)
+        return Fetched(self.loader(decode(found.data)), found.head, seat, lease=lease)
+
+    async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
+        """A copy of the live race (none when ``digest`` opens no seat), or what remains."""
+        now = self.clock()
+        found = await self.backend.read(game_id, now, self._stale_before(now), digest)
+        return self._fetched(found, digest, None)
+
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
+        """The race's lock (across every worker sharing the backend), taken and read in one
+        step; waits up to a lease, else :class:`StoreUnavailable`. The lease is renewed
+        while the block runs."""
+        token = secrets.token_hex(16)
+        give_up = time.monotonic() + self.lease_seconds
+        while True:
+            now = self.clock()
+            take = (token, self.lease_seconds)
+            found = await self.backend.read(game_id, now, self._stale_before(now), digest, take)
+            if not found.busy:
+                break
+            left = give_up - time.monotonic()
+            if left <= 0:
+                raise StoreUnavailable("the race stayed locked")
+            await self.backend.wait(f"lock:{game_id}", left)
+        if not found.held:  # gone, or a digest that opens no seat: nothing was locked
+            yield self._fetched(found, digest, None)
+            return
+        lease = Lease(game_id, token)
+        self._keep(lease)
+        try:
+            yield self._fetched(found, digest, lease)
+        finally:
+            keeper = self._keepers.pop(token, None)
+            if keeper is not None:  # no save gave the lock back
+                keeper.cancel()
+                await self._give_back(lease)
+
+    def _keep(self, lease: Lease) -> None:
+        """Renew ``lease`` a third of its length from now (and so on while its holder
+        works): a timer, so a move that ends sooner starts no task."""
+
+        def renew() -> None:
+            self._keepers[lease.token] = asyncio.create_task(self._renewed(lease))
+
+        loop = asyncio.get_running_loop()
+        self._keepers[lease.token] = loop.call_later(self.lease_seconds / 3, renew)
+
+    async def _renewed(self, lease: Lease) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            if not await self.backend.renew(
+                f"lock:{lease.game_id}", lease.token, self.lease_seconds
+            ):
+                return
+        self._keep(lease)
+
+    async def _give_back(self, lease: Lease) -> None:
+        """Release the lock; while the backend is unreachable keep trying in the
+        background, so no race stays locked past an outage longer than it must."""
+        name = f"lock:{lease.game_id}"
+        try:
+            await self.backend.release(name, lease.token)
+        except StoreUnavailable:
+            task = asyncio.create_task(self._retry_release(name, lease.token))
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+    async def _retry_release(self, name: str, token: str) -> None:
+        give_up = time.monotonic() + self.lease_seconds
+        while time.monotonic() < give_up:
+            await asyncio.sleep(RELEASE_RETRY_SECONDS)
+            with contextlib.suppress(StoreUnavailable):
+                await self.backend.release(name, token)
+                return
+
+    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+        """Write the race (and ``outbox`` under its id) and give its lock back in one step,
+        only with its current lease (else :class:`LeaseLost`); moves its idle clock."""
+        if lease.game_id != record.id:
+            raise LeaseLost()
+        written = await self.backend.write(
+            lease, record.head(), encode(record), self.clock(), outbox
+        )
+        if not written:
+            raise LeaseLost()
+        keeper = self._keepers.pop(lease.token, None)
+        if keeper is not None:
+            keeper.cancel()
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget ``game_id`` entirely (it will answer 404, not 410)."""
+        await self.backend.delete(game_id)
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message left in the outbox, by race id."""
+        return await self.backend.outbox()
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Drop ``game_id``'s message from the outbox."""
+        await self.backend.clear_outbox(game_id)
+
+    # ------------------------------------------------------------------ slots
+
+    async def slot(self, name: str) -> str | None:
+        """The value slot ``name`` holds until its time runs out."""
+        return await self.backend.held(f"slot:{name}")
+
+    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set ``name`` to ``value`` unless it holds one; the value it holds."""
+        return await self.backend.claim(f"slot:{name}", value, ttl_seconds)
+
+    async def free_slot(self, name: str, value: str) -> None:
+        """Empty ``name`` if it still holds ``value``."""
+        await self.backend.release(f"slot:{name}", value)

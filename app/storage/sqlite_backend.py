@@ -1,0 +1,655 @@
+"""The SQLite :class:`~app.storage.backend.Backend`: races in a SQLite file, or in memory.
+
+Three tables (:data:`METADATA`): ``races`` (one row per race: its JSON, its head, owner and
+player, its place in creation order, when it was last written), ``tombstones`` (the seats'
+token digests of a gone race, why and when it went) and ``outbox`` (a message a save left
+for delivery, written in the save's own transaction). Every change is committed before
+its verb returns; on a file, a killed process (``kill -9``, an out-of-memory kill)
+therefore loses no answered move. Token digests are stored, never tokens.
+
+What one process needs no file for stays in its memory: the claims (a race's lock, the
+slots: a file serves one process; a request waiting for one is woken when it is emptied)
+and each race's head and last use, in last-use order (a seat's read costs no write; a
+process that starts again counts every race it loads as just used). The file is in WAL
+mode with ``synchronous=NORMAL``: a commit is handed to the operating system without
+waiting for the disk, which a dying process cannot lose; only an operating-system crash or
+a power cut can lose the last transactions (never corrupt the file).
+
+The verbs run on the calling thread under the backend's mutex: a commit of one small row
+without a disk flush takes far less time than handing it to a worker thread would add
+(``python -m bench durable`` prints both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+)
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+from app.metrics import STORE_ERRORS
+from app.storage.backend import Bounds, Found, Take
+from app.storage.interface import Clock, Lease, RecordHead, StoreUnavailable, Tombstone
+
+log = logging.getLogger("zzv.store")
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+"""The Alembic scripts that build the schema (shipped inside the package)."""
+
+METADATA = MetaData()
+"""The schema the migrations build (a test checks that they match)."""
+
+
+def _table(name: str, *columns: Column[Any] | Index) -> Table:
+    """A table of :data:`METADATA` keyed by a race's id."""
+    return Table(name, METADATA, Column("id", String, primary_key=True), *columns)
+
+
+RACES = _table(
+    "races",
+    Column("owner", String, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("head", String, nullable=True),
+    Column("player", Integer, nullable=True),
+    Column("live", Boolean, nullable=True),
+    Column("seq", Integer, nullable=True),
+    Index("ix_races_owner", "owner"),
+    Index("ix_races_player", "player"),
+)
+"""One row per race: its stored JSON (:func:`app.storage.interface.encode`) and its head
+(:meth:`~app.storage.interface.RecordHead.to_json`; NULL while the row is unreadable)."""
+
+TOMBSTONES = _table(
+    "tombstones",
+    Column("digests", String, nullable=False),
+    Column("reason", String, nullable=False),
+    Column("gone_at", Float, nullable=False, index=True),
+)
+"""One row per gone race: its seats' token digests (a JSON list) and why it went."""
+
+OUTBOX = _table(
+    "outbox",
+    Column("data", LargeBinary, nullable=False),
+    Column("added_at", Float, nullable=False),
+)
+"""One row per message a save left for delivery (a finished race's result), by race id."""
+
+HeadReader = Callable[[bytes], RecordHead]
+"""Reads a stored race's head from its JSON (raises if the race is unreadable)."""
+
+
+class SqliteBackend:
+    """The SQLite backend on the file ``path``, or in memory when ``path`` is None (see the
+    module doc). ``read_head`` checks each row as the file is opened; ``clock`` dates the
+    races loaded (the policy's clock), ``wall_clock`` the rows. At most ``expired_memory``
+    tombstones are kept (the newest)."""
+
+    def __init__(
+        self,
+        path: Path | None,
+        read_head: HeadReader,
+        *,
+        clock: Clock,
+        expired_memory: int = 10_000,
+        wall_clock: Clock = time.time,
+    ) -> None:
+        """A backend not yet open (it opens on first use if nobody calls :meth:`open`)."""
+        self.path = path
+        self.read_head = read_head
+        self.clock = clock
+        self.expired_memory = expired_memory
+        self.wall_clock = wall_clock
+        self.skipped = 0
+        """Rows :meth:`open` could not read (logged and left in the file)."""
+        self.mutex = threading.Lock()
+        """Held by every verb: tests and benchmarks may call from another thread."""
+        self._conn: sqlite3.Connection | None = None
+        self._closed = False
+        self._known: OrderedDict[str, tuple[float, RecordHead]] = OrderedDict()
+        self._claims: dict[str, tuple[str, float]] = {}
+        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
+        self._seq = 0
+
+    # ------------------------------------------------------------------ the file
+
+    async def open(self) -> None:
+        """Create or migrate the file (or build the schema in memory), then load every
+        readable race's last use as now."""
+        with self.mutex:
+            self._open()
+
+    def _open(self) -> None:
+        if self._conn is not None:
+            return
+        try:
+            if self.path is None:
+                conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+                for table in METADATA.sorted_tables:
+                    conn.execute(str(CreateTable(table).compile(dialect=_DIALECT)))
+                    for index in table.indexes:
+                        conn.execute(str(CreateIndex(index).compile(dialect=_DIALECT)))
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # The races hold every hand and the deck: readable by this user only. SQLite
+                # gives its -wal and -shm files the main file's mode.
+                os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+                engine = connect(self.path)
+                try:
+                    migrate(engine)
+                finally:
+                    engine.dispose()
+                conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                _pragmas(conn)
+            self._conn = conn
+            self._load(conn)
+        except (sqlite3.Error, SQLAlchemyError, OSError, StoreUnavailable) as exc:
+            self._conn = None
+            raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
+
+    def _load(self, conn: sqlite3.Connection) -> None:
+        """Check every row (filling in the head of a row an older version wrote); count
+        the unreadable ones in :attr:`skipped`; every readable race counts as just used, the
+        least recently written first."""
+        now = self.clock()
+        heads: list[tuple[str | None, int | None, bool | None, str]] = []
+        rows = conn.execute("SELECT id, data, head FROM races ORDER BY updated_at").fetchall()
+        for game_id, data, stored in rows:
+            try:
+                head = self.read_head(bytes(data))
+            except Exception as exc:  # any row the loader cannot read, whatever its fault
+                self.skipped += 1
+                log.error(
+                    "a stored race is unreadable; skipped",
+                    extra={"game_id": str(game_id), "error": repr(exc)},
+                )
+                if stored is not None:
+                    heads.append((None, None, None, game_id))
+                continue
+            self._known[str(game_id)] = (now, head)
+            if stored is None:
+                heads.append((head.to_json(), head.player, head.live, game_id))
+        with self._transaction():
+            conn.executemany("UPDATE races SET head=?, player=?, live=? WHERE id=?", heads)
+            conn.execute("UPDATE races SET seq = rowid WHERE seq IS NULL")
+            self._prune(conn)
+        self._seq = conn.execute("SELECT coalesce(max(seq), 0) FROM races").fetchone()[0]
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file (a stop begins: the next start reads
+        one file)."""
+        with self.mutex, contextlib.suppress(sqlite3.Error, StoreUnavailable):
+            self._ready().execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def close(self) -> None:
+        """Close the file (every change is written already); a closed file stays closed.
+        A database in memory stays open: closing it would lose what it holds."""
+        if self.path is None:
+            return
+        with self.mutex:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    async def ping(self) -> None:
+        """Reachable while open (opening it if nobody did yet)."""
+        with self.mutex:
+            self._ready()
+
+    def _ready(self) -> sqlite3.Connection:
+        """The connection, opened on first use when nobody called :meth:`open` (an app
+        served without its lifespan); called with the mutex held."""
+        if self._conn is None:
+            if self._closed:
+                raise StoreUnavailable("the race file is not open")
+            self._open()
+        assert self._conn is not None
+        return self._conn
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction on the open connection; a refusal is a counted
+        :class:`StoreUnavailable` and writes nothing."""
+        conn = self._ready()
+        try:
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            STORE_ERRORS.labels(operation="write").inc()
+            log.error("a race could not be written to its file", extra={"error": repr(exc)})
+            raise StoreUnavailable("the race file refused a write") from exc
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self._ready().execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            STORE_ERRORS.labels(operation="read").inc()
+            raise StoreUnavailable("the race file refused a read") from exc
+
+    # ------------------------------------------------------------------ races
+
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+    ) -> tuple[str, tuple[str, ...]]:
+        """Write the race's row within ``bounds`` (see the protocol), under the mutex."""
+        with self.mutex:
+            self._retire(self._unused(bounds.stale_before, bounds.swept))
+            mine = () if head.player is None else self._live("player", head.player)
+            if bounds.per_player is not None and len(mine) >= bounds.per_player:
+                return "player", mine
+            cap = bounds.per_address
+            if cap is not None and len(self._live("owner", owner)) >= cap:
+                return "address", mine
+            if len(self._known) >= bounds.max_games:
+                evicted = self._unused(bounds.evict_before, 1)
+                if not evicted:
+                    return "full", mine
+                self._retire(evicted)
+            self.put(game_id, owner, head, data, now)
+            return "ok", ()
+
+    def put(self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float) -> None:
+        """Write the race's row (replacing any tombstone of that id); called with the mutex
+        held or from one thread."""
+        seq = self._seq + 1
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
+            conn.execute(
+                "INSERT OR REPLACE INTO races (id, owner, data, updated_at, head, player, live,"
+                " seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, owner, data, self.wall_clock(), head.to_json(), head.player,
+                 head.live, seq),
+            )  # fmt: skip
+        self._seq = seq
+        self._use(game_id, now, head)
+
+    async def read(
+        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
+    ) -> Found:
+        """The race, or its lock (see the protocol); a seat's read moves its last use in
+        memory."""
+        with self.mutex:
+            seen, head = self._known.get(game_id, (None, None))
+            if seen is not None and seen <= stale_before and not self._locked(game_id):
+                self._retire([game_id])  # stale: it goes as it is found
+                head = None
+            if head is None:
+                self._wake(_lock(game_id), everyone=True)  # nobody will take its lock now
+                return Found(gone=self._tombstone(game_id))
+            if digest is not None and head.seat_of(digest) is None:
+                return Found(head=head)
+            if lock is not None and self._locked(game_id):
+                return Found(head=head, busy=True)
+            try:
+                rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
+            except StoreUnavailable:
+                self._wake(_lock(game_id))  # it may have been woken: the next may fare better
+                raise
+            if lock is not None:
+                self._claim(_lock(game_id), *lock)
+            elif digest is not None:
+                self._use(game_id, now, head)
+            return Found(head, bytes(rows[0][0]), held=lock is not None)
+
+    def _use(self, game_id: str, now: float, head: RecordHead) -> None:
+        """Make ``now`` the race's last use (the end of the order)."""
+        self._known[game_id] = (now, head)
+        self._known.move_to_end(game_id)
+
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+    ) -> bool:
+        """The fenced save (see the protocol)."""
+        game_id = lease.game_id
+        with self.mutex:
+            if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
+                return False
+            stamp = self.wall_clock()
+            with self._transaction() as conn:
+                if self._known[game_id][1] == head:  # the usual move: no head to encode
+                    conn.execute(_OVERWRITE, (data, stamp, game_id))
+                else:
+                    conn.execute(
+                        "UPDATE races SET data=?, head=?, player=?, live=?, updated_at=?"
+                        " WHERE id=?",
+                        (data, head.to_json(), head.player, head.live, stamp, game_id),
+                    )
+                if outbox is not None:
+                    conn.execute(
+                        "INSERT INTO outbox (id, data, added_at) VALUES (?, ?, ?)"
+                        " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+                        (game_id, outbox, stamp),
+                    )
+            self._drop(_lock(game_id))
+            self._use(game_id, now, head)
+            return True
+
+    def overwrite(self, game_id: str, data: bytes) -> None:
+        """Write a race's JSON alone, in one transaction (a save's write without the rest
+        of the save: what ``python -m bench durable`` times)."""
+        with self.mutex, self._transaction() as conn:
+            conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
+
+    async def delete(self, game_id: str) -> None:
+        """Forget the race and its tombstone."""
+        with self.mutex, self._transaction() as conn:
+            conn.execute("DELETE FROM races WHERE id = ?", (game_id,))
+            conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
+            self._known.pop(game_id, None)
+
+    async def retire(self, before: float, limit: int) -> int:
+        """Retire the least recently used unlocked races last used before ``before``."""
+        with self.mutex:
+            self._ready()
+            going = self._unused(before, limit)
+            self._retire(going)
+            return len(going)
+
+    def _unused(self, before: float, limit: int, locked_too: bool = False) -> list[str]:
+        """Up to ``limit`` races (unlocked ones unless ``locked_too``) last used before
+        ``before``, least recently used first."""
+        going: list[str] = []
+        # Front of the dict = least recently used, so stop at the first fresh race.
+        for game_id, (seen, _) in self._known.items():
+            if seen > before or len(going) >= limit:
+                break
+            if locked_too or not self._locked(game_id):
+                going.append(game_id)
+        return going
+
+    def _retire(self, ids: list[str]) -> None:
+        """Drop ``ids``, each leaving a tombstone (unless none are kept)."""
+        if not ids:
+            return
+        stamp = self.wall_clock()
+        with self._transaction() as conn:
+            if self.expired_memory > 0:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO tombstones (id, digests, reason, gone_at)"
+                    " SELECT id, json_extract(head, '$[0]'), 'expired', ? FROM races"
+                    " WHERE id = ? AND head IS NOT NULL",
+                    [(stamp, game_id) for game_id in ids],
+                )
+            conn.executemany("DELETE FROM races WHERE id = ?", [(i,) for i in ids])
+            self._prune(conn)
+        for game_id in ids:
+            del self._known[game_id]
+
+    async def idle(self, before: float, limit: int) -> list[str]:
+        """Races last used before ``before``, least recently used first."""
+        with self.mutex:
+            return self._unused(before, limit, locked_too=True)
+
+    def _live(self, column: str, key: str | int) -> tuple[str, ...]:
+        """The unfinished races whose ``column`` (owner or player) is ``key``, oldest
+        first; called with the mutex held."""
+        rows = self._query(
+            f"SELECT id FROM races WHERE {column} = ? AND live AND head IS NOT NULL ORDER BY seq",
+            (key,),
+        )
+        return tuple(str(game_id) for (game_id,) in rows if game_id in self._known)
+
+    async def count(self) -> int:
+        """Races held."""
+        with self.mutex:
+            self._ready()
+            return len(self._known)
+
+    def __len__(self) -> int:
+        """Races held, without opening anything."""
+        return len(self._known)
+
+    def size(self) -> int:
+        """Bytes of the database's pages (memory that Python's tracing does not see)."""
+        with self.mutex:
+            pages = self._query("PRAGMA page_count")[0][0]
+            return int(pages) * int(self._query("PRAGMA page_size")[0][0])
+
+    # ------------------------------------------------------------------ tombstones
+
+    def _tombstone(self, game_id: str) -> Tombstone | None:
+        rows = self._query("SELECT digests, reason FROM tombstones WHERE id = ?", (game_id,))
+        return _tombstone_of(*rows[0]) if rows else None
+
+    def tombstones(self) -> dict[str, Tombstone]:
+        """Every kept tombstone by id."""
+        with self.mutex:
+            rows = self._query("SELECT id, digests, reason FROM tombstones")
+        found = {}
+        for game_id, digests, reason in rows:
+            with contextlib.suppress(ValueError, TypeError):
+                found[str(game_id)] = _tombstone_of(digests, reason)
+        return found
+
+    def bury(self, game_id: str, tombstone: Tombstone) -> None:
+        """Keep a tombstone for a race known lost (a restart's)."""
+        if self.expired_memory <= 0:
+            return
+        listed = orjson.dumps(list(tombstone.digests)).decode()
+        with self.mutex, self._transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO tombstones (id, digests, reason, gone_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, listed, tombstone.reason, self.wall_clock()),
+            )
+
+    def _prune(self, conn: sqlite3.Connection) -> None:
+        """Drop the oldest tombstones beyond ``expired_memory``."""
+        conn.execute(
+            "DELETE FROM tombstones WHERE rowid IN (SELECT rowid FROM tombstones"
+            " ORDER BY gone_at, rowid LIMIT max(0, (SELECT count(*) FROM tombstones) - ?))",
+            (max(0, self.expired_memory),),
+        )
+
+    # ------------------------------------------------------------------ rows
+
+    def rows(self) -> list[tuple[str, bytes, str]]:
+        """Every race as ``(id, its JSON, owner)``, least recently used first."""
+        with self.mutex:
+            found = {
+                str(game_id): (bytes(data), str(owner))
+                for game_id, data, owner in self._query("SELECT id, data, owner FROM races")
+            }
+            order = list(self._known)
+        return [(game_id, *found[game_id]) for game_id in order if game_id in found]
+
+    def heads(self) -> dict[str, RecordHead]:
+        """Every race's head by id."""
+        with self.mutex:
+            return {game_id: head for game_id, (_, head) in self._known.items()}
+
+    # ------------------------------------------------------------------ claims
+
+    def _claim(self, name: str, value: str, ttl_seconds: float) -> str:
+        held = self._held(name)
+        if held is None:
+            self._claims[name] = (value, time.monotonic() + ttl_seconds)
+            held = value
+        return held
+
+    def _held(self, name: str) -> str | None:
+        found = self._claims.get(name)
+        if found is None:
+            return None
+        if found[1] <= time.monotonic():
+            self._drop(name)
+            return None
+        return found[0]
+
+    def _drop(self, name: str) -> None:
+        """Empty the claim and wake the first who waits for it."""
+        del self._claims[name]
+        self._wake(name)
+
+    def _wake(self, name: str, everyone: bool = False) -> None:
+        """Wake the first (or every) request waiting for claim ``name``: the first takes
+        it, or, if it cannot (the race went, it was cancelled), wakes the next."""
+        waiting = self._waiting.get(name, [])
+        while waiting:
+            waiter = waiting.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                if not everyone:
+                    break
+        if not waiting:
+            self._waiting.pop(name, None)
+
+    def _locked(self, game_id: str) -> bool:
+        return self._held(_lock(game_id)) is not None
+
+    async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set the claim unless held (this process's memory: a file serves one process)."""
+        with self.mutex:
+            return self._claim(name, value, ttl_seconds)
+
+    async def held(self, name: str) -> str | None:
+        """The claim's value until its time runs out."""
+        with self.mutex:
+            return self._held(name)
+
+    async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
+        """Extend the claim if still ``value``'s."""
+        with self.mutex:
+            if self._held(name) != value:
+                return False
+            self._claims[name] = (value, time.monotonic() + ttl_seconds)
+            return True
+
+    async def release(self, name: str, value: str) -> None:
+        """Empty the claim if still ``value``'s."""
+        with self.mutex:
+            if self._held(name) == value:
+                self._drop(name)
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Sleep until the claim is emptied or runs out (no polling: one process holds
+        every claim, and whatever empties one wakes the first waiter), or ``seconds``
+        pass."""
+        loop = asyncio.get_running_loop()
+        with self.mutex:
+            found = self._claims.get(name)
+            if found is None:
+                return
+            waiter = loop.create_future()
+            self._waiting.setdefault(name, []).append(waiter)
+        timer = loop.call_later(min(seconds, found[1] - time.monotonic()), _resolve, waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if not waiter.cancelled():  # woken, but gone: the next in line may take it
+                with self.mutex:
+                    self._wake(name)
+            raise
+        finally:
+            timer.cancel()
+
+    # ------------------------------------------------------------------ outbox
+
+    async def outbox(self) -> dict[str, bytes]:
+        """Every message in the outbox table."""
+        return self.messages()
+
+    def messages(self) -> dict[str, bytes]:
+        """:meth:`outbox`, from any thread."""
+        with self.mutex:
+            return {str(i): bytes(d) for i, d in self._query("SELECT id, data FROM outbox")}
+
+    async def clear_outbox(self, game_id: str) -> None:
+        """Delete ``game_id``'s message."""
+        with self.mutex, self._transaction() as conn:
+            conn.execute("DELETE FROM outbox WHERE id = ?", (game_id,))
+
+    def keep_outbox(self, messages: dict[str, bytes]) -> None:
+        """Put messages back in the outbox (a saved store's restart)."""
+        stamp = self.wall_clock()
+        with self.mutex, self._transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO outbox (id, data, added_at) VALUES (?, ?, ?)",
+                [(game_id, data, stamp) for game_id, data in messages.items()],
+            )
+
+
+_DIALECT = sqlite_dialect.dialect()
+
+_OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
+
+
+def _lock(game_id: str) -> str:
+    """The claim that is a race's lock (as :mod:`app.storage.policy` names it)."""
+    return f"lock:{game_id}"
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+def _tombstone_of(digests: str, reason: str) -> Tombstone:
+    found = orjson.loads(digests)
+    return Tombstone(
+        tuple(str(d) for d in found), "restarted" if reason == "restarted" else "expired"
+    )
+
+
+def _pragmas(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL: a process kill loses nothing committed; only an OS crash or power cut can
+    # lose the last commits (module doc).
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+
+
+def connect(path: Path) -> Engine:
+    """An engine on the SQLite file ``path`` through the standard library's driver, every
+    connection in WAL mode with ``synchronous=NORMAL`` (see the module doc)."""
+    engine = create_engine(f"sqlite+pysqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        _pragmas(dbapi_connection)
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the file's schema to the newest migration (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
