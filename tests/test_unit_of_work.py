@@ -47,9 +47,15 @@ class CountingStore:
         async with self.inner.lock(game_id, digest) as found:
             yield found
 
-    async def save(self, record: GameSession, lease: Lease, outbox: bytes | None = None) -> None:
+    async def save(
+        self,
+        record: GameSession,
+        lease: Lease,
+        outbox: bytes | None = None,
+        notice: bytes | None = None,
+    ) -> None:
         self.calls["save"] += 1
-        await self.inner.save(record, lease, outbox)
+        await self.inner.save(record, lease, outbox, notice)
 
     def during(self, send: Callable[..., Any], url: str, **options: Any) -> Counter[str]:
         """What the request ``send(url, **options)`` asked of the store."""

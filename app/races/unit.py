@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio.to_thread
+import orjson
 
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
@@ -418,7 +419,7 @@ class Races:
         assert race.lease is not None
         result = self._result_to_keep(race)
         try:
-            await self.store.save(race.session, race.lease, result)
+            await self.store.save(race.session, race.lease, result, _notice_of(race))
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
@@ -434,6 +435,13 @@ class Races:
             return None
         finish = finish_of(race.session, race.now)
         return None if finish is None else finish.to_json()
+
+
+def _notice_of(race: Race) -> bytes | None:
+    """What a store that announces its saves tells the live streams of ``race``'s change:
+    its quick message when that is all it was (as JSON, read by :mod:`app.live.hub`), else
+    None (any change)."""
+    return None if race.said_alone is None else orjson.dumps(race.said_alone)
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:

@@ -81,11 +81,18 @@ class Backend(Protocol):
         as the token for the lease (``held``), unless another holds it (``busy``)."""
 
     async def write(
-        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+        self,
+        lease: Lease,
+        head: RecordHead,
+        data: bytes,
+        now: float,
+        outbox: bytes | None,
+        notice: bytes | None = None,
     ) -> bool:
         """If ``lease`` holds its race's lock: store the race (and ``outbox`` under its
         id), make ``now`` its last use and give the lock back, all in one step; True.
-        Else write nothing; False."""
+        Else write nothing; False. A backend that announces its writes announces
+        ``notice`` (default ``b"1"``)."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""

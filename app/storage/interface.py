@@ -223,11 +223,15 @@ class GameStore(Protocol[R]):
         expired. Leaving the block gives the lock back unless :meth:`save` already did.
         """
 
-    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+    async def save(
+        self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
+    ) -> None:
         """Write the changed race back and give its lock back, in one step; moves its idle
         clock. With ``outbox``, that message is kept under the race's id in the same step
-        (both are written or neither). Raises :class:`LeaseLost` (and writes nothing)
-        unless ``lease`` is still the race's."""
+        (both are written or neither). A store that announces its saves (Redis, with its
+        ``announce`` channel) announces ``notice`` when given, else ``b"1"`` (any change).
+        Raises :class:`LeaseLost` (and writes nothing) unless ``lease`` is still the
+        race's."""
 
     async def outbox(self) -> dict[str, bytes]:
         """Every message a save left in the outbox and nobody cleared yet, by race id."""

@@ -210,13 +210,16 @@ class PolicyStore(Generic[R]):
                 await self.backend.release(name, token)
                 return
 
-    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+    async def save(
+        self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
+    ) -> None:
         """Write the race (and ``outbox`` under its id) and give its lock back in one step,
-        only with its current lease (else :class:`LeaseLost`); moves its idle clock."""
+        only with its current lease (else :class:`LeaseLost`); moves its idle clock.
+        ``notice``: what the backend announces, if it announces saves."""
         if lease.game_id != record.id:
             raise LeaseLost()
         written = await self.backend.write(
-            lease, record.head(), encode(record), self.clock(), outbox
+            lease, record.head(), encode(record), self.clock(), outbox, notice
         )
         if not written:
             raise LeaseLost()

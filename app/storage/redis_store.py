@@ -224,16 +224,16 @@ return {head, found[2], false, 'ok'}
 )
 
 # Write the race (and its outbox message, if any: '' = none) and give its lock back, only
-# if the lease is still the caller's; then announce the change on the channel given, if any
-# ('' = none). KEYS: game, lru, lock, outbox. ARGV: token, data, head, now, id, channel,
-# message.
+# if the lease is still the caller's; then announce the change (its notice) on the channel
+# given, if any ('' = none). KEYS: game, lru, lock, outbox. ARGV: token, data, head, now,
+# id, channel, message, notice.
 _SAVE = """
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3], 'seen', ARGV[4])
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[7]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 redis.call('DEL', KEYS[3])
-if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], '1') end
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], ARGV[8]) end
 return 1
 """
 
@@ -399,10 +399,16 @@ class RedisBackend:
         return self._found(reply, held=True)
 
     async def write(
-        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+        self,
+        lease: Lease,
+        head: RecordHead,
+        data: bytes,
+        now: float,
+        outbox: bytes | None,
+        notice: bytes | None = None,
     ) -> bool:
         """Write the race (and ``outbox`` under its id) and give its lock back in one
-        script, if the lease still holds (and announce it, see ``announce``)."""
+        script, if the lease still holds (and announce ``notice``, see ``announce``)."""
         game_id = lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
@@ -411,6 +417,7 @@ class RedisBackend:
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
             lease.token, data, head.to_json(), now, game_id, channel, outbox or b"",
+            notice or b"1",
         ]  # fmt: skip
         async with _reachable("write"):
             return bool(await self._save(keys=keys, args=args))

@@ -104,10 +104,12 @@ class SavedMemoryStore(MemoryStore[R]):
         if self._write_through:
             self._write_races()
 
-    async def save(self, record: R, lease: Lease, outbox: bytes | None = None) -> None:
+    async def save(
+        self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
+    ) -> None:
         """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
         a stop, write the races before the move is answered."""
-        await super().save(record, lease, outbox)
+        await super().save(record, lease, outbox, notice)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)

@@ -329,9 +329,15 @@ class SqliteBackend:
         self._known.move_to_end(game_id)
 
     async def write(
-        self, lease: Lease, head: RecordHead, data: bytes, now: float, outbox: bytes | None
+        self,
+        lease: Lease,
+        head: RecordHead,
+        data: bytes,
+        now: float,
+        outbox: bytes | None,
+        notice: bytes | None = None,
     ) -> bool:
-        """The fenced save (see the protocol)."""
+        """The fenced save (see the protocol; this backend announces nothing)."""
         game_id = lease.game_id
         with self.mutex:
             if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
