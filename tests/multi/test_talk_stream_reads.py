@@ -6,18 +6,31 @@ both stores by wrapping the app's real store, the stream driven in the app's own
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 from app_kit import bearer, make_settings
+from fastapi import FastAPI
 from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
 from test_unit_of_work import CountingStore, loads
 
 from app.live.streams import follow
 from app.main import create_app
 from app.races.operations import SessionState
+
+
+@contextlib.asynccontextmanager
+async def _serving(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """``app`` started (its lifespan) in this loop, and a client calling it in process."""
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://testserver") as http,
+    ):
+        yield http
 
 
 async def _race_of_two(http: httpx.AsyncClient) -> tuple[str, dict[int, str]]:
@@ -48,11 +61,7 @@ def test_a_stream_passes_a_message_on_without_reading_the_race(
     app = create_app(make_settings(redis_url=redis.url if redis else None), store=store)  # type: ignore[arg-type]
 
     async def scenario() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with (
-            app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=transport, base_url="http://testserver") as http,
-        ):
+        async with _serving(app) as http:
             game_id, tokens = await _race_of_two(http)
             host, guest = tokens[0], tokens[1]
 
@@ -100,11 +109,7 @@ def test_a_redis_store_announces_a_message_alone_with_its_words(
     app = create_app(make_settings(redis_url=fresh_redis.url))
 
     async def scenario() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with (
-            app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=transport, base_url="http://testserver") as http,
-        ):
+        async with _serving(app) as http:
             game_id, tokens = await _race_of_two(http)
             async with app.state.hub.listen(game_id) as listener:
                 # The join's own notice may still be on its way through Redis: let it land.
