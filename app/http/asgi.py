@@ -3,10 +3,12 @@ else (the lifespan) passes straight through to the app it wraps."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 
-class HttpMiddleware:
+class HttpMiddleware(ABC):
     """Wraps ``app``; :meth:`handle` answers the HTTP requests that :meth:`applies` to."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -24,6 +26,6 @@ class HttpMiddleware:
         """Whether this HTTP request is this middleware's (every one, unless overridden)."""
         return True
 
+    @abstractmethod
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer the request (usually through ``self.app``)."""
-        raise NotImplementedError
+        """Answer the request (usually through ``self.app``); each middleware's own."""
