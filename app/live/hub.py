@@ -28,15 +28,12 @@ import anyio
 import orjson
 from redis.exceptions import RedisError
 
-from app.storage.interface import StoreUnavailable
+from app.storage.interface import ANY_CHANGE, StoreUnavailable
 
 log = logging.getLogger("zzv.live")
 
 CHANNEL_PREFIX = "zzv:live:"
 """Redis pub/sub channel of a race: this prefix plus the race id."""
-
-ANY_CHANGE = b"1"
-"""A notice's data for any change; a quick message alone travels as its JSON."""
 
 
 def _said_in(data: object) -> dict[str, Any] | None:

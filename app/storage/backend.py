@@ -92,7 +92,7 @@ class Backend(Protocol):
         """If ``lease`` holds its race's lock: store the race (and ``outbox`` under its
         id), make ``now`` its last use and give the lock back, all in one step; True.
         Else write nothing; False. A backend that announces its writes announces
-        ``notice`` (default ``b"1"``)."""
+        ``notice`` (default :data:`~app.storage.interface.ANY_CHANGE`)."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""

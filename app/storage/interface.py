@@ -33,6 +33,11 @@ GoneReason = Literal["expired", "restarted"]
 """Why a game that existed is gone: idle expiry / eviction, or a server that was killed."""
 
 
+ANY_CHANGE = b"1"
+"""A live notice's data for any change of a race (a quick message alone travels as its
+JSON instead): what a store that announces its saves, and the live hub, publish."""
+
+
 class StoreFull(Exception):
     """Raised by :meth:`GameStore.create` when no game is idle enough to make room."""
 
@@ -229,7 +234,7 @@ class GameStore(Protocol[R]):
         """Write the changed race back and give its lock back, in one step; moves its idle
         clock. With ``outbox``, that message is kept under the race's id in the same step
         (both are written or neither). A store that announces its saves (Redis, with its
-        ``announce`` channel) announces ``notice`` when given, else ``b"1"`` (any change).
+        ``announce`` channel) announces ``notice`` when given, else :data:`ANY_CHANGE`.
         Raises :class:`LeaseLost` (and writes nothing) unless ``lease`` is still the
         race's."""
 

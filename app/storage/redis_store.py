@@ -56,7 +56,7 @@ from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take
-from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.interface import ANY_CHANGE, Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.policy import PolicyStore
 
 # A race's last use is the ``seen`` field of its hash, written by every save and by every
@@ -417,7 +417,7 @@ class RedisBackend:
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
             lease.token, data, head.to_json(), now, game_id, channel, outbox or b"",
-            notice or b"1",
+            notice or ANY_CHANGE,
         ]  # fmt: skip
         async with _reachable("write"):
             return bool(await self._save(keys=keys, args=args))
