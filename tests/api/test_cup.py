@@ -72,7 +72,9 @@ def test_the_deals_are_the_same_for_two_players_and_counted_once(
     assert ada["counted"] and bob["counted"] and not ada["state"]["practice"]
     assert public(ada["state"]) == public(bob["state"])
     other = started(client, 2, ada["player_token"])
-    assert other["counted"] and other["state"]["hand"] != ada["state"]["hand"]
+    # Hands of two deals can match by chance; that the five seeds differ is shown by
+    # test_last_weeks_seeds_come_when_it_closes.
+    assert other["counted"] and other["deal"] == 2 and other["game_id"] != ada["game_id"]
     # No practice copy of a deal while its counted race runs.
     refused = race(client, 1, ada["player_token"])
     assert refused.status_code == 409, refused.text
