@@ -75,7 +75,6 @@ def test_two_players_get_the_same_deals_counted_once_and_ranked(server: str) -> 
     for deal in (1, 2):
         for key in ("hand", "lead", "gas", "legal_actions"):
             assert ada["firsts"][deal].get(key) == bob["firsts"][deal].get(key), (deal, key)
-    assert ada["firsts"][1]["hand"] != ada["firsts"][2]["hand"]
     with httpx.Client(base_url=server, timeout=60) as http:
         mine = {
             name: http.get("/api/cup", headers={"X-Player-Token": run["token"]}).json()
