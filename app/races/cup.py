@@ -17,7 +17,9 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 
+from app.races.counted import CountedDeal, refuse_when_full, start_counted
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
@@ -27,8 +29,7 @@ from app.races.daily import (
     daily_engine_seed,
     practice_of_seed,
 )
-from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused
-from app.races.lobby import LobbyError
+from app.races.errors import CupAddressFull, CupAttemptRunning
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
@@ -162,13 +163,9 @@ async def check_address(races: Races, deal: int, address: str) -> None:
     week's counted attempts at ``deal`` (checked before a new player is made for one)."""
     week = iso_week(races.now())
     where = await DailyResults(_cup(races).results).address_digest(week, address)
-    await _refuse_when_full(races, week, deal, where)
-
-
-async def _refuse_when_full(races: Races, week: str, deal: int, where: str) -> None:
-    cap = races.settings.daily_attempts_per_address
-    if await _cup(races).attempts_from(week, deal, where) >= cap:
-        raise CupAddressFull(cap)
+    await refuse_when_full(
+        races, partial(_cup(races).attempts_from, week, deal), CupAddressFull, where
+    )
 
 
 async def start_cup(
@@ -192,58 +189,30 @@ async def start_cup(
     if not 1 <= deal <= CUP_DEALS:
         raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
     cup = _cup(races)
-    now = races.now()
-    week = iso_week(now)
+    week = iso_week(races.now())
     key = await _key(races)
-    config = cup_config(week, deal, key)
     seed = cup_seed(week, deal, key)
-    attempt = (await cup.attempts(week, player)).get(deal)
-    await _refuse_while_running(races, attempt)
-    counted = attempt is None
     where = None
     if address is not None:
         where = await DailyResults(cup.results).address_digest(week, address)
-        if counted:
-            await _refuse_when_full(races, week, deal, where)
-    try:
-        session, state = await races.create(
-            config,
-            owner,
-            name,
-            player=player,
-            engine_seed=daily_engine_seed(seed, key),
-            bot_key=daily_bot_key(seed, key),
-        )
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
-    if counted:
-        at = datetime.fromtimestamp(now, UTC)
-        counted = await cup.claim(week, deal, player, session.id, at, where)
-        if not counted:  # another request claimed the deal meanwhile: it may still run
-            await _refuse_claimed(races, session, week, deal, player)
-    if not counted:
-        async with races.open(session.id, session.token, write=True) as race:
-            race.mark_practice()
-            state = race.state()
+    counted_deal = CountedDeal(
+        partial(cup.attempt, week, deal, player),
+        partial(cup.claim, week, deal, player),
+        partial(cup.attempts_from, week, deal),
+        CupAttemptRunning,
+        CupAddressFull,
+    )
+    session, state, counted = await start_counted(
+        races,
+        counted_deal,
+        cup_config(week, deal, key),
+        (daily_engine_seed(seed, key), daily_bot_key(seed, key)),
+        owner,
+        name,
+        player,
+        where,
+    )
     return CupStart(session, state, week, deal, counted)
-
-
-async def _refuse_claimed(
-    races: Races, session: GameSession, week: str, deal: int, player: int
-) -> None:
-    """Wipe the just-dealt ``session`` and raise :class:`CupAttemptRunning` when the counted
-    attempt another request claimed still runs."""
-    try:
-        await _refuse_while_running(races, (await _cup(races).attempts(week, player)).get(deal))
-    except CupAttemptRunning:
-        await races.store.wipe(session.id)
-        raise
-
-
-async def _refuse_while_running(races: Races, attempt: str | None) -> None:
-    running = None if attempt is None else await races.running(attempt)
-    if attempt is not None and running is not None and not running.practice:
-        raise CupAttemptRunning(attempt)
 
 
 def _cup(races: Races) -> CupResults:

@@ -26,9 +26,10 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 
-from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused
-from app.races.lobby import LobbyError
+from app.races.counted import CountedDeal, make_practice, refuse_when_full, start_counted
+from app.races.errors import DailyAddressFull, DailyAttemptRunning
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from app.races.streaks import Streak, streak_of
@@ -191,7 +192,7 @@ async def practice_of_seed(
         engine_seed=daily_engine_seed(seed, key),
         bot_key=daily_bot_key(seed, key),
     )
-    return session, await _practice(races, session)
+    return session, await make_practice(races, session)
 
 
 def published(races: Races, day: str) -> bool:
@@ -204,13 +205,6 @@ async def past_seed(races: Races, day: str) -> int | None:
     if not published(races, day):
         return None
     return daily_seed(day, await _daily(races).daily_key())
-
-
-async def _practice(races: Races, session: GameSession) -> SessionState:
-    """Make the just-dealt ``session`` practice; its creator's state."""
-    async with races.open(session.id, session.token, write=True) as race:
-        race.mark_practice()
-        return race.state()
 
 
 def _daily(races: Races) -> DailyResults:
@@ -233,39 +227,22 @@ async def start_daily(
     (:attr:`Settings.daily_attempts_per_address`).
     """
     daily = _daily(races)
-    now = races.now()
-    day = utc_day(now)
+    day = utc_day(races.now())
     key = await daily.daily_key()
     config = daily_config(day, key)
     assert config.seed is not None
-    attempt = await daily.counted_attempt(day, player)
-    await _refuse_while_running(races, attempt)
     where = None if address is None else await daily.address_digest(day, address)
-    counted = attempt is None
-    if counted and where is not None:
-        await _refuse_when_full(races, daily, day, where)
-    try:
-        session, state = await races.create(
-            config,
-            owner,
-            name,
-            player=player,
-            engine_seed=daily_engine_seed(config.seed, key),
-            bot_key=daily_bot_key(config.seed, key),
-        )
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
-    if counted:
-        at = datetime.fromtimestamp(now, UTC)
-        counted = await daily.claim(day, player, session.id, at, where)
-        if not counted:  # another request claimed the day meanwhile: it may still run
-            try:
-                await _refuse_while_running(races, await daily.counted_attempt(day, player))
-            except DailyAttemptRunning:
-                await races.store.wipe(session.id)
-                raise
-    if not counted:
-        state = await _practice(races, session)
+    deals = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
+    deal = CountedDeal(
+        partial(daily.counted_attempt, day, player),
+        partial(daily.claim, day, player),
+        partial(daily.attempts_from, day),
+        DailyAttemptRunning,
+        DailyAddressFull,
+    )
+    session, state, counted = await start_counted(
+        races, deal, config, deals, owner, name, player, where
+    )
     return DailyStart(session, state, day, counted)
 
 
@@ -274,21 +251,8 @@ async def check_address(races: Races, address: str) -> None:
     today's counted attempts (checked before a new player is made for one)."""
     daily = _daily(races)
     day = utc_day(races.now())
-    await _refuse_when_full(races, daily, day, await daily.address_digest(day, address))
-
-
-async def _refuse_when_full(races: Races, daily: DailyResults, day: str, where: str) -> None:
-    cap = races.settings.daily_attempts_per_address
-    if await daily.attempts_from(day, where) >= cap:
-        raise DailyAddressFull(cap)
-
-
-async def _refuse_while_running(races: Races, attempt: str | None) -> None:
-    """Raise :class:`DailyAttemptRunning` while the counted ``attempt`` runs and still
-    counts (a take-back made it practice: then nothing is left to rehearse for)."""
-    running = None if attempt is None else await races.running(attempt)
-    if attempt is not None and running is not None and not running.practice:
-        raise DailyAttemptRunning(attempt)
+    where = await daily.address_digest(day, address)
+    await refuse_when_full(races, partial(daily.attempts_from, day), DailyAddressFull, where)
 
 
 __all__ = [

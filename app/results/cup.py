@@ -91,6 +91,10 @@ class CupResults:
         async with self.results.unit() as session:
             return {row.deal: row.game_id for row in await session.execute(query)}
 
+    async def attempt(self, week: str, deal: int, player_id: int) -> str | None:
+        """The game id of the player's counted attempt at ``deal`` of ``week``, if any."""
+        return (await self.attempts(week, player_id)).get(deal)
+
     async def attempts_from(self, week: str, deal: int, address: str) -> int:
         """How many counted attempts at ``deal`` of ``week`` came from ``address`` (its
         digest, :meth:`app.results.daily.DailyResults.address_digest`)."""
