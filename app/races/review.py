@@ -32,14 +32,11 @@ from typing import Any
 
 from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
-from app.races import operations
 from app.races.errors import (
     NotReviewed,
     RaceNotOver,
     ReviewNotRequested,
     ReviewUnavailable,
-    ServerFull,
-    TooManyGames,
     TooManyReviews,
 )
 from app.races.lobby import Lobby, Seat, clean_name
@@ -52,7 +49,6 @@ from app.races.record import (
     unpack_move,
 )
 from app.races.unit import Race, Races
-from app.storage.interface import ClientFull, StoreFull
 from engine import (
     Action,
     ActionType,
@@ -771,14 +767,5 @@ __all__ = [
 async def start_practice(races: Races, practice: GameSession, owner: str) -> SessionState:
     """Store the practice race ``practice`` for client ``owner`` and start it (as
     :meth:`Races.create` does a new race); the person's first state."""
-    try:
-        await races.store.create(practice, owner)
-    except StoreFull as exc:
-        raise ServerFull() from exc
-    except ClientFull as exc:
-        raise TooManyGames(exc.limit, exc.cap, exc.races) from exc
-    async with races.open(practice.id, practice.token, write=True) as race:
-        race.changed = True
-        await operations.begin(race.session, race.now, races.runner)
-        state = race.state()
+    _session, state = await races.store_and_begin(practice, owner)
     return state

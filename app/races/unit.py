@@ -345,17 +345,28 @@ class Races:
             session.lobby = seats(token_digest(session.token))
         if player is not None and not config.watch:
             session.lobby.seats[0].player = player
+        started = await self.store_and_begin(session, owner)
+        metrics.RACES_STARTED.inc()
+        return started
+
+    async def store_and_begin(
+        self, session: GameSession, owner: str
+    ) -> tuple[GameSession, SessionState]:
+        """Store the just-dealt ``session`` for client ``owner`` and let the bots play until
+        a person is to move; the stored race (with ``session``'s token) and the creator's
+        state. Raises :class:`ServerFull` or :class:`TooManyGames` when the store is full
+        for it."""
         try:
             await self.store.create(session, owner)
         except StoreFull as exc:
             raise ServerFull() from exc
         except ClientFull as exc:
             raise TooManyGames(exc.limit, exc.cap, exc.races) from exc
-        async with self.open(session.id, session.token, write=True, spectator=config.watch) as race:
+        watch = session.config.watch
+        async with self.open(session.id, session.token, write=True, spectator=watch) as race:
             race.changed = True  # the bots' opening moves, or at least the clock, to keep
             await operations.begin(race.session, race.now, self.runner)
             state = race.state()
-        metrics.RACES_STARTED.inc()
         race.session.token = session.token  # the stored copy keeps only the seats' digests
         return race.session, state
 
