@@ -29,12 +29,19 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
 from playwright.sync_api import Browser, sync_playwright
-from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
+from store_kit import (
+    STORE_KINDS,
+    ManualClock,
+    RedisServer,
+    StoreKind,
+    StoreProbe,
+    make_store,
+    start_redis,
+)
 
 from app.main import create_app
 from app.races.operations import SessionStore
 from app.settings import Settings
-from app.storage.memory import ManualClock
 from bench.server import find_free_port, uvicorn_command
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

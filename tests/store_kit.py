@@ -41,6 +41,20 @@ REDIS_INSTALL_HINT = "install it with `sudo apt-get install -y redis-server`"
 T = TypeVar("T")
 
 
+class ManualClock:
+    """A clock that only moves when told to: for tests of expiry and of the turn clock.
+
+    >>> clock = ManualClock(10.0); clock.now += 5; clock()
+    15.0
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+
 RedisServer = RedisProcess
 """A ``redis-server`` started for the tests on a loopback port, in its own directory."""
 

@@ -17,11 +17,10 @@ import pytest
 from app_kit import another_browser, asgi_client, await_until, bearer, create
 from bot_kit import HeldSearch
 from fastapi.testclient import TestClient
-from store_kit import RedisServer, StoreProbe
+from store_kit import ManualClock, RedisServer, StoreProbe
 
 from app.bots import runner as bot_runner
 from app.http.players import PLAYER_HEADER
-from app.storage.memory import ManualClock
 from engine import Action
 
 Launch = Callable[..., Any]

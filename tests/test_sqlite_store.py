@@ -16,12 +16,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from app_kit import bare_session, bearer, create, make_settings, move
 from fastapi.testclient import TestClient
+from store_kit import ManualClock
 
 from app.main import create_app
 from app.races.record import GameSession, token_digest
 from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
-from app.storage.memory import ManualClock, MemoryStore
+from app.storage.memory import MemoryStore
 from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 from app.storage.sqlite_backend import METADATA, connect, migrate

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import redis.asyncio as redis_async
 from app_kit import bare_session, wait_until
-from store_kit import SCENARIO_KINDS, RedisServer, StoreKind, make_store
+from store_kit import SCENARIO_KINDS, ManualClock, RedisServer, StoreKind, make_store
 
 from app.races.operations import SessionStore
 from app.races.record import GameConfig, GameSession, token_digest
@@ -30,7 +30,7 @@ from app.storage.interface import (
     StoreUnavailable,
     Tombstone,
 )
-from app.storage.memory import ManualClock, MemoryStore
+from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SqliteStore

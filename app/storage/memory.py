@@ -14,20 +14,6 @@ from app.storage.policy import PolicyStore
 from app.storage.sqlite_backend import SqliteBackend
 
 
-class ManualClock:
-    """A clock that only moves when told to: for tests and simulations of expiry.
-
-    >>> clock = ManualClock(10.0); clock.now += 5; clock()
-    15.0
-    """
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class MemoryStore(PolicyStore[R]):
     """A :class:`~app.storage.policy.PolicyStore` on SQLite: in memory, or on the file
     ``path`` when given (see :class:`app.storage.sqlite.SqliteStore`). Every read decodes

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from app_kit import bearer, create, move, play_out
 from fastapi.testclient import TestClient
+from store_kit import ManualClock
 
 from app.http.api.models import GameRecord, GameState
-from app.storage.memory import ManualClock
 
 
 def test_move_applies_human_and_bot_turns_and_bumps_turn(client: TestClient) -> None:

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from app_kit import bearer, create
 from fastapi.testclient import TestClient
+from store_kit import ManualClock
 
 from app.http.api.models import CreatedGame, GameState
-from app.storage.memory import ManualClock
 
 
 def test_create_returns_201_with_id_token_and_state_for_seat_0(client: TestClient) -> None:

@@ -16,6 +16,7 @@ from app_kit import bearer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from store_kit import ManualClock
 from test_daily import DAY, NOON, TODAY, WallClock, board, daily, finish
 from test_daily import wall as wall  # the stopped wall clock, a fixture shared
 from test_leaving import sweep
@@ -23,7 +24,6 @@ from test_leaving import sweep
 from app.races.daily import start_daily
 from app.results.models import Player
 from app.results.store import ResultsStore
-from app.storage.memory import ManualClock
 
 TOMORROW_0100 = NOON + DAY / 2 + 3600.0  # 01:00 UTC the next day: the day has not closed
 TOMORROW_0200 = NOON + DAY / 2 + 7200.0  # 02:00 UTC the next day: it closes

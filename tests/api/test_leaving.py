@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from app_kit import bearer, move
 from fastapi.testclient import TestClient
+from store_kit import ManualClock
 
 from app.races import operations
 from app.races.idle import end_idle_races, left_after
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
-from app.storage.memory import ManualClock
 
 TRICK_ENDS = {"trick_won", "trick_all_tuned_up"}
 

@@ -11,11 +11,10 @@ import pytest
 from app_kit import bearer, move
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from store_kit import StoreProbe
+from store_kit import ManualClock, StoreProbe
 
 from app.races import operations as sessions
 from app.races.lobby import AWAY_AFTER
-from app.storage.memory import ManualClock
 from engine import Game
 
 

@@ -16,10 +16,9 @@ from app_kit import HX, form_fields, session_of, start
 from fastapi.testclient import TestClient
 from html_kit import parse_html
 from httpx import Response
-from store_kit import StoreProbe
+from store_kit import ManualClock, StoreProbe
 
 from app.http.previews import with_previews
-from app.storage.memory import ManualClock
 from engine import Game, new_game
 
 
