@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias, TypedDict, cast
+from typing import Any, TypeAlias, cast
+
+from typing_extensions import TypedDict
 
 
 class EventKind(StrEnum):

@@ -9,18 +9,20 @@ module, so it reads a card through the small protocol :class:`TrickCard`.
 
 from __future__ import annotations
 
-from typing import NotRequired, Protocol, TypedDict
+from typing import NotRequired, Protocol, cast
 
-from engine.actions import ActionDict, ActionType
-from engine.cards import Suit, ZeroEffect, effective_value
+from typing_extensions import TypedDict
+
+from engine.actions import ActionDict, ActionType, ActionTypeId
+from engine.cards import Suit, SuitId, ZeroEffect, ZeroEffectId, effective_value
 from engine.variants import Variants, VariantsData
 
 _TUNE_UP = ActionType.TUNE_UP
 # The JSON id of every kind of play, suit and 0 effect: a dict lookup costs less than an
 # enum's ``.value``, and every card of every trick is recorded through public_play.
-_ID: dict[ActionType | Suit | ZeroEffect, str] = {
-    member: member.value for members in (ActionType, Suit, ZeroEffect) for member in members
-}
+_KIND_ID = cast("dict[ActionType, ActionTypeId]", {kind: kind.value for kind in ActionType})
+_SUIT_ID = cast("dict[Suit, SuitId]", {suit: suit.value for suit in Suit})
+_EFFECT_ID = cast("dict[ZeroEffect, ZeroEffectId]", {effect: effect.value for effect in ZeroEffect})
 
 
 class TrickCard(Protocol):
@@ -41,14 +43,14 @@ class PublicPlay(TypedDict):
     ``None`` for the 0/5 card, which has a ``value`` (0 or 5) instead."""
 
     seat: int
-    type: str
-    suit: str | None
+    type: ActionTypeId
+    suit: SuitId | None
     value: int | None
     effective_value: int | None
     gas: int
     speed: int | None
     final: int | None
-    zero_effect: str | None
+    zero_effect: ZeroEffectId | None
 
 
 class TrickRecord(TypedDict):
@@ -125,7 +127,7 @@ class TableView(TypedDict):
 
     players_count: int
     variants: VariantsData
-    hand: list[str]
+    hand: list[SuitId]
     zero_five_available: bool
     players: list[PlayerView]
     middle: int
@@ -137,7 +139,7 @@ class TableView(TypedDict):
     game_over: bool
     winner: int | None
     trick_plays: list[PublicPlay]
-    blocked_suits: list[str]
+    blocked_suits: list[SuitId]
     best: Leader | None
     round_tricks: list[TrickRecord]
     last_trick: TrickRecord | None
@@ -179,14 +181,14 @@ def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
     effect = play.zero_effect
     return {
         "seat": play.seat,
-        "type": _ID[kind],
-        "suit": _ID[card] if face_up and card is not None else None,
+        "type": _KIND_ID[kind],
+        "suit": _SUIT_ID[card] if face_up and card is not None else None,
         "value": value,
         "effective_value": effective,
         "gas": play.gas,
         "speed": play.speed if face_up else None,
         "final": None if effective is None else effective + play.gas + play.speed,
-        "zero_effect": None if effect is None else _ID[effect],
+        "zero_effect": None if effect is None else _EFFECT_ID[effect],
     }
 
 

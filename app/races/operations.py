@@ -17,9 +17,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 import anyio.to_thread
+from typing_extensions import TypedDict
 
 from app.bots.runner import (
     HUMAN_SEAT,
