@@ -1,9 +1,11 @@
 """Pydantic models of everything the JSON API accepts and returns (and so of ``/docs``).
 
 Request models are strict and closed (``extra="forbid"``, literal enums, bounded numbers).
-Response models describe the engine's ``observation(0)`` plus the session fields; they are
-closed too, so a test validating real responses against them fails if the engine grows a
-field that the API would otherwise pass on undocumented.
+A seat's state (:data:`GameState`) and the events are not written out here: they are made
+from the shapes that build them, the engine's and the race layer's ``TypedDict`` s, so a
+field added there is in the schema at once. Response models are closed, and so are the
+shapes inside them, so a test validating real responses against them fails if a response
+carries a field the schema does not name.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from annotated_types import Ge, Le
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
 from typing_extensions import TypedDict
 
-from app.races.lobby import Status
 from app.races.operations import SessionState
 from app.vocabulary import ActionTypeId, BotLevel, RacerSuitId, SuitId, TalkCode, ZeroEffectId
 from engine import EVENT_PAYLOADS, ActionDict, EventKind, VariantsData
@@ -150,35 +151,6 @@ class MoveIn(RequestModel):
 # ---------------------------------------------------------------- responses
 
 
-class SeatOut(ResponseModel):
-    """Who sits at a seat (public: every seat and spectator sees the same)."""
-
-    seat: int
-    name: str = Field(description="Display name as typed (escape it when you show it).")
-    person: bool = Field(description="A person's seat (else a bot's).")
-    joined: bool = Field(description="Somebody took this person's seat.")
-    autopilot_moves: int = Field(description="Moves the autopilot made for this seat.")
-    away: bool = Field(
-        description="The person's clock ran out on two turns in a row: a bot plays this "
-        "seat until they come back (`POST /api/games/{id}/back`)."
-    )
-
-
-class ClockOut(ResponseModel):
-    """The turn clock of the person to move."""
-
-    seat: int | None
-    seconds_left: float
-    turn_seconds: float
-
-
-class AutopilotOut(ResponseModel):
-    """The autopilot's last move: it played for ``seat``, making ``turn``."""
-
-    seat: int
-    turn: int
-
-
 class SaidOut(ResponseModel):
     """A quick message said at the table (public: every seat and watcher sees it)."""
 
@@ -193,15 +165,6 @@ class SayIn(RequestModel):
     """A quick message to the table: one of the preset ones, no free text."""
 
     code: TalkCode
-
-
-class RematchOut(ResponseModel):
-    """A finished race's rematch: the new race and each person's answer, by seat."""
-
-    game_id: str
-    answers: dict[str, Literal["yes", "no"]] = Field(
-        description="Seat (as a string) to `yes` or `no`; a person not in it did not answer."
-    )
 
 
 def _event_shape(kind: EventKind) -> Any:
@@ -224,65 +187,32 @@ else:
     """One public happening: ``kind``, ``seat`` (null for the whole table) and the keys of
     that kind's payload."""
 
-# What the API says of the session's and the table's fields beyond their types (and the
-# precise types of those the race layer keeps as plain dicts).
-_SESSION_FIELDS: dict[str, Any] = {
-    "turn": (
-        int,
-        Field(
-            description="Echo it in the next move; it grows by one per move of a person "
-            "(or of the autopilot for them)."
-        ),
-    ),
-    "status": (
-        Status,
-        Field(description="`waiting` for invited people (moves refused), `playing`, `over`."),
-    ),
-    "seats": (list[SeatOut], ...),
-    "clock": (ClockOut | None, Field(description="The person to move's time; null for bots.")),
-    "autopilot": (AutopilotOut | None, ...),
-    "rematch": (
-        RematchOut | None,
-        Field(None, description="Once the race is over: its rematch, when somebody offered one."),
-    ),
-    "last_mover": (
-        int | None,
-        Field(
-            description="The person whose own move made the latest change (null: a join, the "
-            "start or the clock)."
-        ),
-    ),
-    "watch": (bool, Field(description="A bots-only race paced for spectators.")),
-    "practice": (
-        bool,
-        Field(
-            description="A practice race (a take-back was used, or it started from a reviewed "
-            "position): never counted in ratings or daily leaderboards."
-        ),
-    ),
-    "said": (
-        list[SaidOut],
-        Field(description="The race's latest quick messages, oldest first (a few are kept)."),
-    ),
-    "events": (
-        list[EventOut],
-        Field(description="Everything that happened since the last response."),
-    ),
-    "event_count": (
-        int,
-        Field(description="Events so far; `GET ?since=n` replays from index n."),
-    ),
-    "notice": (
-        str | None,
-        Field(
-            None,
-            description=(
-                "A sentence for the player about the server, e.g. that the hard bots are "
-                "thinking faster because the server is busy; null when there is nothing to say."
-            ),
-        ),
-    ),
+# The API's precise types of the table's fields that the race layer keeps as plain dicts.
+_TYPES: dict[str, Any] = {
+    "said": list[SaidOut],
+    "events": list[EventOut],
 }
+
+# What the API says of the session's and the table's fields beyond their types; the two
+# fields set to None by a state that has nothing to say are optional.
+_DESCRIBED = {
+    "turn": "Echo it in the next move; it grows by one per move of a person (or of the "
+    "autopilot for them).",
+    "status": "`waiting` for invited people (moves refused), `playing`, `over`.",
+    "clock": "The person to move's time; null for bots.",
+    "rematch": "Once the race is over: its rematch, when somebody offered one.",
+    "last_mover": "The person whose own move made the latest change (null: a join, the "
+    "start or the clock).",
+    "watch": "A bots-only race paced for spectators.",
+    "practice": "A practice race (a take-back was used, or it started from a reviewed "
+    "position): never counted in ratings or daily leaderboards.",
+    "said": "The race's latest quick messages, oldest first (a few are kept).",
+    "events": "Everything that happened since the last response.",
+    "event_count": "Events so far; `GET ?since=n` replays from index n.",
+    "notice": "A sentence for the player about the server, e.g. that the hard bots are "
+    "thinking faster because the server is busy; null when there is nothing to say.",
+}
+_OPTIONAL = frozenset({"rematch", "notice"})
 
 
 def _game_state() -> type[ResponseModel]:
@@ -290,15 +220,22 @@ def _game_state() -> type[ResponseModel]:
     (the engine's :class:`engine.view.Observation` and the session's fields), with the
     previews of a person's turn always present."""
     hints = get_type_hints(SessionState)
-    stale = set(_SESSION_FIELDS) - set(hints)
+    stale = (set(_TYPES) | set(_DESCRIBED)) - set(hints)
     if stale:
         raise TypeError(f"SessionState has no fields {sorted(stale)}")
+    fields: dict[str, Any] = {
+        name: (
+            _TYPES.get(name, hint),
+            Field(None if name in _OPTIONAL else ..., description=_DESCRIBED.get(name)),
+        )
+        for name, hint in hints.items()
+    }
     return create_model(
         "GameState",
         __base__=ResponseModel,
         __doc__="A seat's view: the engine's observation of that seat plus session and "
         "table fields.",
-        **{name: _SESSION_FIELDS.get(name, (hint, ...)) for name, hint in hints.items()},
+        **fields,
     )
 
 
