@@ -1,10 +1,11 @@
 """The JSON shapes of a seat's view, and the public form of a card in a trick.
 
 :mod:`engine.seat_view` builds every view (:class:`~engine.seat_view.SeatView`) and its
-JSON form, the ``TypedDict`` s below. The public form of a card in a trick
-(:func:`public_play`) and of a finished trick (:class:`TrickRecord`) are made here too,
-for the game's trick records; :mod:`engine.game` and :mod:`engine.sim` import this
-module, so it reads a card through the small protocol :class:`TrickCard`.
+JSON form, the ``TypedDict`` s below: the one declaration of that form, from which the
+API's schema is made too (closed, described by these docstrings). The public form of a
+card in a trick (:func:`public_play`) and of a finished trick (:class:`TrickRecord`) are
+made here too, for the game's trick records; :mod:`engine.game` and :mod:`engine.sim`
+import this module, so it reads a card through the small protocol :class:`TrickCard`.
 """
 
 from __future__ import annotations
