@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, Literal
 
-from engine.cards import MAX_GAS, Suit, ZeroEffect
+from typing_extensions import TypedDict
+
+from engine.cards import MAX_GAS, Suit, SuitId, ZeroEffect, ZeroEffectId
 from engine.refusals import IllegalAction, Refusal
 
 
@@ -19,16 +21,20 @@ class ActionType(StrEnum):
     ZERO_FIVE = "zero_five"
 
 
-class ActionDict(TypedDict):
-    """The JSON form of an :class:`Action` (:meth:`Action.to_dict`): every key present,
-    the ones a kind of turn does not use set to ``None``."""
+ActionTypeId = Literal["play", "tune_up", "zero_five"]
+"""The JSON spelling of a kind of turn (:class:`ActionType`)."""
 
-    type: str
-    suit: str | None
+
+class ActionDict(TypedDict):
+    """A turn in JSON, as a move sends it and a view lists it (:meth:`Action.to_dict`):
+    every key present, the ones its kind of turn does not use null."""
+
+    type: ActionTypeId
+    suit: SuitId | None
     gas: int
-    zero_effect: str | None
+    zero_effect: ZeroEffectId | None
     value: int | None
-    discard: str | None
+    discard: SuitId | None
 
 
 _ACTION_KEYS = frozenset({"type", "suit", "gas", "zero_effect", "value", "discard"})

@@ -4,6 +4,17 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal, cast
+
+SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
+"""A suit's JSON spelling (:data:`SUIT_IDS`): spelled out, as the JSON shapes' types, so
+that type checks and the API's schema know the values."""
+
+RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
+"""A racer suit's JSON spelling (:data:`RACER_SUIT_IDS`): the suits the 0 suit may replace."""
+
+ZeroEffectId = Literal["gas", "speed"]
+"""The JSON spelling of a 0 card's effect (:class:`ZeroEffect`)."""
 
 
 class Suit(StrEnum):
@@ -79,9 +90,9 @@ VEHICLE_NAME: dict[Suit, str] = {
 SEAT_COLOURS: tuple[str, ...] = ("pink", "orange", "yellow", "blue", "purple")
 
 #: Ids of every suit (the JSON spelling of :class:`Suit`), in declaration order.
-SUIT_IDS: tuple[str, ...] = tuple(suit.value for suit in Suit)
+SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in Suit))
 #: Ids of the six racer suits, in printed-value order.
-RACER_SUIT_IDS: tuple[str, ...] = tuple(suit.value for suit in RACER_SUITS)
+RACER_SUIT_IDS = cast("tuple[RacerSuitId, ...]", tuple(suit.value for suit in RACER_SUITS))
 
 #: Fewest and most seats at the table (R2).
 MIN_PLAYERS = 3

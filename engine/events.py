@@ -1,8 +1,8 @@
 """What happened, step by step: the engine's narration of a turn, free of hidden cards.
 
-Each :class:`EventKind` has its payload type here (a ``TypedDict`` named after the kind),
-listed in :data:`EVENT_PAYLOADS`; an event's JSON form is ``kind`` and ``seat`` followed by
-the payload's keys.
+Each :class:`EventKind` has its payload type (a ``TypedDict`` of :mod:`engine.shapes`
+named after the kind, named here too), listed in :data:`EVENT_PAYLOADS`; an event's JSON
+form is ``kind`` and ``seat`` followed by the payload's keys.
 """
 
 from __future__ import annotations
@@ -10,7 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias, TypedDict, cast
+from typing import Any, TypeAlias, cast
+
+from engine.shapes import (
+    CardDiscarded,
+    CardPlayed,
+    GameWon,
+    GasTaken,
+    GasToMiddle,
+    LapGained,
+    RoundDealt,
+    SpeedGained,
+    TrickAllTunedUp,
+    TrickWon,
+    TunedUp,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+)
 
 
 class EventKind(StrEnum):
@@ -30,108 +47,6 @@ class EventKind(StrEnum):
     SPEED_GAINED = "speed_gained"
     LAP_GAINED = "lap_gained"
     GAME_WON = "game_won"
-
-
-class RoundDealt(TypedDict):
-    """A round was dealt (R5, R17): its number, who leads its first trick, cards per hand."""
-
-    round: int
-    lead: int
-    hand_size: int
-
-
-class CardPlayed(TypedDict):
-    """The seat played ``suit`` face up; ``final`` counts the Lichen effect so far (R8, R9)."""
-
-    suit: str
-    value: int
-    gas: int
-    speed: int
-    final: int
-
-
-class TunedUp(TypedDict):
-    """The seat laid a card face down (R7); which card stays secret, so no payload."""
-
-
-class ZeroFivePlayed(TypedDict):
-    """The seat played its 0/5 card as ``value`` and regained ``gained`` removed gas (R22)."""
-
-    value: int
-    gas: int
-    speed: int
-    final: int
-    gained: int
-
-
-class CardDiscarded(TypedDict):
-    """The seat discarded a card face down after its 0/5 card (R22); no payload."""
-
-
-class GasTaken(TypedDict):
-    """The 2 took one gas from the middle (R10): ``amount`` to the seat, or ``removed``
-    from the game when the seat's tank was full."""
-
-    amount: int
-    removed: int
-
-
-class ZeroEffectChosen(TypedDict):
-    """The 0's effect (R20): ``choice`` is ``speed`` or ``gas``; ``gained`` is what the
-    seat got, ``removed`` what went back to the removed gas."""
-
-    choice: str
-    gained: int
-    removed: int
-
-
-class TuneUpShare(TypedDict):
-    """The middle was shared among the Tune Ups (R11): ``seats`` and what each ``gained``
-    (in the same order), ``each`` the even share, ``removed`` the remainder and overflow."""
-
-    seats: list[int]
-    each: int
-    gained: list[int]
-    removed: int
-    middle_before: int
-
-
-class TrickWon(TypedDict):
-    """The seat won trick ``trick`` with ``final`` (R13)."""
-
-    trick: int
-    final: int
-
-
-class TrickAllTunedUp(TypedDict):
-    """Every card of trick ``trick`` was face down: nobody won it (R13)."""
-
-    trick: int
-
-
-class GasToMiddle(TypedDict):
-    """The gas spent in the trick (``amount``) went to the middle, now ``middle`` (R14)."""
-
-    amount: int
-    middle: int
-
-
-class SpeedGained(TypedDict):
-    """The trick's winner is now at ``speed`` (R15)."""
-
-    speed: int
-
-
-class LapGained(TypedDict):
-    """The sixth trick's winner now has ``laps`` laps (R15)."""
-
-    laps: int
-
-
-class GameWon(TypedDict):
-    """The seat won the race with ``laps`` laps (R16)."""
-
-    laps: int
 
 
 EventData: TypeAlias = (
@@ -227,3 +142,26 @@ def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
     _set_seat(event, seat)
     _set_data(event, data)
     return event
+
+
+__all__ = [
+    "EVENT_PAYLOADS",
+    "CardDiscarded",
+    "CardPlayed",
+    "Event",
+    "EventData",
+    "EventKind",
+    "GameWon",
+    "GasTaken",
+    "GasToMiddle",
+    "LapGained",
+    "RoundDealt",
+    "SpeedGained",
+    "TrickAllTunedUp",
+    "TrickWon",
+    "TuneUpShare",
+    "TunedUp",
+    "ZeroEffectChosen",
+    "ZeroFivePlayed",
+    "make_event",
+]

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from engine.actions import ActionType
-from engine.cards import SUIT_ORDER, Suit, ZeroEffect, effective_value
+from engine.actions import ActionType, ActionTypeId
+from engine.cards import SUIT_ORDER, Suit, SuitId, ZeroEffect, ZeroEffectId, effective_value
 from engine.sim import (
     ACTIONS,
     GAS,
@@ -89,12 +89,16 @@ FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).
 TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
 
-_KIND_ID = {PLAY: ActionType.PLAY.value, TUNE_UP: ActionType.TUNE_UP.value}
+_KIND_ID: dict[int, ActionTypeId] = {PLAY: ActionType.PLAY.value, TUNE_UP: ActionType.TUNE_UP.value}
 _KIND_ID[ZERO_FIVE] = ActionType.ZERO_FIVE.value
-_EFFECT_ID = {NO_EFFECT: None, SPEED: ZeroEffect.SPEED.value, GAS: ZeroEffect.GAS.value}
+_EFFECT_ID: dict[int, ZeroEffectId | None] = {
+    NO_EFFECT: None,
+    SPEED: ZeroEffect.SPEED.value,
+    GAS: ZeroEffect.GAS.value,
+}
 _KIND_OF_ID = {name: code for code, name in _KIND_ID.items()}
 _EFFECT_OF_ID = {name: code for code, name in _EFFECT_ID.items()}
-_SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
+_SUIT_ID = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
 _SUIT_OF_ID = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
 _ZEROS = (0,) * SUITS
 _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]

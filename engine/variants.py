@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, cast
 
-from engine.cards import LARGER_HANDS_ZERO_CARDS, RACER_SUITS, Suit
+from typing_extensions import TypedDict
+
+from engine.cards import LARGER_HANDS_ZERO_CARDS, RACER_SUITS, RacerSuitId, Suit
 
 
 class VariantsData(TypedDict):
-    """The JSON form of :class:`Variants` (:meth:`Variants.to_dict`)."""
+    """The variants in force, in JSON (:meth:`Variants.to_dict`)."""
 
     larger_hands: bool
-    zero_suit: str | None
+    """Seven cards are dealt and one is carried over (R18)."""
+    zero_suit: RacerSuitId | None
+    """The racer suit the 0 suit replaces (R19/R20); null when that variant is off."""
     zero_five: bool
+    """Everyone gets a one-shot 0/5 card (R21/R22)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +74,9 @@ class Variants:
         """JSON form: ``larger_hands`` (bool), ``zero_suit`` (suit id or null), ``zero_five``."""
         return {
             "larger_hands": self.larger_hands,
-            "zero_suit": None if self.zero_suit is None else self.zero_suit.value,
+            "zero_suit": None
+            if self.zero_suit is None
+            else cast(RacerSuitId, self.zero_suit.value),
             "zero_five": self.zero_five,
         }
 

@@ -1,26 +1,39 @@
 """The JSON shapes of a seat's view, and the public form of a card in a trick.
 
 :mod:`engine.seat_view` builds every view (:class:`~engine.seat_view.SeatView`) and its
-JSON form, the ``TypedDict`` s below. The public form of a card in a trick
-(:func:`public_play`) and of a finished trick (:class:`TrickRecord`) are made here too,
-for the game's trick records; :mod:`engine.game` and :mod:`engine.sim` import this
-module, so it reads a card through the small protocol :class:`TrickCard`.
+JSON form, the ``TypedDict`` s of :mod:`engine.shapes` (named here too). The public form
+of a card in a trick (:func:`public_play`) and of a finished trick (:class:`TrickRecord`)
+are made here, for the game's trick records; :mod:`engine.game` and :mod:`engine.sim`
+import this module, so it reads a card through the small protocol :class:`TrickCard`.
 """
 
 from __future__ import annotations
 
-from typing import NotRequired, Protocol, TypedDict
+from typing import Protocol, cast
 
-from engine.actions import ActionDict, ActionType
-from engine.cards import Suit, ZeroEffect, effective_value
+from engine.actions import ActionType, ActionTypeId
+from engine.cards import Suit, SuitId, ZeroEffect, ZeroEffectId, effective_value
+from engine.shapes import (
+    CardOption,
+    DeckView,
+    Leader,
+    Observation,
+    PlayerView,
+    PublicObservation,
+    PublicPlay,
+    TableView,
+    TrickRecord,
+    ZeroFiveOption,
+    ZeroPreview,
+)
 from engine.variants import Variants, VariantsData
 
 _TUNE_UP = ActionType.TUNE_UP
 # The JSON id of every kind of play, suit and 0 effect: a dict lookup costs less than an
 # enum's ``.value``, and every card of every trick is recorded through public_play.
-_ID: dict[ActionType | Suit | ZeroEffect, str] = {
-    member: member.value for members in (ActionType, Suit, ZeroEffect) for member in members
-}
+_KIND_ID = cast("dict[ActionType, ActionTypeId]", {kind: kind.value for kind in ActionType})
+_SUIT_ID = cast("dict[Suit, SuitId]", {suit: suit.value for suit in Suit})
+_EFFECT_ID = cast("dict[ZeroEffect, ZeroEffectId]", {effect: effect.value for effect in ZeroEffect})
 
 
 class TrickCard(Protocol):
@@ -33,134 +46,6 @@ class TrickCard(Protocol):
     speed: int
     value: int | None
     zero_effect: ZeroEffect | None
-
-
-class PublicPlay(TypedDict):
-    """A card in a trick as every seat sees it. A Tune Up shows only its back: ``suit``,
-    ``value``, ``effective_value``, ``speed`` and ``final`` are ``None``. ``suit`` is also
-    ``None`` for the 0/5 card, which has a ``value`` (0 or 5) instead."""
-
-    seat: int
-    type: str
-    suit: str | None
-    value: int | None
-    effective_value: int | None
-    gas: int
-    speed: int | None
-    final: int | None
-    zero_effect: str | None
-
-
-class TrickRecord(TypedDict):
-    """A finished trick: its number, who led it, its cards in play order, and the winner
-    (``None`` when every card was face down)."""
-
-    trick: int
-    lead: int
-    plays: list[PublicPlay]
-    winner: int | None
-
-
-class PlayerView(TypedDict):
-    """One seat's public numbers."""
-
-    seat: int
-    gas: int
-    speed: int
-    laps: int
-    hand_size: int
-    zero_five_available: bool
-
-
-class Leader(TypedDict):
-    """The face-up card that would win the trick: its seat and final number."""
-
-    seat: int
-    final: int
-
-
-class ZeroPreview(TypedDict):
-    """What a 0 card played face up with one effect would give: speed and spendable gas."""
-
-    speed: int
-    gas_max: int
-
-
-class CardOption(TypedDict):
-    """One distinct card in the hand, for the seat to move: may it go face up (and why
-    not), what it would count, and the gas that could go on it."""
-
-    suit: str
-    value: int
-    can_play_face_up: bool
-    blocked_reason: str | None
-    effective_value: int
-    speed: int
-    gas_max: int
-    best_other: Leader | None
-    zero_effect_choices: list[str]
-    zero_previews: dict[str, ZeroPreview]
-
-
-class ZeroFiveOption(TypedDict):
-    """The 0/5 card's choices this turn; the dicts are keyed by value (``"0"``, ``"5"``)."""
-
-    values: list[int]
-    gas_max: dict[str, int]
-    effective_value: dict[str, int]
-    speed: int
-    best_other: Leader | None
-
-
-class DeckView(TypedDict):
-    """The deck in use: its size and the copies of each suit id."""
-
-    size: int
-    copies: dict[str, int]
-
-
-class TableView(TypedDict):
-    """Every field of a view but ``seat`` (the shared part of :class:`Observation` and
-    :class:`PublicObservation`)."""
-
-    players_count: int
-    variants: VariantsData
-    hand: list[str]
-    zero_five_available: bool
-    players: list[PlayerView]
-    middle: int
-    removed: int
-    round: int
-    trick: int
-    lead: int
-    current_seat: int | None
-    game_over: bool
-    winner: int | None
-    trick_plays: list[PublicPlay]
-    blocked_suits: list[str]
-    best: Leader | None
-    round_tricks: list[TrickRecord]
-    last_trick: TrickRecord | None
-    deck: DeckView
-    set_aside: int
-    legal_actions: list[ActionDict]
-    # Never set by observe(): the previews of a person's turn, which the web layer
-    # (app.http.previews) adds to a view when it renders a response.
-    card_options: NotRequired[list[CardOption]]
-    zero_five_option: NotRequired[ZeroFiveOption | None]
-
-
-class Observation(TableView):
-    """Everything one seat may know, as :func:`engine.seat_view.observe` returns it (JSON-ready)."""
-
-    seat: int
-
-
-class PublicObservation(TableView):
-    """What a spectator may know (:func:`engine.seat_view.observe_public`): no seat, so no
-    hand and no move."""
-
-    seat: None
 
 
 def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
@@ -179,14 +64,14 @@ def public_play(play: TrickCard, lichen_in_trick: bool) -> PublicPlay:
     effect = play.zero_effect
     return {
         "seat": play.seat,
-        "type": _ID[kind],
-        "suit": _ID[card] if face_up and card is not None else None,
+        "type": _KIND_ID[kind],
+        "suit": _SUIT_ID[card] if face_up and card is not None else None,
         "value": value,
         "effective_value": effective,
         "gas": play.gas,
         "speed": play.speed if face_up else None,
         "final": None if effective is None else effective + play.gas + play.speed,
-        "zero_effect": None if effect is None else _ID[effect],
+        "zero_effect": None if effect is None else _EFFECT_ID[effect],
     }
 
 
@@ -232,3 +117,23 @@ def deck_view(players: int, variants: Variants) -> DeckView:
             _DECKS.clear()
         known = _DECKS[key] = (variants, sum(copies.values()), copies)
     return {"size": known[1], "copies": known[2].copy()}
+
+
+__all__ = [
+    "CardOption",
+    "DeckView",
+    "Leader",
+    "Observation",
+    "PlayerView",
+    "PublicObservation",
+    "PublicPlay",
+    "TableView",
+    "TrickCard",
+    "TrickRecord",
+    "ZeroFiveOption",
+    "ZeroPreview",
+    "copy_record",
+    "deck_view",
+    "public_play",
+    "variants_data",
+]

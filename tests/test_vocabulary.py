@@ -8,7 +8,7 @@ written down), so this is what keeps them from drifting when the engine changes.
 from __future__ import annotations
 
 import types
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import pytest
 from pydantic import BaseModel
@@ -17,7 +17,16 @@ from app.http.api import models as api
 from app.http.web import forms
 from app.http.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
 from app.settings import Settings
-from engine import RACER_SUIT_IDS, SUIT_IDS, ActionType, EventKind, ZeroEffect
+from engine import (
+    RACER_SUIT_IDS,
+    SUIT_IDS,
+    ActionDict,
+    ActionType,
+    EventKind,
+    PublicPlay,
+    VariantsData,
+    ZeroEffect,
+)
 from engine.bots import BOT_LEVELS
 
 ENGINE: dict[str, set[str]] = {
@@ -30,9 +39,19 @@ ENGINE: dict[str, set[str]] = {
 }
 
 
-def choices(model: type[BaseModel], field: str) -> set[str]:
-    """The values a model's field accepts (``None`` left out), from its literal type."""
-    pending: list[Any] = [model.model_fields[field].annotation]
+def choices(model: Any, field: str) -> set[str]:
+    """The values a model's (or a ``TypedDict``'s) field accepts (``None`` left out), from
+    its literal type."""
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        annotation = model.model_fields[field].annotation
+    else:
+        annotation = get_type_hints(model)[field]
+    return literal_values(annotation)
+
+
+def literal_values(annotation: Any) -> set[str]:
+    """Every value of the ``Literal`` types inside ``annotation``."""
+    pending: list[Any] = [annotation]
     found: set[str] = set()
     while pending:
         annotation = pending.pop()
@@ -54,16 +73,21 @@ USES: list[tuple[str, set[str], str]] = [
     ("settings: default_bot_level", choices(Settings, "default_bot_level"), "bot"),
     ("API: CreateGame.bots", choices(api.CreateGame, "bots"), "bot"),
     ("API: VariantsIn.zero_suit", choices(api.VariantsIn, "zero_suit"), "racer"),
-    ("API: VariantsOut.zero_suit", choices(api.VariantsOut, "zero_suit"), "racer"),
+    ("API: VariantsData.zero_suit", choices(VariantsData, "zero_suit"), "racer"),
     ("API: ActionIn.type", choices(api.ActionIn, "type"), "action"),
     ("API: ActionIn.suit", choices(api.ActionIn, "suit"), "suit"),
     ("API: ActionIn.discard", choices(api.ActionIn, "discard"), "suit"),
     ("API: ActionIn.zero_effect", choices(api.ActionIn, "zero_effect"), "zero_effect"),
-    ("API: ActionOut.type", choices(api.ActionOut, "type"), "action"),
-    ("API: TrickPlayOut.zero_effect", choices(api.TrickPlayOut, "zero_effect"), "zero_effect"),
-    ("API: CardOptionOut.suit", choices(api.CardOptionOut, "suit"), "suit"),
+    ("API: ActionDict.type", choices(ActionDict, "type"), "action"),
+    ("API: ActionDict.suit", choices(ActionDict, "suit"), "suit"),
+    ("API: PublicPlay.zero_effect", choices(PublicPlay, "zero_effect"), "zero_effect"),
     ("API: GameState.hand", choices(api.GameState, "hand"), "suit"),
-    ("API: EventOut.kind", choices(api.EventOut, "kind"), "event"),
+    ("API: GameState.blocked_suits", choices(api.GameState, "blocked_suits"), "suit"),
+    (
+        "API: the events' kinds",
+        {kind for shape in get_args(get_args(api.EventOut)[0]) for kind in choices(shape, "kind")},
+        "event",
+    ),
     ("API: RecordSettings.bots", choices(api.RecordSettings, "bots"), "bot"),
 ]
 

@@ -199,7 +199,7 @@ def _struck_cards(obs: Observation) -> list[PublicPlay]:
 
 def keeps_better(obs: Observation, suit: str) -> bool:
     """Whether the hand still holds a card printed higher than ``suit`` once it is played."""
-    rest = list(obs["hand"])
+    rest: list[str] = list(obs["hand"])
     rest.remove(suit)
     return any(SUIT_VALUE[Suit(s)] > SUIT_VALUE[Suit(suit)] for s in rest)
 

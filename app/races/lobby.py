@@ -24,8 +24,47 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from typing_extensions import TypedDict
+
 Status = Literal["waiting", "playing", "over"]
 """A race's phase as clients see it."""
+
+
+class PublicSeat(TypedDict):
+    """Who sits at a seat (public: every seat and spectator sees the same)."""
+
+    seat: int
+    name: str
+    """Display name as typed (escape it when you show it)."""
+    person: bool
+    """A person's seat (else a bot's)."""
+    joined: bool
+    """Somebody took this person's seat."""
+    autopilot_moves: int
+    """Moves the autopilot made for this seat."""
+    away: bool
+    """The person's clock ran out on two turns in a row: a bot plays this seat until they
+    come back (`POST /api/games/{id}/back`)."""
+
+
+class AutopilotMove(TypedDict):
+    """The autopilot's last move: it played for ``seat``, making ``turn``."""
+
+    seat: int
+    turn: int
+
+
+Answer = Literal["yes", "no"]
+"""A person's answer to a rematch."""
+
+
+class RematchOffer(TypedDict):
+    """A finished race's rematch: the new race and each person's answer, by seat."""
+
+    game_id: str
+    answers: dict[str, Answer]
+    """Seat (as a string) to `yes` or `no`; a person not in it did not answer."""
+
 
 NAME_MAX = 20
 """Longest display name, in characters."""
@@ -142,8 +181,8 @@ class Lobby:
     deadline: float | None = None
     paced: bool = False
     """A bots-only race shown to spectators: one bot move per clock tick, not all at once."""
-    autopilot: dict[str, int] | None = None
-    """The autopilot's last move: ``{"seat", "turn"}``."""
+    autopilot: AutopilotMove | None = None
+    """The autopilot's last move."""
     autopilot_moves: list[int] = field(default_factory=list)
     """How many moves the autopilot made for each seat."""
     timeouts: list[int] = field(default_factory=list)
@@ -156,9 +195,9 @@ class Lobby:
     """How long a race open to strangers (or a rematch) waits for people before it starts
     with bots (None: it waits for its invited friends or its creator's Start). While it
     waits, ``deadline`` is when the wait ends."""
-    rematch: dict[str, Any] | None = None
-    """A finished race's rematch (:mod:`app.races.rematch`): ``{"game_id", "answers"}``,
-    the new race and each person's answer by seat (a string, a JSON key): "yes" or "no"."""
+    rematch: RematchOffer | None = None
+    """A finished race's rematch (:mod:`app.races.rematch`): the new race and each person's
+    answer by seat (a string, a JSON key)."""
 
     @classmethod
     def create(
@@ -306,7 +345,7 @@ class Lobby:
         """Every seat's display name, in seat order."""
         return [s.name for s in self.seats]
 
-    def public_seats(self) -> list[dict[str, Any]]:
+    def public_seats(self) -> list[PublicSeat]:
         """What every client may know about the seats: names, people/bots, who joined."""
         return [
             {

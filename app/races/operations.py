@@ -17,9 +17,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 import anyio.to_thread
+from typing_extensions import TypedDict
 
 from app.bots.runner import (
     HUMAN_SEAT,
@@ -29,7 +30,7 @@ from app.bots.runner import (
 )
 from app.races import talk
 from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
-from app.races.lobby import Status
+from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
 from app.races.record import GameSession
 from app.results.daily_times import sealed_until
 from app.storage.interface import GameStore
@@ -52,14 +53,22 @@ SessionStore = GameStore[GameSession]
 """The store of live races."""
 
 
+class Clock(TypedDict):
+    """The turn clock of the person to move."""
+
+    seat: int | None
+    seconds_left: float
+    turn_seconds: float
+
+
 class TableState(TypedDict):
     """The public side of a table: phase, seats, the turn clock, the autopilot's last move."""
 
     status: Status
-    seats: list[dict[str, Any]]
-    clock: dict[str, Any] | None
-    autopilot: dict[str, int] | None
-    rematch: dict[str, Any] | None
+    seats: list[PublicSeat]
+    clock: Clock | None
+    autopilot: AutopilotMove | None
+    rematch: RematchOffer | None
     last_mover: int | None
     watch: bool
     practice: bool
@@ -125,7 +134,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
     """The public side of the table every seat and spectator sees: phase, seats, clock."""
     lobby = session.lobby
     now = wall_clock() if now is None else now
-    clock = None
+    clock: Clock | None = None
     if lobby.deadline is not None and not lobby.paced and lobby.started:
         clock = {
             "seat": session.game.current_seat,

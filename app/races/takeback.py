@@ -22,6 +22,7 @@ import logging
 from dataclasses import dataclass
 
 from app.races.errors import TakebackRefused
+from app.races.lobby import AutopilotMove
 from app.races.record import GameSession, unpack_move
 from engine import EventLog, Game, IllegalAction
 
@@ -40,7 +41,7 @@ class _Replayed:
     turn: int
     bot_decisions: int
     autopilot_moves: list[int]
-    autopilot: dict[str, int] | None
+    autopilot: AutopilotMove | None
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
@@ -102,7 +103,7 @@ def _replay(session: GameSession, cut: int) -> _Replayed:
     events = EventLog([game.deal_event()])
     turn = decisions = 0
     autopilot_moves = [0] * game.players
-    autopilot: dict[str, int] | None = None
+    autopilot: AutopilotMove | None = None
     kept: _Replayed | None = None
     try:
         for index, packed in enumerate(session.moves):
@@ -110,7 +111,7 @@ def _replay(session: GameSession, cut: int) -> _Replayed:
             if index == cut:
                 kept = _Replayed(
                     game.clone(), EventLog(events.events()), turn, decisions,
-                    list(autopilot_moves), None if autopilot is None else dict(autopilot),
+                    list(autopilot_moves), None if autopilot is None else autopilot.copy(),
                 )  # fmt: skip
             events.extend(game.apply(action, seat=seat))
             if kind in PERSON_KINDS:

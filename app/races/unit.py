@@ -40,7 +40,7 @@ from app.races.errors import (
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import Lobby, LobbyError
+from app.races.lobby import Answer, Lobby, LobbyError
 from app.races.operations import SessionState, SessionStore
 from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
 from app.races.results import finish_of
@@ -245,7 +245,7 @@ class Race:
         operations.come_back(self.session, seat)
         self.changed = True
 
-    def note_rematch(self, game_id: str, seat: int, answer: str) -> None:
+    def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
         """Keep, in this finished race, that ``seat`` answered ``answer`` ("yes" or "no")
         to its rematch ``game_id`` (:mod:`app.races.rematch`)."""
         lobby = self._changing().lobby

@@ -115,6 +115,9 @@ def test_compiled_simulation_path_plays_exactly_as_pure_python(tmp_path: Path) -
         # Right after the compiled copy: bench/ from this checkout, the engine from the copy.
         f"sys.path.insert(sys.path.index({str(root)!r}) + 1, {str(REPO_ROOT)!r})\n"
         "import bench.build\n"
+        # The API's schema is made from the engine's JSON shapes: on the compiled engine too.
+        "from app.http.api.models import GameState\n"
+        "GameState.model_json_schema()\n"
         "import test_mypyc_build as t\n"
         "print(json.dumps([bench.build.compiled_modules(), t.record()]))\n"
     )

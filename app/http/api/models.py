@@ -1,27 +1,24 @@
 """Pydantic models of everything the JSON API accepts and returns (and so of ``/docs``).
 
 Request models are strict and closed (``extra="forbid"``, literal enums, bounded numbers).
-Response models describe the engine's ``observation(0)`` plus the session fields; they are
-closed too, so a test validating real responses against them fails if the engine grows a
-field that the API would otherwise pass on undocumented.
+A seat's state (:data:`GameState`) and the events are not written out here: they are made
+from the shapes that build them, the engine's and the race layer's ``TypedDict`` s, so a
+field added there is in the schema at once. Response models are closed, and so are the
+shapes inside them, so a test validating real responses against them fails if a response
+carries a field the schema does not name.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_type_hints
 
 from annotated_types import Ge, Le
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
+from typing_extensions import TypedDict
 
-from app.vocabulary import (
-    ActionTypeId,
-    BotLevel,
-    EventKindId,
-    RacerSuitId,
-    SuitId,
-    TalkCode,
-    ZeroEffectId,
-)
+from app.races.operations import SessionState
+from app.vocabulary import ActionTypeId, BotLevel, RacerSuitId, SuitId, TalkCode, ZeroEffectId
+from engine import EVENT_PAYLOADS, ActionDict, EventKind, VariantsData
 
 
 def _whole_number(value: Any) -> Any:
@@ -42,9 +39,10 @@ class RequestModel(BaseModel):
 
 
 class ResponseModel(BaseModel):
-    """An answer's body: no field it does not name."""
+    """An answer's body: no field it does not name. The engine's JSON shapes it holds
+    (``TypedDict`` s) take the same config: closed, and described by their docstrings."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 # ---------------------------------------------------------------- requests
@@ -153,143 +151,6 @@ class MoveIn(RequestModel):
 # ---------------------------------------------------------------- responses
 
 
-class VariantsOut(ResponseModel):
-    """Variants in force."""
-
-    larger_hands: bool
-    zero_suit: RacerSuitId | None
-    zero_five: bool
-
-
-class PlayerOut(ResponseModel):
-    """Public numbers of one seat."""
-
-    seat: int
-    gas: int
-    speed: int
-    laps: int
-    hand_size: int
-    zero_five_available: bool
-
-
-class TrickPlayOut(ResponseModel):
-    """A card in a trick as everyone sees it (a Tune Up shows no suit)."""
-
-    seat: int
-    type: ActionTypeId
-    suit: SuitId | None
-    value: int | None
-    effective_value: int | None
-    gas: int
-    speed: int | None
-    final: int | None
-    zero_effect: ZeroEffectId | None
-
-
-class BestOut(ResponseModel):
-    """The face-up card currently winning a trick."""
-
-    seat: int
-    final: int
-
-
-class TrickRecordOut(ResponseModel):
-    """A finished trick."""
-
-    trick: int
-    lead: int
-    plays: list[TrickPlayOut]
-    winner: int | None
-
-
-class DeckOut(ResponseModel):
-    """The deck's public composition."""
-
-    size: int
-    copies: dict[str, int]
-
-
-class ActionOut(ResponseModel):
-    """A legal action, ready to send back as ``action``."""
-
-    type: ActionTypeId
-    suit: SuitId | None
-    gas: int
-    zero_effect: ZeroEffectId | None
-    value: int | None
-    discard: SuitId | None
-
-
-class ZeroPreviewOut(ResponseModel):
-    """Numbers after choosing one effect of a `zero` card."""
-
-    speed: int
-    gas_max: int
-
-
-class CardOptionOut(ResponseModel):
-    """What playing one card of the hand would do (only on the human's turn)."""
-
-    suit: SuitId
-    value: int
-    can_play_face_up: bool
-    blocked_reason: str | None
-    effective_value: int
-    speed: int
-    gas_max: int
-    best_other: BestOut | None
-    zero_effect_choices: list[ZeroEffectId]
-    zero_previews: dict[str, ZeroPreviewOut]
-
-
-class ZeroFiveOptionOut(ResponseModel):
-    """What the 0/5 card can do this turn."""
-
-    values: list[int]
-    gas_max: dict[str, int]
-    effective_value: dict[str, int]
-    speed: int
-    best_other: BestOut | None
-
-
-class EventOut(BaseModel):
-    """One public happening; the keys besides ``kind`` and ``seat`` depend on the kind."""
-
-    model_config = ConfigDict(extra="allow")
-
-    kind: EventKindId
-    seat: int | None
-
-
-class SeatOut(ResponseModel):
-    """Who sits at a seat (public: every seat and spectator sees the same)."""
-
-    seat: int
-    name: str = Field(description="Display name as typed (escape it when you show it).")
-    person: bool = Field(description="A person's seat (else a bot's).")
-    joined: bool = Field(description="Somebody took this person's seat.")
-    autopilot_moves: int = Field(description="Moves the autopilot made for this seat.")
-    away: bool = Field(
-        description="The person's clock ran out on two turns in a row: a bot plays this "
-        "seat until they come back (`POST /api/games/{id}/back`)."
-    )
-
-
-class ClockOut(ResponseModel):
-    """The turn clock of the person to move."""
-
-    seat: int | None
-    seconds_left: float
-    turn_seconds: float
-
-
-class AutopilotOut(ResponseModel):
-    """The autopilot's last move: it played for ``seat``, making ``turn``."""
-
-    seat: int
-    turn: int
-
-
 class SaidOut(ResponseModel):
     """A quick message said at the table (public: every seat and watcher sees it)."""
 
@@ -306,68 +167,82 @@ class SayIn(RequestModel):
     code: TalkCode
 
 
-class GameState(ResponseModel):
-    """A seat's view: the engine's observation of that seat plus session and table fields."""
+def _event_shape(kind: EventKind) -> Any:
+    """The JSON form of one kind of event (:meth:`engine.events.Event.to_dict`), made from
+    its payload's ``TypedDict``: ``kind``, ``seat`` and the payload's keys."""
+    payload = EVENT_PAYLOADS[kind]
+    fields = {"kind": Literal[kind.value], "seat": int | None, **get_type_hints(payload)}
+    shape: Any = TypedDict(payload.__name__, fields)  # type: ignore[misc]
+    shape.__doc__ = payload.__doc__
+    return shape
 
-    game_id: str
-    turn: int = Field(
-        description="Echo it in the next move; it grows by one per move of a person "
-        "(or of the autopilot for them)."
+
+if TYPE_CHECKING:
+    EventOut = dict[str, Any]
+else:
+    EventOut = Annotated[
+        Union[tuple(_event_shape(kind) for kind in EventKind)],  # noqa: UP007
+        Field(discriminator="kind"),
+    ]
+    """One public happening: ``kind``, ``seat`` (null for the whole table) and the keys of
+    that kind's payload."""
+
+# The API's precise types of the table's fields that the race layer keeps as plain dicts.
+_TYPES: dict[str, Any] = {
+    "said": list[SaidOut],
+    "events": list[EventOut],
+}
+
+# What the API says of the session's and the table's fields beyond their types; the two
+# fields set to None by a state that has nothing to say are optional.
+_DESCRIBED = {
+    "turn": "Echo it in the next move; it grows by one per move of a person (or of the "
+    "autopilot for them).",
+    "status": "`waiting` for invited people (moves refused), `playing`, `over`.",
+    "clock": "The person to move's time; null for bots.",
+    "rematch": "Once the race is over: its rematch, when somebody offered one.",
+    "last_mover": "The person whose own move made the latest change (null: a join, the "
+    "start or the clock).",
+    "watch": "A bots-only race paced for spectators.",
+    "practice": "A practice race (a take-back was used, or it started from a reviewed "
+    "position): never counted in ratings or daily leaderboards.",
+    "said": "The race's latest quick messages, oldest first (a few are kept).",
+    "events": "Everything that happened since the last response.",
+    "event_count": "Events so far; `GET ?since=n` replays from index n.",
+    "notice": "A sentence for the player about the server, e.g. that the hard bots are "
+    "thinking faster because the server is busy; null when there is nothing to say.",
+}
+_OPTIONAL = frozenset({"rematch", "notice"})
+
+
+def _game_state() -> type[ResponseModel]:
+    """The model of a seat's state, field for field :class:`app.races.operations.SessionState`
+    (the engine's :class:`engine.view.Observation` and the session's fields), with the
+    previews of a person's turn always present."""
+    hints = get_type_hints(SessionState)
+    stale = (set(_TYPES) | set(_DESCRIBED)) - set(hints)
+    if stale:
+        raise TypeError(f"SessionState has no fields {sorted(stale)}")
+    fields: dict[str, Any] = {
+        name: (
+            _TYPES.get(name, hint),
+            Field(None if name in _OPTIONAL else ..., description=_DESCRIBED.get(name)),
+        )
+        for name, hint in hints.items()
+    }
+    return create_model(
+        "GameState",
+        __base__=ResponseModel,
+        __doc__="A seat's view: the engine's observation of that seat plus session and "
+        "table fields.",
+        **fields,
     )
-    status: Literal["waiting", "playing", "over"] = Field(
-        description="`waiting` for invited people (moves refused), `playing`, `over`."
-    )
-    seats: list[SeatOut]
-    clock: ClockOut | None = Field(description="The person to move's time; null for bots.")
-    autopilot: AutopilotOut | None
-    rematch: RematchOut | None = Field(
-        None, description="Once the race is over: its rematch, when somebody offered one."
-    )
-    last_mover: int | None = Field(
-        description="The person whose own move made the latest change (null: a join, the "
-        "start or the clock)."
-    )
-    watch: bool = Field(description="A bots-only race paced for spectators.")
-    practice: bool = Field(
-        description="A practice race (a take-back was used, or it started from a reviewed "
-        "position): never counted in ratings or daily leaderboards."
-    )
-    said: list[SaidOut] = Field(
-        description="The race's latest quick messages, oldest first (a few are kept)."
-    )
-    events: list[EventOut] = Field(description="Everything that happened since the last response.")
-    event_count: int = Field(description="Events so far; `GET ?since=n` replays from index n.")
-    notice: str | None = Field(
-        None,
-        description=(
-            "A sentence for the player about the server, e.g. that the hard bots are thinking "
-            "faster because the server is busy; null when there is nothing to say."
-        ),
-    )
-    seat: int
-    players_count: int
-    variants: VariantsOut
-    hand: list[SuitId]
-    zero_five_available: bool
-    players: list[PlayerOut]
-    middle: int
-    removed: int
-    round: int
-    trick: int
-    lead: int
-    current_seat: int | None
-    game_over: bool
-    winner: int | None
-    trick_plays: list[TrickPlayOut]
-    blocked_suits: list[SuitId]
-    best: BestOut | None
-    round_tricks: list[TrickRecordOut]
-    last_trick: TrickRecordOut | None
-    deck: DeckOut
-    set_aside: int
-    legal_actions: list[ActionOut]
-    card_options: list[CardOptionOut]
-    zero_five_option: ZeroFiveOptionOut | None
+
+
+if TYPE_CHECKING:
+    GameState = ResponseModel
+else:
+    GameState = _game_state()
 
 
 class InviteOut(ResponseModel):
@@ -414,28 +289,19 @@ class RematchSeat(ResponseModel):
     state: GameState
 
 
-class RematchOut(ResponseModel):
-    """A finished race's rematch: the new race and each person's answer, by seat."""
-
-    game_id: str
-    answers: dict[str, Literal["yes", "no"]] = Field(
-        description="Seat (as a string) to `yes` or `no`; a person not in it did not answer."
-    )
-
-
 class RecordSettings(ResponseModel):
     """The settings a race was started with."""
 
     players: int
     bots: BotLevel
-    variants: VariantsOut
+    variants: VariantsData
 
 
 class RecordedAction(ResponseModel):
     """One applied action of a finished race: the seat that moved and what it did."""
 
     seat: int
-    action: ActionOut
+    action: ActionDict
 
 
 class GameRecord(ResponseModel):
