@@ -33,7 +33,18 @@ from engine.actions import Action, ActionType
 from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
 from engine.refusals import Refusal
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
-from engine.sim import GAS, INFO, LICHEN, NO_EFFECT, PLAY, SPEED, TUNE_UP, ZERO_FIVE, face_up_ids
+from engine.sim import (
+    GAS,
+    INFO,
+    LICHEN,
+    NO_EFFECT,
+    PLAY,
+    SPEED,
+    TUNE_UP,
+    ZERO_FIVE,
+    face_up_ids,
+    remember,
+)
 from engine.view import (
     CardOption,
     Leader,
@@ -281,22 +292,30 @@ def seat_options(view: SeatView) -> SeatOptions:
     seat, current = view.seat, view.current
     if seat is None or seat != current:
         return SeatOptions(seat, current)
-    # The most gas of each legal (kind, suit or 0/5 value, 0 card reward).
-    most: dict[tuple[int, int, int], int] = {}
-    for action in view.legal:
-        kind, suit, gas, value, effect = INFO[action]
-        if kind != TUNE_UP:
-            key = (kind, value if kind == ZERO_FIVE else suit, effect)
-            most[key] = max(gas, most.get(key, 0))
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in view.trick_plays)
-    best = _leader(view.trick_plays, lichen)
-    cards = tuple(_card(view, seat, i, most, lichen) for i, n in enumerate(view.hand) if n)
-    values = sorted((key[1], gas) for key, gas in most.items() if key[0] == ZERO_FIVE)
-    if not values:
-        return SeatOptions(seat, current, cards, None, _zero_five_refusal(view, seat), best)
+    plays = view.trick_plays
+    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in plays)
+    best = _leader(plays, lichen)
+    # R9: a first 1 cuts the cards before it, so its rival is counted cut.
+    struck = best if lichen else _leader(plays, True)
+    ups, fives = _grouped(view.legal)
     speed = view.speed[seat]
-    worth = tuple(ZeroFiveValue(v, effective_value(v, lichen), gas) for v, gas in values)
-    return SeatOptions(seat, current, cards, ZeroFiveChoice(worth, speed, best), None, best)
+    cards = []
+    for index, count in enumerate(view.hand):
+        if count:
+            reach, why_not = ups[index], None
+            if not reach:  # R7: a card held has no face-up play only while its suit is up
+                why_not = Refusal.of("suit_face_up", suit=SUIT_ORDER[index].value)
+                free = face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
+                reach = _grouped(free)[0][index]  # what it would carry were its suit free
+            strikes = index == LICHEN and not lichen
+            rival = struck if strikes else best
+            cuts = _cut(plays) if strikes else ()
+            cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
+    if not fives:
+        return SeatOptions(seat, current, tuple(cards), None, _zero_five_refusal(view, seat), best)
+    worth = tuple(ZeroFiveValue(v, effective_value(v, lichen), gas) for v, gas in fives)
+    choice = ZeroFiveChoice(worth, speed, best)
+    return SeatOptions(seat, current, tuple(cards), choice, None, best)
 
 
 def observed_options(observation: Observation | PublicObservation) -> SeatOptions:
@@ -308,40 +327,52 @@ def observed_options(observation: Observation | PublicObservation) -> SeatOption
     return seat_options(SeatView.from_observation(observation))
 
 
+_Reach = tuple[tuple[int, int], ...]
+# Per set of action ids: per suit index, the most gas of its face-up plays by 0 card
+# reward, and of the 0/5 card by value (each sorted). A legal set is one of a few thousand.
+_GROUPED: dict[tuple[int, ...], tuple[tuple[_Reach, ...], _Reach]] = {}
+
+
+def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
+    """The most gas of the face-up plays among ``ids`` per suit index and 0 card reward
+    (R8, R10, R20), and of their 0/5 plays per value (R22)."""
+    found = _GROUPED.get(ids)
+    if found is not None:
+        return found
+    ups: list[dict[int, int]] = [{} for _ in SUIT_ORDER]
+    fives: dict[int, int] = {}
+    for action in ids:
+        kind, suit, gas, value, effect = INFO[action]
+        if kind == PLAY:
+            ups[suit][effect] = max(gas, ups[suit].get(effect, 0))
+        elif kind == ZERO_FIVE:
+            fives[value] = max(gas, fives.get(value, 0))
+    reach = tuple(tuple(sorted(most.items())) for most in ups)
+    return remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
+
+
 def _card(
-    view: SeatView, seat: int, index: int, most: dict[tuple[int, int, int], int], lichen: bool
+    index: int,
+    speed: int,
+    lichen: bool,
+    reach: _Reach,
+    why_not: Refusal | None,
+    rival: Best | None,
+    cuts: tuple[int, ...],
 ) -> CardChoice:
-    """The card of suit ``index`` in the hand: its legal face-up plays, or (none being
-    legal, its suit already face up) those it would have were its suit free."""
+    """The card of suit ``index`` that can carry at most the gas of ``reach`` (per 0
+    card reward), played at ``speed`` with (or without) a 1 face up in the trick."""
     suit = SUIT_ORDER[index]
-    reach = {effect: gas for (kind, s, effect), gas in most.items() if kind == PLAY and s == index}
-    why_not = None
-    if not reach:  # R7: a card in hand has no face-up play only while its suit is face up
-        why_not = Refusal.of("suit_face_up", suit=suit.value)
-        ids = face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
-        for action in ids:
-            _, _, gas, _, effect = INFO[action]
-            reach[effect] = max(gas, reach.get(effect, 0))
-    speed = view.speed[seat]
+    value = SUIT_VALUE[suit]
+    most = dict(reach)
     rewards = tuple(
         Reward(_REWARD[effect], speed + (effect == SPEED), gas)
-        for effect, gas in sorted(reach.items())
+        for effect, gas in reach
         if effect != NO_EFFECT
     )
-    value = SUIT_VALUE[suit]
-    strikes = suit is Suit.LICHEN and not lichen  # R9: a first 1 cuts the cards before it
-    cuts = _cut(view.trick_plays) if strikes else ()
-    return CardChoice(
-        suit,
-        value,
-        why_not,
-        effective_value(value, lichen),
-        speed,
-        reach.get(NO_EFFECT, reach.get(SPEED, 0)),
-        _leader(view.trick_plays, lichen or strikes),
-        rewards,
-        cuts,
-    )
+    gas_max = most.get(NO_EFFECT, most.get(SPEED, 0))
+    worth = effective_value(value, lichen)
+    return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
 
 
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
