@@ -2,12 +2,13 @@
 
 Modules: :mod:`engine.cards` (suits, fixed numbers, the Lichen effect),
 :mod:`engine.variants` (variant switches and the deck), :mod:`engine.actions` (turns,
-the gas a turn may carry), :mod:`engine.refusals` (why an action is refused, as a code:
-:class:`Refusal`, :class:`IllegalAction`), :mod:`engine.events` (public
-narration and each event's payload type), :mod:`engine.game` (state and rules),
-:mod:`engine.event_log` (the compact public log a server keeps),
-:mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.view` (its JSON
-shapes), :mod:`engine.rng` (the seeded generator) and :mod:`engine.bots` (computer
+the gas a turn may carry), :mod:`engine.refusals` (why an action is refused, as a code of
+one table keyed by rule id: :class:`Refusal`, :class:`IllegalAction`),
+:mod:`engine.events` (public narration and each event's payload type), :mod:`engine.game`
+(state and rules), :mod:`engine.event_log` (the compact public log a server keeps),
+:mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.options` (what
+that seat may do now and why not, read off its view), :mod:`engine.view` (the view's
+JSON shapes), :mod:`engine.rng` (the seeded generator) and :mod:`engine.bots` (computer
 players, their levels and default budget). Its benchmarks and tournaments are in
 ``bench/``, outside the wheel.
 
@@ -51,6 +52,7 @@ from engine.events import (
     ZeroFivePlayed,
 )
 from engine.game import MAX_DECISIONS, Game, new_game
+from engine.options import SeatOptions, observed_options, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import SeatView, observe, observe_public
 from engine.sim import GameParts
@@ -105,6 +107,7 @@ __all__ = [
     "PublicPlay",
     "Refusal",
     "RoundDealt",
+    "SeatOptions",
     "SeatView",
     "SpeedGained",
     "Suit",
@@ -125,6 +128,8 @@ __all__ = [
     "new_game",
     "observe",
     "observe_public",
+    "observed_options",
     "public_play",
+    "seat_options",
     "supply_after_effect",
 ]

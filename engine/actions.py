@@ -126,10 +126,10 @@ class Action:
             raise IllegalAction(Refusal.of("action_type_unknown")) from None
         gas = data.get("gas", 0)
         if type(gas) is not int:
-            raise IllegalAction(Refusal.of("gas_not_integer", "R8"))
+            raise IllegalAction(Refusal.of("gas_not_integer"))
         value = data.get("value")
         if value is not None and type(value) is not int:
-            raise IllegalAction(Refusal.of("zero_five_value_not_integer", "R22"))
+            raise IllegalAction(Refusal.of("zero_five_value_not_integer"))
         return cls(
             kind,
             _parse_suit(data.get("suit"), "suit"),
@@ -195,4 +195,4 @@ def _parse_effect(raw: Any) -> ZeroEffect | None:
     try:
         return ZeroEffect(raw)
     except ValueError:
-        raise IllegalAction(Refusal.of("zero_effect_unknown", "R20")) from None
+        raise IllegalAction(Refusal.of("zero_effect_unknown")) from None

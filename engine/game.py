@@ -4,8 +4,8 @@
 :class:`~engine.sim.SimState` (integer actions into a fixed table, per-suit hand counts,
 precomputed trick tables). It adds what a real race needs around that core and nothing
 else: every action, from any source, is checked by looking its id up in the current legal
-set (a refusal alone works out the rules again, for its sentence), then played by the
-core, and what happened is told as public events. The core's own users (the bots'
+set (a refusal is read off the seat's options, :mod:`engine.options`), then played by
+the core, and what happened is told as public events. The core's own users (the bots'
 rollouts, the engine's speed benchmark) skip both.
 
 Nothing outside the engine should read the core: a seat's view comes from
@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.actions import Action, ActionType, supply_after_effect
+from engine.actions import Action, ActionType
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -31,7 +31,6 @@ from engine.cards import (
     SUIT_ORDER,
     TRICKS_PER_ROUND,
     Suit,
-    ZeroEffect,
 )
 from engine.events import (
     CardPlayed,
@@ -43,6 +42,7 @@ from engine.events import (
     ZeroFivePlayed,
     make_event,
 )
+from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
@@ -85,8 +85,6 @@ table size and variant mix. A loop that reaches this bound has met a bug, not a 
 _FORMAT = 1
 #: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
-_PLAY = ActionType.PLAY
-_TUNE_UP = ActionType.TUNE_UP
 _ZERO_FIVE = ActionType.ZERO_FIVE
 _SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
@@ -173,13 +171,15 @@ class Game:
     True
     """
 
-    __slots__ = ("_legal", "_listed", "_round", "_sizes", "core")
+    __slots__ = ("_legal", "_listed", "_options", "_round", "_sizes", "core")
 
     #: The state and rules (hidden cards included). Only this module changes it.
     core: SimState
     # The current seat's legal ids and their actions, once asked for (None after each move).
     _legal: tuple[int, ...] | None
     _listed: tuple[Action, ...] | None
+    # The current seat's options, once a refusal asked for them (None after each move).
+    _options: SeatOptions | None
     # Each seat's hand size once a view asked for it, kept up to date move by move (every
     # play takes one card from the hand: a card played, laid down or discarded by the 0/5
     # card) until a deal refills the hands.
@@ -193,7 +193,7 @@ class Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
-        game._legal = game._listed = None
+        game._legal = game._listed = game._options = None
         game._round = None
         game._sizes = None
         return game
@@ -341,24 +341,6 @@ class Game:
         """Whether someone has won (R16)."""
         return self.core.winner >= 0
 
-    def lichen_in_trick(self) -> bool:
-        """Whether a 1 lies face up in the current trick (R9)."""
-        return self.core.lichen
-
-    def blocked_suits(self) -> list[Suit]:
-        """Racer suits already face up in this trick, which cannot be played face up (R7)."""
-        return [SUIT_ORDER[INFO[a][1]] for _, a, _ in self.core.plays if INFO[a][0] == PLAY]
-
-    def zero_five_in_trick(self) -> bool:
-        """Whether a 0/5 card has been played into this trick (R22)."""
-        return self.core.zf_in
-
-    def supply_after_effect(self, seat: int, action: Action) -> int:
-        """Gas ``seat`` could spend on ``action`` after its card's effect (R8: effect first);
-        see :func:`engine.actions.supply_after_effect`."""
-        core = self.core
-        return supply_after_effect(action, core.gas[seat], core.middle, core.removed)
-
     def _turn(self) -> _Turn:
         """Work out the current seat's legal ids and actions (none once the race is over):
         the core's legal set (SimState.legal, by its key), with its actions listed once per
@@ -384,81 +366,18 @@ class Game:
         return aid if aid in (self._turn()[0] if ids is None else ids) else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> Refusal | None:
-        """Why ``action`` is illegal now, or ``None`` if it is legal.
+        """Why ``action`` is illegal now, or ``None`` if it is legal: the refusal of the
+        current seat's options (:meth:`engine.options.SeatOptions.why_not`), read off its
+        view as any caller could.
 
         ``seat``, when given, is who claims to act. Anything that is not an
         :class:`~engine.actions.Action` is illegal too (parameters typed ``object``, so that
         the mypyc-compiled build refuses it with a refusal, not a ``TypeError``).
         """
-        current = self.current_seat
-        if current is None:
-            return Refusal.of("race_over", "R16")
-        if seat is not None and seat != current:
-            return Refusal.of("not_your_turn", "R7", seat=str(seat), current=current)
-        if not isinstance(action, Action):
-            return Refusal.of("not_an_action")
-        kind, suit, gas = action.type, action.suit, action.gas
-        if type(gas) is not int or gas < 0:
-            return Refusal.of("gas_not_whole", "R8")
-        hand = self.hand(current)
-        if kind is _PLAY:
-            if action.value is not None or action.discard is not None:
-                return Refusal.of("value_only_for_zero_five", "R22")
-            if suit is None:
-                return Refusal.of("choose_card", "R7")
-            if suit not in hand:
-                return Refusal.of("card_not_in_hand", "R7", suit=suit.value)
-            if suit in self.blocked_suits():
-                return Refusal.of("suit_face_up", "R7", suit=suit.value)
-            if suit is Suit.ZERO:
-                if action.zero_effect is None:
-                    return Refusal.of("choose_zero_effect", "R20")
-                if action.zero_effect is ZeroEffect.GAS and self.removed == 0:
-                    return Refusal.of("zero_nothing_removed", "R20")
-            elif action.zero_effect is not None:
-                return Refusal.of("effect_only_for_zero", "R20")
-        elif kind is _TUNE_UP:
-            if suit is None:
-                return Refusal.of("choose_tune_up_card", "R7")
-            if suit not in hand:
-                return Refusal.of("card_not_in_hand", "R7", suit=suit.value)
-            if gas:
-                return Refusal.of("tune_up_no_gas", "R8")
-            if action.zero_effect is not None or action.value is not None or action.discard:
-                return Refusal.of("tune_up_no_effect", "R7")
-        elif kind is _ZERO_FIVE:
-            problem = self._zero_five_problem(current, action)
-            if problem:
-                return problem
-        else:  # pragma: no cover - ActionType is closed
-            return Refusal.of("not_an_action")
-        supply = supply_after_effect(action, self.gas[current], self.middle, self.removed)
-        if gas > supply:
-            return Refusal.of("gas_over_supply", "R8", most=supply)
-        return None
-
-    def _zero_five_problem(self, seat: int, action: Action) -> Refusal | None:
-        if not self.variants.zero_five:
-            return Refusal.of("zero_five_not_in_race", "R21")
-        if not self.zero_five[seat]:
-            return Refusal.of("zero_five_used", "R22")
-        if self.gas[seat] >= MAX_GAS:
-            return Refusal.of("zero_five_tank_full", "R22")
-        if self.removed == 0:
-            return Refusal.of("zero_five_nothing_removed", "R22")
-        if self.zero_five_in_trick():
-            return Refusal.of("zero_five_in_trick", "R22")
-        if action.value not in (0, 5):
-            return Refusal.of("zero_five_value", "R22")
-        if action.value == 5 and self.laps[seat] < 1:
-            return Refusal.of("zero_five_needs_lap", "R22")
-        if action.suit is not None or action.zero_effect is not None:
-            return Refusal.of("zero_five_with_card", "R22")
-        if action.discard is None:
-            return Refusal.of("zero_five_choose_discard", "R22")
-        if action.discard not in self.hand(seat):
-            return Refusal.of("discard_not_in_hand", "R22", suit=action.discard.value)
-        return None
+        options = self._options
+        if options is None:
+            options = self._options = seat_options(self.view(self.current_seat))
+        return options.why_not(action, seat)
 
     # ------------------------------------------------------------------ the move
 
@@ -478,7 +397,7 @@ class Game:
     def _play(self, aid: int) -> list[Event]:
         """Play legal action id ``aid`` through the core and tell what happened."""
         core = self.core
-        self._legal = self._listed = None
+        self._legal = self._listed = self._options = None
         me = core.turn
         kind, suit, gas, value, effect = INFO[aid]
         before = core.gas[me]

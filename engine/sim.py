@@ -284,6 +284,18 @@ def _ids(actions: tuple[Action, ...]) -> tuple[int, ...]:
     return tuple(ACTION_ID[a] for a in actions)
 
 
+def face_up_ids(suits: int, gas: int, middle_has_gas: bool, any_removed: bool) -> tuple[int, ...]:
+    """The ids of every face-up play of the suits in the bit set ``suits`` (by suit
+    index), each gas amount, for a seat holding ``gas`` (R7, R8, R10, R20): the face-up
+    part of a legal set, whose playable suits are those in hand and not yet face up."""
+    key = suits | gas << 7 | int(middle_has_gas) << 10 | int(any_removed) << 11
+    up = _FACE_UP_IDS.get(key)
+    if up is None:
+        built = _face_up_actions(suits, gas, middle_has_gas, any_removed)
+        up = _FACE_UP_IDS[key] = _ids(built)
+    return up
+
+
 def legal_ids(key: int) -> tuple[int, ...]:
     """The action ids for a legal-set key (:meth:`SimState.legal_key`), in the order
     :meth:`Game.legal_actions` lists them (cached, at most :data:`CACHE_LIMIT` keys)."""
@@ -291,11 +303,7 @@ def legal_ids(key: int) -> tuple[int, ...]:
     if ids is not None:
         return ids
     playable, hand, gas = key & 127, (key >> 7) & 127, (key >> 14) & 7
-    up_key = playable | gas << 7 | (key >> 17 & 3) << 10
-    up = _FACE_UP_IDS.get(up_key)
-    if up is None:
-        built = _face_up_actions(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1))
-        up = _FACE_UP_IDS[up_key] = _ids(built)
+    up = face_up_ids(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1))
     down = _TUNE_UP_IDS.get(hand)
     if down is None:
         down = _TUNE_UP_IDS[hand] = _ids(_tune_up_actions(hand))

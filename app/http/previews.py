@@ -1,39 +1,56 @@
-"""A seat's state with its turn's previews, worded for people: the races' previews
-(:func:`app.races.previews.with_previews`) with each card that cannot go face up given
-its reason (R7) as a sentence from the message catalog, in the request's language."""
+"""A seat's state with its turn's previews, worded for people: the seat's options
+(:func:`engine.options.seat_options`, read off the state's view) in their JSON form, each
+card that cannot go face up given its refusal (R7) as a sentence from the message
+catalog, in the request's language.
+
+:func:`with_previews` puts ``card_options`` and ``zero_five_option`` right after
+``legal_actions``, where clients have always found them.
+
+>>> from engine import new_game, observe
+>>> game = new_game(players=3, seed=2)
+>>> seat = game.current_seat
+>>> [key for key in with_previews(observe(game, seat))][-3:]
+['legal_actions', 'card_options', 'zero_five_option']
+>>> with_previews(observe(game, (seat + 1) % 3))["card_options"]
+[]
+"""
 
 from __future__ import annotations
 
 from typing import Any, TypeVar, cast
 
 from app.http.i18n import gettext as _
-from app.races import previews
-from engine import Suit
+from engine import Observation, Refusal, Suit
 from engine.cards import RACER_NAME
+from engine.options import observed_options
 from engine.view import TableView
 
 View = TypeVar("View", bound=TableView)
 
 
 def with_previews(view: View) -> View:
-    """``view`` with its ``card_options`` and ``zero_five_option``, every blocked card's
-    ``blocked_reason`` a sentence."""
-    shown = cast(dict[str, Any], previews.with_previews(view))
-    options = shown.get("card_options")
-    if options:
-        shown["card_options"] = [
-            option
-            if option["can_play_face_up"]
-            else {**option, "blocked_reason": blocked_sentence(option["suit"])}
-            for option in options
-        ]
+    """``view`` (an observation, or a state built on one) with the turn's previews: a copy
+    whose ``card_options`` and ``zero_five_option`` follow ``legal_actions``, empty
+    (``[]`` and ``None``) unless the view's seat is the one to move."""
+    cards, zero_five = observed_options(cast(Observation, view)).previews(blocked_sentence)
+    shown: dict[str, Any] = {}
+    for key, value in view.items():
+        if key in ("card_options", "zero_five_option"):
+            continue
+        shown[key] = value
+        if key == "legal_actions":
+            shown["card_options"] = cards
+            shown["zero_five_option"] = zero_five
     return cast(View, shown)
 
 
-def blocked_sentence(suit: str) -> str:
-    """Why ``suit`` cannot go face up now: one of its racer is face up in the trick (R7).
+def blocked_sentence(refusal: Refusal) -> str:
+    """Why a card cannot go face up now, in short: the refusal ``suit_face_up`` (R7), one
+    of its racer being face up in this trick.
 
-    >>> blocked_sentence("jelly")
+    >>> blocked_sentence(Refusal.of("suit_face_up", suit="jelly"))
     'Jelly the Raccoon is already face up in this trick.'
     """
-    return _("%(racer)s is already face up in this trick.") % {"racer": RACER_NAME[Suit(suit)]}
+    return _("%(racer)s is already face up in this trick.") % {
+        "racer": RACER_NAME[Suit(str(refusal.param("suit")))]
+    }

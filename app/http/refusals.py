@@ -78,7 +78,7 @@ _SENTENCES: dict[str, Callable[[Refusal], str]] = {
 def refusal_sentence(refusal: Refusal) -> str:
     """The sentence that says why, in the request's language.
 
-    >>> refusal_sentence(Refusal.of("card_not_in_hand", "R7", suit="jelly"))
+    >>> refusal_sentence(Refusal.of("card_not_in_hand", suit="jelly"))
     'You have no Jelly the Raccoon card in your hand.'
     """
     return _SENTENCES[refusal.code](refusal)

@@ -64,8 +64,7 @@ class IllegalMove(RaceError):
 
     def body(self) -> dict[str, Any]:
         """The refusal, with the engine's reason as data: its code, rule and parameters."""
-        reason = {"code": self.refusal.code, "rule": self.refusal.rule, **self.refusal.as_dict()}
-        return {**super().body(), "reason": reason}
+        return {**super().body(), "reason": self.refusal.as_json()}
 
 
 class StaleTurn(RaceError):

@@ -29,13 +29,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.races.previews import with_previews
 from app.vocabulary import BotLevel
 from engine import Action, Game, new_game
 from engine.actions import ActionType
 from engine.bots import make_bot
 from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
-from engine.view import CardOption, Observation, PublicPlay
+from engine.options import CardChoice, observed_options
+from engine.view import Observation, PublicPlay
 
 LESSON_PLAYERS = 3
 """Seats at the lesson's table (R2): the learner and two bots."""
@@ -156,26 +156,19 @@ def step_of(obs: Mapping[str, Any]) -> int:
 # ------------------------------------------------------------------------- the position
 
 
-def _card_options(obs: Observation) -> list[CardOption]:
-    """The turn's card previews: those the response already carries, else built now (the
-    engine's observation is data only)."""
-    shown = obs.get("card_options")
-    return list(shown) if shown is not None else with_previews(obs)["card_options"]
+def _options(obs: Observation) -> dict[str, CardChoice]:
+    """The learner's cards as the seat's options give them, by suit id."""
+    return {card.suit.value: card for card in observed_options(obs).cards}
 
 
-def _options(obs: Observation) -> dict[str, CardOption]:
-    return {o["suit"]: o for o in _card_options(obs)}
-
-
-def _gas_to_win(option: CardOption) -> int | None:
+def _gas_to_win(option: CardChoice) -> int | None:
     """The least gas that puts ``option`` face up strictly above the best card so far
     (a tie goes to the card played earlier, R13); None when even all of it falls short."""
-    if not option["can_play_face_up"]:
+    if not option.face_up:
         return None
-    base = option["effective_value"] + option["speed"]
-    best = option["best_other"]
-    needed = 0 if best is None else max(0, best["final"] + 1 - base)
-    return needed if needed <= option["gas_max"] else None
+    best = option.best_other
+    needed = 0 if best is None else max(0, best.final + 1 - option.final(0))
+    return needed if needed <= option.gas_max else None
 
 
 def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
@@ -189,12 +182,10 @@ def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
 
 
 def _struck_cards(obs: Observation) -> list[PublicPlay]:
-    """Face-up cards of this trick printed 4 or 5 (what a Lichen would cut, R9)."""
-    return [
-        p
-        for p in obs["trick_plays"]
-        if p["type"] == "play" and p["value"] is not None and p["value"] >= 4
-    ]
+    """The trick's face-up cards a Lichen played now would cut to 0 (R9)."""
+    lichen = _options(obs).get("lichen")
+    cuts = () if lichen is None else lichen.cuts
+    return [p for p in obs["trick_plays"] if p["seat"] in cuts]
 
 
 def keeps_better(obs: Observation, suit: str) -> bool:
@@ -209,14 +200,13 @@ def shares_middle(obs: Observation) -> bool:
     return obs["middle"] > 0 and obs["players"][obs["seat"]]["gas"] < MAX_GAS
 
 
-def _scored(option: CardOption, gas: int) -> dict[str, Any]:
-    value, speed = option["effective_value"], option["speed"]
+def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
     return {
-        "suit": option["suit"],
-        "value": value,
+        "suit": option.suit.value,
+        "value": option.effective_value,
         "gas": gas,
-        "speed": speed,
-        "total": value + gas + speed,
+        "speed": option.speed,
+        "total": option.final(gas),
     }
 
 
@@ -224,11 +214,11 @@ def _ask_up(obs: Observation, suit: str, gas: int) -> Said:
     """A face-up move's score and how it stands against the trick (R8, R13)."""
     option = _options(obs)[suit]
     params = _scored(option, gas)
-    best = option["best_other"]
+    best = option.best_other
     if best is None:
         return Said("up_first", params)
-    params |= {"seat": best["seat"], "best": best["final"]}
-    if params["total"] > best["final"]:
+    params |= {"seat": best.seat, "best": best.final}
+    if params["total"] > best.final:
         return Said("up_beats", params)
     return Said("up_behind_keeps" if keeps_better(obs, suit) else "up_behind", params)
 
@@ -279,13 +269,13 @@ def applies(idea: str, obs: Observation) -> bool:
             g > 0 and s not in ("lichen", "salty") for g, _, s in lows
         )
     if idea == "blocked":
-        return any(not o["can_play_face_up"] for o in options.values())
+        return any(not o.face_up for o in options.values())
     if idea == "lichen":
         lichen = options.get("lichen")
         return lichen is not None and bool(_struck_cards(obs)) and _gas_to_win(lichen) is not None
     if idea == "salty":
         salty = options.get("salty")
-        return salty is not None and salty["can_play_face_up"] and obs["middle"] > 0
+        return salty is not None and salty.face_up and obs["middle"] > 0
     if idea == "tune_up":
         return obs["middle"] > 0 and me["gas"] < MAX_GAS
     if idea == "speed":
@@ -314,10 +304,10 @@ def _idea_move(idea: str, obs: Observation) -> tuple[str, int] | None:
     if idea in ("lap", "two_laps"):
         # The lap is worth more than any gas kept (R15, R16): the strongest card, all in.
         suit = max(
-            (s for s, o in options.items() if o["can_play_face_up"]),
-            key=lambda s: options[s]["effective_value"] + options[s]["gas_max"],
+            (s for s, o in options.items() if o.face_up),
+            key=lambda s: options[s].effective_value + options[s].gas_max,
         )
-        return f"up:{suit}", options[suit]["gas_max"]
+        return f"up:{suit}", options[suit].gas_max
     if idea == "gas":
         pushed = [low for low in _face_up_lows(obs) if low[0] > 0]
         plain = [low for low in pushed if low[2] not in ("lichen", "salty")] or pushed
@@ -340,7 +330,7 @@ def _idea_said(idea: str, obs: Observation) -> Said:
     if idea == "blocked":
         return Said(
             "blocked",
-            {"suits": [o["suit"] for o in _card_options(obs) if not o["can_play_face_up"]]},
+            {"suits": [s for s, o in _options(obs).items() if not o.face_up]},
         )
     if idea == "lichen":
         return Said("lichen", {"cut": [(p["seat"], p["suit"]) for p in _struck_cards(obs)]})
@@ -417,8 +407,8 @@ def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said
     if asked.choice == f"up:{suit}":
         more = played.gas > asked.gas
         return Said("note_gas_more" if more else "note_gas_less", params | {"asked": asked.gas})
-    best = _options(obs)[suit]["best_other"]
+    best = _options(obs)[suit].best_other
     if best is None:
         return Said("note_up_first", params)
-    params |= {"seat": best["seat"], "best": best["final"]}
-    return Said("note_up_beats" if params["total"] > best["final"] else "note_up_behind", params)
+    params |= {"seat": best.seat, "best": best.final}
+    return Said("note_up_beats" if params["total"] > best.final else "note_up_behind", params)

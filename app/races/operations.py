@@ -287,7 +287,7 @@ def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) 
     """Apply a person's move (no bot moves; the turn was checked by the caller)."""
     game = session.game
     if session.status == "over":  # a race ended because someone left is over too
-        raise IllegalMove(Refusal.of("race_over", "R16"))
+        raise IllegalMove(Refusal.of("race_over"))
     try:
         events = game.apply(action, seat=seat)
     except IllegalAction as exc:

@@ -27,16 +27,17 @@ from engine_kit import (
 )
 from game_kit import cards_in_play, deal, deck_of
 
-from app.http.previews import with_previews
 from engine import (
     Action,
     ActionType,
     Game,
     IllegalAction,
+    Refusal,
     Suit,
     Variants,
     ZeroEffect,
     new_game,
+    seat_options,
 )
 from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE
 
@@ -290,10 +291,10 @@ def test_r7_suit_already_face_up_cannot_go_face_up() -> None:
     """After a face-up salty, salty cannot be played face up, but can be tuned up."""
     game = deal(3, [["salty", "jelly"], ["salty", "chippy"], ["salty", "beans"]], trick=5)
     up(game, "salty")
-    view = with_previews(game.observation(1))
-    assert view["blocked_suits"] == ["salty"]
-    option = next(o for o in view["card_options"] if o["suit"] == "salty")
-    assert option["can_play_face_up"] is False and option["blocked_reason"]
+    assert game.observation(1)["blocked_suits"] == ["salty"]
+    option = seat_options(game.view(1)).card(Suit.SALTY)
+    assert option is not None and not option.face_up
+    assert option.why_not == Refusal.of("suit_face_up", suit="salty")
     for gas in range(6):
         assert_illegal(game, Action.play(Suit.SALTY, gas=gas))
     assert Action.tune_up(Suit.SALTY) in game.legal_actions()
@@ -1119,10 +1120,8 @@ def test_r20_only_speed_when_no_gas_was_removed() -> None:
         if a.suit is Suit.ZERO and a.type is ActionType.PLAY
     }
     assert zero_plays == {ZeroEffect.SPEED}
-    option = next(
-        o for o in with_previews(game.observation(0))["card_options"] if o["suit"] == "zero"
-    )
-    assert option["zero_effect_choices"] == ["speed"]
+    option = seat_options(game.view(0)).card(Suit.ZERO)
+    assert option is not None and [r.effect for r in option.rewards] == [ZeroEffect.SPEED]
     assert_illegal(game, Action.play(Suit.ZERO, 0, ZeroEffect.GAS))
 
 
@@ -1240,12 +1239,18 @@ def test_r22_preconditions(gas: int, removed: int, other_zero_five: bool, allowe
         up(game, "chippy")
     offered = any(a.type is ActionType.ZERO_FIVE for a in game.legal_actions())
     assert offered is allowed
-    assert (with_previews(game.observation(1))["zero_five_option"] is not None) is allowed
+    assert (seat_options(game.view(1)).zero_five is not None) is allowed
     action = Action.zero_five(0, 0, Suit.JELLY)
     if allowed:
         zero_five(game, 0, 0, "jelly")
     else:
         assert_illegal(game, action)
+
+
+def _zero_five_values(game: Game) -> list[int]:
+    """The values the current seat's options offer the 0/5 card at."""
+    choice = seat_options(game.view(game.current_seat)).zero_five
+    return [] if choice is None else [v.value for v in choice.values]
 
 
 def test_r22_with_no_lap_only_as_zero() -> None:
@@ -1260,7 +1265,7 @@ def test_r22_with_no_lap_only_as_zero() -> None:
     )
     values = {a.value for a in game.legal_actions() if a.type is ActionType.ZERO_FIVE}
     assert values == {0}
-    assert with_previews(game.observation(0))["zero_five_option"]["values"] == [0]
+    assert _zero_five_values(game) == [0]
     assert_illegal(game, Action.zero_five(5, 0, Suit.CHIPPY))
 
 
@@ -1277,7 +1282,7 @@ def test_r22_with_a_lap_as_zero_or_five() -> None:
     )
     values = {a.value for a in game.legal_actions() if a.type is ActionType.ZERO_FIVE}
     assert values == {0, 5}
-    assert with_previews(game.observation(0))["zero_five_option"]["values"] == [0, 5]
+    assert _zero_five_values(game) == [0, 5]
     for bad in (1, 4, -5, 10):
         assert_illegal(game, Action.zero_five(bad, 0, Suit.CHIPPY))
 
@@ -1324,7 +1329,8 @@ def test_r22_gas_spent_after_the_gain_and_speed_added() -> None:
         middle=11,
         speed=[2, 0, 0],
     )
-    assert with_previews(game.observation(0))["zero_five_option"]["gas_max"] == {"0": 3}
+    choice = seat_options(game.view(0)).zero_five
+    assert choice is not None and [(v.value, v.gas_max) for v in choice.values] == [(0, 3)]
     assert_illegal(game, Action.zero_five(0, 4, Suit.CHIPPY))
     events = zero_five(game, 0, 3, "chippy")
     assert of_kind(events, "zero_five_played")[0]["final"] == 5

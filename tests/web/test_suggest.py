@@ -8,6 +8,7 @@ from game_kit import reshuffle_hidden
 
 from app.http.web.suggest import preview, preview_sentence, reason, suggest
 from engine import Action, Game, Variants, new_game
+from engine.options import Best
 
 
 def _position(last: bool = False) -> Game:
@@ -30,7 +31,7 @@ def test_preview_reads_the_observations_own_numbers() -> None:
     obs = _position().observation(0)
     jelly = preview(obs, {"type": "play", "suit": "jelly", "gas": 2})
     assert jelly is not None and (jelly.final, jelly.gas_left) == (6, 1)
-    assert jelly.best == {"seat": 1, "final": 4} and jelly.beats()
+    assert jelly.best == Best(seat=1, final=4) and jelly.beats()
     salty = preview(obs, {"type": "play", "suit": "salty", "gas": 0})
     # Salty grabs 1 gas from the middle first, so 4 gas are on hand, 4 left.
     assert salty is not None and (salty.final, salty.gas_left) == (2, 4) and not salty.beats()

@@ -1,12 +1,10 @@
 """Hints for the human: what a move would score, and the normal bot's move with a reason.
 
 Everything here reads one seat's observation (``Game.observation(seat)``) and an action in
-the engine's JSON form; nothing sees another hand. The numbers come from the turn's
-previews (``card_options``, ``zero_five_option``: effective value, speed, gas available
-after the card's effect, best other card; :mod:`app.races.previews` adds them to a bare
-observation), so no rule is worked out twice: a
-card's final number is its effective value plus speed plus the gas poured on it, as the
-observation states them.
+the engine's JSON form; nothing sees another hand. The numbers are the seat's options
+(:func:`engine.options.seat_options`: each card's final number with the gas poured on
+it, the gas left after the card's effect, the best other card), so no rule is worked out
+here.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=4)
@@ -23,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from app.http.i18n import gettext as _
-from app.http.previews import with_previews
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
 from engine.bots import make_bot
 from engine.cards import TRICKS_PER_ROUND
+from engine.options import Best, observed_options
 
 Obs = Mapping[str, Any]
 
@@ -38,15 +36,15 @@ SUGGESTING_BOT = "normal"
 @dataclass(frozen=True, slots=True)
 class Preview:
     """What a move would do now: its final number (``None`` for a Tune Up), the best
-    other card it has to beat (``{"seat", "final"}`` or ``None``) and the gas left after it."""
+    other card it has to beat (or ``None``) and the gas left after it."""
 
     final: int | None
-    best: Mapping[str, int] | None
+    best: Best | None
     gas_left: int
 
     def beats(self) -> bool:
         """Whether the card would lead the trick now (a tie goes to the earlier card)."""
-        return self.final is not None and (self.best is None or self.final > self.best["final"])
+        return self.final is not None and (self.best is None or self.final > self.best.final)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,38 +55,24 @@ class Suggestion:
     reason: str
 
 
-def _option(obs: Obs, suit: str) -> Mapping[str, Any] | None:
-    for option in obs.get("card_options") or []:
-        if option["suit"] == suit:
-            return option  # type: ignore[no-any-return]
-    return None
-
-
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
-    """The preview of ``action`` from the observation, or ``None`` if it offers none."""
-    if "card_options" not in obs:  # a bare observation: the previews a page would show
-        obs = cast(Obs, with_previews(cast(Observation, obs)))
-    me = obs["players"][obs["seat"]]
+    """The preview of ``action`` from the seat's options, or ``None`` if they offer none."""
+    options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":
-        return Preview(None, obs.get("best"), int(me["gas"]))
+        return Preview(None, options.best, int(obs["players"][obs["seat"]]["gas"]))
     if action["type"] == "zero_five":
-        option = obs.get("zero_five_option")
-        key = str(action.get("value"))
-        if not option or key not in option["gas_max"]:
+        choice = options.zero_five
+        played = None if choice is None else choice.at(action.get("value"))
+        if choice is None or played is None:
             return None
-        final = int(option["effective_value"][key]) + int(option["speed"]) + gas
-        return Preview(final, option["best_other"], int(option["gas_max"][key]) - gas)
-    option = _option(obs, str(action.get("suit")))
-    if option is None or not option["can_play_face_up"]:
+        final = played.effective_value + choice.speed + gas
+        return Preview(final, choice.best_other, played.gas_max - gas)
+    card = options.card(action.get("suit"))
+    if card is None or not card.face_up:
         return None
-    speed, gas_max = int(option["speed"]), int(option["gas_max"])
     effect = action.get("zero_effect")
-    if effect and effect in option["zero_previews"]:
-        speed = int(option["zero_previews"][effect]["speed"])
-        gas_max = int(option["zero_previews"][effect]["gas_max"])
-    final = int(option["effective_value"]) + speed + gas
-    return Preview(final, option["best_other"], gas_max - gas)
+    return Preview(card.final(gas, effect), card.best_other, card.most_gas(effect) - gas)
 
 
 def _card_words(action: Mapping[str, Any]) -> str:
@@ -102,9 +86,9 @@ def _card_words(action: Mapping[str, Any]) -> str:
     return _("%(card)s + %(gas)s gas") % {"card": card, "gas": gas} if gas else card
 
 
-def _rival(best: Mapping[str, Any], me: Me) -> str:
+def _rival(best: Best, me: Me) -> str:
     """ "Yellow's 6": the card to beat."""
-    return _("%(name)s's %(final)s") % {"name": seat_name(best["seat"], me), "final": best["final"]}
+    return _("%(name)s's %(final)s") % {"name": seat_name(best.seat, me), "final": best.final}
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:

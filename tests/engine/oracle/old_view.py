@@ -1,6 +1,6 @@
 """The test oracle for views: engine/view.py as it was when observe() still built the
 turn's previews (card_options, zero_five_option) itself, kept unchanged so the tests can
-prove that the data-only view plus the web layer's previews (app.races.previews) answer
+prove that the data-only view plus the web layer's previews (app.http.previews) answer
 clients byte for byte as before.
 
 Its original docstring follows. The one function that builds a seat's view of the game

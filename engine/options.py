@@ -1,0 +1,413 @@
+"""What a seat may do now, and why not, as data: its legal action ids grouped by card.
+
+:func:`seat_options` reads one seat's view (:class:`~engine.seat_view.SeatView`: its own
+hand, the public numbers and cards, its legal ids) and nothing else, so two deals that
+differ only in cards the seat cannot see give it the same options. For each distinct card
+in hand it says whether the card may go face up (R7, and why not), what it would count
+(R9), the speed it would score at, the most gas it could carry once its effect has happened
+(R8, R10), the 0 card's rewards (R20) and the card it would have to beat (R13); and for the
+0/5 card, its values with their numbers (R22). A card that may not go face up is given what
+it would carry if its suit were free (the rules core's own face-up plays), for the page.
+
+:meth:`SeatOptions.why_not` says why an action is not among the legal ones, as a
+:class:`~engine.refusals.Refusal` from the one table :data:`engine.refusals.REASONS`;
+:meth:`Game.why_illegal <engine.game.Game.why_illegal>` is that, for the seat to move.
+
+>>> from engine import new_game
+>>> game = new_game(players=3, seed=2, hands=[["jelly", "lichen"]] * 3, trick=5)
+>>> options = seat_options(game.view(game.current_seat))
+>>> [(card.suit.value, card.face_up, card.gas_max) for card in options.cards]
+[('lichen', True, 5), ('jelly', True, 5)]
+>>> options.card(Suit.JELLY).final(gas=2)
+6
+>>> options.why_not(Action.play(Suit.SALTY)).as_json()
+{'code': 'card_not_in_hand', 'rule': 'R7', 'suit': 'salty'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action, ActionType
+from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.refusals import Refusal
+from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
+from engine.sim import (
+    GAS,
+    INFO,
+    LICHEN,
+    NO_EFFECT,
+    PLAY,
+    SPEED,
+    TUNE_UP,
+    ZERO_FIVE,
+    face_up_ids,
+    remember,
+)
+from engine.view import (
+    CardOption,
+    Leader,
+    Observation,
+    PublicObservation,
+    ZeroFiveOption,
+    ZeroPreview,
+)
+
+_REWARD = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The face-up card leading the trick: its seat and its final number (R8, R13)."""
+
+    seat: int
+    final: int
+
+    def to_dict(self) -> Leader:
+        """The JSON form."""
+        return {"seat": self.seat, "final": self.final}
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """The 0 card face up with one reward (R20): the speed it would score at, and the most
+    gas it could carry."""
+
+    effect: ZeroEffect
+    speed: int
+    gas_max: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """One distinct card in the hand of the seat to move.
+
+    ``why_not`` is ``None`` when it may go face up, else the refusal a face-up play of it
+    gets (R7). ``value`` is its printed number, ``effective_value`` what it would count now
+    (R9); ``speed`` and ``gas_max`` the seat's speed and the most gas the card could carry
+    after its effect (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0
+    card's rewards (R20, empty for any other card); ``best_other`` the card it would have
+    to beat, counted as it would stand once this card is down; ``cuts`` the seats whose
+    face-up cards it would cut to 0 (the first 1 of a trick cuts the 4s and 5s, R9).
+    """
+
+    suit: Suit
+    value: int
+    why_not: Refusal | None
+    effective_value: int
+    speed: int
+    gas_max: int
+    best_other: Best | None
+    rewards: tuple[Reward, ...]
+    cuts: tuple[int, ...]
+
+    @property
+    def face_up(self) -> bool:
+        """Whether the card may go face up now (R7)."""
+        return self.why_not is None
+
+    def reward(self, effect: ZeroEffect | None) -> Reward | None:
+        """The 0 card's reward ``effect``, if it is on offer."""
+        return next((r for r in self.rewards if r.effect == effect), None)
+
+    def most_gas(self, effect: ZeroEffect | None = None) -> int:
+        """The most gas the card could carry, played with the 0 card's reward ``effect``."""
+        reward = self.reward(effect)
+        return self.gas_max if reward is None else reward.gas_max
+
+    def final(self, gas: int, effect: ZeroEffect | None = None) -> int:
+        """The final number the card would score face up with ``gas`` on it (R8)."""
+        reward = self.reward(effect)
+        return self.effective_value + (self.speed if reward is None else reward.speed) + gas
+
+    def to_dict(self, word: Callable[[Refusal], str]) -> CardOption:
+        """The JSON form, the refusal worded by ``word``."""
+        best = self.best_other
+        previews: dict[str, ZeroPreview] = {
+            r.effect.value: {"speed": r.speed, "gas_max": r.gas_max} for r in self.rewards
+        }
+        return {
+            "suit": self.suit.value,
+            "value": self.value,
+            "can_play_face_up": self.why_not is None,
+            "blocked_reason": None if self.why_not is None else word(self.why_not),
+            "effective_value": self.effective_value,
+            "speed": self.speed,
+            "gas_max": self.gas_max,
+            "best_other": None if best is None else best.to_dict(),
+            "zero_effect_choices": list(previews),
+            "zero_previews": previews,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ZeroFiveValue:
+    """The 0/5 card played as ``value`` (R22): what it would count (R9) and the most gas it
+    could carry once its removed gas has come back."""
+
+    value: int
+    effective_value: int
+    gas_max: int
+
+
+@dataclass(frozen=True, slots=True)
+class ZeroFiveChoice:
+    """The 0/5 card's values now (R22), the seat's speed and the card to beat."""
+
+    values: tuple[ZeroFiveValue, ...]
+    speed: int
+    best_other: Best | None
+
+    def at(self, value: object) -> ZeroFiveValue | None:
+        """The card played as ``value``, if it may be."""
+        return next((v for v in self.values if v.value == value), None)
+
+    def to_dict(self) -> ZeroFiveOption:
+        """The JSON form: the dicts keyed by value (``"0"``, ``"5"``)."""
+        best = self.best_other
+        return {
+            "values": [v.value for v in self.values],
+            "gas_max": {str(v.value): v.gas_max for v in self.values},
+            "effective_value": {str(v.value): v.effective_value for v in self.values},
+            "speed": self.speed,
+            "best_other": None if best is None else best.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOptions:
+    """What ``seat`` may do now; ``current`` is the seat to move (``None`` once the race
+    is over). A seat not to move has no cards and no 0/5 card on offer, and no ``best``.
+    ``zero_five_refusal`` says why the 0/5 card cannot be played now, when it cannot;
+    ``best`` is the card leading the trick as it stands (R13)."""
+
+    seat: int | None
+    current: int | None
+    cards: tuple[CardChoice, ...] = ()
+    zero_five: ZeroFiveChoice | None = None
+    zero_five_refusal: Refusal | None = None
+    best: Best | None = None
+
+    def card(self, suit: object) -> CardChoice | None:
+        """The hand's card of ``suit``, if the seat holds one."""
+        return next((card for card in self.cards if card.suit == suit), None)
+
+    def previews(
+        self, word: Callable[[Refusal], str]
+    ) -> tuple[list[CardOption], ZeroFiveOption | None]:
+        """The turn's previews a view is sent with (``card_options``, ``zero_five_option``):
+        the JSON forms of :attr:`cards`, their refusals worded by ``word``, and of
+        :attr:`zero_five`."""
+        zero_five = self.zero_five
+        cards = [card.to_dict(word) for card in self.cards]
+        return cards, None if zero_five is None else zero_five.to_dict()
+
+    def why_not(self, action: object, seat: object = None) -> Refusal | None:
+        """Why ``action`` is not a legal move now, or ``None`` if it is one.
+
+        ``seat``, when given, is who claims to act (else :attr:`seat`). Anything that is not
+        an :class:`~engine.actions.Action` is refused too.
+        """
+        current = self.current
+        if current is None:
+            return Refusal.of("race_over")
+        claimed = self.seat if seat is None else seat
+        if claimed != current:
+            return Refusal.of("not_your_turn", seat=str(claimed), current=current)
+        if not isinstance(action, Action):
+            return Refusal.of("not_an_action")
+        gas = action.gas
+        if type(gas) is not int or gas < 0:
+            return Refusal.of("gas_not_whole")
+        kind = action.type
+        if kind is ActionType.PLAY:
+            most = self._face_up(action)
+        elif kind is ActionType.TUNE_UP:
+            most = self._tune_up(action)
+        elif kind is ActionType.ZERO_FIVE:
+            most = self._zero_five(action)
+        else:  # pragma: no cover - ActionType is closed
+            return Refusal.of("not_an_action")
+        if isinstance(most, Refusal):
+            return most
+        return Refusal.of("gas_over_supply", most=most) if gas > most else None
+
+    def _face_up(self, action: Action) -> Refusal | int:
+        """Why a face-up play is refused, else the most gas it may carry."""
+        suit, effect = action.suit, action.zero_effect
+        if action.value is not None or action.discard is not None:
+            return Refusal.of("value_only_for_zero_five")
+        if suit is None:
+            return Refusal.of("choose_card")
+        card = self.card(suit)
+        if card is None:
+            return Refusal.of("card_not_in_hand", suit=suit.value)
+        if card.why_not is not None:
+            return card.why_not
+        if card.rewards and effect is None:
+            return Refusal.of("choose_zero_effect")
+        if card.rewards and card.reward(effect) is None:
+            return Refusal.of("zero_nothing_removed")  # R20: the speed is always on offer
+        if not card.rewards and effect is not None:
+            return Refusal.of("effect_only_for_zero")
+        return card.most_gas(effect)
+
+    def _tune_up(self, action: Action) -> Refusal | int:
+        """Why a Tune Up is refused, else the gas it may carry: none (R7, R8)."""
+        suit = action.suit
+        if suit is None:
+            return Refusal.of("choose_tune_up_card")
+        if self.card(suit) is None:
+            return Refusal.of("card_not_in_hand", suit=suit.value)
+        if action.gas:
+            return Refusal.of("tune_up_no_gas")
+        if action.zero_effect is not None or action.value is not None or action.discard:
+            return Refusal.of("tune_up_no_effect")
+        return 0
+
+    def _zero_five(self, action: Action) -> Refusal | int:
+        """Why the 0/5 card is refused, else the most gas it may carry (R21, R22)."""
+        choice = self.zero_five
+        if choice is None:
+            return self.zero_five_refusal or Refusal.of("not_legal")
+        value, discard = action.value, action.discard
+        if value not in (0, 5):
+            return Refusal.of("zero_five_value")
+        played = choice.at(value)
+        if played is None:  # the 0 is always on offer; the 5 only with a lap
+            return Refusal.of("zero_five_needs_lap")
+        if action.suit is not None or action.zero_effect is not None:
+            return Refusal.of("zero_five_with_card")
+        if discard is None:
+            return Refusal.of("zero_five_choose_discard")
+        if self.card(discard) is None:
+            return Refusal.of("discard_not_in_hand", suit=discard.value)
+        return played.gas_max
+
+
+def seat_options(view: SeatView) -> SeatOptions:
+    """What ``view``'s seat may do now, read off the view alone (its legal ids for the
+    moves, its hand and the public cards for the numbers)."""
+    seat, current = view.seat, view.current
+    if seat is None or seat != current:
+        return SeatOptions(seat, current)
+    plays = view.trick_plays
+    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in plays)
+    best = _leader(plays, lichen)
+    # R9: a first 1 cuts the cards before it, so its rival is counted cut.
+    struck = best if lichen else _leader(plays, True)
+    ups, fives = _grouped(view.legal)
+    speed = view.speed[seat]
+    cards = []
+    for index, count in enumerate(view.hand):
+        if count:
+            reach, why_not = ups[index], None
+            if not reach:  # R7: a card held has no face-up play only while its suit is up
+                why_not = Refusal.of("suit_face_up", suit=SUIT_ORDER[index].value)
+                free = face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
+                reach = _grouped(free)[0][index]  # what it would carry were its suit free
+            strikes = index == LICHEN and not lichen
+            rival = struck if strikes else best
+            cuts = _cut(plays) if strikes else ()
+            cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
+    if not fives:
+        return SeatOptions(seat, current, tuple(cards), None, _zero_five_refusal(view, seat), best)
+    worth = tuple(ZeroFiveValue(v, effective_value(v, lichen), gas) for v, gas in fives)
+    choice = ZeroFiveChoice(worth, speed, best)
+    return SeatOptions(seat, current, tuple(cards), choice, None, best)
+
+
+def observed_options(observation: Observation | PublicObservation) -> SeatOptions:
+    """:func:`seat_options` of the view whose JSON form is ``observation`` (read only
+    for the seat to move: any other has no options)."""
+    seat, current = observation["seat"], observation["current_seat"]
+    if seat is None or seat != current:
+        return SeatOptions(seat, current)
+    return seat_options(SeatView.from_observation(observation))
+
+
+_Reach = tuple[tuple[int, int], ...]
+# Per set of action ids: per suit index, the most gas of its face-up plays by 0 card
+# reward, and of the 0/5 card by value (each sorted). A legal set is one of a few thousand.
+_GROUPED: dict[tuple[int, ...], tuple[tuple[_Reach, ...], _Reach]] = {}
+
+
+def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
+    """The most gas of the face-up plays among ``ids`` per suit index and 0 card reward
+    (R8, R10, R20), and of their 0/5 plays per value (R22)."""
+    found = _GROUPED.get(ids)
+    if found is not None:
+        return found
+    ups: list[dict[int, int]] = [{} for _ in SUIT_ORDER]
+    fives: dict[int, int] = {}
+    for action in ids:
+        kind, suit, gas, value, effect = INFO[action]
+        if kind == PLAY:
+            ups[suit][effect] = max(gas, ups[suit].get(effect, 0))
+        elif kind == ZERO_FIVE:
+            fives[value] = max(gas, fives.get(value, 0))
+    reach = tuple(tuple(sorted(most.items())) for most in ups)
+    return remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
+
+
+def _card(
+    index: int,
+    speed: int,
+    lichen: bool,
+    reach: _Reach,
+    why_not: Refusal | None,
+    rival: Best | None,
+    cuts: tuple[int, ...],
+) -> CardChoice:
+    """The card of suit ``index`` that can carry at most the gas of ``reach`` (per 0
+    card reward), played at ``speed`` with (or without) a 1 face up in the trick."""
+    suit = SUIT_ORDER[index]
+    value = SUIT_VALUE[suit]
+    most = dict(reach)
+    rewards = tuple(
+        Reward(_REWARD[effect], speed + (effect == SPEED), gas)
+        for effect, gas in reach
+        if effect != NO_EFFECT
+    )
+    gas_max = most.get(NO_EFFECT, most.get(SPEED, 0))
+    worth = effective_value(value, lichen)
+    return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
+
+
+def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
+    """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9)."""
+    cut = []
+    for seat, form, _ in cards:
+        kind, _, _, value, _ = PUBLIC_FORMS[form]
+        if kind != TUNE_UP and effective_value(value, True) != value:
+            cut.append(seat)
+    return tuple(cut)
+
+
+def _leader(cards: tuple[PublicCard, ...], lichen: bool) -> Best | None:
+    """The card leading ``cards`` with (or without) a 1 face up: the highest final
+    number, the earlier card on a tie (R13); None while every card is face down."""
+    best: Best | None = None
+    for seat, form, speed in cards:
+        kind, _, gas, value, _ = PUBLIC_FORMS[form]
+        if kind != TUNE_UP:
+            final = effective_value(value, lichen) + gas + speed
+            if best is None or final > best.final:
+                best = Best(seat, final)
+    return best
+
+
+def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
+    """Why the seat to move has no 0/5 play (R21, R22)."""
+    if not view.variants.zero_five:
+        return Refusal.of("zero_five_not_in_race")
+    if not view.zero_five[seat]:
+        return Refusal.of("zero_five_used")
+    if view.gas[seat] >= MAX_GAS:
+        return Refusal.of("zero_five_tank_full")
+    if not view.removed:
+        return Refusal.of("zero_five_nothing_removed")
+    if any(PUBLIC_FORMS[f][0] == ZERO_FIVE for _, f, _ in view.trick_plays):
+        return Refusal.of("zero_five_in_trick")
+    return Refusal.of("not_legal")
