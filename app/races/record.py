@@ -389,6 +389,11 @@ class DerivedCache:
         self._entries: OrderedDict[str, _Derived] = OrderedDict()
         self._mutex = threading.Lock()
 
+    def ids(self) -> list[str]:
+        """The ids of the races kept, the least recently used first."""
+        with self._mutex:
+            return list(self._entries)
+
     def clear(self) -> None:
         """Forget every race (the next load of each replays it whole)."""
         with self._mutex:
@@ -428,6 +433,10 @@ class DerivedCache:
         if done < len(moves):
             replay_moves(game, events, moves[done:])
             self._put(game_id, _Derived(deal, list(moves), game.clone(), events.copy()))
+        elif done:
+            with self._mutex:  # used again: the last to be dropped
+                if game_id in self._entries:
+                    self._entries.move_to_end(game_id)
         return game, events
 
     def _put(self, game_id: str, entry: _Derived) -> None:
