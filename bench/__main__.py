@@ -143,19 +143,20 @@ def _started(config: GameConfig, settings: Settings) -> GameSession:
 
 
 def _saved_bytes(session: GameSession) -> tuple[int, int]:
-    """JSON bytes of the race as a store keeps it (``GameSession.to_dict``: game, seats and
-    packed event log), and the same with the log written the old way, one object per event."""
+    """JSON bytes of the race as a store keeps it (``GameSession.to_dict``: settings, deal,
+    seats and moves), and the same with the game and the event log (one object per event)
+    saved beside them, as the records before format 3 kept them."""
     saved = session.to_dict()
     now = len(json.dumps(saved, separators=(",", ":")))
-    old = len(json.dumps({**saved, "events": session.events.dicts()}, separators=(",", ":")))
-    return now, old
+    both = {**saved, "game": session.game.to_dict(), "events": session.events.dicts()}
+    return now, len(json.dumps(both, separators=(",", ":")))
 
 
 def _measure(
     count: int, stage: str, settings: Settings, rng: random.Random
 ) -> tuple[float, float, tuple[float, float]]:
-    """Average traced bytes, events and saved JSON bytes (now, old log form) per session for
-    ``count`` sessions at ``stage``."""
+    """Average traced bytes, events and saved JSON bytes (now, with the game and log) per
+    session for ``count`` sessions at ``stage``."""
     moves = {"fresh": 0, "mid": 12, "finished": None}[stage]
     _drop_engine_cache()
     gc.collect()
@@ -194,7 +195,7 @@ def bench_memory(games: int, cap: int) -> None:
         per_game, events, (saved, old) = _measure(games, stage, settings, rng)
         print(
             f"  {stage:<9} {per_game / 1024:7.1f} KiB/game   ({events:5.1f} events kept; "
-            f"saved game + log {saved / 1024:.1f} KiB, {old / 1024:.1f} KiB with the old log)"
+            f"saved {saved / 1024:.1f} KiB, {old / 1024:.1f} KiB with its game and log)"
         )
 
     print(f"cap: a store of max_games={cap}, filled with {5 * cap} finished races")

@@ -30,7 +30,10 @@ races of the API and htmx phases again with each build's engine and bots alone: 
 share of the CPU. A server draws each race's bots' key in secret, so one seed meets other
 bots in each race; the replay takes each race's key from its finished record (``bot_key``)
 and checks that it plays the race the server recorded. A build whose record reveals no key
-seeded its bots from the deal's engine seed, which is then the key. The aims are issue
+seeded its bots from the deal's engine seed, which is then the key. Last, the size of each
+API race's stored record at its end (``HSTRLEN``, per person's move), and
+:mod:`bench.record_load` on each build's own code: loading a stored 5-racer race of 40
+moves, whole and after one more move. The aims are issue
 18's; figures only, no verdict. ``docs/benchmarks.md`` tells the method.
 """
 
@@ -81,6 +84,7 @@ WARMUP_SEED = 900_000
 
 REPO = Path(__file__).resolve().parent.parent
 REPLAY_SCRIPT = Path(__file__).resolve().with_name("moves_replay.py")
+RECORD_SCRIPT = Path(__file__).resolve().with_name("record_load.py")
 
 ROWS: tuple[tuple[str, str], ...] = (
     ("Redis commands per human move, API", "<= 10"),
@@ -91,6 +95,10 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("Server CPU per GET /healthz (ms): one Redis round trip", ""),
     ("Engine + bots in-process per move (ms)", ""),
     ("  + the person's observation (ms)", ""),
+    ("Stored race at its end, bytes per person's move (API)", ""),
+    ("Load a stored 5-racer race of 40 moves (ms)", "<= 2"),
+    ("  the same after one more move, the worker's copy kept (ms)", ""),
+    ("  its stored JSON (bytes)", ""),
 )
 """The table's rows and issue 18's aim beside each."""
 
@@ -146,6 +154,18 @@ class CommandCounter:
         delta = Counter({name: after.calls[name] - before.calls[name] for name in after.calls})
         delta["info"] -= after.infos_before - before.infos_before
         return +delta
+
+    def field_length(self, key: str, name: str) -> int:
+        """``HSTRLEN key name``: the bytes of a hash's field (0 if absent)."""
+        words = [b"HSTRLEN", key.encode(), name.encode()]
+        self._sock.sendall(
+            f"*{len(words)}\r\n".encode()
+            + b"".join(b"$%d\r\n%s\r\n" % (len(word), word) for word in words)
+        )
+        reply = self._reader.readline()
+        if not reply.startswith(b":"):
+            raise RuntimeError(f"unexpected HSTRLEN reply from redis: {reply!r}")
+        return int(reply[1:])
 
     def around(self, send: Callable[[], T]) -> tuple[T, Counter[str]]:
         """``send()``'s result and the commands run while it ran."""
@@ -481,9 +501,13 @@ class Figures:
     idle_commands: int
     event_streams: int
     split: dict[str, list[int]]
+    stored_per_move: float
+    """The API races' stored records at their end, bytes per person's move."""
     replay: dict[str, Any]
     mismatches: list[str]
     floor_ms: float
+    record: dict[str, Any]
+    """:mod:`bench.record_load`'s figures on the build's own code."""
 
     def cells(self) -> list[str]:
         """The build's column of the table, row by row (see :data:`ROWS`)."""
@@ -497,6 +521,10 @@ class Figures:
             f"{self.floor_ms:.3f}",
             f"{self.replay['ms_per_move']:.3f}",
             f"{self.replay['ms_per_move_observed']:.3f}",
+            f"{self.stored_per_move:.0f}",
+            f"{self.record['load_ms']:.3f}",
+            f"{self.record['load_after_move_ms']:.3f}",
+            f"{self.record['bytes']}",
         ]
 
 
@@ -753,6 +781,28 @@ def _replay(root: Path, races: list[Played], min_seconds: float) -> dict[str, An
     return figures
 
 
+def record_load(root: Path) -> dict[str, Any]:
+    """:mod:`bench.record_load` run on the build's own code, in a fresh interpreter."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
+    env["PYTHONPATH"] = str(root)
+    command = [sys.executable, str(RECORD_SCRIPT)]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the load benchmark failed:\n{done.stderr[-3000:]}")
+    figures: dict[str, Any] = json.loads(done.stdout)
+    if not Path(figures["engine_file"]).resolve().is_relative_to(root):
+        raise SystemExit(f"the load bench imported {figures['engine_file']}, not the build's")
+    return figures
+
+
+def stored_per_move(target: Target) -> float:
+    """The bytes of the API races' stored records at their end, per person's move (each
+    record is a Redis hash ``zzv:game:<id>``, the race in its ``data`` field)."""
+    races = target.races["API"]
+    stored = sum(target.counter.field_length(f"zzv:game:{race.game_id}", "data") for race in races)
+    return stored / max(1, sum(race.moves for race in races))
+
+
 def replays(
     builds: list[Build], played: dict[str, list[Played]], repeat: int, min_seconds: float
 ) -> dict[str, dict[str, Any]]:
@@ -797,7 +847,7 @@ def measure(
     (after a warm-up), then, with the servers stopped, the replays."""
     seeds = [FIRST_SEED + i for i in range(races)]
     played: dict[str, list[Played]] = {}
-    found: dict[str, tuple[dict[str, Phase], int, int, dict[str, list[int]]]] = {}
+    found: dict[str, tuple[dict[str, Phase], int, int, dict[str, list[int]], float]] = {}
     with contextlib.ExitStack() as stack:
         targets = []
         for build in builds:
@@ -829,16 +879,16 @@ def measure(
             ]
             pages = [race.page for race in target.races["htmx"]]
             streams = sum(bool(page and page.event_streams) for page in pages)
-            found[label] = (target.phases, target.idle_commands, streams, target.split)
+            kept = stored_per_move(target)
+            found[label] = (target.phases, target.idle_commands, streams, target.split, kept)
     replayed = replays(builds, played, max(1, repeat), min_seconds)
     figures = []
     for build in builds:
-        phases, idle, streams, split = found[build.label]
-        replay = replayed[build.label]
-        mismatches = _compare(played[build.label], replay)
-        figures.append(
-            Figures(build, phases, idle, streams, split, replay, mismatches, floors[build.label])
-        )
+        label = build.label
+        replay = replayed[label]
+        mismatches = _compare(played[label], replay)
+        loads = record_load(build.root)
+        figures.append(Figures(build, *found[label], replay, mismatches, floors[label], loads))
     return figures
 
 

@@ -216,11 +216,13 @@ def watch_console_errors(page: Page) -> list[str]:
 
 def bare_session(game: Game, game_id: str = "g", token: str = "t" * 43) -> GameSession:
     """A race around ``game`` with one person (token ``token``) at seat 0 and bots in the
-    other seats, not stored anywhere."""
+    other seats, not stored anywhere. ``game`` is its set-up deal (``start``): loaded again,
+    the race stands where ``game`` stood."""
     return GameSession(
         id=game_id,
         config=GameConfig(players=game.players),
         game=game,
+        start=game.to_dict(),
         seed=1,
         seed_chosen=True,
         engine_seed=1,

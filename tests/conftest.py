@@ -41,6 +41,7 @@ from store_kit import (
 
 from app.main import create_app
 from app.races.operations import SessionStore
+from app.races.record import DERIVED
 from app.settings import Settings
 from bench.server import find_free_port, uvicorn_command
 
@@ -69,6 +70,14 @@ CHROMIUM_ARGS = (
 
 RESULTS_BACKENDS = ("sqlite", "postgresql")
 """The databases the results store's tests run on, with the same expectations."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_derived_races() -> None:
+    """Each test starts with an empty cache of derived races: a test may stand a set-up
+    game in for a stored race's (:class:`app.races.record.DerivedCache` keeps a saved
+    race's game as it is), and another test's race of the same id must not meet it."""
+    DERIVED.clear()
 
 
 def pytest_configure(config: pytest.Config) -> None:

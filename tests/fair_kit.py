@@ -14,7 +14,7 @@ import json
 import secrets
 from typing import Any
 
-from app.races.record import GameSession, unpack_move
+from app.races.record import GameSession, decode_move
 from engine import MAX_DECISIONS, EventLog, Variants, new_game
 from engine.bots import make_bot
 from engine.fairness import commit
@@ -66,7 +66,7 @@ def revealed_record(record: dict[str, Any], session: GameSession, salt: str) -> 
     """``record`` (a finished race's, from the API) with the deal's reveal filled in from
     ``session`` where the record lacks it: the seed it was dealt from, ``salt`` and its
     commitment, and every action in order."""
-    moves = [unpack_move(packed) for packed in session.moves]
+    moves = [decode_move(code) for code in session.moves]
     reveal = {
         "commitment": commit(session.engine_seed, salt),
         "deal_seed": session.engine_seed,

@@ -161,7 +161,7 @@ def test_the_migrations_build_exactly_the_models(tmp_path: Path) -> None:
     migrate(engine)  # a second upgrade finds nothing to do
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [("0003",)]
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [("0004",)]
     engine.dispose()
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.races.record import MOVE_KINDS, GameSession
+from app.races.record import GameSession, move_kind, move_seat
 from app.results.daily_times import sealed_until
 from engine import EventKind
 
@@ -51,10 +51,9 @@ def leavers(session: GameSession, now: float) -> frozenset[int]:
 
 def _clocked_out(session: GameSession, seat: int) -> bool:
     """Whether the autopilot played ``seat``'s last :data:`CLOCK_TURNS` turns."""
-    prefix = f",{seat},"
-    own = [move[0] for move in session.moves if move[1:].startswith(prefix)]
+    own = [move_kind(code) for code in session.moves if move_seat(code) == seat]
     last = own[-CLOCK_TURNS:]
-    return len(last) == CLOCK_TURNS and all(kind == MOVE_KINDS["autopilot"] for kind in last)
+    return len(last) == CLOCK_TURNS and all(kind == "autopilot" for kind in last)
 
 
 def rated_with_people(session: GameSession) -> bool:

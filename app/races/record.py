@@ -1,8 +1,10 @@
-"""One race as the server keeps it: the engine game plus the seats, turn counter and log.
+"""One race as the server keeps it: its settings, deal, seats and the actions played.
 
 :class:`GameSession` is pure data with its JSON form (:meth:`GameSession.to_dict`), which is
-what the stores keep (in memory, saved to a data directory, or in Redis). The operations on
-a race (moves, joins, the clock) live in :mod:`app.races.operations`.
+what the stores keep (in memory, saved to a data directory, or in Redis): the race's deal
+and its moves, one number each (:func:`encode_move`). The engine game and the public event
+log are derived from them on loading (:class:`DerivedCache`). The operations on a race
+(moves, joins, the clock) live in :mod:`app.races.operations`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,15 +22,15 @@ from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel
-from engine import Action, Event, EventLog, Game, Variants, new_game
+from engine import Action, Event, EventLog, Game, IllegalAction, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
+from engine.sim import ACTION_ID, ACTIONS
 
-SESSION_FORMAT = 2
-"""Version of :meth:`GameSession.to_dict` (2: seats and invites in ``lobby``). Adding a field
-needs no new version: readers use ``data.get(name, default)``; bump it (and convert in
-:meth:`GameSession.from_dict`) only when a field changes meaning. The event log is saved
-packed under ``log`` (:meth:`engine.EventLog.to_packed`); the rows of ``events`` that
-earlier versions saved are still read."""
+SESSION_FORMAT = 3
+"""Version of :meth:`GameSession.to_dict` (3: the race is its deal and its ``moves``; the
+game and the public log are derived from them). Adding a field needs no new version:
+readers use ``data.get(name, default)``; bump it only when a field changes meaning, with a
+migration of the stored races (``app/storage/migrations``: 0004 converted format 2)."""
 
 
 @dataclass(frozen=True)
@@ -95,40 +99,40 @@ class GameConfig:
         )
 
 
-MOVE_KINDS = {"person": "p", "autopilot": "a", "bot": "b"}
-"""The kinds of recorded action and their letter in a packed move."""
-_KIND_OF = {letter: kind for kind, letter in MOVE_KINDS.items()}
+MOVE_KINDS = ("person", "autopilot", "bot")
+"""The kinds of recorded action, in the order :func:`encode_move` numbers them."""
+_KIND_INDEX = {kind: index for index, kind in enumerate(MOVE_KINDS)}
+_SEATS = 8  # a power of two above the most seats (5): the seat is a code's low bits
 
 
-def pack_move(kind: str, seat: int, action: Action) -> str:
-    """One recorded action as a short string (a race records a few hundred).
+def encode_move(kind: str, seat: int, action: Action) -> int:
+    """One recorded action as one number: who moved (``kind``, ``seat``) and the action's
+    id in the engine's fixed action table (:data:`engine.sim.ACTIONS`), so a race's
+    few hundred actions are saved as a short list of small numbers.
 
     >>> from engine import Suit
-    >>> pack_move("person", 2, Action.play(Suit.SALTY, gas=1))
-    'p,2,play,salty,1,,,'
-    >>> unpack_move(pack_move("bot", 1, Action.tune_up(Suit.JELLY)))[:2]
-    ('bot', 1)
+    >>> code = encode_move("person", 2, Action.play(Suit.SALTY, gas=1))
+    >>> decode_move(code) == ("person", 2, Action.play(Suit.SALTY, gas=1))
+    True
     """
-    data = action.to_dict()
-    value = data["value"]
-    fields = (data["type"], data["suit"], data["gas"], data["zero_effect"], value, data["discard"])
-    return ",".join([MOVE_KINDS[kind], str(seat), *("" if f is None else str(f) for f in fields)])
+    return (ACTION_ID[action] * len(MOVE_KINDS) + _KIND_INDEX[kind]) * _SEATS + seat
 
 
-def unpack_move(packed: str) -> tuple[str, int, Action]:
-    """``(kind, seat, action)`` of a :func:`pack_move` string."""
-    letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
-    action = Action.from_dict(
-        {
-            "type": kind,
-            "suit": suit or None,
-            "gas": int(gas),
-            "zero_effect": zero_effect or None,
-            "value": int(value) if value else None,
-            "discard": discard or None,
-        }
-    )
-    return _KIND_OF[letter], int(seat), action
+def decode_move(code: int) -> tuple[str, int, Action]:
+    """``(kind, seat, action)`` of an :func:`encode_move` number."""
+    rest, seat = divmod(code, _SEATS)
+    action_id, kind = divmod(rest, len(MOVE_KINDS))
+    return MOVE_KINDS[kind], seat, ACTIONS[action_id]
+
+
+def move_seat(code: int) -> int:
+    """The seat of an :func:`encode_move` number (no action is looked up)."""
+    return code % _SEATS
+
+
+def move_kind(code: int) -> str:
+    """The kind of an :func:`encode_move` number (no action is looked up)."""
+    return MOVE_KINDS[code // _SEATS % len(MOVE_KINDS)]
 
 
 def new_game_id() -> str:
@@ -170,11 +174,13 @@ def token_digest(token: str) -> str:
 
 @dataclass(eq=False)
 class GameSession:
-    """One live race: the engine game plus everything the server tracks about it.
+    """One live race: its settings, its deal, its seats and every action played since.
 
-    ``turn`` counts the people's applied actions; a request must echo it. ``events`` holds
-    the public event log, packed (a game keeps hundreds of events).
-    ``lobby`` says who sits where; each seat remembers how many events it was sent.
+    The saved record (:meth:`to_dict`) is the race's settings, its deal (the seeds, or a
+    set-up :attr:`start`), its ``lobby`` and :attr:`moves`; ``game`` (the engine game now)
+    and ``events`` (the public event log) are derived from them by replaying the moves
+    (:meth:`from_dict`). ``turn`` counts the people's applied actions; a request must echo
+    it. Each seat of the ``lobby`` remembers how many events it was sent.
 
     ``token`` is the creator's token, known only to the request that created the race;
     the stores keep the seats' digests (in ``lobby``), never a token.
@@ -196,12 +202,13 @@ class GameSession:
     reviewed position): shown as such wherever results are, and never counted in ratings
     or daily boards."""
     start: dict[str, Any] | None = field(default=None, repr=False)
-    """The game as dealt (:meth:`engine.Game.to_dict`): with :attr:`moves`, the whole race
-    from its first card (None for a race saved before take-backs existed)."""
-    moves: list[str] = field(default_factory=list, repr=False)
-    """Every action applied since the deal, in order, packed by :func:`pack_move` (who
-    moved, in which seat, and the action): what a take-back replays the race from
-    (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the server."""
+    """A set-up deal (:meth:`engine.Game.to_dict`) the race was dealt instead of its
+    seed's; None for the usual: the seed's deal, or the lesson's (:meth:`dealt`)."""
+    moves: list[int] = field(default_factory=list, repr=False)
+    """Every action applied since the deal, in order, as :func:`encode_move` numbers (who
+    moved, in which seat, and the action): with the deal, the whole race; take-backs cut
+    it (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the
+    server."""
     token: str = field(default="", repr=False)
     reviews: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     """Finished reviews by seat (as a string, a JSON key): :mod:`app.races.review`."""
@@ -223,13 +230,17 @@ class GameSession:
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
         """Append an applied action to :attr:`moves`."""
-        self.moves.append(pack_move(kind, seat, action))
+        self.moves.append(encode_move(kind, seat, action))
 
     def actions(self) -> list[dict[str, Any]]:
         """Every applied action in order, as ``{"seat", "action"}`` (``Action.to_dict``):
         with the deal seed, the whole race again. It names face-down cards."""
-        moves = (unpack_move(packed) for packed in self.moves)
+        moves = (decode_move(code) for code in self.moves)
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
+
+    def dealt(self) -> Game:
+        """The race's game as dealt, before any move (a new game each call)."""
+        return dealt_game(self.config, self.engine_seed, self.start)
 
     def bots_may_move(self, seat: int) -> bool:
         """Whether the bots play ``seat`` now: a bot's seat or an away person's, once the
@@ -265,22 +276,21 @@ class GameSession:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue the race elsewhere (secrets included: server-side
-        storage only). No token is in it, only the seats' digests."""
-        return {
+        storage only). No token is in it, only the seats' digests; no game and no event:
+        :meth:`from_dict` derives them from the deal and :attr:`moves`."""
+        DERIVED.keep(self)
+        data = {
             "format": SESSION_FORMAT,
             "id": self.id,
             "config": self.config.to_dict(),
-            "game": self.game.to_dict(),
             "seed": self.seed,
             "seed_chosen": self.seed_chosen,
             "engine_seed": self.engine_seed,
             "lobby": self.lobby.to_dict(),
             "turn": self.turn,
-            "log": self.events.to_packed(),
             "bot_decisions": self.bot_decisions,
             "bot_budget_ms": self.bot_budget_ms,
             "practice": self.practice,
-            "start": self.start,
             "moves": self.moves,
             "reviews": self.reviews,
             "par": self.par,
@@ -290,38 +300,159 @@ class GameSession:
             "said": self.said,
             "said_count": self.said_count,
         }
+        if self.start is not None:
+            data["start"] = self.start
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSession:
-        """Restore a session saved by :meth:`to_dict`; raises ``ValueError`` if unknown."""
+        """Restore a session saved by :meth:`to_dict`, its game and public log replayed from
+        its deal (or taken on from this process's last copy of the same race, see
+        :class:`DerivedCache`); raises ``ValueError`` if unknown or if a move does not
+        follow."""
         if data.get("format") != SESSION_FORMAT:
             raise ValueError("Unknown saved-session format.")
+        config = GameConfig.from_dict(data["config"])
+        engine_seed = int(data["engine_seed"])
+        start = data.get("start")
+        moves = [int(code) for code in data["moves"]]
+        game, events = DERIVED.derive(str(data["id"]), config, engine_seed, start, moves)
         return cls(
             id=str(data["id"]),
-            config=GameConfig.from_dict(data["config"]),
-            game=Game.from_dict(data["game"]),
+            config=config,
+            game=game,
             seed=int(data["seed"]),
             seed_chosen=bool(data["seed_chosen"]),
-            engine_seed=int(data["engine_seed"]),
+            engine_seed=engine_seed,
             lobby=Lobby.from_dict(data["lobby"]),
             turn=int(data["turn"]),
-            events=EventLog.from_packed(data["log"])
-            if "log" in data
-            else EventLog.from_list(data["events"]),
+            events=events,
             bot_decisions=int(data["bot_decisions"]),
             bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
             practice=bool(data.get("practice", False)),
-            start=data.get("start"),
-            moves=list(data.get("moves", [])),
+            start=start,
+            moves=moves,
             reviews=dict(data.get("reviews") or {}),
             par=dict(data.get("par") or {}),
             left=list(data.get("left") or []),
-            # A race saved before per-race keys seeded its bots from its engine seed.
-            bot_key=int(data.get("bot_key", data["engine_seed"])),
+            bot_key=int(data["bot_key"]),
             salt=data.get("salt"),
             said=list(data.get("said") or []),
             said_count=int(data.get("said_count", 0)),
         )
+
+
+def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | None) -> Game:
+    """A race's game as dealt: the set-up ``start`` if any, else the lesson's fixed deal
+    for the lesson, else the deal of ``engine_seed`` (a new game each call)."""
+    if start is not None:
+        return Game.from_dict(start)
+    if config.lesson:
+        return lesson.lesson_game()
+    return new_game(players=config.players, seed=engine_seed, variants=config.variants)
+
+
+def replay_moves(game: Game, events: EventLog, moves: list[int]) -> None:
+    """Apply the recorded ``moves`` to ``game`` in order, their events added to ``events``;
+    ``ValueError`` if one is not legal where it stands."""
+    try:
+        for code in moves:
+            _kind, seat, action = decode_move(code)
+            events.extend(game.apply(action, seat=seat))
+    except (IllegalAction, IndexError) as exc:
+        raise ValueError(f"A recorded move does not follow from the deal: {exc}") from None
+
+
+@dataclass
+class _Derived:
+    deal: tuple[GameConfig, int, dict[str, Any] | None]
+    """What dealt the race: its settings, engine seed and set-up start."""
+    moves: list[int]
+    game: Game
+    events: EventLog
+
+
+class DerivedCache:
+    """This process's last derived game and public log of the races it used lately, so
+    loading a race after its next move replays that move only, not the whole race.
+
+    An entry is the race's deal and moves with the game and log they give; it is taken on
+    only when the loaded record has the same deal and begins with the same moves (another
+    worker may have played more since, or a take-back cut them). Entries are copies: the
+    sessions handed out own their games and logs. At most :data:`DERIVED_LIMIT` races,
+    the least recently used dropped first.
+    """
+
+    def __init__(self, limit: int) -> None:
+        """An empty cache of at most ``limit`` races."""
+        self.limit = limit
+        self._entries: OrderedDict[str, _Derived] = OrderedDict()
+        self._mutex = threading.Lock()
+
+    def ids(self) -> list[str]:
+        """The ids of the races kept, the least recently used first."""
+        with self._mutex:
+            return list(self._entries)
+
+    def clear(self) -> None:
+        """Forget every race (the next load of each replays it whole)."""
+        with self._mutex:
+            self._entries.clear()
+
+    def keep(self, session: GameSession) -> None:
+        """Remember ``session``'s game and log as of its moves now (copies: a clone of a
+        game costs a few microseconds). The game is taken as what the deal and the moves
+        give: the server changes a race's game only by applying a move it records."""
+        deal = (session.config, session.engine_seed, session.start)
+        game, events = session.game.clone(), session.events.copy()
+        self._put(session.id, _Derived(deal, list(session.moves), game, events))
+
+    def derive(
+        self,
+        game_id: str,
+        config: GameConfig,
+        engine_seed: int,
+        start: dict[str, Any] | None,
+        moves: list[int],
+    ) -> tuple[Game, EventLog]:
+        """The game and public log of race ``game_id`` after ``moves`` from its deal."""
+        deal = (config, engine_seed, start)
+        with self._mutex:
+            entry = self._entries.get(game_id)
+        done = 0
+        if (
+            entry is not None
+            and entry.deal == deal
+            and len(entry.moves) <= len(moves)
+            and moves[: len(entry.moves)] == entry.moves
+        ):
+            game, events, done = entry.game.clone(), entry.events.copy(), len(entry.moves)
+        else:
+            game = dealt_game(config, engine_seed, start)
+            events = EventLog([game.deal_event()])
+        if done < len(moves):
+            replay_moves(game, events, moves[done:])
+            self._put(game_id, _Derived(deal, list(moves), game.clone(), events.copy()))
+        elif done:
+            with self._mutex:  # used again: the last to be dropped
+                if game_id in self._entries:
+                    self._entries.move_to_end(game_id)
+        return game, events
+
+    def _put(self, game_id: str, entry: _Derived) -> None:
+        with self._mutex:
+            self._entries[game_id] = entry
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.limit:
+                self._entries.popitem(last=False)
+
+
+DERIVED_LIMIT = 512
+"""The most races :data:`DERIVED` keeps (a few KiB each)."""
+
+DERIVED = DerivedCache(DERIVED_LIMIT)
+"""The process's :class:`DerivedCache` (tests and benchmarks may :meth:`~DerivedCache.clear`
+it to time a whole replay)."""
 
 
 def _bot_key(engine_seed: int, seed_chosen: bool) -> int:
@@ -388,7 +519,6 @@ def new_session(
         engine_seed=engine_seed,
         lobby=lobby,
         bot_budget_ms=settings.bot_time_budget_ms,
-        start=game.to_dict(),
         token=token,
         practice=config.lesson or (seed_chosen and config.daily is None and config.cup is None),
         bot_key=bot_key if bot_key is not None else _bot_key(engine_seed, seed_chosen),

@@ -2,7 +2,7 @@
 
 A review looks at every decision of one seat in a finished race (docs/review.md). The
 race is rebuilt move by move from its recorded moves (``GameSession.moves``) on the
-game as dealt (``GameSession.start``); at each decision of the seat the search is
+game as dealt (``GameSession.dealt``); at each decision of the seat the search is
 handed ``observe(game, seat)`` and nothing else, so it samples its worlds from what the
 seat knew then (never the hidden cards, never what came later). It estimates the chance
 of winning the race after each sensible candidate (the hard bot's shortlist, plus the
@@ -36,17 +36,18 @@ from app.races.errors import (
     NotReviewed,
     RaceNotOver,
     ReviewNotRequested,
-    ReviewUnavailable,
     TooManyReviews,
 )
 from app.races.lobby import Lobby, Seat, clean_name
 from app.races.operations import SessionState
 from app.races.record import (
     GameSession,
+    decode_move,
+    move_kind,
+    move_seat,
     new_game_id,
     new_token,
     token_digest,
-    unpack_move,
 )
 from app.races.unit import Race, Races
 from engine import (
@@ -279,7 +280,8 @@ class Deal:
     players: int
     variants: dict[str, Any]
     engine_seed: int
-    moves: tuple[str, ...]
+    moves: tuple[int, ...]
+    """The race's recorded moves (:func:`app.races.record.encode_move` numbers)."""
     start: dict[str, Any] | None = None
     """A set-up position (``Game.to_dict``) to start from instead of the seed's deal."""
     bot_key: int | None = None
@@ -293,9 +295,7 @@ class Deal:
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
-        """The deal of ``session`` (:class:`ReviewUnavailable` if its moves were not kept)."""
-        if session.start is None:
-            raise ReviewUnavailable()
+        """The deal of ``session``."""
         variants = dict(session.config.variants.to_dict())
         moves = tuple(session.moves)
         return cls(
@@ -303,7 +303,7 @@ class Deal:
             variants,
             session.engine_seed,
             moves,
-            session.start,
+            session.dealt().to_dict(),
             session.bot_key,
         )
 
@@ -318,7 +318,7 @@ class Deal:
         """Each kept move as (index, seat, action, the game just before it)."""
         game = self.fresh()
         for index, kept in enumerate(self.moves):
-            _kind, seat, action = unpack_move(kept)
+            _kind, seat, action = decode_move(kept)
             if game.current_seat != seat:
                 raise ValueError("The kept moves do not follow from the deal.")
             yield index, seat, action, game
@@ -327,7 +327,7 @@ class Deal:
 
 def decisions_of(deal: Deal, seat: int) -> list[int]:
     """The indices (into the kept moves) of ``seat``'s decisions, in order."""
-    return [i for i, kept in enumerate(deal.moves) if unpack_move(kept)[1] == seat]
+    return [i for i, kept in enumerate(deal.moves) if move_seat(kept) == seat]
 
 
 def review_told(session: GameSession, seat: int) -> Told:
@@ -514,7 +514,7 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     same hidden deal, the moves before it, the bots as they were (same level, their seed
     counter where it stood), a person only at ``seat``; its token is in ``token``."""
     deal = Deal.of(session)
-    if not 0 <= move < len(deal.moves) or unpack_move(deal.moves[move])[1] != seat:
+    if not 0 <= move < len(deal.moves) or move_seat(deal.moves[move]) != seat:
         raise NotReviewed()
     game = deal.fresh()
     practice = GameSession(
@@ -532,7 +532,7 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         salt=session.salt,
     )
     practice.lobby.seats[seat].token_digest = token_digest(practice.token)
-    practice.start = game.to_dict()
+    practice.start = session.start
     practice.record_events([game.deal_event()])
     for index, mover, action, _ in deal.replay():
         if index == move:
@@ -675,7 +675,7 @@ class Reviews:
     def request_par(self, session: GameSession, seat: int) -> bool:
         """Start the par race of ``seat`` unless it is kept or running; whether it is
         running now."""
-        if not session.game.is_over or session.start is None or not session.lobby.is_person(seat):
+        if not session.game.is_over or not session.lobby.is_person(seat):
             return False
         key = (session.id, seat)
         if str(seat) in session.par:
@@ -718,7 +718,7 @@ def _turns(session: GameSession) -> list[int]:
     count = 0
     for kept in session.moves:
         turns.append(count)
-        count += unpack_move(kept)[0] != "bot"
+        count += move_kind(kept) != "bot"
     return turns
 
 

@@ -1,16 +1,16 @@
 """Take-backs in a race against bots: undo your last card and the bots' replies to it.
 
-A race keeps its deal (:attr:`GameSession.start`) and every action applied since
-(:attr:`GameSession.moves`, the bots' and the autopilot's included). A take-back rebuilds
-the game from the deal and replays the recorded actions that came before the person's last
-one, so the race stands exactly where it stood at their previous turn: the same game, the
-public log cut back to that moment, the turn counter and the bots' decision counter as they
-were. The bots' seeds come from that counter (:func:`app.bots.runner.bot_seed`), so when
-the person plays a different card the bots answer it as they would have.
+A race is its deal and every action applied since (:attr:`GameSession.moves`, the bots'
+and the autopilot's included). A take-back cuts that list just before the person's last
+action and rebuilds the game from the deal by replaying what is left, so the race stands
+exactly where it stood at their previous turn: the same game, the public log cut back to
+that moment, the turn counter and the bots' decision counter as they were. The bots' seeds
+come from that counter (:func:`app.bots.runner.bot_seed`), so when the person plays a
+different card the bots answer it as they would have.
 
 The rest of the recording is replayed too, to check that it reproduces the race as it
-stands: a race whose game was set up some other way (not from its recorded deal) is refused
-rather than rewritten. A race that used a take-back is practice from then on.
+stands: a race whose game no longer follows from its record is refused rather than
+rewritten. A race that used a take-back is practice from then on.
 
 Only a race with one person may take back (with other people, one person's undo would
 rewrite the others' turns), and only while it runs.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from app.races.errors import TakebackRefused
 from app.races.lobby import AutopilotMove
-from app.races.record import GameSession, unpack_move
+from app.races.record import GameSession, decode_move, move_kind, move_seat
 from engine import EventLog, Game, IllegalAction
 
 log = logging.getLogger("zzv.races")
@@ -54,15 +54,15 @@ def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
         return TakebackRefused("takeback_with_people")
     if session.status == "over":
         return TakebackRefused("takeback_race_over")
-    if session.start is None or _last_own_move(session, seat) is None:
+    if _last_own_move(session, seat) is None:
         return TakebackRefused("nothing_to_take_back")
     return None
 
 
 def _last_own_move(session: GameSession, seat: int) -> int | None:
-    for index in range(len(session.moves) - 1, -1, -1):
-        kind, mover, _action = unpack_move(session.moves[index])
-        if kind in PERSON_KINDS and mover == seat:
+    moves = session.moves
+    for index in range(len(moves) - 1, -1, -1):
+        if move_seat(moves[index]) == seat and move_kind(moves[index]) in PERSON_KINDS:
             return index
     return None
 
@@ -78,7 +78,7 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
     if refusal is not None:
         raise refusal
     cut = _last_own_move(session, seat)
-    assert cut is not None and session.start is not None
+    assert cut is not None
     kept = _replay(session, cut)
     lobby = session.lobby
     session.game = kept.game
@@ -98,19 +98,18 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
 def _replay(session: GameSession, cut: int) -> _Replayed:
     """The race rebuilt from its deal up to recorded action ``cut`` (excluded), after
     checking that the whole recording gives the race as it stands."""
-    assert session.start is not None
-    game = Game.from_dict(session.start)
+    game = session.dealt()
     events = EventLog([game.deal_event()])
     turn = decisions = 0
     autopilot_moves = [0] * game.players
     autopilot: AutopilotMove | None = None
     kept: _Replayed | None = None
     try:
-        for index, packed in enumerate(session.moves):
-            kind, seat, action = unpack_move(packed)
+        for index, code in enumerate(session.moves):
+            kind, seat, action = decode_move(code)
             if index == cut:
                 kept = _Replayed(
-                    game.clone(), EventLog(events.events()), turn, decisions,
+                    game.clone(), events.copy(), turn, decisions,
                     list(autopilot_moves), None if autopilot is None else autopilot.copy(),
                 )  # fmt: skip
             events.extend(game.apply(action, seat=seat))

@@ -35,7 +35,7 @@ from app.http.previews import with_previews
 from app.live.streams import follow
 from app.races import operations
 from app.races.quick import slot_name
-from app.races.record import GameConfig, unpack_move
+from app.races.record import GameConfig, decode_move
 from app.races.review import Deal
 from engine import Action, EventLog, Variants, new_game
 from engine.fairness import commit
@@ -403,8 +403,8 @@ def test_rated_means_fair_the_review_replays_the_bots_with_the_races_key(
     deal = Deal.of(session)
     assert deal.bots_key == session.bot_key != session.engine_seed
     game, decisions, checked = deal.fresh(), 0, 0
-    for packed in session.moves:
-        kind, seat, action = unpack_move(packed)
+    for code in session.moves:
+        kind, seat, action = decode_move(code)
         if kind == "bot":
             seed = bot_seed(deal.bots_key, seat, decisions)
             assert choose_bot_action("easy", game, seat, seed) == action

@@ -18,7 +18,7 @@ from store_kit import StoreProbe
 
 from app.http.review_words import par_words
 from app.races import review
-from app.races.record import GameSession, unpack_move
+from app.races.record import GameSession, decode_move
 from app.races.review import Budget, Deal, Reviews
 from engine import observe
 
@@ -251,7 +251,7 @@ def test_try_again_from_a_reviewed_decision(
     for index, kept in enumerate(original.moves):
         if index == entry["move"]:
             break
-        _kind, seat, action = unpack_move(kept)
+        _kind, seat, action = decode_move(kept)
         game.apply(action, seat=seat)
     again = store.get(practice["game_id"])
     assert again.game == game and again.practice

@@ -18,17 +18,17 @@ from app_kit import bearer, move
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.races.record import GameConfig, GameSession, unpack_move
+from app.races.record import GameConfig, GameSession, decode_move
 from engine import EventLog, Game, IllegalAction
 
 
-def replay(start: dict[str, Any], moves: list[str]) -> tuple[Game, EventLog] | None:
+def replay(start: dict[str, Any], moves: list[int]) -> tuple[Game, EventLog] | None:
     """The game and public log that ``moves`` give from ``start`` (None: one is illegal)."""
     game = Game.from_dict(start)
     events = EventLog([game.deal_event()])
     try:
-        for packed in moves:
-            _kind, seat, action = unpack_move(packed)
+        for code in moves:
+            _kind, seat, action = decode_move(code)
             events.extend(game.apply(action, seat=seat))
     except IllegalAction:
         return None
@@ -38,7 +38,7 @@ def replay(start: dict[str, Any], moves: list[str]) -> tuple[Game, EventLog] | N
 def hidden_card_twin(session: GameSession) -> tuple[dict[str, Any], Game] | None:
     """A deal where two bots swapped one untouched card each, with the same public history
     under the same recorded actions; None when no swap keeps it."""
-    assert session.start is not None
+    dealt = session.dealt().to_dict()
     bots = range(1, session.game.players)
     for first, second in combinations(bots, 2):
         held_first = set(session.game.hands[first])
@@ -47,7 +47,7 @@ def hidden_card_twin(session: GameSession) -> tuple[dict[str, Any], Game] | None
             for y in sorted(held_second, key=str):
                 if x == y:
                     continue
-                deal = copy.deepcopy(session.start)
+                deal = copy.deepcopy(dealt)
                 hands = deal["hands"]
                 hands[first][hands[first].index(x.value)] = y.value
                 hands[second][hands[second].index(y.value)] = x.value
@@ -109,7 +109,7 @@ def test_twin_deals_answer_takebacks_alike(client: TestClient, store: StoreProbe
         if twin is None:
             continue
         deal, game = twin
-        assert deal != session.start  # the hidden cards really differ
+        assert deal != session.dealt().to_dict()  # the hidden cards really differ
         with store.edit(twin_id) as edited:
             edited.start, edited.game = deal, game
         before = store.get(twin_id).game

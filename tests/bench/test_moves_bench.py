@@ -24,6 +24,10 @@ TIME_ROWS = (
     "Server CPU per GET /healthz (ms): one Redis round trip",
     "Engine + bots in-process per move (ms)",
     "  + the person's observation (ms)",
+    "Stored race at its end, bytes per person's move (API)",
+    "Load a stored 5-racer race of 40 moves (ms)",
+    "  the same after one more move, the worker's copy kept (ms)",
+    "  its stored JSON (bytes)",
 )
 
 

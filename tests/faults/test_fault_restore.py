@@ -45,7 +45,7 @@ def test_a_corrupted_entry_among_five_saved_races_leaves_four_loaded(
     assert len(saved["races"]) == 5
     damaged = saved["races"][2]
     damaged_id = damaged["race"]["id"]
-    del damaged["race"]["game"]  # as a format change or a torn edit would leave it
+    del damaged["race"]["moves"]  # as a format change or a torn edit would leave it
     (data / "races.json").write_text(json.dumps(saved), encoding="utf-8")
 
     second = launch_server(command, port=free_port, env=server_env(data))

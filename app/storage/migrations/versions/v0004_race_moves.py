@@ -1,0 +1,105 @@
+"""Each race saved as its deal and its moves (format 3): its game and public log are no
+longer saved, the server derives them by replaying the moves.
+
+A format-2 race kept the game whole (``game``), the public log packed (``log``), the deal
+(``start``) and its moves as comma-separated strings (``moves``). Each one is rewritten:
+its moves become format 3's numbers (:func:`app.races.record.encode_move`, written out
+here as it was when this migration was made), its deal is dropped when it is its seed's
+(kept as a set-up ``start`` otherwise, the lesson's always), and the game and the log go.
+A race is converted only if its moves, replayed on its deal, give its saved game; any
+other row (no deal kept, a move that does not follow) is left as it was, and the store
+skips it as unreadable when it opens the file.
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+from alembic import op
+
+from engine import Action, Game, Variants, new_game
+from engine.sim import ACTION_ID
+
+revision, down_revision = "0004", "0003"
+
+log = logging.getLogger("zzv.store")
+
+_KIND = {"p": 0, "a": 1, "b": 2}
+"""Format 2's letter of each kind of move, to format 3's number (person, autopilot, bot)."""
+_SEATS = 8
+_DROPPED = ("game", "log", "events", "start", "moves")
+
+
+def _action(fields: list[str]) -> Action:
+    kind, suit, gas, zero_effect, value, discard = fields
+    return Action.from_dict(
+        {
+            "type": kind,
+            "suit": suit or None,
+            "gas": int(gas),
+            "zero_effect": zero_effect or None,
+            "value": int(value) if value else None,
+            "discard": discard or None,
+        }
+    )
+
+
+def _json(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples as lists), to compare with a saved value."""
+    return orjson.loads(orjson.dumps(data))
+
+
+def convert(race: dict[str, Any]) -> dict[str, Any] | None:
+    """The format-3 form of a format-2 race, or None if its moves do not give its game."""
+    start = race.get("start")
+    if start is None:
+        return None
+    game = Game.from_dict(start)
+    codes = []
+    for packed in race.get("moves", []):
+        letter, seat, *fields = packed.split(",")
+        action = _action(fields)
+        game.apply(action, seat=int(seat))
+        codes.append((ACTION_ID[action] * len(_KIND) + _KIND[letter]) * _SEATS + int(seat))
+    if _json(game.to_dict()) != race["game"]:
+        return None
+    config = race["config"]
+    variants = Variants.from_dict(config["variants"])
+    seeded = new_game(players=config["players"], seed=race["engine_seed"], variants=variants)
+    converted = {key: value for key, value in race.items() if key not in _DROPPED}
+    converted.update(format=3, moves=codes, bot_key=race.get("bot_key", race["engine_seed"]))
+    if config.get("lesson") or _json(seeded.to_dict()) != start:
+        converted["start"] = start
+    return converted
+
+
+def upgrade() -> None:
+    """Rewrite every format-2 race in format 3 (see the module doc)."""
+    conn = op.get_bind()
+    rows = conn.execute(sa.text("SELECT id, data FROM races")).fetchall()
+    for game_id, data in rows:
+        try:
+            race = orjson.loads(data)
+            if not isinstance(race, dict) or race.get("format") != 2:
+                continue
+            converted = convert(race)
+        except Exception as exc:  # any row it cannot read stays as it was
+            log.error("a stored race cannot be converted", extra={"error": repr(exc)})
+            continue
+        if converted is None:
+            log.error("a stored race's moves do not give its game; left as it was")
+            continue
+        conn.execute(
+            sa.text("UPDATE races SET data = :data WHERE id = :id"),
+            {"data": orjson.dumps(converted), "id": game_id},
+        )
+
+
+def downgrade() -> None:
+    """Nothing: a format-3 race stays (an older server skips it as unreadable)."""
