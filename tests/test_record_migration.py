@@ -17,6 +17,7 @@ import orjson
 import pytest
 from alembic import command
 from alembic.config import Config
+from store_kit import make_store, run_sync, start_redis
 
 from app.races.record import (
     DERIVED,
@@ -29,6 +30,8 @@ from app.races.record import (
     move_seat,
 )
 from app.storage.migrations.versions.v0004_race_moves import convert
+from app.storage.redis_store import RedisStore
+from app.storage.saved import SAVE_FORMAT, SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 from app.storage.sqlite_backend import MIGRATIONS_DIR, connect
 from engine import Action
@@ -161,3 +164,70 @@ def test_every_action_of_every_seat_and_kind_is_one_number_and_back() -> None:
         move_seat(code) == seat and move_kind(code) == kind
         for code, (kind, seat, _) in codes.items()
     )
+
+
+def _loads_as_it_was(session: GameSession, race: dict[str, Any], events: Any) -> None:
+    assert session.game.to_dict() == race["game"]
+    assert session.events.dicts() == events
+
+
+def test_redis_upgrades_format_2_races_once_when_it_opens(tmp_path: Path) -> None:
+    fixture = _fixture()
+    races, events = fixture["races"], fixture["events"]
+    server = start_redis(tmp_path)
+
+    async def scenario() -> None:
+        older = make_store("redis", server)
+        assert isinstance(older, RedisStore)
+        for race in races:  # stored as an older server left them
+            converted = convert(race)
+            assert converted is not None
+            await older.create(GameSession.from_dict(converted), "client")
+            await older.redis.hset(f"zzv:game:{race['id']}", "data", orjson.dumps(race))
+        await older.redis.delete("zzv:format")
+        await older.close()
+        DERIVED.clear()
+        store = make_store("redis", server)
+        assert isinstance(store, RedisStore)
+        await store.open()
+        for race, race_events in zip(races, events, strict=True):
+            kept = orjson.loads(await store.redis.hget(f"zzv:game:{race['id']}", "data"))
+            assert kept["format"] == 3 and "game" not in kept
+            DERIVED.clear()
+            session = (await store.fetch(race["id"])).record
+            assert session is not None
+            _loads_as_it_was(session, race, race_events)
+        # Once: a later open finds the marker and reads no race.
+        await store.redis.hset(f"zzv:game:{races[0]['id']}", "data", orjson.dumps(races[0]))
+        await store.close()
+        again = make_store("redis", server)
+        assert isinstance(again, RedisStore)
+        await again.open()
+        stored = orjson.loads(await again.redis.hget(f"zzv:game:{races[0]['id']}", "data"))
+        assert stored["format"] == 2
+        await again.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+def test_a_saved_races_file_of_format_2_races_loads_upgraded(tmp_path: Path) -> None:
+    fixture = _fixture()
+    races, events = fixture["races"], fixture["events"]
+    document = {
+        "format": SAVE_FORMAT,
+        "races": [{"race": race, "owner": "client"} for race in races],
+    }
+    (tmp_path / "races.json").write_text(json.dumps(document), encoding="utf-8")
+    store = SavedMemoryStore(
+        tmp_path, GameSession.from_dict, max_games=100, idle_expiry_seconds=1e9
+    )
+    asyncio.run(store.open())
+    assert store.unreadable == 0
+    for race, race_events in zip(races, events, strict=True):
+        DERIVED.clear()
+        session = run_sync(store.fetch(race["id"])).record
+        assert session is not None
+        _loads_as_it_was(session, race, race_events)

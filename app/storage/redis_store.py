@@ -58,6 +58,7 @@ from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take
 from app.storage.interface import ANY_CHANGE, Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.policy import PolicyStore
+from app.storage.upgrade import FORMAT, upgraded_bytes
 
 # A race's last use is the ``seen`` field of its hash, written by every save and by every
 # read that a seat makes, so a read costs no command on the LRU set. The set is moved only by
@@ -118,7 +119,15 @@ local function retire_unused(lru, prefix, before, limit, tomb_ttl)
 end
 """
 
+# KEYS: a race's hash. ARGV: the data read, the data upgraded (kept only if still the same).
+_UPGRADE = """
+if redis.call('HGET', KEYS[1], 'data') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'data', ARGV[2])
+end
+"""
+
 # KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
+
 _RETIRE = (
     _HELPERS
     + """
@@ -324,7 +333,20 @@ class RedisBackend:
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Nothing to load: the races are in Redis. A down Redis is reported by /readyz."""
+        """Upgrade the races an older server kept (:mod:`app.storage.upgrade`), once: a
+        marker key says it is done. Nothing else to load: the races are in Redis. A down
+        Redis is reported by /readyz (and the upgrade runs at the next start)."""
+        marker = self.prefix + "format"
+        with contextlib.suppress(RedisError, OSError):
+            if await self.redis.get(marker) == str(FORMAT).encode():
+                return
+            upgrade = self.redis.register_script(_UPGRADE)
+            async for key in self.redis.scan_iter(match=self.prefix + "game:*", count=500):
+                data = await cast("Awaitable[bytes | None]", self.redis.hget(key, "data"))
+                new = None if data is None else upgraded_bytes(data)
+                if data is not None and new is not None:  # unless a save came first
+                    await upgrade(keys=[key], args=[data, new])
+            await self.redis.set(marker, FORMAT)
 
     async def close(self) -> None:
         """Close the connections (the races stay in Redis)."""

@@ -31,6 +31,7 @@ import orjson
 
 from app.storage.interface import Lease, R, Tombstone
 from app.storage.memory import MemoryStore
+from app.storage.upgrade import upgraded
 
 log = logging.getLogger("zzv.store")
 
@@ -167,7 +168,7 @@ class SavedMemoryStore(MemoryStore[R]):
                 game_id = str(item["race"]["id"])
                 if game_id in restored:
                     raise ValueError(f"race {game_id} saved twice")
-                self.restore(game_id, orjson.dumps(item["race"]), str(item["owner"]))
+                self.restore(game_id, orjson.dumps(upgraded(item["race"])), str(item["owner"]))
             except Exception as exc:  # any damage to one entry must spare the others
                 log.error(
                     "a saved race is unreadable; skipped",
