@@ -448,7 +448,8 @@ class DerivedCache:
 
 
 DERIVED_LIMIT = 512
-"""The most races :data:`DERIVED` keeps (a few KiB each)."""
+"""The most races :data:`DERIVED` keeps (a finished race's game and events take about
+60 KiB: ``python -m bench memory``), so a worker holds at most some 30 MiB of them."""
 
 DERIVED = DerivedCache(DERIVED_LIMIT)
 """The process's :class:`DerivedCache` (tests and benchmarks may :meth:`~DerivedCache.clear`
