@@ -75,7 +75,7 @@ from typing import Any
 
 from app.bots.runner import HUMAN_SEAT, STARVED_ROLLOUTS, BotRunner, run_bots_inline
 from app.races.operations import play, session_state
-from app.races.record import GameConfig, GameSession, new_session
+from app.races.record import DERIVED, DERIVED_LIMIT, GameConfig, GameSession, new_session
 from app.settings import Settings
 from app.storage.memory import MemoryStore
 from bench import bots as bench_bots
@@ -219,12 +219,12 @@ def bench_memory(games: int, cap: int) -> None:
                 f"  after {i:6d} races: {len(store):5d} stored, "
                 f"{used / 1024 / 1024:7.2f} MiB traced and in SQLite "
                 f"({used / max(1, len(store)) / 1024:.1f} KiB/stored game; "
-                f"engine cache held {cached} entries)"
+                f"engine cache held {cached} entries; {len(DERIVED.ids())} races' derived copies)"
             )
     tracemalloc.stop()
     print(
-        "  the store never holds more than max_games; memory stops growing once it is full "
-        "(estimate: ZZV_MAX_GAMES x finished-game size)"
+        "  the store never holds more than max_games; the worker's derived copies of races "
+        f"(app.races.record.DERIVED, at most {DERIVED_LIMIT}) come on top of it"
     )
 
 
