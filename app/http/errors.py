@@ -6,7 +6,8 @@ credentials, an unreachable store). Each error has a stable machine ``code`` and
 ``message``. API paths (``/api/...``)
 and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
 page rendered by the site's one Jinja environment (``templates/error.html``, with the same
-fingerprinted assets and htmx as every page). Messages never include a
+fingerprinted assets and htmx as every page), and htmx that page's ``error`` block alone,
+which the table's script reads the sentence from. Messages never include a
 token, a hidden card or anything else the client did not already send or see.
 """
 
@@ -22,12 +23,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.http.answers import vary
+from app.http.answers import is_htmx, page, vary
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.previews import with_previews
 from app.http.race_words import race_sentence
-from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError, TalkTooFast
 from app.results.errors import ResultsUnavailable
@@ -391,30 +391,39 @@ def wants_json(request: Request) -> bool:
 
 
 def render_error(request: Request, error: AppError) -> Response:
-    """Answer ``error`` as JSON or as an HTML page depending on the client."""
-    headers = dict(error.headers)
+    """Answer ``error`` as JSON, as an HTML page, or to htmx as the page's ``error`` block
+    alone (the same words, without the page around them)."""
     if wants_json(request):
-        return JSONResponse(error.body(), status_code=error.status_code, headers=headers)
-    return HTMLResponse(_error_page(request, error), status_code=error.status_code, headers=headers)
+        return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
+    answer = _error_page(request, error)
+    answer.headers.update(error.headers)
+    return answer
 
 
-def _error_page(request: Request, error: AppError) -> str:
+def _error_page(request: Request, error: AppError) -> Response:
+    fragment = is_htmx(request)
+    context = {
+        "status_code": error.status_code,
+        "code": error.code,
+        "message": error.message,
+        "races": (error.payload or {}).get("races", []),
+    }
     try:
-        return templates.get_template("error.html").render(
-            request=request,
-            status_code=error.status_code,
-            code=error.code,
-            message=error.message,
-            races=(error.payload or {}).get("races", []),
-        )
+        block = "error" if fragment else None
+        return page(request, "error.html", context, error.status_code, block)
     except Exception:  # an error page must never fail: fall back to the plain one
         log.exception("error template failed")
     title = html.escape(error.message)
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        f"<title>{title}</title></head><body><main><h1>{title}</h1>"
-        '<p><a href="/">Start a new race</a></p></main></body></html>'
+    panel = (
+        f'<section class="error-panel"><h1>{title}</h1>'
+        '<p><a href="/">Start a new race</a></p></section>'
     )
+    if not fragment:
+        panel = (
+            "<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+        )
+    return vary(HTMLResponse(panel, status_code=error.status_code))
 
 
 #: The methods a 405's ``Allow`` may name.
@@ -488,7 +497,7 @@ def install_error_handlers(app: FastAPI) -> None:
         answer = race_answer(exc, api=request.url.path.startswith("/api"))
         if wants_json(request):
             return render_error(request, answer)
-        return missing_race_page(request, exc) or vary(render_error(request, answer))
+        return missing_race_page(request, exc) or render_error(request, answer)
 
     async def on_streams_full(request: Request, exc: Exception) -> Response:
         return render_error(request, TooManyStreams())
