@@ -68,8 +68,9 @@ def _checked_out(verdict: Verdict) -> str:
     ) % {"num": verdict.actions, "events": events, "winner": _who(verdict.winner)}
 
 
-def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
-    """The sentence of a refusal: the record holds nothing to check."""
+def _found(code: str, p: dict[str, Any]) -> str:
+    """The sentence of a verdict that is not "ok", by its code: why the record holds
+    nothing to check (refused), or where it first goes wrong (tampered)."""
     match code:
         case "not_a_record":
             return _(
@@ -97,12 +98,7 @@ def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
             return _("The record's %(field)s is not in the form a record gives it.") % {
                 "field": p["field"]
             }
-    raise ValueError(f"No words for the verdict {code!r}.")
-
-
-def _tampered(code: str, p: dict[str, Any]) -> str:
-    """The sentence of a record that does not check out: where it first goes wrong."""
-    match code:
+        # A record that does not check out: where it first goes wrong.
         case "commitment_mismatch":
             return _(
                 "The commitment published at the start, %(published)s, is not the SHA-256 "
@@ -156,9 +152,7 @@ def verdict_sentence(verdict: Verdict) -> str:
     """What the check found, as one or two sentences."""
     if verdict.status == "ok":
         return _checked_out(verdict)
-    if verdict.status == "refused":
-        return _nothing_to_check(verdict.code, dict(verdict.params))
-    return _tampered(verdict.code, dict(verdict.params))
+    return _found(verdict.code, dict(verdict.params))
 
 
 def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
