@@ -54,6 +54,7 @@ class AppError(Exception):
     sentence: ClassVar[str] = N_("Something went wrong on our side.")
     """The default message as written, translated into the request's language when used."""
     fixed_headers: ClassVar[dict[str, str]] = {}
+    """The headers every answer of this error carries (``Retry-After``, ``WWW-Authenticate``)."""
 
     def __init_subclass__(cls, *, status: int | None = None, code: str | None = None) -> None:
         """Take the subclass's ``status`` and ``code`` (else its base's)."""
