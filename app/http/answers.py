@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 from fastapi import Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel
 
 from app.http.web.templating import templates
 
@@ -30,6 +31,12 @@ def json_response(content: Any, status_code: int = 200) -> JSONResponse:
     validate the (large) state again on every move; the response models still document
     it, and the tests validate real answers against them."""
     return FastJSON(content, status_code=status_code)
+
+
+def published(model: type[BaseModel], item: object) -> dict[str, Any]:
+    """The fields ``model`` (a response model) names, read off ``item``: what the API
+    publishes of it and nothing more (a player's id stays out)."""
+    return {name: getattr(item, name) for name in model.model_fields}
 
 
 def is_htmx(request: Request) -> bool:

@@ -8,6 +8,7 @@ Use them as parameter types::
 * :data:`SettingsDep` — the app's :class:`~app.settings.Settings`;
 * :data:`RacesDep` — the app's :class:`~app.races.unit.Races` (``races.open(...)`` is the
   one way a route touches a race);
+* :data:`LiveDep` — a race's live streams for the request's client;
 * :data:`ApiSeatDep` — the race named by the ``game_id`` path parameter and the Bearer
   token sent with it (``Authorization: Bearer <token>``: API clients); checked when the
   route opens the race.
@@ -23,15 +24,18 @@ or :class:`~app.races.errors.GameExpired` (410). Set the browser's cookie with
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sse_starlette.sse import EventSourceResponse
 
 from app.http.errors import Unauthorized
 from app.live.hub import LiveHub, StreamGate
-from app.races.operations import SessionStore
+from app.live.streams import Message, follow, open_stream
+from app.races.operations import SessionState, SessionStore
 from app.races.record import GameSession
 from app.races.unit import Races
 from app.settings import Settings
@@ -85,6 +89,40 @@ StoreDep = Annotated[SessionStore, app_state("store")]
 
 RacesDep = Annotated[Races, app_state("races")]
 """The app's races (:class:`~app.races.unit.Races`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveStreams:
+    """A race's live streams for this request's client: followed through the app's hub
+    (:func:`app.live.streams.follow`), counted against the client's cap on open streams
+    (:func:`app.live.streams.open_stream`)."""
+
+    races: Races
+    hub: LiveHub
+    gate: StreamGate
+    client: str
+
+    async def answer(
+        self,
+        game_id: str,
+        token: str | None,
+        render: Callable[[SessionState], Message | None],
+        until: Callable[[AsyncIterator[Message]], AsyncIterator[Message]] | None = None,
+    ) -> EventSourceResponse:
+        """The stream of the seat ``token`` opens (the public view when None), each state
+        as ``render`` makes it a message, cut short by ``until`` where given."""
+        stream = follow(self.races, self.hub, game_id, token, render)
+        return await open_stream(self.gate, self.client, until(stream) if until else stream)
+
+
+async def _live_streams(
+    request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
+) -> LiveStreams:
+    return LiveStreams(races, hub, gate, client_key(request))
+
+
+LiveDep = Annotated[LiveStreams, Depends(_live_streams)]
+"""A race's live streams for this client (:class:`LiveStreams`)."""
 
 GameIdPath = Annotated[
     str,

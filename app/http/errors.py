@@ -6,7 +6,8 @@ credentials, an unreachable store). Each error has a stable machine ``code`` and
 ``message``. API paths (``/api/...``)
 and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
 page rendered by the site's one Jinja environment (``templates/error.html``, with the same
-fingerprinted assets and htmx as every page). Messages never include a
+fingerprinted assets and htmx as every page), and htmx that page's ``error`` block alone,
+which the table's script reads the sentence from. Messages never include a
 token, a hidden card or anything else the client did not already send or see.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,12 +23,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.http.answers import vary
+from app.http.answers import is_htmx, page, vary
+from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
-from app.http.i18n import ngettext
 from app.http.previews import with_previews
 from app.http.race_words import race_sentence
-from app.http.web.templating import templates
 from app.live.hub import TooManyStreams as StreamsFull
 from app.races.errors import RaceError, TalkTooFast
 from app.results.errors import ResultsUnavailable
@@ -36,22 +36,44 @@ from app.storage.interface import StoreUnavailable
 log = logging.getLogger("zzv.errors")
 
 
+RETRY_SOON = {"Retry-After": "5"}
+"""What an answer says when whatever failed (a store, a database, a restart) usually comes
+back within seconds."""
+
+
 class AppError(Exception):
-    """Base of every deliberate error answer: HTTP status, stable code, human message."""
+    """Base of every deliberate error answer: HTTP status, stable code, human message.
+
+    A subclass names its status and code in its class line
+    (``class NotFound(AppError, status=404, code="not_found")``), its default sentence as
+    :attr:`sentence` and the headers every answer of it carries as :attr:`fixed_headers`.
+    """
 
     status_code: int = 500
     code: str = "internal_error"
+    sentence: ClassVar[str] = N_("Something went wrong on our side.")
+    """The default message as written, translated into the request's language when used."""
+    fixed_headers: ClassVar[dict[str, str]] = {}
+    """The headers every answer of this error carries (``Retry-After``, ``WWW-Authenticate``)."""
+
+    def __init_subclass__(cls, *, status: int | None = None, code: str | None = None) -> None:
+        """Take the subclass's ``status`` and ``code`` (else its base's)."""
+        super().__init_subclass__()
+        if status is not None:
+            cls.status_code = status
+        if code is not None:
+            cls.code = code
 
     def __init__(self, message: str | None = None, *, headers: dict[str, str] | None = None):
         """Use the class's default message unless a more precise one is given."""
         self.message = message or self.default_message()
-        self.headers = headers or {}
+        self.headers = {**self.fixed_headers, **(headers or {})}
         super().__init__(self.message)
 
-    @staticmethod
-    def default_message() -> str:
+    @classmethod
+    def default_message(cls) -> str:
         """The sentence when none more precise is given, in the request's language."""
-        return _("Something went wrong on our side.")
+        return _(cls.sentence)
 
     payload: dict[str, Any] | None = None
     """The whole JSON body, when it says more than the code and the sentence."""
@@ -63,15 +85,10 @@ class AppError(Exception):
         return {"code": self.code, "message": self.message}
 
 
-class InvalidRequest(AppError):
+class InvalidRequest(AppError, status=422, code="invalid_request"):
     """The request body or parameters do not match the schema (422)."""
 
-    status_code = 422
-    code = "invalid_request"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("The request does not match the expected format.")
+    sentence = N_("The request does not match the expected format.")
 
     def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
         """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
@@ -136,103 +153,57 @@ def problem_sentence(problems: list[dict[str, Any]]) -> str:
     )
 
 
-class Unauthorized(AppError):
+class Unauthorized(AppError, status=401, code="unauthorized"):
     """No credentials were sent at all (401); says nothing about whether the race exists."""
 
-    status_code = 401
-    code = "unauthorized"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("Send the race's token as `Authorization: Bearer <token>`.")
-
-    def __init__(self) -> None:
-        """Point clients at the Bearer scheme."""
-        super().__init__(headers={"WWW-Authenticate": "Bearer"})
+    sentence = N_("Send the race's token as `Authorization: Bearer <token>`.")
+    fixed_headers = {"WWW-Authenticate": "Bearer"}
 
 
-class CrossSiteRequest(AppError):
+class CrossSiteRequest(AppError, status=403, code="cross_site_request"):
     """A state-changing request that came from another site (403)."""
 
-    status_code = 403
-    code = "cross_site_request"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("This request came from another site and was refused.")
+    sentence = N_("This request came from another site and was refused.")
 
 
-class UnknownHost(AppError):
+class UnknownHost(AppError, status=400, code="unknown_host"):
     """The request names a host this server is not configured to answer to (400)."""
 
-    status_code = 400
-    code = "unknown_host"
-
-    @staticmethod
-    def default_message() -> str:
-        return _(
-            "This server does not answer to the host name this request was sent to; use "
-            "its published address."
-        )
+    sentence = N_(
+        "This server does not answer to the host name this request was sent to; use "
+        "its published address."
+    )
 
 
-class NotFound(AppError):
+class NotFound(AppError, status=404, code="not_found"):
     """Any other unknown path (404)."""
 
-    status_code = 404
-    code = "not_found"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("Nothing lives at this address.")
+    sentence = N_("Nothing lives at this address.")
 
 
-class MethodNotAllowed(AppError):
+class MethodNotAllowed(AppError, status=405, code="method_not_allowed"):
     """The path exists but not with this HTTP method (405)."""
 
-    status_code = 405
-    code = "method_not_allowed"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("This address does not accept that method.")
+    sentence = N_("This address does not accept that method.")
 
 
-class TooManyStreams(AppError):
+class TooManyStreams(AppError, status=429, code="too_many_streams"):
     """A client already holds as many open event streams as allowed (429)."""
 
-    status_code = 429
-    code = "too_many_streams"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("Too many live connections from this client; close one and try again.")
-
-    def __init__(self) -> None:
-        """Suggest a retry after a few seconds."""
-        super().__init__(headers={"Retry-After": "5"})
+    sentence = N_("Too many live connections from this client; close one and try again.")
+    fixed_headers = RETRY_SOON
 
 
-class PayloadTooLarge(AppError):
+class PayloadTooLarge(AppError, status=413, code="payload_too_large"):
     """The request body is larger than the configured cap (413)."""
 
-    status_code = 413
-    code = "payload_too_large"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("The request body is too large.")
+    sentence = N_("The request body is too large.")
 
 
-class RateLimited(AppError):
+class RateLimited(AppError, status=429, code="rate_limited"):
     """Too many requests from this client (429, with ``Retry-After``)."""
 
-    status_code = 429
-    code = "rate_limited"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("Too many requests. Slow down a little and try again.")
+    sentence = N_("Too many requests. Slow down a little and try again.")
 
     def __init__(self, retry_after: int):
         """``retry_after`` is whole seconds until a request will be accepted again."""
@@ -243,57 +214,33 @@ class RateLimited(AppError):
         self.retry_after = retry_after
 
 
-class GameServerUnavailable(AppError):
+class GameServerUnavailable(AppError, status=503, code="unavailable"):
     """The game store cannot be reached (Redis down); answered instead of a crash (503)."""
 
-    status_code = 503
-    code = "unavailable"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("The game server is unavailable right now. Please try again in a moment.")
-
-    def __init__(self) -> None:
-        """Suggest a quick retry: the store usually comes back."""
-        super().__init__(headers={"Retry-After": "5"})
+    sentence = N_("The game server is unavailable right now. Please try again in a moment.")
+    fixed_headers = RETRY_SOON
 
 
-class ResultsDown(AppError):
+class ResultsDown(AppError, status=503, code=ResultsUnavailable.code):
     """The results database cannot be reached (:class:`ResultsUnavailable`): 503, with the
     results' sentence in the request's language; races go on meanwhile."""
 
-    status_code = 503
-    code = ResultsUnavailable.code
-
-    @staticmethod
-    def default_message() -> str:
-        return _(
-            "Players, ratings and finished races cannot be reached right now. Races go on, "
-            "and every race that finishes meanwhile will be counted once they are back. "
-            "Please try again in a moment."
-        )
-
-    def __init__(self) -> None:
-        """A database usually comes back within seconds."""
-        super().__init__(headers={"Retry-After": "5"})
+    sentence = N_(
+        "Players, ratings and finished races cannot be reached right now. Races go on, "
+        "and every race that finishes meanwhile will be counted once they are back. "
+        "Please try again in a moment."
+    )
+    fixed_headers = RETRY_SOON
 
 
-class ServerStopping(AppError):
+class ServerStopping(AppError, status=503, code="server_stopping"):
     """A request still running when the server's graceful stop ran out (503)."""
 
-    status_code = 503
-    code = "server_stopping"
-
-    @staticmethod
-    def default_message() -> str:
-        return _(
-            "The server is restarting and could not finish this request; nothing of it was "
-            "answered. Please send it again in a moment."
-        )
-
-    def __init__(self) -> None:
-        """A restart takes a few seconds."""
-        super().__init__(headers={"Retry-After": "5", "Connection": "close"})
+    sentence = N_(
+        "The server is restarting and could not finish this request; nothing of it was "
+        "answered. Please send it again in a moment."
+    )
+    fixed_headers = {**RETRY_SOON, "Connection": "close"}
 
 
 RACE_STATUS: dict[str, int] = {
@@ -391,30 +338,39 @@ def wants_json(request: Request) -> bool:
 
 
 def render_error(request: Request, error: AppError) -> Response:
-    """Answer ``error`` as JSON or as an HTML page depending on the client."""
-    headers = dict(error.headers)
+    """Answer ``error`` as JSON, as an HTML page, or to htmx as the page's ``error`` block
+    alone (the same words, without the page around them)."""
     if wants_json(request):
-        return JSONResponse(error.body(), status_code=error.status_code, headers=headers)
-    return HTMLResponse(_error_page(request, error), status_code=error.status_code, headers=headers)
+        return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
+    answer = _error_page(request, error)
+    answer.headers.update(error.headers)
+    return answer
 
 
-def _error_page(request: Request, error: AppError) -> str:
+def _error_page(request: Request, error: AppError) -> Response:
+    fragment = is_htmx(request)
+    context = {
+        "status_code": error.status_code,
+        "code": error.code,
+        "message": error.message,
+        "races": (error.payload or {}).get("races", []),
+    }
     try:
-        return templates.get_template("error.html").render(
-            request=request,
-            status_code=error.status_code,
-            code=error.code,
-            message=error.message,
-            races=(error.payload or {}).get("races", []),
-        )
+        block = "error" if fragment else None
+        return page(request, "error.html", context, error.status_code, block)
     except Exception:  # an error page must never fail: fall back to the plain one
         log.exception("error template failed")
     title = html.escape(error.message)
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        f"<title>{title}</title></head><body><main><h1>{title}</h1>"
-        '<p><a href="/">Start a new race</a></p></main></body></html>'
+    panel = (
+        f'<section class="error-panel"><h1>{title}</h1>'
+        '<p><a href="/">Start a new race</a></p></section>'
     )
+    if not fragment:
+        panel = (
+            "<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+        )
+    return vary(HTMLResponse(panel, status_code=error.status_code))
 
 
 #: The methods a 405's ``Allow`` may name.
@@ -488,7 +444,7 @@ def install_error_handlers(app: FastAPI) -> None:
         answer = race_answer(exc, api=request.url.path.startswith("/api"))
         if wants_json(request):
             return render_error(request, answer)
-        return missing_race_page(request, exc) or vary(render_error(request, answer))
+        return missing_race_page(request, exc) or render_error(request, answer)
 
     async def on_streams_full(request: Request, exc: Exception) -> Response:
         return render_error(request, TooManyStreams())

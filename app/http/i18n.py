@@ -268,6 +268,13 @@ def translations(code: str) -> NullTranslations:
     return _compiled(catalog)
 
 
+def N_(message: str) -> str:
+    """``message`` itself, marked for the catalog (``pybabel extract`` knows ``N_``): for a
+    sentence written where no request's language is known yet, and translated with
+    :func:`gettext` where it is shown."""
+    return message
+
+
 def gettext(message: str) -> str:
     """``message`` in the current language."""
     return translations(_current.get()).gettext(message)

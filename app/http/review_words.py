@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.http.i18n import N_, ngettext, ordinal, percent
 from app.http.i18n import gettext as _
-from app.http.i18n import ngettext, ordinal, percent
 from app.http.web.labels import SUITS
 
 
@@ -36,37 +36,50 @@ def _verdict_counted(verdict: str, n: int) -> str:
     return ngettext("%(num)s blunder", "%(num)s blunders", n) % {"num": n}
 
 
+_TRICK = {
+    "wins": (
+        N_("would have won this trick"),
+        N_("was sure to win it"),
+        N_("wins this trick"),
+    ),
+    "likely": (
+        N_("would likely have won this trick"),
+        N_("was likely to win it"),
+        N_("likely wins this trick"),
+    ),
+    "may": (
+        N_("might have won this trick"),
+        N_("might have won it"),
+        N_("may win this trick"),
+    ),
+    "cannot": (
+        N_("could not have won this trick"),
+        N_("could not win it"),
+        N_("cannot win this trick"),
+    ),
+    "passes": (
+        N_("would have passed this trick"),
+        N_("passed it"),
+        N_("passes this trick"),
+    ),
+}
+"""What a move does to the trick, by its chance: said of the better move ("would have"),
+of the move played beside it, and of a good move."""
+
+
 def _best_trick(chance: str) -> str:
     """What the better move would have done to the trick."""
-    return {
-        "wins": _("would have won this trick"),
-        "likely": _("would likely have won this trick"),
-        "may": _("might have won this trick"),
-        "cannot": _("could not have won this trick"),
-        "passes": _("would have passed this trick"),
-    }[chance]
+    return _(_TRICK[chance][0])
 
 
 def _played_trick(chance: str) -> str:
     """What the move played did to the trick (beside a better one)."""
-    return {
-        "wins": _("was sure to win it"),
-        "likely": _("was likely to win it"),
-        "may": _("might have won it"),
-        "cannot": _("could not win it"),
-        "passes": _("passed it"),
-    }[chance]
+    return _(_TRICK[chance][1])
 
 
 def _own_trick(chance: str) -> str:
     """What a good move does to the trick."""
-    return {
-        "wins": _("wins this trick"),
-        "likely": _("likely wins this trick"),
-        "may": _("may win this trick"),
-        "cannot": _("cannot win this trick"),
-        "passes": _("passes this trick"),
-    }[chance]
+    return _(_TRICK[chance][2])
 
 
 def _stake(stake: str) -> str:

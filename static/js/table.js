@@ -899,11 +899,12 @@
     note.hidden = !sentence;
   }
 
-  // The server's own sentence from its error page (a restart, a store out of reach).
+  // The server's own sentence (a restart, a store out of reach): to htmx it answers the
+  // error page's panel alone.
   function serverSentence(xhr) {
     try {
-      var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
-      var heading = page.querySelector("main h1");
+      var panel = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var heading = panel.querySelector(".error-panel h1");
       return heading ? heading.textContent.trim() : "";
     } catch (e) { return ""; }
   }

@@ -2,8 +2,8 @@
 top of the page and changes nothing; the next move that goes through clears the note.
 
 Real uvicorn, real Chromium (390x844, touch): the browser is taken offline for the first
-case, and for the second the move's answer is replaced by a 503 error page with the
-server's sentence.
+case, and for the second the move's answer is replaced by the server's own 503 answer to
+htmx when a restart cuts a move short (the error page's panel alone, with its sentence).
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ import pytest
 from app_kit import wait_for_reply
 from browser_kit import phone_context
 from playwright.sync_api import Browser, Page, Route
+from starlette.requests import Request
+
+from app.http.errors import ServerStopping, render_error
 
 pytestmark = pytest.mark.browser
 
@@ -75,16 +78,25 @@ def test_a_move_the_server_cannot_answer_gives_its_sentence(
     page = _table(browser, live_server)
     turn = _turn(page)
 
+    # The server's own answer to htmx when a restart cuts a move short: the error panel.
+    htmx = [(b"hx-request", b"true")]
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/move",
+        "query_string": b"",
+        "headers": htmx,
+    }
+    stopped = render_error(Request(scope), ServerStopping())
+    body = bytes(stopped.body).decode()
+    assert stopped.status_code == 503 and "<html" not in body
+
     def unavailable(route: Route) -> None:
-        route.fulfill(
-            status=503,
-            content_type="text/html",
-            body="<!doctype html><main><h1>The server is restarting.</h1></main>",
-        )
+        route.fulfill(status=503, content_type="text/html", body=body)
 
     page.route("**/move", unavailable)
     page.tap("#move-form .btn-play")
-    _note_shown(page, "The server is restarting. Reload the page to see the race as it stands.")
+    _note_shown(page, f"{ServerStopping().message} Reload the page to see the race as it stands.")
     page.unroute("**/move")
     page.tap("#move-form .btn-play")
     wait_for_reply(page, turn)

@@ -12,27 +12,28 @@ from fastapi import APIRouter, Body, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from app.http.answers import json_response
-from app.http.api.daily import DailyIn, DailyRunningOut
-from app.http.api.models import GameState, ResponseModel, error_responses, name_responses
+from app.http.answers import json_response, published
+from app.http.api.daily import (
+    DailyIn,
+    DailyRunningOut,
+    DealtGame,
+    RankedOut,
+    counted_deal_route,
+    dealt_answer,
+)
+from app.http.api.models import ResponseModel, error_responses
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.http.previews import with_previews
 from app.races.cup import CUP_DEALS, check_address, cup_week, past_seeds, start_cup, week_before
-from app.results.cup import CupBoard, CupResults, CupStanding
+from app.results.cup import CupBoard, CupResults
 
 router = APIRouter(prefix="/api", tags=["cup"])
 
 
-class CupGame(ResponseModel):
+class CupGame(DealtGame):
     """A cup race, like a new race (``POST /api/games``) plus the week, the deal and
     whether it is your counted attempt at it."""
 
-    game_id: str
-    token: str
-    state: GameState
-    invites: list[Any] = Field(description="Always empty: a cup deal is raced alone.")
-    player_token: str
     week: str = Field(description="The ISO week of the cup, `YYYY-Www` (UTC).")
     deal: int = Field(description=f"The deal, 1 to {CUP_DEALS}.")
     counted: bool = Field(
@@ -56,11 +57,9 @@ class CupDealOut(ResponseModel):
     left: bool | None
 
 
-class CupStandingOut(ResponseModel):
+class CupStandingOut(RankedOut):
     """One player on a week's board."""
 
-    rank: int = Field(description="1 is best; equal standings share a rank.")
-    name: str
     points: int = Field(description="Place points over the week's counted deals.")
     laps: int = Field(description="Laps over the week's counted deals.")
     deals: int = Field(description="Counted deals finished.")
@@ -122,16 +121,7 @@ async def cup(request: Request, races: RacesDep) -> JSONResponse:
     )
 
 
-@router.post(
-    "/cup/{deal}",
-    status_code=201,
-    response_model=CupGame,
-    summary="Race a deal of this week's cup",
-    responses={
-        **name_responses(403, 413, 422, 429, 503),
-        409: {"model": CupRunningOut, "description": "Your counted attempt still runs."},
-    },
-)
+@counted_deal_route(router, "/cup/{deal}", CupGame, "Race a deal of this week's cup", CupRunningOut)
 async def race_cup(
     request: Request,
     races: RacesDep,
@@ -150,38 +140,18 @@ async def race_cup(
     player, player_token = await api_player(request)
     name = body.name or player.shown_name
     started = await start_cup(races, player.id, deal, client, name, client)
-    return json_response(
-        {
-            "game_id": started.session.id,
-            "token": started.session.token,
-            "state": with_previews(started.state),
-            "invites": [],
-            "player_token": player_token,
-            "week": started.week,
-            "deal": started.deal,
-            "counted": started.counted,
-        },
-        201,
+    return dealt_answer(
+        started, player_token, week=started.week, deal=started.deal, counted=started.counted
     )
 
 
 def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:
     return {
         "week": week,
-        "entries": [_standing(s) for s in board.entries],
+        "entries": [published(CupStandingOut, s) for s in board.entries],
         "ranked": board.ranked,
-        "you": _standing(board.mine) if board.mine else None,
+        "you": published(CupStandingOut, board.mine) if board.mine else None,
         "seeds": seeds,
-    }
-
-
-def _standing(entry: CupStanding) -> dict[str, Any]:
-    return {
-        "rank": entry.rank,
-        "name": entry.name,
-        "points": entry.points,
-        "laps": entry.laps,
-        "deals": entry.deals,
     }
 
 

@@ -7,14 +7,16 @@ unknown one) a new player is made and its token returned.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date as calendar
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
+from fastapi.types import DecoratedCallable
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.answers import json_response
+from app.http.answers import json_response, published
 from app.http.api.models import (
     ErrorOut,
     GameState,
@@ -27,9 +29,21 @@ from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
 from app.http.previews import with_previews
 from app.races.daily import check_address, past_seed, start_daily, utc_day
-from app.results.daily import BoardEntry, DailyResults
+from app.races.operations import SessionState
+from app.races.record import GameSession
+from app.results.daily import DailyResults
 
 router = APIRouter(prefix="/api", tags=["daily"])
+
+
+class DealtRace(Protocol):
+    """A race just dealt (:class:`app.races.daily.DailyStart`, :class:`app.races.cup.CupStart`)."""
+
+    @property
+    def session(self) -> GameSession: ...
+
+    @property
+    def state(self) -> SessionState: ...
 
 
 def _iso_day(value: Any) -> Any:
@@ -55,15 +69,51 @@ class DailyIn(RequestModel):
     )
 
 
-class DailyGame(ResponseModel):
-    """Today's daily race, like a new race (``POST /api/games``) plus the day and whether it
-    is your counted attempt."""
+class DealtGame(ResponseModel):
+    """A race of a deal everyone gets (the daily deal, a cup deal): like a new race
+    (``POST /api/games``), with the player's token."""
 
     game_id: str
     token: str
     state: GameState
-    invites: list[Any] = Field(description="Always empty: the daily deal is raced alone.")
+    invites: list[Any] = Field(description="Always empty: the deal is raced alone.")
     player_token: str
+
+
+def dealt_answer(started: DealtRace, player_token: str, **more: object) -> JSONResponse:
+    """The answer (201) to a dealt race: a :class:`DealtGame`, and ``more``."""
+    session = started.session
+    out = {
+        "game_id": session.id,
+        "token": session.token,
+        "state": with_previews(started.state),
+        "invites": [],
+        "player_token": player_token,
+    }
+    return json_response({**out, **more}, 201)
+
+
+def counted_deal_route(
+    router: APIRouter, path: str, model: type[DealtGame], summary: str, running: type[ErrorOut]
+) -> Callable[[DecoratedCallable], DecoratedCallable]:
+    """The route ``POST path`` that deals a counted deal (201 ``model``), refused with
+    ``running`` (409) while the player's counted attempt at it runs."""
+    return router.post(
+        path,
+        status_code=201,
+        response_model=model,
+        summary=summary,
+        responses={
+            **name_responses(403, 413, 422, 429, 503),
+            409: {"model": running, "description": "Your counted attempt still runs."},
+        },
+    )
+
+
+class DailyGame(DealtGame):
+    """Today's daily race, like a new race (``POST /api/games``) plus the day and whether it
+    is your counted attempt."""
+
     date: str = Field(description="The UTC date of the deal, `YYYY-MM-DD`.")
     counted: bool = Field(
         description="Your counted attempt of the day (false: practice, as `state.practice`)."
@@ -76,11 +126,16 @@ class DailyRunningOut(ErrorOut):
     game_id: str = Field(description="Your counted race: finish it with the token it gave.")
 
 
-class BoardEntryOut(ResponseModel):
+class RankedOut(ResponseModel):
+    """One line of a board: its rank and the player's name."""
+
+    rank: int = Field(description="1 is best; equal lines share a rank.")
+    name: str
+
+
+class BoardEntryOut(RankedOut):
     """One counted result."""
 
-    rank: int = Field(description="1 is best; equal results share a rank.")
-    name: str
     place: int = Field(description="Place in the race (1 is the winner).")
     laps: int
     tricks: int = Field(description="Tricks won in the whole race.")
@@ -107,16 +162,7 @@ class BoardOut(ResponseModel):
     )
 
 
-@router.post(
-    "/daily",
-    status_code=201,
-    response_model=DailyGame,
-    summary="Race today's daily deal",
-    responses={
-        **name_responses(403, 413, 422, 429, 503),
-        409: {"model": DailyRunningOut, "description": "Your counted attempt still runs."},
-    },
-)
+@counted_deal_route(router, "/daily", DailyGame, "Race today's daily deal", DailyRunningOut)
 async def race_daily(
     request: Request,
     races: RacesDep,
@@ -137,16 +183,7 @@ async def race_daily(
         await check_address(races, client)
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
-    out = {
-        "game_id": started.session.id,
-        "token": started.session.token,
-        "state": with_previews(started.state),
-        "invites": [],
-        "player_token": player_token,
-        "date": started.day,
-        "counted": started.counted,
-    }
-    return json_response(out, 201)
+    return dealt_answer(started, player_token, date=started.day, counted=started.counted)
 
 
 @router.get(
@@ -171,24 +208,12 @@ async def daily_board(
     return json_response(
         {
             "date": day,
-            "entries": [_entry(e) for e in board.entries],
+            "entries": [published(BoardEntryOut, e) for e in board.entries],
             "ranked": board.ranked,
-            "you": _entry(board.mine) if board.mine else None,
+            "you": published(BoardEntryOut, board.mine) if board.mine else None,
             "seed": await past_seed(races, day),
         }
     )
-
-
-def _entry(entry: BoardEntry) -> dict[str, Any]:
-    return {
-        "rank": entry.rank,
-        "name": entry.name,
-        "place": entry.place,
-        "laps": entry.laps,
-        "tricks": entry.tricks,
-        "gas": entry.gas,
-        "left": entry.left,
-    }
 
 
 def board_day(date: calendar | None, now: float) -> str:

@@ -28,25 +28,20 @@ from app.vocabulary import BotLevel
 router = APIRouter(prefix="/api", tags=["results"])
 
 
-class NoPlayer(AppError):
+class NoPlayer(AppError, status=401, code="no_player"):
     """``/api/me`` without a token the server knows (401)."""
 
-    status_code = 401
-    code = "no_player"
-
-    @staticmethod
-    def default_message() -> str:
+    @classmethod
+    def default_message(cls) -> str:
+        """The sentence, naming the header a player's token goes in."""
         return _(
             "Send your player token as `%(header)s` (the `player_token` of a race you "
             "created or joined, or of `POST /api/me`)."
         ) % {"header": PLAYER_HEADER}
 
 
-class InvalidName(AppError):
+class InvalidName(AppError, status=422, code="invalid_name"):
     """A display name that does not fit (422)."""
-
-    status_code = 422
-    code = "invalid_name"
 
 
 class RatingOut(ResponseModel):

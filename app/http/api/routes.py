@@ -32,15 +32,13 @@ from app.http.deps import (
     ApiSeatDep,
     ClientDep,
     GameIdPath,
-    HubDep,
+    LiveDep,
     RacesDep,
     SettingsDep,
-    StreamGateDep,
-    client_key,
 )
 from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
-from app.live.streams import Message, follow, open_stream
+from app.live.streams import Message
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
@@ -229,22 +227,15 @@ async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
         **error_responses(401, 404, 410, 422, 429),
     },
 )
-async def follow_game(
-    request: Request,
-    seat: ApiSeatDep,
-    races: RacesDep,
-    hub: HubDep,
-    gate: StreamGateDep,
-) -> EventSourceResponse:
+async def follow_game(seat: ApiSeatDep, live: LiveDep) -> EventSourceResponse:
     """Your seat's state as Server-Sent Events, so a client can play without polling."""
 
     def render(state: SessionState) -> Message:
         return {"event": "state", "data": orjson.dumps(with_previews(state)).decode()}
 
-    async with races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
+    async with live.races.open(seat.game_id, seat.token):  # 404/410 now, not inside the stream
         pass
-    stream = follow(races, hub, seat.game_id, seat.token, render)
-    return await open_stream(gate, client_key(request), stream)
+    return await live.answer(seat.game_id, seat.token, render)
 
 
 @router.get(

@@ -7,6 +7,7 @@ Seats are named as the table names them, by colour, with their number in the rec
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,97 +69,107 @@ def _checked_out(verdict: Verdict) -> str:
     ) % {"num": verdict.actions, "events": events, "winner": _who(verdict.winner)}
 
 
-def _nothing_to_check(code: str, p: dict[str, Any]) -> str:
-    """The sentence of a refusal: the record holds nothing to check."""
-    match code:
-        case "not_a_record":
-            return _(
-                "That is not a race's record. Paste the JSON a finished race's record "
-                "gives (GET /api/games/RACE/record), or give the race's id."
-            )
-        case "not_finished":
-            return _(
-                "This race is not finished yet, so there is nothing to check: its seed and "
-                "salt are revealed when it ends."
-            )
-        case "no_commitment":
-            return _(
-                "This race published no commitment to its deal (the lesson is dealt the "
-                "same for everyone), so there is nothing to check."
-            )
-        case "not_revealed":
-            # The missing fields are named as the record names them (deal_seed, salt).
-            return _(
-                "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
-                "seed is published once the day's attempts have closed, a weekly cup deal's "
-                "once its week has."
-            ) % {"missing": ", ".join(p["missing"])}
-        case "bad_field":
-            return _("The record's %(field)s is not in the form a record gives it.") % {
-                "field": p["field"]
-            }
-    raise ValueError(f"No words for the verdict {code!r}.")
+Params = Mapping[str, Any]
 
 
-def _tampered(code: str, p: dict[str, Any]) -> str:
-    """The sentence of a record that does not check out: where it first goes wrong."""
-    match code:
-        case "commitment_mismatch":
-            return _(
-                "The commitment published at the start, %(published)s, is not the SHA-256 "
-                "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
-                "race promised."
-            ) % {"published": p["published"], "recomputed": p["recomputed"]}
-        case "illegal_action" if p["seat"] is None:
-            return _("The record's move %(move)s is not a move a race records.") % {
-                "move": _move(p["index"])
-            }
-        case "illegal_action":
-            return _(
-                "The record's move %(move)s is not a legal move for %(seat)s with the cards "
-                "dealt from the revealed seed."
-            ) % {"move": _move(p["index"]), "seat": _who(p["seat"])}
-        case "wrong_seat":
-            return _(
-                "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
-            ) % {"move": _move(p["index"]), "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
-        case "too_many_actions":
-            return ngettext(
-                "The record lists more than %(num)s move and the race does not end.",
-                "The record lists more than %(num)s moves and the race does not end.",
-                p["limit"],
-            ) % {"num": p["limit"]}
-        case "actions_after_end":
-            return _("The record lists moves after the race was won, from move %(move)s on.") % {
-                "move": _move(p["index"])
-            }
-        case "race_not_over":
-            return ngettext(
-                "After the %(num)s move of the record the race is not over, yet the record "
-                "says it is finished.",
-                "After all %(num)s moves of the record the race is not over, yet the record "
-                "says it is finished.",
-                p["actions"],
-            ) % {"num": p["actions"]}
-        case "event_mismatch":
-            return _("Event %(num)s of the record is not what replaying the moves tells.") % {
-                "num": p["index"] + 1
-            }
-        case "winner_mismatch":
-            return _(
-                "The record names %(recorded)s as the winner, but replaying the moves, "
-                "%(replayed)s wins."
-            ) % {"recorded": _who(p["recorded"]), "replayed": _who(p["replayed"])}
-    raise ValueError(f"No words for the verdict {code!r}.")
+def _illegal_action(p: Params) -> str:
+    if p["seat"] is None:
+        return _("The record's move %(move)s is not a move a race records.") % {
+            "move": _move(p["index"])
+        }
+    return _(
+        "The record's move %(move)s is not a legal move for %(seat)s with the cards "
+        "dealt from the revealed seed."
+    ) % {"move": _move(p["index"]), "seat": _who(p["seat"])}
+
+
+# Each code's words are written out whole, so the extractor finds every one of them.
+_FOUND: dict[str, Callable[[Params], str]] = {
+    # The record holds nothing to check (refused).
+    "not_a_record": lambda p: _(
+        "That is not a race's record. Paste the JSON a finished race's record "
+        "gives (GET /api/games/RACE/record), or give the race's id."
+    ),
+    "not_finished": lambda p: _(
+        "This race is not finished yet, so there is nothing to check: its seed and "
+        "salt are revealed when it ends."
+    ),
+    "no_commitment": lambda p: _(
+        "This race published no commitment to its deal (the lesson is dealt the "
+        "same for everyone), so there is nothing to check."
+    ),
+    # The missing fields are named as the record names them (deal_seed, salt).
+    "not_revealed": lambda p: (
+        _(
+            "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
+            "seed is published once the day's attempts have closed, a weekly cup deal's "
+            "once its week has."
+        )
+        % {"missing": ", ".join(p["missing"])}
+    ),
+    "bad_field": lambda p: (
+        _("The record's %(field)s is not in the form a record gives it.") % {"field": p["field"]}
+    ),
+    # The record does not check out: where it first goes wrong (tampered).
+    "commitment_mismatch": lambda p: (
+        _(
+            "The commitment published at the start, %(published)s, is not the SHA-256 "
+            "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
+            "race promised."
+        )
+        % {"published": p["published"], "recomputed": p["recomputed"]}
+    ),
+    "illegal_action": _illegal_action,
+    "wrong_seat": lambda p: (
+        _("The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play.")
+        % {"move": _move(p["index"]), "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
+    ),
+    "too_many_actions": lambda p: (
+        ngettext(
+            "The record lists more than %(num)s move and the race does not end.",
+            "The record lists more than %(num)s moves and the race does not end.",
+            p["limit"],
+        )
+        % {"num": p["limit"]}
+    ),
+    "actions_after_end": lambda p: (
+        _("The record lists moves after the race was won, from move %(move)s on.")
+        % {"move": _move(p["index"])}
+    ),
+    "race_not_over": lambda p: (
+        ngettext(
+            "After the %(num)s move of the record the race is not over, yet the record "
+            "says it is finished.",
+            "After all %(num)s moves of the record the race is not over, yet the record "
+            "says it is finished.",
+            p["actions"],
+        )
+        % {"num": p["actions"]}
+    ),
+    "event_mismatch": lambda p: (
+        _("Event %(num)s of the record is not what replaying the moves tells.")
+        % {"num": p["index"] + 1}
+    ),
+    "winner_mismatch": lambda p: (
+        _(
+            "The record names %(recorded)s as the winner, but replaying the moves, "
+            "%(replayed)s wins."
+        )
+        % {"recorded": _who(p["recorded"]), "replayed": _who(p["replayed"])}
+    ),
+}
+"""The sentence of each verdict that is not "ok", by its code, from the verdict's
+``params``."""
 
 
 def verdict_sentence(verdict: Verdict) -> str:
     """What the check found, as one or two sentences."""
     if verdict.status == "ok":
         return _checked_out(verdict)
-    if verdict.status == "refused":
-        return _nothing_to_check(verdict.code, dict(verdict.params))
-    return _tampered(verdict.code, dict(verdict.params))
+    words = _FOUND.get(verdict.code)
+    if words is None:
+        raise ValueError(f"No words for the verdict {verdict.code!r}.")
+    return words(verdict.params)
 
 
 def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:

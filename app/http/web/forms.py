@@ -16,8 +16,8 @@ from typing import Any
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from app.http.i18n import N_, pgettext
 from app.http.i18n import gettext as _
-from app.http.i18n import pgettext
 from app.races.record import GameConfig
 from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
 from engine import Variants
@@ -108,16 +108,15 @@ class NewGameForm(BaseModel):
         )
 
 
-def _new_game_messages() -> dict[str, str]:
-    """What to say about each field of the start page's form, in the request's language."""
-    return {
-        "players": _("Choose 3, 4 or 5 racers."),
-        "bots": _("Choose a bot strength: random, easy, normal or hard."),
-        "zero_replaces": _("Choose which racer the 0 suit replaces."),
-        "people": _("Choose how many of the racers are people: 1 to 5."),
-        "seed": _("The seed must be a whole number from 0 to %(most)s, or left empty.")
-        % {"most": MAX_SEED},
-    }
+_NEW_GAME_MESSAGES = {
+    "players": N_("Choose 3, 4 or 5 racers."),
+    "bots": N_("Choose a bot strength: random, easy, normal or hard."),
+    "zero_replaces": N_("Choose which racer the 0 suit replaces."),
+    "people": N_("Choose how many of the racers are people: 1 to 5."),
+    "seed": N_("The seed must be a whole number from 0 to %(most)s, or left empty."),
+}
+"""What to say about each field of the start page's form (as written; ``%(most)s`` is
+:data:`MAX_SEED`)."""
 
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
@@ -127,18 +126,23 @@ def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
     try:
         form = NewGameForm.model_validate(data)
     except ValidationError as exc:
-        fallback = _("Those race settings do not work.")
-        raise _first_problem(exc, _new_game_messages(), fallback) from None
+        fallback = N_("Those race settings do not work.")
+        raise _first_problem(exc, _NEW_GAME_MESSAGES, fallback, most=MAX_SEED) from None
     return form.config()
 
 
-def _first_problem(exc: ValidationError, messages: Mapping[str, str], fallback: str) -> FormError:
-    """A sentence for the first thing wrong with a submitted form."""
+def _first_problem(
+    exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
+) -> FormError:
+    """A sentence for the first thing wrong with a submitted form: its field's of
+    ``messages`` (else ``fallback``), as written, in the request's language with
+    ``values``."""
     errors = exc.errors()
     if errors and errors[0]["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))
     field = str(errors[0]["loc"][0]) if errors else ""
-    return FormError(messages.get(field, fallback))
+    sentence = _(messages.get(field, fallback))
+    return FormError(sentence % values if values else sentence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,17 +207,15 @@ class MoveForm(BaseModel):
         return SubmittedMove(self.choice, effect, 0 if face_down else self.gas or 0)
 
 
-def _move_messages() -> dict[str, str]:
-    """What to say about each field of the move form, in the request's language."""
-    return {
-        "turn": _("This page is out of date; here is the race as it stands."),
-        "choice": _("Pick a card first: face up, or a Tune Up."),
-        "gas": _("Gas must be a whole number, 0 or more."),
-        "zero_effect": _("Choose the 0 card's effect: +1 speed or a removed gas back."),
-        "zf_value": _("Play the 0/5 card as 0 or as 5."),
-        "discard": _("Choose a card to discard."),
-    }
-
+_MOVE_MESSAGES = {
+    "turn": N_("This page is out of date; here is the race as it stands."),
+    "choice": N_("Pick a card first: face up, or a Tune Up."),
+    "gas": N_("Gas must be a whole number, 0 or more."),
+    "zero_effect": N_("Choose the 0 card's effect: +1 speed or a removed gas back."),
+    "zf_value": N_("Play the 0/5 card as 0 or as 5."),
+    "discard": N_("Choose a card to discard."),
+}
+"""What to say about each field of the move form (as written)."""
 
 INTENTS = ("play", "preview", "suggest")
 """What the move form's submit buttons ask for: play the card, show its score without
@@ -243,5 +245,5 @@ def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
     try:
         form = MoveForm.model_validate(data)
     except ValidationError as exc:
-        raise _first_problem(exc, _move_messages(), _("That move could not be read.")) from None
+        raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
     return ParsedMove(form.turn, form.action(), form.submitted())

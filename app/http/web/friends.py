@@ -21,14 +21,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sse_starlette.sse import EventSourceResponse
 
 from app.http.deps import (
     GameIdPath,
-    HubDep,
+    LiveDep,
     RacesDep,
     SettingsDep,
-    StreamGateDep,
-    client_key,
     cookie_name,
     set_seat_cookie,
 )
@@ -46,7 +45,7 @@ from app.http.web.table_request import TableDep
 from app.http.web.talk import live_render
 from app.http.web.talk_view import is_muted
 from app.http.web.templating import templates
-from app.live.streams import Message, follow, open_stream
+from app.live.streams import Message
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
 from app.races.record import GameConfig
 from app.races.unit import Races
@@ -164,23 +163,16 @@ async def start(table: TableDep) -> Response:
 
 
 @router.get("/games/{game_id}/events")
-async def seat_events(
-    game_id: GameIdPath,
-    request: Request,
-    races: RacesDep,
-    hub: HubDep,
-    gate: StreamGateDep,
-) -> Response:
+async def seat_events(game_id: GameIdPath, request: Request, live: LiveDep) -> EventSourceResponse:
     """This seat's live stream: ``changed`` whenever its table changed through somebody
     else (the page then reloads the table; its own moves it has already drawn)."""
     token = request.cookies.get(cookie_name(game_id))
-    async with races.open(game_id, token) as race:
+    async with live.races.open(game_id, token) as race:
         seat = race.seat
 
     # Its own moves and messages the page has already drawn.
     render = live_render(seat, is_muted(request), lambda state: state["last_mover"] != seat)
-    stream = follow(races, hub, game_id, token, render)
-    return await open_stream(gate, client_key(request), _until_over(stream))
+    return await live.answer(game_id, token, render, _until_over)
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
@@ -197,16 +189,13 @@ async def watch(
 
 
 @router.get("/games/{game_id}/watch/events")
-async def watch_events(
-    game_id: GameIdPath, request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
-) -> Response:
+async def watch_events(game_id: GameIdPath, request: Request, live: LiveDep) -> EventSourceResponse:
     """The public table's live stream: ``changed`` on every change of play, ``said`` for
     each quick message (none in a browser that muted them), ``over`` at the end."""
-    async with races.open(game_id, None, spectator=True):  # 404 now, not inside the stream
+    async with live.races.open(game_id, None, spectator=True):  # 404 now, not in the stream
         pass
     render = live_render(None, is_muted(request), lambda _state: True)
-    stream = follow(races, hub, game_id, None, render)
-    return await open_stream(gate, client_key(request), _until_over(stream))
+    return await live.answer(game_id, None, render, _until_over)
 
 
 @router.post("/watch")

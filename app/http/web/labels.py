@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.http.i18n import N_
 from app.http.i18n import gettext as _
 from app.races.lobby import default_name
 from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE, VEHICLE_NAME, Suit
@@ -57,19 +58,20 @@ class SuitInfo:
         return _effect(self.id)
 
 
+_EFFECTS = {
+    "lichen": N_("Knocks every face-up 4 and 5 in this trick down to 0."),
+    "salty": N_("Grabs 1 gas from the middle, ready to spend at once."),
+    "chippy": N_("No trick up its sleeve: a steady 3."),
+    "zero": N_("Pick one: +1 speed for the rest of the round, or one removed gas back."),
+    ZERO_FIVE: N_("Once per race: win back removed gas. Counts 5 once you have a lap."),
+}
+"""What each card with an effect does (every other suit: :data:`_NO_EFFECT`)."""
+
+_NO_EFFECT = N_("No effect. Drops to 0 when a 1 is in the trick.")
+
+
 def _effect(suit_id: str) -> str:
-    # Written out whole, so the extractor finds every sentence.
-    if suit_id == "lichen":
-        return _("Knocks every face-up 4 and 5 in this trick down to 0.")
-    if suit_id == "salty":
-        return _("Grabs 1 gas from the middle, ready to spend at once.")
-    if suit_id == "chippy":
-        return _("No trick up its sleeve: a steady 3.")
-    if suit_id == "zero":
-        return _("Pick one: +1 speed for the rest of the round, or one removed gas back.")
-    if suit_id == ZERO_FIVE:
-        return _("Once per race: win back removed gas. Counts 5 once you have a lap.")
-    return _("No effect. Drops to 0 when a 1 is in the trick.")
+    return _(_EFFECTS.get(suit_id, _NO_EFFECT))
 
 
 _SHORT = {
@@ -211,19 +213,19 @@ def seat_name(seat: int | None, me: Me = 0) -> str:
     return colour_name(seat)
 
 
+_COLOUR_NAMES = {
+    "pink": N_("Pink"),
+    "orange": N_("Orange"),
+    "yellow": N_("Yellow"),
+    "blue": N_("Blue"),
+    "purple": N_("Purple"),
+}
+"""Each seat colour's name, as written (:data:`engine.cards.SEAT_COLOURS`)."""
+
+
 def colour_name(seat: int) -> str:
     """The seat's colour as a name ("Pink"), in the request's language."""
-    colour = seat_colour(seat)
-    # Written out whole, so the extractor finds every colour.
-    if colour == "pink":
-        return _("Pink")
-    if colour == "orange":
-        return _("Orange")
-    if colour == "yellow":
-        return _("Yellow")
-    if colour == "blue":
-        return _("Blue")
-    return _("Purple")
+    return _(_COLOUR_NAMES[seat_colour(seat)])
 
 
 def names(seats: Sequence[int], me: Me) -> str:

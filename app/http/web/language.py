@@ -9,22 +9,17 @@ from fastapi.responses import RedirectResponse
 from app.http import i18n
 from app.http.deps import SettingsDep, is_https
 from app.http.errors import InvalidRequest
-from app.http.i18n import gettext as _
+from app.http.i18n import N_
 
 router = APIRouter(include_in_schema=False)
 
 COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600
 
 
-class UnknownLanguage(InvalidRequest):
+class UnknownLanguage(InvalidRequest, status=400, code="unknown_language"):
     """The picker sent a language the site does not have (400)."""
 
-    status_code = 400
-    code = "unknown_language"
-
-    @staticmethod
-    def default_message() -> str:
-        return _("That language is not one this site speaks.")
+    sentence = N_("That language is not one this site speaks.")
 
 
 def _local_path(target: str | None) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.http.answers import is_htmx, page
+from app.http.answers import page
 from app.http.deps import RacesDep, SettingsDep, client_key, set_session_cookie
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
@@ -40,8 +40,7 @@ from app.http.race_words import race_sentence
 from app.http.web.labels import SUITS, and_list, colour_name
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.page_state import PageState
-from app.http.web.table import table_context
-from app.http.web.table_page import extras_context, live_context
+from app.http.web.table_page import seat_context
 from app.http.web.table_request import TableDep, TableView, play, read_move
 from app.races import lesson
 from app.races.errors import GameNotFound, ServerFull, TooManyGames
@@ -263,30 +262,23 @@ def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any
     }
 
 
-def render_lesson(
+def lesson_context(
     request: Request,
     race: Race,
     state: SessionState,
-    *,
-    memory: PageState | None = None,
-    status_code: int = 200,
+    memory: PageState | None,
     coach_note: str | None = None,
     **extra: Any,
-) -> Response:
-    """The lesson's table page (or its ``#table`` fragment for htmx), with what the table
-    draws beside it (``extra``: a refusal, a preview, the choices picked)."""
+) -> dict[str, Any]:
+    """What the lesson's table draws: the table (``extra``: a refusal, a preview, the
+    choices picked) with the coach beside it."""
     # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
     coached = coach_context(state, coach_note)
-    context = {
-        **table_context(state, **extra),
-        **live_context(request, race.session, race.seat),
-        **extras_context(race.session, race.seat, state, memory),
-        **coached,
-    }
+    context = {**seat_context(request, race, state, memory, **extra), **coached}
     context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}
     # The lesson's deal comes from no seed: "race this deal again" would deal another one.
     context["seed"] = None
-    return page(request, "game.html", context, status_code, "table" if is_htmx(request) else None)
+    return context
 
 
 class _LessonCoach:
@@ -303,7 +295,7 @@ class _LessonCoach:
         return None if said is None else say(said)
 
 
-LESSON = TableView(render_lesson, "/games/{game_id}/learn", _LessonCoach())
+LESSON = TableView(lesson_context, "/games/{game_id}/learn", _LessonCoach())
 """The lesson's table: the race's, drawn with the coach, at its own address."""
 
 

@@ -11,26 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
-from app.http.i18n import ngettext
 from app.http.web.labels import SUITS, Me, is_viewer, names, seat_name
 from engine import (
     LAPS_TO_WIN,
-    CardDiscarded,
     CardPlayed,
     EventKind,
-    GameWon,
     GasTaken,
     GasToMiddle,
-    LapGained,
     RoundDealt,
-    SpeedGained,
     TrickAllTunedUp,
-    TrickWon,
-    TunedUp,
     TuneUpShare,
     ZeroEffectChosen,
-    ZeroFivePlayed,
 )
 
 EventDict = Mapping[str, Any]
@@ -38,143 +31,151 @@ EventDict = Mapping[str, Any]
 (``engine.EVENT_PAYLOADS``)."""
 
 Narrator = Callable[[int | None, Any, Me], str]
-"""Builds the sentence for one event from its seat and payload, as seen by ``me``;
-each narrator declares its kind's payload type, so ``mypy`` checks every key it reads."""
+"""Builds the sentence for one event from its seat and payload, as seen by ``me``."""
+
+_TOLD: dict[str, tuple[str, str]] = {
+    "leads": (N_("You lead the first trick."), N_("%(name)s leads the first trick.")),
+    "plays": (
+        N_("You play %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
+        N_("%(name)s plays %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
+    ),
+    "plays_struck": (
+        N_(
+            "You play %(card)s (%(value)s, counted %(counts)s because a Lichen is face up "
+            "in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
+        ),
+        N_(
+            "%(name)s plays %(card)s (%(value)s, counted %(counts)s because a Lichen is "
+            "face up in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
+        ),
+    ),
+    "tunes_up": (
+        N_("You tune up: a card goes face down."),
+        N_("%(name)s tunes up: a card goes face down."),
+    ),
+    "plays_zero_five": (
+        N_(
+            "You play the 0/5 card as %(value)s, winning back %(gained)s gas, with %(gas)s gas "
+            "and speed %(speed)s: %(final)s."
+        ),
+        N_(
+            "%(name)s plays the 0/5 card as %(value)s, winning back %(gained)s gas, with "
+            "%(gas)s gas and speed %(speed)s: %(final)s."
+        ),
+    ),
+    "discards": (
+        N_("You discard a card face down."),
+        N_("%(name)s discards a card face down."),
+    ),
+    "grabs_gas": (
+        N_("You grab %(amount)s gas from the middle."),
+        N_("%(name)s grabs %(amount)s gas from the middle."),
+    ),
+    "full_for_salty": (
+        N_(
+            "Your tank is full, so the %(removed)s gas Salty takes from the middle leaves the game."
+        ),
+        N_(
+            "%(name)s's tank is full, so the %(removed)s gas Salty takes from the middle leaves "
+            "the game."
+        ),
+    ),
+    "zero_speed": (
+        N_("You take +1 speed for the rest of the round."),
+        N_("%(name)s takes +1 speed for the rest of the round."),
+    ),
+    "zero_gas": (
+        N_("You win back %(gained)s gas from the removed pile."),
+        N_("%(name)s wins back %(gained)s gas from the removed pile."),
+    ),
+    "zero_full": (
+        N_("You asked for removed gas, but your tank is full: it stays removed."),
+        N_("%(name)s asked for removed gas, but their tank is full: it stays removed."),
+    ),
+    "share_whole": (
+        N_("Tune Up payout: You take the %(pot)s gas in the middle."),
+        N_("Tune Up payout: %(name)s takes the %(pot)s gas in the middle."),
+    ),
+    "share_full": (
+        N_("Tune Up payout: your tank is full, so the %(pot)s gas in the middle leaves the game."),
+        N_(
+            "Tune Up payout: %(name)s's tank is full, so the %(pot)s gas in the middle "
+            "leaves the game."
+        ),
+    ),
+    "share_fills_removed": (
+        N_(
+            "Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle; "
+            "%(removed)s gas leaves the game."
+        ),
+        N_(
+            "Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the "
+            "middle; %(removed)s gas leaves the game."
+        ),
+    ),
+    "share_fills": (
+        N_("Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle."),
+        N_("Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the middle."),
+    ),
+    "wins_trick": (
+        N_("You win trick %(trick)s with %(final)s."),
+        N_("%(name)s wins trick %(trick)s with %(final)s."),
+    ),
+    "speed_up": (
+        N_("You move up to speed %(speed)s."),
+        N_("%(name)s moves up to speed %(speed)s."),
+    ),
+    "lap": (
+        N_("You complete a lap (%(laps)s of %(total)s)!"),
+        N_("%(name)s completes a lap (%(laps)s of %(total)s)!"),
+    ),
+    "wins_race": (N_("You win the race!"), N_("%(name)s wins the race!")),
+}
+"""What a seat does, told twice: to that seat ("You ...") and to everyone else, with the
+seat's name as ``%(name)s``. Each sentence is written whole for both, so a language can
+bend its verb (and everything else) as it needs."""
 
 
-def _say(seat: int | None, me: Me, you: str, other: str, **values: object) -> str:
-    """``you`` when ``seat`` is the reader's own, else ``other`` with the seat's name as
-    ``%(name)s``: each sentence is written whole for both, so a language can bend its verb
-    (and everything else) as it needs."""
+def _say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
+    """The :data:`_TOLD` sentence ``told`` of ``seat``, as ``me`` reads it, with
+    ``values``."""
+    you, other = _TOLD[told]
     if is_viewer(seat, me):
-        return you % values
-    return other % {"name": seat_name(seat, me), **values}
+        return _(you) % values
+    return _(other) % {**values, "name": seat_name(seat, me)}
+
+
+def _told(told: str, **more: object) -> Narrator:
+    """The narrator of an event told as :data:`_TOLD` ``told``, with the event's own
+    fields (and ``more``) as its values."""
+    return lambda seat, event, me: _say(seat, me, told, {**event, **more})
 
 
 def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
-    lead = event["lead"]
     cards = event["hand_size"]
     dealt = ngettext(
         "Round %(round)s: everyone is dealt up to %(num)s card.",
         "Round %(round)s: everyone is dealt up to %(num)s cards.",
         cards,
     ) % {"round": event["round"], "num": cards}
-    leads = _say(lead, me, _("You lead the first trick."), _("%(name)s leads the first trick."))
-    return f"{dealt} {leads}"
+    return f"{dealt} {_say(event['lead'], me, 'leads', {})}"
 
 
 def _card_played(seat: int | None, event: CardPlayed, me: Me) -> str:
     # A final below card + gas + speed means a Lichen in the trick struck the card (R9).
     counts = event["final"] - event["gas"] - event["speed"]
-    values = {
-        "card": SUITS[event["suit"]].short,
-        "value": event["value"],
-        "counts": counts,
-        "gas": event["gas"],
-        "speed": event["speed"],
-        "final": event["final"],
-    }
-    if counts < event["value"]:
-        return _say(
-            seat,
-            me,
-            _(
-                "You play %(card)s (%(value)s, counted %(counts)s because a Lichen is face up "
-                "in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
-            ),
-            _(
-                "%(name)s plays %(card)s (%(value)s, counted %(counts)s because a Lichen is "
-                "face up in this trick) with %(gas)s gas and speed %(speed)s: %(final)s."
-            ),
-            **values,
-        )
-    return _say(
-        seat,
-        me,
-        _("You play %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
-        _("%(name)s plays %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
-        **values,
-    )
-
-
-def _tuned_up(seat: int | None, event: TunedUp, me: Me) -> str:
-    return _say(
-        seat,
-        me,
-        _("You tune up: a card goes face down."),
-        _("%(name)s tunes up: a card goes face down."),
-    )
-
-
-def _zero_five_played(seat: int | None, event: ZeroFivePlayed, me: Me) -> str:
-    return _say(
-        seat,
-        me,
-        _(
-            "You play the 0/5 card as %(value)s, winning back %(gained)s gas, with %(gas)s gas "
-            "and speed %(speed)s: %(final)s."
-        ),
-        _(
-            "%(name)s plays the 0/5 card as %(value)s, winning back %(gained)s gas, with "
-            "%(gas)s gas and speed %(speed)s: %(final)s."
-        ),
-        value=event["value"],
-        gained=event["gained"],
-        gas=event["gas"],
-        speed=event["speed"],
-        final=event["final"],
-    )
-
-
-def _card_discarded(seat: int | None, event: CardDiscarded, me: Me) -> str:
-    return _say(
-        seat, me, _("You discard a card face down."), _("%(name)s discards a card face down.")
-    )
+    told = "plays_struck" if counts < event["value"] else "plays"
+    return _say(seat, me, told, {**event, "card": SUITS[event["suit"]].short, "counts": counts})
 
 
 def _gas_taken(seat: int | None, event: GasTaken, me: Me) -> str:
-    if event["amount"]:
-        return _say(
-            seat,
-            me,
-            _("You grab %(amount)s gas from the middle."),
-            _("%(name)s grabs %(amount)s gas from the middle."),
-            amount=event["amount"],
-        )
-    return _say(
-        seat,
-        me,
-        _("Your tank is full, so the %(removed)s gas Salty takes from the middle leaves the game."),
-        _(
-            "%(name)s's tank is full, so the %(removed)s gas Salty takes from the middle leaves "
-            "the game."
-        ),
-        removed=event["removed"],
-    )
+    return _say(seat, me, "grabs_gas" if event["amount"] else "full_for_salty", event)
 
 
 def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
     if event["choice"] == "speed":
-        return _say(
-            seat,
-            me,
-            _("You take +1 speed for the rest of the round."),
-            _("%(name)s takes +1 speed for the rest of the round."),
-        )
-    if event["gained"]:
-        return _say(
-            seat,
-            me,
-            _("You win back %(gained)s gas from the removed pile."),
-            _("%(name)s wins back %(gained)s gas from the removed pile."),
-            gained=event["gained"],
-        )
-    return _say(
-        seat,
-        me,
-        _("You asked for removed gas, but your tank is full: it stays removed."),
-        _("%(name)s asked for removed gas, but their tank is full: it stays removed."),
-    )
+        return _say(seat, me, "zero_speed", event)
+    return _say(seat, me, "zero_gas" if event["gained"] else "zero_full", event)
 
 
 def ways(n: int) -> str:
@@ -236,63 +237,12 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
 
 def _single_share(seat: int, got: int, each: int, pot: int, removed: int, me: Me) -> str:
     """The payout sentence when only one player tuned up."""
+    values = {"got": got, "pot": pot, "removed": removed}
     if got == each:
-        return _say(
-            seat,
-            me,
-            _("Tune Up payout: You take the %(pot)s gas in the middle."),
-            _("Tune Up payout: %(name)s takes the %(pot)s gas in the middle."),
-            pot=pot,
-        )
+        return _say(seat, me, "share_whole", values)
     if got == 0:
-        return _say(
-            seat,
-            me,
-            _(
-                "Tune Up payout: your tank is full, so the %(pot)s gas in the middle leaves "
-                "the game."
-            ),
-            _(
-                "Tune Up payout: %(name)s's tank is full, so the %(pot)s gas in the middle "
-                "leaves the game."
-            ),
-            pot=pot,
-        )
-    if removed:
-        return _say(
-            seat,
-            me,
-            _(
-                "Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle; "
-                "%(removed)s gas leaves the game."
-            ),
-            _(
-                "Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the "
-                "middle; %(removed)s gas leaves the game."
-            ),
-            got=got,
-            pot=pot,
-            removed=removed,
-        )
-    return _say(
-        seat,
-        me,
-        _("Tune Up payout: You fill up with %(got)s of the %(pot)s gas in the middle."),
-        _("Tune Up payout: %(name)s fills up with %(got)s of the %(pot)s gas in the middle."),
-        got=got,
-        pot=pot,
-    )
-
-
-def _trick_won(seat: int | None, event: TrickWon, me: Me) -> str:
-    return _say(
-        seat,
-        me,
-        _("You win trick %(trick)s with %(final)s."),
-        _("%(name)s wins trick %(trick)s with %(final)s."),
-        trick=event["trick"],
-        final=event["final"],
-    )
+        return _say(seat, me, "share_full", values)
+    return _say(seat, me, "share_fills_removed" if removed else "share_fills", values)
 
 
 def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str:
@@ -308,46 +258,21 @@ def _gas_to_middle(seat: int | None, event: GasToMiddle, me: Me) -> str:
     }
 
 
-def _speed_gained(seat: int | None, event: SpeedGained, me: Me) -> str:
-    return _say(
-        seat,
-        me,
-        _("You move up to speed %(speed)s."),
-        _("%(name)s moves up to speed %(speed)s."),
-        speed=event["speed"],
-    )
-
-
-def _lap_gained(seat: int | None, event: LapGained, me: Me) -> str:
-    return _say(
-        seat,
-        me,
-        _("You complete a lap (%(laps)s of %(total)s)!"),
-        _("%(name)s completes a lap (%(laps)s of %(total)s)!"),
-        laps=event["laps"],
-        total=LAPS_TO_WIN,
-    )
-
-
-def _game_won(seat: int | None, event: GameWon, me: Me) -> str:
-    return _say(seat, me, _("You win the race!"), _("%(name)s wins the race!"))
-
-
 NARRATORS: dict[EventKind, Narrator] = {
     EventKind.ROUND_DEALT: _round_dealt,
     EventKind.CARD_PLAYED: _card_played,
-    EventKind.TUNED_UP: _tuned_up,
-    EventKind.ZERO_FIVE_PLAYED: _zero_five_played,
-    EventKind.CARD_DISCARDED: _card_discarded,
+    EventKind.TUNED_UP: _told("tunes_up"),
+    EventKind.ZERO_FIVE_PLAYED: _told("plays_zero_five"),
+    EventKind.CARD_DISCARDED: _told("discards"),
     EventKind.GAS_TAKEN: _gas_taken,
     EventKind.ZERO_EFFECT: _zero_effect,
     EventKind.TUNE_UP_SHARE: _tune_up_share,
-    EventKind.TRICK_WON: _trick_won,
+    EventKind.TRICK_WON: _told("wins_trick"),
     EventKind.TRICK_ALL_TUNED_UP: _trick_all_tuned_up,
     EventKind.GAS_TO_MIDDLE: _gas_to_middle,
-    EventKind.SPEED_GAINED: _speed_gained,
-    EventKind.LAP_GAINED: _lap_gained,
-    EventKind.GAME_WON: _game_won,
+    EventKind.SPEED_GAINED: _told("speed_up"),
+    EventKind.LAP_GAINED: _told("lap", total=LAPS_TO_WIN),
+    EventKind.GAME_WON: _told("wins_race"),
 }
 """The sentence builder of every event kind."""
 

@@ -12,8 +12,8 @@ give every race (R4: 5 gas each, nothing in the middle or removed).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Self
 
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
@@ -31,12 +31,23 @@ START_GAS = 5
 
 
 @dataclass(slots=True)
-class SeatPosition:
-    """One racer's public numbers at one moment of the race."""
+class ShownSeat:
+    """A seat as the replay shows it: its number, its name for the reader, its colour."""
 
     seat: int
     name: str
     colour: str
+
+    @classmethod
+    def of(cls, seat: int, me: Me, *more: Any) -> Self:
+        """``seat`` as ``me`` reads it, with the subclass's ``more`` fields."""
+        return cls(seat, seat_name(seat, me), seat_colour(seat), *more)
+
+
+@dataclass(slots=True)
+class SeatPosition(ShownSeat):
+    """One racer's public numbers at one moment of the race."""
+
     gas: int = START_GAS
     speed: int = 0
     laps: int = 0
@@ -55,7 +66,7 @@ class Position:
     def copy(self) -> Position:
         """An independent copy (positions are kept per event)."""
         return Position(
-            [SeatPosition(s.seat, s.name, s.colour, s.gas, s.speed, s.laps) for s in self.seats],
+            [replace(s) for s in self.seats],
             self.middle,
             self.removed,
             self.on_cards,
@@ -110,7 +121,7 @@ def _advance(position: Position, event: EventDict) -> None:
 
 def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
     """The public position after each of ``events`` (a whole race's log, from its start)."""
-    position = Position([SeatPosition(s, seat_name(s, me), seat_colour(s)) for s in range(players)])
+    position = Position([SeatPosition.of(s, me) for s in range(players)])
     after: list[Position] = []
     for event in events:
         _advance(position, event)
@@ -119,12 +130,9 @@ def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Pos
 
 
 @dataclass(slots=True)
-class ReplayCard:
+class ReplayCard(ShownSeat):
     """A card as it lay in a finished trick (a Tune Up has no suit: nobody saw it)."""
 
-    seat: int
-    name: str
-    colour: str
     kind: str  # "play", "tune_up" or "zero_five"
     suit: SuitInfo | None = None
     value: int | None = None
@@ -152,12 +160,9 @@ class ReplayStep:
 
 
 @dataclass(slots=True)
-class SeatGas:
+class SeatGas(ShownSeat):
     """One seat's gas in one round: poured on its cards, and won (shares, effects)."""
 
-    seat: int
-    name: str
-    colour: str
     poured: int = 0
     won: int = 0
     tricks: int = 0
@@ -176,7 +181,7 @@ class RoundStory:
 def _card(event: EventDict, me: Me) -> ReplayCard:
     seat = int(event["seat"])
     kind = EventKind(event["kind"])
-    card = ReplayCard(seat, seat_name(seat, me), seat_colour(seat), "tune_up")
+    card = ReplayCard.of(seat, me, "tune_up")
     if kind == EventKind.TUNED_UP:
         return card
     card.kind = "zero_five" if kind == EventKind.ZERO_FIVE_PLAYED else "play"
@@ -246,9 +251,7 @@ def _round_gas(events: Sequence[EventDict], players: int, me: Me) -> dict[int, l
         kind = EventKind(event["kind"])
         if kind == EventKind.ROUND_DEALT:
             current = int(event["round"])
-        seats = rounds.setdefault(
-            current, [SeatGas(s, seat_name(s, me), seat_colour(s)) for s in range(players)]
-        )
+        seats = rounds.setdefault(current, [SeatGas.of(s, me) for s in range(players)])
         if kind in (EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED):
             seats[int(event["seat"])].poured += int(event["gas"])
         if kind in _GAINS:

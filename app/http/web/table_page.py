@@ -86,19 +86,29 @@ def extras_context(
     }
 
 
-def table_context_of(
-    request: Request,
-    race: Race,
-    state: SessionState,
-    memory: PageState | None,
-    **extra: Any,
+def seat_context(
+    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """Everything ``game.html`` draws: the table, its live parts, its extras, its talk."""
+    """What every table draws, the race's and the lesson's: the table, its live parts and
+    its extras."""
     session, seat = race.session, race.seat
     context = {**table_context(state, **extra), **live_context(request, session, seat)}
     context.update(extras_context(session, seat, state, memory))
+    return context
+
+
+def table_context_of(
+    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
+) -> dict[str, Any]:
+    """Everything a race's ``game.html`` draws: :func:`seat_context` and the talk."""
+    context = seat_context(request, race, state, memory, **extra)
     context.update(talk_context(state, is_muted(request), race.now))
     return context
+
+
+TableContext = Callable[..., dict[str, Any]]
+"""What a table draws (:func:`table_context_of`, or the lesson's): called as
+``context(request, race, state, memory, **notice)``."""
 
 
 def render_table(
@@ -108,13 +118,14 @@ def render_table(
     *,
     memory: PageState | None = None,
     status_code: int = 200,
+    context: TableContext = table_context_of,
     **extra: Any,
 ) -> Response:
     """The table page (or the ``#table`` fragment for htmx) of a seat or a spectator, as
-    the request's operation left the race."""
-    context = table_context_of(request, race, state, memory, **extra)
+    the request's operation left the race, drawn from ``context``'s."""
     block = "table" if is_htmx(request) else None
-    return page(request, "game.html", context, status_code, block)
+    drawn = context(request, race, state, memory, **extra)
+    return page(request, "game.html", drawn, status_code, block)
 
 
 def window(race: Race) -> Callable[[GameSession], int]:

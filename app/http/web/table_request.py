@@ -19,7 +19,7 @@ every other refusal goes to :mod:`app.http.errors`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Annotated, Any, Protocol
@@ -45,11 +45,13 @@ from app.http.web.forms import (
 from app.http.web.page_state import PageState
 from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table_page import (
+    TableContext,
     flash_context,
     keep_memory,
     read_memory,
     render_table,
     seat_viewer,
+    table_context_of,
     table_state,
     window,
 )
@@ -61,11 +63,6 @@ from engine import Action, IllegalAction
 
 TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
 """The refusals drawn on the table itself, with the reason above it."""
-
-
-Render = Callable[..., Response]
-"""Draws a table (:func:`app.http.web.table_page.render_table`, or the lesson's): called as
-``render(request, race, state, memory=..., status_code=..., **notice)``."""
 
 
 class Coach(Protocol):
@@ -83,7 +80,7 @@ class Coach(Protocol):
 class TableView:
     """Where a table lives and how it is drawn: the race's own, or the lesson's."""
 
-    render: Render
+    context: TableContext
     address: str = "/games/{game_id}"
     coach: Coach | None = None
 
@@ -92,7 +89,7 @@ class TableView:
         return self.address.format(game_id=game_id)
 
 
-TABLE = TableView(render_table)
+TABLE = TableView(table_context_of)
 """The race's table."""
 
 
@@ -238,12 +235,13 @@ class TableRequest:
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
         """The table drawn from ``answer`` (after the race was saved)."""
         assert answer.state is not None
-        response = view.render(
+        response = render_table(
             self.request,
             answer.race,
             answer.state,
             memory=answer.memory,
             status_code=answer.status_code,
+            context=view.context,
             **answer.notice,
         )
         return self.keep(response, answer.race, answer.memory) if answer.keep else response

@@ -227,27 +227,34 @@ def public_url(request: Request, path: str) -> str:
     return public_base_url(request) + path.lstrip("/")
 
 
+_PLAIN_GLOBALS: dict[str, Callable[..., Any]] = {
+    "language": i18n.current,
+    "once": once,
+    "public_url": public_url,
+    "piece": piece,
+    "asset_url": asset_url,
+    "seat_name": seat_name,
+    "zero_effect_label": zero_effect_label,
+    "zero_five_label": zero_five_label,
+    "bot_level": bot_level,
+}
+"""The template globals that are plain functions of their arguments (no Jinja context)."""
+
+_PLAIN_CALLS = frozenset(_PLAIN_GLOBALS.values())
+
 templates.env.globals.update(
-    language=i18n.current,
+    _PLAIN_GLOBALS,
     languages=i18n.LANGUAGES,
     public_paths=i18n.PUBLIC_PATHS,
-    once=once,
-    public_url=public_url,
     theme_light=LIGHT_BACKGROUND,
     theme_dark=DARK_BACKGROUND,
-    piece=piece,
-    asset_url=asset_url,
     htmx_src=htmx_src(),
     sse_src=sse_src(),
-    seat_name=seat_name,
     suits=SUITS,
     values=PRINTED_VALUES,
     tricks_per_round=TRICKS_PER_ROUND,
     laps_to_win=LAPS_TO_WIN,
     max_gas=MAX_GAS,
-    zero_effect_label=zero_effect_label,
-    zero_five_label=zero_five_label,
-    bot_level=bot_level,
 )
 
 # What a player reads as a number, a place, a share or a date: in the request's language.
@@ -258,18 +265,3 @@ templates.env.filters.update(
     day=i18n.day,
     moment=i18n.moment,
 )
-
-_PLAIN_CALLS = frozenset(
-    {
-        once,
-        piece,
-        asset_url,
-        seat_name,
-        public_url,
-        i18n.current,
-        zero_effect_label,
-        zero_five_label,
-        bot_level,
-    }
-)
-"""The template globals that are plain functions of their arguments (no Jinja context)."""
