@@ -270,7 +270,6 @@ RACE_STATUS: dict[str, int] = {
     "takeback_unavailable": 409,
     "race_not_over": 409,
     "review_not_requested": 404,
-    "review_unavailable": 409,
     "too_many_reviews": 429,
     "decision_not_reviewed": 404,
     "daily_attempt_running": 409,

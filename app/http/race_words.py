@@ -91,9 +91,6 @@ _SENTENCES: dict[str, Callable[[Params], str]] = {
     "review_not_requested": lambda p: _(
         "No review of your race was asked for yet: ask for one with POST first."
     ),
-    "review_unavailable": lambda p: _(
-        "This race was saved before the server kept its moves, so it cannot be reviewed."
-    ),
     "too_many_reviews": lambda p: (
         ngettext(
             "You already have %(num)s review in progress; wait for one to finish.",

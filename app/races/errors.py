@@ -208,12 +208,6 @@ class ReviewNotRequested(RaceError):
     code = "review_not_requested"
 
 
-class ReviewUnavailable(RaceError):
-    """The race was kept before its moves were: it cannot be rebuilt move by move."""
-
-    code = "review_unavailable"
-
-
 class TooManyReviews(RaceError):
     """The client already has its cap of reviews in progress."""
 

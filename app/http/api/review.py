@@ -31,9 +31,7 @@ MovePath = Annotated[int, Path(ge=0, le=100_000, description="The decision's `mo
 
 
 _NOT_FOUND = "Unknown race or wrong token (`not_found`)."
-_NOT_OVER = (
-    "The race is not over (`race_not_over`), or its moves were not kept (`review_unavailable`)."
-)
+_NOT_OVER = "The race is not over (`race_not_over`)."
 
 
 def reviews_of(request: Request) -> Reviews:

@@ -39,7 +39,6 @@ from app.races import review
 from app.races.errors import (
     RaceNotOver,
     ReviewNotRequested,
-    ReviewUnavailable,
     ServerFull,
     TooManyGames,
     TooManyReviews,
@@ -60,7 +59,7 @@ MISTAKES = ("mistake", "blunder")
 """The verdicts listed first, each with its position and "try again from here"."""
 
 
-_REFUSED = (RaceNotOver, ReviewUnavailable, TooManyReviews, TooManyGames, ServerFull)
+_REFUSED = (RaceNotOver, TooManyReviews, TooManyGames, ServerFull)
 """Refusals shown on the review page itself (the race is there, the review is not)."""
 
 
