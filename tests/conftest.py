@@ -437,6 +437,18 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def module_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server of a module's own, for a server the module's tests share: the
+    session's :func:`redis_server` is emptied by other tests' :func:`fresh_redis`, which
+    would wipe a running server's keys under it."""
+    server = start_redis(tmp_path_factory.mktemp("module_redis"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
 def fresh_redis(redis_server: RedisServer) -> RedisServer:
     """The session's redis-server, emptied for this test."""
