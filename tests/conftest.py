@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
+import hypothesis
 import pytest
 from app_kit import make_settings, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
 from playwright.sync_api import Browser, sync_playwright
+from property_kit import SLOW_PROFILE, use_full_counts
 from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
 
 from app.main import create_app
@@ -64,13 +66,26 @@ RESULTS_BACKENDS = ("sqlite", "postgresql")
 """The databases the results store's tests run on, with the same expectations."""
 
 
+# It changes nothing by itself: property_kit.examples reads which profile was asked for.
+hypothesis.settings.register_profile(SLOW_PROFILE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Point the user's data folder (where the default store keeps its race file when
     ZZV_DATA_DIR is unset) at a temporary folder, for this process and every server it
-    starts, so no test writes into the real one."""
+    starts, so no test writes into the real one; and in the slow sweeps (or under
+    ``--hypothesis-profile=slow``) give the property tests their full example counts."""
     folder = tempfile.mkdtemp(prefix="zzv-test-data-")
     os.environ["XDG_DATA_HOME"] = folder
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    if _selects_slow(config) or config.getoption("hypothesis_profile") == SLOW_PROFILE:
+        use_full_counts()
+
+
+def _selects_slow(config: pytest.Config) -> bool:
+    """Whether ``-m`` asks for the slow sweeps (the README's ``-m slow``)."""
+    expression = str(config.getoption("markexpr") or "")
+    return "slow" in expression and "not slow" not in expression
 
 
 SIZES_OF_EVERY_RUN = frozenset({"390x844", "1280x800"})
@@ -81,10 +96,14 @@ too)."""
 _SIZE = re.compile(r"\b(\d{3,4}x\d{3,4})\b")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``slow`` each parametrized case whose id names only screen sizes outside
-    :data:`SIZES_OF_EVERY_RUN`."""
+    :data:`SIZES_OF_EVERY_RUN`; in the slow sweeps, the property tests too (they run in
+    both: with a share of their examples in every run, all of them in the sweeps)."""
+    sweep_properties = _selects_slow(config)
     for item in items:
+        if sweep_properties and getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)
         spec = getattr(item, "callspec", None)
         sizes = set(_SIZE.findall(spec.id)) if spec is not None else set()
         if sizes and not sizes & SIZES_OF_EVERY_RUN:
