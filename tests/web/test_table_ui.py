@@ -128,7 +128,10 @@ def _check_page(page: Page, name: str) -> None:
     page.emulate_media(color_scheme="light")
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+# The desktop and the smallest phone in every run; the phone between them is the sweep's.
+@pytest.mark.parametrize(
+    "viewport", [pytest.param(v, marks=pytest.mark.slow) if v == "phone" else v for v in VIEWPORTS]
+)
 def test_status_trick_and_play_in_view_after_every_move(
     browser: Browser, live_server: str, viewport: str
 ) -> None:
