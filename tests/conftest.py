@@ -29,7 +29,8 @@ from app_kit import make_settings, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 from property_kit import SLOW_PROFILE, use_full_counts
 from store_kit import STORE_KINDS, RedisServer, StoreKind, StoreProbe, make_store, start_redis
 
@@ -436,13 +437,65 @@ def chromium_args() -> list[str]:
     return list(CHROMIUM_ARGS)
 
 
-@pytest.fixture(scope="module")
+class RunningChromium:
+    """The Chromium the browser tests share, launched on demand and kept running from one
+    browser test to the next, across modules: a launch (Playwright's driver and the
+    browser) costs seconds, a context milliseconds.
+
+    While Playwright runs, its event loop counts as running in this thread, so
+    ``asyncio.run`` would fail there: :func:`pytest_runtest_setup` closes it before any
+    test (and its fixtures) that does not ask for :func:`browser`.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def get(self, path: str, args: list[str]) -> Browser:
+        """The running browser, launched first if none is."""
+        if self._browser is None or not self._browser.is_connected():
+            self.close()
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=path, args=args)
+        return self._browser
+
+    def close(self) -> None:
+        """Close the browser and stop Playwright, if they run."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        if browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                browser.close()
+        if playwright is not None:
+            playwright.stop()
+
+
+_CHROMIUM = RunningChromium()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Close the shared Chromium before a test that does not use it (see
+    :class:`RunningChromium`)."""
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _CHROMIUM.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Close the shared Chromium at the end of the run."""
+    _CHROMIUM.close()
+
+
+@pytest.fixture
 def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser), one per module."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
+    """Debian's Chromium through Playwright (never a downloaded browser), shared with the
+    browser tests before and after this one (:class:`RunningChromium`). Each test opens
+    its own contexts (no cookies, storage or cache shared); any it leaves open are closed
+    after it."""
+    launched = _CHROMIUM.get(chromium_path, chromium_args)
+    yield launched
+    for context in list(launched.contexts):
+        context.close()
 
 
 @pytest.fixture(scope="session")
