@@ -23,12 +23,15 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
+import hypothesis
 import pytest
 from app_kit import make_settings, wait_until
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pg_kit import PostgresServer, start_postgres
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from property_kit import SLOW_PROFILE, use_full_counts
 from store_kit import (
     STORE_KINDS,
     ManualClock,
@@ -80,13 +83,26 @@ def _fresh_derived_races() -> None:
     DERIVED.clear()
 
 
+# It changes nothing by itself: property_kit.examples reads which profile was asked for.
+hypothesis.settings.register_profile(SLOW_PROFILE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Point the user's data folder (where the default store keeps its race file when
     ZZV_DATA_DIR is unset) at a temporary folder, for this process and every server it
-    starts, so no test writes into the real one."""
+    starts, so no test writes into the real one; and in the slow sweeps (or under
+    ``--hypothesis-profile=slow``) give the property tests their full example counts."""
     folder = tempfile.mkdtemp(prefix="zzv-test-data-")
     os.environ["XDG_DATA_HOME"] = folder
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    if _selects_slow(config) or config.getoption("hypothesis_profile") == SLOW_PROFILE:
+        use_full_counts()
+
+
+def _selects_slow(config: pytest.Config) -> bool:
+    """Whether ``-m`` asks for the slow sweeps (the README's ``-m slow``)."""
+    expression = str(config.getoption("markexpr") or "")
+    return "slow" in expression and "not slow" not in expression
 
 
 SIZES_OF_EVERY_RUN = frozenset({"390x844", "1280x800"})
@@ -97,10 +113,14 @@ too)."""
 _SIZE = re.compile(r"\b(\d{3,4}x\d{3,4})\b")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``slow`` each parametrized case whose id names only screen sizes outside
-    :data:`SIZES_OF_EVERY_RUN`."""
+    :data:`SIZES_OF_EVERY_RUN`; in the slow sweeps, the property tests too (they run in
+    both: with a share of their examples in every run, all of them in the sweeps)."""
+    sweep_properties = _selects_slow(config)
     for item in items:
+        if sweep_properties and getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)
         spec = getattr(item, "callspec", None)
         sizes = set(_SIZE.findall(spec.id)) if spec is not None else set()
         if sizes and not sizes & SIZES_OF_EVERY_RUN:
@@ -433,13 +453,65 @@ def chromium_args() -> list[str]:
     return list(CHROMIUM_ARGS)
 
 
-@pytest.fixture(scope="module")
+class RunningChromium:
+    """The Chromium the browser tests share, launched on demand and kept running from one
+    browser test to the next, across modules: a launch (Playwright's driver and the
+    browser) costs seconds, a context milliseconds.
+
+    While Playwright runs, its event loop counts as running in this thread, so
+    ``asyncio.run`` would fail there: :func:`pytest_runtest_setup` closes it before any
+    test (and its fixtures) that does not ask for :func:`browser`.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def get(self, path: str, args: list[str]) -> Browser:
+        """The running browser, launched first if none is."""
+        if self._browser is None or not self._browser.is_connected():
+            self.close()
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=path, args=args)
+        return self._browser
+
+    def close(self) -> None:
+        """Close the browser and stop Playwright, if they run."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        if browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                browser.close()
+        if playwright is not None:
+            playwright.stop()
+
+
+_CHROMIUM = RunningChromium()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Close the shared Chromium before a test that does not use it (see
+    :class:`RunningChromium`)."""
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _CHROMIUM.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Close the shared Chromium at the end of the run."""
+    _CHROMIUM.close()
+
+
+@pytest.fixture
 def browser(chromium_path: str, chromium_args: list[str]) -> Iterator[Browser]:
-    """Debian's Chromium through Playwright (never a downloaded browser), one per module."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=chromium_args)
-        yield launched
-        launched.close()
+    """Debian's Chromium through Playwright (never a downloaded browser), shared with the
+    browser tests before and after this one (:class:`RunningChromium`). Each test opens
+    its own contexts (no cookies, storage or cache shared); any it leaves open are closed
+    after it."""
+    launched = _CHROMIUM.get(chromium_path, chromium_args)
+    yield launched
+    for context in list(launched.contexts):
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -447,6 +519,18 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     """A real ``redis-server`` (Debian's) on a free loopback port with its own directory,
     one per test session (per xdist worker); tests empty it with ``flush()``."""
     server = start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def module_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server of a module's own, for a server the module's tests share: the
+    session's :func:`redis_server` is emptied by other tests' :func:`fresh_redis`, which
+    would wipe a running server's keys under it."""
+    server = start_redis(tmp_path_factory.mktemp("module_redis"))
     try:
         yield server
     finally:

@@ -151,14 +151,21 @@ def test_ci_runs_the_readme_test_command_verbatim_then_the_slow_sweeps() -> None
 
 def test_the_default_run_leaves_out_only_what_is_marked_slow() -> None:
     """The README's pytest leaves out the ``slow`` sweeps (the big differential, the
-    screen sizes beyond one phone and one desktop), and ``-m slow`` runs just them."""
-    files = ("tests/engine/test_oracle_differential.py", "tests/web/test_phone.py")
+    screen sizes beyond one phone and one desktop), and ``-m slow`` runs just them, and
+    the property tests, which run in both (tests/property_kit.py)."""
+    files = (
+        "tests/engine/test_oracle_differential.py",
+        "tests/web/test_phone.py",
+        "tests/engine/test_seat_view.py",
+    )
     collect = (sys.executable, "-m", "pytest", "--collect-only", "-q", *files)
     kept, swept = run_tool(*collect).stdout, run_tool(*collect, "-m", "slow").stdout
     assert "over_10000_games" not in kept and "over_a_few_hundred_games" in kept, kept
     assert "over_10000_games" in swept and "over_a_few_hundred_games" not in swept, swept
     assert "at_390x844" in kept and "[360x740]" not in kept, kept
     assert "[360x740]" in swept and "at_390x844" not in swept, swept
+    face_down = "test_a_view_never_depends_on_cards_laid_face_down_during_play"
+    assert face_down in kept and face_down in swept, (kept, swept)
 
 
 def test_readme_test_command_installs_browser_and_runs_pytest() -> None:

@@ -14,6 +14,7 @@ import schemathesis
 from app_kit import make_settings, play_out
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from property_kit import examples
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
@@ -41,7 +42,7 @@ def _coin(case: schemathesis.Case, salt: str) -> bool:
 
 
 @schema.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
     use_real_game = _coin(case, "game")
     fresh_turn = _coin(case, "turn")

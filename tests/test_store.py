@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as redis_async
-from app_kit import bare_session, wait_until
+from app_kit import await_until, bare_session, wait_until
 from store_kit import SCENARIO_KINDS, ManualClock, RedisServer, StoreKind, make_store
 
 from app.races.operations import SessionStore
@@ -450,8 +450,8 @@ def test_a_request_waiting_for_a_lock_is_woken_when_it_is_given_back_not_polled(
         async with store.lock("a") as held:
             assert held.lease is not None
             waiter = asyncio.create_task(_lock_and_save(store, "a"))
-            while len(reads) < 2:  # the holder's read, then the waiter's try
-                await asyncio.sleep(0)
+            # The holder's read, then the waiter's try.
+            await await_until(lambda: len(reads) >= 2, "the waiter tried the lock")
             await asyncio.sleep(0.02)  # four of the polls Redis makes, five ms apart
         await waiter
         assert reads == ["a", "a", "a"]
@@ -472,8 +472,7 @@ def test_a_waiter_cancelled_as_it_is_woken_hands_the_lock_to_the_next() -> None:
         reads = _counting_reads(store)
         async with store.lock("a"):
             queued = [asyncio.create_task(_lock_and_save(store, "a")) for _ in range(3)]
-            while len(reads) < 4:
-                await asyncio.sleep(0)
+            await await_until(lambda: len(reads) >= 4, "all three tried the lock")
         queued[0].cancel()  # its wake-up is already due: it must pass the turn on
         await asyncio.wait_for(asyncio.gather(*queued[1:]), timeout=60)
         assert queued[0].cancelled()

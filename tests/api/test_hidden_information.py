@@ -27,6 +27,7 @@ from fastapi.testclient import TestClient
 from game_kit import hidden_twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 from store_kit import StoreProbe
 
 from app.races.operations import session_state
@@ -160,7 +161,7 @@ def test_session_state_is_identical_for_twins(twin_rng: random.Random) -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

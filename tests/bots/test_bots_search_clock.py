@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
@@ -132,11 +132,20 @@ def test_a_pruned_search_keeps_full_rows_for_the_candidates_still_running() -> N
     assert dropped_over_time >= 4  # the searches did prune, at different worlds
 
 
-def test_a_search_left_with_one_candidate_stops_there_and_plays_it() -> None:
+@pytest.mark.parametrize(
+    "seeds",
+    [
+        # Two of the six stop early, and one that runs its budget out: both outcomes.
+        pytest.param((0, 2, 4), id="three"),
+        # Each undecided seed spends the whole budget (seconds): the rest are the sweep's.
+        pytest.param(range(6), id="six", marks=pytest.mark.slow),
+    ],
+)
+def test_a_search_left_with_one_candidate_stops_there_and_plays_it(seeds: Iterable[int]) -> None:
     """Once pruning leaves one candidate, no further world can change the choice: the
     search ends there, short of its budget, and the bot plays that candidate."""
     stopped_early = 0
-    for seed in range(6):
+    for seed in seeds:
         game = new_game(players=3, seed=40 + seed)
         view = game.view(game.current_seat or 0)
         shortlist = rank_candidates(view, view.legal_actions(), 16)

@@ -11,6 +11,7 @@ from engine_kit import of_kind
 from game_kit import VARIANT_COMBOS, deal, random_playout, random_turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from app.http.refusals import refusal_sentence
 from engine import (
@@ -206,7 +207,7 @@ action_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(data=action_like | st.lists(json_scalars, max_size=3) | json_scalars)
 def test_from_dict_only_ever_parses_or_raises_illegal_action(data: Any) -> None:
     """Arbitrary JSON gives either an Action that round-trips or an IllegalAction, never

@@ -13,6 +13,7 @@ from fair_kit import played_record
 from game_kit import VARIANT_COMBOS, variant_label
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from engine import MAX_PLAYERS, MIN_PLAYERS, Variants, new_game
 from engine.fairness import commit
@@ -238,7 +239,7 @@ JSON = st.recursive(
 CHECKED = ("commitment", "deal_seed", "salt", "winner", "players", "variants", "action", "event")
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(field=st.sampled_from(CHECKED), value=JSON, at=st.integers(0, 10_000))
 def test_any_value_in_a_checked_field_is_found_never_crashes(
     record: dict[str, Any], field: str, value: Any, at: int

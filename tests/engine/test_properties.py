@@ -23,6 +23,7 @@ from game_kit import (
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from app.http.previews import with_previews
 from engine import (
@@ -40,7 +41,7 @@ from engine.cards import RACER_SUITS, SUIT_ORDER
 from engine.rng import Rng
 
 PROPERTY = settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     derandomize=True,
     database=None,
@@ -178,7 +179,7 @@ def test_invariants_every_player_count_and_variant_combo(players: int, variants:
     play_checked(players, variants, seed=1000 + players)
 
 
-@settings(PROPERTY, max_examples=2000)
+@settings(PROPERTY, max_examples=examples(2000))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_invariants_random_games(players: int, variants: Variants, seed: int) -> None:
     """The same invariants over hypothesis-chosen games, any 0-suit choice included."""
@@ -188,7 +189,7 @@ def test_invariants_random_games(players: int, variants: Variants, seed: int) ->
 # ---------------------------------------------------------------- hidden information
 
 
-@settings(PROPERTY, max_examples=300)
+@settings(PROPERTY, max_examples=examples(300))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_observation_never_depends_on_hidden_cards(
     players: int, variants: Variants, seed: int
@@ -247,7 +248,7 @@ def check_trick_numbers(plays: list[dict[str, Any]]) -> None:
         assert play["final"] == play["effective_value"] + play["gas"] + play["speed"]
 
 
-@settings(PROPERTY, max_examples=60)
+@settings(PROPERTY, max_examples=examples(60))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_observation_agrees_with_legal_actions_and_rules(
     players: int, variants: Variants, seed: int
@@ -331,7 +332,7 @@ def scribble(value: Any) -> None:
         value.append("scribbled")
 
 
-@settings(PROPERTY, max_examples=40)
+@settings(PROPERTY, max_examples=examples(40))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_views_and_saves_are_independent_copies(
     players: int, variants: Variants, seed: int
@@ -365,7 +366,7 @@ def test_restored_game_does_not_share_records_with_its_source() -> None:
 # ---------------------------------------------------------------- saving and cloning
 
 
-@settings(PROPERTY, max_examples=150)
+@settings(PROPERTY, max_examples=examples(150))
 @given(
     players=players_st,
     variants=variants_st,
@@ -397,7 +398,7 @@ def _prefix_playout(game: Game, rng: Rng, turns: int) -> None:
         game.apply(actions[rng.below(len(actions))])
 
 
-@settings(PROPERTY, max_examples=100)
+@settings(PROPERTY, max_examples=examples(100))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_same_seed_same_game(players: int, variants: Variants, seed: int) -> None:
     """Determinism: the same seed and the same choices give the same events and state."""
@@ -414,7 +415,7 @@ def test_different_seeds_deal_differently() -> None:
     assert len(deals) == 10
 
 
-@settings(PROPERTY, max_examples=150)
+@settings(PROPERTY, max_examples=examples(150))
 @given(
     players=players_st,
     variants=variants_st,
@@ -509,7 +510,7 @@ MALFORMED: list[Any] = [
 ]
 
 
-@settings(PROPERTY, max_examples=80)
+@settings(PROPERTY, max_examples=examples(80))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_every_illegal_kind_is_refused_without_change(
     players: int, variants: Variants, seed: int
@@ -541,7 +542,7 @@ def test_illegal_after_the_game_is_over() -> None:
     assert game.to_dict() == before
 
 
-@settings(PROPERTY, max_examples=50)
+@settings(PROPERTY, max_examples=examples(50))
 @given(players=players_st, variants=variants_st, seed=seed_st)
 def test_legal_actions_are_exactly_the_legal_moves(
     players: int, variants: Variants, seed: int

@@ -8,6 +8,7 @@ import pytest
 from game_kit import VARIANT_COMBOS, random_positions, variant_label
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from engine import Action, Game, SeatView, Variants, new_game, observe, observe_public
 from engine.bots import make_bot
@@ -16,7 +17,7 @@ from engine.cards import TRICKS_PER_ROUND
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, TUNED
 
-PROPERTY = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+PROPERTY = settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
 
 
 @pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)

@@ -17,15 +17,16 @@ from sse_client import SseReader
 PLAY_KINDS = {"card_played", "tuned_up", "zero_five_played"}
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
 def server(
     request: pytest.FixtureRequest,
-    launch_server: Callable[..., Any],
+    launch_module_server: Callable[..., Any],
     live_server_env: dict[str, str],
 ) -> str:
-    """A real server with a short turn clock on the default store or on a real Redis."""
-    redis_url = request.getfixturevalue("fresh_redis").url if request.param == "redis" else None
-    return launch(launch_server, live_server_env, redis_url)
+    """A real server with a short turn clock on the default store or on a real Redis, one
+    of each for the module (every test makes races of its own)."""
+    redis_url = request.getfixturevalue("module_redis").url if request.param == "redis" else None
+    return launch(launch_module_server, live_server_env, redis_url)
 
 
 @pytest.fixture

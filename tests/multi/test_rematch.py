@@ -18,17 +18,23 @@ REMATCH_WAIT = 3.0
 """The servers' rematch wait: short, so the unanswered case takes a few seconds."""
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def http(
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
+def server(
     request: pytest.FixtureRequest,
-    launch_server: Callable[..., Any],
+    launch_module_server: Callable[..., Any],
     live_server_env: dict[str, str],
-    open_http: Callable[[str], httpx.Client],
-) -> httpx.Client:
-    """A client of a real server on the default store or on a real Redis."""
-    redis_url = request.getfixturevalue("fresh_redis").url if request.param == "redis" else None
+) -> str:
+    """A real server on the default store or on a real Redis, one of each for the module
+    (every test makes races of its own)."""
+    redis_url = request.getfixturevalue("module_redis").url if request.param == "redis" else None
     extra = {"ZZV_REMATCH_WAIT_SECONDS": str(REMATCH_WAIT)}
-    return open_http(launch(launch_server, live_server_env, redis_url, 30.0, **extra))
+    return launch(launch_module_server, live_server_env, redis_url, 30.0, **extra)
+
+
+@pytest.fixture
+def http(server: str, open_http: Callable[[str], httpx.Client]) -> httpx.Client:
+    """A client of :func:`server`."""
+    return open_http(server)
 
 
 def _finished(http: httpx.Client) -> tuple[Pair, dict[str, Any]]:

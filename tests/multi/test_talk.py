@@ -22,18 +22,19 @@ from test_live_race import STREAM_BOUND_SECONDS, bearer
 from bench.server import find_free_port
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
 def talk_server(
-    request: pytest.FixtureRequest, launch_server: Any, server_command: Any
+    request: pytest.FixtureRequest, launch_module_server: Any, server_command: Any
 ) -> Iterator[str]:
     """A real uvicorn on the default store, or on a real Redis (rate limits on: the pace
-    of quick messages is the race's own, not lifted with them)."""
+    of quick messages is the race's own, not lifted with them). One of each for the
+    module: every test makes races of its own, well within a client's limits."""
     env = {"ZZV_ACCESS_LOG": "false", "ZZV_MAX_GAMES_PER_CLIENT": "1000"}
     if request.param == "redis":
-        redis: RedisServer = request.getfixturevalue("fresh_redis")
+        redis: RedisServer = request.getfixturevalue("module_redis")
         env["ZZV_REDIS_URL"] = redis.url
     port = find_free_port()
-    yield launch_server(server_command(port), port=port, env=env).url
+    yield launch_module_server(server_command(port), port=port, env=env).url
 
 
 def _race_of_three(http: httpx.Client) -> tuple[str, dict[int, str]]:

@@ -17,6 +17,7 @@ from game_kit import reshuffle_hidden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2_fragments import render_block
+from property_kit import examples
 
 from app.http.web.table import table_context
 from app.http.web.templating import templates
@@ -37,7 +38,7 @@ def _render(game: Game, events: list[dict[str, Any]], turn: int) -> tuple[str, s
 
 
 @settings(
-    max_examples=24,
+    max_examples=examples(24),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

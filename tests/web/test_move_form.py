@@ -17,6 +17,7 @@ import pytest
 from app_kit import form_fields
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from app.http.web.forms import FormError, SubmittedMove, parse_move
 from app.http.web.table import table_context
@@ -95,7 +96,7 @@ def _check_position(game: Any, turn: int) -> None:
     assert form.radios["choice"] == reachable_choices
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(3, 5),
     seed=st.integers(0, 2**32),

@@ -125,7 +125,8 @@ HAND_ON_TOP_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+# Every run takes the shorter screen, where the fit is tighter; 1280x800 is in the slow sweep.
+@pytest.mark.parametrize("size", [pytest.param((1280, 800), marks=pytest.mark.slow), (1366, 768)])
 def test_a_laptop_sees_its_hand_above_the_play_bar(
     browser: Browser, live_server: str, size: tuple[int, int]
 ) -> None:
