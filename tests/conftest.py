@@ -95,6 +95,7 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = tempfile.mkdtemp(prefix="zzv-test-data-")
     os.environ["XDG_DATA_HOME"] = folder
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    config.pluginmanager.register(ChromiumCloser(), "zzv-chromium-closer")
     if _selects_slow(config) or config.getoption("hypothesis_profile") == SLOW_PROFILE:
         use_full_counts()
 
@@ -459,7 +460,7 @@ class RunningChromium:
     browser) costs seconds, a context milliseconds.
 
     While Playwright runs, its event loop counts as running in this thread, so
-    ``asyncio.run`` would fail there: :func:`pytest_runtest_setup` closes it before any
+    ``asyncio.run`` would fail there: :class:`ChromiumCloser` closes it before any
     test (and its fixtures) that does not ask for :func:`browser`.
     """
 
@@ -489,12 +490,16 @@ class RunningChromium:
 _CHROMIUM = RunningChromium()
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Close the shared Chromium before a test that does not use it (see
-    :class:`RunningChromium`)."""
-    if "browser" not in getattr(item, "fixturenames", ()):
-        _CHROMIUM.close()
+class ChromiumCloser:
+    """A plugin, registered for the whole run (a conftest's own hooks reach only the
+    tests below it, not the doctests of ``app`` and ``engine``): it closes the shared
+    Chromium before any item that does not use it (see :class:`RunningChromium`)."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """Close the shared Chromium unless ``item`` asks for :func:`browser`."""
+        if "browser" not in getattr(item, "fixturenames", ()):
+            _CHROMIUM.close()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
