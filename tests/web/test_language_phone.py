@@ -82,6 +82,7 @@ def _race_to_the_flag(page: Page, rng: random.Random, where: str) -> None:
     _check(page, f"{where}, game over")
 
 
+@pytest.mark.slow  # a language sweep (the pseudo-locale's lesson stays in the quick run)
 def test_arabic_table_mirrors_and_a_race_is_played_by_tapping(
     browser: Browser, live_server: str
 ) -> None:
@@ -126,6 +127,7 @@ def test_arabic_table_mirrors_and_a_race_is_played_by_tapping(
     context.close()
 
 
+@pytest.mark.slow  # a language sweep (the pseudo-locale's lesson stays in the quick run)
 def test_pseudo_locale_longer_words_still_fit_the_phone_table(
     browser: Browser, live_server: str
 ) -> None:

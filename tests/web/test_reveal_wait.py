@@ -50,6 +50,7 @@ def _play_first_choice(page: Page) -> str:
     return turn
 
 
+@pytest.mark.slow  # a measurement over a whole race at the real speed: the slow sweeps
 def test_the_median_wait_per_turn_at_the_default_speed_is_at_most_1_2_seconds(
     browser: Browser, live_server: str
 ) -> None:
