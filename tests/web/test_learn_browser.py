@@ -228,10 +228,12 @@ def test_the_coached_lesson_plays_to_its_end(
     [
         (360, 740),
         (414, 896),
-        (1280, 800),
+        pytest.param((1280, 800), marks=pytest.mark.slow),
     ],
     ids=["360x740", "414x896", "1280x800"],
 )
+# A sweep of the lesson's other paths, at every size in the slow run; the quick run plays
+# the coached path to its end at both sizes (above).
 def test_a_different_choice_every_other_step_still_reaches_the_end(
     browser: Browser, live_server: str, size: tuple[int, int]
 ) -> None:
