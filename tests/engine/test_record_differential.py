@@ -38,7 +38,7 @@ from engine.cards import RACER_SUITS
 from engine.rng import Rng
 
 RACES = 10_080  # 3 player counts x 8 variant combinations x 420 deals
-QUICK_RACES = 216  # 3 x 8 x 9, always run
+QUICK_RACES = 72  # 3 x 8 x 3, always run
 REPLAY_EVERY = 8
 """Every eighth load replays the whole race (the cache emptied first)."""
 KINDS = ("person", "autopilot", "bot")

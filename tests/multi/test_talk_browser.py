@@ -15,6 +15,7 @@ import pytest
 from app_kit import watch_console_errors
 from browser_kit import axe_clean, browser_context, no_sideways_scroll, press
 from playwright.sync_api import Browser, BrowserContext, Page
+from sweep_kit import sweep
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +55,7 @@ _NOT_COVERED = """() => {
 }"""
 
 
-@pytest.fixture(params=["phone", "desktop"])
+@pytest.fixture(params=sweep("phone", "desktop"))
 def kind(request: pytest.FixtureRequest) -> str:
     """The screen the people and the watcher use."""
     return str(request.param)

@@ -11,6 +11,7 @@ import pytest
 from app_kit import wait_for_reply, watch_console_errors
 from browser_kit import axe_clean, browser_context, no_sideways_scroll, press, tap_target
 from playwright.sync_api import Browser
+from sweep_kit import sweep
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +19,8 @@ SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "cup"
 MAX_MOVES = 200
 
 
-@pytest.mark.parametrize("size", ["390x844", "1280x800"])
+# The phone, the tighter fit, in every run; the desktop in the slow sweep.
+@pytest.mark.parametrize("size", sweep("390x844", "1280x800"))
 def test_the_cup_page_and_a_deal(browser: Browser, live_server: str, size: str) -> None:
     phone = size == "390x844"
     context = browser_context(browser, phone, bypass_csp=True)

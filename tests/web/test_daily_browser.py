@@ -11,6 +11,7 @@ import pytest
 from app_kit import wait_for_reply, watch_console_errors
 from browser_kit import axe_clean, no_sideways_scroll, press, tap_target
 from playwright.sync_api import Browser
+from sweep_kit import sweep
 from test_quick_browser import SHOTS, SIZES, context_for
 
 from app.races.lobby import NAME_MAX
@@ -47,7 +48,8 @@ BOARD_FITS_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+# The phone, the tighter fit, in every run; the desktop in the slow sweep.
+@pytest.mark.parametrize("size", sweep("390x844", "1280x800"))
 def test_the_daily_page_and_its_board(browser: Browser, live_server: str, size: str) -> None:
     phone = size == "390x844"
     context = context_for(browser, size)

@@ -17,11 +17,11 @@ from browser_kit import axe_clean, browser_context, no_sideways_scroll, press, t
 from fair_kit import played_record
 from game_kit import VARIANT_COMBOS
 from playwright.sync_api import Browser, Page
+from sweep_kit import sweep
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "fair"
-SIZES = ("390x844", "1280x800")
 CONTROLS = ("#race-id", "#check-race", "#record", "#record-file", "#check-record")
 MIN_TEXT_PX = 15.0
 
@@ -54,9 +54,7 @@ def verdict(page: Page) -> tuple[str, str]:
 
 
 # The desktop's check is in the slow sweep; the phone's, the tighter fit, in every run.
-@pytest.mark.parametrize(
-    "size", [s if s == "390x844" else pytest.param(s, marks=pytest.mark.slow) for s in SIZES]
-)
+@pytest.mark.parametrize("size", sweep("390x844", "1280x800"))
 def test_the_fair_page_checks_a_record(
     browser: Browser, live_server: str, size: str, record: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -27,6 +27,7 @@ import pytest
 from app_kit import wait_for_reply
 from browser_kit import DESKTOP, axe_clean, browser_context, phone_context, press
 from playwright.sync_api import Browser, Page
+from sweep_kit import sweep
 from test_learn import IDEA_WORDS
 
 pytestmark = pytest.mark.browser
@@ -205,7 +206,8 @@ def _play_lesson(page: Page, phone: bool, differ: bool, shots: str | None) -> li
     pytest.fail(f"the lesson did not end in {MAX_STEPS} steps")
 
 
-@pytest.mark.parametrize("phone", [True, False], ids=["phone-390x844", "desktop-1280x800"])
+# The phone in every run; the desktop in the slow sweep.
+@pytest.mark.parametrize("phone", sweep(True, False), ids=["phone-390x844", "desktop-1280x800"])
 def test_the_coached_lesson_plays_to_its_end(
     browser: Browser, live_server: str, phone: bool
 ) -> None:

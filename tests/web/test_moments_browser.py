@@ -16,6 +16,7 @@ import pytest
 from app_kit import wait_for_reply
 from browser_kit import axe_clean, browser_context, phone_context
 from playwright.sync_api import Browser, BrowserContext, Page
+from sweep_kit import sweep
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +84,7 @@ def _race_to_the_flag(page: Page, base: str, speed: str) -> list[dict[str, Any]]
 # sweep (and the phone's moment is checked by axe below).
 @pytest.mark.parametrize(
     "size",
-    [size if size == "1280x800" else pytest.param(size, marks=pytest.mark.slow) for size in SIZES],
+    sweep("1280x800", *(size for size in SIZES if size != "1280x800")),
 )
 def test_a_lap_and_the_race_end_show_their_moment_on_top_over_the_trick(
     browser: Browser, live_server: str, size: str
@@ -108,7 +109,7 @@ def test_a_lap_and_the_race_end_show_their_moment_on_top_over_the_trick(
     context.close()
 
 
-@pytest.mark.parametrize("size", ["390x844", pytest.param("1280x800", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("size", sweep("390x844", "1280x800"))
 def test_axe_finds_nothing_with_a_moment_shown(
     browser: Browser, live_server: str, size: str
 ) -> None:

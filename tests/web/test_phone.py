@@ -35,6 +35,7 @@ import pytest
 from app_kit import BROWSER_POLL_S, wait_for_reply, wait_until, watch_console_errors
 from browser_kit import phone_context, text_lines
 from playwright.sync_api import Browser, BrowserContext, Page
+from sweep_kit import sweep
 
 from app.races.lobby import NAME_MAX
 
@@ -556,7 +557,7 @@ BAR_OVERLAP_JS = """() => {
 # screens are the slow sweep.
 @pytest.mark.parametrize(
     "size",
-    [(1024, 768), *(pytest.param(s, marks=pytest.mark.slow) for s in [(1100, 800), (1280, 800)])],
+    sweep((1024, 768), (1100, 800), (1280, 800)),
 )
 def test_the_hands_bar_fits_two_column_widths(
     browser: Browser, live_server: str, size: tuple[int, int]

@@ -95,6 +95,9 @@ def _play(page: Page, check: Any = None) -> None:
     pytest.fail(f"no game over after {MAX_MOVES} moves")
 
 
+# The same moments are checked by axe on the desktop in every run (test_table_ui); the
+# phone's race is the slow sweep's.
+@pytest.mark.slow
 def test_phone_table_pages_pass_axe_light_and_dark(browser: Browser, live_server: str) -> None:
     context = phone_context(browser, bypass_csp=True)
     page = context.new_page()

@@ -19,6 +19,7 @@ import pytest
 from app_kit import wait_for_reply, watch_console_errors
 from browser_kit import axe_clean, press, tap_target
 from playwright.sync_api import Browser, BrowserContext, Page
+from sweep_kit import sweep
 
 pytestmark = pytest.mark.browser
 
@@ -49,9 +50,7 @@ def race_strangers(page: Page, base: str, phone: bool) -> None:
 
 # The desktop's race is in the slow sweep; the phone's in every run (both sizes' take-back
 # controls below stay in every run).
-@pytest.mark.parametrize(
-    "size", [s if s == "390x844" else pytest.param(s, marks=pytest.mark.slow) for s in SIZES]
-)
+@pytest.mark.parametrize("size", sweep("390x844", "1280x800"))
 def test_two_strangers_race_at_one_table(browser: Browser, live_server: str, size: str) -> None:
     phone = size == "390x844"
     first_context, second_context = context_for(browser, size), context_for(browser, size)
@@ -130,7 +129,7 @@ HAND_ON_TOP_JS = """() => {
 
 
 # Every run takes the shorter screen, where the fit is tighter; 1280x800 is in the slow sweep.
-@pytest.mark.parametrize("size", [pytest.param((1280, 800), marks=pytest.mark.slow), (1366, 768)])
+@pytest.mark.parametrize("size", sweep((1366, 768), (1280, 800)))
 def test_a_laptop_sees_its_hand_above_the_play_bar(
     browser: Browser, live_server: str, size: tuple[int, int]
 ) -> None:

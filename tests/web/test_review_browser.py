@@ -23,6 +23,7 @@ import pytest
 from app_kit import REVIEW_WAIT_S, wait_until, watch_console_errors
 from browser_kit import axe_clean, no_sideways_scroll, phone_context, press, tap_target
 from playwright.sync_api import Browser, BrowserContext, Page
+from sweep_kit import sweep
 
 from app.http.web.review import MISTAKES
 from bench.server import find_free_port
@@ -171,7 +172,8 @@ def top_of(page: Page, selector: str) -> float:
     return float(page.evaluate(f"document.querySelector({selector!r}).getBoundingClientRect().top"))
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+# One phone in every run; the other phones and the desktop in the slow sweep.
+@pytest.mark.parametrize("size", sweep("390x844", *(size for size in SIZES if size != "390x844")))
 def test_the_review_reads_on_a_phone(
     browser: Browser, any_race: tuple[str, str, str, str, Any], size: str
 ) -> None:

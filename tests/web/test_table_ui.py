@@ -33,6 +33,7 @@ import pytest
 from app_kit import wait_for_reply
 from browser_kit import most_changed, phone_context
 from playwright.sync_api import Browser, BrowserContext, Page, Route
+from sweep_kit import sweep
 
 from app.http import i18n
 from app.http.web.forms import bot_level
@@ -132,9 +133,7 @@ def _check_page(page: Page, name: str) -> None:
 
 
 # The desktop and the smallest phone in every run; the phone between them is the sweep's.
-@pytest.mark.parametrize(
-    "viewport", [pytest.param(v, marks=pytest.mark.slow) if v == "phone" else v for v in VIEWPORTS]
-)
+@pytest.mark.parametrize("viewport", [*sweep("desktop", "phone"), "small"])
 def test_status_trick_and_play_in_view_after_every_move(
     browser: Browser, live_server: str, viewport: str
 ) -> None:
@@ -213,7 +212,7 @@ HAND_ABOVE_BAR_JS = """() => {
 # screens are the slow sweep.
 @pytest.mark.parametrize(
     "size",
-    [(1024, 768), *(pytest.param(s, marks=pytest.mark.slow) for s in [(1280, 800), (1366, 768)])],
+    sweep((1024, 768), (1280, 800), (1366, 768)),
 )
 def test_a_laptop_sees_a_card_and_its_tune_up_above_the_play_bar(
     browser: Browser, live_server: str, size: tuple[int, int]
