@@ -1,18 +1,11 @@
-"""Players, finished races, each seat's result and the shared server keys.
-
-Revision ID: r0001
-Revises:
-"""
+"""Players, finished races, each seat's result and the shared server keys."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0001"
-down_revision: str | None = None
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0001", None
 
 
 def upgrade() -> None:

@@ -1,18 +1,11 @@
-"""The daily deal's counted attempts: one per player and day.
-
-Revision ID: r0002
-Revises: r0001
-"""
+"""The daily deal's counted attempts: one per player and day."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0002"
-down_revision: str | None = "r0001"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0002", "r0001"
 
 
 def upgrade() -> None:

@@ -1,17 +1,10 @@
-"""The days each player raced the daily deal, found without reading everyone's (streaks).
-
-Revision ID: r0003
-Revises: r0002
-"""
+"""The days each player raced the daily deal, found without reading everyone's (streaks)."""
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "r0003"
-down_revision: str | None = "r0002"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0003", "r0002"
 
 
 def upgrade() -> None:

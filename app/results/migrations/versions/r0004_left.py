@@ -1,8 +1,5 @@
 """A seat's "left" outcome (a person who stopped playing, placed last), and the address
 digest each counted daily attempt came from (the per-address daily limit).
-
-Revision ID: r0004
-Revises: r0003
 """
 
 from __future__ import annotations
@@ -10,10 +7,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0004"
-down_revision: str | None = "r0003"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0004", "r0003"
 
 
 def upgrade() -> None:

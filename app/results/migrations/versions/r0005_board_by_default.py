@@ -1,8 +1,5 @@
 """Everyone is on the rating board unless they opt out (under a generated name until they
 choose one), so the board is never empty: players who never ticked the box now show.
-
-Revision ID: r0005
-Revises: r0004
 """
 
 from __future__ import annotations
@@ -10,10 +7,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0005"
-down_revision: str | None = "r0004"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0005", "r0004"
 
 
 def upgrade() -> None:

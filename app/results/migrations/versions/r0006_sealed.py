@@ -1,8 +1,5 @@
 """A finished race's sealed fields: what its record reveals only later (a daily attempt's
 deal, once its day closed).
-
-Revision ID: r0006
-Revises: r0005
 """
 
 from __future__ import annotations
@@ -10,10 +7,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0006"
-down_revision: str | None = "r0005"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0006", "r0005"
 
 
 def upgrade() -> None:

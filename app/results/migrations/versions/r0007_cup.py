@@ -1,18 +1,11 @@
-"""The weekly cup's counted attempts: one per player, week and deal.
-
-Revision ID: r0007
-Revises: r0006
-"""
+"""The weekly cup's counted attempts: one per player, week and deal."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "r0007"
-down_revision: str | None = "r0006"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "r0007", "r0006"
 
 
 def upgrade() -> None:

@@ -1,18 +1,11 @@
-"""The live races and the tombstones of gone ones.
-
-Revision ID: 0001
-Revises:
-"""
+"""The live races and the tombstones of gone ones."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0001"
-down_revision: str | None = None
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "0001", None
 
 
 def upgrade() -> None:

@@ -1,18 +1,11 @@
-"""The outbox: a message a race's save leaves for delivery (a finished race's result).
-
-Revision ID: 0002
-Revises: 0001
-"""
+"""The outbox: a message a race's save leaves for delivery (a finished race's result)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision: str | None = "0001"
-branch_labels: str | None = None
-depends_on: str | None = None
+revision, down_revision = "0002", "0001"
 
 
 def upgrade() -> None:

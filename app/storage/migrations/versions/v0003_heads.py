@@ -1,8 +1,5 @@
 """Each race's head beside it (its seats' digests, whether it is over, its player) and its
 place in creation order, so the caps and reads are answered from the file.
-
-Revision ID: 0003
-Revises: 0002
 """
 
 from __future__ import annotations

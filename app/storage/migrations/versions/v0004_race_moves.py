@@ -9,9 +9,6 @@ here as it was when this migration was made), its deal is dropped when it is its
 A race is converted only if its moves, replayed on its deal, give its saved game; any
 other row (no deal kept, a move that does not follow) is left as it was, and the store
 skips it as unreadable when it opens the file.
-
-Revision ID: 0004
-Revises: 0003
 """
 
 from __future__ import annotations
