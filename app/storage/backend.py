@@ -59,6 +59,21 @@ class Bounds:
     swept: int
 
 
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One fenced save (:meth:`Backend.write`): the race under ``lease`` with its ``head``
+    and stored ``data``, last used ``now``; ``outbox``, a message left under its id;
+    ``notice``, what a backend that announces its writes announces (None:
+    :data:`~app.storage.interface.ANY_CHANGE`)."""
+
+    lease: Lease
+    head: RecordHead
+    data: bytes
+    now: float
+    outbox: bytes | None = None
+    notice: bytes | None = None
+
+
 class Backend(Protocol):
     """Rows of races, their locks, tombstones, named claims and the outbox; every verb may
     raise :class:`~app.storage.interface.StoreUnavailable`."""
@@ -80,19 +95,10 @@ class Backend(Protocol):
         its last use; with ``lock`` (a token, a lease's seconds), the race's lock is taken
         as the token for the lease (``held``), unless another holds it (``busy``)."""
 
-    async def write(
-        self,
-        lease: Lease,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
-        notice: bytes | None = None,
-    ) -> bool:
-        """If ``lease`` holds its race's lock: store the race (and ``outbox`` under its
-        id), make ``now`` its last use and give the lock back, all in one step; True.
-        Else write nothing; False. A backend that announces its writes announces
-        ``notice`` (default :data:`~app.storage.interface.ANY_CHANGE`)."""
+    async def write(self, save: Write) -> bool:
+        """If ``save.lease`` holds its race's lock: store the race (and the outbox message
+        under its id), make ``save.now`` its last use and give the lock back, all in one
+        step; True. Else write nothing; False."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""

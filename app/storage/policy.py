@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Generic
 
-from app.storage.backend import Backend, Bounds, Found
+from app.storage.backend import Backend, Bounds, Found, Write
 from app.storage.interface import (
     ClientFull,
     Clock,
@@ -218,10 +218,8 @@ class PolicyStore(Generic[R]):
         ``notice``: what the backend announces, if it announces saves."""
         if lease.game_id != record.id:
             raise LeaseLost()
-        written = await self.backend.write(
-            lease, record.head(), encode(record), self.clock(), outbox, notice
-        )
-        if not written:
+        save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)
+        if not await self.backend.write(save):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:

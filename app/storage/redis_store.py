@@ -55,8 +55,8 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take
-from app.storage.interface import ANY_CHANGE, Lease, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.backend import Bounds, Found, Take, Write
+from app.storage.interface import ANY_CHANGE, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.policy import PolicyStore
 from app.storage.upgrade import FORMAT, upgraded_bytes
 
@@ -420,26 +420,18 @@ class RedisBackend:
             reply = await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
         return self._found(reply, held=True)
 
-    async def write(
-        self,
-        lease: Lease,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
-        notice: bytes | None = None,
-    ) -> bool:
-        """Write the race (and ``outbox`` under its id) and give its lock back in one
-        script, if the lease still holds (and announce ``notice``, see ``announce``)."""
-        game_id = lease.game_id
+    async def write(self, save: Write) -> bool:
+        """Write the race (and its outbox message) and give its lock back in one script, if
+        the lease still holds (and announce its notice, see ``announce``)."""
+        game_id = save.lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.prefix + "outbox",
         ]  # fmt: skip
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
-            lease.token, data, head.to_json(), now, game_id, channel, outbox or b"",
-            notice or ANY_CHANGE,
+            save.lease.token, save.data, save.head.to_json(), save.now, game_id, channel,
+            save.outbox or b"", save.notice or ANY_CHANGE,
         ]  # fmt: skip
         async with _reachable("write"):
             return bool(await self._save(keys=keys, args=args))

@@ -54,8 +54,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take
-from app.storage.interface import Clock, Lease, RecordHead, StoreUnavailable, Tombstone
+from app.storage.backend import Bounds, Found, Take, Write
+from app.storage.interface import Clock, RecordHead, StoreUnavailable, Tombstone
 
 log = logging.getLogger("zzv.store")
 
@@ -328,19 +328,11 @@ class SqliteBackend:
         self._known[game_id] = (now, head)
         self._known.move_to_end(game_id)
 
-    async def write(
-        self,
-        lease: Lease,
-        head: RecordHead,
-        data: bytes,
-        now: float,
-        outbox: bytes | None,
-        notice: bytes | None = None,
-    ) -> bool:
+    async def write(self, save: Write) -> bool:
         """The fenced save (see the protocol; this backend announces nothing)."""
-        game_id = lease.game_id
+        game_id, head, data = save.lease.game_id, save.head, save.data
         with self.mutex:
-            if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
+            if self._held(_lock(game_id)) != save.lease.token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
             with self._transaction() as conn:
@@ -352,14 +344,14 @@ class SqliteBackend:
                         " WHERE id=?",
                         (data, head.to_json(), head.player, head.live, stamp, game_id),
                     )
-                if outbox is not None:
+                if save.outbox is not None:
                     conn.execute(
                         "INSERT INTO outbox (id, data, added_at) VALUES (?, ?, ?)"
                         " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
-                        (game_id, outbox, stamp),
+                        (game_id, save.outbox, stamp),
                     )
             self._drop(_lock(game_id))
-            self._use(game_id, now, head)
+            self._use(game_id, save.now, head)
             return True
 
     def overwrite(self, game_id: str, data: bytes) -> None:
