@@ -26,28 +26,24 @@ def build_store(settings: Settings, announce: str | None = None) -> SessionStore
     :attr:`Settings.address_cap`. A
     Redis store publishes each save on ``announce`` + the race's id when given (see
     :class:`~app.storage.redis_store.RedisStore`)."""
+    bounds: dict[str, Any] = {
+        "max_games": settings.max_games,
+        "idle_expiry_seconds": settings.idle_expiry_seconds,
+        "evict_min_idle_seconds": settings.evict_min_idle_seconds,
+        "max_games_per_client": settings.player_cap,
+        "max_games_per_address": settings.address_cap,
+    }
     if settings.redis_url is not None:
         return RedisStore.connect(
             settings.redis_url.get_secret_value(),
             GameSession.from_dict,
             settings.redis_timeout_seconds,
-            max_games=settings.max_games,
-            idle_expiry_seconds=settings.idle_expiry_seconds,
-            evict_min_idle_seconds=settings.evict_min_idle_seconds,
-            max_games_per_client=settings.player_cap,
-            max_games_per_address=settings.address_cap,
             tombstone_seconds=settings.tombstone_seconds,
             lock_timeout_seconds=settings.lock_timeout_seconds,
             announce=announce,
+            **bounds,
         )
-    bounds: dict[str, Any] = {
-        "max_games": settings.max_games,
-        "idle_expiry_seconds": settings.idle_expiry_seconds,
-        "evict_min_idle_seconds": settings.evict_min_idle_seconds,
-        "expired_memory": settings.expired_memory,
-        "max_games_per_client": settings.player_cap,
-        "max_games_per_address": settings.address_cap,
-    }
+    bounds["expired_memory"] = settings.expired_memory
     if settings.durable:
         path = data_folder(settings) / RACE_FILE
         return SqliteStore(path, GameSession.from_dict, **bounds)

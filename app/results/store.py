@@ -551,20 +551,8 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
     statements (no ORM objects: a finished race is written once and never read back
     here). A race already kept fails its insert on the key, which the caller turns into
     ``Recorded(new=False)``."""
-    await session.execute(
-        insert(_RACES).values(
-            game_id=finish.game_id,
-            finished_at=finish.finished_at,
-            kind=finish.kind,
-            players=finish.players,
-            people=finish.people,
-            bots=finish.bots,
-            settings=finish.settings,
-            practice=finish.practice,
-            record=finish.record,
-            sealed=finish.sealed,
-        )
-    )
+    # Each column of finished_races is the finish's field of the same name.
+    await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
     players: dict[int, Rating] = {}
     if ids:
