@@ -220,20 +220,25 @@ def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> tuple[Action,
     return action, game.apply(action, seat=seat)
 
 
-def _next_bot_seat(table: BotTable) -> int | None:
+def _next_bot_turn(table: BotTable) -> tuple[int, int] | None:
+    """The seat of the bot to move now and its decision's seed, counting the decision; None
+    when a person is to play or the race is over."""
     seat = table.game.current_seat
-    return None if seat is None or not table.bots_may_move(seat) else seat
+    if seat is None or not table.bots_may_move(seat):
+        return None
+    seed = bot_seed(table.bot_key, seat, table.bot_decisions)
+    table.bot_decisions += 1
+    return seat, seed
 
 
 def run_bots_inline(table: BotTable) -> None:
     """Let the bots move until a person is to play or the race is over, in this thread."""
     level = table.config.bots
     for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
-        seat = _next_bot_seat(table)
-        if seat is None:
+        turn = _next_bot_turn(table)
+        if turn is None:
             return
-        seed = bot_seed(table.bot_key, seat, table.bot_decisions)
-        table.bot_decisions += 1
+        seat, seed = turn
         started = time.perf_counter()
         try:
             action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
@@ -300,28 +305,24 @@ class BotRunner:
         """
         gate = self._current_gate()
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
-        if warm and gate.try_acquire_all():
-            self.peak_in_flight = max(self.peak_in_flight, gate.holders)
-            metrics.HARD_IN_FLIGHT.set(gate.holders)
+        wide = warm and gate.try_acquire_all()
+        if not wide:
+            queued = time.perf_counter()
+            metrics.HARD_WAITING.set(gate.waiting + 1)
             try:
-                yield True
+                await gate.acquire(move_started)
             finally:
-                gate.release_all()
-                metrics.HARD_IN_FLIGHT.set(gate.holders)
-            return
-        queued = time.perf_counter()
-        metrics.HARD_WAITING.set(gate.waiting + 1)
-        try:
-            await gate.acquire(move_started)
-        finally:
-            metrics.HARD_WAITING.set(gate.waiting)
-        metrics.HARD_WAIT_SECONDS.observe(time.perf_counter() - queued)
+                metrics.HARD_WAITING.set(gate.waiting)
+            metrics.HARD_WAIT_SECONDS.observe(time.perf_counter() - queued)
         self.peak_in_flight = max(self.peak_in_flight, gate.holders)
         metrics.HARD_IN_FLIGHT.set(gate.holders)
         try:
-            yield False
+            yield wide
         finally:
-            gate.release()
+            if wide:
+                gate.release_all()
+            else:
+                gate.release()
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
@@ -334,11 +335,10 @@ class BotRunner:
             return
         move_started = time.monotonic()
         for done in range(_MAX_BOT_DECISIONS_PER_CALL):
-            seat = _next_bot_seat(table)
-            if seat is None:
+            turn = _next_bot_turn(table)
+            if turn is None:
                 return
-            seed = bot_seed(table.bot_key, seat, table.bot_decisions)
-            table.bot_decisions += 1
+            seat, seed = turn
             try:
                 left = max(1, table.game.players - 1 - done)
                 action = await self._hard_decision(table, seat, seed, move_started, left)
