@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import Row, Select, Subquery, func, or_, select
+from sqlalchemy import Select, Subquery, func, or_, select
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult
-from app.results.store import ResultsStore
+from app.results.store import ResultsStore, from_row
 
 BOARD_ORDER = (
     "place, then finished before left, laps (more first), tricks won (more first), "
@@ -160,10 +160,10 @@ class DailyResults:
         async with self.results.unit() as session:
             rows = (await session.execute(self.board_query(day, player_id, limit))).all()
         mine = next((row for row in rows if row.player_id == player_id), None)
-        entries = [_entry(row) for row in rows if row.position <= limit]
+        entries = [from_row(BoardEntry, row) for row in rows if row.position <= limit]
         # Every row carries the count; the first is among them when anyone is ranked.
         total = rows[0].ranked if rows else 0
-        return DayBoard(entries, total, None if mine is None else _entry(mine))
+        return DayBoard(entries, total, None if mine is None else from_row(BoardEntry, mine))
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
         """The query of :meth:`day_board`: the first ``limit`` rows of ``day``'s board and
@@ -213,20 +213,6 @@ def counted_on(query: Select[*Columns], day: str) -> Select[*Columns]:
             RaceResult.player_id == DailyEntry.player_id,
             FinishedRace.practice.is_(False),
         )
-    )
-
-
-def _entry(row: Row[Any]) -> BoardEntry:
-    return BoardEntry(
-        row.rank,
-        row.name,
-        row.place,
-        row.laps,
-        row.tricks,
-        row.gas,
-        row.player_id,
-        row.game_id,
-        row.left_race,
     )
 
 

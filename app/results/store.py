@@ -22,10 +22,10 @@ import fcntl
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from alembic import command
@@ -197,6 +197,17 @@ def _now() -> datetime:
 def _utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored moment is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+Kept = TypeVar("Kept")
+
+
+def from_row(kind: type[Kept], row: object) -> Kept:
+    """``kind``, a dataclass, of ``row``'s values: each field's of the row's attribute of
+    the same name (``left`` of ``left_race``, the column's name)."""
+    # fields() is typed for dataclasses alone, which a TypeVar cannot say.
+    listed = fields(kind)  # type: ignore[arg-type]
+    return kind(*(getattr(row, "left_race" if f.name == "left" else f.name) for f in listed))
 
 
 class ResultsStore:
@@ -411,20 +422,7 @@ class ResultsStore:
             rows = await session.scalars(
                 select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
             )
-            return [
-                SeatResult(
-                    row.seat,
-                    row.name,
-                    row.place,
-                    row.laps,
-                    row.tricks,
-                    row.gas,
-                    row.player_id,
-                    row.bot_level,
-                    row.left_race,
-                )
-                for row in rows
-            ]
+            return [from_row(SeatResult, row) for row in rows]
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
