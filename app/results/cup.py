@@ -116,15 +116,8 @@ class CupResults:
         """Make ``game_id`` the player's counted attempt at ``deal`` of ``week``, started
         from ``address`` (a digest); False (and nothing written) when they already have
         one."""
-        return await self.results.add_once(
-            CupEntry(
-                week=week,
-                player_id=player_id,
-                deal=deal,
-                game_id=game_id,
-                started_at=at,
-                address=address,
-            )
+        return await self.results.add_attempt(
+            CupEntry, game_id, at, address, week=week, deal=deal, player_id=player_id
         )
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:

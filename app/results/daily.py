@@ -132,14 +132,8 @@ class DailyResults:
         """Make ``game_id`` the player's counted attempt on ``day``, started from
         ``address`` (a digest, :meth:`address_digest`); False (and nothing written) when
         they already have one."""
-        return await self.results.add_once(
-            DailyEntry(
-                day=day,
-                player_id=player_id,
-                game_id=game_id,
-                started_at=at,
-                address=address,
-            )
+        return await self.results.add_attempt(
+            DailyEntry, game_id, at, address, day=day, player_id=player_id
         )
 
     async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:

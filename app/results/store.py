@@ -21,7 +21,7 @@ import contextlib
 import fcntl
 import hashlib
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -274,9 +274,19 @@ class ResultsStore:
                 await stack.enter_async_context(session.begin())
                 yield session
 
-    async def add_once(self, row: object) -> bool:
-        """Insert ``row``; False (and nothing written) when one of its unique keys is taken
-        (two requests claiming one thing at once: exactly one of them wins)."""
+    async def add_attempt(
+        self,
+        entry: Callable[..., object],
+        game_id: str,
+        at: datetime,
+        address: str | None,
+        **key: Any,
+    ) -> bool:
+        """Insert a counted attempt, an ``entry`` row (a daily or a cup entry) under ``key``:
+        the race ``game_id``, started ``at`` from ``address`` (a digest); False (and nothing
+        written) when one of its unique keys is taken (two requests claiming one attempt at
+        once: exactly one of them wins)."""
+        row = entry(**key, game_id=game_id, started_at=at, address=address)
         try:
             async with self.unit() as session:
                 session.add(row)
