@@ -31,46 +31,40 @@ from engine.cards import (
     effective_value,
 )
 from engine.event_log import EventLog
-from engine.events import (
-    EVENT_PAYLOADS,
-    CardDiscarded,
-    CardPlayed,
-    Event,
-    EventData,
-    EventKind,
-    GameWon,
-    GasTaken,
-    GasToMiddle,
-    LapGained,
-    RoundDealt,
-    SpeedGained,
-    TrickAllTunedUp,
-    TrickWon,
-    TunedUp,
-    TuneUpShare,
-    ZeroEffectChosen,
-    ZeroFivePlayed,
-)
+from engine.events import EVENT_PAYLOADS, Event, EventData, EventKind
 from engine.game import MAX_DECISIONS, Game, new_game
 from engine.options import SeatOptions, observed_options, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import SeatView, observe, observe_public
-from engine.sim import GameParts
-from engine.variants import Variants, VariantsData
-from engine.view import (
+from engine.shapes import (
+    CardDiscarded,
     CardOption,
+    CardPlayed,
     DeckView,
+    GameWon,
+    GasTaken,
+    GasToMiddle,
+    LapGained,
     Leader,
     Observation,
     PlayerView,
     PublicObservation,
     PublicPlay,
+    RoundDealt,
+    SpeedGained,
+    TrickAllTunedUp,
     TrickRecord,
+    TrickWon,
+    TunedUp,
+    TuneUpShare,
+    ZeroEffectChosen,
     ZeroFiveOption,
+    ZeroFivePlayed,
     ZeroPreview,
-    copy_record,
-    public_play,
 )
+from engine.sim import GameParts
+from engine.variants import Variants, VariantsData
+from engine.view import copy_record, public_play
 
 __all__ = [
     "EVENT_PAYLOADS",

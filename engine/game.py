@@ -32,20 +32,12 @@ from engine.cards import (
     TRICKS_PER_ROUND,
     Suit,
 )
-from engine.events import (
-    CardPlayed,
-    Event,
-    EventKind,
-    GasTaken,
-    TuneUpShare,
-    ZeroEffectChosen,
-    ZeroFivePlayed,
-    make_event,
-)
+from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
+from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
