@@ -589,25 +589,3 @@ def _options(
 
 
 _SCORE = itemgetter(1)
-
-
-def policy_weights(s: SimState, style: Style) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """The action ids ``style`` may play for the current seat of ``s`` and the chance of
-    each: with a temperature, the softmax over the sensible actions a rollout draws from;
-    without, an even share of the best scores' tie.
-
-    >>> from dataclasses import replace
-    >>> from engine.bots.heuristic import NORMAL
-    >>> s = SimState.new(3, seed=2)
-    >>> ids, chances = policy_weights(s, NORMAL)
-    >>> ids == (choose_id(s, NORMAL, Rng(1)),), chances
-    (True, (1.0,))
-    >>> ids, chances = policy_weights(s, replace(NORMAL, temperature=1.0))
-    >>> len(ids) > 1, round(sum(chances), 9)
-    (True, 1.0)
-    """
-    ids, weights = _options(s, style, None)
-    if weights is None:
-        return ids, (1.0 / len(ids),) * len(ids)
-    total = sum(weights)
-    return ids, tuple(w / total for w in weights)

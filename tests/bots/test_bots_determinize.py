@@ -22,7 +22,7 @@ def test_samples_match_the_observation_and_conserve_the_deck(
         seat = game.current_seat
         assert seat is not None
         observation = game.observation(seat)
-        sample = Game.over(Determinizer(observation).sample_core(Rng(n)))
+        sample = Game.over(Determinizer(observation).sample_parts(Rng(n))[0])
         # Same public numbers, same own hand, same trick, same legal actions: the seat
         # cannot tell the sample from the real game.
         assert sample.observation(seat) == observation
@@ -43,7 +43,7 @@ def test_sampled_games_play_on_to_the_end() -> None:
         for n, game in enumerate(random_positions(4, variants, seed=3, count=5, stride=9)):
             seat = game.current_seat
             assert seat is not None
-            sample = Game.over(Determinizer(game.observation(seat)).sample_core(Rng(n)))
+            sample = Game.over(Determinizer(game.observation(seat)).sample_parts(Rng(n))[0])
             while not sample.is_over:
                 actions = sample.legal_actions()
                 sample.apply(actions[rng.below(len(actions))])
@@ -79,7 +79,7 @@ def test_hidden_slots_get_different_cards_across_samples() -> None:
     assert seat is not None
     determinizer = Determinizer(game.observation(seat))
     rng = Rng(2)
-    samples = [Game.over(determinizer.sample_core(rng)) for _ in range(30)]
+    samples = [Game.over(determinizer.sample_parts(rng)[0]) for _ in range(30)]
     other = (seat + 1) % 4
     assert len({tuple(sorted(s.hands[other])) for s in samples}) > 10
     assert len({s.plays[0].card for s in samples}) > 1  # the face-down card varies
@@ -104,14 +104,14 @@ def test_samples_never_depend_on_the_real_hidden_cards() -> None:
     observations = [g.observation(0) for g in games]
     assert observations[0] == observations[1]
     assert games[0].to_dict() != games[1].to_dict()
-    a, b = (Game.over(Determinizer(obs).sample_core(Rng(4))) for obs in observations)
+    a, b = (Game.over(Determinizer(obs).sample_parts(Rng(4))[0]) for obs in observations)
     assert a.to_dict() == b.to_dict()
 
 
 def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     game = new_game(players=3, seed=2, laps=[1, 1, 0], lead=1)
     observation = game.observation(0)
-    sample = Game.over(Determinizer(observation).sample_core(Rng(1)))
+    sample = Game.over(Determinizer(observation).sample_parts(Rng(1))[0])
     assert sample.lap_order[-1] == 1
     assert sorted(sample.lap_order) == [0, 1]
 

@@ -79,7 +79,7 @@ def test_a_view_never_depends_on_cards_laid_face_down_during_play(
         game.apply(game.legal_actions()[rng.below(len(game.legal_actions()))])
     observer = (game.current_seat or 0) % players
     sampler = Determinizer(game.view(observer))
-    worlds = [Game.over(sampler.sample_core(Rng(seed + n))) for n in range(2)]
+    worlds = [Game.over(sampler.sample_parts(Rng(seed + n))[0]) for n in range(2)]
     _play_alike(worlds, observer, rng, turns=2 * players + rng.below(2 * players))
     first, second = (world.view(observer) for world in worlds)
     assert first == second
@@ -92,7 +92,7 @@ def test_the_twin_races_really_differ_in_their_face_down_cards() -> None:
     worlds, in the core's records of finished tricks, while the views agree."""
     game = new_game(players=4, seed=21)
     sampler = Determinizer(game.view(0))
-    worlds = [Game.over(sampler.sample_core(Rng(n))) for n in (1, 2)]
+    worlds = [Game.over(sampler.sample_parts(Rng(n))[0]) for n in (1, 2)]
     _play_alike(worlds, 0, Rng(3), turns=8)
     records = [world.core.tricks for world in worlds]
     assert all(isinstance(r, tuple) for rs in records for r in rs)
