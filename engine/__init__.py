@@ -62,7 +62,6 @@ from engine.shapes import (
     ZeroFivePlayed,
     ZeroPreview,
 )
-from engine.sim import GameParts
 from engine.variants import Variants, VariantsData
 from engine.view import copy_record, public_play
 
@@ -88,7 +87,6 @@ __all__ = [
     "EventKind",
     "EventLog",
     "Game",
-    "GameParts",
     "GameWon",
     "GasTaken",
     "GasToMiddle",

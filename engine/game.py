@@ -11,7 +11,8 @@ rollouts, the engine's speed benchmark) skip both.
 Nothing outside the engine should read the core: a seat's view comes from
 :meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
 :meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
-sampled world) from :func:`new_game` or :meth:`Game.from_parts`. A hand is a set of cards
+sampled world) from :func:`new_game` or :meth:`Game.over` a core made of them
+(:meth:`SimState.from_parts <engine.sim.SimState.from_parts>`). A hand is a set of cards
 (every view sorts it), so the core keeps counts and a saved hand lists its cards in
 ``SUIT_ORDER`` order.
 """
@@ -198,54 +199,9 @@ class Game:
         return self.core.players
 
     @property
-    def variants(self) -> Variants:
-        """The variants in play (R18–R22)."""
-        return self.core.variants
-
-    @property
-    def seed(self) -> int:
-        """The seed the race was dealt from."""
-        return self.core.seed
-
-    @property
-    def rng(self) -> Rng:
-        """The generator of later deals."""
-        return self.core.rng
-
-    @property
-    def round(self) -> int:
-        """The round in progress, from 1."""
-        return self.core.round
-
-    @property
-    def trick(self) -> int:
-        """The trick in progress in this round, 1 to 6."""
-        return self.core.trick
-
-    @property
-    def lead(self) -> int:
-        """Who led (or leads) the current trick."""
-        return self.core.lead
-
-    @property
-    def middle(self) -> int:
-        """Gas in the middle (R4)."""
-        return self.core.middle
-
-    @property
-    def removed(self) -> int:
-        """Gas removed from play (R4)."""
-        return self.core.removed
-
-    @property
     def gas(self) -> list[int]:
         """Each seat's supply (the core's list: read it, do not change it)."""
         return self.core.gas
-
-    @property
-    def speed(self) -> list[int]:
-        """Each seat's speed this round (the core's list)."""
-        return self.core.speed
 
     @property
     def laps(self) -> list[int]:
@@ -253,20 +209,10 @@ class Game:
         return self.core.laps
 
     @property
-    def zero_five(self) -> list[bool]:
-        """Who still holds the 0/5 card (the core's list)."""
-        return self.core.zero_five
-
-    @property
     def winner(self) -> int | None:
         """The seat that won (R16), or ``None``."""
         winner = self.core.winner
         return None if winner < 0 else winner
-
-    @property
-    def lap_order(self) -> list[int]:
-        """Who gained each lap so far, in order (R6, R17)."""
-        return self.core.lap_order
 
     @property
     def hands(self) -> list[list[Suit]]:
@@ -282,11 +228,6 @@ class Game:
     def plays(self) -> list[Play]:
         """The cards in the current trick, in play order (fresh objects)."""
         return [_sim_play(*p) for p in self.core.plays]
-
-    @property
-    def discards(self) -> list[Suit]:
-        """The discard pile, in the order its cards went there."""
-        return [SUIT_ORDER[i] for i in self.core.discards]
 
     @property
     def set_aside(self) -> list[Suit]:
@@ -558,32 +499,6 @@ class Game:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
         return self.core.to_dict()
 
-    def parts(self) -> GameParts:
-        """Every part of the state, secrets included (:meth:`from_parts` takes it back)."""
-        return GameParts(
-            players=self.players,
-            variants=self.variants,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            round=self.round,
-            trick=self.trick,
-            lead=self.lead,
-            hands=self.hands,
-            gas=self.gas,
-            speed=self.speed,
-            laps=self.laps,
-            middle=self.middle,
-            removed=self.removed,
-            zero_five=self.zero_five,
-            discards=self.discards,
-            plays=self.plays,
-            set_aside=self.set_aside,
-            round_tricks=self.round_tricks,
-            last_trick=self.last_trick,
-            lap_order=self.lap_order,
-            winner=self.winner,
-        )
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
@@ -596,41 +511,29 @@ class Game:
             set_aside = [_SUIT_OF[c] for c in data["set_aside"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
-        return cls.from_parts(
-            GameParts(
-                players=data["players"],
-                variants=Variants.from_dict(data["variants"]),
-                seed=int(data["seed"]),
-                rng_state=int(data["rng"]),
-                round=int(data["round"]),
-                trick=int(data["trick"]),
-                lead=int(data["lead"]),
-                hands=hands,
-                gas=[int(g) for g in data["gas"]],
-                speed=[int(s) for s in data["speed"]],
-                laps=[int(n) for n in data["laps"]],
-                middle=int(data["middle"]),
-                removed=int(data["removed"]),
-                zero_five=[bool(z) for z in data["zero_five"]],
-                plays=[Play.from_dict(p) for p in data["plays"]],
-                discards=discards,
-                set_aside=set_aside,
-                round_tricks=[copy_record(r) for r in data["round_tricks"]],
-                last_trick=None if last is None else copy_record(last),
-                lap_order=[int(s) for s in data["lap_order"]],
-                winner=data["winner"],
-            )
+        parts = GameParts(
+            players=data["players"],
+            variants=Variants.from_dict(data["variants"]),
+            seed=int(data["seed"]),
+            rng_state=int(data["rng"]),
+            round=int(data["round"]),
+            trick=int(data["trick"]),
+            lead=int(data["lead"]),
+            hands=hands,
+            gas=[int(g) for g in data["gas"]],
+            speed=[int(s) for s in data["speed"]],
+            laps=[int(n) for n in data["laps"]],
+            middle=int(data["middle"]),
+            removed=int(data["removed"]),
+            zero_five=[bool(z) for z in data["zero_five"]],
+            plays=[Play.from_dict(p) for p in data["plays"]],
+            discards=discards,
+            set_aside=set_aside,
+            round_tricks=[copy_record(r) for r in data["round_tricks"]],
+            last_trick=None if last is None else copy_record(last),
+            lap_order=[int(s) for s in data["lap_order"]],
+            winner=data["winner"],
         )
-
-    @classmethod
-    def from_parts(cls, parts: GameParts) -> Game:
-        """A game from every part of its state, hidden cards included (:class:`GameParts`),
-        taken as given: how :meth:`from_dict` restores a save.
-
-        >>> game = new_game(players=3, seed=5); _ = game.apply(game.legal_actions()[0])
-        >>> Game.from_parts(game.parts()) == game
-        True
-        """
         _check_players(parts.players)
         return cls.over(SimState.from_parts(parts))
 
@@ -647,7 +550,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game players={self.players} round={self.round} trick={self.trick} "
+            f"<Game players={self.players} round={self.core.round} trick={self.core.trick} "
             f"current_seat={self.current_seat} winner={self.winner}>"
         )
 

@@ -89,7 +89,7 @@ def cards_in_play(game: Game | dict[str, Any]) -> Counter[str]:
 
 def deck_of(game: Game) -> Counter[str]:
     """The variant deck of ``game`` as a multiset of suit ids."""
-    return Counter(card.value for card in game.variants.deck(game.players))
+    return Counter(card.value for card in game.core.variants.deck(game.players))
 
 
 # ---------------------------------------------------------------- random play

@@ -65,7 +65,7 @@ def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
     game.apply(Action.tune_up(Suit.SLIPPY))
     pool = Determinizer(game.observation(2)).pool
     # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
-    expected = Counter(game.variants.deck(3))
+    expected = Counter(game.core.variants.deck(3))
     expected.subtract(game.hands[2])
     expected.subtract([Suit.SLIPPY])
     assert Counter(pool) == +expected
@@ -112,8 +112,8 @@ def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     game = new_game(players=3, seed=2, laps=[1, 1, 0], lead=1)
     observation = game.observation(0)
     sample = Game.over(Determinizer(observation).sample_parts(Rng(1))[0])
-    assert sample.lap_order[-1] == 1
-    assert sorted(sample.lap_order) == [0, 1]
+    assert sample.core.lap_order[-1] == 1
+    assert sorted(sample.core.lap_order) == [0, 1]
 
 
 def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -> None:

@@ -44,25 +44,29 @@ def _variants(index: int) -> Variants:
 
 def _fields(game: Any) -> tuple[Any, ...]:
     """Every part of a game's state but the trick records, in the core's terms (for the
-    oracle's Game and the new one alike)."""
+    oracle's Game and the new one alike: the new one keeps most of them in its core)."""
+    if isinstance(game, Game):
+        core, discards = game.core, list(game.core.discards)
+    else:
+        core, discards = game, [SUIT_INDEX[card] for card in game.discards]
     return (
-        game.round,
-        game.trick,
-        game.lead,
+        core.round,
+        core.trick,
+        core.lead,
         game.current_seat,
-        game.middle,
-        game.removed,
+        core.middle,
+        core.removed,
         game.winner,
-        game.rng.state,
+        core.rng.state,
         list(game.gas),
-        list(game.speed),
+        list(core.speed),
         list(game.laps),
-        list(game.zero_five),
+        list(core.zero_five),
         [[hand.count(suit) for suit in SUIT_ORDER] for hand in game.hands],
-        [SUIT_INDEX[card] for card in game.discards],
+        discards,
         [SUIT_INDEX[card] for card in game.set_aside],
         [p.to_dict() for p in game.plays],
-        list(game.lap_order),
+        list(core.lap_order),
         len(game.round_tricks),
     )
 

@@ -49,7 +49,9 @@ def _play_alike(worlds: list[Game], observer: int, rng: Rng, turns: int) -> None
     for _ in range(turns):
         seat = worlds[0].current_seat
         lead = worlds[0]
-        if seat is None or (lead.trick == TRICKS_PER_ROUND and len(lead.plays) == lead.players - 1):
+        if seat is None or (
+            lead.core.trick == TRICKS_PER_ROUND and len(lead.plays) == lead.players - 1
+        ):
             return
         if seat == observer:
             actions = worlds[0].legal_actions()

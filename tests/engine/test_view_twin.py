@@ -35,7 +35,9 @@ class _OldGame:
         self._game = game
 
     def __getattr__(self, name: str) -> object:
-        return getattr(self._game, name)
+        # The numbers the game no longer names itself (round, lead, middle...) are its core's.
+        game = self._game
+        return getattr(game, name) if hasattr(game, name) else getattr(game.core, name)
 
     def lichen_in_trick(self) -> bool:
         return Suit.LICHEN in self.blocked_suits()
@@ -48,7 +50,7 @@ class _OldGame:
 
     def supply_after_effect(self, seat: int, action: Action) -> int:
         game = self._game
-        return supply_after_effect(action, game.gas[seat], game.middle, game.removed)
+        return supply_after_effect(action, game.gas[seat], game.core.middle, game.core.removed)
 
 
 def _positions(players: int, variants: Variants, seed: int) -> list[Game]:

@@ -167,7 +167,7 @@ def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
         for p in game.plays
     ]
     hand = list(game.hands[seat])
-    unseen = dict(deck_counts(game.players, game.variants))
+    unseen = dict(deck_counts(game.players, game.core.variants))
     for card in hand:
         unseen[card] -= 1
     for card, n in face_up.items():
@@ -175,17 +175,19 @@ def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
     return Situation(
         seat=seat,
         players=game.players,
-        trick=game.trick,
+        trick=game.core.trick,
         hand=hand,
         gas=list(game.gas),
-        speed=list(game.speed),
+        speed=list(game.core.speed),
         laps=list(game.laps),
         hand_size=[len(h) for h in game.hands],
-        middle=game.middle,
-        removed=game.removed,
+        middle=game.core.middle,
+        removed=game.core.removed,
         plays=plays,
         unseen=unseen,
-        larger_hands=game.variants.larger_hands,
-        zero_five=list(game.zero_five) if game.variants.zero_five else [False] * game.players,
+        larger_hands=game.core.variants.larger_hands,
+        zero_five=list(game.core.zero_five)
+        if game.core.variants.zero_five
+        else [False] * game.players,
         legal=game.legal_actions(),
     )
