@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.actions import Action, ActionType
+from engine.actions import Action
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -59,9 +59,7 @@ from engine.sim import (
 from engine.variants import Variants
 from engine.view import (
     Observation,
-    TrickRecord,
     copy_record,
-    public_play,
 )
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
@@ -78,7 +76,6 @@ table size and variant mix. A loop that reaches this bound has met a bug, not a 
 _FORMAT = 1
 #: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
-_ZERO_FIVE = ActionType.ZERO_FIVE
 _SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
@@ -106,26 +103,6 @@ _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
 _LISTED: dict[int, _Turn] = {}
 _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
-
-
-def _public_record(record: Any) -> TrickRecord:
-    """A finished trick's public record from the core's compact one (R12: a Tune Up shows
-    only its back)."""
-    trick, lead, plays, winner, lichen = record
-    return {
-        "trick": trick,
-        "lead": lead,
-        "plays": [public_play(_sim_play(*p), lichen) for p in plays],
-        "winner": None if winner < 0 else winner,
-    }
-
-
-def _sim_play(seat: int, action: int, speed: int) -> Play:
-    a = ACTIONS[action]
-    value = INFO[action][3]
-    if a.type is _ZERO_FIVE:
-        return Play(seat, _ZERO_FIVE, None, a.gas, speed, value, None)
-    return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
 def _listing(core: SimState) -> _Turn:
@@ -225,41 +202,9 @@ class Game:
         return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
 
     @property
-    def plays(self) -> list[Play]:
-        """The cards in the current trick, in play order (fresh objects)."""
-        return [_sim_play(*p) for p in self.core.plays]
-
-    @property
     def set_aside(self) -> list[Suit]:
         """The cards put aside unseen this round (R18)."""
         return [SUIT_ORDER[i] for i in self.core.set_aside]
-
-    @property
-    def round_tricks(self) -> list[TrickRecord]:
-        """This round's finished tricks, public records (never changed once made)."""
-        core = self.core
-        tricks = core.tricks
-        for i, record in enumerate(tricks):
-            if not isinstance(record, dict):  # the core's compact record: made public once
-                public = _public_record(record)
-                if core.last is record:
-                    core.last = public
-                tricks[i] = public
-        return cast(list[TrickRecord], tricks)
-
-    @property
-    def last_trick(self) -> TrickRecord | None:
-        """The latest finished trick of the race, if any."""
-        core = self.core
-        last = core.last
-        if last is None or isinstance(last, dict):
-            return last
-        public = _public_record(last)
-        tricks = core.tricks
-        if tricks and tricks[-1] is last:
-            tricks[-1] = public
-        core.last = public
-        return public
 
     # ------------------------------------------------------------------ queries
 

@@ -82,7 +82,7 @@ def test_hidden_slots_get_different_cards_across_samples() -> None:
     samples = [Game.over(determinizer.sample_parts(rng)[0]) for _ in range(30)]
     other = (seat + 1) % 4
     assert len({tuple(sorted(s.hands[other])) for s in samples}) > 10
-    assert len({s.plays[0].card for s in samples}) > 1  # the face-down card varies
+    assert len({s.core.trick_plays()[0].card for s in samples}) > 1  # the face-down card varies
 
 
 def test_samples_never_depend_on_the_real_hidden_cards() -> None:
