@@ -71,7 +71,3 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = below(i + 1)
             items[i], items[j] = items[j], items[i]
-
-    def choice(self, items: list[T]) -> T:
-        """Return one element of a non-empty list, uniformly."""
-        return items[self.below(len(items))]

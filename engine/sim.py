@@ -74,13 +74,6 @@ class Play:
         self.value = value
         self.zero_effect = zero_effect
 
-    def final(self, lichen_in_trick: bool) -> int | None:
-        """The card's final number (R8, R9), or ``None`` for a Tune Up."""
-        value = self.value
-        if value is None:
-            return None
-        return effective_value(value, lichen_in_trick) + self.gas + self.speed
-
     def to_dict(self) -> dict[str, Any]:
         """Full (secret-bearing) form, for saving the game only."""
         return {
