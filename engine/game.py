@@ -57,10 +57,7 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import (
-    Observation,
-    copy_record,
-)
+from engine.view import Observation, copy_record
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 

@@ -37,14 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionDict
-from engine.bots.base import (
-    DEFAULT_BOT_BUDGET_MS,
-    Bot,
-    Seen,
-    as_view,
-    decision_rng,
-    mix_seed,
-)
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, as_view, decision_rng, mix_seed
 from engine.bots.candidates import Evaluator, best_candidate, drop_behind, weights_of
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
