@@ -92,7 +92,7 @@ def reference(
 ) -> Reference:
     """Every candidate on the same ``worlds`` worlds, unpruned (see the module docstring)."""
     stop = Stop(worlds * len(shortlist), None)
-    rows, _, _ = run_worlds(observation, shortlist, seed, stop, models, prune=False)
+    rows = run_worlds(observation, shortlist, seed, stop, models, prune=False)[0]
     count = len(rows)
     means = [sum(row[i] for row in rows) / count for i in range(len(shortlist))]
     best = max(range(len(shortlist)), key=lambda i: means[i])
@@ -118,7 +118,9 @@ def regret_table(
             for b in budgets:
                 for s in range(seeds):
                     stop = Stop(b, None)
-                    rows, _, alive = run_worlds(observation, shortlist, mix_seed(p, s, b), stop, m)
+                    rows, _, _, alive = run_worlds(
+                        observation, shortlist, mix_seed(p, s, b), stop, m
+                    )
                     chosen = best_candidate(rows, alive)
                     for r in MODELS:
                         totals[(m, r, b)] += refs[r].regret(chosen) / (count * seeds)

@@ -5,8 +5,8 @@ The hard bot plays every seat it is not told is a normal bot as the normal polic
 choosing through a softmax at a temperature (``noise``). This screen plays races between
 bots of one kind (by default hard bots at a fixed number of rollouts, so the figures
 repeat), and at each decision with more than one sensible action asks how likely the move
-actually made was under that model (:func:`engine.bots.policy.policy_weights`, the very
-weights a rollout draws from) at several temperatures. It prints the mean log-likelihood
+actually made was under that model (:func:`policy_weights`, the very weights a rollout
+draws from) at several temperatures. It prints the mean log-likelihood
 per decision at each, beside two anchors: a uniform pick among the sensible actions, and
 how often the move was the normal policy's best. The higher the figure, the better the
 model describes that bot; below the uniform pick it describes it worse than no model.
@@ -21,8 +21,8 @@ from dataclasses import replace
 
 from engine.bots import make_bot
 from engine.bots.base import mix_seed
-from engine.bots.heuristic import NORMAL
-from engine.bots.policy import policy_weights
+from engine.bots.heuristic import NORMAL, Style
+from engine.bots.policy import decide
 from engine.game import MAX_DECISIONS, new_game
 from engine.sim import ACTION_ID, SimState
 
@@ -36,6 +36,28 @@ _EVERY_SENSIBLE = replace(NORMAL, temperature=1.0)
 #: A decision: the rules core's state as the deciding seat faced it (hidden cards
 #: included; the policy reads only what that seat may know) and the action id it played.
 Decision = tuple[SimState, int]
+
+
+def policy_weights(s: SimState, style: Style) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """The action ids ``style`` may play for the current seat of ``s`` and the chance of
+    each (:func:`engine.bots.policy.decide`): with a temperature, the softmax over the
+    sensible actions a rollout draws from; without, an even share of the best scores' tie.
+
+    >>> from engine.bots.policy import choose_id
+    >>> from engine.rng import Rng
+    >>> s = SimState.new(3, seed=2)
+    >>> ids, chances = policy_weights(s, NORMAL)
+    >>> ids == (choose_id(s, NORMAL, Rng(1)),), chances
+    (True, (1.0,))
+    >>> ids, chances = policy_weights(s, replace(NORMAL, temperature=1.0))
+    >>> len(ids) > 1, round(sum(chances), 9)
+    (True, 1.0)
+    """
+    ids, running = decide(s, style)
+    if running is None:
+        return ids, (1.0 / len(ids),) * len(ids)
+    total = running[-1]
+    return ids, tuple((b - a) / total for a, b in zip((0.0, *running), running, strict=False))
 
 
 def decisions(players: int, races: int, seed: int, kind: str, **options: object) -> list[Decision]:

@@ -31,8 +31,8 @@ from engine.actions import Action
 from engine.bots.base import mix_seed
 from engine.bots.candidates import best_candidate, weights_of
 from engine.bots.heuristic import NORMAL
-from engine.bots.rollout import rollout
-from engine.bots.search import CLOCKS, Stop, run_weighted
+from engine.bots.rollout import rollout_seats
+from engine.bots.search import CLOCKS, Stop, run_worlds
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState
@@ -56,7 +56,7 @@ def truth(core: SimState, seat: int, actions: list[Action]) -> dict[Action, floa
         for k in range(3):
             state = core.clone()
             state.apply(ACTION_ID[action])
-            total += rollout(state, Rng(k), NORMAL, NORMAL, seat, False)[seat]
+            total += rollout_seats(state, Rng(k), [NORMAL] * state.players, False)[seat]
         values[action] = total / 3
     return values
 
@@ -66,7 +66,7 @@ def choice(view: SeatView, ranked: list[Action], variant: str, seed: int) -> Act
     noise, infer, candidates, rollouts = variant.split("/")
     shortlist = ranked[: int(candidates)]
     stop = _stop(rollouts)
-    rows, logs, _, alive = run_weighted(
+    rows, logs, _, alive = run_worlds(
         view, shortlist, seed, stop, 1, noise=float(noise), infer=float(infer)
     )
     weights = weights_of(logs) if float(infer) > 0 else None

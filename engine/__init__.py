@@ -7,14 +7,14 @@ one table keyed by rule id: :class:`Refusal`, :class:`IllegalAction`),
 :mod:`engine.events` (public narration and each event's payload type), :mod:`engine.game`
 (state and rules), :mod:`engine.event_log` (the compact public log a server keeps),
 :mod:`engine.seat_view` (the one builder of a seat's view), :mod:`engine.options` (what
-that seat may do now and why not, read off its view), :mod:`engine.view` (the view's
-JSON shapes), :mod:`engine.rng` (the seeded generator) and :mod:`engine.bots` (computer
-players, their levels and default budget). Its benchmarks and tournaments are in
-``bench/``, outside the wheel.
+that seat may do now and why not, read off its view), :mod:`engine.shapes` (the JSON
+shapes), :mod:`engine.view` (a trick's public form), :mod:`engine.rng` (the seeded
+generator) and :mod:`engine.bots` (computer players, their levels and default budget). Its
+benchmarks and tournaments are in ``bench/``, outside the wheel.
 
-Everything a caller outside the engine needs is importable from here: the JSON shapes
-the engine hands out are ``TypedDict`` s, and the rules' numbers are constants, so the
-app never spells a key or a number of its own.
+What callers outside the engine use is importable from here: the JSON shapes the engine
+hands out are ``TypedDict`` s, and the rules' numbers are constants, so the app never
+spells a key or a number of its own.
 """
 
 from engine.actions import Action, ActionDict, ActionType, supply_after_effect
@@ -24,53 +24,30 @@ from engine.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RACER_SUIT_IDS,
-    SUIT_IDS,
     TRICKS_PER_ROUND,
     Suit,
     ZeroEffect,
     effective_value,
 )
 from engine.event_log import EventLog
-from engine.events import (
-    EVENT_PAYLOADS,
-    CardDiscarded,
-    CardPlayed,
-    Event,
-    EventData,
-    EventKind,
-    GameWon,
-    GasTaken,
-    GasToMiddle,
-    LapGained,
-    RoundDealt,
-    SpeedGained,
-    TrickAllTunedUp,
-    TrickWon,
-    TunedUp,
-    TuneUpShare,
-    ZeroEffectChosen,
-    ZeroFivePlayed,
-)
+from engine.events import EVENT_PAYLOADS, Event, EventKind
 from engine.game import MAX_DECISIONS, Game, new_game
-from engine.options import SeatOptions, observed_options, seat_options
+from engine.options import seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import SeatView, observe, observe_public
-from engine.sim import GameParts
-from engine.variants import Variants, VariantsData
-from engine.view import (
-    CardOption,
-    DeckView,
-    Leader,
+from engine.shapes import (
+    CardPlayed,
+    GasTaken,
+    GasToMiddle,
     Observation,
-    PlayerView,
-    PublicObservation,
     PublicPlay,
+    RoundDealt,
+    TrickAllTunedUp,
     TrickRecord,
-    ZeroFiveOption,
-    ZeroPreview,
-    copy_record,
-    public_play,
+    TuneUpShare,
+    ZeroEffectChosen,
 )
+from engine.variants import Variants, VariantsData
 
 __all__ = [
     "EVENT_PAYLOADS",
@@ -80,56 +57,35 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "RACER_SUIT_IDS",
-    "SUIT_IDS",
     "TRICKS_PER_ROUND",
     "Action",
     "ActionDict",
     "ActionType",
-    "CardDiscarded",
-    "CardOption",
     "CardPlayed",
-    "DeckView",
     "Event",
-    "EventData",
     "EventKind",
     "EventLog",
     "Game",
-    "GameParts",
-    "GameWon",
     "GasTaken",
     "GasToMiddle",
     "IllegalAction",
-    "LapGained",
-    "Leader",
     "Observation",
-    "PlayerView",
-    "PublicObservation",
     "PublicPlay",
     "Refusal",
     "RoundDealt",
-    "SeatOptions",
     "SeatView",
-    "SpeedGained",
     "Suit",
     "TrickAllTunedUp",
     "TrickRecord",
-    "TrickWon",
     "TuneUpShare",
-    "TunedUp",
     "Variants",
     "VariantsData",
     "ZeroEffect",
     "ZeroEffectChosen",
-    "ZeroFiveOption",
-    "ZeroFivePlayed",
-    "ZeroPreview",
-    "copy_record",
     "effective_value",
     "new_game",
     "observe",
     "observe_public",
-    "observed_options",
-    "public_play",
     "seat_options",
     "supply_after_effect",
 ]

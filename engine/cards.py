@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Literal, cast
 
 SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
-"""A suit's JSON spelling (:data:`SUIT_IDS`): spelled out, as the JSON shapes' types, so
+"""A suit's JSON spelling (:class:`Suit`'s values): spelled out, as the JSON shapes' types, so
 that type checks and the API's schema know the values."""
 
 RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
@@ -89,8 +89,6 @@ VEHICLE_NAME: dict[Suit, str] = {
 #: Seat colours in seat order (R2).
 SEAT_COLOURS: tuple[str, ...] = ("pink", "orange", "yellow", "blue", "purple")
 
-#: Ids of every suit (the JSON spelling of :class:`Suit`), in declaration order.
-SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in Suit))
 #: Ids of the six racer suits, in printed-value order.
 RACER_SUIT_IDS = cast("tuple[RacerSuitId, ...]", tuple(suit.value for suit in RACER_SUITS))
 

@@ -1,8 +1,8 @@
 """What happened, step by step: the engine's narration of a turn, free of hidden cards.
 
 Each :class:`EventKind` has its payload type (a ``TypedDict`` of :mod:`engine.shapes`
-named after the kind, named here too), listed in :data:`EVENT_PAYLOADS`; an event's JSON
-form is ``kind`` and ``seat`` followed by the payload's keys.
+named after the kind), listed in :data:`EVENT_PAYLOADS`; an event's JSON form is ``kind``
+and ``seat`` followed by the payload's keys.
 """
 
 from __future__ import annotations
@@ -12,22 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeAlias, cast
 
-from engine.shapes import (
-    CardDiscarded,
-    CardPlayed,
-    GameWon,
-    GasTaken,
-    GasToMiddle,
-    LapGained,
-    RoundDealt,
-    SpeedGained,
-    TrickAllTunedUp,
-    TrickWon,
-    TunedUp,
-    TuneUpShare,
-    ZeroEffectChosen,
-    ZeroFivePlayed,
-)
+from engine import shapes
 
 
 class EventKind(StrEnum):
@@ -50,38 +35,38 @@ class EventKind(StrEnum):
 
 
 EventData: TypeAlias = (
-    RoundDealt
-    | CardPlayed
-    | TunedUp
-    | ZeroFivePlayed
-    | CardDiscarded
-    | GasTaken
-    | ZeroEffectChosen
-    | TuneUpShare
-    | TrickWon
-    | TrickAllTunedUp
-    | GasToMiddle
-    | SpeedGained
-    | LapGained
-    | GameWon
+    shapes.RoundDealt
+    | shapes.CardPlayed
+    | shapes.TunedUp
+    | shapes.ZeroFivePlayed
+    | shapes.CardDiscarded
+    | shapes.GasTaken
+    | shapes.ZeroEffectChosen
+    | shapes.TuneUpShare
+    | shapes.TrickWon
+    | shapes.TrickAllTunedUp
+    | shapes.GasToMiddle
+    | shapes.SpeedGained
+    | shapes.LapGained
+    | shapes.GameWon
 )
 """Any event's payload."""
 
 EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
-    EventKind.ROUND_DEALT: RoundDealt,
-    EventKind.CARD_PLAYED: CardPlayed,
-    EventKind.TUNED_UP: TunedUp,
-    EventKind.ZERO_FIVE_PLAYED: ZeroFivePlayed,
-    EventKind.CARD_DISCARDED: CardDiscarded,
-    EventKind.GAS_TAKEN: GasTaken,
-    EventKind.ZERO_EFFECT: ZeroEffectChosen,
-    EventKind.TUNE_UP_SHARE: TuneUpShare,
-    EventKind.TRICK_WON: TrickWon,
-    EventKind.TRICK_ALL_TUNED_UP: TrickAllTunedUp,
-    EventKind.GAS_TO_MIDDLE: GasToMiddle,
-    EventKind.SPEED_GAINED: SpeedGained,
-    EventKind.LAP_GAINED: LapGained,
-    EventKind.GAME_WON: GameWon,
+    EventKind.ROUND_DEALT: shapes.RoundDealt,
+    EventKind.CARD_PLAYED: shapes.CardPlayed,
+    EventKind.TUNED_UP: shapes.TunedUp,
+    EventKind.ZERO_FIVE_PLAYED: shapes.ZeroFivePlayed,
+    EventKind.CARD_DISCARDED: shapes.CardDiscarded,
+    EventKind.GAS_TAKEN: shapes.GasTaken,
+    EventKind.ZERO_EFFECT: shapes.ZeroEffectChosen,
+    EventKind.TUNE_UP_SHARE: shapes.TuneUpShare,
+    EventKind.TRICK_WON: shapes.TrickWon,
+    EventKind.TRICK_ALL_TUNED_UP: shapes.TrickAllTunedUp,
+    EventKind.GAS_TO_MIDDLE: shapes.GasToMiddle,
+    EventKind.SPEED_GAINED: shapes.SpeedGained,
+    EventKind.LAP_GAINED: shapes.LapGained,
+    EventKind.GAME_WON: shapes.GameWon,
 }
 """The payload type of each event kind (its keys: ``EVENT_PAYLOADS[kind].__annotations__``)."""
 
@@ -100,7 +85,7 @@ class Event:
     seat: int | None = None
     # ``dict`` itself makes the empty payload of the kinds that carry none (TunedUp,
     # CardDiscarded): cheaper than calling a TypedDict class, and events are made often.
-    data: EventData = field(default_factory=cast("Callable[[], TunedUp]", dict))
+    data: EventData = field(default_factory=cast("Callable[[], shapes.TunedUp]", dict))
 
     def to_dict(self) -> dict[str, Any]:
         """Flat JSON form: ``kind``, ``seat`` and the payload's keys."""
@@ -146,22 +131,8 @@ def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
 
 __all__ = [
     "EVENT_PAYLOADS",
-    "CardDiscarded",
-    "CardPlayed",
     "Event",
     "EventData",
     "EventKind",
-    "GameWon",
-    "GasTaken",
-    "GasToMiddle",
-    "LapGained",
-    "RoundDealt",
-    "SpeedGained",
-    "TrickAllTunedUp",
-    "TrickWon",
-    "TuneUpShare",
-    "TunedUp",
-    "ZeroEffectChosen",
-    "ZeroFivePlayed",
     "make_event",
 ]

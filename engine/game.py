@@ -11,7 +11,8 @@ rollouts, the engine's speed benchmark) skip both.
 Nothing outside the engine should read the core: a seat's view comes from
 :meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
 :meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
-sampled world) from :func:`new_game` or :meth:`Game.from_parts`. A hand is a set of cards
+sampled world) from :func:`new_game` or :meth:`Game.over` a core made of them
+(:meth:`SimState.from_parts <engine.sim.SimState.from_parts>`). A hand is a set of cards
 (every view sorts it), so the core keeps counts and a saved hand lists its cards in
 ``SUIT_ORDER`` order.
 """
@@ -22,7 +23,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.actions import Action, ActionType
+from engine.actions import Action
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -32,20 +33,12 @@ from engine.cards import (
     TRICKS_PER_ROUND,
     Suit,
 )
-from engine.events import (
-    CardPlayed,
-    Event,
-    EventKind,
-    GasTaken,
-    TuneUpShare,
-    ZeroEffectChosen,
-    ZeroFivePlayed,
-    make_event,
-)
+from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
+from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
@@ -64,12 +57,7 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import (
-    Observation,
-    TrickRecord,
-    copy_record,
-    public_play,
-)
+from engine.view import Observation, copy_record
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
@@ -85,7 +73,6 @@ table size and variant mix. A loop that reaches this bound has met a bug, not a 
 _FORMAT = 1
 #: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
-_ZERO_FIVE = ActionType.ZERO_FIVE
 _SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
@@ -113,26 +100,6 @@ _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
 _LISTED: dict[int, _Turn] = {}
 _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
-
-
-def _public_record(record: Any) -> TrickRecord:
-    """A finished trick's public record from the core's compact one (R12: a Tune Up shows
-    only its back)."""
-    trick, lead, plays, winner, lichen = record
-    return {
-        "trick": trick,
-        "lead": lead,
-        "plays": [public_play(_sim_play(*p), lichen) for p in plays],
-        "winner": None if winner < 0 else winner,
-    }
-
-
-def _sim_play(seat: int, action: int, speed: int) -> Play:
-    a = ACTIONS[action]
-    value = INFO[action][3]
-    if a.type is _ZERO_FIVE:
-        return Play(seat, _ZERO_FIVE, None, a.gas, speed, value, None)
-    return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
 def _listing(core: SimState) -> _Turn:
@@ -206,54 +173,9 @@ class Game:
         return self.core.players
 
     @property
-    def variants(self) -> Variants:
-        """The variants in play (R18–R22)."""
-        return self.core.variants
-
-    @property
-    def seed(self) -> int:
-        """The seed the race was dealt from."""
-        return self.core.seed
-
-    @property
-    def rng(self) -> Rng:
-        """The generator of later deals."""
-        return self.core.rng
-
-    @property
-    def round(self) -> int:
-        """The round in progress, from 1."""
-        return self.core.round
-
-    @property
-    def trick(self) -> int:
-        """The trick in progress in this round, 1 to 6."""
-        return self.core.trick
-
-    @property
-    def lead(self) -> int:
-        """Who led (or leads) the current trick."""
-        return self.core.lead
-
-    @property
-    def middle(self) -> int:
-        """Gas in the middle (R4)."""
-        return self.core.middle
-
-    @property
-    def removed(self) -> int:
-        """Gas removed from play (R4)."""
-        return self.core.removed
-
-    @property
     def gas(self) -> list[int]:
         """Each seat's supply (the core's list: read it, do not change it)."""
         return self.core.gas
-
-    @property
-    def speed(self) -> list[int]:
-        """Each seat's speed this round (the core's list)."""
-        return self.core.speed
 
     @property
     def laps(self) -> list[int]:
@@ -261,20 +183,10 @@ class Game:
         return self.core.laps
 
     @property
-    def zero_five(self) -> list[bool]:
-        """Who still holds the 0/5 card (the core's list)."""
-        return self.core.zero_five
-
-    @property
     def winner(self) -> int | None:
         """The seat that won (R16), or ``None``."""
         winner = self.core.winner
         return None if winner < 0 else winner
-
-    @property
-    def lap_order(self) -> list[int]:
-        """Who gained each lap so far, in order (R6, R17)."""
-        return self.core.lap_order
 
     @property
     def hands(self) -> list[list[Suit]]:
@@ -287,46 +199,9 @@ class Game:
         return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
 
     @property
-    def plays(self) -> list[Play]:
-        """The cards in the current trick, in play order (fresh objects)."""
-        return [_sim_play(*p) for p in self.core.plays]
-
-    @property
-    def discards(self) -> list[Suit]:
-        """The discard pile, in the order its cards went there."""
-        return [SUIT_ORDER[i] for i in self.core.discards]
-
-    @property
     def set_aside(self) -> list[Suit]:
         """The cards put aside unseen this round (R18)."""
         return [SUIT_ORDER[i] for i in self.core.set_aside]
-
-    @property
-    def round_tricks(self) -> list[TrickRecord]:
-        """This round's finished tricks, public records (never changed once made)."""
-        core = self.core
-        tricks = core.tricks
-        for i, record in enumerate(tricks):
-            if not isinstance(record, dict):  # the core's compact record: made public once
-                public = _public_record(record)
-                if core.last is record:
-                    core.last = public
-                tricks[i] = public
-        return cast(list[TrickRecord], tricks)
-
-    @property
-    def last_trick(self) -> TrickRecord | None:
-        """The latest finished trick of the race, if any."""
-        core = self.core
-        last = core.last
-        if last is None or isinstance(last, dict):
-            return last
-        public = _public_record(last)
-        tricks = core.tricks
-        if tricks and tricks[-1] is last:
-            tricks[-1] = public
-        core.last = public
-        return public
 
     # ------------------------------------------------------------------ queries
 
@@ -566,32 +441,6 @@ class Game:
         """The complete state, secrets included, as JSON-ready data. Server-side only."""
         return self.core.to_dict()
 
-    def parts(self) -> GameParts:
-        """Every part of the state, secrets included (:meth:`from_parts` takes it back)."""
-        return GameParts(
-            players=self.players,
-            variants=self.variants,
-            seed=self.seed,
-            rng_state=self.rng.state,
-            round=self.round,
-            trick=self.trick,
-            lead=self.lead,
-            hands=self.hands,
-            gas=self.gas,
-            speed=self.speed,
-            laps=self.laps,
-            middle=self.middle,
-            removed=self.removed,
-            zero_five=self.zero_five,
-            discards=self.discards,
-            plays=self.plays,
-            set_aside=self.set_aside,
-            round_tricks=self.round_tricks,
-            last_trick=self.last_trick,
-            lap_order=self.lap_order,
-            winner=self.winner,
-        )
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
@@ -604,41 +453,29 @@ class Game:
             set_aside = [_SUIT_OF[c] for c in data["set_aside"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
-        return cls.from_parts(
-            GameParts(
-                players=data["players"],
-                variants=Variants.from_dict(data["variants"]),
-                seed=int(data["seed"]),
-                rng_state=int(data["rng"]),
-                round=int(data["round"]),
-                trick=int(data["trick"]),
-                lead=int(data["lead"]),
-                hands=hands,
-                gas=[int(g) for g in data["gas"]],
-                speed=[int(s) for s in data["speed"]],
-                laps=[int(n) for n in data["laps"]],
-                middle=int(data["middle"]),
-                removed=int(data["removed"]),
-                zero_five=[bool(z) for z in data["zero_five"]],
-                plays=[Play.from_dict(p) for p in data["plays"]],
-                discards=discards,
-                set_aside=set_aside,
-                round_tricks=[copy_record(r) for r in data["round_tricks"]],
-                last_trick=None if last is None else copy_record(last),
-                lap_order=[int(s) for s in data["lap_order"]],
-                winner=data["winner"],
-            )
+        parts = GameParts(
+            players=data["players"],
+            variants=Variants.from_dict(data["variants"]),
+            seed=int(data["seed"]),
+            rng_state=int(data["rng"]),
+            round=int(data["round"]),
+            trick=int(data["trick"]),
+            lead=int(data["lead"]),
+            hands=hands,
+            gas=[int(g) for g in data["gas"]],
+            speed=[int(s) for s in data["speed"]],
+            laps=[int(n) for n in data["laps"]],
+            middle=int(data["middle"]),
+            removed=int(data["removed"]),
+            zero_five=[bool(z) for z in data["zero_five"]],
+            plays=[Play.from_dict(p) for p in data["plays"]],
+            discards=discards,
+            set_aside=set_aside,
+            round_tricks=[copy_record(r) for r in data["round_tricks"]],
+            last_trick=None if last is None else copy_record(last),
+            lap_order=[int(s) for s in data["lap_order"]],
+            winner=data["winner"],
         )
-
-    @classmethod
-    def from_parts(cls, parts: GameParts) -> Game:
-        """A game from every part of its state, hidden cards included (:class:`GameParts`),
-        taken as given: how :meth:`from_dict` restores a save.
-
-        >>> game = new_game(players=3, seed=5); _ = game.apply(game.legal_actions()[0])
-        >>> Game.from_parts(game.parts()) == game
-        True
-        """
         _check_players(parts.players)
         return cls.over(SimState.from_parts(parts))
 
@@ -655,7 +492,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game players={self.players} round={self.round} trick={self.trick} "
+            f"<Game players={self.players} round={self.core.round} trick={self.core.trick} "
             f"current_seat={self.current_seat} winner={self.winner}>"
         )
 

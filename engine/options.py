@@ -29,22 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine import sim
 from engine.actions import Action, ActionType
 from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
 from engine.refusals import Refusal
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
-from engine.sim import (
-    GAS,
-    INFO,
-    LICHEN,
-    NO_EFFECT,
-    PLAY,
-    SPEED,
-    TUNE_UP,
-    ZERO_FIVE,
-    face_up_ids,
-    remember,
-)
 from engine.view import (
     CardOption,
     Leader,
@@ -54,7 +43,7 @@ from engine.view import (
     ZeroPreview,
 )
 
-_REWARD = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
+_REWARD = {sim.SPEED: ZeroEffect.SPEED, sim.GAS: ZeroEffect.GAS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +282,7 @@ def seat_options(view: SeatView) -> SeatOptions:
     if seat is None or seat != current:
         return SeatOptions(seat, current)
     plays = view.trick_plays
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in plays)
+    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == sim.LICHEN for _, f, _ in plays)
     best = _leader(plays, lichen)
     # R9: a first 1 cuts the cards before it, so its rival is counted cut.
     struck = best if lichen else _leader(plays, True)
@@ -305,9 +294,11 @@ def seat_options(view: SeatView) -> SeatOptions:
             reach, why_not = ups[index], None
             if not reach:  # R7: a card held has no face-up play only while its suit is up
                 why_not = Refusal.of("suit_face_up", suit=SUIT_ORDER[index].value)
-                free = face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
+                free = sim.face_up_ids(
+                    1 << index, view.gas[seat], view.middle > 0, view.removed > 0
+                )
                 reach = _grouped(free)[0][index]  # what it would carry were its suit free
-            strikes = index == LICHEN and not lichen
+            strikes = index == sim.LICHEN and not lichen
             rival = struck if strikes else best
             cuts = _cut(plays) if strikes else ()
             cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
@@ -342,13 +333,13 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
     ups: list[dict[int, int]] = [{} for _ in SUIT_ORDER]
     fives: dict[int, int] = {}
     for action in ids:
-        kind, suit, gas, value, effect = INFO[action]
-        if kind == PLAY:
+        kind, suit, gas, value, effect = sim.INFO[action]
+        if kind == sim.PLAY:
             ups[suit][effect] = max(gas, ups[suit].get(effect, 0))
-        elif kind == ZERO_FIVE:
+        elif kind == sim.ZERO_FIVE:
             fives[value] = max(gas, fives.get(value, 0))
     reach = tuple(tuple(sorted(most.items())) for most in ups)
-    return remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
+    return sim.remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
 
 
 def _card(
@@ -366,11 +357,11 @@ def _card(
     value = SUIT_VALUE[suit]
     most = dict(reach)
     rewards = tuple(
-        Reward(_REWARD[effect], speed + (effect == SPEED), gas)
+        Reward(_REWARD[effect], speed + (effect == sim.SPEED), gas)
         for effect, gas in reach
-        if effect != NO_EFFECT
+        if effect != sim.NO_EFFECT
     )
-    gas_max = most.get(NO_EFFECT, most.get(SPEED, 0))
+    gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
     worth = effective_value(value, lichen)
     return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
 
@@ -380,7 +371,7 @@ def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
     cut = []
     for seat, form, _ in cards:
         kind, _, _, value, _ = PUBLIC_FORMS[form]
-        if kind != TUNE_UP and effective_value(value, True) != value:
+        if kind != sim.TUNE_UP and effective_value(value, True) != value:
             cut.append(seat)
     return tuple(cut)
 
@@ -391,7 +382,7 @@ def _leader(cards: tuple[PublicCard, ...], lichen: bool) -> Best | None:
     best: Best | None = None
     for seat, form, speed in cards:
         kind, _, gas, value, _ = PUBLIC_FORMS[form]
-        if kind != TUNE_UP:
+        if kind != sim.TUNE_UP:
             final = effective_value(value, lichen) + gas + speed
             if best is None or final > best.final:
                 best = Best(seat, final)
@@ -408,6 +399,6 @@ def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
         return Refusal.of("zero_five_tank_full")
     if not view.removed:
         return Refusal.of("zero_five_nothing_removed")
-    if any(PUBLIC_FORMS[f][0] == ZERO_FIVE for _, f, _ in view.trick_plays):
+    if any(PUBLIC_FORMS[f][0] == sim.ZERO_FIVE for _, f, _ in view.trick_plays):
         return Refusal.of("zero_five_in_trick")
     return Refusal.of("not_legal")

@@ -50,8 +50,8 @@ class Rng:
         """Return a uniform integer in ``range(n)`` (rejection sampling, so unbiased)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        # next_u64 is inlined here and in shuffle: these two are the engine's hottest
-        # calls (every deal and every simulated choice), and the result is the same.
+        # next_u64 is inlined here: this is the engine's hottest call (every deal and every
+        # simulated choice), and the result is the same.
         # (engine.bots.rollout._play_out_cached inlines it too: a change of generator
         # must be made there as well.)
         limit = _LIMIT.get(n) or _limit(n)
@@ -67,21 +67,7 @@ class Rng:
 
     def shuffle(self, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher–Yates)."""
-        state = self.state
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1  # j = self.below(n), inlined
-            limit = _LIMIT.get(n) or _limit(n)
-            while True:
-                state = (state + _GOLDEN_GAMMA) & _MASK64
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
-
-    def choice(self, items: list[T]) -> T:
-        """Return one element of a non-empty list, uniformly."""
-        return items[self.below(len(items))]

@@ -1,6 +1,7 @@
 """The JSON the engine hands out, declared once: a seat's view and its parts (built by
 :mod:`engine.seat_view` and :mod:`engine.view`) and each event's payload
-(:mod:`engine.events`). :mod:`engine.view` and :mod:`engine.events` name them too.
+(:mod:`engine.events`); :mod:`engine.view` names the view's too, and :mod:`engine`
+re-exports them all.
 
 They are ``TypedDict`` s from ``typing_extensions``, which pydantic reads on Python 3.11,
 and the API's schema is made from them, described by their docstrings. This module is

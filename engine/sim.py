@@ -43,7 +43,7 @@ from engine.cards import (
 )
 from engine.rng import Rng
 from engine.variants import Variants
-from engine.view import PublicPlay, TrickRecord, copy_record, public_play
+from engine.view import TrickRecord, copy_record, public_play
 
 _Effect = ZeroEffect
 _ZERO_FIVE_KIND = ActionType.ZERO_FIVE
@@ -73,13 +73,6 @@ class Play:
         self.speed = speed
         self.value = value
         self.zero_effect = zero_effect
-
-    def final(self, lichen_in_trick: bool) -> int | None:
-        """The card's final number (R8, R9), or ``None`` for a Tune Up."""
-        value = self.value
-        if value is None:
-            return None
-        return effective_value(value, lichen_in_trick) + self.gas + self.speed
 
     def to_dict(self) -> dict[str, Any]:
         """Full (secret-bearing) form, for saving the game only."""
@@ -761,61 +754,14 @@ def _play(seat: int, action: int, speed: int) -> Play:
     return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
-def _public_parts(action: int, lichen: bool) -> tuple[Any, ...]:
-    """What :func:`~engine.view.public_play` shows of ``action`` in a trick with (or
-    without) a 1 face up, whoever plays it at whatever speed: the fields of its record
-    that do not depend on the seat or speed, and whether its speed shows."""
-    shown = public_play(_play(0, action, 0), lichen)
-    return (
-        shown["type"],
-        shown["suit"],
-        shown["value"],
-        shown["effective_value"],
-        shown["gas"],
-        shown["zero_effect"],
-        shown["speed"] is not None,
-    )
-
-
-#: Per action id and Lichen (``id << 1 | lichen``): :func:`_public_parts`.
-_PUBLIC_PARTS: tuple[tuple[Any, ...], ...] = tuple(
-    _public_parts(a, lichen) for a in range(len(ACTIONS)) for lichen in (False, True)
-)
-
-
-def _public_record_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:
-    """``public_play(_play(seat, action, speed), lichen)``, from :data:`_PUBLIC_PARTS`.
-
-    >>> all(
-    ...     _public_record_play(seat, a, speed, lichen)
-    ...     == public_play(_play(seat, a, speed), lichen)
-    ...     for seat in range(5) for a in range(len(ACTIONS)) for speed in range(12)
-    ...     for lichen in (False, True)
-    ... )
-    True
-    """
-    kind, suit, value, effective, gas, effect, face_up = _PUBLIC_PARTS[action << 1 | lichen]
-    return {
-        "seat": seat,
-        "type": kind,
-        "suit": suit,
-        "value": value,
-        "effective_value": effective,
-        "gas": gas,
-        "speed": speed if face_up else None,
-        "final": None if effective is None else effective + gas + speed,
-        "zero_effect": effect,
-    }
-
-
 def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
-    """A completed trick's public record, as :class:`Game` keeps it."""
+    """A completed trick's public record, as a saved game holds it."""
     if isinstance(record, dict):
         return copy_record(record)
     trick, lead, plays, winner, lichen = record
     return {
         "trick": trick,
         "lead": lead,
-        "plays": [_public_record_play(seat, a, speed, lichen) for seat, a, speed in plays],
+        "plays": [public_play(_play(seat, a, speed), lichen) for seat, a, speed in plays],
         "winner": None if winner < 0 else winner,
     }

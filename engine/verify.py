@@ -94,11 +94,6 @@ class Verdict:
         """``ok``, ``tampered`` (the record is wrong) or ``refused`` (nothing to check)."""
         return CODES[self.code]
 
-    @property
-    def ok(self) -> bool:
-        """Whether the record checks out in every respect."""
-        return self.code == "ok"
-
 
 def _refused(code: str, **params: Any) -> Verdict:
     return Verdict(code, params)

@@ -14,8 +14,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from engine import MAX_DECISIONS, Action, Event, Game, SeatView, Suit, Variants, new_game
+from engine.bots.heuristic import NORMAL, Style
+from engine.bots.rollout import rollout_seats
 from engine.cards import SUIT_ORDER
 from engine.rng import Rng
+from engine.sim import SimState
 
 VARIANT_COMBOS: tuple[Variants, ...] = tuple(
     Variants(larger_hands=larger, zero_suit=Suit.CHIPPY if zero else None, zero_five=zero_five)
@@ -86,7 +89,7 @@ def cards_in_play(game: Game | dict[str, Any]) -> Counter[str]:
 
 def deck_of(game: Game) -> Counter[str]:
     """The variant deck of ``game`` as a multiset of suit ids."""
-    return Counter(card.value for card in game.variants.deck(game.players))
+    return Counter(card.value for card in game.core.variants.deck(game.players))
 
 
 # ---------------------------------------------------------------- random play
@@ -204,3 +207,17 @@ def hidden_twin(game: Game, observer: int, rng: Shuffler, tries: int = 50) -> Ga
         if twin != game:
             return twin
     return None
+
+
+def rollout(
+    s: SimState,
+    rng: Rng,
+    style: Style = NORMAL,
+    others: Style | None = None,
+    seat: int = -1,
+    deal: bool = True,
+) -> list[float]:
+    """:func:`engine.bots.rollout.rollout_seats` with ``seat`` playing ``style`` and the
+    others ``others`` (by default ``style`` too)."""
+    other = style if others is None else others
+    return rollout_seats(s, rng, [style if i == seat else other for i in range(s.players)], deal)

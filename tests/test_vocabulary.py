@@ -19,18 +19,18 @@ from app.http.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZER
 from app.settings import Settings
 from engine import (
     RACER_SUIT_IDS,
-    SUIT_IDS,
     ActionDict,
     ActionType,
     EventKind,
     PublicPlay,
+    Suit,
     VariantsData,
     ZeroEffect,
 )
 from engine.bots import BOT_LEVELS
 
 ENGINE: dict[str, set[str]] = {
-    "suit": set(SUIT_IDS),
+    "suit": {s.value for s in Suit},
     "racer": set(RACER_SUIT_IDS),
     "action": {t.value for t in ActionType},
     "zero_effect": {e.value for e in ZeroEffect},

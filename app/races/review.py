@@ -172,7 +172,7 @@ def estimate(
         shortlist.append(extra)
     seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
-    rows, _, _ = run_worlds(view, shortlist, seed, stop, prune=False, told=told)
+    rows = run_worlds(view, shortlist, seed, stop, prune=False, told=told)[0]
     out = []
     for i, action in enumerate(shortlist):
         values = [row[i] for row in rows]

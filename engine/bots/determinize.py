@@ -19,7 +19,7 @@ real hidden cards cannot influence it.
 >>> from engine.rng import Rng
 >>> game = new_game(players=4, seed=3)
 >>> obs = game.observation(game.current_seat)
->>> sample = Game.over(Determinizer(obs).sample_core(Rng(1)))
+>>> sample = Game.over(Determinizer(obs).sample_parts(Rng(1))[0])
 >>> sample.observation(obs["seat"]) == obs
 True
 """
@@ -86,7 +86,7 @@ def _face_up_play(seat: int, form: int, speed: int) -> Play:
 class Determinizer:
     """Samples full games consistent with one seat's view.
 
-    Everything public is read once; each :meth:`sample_core` deals the unknown pool into the
+    Everything public is read once; each :meth:`sample_parts` deals the unknown pool into the
     hidden slots and builds the game with :meth:`SimState.from_parts`.
     """
 
@@ -127,19 +127,13 @@ class Determinizer:
         filler = [SUIT_ORDER[0]] * (self.hidden_plays + self.set_aside)
         self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
 
-    def sample_core(self, rng: Rng) -> SimState:
-        """The rules core of a full game whose hidden cards are a fresh random deal of the
-        unknown pool (what the rollouts run on; ``Game.over`` of it is a checked game).
-
-        Its generator (future deals) is seeded from ``rng`` too: the real one is secret.
-        """
-        return self.sample_parts(rng)[0]
-
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
-        """:meth:`sample_core`, with the dealt cards that stand for this round's unseen
-        discards (the Tune Ups of completed tricks, in the base game exactly those), in
-        the random order they were dealt: :mod:`engine.bots.infer` hands them to those
-        Tune Ups in turn.
+        """The rules core of a full game whose hidden cards are a fresh random deal of the
+        unknown pool (what the rollouts run on; ``Game.over`` of it is a checked game), its
+        generator (future deals) seeded from ``rng`` too, for the real one is secret; and
+        the dealt cards that stand for this round's unseen discards (the Tune Ups of
+        completed tricks, in the base game exactly those), in the random order they were
+        dealt: :mod:`engine.bots.infer` hands them to those Tune Ups in turn.
 
         The state is :meth:`_state`'s for the same shuffle, built from a copy of a
         template (a search samples hundreds of worlds of one view)."""

@@ -218,19 +218,6 @@ def _beaten(
     holds = _HOLDS
     willing = frame.willing
     p = 1.0
-    if frame.simple and not strike:
-        # No 0/5 card and no strike: a seat that cannot reach ``final`` leaves ``p``
-        # as it is (times 1 - willing * 0, exactly 1).
-        for reach, row, _, _ in frame.rows:
-            need = final + 1 - reach
-            if need <= 5:
-                at = need if need > 0 else 0
-                n = at_least[at] - own if at <= own_value else at_least[at]
-                beat = holds[row | n << 4]
-                if beat < 0.0:
-                    beat = _holds_any(row >> 10, n, row & 15)
-                p *= 1.0 - willing * beat
-        return p
     strikes = lichens << 4
     for reach, row, zero_five_left, lapped in frame.rows:
         need = final + 1 - reach
@@ -292,7 +279,6 @@ class _Frame:
         "rows",
         "s",
         "several",
-        "simple",
         "single",
         "speed",
         "struck",
@@ -358,10 +344,8 @@ class _Frame:
             found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
             opponents, self.unseen, pool = found
             #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
-            #: the holds table (the pool and the size); ``simple``: no later seat could
-            #: still play its 0/5 card.
+            #: the holds table (the pool and the size).
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
-            self.simple = not any(o[2] for o in opponents)
             self.known = True
         if lichen_after:
             if self.struck_table is None:
@@ -605,25 +589,3 @@ def _options(
 
 
 _SCORE = itemgetter(1)
-
-
-def policy_weights(s: SimState, style: Style) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """The action ids ``style`` may play for the current seat of ``s`` and the chance of
-    each: with a temperature, the softmax over the sensible actions a rollout draws from;
-    without, an even share of the best scores' tie.
-
-    >>> from dataclasses import replace
-    >>> from engine.bots.heuristic import NORMAL
-    >>> s = SimState.new(3, seed=2)
-    >>> ids, chances = policy_weights(s, NORMAL)
-    >>> ids == (choose_id(s, NORMAL, Rng(1)),), chances
-    (True, (1.0,))
-    >>> ids, chances = policy_weights(s, replace(NORMAL, temperature=1.0))
-    >>> len(ids) > 1, round(sum(chances), 9)
-    (True, 1.0)
-    """
-    ids, weights = _options(s, style, None)
-    if weights is None:
-        return ids, (1.0 / len(ids),) * len(ids)
-    total = sum(weights)
-    return ids, tuple(w / total for w in weights)

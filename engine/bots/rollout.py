@@ -1,8 +1,7 @@
 """The hard bot's rollouts: the one policy (:mod:`engine.bots.policy`) playing a state to
 the end of its round.
 
-:func:`rollout` plays one seat with one style and the others with another
-(:func:`rollout_seats`: a style for each seat), and scores the result with
+:func:`rollout_seats` plays each seat with its own style and scores the result with
 :func:`engine.bots.value.chances`. A search shares one :class:`Decisions` among all its
 rollouts, so that a decision one of them has worked out is drawn from again, not
 worked out anew.
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from engine.bots.heuristic import NORMAL, Style
+from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide, draw
 from engine.bots.value import chances
 from engine.cards import TRICKS_PER_ROUND
@@ -163,24 +162,6 @@ def _choose(s: SimState, style: Style, rng: Rng, place: _Place) -> int:
     return action
 
 
-def rollout(
-    s: SimState,
-    rng: Rng,
-    style: Style = NORMAL,
-    others: Style | None = None,
-    seat: int = -1,
-    deal: bool = True,
-) -> list[float]:
-    """Play ``s`` to the end of its round and return each seat's estimated chance of
-    winning from there (:func:`engine.bots.value.chances`). ``seat`` plays ``style``; the
-    others play ``others`` (by default ``style`` too). Without ``deal`` the round's last
-    trick deals no next round (:meth:`engine.sim.SimState.play_out`): the same values,
-    and the state is only good for reading the round's result."""
-    other = style if others is None else others
-    styles = [style if i == seat else other for i in range(s.players)]
-    return rollout_seats(s, rng, styles, deal)
-
-
 def rollout_seats(
     s: SimState,
     rng: Rng,
@@ -189,12 +170,16 @@ def rollout_seats(
     decisions: Decisions | None = None,
     segment: int = -1,
 ) -> list[float]:
-    """:func:`rollout` with one style per seat: ``styles[i]`` plays seat ``i``. With
-    ``decisions`` (one per search, shared by its rollouts) a decision seen before is not
-    scored again; the rollout plays the same either way. A ``segment`` of 0 or more is
-    the id of the public state of ``s`` in ``decisions``, already bound to its table and
-    to ``styles`` (:meth:`Decisions.segment`), which the caller knows: a search's
-    worlds share the public state after each candidate."""
+    """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return
+    each seat's estimated chance of winning from there (:func:`engine.bots.value.chances`).
+    Without ``deal`` the round's last trick deals no next round
+    (:meth:`engine.sim.SimState.play_out`): the same values, and the state is only good
+    for reading the round's result. With ``decisions`` (one per search, shared by its
+    rollouts) a decision seen before is not scored again; the rollout plays the same either
+    way. A ``segment`` of 0 or more is the id of the public state of ``s`` in
+    ``decisions``, already bound to its table and to ``styles`` (:meth:`Decisions.segment`),
+    which the caller knows: a search's worlds share the public state after each
+    candidate."""
     place = _Place(decisions)
     if decisions is not None and s.winner < 0:
         if segment < 0:

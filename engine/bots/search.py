@@ -37,14 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionDict
-from engine.bots.base import (
-    DEFAULT_BOT_BUDGET_MS,
-    Bot,
-    Seen,
-    as_view,
-    decision_rng,
-    mix_seed,
-)
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, as_view, decision_rng, mix_seed
 from engine.bots.candidates import Evaluator, best_candidate, drop_behind, weights_of
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
@@ -211,40 +204,17 @@ def run_worlds(
     models: int = 1,
     prune: bool = True,
     noise: float = DEFAULT_NOISE,
-    told: Told = NOTHING_TOLD,
-) -> tuple[list[list[float]], int, list[int]]:
-    """Evaluate ``actions`` on freshly sampled worlds until ``stop``: one row of values per
-    world (NaN for candidates pruned), the rollouts run and the candidates still in the
-    running. World n models the other seats with ``OPPONENT_MODELS[n % models]``, choosing
-    with softmax temperature ``noise`` (:data:`DEFAULT_NOISE`). A world cut short by the
-    budget is left out: every kept row holds a value for every candidate still running, so
-    they are compared on exactly the same worlds. Once pruning has left one candidate the
-    search ends before ``stop``: it has its answer. ``prune=False`` runs every candidate
-    in every world (a reference search) until ``stop``. What the search is ``told`` of the
-    other seats changes how they play in its worlds (:class:`Told`). Every world weighs
-    the same (:func:`run_weighted` weighs them by the opponents' plays)."""
-    rows, _, used, alive = run_weighted(
-        observation, actions, seed, stop, models, prune, noise, told=told
-    )
-    return rows, used, alive
-
-
-def run_weighted(
-    observation: Seen,
-    actions: list[Action],
-    seed: int,
-    stop: Stop,
-    models: int = 1,
-    prune: bool = True,
-    noise: float = DEFAULT_NOISE,
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """:func:`run_worlds`, with each world's log weight: with ``infer`` above 0, the log
-    likelihood of the opponents' plays this round in that world at temperature ``infer``
-    (:class:`engine.bots.infer.Inference`), weighed before the world is played (counted
-    as one rollout) and the world not played if under :data:`SKIP` of the best so far;
-    otherwise 0 for every world."""
+    """Evaluate ``actions`` on freshly sampled worlds until ``stop`` (:data:`SearchPart`;
+    NaN for a candidate pruned). World n models the other seats with
+    ``OPPONENT_MODELS[n % models]`` at softmax temperature ``noise``, as ``told`` (:class:`Told`).
+    A world cut short by the budget is left out, so the candidates still running compare on
+    the same worlds; once pruning has left one, the search ends (``prune=False``: all in
+    every world until ``stop``). With ``infer`` above 0 a world's log weight is the log
+    likelihood there of the opponents' plays this round at that temperature (:class:`Inference`,
+    one rollout) and a world under :data:`SKIP` of the best so far is not played; else 0."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = _inference(determinizer, infer)
@@ -415,7 +385,7 @@ def run_job(args: SearchJob) -> SearchPart:
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return run_weighted(
+    return run_worlds(
         observation,
         actions,
         seed,
@@ -557,7 +527,7 @@ class HardBot(Bot):
         else:
             stop = Stop(self.iterations, deadline, self.clock)
             parts = [
-                run_weighted(
+                run_worlds(
                     view,
                     shortlist,
                     seed,

@@ -217,7 +217,7 @@ def test_public_seed_cannot_be_replayed_offline(client: TestClient) -> None:
     for seed in range(5):
         _gid, _tok, state = create(client, players=4, seed=seed)
         offline = new_game(players=4, seed=seed)
-        first_lead_offline = offline.lead
+        first_lead_offline = offline.core.lead
         hand_offline = offline.observation(0)["hand"]
         dealt = state["events"][0]
         assert (dealt["lead"], _first_hand(state)) != (first_lead_offline, hand_offline)

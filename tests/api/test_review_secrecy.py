@@ -42,7 +42,7 @@ def one_round_race(seed: int) -> tuple[Game, list[int]] | None:
         action = bots[seat].choose(observe(game, seat))
         moves.append(encode_move("person" if seat == 0 else "bot", seat, action))
         game.apply(action, seat=seat)
-    return (start, moves) if game.round == 1 else None
+    return (start, moves) if game.core.round == 1 else None
 
 
 def swapped(start: Game, seat: int, card: Any, stand_in: Any) -> Game:
@@ -55,7 +55,7 @@ def swapped(start: Game, seat: int, card: Any, stand_in: Any) -> Game:
 
 
 def deal_of(start: Game, moves: list[int]) -> Deal:
-    return Deal(4, dict(LARGER.to_dict()), start.seed, tuple(moves), start.to_dict())
+    return Deal(4, dict(LARGER.to_dict()), start.core.seed, tuple(moves), start.to_dict())
 
 
 def seat_views(deal: Deal, seat: int) -> list[Any]:

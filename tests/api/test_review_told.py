@@ -42,7 +42,7 @@ def test_the_par_bot_is_told_which_seats_are_normal_bots_and_plays_by_it() -> No
     differed = 0
     for seed in range(6):
         game = new_game(players=4, seed=seed)
-        while not game.is_over and game.round == 1:
+        while not game.is_over and game.core.round == 1:
             seat = game.current_seat
             assert seat is not None
             observation = observe(game, seat)

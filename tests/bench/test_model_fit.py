@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from bench.model_fit import anchors, decisions, log_likelihood, main
+from bench.model_fit import anchors, decisions, log_likelihood, main, policy_weights
 from engine.bots.heuristic import NORMAL
-from engine.bots.policy import choose_id, policy_weights
+from engine.bots.policy import choose_id
 from engine.rng import Rng
 from engine.sim import SimState
 

@@ -8,7 +8,7 @@ import pytest
 from bench.truth_regret import WIDEST, choice, main, positions, regrets, truth
 from engine.bots.base import mix_seed
 from engine.bots.heuristic import NORMAL
-from engine.bots.rollout import rollout
+from engine.bots.rollout import rollout_seats
 from engine.rng import Rng
 from engine.sim import ACTION_ID
 
@@ -31,7 +31,7 @@ def test_truth_is_the_real_round_against_normal_bots() -> None:
         for k in range(3):
             state = core.clone()
             state.apply(ACTION_ID[action])
-            runs.append(rollout(state, Rng(k), NORMAL, NORMAL, seat, False)[seat])
+            runs.append(rollout_seats(state, Rng(k), [NORMAL] * state.players, False)[seat])
         assert values[action] == sum(runs) / 3
     # The real game is left as it was: working out the truth twice gives the same values.
     assert values == truth(core, seat, ranked[:3])

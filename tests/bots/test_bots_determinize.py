@@ -22,7 +22,7 @@ def test_samples_match_the_observation_and_conserve_the_deck(
         seat = game.current_seat
         assert seat is not None
         observation = game.observation(seat)
-        sample = Game.over(Determinizer(observation).sample_core(Rng(n)))
+        sample = Game.over(Determinizer(observation).sample_parts(Rng(n))[0])
         # Same public numbers, same own hand, same trick, same legal actions: the seat
         # cannot tell the sample from the real game.
         assert sample.observation(seat) == observation
@@ -43,7 +43,7 @@ def test_sampled_games_play_on_to_the_end() -> None:
         for n, game in enumerate(random_positions(4, variants, seed=3, count=5, stride=9)):
             seat = game.current_seat
             assert seat is not None
-            sample = Game.over(Determinizer(game.observation(seat)).sample_core(Rng(n)))
+            sample = Game.over(Determinizer(game.observation(seat)).sample_parts(Rng(n))[0])
             while not sample.is_over:
                 actions = sample.legal_actions()
                 sample.apply(actions[rng.below(len(actions))])
@@ -65,7 +65,7 @@ def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
     game.apply(Action.tune_up(Suit.SLIPPY))
     pool = Determinizer(game.observation(2)).pool
     # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
-    expected = Counter(game.variants.deck(3))
+    expected = Counter(game.core.variants.deck(3))
     expected.subtract(game.hands[2])
     expected.subtract([Suit.SLIPPY])
     assert Counter(pool) == +expected
@@ -79,10 +79,10 @@ def test_hidden_slots_get_different_cards_across_samples() -> None:
     assert seat is not None
     determinizer = Determinizer(game.observation(seat))
     rng = Rng(2)
-    samples = [Game.over(determinizer.sample_core(rng)) for _ in range(30)]
+    samples = [Game.over(determinizer.sample_parts(rng)[0]) for _ in range(30)]
     other = (seat + 1) % 4
     assert len({tuple(sorted(s.hands[other])) for s in samples}) > 10
-    assert len({s.plays[0].card for s in samples}) > 1  # the face-down card varies
+    assert len({s.core.trick_plays()[0].card for s in samples}) > 1  # the face-down card varies
 
 
 def test_samples_never_depend_on_the_real_hidden_cards() -> None:
@@ -104,16 +104,16 @@ def test_samples_never_depend_on_the_real_hidden_cards() -> None:
     observations = [g.observation(0) for g in games]
     assert observations[0] == observations[1]
     assert games[0].to_dict() != games[1].to_dict()
-    a, b = (Game.over(Determinizer(obs).sample_core(Rng(4))) for obs in observations)
+    a, b = (Game.over(Determinizer(obs).sample_parts(Rng(4))[0]) for obs in observations)
     assert a.to_dict() == b.to_dict()
 
 
 def test_the_most_recent_lap_gainer_leads_the_next_sampled_round() -> None:
     game = new_game(players=3, seed=2, laps=[1, 1, 0], lead=1)
     observation = game.observation(0)
-    sample = Game.over(Determinizer(observation).sample_core(Rng(1)))
-    assert sample.lap_order[-1] == 1
-    assert sorted(sample.lap_order) == [0, 1]
+    sample = Game.over(Determinizer(observation).sample_parts(Rng(1))[0])
+    assert sample.core.lap_order[-1] == 1
+    assert sorted(sample.core.lap_order) == [0, 1]
 
 
 def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -> None:

@@ -16,7 +16,7 @@ from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import NORMAL
 from engine.bots.infer import _TUNE_UP, Inference, _start, _steps, log_chance
 from engine.bots.players import NormalBot
-from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_weighted
+from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_worlds
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
 from engine.rng import Rng
@@ -167,7 +167,7 @@ def test_inference_reads_the_view_only() -> None:
     seat = game.current_seat
     assert seat is not None
     view = game.view(seat)
-    other = Game.over(Determinizer(view).sample_core(Rng(99)))  # same view, other hidden cards
+    other = Game.over(Determinizer(view).sample_parts(Rng(99))[0])  # same view, other hidden cards
     assert other.view(seat) == view
     world, rest = Determinizer(view).sample_parts(Rng(3))
     mine = Inference(view, 0.3).log_weight(world, rest)
@@ -218,7 +218,7 @@ def test_worlds_weighing_under_a_thousandth_of_the_best_so_far_are_not_played(
     monkeypatch.setattr(Inference, "log_weight", counted)
     _, view = _normal_positions(1, seed=90, every=5)[3]
     ranked = rank_candidates(view, view.legal_actions(), 8)
-    rows, logs, used, _ = run_weighted(view, ranked, 5, Stop(400, None), 1, noise=0.0, infer=0.05)
+    rows, logs, used, _ = run_worlds(view, ranked, 5, Stop(400, None), 1, noise=0.0, infer=0.05)
     assert len(weighed) > len(rows) == len(logs)
     assert used >= len(weighed) + len(rows)  # a weighing counts as a rollout
     for i, log in enumerate(logs):

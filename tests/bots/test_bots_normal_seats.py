@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from game_kit import view_after
+from game_kit import rollout, view_after
 
 import bench.tournament as tournament
 from bench.tournament import GameJob, parse_seat, play_game, seating
 from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
-from engine.bots.rollout import rollout, rollout_seats
+from engine.bots.rollout import rollout_seats
 from engine.bots.search import HardBot, Stop, Told, _noisy, run_worlds, seat_styles
 from engine.rng import Rng
 from engine.seat_view import SeatView

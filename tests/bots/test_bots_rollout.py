@@ -20,7 +20,7 @@ import pytest
 from bot_oracle import old_heuristic
 from bot_oracle.old_rollout import rollout as checked_rollout
 from bot_oracle.old_situation import from_game, from_observation
-from game_kit import canonical
+from game_kit import canonical, rollout
 
 from engine import Variants, new_game
 from engine.bots import make_bot
@@ -28,7 +28,7 @@ from engine.bots.base import as_view, decision_rng
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.policy import score_ids
-from engine.bots.rollout import Decisions, rollout, rollout_seats
+from engine.bots.rollout import Decisions, rollout_seats
 from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds, seat_styles
 from engine.cards import RACER_SUITS, Suit
 from engine.game import Game
@@ -245,7 +245,7 @@ def test_a_search_s_shared_decisions_change_no_rollout() -> None:
         noisy = replace(NORMAL, temperature=DEFAULT_NOISE)
         styles = seat_styles(seat, game.players, noisy, ())
         for world in range(4):
-            sampled = determinizer.sample_core(Rng(world))
+            sampled = determinizer.sample_parts(Rng(world))[0]
             for action in sampled.legal()[:3]:
                 _played_alike(sampled, action, world, styles, decisions)
                 compared += 1
@@ -266,7 +266,7 @@ def test_a_candidate_s_public_state_is_the_same_in_every_world() -> None:
         styles = seat_styles(seat, game.players, OPPONENT_MODELS[index % 4], ())
         starts: dict[int, int] = {}
         for world in range(3):
-            sampled = determinizer.sample_core(Rng(world))
+            sampled = determinizer.sample_parts(Rng(world))[0]
             for action in sampled.legal()[:4]:
                 after = sampled.clone()
                 after.apply(action)

@@ -120,7 +120,7 @@ def test_a_pruned_search_keeps_full_rows_for_the_candidates_still_running() -> N
         game = new_game(players=3 + seed % 3, seed=20 + seed)
         view = game.view(game.current_seat or 0)
         shortlist = rank_candidates(view, view.legal_actions(), 16)
-        rows, used, alive = run_worlds(view, shortlist, seed, Stop(600, None))
+        rows, _, used, alive = run_worlds(view, shortlist, seed, Stop(600, None))
         assert used <= 600 and len(rows) >= 6
         for i in range(len(shortlist)):
             values = [row[i] for row in rows]
@@ -151,7 +151,7 @@ def test_a_search_left_with_one_candidate_stops_there_and_plays_it(seeds: Iterab
         shortlist = rank_candidates(view, view.legal_actions(), 16)
         # The worlds the bot seeded ``seed`` samples for this decision.
         worlds_seed = decision_rng(seed, view).next_u64()
-        _, used, alive = run_worlds(view, shortlist, worlds_seed, Stop(3_000, None))
+        _, _, used, alive = run_worlds(view, shortlist, worlds_seed, Stop(3_000, None))
         if len(alive) > 1:
             assert used >= 3_000 - len(shortlist)  # still undecided: the budget ran out
             continue

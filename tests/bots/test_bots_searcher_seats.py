@@ -99,7 +99,7 @@ def test_told_of_a_searching_seat_the_search_scores_other_rounds() -> None:
             view, actions, 3, stop, told=Told(normal_seats=others[1:], searcher_seats=others[:1])
         )
         assert told != plain
-        rows, used, alive = told
+        rows, _, used, alive = told
         assert used <= 120 and rows and set(alive) <= set(range(len(actions)))
         # Its own seat among the searching seats changes nothing: it does not model itself.
         same = run_worlds(

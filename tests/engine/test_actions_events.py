@@ -346,7 +346,7 @@ def test_deal_event_reports_the_round_in_progress() -> None:
             "kind": "round_dealt",
             "seat": None,
             "round": 1,
-            "lead": game.lead,
+            "lead": game.core.lead,
             "hand_size": variants.deal_size,
         }
         for _, events in random_playout(game, Rng(index)):

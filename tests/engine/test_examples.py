@@ -190,7 +190,7 @@ def test_e7_whole_trick_four_players(four: str) -> None:
     view = game.observation(1)
     assert (view["middle"], view["removed"]) == (6, 8)
     assert speed_of(game) == [0, 1, 0, 3]
-    assert (game.lead, game.current_seat) == (3, 3)
+    assert (game.core.lead, game.current_seat) == (3, 3)
 
 
 def test_e8_all_tune_up_nobody_wins() -> None:
@@ -205,7 +205,7 @@ def test_e8_all_tune_up_nobody_wins() -> None:
     events = tune_up_all(game)
     assert kinds(events) == ["tuned_up"] * 4 + ["trick_all_tuned_up", "gas_to_middle"]
     assert speed_of(game) == [1, 0, 2, 0]
-    assert (game.lead, game.current_seat, game.trick) == (2, 2, 4)
+    assert (game.core.lead, game.current_seat, game.core.trick) == (2, 2, 4)
     assert game.observation(0)["last_trick"]["winner"] is None
 
 
@@ -219,10 +219,10 @@ def test_e9_sixth_trick_gives_a_lap_and_the_second_lap_ends_the_game() -> None:
     assert of_kind(events, "speed_gained") == []
     assert of_kind(events, "lap_gained") == [{"kind": "lap_gained", "seat": 0, "laps": 1}]
     assert laps_of(game) == [1, 0, 0] and not game.is_over
-    assert game.lead == 0
+    assert game.core.lead == 0
     for _ in range(5):  # tricks 1–5 of round 2: all Tune Up, seat 0 keeps the lead
         tune_up_all(game)
-    assert (game.trick, game.current_seat) == (6, 0)
+    assert (game.core.trick, game.current_seat) == (6, 0)
     game.apply(first_face_up(game))
     down(game, game.to_dict()["hands"][1][0])
     events = down(game, game.to_dict()["hands"][2][0])

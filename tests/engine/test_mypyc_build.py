@@ -21,7 +21,7 @@ import pytest
 
 from bench import build as bench_build
 from engine.bots.heuristic import EASY, NORMAL
-from engine.bots.rollout import rollout
+from engine.bots.rollout import rollout_seats
 from engine.bots.search import HardBot
 from engine.cards import Suit
 from engine.game import Game, new_game
@@ -47,7 +47,8 @@ def record() -> dict[str, Any]:
         values: list[list[float]] = []
         while state.winner < 0:
             if rng.below(8) == 0:
-                values.append(rollout(state.clone(), Rng(index), NORMAL if index % 2 else EASY))
+                style = NORMAL if index % 2 else EASY
+                values.append(rollout_seats(state.clone(), Rng(index), [style] * state.players))
             legal = state.legal()
             state.apply(legal[rng.below(len(legal))])
         games.append([state.winner, state.to_dict(), values])

@@ -29,7 +29,7 @@ def _final_after(game: Game, action: Action) -> tuple[int | None, dict[str, int]
     # The last trick's record when the action completed it, else the trick in progress.
     plays = after.observation(seat)["trick_plays"]
     if not plays or plays[-1]["seat"] != seat:
-        record = after.last_trick
+        record = after.to_dict()["last_trick"]
         assert record is not None
         plays = record["plays"]
     mine = plays[-1]

@@ -202,18 +202,18 @@ def test_r5_a_round_has_exactly_six_tricks() -> None:
 
 def test_r6_first_lead_is_drawn_from_the_seed() -> None:
     """Same seed → same first lead; over many seeds every seat gets to lead."""
-    leads = [new_game(players=4, seed=s).lead for s in range(40)]
-    assert leads == [new_game(players=4, seed=s).lead for s in range(40)]
+    leads = [new_game(players=4, seed=s).core.lead for s in range(40)]
+    assert leads == [new_game(players=4, seed=s).core.lead for s in range(40)]
     assert set(leads) == {0, 1, 2, 3}
     game = new_game(players=4, seed=7)
-    assert game.current_seat == game.lead == game.observation(0)["lead"]
+    assert game.current_seat == game.core.lead == game.observation(0)["lead"]
 
 
 @pytest.mark.parametrize("lead", [0, 1, 2, 3, 4])
 def test_r6_first_lead_can_be_fixed(lead: int) -> None:
     """The fixed-lead option sets who opens the first trick."""
     game = new_game(players=5, seed=7, lead=lead)
-    assert (game.lead, game.current_seat) == (lead, lead)
+    assert (game.core.lead, game.current_seat) == (lead, lead)
 
 
 def test_r6_fixed_lead_must_be_a_seat() -> None:
@@ -234,7 +234,7 @@ def test_r6_trick_winner_leads_the_next_trick() -> None:
     up(game, "slippy", gas=0)  # struck to 0 by the lichen
     up(game, "chippy")
     assert game.observation(0)["last_trick"]["winner"] == 2
-    assert (game.lead, game.current_seat, game.trick) == (2, 2, 5)
+    assert (game.core.lead, game.current_seat, game.core.trick) == (2, 2, 5)
 
 
 def test_r6_later_round_led_by_the_sixth_trick_lap_gainer() -> None:
@@ -245,7 +245,7 @@ def test_r6_later_round_led_by_the_sixth_trick_lap_gainer() -> None:
     events = up(game, "slippy")
     assert of_kind(events, "lap_gained") == [{"kind": "lap_gained", "seat": 2, "laps": 1}]
     assert of_kind(events, "round_dealt")[0]["lead"] == 2
-    assert (game.lead, game.current_seat) == (2, 2)
+    assert (game.core.lead, game.current_seat) == (2, 2)
 
 
 def test_r6_most_recent_lap_gainer_leads_after_an_all_tune_up_sixth_trick() -> None:
@@ -255,19 +255,19 @@ def test_r6_most_recent_lap_gainer_leads_after_an_all_tune_up_sixth_trick() -> N
     up(game, "chippy")
     up(game, "slippy")
     down(game, "salty")
-    assert (game.to_dict()["round"], game.lead) == (2, 1)
+    assert (game.to_dict()["round"], game.core.lead) == (2, 1)
     # Round 2, trick 1: seat 2 alone goes face up and wins; then every trick is tuned up.
     down(game, game.to_dict()["hands"][1][0])
     game.apply(first_face_up(game))
     down(game, game.to_dict()["hands"][0][0])
-    assert game.lead == 2
+    assert game.core.lead == 2
     for _ in range(5):
         events = tune_up_all(game)
     assert of_kind(events, "trick_all_tuned_up") == [
         {"kind": "trick_all_tuned_up", "seat": None, "trick": 6}
     ]
     assert of_kind(events, "round_dealt")[0]["lead"] == 1
-    assert (game.to_dict()["round"], game.lead, game.current_seat) == (3, 1, 1)
+    assert (game.to_dict()["round"], game.core.lead, game.current_seat) == (3, 1, 1)
 
 
 def test_r6_without_any_lap_the_sixth_trick_lead_leads_again() -> None:
@@ -276,12 +276,12 @@ def test_r6_without_any_lap_the_sixth_trick_lead_leads_again() -> None:
     down(game, game.to_dict()["hands"][0][0])
     game.apply(first_face_up(game))  # seat 1 wins trick 1 and leads from then on
     down(game, game.to_dict()["hands"][2][0])
-    assert game.lead == 1
+    assert game.core.lead == 1
     for _ in range(5):
         events = tune_up_all(game)
     assert laps_of(game) == [0, 0, 0]
     assert of_kind(events, "round_dealt")[0]["lead"] == 1
-    assert (game.lead, game.current_seat) == (1, 1)
+    assert (game.core.lead, game.current_seat) == (1, 1)
 
 
 # ---------------------------------------------------------------- R7 play
@@ -738,7 +738,7 @@ def test_r13_all_tune_up_nobody_wins() -> None:
         {"kind": "trick_all_tuned_up", "seat": None, "trick": 4}
     ]
     assert speed_of(game) == [1, 2, 0]
-    assert (game.lead, game.current_seat, game.trick) == (1, 1, 5)
+    assert (game.core.lead, game.current_seat, game.core.trick) == (1, 1, 5)
     assert game.observation(0)["last_trick"]["winner"] is None
 
 
@@ -798,7 +798,7 @@ def test_r15_winner_of_tricks_1_to_5_gains_speed_and_leads() -> None:
     events = up(game, "slippy")
     assert of_kind(events, "speed_gained") == [{"kind": "speed_gained", "seat": 2, "speed": 2}]
     assert speed_of(game) == [0, 0, 2] and laps_of(game) == [0, 0, 0]
-    assert (game.trick, game.lead) == (6, 2)
+    assert (game.core.trick, game.core.lead) == (6, 2)
 
 
 def test_r15_sixth_trick_gives_a_lap_not_speed() -> None:

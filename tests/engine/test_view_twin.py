@@ -6,6 +6,8 @@ combination."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import orjson
 import pytest
 from game_kit import VARIANT_COMBOS, variant_label
@@ -17,6 +19,7 @@ from engine import (
     ActionType,
     Game,
     Suit,
+    TrickRecord,
     Variants,
     new_game,
     observe,
@@ -24,6 +27,7 @@ from engine import (
     supply_after_effect,
 )
 from engine.rng import Rng
+from engine.sim import Play
 
 
 class _OldGame:
@@ -35,20 +39,34 @@ class _OldGame:
         self._game = game
 
     def __getattr__(self, name: str) -> object:
-        return getattr(self._game, name)
+        # The numbers the game no longer names itself (round, lead, middle...) are its core's.
+        game = self._game
+        return getattr(game, name) if hasattr(game, name) else getattr(game.core, name)
+
+    @property
+    def plays(self) -> list[Play]:
+        return self._game.core.trick_plays()
+
+    @property
+    def round_tricks(self) -> list[TrickRecord]:
+        return list(self._game.to_dict()["round_tricks"])
+
+    @property
+    def last_trick(self) -> TrickRecord | None:
+        return cast("TrickRecord | None", self._game.to_dict()["last_trick"])
 
     def lichen_in_trick(self) -> bool:
         return Suit.LICHEN in self.blocked_suits()
 
     def blocked_suits(self) -> list[Suit]:
-        return [p.card for p in self._game.plays if p.kind is ActionType.PLAY and p.card]
+        return [p.card for p in self.plays if p.kind is ActionType.PLAY and p.card]
 
     def zero_five_in_trick(self) -> bool:
-        return any(p.kind is ActionType.ZERO_FIVE for p in self._game.plays)
+        return any(p.kind is ActionType.ZERO_FIVE for p in self.plays)
 
     def supply_after_effect(self, seat: int, action: Action) -> int:
         game = self._game
-        return supply_after_effect(action, game.gas[seat], game.middle, game.removed)
+        return supply_after_effect(action, game.gas[seat], game.core.middle, game.core.removed)
 
 
 def _positions(players: int, variants: Variants, seed: int) -> list[Game]:

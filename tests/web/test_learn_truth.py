@@ -179,7 +179,7 @@ def test_every_deviation_at_every_step_gets_true_words_to_the_end() -> None:
             _move_true(obs, note, other.suit.value, other.gas)
             _names_in_view(obs, say(note))
             _follow(branch, counter)
-            rounds.add(branch.round)
+            rounds.add(branch.core.round)
             branches += 1
         assert lesson.other_choice_note(obs, coaching, coaching.action) is None
         game.apply(coaching.action, seat=lesson.LEARNER)
@@ -212,7 +212,7 @@ def test_random_lessons_with_many_other_choices_get_true_words_to_the_end() -> N
                 _names_in_view(obs, say(note))
             game.apply(move, seat=lesson.LEARNER)
         assert game.is_over
-        rounds.add(game.round)
+        rounds.add(game.core.round)
     print(f"random lessons ended in rounds {sorted(rounds)}")
     assert max(rounds) >= 3
 

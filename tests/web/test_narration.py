@@ -20,7 +20,7 @@ def _events(seed: int, players: int = 4) -> list[dict[str, Any]]:
     )
     rng = random.Random(seed)
     events: list[dict[str, Any]] = [
-        {"kind": "round_dealt", "seat": None, "round": 1, "lead": game.lead, "hand_size": 6}
+        {"kind": "round_dealt", "seat": None, "round": 1, "lead": game.core.lead, "hand_size": 6}
     ]
     while not game.is_over:
         events.extend(e.to_dict() for e in game.apply(rng.choice(game.legal_actions())))

@@ -128,7 +128,7 @@ def test_settings_form_builds_the_chosen_race(client: TestClient, store: StorePr
     assert session.config.players == 5
     assert session.config.bots == "easy"
     assert session.config.seed == 42
-    variants = session.game.variants.to_dict()
+    variants = session.game.core.variants.to_dict()
     assert variants == {"larger_hands": True, "zero_suit": "slippy", "zero_five": True}
 
 

@@ -15,12 +15,12 @@ from engine.rng import Rng
 def rollout(game: Game, rng: Rng, style: Style = NORMAL) -> list[float]:
     """Play ``game`` to the end of its round with the old policy for every seat; return
     each seat's estimated chance of winning from there."""
-    start_round = game.round
+    start_round = game.core.round
     face_up = face_up_this_round(game)
-    while game.winner is None and game.round == start_round:
+    while game.winner is None and game.core.round == start_round:
         situation = from_game(game, face_up)
         action = situation.legal[choose_index(situation, style, rng)]
         game.apply(action)
         if action.type is ActionType.PLAY and action.suit is not None:
             face_up[action.suit] = face_up.get(action.suit, 0) + 1
-    return chances(game.players, game.laps, game.gas, game.lead, game.winner)
+    return chances(game.players, game.laps, game.gas, game.core.lead, game.winner)

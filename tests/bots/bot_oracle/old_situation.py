@@ -134,12 +134,12 @@ def from_observation(observation: Observation, legal: list[Action]) -> Situation
 def face_up_this_round(game: Game) -> dict[Suit, int]:
     """How many cards of each suit have been face up this round (public knowledge)."""
     counts: dict[Suit, int] = {}
-    for record in game.round_tricks:
+    for record in game.to_dict()["round_tricks"]:
         for q in record["plays"]:
             if q["type"] == _PLAY and q["suit"] is not None:
                 suit = SUIT_BY_ID[q["suit"]]
                 counts[suit] = counts.get(suit, 0) + 1
-    for p in game.plays:
+    for p in game.core.trick_plays():
         if p.kind is _PLAY and p.card is not None:
             counts[p.card] = counts.get(p.card, 0) + 1
     return counts
@@ -164,10 +164,10 @@ def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
             p.gas,
             0 if p.kind is _TUNE_UP else p.speed,  # as in the observation: no number
         )
-        for p in game.plays
+        for p in game.core.trick_plays()
     ]
     hand = list(game.hands[seat])
-    unseen = dict(deck_counts(game.players, game.variants))
+    unseen = dict(deck_counts(game.players, game.core.variants))
     for card in hand:
         unseen[card] -= 1
     for card, n in face_up.items():
@@ -175,17 +175,19 @@ def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
     return Situation(
         seat=seat,
         players=game.players,
-        trick=game.trick,
+        trick=game.core.trick,
         hand=hand,
         gas=list(game.gas),
-        speed=list(game.speed),
+        speed=list(game.core.speed),
         laps=list(game.laps),
         hand_size=[len(h) for h in game.hands],
-        middle=game.middle,
-        removed=game.removed,
+        middle=game.core.middle,
+        removed=game.core.removed,
         plays=plays,
         unseen=unseen,
-        larger_hands=game.variants.larger_hands,
-        zero_five=list(game.zero_five) if game.variants.zero_five else [False] * game.players,
+        larger_hands=game.core.variants.larger_hands,
+        zero_five=list(game.core.zero_five)
+        if game.core.variants.zero_five
+        else [False] * game.players,
         legal=game.legal_actions(),
     )

@@ -30,8 +30,9 @@ from engine.cards import (
     ZeroEffect,
     effective_value,
 )
-from engine.events import CardPlayed, Event, EventKind, make_event
+from engine.events import Event, EventKind, make_event
 from engine.rng import Rng
+from engine.shapes import CardPlayed
 from engine.variants import Variants
 from engine.view import (
     Observation,
