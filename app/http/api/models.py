@@ -151,16 +151,6 @@ class MoveIn(RequestModel):
 # ---------------------------------------------------------------- responses
 
 
-class SaidOut(ResponseModel):
-    """A quick message said at the table (public: every seat and watcher sees it)."""
-
-    n: int = Field(description="The message's number in the race, from 1.")
-    seat: int = Field(description="Who said it.")
-    code: TalkCode = Field(description="What was said (the words are the client's).")
-    at: float = Field(description="When, in Unix seconds.")
-    after: int = Field(description="Public events before it: where it stands in the log.")
-
-
 class SayIn(RequestModel):
     """A quick message to the table: one of the preset ones, no free text."""
 
@@ -187,11 +177,8 @@ else:
     """One public happening: ``kind``, ``seat`` (null for the whole table) and the keys of
     that kind's payload."""
 
-# The API's precise types of the table's fields that the race layer keeps as plain dicts.
-_TYPES: dict[str, Any] = {
-    "said": list[SaidOut],
-    "events": list[EventOut],
-}
+# The API's precise types of the session's fields that the race layer keeps as plain dicts.
+_TYPES: dict[str, Any] = {"events": list[EventOut]}
 
 # What the API says of the session's and the table's fields beyond their types; the two
 # fields set to None by a state that has nothing to say are optional.
