@@ -16,6 +16,7 @@ from annotated_types import Ge, Le
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
 from typing_extensions import TypedDict
 
+from app.races.lobby import Invite
 from app.races.operations import SessionState
 from app.vocabulary import ActionTypeId, BotLevel, RacerSuitId, SuitId, TalkCode, ZeroEffectId
 from engine import EVENT_PAYLOADS, ActionDict, EventKind, VariantsData
@@ -232,14 +233,6 @@ else:
     GameState = _game_state()
 
 
-class InviteOut(ResponseModel):
-    """An invite for one seat: send ``url`` (or ``code``) to one friend."""
-
-    seat: int
-    code: str = Field(description="Single-use; not a token. `POST /api/games/{id}/join`.")
-    url: str = Field(description="The same invite as a link to open in a browser.")
-
-
 PLAYER_TOKEN_DESCRIPTION = (
     "Your player token: the `X-Player-Token` you sent, or a new one when you sent none (or "
     "one the server does not know). Send it on every race you create or join, and to "
@@ -253,7 +246,7 @@ class CreatedGame(ResponseModel):
     game_id: str
     token: str
     state: GameState
-    invites: list[InviteOut] = Field(description="One per invited seat (1 … humans-1).")
+    invites: list[Invite] = Field(description="One per invited seat (1 … humans-1).")
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
