@@ -250,16 +250,6 @@ class CreatedGame(ResponseModel):
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
-class JoinedGame(ResponseModel):
-    """A seat taken by invite: ``token`` is this seat's own credential."""
-
-    game_id: str
-    seat: int
-    token: str
-    state: GameState
-    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
-
-
 class RematchSeat(ResponseModel):
     """Your seat in a rematch: ``token`` is its own credential."""
 
@@ -267,6 +257,12 @@ class RematchSeat(ResponseModel):
     seat: int
     token: str
     state: GameState
+
+
+class JoinedGame(RematchSeat):
+    """A seat taken by invite: ``token`` is this seat's own credential."""
+
+    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
 class RecordSettings(ResponseModel):
