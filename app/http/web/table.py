@@ -51,25 +51,26 @@ from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """One lane of the racetrack and one seat badge."""
+    """One lane of the racetrack and one seat badge: the seat's public numbers, as the
+    engine gives them, and what the page adds to them."""
 
-    seat: int
+    numbers: view.PlayerView
     name: str
     colour: str
     is_you: bool
-    gas: int
-    speed: int
-    laps: int
-    hand_size: int
     is_lead: bool
     is_turn: bool
     is_winner: bool
-    zero_five_available: bool
+
+    def __hash__(self) -> int:
+        # A lane is a kept piece's argument (templating.piece); its numbers are a dict.
+        return hash((self.name, self.is_turn, frozenset(self.numbers.items())))
 
     @property
     def lap_slots(self) -> list[bool]:
         """The lap flags still to win and won, won ones first."""
-        return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
+        laps = self.numbers["laps"]
+        return [i < laps for i in range(max(LAPS_TO_WIN, laps))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,21 +166,23 @@ def players_view(obs: Observation, me: Me) -> list[PlayerView]:
     """Every seat's public numbers, with names (as ``me`` calls them) and colours."""
     return [
         PlayerView(
-            seat=p["seat"],
+            numbers=p.copy(),  # a kept piece's key: no later change to the view reaches it
             name=seat_name(p["seat"], me),
             colour=seat_colour(p["seat"]),
             is_you=p["seat"] == viewer(me).seat,
-            gas=p["gas"],
-            speed=p["speed"],
-            laps=p["laps"],
-            hand_size=p["hand_size"],
             is_lead=p["seat"] == obs["lead"] and not obs["game_over"],
             is_turn=p["seat"] == obs["current_seat"],
             is_winner=p["seat"] == obs["winner"],
-            zero_five_available=p["zero_five_available"],
         )
         for p in obs["players"]
     ]
+
+
+def standing(player: PlayerView) -> tuple[bool, int, int, int]:
+    """Where ``player`` stands: the order the standings' caption states, laps then gas
+    (the winner has most laps)."""
+    numbers = player.numbers
+    return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
 
 
 def track_cells(obs: Observation) -> int:
@@ -564,8 +567,7 @@ def table_context(
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
-        # The order the standings' caption states: laps, then gas (the winner has most laps).
-        "standings": sorted(players, key=lambda p: (not p.is_winner, -p.laps, -p.gas, p.seat)),
+        "standings": sorted(players, key=standing),
         "cells": track_cells(state),
         "trick": trick_cards(state, reader),
         "last_trick": trick_record(state["last_trick"], reader),
