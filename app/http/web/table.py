@@ -75,7 +75,8 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """A card lying in a trick, or an empty place for a seat still to play."""
+    """A card lying in a trick (``play``, as the engine shows it to every seat), or an
+    empty place for a seat still to play (no ``play``)."""
 
     seat: int
     name: str
@@ -83,19 +84,24 @@ class TrickCard:
     order: int
     kind: str  # "play", "tune_up", "zero_five" or "pending"
     suit: SuitInfo | None = None
-    value: int | None = None
-    effective_value: int | None = None
-    gas: int = 0
-    speed: int | None = None
-    final: int | None = None
-    zero_effect: str | None = None
+    play: view.PublicPlay | None = None
     is_best: bool = False
     is_turn: bool = False
+
+    def __hash__(self) -> int:
+        # A card is a kept piece's argument (templating.piece); its play is a dict.
+        play = None if self.play is None else frozenset(self.play.items())
+        return hash((self.seat, self.name, self.order, self.is_best, self.is_turn, play))
 
     @property
     def struck(self) -> bool:
         """Whether the printed value is shown crossed out (it counts less here)."""
-        return self.value is not None and self.effective_value != self.value
+        play = self.play
+        return (
+            play is not None
+            and play["value"] is not None
+            and play["effective_value"] != play["value"]
+        )
 
     @property
     def label(self) -> str:
@@ -104,15 +110,16 @@ class TrickCard:
             return _("%(name)s: still to play.") % {"name": self.name}
         if self.kind == "tune_up":
             return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
-        assert self.suit is not None
+        assert self.suit is not None and self.play is not None
+        play = self.play
         facts = {
             "name": self.name,
             "card": self.suit.short,
-            "value": self.value,
-            "counts": self.effective_value,
-            "gas": self.gas,
-            "speed": self.speed,
-            "final": self.final,
+            "value": play["value"],
+            "counts": play["effective_value"],
+            "gas": play["gas"],
+            "speed": play["speed"],
+            "final": play["final"],
         }
         if self.struck:
             text = _(
@@ -202,12 +209,7 @@ def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> T
         order=order,
         kind=kind,
         suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
-        value=play["value"],
-        effective_value=play["effective_value"],
-        gas=play["gas"],
-        speed=play["speed"],
-        final=play["final"],
-        zero_effect=play["zero_effect"],
+        play=play.copy(),  # a kept piece's key: no later change to the view reaches it
         is_best=seat == best_seat and not face_down,
     )
 
@@ -246,7 +248,7 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
         return None
     winner = record["winner"]
     cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
-    finals = [c.final for c in cards if c.seat == winner]
+    finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
     return TrickRecord(
         trick=record["trick"],
         cards=cards,
