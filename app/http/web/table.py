@@ -44,6 +44,7 @@ from app.http.web.timeline import (
     round_summary,
     since_my_last_play,
 )
+from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
@@ -414,16 +415,14 @@ own last card)."""
 
 @dataclass(slots=True)
 class SeatBadge:
-    """One seat in the bar above a race with friends: who sits there and how they are doing."""
+    """One seat in the bar above a race with friends: who sits there and how they are doing
+    (``public``, as every seat sees it) and how the page shows it."""
 
-    seat: int
+    public: PublicSeat
     colour: str
     name: str
-    person: bool
-    joined: bool
     is_you: bool
     is_turn: bool
-    autopilot_moves: int
 
 
 def seat_viewer(state: SessionState) -> Viewer:
@@ -443,14 +442,11 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     reader = seat_viewer(state)
     badges = [
         SeatBadge(
-            seat=s["seat"],
+            public=s,
             colour=seat_colour(s["seat"]),
             name=seat_name(s["seat"], reader),
-            person=s["person"],
-            joined=s["joined"],
             is_you=s["seat"] == me,
             is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
-            autopilot_moves=s["autopilot_moves"],
         )
         for s in seats
     ]
@@ -459,7 +455,7 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     if autopilot and autopilot["turn"] == state["turn"]:
         who = seat_name(autopilot["seat"], seat_viewer(state))
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
-    people = sum(1 for b in badges if b.person)
+    people = sum(1 for s in seats if s["person"])
     return {
         "seat_badges": badges,
         "friends": people > 1 or bool(state.get("watch")),
