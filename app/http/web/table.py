@@ -161,11 +161,11 @@ class HandCard:
 
 @dataclass(slots=True)
 class TrickRecord:
-    """A finished trick, as the log and the "last trick" panel show it."""
+    """A finished trick (``record``, as the engine gives it), as the log and the "last
+    trick" panel show it."""
 
-    trick: int
+    record: view.TrickRecord
     cards: list[TrickCard]
-    winner: int | None
     winner_name: str
     winner_final: int | None
 
@@ -251,9 +251,8 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
     cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
     finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
     return TrickRecord(
-        trick=record["trick"],
+        record=record,
         cards=cards,
-        winner=winner,
         winner_name=seat_name(winner, me),
         winner_final=finals[0] if finals else None,
     )
