@@ -24,7 +24,7 @@ from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel, TalkCode
-from engine import Action, Event, EventLog, Game, IllegalAction, Variants, new_game
+from engine import Action, ActionDict, Event, EventLog, Game, IllegalAction, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
 from engine.sim import ACTION_ID, ACTIONS
 
@@ -189,6 +189,13 @@ class Said(TypedDict):
     """Public events before it: where it stands in the log."""
 
 
+class RecordedAction(TypedDict):
+    """One applied action of a finished race: the seat that moved and what it did."""
+
+    seat: int
+    action: ActionDict
+
+
 @dataclass(eq=False)
 class GameSession:
     """One live race: its settings, its deal, its seats and every action played since.
@@ -249,9 +256,9 @@ class GameSession:
         """Append an applied action to :attr:`moves`."""
         self.moves.append(encode_move(kind, seat, action))
 
-    def actions(self) -> list[dict[str, Any]]:
-        """Every applied action in order, as ``{"seat", "action"}`` (``Action.to_dict``):
-        with the deal seed, the whole race again. It names face-down cards."""
+    def actions(self) -> list[RecordedAction]:
+        """Every applied action in order: with the deal seed, the whole race again. It
+        names face-down cards."""
         moves = (decode_move(code) for code in self.moves)
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 

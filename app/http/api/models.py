@@ -18,8 +18,9 @@ from typing_extensions import TypedDict
 
 from app.races.lobby import Invite
 from app.races.operations import SessionState
+from app.races.record import RecordedAction
 from app.vocabulary import ActionTypeId, BotLevel, RacerSuitId, SuitId, TalkCode, ZeroEffectId
-from engine import EVENT_PAYLOADS, ActionDict, EventKind, VariantsData
+from engine import EVENT_PAYLOADS, EventKind, VariantsData
 
 
 def _whole_number(value: Any) -> Any:
@@ -271,13 +272,6 @@ class RecordSettings(ResponseModel):
     players: int
     bots: BotLevel
     variants: VariantsData
-
-
-class RecordedAction(ResponseModel):
-    """One applied action of a finished race: the seat that moved and what it did."""
-
-    seat: int
-    action: ActionDict
 
 
 class GameRecord(ResponseModel):
