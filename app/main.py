@@ -67,6 +67,7 @@ from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate,
 from app.paths import STATIC_DIR
 from app.races.idle import end_idle_races
 from app.races.operations import SessionStore
+from app.races.record import Said
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
 from app.results.server_keys import with_shared_seed_secret
@@ -356,7 +357,7 @@ def _store_and_hub(
     return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
 
 
-async def _announced_by_the_save(game_id: str, said: dict[str, Any] | None = None) -> None:
+async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None:
     """The races' publish when the Redis store announces every save itself."""
 
 

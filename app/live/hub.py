@@ -22,12 +22,13 @@ import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import orjson
 from redis.exceptions import RedisError
 
+from app.races.record import Said
 from app.storage.interface import ANY_CHANGE, StoreUnavailable
 
 log = logging.getLogger("zzv.live")
@@ -36,7 +37,7 @@ CHANNEL_PREFIX = "zzv:live:"
 """Redis pub/sub channel of a race: this prefix plus the race id."""
 
 
-def _said_in(data: object) -> dict[str, Any] | None:
+def _said_in(data: object) -> Said | None:
     """The quick message a notice's ``data`` carries, or None for any other change (or
     data this process cannot read, which then counts as a change)."""
     if not isinstance(data, bytes) or data == ANY_CHANGE:
@@ -45,7 +46,7 @@ def _said_in(data: object) -> dict[str, Any] | None:
         said = orjson.loads(data)
     except orjson.JSONDecodeError:
         return None
-    return said if isinstance(said, dict) else None
+    return cast(Said, said) if isinstance(said, dict) else None
 
 
 @dataclass
@@ -54,7 +55,7 @@ class News:
     beyond quick messages, the quick messages said, and whether the wait ran out first."""
 
     changed: bool
-    said: tuple[dict[str, Any], ...] = ()
+    said: tuple[Said, ...] = ()
     timed_out: bool = False
 
     @property
@@ -70,9 +71,9 @@ class Listener:
         """A listener that has not been notified yet."""
         self._event = asyncio.Event()
         self._changed = False
-        self._said: list[dict[str, Any]] = []
+        self._said: list[Said] = []
 
-    def notify(self, said: dict[str, Any] | None = None) -> None:
+    def notify(self, said: Said | None = None) -> None:
         """Wake the stream (called by the hub): with the quick message ``said`` when that
         was the race's only change, else for any change."""
         if said is None:
@@ -105,12 +106,12 @@ class LiveHub:
         """How many streams listen in this process (for tests and the bench)."""
         return sum(len(group) for group in self._listeners.values())
 
-    def deliver(self, game_id: str, said: dict[str, Any] | None = None) -> None:
+    def deliver(self, game_id: str, said: Said | None = None) -> None:
         """Wake every local listener of ``game_id`` (see :meth:`Listener.notify`)."""
         for listener in tuple(self._listeners.get(game_id, ())):
             listener.notify(said)
 
-    async def publish(self, game_id: str, said: dict[str, Any] | None = None) -> None:
+    async def publish(self, game_id: str, said: Said | None = None) -> None:
         """Tell every stream following ``game_id`` (here: in this process) that it changed,
         with the quick message ``said`` when that was the only change."""
         self.deliver(game_id, said)
@@ -186,7 +187,7 @@ class RedisLiveHub(LiveHub):
             with contextlib.suppress(Exception):
                 await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
 
-    async def publish(self, game_id: str, said: dict[str, Any] | None = None) -> None:
+    async def publish(self, game_id: str, said: Said | None = None) -> None:
         """Publish the notice on Redis; fall back to local listeners if Redis is away."""
         data = ANY_CHANGE if said is None else orjson.dumps(said)
         try:

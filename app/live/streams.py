@@ -21,6 +21,7 @@ from app.live.hub import LiveHub, News, StreamGate
 from app.races import talk
 from app.races.errors import GameExpired
 from app.races.operations import SessionState, state_signature
+from app.races.record import Said
 from app.races.unit import Races
 
 KEEPALIVE_SECONDS = 15.0
@@ -87,7 +88,7 @@ async def follow(
             news = await listener.wait(_wait_for(deadline))
 
 
-def with_said(state: SessionState, said: tuple[dict[str, Any], ...]) -> SessionState | None:
+def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | None:
     """``state`` with the quick messages ``said`` added (and no events: none happened), or
     None when they do not follow its latest message without a gap (one was missed: the
     race must be read)."""

@@ -47,6 +47,16 @@ class PublicSeat(TypedDict):
     come back (`POST /api/games/{id}/back`)."""
 
 
+class Invite(TypedDict):
+    """An invite for one seat: send ``url`` (or ``code``) to one friend."""
+
+    seat: int
+    code: str
+    """Single-use; not a token. `POST /api/games/{id}/join`."""
+    url: str
+    """The same invite as a link to open in a browser."""
+
+
 class AutopilotMove(TypedDict):
     """The autopilot's last move: it played for ``seat``, making ``turn``."""
 
@@ -325,12 +335,13 @@ class Lobby:
         """Invited seats nobody has taken yet (their codes are still valid)."""
         return [s for s in self.seats if s.code is not None]
 
-    def invite_links(self, base_url: str, game_id: str) -> list[dict[str, Any]]:
-        """``{"seat", "code", "url"}`` per open invite; ``url`` opens its join page."""
+    def invite_links(self, base_url: str, game_id: str) -> list[Invite]:
+        """One :class:`Invite` per open invite; its ``url`` opens its join page."""
         base = base_url.rstrip("/")
         return [
-            {"seat": s.index, "code": s.code, "url": f"{base}/games/{game_id}/join?code={s.code}"}
+            {"seat": s.index, "code": code, "url": f"{base}/games/{game_id}/join?code={code}"}
             for s in self.open_invites()
+            if (code := s.code) is not None
         ]
 
     def people(self) -> int:

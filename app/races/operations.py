@@ -31,7 +31,7 @@ from app.bots.runner import (
 from app.races import talk
 from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
-from app.races.record import GameSession
+from app.races.record import GameSession, Said
 from app.results.daily_times import sealed_until
 from app.storage.interface import GameStore
 from app.vocabulary import BotLevel
@@ -72,7 +72,7 @@ class TableState(TypedDict):
     last_mover: int | None
     watch: bool
     practice: bool
-    said: list[dict[str, Any]]
+    said: list[Said]
 
 
 class SessionState(Observation, TableState):

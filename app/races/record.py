@@ -17,12 +17,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from app.races import lesson
 from app.races.lobby import Lobby, Status
 from app.settings import Settings
 from app.storage.interface import RecordHead
-from app.vocabulary import BotLevel
-from engine import Action, Event, EventLog, Game, IllegalAction, Variants, new_game
+from app.vocabulary import BotLevel, TalkCode
+from engine import Action, ActionDict, Event, EventLog, Game, IllegalAction, Variants, new_game
 from engine.bots import DEFAULT_BOT_BUDGET_MS
 from engine.sim import ACTION_ID, ACTIONS
 
@@ -172,6 +174,28 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Said(TypedDict):
+    """A quick message said at the table (public: every seat and watcher sees it)."""
+
+    n: int
+    """The message's number in the race, from 1."""
+    seat: int
+    """Who said it."""
+    code: TalkCode
+    """What was said (the words are the client's)."""
+    at: float
+    """When, in Unix seconds."""
+    after: int
+    """Public events before it: where it stands in the log."""
+
+
+class RecordedAction(TypedDict):
+    """One applied action of a finished race: the seat that moved and what it did."""
+
+    seat: int
+    action: ActionDict
+
+
 @dataclass(eq=False)
 class GameSession:
     """One live race: its settings, its deal, its seats and every action played since.
@@ -223,7 +247,7 @@ class GameSession:
     salt: str | None = field(default=None, repr=False)
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`), shown
     once the race is over; None for a race whose deal commits to nothing (the lesson)."""
-    said: list[dict[str, Any]] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
     """The latest quick messages, oldest first (:mod:`app.races.talk`): public, no card."""
     said_count: int = 0
     """How many quick messages the race has had (numbers them)."""
@@ -232,9 +256,9 @@ class GameSession:
         """Append an applied action to :attr:`moves`."""
         self.moves.append(encode_move(kind, seat, action))
 
-    def actions(self) -> list[dict[str, Any]]:
-        """Every applied action in order, as ``{"seat", "action"}`` (``Action.to_dict``):
-        with the deal seed, the whole race again. It names face-down cards."""
+    def actions(self) -> list[RecordedAction]:
+        """Every applied action in order: with the deal seed, the whole race again. It
+        names face-down cards."""
         moves = (decode_move(code) for code in self.moves)
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 

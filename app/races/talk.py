@@ -9,10 +9,10 @@ layer's to count (per seat, shared by every worker).
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import cast, get_args
 
 from app.races.errors import TalkRefused
-from app.races.record import GameSession
+from app.races.record import GameSession, Said
 from app.vocabulary import TalkCode
 
 CODES: tuple[str, ...] = get_args(TalkCode)
@@ -35,19 +35,18 @@ def refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
     return None
 
 
-def say(session: GameSession, seat: int, code: str, now: float) -> dict[str, Any]:
+def say(session: GameSession, seat: int, code: str, now: float) -> Said:
     """Add ``seat``'s message ``code`` (sent at wall-clock ``now``) to the race and return
-    it: ``{"n", "seat", "code", "at", "after"}``, ``n`` counting the race's messages from 1
-    and ``after`` the number of public events before it (where it stands in the log).
-    Raises :class:`TalkRefused` (and changes nothing) as :func:`refusal` says."""
+    it (:class:`~app.races.record.Said`). Raises :class:`TalkRefused` (and changes
+    nothing) as :func:`refusal` says."""
     refused = refusal(session, seat, code)
     if refused is not None:
         raise refused
     session.said_count += 1
-    message = {
+    message: Said = {
         "n": session.said_count,
         "seat": seat,
-        "code": code,
+        "code": cast(TalkCode, code),  # one of CODES: refusal() said so
         "at": round(now, 3),
         "after": len(session.events),
     }
@@ -55,7 +54,7 @@ def say(session: GameSession, seat: int, code: str, now: float) -> dict[str, Any
     return message
 
 
-def mark(said: list[dict[str, Any]]) -> int:
+def mark(said: list[Said]) -> int:
     """The number of the latest of ``said`` (0 for none): what makes messages news."""
     return int(said[-1]["n"]) if said else 0
 

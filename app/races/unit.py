@@ -42,7 +42,14 @@ from app.races.errors import (
 )
 from app.races.lobby import Answer, Lobby, LobbyError
 from app.races.operations import SessionState, SessionStore
-from app.races.record import GameConfig, GameSession, new_session, new_token, token_digest
+from app.races.record import (
+    GameConfig,
+    GameSession,
+    Said,
+    new_session,
+    new_token,
+    token_digest,
+)
 from app.races.results import finish_of
 from app.results.recorder import Recorder
 from app.results.store import ResultsStore
@@ -57,13 +64,13 @@ Since = int | Callable[[GameSession], int] | None
 index worked out from the race as it stands when the state is built (a page that shows
 only the latest round, say)."""
 
-Publish = Callable[[str, dict[str, Any] | None], Awaitable[None]]
+Publish = Callable[[str, Said | None], Awaitable[None]]
 """Tells everyone following a race that it changed (the live hub's ``publish``): with a
 quick message when saying it was the change's only part (a stream then need not read the
 race again to pass it on), else None."""
 
 
-async def _nobody_listens(game_id: str, said: dict[str, Any] | None = None) -> None:
+async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
     """The default :data:`Publish`: no live updates."""
 
 
@@ -86,7 +93,7 @@ class Race:
     over_at_open: bool = False
     """Whether the race's status was "over" when it was loaded (a change that ends it is
     recorded)."""
-    said_alone: dict[str, Any] | None = None
+    said_alone: Said | None = None
     """The quick message this request said when it is all the request changed."""
 
     @property
@@ -197,9 +204,7 @@ class Race:
             self.session, start, seat, now=self.now, notice=self._notice()
         )
 
-    async def say(
-        self, code: str, pace: Callable[[int], Awaitable[None]] | None = None
-    ) -> dict[str, Any]:
+    async def say(self, code: str, pace: Callable[[int], Awaitable[None]] | None = None) -> Said:
         """This seat says quick message ``code`` to the table (:func:`talk.say`); the
         message. ``pace(seat)``, once the message is allowed, counts it against the seat's
         pace (and refuses it when it comes too soon). Raises

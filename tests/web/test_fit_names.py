@@ -64,7 +64,8 @@ def test_standings_put_laps_then_gas_first_and_say_so() -> None:
     for player, (laps, gas) in zip(state["players"], laps_gas, strict=True):
         player.update(laps=laps, gas=gas)
     context = table_context(state)
-    assert [(p.laps, p.gas) for p in context["standings"]] == [(1, 5), (1, 3), (1, 0), (0, 5)]
+    standings = [(p.numbers["laps"], p.numbers["gas"]) for p in context["standings"]]
+    assert standings == [(1, 5), (1, 3), (1, 0), (0, 5)]
     html = templates.env.get_template("partials/standings.html").render(context)
     caption = re.search(r"<caption[^>]*>(.*?)</caption>", html)
     assert caption and caption.group(1) == "Standings: most laps first, then most gas"

@@ -20,7 +20,7 @@ from app.http.web.labels import SUITS, Viewer
 from app.http.web.table import PlayerView, table_context
 from app.http.web.templating import piece, templates
 from app.http.web.timeline import log_rounds, narrated, recent_items
-from engine import Game, Variants, new_game
+from engine import Game, Variants, new_game, view
 
 
 def _state(game: Game, events: list[dict[str, Any]], turn: int) -> dict[str, Any]:
@@ -91,19 +91,22 @@ def test_the_explanations_of_the_page_say_what_each_card_does() -> None:
 
 
 def _lane(name: str, gas: int) -> PlayerView:
+    numbers: view.PlayerView = {
+        "seat": 1,
+        "gas": gas,
+        "speed": 2,
+        "laps": 1,
+        "hand_size": 4,
+        "zero_five_available": True,
+    }
     return PlayerView(
-        seat=1,
+        numbers=numbers,
         name=name,
         colour="orange",
         is_you=False,
-        gas=gas,
-        speed=2,
-        laps=1,
-        hand_size=4,
         is_lead=True,
         is_turn=False,
         is_winner=False,
-        zero_five_available=True,
     )
 
 

@@ -18,8 +18,8 @@ from pydantic import BeforeValidator, ConfigDict, Field
 
 from app.http.answers import json_response, published
 from app.http.api.models import (
+    CreatedGame,
     ErrorOut,
-    GameState,
     RequestModel,
     ResponseModel,
     error_responses,
@@ -69,15 +69,11 @@ class DailyIn(RequestModel):
     )
 
 
-class DealtGame(ResponseModel):
+class DealtGame(CreatedGame):
     """A race of a deal everyone gets (the daily deal, a cup deal): like a new race
     (``POST /api/games``), with the player's token."""
 
-    game_id: str
-    token: str
-    state: GameState
     invites: list[Any] = Field(description="Always empty: the deal is raced alone.")
-    player_token: str
 
 
 def dealt_answer(started: DealtRace, player_token: str, **more: object) -> JSONResponse:

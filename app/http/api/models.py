@@ -16,9 +16,11 @@ from annotated_types import Ge, Le
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
 from typing_extensions import TypedDict
 
+from app.races.lobby import Invite
 from app.races.operations import SessionState
+from app.races.record import RecordedAction
 from app.vocabulary import ActionTypeId, BotLevel, RacerSuitId, SuitId, TalkCode, ZeroEffectId
-from engine import EVENT_PAYLOADS, ActionDict, EventKind, VariantsData
+from engine import EVENT_PAYLOADS, EventKind, VariantsData
 
 
 def _whole_number(value: Any) -> Any:
@@ -151,16 +153,6 @@ class MoveIn(RequestModel):
 # ---------------------------------------------------------------- responses
 
 
-class SaidOut(ResponseModel):
-    """A quick message said at the table (public: every seat and watcher sees it)."""
-
-    n: int = Field(description="The message's number in the race, from 1.")
-    seat: int = Field(description="Who said it.")
-    code: TalkCode = Field(description="What was said (the words are the client's).")
-    at: float = Field(description="When, in Unix seconds.")
-    after: int = Field(description="Public events before it: where it stands in the log.")
-
-
 class SayIn(RequestModel):
     """A quick message to the table: one of the preset ones, no free text."""
 
@@ -187,11 +179,8 @@ else:
     """One public happening: ``kind``, ``seat`` (null for the whole table) and the keys of
     that kind's payload."""
 
-# The API's precise types of the table's fields that the race layer keeps as plain dicts.
-_TYPES: dict[str, Any] = {
-    "said": list[SaidOut],
-    "events": list[EventOut],
-}
+# The API's precise types of the session's fields that the race layer keeps as plain dicts.
+_TYPES: dict[str, Any] = {"events": list[EventOut]}
 
 # What the API says of the session's and the table's fields beyond their types; the two
 # fields set to None by a state that has nothing to say are optional.
@@ -245,14 +234,6 @@ else:
     GameState = _game_state()
 
 
-class InviteOut(ResponseModel):
-    """An invite for one seat: send ``url`` (or ``code``) to one friend."""
-
-    seat: int
-    code: str = Field(description="Single-use; not a token. `POST /api/games/{id}/join`.")
-    url: str = Field(description="The same invite as a link to open in a browser.")
-
-
 PLAYER_TOKEN_DESCRIPTION = (
     "Your player token: the `X-Player-Token` you sent, or a new one when you sent none (or "
     "one the server does not know). Send it on every race you create or join, and to "
@@ -266,17 +247,7 @@ class CreatedGame(ResponseModel):
     game_id: str
     token: str
     state: GameState
-    invites: list[InviteOut] = Field(description="One per invited seat (1 … humans-1).")
-    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
-
-
-class JoinedGame(ResponseModel):
-    """A seat taken by invite: ``token`` is this seat's own credential."""
-
-    game_id: str
-    seat: int
-    token: str
-    state: GameState
+    invites: list[Invite] = Field(description="One per invited seat (1 … humans-1).")
     player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
 
 
@@ -289,19 +260,18 @@ class RematchSeat(ResponseModel):
     state: GameState
 
 
+class JoinedGame(RematchSeat):
+    """A seat taken by invite: ``token`` is this seat's own credential."""
+
+    player_token: str = Field(description=PLAYER_TOKEN_DESCRIPTION)
+
+
 class RecordSettings(ResponseModel):
     """The settings a race was started with."""
 
     players: int
     bots: BotLevel
     variants: VariantsData
-
-
-class RecordedAction(ResponseModel):
-    """One applied action of a finished race: the seat that moved and what it did."""
-
-    seat: int
-    action: ActionDict
 
 
 class GameRecord(ResponseModel):

@@ -13,13 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
 from app.http.answers import json_response
-from app.http.api.models import (
-    GameState,
-    RequestModel,
-    ResponseModel,
-    WholeNumber,
-    name_responses,
-)
+from app.http.api.models import RematchSeat, RequestModel, WholeNumber, name_responses
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
 from app.http.previews import with_previews
@@ -39,13 +33,10 @@ class QuickIn(RequestModel):
     )
 
 
-class QuickGame(ResponseModel):
+class QuickGame(RematchSeat):
     """Your seat in a race with strangers: keep ``token`` secret (your seat's key)."""
 
-    game_id: str
     seat: int = Field(description="Your seat (0 if you opened the race).")
-    token: str
-    state: GameState
     player_token: str = Field(
         description="Your player token (the `X-Player-Token` you sent, or a new one)."
     )

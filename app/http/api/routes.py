@@ -8,7 +8,7 @@ be driven cross-site by a browser's ambient credentials.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import orjson
 from fastapi import APIRouter, Body, Query, Request
@@ -40,6 +40,7 @@ from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
 from app.live.streams import Message
 from app.races.errors import IllegalMove
+from app.races.lobby import Invite
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
 from engine import Action, IllegalAction, Variants
@@ -95,7 +96,7 @@ async def create_game(
     return json_response(body_out, 201)
 
 
-def invite_list(request: Request, session: GameSession) -> list[dict[str, Any]]:
+def invite_list(request: Request, session: GameSession) -> list[Invite]:
     """The open invites of ``session``, each with a link to its join page."""
     return session.lobby.invite_links(public_base_url(request), session.id)
 

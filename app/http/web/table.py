@@ -44,6 +44,7 @@ from app.http.web.timeline import (
     round_summary,
     since_my_last_play,
 )
+from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
@@ -51,30 +52,32 @@ from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """One lane of the racetrack and one seat badge."""
+    """One lane of the racetrack and one seat badge: the seat's public numbers, as the
+    engine gives them, and what the page adds to them."""
 
-    seat: int
+    numbers: view.PlayerView
     name: str
     colour: str
     is_you: bool
-    gas: int
-    speed: int
-    laps: int
-    hand_size: int
     is_lead: bool
     is_turn: bool
     is_winner: bool
-    zero_five_available: bool
+
+    def __hash__(self) -> int:
+        # A lane is a kept piece's argument (templating.piece); its numbers are a dict.
+        return hash((self.name, self.is_turn, frozenset(self.numbers.items())))
 
     @property
     def lap_slots(self) -> list[bool]:
         """The lap flags still to win and won, won ones first."""
-        return [i < self.laps for i in range(max(LAPS_TO_WIN, self.laps))]
+        laps = self.numbers["laps"]
+        return [i < laps for i in range(max(LAPS_TO_WIN, laps))]
 
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """A card lying in a trick, or an empty place for a seat still to play."""
+    """A card lying in a trick (``play``, as the engine shows it to every seat), or an
+    empty place for a seat still to play (no ``play``)."""
 
     seat: int
     name: str
@@ -82,19 +85,24 @@ class TrickCard:
     order: int
     kind: str  # "play", "tune_up", "zero_five" or "pending"
     suit: SuitInfo | None = None
-    value: int | None = None
-    effective_value: int | None = None
-    gas: int = 0
-    speed: int | None = None
-    final: int | None = None
-    zero_effect: str | None = None
+    play: view.PublicPlay | None = None
     is_best: bool = False
     is_turn: bool = False
+
+    def __hash__(self) -> int:
+        # A card is a kept piece's argument (templating.piece); its play is a dict.
+        play = None if self.play is None else frozenset(self.play.items())
+        return hash((self.seat, self.name, self.order, self.is_best, self.is_turn, play))
 
     @property
     def struck(self) -> bool:
         """Whether the printed value is shown crossed out (it counts less here)."""
-        return self.value is not None and self.effective_value != self.value
+        play = self.play
+        return (
+            play is not None
+            and play["value"] is not None
+            and play["effective_value"] != play["value"]
+        )
 
     @property
     def label(self) -> str:
@@ -103,15 +111,16 @@ class TrickCard:
             return _("%(name)s: still to play.") % {"name": self.name}
         if self.kind == "tune_up":
             return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
-        assert self.suit is not None
+        assert self.suit is not None and self.play is not None
+        play = self.play
         facts = {
             "name": self.name,
             "card": self.suit.short,
-            "value": self.value,
-            "counts": self.effective_value,
-            "gas": self.gas,
-            "speed": self.speed,
-            "final": self.final,
+            "value": play["value"],
+            "counts": play["effective_value"],
+            "gas": play["gas"],
+            "speed": play["speed"],
+            "final": play["final"],
         }
         if self.struck:
             text = _(
@@ -152,11 +161,11 @@ class HandCard:
 
 @dataclass(slots=True)
 class TrickRecord:
-    """A finished trick, as the log and the "last trick" panel show it."""
+    """A finished trick (``record``, as the engine gives it), as the log and the "last
+    trick" panel show it."""
 
-    trick: int
+    record: view.TrickRecord
     cards: list[TrickCard]
-    winner: int | None
     winner_name: str
     winner_final: int | None
 
@@ -165,21 +174,23 @@ def players_view(obs: Observation, me: Me) -> list[PlayerView]:
     """Every seat's public numbers, with names (as ``me`` calls them) and colours."""
     return [
         PlayerView(
-            seat=p["seat"],
+            numbers=p.copy(),  # a kept piece's key: no later change to the view reaches it
             name=seat_name(p["seat"], me),
             colour=seat_colour(p["seat"]),
             is_you=p["seat"] == viewer(me).seat,
-            gas=p["gas"],
-            speed=p["speed"],
-            laps=p["laps"],
-            hand_size=p["hand_size"],
             is_lead=p["seat"] == obs["lead"] and not obs["game_over"],
             is_turn=p["seat"] == obs["current_seat"],
             is_winner=p["seat"] == obs["winner"],
-            zero_five_available=p["zero_five_available"],
         )
         for p in obs["players"]
     ]
+
+
+def standing(player: PlayerView) -> tuple[bool, int, int, int]:
+    """Where ``player`` stands: the order the standings' caption states, laps then gas
+    (the winner has most laps)."""
+    numbers = player.numbers
+    return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
 
 
 def track_cells(obs: Observation) -> int:
@@ -199,12 +210,7 @@ def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> T
         order=order,
         kind=kind,
         suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
-        value=play["value"],
-        effective_value=play["effective_value"],
-        gas=play["gas"],
-        speed=play["speed"],
-        final=play["final"],
-        zero_effect=play["zero_effect"],
+        play=play.copy(),  # a kept piece's key: no later change to the view reaches it
         is_best=seat == best_seat and not face_down,
     )
 
@@ -243,11 +249,10 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
         return None
     winner = record["winner"]
     cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
-    finals = [c.final for c in cards if c.seat == winner]
+    finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
     return TrickRecord(
-        trick=record["trick"],
+        record=record,
         cards=cards,
-        winner=winner,
         winner_name=seat_name(winner, me),
         winner_final=finals[0] if finals else None,
     )
@@ -409,16 +414,14 @@ own last card)."""
 
 @dataclass(slots=True)
 class SeatBadge:
-    """One seat in the bar above a race with friends: who sits there and how they are doing."""
+    """One seat in the bar above a race with friends: who sits there and how they are doing
+    (``public``, as every seat sees it) and how the page shows it."""
 
-    seat: int
+    public: PublicSeat
     colour: str
     name: str
-    person: bool
-    joined: bool
     is_you: bool
     is_turn: bool
-    autopilot_moves: int
 
 
 def seat_viewer(state: SessionState) -> Viewer:
@@ -438,14 +441,11 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     reader = seat_viewer(state)
     badges = [
         SeatBadge(
-            seat=s["seat"],
+            public=s,
             colour=seat_colour(s["seat"]),
             name=seat_name(s["seat"], reader),
-            person=s["person"],
-            joined=s["joined"],
             is_you=s["seat"] == me,
             is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
-            autopilot_moves=s["autopilot_moves"],
         )
         for s in seats
     ]
@@ -454,7 +454,7 @@ def seats_context(state: SessionState) -> dict[str, Any]:
     if autopilot and autopilot["turn"] == state["turn"]:
         who = seat_name(autopilot["seat"], seat_viewer(state))
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
-    people = sum(1 for b in badges if b.person)
+    people = sum(1 for s in seats if s["person"])
     return {
         "seat_badges": badges,
         "friends": people > 1 or bool(state.get("watch")),
@@ -564,8 +564,7 @@ def table_context(
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
-        # The order the standings' caption states: laps, then gas (the winner has most laps).
-        "standings": sorted(players, key=lambda p: (not p.is_winner, -p.laps, -p.gas, p.seat)),
+        "standings": sorted(players, key=standing),
         "cells": track_cells(state),
         "trick": trick_cards(state, reader),
         "last_trick": trick_record(state["last_trick"], reader),

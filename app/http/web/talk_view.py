@@ -17,6 +17,7 @@ from app.http.web.table import SPECTATOR, seat_viewer
 from app.http.web.talk_words import TalkWords, all_words, talk_words
 from app.http.web.templating import templates
 from app.races.operations import SessionState
+from app.races.record import Said
 
 MUTE_COOKIE = "zzv_mute"
 """Set ("1") while this browser hides the other people's quick messages, on every race."""
@@ -64,14 +65,14 @@ def _viewer_seat(state: SessionState) -> int | None:
     return None if seat is None or seat == SPECTATOR else seat
 
 
-def heard(state: SessionState, muted: bool) -> list[dict[str, Any]]:
+def heard(state: SessionState, muted: bool) -> list[Said]:
     """The messages of ``state`` its viewer reads: all of them, or only their own when
     ``muted``."""
     me = _viewer_seat(state)
     return [m for m in state["said"] if not muted or m["seat"] == me]
 
 
-def lines(state: SessionState, said: list[dict[str, Any]]) -> list[TalkLine]:
+def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
     """``said`` as the viewer of ``state`` reads it."""
     reader = seat_viewer(state)
     me = _viewer_seat(state)
@@ -116,7 +117,7 @@ def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]
     return {"talk": talk_view(state, muted, now)}
 
 
-def new_lines_fragment(state: SessionState, said: list[dict[str, Any]]) -> str:
+def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
     """The HTML a live table appends to its talk for the messages ``said``: their lines,
     and each sender's bubble replacing the one beside their seat (htmx out-of-band)."""
     new = lines(state, said)
