@@ -66,8 +66,7 @@ def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
         played = None if choice is None else choice.at(action.get("value"))
         if choice is None or played is None:
             return None
-        final = played.effective_value + choice.speed + gas
-        return Preview(final, choice.best_other, played.gas_max - gas)
+        return Preview(choice.final(played, gas), choice.best_other, played.gas_max - gas)
     card = options.card(action.get("suit"))
     if card is None or not card.face_up:
         return None
