@@ -28,11 +28,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine import sim
 from engine.actions import Action, ActionType
-from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.cards import (
+    MAX_GAS,
+    SUIT_ORDER,
+    SUIT_VALUE,
+    TRICKS_PER_ROUND,
+    Suit,
+    ZeroEffect,
+    effective_value,
+)
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
@@ -443,3 +451,13 @@ def counted_as_played(play: Mapping[str, Any]) -> int:
     0
     """
     return int(play["final"]) - int(play["gas"]) - int(play["speed"])
+
+
+def trick_stake(trick: int) -> Literal["speed", "lap"]:
+    """What winning trick number ``trick`` of a round brings (R15): a lap for the round's
+    last trick, else one more speed.
+
+    >>> trick_stake(1), trick_stake(TRICKS_PER_ROUND)
+    ('speed', 'lap')
+    """
+    return "lap" if trick == TRICKS_PER_ROUND else "speed"
