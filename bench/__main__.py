@@ -210,6 +210,7 @@ def bench_memory(games: int, cap: int) -> None:
         session = _started(GameConfig(players=3 + i % 3, bots="normal"), settings)
         _play(session, rng, None)
         asyncio.run(store.create(session, "bench"))
+        DERIVED.keep(session)  # as a worker's save (app.races.unit.Races) keeps its copy
         if i % cap == 0:
             cached = _drop_engine_cache()
             gc.collect()

@@ -26,12 +26,22 @@ it would carry if its suit were free (the rules core's own face-up plays), for t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from engine import sim
 from engine.actions import Action, ActionType
-from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.cards import (
+    MAX_GAS,
+    SUIT_ORDER,
+    SUIT_VALUE,
+    TRICKS_PER_ROUND,
+    Suit,
+    ZeroEffect,
+    effective_value,
+)
+from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
 from engine.view import (
@@ -152,6 +162,11 @@ class ZeroFiveChoice:
         """The card played as ``value``, if it may be."""
         return next((v for v in self.values if v.value == value), None)
 
+    def final(self, played: ZeroFiveValue, gas: int) -> int:
+        """The final number the card ``played`` (one of :attr:`values`) would score with
+        ``gas`` on it (R8)."""
+        return played.effective_value + self.speed + gas
+
     def to_dict(self) -> ZeroFiveOption:
         """The JSON form: the dicts keyed by value (``"0"``, ``"5"``)."""
         best = self.best_other
@@ -169,7 +184,9 @@ class SeatOptions:
     """What ``seat`` may do now; ``current`` is the seat to move (``None`` once the race
     is over). A seat not to move has no cards and no 0/5 card on offer, and no ``best``.
     ``zero_five_refusal`` says why the 0/5 card cannot be played now, when it cannot;
-    ``best`` is the card leading the trick as it stands (R13)."""
+    ``best`` is the card leading the trick as it stands (R13); ``tune_up_shares`` whether
+    a Tune Up (with any card) would now share the middle: gas lies there and the seat has
+    room to take some (R11), as the middle stands before the trick ends."""
 
     seat: int | None
     current: int | None
@@ -177,6 +194,7 @@ class SeatOptions:
     zero_five: ZeroFiveChoice | None = None
     zero_five_refusal: Refusal | None = None
     best: Best | None = None
+    tune_up_shares: bool = False
 
     def card(self, suit: object) -> CardChoice | None:
         """The hand's card of ``suit``, if the seat holds one."""
@@ -302,11 +320,13 @@ def seat_options(view: SeatView) -> SeatOptions:
             rival = struck if strikes else best
             cuts = _cut(plays) if strikes else ()
             cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
+    shares = view.middle > 0 and view.gas[seat] < MAX_GAS
     if not fives:
-        return SeatOptions(seat, current, tuple(cards), None, _zero_five_refusal(view, seat), best)
+        refusal = _zero_five_refusal(view, seat)
+        return SeatOptions(seat, current, tuple(cards), None, refusal, best, shares)
     worth = tuple(ZeroFiveValue(v, effective_value(v, lichen), gas) for v, gas in fives)
     choice = ZeroFiveChoice(worth, speed, best)
-    return SeatOptions(seat, current, tuple(cards), choice, None, best)
+    return SeatOptions(seat, current, tuple(cards), choice, None, best, shares)
 
 
 def observed_options(observation: Observation | PublicObservation) -> SeatOptions:
@@ -402,3 +422,42 @@ def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
     if any(PUBLIC_FORMS[f][0] == sim.ZERO_FIVE for _, f, _ in view.trick_plays):
         return Refusal.of("zero_five_in_trick")
     return Refusal.of("not_legal")
+
+
+def trick_counts(plays: Sequence[Mapping[str, Any]]) -> list[int | None]:
+    """What each play of a complete trick counted for once the trick was over, from the
+    plays' public events in order (``card_played``, ``zero_five_played``, ``tuned_up``,
+    as JSON): the printed value, but 0 for a face-up 4 or 5 (the 0/5 card's 5 included)
+    while a face-up 1 lies anywhere in the trick (R9); None for a Tune Up.
+
+    >>> slippy = {"kind": "card_played", "suit": "slippy", "value": 5}
+    >>> lichen = {"kind": "card_played", "suit": "lichen", "value": 1}
+    >>> trick_counts([slippy, {"kind": "tuned_up"}, lichen]), trick_counts([slippy])
+    ([0, None, 1], [5])
+    """
+    lichen = any(p["kind"] == EventKind.CARD_PLAYED and p["suit"] == Suit.LICHEN for p in plays)
+    return [
+        None if p["kind"] == EventKind.TUNED_UP else effective_value(int(p["value"]), lichen)
+        for p in plays
+    ]
+
+
+def counted_as_played(play: Mapping[str, Any]) -> int:
+    """What a face-up play (a ``card_played`` or ``zero_five_played`` event, as JSON)
+    counted for as it went down: its final number less its gas and speed (R8), below its
+    printed value when a 1 already lay face up in the trick (R9).
+
+    >>> counted_as_played({"value": 5, "gas": 2, "speed": 1, "final": 3})
+    0
+    """
+    return int(play["final"]) - int(play["gas"]) - int(play["speed"])
+
+
+def trick_stake(trick: int) -> Literal["speed", "lap"]:
+    """What winning trick number ``trick`` of a round brings (R15): a lap for the round's
+    last trick, else one more speed.
+
+    >>> trick_stake(1), trick_stake(TRICKS_PER_ROUND)
+    ('speed', 'lap')
+    """
+    return "lap" if trick == TRICKS_PER_ROUND else "speed"

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.races.operations import SessionStore
-from app.races.record import GameSession
+from app.races.record import DERIVED, GameSession
 from app.storage.interface import Clock
 from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
@@ -131,7 +131,9 @@ class StoreProbe:
 
     @contextlib.contextmanager
     def edit(self, game_id: str) -> Iterator[GameSession]:
-        """A copy of the stored race, saved back after the block."""
+        """A copy of the stored race, saved back after the block, and kept as this
+        process's derived copy (as a server's save keeps it): a test that sets a game
+        of its own (a position its moves do not give) has the app load that game."""
         session = self.get(game_id)
         yield session
 
@@ -139,6 +141,7 @@ class StoreProbe:
             async with self.store.lock(game_id) as found:
                 assert found.lease is not None
                 await self.store.save(session, found.lease)
+            DERIVED.keep(session)
 
         self.run(save)
 

@@ -17,6 +17,7 @@ import orjson
 import pytest
 from alembic import command
 from alembic.config import Config
+from record_kit import old_unpack_move
 from store_kit import make_store, run_sync, start_redis
 
 from app.races.record import (
@@ -34,7 +35,6 @@ from app.storage.redis_store import RedisStore
 from app.storage.saved import SAVE_FORMAT, SavedMemoryStore
 from app.storage.sqlite import SqliteStore
 from app.storage.sqlite_backend import MIGRATIONS_DIR, connect
-from engine import Action
 from engine.sim import ACTIONS
 
 FIXTURE = Path(__file__).parent / "data" / "format2_races.json"
@@ -43,22 +43,6 @@ FIXTURE = Path(__file__).parent / "data" / "format2_races.json"
 def _fixture() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
     return loaded
-
-
-def _old_move(packed: str) -> tuple[str, int, Action]:
-    """A format-2 move string's (kind, seat, action)."""
-    letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
-    action = Action.from_dict(
-        {
-            "type": kind,
-            "suit": suit or None,
-            "gas": int(gas),
-            "zero_effect": zero_effect or None,
-            "value": int(value) if value else None,
-            "discard": discard or None,
-        }
-    )
-    return {"p": "person", "a": "autopilot", "b": "bot"}[letter], int(seat), action
 
 
 def _file_at_0003(path: Path, races: list[dict[str, Any]]) -> None:
@@ -112,7 +96,7 @@ def test_the_migration_upgrades_format_2_races(tmp_path: Path) -> None:
         assert same == set(upgraded) - {"format", "start", "moves"}
         assert all(upgraded[key] == race[key] for key in same)
         assert [decode_move(code) for code in upgraded["moves"]] == [
-            _old_move(packed) for packed in race["moves"]
+            old_unpack_move(packed) for packed in race["moves"]
         ]
         DERIVED.clear()  # derived from the deal, as a new process would
         session = GameSession.from_dict(upgraded)

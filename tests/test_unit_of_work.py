@@ -17,7 +17,7 @@ from store_kit import STORE_KINDS, RedisServer, StoreKind, make_store
 
 from app.main import create_app
 from app.races.operations import SessionStore
-from app.races.record import GameSession
+from app.races.record import DERIVED, GameSession
 from app.storage.interface import Fetched, Lease
 
 
@@ -136,3 +136,39 @@ def _stored(client: TestClient, store: SessionStore, game_id: str) -> GameSessio
     session = portal.call(fetch)
     assert session is not None
     return session
+
+
+class FencedStore(CountingStore):
+    """A store whose saves, once :attr:`fenced`, carry a lease that is no longer the
+    race's: the real store writes it out and then refuses it (as after a lost lock)."""
+
+    fenced = False
+
+    async def save(
+        self,
+        record: GameSession,
+        lease: Lease,
+        outbox: bytes | None = None,
+        notice: bytes | None = None,
+    ) -> None:
+        if self.fenced:
+            lease = Lease(lease.game_id, "a lease another request took over")
+        await super().save(record, lease, outbox, notice)
+
+
+def test_a_failed_save_keeps_no_derived_copy_of_the_unsaved_moves() -> None:
+    store = FencedStore(make_store("memory", None))
+    with TestClient(create_app(make_settings(), store=store), follow_redirects=False) as client:  # type: ignore[arg-type]
+        game_id, token, state = create(client, players=3, seed=5, bots="easy")
+        stored = _stored(client, store.inner, game_id).moves
+        store.fenced = True
+        body = {"turn": state["turn"], "action": state["legal_actions"][0]}
+        answer = client.post(f"/api/games/{game_id}/actions", json=body, headers=bearer(token))
+        assert answer.status_code >= 400 and answer.json()["code"] == "move_not_kept"
+        assert _stored(client, store.inner, game_id).moves == stored
+        assert DERIVED.moves(game_id) in (None, stored)
+        store.fenced = False
+        answer = client.post(f"/api/games/{game_id}/actions", json=body, headers=bearer(token))
+        assert answer.status_code == 200, answer.text
+        kept = _stored(client, store.inner, game_id).moves
+        assert len(kept) > len(stored) and DERIVED.moves(game_id) == kept

@@ -33,7 +33,7 @@ from app.vocabulary import BotLevel
 from engine import Action, Game, new_game
 from engine.actions import ActionType
 from engine.bots import make_bot
-from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
+from engine.cards import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND, Suit
 from engine.options import CardChoice, observed_options
 from engine.view import Observation, PublicPlay
 
@@ -177,7 +177,7 @@ def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
     for suit, option in _options(obs).items():
         gas = _gas_to_win(option)
         if gas is not None:
-            found.append((gas, SUIT_VALUE[Suit(suit)], suit))
+            found.append((gas, option.value, suit))
     return sorted(found)
 
 
@@ -190,14 +190,14 @@ def _struck_cards(obs: Observation) -> list[PublicPlay]:
 
 def keeps_better(obs: Observation, suit: str) -> bool:
     """Whether the hand still holds a card printed higher than ``suit`` once it is played."""
-    rest: list[str] = list(obs["hand"])
-    rest.remove(suit)
-    return any(SUIT_VALUE[Suit(s)] > SUIT_VALUE[Suit(suit)] for s in rest)
+    options = _options(obs)
+    return any(option.value > options[suit].value for option in options.values())
 
 
 def shares_middle(obs: Observation) -> bool:
-    """Whether a Tune Up now has gas in the middle to share and room to take some (R11)."""
-    return obs["middle"] > 0 and obs["players"][obs["seat"]]["gas"] < MAX_GAS
+    """Whether a Tune Up now has gas in the middle to share and room to take some, as the
+    seat's options say (R11)."""
+    return observed_options(obs).tune_up_shares
 
 
 def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
@@ -234,7 +234,8 @@ def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
 
 def _tune_card(obs: Observation) -> str:
     """The card the coach would lay face down: the lowest that does no job of its own."""
-    hand = sorted(set(obs["hand"]), key=lambda s: SUIT_VALUE[Suit(s)])
+    options = _options(obs)
+    hand = sorted(options, key=lambda s: options[s].value)
     plain = [s for s in hand if s not in ("lichen", "salty")]
     return (plain or hand)[0]
 
@@ -277,7 +278,7 @@ def applies(idea: str, obs: Observation) -> bool:
         salty = options.get("salty")
         return salty is not None and salty.face_up and obs["middle"] > 0
     if idea == "tune_up":
-        return obs["middle"] > 0 and me["gas"] < MAX_GAS
+        return shares_middle(obs)
     if idea == "speed":
         return me["speed"] > 0
     if idea == "lap":

@@ -302,7 +302,6 @@ class GameSession:
         """Everything needed to continue the race elsewhere (secrets included: server-side
         storage only). No token is in it, only the seats' digests; no game and no event:
         :meth:`from_dict` derives them from the deal and :attr:`moves`."""
-        DERIVED.keep(self)
         data = {
             "format": SESSION_FORMAT,
             "id": self.id,
@@ -423,10 +422,18 @@ class DerivedCache:
         with self._mutex:
             self._entries.clear()
 
+    def moves(self, game_id: str) -> list[int] | None:
+        """The moves of race ``game_id``'s kept copy (None when none is kept)."""
+        with self._mutex:
+            entry = self._entries.get(game_id)
+            return None if entry is None else list(entry.moves)
+
     def keep(self, session: GameSession) -> None:
         """Remember ``session``'s game and log as of its moves now (copies: a clone of a
         game costs a few microseconds). The game is taken as what the deal and the moves
-        give: the server changes a race's game only by applying a move it records."""
+        give: the server changes a race's game only by applying a move it records. Called
+        once the race is stored (:class:`app.races.unit.Races`), so a save that failed
+        leaves no copy of moves the store does not hold."""
         deal = (session.config, session.engine_seed, session.start)
         game, events = session.game.clone(), session.events.copy()
         self._put(session.id, _Derived(deal, list(session.moves), game, events))

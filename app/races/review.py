@@ -67,6 +67,7 @@ from engine.bots.heuristic import NORMAL
 from engine.bots.players import policy_state
 from engine.bots.policy import score_ids
 from engine.bots.search import NOTHING_TOLD, Stop, Told, rank_candidates, run_worlds
+from engine.options import trick_stake
 from engine.sim import ACTIONS, legal_ids
 
 log = logging.getLogger("zzv.review")
@@ -253,7 +254,7 @@ def reason_data(observation: Observation, played: Estimate, best: Estimate) -> d
 
     return {
         "trick": trick,
-        "stake": "lap" if trick == 6 else "speed",
+        "stake": trick_stake(trick),
         "played": move(played, odds[0]),
         "best": move(best, odds[1]),
     }

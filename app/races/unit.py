@@ -43,6 +43,7 @@ from app.races.errors import (
 from app.races.lobby import Answer, Lobby, LobbyError
 from app.races.operations import SessionState, SessionStore
 from app.races.record import (
+    DERIVED,
     GameConfig,
     GameSession,
     Said,
@@ -431,7 +432,9 @@ class Races:
 
     async def _keep(self, race: Race) -> None:
         """Save the race once, fenced by its lease (with its result in the outbox when
-        this change ended it), announce the change once, then record the result."""
+        this change ended it), keep its derived game and log for this process's next load
+        (:data:`~app.races.record.DERIVED`), announce the change once, then record the
+        result."""
         assert race.lease is not None
         result = self._result_to_keep(race)
         try:
@@ -439,6 +442,9 @@ class Races:
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
+        # Only a stored race is kept derived: a failed save must not leave this process
+        # a copy of moves the store does not hold.
+        DERIVED.keep(race.session)
         await self.publish(race.id, race.said_alone)
         if result is not None and self.recorder is not None:
             # Never raises: a result not recorded now stays in the outbox for the recorder.

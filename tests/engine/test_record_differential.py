@@ -3,8 +3,9 @@
 Differential testing against an oracle: the record as it was before format 3 (the game
 saved whole with :meth:`engine.Game.to_dict`, the public log packed by the old
 :class:`EventLog` kept unchanged in ``tests/engine/oracle/old_event_log.py``, and the moves
-as the old comma-separated strings, encoder below) plays seeded random races side by side
-with :class:`~app.races.record.GameSession`, whose game and log are derived from its moves.
+as the old comma-separated strings of ``tests/record_kit.py``) plays seeded random races
+side by side with :class:`~app.races.record.GameSession`, whose game and log are derived
+from its moves.
 Each move goes through a save and a load on both sides, as a store's request does; every
 few moves the new side's cache of derived races is emptied, so the load replays the race
 from its deal. After every move: the saved game, the legal set, the events, every seat's
@@ -22,6 +23,7 @@ from typing import Any
 import orjson
 import pytest
 from oracle import old_event_log
+from record_kit import old_pack_move, old_unpack_move
 
 from app.races import lesson
 from app.races.record import (
@@ -43,31 +45,6 @@ REPLAY_EVERY = 8
 """Every eighth load replays the whole race (the cache emptied first)."""
 KINDS = ("person", "autopilot", "bot")
 SETTINGS = Settings(seed_secret="record-differential")
-
-
-def old_pack_move(kind: str, seat: int, action: Action) -> str:
-    """The format-2 encoding of a recorded action (``app.races.record.pack_move`` as it was)."""
-    letter = {"person": "p", "autopilot": "a", "bot": "b"}[kind]
-    data = action.to_dict()
-    value = data["value"]
-    fields = (data["type"], data["suit"], data["gas"], data["zero_effect"], value, data["discard"])
-    return ",".join([letter, str(seat), *("" if f is None else str(f) for f in fields)])
-
-
-def old_unpack_move(packed: str) -> tuple[str, int, Action]:
-    """Inverse of :func:`old_pack_move`."""
-    letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
-    action = Action.from_dict(
-        {
-            "type": kind,
-            "suit": suit or None,
-            "gas": int(gas),
-            "zero_effect": zero_effect or None,
-            "value": int(value) if value else None,
-            "discard": discard or None,
-        }
-    )
-    return {"p": "person", "a": "autopilot", "b": "bot"}[letter], int(seat), action
 
 
 def _variants(index: int) -> Variants:

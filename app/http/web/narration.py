@@ -25,6 +25,7 @@ from engine import (
     TuneUpShare,
     ZeroEffectChosen,
 )
+from engine.options import counted_as_played
 
 EventDict = Mapping[str, Any]
 """A public event as JSON: ``kind``, ``seat`` and the keys of the kind's payload type
@@ -162,8 +163,7 @@ def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
 
 
 def _card_played(seat: int | None, event: CardPlayed, me: Me) -> str:
-    # A final below card + gas + speed means a Lichen in the trick struck the card (R9).
-    counts = event["final"] - event["gas"] - event["speed"]
+    counts = counted_as_played(event)
     told = "plays_struck" if counts < event["value"] else "plays"
     return _say(seat, me, told, {**event, "card": SUITS[event["suit"]].short, "counts": counts})
 

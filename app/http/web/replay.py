@@ -19,7 +19,8 @@ from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
 from app.http.web.timeline import PLAY_KINDS
-from engine import EventKind, Suit, effective_value
+from engine import EventKind
+from engine.options import trick_counts
 
 _GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
 """Events that give one seat gas, and the field saying how much (the 0 card's effect
@@ -192,13 +193,12 @@ def _card(event: EventDict, me: Me) -> ReplayCard:
     return card
 
 
-def _settle(cards: Sequence[ReplayCard], winner: int) -> None:
-    """Mark the trick's winner and what each face-up card finally counted for."""
-    lichen = any(c.suit is not None and c.suit.id == Suit.LICHEN.value for c in cards)
-    for card in cards:
+def _settle(cards: Sequence[ReplayCard], winner: int, plays: Sequence[EventDict]) -> None:
+    """Mark the trick's winner and what each face-up card finally counted for (as the
+    engine reads the trick's ``plays``, the events of ``cards``)."""
+    for card, counted in zip(cards, trick_counts(plays), strict=True):
         card.won = card.seat == winner
-        if card.value is not None:
-            card.effective = effective_value(card.value, lichen)
+        card.effective = counted
 
 
 def replay_steps(
@@ -211,6 +211,7 @@ def replay_steps(
     speed, lap or win lines that follow still belong to it (as in the game log).
     """
     steps: list[ReplayStep] = []
+    plays: list[EventDict] = []  # the events of the last step's cards
     laps: dict[int, int] = {}
     after = positions(events, players, me) if players else None
     round_no, closed = 1, True
@@ -222,17 +223,18 @@ def replay_steps(
         if kind in PLAY_KINDS and closed:
             trick = 1 if not steps or steps[-1].round != round_no else steps[-1].trick + 1
             steps.append(ReplayStep(len(steps) + 1, round_no, trick))
-            closed = False
+            plays, closed = [], False
         if not steps:
             continue
         step = steps[-1]
         step.lines.append(narrate(event, me))
         if kind in PLAY_KINDS:
             step.cards.append(_card(event, me))
+            plays.append(event)
         elif kind == EventKind.TRICK_WON:
             step.winner = seat_name(int(event["seat"]), me)
             step.winner_final = int(event["final"])
-            _settle(step.cards, int(event["seat"]))
+            _settle(step.cards, int(event["seat"]), plays)
         elif kind == EventKind.LAP_GAINED:
             laps[int(event["seat"])] = int(event["laps"])
         elif kind == EventKind.GAS_TO_MIDDLE:

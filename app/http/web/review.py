@@ -31,7 +31,7 @@ from app.http.review_words import (
     verdict_word,
 )
 from app.http.web import review_graph
-from app.http.web.labels import SUITS, ZERO_FIVE
+from app.http.web.labels import PRINTED_VALUES, SUITS, ZERO_FIVE
 from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
 from app.http.web.table_page import seat_viewer, table_url
 from app.http.web.table_request import TableDep
@@ -45,7 +45,6 @@ from app.races.errors import (
 )
 from app.races.record import GameSession
 from app.races.unit import Race
-from engine.cards import SUIT_VALUE, Suit
 
 router = APIRouter(include_in_schema=False)
 
@@ -72,7 +71,7 @@ def card_view(action: dict[str, Any]) -> dict[str, Any]:
     if kind == "zero_five":
         info = SUITS[ZERO_FIVE]
         return {"kind": kind, "suit": info, "value": action["value"], "gas": gas, "words": words}
-    value = SUIT_VALUE[Suit(action["suit"])]
+    value = PRINTED_VALUES[action["suit"]]
     return {"kind": kind, "suit": SUITS[action["suit"]], "value": value, "gas": gas, "words": words}
 
 

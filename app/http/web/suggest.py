@@ -25,7 +25,7 @@ from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
 from engine.bots import make_bot
 from engine.cards import TRICKS_PER_ROUND
-from engine.options import Best, observed_options
+from engine.options import Best, observed_options, trick_stake
 
 Obs = Mapping[str, Any]
 
@@ -66,8 +66,7 @@ def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
         played = None if choice is None else choice.at(action.get("value"))
         if choice is None or played is None:
             return None
-        final = played.effective_value + choice.speed + gas
-        return Preview(final, choice.best_other, played.gas_max - gas)
+        return Preview(choice.final(played, gas), choice.best_other, played.gas_max - gas)
     card = options.card(action.get("suit"))
     if card is None or not card.face_up:
         return None
@@ -119,7 +118,7 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     card = _card_words(action)
     if seen is None:
         return _("Plays %(card)s.") % {"card": card}
-    last = int(obs["trick"]) == TRICKS_PER_ROUND
+    last = trick_stake(int(obs["trick"])) == "lap"
     best = seen.best
     values: dict[str, Any] = {
         "left": seen.gas_left,
