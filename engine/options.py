@@ -30,13 +30,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine import sim
+from engine import cards, sim
 from engine.actions import Action, ActionType
 from engine.cards import (
     MAX_GAS,
     SUIT_ORDER,
     SUIT_VALUE,
-    TRICKS_PER_ROUND,
     Suit,
     ZeroEffect,
     effective_value,
@@ -457,7 +456,7 @@ def trick_stake(trick: int) -> Literal["speed", "lap"]:
     """What winning trick number ``trick`` of a round brings (R15): a lap for the round's
     last trick, else one more speed.
 
-    >>> trick_stake(1), trick_stake(TRICKS_PER_ROUND)
+    >>> trick_stake(1), trick_stake(cards.TRICKS_PER_ROUND)
     ('speed', 'lap')
     """
-    return "lap" if trick == TRICKS_PER_ROUND else "speed"
+    return "lap" if trick == cards.TRICKS_PER_ROUND else "speed"
