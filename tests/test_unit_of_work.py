@@ -22,11 +22,14 @@ from app.storage.interface import Fetched, Lease
 
 
 class CountingStore:
-    """A store that counts what each request asks of the real one beneath it."""
+    """A store that counts what each request asks of the real one beneath it; once
+    :attr:`fenced`, its saves carry a lease that is no longer the race's, which the real
+    store refuses (as after a lost lock)."""
 
     def __init__(self, inner: SessionStore) -> None:
         self.inner = inner
         self.calls: Counter[str] = Counter()
+        self.fenced = False
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -55,6 +58,8 @@ class CountingStore:
         notice: bytes | None = None,
     ) -> None:
         self.calls["save"] += 1
+        if self.fenced:
+            lease = Lease(lease.game_id, "a lease another request took over")
         await self.inner.save(record, lease, outbox, notice)
 
     def during(self, send: Callable[..., Any], url: str, **options: Any) -> Counter[str]:
@@ -138,26 +143,8 @@ def _stored(client: TestClient, store: SessionStore, game_id: str) -> GameSessio
     return session
 
 
-class FencedStore(CountingStore):
-    """A store whose saves, once :attr:`fenced`, carry a lease that is no longer the
-    race's: the real store writes it out and then refuses it (as after a lost lock)."""
-
-    fenced = False
-
-    async def save(
-        self,
-        record: GameSession,
-        lease: Lease,
-        outbox: bytes | None = None,
-        notice: bytes | None = None,
-    ) -> None:
-        if self.fenced:
-            lease = Lease(lease.game_id, "a lease another request took over")
-        await super().save(record, lease, outbox, notice)
-
-
 def test_a_failed_save_keeps_no_derived_copy_of_the_unsaved_moves() -> None:
-    store = FencedStore(make_store("memory", None))
+    store = CountingStore(make_store("memory", None))
     with TestClient(create_app(make_settings(), store=store), follow_redirects=False) as client:  # type: ignore[arg-type]
         game_id, token, state = create(client, players=3, seed=5, bots="easy")
         stored = _stored(client, store.inner, game_id).moves
