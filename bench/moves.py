@@ -763,36 +763,37 @@ def _played(client: ApiClient, phase: str, races: list[Race]) -> list[Played]:
     return played
 
 
-def _replay(root: Path, races: list[Played], min_seconds: float) -> dict[str, Any]:
-    """:mod:`bench.moves_replay` run once on the build's own engine, in a fresh interpreter,
-    over ``races`` (their seeds and bots' keys)."""
+def _build_figures(root: Path, script: Path, *arguments: str) -> dict[str, Any]:
+    """The JSON figures ``script`` prints when run on the build at ``root`` in a fresh
+    interpreter (none of this shell's ``ZZV_`` settings), checked to come from that build's
+    engine."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
     env["PYTHONPATH"] = str(root)
-    command = [sys.executable, str(REPLAY_SCRIPT), "--secret", SEED_SECRET, "--repeat", "1"]
-    command += ["--min-seconds", str(min_seconds)]
-    command += ["--seeds", ",".join(str(race.seed) for race in races)]
-    command += ["--bot-keys", ",".join(str(race.bot_key) for race in races)]
+    command = [sys.executable, str(script), *arguments]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"the in-process replay failed:\n{done.stderr[-3000:]}")
+        raise SystemExit(f"{script.name} failed:\n{done.stderr[-3000:]}")
     figures: dict[str, Any] = json.loads(done.stdout)
     if not Path(figures["engine_file"]).resolve().is_relative_to(root):
-        raise SystemExit(f"the replay imported {figures['engine_file']}, not the build's engine")
+        raise SystemExit(f"{script.name} imported {figures['engine_file']}, not the build's")
     return figures
+
+
+def _replay(root: Path, races: list[Played], min_seconds: float) -> dict[str, Any]:
+    """:mod:`bench.moves_replay` run once on the build's own engine over ``races`` (their
+    seeds and bots' keys)."""
+    return _build_figures(
+        root,
+        REPLAY_SCRIPT,
+        *("--secret", SEED_SECRET, "--repeat", "1", "--min-seconds", str(min_seconds)),
+        *("--seeds", ",".join(str(race.seed) for race in races)),
+        *("--bot-keys", ",".join(str(race.bot_key) for race in races)),
+    )
 
 
 def record_load(root: Path) -> dict[str, Any]:
-    """:mod:`bench.record_load` run on the build's own code, in a fresh interpreter."""
-    env = {name: value for name, value in os.environ.items() if not name.startswith("ZZV_")}
-    env["PYTHONPATH"] = str(root)
-    command = [sys.executable, str(RECORD_SCRIPT)]
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"the load benchmark failed:\n{done.stderr[-3000:]}")
-    figures: dict[str, Any] = json.loads(done.stdout)
-    if not Path(figures["engine_file"]).resolve().is_relative_to(root):
-        raise SystemExit(f"the load bench imported {figures['engine_file']}, not the build's")
-    return figures
+    """:mod:`bench.record_load` run on the build's own code."""
+    return _build_figures(root, RECORD_SCRIPT)
 
 
 def stored_per_move(target: Target) -> float:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from engine import MAX_DECISIONS, Action, Event, Game, SeatView, Suit, Variants, new_game
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.rollout import rollout_seats
-from engine.cards import SUIT_ORDER
+from engine.cards import RACER_SUITS, SUIT_ORDER
 from engine.rng import Rng
 from engine.sim import SimState
 
@@ -43,6 +43,24 @@ def variant_label(variants: Variants) -> str:
         if on
     ]
     return "+".join(parts) or "base"
+
+
+def cycled_variants(index: int) -> Variants:
+    """The ``index``-th variant set of a long sweep: bits 0-2 switch the three variants on,
+    and the 0 suit takes each racer suit's place in turn, a new one every eight."""
+    larger, zero, zero_five = ((index >> bit) & 1 for bit in range(3))
+    return Variants(
+        larger_hands=bool(larger),
+        zero_suit=RACER_SUITS[(index // 8) % len(RACER_SUITS)] if zero else None,
+        zero_five=bool(zero_five),
+    )
+
+
+def differential_race(index: int) -> tuple[int, Variants]:
+    """Players and variants of race ``index`` of a differential run: every player count
+    (3-5) with every variant combination in turn, the 0 suit changing each full cycle."""
+    players, combo = divmod(index % 24, 8)
+    return players + 3, cycled_variants(combo + 8 * (index // 24))
 
 
 # ---------------------------------------------------------------- dealing

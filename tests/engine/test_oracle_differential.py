@@ -15,31 +15,21 @@ always runs.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import pytest
-from game_kit import canonical
+from game_kit import canonical, cycled_variants, differential_race
 from oracle import old_game
 
 from app.http.refusals import refusal_sentence
 from engine import Action, Game, IllegalAction, Variants, new_game
-from engine.cards import RACER_SUITS, SUIT_ORDER
+from engine.cards import SUIT_ORDER
 from engine.rng import Rng
 from engine.sim import ACTIONS, SUIT_INDEX, SimState
 
 GAMES = 10_080  # 3 player counts x 8 variant combinations x 420 deals
 QUICK_GAMES = 240  # 3 x 8 x 10, always run
 FULL_EVERY = 10
-
-
-def _variants(index: int) -> Variants:
-    larger, zero, zero_five = ((index >> bit) & 1 for bit in range(3))
-    return Variants(
-        larger_hands=bool(larger),
-        zero_suit=RACER_SUITS[(index // 8) % len(RACER_SUITS)] if zero else None,
-        zero_five=bool(zero_five),
-    )
 
 
 def _fields(game: Any) -> tuple[Any, ...]:
@@ -129,11 +119,9 @@ def _play_all(players: int, variants: Variants, seed: int, full: bool) -> int:
 
 
 def _run(games: int) -> int:
-    combos = list(itertools.product((3, 4, 5), range(8)))
     moves = 0
     for game_index in range(games):
-        players, variant_index = combos[game_index % len(combos)]
-        variants = _variants(variant_index + 8 * (game_index // len(combos)))
+        players, variants = differential_race(game_index)
         moves += _play_all(players, variants, game_index, game_index % FULL_EVERY == 0)
     return moves
 
@@ -152,7 +140,7 @@ def test_conversion_both_ways_is_exact_at_every_point(players: int) -> None:
     """Game -> SimState -> Game at every action of a few games in every variant, and the
     converted states continue exactly as the original."""
     for variant_index in range(8):
-        variants = _variants(variant_index * 9)
+        variants = cycled_variants(variant_index * 9)
         game = new_game(players=players, seed=variant_index, variants=variants)
         rng = Rng(variant_index)
         while game.winner is None:

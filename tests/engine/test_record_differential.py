@@ -17,11 +17,11 @@ The big run (10,080 races) is marked ``slow``; a smaller one always runs.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import orjson
 import pytest
+from game_kit import differential_race
 from oracle import old_event_log
 from record_kit import old_pack_move, old_unpack_move
 
@@ -36,7 +36,6 @@ from app.races.record import (
 )
 from app.settings import Settings
 from engine import Action, Game, Variants, new_game, observe, observe_public
-from engine.cards import RACER_SUITS
 from engine.rng import Rng
 
 RACES = 10_080  # 3 player counts x 8 variant combinations x 420 deals
@@ -45,15 +44,6 @@ REPLAY_EVERY = 8
 """Every eighth load replays the whole race (the cache emptied first)."""
 KINDS = ("person", "autopilot", "bot")
 SETTINGS = Settings(seed_secret="record-differential")
-
-
-def _variants(index: int) -> Variants:
-    larger, zero, zero_five = ((index >> bit) & 1 for bit in range(3))
-    return Variants(
-        larger_hands=bool(larger),
-        zero_suit=RACER_SUITS[(index // 8) % len(RACER_SUITS)] if zero else None,
-        zero_five=bool(zero_five),
-    )
 
 
 class OldRecord:
@@ -151,12 +141,9 @@ def _play(index: int, players: int, variants: Variants) -> int:
 
 
 def _run(races: int) -> int:
-    combos = list(itertools.product((3, 4, 5), range(8)))
     moves = 0
     for index in range(races):
-        players, variant_index = combos[index % len(combos)]
-        variants = _variants(variant_index + 8 * (index // len(combos)))
-        moves += _play(index, players, variants)
+        moves += _play(index, *differential_race(index))
     return moves
 
 
