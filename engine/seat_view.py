@@ -24,20 +24,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from engine.actions import ActionType, ActionTypeId
-from engine.cards import SUIT_ORDER, Suit, SuitId, ZeroEffect, ZeroEffectId, effective_value
+from engine.cards import SUIT_ORDER, Suit
 from engine.sim import (
     ACTIONS,
-    GAS,
+    EFFECT_IDS,
     INFO,
+    KIND_IDS,
     LICHEN,
     NO_EFFECT,
     PLAY,
-    SPEED,
+    SUIT_IDS,
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
     SimState,
+    public_play,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -89,17 +90,9 @@ FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).
 TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
 
-_KIND_ID: dict[int, ActionTypeId] = {PLAY: ActionType.PLAY.value, TUNE_UP: ActionType.TUNE_UP.value}
-_KIND_ID[ZERO_FIVE] = ActionType.ZERO_FIVE.value
-_EFFECT_ID: dict[int, ZeroEffectId | None] = {
-    NO_EFFECT: None,
-    SPEED: ZeroEffect.SPEED.value,
-    GAS: ZeroEffect.GAS.value,
-}
-_KIND_OF_ID = {name: code for code, name in _KIND_ID.items()}
-_EFFECT_OF_ID = {name: code for code, name in _EFFECT_ID.items()}
-_SUIT_ID = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
-_SUIT_OF_ID = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+_KIND_OF_ID = {name: code for code, name in enumerate(KIND_IDS)}
+_EFFECT_OF_ID = {name: code for code, name in enumerate(EFFECT_IDS)}
+_SUIT_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 _ZEROS = (0,) * SUITS
 _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
 
@@ -267,7 +260,8 @@ class SeatView(NamedTuple):
         return cast(Observation, {"seat": self.seat, **table})
 
     def _table(self) -> TableView:
-        plays = [_play_dict(card, self._lichen_now()) for card in self.trick_plays]
+        lichen = self._lichen_now()
+        plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
         seat = self.seat
         players = self.players
         gas, speed, laps, sizes, flags = (
@@ -278,7 +272,7 @@ class SeatView(NamedTuple):
             self.zero_five,
         )
         last = self.last_trick
-        suit_id = _SUIT_ID
+        suit_id = SUIT_IDS
         forms = _FORMS
         return {
             "players_count": players,
@@ -386,42 +380,12 @@ def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
             counts[PUBLIC_FORMS[f][1]] += 1
 
 
-def _play_dict(card: PublicCard, lichen: bool) -> PublicPlay:
-    """A card's JSON form (:class:`engine.view.PublicPlay`)."""
-    seat, f, speed = card
-    kind, suit, gas, value, effect = PUBLIC_FORMS[f]
-    if kind == TUNE_UP:
-        return {
-            "seat": seat,
-            "type": _KIND_ID[kind],
-            "suit": None,
-            "value": None,
-            "effective_value": None,
-            "gas": gas,
-            "speed": None,
-            "final": None,
-            "zero_effect": None,
-        }
-    shown = effective_value(value, lichen)
-    return {
-        "seat": seat,
-        "type": _KIND_ID[kind],
-        "suit": None if suit < 0 else _SUIT_ID[suit],
-        "value": value,
-        "effective_value": shown,
-        "gas": gas,
-        "speed": speed,
-        "final": shown + gas + speed,
-        "zero_effect": _EFFECT_ID[effect],
-    }
-
-
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
     number, lead, cards, winner, lichen = trick
     return {
         "trick": number,
         "lead": lead,
-        "plays": [_play_dict(card, lichen) for card in cards],
+        "plays": [public_play(s, FORM_ACTION[f], speed, lichen) for s, f, speed in cards],
         "winner": None if winner < 0 else winner,
     }
 
