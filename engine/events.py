@@ -1,9 +1,5 @@
 """What happened, step by step: the engine's narration of a turn, free of hidden cards.
-
-Each :class:`EventKind` has its payload type (a ``TypedDict`` of :mod:`engine.shapes`
-named after the kind), listed in :data:`EVENT_PAYLOADS`; an event's JSON form is ``kind``
-and ``seat`` followed by the payload's keys.
-"""
+Each :class:`EventKind`'s payload type is in :data:`EVENT_PAYLOADS`."""
 
 from __future__ import annotations
 
@@ -73,9 +69,8 @@ EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One public happening. ``seat`` is the player concerned (``None`` for table-wide
-    events); ``data`` holds the numbers (the payload of its kind), never the identity of a
-    face-down card.
+    """One public happening: ``seat`` is the player concerned (``None`` for the table),
+    ``data`` the payload of its kind, never the identity of a face-down card.
 
     >>> Event(EventKind.SPEED_GAINED, 2, {"speed": 3}).to_dict()
     {'kind': 'speed_gained', 'seat': 2, 'speed': 3}
@@ -83,8 +78,7 @@ class Event:
 
     kind: EventKind
     seat: int | None = None
-    # ``dict`` itself makes the empty payload of the kinds that carry none (TunedUp,
-    # CardDiscarded): cheaper than calling a TypedDict class, and events are made often.
+    # ``dict`` makes the empty payload (TunedUp, CardDiscarded): cheaper than a TypedDict.
     data: EventData = field(default_factory=cast("Callable[[], shapes.TunedUp]", dict))
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,9 +92,8 @@ _set_kind, _set_seat, _set_data = (_slots[name].__set__ for name in ("kind", "se
 
 
 def _slots_fillable() -> bool:
-    """Whether :func:`make_event` may fill an Event's slots itself: yes when this module is
-    interpreted; no when mypyc compiled it (the ``ZZV_MYPYC=1`` build), where Event is a
-    native class that refuses ``object.__new__`` and whose constructor is already fast."""
+    """Whether :func:`make_event` may fill an Event's slots itself: not when mypyc compiled
+    this module (``ZZV_MYPYC=1``), where Event refuses ``object.__new__``."""
     try:
         _new(Event)
     except TypeError:
@@ -112,9 +105,8 @@ _FILL_SLOTS = _slots_fillable()
 
 
 def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
-    """``Event(kind, seat, data)``, made about twice as fast: the engine narrates every
-    turn, and a frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``, where this fills the slots directly.
+    """``Event(kind, seat, data)``, about twice as fast: it fills the slots directly,
+    where a frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field.
 
     >>> kind = EventKind.SPEED_GAINED
     >>> make_event(kind, 2, {"speed": 3}) == Event(kind, 2, {"speed": 3})

@@ -1,17 +1,9 @@
 """What a seat may do now, and why not, as data: its legal action ids grouped by card.
 
-:func:`seat_options` reads one seat's view (:class:`~engine.seat_view.SeatView`: its own
-hand, the public numbers and cards, its legal ids) and nothing else, so two deals that
-differ only in cards the seat cannot see give it the same options. For each distinct card
-in hand it says whether the card may go face up (R7, and why not), what it would count
-(R9), the speed it would score at, the most gas it could carry once its effect has happened
-(R8, R10), the 0 card's rewards (R20) and the card it would have to beat (R13); and for the
-0/5 card, its values with their numbers (R22). A card that may not go face up is given what
-it would carry if its suit were free (the rules core's own face-up plays), for the page.
-
-:meth:`SeatOptions.why_not` says why an action is not among the legal ones, as a
-:class:`~engine.refusals.Refusal` from the one table :data:`engine.refusals.REASONS`;
-:meth:`Game.why_illegal <engine.game.Game.why_illegal>` is that, for the seat to move.
+:func:`seat_options` reads one seat's view (:class:`~engine.seat_view.SeatView`) and
+nothing else, so deals that differ only in cards the seat cannot see give the same
+options. :meth:`SeatOptions.why_not` says why an action is not legal, as a
+:class:`~engine.refusals.Refusal` of the one table :data:`engine.refusals.REASONS`.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=2, hands=[["jelly", "lichen"]] * 3, trick=5)
@@ -42,7 +34,7 @@ from engine.cards import (
 )
 from engine.events import EventKind
 from engine.refusals import Refusal
-from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
+from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
 from engine.view import (
     CardOption,
     Leader,
@@ -81,13 +73,12 @@ class Reward:
 class CardChoice:
     """One distinct card in the hand of the seat to move.
 
-    ``why_not`` is ``None`` when it may go face up, else the refusal a face-up play of it
-    gets (R7). ``value`` is its printed number, ``effective_value`` what it would count now
-    (R9); ``speed`` and ``gas_max`` the seat's speed and the most gas the card could carry
-    after its effect (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0
-    card's rewards (R20, empty for any other card); ``best_other`` the card it would have
-    to beat, counted as it would stand once this card is down; ``cuts`` the seats whose
-    face-up cards it would cut to 0 (the first 1 of a trick cuts the 4s and 5s, R9).
+    ``why_not`` is the refusal a face-up play of it gets (R7), ``None`` when it may go face
+    up; a blocked card carries what it would if its suit were free. ``effective_value`` is
+    what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
+    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20);
+    ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
+    cards it would cut to 0 (R9).
     """
 
     suit: Suit
@@ -299,10 +290,10 @@ def seat_options(view: SeatView) -> SeatOptions:
     if seat is None or seat != current:
         return SeatOptions(seat, current)
     plays = view.trick_plays
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == sim.LICHEN for _, f, _ in plays)
-    best = _leader(plays, lichen)
+    lichen = lichen_in(plays)
+    best = _best(leader(plays, lichen))
     # R9: a first 1 cuts the cards before it, so its rival is counted cut.
-    struck = best if lichen else _leader(plays, True)
+    struck = best if lichen else _best(leader(plays, True))
     ups, fives = _grouped(view.legal)
     speed = view.speed[seat]
     cards = []
@@ -395,17 +386,8 @@ def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
     return tuple(cut)
 
 
-def _leader(cards: tuple[PublicCard, ...], lichen: bool) -> Best | None:
-    """The card leading ``cards`` with (or without) a 1 face up: the highest final
-    number, the earlier card on a tie (R13); None while every card is face down."""
-    best: Best | None = None
-    for seat, form, speed in cards:
-        kind, _, gas, value, _ = PUBLIC_FORMS[form]
-        if kind != sim.TUNE_UP:
-            final = effective_value(value, lichen) + gas + speed
-            if best is None or final > best.final:
-                best = Best(seat, final)
-    return best
+def _best(found: Leader | None) -> Best | None:
+    return None if found is None else Best(found["seat"], found["final"])
 
 
 def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:

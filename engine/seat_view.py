@@ -1,15 +1,10 @@
 """The one builder of a seat's view (boardgame.io's ``playerView``): :meth:`SeatView.of`.
 
-Everything a page, an API response or a bot learns about a race passes through it. It
-copies out of the rules core only what that seat may know: its own hand, the public
-numbers and the face-up cards. A Tune Up keeps only its back, the 0/5 card loses its
-discard, and other hands, the deck order and the generator state never appear.
-
-A :class:`SeatView` is immutable data (tuples of small integers, in the core's own
-codes), so building one copies a few short tuples and nothing more: a bot that decides
-on it pays for no JSON. :meth:`SeatView.to_dict` is the JSON form pages and the API send
-(:class:`engine.view.Observation`), and :meth:`SeatView.from_observation` reads that form
-back, for a caller that holds only JSON (a bot driven through the API).
+Everything a page, an API response or a bot learns about a race passes through it: the
+seat's own hand, the public numbers and the face-up cards. A Tune Up keeps only its back,
+the 0/5 card loses its discard; other hands, the deck order and the generator never
+appear. :meth:`SeatView.to_dict` is its JSON form (:class:`engine.view.Observation`),
+:meth:`SeatView.from_observation` reads that back.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=2)
@@ -24,12 +19,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from engine.cards import SUIT_ORDER, Suit
+from engine.cards import SUIT_ORDER, Suit, effective_value
 from engine.sim import (
     ACTIONS,
-    EFFECT_IDS,
     INFO,
-    KIND_IDS,
     LICHEN,
     NO_EFFECT,
     PLAY,
@@ -82,16 +75,13 @@ PUBLIC_FORMS: tuple[PublicForm, ...] = tuple(dict.fromkeys(_public_form(i) for i
 _FORM_ID = {form: i for i, form in enumerate(PUBLIC_FORMS)}
 #: The public form id of each action id: all an onlooker learns of that play.
 PUBLIC_ID: tuple[int, ...] = tuple(_FORM_ID[_public_form(i)] for i in INFO)
-#: Per public form id: the first action id with that form (for a Tune Up, the Tune Up of
-#: one fixed card, standing for the face-down one).
+#: Per public form id: the first action id with that form (standing for a face-down card).
 FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
 #: Per public form id: whether it is a card played face up from the hand (its suit shows).
 FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).
 TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
 
-_KIND_OF_ID = {name: code for code, name in enumerate(KIND_IDS)}
-_EFFECT_OF_ID = {name: code for code, name in enumerate(EFFECT_IDS)}
 _SUIT_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 _ZEROS = (0,) * SUITS
 _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
@@ -109,8 +99,7 @@ class HasCore(Protocol):
 
 
 def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
-    """The public form of the core's cards of a trick. A Tune Up's speed is left out
-    too (0): it plays no part, and its JSON form shows none."""
+    """The public form of the core's cards of a trick (a Tune Up's speed left out: 0)."""
     public = PUBLIC_ID
     tuned = _TUNE_UP_FORM
     masked = []
@@ -125,7 +114,7 @@ _CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
 
 def public_trick(record: object) -> PublicTrick:
     """The public form of one of the core's finished-trick records (its compact tuple, or
-    the JSON record it keeps once a game has read or restored it)."""
+    the JSON record of a restored game)."""
     if isinstance(record, dict):
         return _trick_from_dict(record)  # type: ignore[arg-type]
     trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
@@ -139,12 +128,9 @@ def _public_tricks(core: SimState) -> tuple[tuple[PublicTrick, ...], PublicTrick
 
 
 class SeatView(NamedTuple):
-    """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data.
-
-    Cards are counted per suit index (:data:`engine.cards.SUIT_ORDER`, the 0 first); the
-    cards of tricks are :data:`PublicCard` tuples, so a Tune Up's card and the 0/5 card's
-    discard are not in it at all.
-    """
+    """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data:
+    cards counted per suit index (:data:`engine.cards.SUIT_ORDER`), the cards of tricks as
+    :data:`PublicCard` tuples."""
 
     seat: int | None
     players: int
@@ -184,10 +170,9 @@ class SeatView(NamedTuple):
         tricks: tuple[tuple[PublicTrick, ...], PublicTrick | None] | None = None,
         sizes: tuple[int, ...] | None = None,
     ) -> SeatView:
-        """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None).
-
-        A caller that knows the seat's legal ids, the public forms of this round's finished
-        tricks and of the latest one, or the hand sizes may pass them in (``Game.view``).
+        """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None);
+        a caller that knows the legal ids, the tricks' public forms or the hand sizes may
+        pass them in.
 
         >>> from engine import new_game
         >>> view = SeatView.of(new_game(players=3, seed=2).core, None)
@@ -252,7 +237,7 @@ class SeatView(NamedTuple):
         return None if last is None else _trick_dict(last)
 
     def to_dict(self) -> Observation | PublicObservation:
-        """The JSON form (:class:`engine.view.Observation`; for a spectator
+        """The JSON form (:class:`engine.view.Observation`, a spectator's
         :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
         table = self._table()
         if self.seat is None:
@@ -260,7 +245,7 @@ class SeatView(NamedTuple):
         return cast(Observation, {"seat": self.seat, **table})
 
     def _table(self) -> TableView:
-        lichen = self._lichen_now()
+        lichen = lichen_in(self.trick_plays)
         plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
         seat = self.seat
         players = self.players
@@ -302,7 +287,7 @@ class SeatView(NamedTuple):
             "blocked_suits": [
                 suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
             ],
-            "best": leader(plays),
+            "best": leader(self.trick_plays, lichen),
             "round_tricks": [_trick_dict(t) for t in self.round_tricks],
             "last_trick": None if last is None else _trick_dict(last),
             "deck": deck_view(players, self.variants),
@@ -310,15 +295,10 @@ class SeatView(NamedTuple):
             "legal_actions": [forms[i].copy() for i in self.legal],
         }
 
-    def _lichen_now(self) -> bool:
-        return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in self.trick_plays)
-
     @classmethod
     def from_observation(cls, observation: Observation | PublicObservation) -> SeatView:
-        """The view whose JSON form is ``observation`` (:meth:`to_dict` read back).
-
-        Raises ``ValueError`` or ``KeyError`` for a form no view could have produced.
-        """
+        """The view whose JSON form is ``observation`` (``ValueError`` or ``KeyError`` for
+        a form no view could have produced)."""
         players = observation["players"]
         variants = Variants.from_dict(observation["variants"])
         hand = [0] * SUITS
@@ -390,44 +370,51 @@ def _trick_dict(trick: PublicTrick) -> TrickRecord:
     }
 
 
+def _play_key(play: PublicPlay) -> tuple[object, ...]:
+    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
+
+
+# Each public form id by its JSON form's fields (the speed and the Lichen effect aside).
+_FORM_OF_PLAY = {_play_key(public_play(0, a, 0, False)): f for f, a in enumerate(FORM_ACTION)}
+
+
 def _card_from_dict(play: PublicPlay) -> PublicCard:
-    kind = _KIND_OF_ID[play["type"]]
-    if kind == TUNE_UP:
-        return (play["seat"], _TUNE_UP_FORM, 0)
-    suit = play["suit"]
-    value = play["value"]
-    effect = play["zero_effect"]
-    form = (
-        kind,
-        -1 if suit is None else _SUIT_OF_ID[suit],
-        play["gas"],
-        -1 if value is None else value,
-        _EFFECT_OF_ID[effect],
-    )
     speed = play["speed"]
-    return (play["seat"], _FORM_ID[form], 0 if speed is None else speed)
+    return (play["seat"], _FORM_OF_PLAY[_play_key(play)], 0 if speed is None else speed)
 
 
 def _trick_from_dict(record: TrickRecord) -> PublicTrick:
     cards = tuple(_card_from_dict(p) for p in record["plays"])
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
     winner = record["winner"]
-    return (record["trick"], record["lead"], cards, -1 if winner is None else winner, lichen)
+    return (
+        record["trick"],
+        record["lead"],
+        cards,
+        -1 if winner is None else winner,
+        lichen_in(cards),
+    )
 
 
-def leader(plays: list[PublicPlay]) -> Leader | None:
-    """The face-up card now winning among ``plays``: the highest final, the earlier card on
-    a tie (R13); None while every card is face down."""
+def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
+    """Whether a 1 lies face up among ``cards`` (R9)."""
+    return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
+
+
+def leader(cards: tuple[PublicCard, ...], lichen: bool) -> Leader | None:
+    """The card leading ``cards`` with (or without) a 1 face up: the highest final
+    number, the earlier card on a tie (R13); None while every card is face down."""
     best: Leader | None = None
-    for play in plays:
-        final = play["final"]
-        if final is not None and (best is None or final > best["final"]):
-            best = {"seat": play["seat"], "final": final}
+    for seat, form, speed in cards:
+        kind, _, gas, value, _ = PUBLIC_FORMS[form]
+        if kind != TUNE_UP:
+            final = effective_value(value, lichen) + gas + speed
+            if best is None or final > best["final"]:
+                best = {"seat": seat, "final": final}
     return best
 
 
 def observe(game: HasCore, seat: int) -> Observation:
-    """Return ``seat``'s view of ``game`` as JSON-ready data (:meth:`SeatView.to_dict`).
+    """``seat``'s view of ``game`` as JSON (:meth:`SeatView.to_dict`).
 
     >>> from engine import new_game
     >>> view = observe(new_game(players=3, seed=2), 1)
@@ -440,10 +427,7 @@ def observe(game: HasCore, seat: int) -> Observation:
 
 
 def observe_public(game: HasCore) -> PublicObservation:
-    """Return a spectator's view of ``game``: what every seat sees, and no hand at all.
-
-    It is :func:`observe` with no seat: ``seat`` is ``None``, ``hand`` is empty and no
-    move is offered, so a watch page can never learn more than any player.
+    """A spectator's view of ``game``: what every seat sees, no hand and no move.
 
     >>> from engine import new_game
     >>> view = observe_public(new_game(players=3, seed=2))
