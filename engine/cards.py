@@ -40,14 +40,7 @@ class ZeroEffect(StrEnum):
 
 
 #: The six racer suits of the base game, in printed-value order.
-RACER_SUITS: tuple[Suit, ...] = (
-    Suit.LICHEN,
-    Suit.SALTY,
-    Suit.CHIPPY,
-    Suit.JELLY,
-    Suit.BEANS,
-    Suit.SLIPPY,
-)
+RACER_SUITS: tuple[Suit, ...] = tuple(suit for suit in Suit if suit is not Suit.ZERO)
 
 #: Display and sorting order of every suit, the variant 0 first.
 SUIT_ORDER: tuple[Suit, ...] = (Suit.ZERO, *RACER_SUITS)

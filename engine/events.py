@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias, cast, get_args
 
 from engine import shapes
 
@@ -46,24 +46,9 @@ EventData: TypeAlias = (
     | shapes.LapGained
     | shapes.GameWon
 )
-"""Any event's payload."""
+"""Any event's payload: one type per :class:`EventKind`, in its order."""
 
-EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
-    EventKind.ROUND_DEALT: shapes.RoundDealt,
-    EventKind.CARD_PLAYED: shapes.CardPlayed,
-    EventKind.TUNED_UP: shapes.TunedUp,
-    EventKind.ZERO_FIVE_PLAYED: shapes.ZeroFivePlayed,
-    EventKind.CARD_DISCARDED: shapes.CardDiscarded,
-    EventKind.GAS_TAKEN: shapes.GasTaken,
-    EventKind.ZERO_EFFECT: shapes.ZeroEffectChosen,
-    EventKind.TUNE_UP_SHARE: shapes.TuneUpShare,
-    EventKind.TRICK_WON: shapes.TrickWon,
-    EventKind.TRICK_ALL_TUNED_UP: shapes.TrickAllTunedUp,
-    EventKind.GAS_TO_MIDDLE: shapes.GasToMiddle,
-    EventKind.SPEED_GAINED: shapes.SpeedGained,
-    EventKind.LAP_GAINED: shapes.LapGained,
-    EventKind.GAME_WON: shapes.GameWon,
-}
+EVENT_PAYLOADS: dict[EventKind, type[Any]] = dict(zip(EventKind, get_args(EventData), strict=True))
 """The payload type of each event kind (its keys: ``EVENT_PAYLOADS[kind].__annotations__``)."""
 
 
@@ -119,12 +104,3 @@ def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
     _set_seat(event, seat)
     _set_data(event, data)
     return event
-
-
-__all__ = [
-    "EVENT_PAYLOADS",
-    "Event",
-    "EventData",
-    "EventKind",
-    "make_event",
-]

@@ -38,6 +38,7 @@ from engine.sim import (
     PLAY,
     SALTY,
     SPEED,
+    SUIT_IDS,
     TUNE_UP,
     ZERO,
     GameParts,
@@ -59,7 +60,6 @@ ends a race nobody wins, but uniformly random play never took more than 210 turn
 _FORMAT = 1
 #: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
-_SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
 # Enum members as plain globals: an attribute of an enum class costs more to look up.
@@ -138,16 +138,11 @@ class Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
-        game._legal = game._listed = game._options = None
-        game._round = None
-        game._sizes = None
+        game._legal = game._listed = game._options = game._round = game._sizes = None
         return game
-
-    # ------------------------------------------------------------------ the state
 
     @property
     def players(self) -> int:
-        """Seats at the table (R2)."""
         return self.core.players
 
     @property
@@ -157,22 +152,20 @@ class Game:
 
     @property
     def laps(self) -> list[int]:
-        """Each seat's laps (the core's list)."""
         return self.core.laps
 
     @property
     def winner(self) -> int | None:
-        """The seat that won (R16), or ``None``."""
         winner = self.core.winner
         return None if winner < 0 else winner
 
     @property
     def hands(self) -> list[list[Suit]]:
-        """Every hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        """Every hand (fresh copies)."""
         return [self.hand(seat) for seat in range(self.core.players)]
 
     def hand(self, seat: int) -> list[Suit]:
-        """``seat``'s hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        """``seat``'s hand (a fresh copy), in ``SUIT_ORDER`` order."""
         counts = self.core.hands[seat]
         return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
 
@@ -180,8 +173,6 @@ class Game:
     def set_aside(self) -> list[Suit]:
         """The cards put aside unseen this round (R18)."""
         return [SUIT_ORDER[i] for i in self.core.set_aside]
-
-    # ------------------------------------------------------------------ queries
 
     @property
     def current_seat(self) -> int | None:
@@ -224,8 +215,6 @@ class Game:
             options = self._options = seat_options(self.view(self.current_seat))
         return options.why_not(action, seat)
 
-    # ------------------------------------------------------------------ the move
-
     def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
 
@@ -256,7 +245,7 @@ class Game:
         elif kind == PLAY:
             speed = core.speed[me]
             data: CardPlayed = {
-                "suit": _SUIT_ID[suit],
+                "suit": SUIT_IDS[suit],
                 "value": value,
                 "gas": gas,
                 "speed": speed,
@@ -362,8 +351,6 @@ class Game:
             None,
             {"round": core.round, "lead": first_lead, "hand_size": sum(core.hands[0]) + played},
         )
-
-    # ------------------------------------------------------------------ views and storage
 
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know, JSON-ready (see :func:`engine.seat_view.observe`)."""

@@ -41,8 +41,7 @@ from engine.view import (
     PublicPlay,
     TableView,
     TrickRecord,
-    deck_view,
-    variants_data,
+    table_data,
 )
 
 if TYPE_CHECKING:
@@ -247,21 +246,13 @@ class SeatView(NamedTuple):
     def _table(self) -> TableView:
         lichen = lichen_in(self.trick_plays)
         plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
-        seat = self.seat
-        players = self.players
-        gas, speed, laps, sizes, flags = (
-            self.gas,
-            self.speed,
-            self.laps,
-            self.hand_sizes,
-            self.zero_five,
-        )
-        last = self.last_trick
-        suit_id = SUIT_IDS
-        forms = _FORMS
+        seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
+        gas, speed, laps = self.gas, self.speed, self.laps
+        sizes, flags = self.hand_sizes, self.zero_five
+        variants, deck = table_data(players, self.variants)
         return {
             "players_count": players,
-            "variants": variants_data(self.variants),
+            "variants": variants,
             "hand": [suit_id[i] for i, n in enumerate(self.hand) for _ in range(n)],
             "zero_five_available": seat is not None and flags[seat],
             "players": [
@@ -288,9 +279,9 @@ class SeatView(NamedTuple):
                 suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
             ],
             "best": leader(self.trick_plays, lichen),
-            "round_tricks": [_trick_dict(t) for t in self.round_tricks],
-            "last_trick": None if last is None else _trick_dict(last),
-            "deck": deck_view(players, self.variants),
+            "round_tricks": self.trick_records(),
+            "last_trick": self.last_record(),
+            "deck": deck,
             "set_aside": self.set_aside,
             "legal_actions": [forms[i].copy() for i in self.legal],
         }

@@ -19,8 +19,6 @@ from engine.actions import ActionDict, ActionTypeId
 from engine.cards import SuitId, ZeroEffectId
 from engine.variants import VariantsData
 
-# ---------------------------------------------------------------- a seat's view
-
 
 class PublicPlay(TypedDict):
     """A card in a trick as every seat sees it. A Tune Up shows only its back: ``suit``,
@@ -148,9 +146,6 @@ class PublicObservation(TableView):
     hand and no move."""
 
     seat: None
-
-
-# ---------------------------------------------------------------- events' payloads
 
 
 class RoundDealt(TypedDict):

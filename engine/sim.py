@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from engine.actions import Action, ActionType, ActionTypeId, supply_after_effect
 from engine.cards import (
@@ -40,34 +40,18 @@ from engine.shapes import PublicPlay
 from engine.variants import Variants
 from engine.view import TrickRecord, copy_record
 
-_Effect = ZeroEffect
-_ZERO_FIVE_KIND = ActionType.ZERO_FIVE
-_SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
 
-
-class Play:
+class Play(NamedTuple):
     """A card in the current trick, as saved. ``card`` is the physical suit (secret for a
     Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
 
-    __slots__ = ("card", "gas", "kind", "seat", "speed", "value", "zero_effect")
-
-    def __init__(
-        self,
-        seat: int,
-        kind: ActionType,
-        card: Suit | None,
-        gas: int,
-        speed: int,
-        value: int | None,
-        zero_effect: ZeroEffect | None,
-    ) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.card = card
-        self.gas = gas
-        self.speed = speed
-        self.value = value
-        self.zero_effect = zero_effect
+    seat: int
+    kind: ActionType
+    card: Suit | None
+    gas: int
+    speed: int
+    value: int | None
+    zero_effect: ZeroEffect | None
 
     def to_dict(self) -> dict[str, Any]:
         """The secret-bearing form, for saving the game only."""
@@ -97,47 +81,11 @@ class Play:
         )
 
 
-def _suits_in(mask: int) -> list[Suit]:
-    return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
-
-
-def _face_up_actions(
-    playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
-) -> tuple[Action, ...]:
-    """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
-    middle, removed = int(middle_has_gas), int(any_removed)
-    actions: list[Action] = []
-    for suit in _suits_in(playable_mask):
-        effects: tuple[ZeroEffect | None, ...] = (None,)
-        if suit is Suit.ZERO:
-            effects = (ZeroEffect.SPEED, ZeroEffect.GAS) if any_removed else (ZeroEffect.SPEED,)
-        for effect in effects:
-            supply = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
-            actions.extend(Action.play(suit, g, effect) for g in range(supply + 1))
-    return tuple(actions)
-
-
-def _tune_up_actions(hand_mask: int) -> tuple[Action, ...]:
-    """One Tune Up per distinct suit in hand (R7: always legal)."""
-    return tuple(Action.tune_up(suit) for suit in _suits_in(hand_mask))
-
-
-def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) -> tuple[Action, ...]:
-    """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
-    actions: list[Action] = []
-    for value in (0, 5) if has_lap else (0,):
-        probe = Action(_ZERO_FIVE_KIND, value=value)
-        supply = supply_after_effect(probe, gas, 0, removed)
-        for discard in _suits_in(hand_mask):
-            actions.extend(Action.zero_five(value, g, discard) for g in range(supply + 1))
-    return tuple(actions)
-
-
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
 NO_EFFECT, SPEED, GAS = 0, 1, 2
 _KIND_CODE = {ActionType.PLAY: PLAY, ActionType.TUNE_UP: TUNE_UP, ActionType.ZERO_FIVE: ZERO_FIVE}
-_EFFECT_CODE = {None: NO_EFFECT, _Effect.SPEED: SPEED, _Effect.GAS: GAS}
+_EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 
 #: The JSON ids of the kinds of action, the 0 card's effects and the suits, by their codes.
 KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
@@ -153,15 +101,16 @@ VALUE: tuple[int, ...] = tuple(SUIT_VALUE[suit] for suit in SUIT_ORDER)
 
 
 def _all_actions() -> tuple[Action, ...]:
-    """Every distinct action of any game, in a fixed order (the action ids)."""
-    everything = (1 << SUITS) - 1
-    table = [
-        *_face_up_actions(everything, MAX_GAS, True, True),
-        *_tune_up_actions(everything),
-        *_zero_five_actions(everything, MAX_GAS, 2, True),
-    ]
-    # With 4 gas, a 2 or a gas-giving 0 reaches the full 5 too: the table is complete.
-    return tuple(dict.fromkeys(table))
+    """Every distinct action of any game, in a fixed order (the action ids): the face-up
+    plays by suit, 0 card reward and gas, the Tune Ups by suit, the 0/5 plays by value,
+    discard and gas. A legal set lists its actions in this order."""
+    gas = range(MAX_GAS + 1)
+    rewards = {Suit.ZERO: (ZeroEffect.SPEED, ZeroEffect.GAS)}
+    return (
+        *(Action.play(s, g, e) for s in SUIT_ORDER for e in rewards.get(s, (None,)) for g in gas),
+        *(Action.tune_up(s) for s in SUIT_ORDER),
+        *(Action.zero_five(v, g, d) for v in (0, 5) for d in SUIT_ORDER for g in gas),
+    )
 
 
 #: The fixed action table: an action id is an index into it.
@@ -261,18 +210,19 @@ _TUNE_UP_IDS: dict[int, tuple[int, ...]] = {}
 _ZERO_FIVE_IDS: dict[int, tuple[int, ...]] = {}
 
 
-def _ids(actions: tuple[Action, ...]) -> tuple[int, ...]:
-    return tuple(ACTION_ID[a] for a in actions)
-
-
 def face_up_ids(suits: int, gas: int, middle_has_gas: bool, any_removed: bool) -> tuple[int, ...]:
     """The ids of every face-up play of the suits in the bit set ``suits``, each gas
     amount, for a seat holding ``gas`` (R7, R8, R10, R20)."""
     key = suits | gas << 7 | int(middle_has_gas) << 10 | int(any_removed) << 11
     up = _FACE_UP_IDS.get(key)
     if up is None:
-        built = _face_up_actions(suits, gas, middle_has_gas, any_removed)
-        up = _FACE_UP_IDS[key] = _ids(built)
+        middle, removed = int(middle_has_gas), int(any_removed)
+        up = _FACE_UP_IDS[key] = tuple(
+            i
+            for i, (kind, suit, g, _, effect) in enumerate(INFO)
+            if kind == PLAY and suits >> suit & 1 and (effect != GAS or any_removed)
+            if g <= supply_after_effect(ACTIONS[i], gas, middle, removed)
+        )
     return up
 
 
@@ -286,15 +236,22 @@ def legal_ids(key: int) -> tuple[int, ...]:
     up = face_up_ids(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1))
     down = _TUNE_UP_IDS.get(hand)
     if down is None:
-        down = _TUNE_UP_IDS[hand] = _ids(_tune_up_actions(hand))
+        down = _TUNE_UP_IDS[hand] = tuple(
+            i for i, (kind, suit, *_) in enumerate(INFO) if kind == TUNE_UP and hand >> suit & 1
+        )
     zf = key >> 19
     if not zf:
         return remember(LEGAL_CACHE, key, up + down, CACHE_LIMIT)
     zf_key = hand | gas << 7 | zf << 10
     five = _ZERO_FIVE_IDS.get(zf_key)
-    if five is None:
-        built = _zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2)
-        five = _ZERO_FIVE_IDS[zf_key] = _ids(built)
+    if five is None:  # zf: 1 + (more than one gas removed) + 2 * (the seat has a lap)
+        removed, lapped = 1 + (zf - 1) % 2, zf > 2
+        five = _ZERO_FIVE_IDS[zf_key] = tuple(
+            i
+            for i, (kind, suit, g, value, _) in enumerate(INFO)
+            if kind == ZERO_FIVE and hand >> suit & 1 and (value == 0 or lapped)
+            if g <= supply_after_effect(ACTIONS[i], gas, 0, removed)
+        )
     return remember(LEGAL_CACHE, key, up + down + five, CACHE_LIMIT)
 
 
@@ -406,8 +363,6 @@ class SimState:
         self.zf_variant = variants.zero_five
         self.rng = Rng(0)
         self.rng.state = rng_state
-
-    # ------------------------------------------------------------------ set-up and conversions
 
     @classmethod
     def new(cls, players: int, seed: int, variants: Variants | None = None) -> SimState:
@@ -540,8 +495,6 @@ class SimState:
         s.lap_order = list(self.lap_order)
         s.winner = self.winner
         return s
-
-    # ------------------------------------------------------------------ the rules
 
     def legal_key(self) -> int:
         """The facts the current seat's legal set depends on, packed in one integer (R7,

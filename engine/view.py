@@ -1,4 +1,4 @@
-"""The cached parts of a seat's view: the variants' and the deck's JSON, and a copy of a
+"""The cached parts of a seat's view (the variants' and the deck's JSON), and a copy of a
 finished trick's record. The view's JSON shapes are :mod:`engine.shapes` (named here too);
 :mod:`engine.seat_view` builds every view.
 """
@@ -32,37 +32,25 @@ def copy_record(record: TrickRecord) -> TrickRecord:
     return {**record, "plays": [p.copy() for p in record["plays"]]}
 
 
-# The variants' JSON form, and per table size the deck's size and copies of each suit id
-# (a view copies them). Keyed by the variants' id, checked by identity (the entry keeps
-# them alive, so no other object can take the id): hashing a dataclass costs more than
-# the answer.
-_VARIANTS: dict[int, tuple[Variants, VariantsData]] = {}
-_DECKS: dict[tuple[int, int], tuple[Variants, int, dict[str, int]]] = {}
+# Keyed by table size and the variants' id, checked by identity (the entry keeps them
+# alive, so no other object can take the id): hashing a dataclass costs more than the answer.
+_TABLES: dict[tuple[int, int], tuple[Variants, VariantsData, int, dict[str, int]]] = {}
 _MOST_KEPT = 4096  # entries are per Variants object in use: a full cache is a leak, emptied
 
 
-def variants_data(variants: Variants) -> VariantsData:
-    """``variants.to_dict()``, a fresh copy of a cached form (every view holds one)."""
-    known = _VARIANTS.get(id(variants))
-    if known is None or known[0] is not variants:
-        if len(_VARIANTS) >= _MOST_KEPT:
-            _VARIANTS.clear()
-        known = _VARIANTS[id(variants)] = (variants, variants.to_dict())
-    return known[1].copy()
-
-
-def deck_view(players: int, variants: Variants) -> DeckView:
-    """The deck ``players`` race with ``variants``: its size and copies per suit id."""
+def table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckView]:
+    """``variants.to_dict()`` and the deck ``players`` race with them (its size and copies
+    per suit id): fresh copies of cached forms, as every view holds them."""
     key = (players, id(variants))
-    known = _DECKS.get(key)
+    known = _TABLES.get(key)
     if known is None or known[0] is not variants:
         copies: dict[str, int] = {}
         for card in variants.deck(players):
             copies[card.value] = copies.get(card.value, 0) + 1
-        if len(_DECKS) >= _MOST_KEPT:
-            _DECKS.clear()
-        known = _DECKS[key] = (variants, sum(copies.values()), copies)
-    return {"size": known[1], "copies": known[2].copy()}
+        if len(_TABLES) >= _MOST_KEPT:
+            _TABLES.clear()
+        known = _TABLES[key] = (variants, variants.to_dict(), sum(copies.values()), copies)
+    return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
 
 
 __all__ = [
@@ -78,6 +66,5 @@ __all__ = [
     "ZeroFiveOption",
     "ZeroPreview",
     "copy_record",
-    "deck_view",
-    "variants_data",
+    "table_data",
 ]
