@@ -41,9 +41,7 @@ class EventLog:
 
     def copy(self) -> EventLog:
         """An independent log with the same (immutable) events."""
-        copied = EventLog()
-        copied._events = self._events.copy()
-        return copied
+        return EventLog(self._events)
 
     def extend(self, events: Iterable[Event]) -> None:
         """Append ``events``."""

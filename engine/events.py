@@ -76,17 +76,13 @@ _slots = vars(Event)  # the slots' descriptors: their __set__ ignores frozen=Tru
 _set_kind, _set_seat, _set_data = (_slots[name].__set__ for name in ("kind", "seat", "data"))
 
 
-def _slots_fillable() -> bool:
-    """Whether :func:`make_event` may fill an Event's slots itself: not when mypyc compiled
-    this module (``ZZV_MYPYC=1``), where Event refuses ``object.__new__``."""
-    try:
-        _new(Event)
-    except TypeError:
-        return False
-    return True
-
-
-_FILL_SLOTS = _slots_fillable()
+# Whether make_event may fill an Event's slots itself: not when mypyc compiled this module
+# (ZZV_MYPYC=1), where Event refuses object.__new__.
+try:
+    _new(Event)
+    _FILL_SLOTS = True
+except TypeError:
+    _FILL_SLOTS = False
 
 
 def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:

@@ -83,10 +83,7 @@ class Refusal:
 
     def param(self, name: str) -> str | int:
         """The parameter ``name`` (``KeyError`` if the code has none of that name)."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        raise KeyError(name)
+        return self.as_dict()[name]
 
     def as_dict(self) -> dict[str, str | int]:
         """The parameters by name."""
