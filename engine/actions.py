@@ -1,5 +1,4 @@
-"""What a player can do on a turn (R7, R20, R22), the gas it may carry (R8), and how its
-JSON form is parsed."""
+"""A turn (R7, R20, R22), the gas it may carry (R8), and its JSON form."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ ActionTypeId = Literal["play", "tune_up", "zero_five"]
 
 
 class ActionDict(TypedDict):
-    """A turn in JSON, as a move sends it and a view lists it (:meth:`Action.to_dict`):
-    every key present, the ones its kind of turn does not use null."""
+    """A turn in JSON (:meth:`Action.to_dict`): every key present, unused ones null."""
 
     type: ActionTypeId
     suit: SuitId | None
@@ -71,9 +69,8 @@ class Action:
         value: int | None = None,
         discard: Suit | None = None,
     ) -> None:
-        # The generated __init__ of a frozen dataclass, with the fields set by the slots'
-        # own descriptors instead of six calls of object.__setattr__: an Action is made
-        # for every request's move and every bot's answer.
+        # The fields set by the slots' own descriptors instead of six calls of
+        # object.__setattr__: an Action is made for every move and every bot's answer.
         _set_type(self, type)
         _set_suit(self, suit)
         _set_gas(self, gas)
@@ -83,21 +80,17 @@ class Action:
 
     @classmethod
     def play(cls, suit: Suit, gas: int = 0, zero_effect: ZeroEffect | None = None) -> Action:
-        """A face-up card with ``gas`` spent on it."""
         return cls(ActionType.PLAY, suit, gas, zero_effect)
 
     @classmethod
     def tune_up(cls, suit: Suit) -> Action:
-        """Lay ``suit`` face down."""
         return cls(ActionType.TUNE_UP, suit)
 
     @classmethod
     def zero_five(cls, value: int, gas: int, discard: Suit) -> Action:
-        """Play the 0/5 card as ``value`` and discard ``discard`` face down afterwards."""
         return cls(ActionType.ZERO_FIVE, None, gas, None, value, discard)
 
     def to_dict(self) -> ActionDict:
-        """The action's JSON form (every key present, unused ones null)."""
         return {
             "type": self.type.value,
             "suit": None if self.suit is None else self.suit.value,
@@ -109,10 +102,8 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: Any) -> Action:
-        """Parse the JSON form; raises :class:`IllegalAction` for anything malformed.
-
-        Whether the action is legal in a given position is the game's business.
-        """
+        """Parse the JSON form (:class:`IllegalAction` for anything malformed; whether it
+        is legal now is the game's business)."""
         if not isinstance(data, dict):
             raise IllegalAction(Refusal.of("action_not_object"))
         unknown = set(data) - _ACTION_KEYS
@@ -148,13 +139,10 @@ _set_type, _set_suit, _set_gas, _set_zero_effect, _set_value, _set_discard = (
 
 
 def supply_after_effect(action: Action, gas: int, middle: int, removed: int) -> int:
-    """The most gas a player holding ``gas`` may spend on ``action``: the supply once the
-    card's own effect has happened (R8: effect first, then gas).
-
-    ``middle`` and ``removed`` are the gas in the middle and the gas removed from the game.
-    The 2 takes one gas from a non-empty middle (R10), the 0 played for gas takes one back
-    from the removed gas (R20), the 0/5 card takes two (as 0) or one (as 5) back (R22);
-    nobody goes over the gas cap (R4). A Tune Up carries no gas.
+    """The most gas a player holding ``gas`` may spend on ``action``, once the card's own
+    effect has happened (R8), with ``middle`` gas in the middle and ``removed`` removed:
+    the 2 takes one from the middle (R10), the 0 for gas one back (R20), the 0/5 card two
+    (as 0) or one (as 5) back (R22), never over the cap (R4); a Tune Up carries none.
 
     >>> supply_after_effect(Action.play(Suit.SALTY), gas=2, middle=1, removed=0)
     3
@@ -174,8 +162,7 @@ def supply_after_effect(action: Action, gas: int, middle: int, removed: int) -> 
     return 0
 
 
-# Enum members as plain globals: supply_after_effect runs in the bots' inner loop, and an
-# attribute lookup on an enum class costs more than the comparison itself.
+# Enum members as plain globals: cheaper to look up in the bots' inner loop.
 _PLAY, _ZERO_FIVE = ActionType.PLAY, ActionType.ZERO_FIVE
 _SALTY, _ZERO, _GAS = Suit.SALTY, Suit.ZERO, ZeroEffect.GAS
 

@@ -7,8 +7,7 @@ from enum import StrEnum
 from typing import Literal, cast
 
 SuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy", "zero"]
-"""A suit's JSON spelling (:class:`Suit`'s values): spelled out, as the JSON shapes' types, so
-that type checks and the API's schema know the values."""
+"""A suit's JSON spelling (:class:`Suit`'s values), spelled out for the API's schema."""
 
 RacerSuitId = Literal["lichen", "salty", "chippy", "jelly", "beans", "slippy"]
 """A racer suit's JSON spelling (:data:`RACER_SUIT_IDS`): the suits the 0 suit may replace."""
@@ -41,14 +40,7 @@ class ZeroEffect(StrEnum):
 
 
 #: The six racer suits of the base game, in printed-value order.
-RACER_SUITS: tuple[Suit, ...] = (
-    Suit.LICHEN,
-    Suit.SALTY,
-    Suit.CHIPPY,
-    Suit.JELLY,
-    Suit.BEANS,
-    Suit.SLIPPY,
-)
+RACER_SUITS: tuple[Suit, ...] = tuple(suit for suit in Suit if suit is not Suit.ZERO)
 
 #: Display and sorting order of every suit, the variant 0 first.
 SUIT_ORDER: tuple[Suit, ...] = (Suit.ZERO, *RACER_SUITS)
@@ -108,10 +100,8 @@ LARGER_HANDS_ZERO_CARDS = 6
 
 
 def effective_value(value: int, lichen_in_trick: bool) -> int:
-    """A face-up card's printed ``value`` as it counts in a trick: the Lichen effect (R9).
-
-    A face-up 1 (Lichen) anywhere in the trick, before or after, turns every face-up 4 and
-    5 into 0 — the 0/5 card played as 5 included.
+    """A face-up card's printed ``value`` as it counts in a trick (R9): a face-up 1 anywhere
+    in the trick turns every face-up 4 and 5 into 0, the 0/5 card's 5 included.
 
     >>> effective_value(5, True), effective_value(4, True), effective_value(3, True)
     (0, 0, 3)

@@ -1,7 +1,5 @@
-"""A race's public event log: its events in order, read back from any position.
-
-A server derives a race's log by replaying its recorded actions (the log is not saved), so
-the log is the :class:`~engine.events.Event` s the game reported, kept as they came.
+"""A race's public event log (derived by replaying its actions, never saved), read back
+from any position.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=4)
@@ -20,11 +18,8 @@ from engine.events import Event, EventKind
 
 
 class EventLog:
-    """An append-only list of public events.
-
-    ``len(log)`` counts events; :meth:`events` and :meth:`dicts` read them back from any
-    position, so a client can be sent only what it has not seen.
-    """
+    """An append-only list of public events, read back from any position so that a
+    client is sent only what it has not seen."""
 
     __slots__ = ("_events",)
 
@@ -45,10 +40,8 @@ class EventLog:
         return f"<EventLog events={len(self)}>"
 
     def copy(self) -> EventLog:
-        """An independent log with the same events (events are immutable: none is copied)."""
-        copied = EventLog()
-        copied._events = self._events.copy()
-        return copied
+        """An independent log with the same (immutable) events."""
+        return EventLog(self._events)
 
     def extend(self, events: Iterable[Event]) -> None:
         """Append ``events``."""
@@ -65,8 +58,8 @@ class EventLog:
     def find_last(
         self, kinds: Collection[EventKind], seat: int | None = None, before: int | None = None
     ) -> int | None:
-        """Index of the last event before index ``before`` (default: the end) whose kind is
-        one of ``kinds`` and, when ``seat`` is given, whose seat is ``seat``; None if none.
+        """Index of the last event before ``before`` (default: the end) of one of ``kinds``
+        and, when given, of ``seat``; None if none.
 
         >>> from engine import new_game
         >>> game = new_game(players=3, seed=4)

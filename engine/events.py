@@ -1,16 +1,12 @@
 """What happened, step by step: the engine's narration of a turn, free of hidden cards.
-
-Each :class:`EventKind` has its payload type (a ``TypedDict`` of :mod:`engine.shapes`
-named after the kind), listed in :data:`EVENT_PAYLOADS`; an event's JSON form is ``kind``
-and ``seat`` followed by the payload's keys.
-"""
+Each :class:`EventKind`'s payload type is in :data:`EVENT_PAYLOADS`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias, cast, get_args
 
 from engine import shapes
 
@@ -50,32 +46,16 @@ EventData: TypeAlias = (
     | shapes.LapGained
     | shapes.GameWon
 )
-"""Any event's payload."""
+"""Any event's payload: one type per :class:`EventKind`, in its order."""
 
-EVENT_PAYLOADS: dict[EventKind, type[Any]] = {
-    EventKind.ROUND_DEALT: shapes.RoundDealt,
-    EventKind.CARD_PLAYED: shapes.CardPlayed,
-    EventKind.TUNED_UP: shapes.TunedUp,
-    EventKind.ZERO_FIVE_PLAYED: shapes.ZeroFivePlayed,
-    EventKind.CARD_DISCARDED: shapes.CardDiscarded,
-    EventKind.GAS_TAKEN: shapes.GasTaken,
-    EventKind.ZERO_EFFECT: shapes.ZeroEffectChosen,
-    EventKind.TUNE_UP_SHARE: shapes.TuneUpShare,
-    EventKind.TRICK_WON: shapes.TrickWon,
-    EventKind.TRICK_ALL_TUNED_UP: shapes.TrickAllTunedUp,
-    EventKind.GAS_TO_MIDDLE: shapes.GasToMiddle,
-    EventKind.SPEED_GAINED: shapes.SpeedGained,
-    EventKind.LAP_GAINED: shapes.LapGained,
-    EventKind.GAME_WON: shapes.GameWon,
-}
+EVENT_PAYLOADS: dict[EventKind, type[Any]] = dict(zip(EventKind, get_args(EventData), strict=True))
 """The payload type of each event kind (its keys: ``EVENT_PAYLOADS[kind].__annotations__``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One public happening. ``seat`` is the player concerned (``None`` for table-wide
-    events); ``data`` holds the numbers (the payload of its kind), never the identity of a
-    face-down card.
+    """One public happening: ``seat`` is the player concerned (``None`` for the table),
+    ``data`` the payload of its kind, never the identity of a face-down card.
 
     >>> Event(EventKind.SPEED_GAINED, 2, {"speed": 3}).to_dict()
     {'kind': 'speed_gained', 'seat': 2, 'speed': 3}
@@ -83,8 +63,7 @@ class Event:
 
     kind: EventKind
     seat: int | None = None
-    # ``dict`` itself makes the empty payload of the kinds that carry none (TunedUp,
-    # CardDiscarded): cheaper than calling a TypedDict class, and events are made often.
+    # ``dict`` makes the empty payload (TunedUp, CardDiscarded): cheaper than a TypedDict.
     data: EventData = field(default_factory=cast("Callable[[], shapes.TunedUp]", dict))
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,24 +76,18 @@ _slots = vars(Event)  # the slots' descriptors: their __set__ ignores frozen=Tru
 _set_kind, _set_seat, _set_data = (_slots[name].__set__ for name in ("kind", "seat", "data"))
 
 
-def _slots_fillable() -> bool:
-    """Whether :func:`make_event` may fill an Event's slots itself: yes when this module is
-    interpreted; no when mypyc compiled it (the ``ZZV_MYPYC=1`` build), where Event is a
-    native class that refuses ``object.__new__`` and whose constructor is already fast."""
-    try:
-        _new(Event)
-    except TypeError:
-        return False
-    return True
-
-
-_FILL_SLOTS = _slots_fillable()
+# Whether make_event may fill an Event's slots itself: not when mypyc compiled this module
+# (ZZV_MYPYC=1), where Event refuses object.__new__.
+try:
+    _new(Event)
+    _FILL_SLOTS = True
+except TypeError:
+    _FILL_SLOTS = False
 
 
 def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
-    """``Event(kind, seat, data)``, made about twice as fast: the engine narrates every
-    turn, and a frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``, where this fills the slots directly.
+    """``Event(kind, seat, data)``, about twice as fast: it fills the slots directly,
+    where a frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field.
 
     >>> kind = EventKind.SPEED_GAINED
     >>> make_event(kind, 2, {"speed": 3}) == Event(kind, 2, {"speed": 3})
@@ -127,12 +100,3 @@ def make_event(kind: EventKind, seat: int | None, data: EventData) -> Event:
     _set_seat(event, seat)
     _set_data(event, data)
     return event
-
-
-__all__ = [
-    "EVENT_PAYLOADS",
-    "Event",
-    "EventData",
-    "EventKind",
-    "make_event",
-]

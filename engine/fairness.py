@@ -1,11 +1,5 @@
-"""A race's commitment to its deal: published when the race starts, checkable when it ends.
-
-A race is dealt by :func:`engine.new_game` from its *deal seed*. When the race starts,
-its public record carries ``commit(deal_seed, salt)``; the salt is a secret random
-string the server draws, so the commitment reveals nothing about the seed. When the race
-ends, the record reveals the deal seed and the salt: anyone can recompute the
-commitment (the server could not have swapped the deal mid-race) and deal the cards
-again from the seed (docs/fair-play.md).
+"""A race's commitment to its deal seed: published, salted, when the race starts; the seed
+and salt are revealed when it ends, so anyone can check it (docs/fair-play.md).
 """
 
 from __future__ import annotations

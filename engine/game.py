@@ -1,20 +1,10 @@
 """The checked game: one race's whole truth, its rules checked and its events told (R5–R22).
 
-:class:`Game` wraps the one implementation of the rules, the core
-:class:`~engine.sim.SimState` (integer actions into a fixed table, per-suit hand counts,
-precomputed trick tables). It adds what a real race needs around that core and nothing
-else: every action, from any source, is checked by looking its id up in the current legal
-set (a refusal is read off the seat's options, :mod:`engine.options`), then played by
-the core, and what happened is told as public events. The core's own users (the bots'
-rollouts, the engine's speed benchmark) skip both.
-
-Nothing outside the engine should read the core: a seat's view comes from
-:meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
-:meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
-sampled world) from :func:`new_game` or :meth:`Game.over` a core made of them
-(:meth:`SimState.from_parts <engine.sim.SimState.from_parts>`). A hand is a set of cards
-(every view sorts it), so the core keeps counts and a saved hand lists its cards in
-``SUIT_ORDER`` order.
+:class:`Game` wraps the rules core :class:`~engine.sim.SimState`: every action, from any
+source, is checked against the current legal set (a refusal is read off the seat's
+options, :mod:`engine.options`), played by the core, and told as public events. Nothing
+outside the engine reads the core: a seat's view comes from :meth:`Game.view`, the saved
+form from :meth:`Game.to_dict`.
 """
 
 from __future__ import annotations
@@ -48,6 +38,7 @@ from engine.sim import (
     PLAY,
     SALTY,
     SPEED,
+    SUIT_IDS,
     TUNE_UP,
     ZERO,
     GameParts,
@@ -62,18 +53,13 @@ from engine.view import Observation, copy_record
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
 MAX_DECISIONS = 5_000
-"""A safe bound on the turns of one game, for callers that loop over bot moves.
-
-No rule ends a race in which nobody ever wins a sixth trick, so a game has no true
-maximum. Real games are short: uniformly random play, which wastes more tricks than any
-bot, averaged 80 turns and never took more than 210 over 9,600 seeded games of every
-table size and variant mix. A loop that reaches this bound has met a bug, not a long game.
-"""
+"""A safe bound on the turns of one game, for callers that loop over bot moves: no rule
+ends a race nobody wins, but uniformly random play never took more than 210 turns over
+9,600 seeded games, so a loop that reaches this bound has met a bug."""
 
 _FORMAT = 1
 #: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
-_SUIT_ID = tuple(suit.value for suit in SUIT_ORDER)
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
 # Enum members as plain globals: an attribute of an enum class costs more to look up.
@@ -83,20 +69,16 @@ _TRICK_ALL_TUNED_UP, _GAS_TO_MIDDLE = EventKind.TRICK_ALL_TUNED_UP, EventKind.GA
 _SPEED_GAINED, _LAP_GAINED = EventKind.SPEED_GAINED, EventKind.LAP_GAINED
 _GAME_WON = EventKind.GAME_WON
 _NONE = -1
-# Each table action's id by the action object's id: the objects live as long as the
-# process (the table holds them), so an id always means the same action. An action just
-# listed by legal_actions() is found by this one lookup, without hashing it.
+# Each table action's id by the object's id (the table keeps them alive): an action just
+# listed by legal_actions() is found without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
-# Each table action's id by its fields in declaration order: what a fresh Action (a
-# request's parsed body, a bot's answer) equals, found without Action's own __hash__ and
-# __eq__, which are Python functions that hash and compare this same tuple.
+# Each table action's id by its fields: a fresh Action found without its own __hash__
+# and __eq__, Python functions that hash and compare this same tuple.
 _ID_OF_FIELDS: dict[tuple[object, ...], int] = {
     (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
 }
 _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
-# A legal set's ids and their Action objects, by the core's legal-set key
-# (SimState.legal_key), so that listing a turn's actions copies one tuple; bounded as the
-# core's own cache is.
+# A legal set's ids and their Action objects, by SimState.legal_key.
 _LISTED: dict[int, _Turn] = {}
 _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
@@ -127,9 +109,7 @@ def _table_id(action: object) -> int:
 
 class Game:
     """One race from the deal to the second lap (OpenSpiel-style: ``current_seat``,
-    ``legal_actions``, ``apply``, ``observation``), over the core in :attr:`core`.
-
-    Only :meth:`apply` changes a game once it is made.
+    ``legal_actions``, ``apply``, ``observation``); only :meth:`apply` changes it.
 
     >>> game = new_game(players=3, seed=1)
     >>> while not game.is_over:
@@ -148,11 +128,9 @@ class Game:
     # The current seat's options, once a refusal asked for them (None after each move).
     _options: SeatOptions | None
     # Each seat's hand size once a view asked for it, kept up to date move by move (every
-    # play takes one card from the hand: a card played, laid down or discarded by the 0/5
-    # card) until a deal refills the hands.
+    # play takes one card from the hand) until a deal refills the hands.
     _sizes: list[int] | None
-    # The public forms of this round's finished tricks and of the latest trick, with what
-    # they were made from: (the core's trick list, its length, its latest trick, forms).
+    # (the core's trick list, its length, its latest trick, their public forms).
     _round: tuple[list[Any], int, object, _PublicRound] | None
 
     @classmethod
@@ -160,16 +138,11 @@ class Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
-        game._legal = game._listed = game._options = None
-        game._round = None
-        game._sizes = None
+        game._legal = game._listed = game._options = game._round = game._sizes = None
         return game
-
-    # ------------------------------------------------------------------ the state
 
     @property
     def players(self) -> int:
-        """Seats at the table (R2)."""
         return self.core.players
 
     @property
@@ -179,22 +152,20 @@ class Game:
 
     @property
     def laps(self) -> list[int]:
-        """Each seat's laps (the core's list)."""
         return self.core.laps
 
     @property
     def winner(self) -> int | None:
-        """The seat that won (R16), or ``None``."""
         winner = self.core.winner
         return None if winner < 0 else winner
 
     @property
     def hands(self) -> list[list[Suit]]:
-        """Every hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        """Every hand (fresh copies)."""
         return [self.hand(seat) for seat in range(self.core.players)]
 
     def hand(self, seat: int) -> list[Suit]:
-        """``seat``'s hand (a fresh copy), cards in ``SUIT_ORDER`` order."""
+        """``seat``'s hand (a fresh copy), in ``SUIT_ORDER`` order."""
         counts = self.core.hands[seat]
         return [SUIT_ORDER[i] for i, n in enumerate(counts) for _ in range(n)]
 
@@ -202,8 +173,6 @@ class Game:
     def set_aside(self) -> list[Suit]:
         """The cards put aside unseen this round (R18)."""
         return [SUIT_ORDER[i] for i in self.core.set_aside]
-
-    # ------------------------------------------------------------------ queries
 
     @property
     def current_seat(self) -> int | None:
@@ -217,9 +186,7 @@ class Game:
         return self.core.winner >= 0
 
     def _turn(self) -> _Turn:
-        """Work out the current seat's legal ids and actions (none once the race is over):
-        the core's legal set (SimState.legal, by its key), with its actions listed once per
-        key."""
+        """The current seat's legal ids and actions (none once the race is over)."""
         core = self.core
         turn = _NO_TURN if core.winner >= 0 else _LISTED.get(core.legal_key()) or _listing(core)
         self._legal, self._listed = turn
@@ -232,8 +199,7 @@ class Game:
 
     def legal_id(self, action: object) -> int:
         """The table id (:data:`engine.sim.ACTIONS`) of ``action`` if the current seat may
-        play it now, else -1: one lookup of the action's id (or of its fields) and a scan
-        of the legal set's few ids."""
+        play it now, else -1."""
         aid = _ID_OF_OBJECT.get(id(action), _NONE)
         if aid < 0 or ACTIONS[aid] is not action:
             aid = _table_id(action)
@@ -241,20 +207,13 @@ class Game:
         return aid if aid in (self._turn()[0] if ids is None else ids) else _NONE
 
     def why_illegal(self, action: object, seat: object = None) -> Refusal | None:
-        """Why ``action`` is illegal now, or ``None`` if it is legal: the refusal of the
-        current seat's options (:meth:`engine.options.SeatOptions.why_not`), read off its
-        view as any caller could.
-
-        ``seat``, when given, is who claims to act. Anything that is not an
-        :class:`~engine.actions.Action` is illegal too (parameters typed ``object``, so that
-        the mypyc-compiled build refuses it with a refusal, not a ``TypeError``).
-        """
+        """Why ``action`` (claimed by ``seat``, when given) is illegal now, or ``None``:
+        :meth:`engine.options.SeatOptions.why_not` of the seat's view. Typed ``object`` so
+        that the mypyc build refuses a non-action with a refusal, not a ``TypeError``."""
         options = self._options
         if options is None:
             options = self._options = seat_options(self.view(self.current_seat))
         return options.why_not(action, seat)
-
-    # ------------------------------------------------------------------ the move
 
     def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
@@ -286,7 +245,7 @@ class Game:
         elif kind == PLAY:
             speed = core.speed[me]
             data: CardPlayed = {
-                "suit": _SUIT_ID[suit],
+                "suit": SUIT_IDS[suit],
                 "value": value,
                 "gas": gas,
                 "speed": speed,
@@ -367,10 +326,8 @@ class Game:
             events.append(self.deal_event())
 
     def deal_event(self) -> Event:
-        """The ``round_dealt`` event of the round in progress, exactly as :meth:`apply`
-        reports it when it deals a later round: the round, who led its first trick, and
-        the cards each hand held when it was dealt. :func:`new_game` reports nothing, so
-        a caller narrating a whole race starts with this.
+        """The ``round_dealt`` event of the round in progress, as :meth:`apply` reports a
+        later deal: a caller narrating a whole race starts with this.
 
         >>> game = new_game(players=3, seed=2, lead=1)
         >>> game.deal_event().to_dict()
@@ -395,15 +352,13 @@ class Game:
             {"round": core.round, "lead": first_lead, "hand_size": sum(core.hands[0]) + played},
         )
 
-    # ------------------------------------------------------------------ views and storage
-
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know, JSON-ready (see :func:`engine.seat_view.observe`)."""
         return observe(self, seat)
 
     def view(self, seat: int | None) -> SeatView:
-        """Everything ``seat`` may know (a spectator's part when None), as immutable data:
-        what a bot decides on (see :class:`engine.seat_view.SeatView`)."""
+        """Everything ``seat`` may know (a spectator's part when None), as immutable data
+        (:class:`engine.seat_view.SeatView`)."""
         core = self.core
         legal = None
         if seat is not None and seat == core.turn:
@@ -417,7 +372,7 @@ class Game:
 
     def _public_round(self) -> _PublicRound:
         """The public forms of this round's finished tricks and of the latest trick, made
-        once each: a round's trick list only grows until the next deal replaces it."""
+        once each (a round's trick list only grows until the next deal replaces it)."""
         core = self.core
         tricks, last = core.tricks, core.last
         seen = self._round
@@ -527,15 +482,10 @@ def new_game(
     round: int = 1,
     zero_five: Sequence[bool] | None = None,
 ) -> Game:
-    """Start a race.
-
-    With only ``players``, ``seed`` and ``variants`` the deal and the first lead (R6)
-    come from the seeded generator; a missing seed is drawn once from the OS and kept in
-    the state. The keyword arguments set up an explicit position for tests and puzzles:
-    ``hands`` (all of equal length; the rest of the deck counts as already discarded),
-    ``trick`` (defaults to what the hand size implies), ``gas``/``middle``/``removed``
-    (``removed`` defaults to what keeps the total at 5 per player), ``speed``, ``laps``,
-    ``zero_five`` (who still has the 0/5 card). Later rounds are dealt from the seed.
+    """Start a race: the deal and the first lead (R6) from the seeded generator (a missing
+    seed is drawn once from the OS). The keyword arguments set up an explicit position:
+    ``hands`` (of equal length; the rest of the deck counts as discarded), ``trick``
+    (implied by the hand size), ``removed`` (keeps the total at 5 gas per player).
 
     >>> game = new_game(players=4, seed=7)
     >>> [len(hand) for hand in game.hands], sum(game.gas)
@@ -583,8 +533,7 @@ def _check_seed(seed: object) -> int:
 
 
 def _nothing_set_up(middle: object, round: object, *parts: object) -> bool:
-    """Whether :func:`new_game` was given nothing beyond the table, the seed and the variants
-    (the parts left None, no gas in the middle, the first round)."""
+    """Whether :func:`new_game` was given nothing beyond the table, seed and variants."""
     if type(middle) is not int or type(round) is not int or middle != 0 or round != 1:
         return False
     return all(part is None for part in parts)

@@ -1,17 +1,9 @@
 """What a seat may do now, and why not, as data: its legal action ids grouped by card.
 
-:func:`seat_options` reads one seat's view (:class:`~engine.seat_view.SeatView`: its own
-hand, the public numbers and cards, its legal ids) and nothing else, so two deals that
-differ only in cards the seat cannot see give it the same options. For each distinct card
-in hand it says whether the card may go face up (R7, and why not), what it would count
-(R9), the speed it would score at, the most gas it could carry once its effect has happened
-(R8, R10), the 0 card's rewards (R20) and the card it would have to beat (R13); and for the
-0/5 card, its values with their numbers (R22). A card that may not go face up is given what
-it would carry if its suit were free (the rules core's own face-up plays), for the page.
-
-:meth:`SeatOptions.why_not` says why an action is not among the legal ones, as a
-:class:`~engine.refusals.Refusal` from the one table :data:`engine.refusals.REASONS`;
-:meth:`Game.why_illegal <engine.game.Game.why_illegal>` is that, for the seat to move.
+:func:`seat_options` reads one seat's view (:class:`~engine.seat_view.SeatView`) and
+nothing else, so deals that differ only in cards the seat cannot see give the same
+options. :meth:`SeatOptions.why_not` says why an action is not legal, as a
+:class:`~engine.refusals.Refusal` of the one table :data:`engine.refusals.REASONS`.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=2, hands=[["jelly", "lichen"]] * 3, trick=5)
@@ -42,7 +34,7 @@ from engine.cards import (
 )
 from engine.events import EventKind
 from engine.refusals import Refusal
-from engine.seat_view import FACE_UP, PUBLIC_FORMS, PublicCard, SeatView
+from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
 from engine.view import (
     CardOption,
     Leader,
@@ -63,14 +55,12 @@ class Best:
     final: int
 
     def to_dict(self) -> Leader:
-        """The JSON form."""
         return {"seat": self.seat, "final": self.final}
 
 
 @dataclass(frozen=True, slots=True)
 class Reward:
-    """The 0 card face up with one reward (R20): the speed it would score at, and the most
-    gas it could carry."""
+    """The 0 card face up with one reward (R20): its speed and the most gas it could carry."""
 
     effect: ZeroEffect
     speed: int
@@ -81,13 +71,12 @@ class Reward:
 class CardChoice:
     """One distinct card in the hand of the seat to move.
 
-    ``why_not`` is ``None`` when it may go face up, else the refusal a face-up play of it
-    gets (R7). ``value`` is its printed number, ``effective_value`` what it would count now
-    (R9); ``speed`` and ``gas_max`` the seat's speed and the most gas the card could carry
-    after its effect (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0
-    card's rewards (R20, empty for any other card); ``best_other`` the card it would have
-    to beat, counted as it would stand once this card is down; ``cuts`` the seats whose
-    face-up cards it would cut to 0 (the first 1 of a trick cuts the 4s and 5s, R9).
+    ``why_not`` is the refusal a face-up play of it gets (R7), ``None`` when it may go face
+    up; a blocked card carries what it would if its suit were free. ``effective_value`` is
+    what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
+    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20);
+    ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
+    cards it would cut to 0 (R9).
     """
 
     suit: Suit
@@ -102,25 +91,21 @@ class CardChoice:
 
     @property
     def face_up(self) -> bool:
-        """Whether the card may go face up now (R7)."""
         return self.why_not is None
 
     def reward(self, effect: ZeroEffect | None) -> Reward | None:
-        """The 0 card's reward ``effect``, if it is on offer."""
         return next((r for r in self.rewards if r.effect == effect), None)
 
     def most_gas(self, effect: ZeroEffect | None = None) -> int:
-        """The most gas the card could carry, played with the 0 card's reward ``effect``."""
         reward = self.reward(effect)
         return self.gas_max if reward is None else reward.gas_max
 
     def final(self, gas: int, effect: ZeroEffect | None = None) -> int:
-        """The final number the card would score face up with ``gas`` on it (R8)."""
+        """The final number the card would score face up (R8)."""
         reward = self.reward(effect)
         return self.effective_value + (self.speed if reward is None else reward.speed) + gas
 
     def to_dict(self, word: Callable[[Refusal], str]) -> CardOption:
-        """The JSON form, the refusal worded by ``word``."""
         best = self.best_other
         previews: dict[str, ZeroPreview] = {
             r.effect.value: {"speed": r.speed, "gas_max": r.gas_max} for r in self.rewards
@@ -141,8 +126,7 @@ class CardChoice:
 
 @dataclass(frozen=True, slots=True)
 class ZeroFiveValue:
-    """The 0/5 card played as ``value`` (R22): what it would count (R9) and the most gas it
-    could carry once its removed gas has come back."""
+    """The 0/5 card played as ``value`` (R22): what it would count (R9), and its most gas."""
 
     value: int
     effective_value: int
@@ -158,16 +142,14 @@ class ZeroFiveChoice:
     best_other: Best | None
 
     def at(self, value: object) -> ZeroFiveValue | None:
-        """The card played as ``value``, if it may be."""
         return next((v for v in self.values if v.value == value), None)
 
     def final(self, played: ZeroFiveValue, gas: int) -> int:
-        """The final number the card ``played`` (one of :attr:`values`) would score with
-        ``gas`` on it (R8)."""
+        """The final number ``played`` would score (R8)."""
         return played.effective_value + self.speed + gas
 
     def to_dict(self) -> ZeroFiveOption:
-        """The JSON form: the dicts keyed by value (``"0"``, ``"5"``)."""
+        """The JSON form, its dicts keyed by value (``"0"``, ``"5"``)."""
         best = self.best_other
         return {
             "values": [v.value for v in self.values],
@@ -180,12 +162,9 @@ class ZeroFiveChoice:
 
 @dataclass(frozen=True, slots=True)
 class SeatOptions:
-    """What ``seat`` may do now; ``current`` is the seat to move (``None`` once the race
-    is over). A seat not to move has no cards and no 0/5 card on offer, and no ``best``.
-    ``zero_five_refusal`` says why the 0/5 card cannot be played now, when it cannot;
-    ``best`` is the card leading the trick as it stands (R13); ``tune_up_shares`` whether
-    a Tune Up (with any card) would now share the middle: gas lies there and the seat has
-    room to take some (R11), as the middle stands before the trick ends."""
+    """What ``seat`` may do now (nothing unless it is ``current``, the seat to move);
+    ``best`` is the card leading the trick (R13); ``tune_up_shares`` whether a Tune Up
+    would share the middle as it stands now (R11)."""
 
     seat: int | None
     current: int | None
@@ -196,25 +175,19 @@ class SeatOptions:
     tune_up_shares: bool = False
 
     def card(self, suit: object) -> CardChoice | None:
-        """The hand's card of ``suit``, if the seat holds one."""
         return next((card for card in self.cards if card.suit == suit), None)
 
     def previews(
         self, word: Callable[[Refusal], str]
     ) -> tuple[list[CardOption], ZeroFiveOption | None]:
-        """The turn's previews a view is sent with (``card_options``, ``zero_five_option``):
-        the JSON forms of :attr:`cards`, their refusals worded by ``word``, and of
-        :attr:`zero_five`."""
+        """A view's ``card_options`` and ``zero_five_option``, refusals worded by ``word``."""
         zero_five = self.zero_five
         cards = [card.to_dict(word) for card in self.cards]
         return cards, None if zero_five is None else zero_five.to_dict()
 
     def why_not(self, action: object, seat: object = None) -> Refusal | None:
-        """Why ``action`` is not a legal move now, or ``None`` if it is one.
-
-        ``seat``, when given, is who claims to act (else :attr:`seat`). Anything that is not
-        an :class:`~engine.actions.Action` is refused too.
-        """
+        """Why ``action`` (claimed by ``seat``, else :attr:`seat`) is not a legal move now,
+        or ``None`` if it is one."""
         current = self.current
         if current is None:
             return Refusal.of("race_over")
@@ -293,16 +266,15 @@ class SeatOptions:
 
 
 def seat_options(view: SeatView) -> SeatOptions:
-    """What ``view``'s seat may do now, read off the view alone (its legal ids for the
-    moves, its hand and the public cards for the numbers)."""
+    """What ``view``'s seat may do now, read off the view alone."""
     seat, current = view.seat, view.current
     if seat is None or seat != current:
         return SeatOptions(seat, current)
     plays = view.trick_plays
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == sim.LICHEN for _, f, _ in plays)
-    best = _leader(plays, lichen)
+    lichen = lichen_in(plays)
+    best = _best(leader(plays, lichen))
     # R9: a first 1 cuts the cards before it, so its rival is counted cut.
-    struck = best if lichen else _leader(plays, True)
+    struck = best if lichen else _best(leader(plays, True))
     ups, fives = _grouped(view.legal)
     speed = view.speed[seat]
     cards = []
@@ -329,8 +301,7 @@ def seat_options(view: SeatView) -> SeatOptions:
 
 
 def observed_options(observation: Observation | PublicObservation) -> SeatOptions:
-    """:func:`seat_options` of the view whose JSON form is ``observation`` (read only
-    for the seat to move: any other has no options)."""
+    """:func:`seat_options` of the view whose JSON form is ``observation``."""
     seat, current = observation["seat"], observation["current_seat"]
     if seat is None or seat != current:
         return SeatOptions(seat, current)
@@ -338,8 +309,7 @@ def observed_options(observation: Observation | PublicObservation) -> SeatOption
 
 
 _Reach = tuple[tuple[int, int], ...]
-# Per set of action ids: per suit index, the most gas of its face-up plays by 0 card
-# reward, and of the 0/5 card by value (each sorted). A legal set is one of a few thousand.
+# _grouped's answers, per legal set (one of a few thousand).
 _GROUPED: dict[tuple[int, ...], tuple[tuple[_Reach, ...], _Reach]] = {}
 
 
@@ -370,8 +340,7 @@ def _card(
     rival: Best | None,
     cuts: tuple[int, ...],
 ) -> CardChoice:
-    """The card of suit ``index`` that can carry at most the gas of ``reach`` (per 0
-    card reward), played at ``speed`` with (or without) a 1 face up in the trick."""
+    """The card of suit ``index`` with the gas of ``reach`` (per 0 card reward)."""
     suit = SUIT_ORDER[index]
     value = SUIT_VALUE[suit]
     most = dict(reach)
@@ -395,17 +364,8 @@ def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
     return tuple(cut)
 
 
-def _leader(cards: tuple[PublicCard, ...], lichen: bool) -> Best | None:
-    """The card leading ``cards`` with (or without) a 1 face up: the highest final
-    number, the earlier card on a tie (R13); None while every card is face down."""
-    best: Best | None = None
-    for seat, form, speed in cards:
-        kind, _, gas, value, _ = PUBLIC_FORMS[form]
-        if kind != sim.TUNE_UP:
-            final = effective_value(value, lichen) + gas + speed
-            if best is None or final > best.final:
-                best = Best(seat, final)
-    return best
+def _best(found: Leader | None) -> Best | None:
+    return None if found is None else Best(found["seat"], found["final"])
 
 
 def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
@@ -424,10 +384,8 @@ def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
 
 
 def trick_counts(plays: Sequence[Mapping[str, Any]]) -> list[int | None]:
-    """What each play of a complete trick counted for once the trick was over, from the
-    plays' public events in order (``card_played``, ``zero_five_played``, ``tuned_up``,
-    as JSON): the printed value, but 0 for a face-up 4 or 5 (the 0/5 card's 5 included)
-    while a face-up 1 lies anywhere in the trick (R9); None for a Tune Up.
+    """What each play of a complete trick counted for, from its public events in order
+    (as JSON): the printed value under the Lichen effect (R9); None for a Tune Up.
 
     >>> slippy = {"kind": "card_played", "suit": "slippy", "value": 5}
     >>> lichen = {"kind": "card_played", "suit": "lichen", "value": 1}
@@ -443,8 +401,7 @@ def trick_counts(plays: Sequence[Mapping[str, Any]]) -> list[int | None]:
 
 def counted_as_played(play: Mapping[str, Any]) -> int:
     """What a face-up play (a ``card_played`` or ``zero_five_played`` event, as JSON)
-    counted for as it went down: its final number less its gas and speed (R8), below its
-    printed value when a 1 already lay face up in the trick (R9).
+    counted for as it went down: its final less its gas and speed (R8, R9).
 
     >>> counted_as_played({"value": 5, "gas": 2, "speed": 1, "final": 3})
     0
@@ -453,8 +410,7 @@ def counted_as_played(play: Mapping[str, Any]) -> int:
 
 
 def trick_stake(trick: int) -> Literal["speed", "lap"]:
-    """What winning trick number ``trick`` of a round brings (R15): a lap for the round's
-    last trick, else one more speed.
+    """What winning trick number ``trick`` of a round brings (R15).
 
     >>> trick_stake(1), trick_stake(cards.TRICKS_PER_ROUND)
     ('speed', 'lap')

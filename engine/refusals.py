@@ -1,8 +1,5 @@
-"""Why the engine refuses an action: a stable code, the rule behind it, and the code's
-parameters, all from one table (:data:`REASONS`).
-
-The engine speaks no language. The web layer turns a refusal into a sentence from its
-message catalog, keyed by ``code`` (docs/translating.md); the API sends the code as it is.
+"""Why the engine refuses an action: a stable code, the rule behind it and the code's
+parameters, from one table (:data:`REASONS`); the web layer words it (docs/translating.md).
 
 >>> Refusal.of("card_not_in_hand", suit="jelly").as_json()
 {'code': 'card_not_in_hand', 'rule': 'R7', 'suit': 'jelly'}
@@ -57,9 +54,8 @@ REASONS: dict[str | None, dict[str, tuple[str, ...]]] = {
         "zero_five_value_not_integer": (),
     },
 }
-"""Every refusal the engine gives, keyed by the id of the rule in docs/rules.md it comes
-from (``None``: the input is not an action at all): each code with the names of its
-parameters, the values its sentence names (suits by their id)."""
+"""Every refusal code with its parameters' names, by the id of its rule in docs/rules.md
+(``None``: the input is not an action at all)."""
 
 #: Each code's rule id and parameter names, read off :data:`REASONS`.
 RULE_OF: dict[str, tuple[str | None, tuple[str, ...]]] = {
@@ -69,9 +65,8 @@ RULE_OF: dict[str, tuple[str | None, tuple[str, ...]]] = {
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """``code`` names the refusal (the catalog's key), ``rule`` the rule id in
-    docs/rules.md it comes from (``None`` for malformed input), and ``params`` the values
-    its sentence names, as ``(name, value)`` pairs: suits by their id."""
+    """A refusal: its ``code``, its ``rule`` id (``None`` for malformed input) and the
+    ``(name, value)`` pairs of its ``params`` (suits by their id)."""
 
     code: str
     rule: str | None = None
@@ -79,8 +74,8 @@ class Refusal:
 
     @classmethod
     def of(cls, code: str, **params: str | int) -> Refusal:
-        """The refusal ``code`` of :data:`REASONS`, its rule from there, with ``params``
-        given by name (``KeyError`` for a code or parameters the table does not name)."""
+        """The refusal ``code`` of :data:`REASONS` with ``params`` (``KeyError`` for a code
+        or parameters the table does not name)."""
         rule, names = RULE_OF[code]
         if tuple(params) != names:
             raise KeyError(f"{code} takes {names}, not {tuple(params)}")
@@ -88,10 +83,7 @@ class Refusal:
 
     def param(self, name: str) -> str | int:
         """The parameter ``name`` (``KeyError`` if the code has none of that name)."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        raise KeyError(name)
+        return self.as_dict()[name]
 
     def as_dict(self) -> dict[str, str | int]:
         """The parameters by name."""
@@ -107,6 +99,5 @@ class IllegalAction(ValueError):
     ``refusal`` says why (``str()`` of the exception is its code, for logs)."""
 
     def __init__(self, refusal: Refusal) -> None:
-        """Carry ``refusal``."""
         super().__init__(refusal.code)
         self.refusal = refusal

@@ -1,15 +1,10 @@
 """The one builder of a seat's view (boardgame.io's ``playerView``): :meth:`SeatView.of`.
 
-Everything a page, an API response or a bot learns about a race passes through it. It
-copies out of the rules core only what that seat may know: its own hand, the public
-numbers and the face-up cards. A Tune Up keeps only its back, the 0/5 card loses its
-discard, and other hands, the deck order and the generator state never appear.
-
-A :class:`SeatView` is immutable data (tuples of small integers, in the core's own
-codes), so building one copies a few short tuples and nothing more: a bot that decides
-on it pays for no JSON. :meth:`SeatView.to_dict` is the JSON form pages and the API send
-(:class:`engine.view.Observation`), and :meth:`SeatView.from_observation` reads that form
-back, for a caller that holds only JSON (a bot driven through the API).
+Everything a page, an API response or a bot learns about a race passes through it: the
+seat's own hand, the public numbers and the face-up cards. A Tune Up keeps only its back,
+the 0/5 card loses its discard; other hands, the deck order and the generator never
+appear. :meth:`SeatView.to_dict` is its JSON form (:class:`engine.view.Observation`),
+:meth:`SeatView.from_observation` reads that back.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=2)
@@ -24,20 +19,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from engine.actions import ActionType, ActionTypeId
-from engine.cards import SUIT_ORDER, Suit, SuitId, ZeroEffect, ZeroEffectId, effective_value
+from engine.cards import SUIT_ORDER, Suit, effective_value
 from engine.sim import (
     ACTIONS,
-    GAS,
     INFO,
     LICHEN,
     NO_EFFECT,
     PLAY,
-    SPEED,
+    SUIT_IDS,
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
     SimState,
+    public_play,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -47,8 +41,7 @@ from engine.view import (
     PublicPlay,
     TableView,
     TrickRecord,
-    deck_view,
-    variants_data,
+    table_data,
 )
 
 if TYPE_CHECKING:
@@ -81,25 +74,14 @@ PUBLIC_FORMS: tuple[PublicForm, ...] = tuple(dict.fromkeys(_public_form(i) for i
 _FORM_ID = {form: i for i, form in enumerate(PUBLIC_FORMS)}
 #: The public form id of each action id: all an onlooker learns of that play.
 PUBLIC_ID: tuple[int, ...] = tuple(_FORM_ID[_public_form(i)] for i in INFO)
-#: Per public form id: the first action id with that form (for a Tune Up, the Tune Up of
-#: one fixed card, standing for the face-down one).
+#: Per public form id: the first action id with that form (standing for a face-down card).
 FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
 #: Per public form id: whether it is a card played face up from the hand (its suit shows).
 FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).
 TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
 
-_KIND_ID: dict[int, ActionTypeId] = {PLAY: ActionType.PLAY.value, TUNE_UP: ActionType.TUNE_UP.value}
-_KIND_ID[ZERO_FIVE] = ActionType.ZERO_FIVE.value
-_EFFECT_ID: dict[int, ZeroEffectId | None] = {
-    NO_EFFECT: None,
-    SPEED: ZeroEffect.SPEED.value,
-    GAS: ZeroEffect.GAS.value,
-}
-_KIND_OF_ID = {name: code for code, name in _KIND_ID.items()}
-_EFFECT_OF_ID = {name: code for code, name in _EFFECT_ID.items()}
-_SUIT_ID = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
-_SUIT_OF_ID = {suit.value: i for i, suit in enumerate(SUIT_ORDER)}
+_SUIT_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 _ZEROS = (0,) * SUITS
 _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
 
@@ -116,8 +98,7 @@ class HasCore(Protocol):
 
 
 def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
-    """The public form of the core's cards of a trick. A Tune Up's speed is left out
-    too (0): it plays no part, and its JSON form shows none."""
+    """The public form of the core's cards of a trick (a Tune Up's speed left out: 0)."""
     public = PUBLIC_ID
     tuned = _TUNE_UP_FORM
     masked = []
@@ -132,7 +113,7 @@ _CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
 
 def public_trick(record: object) -> PublicTrick:
     """The public form of one of the core's finished-trick records (its compact tuple, or
-    the JSON record it keeps once a game has read or restored it)."""
+    the JSON record of a restored game)."""
     if isinstance(record, dict):
         return _trick_from_dict(record)  # type: ignore[arg-type]
     trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
@@ -146,12 +127,9 @@ def _public_tricks(core: SimState) -> tuple[tuple[PublicTrick, ...], PublicTrick
 
 
 class SeatView(NamedTuple):
-    """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data.
-
-    Cards are counted per suit index (:data:`engine.cards.SUIT_ORDER`, the 0 first); the
-    cards of tricks are :data:`PublicCard` tuples, so a Tune Up's card and the 0/5 card's
-    discard are not in it at all.
-    """
+    """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data:
+    cards counted per suit index (:data:`engine.cards.SUIT_ORDER`), the cards of tricks as
+    :data:`PublicCard` tuples."""
 
     seat: int | None
     players: int
@@ -191,10 +169,9 @@ class SeatView(NamedTuple):
         tricks: tuple[tuple[PublicTrick, ...], PublicTrick | None] | None = None,
         sizes: tuple[int, ...] | None = None,
     ) -> SeatView:
-        """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None).
-
-        A caller that knows the seat's legal ids, the public forms of this round's finished
-        tricks and of the latest one, or the hand sizes may pass them in (``Game.view``).
+        """``seat``'s view of the race ``core`` holds (a spectator's when ``seat`` is None);
+        a caller that knows the legal ids, the tricks' public forms or the hand sizes may
+        pass them in.
 
         >>> from engine import new_game
         >>> view = SeatView.of(new_game(players=3, seed=2).core, None)
@@ -259,7 +236,7 @@ class SeatView(NamedTuple):
         return None if last is None else _trick_dict(last)
 
     def to_dict(self) -> Observation | PublicObservation:
-        """The JSON form (:class:`engine.view.Observation`; for a spectator
+        """The JSON form (:class:`engine.view.Observation`, a spectator's
         :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
         table = self._table()
         if self.seat is None:
@@ -267,22 +244,15 @@ class SeatView(NamedTuple):
         return cast(Observation, {"seat": self.seat, **table})
 
     def _table(self) -> TableView:
-        plays = [_play_dict(card, self._lichen_now()) for card in self.trick_plays]
-        seat = self.seat
-        players = self.players
-        gas, speed, laps, sizes, flags = (
-            self.gas,
-            self.speed,
-            self.laps,
-            self.hand_sizes,
-            self.zero_five,
-        )
-        last = self.last_trick
-        suit_id = _SUIT_ID
-        forms = _FORMS
+        lichen = lichen_in(self.trick_plays)
+        plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
+        seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
+        gas, speed, laps = self.gas, self.speed, self.laps
+        sizes, flags = self.hand_sizes, self.zero_five
+        variants, deck = table_data(players, self.variants)
         return {
             "players_count": players,
-            "variants": variants_data(self.variants),
+            "variants": variants,
             "hand": [suit_id[i] for i, n in enumerate(self.hand) for _ in range(n)],
             "zero_five_available": seat is not None and flags[seat],
             "players": [
@@ -308,23 +278,18 @@ class SeatView(NamedTuple):
             "blocked_suits": [
                 suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
             ],
-            "best": leader(plays),
-            "round_tricks": [_trick_dict(t) for t in self.round_tricks],
-            "last_trick": None if last is None else _trick_dict(last),
-            "deck": deck_view(players, self.variants),
+            "best": leader(self.trick_plays, lichen),
+            "round_tricks": self.trick_records(),
+            "last_trick": self.last_record(),
+            "deck": deck,
             "set_aside": self.set_aside,
             "legal_actions": [forms[i].copy() for i in self.legal],
         }
 
-    def _lichen_now(self) -> bool:
-        return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in self.trick_plays)
-
     @classmethod
     def from_observation(cls, observation: Observation | PublicObservation) -> SeatView:
-        """The view whose JSON form is ``observation`` (:meth:`to_dict` read back).
-
-        Raises ``ValueError`` or ``KeyError`` for a form no view could have produced.
-        """
+        """The view whose JSON form is ``observation`` (``ValueError`` or ``KeyError`` for
+        a form no view could have produced)."""
         players = observation["players"]
         variants = Variants.from_dict(observation["variants"])
         hand = [0] * SUITS
@@ -386,84 +351,61 @@ def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
             counts[PUBLIC_FORMS[f][1]] += 1
 
 
-def _play_dict(card: PublicCard, lichen: bool) -> PublicPlay:
-    """A card's JSON form (:class:`engine.view.PublicPlay`)."""
-    seat, f, speed = card
-    kind, suit, gas, value, effect = PUBLIC_FORMS[f]
-    if kind == TUNE_UP:
-        return {
-            "seat": seat,
-            "type": _KIND_ID[kind],
-            "suit": None,
-            "value": None,
-            "effective_value": None,
-            "gas": gas,
-            "speed": None,
-            "final": None,
-            "zero_effect": None,
-        }
-    shown = effective_value(value, lichen)
-    return {
-        "seat": seat,
-        "type": _KIND_ID[kind],
-        "suit": None if suit < 0 else _SUIT_ID[suit],
-        "value": value,
-        "effective_value": shown,
-        "gas": gas,
-        "speed": speed,
-        "final": shown + gas + speed,
-        "zero_effect": _EFFECT_ID[effect],
-    }
-
-
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
     number, lead, cards, winner, lichen = trick
     return {
         "trick": number,
         "lead": lead,
-        "plays": [_play_dict(card, lichen) for card in cards],
+        "plays": [public_play(s, FORM_ACTION[f], speed, lichen) for s, f, speed in cards],
         "winner": None if winner < 0 else winner,
     }
 
 
+def _play_key(play: PublicPlay) -> tuple[object, ...]:
+    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
+
+
+# Each public form id by its JSON form's fields (the speed and the Lichen effect aside).
+_FORM_OF_PLAY = {_play_key(public_play(0, a, 0, False)): f for f, a in enumerate(FORM_ACTION)}
+
+
 def _card_from_dict(play: PublicPlay) -> PublicCard:
-    kind = _KIND_OF_ID[play["type"]]
-    if kind == TUNE_UP:
-        return (play["seat"], _TUNE_UP_FORM, 0)
-    suit = play["suit"]
-    value = play["value"]
-    effect = play["zero_effect"]
-    form = (
-        kind,
-        -1 if suit is None else _SUIT_OF_ID[suit],
-        play["gas"],
-        -1 if value is None else value,
-        _EFFECT_OF_ID[effect],
-    )
     speed = play["speed"]
-    return (play["seat"], _FORM_ID[form], 0 if speed is None else speed)
+    return (play["seat"], _FORM_OF_PLAY[_play_key(play)], 0 if speed is None else speed)
 
 
 def _trick_from_dict(record: TrickRecord) -> PublicTrick:
     cards = tuple(_card_from_dict(p) for p in record["plays"])
-    lichen = any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
     winner = record["winner"]
-    return (record["trick"], record["lead"], cards, -1 if winner is None else winner, lichen)
+    return (
+        record["trick"],
+        record["lead"],
+        cards,
+        -1 if winner is None else winner,
+        lichen_in(cards),
+    )
 
 
-def leader(plays: list[PublicPlay]) -> Leader | None:
-    """The face-up card now winning among ``plays``: the highest final, the earlier card on
-    a tie (R13); None while every card is face down."""
+def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
+    """Whether a 1 lies face up among ``cards`` (R9)."""
+    return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
+
+
+def leader(cards: tuple[PublicCard, ...], lichen: bool) -> Leader | None:
+    """The card leading ``cards`` with (or without) a 1 face up: the highest final
+    number, the earlier card on a tie (R13); None while every card is face down."""
     best: Leader | None = None
-    for play in plays:
-        final = play["final"]
-        if final is not None and (best is None or final > best["final"]):
-            best = {"seat": play["seat"], "final": final}
+    for seat, form, speed in cards:
+        kind, _, gas, value, _ = PUBLIC_FORMS[form]
+        if kind != TUNE_UP:
+            final = effective_value(value, lichen) + gas + speed
+            if best is None or final > best["final"]:
+                best = {"seat": seat, "final": final}
     return best
 
 
 def observe(game: HasCore, seat: int) -> Observation:
-    """Return ``seat``'s view of ``game`` as JSON-ready data (:meth:`SeatView.to_dict`).
+    """``seat``'s view of ``game`` as JSON (:meth:`SeatView.to_dict`).
 
     >>> from engine import new_game
     >>> view = observe(new_game(players=3, seed=2), 1)
@@ -476,10 +418,7 @@ def observe(game: HasCore, seat: int) -> Observation:
 
 
 def observe_public(game: HasCore) -> PublicObservation:
-    """Return a spectator's view of ``game``: what every seat sees, and no hand at all.
-
-    It is :func:`observe` with no seat: ``seat`` is ``None``, ``hand`` is empty and no
-    move is offered, so a watch page can never learn more than any player.
+    """A spectator's view of ``game``: what every seat sees, no hand and no move.
 
     >>> from engine import new_game
     >>> view = observe_public(new_game(players=3, seed=2))

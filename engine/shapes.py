@@ -1,12 +1,7 @@
-"""The JSON the engine hands out, declared once: a seat's view and its parts (built by
-:mod:`engine.seat_view` and :mod:`engine.view`) and each event's payload
-(:mod:`engine.events`); :mod:`engine.view` names the view's too, and :mod:`engine`
-re-exports them all.
-
-They are ``TypedDict`` s from ``typing_extensions``, which pydantic reads on Python 3.11,
-and the API's schema is made from them, described by their docstrings. This module is
-never compiled by mypyc (``ZZV_MYPYC=1``): a compiled class keeps neither its field types
-nor its docstrings, and a ``TypedDict`` costs nothing to call either way.
+"""The JSON the engine hands out, declared once: a seat's view and its parts, and each
+event's payload. ``TypedDict`` s of ``typing_extensions`` (which pydantic reads on Python
+3.11): the API's schema is made from them, described by their docstrings, so this module
+is never compiled by mypyc, which keeps neither field types nor docstrings.
 """
 
 from __future__ import annotations
@@ -18,8 +13,6 @@ from typing_extensions import TypedDict
 from engine.actions import ActionDict, ActionTypeId
 from engine.cards import SuitId, ZeroEffectId
 from engine.variants import VariantsData
-
-# ---------------------------------------------------------------- a seat's view
 
 
 class PublicPlay(TypedDict):
@@ -148,9 +141,6 @@ class PublicObservation(TableView):
     hand and no move."""
 
     seat: None
-
-
-# ---------------------------------------------------------------- events' payloads
 
 
 class RoundDealt(TypedDict):

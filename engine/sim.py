@@ -1,17 +1,9 @@
 """The rules core: the one implementation of the rules (R5–R22), on compact state.
 
-:class:`SimState` is the state of a race and its rules, trusting its caller: actions are
-small integers into the fixed table :data:`ACTIONS`, taken from :meth:`SimState.legal`
-and never re-checked; hands are per-suit counts with a bit mask of the suits held;
-nothing is narrated (no events, and a finished trick's public record is only built when
-someone reads it). The bots' rollouts and the speed benchmark drive it directly. The checked
-:class:`~engine.game.Game`, what real races play, wraps one: it checks each action by its
-id in :meth:`SimState.legal`'s set, plays it with :meth:`SimState.put` and
-:meth:`SimState.resolve` (the two halves of :meth:`SimState.apply`) and tells the events.
-
-The order of the cards inside a hand is not kept, as it is not part of the game (a hand
-is a set of cards; every view sorts it). The deal order of later rounds does depend on
-the order of the discards, and that order is kept.
+:class:`SimState` trusts its caller: actions are ids into the fixed table :data:`ACTIONS`,
+taken from :meth:`SimState.legal` and never re-checked; hands are per-suit counts (a hand
+is a set of cards), the discards keep their order (later deals depend on it); nothing is
+narrated. The bots' rollouts drive it directly; :class:`~engine.game.Game` wraps one.
 
 >>> from engine.game import new_game
 >>> game = new_game(players=4, seed=11)
@@ -28,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
-from engine.actions import Action, ActionType, supply_after_effect
+from engine.actions import Action, ActionType, ActionTypeId, supply_after_effect
 from engine.cards import (
     LAPS_TO_WIN,
     MAX_GAS,
@@ -38,44 +30,31 @@ from engine.cards import (
     SUIT_VALUE,
     TRICKS_PER_ROUND,
     Suit,
+    SuitId,
     ZeroEffect,
+    ZeroEffectId,
     effective_value,
 )
 from engine.rng import Rng
+from engine.shapes import PublicPlay
 from engine.variants import Variants
-from engine.view import TrickRecord, copy_record, public_play
-
-_Effect = ZeroEffect
-_ZERO_FIVE_KIND = ActionType.ZERO_FIVE
-_SUIT_BIT = {suit: 1 << i for i, suit in enumerate(SUIT_ORDER)}
+from engine.view import TrickRecord, copy_record
 
 
-class Play:
-    """One card lying in the current trick. ``card`` is the physical suit (secret for a
+class Play(NamedTuple):
+    """A card in the current trick, as saved. ``card`` is the physical suit (secret for a
     Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
 
-    __slots__ = ("card", "gas", "kind", "seat", "speed", "value", "zero_effect")
-
-    def __init__(
-        self,
-        seat: int,
-        kind: ActionType,
-        card: Suit | None,
-        gas: int,
-        speed: int,
-        value: int | None,
-        zero_effect: ZeroEffect | None,
-    ) -> None:
-        self.seat = seat
-        self.kind = kind
-        self.card = card
-        self.gas = gas
-        self.speed = speed
-        self.value = value
-        self.zero_effect = zero_effect
+    seat: int
+    kind: ActionType
+    card: Suit | None
+    gas: int
+    speed: int
+    value: int | None
+    zero_effect: ZeroEffect | None
 
     def to_dict(self) -> dict[str, Any]:
-        """Full (secret-bearing) form, for saving the game only."""
+        """The secret-bearing form, for saving the game only."""
         return {
             "seat": self.seat,
             "type": self.kind.value,
@@ -102,47 +81,16 @@ class Play:
         )
 
 
-def _suits_in(mask: int) -> list[Suit]:
-    return [suit for suit in SUIT_ORDER if mask & _SUIT_BIT[suit]]
-
-
-def _face_up_actions(
-    playable_mask: int, gas: int, middle_has_gas: bool, any_removed: bool
-) -> tuple[Action, ...]:
-    """Every face-up play of the suits in ``playable_mask``, each gas amount (R7, R8, R10, R20)."""
-    middle, removed = int(middle_has_gas), int(any_removed)
-    actions: list[Action] = []
-    for suit in _suits_in(playable_mask):
-        effects: tuple[ZeroEffect | None, ...] = (None,)
-        if suit is Suit.ZERO:
-            effects = (ZeroEffect.SPEED, ZeroEffect.GAS) if any_removed else (ZeroEffect.SPEED,)
-        for effect in effects:
-            supply = supply_after_effect(Action.play(suit, 0, effect), gas, middle, removed)
-            actions.extend(Action.play(suit, g, effect) for g in range(supply + 1))
-    return tuple(actions)
-
-
-def _tune_up_actions(hand_mask: int) -> tuple[Action, ...]:
-    """One Tune Up per distinct suit in hand (R7: always legal)."""
-    return tuple(Action.tune_up(suit) for suit in _suits_in(hand_mask))
-
-
-def _zero_five_actions(hand_mask: int, gas: int, removed: int, has_lap: bool) -> tuple[Action, ...]:
-    """Every 0/5 play: value, gas after its effect, and the discard (R22)."""
-    actions: list[Action] = []
-    for value in (0, 5) if has_lap else (0,):
-        probe = Action(_ZERO_FIVE_KIND, value=value)
-        supply = supply_after_effect(probe, gas, 0, removed)
-        for discard in _suits_in(hand_mask):
-            actions.extend(Action.zero_five(value, g, discard) for g in range(supply + 1))
-    return tuple(actions)
-
-
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
 NO_EFFECT, SPEED, GAS = 0, 1, 2
 _KIND_CODE = {ActionType.PLAY: PLAY, ActionType.TUNE_UP: TUNE_UP, ActionType.ZERO_FIVE: ZERO_FIVE}
-_EFFECT_CODE = {None: NO_EFFECT, _Effect.SPEED: SPEED, _Effect.GAS: GAS}
+_EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
+
+#: The JSON ids of the kinds of action, the 0 card's effects and the suits, by their codes.
+KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
+EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
+SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
 
 #: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
@@ -153,15 +101,16 @@ VALUE: tuple[int, ...] = tuple(SUIT_VALUE[suit] for suit in SUIT_ORDER)
 
 
 def _all_actions() -> tuple[Action, ...]:
-    """Every distinct action of any game, in a fixed order (the action ids)."""
-    everything = (1 << SUITS) - 1
-    table = [
-        *_face_up_actions(everything, MAX_GAS, True, True),
-        *_tune_up_actions(everything),
-        *_zero_five_actions(everything, MAX_GAS, 2, True),
-    ]
-    # With 4 gas, a 2 or a gas-giving 0 reaches the full 5 too: the table is complete.
-    return tuple(dict.fromkeys(table))
+    """Every distinct action of any game, in a fixed order (the action ids): the face-up
+    plays by suit, 0 card reward and gas, the Tune Ups by suit, the 0/5 plays by value,
+    discard and gas. A legal set lists its actions in this order."""
+    gas = range(MAX_GAS + 1)
+    rewards = {Suit.ZERO: (ZeroEffect.SPEED, ZeroEffect.GAS)}
+    return (
+        *(Action.play(s, g, e) for s in SUIT_ORDER for e in rewards.get(s, (None,)) for g in gas),
+        *(Action.tune_up(s) for s in SUIT_ORDER),
+        *(Action.zero_five(v, g, d) for v in (0, 5) for d in SUIT_ORDER for g in gas),
+    )
 
 
 #: The fixed action table: an action id is an index into it.
@@ -201,15 +150,10 @@ SPENT: tuple[int, ...] = tuple(g for _, _, g, _, _ in INFO)
 TRICK_CARD: tuple[int, ...] = tuple(-1 if k == ZERO_FIVE else c for k, c, _, _, _ in INFO)
 
 CACHE_LIMIT = 65_536
-"""The most entries :func:`legal_ids` (and the rollout policy's per-key tables) keep.
-
-Seeded random play (4,500 games per variant set, 3 to 5 players) reaches 10,000–26,700
-legal-set keys per variant set and 40,600 over all of them, about 400 bytes each; the
-hard bot's rollouts use far fewer (3,100 over twenty decisions). The limit sits above what
-any real mix of races reaches, so a cache never thrashes: it only stops a pathological
-process from growing further (the key space holds about 157,000). A full cache is emptied
-and refills with the keys in use, so a hit stays one dict lookup (an LRU's bookkeeping
-would tax every hit of the inner loop)."""
+"""The most entries :func:`legal_ids` (and the rollout policy's per-key tables) keep:
+above the 40,600 keys seeded random play reaches over every variant set (of about 157,000
+possible), so a cache never thrashes. A full cache is emptied, not an LRU, so that a hit
+stays one dict lookup."""
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -229,15 +173,14 @@ def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int = CACHE_LIMIT) 
     return value
 
 
-# Cards of each suit in the deck, per (variants, players): keyed by the variants' id and
-# the player count (hashing the frozen dataclass costs more than the lookup), the
-# variants kept alive in the entry so the id cannot be reused.
+# Keyed by the variants' id (hashing the dataclass costs more than the lookup), the
+# variants kept alive in the entry so that the id cannot be reused.
 _COPIES: dict[int, tuple[Variants, list[int]]] = {}
 
 
 def deck_copies(players: int, variants: Variants) -> list[int]:
     """Cards of each suit (by index) in the deck of ``players`` seats with ``variants``
-    (shared between callers: not to be changed).
+    (shared: not to be changed).
 
     >>> deck_copies(3, Variants())[SUIT_INDEX[Suit.SALTY]]
     3
@@ -252,40 +195,34 @@ def deck_copies(players: int, variants: Variants) -> list[int]:
     return entry[1]
 
 
-#: The cache behind :func:`legal_ids`, for hot loops to read directly (a lookup without a
-#: call); only :func:`legal_ids` fills it.
+#: The cache behind :func:`legal_ids`, for hot loops to read without a call.
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
-#: A trick completed on the simulation path: (trick, lead, plays, winner or -1, lichen in
-#: it); its public record is only built when a conversion asks for it.
+#: A finished trick: (trick, lead, plays, winner or -1, lichen in it).
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
 # The deck of each table (variants and players) as suit indices: a few dozen at most.
 _DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
 
 
-# The three parts of a legal set, each cached by the few facts it depends on: the face-up
-# plays by the playable suits, the gas and whether the middle holds gas and any was removed
-# (128 x 8 x 4 keys at most), the Tune Ups by the suits in hand (128), the 0/5 plays by
-# the suits in hand, the gas and the 0/5 card's state (128 x 8 x 4). Small by
-# construction, so they need no eviction, and a legal set missing from LEGAL_CACHE is
-# three lookups and a join.
+# The three parts of a legal set, each cached by the few facts it depends on (at most
+# 128 x 8 x 4 keys each, so no eviction): a set missing from LEGAL_CACHE is three lookups.
 _FACE_UP_IDS: dict[int, tuple[int, ...]] = {}
 _TUNE_UP_IDS: dict[int, tuple[int, ...]] = {}
 _ZERO_FIVE_IDS: dict[int, tuple[int, ...]] = {}
 
 
-def _ids(actions: tuple[Action, ...]) -> tuple[int, ...]:
-    return tuple(ACTION_ID[a] for a in actions)
-
-
 def face_up_ids(suits: int, gas: int, middle_has_gas: bool, any_removed: bool) -> tuple[int, ...]:
-    """The ids of every face-up play of the suits in the bit set ``suits`` (by suit
-    index), each gas amount, for a seat holding ``gas`` (R7, R8, R10, R20): the face-up
-    part of a legal set, whose playable suits are those in hand and not yet face up."""
+    """The ids of every face-up play of the suits in the bit set ``suits``, each gas
+    amount, for a seat holding ``gas`` (R7, R8, R10, R20)."""
     key = suits | gas << 7 | int(middle_has_gas) << 10 | int(any_removed) << 11
     up = _FACE_UP_IDS.get(key)
     if up is None:
-        built = _face_up_actions(suits, gas, middle_has_gas, any_removed)
-        up = _FACE_UP_IDS[key] = _ids(built)
+        middle, removed = int(middle_has_gas), int(any_removed)
+        up = _FACE_UP_IDS[key] = tuple(
+            i
+            for i, (kind, suit, g, _, effect) in enumerate(INFO)
+            if kind == PLAY and suits >> suit & 1 and (effect != GAS or any_removed)
+            if g <= supply_after_effect(ACTIONS[i], gas, middle, removed)
+        )
     return up
 
 
@@ -299,25 +236,30 @@ def legal_ids(key: int) -> tuple[int, ...]:
     up = face_up_ids(playable, gas, bool(key >> 17 & 1), bool(key >> 18 & 1))
     down = _TUNE_UP_IDS.get(hand)
     if down is None:
-        down = _TUNE_UP_IDS[hand] = _ids(_tune_up_actions(hand))
+        down = _TUNE_UP_IDS[hand] = tuple(
+            i for i, (kind, suit, *_) in enumerate(INFO) if kind == TUNE_UP and hand >> suit & 1
+        )
     zf = key >> 19
     if not zf:
         return remember(LEGAL_CACHE, key, up + down, CACHE_LIMIT)
     zf_key = hand | gas << 7 | zf << 10
     five = _ZERO_FIVE_IDS.get(zf_key)
-    if five is None:
-        built = _zero_five_actions(hand, gas, 1 + (zf - 1) % 2, zf > 2)
-        five = _ZERO_FIVE_IDS[zf_key] = _ids(built)
+    if five is None:  # zf: 1 + (more than one gas removed) + 2 * (the seat has a lap)
+        removed, lapped = 1 + (zf - 1) % 2, zf > 2
+        five = _ZERO_FIVE_IDS[zf_key] = tuple(
+            i
+            for i, (kind, suit, g, value, _) in enumerate(INFO)
+            if kind == ZERO_FIVE and hand >> suit & 1 and (value == 0 or lapped)
+            if g <= supply_after_effect(ACTIONS[i], gas, 0, removed)
+        )
     return remember(LEGAL_CACHE, key, up + down + five, CACHE_LIMIT)
 
 
 @dataclass(frozen=True, kw_only=True)
 class GameParts:
-    """Every part of a game's state, hidden cards included: what :meth:`SimState.from_parts`
-    and :meth:`Game.from_parts <engine.game.Game.from_parts>` build a game from, taken as
-    given (consistency is the caller's business). A Tune Up's ``card`` in ``plays`` is its
-    face-down identity; ``rng_state`` the generator of later deals. The parts left out
-    default to a round with no card played yet and nobody past the line."""
+    """Every part of a game's state, hidden cards included, taken as given by
+    :meth:`SimState.from_parts` (consistency is the caller's business). ``rng_state`` is
+    the generator of later deals; the parts left out default to a fresh round."""
 
     players: int
     variants: Variants
@@ -343,12 +285,9 @@ class GameParts:
 
 
 class SimState:
-    """A whole game on the simulation path (hidden cards included, like a Game).
-
-    Public fields mirror :class:`~engine.game.Game`'s, with suits as indices into
-    ``SUIT_ORDER``: ``hands[seat][suit]`` is a count, ``masks[seat]`` the bit set of suits
-    held, ``plays`` the current trick as ``(seat, action id, speed)``, ``turn`` the seat
-    to act and ``winner`` -1 until someone wins.
+    """A whole game, hidden cards included. Suits are indices into ``SUIT_ORDER``:
+    ``hands[seat][suit]`` is a count, ``masks[seat]`` the bit set of suits held; ``plays``
+    is the current trick as ``(seat, action id, speed)``; ``winner`` is -1 until someone wins.
     """
 
     __slots__ = (
@@ -416,8 +355,7 @@ class SimState:
     winner: int
 
     def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
-        """The fixed facts of a game; every other field is set by :meth:`new`,
-        :meth:`from_parts` or :meth:`clone`, the ways to make a state."""
+        """The fixed facts; :meth:`new`, :meth:`from_parts` or :meth:`clone` set the rest."""
         self.players = players
         self.variants = variants
         self.seed = seed
@@ -426,12 +364,10 @@ class SimState:
         self.rng = Rng(0)
         self.rng.state = rng_state
 
-    # ------------------------------------------------------------------ set-up and conversions
-
     @classmethod
     def new(cls, players: int, seed: int, variants: Variants | None = None) -> SimState:
         """The position :func:`~engine.game.new_game` deals for ``players``, ``seed`` and
-        ``variants`` (the same lead and hands), built without a :class:`Game`.
+        ``variants``.
 
         >>> from engine.game import new_game
         >>> SimState.new(5, 3).to_dict() == new_game(players=5, seed=3).to_dict()
@@ -459,8 +395,7 @@ class SimState:
 
     @classmethod
     def from_parts(cls, parts: GameParts) -> SimState:
-        """A state from every part of a game (:class:`GameParts`). Trick records are
-        shared, not copied."""
+        """A state from :class:`GameParts` (trick records shared, not copied)."""
         players = parts.players
         s = cls(players, parts.variants, parts.seed, parts.rng_state)
         s.round, s.trick, s.lead = parts.round, parts.trick, parts.lead
@@ -561,12 +496,9 @@ class SimState:
         s.winner = self.winner
         return s
 
-    # ------------------------------------------------------------------ the rules
-
     def legal_key(self) -> int:
-        """The few facts the current seat's legal set depends on, packed in one integer:
-        the playable suits, the suits in hand, the seat's gas, whether the middle holds
-        gas, whether any was removed, and the 0/5 card's state (R7, R8, R10, R20, R22)."""
+        """The facts the current seat's legal set depends on, packed in one integer (R7,
+        R8, R10, R20, R22)."""
         seat = self.turn
         hand = self.masks[seat]
         gas = self.gas[seat]
@@ -594,10 +526,8 @@ class SimState:
         return self.winner
 
     def play_out(self, action: int) -> bool:
-        """:meth:`apply` for a rollout that stops at the end of the round: the same play,
-        but the round's last trick deals no next round, so the state keeps the round's
-        result (laps, gas, the next lead, the winner) and is not to be played on.
-        Returns whether the round goes on."""
+        """:meth:`apply`, but the round's last trick deals no next round (the state keeps
+        the round's result and is not to be played on). Returns whether the round goes on."""
         if self.put(action):
             last = self.trick == TRICKS_PER_ROUND
             self.resolve(not last)
@@ -605,10 +535,9 @@ class SimState:
         return True
 
     def put(self, action: int) -> bool:
-        """The first half of :meth:`apply`: play action id ``action`` (which must be
-        legal) into the trick, its card's effect and gas included (R7–R10, R20, R22).
-        Returns whether the trick is now complete, in which case :meth:`resolve` must
-        follow (the checked wrapper narrates the two halves apart)."""
+        """The first half of :meth:`apply`: play legal action id ``action`` into the trick,
+        its effect and gas included (R7–R10, R20, R22). Returns whether the trick is
+        complete, in which case :meth:`resolve` must follow."""
         seat = self.turn
         kind, suit, gas, value, effect = INFO[action]
         hand = self.hands[seat]
@@ -674,10 +603,9 @@ class SimState:
         self.removed += lost
 
     def resolve(self, deal: bool = True) -> int:
-        """R11–R17 once every seat has played (after :meth:`put` said so), in the order
-        docs/rules.md gives; without ``deal``, a round's last trick deals no next round
-        (:meth:`play_out`). Returns the winning card's final number, or -1 when every card
-        was face down and nobody won (R13)."""
+        """R11–R17 once every seat has played, in the order docs/rules.md gives; without
+        ``deal`` a round's last trick deals no next round. Returns the winning final
+        number, or -1 when every card was face down (R13)."""
         if self.tuners and self.middle:
             self._share()
         plays = self.plays
@@ -754,6 +682,30 @@ def _play(seat: int, action: int, speed: int) -> Play:
     return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
 
 
+def public_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:
+    """What every seat sees of action id ``action`` played at ``speed`` into a trick with
+    (or without) a 1 face up in it (R9): a Tune Up shows only its back, the 0/5 card not
+    its discard.
+
+    >>> public_play(1, ACTION_ID[Action.tune_up(Suit.SLIPPY)], 2, False)["suit"]
+    >>> public_play(0, ACTION_ID[Action.play(Suit.JELLY, 1)], 2, True)["final"]
+    3
+    """
+    kind, suit, gas, value, effect = INFO[action]
+    shown = None if kind == TUNE_UP else effective_value(value, lichen)
+    return {
+        "seat": seat,
+        "type": KIND_IDS[kind],
+        "suit": SUIT_IDS[suit] if kind == PLAY else None,
+        "value": None if shown is None else value,
+        "effective_value": shown,
+        "gas": gas,
+        "speed": None if shown is None else speed,
+        "final": None if shown is None else shown + gas + speed,
+        "zero_effect": EFFECT_IDS[effect],
+    }
+
+
 def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
     """A completed trick's public record, as a saved game holds it."""
     if isinstance(record, dict):
@@ -762,6 +714,6 @@ def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
     return {
         "trick": trick,
         "lead": lead,
-        "plays": [public_play(_play(seat, a, speed), lichen) for seat, a, speed in plays],
+        "plays": [public_play(seat, a, speed, lichen) for seat, a, speed in plays],
         "winner": None if winner < 0 else winner,
     }

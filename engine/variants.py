@@ -24,8 +24,7 @@ class VariantsData(TypedDict):
 
 @dataclass(frozen=True, slots=True)
 class Variants:
-    """Which variants are on. ``zero_suit`` names the racer suit the 0 suit replaces
-    (R19); ``None`` means the New 0 suit variant is off.
+    """Which variants are on; ``zero_suit`` is the racer suit the 0 suit replaces (R19).
 
     >>> Variants(zero_suit="chippy").zero_suit
     <Suit.CHIPPY: 'chippy'>
@@ -71,7 +70,6 @@ class Variants:
         return cards
 
     def to_dict(self) -> VariantsData:
-        """JSON form: ``larger_hands`` (bool), ``zero_suit`` (suit id or null), ``zero_five``."""
         return {
             "larger_hands": self.larger_hands,
             "zero_suit": None

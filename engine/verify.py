@@ -1,17 +1,7 @@
-"""Check a finished race's public record: its commitment, its deal and every move.
-
-A finished race's record (``GET /api/games/{id}/record``) carries the commitment it
-published when it started, and reveals its deal seed, the salt and every action in order.
-:func:`verify_record` recomputes the commitment (:func:`engine.fairness.commit`), deals
-the race again from the seed with the record's settings (:func:`engine.new_game`), plays
-every action through :meth:`engine.Game.apply` (the checked path: an illegal action means
-the record was changed), and compares the public events it tells, one by one, and the
-winner with the record's. It answers with a :class:`Verdict`: a code and its parameters,
-never a sentence (the app words them), and the deal card by card as far as the replay got.
-
-The record's fields read here: ``complete``, ``settings`` (``players``, ``variants``),
-``commitment``, ``deal_seed``, ``salt``, ``actions`` (``[{"seat", "action"}]``),
-``events`` and ``winner``.
+"""Check a finished race's public record (``GET /api/games/{id}/record``, docs/fair-play.md):
+recompute its commitment, deal it again from the revealed seed, play every action through
+the checked :meth:`engine.game.Game.apply`, and compare the events and the winner. The
+:class:`Verdict` is a code with parameters (the app words it) and the deal as replayed.
 """
 
 from __future__ import annotations
@@ -95,10 +85,6 @@ class Verdict:
         return CODES[self.code]
 
 
-def _refused(code: str, **params: Any) -> Verdict:
-    return Verdict(code, params)
-
-
 def _round_deal(game: Game) -> RoundDeal:
     dealt = game.deal_event().data
     return RoundDeal(
@@ -112,32 +98,27 @@ def _round_deal(game: Game) -> RoundDeal:
 def _read(record: object) -> tuple[Game, int, str, list[Any]] | Verdict:
     """The game as dealt, the seed, the salt and the actions; or the refusal."""
     if not isinstance(record, Mapping) or not isinstance(record.get("settings"), Mapping):
-        return _refused("not_a_record")
+        return Verdict("not_a_record")
     if record.get("complete") is not True:
-        return _refused("not_finished")
+        return Verdict("not_finished")
     published = record.get("commitment")
     if published is None:
-        return _refused("no_commitment")
+        return Verdict("no_commitment")
     missing = [name for name in _REVEALED if record.get(name) is None]
     if missing:
-        return _refused("not_revealed", missing=missing)
+        return Verdict("not_revealed", {"missing": missing})
     seed, salt, actions = (record[name] for name in _REVEALED)
-    if not isinstance(published, str):
-        return _refused("bad_field", field="commitment")
-    if type(seed) is not int:
-        return _refused("bad_field", field="deal_seed")
-    if not isinstance(salt, str):
-        return _refused("bad_field", field="salt")
-    if not isinstance(actions, list):
-        return _refused("bad_field", field="actions")
-    if not isinstance(record.get("events"), list):
-        return _refused("bad_field", field="events")
+    kinds = {"commitment": str, "deal_seed": int, "salt": str, "actions": list, "events": list}
+    for name, kind in kinds.items():
+        value = record.get(name)
+        if not isinstance(value, kind) or (kind is int and type(value) is not int):  # no bool
+            return Verdict("bad_field", {"field": name})
     settings = record["settings"]
     try:
         variants = Variants.from_dict(settings.get("variants") or {})
         game = new_game(players=settings.get("players"), seed=seed, variants=variants)
     except (TypeError, ValueError, AttributeError):
-        return _refused("bad_field", field="settings")
+        return Verdict("bad_field", {"field": "settings"})
     return game, seed, salt, actions
 
 
@@ -170,33 +151,36 @@ def _replay(game: Game, actions: list[Any]) -> _Replay:
     """Play ``actions`` from the deal through the checked path, to the first one refused."""
     replay = _Replay(game, [game.deal_event().to_dict()], [_round_deal(game)])
     for index, entry in enumerate(actions):
-        if game.is_over:
-            replay.problem = "actions_after_end", {"index": index}
+        replay.problem = _step(replay, index, entry)
+        if replay.problem is not None:
             return replay
-        if index >= MAX_DECISIONS:
-            replay.problem = "too_many_actions", {"limit": MAX_DECISIONS}
-            return replay
-        parsed = _action(entry)
-        if parsed is None:
-            replay.problem = "illegal_action", {"index": index, "seat": None}
-            return replay
-        seat, action = parsed
-        if seat != game.current_seat:
-            to_move = game.current_seat
-            replay.problem = "wrong_seat", {"index": index, "seat": seat, "to_move": to_move}
-            return replay
-        try:
-            events = game.apply(action, seat=seat)
-        except IllegalAction:
-            replay.problem = "illegal_action", {"index": index, "seat": seat}
-            return replay
-        replay.played += 1
-        replay.events.extend(event.to_dict() for event in events)
-        if any(event.kind is EventKind.ROUND_DEALT for event in events):
-            replay.deal.append(_round_deal(game))
     if not game.is_over:
         replay.problem = "race_not_over", {"actions": replay.played}
     return replay
+
+
+def _step(replay: _Replay, index: int, entry: object) -> Problem | None:
+    """Play action number ``index`` of the record; the problem it meets, if any."""
+    game = replay.game
+    if game.is_over:
+        return "actions_after_end", {"index": index}
+    if index >= MAX_DECISIONS:
+        return "too_many_actions", {"limit": MAX_DECISIONS}
+    parsed = _action(entry)
+    if parsed is None:
+        return "illegal_action", {"index": index, "seat": None}
+    seat, action = parsed
+    if seat != game.current_seat:
+        return "wrong_seat", {"index": index, "seat": seat, "to_move": game.current_seat}
+    try:
+        events = game.apply(action, seat=seat)
+    except IllegalAction:
+        return "illegal_action", {"index": index, "seat": seat}
+    replay.played += 1
+    replay.events.extend(event.to_dict() for event in events)
+    if any(event.kind is EventKind.ROUND_DEALT for event in events):
+        replay.deal.append(_round_deal(game))
+    return None
 
 
 def verify_record(record: object) -> Verdict:

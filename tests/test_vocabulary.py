@@ -17,17 +17,10 @@ from app.http.api import models as api
 from app.http.web import forms
 from app.http.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
 from app.settings import Settings
-from engine import (
-    RACER_SUIT_IDS,
-    ActionDict,
-    ActionType,
-    EventKind,
-    PublicPlay,
-    Suit,
-    VariantsData,
-    ZeroEffect,
-)
+from engine import ActionDict, ActionType, EventKind, Suit, VariantsData
 from engine.bots import BOT_LEVELS
+from engine.cards import RACER_SUIT_IDS, ZeroEffect
+from engine.shapes import PublicPlay
 
 ENGINE: dict[str, set[str]] = {
     "suit": {s.value for s in Suit},

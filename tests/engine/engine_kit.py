@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import Action, ActionType, Event, Game, Suit, ZeroEffect
+from engine import Action, ActionType, Event, Game, Suit
+from engine.cards import ZeroEffect
 
 
 def up(game: Game, suit: str, gas: int = 0, effect: str | None = None) -> list[Event]:

@@ -24,9 +24,9 @@ from engine import (
     IllegalAction,
     Suit,
     Variants,
-    ZeroEffect,
     new_game,
 )
+from engine.cards import ZeroEffect
 from engine.rng import Rng
 
 ACTION_KEYS = {"type", "suit", "gas", "zero_effect", "value", "discard"}

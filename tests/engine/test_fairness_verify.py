@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from engine import MAX_PLAYERS, MIN_PLAYERS, Variants, new_game
+from engine import Variants, new_game
+from engine.cards import MAX_PLAYERS, MIN_PLAYERS
 from engine.fairness import commit
 from engine.verify import CODES, verify_record
 

@@ -34,10 +34,9 @@ from engine import (
     IllegalAction,
     Suit,
     Variants,
-    ZeroEffect,
     new_game,
 )
-from engine.cards import RACER_SUITS, SUIT_ORDER
+from engine.cards import RACER_SUITS, SUIT_ORDER, ZeroEffect
 from engine.rng import Rng
 
 PROPERTY = settings(

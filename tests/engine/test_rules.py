@@ -35,11 +35,10 @@ from engine import (
     Refusal,
     Suit,
     Variants,
-    ZeroEffect,
     new_game,
-    seat_options,
 )
-from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE
+from engine.cards import RACER_NAME, SEAT_COLOURS, SUIT_VALUE, ZeroEffect
+from engine.options import seat_options
 
 ZF = Variants(zero_five=True)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from oracle.old_game import _face_up_actions, _tune_up_actions
 
 from engine import sim
-from engine.sim import ACTION_ID, _face_up_actions, _tune_up_actions, legal_ids
+from engine.sim import ACTION_ID, legal_ids
 
 
 def _keys() -> list[int]:
@@ -36,7 +37,7 @@ def test_the_legal_set_cache_stays_bounded_and_right_past_its_limit(
         legal_ids(key)
         assert len(sim.LEGAL_CACHE) <= limit
     assert len(sim.LEGAL_CACHE) == 100  # emptied each time it was full, then refilled
-    for key in keys[::7]:  # rebuilt or still cached, each set is what the rules give
+    for key in keys[::7]:  # rebuilt or still cached, each set is what the old engine gave
         playable, hand, gas, middle = key & 127, key >> 7 & 127, key >> 14 & 7, key >> 17 & 1
         expected = [*_face_up_actions(playable, gas, bool(middle), False), *_tune_up_actions(hand)]
         assert legal_ids(key) == tuple(ACTION_ID[a] for a in expected)

@@ -19,7 +19,6 @@ from engine import (
     ActionType,
     Game,
     Suit,
-    TrickRecord,
     Variants,
     new_game,
     observe,
@@ -27,6 +26,7 @@ from engine import (
     supply_after_effect,
 )
 from engine.rng import Rng
+from engine.shapes import TrickRecord
 from engine.sim import Play
 
 

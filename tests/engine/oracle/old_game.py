@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
-from oracle.old_view import observe, observe_public
+from oracle.old_view import copy_record, observe, observe_public, public_play
 
 from engine.actions import Action, ActionType, supply_after_effect
 from engine.cards import (
@@ -39,8 +39,6 @@ from engine.view import (
     PublicObservation,
     PublicPlay,
     TrickRecord,
-    copy_record,
-    public_play,
 )
 
 
