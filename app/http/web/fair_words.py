@@ -1,8 +1,5 @@
 """A deal check's verdict in plain words (``/fair`` and ``zzv verify``): what it found,
-and the deal card by card. :mod:`engine.verify` answers in codes; the sentences live here.
-
-Seats are named as the table names them, by colour, with their number in the record.
-"""
+and the deal card by card (:mod:`engine.verify` answers in codes)."""
 
 from __future__ import annotations
 
@@ -20,12 +17,9 @@ from engine.verify import RoundDeal, Verdict
 
 def headline(status: str) -> str:
     """A verdict's status (``ok``, ``tampered``, ``refused``) as a short heading."""
-    match status:
-        case "ok":
-            return _("It checks out")
-        case "tampered":
-            return _("It does not check out")
-    return _("Nothing to check")
+    if status == "ok":
+        return _("It checks out")
+    return _("It does not check out") if status == "tampered" else _("Nothing to check")
 
 
 def seat_words(seat: int) -> str:
@@ -34,25 +28,17 @@ def seat_words(seat: int) -> str:
     >>> seat_words(0), seat_words(4)
     ('Pink (seat 0)', 'Purple (seat 4)')
     """
-    return _("%(colour)s (seat %(seat)s)") % {
-        "colour": seat_colour(seat).capitalize(),
-        "seat": seat,
-    }
+    colour = seat_colour(seat).capitalize()
+    return _("%(colour)s (seat %(seat)s)") % {"colour": colour, "seat": seat}
 
 
 def _who(seat: Any) -> str:
-    """A seat the record or the replay names; anything else (a record may hold any JSON
-    where a seat should be) as its JSON."""
+    """A seat the record or the replay names; anything else a record holds there, as JSON."""
     if seat is None:
         return _("nobody")
     if type(seat) is int and seat >= 0:
         return seat_words(seat)
     return json.dumps(seat)
-
-
-def _move(index: Any) -> int:
-    """The move at ``index`` of the record as a person counts it (from 1)."""
-    return int(index) + 1
 
 
 def _checked_out(verdict: Verdict) -> str:
@@ -75,12 +61,12 @@ Params = Mapping[str, Any]
 def _illegal_action(p: Params) -> str:
     if p["seat"] is None:
         return _("The record's move %(move)s is not a move a race records.") % {
-            "move": _move(p["index"])
+            "move": int(p["index"]) + 1
         }
     return _(
         "The record's move %(move)s is not a legal move for %(seat)s with the cards "
         "dealt from the revealed seed."
-    ) % {"move": _move(p["index"]), "seat": _who(p["seat"])}
+    ) % {"move": int(p["index"]) + 1, "seat": _who(p["seat"])}
 
 
 # Each code's words are written out whole, so the extractor finds every one of them.
@@ -122,7 +108,7 @@ _FOUND: dict[str, Callable[[Params], str]] = {
     "illegal_action": _illegal_action,
     "wrong_seat": lambda p: (
         _("The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play.")
-        % {"move": _move(p["index"]), "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
+        % {"move": int(p["index"]) + 1, "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
     ),
     "too_many_actions": lambda p: (
         ngettext(
@@ -134,7 +120,7 @@ _FOUND: dict[str, Callable[[Params], str]] = {
     ),
     "actions_after_end": lambda p: (
         _("The record lists moves after the race was won, from move %(move)s on.")
-        % {"move": _move(p["index"])}
+        % {"move": int(p["index"]) + 1}
     ),
     "race_not_over": lambda p: (
         ngettext(
