@@ -23,9 +23,9 @@ from app.http.players import (
     results_of,
     set_player_cookie,
 )
+from app.http.web.daily import best_words, streak_words
 from app.http.web.forms import form_fields
 from app.http.web.labels import Viewer, people_names
-from app.http.web.streak_words import best_words, streak_words
 from app.http.web.table import SPECTATOR
 from app.http.web.templating import templates
 from app.races.daily import daily_streak
