@@ -197,12 +197,10 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Race a past day's deal again (a practice race with the same cards); 303 to it."""
-    form = await form_fields(request)
-    raw = form.get("date")
-    day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
+    day = (await form_fields(request)).get("date", "")
     player, player_token = await browser_player(request)
     try:
-        date.fromisoformat(day)
+        date.fromisoformat(day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "")
         session, _state = await start_replay(races, day, client_key(request), player=player.id)
     except ValueError:
         message = _("Only a past day's deal can be raced again, once its board closed.")
