@@ -210,24 +210,6 @@ def say(said: Said) -> str:
     return COACH_SAYS[code](params) % params
 
 
-def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any]:
-    """What the coach's box and the marked card need: the advised move, the coach's words,
-    the note on a different choice, and the last words once the race is over."""
-    if state["seat"] is None:
-        return {}
-    coaching = lesson.coach(state)
-    return {
-        "coach": coaching,
-        "coach_lines": [] if coaching is None else [say(s) for s in coaching.lines],
-        "coach_ask": None if coaching is None else say(coaching.ask),
-        "coach_note": note,
-        "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
-        "coach_step": lesson.step_of(state) + 1,
-        "move_url": f"{LESSON.url(state['game_id'])}/move",
-        "lesson": True,
-    }
-
-
 def lesson_context(
     request: Request,
     race: Race,
@@ -237,14 +219,26 @@ def lesson_context(
     **extra: Any,
 ) -> dict[str, Any]:
     """What the lesson's table draws: the table (``extra``: a refusal, a preview, the
-    choices picked) with the coach beside it."""
+    choices picked) with the coach beside it: the advised move, the coach's words, the
+    note on a different choice, and the last words once the race is over."""
     # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
-    coached = coach_context(state, coach_note)
-    context = {**seat_context(request, race, state, memory, **extra), **coached}
+    context = seat_context(request, race, state, memory, **extra)
     context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}
     # The lesson's deal comes from no seed: "race this deal again" would deal another one.
     context["seed"] = None
-    return context
+    if state["seat"] is None:
+        return context
+    coaching = lesson.coach(state)
+    return context | {
+        "coach": coaching,
+        "coach_lines": [] if coaching is None else [say(s) for s in coaching.lines],
+        "coach_ask": None if coaching is None else say(coaching.ask),
+        "coach_note": coach_note,
+        "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
+        "coach_step": lesson.step_of(state) + 1,
+        "move_url": f"{LESSON.url(state['game_id'])}/move",
+        "lesson": True,
+    }
 
 
 class _LessonCoach:

@@ -48,25 +48,16 @@ class SeatPosition(ShownSeat):
 
 @dataclass(slots=True)
 class Position:
-    """The public position after an event: every racer's numbers, the middle, the removed
-    gas, and the gas lying on the cards of the trick in play."""
+    """The public position after an event: every racer's numbers, the middle and the
+    removed gas."""
 
     seats: list[SeatPosition]
     middle: int = 0
     removed: int = 0
-    on_cards: int = 0
 
     def copy(self) -> Position:
         """An independent copy (positions are kept per event)."""
         return replace(self, seats=[replace(s) for s in self.seats])
-
-    def numbers(self) -> dict[str, Any]:
-        """The position as plain numbers (the table's script reads them)."""
-        return {
-            "seats": [[s.gas, s.speed, s.laps] for s in self.seats],
-            "middle": self.middle,
-            "removed": self.removed,
-        }
 
 
 def _advance(position: Position, event: EventDict) -> None:
@@ -78,11 +69,9 @@ def _advance(position: Position, event: EventDict) -> None:
             s.speed = 0
     elif kind == EventKind.CARD_PLAYED and seat is not None:
         seat.gas -= int(event["gas"])
-        position.on_cards += int(event["gas"])
     elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
         seat.gas += int(event["gained"]) - int(event["gas"])
         position.removed -= int(event["gained"])
-        position.on_cards += int(event["gas"])
     elif kind == EventKind.GAS_TAKEN and seat is not None:
         seat.gas += int(event["amount"])
         position.middle -= int(event["amount"]) + int(event["removed"])
@@ -100,7 +89,6 @@ def _advance(position: Position, event: EventDict) -> None:
         position.middle = 0
     elif kind == EventKind.GAS_TO_MIDDLE:
         position.middle = int(event["middle"])
-        position.on_cards = 0
     elif kind == EventKind.SPEED_GAINED and seat is not None:
         seat.speed = int(event["speed"])
     elif kind == EventKind.LAP_GAINED and seat is not None:
