@@ -13,14 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sse_starlette.sse import EventSourceResponse
 
 from app.http.answers import page
-from app.http.deps import (
-    GameIdPath,
-    LiveDep,
-    RacesDep,
-    SettingsDep,
-    cookie_name,
-    set_seat_cookie,
-)
+from app.http.deps import GameIdPath, LiveDep, RacesDep, SettingsDep, cookie_name, set_seat_cookie
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie

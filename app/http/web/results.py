@@ -13,12 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from app.http.api.results import InvalidName, chosen_name
 from app.http.deps import RacesDep, SettingsDep
 from app.http.i18n import gettext as _
-from app.http.players import (
-    browser_player,
-    known_browser_player,
-    results_of,
-    set_player_cookie,
-)
+from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
 from app.http.web.daily import best_words, streak_words
 from app.http.web.forms import form_fields
 from app.http.web.labels import Viewer, people_names

@@ -166,10 +166,7 @@ def graph(decisions: list[dict[str, Any]]) -> Graph:
 
 
 def review_context(
-    session: GameSession,
-    seat: int,
-    status: dict[str, Any] | None,
-    steps: Sequence[ReplayStep] = (),
+    session: GameSession, seat: int, status: dict[str, Any] | None, steps: Sequence[ReplayStep] = ()
 ) -> dict[str, Any]:
     """What ``review.html`` prints: the review's status, its mistakes first (with the
     trick's ``steps`` of the race drawn), the graph, every decision by round, the summary
@@ -278,9 +275,7 @@ async def par_fragment(table: TableDep) -> Response:
 
 @router.get("/games/{game_id}/review/marks", response_class=HTMLResponse)
 async def marks_fragment(
-    table: TableDep,
-    round: RoundQuery = None,
-    trick: TrickQuery = None,
+    table: TableDep, round: RoundQuery = None, trick: TrickQuery = None
 ) -> Response:
     """The replay's verdicts: the seat's decisions in one trick (``round`` and ``trick``)
     with the move played, the search's best as a card and "try again from here"; on the
