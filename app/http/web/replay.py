@@ -130,7 +130,6 @@ class ReplayStep:
     winner: str | None = None
     winner_final: int | None = None
     lines: list[str] = field(default_factory=list)
-    laps: dict[int, int] = field(default_factory=dict)
     position: Position | None = None
     """Every racer's numbers, the middle and the removed gas once the trick was over."""
 
@@ -179,7 +178,6 @@ def replay_steps(
     """
     steps: list[ReplayStep] = []
     plays: list[EventDict] = []  # the events of the last step's cards
-    laps: dict[int, int] = {}
     after = positions(events, players, me) if players else None
     round_no, closed = 1, True
     for index, event in enumerate(events):
@@ -205,11 +203,8 @@ def replay_steps(
             for card, counted in zip(step.cards, trick_counts(plays), strict=True):
                 card.won = card.seat == int(event["seat"])
                 card.effective = counted
-        elif kind == EventKind.LAP_GAINED:
-            laps[int(event["seat"])] = int(event["laps"])
         elif kind == EventKind.GAS_TO_MIDDLE:
             closed = True
-        step.laps = dict(laps)
         if after is not None:
             step.position = after[index]
     return steps
@@ -257,11 +252,9 @@ def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str
         "game_id": record["game_id"],
         "complete": record["complete"],
         "practice": bool(record.get("practice", False)),
-        "steps": steps,
         "step": current,
         "previous": step - 1 if current and step > 1 else None,
         "next": step + 1 if step < len(steps) else None,
         "stories": round_stories(events, players, me),
-        "players": [(s, seat_name(s, me), seat_colour(s)) for s in range(players)],
         "spectator": viewer(me).seat < 0,
     }

@@ -85,7 +85,6 @@ def decision_view(
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),
         "played_percent": round(100 * entry["played_value"]),
-        "best_percent": round(100 * entry["best_value"]),
         "lost_percent": round(100 * entry["loss"]),
         "words": reason_words(entry),
         "chance": chance_words(entry),
@@ -180,7 +179,6 @@ def review_context(
     return {
         "game_id": session.id,
         "status": None if status is None else status["status"],
-        "progress": 0.0 if status is None else status["progress"],
         "percent": 0 if status is None else round(100 * status["progress"]),
         "rounds": [(n, by_round.get(n), rows) for n, rows in _by_round(decisions)],
         "mistakes": mistakes,
