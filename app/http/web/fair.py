@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from app.http.answers import page
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
@@ -29,7 +30,6 @@ from app.http.web.fair_words import (
     scheme_words,
     verdict_sentence,
 )
-from app.http.web.templating import templates
 from app.races.errors import RaceError
 from engine.fairness import COMMITMENT_SCHEME
 from engine.verify import Verdict, verify_record
@@ -110,9 +110,7 @@ def _render(request: Request, status: int, **shown: Any) -> Response:
     twins = [(path, test, shows()) for path, test, shows in TWIN_TESTS]
     context: dict[str, Any] = {"active": "fair", "check": None, "error": None, "race": ""}
     context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, "twin_tests": twins, **shown}
-    response = templates.TemplateResponse(request, "fair.html", context, status_code=status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return page(request, "fair.html", context, status)
 
 
 async def _verdict_page(
