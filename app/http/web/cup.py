@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.http.answers import page
 from app.http.deps import RacesDep, SettingsDep, client_key
 from app.http.errors import race_status
 from app.http.i18n import days, moment
@@ -17,7 +17,6 @@ from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.seating import to_table
-from app.http.web.templating import templates
 from app.races.cup import (
     CUP_DEALS,
     check_address,
@@ -35,12 +34,15 @@ from app.results.cup import CupResults
 router = APIRouter(include_in_schema=False)
 
 
-async def _context(request: Request, races: Races) -> dict[str, Any]:
+async def _page(
+    request: Request, races: Races, error: str | None = None, status: int = 200
+) -> Response:
+    """The cup page, with why a race was refused (``error``)."""
     known = await known_browser_player(request)
     player = known.id if known else None
     week = await cup_week(races, player)
     last = week_before(week.week)
-    return {
+    context = {
         "active": "cup",
         "week": week.week,
         "week_days": _week_days(week.week),
@@ -56,11 +58,13 @@ async def _context(request: Request, races: Races) -> dict[str, Any]:
         "last_week_days": _week_days(last),
         "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
         "last_seeds": await past_seeds(races, last),
+        "error": error,
     }
+    return page(request, "cup.html", context, status)
 
 
 def _week_days(week: str) -> str:
-    """An ISO week ("2024-W40") as its days, Monday to Sunday, in the request's language."""
+    """An ISO week ("2024-W40") as its days, Monday to Sunday."""
     monday = date.fromisoformat(f"{week}-1")
     return days(monday, monday + timedelta(days=6))
 
@@ -68,9 +72,7 @@ def _week_days(week: str) -> str:
 @router.get("/cup", response_class=HTMLResponse)
 async def cup_page(request: Request, races: RacesDep) -> Response:
     """This week's deals and board, and last week's board with its seeds."""
-    response = templates.TemplateResponse(request, "cup.html", await _context(request, races))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return await _page(request, races)
 
 
 @router.post("/cup/{deal}")
@@ -88,9 +90,8 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
         started = await start_cup(races, player.id, number, client, player.shown_name, client)
     except (ServerFull, LobbyRefused, CupAttemptRunning, CupAddressFull) as exc:
         return await _page(request, races, race_sentence(exc), race_status(exc.code))
-    return await to_table(
-        request, settings, started.session.id, started.session.token, player_token
-    )
+    session = started.session
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 @router.post("/cup/replay/{week}/{deal}")
@@ -111,8 +112,3 @@ async def race_past_deal(
     except ServerFull as exc:
         return await _page(request, races, race_sentence(exc), race_status(exc.code))
     return await to_table(request, settings, session.id, session.token, player_token)
-
-
-async def _page(request: Request, races: Races, error: str, status: int) -> Response:
-    context = {**await _context(request, races), "error": error}
-    return templates.TemplateResponse(request, "cup.html", context, status_code=status)

@@ -1,5 +1,7 @@
 """The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
-its seed) and ``POST /daily`` (race today's deal: 303 to the table)."""
+its seed) and ``POST /daily`` (race today's deal: 303 to the table); the sentences of a
+player's counted result (where it stands, the line to share) and of their streak, here
+and on "Your races" (docs/daily.md)."""
 
 from __future__ import annotations
 
@@ -10,21 +12,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.http.deps import (
-    RacesDep,
-    SettingsDep,
-    client_key,
-)
+from app.http.answers import page
+from app.http.deps import RacesDep, SettingsDep, client_key
 from app.http.errors import race_status
-from app.http.i18n import clock
+from app.http.i18n import clock, ngettext, ordinal
+from app.http.i18n import day as written_day
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
-from app.http.web.daily_words import share_words, standing_words
 from app.http.web.forms import form_fields
 from app.http.web.seating import to_table
-from app.http.web.streak_words import best_words, streak_words
-from app.http.web.templating import templates
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
@@ -36,20 +33,123 @@ from app.races.daily import (
     start_replay,
 )
 from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, ServerFull
+from app.races.streaks import Streak
 from app.races.unit import Races
-from app.results.daily import DailyResults
+from app.results.daily import BoardEntry, DailyResults
 from app.results.daily_times import CLOSE_AFTER
-from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
 
 
-async def _context(request: Request, races: Races, settings: Settings) -> dict[str, Any]:
+def _result(mine: BoardEntry, ranked: int, place: str) -> dict[str, Any]:
+    """A counted result's rank, ``place`` in its race and figures, to put in words.
+
+    >>> _result(BoardEntry(3, "Ada", 4, 1, 2, 0, 1, "g", left=True), 5, "%(place)s")
+    {'rank': 3, 'ranked': 5, 'place': '4th', 'figures': '1 lap, 2 tricks won, 0 gas left'}
+    """
+    laps = ngettext("%(num)s lap", "%(num)s laps", mine.laps) % {"num": mine.laps}
+    tricks = ngettext("%(num)s trick", "%(num)s tricks", mine.tricks) % {"num": mine.tricks}
+    figures = {"laps": laps, "tricks": tricks, "gas": mine.gas}
+    return {
+        "rank": mine.rank,
+        "ranked": ranked,
+        "place": place % {"place": ordinal(mine.place)},
+        "figures": _("%(laps)s, %(tricks)s won, %(gas)s gas left") % figures,
+    }
+
+
+def standing_words(mine: BoardEntry, ranked: int) -> str:
+    """Where a counted result stands, for its player.
+
+    >>> standing_words(BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9)
+    'You are #2 of 9 on the board: 1st in your race, 2 laps, 7 tricks won, 3 gas left.'
+    >>> standing_words(BoardEntry(1, "Ada", 3, 1, 1, 0, 1, "g", left=True), 1)
+    'You are #1 of 1 on the board: left your race (3rd), 1 lap, 1 trick won, 0 gas left.'
+    """
+    place = _("left your race (%(place)s)") if mine.left else _("%(place)s in your race")
+    words = _("You are #%(rank)s of %(ranked)s on the board: %(place)s, %(figures)s.")
+    return words % _result(mine, ranked, place)
+
+
+def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
+    """A counted result as its player may post it: the day, the rank and the race's
+    figures (nothing of the cards, which stay secret while the day lasts).
+
+    >>> print(share_words("2026-12-04", BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Zoom Zoom Vroom daily deal, Dec 4, 2026: #2 of 9 (1st in my race, 2 laps, 7 tricks won,
+    3 gas left)
+    """
+    place = _("left my race (%(place)s)") if mine.left else _("%(place)s in my race")
+    words = _(
+        "Zoom Zoom Vroom daily deal, %(day)s: #%(rank)s of %(ranked)s (%(place)s, %(figures)s)"
+    )
+    return words % {**_result(mine, ranked, place), "day": written_day(day)}
+
+
+def streak_words(streak: Streak) -> str | None:
+    """The current streak, when there is one worth telling of: two days and more once
+    today's counted race finished, one and more while it is still to finish.
+
+    >>> streak_words(Streak(3, 3, today=True))
+    'Your streak: 3 days in a row.'
+    >>> streak_words(Streak(1, 4, today=False))
+    "Your streak: 1 day in a row, up to yesterday. Finish today's race to keep it."
+    >>> streak_words(Streak(2, 2, today=False, attempted=True))
+    "Your streak: 2 days in a row, up to yesterday; today's counted race did not finish."
+    >>> streak_words(Streak(1, 1, today=True)) is None, streak_words(Streak(0, 5, False))
+    (True, None)
+    """
+    n = streak.current
+    if streak.today and n >= 2:
+        words = ngettext(
+            "Your streak: %(days)s day in a row.", "Your streak: %(days)s days in a row.", n
+        )
+    elif streak.today or n < 1:
+        return None
+    elif streak.attempted:
+        words = ngettext(
+            "Your streak: %(days)s day in a row, up to yesterday; today's counted race did "
+            "not finish.",
+            "Your streak: %(days)s days in a row, up to yesterday; today's counted race did "
+            "not finish.",
+            n,
+        )
+    else:
+        words = ngettext(
+            "Your streak: %(days)s day in a row, up to yesterday. Finish today's race to keep it.",
+            "Your streak: %(days)s days in a row, up to yesterday. Finish today's race to keep it.",
+            n,
+        )
+    return words % {"days": n}
+
+
+def best_words(streak: Streak) -> str | None:
+    """The best streak, when it is longer than the current one and worth telling of.
+
+    >>> best_words(Streak(1, 4, today=False))
+    'Your best streak: 4 days in a row.'
+    >>> best_words(Streak(4, 4, today=True)) is None, best_words(Streak(0, 1, False)) is None
+    (True, True)
+    """
+    if streak.best < 2 or streak.best <= streak.current:
+        return None
+    return ngettext(
+        "Your best streak: %(days)s day in a row.",
+        "Your best streak: %(days)s days in a row.",
+        streak.best,
+    ) % {"days": streak.best}
+
+
+async def _page(
+    request: Request, races: Races, error: str | None = None, status: int = 200
+) -> Response:
+    """The daily page, with why a race was refused (``error``)."""
     player = await known_browser_player(request)
     today = await daily_today(races, player.id if player else None)
     yesterday = day_before(today.day)
     mine = today.board.mine
-    return {
+    context = {
         "active": "daily",
         "today": today.day,
         "yesterday": yesterday,
@@ -67,16 +167,15 @@ async def _context(request: Request, races: Races, settings: Settings) -> dict[s
         "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
         "yesterday_seed": await past_seed(races, yesterday),
         "yesterday_closes": clock(time(CLOSE_AFTER.seconds // 3600)),
+        "error": error,
     }
+    return page(request, "daily.html", context, status)
 
 
 @router.get("/daily", response_class=HTMLResponse)
-async def daily_page(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
+async def daily_page(request: Request, races: RacesDep) -> Response:
     """Today's deal and board, and yesterday's board with the seed to race it again."""
-    context = await _context(request, races, settings)
-    response = templates.TemplateResponse(request, "daily.html", context)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return await _page(request, races)
 
 
 @router.post("/daily")
@@ -90,32 +189,22 @@ async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -
         started = await start_daily(races, player.id, client, player.shown_name, client)
     # too_many_games: the error page, which lists the player's races to resume
     except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
-        return await _page(request, races, settings, race_sentence(exc), race_status(exc.code))
-    return await to_table(
-        request, settings, started.session.id, started.session.token, player_token
-    )
+        return await _page(request, races, race_sentence(exc), race_status(exc.code))
+    session = started.session
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Race a past day's deal again (a practice race with the same cards); 303 to it."""
-    form = await form_fields(request)
-    raw = form.get("date")
-    day = raw if isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw) else ""
+    day = (await form_fields(request)).get("date", "")
     player, player_token = await browser_player(request)
     try:
-        date.fromisoformat(day)
+        date.fromisoformat(day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "")
         session, _state = await start_replay(races, day, client_key(request), player=player.id)
     except ValueError:
         message = _("Only a past day's deal can be raced again, once its board closed.")
-        return await _page(request, races, settings, message, 422)
+        return await _page(request, races, message, 422)
     except ServerFull as exc:
-        return await _page(request, races, settings, race_sentence(exc), race_status(exc.code))
+        return await _page(request, races, race_sentence(exc), race_status(exc.code))
     return await to_table(request, settings, session.id, session.token, player_token)
-
-
-async def _page(
-    request: Request, races: Races, settings: Settings, error: str, status: int
-) -> Response:
-    context = {**await _context(request, races, settings), "error": error}
-    return templates.TemplateResponse(request, "daily.html", context, status_code=status)

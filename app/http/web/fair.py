@@ -1,11 +1,6 @@
-"""``/fair``: how every deal can be checked, and a check of a finished race's record.
-
-``GET /fair`` explains the method (docs/fair-play.md); ``GET /fair?race=ID`` checks that
-race's public record (the live race's, else the one kept with the results);
-``POST /fair`` checks a record pasted or uploaded as a file (a plain form: the answer is
-the page with the verdict, no JavaScript needed). The check is :func:`engine.verify.
-verify_record`; its words are :mod:`app.http.web.fair_words`. A record that checks out
-answers 200; one that does not, or that holds nothing to check, a 4xx with the sentence.
+"""``/fair``: how every deal can be checked (docs/fair-play.md), and the check of a
+finished race's record (:func:`engine.verify.verify_record`), given by its id or pasted or
+uploaded with a plain form. A record that checks out answers 200, any other a 4xx.
 """
 
 from __future__ import annotations
@@ -21,6 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from app.http.answers import page
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
@@ -32,10 +28,8 @@ from app.http.web.fair_words import (
     headline,
     round_words,
     scheme_words,
-    seat_words,
     verdict_sentence,
 )
-from app.http.web.templating import templates
 from app.races.errors import RaceError
 from engine.fairness import COMMITMENT_SCHEME
 from engine.verify import Verdict, verify_record
@@ -75,14 +69,6 @@ TWIN_TESTS: Final[tuple[tuple[str, str, Callable[[], str]], ...]] = (
 shows (in the request's language)."""
 
 
-def _not_kept() -> str:
-    return _("No race with that id is kept on this server: check the id in its address.")
-
-
-def _gone() -> str:
-    return _("This race is no longer kept on this server; paste its record if you saved it.")
-
-
 _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
 
@@ -99,7 +85,6 @@ class Check:
     commitment: tuple[str, str, str] | None
     """(published, the text hashed, its SHA-256) when the record revealed them."""
     deal: tuple[RoundWords, ...]
-    winner: str | None
 
 
 def _check(record: Any, verdict: Verdict) -> Check:
@@ -116,31 +101,16 @@ def _check(record: Any, verdict: Verdict) -> Check:
         race if isinstance(race, str) else None,
         commitment,
         tuple(round_words(deal) for deal in verdict.deal),
-        None if verdict.winner is None else seat_words(verdict.winner),
     )
 
 
-def _render(
-    request: Request,
-    status: int,
-    *,
-    check: Check | None = None,
-    error: str | None = None,
-    race: str = "",
-    pasted: str = "",
-) -> Response:
-    context = {
-        "active": "fair",
-        "check": check,
-        "error": error,
-        "race": race,
-        "pasted": pasted,
-        "scheme": COMMITMENT_SCHEME,
-        "twin_tests": [(path, test, shows()) for path, test, shows in TWIN_TESTS],
-    }
-    response = templates.TemplateResponse(request, "fair.html", context, status_code=status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+def _render(request: Request, status: int, **shown: Any) -> Response:
+    """``fair.html``, with the ``check``, the ``error``, and the ``race`` and ``pasted``
+    record to show in the forms again."""
+    twins = [(path, test, shows()) for path, test, shows in TWIN_TESTS]
+    context: dict[str, Any] = {"active": "fair", "check": None, "error": None, "race": ""}
+    context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, "twin_tests": twins, **shown}
+    return page(request, "fair.html", context, status)
 
 
 async def _verdict_page(
@@ -172,7 +142,12 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
         return _render(request, 422, error=message, race=race)
     found = await _public_record(request, races, race)
     if isinstance(found, RaceError):
-        message = _not_kept() if found.code == "not_found" else _gone()
+        if found.code == "not_found":
+            message = _("No race with that id is kept on this server: check the id in its address.")
+        else:
+            message = _(
+                "This race is no longer kept on this server; paste its record if you saved it."
+            )
         return _render(request, race_status(found.code), error=message, race=race)
     return await _verdict_page(request, found, race=race)
 

@@ -1,8 +1,5 @@
 """A deal check's verdict in plain words (``/fair`` and ``zzv verify``): what it found,
-and the deal card by card. :mod:`engine.verify` answers in codes; the sentences live here.
-
-Seats are named as the table names them, by colour, with their number in the record.
-"""
+and the deal card by card (:mod:`engine.verify` answers in codes)."""
 
 from __future__ import annotations
 
@@ -20,12 +17,9 @@ from engine.verify import RoundDeal, Verdict
 
 def headline(status: str) -> str:
     """A verdict's status (``ok``, ``tampered``, ``refused``) as a short heading."""
-    match status:
-        case "ok":
-            return _("It checks out")
-        case "tampered":
-            return _("It does not check out")
-    return _("Nothing to check")
+    if status == "ok":
+        return _("It checks out")
+    return _("It does not check out") if status == "tampered" else _("Nothing to check")
 
 
 def seat_words(seat: int) -> str:
@@ -34,25 +28,17 @@ def seat_words(seat: int) -> str:
     >>> seat_words(0), seat_words(4)
     ('Pink (seat 0)', 'Purple (seat 4)')
     """
-    return _("%(colour)s (seat %(seat)s)") % {
-        "colour": seat_colour(seat).capitalize(),
-        "seat": seat,
-    }
+    colour = seat_colour(seat).capitalize()
+    return _("%(colour)s (seat %(seat)s)") % {"colour": colour, "seat": seat}
 
 
 def _who(seat: Any) -> str:
-    """A seat the record or the replay names; anything else (a record may hold any JSON
-    where a seat should be) as its JSON."""
+    """A seat the record or the replay names; anything else a record holds there, as JSON."""
     if seat is None:
         return _("nobody")
     if type(seat) is int and seat >= 0:
         return seat_words(seat)
     return json.dumps(seat)
-
-
-def _move(index: Any) -> int:
-    """The move at ``index`` of the record as a person counts it (from 1)."""
-    return int(index) + 1
 
 
 def _checked_out(verdict: Verdict) -> str:
@@ -72,15 +58,16 @@ def _checked_out(verdict: Verdict) -> str:
 Params = Mapping[str, Any]
 
 
-def _illegal_action(p: Params) -> str:
-    if p["seat"] is None:
-        return _("The record's move %(move)s is not a move a race records.") % {
-            "move": _move(p["index"])
-        }
-    return _(
-        "The record's move %(move)s is not a legal move for %(seat)s with the cards "
-        "dealt from the revealed seed."
-    ) % {"move": _move(p["index"]), "seat": _who(p["seat"])}
+def _in_words(p: Params) -> dict[str, Any]:
+    """A verdict's ``params`` as its sentence names them: seats by colour, the missing
+    fields listed, moves and events counted from 1 (``move``), and ``num`` the count the
+    sentence is about (the limit, the moves played, or the event)."""
+    shown = {**p, "move": int(p.get("index", 0)) + 1}
+    shown["num"] = p.get("limit", p.get("actions", shown["move"]))
+    shown |= {key: _who(p[key]) for key in ("seat", "to_move", "recorded", "replayed") if key in p}
+    if "missing" in p:
+        shown["missing"] = ", ".join(p["missing"])
+    return shown
 
 
 # Each code's words are written out whole, so the extractor finds every one of them.
@@ -99,67 +86,53 @@ _FOUND: dict[str, Callable[[Params], str]] = {
         "same for everyone), so there is nothing to check."
     ),
     # The missing fields are named as the record names them (deal_seed, salt).
-    "not_revealed": lambda p: (
-        _(
-            "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
-            "seed is published once the day's attempts have closed, a weekly cup deal's "
-            "once its week has."
-        )
-        % {"missing": ", ".join(p["missing"])}
+    "not_revealed": lambda p: _(
+        "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
+        "seed is published once the day's attempts have closed, a weekly cup deal's "
+        "once its week has."
     ),
-    "bad_field": lambda p: (
-        _("The record's %(field)s is not in the form a record gives it.") % {"field": p["field"]}
-    ),
+    "bad_field": lambda p: _("The record's %(field)s is not in the form a record gives it."),
     # The record does not check out: where it first goes wrong (tampered).
-    "commitment_mismatch": lambda p: (
-        _(
-            "The commitment published at the start, %(published)s, is not the SHA-256 "
-            "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
-            "race promised."
+    "commitment_mismatch": lambda p: _(
+        "The commitment published at the start, %(published)s, is not the SHA-256 "
+        "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
+        "race promised."
+    ),
+    "illegal_action": lambda p: (
+        _("The record's move %(move)s is not a move a race records.")
+        if p["seat"] is None
+        else _(
+            "The record's move %(move)s is not a legal move for %(seat)s with the cards "
+            "dealt from the revealed seed."
         )
-        % {"published": p["published"], "recomputed": p["recomputed"]}
     ),
-    "illegal_action": _illegal_action,
-    "wrong_seat": lambda p: (
-        _("The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play.")
-        % {"move": _move(p["index"]), "seat": _who(p["seat"]), "to_move": _who(p["to_move"])}
+    "wrong_seat": lambda p: _(
+        "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
     ),
-    "too_many_actions": lambda p: (
-        ngettext(
-            "The record lists more than %(num)s move and the race does not end.",
-            "The record lists more than %(num)s moves and the race does not end.",
-            p["limit"],
-        )
-        % {"num": p["limit"]}
+    "too_many_actions": lambda p: ngettext(
+        "The record lists more than %(num)s move and the race does not end.",
+        "The record lists more than %(num)s moves and the race does not end.",
+        p["limit"],
     ),
-    "actions_after_end": lambda p: (
-        _("The record lists moves after the race was won, from move %(move)s on.")
-        % {"move": _move(p["index"])}
+    "actions_after_end": lambda p: _(
+        "The record lists moves after the race was won, from move %(move)s on."
     ),
-    "race_not_over": lambda p: (
-        ngettext(
-            "After the %(num)s move of the record the race is not over, yet the record "
-            "says it is finished.",
-            "After all %(num)s moves of the record the race is not over, yet the record "
-            "says it is finished.",
-            p["actions"],
-        )
-        % {"num": p["actions"]}
+    "race_not_over": lambda p: ngettext(
+        "After the %(num)s move of the record the race is not over, yet the record "
+        "says it is finished.",
+        "After all %(num)s moves of the record the race is not over, yet the record "
+        "says it is finished.",
+        p["actions"],
     ),
-    "event_mismatch": lambda p: (
-        _("Event %(num)s of the record is not what replaying the moves tells.")
-        % {"num": p["index"] + 1}
+    "event_mismatch": lambda p: _(
+        "Event %(num)s of the record is not what replaying the moves tells."
     ),
-    "winner_mismatch": lambda p: (
-        _(
-            "The record names %(recorded)s as the winner, but replaying the moves, "
-            "%(replayed)s wins."
-        )
-        % {"recorded": _who(p["recorded"]), "replayed": _who(p["replayed"])}
+    "winner_mismatch": lambda p: _(
+        "The record names %(recorded)s as the winner, but replaying the moves, %(replayed)s wins."
     ),
 }
 """The sentence of each verdict that is not "ok", by its code, from the verdict's
-``params``."""
+``params`` (filled in by :func:`_in_words`)."""
 
 
 def verdict_sentence(verdict: Verdict) -> str:
@@ -169,7 +142,7 @@ def verdict_sentence(verdict: Verdict) -> str:
     words = _FOUND.get(verdict.code)
     if words is None:
         raise ValueError(f"No words for the verdict {verdict.code!r}.")
-    return words(verdict.params)
+    return words(verdict.params) % _in_words(verdict.params)
 
 
 def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:

@@ -1,17 +1,6 @@
-"""The HTML side of racing with friends: joining by invite, starting, live tables, watching.
-
-Owned by the web layer, thin like :mod:`app.http.web.routes` (whose table rendering it reuses):
-
-* ``GET/POST /games/{id}/join`` — the invite's page: an optional name, then a seat of
-  one's own (a cookie with that seat's token); a used or unknown invite says so (409/404);
-* ``POST /games/{id}/start`` — the creator starts before everyone joined;
-* ``GET /games/{id}/events`` — the seat's live stream (cookie-authenticated): an
-  ``event: changed`` message tells the page to reload its table, nothing more (an
-  ``event: said`` one appends what somebody else said: :mod:`app.http.web.talk`); once the
-  race is over (or gone) an ``event: over`` message ends it, and the page closes its
-  ``EventSource`` (``sse-close``) instead of reconnecting;
-* ``GET /games/{id}/watch`` (+ ``/events``) — the public table, live, with no hand;
-* ``POST /watch`` — "Watch the bots race": a bots-only race paced for people.
+"""The HTML side of racing with friends: the invite's page (``/games/{id}/join``), the
+creator's Start, the seat's and the spectators' live streams, the public table
+(``/games/{id}/watch``) and "Watch the bots race" (``POST /watch``).
 """
 
 from __future__ import annotations
@@ -23,14 +12,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sse_starlette.sse import EventSourceResponse
 
-from app.http.deps import (
-    GameIdPath,
-    LiveDep,
-    RacesDep,
-    SettingsDep,
-    cookie_name,
-    set_seat_cookie,
-)
+from app.http.answers import page
+from app.http.deps import GameIdPath, LiveDep, RacesDep, SettingsDep, cookie_name, set_seat_cookie
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.players import cookie_token, known_browser_player, results_of, set_player_cookie
@@ -44,7 +27,6 @@ from app.http.web.table_page import render_table, table_url
 from app.http.web.table_request import TableDep
 from app.http.web.talk import live_render
 from app.http.web.talk_view import is_muted
-from app.http.web.templating import templates
 from app.live.streams import Message
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
 from app.races.record import GameConfig
@@ -59,9 +41,8 @@ _OVER: Message = {"event": "over", "data": "1"}
 
 
 async def _until_over(stream: AsyncIterator[Message]) -> AsyncIterator[Message]:
-    """A page's stream: ``stream``'s messages, then ``over`` once it ended (the race is
-    over or gone). A browser's ``EventSource`` reconnects to a stream that simply ends;
-    the page closes it on ``over`` instead, so a finished race holds no connection."""
+    """``stream``'s messages, then ``over`` once the race is over or gone: an
+    ``EventSource`` reconnects to a stream that simply ends, the page closes it on ``over``."""
     async for message in stream:
         yield message
     yield _OVER
@@ -76,36 +57,18 @@ async def _has_seat(request: Request, races: Races, game_id: str) -> bool:
 
 
 def _join_page(
-    request: Request,
-    game_id: str,
-    code: str | None,
-    *,
-    error: str | None = None,
-    name: str | None = None,
-    seat: int = 1,
-    status_code: int = 200,
+    request: Request, game_id: str, code: str | None, status: int = 200, seat: int = 1, **shown: Any
 ) -> Response:
-    context: dict[str, Any] = {
-        "game_id": game_id,
-        "code": code,
-        "error": error,
-        "name": name,
-        # Who the seat is until a name is typed: its colour, as every screen calls it.
-        "default_name": seat_colour(seat).capitalize(),
-    }
-    response = templates.TemplateResponse(request, "join.html", context, status_code=status_code)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    """The invite's page for ``seat``; ``shown``: the ``error`` and the ``name`` typed."""
+    # Who the seat is until a name is typed: its colour, as every screen calls it.
+    context = {"game_id": game_id, "code": code, "error": None, "name": None, **shown}
+    context["default_name"] = seat_colour(seat).capitalize()
+    return page(request, "join.html", context, status)
 
 
 def _gone(request: Request, game_id: str) -> Response:
-    return _join_page(
-        request,
-        game_id,
-        None,
-        error=_("This race is not on the track any more: it finished long ago or never existed."),
-        status_code=404,
-    )
+    gone = _("This race is not on the track any more: it finished long ago or never existed.")
+    return _join_page(request, game_id, None, 404, error=gone)
 
 
 @router.get("/games/{game_id}/join", response_class=HTMLResponse)
@@ -145,9 +108,7 @@ async def join(
     except LobbyRefused as exc:
         keep = code if exc.code == "invalid_name" else None
         status = race_status(exc.code)
-        return _join_page(
-            request, game_id, keep, error=race_sentence(exc), name=name, status_code=status
-        )
+        return _join_page(request, game_id, keep, status, error=race_sentence(exc), name=name)
     response = RedirectResponse(f"/games/{game_id}", status_code=303)
     set_seat_cookie(response, request, game_id, token, settings)
     await set_player_cookie(response, request, player_token, settings)

@@ -10,6 +10,7 @@ from app.http import i18n
 from app.http.deps import SettingsDep, is_https
 from app.http.errors import InvalidRequest
 from app.http.i18n import N_
+from app.http.web.forms import form_fields
 
 router = APIRouter(include_in_schema=False)
 
@@ -33,13 +34,11 @@ def _local_path(target: str | None) -> str:
 @router.post("/language")
 async def pick_language(request: Request, settings: SettingsDep) -> RedirectResponse:
     """Keep the picked language and go back to the page the picker was on."""
-    form = await request.form()
-    raw = form.get("lang")
-    code = i18n.known(raw if isinstance(raw, str) else None)
+    form = await form_fields(request)
+    code = i18n.known(form.get("lang"))
     if code is None:
         raise UnknownLanguage()
-    back = form.get("next")
-    response = RedirectResponse(_local_path(back if isinstance(back, str) else None), 303)
+    response = RedirectResponse(_local_path(form.get("next")), 303)
     response.set_cookie(
         i18n.COOKIE,
         code,

@@ -1,26 +1,6 @@
-"""The guided first race: ``/learn`` and the lesson's table (an ``APIRouter``).
-
-Owned by the web layer, thin like :mod:`app.http.web.routes` (whose table pieces it
-reuses); what the coach says is the domain's (:mod:`app.races.lesson`):
-
-* ``GET /learn`` — what the lesson is, and its Start button;
-* ``GET /how-to-play`` — the rules in three minutes (at most 700 words), with pictures;
-* ``POST /learn`` — deals the lesson (:attr:`app.races.record.GameConfig.lesson`) and
-  sends the browser to its table, 303;
-* ``GET /games/{id}/learn`` — the lesson's table: the ordinary table with the coach's
-  words in it (``role="status"``), the card it asks for marked ``data-coach="pick"`` (not
-  picked: the learner picks it) and the gas it asks for on the move form
-  (``data-coach-gas``; the stepper starts at 0);
-* ``POST /games/{id}/learn/move`` — plays the learner's card like the table's own move
-  form, then says what a move other than the coach's did; Play with no card picked is
-  refused (422), the coach saying what to pick.
-
-The coach's sentences are here, in :data:`COACH_SAYS`, keyed by the codes of
-:class:`app.races.lesson.Said`; :func:`say` fills them in.
-
-The lesson's pages live under ``/games/{id}`` because the seat's cookie and the page's
-memory are scoped to that path. Without JavaScript every step is a form post answered
-with 303 back to the lesson's table, the coach's note carried in the page's memory.
+"""The guided first race (``/learn``, ``/how-to-play``, the lesson's table at
+``/games/{id}/learn``, under the seat cookie's path) and the coach's sentences,
+:data:`COACH_SAYS`, keyed by the codes of :class:`app.races.lesson.Said` (docs/learn.md).
 """
 
 from __future__ import annotations
@@ -52,10 +32,10 @@ from engine import Action
 
 router = APIRouter(include_in_schema=False)
 
+# Its deal comes from app.races.lesson, not from a seed.
 LESSON_CONFIG = GameConfig(
     players=lesson.LESSON_PLAYERS, bots=lesson.LESSON_BOTS, people=1, lesson=True
 )
-"""The lesson's settings (its deal comes from :mod:`app.races.lesson`, not from a seed)."""
 
 
 # --------------------------------------------------------------------------- the coach's words
@@ -160,13 +140,11 @@ COACH_SAYS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "note_gas_more": lambda p: _(
         "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s. Gas on a card "
-        "goes "
-        "to the middle, so more is worth it only when it wins."
+        "goes to the middle, so more is worth it only when it wins."
     ),
     "note_gas_less": lambda p: _(
         "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s, and you keep "
-        "the gas "
-        "you did not pour."
+        "the gas you did not pour."
     ),
     "note_up_first": lambda p: _(
         "You played %(suit)s face up instead: it scored %(score)s, the score to beat."
@@ -218,48 +196,18 @@ def say(said: Said) -> str:
     if "seat" in params:
         params["who"] = _who(params["seat"])
     if "total" in params:
-        value, gas, speed = params["value"], params["gas"], params["speed"]
-        params["score"] = _("%(value)s + %(gas)s gas + %(speed)s speed = %(total)s") % {
-            "value": value,
-            "gas": gas,
-            "speed": speed,
-            "total": params["total"],
-        }
-        card = SUITS[params["suit"]].short
-        if gas:
-            params["play"] = _("Play %(card)s face up with %(gas)s gas") % {
-                "card": card,
-                "gas": gas,
-            }
+        params["score"] = _("%(value)s + %(gas)s gas + %(speed)s speed = %(total)s") % params
+        params["card"] = SUITS[params["suit"]].short
+        if params["gas"]:
+            params["play"] = _("Play %(card)s face up with %(gas)s gas") % params
         else:
-            params["play"] = _("Play %(card)s face up") % {"card": card}
+            params["play"] = _("Play %(card)s face up") % params
     if "gas" in params and "total" not in params:
-        gas = params["gas"]
-        params["gas_step"] = (
-            _("set the gas to %(gas)s") % {"gas": gas} if gas else _("leave the gas at 0")
-        )
+        set_gas = _("set the gas to %(gas)s") % params if params["gas"] else None
+        params["gas_step"] = set_gas or _("leave the gas at 0")
     if "suit" in params:
         params["suit"] = SUITS[params["suit"]].short
     return COACH_SAYS[code](params) % params
-
-
-def coach_context(state: SessionState, note: str | None = None) -> dict[str, Any]:
-    """What the coach's box and the marked card need: the advised move, the coach's words,
-    the note on a different choice, and the last words once the race is over."""
-    seat = state["seat"]
-    if seat is None:
-        return {}
-    coaching = lesson.coach(state)
-    return {
-        "coach": coaching,
-        "coach_lines": [] if coaching is None else [say(s) for s in coaching.lines],
-        "coach_ask": None if coaching is None else say(coaching.ask),
-        "coach_note": note,
-        "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
-        "coach_step": lesson.step_of(state) + 1,
-        "move_url": f"{LESSON.url(state['game_id'])}/move",
-        "lesson": True,
-    }
 
 
 def lesson_context(
@@ -271,14 +219,26 @@ def lesson_context(
     **extra: Any,
 ) -> dict[str, Any]:
     """What the lesson's table draws: the table (``extra``: a refusal, a preview, the
-    choices picked) with the coach beside it."""
+    choices picked) with the coach beside it: the advised move, the coach's words, the
+    note on a different choice, and the last words once the race is over."""
     # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
-    coached = coach_context(state, coach_note)
-    context = {**seat_context(request, race, state, memory, **extra), **coached}
+    context = seat_context(request, race, state, memory, **extra)
     context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}
     # The lesson's deal comes from no seed: "race this deal again" would deal another one.
     context["seed"] = None
-    return context
+    if state["seat"] is None:
+        return context
+    coaching = lesson.coach(state)
+    return context | {
+        "coach": coaching,
+        "coach_lines": [] if coaching is None else [say(s) for s in coaching.lines],
+        "coach_ask": None if coaching is None else say(coaching.ask),
+        "coach_note": coach_note,
+        "coach_finale": say(lesson.finale(state)) if state["game_over"] else None,
+        "coach_step": lesson.step_of(state) + 1,
+        "move_url": f"{LESSON.url(state['game_id'])}/move",
+        "lesson": True,
+    }
 
 
 class _LessonCoach:

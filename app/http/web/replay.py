@@ -1,12 +1,8 @@
 """The finished race told again: a story per round and a replay trick by trick.
 
-Owned by the web layer. Both are built from the public record only (the settings and the
-public event log of :func:`app.races.operations.game_record`), never from the game itself, so
-they cannot show a card nobody saw: a Tune Up is a face-down card without a name. The
-numbers are those the events carry (each card's gas and speed, the winner's total, the gas
-won back, the laps); nothing is worked out from the rules. The position at each moment
-(:func:`positions`) only adds up the amounts the events report, from the start the rules
-give every race (R4: 5 gas each, nothing in the middle or removed).
+Built from the public record only (:func:`app.races.operations.game_record`), so neither
+can show a card nobody saw; the numbers are those the events carry, added up from the
+start every race has (R4: 5 gas each, nothing in the middle or removed).
 """
 
 from __future__ import annotations
@@ -19,16 +15,12 @@ from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
 from app.http.web.timeline import PLAY_KINDS
-from engine import EventKind
+from engine import MAX_GAS, EventKind
 from engine.options import trick_counts
 
+# Events that give one seat gas, and the field saying how much (the 0 card's effect gives
+# gas only when its choice is gas: its "gained" is speed otherwise).
 _GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
-"""Events that give one seat gas, and the field saying how much (the 0 card's effect
-gives gas only when its ``choice`` is gas: its ``gained`` is speed otherwise)."""
-
-
-START_GAS = 5
-"""Every racer's gas when a race begins (docs/rules.md R4)."""
 
 
 @dataclass(slots=True)
@@ -49,37 +41,23 @@ class ShownSeat:
 class SeatPosition(ShownSeat):
     """One racer's public numbers at one moment of the race."""
 
-    gas: int = START_GAS
+    gas: int = MAX_GAS  # every racer starts with the gas cap (R4)
     speed: int = 0
     laps: int = 0
 
 
 @dataclass(slots=True)
 class Position:
-    """The public position after an event: every racer's numbers, the middle, the removed
-    gas, and the gas lying on the cards of the trick in play."""
+    """The public position after an event: every racer's numbers, the middle and the
+    removed gas."""
 
     seats: list[SeatPosition]
     middle: int = 0
     removed: int = 0
-    on_cards: int = 0
 
     def copy(self) -> Position:
         """An independent copy (positions are kept per event)."""
-        return Position(
-            [replace(s) for s in self.seats],
-            self.middle,
-            self.removed,
-            self.on_cards,
-        )
-
-    def numbers(self) -> dict[str, Any]:
-        """The position as plain numbers (the table's script reads them)."""
-        return {
-            "seats": [[s.gas, s.speed, s.laps] for s in self.seats],
-            "middle": self.middle,
-            "removed": self.removed,
-        }
+        return replace(self, seats=[replace(s) for s in self.seats])
 
 
 def _advance(position: Position, event: EventDict) -> None:
@@ -91,11 +69,9 @@ def _advance(position: Position, event: EventDict) -> None:
             s.speed = 0
     elif kind == EventKind.CARD_PLAYED and seat is not None:
         seat.gas -= int(event["gas"])
-        position.on_cards += int(event["gas"])
     elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
         seat.gas += int(event["gained"]) - int(event["gas"])
         position.removed -= int(event["gained"])
-        position.on_cards += int(event["gas"])
     elif kind == EventKind.GAS_TAKEN and seat is not None:
         seat.gas += int(event["amount"])
         position.middle -= int(event["amount"]) + int(event["removed"])
@@ -113,7 +89,6 @@ def _advance(position: Position, event: EventDict) -> None:
         position.middle = 0
     elif kind == EventKind.GAS_TO_MIDDLE:
         position.middle = int(event["middle"])
-        position.on_cards = 0
     elif kind == EventKind.SPEED_GAINED and seat is not None:
         seat.speed = int(event["speed"])
     elif kind == EventKind.LAP_GAINED and seat is not None:
@@ -155,7 +130,6 @@ class ReplayStep:
     winner: str | None = None
     winner_final: int | None = None
     lines: list[str] = field(default_factory=list)
-    laps: dict[int, int] = field(default_factory=dict)
     position: Position | None = None
     """Every racer's numbers, the middle and the removed gas once the trick was over."""
 
@@ -193,14 +167,6 @@ def _card(event: EventDict, me: Me) -> ReplayCard:
     return card
 
 
-def _settle(cards: Sequence[ReplayCard], winner: int, plays: Sequence[EventDict]) -> None:
-    """Mark the trick's winner and what each face-up card finally counted for (as the
-    engine reads the trick's ``plays``, the events of ``cards``)."""
-    for card, counted in zip(cards, trick_counts(plays), strict=True):
-        card.won = card.seat == winner
-        card.effective = counted
-
-
 def replay_steps(
     events: Sequence[EventDict], me: Me = 0, players: int | None = None
 ) -> list[ReplayStep]:
@@ -212,7 +178,6 @@ def replay_steps(
     """
     steps: list[ReplayStep] = []
     plays: list[EventDict] = []  # the events of the last step's cards
-    laps: dict[int, int] = {}
     after = positions(events, players, me) if players else None
     round_no, closed = 1, True
     for index, event in enumerate(events):
@@ -234,26 +199,33 @@ def replay_steps(
         elif kind == EventKind.TRICK_WON:
             step.winner = seat_name(int(event["seat"]), me)
             step.winner_final = int(event["final"])
-            _settle(step.cards, int(event["seat"]), plays)
-        elif kind == EventKind.LAP_GAINED:
-            laps[int(event["seat"])] = int(event["laps"])
+            # What each card finally counted for is the engine's reading (R9).
+            for card, counted in zip(step.cards, trick_counts(plays), strict=True):
+                card.won = card.seat == int(event["seat"])
+                card.effective = counted
         elif kind == EventKind.GAS_TO_MIDDLE:
             closed = True
-        step.laps = dict(laps)
         if after is not None:
             step.position = after[index]
     return steps
 
 
-def _round_gas(events: Sequence[EventDict], players: int, me: Me) -> dict[int, list[SeatGas]]:
-    """Per round, per seat: gas poured on face-up cards and gas won back."""
-    rounds: dict[int, list[SeatGas]] = {}
-    current = 1
+def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list[RoundStory]:
+    """The race round by round: each trick's winner, the lap, and per seat the gas poured
+    on face-up cards, the gas won back and the tricks taken."""
+    steps = replay_steps(events, me)
+    no_lap = _("Nobody took a lap: the sixth trick was all Tune Ups.")
+    stories: dict[int, RoundStory] = {}
+    rnd = 1
     for event in events:
         kind = EventKind(event["kind"])
         if kind == EventKind.ROUND_DEALT:
-            current = int(event["round"])
-        seats = rounds.setdefault(current, [SeatGas.of(s, me) for s in range(players)])
+            rnd = int(event["round"])
+        if rnd not in stories:
+            tricks = [s for s in steps if s.round == rnd]
+            seats = [SeatGas.of(s, me) for s in range(players)]
+            stories[rnd] = RoundStory(rnd, tricks, no_lap, seats)
+        seats = stories[rnd].seats
         if kind in (EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED):
             seats[int(event["seat"])].poured += int(event["gas"])
         if kind in _GAINS:
@@ -265,29 +237,9 @@ def _round_gas(events: Sequence[EventDict], players: int, me: Me) -> dict[int, l
                 seats[int(seat)].won += int(got)
         elif kind == EventKind.TRICK_WON:
             seats[int(event["seat"])].tricks += 1
-    return rounds
-
-
-def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list[RoundStory]:
-    """The race round by round: each trick's winner, the lap and everyone's gas."""
-    steps = replay_steps(events, me)
-    gas = _round_gas(events, players, me)
-    lap_lines: dict[int, str] = {}
-    current = 1
-    for event in events:
-        if event["kind"] == EventKind.ROUND_DEALT:
-            current = int(event["round"])
-        elif event["kind"] == EventKind.LAP_GAINED:
-            lap_lines[current] = narrate(event, me)
-    return [
-        RoundStory(
-            round=rnd,
-            tricks=[s for s in steps if s.round == rnd],
-            lap=lap_lines.get(rnd) or _("Nobody took a lap: the sixth trick was all Tune Ups."),
-            seats=seats,
-        )
-        for rnd, seats in sorted(gas.items())
-    ]
+        elif kind == EventKind.LAP_GAINED:
+            stories[rnd].lap = narrate(event, me)
+    return [stories[r] for r in sorted(stories)]
 
 
 def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str, Any]:
@@ -300,11 +252,9 @@ def replay_context(record: Mapping[str, Any], step: int, me: Me = 0) -> dict[str
         "game_id": record["game_id"],
         "complete": record["complete"],
         "practice": bool(record.get("practice", False)),
-        "steps": steps,
         "step": current,
         "previous": step - 1 if current and step > 1 else None,
         "next": step + 1 if step < len(steps) else None,
         "stories": round_stories(events, players, me),
-        "players": [(s, seat_name(s, me), seat_colour(s)) for s in range(players)],
         "spectator": viewer(me).seat < 0,
     }

@@ -1,10 +1,6 @@
-"""The results' pages: "Your races" (``/me``: your rating, daily streak, history with
-replay links, record per bot level, and your name, folded), the ratings leaderboard
-(``/leaderboard``), and the one-time import of the record a browser kept before results
-lived on the server.
-
-A browser is known by its signed player cookie (:mod:`app.http.players`); reading a page
-creates no player, setting a name or importing a record does (and sets the cookie).
+"""The results' pages: "Your races" (``/me``), the ratings leaderboard, and the one-time
+import of the record a browser kept before results lived on the server. Reading a page
+creates no player; setting a name or importing a record does (the signed player cookie).
 """
 
 from __future__ import annotations
@@ -17,21 +13,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from app.http.api.results import InvalidName, chosen_name
 from app.http.deps import RacesDep, SettingsDep
 from app.http.i18n import gettext as _
-from app.http.players import (
-    browser_player,
-    known_browser_player,
-    results_of,
-    set_player_cookie,
-)
+from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
+from app.http.web.daily import best_words, streak_words
 from app.http.web.forms import form_fields
 from app.http.web.labels import Viewer, people_names
-from app.http.web.streak_words import best_words, streak_words
 from app.http.web.table import SPECTATOR
 from app.http.web.templating import templates
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX
 from app.races.unit import Races
-from app.results.store import LevelRecord, PlayerInfo
+from app.results.store import LevelRecord
 from engine.bots import BOT_LEVELS
 
 router = APIRouter(include_in_schema=False)
@@ -45,12 +36,14 @@ def _vary(response: Response) -> Response:
     return response
 
 
-async def _me_context(request: Request, races: Races, player: PlayerInfo | None) -> dict[str, Any]:
+async def _me_page(request: Request, races: Races, status: int = 200, **extra: Any) -> Response:
+    """Your races, with ``extra`` (a name refused: the ``error`` and what was ``typed``)."""
+    player = await known_browser_player(request)
     results = results_of(request)
     history = await results.history(player.id) if player else []
     records = await results.level_records(player.id) if player else {}
     streak = await daily_streak(races, player.id if player else None)
-    return {
+    context = {
         "active": "me",
         "player": player,
         "streak": streak_words(streak),
@@ -58,34 +51,26 @@ async def _me_context(request: Request, races: Races, player: PlayerInfo | None)
         "history": history,
         "records": records,
         "name_max": NAME_MAX,
+        **extra,
     }
+    return _vary(templates.TemplateResponse(request, "me.html", context, status_code=status))
 
 
 @router.get("/me", response_class=HTMLResponse)
 async def your_races(request: Request, races: RacesDep) -> Response:
     """Your races: rating, daily streak, every finished race, record per bot level, name."""
-    player = await known_browser_player(request)
-    context = await _me_context(request, races, player)
-    return _vary(templates.TemplateResponse(request, "me.html", context))
+    return await _me_page(request, races)
 
 
 @router.post("/me")
 async def set_name(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """The name form: your display name and whether it shows on the leaderboard (303)."""
     form = await form_fields(request)
-    raw = form.get("name")
-    typed = raw if isinstance(raw, str) else ""
-    show = form.get("show") == "on"
+    typed, show = form.get("name", ""), form.get("show") == "on"
     try:
         name = chosen_name(typed)
     except InvalidName as exc:
-        player = await known_browser_player(request)
-        context = {
-            **await _me_context(request, races, player),
-            "error": exc.message,
-            "typed": typed,
-        }
-        return _vary(templates.TemplateResponse(request, "me.html", context, status_code=422))
+        return await _me_page(request, races, 422, error=exc.message, typed=typed)
     player, token = await browser_player(request)
     await results_of(request).rename(player.id, name, show_on_leaderboard=show)
     response = RedirectResponse("/me", status_code=303)
@@ -94,8 +79,7 @@ async def set_name(request: Request, races: RacesDep, settings: SettingsDep) -> 
 
 
 def _old_record(body: Any) -> dict[str, LevelRecord] | None:
-    """The browser's old record (``{level: {races, wins, streak}}``), or None when it is
-    not one."""
+    """The browser's old record (``{level: {races, wins, streak}}``), or None if not one."""
     if not isinstance(body, dict) or not isinstance(body.get("record"), dict):
         return None
     record: dict[str, LevelRecord] = {}

@@ -1,15 +1,13 @@
-"""The review pages: "Review my race", its progress, the verdicts, "try again from here".
-
-Owned by the web layer; the work is :mod:`app.races.review`'s. Every page works without
-JavaScript: the buttons are plain forms answered with ``303 See Other`` (post, redirect,
-get), and a review in progress reloads itself every few seconds; with htmx the progress
-and the par line refresh in place instead. The pages are the seat's own (its cookie),
-like its table: a spectator or another browser gets the "no race here" page.
+"""The review pages: "Review my race", its progress, the verdicts, "try again from here"
+(the work is :mod:`app.races.review`'s). The seat's own pages, like its table; without
+JavaScript the buttons are forms answered with 303 and a review in progress reloads itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -30,9 +28,8 @@ from app.http.review_words import (
     verdict_counts,
     verdict_word,
 )
-from app.http.web import review_graph
 from app.http.web.labels import PRINTED_VALUES, SUITS, ZERO_FIVE
-from app.http.web.replay import ReplayCard, ReplayStep, replay_steps
+from app.http.web.replay import ReplayStep, replay_steps
 from app.http.web.table_page import seat_viewer, table_url
 from app.http.web.table_request import TableDep
 from app.races import review
@@ -57,9 +54,8 @@ REFRESH_SECONDS = 3
 MISTAKES = ("mistake", "blunder")
 """The verdicts listed first, each with its position and "try again from here"."""
 
-
+# Refusals shown on the review page itself (the race is there, the review is not).
 _REFUSED = (RaceNotOver, TooManyReviews, TooManyGames, ServerFull)
-"""Refusals shown on the review page itself (the race is there, the review is not)."""
 
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
@@ -67,12 +63,10 @@ def card_view(action: dict[str, Any]) -> dict[str, Any]:
     named: the page is that seat's alone), its value, the gas put on it, and a few words."""
     kind = action["type"]
     gas = 0 if kind == "tune_up" else int(action["gas"])
+    suit = ZERO_FIVE if kind == "zero_five" else action["suit"]
+    value = action["value"] if kind == "zero_five" else PRINTED_VALUES[suit]
     words = move_words(action)
-    if kind == "zero_five":
-        info = SUITS[ZERO_FIVE]
-        return {"kind": kind, "suit": info, "value": action["value"], "gas": gas, "words": words}
-    value = PRINTED_VALUES[action["suit"]]
-    return {"kind": kind, "suit": SUITS[action["suit"]], "value": value, "gas": gas, "words": words}
+    return {"kind": kind, "suit": SUITS[suit], "value": value, "gas": gas, "words": words}
 
 
 def decision_view(
@@ -80,24 +74,17 @@ def decision_view(
 ) -> dict[str, Any]:
     """One reviewed decision for the template; with the race's ``steps`` (by round and
     trick), the trick's cards played before the seat's (``before``) and its replay step."""
-    same = entry["played"] == entry["best"]
     step = (steps or {}).get((entry["round"], entry["trick"]))
-    before: list[ReplayCard] = []
-    if step is not None:
-        for card in step.cards:
-            if card.seat == seat:
-                break
-            before.append(card)
+    before = [] if step is None else list(takewhile(lambda c: c.seat != seat, step.cards))
     return {
         **entry,
-        "same": same,
+        "same": entry["played"] == entry["best"],
         "mistake": entry["verdict"] in MISTAKES,
         "verdict_words": verdict_word(entry["verdict"]),
         "place": place_words(entry["round"], entry["trick"]),
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),
         "played_percent": round(100 * entry["played_value"]),
-        "best_percent": round(100 * entry["best_value"]),
         "lost_percent": round(100 * entry["loss"]),
         "words": reason_words(entry),
         "chance": chance_words(entry),
@@ -112,11 +99,73 @@ def par_line(session: GameSession, seat: int) -> str | None:
     return None if par is None else par_words(par, par["yours"])
 
 
+# The win-chance graph's inline SVG, in user units (it scales to the page's width), with
+# room for the chance labels on the left and the round labels below.
+GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
+LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One decision on the graph."""
+
+    x: float
+    y: float
+    move: int
+    verdict: str
+    value: float
+
+
+@dataclass(slots=True)
+class Graph:
+    """What ``partials/review_graph.html`` draws (no script draws it)."""
+
+    width: int = GRAPH_WIDTH
+    height: int = GRAPH_HEIGHT
+    points: list[Point] = field(default_factory=list)
+    line: str = ""
+    rounds: list[tuple[float, float, int]] = field(default_factory=list)
+    """Each round's left edge, the middle of its span and its number."""
+    levels: list[tuple[float, int]] = field(default_factory=list)
+    """The chance gridlines: y and the percentage."""
+    left: int = LEFT
+    right: int = GRAPH_WIDTH - RIGHT
+
+
+def graph(decisions: list[dict[str, Any]]) -> Graph:
+    """The chance of winning after each of ``decisions`` (in order, each with ``move``,
+    ``round``, ``verdict`` and ``played_value``), one point each, the rounds marked below.
+
+    >>> g = graph([{"move": 0, "round": 1, "verdict": "good", "played_value": 0.5},
+    ...            {"move": 4, "round": 2, "verdict": "blunder", "played_value": 0.0}])
+    >>> [(p.move, p.y) for p in g.points], [r[2] for r in g.rounds]
+    ([(0, 54.0), (4, 100.0)], [1, 2])
+    """
+    out = Graph()
+    if not decisions:
+        return out
+    span = (GRAPH_WIDTH - LEFT - RIGHT) / len(decisions)
+
+    def y_of(value: float) -> float:
+        return round(TOP + (1 - value) * (GRAPH_HEIGHT - TOP - BOTTOM), 1)
+
+    out.levels = [(y_of(v / 100), v) for v in (0, 50, 100)]
+    starts: dict[int, int] = {}
+    for i, d in enumerate(decisions):
+        value = float(d["played_value"])
+        x = round(LEFT + (i + 0.5) * span, 1)
+        out.points.append(Point(x, y_of(value), int(d["move"]), str(d["verdict"]), value))
+        starts.setdefault(int(d["round"]), i)
+    out.line = " ".join(f"{p.x},{p.y}" for p in out.points)
+    bounds = [*starts.values(), len(decisions)]
+    for (number, first), last in zip(starts.items(), bounds[1:], strict=True):
+        edge = round(LEFT + first * span, 1)
+        out.rounds.append((edge, round(LEFT + (first + last) / 2 * span, 1), number))
+    return out
+
+
 def review_context(
-    session: GameSession,
-    seat: int,
-    status: dict[str, Any] | None,
-    steps: Sequence[ReplayStep] = (),
+    session: GameSession, seat: int, status: dict[str, Any] | None, steps: Sequence[ReplayStep] = ()
 ) -> dict[str, Any]:
     """What ``review.html`` prints: the review's status, its mistakes first (with the
     trick's ``steps`` of the race drawn), the graph, every decision by round, the summary
@@ -126,26 +175,23 @@ def review_context(
     decisions = [decision_view(e, by_place, seat) for e in entries]
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
+    mistakes = [d for d in decisions if d["mistake"]]
     return {
         "game_id": session.id,
         "status": None if status is None else status["status"],
-        "progress": 0.0 if status is None else status["progress"],
         "percent": 0 if status is None else round(100 * status["progress"]),
         "rounds": [(n, by_round.get(n), rows) for n, rows in _by_round(decisions)],
-        "mistakes": [d for d in decisions if d["mistake"]],
-        "mistake_rounds": _by_round([d for d in decisions if d["mistake"]]),
-        "graph": review_graph.graph(decisions),
-        "graph_words": graph_words(
-            [d["played_value"] for d in decisions], sum(d["mistake"] for d in decisions)
-        ),
+        "mistakes": mistakes,
+        "mistake_rounds": _by_round(mistakes),
+        "graph": graph(decisions),
+        "graph_words": graph_words([d["played_value"] for d in decisions], len(mistakes)),
         "summary": summary,
         "verdict_counts": verdict_counts(summary),
         "par": par_line(session, seat),
         "refresh_seconds": REFRESH_SECONDS,
         "thresholds": {
-            "inaccuracy": round(100 * review.INACCURACY),
-            "mistake": round(100 * review.MISTAKE),
-            "blunder": round(100 * review.BLUNDER),
+            name: round(100 * getattr(review, name.upper()))
+            for name in ("inaccuracy", "mistake", "blunder")
         },
     }
 
@@ -227,9 +273,7 @@ async def par_fragment(table: TableDep) -> Response:
 
 @router.get("/games/{game_id}/review/marks", response_class=HTMLResponse)
 async def marks_fragment(
-    table: TableDep,
-    round: RoundQuery = None,
-    trick: TrickQuery = None,
+    table: TableDep, round: RoundQuery = None, trick: TrickQuery = None
 ) -> Response:
     """The replay's verdicts: the seat's decisions in one trick (``round`` and ``trick``)
     with the move played, the search's best as a card and "try again from here"; on the
@@ -237,16 +281,15 @@ async def marks_fragment(
     async with table.open() as race:
         session, seat = race.session, race.own_seat
     kept = review.kept_review(session, seat)
-    decisions = []
-    if kept is not None and round is not None and trick is not None:
-        picked = [e for e in kept["decisions"] if (e["round"], e["trick"]) == (round, trick)]
-        decisions = [decision_view(e) for e in picked]
+    step = round is not None and trick is not None
+    picked = kept["decisions"] if kept is not None and step else []
+    decisions = [decision_view(e) for e in picked if (e["round"], e["trick"]) == (round, trick)]
     context = {
         "game_id": table.game_id,
         "done": kept is not None,
         "summary": None if kept is None else kept["summary"],
         "decisions": decisions,
-        "step": round is not None and trick is not None,
+        "step": step,
     }
     return page(table.request, "partials/review_marks.html", context)
 

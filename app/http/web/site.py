@@ -1,15 +1,8 @@
-"""The files a browser, a phone's home screen or a crawler asks the site's root for: the
-web app manifest, the home-screen icon, ``/favicon.ico`` and ``robots.txt``.
-
-The manifest lets a phone add the game to its home screen as an app of its own (its name,
-icon and colours, opening full screen at the start page). ``robots.txt`` keeps crawlers
-off the API and a player's own page. It leaves ``/games/`` open: a race is kept from
-strangers by its seat's cookie, not by crawlers' manners, and the link-preview fetchers
-of some chat apps obey ``robots.txt``, so a shared invite or replay would lose its
-preview.
-
-The PNG icons are ``static/img/favicon.svg`` drawn by Chromium at each size, the iOS one
-as a full square (iOS rounds the corners itself).
+"""What a browser, a phone's home screen or a crawler asks the site's root for: the web
+app manifest, the home-screen icon (``static/img/favicon.svg`` drawn by Chromium), the
+favicon and ``robots.txt``. That keeps crawlers off the API and a player's own page but
+not ``/games/``: a race is kept by its seat's cookie, and chat apps' link-preview fetchers
+obey ``robots.txt``, so a shared invite or replay would lose its preview.
 """
 
 from __future__ import annotations
