@@ -257,7 +257,7 @@ def test_the_file_keeps_only_the_tombstones_memory_can_hold(tmp_path: Path) -> N
         await store.close()
         again = store_on(path, expired_memory=3)
         await again.open()
-        kept = sorted(again.tombstones())
+        kept = sorted(again.sqlite.tombstones())
         await again.close()
         return kept
 

@@ -83,7 +83,7 @@ async def holdings(store: SqliteStore[GameSession]) -> tuple[Any, ...]:
     """What a SQLite store holds: its races (JSON and owner) by id, its tombstones and its
     outbox (a new store on the same file must hold the same)."""
     races = {game_id: (data, owner) for game_id, data, owner in store.entries()}
-    return races, store.tombstones(), await store.outbox()
+    return races, store.sqlite.tombstones(), await store.outbox()
 
 
 async def live(store: SessionStore, *ids: str) -> set[str]:

@@ -30,9 +30,9 @@ SAVED_BY_OLDER_SERVERS = "races.json"
 
 
 class SqliteStore(MemoryStore[R]):
-    """The store on the SQLite file ``path`` (see the module doc). A write the file refuses
-    raises :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it
-    was."""
+    """The store on the file ``path`` (created with its folder at :meth:`open`, or at
+    first use). A write the file refuses raises
+    :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it was."""
 
     def __init__(
         self,
@@ -41,9 +41,6 @@ class SqliteStore(MemoryStore[R]):
         wall_clock: Callable[[], float] = time.time,
         **bounds: Any,
     ) -> None:
-        """A store on the file ``path`` (created with its folder at :meth:`open`, or at
-        first use); ``loader`` and ``bounds`` as for MemoryStore. ``wall_clock`` dates the
-        rows."""
         super().__init__(loader, path=path, wall_clock=wall_clock, **bounds)
         self.path = path
 
@@ -53,7 +50,8 @@ class SqliteStore(MemoryStore[R]):
         return self.sqlite.skipped
 
     async def open(self) -> None:
-        """Create or migrate the file, check every row, take over an older server's save."""
+        """Create or migrate the file (Alembic), check every row, take over an older
+        server's save."""
         await super().open()
         imported = self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
         log.info(
@@ -68,9 +66,8 @@ class SqliteStore(MemoryStore[R]):
 
     def _import_saved(self, saved: Path) -> int:
         """Take over the races a server without the race file saved at its last graceful
-        stop: each one not in the file yet is written to it; the old file is then kept
-        aside as ``races.json.imported``, so an upgrade loses no race. Returns how many
-        came in."""
+        stop (each one not in the file yet), then keep that file aside as
+        ``races.json.imported``; how many came in."""
         if not saved.is_file():
             return 0
         try:
@@ -79,7 +76,7 @@ class SqliteStore(MemoryStore[R]):
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.error("an older server's saved races are unreadable", extra={"error": repr(exc)})
             return 0
-        held = self.heads()
+        held = self.sqlite.heads()
         imported = 0
         for item in items:
             try:
@@ -99,9 +96,8 @@ class SqliteStore(MemoryStore[R]):
         return imported
 
     async def checkpoint(self) -> None:
-        """Called as a stop begins: every race is in the file already (each change was
-        committed before its answer); fold the write-ahead log into the main file, so the
-        next start reads one file."""
+        """Called as a stop begins (every race is in the file already): fold the
+        write-ahead log into the main file, so the next start reads one file."""
         self.sqlite.checkpoint()
         log.info(
             "races saved as the stop began", extra={"saved": len(self), "file": str(self.path)}
