@@ -1,6 +1,6 @@
 """The SQLite :class:`~app.storage.backend.Backend`: races in a SQLite file, or in memory.
 
-Three tables (:data:`METADATA`): ``races``, ``tombstones`` and ``outbox`` (written in the
+Three tables (:data:`SCHEMA`): ``races``, ``tombstones`` and ``outbox`` (written in the
 save's own transaction). Every change is committed before its verb returns, so on a file a
 killed process loses no answered move. Token digests are stored, never tokens.
 
@@ -29,23 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
-    Table,
-    create_engine,
-    event,
-)
-from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take, Write
@@ -56,43 +41,23 @@ log = logging.getLogger("zzv.store")
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 """The Alembic scripts that build the schema (shipped inside the package)."""
 
-METADATA = MetaData()
-"""The schema the migrations build (a test checks that they match)."""
-
-
-def _table(name: str, *columns: Column[Any] | Index) -> Table:
-    return Table(name, METADATA, Column("id", String, primary_key=True), *columns)
-
-
-RACES = _table(
-    "races",
-    Column("owner", String, nullable=False),
-    Column("data", LargeBinary, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("head", String, nullable=True),
-    Column("player", Integer, nullable=True),
-    Column("live", Boolean, nullable=True),
-    Column("seq", Integer, nullable=True),
-    Index("ix_races_owner", "owner"),
-    Index("ix_races_player", "player"),
-)
-"""One row per race: its JSON, its head (NULL while the row is unreadable), owner and
-player, its place in creation order (``seq``), when it was last written."""
-
-TOMBSTONES = _table(
-    "tombstones",
-    Column("digests", String, nullable=False),
-    Column("reason", String, nullable=False),
-    Column("gone_at", Float, nullable=False, index=True),
-)
-"""One row per gone race: its seats' token digests (a JSON list), why and when it went."""
-
-OUTBOX = _table(
-    "outbox",
-    Column("data", LargeBinary, nullable=False),
-    Column("added_at", Float, nullable=False),
-)
-"""One row per message a save left for delivery (a finished race's result), by race id."""
+SCHEMA = """
+CREATE TABLE races (id VARCHAR NOT NULL, owner VARCHAR NOT NULL, data BLOB NOT NULL,
+  updated_at FLOAT NOT NULL, head VARCHAR, player INTEGER, live BOOLEAN, seq INTEGER,
+  PRIMARY KEY (id));
+CREATE INDEX ix_races_owner ON races (owner);
+CREATE INDEX ix_races_player ON races (player);
+CREATE TABLE tombstones (id VARCHAR NOT NULL, digests VARCHAR NOT NULL,
+  reason VARCHAR NOT NULL, gone_at FLOAT NOT NULL, PRIMARY KEY (id));
+CREATE INDEX ix_tombstones_gone_at ON tombstones (gone_at);
+CREATE TABLE outbox (id VARCHAR NOT NULL, data BLOB NOT NULL, added_at FLOAT NOT NULL,
+  PRIMARY KEY (id));
+"""
+"""The schema the migrations build (a test checks that they match), for a database in
+memory. ``races``: one row per race, its JSON, its head (NULL while the row is
+unreadable), owner and player, its place in creation order (``seq``), when it was last
+written; ``tombstones``: a gone race's seats' token digests (a JSON list), why and when it
+went; ``outbox``: a message a save left for delivery (a finished race's result)."""
 
 HeadReader = Callable[[bytes], RecordHead]
 """Reads a stored race's head from its JSON (raises if the race is unreadable)."""
@@ -141,10 +106,7 @@ class SqliteBackend:
         try:
             if self.path is None:
                 conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-                for table in METADATA.sorted_tables:
-                    conn.execute(str(CreateTable(table).compile(dialect=_DIALECT)))
-                    for index in table.indexes:
-                        conn.execute(str(CreateIndex(index).compile(dialect=_DIALECT)))
+                conn.executescript(SCHEMA)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # The races hold every hand and the deck: readable by this user only. SQLite
@@ -559,8 +521,6 @@ class SqliteBackend:
                 [(game_id, data, stamp) for game_id, data in messages.items()],
             )
 
-
-_DIALECT = sqlite_dialect.dialect()
 
 _OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
 

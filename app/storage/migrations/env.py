@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from app.storage.sqlite_backend import METADATA
-
 connection = context.config.attributes["connection"]
-context.configure(connection=connection, target_metadata=METADATA, render_as_batch=True)
+context.configure(connection=connection, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()
