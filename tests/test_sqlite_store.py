@@ -263,7 +263,7 @@ def test_the_file_keeps_only_the_tombstones_memory_can_hold(tmp_path: Path) -> N
     clock = ManualClock(5000.0)
     stamps = iter(range(1, 100))
 
-    async def scenario() -> list[str]:
+    async def scenario() -> None:
         store = SqliteStore(
             path,
             GameSession.from_dict,
@@ -284,11 +284,9 @@ def test_the_file_keeps_only_the_tombstones_memory_can_hold(tmp_path: Path) -> N
         await store.close()
         again = store_on(path, expired_memory=3)
         await again.open()
-        kept = sorted(again.sqlite.tombstones())
         await again.close()
-        return kept
 
-    assert asyncio.run(scenario()) == ["c", "d", "e"]
+    asyncio.run(scenario())
     with sqlite3.connect(path) as raw:
         assert sorted(raw.execute("SELECT id FROM tombstones").fetchall()) == [
             ("c",),

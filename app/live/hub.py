@@ -116,11 +116,10 @@ class LiveHub:
         try:
             yield listener
         finally:
-            group = self._listeners.get(game_id)
-            if group is not None:
-                group.discard(listener)
-                if not group:
-                    del self._listeners[game_id]
+            group = self._listeners[game_id]  # it holds this listener until now
+            group.discard(listener)
+            if not group:
+                del self._listeners[game_id]
 
     async def start(self) -> None:
         pass
@@ -186,10 +185,7 @@ class RedisLiveHub(LiveHub):
             self.deliver(game_id, said)
 
     async def stop(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        await _cancelled(self._reader)
         if self._client is not None:
             await self._client.aclose()
 
@@ -321,8 +317,12 @@ class RedisStreamGate(StreamGate):
 
     async def stop(self) -> None:
         """Stop renewing and close the connection (the leases of streams still open lapse)."""
-        if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._renewer
+        await _cancelled(self._renewer)
         await self._client.aclose()
+
+
+async def _cancelled(task: asyncio.Task[None] | None) -> None:
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

@@ -76,10 +76,7 @@ class SavedMemoryStore(MemoryStore[R]):
     async def close(self) -> None:
         saved = self._write_races()
         self._write_through = False
-        self._rewrite_known()
-        if self._known is not None:
-            self._known.close()
-            self._known = None
+        self._rewrite_known()  # which closes the known-races file
         log.info("races saved", extra={"saved": saved})
 
     async def create(self, record: R, owner: str) -> None:
@@ -173,11 +170,10 @@ class SavedMemoryStore(MemoryStore[R]):
     def _free_bad_path(self) -> Path:
         """:attr:`bad_path`, or ``races.json.bad.N`` if an earlier one is still there:
         nothing kept aside is ever overwritten."""
-        target = self.bad_path
-        number = 1
+        target, number = self.bad_path, 1
         while target.exists():
             number += 1
-            target = self.data_dir / f"{self.bad_path.name}.{number}"
+            target = self.bad_path.with_name(f"{self.bad_path.name}.{number}")
         return target
 
     def _rewrite_known(self) -> None:

@@ -378,16 +378,11 @@ class SqliteBackend:
 
     def _tombstone(self, game_id: str) -> Tombstone | None:
         rows = self._query("SELECT digests, reason FROM tombstones WHERE id = ?", (game_id,))
-        return _tombstone_of(*rows[0]) if rows else None
-
-    def tombstones(self) -> dict[str, Tombstone]:
-        with self.mutex:
-            rows = self._query("SELECT id, digests, reason FROM tombstones")
-        found = {}
-        for game_id, digests, reason in rows:
-            with contextlib.suppress(ValueError, TypeError):
-                found[str(game_id)] = _tombstone_of(digests, reason)
-        return found
+        if not rows:
+            return None
+        digests, reason = rows[0]
+        kept = tuple(str(d) for d in orjson.loads(digests))
+        return Tombstone(kept, "restarted" if reason == "restarted" else "expired")
 
     def bury(self, game_id: str, tombstone: Tombstone) -> None:
         """Keep a tombstone for a race known lost (a restart's)."""
@@ -426,17 +421,14 @@ class SqliteBackend:
         held = self._held(name)
         if held is None:
             self._claims[name] = (value, time.monotonic() + ttl_seconds)
-            held = value
-        return held
+        return value if held is None else held
 
     def _held(self, name: str) -> str | None:
         found = self._claims.get(name)
-        if found is None:
-            return None
-        if found[1] <= time.monotonic():
+        if found is not None and found[1] <= time.monotonic():
             self._drop(name)
             return None
-        return found[0]
+        return None if found is None else found[0]
 
     def _drop(self, name: str) -> None:
         del self._claims[name]
@@ -532,13 +524,6 @@ def _lock(game_id: str) -> str:  # the claim that is a race's lock, as the polic
 def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
-
-
-def _tombstone_of(digests: str, reason: str) -> Tombstone:
-    found = orjson.loads(digests)
-    return Tombstone(
-        tuple(str(d) for d in found), "restarted" if reason == "restarted" else "expired"
-    )
 
 
 def _pragmas(conn: sqlite3.Connection) -> None:
