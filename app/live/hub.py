@@ -283,14 +283,12 @@ class RedisStreamGate(StreamGate):
         if not admitted:
             raise TooManyStreams(client)
         self._tickets[client].add(ticket)
-        self._open[client] += 1
         if self._renewer is None or self._renewer.done():
             self._renewer = asyncio.create_task(self._renew_forever(), name="zzv-stream-leases")
         return ticket
 
     async def close(self, client: str, ticket: str) -> None:
         """Give the stream's place back (if Redis is away, its lease lapses instead)."""
-        await super().close(client, ticket)
         held = self._tickets.get(client)
         if held is not None:
             held.discard(ticket)

@@ -1,13 +1,6 @@
-"""The default store: the races in a SQLite file, every change written before it is
-answered (:mod:`app.storage.sqlite_backend`), under the shared rules of
-:mod:`app.storage.policy`.
-
-At start-up :meth:`SqliteStore.open` brings the schema up to date with the Alembic
-migrations shipped in ``app/storage/migrations`` and checks every row, so a killed process
-(``kill -9``, an out-of-memory kill) loses no answered move: every race continues from the
-turn it had, and a race that had expired still answers 410. It also takes over the races
-a server without the file saved on its last graceful stop (``races.json``,
-:mod:`app.storage.saved`'s form).
+"""The default store: the races in a SQLite file, every change committed before it is
+answered (:mod:`app.storage.sqlite_backend`), under the rules of :mod:`app.storage.policy`.
+A killed process loses no answered move; a race that had expired still answers 410.
 """
 
 from __future__ import annotations

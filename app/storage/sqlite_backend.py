@@ -95,8 +95,7 @@ class SqliteBackend:
         self._seq = 0
 
     async def open(self) -> None:
-        """Create or migrate the file (or build the schema in memory), then load every
-        readable race's last use as now."""
+        """Create or migrate the file (or build the schema in memory), then load it."""
         with self.mutex:
             self._open()
 
@@ -154,8 +153,7 @@ class SqliteBackend:
         self._seq = conn.execute("SELECT coalesce(max(seq), 0) FROM races").fetchone()[0]
 
     def checkpoint(self) -> None:
-        """Fold the write-ahead log into the main file (a stop begins: the next start reads
-        one file)."""
+        """Fold the write-ahead log into the main file (a stop begins)."""
         with self.mutex, contextlib.suppress(sqlite3.Error, StoreUnavailable):
             self._ready().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -319,8 +317,6 @@ class SqliteBackend:
             return len(going)
 
     def _unused(self, before: float, limit: int, locked_too: bool = False) -> list[str]:
-        """Up to ``limit`` races (unlocked ones unless ``locked_too``) last used before
-        ``before``, least recently used first."""
         going: list[str] = []
         # Front of the dict = least recently used, so stop at the first fresh race.
         for game_id, (seen, _) in self._known.items():
@@ -535,8 +531,7 @@ def _pragmas(conn: sqlite3.Connection) -> None:
 
 
 def connect(path: Path) -> Engine:
-    """An engine on the SQLite file ``path`` through the standard library's driver, every
-    connection in WAL mode with ``synchronous=NORMAL`` (see the module doc)."""
+    """An engine on the SQLite file ``path``, every connection set as :func:`_pragmas`."""
     engine = create_engine(f"sqlite+pysqlite:///{path}")
 
     @event.listens_for(engine, "connect")
