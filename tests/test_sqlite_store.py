@@ -116,9 +116,9 @@ def test_an_unreadable_row_is_skipped_counted_and_logged_and_the_rest_load(
     async def reopen() -> tuple[list[str], int]:
         store = store_on(path)
         await store.open()
-        loaded = sorted(game_id for game_id, _, _ in store.entries())
+        loaded = sorted(game_id for game_id, _, _ in store.sqlite.rows())
         await store.close()
-        return loaded, store.skipped
+        return loaded, store.sqlite.skipped
 
     with caplog.at_level(logging.ERROR, logger="zzv.store"):
         loaded, skipped = asyncio.run(reopen())
@@ -308,7 +308,7 @@ def test_a_store_nobody_opened_opens_its_file_on_first_use_and_stays_closed_afte
             await store.create(session("b"), "client")
         again = store_on(path)
         await again.open()
-        assert [game_id for game_id, _, _ in again.entries()] == ["a"]
+        assert [game_id for game_id, _, _ in again.sqlite.rows()] == ["a"]
         await again.close()
 
     asyncio.run(scenario())

@@ -41,10 +41,6 @@ class MemoryStore(PolicyStore[R]):
         """Number of races held (read without I/O)."""
         return len(self.sqlite)
 
-    def entries(self) -> list[tuple[str, bytes, str]]:
-        """Every race as ``(id, its JSON, owner)``, least recently used first."""
-        return self.sqlite.rows()
-
     def restore(self, game_id: str, data: bytes, owner: str) -> None:
         """Put back a saved race as if just used (loading after a restart; no caps).
         ``ValueError`` if ``data`` is not a race this store's loader reads."""

@@ -100,7 +100,7 @@ class SavedMemoryStore(MemoryStore[R]):
 
     def _write_races(self) -> int:
         """Write ``races.json`` atomically; return how many races it holds."""
-        entries = self.entries()
+        entries = self.sqlite.rows()
         races = ",".join(
             f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )

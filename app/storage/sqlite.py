@@ -37,11 +37,6 @@ class SqliteStore(MemoryStore[R]):
         super().__init__(loader, path=path, wall_clock=wall_clock, **bounds)
         self.path = path
 
-    @property
-    def skipped(self) -> int:
-        """Rows :meth:`open` could not read (logged and left in the file)."""
-        return self.sqlite.skipped
-
     async def open(self) -> None:
         """Create or migrate the file (Alembic), check every row, take over an older
         server's save."""
@@ -53,7 +48,7 @@ class SqliteStore(MemoryStore[R]):
                 "file": str(self.path),
                 "restored": len(self),
                 "imported": imported,
-                "skipped": self.skipped,
+                "skipped": self.sqlite.skipped,
             },
         )
 
