@@ -53,12 +53,9 @@ def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
 
 
 def back_up(settings: Settings, destination: Path) -> Backup:
-    """Copy each SQLite file ``settings`` keep data in into ``destination`` (made if
-    missing), under its own name, as one consistent snapshot each.
-
-    Raises :class:`BackupRefused`, having written nothing, when a copy would replace a
-    file already there. A file not made yet (no race started) is skipped.
-    """
+    """Copy each SQLite file ``settings`` keep data in (if made yet) into ``destination``
+    (made if missing) under its own name, one consistent snapshot each; raise
+    :class:`BackupRefused`, having written nothing, if a copy would replace a file there."""
     files, elsewhere = sqlite_files(settings)
     present = [source for source in files if source.is_file()]
     taken = [

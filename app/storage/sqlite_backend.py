@@ -5,13 +5,11 @@ save's own transaction). Every change is committed before its verb returns, so o
 killed process loses no answered move. Token digests are stored, never tokens.
 
 What one process needs no file for stays in its memory: the claims (a race's lock, the
-slots; a request waiting for one is woken when it is emptied) and each race's head and
-last use, in last-use order (a seat's read costs no write; a process that starts again
-counts every race it loads as just used). The file is in WAL mode with
-``synchronous=NORMAL``: only an operating-system crash or a power cut can lose the last
-transactions (never corrupt the file). The verbs run on the calling thread under the
-mutex: a small commit without a disk flush costs less than a hop to a worker thread
-(``python -m bench durable`` prints both).
+slots; a waiter is woken when one is emptied) and each race's head and last use, in
+last-use order (a seat's read costs no write; a restart counts every race as just used).
+In WAL mode with ``synchronous=NORMAL`` only an OS crash or a power cut can lose the last
+transactions. The verbs run on the calling thread under the mutex: a small commit costs
+less than a hop to a worker thread (``python -m bench durable`` prints both).
 """
 
 from __future__ import annotations
@@ -54,10 +52,8 @@ CREATE TABLE outbox (id VARCHAR NOT NULL, data BLOB NOT NULL, added_at FLOAT NOT
   PRIMARY KEY (id));
 """
 """The schema the migrations build (a test checks that they match), for a database in
-memory. ``races``: one row per race, its JSON, its head (NULL while the row is
-unreadable), owner and player, its place in creation order (``seq``), when it was last
-written; ``tombstones``: a gone race's seats' token digests (a JSON list), why and when it
-went; ``outbox``: a message a save left for delivery (a finished race's result)."""
+memory. A race's ``head`` is NULL while its row is unreadable; ``seq`` is its place in
+creation order; a tombstone's ``digests`` are a JSON list."""
 
 HeadReader = Callable[[bytes], RecordHead]
 """Reads a stored race's head from its JSON (raises if the race is unreadable)."""
