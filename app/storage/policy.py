@@ -1,17 +1,14 @@
 """The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
-written once above a :class:`~app.storage.backend.Backend` (SQLite on a file or in memory,
-or Redis).
+written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis).
 
-It bounds what it holds three ways: a hard cap on the number of games (evicting the least
+It bounds what it holds three ways: a cap on the number of games (evicting the least
 recently used idle one when full), idle expiry (leaving tombstones: 410, not 404), and caps
-on the live (unfinished) races of one player and of one client address. A race whose lock
-is held (a move in progress) is never evicted or expired. Locks are leases, renewed while
-their holder works; saves are fenced by them. Named slots point at a race (the open "Race
-strangers" race of each size). The outbox keeps a message a save left for delivery
-elsewhere (a finished race's result) by race id until its deliverer clears it; no expiry,
-eviction or wipe of the race drops it. Every read hands out a copy: what a request changes
-is stored only by :meth:`PolicyStore.save`. Every method may raise
-:class:`~app.storage.interface.StoreUnavailable`.
+on the live races of one player and of one client address; a race whose lock is held is
+never evicted or expired. Locks are leases, renewed while their holder works, that fence
+saves. Named slots point at a race (the open "Race strangers" race of each size). The
+outbox keeps a message a save left (a finished race's result) by race id until its
+deliverer clears it, whatever becomes of the race. Reads hand out copies. Every method may
+raise :class:`~app.storage.interface.StoreUnavailable`.
 """
 
 from __future__ import annotations

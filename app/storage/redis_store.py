@@ -231,18 +231,13 @@ return 1
 
 # Extend our lease if it is still ours. KEYS: lock. ARGV: token, lease in ms.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 
 # Set a claim unless it holds a value; the value it holds. KEYS: claim. ARGV: value, ms.
 _CLAIM = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return ARGV[1]
-end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
 return redis.call('GET', KEYS[1]) or ARGV[1]
 """
 
