@@ -31,13 +31,8 @@ TEMPLATES_DIR: Final = _data_dir("templates")
 STATIC_DIR: Final = _data_dir("static")
 """Stylesheets, scripts, images and the vendored htmx, served under ``/static``."""
 
-APP_FOLDER: Final = "zoom-zoom-vroom"
-"""The folder's name in the user's data folder when ``ZZV_DATA_DIR`` is unset."""
-
 
 def data_folder(settings: Settings) -> Path:
-    """Where the race file and the results' SQLite file live: ``ZZV_DATA_DIR``, else the
-    user's data folder."""
-    if settings.data_dir is not None:
-        return settings.data_dir
-    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
+    """Where the race file and the results' SQLite file live: ``ZZV_DATA_DIR``, else
+    ``zoom-zoom-vroom`` in the user's data folder."""
+    return settings.data_dir or Path(platformdirs.user_data_dir("zoom-zoom-vroom", appauthor=False))

@@ -6,7 +6,6 @@ A killed process loses no answered move; a race that had expired still answers 4
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,8 @@ class SqliteStore(MemoryStore[R]):
     first use). A write the file refuses raises
     :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it was."""
 
-    def __init__(
-        self,
-        path: Path,
-        loader: Callable[[dict[str, Any]], R],
-        wall_clock: Callable[[], float] = time.time,
-        **bounds: Any,
-    ) -> None:
-        super().__init__(loader, path=path, wall_clock=wall_clock, **bounds)
+    def __init__(self, path: Path, loader: Callable[[dict[str, Any]], R], **bounds: Any) -> None:
+        super().__init__(loader, path=path, **bounds)
         self.path = path
 
     async def open(self) -> None:
