@@ -1,17 +1,15 @@
-"""``zzv backup FOLDER``: a consistent copy of the server's SQLite files while it runs.
+"""``zzv backup FOLDER``: a consistent copy of the server's SQLite files while it runs
+(the race file and the results', :mod:`app.races.stores`, :mod:`app.results.database`).
 
-The default deployment keeps everything in two SQLite files in the data folder: the live
-races (``races.sqlite3``, :mod:`app.races.stores`) and the results that last
-(``results.sqlite3``, :mod:`app.results.database`). Copying such a file with ``cp`` while
-the server writes to it (in WAL mode, with its ``-wal`` beside it) can give a copy that
-misses its latest changes or is torn; SQLite's online backup copies a consistent snapshot
-instead, page by page, without stopping the server. What lives elsewhere is named, not
-copied: races in Redis (its own persistence), results in PostgreSQL (``pg_dump``).
+``cp`` of a file in WAL mode being written can miss its latest changes or be torn;
+SQLite's online backup copies a consistent snapshot. What lives elsewhere (Redis,
+PostgreSQL) is named, not copied.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,12 +53,9 @@ def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
 
 
 def back_up(settings: Settings, destination: Path) -> Backup:
-    """Copy each SQLite file ``settings`` keep data in into ``destination`` (made if
-    missing), under its own name, as one consistent snapshot each.
-
-    Raises :class:`BackupRefused`, having written nothing, when a copy would replace a
-    file already there. A file not made yet (no race started) is skipped.
-    """
+    """Copy each SQLite file ``settings`` keep data in (if made yet) into ``destination``
+    (made if missing) under its own name, one consistent snapshot each; raise
+    :class:`BackupRefused`, having written nothing, if a copy would replace a file there."""
     files, elsewhere = sqlite_files(settings)
     present = [source for source in files if source.is_file()]
     taken = [
@@ -81,15 +76,5 @@ def back_up(settings: Settings, destination: Path) -> Backup:
 
 
 def _copy(source: Path, target: Path) -> None:
-    origin = sqlite3.connect(source)
-    try:
-        copy = sqlite3.connect(target)
-        try:
-            origin.backup(copy)
-        finally:
-            copy.close()
-    finally:
-        origin.close()
-
-
-__all__ = ["Backup", "BackupRefused", "back_up", "sqlite_files"]
+    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as copy:
+        origin.backup(copy)

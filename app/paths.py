@@ -1,12 +1,8 @@
-"""Where the Jinja templates and the static assets live, in a checkout and in a wheel, and
-where the data lives.
+"""Where the Jinja templates and the static assets live, and where the data lives.
 
-The repository keeps ``templates/`` and ``static/`` at its top level. The wheel build
-(``[tool.hatch.build.targets.wheel.force-include]`` in pyproject.toml) ships them inside
-this package as ``app/templates`` and ``app/static``, so an installed copy finds them
-next to this file. A source checkout or an editable install imports ``app`` from the
-checkout itself, where they are one level up. This is the one place that knows both; it
-also knows the data folder, where the race file and the results' SQLite file live.
+The repository keeps ``templates/`` and ``static/`` at its top level; the wheel ships them
+inside this package (``force-include`` in pyproject.toml). This is the one place that
+knows both.
 
 >>> (TEMPLATES_DIR / "base.html").is_file(), (STATIC_DIR / "vendor").is_dir()
 (True, True)
@@ -24,8 +20,7 @@ from app.settings import Settings
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def _data_dir(name: str) -> Path:
-    """``app/<name>`` in an installed wheel, otherwise ``<checkout>/<name>``."""
+def _data_dir(name: str) -> Path:  # app/<name> in an installed wheel, else <checkout>/<name>
     bundled = _PACKAGE_DIR / name
     return bundled if bundled.is_dir() else _PACKAGE_DIR.parent / name
 
@@ -36,14 +31,8 @@ TEMPLATES_DIR: Final = _data_dir("templates")
 STATIC_DIR: Final = _data_dir("static")
 """Stylesheets, scripts, images and the vendored htmx, served under ``/static``."""
 
-APP_FOLDER: Final = "zoom-zoom-vroom"
-"""The folder's name in the user's data folder (platformdirs) when ``ZZV_DATA_DIR`` is
-unset."""
-
 
 def data_folder(settings: Settings) -> Path:
-    """Where the race file and the results' SQLite file live: ``ZZV_DATA_DIR``, else the
-    user's data folder."""
-    if settings.data_dir is not None:
-        return settings.data_dir
-    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
+    """Where the race file and the results' SQLite file live: ``ZZV_DATA_DIR``, else
+    ``zoom-zoom-vroom`` in the user's data folder."""
+    return settings.data_dir or Path(platformdirs.user_data_dir("zoom-zoom-vroom", appauthor=False))

@@ -115,7 +115,7 @@ async def _time_writes(
     store: SqliteStore[GameSession], writes: int, off_the_loop: bool
 ) -> list[float]:
     """Wall ms of ``writes`` row writes, on the event loop's thread or handed to a thread."""
-    rows = store.entries()
+    rows = store.sqlite.rows()
     timings = []
     for i in range(writes):
         game_id, data, owner = rows[i % len(rows)]

@@ -80,10 +80,10 @@ def test_the_migration_upgrades_format_2_races(tmp_path: Path) -> None:
 
     store = SqliteStore(path, GameSession.from_dict, max_games=100, idle_expiry_seconds=1e9)
     asyncio.run(store.open())
-    loaded = sorted(game_id for game_id, _, _ in store.entries())
+    loaded = sorted(game_id for game_id, _, _ in store.sqlite.rows())
     asyncio.run(store.close())
     assert loaded == sorted(race["id"] for race in races)
-    assert store.skipped == 1
+    assert store.sqlite.skipped == 1
 
     stored = _stored(path)
     assert stored["broken"] == broken  # left as it was

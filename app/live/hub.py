@@ -1,16 +1,10 @@
-"""Live updates: "this race changed" notices fanned out to the event streams that follow it.
+"""Live updates: "this race changed" notices fanned out to the event streams that follow it
+(:class:`LiveHub` in one process, :class:`RedisLiveHub` across workers), and the cap on
+one client's open streams (:class:`StreamGate`, :class:`RedisStreamGate`).
 
 A notice carries a race id and, when a quick message was all that changed, that message
-(a code and a seat, public to every seat and watcher). It never carries any other state:
-on any other change each stream reads its own seat's view (or the public one) through
-:mod:`app.races.operations`, so nothing hidden can travel here.
-
-* :class:`LiveHub` fans notices out inside one process (asyncio events, one per listener);
-* :class:`RedisLiveHub` publishes them on Redis pub/sub and relays what any worker
-  published to its own listeners, so players connected to different workers see each
-  other's moves;
-* :class:`StreamGate` caps the event streams one client may hold open at once in one
-  process, and :class:`RedisStreamGate` across every worker on one Redis.
+(public to every seat and watcher); never any other state: each stream reads its own
+seat's view, so nothing hidden can travel here.
 """
 
 from __future__ import annotations
@@ -51,8 +45,8 @@ def _said_in(data: object) -> Said | None:
 
 @dataclass
 class News:
-    """What a stream heard since it last looked: whether the race changed in any way
-    beyond quick messages, the quick messages said, and whether the wait ran out first."""
+    """What a stream heard since it last looked: whether the race changed beyond quick
+    messages, the quick messages said, and whether the wait ran out first."""
 
     changed: bool
     said: tuple[Said, ...] = ()
@@ -68,14 +62,13 @@ class Listener:
     """One stream's subscription to one race: wait until it changes (or time runs out)."""
 
     def __init__(self) -> None:
-        """A listener that has not been notified yet."""
         self._event = asyncio.Event()
         self._changed = False
         self._said: list[Said] = []
 
     def notify(self, said: Said | None = None) -> None:
-        """Wake the stream (called by the hub): with the quick message ``said`` when that
-        was the race's only change, else for any change."""
+        """Wake the stream: with the quick message ``said`` when that was the race's only
+        change, else for any change."""
         if said is None:
             self._changed = True
         else:
@@ -99,21 +92,20 @@ class LiveHub:
     """Process-local fan-out of change notices (the memory store's hub)."""
 
     def __init__(self) -> None:
-        """A hub with no listeners."""
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
 
     def listeners(self) -> int:
-        """How many streams listen in this process (for tests and the bench)."""
+        """How many streams listen in this process."""
         return sum(len(group) for group in self._listeners.values())
 
     def deliver(self, game_id: str, said: Said | None = None) -> None:
-        """Wake every local listener of ``game_id`` (see :meth:`Listener.notify`)."""
+        """Wake every local listener of ``game_id``."""
         for listener in tuple(self._listeners.get(game_id, ())):
             listener.notify(said)
 
     async def publish(self, game_id: str, said: Said | None = None) -> None:
-        """Tell every stream following ``game_id`` (here: in this process) that it changed,
-        with the quick message ``said`` when that was the only change."""
+        """Tell every stream following ``game_id`` that it changed (``said``: see
+        :meth:`Listener.notify`)."""
         self.deliver(game_id, said)
 
     @contextlib.asynccontextmanager
@@ -124,28 +116,24 @@ class LiveHub:
         try:
             yield listener
         finally:
-            group = self._listeners.get(game_id)
-            if group is not None:
-                group.discard(listener)
-                if not group:
-                    del self._listeners[game_id]
+            group = self._listeners[game_id]  # it holds this listener until now
+            group.discard(listener)
+            if not group:
+                del self._listeners[game_id]
 
     async def start(self) -> None:
-        """Nothing to connect for the process-local hub."""
+        pass
 
     async def stop(self) -> None:
-        """Nothing to close for the process-local hub."""
+        pass
 
 
 class RedisLiveHub(LiveHub):
-    """Change notices over Redis pub/sub, so every worker's streams hear every move.
-
-    One pattern subscription per process relays notices to the local listeners; a
-    publish goes to Redis only (this process hears its own notice back like the others).
-    """
+    """Change notices over Redis pub/sub at ``url``: one pattern subscription per process
+    relays them to its listeners; a publish goes to Redis only (this process hears its own
+    notice back like the others)."""
 
     def __init__(self, url: str) -> None:
-        """A hub that will connect to the Redis server at ``url`` on :meth:`start`."""
         super().__init__()
         self.url = url
         self._client: Any = None
@@ -197,11 +185,7 @@ class RedisLiveHub(LiveHub):
             self.deliver(game_id, said)
 
     async def stop(self) -> None:
-        """Stop relaying and close the connection."""
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        await _cancelled(self._reader)
         if self._client is not None:
             await self._client.aclose()
 
@@ -215,7 +199,6 @@ class StreamGate:
     ``limit`` (the memory store's gate: one worker holds every stream)."""
 
     def __init__(self, limit: int) -> None:
-        """A gate letting each client hold ``limit`` streams at once."""
         self.limit = limit
         self._open: defaultdict[str, int] = defaultdict(int)
 
@@ -228,17 +211,12 @@ class StreamGate:
         return uuid.uuid4().hex
 
     async def close(self, client: str, ticket: str) -> None:
-        """Count the stream ``ticket`` of ``client`` as closed."""
         self._open[client] -= 1
         if self._open[client] <= 0:
             del self._open[client]
 
-    def held(self, client: str) -> int:
-        """How many streams ``client`` holds open through this process."""
-        return self._open.get(client, 0)
-
     async def stop(self) -> None:
-        """Nothing to close for the process-local gate."""
+        pass
 
 
 STREAM_KEY_PREFIX = "zzv:streams:"
@@ -257,9 +235,7 @@ _OPEN_SCRIPT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
-  return 0
-end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
@@ -277,17 +253,12 @@ return 1
 
 
 class RedisStreamGate(StreamGate):
-    """The per-client stream cap shared by every worker and machine on one Redis.
-
-    Each open stream is a ticket in its client's sorted set with a lease that its worker
-    renews while the stream runs; a stream is admitted only while the client's set holds
-    fewer than ``limit`` live tickets. If Redis cannot be reached a new stream is refused
-    with :class:`~app.storage.interface.StoreUnavailable` (503), like every other request
-    needing the store.
-    """
+    """The per-client stream cap shared by every worker on the Redis at ``url`` (commands
+    time out after ``timeout`` seconds). Each open stream is a ticket in its client's sorted
+    set with a lease its worker renews while the stream runs. If Redis cannot be reached a
+    new stream is refused with :class:`~app.storage.interface.StoreUnavailable` (503)."""
 
     def __init__(self, limit: int, url: str, timeout: float) -> None:
-        """A gate on the Redis at ``url`` (commands time out after ``timeout`` seconds)."""
         super().__init__(limit)
         import redis.asyncio as redis
 
@@ -300,7 +271,6 @@ class RedisStreamGate(StreamGate):
         self._renewer: asyncio.Task[None] | None = None
 
     async def open(self, client: str) -> str:
-        """Admit a stream for ``client`` if every worker's together hold fewer than the cap."""
         ticket = uuid.uuid4().hex
         try:
             admitted = await self._client.eval(
@@ -311,14 +281,12 @@ class RedisStreamGate(StreamGate):
         if not admitted:
             raise TooManyStreams(client)
         self._tickets[client].add(ticket)
-        self._open[client] += 1
         if self._renewer is None or self._renewer.done():
             self._renewer = asyncio.create_task(self._renew_forever(), name="zzv-stream-leases")
         return ticket
 
     async def close(self, client: str, ticket: str) -> None:
         """Give the stream's place back (if Redis is away, its lease lapses instead)."""
-        await super().close(client, ticket)
         held = self._tickets.get(client)
         if held is not None:
             held.discard(ticket)
@@ -345,8 +313,12 @@ class RedisStreamGate(StreamGate):
 
     async def stop(self) -> None:
         """Stop renewing and close the connection (the leases of streams still open lapse)."""
-        if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._renewer
+        await _cancelled(self._renewer)
         await self._client.aclose()
+
+
+async def _cancelled(task: asyncio.Task[None] | None) -> None:
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

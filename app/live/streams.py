@@ -1,12 +1,9 @@
 """Server-Sent Event streams of a race: one seat's view (API, web) or the public one (watch).
 
 A stream wakes when the race changes (a notice from :mod:`app.live.hub`) or when the turn
-clock runs out; then it opens the race like any request (:meth:`app.races.unit.Races.open`,
-which makes any move the clock owes, so a race never stalls on someone who left, as long
-as anybody is following it), reads the view of its own seat and sends a message if that
-view changed. A stream ends when
-the race is over or gone. The messages are built by the caller from that seat's state
-only, so a stream can carry nothing another seat's state would not.
+clock runs out; then it opens the race like any request (:meth:`app.races.unit.Races.open`
+makes any move the clock owes, so a race followed by anybody never stalls) and sends its
+own seat's view if it changed: a stream carries nothing another seat's state would not.
 """
 
 from __future__ import annotations
@@ -45,16 +42,11 @@ async def follow(
     token: str | None,
     render: Callable[[SessionState], Message | None],
 ) -> AsyncIterator[Message]:
-    """Yield ``render(state)`` for the first state of the seat ``token`` opens (the public
-    view when None) and each time it changes (``render`` may return None to let a change
-    pass silently).
-
-    Each state carries the events since the previous message of this stream. The stream
-    ends once the race is over, right after the final state (nothing changes any more),
-    or when the race is gone. Every look opens the race afresh, so the stream follows moves
-    made through any worker; news of quick messages alone adds them to the last state
-    instead (:func:`with_said`), so table talk costs no read of the race.
-    """
+    """Yield ``render(state)`` (None: nothing to send) for the first state of the seat
+    ``token`` opens (the public view when None) and each time it changes, with the events
+    since the stream's previous message; end after the final state, or when the race is
+    gone. Every look opens the race afresh (moves made through any worker), except that
+    news of quick messages alone adds them to the last state (:func:`with_said`)."""
     async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
@@ -103,11 +95,8 @@ def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | Non
 async def open_stream(
     gate: StreamGate, client: str, stream: AsyncIterator[Message]
 ) -> EventSourceResponse:
-    """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap.
-
-    Raises :class:`app.live.hub.TooManyStreams` when the client holds too many already
-    (counted over every worker when the gate is Redis's; the web layer answers 429).
-    """
+    """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap
+    (:class:`app.live.hub.TooManyStreams` when it holds too many: 429)."""
     ticket = await gate.open(client)
 
     async def counted() -> AsyncIterator[Message]:

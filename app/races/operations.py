@@ -33,7 +33,7 @@ from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, 
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
 from app.races.record import GameSession, Said
 from app.results.daily_times import sealed_until
-from app.storage.interface import GameStore
+from app.storage.policy import PolicyStore
 from app.vocabulary import BotLevel
 from engine import Action, IllegalAction, Observation, Refusal, observe, observe_public
 from engine.fairness import commit
@@ -49,7 +49,7 @@ wall_clock: Callable[[], float] = time.time
 _PACED_CATCH_UP = 8
 """Most paced bot moves a bots-only race makes in one go after nobody watched for a while."""
 
-SessionStore = GameStore[GameSession]
+SessionStore = PolicyStore[GameSession]
 """The store of live races."""
 
 

@@ -4,7 +4,7 @@ A quick race is a race with friends whose every seat but the first is open to an
 (:attr:`GameConfig.quick`): its lobby holds an invite code per seat that never leaves the
 server, and waits :attr:`Settings.quick_wait_seconds` (:attr:`Lobby.wait_seconds`). The
 store keeps, per number of players, a named slot with the id of the quick race still
-filling up (:meth:`app.storage.interface.GameStore.hold_slot`), so every worker sharing
+filling up (:meth:`app.storage.policy.PolicyStore.hold_slot`), so every worker sharing
 the store (Redis) sends the next request to the same race:
 
 * a request finds the slot's race and takes its first open seat under the race's lock

@@ -2,12 +2,10 @@
 (:mod:`app.storage.sqlite_backend`, a file or memory) and Redis
 (:mod:`app.storage.redis_store`).
 
-A backend knows rows, leases and tombstones, never the rules: every bound it applies
-(which races are stale, how many to drop, how long a lease lasts) comes in as an argument
-from :class:`app.storage.policy.PolicyStore`, where the caps, eviction, expiry, tombstones
-and slots are decided once for both backends. Each verb is atomic on its own (one script
-on Redis, one transaction under a mutex on SQLite): a creation is admitted against the
-caps by one verb (:meth:`Backend.admit`), so concurrent creations never pass a cap
+A backend knows rows, leases and tombstones, never the rules: every bound (which races are
+stale, how many to drop, how long a lease lasts) comes in as an argument from
+:class:`app.storage.policy.PolicyStore`. Each verb is atomic on its own (one script on
+Redis, one transaction under a mutex on SQLite), so concurrent creations never pass a cap
 together.
 
 Rows are ordered by their *last use*: their creation, their last save, and every read
@@ -45,11 +43,11 @@ class Found:
 
 @dataclass(frozen=True, slots=True)
 class Bounds:
-    """The numbers a creation is admitted by (:meth:`Backend.admit`): up to ``swept`` races
-    last used before ``stale_before`` are retired first; then a player holding
-    ``per_player`` live races, or an address holding ``per_address`` (None: no cap), is
-    refused; then, when ``max_games`` are held, the least recently used unlocked race last
-    used before ``evict_before`` is retired to make room, else the store is full."""
+    """The numbers a creation is admitted by: up to ``swept`` races last used before
+    ``stale_before`` are retired first; then a player holding ``per_player`` live races, or
+    an address holding ``per_address`` (None: no cap), is refused; then, when ``max_games``
+    are held, the least recently used unlocked race last used before ``evict_before`` is
+    retired to make room, else the store is full."""
 
     stale_before: float
     evict_before: float
@@ -61,10 +59,9 @@ class Bounds:
 
 @dataclass(frozen=True, slots=True)
 class Write:
-    """One fenced save (:meth:`Backend.write`): the race under ``lease`` with its ``head``
-    and stored ``data``, last used ``now``; ``outbox``, a message left under its id;
-    ``notice``, what a backend that announces its writes announces (None:
-    :data:`~app.storage.interface.ANY_CHANGE`)."""
+    """One fenced save: the race under ``lease`` with its ``head`` and stored ``data``,
+    last used ``now``; ``outbox``, a message left under its id; ``notice``, what a backend
+    that announces its writes announces (None: ``ANY_CHANGE``)."""
 
     lease: Lease
     head: RecordHead
@@ -82,9 +79,9 @@ class Backend(Protocol):
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> tuple[str, tuple[str, ...]]:
         """Add a race, last used ``now``, listed under client address ``owner`` and its
-        head's player, within ``bounds`` (see :class:`Bounds`), in one step: ``("ok",
-        ())``; else add nothing and say which bound held (``"player"``, ``"address"`` or
-        ``"full"``) with the player's live races, oldest first."""
+        head's player, within ``bounds``, in one step: ``("ok", ())``; else add nothing and
+        say which bound held (``"player"``, ``"address"`` or ``"full"``) with the player's
+        live races, oldest first."""
 
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
@@ -105,22 +102,19 @@ class Backend(Protocol):
 
     async def retire(self, before: float, limit: int) -> int:
         """Retire up to ``limit`` unlocked races last used before ``before``, the least
-        recently used first, each leaving a tombstone (kept as long as the backend keeps
-        tombstones); how many went."""
+        recently used first, each leaving a tombstone; how many went."""
 
     async def idle(self, before: float, limit: int) -> list[str]:
         """The ids of up to ``limit`` races last used before ``before`` (a look: nothing
         moves), the least recently used first as far as the backend's index tells."""
 
-    async def count(self) -> int:
-        """How many races are held."""
+    async def count(self) -> int: ...
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
         """Set claim ``name`` to ``value`` for ``ttl_seconds`` unless it holds a value; the
         value it holds afterwards. A race's lock is the claim ``lock:<id>``."""
 
-    async def held(self, name: str) -> str | None:
-        """The value claim ``name`` holds, if any."""
+    async def held(self, name: str) -> str | None: ...
 
     async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
         """Extend claim ``name`` by ``ttl_seconds`` from now if it still holds ``value``."""
@@ -129,20 +123,14 @@ class Backend(Protocol):
         """Empty claim ``name`` if it still holds ``value``."""
 
     async def wait(self, name: str, seconds: float) -> None:
-        """Return once claim ``name`` may have been emptied (released, or run out), at most
-        ``seconds`` later: a request waiting for a race's lock tries again then."""
+        """Return once claim ``name`` may have been emptied, at most ``seconds`` later."""
 
-    async def outbox(self) -> dict[str, bytes]:
-        """Every message a write left and nobody cleared, by race id."""
+    async def outbox(self) -> dict[str, bytes]: ...
 
-    async def clear_outbox(self, game_id: str) -> None:
-        """Drop ``game_id``'s message (no error if there is none)."""
+    async def clear_outbox(self, game_id: str) -> None: ...
 
-    async def open(self) -> None:
-        """Prepare at server start."""
+    async def open(self) -> None: ...
 
-    async def close(self) -> None:
-        """Release at a graceful stop."""
+    async def close(self) -> None: ...
 
-    async def ping(self) -> None:
-        """Return if reachable."""
+    async def ping(self) -> None: ...

@@ -1,10 +1,14 @@
-"""The rules every store keeps, written once above a :class:`~app.storage.backend.Backend`:
-the hard cap on games with eviction of the least recently used idle one, idle expiry
-with tombstones, the caps on one player's and one client address's live races, leased
-locks renewed while their holder works, fenced saves, and the named slots.
+"""The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
+written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis).
 
-:class:`PolicyStore` is the :class:`~app.storage.interface.GameStore` :mod:`app.races`
-uses, whichever backend keeps the rows.
+It bounds what it holds three ways: a cap on the number of games (evicting the least
+recently used idle one when full), idle expiry (leaving tombstones: 410, not 404), and caps
+on the live races of one player and of one client address; a race whose lock is held is
+never evicted or expired. Locks are leases, renewed while their holder works, that fence
+saves. Named slots point at a race (the open "Race strangers" race of each size). The
+outbox keeps a message a save left (a finished race's result) by race id until its
+deliverer clears it, whatever becomes of the race. Reads hand out copies. Every method may
+raise :class:`~app.storage.interface.StoreUnavailable`.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ SWEPT_AT_ONCE = 1000
 
 
 class PolicyStore(Generic[R]):
-    """A :class:`~app.storage.interface.GameStore` over ``backend``: see the module doc."""
+    """The store over ``backend``: see the module doc."""
 
     def __init__(
         self,
@@ -73,24 +77,19 @@ class PolicyStore(Generic[R]):
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
 
-    # ------------------------------------------------------------------ upkeep
-
     async def open(self) -> None:
-        """Prepare the backend."""
         await self.backend.open()
 
     async def close(self) -> None:
-        """Stop retrying lock releases and release the backend."""
+        """Stop retrying lock releases and release the backend (a graceful stop)."""
         for task in list(self._retries):
             task.cancel()
         await self.backend.close()
 
     async def ping(self) -> None:
-        """Raise :class:`StoreUnavailable` unless the backend answers."""
         await self.backend.ping()
 
     async def count(self) -> int:
-        """Number of races held."""
         return await self.backend.count()
 
     async def sweep(self) -> int:
@@ -98,15 +97,15 @@ class PolicyStore(Generic[R]):
         return await self.backend.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
-        """The ids of up to ``limit`` races untouched for ``seconds``, least recently used
-        first."""
+        """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
+        first as far as the backend's index tells (a look: it moves and drops nothing)."""
         return await self.backend.idle(self.clock() - seconds, limit)
 
-    # ------------------------------------------------------------------ races
-
     async def create(self, record: R, owner: str) -> None:
-        """Store ``record`` for ``owner`` unless a cap is reached (:class:`ClientFull`) or
-        the store is full of games too recently used to evict (:class:`StoreFull`)."""
+        """Store a new race for client address ``owner`` (it counts against its head's
+        ``player`` and ``owner`` until it is over or gone); may evict an idle one. Stores
+        nothing and raises :class:`ClientFull` at a cap, or :class:`StoreFull` when every
+        game is too recently used to evict."""
         now = self.clock()
         bounds = Bounds(
             self._stale_before(now),
@@ -138,7 +137,8 @@ class PolicyStore(Generic[R]):
         return Fetched(self.loader(decode(found.data)), found.head, seat, lease=lease)
 
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
-        """A copy of the live race (none when ``digest`` opens no seat), or what remains."""
+        """A copy of the live race (none when ``digest`` opens no seat), or what remains,
+        without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
         now = self.clock()
         found = await self.backend.read(game_id, now, self._stale_before(now), digest)
         return self._fetched(found, digest, None)
@@ -146,8 +146,10 @@ class PolicyStore(Generic[R]):
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
         """The race's lock (across every worker sharing the backend), taken and read in one
-        step; waits up to a lease, else :class:`StoreUnavailable`. The lease is renewed
-        while the block runs."""
+        step; waits up to a lease, else :class:`StoreUnavailable`. Taken only when the race
+        is live and ``digest`` is None or opens a seat (else the read has no lease). The
+        lease is renewed while the block runs; leaving gives it back unless :meth:`save`
+        did."""
         token = secrets.token_hex(16)
         give_up = time.monotonic() + self.lease_seconds
         while True:
@@ -214,8 +216,9 @@ class PolicyStore(Generic[R]):
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
         """Write the race (and ``outbox`` under its id) and give its lock back in one step,
-        only with its current lease (else :class:`LeaseLost`); moves its idle clock.
-        ``notice``: what the backend announces, if it announces saves."""
+        only with its current lease (else :class:`LeaseLost`, writing nothing); moves its
+        idle clock. A backend that announces saves (Redis with ``announce``) announces
+        ``notice``, else :data:`~app.storage.interface.ANY_CHANGE`."""
         if lease.game_id != record.id:
             raise LeaseLost()
         save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)
@@ -230,21 +233,18 @@ class PolicyStore(Generic[R]):
         await self.backend.delete(game_id)
 
     async def outbox(self) -> dict[str, bytes]:
-        """Every message left in the outbox, by race id."""
         return await self.backend.outbox()
 
     async def clear_outbox(self, game_id: str) -> None:
-        """Drop ``game_id``'s message from the outbox."""
         await self.backend.clear_outbox(game_id)
 
-    # ------------------------------------------------------------------ slots
-
     async def slot(self, name: str) -> str | None:
-        """The value slot ``name`` holds until its time runs out."""
+        """The value slot ``name`` holds (shared by every worker), until it runs out."""
         return await self.backend.held(f"slot:{name}")
 
     async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
-        """Set ``name`` to ``value`` unless it holds one; the value it holds."""
+        """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one, atomically
+        across workers; the value it holds afterwards."""
         return await self.backend.claim(f"slot:{name}", value, ttl_seconds)
 
     async def free_slot(self, name: str, value: str) -> None:

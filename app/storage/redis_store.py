@@ -1,44 +1,23 @@
 """The shared store: every race in one Redis, so any worker on any machine serves any race
 (:class:`RedisBackend` under the rules of :mod:`app.storage.policy`).
 
-Layout (every key under a prefix, ``zzv:`` by default):
+Keys, under a prefix (``zzv:``): ``game:<id>``, a hash of ``head``
+(:class:`~app.storage.interface.RecordHead`), ``owner`` (client address), ``data`` (the
+race's JSON) and ``seen`` (its last use); ``gone:<id>``, the head again once the race is
+dropped, kept ``tombstone_seconds`` (410, not 404); ``lru``, a sorted set id -> last save
+(the game cap and eviction across processes); ``owner:<addr>`` and ``player:<id>`` (a
+list, oldest first), the ids an address or a player created (the caps on live races);
+``lock:<id>`` and ``slot:<name>``, keys with a time to live; ``outbox``, a hash id ->
+message, written by the save's own script, with no time to live.
 
-* ``game:<id>`` — a hash: ``head`` (the seats' token digests and the turn clock, see
-  :class:`~app.storage.interface.RecordHead`), ``owner`` (client address), ``data`` (the
-  race's versioned dict as JSON) and ``seen`` (its last use, the idle clock).
-* ``gone:<id>`` — the head again, written when the race is dropped (idle expiry or
-  eviction) and kept ``tombstone_seconds``, so a race that is gone answers 410 rather than
-  404 to each of its seats.
-* ``lru`` — a sorted set id → last save, for the game cap and least-recently-used eviction
-  across processes (a seat's read moves only ``seen``, so before they use its order the
-  sweep and the eviction re-score entries whose ``seen`` is later); ``owner:<addr>`` — the
-  ids created from a client address, and ``player:<id>`` — a list of the ids a player
-  created, oldest first, for the caps on live races (a race counts while its hash
-  exists and its head does not say it is over).
-* ``lock:<id>`` — the race's lock; ``slot:<name>`` — a named slot (each a key with a time
-  to live).
-* ``outbox`` — a hash id → message a save left for delivery (a finished race's result),
-  written by the save's own script and deleted only by ``clear_outbox``: it has no time
-  to live, and no expiry or eviction of the race touches it.
-
-Exactly one of concurrent moves is applied because a move holds the race's lock (SET NX
-with an expiring lease, released by compare-and-delete) across the human's move *and* the
-bots' replies, and the save is fenced: the script that writes the race first checks that
-the lease is still the caller's, so a move that outlived its lease is refused, never
-written over a newer state. A holder renews its lease while it works. A compare-and-set
-on the turn counter was the alternative: it would let every concurrent request compute its
-bots' replies (seconds of hard-bot search each) only for all but one to be thrown away,
-and a read that finishes pending bot turns would race with a move. The lease bounds how
-long a crashed worker can block its race.
-
-Idle expiry is by the store's clock against ``seen``: a read finds an idle race gone
-(and writes its tombstone), and the sweep drops the rest; a locked race is never expired or
-evicted. Each request is one script: a creation (the caps, the room and the race at once)
-or a read (head, data and the idle clock) is one round trip, a move two (lock-and-read,
-then write-unlock-and-announce when the store announces saves, else the live hub's
-PUBLISH follows).
-Multi-key scripts run on one Redis node (no cluster). Times come from the store's clock
-(wall time by default): machines sharing a Redis need synchronised clocks, as usual.
+Exactly one of concurrent moves is applied: a move holds the race's lock (SET NX with an
+expiring lease, renewed while it works) across the human's move and the bots' replies, and
+the save's script first checks that the lease is still the caller's. (A compare-and-set on
+the turn counter would let every concurrent request search its bots' replies for all but
+one to be thrown away.) Each request is one script: a creation (caps, room and race at
+once) or a read is one round trip, a move two (lock-and-read, then write-unlock-announce).
+Multi-key scripts need one Redis node (no cluster); machines sharing one need synchronised
+clocks.
 """
 
 from __future__ import annotations
@@ -60,10 +39,9 @@ from app.storage.interface import ANY_CHANGE, R, RecordHead, StoreUnavailable, T
 from app.storage.policy import PolicyStore
 from app.storage.upgrade import FORMAT, upgraded_bytes
 
-# A race's last use is the ``seen`` field of its hash, written by every save and by every
-# read that a seat makes, so a read costs no command on the LRU set. The set is moved only by
-# saves and so may lag behind ``seen``, never run ahead of it: wherever its order matters
-# (expiry, eviction) the scripts first re-score the entries whose hash knows a later use.
+# A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
+# command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
+# ahead. Where its order matters (expiry, eviction) the scripts first re-score its entries.
 _HELPERS = """
 local function seen_of(prefix, id, score)
   local seen = tonumber(redis.call('HGET', prefix .. 'game:' .. id, 'seen'))
@@ -127,7 +105,6 @@ end
 """
 
 # KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
-
 _RETIRE = (
     _HELPERS
     + """
@@ -254,18 +231,13 @@ return 1
 
 # Extend our lease if it is still ours. KEYS: lock. ARGV: token, lease in ms.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
 
 # Set a claim unless it holds a value; the value it holds. KEYS: claim. ARGV: value, ms.
 _CLAIM = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return ARGV[1]
-end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
 return redis.call('GET', KEYS[1]) or ARGV[1]
 """
 
@@ -275,10 +247,9 @@ LOCK_POLL_SECONDS = 0.005
 
 
 class _Script:
-    """A Lua script run by its SHA1 (``EVALSHA``), and sent again whenever the server
-    has forgotten it (a restart, ``SCRIPT FLUSH``). What redis-py's ``register_script``
-    does, without its per-call check for a pipeline (this store never pipelines a
-    script), which is a large share of a small call's cost."""
+    """A Lua script run by its SHA1, sent again whenever the server has forgotten it: what
+    redis-py's ``register_script`` does, without its per-call check for a pipeline (a large
+    share of a small call's cost; this store never pipelines a script)."""
 
     __slots__ = ("execute", "redis", "sha", "text")
 
@@ -297,12 +268,11 @@ class _Script:
 
 
 class RedisBackend:
-    """The :class:`~app.storage.backend.Backend` in one Redis (see the module doc): every
-    verb is one script or one command. With ``announce`` (a pub/sub channel prefix) every
-    write also publishes on ``announce`` + the race's id, in the write's own script: the
-    live notice of a move then costs no round trip of its own, and nobody hears of a change
-    before it is stored. Tombstones live ``tombstone_seconds``; the indexes of an address's
-    and a player's races ``index_seconds`` after their last addition."""
+    """The backend in one Redis: every verb is one script or one command. With
+    ``announce`` (a pub/sub channel prefix) every write also publishes on ``announce`` +
+    the race's id in its own script: a move's live notice costs no round trip, and nobody
+    hears of a change before it is stored. The indexes of an address's and a player's races
+    live ``index_seconds`` after their last addition."""
 
     def __init__(
         self,
@@ -313,7 +283,6 @@ class RedisBackend:
         index_seconds: float = 3600.0,
         announce: str | None = None,
     ) -> None:
-        """Use ``redis``, every key under ``prefix``."""
         self.redis = redis
         self.prefix = prefix
         self.announce = announce
@@ -329,13 +298,12 @@ class RedisBackend:
         self._claim = _Script(redis, _CLAIM)
 
     def key(self, kind: str, name: str) -> str:
-        """The Redis key of ``name`` of ``kind`` (``game``, ``gone``, ``lock``, ...)."""
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade the races an older server kept (:mod:`app.storage.upgrade`), once: a
-        marker key says it is done. Nothing else to load: the races are in Redis. A down
-        Redis is reported by /readyz (and the upgrade runs at the next start)."""
+        """Upgrade the races an older server kept (:mod:`app.storage.upgrade`), once (a
+        marker key says it is done). A down Redis is reported by /readyz (and the upgrade
+        runs at the next start)."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
             if await self.redis.get(marker) == str(FORMAT).encode():
@@ -349,25 +317,20 @@ class RedisBackend:
             await self.redis.set(marker, FORMAT)
 
     async def close(self) -> None:
-        """Close the connections (the races stay in Redis)."""
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
     async def ping(self) -> None:
-        """Raise :class:`StoreUnavailable` unless Redis answers."""
         async with _reachable("ping"):
             await self.redis.ping()
 
     async def count(self) -> int:
-        """Entries of the LRU set."""
         async with _reachable("count"):
             return int(await self.redis.zcard(self.prefix + "lru"))
 
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> tuple[str, tuple[str, ...]]:
-        """The caps, the room and the race's hash, LRU entry and index entries, in one
-        script (see ``_ADMIT``)."""
         player = "" if head.player is None else str(head.player)
         keys = [
             self.prefix + "lru", self.key("game", game_id), self.key("owner", owner),
@@ -384,7 +347,6 @@ class RedisBackend:
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
     async def retire(self, before: float, limit: int) -> int:
-        """One script (see ``_RETIRE``)."""
         async with _reachable("sweep"):
             dropped = await self._retire(
                 keys=[self.prefix + "lru"], args=[before, self.prefix, limit, self.tomb_ttl]
@@ -405,9 +367,6 @@ class RedisBackend:
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
-        """One round trip: the race (its idle clock moved when ``digest`` opens a seat; or,
-        with ``lock``, its lock taken: ``SET NX`` with an expiring lease), or its
-        tombstone."""
         args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
@@ -421,8 +380,6 @@ class RedisBackend:
         return self._found(reply, held=True)
 
     async def write(self, save: Write) -> bool:
-        """Write the race (and its outbox message) and give its lock back in one script, if
-        the lease still holds (and announce its notice, see ``announce``)."""
         game_id = save.lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
@@ -437,15 +394,12 @@ class RedisBackend:
             return bool(await self._save(keys=keys, args=args))
 
     async def delete(self, game_id: str) -> None:
-        """Forget a race and its tombstone."""
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self.key("game", game_id), self.key("gone", game_id))
             pipe.zrem(self.prefix + "lru", game_id)
             await pipe.execute()
 
     async def idle(self, before: float, limit: int) -> list[str]:
-        """The ids of up to ``limit`` races last used before ``before``, least recently
-        saved first."""
         async with _reachable("idle"):
             ids = await self.redis.zrangebyscore(
                 self.prefix + "lru", "-inf", before, start=0, num=limit
@@ -459,7 +413,6 @@ class RedisBackend:
         return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= before]
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        """``SET NX`` with a time to live, then the value held (ours or the winner's)."""
         async with _reachable("slot"):
             held = await self._claim(
                 keys=[self.prefix + name], args=[value, max(1, round(ttl_seconds * 1000))]
@@ -467,13 +420,11 @@ class RedisBackend:
         return bytes(held).decode()
 
     async def held(self, name: str) -> str | None:
-        """The value the claim's key holds."""
         async with _reachable("slot"):
             held = await self.redis.get(self.prefix + name)
         return None if held is None else held.decode()
 
     async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
-        """Extend the key's time to live if it still holds ``value`` (one script)."""
         async with _reachable("renew"):
             renewed = await self._renew(
                 keys=[self.prefix + name], args=[value, round(ttl_seconds * 1000)]
@@ -481,7 +432,6 @@ class RedisBackend:
         return bool(renewed)
 
     async def release(self, name: str, value: str) -> None:
-        """Delete the key if it still holds ``value`` (one script)."""
         async with _reachable("unlock"):
             await self._release(keys=[self.prefix + name], args=[value])
 
@@ -490,7 +440,6 @@ class RedisBackend:
         await asyncio.sleep(min(seconds, LOCK_POLL_SECONDS))
 
     async def outbox(self) -> dict[str, bytes]:
-        """Every message in the outbox hash, by race id (shared by every worker)."""
         async with _reachable("outbox"):
             found = await cast(
                 "Awaitable[dict[bytes, bytes]]", self.redis.hgetall(self.prefix + "outbox")
@@ -498,14 +447,12 @@ class RedisBackend:
         return {key.decode(): bytes(value) for key, value in found.items()}
 
     async def clear_outbox(self, game_id: str) -> None:
-        """Delete ``game_id``'s message from the outbox hash."""
         async with _reachable("outbox"):
             await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
 
 
 class RedisStore(PolicyStore[R]):
-    """The races in Redis, shared by every worker: :class:`RedisBackend` under the rules of
-    :class:`~app.storage.policy.PolicyStore`."""
+    """:class:`RedisBackend` under the rules of :class:`~app.storage.policy.PolicyStore`."""
 
     def __init__(
         self,

@@ -1,21 +1,14 @@
-"""The in-memory store, kept across graceful restarts in a data directory.
+"""The in-memory store, kept across graceful restarts in ``ZZV_DATA_DIR``.
 
-Two files in ``ZZV_DATA_DIR``:
-
-* ``races.json`` — every live race and the outbox's messages, written (atomically) as a
-  stop begins, after every change during the stop's grace, and at its end; read and
-  removed at the next start, so a restart or a deploy keeps the races in progress. It is
-  read race by race: an entry that cannot be read (damaged, or from an incompatible
-  version) is skipped, logged and kept aside in ``races.json.bad``, and the others load;
-* ``known.jsonl`` — one line ``{"id", "digests"}`` appended (and flushed) as each race is
-  created and whenever somebody takes a seat in it. It is the durable marker for a process
-  that was killed without saving: at the next start every known race that is not in
-  ``races.json`` gets a tombstone saying the server restarted, so its links answer 410
-  "the server restarted", not 404 "another browser". (A race that merely expired before
-  the kill says the same; both are gone.)
-  The file is rewritten with only the live races at each start and stop, so it stays small.
-
-Token digests are stored, never tokens.
+* ``races.json``: every live race and the outbox's messages, written atomically as a stop
+  begins, after every change during the stop's grace, and at its end; read and removed at
+  the next start. An entry that cannot be read is skipped, logged and kept aside in
+  ``races.json.bad``; the others load.
+* ``known.jsonl``: one line ``{"id", "digests"}`` appended (and flushed) as each race is
+  created and whenever somebody takes a seat. At the next start every known race not in
+  ``races.json`` (a killed process's) gets a tombstone saying the server restarted, so its
+  links answer 410, not 404. It is rewritten with only the live races at each start and
+  stop.
 """
 
 from __future__ import annotations
@@ -40,28 +33,21 @@ SAVE_FORMAT = 1
 
 
 class SavedMemoryStore(MemoryStore[R]):
-    """A :class:`~app.storage.memory.MemoryStore` (SQLite in memory) saved to ``data_dir``
-    on close, loaded on open."""
+    """A :class:`~app.storage.memory.MemoryStore` saved to ``data_dir`` on close, loaded
+    on open."""
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
-        """``loader`` rebuilds a record from its ``to_dict()``; ``bounds`` as MemoryStore."""
         super().__init__(loader, **bounds)
         self.data_dir = data_dir
+        self.races_path = data_dir / "races.json"
+        self.known_path = data_dir / "known.jsonl"
+        self.bad_path = data_dir / "races.json.bad"
+        """Where unreadable saved races are kept for a person to look at (never loaded)."""
         self._known: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
         self.unreadable = 0
         """Saved races the last :meth:`open` could not read (-1: the whole file)."""
         self._write_through = False
-
-    @property
-    def races_path(self) -> Path:
-        """Where the live races are saved on a graceful stop."""
-        return self.data_dir / "races.json"
-
-    @property
-    def known_path(self) -> Path:
-        """The append-only list of created races (see the module doc)."""
-        return self.data_dir / "known.jsonl"
 
     async def open(self) -> None:
         """Load the races saved by the last graceful stop; tombstone the ones lost."""
@@ -70,7 +56,7 @@ class SavedMemoryStore(MemoryStore[R]):
         lost = 0
         for game_id, digests in _read_known(self.known_path).items():
             if game_id not in restored:
-                self.bury(game_id, Tombstone(digests, "restarted"))
+                self.sqlite.bury(game_id, Tombstone(digests, "restarted"))
                 lost += 1
         self.races_path.unlink(missing_ok=True)  # a later kill must not resurrect them
         self._rewrite_known()
@@ -80,22 +66,17 @@ class SavedMemoryStore(MemoryStore[R]):
         )
 
     async def checkpoint(self) -> None:
-        """Save every live race now, and again after every later change until
-        :meth:`close`: called as a stop begins, so a kill during the stop's grace loses no
-        answered move (nor the moves answered during the grace). Each race is saved as its
-        last save left it, never half-way through a move."""
+        """Save every live race now (as its last save left it), and again after every later
+        change until :meth:`close`: called as a stop begins, so a kill during the stop's
+        grace loses no answered move."""
         self._write_through = True
         saved = self._write_races()
         log.info("races saved as the stop began", extra={"saved": saved})
 
     async def close(self) -> None:
-        """Save every live race, then close the known-races file."""
         saved = self._write_races()
         self._write_through = False
-        self._rewrite_known()
-        if self._known is not None:
-            self._known.close()
-            self._known = None
+        self._rewrite_known()  # which closes the known-races file
         log.info("races saved", extra={"saved": saved})
 
     async def create(self, record: R, owner: str) -> None:
@@ -109,7 +90,7 @@ class SavedMemoryStore(MemoryStore[R]):
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
         """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
-        a stop, write the races before the move is answered."""
+        a stop, write the races before answering."""
         await super().save(record, lease, outbox, notice)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
@@ -119,7 +100,7 @@ class SavedMemoryStore(MemoryStore[R]):
 
     def _write_races(self) -> int:
         """Write ``races.json`` atomically; return how many races it holds."""
-        entries = self.entries()
+        entries = self.sqlite.rows()
         races = ",".join(
             f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
@@ -137,9 +118,8 @@ class SavedMemoryStore(MemoryStore[R]):
         self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
-        """Load ``races.json`` race by race: an entry that cannot be read is skipped,
-        counted, logged and kept aside in :attr:`bad_path`; the others load. A file that
-        cannot be read at all (or of another format) is kept aside whole."""
+        """Load ``races.json`` race by race (see the module doc); a file that cannot be
+        read at all (or of another format) is kept aside whole."""
         self.unreadable = 0
         if not self.races_path.is_file():
             return set()
@@ -187,26 +167,20 @@ class SavedMemoryStore(MemoryStore[R]):
             )
         return restored
 
-    @property
-    def bad_path(self) -> Path:
-        """Where unreadable saved races are kept for a person to look at (never loaded)."""
-        return self.data_dir / "races.json.bad"
-
     def _free_bad_path(self) -> Path:
         """:attr:`bad_path`, or ``races.json.bad.N`` if an earlier one is still there:
         nothing kept aside is ever overwritten."""
-        target = self.bad_path
-        number = 1
+        target, number = self.bad_path, 1
         while target.exists():
             number += 1
-            target = self.data_dir / f"{self.bad_path.name}.{number}"
+            target = self.bad_path.with_name(f"{self.bad_path.name}.{number}")
         return target
 
     def _rewrite_known(self) -> None:
         if self._known is not None:
             self._known.close()
             self._known = None
-        heads = {game_id: head.digests for game_id, head in self.heads().items()}
+        heads = {game_id: head.digests for game_id, head in self.sqlite.heads().items()}
         _write_atomically(self.known_path, "".join(_known_line(i, d) for i, d in heads.items()))
         self._noted = heads
 

@@ -1,19 +1,11 @@
-"""The default store: the races in a SQLite file, every change written before it is
-answered (:mod:`app.storage.sqlite_backend`), under the shared rules of
-:mod:`app.storage.policy`.
-
-At start-up :meth:`SqliteStore.open` brings the schema up to date with the Alembic
-migrations shipped in ``app/storage/migrations`` and checks every row, so a killed process
-(``kill -9``, an out-of-memory kill) loses no answered move: every race continues from the
-turn it had, and a race that had expired still answers 410. It also takes over the races
-a server without the file saved on its last graceful stop (``races.json``,
-:mod:`app.storage.saved`'s form).
+"""The default store: the races in a SQLite file, every change committed before it is
+answered (:mod:`app.storage.sqlite_backend`), under the rules of :mod:`app.storage.policy`.
+A killed process loses no answered move; a race that had expired still answers 410.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,30 +22,17 @@ SAVED_BY_OLDER_SERVERS = "races.json"
 
 
 class SqliteStore(MemoryStore[R]):
-    """The store on the SQLite file ``path`` (see the module doc). A write the file refuses
-    raises :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it
-    was."""
+    """The store on the file ``path`` (created with its folder at :meth:`open`, or at
+    first use). A write the file refuses raises
+    :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it was."""
 
-    def __init__(
-        self,
-        path: Path,
-        loader: Callable[[dict[str, Any]], R],
-        wall_clock: Callable[[], float] = time.time,
-        **bounds: Any,
-    ) -> None:
-        """A store on the file ``path`` (created with its folder at :meth:`open`, or at
-        first use); ``loader`` and ``bounds`` as for MemoryStore. ``wall_clock`` dates the
-        rows."""
-        super().__init__(loader, path=path, wall_clock=wall_clock, **bounds)
+    def __init__(self, path: Path, loader: Callable[[dict[str, Any]], R], **bounds: Any) -> None:
+        super().__init__(loader, path=path, **bounds)
         self.path = path
 
-    @property
-    def skipped(self) -> int:
-        """Rows :meth:`open` could not read (logged and left in the file)."""
-        return self.sqlite.skipped
-
     async def open(self) -> None:
-        """Create or migrate the file, check every row, take over an older server's save."""
+        """Create or migrate the file (Alembic), check every row, take over an older
+        server's save."""
         await super().open()
         imported = self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
         log.info(
@@ -62,15 +41,14 @@ class SqliteStore(MemoryStore[R]):
                 "file": str(self.path),
                 "restored": len(self),
                 "imported": imported,
-                "skipped": self.skipped,
+                "skipped": self.sqlite.skipped,
             },
         )
 
     def _import_saved(self, saved: Path) -> int:
         """Take over the races a server without the race file saved at its last graceful
-        stop: each one not in the file yet is written to it; the old file is then kept
-        aside as ``races.json.imported``, so an upgrade loses no race. Returns how many
-        came in."""
+        stop (each one not in the file yet), then keep that file aside as
+        ``races.json.imported``; how many came in."""
         if not saved.is_file():
             return 0
         try:
@@ -79,7 +57,7 @@ class SqliteStore(MemoryStore[R]):
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.error("an older server's saved races are unreadable", extra={"error": repr(exc)})
             return 0
-        held = self.heads()
+        held = self.sqlite.heads()
         imported = 0
         for item in items:
             try:
@@ -99,9 +77,8 @@ class SqliteStore(MemoryStore[R]):
         return imported
 
     async def checkpoint(self) -> None:
-        """Called as a stop begins: every race is in the file already (each change was
-        committed before its answer); fold the write-ahead log into the main file, so the
-        next start reads one file."""
+        """Called as a stop begins (every race is in the file already): fold the
+        write-ahead log into the main file, so the next start reads one file."""
         self.sqlite.checkpoint()
         log.info(
             "races saved as the stop began", extra={"saved": len(self), "file": str(self.path)}

@@ -1,23 +1,15 @@
 """The SQLite :class:`~app.storage.backend.Backend`: races in a SQLite file, or in memory.
 
-Three tables (:data:`METADATA`): ``races`` (one row per race: its JSON, its head, owner and
-player, its place in creation order, when it was last written), ``tombstones`` (the seats'
-token digests of a gone race, why and when it went) and ``outbox`` (a message a save left
-for delivery, written in the save's own transaction). Every change is committed before
-its verb returns; on a file, a killed process (``kill -9``, an out-of-memory kill)
-therefore loses no answered move. Token digests are stored, never tokens.
+Three tables (:data:`SCHEMA`): ``races``, ``tombstones`` and ``outbox`` (written in the
+save's own transaction). Every change is committed before its verb returns, so on a file a
+killed process loses no answered move. Token digests are stored, never tokens.
 
 What one process needs no file for stays in its memory: the claims (a race's lock, the
-slots: a file serves one process; a request waiting for one is woken when it is emptied)
-and each race's head and last use, in last-use order (a seat's read costs no write; a
-process that starts again counts every race it loads as just used). The file is in WAL
-mode with ``synchronous=NORMAL``: a commit is handed to the operating system without
-waiting for the disk, which a dying process cannot lose; only an operating-system crash or
-a power cut can lose the last transactions (never corrupt the file).
-
-The verbs run on the calling thread under the backend's mutex: a commit of one small row
-without a disk flush takes far less time than handing it to a worker thread would add
-(``python -m bench durable`` prints both).
+slots; a waiter is woken when one is emptied) and each race's head and last use, in
+last-use order (a seat's read costs no write; a restart counts every race as just used).
+In WAL mode with ``synchronous=NORMAL`` only an OS crash or a power cut can lose the last
+transactions. The verbs run on the calling thread under the mutex: a small commit costs
+less than a hop to a worker thread (``python -m bench durable`` prints both).
 """
 
 from __future__ import annotations
@@ -35,23 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
-    Table,
-    create_engine,
-    event,
-)
-from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take, Write
@@ -62,54 +39,31 @@ log = logging.getLogger("zzv.store")
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 """The Alembic scripts that build the schema (shipped inside the package)."""
 
-METADATA = MetaData()
-"""The schema the migrations build (a test checks that they match)."""
-
-
-def _table(name: str, *columns: Column[Any] | Index) -> Table:
-    """A table of :data:`METADATA` keyed by a race's id."""
-    return Table(name, METADATA, Column("id", String, primary_key=True), *columns)
-
-
-RACES = _table(
-    "races",
-    Column("owner", String, nullable=False),
-    Column("data", LargeBinary, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("head", String, nullable=True),
-    Column("player", Integer, nullable=True),
-    Column("live", Boolean, nullable=True),
-    Column("seq", Integer, nullable=True),
-    Index("ix_races_owner", "owner"),
-    Index("ix_races_player", "player"),
-)
-"""One row per race: its stored JSON (:func:`app.storage.interface.encode`) and its head
-(:meth:`~app.storage.interface.RecordHead.to_json`; NULL while the row is unreadable)."""
-
-TOMBSTONES = _table(
-    "tombstones",
-    Column("digests", String, nullable=False),
-    Column("reason", String, nullable=False),
-    Column("gone_at", Float, nullable=False, index=True),
-)
-"""One row per gone race: its seats' token digests (a JSON list) and why it went."""
-
-OUTBOX = _table(
-    "outbox",
-    Column("data", LargeBinary, nullable=False),
-    Column("added_at", Float, nullable=False),
-)
-"""One row per message a save left for delivery (a finished race's result), by race id."""
+SCHEMA = """
+CREATE TABLE races (id VARCHAR NOT NULL, owner VARCHAR NOT NULL, data BLOB NOT NULL,
+  updated_at FLOAT NOT NULL, head VARCHAR, player INTEGER, live BOOLEAN, seq INTEGER,
+  PRIMARY KEY (id));
+CREATE INDEX ix_races_owner ON races (owner);
+CREATE INDEX ix_races_player ON races (player);
+CREATE TABLE tombstones (id VARCHAR NOT NULL, digests VARCHAR NOT NULL,
+  reason VARCHAR NOT NULL, gone_at FLOAT NOT NULL, PRIMARY KEY (id));
+CREATE INDEX ix_tombstones_gone_at ON tombstones (gone_at);
+CREATE TABLE outbox (id VARCHAR NOT NULL, data BLOB NOT NULL, added_at FLOAT NOT NULL,
+  PRIMARY KEY (id));
+"""
+"""The schema the migrations build (a test checks that they match), for a database in
+memory. A race's ``head`` is NULL while its row is unreadable; ``seq`` is its place in
+creation order; a tombstone's ``digests`` are a JSON list."""
 
 HeadReader = Callable[[bytes], RecordHead]
 """Reads a stored race's head from its JSON (raises if the race is unreadable)."""
 
 
 class SqliteBackend:
-    """The SQLite backend on the file ``path``, or in memory when ``path`` is None (see the
-    module doc). ``read_head`` checks each row as the file is opened; ``clock`` dates the
-    races loaded (the policy's clock), ``wall_clock`` the rows. At most ``expired_memory``
-    tombstones are kept (the newest)."""
+    """The backend on the file ``path``, or in memory when ``path`` is None. ``read_head``
+    checks each row as the file is opened; ``clock`` dates the races loaded (the policy's
+    clock), ``wall_clock`` the rows. At most ``expired_memory`` tombstones are kept (the
+    newest). It opens on first use if nobody calls :meth:`open`."""
 
     def __init__(
         self,
@@ -120,7 +74,6 @@ class SqliteBackend:
         expired_memory: int = 10_000,
         wall_clock: Clock = time.time,
     ) -> None:
-        """A backend not yet open (it opens on first use if nobody calls :meth:`open`)."""
         self.path = path
         self.read_head = read_head
         self.clock = clock
@@ -137,11 +90,8 @@ class SqliteBackend:
         self._waiting: dict[str, list[asyncio.Future[None]]] = {}
         self._seq = 0
 
-    # ------------------------------------------------------------------ the file
-
     async def open(self) -> None:
-        """Create or migrate the file (or build the schema in memory), then load every
-        readable race's last use as now."""
+        """Create or migrate the file (or build the schema in memory), then load it."""
         with self.mutex:
             self._open()
 
@@ -151,10 +101,7 @@ class SqliteBackend:
         try:
             if self.path is None:
                 conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-                for table in METADATA.sorted_tables:
-                    conn.execute(str(CreateTable(table).compile(dialect=_DIALECT)))
-                    for index in table.indexes:
-                        conn.execute(str(CreateIndex(index).compile(dialect=_DIALECT)))
+                conn.executescript(SCHEMA)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # The races hold every hand and the deck: readable by this user only. SQLite
@@ -202,8 +149,7 @@ class SqliteBackend:
         self._seq = conn.execute("SELECT coalesce(max(seq), 0) FROM races").fetchone()[0]
 
     def checkpoint(self) -> None:
-        """Fold the write-ahead log into the main file (a stop begins: the next start reads
-        one file)."""
+        """Fold the write-ahead log into the main file (a stop begins)."""
         with self.mutex, contextlib.suppress(sqlite3.Error, StoreUnavailable):
             self._ready().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -219,7 +165,6 @@ class SqliteBackend:
                 self._conn = None
 
     async def ping(self) -> None:
-        """Reachable while open (opening it if nobody did yet)."""
         with self.mutex:
             self._ready()
 
@@ -258,12 +203,9 @@ class SqliteBackend:
             STORE_ERRORS.labels(operation="read").inc()
             raise StoreUnavailable("the race file refused a read") from exc
 
-    # ------------------------------------------------------------------ races
-
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> tuple[str, tuple[str, ...]]:
-        """Write the race's row within ``bounds`` (see the protocol), under the mutex."""
         with self.mutex:
             self._retire(self._unused(bounds.stale_before, bounds.swept))
             mine = () if head.player is None else self._live("player", head.player)
@@ -298,8 +240,6 @@ class SqliteBackend:
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
-        """The race, or its lock (see the protocol); a seat's read moves its last use in
-        memory."""
         with self.mutex:
             seen, head = self._known.get(game_id, (None, None))
             if seen is not None and seen <= stale_before and not self._locked(game_id):
@@ -324,12 +264,11 @@ class SqliteBackend:
             return Found(head, bytes(rows[0][0]), held=lock is not None)
 
     def _use(self, game_id: str, now: float, head: RecordHead) -> None:
-        """Make ``now`` the race's last use (the end of the order)."""
         self._known[game_id] = (now, head)
         self._known.move_to_end(game_id)
 
     async def write(self, save: Write) -> bool:
-        """The fenced save (see the protocol; this backend announces nothing)."""
+        """The fenced save (this backend announces nothing)."""
         game_id, head, data = save.lease.game_id, save.head, save.data
         with self.mutex:
             if self._held(_lock(game_id)) != save.lease.token or game_id not in self._known:
@@ -361,14 +300,12 @@ class SqliteBackend:
             conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
 
     async def delete(self, game_id: str) -> None:
-        """Forget the race and its tombstone."""
         with self.mutex, self._transaction() as conn:
             conn.execute("DELETE FROM races WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
             self._known.pop(game_id, None)
 
     async def retire(self, before: float, limit: int) -> int:
-        """Retire the least recently used unlocked races last used before ``before``."""
         with self.mutex:
             self._ready()
             going = self._unused(before, limit)
@@ -376,8 +313,6 @@ class SqliteBackend:
             return len(going)
 
     def _unused(self, before: float, limit: int, locked_too: bool = False) -> list[str]:
-        """Up to ``limit`` races (unlocked ones unless ``locked_too``) last used before
-        ``before``, least recently used first."""
         going: list[str] = []
         # Front of the dict = least recently used, so stop at the first fresh race.
         for game_id, (seen, _) in self._known.items():
@@ -406,7 +341,6 @@ class SqliteBackend:
             del self._known[game_id]
 
     async def idle(self, before: float, limit: int) -> list[str]:
-        """Races last used before ``before``, least recently used first."""
         with self.mutex:
             return self._unused(before, limit, locked_too=True)
 
@@ -420,7 +354,6 @@ class SqliteBackend:
         return tuple(str(game_id) for (game_id,) in rows if game_id in self._known)
 
     async def count(self) -> int:
-        """Races held."""
         with self.mutex:
             self._ready()
             return len(self._known)
@@ -435,21 +368,13 @@ class SqliteBackend:
             pages = self._query("PRAGMA page_count")[0][0]
             return int(pages) * int(self._query("PRAGMA page_size")[0][0])
 
-    # ------------------------------------------------------------------ tombstones
-
     def _tombstone(self, game_id: str) -> Tombstone | None:
         rows = self._query("SELECT digests, reason FROM tombstones WHERE id = ?", (game_id,))
-        return _tombstone_of(*rows[0]) if rows else None
-
-    def tombstones(self) -> dict[str, Tombstone]:
-        """Every kept tombstone by id."""
-        with self.mutex:
-            rows = self._query("SELECT id, digests, reason FROM tombstones")
-        found = {}
-        for game_id, digests, reason in rows:
-            with contextlib.suppress(ValueError, TypeError):
-                found[str(game_id)] = _tombstone_of(digests, reason)
-        return found
+        if not rows:
+            return None
+        digests, reason = rows[0]
+        kept = tuple(str(d) for d in orjson.loads(digests))
+        return Tombstone(kept, "restarted" if reason == "restarted" else "expired")
 
     def bury(self, game_id: str, tombstone: Tombstone) -> None:
         """Keep a tombstone for a race known lost (a restart's)."""
@@ -464,14 +389,11 @@ class SqliteBackend:
             )
 
     def _prune(self, conn: sqlite3.Connection) -> None:
-        """Drop the oldest tombstones beyond ``expired_memory``."""
         conn.execute(
             "DELETE FROM tombstones WHERE rowid IN (SELECT rowid FROM tombstones"
             " ORDER BY gone_at, rowid LIMIT max(0, (SELECT count(*) FROM tombstones) - ?))",
             (max(0, self.expired_memory),),
         )
-
-    # ------------------------------------------------------------------ rows
 
     def rows(self) -> list[tuple[str, bytes, str]]:
         """Every race as ``(id, its JSON, owner)``, least recently used first."""
@@ -484,30 +406,23 @@ class SqliteBackend:
         return [(game_id, *found[game_id]) for game_id in order if game_id in found]
 
     def heads(self) -> dict[str, RecordHead]:
-        """Every race's head by id."""
         with self.mutex:
             return {game_id: head for game_id, (_, head) in self._known.items()}
-
-    # ------------------------------------------------------------------ claims
 
     def _claim(self, name: str, value: str, ttl_seconds: float) -> str:
         held = self._held(name)
         if held is None:
             self._claims[name] = (value, time.monotonic() + ttl_seconds)
-            held = value
-        return held
+        return value if held is None else held
 
     def _held(self, name: str) -> str | None:
         found = self._claims.get(name)
-        if found is None:
-            return None
-        if found[1] <= time.monotonic():
+        if found is not None and found[1] <= time.monotonic():
             self._drop(name)
             return None
-        return found[0]
+        return None if found is None else found[0]
 
     def _drop(self, name: str) -> None:
-        """Empty the claim and wake the first who waits for it."""
         del self._claims[name]
         self._wake(name)
 
@@ -528,17 +443,14 @@ class SqliteBackend:
         return self._held(_lock(game_id)) is not None
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        """Set the claim unless held (this process's memory: a file serves one process)."""
         with self.mutex:
             return self._claim(name, value, ttl_seconds)
 
     async def held(self, name: str) -> str | None:
-        """The claim's value until its time runs out."""
         with self.mutex:
             return self._held(name)
 
     async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
-        """Extend the claim if still ``value``'s."""
         with self.mutex:
             if self._held(name) != value:
                 return False
@@ -546,7 +458,6 @@ class SqliteBackend:
             return True
 
     async def release(self, name: str, value: str) -> None:
-        """Empty the claim if still ``value``'s."""
         with self.mutex:
             if self._held(name) == value:
                 self._drop(name)
@@ -573,24 +484,20 @@ class SqliteBackend:
         finally:
             timer.cancel()
 
-    # ------------------------------------------------------------------ outbox
-
     async def outbox(self) -> dict[str, bytes]:
-        """Every message in the outbox table."""
         return self.messages()
 
     def messages(self) -> dict[str, bytes]:
-        """:meth:`outbox`, from any thread."""
+        """Every message in the outbox, from any thread."""
         with self.mutex:
             return {str(i): bytes(d) for i, d in self._query("SELECT id, data FROM outbox")}
 
     async def clear_outbox(self, game_id: str) -> None:
-        """Delete ``game_id``'s message."""
         with self.mutex, self._transaction() as conn:
             conn.execute("DELETE FROM outbox WHERE id = ?", (game_id,))
 
     def keep_outbox(self, messages: dict[str, bytes]) -> None:
-        """Put messages back in the outbox (a saved store's restart)."""
+        """Put messages back in the outbox (a saved store's start)."""
         stamp = self.wall_clock()
         with self.mutex, self._transaction() as conn:
             conn.executemany(
@@ -599,26 +506,16 @@ class SqliteBackend:
             )
 
 
-_DIALECT = sqlite_dialect.dialect()
-
 _OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
 
 
-def _lock(game_id: str) -> str:
-    """The claim that is a race's lock (as :mod:`app.storage.policy` names it)."""
+def _lock(game_id: str) -> str:  # the claim that is a race's lock, as the policy names it
     return f"lock:{game_id}"
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
-
-
-def _tombstone_of(digests: str, reason: str) -> Tombstone:
-    found = orjson.loads(digests)
-    return Tombstone(
-        tuple(str(d) for d in found), "restarted" if reason == "restarted" else "expired"
-    )
 
 
 def _pragmas(conn: sqlite3.Connection) -> None:
@@ -630,8 +527,7 @@ def _pragmas(conn: sqlite3.Connection) -> None:
 
 
 def connect(path: Path) -> Engine:
-    """An engine on the SQLite file ``path`` through the standard library's driver, every
-    connection in WAL mode with ``synchronous=NORMAL`` (see the module doc)."""
+    """An engine on the SQLite file ``path``, every connection set as :func:`_pragmas`."""
     engine = create_engine(f"sqlite+pysqlite:///{path}")
 
     @event.listens_for(engine, "connect")

@@ -118,6 +118,9 @@ def test_stream_gate_caps_open_streams_per_client() -> None:
         await gate.open("5.6.7.8")
         await gate.close("1.2.3.4", first)
         await gate.open("1.2.3.4")
-        assert gate.held("1.2.3.4") == 2 and gate.held("5.6.7.8") == 1
+        await gate.open("5.6.7.8")
+        for client in ("1.2.3.4", "5.6.7.8"):  # each holds two again
+            with pytest.raises(TooManyStreams):
+                await gate.open(client)
 
     asyncio.run(scenario())

@@ -1,16 +1,11 @@
-"""Alembic's entry point: run the migrations on the connection the store opened.
-
-Only :func:`app.storage.sqlite_backend.migrate` runs this (it puts the connection in the config's
-attributes); there is no ``alembic.ini`` and no offline mode.
-"""
+"""Alembic's entry point, run only by :func:`app.storage.sqlite_backend.migrate` on the
+connection it puts in the config's attributes (no ``alembic.ini``, no offline mode)."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from app.storage.sqlite_backend import METADATA
-
 connection = context.config.attributes["connection"]
-context.configure(connection=connection, target_metadata=METADATA, render_as_batch=True)
+context.configure(connection=connection, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()

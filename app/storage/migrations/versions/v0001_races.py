@@ -9,7 +9,6 @@ revision, down_revision = "0001", None
 
 
 def upgrade() -> None:
-    """Create both tables."""
     op.create_table(
         "races",
         sa.Column("id", sa.String(), primary_key=True),
@@ -28,7 +27,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop both tables."""
     op.drop_index("ix_tombstones_gone_at", table_name="tombstones")
     op.drop_table("tombstones")
     op.drop_table("races")

@@ -9,7 +9,6 @@ revision, down_revision = "0002", "0001"
 
 
 def upgrade() -> None:
-    """Create the outbox."""
     op.create_table(
         "outbox",
         sa.Column("id", sa.String(), primary_key=True),
@@ -19,5 +18,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the outbox."""
     op.drop_table("outbox")

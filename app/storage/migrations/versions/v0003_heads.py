@@ -11,7 +11,7 @@ revision, down_revision = "0003", "0002"
 
 
 def upgrade() -> None:
-    """Add the head's columns (filled in by the store as it opens the file)."""
+    # The store fills them in as it opens the file.
     with op.batch_alter_table("races") as batch:
         batch.add_column(sa.Column("head", sa.String(), nullable=True))
         batch.add_column(sa.Column("player", sa.Integer(), nullable=True))
@@ -22,7 +22,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the head's columns."""
     op.drop_index("ix_races_player", table_name="races")
     op.drop_index("ix_races_owner", table_name="races")
     with op.batch_alter_table("races") as batch:
