@@ -1,10 +1,7 @@
-"""A priority gate for the event loop: at most ``cap`` holders, waiters served best-first.
-
-Like an :class:`asyncio.Semaphore`, waiting costs nothing but a future on the event loop
-(no thread), but the next slot goes to the waiter with the lowest priority value (FIFO
-among equals) instead of the longest waiting. The bot runner gives each hard decision the
-start time of the move it belongs to, so a move whose first search already ran finishes
-before later moves start: a move waits in the queue about once, not once per bot.
+"""A priority gate for the event loop: like an :class:`asyncio.Semaphore` (waiting costs a
+future, no thread), but the next slot goes to the lowest priority value, FIFO among equals.
+The bot runner gives each hard decision its move's start time, so a move waits about once,
+not once per bot.
 """
 
 from __future__ import annotations
