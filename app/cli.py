@@ -125,9 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument(
-        "--host",
-        default=settings.host,
-        help="interface to listen on (default: %(default)s)",
+        "--host", default=settings.host, help="interface to listen on (default: %(default)s)"
     )
     serve.add_argument(
         "--port",
@@ -145,9 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument(
-        "--reload",
-        action="store_true",
-        help="restart when source files change (development only)",
+        "--reload", action="store_true", help="restart when source files change (development only)"
     )
     backup = commands.add_parser(
         "backup",
@@ -159,6 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
+    _add_verify(commands)
+    return parser
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser(
         "verify",
         help="check a finished race's record: its commitment, its deal and every move",
@@ -172,7 +173,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     verify.add_argument("file", metavar="FILE", help="the record's JSON file, or - for stdin")
-    return parser
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:

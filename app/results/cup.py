@@ -42,8 +42,7 @@ def points(players: int, place: int, left: bool) -> int:
 def _points() -> ColumnElement[int]:
     """:func:`points` of a ``race_results`` row, in SQL."""
     return case(
-        (RaceResult.left_race.is_(True), 0),
-        else_=FinishedRace.players - RaceResult.place + 1,
+        (RaceResult.left_race.is_(True), 0), else_=FinishedRace.players - RaceResult.place + 1
     )
 
 
