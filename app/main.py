@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import SecretStr
 
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
@@ -69,8 +70,7 @@ from app.races.operations import SessionStore
 from app.races.record import Said
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
-from app.results.server_keys import with_shared_seed_secret
-from app.results.store import ResultsStore
+from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
 from app.storage.memory import MemoryStore
@@ -134,9 +134,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub: LiveHub = app.state.hub
     results: ResultsStore = app.state.results
     await results.open()
-    # The seed key may live in the results database: the races and the pages read the
-    # settings that carry it.
-    settings = await with_shared_seed_secret(settings, results)
+    if "seed_secret" not in settings.model_fields_set:
+        # Unset, the seed key is the results database's: every worker and replica on it,
+        # and the server after a restart, deal the same cards for a seed and read the page
+        # memory the others signed. The races and the pages read the settings carrying it.
+        key = await results.server_key(SEED_KEY)
+        settings = settings.model_copy(update={"seed_secret": SecretStr(key.hex())})
     app.state.settings = app.state.races.settings = settings
     await store.open()
     recorder = app.state.races.recorder

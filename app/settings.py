@@ -138,7 +138,7 @@ class Settings(BaseSettings):
     allowed_origins: tuple[str, ...] = ()
     """Extra origins (scheme://host[:port]) the CSRF check accepts."""
     # Unset, an app replaces this random default with the results database's key as it
-    # starts (app.results.server_keys); an app that never starts keeps it.
+    # starts (app.results.store.SEED_KEY); an app that never starts keeps it.
     seed_secret: SecretStr = Field(default_factory=lambda: SecretStr(secrets.token_hex(32)))
     """Key turning a public seed into the shuffle seed (unset: shared, in the results DB)."""
 

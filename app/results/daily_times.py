@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 
 CLOSE_AFTER = timedelta(hours=2)
-"""How long after its day (or week) ends a day's daily (a week's cup) closes
-(docs/daily.md): an attempt still running then counts as left, and only then are its seeds,
-replays and attempts' deals published."""
+"""How long after its day (week) ends a daily (cup) closes (docs/daily.md): an attempt still
+running counts as left, and its seeds, replays and deals are published."""
 
 
 def closes_at(day: str) -> float:
@@ -31,8 +30,7 @@ def week_closes_at(week: str) -> float:
 
 
 def sealed_until(daily: str | None, cup: str | None) -> float | None:
-    """When a race of the daily of ``daily`` (a day) or of the cup of ``cup`` (a week)
-    closes; None for any other race."""
+    """When a race of the daily of day ``daily`` or the cup of week ``cup`` closes, else None."""
     if daily is not None:
         return closes_at(daily)
     if cup is not None:

@@ -1,15 +1,8 @@
-"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one rating per person.
+"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one ``(mu, sigma)`` per person.
 
-A rating is ``(mu, sigma)``: the skill the model believes in and how unsure it is. A new
-player starts at openskill's default (25, 25/3). After every finished race that is not
-practice, each person in it is rated against every other seat, people and bots alike,
-from the places the race gave (ties share a place). Bots do not move: each level has the
-fixed rating in :data:`BOT_RATINGS`, calibrated by ``python -m bench ratings`` from bot
-tournaments (docs/ratings.md says how), so a rating means the same whether it was earned
-against bots or against people.
-
-The number shown (:func:`display`) is the conservative estimate ``mu - 3 sigma`` on a
-friendlier scale; the leaderboard sorts on the same estimate.
+After each race that is not practice, each person is rated against every other seat from
+the places (ties share one); bots keep the fixed :data:`BOT_RATINGS` calibrated by ``python
+-m bench ratings`` (docs/ratings.md), so a rating means the same against bots or people.
 """
 
 from __future__ import annotations
@@ -20,7 +13,6 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
-"""openskill's Plackett-Luce model with its default parameters."""
 
 START_MU = float(MODEL.mu)
 START_SIGMA = float(MODEL.sigma)

@@ -44,6 +44,10 @@ HISTORY_LIMIT = 200
 PLAYER_COOKIE_KEY = "player_cookie"
 """The ``server_keys`` row of the player cookie's signing key."""
 
+SEED_KEY = "seed_secret"
+"""The ``server_keys`` row of the seed key (public seed to shuffle seed, page memory's
+signature) when ``ZZV_SEED_SECRET`` is not set (read as :mod:`app.main` starts an app)."""
+
 
 def digest(token: str) -> str:
     """SHA-256 of a player token: all the database keeps of it."""
