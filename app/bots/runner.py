@@ -217,13 +217,9 @@ class BotRunner:
     def __init__(self, settings: Settings | None = None) -> None:
         """A runner with the pool size, search cap and budget floor of ``settings`` (the
         defaults' when None)."""
-        self.workers = 2
-        self.cap = 2
-        self.floor_ms = 30
-        if settings is not None:
-            self.workers = settings.hard_bot_workers
-            self.cap = settings.hard_searches_in_flight or settings.hard_bot_workers
-            self.floor_ms = settings.hard_budget_floor_ms
+        self.workers = 2 if settings is None else settings.hard_bot_workers
+        self.cap = 2 if settings is None else settings.hard_searches_in_flight or self.workers
+        self.floor_ms = 30 if settings is None else settings.hard_budget_floor_ms
         self.search: SearchFn = search_in_pool
         """How a hard search runs (tests replace it to hold searches at will)."""
         self.peak_in_flight = 0
@@ -324,29 +320,16 @@ class BotRunner:
 
     def _count_rollouts(self, rollouts: int, budget_ms: int, waited_s: float, wide: bool) -> None:
         metrics.HARD_ROLLOUTS.observe(rollouts)
-        # One line per search at debug level: the hard-load benchmark reads them.
-        log.debug(
-            "hard bot searched",
-            extra={
-                "rollouts": rollouts,
-                "budget_ms": budget_ms,
-                "wait_ms": round(waited_s * 1e3),
-                "wide": wide,
-            },
-        )
+        # Counts and budget only, nothing about the position or any hand; one line per
+        # search at debug level: the hard-load benchmark reads them.
+        counts = {"rollouts": rollouts, "budget_ms": budget_ms}
+        waited = {"wait_ms": round(waited_s * 1e3), "wide": wide}
+        log.debug("hard bot searched", extra=counts | waited)
         if rollouts < STARVED_ROLLOUTS:
             self.starved += 1
             metrics.HARD_STARVED.inc()
-            # Counts and budget only: nothing about the position or any hand.
-            log.warning(
-                "hard bot search ran almost no rollouts",
-                extra={
-                    "rollouts": rollouts,
-                    "budget_ms": budget_ms,
-                    "waiting": self.waiting,
-                    "in_flight": self.in_flight,
-                },
-            )
+            queue = {"waiting": self.waiting, "in_flight": self.in_flight}
+            log.warning("hard bot search ran almost no rollouts", extra=counts | queue)
 
     def notice(self, level: str) -> str | None:
         """:data:`NOTICE` for a race with hard bots while searches are being shortened."""

@@ -61,30 +61,29 @@ class Recorder:
     async def deliver(self, game_id: str, message: bytes) -> bool:
         """Record one outbox ``message`` (:meth:`Finish.to_json`), then clear it; whether it
         is recorded. A failure is logged, not raised: the woken background run retries."""
+        about = {"game_id": game_id}
         try:
             finish = Finish.from_json(message)
         except (ValueError, KeyError, TypeError):
-            log.error("an outbox message is unreadable; kept", extra={"game_id": game_id})
+            log.error("an outbox message is unreadable; kept", extra=about)
             return False
         try:
             recorded = await self.results.record_finish(finish)
         except ResultsUnavailable:
-            log.warning(
-                "a finished race waits for the results database", extra={"game_id": game_id}
-            )
+            log.warning("a finished race waits for the results database", extra=about)
             self._nudge()
             return False
         except Exception:
-            log.exception("a finished race could not be recorded; kept", extra={"game_id": game_id})
+            log.exception("a finished race could not be recorded; kept", extra=about)
             self._nudge()
             return False
         try:
             await self.outbox.clear_outbox(game_id)
         except Exception:  # recorded: a later delivery finds it so and clears it then
-            log.warning("a recorded race stays in the outbox", extra={"game_id": game_id})
+            log.warning("a recorded race stays in the outbox", extra=about)
             self._nudge()
         if recorded.new and self._task is not None and asyncio.current_task() is self._task:
-            log.info("a finished race that waited is recorded", extra={"game_id": game_id})
+            log.info("a finished race that waited is recorded", extra=about)
         return True
 
     async def drain(self) -> int:
