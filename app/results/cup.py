@@ -111,9 +111,15 @@ class CupResults:
     ) -> bool:
         """Make ``game_id`` the player's counted attempt at ``deal`` of ``week`` from
         ``address`` (a digest); False (nothing written) when they already have one."""
-        return await self.results.add_attempt(
-            CupEntry, game_id, at, address, week=week, deal=deal, player_id=player_id
+        entry = CupEntry(
+            week=week,
+            deal=deal,
+            player_id=player_id,
+            game_id=game_id,
+            started_at=at,
+            address=address,
         )
+        return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted, finished, non-practice results in ``week``, by deal."""

@@ -130,9 +130,10 @@ class DailyResults:
     ) -> bool:
         """Make ``game_id`` the player's counted attempt on ``day`` from ``address`` (its
         :meth:`address_digest`); False (nothing written) when they already have one."""
-        return await self.results.add_attempt(
-            DailyEntry, game_id, at, address, day=day, player_id=player_id
+        entry = DailyEntry(
+            day=day, player_id=player_id, game_id=game_id, started_at=at, address=address
         )
+        return await self.results.add_once(entry)
 
     async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
         """The first ``limit`` of ``day``'s board."""

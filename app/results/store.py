@@ -14,7 +14,7 @@ import contextlib
 import fcntl
 import hashlib
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -252,17 +252,9 @@ class ResultsStore:
                 await stack.enter_async_context(session.begin())
                 yield session
 
-    async def add_attempt(
-        self,
-        entry: Callable[..., object],
-        game_id: str,
-        at: datetime,
-        address: str | None,
-        **key: Any,
-    ) -> bool:
-        """Insert a counted attempt, an ``entry`` row (daily or cup) under ``key``; False (and
-        nothing written) when a unique key is taken: of two claims at once exactly one wins."""
-        row = entry(**key, game_id=game_id, started_at=at, address=address)
+    async def add_once(self, row: object) -> bool:
+        """Insert ``row``; False (nothing written) when one of its unique keys is taken: of
+        two inserts at once exactly one wins."""
         try:
             async with self.unit() as session:
                 session.add(row)
@@ -343,11 +335,7 @@ class ResultsStore:
         bytes) if there is none; of two made at once, the first written is everyone's."""
         found = await self._server_key(name)
         if found is None:
-            try:
-                async with self.unit() as session:
-                    session.add(ServerKey(name=name, value=secrets.token_hex(32)))
-            except IntegrityError:  # another worker made it first: theirs is the key
-                pass
+            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
             found = await self._server_key(name)
         assert found is not None
         return found
