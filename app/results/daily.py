@@ -135,10 +135,6 @@ class DailyResults:
         )
         return await self.results.add_once(entry)
 
-    async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
-        """The first ``limit`` of ``day``'s board."""
-        return (await self.day_board(day, limit=limit)).entries
-
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
