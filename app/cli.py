@@ -48,14 +48,7 @@ log = logging.getLogger("zzv.app")
 
 
 def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
-    """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any.
-
-    >>> class App: ...
-    >>> inner = App(); inner.state = App(); inner.state.save_now = print
-    >>> wrapper = App(); wrapper.app = inner
-    >>> find_save_hook(wrapper) is print, find_save_hook(App())
-    (True, None)
-    """
+    """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any."""
     for _ in range(16):  # uvicorn's middlewares each keep the app they wrap in `.app`
         hook = getattr(getattr(app, "state", None), "save_now", None)
         if hook is not None:
@@ -92,13 +85,7 @@ class SavingServer(uvicorn.Server):
 
 def browser_url(host: str, port: int) -> str:
     """The address a person opens for a server bound to ``host``:``port`` (a wildcard as
-    the loopback address).
-
-    >>> browser_url("0.0.0.0", 8000)
-    'http://127.0.0.1:8000'
-    >>> browser_url("::1", 9000)
-    'http://[::1]:9000'
-    """
+    the loopback address)."""
     if host in ("0.0.0.0", ""):
         host = "127.0.0.1"
     elif host == "::":
@@ -176,13 +163,7 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:
-    """Why ``workers`` cannot run with ``settings``, as a sentence; None if they can.
-
-    >>> workers_problem(2, Settings(redis_url=None)) is not None
-    True
-    >>> workers_problem(2, Settings(redis_url="redis://localhost:6379/0")) is None
-    True
-    """
+    """Why ``workers`` cannot run with ``settings``, as a sentence; None if they can."""
     if workers < 1:
         return "--workers must be at least 1."
     if workers > 1 and settings.redis_url is None:

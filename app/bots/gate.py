@@ -12,24 +12,7 @@ import itertools
 
 
 class SearchGate:
-    """At most ``cap`` concurrent holders; see the module docstring.
-
-    >>> async def demo() -> list[str]:
-    ...     gate, order = SearchGate(1), []
-    ...     await gate.acquire(0.0)
-    ...     async def wait(name: str, priority: float) -> None:
-    ...         await gate.acquire(priority)
-    ...         order.append(name)
-    ...         gate.release()
-    ...     late = asyncio.ensure_future(wait("late", 2.0))
-    ...     early = asyncio.ensure_future(wait("early", 1.0))
-    ...     await asyncio.sleep(0)
-    ...     gate.release()
-    ...     await asyncio.gather(late, early)
-    ...     return order
-    >>> asyncio.run(demo())
-    ['early', 'late']
-    """
+    """At most ``cap`` concurrent holders; see the module docstring."""
 
     def __init__(self, cap: int) -> None:
         if cap < 1:

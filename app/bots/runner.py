@@ -116,17 +116,7 @@ def search_budget_ms(
     """The budget of a hard search with ``waiting`` decisions queued behind it: scaled by
     ``cap / (cap + waiting)`` (the last waits about ``waiting / cap`` budgets, so wait plus
     search stay under two budgets), at most its share of ``left_ms`` among
-    ``searches_left``, never below ``floor_ms`` nor above ``base_ms``.
-
-    >>> search_budget_ms(200, 0, 2, 30), search_budget_ms(200, 2, 2, 30)
-    (200, 100)
-    >>> search_budget_ms(200, 40, 2, 30), search_budget_ms(20, 0, 2, 30)
-    (30, 20)
-    >>> search_budget_ms(200, 0, 2, 30, left_ms=300, searches_left=3)
-    100
-    >>> search_budget_ms(200, 0, 2, 30, left_ms=-50, searches_left=2)
-    30
-    """
+    ``searches_left``, never below ``floor_ms`` nor above ``base_ms``."""
     scaled = base_ms * cap // (cap + max(0, waiting))
     if left_ms is not None:
         scaled = min(scaled, int(left_ms // max(1, searches_left)))

@@ -27,13 +27,7 @@ CONNECT_TIMEOUT_SECONDS = 5.0
 
 
 def async_url(raw: str) -> URL:
-    """``raw`` with the async driver this server uses for its database.
-
-    >>> async_url("postgresql://zzv:pw@db:5432/zzv").drivername
-    'postgresql+asyncpg'
-    >>> async_url("postgres://db/zzv").drivername, async_url("sqlite:////tmp/r.db").drivername
-    ('postgresql+asyncpg', 'sqlite+aiosqlite')
-    """
+    """``raw`` with the async driver this server uses for its database."""
     url = make_url("postgresql" + raw[len("postgres") :] if raw.startswith("postgres:") else raw)
     backend = url.get_backend_name()
     if backend == "postgresql":

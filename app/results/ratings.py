@@ -59,12 +59,7 @@ def display(rating: Rating) -> int:
 def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     """Every seat's rating after one race in which seat ``i`` (rated ``ratings[i]``)
     finished at ``places[i]`` (1 is first; equal places are a tie). The caller keeps the
-    new ratings of people and ignores the bots' (theirs are fixed).
-
-    >>> after = rate([Rating(), BOT_RATINGS["easy"]], [1, 2])
-    >>> after[0].mu > Rating().mu and after[0].sigma < Rating().sigma
-    True
-    """
+    new ratings of people and ignores the bots' (theirs are fixed)."""
     if len(ratings) != len(places):
         raise ValueError("One place per rating.")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
@@ -77,15 +72,7 @@ def places(
 ) -> list[int]:
     """Each seat's place: the winner first, then by laps, then by gas left, and the seats
     in ``left`` (people who left, docs/ratings.md) after everyone else; seats equal on all
-    of it share the better place (1, 2, 2, 4).
-
-    >>> places([2, 1, 1, 0], [0, 3, 3, 5], 0)
-    [1, 2, 2, 4]
-    >>> places([1, 2, 1], [4, 0, 2], 1)
-    [2, 1, 3]
-    >>> places([1, 0, 1, 0], [2, 5, 3, 1], None, {2, 3})
-    [1, 2, 3, 3]
-    """
+    of it share the better place (1, 2, 2, 4)."""
     keys = [
         (False, False, 0, 0) if seat in left else (True, seat == winner, laps[seat], gas[seat])
         for seat in range(len(laps))
