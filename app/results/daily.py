@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar, TypeVarTuple
 
-from sqlalchemy import Select, Subquery, func, or_, select
+from sqlalchemy import ColumnElement, Select, Subquery, func, or_, select
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore, from_row
@@ -107,23 +107,12 @@ class DailyResults:
     async def finished_days(self, player_id: int) -> list[str]:
         """The days (oldest first) the player's counted attempt finished: not practice, not
         left (a race walked away from, or running when its day closed, keeps no streak)."""
-        query = (
-            select(DailyEntry.day)
-            .join(FinishedRace, FinishedRace.game_id == DailyEntry.game_id)
-            .join(
-                RaceResult,
-                (RaceResult.game_id == DailyEntry.game_id)
-                & (RaceResult.player_id == DailyEntry.player_id),
-            )
-            .where(
-                DailyEntry.player_id == player_id,
-                FinishedRace.practice.is_(False),
-                RaceResult.left_race.is_(False),
-            )
-            .order_by(DailyEntry.day)
+        days = select(DailyEntry.day).select_from(RaceResult)
+        query = counted_on(
+            days, None, DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
         )
         async with self.results.unit() as session:
-            return list(await session.scalars(query))
+            return list(await session.scalars(query.order_by(DailyEntry.day)))
 
     async def claim(
         self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
@@ -205,17 +194,18 @@ async def read_board(
     return Board([entry(row) for row in rows if row.position <= limit], total, mine)
 
 
-def counted_on(query: Select[*Columns], day: str) -> Select[*Columns]:
-    """``query`` (of ``race_results``) narrowed to ``day``'s board: each counted attempt's
-    own seat, in a race that finished and is not practice."""
+def counted_on(
+    query: Select[*Columns], day: str | None, *where: ColumnElement[bool]
+) -> Select[*Columns]:
+    """``query`` (of ``race_results``) narrowed to counted attempts' own seats in races that
+    finished and are not practice: ``day``'s board (None: every day's), and ``where``."""
+    if day is not None:
+        where = (DailyEntry.day == day, *where)
     return (
         query.join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
         .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-        .where(
-            DailyEntry.day == day,
-            RaceResult.player_id == DailyEntry.player_id,
-            FinishedRace.practice.is_(False),
-        )
+        .where(RaceResult.player_id == DailyEntry.player_id, FinishedRace.practice.is_(False))
+        .where(*where)
     )
 
 

@@ -117,13 +117,9 @@ class Finish:
     def from_json(cls, data: bytes) -> Finish:
         """Inverse of :meth:`to_json` (``ValueError``/``KeyError``/``TypeError`` else)."""
         found = orjson.loads(data)
-        return cls(
-            **{
-                **found,
-                "finished_at": _utc(datetime.fromisoformat(found["finished_at"])),
-                "seats": tuple(SeatResult(**seat) for seat in found["seats"]),
-            }
-        )
+        found["finished_at"] = _utc(datetime.fromisoformat(found["finished_at"]))
+        found["seats"] = tuple(SeatResult(**seat) for seat in found["seats"])
+        return cls(**found)
 
 
 @dataclass(frozen=True, slots=True)
