@@ -22,6 +22,7 @@ from app_kit import await_until, bare_session
 from sqlalchemy import text
 
 from app.races.record import GameSession
+from app.results.cup import CupResults, DealResult
 from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
 from app.results.errors import ResultsUnavailable
@@ -452,6 +453,41 @@ def test_the_daily_board_reads_no_more_rows_than_it_lists_however_many_tie(
             board = await daily.day_board("2026-05-01", last)
             assert [e.name for e in board.entries] == [f"Racer {i:03d}" for i in range(100)]
             assert board.ranked == 150 and board.mine is not None and board.mine.rank == 1
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
+def test_the_cup_board_sums_place_points_per_player(results_database: str) -> None:
+    """Counted deals' place points and laps add up per player, as plain ints on every
+    database; a second claim of one deal fails."""
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        cup = CupResults(store)
+        try:
+            first, _ = await store.create_player(None)
+            second, _ = await store.create_player(None)
+            for deal, people in ((1, [(first.id, 1), (second.id, 2)]), (2, [(first.id, 2)])):
+                for player_id, place in people:
+                    game_id = f"c{deal}-{player_id}"
+                    assert await cup.claim("2026-W18", deal, player_id, game_id, START)
+                    await store.record_finish(finish(game_id, [(player_id, place)]))
+            assert not await cup.claim("2026-W18", 1, first.id, "again", START)
+            assert await cup.results_of("2026-W18", first.id) == [
+                DealResult(1, 1, 2, 3, False),
+                DealResult(2, 2, 1, 2, False),
+            ]
+            board = await cup.board("2026-W18", second.id)
+            assert [(e.rank, e.player_id, e.points, e.laps, e.deals) for e in board.entries] == [
+                (1, first.id, 5, 3, 2),
+                (2, second.id, 2, 1, 1),
+            ]
+            assert board.ranked == 2 and board.mine == board.entries[1]
+            numbers = [getattr(e, name) for e in board.entries for name in ("points", "laps")]
+            assert {type(number) for number in numbers} == {int}
         finally:
             await store.close()
 

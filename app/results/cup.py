@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import ColumnElement, Select, case, func, select
 
@@ -23,7 +22,7 @@ from app.results.daily import (
     top_and_own,
 )
 from app.results.models import CupEntry, FinishedRace, RaceResult
-from app.results.store import ResultsStore
+from app.results.store import ResultsStore, from_row
 
 BOARD_ORDER = "points (more first), then laps (more first), then the earlier last finish"
 """How the week's board ranks players (docs/cup.md); equal on all three share a rank."""
@@ -135,7 +134,7 @@ class CupResults:
         ).where(CupEntry.player_id == player_id)
         async with self.results.unit() as session:
             rows = (await session.execute(query.order_by(CupEntry.deal))).all()
-        return [DealResult(r.deal, r.place, r.laps, int(r.points), r.left_race) for r in rows]
+        return [from_row(DealResult, row) for row in rows]
 
     async def board(
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
@@ -171,7 +170,7 @@ class CupResults:
             totals.c.deals,
         ).subquery()
         query = top_and_own(ranked, player_id, limit)
-        return await read_board(self.results, query, player_id, limit, _standing)
+        return await read_board(self.results, query, player_id, limit, CupStanding)
 
 
 def _counted(query: Select[*Columns], week: str) -> Select[*Columns]:
@@ -184,12 +183,6 @@ def _counted(query: Select[*Columns], week: str) -> Select[*Columns]:
         .join(RaceResult, own_seat)
         .join(FinishedRace, FinishedRace.game_id == CupEntry.game_id)
         .where(CupEntry.week == week, FinishedRace.practice.is_(False))
-    )
-
-
-def _standing(row: Any) -> CupStanding:
-    return CupStanding(
-        row.rank, row.name, int(row.points), int(row.laps), int(row.deals), row.player_id
     )
 
 

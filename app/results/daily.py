@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar, TypeVarTuple
@@ -131,7 +130,7 @@ class DailyResults:
         (``RANK()`` over :data:`BOARD_ORDER`, equal ones by name, then game id, in code-point
         order), so only the listed rows and the player's own come back, however many tie."""
         query = self.board_query(day, player_id, limit)
-        return await read_board(self.results, query, player_id, limit, _entry)
+        return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
         """The query of :meth:`day_board` (:func:`top_and_own`)."""
@@ -165,10 +164,6 @@ class DailyResults:
         return counted_on(columns, day).subquery()
 
 
-def _entry(row: Any) -> BoardEntry:
-    return from_row(BoardEntry, row)
-
-
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
     """The first ``limit`` rows of a ``ranked`` board (by its ``position``) and
     ``player_id``'s own, in the board's order."""
@@ -183,15 +178,15 @@ async def read_board(
     query: Select[Any],
     player_id: int | None,
     limit: int,
-    entry: Callable[[Any], Entry],
+    entry: type[Entry],
 ) -> Board[Entry]:
-    """The :class:`Board` of a :func:`top_and_own` ``query``, each row made an ``entry``."""
+    """The :class:`Board` of a :func:`top_and_own` ``query``, its rows ``entry`` dataclasses."""
     async with results.unit() as session:
         rows = (await session.execute(query)).all()
-    mine = next((entry(row) for row in rows if row.player_id == player_id), None)
+    mine = next((from_row(entry, row) for row in rows if row.player_id == player_id), None)
     # Every row carries the count; the first is among them when anyone is ranked.
     total = rows[0].ranked if rows else 0
-    return Board([entry(row) for row in rows if row.position <= limit], total, mine)
+    return Board([from_row(entry, row) for row in rows if row.position <= limit], total, mine)
 
 
 def counted_on(
