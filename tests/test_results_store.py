@@ -27,10 +27,9 @@ from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
 from app.results.errors import ResultsUnavailable
 from app.results.models import METADATA
-from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.recorder import Recorder
-from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
+from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult, pseudonym
 from app.storage.memory import MemoryStore
 from bench.server import find_free_port
 from engine import new_game

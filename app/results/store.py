@@ -32,9 +32,9 @@ from app.results.daily_times import sealed_until
 from app.results.database import connect, is_sqlite, results_url
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
-from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from app.settings import Settings
+from engine.cards import RACER_SUIT_IDS, SEAT_COLOURS
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -47,6 +47,24 @@ PLAYER_COOKIE_KEY = "player_cookie"
 SEED_KEY = "seed_secret"
 """The ``server_keys`` row of the seed key (public seed to shuffle seed, page memory's
 signature) when ``ZZV_SEED_SECRET`` is not set (read as :mod:`app.main` starts an app)."""
+
+
+COLOURS = tuple(colour.capitalize() for colour in SEAT_COLOURS)
+RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
+
+
+def pseudonym(player_id: int) -> str:
+    """The name a player shows until they choose one: a colour, a racer and a number, one
+    to one with the ids (so a board is never a list of "Racer 1234"s, and a name tells
+    nothing about the player).
+
+    >>> pseudonym(0), pseudonym(1), pseudonym(5), pseudonym(30)
+    ('Pink Lichen 1', 'Orange Lichen 1', 'Pink Salty 1', 'Pink Lichen 2')
+    """
+    colours, racers = len(COLOURS), len(RACERS)
+    colour = COLOURS[player_id % colours]
+    racer = RACERS[(player_id // colours) % racers]
+    return f"{colour} {racer} {player_id // (colours * racers) + 1}"
 
 
 def digest(token: str) -> str:
