@@ -9,8 +9,11 @@ from typing import Any
 from app.bots.gate import SearchGate
 from app.bots.runner import search_budget_ms
 from app.cli import browser_url, find_save_hook, workers_problem
+from app.results.cup import points
+from app.results.daily_times import closes_at, week_closes_at
 from app.results.database import async_url
-from app.results.ratings import BOT_RATINGS, Rating, places, rate
+from app.results.ratings import BOT_RATINGS, Rating, display, places, rate
+from app.results.store import pseudonym
 from app.settings import Settings
 
 
@@ -97,3 +100,26 @@ def test_places_winner_first_then_laps_gas_and_leavers_last() -> None:
     assert places([2, 1, 1, 0], [0, 3, 3, 5], 0) == [1, 2, 2, 4]
     assert places([1, 2, 1], [4, 0, 2], 1) == [2, 1, 3]
     assert places([1, 0, 1, 0], [2, 5, 3, 1], None, {2, 3}) == [1, 2, 3, 3]
+
+
+def test_a_rating_is_shown_as_1000_plus_40_times_mu_minus_3_sigma() -> None:
+    assert Rating().ordinal == 0.0
+    assert (display(Rating()), display(Rating(30.0, 2.0))) == (1000, 1960)
+
+
+def test_a_day_closes_two_hours_after_it_ends_and_a_week_after_its_sunday() -> None:
+    assert closes_at("1970-01-01") == 86400 + 7200
+    assert week_closes_at("1970-W02") == (4 + 7) * 86400 + 7200
+
+
+def test_cup_place_points() -> None:
+    assert (points(4, 1, False), points(4, 4, False), points(4, 4, True)) == (4, 1, 0)
+
+
+def test_generated_names() -> None:
+    assert [pseudonym(i) for i in (0, 1, 5, 30)] == [
+        "Pink Lichen 1",
+        "Orange Lichen 1",
+        "Pink Salty 1",
+        "Pink Lichen 2",
+    ]

@@ -30,11 +30,7 @@ BOARD_ORDER = "points (more first), then laps (more first), then the earlier las
 
 def points(players: int, place: int, left: bool) -> int:
     """The place points of one cup deal: 1st of ``players`` is worth ``players``, each place
-    below one less; a race left is worth nothing.
-
-    >>> points(4, 1, False), points(4, 4, False), points(4, 4, True)
-    (4, 1, 0)
-    """
+    below one less; a race left is worth nothing."""
     return 0 if left else players - place + 1
 
 

@@ -56,11 +56,7 @@ RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
 def pseudonym(player_id: int) -> str:
     """The name a player shows until they choose one: a colour, a racer and a number, one
     to one with the ids (so a board is never a list of "Racer 1234"s, and a name tells
-    nothing about the player).
-
-    >>> pseudonym(0), pseudonym(1), pseudonym(5), pseudonym(30)
-    ('Pink Lichen 1', 'Orange Lichen 1', 'Pink Salty 1', 'Pink Lichen 2')
-    """
+    nothing about the player)."""
     colours, racers = len(COLOURS), len(RACERS)
     colour = COLOURS[player_id % colours]
     racer = RACERS[(player_id // colours) % racers]
