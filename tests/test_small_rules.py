@@ -9,7 +9,8 @@ from typing import Any
 from app.bots.gate import SearchGate
 from app.bots.runner import search_budget_ms
 from app.cli import browser_url, find_save_hook, workers_problem
-from app.results.cup import points
+from app.results.cup import CupBoard, points
+from app.results.daily import DayBoard
 from app.results.daily_times import closes_at, week_closes_at
 from app.results.database import async_url
 from app.results.ratings import BOT_RATINGS, Rating, display, places, rate
@@ -123,3 +124,7 @@ def test_generated_names() -> None:
         "Pink Salty 1",
         "Pink Lichen 2",
     ]
+
+
+def test_the_board_aliases_build_boards() -> None:
+    assert DayBoard([], 0, None).ranked == CupBoard([], 0, None).ranked == 0

@@ -54,7 +54,8 @@ class BoardEntry:
     left: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+# No slots: calling an alias (``DayBoard(...)``) sets ``__orig_class__`` on the instance.
+@dataclass(frozen=True)
 class Board(Generic[Entry]):
     """A board as one player sees it."""
 
