@@ -41,19 +41,15 @@ UNREACHABLE: tuple[type[BaseException], ...] = (
 """Every failure that means the database cannot be reached."""
 
 
-def unreachable(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database cannot be reached (rather than refusing a query)."""
-    return isinstance(exc, UNREACHABLE) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated
-    )
-
-
 @contextlib.contextmanager
 def reaching_the_database() -> Iterator[None]:
-    """Turn the block's connection failures into :class:`ResultsUnavailable`."""
+    """Turn the block's connection failures (not a refused query) into
+    :class:`ResultsUnavailable`."""
     try:
         yield
     except Exception as exc:
-        if unreachable(exc):
+        if isinstance(exc, UNREACHABLE) or (
+            isinstance(exc, DBAPIError) and exc.connection_invalidated
+        ):
             raise ResultsUnavailable() from exc
         raise
