@@ -1,9 +1,6 @@
-"""The ``zzv`` command line: starts the web server, backs up its SQLite files, and checks
-a finished race's record (``zzv verify``, docs/fair-play.md).
-
-The friendly way to start the game on a laptop, and what the Docker image runs, with
-defaults taken from the ``ZZV_*`` settings so the command line and the environment never
-disagree. Several workers are allowed only with the shared Redis store.
+"""The ``zzv`` command line (also what the Docker image runs): ``serve`` the web server with
+defaults from the ``ZZV_*`` settings, ``backup`` its SQLite files, ``verify`` a finished
+race's record (docs/fair-play.md).
 """
 
 from __future__ import annotations
@@ -37,30 +34,21 @@ APP_IMPORT_PATH = "app.main:create_app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
-"""How long in-flight requests may run after SIGINT/SIGTERM before they are cancelled (and
-answered 503). Well inside the orchestrator's grace: ``compose.yaml`` gives 30 s
-(``stop_grace_period``) and the README says ``docker stop -t 30``; the races are saved
-before this window starts, so even Docker's default 10 s loses no answered move."""
+"""How long requests in flight may run after SIGINT/SIGTERM before they are answered 503:
+inside ``compose.yaml``'s 30 s grace; the races are saved before, so even ``docker stop``'s
+default 10 s loses no answered move."""
 
 STARTUP_FAILURE = 3
 """Exit status when the server could not start (uvicorn's own)."""
 
 VERIFY_EXIT = {"ok": 0, "tampered": 1, "refused": 2}
-"""``zzv verify``'s exit status by verdict: 0 the record checks out, 1 it does not (it was
-changed), 2 nothing to check (unreadable, or not a finished race's revealed record)."""
+"""``zzv verify``'s exit status by verdict (refused: unreadable, or no revealed record)."""
 
 log = logging.getLogger("zzv.app")
 
 
 def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
-    """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any.
-
-    >>> class App: ...
-    >>> inner = App(); inner.state = App(); inner.state.save_now = print
-    >>> wrapper = App(); wrapper.app = inner
-    >>> find_save_hook(wrapper) is print, find_save_hook(App())
-    (True, None)
-    """
+    """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any."""
     for _ in range(16):  # uvicorn's middlewares each keep the app they wrap in `.app`
         hook = getattr(getattr(app, "state", None), "save_now", None)
         if hook is not None:
@@ -71,34 +59,21 @@ def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
     return None
 
 
-def end_event_streams() -> None:
-    """Tell every open event stream to end now (their browsers reconnect by themselves).
-
-    ``sse_starlette`` learns of a stop by wrapping uvicorn's signal handler, but uvicorn
-    installs its handler before the app (and so that library) is imported: without this,
-    each open table page would hold the graceful window open to its end.
-    """
-    AppStatus.should_exit = True
-    if AppStatus.should_exit_event is not None:
-        AppStatus.should_exit_event.set()
-
-
 class SavingServer(uvicorn.Server):
-    """Uvicorn's server, saving the app's races as a stop begins.
-
-    Uvicorn waits up to the graceful window for requests in flight and only then runs the
-    app's shutdown; a request slower than that (a long hard-bot move, a client trickling a
-    body) would hold every race in memory unsaved until an orchestrator's SIGKILL. Here
-    the listening sockets close, the event streams end, and the app's ``save_now`` hook
-    runs first; the store then also saves each change made during the window.
-    """
+    """Uvicorn's server, saving the app's races as a stop begins: uvicorn runs the app's
+    shutdown only after the graceful window, and a slow request would hold every race in
+    memory unsaved until an orchestrator's SIGKILL."""
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        """Stop listening, end the event streams, save, then uvicorn's own graceful
-        shutdown."""
+        """Stop listening, end the event streams, save, then uvicorn's own shutdown."""
         for server in self.servers:
             server.close()
-        end_event_streams()
+        # sse_starlette wraps uvicorn's signal handler only when imported before uvicorn
+        # installs it, which it is not: end the streams here (their browsers reconnect),
+        # or each open table page would hold the window open to its end.
+        AppStatus.should_exit = True
+        if AppStatus.should_exit_event is not None:
+            AppStatus.should_exit_event.set()
         hook = find_save_hook(self.config.loaded_app)
         if hook is not None:
             try:
@@ -109,16 +84,8 @@ class SavingServer(uvicorn.Server):
 
 
 def browser_url(host: str, port: int) -> str:
-    """Return the address a person should open for a server bound to ``host``:``port``.
-
-    A wildcard bind address is not something a browser can visit, so it is shown as the
-    loopback address, which always reaches a server listening on every interface.
-
-    >>> browser_url("0.0.0.0", 8000)
-    'http://127.0.0.1:8000'
-    >>> browser_url("::1", 9000)
-    'http://[::1]:9000'
-    """
+    """The address a person opens for a server bound to ``host``:``port`` (a wildcard as
+    the loopback address)."""
     if host in ("0.0.0.0", ""):
         host = "127.0.0.1"
     elif host == "::":
@@ -129,7 +96,7 @@ def browser_url(host: str, port: int) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser for ``zzv`` and its ``serve`` subcommand."""
+    """The argument parser of ``zzv`` and its subcommands."""
     settings = get_settings()
     parser = argparse.ArgumentParser(
         prog="zzv",
@@ -145,9 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument(
-        "--host",
-        default=settings.host,
-        help="interface to listen on (default: %(default)s)",
+        "--host", default=settings.host, help="interface to listen on (default: %(default)s)"
     )
     serve.add_argument(
         "--port",
@@ -165,9 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument(
-        "--reload",
-        action="store_true",
-        help="restart when source files change (development only)",
+        "--reload", action="store_true", help="restart when source files change (development only)"
     )
     backup = commands.add_parser(
         "backup",
@@ -184,7 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The ``verify`` subcommand (``commands``: the parser's subparsers)."""
     verify = commands.add_parser(
         "verify",
         help="check a finished race's record: its commitment, its deal and every move",
@@ -201,13 +163,7 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:
-    """Why ``workers`` cannot run with ``settings``, as a sentence; None if they can.
-
-    >>> workers_problem(2, Settings(redis_url=None)) is not None
-    True
-    >>> workers_problem(2, Settings(redis_url="redis://localhost:6379/0")) is None
-    True
-    """
+    """Why ``workers`` cannot run with ``settings``, as a sentence; None if they can."""
     if workers < 1:
         return "--workers must be at least 1."
     if workers > 1 and settings.redis_url is None:
@@ -220,16 +176,9 @@ def workers_problem(workers: int, settings: Settings) -> str | None:
 
 
 def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> None:
-    """Run the web server in the foreground until it is interrupted.
-
-    Uvicorn owns signal handling: on SIGINT or SIGTERM the server stops accepting
-    connections and (one worker, :class:`SavingServer`) a memory-only store saves its races
-    to ``ZZV_DATA_DIR`` at once (the default store has written every change already); then
-    in-flight requests may finish for up to :data:`GRACEFUL_SHUTDOWN_SECONDS` (the rest are
-    answered 503), and the application's shutdown hook closes the store (saving the races
-    once more). Several workers need Redis, which keeps nothing in a worker's memory, so
-    they run under uvicorn's own supervisor.
-    """
+    """Run the web server in the foreground until SIGINT or SIGTERM: one worker stops as
+    :class:`SavingServer` does; several (on Redis, nothing in their memory) run under
+    uvicorn's own supervisor."""
     settings = get_settings()
     print(
         f"Zoom Zoom Vroom is running at {browser_url(host, port)} — open it in your browser",
@@ -263,7 +212,7 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``zzv`` console script; returns the process exit status."""
+    """The ``zzv`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":

@@ -1,8 +1,7 @@
-"""The application factory: wires settings, store, routers, middlewares and the sweep task.
+"""The application factory: wires settings, stores, routers, middlewares and the sweep.
 
-``create_app(Settings(...))`` builds an isolated app (tests use this); with no argument it
-reads the environment, which is what ``zzv serve`` and ``uvicorn --factory
-app.main:create_app`` run. Importing this module builds nothing.
+``create_app(Settings(...))`` builds an isolated app; with no argument it reads the
+environment (``zzv serve``, ``uvicorn --factory app.main:create_app``).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import SecretStr
 
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
@@ -70,49 +70,22 @@ from app.races.operations import SessionStore
 from app.races.record import Said
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
-from app.results.server_keys import with_shared_seed_secret
-from app.results.store import ResultsStore
+from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
 from app.storage.memory import MemoryStore
 
 log = logging.getLogger("zzv.app")
 
-FEATURE_ROUTERS = (
-    api_takeback.router,
-    api_talk.router,
-    web_talk.router,
-    api_quick.router,
-    api_daily.router,
-    api_cup.router,
-    web_quick.router,
-    web_takeback.router,
-    web_daily.router,
-    web_cup.router,
-    web_fair.router,
-    language.router,
-    api_leave.router,
-    web_leave.router,
-    api_away.router,
-    web_away.router,
-    api_rematch.router,
-    web_rematch.router,
-)
-"""Routers of features with a module of their own (take-backs, strangers, the daily deal,
-the weekly cup, the deal checker, the language picker, leaving a race, quick messages,
-coming back to an away seat, declining a rematch)."""
-
 GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 GZIP_LEVEL = 3
-"""zlib's level for answers where ISA-L's deflate is missing (``app.http.compression``): a
-table fragment comes out about a seventh larger than at the default 6, for less than half
-the CPU time (``docs/benchmarks.md``)."""
+"""zlib's level where ISA-L's deflate is missing: a seventh larger than level 6's output,
+for under half the CPU time (``docs/benchmarks.md``)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
-"""A readiness check: ``(ready, detail)`` for the app; the detail is reported under the
-check's name."""
+"""A readiness check of the app: ``(ready, detail)``."""
 
 DESCRIPTION = """
 Play Zoom Zoom Vroom against bots, and with friends, over HTTP. You sit at seat 0.
@@ -132,9 +105,8 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 
 async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> None:
-    """Every ``interval`` seconds end the rated races their people left idle
-    (:func:`end_idle_races`), drop expired games, and count the live ones for the metrics
-    gauge (``app.state.races_counted``)."""
+    """Every ``interval`` seconds end the races their people left idle, drop expired games
+    and count the live ones for the metrics gauge (``app.state.races_counted``)."""
     while True:
         await asyncio.sleep(interval)
         try:
@@ -153,29 +125,21 @@ async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> 
             log.info("swept expired games", extra={"dropped": dropped})
 
 
-def _stop_bot_workers() -> None:
-    """Stop the hard bots' worker processes, if any were started.
-
-    Uvicorn re-raises SIGTERM after a graceful shutdown, so exit hooks never run and the
-    pool's processes would outlive the server.
-    """
-    bot_pool.shutdown_workers()
-
-
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the store (loading saved races), run the live hub, the expiry sweep and the
-    results' recorder (which first records what the outbox kept) while the app serves;
-    then stop them, close the rate counters' connections and the store (saving races),
-    and stop the bot workers."""
+    """Open the stores, run the live hub, the sweep and the results' recorder while the app
+    serves; then stop them all, close the stores (saving races) and the bot workers."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
     results: ResultsStore = app.state.results
     await results.open()
-    # The seed key may live in the results database: the races and the pages read the
-    # settings that carry it.
-    settings = await with_shared_seed_secret(settings, results)
+    if "seed_secret" not in settings.model_fields_set:
+        # Unset, the seed key is the results database's: every worker and replica on it,
+        # and the server after a restart, deal the same cards for a seed and read the page
+        # memory the others signed. The races and the pages read the settings carrying it.
+        key = await results.server_key(SEED_KEY)
+        settings = settings.model_copy(update={"seed_secret": SecretStr(key.hex())})
     app.state.settings = app.state.races.settings = settings
     await store.open()
     recorder = app.state.races.recorder
@@ -203,7 +167,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             await recorder.stop()
         await store.close()
         await results.close()
-        await asyncio.to_thread(_stop_bot_workers)
+        # Uvicorn re-raises SIGTERM after a graceful stop: no exit hook would stop them.
+        await asyncio.to_thread(bot_pool.shutdown_workers)
 
 
 ops_router = APIRouter()
@@ -244,34 +209,31 @@ async def readyz(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
-async def _store_ready(app: FastAPI) -> tuple[bool, str]:
-    """Readiness of the game store: reachable or not."""
+async def _reachable(ping: Awaitable[None], down: type[Exception]) -> tuple[bool, str]:
     try:
-        await app.state.store.ping()
-    except StoreUnavailable:
+        await ping
+    except down:
         return False, "unreachable"
     return True, "ok"
+
+
+async def _store_ready(app: FastAPI) -> tuple[bool, str]:
+    return await _reachable(app.state.store.ping(), StoreUnavailable)
 
 
 async def _results_ready(app: FastAPI) -> tuple[bool, str]:
-    """Readiness of the results database: reachable or not."""
-    try:
-        await app.state.results.ping()
-    except Exception:  # any driver's failure to connect means the same: not ready
-        return False, "unreachable"
-    return True, "ok"
+    # Any driver's failure to connect means the same: not ready.
+    return await _reachable(app.state.results.ping(), Exception)
 
 
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
-    """The hard bots' worker pool (always ready: a broken pool is replaced on the spot)."""
+    """Always ready: a broken pool is replaced on the spot."""
     runner: BotRunner = app.state.runner
     return True, runner.readiness()
 
 
 async def _save_now(store: SessionStore) -> None:
-    """Save what the store keeps in memory now, as a stop begins (``zzv serve`` calls it
-    before waiting for requests in flight); stores that keep nothing in memory have
-    nothing to do."""
+    """Save what the store keeps in memory, as a stop begins (``zzv serve``)."""
     checkpoint = getattr(store, "checkpoint", None)
     if checkpoint is not None:
         await checkpoint()
@@ -283,14 +245,48 @@ async def _count_games(store: SessionStore) -> int | None:
     return None
 
 
+ROUTERS = (
+    api.router,
+    web.router,
+    learn.router,
+    friends.router,
+    api_takeback.router,
+    api_talk.router,
+    web_talk.router,
+    api_quick.router,
+    api_daily.router,
+    api_cup.router,
+    web_quick.router,
+    web_takeback.router,
+    web_daily.router,
+    web_cup.router,
+    web_fair.router,
+    language.router,
+    api_leave.router,
+    web_leave.router,
+    api_away.router,
+    web_away.router,
+    api_rematch.router,
+    web_rematch.router,
+    api_review.router,
+    web_review.router,
+    api_results.router,
+    web_results.router,
+    ops_router,
+    docs.router,
+    site.router,
+)
+"""The app's routers in order: each a request passes costs it CPU, so the routes a race uses
+most come first; no two share a path, so the order changes no answer."""
+
+
 def create_app(
     settings: Settings | None = None,
     store: SessionStore | None = None,
     results: ResultsStore | None = None,
 ) -> FastAPI:
-    """Build the app from ``settings`` (default: environment), ``store`` (default: the
-    one the settings ask for, see :func:`app.races.stores.build_store`) and ``results``
-    (default: :meth:`ResultsStore.from_settings`)."""
+    """The app on ``settings`` (default: the environment's), ``store`` and ``results``
+    (default: the ones the settings name)."""
     settings = settings or get_settings()
     configure_logging(settings)
     store, hub, publish = _store_and_hub(settings, store)
@@ -312,12 +308,13 @@ def create_app(
     app.state.talk_pace = TalkPace(app.state.limiter.storage)
     app.state.hub = hub
     app.state.stream_gate = _stream_gate(settings)
-    app.state.readiness_checks = {"store": _store_ready, "results": _results_ready}
-    app.state.readiness_checks["bots"] = _bots_ready
+    checks = {"store": _store_ready, "results": _results_ready, "bots": _bots_ready}
+    app.state.readiness_checks = checks
     app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
-
-    _include_routes(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.mount("/static", static_app(STATIC_DIR), name="static")
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(HeadAsGetMiddleware)
@@ -345,9 +342,8 @@ def create_app(
 def _store_and_hub(
     settings: Settings, store: SessionStore | None
 ) -> tuple[SessionStore, LiveHub, Publish]:
-    """The races' store (``store``, else the one the settings ask for), the live hub, and
-    how the races announce a change. A Redis store built here shares the hub's Redis: it
-    announces each save in the save's own script, and the races need not publish again."""
+    """The races' store (``store``, else the settings'), the live hub, and how the races
+    announce a change (a Redis store built here announces each save in its own script)."""
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     if store is not None:
@@ -362,7 +358,7 @@ async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None
 
 
 def _stream_gate(settings: Settings) -> StreamGate:
-    """The cap on open event streams per client: shared through Redis when there is one."""
+    """The cap on open event streams per client, shared through Redis when there is one."""
     redis_url = settings.redis_url
     if redis_url is None:
         return StreamGate(settings.max_streams_per_client)
@@ -373,33 +369,9 @@ def _stream_gate(settings: Settings) -> StreamGate:
     )
 
 
-def _include_routes(app: FastAPI) -> None:
-    """Every router of the app, and the static files.
-
-    A request is matched against the routers in this order, and each router it passes
-    costs it CPU (FastAPI matches an included router's routes before it picks one), so
-    the routes a race uses most come first: the API's, the table's, the lesson's. No two
-    routers share a path, so the order changes no answer.
-    """
-    app.include_router(api.router)
-    app.include_router(web.router)
-    app.include_router(learn.router)
-    app.include_router(friends.router)
-    for router in FEATURE_ROUTERS:
-        app.include_router(router)
-    app.include_router(api_review.router)
-    app.include_router(web_review.router)
-    app.include_router(api_results.router)
-    app.include_router(web_results.router)
-    app.include_router(ops_router)
-    app.include_router(docs.router)
-    app.include_router(site.router)
-    app.mount("/static", static_app(STATIC_DIR), name="static")
-
-
 def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
-    """The metrics gauge's count of live races, read without I/O: exact for this process's
-    memory store, the sweep's last count for a shared one."""
+    """The metrics gauge's live races without I/O: exact for this process's memory store,
+    the sweep's last count for a shared one."""
     if isinstance(store, MemoryStore):
         return lambda: float(len(store))
     app.state.races_counted = 0

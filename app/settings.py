@@ -1,8 +1,7 @@
-"""Runtime configuration: every tunable of the server, read from ``ZZV_*`` environment variables.
+"""Every tunable of the server, read from ``ZZV_*`` environment variables (README's table).
 
-Owned by the platform layer. Routes never read the environment themselves: they receive a
-:class:`Settings` through :data:`app.http.deps.SettingsDep`, and tests build one directly and pass
-it to :func:`app.main.create_app`.
+Routes never read the environment: they get :class:`Settings` through
+:data:`app.http.deps.SettingsDep`; tests pass their own to :func:`app.main.create_app`.
 """
 
 from __future__ import annotations
@@ -41,56 +40,39 @@ class Settings(BaseSettings):
     idle_expiry_seconds: float = Field(3600.0, gt=0)
     """A game untouched for this long expires."""
     evict_min_idle_seconds: float = Field(120.0, ge=0)
-    """When the store is full, the least recently used game is evicted only if it has been
-    idle at least this long; otherwise new games are refused (503)."""
+    """A full store evicts its least recently used game only if idle this long; else 503."""
     sweep_interval_seconds: float = Field(30.0, gt=0)
     """How often the background sweep drops expired games."""
     expired_memory: int = Field(10000, ge=0)
     """How many expired game ids are remembered to answer 410."""
     max_games_per_client: int = Field(20, ge=1)
-    """Most unfinished races one player (a browser's player cookie, an API client's
-    `X-Player-Token`) may hold at once; a finished race no longer counts."""
+    """Most unfinished races one player (player cookie or `X-Player-Token`) may hold."""
     max_games_per_address: int = Field(200, ge=1)
-    """Most unfinished races the players behind one client address (a school, an office, a
-    phone network) may hold together; never less than `ZZV_MAX_GAMES_PER_CLIENT` and never
-    more than half of `ZZV_MAX_GAMES`, so one address cannot fill a small store."""
+    """Most unfinished races of all the players behind one address (see `address_cap`)."""
     daily_attempts_per_address: int = Field(30, ge=1)
-    """Most counted attempts at one day's daily deal, or at one deal of a week's cup,
-    started from one client address (docs/daily.md); the next is refused (429)."""
+    """Most counted attempts at one daily deal or cup deal from one address; then 429."""
     data_dir: Path | None = None
-    """Folder of the race file `races.sqlite3` and the results' `results.sqlite3` (unset:
-    zoom-zoom-vroom in the user's data folder, by platformdirs). With ZZV_DURABLE=false,
-    where the memory store saves every live race on a graceful stop and loads them at start."""
+    """Folder of `races.sqlite3` and `results.sqlite3` (unset: the user's data folder)."""
     durable: bool = True
-    """Without Redis, write every change of every race through to the race file, so a killed
-    server loses no answered move; false: races live in memory only."""
+    """Without Redis, write every change through to the race file; false: memory only."""
     database_url: SecretStr | None = None
-    """Keep players, ratings and finished races in this database (e.g.
-    postgresql://zzv:secret@postgres:5432/zzv); unset: the SQLite file `results.sqlite3` in
-    the data folder (in memory with ZZV_DURABLE=false and no ZZV_DATA_DIR)."""
+    """Players, ratings and finished races in this database; unset: `results.sqlite3`."""
     redis_url: SecretStr | None = None
-    """Keep races and rate limits in this Redis (e.g. redis://redis:6379/0), and relay live
-    updates through it, so several workers and machines serve every race; unset: in memory,
-    one worker."""
+    """Races, rate limits and live updates in this Redis, for several workers; unset: memory."""
     workers: int = Field(1, ge=1)
     """Worker processes `zzv serve` starts (more than 1 needs Redis)."""
     tombstone_seconds: float = Field(86400.0, gt=0)
     """How long Redis remembers a gone race to answer 410 instead of 404."""
     lock_timeout_seconds: float = Field(30.0, gt=0)
-    """The lease of a race's lock in Redis: a holder renews it every third of its length
-    while the bots think, a crashed worker's lock is freed after it, and a request waits for
-    a busy race at most this long."""
+    """A Redis race lock's lease, renewed every third of it; a request's longest wait."""
     redis_timeout_seconds: float = Field(2.0, gt=0)
     """Connect/read timeout of each Redis command."""
     header_timeout_seconds: float = Field(10.0, gt=0)
-    """A connection that has not sent a complete request line and headers within this long
-    is closed (`zzv serve` and the Docker image)."""
+    """A connection without a complete request line and headers by then is closed."""
     max_header_bytes: int = Field(64 * 1024, ge=1024)
-    """Largest request line plus headers accepted; a bigger one gets 431 and the connection
-    is closed (`zzv serve` and the Docker image)."""
+    """Largest request line plus headers; a bigger one gets 431 and is closed."""
     body_timeout_seconds: float = Field(15.0, gt=0)
-    """A request whose body has not fully arrived this long after its headers gets 408 and
-    the connection is closed (`zzv serve` and the Docker image)."""
+    """A body not fully arrived this long after its headers gets 408 and is closed."""
 
     rate_limit_enabled: bool = True
     """Turn per-client rate limiting on/off."""
@@ -117,17 +99,14 @@ class Settings(BaseSettings):
     hard_bot_workers: int = Field(2, ge=1, le=64)
     """Worker processes the hard bots' searches run in (one per core it may use)."""
     hard_searches_in_flight: int | None = Field(None, ge=1)
-    """Most hard-bot searches running at once in this process (default: one per hard bot
-    worker); further decisions wait in a queue on the event loop."""
+    """Most hard searches at once in this process (default: the hard bot workers)."""
     hard_budget_floor_ms: int = Field(30, ge=1)
     """Least thinking time a hard bot gets when a long queue shortens its budget."""
 
     review_worlds: int = Field(96, ge=1, le=10_000)
-    """Sampled deals per decision in an after-race review (docs/review.md): more is
-    steadier, and slower."""
+    """Sampled deals per decision in an after-race review (docs/review.md)."""
     review_workers: int = Field(1, ge=1, le=64)
-    """Worker processes after-race reviews and par races run in, at the lowest CPU priority
-    (one leaves the other cores to live play)."""
+    """Worker processes of after-race reviews and par races, at the lowest CPU priority."""
     reviews_per_client: int = Field(2, ge=1, le=1000)
     """After-race reviews one client may have in progress."""
 
@@ -135,46 +114,33 @@ class Settings(BaseSettings):
     """Serve Prometheus metrics on `/metrics`."""
 
     turn_seconds: float = Field(60.0, gt=0)
-    """A person's time to move in a race with friends; when it runs out the autopilot (the
-    normal bot, from that seat's view only) plays that one move for them."""
+    """A person's time to move in a race with friends; then the autopilot plays one move."""
     quick_wait_seconds: float = Field(20.0, gt=0, le=600)
-    """How long a "Race strangers" race waits for more people: requests for the same number
-    of players within this time share a race; then bots take the empty seats."""
+    """How long a "Race strangers" race waits for more people before bots sit in."""
     rematch_wait_seconds: float = Field(30.0, gt=0, le=600)
-    """How long a rematch waits for its people's answers; then bots take the seats of those
-    who did not accept."""
+    """How long a rematch waits for its people's answers before bots sit in."""
     watch_pace_seconds: float = Field(1.5, gt=0)
     """Time between two moves of a bots-only race shown to watchers."""
     max_streams_per_client: int = Field(16, ge=1)
-    """Live event streams one client may hold open at once (over every worker when the store
-    is Redis)."""
+    """Live event streams one client may hold open at once (over every worker)."""
 
     secure_cookies: bool = False
-    """Always mark cookies Secure and send HSTS (set behind an HTTPS proxy). Cookies are
-    also Secure whenever the request itself arrived over https."""
+    """Always mark cookies Secure and send HSTS (behind an HTTPS proxy)."""
     allowed_hosts: Annotated[tuple[str, ...], NoDecode] = (
         "127.0.0.1",
         "localhost",
         "[::1]",
         "testserver",
     )
-    """Host names (and `*.example.com` patterns; `*` for any) the server answers to,
-    comma-separated or as a JSON list; a request for another Host gets 400, so no page or
-    invite link is ever built on a foreign name. The host of `ZZV_PUBLIC_URL` is always
-    allowed. The probes `/healthz`, `/readyz` and `/metrics` answer whatever the Host."""
+    """Host names (`*.example.com`, `*`) answered, comma-separated or JSON; else 400."""
     public_url: str | None = Field(None, pattern=r"^https?://[^/\s?#]+(/[^\s?#]*)?$")
-    """The address people reach the server at (e.g. https://vroom.example); invite and watch
-    links are built on it instead of the request's Host."""
+    """The address people reach the server at; invite and watch links are built on it."""
     allowed_origins: tuple[str, ...] = ()
-    """Extra origins (scheme://host[:port]) accepted by the CSRF check, e.g. the public
-    address when a proxy rewrites the Host header."""
+    """Extra origins (scheme://host[:port]) the CSRF check accepts."""
     # Unset, an app replaces this random default with the results database's key as it
-    # starts (app.results.server_keys); an app that never starts keeps it.
+    # starts (app.results.store.SEED_KEY); an app that never starts keeps it.
     seed_secret: SecretStr = Field(default_factory=lambda: SecretStr(secrets.token_hex(32)))
-    """Key that turns a game's public seed into the engine's shuffle seed, so a seed shown
-    in a record cannot be replayed offline to reveal hidden cards. Unset, the server makes
-    one in the results database, shared by every worker and replica on it and kept across
-    restarts."""
+    """Key turning a public seed into the shuffle seed (unset: shared, in the results DB)."""
 
     log_level: LogLevel = "info"
     """Level of the app's structured logs."""
@@ -198,13 +164,7 @@ class Settings(BaseSettings):
     @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _split_hosts(cls, value: Any) -> Any:
-        """Accept ``a.example,b.example`` as well as a JSON list.
-
-        >>> Settings(allowed_hosts="localhost, vroom.example").allowed_hosts
-        ('localhost', 'vroom.example')
-        >>> Settings(allowed_hosts='["[::1]"]').allowed_hosts
-        ('[::1]',)
-        """
+        """Accept ``a.example,b.example`` as well as a JSON list."""
         if not isinstance(value, str):
             return value
         with contextlib.suppress(ValueError):
@@ -215,12 +175,7 @@ class Settings(BaseSettings):
 
     @property
     def trusted_hosts(self) -> tuple[str, ...]:
-        """``allowed_hosts`` plus the host of ``public_url`` (IPv6 in brackets, like a
-        Host header), lower-cased.
-
-        >>> Settings(allowed_hosts=("a.example",), public_url="https://B.example:8443/x").trusted_hosts
-        ('a.example', 'b.example')
-        """
+        """``allowed_hosts`` plus ``public_url``'s host (IPv6 in brackets), lower-cased."""
         hosts = [host.lower() for host in self.allowed_hosts]
         if self.public_url is not None:
             name = urlsplit(self.public_url).hostname or ""
@@ -231,30 +186,19 @@ class Settings(BaseSettings):
 
     @property
     def address_cap(self) -> int:
-        """The live races one client address may hold: ``max_games_per_address`` (never
-        less than one player's), but never more than half of the store (at least one), so
-        one address cannot squat every slot.
-
-        >>> Settings(max_games=20).address_cap, Settings(max_games=2000).address_cap
-        (10, 200)
-        >>> Settings(max_games=1).address_cap, Settings(max_games_per_client=500).address_cap
-        (1, 500)
-        """
+        """The live races one address may hold: ``max_games_per_address``, at least one
+        player's, at most half the store (at least one), so no address squats every slot."""
         wanted = max(self.max_games_per_address, self.max_games_per_client)
         return max(1, min(wanted, self.max_games // 2))
 
     @property
     def player_cap(self) -> int:
-        """The live races one player may hold: ``max_games_per_client``, never more than
-        :attr:`address_cap`.
-
-        >>> Settings(max_games=20).player_cap, Settings(max_games=2000).player_cap
-        (10, 20)
-        """
+        """The live races one player may hold: ``max_games_per_client``, at most
+        :attr:`address_cap`."""
         return min(self.max_games_per_client, self.address_cap)
 
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """Return the process-wide settings read once from the environment."""
+    """The process-wide settings, read once from the environment."""
     return Settings()

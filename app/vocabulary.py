@@ -1,11 +1,6 @@
-"""The closed vocabularies the app accepts and documents: suits, actions, effects, bot
-levels and quick messages.
-
-The suits', actions' and effects' are the engine's own ``Literal`` types (those of its JSON
-shapes); the bot levels are the engine's values (``engine.bots.BOT_LEVELS``) spelled out as
-a ``Literal`` type, because strict validation, the OpenAPI schema and ``mypy`` all need the
-values written down. The API models, the web forms and the settings use these and no
-others, and one test checks each place against the engine.
+"""The closed vocabularies the app accepts and documents: the engine's own ``Literal`` types
+(suits, actions, effects), its bot levels spelled out (validation, OpenAPI and mypy need the
+values written; a test checks them against ``engine.bots.BOT_LEVELS``), quick messages.
 """
 
 from __future__ import annotations
@@ -15,14 +10,7 @@ from typing import Literal
 from engine.actions import ActionTypeId
 from engine.cards import RacerSuitId, SuitId, ZeroEffectId
 
-__all__ = [
-    "ActionTypeId",
-    "BotLevel",
-    "RacerSuitId",
-    "SuitId",
-    "TalkCode",
-    "ZeroEffectId",
-]
+__all__ = ["ActionTypeId", "BotLevel", "RacerSuitId", "SuitId", "TalkCode", "ZeroEffectId"]
 
 BotLevel = Literal["random", "easy", "normal", "hard"]
 """Bot strengths a player can pick (``engine.bots.BOT_LEVELS``)."""

@@ -22,14 +22,14 @@ from app_kit import await_until, bare_session
 from sqlalchemy import text
 
 from app.races.record import GameSession
+from app.results.cup import CupResults, DealResult
 from app.results.daily import BoardEntry, DailyResults, board_key
 from app.results.database import async_url, connect
 from app.results.errors import ResultsUnavailable
 from app.results.models import METADATA
-from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.recorder import Recorder
-from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult
+from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult, pseudonym
 from app.storage.memory import MemoryStore
 from bench.server import find_free_port
 from engine import new_game
@@ -458,6 +458,41 @@ def test_the_daily_board_reads_no_more_rows_than_it_lists_however_many_tie(
     run(scenario())
 
 
+def test_the_cup_board_sums_place_points_per_player(results_database: str) -> None:
+    """Counted deals' place points and laps add up per player, as plain ints on every
+    database; a second claim of one deal fails."""
+
+    async def scenario() -> None:
+        store = ResultsStore(async_url(results_database))
+        await store.open()
+        cup = CupResults(store)
+        try:
+            first, _ = await store.create_player(None)
+            second, _ = await store.create_player(None)
+            for deal, people in ((1, [(first.id, 1), (second.id, 2)]), (2, [(first.id, 2)])):
+                for player_id, place in people:
+                    game_id = f"c{deal}-{player_id}"
+                    assert await cup.claim("2026-W18", deal, player_id, game_id, START)
+                    await store.record_finish(finish(game_id, [(player_id, place)]))
+            assert not await cup.claim("2026-W18", 1, first.id, "again", START)
+            assert await cup.results_of("2026-W18", first.id) == [
+                DealResult(1, 1, 2, 3, False),
+                DealResult(2, 2, 1, 2, False),
+            ]
+            board = await cup.board("2026-W18", second.id)
+            assert [(e.rank, e.player_id, e.points, e.laps, e.deals) for e in board.entries] == [
+                (1, first.id, 5, 3, 2),
+                (2, second.id, 2, 1, 1),
+            ]
+            assert board.ranked == 2 and board.mine == board.entries[1]
+            numbers = [getattr(e, name) for e in board.entries for name in ("points", "laps")]
+            assert {type(number) for number in numbers} == {int}
+        finally:
+            await store.close()
+
+    run(scenario())
+
+
 def test_a_finish_survives_its_outbox_form_unchanged() -> None:
     race = finish("kept", [(7, 2)], practice=True, minutes=5)
     assert Finish.from_json(race.to_json()) == race
@@ -501,9 +536,9 @@ def test_two_recorders_on_one_outbox_record_each_race_once(results_database: str
             assert await asyncio.gather(first.drain(), second.drain()) == [0, 0]
             assert await second.deliver("race-0", waiting["race-0"])  # recorded already
             assert await outbox.outbox() == {}
+            races = {entry.player_id: entry.races for entry in await two.leaderboard()}
             for person in people:
-                found = await two.get_player(person.id)
-                assert found is not None and found.races == 1
+                assert races[person.id] == 1
                 assert [e.game_id for e in await two.history(person.id)] == [
                     f"race-{people.index(person)}"
                 ]

@@ -1,4 +1,4 @@
-"""The seed key made once in the results database (``app.results.server_keys``).
+"""The seed key made once in the results database (``app.results.store.SEED_KEY``).
 
 Unless ``ZZV_SEED_SECRET`` is set, every app on one results database (the workers and the
 replicas of one site) deals the same cards for a public seed, and so does the server after
@@ -16,8 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.results.database import async_url
-from app.results.server_keys import SEED_KEY
-from app.results.store import ResultsStore
+from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings
 
 SEED = 7

@@ -1,10 +1,7 @@
-"""A priority gate for the event loop: at most ``cap`` holders, waiters served best-first.
-
-Like an :class:`asyncio.Semaphore`, waiting costs nothing but a future on the event loop
-(no thread), but the next slot goes to the waiter with the lowest priority value (FIFO
-among equals) instead of the longest waiting. The bot runner gives each hard decision the
-start time of the move it belongs to, so a move whose first search already ran finishes
-before later moves start: a move waits in the queue about once, not once per bot.
+"""A priority gate for the event loop: like an :class:`asyncio.Semaphore` (waiting costs a
+future, no thread), but the next slot goes to the lowest priority value, FIFO among equals.
+The bot runner gives each hard decision its move's start time, so a move waits about once,
+not once per bot.
 """
 
 from __future__ import annotations
@@ -15,24 +12,7 @@ import itertools
 
 
 class SearchGate:
-    """At most ``cap`` concurrent holders; see the module docstring.
-
-    >>> async def demo() -> list[str]:
-    ...     gate, order = SearchGate(1), []
-    ...     await gate.acquire(0.0)
-    ...     async def wait(name: str, priority: float) -> None:
-    ...         await gate.acquire(priority)
-    ...         order.append(name)
-    ...         gate.release()
-    ...     late = asyncio.ensure_future(wait("late", 2.0))
-    ...     early = asyncio.ensure_future(wait("early", 1.0))
-    ...     await asyncio.sleep(0)
-    ...     gate.release()
-    ...     await asyncio.gather(late, early)
-    ...     return order
-    >>> asyncio.run(demo())
-    ['early', 'late']
-    """
+    """At most ``cap`` concurrent holders; see the module docstring."""
 
     def __init__(self, cap: int) -> None:
         if cap < 1:

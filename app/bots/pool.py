@@ -1,19 +1,8 @@
-"""The hard bots' shared worker processes: start on first use, replace when broken, stop.
-
-One process-wide :class:`~concurrent.futures.ProcessPoolExecutor` (``spawn`` start method)
-runs the searches, so a CPU-bound search never holds the GIL of a web server's process.
-If the OS kills one of its processes the executor turns "broken" for good and every later
-job fails at once; :func:`get_pool` then hands out a fresh pool instead of the broken one,
-and :func:`status` says which state the pool is in (for a readiness check).
-
-The workers run at a lower CPU priority (:data:`WORKER_NICENESS`): on a machine short of
-cores the server's own process (every request, the light bots) gets the CPU first, and
-the searches, which stop on a wall-clock budget, use what is left.
-
-The workers never outlive their server: on Linux each asks the kernel for SIGKILL when its
-parent dies (``PR_SET_PDEATHSIG``), and on every system a thread in each worker checks
-the parent's pid every :data:`PARENT_CHECK_SECONDS` and exits once it changed (the
-worker was reparented), so a ``kill -9`` or an OOM kill of the server leaves no process.
+"""The hard bots' shared worker processes (``spawn``, so a search never holds the web
+server's GIL): started on first use, replaced when a dead process broke them (:func:`get_pool`,
+:func:`status`), run below the server's CPU priority (:data:`WORKER_NICENESS`). They never
+outlive their server: Linux SIGKILLs them when it dies (``PR_SET_PDEATHSIG``), and a thread
+in each exits once it is reparented (:data:`PARENT_CHECK_SECONDS`).
 """
 
 from __future__ import annotations
@@ -52,17 +41,13 @@ _PR_SET_PDEATHSIG = 1
 
 @dataclass(frozen=True)
 class PoolStatus:
-    """What :func:`status` reports about the shared worker processes."""
+    """The pool's ``state`` (``idle``, ``ready``, or ``broken``: the next use replaces it),
+    its ``workers`` (0 idle), how many are ``alive``, and broken pools ``replaced`` so far."""
 
     state: str
-    """``idle`` (not started yet), ``ready``, or ``broken`` (a process died; the next use
-    replaces the pool)."""
     workers: int
-    """Processes the pool was started with (0 when idle)."""
     alive: int
-    """Of those, how many are running now (processes start on demand)."""
     replaced: int
-    """Broken pools replaced since this process started."""
 
 
 def _is_broken(pool: ProcessPoolExecutor) -> bool:
@@ -70,12 +55,18 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(pool._broken)
 
 
-def get_pool(workers: int) -> ProcessPoolExecutor:
-    """The shared worker processes, started on first use, replaced when broken.
+def _new_pool(workers: int, start: Any, booted: Any) -> ProcessPoolExecutor:
+    # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("spawn"),
+        initializer=start,
+        initargs=(booted, os.getpid()),
+    )
 
-    ``spawn`` rather than ``fork``: the web server runs bots in threads, and forking a
-    threaded process can copy a lock in a held state.
-    """
+
+def get_pool(workers: int) -> ProcessPoolExecutor:
+    """The shared worker processes, started on first use, replaced when broken."""
     global _POOL
     with _POOL_LOCK:  # server threads may ask at once
         broken = _POOL is not None and _is_broken(_POOL)
@@ -84,14 +75,8 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
                 _POOL.shutdown(wait=False, cancel_futures=True)
             if broken:
                 _REPLACED[0] += 1
-            context = get_context("spawn")
-            booted = context.Value("i", 0)
-            _POOL = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=context,
-                initializer=_start_worker,
-                initargs=(booted, os.getpid()),
-            )
+            booted = get_context("spawn").Value("i", 0)
+            _POOL = _new_pool(workers, _start_worker, booted)
             _POOL_SIZE[0] = workers
             _BOOTED[0] = booted
             # Processes start on demand, one per job that finds none idle: ask for all now.
@@ -101,11 +86,8 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def warmed(workers: int) -> bool:
-    """Whether a pool of ``workers`` processes is running with every process started.
-
-    A search spread over all processes starts its clock before they pick its jobs up; a
-    process still starting would spend that search's budget on booting.
-    """
+    """Whether a pool of ``workers`` processes runs with every one started (a wide search's
+    clock starts before they pick its jobs up: one still booting would spend its budget)."""
     with _POOL_LOCK:
         if _POOL is None or _is_broken(_POOL) or _POOL_SIZE[0] != workers:
             return False
@@ -118,21 +100,14 @@ searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they lea
 
 
 def get_review_pool(workers: int) -> ProcessPoolExecutor:
-    """The processes that run after-race reviews and par races, apart from the live
-    searches' (a review's job never queues in front of a live move's), started on first
-    use at the lowest CPU priority, replaced when broken."""
+    """The processes of after-race reviews and par races, apart from the live searches' (a
+    review never queues before a live move), at the lowest priority, replaced when broken."""
     with _POOL_LOCK:
         if _REVIEW_POOL and not _is_broken(_REVIEW_POOL[0]):
             return _REVIEW_POOL[0]
         if _REVIEW_POOL:
             _REVIEW_POOL.pop().shutdown(wait=False, cancel_futures=True)
-        context = get_context("spawn")
-        pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
-            initializer=_start_review_worker,
-            initargs=(context.Value("i", 0), os.getpid()),
-        )
+        pool = _new_pool(workers, _start_review_worker, get_context("spawn").Value("i", 0))
         _REVIEW_POOL.append(pool)
         return pool
 
@@ -178,12 +153,9 @@ def status() -> PoolStatus:
 
 
 def ask_for_parent_death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent dies; False where unsupported.
-
-    The kernel sends it when the *thread* that started the process ends; the pool's
-    processes are started from the server's event-loop thread, which lives as long as the
-    server, and the watchdog of :func:`watch_parent` covers any other case.
-    """
+    """Ask Linux to SIGKILL this process when its parent dies; False where unsupported. (The
+    kernel sends it when the starting *thread* ends: the event loop's lives as long as the
+    server, and :func:`watch_parent` covers any other case.)"""
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -194,8 +166,7 @@ def ask_for_parent_death_signal() -> bool:
 
 
 def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:
-    """Start a daemon thread that ends this process once ``parent`` is no longer its
-    parent (it died and the process was reparented)."""
+    """Start a daemon thread that ends this process once it is no longer ``parent``'s."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -208,8 +179,7 @@ def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threadi
 
 
 def _start_worker(booted: Any, parent: int) -> None:
-    """Runs in each worker process as it starts: tie its life to the server's, lower its
-    priority, count it in (the search code is already imported)."""
+    """Each worker's start: tie its life to the server's, lower its priority, count it in."""
     ask_for_parent_death_signal()
     if os.getppid() != parent:  # the server died before the request above took hold
         os._exit(1)

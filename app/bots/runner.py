@@ -1,24 +1,10 @@
-"""Where and how the bots' turns run: on the event loop, or queued for a hard search.
-
-* The light bots (random, easy, normal) decide in microseconds to a millisecond: a race's
-  bot turns run together on the event loop (:func:`run_bots_inline`), where a hop to a
-  worker thread and back would cost more CPU than the decisions and free the loop for
-  no longer than they take.
-* A hard bot's decision is a search of ~200 ms in the shared worker processes
-  (:mod:`app.bots.pool`). At most ``cap`` searches run at once per process; further
-  decisions wait in a queue **on the event loop** (:class:`app.bots.gate.SearchGate`),
-  so a waiting move holds no server thread. The queue serves moves in the order they
-  started, so a move waits about once rather than once per bot. A search that starts with
-  a queue behind it gets a
-  shorter budget (:func:`search_budget_ms`), so moves still answer on time under load, and
-  the races with hard bots show :data:`NOTICE` for a while.
-* The budget is honest: every search reports its rollouts; one that ran fewer than
-  :data:`STARVED_ROLLOUTS` is counted (``zzv_hard_searches_starved_total``) and logged.
-* A worker process that died breaks the pool: the decision is retried once on a fresh one.
-
-Each app has its own :class:`BotRunner` (:func:`app.main.create_app` builds it from the
-settings and keeps it on ``app.state``); the worker processes it feeds are shared by the
-process.
+"""Where the bots' turns run: the light bots on the event loop (:func:`run_bots_inline`: a
+thread hop would cost more than their decisions), a hard bot's ~200 ms search in the shared
+worker processes (:mod:`app.bots.pool`), at most ``cap`` per process, the rest queued on the
+event loop by move start (:class:`app.bots.gate.SearchGate`) with a budget cut to the queue
+(:func:`search_budget_ms`); a search below :data:`STARVED_ROLLOUTS` is counted and logged,
+and a dead worker's decision is retried once on a fresh pool. Each app has its own
+:class:`BotRunner`; the worker processes are shared by the process.
 """
 
 from __future__ import annotations
@@ -29,7 +15,7 @@ import functools
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -46,8 +32,7 @@ from engine.bots import DEFAULT_BOT_BUDGET_MS, decide, make_bot
 log = logging.getLogger("zzv.bots")
 
 HUMAN_SEAT = 0
-"""The race's creator always sits at seat 0; a race with friends has people at other seats
-too (the race itself says which: :meth:`BotTable.bots_may_move`)."""
+"""The race's creator's seat (people at other seats: :meth:`BotTable.bots_may_move`)."""
 
 STARVED_ROLLOUTS = 10
 """A hard search that ran fewer rollouts than this is counted and logged as starved."""
@@ -56,12 +41,8 @@ NOTICE = "Hard bots are thinking faster: the server is busy."
 """Shown with races against hard bots while searches are being shortened."""
 
 NOTICE_HOLD_SECONDS = 10.0
-"""How long :data:`NOTICE` stays up after the last shortened search (the answer to a move
-is built once the queue it waited in has drained, so "now" alone would rarely show it)."""
-
-# A bot that keeps the engine from reaching the human's turn is a bug; never spin forever.
-# No race lasts more decisions than this, so a correct game always returns well before.
-_MAX_BOT_DECISIONS_PER_CALL = MAX_DECISIONS
+"""How long :data:`NOTICE` stays up after the last shortened search (a move's answer is
+built once its queue drained, so "now" alone would rarely show it)."""
 
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
@@ -69,20 +50,16 @@ SearchResult = tuple[dict[str, Any], int | None]
 
 @dataclass(frozen=True)
 class SearchRequest:
-    """One hard decision to search: everything a search is given, as one value."""
+    """One hard decision to search: the deciding seat's view (never more), its
+    :func:`bot_seed`, its budget already cut for the queue, the pool's size, whether it may
+    spread over every worker (all free), and the other hard bots' seats (public)."""
 
     observation: SeatView
-    """The deciding seat's view (never more)."""
     seed: int
-    """The decision's seed (:func:`bot_seed`)."""
     budget_ms: int
-    """The search's CPU budget, already cut for the queue (:func:`search_budget_ms`)."""
     workers: int
-    """The size of the shared pool of worker processes."""
     wide: bool
-    """Whether the search may spread over every worker (the pool is all free)."""
     hard_seats: tuple[int, ...] = ()
-    """The other seats played by hard bots (who sits where is public)."""
 
 
 SearchFn = Callable[[SearchRequest], Awaitable[SearchResult]]
@@ -110,24 +87,22 @@ class BotTable(Protocol):
         """Append engine events to the race's public log."""
 
     def record_action(self, seat: int, action: Action) -> None:
-        """Append a bot's applied action to the race's own (private) list of moves."""
+        """Append a bot's action to the race's private list of moves."""
 
     def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now (not a person's seat, the race has started)."""
+        """Whether the bots play ``seat`` now."""
 
 
 def bot_seed(bot_key: int, seat: int, decision: int) -> int:
-    """Per-decision bot seed from (the race's bots' key, seat, decision number):
-    reproducible from the key, stateless. The key is the race's own secret, not its deal's
-    seed, so two races of one deal do not meet the same bots' moves."""
+    """A decision's seed from the race's bots' key (its own secret, not the deal's seed: two
+    races of one deal meet different moves), the seat and the decision number."""
     digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
 HARD_MOVE_TARGET_SECONDS = 1.6
-"""How long the bots' replies to one person's move may take in all when hard searches
-queue: each search's budget is cut so that the move's remaining searches fit in what is
-left of it (the aim is a hard move answered within 2 s at p99 under load)."""
+"""How long the bots' replies to one move may take in all when searches queue: each budget
+is cut so the move's remaining searches fit (aim: 2 s at p99 under load)."""
 
 
 def search_budget_ms(
@@ -138,24 +113,10 @@ def search_budget_ms(
     left_ms: float | None = None,
     searches_left: int = 1,
 ) -> int:
-    """The budget of a hard search that starts with ``waiting`` decisions queued behind it.
-
-    With ``cap`` searches in parallel the last in the queue waits about
-    ``waiting / cap`` budgets, so the budget is scaled by ``cap / (cap + waiting)``: the
-    wait plus the search stays under two full budgets however long the queue. When
-    ``left_ms`` of the move's time remain for its ``searches_left`` searches, it also gets
-    no more than its share of that. Never below ``floor_ms`` (a search needs a few rollouts
-    to mean anything) nor above ``base_ms``.
-
-    >>> search_budget_ms(200, 0, 2, 30), search_budget_ms(200, 2, 2, 30)
-    (200, 100)
-    >>> search_budget_ms(200, 40, 2, 30), search_budget_ms(20, 0, 2, 30)
-    (30, 20)
-    >>> search_budget_ms(200, 0, 2, 30, left_ms=300, searches_left=3)
-    100
-    >>> search_budget_ms(200, 0, 2, 30, left_ms=-50, searches_left=2)
-    30
-    """
+    """The budget of a hard search with ``waiting`` decisions queued behind it: scaled by
+    ``cap / (cap + waiting)`` (the last waits about ``waiting / cap`` budgets, so wait plus
+    search stay under two budgets), at most its share of ``left_ms`` among
+    ``searches_left``, never below ``floor_ms`` nor above ``base_ms``."""
     scaled = base_ms * cap // (cap + max(0, waiting))
     if left_ms is not None:
         scaled = min(scaled, int(left_ms // max(1, searches_left)))
@@ -165,26 +126,17 @@ def search_budget_ms(
 def choose_bot_action(
     level: str, game: Game, seat: int, seed: int, budget_ms: int = DEFAULT_BOT_BUDGET_MS
 ) -> Action:
-    """A decision taken in this thread: the light bots, and the benches' inline hard bot.
-
-    A fresh bot per decision, seeded with ``seed`` (:func:`bot_seed`), sees only its
-    seat's view; play is reproducible and nothing needs to be stored between turns.
-    """
+    """A decision taken in this thread by a fresh bot seeded with ``seed`` that sees only
+    its seat's view (the light bots, and the benches' inline hard bot)."""
     options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
     return make_bot(level, seed, **options).choose(game.view(seat))
 
 
 async def search_in_pool(request: SearchRequest) -> SearchResult:
-    """One hard search in the shared pool of ``request.workers`` processes, told which
-    other seats are hard bots (who sits where is public, as the table shows).
-
-    Narrow (the usual case under load): the whole decision is one job in one process,
-    awaited on the event loop; no thread is used and the clock starts in the worker.
-    Wide (the pool is all free): the bot spreads its worlds over every process (root
-    parallelism, twice the rollouts with two workers) from one server thread.
-    If a worker process died the pool is broken: it is replaced and the decision retried
-    once.
-    """
+    """One hard search in the shared pool: narrow (usual under load), one job in one
+    process awaited on the event loop; wide (the pool all free), the worlds spread over
+    every process from one server thread. A broken pool is replaced and the search retried
+    once."""
 
     async def run() -> SearchResult:
         pool = bot_pool.get_pool(request.workers)
@@ -220,25 +172,23 @@ def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> tuple[Action,
     return action, game.apply(action, seat=seat)
 
 
-def _next_bot_turn(table: BotTable) -> tuple[int, int] | None:
-    """The seat of the bot to move now and its decision's seed, counting the decision; None
-    when a person is to play or the race is over."""
-    seat = table.game.current_seat
-    if seat is None or not table.bots_may_move(seat):
-        return None
-    seed = bot_seed(table.bot_key, seat, table.bot_decisions)
-    table.bot_decisions += 1
-    return seat, seed
+def _bot_turns(table: BotTable) -> Iterator[tuple[int, int, int]]:
+    """(decisions so far, seat, seed) of each bot turn, counting it, until a person is to
+    play or the race is over; a bot keeping the turn longer than a race lasts is a bug."""
+    for done in range(MAX_DECISIONS):
+        seat = table.game.current_seat
+        if seat is None or not table.bots_may_move(seat):
+            return
+        seed = bot_seed(table.bot_key, seat, table.bot_decisions)
+        table.bot_decisions += 1
+        yield done, seat, seed
+    log.error("bots did not hand the turn back after %d decisions", MAX_DECISIONS)
 
 
 def run_bots_inline(table: BotTable) -> None:
     """Let the bots move until a person is to play or the race is over, in this thread."""
     level = table.config.bots
-    for _ in range(_MAX_BOT_DECISIONS_PER_CALL):
-        turn = _next_bot_turn(table)
-        if turn is None:
-            return
-        seat, seed = turn
+    for _, seat, seed in _bot_turns(table):
         started = time.perf_counter()
         try:
             action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
@@ -249,7 +199,6 @@ def run_bots_inline(table: BotTable) -> None:
         metrics.BOT_DECISIONS.labels(level).inc()
         metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
         table.record_events(events)
-    log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
 
 
 class BotRunner:
@@ -258,24 +207,15 @@ class BotRunner:
     def __init__(self, settings: Settings | None = None) -> None:
         """A runner with the pool size, search cap and budget floor of ``settings`` (the
         defaults' when None)."""
-        self.workers = 2
-        self.cap = 2
-        self.floor_ms = 30
+        self.workers = 2 if settings is None else settings.hard_bot_workers
+        self.cap = 2 if settings is None else settings.hard_searches_in_flight or self.workers
+        self.floor_ms = 30 if settings is None else settings.hard_budget_floor_ms
         self.search: SearchFn = search_in_pool
         """How a hard search runs (tests replace it to hold searches at will)."""
         self.peak_in_flight = 0
         self.starved = 0
         self._last_shortened = -1e9
         self._gate: tuple[asyncio.AbstractEventLoop, SearchGate] | None = None
-        if settings is not None:
-            self.configure(settings)
-
-    def configure(self, settings: Settings) -> None:
-        """Take the pool size, the search cap and the budget floor from ``settings``."""
-        self.workers = settings.hard_bot_workers
-        self.cap = settings.hard_searches_in_flight or settings.hard_bot_workers
-        self.floor_ms = settings.hard_budget_floor_ms
-        self._gate = None
 
     @property
     def in_flight(self) -> int:
@@ -297,12 +237,9 @@ class BotRunner:
 
     @contextlib.asynccontextmanager
     async def _slot(self, move_started: float) -> AsyncIterator[bool]:
-        """Hold search slots; yields whether the search may go wide (see below).
-
-        Waiting happens here, on the event loop. Earlier moves go first (``move_started``),
-        so a move in progress finishes first. When nobody else searches or waits and every
-        worker process is up, the search takes all slots and spreads over all processes.
-        """
+        """Hold search slots, waiting on the event loop, earlier moves (``move_started``)
+        first; yields whether the search goes wide: it takes every slot when nobody else
+        searches or waits and every worker process is up."""
         gate = self._current_gate()
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
         wide = warm and gate.try_acquire_all()
@@ -326,19 +263,13 @@ class BotRunner:
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until a person is to play or the race is over.
-
-        Light bots play here, on the event loop; hard bots' searches queue for a slot.
-        """
+        """Let the bots move until a person is to play or the race is over: light bots here,
+        on the event loop; hard bots' searches queue for a slot."""
         if table.config.bots != "hard":
             run_bots_inline(table)
             return
         move_started = time.monotonic()
-        for done in range(_MAX_BOT_DECISIONS_PER_CALL):
-            turn = _next_bot_turn(table)
-            if turn is None:
-                return
-            seat, seed = turn
+        for done, seat, seed in _bot_turns(table):
             try:
                 left = max(1, table.game.players - 1 - done)
                 action = await self._hard_decision(table, seat, seed, move_started, left)
@@ -347,7 +278,6 @@ class BotRunner:
                 action, events = _apply_fallback(table, seat, exc)
             table.record_action(seat, action)
             table.record_events(events)
-        log.error("bots did not hand the turn back after %d decisions", _MAX_BOT_DECISIONS_PER_CALL)
 
     async def _hard_decision(
         self, table: BotTable, seat: int, seed: int, move_started: float, searches_left: int
@@ -380,29 +310,16 @@ class BotRunner:
 
     def _count_rollouts(self, rollouts: int, budget_ms: int, waited_s: float, wide: bool) -> None:
         metrics.HARD_ROLLOUTS.observe(rollouts)
-        # One line per search at debug level: the hard-load benchmark reads them.
-        log.debug(
-            "hard bot searched",
-            extra={
-                "rollouts": rollouts,
-                "budget_ms": budget_ms,
-                "wait_ms": round(waited_s * 1e3),
-                "wide": wide,
-            },
-        )
+        # Counts and budget only, nothing about the position or any hand; one line per
+        # search at debug level: the hard-load benchmark reads them.
+        counts = {"rollouts": rollouts, "budget_ms": budget_ms}
+        waited = {"wait_ms": round(waited_s * 1e3), "wide": wide}
+        log.debug("hard bot searched", extra=counts | waited)
         if rollouts < STARVED_ROLLOUTS:
             self.starved += 1
             metrics.HARD_STARVED.inc()
-            # Counts and budget only: nothing about the position or any hand.
-            log.warning(
-                "hard bot search ran almost no rollouts",
-                extra={
-                    "rollouts": rollouts,
-                    "budget_ms": budget_ms,
-                    "waiting": self.waiting,
-                    "in_flight": self.in_flight,
-                },
-            )
+            queue = {"waiting": self.waiting, "in_flight": self.in_flight}
+            log.warning("hard bot search ran almost no rollouts", extra=counts | queue)
 
     def notice(self, level: str) -> str | None:
         """:data:`NOTICE` for a race with hard bots while searches are being shortened."""

@@ -1,25 +1,28 @@
-"""The weekly cup's side of the results: who made their counted attempt at which deal, and
-the week's board.
+"""The weekly cup's side of the results: counted attempts per deal, and the week's board.
 
-A counted attempt is a ``cup_entries`` row (one per player, week and deal: the primary key
-makes a second claim fail, on every worker alike). Its result is the race's own row in
-``race_results``, written by the recorder when the race finished like any race's, so the
-board is a join: the week's entries, their finished races that are not practice, each
-worth its place points (:func:`points`), summed per player and ranked by
-:data:`BOARD_ORDER`.
+A counted attempt is a ``cup_entries`` row, one per player, week and deal (the primary key
+makes a second claim fail on every worker). The board joins the week's entries to their own
+seats' ``race_results`` rows in finished races that are not practice, sums their place
+points (:func:`points`) per player and ranks them by :data:`BOARD_ORDER`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import ColumnElement, case, func, or_, select
+from sqlalchemy import ColumnElement, Select, case, func, select
 
-from app.results.daily import BOARD_LIMIT, CODE_POINT_COLLATION
+from app.results.daily import (
+    BOARD_LIMIT,
+    CODE_POINT_COLLATION,
+    Board,
+    Columns,
+    read_board,
+    top_and_own,
+)
 from app.results.models import CupEntry, FinishedRace, RaceResult
-from app.results.store import ResultsStore
+from app.results.store import ResultsStore, from_row
 
 BOARD_ORDER = "points (more first), then laps (more first), then the earlier last finish"
 """How the week's board ranks players (docs/cup.md); equal on all three share a rank."""
@@ -27,19 +30,14 @@ BOARD_ORDER = "points (more first), then laps (more first), then the earlier las
 
 def points(players: int, place: int, left: bool) -> int:
     """The place points of one cup deal: 1st of ``players`` is worth ``players``, each place
-    below one less; a race left is worth nothing.
-
-    >>> points(4, 1, False), points(4, 4, False), points(4, 4, True)
-    (4, 1, 0)
-    """
+    below one less; a race left is worth nothing."""
     return 0 if left else players - place + 1
 
 
 def _points() -> ColumnElement[int]:
     """:func:`points` of a ``race_results`` row, in SQL."""
     return case(
-        (RaceResult.left_race.is_(True), 0),
-        else_=FinishedRace.players - RaceResult.place + 1,
+        (RaceResult.left_race.is_(True), 0), else_=FinishedRace.players - RaceResult.place + 1
     )
 
 
@@ -67,20 +65,13 @@ class CupStanding:
     player_id: int
 
 
-@dataclass(frozen=True, slots=True)
-class CupBoard:
-    """A week's board as one player sees it."""
-
-    entries: list[CupStanding]
-    ranked: int
-    mine: CupStanding | None
+CupBoard = Board[CupStanding]
 
 
 class CupResults:
     """The weekly cup's queries on the results database (one transaction per call)."""
 
     def __init__(self, results: ResultsStore) -> None:
-        """Work through ``results``' units of work."""
         self.results = results
 
     async def attempts(self, week: str, player_id: int) -> dict[int, str]:
@@ -97,7 +88,7 @@ class CupResults:
 
     async def attempts_from(self, week: str, deal: int, address: str) -> int:
         """How many counted attempts at ``deal`` of ``week`` came from ``address`` (its
-        digest, :meth:`app.results.daily.DailyResults.address_digest`)."""
+        :meth:`~app.results.daily.DailyResults.address_digest`)."""
         query = select(func.count()).where(
             CupEntry.week == week, CupEntry.deal == deal, CupEntry.address == address
         )
@@ -113,56 +104,51 @@ class CupResults:
         at: datetime,
         address: str | None = None,
     ) -> bool:
-        """Make ``game_id`` the player's counted attempt at ``deal`` of ``week``, started
-        from ``address`` (a digest); False (and nothing written) when they already have
-        one."""
-        return await self.results.add_attempt(
-            CupEntry, game_id, at, address, week=week, deal=deal, player_id=player_id
+        """Make ``game_id`` the player's counted attempt at ``deal`` of ``week`` from
+        ``address`` (a digest); False (nothing written) when they already have one."""
+        entry = CupEntry(
+            week=week,
+            deal=deal,
+            player_id=player_id,
+            game_id=game_id,
+            started_at=at,
+            address=address,
         )
+        return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted, finished, non-practice results in ``week``, by deal."""
-        query = (
+        query = _counted(
             select(
                 CupEntry.deal,
                 RaceResult.place,
                 RaceResult.laps,
                 RaceResult.left_race,
                 _points().label("points"),
-            )
-            .select_from(CupEntry)
-            .join(RaceResult, _own_seat())
-            .join(FinishedRace, FinishedRace.game_id == CupEntry.game_id)
-            .where(
-                CupEntry.week == week,
-                CupEntry.player_id == player_id,
-                FinishedRace.practice.is_(False),
-            )
-            .order_by(CupEntry.deal)
-        )
+            ),
+            week,
+        ).where(CupEntry.player_id == player_id)
         async with self.results.unit() as session:
-            rows = (await session.execute(query)).all()
-        return [DealResult(r.deal, r.place, r.laps, int(r.points), r.left_race) for r in rows]
+            rows = (await session.execute(query.order_by(CupEntry.deal))).all()
+        return [from_row(DealResult, row) for row in rows]
 
     async def board(
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> CupBoard:
-        """``week``'s board as ``player_id`` sees it: its first ``limit`` players, how many
-        it ranks, and the player's own standing wherever it ranks."""
+        """``week``'s board as ``player_id`` sees it."""
         collation = CODE_POINT_COLLATION[self.results.backend]
         totals = (
-            select(
-                CupEntry.player_id,
-                func.min(RaceResult.name).label("name"),
-                func.sum(_points()).label("points"),
-                func.sum(RaceResult.laps).label("laps"),
-                func.count().label("deals"),
-                func.max(FinishedRace.finished_at).label("last"),
+            _counted(
+                select(
+                    CupEntry.player_id,
+                    func.min(RaceResult.name).label("name"),
+                    func.sum(_points()).label("points"),
+                    func.sum(RaceResult.laps).label("laps"),
+                    func.count().label("deals"),
+                    func.max(FinishedRace.finished_at).label("last"),
+                ),
+                week,
             )
-            .select_from(CupEntry)
-            .join(RaceResult, _own_seat())
-            .join(FinishedRace, FinishedRace.game_id == CupEntry.game_id)
-            .where(CupEntry.week == week, FinishedRace.practice.is_(False))
             .group_by(CupEntry.player_id)
             .subquery()
         )
@@ -179,27 +165,20 @@ class CupResults:
             totals.c.laps,
             totals.c.deals,
         ).subquery()
-        wanted = ranked.c.position <= limit
-        if player_id is not None:
-            wanted = or_(wanted, ranked.c.player_id == player_id)
-        query = select(ranked).where(wanted).order_by(ranked.c.position)
-        async with self.results.unit() as session:
-            rows = (await session.execute(query)).all()
-        mine = next((row for row in rows if row.player_id == player_id), None)
-        return CupBoard(
-            [_standing(row) for row in rows if row.position <= limit],
-            rows[0].ranked if rows else 0,
-            None if mine is None else _standing(mine),
-        )
+        query = top_and_own(ranked, player_id, limit)
+        return await read_board(self.results, query, player_id, limit, CupStanding)
 
 
-def _own_seat() -> ColumnElement[bool]:
-    return (RaceResult.game_id == CupEntry.game_id) & (RaceResult.player_id == CupEntry.player_id)
-
-
-def _standing(row: Any) -> CupStanding:
-    return CupStanding(
-        row.rank, row.name, int(row.points), int(row.laps), int(row.deals), row.player_id
+def _counted(query: Select[*Columns], week: str) -> Select[*Columns]:
+    """``query`` narrowed to ``week``'s counted attempts' own seats in races not practice."""
+    own_seat = (RaceResult.game_id == CupEntry.game_id) & (
+        RaceResult.player_id == CupEntry.player_id
+    )
+    return (
+        query.select_from(CupEntry)
+        .join(RaceResult, own_seat)
+        .join(FinishedRace, FinishedRace.game_id == CupEntry.game_id)
+        .where(CupEntry.week == week, FinishedRace.practice.is_(False))
     )
 
 

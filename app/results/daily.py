@@ -1,10 +1,9 @@
 """The daily deal's side of the results: who made their counted attempt, and the board.
 
-A counted attempt is a ``daily_entries`` row (one per player and UTC day: the primary key
-makes a second claim fail, on every worker alike). Its result is the race's own row in
-``race_results``, written when the race finished like any race's, so the board is a
-join: the day's entries, their finished races that are not practice (a take-back makes
-an attempt practice, and it then shows on no board), ranked by :data:`BOARD_ORDER`.
+A counted attempt is a ``daily_entries`` row, one per player and UTC day (the primary key
+makes a second claim fail on every worker). The board joins the day's entries to their own
+seats' ``race_results`` rows in finished races that are not practice (a take-back makes an
+attempt practice), ranked by :data:`BOARD_ORDER`.
 """
 
 from __future__ import annotations
@@ -13,9 +12,9 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVarTuple
+from typing import Any, Generic, TypeVar, TypeVarTuple
 
-from sqlalchemy import Select, Subquery, func, or_, select
+from sqlalchemy import ColumnElement, Select, Subquery, func, or_, select
 
 from app.results.models import DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore, from_row
@@ -30,14 +29,14 @@ DAILY_KEY = "daily_deal"
 """The ``server_keys`` row of the daily deals' key."""
 
 Columns = TypeVarTuple("Columns")
-"""The columns a query of :func:`counted_on` selects."""
+Entry = TypeVar("Entry")
 
 BOARD_LIMIT = 100
 """Most entries a board lists."""
 
 CODE_POINT_COLLATION = {"sqlite": "BINARY", "postgresql": "C"}
-"""Per backend, the collation that orders text by code point, as Python orders ``str``: the
-board lists equal results by name in that order whatever the database's own collation."""
+"""Per backend, the collation ordering text by code point as Python does: the boards list
+equal results by name in that order whatever the database's own collation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +52,22 @@ class BoardEntry:
     player_id: int
     game_id: str
     left: bool = False
-    """The player left the race (docs/ratings.md): placed last."""
 
 
-@dataclass(frozen=True, slots=True)
-class DayBoard:
-    """A day's board as one player sees it."""
+# No slots: calling an alias (``DayBoard(...)``) sets ``__orig_class__`` on the instance.
+@dataclass(frozen=True)
+class Board(Generic[Entry]):
+    """A board as one player sees it."""
 
-    entries: list[BoardEntry]
-    """The best results, ranked (at most :data:`BOARD_LIMIT`)."""
+    entries: list[Entry]
+    """The best, ranked (at most :data:`BOARD_LIMIT`)."""
     ranked: int
-    """How many results the day ranks in all."""
-    mine: BoardEntry | None
-    """The player's own counted result, wherever it ranks (None: not on the board)."""
+    """How many the board ranks in all."""
+    mine: Entry | None
+    """The player's own entry, wherever it ranks (None: not on the board)."""
+
+
+DayBoard = Board[BoardEntry]
 
 
 def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
@@ -77,13 +79,11 @@ class DailyResults:
     """The daily deal's queries on the results database (one transaction per call)."""
 
     def __init__(self, results: ResultsStore) -> None:
-        """Work through ``results``' units of work."""
         self.results = results
 
     async def daily_key(self) -> bytes:
-        """The key the daily deals are derived from, made once and shared by every worker
-        on this database (so every worker, and the server after a restart, deals the
-        same cards all day)."""
+        """The daily deals' key, shared by every worker on this database and kept across
+        restarts (:meth:`ResultsStore.server_key`), so all deal the same cards all day."""
         return await self.results.server_key(DAILY_KEY)
 
     async def counted_attempt(self, day: str, player_id: int) -> str | None:
@@ -93,8 +93,8 @@ class DailyResults:
             return None if entry is None else entry.game_id
 
     async def address_digest(self, day: str, address: str) -> str:
-        """What the results keep of the client ``address`` a counted attempt on ``day``
-        came from: a digest under the daily key, so the table names no address."""
+        """What the results keep of the client ``address`` of an attempt on ``day``: a digest
+        under the daily key, so the table names no address."""
         key = await self.daily_key()
         return hmac.new(key, f"address:{day}:{address}".encode(), hashlib.sha256).hexdigest()
 
@@ -105,73 +105,42 @@ class DailyResults:
             return int(await session.scalar(query) or 0)
 
     async def finished_days(self, player_id: int) -> list[str]:
-        """The days (``YYYY-MM-DD``, oldest first) on which the player's counted attempt
-        finished: the race ended with a result, not practice, and not left (a race walked
-        away from, or still running when its day closed, keeps no streak going)."""
-        query = (
-            select(DailyEntry.day)
-            .join(FinishedRace, FinishedRace.game_id == DailyEntry.game_id)
-            .join(
-                RaceResult,
-                (RaceResult.game_id == DailyEntry.game_id)
-                & (RaceResult.player_id == DailyEntry.player_id),
-            )
-            .where(
-                DailyEntry.player_id == player_id,
-                FinishedRace.practice.is_(False),
-                RaceResult.left_race.is_(False),
-            )
-            .order_by(DailyEntry.day)
+        """The days (oldest first) the player's counted attempt finished: not practice, not
+        left (a race walked away from, or running when its day closed, keeps no streak)."""
+        days = select(DailyEntry.day).select_from(RaceResult)
+        query = counted_on(
+            days, None, DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
         )
         async with self.results.unit() as session:
-            return list(await session.scalars(query))
+            return list(await session.scalars(query.order_by(DailyEntry.day)))
 
     async def claim(
         self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
     ) -> bool:
-        """Make ``game_id`` the player's counted attempt on ``day``, started from
-        ``address`` (a digest, :meth:`address_digest`); False (and nothing written) when
-        they already have one."""
-        return await self.results.add_attempt(
-            DailyEntry, game_id, at, address, day=day, player_id=player_id
+        """Make ``game_id`` the player's counted attempt on ``day`` from ``address`` (its
+        :meth:`address_digest`); False (nothing written) when they already have one."""
+        entry = DailyEntry(
+            day=day, player_id=player_id, game_id=game_id, started_at=at, address=address
         )
-
-    async def board(self, day: str, limit: int = BOARD_LIMIT) -> list[BoardEntry]:
-        """The counted, finished, non-practice results of ``day``, ranked (the first
-        ``limit``)."""
-        return (await self.day_board(day, limit=limit)).entries
+        return await self.results.add_once(entry)
 
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
-        """``day``'s board as ``player_id`` sees it: its first ``limit`` results, how many
-        it ranks in all, and the player's own result wherever it ranks.
-
-        The database ranks the day's results (``RANK()`` over :data:`BOARD_ORDER`) and lists
-        them (equal results by name, then game id, in code-point order), so only the first
-        ``limit`` rows and the player's own row come back, however many raced and however
-        many share a rank."""
-        async with self.results.unit() as session:
-            rows = (await session.execute(self.board_query(day, player_id, limit))).all()
-        mine = next((row for row in rows if row.player_id == player_id), None)
-        entries = [from_row(BoardEntry, row) for row in rows if row.position <= limit]
-        # Every row carries the count; the first is among them when anyone is ranked.
-        total = rows[0].ranked if rows else 0
-        return DayBoard(entries, total, None if mine is None else from_row(BoardEntry, mine))
+        """``day``'s board as ``player_id`` sees it. The database ranks the results
+        (``RANK()`` over :data:`BOARD_ORDER`, equal ones by name, then game id, in code-point
+        order), so only the listed rows and the player's own come back, however many tie."""
+        query = self.board_query(day, player_id, limit)
+        return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        """The query of :meth:`day_board`: the first ``limit`` rows of ``day``'s board and
-        ``player_id``'s own, in the board's order."""
-        results = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
-        wanted = results.c.position <= limit
-        if player_id is not None:
-            wanted = or_(wanted, results.c.player_id == player_id)
-        return select(results).where(wanted).order_by(results.c.position)
+        """The query of :meth:`day_board` (:func:`top_and_own`)."""
+        ranked = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
+        return top_and_own(ranked, player_id, limit)
 
     @staticmethod
     def _ranked(day: str, collation: str) -> Subquery:
-        """``day``'s counted, finished, non-practice results, each with its rank and its
-        position on the board (names and game ids compared in ``collation``)."""
+        """``day``'s board's results, with rank and position (text compared in ``collation``)."""
         order = (
             RaceResult.place,
             RaceResult.left_race,
@@ -196,25 +165,54 @@ class DailyResults:
         return counted_on(columns, day).subquery()
 
 
-def counted_on(query: Select[*Columns], day: str) -> Select[*Columns]:
-    """``query`` (of ``race_results``) narrowed to ``day``'s board: each counted attempt's
-    own seat, in a race that finished and is not practice."""
+def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
+    """The first ``limit`` rows of a ``ranked`` board (by its ``position``) and
+    ``player_id``'s own, in the board's order."""
+    wanted = ranked.c.position <= limit
+    if player_id is not None:
+        wanted = or_(wanted, ranked.c.player_id == player_id)
+    return select(ranked).where(wanted).order_by(ranked.c.position)
+
+
+async def read_board(
+    results: ResultsStore,
+    query: Select[Any],
+    player_id: int | None,
+    limit: int,
+    entry: type[Entry],
+) -> Board[Entry]:
+    """The :class:`Board` of a :func:`top_and_own` ``query``, its rows ``entry`` dataclasses."""
+    async with results.unit() as session:
+        rows = (await session.execute(query)).all()
+    mine = next((from_row(entry, row) for row in rows if row.player_id == player_id), None)
+    # Every row carries the count; the first is among them when anyone is ranked.
+    total = rows[0].ranked if rows else 0
+    return Board([from_row(entry, row) for row in rows if row.position <= limit], total, mine)
+
+
+def counted_on(
+    query: Select[*Columns], day: str | None, *where: ColumnElement[bool]
+) -> Select[*Columns]:
+    """``query`` (of ``race_results``) narrowed to counted attempts' own seats in races that
+    finished and are not practice: ``day``'s board (None: every day's), and ``where``."""
+    if day is not None:
+        where = (DailyEntry.day == day, *where)
     return (
         query.join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
         .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-        .where(
-            DailyEntry.day == day,
-            RaceResult.player_id == DailyEntry.player_id,
-            FinishedRace.practice.is_(False),
-        )
+        .where(RaceResult.player_id == DailyEntry.player_id, FinishedRace.practice.is_(False))
+        .where(*where)
     )
 
 
 __all__ = [
     "BOARD_ORDER",
+    "Board",
     "BoardEntry",
     "DailyResults",
     "DayBoard",
     "board_key",
     "counted_on",
+    "read_board",
+    "top_and_own",
 ]

@@ -1,16 +1,7 @@
-"""Where the results live, and the async engine on them.
-
-* ``ZZV_DATABASE_URL`` set: that database (``postgresql://...`` is driven by asyncpg;
-  ``sqlite:///path`` by aiosqlite);
-* otherwise the SQLite file ``results.sqlite3`` in ``ZZV_DATA_DIR``, else in the user's
-  data folder (platformdirs), beside the race file;
-* with ``ZZV_DURABLE=false`` and no data folder, a SQLite database in memory, gone at the
-  stop, as the races are then.
-
-SQLite is set to WAL with ``synchronous=NORMAL`` (a killed process loses nothing
-committed), a busy timeout and foreign keys on. Every connection of one store to SQLite is
-used one call at a time (:class:`app.results.store.ResultsStore` serialises them): SQLite
-has one writer anyway, and a wait inside SQLite would hold a connection, not the event loop.
+"""Where the results live, and the async engine on them: ``ZZV_DATABASE_URL`` (PostgreSQL
+by asyncpg, SQLite by aiosqlite), else ``results.sqlite3`` in the data folder, else (with
+``ZZV_DURABLE=false`` and no ``ZZV_DATA_DIR``) SQLite in memory. SQLite runs WAL with
+``synchronous=NORMAL`` (a killed process loses nothing committed) and foreign keys on.
 """
 
 from __future__ import annotations
@@ -28,7 +19,6 @@ from app.paths import data_folder
 from app.settings import Settings
 
 RESULTS_FILE = "results.sqlite3"
-"""The results' SQLite file in the data folder."""
 
 MEMORY_URL = "sqlite+aiosqlite://"
 
@@ -37,13 +27,7 @@ CONNECT_TIMEOUT_SECONDS = 5.0
 
 
 def async_url(raw: str) -> URL:
-    """``raw`` with the async driver this server uses for its database.
-
-    >>> async_url("postgresql://zzv:pw@db:5432/zzv").drivername
-    'postgresql+asyncpg'
-    >>> async_url("postgres://db/zzv").drivername, async_url("sqlite:////tmp/r.db").drivername
-    ('postgresql+asyncpg', 'sqlite+aiosqlite')
-    """
+    """``raw`` with the async driver this server uses for its database."""
     url = make_url("postgresql" + raw[len("postgres") :] if raw.startswith("postgres:") else raw)
     backend = url.get_backend_name()
     if backend == "postgresql":
@@ -54,7 +38,7 @@ def async_url(raw: str) -> URL:
 
 
 def results_url(settings: Settings) -> URL:
-    """The database ``settings`` point the results at (see the module docstring)."""
+    """The database ``settings`` point the results at."""
     if settings.database_url is not None:
         return async_url(settings.database_url.get_secret_value())
     if not settings.durable and settings.data_dir is None:
@@ -63,14 +47,12 @@ def results_url(settings: Settings) -> URL:
 
 
 def is_sqlite(url: URL) -> bool:
-    """Whether ``url`` is a SQLite database."""
     return url.get_backend_name() == "sqlite"
 
 
 def connect(url: URL) -> AsyncEngine:
-    """An async engine on ``url``; a SQLite file's folder is created (readable by its
-    owner only: results name players), an in-memory SQLite database is one connection
-    kept for the engine's life."""
+    """An async engine on ``url``; a SQLite file's folder is made (its owner's only: results
+    name players); an in-memory one is a single connection kept for the engine's life."""
     if not is_sqlite(url):
         return create_async_engine(
             url,

@@ -1,8 +1,5 @@
-"""The one error the results raise when their database cannot be reached.
-
-Every call of :class:`~app.results.store.ResultsStore` turns the driver's connection
-failures (SQLAlchemy's ``OperationalError``/``InterfaceError``, a connection the driver
-found broken, asyncpg's or the OS's connection errors, a timeout) into
+"""The one error the results raise when their database cannot be reached: every call of
+:class:`~app.results.store.ResultsStore` turns the driver's connection failures into
 :class:`ResultsUnavailable`, which :mod:`app.http.errors` answers with 503 and its sentence.
 """
 
@@ -26,7 +23,7 @@ class ResultsUnavailable(Exception):
     )
 
     def __init__(self) -> None:
-        """The class's sentence (a driver's own words could name the database's address)."""
+        # The class's sentence: a driver's own words could name the database's address.
         super().__init__(self.message)
 
 
@@ -44,19 +41,15 @@ UNREACHABLE: tuple[type[BaseException], ...] = (
 """Every failure that means the database cannot be reached."""
 
 
-def unreachable(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database cannot be reached (rather than refusing a query)."""
-    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-        return True
-    return isinstance(exc, UNREACHABLE)
-
-
 @contextlib.contextmanager
 def reaching_the_database() -> Iterator[None]:
-    """Turn the block's connection failures into :class:`ResultsUnavailable`."""
+    """Turn the block's connection failures (not a refused query) into
+    :class:`ResultsUnavailable`."""
     try:
         yield
     except Exception as exc:
-        if unreachable(exc):
+        if isinstance(exc, UNREACHABLE) or (
+            isinstance(exc, DBAPIError) and exc.connection_invalidated
+        ):
             raise ResultsUnavailable() from exc
         raise

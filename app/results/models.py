@@ -1,17 +1,8 @@
 """The results' tables, as SQLAlchemy 2 declarative models.
 
-The migrations in ``app/results/migrations`` build exactly these (a test compares them
-with Alembic's autogenerate). A new table or column needs a new migration there, never an
-edit of an old one.
-
-* ``players``: one per browser or API client, known by the SHA-256 of its token (never
-  the token); its chosen name, whether it shows on the leaderboard, its rating.
-* ``finished_races``: one per race that ended with at least one person in it: settings,
-  the practice flag, the public record (no hidden card is in it).
-* ``race_results``: one per seat of a finished race: a person's player id or the bot's
-  level, place, laps, tricks won, gas left, whether the person left, and the person's
-  rating before and after.
-* ``server_keys``: secrets every worker must share (the player cookie's signing key).
+The migrations in ``app/results/migrations`` build exactly these (a test compares them with
+Alembic's autogenerate): a new table or column needs a new migration, never an edit of an old
+one. A player is known by the SHA-256 of their token, never the token.
 """
 
 from __future__ import annotations
@@ -45,7 +36,7 @@ NAMING = {
 
 
 class Base(DeclarativeBase):
-    """The results' declarative base; ``Base.metadata`` is what the migrations build."""
+    """The results' declarative base."""
 
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON}
@@ -68,8 +59,7 @@ class Player(Base):
     """Rated races: finished races that were not practice."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     browser_record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    """The record per bot level this browser kept before results were on the server,
-    imported once."""
+    """The record per bot level the browser kept before, imported once."""
 
     __table_args__ = (Index("ix_players_board", "show_on_leaderboard", "ordinal"),)
 
@@ -82,18 +72,16 @@ class FinishedRace(Base):
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     kind: Mapped[str] = mapped_column(String(16), server_default="race")
-    """``race`` (started by a person), or another kind a later feature names (a daily
-    deal, a quick match)."""
+    """``race`` (started by a person), or the kind a feature names (a daily deal...)."""
     players: Mapped[int] = mapped_column(Integer)
     people: Mapped[int] = mapped_column(Integer)
     bots: Mapped[str] = mapped_column(String(16))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     practice: Mapped[bool] = mapped_column(Boolean)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
-    """The public record (``GET /api/games/{id}/record`` once complete)."""
+    """The public record (no hidden card is in it)."""
     sealed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """What the record reveals only later (a daily attempt's or cup deal's deal: once it closed,
-    :meth:`app.results.store.ResultsStore.finished_record`); None when nothing is held."""
+    """What the record reveals once its day or week closed (a daily or cup race's deal)."""
 
 
 class RaceResult(Base):
@@ -115,7 +103,7 @@ class RaceResult(Base):
     tricks: Mapped[int] = mapped_column(Integer)
     gas: Mapped[int] = mapped_column(Integer)
     left_race: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    """The person stopped playing (docs/ratings.md, "Leaving is losing"): placed last."""
+    """The person left (docs/ratings.md, "Leaving is losing"): placed last."""
     mu_before: Mapped[float | None] = mapped_column(Float)
     sigma_before: Mapped[float | None] = mapped_column(Float)
     mu_after: Mapped[float | None] = mapped_column(Float)
@@ -136,9 +124,7 @@ METADATA = Base.metadata
 
 
 class DailyEntry(Base):
-    """A player's counted attempt at one day's daily deal (:mod:`app.results.daily`): at
-    most one per player and day (the primary key); its result is the race's
-    ``race_results`` row once it finished."""
+    """A player's counted attempt at a day's daily deal (:mod:`app.results.daily`)."""
 
     __tablename__ = "daily_entries"
 
@@ -150,8 +136,7 @@ class DailyEntry(Base):
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     address: Mapped[str | None] = mapped_column(String(64))
-    """A keyed digest of the client address the attempt came from (never the address):
-    what the per-address daily limit counts."""
+    """A keyed digest of the client's address (never the address): the limit counts it."""
 
     # A player's days (their streak) without reading every player's; an address's
     # attempts of a day without reading the day's.
@@ -162,9 +147,7 @@ class DailyEntry(Base):
 
 
 class CupEntry(Base):
-    """A player's counted attempt at one deal of a week's cup (:mod:`app.results.cup`): at
-    most one per player, week and deal (the primary key); its result is the race's
-    ``race_results`` row once it finished."""
+    """A player's counted attempt at a deal of a week's cup (:mod:`app.results.cup`)."""
 
     __tablename__ = "cup_entries"
 
@@ -178,7 +161,6 @@ class CupEntry(Base):
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     address: Mapped[str | None] = mapped_column(String(64))
-    """A keyed digest of the client address the attempt came from (never the address):
-    what the per-address limit counts."""
+    """As :attr:`DailyEntry.address`."""
 
     __table_args__ = (Index("ix_cup_entries_week_deal_address", "week", "deal", "address"),)

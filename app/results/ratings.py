@@ -1,15 +1,8 @@
-"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one rating per person.
+"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one ``(mu, sigma)`` per person.
 
-A rating is ``(mu, sigma)``: the skill the model believes in and how unsure it is. A new
-player starts at openskill's default (25, 25/3). After every finished race that is not
-practice, each person in it is rated against every other seat, people and bots alike,
-from the places the race gave (ties share a place). Bots do not move: each level has the
-fixed rating in :data:`BOT_RATINGS`, calibrated by ``python -m bench ratings`` from bot
-tournaments (docs/ratings.md says how), so a rating means the same whether it was earned
-against bots or against people.
-
-The number shown (:func:`display`) is the conservative estimate ``mu - 3 sigma`` on a
-friendlier scale; the leaderboard sorts on the same estimate.
+After each race that is not practice, each person is rated against every other seat from
+the places (ties share one); bots keep the fixed :data:`BOT_RATINGS` calibrated by ``python
+-m bench ratings`` (docs/ratings.md), so a rating means the same against bots or people.
 """
 
 from __future__ import annotations
@@ -20,7 +13,6 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
-"""openskill's Plackett-Luce model with its default parameters."""
 
 START_MU = float(MODEL.mu)
 START_SIGMA = float(MODEL.sigma)
@@ -35,11 +27,7 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """``mu - 3 sigma``: a skill the player is very likely above.
-
-        >>> Rating().ordinal
-        0.0
-        """
+        """``mu - 3 sigma``: a skill the player is very likely above."""
         return self.mu - 3 * self.sigma
 
 
@@ -56,23 +44,14 @@ DISPLAY_SCALE = 40
 
 
 def display(rating: Rating) -> int:
-    """The rating as shown: ``1000 + 40 * (mu - 3 sigma)``, rounded; a new player shows 1000.
-
-    >>> display(Rating()), display(Rating(30.0, 2.0))
-    (1000, 1960)
-    """
+    """The rating as shown: ``1000 + 40 * (mu - 3 sigma)``, rounded; a new player shows 1000."""
     return round(DISPLAY_BASE + DISPLAY_SCALE * Rating(rating.mu, rating.sigma).ordinal)
 
 
 def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     """Every seat's rating after one race in which seat ``i`` (rated ``ratings[i]``)
     finished at ``places[i]`` (1 is first; equal places are a tie). The caller keeps the
-    new ratings of people and ignores the bots' (theirs are fixed).
-
-    >>> after = rate([Rating(), BOT_RATINGS["easy"]], [1, 2])
-    >>> after[0].mu > Rating().mu and after[0].sigma < Rating().sigma
-    True
-    """
+    new ratings of people and ignores the bots' (theirs are fixed)."""
     if len(ratings) != len(places):
         raise ValueError("One place per rating.")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
@@ -85,15 +64,7 @@ def places(
 ) -> list[int]:
     """Each seat's place: the winner first, then by laps, then by gas left, and the seats
     in ``left`` (people who left, docs/ratings.md) after everyone else; seats equal on all
-    of it share the better place (1, 2, 2, 4).
-
-    >>> places([2, 1, 1, 0], [0, 3, 3, 5], 0)
-    [1, 2, 2, 4]
-    >>> places([1, 2, 1], [4, 0, 2], 1)
-    [2, 1, 3]
-    >>> places([1, 0, 1, 0], [2, 5, 3, 1], None, {2, 3})
-    [1, 2, 3, 3]
-    """
+    of it share the better place (1, 2, 2, 4)."""
     keys = [
         (False, False, 0, 0) if seat in left else (True, seat == winner, laps[seat], gas[seat])
         for seat in range(len(laps))

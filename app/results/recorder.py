@@ -1,13 +1,10 @@
 """Delivers finished races from an outbox to the results, each exactly once.
 
 The domain saves a race's final state and its :class:`~app.results.store.Finish` in one
-step into the live races' store (its outbox, :class:`Outbox`), so a result outlives a
-killed process and a results database that is down. The :class:`Recorder` then records it
-(:meth:`~app.results.store.ResultsStore.record_finish`, idempotent on the race's id) and
-only after that commit clears the outbox entry: right after the save
-(:meth:`Recorder.deliver`), and in the background (:meth:`Recorder.run`) at start-up, and
-again and again, with back-off, while anything is left. Several processes may run
-recorders on one outbox: a race recorded twice is recorded once.
+step into the live races' store (:class:`Outbox`), so a result outlives a killed process and
+a results database that is down. The :class:`Recorder` records it (idempotent on the race's
+id) and only then clears the entry: right after the save (:meth:`Recorder.deliver`), and in
+the background with back-off while anything is left (:meth:`Recorder.run`).
 """
 
 from __future__ import annotations
@@ -23,10 +20,9 @@ from app.results.store import Finish, ResultsStore
 log = logging.getLogger("zzv.results")
 
 FIRST_WAIT_SECONDS = 0.5
-"""The first pause after a delivery failed; each failure in a row doubles it..."""
-
+"""The first pause after a delivery failed; each failure in a row doubles it, up to
+:data:`LONGEST_WAIT_SECONDS`."""
 LONGEST_WAIT_SECONDS = 8.0
-"""...up to this."""
 
 IDLE_LOOK_SECONDS = 60.0
 """How often an idle recorder looks at the outbox anyway (another process's leftovers)."""
@@ -54,7 +50,6 @@ class Recorder:
         longest_wait: float = LONGEST_WAIT_SECONDS,
         idle_look: float = IDLE_LOOK_SECONDS,
     ) -> None:
-        """A recorder that is not running yet (:meth:`start`)."""
         self.results = results
         self.outbox = outbox
         self.first_wait = first_wait
@@ -64,33 +59,31 @@ class Recorder:
         self._wake: asyncio.Event | None = None
 
     async def deliver(self, game_id: str, message: bytes) -> bool:
-        """Record one outbox ``message`` (a :meth:`Finish.to_json`) and then clear it;
-        whether it is recorded now. A failure is logged, never raised: the message stays
-        in the outbox and the background run (woken here) retries it."""
+        """Record one outbox ``message`` (:meth:`Finish.to_json`), then clear it; whether it
+        is recorded. A failure is logged, not raised: the woken background run retries."""
+        about = {"game_id": game_id}
         try:
             finish = Finish.from_json(message)
         except (ValueError, KeyError, TypeError):
-            log.error("an outbox message is unreadable; kept", extra={"game_id": game_id})
+            log.error("an outbox message is unreadable; kept", extra=about)
             return False
         try:
             recorded = await self.results.record_finish(finish)
         except ResultsUnavailable:
-            log.warning(
-                "a finished race waits for the results database", extra={"game_id": game_id}
-            )
+            log.warning("a finished race waits for the results database", extra=about)
             self._nudge()
             return False
         except Exception:
-            log.exception("a finished race could not be recorded; kept", extra={"game_id": game_id})
+            log.exception("a finished race could not be recorded; kept", extra=about)
             self._nudge()
             return False
         try:
             await self.outbox.clear_outbox(game_id)
         except Exception:  # recorded: a later delivery finds it so and clears it then
-            log.warning("a recorded race stays in the outbox", extra={"game_id": game_id})
+            log.warning("a recorded race stays in the outbox", extra=about)
             self._nudge()
         if recorded.new and self._task is not None and asyncio.current_task() is self._task:
-            log.info("a finished race that waited is recorded", extra={"game_id": game_id})
+            log.info("a finished race that waited is recorded", extra=about)
         return True
 
     async def drain(self) -> int:
@@ -99,10 +92,9 @@ class Recorder:
         return sum([not await self.deliver(game_id, m) for game_id, m in waiting.items()])
 
     async def run(self, wake: asyncio.Event) -> None:
-        """Drain now, then again after each ``wake`` or idle look; while anything is left,
-        again after a pause that doubles with each failure in a row. The run always
-        waits between drains on its own ``wake``: one that found nothing to wait on
-        would drain again at once, forever, and starve its event loop."""
+        """Drain now, then after each ``wake`` or idle look; while anything is left, after a
+        pause that doubles with each failure in a row (never at once: that would starve the
+        event loop)."""
         wait = self.first_wait
         while True:
             wake.clear()
@@ -120,8 +112,8 @@ class Recorder:
                 await asyncio.wait_for(wake.wait(), self.idle_look)
 
     def start(self) -> None:
-        """Run :meth:`run` in the background (a start-up drain first). An app started
-        again on another event loop (a test harness's) gets a run of its own there."""
+        """Run :meth:`run` in the background; an app started again on another event loop (a
+        test harness's) gets a run of its own there."""
         loop = asyncio.get_running_loop()
         task = self._task
         if task is not None and not task.done() and task.get_loop() is loop:
@@ -132,8 +124,8 @@ class Recorder:
         self._task = loop.create_task(self.run(self._wake), name="zzv-recorder")
 
     async def stop(self) -> None:
-        """Stop the background run (what is left stays in the outbox for the next one); a
-        run on another event loop is cancelled there, thread-safely."""
+        """Stop the background run (what is left stays in the outbox), thread-safely when it
+        runs on another event loop."""
         task, self._task, self._wake = self._task, None, None
         if task is None:
             return

@@ -1,17 +1,10 @@
 """The results' repository: the one way the layers above read and write results.
 
-Each public method is one unit of work: one transaction, committed before it returns (or
-rolled back whole when it raises). The methods take and return plain frozen dataclasses,
-never ORM objects, so nothing above this layer holds a session. A later feature adds its
-own tables with a new migration and its own queries through :meth:`ResultsStore.unit`.
-
-Ratings follow :mod:`app.results.ratings`. Recording a finished race is idempotent: the
-race's id is the ``finished_races`` key, inserted before any rating moves in the same
-transaction, so a second :meth:`ResultsStore.record_finish` of the same race (a retry, two
-workers at once) changes nothing and says so.
-
-A database that cannot be reached raises
-:class:`~app.results.errors.ResultsUnavailable` from every method (:meth:`ResultsStore.unit`).
+Each public method is one transaction (:meth:`ResultsStore.unit`) taking and returning frozen
+dataclasses, never ORM objects; an unreachable database raises
+:class:`~app.results.errors.ResultsUnavailable`. Recording a race is idempotent: its id is
+the ``finished_races`` key, inserted before any rating moves, so a second
+:meth:`ResultsStore.record_finish` of it (a retry, two workers at once) changes nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +14,7 @@ import contextlib
 import fcntl
 import hashlib
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,9 +32,9 @@ from app.results.daily_times import sealed_until
 from app.results.database import connect, is_sqlite, results_url
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
-from app.results.pseudonyms import pseudonym
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from app.settings import Settings
+from engine.cards import RACER_SUIT_IDS, SEAT_COLOURS
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -49,17 +42,30 @@ HISTORY_LIMIT = 200
 """Most races :meth:`ResultsStore.history` returns (the newest)."""
 
 PLAYER_COOKIE_KEY = "player_cookie"
-"""The name of the key that signs the player cookie (``server_keys``)."""
+"""The ``server_keys`` row of the player cookie's signing key."""
+
+SEED_KEY = "seed_secret"
+"""The ``server_keys`` row of the seed key (public seed to shuffle seed, page memory's
+signature) when ``ZZV_SEED_SECRET`` is not set (read as :mod:`app.main` starts an app)."""
+
+
+COLOURS = tuple(colour.capitalize() for colour in SEAT_COLOURS)
+RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
+
+
+def pseudonym(player_id: int) -> str:
+    """The name a player shows until they choose one: a colour, a racer and a number, one
+    to one with the ids (so a board is never a list of "Racer 1234"s, and a name tells
+    nothing about the player)."""
+    colours, racers = len(COLOURS), len(RACERS)
+    colour = COLOURS[player_id % colours]
+    racer = RACERS[(player_id // colours) % racers]
+    return f"{colour} {racer} {player_id // (colours * racers) + 1}"
 
 
 def digest(token: str) -> str:
     """SHA-256 of a player token: all the database keeps of it."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_player_token() -> str:
-    """A fresh player token: 256 random bits."""
-    return secrets.token_urlsafe(32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +86,6 @@ class PlayerInfo:
 
     @property
     def display(self) -> int:
-        """The rating as shown (:func:`app.results.ratings.display`)."""
         return display(self.rating)
 
 
@@ -115,25 +120,20 @@ class Finish:
     seats: tuple[SeatResult, ...]
     kind: str = "race"
     sealed: dict[str, Any] | None = None
-    """The record's fields held back until a later time (a daily attempt's deal until its
-    day closes: :meth:`ResultsStore.finished_record`)."""
+    """Record fields held back until the race's day or week closes
+    (:meth:`ResultsStore.finished_record`)."""
 
     def to_json(self) -> bytes:
-        """The finish as compact JSON (what an outbox keeps until it is recorded)."""
+        """Compact JSON: what an outbox keeps until the finish is recorded."""
         return orjson.dumps(asdict(self))
 
     @classmethod
     def from_json(cls, data: bytes) -> Finish:
-        """Inverse of :meth:`to_json` (``ValueError``/``KeyError``/``TypeError`` for
-        anything else)."""
+        """Inverse of :meth:`to_json` (``ValueError``/``KeyError``/``TypeError`` else)."""
         found = orjson.loads(data)
-        return cls(
-            **{
-                **found,
-                "finished_at": _utc(datetime.fromisoformat(found["finished_at"])),
-                "seats": tuple(SeatResult(**seat) for seat in found["seats"]),
-            }
-        )
+        found["finished_at"] = _utc(datetime.fromisoformat(found["finished_at"]))
+        found["seats"] = tuple(SeatResult(**seat) for seat in found["seats"])
+        return cls(**found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,6 @@ class HistoryEntry:
     rating_before: int | None
     rating_after: int | None
     left: bool = False
-    """The player left this race (placed last)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +166,7 @@ class BoardEntry:
 
 @dataclass(frozen=True, slots=True)
 class LevelRecord:
-    """A player's record against one bot level: races alone against bots of that level,
-    wins, and the current streak of wins (the browser's old record added in)."""
+    """A player's races alone against one bot level, wins and current winning streak."""
 
     races: int = 0
     wins: int = 0
@@ -190,10 +188,6 @@ def _info(row: Player) -> PlayerInfo:
     )
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored moment is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
@@ -203,8 +197,7 @@ Kept = TypeVar("Kept")
 
 
 def from_row(kind: type[Kept], row: object) -> Kept:
-    """``kind``, a dataclass, of ``row``'s values: each field's of the row's attribute of
-    the same name (``left`` of ``left_race``, the column's name)."""
+    """Dataclass ``kind`` of ``row``'s attributes of its fields' names (``left``: ``left_race``)."""
     # fields() is typed for dataclasses alone, which a TypeVar cannot say.
     listed = fields(kind)  # type: ignore[arg-type]
     return kind(*(getattr(row, "left_race" if f.name == "left" else f.name) for f in listed))
@@ -214,7 +207,7 @@ class ResultsStore:
     """Players, ratings and finished races in one database (see the module docstring)."""
 
     def __init__(self, url: URL | str) -> None:
-        """A store on ``url`` (an async SQLAlchemy URL); nothing is opened yet."""
+        """A store on async SQLAlchemy ``url``; nothing is opened yet."""
         self.url = make_url(url) if isinstance(url, str) else url
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
@@ -226,15 +219,12 @@ class ResultsStore:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ResultsStore:
-        """The store on the database ``settings`` name (:func:`results_url`)."""
         return cls(results_url(settings))
 
     @property
     def backend(self) -> str:
         """``sqlite`` or ``postgresql``."""
         return self.url.get_backend_name()
-
-    # ------------------------------------------------------------------ life
 
     async def open(self) -> None:
         """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
@@ -251,7 +241,7 @@ class ResultsStore:
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
 
     async def close(self) -> None:
-        """Close every connection (an in-memory database is gone then)."""
+        """Close every connection (an in-memory database is then gone)."""
         if self._engine is not None:
             await self._engine.dispose()
         self._engine = None
@@ -259,10 +249,8 @@ class ResultsStore:
 
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
-        """One unit of work: a session in one transaction, committed on leaving (rolled
-        back on an exception); calls on SQLite take turns. A database that cannot be
-        reached, on the way in, inside or at the commit, raises
-        :class:`~app.results.errors.ResultsUnavailable`."""
+        """A session in one transaction, committed on leaving (rolled back on an exception;
+        calls on SQLite take turns); an unreachable database raises ``ResultsUnavailable``."""
         with reaching_the_database():
             if self._sessions is None:
                 await self.open()
@@ -274,19 +262,9 @@ class ResultsStore:
                 await stack.enter_async_context(session.begin())
                 yield session
 
-    async def add_attempt(
-        self,
-        entry: Callable[..., object],
-        game_id: str,
-        at: datetime,
-        address: str | None,
-        **key: Any,
-    ) -> bool:
-        """Insert a counted attempt, an ``entry`` row (a daily or a cup entry) under ``key``:
-        the race ``game_id``, started ``at`` from ``address`` (a digest); False (and nothing
-        written) when one of its unique keys is taken (two requests claiming one attempt at
-        once: exactly one of them wins)."""
-        row = entry(**key, game_id=game_id, started_at=at, address=address)
+    async def add_once(self, row: object) -> bool:
+        """Insert ``row``; False (nothing written) when one of its unique keys is taken: of
+        two inserts at once exactly one wins."""
         try:
             async with self.unit() as session:
                 session.add(row)
@@ -299,10 +277,8 @@ class ResultsStore:
         async with self.unit() as session:
             await session.execute(select(1))
 
-    # ------------------------------------------------------------------ players
-
     async def player_for(self, token: str | None) -> PlayerInfo | None:
-        """The player whose token is ``token``, or None (no token, or an unknown one)."""
+        """The player whose token is ``token``, or None."""
         if not token:
             return None
         async with self.unit() as session:
@@ -310,8 +286,8 @@ class ResultsStore:
             return None if row is None else _info(row)
 
     async def create_player(self, name: str | None = None) -> tuple[PlayerInfo, str]:
-        """A new player (named ``name``, already cleaned by the caller) and their token."""
-        token = new_player_token()
+        """A new player (``name`` already cleaned) and their token of 256 random bits."""
+        token = secrets.token_urlsafe(32)
         start = Rating()
         row = Player(
             token_digest=digest(token),
@@ -321,7 +297,7 @@ class ResultsStore:
             sigma=start.sigma,
             ordinal=start.ordinal,
             races=0,
-            created_at=_now(),
+            created_at=datetime.now(UTC),
         )
         async with self.unit() as session:
             session.add(row)
@@ -336,17 +312,11 @@ class ResultsStore:
             return found, token
         return await self.create_player()
 
-    async def get_player(self, player_id: int) -> PlayerInfo | None:
-        """The player with id ``player_id``, or None."""
-        async with self.unit() as session:
-            row = await session.get(Player, player_id)
-            return None if row is None else _info(row)
-
     async def rename(
         self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
     ) -> PlayerInfo:
-        """Set the player's name (None: back to the generated one) and, when given, whether
-        they show on the leaderboard. Raises ``KeyError`` for an unknown player."""
+        """Set the name (None: the generated one) and, when given, whether they show on the
+        leaderboard; ``KeyError`` for an unknown player."""
         async with self.unit() as session:
             row = await session.get(Player, player_id, with_for_update=True)
             if row is None:
@@ -357,7 +327,7 @@ class ResultsStore:
             return _info(row)
 
     async def import_browser_record(self, player_id: int, record: dict[str, LevelRecord]) -> bool:
-        """Keep the record a browser kept before (once: False when one was kept already)."""
+        """Keep the record a browser kept before, once (False when one is kept already)."""
         async with self.unit() as session:
             row = await session.get(Player, player_id, with_for_update=True)
             if row is None:
@@ -371,16 +341,11 @@ class ResultsStore:
             return True
 
     async def server_key(self, name: str) -> bytes:
-        """The secret called ``name`` that every worker on this database shares, made now
-        (32 random bytes) if the database holds none; when two workers make it at once,
-        the one written first is everyone's."""
+        """The secret ``name`` every worker on this database shares, made now (32 random
+        bytes) if there is none; of two made at once, the first written is everyone's."""
         found = await self._server_key(name)
         if found is None:
-            try:
-                async with self.unit() as session:
-                    session.add(ServerKey(name=name, value=secrets.token_hex(32)))
-            except IntegrityError:  # another worker made it first: theirs is the key
-                pass
+            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
             found = await self._server_key(name)
         assert found is not None
         return found
@@ -391,17 +356,14 @@ class ResultsStore:
             return None if row is None else bytes.fromhex(row.value)
 
     async def signing_key(self) -> bytes:
-        """The cookie signing key every worker on this database shares (made once)."""
+        """The player cookie's signing key (:meth:`server_key`)."""
         if self._signing_key is None:
             self._signing_key = await self.server_key(PLAYER_COOKIE_KEY)
         return self._signing_key
 
-    # ------------------------------------------------------------------ races
-
     async def record_finish(self, finish: Finish) -> Recorded:
-        """Keep a finished race and every seat's result; unless it is practice, rate
-        every person in it (a person at several seats counts once, at their first).
-        Idempotent (see the module docstring)."""
+        """Keep a finished race and its seats' results; unless it is practice, rate every
+        person in it (once, at their first seat). Idempotent (module docstring)."""
         try:
             async with self.unit() as session:
                 return await _record(session, finish)
@@ -413,9 +375,8 @@ class ResultsStore:
     async def finished_record(
         self, game_id: str, now: float | None = None
     ) -> dict[str, Any] | None:
-        """The public record of a finished race, or None if there is none; a daily
-        attempt's (a cup deal's) with its deal revealed once its day (week) closed (at wall-clock
-        ``now``: :func:`app.results.daily_times.sealed_until`)."""
+        """A finished race's public record, or None; a daily or cup race's with its deal
+        revealed once its day or week closed by wall-clock ``now`` (:func:`sealed_until`)."""
         async with self.unit() as session:
             row = await session.get(FinishedRace, game_id)
         if row is None:
@@ -427,7 +388,7 @@ class ResultsStore:
         return row.record
 
     async def finished_seats(self, game_id: str) -> list[SeatResult]:
-        """Every seat's result of a finished race in seat order (empty: not kept)."""
+        """A finished race's seats' results in seat order (empty: not kept)."""
         async with self.unit() as session:
             rows = await session.scalars(
                 select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
@@ -458,8 +419,8 @@ class ResultsStore:
         return [_history_entry(race, result) for race, result in rows]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
-        """The player's record per bot level: races alone against bots (practice left
-        out), wins and the current streak, with the browser's old record added in."""
+        """The player's :class:`LevelRecord` per bot level (practice left out), the
+        browser's old record added in."""
         query = (
             select(FinishedRace.bots, RaceResult.place)
             .join(RaceResult, RaceResult.game_id == FinishedRace.game_id)
@@ -486,8 +447,7 @@ class ResultsStore:
         return dict(sorted(tally.items()))
 
     async def leaderboard(self, limit: int = 50) -> list[BoardEntry]:
-        """The best ratings of players with at least one rated race who did not opt out
-        (players show by default, under a generated name until they choose one)."""
+        """The best ratings of players with a rated race who did not opt out."""
         query = (
             select(Player)
             .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
@@ -497,10 +457,8 @@ class ResultsStore:
         async with self.unit() as session:
             rows = list(await session.scalars(query))
         return [
-            BoardEntry(
-                rank, _info(row).shown_name, display(Rating(row.mu, row.sigma)), row.races, row.id
-            )
-            for rank, row in enumerate(rows, 1)
+            BoardEntry(rank, info.shown_name, info.display, info.races, info.id)
+            for rank, info in enumerate(map(_info, rows), 1)
         ]
 
 
@@ -509,11 +467,9 @@ MIGRATION_LOCK = 0x7A7A76
 
 
 def _upgrade(connection: Connection) -> None:
-    """``alembic upgrade head`` on ``connection`` (run inside the opening transaction).
-
-    Several processes start at once in a scale-out (replicas, workers): on PostgreSQL
-    they take turns on a transaction's advisory lock, so the later ones find the schema
-    up to date instead of creating it twice (a SQLite file is locked by :meth:`open`)."""
+    """``alembic upgrade head`` on ``connection``. Processes starting together take turns on
+    PostgreSQL's advisory lock (a SQLite file's is :func:`_file_lock`), so the later ones find
+    the schema up to date instead of creating it twice."""
     if connection.dialect.name == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = Config()
@@ -524,8 +480,7 @@ def _upgrade(connection: Connection) -> None:
 
 @contextlib.asynccontextmanager
 async def _file_lock(url: URL) -> AsyncIterator[None]:
-    """For a SQLite file: an exclusive lock on ``<file>.lock`` while it migrates, so two
-    processes starting together on one file take turns (nothing for other databases)."""
+    """An exclusive lock on a SQLite file's ``<file>.lock`` while it migrates."""
     database = url.database
     if not is_sqlite(url) or not database or database == ":memory:":
         yield
@@ -555,10 +510,8 @@ _RERATE = (
 
 
 async def _record(session: AsyncSession, finish: Finish) -> Recorded:
-    """The body of :meth:`ResultsStore.record_finish`, inside its transaction, in plain
-    statements (no ORM objects: a finished race is written once and never read back
-    here). A race already kept fails its insert on the key, which the caller turns into
-    ``Recorded(new=False)``."""
+    """:meth:`ResultsStore.record_finish` in its transaction, in plain statements (a race is
+    written once, never read back); a race already kept fails its insert on the key."""
     # Each column of finished_races is the finish's field of the same name.
     await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
@@ -600,22 +553,12 @@ def _result_row(
     """One seat's row of ``race_results``."""
     known = seat.player_id if seat.player_id in players else None
     change = changes.get(known) if known is not None else None
-    return {
-        "game_id": finish.game_id,
-        "seat": seat.seat,
-        "player_id": known,
-        "bot_level": seat.bot_level,
-        "name": seat.name[:40],
-        "place": seat.place,
-        "laps": seat.laps,
-        "tricks": seat.tricks,
-        "gas": seat.gas,
-        "left_race": seat.left,
-        "mu_before": None if change is None else change[0].mu,
-        "sigma_before": None if change is None else change[0].sigma,
-        "mu_after": None if change is None else change[1].mu,
-        "sigma_after": None if change is None else change[1].sigma,
-    }
+    row = asdict(seat) | {"game_id": finish.game_id, "player_id": known, "name": seat.name[:40]}
+    row["left_race"] = row.pop("left")
+    for when, rating in zip(("before", "after"), change or (None, None), strict=True):
+        row[f"mu_{when}"] = None if rating is None else rating.mu
+        row[f"sigma_{when}"] = None if rating is None else rating.sigma
+    return row
 
 
 def _new_ratings(
@@ -647,12 +590,11 @@ def _new_ratings(
     }
 
 
+def _shown(mu: float | None, sigma: float | None) -> int | None:
+    return None if mu is None or sigma is None else display(Rating(mu, sigma))
+
+
 def _history_entry(race: FinishedRace, result: RaceResult) -> HistoryEntry:
-    before = after = None
-    if result.mu_before is not None and result.sigma_before is not None:
-        before = display(Rating(result.mu_before, result.sigma_before))
-    if result.mu_after is not None and result.sigma_after is not None:
-        after = display(Rating(result.mu_after, result.sigma_after))
     return HistoryEntry(
         game_id=race.game_id,
         finished_at=_utc(race.finished_at),
@@ -662,7 +604,7 @@ def _history_entry(race: FinishedRace, result: RaceResult) -> HistoryEntry:
         bots=race.bots,
         place=result.place,
         practice=race.practice,
-        rating_before=before,
-        rating_after=after,
+        rating_before=_shown(result.mu_before, result.sigma_before),
+        rating_after=_shown(result.mu_after, result.sigma_after),
         left=result.left_race,
     )

@@ -19,9 +19,8 @@ from store_kit import StoreProbe, make_store
 from app.http.players import PLAYER_COOKIE
 from app.main import create_app
 from app.results.database import async_url
-from app.results.pseudonyms import pseudonym
 from app.results.ratings import Rating
-from app.results.store import ResultsStore
+from app.results.store import ResultsStore, pseudonym
 
 
 @pytest.fixture

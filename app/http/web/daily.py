@@ -164,7 +164,7 @@ async def _page(
         "board": today.board.entries,
         "standing": standing_words(mine, today.board.ranked) if mine else None,
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
-        "yesterday_board": await DailyResults(results_of(request)).board(yesterday),
+        "yesterday_board": (await DailyResults(results_of(request)).day_board(yesterday)).entries,
         "yesterday_seed": await past_seed(races, yesterday),
         "yesterday_closes": clock(time(CLOSE_AFTER.seconds // 3600)),
         "error": error,

@@ -1,10 +1,6 @@
-"""Alembic's entry point for the results' migrations.
-
-Two ways in: :meth:`app.results.store.ResultsStore.open` runs the migrations on the
-connection it opened (handed over in the config's ``connection`` attribute), and the
-command line runs them on the database the settings name
-(``ZZV_DATABASE_URL=... alembic -c app/results/alembic.ini upgrade head``; with it unset,
-the default SQLite file). No offline mode.
+"""Alembic's entry point for the results' migrations: on the connection
+:meth:`app.results.store.ResultsStore.open` hands over (the config's ``connection``), else on
+the database the settings name (``alembic -c app/results/alembic.ini upgrade head``).
 """
 
 from __future__ import annotations
@@ -35,7 +31,6 @@ def run(connection: Connection) -> None:
 
 
 async def run_from_settings() -> None:
-    """The command line's way in: the database the environment's settings name."""
     engine = connect(results_url(Settings()))
     try:
         async with engine.begin() as conn:
