@@ -26,7 +26,7 @@ from app.http.web.page_state import PageState
 from app.http.web.quick_lobby import quick_lobby_context
 from app.http.web.rematch_words import rematch_lobby_context
 from app.http.web.table import race_again, table_context, table_window
-from app.http.web.talk_view import is_muted, talk_context
+from app.http.web.talk import is_muted, talk_context
 from app.races.operations import SessionState, seed_shown
 from app.races.record import GameSession
 from app.races.takeback import can_take_back
