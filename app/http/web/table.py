@@ -9,6 +9,7 @@ and the only engine facts used are printed card data (names, printed values, col
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,6 @@ from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.previews import with_previews
-from app.http.web.away_words import away_context
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -25,6 +25,7 @@ from app.http.web.labels import (
     Me,
     SuitInfo,
     Viewer,
+    is_viewer,
     people_names,
     seat_colour,
     seat_name,
@@ -32,7 +33,6 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.moments import moments
-from app.http.web.rematch_words import people_count, rematch_context
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
@@ -578,11 +578,67 @@ def table_context(
         **story_context(state["events"], state, reader),
         **seats_context(state),
         **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
-        **rematch_context(state, people_count(state), me == SPECTATOR),
+        **rematch_context(state, me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
         "error": error,
         "notice": notice_words(state.get("notice")),  # hard bots thinking faster on a busy server
         "preview": preview,
+    }
+
+
+def people_count(state: SessionState) -> int:
+    """How many of the state's seats are people's."""
+    return sum(1 for seat in state.get("seats") or [] if seat["person"])
+
+
+def away_context(seats: Sequence[PublicSeat], me: Me, playing: bool) -> dict[str, Any]:
+    """``away_notes``, one sentence per away seat (the reader's own first: a bot plays it),
+    and ``away_me``, whether the reader's own seat is away (they may take it back)."""
+    away = [s["seat"] for s in seats if s.get("away")] if playing else []
+    mine = [seat for seat in away if is_viewer(seat, me)]
+    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
+    notes += [
+        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, me)}
+        for seat in away
+        if not is_viewer(seat, me)
+    ]
+    return {"away_notes": notes, "away_me": bool(mine)}
+
+
+REMATCH_POLL_SECONDS = 3
+"""How often a finished table looks for a rematch offer or its start (its live stream
+ended with the race)."""
+
+
+def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
+    """``rematch``: None, or what the rematch box (``partials/rematch.html``) shows a seat
+    of a race people raced together: the ``line`` about the offer, this person's
+    ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words and
+    whether the box still polls."""
+    if watching or people_count(state) < 2 or state.get("status") != "over":
+        return {"rematch": None}
+    offer = state.get("rematch")
+    answer = None if offer is None else offer["answers"].get(str(state["seat"]))
+    if offer is None:
+        line = _("Same people and settings, a new deal, every seat moved one round.")
+    elif answer is None:
+        line = _(
+            "A rematch is on offer: it starts when everyone accepts, or in 30 seconds with "
+            "bots for anyone who does not."
+        )
+    elif answer == "yes":
+        line = _("You accepted the rematch.")
+    else:
+        line = _("You declined the rematch.")
+    return {
+        "rematch": {
+            "line": line,
+            "answer": answer,
+            "offered": offer is not None,
+            "href": None if offer is None else f"/games/{offer['game_id']}",
+            "label": _("Rematch") if offer is None else _("Accept the rematch"),
+            "poll": REMATCH_POLL_SECONDS if answer is None else None,
+        }
     }

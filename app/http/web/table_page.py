@@ -9,7 +9,9 @@ game. Nothing here opens a race: a route reads the state inside
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
@@ -18,15 +20,16 @@ from fastapi.responses import Response
 from app.http.addresses import public_base_url
 from app.http.answers import is_htmx, page
 from app.http.deps import is_https
-from app.http.web import page_state
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
+from app.http.web import page_state, table
 from app.http.web.forms import SubmittedMove
-from app.http.web.labels import Viewer, people_names
-from app.http.web.left import ended_context
+from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.quick_lobby import quick_lobby_context
-from app.http.web.rematch_words import rematch_lobby_context
 from app.http.web.table import race_again, table_context, table_window
 from app.http.web.talk import is_muted, talk_context
+from app.races import operations
+from app.races.leaving import aborted
 from app.races.operations import SessionState, seed_shown
 from app.races.record import GameSession
 from app.races.takeback import can_take_back
@@ -83,6 +86,89 @@ def extras_context(
         **quick_lobby_context(session, state),
         **rematch_lobby_context(session, state),
         **ended_context(session, state),
+    }
+
+
+def _seconds_left(session: GameSession) -> int:
+    """Whole seconds until bots take a waiting race's empty seats."""
+    deadline = session.lobby.deadline
+    return 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
+
+
+def quick_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """A waiting "Race strangers" race's banner and lobby facts (nothing for any other
+    race): how many seats are taken and the seconds until bots take the rest."""
+    if not session.config.quick or state["status"] != "waiting":
+        return {}
+    seats = session.lobby.seats
+    taken = sum(1 for seat in seats if seat.joined)
+    left = _seconds_left(session)
+    status = _(
+        "Looking for racers: %(taken)s of %(seats)s seats taken. "
+        "Bots take the rest in %(left)s s at most."
+    ) % {"taken": taken, "seats": len(seats), "left": left}
+    return {
+        "quick_lobby": {"taken": taken, "seats": len(seats), "seconds_left": left},
+        "status": status,
+        "title": _("Looking for racers · Zoom Zoom Vroom"),
+    }
+
+
+def rematch_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """A waiting rematch's banner and lobby line (nothing for any other race): how many
+    people are still to accept and the seconds until bots take their seats."""
+    lobby = session.lobby
+    if lobby.wait_seconds is None or session.config.quick or state["status"] != "waiting":
+        return {}
+    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
+    status = ngettext(
+        "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
+        "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
+        missing,
+    ) % {"n": missing, "s": _seconds_left(session)}
+    return {"status": status, "rematch_lobby": status}
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """What the table says of a race that was left: its headline and one line."""
+
+    headline: str
+    line: str
+
+
+def ended_early(session: GameSession, state: SessionState) -> Ended | None:
+    """How ``state``'s reader is told that ``session`` ended because people left it
+    (docs/ratings.md, "Leaving is losing"), or None when it did not (still running, or
+    finished by its last card)."""
+    if not session.left or session.game.is_over:
+        return None
+    reader = table.seat_viewer(state)
+    if any(is_viewer(seat, reader) for seat in session.left):
+        player = session.lobby.seats[reader.seat].player
+        counts = player is not None and not session.practice and not aborted(session)
+        line = (
+            _("It counts as a last place in your results.")
+            if counts
+            else _("It counts in no result.")
+        )
+        return Ended(_("You left this race."), line)
+    names = ", ".join(seat_name(seat, reader) for seat in session.left)
+    line = _("%(names)s left before the end, so the race stopped here.") % {"names": names}
+    return Ended(_("This race is over."), line)
+
+
+def ended_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """The table's context for a race that was left (``ended``, and the header's status
+    and the tab's title saying so); nothing for any other race."""
+    ended = ended_early(session, state)
+    if ended is None:
+        return {}
+    return {
+        "ended": ended,
+        "status": ended.headline,
+        "title": _("Race over") + " · Zoom Zoom Vroom",
+        "my_turn": False,
     }
 
 
