@@ -172,13 +172,6 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     )
 
 
-def hint(obs: Observation, seed: int, me: Me | None = None) -> tuple[dict[str, Any], str]:
-    """:func:`suggest` as ``(action, reason)``, the form the table page keeps as its hint
-    (:class:`app.http.web.page_state.PageState`)."""
-    found = suggest(obs, seed, me)
-    return found.action, found.reason
-
-
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
     """The normal bot's move for the observing seat, with its :func:`reason` (``me``
     names the other seats, as in :func:`reason`).

@@ -1,10 +1,6 @@
 """The table's page, drawn from a seat's (or a spectator's) state: the whole page, or the
-``#table`` fragment for htmx; and the page's own memory of the race
-(:mod:`app.http.web.page_state`) it is drawn with.
-
-Templates receive the view models of :mod:`app.http.web.table`, nothing else about the
-game. Nothing here opens a race: a route reads the state inside
-:meth:`app.races.unit.Races.open` and draws it once the race is saved.
+``#table`` fragment for htmx. Templates get the view models of :mod:`app.http.web.table`,
+nothing else about the game; nothing here opens a race.
 """
 
 from __future__ import annotations
@@ -19,11 +15,9 @@ from fastapi.responses import Response
 
 from app.http.addresses import public_base_url
 from app.http.answers import is_htmx, page
-from app.http.deps import is_https
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
-from app.http.web import page_state, table
-from app.http.web.forms import SubmittedMove
+from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
 from app.http.web.table import race_again, table_context, table_window
@@ -34,7 +28,6 @@ from app.races.operations import SessionState, seed_shown
 from app.races.record import GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race
-from app.settings import Settings
 
 REFRESH_SECONDS = 4
 """How often a table waiting for others reloads itself when JavaScript is off."""
@@ -43,50 +36,6 @@ REFRESH_SECONDS = 4
 def table_url(game_id: str) -> str:
     """The table's address."""
     return f"/games/{game_id}"
-
-
-def live_context(request: Request, session: GameSession, seat: int | None) -> dict[str, Any]:
-    """What a table page needs beyond the state: its event stream, its refresh without
-    JavaScript, the creator's invites and the race's watch link.
-
-    A race of one person against bots needs neither stream nor refresh: nothing changes
-    there without that person; nor does a finished race.
-    """
-    base = table_url(session.id) + ("/watch" if seat is None else "")
-    lobby = session.lobby
-    shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
-    waiting = session.status == "waiting" or session.game.current_seat != seat
-    live = shared and session.status != "over"
-    site = public_base_url(request)  # worked out once: it builds the request's URL
-    return {
-        "live_events": f"{base}/events" if live else None,
-        "live_table": f"{base}?live=1",
-        "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(site, session.id)
-        if seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
-        else [],
-        "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
-    }
-
-
-def extras_context(
-    session: GameSession, seat: int | None, state: SessionState, memory: PageState | None
-) -> dict[str, Any]:
-    """The hint shown to ``seat`` this turn, its count of hints taken, once the race is
-    over its seed and settings (for "race this deal again", with friends when friends
-    raced), and whether people left it (:func:`ended_context`)."""
-    shown = None if memory is None else memory.hint_for(state["turn"])
-    return {
-        "suggestion": shown["reason"] if shown else None,
-        "suggestions_taken": 0 if memory is None else memory.taken,
-        "seed": session.seed if state["game_over"] and seed_shown(session) else None,
-        "config": session.config,
-        "again": race_again(session.lobby.people(), spectator=seat is None),
-        "can_take_back": seat is not None and can_take_back(session, seat),
-        **quick_lobby_context(session, state),
-        **rematch_lobby_context(session, state),
-        **ended_context(session, state),
-    }
 
 
 def _seconds_left(session: GameSession) -> int:
@@ -175,12 +124,38 @@ def ended_context(session: GameSession, state: SessionState) -> dict[str, Any]:
 def seat_context(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table, its live parts and
-    its extras."""
+    """What every table draws, the race's and the lesson's: the table; its event stream and
+    its refresh without JavaScript (a race of one person against bots needs neither:
+    nothing changes there without that person; nor does a finished race), the creator's
+    invites and the watch link; the hint shown this turn and the count of hints taken; once
+    the race is over its seed and settings (for "race this deal again"); the lobby's and a
+    left race's words."""
     session, seat = race.session, race.seat
-    context = {**table_context(state, **extra), **live_context(request, session, seat)}
-    context.update(extras_context(session, seat, state, memory))
-    return context
+    base = table_url(session.id) + ("/watch" if seat is None else "")
+    lobby = session.lobby
+    shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
+    waiting = session.status == "waiting" or session.game.current_seat != seat
+    live = shared and session.status != "over"
+    site = public_base_url(request)  # worked out once: it builds the request's URL
+    inviting = seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
+    hint = None if memory is None else memory.hint_for(state["turn"])
+    return {
+        **table_context(state, **extra),
+        "live_events": f"{base}/events" if live else None,
+        "live_table": f"{base}?live=1",
+        "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
+        "invites": lobby.invite_links(site, session.id) if inviting else [],
+        "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
+        "suggestion": hint["reason"] if hint else None,
+        "suggestions_taken": 0 if memory is None else memory.taken,
+        "seed": session.seed if state["game_over"] and seed_shown(session) else None,
+        "config": session.config,
+        "again": race_again(session.lobby.people(), spectator=seat is None),
+        "can_take_back": seat is not None and can_take_back(session, seat),
+        **quick_lobby_context(session, state),
+        **rematch_lobby_context(session, state),
+        **ended_context(session, state),
+    }
 
 
 def table_context_of(
@@ -229,28 +204,3 @@ def seat_viewer(race: Race) -> Viewer:
     """The seat's reader of the race's sentences: "You" for itself, the people's display
     names for theirs (the log, the replay and the hints name seats as the table does)."""
     return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
-
-
-def read_memory(request: Request, race: Race, settings: Settings) -> PageState:
-    """This seat's page memory of the race (see :mod:`app.http.web.page_state`)."""
-    secret = settings.seed_secret.get_secret_value()
-    return page_state.read(request, race.id, race.own_seat, secret)
-
-
-def keep_memory(
-    response: Response, request: Request, race: Race, memory: PageState, settings: Settings
-) -> Response:
-    """Hand ``memory`` back to the browser with ``response``."""
-    secret = settings.seed_secret.get_secret_value()
-    secure = is_https(request, settings)
-    page_state.write(response, race.id, memory, secret, secure=secure)
-    return response
-
-
-def flash_context(flash: dict[str, Any] | None) -> dict[str, Any]:
-    """The notice a flash left for this view of the table, as the table draws it."""
-    if flash is None:
-        return {}
-    chosen = flash.get("submitted")
-    extra = {k: v for k, v in flash.items() if k not in ("turn", "submitted")}
-    return {**extra, "submitted": SubmittedMove(**chosen) if chosen else None}

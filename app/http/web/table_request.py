@@ -1,20 +1,10 @@
-"""One request about a seat's table, from its form to its answer: the table's own page and
-forms (move, Suggest, take back, "I'm back"), the lesson's (the same move, with a coach)
-and the race a review's "try again" starts from.
-
-A request walks one way. Its form is read, and a move's shape checked, before the race is
-opened (:func:`table_request`, :func:`read_move`), so a form that cannot be a move opens no
-race for writing. Inside ``async with table.open(...) as race:`` the route calls one
-operation and reads what the answer will draw (an :class:`Answer`); the page is rendered
-only after the block has left, that is once the race was saved (:meth:`TableRequest.respond`).
-htmx gets the ``#table`` fragment; a browser without JavaScript a ``303`` back to the table,
-any notice (a refusal, a preview, a hint, the coach's words) waiting in the page's own
-memory (:mod:`app.http.web.page_state`) for the table's next view, so the address never
-becomes the POST's and a reload always shows the race.
-
-A refusal of the move (not the seat's turn, an old page, a card the rules forbid, a take-back
-not granted) is drawn on the table with its status from :data:`app.http.errors.RACE_STATUS`;
-every other refusal goes to :mod:`app.http.errors`.
+"""One request about a seat's table, from its form to its answer: the table's own forms, the
+lesson's (the same move, with a coach) and the race a review's "try again" starts from.
+docs/architecture.md tells its walk: the form is read before the race is opened, the route
+calls one operation inside ``async with table.open(...)`` and reads an :class:`Answer`, and
+the page is rendered once the race was saved (:meth:`TableRequest.respond`). Without
+JavaScript a notice waits in the page's memory (:mod:`app.http.web.page_state`) for the
+table's next view after the ``303``.
 """
 
 from __future__ import annotations
@@ -29,10 +19,12 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from app.http.answers import is_htmx, see_other
-from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
+from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
 from app.http.errors import InvalidRequest, race_status
 from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
+from app.http.web import page_state
+from app.http.web import suggest as hints
 from app.http.web.forms import (
     FormError,
     ParsedMove,
@@ -43,12 +35,8 @@ from app.http.web.forms import (
     submitted_for,
 )
 from app.http.web.page_state import PageState
-from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table_page import (
     TableContext,
-    flash_context,
-    keep_memory,
-    read_memory,
     render_table,
     seat_viewer,
     table_context_of,
@@ -62,7 +50,8 @@ from app.settings import Settings
 from engine import Action, IllegalAction
 
 TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
-"""The refusals drawn on the table itself, with the reason above it."""
+"""The refusals drawn on the table itself, with the reason above it (status:
+:data:`app.http.errors.RACE_STATUS`); every other one goes to :mod:`app.http.errors`."""
 
 
 class Coach(Protocol):
@@ -95,13 +84,11 @@ TABLE = TableView(table_context_of)
 
 @dataclass(frozen=True)
 class Answer:
-    """What a table request answers, worked out while the race is open and rendered once it
-    is saved: the table's ``state`` (htmx only), the page's memory, the notice drawn beside
-    the table (``error``, ``preview``, ``coach_note``, ``submitted``, ``animate``).
-
+    """What a table request answers, read while the race is open and rendered once it is
+    saved: the table's ``state`` (htmx only), the page's memory and the ``notice`` drawn
+    beside the table (``error``, ``preview``, ``coach_note``, ``submitted``, ``animate``).
     ``flash``: without JavaScript the notice waits in the page's memory for the next view;
-    ``keep``: the page's memory changed (or is handed back as it is) with this answer.
-    """
+    ``keep``: the page's memory changed (or is handed back as it is) with this answer."""
 
     race: Race
     memory: PageState
@@ -183,7 +170,15 @@ class TableRequest:
 
     def memory(self, race: Race) -> PageState:
         """The seat's page memory of ``race``."""
-        return read_memory(self.request, race, self.settings)
+        secret = self.settings.seed_secret.get_secret_value()
+        return page_state.read(self.request, race.id, race.own_seat, secret)
+
+    def keep(self, response: Response, race: Race, memory: PageState) -> Response:
+        """Hand ``memory`` back to the browser with ``response``."""
+        secret = self.settings.seed_secret.get_secret_value()
+        secure = is_https(self.request, self.settings)
+        page_state.write(response, race.id, memory, secret, secure=secure)
+        return response
 
     def answer(
         self,
@@ -206,21 +201,12 @@ class TableRequest:
         self,
         race: Race,
         memory: PageState,
-        status_code: int,
         error: str | None,
-        submitted: SubmittedMove | None = None,
+        status_code: int = InvalidRequest.status_code,
         **notice: Any,
     ) -> Answer:
         """The table as it stands, with the reason a move was not played."""
-        return self.answer(
-            race,
-            memory,
-            status_code=status_code,
-            flash=True,
-            error=error,
-            submitted=submitted,
-            **notice,
-        )
+        return self.answer(race, memory, status_code=status_code, flash=True, error=error, **notice)
 
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
@@ -230,7 +216,8 @@ class TableRequest:
         meant another turn)."""
         assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
-        return self.refused(race, memory, race_status(exc.code), race_sentence(exc), kept)
+        status = race_status(exc.code)
+        return self.refused(race, memory, race_sentence(exc), status, submitted=kept)
 
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
         """The table drawn from ``answer`` (after the race was saved)."""
@@ -255,24 +242,19 @@ class TableRequest:
             return self.keep(response, answer.race, answer.flash_memory())
         return self.keep(response, answer.race, answer.memory) if answer.keep else response
 
-    def keep(self, response: Response, race: Race, memory: PageState) -> Response:
-        """Hand ``memory`` back to the browser with ``response``."""
-        return keep_memory(response, self.request, race, memory, self.settings)
-
     def shown(self, race: Race, *, animate: bool = False) -> Answer:
         """A view of the table: its state and the notice left for it, spent once shown."""
         memory = self.memory(race)
         state = table_state(race)
-        notice = flash_context(memory.flash_for(state["turn"]))
-        spent = memory.flash is not None
-        return Answer(
-            race,
-            replace(memory, flash=None),
-            race.session.turn,
-            state,
-            notice={"animate": animate, **notice},
-            keep=spent,
-        )
+        notice: dict[str, Any] = {"animate": animate}
+        flash = memory.flash_for(state["turn"])
+        if flash is not None:
+            chosen = flash.get("submitted")
+            notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
+            notice["submitted"] = SubmittedMove(**chosen) if chosen else None
+        spent = replace(memory, flash=None)
+        turn = race.session.turn
+        return Answer(race, spent, turn, state, notice=notice, keep=memory.flash is not None)
 
 
 async def table_request(
@@ -299,15 +281,14 @@ async def play(
         if coach is not None and before is not None and move.intent == "play" and not move.picked:
             note = coach.unpicked(before)
         if note is not None:
-            return table.refused(race, memory, InvalidRequest.status_code, None, coach_note=note)
-        status = InvalidRequest.status_code
-        return table.refused(race, memory, status, move.error, move.submitted)
+            return table.refused(race, memory, None, coach_note=note)
+        return table.refused(race, memory, move.error, submitted=move.submitted)
     parsed = move.parsed
     if move.action is None:  # Preview: the chosen card's score, nothing played
         assert before is not None
         if parsed.turn != before["turn"]:
             return table.refusal(race, memory, StaleTurn({}))
-        sentence = preview_sentence(before, parsed.action, seat_viewer(race))
+        sentence = hints.preview_sentence(before, parsed.action, seat_viewer(race))
         return table.answer(
             race, memory, state=before, flash=True, preview=sentence, submitted=move.submitted
         )
@@ -331,9 +312,11 @@ async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
     submitted = None
     if observation is not None:
         turn = race.session.turn
-        action, reason = await anyio.to_thread.run_sync(
-            lambda: hint(observation, turn, me=seat_viewer(race))
+        found = await anyio.to_thread.run_sync(
+            lambda: hints.suggest(observation, turn, me=seat_viewer(race))
         )
-        memory = replace(memory, hint={"turn": turn, "action": action, "reason": reason})
-        submitted = submitted_for(action)
+        memory = replace(
+            memory, hint={"turn": turn, "action": found.action, "reason": found.reason}
+        )
+        submitted = submitted_for(found.action)
     return table.answer(race, memory, flash=True, keep=True, submitted=submitted)
