@@ -29,12 +29,12 @@ from app.http.web.labels import (
     suit_info,
     viewer,
 )
-from app.http.web.moments import moments
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
     is_my_play,
     log_rounds,
+    moments,
     narrated,
     recent_items,
     round_start,
