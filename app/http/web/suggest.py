@@ -1,10 +1,6 @@
 """Hints for the human: what a move would score, and the normal bot's move with a reason.
-
-Everything here reads one seat's observation (``Game.observation(seat)``) and an action in
-the engine's JSON form; nothing sees another hand. The numbers are the seat's options
-(:func:`engine.options.seat_options`: each card's final number with the gas poured on
-it, the gas left after the card's effect, the best other card), so no rule is worked out
-here.
+Everything reads one seat's observation and its options (:func:`engine.options.seat_options`),
+never another hand, and works out no rule itself.
 
 >>> from engine import new_game
 >>> game = new_game(players=3, seed=4)
@@ -35,8 +31,8 @@ SUGGESTING_BOT = "normal"
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What a move would do now: its final number (``None`` for a Tune Up), the best
-    other card it has to beat (or ``None``) and the gas left after it."""
+    """What a move would do now: its final number (None for a Tune Up), the best other
+    card it has to beat (or None) and the gas left after it."""
 
     final: int | None
     best: Best | None
@@ -56,7 +52,7 @@ class Suggestion:
 
 
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
-    """The preview of ``action`` from the seat's options, or ``None`` if they offer none."""
+    """The preview of ``action`` from the seat's options, or None if they offer none."""
     options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":
@@ -91,9 +87,8 @@ def _rival(best: Best, me: Me) -> str:
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """The score preview of the move form, worked out on the server (for JavaScript off):
-    "Jelly (4) + 2 gas scores 7: beats Yellow's 6" (``me`` names the seats; by default
-    the observing seat, with colours)."""
+    """The move form's score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats
+    Yellow's 6" (``me`` names the seats; by default the observing seat, with colours)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
@@ -173,10 +168,7 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason` (``me``
-    names the other seats, as in :func:`reason`).
-
-    Raises ``ValueError`` when it is not that seat's turn.
-    """
+    """The normal bot's move for the observing seat, with its :func:`reason` (``me`` names
+    the seats); ``ValueError`` when it is not that seat's turn."""
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
     return Suggestion(action, reason(obs, action, me))
