@@ -22,7 +22,7 @@ from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.daily_words import share_words, standing_words
 from app.http.web.forms import form_fields
-from app.http.web.seating import to_table
+from app.http.web.routes import to_table
 from app.http.web.streak_words import best_words, streak_words
 from app.http.web.templating import templates
 from app.races.daily import (

@@ -17,16 +17,18 @@ from markupsafe import escape
 
 from app.http.answers import is_htmx, page, redirect_or_fragment, see_other, vary
 from app.http.deps import (
+    COOKIE_MAX_AGE_SECONDS,
     GAME_ID_PATTERN,
     GameIdPath,
     RacesDep,
     SettingsDep,
     client_key,
     is_https,
+    set_seat_cookie,
 )
 from app.http.errors import InvalidRequest, race_status
 from app.http.i18n import gettext as _
-from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
+from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player, set_player_cookie
 from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.talk_pace import TalkPaceDep
@@ -35,7 +37,6 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.seating import LAST_GAME_COOKIE, to_table
 from app.http.web.table import SPECTATOR, log_context, race_again
 from app.http.web.table_page import seat_viewer, table_url, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
@@ -52,7 +53,6 @@ from app.races.errors import (
     TalkTooFast,
 )
 from app.races.lobby import LobbyError
-from app.races.operations import SessionState
 from app.races.quick import quick_race
 from app.races.record import GameConfig
 from app.races.unit import Races
@@ -68,6 +68,35 @@ BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds befo
 
 QUICK_SIZES = (3, 4, 5)
 """The race sizes the start page offers strangers."""
+
+LAST_GAME_COOKIE = "zzv_last"
+"""Remembers the browser's latest game id (not a credential) so the start page can offer
+"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
+
+
+async def to_table(
+    request: Request,
+    settings: Settings,
+    game_id: str,
+    seat_token: str,
+    player_token: str | None,
+) -> RedirectResponse:
+    """303 to the table of ``game_id`` with the seat's token, the player's cookie (when
+    there is a player) and the latest-race cookie."""
+    response = RedirectResponse(table_url(game_id), status_code=303)
+    set_seat_cookie(response, request, game_id, seat_token, settings)
+    if player_token is not None:
+        await set_player_cookie(response, request, player_token, settings)
+    # Lives as long as the seat's cookie, so the link never outlives the credential.
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        game_id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
 
 
 async def start_and_redirect(
@@ -325,14 +354,13 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
         state = race.state(since=lambda session: len(session.events), deliver=False)
     if refused is not None:
         return _talk_status(refused)
-    return redirect_or_fragment(table.request, table_url(table.game_id), lambda: _said(state))
-
-
-def _said(state: SessionState) -> Response:
-    """The line just said, to append, and the talk's status line emptied."""
-    fragment = new_lines_fragment(state, state["said"][-1:])
+    # htmx: the line just said, to append, and the talk's status line emptied.
     status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
-    return vary(HTMLResponse(fragment + status))
+    return redirect_or_fragment(
+        table.request,
+        table_url(table.game_id),
+        lambda: vary(HTMLResponse(new_lines_fragment(state, state["said"][-1:]) + status)),
+    )
 
 
 def _talk_status(refusal: RaceError) -> Response:

@@ -1,13 +1,11 @@
 """What the table shows of the quick messages (lines, bubbles, buttons, this browser's mute)
 and what a live table's stream sends when somebody else spoke. A message is a code, a seat
-and a time, public to every seat and watcher, so nothing here can tell a hidden card; its
-words come from the catalog (docs/translating.md). The forms are in
-:mod:`app.http.web.routes`."""
+and a time, public to every seat and watcher: nothing here can tell a hidden card."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -68,19 +66,18 @@ class TalkLine:
 
 @dataclass(frozen=True, slots=True)
 class TalkView:
-    """The talk section of a table (``partials/talk.html``)."""
+    """The talk section of a table (``partials/talk.html``): ``shown`` in a race with people
+    (a finished one still lists its talk); ``can_send`` when the viewer sits at a person's
+    seat of a race still on; ``bubbles``: each seat's latest recent message, beside it."""
 
     game_id: str
     shown: bool
-    """A race with people: the section is on the page (a finished one still lists its talk)."""
     can_send: bool
-    """The viewer sits at a person's seat of a race still on."""
     muted: bool
     lines: list[TalkLine]
-    bubbles: dict[int, TalkLine] = field(default_factory=dict)
-    """The latest recent message of each seat, shown beside it."""
-    buttons: list[TalkWords] = field(default_factory=list)
-    watching: bool = False
+    bubbles: dict[int, TalkLine]
+    buttons: list[TalkWords]
+    watching: bool
 
 
 def is_muted(request: Request) -> bool:
@@ -153,17 +150,19 @@ def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
 def live_render(
     seat: int | None, muted: bool, table_news: Callable[[SessionState], bool]
 ) -> Callable[[SessionState], Message | None]:
-    """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload the
-    table) when ``table_news`` says a change of play is news to it, else ``said`` with the
-    lines of what the others said since (none when ``muted``; its own messages the page
-    already shows)."""
-    seen = _Seen()
+    """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload) when
+    ``table_news`` says a change of play is news to it, else ``said`` with the lines the
+    others said since (none when ``muted``; the page shows its own already)."""
+    # What the table was last sent: the play's signature and the others' last message.
+    seen_play: tuple[Any, ...] | None = None
+    seen_said: int | None = None
 
     def render(state: SessionState) -> Message | None:
+        nonlocal seen_play, seen_said
         others = [m for m in heard(state, muted) if m["seat"] != seat]
-        news = [m for m in others if seen.said is not None and m["n"] > seen.said]
-        played = play_signature(state) != seen.play
-        seen.play, seen.said = play_signature(state), others[-1]["n"] if others else 0
+        news = [m for m in others if seen_said is not None and m["n"] > seen_said]
+        played = play_signature(state) != seen_play
+        seen_play, seen_said = play_signature(state), others[-1]["n"] if others else 0
         if played and table_news(state):
             return CHANGED
         if news:
@@ -171,11 +170,3 @@ def live_render(
         return None
 
     return render
-
-
-@dataclass
-class _Seen:
-    """What a live table was last sent: the play's signature, the others' last message."""
-
-    play: tuple[Any, ...] | None = None
-    said: int | None = None
