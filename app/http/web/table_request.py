@@ -1,10 +1,7 @@
-"""One request about a seat's table, from its form to its answer: the table's own forms, the
-lesson's (the same move, with a coach) and the race a review's "try again" starts from.
-docs/architecture.md tells its walk: the form is read before the race is opened, the route
-calls one operation inside ``async with table.open(...)`` and reads an :class:`Answer`, and
-the page is rendered once the race was saved (:meth:`TableRequest.respond`). Without
-JavaScript a notice waits in the page's memory (:mod:`app.http.web.page_state`) for the
-table's next view after the ``303``.
+"""One request about a seat's table (the race's, the lesson's, a review's "try again"), from
+its form to its :class:`Answer`, rendered once the race was saved; docs/architecture.md
+tells its walk. Without JavaScript a notice waits in the page's memory
+(:mod:`app.http.web.page_state`) for the table's next view after the ``303``.
 """
 
 from __future__ import annotations
@@ -58,8 +55,7 @@ class Coach(Protocol):
     """What a lesson adds to the move: words before the move is played and after."""
 
     def unpicked(self, before: SessionState) -> str | None:
-        """What to say when Play is pressed with no card picked (None: the form's own
-        refusal)."""
+        """What to say when Play is pressed with no card picked (None: the form's refusal)."""
 
     def after(self, before: SessionState, action: Action) -> str | None:
         """What to say of ``action``, just played from ``before``."""
@@ -84,11 +80,10 @@ TABLE = TableView(table_context_of)
 
 @dataclass(frozen=True)
 class Answer:
-    """What a table request answers, read while the race is open and rendered once it is
-    saved: the table's ``state`` (htmx only), the page's memory and the ``notice`` drawn
-    beside the table (``error``, ``preview``, ``coach_note``, ``submitted``, ``animate``).
-    ``flash``: without JavaScript the notice waits in the page's memory for the next view;
-    ``keep``: the page's memory changed (or is handed back as it is) with this answer."""
+    """What a table request answers: the table's ``state`` (htmx only), the page's memory and
+    the ``notice`` beside the table (``error``, ``preview``, ``coach_note``, ``submitted``,
+    ``animate``); ``flash``: without JavaScript the notice waits in the memory for the next
+    view; ``keep``: the memory goes back to the browser with this answer."""
 
     race: Race
     memory: PageState
@@ -109,8 +104,8 @@ class Answer:
 
 @dataclass(frozen=True)
 class MoveForm:
-    """The move form as read before the race is opened: what was pressed (``intent``) and
-    chosen, and the move, or the sentence that says why the form is no move (``error``)."""
+    """The move form read before the race is opened: what was pressed and chosen, and the
+    move, or why the form is no move (``error``)."""
 
     intent: str
     submitted: SubmittedMove
@@ -121,9 +116,9 @@ class MoveForm:
 
 
 def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> MoveForm:
-    """The move form's ``fields`` read: the action checked for its shape when Play was
-    pressed (the rules check it once the race is open). A table that ``suggests`` nothing
-    (the lesson's: its coach advises) takes Suggest as Preview."""
+    """The move form's ``fields``, the action checked for its shape when Play was pressed
+    (the rules check it in the race); a table that ``suggests`` nothing (the lesson's: its
+    coach advises) takes Suggest as Preview."""
     rest = dict(fields)
     intent = pop_intent(rest)
     if intent == "suggest" and not suggests:
@@ -161,7 +156,7 @@ class TableRequest:
 
     @property
     def token(self) -> str | None:
-        """The seat's token, from its cookie."""
+        """The seat's token cookie."""
         return self.request.cookies.get(cookie_name(self.game_id))
 
     def open(self, *, write: bool = False) -> AbstractAsyncContextManager[Race]:
@@ -169,7 +164,7 @@ class TableRequest:
         return self.races.open(self.game_id, self.token, write=write)
 
     def memory(self, race: Race) -> PageState:
-        """The seat's page memory of ``race``."""
+        """The seat's page memory of ``race``, as the browser sent it."""
         secret = self.settings.seed_secret.get_secret_value()
         return page_state.read(self.request, race.id, race.own_seat, secret)
 
@@ -211,9 +206,8 @@ class TableRequest:
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
     ) -> Answer:
-        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices (``submitted``)
-        stay picked only when the card itself was refused (after an old page's move they
-        meant another turn)."""
+        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices stay picked only
+        when the card itself was refused (after an old page's move they meant another turn)."""
         assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
         status = race_status(exc.code)
@@ -272,8 +266,8 @@ TableDep = Annotated[TableRequest, Depends(table_request)]
 async def play(
     table: TableRequest, race: Race, memory: PageState, move: MoveForm, view: TableView = TABLE
 ) -> Answer:
-    """The move form's Play (or Preview) on the open race: the move and the bots' replies,
-    or the table with the reason it was not played; a coach's words before and after."""
+    """The move form's Play (or Preview) on the open race: the move and the bots' replies, or
+    the table with the reason it was not played; a coach's words before and after."""
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.parsed is None:
@@ -306,8 +300,8 @@ async def play(
 
 
 async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
-    """The normal bot's move for this seat, picked in the form, with its reason; the hint
-    is the page's to remember (to show it and count it if played), not the race's."""
+    """The normal bot's move for this seat, picked in the form, with its reason: a hint the
+    page remembers (to show it, and count it if played), not the race."""
     observation = race.observation()
     submitted = None
     if observation is not None:
