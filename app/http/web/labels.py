@@ -139,22 +139,10 @@ def is_viewer(seat: int | None, me: Me) -> bool:
 
 
 def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
-    """What each seat is called from the public seats (``{"seat", "name", "person"}``):
-    the name a person chose, None for a bot or for a person who chose none (the lobby's
-    stand-in "Player 2"), whose seat keeps its colour: one name per seat on every screen.
-
-    A name that could be read as somebody else (another person's name, a seat's colour,
-    "You" or "Nobody") gets its seat's colour added, so every sentence stays unambiguous.
-
-    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
-    ...               {"seat": 1, "name": "Bot 2", "person": False},
-    ...               {"seat": 2, "name": "ada", "person": True},
-    ...               {"seat": 3, "name": "You", "person": True}])
-    ('Ada (Pink)', None, 'ada (Yellow)', 'You (Blue)')
-    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
-    ...               {"seat": 1, "name": "Player 2", "person": True}])
-    ('Ada', None)
-    """
+    """What each seat is called from the public seats (``{"seat", "name", "person"}``): the
+    name a person chose, None for a bot or for a person who chose none (the lobby's stand-in
+    "Player 2"), whose seat keeps its colour. A name that could be read as somebody else
+    (another person's, a colour, "You", "Nobody") gets its seat's colour added."""
     by_seat = {
         int(s["seat"]): str(s["name"])
         for s in seats

@@ -1,14 +1,6 @@
 """Hints for the human: what a move would score, and the normal bot's move with a reason.
 Everything reads one seat's observation and its options (:func:`engine.options.seat_options`),
-never another hand, and works out no rule itself.
-
->>> from engine import new_game
->>> game = new_game(players=3, seed=4)
->>> obs = game.observation(game.current_seat)
->>> hint = suggest(obs, seed=1)
->>> hint.action in obs["legal_actions"] and hint.reason[0].isupper()
-True
-"""
+never another hand, and works out no rule itself (tests/web/test_suggest.py)."""
 
 from __future__ import annotations
 
@@ -139,32 +131,27 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
             text = _("Tune Up with %(card)s and keep your cards: you hold %(left)s gas.")
         return text % values
     values["card"] = card
-    if best is None:
-        if last:
-            return _("Leads with %(card)s, scoring %(final)s.") % values
-        return (
-            _("Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s.")
-            % values
+    if best is None and last:
+        text = _("Leads with %(card)s, scoring %(final)s.")
+    elif best is None:
+        text = _(
+            "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
         )
-    if seen.beats():
-        if last:
-            return _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.") % values
-        return (
-            _(
-                "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
-                "%(trick)s."
-            )
-            % values
+    elif seen.beats() and last:
+        text = _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.")
+    elif seen.beats():
+        text = _(
+            "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
+            "%(trick)s."
         )
-    if last:
-        return _("Lets %(rival)s stand: %(card)s goes in cheaply.") % values
-    return (
-        _(
+    elif last:
+        text = _("Lets %(rival)s stand: %(card)s goes in cheaply.")
+    else:
+        text = _(
             "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick "
             "%(trick)s."
         )
-        % values
-    )
+    return text % values
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:

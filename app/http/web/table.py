@@ -480,13 +480,7 @@ class RaceAgain:
 def race_again(people: int, spectator: bool) -> RaceAgain:
     """The end-of-race offer after a race that ``people`` people raced: with friends again
     (fresh invite links), not silently against bots; a spectator races the deal against
-    bots, and the button says so.
-
-    >>> race_again(2, spectator=False).label
-    'Race this deal again with friends'
-    >>> race_again(1, spectator=False).label, race_again(3, spectator=True).people
-    ('Race this deal again', 1)
-    """
+    bots, and the button says so."""
     if spectator:
         return RaceAgain(1, _("Race this deal yourself, against bots"), _("Rematch"))
     if people > 1:
