@@ -24,12 +24,9 @@ PAGE_COOKIE_SECONDS = 24 * 3600
 
 @dataclass(frozen=True)
 class PageState:
-    """One seat's page memory of one race (see the module docstring).
-
-    ``flash`` is ``{"turn", **notice}`` (the notice is ``error``/``preview`` sentences and
-    ``submitted``, the seat's own choices); ``hint`` is ``{"turn", "action", "reason"}``
-    with the action in the engine's JSON form; ``taken`` counts hints played as shown.
-    """
+    """One seat's page memory of one race: ``flash`` is ``{"turn", **notice}`` (sentences and
+    the seat's own choices), ``hint`` is ``{"turn", "action", "reason"}`` (the action as
+    engine JSON), ``taken`` counts hints played as shown."""
 
     seat: int
     flash: dict[str, Any] | None = None

@@ -1,8 +1,6 @@
-"""The table's routes and the start page's (an ``APIRouter``); docs/architecture.md tells a
-request's walk. Routes stay thin: read the form, open the race once, call its operation and
-render once the race is saved (:mod:`app.http.web.table_request`). htmx gets the ``#table``
-fragment (a quick message: its new line); every other request the whole page, or a ``303``
-back to the table after a form's POST, so the site works with JavaScript off.
+"""The table's routes and the start page's, thin (docs/architecture.md tells a request's
+walk): htmx gets the ``#table`` fragment (a quick message: its line), every other request
+the whole page, or a ``303`` back to the table after a POST, so the site works without JS.
 """
 
 from __future__ import annotations
@@ -213,11 +211,8 @@ async def move(table: TableDep) -> Response:
 @router.post("/games/{game_id}/takeback")
 async def take_back(table: TableDep) -> Response:
     """Undo this seat's last card and the bots' replies; the table (303 back to it), or the
-    refusal above it (other people race here, nothing to take back).
-
-    The form's ``at_turn`` is the table's turn: a second press sent before the first one's
-    answer arrived finds the race at another turn and only shows the table, so a double
-    click takes back one card, not two."""
+    refusal above it. The form's ``at_turn`` is the table's turn: a second press sent before
+    the first one's answer finds another turn and only shows the table (one card back)."""
     raw_turn = table.fields.get("at_turn")
     turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
     async with table.open(write=True) as race:
@@ -268,10 +263,8 @@ async def race_log(table: TableDep, before: BeforeQuery = None) -> Response:
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay(table: TableDep, step: StepQuery = 0) -> Response:
-    """The race trick by trick from its public record (``?step=N``: the Nth trick).
-
-    A seat's browser reads it as its table does ("You"), the race still on or not; once
-    the race is over anyone with the link reads it, as a spectator."""
+    """The race trick by trick from its public record (``?step=N``: the Nth trick), read by a
+    seat as its table does ("You"); once the race is over, by anyone as a spectator."""
     request, races, game_id, token = table.request, table.races, table.game_id, table.token
     found = None if token else await _finished_record(races, game_id)
     if found is None:

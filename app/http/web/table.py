@@ -324,9 +324,8 @@ def best_text(best: view.Leader | None, me: Me) -> str:
 
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
-    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's
-    values with their numbers, and the most gas any choice can carry (the gas input's max).
-    """
+    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
+    with their numbers, and the most gas any choice can carry (the gas input's max)."""
     options = obs["card_options"]
     zero_five = obs["zero_five_option"]
     gas_limits = [o["gas_max"] for o in options]
@@ -352,10 +351,9 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
-    """The words around the table: what happened since the viewer's last card (a watch
-    page: the latest few events), the round summary, the log of the rounds that story
-    touches (earlier ones come on demand: :func:`log_context`) and, at the end, every
-    round's story."""
+    """The words around the table: what happened since the viewer's last card (a watch page:
+    the latest events), the round summary, the log of the rounds that story touches (earlier
+    ones come on demand: :func:`log_context`) and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
     if me == SPECTATOR:
@@ -435,10 +433,9 @@ def away_context(seats: Sequence[PublicSeat], me: Me, playing: bool) -> dict[str
 
 
 def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
-    """``rematch``: None, or what the rematch box (``partials/rematch.html``) shows a seat
-    of a race people raced together: the ``line`` about the offer, this person's
-    ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words and
-    whether the box still polls."""
+    """``rematch``: None, or what the rematch box shows a seat of a race people raced
+    together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
+    race's ``href``, the button's words and whether the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
         return {"rematch": None}
     offer = state.get("rematch")
@@ -506,9 +503,8 @@ def log_context(
 
 def table_window(session: GameSession, seat: int | None) -> int:
     """Index of the first event the table narrates for ``seat`` (None: a spectator): the
-    deal of the round holding the seat's last card (a spectator's latest few events), or
-    0 once the race is over (every round's story). The log's earlier rounds come on demand.
-    """
+    deal of the round holding the seat's last card (a spectator's latest few events), or 0
+    once the race is over (every round's story)."""
     log = session.events
     if session.game.is_over:
         return 0
@@ -531,10 +527,8 @@ def table_context(
     submitted: SubmittedMove | None = None,
     preview: str | None = None,
 ) -> dict[str, Any]:
-    """Everything ``partials/table.html`` prints, from a seat's observation (or the public
-    one, seat None) plus ``events`` (the public log from :func:`table_window` on),
-    ``turn``, ``game_id`` and the table's seats and clock; the turn's previews are worded
-    here."""
+    """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
+    state: its observation, ``events`` from :func:`table_window` on, seats and clock."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}

@@ -1,8 +1,6 @@
-"""The public event log arranged for the table: the game log by round and trick, the staged
-reveal of what happened since the viewer's last card, the end-of-round box (every sentence
-from :mod:`app.http.web.narration`) and the moments: a lap, the race's end and a big play,
-each shown once over the trick as the reveal reaches its event (static/js/table.js), told
-from public events only.
+"""The public event log arranged for the table: the log by round and trick, the staged reveal
+since the viewer's last card, the end-of-round box, and the moments (a lap, the race's end,
+a big play) shown over the trick as the reveal reaches their event (static/js/table.js).
 """
 
 from __future__ import annotations
@@ -192,10 +190,9 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     if deal is None:
         return None
     lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
+    headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     if lap is not None:
         headline = narrate(lap, me)
-    else:
-        headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     lead, values = deal["lead"], {"round": deal["round"], "name": seat_name(deal["lead"], me)}
     if is_viewer(lead, me):
         next_lead = _("You lead round %(round)s.") % values
