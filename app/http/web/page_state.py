@@ -50,7 +50,6 @@ class PageState:
 
 
 def cookie_name(game_id: str) -> str:
-    """The page cookie of ``game_id``."""
     return f"{PAGE_COOKIE_PREFIX}{game_id}"
 
 

@@ -262,7 +262,6 @@ def hand_cards(obs: Observation) -> list[HandCard]:
 
 
 def is_my_turn(obs: Observation) -> bool:
-    """Whether the viewer is the one to play now."""
     return obs["current_seat"] == obs["seat"] and not obs["game_over"]
 
 
@@ -385,7 +384,6 @@ def seat_viewer(state: SessionState) -> Viewer:
 
 
 def people_count(state: SessionState) -> int:
-    """How many of the state's seats are people's."""
     return sum(1 for seat in state.get("seats") or [] if seat["person"])
 
 

@@ -34,7 +34,6 @@ REFRESH_SECONDS = 4
 
 
 def table_url(game_id: str) -> str:
-    """The table's address."""
     return f"/games/{game_id}"
 
 
@@ -176,7 +175,6 @@ def render_table(
     request: Request,
     race: Race,
     state: SessionState,
-    *,
     memory: PageState | None = None,
     status_code: int = 200,
     context: TableContext = table_context_of,

@@ -70,7 +70,6 @@ class TableView:
     coach: Coach | None = None
 
     def url(self, game_id: str) -> str:
-        """This view's address for ``game_id``."""
         return self.address.format(game_id=game_id)
 
 
@@ -156,7 +155,6 @@ class TableRequest:
 
     @property
     def token(self) -> str | None:
-        """The seat's token cookie."""
         return self.request.cookies.get(cookie_name(self.game_id))
 
     def open(self, *, write: bool = False) -> AbstractAsyncContextManager[Race]:
@@ -169,7 +167,6 @@ class TableRequest:
         return page_state.read(self.request, race.id, race.own_seat, secret)
 
     def keep(self, response: Response, race: Race, memory: PageState) -> Response:
-        """Hand ``memory`` back to the browser with ``response``."""
         secret = self.settings.seed_secret.get_secret_value()
         secure = is_https(self.request, self.settings)
         page_state.write(response, race.id, memory, secret, secure=secure)
@@ -215,17 +212,12 @@ class TableRequest:
 
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
         """The table drawn from ``answer`` (after the race was saved)."""
-        assert answer.state is not None
+        race, state, memory = answer.race, answer.state, answer.memory
+        assert state is not None
         response = render_table(
-            self.request,
-            answer.race,
-            answer.state,
-            memory=answer.memory,
-            status_code=answer.status_code,
-            context=view.context,
-            **answer.notice,
+            self.request, race, state, memory, answer.status_code, view.context, **answer.notice
         )
-        return self.keep(response, answer.race, answer.memory) if answer.keep else response
+        return self.keep(response, race, memory) if answer.keep else response
 
     def respond(self, answer: Answer, view: TableView = TABLE) -> Response:
         """htmx: the table drawn; otherwise 303 back to the table, with the page's memory."""
