@@ -50,19 +50,13 @@ from app.http.security import (
 )
 from app.http.stopping import CancelledAs503Middleware
 from app.http.talk_pace import TalkPace
-from app.http.web import away as web_away
 from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
-from app.http.web import leave as web_leave
-from app.http.web import quick as web_quick
-from app.http.web import rematch as web_rematch
 from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
-from app.http.web import takeback as web_takeback
-from app.http.web import talk as web_talk
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
 from app.races.idle import end_idle_races
@@ -252,22 +246,16 @@ ROUTERS = (
     friends.router,
     api_takeback.router,
     api_talk.router,
-    web_talk.router,
     api_quick.router,
     api_daily.router,
     api_cup.router,
-    web_quick.router,
-    web_takeback.router,
     web_daily.router,
     web_cup.router,
     web_fair.router,
     language.router,
     api_leave.router,
-    web_leave.router,
     api_away.router,
-    web_away.router,
     api_rematch.router,
-    web_rematch.router,
     api_review.router,
     web_review.router,
     api_results.router,

@@ -53,6 +53,21 @@ def test_a_person_who_chose_no_name_is_their_colour_everywhere() -> None:
     assert _badges(friend) == ["Ben", "You", "Yellow", "Blue"]
 
 
+def test_a_name_that_could_mean_somebody_else_gets_its_seats_colour() -> None:
+    seats = [
+        {"seat": 0, "name": "Ada", "person": True},
+        {"seat": 1, "name": "Bot 2", "person": False},
+        {"seat": 2, "name": "ada", "person": True},
+        {"seat": 3, "name": "You", "person": True},
+    ]
+    assert people_names(seats) == ("Ada (Pink)", None, "ada (Yellow)", "You (Blue)")
+    two = [
+        {"seat": 0, "name": "Ada", "person": True},
+        {"seat": 1, "name": "Player 2", "person": True},
+    ]
+    assert people_names(two) == ("Ada", None)
+
+
 def _badges(page: str) -> list[str]:
     """The seat bar's names, one per badge, in seat order."""
     return [b.text().strip() for b in parse_html(page).find_all(cls="seat-name")]

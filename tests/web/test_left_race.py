@@ -16,8 +16,8 @@ from app_kit import bare_session, bearer
 from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 
-from app.http.web.left import ended_context, ended_early
 from app.http.web.table import table_context
+from app.http.web.table_page import ended_context, ended_early
 from app.http.web.templating import templates
 from app.races.operations import session_state
 from engine import Game, new_game

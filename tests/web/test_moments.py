@@ -1,9 +1,9 @@
-"""Which public events make a moment (app.http.web.moments), for the viewer at seat 0."""
+"""Which public events make a moment (app.http.web.timeline), for the viewer at seat 0."""
 
 from __future__ import annotations
 
 from app.http import i18n
-from app.http.web.moments import BIG_PLAY, moments
+from app.http.web.timeline import BIG_PLAY, moments
 
 
 def _kinds(events: list[dict[str, object]]) -> list[tuple[str, bool, int]]:

@@ -1,10 +1,6 @@
-"""The browser's forms: the new-race form and the move form, parsed into engine inputs.
-
-Owned by the web layer. Both parsers take the raw submitted fields (strings) and either
-return something the platform/engine accepts or raise :class:`FormError` with a sentence
-to show in the page. The move form is deliberately forgiving about fields that do not
-apply to the chosen card (gas on a Tune Up, an effect for a card without one), because
-with JavaScript off every field of the form is submitted at once.
+"""The browser's forms, the new-race form and the move form, parsed into engine inputs or a
+:class:`FormError` with a sentence for the page. The move form forgives fields that do not
+apply to the chosen card (gas on a Tune Up): with JavaScript off every field is sent.
 """
 
 from __future__ import annotations
@@ -27,8 +23,7 @@ MAX_SEED = 2**53 - 1
 
 
 def bot_levels() -> tuple[tuple[str, str, str], ...]:
-    """The bot strengths offered on the start page: id, label, hint (in the request's
-    language)."""
+    """The bot strengths offered on the start page: id, label, hint."""
     return (
         ("random", _("Random"), _("picks any legal card")),
         ("easy", _("Easy"), _("a relaxed Sunday driver")),
@@ -38,8 +33,7 @@ def bot_levels() -> tuple[tuple[str, str, str], ...]:
 
 
 def bot_level(level: str) -> str:
-    """A bot strength as a word in a sentence ("3 normal bots"), in the request's language;
-    an unknown code as it is."""
+    """A bot strength as a word in a sentence ("3 normal bots"); an unknown code as it is."""
     words = {
         "random": pgettext("bots", "random"),
         "easy": pgettext("bots", "easy"),
@@ -53,8 +47,8 @@ _CHECKED = frozenset({"on", "true", "1", "yes"})
 
 
 async def form_fields(request: Request) -> dict[str, str]:
-    """The submitted form's text fields, as Starlette reads them (files, which the site's
-    forms never send, left out; too many fields is a 400)."""
+    """The submitted form's text fields (files, which no form sends, left out; too many
+    fields is a 400)."""
     return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
 
@@ -121,8 +115,7 @@ _NEW_GAME_MESSAGES = {
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
     """Turn the start page's fields into a :class:`GameConfig` or raise :class:`FormError`."""
-    data = {key: fields[key] for key in fields}
-    data.setdefault("bots", default_bots)
+    data = {"bots": default_bots, **fields}
     try:
         form = NewGameForm.model_validate(data)
     except ValidationError as exc:
@@ -135,8 +128,7 @@ def _first_problem(
     exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
 ) -> FormError:
     """A sentence for the first thing wrong with a submitted form: its field's of
-    ``messages`` (else ``fallback``), as written, in the request's language with
-    ``values``."""
+    ``messages`` (as written), else ``fallback``, with ``values``."""
     errors = exc.errors()
     if errors and errors[0]["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))
@@ -218,8 +210,8 @@ _MOVE_MESSAGES = {
 """What to say about each field of the move form (as written)."""
 
 INTENTS = ("play", "preview", "suggest")
-"""What the move form's submit buttons ask for: play the card, show its score without
-playing it (the score preview without JavaScript), or suggest a move."""
+"""What the move form's buttons ask: play the card, show its score (the preview without
+JavaScript), or suggest a move."""
 
 
 def pop_intent(fields: dict[str, str]) -> str:
@@ -241,9 +233,8 @@ def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
 
 def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
     """Read the move form, or raise :class:`FormError` with a sentence for the player."""
-    data = {key: fields[key] for key in fields}
     try:
-        form = MoveForm.model_validate(data)
+        form = MoveForm.model_validate(dict(fields))
     except ValidationError as exc:
         raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
     return ParsedMove(form.turn, form.action(), form.submitted())

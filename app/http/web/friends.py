@@ -25,8 +25,7 @@ from app.http.web.routes import start_and_redirect
 from app.http.web.table import table_window
 from app.http.web.table_page import render_table, table_url
 from app.http.web.table_request import TableDep
-from app.http.web.talk import live_render
-from app.http.web.talk_view import is_muted
+from app.http.web.talk import is_muted, live_render
 from app.live.streams import Message
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused, RaceError
 from app.races.record import GameConfig

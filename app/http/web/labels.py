@@ -1,12 +1,10 @@
-"""How the table names things: suits, seats, the move form's choices, and small phrases.
-
-Owned by the web layer. Only printed card data comes from the engine (names, printed
-values, seat colours); there are no game rules here.
+"""How the table names things: suits, seats, the move form's choices, and small phrases. Only
+printed card data comes from the engine (names, values, seat colours); no game rules here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +19,9 @@ ZERO_FIVE = "zero_five"
 
 @dataclass(frozen=True, slots=True)
 class SuitInfo:
-    """How one suit looks and reads: short and long names, its icon and what it does.
-
-    The racers' names are the game's and stay as printed; the words about a card (its
-    effect, and the 0/5 card's names) are read from the catalog in the request's language
-    each time they are asked for."""
+    """How one suit looks and reads: short and long names, its icon and what it does. The
+    racers' names are the game's, as printed; the words about a card (its effect, the 0/5
+    card's names) are read from the catalog in the request's language when asked for."""
 
     id: str
     printed_short: str
@@ -55,7 +51,7 @@ class SuitInfo:
     @property
     def effect(self) -> str:
         """What the card does, in one sentence."""
-        return _effect(self.id)
+        return _(_EFFECTS.get(self.id, _NO_EFFECT))
 
 
 _EFFECTS = {
@@ -70,49 +66,29 @@ _EFFECTS = {
 _NO_EFFECT = N_("No effect. Drops to 0 when a 1 is in the trick.")
 
 
-def _effect(suit_id: str) -> str:
-    return _(_EFFECTS.get(suit_id, _NO_EFFECT))
-
-
-_SHORT = {
-    Suit.LICHEN: "Lichen",
-    Suit.SALTY: "Salty",
-    Suit.CHIPPY: "Chippy",
-    Suit.JELLY: "Jelly",
-    Suit.BEANS: "Beans",
-    Suit.SLIPPY: "Slippy",
-    Suit.ZERO: "Zero",
-}
-
 SUITS: dict[str, SuitInfo] = {
-    suit.value: SuitInfo(suit.value, _SHORT[suit], RACER_NAME[suit], VEHICLE_NAME[suit])
+    suit.value: SuitInfo(suit.value, suit.name.title(), RACER_NAME[suit], VEHICLE_NAME[suit])
     for suit in Suit
 }
 SUITS[ZERO_FIVE] = SuitInfo(ZERO_FIVE, "0/5 card", "the 0/5 card", "your one-shot booster")
 """Display data of every suit id, the 0/5 card's included."""
 
 
-#: Labels of the 0 card's two effects in the move form, each read in the request's language.
-ZERO_EFFECT_LABELS: dict[str, Callable[[], str]] = {
-    "speed": lambda: _("+1 speed this round"),
-    "gas": lambda: _("1 removed gas back"),
-}
+ZERO_EFFECT_LABELS = {"speed": N_("+1 speed this round"), "gas": N_("1 removed gas back")}
+"""The move form's labels of the 0 card's two effects, as written."""
 
-#: Labels of the 0/5 card's two values in the move form, each read in the request's language.
-ZERO_FIVE_LABELS: dict[int, Callable[[], str]] = {
-    0: lambda: _("wins back up to 2 removed gas"),
-    5: lambda: _("wins back 1 removed gas"),
-}
+ZERO_FIVE_LABELS = {0: N_("wins back up to 2 removed gas"), 5: N_("wins back 1 removed gas")}
+"""The move form's labels of the 0/5 card's two values, as written."""
 
 
 def zero_effect_label(choice: str) -> str:
-    """The label of one of the 0 card's two effects in the move form."""
-    return ZERO_EFFECT_LABELS[choice]()
+    """The label of one of the 0 card's two effects, in the request's language."""
+    return _(ZERO_EFFECT_LABELS[choice])
 
 
 def zero_five_label(value: int) -> str:
-    """The label of one of the 0/5 card's two values in the move form."""
-    return ZERO_FIVE_LABELS[value]()
+    """The label of one of the 0/5 card's two values, in the request's language."""
+    return _(ZERO_FIVE_LABELS[value])
 
 
 #: Every suit in the order the rules page lists them.
@@ -134,12 +110,9 @@ def seat_colour(seat: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    """Who reads the table and what the other seats are called for them.
-
-    ``seat`` is the reader's own seat ("You"; a spectator's matches none). ``names`` holds,
-    per seat, the display name of a person sitting there, or None for a bot's seat, which
-    keeps its colour; a solo race against bots has no names at all.
-    """
+    """Who reads the table: ``seat`` is the reader's own ("You"; a spectator's matches none);
+    ``names`` holds, per seat, the display name of a person sitting there, or None for a
+    bot's seat, which keeps its colour (a solo race against bots has no names at all)."""
 
     seat: int
     names: tuple[str | None, ...] = ()
@@ -166,22 +139,10 @@ def is_viewer(seat: int | None, me: Me) -> bool:
 
 
 def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
-    """What each seat is called from the public seats (``{"seat", "name", "person"}``):
-    the name a person chose, None for a bot or for a person who chose none (the lobby's
-    stand-in "Player 2"), whose seat keeps its colour: one name per seat on every screen.
-
-    A name that could be read as somebody else (another person's name, a seat's colour,
-    "You" or "Nobody") gets its seat's colour added, so every sentence stays unambiguous.
-
-    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
-    ...               {"seat": 1, "name": "Bot 2", "person": False},
-    ...               {"seat": 2, "name": "ada", "person": True},
-    ...               {"seat": 3, "name": "You", "person": True}])
-    ('Ada (Pink)', None, 'ada (Yellow)', 'You (Blue)')
-    >>> people_names([{"seat": 0, "name": "Ada", "person": True},
-    ...               {"seat": 1, "name": "Player 2", "person": True}])
-    ('Ada', None)
-    """
+    """What each seat is called from the public seats (``{"seat", "name", "person"}``): the
+    name a person chose, None for a bot or for a person who chose none (the lobby's stand-in
+    "Player 2"), whose seat keeps its colour. A name that could be read as somebody else
+    (another person's, a colour, "You", "Nobody") gets its seat's colour added."""
     by_seat = {
         int(s["seat"]): str(s["name"])
         for s in seats
@@ -238,8 +199,3 @@ def and_list(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
-
-
-def gas(n: int) -> str:
-    """An amount of gas as the page says it."""
-    return _("%(n)s gas") % {"n": n}

@@ -1,9 +1,6 @@
 """The page a browser gets when it has no race at an address: unknown (404), cleared from
-the track or lost in a restart (410), each with a way to a new race.
-
-:mod:`app.http.errors` answers every race's refusal to a page with it (any other refusal
-gets the error page). A route whose page stands for the race itself (its table) declares
-:data:`FORGETS_GONE_SEAT`: a race that is gone then takes its seat's cookie with it.
+the track or lost in a restart (410), each with a way to a new race (:mod:`app.http.errors`
+answers every race's refusal with it first).
 """
 
 from __future__ import annotations
@@ -29,39 +26,32 @@ FORGETS_GONE_SEAT = Depends(_forget_gone_seat)
 def _words(error: RaceError) -> tuple[int, str, str] | None:
     """The status, heading and sentence of a missing race's page (None: not missing)."""
     if isinstance(error, GameLost):
-        return (
-            410,
-            _("The server restarted and this race was lost"),
-            _(
-                "The game server was stopped before it could save the races in progress. "
-                "Sorry! Start another: it only takes a click."
-            ),
+        status, heading = 410, _("The server restarted and this race was lost")
+        message = _(
+            "The game server was stopped before it could save the races in progress. "
+            "Sorry! Start another: it only takes a click."
         )
-    if isinstance(error, GameExpired):
-        return (
-            410,
-            _("This race has been cleared from the track"),
-            _(
-                "Races left alone for a while make room for new ones. Start another: it only "
-                "takes a click."
-            ),
+    elif isinstance(error, GameExpired):
+        status, heading = 410, _("This race has been cleared from the track")
+        message = _(
+            "Races left alone for a while make room for new ones. Start another: it only "
+            "takes a click."
         )
-    if error.code == "not_found":
-        return (
-            404,
-            _("We could not find this race"),
-            _(
-                "It may have been played in another browser, or the link is incomplete. "
-                "Races live in the browser that started them."
-            ),
+    elif error.code == "not_found":
+        status, heading = 404, _("We could not find this race")
+        message = _(
+            "It may have been played in another browser, or the link is incomplete. "
+            "Races live in the browser that started them."
         )
-    return None
+    else:
+        return None
+    return status, heading, message
 
 
 def missing_race_page(request: Request, error: RaceError) -> Response | None:
-    """The page explaining why this browser has no race here, or None when ``error`` is
-    another refusal. htmx is asked to load it as a whole page: a fragment swap cannot
-    show one."""
+    """The page explaining why this browser has no race here (htmx is asked to load it whole),
+    or None when ``error`` is another refusal; a route that :data:`FORGETS_GONE_SEAT` also
+    loses the seat's cookie of a race that is gone."""
     words = _words(error)
     if words is None:
         return None

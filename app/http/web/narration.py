@@ -1,9 +1,6 @@
-"""One plain sentence per public event, told from one seat's point of view, in the
-request's language (the message catalog, docs/translating.md).
-
-Owned by the web layer. :data:`NARRATORS` is a table keyed by :class:`engine.EventKind`,
-so a new kind of event without a sentence is one missing key (and one failing test), not
-a silent "something happened".
+"""One plain sentence per public event, told from one seat's point of view, in the request's
+language (docs/translating.md). :data:`NARRATORS` is keyed by :class:`engine.EventKind`, so a
+new kind of event without a sentence is one missing key (and one failing test).
 """
 
 from __future__ import annotations
@@ -138,8 +135,7 @@ bend its verb (and everything else) as it needs."""
 
 
 def _say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
-    """The :data:`_TOLD` sentence ``told`` of ``seat``, as ``me`` reads it, with
-    ``values``."""
+    """The :data:`_TOLD` sentence ``told`` of ``seat``, as ``me`` reads it."""
     you, other = _TOLD[told]
     if is_viewer(seat, me):
         return _(you) % values
@@ -178,17 +174,12 @@ def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
     return _say(seat, me, "zero_gas" if event["gained"] else "zero_full", event)
 
 
+_WAYS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
+
+
 def ways(n: int) -> str:
     """How many ways a shared middle is split, in words ("two")."""
-    if n == 2:
-        return _("two")
-    if n == 3:
-        return _("three")
-    if n == 4:
-        return _("four")
-    if n == 5:
-        return _("five")
-    return str(n)
+    return _(_WAYS[n]) if n in _WAYS else str(n)
 
 
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:

@@ -1,20 +1,16 @@
-"""What only a seat's page needs between two requests, kept by the browser, not the race.
-
-A race's record holds the race; a table page also remembers a few things of its own: the
-notice a refused move or a preview leaves for the next view of the table (a *flash*, after
-the redirect that keeps the table at its own address without JavaScript), the hint
-Suggest showed for the current turn, and how many hints the person took. They live in one
-small cookie per race, signed by itsdangerous with the server's secret, salted with the
-race's id, so a page cannot be handed someone else's words (nor another race's), and
-scoped to the race's pages. The cookie holds
-nothing the seat did not send or may not see: its own choices, sentences about its own
-view, and a move it was suggested.
+"""What only a seat's page needs between two requests, kept by the browser, not the race: the
+notice a refused move or a preview leaves for the table's next view (a *flash*, after the
+redirect without JavaScript), the hint Suggest showed this turn, and how many hints the
+person took. One small cookie per race, scoped to its pages, signed by itsdangerous with the
+server's secret salted with the race's id, so a page cannot be handed someone else's words
+(nor another race's). It holds nothing the seat did not send or may not see.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -28,12 +24,9 @@ PAGE_COOKIE_SECONDS = 24 * 3600
 
 @dataclass(frozen=True)
 class PageState:
-    """One seat's page memory of one race (see the module docstring).
-
-    ``flash`` is ``{"turn", **notice}`` (the notice is ``error``/``preview`` sentences and
-    ``submitted``, the seat's own choices); ``hint`` is ``{"turn", "action", "reason"}``
-    with the action in the engine's JSON form; ``taken`` counts hints played as shown.
-    """
+    """One seat's page memory of one race: ``flash`` is ``{"turn", **notice}`` (sentences and
+    the seat's own choices), ``hint`` is ``{"turn", "action", "reason"}`` (the action as
+    engine JSON), ``taken`` counts hints played as shown."""
 
     seat: int
     flash: dict[str, Any] | None = None
@@ -46,9 +39,7 @@ class PageState:
 
     def flash_for(self, turn: int) -> dict[str, Any] | None:
         """The notice left for the table's view at ``turn``, if any."""
-        if self.flash is None or self.flash.get("turn") != turn:
-            return None
-        return self.flash
+        return self.flash if self.flash is not None and self.flash.get("turn") == turn else None
 
     def after_move(self, turn: int, action: dict[str, Any]) -> PageState:
         """The memory once ``action`` was played at ``turn``: a hint played as shown is
@@ -59,26 +50,18 @@ class PageState:
 
 
 def cookie_name(game_id: str) -> str:
-    """The page cookie of ``game_id``."""
     return f"{PAGE_COOKIE_PREFIX}{game_id}"
 
 
-class _Json:
-    """orjson, in the shape itsdangerous takes a serializer (several times faster than the
-    standard library's json, which it uses by default)."""
-
-    loads = staticmethod(orjson.loads)
-
-    @staticmethod
-    def dumps(data: Any) -> str:
-        """``data`` as JSON text (text: the serializer then signs and answers text)."""
-        return orjson.dumps(data).decode()
+_JSON = SimpleNamespace(loads=orjson.loads, dumps=lambda data: orjson.dumps(data).decode())
+"""orjson as itsdangerous takes a serializer (several times faster than its default json);
+text, so the serializer signs and answers text."""
 
 
 @lru_cache(maxsize=1024)
 def _signer(secret: str, game_id: str) -> URLSafeSerializer:
     # Kept per race: a table's requests sign and check with the same one.
-    return URLSafeSerializer(secret, salt=f"zzv page state {game_id}", serializer=_Json)
+    return URLSafeSerializer(secret, salt=f"zzv page state {game_id}", serializer=_JSON)
 
 
 def read(request: Request, game_id: str, seat: int, secret: str) -> PageState:

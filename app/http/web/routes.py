@@ -1,40 +1,57 @@
-"""The HTML side of the site: start page, game table, rules, rematch (an ``APIRouter``).
-
-Owned by the web layer. Routes stay thin: read the form, open the race once
-(:meth:`app.races.unit.Races.open`; bots think off the event loop there), call its
-operation, and render once the race is saved (:mod:`app.http.web.table_request`). A
-request carrying ``HX-Request`` gets only the ``#table`` fragment; every other request
-gets the full page, so the site works with JavaScript off: the move form is a plain POST
-answered with ``303 See Other`` back to the table. A race's refusal that the table does not
-draw goes to :mod:`app.http.errors`.
+"""The table's routes and the start page's, thin (docs/architecture.md tells a request's
+walk): htmx gets the ``#table`` fragment (a quick message: its line), every other request
+the whole page, or a ``303`` back to the table after a POST, so the site works without JS.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import escape
 
-from app.http.answers import is_htmx, page
-from app.http.deps import GAME_ID_PATTERN, RacesDep, SettingsDep, client_key
+from app.http.answers import is_htmx, page, redirect_or_fragment, see_other, vary
+from app.http.deps import (
+    COOKIE_MAX_AGE_SECONDS,
+    GAME_ID_PATTERN,
+    GameIdPath,
+    RacesDep,
+    SettingsDep,
+    client_key,
+    is_https,
+    set_seat_cookie,
+)
 from app.http.errors import InvalidRequest, race_status
-from app.http.players import browser_player
+from app.http.i18n import gettext as _
+from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player, set_player_cookie
 from app.http.race_look import look
 from app.http.race_words import race_sentence
+from app.http.talk_pace import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.seating import LAST_GAME_COOKIE, to_table
 from app.http.web.table import SPECTATOR, log_context, race_again
-from app.http.web.table_page import seat_viewer
+from app.http.web.table_page import seat_viewer, table_url, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
+from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
 from app.races import rematch as rematches
-from app.races.errors import RaceError, RematchRefused, ServerFull
+from app.races.errors import (
+    LobbyRefused,
+    NotAway,
+    RaceError,
+    RematchRefused,
+    ServerFull,
+    TakebackRefused,
+    TalkRefused,
+    TalkTooFast,
+)
 from app.races.lobby import LobbyError
+from app.races.quick import quick_race
 from app.races.record import GameConfig
 from app.races.unit import Races
 from app.settings import Settings
@@ -47,6 +64,38 @@ StepQuery = Annotated[int, Query(ge=0, le=1000, description="Which trick of the 
 BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds before this one")]
 """The log fragment's ``?before=``: only the rounds numbered below it."""
 
+QUICK_SIZES = (3, 4, 5)
+"""The race sizes the start page offers strangers."""
+
+LAST_GAME_COOKIE = "zzv_last"
+"""Remembers the browser's latest game id (not a credential) so the start page can offer
+"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
+
+
+async def to_table(
+    request: Request,
+    settings: Settings,
+    game_id: str,
+    seat_token: str,
+    player_token: str | None,
+) -> RedirectResponse:
+    """303 to the table of ``game_id`` with the seat's token, the player's cookie (when
+    there is a player) and the latest-race cookie."""
+    response = RedirectResponse(table_url(game_id), status_code=303)
+    set_seat_cookie(response, request, game_id, seat_token, settings)
+    if player_token is not None:
+        await set_player_cookie(response, request, player_token, settings)
+    # Lives as long as the seat's cookie, so the link never outlives the credential.
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        game_id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
+
 
 async def start_and_redirect(
     request: Request,
@@ -58,7 +107,7 @@ async def start_and_redirect(
     """Deal the race and send the browser to its table with the game's cookies."""
     player, player_token = (None, None) if config.watch else await browser_player(request)
     try:
-        session, _ = await races.create(
+        session, _seat = await races.create(
             config, client_key(request), creator_name, player=player.id if player else None
         )
     except (ServerFull, LobbyError) as exc:  # too many races, or a name that does not fit
@@ -80,23 +129,17 @@ async def index_page(
     # Only the id is known here (the token's cookie is scoped to the race's pages), so the
     # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
+    resumable = last and re.fullmatch(GAME_ID_PATTERN, last) and await races.in_progress(last)
     context = {
         "active": "home",
         "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
-        "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
+        "resume": last if resumable else None,
         "quick_wait": round(settings.quick_wait_seconds),
         "records": await browser_records(request),
     }
     return page(request, "index.html", context, status_code)
-
-
-def _is_game_id(text: str) -> bool:
-    return re.fullmatch(GAME_ID_PATTERN, text) is not None
-
-
-# --------------------------------------------------------------------------- routes
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -125,6 +168,24 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
     return await start_and_redirect(request, races, settings, config, name)
 
 
+@router.post("/quick")
+async def race_strangers(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
+    """ "Race strangers": a seat in the open race of that size, or a new one
+    (:mod:`app.races.quick`); the table (303), or the start page with the reason."""
+    raw = (await form_fields(request)).get("players")
+    players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
+    if players not in QUICK_SIZES:
+        message = _("Pick a race of 3, 4 or 5 racers.")
+        return await index_page(request, settings, races, message, InvalidRequest.status_code)
+    player, player_token = await browser_player(request)
+    try:
+        seat = await quick_race(races, players, client_key(request), player=player.id)
+    except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
+        status = race_status(exc.code)
+        return await index_page(request, settings, races, race_sentence(exc), status)
+    return await to_table(request, settings, seat.session.id, seat.token, player_token)
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse, dependencies=[FORGETS_GONE_SEAT])
 async def show_game(table: TableDep, live: bool = False) -> Response:
     """The game table: the whole page, or the ``#table`` fragment for htmx."""
@@ -147,14 +208,52 @@ async def move(table: TableDep) -> Response:
     return table.respond(answer)
 
 
+@router.post("/games/{game_id}/takeback")
+async def take_back(table: TableDep) -> Response:
+    """Undo this seat's last card and the bots' replies; the table (303 back to it), or the
+    refusal above it. The form's ``at_turn`` is the table's turn: a second press sent before
+    the first one's answer finds another turn and only shows the table (one card back)."""
+    raw_turn = table.fields.get("at_turn")
+    turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
+    async with table.open(write=True) as race:
+        memory = table.memory(race)
+        if turn is not None and turn != race.session.turn:
+            answer = table.answer(race, memory, keep=True)  # already taken back: show it
+        else:
+            try:
+                state = await race.take_back(since=window(race))
+            except TakebackRefused as exc:
+                answer = table.refusal(race, memory, exc)
+            else:
+                answer = table.answer(race, memory, state=state, keep=True)
+    return table.respond(answer)
+
+
+@router.post("/games/{game_id}/back")
+async def come_back(table: TableDep) -> Response:
+    """ "I'm back": take this seat back from the bot that plays it while its person is
+    away; a second tap only shows the table."""
+    async with table.open(write=True) as race:
+        memory = table.memory(race)
+        with contextlib.suppress(NotAway):  # a second tap: the table says they are back
+            race.come_back()
+        answer = table.answer(race, memory, keep=True)
+    return table.respond(answer)
+
+
+@router.post("/games/{game_id}/leave")
+async def leave(table: TableDep) -> Response:
+    """Leave this browser's seat of a race against bots (the "Leave" beside each race a
+    refused start lists); 303 to the table, which now says the race is over."""
+    async with table.open(write=True) as race:
+        race.leave()
+    return RedirectResponse(table_url(table.game_id), status_code=303)
+
+
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)
 async def race_log(table: TableDep, before: BeforeQuery = None) -> Response:
     """The race log: a fragment for htmx (the earlier rounds, fetched when the player opens
-    them), else the whole log as a page of its own.
-
-    The table carries only the rounds its latest story touches, so a move's answer does
-    not resend the whole race.
-    """
+    them: the table carries only the rounds its latest story touches), else a page."""
     async with table.open() as race:
         record, viewer = race.record(), seat_viewer(race)
     earlier = before if table.htmx else None
@@ -164,10 +263,8 @@ async def race_log(table: TableDep, before: BeforeQuery = None) -> Response:
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay(table: TableDep, step: StepQuery = 0) -> Response:
-    """The race trick by trick from its public record (``?step=N``: the Nth trick).
-
-    A seat's browser reads it as its table does ("You"), the race still on or not; once
-    the race is over anyone with the link reads it, as a spectator."""
+    """The race trick by trick from its public record (``?step=N``: the Nth trick), read by a
+    seat as its table does ("You"); once the race is over, by anyone as a spectator."""
     request, races, game_id, token = table.request, table.races, table.game_id, table.token
     found = None if token else await _finished_record(races, game_id)
     if found is None:
@@ -199,33 +296,92 @@ async def _finished_record(races: Races, game_id: str) -> tuple[dict[str, Any], 
     return (record, Viewer(SPECTATOR, names)) if record["complete"] else None
 
 
-async def _rematch(table: TableDep) -> Response:
-    """Offer or accept the rematch of a race with people; a seat answered already goes to
-    the rematch's table (or reads why not)."""
+@router.post("/games/{game_id}/rematch")
+async def rematch(table: TableDep) -> Response:
+    """A new race with the same settings and a fresh deal (the seed is drawn anew); after
+    a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
+    offered already; a seat answered already goes to it), 303 to its table."""
+    async with table.open() as race:
+        old, people = race.config, race.session.lobby.people()
+        same_people = race.seat is not None and rematches.offered(race.session)
     request = table.request
+    if not same_people:
+        again = race_again(people, spectator=False).people
+        config = GameConfig(
+            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=again
+        )
+        return await start_and_redirect(request, table.races, table.settings, config)
     try:
         seat = await rematches.accept(table.races, table.game_id, table.token, client_key(request))
     except RematchRefused as exc:
         async with table.open() as race:
             offer = race.session.lobby.rematch
         if exc.code == "rematch_answered" and offer is not None:
-            return RedirectResponse(f"/games/{offer['game_id']}", status_code=303)
+            return RedirectResponse(table_url(offer["game_id"]), status_code=303)
         raise
     return await to_table(request, table.settings, seat.game_id, seat.token, None)
 
 
-@router.post("/games/{game_id}/rematch")
-async def rematch(table: TableDep) -> Response:
-    """A new race with the same settings and a fresh deal (the seed is drawn anew); after
-    a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
-    offered already), 303 to its table."""
-    async with table.open() as race:
-        old, people = race.config, race.session.lobby.people()
-        same_people = race.seat is not None and rematches.offered(race.session)
-    if same_people:
-        return await _rematch(table)
-    again = race_again(people, spectator=False).people
-    config = GameConfig(
-        players=old.players, bots=old.bots, variants=old.variants, seed=None, people=again
+@router.post("/games/{game_id}/rematch/decline")
+async def decline(table: TableDep) -> Response:
+    """The "No thanks" beside a rematch offer: a bot takes this person's seat there; 303
+    back to the finished race's table, which says so."""
+    await rematches.decline(table.races, table.game_id, table.token)
+    return RedirectResponse(table_url(table.game_id), status_code=303)
+
+
+@router.post("/games/{game_id}/say")
+async def say(table: TableDep, pace: TalkPaceDep) -> Response:
+    """This seat says a quick message; back to the table (303), or the new line (htmx). To
+    htmx a refusal (too soon, or the race ended meanwhile) answers its status with the
+    sentence alone, for the talk's status line; otherwise the error handler's page."""
+    refused: TalkTooFast | TalkRefused | None = None
+    async with table.open(write=True) as race:
+        try:
+            code = table.fields.get("code", "")
+            await race.say(code, pace=lambda seat: pace.check(race.id, seat))
+        except (TalkTooFast, TalkRefused) as exc:
+            if not table.htmx:
+                raise
+            refused = exc
+        state = race.state(since=lambda session: len(session.events), deliver=False)
+    if refused is not None:
+        return _talk_status(refused)
+    # htmx: the line just said, to append, and the talk's status line emptied.
+    status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
+    return redirect_or_fragment(
+        table.request,
+        table_url(table.game_id),
+        lambda: vary(HTMLResponse(new_lines_fragment(state, state["said"][-1:]) + status)),
     )
-    return await start_and_redirect(table.request, table.races, table.settings, config)
+
+
+def _talk_status(refusal: RaceError) -> Response:
+    """The refusal's sentence alone, with its status, retargeted to ``#talk-status``."""
+    sentence = str(escape(race_sentence(refusal)))
+    response = HTMLResponse(sentence, status_code=race_status(refusal.code))
+    response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
+    if isinstance(refusal, TalkTooFast):
+        response.headers["Retry-After"] = str(refusal.retry_after)
+    return vary(response)
+
+
+@router.post("/games/{game_id}/mute")
+async def mute(game_id: GameIdPath, request: Request, settings: SettingsDep) -> Response:
+    """Hide (``mute=on``) or show again (``mute=off``) the other people's quick messages in
+    this browser, on every race; back to the table or the watch page (303)."""
+    fields = await form_fields(request)
+    response = see_other(table_url(game_id) + ("/watch" if fields.get("back") == "watch" else ""))
+    if fields.get("mute") == "on":
+        response.set_cookie(
+            MUTE_COOKIE,
+            "1",
+            path="/",
+            max_age=PLAYER_COOKIE_MAX_AGE_SECONDS,
+            httponly=True,
+            samesite="lax",
+            secure=is_https(request, settings),
+        )
+    else:
+        response.delete_cookie(MUTE_COOKIE, path="/")
+    return response

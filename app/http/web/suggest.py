@@ -1,18 +1,6 @@
 """Hints for the human: what a move would score, and the normal bot's move with a reason.
-
-Everything here reads one seat's observation (``Game.observation(seat)``) and an action in
-the engine's JSON form; nothing sees another hand. The numbers are the seat's options
-(:func:`engine.options.seat_options`: each card's final number with the gas poured on
-it, the gas left after the card's effect, the best other card), so no rule is worked out
-here.
-
->>> from engine import new_game
->>> game = new_game(players=3, seed=4)
->>> obs = game.observation(game.current_seat)
->>> hint = suggest(obs, seed=1)
->>> hint.action in obs["legal_actions"] and hint.reason[0].isupper()
-True
-"""
+Everything reads one seat's observation and its options (:func:`engine.options.seat_options`),
+never another hand, and works out no rule itself (tests/web/test_suggest.py)."""
 
 from __future__ import annotations
 
@@ -35,8 +23,8 @@ SUGGESTING_BOT = "normal"
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What a move would do now: its final number (``None`` for a Tune Up), the best
-    other card it has to beat (or ``None``) and the gas left after it."""
+    """What a move would do now: its final number (None for a Tune Up), the best other
+    card it has to beat (or None) and the gas left after it."""
 
     final: int | None
     best: Best | None
@@ -56,7 +44,7 @@ class Suggestion:
 
 
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
-    """The preview of ``action`` from the seat's options, or ``None`` if they offer none."""
+    """The preview of ``action`` from the seat's options, or None if they offer none."""
     options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":
@@ -91,9 +79,8 @@ def _rival(best: Best, me: Me) -> str:
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """The score preview of the move form, worked out on the server (for JavaScript off):
-    "Jelly (4) + 2 gas scores 7: beats Yellow's 6" (``me`` names the seats; by default
-    the observing seat, with colours)."""
+    """The move form's score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats
+    Yellow's 6" (``me`` names the seats; by default the observing seat, with colours)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
@@ -144,46 +131,31 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
             text = _("Tune Up with %(card)s and keep your cards: you hold %(left)s gas.")
         return text % values
     values["card"] = card
-    if best is None:
-        if last:
-            return _("Leads with %(card)s, scoring %(final)s.") % values
-        return (
-            _("Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s.")
-            % values
+    if best is None and last:
+        text = _("Leads with %(card)s, scoring %(final)s.")
+    elif best is None:
+        text = _(
+            "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
         )
-    if seen.beats():
-        if last:
-            return _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.") % values
-        return (
-            _(
-                "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
-                "%(trick)s."
-            )
-            % values
+    elif seen.beats() and last:
+        text = _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.")
+    elif seen.beats():
+        text = _(
+            "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
+            "%(trick)s."
         )
-    if last:
-        return _("Lets %(rival)s stand: %(card)s goes in cheaply.") % values
-    return (
-        _(
+    elif last:
+        text = _("Lets %(rival)s stand: %(card)s goes in cheaply.")
+    else:
+        text = _(
             "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick "
             "%(trick)s."
         )
-        % values
-    )
-
-
-def hint(obs: Observation, seed: int, me: Me | None = None) -> tuple[dict[str, Any], str]:
-    """:func:`suggest` as ``(action, reason)``, the form the table page keeps as its hint
-    (:class:`app.http.web.page_state.PageState`)."""
-    found = suggest(obs, seed, me)
-    return found.action, found.reason
+    return text % values
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason` (``me``
-    names the other seats, as in :func:`reason`).
-
-    Raises ``ValueError`` when it is not that seat's turn.
-    """
+    """The normal bot's move for the observing seat, with its :func:`reason` (``me`` names
+    the seats); ``ValueError`` when it is not that seat's turn."""
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
     return Suggestion(action, reason(obs, action, me))

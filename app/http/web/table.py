@@ -1,14 +1,12 @@
-"""The game table's view models: what ``game.html`` and its partials print.
-
-Owned by the web layer. :func:`table_context` turns one state (the human's observation
-plus the public event log, ``turn`` and ``game_id``) into the template's context. There
-are no game rules here: every number shown comes from the observation or from an event,
-and the only engine facts used are printed card data (names, printed values, colours).
+"""The game table's view models: what ``game.html`` and its partials print, from one session
+state (:func:`table_context`). No game rules here: every number comes from the observation
+or an event, and the only engine facts used are printed card data (names, values, colours).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +14,6 @@ from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
 from app.http.previews import with_previews
-from app.http.web.away_words import away_context
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
@@ -25,19 +22,19 @@ from app.http.web.labels import (
     Me,
     SuitInfo,
     Viewer,
+    is_viewer,
     people_names,
     seat_colour,
     seat_name,
     suit_info,
     viewer,
 )
-from app.http.web.moments import moments
-from app.http.web.rematch_words import people_count, rematch_context
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
     is_my_play,
     log_rounds,
+    moments,
     narrated,
     recent_items,
     round_start,
@@ -49,11 +46,21 @@ from app.races.operations import SessionState
 from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
+SPECTATOR = -1
+"""The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
+
+SPECTATOR_RECENT = 12
+"""Latest events a watch page lists as "what just happened" (a seat lists those since its
+own last card)."""
+
+REMATCH_POLL_SECONDS = 3
+"""How often a finished table looks for a rematch offer or its start (its live stream
+ended with the race)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """One lane of the racetrack and one seat badge: the seat's public numbers, as the
-    engine gives them, and what the page adds to them."""
+    """One lane of the racetrack and one seat badge: the seat's public numbers and names."""
 
     numbers: view.PlayerView
     name: str
@@ -76,8 +83,8 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """A card lying in a trick (``play``, as the engine shows it to every seat), or an
-    empty place for a seat still to play (no ``play``)."""
+    """A card lying in a trick (``play``, as every seat sees it), or an empty place for a
+    seat still to play (no ``play``)."""
 
     seat: int
     name: str
@@ -112,16 +119,8 @@ class TrickCard:
         if self.kind == "tune_up":
             return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
         assert self.suit is not None and self.play is not None
-        play = self.play
-        facts = {
-            "name": self.name,
-            "card": self.suit.short,
-            "value": play["value"],
-            "counts": play["effective_value"],
-            "gas": play["gas"],
-            "speed": play["speed"],
-            "final": play["final"],
-        }
+        facts = {**self.play, "name": self.name, "card": self.suit.short}
+        facts["counts"] = self.play["effective_value"]
         if self.struck:
             text = _(
                 "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
@@ -135,7 +134,7 @@ class TrickCard:
 
 @dataclass(slots=True)
 class HandCard:
-    """A distinct card in the viewer's hand, with what the move form needs to offer it."""
+    """A distinct card in the viewer's hand, with its turn option when there is one."""
 
     index: int
     suit: SuitInfo
@@ -161,13 +160,23 @@ class HandCard:
 
 @dataclass(slots=True)
 class TrickRecord:
-    """A finished trick (``record``, as the engine gives it), as the log and the "last
-    trick" panel show it."""
+    """A finished trick (``record``, as the engine gives it), as the "last trick" shows it."""
 
     record: view.TrickRecord
     cards: list[TrickCard]
     winner_name: str
     winner_final: int | None
+
+
+@dataclass(slots=True)
+class SeatBadge:
+    """One seat in the bar above a race with friends (``public``: as every seat sees it)."""
+
+    public: PublicSeat
+    colour: str
+    name: str
+    is_you: bool
+    is_turn: bool
 
 
 def players_view(obs: Observation, me: Me) -> list[PlayerView]:
@@ -187,16 +196,9 @@ def players_view(obs: Observation, me: Me) -> list[PlayerView]:
 
 
 def standing(player: PlayerView) -> tuple[bool, int, int, int]:
-    """Where ``player`` stands: the order the standings' caption states, laps then gas
-    (the winner has most laps)."""
+    """Where ``player`` stands, as the standings' caption states: laps, then gas."""
     numbers = player.numbers
     return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
-
-
-def track_cells(obs: Observation) -> int:
-    """How many spaces the drawn track needs: Start plus 5, longer if someone is faster."""
-    fastest = max((p["speed"] for p in obs["players"]), default=0)
-    return max(6, fastest + 1)
 
 
 def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> TrickCard:
@@ -215,20 +217,17 @@ def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> T
     )
 
 
-def clockwise(lead: int, players: int) -> list[int]:
-    """Seats in playing order starting from ``lead`` (seating order, not a rule)."""
-    return [(lead + i) % players for i in range(players)]
-
-
 def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
-    """The current trick in play order, followed by empty places for seats still to play."""
+    """The current trick in play order, then empty places for the seats still to play
+    (clockwise from the lead: seating order, not a rule)."""
     best = obs["best"]
     plays = obs["trick_plays"]
     cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
     if obs["game_over"]:
         return cards
     played = {p["seat"] for p in plays}
-    for seat in clockwise(obs["lead"], obs["players_count"]):
+    players = obs["players_count"]
+    for seat in [(obs["lead"] + i) % players for i in range(players)]:
         if seat not in played:
             cards.append(
                 TrickCard(
@@ -244,38 +243,25 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
 
 
 def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
-    """A finished trick from the observation (``last_trick`` or ``round_tricks``)."""
+    """A finished trick from the observation (``last_trick``)."""
     if not record:
         return None
     winner = record["winner"]
     cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
     finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
-    return TrickRecord(
-        record=record,
-        cards=cards,
-        winner_name=seat_name(winner, me),
-        winner_final=finals[0] if finals else None,
-    )
+    return TrickRecord(record, cards, seat_name(winner, me), finals[0] if finals else None)
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
     """Distinct cards in the viewer's hand, each with its turn option when there is one."""
     options = {o["suit"]: o for o in obs["card_options"]}
-    hand = obs["hand"]
     return [
-        HandCard(
-            index=i + 1,
-            suit=SUITS[suit_id],
-            value=PRINTED_VALUES[suit_id],
-            count=count,
-            option=options.get(suit_id),
-        )
-        for i, (suit_id, count) in enumerate(Counter(hand).items())
+        HandCard(i + 1, SUITS[suit_id], PRINTED_VALUES[suit_id], count, options.get(suit_id))
+        for i, (suit_id, count) in enumerate(Counter(obs["hand"]).items())
     ]
 
 
 def is_my_turn(obs: Observation) -> bool:
-    """Whether the viewer is the one to play now."""
     return obs["current_seat"] == obs["seat"] and not obs["game_over"]
 
 
@@ -329,13 +315,6 @@ def lobby_status(state: SessionState) -> str | None:
     ) % {"num": missing}
 
 
-def notice_words(notice: str | None) -> str | None:
-    """The table's notice from the bots' runner, in the request's language."""
-    if notice == NOTICE:
-        return _("Hard bots are thinking faster: the server is busy.")
-    return notice
-
-
 def best_text(best: view.Leader | None, me: Me) -> str:
     """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
     if not best:
@@ -344,9 +323,8 @@ def best_text(best: view.Leader | None, me: Me) -> str:
 
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
-    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's
-    values with their numbers, and the most gas any choice can carry (the gas input's max).
-    """
+    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
+    with their numbers, and the most gas any choice can carry (the gas input's max)."""
     options = obs["card_options"]
     zero_five = obs["zero_five_option"]
     gas_limits = [o["gas_max"] for o in options]
@@ -359,12 +337,10 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
     if zero_five:
         for value in zero_five["values"]:
             key = str(value)
-            previews[key] = {
-                "value": zero_five["effective_value"][key],
-                "gas_max": zero_five["gas_max"][key],
-                "speed": zero_five["speed"],
-            }
-            gas_limits.append(zero_five["gas_max"][key])
+            gas_max = zero_five["gas_max"][key]
+            value_now = zero_five["effective_value"][key]
+            previews[key] = {"value": value_now, "gas_max": gas_max, "speed": zero_five["speed"]}
+            gas_limits.append(gas_max)
     return {
         "zero_choices": zero_choices,
         "zero_five": zero_five,
@@ -374,13 +350,9 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
-    """The words around the table: what happened since the viewer's last card, the round
-    summary, the log of the rounds that story touches and, at the end, every round's story.
-
-    The log in the table starts at the deal of the round holding the viewer's last card,
-    so it covers everything the staged reveal shows; earlier rounds are fetched only when
-    the player opens them (:func:`log_context`), so a move's answer does not resend them.
-    """
+    """The words around the table: what happened since the viewer's last card (a watch page:
+    the latest events), the round summary, the log of the rounds that story touches (earlier
+    ones come on demand: :func:`log_context`) and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
     if me == SPECTATOR:
@@ -404,41 +376,21 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
     }
 
 
-SPECTATOR = -1
-"""The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
-
-SPECTATOR_RECENT = 12
-"""Latest events a watch page lists as "what just happened" (a seat lists those since its
-own last card)."""
-
-
-@dataclass(slots=True)
-class SeatBadge:
-    """One seat in the bar above a race with friends: who sits there and how they are doing
-    (``public``, as every seat sees it) and how the page shows it."""
-
-    public: PublicSeat
-    colour: str
-    name: str
-    is_you: bool
-    is_turn: bool
-
-
 def seat_viewer(state: SessionState) -> Viewer:
-    """The reader of a table state, knowing the display names of the people racing
-    (``state["seat"]`` is None or :data:`SPECTATOR` for a watch page)."""
+    """The reader of a table state, knowing the people's display names (``state["seat"]``
+    is None or :data:`SPECTATOR` for a watch page)."""
     seat = state["seat"]
     return Viewer(SPECTATOR if seat is None else seat, people_names(state.get("seats") or []))
 
 
-def seats_context(state: SessionState) -> dict[str, Any]:
-    """The seat bar, the turn clock and the autopilot's note (public facts only).
+def people_count(state: SessionState) -> int:
+    return sum(1 for seat in state.get("seats") or [] if seat["person"])
 
-    Each badge names its seat as every other part of the page does (:func:`seat_name`:
-    "You", the name a person chose, else the colour) beside the colour's chip."""
+
+def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
+    """The seat bar (each seat named as everywhere on the page), the turn clock and the
+    autopilot's note (public facts only)."""
     me = state["seat"]
-    seats = state.get("seats") or []
-    reader = seat_viewer(state)
     badges = [
         SeatBadge(
             public=s,
@@ -447,21 +399,65 @@ def seats_context(state: SessionState) -> dict[str, Any]:
             is_you=s["seat"] == me,
             is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
         )
-        for s in seats
+        for s in state.get("seats") or []
     ]
     autopilot = state.get("autopilot")
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
-        who = seat_name(autopilot["seat"], seat_viewer(state))
+        who = seat_name(autopilot["seat"], reader)
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
-    people = sum(1 for s in seats if s["person"])
     return {
         "seat_badges": badges,
-        "friends": people > 1 or bool(state.get("watch")),
+        "friends": people_count(state) > 1 or bool(state.get("watch")),
         "clock": state.get("clock"),
         "autopilot_note": note,
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
+    }
+
+
+def away_context(seats: Sequence[PublicSeat], me: Me, playing: bool) -> dict[str, Any]:
+    """``away_notes``, one sentence per away seat (the reader's own first: a bot plays it),
+    and ``away_me``, whether the reader's own seat is away (they may take it back)."""
+    away = [s["seat"] for s in seats if s.get("away")] if playing else []
+    mine = [seat for seat in away if is_viewer(seat, me)]
+    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
+    notes += [
+        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, me)}
+        for seat in away
+        if not is_viewer(seat, me)
+    ]
+    return {"away_notes": notes, "away_me": bool(mine)}
+
+
+def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
+    """``rematch``: None, or what the rematch box shows a seat of a race people raced
+    together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
+    race's ``href``, the button's words and whether the box still polls."""
+    if watching or people_count(state) < 2 or state.get("status") != "over":
+        return {"rematch": None}
+    offer = state.get("rematch")
+    answer = None if offer is None else offer["answers"].get(str(state["seat"]))
+    if offer is None:
+        line = _("Same people and settings, a new deal, every seat moved one round.")
+    elif answer is None:
+        line = _(
+            "A rematch is on offer: it starts when everyone accepts, or in 30 seconds with "
+            "bots for anyone who does not."
+        )
+    elif answer == "yes":
+        line = _("You accepted the rematch.")
+    else:
+        line = _("You declined the rematch.")
+    return {
+        "rematch": {
+            "line": line,
+            "answer": answer,
+            "offered": offer is not None,
+            "href": None if offer is None else f"/games/{offer['game_id']}",
+            "label": _("Rematch") if offer is None else _("Accept the rematch"),
+            "poll": REMATCH_POLL_SECONDS if answer is None else None,
+        }
     }
 
 
@@ -477,17 +473,9 @@ class RaceAgain:
 
 
 def race_again(people: int, spectator: bool) -> RaceAgain:
-    """The end-of-race offer after a race that ``people`` people raced.
-
-    A race with friends starts again as a race with friends (same number of people,
-    fresh invite links), not silently against bots; a spectator races the deal against
-    bots, and the button says so.
-
-    >>> race_again(2, spectator=False).label
-    'Race this deal again with friends'
-    >>> race_again(1, spectator=False).label, race_again(3, spectator=True).people
-    ('Race this deal again', 1)
-    """
+    """The end-of-race offer after a race that ``people`` people raced: with friends again
+    (fresh invite links), not silently against bots; a spectator races the deal against
+    bots, and the button says so."""
     if spectator:
         return RaceAgain(1, _("Race this deal yourself, against bots"), _("Rematch"))
     if people > 1:
@@ -513,9 +501,8 @@ def log_context(
 
 def table_window(session: GameSession, seat: int | None) -> int:
     """Index of the first event the table narrates for ``seat`` (None: a spectator): the
-    deal of the round holding the seat's last card (a spectator's latest few events), or
-    the whole race once it is over (every round's story). The events before it are never
-    turned into words for the table: the log's earlier rounds come on demand."""
+    deal of the round holding the seat's last card (a spectator's latest few events), or 0
+    once the race is over (every round's story)."""
     log = session.events
     if session.game.is_over:
         return 0
@@ -538,12 +525,8 @@ def table_context(
     submitted: SubmittedMove | None = None,
     preview: str | None = None,
 ) -> dict[str, Any]:
-    """Everything ``partials/table.html`` prints, built from one session state.
-
-    ``state`` is a seat's observation (or the public one, seat None) plus ``events`` (the
-    public log from :func:`table_window` on, or all of it), ``turn``, ``game_id`` and the
-    table's seats and clock. The turn's previews are added here, as the page is rendered.
-    """
+    """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
+    state: its observation, ``events`` from :func:`table_window` on, seats and clock."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
@@ -552,20 +535,21 @@ def table_context(
     players = players_view(state, reader)
     submitted = submitted or SubmittedMove()
     hand = hand_cards(state)
+    waiting = lobby_status(state)
+    notice = state.get("notice")
     return {
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
-        "title": _("Waiting for friends · Zoom Zoom Vroom")
-        if lobby_status(state)
-        else page_title(state),
-        "status": lobby_status(state) or status_text(state, reader),
+        "title": _("Waiting for friends · Zoom Zoom Vroom") if waiting else page_title(state),
+        "status": waiting or status_text(state, reader),
         "my_turn": is_my_turn(state),
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],
         "players": players,
         "standings": sorted(players, key=standing),
-        "cells": track_cells(state),
+        # The track's spaces: Start plus 5, longer if someone is faster.
+        "cells": max(6, max((p["speed"] for p in state["players"]), default=0) + 1),
         "trick": trick_cards(state, reader),
         "last_trick": trick_record(state["last_trick"], reader),
         "hand": hand,
@@ -576,13 +560,16 @@ def table_context(
         "selected_gas": submitted.gas,
         "best_text": best_text(state["best"], reader),
         **story_context(state["events"], state, reader),
-        **seats_context(state),
+        **seats_context(state, reader),
         **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
-        **rematch_context(state, people_count(state), me == SPECTATOR),
+        **rematch_context(state, me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
         "error": error,
-        "notice": notice_words(state.get("notice")),  # hard bots thinking faster on a busy server
+        # Hard bots thinking faster on a busy server, in the request's language.
+        "notice": _("Hard bots are thinking faster: the server is busy.")
+        if notice == NOTICE
+        else notice,
         "preview": preview,
     }

@@ -1,15 +1,13 @@
 """The table's page, drawn from a seat's (or a spectator's) state: the whole page, or the
-``#table`` fragment for htmx; and the page's own memory of the race
-(:mod:`app.http.web.page_state`) it is drawn with.
-
-Templates receive the view models of :mod:`app.http.web.table`, nothing else about the
-game. Nothing here opens a race: a route reads the state inside
-:meth:`app.races.unit.Races.open` and draws it once the race is saved.
+``#table`` fragment for htmx. Templates get the view models of :mod:`app.http.web.table`,
+nothing else about the game; nothing here opens a race.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
@@ -17,64 +15,137 @@ from fastapi.responses import Response
 
 from app.http.addresses import public_base_url
 from app.http.answers import is_htmx, page
-from app.http.deps import is_https
-from app.http.web import page_state
-from app.http.web.forms import SubmittedMove
-from app.http.web.labels import Viewer, people_names
-from app.http.web.left import ended_context
+from app.http.i18n import gettext as _
+from app.http.i18n import ngettext
+from app.http.web import table
+from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.quick_lobby import quick_lobby_context
-from app.http.web.rematch_words import rematch_lobby_context
 from app.http.web.table import race_again, table_context, table_window
-from app.http.web.talk_view import is_muted, talk_context
+from app.http.web.talk import is_muted, talk_context
+from app.races import operations
+from app.races.leaving import aborted
 from app.races.operations import SessionState, seed_shown
 from app.races.record import GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race
-from app.settings import Settings
 
 REFRESH_SECONDS = 4
 """How often a table waiting for others reloads itself when JavaScript is off."""
 
 
 def table_url(game_id: str) -> str:
-    """The table's address."""
     return f"/games/{game_id}"
 
 
-def live_context(request: Request, session: GameSession, seat: int | None) -> dict[str, Any]:
-    """What a table page needs beyond the state: its event stream, its refresh without
-    JavaScript, the creator's invites and the race's watch link.
+def _seconds_left(session: GameSession) -> int:
+    """Whole seconds until bots take a waiting race's empty seats."""
+    deadline = session.lobby.deadline
+    return 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
 
-    A race of one person against bots needs neither stream nor refresh: nothing changes
-    there without that person; nor does a finished race.
-    """
+
+def quick_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """A waiting "Race strangers" race's banner and lobby facts (nothing for any other
+    race): how many seats are taken and the seconds until bots take the rest."""
+    if not session.config.quick or state["status"] != "waiting":
+        return {}
+    seats = session.lobby.seats
+    taken = sum(1 for seat in seats if seat.joined)
+    left = _seconds_left(session)
+    status = _(
+        "Looking for racers: %(taken)s of %(seats)s seats taken. "
+        "Bots take the rest in %(left)s s at most."
+    ) % {"taken": taken, "seats": len(seats), "left": left}
+    return {
+        "quick_lobby": {"taken": taken, "seats": len(seats), "seconds_left": left},
+        "status": status,
+        "title": _("Looking for racers · Zoom Zoom Vroom"),
+    }
+
+
+def rematch_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """A waiting rematch's banner and lobby line (nothing for any other race): how many
+    people are still to accept and the seconds until bots take their seats."""
+    lobby = session.lobby
+    if lobby.wait_seconds is None or session.config.quick or state["status"] != "waiting":
+        return {}
+    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
+    status = ngettext(
+        "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
+        "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
+        missing,
+    ) % {"n": missing, "s": _seconds_left(session)}
+    return {"status": status, "rematch_lobby": status}
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """What the table says of a race that was left: its headline and one line."""
+
+    headline: str
+    line: str
+
+
+def ended_early(session: GameSession, state: SessionState) -> Ended | None:
+    """How ``state``'s reader is told that ``session`` ended because people left it
+    (docs/ratings.md, "Leaving is losing"), or None when it did not (still running, or
+    finished by its last card)."""
+    if not session.left or session.game.is_over:
+        return None
+    reader = table.seat_viewer(state)
+    if any(is_viewer(seat, reader) for seat in session.left):
+        player = session.lobby.seats[reader.seat].player
+        counts = player is not None and not session.practice and not aborted(session)
+        line = (
+            _("It counts as a last place in your results.")
+            if counts
+            else _("It counts in no result.")
+        )
+        return Ended(_("You left this race."), line)
+    names = ", ".join(seat_name(seat, reader) for seat in session.left)
+    line = _("%(names)s left before the end, so the race stopped here.") % {"names": names}
+    return Ended(_("This race is over."), line)
+
+
+def ended_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """The table's context for a race that was left (``ended``, and the header's status
+    and the tab's title saying so); nothing for any other race."""
+    ended = ended_early(session, state)
+    if ended is None:
+        return {}
+    return {
+        "ended": ended,
+        "status": ended.headline,
+        "title": _("Race over") + " · Zoom Zoom Vroom",
+        "my_turn": False,
+    }
+
+
+def seat_context(
+    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
+) -> dict[str, Any]:
+    """What every table draws, the race's and the lesson's: the table; its event stream and
+    its refresh without JavaScript (a race of one person against bots needs neither:
+    nothing changes there without that person; nor does a finished race), the creator's
+    invites and the watch link; the hint shown this turn and the count of hints taken; once
+    the race is over its seed and settings (for "race this deal again"); the lobby's and a
+    left race's words."""
+    session, seat = race.session, race.seat
     base = table_url(session.id) + ("/watch" if seat is None else "")
     lobby = session.lobby
     shared = lobby.paced or sum(s.person for s in lobby.seats) > 1 or seat is None
     waiting = session.status == "waiting" or session.game.current_seat != seat
     live = shared and session.status != "over"
     site = public_base_url(request)  # worked out once: it builds the request's URL
+    inviting = seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
+    hint = None if memory is None else memory.hint_for(state["turn"])
     return {
+        **table_context(state, **extra),
         "live_events": f"{base}/events" if live else None,
         "live_table": f"{base}?live=1",
         "refresh_seconds": REFRESH_SECONDS if live and waiting else None,
-        "invites": lobby.invite_links(site, session.id)
-        if seat == 0 and session.status == "waiting" and lobby.wait_seconds is None
-        else [],
+        "invites": lobby.invite_links(site, session.id) if inviting else [],
         "watch_link": None if seat is None else f"{site}games/{session.id}/watch",
-    }
-
-
-def extras_context(
-    session: GameSession, seat: int | None, state: SessionState, memory: PageState | None
-) -> dict[str, Any]:
-    """The hint shown to ``seat`` this turn, its count of hints taken, once the race is
-    over its seed and settings (for "race this deal again", with friends when friends
-    raced), and whether people left it (:func:`ended_context`)."""
-    shown = None if memory is None else memory.hint_for(state["turn"])
-    return {
-        "suggestion": shown["reason"] if shown else None,
+        "suggestion": hint["reason"] if hint else None,
         "suggestions_taken": 0 if memory is None else memory.taken,
         "seed": session.seed if state["game_over"] and seed_shown(session) else None,
         "config": session.config,
@@ -84,17 +155,6 @@ def extras_context(
         **rematch_lobby_context(session, state),
         **ended_context(session, state),
     }
-
-
-def seat_context(
-    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
-) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table, its live parts and
-    its extras."""
-    session, seat = race.session, race.seat
-    context = {**table_context(state, **extra), **live_context(request, session, seat)}
-    context.update(extras_context(session, seat, state, memory))
-    return context
 
 
 def table_context_of(
@@ -115,7 +175,6 @@ def render_table(
     request: Request,
     race: Race,
     state: SessionState,
-    *,
     memory: PageState | None = None,
     status_code: int = 200,
     context: TableContext = table_context_of,
@@ -143,28 +202,3 @@ def seat_viewer(race: Race) -> Viewer:
     """The seat's reader of the race's sentences: "You" for itself, the people's display
     names for theirs (the log, the replay and the hints name seats as the table does)."""
     return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
-
-
-def read_memory(request: Request, race: Race, settings: Settings) -> PageState:
-    """This seat's page memory of the race (see :mod:`app.http.web.page_state`)."""
-    secret = settings.seed_secret.get_secret_value()
-    return page_state.read(request, race.id, race.own_seat, secret)
-
-
-def keep_memory(
-    response: Response, request: Request, race: Race, memory: PageState, settings: Settings
-) -> Response:
-    """Hand ``memory`` back to the browser with ``response``."""
-    secret = settings.seed_secret.get_secret_value()
-    secure = is_https(request, settings)
-    page_state.write(response, race.id, memory, secret, secure=secure)
-    return response
-
-
-def flash_context(flash: dict[str, Any] | None) -> dict[str, Any]:
-    """The notice a flash left for this view of the table, as the table draws it."""
-    if flash is None:
-        return {}
-    chosen = flash.get("submitted")
-    extra = {k: v for k, v in flash.items() if k not in ("turn", "submitted")}
-    return {**extra, "submitted": SubmittedMove(**chosen) if chosen else None}

@@ -1,20 +1,7 @@
-"""One request about a seat's table, from its form to its answer: the table's own page and
-forms (move, Suggest, take back, "I'm back"), the lesson's (the same move, with a coach)
-and the race a review's "try again" starts from.
-
-A request walks one way. Its form is read, and a move's shape checked, before the race is
-opened (:func:`table_request`, :func:`read_move`), so a form that cannot be a move opens no
-race for writing. Inside ``async with table.open(...) as race:`` the route calls one
-operation and reads what the answer will draw (an :class:`Answer`); the page is rendered
-only after the block has left, that is once the race was saved (:meth:`TableRequest.respond`).
-htmx gets the ``#table`` fragment; a browser without JavaScript a ``303`` back to the table,
-any notice (a refusal, a preview, a hint, the coach's words) waiting in the page's own
-memory (:mod:`app.http.web.page_state`) for the table's next view, so the address never
-becomes the POST's and a reload always shows the race.
-
-A refusal of the move (not the seat's turn, an old page, a card the rules forbid, a take-back
-not granted) is drawn on the table with its status from :data:`app.http.errors.RACE_STATUS`;
-every other refusal goes to :mod:`app.http.errors`.
+"""One request about a seat's table (the race's, the lesson's, a review's "try again"), from
+its form to its :class:`Answer`, rendered once the race was saved; docs/architecture.md
+tells its walk. Without JavaScript a notice waits in the page's memory
+(:mod:`app.http.web.page_state`) for the table's next view after the ``303``.
 """
 
 from __future__ import annotations
@@ -29,10 +16,12 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from app.http.answers import is_htmx, see_other
-from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name
+from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
 from app.http.errors import InvalidRequest, race_status
 from app.http.race_words import race_sentence
 from app.http.refusals import refusal_sentence
+from app.http.web import page_state
+from app.http.web import suggest as hints
 from app.http.web.forms import (
     FormError,
     ParsedMove,
@@ -43,12 +32,8 @@ from app.http.web.forms import (
     submitted_for,
 )
 from app.http.web.page_state import PageState
-from app.http.web.suggest import hint, preview_sentence
 from app.http.web.table_page import (
     TableContext,
-    flash_context,
-    keep_memory,
-    read_memory,
     render_table,
     seat_viewer,
     table_context_of,
@@ -62,15 +47,15 @@ from app.settings import Settings
 from engine import Action, IllegalAction
 
 TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
-"""The refusals drawn on the table itself, with the reason above it."""
+"""The refusals drawn on the table itself, with the reason above it (status:
+:data:`app.http.errors.RACE_STATUS`); every other one goes to :mod:`app.http.errors`."""
 
 
 class Coach(Protocol):
     """What a lesson adds to the move: words before the move is played and after."""
 
     def unpicked(self, before: SessionState) -> str | None:
-        """What to say when Play is pressed with no card picked (None: the form's own
-        refusal)."""
+        """What to say when Play is pressed with no card picked (None: the form's refusal)."""
 
     def after(self, before: SessionState, action: Action) -> str | None:
         """What to say of ``action``, just played from ``before``."""
@@ -85,7 +70,6 @@ class TableView:
     coach: Coach | None = None
 
     def url(self, game_id: str) -> str:
-        """This view's address for ``game_id``."""
         return self.address.format(game_id=game_id)
 
 
@@ -95,13 +79,10 @@ TABLE = TableView(table_context_of)
 
 @dataclass(frozen=True)
 class Answer:
-    """What a table request answers, worked out while the race is open and rendered once it
-    is saved: the table's ``state`` (htmx only), the page's memory, the notice drawn beside
-    the table (``error``, ``preview``, ``coach_note``, ``submitted``, ``animate``).
-
-    ``flash``: without JavaScript the notice waits in the page's memory for the next view;
-    ``keep``: the page's memory changed (or is handed back as it is) with this answer.
-    """
+    """What a table request answers: the table's ``state`` (htmx only), the page's memory and
+    the ``notice`` beside the table (``error``, ``preview``, ``coach_note``, ``submitted``,
+    ``animate``); ``flash``: without JavaScript the notice waits in the memory for the next
+    view; ``keep``: the memory goes back to the browser with this answer."""
 
     race: Race
     memory: PageState
@@ -122,8 +103,8 @@ class Answer:
 
 @dataclass(frozen=True)
 class MoveForm:
-    """The move form as read before the race is opened: what was pressed (``intent``) and
-    chosen, and the move, or the sentence that says why the form is no move (``error``)."""
+    """The move form read before the race is opened: what was pressed and chosen, and the
+    move, or why the form is no move (``error``)."""
 
     intent: str
     submitted: SubmittedMove
@@ -134,9 +115,9 @@ class MoveForm:
 
 
 def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> MoveForm:
-    """The move form's ``fields`` read: the action checked for its shape when Play was
-    pressed (the rules check it once the race is open). A table that ``suggests`` nothing
-    (the lesson's: its coach advises) takes Suggest as Preview."""
+    """The move form's ``fields``, the action checked for its shape when Play was pressed
+    (the rules check it in the race); a table that ``suggests`` nothing (the lesson's: its
+    coach advises) takes Suggest as Preview."""
     rest = dict(fields)
     intent = pop_intent(rest)
     if intent == "suggest" and not suggests:
@@ -174,7 +155,6 @@ class TableRequest:
 
     @property
     def token(self) -> str | None:
-        """The seat's token, from its cookie."""
         return self.request.cookies.get(cookie_name(self.game_id))
 
     def open(self, *, write: bool = False) -> AbstractAsyncContextManager[Race]:
@@ -182,8 +162,15 @@ class TableRequest:
         return self.races.open(self.game_id, self.token, write=write)
 
     def memory(self, race: Race) -> PageState:
-        """The seat's page memory of ``race``."""
-        return read_memory(self.request, race, self.settings)
+        """The seat's page memory of ``race``, as the browser sent it."""
+        secret = self.settings.seed_secret.get_secret_value()
+        return page_state.read(self.request, race.id, race.own_seat, secret)
+
+    def keep(self, response: Response, race: Race, memory: PageState) -> Response:
+        secret = self.settings.seed_secret.get_secret_value()
+        secure = is_https(self.request, self.settings)
+        page_state.write(response, race.id, memory, secret, secure=secure)
+        return response
 
     def answer(
         self,
@@ -206,45 +193,31 @@ class TableRequest:
         self,
         race: Race,
         memory: PageState,
-        status_code: int,
         error: str | None,
-        submitted: SubmittedMove | None = None,
+        status_code: int = InvalidRequest.status_code,
         **notice: Any,
     ) -> Answer:
         """The table as it stands, with the reason a move was not played."""
-        return self.answer(
-            race,
-            memory,
-            status_code=status_code,
-            flash=True,
-            error=error,
-            submitted=submitted,
-            **notice,
-        )
+        return self.answer(race, memory, status_code=status_code, flash=True, error=error, **notice)
 
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
     ) -> Answer:
-        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices (``submitted``)
-        stay picked only when the card itself was refused (after an old page's move they
-        meant another turn)."""
+        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices stay picked only
+        when the card itself was refused (after an old page's move they meant another turn)."""
         assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
-        return self.refused(race, memory, race_status(exc.code), race_sentence(exc), kept)
+        status = race_status(exc.code)
+        return self.refused(race, memory, race_sentence(exc), status, submitted=kept)
 
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
         """The table drawn from ``answer`` (after the race was saved)."""
-        assert answer.state is not None
+        race, state, memory = answer.race, answer.state, answer.memory
+        assert state is not None
         response = render_table(
-            self.request,
-            answer.race,
-            answer.state,
-            memory=answer.memory,
-            status_code=answer.status_code,
-            context=view.context,
-            **answer.notice,
+            self.request, race, state, memory, answer.status_code, view.context, **answer.notice
         )
-        return self.keep(response, answer.race, answer.memory) if answer.keep else response
+        return self.keep(response, race, memory) if answer.keep else response
 
     def respond(self, answer: Answer, view: TableView = TABLE) -> Response:
         """htmx: the table drawn; otherwise 303 back to the table, with the page's memory."""
@@ -255,24 +228,19 @@ class TableRequest:
             return self.keep(response, answer.race, answer.flash_memory())
         return self.keep(response, answer.race, answer.memory) if answer.keep else response
 
-    def keep(self, response: Response, race: Race, memory: PageState) -> Response:
-        """Hand ``memory`` back to the browser with ``response``."""
-        return keep_memory(response, self.request, race, memory, self.settings)
-
     def shown(self, race: Race, *, animate: bool = False) -> Answer:
         """A view of the table: its state and the notice left for it, spent once shown."""
         memory = self.memory(race)
         state = table_state(race)
-        notice = flash_context(memory.flash_for(state["turn"]))
-        spent = memory.flash is not None
-        return Answer(
-            race,
-            replace(memory, flash=None),
-            race.session.turn,
-            state,
-            notice={"animate": animate, **notice},
-            keep=spent,
-        )
+        notice: dict[str, Any] = {"animate": animate}
+        flash = memory.flash_for(state["turn"])
+        if flash is not None:
+            chosen = flash.get("submitted")
+            notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
+            notice["submitted"] = SubmittedMove(**chosen) if chosen else None
+        spent = replace(memory, flash=None)
+        turn = race.session.turn
+        return Answer(race, spent, turn, state, notice=notice, keep=memory.flash is not None)
 
 
 async def table_request(
@@ -290,8 +258,8 @@ TableDep = Annotated[TableRequest, Depends(table_request)]
 async def play(
     table: TableRequest, race: Race, memory: PageState, move: MoveForm, view: TableView = TABLE
 ) -> Answer:
-    """The move form's Play (or Preview) on the open race: the move and the bots' replies,
-    or the table with the reason it was not played; a coach's words before and after."""
+    """The move form's Play (or Preview) on the open race: the move and the bots' replies, or
+    the table with the reason it was not played; a coach's words before and after."""
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.parsed is None:
@@ -299,15 +267,14 @@ async def play(
         if coach is not None and before is not None and move.intent == "play" and not move.picked:
             note = coach.unpicked(before)
         if note is not None:
-            return table.refused(race, memory, InvalidRequest.status_code, None, coach_note=note)
-        status = InvalidRequest.status_code
-        return table.refused(race, memory, status, move.error, move.submitted)
+            return table.refused(race, memory, None, coach_note=note)
+        return table.refused(race, memory, move.error, submitted=move.submitted)
     parsed = move.parsed
     if move.action is None:  # Preview: the chosen card's score, nothing played
         assert before is not None
         if parsed.turn != before["turn"]:
             return table.refusal(race, memory, StaleTurn({}))
-        sentence = preview_sentence(before, parsed.action, seat_viewer(race))
+        sentence = hints.preview_sentence(before, parsed.action, seat_viewer(race))
         return table.answer(
             race, memory, state=before, flash=True, preview=sentence, submitted=move.submitted
         )
@@ -325,15 +292,17 @@ async def play(
 
 
 async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
-    """The normal bot's move for this seat, picked in the form, with its reason; the hint
-    is the page's to remember (to show it and count it if played), not the race's."""
+    """The normal bot's move for this seat, picked in the form, with its reason: a hint the
+    page remembers (to show it, and count it if played), not the race."""
     observation = race.observation()
     submitted = None
     if observation is not None:
         turn = race.session.turn
-        action, reason = await anyio.to_thread.run_sync(
-            lambda: hint(observation, turn, me=seat_viewer(race))
+        found = await anyio.to_thread.run_sync(
+            lambda: hints.suggest(observation, turn, me=seat_viewer(race))
         )
-        memory = replace(memory, hint={"turn": turn, "action": action, "reason": reason})
-        submitted = submitted_for(action)
+        memory = replace(
+            memory, hint={"turn": turn, "action": found.action, "reason": found.reason}
+        )
+        submitted = submitted_for(found.action)
     return table.answer(race, memory, flash=True, keep=True, submitted=submitted)

@@ -1,13 +1,6 @@
-"""The table talk's forms: ``POST /games/{id}/say`` (a quick message) and
-``POST /games/{id}/mute`` (hide the other people's messages in this browser), plus what a
-live table's stream sends when somebody else spoke (:func:`live_render`).
-
-Like the move form: without JavaScript each form is a plain POST answered with ``303`` back
-to the table; htmx gets just the new line to append. A refusal goes through the one
-exception handler (429 with a sentence when the seat speaks too often); to htmx a refused
-message (too soon, or the race ended meanwhile) answers its status with the sentence
-alone, for the talk's status line.
-"""
+"""What the table shows of the quick messages (lines, bubbles, buttons, this browser's mute)
+and what a live table's stream sends when somebody else spoke. A message is a code, a seat
+and a time, public to every seat and watcher: nothing here can tell a hidden card."""
 
 from __future__ import annotations
 
@@ -15,102 +8,161 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
-from markupsafe import escape
+from starlette.requests import Request
 
-from app.http.answers import redirect_or_fragment, see_other, vary
-from app.http.deps import GameIdPath, SettingsDep, is_https
-from app.http.errors import race_status
-from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS
-from app.http.race_words import race_sentence
-from app.http.talk_pace import TalkPaceDep
-from app.http.web.forms import form_fields
-from app.http.web.table_page import table_url
-from app.http.web.table_request import TableDep
-from app.http.web.talk_view import MUTE_COOKIE, heard, new_lines_fragment
+from app.http.i18n import gettext as _
+from app.http.web.labels import seat_colour, seat_name
+from app.http.web.table import SPECTATOR, seat_viewer
+from app.http.web.templating import templates
 from app.live.streams import Message
-from app.races.errors import RaceError, TalkRefused, TalkTooFast
 from app.races.operations import SessionState, play_signature
+from app.races.record import Said
+from app.races.talk import CODES
 
-router = APIRouter(include_in_schema=False)
+MUTE_COOKIE = "zzv_mute"
+"""Set ("1") while this browser hides the other people's quick messages, on every race."""
+
+BUBBLE_SECONDS = 6.0
+"""How long a message shows beside its sender's seat (the stylesheet fades it out)."""
 
 CHANGED: Message = {"event": "changed", "data": "1"}
 """A live table's "reload me": something else than talk changed."""
 
-
-@router.post("/games/{game_id}/say")
-async def say(table: TableDep, pace: TalkPaceDep) -> Response:
-    """This seat says a quick message; back to the table (303), or the new line (htmx)."""
-    refused: TalkTooFast | TalkRefused | None = None
-    async with table.open(write=True) as race:
-        try:
-            code = table.fields.get("code", "")
-            await race.say(code, pace=lambda seat: pace.check(race.id, seat))
-        except (TalkTooFast, TalkRefused) as exc:
-            if not table.htmx:
-                raise
-            refused = exc
-        state = race.state(since=lambda session: len(session.events), deliver=False)
-    if refused is not None:
-        return _talk_status(refused)
-    return redirect_or_fragment(table.request, table_url(table.game_id), lambda: _said(state))
+_EMOTES = {"hello": "👋", "well_played": "👏", "oops": "😬", "thinking": "🤔", "good_race": "🏁"}
 
 
-def _said(state: SessionState) -> Response:
-    """The line just said, to append, and the talk's status line emptied."""
-    fragment = new_lines_fragment(state, state["said"][-1:])
-    status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
-    return vary(HTMLResponse(fragment + status))
+@dataclass(frozen=True, slots=True)
+class TalkWords:
+    """One message as the table shows it: its code, emote (decoration only) and words."""
+
+    code: str
+    emote: str
+    words: str
 
 
-def _talk_status(refusal: RaceError) -> Response:
-    """The refusal's sentence alone, with its status, for the talk's status line (htmx puts
-    it in ``#talk-status``, not among the lines)."""
-    sentence = str(escape(race_sentence(refusal)))
-    response = HTMLResponse(sentence, status_code=race_status(refusal.code))
-    response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
-    if isinstance(refusal, TalkTooFast):
-        response.headers["Retry-After"] = str(refusal.retry_after)
-    return vary(response)
+def talk_words(code: str) -> TalkWords:
+    """Message ``code`` with its emote and its words in the request's language."""
+    sentences = {
+        "hello": _("Hello!"),
+        "well_played": _("Well played!"),
+        "oops": _("Oops!"),
+        "thinking": _("Thinking…"),
+        "good_race": _("Good race!"),
+    }
+    return TalkWords(code, _EMOTES[code], sentences[code])
 
 
-@router.post("/games/{game_id}/mute")
-async def mute(game_id: GameIdPath, request: Request, settings: SettingsDep) -> Response:
-    """Hide (``mute=on``) or show again (``mute=off``) the other people's quick messages in
-    this browser, on every race; back to the table or the watch page (303)."""
-    fields = await form_fields(request)
-    back = f"/games/{game_id}" + ("/watch" if fields.get("back") == "watch" else "")
-    response = see_other(back)
-    if fields.get("mute") == "on":
-        response.set_cookie(
-            MUTE_COOKIE,
-            "1",
-            path="/",
-            max_age=PLAYER_COOKIE_MAX_AGE_SECONDS,
-            httponly=True,
-            samesite="lax",
-            secure=is_https(request, settings),
+@dataclass(frozen=True, slots=True)
+class TalkLine:
+    """One message as the viewer reads it: who (named as the table names seats) said what."""
+
+    n: int
+    seat: int
+    colour: str
+    name: str
+    mine: bool
+    said: TalkWords
+
+
+@dataclass(frozen=True, slots=True)
+class TalkView:
+    """The talk section of a table (``partials/talk.html``): ``shown`` in a race with people
+    (a finished one still lists its talk); ``can_send`` when the viewer sits at a person's
+    seat of a race still on; ``bubbles``: each seat's latest recent message, beside it."""
+
+    game_id: str
+    shown: bool
+    can_send: bool
+    muted: bool
+    lines: list[TalkLine]
+    bubbles: dict[int, TalkLine]
+    buttons: list[TalkWords]
+    watching: bool
+
+
+def is_muted(request: Request) -> bool:
+    """Whether this browser hides the other people's messages."""
+    return request.cookies.get(MUTE_COOKIE) == "1"
+
+
+def _viewer_seat(state: SessionState) -> int | None:
+    seat = state["seat"]
+    return None if seat is None or seat == SPECTATOR else seat
+
+
+def heard(state: SessionState, muted: bool) -> list[Said]:
+    """The messages of ``state`` its viewer reads: all, or only their own when ``muted``."""
+    me = _viewer_seat(state)
+    return [m for m in state["said"] if not muted or m["seat"] == me]
+
+
+def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
+    """``said`` as the viewer of ``state`` reads it."""
+    reader = seat_viewer(state)
+    me = _viewer_seat(state)
+    return [
+        TalkLine(
+            n=m["n"],
+            seat=m["seat"],
+            colour=seat_colour(m["seat"]),
+            name=seat_name(m["seat"], reader),
+            mine=m["seat"] == me,
+            said=talk_words(m["code"]),
         )
-    else:
-        response.delete_cookie(MUTE_COOKIE, path="/")
-    return response
+        for m in said
+    ]
+
+
+def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]:
+    """The table template's ``talk``, at wall-clock ``now``."""
+    seats = state.get("seats") or []
+    me = _viewer_seat(state)
+    said = heard(state, muted)
+    shown_lines = lines(state, said)
+    recent = {line.seat: line for line, m in zip(shown_lines, said, strict=True)
+              if now - float(m["at"]) < BUBBLE_SECONDS}  # fmt: skip
+    talk = TalkView(
+        game_id=state["game_id"],
+        shown=sum(1 for s in seats if s["person"]) > 1,
+        can_send=me is not None
+        and state["status"] != "over"
+        and any(s["seat"] == me and s["person"] for s in seats),
+        muted=muted,
+        lines=shown_lines,
+        bubbles=recent,
+        buttons=[talk_words(code) for code in CODES],
+        watching=me is None,
+    )
+    return {"talk": talk}
+
+
+def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
+    """The HTML a live table appends to its talk for the messages ``said``: their lines,
+    and each sender's bubble replacing the one beside their seat (htmx out-of-band)."""
+    new = lines(state, said)
+    bubbles = {line.seat: line for line in new}
+    html = templates.env.get_template("partials/talk_lines.html").render(
+        lines=new, bubbles=bubbles, oob=True
+    )
+    return " ".join(html.split())
 
 
 def live_render(
     seat: int | None, muted: bool, table_news: Callable[[SessionState], bool]
 ) -> Callable[[SessionState], Message | None]:
-    """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload the
-    table) when ``table_news`` says a change of play is news to it, else ``said`` with the
-    lines of what the others said since (none when ``muted``; its own messages the page
-    already shows)."""
-    seen = _Seen()
+    """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload) when
+    ``table_news`` says a change of play is news to it, else ``said`` with the lines the
+    others said since (none when ``muted``; the page shows its own already)."""
+    # What the table was last sent: the play's signature and the others' last message.
+    seen_play: tuple[Any, ...] | None = None
+    seen_said: int | None = None
 
     def render(state: SessionState) -> Message | None:
+        nonlocal seen_play, seen_said
         others = [m for m in heard(state, muted) if m["seat"] != seat]
-        news = [m for m in others if seen.said is not None and m["n"] > seen.said]
-        played = play_signature(state) != seen.play
-        seen.play, seen.said = play_signature(state), others[-1]["n"] if others else 0
+        news = [m for m in others if seen_said is not None and m["n"] > seen_said]
+        played = play_signature(state) != seen_play
+        seen_play, seen_said = play_signature(state), others[-1]["n"] if others else 0
         if played and table_news(state):
             return CHANGED
         if news:
@@ -118,11 +170,3 @@ def live_render(
         return None
 
     return render
-
-
-@dataclass
-class _Seen:
-    """What a live table was last sent: the play's signature, the others' last message."""
-
-    play: tuple[Any, ...] | None = None
-    said: int | None = None

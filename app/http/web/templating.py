@@ -1,8 +1,6 @@
-"""The one Jinja environment of the site, for pages, fragments and error pages alike.
-
-Every template sees the same globals: fingerprinted asset URLs, the vendored htmx, the
-suits' display data and the move form's labels. :mod:`app.http.errors` renders its pages here
-too, so an error page loads the same stylesheet and scripts as every other page.
+"""The one Jinja environment of the site, for pages, fragments and error pages alike: every
+template sees the same globals (fingerprinted asset URLs, the vendored htmx, the suits'
+display data, the move form's labels), so an error page loads the same files as any page.
 """
 
 from __future__ import annotations
@@ -57,43 +55,30 @@ def asset_url(name: str) -> str:
     return f"/static/{name}?v={version}"
 
 
-def htmx_src() -> str | None:
-    """URL of the vendored htmx file (its pinned version is in the file name), fingerprinted
-    like every asset so browsers may keep it for good."""
-    found = sorted((STATIC_DIR / "vendor").glob("htmx-2.*.min.js"))
-    return asset_url(f"vendor/{found[-1].name}") if found else None
-
-
-def sse_src() -> str | None:
-    """URL of the vendored htmx SSE extension (its pinned version is in the file name)."""
-    found = sorted((STATIC_DIR / "vendor").glob("sse-2.*.min.js"))
-    return f"/static/vendor/{found[-1].name}" if found else None
+def _vendored(pattern: str) -> str | None:
+    """The newest vendored file matching ``pattern`` (its pinned version is in its name)."""
+    found = sorted((STATIC_DIR / "vendor").glob(pattern))
+    return f"vendor/{found[-1].name}" if found else None
 
 
 class _Environment(Environment):
-    """Jinja's environment with each template's globals as one plain dict.
-
-    Jinja gives every template a ``ChainMap`` over the environment's globals, which every
-    render and every include copies or walks key by key in Python; a dict copies at C
-    speed. The globals are all set in this module, before any template is loaded, so a
-    snapshot sees them all (Jinja's own advice is not to change globals after loading).
-    """
+    """Jinja's environment with each template's globals as one plain dict, not a
+    ``ChainMap`` that every render and include walks key by key in Python. The globals are
+    all set in this module before any template is loaded, so a snapshot sees them all."""
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        """``obj.attribute`` in a template, as Jinja resolves it, with a plain dict's keys
-        looked up first: Jinja tries the attribute first, and on a dict (the observation,
-        the seats) that costs a raised and caught exception per lookup. A dict instance has
-        no attributes but its type's, so for any other name the answer is the same."""
+        """``obj.attribute`` as Jinja resolves it, a plain dict's keys looked up first (Jinja
+        tries the attribute first: on a dict, a raised and caught exception per lookup). A
+        dict has no attributes but its type's, so for any other name the answer is the same."""
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        # Jinja's own lookup, written out: a call to the parent's method is one more Python
-        # frame on each of the hundreds of lookups a table render makes.
+        # Jinja's own lookup, written out: no extra frame per lookup.
         try:
             return getattr(obj, attribute)
         except AttributeError:
@@ -109,10 +94,8 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 def _output_escape(value: Any) -> Any:
-    """What ``{{ value }}`` prints in an autoescaped template, the same text as
-    :func:`markupsafe.escape` gives: markup as it is, a number as its digits, a string
-    escaped, anything else as ``escape`` has it. An output is only ever joined into the
-    page, so it need not be ``Markup``."""
+    """What ``{{ value }}`` prints, the same text as :func:`markupsafe.escape` gives, but not
+    wrapped in ``Markup`` (an output is only ever joined into the page)."""
     kind = type(value)
     if kind is Markup:
         return value
@@ -124,11 +107,8 @@ def _output_escape(value: Any) -> Any:
 
 
 class _Template(Template):
-    """Jinja's template, its printed values escaped by :func:`_output_escape`.
-
-    Jinja compiles ``{{ value }}`` to a call of the module global ``escape``, which wraps
-    even a number or an already-rendered piece in a new ``Markup`` (a Python-level
-    constructor), a few hundred times per table render."""
+    """Jinja's template, its printed values escaped by :func:`_output_escape` (Jinja's
+    ``escape`` wraps even a number in a new ``Markup``, hundreds of times per table)."""
 
     @classmethod
     def _from_namespace(
@@ -143,11 +123,8 @@ class _Template(Template):
 
 
 class _Context(Context):
-    """Jinja's context, calling the site's own template functions directly.
-
-    Jinja sends every call in a template through :meth:`Context.call`, which inspects the
-    callable for a context to pass; :data:`_PLAIN_CALLS` take none, and a table render
-    calls them (mostly :func:`piece`) dozens of times."""
+    """Jinja's context, calling :data:`_PLAIN_CALLS` (mostly :func:`piece`, dozens of times
+    per table) directly: :meth:`Context.call` inspects every callable for a context to pass."""
 
     def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if __obj in _PLAIN_CALLS:
@@ -164,16 +141,13 @@ _Environment.context_class = _Context
 templates = Jinja2Blocks(
     env=_Environment(
         loader=FileSystemLoader(str(TEMPLATES_DIR)),
-        # Asked again for every include and macro call of every render: decided once per
-        # template name.
+        # Asked for every include and macro call of every render: decided once per name.
         autoescape=lru_cache(maxsize=256)(select_autoescape()),
-        # Each template is read once per process: checking every included file's time on
-        # disk at every render costs a system call per include. ``zzv serve --reload``
-        # restarts the process when a template changes.
+        # Each template is read once per process (a system call per include saved);
+        # ``zzv serve --reload`` restarts the process when a template changes.
         auto_reload=False,
-        # The templates are a fixed set of files: kept in a plain dict, not Jinja's
-        # least-recently-used cache, whose bookkeeping (a lock and a deque) runs on every
-        # include of every render.
+        # A fixed set of files: a plain dict, not Jinja's LRU cache (a lock and a deque
+        # on every include).
         cache_size=-1,
         extensions=["jinja2.ext.i18n"],
     )
@@ -189,8 +163,7 @@ templates.env.install_gettext_callables(  # type: ignore[attr-defined]
 
 def once(name: str) -> Markup:
     """Template ``name`` rendered from the globals alone, once per process and language:
-    for markup that is the same on every page (templates are read once per process too,
-    see above)."""
+    for markup that is the same on every page."""
     return _once(name, i18n.current().code)
 
 
@@ -212,12 +185,9 @@ def _piece(ref: str, args: tuple[Hashable, ...], language: str) -> Markup:
 
 def piece(ref: str, *args: Hashable) -> Markup:
     """Macro ``name:macro`` of ``templates/partials/name.html`` called with ``args``, each set
-    of (hashable, immutable) arguments rendered once and kept.
-
-    For markup that is a function of its arguments alone (a card's face, a racetrack lane):
-    the macro sees the globals, never a page's context, so the same arguments always give
-    the same markup, and a move's answer reuses what earlier answers printed. Kept per
-    language, as its words are the language's."""
+    of (hashable, immutable) arguments rendered once per language and kept: for markup that
+    is a function of its arguments alone (a card's face, a lane), as the macro sees the
+    globals, never a page's context."""
     return _piece(ref, args, i18n.current().code)
 
 
@@ -248,8 +218,9 @@ templates.env.globals.update(
     public_paths=i18n.PUBLIC_PATHS,
     theme_light=LIGHT_BACKGROUND,
     theme_dark=DARK_BACKGROUND,
-    htmx_src=htmx_src(),
-    sse_src=sse_src(),
+    # htmx fingerprinted like every asset, so browsers may keep it for good.
+    htmx_src=asset_url(htmx) if (htmx := _vendored("htmx-2.*.min.js")) else None,
+    sse_src=f"/static/{sse}" if (sse := _vendored("sse-2.*.min.js")) else None,
     suits=SUITS,
     values=PRINTED_VALUES,
     tricks_per_round=TRICKS_PER_ROUND,

@@ -1,14 +1,12 @@
-"""The public event log arranged for the table: the game log by round and trick, the
-staged reveal of what happened since the viewer's last card, and the end-of-round box.
-
-Owned by the web layer; every sentence comes from :mod:`app.http.web.narration`.
+"""The public event log arranged for the table: the log by round and trick, the staged reveal
+since the viewer's last card, the end-of-round box, and the moments (a lap, the race's end,
+a big play) shown over the trick as the reveal reaches their event (static/js/table.js).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from app.http.i18n import gettext as _
 from app.http.web.labels import (
@@ -22,7 +20,7 @@ from app.http.web.labels import (
     suit_info,
 )
 from app.http.web.narration import EventDict, narrate
-from engine import EventKind
+from engine import LAPS_TO_WIN, EventKind
 
 PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED})
 """Events that put a card into the trick."""
@@ -94,12 +92,10 @@ def narrated(events: Iterable[EventDict], me: Me = 0) -> list[str]:
 def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
-    """Group the public event log into rounds and tricks (newest first) as sentences
-    (``lines``: the events' sentences from :func:`narrated`, when already told).
-
-    A trick opens with its first card and is complete once its gas has gone to the
-    middle; the speed or lap line that follows still belongs to it.
-    """
+    """The public event log as rounds and tricks of sentences, newest first (``lines``: the
+    events' sentences from :func:`narrated`, when already told). A trick opens with its first
+    card and is complete once its gas has gone to the middle; the speed or lap line that
+    follows still belongs to it."""
     texts = narrated(events, me) if lines is None else lines
     # Each round as (number, intro, tricks), each trick as [lines, complete] while the
     # events are read; the frozen LogTricks are made once at the end.
@@ -122,16 +118,14 @@ def log_rounds(
     return [
         LogRound(
             number,
-            [LogTrick(i, tuple(lines), done[0]) for i, (lines, done) in _newest_first(tricks)],
+            [
+                LogTrick(i, tuple(lines), done[0])
+                for i, (lines, done) in reversed(list(enumerate(tricks, start=1)))
+            ],
             intro,
         )
         for number, intro, tricks in reversed(rounds)
     ]
-
-
-def _newest_first(tricks: list[tuple[list[str], list[bool]]]) -> Iterable[tuple[int, Any]]:
-    """The tricks of a round numbered from 1, last first."""
-    return reversed(list(enumerate(tricks, start=1)))
 
 
 def _recent_item(event: EventDict, text: str) -> RecentItem:
@@ -168,10 +162,8 @@ def is_my_play(event: EventDict, me: int) -> bool:
 
 
 def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
-    """Index of the viewer's most recent card in ``events`` (0 if they have not played).
-
-    The table shows everything from that card on, so a refresh shows the same story.
-    """
+    """Index of the viewer's most recent card in ``events`` (0 if they have not played):
+    the table shows everything from it on, so a refresh shows the same story."""
     for i in range(len(events) - 1, -1, -1):
         if is_my_play(events[i], me):
             return i
@@ -198,16 +190,62 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     if deal is None:
         return None
     lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
+    headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     if lap is not None:
         headline = narrate(lap, me)
-    else:
-        headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
-    lead = deal["lead"]
+    lead, values = deal["lead"], {"round": deal["round"], "name": seat_name(deal["lead"], me)}
     if is_viewer(lead, me):
-        next_lead = _("You lead round %(round)s.") % {"round": deal["round"]}
+        next_lead = _("You lead round %(round)s.") % values
     else:
-        next_lead = _("%(name)s leads round %(round)s.") % {
-            "name": seat_name(lead, me),
-            "round": deal["round"],
-        }
+        next_lead = _("%(name)s leads round %(round)s.") % values
     return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
+
+
+BIG_PLAY = 10
+"""A trick the viewer wins with a final number this high or higher is a big play (a card's
+printed number alone tops out at 5: it took gas and speed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One moment: its kind (``lap``, ``win``, ``lose`` or ``big``), whether it is the
+    viewer's own, its headline and line, and ``at``, the 1-based number of the event that
+    makes it (the table's feed items carry the same number)."""
+
+    kind: str
+    mine: bool
+    headline: str
+    line: str
+    at: int
+
+
+def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
+    """The moments among ``events`` (the first of which is event number ``first_at``)."""
+    found = (_moment(event, at, me) for at, event in enumerate(events, start=first_at))
+    return [moment for moment in found if moment is not None]
+
+
+def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
+    kind = event["kind"]
+    seat = event["seat"]
+    mine = is_viewer(seat, me)
+    if kind == EventKind.LAP_GAINED:
+        laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
+        if mine:
+            line = _("You cross the line: lap %(laps)s of %(total)s.") % laps
+            return Moment("lap", True, _("Lap!"), line, at)
+        name = seat_name(seat, me)
+        line = _("Lap %(laps)s of %(total)s for %(name)s.") % {**laps, "name": name}
+        return Moment("lap", False, _("%(name)s laps") % {"name": name}, line, at)
+    if kind == EventKind.GAME_WON:
+        if mine:
+            line = _("First past the flag: the race is yours.")
+            return Moment("win", True, _("You win!"), line, at)
+        line = _("%(name)s takes the flag.") % {"name": seat_name(seat, me)}
+        return Moment("lose", False, _("Race over"), line, at)
+    if kind == EventKind.TRICK_WON and mine:
+        final = int(event["final"])
+        if final >= BIG_PLAY:
+            line = _("Your %(final)s takes the trick.") % {"final": final}
+            return Moment("big", True, _("Big play!"), line, at)
+    return None
