@@ -16,7 +16,7 @@ from app.http.i18n import days, moment
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
-from app.http.web.routes import to_table
+from app.http.web.table_page import to_table
 from app.races.cup import (
     CUP_DEALS,
     check_address,

@@ -21,7 +21,7 @@ from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.forms import form_fields
-from app.http.web.routes import to_table
+from app.http.web.table_page import to_table
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,

@@ -15,18 +15,16 @@ from markupsafe import escape
 
 from app.http.answers import is_htmx, page, redirect_or_fragment, see_other, vary
 from app.http.deps import (
-    COOKIE_MAX_AGE_SECONDS,
     GAME_ID_PATTERN,
     GameIdPath,
     RacesDep,
     SettingsDep,
     client_key,
     is_https,
-    set_seat_cookie,
 )
 from app.http.errors import InvalidRequest, race_status
 from app.http.i18n import gettext as _
-from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player, set_player_cookie
+from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.talk_pace import TalkPaceDep
@@ -36,7 +34,7 @@ from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.table import SPECTATOR, log_context, race_again
-from app.http.web.table_page import seat_viewer, table_url, window
+from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
 from app.races import rematch as rematches
@@ -66,35 +64,6 @@ BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds befo
 
 QUICK_SIZES = (3, 4, 5)
 """The race sizes the start page offers strangers."""
-
-LAST_GAME_COOKIE = "zzv_last"
-"""Remembers the browser's latest game id (not a credential) so the start page can offer
-"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
-
-
-async def to_table(
-    request: Request,
-    settings: Settings,
-    game_id: str,
-    seat_token: str,
-    player_token: str | None,
-) -> RedirectResponse:
-    """303 to the table of ``game_id`` with the seat's token, the player's cookie (when
-    there is a player) and the latest-race cookie."""
-    response = RedirectResponse(table_url(game_id), status_code=303)
-    set_seat_cookie(response, request, game_id, seat_token, settings)
-    if player_token is not None:
-        await set_player_cookie(response, request, player_token, settings)
-    # Lives as long as the seat's cookie, so the link never outlives the credential.
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        game_id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
-    return response
 
 
 async def start_and_redirect(

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from app.http.addresses import public_base_url
 from app.http.answers import is_htmx, page
+from app.http.deps import COOKIE_MAX_AGE_SECONDS, is_https, set_seat_cookie
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
+from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
@@ -28,6 +30,11 @@ from app.races.operations import SessionState, seed_shown
 from app.races.record import GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race
+from app.settings import Settings
+
+LAST_GAME_COOKIE = "zzv_last"
+"""Remembers the browser's latest game id (not a credential) so the start page can offer
+"Continue your race"; the game's token cookie stays scoped to the game's own pages."""
 
 REFRESH_SECONDS = 4
 """How often a table waiting for others reloads itself when JavaScript is off."""
@@ -35,6 +42,31 @@ REFRESH_SECONDS = 4
 
 def table_url(game_id: str) -> str:
     return f"/games/{game_id}"
+
+
+async def to_table(
+    request: Request,
+    settings: Settings,
+    game_id: str,
+    seat_token: str,
+    player_token: str | None,
+) -> RedirectResponse:
+    """303 to the table of ``game_id`` with the seat's token, the player's cookie (when
+    there is a player) and the latest-race cookie."""
+    response = RedirectResponse(table_url(game_id), status_code=303)
+    set_seat_cookie(response, request, game_id, seat_token, settings)
+    if player_token is not None:
+        await set_player_cookie(response, request, player_token, settings)
+    # Lives as long as the seat's cookie, so the link never outlives the credential.
+    response.set_cookie(
+        LAST_GAME_COOKIE,
+        game_id,
+        max_age=COOKIE_MAX_AGE_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=is_https(request, settings),
+    )
+    return response
 
 
 def _seconds_left(session: GameSession) -> int:
