@@ -20,17 +20,13 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
-from app.http.api import away as api_away
 from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
-from app.http.api import leave as api_leave
 from app.http.api import quick as api_quick
-from app.http.api import rematch as api_rematch
 from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
-from app.http.api import takeback as api_takeback
-from app.http.api import talk as api_talk
+from app.http.api import seat_action as api_seat_action
 from app.http.api.models import Health, Readiness
 from app.http.assets import static_app
 from app.http.compression import GzipAnswers
@@ -79,8 +75,7 @@ from app.storage.memory import MemoryStore
 log = logging.getLogger("zzv.app")
 
 FEATURE_ROUTERS = (
-    api_takeback.router,
-    api_talk.router,
+    api_seat_action.router,
     web_talk.router,
     api_quick.router,
     api_daily.router,
@@ -91,11 +86,8 @@ FEATURE_ROUTERS = (
     web_cup.router,
     web_fair.router,
     language.router,
-    api_leave.router,
     web_leave.router,
-    api_away.router,
     web_away.router,
-    api_rematch.router,
     web_rematch.router,
 )
 """Routers of features with a module of their own (take-backs, strangers, the daily deal,

@@ -15,6 +15,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from app.http.previews import View, with_previews
 from app.http.web.templating import templates
 
 
@@ -31,6 +32,15 @@ def json_response(content: Any, status_code: int = 200) -> JSONResponse:
     validate the (large) state again on every move; the response models still document
     it, and the tests validate real answers against them."""
     return FastJSON(content, status_code=status_code)
+
+
+def seat_body(game_id: str, token: str, state: View, seat: int | None = None) -> dict[str, Any]:
+    """A seat's answer: its race, its seat (when named), its token and its state with the
+    turn's previews."""
+    body: dict[str, Any] = (
+        {"game_id": game_id} if seat is None else {"game_id": game_id, "seat": seat}
+    )
+    return {**body, "token": token, "state": with_previews(state)}
 
 
 def published(model: type[BaseModel], item: object) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.types import DecoratedCallable
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.answers import json_response, published
+from app.http.answers import json_response, published, seat_body
 from app.http.api.models import (
     CreatedGame,
     ErrorOut,
@@ -27,7 +27,6 @@ from app.http.api.models import (
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.http.previews import with_previews
 from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.operations import SessionState
 from app.races.record import GameSession
@@ -79,14 +78,8 @@ class DealtGame(CreatedGame):
 def dealt_answer(started: DealtRace, player_token: str, **more: object) -> JSONResponse:
     """The answer (201) to a dealt race: a :class:`DealtGame`, and ``more``."""
     session = started.session
-    out = {
-        "game_id": session.id,
-        "token": session.token,
-        "state": with_previews(started.state),
-        "invites": [],
-        "player_token": player_token,
-    }
-    return json_response({**out, **more}, 201)
+    out = {**seat_body(session.id, session.token, started.state), "invites": []}
+    return json_response({**out, "player_token": player_token, **more}, 201)
 
 
 def counted_deal_route(

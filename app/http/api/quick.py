@@ -12,11 +12,10 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
-from app.http.answers import json_response
+from app.http.answers import json_response, seat_body
 from app.http.api.models import RematchSeat, RequestModel, WholeNumber, name_responses
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player
-from app.http.previews import with_previews
 from app.races.quick import quick_race
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -75,11 +74,5 @@ async def quick(
     body = body or QuickIn()
     player, player_token = await api_player(request)
     seat = await quick_race(races, body.players, client, body.name, player.id)
-    out = {
-        "game_id": seat.session.id,
-        "seat": seat.seat,
-        "token": seat.token,
-        "state": with_previews(seat.state),
-        "player_token": player_token,
-    }
-    return json_response(out, 201)
+    out = seat_body(seat.session.id, seat.token, seat.state, seat.seat)
+    return json_response({**out, "player_token": player_token}, 201)

@@ -10,14 +10,14 @@ own review, never this one. See docs/review.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
+from app.http.answers import seat_body
 from app.http.api.models import error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
-from app.http.previews import with_previews
 from app.http.review_words import with_reasons
 from app.races import review
 from app.races.errors import NotReviewed
@@ -117,12 +117,7 @@ async def try_again(
     async with races.open(seat.game_id, seat.token) as race:
         practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
     state = await review.start_practice(races, practice, client)
-    body: dict[str, Any] = {
-        "game_id": practice.id,
-        "token": practice.token,
-        "state": with_previews(state),
-    }
-    return JSONResponse(body, status_code=201)
+    return JSONResponse(seat_body(practice.id, practice.token, state), status_code=201)
 
 
 def practice_of(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:

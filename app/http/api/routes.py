@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
 from app.http.addresses import public_base_url
-from app.http.answers import json_response
+from app.http.answers import json_response, seat_body
 from app.http.api.models import (
     CreatedGame,
     CreateGame,
@@ -86,14 +86,8 @@ async def create_game(
     player, player_token = await api_player(request)
     session, state = await races.create(config, client, player=player.id)
     invites = invite_list(request, session)
-    body_out = {
-        "game_id": session.id,
-        "token": session.token,
-        "state": with_previews(state),
-        "invites": invites,
-        "player_token": player_token,
-    }
-    return json_response(body_out, 201)
+    body_out = {**seat_body(session.id, session.token, state), "invites": invites}
+    return json_response({**body_out, "player_token": player_token}, 201)
 
 
 def invite_list(request: Request, session: GameSession) -> list[Invite]:
@@ -173,14 +167,8 @@ async def join_game(
         if known is None or player_token is None:  # a new player only for a seat taken
             known, player_token = await results.create_player()
             race.claim_seat(known.id)
-        out = {
-            "game_id": game_id,
-            "seat": race.seat,
-            "token": token,
-            "state": with_previews(race.state()),
-            "player_token": player_token,
-        }
-    return json_response(out, 201)
+        out = seat_body(game_id, token, race.state(), race.seat)
+    return json_response({**out, "player_token": player_token}, 201)
 
 
 @router.post(
