@@ -1,8 +1,4 @@
-"""The weekly cup's JSON API: ``GET /api/cup`` and ``POST /api/cup/{deal}`` (docs/cup.md).
-
-A player is named by ``X-Player-Token`` (:mod:`app.http.players`); without one (or with an
-unknown one) ``POST`` makes a new player and returns its token.
-"""
+"""The weekly cup's JSON API: ``GET /api/cup`` and ``POST /api/cup/{deal}`` (docs/cup.md)."""
 
 from __future__ import annotations
 
@@ -98,15 +94,8 @@ async def cup(request: Request, races: RacesDep) -> JSONResponse:
     week = await cup_week(races, player)
     last = week_before(week.week)
     deals = [
-        {
-            "deal": d.deal,
-            "attempted": d.attempted,
-            "running": d.running,
-            "place": d.result.place if d.result else None,
-            "laps": d.result.laps if d.result else None,
-            "points": d.result.points if d.result else None,
-            "left": d.result.left if d.result else None,
-        }
+        {"deal": d.deal, "attempted": d.attempted, "running": d.running}
+        | {name: getattr(d.result, name, None) for name in ("place", "laps", "points", "left")}
         for d in week.deals
     ]
     last_board = await CupResults(results_of(request)).board(last, player)
@@ -140,9 +129,8 @@ async def race_cup(
     player, player_token = await api_player(request)
     name = body.name or player.shown_name
     started = await start_cup(races, player.id, deal, client, name, client)
-    return dealt_answer(
-        started, player_token, week=started.week, deal=started.deal, counted=started.counted
-    )
+    more = {"week": started.week, "deal": started.deal, "counted": started.counted}
+    return dealt_answer(started.session, started.state, player_token, **more)
 
 
 def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:
@@ -153,6 +141,3 @@ def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any
         "you": published(CupStandingOut, board.mine) if board.mine else None,
         "seeds": seeds,
     }
-
-
-__all__ = ["router"]

@@ -1,15 +1,12 @@
-"""The daily deal's JSON API: ``POST /api/daily`` and ``GET /api/daily/leaderboard``.
-
-A player is named by ``X-Player-Token`` (:mod:`app.http.players`); without one (or with an
-unknown one) a new player is made and its token returned.
-"""
+"""The daily deal's JSON API, ``POST /api/daily`` and ``GET /api/daily/leaderboard``, and
+what the weekly cup's (:mod:`app.http.api.cup`) shares with it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from datetime import date as calendar
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
@@ -35,27 +32,14 @@ from app.results.daily import DailyResults
 router = APIRouter(prefix="/api", tags=["daily"])
 
 
-class DealtRace(Protocol):
-    """A race just dealt (:class:`app.races.daily.DailyStart`, :class:`app.races.cup.CupStart`)."""
-
-    @property
-    def session(self) -> GameSession: ...
-
-    @property
-    def state(self) -> SessionState: ...
-
-
 def _iso_day(value: Any) -> Any:
     """Only ``YYYY-MM-DD`` names a day (not a timestamp, not another spelling)."""
-    if isinstance(value, str):
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-            raise ValueError("a day is written YYYY-MM-DD")
-        return calendar.fromisoformat(value)
-    raise ValueError("a day is written YYYY-MM-DD")
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("a day is written YYYY-MM-DD")
+    return calendar.fromisoformat(value)
 
 
 Day = Annotated[calendar, BeforeValidator(_iso_day)]
-"""A calendar day in a query, ``YYYY-MM-DD`` only."""
 
 
 class DailyIn(RequestModel):
@@ -75,10 +59,11 @@ class DealtGame(CreatedGame):
     invites: list[Any] = Field(description="Always empty: the deal is raced alone.")
 
 
-def dealt_answer(started: DealtRace, player_token: str, **more: object) -> JSONResponse:
+def dealt_answer(
+    session: GameSession, state: SessionState, player_token: str, **more: object
+) -> JSONResponse:
     """The answer (201) to a dealt race: a :class:`DealtGame`, and ``more``."""
-    session = started.session
-    out = {**seat_body(session.id, session.token, started.state), "invites": []}
+    out = {**seat_body(session.id, session.token, state), "invites": []}
     return json_response({**out, "player_token": player_token, **more}, 201)
 
 
@@ -172,7 +157,9 @@ async def race_daily(
         await check_address(races, client)
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
-    return dealt_answer(started, player_token, date=started.day, counted=started.counted)
+    return dealt_answer(
+        started.session, started.state, player_token, date=started.day, counted=started.counted
+    )
 
 
 @router.get(
@@ -191,7 +178,7 @@ async def daily_board(
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is
     over. Send your `X-Player-Token` to find your own result in `you`."""
-    day = board_day(date, races.now())
+    day = utc_day(races.now()) if date is None else date.isoformat()
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
     return json_response(
@@ -203,8 +190,3 @@ async def daily_board(
             "seed": await past_seed(races, day),
         }
     )
-
-
-def board_day(date: calendar | None, now: float) -> str:
-    """The day a board request names (today when none)."""
-    return utc_day(now) if date is None else date.isoformat()
