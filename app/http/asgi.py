@@ -12,11 +12,9 @@ class HttpMiddleware(ABC):
     """Wraps ``app``; :meth:`handle` answers the HTTP requests that :meth:`applies` to."""
 
     def __init__(self, app: ASGIApp) -> None:
-        """Wrap ``app``."""
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
         if scope["type"] == "http" and self.applies(scope):
             await self.handle(scope, receive, send)
         else:

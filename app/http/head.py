@@ -1,12 +1,5 @@
-"""HEAD wherever GET is: uptime monitors, link checkers and ``curl -I`` ask with HEAD.
-
-FastAPI's routes answer only the methods they declare, and declaring HEAD on each GET
-route would double every operation in the OpenAPI schema. :class:`HeadAsGetMiddleware`,
-just outside the routes, hands a HEAD request on as the GET it stands for and sends its
-answer's status and headers without the body (RFC 9110, section 9.3.2), ending the answer
-there even for an event stream. The layers outside it (the access log among them) still
-see the HEAD.
-"""
+"""HEAD wherever GET is (uptime monitors, link checkers, ``curl -I``), without declaring
+HEAD on each route, which would double every operation in the OpenAPI schema."""
 
 from __future__ import annotations
 
@@ -16,14 +9,13 @@ from app.http.asgi import HttpMiddleware
 
 
 class HeadAsGetMiddleware(HttpMiddleware):
-    """Answers HEAD as GET, without the body."""
+    """Hands a HEAD request on as the GET it stands for, and sends that answer's status and
+    headers without the body (RFC 9110, 9.3.2). The layers outside it still see the HEAD."""
 
     def applies(self, scope: Scope) -> bool:
-        """HEAD requests only."""
         return bool(scope["method"] == "HEAD")
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The GET's answer, without its body."""
         answered = False
 
         async def headers_only(message: Message) -> None:

@@ -1,12 +1,6 @@
-"""The review API: the hard bot's search looks back at your decisions in a finished race.
-
-``POST /api/games/{id}/review`` asks for it (202), ``GET`` reads it (``running`` with its
-progress, then ``done`` with every decision and the summary), and
-``POST /api/games/{id}/review/{move}/practice`` starts a practice race from one reviewed
-decision ("try again from here"). Each request authenticates with the seat's token, as
-every API route does, and reviews that seat only: another seat's token reads that seat's
-own review, never this one. See docs/review.md.
-"""
+"""The review API (docs/review.md): the hard bot's search looks back at a seat's decisions
+in a finished race. Each request reviews the seat its token names only: another seat's
+token reads that seat's own review, never this one."""
 
 from __future__ import annotations
 
@@ -27,7 +21,6 @@ from app.races.review import Budget, Reviews
 router = APIRouter(prefix="/api", tags=["review"])
 
 MovePath = Annotated[int, Path(ge=0, le=100_000, description="The decision's `move` index.")]
-"""A reviewed decision's ``move`` (its place among the race's kept moves)."""
 
 
 _NOT_FOUND = "Unknown race or wrong token (`not_found`)."

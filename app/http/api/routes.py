@@ -1,10 +1,6 @@
-"""The JSON API under ``/api``: create a race, invite friends, read it, move, follow it live.
-
-Routes stay thin: parse the body, open the race (:meth:`app.races.unit.Races.open`, one load
-per request), call the race's operation, answer.
-Authentication is ``Authorization: Bearer <token>`` only (never a cookie), so the API cannot
-be driven cross-site by a browser's ambient credentials.
-"""
+"""The JSON API's races: create, invite, read, move, follow live. Each route opens the race
+once (:meth:`app.races.unit.Races.open`), with the Bearer token only (never a cookie, so a
+browser's ambient credentials cannot drive the API cross-site)."""
 
 from __future__ import annotations
 
@@ -40,9 +36,8 @@ from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
 from app.live.streams import Message
 from app.races.errors import IllegalMove
-from app.races.lobby import Invite
 from app.races.operations import SessionState
-from app.races.record import GameConfig, GameSession
+from app.races.record import GameConfig
 from engine import Action, IllegalAction, Variants
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -75,24 +70,15 @@ async def create_game(
     config = GameConfig(
         players=body.players,
         bots=body.bots or settings.default_bot_level,
-        variants=Variants(
-            larger_hands=body.variants.larger_hands,
-            zero_suit=body.variants.zero_suit,  # type: ignore[arg-type]  # Suit validates it
-            zero_five=body.variants.zero_five,
-        ),
+        variants=Variants(**body.variants.model_dump()),
         seed=body.seed,
         people=body.humans,
     )
     player, player_token = await api_player(request)
     session, state = await races.create(config, client, player=player.id)
-    invites = invite_list(request, session)
+    invites = session.lobby.invite_links(public_base_url(request), session.id)
     body_out = {**seat_body(session.id, session.token, state), "invites": invites}
     return json_response({**body_out, "player_token": player_token}, 201)
-
-
-def invite_list(request: Request, session: GameSession) -> list[Invite]:
-    """The open invites of ``session``, each with a link to its join page."""
-    return session.lobby.invite_links(public_base_url(request), session.id)
 
 
 @router.get(
