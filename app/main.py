@@ -28,11 +28,11 @@ from app.http.api import review as api_review
 from app.http.api import routes as api
 from app.http.api import seat_action as api_seat_action
 from app.http.api.models import Health, Readiness
+from app.http.asgi import HeadAsGetMiddleware
 from app.http.assets import static_app
 from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
-from app.http.head import HeadAsGetMiddleware
 from app.http.i18n import LanguageMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics

@@ -17,7 +17,6 @@ from app.http.errors import Unauthorized
 from app.live.hub import LiveHub, StreamGate
 from app.live.streams import Message, follow, open_stream
 from app.races.operations import SessionState, SessionStore
-from app.races.record import GameSession
 from app.races.unit import Races
 from app.settings import Settings
 
@@ -127,11 +126,6 @@ def cookie_name(game_id: str) -> str:
     return f"zzv_{game_id}"
 
 
-def cookie_path(game_id: str) -> str:
-    # Its pages only: no cookie pile-up.
-    return f"/games/{game_id}"
-
-
 ApiSeatDep = Annotated[Seat, Depends(api_seat)]
 
 
@@ -144,34 +138,21 @@ def is_https(request: Request, settings: Settings) -> bool:
 COOKIE_MAX_AGE_SECONDS = 7 * 24 * 3600
 
 
-def set_session_cookie(
-    response: Response, request: Request, session: GameSession, settings: Settings
-) -> None:
-    set_seat_cookie(response, request, session.id, session.token, settings)
+def _seat_cookie(request: Request, game_id: str, settings: Settings) -> dict[str, Any]:
+    # The race's pages only (no cookie pile-up); never read by scripts.
+    secure = is_https(request, settings)
+    return {"path": f"/games/{game_id}", "httponly": True, "samesite": "lax", "secure": secure}
 
 
 def set_seat_cookie(
     response: Response, request: Request, game_id: str, token: str, settings: Settings
 ) -> None:
-    """Give the browser a seat's ``token`` for ``game_id``, scoped to the race's pages."""
-    response.set_cookie(
-        cookie_name(game_id),
-        token,
-        path=cookie_path(game_id),
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
+    """Give the browser a seat's ``token`` for ``game_id``."""
+    cookie = _seat_cookie(request, game_id, settings)
+    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_MAX_AGE_SECONDS, **cookie)
 
 
 def clear_session_cookie(
     response: Response, request: Request, game_id: str, settings: Settings
 ) -> None:
-    response.delete_cookie(
-        cookie_name(game_id),
-        path=cookie_path(game_id),
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
+    response.delete_cookie(cookie_name(game_id), **_seat_cookie(request, game_id, settings))

@@ -304,7 +304,7 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 def allowed_methods(request: Request) -> list[str]:
     """Every method the app's routes accept at the request's path (Starlette's own 405
-    names none), and HEAD wherever GET is (:class:`app.http.head.HeadAsGetMiddleware`)."""
+    names none), and HEAD wherever GET is (:class:`app.http.asgi.HeadAsGetMiddleware`)."""
     routes = request.app.routes
     found = []
     for method in _METHODS:

@@ -221,14 +221,10 @@ def _pseudo_catalog() -> Catalog:
             source = read_po(pot)
     catalog = Catalog(locale="en")
     for message in source:
-        if not message.id:
-            continue
-        if isinstance(message.id, str):
-            catalog.add(message.id, pseudo(message.id), context=message.context)
-        else:
-            catalog.add(
-                message.id, tuple(pseudo(part) for part in message.id), context=message.context
-            )
+        if message.id:
+            ids = message.id
+            shown = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
+            catalog.add(ids, shown, context=message.context)
     return catalog
 
 

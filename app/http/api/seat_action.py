@@ -60,12 +60,7 @@ async def take_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     summary="Say a quick message to the table (races with people)",
     responses={
         **refusals(
-            401,
-            403,
-            404,
-            410,
-            413,
-            422,
+            *SEAT_ERRORS,
             s409="Nobody but bots races here (`talk_without_people`), or the race is over "
             "(`talk_race_over`).",
         ),
