@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -29,15 +30,15 @@ REFUSED_LINGER_SECONDS = 1.0
 _END_OF_HEADERS = b"\r\n\r\n"
 
 
-def error_response(status: int, reason: str, code: str, message: str) -> bytes:
+def error_response(status: int, code: str, message: str) -> bytes:
     """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body.
 
-    >>> error_response(408, "Request Timeout", "t", "Late.").split(b"\\r\\n")[0]
+    >>> error_response(408, "t", "Late.").split(b"\\r\\n")[0]
     b'HTTP/1.1 408 Request Timeout'
     """
     body = json.dumps({"code": code, "message": message}).encode()
     head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "content-type: application/json\r\n"
         f"content-length: {len(body)}\r\n"
         "connection: close\r\n\r\n"
@@ -139,7 +140,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._refuse(
             error_response(
                 431,
-                "Request Header Fields Too Large",
                 "headers_too_large",
                 f"The request's headers are larger than {kib} KiB; send fewer or smaller "
                 "headers and cookies.",
@@ -160,7 +160,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._refuse(
             error_response(
                 408,
-                "Request Timeout",
                 "body_timeout",
                 f"The request's body did not arrive within {seconds} seconds; send it again.",
             )

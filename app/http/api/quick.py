@@ -1,8 +1,5 @@
-"""``POST /api/quick``: race strangers (a seat in the open race of that size, or a new one).
-
-Thin: parse, :func:`app.races.quick.quick_race`, answer. The race is then followed and
-played like any race with friends (``GET /api/games/{id}``, its events, actions).
-"""
+"""``POST /api/quick``: race strangers (:func:`app.races.quick.quick_race`), then play it
+like any race with friends."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ _NOT_OVER = "The race is not over (`race_not_over`)."
 
 
 def reviews_of(request: Request) -> Reviews:
-    """The app's :class:`~app.races.review.Reviews`, made on first use (one per process)."""
+    """The app's :class:`~app.races.review.Reviews`, made on first use."""
     found: Reviews | None = getattr(request.app.state, "reviews", None)
     if found is None:
         settings = request.app.state.settings
