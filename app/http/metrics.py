@@ -29,9 +29,7 @@ def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorR
     live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
     live.set_function(races_live)
     instrumentator = Instrumentator(
-        should_group_status_codes=False,
-        excluded_handlers=["/metrics"],
-        registry=registry,
+        should_group_status_codes=False, excluded_handlers=["/metrics"], registry=registry
     )
     # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
     instrumentator.add(

@@ -32,31 +32,19 @@ def _verdict_counted(verdict: str, n: int) -> str:
 
 
 _TRICK = {
-    "wins": (
-        N_("would have won this trick"),
-        N_("was sure to win it"),
-        N_("wins this trick"),
-    ),
+    "wins": (N_("would have won this trick"), N_("was sure to win it"), N_("wins this trick")),
     "likely": (
         N_("would likely have won this trick"),
         N_("was likely to win it"),
         N_("likely wins this trick"),
     ),
-    "may": (
-        N_("might have won this trick"),
-        N_("might have won it"),
-        N_("may win this trick"),
-    ),
+    "may": (N_("might have won this trick"), N_("might have won it"), N_("may win this trick")),
     "cannot": (
         N_("could not have won this trick"),
         N_("could not win it"),
         N_("cannot win this trick"),
     ),
-    "passes": (
-        N_("would have passed this trick"),
-        N_("passed it"),
-        N_("passes this trick"),
-    ),
+    "passes": (N_("would have passed this trick"), N_("passed it"), N_("passes this trick")),
 }
 """What a move does to the trick, by its chance: said of the better move ("would have"),
 of the move played beside it, and of a good move (the index :data:`BEST`, :data:`PLAYED`,

@@ -172,8 +172,7 @@ async def daily_board(
     request: Request,
     races: RacesDep,
     date: Annotated[
-        Day | None,
-        Query(description="UTC date `YYYY-MM-DD`; today if left out."),
+        Day | None, Query(description="UTC date `YYYY-MM-DD`; today if left out.")
     ] = None,
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is

@@ -24,14 +24,7 @@ from app.http.api.models import (
     MoveIn,
     error_responses,
 )
-from app.http.deps import (
-    ApiSeatDep,
-    ClientDep,
-    GameIdPath,
-    LiveDep,
-    RacesDep,
-    SettingsDep,
-)
+from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, LiveDep, RacesDep, SettingsDep
 from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
 from app.live.streams import Message
@@ -91,8 +84,7 @@ async def get_game(
     seat: ApiSeatDep,
     races: RacesDep,
     since: Annotated[
-        int | None,
-        Query(ge=0, le=2**31, description="Replay events from this index instead."),
+        int | None, Query(ge=0, le=2**31, description="Replay events from this index instead.")
     ] = None,
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
