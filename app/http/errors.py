@@ -173,7 +173,6 @@ class RateLimited(AppError, status=429, code="rate_limited"):
             _("Too many requests. Try again in %(seconds)s s.") % {"seconds": retry_after},
             headers={"Retry-After": str(retry_after)},
         )
-        self.retry_after = retry_after
 
 
 class GameServerUnavailable(AppError, status=503, code="unavailable"):

@@ -25,7 +25,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import Message, Receive, Scope, Send
 
 from app.http.asgi import HttpMiddleware
@@ -345,22 +345,11 @@ def _query_lang(scope: Scope) -> str | None:
     return values[-1] if values else None
 
 
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return str(value.decode("latin-1"))
-    return ""
-
-
-def _cookie_lang(scope: Scope) -> str | None:
-    raw = _header(scope, b"cookie")
-    if not raw:
-        return None
+def _cookie_lang(raw: str) -> str | None:
     try:
-        jar = SimpleCookie(raw)
+        morsel = SimpleCookie(raw).get(COOKIE)
     except Exception:  # a malformed Cookie header: as if there were none
         return None
-    morsel = jar.get(COOKIE)
     return morsel.value if morsel is not None else None
 
 
@@ -369,7 +358,9 @@ class LanguageMiddleware(HttpMiddleware):
     that templates, error pages and the API's ``message`` all read, and adds ``Vary`` by it."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        code = choose(_query_lang(scope), _cookie_lang(scope), _header(scope, b"accept-language"))
+        headers = Headers(scope=scope)
+        cookie = _cookie_lang(headers.get("cookie", ""))
+        code = choose(_query_lang(scope), cookie, headers.get("accept-language", ""))
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code
 
