@@ -20,9 +20,7 @@ from fastapi.responses import JSONResponse
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
-from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
-from app.http.api import quick as api_quick
 from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
@@ -77,9 +75,8 @@ log = logging.getLogger("zzv.app")
 FEATURE_ROUTERS = (
     api_seat_action.router,
     web_talk.router,
-    api_quick.router,
-    api_daily.router,
-    api_cup.router,
+    api_daily.daily_router,
+    api_daily.cup_router,
     web_quick.router,
     web_takeback.router,
     web_daily.router,
