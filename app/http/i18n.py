@@ -150,17 +150,14 @@ def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str
 class Language:
     code: str
     locale: Locale
-    rtl: bool
-
-    @property
-    def dir(self) -> str:
-        return "rtl" if self.rtl else "ltr"
+    dir: str  # for ``<html dir>``: rtl or ltr
 
 
 @cache
 def language(code: str) -> Language:
     babel_code = "en" if code == PSEUDO else code.replace("-", "_")
-    return Language(code, Locale.parse(babel_code), code.split("-")[0] in _RTL)
+    direction = "rtl" if code.split("-")[0] in _RTL else "ltr"
+    return Language(code, Locale.parse(babel_code), direction)
 
 
 _current: ContextVar[str] = ContextVar("zzv_language", default=DEFAULT)
