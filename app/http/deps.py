@@ -45,8 +45,6 @@ async def _client(request: Request) -> str:
 # The dependencies are coroutines: FastAPI runs a plain function in a worker thread, which
 # would cost a thread hop per dependency per request.
 ClientDep = Annotated[str, Depends(_client)]
-HubDep = Annotated[LiveHub, app_state("hub")]
-StreamGateDep = Annotated[StreamGate, app_state("stream_gate")]
 SettingsDep = Annotated[Settings, app_state("settings")]
 StoreDep = Annotated[SessionStore, app_state("store")]
 RacesDep = Annotated[Races, app_state("races")]  # ``races.open(...)``: how a route reaches a race
@@ -75,10 +73,9 @@ class LiveStreams:
         return await open_stream(self.gate, self.client, until(stream) if until else stream)
 
 
-async def _live_streams(
-    request: Request, races: RacesDep, hub: HubDep, gate: StreamGateDep
-) -> LiveStreams:
-    return LiveStreams(races, hub, gate, client_key(request))
+async def _live_streams(request: Request, races: RacesDep) -> LiveStreams:
+    kept = request.app.state
+    return LiveStreams(races, kept.hub, kept.stream_gate, client_key(request))
 
 
 LiveDep = Annotated[LiveStreams, Depends(_live_streams)]
@@ -99,12 +96,6 @@ _bearer = HTTPBearer(
 )
 
 
-async def bearer_token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    return credentials.credentials if credentials is not None else None
-
-
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A race's id and the token a request sent for it (checked when the race is opened)."""
@@ -114,12 +105,13 @@ class Seat:
 
 
 async def api_seat(
-    game_id: GameIdPath, token: Annotated[str | None, Depends(bearer_token)]
+    game_id: GameIdPath,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Seat:
     """The race named in the path and the Bearer token: 401 without one, whatever the id."""
-    if token is None:
+    if bearer is None:
         raise Unauthorized()
-    return Seat(game_id, token)
+    return Seat(game_id, bearer.credentials)
 
 
 def cookie_name(game_id: str) -> str:
