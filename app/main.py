@@ -20,23 +20,17 @@ from pydantic import SecretStr
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
-from app.http.api import away as api_away
-from app.http.api import cup as api_cup
 from app.http.api import daily as api_daily
-from app.http.api import leave as api_leave
-from app.http.api import quick as api_quick
-from app.http.api import rematch as api_rematch
 from app.http.api import results as api_results
 from app.http.api import review as api_review
 from app.http.api import routes as api
-from app.http.api import takeback as api_takeback
-from app.http.api import talk as api_talk
+from app.http.api import seat_action as api_seat_action
 from app.http.api.models import Health, Readiness
+from app.http.asgi import HeadAsGetMiddleware
 from app.http.assets import static_app
 from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
-from app.http.head import HeadAsGetMiddleware
 from app.http.i18n import LanguageMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics
@@ -244,18 +238,13 @@ ROUTERS = (
     web.router,
     learn.router,
     friends.router,
-    api_takeback.router,
-    api_talk.router,
-    api_quick.router,
-    api_daily.router,
-    api_cup.router,
+    api_seat_action.router,
+    api_daily.daily_router,
+    api_daily.cup_router,
     web_daily.router,
     web_cup.router,
     web_fair.router,
     language.router,
-    api_leave.router,
-    api_away.router,
-    api_rematch.router,
     api_review.router,
     web_review.router,
     api_results.router,

@@ -1,9 +1,5 @@
-"""How the web layer answers: JSON, pages, htmx fragments, and the redirect a form without
-JavaScript gets instead of a fragment.
-
-Full pages and fragments share their addresses (htmx asks with ``HX-Request: true``), so
-every answer that may be either says so to caches (:func:`vary`).
-"""
+"""How the web layer answers: JSON, pages, htmx fragments (at the pages' own addresses, so
+they say so to caches: :func:`vary`), and the redirect a form without JavaScript gets."""
 
 from __future__ import annotations
 
@@ -15,6 +11,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from app.http.previews import View, with_previews
 from app.http.web.templating import templates
 
 
@@ -22,15 +19,22 @@ class FastJSON(JSONResponse):
     """JSON encoded by orjson: the same document, several times faster to build."""
 
     def render(self, content: Any) -> bytes:
-        """The body: ``content`` as compact JSON."""
         return orjson.dumps(content)
 
 
 def json_response(content: Any, status_code: int = 200) -> JSONResponse:
-    """``content`` as JSON. An API route returns it rather than its model: FastAPI would
-    validate the (large) state again on every move; the response models still document
-    it, and the tests validate real answers against them."""
+    """``content`` as JSON; an API route returns it rather than its model, which FastAPI
+    would validate again on every move (the tests validate real answers against it)."""
     return FastJSON(content, status_code=status_code)
+
+
+def seat_body(game_id: str, token: str, state: View, seat: int | None = None) -> dict[str, Any]:
+    """A seat's answer: its race, its seat (when named), its token and its state with the
+    turn's previews."""
+    body: dict[str, Any] = (
+        {"game_id": game_id} if seat is None else {"game_id": game_id, "seat": seat}
+    )
+    return {**body, "token": token, "state": with_previews(state)}
 
 
 def published(model: type[BaseModel], item: object) -> dict[str, Any]:
@@ -40,12 +44,10 @@ def published(model: type[BaseModel], item: object) -> dict[str, Any]:
 
 
 def is_htmx(request: Request) -> bool:
-    """Whether htmx sent the request (it then wants a fragment, not a page)."""
     return request.headers.get("hx-request") == "true"
 
 
 def vary(response: Response) -> Response:
-    """Mark ``response`` as depending on ``HX-Request`` and not to be stored."""
     response.headers["Vary"] = "HX-Request"
     response.headers.setdefault("Cache-Control", "no-store")
     return response
@@ -58,7 +60,6 @@ def page(
     status_code: int = 200,
     block: str | None = None,
 ) -> Response:
-    """The template ``name`` (only its ``block`` when given) as a page that varies."""
     return vary(
         templates.TemplateResponse(
             request, name, context, status_code=status_code, block_name=block
@@ -67,7 +68,6 @@ def page(
 
 
 def see_other(url: str) -> Response:
-    """303 to ``url``: where a form posted without JavaScript goes next."""
     return vary(RedirectResponse(url, status_code=303))
 
 

@@ -1,10 +1,6 @@
-"""Serving ``static/``: fingerprinted files are cached for a year, the rest revalidated.
-
-Pages link their stylesheet and scripts with a content fingerprint (``?v=<hash>``, see
-``asset_url`` in the web layer): such a URL never changes meaning, so browsers and proxies
-may keep it for good. A URL without one (an icon sprite, a screenshot) may change on the
-next deploy and is revalidated instead.
-"""
+"""Serving ``static/``: a fingerprinted URL (``?v=<hash>``, ``asset_url`` in the web layer)
+never changes meaning, so it is cached for a year; any other may change on the next deploy
+and is revalidated."""
 
 from __future__ import annotations
 
@@ -17,10 +13,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 IMMUTABLE = "public, max-age=31536000, immutable"
-"""``Cache-Control`` of a fingerprinted asset."""
-
-REVALIDATE = "no-cache"
-"""``Cache-Control`` of any other static file (kept, but checked with its ETag)."""
+REVALIDATE = "no-cache"  # kept, but checked with its ETag
 
 
 class StaticAssets(StaticFiles):
@@ -33,7 +26,6 @@ class StaticAssets(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
-        """The file's response, with a year's caching when the URL carries ``?v=``."""
         response = super().file_response(full_path, stat_result, scope, status_code)
         query = QueryParams(scope.get("query_string", b""))
         response.headers["Cache-Control"] = IMMUTABLE if query.get("v") else REVALIDATE
@@ -41,5 +33,4 @@ class StaticAssets(StaticFiles):
 
 
 def static_app(directory: Any) -> StaticAssets:
-    """The app mounted at ``/static``."""
     return StaticAssets(directory=directory, check_dir=False)

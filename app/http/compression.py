@@ -1,11 +1,7 @@
-"""Compressed answers: Starlette's gzip middleware with a faster deflate behind it.
-
-Every text answer is gzipped, and a table's answer is large (a 4-player fragment mid-race
-is about 31 KB of HTML), so deflate is a real part of a move's CPU. ISA-L's deflate (the
-``isal`` package, Intel's storage acceleration library) writes the same gzip format any
-browser reads, several times faster than zlib at a size close to zlib's level 3
-(``docs/benchmarks.md``). Where ``isal`` cannot be imported, zlib does the work as before.
-"""
+"""Compressed answers: Starlette's gzip middleware, deflating with ISA-L (``isal``) where
+it can be imported: the same gzip, several times faster than zlib at a size close to
+zlib's level 3, on answers large enough (a table's) to make deflate a real part of a
+move's CPU (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -21,26 +17,21 @@ try:
 except ImportError:  # pragma: no cover - isal ships wheels for the platforms we run on
     _isal = None  # type: ignore[assignment]
 
+# ISA-L's level (0 to 3): 1 is its fast deflate with Huffman tables made for the data,
+# within a few percent of zlib's level 3 on the table's HTML.
 ISAL_LEVEL = 1
-"""ISA-L's level (0 to 3) when it is there: 1 is its fast deflate with Huffman tables made
-for the data, within a few percent of zlib's level 3 on the table's HTML."""
-
-GZIP_WBITS = 16 + zlib.MAX_WBITS
-"""A gzip header and trailer around the deflate stream (what ``Content-Encoding: gzip``
-means)."""
+GZIP_WBITS = 16 + zlib.MAX_WBITS  # a gzip header and trailer around the deflate stream
 
 
 def gzip_compressor(zlib_level: int) -> Any:
-    """A fresh compressor object for one answer (``compress``/``flush`` as zlib's): ISA-L's
-    when it is installed, else zlib's at ``zlib_level``."""
+    """A fresh compressor for one answer: ISA-L's when installed, else zlib's at ``zlib_level``."""
     if _isal is not None:
         return _isal.compressobj(ISAL_LEVEL, _isal.DEFLATED, GZIP_WBITS)
     return zlib.compressobj(zlib_level, zlib.DEFLATED, GZIP_WBITS)
 
 
 class _Responder(GZipResponder):
-    """Starlette's gzip responder (what it compresses, its headers, its thread for very
-    large bodies) with :func:`gzip_compressor` doing the deflate."""
+    """Starlette's gzip responder with :func:`gzip_compressor` doing the deflate."""
 
     @property
     def compressor(self) -> Any:
@@ -50,9 +41,7 @@ class _Responder(GZipResponder):
 
 
 class GzipAnswers(GZipMiddleware):
-    """:class:`starlette.middleware.gzip.GZipMiddleware`, deflating with ISA-L when it can.
-
-    ``compresslevel`` is zlib's, used only without ``isal``."""
+    """Starlette's ``GZipMiddleware`` with ISA-L; ``compresslevel`` is zlib's (no ``isal``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # pragma: no cover - the app serves HTTP only

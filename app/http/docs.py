@@ -1,10 +1,7 @@
-"""The API's documentation pages, ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc).
-
-Both are served from vendored, version-pinned copies under ``static/vendor/`` and booted by
-static scripts, so they work offline and under a CSP that names no other origin and allows
-no inline script. The one relaxation is inline *styles*: both UIs style their components
-from JavaScript (ReDoc through styled-components' ``<style>`` elements).
-"""
+"""The API's documentation pages, ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc), from
+vendored copies under ``static/vendor/`` booted by static scripts: offline, and under a CSP
+that names no other origin and allows no inline script (inline styles only: both UIs style
+from JavaScript)."""
 
 from __future__ import annotations
 
@@ -15,11 +12,8 @@ from fastapi.responses import HTMLResponse
 
 from app.http.web.templating import asset_url
 
-SWAGGER_UI_VERSION = "5.35.0"
-"""The vendored ``swagger-ui-dist`` (npm), in ``static/vendor/swagger-ui-<version>/``."""
-
-REDOC_VERSION = "2.5.4"
-"""The vendored ``redoc`` (npm) standalone bundle, in ``static/vendor/redoc-<version>/``."""
+SWAGGER_UI_VERSION = "5.35.0"  # swagger-ui-dist (npm), in static/vendor/swagger-ui-<version>/
+REDOC_VERSION = "2.5.4"  # redoc's (npm) standalone bundle, in static/vendor/redoc-<version>/
 
 OPENAPI_URL = "/openapi.json"
 
@@ -28,13 +22,11 @@ DOCS_CSP = (
     "img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-"""The documentation pages' policy: our own files only, inline styles for the two UIs."""
 
 router = APIRouter(include_in_schema=False)
 
 
 def _page(title: str, styles: list[str], root_id: str, scripts: list[str]) -> HTMLResponse:
-    """A bare HTML page mounting one documentation UI on ``#root_id``."""
     links = "".join(f'<link rel="stylesheet" href="{escape(asset_url(s))}">' for s in styles)
     tags = "".join(f'<script src="{escape(asset_url(s))}" defer></script>' for s in scripts)
     body = (

@@ -1,20 +1,14 @@
-"""Every error the server answers with, and how it is rendered (JSON or an HTML page).
-
-The races' own refusals (:mod:`app.races.errors`) get their HTTP status here, from their
-code (:data:`RACE_STATUS`); the errors below are the web layer's own (bad input, limits,
-credentials, an unreachable store). Each error has a stable machine ``code`` and a human
-``message``. API paths (``/api/...``)
-and clients that ask for JSON get ``{"code", "message", ...}``; browsers get a small HTML
-page rendered by the site's one Jinja environment (``templates/error.html``, with the same
-fingerprinted assets and htmx as every page), and htmx that page's ``error`` block alone,
-which the table's script reads the sentence from. Messages never include a
-token, a hidden card or anything else the client did not already send or see.
-"""
+"""Every error the server answers with: a stable ``code`` and a ``message``, as JSON
+(``/api`` and clients that ask for it), as ``templates/error.html``, or to htmx as that
+page's ``error`` block alone. The races' refusals get their status here
+(:data:`RACE_STATUS`). A message never holds a token, a hidden card or anything else the
+client did not already send or see."""
 
 from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from fastapi import FastAPI, Request
@@ -35,29 +29,24 @@ from app.storage.interface import StoreUnavailable
 
 log = logging.getLogger("zzv.errors")
 
+ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
 
+
+# Whatever failed (a store, a database, a restart) usually comes back within seconds.
 RETRY_SOON = {"Retry-After": "5"}
-"""What an answer says when whatever failed (a store, a database, a restart) usually comes
-back within seconds."""
 
 
 class AppError(Exception):
-    """Base of every deliberate error answer: HTTP status, stable code, human message.
-
-    A subclass names its status and code in its class line
-    (``class NotFound(AppError, status=404, code="not_found")``), its default sentence as
-    :attr:`sentence` and the headers every answer of it carries as :attr:`fixed_headers`.
-    """
+    """A deliberate error answer. A subclass names its status and code in its class line,
+    its default sentence (translated when used) and the headers every answer of it carries."""
 
     status_code: int = 500
     code: str = "internal_error"
     sentence: ClassVar[str] = N_("Something went wrong on our side.")
-    """The default message as written, translated into the request's language when used."""
     fixed_headers: ClassVar[dict[str, str]] = {}
-    """The headers every answer of this error carries (``Retry-After``, ``WWW-Authenticate``)."""
+    payload: dict[str, Any] | None = None  # the whole JSON body, when it says more
 
     def __init_subclass__(cls, *, status: int | None = None, code: str | None = None) -> None:
-        """Take the subclass's ``status`` and ``code`` (else its base's)."""
         super().__init_subclass__()
         if status is not None:
             cls.status_code = status
@@ -65,29 +54,21 @@ class AppError(Exception):
             cls.code = code
 
     def __init__(self, message: str | None = None, *, headers: dict[str, str] | None = None):
-        """Use the class's default message unless a more precise one is given."""
         self.message = message or self.default_message()
         self.headers = {**self.fixed_headers, **(headers or {})}
         super().__init__(self.message)
 
     @classmethod
     def default_message(cls) -> str:
-        """The sentence when none more precise is given, in the request's language."""
         return _(cls.sentence)
 
-    payload: dict[str, Any] | None = None
-    """The whole JSON body, when it says more than the code and the sentence."""
-
     def body(self) -> dict[str, Any]:
-        """The JSON body of this error."""
         if self.payload is not None:
             return self.payload
         return {"code": self.code, "message": self.message}
 
 
 class InvalidRequest(AppError, status=422, code="invalid_request"):
-    """The request body or parameters do not match the schema (422)."""
-
     sentence = N_("The request does not match the expected format.")
 
     def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
@@ -96,12 +77,10 @@ class InvalidRequest(AppError, status=422, code="invalid_request"):
         self.errors = errors or []
 
     def body(self) -> dict[str, Any]:
-        """JSON body with the field-level problems."""
         return {**super().body(), "errors": self.errors}
 
 
 def _where(source: str, path: list[str]) -> str:
-    """The field a problem is in, as :func:`problem_sentence` names it."""
     name = ".".join(path)
     if not path:
         return source
@@ -118,9 +97,8 @@ def _where(source: str, path: list[str]) -> str:
 
 
 def problem_sentence(problems: list[dict[str, Any]]) -> str:
-    """What :class:`InvalidRequest` says of field-level ``problems``: the first one, by
-    field, and how many more, in the words of the ``errors`` list sent beside it (which has
-    them all, and no submitted value).
+    """What :class:`InvalidRequest` says of field-level ``problems``: the first, by field,
+    and how many more (the ``errors`` sent beside it list them all, without values).
 
     >>> gas = {"loc": ["body", "action", "gas"], "msg": "Input should be at most 5", "type": "x"}
     >>> problem_sentence([gas])
@@ -153,22 +131,17 @@ def problem_sentence(problems: list[dict[str, Any]]) -> str:
     )
 
 
+# No credentials at all; says nothing about whether the race exists.
 class Unauthorized(AppError, status=401, code="unauthorized"):
-    """No credentials were sent at all (401); says nothing about whether the race exists."""
-
     sentence = N_("Send the race's token as `Authorization: Bearer <token>`.")
     fixed_headers = {"WWW-Authenticate": "Bearer"}
 
 
 class CrossSiteRequest(AppError, status=403, code="cross_site_request"):
-    """A state-changing request that came from another site (403)."""
-
     sentence = N_("This request came from another site and was refused.")
 
 
 class UnknownHost(AppError, status=400, code="unknown_host"):
-    """The request names a host this server is not configured to answer to (400)."""
-
     sentence = N_(
         "This server does not answer to the host name this request was sent to; use "
         "its published address."
@@ -176,55 +149,39 @@ class UnknownHost(AppError, status=400, code="unknown_host"):
 
 
 class NotFound(AppError, status=404, code="not_found"):
-    """Any other unknown path (404)."""
-
     sentence = N_("Nothing lives at this address.")
 
 
 class MethodNotAllowed(AppError, status=405, code="method_not_allowed"):
-    """The path exists but not with this HTTP method (405)."""
-
     sentence = N_("This address does not accept that method.")
 
 
 class TooManyStreams(AppError, status=429, code="too_many_streams"):
-    """A client already holds as many open event streams as allowed (429)."""
-
     sentence = N_("Too many live connections from this client; close one and try again.")
     fixed_headers = RETRY_SOON
 
 
 class PayloadTooLarge(AppError, status=413, code="payload_too_large"):
-    """The request body is larger than the configured cap (413)."""
-
     sentence = N_("The request body is too large.")
 
 
 class RateLimited(AppError, status=429, code="rate_limited"):
-    """Too many requests from this client (429, with ``Retry-After``)."""
-
     sentence = N_("Too many requests. Slow down a little and try again.")
 
     def __init__(self, retry_after: int):
-        """``retry_after`` is whole seconds until a request will be accepted again."""
         super().__init__(
             _("Too many requests. Try again in %(seconds)s s.") % {"seconds": retry_after},
             headers={"Retry-After": str(retry_after)},
         )
-        self.retry_after = retry_after
 
 
 class GameServerUnavailable(AppError, status=503, code="unavailable"):
-    """The game store cannot be reached (Redis down); answered instead of a crash (503)."""
-
     sentence = N_("The game server is unavailable right now. Please try again in a moment.")
     fixed_headers = RETRY_SOON
 
 
+# The results database is down (:class:`ResultsUnavailable`); races go on meanwhile.
 class ResultsDown(AppError, status=503, code=ResultsUnavailable.code):
-    """The results database cannot be reached (:class:`ResultsUnavailable`): 503, with the
-    results' sentence in the request's language; races go on meanwhile."""
-
     sentence = N_(
         "Players, ratings and finished races cannot be reached right now. Races go on, "
         "and every race that finishes meanwhile will be counted once they are back. "
@@ -234,8 +191,6 @@ class ResultsDown(AppError, status=503, code=ResultsUnavailable.code):
 
 
 class ServerStopping(AppError, status=503, code="server_stopping"):
-    """A request still running when the server's graceful stop ran out (503)."""
-
     sentence = N_(
         "The server is restarting and could not finish this request; nothing of it was "
         "answered. Please send it again in a moment."
@@ -243,50 +198,25 @@ class ServerStopping(AppError, status=503, code="server_stopping"):
     fixed_headers = {**RETRY_SOON, "Connection": "close"}
 
 
-RACE_STATUS: dict[str, int] = {
-    "not_found": 404,
-    "invite_not_found": 404,
-    "expired": 410,
-    "illegal_action": 400,
-    "stale_turn": 409,
-    "not_your_turn": 409,
-    "not_started": 409,
-    "invite_used": 409,
-    "race_started": 409,
-    "second_seat": 409,
-    "not_creator": 403,
-    "too_many_games": 429,
-    "server_full": 503,
-    "move_not_kept": 503,
-    "takeback_with_people": 409,
-    "leave_with_people": 409,
-    "not_away": 409,
-    "rematch_unavailable": 409,
-    "rematch_answered": 409,
-    "rematch_started": 409,
-    "no_rematch": 409,
-    "nothing_to_take_back": 409,
-    "takeback_race_over": 409,
-    "takeback_unavailable": 409,
-    "race_not_over": 409,
-    "review_not_requested": 404,
-    "too_many_reviews": 429,
-    "decision_not_reviewed": 404,
-    "daily_attempt_running": 409,
-    "cup_attempt_running": 409,
-    "cup_address_full": 429,
-    "daily_address_full": 429,
-    "unknown_message": 422,
-    "talk_without_people": 409,
-    "talk_race_over": 409,
-    "talk_too_fast": 429,
+_RACE_STATUS_CODES = {
+    400: "illegal_action",
+    403: "not_creator",
+    404: "not_found invite_not_found review_not_requested decision_not_reviewed",
+    409: "stale_turn not_your_turn not_started invite_used race_started second_seat "
+    "takeback_with_people leave_with_people not_away rematch_unavailable rematch_answered "
+    "rematch_started no_rematch nothing_to_take_back takeback_race_over takeback_unavailable "
+    "race_not_over daily_attempt_running cup_attempt_running talk_without_people talk_race_over",
+    410: "expired",
+    422: "unknown_message",
+    429: "too_many_games too_many_reviews cup_address_full daily_address_full talk_too_fast",
+    503: "server_full move_not_kept",
 }
+RACE_STATUS = {code: n for n, codes in _RACE_STATUS_CODES.items() for code in codes.split()}
 """The HTTP status of each race refusal's code; any other code (a name that does not fit)
 is 422 (:func:`race_status`)."""
 
 
 def race_status(code: str) -> int:
-    """The HTTP status of a race refusal's ``code`` (see :data:`RACE_STATUS`)."""
     return RACE_STATUS.get(code, InvalidRequest.status_code)
 
 
@@ -295,8 +225,7 @@ _RETRY_AFTER = {"too_many_games": "60", "server_full": "60", "move_not_kept": "1
 
 def resume_links(game_ids: list[str], api: bool) -> list[dict[str, str]]:
     """Each race a refusal names (``too_many_games``: the player's unfinished races) with
-    the address that resumes it: the API's (opened with the race's own token) or its table
-    (opened by the browser's seat cookie).
+    the address that resumes it: the API's (with the race's token) or its table's.
 
     >>> resume_links(["abc"], api=False)
     [{'game_id': 'abc', 'url': '/games/abc'}]
@@ -329,7 +258,6 @@ _JSON_PATHS = frozenset({"/healthz", "/readyz", "/openapi.json"})
 
 
 def wants_json(request: Request) -> bool:
-    """True for API paths and for clients that prefer JSON over HTML."""
     if request.url.path.startswith("/api") or request.url.path in _JSON_PATHS:
         return True
     accept = request.headers.get("accept", "")
@@ -337,8 +265,6 @@ def wants_json(request: Request) -> bool:
 
 
 def render_error(request: Request, error: AppError) -> Response:
-    """Answer ``error`` as JSON, as an HTML page, or to htmx as the page's ``error`` block
-    alone (the same words, without the page around them)."""
     if wants_json(request):
         return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
     answer = _error_page(request, error)
@@ -372,30 +298,25 @@ def _error_page(request: Request, error: AppError) -> Response:
     return vary(HTMLResponse(panel, status_code=error.status_code))
 
 
-#: The methods a 405's ``Allow`` may name.
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """Every method the app accepts at the request's path: each method is tried against the
-    app's routes as the router itself would (routes nest inside the included routers, and
-    Starlette's own 405 names no method), and HEAD wherever GET is
-    (:class:`app.http.head.HeadAsGetMiddleware`)."""
+    """Every method the app's routes accept at the request's path (Starlette's own 405
+    names none), and HEAD wherever GET is (:class:`app.http.asgi.HeadAsGetMiddleware`)."""
     routes = request.app.routes
     found = []
     for method in _METHODS:
         scope = {**request.scope, "method": method}
         if any(route.matches(scope)[0] == Match.FULL for route in routes):
             found.append(method)
-    if "GET" in found and "HEAD" not in found:  # app.http.head answers it
+    if "GET" in found and "HEAD" not in found:
         found.insert(found.index("GET") + 1, "HEAD")
     return found
 
 
 def _method_sentence(request: Request, allowed: list[str]) -> str:
-    """Why a 405: to a program, the methods the address takes (``allowed``); to a person
-    who opened a form's address as a page (a bookmark, a typed or shared link), that it
-    has no page."""
+    # A person who opened a form's address as a page (a bookmark, a link) hears it has none.
     if request.method == "GET" and "POST" in allowed and not wants_json(request):
         return _("This address is where a button sends its form; it has no page of its own.")
     return _("This address does not take %(method)s requests; it takes %(allowed)s.") % {
@@ -405,7 +326,6 @@ def _method_sentence(request: Request, allowed: list[str]) -> str:
 
 
 def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
-    """The answer to an HTTP error Starlette or FastAPI raised."""
     error: AppError
     allowed: list[str] = []
     if exc.status_code == 400:
@@ -426,30 +346,37 @@ def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     return error
 
 
+def _answer_with(error: type[AppError], failed: str = "") -> ExceptionHandler:
+    """A handler answering ``error``, after logging what ``failed`` (when named)."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        if failed:
+            log.warning("%s on %s %s", failed, request.method, request.url.path)
+        return render_error(request, error())
+
+    return handler
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every error (ours, validation, 404/405, unexpected) through :func:`render_error`."""
-
-    async def on_app_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, AppError)
-        return render_error(request, exc)
-
     # Imported here: the page reads the seat's cookie helpers, whose module imports this one.
     from app.http.web.missing import missing_race_page
 
-    async def on_race_error(request: Request, exc: Exception) -> Response:
-        """A race's refusal, wherever a route let it go: JSON for the API and for clients
-        that ask for it; to a browser the missing race's page, or the error page."""
-        assert isinstance(exc, RaceError)
+    @app.exception_handler(AppError)
+    async def on_app_error(request: Request, exc: AppError) -> Response:
+        return render_error(request, exc)
+
+    @app.exception_handler(RaceError)
+    async def on_race_error(request: Request, exc: RaceError) -> Response:
+        """JSON for the API and clients that ask for it; to a browser the missing race's
+        page, or the error page."""
         answer = race_answer(exc, api=request.url.path.startswith("/api"))
         if wants_json(request):
             return render_error(request, answer)
         return missing_race_page(request, exc) or render_error(request, answer)
 
-    async def on_streams_full(request: Request, exc: Exception) -> Response:
-        return render_error(request, TooManyStreams())
-
-    async def on_validation(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
+    @app.exception_handler(RequestValidationError)
+    async def on_validation(request: Request, exc: RequestValidationError) -> Response:
         # Echo only where and what, never the submitted values (they may hold anything).
         problems = [
             {
@@ -461,27 +388,19 @@ def install_error_handlers(app: FastAPI) -> None:
         ]
         return render_error(request, InvalidRequest(problem_sentence(problems), problems))
 
-    async def on_http(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, StarletteHTTPException)
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
         return render_error(request, http_error(request, exc))
 
-    async def on_store_down(request: Request, exc: Exception) -> Response:
-        log.warning("game store unavailable on %s %s", request.method, request.url.path)
-        return render_error(request, GameServerUnavailable())
+    app.add_exception_handler(StreamsFull, _answer_with(TooManyStreams))
+    app.add_exception_handler(
+        StoreUnavailable, _answer_with(GameServerUnavailable, "game store unavailable")
+    )
+    app.add_exception_handler(
+        ResultsUnavailable, _answer_with(ResultsDown, "results database unavailable")
+    )
 
-    async def on_results_down(request: Request, exc: Exception) -> Response:
-        log.warning("results database unavailable on %s %s", request.method, request.url.path)
-        return render_error(request, ResultsDown())
-
+    @app.exception_handler(Exception)
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return render_error(request, AppError())
-
-    app.add_exception_handler(AppError, on_app_error)
-    app.add_exception_handler(RaceError, on_race_error)
-    app.add_exception_handler(StreamsFull, on_streams_full)
-    app.add_exception_handler(RequestValidationError, on_validation)
-    app.add_exception_handler(StarletteHTTPException, on_http)
-    app.add_exception_handler(StoreUnavailable, on_store_down)
-    app.add_exception_handler(ResultsUnavailable, on_results_down)
-    app.add_exception_handler(Exception, on_crash)

@@ -1,18 +1,8 @@
-"""The language of each answer: chosen per request, read from gettext catalogs.
-
-The language comes from, in order: ``?lang=`` (a shared link), the ``zzv_lang`` cookie
-(the picker on every page), then the ``Accept-Language`` header, negotiated by quality
-value with a regional fallback (``pt-PT`` finds ``pt_BR``, ``es-MX`` finds ``es``);
-English when nothing matches. :class:`LanguageMiddleware` sets it for the request in a
-context variable, so templates, error pages and the API's ``message`` all read the same
-one, and adds ``Vary: Accept-Language, Cookie`` to every answer.
-
-Catalogs are the ``.po`` files under ``app/locale/<code>/LC_MESSAGES/messages.po``
-(docs/translating.md); each is compiled in memory the first time it is asked for. The
-pseudo-locale ``en-XA`` is made from the English template: every message bracketed and
-lengthened, so a test can find text that skips the catalog and pages that cannot take
-longer words.
-"""
+"""The language of each answer, chosen per request (:func:`choose`: ``?lang=``, the
+``zzv_lang`` cookie, then ``Accept-Language``; English when nothing matches), and its
+gettext catalogs (docs/translating.md), each compiled in memory on first use. The
+pseudo-locale ``en-XA`` brackets and lengthens every message of the English template, so
+a test finds text that skips the catalog and pages that cannot take longer words."""
 
 from __future__ import annotations
 
@@ -35,13 +25,12 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import Message, Receive, Scope, Send
 
 from app.http.asgi import HttpMiddleware
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-"""Where the catalogs live (inside the package, so the wheel ships them)."""
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # in the package: the wheel ships it
 
 DOMAIN = "messages"
 
@@ -64,9 +53,8 @@ PUBLIC_PATHS = frozenset(
 """The pages a search engine may list, each offered in every language (``hreflang``)."""
 
 PSEUDO = "en-XA"
-"""The pseudo-locale: never offered in the picker, and chosen only when asked for by its
-exact tag (``?lang=``, the cookie, or ``Accept-Language``, as an API client or a browser
-set up for pseudo-localization asks), never as another tag's fallback."""
+"""The pseudo-locale: never offered in the picker, chosen only by its exact tag, never as
+another tag's fallback."""
 
 COOKIE = "zzv_lang"
 
@@ -143,7 +131,7 @@ def negotiate(accepted: Iterable[str]) -> str | None:
 
 
 def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str) -> str:
-    """The language of one answer (see the module docstring for the order).
+    """The language of one answer: the query's, else the cookie's, else the header's.
 
     >>> choose(None, None, "ja,en;q=0.5"), choose("de", "fr", "ja"), choose(None, "fr", "ja")
     ('ja', 'de', 'fr')
@@ -160,45 +148,34 @@ def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str
 
 @dataclass(frozen=True, slots=True)
 class Language:
-    """One language as the pages need it: its tag, its Babel locale and its direction."""
-
     code: str
     locale: Locale
-    rtl: bool
-
-    @property
-    def dir(self) -> str:
-        """``rtl`` or ``ltr``, for ``<html dir>``."""
-        return "rtl" if self.rtl else "ltr"
+    dir: str  # for ``<html dir>``: rtl or ltr
 
 
 @cache
 def language(code: str) -> Language:
-    """The :class:`Language` of a tag from :func:`choose`."""
     babel_code = "en" if code == PSEUDO else code.replace("-", "_")
-    return Language(code, Locale.parse(babel_code), code.split("-")[0] in _RTL)
+    direction = "rtl" if code.split("-")[0] in _RTL else "ltr"
+    return Language(code, Locale.parse(babel_code), direction)
 
 
 _current: ContextVar[str] = ContextVar("zzv_language", default=DEFAULT)
 
 
 def current() -> Language:
-    """The language of the answer being made."""
     return language(_current.get())
 
 
 def use(code: str) -> None:
-    """Make ``code`` the language of what the current task renders from now on."""
     _current.set(code)
 
 
 def catalog_path(code: str) -> Path:
-    """Where the catalog of the language tagged ``code`` is (``pt-BR``: ``pt_BR/...``)."""
     return LOCALE_DIR / code.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def template_path() -> Path:
-    """The English template every catalog translates (``messages.pot``)."""
     return LOCALE_DIR / f"{DOMAIN}.pot"
 
 
@@ -209,17 +186,14 @@ def _compiled(catalog: Catalog) -> Translations:
     return Translations(fp=buffer, domain=DOMAIN)
 
 
+# A value a message is filled with (``%(laps)s``): every translation keeps each one.
 PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
-"""A value a message is filled with (``%(laps)s``): every translation keeps each one."""
-
+# Kept as they are by the pseudo-locale: placeholders, inline tags, character references.
 _NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|<[^>]*>|&#?\w+;")
-"""What the pseudo-locale keeps as it is: placeholders, a message's inline tags (their
-attributes are not words) and character references."""
 
 
 def pseudo(text: str) -> str:
-    """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer),
-    placeholders, inline tags and character references kept as they are.
+    """``text`` as the pseudo-locale shows it: bracketed, vowels doubled (about 40% longer).
 
     >>> pseudo("Lap %(laps)s of %(total)s!")
     '[Laap %(laps)s oof %(total)s!]'
@@ -244,20 +218,15 @@ def _pseudo_catalog() -> Catalog:
             source = read_po(pot)
     catalog = Catalog(locale="en")
     for message in source:
-        if not message.id:
-            continue
-        if isinstance(message.id, str):
-            catalog.add(message.id, pseudo(message.id), context=message.context)
-        else:
-            catalog.add(
-                message.id, tuple(pseudo(part) for part in message.id), context=message.context
-            )
+        if message.id:
+            ids = message.id
+            shown = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
+            catalog.add(ids, shown, context=message.context)
     return catalog
 
 
 @cache
 def translations(code: str) -> NullTranslations:
-    """The compiled catalog of ``code`` (English: the messages as written)."""
     if code == PSEUDO:
         return _compiled(_pseudo_catalog())
     path = catalog_path(code)
@@ -269,31 +238,26 @@ def translations(code: str) -> NullTranslations:
 
 
 def N_(message: str) -> str:
-    """``message`` itself, marked for the catalog (``pybabel extract`` knows ``N_``): for a
-    sentence written where no request's language is known yet, and translated with
-    :func:`gettext` where it is shown."""
+    """``message`` itself, marked for the catalog: written where no request's language is
+    known yet, translated with :func:`gettext` where it is shown."""
     return message
 
 
 def gettext(message: str) -> str:
-    """``message`` in the current language."""
     return translations(_current.get()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of ``singular``/``plural`` for ``n`` in the current language."""
     return translations(_current.get()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
-    """``message`` in the current language, as meant in ``context`` (for a word that
-    reads differently elsewhere: "random" bots, a "random" seed)."""
+    """``message`` as meant in ``context`` ("random" bots, a "random" seed)."""
     return translations(_current.get()).pgettext(context, message)
 
 
 def number(value: float) -> str:
-    """``value`` written as the current language writes numbers, without grouping (a
-    rating of 1040 reads as one figure).
+    """``value`` as the current language writes numbers, ungrouped (a rating reads as one).
 
     >>> number(1040), number(-3)
     ('1040', '-3')
@@ -302,7 +266,7 @@ def number(value: float) -> str:
 
 
 def percent(share: float) -> str:
-    """``share`` (0 to 1) as a whole percentage in the current language ("45%", "45 %").
+    """``share`` (0 to 1) as a whole percentage in the current language.
 
     >>> percent(0.452)
     '45%'
@@ -311,27 +275,26 @@ def percent(share: float) -> str:
     return format_percent(round(100 * share) / 100, locale=current().locale)
 
 
+_ORDINALS = {
+    "one": N_("%(n)sst"),
+    "two": N_("%(n)snd"),
+    "few": N_("%(n)srd"),
+    "other": N_("%(n)sth"),
+}
+
+
 def ordinal(n: int) -> str:
-    """``n`` as a place ("1st", "2nd", "11th" in English), by the language's ordinal
-    rule (CLDR's one/two/few/other), each form a catalog message.
+    """``n`` as a place, by the language's ordinal rule (CLDR's one/two/few/other).
 
     >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102, 111)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd', '111th']
     """
     form = current().locale.ordinal_form(n)
-    if form == "one":
-        word = gettext("%(n)sst")
-    elif form == "two":
-        word = gettext("%(n)snd")
-    elif form == "few":
-        word = gettext("%(n)srd")
-    else:
-        word = gettext("%(n)sth")
-    return word % {"n": n}
+    return gettext(_ORDINALS.get(form, _ORDINALS["other"])) % {"n": n}
 
 
 def day(value: date | str) -> str:
-    """A day (a ``date`` or ISO ``YYYY-MM-DD``) as the current language writes it.
+    """A day (a ``date`` or ``YYYY-MM-DD``) in the current language.
 
     >>> day("2024-10-04")
     'Oct 4, 2024'
@@ -341,7 +304,7 @@ def day(value: date | str) -> str:
 
 
 def days(first: date, last: date) -> str:
-    """The days ``first`` to ``last`` as one span ("Sep 30 – Oct 6, 2024").
+    """The days ``first`` to ``last`` as one span.
 
     >>> days(date(2024, 9, 30), date(2024, 10, 6)) == "Sep 30\u2009–\u2009Oct 6, 2024"
     True
@@ -350,7 +313,7 @@ def days(first: date, last: date) -> str:
 
 
 def clock(value: time | datetime) -> str:
-    """A time of day, UTC, in the current language's short form ("2:00 AM", "02:00").
+    """A time of day, UTC, in the current language's short form.
 
     >>> clock(time(2, 0)) == "2:00\u202fAM"
     True
@@ -359,7 +322,7 @@ def clock(value: time | datetime) -> str:
 
 
 def moment(value: datetime) -> str:
-    """A day and time, UTC, as the current language writes them ("Oct 4, 2024, 1:45 PM").
+    """A day and time, UTC, in the current language.
 
     >>> moment(datetime(2024, 10, 4, 13, 45, tzinfo=UTC)) == "Oct 4, 2024, 1:45\u202fPM"
     True
@@ -379,31 +342,22 @@ def _query_lang(scope: Scope) -> str | None:
     return values[-1] if values else None
 
 
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return str(value.decode("latin-1"))
-    return ""
-
-
-def _cookie_lang(scope: Scope) -> str | None:
-    raw = _header(scope, b"cookie")
-    if not raw:
-        return None
+def _cookie_lang(raw: str) -> str | None:
     try:
-        jar = SimpleCookie(raw)
+        morsel = SimpleCookie(raw).get(COOKIE)
     except Exception:  # a malformed Cookie header: as if there were none
         return None
-    morsel = jar.get(COOKIE)
     return morsel.value if morsel is not None else None
 
 
 class LanguageMiddleware(HttpMiddleware):
-    """Chooses each request's language (:func:`choose`) and says the answer varies by it."""
+    """Sets each request's language (:func:`choose`) for its task, in a context variable
+    that templates, error pages and the API's ``message`` all read, and adds ``Vary`` by it."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Set the language for this request's task, and add ``Vary`` to its answer."""
-        code = choose(_query_lang(scope), _cookie_lang(scope), _header(scope, b"accept-language"))
+        headers = Headers(scope=scope)
+        cookie = _cookie_lang(headers.get("cookie", ""))
+        code = choose(_query_lang(scope), cookie, headers.get("accept-language", ""))
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code
 

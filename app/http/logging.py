@@ -1,16 +1,6 @@
-"""Structured (one JSON object per line) logging and the access log.
-
-One format for the whole server log: the app's ``zzv`` loggers (:func:`configure_logging`)
-and uvicorn's own lines (start-up, "Uvicorn running on ...", shutdown, errors) all go
-through :class:`JsonFormatter` to stderr. Uvicorn is configured by :data:`LOG_CONFIG`, a
-``logging.config.dictConfig`` file that ``zzv serve`` and the tests' and benchmarks'
-``uvicorn --log-config`` command both hand it; it also catches other libraries' warnings
-on the root logger.
-
-The access log records method, path, status, duration and client address — never headers,
-cookies or the query string, so a token can never end up in a log line. Uvicorn's own
-access log (which prints query strings) is switched off in favour of this one.
-"""
+"""The server log as JSON lines on stderr: the app's ``zzv`` loggers, uvicorn's own
+(through :data:`LOG_CONFIG`) and the access log, which never records headers, cookies or
+the query string, so a token can never end up in a log line."""
 
 from __future__ import annotations
 
@@ -23,12 +13,13 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.http.asgi import HttpMiddleware
 from app.settings import Settings
 
 access_log = logging.getLogger("zzv.access")
 
+# Uvicorn's dictConfig (``--log-config``), which also catches other libraries' warnings.
 LOG_CONFIG = Path(__file__).with_name("log_config.json")
-"""Uvicorn's logging configuration (``uvicorn.run(log_config=...)``, ``--log-config``)."""
 
 # uvicorn adds ``color_message``, the same text with terminal colours, to some records.
 _RESERVED = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "color_message"}
@@ -38,7 +29,7 @@ class JsonFormatter(logging.Formatter):
     """Formats a record as one JSON line: time, level, logger, message and any extras."""
 
     def format(self, record: logging.LogRecord) -> str:
-        """Render ``record``; extra fields passed with ``extra=`` become JSON keys."""
+        # Fields passed with ``extra=`` become keys.
         line: dict[str, Any] = {
             "ts": round(record.created, 3),
             "level": record.levelname.lower(),
@@ -82,19 +73,18 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger("uvicorn.access").disabled = True
 
 
-class AccessLogMiddleware:
-    """Logs one structured line per HTTP request (no headers, cookies or query strings)."""
+class AccessLogMiddleware(HttpMiddleware):
+    """Logs each HTTP request's method, path, status, duration and client address, when
+    ``settings.access_log`` is on."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app``; does nothing extra when ``settings.access_log`` is off."""
-        self.app = app
+        super().__init__(app)
         self.enabled = settings.access_log
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] != "http" or not self.enabled:
-            await self.app(scope, receive, send)
-            return
+    def applies(self, scope: Scope) -> bool:
+        return self.enabled
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         status = 500
 

@@ -1,10 +1,6 @@
-"""``/metrics``: the game's process-wide metrics (:mod:`app.metrics`) and the request
-metrics, in a registry of each app's own.
-
-Labels are closed vocabularies only (bot level, route template, store operation): never a
-game id, a token or a card. With several worker processes each process answers for itself
-(no multiprocess mode): scrape each worker, or read them as samples of one.
-"""
+"""``/metrics``: the game's metrics (:mod:`app.metrics`) and the requests', in a registry
+of each app's own. Labels are closed vocabularies only (never a game id, a token or a card);
+each worker process answers for itself (no multiprocess mode)."""
 
 from __future__ import annotations
 
@@ -18,15 +14,13 @@ from prometheus_fastapi_instrumentator import metrics as http_metrics
 from app.bots import pool as bot_pool
 from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 
+# Request latency buckets, in seconds (moves with hard bots reach seconds).
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
-"""Request latency histogram buckets, in seconds (moves with hard bots reach seconds)."""
 
 
 def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorRegistry:
     """Instrument ``app`` and serve ``/metrics`` from a registry of its own; return it.
-
-    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge.
-    """
+    ``races_live`` is read at each scrape for the ``zzv_races_live`` gauge."""
     registry = CollectorRegistry()
     for metric in PROCESS_METRICS:
         registry.register(metric)
@@ -35,9 +29,7 @@ def install_metrics(app: FastAPI, races_live: Callable[[], float]) -> CollectorR
     live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
     live.set_function(races_live)
     instrumentator = Instrumentator(
-        should_group_status_codes=False,
-        excluded_handlers=["/metrics"],
-        registry=registry,
+        should_group_status_codes=False, excluded_handlers=["/metrics"], registry=registry
     )
     # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
     instrumentator.add(

@@ -1,16 +1,8 @@
-"""Who is playing, without signup: a player token per browser and per API client.
-
-* A browser carries its token in the ``zzv_player`` cookie: HttpOnly, SameSite=Lax,
-  Secure over https, signed with the key the results database keeps
-  (:meth:`app.results.store.ResultsStore.signing_key`), so a cookie the server did not
-  give is refused before any lookup. Pages that create or join a race set it.
-* An API client sends ``X-Player-Token``; every API answer that creates or joins a race
-  carries ``player_token`` (the one sent, or a new one when none or an unknown one was
-  sent). The API never reads the cookie, so a browser's ambient credentials cannot drive
-  it cross-site.
-
-The token is the only credential of a player; the database keeps its SHA-256 only.
-"""
+"""Who is playing, without signup: a player token, the player's only credential (the
+database keeps its SHA-256 only). A browser carries it in the ``zzv_player`` cookie, signed
+with :meth:`app.results.store.ResultsStore.signing_key` so a cookie the server did not give
+is refused before any lookup; an API client sends ``X-Player-Token``, and the API never
+reads the cookie, so a browser's ambient credentials cannot drive it cross-site."""
 
 from __future__ import annotations
 
@@ -26,14 +18,13 @@ from app.settings import Settings
 
 PLAYER_COOKIE = "zzv_player"
 PLAYER_HEADER = "X-Player-Token"
+# The longest lifetime browsers allow a cookie; renewed whenever it is set again.
 PLAYER_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600
-"""The longest lifetime browsers allow a cookie; renewed whenever it is set again."""
 
 TOKEN_MAX_CHARS = 128
 
 
 def results_of(request: Request) -> ResultsStore:
-    """The app's results store."""
     results: ResultsStore = request.app.state.results
     return results
 
@@ -55,7 +46,6 @@ def sign(key: bytes, token: str) -> str:
 
 
 def verify(key: bytes, value: str) -> str | None:
-    """The token of a cookie value this server signed, else None."""
     token, dot, signature = value.rpartition(".")
     if not dot or not token or len(token) > TOKEN_MAX_CHARS:
         return None

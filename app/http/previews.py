@@ -1,10 +1,5 @@
-"""A seat's state with its turn's previews, worded for people: the seat's options
-(:func:`engine.options.seat_options`, read off the state's view) in their JSON form, each
-card that cannot go face up given its refusal (R7) as a sentence from the message
-catalog, in the request's language.
-
-:func:`with_previews` puts ``card_options`` and ``zero_five_option`` right after
-``legal_actions``, where clients have always found them.
+"""A seat's state with its turn's previews (:func:`engine.options.seat_options`), each card
+that cannot go face up given its refusal (R7) as a sentence in the request's language.
 
 >>> from engine import new_game, observe
 >>> game = new_game(players=3, seed=2)
@@ -29,9 +24,9 @@ View = TypeVar("View", bound=TableView)
 
 
 def with_previews(view: View) -> View:
-    """``view`` (an observation, or a state built on one) with the turn's previews: a copy
-    whose ``card_options`` and ``zero_five_option`` follow ``legal_actions``, empty
-    (``[]`` and ``None``) unless the view's seat is the one to move."""
+    """A copy of ``view`` (an observation, or a state built on one) whose ``card_options``
+    and ``zero_five_option`` follow ``legal_actions``, where clients have always found them:
+    empty (``[]`` and ``None``) unless the view's seat is the one to move."""
     cards, zero_five = observed_options(cast(Observation, view)).previews(blocked_sentence)
     shown: dict[str, Any] = {}
     for key, value in view.items():
@@ -45,8 +40,7 @@ def with_previews(view: View) -> View:
 
 
 def blocked_sentence(refusal: Refusal) -> str:
-    """Why a card cannot go face up now, in short: the refusal ``suit_face_up`` (R7), one
-    of its racer being face up in this trick.
+    """Why a card cannot go face up now (``suit_face_up``, R7), in short.
 
     >>> blocked_sentence(Refusal.of("suit_face_up", suit="jelly"))
     'Jelly the Raccoon is already face up in this trick.'

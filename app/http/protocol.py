@@ -1,30 +1,18 @@
-"""The HTTP protocol the server runs: uvicorn's, with every request bounded in time and size.
-
-Uvicorn closes idle keep-alive connections (``--timeout-keep-alive``) but bounds nothing
-else a client sends. :class:`HeaderTimeoutProtocol` adds three guards, at the protocol level
-because an ASGI app only sees a request once its headers are complete (and the parser
-holds whatever headers arrived until then):
-
-* **header time** — a connection that has not completed a request's line and headers within
-  ``ZZV_HEADER_TIMEOUT_SECONDS`` of its first byte (or of opening) is closed, so silent or
-  half-sent requests cannot hold sockets until the file descriptors run out;
-* **header bytes** — a request line plus headers larger than ``ZZV_MAX_HEADER_BYTES`` gets
-  431 and the connection is closed; the bytes past the cap are read and dropped, never
-  parsed or kept, so huge headers cannot grow the server's memory;
-* **body time** — a request whose body has not fully arrived within
-  ``ZZV_BODY_TIMEOUT_SECONDS`` of its headers gets 408 (or, if the app already answered,
-  is just closed), so a client trickling a body holds neither a connection, a rate-limit
-  slot nor a graceful stop open for ever.
-
-Selected with ``uvicorn --http app.http.protocol:HeaderTimeoutProtocol`` (``zzv serve`` and the
-Docker image do so).
-"""
+"""The HTTP protocol the server runs: uvicorn's, with every request bounded in time and
+size, at the protocol level because an ASGI app sees a request only once its headers are
+complete. :class:`HeaderTimeoutProtocol` closes a connection whose request line and headers
+take over ``ZZV_HEADER_TIMEOUT_SECONDS`` from its first byte (or from opening), answers 431
+to headers over ``ZZV_MAX_HEADER_BYTES`` (the bytes past the cap read and dropped, never
+kept) and 408 to a body not in within ``ZZV_BODY_TIMEOUT_SECONDS`` of its headers (or just
+closes, if the app already answered). ``zzv serve`` and the Docker image select it with
+``uvicorn --http`` :data:`IMPORT_PATH`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -34,24 +22,23 @@ from app.settings import get_settings
 log = logging.getLogger("zzv.app")
 
 IMPORT_PATH = "app.http.protocol:HeaderTimeoutProtocol"
-"""What to pass to uvicorn's ``--http``."""
 
+# A refused connection stays open this long, dropping what the client still sends, so the
+# client gets to read the refusal instead of a reset.
 REFUSED_LINGER_SECONDS = 1.0
-"""How long a refused connection stays open, reading and dropping what the client still
-sends, so the client gets to read the refusal instead of a reset."""
 
 _END_OF_HEADERS = b"\r\n\r\n"
 
 
-def error_response(status: int, reason: str, code: str, message: str) -> bytes:
+def error_response(status: int, code: str, message: str) -> bytes:
     """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body.
 
-    >>> error_response(408, "Request Timeout", "t", "Late.").split(b"\\r\\n")[0]
+    >>> error_response(408, "t", "Late.").split(b"\\r\\n")[0]
     b'HTTP/1.1 408 Request Timeout'
     """
     body = json.dumps({"code": code, "message": message}).encode()
     head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "content-type: application/json\r\n"
         f"content-length: {len(body)}\r\n"
         "connection: close\r\n\r\n"
@@ -63,7 +50,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     """Uvicorn's httptools protocol with bounded header time, header bytes and body time."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """As uvicorn's; the bounds come from the settings."""
         super().__init__(*args, **kwargs)
         settings = get_settings()
         self.header_timeout = settings.header_timeout_seconds
@@ -77,13 +63,11 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the clock as soon as the connection opens."""
         super().connection_made(transport)
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        """Count header bytes (refusing past the cap) and start the header clock on the
-        first byte of each further request of the connection."""
+        # The header clock also starts on the first byte of each further request.
         if self._refused:
             return  # read and dropped: a refused connection only lingers to be read
         between_requests = self.cycle is None or self.cycle.response_complete
@@ -101,7 +85,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         super().data_received(data)
 
     def on_headers_complete(self) -> None:
-        """The request's headers arrived in time: stop that clock, start the body's."""
         self._disarm()
         self._in_headers = False
         self._header_bytes = 0
@@ -110,13 +93,11 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._body_timer = self.loop.call_later(self.body_timeout, self._body_expired)
 
     def on_message_complete(self) -> None:
-        """The whole body arrived: stop its clock; the next request's headers count anew."""
         self._disarm_body()
         self._in_headers = True
         super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Nothing left to time."""
         self._disarm()
         self._disarm_body()
         super().connection_lost(exc)
@@ -142,7 +123,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             self.transport.close()
 
     def _refuse(self, answer: bytes) -> None:
-        """Send ``answer``, stop parsing, and close after a short linger."""
         self._refused = True
         self._disarm()
         self._disarm_body()
@@ -160,7 +140,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._refuse(
             error_response(
                 431,
-                "Request Header Fields Too Large",
                 "headers_too_large",
                 f"The request's headers are larger than {kib} KiB; send fewer or smaller "
                 "headers and cookies.",
@@ -181,7 +160,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._refuse(
             error_response(
                 408,
-                "Request Timeout",
                 "body_timeout",
                 f"The request's body did not arrive within {seconds} seconds; send it again.",
             )

@@ -1,9 +1,6 @@
-"""The review page's sentences: verdicts, moves and each decision's reason in plain words.
-
-Every player-facing sentence of the review page is here (the templates hold only labels),
-built from the codes and numbers :func:`app.races.review.reason_data` hands out, from the
-message catalog in the request's language (docs/translating.md).
-"""
+"""Every sentence of the review page (its templates hold only labels): verdicts, moves and
+each decision's reason in plain words, from the codes and numbers
+:func:`app.races.review.reason_data` hands out."""
 
 from __future__ import annotations
 
@@ -15,7 +12,6 @@ from app.http.web.labels import SUITS
 
 
 def verdict_word(verdict: str) -> str:
-    """A verdict's name as its badge shows it ("Mistake")."""
     words = {
         "good": _("Good"),
         "inaccuracy": _("Inaccuracy"),
@@ -26,7 +22,6 @@ def verdict_word(verdict: str) -> str:
 
 
 def _verdict_counted(verdict: str, n: int) -> str:
-    """How a verdict is counted in the summary: "1 mistake", "0 inaccuracies", "22 good"."""
     if verdict == "good":
         return ngettext("%(num)s good", "%(num)s good", n) % {"num": n}
     if verdict == "inaccuracy":
@@ -37,49 +32,29 @@ def _verdict_counted(verdict: str, n: int) -> str:
 
 
 _TRICK = {
-    "wins": (
-        N_("would have won this trick"),
-        N_("was sure to win it"),
-        N_("wins this trick"),
-    ),
+    "wins": (N_("would have won this trick"), N_("was sure to win it"), N_("wins this trick")),
     "likely": (
         N_("would likely have won this trick"),
         N_("was likely to win it"),
         N_("likely wins this trick"),
     ),
-    "may": (
-        N_("might have won this trick"),
-        N_("might have won it"),
-        N_("may win this trick"),
-    ),
+    "may": (N_("might have won this trick"), N_("might have won it"), N_("may win this trick")),
     "cannot": (
         N_("could not have won this trick"),
         N_("could not win it"),
         N_("cannot win this trick"),
     ),
-    "passes": (
-        N_("would have passed this trick"),
-        N_("passed it"),
-        N_("passes this trick"),
-    ),
+    "passes": (N_("would have passed this trick"), N_("passed it"), N_("passes this trick")),
 }
 """What a move does to the trick, by its chance: said of the better move ("would have"),
-of the move played beside it, and of a good move."""
+of the move played beside it, and of a good move (the index :data:`BEST`, :data:`PLAYED`,
+:data:`OWN`)."""
+
+BEST, PLAYED, OWN = 0, 1, 2
 
 
-def _best_trick(chance: str) -> str:
-    """What the better move would have done to the trick."""
-    return _(_TRICK[chance][0])
-
-
-def _played_trick(chance: str) -> str:
-    """What the move played did to the trick (beside a better one)."""
-    return _(_TRICK[chance][1])
-
-
-def _own_trick(chance: str) -> str:
-    """What a good move does to the trick."""
-    return _(_TRICK[chance][2])
+def _trick(chance: str, said_of: int) -> str:
+    return _(_TRICK[chance][said_of])
 
 
 def _stake(stake: str) -> str:
@@ -87,13 +62,7 @@ def _stake(stake: str) -> str:
     return {"speed": _(" (+1 speed)"), "lap": _(" and the lap")}[stake]
 
 
-def only_move() -> str:
-    """The reason of a forced decision."""
-    return _("Your only legal move.")
-
-
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """Each verdict of the summary with its count in words, in the summary's order."""
     verdicts: dict[str, int] = summary.get("verdicts", {})
     return [(name, _verdict_counted(name, n)) for name, n in verdicts.items()]
 
@@ -152,7 +121,7 @@ def reason_words(entry: dict[str, Any]) -> str:
 Your Chippy with 3 gas could not win it and left you 0 gas.'
     """
     if entry["forced"]:
-        return only_move()
+        return _("Your only legal move.")
     why = entry.get("reason_data")
     if why is None:
         return str(entry["reason"])
@@ -160,13 +129,13 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
     if entry["played"] == entry["best"]:
         return _("%(move)s %(does)s and keeps you %(gas)s gas.") % {
             "move": _upper(move_words(entry["played"])),
-            "does": _own_trick(played["trick"]),
+            "does": _trick(played["trick"], OWN),
             "gas": played["gas"],
         }
     if entry["verdict"] == "good":
         return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % {
             "move": _upper(move_words(entry["played"])),
-            "does": _own_trick(played["trick"]),
+            "does": _trick(played["trick"], OWN),
             "gas": played["gas"],
             "other": move_words(entry["best"]),
         }
@@ -176,11 +145,11 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
         "Your %(played)s %(played_does)s and left you %(played_gas)s gas."
     ) % {
         "best": _upper(move_words(entry["best"])),
-        "best_does": _best_trick(best["trick"]),
+        "best_does": _trick(best["trick"], BEST),
         "stake": stake,
         "best_gas": best["gas"],
         "played": move_words(entry["played"], yours=True),
-        "played_does": _played_trick(played["trick"]),
+        "played_does": _trick(played["trick"], PLAYED),
         "played_gas": played["gas"],
     }
     if (best["trick"], best["gas"]) == (played["trick"], played["gas"]):
@@ -206,8 +175,7 @@ def place_words(round_number: int, trick: int) -> str:
 
 
 def graph_words(values: list[float], mistakes: int) -> str:
-    """The graph's description for a screen reader: where the chance started, ended and
-    fell lowest, and how many mistakes it marks.
+    """The graph's description for a screen reader.
 
     >>> graph_words([0.25, 0.1, 0.4], 1)
     'From 25% after your first decision to 40% after your last; lowest 10%. \
@@ -254,22 +222,7 @@ def _laps_and_tricks(result: dict[str, Any]) -> str:
 
 
 def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
-    """The review's answer with each decision's ``reason`` worded (:func:`reason_words`)."""
     decisions = review.get("decisions")
     if not decisions:
         return review
     return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in decisions]}
-
-
-__all__ = [
-    "chance_words",
-    "graph_words",
-    "move_words",
-    "only_move",
-    "par_words",
-    "place_words",
-    "reason_words",
-    "verdict_counts",
-    "verdict_word",
-    "with_reasons",
-]

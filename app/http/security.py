@@ -1,20 +1,6 @@
-"""Protections every request passes through, as small pure-ASGI middlewares.
-
-* :class:`SecurityHeadersMiddleware` — CSP (``script-src 'self'``, no inline code), nosniff,
-  ``frame-ancestors 'none'``, referrer policy, no caching of game data, HSTS over https;
-* :class:`BodySizeLimitMiddleware` — refuses bodies over ``max_body_bytes`` (413), or over
-  the larger cap a route that takes whole records is given;
-* :class:`TrustedHostsMiddleware` — Starlette's trusted-host check on ``ZZV_ALLOWED_HOSTS``
-  (400 for any other Host, so a DNS-rebinding page or a forged Host never gets a page or
-  an invite link built on its name); the probes answer whatever the Host;
-* :class:`CsrfMiddleware` — state-changing requests must be same-origin
-  (``Sec-Fetch-Site``, else ``Origin``) on an allowed host; clients that send neither (httpx,
-  curl) are not browsers and carry no ambient cookie risk;
-* :class:`RateLimitMiddleware` — limits per client address for game creation, moves and
-  reads (429 with ``Retry-After``), counted by the ``limits`` library in memory or Redis.
-
-Pure ASGI (no ``BaseHTTPMiddleware``) keeps the per-request overhead small.
-"""
+"""Protections every request passes through, as small pure-ASGI middlewares (no
+``BaseHTTPMiddleware``: the per-request overhead stays small): security headers, body size,
+trusted hosts, CSRF and rate limits."""
 
 from __future__ import annotations
 
@@ -35,6 +21,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.http.asgi import HttpMiddleware
 from app.http.errors import (
     AppError,
     CrossSiteRequest,
@@ -56,10 +43,19 @@ CONTENT_SECURITY_POLICY = (
 )
 """The page policy: only our own files run or style; nothing may frame us."""
 
+_ALWAYS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
+# The probes: never rate-limited, answered whatever the Host (orchestrators use an IP).
 _OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
-"""The probes: never rate-limited, answered whatever the Host (orchestrators use an IP)."""
 
 # Creating a race, a rematch, joining one and racing strangers share the (slow) creation
 # bucket.
@@ -73,19 +69,16 @@ async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppErro
     await response(scope, receive, send)
 
 
-class SecurityHeadersMiddleware:
-    """Adds the security headers to every response (a route may set its own CSP)."""
+class SecurityHeadersMiddleware(HttpMiddleware):
+    """Adds the security headers to every response (a route may set its own CSP): CSP,
+    nosniff, no framing, referrer policy, no caching of the API, HSTS over https (or when
+    ``settings.secure_cookies`` says the site is)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app``; HSTS is sent when ``settings.secure_cookies`` or over https."""
-        self.app = app
+        super().__init__(app)
         self.force_https = settings.secure_cookies
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         https = self.force_https or scope.get("scheme") == "https"
         api = scope["path"].startswith("/api")
         started = False
@@ -95,12 +88,8 @@ class SecurityHeadersMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 headers = MutableHeaders(scope=message)
-                headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                headers.setdefault("X-Content-Type-Options", "nosniff")
-                headers.setdefault("X-Frame-Options", "DENY")
-                headers.setdefault("Referrer-Policy", "same-origin")
-                headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-                headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+                for name, value in _ALWAYS.items():
+                    headers.setdefault(name, value)
                 if api:
                     headers.setdefault("Cache-Control", "no-store")
                 if https:
@@ -118,23 +107,18 @@ class SecurityHeadersMiddleware:
             await _send_error(scope, receive, send_with_headers, AppError())
 
 
-class BodySizeLimitMiddleware:
-    """Answers 413 to a request body larger than the cap, declared or streamed."""
+class BodySizeLimitMiddleware(HttpMiddleware):
+    """Answers 413 to a request body larger than ``settings.max_body_bytes`` (or the
+    ``larger`` cap of its method and path), declared or streamed."""
 
     def __init__(
         self, app: ASGIApp, settings: Settings, larger: Mapping[tuple[str, str], int] | None = None
     ) -> None:
-        """Wrap ``app`` with a cap of ``settings.max_body_bytes``, or ``larger`` ones by
-        (method, path)."""
-        self.app = app
+        super().__init__(app)
         self.limit = settings.max_body_bytes
         self.larger = dict(larger or {})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.larger.get((scope["method"], scope["path"]), self.limit)
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
@@ -188,17 +172,15 @@ def host_allowed(host_header: str | None, patterns: tuple[str, ...]) -> bool:
 
 
 class TrustedHostsMiddleware(TrustedHostMiddleware):
-    """Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware` on
-    the settings' trusted hosts, answering refusals like every other error, and leaving the
-    probes (``/healthz``, ``/readyz``, ``/metrics``) to orchestrators that call them by IP."""
+    """Starlette's trusted-host check on ``settings.trusted_hosts`` (400 for any other
+    Host, so a DNS-rebinding page or a forged Host never gets a page or a link built on its
+    name), answering like every other error; the probes answer whatever the Host."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app``; ``settings.trusted_hosts`` are the names accepted."""
         super().__init__(app, allowed_hosts=list(settings.trusted_hosts), www_redirect=False)
         self.patterns = tuple(self.allowed_hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
         if (
             scope["type"] != "http"
             or self.allow_any
@@ -217,10 +199,8 @@ def same_origin(
     extra_origins: tuple[str, ...] = (),
     hosts: tuple[str, ...] = ("*",),
 ) -> bool:
-    """Whether a state-changing request may proceed (CSRF check).
-
-    Modern browsers send ``Sec-Fetch-Site``; older ones at least ``Origin`` on POST. A
-    request with neither did not come from a browser page and so cannot ride a cookie.
+    """Whether a state-changing request may proceed (CSRF check): ``Sec-Fetch-Site``, else
+    ``Origin``; a request with neither came from no browser page, so rides no cookie.
     "Same origin" counts only on an allowed host (``hosts``): under DNS rebinding a foreign
     name resolves to us and the browser calls the page's own requests same-origin.
     """
@@ -238,33 +218,29 @@ def same_origin(
     return origin == f"{scheme}://{host}"
 
 
-class CsrfMiddleware:
-    """Refuses cross-site POST/PUT/PATCH/DELETE with 403."""
+class CsrfMiddleware(HttpMiddleware):
+    """Refuses cross-site POST/PUT/PATCH/DELETE with 403 (:func:`same_origin`);
+    ``settings.allowed_origins`` are accepted besides our own."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        """Wrap ``app``; ``settings.allowed_origins`` are accepted besides our own, which
-        must be on one of ``settings.trusted_hosts``."""
-        self.app = app
+        super().__init__(app)
         self.allowed = tuple(origin.rstrip("/") for origin in settings.allowed_origins)
         self.hosts = settings.trusted_hosts
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
-            headers = Headers(scope=scope)
-            scheme = scope.get("scheme", "http")
-            ok = same_origin(headers, scheme, self.allowed, self.hosts)
-            if not ok:
-                await _send_error(scope, receive, send, CrossSiteRequest())
-                return
-        await self.app(scope, receive, send)
+    def applies(self, scope: Scope) -> bool:
+        return scope["method"] in UNSAFE_METHODS
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scheme = scope.get("scheme", "http")
+        if same_origin(Headers(scope=scope), scheme, self.allowed, self.hosts):
+            await self.app(scope, receive, send)
+        else:
+            await _send_error(scope, receive, send, CrossSiteRequest())
 
 
 def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
-    """``burst`` requests per window of ``burst / rate`` seconds (at least one second).
-
-    Over a moving window this allows a burst of ``burst`` at once and ``rate`` per second
-    sustained, like the token bucket the settings describe.
+    """``burst`` requests per window of ``burst / rate`` seconds (at least one): over a
+    moving window, a burst of ``burst`` at once and ``rate`` per second sustained.
 
     >>> str(window_limit(10.0, 40))
     '40 per 4 second'
@@ -290,15 +266,11 @@ def limits_storage(settings: Settings) -> tuple[Storage, ConnectionPool | None]:
 
 
 class RateLimiter:
-    """The app's limits per client address: game creation, moves, and reads.
-
-    Counted by the ``limits`` library's moving window, in memory or in the store's Redis
-    (then shared by every worker). Static files and the health/readiness/metrics probes are
-    not counted.
-    """
+    """The app's limits per client address on game creation, moves and reads (not static
+    files nor the probes), counted by ``limits``' moving window in memory or in the store's
+    Redis (then shared by every worker)."""
 
     def __init__(self, settings: Settings) -> None:
-        """Build the three limits from ``settings``."""
         self.enabled = settings.rate_limit_enabled
         self.storage, self._pool = limits_storage(settings)
         self.window = MovingWindowRateLimiter(self.storage)
@@ -307,7 +279,6 @@ class RateLimiter:
         self.read = window_limit(settings.read_rate_per_second, settings.read_burst)
 
     async def close(self) -> None:
-        """Close the connections to Redis, if the counters live there."""
         if self._pool is not None:
             await self._pool.disconnect()
 
@@ -320,11 +291,8 @@ class RateLimiter:
         return self.read
 
     async def check(self, method: str, path: str, client: str) -> float:
-        """0.0 if the request may go on, else the seconds to wait.
-
-        Raises :class:`~app.storage.interface.StoreUnavailable` when the shared counters
-        cannot be read.
-        """
+        """0.0 if the request may go on, else the seconds to wait;
+        :class:`~app.storage.interface.StoreUnavailable` when the counters cannot be read."""
         item = self.limit_for(method, path) if self.enabled else None
         if item is None:
             return 0.0
@@ -337,27 +305,23 @@ class RateLimiter:
         return max(1.0, stats.reset_time - time.time())
 
 
-class RateLimitMiddleware:
+class RateLimitMiddleware(HttpMiddleware):
     """Answers 429 with ``Retry-After`` once a client exceeds a limit (503 if the shared
     counters are unreachable)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
-        """Wrap ``app`` with ``limiter``."""
-        self.app = app
+        super().__init__(app)
         self.limiter = limiter
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """ASGI entry point."""
-        if scope["type"] == "http":
-            client: Any = scope.get("client")
-            address = client[0] if client else "unknown"
-            try:
-                wait = await self.limiter.check(scope["method"], scope["path"], address)
-            except StoreUnavailable:
-                await _send_error(scope, receive, send, GameServerUnavailable())
-                return
-            if wait > 0:
-                error = RateLimited(max(1, math.ceil(wait)))
-                await _send_error(scope, receive, send, error)
-                return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client: Any = scope.get("client")
+        address = client[0] if client else "unknown"
+        try:
+            wait = await self.limiter.check(scope["method"], scope["path"], address)
+        except StoreUnavailable:
+            await _send_error(scope, receive, send, GameServerUnavailable())
+            return
+        if wait > 0:
+            await _send_error(scope, receive, send, RateLimited(max(1, math.ceil(wait))))
+            return
         await self.app(scope, receive, send)

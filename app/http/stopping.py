@@ -1,11 +1,7 @@
-"""What a request hears when the server stops under it.
-
-Uvicorn lets requests in flight finish for the graceful window of a stop, then cancels
-what is left; an ASGI app that is cancelled before answering would leave uvicorn to send
-its generic 500. :class:`CancelledAs503Middleware`, the outermost layer, answers such a
-request 503 "the server is restarting" instead, so a client knows to send it again (a
-race's state is what its last answered move left, see :mod:`app.storage.saved`).
-"""
+"""What a request hears when the server stops under it: uvicorn cancels what is left after
+a stop's graceful window, and would answer its generic 500; the outermost layer answers 503
+"the server is restarting" instead, so a client knows to send it again (a race's state is
+what its last answered move left, see :mod:`app.storage.saved`)."""
 
 from __future__ import annotations
 
@@ -25,7 +21,6 @@ class CancelledAs503Middleware(HttpMiddleware):
     """Answers 503 to a request cancelled before its answer started."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The app's answer, or 503 when it is cancelled before it started one."""
         started = False
 
         async def watching_send(message: Message) -> None:

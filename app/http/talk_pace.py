@@ -18,17 +18,14 @@ from app.races.errors import TalkTooFast
 from app.storage.interface import StoreUnavailable
 
 GAP_SECONDS = 2
-"""A seat's messages are at least this far apart."""
-
-PER_MINUTE = 15
-"""The most messages one seat sends in a minute (one every 4 s, sustained)."""
+PER_MINUTE = 15  # one every 4 s, sustained
 
 
 class TalkPace:
-    """The per-seat pace of quick messages (see the module docstring)."""
+    """The per-seat pace of quick messages, counted in the storage of the app's
+    :class:`app.http.security.RateLimiter`."""
 
     def __init__(self, storage: Storage) -> None:
-        """Count in ``storage`` (the app's :class:`app.http.security.RateLimiter`'s)."""
         self.window = MovingWindowRateLimiter(storage)
         self.items: tuple[RateLimitItem, ...] = (
             RateLimitItemPerSecond(1, GAP_SECONDS),
@@ -53,4 +50,3 @@ class TalkPace:
 
 
 TalkPaceDep = Annotated[TalkPace, app_state("talk_pace")]
-"""The app's :class:`TalkPace`."""

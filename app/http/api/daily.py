@@ -1,22 +1,20 @@
-"""The daily deal's JSON API: ``POST /api/daily`` and ``GET /api/daily/leaderboard``.
-
-A player is named by ``X-Player-Token`` (:mod:`app.http.players`); without one (or with an
-unknown one) a new player is made and its token returned.
-"""
+"""The JSON API of the deals everyone gets: the daily deal (``POST /api/daily``, ``GET
+/api/daily/leaderboard``) and the weekly cup's (``GET /api/cup``, ``POST /api/cup/{deal}``,
+docs/cup.md)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from datetime import date as calendar
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.types import DecoratedCallable
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from app.http.answers import json_response, published
+from app.http.answers import json_response, published, seat_body
 from app.http.api.models import (
     CreatedGame,
     ErrorOut,
@@ -27,36 +25,26 @@ from app.http.api.models import (
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.http.previews import with_previews
+from app.races.cup import CUP_DEALS, cup_week, past_seeds, start_cup, week_before
+from app.races.cup import check_address as check_cup_address
 from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.operations import SessionState
 from app.races.record import GameSession
+from app.results.cup import CupBoard, CupResults
 from app.results.daily import DailyResults
 
-router = APIRouter(prefix="/api", tags=["daily"])
-
-
-class DealtRace(Protocol):
-    """A race just dealt (:class:`app.races.daily.DailyStart`, :class:`app.races.cup.CupStart`)."""
-
-    @property
-    def session(self) -> GameSession: ...
-
-    @property
-    def state(self) -> SessionState: ...
+daily_router = APIRouter(prefix="/api", tags=["daily"])
+cup_router = APIRouter(prefix="/api", tags=["cup"])
 
 
 def _iso_day(value: Any) -> Any:
     """Only ``YYYY-MM-DD`` names a day (not a timestamp, not another spelling)."""
-    if isinstance(value, str):
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-            raise ValueError("a day is written YYYY-MM-DD")
-        return calendar.fromisoformat(value)
-    raise ValueError("a day is written YYYY-MM-DD")
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("a day is written YYYY-MM-DD")
+    return calendar.fromisoformat(value)
 
 
 Day = Annotated[calendar, BeforeValidator(_iso_day)]
-"""A calendar day in a query, ``YYYY-MM-DD`` only."""
 
 
 class DailyIn(RequestModel):
@@ -76,17 +64,12 @@ class DealtGame(CreatedGame):
     invites: list[Any] = Field(description="Always empty: the deal is raced alone.")
 
 
-def dealt_answer(started: DealtRace, player_token: str, **more: object) -> JSONResponse:
+def dealt_answer(
+    session: GameSession, state: SessionState, player_token: str, **more: object
+) -> JSONResponse:
     """The answer (201) to a dealt race: a :class:`DealtGame`, and ``more``."""
-    session = started.session
-    out = {
-        "game_id": session.id,
-        "token": session.token,
-        "state": with_previews(started.state),
-        "invites": [],
-        "player_token": player_token,
-    }
-    return json_response({**out, **more}, 201)
+    out = {**seat_body(session.id, session.token, state), "invites": []}
+    return json_response({**out, "player_token": player_token, **more}, 201)
 
 
 def counted_deal_route(
@@ -158,7 +141,7 @@ class BoardOut(ResponseModel):
     )
 
 
-@counted_deal_route(router, "/daily", DailyGame, "Race today's daily deal", DailyRunningOut)
+@counted_deal_route(daily_router, "/daily", DailyGame, "Race today's daily deal", DailyRunningOut)
 async def race_daily(
     request: Request,
     races: RacesDep,
@@ -179,10 +162,12 @@ async def race_daily(
         await check_address(races, client)
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
-    return dealt_answer(started, player_token, date=started.day, counted=started.counted)
+    return dealt_answer(
+        started.session, started.state, player_token, date=started.day, counted=started.counted
+    )
 
 
-@router.get(
+@daily_router.get(
     "/daily/leaderboard",
     response_model=BoardOut,
     summary="A day's daily leaderboard",
@@ -192,13 +177,12 @@ async def daily_board(
     request: Request,
     races: RacesDep,
     date: Annotated[
-        Day | None,
-        Query(description="UTC date `YYYY-MM-DD`; today if left out."),
+        Day | None, Query(description="UTC date `YYYY-MM-DD`; today if left out.")
     ] = None,
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is
     over. Send your `X-Player-Token` to find your own result in `you`."""
-    day = board_day(date, races.now())
+    day = utc_day(races.now()) if date is None else date.isoformat()
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
     return json_response(
@@ -212,6 +196,120 @@ async def daily_board(
     )
 
 
-def board_day(date: calendar | None, now: float) -> str:
-    """The day a board request names (today when none)."""
-    return utc_day(now) if date is None else date.isoformat()
+class CupGame(DealtGame):
+    """A cup race, like a new race (``POST /api/games``) plus the week, the deal and
+    whether it is your counted attempt at it."""
+
+    week: str = Field(description="The ISO week of the cup, `YYYY-Www` (UTC).")
+    deal: int = Field(description=f"The deal, 1 to {CUP_DEALS}.")
+    counted: bool = Field(
+        description="Your counted attempt at this deal (false: practice, as `state.practice`)."
+    )
+
+
+class CupRunningOut(DailyRunningOut):
+    """409 `cup_attempt_running`: your counted attempt at this deal still runs."""
+
+
+class CupDealOut(ResponseModel):
+    """One of the week's deals, for you."""
+
+    deal: int
+    attempted: bool = Field(description="You made your counted attempt at it.")
+    running: str | None = Field(description="Your counted race of it while it runs.")
+    place: int | None = Field(description="Your place in your counted race, once finished.")
+    laps: int | None
+    points: int | None = Field(description="Its place points (docs/cup.md).")
+    left: bool | None
+
+
+class CupStandingOut(RankedOut):
+    """One player on a week's board."""
+
+    points: int = Field(description="Place points over the week's counted deals.")
+    laps: int = Field(description="Laps over the week's counted deals.")
+    deals: int = Field(description="Counted deals finished.")
+
+
+class CupBoardOut(ResponseModel):
+    """A week's board: points, then laps, then the earlier last finish."""
+
+    week: str
+    entries: list[CupStandingOut] = Field(description="The best, at most 100.")
+    ranked: int = Field(description="How many players the week ranks in all.")
+    you: CupStandingOut | None = Field(description="Your standing, wherever it ranks.")
+    seeds: list[int] | None = Field(
+        description="The week's deals' seeds in order, once its cup closed (null before)."
+    )
+
+
+class CupOut(ResponseModel):
+    """This week's cup and last week's board."""
+
+    week: str
+    closes_at: float = Field(description="When this week's cup closes (Unix seconds).")
+    deals: list[CupDealOut]
+    board: CupBoardOut
+    last_week: CupBoardOut
+
+
+@cup_router.get(
+    "/cup", response_model=CupOut, summary="This week's cup", responses=error_responses(503)
+)
+async def cup(request: Request, races: RacesDep) -> JSONResponse:
+    """This week's deals with your results on them, the week's board and last week's
+    board with its seeds once it closed. Send your `X-Player-Token` to see yours."""
+    known = await known_api_player(request)
+    player = known.id if known else None
+    week = await cup_week(races, player)
+    last = week_before(week.week)
+    deals = [
+        {"deal": d.deal, "attempted": d.attempted, "running": d.running}
+        | {name: getattr(d.result, name, None) for name in ("place", "laps", "points", "left")}
+        for d in week.deals
+    ]
+    last_board = await CupResults(results_of(request)).board(last, player)
+    return json_response(
+        {
+            "week": week.week,
+            "closes_at": week.closes,
+            "deals": deals,
+            "board": _board(week.week, week.board, None),
+            "last_week": _board(last, last_board, await past_seeds(races, last)),
+        }
+    )
+
+
+@counted_deal_route(
+    cup_router, "/cup/{deal}", CupGame, "Race a deal of this week's cup", CupRunningOut
+)
+async def race_cup(
+    request: Request,
+    races: RacesDep,
+    client: ClientDep,
+    deal: Annotated[int, Path(ge=1, le=CUP_DEALS, description=f"1 to {CUP_DEALS}.")],
+    body: Annotated[DailyIn | None, Body()] = None,
+) -> JSONResponse:
+    """Deal one of this week's (ISO week, UTC) cup deals: the same cards and bots for
+    everyone. Your first race of a deal is your counted attempt (`counted` true); a later
+    one is practice, dealt only once the counted one ended (409 `cup_attempt_running`,
+    with its `game_id`, while it runs). One address starts a bounded number of counted
+    attempts at a deal a week (429 `cup_address_full`)."""
+    body = body or DailyIn()
+    if await known_api_player(request) is None:  # a refusal must make no player
+        await check_cup_address(races, deal, client)
+    player, player_token = await api_player(request)
+    name = body.name or player.shown_name
+    started = await start_cup(races, player.id, deal, client, name, client)
+    more = {"week": started.week, "deal": started.deal, "counted": started.counted}
+    return dealt_answer(started.session, started.state, player_token, **more)
+
+
+def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:
+    return {
+        "week": week,
+        "entries": [published(CupStandingOut, s) for s in board.entries],
+        "ranked": board.ranked,
+        "you": published(CupStandingOut, board.mine) if board.mine else None,
+        "seeds": seeds,
+    }

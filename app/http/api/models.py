@@ -1,12 +1,6 @@
-"""Pydantic models of everything the JSON API accepts and returns (and so of ``/docs``).
-
-Request models are strict and closed (``extra="forbid"``, literal enums, bounded numbers).
-A seat's state (:data:`GameState`) and the events are not written out here: they are made
-from the shapes that build them, the engine's and the race layer's ``TypedDict`` s, so a
-field added there is in the schema at once. Response models are closed, and so are the
-shapes inside them, so a test validating real responses against them fails if a response
-carries a field the schema does not name.
-"""
+"""Pydantic models of everything the JSON API accepts and returns (and so of ``/docs``), all
+closed. A seat's state (:data:`GameState`) and the events are made from the engine's and the
+race layer's ``TypedDict`` s, so a field added there is in the schema at once."""
 
 from __future__ import annotations
 
@@ -24,14 +18,13 @@ from engine import EVENT_PAYLOADS, EventKind, VariantsData
 
 
 def _whole_number(value: Any) -> Any:
-    """JSON Schema counts 4.0 as an integer; accept it, but never booleans or strings."""
+    # JSON Schema counts 4.0 as an integer; accept it, but never booleans or strings.
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
-"""A JSON integer (``4`` or ``4.0``), validated strictly otherwise."""
 
 
 class RequestModel(BaseModel):
@@ -41,13 +34,9 @@ class RequestModel(BaseModel):
 
 
 class ResponseModel(BaseModel):
-    """An answer's body: no field it does not name. The engine's JSON shapes it holds
-    (``TypedDict`` s) take the same config: closed, and described by their docstrings."""
+    """An answer's body: no field it does not name (nor do the engine's shapes it holds)."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-# ---------------------------------------------------------------- requests
 
 
 class VariantsIn(RequestModel):
@@ -150,9 +139,6 @@ class MoveIn(RequestModel):
     action: ActionIn
 
 
-# ---------------------------------------------------------------- responses
-
-
 class SayIn(RequestModel):
     """A quick message to the table: one of the preset ones, no free text."""
 
@@ -160,8 +146,8 @@ class SayIn(RequestModel):
 
 
 def _event_shape(kind: EventKind) -> Any:
-    """The JSON form of one kind of event (:meth:`engine.events.Event.to_dict`), made from
-    its payload's ``TypedDict``: ``kind``, ``seat`` and the payload's keys."""
+    """One kind of event as JSON (:meth:`engine.events.Event.to_dict`): ``kind``, ``seat``
+    (null for the whole table) and its payload's keys."""
     payload = EVENT_PAYLOADS[kind]
     fields = {"kind": Literal[kind.value], "seat": int | None, **get_type_hints(payload)}
     shape: Any = TypedDict(payload.__name__, fields)  # type: ignore[misc]
@@ -176,8 +162,6 @@ else:
         Union[tuple(_event_shape(kind) for kind in EventKind)],  # noqa: UP007
         Field(discriminator="kind"),
     ]
-    """One public happening: ``kind``, ``seat`` (null for the whole table) and the keys of
-    that kind's payload."""
 
 # The API's precise types of the session's fields that the race layer keeps as plain dicts.
 _TYPES: dict[str, Any] = {"events": list[EventOut]}
@@ -205,9 +189,7 @@ _OPTIONAL = frozenset({"rematch", "notice"})
 
 
 def _game_state() -> type[ResponseModel]:
-    """The model of a seat's state, field for field :class:`app.races.operations.SessionState`
-    (the engine's :class:`engine.view.Observation` and the session's fields), with the
-    previews of a person's turn always present."""
+    """The model of a seat's state, field for field :class:`app.races.operations.SessionState`."""
     hints = get_type_hints(SessionState)
     stale = (set(_TYPES) | set(_DESCRIBED)) - set(hints)
     if stale:
@@ -418,8 +400,7 @@ class Readiness(ResponseModel):
     bots: BotPoolReadiness
 
 
-SEAT_ERRORS = (401, 403, 404, 410, 413, 422, 429)
-"""The error statuses any request on a seat (with its Bearer token) may meet."""
+SEAT_ERRORS = (401, 403, 404, 410, 413, 422, 429)  # of any request on a seat
 
 
 def error_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str, Any]]:

@@ -1,7 +1,5 @@
-"""The JSON API of results: your player (``/api/me``) and the ratings leaderboard.
-
-A player is named by ``X-Player-Token`` (:mod:`app.http.players`), never by a cookie.
-"""
+"""The JSON API of results: your player (``/api/me``, named by ``X-Player-Token``, never
+by a cookie) and the ratings leaderboard."""
 
 from __future__ import annotations
 
@@ -10,10 +8,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from app.http.addresses import public_base_url
-from app.http.api.models import ResponseModel
+from app.http.answers import published
+from app.http.api.models import RequestModel, ResponseModel
 from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.i18n import gettext as _
@@ -22,7 +21,7 @@ from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX, LobbyError, clean_name
 from app.races.unit import Races
-from app.results.store import HistoryEntry, LevelRecord, PlayerInfo, ResultsStore
+from app.results.store import HistoryEntry, PlayerInfo, ResultsStore
 from app.vocabulary import BotLevel
 
 router = APIRouter(prefix="/api", tags=["results"])
@@ -33,7 +32,6 @@ class NoPlayer(AppError, status=401, code="no_player"):
 
     @classmethod
     def default_message(cls) -> str:
-        """The sentence, naming the header a player's token goes in."""
         return _(
             "Send your player token as `%(header)s` (the `player_token` of a race you "
             "created or joined, or of `POST /api/me`)."
@@ -41,7 +39,7 @@ class NoPlayer(AppError, status=401, code="no_player"):
 
 
 class InvalidName(AppError, status=422, code="invalid_name"):
-    """A display name that does not fit (422)."""
+    """A display name that does not fit."""
 
 
 class RatingOut(ResponseModel):
@@ -103,14 +101,10 @@ class MeOut(ResponseModel):
     player_token: str = Field(description="The token this answer is about (keep it secret).")
 
 
-class MeIn(BaseModel):
+class MeIn(RequestModel):
     """Your display name, and whether it shows on the leaderboard."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={"examples": [{"name": "Ada", "show": True}]},
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Ada", "show": True}]})
 
     name: str | None = Field(
         None,
@@ -133,19 +127,7 @@ class LeaderboardOut(ResponseModel):
     entries: list[BoardEntryOut]
 
 
-def rating_out(player: PlayerInfo) -> dict[str, Any]:
-    """The ``rating`` object of a player."""
-    rating = player.rating
-    return {
-        "display": player.display,
-        "mu": rating.mu,
-        "sigma": rating.sigma,
-        "races": player.races,
-    }
-
-
 def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
-    """One history row as the API shows it."""
     return {
         "game_id": entry.game_id,
         "finished_at": entry.finished_at.isoformat(),
@@ -161,13 +143,6 @@ def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
     }
 
 
-def records_out(records: dict[str, LevelRecord]) -> dict[str, Any]:
-    return {
-        level: {"races": r.races, "wins": r.wins, "streak": r.streak}
-        for level, r in records.items()
-    }
-
-
 async def me_body(
     races: Races, results: ResultsStore, player: PlayerInfo, token: str, base_url: str
 ) -> dict[str, Any]:
@@ -175,12 +150,18 @@ async def me_body(
     history = await results.history(player.id)
     records = await results.level_records(player.id)
     streak = await daily_streak(races, player.id)
+    rating = player.rating
     return {
         "name": player.shown_name,
         "show_on_leaderboard": player.show_on_leaderboard,
-        "rating": rating_out(player),
-        "records": records_out(records),
-        "daily_streak": {"current": streak.current, "best": streak.best, "today": streak.today},
+        "rating": {
+            "display": player.display,
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "races": player.races,
+        },
+        "records": {level: published(LevelRecordOut, r) for level, r in records.items()},
+        "daily_streak": published(DailyStreakOut, streak),
         "history": [history_out(entry, base_url) for entry in history],
         "player_token": token,
     }
@@ -241,11 +222,4 @@ async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()
 async def leaderboard(request: Request) -> JSONResponse:
     """The best ratings (at least one rated race) of players who chose to show."""
     entries = await results_of(request).leaderboard()
-    return JSONResponse(
-        {
-            "entries": [
-                {"rank": e.rank, "name": e.name, "rating": e.rating, "races": e.races}
-                for e in entries
-            ]
-        }
-    )
+    return JSONResponse({"entries": [published(BoardEntryOut, e) for e in entries]})

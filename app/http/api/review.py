@@ -1,23 +1,17 @@
-"""The review API: the hard bot's search looks back at your decisions in a finished race.
-
-``POST /api/games/{id}/review`` asks for it (202), ``GET`` reads it (``running`` with its
-progress, then ``done`` with every decision and the summary), and
-``POST /api/games/{id}/review/{move}/practice`` starts a practice race from one reviewed
-decision ("try again from here"). Each request authenticates with the seat's token, as
-every API route does, and reviews that seat only: another seat's token reads that seat's
-own review, never this one. See docs/review.md.
-"""
+"""The review API (docs/review.md): the hard bot's search looks back at a seat's decisions
+in a finished race. Each request reviews the seat its token names only: another seat's
+token reads that seat's own review, never this one."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
+from app.http.answers import seat_body
 from app.http.api.models import error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
-from app.http.previews import with_previews
 from app.http.review_words import with_reasons
 from app.races import review
 from app.races.errors import NotReviewed
@@ -27,7 +21,6 @@ from app.races.review import Budget, Reviews
 router = APIRouter(prefix="/api", tags=["review"])
 
 MovePath = Annotated[int, Path(ge=0, le=100_000, description="The decision's `move` index.")]
-"""A reviewed decision's ``move`` (its place among the race's kept moves)."""
 
 
 _NOT_FOUND = "Unknown race or wrong token (`not_found`)."
@@ -35,7 +28,7 @@ _NOT_OVER = "The race is not over (`race_not_over`)."
 
 
 def reviews_of(request: Request) -> Reviews:
-    """The app's :class:`~app.races.review.Reviews`, made on first use (one per process)."""
+    """The app's :class:`~app.races.review.Reviews`, made on first use."""
     found: Reviews | None = getattr(request.app.state, "reviews", None)
     if found is None:
         settings = request.app.state.settings
@@ -117,12 +110,7 @@ async def try_again(
     async with races.open(seat.game_id, seat.token) as race:
         practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
     state = await review.start_practice(races, practice, client)
-    body: dict[str, Any] = {
-        "game_id": practice.id,
-        "token": practice.token,
-        "state": with_previews(state),
-    }
-    return JSONResponse(body, status_code=201)
+    return JSONResponse(seat_body(practice.id, practice.token, state), status_code=201)
 
 
 def practice_of(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:

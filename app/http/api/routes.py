@@ -1,10 +1,6 @@
-"""The JSON API under ``/api``: create a race, invite friends, read it, move, follow it live.
-
-Routes stay thin: parse the body, open the race (:meth:`app.races.unit.Races.open`, one load
-per request), call the race's operation, answer.
-Authentication is ``Authorization: Bearer <token>`` only (never a cookie), so the API cannot
-be driven cross-site by a browser's ambient credentials.
-"""
+"""The JSON API's races: create, invite, race strangers, read, move, follow live. Each route
+opens the race once (:meth:`app.races.unit.Races.open`), with the Bearer token only (never a
+cookie, so a browser's ambient credentials cannot drive the API cross-site)."""
 
 from __future__ import annotations
 
@@ -13,10 +9,11 @@ from typing import Annotated
 import orjson
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
 from app.http.addresses import public_base_url
-from app.http.answers import json_response
+from app.http.answers import json_response, seat_body
 from app.http.api.models import (
     CreatedGame,
     CreateGame,
@@ -26,23 +23,20 @@ from app.http.api.models import (
     JoinedGame,
     JoinIn,
     MoveIn,
+    RematchSeat,
+    RequestModel,
+    WholeNumber,
     error_responses,
+    name_responses,
 )
-from app.http.deps import (
-    ApiSeatDep,
-    ClientDep,
-    GameIdPath,
-    LiveDep,
-    RacesDep,
-    SettingsDep,
-)
+from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, LiveDep, RacesDep, SettingsDep
 from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
 from app.live.streams import Message
 from app.races.errors import IllegalMove
-from app.races.lobby import Invite
 from app.races.operations import SessionState
-from app.races.record import GameConfig, GameSession
+from app.races.quick import quick_race
+from app.races.record import GameConfig
 from engine import Action, IllegalAction, Variants
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -75,30 +69,15 @@ async def create_game(
     config = GameConfig(
         players=body.players,
         bots=body.bots or settings.default_bot_level,
-        variants=Variants(
-            larger_hands=body.variants.larger_hands,
-            zero_suit=body.variants.zero_suit,  # type: ignore[arg-type]  # Suit validates it
-            zero_five=body.variants.zero_five,
-        ),
+        variants=Variants(**body.variants.model_dump()),
         seed=body.seed,
         people=body.humans,
     )
     player, player_token = await api_player(request)
     session, state = await races.create(config, client, player=player.id)
-    invites = invite_list(request, session)
-    body_out = {
-        "game_id": session.id,
-        "token": session.token,
-        "state": with_previews(state),
-        "invites": invites,
-        "player_token": player_token,
-    }
-    return json_response(body_out, 201)
-
-
-def invite_list(request: Request, session: GameSession) -> list[Invite]:
-    """The open invites of ``session``, each with a link to its join page."""
-    return session.lobby.invite_links(public_base_url(request), session.id)
+    invites = session.lobby.invite_links(public_base_url(request), session.id)
+    body_out = {**seat_body(session.id, session.token, state), "invites": invites}
+    return json_response({**body_out, "player_token": player_token}, 201)
 
 
 @router.get(
@@ -111,8 +90,7 @@ async def get_game(
     seat: ApiSeatDep,
     races: RacesDep,
     since: Annotated[
-        int | None,
-        Query(ge=0, le=2**31, description="Replay events from this index instead."),
+        int | None, Query(ge=0, le=2**31, description="Replay events from this index instead.")
     ] = None,
 ) -> JSONResponse:
     """Your seat's view now, with the events since the previous response."""
@@ -173,14 +151,8 @@ async def join_game(
         if known is None or player_token is None:  # a new player only for a seat taken
             known, player_token = await results.create_player()
             race.claim_seat(known.id)
-        out = {
-            "game_id": game_id,
-            "seat": race.seat,
-            "token": token,
-            "state": with_previews(race.state()),
-            "player_token": player_token,
-        }
-    return json_response(out, 201)
+        out = seat_body(game_id, token, race.state(), race.seat)
+    return json_response({**out, "player_token": player_token}, 201)
 
 
 @router.post(
@@ -257,3 +229,60 @@ async def get_record(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     async with races.open(seat.game_id, seat.token) as race:
         record = race.record()
     return json_response(record)
+
+
+class QuickIn(RequestModel):
+    """How many seats the race has (people and the bots that fill in), and your name."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"players": 4}]})
+
+    players: WholeNumber = Field(4, ge=3, le=5, description="Number of seats, bots included.")
+    name: str | None = Field(
+        None, max_length=64, description='Display name, 1–20 characters; default "Player n".'
+    )
+
+
+class QuickGame(RematchSeat):
+    """Your seat in a race with strangers: keep ``token`` secret (your seat's key)."""
+
+    seat: int = Field(description="Your seat (0 if you opened the race).")
+    player_token: str = Field(
+        description="Your player token (the `X-Player-Token` you sent, or a new one)."
+    )
+
+
+@router.post(
+    "/quick",
+    status_code=201,
+    response_model=QuickGame,
+    summary="Race strangers",
+    responses=name_responses(
+        403,
+        413,
+        422,
+        429,
+        503,
+        s409="You already wait in the open race (`second_seat`): one seat each.",
+    ),
+)
+async def quick(
+    request: Request,
+    races: RacesDep,
+    client: ClientDep,
+    body: Annotated[QuickIn | None, Body()] = None,
+) -> JSONResponse:
+    """A seat in the race of `players` seats that is still filling up, or a new one.
+
+    Requests for the same number of players within `ZZV_QUICK_WAIT_SECONDS` (20 s by
+    default) of the race's opening share it, each at its own seat. The race waits
+    (`status` `waiting`) until every seat is taken or the wait ends; then bots take the
+    empty seats and it starts (`playing`). Follow it with `GET /api/games/{id}` or its
+    event stream; it is played like a race with friends (with a turn clock once two or
+    more people race). Send your `X-Player-Token` so the race counts in your history; a
+    player who already waits in the open race is refused a second seat (409 `second_seat`).
+    """
+    body = body or QuickIn()
+    player, player_token = await api_player(request)
+    seat = await quick_race(races, body.players, client, body.name, player.id)
+    out = seat_body(seat.session.id, seat.token, seat.state, seat.seat)
+    return json_response({**out, "player_token": player_token}, 201)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.http.answers import page
-from app.http.deps import RacesDep, SettingsDep, client_key, set_session_cookie
+from app.http.deps import RacesDep, SettingsDep, client_key, set_seat_cookie
 from app.http.errors import race_status
 from app.http.i18n import gettext as _
 from app.http.i18n import ngettext
@@ -288,7 +288,7 @@ async def start_lesson(request: Request, settings: SettingsDep, races: RacesDep)
         context = {"active": "learn", "error": race_sentence(exc)}
         return page(request, "learn.html", context, race_status(exc.code))
     response = RedirectResponse(LESSON.url(session.id), status_code=303)
-    set_session_cookie(response, request, session, settings)
+    set_seat_cookie(response, request, session.id, session.token, settings)
     return response
 
 
