@@ -191,7 +191,7 @@ def check_turn(
     ``turn`` is not current (an earlier one, or one still to come), :class:`RaceNotStarted`
     in the lobby, :class:`NotYourTurn` when another seat moves."""
     if turn > session.turn:
-        raise StaleTurn.ahead(state_now(), turn, session.turn)
+        raise StaleTurn(state_now(), turn=turn, now=session.turn)
     if turn != session.turn:
         raise StaleTurn(state_now())
     if session.status == "waiting":
