@@ -17,7 +17,7 @@ from typing import Any
 from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
 from app.races.errors import NotReviewed, RaceNotOver, ReviewNotRequested, TooManyReviews
-from app.races.lobby import Lobby, Seat, clean_name
+from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
 from app.races.operations import SessionState
 from app.races.record import (
     GameSession,
@@ -26,7 +26,6 @@ from app.races.record import (
     move_seat,
     new_game_id,
     new_token,
-    token_digest,
 )
 from app.races.unit import Race, Races
 from engine import (
@@ -488,7 +487,7 @@ def _practice_lobby(lobby: Lobby, seat: int, turn_seconds: float) -> Lobby:
     seats = []
     for old in lobby.seats:
         me = old.index == seat
-        name = clean_name(old.name, old.index) if me else f"Bot {old.index + 1}"
+        name = clean_name(old.name, old.index) if me else bot_name(old.index)
         seats.append(Seat(old.index, me, name))
     return Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
 

@@ -40,7 +40,7 @@ from app.races.errors import (
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import Answer, Lobby, LobbyError
+from app.races.lobby import Answer, Lobby, LobbyError, token_digest
 from app.races.operations import SessionState, SessionStore
 from app.races.record import (
     DERIVED,
@@ -49,7 +49,6 @@ from app.races.record import (
     Said,
     new_session,
     new_token,
-    token_digest,
 )
 from app.races.results import finish_of
 from app.results.recorder import Recorder
