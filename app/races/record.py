@@ -1,5 +1,5 @@
 """One race as the server keeps it: :class:`GameSession`, its settings, deal, seats and
-moves, and its JSON form (docs/architecture.md, "Save once")."""
+moves, and its JSON form (docs/architecture.md, "One move, top to bottom")."""
 
 from __future__ import annotations
 

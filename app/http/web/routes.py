@@ -85,7 +85,7 @@ async def index_page(
         "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
-        "resume": last if last and _is_game_id(last) and await races.in_progress(last) else None,
+        "resume": last if last and _is_game_id(last) and await races.running(last) else None,
         "quick_wait": round(settings.quick_wait_seconds),
         "records": await browser_records(request),
     }
