@@ -438,9 +438,13 @@ it to time a whole replay)."""
 def derive_engine_seed(seed: int, settings: Settings) -> int:
     """The engine's shuffle seed of public ``seed``, keyed with the server secret: nobody
     can deal a shown seed's cards offline, and this server replays it exactly."""
-    key = settings.seed_secret.get_secret_value().encode()
-    digest = hmac.new(key, str(seed).encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big")
+    return keyed(settings.seed_secret.get_secret_value().encode(), str(seed))
+
+
+def keyed(key: bytes, text: str, bits: int = 64) -> int:
+    """The first ``bits`` (at most 64) of the HMAC-SHA-256 of ``text`` under ``key``."""
+    digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - bits)
 
 
 def new_session(
