@@ -1,14 +1,8 @@
-"""Leaving is losing (docs/ratings.md): a rated race a person stops playing counts as a
-finish in last place for them.
-
-A person has left a race when it was ended because they went idle (:func:`end_left`: the
-race is then over though its game is not, and :attr:`GameSession.left` names them), when
-their turn clock ran out on each of their last :data:`CLOCK_TURNS` turns of a finished race
-without them playing in between, when the race finished while they were away (a bot
-playing their seat, :meth:`app.races.lobby.Lobby.is_away`), or when the race is a daily
-attempt (a cup deal) that ended after its day (week) closed. A race ended before its first
-trick is aborted: it has no result at all.
-"""
+"""Leaving is losing (docs/ratings.md): who left a race, placed last in its result. A person
+left when the race was ended for it (:func:`end_left`), when the autopilot played their
+last :data:`CLOCK_TURNS` turns, when it finished while they were away, or when it is a
+daily (cup) attempt that ended after its day (week) closed. A race ended before its first
+trick is aborted: no result at all."""
 
 from __future__ import annotations
 
@@ -25,8 +19,7 @@ _TRICK_ENDS = frozenset({EventKind.TRICK_WON.value, EventKind.TRICK_ALL_TUNED_UP
 
 
 def end_left(session: GameSession, seats: Iterable[int]) -> None:
-    """End ``session`` because the people at ``seats`` left: it is over from now on
-    (no bot, clock or person moves in it again)."""
+    """End ``session`` because the people at ``seats`` left: nothing moves in it again."""
     session.left = sorted(set(session.left) | set(seats))
     session.lobby.deadline = None
 
@@ -57,11 +50,7 @@ def _clocked_out(session: GameSession, seat: int) -> bool:
 
 
 def rated_with_people(session: GameSession) -> bool:
-    """Whether ``session`` is a running race that would rate a person the results know
-    (what an idle person must not walk away from without a result)."""
+    """Whether ``session`` is a running race that would rate a person the results know."""
     lobby = session.lobby
     known = any(seat.person and seat.player is not None for seat in lobby.seats)
     return session.status == "playing" and not session.practice and not lobby.paced and known
-
-
-__all__ = ["CLOCK_TURNS", "aborted", "end_left", "leavers", "rated_with_people"]

@@ -1,11 +1,6 @@
-"""A finished race handed to the results (:mod:`app.results`): who sat where, each seat's
-place, laps, tricks won and gas left, and the public record.
-
-Called once by the unit of work (:class:`app.races.unit.Races`) when a change it keeps
-makes the race's status "over": what it returns is saved with that change (the store's
-outbox) and recorded from there; recording is idempotent on the results' side, so a
-second delivery of the same race changes nothing.
-"""
+"""A finished race handed to the results (:mod:`app.results`), once, by the unit of work:
+saved with the change that ended it (the store's outbox) and recorded from there,
+idempotently (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -20,10 +15,9 @@ from engine import EventKind
 
 
 def finish_of(session: GameSession, now: float) -> Finish | None:
-    """What the results keep of ``session``, over at wall-clock ``now``; None while it
-    runs, when it was aborted before its first trick (:func:`leaving.aborted`), or when no
-    person known to the results sat in it (a bots-only race, or one of people the results
-    never met). People who left (:func:`leaving.leavers`) share the last place."""
+    """What the results keep of ``session``, over at wall-clock ``now`` (people who left
+    share the last place); None while it runs, when it was aborted, or when nobody the
+    results know sat in it."""
     game = session.game
     lobby = session.lobby
     if session.status != "over" or not any(seat.player is not None for seat in lobby.seats):

@@ -1,10 +1,6 @@
-"""Days in a row with a finished daily deal (docs/daily.md, "Your streak").
-
-A day counts when the player's counted attempt of that day's deal finished: a result, not
-practice, not left (:meth:`app.results.daily.DailyResults.finished_days`). The streak is
-worked out from those stored results at each read, so nothing else is kept and a restart
-loses nothing; the best streak is the longest run among them.
-"""
+"""Days in a row with a finished daily deal (docs/daily.md, "Your result on /daily"),
+worked out at each read from the stored results
+(:meth:`app.results.daily.DailyResults.finished_days`), so nothing else is kept."""
 
 from __future__ import annotations
 
@@ -18,15 +14,13 @@ class Streak:
     """A player's daily streak as of one day."""
 
     current: int
-    """Days in a row up to today, or up to yesterday while today is not among them (a
-    streak lasts until a whole day passes without a finished daily)."""
+    """Days in a row up to today, or up to yesterday while today is not among them."""
     best: int
-    """The longest run of days in a row ever (at least :attr:`current`)."""
+    """The longest run of days in a row ever."""
     today: bool
     """Today's counted attempt finished (it is in :attr:`current`)."""
     attempted: bool = False
-    """Today's counted attempt is made, finished or not (one not finished cannot keep the
-    streak any more)."""
+    """Today's counted attempt is made, finished or not."""
 
 
 def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Streak:
@@ -50,6 +44,3 @@ def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Strea
     last = finished[-1] if finished else None
     alive = last is not None and end - last <= timedelta(days=1)
     return Streak(run if alive else 0, best, last == end, attempted or last == end)
-
-
-__all__ = ["Streak", "streak_of"]

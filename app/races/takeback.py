@@ -1,20 +1,8 @@
-"""Take-backs in a race against bots: undo your last card and the bots' replies to it.
-
-A race is its deal and every action applied since (:attr:`GameSession.moves`, the bots'
-and the autopilot's included). A take-back cuts that list just before the person's last
-action and rebuilds the game from the deal by replaying what is left, so the race stands
-exactly where it stood at their previous turn: the same game, the public log cut back to
-that moment, the turn counter and the bots' decision counter as they were. The bots' seeds
-come from that counter (:func:`app.bots.runner.bot_seed`), so when the person plays a
-different card the bots answer it as they would have.
-
-The rest of the recording is replayed too, to check that it reproduces the race as it
-stands: a race whose game no longer follows from its record is refused rather than
-rewritten. A race that used a take-back is practice from then on.
-
-Only a race with one person may take back (with other people, one person's undo would
-rewrite the others' turns), and only while it runs.
-"""
+"""Take-backs in a race with one person (docs/api.md): the recorded moves are cut just
+before the person's last action and the race rebuilt from its deal by replaying the rest,
+turn and bot counters included, so the bots (seeded from their decision count) answer a
+different card as they would have. A recording that does not reproduce the race as it
+stands is refused, never rewritten. A race that used a take-back is practice."""
 
 from __future__ import annotations
 
@@ -68,12 +56,8 @@ def _last_own_move(session: GameSession, seat: int) -> int | None:
 
 
 def take_back(session: GameSession, seat: int, now: float) -> None:
-    """Undo ``seat``'s last turn and everything after it, in place (see the module doc).
-
-    Raises :class:`TakebackRefused` (and changes nothing) with other people in the race,
-    once it is over, with nothing to take back, or when the recording does not reproduce
-    the race.
-    """
+    """Undo ``seat``'s last turn and everything after it, in place; or raise
+    :class:`TakebackRefused` and change nothing."""
     refusal = _refusal(session, seat)
     if refusal is not None:
         raise refusal
@@ -96,8 +80,8 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
 
 
 def _replay(session: GameSession, cut: int) -> _Replayed:
-    """The race rebuilt from its deal up to recorded action ``cut`` (excluded), after
-    checking that the whole recording gives the race as it stands."""
+    """The race rebuilt from its deal up to recorded action ``cut`` (excluded), once the
+    whole recording is checked to give the race as it stands."""
     game = session.dealt()
     events = EventLog([game.deal_event()])
     turn = decisions = 0
@@ -126,6 +110,3 @@ def _replay(session: GameSession, cut: int) -> _Replayed:
         log.error("a race's recording does not reproduce it; the take-back was refused")
         raise TakebackRefused("takeback_unavailable")
     return kept
-
-
-__all__ = ["PERSON_KINDS", "can_take_back", "take_back"]
