@@ -30,7 +30,8 @@ class PublicSeat(TypedDict):
     autopilot_moves: int
     """Moves the autopilot made for this seat."""
     away: bool
-    """A bot plays this seat until its person comes back (`POST /api/games/{id}/back`)."""
+    """The person's clock ran out on two turns in a row: a bot plays this seat until they
+    come back (`POST /api/games/{id}/back`)."""
 
 
 class Invite(TypedDict):

@@ -155,17 +155,6 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
     return next(e for e in estimates if e.value >= top)
 
 
-def search_choice(
-    observation: Observation, budget: Budget = DEFAULT_BUDGET, told: Told = NOTHING_TOLD
-) -> Action:
-    """The move the review's search would play itself: a seat that always plays it loses
-    nothing in its review (same budget, told the same)."""
-    actions = as_view(observation).legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    return best_of(estimate(observation, budget, told=told)).action
-
-
 def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
     """The normal heuristic's chance that each of ``actions`` wins the trick, from the
     observation alone."""
