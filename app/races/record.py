@@ -8,7 +8,7 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from typing_extensions import TypedDict
@@ -43,29 +43,21 @@ class GameConfig:
     """A bots-only race paced for spectators."""
     lesson: bool = False
     """The guided first race (:mod:`app.races.lesson`)."""
+    quick: bool = False
+    """A "Race strangers" race (:mod:`app.races.quick`)."""
     daily: str | None = None
     """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (its seed hidden)."""
     cup: str | None = None
     """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of (likewise)."""
     cup_deal: int | None = None
     """Which of the cup's deals (1 to :data:`app.races.cup.CUP_DEALS`)."""
-    quick: bool = False
-    """A "Race strangers" race (:mod:`app.races.quick`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (see :meth:`from_dict`)."""
-        return {
-            "players": self.players,
-            "bots": self.bots,
-            "variants": self.variants.to_dict(),
-            "seed": self.seed,
-            "people": self.people,
-            "watch": self.watch,
-            "lesson": self.lesson,
-            "quick": self.quick,
-            "daily": self.daily,
-            **({"cup": self.cup, "cup_deal": self.cup_deal} if self.cup is not None else {}),
-        }
+        """JSON-ready form (see :meth:`from_dict`): the fields in order, no cup outside one."""
+        data = {**asdict(self), "variants": self.variants.to_dict()}
+        if self.cup is None:
+            del data["cup"], data["cup_deal"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
@@ -262,27 +254,8 @@ class GameSession:
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue the race elsewhere (server-side only: secrets, but
         no token, no game and no event)."""
-        data = {
-            "format": SESSION_FORMAT,
-            "id": self.id,
-            "config": self.config.to_dict(),
-            "seed": self.seed,
-            "seed_chosen": self.seed_chosen,
-            "engine_seed": self.engine_seed,
-            "lobby": self.lobby.to_dict(),
-            "turn": self.turn,
-            "bot_decisions": self.bot_decisions,
-            "bot_budget_ms": self.bot_budget_ms,
-            "practice": self.practice,
-            "moves": self.moves,
-            "reviews": self.reviews,
-            "par": self.par,
-            "left": self.left,
-            "bot_key": self.bot_key,
-            "salt": self.salt,
-            "said": self.said,
-            "said_count": self.said_count,
-        }
+        data = {"format": SESSION_FORMAT, **{name: getattr(self, name) for name in _SAVED}}
+        data["config"], data["lobby"] = self.config.to_dict(), self.lobby.to_dict()
         if self.start is not None:
             data["start"] = self.start
         return data
@@ -321,6 +294,13 @@ class GameSession:
             said=list(data.get("said") or []),
             said_count=int(data.get("said_count", 0)),
         )
+
+
+_SAVED = tuple(
+    f.name for f in fields(GameSession) if f.name not in ("game", "events", "start", "token")
+)
+"""The fields :meth:`GameSession.to_dict` saves, in order: all but the derived game and
+log, a set-up ``start`` (saved only when there is one) and the token (never)."""
 
 
 def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | None) -> Game:

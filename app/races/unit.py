@@ -106,29 +106,21 @@ class Race:
         self.changed = True
         return session
 
-    def _answer(self, seat: int, since: Since) -> SessionState:
-        start = self._since(since)
+    def _answer(self, seat: int | None, since: Since, deliver: bool = True) -> SessionState:
+        start = since(self.session) if callable(since) else since
+        notice = self.runner.notice(self.session.config.bots)
         return operations.session_state(
-            self.session, start, seat, now=self.now, notice=self._notice()
+            self.session, start, seat, deliver=deliver, now=self.now, notice=notice
         )
-
-    def _since(self, since: Since) -> int | None:
-        return since(self.session) if callable(since) else since
 
     def state(self, since: Since = None, *, deliver: bool = True) -> SessionState:
         """What this seat (or a spectator) may see now (:func:`operations.session_state`);
         ``deliver`` moves the seat's delivery cursor (pages name ``since`` instead)."""
-        session = self.session
-        moves = deliver and self.seat is not None and operations.cursor_behind(session, self.seat)
+        seat = self.seat
+        moves = deliver and seat is not None and operations.cursor_behind(self.session, seat)
         if moves:
             self._changing()
-        start = self._since(since)
-        return operations.session_state(
-            session, start, self.seat, deliver=moves, now=self.now, notice=self._notice()
-        )
-
-    def _notice(self) -> str | None:
-        return self.runner.notice(self.session.config.bots)
+        return self._answer(seat, since, moves)
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
