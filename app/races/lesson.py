@@ -6,7 +6,7 @@ sentence true."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.vocabulary import BotLevel
@@ -160,17 +160,18 @@ def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
     }
 
 
-def _ask_up(obs: Observation, suit: str, gas: int) -> Said:
+def _up(obs: Observation, suit: str, gas: int, prefix: str = "") -> Said:
     """A face-up move's score and how it stands against the trick (R8, R13)."""
     option = _options(obs)[suit]
     params = _scored(option, gas)
     best = option.best_other
     if best is None:
-        return Said("up_first", params)
+        return Said(f"{prefix}up_first", params)
     params |= {"seat": best.seat, "best": best.final}
     if params["total"] > best.final:
-        return Said("up_beats", params)
-    return Said("up_behind_keeps" if keeps_better(obs, suit) else "up_behind", params)
+        return Said(f"{prefix}up_beats", params)
+    keeps = not prefix and keeps_better(obs, suit)  # a note says nothing of the cards kept
+    return Said(f"{prefix}up_behind_keeps" if keeps else f"{prefix}up_behind", params)
 
 
 def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
@@ -202,7 +203,7 @@ def _advice(obs: Observation, step: int) -> tuple[str, int]:
 
 def _ask(obs: Observation, choice: str, gas: int) -> Said:
     mode, suit = choice.split(":")
-    return _down(obs, suit) if mode == "down" else _ask_up(obs, suit, gas)
+    return _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
 
 
 def applies(idea: str, obs: Observation) -> bool:
@@ -275,10 +276,7 @@ def _idea_said(idea: str, obs: Observation) -> Said:
     if idea == "gas":
         return Said("gas", {"held": me["gas"], "most": MAX_GAS})
     if idea == "blocked":
-        return Said(
-            "blocked",
-            {"suits": [s for s, o in _options(obs).items() if not o.face_up]},
-        )
+        return Said("blocked", {"suits": [s for s, o in _options(obs).items() if not o.face_up]})
     if idea == "lichen":
         return Said("lichen", {"cut": [(p["seat"], p["suit"]) for p in _struck_cards(obs)]})
     if idea == "salty":
@@ -310,13 +308,7 @@ def coach(obs: Observation) -> Coaching | None:
     # A sixth trick the plan did not reach as planned: the lap still earns a word.
     if applies("two_laps", obs):
         return coach_with(obs, ("two_laps",), step)
-    return Coaching(
-        (*coaching.lines, _lap_said(obs)),
-        coaching.ask,
-        coaching.choice,
-        coaching.gas,
-        coaching.ideas,
-    )
+    return replace(coaching, lines=(*coaching.lines, _lap_said(obs)))
 
 
 def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
@@ -350,12 +342,7 @@ def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said
     suit = played.suit.value
     if played.type is ActionType.TUNE_UP:
         return _down(obs, suit, prefix="note_")
-    params = _scored(_options(obs)[suit], played.gas)
     if asked.choice == f"up:{suit}":
-        more = played.gas > asked.gas
-        return Said("note_gas_more" if more else "note_gas_less", params | {"asked": asked.gas})
-    best = _options(obs)[suit].best_other
-    if best is None:
-        return Said("note_up_first", params)
-    params |= {"seat": best.seat, "best": best.final}
-    return Said("note_up_beats" if params["total"] > best.final else "note_up_behind", params)
+        params = _scored(_options(obs)[suit], played.gas) | {"asked": asked.gas}
+        return Said("note_gas_more" if played.gas > asked.gas else "note_gas_less", params)
+    return _up(obs, suit, played.gas, prefix="note_")
