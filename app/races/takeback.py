@@ -7,29 +7,15 @@ stands is refused, never rewritten. A race that used a take-back is practice."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from app.races.errors import TakebackRefused
-from app.races.lobby import AutopilotMove
-from app.races.record import GameSession, decode_move, move_kind, move_seat
-from engine import EventLog, Game, IllegalAction
+from app.races.record import GameSession, move_kind, move_seat, replay_moves
+from engine import EventLog, Game
 
 log = logging.getLogger("zzv.races")
 
 PERSON_KINDS = frozenset({"person", "autopilot"})
 """Kinds of recorded action that are a person's turn (the autopilot plays it for them)."""
-
-
-@dataclass
-class _Replayed:
-    """The race rebuilt up to a cut in its recording."""
-
-    game: Game
-    events: EventLog
-    turn: int
-    bot_decisions: int
-    autopilot_moves: list[int]
-    autopilot: AutopilotMove | None
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
@@ -63,48 +49,36 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
         raise refusal
     cut = _last_own_move(session, seat)
     assert cut is not None
-    kept = _replay(session, cut)
+    session.game, session.events = _replay(session, cut)
     lobby = session.lobby
-    session.game = kept.game
-    session.events = kept.events
-    session.turn = kept.turn
-    session.bot_decisions = kept.bot_decisions
+    session.turn = session.bot_decisions = 0
+    lobby.autopilot_moves, lobby.autopilot = [0] * session.game.players, None
+    for code in session.moves[:cut]:  # the counters as they stood at the cut
+        kind, mover = move_kind(code), move_seat(code)
+        session.turn += kind in PERSON_KINDS
+        session.bot_decisions += kind != "person"
+        if kind == "autopilot":
+            lobby.autopilot_moves[mover] += 1
+            lobby.autopilot = {"seat": mover, "turn": session.turn}
     del session.moves[cut:]
     session.practice = True
-    lobby.autopilot_moves = kept.autopilot_moves
-    lobby.autopilot = kept.autopilot
     lobby.last_mover = seat
     for place in lobby.seats:
-        place.delivered = min(place.delivered, len(kept.events))
+        place.delivered = min(place.delivered, len(session.events))
     lobby.arm_clock(session.game.current_seat, now)
 
 
-def _replay(session: GameSession, cut: int) -> _Replayed:
-    """The race rebuilt from its deal up to recorded action ``cut`` (excluded), once the
-    whole recording is checked to give the race as it stands."""
+def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
+    """The game and log rebuilt from the deal up to recorded action ``cut`` (excluded),
+    once the whole recording is checked to give the race as it stands."""
     game = session.dealt()
     events = EventLog([game.deal_event()])
-    turn = decisions = 0
-    autopilot_moves = [0] * game.players
-    autopilot: AutopilotMove | None = None
-    kept: _Replayed | None = None
+    kept: tuple[Game, EventLog] | None = None
     try:
-        for index, code in enumerate(session.moves):
-            kind, seat, action = decode_move(code)
-            if index == cut:
-                kept = _Replayed(
-                    game.clone(), events.copy(), turn, decisions,
-                    list(autopilot_moves), None if autopilot is None else autopilot.copy(),
-                )  # fmt: skip
-            events.extend(game.apply(action, seat=seat))
-            if kind in PERSON_KINDS:
-                turn += 1
-            if kind != "person":
-                decisions += 1
-            if kind == "autopilot":
-                autopilot_moves[seat] += 1
-                autopilot = {"seat": seat, "turn": turn}
-    except IllegalAction:
+        replay_moves(game, events, session.moves[:cut])
+        kept = game.clone(), events.copy()
+        replay_moves(game, events, session.moves[cut:])
+    except ValueError:  # a recorded move that does not follow
         kept = None
     if kept is None or game != session.game or events != session.events:
         log.error("a race's recording does not reproduce it; the take-back was refused")
