@@ -40,7 +40,6 @@ from app.races.record import (
     new_session,
     new_token,
 )
-from app.races.results import finish_of
 from app.results.recorder import Recorder
 from app.results.store import ResultsStore
 from app.settings import Settings
@@ -387,7 +386,7 @@ class Races:
         """The outbox message of the race's result when this change ended it, else None."""
         if self.recorder is None or race.over_at_open or race.session.status != "over":
             return None
-        finish = finish_of(race.session, race.now)
+        finish = leaving.finish_of(race.session, race.now)
         return None if finish is None else finish.to_json()
 
 

@@ -4,7 +4,7 @@ streak"), from the message catalog in the request's language (docs/translating.m
 from __future__ import annotations
 
 from app.http.i18n import ngettext
-from app.races.streaks import Streak
+from app.races.daily import Streak
 
 
 def streak_words(streak: Streak) -> str | None:
