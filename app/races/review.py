@@ -18,7 +18,6 @@ from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
 from app.races.errors import NotReviewed, RaceNotOver, ReviewNotRequested, TooManyReviews
 from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
-from app.races.operations import SessionState
 from app.races.record import (
     GameSession,
     decode_move,
@@ -463,10 +462,8 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
         # (so a take-back there replays it exactly).
         practice.record_action(mover, action, "person" if mover == seat else "bot")
-        if mover == seat:
-            practice.turn += 1
-        else:
-            practice.bot_decisions += 1
+        practice.turn += mover == seat
+        practice.bot_decisions += mover != seat
     # Whatever else people decided before the position is now history; from here on every
     # other seat is a bot: the race's bots, and the autopilot's level for other people.
     return practice
@@ -629,15 +626,9 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _turns(session: GameSession) -> list[int]:
-    """The race's turn counter before each kept move: people's moves before it."""
-    return list(
-        itertools.accumulate((move_kind(kept) != "bot" for kept in session.moves), initial=0)
-    )
-
-
 def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
-    turns = _turns(session)
+    """Entries as the API shows them, each with the race's turn counter before its move."""
+    turns = list(itertools.accumulate((move_kind(m) != "bot" for m in session.moves), initial=0))
     return [public_entry(e, turns[e["move"]]) for e in entries]
 
 
@@ -648,10 +639,3 @@ def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
         return None
     decisions = _shown(kept["decisions"], session)
     return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
-
-
-async def start_practice(races: Races, practice: GameSession, owner: str) -> SessionState:
-    """Store and start the practice race ``practice`` for client ``owner`` (as
-    :meth:`Races.create` does a new race); the person's first state."""
-    _session, state = await races.store_and_begin(practice, owner)
-    return state

@@ -116,7 +116,7 @@ async def try_again(
     the new race's `game_id`, your `token` and your first `state`."""
     async with races.open(seat.game_id, seat.token) as race:
         practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
-    state = await review.start_practice(races, practice, client)
+    _, state = await races.store_and_begin(practice, client)
     body: dict[str, Any] = {
         "game_id": practice.id,
         "token": practice.token,
