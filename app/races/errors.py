@@ -51,10 +51,8 @@ class GameExpired(RaceError, code="expired"):
 
 
 class GameLost(GameExpired):
-    """An expiry because the server was stopped without saving the race."""
-
-    def __init__(self) -> None:
-        super().__init__(cause="restart")
+    """An expiry because the server was stopped without saving the race (``cause``
+    "restart")."""
 
 
 class IllegalMove(RaceError, code="illegal_action"):

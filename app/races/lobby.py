@@ -85,6 +85,11 @@ def token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def _matches(presented: str, kept: str | None) -> bool:
+    """Whether digest ``presented`` is ``kept`` (in constant time)."""
+    return kept is not None and hmac.compare_digest(presented, kept)
+
+
 def new_invite_code() -> str:
     """A fresh single-use invite code (96 random bits; it only opens one empty seat)."""
     return secrets.token_urlsafe(12)
@@ -275,7 +280,7 @@ class Lobby:
         presented = token_digest(token)
         found = None
         for seat in self.seats:
-            if seat.token_digest is not None and hmac.compare_digest(presented, seat.token_digest):
+            if _matches(presented, seat.token_digest):
                 found = seat.index
         return found
 
@@ -338,15 +343,11 @@ class Lobby:
         ``invite_used``, ``race_started`` once the race runs, else ``invite_not_found``."""
         presented = token_digest(code)
         for seat in self.seats:
-            if seat.used_code_digest is not None and hmac.compare_digest(
-                presented, seat.used_code_digest
-            ):
+            if _matches(presented, seat.used_code_digest):
                 raise LobbyError("invite_used")
-            if seat.closed_code_digest is not None and hmac.compare_digest(
-                presented, seat.closed_code_digest
-            ):
+            if _matches(presented, seat.closed_code_digest):
                 raise LobbyError("race_started")
-            if seat.code is not None and hmac.compare_digest(presented, token_digest(seat.code)):
+            if seat.code is not None and _matches(presented, token_digest(seat.code)):
                 if self.started:
                     raise LobbyError("race_started")
                 seat.name = clean_name(name, seat.index)

@@ -98,9 +98,9 @@ async def _join(
             return QuickSeat(session, seat, token, race.state())
     except (GameNotFound, GameExpired):
         return None
-    except SecondSeat:
-        raise  # the player already waits in this race: refused, the race and slot as they were
     except LobbyRefused as exc:
-        if exc.code == "invalid_name":
+        # A second seat for a player who waits here, or a name that does not fit: refused,
+        # the race and its slot as they were. Any other refusal: the race filled up.
+        if isinstance(exc, SecondSeat) or exc.code == "invalid_name":
             raise
         return None

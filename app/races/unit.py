@@ -402,5 +402,5 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
         return found.record
     gone = found.gone
     if gone is not None and digest is not None and gone.seat_of(digest) is not None:
-        raise GameLost() if gone.reason == "restarted" else GameExpired()
+        raise GameLost(cause="restart") if gone.reason == "restarted" else GameExpired()
     raise GameNotFound()
