@@ -13,16 +13,15 @@ from app.races.daily import (
     SEED_BITS,
     daily_bot_key,
     daily_engine_seed,
+    daily_results,
     deal_config,
     practice_of_seed,
-    results_of,
 )
 from app.races.errors import CupAddressFull, CupAttemptRunning
 from app.races.operations import SessionState
 from app.races.record import GameSession, keyed
 from app.races.unit import Races
 from app.results.cup import CupBoard, CupResults, DealResult
-from app.results.daily import DailyResults
 from app.results.daily_times import week_closes_at
 
 CUP_DEALS = 5
@@ -101,7 +100,7 @@ async def past_seeds(races: Races, week: str) -> list[int] | None:
     """The seeds of ``week``'s deals, in order, once published; else None."""
     if not published(races, week):
         return None
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
 
 
@@ -112,7 +111,7 @@ async def start_cup_replay(
     seeds are secret or for a deal outside 1 to :data:`CUP_DEALS`."""
     if not published(races, week) or not 1 <= deal <= CUP_DEALS:
         raise ValueError("Only a closed week's cup deals can be raced again.")
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     return await practice_of_seed(races, cup_seed(week, deal, key), key, owner, player)
 
 
@@ -135,7 +134,7 @@ async def check_address(races: Races, deal: int, address: str) -> None:
     """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
     week's counted attempts at ``deal`` (checked before a new player is made for one)."""
     week = iso_week(races.now())
-    where = await DailyResults(results_of(races)).address_digest(week, address)
+    where = await daily_results(races).address_digest(week, address)
     await refuse_when_full(
         races, partial(_cup(races).attempts_from, week, deal), CupAddressFull, where
     )
@@ -156,11 +155,11 @@ async def start_cup(
         raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
     cup = _cup(races)
     week = iso_week(races.now())
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     seed = cup_seed(week, deal, key)
     where = None
     if address is not None:
-        where = await DailyResults(results_of(races)).address_digest(week, address)
+        where = await daily_results(races).address_digest(week, address)
     counted_deal = CountedDeal(
         partial(cup.attempt, week, deal, player),
         partial(cup.claim, week, deal, player),
@@ -182,8 +181,4 @@ async def start_cup(
 
 
 def _cup(races: Races) -> CupResults:
-    return CupResults(results_of(races))
-
-
-async def _key(races: Races) -> bytes:
-    return await DailyResults(results_of(races)).daily_key()
+    return CupResults(daily_results(races).results)

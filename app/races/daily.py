@@ -18,7 +18,6 @@ from app.races.record import GameConfig, GameSession, keyed
 from app.races.unit import Races
 from app.results.daily import DailyResults, DayBoard
 from app.results.daily_times import closes_at
-from app.results.store import ResultsStore
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -151,7 +150,7 @@ async def daily_streak(races: Races, player: int | None, attempted: bool | None 
     day = utc_day(races.now())
     if player is None:
         return streak_of([], day)
-    daily = _daily(races)
+    daily = daily_results(races)
     if attempted is None:
         attempted = await daily.counted_attempt(day, player) is not None
     return streak_of(await daily.finished_days(player), day, attempted)
@@ -159,7 +158,7 @@ async def daily_streak(races: Races, player: int | None, attempted: bool | None 
 
 async def daily_today(races: Races, player: int | None) -> DailyToday:
     """Today's deal as ``player`` (a results player id; None: someone new) sees it."""
-    daily = _daily(races)
+    daily = daily_results(races)
     day = utc_day(races.now())
     attempt = None if player is None else await daily.counted_attempt(day, player)
     board = await daily.day_board(day, player)
@@ -181,7 +180,7 @@ async def start_replay(
     still secret (:func:`published`)."""
     if not published(races, day):
         raise ValueError("Only a past day's deal can be raced again, once its board closed.")
-    key = await _daily(races).daily_key()
+    key = await daily_results(races).daily_key()
     return await practice_of_seed(races, daily_seed(day, key), key, owner, player)
 
 
@@ -209,18 +208,14 @@ async def past_seed(races: Races, day: str) -> int | None:
     """The seed of ``day``'s deal once published (:func:`published`), else None."""
     if not published(races, day):
         return None
-    return daily_seed(day, await _daily(races).daily_key())
+    return daily_seed(day, await daily_results(races).daily_key())
 
 
-def results_of(races: Races) -> ResultsStore:
-    """The results store the daily deal and the cup keep their attempts in."""
+def daily_results(races: Races) -> DailyResults:
+    """The results' daily tables (the daily key, the addresses' digests, the attempts)."""
     if races.results is None:
         raise RuntimeError("The daily deal and the cup need the results store.")
-    return races.results
-
-
-def _daily(races: Races) -> DailyResults:
-    return DailyResults(results_of(races))
+    return DailyResults(races.results)
 
 
 async def start_daily(
@@ -228,7 +223,7 @@ async def start_daily(
 ) -> DailyStart:
     """Deal today's daily race for the results' ``player`` (client ``owner``, from
     ``address``, named ``name``) as :func:`app.races.counted.start_counted` does."""
-    daily = _daily(races)
+    daily = daily_results(races)
     day = utc_day(races.now())
     key = await daily.daily_key()
     seed = daily_seed(day, key)
@@ -251,7 +246,7 @@ async def start_daily(
 async def check_address(races: Races, address: str) -> None:
     """Raise :class:`DailyAddressFull` when client ``address`` started its share of today's
     counted attempts (checked before a new player is made for one)."""
-    daily = _daily(races)
+    daily = daily_results(races)
     day = utc_day(races.now())
     where = await daily.address_digest(day, address)
     await refuse_when_full(races, partial(daily.attempts_from, day), DailyAddressFull, where)
