@@ -369,8 +369,11 @@ class Races:
         announce the change, then record the result."""
         assert race.lease is not None
         result = self._result_to_keep(race)
+        # What a store that announces saves tells the live streams (app.live.hub): the quick
+        # message when it was all the change.
+        notice = None if race.said_alone is None else orjson.dumps(race.said_alone)
         try:
-            await self.store.save(race.session, race.lease, result, _notice_of(race))
+            await self.store.save(race.session, race.lease, result, notice)
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
@@ -388,12 +391,6 @@ class Races:
             return None
         finish = leaving.finish_of(race.session, race.now)
         return None if finish is None else finish.to_json()
-
-
-def _notice_of(race: Race) -> bytes | None:
-    """What a store that announces saves tells the live streams: the quick message that was
-    all the change (JSON, read by :mod:`app.live.hub`), else None."""
-    return None if race.said_alone is None else orjson.dumps(race.said_alone)
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
