@@ -9,6 +9,7 @@ import contextlib
 import functools
 import itertools
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
@@ -359,20 +360,9 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     }
 
 
-def public_entry(entry: dict[str, Any], turn: int) -> dict[str, Any]:
-    """An entry as the API shows it: ``turn`` is the race's turn counter (people's moves
-    before it), as the state's ``turn``."""
-    shown = {k: v for k, v in entry.items() if k != "decision"}
-    shown["turn"] = turn
-    return shown
-
-
 def _tricks(events: Sequence[Any], players: int) -> list[int]:
-    won = [0] * players
-    for event in events:
-        if event.kind is EventKind.TRICK_WON and event.seat is not None:
-            won[event.seat] += 1
-    return won
+    won = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
+    return [won[seat] for seat in range(players)]
 
 
 def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
@@ -627,9 +617,11 @@ class Reviews:
 
 
 def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
-    """Entries as the API shows them, each with the race's turn counter before its move."""
+    """Entries as the API shows them: without ``decision``, with ``turn``, the race's turn
+    counter (people's moves) before the entry's move, as the state's ``turn``."""
     turns = list(itertools.accumulate((move_kind(m) != "bot" for m in session.moves), initial=0))
-    return [public_entry(e, turns[e["move"]]) for e in entries]
+    shown = [{k: v for k, v in e.items() if k != "decision"} for e in entries]
+    return [{**e, "turn": turns[e["move"]]} for e in shown]
 
 
 def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
