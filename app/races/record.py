@@ -379,12 +379,7 @@ class DerivedCache:
         with self._mutex:
             entry = self._entries.get(game_id)
         done = 0
-        if (
-            entry is not None
-            and entry.deal == deal
-            and len(entry.moves) <= len(moves)
-            and moves[: len(entry.moves)] == entry.moves
-        ):
+        if entry is not None and entry.deal == deal and moves[: len(entry.moves)] == entry.moves:
             game, events, done = entry.game.clone(), entry.events.copy(), len(entry.moves)
         else:
             game = dealt_game(config, engine_seed, start)
