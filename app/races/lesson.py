@@ -213,10 +213,8 @@ def applies(idea: str, obs: Observation) -> bool:
     if idea == "face_up":
         return bool(_face_up_lows(obs))
     if idea == "gas":
-        lows = _face_up_lows(obs)
-        return obs["best"] is not None and any(
-            g > 0 and s not in ("lichen", "salty") for g, _, s in lows
-        )
+        plain = [g for g, _, s in _face_up_lows(obs) if s not in ("lichen", "salty")]
+        return obs["best"] is not None and any(g > 0 for g in plain)
     if idea == "blocked":
         return any(not o.face_up for o in options.values())
     if idea == "lichen":
@@ -233,11 +231,7 @@ def applies(idea: str, obs: Observation) -> bool:
     if idea == "lap":
         return obs["trick"] == TRICKS_PER_ROUND and bool(_face_up_lows(obs))
     if idea == "two_laps":
-        return (
-            obs["trick"] == TRICKS_PER_ROUND
-            and me["laps"] == LAPS_TO_WIN - 1
-            and bool(_face_up_lows(obs))
-        )
+        return me["laps"] == LAPS_TO_WIN - 1 and applies("lap", obs)
     raise ValueError(f"Unknown idea {idea!r}.")
 
 

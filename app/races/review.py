@@ -240,15 +240,8 @@ class Deal:
         """The deal of ``session``."""
         config = session.config
         variants = dict(config.variants.to_dict())
-        dealt = session.dealt().to_dict()
-        return cls(
-            config.players,
-            variants,
-            session.engine_seed,
-            tuple(session.moves),
-            dealt,
-            session.bot_key,
-        )
+        dealt, moves = session.dealt().to_dict(), tuple(session.moves)
+        return cls(config.players, variants, session.engine_seed, moves, dealt, session.bot_key)
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
@@ -575,11 +568,8 @@ class Reviews:
 
     def request_par(self, session: GameSession, seat: int) -> bool:
         """Start the par race of ``seat`` unless kept or running; whether it runs now."""
-        if (
-            not session.game.is_over
-            or not session.lobby.is_person(seat)
-            or str(seat) in session.par
-        ):
+        kept = str(seat) in session.par
+        if kept or not session.game.is_over or not session.lobby.is_person(seat):
             return False
         key = (session.id, seat)
         if key not in self._par:
