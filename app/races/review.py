@@ -492,7 +492,6 @@ class Reviews:
         """Reviews run by ``workers`` review processes (``executor``, for tests and benches,
         replaces that pool)."""
         self.races = races
-        self.workers = workers
         self.per_client = per_client
         self.budget = budget
         self.par_iterations = par_iterations
