@@ -157,9 +157,7 @@ async def start_cup(
     week = iso_week(races.now())
     key = await daily_results(races).daily_key()
     seed = cup_seed(week, deal, key)
-    where = None
-    if address is not None:
-        where = await daily_results(races).address_digest(week, address)
+    where = None if address is None else await daily_results(races).address_digest(week, address)
     counted_deal = CountedDeal(
         partial(cup.attempt, week, deal, player),
         partial(cup.claim, week, deal, player),
@@ -167,15 +165,10 @@ async def start_cup(
         CupAttemptRunning,
         CupAddressFull,
     )
+    config = deal_config(seed, cup=week, cup_deal=deal)
+    deals = daily_engine_seed(seed, key), daily_bot_key(seed, key)
     session, state, counted = await start_counted(
-        races,
-        counted_deal,
-        deal_config(seed, cup=week, cup_deal=deal),
-        (daily_engine_seed(seed, key), daily_bot_key(seed, key)),
-        owner,
-        name,
-        player,
-        where,
+        races, counted_deal, config, deals, owner, name, player, where
     )
     return CupStart(session, state, week, deal, counted)
 

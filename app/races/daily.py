@@ -163,14 +163,10 @@ async def daily_today(races: Races, player: int | None) -> DailyToday:
     attempt = None if player is None else await daily.counted_attempt(day, player)
     board = await daily.day_board(day, player)
     live = None if attempt is None or board.mine else await races.running(attempt)
-    return DailyToday(
-        day,
-        board,
-        attempt is not None,
-        None if live is None else live.id,
-        live is not None and not live.practice,
-        await daily_streak(races, player, attempt is not None),
-    )
+    made = attempt is not None
+    running = None if live is None else live.id
+    counts = live is not None and not live.practice
+    return DailyToday(day, board, made, running, counts, await daily_streak(races, player, made))
 
 
 async def start_replay(
