@@ -24,8 +24,8 @@ from store_kit import StoreProbe
 
 from app.bots.runner import HUMAN_SEAT, BotRunner
 from app.races import operations
-from app.races.lobby import Lobby
-from app.races.record import GameConfig, GameSession, token_digest
+from app.races.lobby import Lobby, token_digest
+from app.races.record import GameConfig, GameSession
 from app.settings import Settings
 from engine import Action, Game
 

@@ -23,7 +23,8 @@ from redis.asyncio import Redis
 from store_kit import RedisServer, start_redis
 
 from app.main import create_app
-from app.races.record import GameSession, token_digest
+from app.races.lobby import token_digest
+from app.races.record import GameSession
 from app.storage.interface import LeaseLost, StoreUnavailable
 from app.storage.redis_store import RedisStore
 from engine import new_game

@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from store_kit import ManualClock
 
 from app.main import create_app
-from app.races.record import GameSession, token_digest
+from app.races.lobby import token_digest
+from app.races.record import GameSession
 from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
 from app.storage.memory import MemoryStore

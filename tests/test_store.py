@@ -21,8 +21,9 @@ import redis.asyncio as redis_async
 from app_kit import await_until, bare_session, wait_until
 from store_kit import SCENARIO_KINDS, ManualClock, RedisServer, StoreKind, make_store
 
+from app.races.lobby import token_digest
 from app.races.operations import SessionStore
-from app.races.record import GameConfig, GameSession, token_digest
+from app.races.record import GameConfig, GameSession
 from app.storage.interface import (
     ClientFull,
     Lease,

@@ -1,11 +1,7 @@
-"""A player's counted attempt at a deal everyone gets (the daily's, a cup week's deal).
-
-The rules are the same for every such format: the player's first race of the deal is their
-counted attempt (a results row no second request can also claim); a later one is practice
-and is dealt only once the counted one has ended (a take-back made it practice: then it
-has ended as far as counting goes); a client address starts only its share of counted
-attempts (:attr:`app.settings.Settings.daily_attempts_per_address`).
-"""
+"""A player's counted attempt at a deal everyone gets (the daily's, a cup week's deal;
+docs/daily.md): the first race of the deal counts (a results row no second request can
+also claim), a later one is practice, dealt once the counted one ended; an address starts
+only its share (:attr:`app.settings.Settings.daily_attempts_per_address`)."""
 
 from __future__ import annotations
 
@@ -44,7 +40,7 @@ async def refuse_when_full(
     where: str,
 ) -> None:
     """Raise ``full`` when address digest ``where`` started its share of counted attempts
-    (``attempts_from`` counts them): the check before a new player is made for one."""
+    (``attempts_from`` counts them)."""
     cap = races.settings.daily_attempts_per_address
     if await attempts_from(where) >= cap:
         raise full(cap)
@@ -60,15 +56,11 @@ async def start_counted(
     player: int,
     where: str | None,
 ) -> tuple[GameSession, SessionState, bool]:
-    """Deal ``config`` (shuffled and botted by ``deals``: the engine seed and the bots'
-    key) for ``player`` (client ``owner``, seat name ``name``, from address digest
-    ``where``): the counted attempt if they have none, else practice. Returns the race, its
-    creator's state and whether it counts.
-
+    """Deal ``config`` (with ``deals``: the engine seed and the bots' key) for ``player``
+    (client ``owner``, named ``name``, from address digest ``where``): the counted attempt
+    if they have none, else practice; the race, its creator's state and whether it counts.
     Raises what :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does
-    not fit, ``deal.running`` while the counted attempt still runs and ``deal.full`` for
-    a counted attempt from an address that started its share.
-    """
+    not fit, ``deal.running`` while the counted attempt runs and ``deal.full``."""
     now = races.now()
     attempt = await deal.attempt()
     await _refuse_while_running(races, deal, attempt)

@@ -1,40 +1,27 @@
-"""The weekly cup: every ISO week (UTC, Monday to Sunday) :data:`CUP_DEALS` fixed deals, the
-same for everyone, one counted attempt per deal and player (docs/cup.md).
-
-Each deal is the daily deal's format (:mod:`app.races.daily`: the person and three
-``normal`` bots, base rules) with a seed of its own derived from the week, the deal's
-number and the daily key, so nobody can work a deal out before the week closes, and every
-worker deals the same cards. The rules of a counted attempt are the daily's: the first race
-of a deal is counted (a ``cup_entries`` row no second request can also claim), any later
-one practice, dealt only once the counted one ended; a take-back makes it practice; a race
-left, or still running when the week closed, counts as left. The week's seeds are shown on
-its board once it closed (:func:`published`).
-"""
+"""The weekly cup (docs/daily.md, "The weekly cup"): every ISO week (UTC) :data:`CUP_DEALS`
+fixed deals in the daily deal's format, each with its own seed, one counted attempt per
+deal and player under the daily's rules (:mod:`app.races.counted`)."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
 
 from app.races.counted import CountedDeal, refuse_when_full, start_counted
 from app.races.daily import (
-    DAILY_BOTS,
-    DAILY_PLAYERS,
-    DAILY_VARIANTS,
     SEED_BITS,
     daily_bot_key,
     daily_engine_seed,
+    daily_results,
+    deal_config,
     practice_of_seed,
 )
 from app.races.errors import CupAddressFull, CupAttemptRunning
 from app.races.operations import SessionState
-from app.races.record import GameConfig, GameSession
+from app.races.record import GameSession, keyed
 from app.races.unit import Races
 from app.results.cup import CupBoard, CupResults, DealResult
-from app.results.daily import DailyResults
 from app.results.daily_times import week_closes_at
 
 CUP_DEALS = 5
@@ -101,20 +88,7 @@ def cup_seed(week: str, deal: int, key: bytes) -> int:
     >>> cup_seed("2026-W49", 1, b"k") != cup_seed("2026-W49", 2, b"k")
     True
     """
-    digest = hmac.new(key, f"cup:{week}:{deal}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
-
-
-def cup_config(week: str, deal: int, key: bytes) -> GameConfig:
-    """The settings of ``deal`` of ``week``'s cup: the daily deal's, with its own seed."""
-    return GameConfig(
-        players=DAILY_PLAYERS,
-        bots=DAILY_BOTS,
-        variants=DAILY_VARIANTS,
-        seed=cup_seed(week, deal, key),
-        cup=week,
-        cup_deal=deal,
-    )
+    return keyed(key, f"cup:{week}:{deal}", SEED_BITS)
 
 
 def published(races: Races, week: str) -> bool:
@@ -126,20 +100,18 @@ async def past_seeds(races: Races, week: str) -> list[int] | None:
     """The seeds of ``week``'s deals, in order, once published; else None."""
     if not published(races, week):
         return None
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
 
 
 async def start_cup_replay(
     races: Races, week: str, deal: int, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
-    """A practice race of ``deal`` of a past ``week``'s cup (same settings, same cards and
-    bots; on no board and in no rating). Raises :class:`ValueError` for a week whose cup
-    has not closed yet (its seeds are still secret) or a deal outside 1 to
-    :data:`CUP_DEALS`."""
+    """A practice race of ``deal`` of a past ``week``'s cup; :class:`ValueError` while its
+    seeds are secret or for a deal outside 1 to :data:`CUP_DEALS`."""
     if not published(races, week) or not 1 <= deal <= CUP_DEALS:
         raise ValueError("Only a closed week's cup deals can be raced again.")
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     return await practice_of_seed(races, cup_seed(week, deal, key), key, owner, player)
 
 
@@ -162,7 +134,7 @@ async def check_address(races: Races, deal: int, address: str) -> None:
     """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
     week's counted attempts at ``deal`` (checked before a new player is made for one)."""
     week = iso_week(races.now())
-    where = await DailyResults(_cup(races).results).address_digest(week, address)
+    where = await daily_results(races).address_digest(week, address)
     await refuse_when_full(
         races, partial(_cup(races).attempts_from, week, deal), CupAddressFull, where
     )
@@ -177,24 +149,15 @@ async def start_cup(
     address: str | None = None,
 ) -> CupStart:
     """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
-    client ``address``; seat name ``name``): their counted attempt at it if they have none,
-    else practice once the counted attempt has ended.
-
-    Raises what :meth:`Races.create` raises, :class:`ValueError` for a deal outside 1 to
-    :data:`CUP_DEALS`, :class:`LobbyRefused` for a name that does not fit, and
-    :class:`CupAttemptRunning` while the player's counted attempt at the deal still runs,
-    and :class:`CupAddressFull` for a counted attempt from an address that started its
-    share (:attr:`Settings.daily_attempts_per_address` per deal and week).
-    """
+    ``address``, named ``name``) as :func:`app.races.counted.start_counted` does;
+    :class:`ValueError` for a deal outside 1 to :data:`CUP_DEALS`."""
     if not 1 <= deal <= CUP_DEALS:
         raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
     cup = _cup(races)
     week = iso_week(races.now())
-    key = await _key(races)
+    key = await daily_results(races).daily_key()
     seed = cup_seed(week, deal, key)
-    where = None
-    if address is not None:
-        where = await DailyResults(cup.results).address_digest(week, address)
+    where = None if address is None else await daily_results(races).address_digest(week, address)
     counted_deal = CountedDeal(
         partial(cup.attempt, week, deal, player),
         partial(cup.claim, week, deal, player),
@@ -202,44 +165,13 @@ async def start_cup(
         CupAttemptRunning,
         CupAddressFull,
     )
+    config = deal_config(seed, cup=week, cup_deal=deal)
+    deals = daily_engine_seed(seed, key), daily_bot_key(seed, key)
     session, state, counted = await start_counted(
-        races,
-        counted_deal,
-        cup_config(week, deal, key),
-        (daily_engine_seed(seed, key), daily_bot_key(seed, key)),
-        owner,
-        name,
-        player,
-        where,
+        races, counted_deal, config, deals, owner, name, player, where
     )
     return CupStart(session, state, week, deal, counted)
 
 
 def _cup(races: Races) -> CupResults:
-    if races.results is None:
-        raise RuntimeError("The weekly cup needs the results store.")
-    return CupResults(races.results)
-
-
-async def _key(races: Races) -> bytes:
-    if races.results is None:
-        raise RuntimeError("The weekly cup needs the results store.")
-    return await DailyResults(races.results).daily_key()
-
-
-__all__ = [
-    "CUP_DEALS",
-    "CupDeal",
-    "CupStart",
-    "CupWeek",
-    "check_address",
-    "cup_config",
-    "cup_seed",
-    "cup_week",
-    "iso_week",
-    "past_seeds",
-    "published",
-    "start_cup",
-    "start_cup_replay",
-    "week_before",
-]
+    return CupResults(daily_results(races).results)

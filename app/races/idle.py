@@ -1,10 +1,6 @@
-"""Ending the races people walked away from, before the store forgets them.
-
-A live store drops a race nobody touched for ``Settings.idle_expiry_seconds``. A rated race
-with a person in it must not vanish without a result (docs/ratings.md, "Leaving is
-losing"), so the app's sweep first ends, through the unit of work (which records the
-result), every such race idle for :func:`left_after` seconds: its people left.
-"""
+"""Ending the races people walked away from before the store forgets them (docs/ratings.md,
+"Leaving is losing"): the app's sweep ends, through the unit of work (which records the
+result), every rated race with a person idle for :func:`left_after` seconds."""
 
 from __future__ import annotations
 
@@ -14,8 +10,7 @@ from app.races.unit import Races
 from app.settings import Settings
 
 IDLE_SHARE = 0.5
-"""How much of the store's idle expiry a race may sit untouched before its people have
-left: well before the store drops it, whatever the sweep's interval."""
+"""The share of the store's idle expiry after which a race's people have left."""
 
 
 def left_after(settings: Settings) -> float:
@@ -24,8 +19,8 @@ def left_after(settings: Settings) -> float:
 
 
 async def end_idle_races(races: Races) -> int:
-    """End as left every rated race with a person that nobody touched for
-    :func:`left_after` seconds; how many were ended."""
+    """End as left every rated race with a person untouched for :func:`left_after` seconds;
+    how many were ended."""
     ended = 0
     for game_id in await races.store.idle_ids(left_after(races.settings)):
         found = (await races.store.fetch(game_id)).record
@@ -39,6 +34,3 @@ async def end_idle_races(races: Races) -> int:
         except RaceError:  # gone meanwhile, or its save was refused: the next sweep sees it
             continue
     return ended
-
-
-__all__ = ["IDLE_SHARE", "end_idle_races", "left_after"]

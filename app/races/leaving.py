@@ -1,21 +1,21 @@
-"""Leaving is losing (docs/ratings.md): a rated race a person stops playing counts as a
-finish in last place for them.
-
-A person has left a race when it was ended because they went idle (:func:`end_left`: the
-race is then over though its game is not, and :attr:`GameSession.left` names them), when
-their turn clock ran out on each of their last :data:`CLOCK_TURNS` turns of a finished race
-without them playing in between, when the race finished while they were away (a bot
-playing their seat, :meth:`app.races.lobby.Lobby.is_away`), or when the race is a daily
-attempt (a cup deal) that ended after its day (week) closed. A race ended before its first
-trick is aborted: it has no result at all.
-"""
+"""Leaving is losing (docs/ratings.md): who left a race, and the result handed to the
+results (:func:`finish_of`, once, through the store's outbox), those people last in it.
+A person left when the race was ended for it (:func:`end_left`), when the autopilot played
+their last :data:`CLOCK_TURNS` turns, when it finished while they were away, or when it is
+a daily (cup) attempt that ended after its day (week) closed. A race ended before its
+first trick is aborted: no result at all."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
+from app.races import operations
 from app.races.record import GameSession, move_kind, move_seat
 from app.results.daily_times import sealed_until
+from app.results.ratings import places
+from app.results.store import Finish, SeatResult
 from engine import EventKind
 
 CLOCK_TURNS = 2
@@ -25,8 +25,7 @@ _TRICK_ENDS = frozenset({EventKind.TRICK_WON.value, EventKind.TRICK_ALL_TUNED_UP
 
 
 def end_left(session: GameSession, seats: Iterable[int]) -> None:
-    """End ``session`` because the people at ``seats`` left: it is over from now on
-    (no bot, clock or person moves in it again)."""
+    """End ``session`` because the people at ``seats`` left: nothing moves in it again."""
     session.left = sorted(set(session.left) | set(seats))
     session.lobby.deadline = None
 
@@ -57,11 +56,59 @@ def _clocked_out(session: GameSession, seat: int) -> bool:
 
 
 def rated_with_people(session: GameSession) -> bool:
-    """Whether ``session`` is a running race that would rate a person the results know
-    (what an idle person must not walk away from without a result)."""
+    """Whether ``session`` is a running race that would rate a person the results know."""
     lobby = session.lobby
     known = any(seat.person and seat.player is not None for seat in lobby.seats)
     return session.status == "playing" and not session.practice and not lobby.paced and known
 
 
-__all__ = ["CLOCK_TURNS", "aborted", "end_left", "leavers", "rated_with_people"]
+def finish_of(session: GameSession, now: float) -> Finish | None:
+    """What the results keep of ``session``, over at wall-clock ``now`` (people who left
+    share the last place); None while it runs, when it was aborted, or when nobody the
+    results know sat in it."""
+    game = session.game
+    lobby = session.lobby
+    if session.status != "over" or not any(seat.player is not None for seat in lobby.seats):
+        return None
+    if aborted(session):
+        return None
+    record = operations.game_record(session)
+    tricks = Counter(
+        event["seat"] for event in record["events"] if event["kind"] == EventKind.TRICK_WON.value
+    )
+    left = leavers(session, now)
+    finish = places(game.laps, game.gas, game.winner, left)
+    seats = tuple(
+        SeatResult(
+            seat=seat.index,
+            name=seat.name,
+            place=finish[seat.index],
+            laps=game.laps[seat.index],
+            tricks=tricks[seat.index],
+            gas=game.gas[seat.index],
+            player_id=seat.player if seat.person else None,
+            bot_level=None if seat.person else session.config.bots,
+            left=seat.index in left,
+        )
+        for seat in lobby.seats
+    )
+    return Finish(
+        game_id=session.id,
+        finished_at=datetime.fromtimestamp(now, UTC),
+        players=session.config.players,
+        people=lobby.people(),
+        bots=session.config.bots,
+        settings=session.config.to_dict(),
+        practice=session.practice,
+        record=record,
+        seats=seats,
+        kind=_kind(session),
+        # A daily attempt's deal is revealed once its day closed, a cup deal's once its week
+        # did (the record, built now, holds it back): kept aside until then.
+        sealed=operations.revealed(session) if _kind(session) != "race" and game.is_over else None,
+    )
+
+
+def _kind(session: GameSession) -> str:
+    config = session.config
+    return "daily" if config.daily is not None else "cup" if config.cup is not None else "race"

@@ -1,36 +1,16 @@
-"""The guided first race ("New here? Learn in one race", ``/learn``): its deal and its coach.
-
-The lesson is a real race with the base rules: three seats (R2), the learner in seat 0 and
-two easy bots, dealt from a fixed engine seed with a fixed first lead (R5, R6). Bots are
-seeded from the engine seed (``app.bots.runner.bot_seed``), so the whole race follows from
-the learner's choices: always taking the coach's advice replays the same race every time.
-That seed is in this file, so every hand of the lesson is public knowledge: a lesson is a
-practice race (``GameSession.practice``), never counted anywhere.
-
-The coach (:func:`coach`) is a pure function of the learner's observation. The learner
-plays one card per trick and a round is always six tricks (R5), so the round and trick
-number say how many cards the learner has played: the *step*. :data:`LESSON_STEPS` names
-the ideas taught at each step; they were found by ``python -m bench.lesson_deal``, which
-plays the coached race and checks that each idea first matters in the order of
-:data:`IDEAS`. When the learner chose differently earlier and the step's idea does not
-arise, the coach still advises a move (the normal bot's) and explains its score, so the
-lesson always goes on to the flag; at every sixth trick it says what the lap is worth
-then. :func:`other_choice_note` says what a move other than the advised one did.
-
-The coach speaks in codes with parameters (:class:`Said`): numbers, suit ids and seats.
-Its sentences live in the web layer (``app.http.web.learn``). Every code is chosen only
-when the position makes its sentence true: "keeps your better cards" only while a better
-card stays in hand, "share the middle" only with gas there and room to take it.
-"""
+"""The guided first race (``/learn``, docs/learn.md): its fixed deal and its coach, a pure
+function of the learner's observation that speaks in codes with parameters (:class:`Said`;
+the sentences are the web layer's). A code is chosen only when the position makes its
+sentence true."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.vocabulary import BotLevel
-from engine import Action, Game, new_game
+from engine import Action, Game, new_game, supply_after_effect
 from engine.actions import ActionType
 from engine.bots import make_bot
 from engine.cards import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND, Suit
@@ -38,22 +18,14 @@ from engine.options import CardChoice, observed_options
 from engine.view import Observation, PublicPlay
 
 LESSON_PLAYERS = 3
-"""Seats at the lesson's table (R2): the learner and two bots."""
-
+"""Seats at the lesson's table (R2): the learner (:data:`LEARNER`) and two bots."""
 LESSON_BOTS: BotLevel = "easy"
-"""The bots' level in the lesson."""
-
 LESSON_ENGINE_SEED = 7240
 """The engine seed of the lesson's deals (every round's, R5 and R17); public on purpose."""
-
 ADVICE_SEED = 1
 """Seeds the normal bot whose move the coach advises between ideas (plus the step)."""
-
-LESSON_LEAD = 0
-"""Who leads the lesson's first trick (R6): the learner."""
-
-LEARNER = 0
-"""The learner's seat."""
+LESSON_LEAD = LEARNER = 0
+"""The learner's seat, which leads the lesson's first trick (R6)."""
 
 IDEAS: tuple[str, ...] = (
     "face_up",
@@ -66,20 +38,8 @@ IDEAS: tuple[str, ...] = (
     "lap",
     "two_laps",
 )
-"""What the lesson teaches, in the order it introduces them."""
-
-IDEA_RULES: dict[str, tuple[str, ...]] = {
-    "face_up": ("R7", "R8"),
-    "gas": ("R8", "R14"),
-    "blocked": ("R7",),
-    "lichen": ("R9",),
-    "salty": ("R10",),
-    "tune_up": ("R7", "R11", "R12"),
-    "speed": ("R15",),
-    "lap": ("R15", "R17"),
-    "two_laps": ("R16",),
-}
-"""The rules of ``docs/rules.md`` each idea's words come from."""
+"""What the lesson teaches (face up and the score, R7 and R8, to two laps, R16), in the
+order it introduces them."""
 
 PASSIVE = frozenset({"blocked", "speed"})
 """Ideas that explain the table rather than ask for a move: they may share a step with an
@@ -94,7 +54,8 @@ LESSON_STEPS: dict[int, tuple[str, ...]] = {
     5: ("lap",),
     11: ("two_laps",),
 }
-"""Step (cards the learner has played) -> the ideas the coach introduces then."""
+"""Step (cards the learner has played) -> the ideas the coach introduces then, as
+``python -m bench.lesson_deal`` planned them for :data:`LESSON_ENGINE_SEED`."""
 
 FIRST_LAP_STEP = TRICKS_PER_ROUND - 1
 """The first sixth trick: nobody holds a lap yet, so its lap cannot end the race."""
@@ -117,13 +78,9 @@ class Said:
 
 @dataclass(frozen=True, slots=True)
 class Coaching:
-    """What the coach says at one turn and the move it asks for.
-
-    ``lines`` introduce the ideas of ``ideas`` (and the sixth trick's lap, when the plan
-    had none for it); ``ask`` is the advised move and its score. ``choice`` is the move
-    form's spelling (``up:chippy`` face up, ``down:salty`` a Tune Up); ``gas`` the gas it
-    asks for.
-    """
+    """What the coach says at one turn: ``lines`` introduce ``ideas`` (or a sixth trick's
+    lap); ``ask`` is the advised move, ``choice`` its move form's spelling (``up:chippy``,
+    ``down:salty`` a Tune Up) with ``gas``."""
 
     lines: tuple[Said, ...]
     ask: Said
@@ -153,9 +110,6 @@ def step_of(obs: Mapping[str, Any]) -> int:
     return (int(obs["round"]) - 1) * TRICKS_PER_ROUND + int(obs["trick"]) - 1
 
 
-# ------------------------------------------------------------------------- the position
-
-
 def _options(obs: Observation) -> dict[str, CardChoice]:
     """The learner's cards as the seat's options give them, by suit id."""
     return {card.suit.value: card for card in observed_options(obs).cards}
@@ -173,12 +127,8 @@ def _gas_to_win(option: CardChoice) -> int | None:
 
 def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
     """(gas needed, printed value, suit) of every face-up card that can take the lead."""
-    found = []
-    for suit, option in _options(obs).items():
-        gas = _gas_to_win(option)
-        if gas is not None:
-            found.append((gas, option.value, suit))
-    return sorted(found)
+    options = _options(obs).items()
+    return sorted((gas, o.value, s) for s, o in options if (gas := _gas_to_win(o)) is not None)
 
 
 def _struck_cards(obs: Observation) -> list[PublicPlay]:
@@ -210,17 +160,18 @@ def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
     }
 
 
-def _ask_up(obs: Observation, suit: str, gas: int) -> Said:
+def _up(obs: Observation, suit: str, gas: int, prefix: str = "") -> Said:
     """A face-up move's score and how it stands against the trick (R8, R13)."""
     option = _options(obs)[suit]
     params = _scored(option, gas)
     best = option.best_other
     if best is None:
-        return Said("up_first", params)
+        return Said(f"{prefix}up_first", params)
     params |= {"seat": best.seat, "best": best.final}
     if params["total"] > best.final:
-        return Said("up_beats", params)
-    return Said("up_behind_keeps" if keeps_better(obs, suit) else "up_behind", params)
+        return Said(f"{prefix}up_beats", params)
+    keeps = not prefix and keeps_better(obs, suit)  # a note says nothing of the cards kept
+    return Said(f"{prefix}up_behind_keeps" if keeps else f"{prefix}up_behind", params)
 
 
 def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
@@ -252,10 +203,7 @@ def _advice(obs: Observation, step: int) -> tuple[str, int]:
 
 def _ask(obs: Observation, choice: str, gas: int) -> Said:
     mode, suit = choice.split(":")
-    return _down(obs, suit) if mode == "down" else _ask_up(obs, suit, gas)
-
-
-# ------------------------------------------------------------------------- the ideas
+    return _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
 
 
 def applies(idea: str, obs: Observation) -> bool:
@@ -265,18 +213,17 @@ def applies(idea: str, obs: Observation) -> bool:
     if idea == "face_up":
         return bool(_face_up_lows(obs))
     if idea == "gas":
-        lows = _face_up_lows(obs)
-        return obs["best"] is not None and any(
-            g > 0 and s not in ("lichen", "salty") for g, _, s in lows
-        )
+        plain = [g for g, _, s in _face_up_lows(obs) if s not in ("lichen", "salty")]
+        return obs["best"] is not None and any(g > 0 for g in plain)
     if idea == "blocked":
         return any(not o.face_up for o in options.values())
     if idea == "lichen":
         lichen = options.get("lichen")
         return lichen is not None and bool(_struck_cards(obs)) and _gas_to_win(lichen) is not None
-    if idea == "salty":
+    if idea == "salty":  # its effect as the engine applies it (R10), whatever the seat holds
         salty = options.get("salty")
-        return salty is not None and salty.face_up and obs["middle"] > 0
+        takes = supply_after_effect(Action.play(Suit.SALTY), 0, obs["middle"], obs["removed"])
+        return salty is not None and salty.face_up and takes > 0
     if idea == "tune_up":
         return shares_middle(obs)
     if idea == "speed":
@@ -284,11 +231,7 @@ def applies(idea: str, obs: Observation) -> bool:
     if idea == "lap":
         return obs["trick"] == TRICKS_PER_ROUND and bool(_face_up_lows(obs))
     if idea == "two_laps":
-        return (
-            obs["trick"] == TRICKS_PER_ROUND
-            and me["laps"] == LAPS_TO_WIN - 1
-            and bool(_face_up_lows(obs))
-        )
+        return me["laps"] == LAPS_TO_WIN - 1 and applies("lap", obs)
     raise ValueError(f"Unknown idea {idea!r}.")
 
 
@@ -314,10 +257,8 @@ def _idea_move(idea: str, obs: Observation) -> tuple[str, int] | None:
         plain = [low for low in pushed if low[2] not in ("lichen", "salty")] or pushed
         gas, _, suit = min(plain)
         return f"up:{suit}", gas
-    if idea == "lichen":
-        return "up:lichen", _gas_to_win(options["lichen"]) or 0
-    if idea == "salty":
-        return "up:salty", _gas_to_win(options["salty"]) or 0
+    if idea in ("lichen", "salty"):
+        return f"up:{idea}", _gas_to_win(options[idea]) or 0
     if idea == "tune_up":
         return f"down:{_tune_card(obs)}", 0
     return None
@@ -329,10 +270,7 @@ def _idea_said(idea: str, obs: Observation) -> Said:
     if idea == "gas":
         return Said("gas", {"held": me["gas"], "most": MAX_GAS})
     if idea == "blocked":
-        return Said(
-            "blocked",
-            {"suits": [s for s, o in _options(obs).items() if not o.face_up]},
-        )
+        return Said("blocked", {"suits": [s for s, o in _options(obs).items() if not o.face_up]})
     if idea == "lichen":
         return Said("lichen", {"cut": [(p["seat"], p["suit"]) for p in _struck_cards(obs)]})
     if idea == "salty":
@@ -364,13 +302,7 @@ def coach(obs: Observation) -> Coaching | None:
     # A sixth trick the plan did not reach as planned: the lap still earns a word.
     if applies("two_laps", obs):
         return coach_with(obs, ("two_laps",), step)
-    return Coaching(
-        (*coaching.lines, _lap_said(obs)),
-        coaching.ask,
-        coaching.choice,
-        coaching.gas,
-        coaching.ideas,
-    )
+    return replace(coaching, lines=(*coaching.lines, _lap_said(obs)))
 
 
 def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
@@ -404,12 +336,7 @@ def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said
     suit = played.suit.value
     if played.type is ActionType.TUNE_UP:
         return _down(obs, suit, prefix="note_")
-    params = _scored(_options(obs)[suit], played.gas)
     if asked.choice == f"up:{suit}":
-        more = played.gas > asked.gas
-        return Said("note_gas_more" if more else "note_gas_less", params | {"asked": asked.gas})
-    best = _options(obs)[suit].best_other
-    if best is None:
-        return Said("note_up_first", params)
-    params |= {"seat": best.seat, "best": best.final}
-    return Said("note_up_beats" if params["total"] > best.final else "note_up_behind", params)
+        params = _scored(_options(obs)[suit], played.gas) | {"asked": asked.gas}
+        return Said("note_gas_more" if played.gas > asked.gas else "note_gas_less", params)
+    return _up(obs, suit, played.gas, prefix="note_")

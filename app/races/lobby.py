@@ -1,27 +1,14 @@
-"""Who sits where in a race: people and bots, invite codes, display names, the turn clock.
-
-Engine-free bookkeeping kept with every session (:class:`Lobby`):
-
-* seat 0 is the creator; seats ``1 … people-1`` are held for invited people, each with a
-  single-use invite code (never a token); every other seat is a bot;
-* a person who joins gets their own token (only its SHA-256 is kept here) and a display
-  name (1–20 characters, default "Player 2"…);
-* ``status`` is ``waiting`` until every invited seat joined or the creator pressed Start,
-  then ``playing``; the session reports ``over`` once the engine says so;
-* ``deadline`` is when the person to move runs out of time (wall-clock seconds, so any
-  worker can enforce it); ``autopilot`` remembers the last move the autopilot made;
-* a person whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays
-  their seat at once, openly, until they come back (:meth:`Lobby.come_back`).
-
-:meth:`Lobby.to_dict` / :meth:`Lobby.from_dict` give the JSON-ready form the stores keep.
-"""
+"""Who sits where in a race (:class:`Lobby`): people and bots, invite codes, display names
+and the turn clock, as engine-free data kept with every race (docs/architecture.md). A
+person whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays their
+seat, openly, until they come back."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from typing_extensions import TypedDict
@@ -84,19 +71,23 @@ AWAY_AFTER = 2
 
 
 class LobbyError(ValueError):
-    """A lobby request that cannot be honoured: a stable ``code`` and the values its
-    sentence names (``params``)."""
+    """A lobby request that cannot be honoured: a stable ``code`` (its ``str()``) and the
+    values its sentence names (``params``)."""
 
     def __init__(self, code: str, **params: int) -> None:
-        """Keep the code and its parameters (``str()`` is the code, for logs)."""
         super().__init__(code)
         self.code = code
         self.params = params
 
 
-def digest(secret: str) -> str:
-    """SHA-256 of a token or code: what is kept instead of the secret itself."""
+def token_digest(secret: str) -> str:
+    """SHA-256 of a token or code: all the server keeps of it (stores never hold tokens)."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _matches(presented: str, kept: str | None) -> bool:
+    """Whether digest ``presented`` is ``kept`` (in constant time)."""
+    return kept is not None and hmac.compare_digest(presented, kept)
 
 
 def new_invite_code() -> str:
@@ -113,6 +104,11 @@ def default_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def bot_name(seat: int) -> str:
+    """The name of a bot's seat ("Bot 3" for seat 2)."""
+    return f"Bot {seat + 1}"
+
+
 def rotated(seat: int, players: int) -> int:
     """Where seat ``seat``'s racer sits in a rematch: one seat further round.
 
@@ -123,10 +119,8 @@ def rotated(seat: int, players: int) -> int:
 
 
 def clean_name(raw: str | None, seat: int) -> str:
-    """A display name from what a person typed: trimmed, 1–20 characters, or the default.
-
-    Raises :class:`LobbyError` (``invalid_name``) when it is too long or unprintable.
-    HTML escaping is the templates' job; the name is stored as typed.
+    """A display name from what a person typed (stored as typed, trimmed): 1–20
+    printable characters (else :class:`LobbyError` ``invalid_name``), or the default.
 
     >>> clean_name("  Ada ", 1), clean_name("", 2), clean_name(None, 1)
     ('Ada', 'Player 3', 'Player 2')
@@ -151,63 +145,45 @@ class Seat:
     code: str | None = None
     """The open invite code (shown to the creator only); ``None`` once used or closed."""
     used_code_digest: str | None = None
-    """SHA-256 of the code that was used, so a second use gets a clear 409."""
+    """SHA-256 of the code that was used (a second use hears so)."""
     closed_code_digest: str | None = None
-    """SHA-256 of the code that was never used before the creator started, so a friend
-    who comes late with it hears that the race started (409), not that it is unknown."""
+    """SHA-256 of the code still unused when the race started (a late friend hears so)."""
     delivered: int = 0
     """How many public events this seat's client has been sent."""
     player: int | None = None
-    """The results' player id of the person sitting here (:mod:`app.results`), so the
-    race's result reaches their history; never shown to anyone (only names are)."""
+    """The results' player id of the person sitting here (never shown)."""
 
     @property
     def joined(self) -> bool:
         """Whether a person sits here now."""
         return self.token_digest is not None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the stores (server-side only: it holds the open code)."""
-        return {
-            "index": self.index,
-            "person": self.person,
-            "name": self.name,
-            "token_digest": self.token_digest,
-            "code": self.code,
-            "used_code_digest": self.used_code_digest,
-            "closed_code_digest": self.closed_code_digest,
-            "delivered": self.delivered,
-            "player": self.player,
-        }
-
 
 @dataclass
 class Lobby:
-    """The seats of one race, its phase and its turn clock (see the module docstring)."""
+    """The seats of one race, its phase and its turn clock: ``deadline`` is when the person
+    to move (or a paced bot) runs out of time, in wall-clock seconds."""
 
     seats: list[Seat]
     started: bool = True
     turn_seconds: float = 60.0
     deadline: float | None = None
     paced: bool = False
-    """A bots-only race shown to spectators: one bot move per clock tick, not all at once."""
+    """A bots-only race shown to spectators: one bot move per clock tick."""
     autopilot: AutopilotMove | None = None
     """The autopilot's last move."""
     autopilot_moves: list[int] = field(default_factory=list)
     """How many moves the autopilot made for each seat."""
     timeouts: list[int] = field(default_factory=list)
-    """Per seat, the turns in a row its person's clock ran out (their own move or coming
-    back starts it again); :data:`AWAY_AFTER` of them make the seat away."""
+    """Per seat, the turns in a row its person's clock ran out."""
     last_mover: int | None = None
-    """The person whose own request made the latest change (None: a join, a start, the
-    clock). Their page already shows it, so their live stream need not reload it."""
+    """The person whose own request made the latest change (their live stream need not
+    reload it); None for a join, a start, the clock."""
     wait_seconds: float | None = None
-    """How long a race open to strangers (or a rematch) waits for people before it starts
-    with bots (None: it waits for its invited friends or its creator's Start). While it
-    waits, ``deadline`` is when the wait ends."""
+    """How long a race open to strangers (or a rematch) waits for people before bots fill
+    it (``deadline`` is then the wait's end); None: it waits for friends or Start."""
     rematch: RematchOffer | None = None
-    """A finished race's rematch (:mod:`app.races.rematch`): the new race and each person's
-    answer by seat (a string, a JSON key)."""
+    """A finished race's rematch (:mod:`app.races.rematch`)."""
 
     @classmethod
     def create(
@@ -220,8 +196,7 @@ class Lobby:
         creator_name: str | None = None,
         wait_seconds: float | None = None,
     ) -> Lobby:
-        """Seats for a new race: the creator at 0 (named ``creator_name`` as :func:`clean_name`
-        makes it), ``people - 1`` invited seats, then bots.
+        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots.
 
         >>> lobby = Lobby.create(4, 2, "d")
         >>> [s.person for s in lobby.seats], lobby.started, lobby.seats[1].code is not None
@@ -232,7 +207,7 @@ class Lobby:
         seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
         for index in range(1, players):
             invited = index < people
-            name = default_name(index) if invited else f"Bot {index + 1}"
+            name = default_name(index) if invited else bot_name(index)
             seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
         return cls(
             seats,
@@ -246,10 +221,9 @@ class Lobby:
     def rematch_of(
         cls, old: Lobby, presser: int, creator_digest: str, wait_seconds: float
     ) -> Lobby:
-        """Seats for a rematch of ``old``: each seat's person or bot one seat further round
-        (:func:`rotated`); the presser (old seat ``presser``) seated with their token, every
-        other person's seat held for them (by an invite code only the server knows) for
-        ``wait_seconds``, then a bot's.
+        """Seats for a rematch of ``old``, everyone one seat further round (:func:`rotated`):
+        the presser (old seat ``presser``) seated, every other person's seat held for them
+        (by a code only the server knows) for ``wait_seconds``.
 
         >>> old = Lobby.create(3, 2, "d"); old.seats[1].token_digest = "e"
         >>> new = Lobby.rematch_of(old, 1, "f", 30)
@@ -261,7 +235,7 @@ class Lobby:
         for was in old.seats:
             index = rotated(was.index, players)
             if not was.joined:
-                seats.append(Seat(index, False, f"Bot {index + 1}"))
+                seats.append(Seat(index, False, bot_name(index)))
             elif was.index == presser:
                 seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
             else:
@@ -278,10 +252,8 @@ class Lobby:
     @classmethod
     def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
         """Seats for a race of bots only, paced so a spectator can follow it."""
-        seats = [Seat(i, False, f"Bot {i + 1}") for i in range(players)]
+        seats = [Seat(i, False, bot_name(i)) for i in range(players)]
         return cls(seats, turn_seconds=pace_seconds, paced=True, autopilot_moves=[0] * players)
-
-    # ------------------------------------------------------------------ queries
 
     def is_person(self, seat: int | None) -> bool:
         """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
@@ -305,10 +277,10 @@ class Lobby:
         """The seat whose token is ``token`` (constant-time per seat), or None."""
         if not token:
             return None
-        presented = digest(token)
+        presented = token_digest(token)
         found = None
         for seat in self.seats:
-            if seat.token_digest is not None and hmac.compare_digest(presented, seat.token_digest):
+            if _matches(presented, seat.token_digest):
                 found = seat.index
         return found
 
@@ -352,10 +324,6 @@ class Lobby:
         """
         return sum(seat.person for seat in self.seats)
 
-    def names(self) -> list[str]:
-        """Every seat's display name, in seat order."""
-        return [s.name for s in self.seats]
-
     def public_seats(self) -> list[PublicSeat]:
         """What every client may know about the seats: names, people/bots, who joined."""
         return [
@@ -370,29 +338,20 @@ class Lobby:
             for s in self.seats
         ]
 
-    # ------------------------------------------------------------------ changes
-
-    def join(self, code: str, token_digest: str, name: str | None) -> int:
-        """Seat a person holding invite ``code``; return the seat.
-
-        Raises :class:`LobbyError`: ``invite_used`` (409) for a code already used,
-        ``race_started`` (409) once the race runs, ``invite_not_found`` (404) otherwise.
-        """
-        presented = digest(code)
+    def join(self, code: str, seat_digest: str, name: str | None) -> int:
+        """Seat a person holding invite ``code``; the seat. Raises :class:`LobbyError`:
+        ``invite_used``, ``race_started`` once the race runs, else ``invite_not_found``."""
+        presented = token_digest(code)
         for seat in self.seats:
-            if seat.used_code_digest is not None and hmac.compare_digest(
-                presented, seat.used_code_digest
-            ):
+            if _matches(presented, seat.used_code_digest):
                 raise LobbyError("invite_used")
-            if seat.closed_code_digest is not None and hmac.compare_digest(
-                presented, seat.closed_code_digest
-            ):
+            if _matches(presented, seat.closed_code_digest):
                 raise LobbyError("race_started")
-            if seat.code is not None and hmac.compare_digest(presented, digest(seat.code)):
+            if seat.code is not None and _matches(presented, token_digest(seat.code)):
                 if self.started:
                     raise LobbyError("race_started")
                 seat.name = clean_name(name, seat.index)
-                seat.token_digest = token_digest
+                seat.token_digest = seat_digest
                 seat.used_code_digest = presented
                 seat.code = None
                 self.last_mover = None
@@ -413,18 +372,16 @@ class Lobby:
         seat = self.seats[index]
         if seat.code is not None:
             seat.used_code_digest = None
-            seat.closed_code_digest = digest(seat.code)
+            seat.closed_code_digest = token_digest(seat.code)
             seat.code = None
             seat.person = False
-            seat.name = f"Bot {seat.index + 1}"
+            seat.name = bot_name(seat.index)
         self.started = not self.open_invites()
 
     def arm_clock(self, current_seat: int | None, now: float) -> None:
-        """Restart the clock for whoever is to move now.
-
-        No clock for a bot, at the end, or when one person races alone (nobody waits).
-        A race open to strangers that still waits gets its wait's end, once.
-        """
+        """Restart the clock for whoever is to move now: none for a bot, at the end, or for
+        one person alone (nobody waits); a race that still waits for people gets its
+        wait's end, once."""
         if not self.started and self.wait_seconds is not None:
             if self.deadline is None:
                 self.deadline = now + self.wait_seconds
@@ -463,23 +420,9 @@ class Lobby:
             self.timeouts = [0] * len(self.seats)
         return self.timeouts
 
-    # ------------------------------------------------------------------ storage
-
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the stores."""
-        return {
-            "seats": [s.to_dict() for s in self.seats],
-            "started": self.started,
-            "turn_seconds": self.turn_seconds,
-            "deadline": self.deadline,
-            "paced": self.paced,
-            "autopilot": self.autopilot,
-            "autopilot_moves": list(self.autopilot_moves),
-            "timeouts": list(self.timeouts),
-            "last_mover": self.last_mover,
-            "wait_seconds": self.wait_seconds,
-            "rematch": self.rematch,
-        }
+        """JSON-ready form for the stores (server-side only: it holds the open codes)."""
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Lobby:

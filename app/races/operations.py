@@ -1,20 +1,9 @@
-"""What happens to a race, as functions of its record: no store, no lock, no HTTP.
-
-:mod:`app.races.unit` loads a race once per request and calls these on it:
-
-* :func:`session_state` builds what a seat may see (the engine's observation of that seat
-  plus the public events since its previous response, ``turn`` and the table);
-* :func:`check_turn` and :func:`play` apply a person's move and the bots' replies;
-* :func:`begin`, :func:`settle` start a race and make what is owed (pending bot turns,
-  the turn clock's autopilot for a person whose time ran out, a bots-only race's paced
-  moves); :func:`needs_lock` says whether reading a race would change it;
-* :func:`game_record` is the public record (settings, every public event, the deal's
-  commitment; the seed, the deal and every action once over).
-"""
+"""What happens to a race, as functions of its record (no store, no lock, no HTTP):
+what a seat may see, moves, the bots and the turn clock, and the public record.
+:mod:`app.races.unit` loads a race once per request and calls these on it."""
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -22,12 +11,7 @@ from typing import Any, cast
 import anyio.to_thread
 from typing_extensions import TypedDict
 
-from app.bots.runner import (
-    HUMAN_SEAT,
-    BotRunner,
-    bot_seed,
-    choose_bot_action,
-)
+from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
 from app.races import talk
 from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
@@ -37,8 +21,6 @@ from app.storage.policy import PolicyStore
 from app.vocabulary import BotLevel
 from engine import Action, IllegalAction, Observation, Refusal, observe, observe_public
 from engine.fairness import commit
-
-log = logging.getLogger("zzv.sessions")
 
 AUTOPILOT_LEVEL: BotLevel = "normal"
 """The bot that moves for a person whose time ran out (from that seat's observation only)."""
@@ -95,13 +77,9 @@ def session_state(
     now: float | None = None,
     notice: str | None = None,
 ) -> SessionState:
-    """What ``seat`` may see now: ``observation(seat)`` + ``events`` + ``turn`` + the table.
-
-    ``seat`` None is a spectator: the engine's public view, with no hand. ``events`` are
-    those since the seat's previous response (or since index ``since`` if given); with
-    ``deliver`` that seat's delivery cursor then moves to the end. ``notice`` is the bots'
-    word to the table, if any (a busy server shortening hard searches).
-    """
+    """What ``seat`` (None: a spectator, the public view) may see now: its observation, the
+    ``events`` since its previous response (or since index ``since``; ``deliver`` moves
+    its cursor to the end), ``turn``, the table and the bots' ``notice``, if any."""
     total = len(session.events)
     cursor = 0 if seat is None else session.lobby.seats[seat].delivered
     start = cursor if since is None else max(0, min(since, total))
@@ -186,12 +164,11 @@ def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool
 def check_turn(
     session: GameSession, seat: int, turn: int, state_now: Callable[[], SessionState]
 ) -> None:
-    """Refuse a move by ``seat`` for ``turn`` that cannot be played now, changing nothing
-    in the game: :class:`StaleTurn` (carrying ``state_now()``, the seat's state) when
-    ``turn`` is not current (an earlier one, or one still to come), :class:`RaceNotStarted`
-    in the lobby, :class:`NotYourTurn` when another seat moves."""
+    """Refuse a move by ``seat`` for ``turn`` that cannot be played now: :class:`StaleTurn`
+    (with ``state_now()``) for another turn, :class:`RaceNotStarted` in the lobby,
+    :class:`NotYourTurn` when another seat moves."""
     if turn > session.turn:
-        raise StaleTurn.ahead(state_now(), turn, session.turn)
+        raise StaleTurn(state_now(), turn=turn, now=session.turn)
     if turn != session.turn:
         raise StaleTurn(state_now())
     if session.status == "waiting":
@@ -222,17 +199,9 @@ def come_back(session: GameSession, seat: int) -> None:
 
 
 def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:
-    """The public record: settings, every public event and the deal's ``commitment``
-    (:func:`engine.fairness.commit`) from the start; once the race is over (as
-    :func:`seed_shown` says) also the seed, the ``deal_seed`` the cards were dealt from,
-    the commitment's ``salt``, every action in order (``actions``) and the bots' key
-    (``bot_key``, :func:`app.bots.runner.bot_seed`), so anyone can check the commitment,
-    replay the race with ``engine.new_game`` and re-run the bots' decisions.
-
-    While the race runs the record is partial (``complete`` false, nothing that determines
-    a hidden card): a seed would let a player deal the cards again and look ahead. A daily
-    attempt's reveals its deal only once its day closed (at wall-clock ``now``).
-    """
+    """The public record (docs/fair-play.md): settings, every public event and the deal's
+    ``commitment``; once :func:`seed_shown` allows at wall-clock ``now``, also what
+    :func:`revealed` adds. While the race runs nothing in it determines a hidden card."""
     game = session.game
     over = bool(game.is_over)
     salt = session.salt
@@ -260,8 +229,8 @@ def game_record(session: GameSession, now: float | None = None) -> dict[str, Any
 
 
 def revealed(session: GameSession) -> dict[str, Any]:
-    """What a finished race's record reveals (:func:`game_record`): its seed, the deal seed
-    and salt of its commitment, every action and the bots' key."""
+    """What a finished race's record reveals: its seed, the deal seed and salt of its
+    commitment, every action and the bots' key."""
     committed = session.salt is not None
     return {
         "seed": session.seed,
@@ -273,10 +242,8 @@ def revealed(session: GameSession) -> dict[str, Any]:
 
 
 def seed_shown(session: GameSession, now: float | None = None) -> bool:
-    """Whether the race's seed (and what else dealt its cards) may be shown: once it is
-    over, never before, even to the creator who chose it; a daily deal's once its day
-    closed as well (at wall-clock ``now``; never without it), so no finished attempt lets
-    anyone practise the day's cards (a cup deal's once its week closed, likewise)."""
+    """Whether what dealt the race's cards may be shown: once it is over, never before, and
+    a daily (cup) deal's once its day (week) closed too, at wall-clock ``now``."""
     if not session.game.is_over:
         return False
     closes = sealed_until(session.config.daily, session.config.cup)
@@ -305,7 +272,7 @@ async def begin(session: GameSession, now: float, runner: BotRunner) -> None:
 
 
 async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
-    """Finish pending bot turns and make the moves the clock owes at ``now``; True if
+    """Finish pending bot turns and make the moves the clock owes at ``now``; whether
     anything changed."""
     pending = bots_pending(session)
     if pending:  # a previous request may have been cut short
@@ -324,8 +291,8 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
 
 
 def _clock_moves(session: GameSession, now: float) -> bool:
-    """The moves owed by the clock at ``now``: one autopilot move for a person who ran out
-    of time (True), or the paced moves of a bots-only race (False). Call with the lock."""
+    """The moves the clock owes at ``now`` (under the lock): one autopilot move for a person
+    out of time (True), or a bots-only race's paced moves (False)."""
     lobby = session.lobby
     game = session.game
     for _ in range(_PACED_CATCH_UP):
@@ -354,21 +321,3 @@ def bots_pending(session: GameSession) -> bool:
     """Whether a bot is to move in a race whose bots move by themselves."""
     seat = session.game.current_seat
     return seat is not None and session.bots_may_move(seat)
-
-
-__all__ = [
-    "AUTOPILOT_LEVEL",
-    "SessionState",
-    "SessionStore",
-    "TableState",
-    "begin",
-    "check_turn",
-    "come_back",
-    "game_record",
-    "needs_lock",
-    "play",
-    "play_signature",
-    "session_state",
-    "settle",
-    "table_state",
-]

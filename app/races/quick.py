@@ -1,25 +1,10 @@
-"""Race strangers: whoever asks for a race of the same size within a short wait shares it.
-
-A quick race is a race with friends whose every seat but the first is open to anyone
-(:attr:`GameConfig.quick`): its lobby holds an invite code per seat that never leaves the
-server, and waits :attr:`Settings.quick_wait_seconds` (:attr:`Lobby.wait_seconds`). The
-store keeps, per number of players, a named slot with the id of the quick race still
-filling up (:meth:`app.storage.policy.PolicyStore.hold_slot`), so every worker sharing
-the store (Redis) sends the next request to the same race:
-
-* a request finds the slot's race and takes its first open seat under the race's lock
-  (two requests never get one seat); the one that takes the last seat starts the race
-  (the lobby starts once nobody is missing) and empties the slot;
-* a request that finds no open race deals one, sits at its seat 0 and puts it in the
-  slot, unless another request did so at the same moment (``hold_slot`` is atomic): then
-  it forgets its own race and joins that one;
-* when the wait ends the next look at the race (any request, a live stream's wake-up)
-  starts it: bots take the seats nobody took (:func:`app.races.operations.settle`). A
-  request that comes to a race that has just started empties the slot and opens anew.
-
-From the start on, the race is an ordinary race with friends: live, with a turn clock
-when two or more people race.
-"""
+"""Race strangers: whoever asks for a race of the same size within a short wait shares it
+(docs/api.md). A quick race is a race with friends whose every seat but the first has an
+invite code only the server knows; the store's slot per size (:meth:`PolicyStore.hold_slot
+<app.storage.policy.PolicyStore.hold_slot>`, atomic) names the race still filling up, so
+every worker sends the next request there. A request takes the first open seat under the
+race's lock, or deals a race and holds the slot (joining the other one if a request held
+it first); when the wait ends, bots fill the rest (:func:`app.races.operations.settle`)."""
 
 from __future__ import annotations
 
@@ -32,8 +17,8 @@ from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
 
 SLOT_MARGIN_SECONDS = 5.0
-"""How much longer than the wait a slot may point at its race (a race that started is
-found out by the next request anyway; the slot's time to live only cleans up)."""
+"""How much longer than the wait a slot may point at its race (its time to live only
+cleans up: the next request finds out that a race started)."""
 
 _ATTEMPTS = 4
 """Rounds of "join the open race, else open one" before a request gives up sharing."""
@@ -42,7 +27,7 @@ _ATTEMPTS = 4
 @dataclass(frozen=True)
 class QuickSeat:
     """A seat in a quick race: the race as the request left it, the seat, its token and
-    that seat's state."""
+    state."""
 
     session: GameSession
     seat: int
@@ -58,15 +43,10 @@ def slot_name(players: int) -> str:
 async def quick_race(
     races: Races, players: int, owner: str, name: str | None = None, player: int | None = None
 ) -> QuickSeat:
-    """A seat in the open quick race of ``players`` seats, or in a new one (see the module
-    docstring) for client ``owner``, named ``name``, the results' ``player`` if known.
-
-    Raises what :meth:`Races.create` raises when a new race is refused
-    (:class:`~app.races.errors.ServerFull`, :class:`~app.races.errors.TooManyGames`) and
-    :class:`LobbyRefused` (``invalid_name``) for a name that does not fit, and
-    :class:`~app.races.errors.SecondSeat` when ``player`` already waits in the open race
-    (then nothing changes: the race and its slot stay as they were).
-    """
+    """A seat in the open quick race of ``players`` seats, or in a new one, for client
+    ``owner`` named ``name`` (the results' ``player``, if known). Raises what
+    :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit, and
+    :class:`SecondSeat` (changing nothing) when ``player`` already waits in the open race."""
     store = races.store
     slot = slot_name(players)
     ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
@@ -104,8 +84,7 @@ async def _open(
 async def _join(
     races: Races, game_id: str, name: str | None, player: int | None
 ) -> QuickSeat | None:
-    """The first open seat of quick race ``game_id``, or None when it has none any more
-    (it started, filled up or is gone)."""
+    """The first open seat of quick race ``game_id``, or None when it has none any more."""
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
             session = race.session
@@ -119,12 +98,9 @@ async def _join(
             return QuickSeat(session, seat, token, race.state())
     except (GameNotFound, GameExpired):
         return None
-    except SecondSeat:
-        raise  # the player already waits in this race: refused, the race and slot as they were
     except LobbyRefused as exc:
-        if exc.code == "invalid_name":
+        # A second seat for a player who waits here, or a name that does not fit: refused,
+        # the race and its slot as they were. Any other refusal: the race filled up.
+        if isinstance(exc, SecondSeat) or exc.code == "invalid_name":
             raise
         return None
-
-
-__all__ = ["QuickSeat", "quick_race", "slot_name"]

@@ -1,11 +1,5 @@
-"""One race as the server keeps it: its settings, deal, seats and the actions played.
-
-:class:`GameSession` is pure data with its JSON form (:meth:`GameSession.to_dict`), which is
-what the stores keep (in memory, saved to a data directory, or in Redis): the race's deal
-and its moves, one number each (:func:`encode_move`). The engine game and the public event
-log are derived from them on loading (:class:`DerivedCache`). The operations on a race
-(moves, joins, the clock) live in :mod:`app.races.operations`.
-"""
+"""One race as the server keeps it: :class:`GameSession`, its settings, deal, seats and
+moves, and its JSON form (docs/architecture.md, "One move, top to bottom")."""
 
 from __future__ import annotations
 
@@ -14,13 +8,13 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from typing_extensions import TypedDict
 
 from app.races import lesson
-from app.races.lobby import Lobby, Status
+from app.races.lobby import Lobby, Status, token_digest
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel, TalkCode
@@ -29,10 +23,9 @@ from engine.bots import DEFAULT_BOT_BUDGET_MS
 from engine.sim import ACTION_ID, ACTIONS
 
 SESSION_FORMAT = 3
-"""Version of :meth:`GameSession.to_dict` (3: the race is its deal and its ``moves``; the
-game and the public log are derived from them). Adding a field needs no new version:
-readers use ``data.get(name, default)``; bump it only when a field changes meaning, with a
-migration of the stored races (``app/storage/migrations``: 0004 converted format 2)."""
+"""Version of :meth:`GameSession.to_dict` (3: the deal and its ``moves``). A new field
+needs none (readers use ``data.get``); a field that changes meaning needs a new one and a
+migration of the stored races (``app/storage/migrations``)."""
 
 
 @dataclass(frozen=True)
@@ -43,40 +36,28 @@ class GameConfig:
     bots: BotLevel = "normal"
     variants: Variants = field(default_factory=Variants)
     seed: int | None = None
-    """The public seed; None asks the server to draw one. A race whose seed its creator
-    chose is practice (whoever knows the seed can deal its cards)."""
+    """The public seed; None asks the server to draw one (a chosen seed makes practice)."""
     people: int = 1
     """How many seats are people's: the creator and ``people - 1`` invited friends."""
     watch: bool = False
-    """A bots-only race paced for spectators ("Watch the bots race")."""
+    """A bots-only race paced for spectators."""
     lesson: bool = False
-    """The guided first race (:mod:`app.races.lesson`): its fixed deal, a practice race."""
+    """The guided first race (:mod:`app.races.lesson`)."""
+    quick: bool = False
+    """A "Race strangers" race (:mod:`app.races.quick`)."""
     daily: str | None = None
-    """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (:mod:`app.races.daily`);
-    its seed stays hidden."""
+    """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (its seed hidden)."""
     cup: str | None = None
-    """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of
-    (:mod:`app.races.cup`); its seed stays hidden like the daily's."""
+    """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of (likewise)."""
     cup_deal: int | None = None
     """Which of the cup's deals (1 to :data:`app.races.cup.CUP_DEALS`)."""
-    quick: bool = False
-    """A "Race strangers" race: every seat open to whoever asks for a race of this size
-    (:mod:`app.races.quick`) until it is full or its wait ends; then bots fill the rest."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (see :meth:`from_dict`)."""
-        return {
-            "players": self.players,
-            "bots": self.bots,
-            "variants": self.variants.to_dict(),
-            "seed": self.seed,
-            "people": self.people,
-            "watch": self.watch,
-            "lesson": self.lesson,
-            "quick": self.quick,
-            "daily": self.daily,
-            **({"cup": self.cup, "cup_deal": self.cup_deal} if self.cup is not None else {}),
-        }
+        """JSON-ready form (see :meth:`from_dict`): the fields in order, no cup outside one."""
+        data = {**asdict(self), "variants": self.variants.to_dict()}
+        if self.cup is None:
+            del data["cup"], data["cup_deal"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
@@ -108,9 +89,8 @@ _SEATS = 8  # a power of two above the most seats (5): the seat is a code's low 
 
 
 def encode_move(kind: str, seat: int, action: Action) -> int:
-    """One recorded action as one number: who moved (``kind``, ``seat``) and the action's
-    id in the engine's fixed action table (:data:`engine.sim.ACTIONS`), so a race's
-    few hundred actions are saved as a short list of small numbers.
+    """One recorded action as one small number: who moved (``kind``, ``seat``) and the
+    action's id in the engine's fixed action table (:data:`engine.sim.ACTIONS`).
 
     >>> from engine import Suit
     >>> code = encode_move("person", 2, Action.play(Suit.SALTY, gas=1))
@@ -138,7 +118,7 @@ def move_kind(code: int) -> str:
 
 
 def new_game_id() -> str:
-    """A fresh unguessable game id (used in URLs; it is not a credential)."""
+    """A fresh unguessable game id (in URLs; not a credential)."""
     return secrets.token_urlsafe(12)
 
 
@@ -153,25 +133,14 @@ def new_bot_key() -> int:
 
 
 def deal_bot_key(engine_seed: int) -> int:
-    """The bots' key of a practice race whose seed was chosen: derived from its deal, so
-    the same seed races the same way every time. Harmless to the ratings: a rated race
-    never has a chosen seed, and its bots get a fresh secret key (:func:`new_bot_key`).
+    """The bots' key of a race whose seed was chosen (practice): derived from its deal, so
+    the same seed races the same way every time.
 
     >>> deal_bot_key(7) == deal_bot_key(7) != deal_bot_key(8)
     True
     """
     digest = hashlib.blake2b(f"bots:{engine_seed}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
-
-
-def new_salt() -> str:
-    """A fresh secret salt for a deal's commitment (128 random bits, in hex)."""
-    return secrets.token_hex(16)
-
-
-def token_digest(token: str) -> str:
-    """SHA-256 of a token: all the server keeps of it (stores never hold tokens)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Said(TypedDict):
@@ -198,17 +167,10 @@ class RecordedAction(TypedDict):
 
 @dataclass(eq=False)
 class GameSession:
-    """One live race: its settings, its deal, its seats and every action played since.
-
-    The saved record (:meth:`to_dict`) is the race's settings, its deal (the seeds, or a
-    set-up :attr:`start`), its ``lobby`` and :attr:`moves`; ``game`` (the engine game now)
-    and ``events`` (the public event log) are derived from them by replaying the moves
-    (:meth:`from_dict`). ``turn`` counts the people's applied actions; a request must echo
-    it. Each seat of the ``lobby`` remembers how many events it was sent.
-
-    ``token`` is the creator's token, known only to the request that created the race;
-    the stores keep the seats' digests (in ``lobby``), never a token.
-    """
+    """One live race. ``game`` and ``events`` (the public log) are derived from the deal
+    and :attr:`moves`; ``turn`` counts the people's applied actions (a request echoes
+    it); ``token`` is the creator's, known only to the request that created the race (the
+    stores keep the seats' digests, never a token)."""
 
     id: str
     config: GameConfig
@@ -222,33 +184,27 @@ class GameSession:
     bot_decisions: int = 0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
     practice: bool = False
-    """A practice race (its seed was chosen, a take-back was used, or it was started from a
-    reviewed position): shown as such wherever results are, and never counted in ratings
-    or daily boards."""
+    """A practice race (a chosen seed, a take-back, a reviewed position): counted in no
+    rating or board."""
     start: dict[str, Any] | None = field(default=None, repr=False)
-    """A set-up deal (:meth:`engine.Game.to_dict`) the race was dealt instead of its
-    seed's; None for the usual: the seed's deal, or the lesson's (:meth:`dealt`)."""
+    """A set-up deal (:meth:`engine.Game.to_dict`) dealt instead of the seed's or lesson's."""
     moves: list[int] = field(default_factory=list, repr=False)
-    """Every action applied since the deal, in order, as :func:`encode_move` numbers (who
-    moved, in which seat, and the action): with the deal, the whole race; take-backs cut
-    it (:mod:`app.races.takeback`). It names face-down cards, so it never leaves the
-    server."""
+    """Every action applied since the deal, in order (:func:`encode_move` numbers). It
+    names face-down cards, so it never leaves the server."""
     token: str = field(default="", repr=False)
     reviews: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     """Finished reviews by seat (as a string, a JSON key): :mod:`app.races.review`."""
     par: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """The hard bot's result in each person's seat on this deal, by seat, once computed."""
+    """The hard bot's result in each person's seat on this deal, by seat."""
     left: list[int] = field(default_factory=list)
-    """The seats whose person left a race that was ended for it (:mod:`app.races.leaving`):
-    such a race is over though its game is not."""
+    """The seats whose person left a race ended for it: over though its game is not."""
     bot_key: int = field(default_factory=new_bot_key, repr=False)
-    """The secret the bots' randomness comes from (:func:`app.bots.runner.bot_seed`):
-    drawn per race, so two races of one deal do not get the same bots' moves. Never shown."""
+    """The secret of the bots' randomness (:func:`app.bots.runner.bot_seed`), per race."""
     salt: str | None = field(default=None, repr=False)
-    """The secret salt of the deal's commitment (:func:`engine.fairness.commit`), shown
-    once the race is over; None for a race whose deal commits to nothing (the lesson)."""
+    """The secret salt of the deal's commitment (:func:`engine.fairness.commit`); None
+    for a deal that commits to nothing (the lesson)."""
     said: list[Said] = field(default_factory=list)
-    """The latest quick messages, oldest first (:mod:`app.races.talk`): public, no card."""
+    """The latest quick messages, oldest first (:mod:`app.races.talk`)."""
     said_count: int = 0
     """How many quick messages the race has had (numbers them)."""
 
@@ -257,8 +213,7 @@ class GameSession:
         self.moves.append(encode_move(kind, seat, action))
 
     def actions(self) -> list[RecordedAction]:
-        """Every applied action in order: with the deal seed, the whole race again. It
-        names face-down cards."""
+        """Every applied action in order (naming face-down cards)."""
         moves = (decode_move(code) for code in self.moves)
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 
@@ -267,9 +222,8 @@ class GameSession:
         return dealt_game(self.config, self.engine_seed, self.start)
 
     def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now: a bot's seat or an away person's, once the
-        race started, and not in a bots-only race (whose moves come one by one on its
-        clock)."""
+        """Whether the bots play ``seat`` now: a bot's or an away person's, once the race
+        started, and not in a bots-only race (its clock moves them)."""
         lobby = self.lobby
         started = lobby.started and not self.left
         bots = not lobby.is_person(seat) or lobby.is_away(seat)
@@ -283,9 +237,8 @@ class GameSession:
         return "playing" if self.lobby.started else "waiting"
 
     def head(self) -> RecordHead:
-        """What a store keeps beside the race for cheap reads: the seats' token digests
-        (to authenticate, and to answer 410 once the race is gone), the clock, whether the
-        race is still on, and its creator's player (seat 0's; the caps count by both)."""
+        """What a store keeps beside the race for cheap reads: the seats' token digests,
+        the clock, whether it is still on, and its creator's player (the caps count it)."""
         lobby = self.lobby
         return RecordHead(
             lobby.seat_digests(),
@@ -299,40 +252,18 @@ class GameSession:
         self.events.extend(events)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything needed to continue the race elsewhere (secrets included: server-side
-        storage only). No token is in it, only the seats' digests; no game and no event:
-        :meth:`from_dict` derives them from the deal and :attr:`moves`."""
-        data = {
-            "format": SESSION_FORMAT,
-            "id": self.id,
-            "config": self.config.to_dict(),
-            "seed": self.seed,
-            "seed_chosen": self.seed_chosen,
-            "engine_seed": self.engine_seed,
-            "lobby": self.lobby.to_dict(),
-            "turn": self.turn,
-            "bot_decisions": self.bot_decisions,
-            "bot_budget_ms": self.bot_budget_ms,
-            "practice": self.practice,
-            "moves": self.moves,
-            "reviews": self.reviews,
-            "par": self.par,
-            "left": self.left,
-            "bot_key": self.bot_key,
-            "salt": self.salt,
-            "said": self.said,
-            "said_count": self.said_count,
-        }
+        """Everything needed to continue the race elsewhere (server-side only: secrets, but
+        no token, no game and no event)."""
+        data = {"format": SESSION_FORMAT, **{name: getattr(self, name) for name in _SAVED}}
+        data["config"], data["lobby"] = self.config.to_dict(), self.lobby.to_dict()
         if self.start is not None:
             data["start"] = self.start
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSession:
-        """Restore a session saved by :meth:`to_dict`, its game and public log replayed from
-        its deal (or taken on from this process's last copy of the same race, see
-        :class:`DerivedCache`); raises ``ValueError`` if unknown or if a move does not
-        follow."""
+        """Restore a session saved by :meth:`to_dict` (its game and log through
+        :data:`DERIVED`); ``ValueError`` if unknown or if a move does not follow."""
         if data.get("format") != SESSION_FORMAT:
             raise ValueError("Unknown saved-session format.")
         config = GameConfig.from_dict(data["config"])
@@ -365,9 +296,16 @@ class GameSession:
         )
 
 
+_SAVED = tuple(
+    f.name for f in fields(GameSession) if f.name not in ("game", "events", "start", "token")
+)
+"""The fields :meth:`GameSession.to_dict` saves, in order: all but the derived game and
+log, a set-up ``start`` (saved only when there is one) and the token (never)."""
+
+
 def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | None) -> Game:
-    """A race's game as dealt: the set-up ``start`` if any, else the lesson's fixed deal
-    for the lesson, else the deal of ``engine_seed`` (a new game each call)."""
+    """A race's game as dealt: ``start`` if any, else the lesson's, else the deal of
+    ``engine_seed`` (a new game each call)."""
     if start is not None:
         return Game.from_dict(start)
     if config.lesson:
@@ -376,7 +314,7 @@ def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | Non
 
 
 def replay_moves(game: Game, events: EventLog, moves: list[int]) -> None:
-    """Apply the recorded ``moves`` to ``game`` in order, their events added to ``events``;
+    """Apply the recorded ``moves`` to ``game``, their events added to ``events``;
     ``ValueError`` if one is not legal where it stands."""
     try:
         for code in moves:
@@ -388,26 +326,19 @@ def replay_moves(game: Game, events: EventLog, moves: list[int]) -> None:
 
 @dataclass
 class _Derived:
-    deal: tuple[GameConfig, int, dict[str, Any] | None]
-    """What dealt the race: its settings, engine seed and set-up start."""
+    deal: tuple[GameConfig, int, dict[str, Any] | None]  # settings, engine seed, start
     moves: list[int]
     game: Game
     events: EventLog
 
 
 class DerivedCache:
-    """This process's last derived game and public log of the races it used lately, so
-    loading a race after its next move replays that move only, not the whole race.
-
-    An entry is the race's deal and moves with the game and log they give; it is taken on
-    only when the loaded record has the same deal and begins with the same moves (another
-    worker may have played more since, or a take-back cut them). Entries are copies: the
-    sessions handed out own their games and logs. At most :data:`DERIVED_LIMIT` races,
-    the least recently used dropped first.
-    """
+    """This process's last derived game and log of the races it used lately (copies), so
+    loading a race after its next move replays that move only; an entry is taken on only
+    for the same deal and a record that begins with its moves. The least recently used
+    go first."""
 
     def __init__(self, limit: int) -> None:
-        """An empty cache of at most ``limit`` races."""
         self.limit = limit
         self._entries: OrderedDict[str, _Derived] = OrderedDict()
         self._mutex = threading.Lock()
@@ -429,11 +360,8 @@ class DerivedCache:
             return None if entry is None else list(entry.moves)
 
     def keep(self, session: GameSession) -> None:
-        """Remember ``session``'s game and log as of its moves now (copies: a clone of a
-        game costs a few microseconds). The game is taken as what the deal and the moves
-        give: the server changes a race's game only by applying a move it records. Called
-        once the race is stored (:class:`app.races.unit.Races`), so a save that failed
-        leaves no copy of moves the store does not hold."""
+        """Remember (copies of) ``session``'s game and log as of its moves now: called once
+        the race is stored, so a failed save leaves no copy of moves the store lacks."""
         deal = (session.config, session.engine_seed, session.start)
         game, events = session.game.clone(), session.events.copy()
         self._put(session.id, _Derived(deal, list(session.moves), game, events))
@@ -451,12 +379,7 @@ class DerivedCache:
         with self._mutex:
             entry = self._entries.get(game_id)
         done = 0
-        if (
-            entry is not None
-            and entry.deal == deal
-            and len(entry.moves) <= len(moves)
-            and moves[: len(entry.moves)] == entry.moves
-        ):
+        if entry is not None and entry.deal == deal and moves[: len(entry.moves)] == entry.moves:
             game, events, done = entry.game.clone(), entry.events.copy(), len(entry.moves)
         else:
             game = dealt_game(config, engine_seed, start)
@@ -487,20 +410,16 @@ DERIVED = DerivedCache(DERIVED_LIMIT)
 it to time a whole replay)."""
 
 
-def _bot_key(engine_seed: int, seed_chosen: bool) -> int:
-    return deal_bot_key(engine_seed) if seed_chosen else new_bot_key()
-
-
 def derive_engine_seed(seed: int, settings: Settings) -> int:
-    """Shuffle seed for the engine, keyed with the server secret.
+    """The engine's shuffle seed of public ``seed``, keyed with the server secret: nobody
+    can deal a shown seed's cards offline, and this server replays it exactly."""
+    return keyed(settings.seed_secret.get_secret_value().encode(), str(seed))
 
-    The public seed is shown in the finished game's record. Keying it means nobody can
-    feed it to the (open source) engine offline and recover the deals and so the identity
-    of face-down cards; the same server (same secret) still replays the same seed exactly.
-    """
-    key = settings.seed_secret.get_secret_value().encode()
-    digest = hmac.new(key, str(seed).encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big")
+
+def keyed(key: bytes, text: str, bits: int = 64) -> int:
+    """The first ``bits`` (at most 64) of the HMAC-SHA-256 of ``text`` under ``key``."""
+    digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - bits)
 
 
 def new_session(
@@ -510,26 +429,21 @@ def new_session(
     engine_seed: int | None = None,
     bot_key: int | None = None,
 ) -> GameSession:
-    """Deal a new race and seat its people and bots (not stored yet; no bot has played).
-
-    The creator's token is in ``session.token``. ``engine_seed`` deals from a shuffle seed
-    the caller derived itself (the daily deal's, from a key every worker shares) instead
-    of :func:`derive_engine_seed`'s. ``bot_key`` gives the bots a fixed key (a format
-    whose every race must meet the same bots, the daily) instead of a fresh secret one
-    (or, for a chosen seed, one from the deal: :func:`deal_bot_key`). A race whose seed
-    was chosen is practice, except the daily's and the cup's (their seeds are secret).
-    """
+    """Deal a new race and seat it (not stored; no bot has played); the creator's token
+    is in ``session.token``. ``engine_seed`` and ``bot_key`` replace the derived seed and
+    a fresh key (the daily's, the same for everyone). A chosen seed makes practice,
+    except the daily's and the cup's (their seeds are secret)."""
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
     if engine_seed is None:
         engine_seed = derive_engine_seed(seed, settings)
-    salt: str | None = new_salt()
+    salt: str | None = secrets.token_hex(16)
     if config.lesson:  # the lesson's deal and bots are the same on every server, by design
         engine_seed = bot_key = lesson.LESSON_ENGINE_SEED
         salt = None
-        game = lesson.lesson_game()
-    else:
-        game = new_game(players=config.players, seed=engine_seed, variants=config.variants)
+    if bot_key is None:
+        bot_key = deal_bot_key(engine_seed) if seed_chosen else new_bot_key()
+    game = dealt_game(config, engine_seed, None)
     token = new_token()
     if config.watch:
         lobby = Lobby.bots_only(config.players, settings.watch_pace_seconds)
@@ -553,7 +467,7 @@ def new_session(
         bot_budget_ms=settings.bot_time_budget_ms,
         token=token,
         practice=config.lesson or (seed_chosen and config.daily is None and config.cup is None),
-        bot_key=bot_key if bot_key is not None else _bot_key(engine_seed, seed_chosen),
+        bot_key=bot_key,
         salt=salt,
     )
     # new_game() reports nothing; the log opens with the first deal, like every later one.

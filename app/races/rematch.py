@@ -1,14 +1,7 @@
-"""Rematch: at the end of a race with people, the same people race again.
-
-The first person to ask (:func:`accept`) opens the new race: same settings, a fresh deal,
-every racer one seat further round (:func:`app.races.lobby.rotated`), the presser seated,
-each other person's seat held for them. The finished race keeps the offer
-(:attr:`app.races.lobby.Lobby.rematch`: the new race's id and each person's answer), so
-every person's table offers it. The new race starts once every person accepted, when the
-last one still to answer declined (:func:`decline`: a bot takes their seat), or after
-``Settings.rematch_wait_seconds`` (30 s), with bots for whoever did not answer (the
-lobby's wait, as a race with strangers has).
-"""
+"""Rematch (docs/api.md): the first person to ask opens the new race (same settings, a
+fresh deal, everyone one seat further round, :func:`app.races.lobby.rotated`); the finished
+race keeps the offer and the answers (:attr:`app.races.lobby.Lobby.rematch`). The new race
+starts once every person answered, or after its wait with bots for the rest."""
 
 from __future__ import annotations
 
@@ -32,20 +25,15 @@ class Rematched:
 
 
 def offered(session: GameSession) -> bool:
-    """Whether ``session`` may have a rematch: it is over, people raced, it was not the
-    bots' show."""
+    """Whether ``session`` may have a rematch: over, with people, not the bots' show."""
     lobby = session.lobby
     return session.status == "over" and lobby.people() > 1 and not lobby.paced
 
 
 async def accept(races: Races, game_id: str, token: str | None, owner: str) -> Rematched:
     """The person holding ``token`` in finished race ``game_id`` accepts its rematch, or
-    offers it when nobody did yet (the new race then counts against client ``owner``).
-
-    Raises :class:`RematchRefused`: ``rematch_unavailable`` (not a finished race with
-    people), ``rematch_answered`` (this seat answered already), ``rematch_started`` (it
-    started without this seat); and what :meth:`Races.create` raises for a new race.
-    """
+    offers it (a new race of client ``owner``); or :class:`RematchRefused`, or what
+    :meth:`Races.create` raises."""
     async with races.open(game_id, token, write=True) as old:
         seat = old.own_seat
         session = old.session
@@ -63,9 +51,8 @@ async def accept(races: Races, game_id: str, token: str | None, owner: str) -> R
 
 
 async def decline(races: Races, game_id: str, token: str | None) -> None:
-    """The person holding ``token`` in finished race ``game_id`` declines its rematch: a
-    bot takes their seat there. Raises :class:`RematchRefused` (``no_rematch``,
-    ``rematch_answered``)."""
+    """The person holding ``token`` in finished race ``game_id`` declines its rematch (a bot
+    takes their seat there); or :class:`RematchRefused`."""
     async with races.open(game_id, token, write=True) as old:
         seat = old.own_seat
         offer = old.session.lobby.rematch
@@ -102,6 +89,3 @@ async def _join(new: Race, old: GameSession, seat: int) -> Rematched:
     except LobbyRefused as exc:
         raise RematchRefused("rematch_started") from exc
     return Rematched(new.id, place.index, token, new.state())
-
-
-__all__ = ["Rematched", "accept", "decline", "offered"]

@@ -1,45 +1,24 @@
-"""After the race: the hard bot's search reviews a seat's decisions, and plays par.
-
-A review looks at every decision of one seat in a finished race (docs/review.md). The
-race is rebuilt move by move from its recorded moves (``GameSession.moves``) on the
-game as dealt (``GameSession.dealt``); at each decision of the seat the search is
-handed ``observe(game, seat)`` and nothing else, so it samples its worlds from what the
-seat knew then (never the hidden cards, never what came later). It estimates the chance
-of winning the race after each sensible candidate (the hard bot's shortlist, plus the
-move played) on the same sampled worlds, a fixed number of them from a fixed seed
-(:class:`Budget`), so a review is reproducible to the last digit.
-
-Par (:func:`play_par`): the same deal played again with the hard bot in the seat against
-the same bots with the same seeds.
-
-:class:`Reviews` runs both in the reviews' own worker processes
-(:func:`app.bots.pool.get_review_pool`, at a lower CPU priority than the live searches,
-which never queue behind a review), caps the reviews in progress per client, reports
-progress, and keeps each finished review and par in the race's saved data, so a second
-request is answered from there and survives a restart as the race does.
-"""
+"""After the race: the hard bot's search reviews a seat's decisions from what the seat saw
+then, and plays par on the same deal (docs/review.md). :class:`Reviews` runs both in the
+review worker processes and keeps each result with its race."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import functools
+import itertools
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
-from app.races.errors import (
-    NotReviewed,
-    RaceNotOver,
-    ReviewNotRequested,
-    TooManyReviews,
-)
-from app.races.lobby import Lobby, Seat, clean_name
-from app.races.operations import SessionState
+from app.races.errors import NotReviewed, RaceNotOver, ReviewNotRequested, TooManyReviews
+from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
 from app.races.record import (
     GameSession,
     decode_move,
@@ -47,7 +26,6 @@ from app.races.record import (
     move_seat,
     new_game_id,
     new_token,
-    token_digest,
 )
 from app.races.unit import Race, Races
 from engine import (
@@ -105,10 +83,11 @@ class Budget:
 
     def to_dict(self) -> dict[str, int]:
         """JSON form (kept with the review, shown in its summary)."""
-        return {"worlds": self.worlds, "candidates": self.candidates, "seed": self.seed}
+        return asdict(self)
 
 
 DEFAULT_BUDGET = Budget()
+_VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
 
 
 def verdict(loss: float) -> str:
@@ -117,13 +96,7 @@ def verdict(loss: float) -> str:
     >>> [verdict(x) for x in (0.0, 0.03, 0.07, 0.2)]
     ['good', 'inaccuracy', 'mistake', 'blunder']
     """
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return "good"
+    return next((name for least, name in _VERDICTS if loss >= least), "good")
 
 
 def accuracy(losses: Sequence[float]) -> float | None:
@@ -136,9 +109,6 @@ def accuracy(losses: Sequence[float]) -> float | None:
         return None
     each = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
     return round(100.0 * sum(each) / len(each), 1)
-
-
-# --------------------------------------------------------------------------- one decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,38 +125,28 @@ def estimate(
     extra: Action | None = None,
     told: Told = NOTHING_TOLD,
 ) -> list[Estimate]:
-    """Every candidate of the seat whose ``observation`` this is, with its win chance:
-    the hard bot's shortlist (best first) and ``extra`` if it is not in it.
-
-    The worlds are sampled from the observation alone, and the same ones serve every
-    candidate (paired estimates); ``told`` says who sits where (:func:`review_told`). A
-    candidate's value depends only on the observation, the budget, what the search is told
-    and the candidate itself, never on which other candidates were compared.
-    """
+    """Every candidate of the seat whose ``observation`` this is, with its win chance: the
+    hard bot's shortlist (best first) and ``extra`` if it is not in it, each on the same
+    worlds sampled from the observation alone (its value never depends on the others)."""
     view = as_view(observation)
     actions = view.legal_actions()
+    shortlist = list(actions)
     if len(actions) > 1:
         shortlist = rank_candidates(view, actions, budget.candidates)
-    else:
-        shortlist = list(actions)
     if extra is not None and extra not in shortlist:
         shortlist.append(extra)
     seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
     rows = run_worlds(view, shortlist, seed, stop, prune=False, told=told)[0]
-    out = []
-    for i, action in enumerate(shortlist):
-        values = [row[i] for row in rows]
-        mean = sum(values) / len(values) if values else 0.0
-        out.append(Estimate(action, min(1.0, max(0.0, mean))))
-    return out
+    means = [
+        sum(row[i] for row in rows) / len(rows) if rows else 0.0 for i in range(len(shortlist))
+    ]
+    return [Estimate(a, min(1.0, max(0.0, mean))) for a, mean in zip(shortlist, means, strict=True)]
 
 
 def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Estimate:
-    """The best candidate: the highest value; on a tie the move played, else the one the
-    shortlist ranks first. The move played ties when it is as good as the best to the
-    :data:`SHOWN_DIGITS` a review shows (so a loss shown as 0 is never a move called
-    worse than the best)."""
+    """The best candidate: the highest value; on a tie (to the :data:`SHOWN_DIGITS` a review
+    shows) the move played, else the one the shortlist ranks first."""
     top = max(e.value for e in estimates)
     if played is not None:
         mine = next((e for e in estimates if e.action == played), None)
@@ -195,23 +155,9 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
     return next(e for e in estimates if e.value >= top)
 
 
-def search_choice(
-    observation: Observation, budget: Budget = DEFAULT_BUDGET, told: Told = NOTHING_TOLD
-) -> Action:
-    """The move the review's search would play itself from ``observation``: a seat that
-    always plays it loses nothing in its review (same budget, told the same)."""
-    actions = as_view(observation).legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    return best_of(estimate(observation, budget, told=told)).action
-
-
-# --------------------------------------------------------------------------- reasons
-
-
 def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
     """The normal heuristic's chance that each of ``actions`` wins the trick, from the
-    observation alone (the cards this seat has seen this round)."""
+    observation alone."""
     state = policy_state(observation)
     key = state.legal_key()
     _, chances = score_ids(state, key, NORMAL)
@@ -238,10 +184,10 @@ def _trick_chance(action: Action, chance: float) -> str:
 
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
-    """A decision's reason as codes and numbers, from what the seat could see at the time:
-    the trick's number and ``stake`` (``"speed"`` for the round, ``"lap"`` on the sixth),
-    and for the move ``played`` and the ``best``: its chance of winning the trick (a code
-    of :data:`TRICK_CHANCES`), the gas it keeps and its chance of winning the race."""
+    """A decision's reason as codes and numbers, from what the seat saw then
+    (docs/review.md): the trick and its ``stake``, and for the move ``played`` and the
+    ``best`` its chance of winning the trick (:data:`TRICK_CHANCES`), the gas it keeps and
+    its chance of winning the race."""
     trick = observation["trick"]
     odds = _trick_odds(observation, [played.action, best.action])
 
@@ -270,13 +216,9 @@ def _gas_kept(observation: Observation, action: Action) -> int:
     return max(0, after - action.gas)
 
 
-# --------------------------------------------------------------------------- the race
-
-
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """What rebuilds a race: its table, its engine seed, its kept moves and its bots' key
-    (picklable: it crosses to a worker process)."""
+    """What rebuilds a race (picklable: it crosses to a worker process)."""
 
     players: int
     variants: dict[str, Any]
@@ -284,10 +226,9 @@ class Deal:
     moves: tuple[int, ...]
     """The race's recorded moves (:func:`app.races.record.encode_move` numbers)."""
     start: dict[str, Any] | None = None
-    """A set-up position (``Game.to_dict``) to start from instead of the seed's deal."""
+    """The position (``Game.to_dict``) dealt, instead of the seed's deal."""
     bot_key: int | None = None
-    """The race's bots' key (:attr:`GameSession.bot_key`); None seeds the bots from the
-    engine seed, as races did before they had keys of their own."""
+    """The race's bots' key; None seeds the bots from the engine seed (older races)."""
 
     @property
     def bots_key(self) -> int:
@@ -297,16 +238,10 @@ class Deal:
     @classmethod
     def of(cls, session: GameSession) -> Deal:
         """The deal of ``session``."""
-        variants = dict(session.config.variants.to_dict())
-        moves = tuple(session.moves)
-        return cls(
-            session.config.players,
-            variants,
-            session.engine_seed,
-            moves,
-            session.dealt().to_dict(),
-            session.bot_key,
-        )
+        config = session.config
+        variants = dict(config.variants.to_dict())
+        dealt, moves = session.dealt().to_dict(), tuple(session.moves)
+        return cls(config.players, variants, session.engine_seed, moves, dealt, session.bot_key)
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
@@ -332,10 +267,8 @@ def decisions_of(deal: Deal, seat: int) -> list[int]:
 
 
 def review_told(session: GameSession, seat: int) -> Told:
-    """What the review of ``seat`` tells its search about the other seats, as the table
-    showed every player: the race's normal bots, which its rollouts then play exactly as
-    they played (the normal policy). People, and bots of other levels, are modelled as
-    the hard bot models anyone it is not told of."""
+    """What the review of ``seat`` tells its search, as the table showed everyone: which
+    other seats are the race's normal bots (played exactly as they play)."""
     lobby = session.lobby
     if session.config.bots != "normal":
         return NOTHING_TOLD
@@ -346,11 +279,8 @@ def review_told(session: GameSession, seat: int) -> Told:
 def review_moves(
     deal: Deal, seat: int, indices: Sequence[int], budget: Budget, told: Told = NOTHING_TOLD
 ) -> list[dict[str, Any]]:
-    """The review entries of ``seat``'s decisions at ``indices`` (one worker's job).
-
-    Each is worked out from ``observe(game, seat)`` of the rebuilt race at that moment,
-    the search told ``told`` (:func:`review_told`).
-    """
+    """The review entries of ``seat``'s decisions at ``indices`` (one worker's job), each
+    from ``observe(game, seat)`` of the rebuilt race at that moment."""
     wanted = set(indices)
     seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
     entries = []
@@ -398,56 +328,39 @@ def _entry(
 
 
 def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]:
-    """The race's figures (docs/review.md): accuracy and total loss over the decisions
-    that had a choice, verdict counts, and the same per round."""
+    """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
+    the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
     counts = {name: 0 for name in ("good", "inaccuracy", "mistake", "blunder")}
     for e in chosen:
         counts[e["verdict"]] += 1
+
+    def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
+        losses = [e["loss"] for e in mine]
+        return {"accuracy": accuracy(losses), "total_loss": round(sum(losses), 4)}
+
     rounds = []
     for number in sorted({e["round"] for e in entries}):
         mine = [e for e in chosen if e["round"] == number]
-        rounds.append(
-            {
-                "round": number,
-                "decisions": len(mine),
-                "accuracy": accuracy([e["loss"] for e in mine]),
-                "total_loss": round(sum(e["loss"] for e in mine), 4),
-            }
-        )
+        rounds.append({"round": number, "decisions": len(mine), **figures(mine)})
     return {
         "decisions": len(entries),
         "choices": len(chosen),
-        "accuracy": accuracy([e["loss"] for e in chosen]),
-        "total_loss": round(sum(e["loss"] for e in chosen), 4),
+        **figures(chosen),
         "verdicts": counts,
         "rounds": rounds,
         "budget": budget.to_dict(),
     }
 
 
-def public_entry(entry: dict[str, Any], turn: int) -> dict[str, Any]:
-    """An entry as the API shows it: ``turn`` is the race's turn counter (people's moves
-    before it), as the state's ``turn``."""
-    shown = {k: v for k, v in entry.items() if k != "decision"}
-    shown["turn"] = turn
-    return shown
-
-
-# --------------------------------------------------------------------------- par
-
-
 def _tricks(events: Sequence[Any], players: int) -> list[int]:
-    won = [0] * players
-    for event in events:
-        if event.kind is EventKind.TRICK_WON and event.seat is not None:
-            won[event.seat] += 1
-    return won
+    won = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
+    return [won[seat] for seat in range(players)]
 
 
 def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
     """``seat``'s place in a finished race (the winner first, then by laps, then tricks
-    won; equal seats share a place), laps and tricks won."""
+    won; equal seats share it), laps and tricks won."""
 
     def key(s: int) -> tuple[int, int, int]:
         return (int(game.winner == s), game.laps[s], tricks[s])
@@ -457,9 +370,8 @@ def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
 
 
 def par_seat_bot(seat: int, levels: Sequence[str], seed: int, iterations: int) -> Bot:
-    """The hard bot that plays ``seat`` in a par race whose seats are played by bots of
-    ``levels``: ``iterations`` rollouts a decision, told which other seats are normal
-    bots (as the table shows, and as a tournament's hard bot is told)."""
+    """The hard bot in ``seat`` of a par race whose seats bots of ``levels`` play, told
+    which other seats are normal bots (as the table shows)."""
     normal = tuple(s for s, level in enumerate(levels) if s != seat and level == "normal")
     return make_bot("hard", seed, iterations=iterations, normal_seats=normal)
 
@@ -467,10 +379,9 @@ def par_seat_bot(seat: int, levels: Sequence[str], seed: int, iterations: int) -
 def play_par(
     deal: Deal, seat: int, levels: Sequence[str], iterations: int = PAR_ITERATIONS
 ) -> dict[str, Any]:
-    """The deal played again with the hard bot (``iterations`` rollouts a decision) in
-    ``seat``; every other seat ``s`` played by a bot of level ``levels[s]`` seeded as the
-    race seeded its bots (hard bots work to ``iterations`` rollouts, not a clock) and the
-    hard bot in ``seat`` by :func:`par_seat_bot`."""
+    """The deal played again with the hard bot (:func:`par_seat_bot`) in ``seat``, every
+    other seat ``s`` by a bot of ``levels[s]`` seeded as the race seeded its bots; hard
+    bots work to ``iterations`` rollouts a decision, not a clock."""
     game = deal.fresh()
     events: list[Any] = []
     decisions = 0
@@ -495,11 +406,6 @@ def play_par(
     return result
 
 
-def your_standing(session: GameSession, seat: int) -> dict[str, int]:
-    """``seat``'s own place, laps and tricks in the finished race."""
-    return standing(session.game, _tricks(session.events.events(), session.game.players), seat)
-
-
 def par_levels(session: GameSession) -> list[str]:
     """Who plays each seat in a par race: the race's bots, the autopilot for people."""
     lobby = session.lobby
@@ -507,13 +413,10 @@ def par_levels(session: GameSession) -> list[str]:
     return [PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else level for s in range(len(lobby.seats))]
 
 
-# --------------------------------------------------------------------------- try again
-
-
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
     """A practice race from just before kept move ``move`` (a decision of ``seat``): the
-    same hidden deal, the moves before it, the bots as they were (same level, their seed
-    counter where it stood), a person only at ``seat``; its token is in ``token``."""
+    same hidden deal and moves before it, the bots as they were, a person only at
+    ``seat`` (whose token is in ``token``)."""
     deal = Deal.of(session)
     if not 0 <= move < len(deal.moves) or move_seat(deal.moves[move]) != seat:
         raise NotReviewed()
@@ -542,10 +445,8 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
         # (so a take-back there replays it exactly).
         practice.record_action(mover, action, "person" if mover == seat else "bot")
-        if mover == seat:
-            practice.turn += 1
-        else:
-            practice.bot_decisions += 1
+        practice.turn += mover == seat
+        practice.bot_decisions += mover != seat
     # Whatever else people decided before the position is now history; from here on every
     # other seat is a bot: the race's bots, and the autopilot's level for other people.
     return practice
@@ -555,12 +456,9 @@ def _practice_lobby(lobby: Lobby, seat: int, turn_seconds: float) -> Lobby:
     seats = []
     for old in lobby.seats:
         me = old.index == seat
-        name = clean_name(old.name, old.index) if me else f"Bot {old.index + 1}"
+        name = clean_name(old.name, old.index) if me else bot_name(old.index)
         seats.append(Seat(old.index, me, name))
     return Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
-
-
-# --------------------------------------------------------------------------- the service
 
 
 @dataclass(eq=False)
@@ -591,10 +489,9 @@ class Reviews:
         executor: Callable[[], Executor] | None = None,
         par_iterations: int = PAR_ITERATIONS,
     ) -> None:
-        """Reviews of the races of ``races`` (each kept with its race), run by
-        ``workers`` review processes; ``executor`` (tests, benches) replaces that pool."""
+        """Reviews run by ``workers`` review processes (``executor``, for tests and benches,
+        replaces that pool)."""
         self.races = races
-        self.workers = workers
         self.per_client = per_client
         self.budget = budget
         self.par_iterations = par_iterations
@@ -603,8 +500,7 @@ class Reviews:
         self._par: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def _open(self, game_id: str) -> contextlib.AbstractAsyncContextManager[Race]:
-        # Opened by id alone, as the join route does: the review's result is the seat's,
-        # but keeping it needs no token (none is kept once the request that asked ended).
+        # By id alone: no token is kept once the request that asked for the review ended.
         return self.races.open(game_id, None, write=True, spectator=True)
 
     def in_progress(self, client: str) -> int:
@@ -622,13 +518,11 @@ class Reviews:
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
-        done = [job.entries[index] for index in sorted(job.entries)]  # finished so far
-        entries = _shown(done, session)
-        return {"status": "running", "progress": job.progress, "decisions": entries, "summary": {}}
+        done = _shown([job.entries[index] for index in sorted(job.entries)], session)
+        return {"status": "running", "progress": job.progress, "decisions": done, "summary": {}}
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
-        """Start the review of ``seat`` unless it is kept or running; its status. Starts
-        the par race of the seat as well."""
+        """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
         if not session.game.is_over:
             raise RaceNotOver()
         deal = Deal.of(session)
@@ -646,11 +540,9 @@ class Reviews:
         return self.status(session, seat)
 
     async def _run(self, job: _Job, deal: Deal, indices: list[int], told: Told) -> None:
-        """Review the decisions a few at a time in the review processes, then keep it."""
         loop = asyncio.get_running_loop()
         executor = self._executor()
-        # One decision per job: progress moves per decision, and each worker takes the
-        # next decision as it finishes one.
+        # One decision per job: progress moves per decision, each worker taking the next.
         futures = [
             loop.run_in_executor(executor, review_moves, deal, job.seat, [i], self.budget, told)
             for i in indices
@@ -674,13 +566,11 @@ class Reviews:
             self._jobs.pop((job.game_id, job.seat), None)
 
     def request_par(self, session: GameSession, seat: int) -> bool:
-        """Start the par race of ``seat`` unless it is kept or running; whether it is
-        running now."""
-        if not session.game.is_over or not session.lobby.is_person(seat):
+        """Start the par race of ``seat`` unless kept or running; whether it runs now."""
+        kept = str(seat) in session.par
+        if kept or not session.game.is_over or not session.lobby.is_person(seat):
             return False
         key = (session.id, seat)
-        if str(seat) in session.par:
-            return False
         if key not in self._par:
             task = asyncio.get_running_loop().create_task(
                 self._run_par(session.id, seat, Deal.of(session), par_levels(session))
@@ -695,7 +585,9 @@ class Reviews:
                 self._executor(), play_par, deal, seat, levels, self.par_iterations
             )
             async with self._open(game_id) as race:
-                result["yours"] = your_standing(race.session, seat)
+                game = race.session.game
+                tricks = _tricks(race.session.events.events(), game.players)
+                result["yours"] = standing(game, tricks, seat)
                 race.session.par[str(seat)] = result
                 race.changed = True
         except asyncio.CancelledError:
@@ -713,20 +605,12 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _turns(session: GameSession) -> list[int]:
-    """The race's turn counter before each kept move: people's moves before it."""
-    turns = []
-    count = 0
-    for kept in session.moves:
-        turns.append(count)
-        count += move_kind(kept) != "bot"
-    return turns
-
-
 def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
-    """Entries as the API shows them (each with its ``turn``)."""
-    turns = _turns(session)
-    return [public_entry(e, turns[e["move"]]) for e in entries]
+    """Entries as the API shows them: without ``decision``, with ``turn``, the race's turn
+    counter (people's moves) before the entry's move, as the state's ``turn``."""
+    turns = list(itertools.accumulate((move_kind(m) != "bot" for m in session.moves), initial=0))
+    shown = [{k: v for k, v in e.items() if k != "decision"} for e in entries]
+    return [{**e, "turn": turns[e["move"]]} for e in shown]
 
 
 def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
@@ -736,37 +620,3 @@ def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
         return None
     decisions = _shown(kept["decisions"], session)
     return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
-
-
-__all__ = [
-    "BLUNDER",
-    "DEFAULT_BUDGET",
-    "INACCURACY",
-    "MISTAKE",
-    "TRICK_CHANCES",
-    "Budget",
-    "Deal",
-    "Estimate",
-    "Reviews",
-    "accuracy",
-    "decisions_of",
-    "estimate",
-    "kept_review",
-    "par_seat_bot",
-    "play_par",
-    "practice_from",
-    "reason_data",
-    "review_moves",
-    "review_told",
-    "search_choice",
-    "start_practice",
-    "summary",
-    "verdict",
-]
-
-
-async def start_practice(races: Races, practice: GameSession, owner: str) -> SessionState:
-    """Store the practice race ``practice`` for client ``owner`` and start it (as
-    :meth:`Races.create` does a new race); the person's first state."""
-    _session, state = await races.store_and_begin(practice, owner)
-    return state

@@ -20,12 +20,9 @@ RACE_FILE = "races.sqlite3"
 
 
 def build_store(settings: Settings, announce: str | None = None) -> SessionStore:
-    """The store ``settings`` ask for: Redis if ``redis_url``; else the SQLite file in
-    :func:`data_folder` unless ``durable`` is off; else SQLite in memory (saved to
-    ``data_dir`` on a graceful stop when set); with the caps of :attr:`Settings.player_cap` and
-    :attr:`Settings.address_cap`. A
-    Redis store publishes each save on ``announce`` + the race's id when given (see
-    :class:`~app.storage.redis_store.RedisStore`)."""
+    """The store ``settings`` ask for: Redis if ``redis_url`` (publishing each save on
+    ``announce`` + the race's id when given); else the SQLite file in :func:`data_folder`
+    unless ``durable`` is off; else SQLite in memory (saved to ``data_dir`` if set)."""
     bounds: dict[str, Any] = {
         "max_games": settings.max_games,
         "idle_expiry_seconds": settings.idle_expiry_seconds,

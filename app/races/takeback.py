@@ -1,47 +1,21 @@
-"""Take-backs in a race against bots: undo your last card and the bots' replies to it.
-
-A race is its deal and every action applied since (:attr:`GameSession.moves`, the bots'
-and the autopilot's included). A take-back cuts that list just before the person's last
-action and rebuilds the game from the deal by replaying what is left, so the race stands
-exactly where it stood at their previous turn: the same game, the public log cut back to
-that moment, the turn counter and the bots' decision counter as they were. The bots' seeds
-come from that counter (:func:`app.bots.runner.bot_seed`), so when the person plays a
-different card the bots answer it as they would have.
-
-The rest of the recording is replayed too, to check that it reproduces the race as it
-stands: a race whose game no longer follows from its record is refused rather than
-rewritten. A race that used a take-back is practice from then on.
-
-Only a race with one person may take back (with other people, one person's undo would
-rewrite the others' turns), and only while it runs.
-"""
+"""Take-backs in a race with one person (docs/api.md): the recorded moves are cut just
+before the person's last action and the race rebuilt from its deal by replaying the rest,
+turn and bot counters included, so the bots (seeded from their decision count) answer a
+different card as they would have. A recording that does not reproduce the race as it
+stands is refused, never rewritten. A race that used a take-back is practice."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from app.races.errors import TakebackRefused
-from app.races.lobby import AutopilotMove
-from app.races.record import GameSession, decode_move, move_kind, move_seat
-from engine import EventLog, Game, IllegalAction
+from app.races.record import GameSession, move_kind, move_seat, replay_moves
+from engine import EventLog, Game
 
 log = logging.getLogger("zzv.races")
 
 PERSON_KINDS = frozenset({"person", "autopilot"})
 """Kinds of recorded action that are a person's turn (the autopilot plays it for them)."""
-
-
-@dataclass
-class _Replayed:
-    """The race rebuilt up to a cut in its recording."""
-
-    game: Game
-    events: EventLog
-    turn: int
-    bot_decisions: int
-    autopilot_moves: list[int]
-    autopilot: AutopilotMove | None
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
@@ -68,64 +42,45 @@ def _last_own_move(session: GameSession, seat: int) -> int | None:
 
 
 def take_back(session: GameSession, seat: int, now: float) -> None:
-    """Undo ``seat``'s last turn and everything after it, in place (see the module doc).
-
-    Raises :class:`TakebackRefused` (and changes nothing) with other people in the race,
-    once it is over, with nothing to take back, or when the recording does not reproduce
-    the race.
-    """
+    """Undo ``seat``'s last turn and everything after it, in place; or raise
+    :class:`TakebackRefused` and change nothing."""
     refusal = _refusal(session, seat)
     if refusal is not None:
         raise refusal
     cut = _last_own_move(session, seat)
     assert cut is not None
-    kept = _replay(session, cut)
+    session.game, session.events = _replay(session, cut)
     lobby = session.lobby
-    session.game = kept.game
-    session.events = kept.events
-    session.turn = kept.turn
-    session.bot_decisions = kept.bot_decisions
+    session.turn = session.bot_decisions = 0
+    lobby.autopilot_moves, lobby.autopilot = [0] * session.game.players, None
+    for code in session.moves[:cut]:  # the counters as they stood at the cut
+        kind, mover = move_kind(code), move_seat(code)
+        session.turn += kind in PERSON_KINDS
+        session.bot_decisions += kind != "person"
+        if kind == "autopilot":
+            lobby.autopilot_moves[mover] += 1
+            lobby.autopilot = {"seat": mover, "turn": session.turn}
     del session.moves[cut:]
     session.practice = True
-    lobby.autopilot_moves = kept.autopilot_moves
-    lobby.autopilot = kept.autopilot
     lobby.last_mover = seat
     for place in lobby.seats:
-        place.delivered = min(place.delivered, len(kept.events))
+        place.delivered = min(place.delivered, len(session.events))
     lobby.arm_clock(session.game.current_seat, now)
 
 
-def _replay(session: GameSession, cut: int) -> _Replayed:
-    """The race rebuilt from its deal up to recorded action ``cut`` (excluded), after
-    checking that the whole recording gives the race as it stands."""
+def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
+    """The game and log rebuilt from the deal up to recorded action ``cut`` (excluded),
+    once the whole recording is checked to give the race as it stands."""
     game = session.dealt()
     events = EventLog([game.deal_event()])
-    turn = decisions = 0
-    autopilot_moves = [0] * game.players
-    autopilot: AutopilotMove | None = None
-    kept: _Replayed | None = None
+    kept: tuple[Game, EventLog] | None = None
     try:
-        for index, code in enumerate(session.moves):
-            kind, seat, action = decode_move(code)
-            if index == cut:
-                kept = _Replayed(
-                    game.clone(), events.copy(), turn, decisions,
-                    list(autopilot_moves), None if autopilot is None else autopilot.copy(),
-                )  # fmt: skip
-            events.extend(game.apply(action, seat=seat))
-            if kind in PERSON_KINDS:
-                turn += 1
-            if kind != "person":
-                decisions += 1
-            if kind == "autopilot":
-                autopilot_moves[seat] += 1
-                autopilot = {"seat": seat, "turn": turn}
-    except IllegalAction:
+        replay_moves(game, events, session.moves[:cut])
+        kept = game.clone(), events.copy()
+        replay_moves(game, events, session.moves[cut:])
+    except ValueError:  # a recorded move that does not follow
         kept = None
     if kept is None or game != session.game or events != session.events:
         log.error("a race's recording does not reproduce it; the take-back was refused")
         raise TakebackRefused("takeback_unavailable")
     return kept
-
-
-__all__ = ["PERSON_KINDS", "can_take_back", "take_back"]

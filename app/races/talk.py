@@ -1,11 +1,6 @@
-"""Quick messages: a person at a race with other people says one of a few preset things.
-
-A message is a code (:data:`app.vocabulary.TalkCode`) with the seat that sent it: the
-words are the web layer's. It changes nothing in the game and names no card; the race
-keeps the latest :data:`KEPT` (:attr:`GameSession.said`) so a reload and the log show them,
-and every seat and watcher sees the same ones. How often a seat may speak is the web
-layer's to count (per seat, shared by every worker).
-"""
+"""Quick messages (docs/api.md): a person at a race with other people says one of a few
+preset codes (:data:`app.vocabulary.TalkCode`; the words are the web layer's). It changes
+nothing in the game and names no card; the race keeps the latest :data:`KEPT`."""
 
 from __future__ import annotations
 
@@ -36,9 +31,8 @@ def refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
 
 
 def say(session: GameSession, seat: int, code: str, now: float) -> Said:
-    """Add ``seat``'s message ``code`` (sent at wall-clock ``now``) to the race and return
-    it (:class:`~app.races.record.Said`). Raises :class:`TalkRefused` (and changes
-    nothing) as :func:`refusal` says."""
+    """Add ``seat``'s message ``code`` (at wall-clock ``now``) to the race and return it;
+    :class:`TalkRefused` (changing nothing) as :func:`refusal` says."""
     refused = refusal(session, seat, code)
     if refused is not None:
         raise refused
@@ -57,6 +51,3 @@ def say(session: GameSession, seat: int, code: str, now: float) -> Said:
 def mark(said: list[Said]) -> int:
     """The number of the latest of ``said`` (0 for none): what makes messages news."""
     return int(said[-1]["n"]) if said else 0
-
-
-__all__ = ["CODES", "KEPT", "mark", "refusal", "say"]

@@ -1,17 +1,7 @@
-"""One unit of work per request: the only way the web layer touches a race.
-
-``async with races.open(game_id, token) as race:`` authenticates the request from the
-race's head, loads the race once (under its lock when the request may change it, or when
-reading it finds a move owed: a bot's turn, the turn clock's autopilot, a stream's
-delivery), settles what is due, and hands the route a :class:`Race` whose operations
-(``play``, ``start``, ``join``, ``state``, ``record``, ...) work on that one loaded copy.
-On leaving, a race that changed is saved once (fenced by the lease its lock gave) and
-announced once; a read that changed nothing saves nothing and takes no lock. The save that
-makes a race's status "over" carries its result into the store's outbox, and the results'
-:class:`~app.results.recorder.Recorder` records it from there, exactly once.
-
-Nothing here knows HTTP: refusals are :mod:`app.races.errors`.
-"""
+"""One unit of work per request, the only way the web layer touches a race
+(docs/architecture.md, "One move, top to bottom"): ``async with races.open(game_id,
+token) as race:`` loads the race once, settles what is due, hands the route a
+:class:`Race`, and saves and announces a changed race once on leaving."""
 
 from __future__ import annotations
 
@@ -40,7 +30,7 @@ from app.races.errors import (
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import Answer, Lobby, LobbyError
+from app.races.lobby import Answer, Lobby, LobbyError, token_digest
 from app.races.operations import SessionState, SessionStore
 from app.races.record import (
     DERIVED,
@@ -49,9 +39,7 @@ from app.races.record import (
     Said,
     new_session,
     new_token,
-    token_digest,
 )
-from app.races.results import finish_of
 from app.results.recorder import Recorder
 from app.results.store import ResultsStore
 from app.settings import Settings
@@ -62,13 +50,11 @@ log = logging.getLogger("zzv.races")
 
 Since = int | Callable[[GameSession], int] | None
 """Where a state's ``events`` start: the seat's delivery cursor (None), an index, or an
-index worked out from the race as it stands when the state is built (a page that shows
-only the latest round, say)."""
+index worked out from the race as the state is built."""
 
 Publish = Callable[[str, Said | None], Awaitable[None]]
-"""Tells everyone following a race that it changed (the live hub's ``publish``): with a
-quick message when saying it was the change's only part (a stream then need not read the
-race again to pass it on), else None."""
+"""Tells everyone following a race that it changed (the live hub's ``publish``), with the
+quick message that was the change's only part, if so."""
 
 
 async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
@@ -77,12 +63,8 @@ async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
 
 @dataclass(eq=False)
 class Race:
-    """One request's hold on one race, loaded once (see the module docstring).
-
-    ``seat`` is the seat the request's token opened, or None for a spectator. ``now`` is
-    the wall-clock time the request opened the race at: every decision of the request
-    (the turn clock, the state's countdown) uses it.
-    """
+    """One request's hold on one race, loaded once: ``seat`` is the seat its token opened
+    (None: a spectator), ``now`` the wall-clock time every decision of the request uses."""
 
     session: GameSession
     seat: int | None
@@ -92,8 +74,7 @@ class Race:
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
     over_at_open: bool = False
-    """Whether the race's status was "over" when it was loaded (a change that ends it is
-    recorded)."""
+    """Whether the race was over when loaded (a change that ends it is recorded)."""
     said_alone: Said | None = None
     """The quick message this request said when it is all the request changed."""
 
@@ -114,57 +95,48 @@ class Race:
             raise GameNotFound()
         return self.seat
 
-    def _changing(self) -> GameSession:
+    def _locked(self) -> GameSession:
         if not self.locked:  # a route opened for reading called an operation that writes
             raise RuntimeError("This race was opened for reading; open it with write=True.")
-        self.changed = True
         return self.session
 
-    def _since(self, since: Since) -> int | None:
-        return since(self.session) if callable(since) else since
+    def _changing(self) -> GameSession:
+        session = self._locked()
+        self.changed = True
+        return session
 
-    def state(self, since: Since = None, *, deliver: bool = True) -> SessionState:
-        """What this seat (or a spectator) may see now (:func:`operations.session_state`).
-
-        ``deliver`` moves the seat's delivery cursor (the API's "events since your previous
-        response"); pages pass ``deliver=False`` and name ``since`` themselves.
-        """
-        session = self.session
-        moves = deliver and self.seat is not None and operations.cursor_behind(session, self.seat)
-        if moves:
-            self._changing()
-        start = self._since(since)
+    def _answer(self, seat: int | None, since: Since, deliver: bool = True) -> SessionState:
+        start = since(self.session) if callable(since) else since
+        notice = self.runner.notice(self.session.config.bots)
         return operations.session_state(
-            session, start, self.seat, deliver=moves, now=self.now, notice=self._notice()
+            self.session, start, seat, deliver=deliver, now=self.now, notice=notice
         )
 
-    def _notice(self) -> str | None:
-        return self.runner.notice(self.session.config.bots)
+    def state(self, since: Since = None, *, deliver: bool = True) -> SessionState:
+        """What this seat (or a spectator) may see now (:func:`operations.session_state`);
+        ``deliver`` moves the seat's delivery cursor (pages name ``since`` instead)."""
+        seat = self.seat
+        moves = deliver and seat is not None and operations.cursor_behind(self.session, seat)
+        if moves:
+            self._changing()
+        return self._answer(seat, since, moves)
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
-
         Raises :class:`~app.races.errors.StaleTurn`, ``NotYourTurn``, ``RaceNotStarted`` or
-        ``IllegalMove`` (with the engine's sentence), and then changes nothing.
-        """
+        ``IllegalMove``, and then changes nothing."""
         seat = self.own_seat
-        if not self.locked:
-            raise RuntimeError("A move needs the race opened with write=True.")
+        session = self._locked()
         # A refusal's state is a delivery like any other answer's (its events are sent).
-        operations.check_turn(self.session, seat, turn, self.state)
-        await operations.play(self.session, seat, action, self.now, self.runner)
+        operations.check_turn(session, seat, turn, self.state)
+        await operations.play(session, seat, action, self.now, self.runner)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
-        start = self._since(since)
-        return operations.session_state(
-            self.session, start, seat, now=self.now, notice=self._notice()
-        )
+        return self._answer(seat, since)
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.
-
-        Raises :class:`NotCreator` for any other seat; a running race changes nothing.
-        """
+        :class:`NotCreator` for any other seat; a running race changes nothing."""
         if self.seat != HUMAN_SEAT:
             raise NotCreator()
         if not self.session.lobby.started:
@@ -174,10 +146,9 @@ class Race:
         return self.state()
 
     async def join(self, code: str, name: str | None, player: int | None = None) -> str:
-        """Seat the person holding invite ``code`` (the results' ``player``, if known);
-        their new token (this hold becomes theirs). Raises :class:`LobbyRefused`
-        (:class:`SecondSeat` when ``player`` already sits here), and then changes nothing.
-        Once every invited seat is taken the race starts by itself."""
+        """Seat the person holding invite ``code`` (the results' ``player``, if known); their
+        new token (this hold becomes theirs). Raises :class:`LobbyRefused`
+        (:class:`SecondSeat` when ``player`` already sits here), and then changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
             raise SecondSeat()
         session = self._changing()
@@ -193,75 +164,58 @@ class Race:
 
     async def take_back(self, since: Since = None) -> SessionState:
         """Undo this seat's last card and the bots' replies (:func:`takeback.take_back`);
-        the seat's state at its previous turn. Raises
-        :class:`~app.races.errors.TakebackRefused`, and then changes nothing."""
+        the seat's state at its previous turn (or ``TakebackRefused``, changing nothing)."""
         seat = self.own_seat
-        if not self.locked:
-            raise RuntimeError("A take-back needs the race opened with write=True.")
-        await anyio.to_thread.run_sync(takeback.take_back, self.session, seat, self.now)
+        await anyio.to_thread.run_sync(takeback.take_back, self._locked(), seat, self.now)
         self.changed = True
-        start = self._since(since)
-        return operations.session_state(
-            self.session, start, seat, now=self.now, notice=self._notice()
-        )
+        return self._answer(seat, since)
 
     async def say(self, code: str, pace: Callable[[int], Awaitable[None]] | None = None) -> Said:
-        """This seat says quick message ``code`` to the table (:func:`talk.say`); the
-        message. ``pace(seat)``, once the message is allowed, counts it against the seat's
-        pace (and refuses it when it comes too soon). Raises
-        :class:`~app.races.errors.TalkRefused` (or ``pace``'s refusal), and then changes
-        nothing."""
+        """This seat says quick message ``code`` (:func:`talk.say`); the message.
+        ``pace(seat)``, once the message is allowed, counts it against the seat's pace (and
+        may refuse it). Refused (``TalkRefused`` or ``pace``'s), it changes nothing."""
         seat = self.own_seat
-        if not self.locked:
-            raise RuntimeError("A message needs the race opened with write=True.")
-        refused = talk.refusal(self.session, seat, code)
+        session = self._locked()
+        refused = talk.refusal(session, seat, code)
         if refused is not None:
             raise refused
         if pace is not None:
             await pace(seat)
-        message = talk.say(self.session, seat, code, self.now)
+        message = talk.say(session, seat, code, self.now)
         self.said_alone = None if self.changed else message
         self.changed = True
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        """End this race because the people at ``seats`` left (:func:`leaving.end_left`):
-        it is over, and they are placed last in its result."""
+        """End this race because the people at ``seats`` left (:func:`leaving.end_left`)."""
         leaving.end_left(self._changing(), seats)
 
     def leave(self) -> None:
-        """This seat's person leaves a race against bots: it is over, and counts for them
-        as last (docs/ratings.md) unless it is practice or had not got past its first
-        trick. Leaving a race that is over changes nothing; where other people race,
-        :class:`LeaveRefused`."""
+        """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
+        losing"); nothing when it is over, :class:`LeaveRefused` where other people race."""
         seat = self.own_seat
-        session = self.session
-        if session.status == "over":
+        if self.session.status == "over":
             return
-        if session.lobby.people() > 1:
+        if self.session.lobby.people() > 1:
             raise LeaveRefused()
         self.end_left([seat])
 
     def come_back(self) -> None:
-        """This seat's person takes their seat back from the bot that played it while they
-        were away (:func:`operations.come_back`); :class:`NotAway` when it was not away."""
+        """This seat's person takes their seat back from the bot (:func:`operations.come_back`)."""
         seat = self.own_seat
-        if not self.locked:
-            raise RuntimeError("Coming back needs the race opened with write=True.")
-        operations.come_back(self.session, seat)
+        operations.come_back(self._locked(), seat)
         self.changed = True
 
     def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
-        """Keep, in this finished race, that ``seat`` answered ``answer`` ("yes" or "no")
-        to its rematch ``game_id`` (:mod:`app.races.rematch`)."""
+        """Keep, in this finished race, ``seat``'s ``answer`` to its rematch ``game_id``."""
         lobby = self._changing().lobby
         offer = lobby.rematch or {"game_id": game_id, "answers": {}}
         offer["answers"][str(seat)] = answer
         lobby.rematch = offer
 
     async def close_seat(self, seat: int) -> None:
-        """``seat``'s invite stops working and a bot takes it; the race starts when that
-        was the last one open."""
+        """``seat``'s invite stops working and a bot takes it (the race starts when that was
+        the last one open)."""
         session = self._changing()
         session.lobby.close_seat(seat)
         if session.lobby.started:
@@ -276,8 +230,7 @@ class Race:
         return self.seat is not None and takeback.can_take_back(self.session, self.seat)
 
     def claim_seat(self, player: int) -> None:
-        """Note that the results' ``player`` sits at this hold's seat (their results then
-        reach their history)."""
+        """Note that the results' ``player`` sits at this hold's seat."""
         self._changing().lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
@@ -285,8 +238,7 @@ class Race:
         return operations.game_record(self.session, self.now)
 
     def observation(self) -> Observation | None:
-        """This seat's observation when it is this seat's turn in a running race, else
-        None (what a hint is computed from)."""
+        """This seat's observation when it is its turn in a running race (for a hint)."""
         seat = self.own_seat
         session = self.session
         if session.game.current_seat != seat or session.status != "playing":
@@ -306,11 +258,9 @@ class Races:
         clock: Callable[[], float] | None = None,
         results: ResultsStore | None = None,
     ) -> None:
-        """Races kept in ``store``, their bots run by ``runner`` (one built from ``settings``
-        by default); changes announced through ``publish``. ``clock`` is the turn clock's
-        time (default :data:`operations.wall_clock`, read at each request). A race that a
-        kept change finishes is recorded in ``results`` by :attr:`recorder`, through the
-        store's outbox (none: not recorded)."""
+        """Races kept in ``store``, their bots run by ``runner``, changes announced through
+        ``publish``; ``clock`` is the turn clock (default :data:`operations.wall_clock`);
+        finished races are recorded in ``results`` (if given) through the store's outbox."""
         self.store = store
         self.settings = settings
         self.runner = runner if runner is not None else BotRunner(settings)
@@ -333,19 +283,12 @@ class Races:
         bot_key: int | None = None,
         seats: Callable[[str], Lobby] | None = None,
     ) -> tuple[GameSession, SessionState]:
-        """Deal a race for client ``owner``, store it, and let the bots play until a person
-        is to move; the race (with the creator's ``token``) and the creator's first state.
-        ``creator_name`` is the creator's display name (:func:`app.races.lobby.clean_name`
-        checks it: :class:`app.races.lobby.LobbyError` when it does not fit); ``player``
-        the creator's id in the results, if known: the race counts against that player's
-        cap of live races, and against ``owner``'s, until it is over. ``engine_seed`` and
-        ``bot_key`` as :func:`new_session` takes them. ``seats``, given the creator's token
-        digest, seats the race some other way than :meth:`Lobby.create` (a rematch's).
-
-        The slot is reserved before any bot thinks, so a refused creation
-        (:class:`ServerFull`, :class:`TooManyGames`) costs no bot time. A race waiting for
-        invited people plays nothing yet.
-        """
+        """Deal a race for client ``owner`` (and the results' ``player``, if known: both
+        caps count it), store it and let the bots play until a person is to move; the race
+        (with the creator's ``token``) and the creator's first state. A ``creator_name``
+        that does not fit raises :class:`app.races.lobby.LobbyError`; ``seats``, given the
+        creator's token digest, seats the race otherwise (a rematch). The slot is reserved
+        before any bot thinks (:class:`ServerFull`, :class:`TooManyGames` cost no bot time)."""
         session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
         if seats is not None:
             session.lobby = seats(token_digest(session.token))
@@ -358,10 +301,9 @@ class Races:
     async def store_and_begin(
         self, session: GameSession, owner: str
     ) -> tuple[GameSession, SessionState]:
-        """Store the just-dealt ``session`` for client ``owner`` and let the bots play until
-        a person is to move; the stored race (with ``session``'s token) and the creator's
-        state. Raises :class:`ServerFull` or :class:`TooManyGames` when the store is full
-        for it."""
+        """Store the just-dealt ``session`` for client ``owner`` (or :class:`ServerFull`,
+        :class:`TooManyGames`) and let the bots play until a person is to move; the stored
+        race (with ``session``'s token) and the creator's state."""
         try:
             await self.store.create(session, owner)
         except StoreFull as exc:
@@ -375,11 +317,6 @@ class Races:
             state = race.state()
         race.session.token = session.token  # the stored copy keeps only the seats' digests
         return race.session, state
-
-    async def in_progress(self, game_id: str) -> bool:
-        """Whether ``game_id`` is a live race not over yet (a look that moves no idle clock:
-        the start page's "Continue your race" knows only the id)."""
-        return await self.running(game_id) is not None
 
     async def running(self, game_id: str) -> GameSession | None:
         """The stored race ``game_id`` while it is not over, else None (a look that moves
@@ -397,15 +334,11 @@ class Races:
         deliver: bool = False,
         spectator: bool = False,
     ) -> AsyncIterator[Race]:
-        """The request's :class:`Race`, loaded once (see the module docstring).
-
-        ``token`` opens a seat; ``spectator`` opens the public view instead (and moves no
-        idle clock). ``write`` takes the race's lock for an operation that changes it;
-        ``deliver`` says the request will read the seat's state as a delivery (so the read
-        locks only if that moves the seat's cursor). Raises :class:`GameNotFound` for an
-        unknown id or a token that opens no seat alike, :class:`GameExpired` or
-        :class:`GameLost` only when the token opened a race that is gone.
-        """
+        """The request's :class:`Race`: ``token`` opens a seat, ``spectator`` the public view
+        (moving no idle clock). ``write`` takes the race's lock; ``deliver`` says the
+        request reads the seat's state as a delivery (locking only if that moves its
+        cursor). Raises :class:`GameNotFound` for an unknown id and a token that opens no
+        seat alike; :class:`GameExpired` or :class:`GameLost` only to a gone race's seat."""
         digest = None if spectator or not token else token_digest(token)
         if digest is None and not spectator:
             raise GameNotFound()
@@ -431,14 +364,16 @@ class Races:
                 await self._keep(race)
 
     async def _keep(self, race: Race) -> None:
-        """Save the race once, fenced by its lease (with its result in the outbox when
-        this change ended it), keep its derived game and log for this process's next load
-        (:data:`~app.races.record.DERIVED`), announce the change once, then record the
-        result."""
+        """Save the race once, fenced by its lease (with its result in the outbox when this
+        change ended it), keep its derived game (:data:`~app.races.record.DERIVED`),
+        announce the change, then record the result."""
         assert race.lease is not None
         result = self._result_to_keep(race)
+        # What a store that announces saves tells the live streams (app.live.hub): the quick
+        # message when it was all the change.
+        notice = None if race.said_alone is None else orjson.dumps(race.said_alone)
         try:
-            await self.store.save(race.session, race.lease, result, _notice_of(race))
+            await self.store.save(race.session, race.lease, result, notice)
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
             raise MoveNotKept() from exc
@@ -451,19 +386,11 @@ class Races:
             await self.recorder.deliver(race.id, result)
 
     def _result_to_keep(self, race: Race) -> bytes | None:
-        """The outbox message of the race's result when this change made its status
-        "over" (it was not when loaded) and the results keep it, else None."""
+        """The outbox message of the race's result when this change ended it, else None."""
         if self.recorder is None or race.over_at_open or race.session.status != "over":
             return None
-        finish = finish_of(race.session, race.now)
+        finish = leaving.finish_of(race.session, race.now)
         return None if finish is None else finish.to_json()
-
-
-def _notice_of(race: Race) -> bytes | None:
-    """What a store that announces its saves tells the live streams of ``race``'s change:
-    its quick message when that is all it was (as JSON, read by :mod:`app.live.hub`), else
-    None (any change)."""
-    return None if race.said_alone is None else orjson.dumps(race.said_alone)
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
@@ -472,8 +399,5 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
         return found.record
     gone = found.gone
     if gone is not None and digest is not None and gone.seat_of(digest) is not None:
-        raise GameLost() if gone.reason == "restarted" else GameExpired()
+        raise GameLost(cause="restart") if gone.reason == "restarted" else GameExpired()
     raise GameNotFound()
-
-
-__all__ = ["Publish", "Race", "Races"]

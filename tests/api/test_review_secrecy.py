@@ -21,8 +21,9 @@ from app.races import review
 from app.races.record import GameConfig, GameSession, decode_move, encode_move, new_session
 from app.races.review import Budget, Deal
 from app.settings import Settings
-from engine import Action, ActionType, Game, Suit, Variants, new_game, observe
+from engine import Action, ActionType, Game, Observation, Suit, Variants, new_game, observe
 from engine.bots import make_bot
+from engine.bots.base import as_view
 from engine.bots.search import NOTHING_TOLD, Told
 
 BUDGET = Budget(worlds=8, candidates=5, seed=3)
@@ -115,6 +116,15 @@ def test_twin_races_differing_in_unseen_cards_get_identical_reviews(told: Told) 
     assert tuner_seat in (1, 2, 3)
 
 
+def search_choice(observation: Observation, told: Told) -> Action:
+    """The move the review's search would play itself, with the same budget and told the
+    same (docs/review.md): a seat that always plays it loses nothing in its review."""
+    actions = as_view(observation).legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    return review.best_of(review.estimate(observation, BUDGET, told=told)).action
+
+
 @pytest.mark.parametrize(
     "told", [NOTHING_TOLD, Told(normal_seats=(1, 2, 3))], ids=["not-told", "told-normal-seats"]
 )
@@ -127,10 +137,7 @@ def test_a_seat_playing_the_searchs_own_choice_loses_nothing(told: Told) -> None
         seat = game.current_seat
         assert seat is not None
         observation = observe(game, seat)
-        if seat == 0:
-            action = review.search_choice(observation, BUDGET, told)
-        else:
-            action = bots[seat].choose(observation)
+        action = search_choice(observation, told) if seat == 0 else bots[seat].choose(observation)
         moves.append(encode_move("person" if seat == 0 else "bot", seat, action))
         game.apply(action, seat=seat)
     deal = Deal(4, dict(Variants().to_dict()), 77, tuple(moves))

@@ -109,7 +109,7 @@ async def try_again(
     the new race's `game_id`, your `token` and your first `state`."""
     async with races.open(seat.game_id, seat.token) as race:
         practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
-    state = await review.start_practice(races, practice, client)
+    _, state = await races.store_and_begin(practice, client)
     return JSONResponse(seat_body(practice.id, practice.token, state), status_code=201)
 
 

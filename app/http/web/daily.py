@@ -25,6 +25,7 @@ from app.http.web.table_page import to_table
 from app.races.daily import (
     DAILY_BOTS,
     DAILY_PLAYERS,
+    Streak,
     check_address,
     daily_today,
     day_before,
@@ -33,7 +34,6 @@ from app.races.daily import (
     start_replay,
 )
 from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, ServerFull
-from app.races.streaks import Streak
 from app.races.unit import Races
 from app.results.daily import BoardEntry, DailyResults
 from app.results.daily_times import CLOSE_AFTER

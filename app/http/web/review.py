@@ -299,7 +299,7 @@ async def try_again(table: TableDep, move: MovePath) -> Response:
     """ "Try again from here": a practice race from that decision; its table (303)."""
     async with table.open() as race:
         practice = practice_of(race.session, race.own_seat, move, table.settings.turn_seconds)
-    await review.start_practice(table.races, practice, client_key(table.request))
+    await table.races.store_and_begin(practice, client_key(table.request))
     response = see_other(table_url(practice.id))
     set_seat_cookie(response, table.request, practice.id, practice.token, table.settings)
     return response

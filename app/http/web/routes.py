@@ -98,7 +98,7 @@ async def index_page(
     # Only the id is known here (the token's cookie is scoped to the race's pages), so the
     # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
-    resumable = last and re.fullmatch(GAME_ID_PATTERN, last) and await races.in_progress(last)
+    resumable = last and re.fullmatch(GAME_ID_PATTERN, last) and await races.running(last)
     context = {
         "active": "home",
         "bot_levels": bot_levels(),
