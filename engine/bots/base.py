@@ -1,12 +1,6 @@
-"""What every computer player shares: the :class:`Bot` interface and per-decision randomness.
-
-A bot keeps no memory between calls: its move depends only on its seed, one seat's
-view (:class:`~engine.seat_view.SeatView`, or the same view's JSON form) and, for a bot
-that thinks against a clock, how much work fits in its time
-budget. So a server may build a fresh bot for every decision; a replay with the same seeds
-gives the same moves for every bot that works to a fixed amount (all but a time-budgeted
-hard bot, which is reproducible only with ``iterations``).
-"""
+"""The :class:`Bot` interface and per-decision randomness. A bot keeps no memory between
+calls: its move depends only on its seed, one seat's view and (a time-budgeted hard bot
+only) how much work fits in its budget, so a server may build a fresh bot per decision."""
 
 from __future__ import annotations
 
@@ -19,8 +13,6 @@ from engine.view import Observation
 
 Seen = SeatView | Observation
 """What a bot is handed: a seat's view, as data or in its JSON form (an API client's)."""
-
-_MASK64 = (1 << 64) - 1
 
 DEFAULT_BOT_BUDGET_MS = 200
 """Thinking time per decision, in milliseconds, of a bot that searches against a clock
@@ -35,20 +27,13 @@ def mix_seed(*parts: int) -> int:
     """
     h = 0x243F6A8885A308D3
     for part in parts:
-        h = (h ^ (part & _MASK64)) & _MASK64
-        h = (h + 0x9E3779B97F4A7C15) & _MASK64
-        h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK64
-        h ^= h >> 31
+        h = Rng(h ^ part).next_u64()
     return h
 
 
 def decision_rng(seed: int, view: SeatView) -> Rng:
-    """A generator for one decision, derived from the bot's seed and where the game stands.
-
-    Two calls with the same seed and view get the same stream; different turns of one
-    game get different streams even when a bot object is reused.
-    """
+    """A generator for one decision: the same for the same seed and view, another on
+    every turn of a game."""
     seat = -1 if view.seat is None else view.seat
     return Rng(mix_seed(seed, seat, view.round, view.trick, len(view.trick_plays)))
 
@@ -89,7 +74,6 @@ class RandomBot(Bot):
     kind = "random"
 
     def choose(self, observation: Seen) -> Action:
-        """A uniformly random legal action."""
         view = as_view(observation)
         actions = view.legal_actions()
         if not actions:

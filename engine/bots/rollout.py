@@ -15,7 +15,7 @@ from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide, draw
 from engine.bots.value import chances
 from engine.cards import TRICKS_PER_ROUND
-from engine.rng import _GOLDEN_GAMMA, _MASK64, Rng
+from engine.rng import GOLDEN_GAMMA, MASK64, Rng
 from engine.sim import INFO, PLAY, SimState, deck_copies, remember
 from engine.variants import Variants
 
@@ -222,9 +222,9 @@ def _play_out_cached(
         if running is None:
             action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
         else:
-            state = rng.state = (rng.state + _GOLDEN_GAMMA) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            state = rng.state = (rng.state + GOLDEN_GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
             pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * running[-1]
             found = bisect(running, pick)
             action = ids[found] if found < len(ids) else ids[-1]
