@@ -1,12 +1,6 @@
-"""Computer players: ``make_bot(kind, seed, **options)`` and the levels on offer.
-
-A bot only ever receives one seat's view (``Game.view(seat)``, or its JSON form), never the
-game, so it cannot see hidden cards by construction. Levels (:data:`BOT_LEVELS`):
-
-* ``random`` — uniform over the legal actions (baseline, fuzzing);
-* ``easy`` — a light heuristic with noise, never plainly wasteful;
-* ``normal`` — a card-counting heuristic that values gas and the sixth trick;
-* ``hard`` — determinized Monte Carlo tree search with heuristic rollouts.
+"""Computer players (docs/bots.md): ``make_bot(kind, seed, **options)`` for the levels
+:data:`BOT_LEVELS`. A bot only ever receives one seat's view (``Game.view(seat)``, or its
+JSON form), never the game, so it cannot see hidden cards by construction.
 
 >>> from engine import new_game
 >>> game = new_game(players=4, seed=5)
@@ -23,7 +17,9 @@ from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen
 from engine.bots.players import EasyBot, NormalBot
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
+"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first: uniform over the legal
+actions, the policy with noise, the card-counting policy, and a determinized search."""
+_PLAIN: dict[str, type[Bot]] = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot}
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
@@ -48,17 +44,12 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
         unknown = set(options) - HARD_OPTIONS
         if unknown:
             raise ValueError(f"Unknown option(s) for the hard bot: {', '.join(sorted(unknown))}.")
-        hard: Bot = HardBot(seed, **options)
-        return hard
+        return HardBot(seed, **options)
     if options:
         raise ValueError(f"The {kind!r} bot takes no options: {', '.join(sorted(options))}.")
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "easy":
-        return EasyBot(seed)
-    if kind == "normal":
-        return NormalBot(seed)
-    raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
+    if kind not in _PLAIN:
+        raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
+    return _PLAIN[kind](seed)
 
 
 def decide(

@@ -53,9 +53,18 @@ class Bot(ABC):
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
 
-    @abstractmethod
     def choose(self, observation: Seen) -> Action:
-        """Pick a legal action for the seat whose view this is."""
+        """A legal action for the seat whose view this is (its only one, without asking
+        :meth:`pick`)."""
+        view = as_view(observation)
+        actions = view.legal_actions()
+        if not actions:
+            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+        return actions[0] if len(actions) == 1 else self.pick(view, actions)
+
+    @abstractmethod
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
+        """One of ``actions``, the two or more legal actions of ``view``'s seat."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} kind={self.kind} seed={self.seed}>"
@@ -73,9 +82,5 @@ class RandomBot(Bot):
 
     kind = "random"
 
-    def choose(self, observation: Seen) -> Action:
-        view = as_view(observation)
-        actions = view.legal_actions()
-        if not actions:
-            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
         return actions[decision_rng(self.seed, view).below(len(actions))]

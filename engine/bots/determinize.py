@@ -244,8 +244,7 @@ def fixed_deal(observation: Seen) -> SimState:
     dealt in suit order to the other seats' hands (their public sizes) and the rest
     counted as discards, each Tune Up of the current trick as the Tune Up of one fixed
     card. The round's finished tricks are carried as the face-up counts only. That is
-    all a decision of the policy reads (:func:`engine.bots.players.policy_state`): the
-    state is for deciding on, not for playing on.
+    all a decision of the policy reads: the state is for deciding on, not for playing on.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)

@@ -1,20 +1,10 @@
-"""The bots' one policy, on the core's state (:mod:`engine.sim`).
-
-:func:`choose_id` is the rule-of-thumb player of the easy and normal bots (its knobs are
-:class:`engine.bots.heuristic.Style`) and of every seat in the hard bot's rollouts
-(:mod:`engine.bots.rollout`). Every legal action gets a score in "gas units": the chance
-of winning the trick times what the trick is worth (speed for tricks 1–5, a lap — or the
-game — for the sixth), minus the gas it burns, plus the gas it brings in (the 2, the 0, a
-Tune-Up share, the 0/5 card), minus the worth of the card it uses up. The chance of
-winning assumes each later seat holds random cards from those this seat has not seen
-(card counting, unless the style forgets), may spend part of its gas (all of it on the
-sixth trick) and may strike 4s and 5s with a 1. It reads only what the seat to act could
-know: its own hand, the public numbers and this round's face-up cards (other hands by
-their size only), so the bots run it on a state made from their observation, the cards
-they cannot see placed in a fixed order (:func:`engine.bots.players.policy_state`).
-
-A decision is worked out (:func:`decide`) apart from its draw (:func:`draw`), so that a
-search can keep what it worked out and draw from it again.
+"""The bots' one policy, on the core's state (:mod:`engine.sim`): :func:`choose_id`, the
+rule-of-thumb player of the easy and normal bots and of every seat in the hard bot's
+rollouts; how it scores an action, and its knobs: :mod:`engine.bots.heuristic`. It reads
+only what the seat to act could know (other hands by their size only), so the bots run it
+on a state made from their view (:func:`engine.bots.determinize.fixed_deal`). A decision is
+worked out (:func:`decide`) apart from its draw (:func:`draw`), so that a search can keep
+what it worked out and draw from it again.
 """
 
 from __future__ import annotations

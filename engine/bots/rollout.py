@@ -1,11 +1,6 @@
-"""The hard bot's rollouts: the one policy (:mod:`engine.bots.policy`) playing a state to
-the end of its round.
-
-:func:`rollout_seats` plays each seat with its own style and scores the result with
-:func:`engine.bots.value.chances`. A search shares one :class:`Decisions` among all its
-rollouts, so that a decision one of them has worked out is drawn from again, not
-worked out anew.
-"""
+"""The hard bot's rollouts: the policy (:mod:`engine.bots.policy`) playing a state to the
+end of its round, each seat with its own style (:func:`rollout_seats`), decisions a search
+has worked out once drawn from again (:class:`Decisions`)."""
 
 from __future__ import annotations
 
@@ -197,6 +192,12 @@ def rollout_seats(
                 pass
         else:
             _play_out_cached(s, rng, styles, place, decisions)
+    return outcome(s)
+
+
+def outcome(s: SimState) -> list[float]:
+    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's):
+    :func:`engine.bots.value.chances`."""
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
 
 

@@ -1,98 +1,54 @@
-"""The hard bot: determinized Monte Carlo search with heuristic rollouts.
-
-For one decision the bot
-
-1. ranks its legal actions with the normal heuristic and keeps the few best sensible ones
-   (the candidates);
-2. repeatedly samples a full game consistent with its observation
-   (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
-   surviving candidate followed by the normal heuristic for every seat to the end of the
-   round, scoring the result with :func:`engine.bots.value.chances` (a seat known to
-   be another searching bot answers the candidate with the best of a few moves for
-   itself instead, :func:`_play_replying`);
-3. compares candidates on the same worlds and the same rollout seeds (paired samples,
-   so the luck of the deal cancels out), dropping those clearly behind as evidence grows
-   (:mod:`engine.bots.candidates`);
-4. stops as soon as one candidate is left, or else at the time budget (default
-   :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`, real time, or with ``clock="cpu"``
-   the searching thread's CPU time: see :data:`CLOCKS`) or, for reproducible runs,
-   after a fixed number of rollouts (``iterations``), and plays the surviving candidate
-   with the best mean over the worlds they all saw
-   (:func:`engine.bots.candidates.best_candidate`).
-
-``python -m bench.hard_regret`` measures how far that choice falls short of a long
-reference search's, by budget and opponent model (``docs/bots.md``).
-
-By default (``workers=1``) the search runs in the calling thread. With ``workers=N`` the
-worlds are split into N jobs (root parallelism) that the caller runs through ``map_jobs``,
-a ``map``-like callable such as a process pool's: the engine starts no processes itself.
-A server uses that to keep a CPU-bound search off its own interpreter.
+"""The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
+"The hard bot"). It plays the normal policy's best sensible actions in the same sampled
+worlds (:mod:`engine.bots.determinize`) to the end of the round, drops those clearly behind
+(:mod:`engine.bots.candidates`), and stops when one is left, at its time budget (real or
+CPU time, :data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N`` the worlds
+split into N jobs the caller runs through ``map_jobs`` (a process pool's ``map``, say):
+the engine starts no process itself.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 from engine.actions import Action, ActionDict
-from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, as_view, decision_rng, mix_seed
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, decision_rng, mix_seed
 from engine.bots.candidates import Evaluator, best_candidate, drop_behind, weights_of
-from engine.bots.determinize import Determinizer
+from engine.bots.determinize import Determinizer, fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
-from engine.bots.players import policy_state
 from engine.bots.policy import choose_id, score_ids, sensible
-from engine.bots.rollout import Decisions
+from engine.bots.rollout import Decisions, outcome
 from engine.bots.rollout import rollout_seats as sim_rollout
-from engine.bots.value import chances
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
-"""How many of the normal policy's best sensible actions the search compares unless told:
-wide enough that the best move against the real deal is rarely left out, while pruning
-drops the plainly worse ones after a few worlds (``python -m bench.truth_regret``,
-docs/bots.md)."""
+"""How many of the normal policy's best sensible actions the search compares unless told
+(wide enough that the best move against the real deal is rarely left out:
+``python -m bench.truth_regret``)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
-in the rollouts. At 0 every sampled world has the other seats play exactly as the normal
-bot would, and the search learns to exploit that one player, the more surely the more
-budget it has; much more noise makes a plan that ignores what the opponents actually
-hold. Measured in docs/bots.md ("The hard bot")."""
+in the rollouts (why not 0, nor much more: docs/bots.md, "The hard bot")."""
 DEFAULT_HARD_NOISE: float | None = None
 """Softmax temperature at which the search models the seats it is told are hard bots
 (``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
-predicted near temperature 1 (``python -m bench.model_fit``, docs/bots.md)."""
+predicted near temperature 1 (``python -m bench.model_fit``)."""
 DEFAULT_INFER = 0.0
 """Softmax temperature of the inference from the opponents' plays that weighs each
 sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
 SKIP = math.log(1000.0)
 """A world the inference weighs below a thousandth of the best one so far is not
 played: its rollouts would hardly move a weighted mean."""
-HARD_OPTIONS = frozenset(
-    {
-        "time_budget_ms",
-        "iterations",
-        "workers",
-        "map_jobs",
-        "candidates",
-        "models",
-        "clock",
-        "noise",
-        "infer",
-        "normal_seats",
-        "searcher_seats",
-        "hard_seats",
-        "hard_noise",
-        "reply_width",
-    }
-)
-"""The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
 DEFAULT_REPLY_WIDTH = 3
 """How many of the normal policy's best sensible actions a seat known to be a searching bot
 weighs when it replies in a rollout (:func:`_play_replying`)."""
@@ -112,26 +68,17 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 )
 
 
-_NOISY: dict[tuple[int, float], Style] = {}
-
-
+@lru_cache(maxsize=256)
 def _noisy(model: int, noise: float) -> Style:
     """``OPPONENT_MODELS[model]`` choosing with temperature ``noise``, one object per
-    pair: the policy keeps tables per style object, so a new object each decision would
-    grow them without end."""
-    style = _NOISY.get((model, noise))
-    if style is None:
-        if len(_NOISY) >= 256:
-            _NOISY.clear()
-        style = _NOISY[(model, noise)] = replace(OPPONENT_MODELS[model], temperature=noise)
-    return style
+    pair: the policy keeps tables per style object."""
+    return replace(OPPONENT_MODELS[model], temperature=noise)
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.thread_time}
-"""The clocks a time budget can run on. ``wall`` (the default, what the server uses) is
-real time: a move must come within the budget however busy the machine is. ``cpu`` is the
-CPU time of the searching thread: a 200 ms budget buys the same search however many other
-processes share the cores, so offline tournaments measure the bot, not the machine's load."""
+"""The clocks a time budget can run on: ``wall`` (the default, the server's), since a move
+must come in time however busy the machine is, and ``cpu``, the searching thread's CPU
+time, with which offline tournaments measure the bot, not the machine's load."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +164,9 @@ def run_worlds(
     one rollout) and a world under :data:`SKIP` of the best so far is not played; else 0."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
-    inference = _inference(determinizer, infer)
+    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
+    if inference is not None and not inference.active:
+        inference = None
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = Evaluator(len(actions))
@@ -256,13 +205,6 @@ def run_worlds(
         if prune and stats.worlds % 4 == 0:
             drop_behind(stats, paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
-
-
-def _inference(determinizer: Determinizer, infer: float) -> Inference | None:
-    """The inference at temperature ``infer`` from the plays the view shows, or None when
-    it is off (0) or has nothing to go on."""
-    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
-    return inference if inference is not None and inference.active else None
 
 
 def _play(
@@ -307,22 +249,19 @@ def _play_replying(
     """The rollout of ``action`` in ``world`` when the other seats include searching bots
     (``searchers``), and how many rollouts it took.
 
-    A searching bot does not play like the noisy normal policy that models everyone else:
-    it weighs a few moves and plays the one that does best for itself. So the first of
-    the ``searchers`` to move after ``action`` does that here: of the normal policy's
-    ``width`` best sensible actions it plays the one whose rollout (the same seed for
-    each, so they differ only by the reply) leaves it the best chance, and the rollout
-    ends that way. A plan that only works if that seat misplays is then scored by the
-    reply that punishes it. The replying seat sees the world's cards, so it answers
-    better than a real searcher could; that errs on the side of caution."""
+    A searching bot weighs a few moves and plays the one that does best for itself, so the
+    first of the ``searchers`` to move after ``action`` plays, of the normal policy's
+    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves
+    it the best chance: a plan that only works if that seat misplays is scored by the reply
+    that punishes it. The replier sees the world's cards, so it answers better than a real
+    searcher could; that errs on the side of caution."""
     state = world.clone()
     rng = Rng(seed)
     going = state.play_out(action)
     while going and state.winner < 0 and state.turn not in searchers:
         going = state.play_out(choose_id(state, styles[state.turn], rng))
     if not going or state.winner >= 0:
-        winner = None if state.winner < 0 else state.winner
-        return chances(state.players, state.laps, state.gas, state.lead, winner), 0
+        return outcome(state), 0
     replier = state.turn
     legal = legal_ids(state.legal_key())
     ranked = best_sensible(state, width)
@@ -333,8 +272,7 @@ def _play_replying(
         if branch.play_out(legal[i]) and branch.winner < 0:
             values = sim_rollout(branch, Rng(reply_seed), styles, False, decisions)
         else:
-            winner = None if branch.winner < 0 else branch.winner
-            values = chances(branch.players, branch.laps, branch.gas, branch.lead, winner)
+            values = outcome(branch)
         if best is None or values[replier] > best[replier]:
             best = values
     assert best is not None  # a seat to move has a sensible action
@@ -367,47 +305,18 @@ def seat_styles(
 
 
 def run_job(args: SearchJob) -> SearchPart:
-    """One worker process's share of a decision. On the wall clock the deadline is
-    absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
-    queue runs only for what is left of the budget instead of its whole length; on the
-    CPU clock each worker spends the budget of its own thread's time."""
-    (
-        observation,
-        action_dicts,
-        seed,
-        stop,
-        budget_s,
-        models,
-        noise,
-        infer,
-        told,
-    ) = args
+    """One worker process's share of a decision: :func:`run_worlds` with the options
+    :attr:`HardBot.options`. On the wall clock the deadline is absolute (the monotonic clock
+    is system-wide), so a job that waited in a busy pool's queue runs only for what is left
+    of the budget; on the CPU clock each worker spends the budget of its own thread's time."""
+    observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return run_worlds(
-        observation,
-        actions,
-        seed,
-        stop,
-        models,
-        noise=noise,
-        infer=infer,
-        told=told,
-    )
+    return run_worlds(observation, actions, seed, stop, **options)
 
 
-SearchJob = tuple[
-    SeatView,
-    list[ActionDict],
-    int,
-    "Stop",
-    float,
-    int,
-    float,
-    float,
-    Told,
-]
+SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
 """One worker's share of a decision (picklable: it crosses to another process)."""
 
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
@@ -422,7 +331,7 @@ MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Ite
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
     """The actions the search compares: the normal policy's ``count`` best sensible
     ones, best first (``actions`` are the observation's legal actions, in order)."""
-    return [actions[i] for i in best_sensible(policy_state(observation), count)]
+    return [actions[i] for i in best_sensible(fixed_deal(observation), count)]
 
 
 def best_sensible(state: SimState, count: int) -> list[int]:
@@ -438,7 +347,8 @@ def _seats(seats: Iterable[int]) -> tuple[int, ...]:
 
 
 class HardBot(Bot):
-    """Determinized search over the heuristic's best candidates (see module docstring).
+    """Determinized search over the heuristic's best candidates (module docstring; the
+    options are :func:`engine.bots.make_bot`'s).
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=2)
@@ -486,10 +396,8 @@ class HardBot(Bot):
         self.iterations = iterations
         self.workers = int(workers)
         self.candidates = int(candidates)
-        self.models = int(models)
         self.clock = clock
-        self.noise = float(noise)
-        self.infer = float(infer)
+        self.map_jobs = map_jobs
         #: What the search is told of the other seats (:class:`Told`).
         self.told = Told(
             normal_seats=_seats(normal_seats),
@@ -498,46 +406,41 @@ class HardBot(Bot):
             searcher_seats=_seats(searcher_seats),
             reply_width=int(reply_width),
         )
-        self.map_jobs = map_jobs
-        #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
+        #: The keyword options of every :func:`run_worlds` of a decision.
+        self.options: dict[str, Any] = {
+            "models": int(models),
+            "noise": float(noise),
+            "infer": float(infer),
+            "told": self.told,
+        }
+        #: Rollouts run by the last :meth:`choose`, and whether it ended its search before
+        #: the budget, pruning having left one candidate in every worker (diagnostics).
         self.last_rollouts = 0
-        #: Whether the last :meth:`choose` ended its search before the budget, pruning
-        #: having left one candidate (in every worker); a diagnostic, as above.
         self.last_settled = False
 
-    def choose(self, observation: Seen) -> Action:
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
         """The candidate with the best mean simulated outcome
         (:func:`engine.bots.candidates.best_candidate`)."""
         start = CLOCKS[self.clock]()
-        view = as_view(observation)
-        actions = view.legal_actions()
-        if not actions:
-            raise ValueError("It is not this seat's turn: there is nothing to choose.")
-        if len(actions) == 1:
-            return actions[0]
-        rng = decision_rng(self.seed, view)
         shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
             return shortlist[0]
-        seed = rng.next_u64()
+        seed = decision_rng(self.seed, view).next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         deadline = None if self.iterations is not None else start + budget_s
-        if self.workers > 1:
-            parts = self._search_parallel(view, shortlist, seed, deadline, budget_s)
-        else:
+        if self.workers == 1:
             stop = Stop(self.iterations, deadline, self.clock)
-            parts = [
-                run_worlds(
-                    view,
-                    shortlist,
-                    seed,
-                    stop,
-                    self.models,
-                    noise=self.noise,
-                    infer=self.infer,
-                    told=self.told,
-                )
+            parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
+        else:
+            share = None if self.iterations is None else -(-self.iterations // self.workers)
+            stop = Stop(share, deadline, self.clock)
+            dicts = [a.to_dict() for a in shortlist]
+            jobs: list[SearchJob] = [
+                (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
+                for w in range(self.workers)
             ]
+            assert self.map_jobs is not None  # checked in __init__
+            parts = list(self.map_jobs(run_job, jobs))
         self.last_rollouts = sum(used for _, _, used, _ in parts)
         self.last_settled = all(len(alive) == 1 for _, _, _, alive in parts)
         rows = [row for part, _, _, _ in parts for row in part]
@@ -548,31 +451,6 @@ class HardBot(Bot):
         survivors = set.intersection(*running) or set.union(*running)
         return shortlist[best_candidate(rows, sorted(survivors), weights)]
 
-    def _search_parallel(
-        self,
-        view: SeatView,
-        shortlist: list[Action],
-        seed: int,
-        deadline: float | None,
-        budget_s: float,
-    ) -> list[SearchPart]:
-        """Split the worlds of one decision into :attr:`workers` jobs run by ``map_jobs``."""
-        share = None if self.iterations is None else -(-self.iterations // self.workers)
-        stop = Stop(share, deadline, self.clock)
-        dicts = [a.to_dict() for a in shortlist]
-        jobs: list[SearchJob] = [
-            (
-                view,
-                dicts,
-                mix_seed(seed, w),
-                stop,
-                budget_s,
-                self.models,
-                self.noise,
-                self.infer,
-                self.told,
-            )
-            for w in range(self.workers)
-        ]
-        assert self.map_jobs is not None  # checked in __init__
-        return list(self.map_jobs(run_job, jobs))
+
+HARD_OPTIONS = frozenset(inspect.signature(HardBot).parameters) - {"seed"}
+"""The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
