@@ -66,10 +66,9 @@ Opponent = tuple[int, int, bool, bool]
 
 
 class TrickMemo:
-    """What the policy learnt of one rollout's state that later decisions can reuse: the
-    deck's cards by suit, and the later seats of the current trick as one decision saw
-    them (a seat's numbers change only when it plays, and then it is no later seat again
-    in that trick)."""
+    """What later decisions of one rollout can reuse: the deck's cards by suit, and the
+    later seats of the current trick as one decision saw them (a seat's numbers change
+    only when it plays, and then it is no later seat in that trick)."""
 
     __slots__ = ("commit", "copies", "round", "tail", "trick")
 
@@ -82,10 +81,8 @@ class TrickMemo:
 
 
 #: A decision worked out: the action ids it picks among and the running sums of their
-#: softmax weights (``None``: a uniform pick, the best scores' tie), so that a draw is one
-#: binary search (:func:`draw`). Tuples of numbers only, which the garbage collector
-#: stops tracking: a search keeps thousands of them, and lists there made every full
-#: collection of the process walk them all.
+#: softmax weights (``None``: a uniform pick, the best scores' tie). Tuples of numbers,
+#: which the garbage collector stops tracking (a search keeps thousands of them).
 Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
@@ -100,32 +97,22 @@ def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
 
 
 def _later_seats(
-    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
+    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo
 ) -> tuple[list[Opponent], tuple[int, ...], int]:
     """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
     ``seat`` has not seen, and how many those are (at least 1)."""
     players = s.players
     commit = style.early_commit
-    if memo is None:
+    tail = memo.tail
+    if memo.trick != s.trick or memo.round != s.round or memo.commit != commit or len(tail) < later:
         last = s.trick == TRICKS_PER_ROUND
-        opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        copies = deck_copies(players, s.variants)
-    else:
-        tail = memo.tail
-        if (
-            memo.trick != s.trick
-            or memo.round != s.round
-            or memo.commit != commit
-            or len(tail) < later
-        ):
-            last = s.trick == TRICKS_PER_ROUND
-            tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-            memo.tail = tail
-            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
-        opponents = tail[len(tail) - later :]
-        copies = memo.copies
-        if not copies:
-            copies = memo.copies = deck_copies(players, s.variants)
+        tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+        memo.tail = tail
+        memo.round, memo.trick, memo.commit = s.round, s.trick, commit
+    opponents = tail[len(tail) - later :]
+    copies = memo.copies
+    if not copies:
+        copies = memo.copies = deck_copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -151,9 +138,8 @@ _REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
 def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
     """The unseen cards a later seat could still play face up with an effective value of
     at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
-    could strike a card (cached: many decisions see the same unseen cards). A card of the
-    suit just played is counted here too: the caller takes its suit out (:func:`_scan`).
-    The table is shared: it is not to be changed."""
+    could strike a card; the suit just played counted too (:func:`_tables` takes it out).
+    Cached and shared: not to be changed."""
     key = (unseen, blocked << 1 | lichen_after)
     table = _REACH.get(key)
     if table is not None:
@@ -247,12 +233,9 @@ def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], 
 
 
 class _Frame:
-    """What every action of one decision shares: the trick's best numbers so far (plain
-    and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
-    room and speed, the share a Tune Up can hope for, and what the chance of winning
-    reads of the seats still to play, worked out on the first chance a decision asks
-    for (many decisions, the last seat's say, need none): their reach and size, the
-    unseen cards and the reach tables by Lichen (:meth:`table`)."""
+    """What every action of one decision shares; what the chance of winning reads of the
+    seats still to play is worked out on the first chance asked for (:meth:`table`):
+    many decisions, the last seat's say, need none."""
 
     __slots__ = (
         "gv",
@@ -263,7 +246,6 @@ class _Frame:
         "middle",
         "plain",
         "plain_effect",
-        "plain_table",
         "removed",
         "room",
         "rows",
@@ -272,8 +254,8 @@ class _Frame:
         "single",
         "speed",
         "struck",
-        "struck_table",
         "style",
+        "tables",
         "trick",
         "tune",
         "unseen",
@@ -298,8 +280,8 @@ class _Frame:
         later = self.later_count = s.players - len(s.plays) - 1
         self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
         self.known = False
-        self.plain_table: tuple[list[int], int] | None = None
-        self.struck_table: tuple[list[int], int] | None = None
+        #: The reach tables (:meth:`table`) without and with a 1 face up.
+        self.tables: list[tuple[list[int], int] | None] = [None, None]
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
         self.speed = speed = s.speed[me]
@@ -331,23 +313,17 @@ class _Frame:
         """The later seats' reach table and Lichen count, with or without a 1 face up."""
         if not self.known:
             s = self.s
-            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
+            memo = TrickMemo() if self.memo is None else self.memo
+            found = _later_seats(s, s.turn, self.later_count, self.style, memo)
             opponents, self.unseen, pool = found
             #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
             #: the holds table (the pool and the size).
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
             self.known = True
-        if lichen_after:
-            if self.struck_table is None:
-                blocked = self.s.blocked
-                table = _REACH.get((self.unseen, blocked << 1 | 1))
-                self.struck_table = table or _reach(self.unseen, blocked, True)
-            return self.struck_table
-        if self.plain_table is None:
-            blocked = self.s.blocked
-            table = _REACH.get((self.unseen, blocked << 1))
-            self.plain_table = table or _reach(self.unseen, blocked, False)
-        return self.plain_table
+        table = self.tables[lichen_after]
+        if table is None:
+            table = self.tables[lichen_after] = _reach(self.unseen, self.s.blocked, lichen_after)
+        return table
 
 
 def _scan(
@@ -358,17 +334,10 @@ def _scan(
     only_sensible: bool,
     memo: TrickMemo | None = None,
 ) -> tuple[list[Scored], float]:
-    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in
-    legal order, leaving out those that score more than ``slack`` below the best (a
-    run's score at a certain win falls with every gas added and bounds every score of
-    the run: once it is below the best found so far less ``slack``, the rest of the run
-    is too; ``math.inf`` scores every action) and, with ``only_sensible``, those
-    :func:`sensible` leaves out.
-
-    Every score is the same float, from the same operations in the same order, however
-    many actions are left out: the worth of the trick and of the card kept, the gas
-    gained and burnt, and the chance of winning, which assumes each later seat holds
-    random cards from those this seat has not seen."""
+    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in legal
+    order, leaving out those more than ``slack`` below the best (``math.inf``: none) and,
+    with ``only_sensible``, those :func:`sensible` leaves out. Every score is the same
+    float, from the same operations in the same order, however many are left out."""
     frame = _Frame(s, style, memo)
     hand = s.hands[s.turn]
     single, several, tune = frame.single, frame.several, frame.tune
@@ -536,8 +505,7 @@ def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float])
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
     """The action id ``style`` plays for the current seat of ``s``: the best score (ties
-    broken at random), or with a ``temperature`` a softmax draw over the sensible
-    actions."""
+    broken at random), or with a ``temperature`` a softmax draw over the sensible ones."""
     return draw(decide(s, style), rng)
 
 
@@ -556,15 +524,6 @@ def decide(s: SimState, style: Style, memo: TrickMemo | None = None) -> Choice:
     """What ``style`` draws from for the current seat of ``s`` (:func:`draw`): the best
     scores' tie, or with a temperature the running sums of the softmax weights of the
     sensible actions. A rollout passes its ``memo`` to every decision it makes."""
-    ids, weights = _options(s, style, memo)
-    return ids, None if weights is None else tuple(accumulate(weights))
-
-
-def _options(
-    s: SimState, style: Style, memo: TrickMemo | None
-) -> tuple[tuple[int, ...], list[float] | None]:
-    """The action ids the current seat of ``s`` may play and, with a temperature, the
-    softmax weight of each (``None``: the best scores' tie, an even chance each)."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
@@ -575,7 +534,7 @@ def _options(
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
-    return tuple([legal[f[0]] for f in found]), weights
+    return tuple([legal[f[0]] for f in found]), tuple(accumulate(weights))
 
 
 _SCORE = itemgetter(1)
