@@ -1,19 +1,9 @@
-"""Sampling the hidden cards a seat cannot see, to turn its view into a full game.
-
-The hard bot searches "determinized" games: copies of the race in which every unknown
-card has been dealt at random, consistently with what the observing seat knows.
-
-* The unknown pool is the deck, minus the seat's own hand, minus every card face up this
-  round (completed tricks and the current one).
-* Hidden slots are filled from a shuffle of that pool: each other seat's hand (its size is
-  public), each face-down card of the current trick (Tune Ups), the set-aside cards of
-  Larger Hands, and the rest, which stands for everything discarded unseen or already
-  played this round (Tune Ups and 0/5 discards of completed tricks, and face-up cards of
-  completed tricks, which go back to the discard pile where they are).
-
-A Tune Up may be any card (R7), so the pool carries no further constraint. The sampler
-reads only the seat's view (:class:`~engine.seat_view.SeatView`, or its JSON form): the
-real hidden cards cannot influence it.
+"""Sampling the hidden cards a seat cannot see, to turn its view into a full game (a world
+the hard bot searches). The unknown pool is the deck less the seat's own hand and every
+card face up this round; a shuffle of it fills the other hands (their sizes are public),
+the current trick's Tune Ups (any card, R7), the set-aside cards of Larger Hands and, with
+the rest, this round's unseen discards. Only the seat's view is read, so the real hidden
+cards cannot influence a sample.
 
 >>> from engine import Game, new_game
 >>> from engine.rng import Rng
@@ -63,11 +53,8 @@ def _pool_counts(view: SeatView) -> list[int]:
 
 
 def _lap_order(view: SeatView) -> list[int]:
-    """A lap history consistent with the public laps: only its last entry matters (R6).
-
-    Laps are gained only on sixth tricks, so whoever led this round's first trick is the
-    most recent lap gainer whenever anyone has a lap.
-    """
+    """A lap history consistent with the public laps: only its last entry matters (R6), and
+    whoever led this round's first trick gained the latest lap (laps come on sixth tricks)."""
     laps = view.laps
     tricks = view.round_tricks
     first_lead = tricks[0][1] if tricks else view.lead
@@ -84,11 +71,7 @@ def _face_up_play(seat: int, form: int, speed: int) -> Play:
 
 
 class Determinizer:
-    """Samples full games consistent with one seat's view.
-
-    Everything public is read once; each :meth:`sample_parts` deals the unknown pool into the
-    hidden slots and builds the game with :meth:`SimState.from_parts`.
-    """
+    """Samples full games consistent with one seat's view, read once."""
 
     def __init__(self, observation: Seen) -> None:
         view = self.view = as_view(observation)
@@ -128,15 +111,11 @@ class Determinizer:
         self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
-        """The rules core of a full game whose hidden cards are a fresh random deal of the
-        unknown pool (what the rollouts run on; ``Game.over`` of it is a checked game), its
-        generator (future deals) seeded from ``rng`` too, for the real one is secret; and
-        the dealt cards that stand for this round's unseen discards (the Tune Ups of
-        completed tricks, in the base game exactly those), in the random order they were
-        dealt: :mod:`engine.bots.infer` hands them to those Tune Ups in turn.
-
-        The state is :meth:`_state`'s for the same shuffle, built from a copy of a
-        template (a search samples hundreds of worlds of one view)."""
+        """The rules core of a full game whose hidden cards (and generator of future deals)
+        are a fresh random deal from ``rng``, and the dealt cards that stand for this round's
+        unseen discards, in the order dealt (:mod:`engine.bots.infer` hands them to the Tune
+        Ups of completed tricks in turn). The state is :meth:`_state`'s for the same
+        shuffle, built from a copy of a template (a search samples hundreds of worlds)."""
         cards = list(self.pool_ids)
         rng.shuffle(cards)
         s = self.template.clone()
@@ -153,7 +132,7 @@ class Determinizer:
         plays = s.plays
         for k in self.tuned:
             seat, _, speed = plays[k]
-            plays[k] = (seat, _TUNE_UP_ID[cards[at]], speed)
+            plays[k] = (seat, TUNE_UP_IDS[cards[at]], speed)
             at += 1
         s.set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
@@ -206,8 +185,8 @@ class Determinizer:
         )
 
 
-#: Per suit index: the action id of its Tune Up.
-_TUNE_UP_ID = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
+TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
+"""Per suit index, the action id of the Tune Up of that card."""
 
 
 def _hands_in_order(
@@ -240,11 +219,10 @@ def _hands_in_order(
 
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the view's public numbers, the seat's hand, the cards it cannot place
-    dealt in suit order to the other seats' hands (their public sizes) and the rest
-    counted as discards, each Tune Up of the current trick as the Tune Up of one fixed
-    card. The round's finished tricks are carried as the face-up counts only. That is
-    all a decision of the policy reads: the state is for deciding on, not for playing on.
+    random draw: the view's public numbers and the seat's hand, the cards it cannot place
+    dealt in suit order to the other hands and the discards, each Tune Up of the current
+    trick that of one fixed card, the round's finished tricks as the face-up counts only.
+    That is all the policy reads: the state is for deciding on, not for playing on.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)

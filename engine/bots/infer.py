@@ -1,40 +1,29 @@
 """Inference from the opponents' plays: how likely a sampled world makes what they did.
 
-A world the determinizer deals (:mod:`engine.bots.determinize`) is consistent with what
-the seat saw, but it takes no account of *how* the others played: a seat that led a Tune
-Up in trick 1 probably held no strong card, yet a uniform deal gives it strong cards as
-often as weak ones. :class:`Inference` scores a world by the likelihood of every
-opponent's play this round under the opponent model (the normal policy's scores through
-a softmax), replaying the round from its first trick with the hands the world implies:
-each seat's sampled hand plus every card it played since, face up (public) or face down
-(the world's unseen discards, handed to this round's Tune Ups in turn). The search then
-weighs each world by that likelihood (importance sampling: a uniform deal reweighted
-towards the deals the opponents' plays point to).
+A world the determinizer deals is consistent with what the seat saw, but not with *how*
+the others played (a seat that led a Tune Up probably held no strong card). :class:`Inference`
+scores a world by the likelihood of every opponent's play this round under the normal
+policy's softmax, replaying the round from its first trick with the hands the world implies
+(each sampled hand plus every card played since: face up, or the world's unseen discards
+handed to this round's Tune Ups in turn); the search weighs each world by it.
 
-The round's public numbers at its start (gas, middle) are not in the view, and the
-public plays do not always pin them down: a Tune Up share that fills a tank hides how
-much the middle held, and a seat at 5 gas hides what a share brought it. So the round's
-start is hidden too. :func:`round_starts` lists every start from which the public plays
-replay legally to the view's numbers (the real one always among them), and a world's
-likelihood is the mean over those starts (a uniform prior on them). Starts that have
-come to the same gas and middle are replayed once from there on. Only the base game's
-cards are replayed: with the 0 suit or the 0/5 card in the game (effects that depend on
-removed gas and a hidden discard) no world is weighted.
+The round's start (gas, middle) is not in the view and the public plays do not always pin
+it down, so :func:`round_starts` lists every start that replays legally to the view's
+numbers, and a world's likelihood is the mean over them. With the 0 suit or the 0/5 card in
+the game (effects that hang on hidden discards) no world is weighted.
 """
 
 from __future__ import annotations
 
 import math
 
-from engine.actions import Action
+from engine.bots.determinize import TUNE_UP_IDS
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.policy import score_ids, sensible
-from engine.cards import MAX_GAS, SUIT_ORDER, Suit
+from engine.cards import MAX_GAS, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
+from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
 
-#: Per suit index: the id of the Tune Up of that card.
-_TUNE_UP = [ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER]
 #: The floor of an opponent's modelled chance of a play: a model that is sometimes
 #: wrong must not let one play rule a world out altogether.
 FLOOR = 0.02
@@ -50,19 +39,12 @@ Start = tuple[tuple[int, ...], int, int]
 def _steps(view: SeatView) -> list[Step] | None:
     """The round's plays in order, or None when one of them is not a base-game card."""
     steps: list[Step] = []
+    done = [play for trick in view.round_tricks for play in trick[2]]
     discards = 0
-    for trick in view.round_tricks:
-        for seat, form, _ in trick[2]:
-            if TUNED[form]:
-                steps.append((seat, -1, discards))
-                discards += 1
-            elif FACE_UP[form]:
-                steps.append((seat, FORM_ACTION[form], 0))
-            else:
-                return None
-    for j, (seat, form, _) in enumerate(view.trick_plays):
+    for j, (seat, form, _) in enumerate([*done, *view.trick_plays]):
         if TUNED[form]:
-            steps.append((seat, -1, -1 - j))
+            steps.append((seat, -1, discards if j < len(done) else len(done) - 1 - j))
+            discards += 1
         elif FACE_UP[form]:
             steps.append((seat, FORM_ACTION[form], 0))
         else:
@@ -251,7 +233,7 @@ class Inference:
         memo = self._memo
         for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
             if action < 0:
-                action = _TUNE_UP[card]
+                action = TUNE_UP_IDS[card]
             # Replays from starts that reach the same gas and middle go on as one, their
             # likelihoods summed (removed gas matters only to the cards left out).
             moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}

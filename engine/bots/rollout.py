@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from engine.bots.heuristic import Style
-from engine.bots.policy import Choice, TrickMemo, decide, draw
+from engine.bots.policy import Choice, TrickMemo, decide
 from engine.bots.value import chances
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import GOLDEN_GAMMA, MASK64, Rng
@@ -124,39 +124,6 @@ class Decisions:
         return remember(self.steps, step, found)
 
 
-class _Place:
-    """Where a rollout is: the policy's memo of its tricks, and its place in its search's
-    :class:`Decisions` (none: every decision is worked out), the id there of its public
-    state."""
-
-    __slots__ = ("decisions", "memo", "segment")
-
-    def __init__(self, decisions: Decisions | None) -> None:
-        self.memo = TrickMemo()
-        self.decisions = decisions
-        self.segment = -1
-
-
-def _choose(s: SimState, style: Style, rng: Rng, place: _Place) -> int:
-    """:func:`engine.bots.policy.choose_id` in a rollout at ``place``, the choice taken
-    from its :class:`Decisions` when it has them and has seen it."""
-    decisions = place.decisions
-    if decisions is None:
-        return draw(decide(s, style, place.memo), rng)
-    segment = place.segment
-    ckey = (segment, id(style), *s.hands[s.turn])
-    choice = decisions.choices.get(ckey)
-    if choice is None:
-        choice = remember(decisions.choices, ckey, decide(s, style, place.memo))
-    else:
-        decisions.hits += 1
-    action = draw(choice, rng)
-    step = segment << 10 | _PUBLIC[action]
-    after = decisions.steps.get(step)
-    place.segment = decisions.after(step) if after is None else after
-    return action
-
-
 def rollout_seats(
     s: SimState,
     rng: Rng,
@@ -166,32 +133,21 @@ def rollout_seats(
     segment: int = -1,
 ) -> list[float]:
     """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return
-    each seat's estimated chance of winning from there (:func:`engine.bots.value.chances`).
-    Without ``deal`` the round's last trick deals no next round
-    (:meth:`engine.sim.SimState.play_out`): the same values, and the state is only good
-    for reading the round's result. With ``decisions`` (one per search, shared by its
-    rollouts) a decision seen before is not scored again; the rollout plays the same either
-    way. A ``segment`` of 0 or more is the id of the public state of ``s`` in
-    ``decisions``, already bound to its table and to ``styles`` (:meth:`Decisions.segment`),
-    which the caller knows: a search's worlds share the public state after each
-    candidate."""
-    place = _Place(decisions)
-    if decisions is not None and s.winner < 0:
+    each seat's estimated chance of winning from there (:func:`outcome`). Without ``deal``
+    the round's last trick deals no next round (:meth:`engine.sim.SimState.play_out`): the
+    same values, and the state is only good for reading the round's result. ``decisions``
+    (one per search, shared by its rollouts; else one for this rollout alone) spares
+    scoring a decision seen before; the rollout plays the same either way. A ``segment`` of
+    0 or more is the id of the public state of ``s`` there, already bound to its table and
+    to ``styles`` (:meth:`Decisions.segment`): a search's worlds share the public state
+    after each candidate."""
+    if s.winner < 0:
+        if decisions is None:
+            decisions = Decisions()
         if segment < 0:
             decisions.bind(s, styles)
             segment = decisions.segment(s)
-        place.memo.copies = decisions.copies
-        place.segment = segment
-    if deal:
-        start = s.round
-        while s.winner < 0 and s.round == start:
-            s.apply(_choose(s, styles[s.turn], rng, place))
-    elif s.winner < 0:
-        if decisions is None:
-            while s.play_out(_choose(s, styles[s.turn], rng, place)):
-                pass
-        else:
-            _play_out_cached(s, rng, styles, place, decisions)
+        _play_out(s, rng, styles, deal, decisions, segment)
     return outcome(s)
 
 
@@ -201,16 +157,17 @@ def outcome(s: SimState) -> list[float]:
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
 
 
-def _play_out_cached(
-    s: SimState, rng: Rng, styles: list[Style], place: _Place, decisions: Decisions
+def _play_out(
+    s: SimState, rng: Rng, styles: list[Style], deal: bool, decisions: Decisions, segment: int
 ) -> None:
-    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` does,
-    each choice by :func:`_choose` with ``decisions``: the same steps and the same draws,
-    written out in one loop (with :func:`engine.bots.policy.draw` and
-    :meth:`engine.rng.Rng.next_u64`) because it runs at every decision of every rollout
-    of a search (most of a decision answered from the cache is this loop's own work)."""
+    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` (with
+    ``deal``, :meth:`~engine.sim.SimState.apply`) does, each choice taken from
+    ``decisions`` when seen before and drawn as :func:`engine.bots.policy.draw` does, with
+    :meth:`engine.rng.Rng.next_u64` written out: this loop runs at every decision of every
+    rollout of a search."""
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
-    segment, hits, memo = place.segment, 0, place.memo
+    hits, memo = 0, TrickMemo()
+    memo.copies = decisions.copies
     while True:
         style = styles[s.turn]
         ckey = (segment, id(style), *hands[s.turn])
@@ -234,8 +191,7 @@ def _play_out_cached(
         segment = decisions.after(step) if after is None else after
         if s.put(action):
             last = s.trick == TRICKS_PER_ROUND
-            s.resolve(not last)
+            s.resolve(deal or not last)
             if last or s.winner >= 0:
                 break
-    place.segment = segment
     decisions.hits += hits
