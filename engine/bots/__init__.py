@@ -23,20 +23,16 @@ _PLAIN: dict[str, type[Bot]] = {"random": RandomBot, "easy": EasyBot, "normal": 
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
-    """Build a bot of ``kind`` with its own seed.
+    """Build a bot of ``kind`` with its own seed; unknown kinds or options raise ``ValueError``.
 
-    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`),
-    ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers`` and
-    ``map_jobs`` (root parallelism: the worlds split into ``workers`` jobs that ``map_jobs``
-    runs, e.g. a process pool's ``map``; default 1, searching in the calling thread),
-    ``candidates`` (actions searched, default ``DEFAULT_CANDIDATES``), ``models`` (how
-    many of the search's opponent models its sampled worlds cycle through; default 1, the
-    normal bot only), ``noise`` (their softmax temperature), ``infer`` (the inference from
-    the opponents' plays), ``normal_seats`` (seats known to be normal bots, modelled
-    exactly), ``hard_seats`` (seats known to be hard bots, modelled at temperature
-    ``hard_noise``), ``searcher_seats`` (seats known to be hard bots: in each rollout the
-    first of them to move answers with the best for itself of ``reply_width`` moves).
-    Unknown kinds or options raise ``ValueError``.
+    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`) on a
+    ``clock``, or ``iterations`` (fixed work, reproducible); ``workers`` jobs run by
+    ``map_jobs`` (e.g. a process pool's ``map``; default one, in the calling thread);
+    ``candidates`` (actions searched); ``models`` (opponent models cycled over the worlds)
+    choosing at temperature ``noise``; ``infer`` (the inference from the opponents' plays);
+    and what the search is told of the seats (:class:`engine.bots.search.Told`):
+    ``normal_seats``, ``hard_seats`` with ``hard_noise``, ``searcher_seats`` with
+    ``reply_width``.
     """
     if kind == "hard":
         from engine.bots.search import HARD_OPTIONS, HardBot
@@ -55,8 +51,8 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
 def decide(
     kind: str, seed: int, observation: Seen, **options: Any
 ) -> tuple[dict[str, Any], int | None]:
-    """One decision as plain data, for running in another process: the chosen action's
-    dict and the rollouts the bot ran (None when it needed no search, e.g. one legal move).
+    """One decision as plain data, for another process: the action's dict and the rollouts
+    the bot ran (None when it needed no search, e.g. one legal move).
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=5)

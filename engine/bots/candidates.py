@@ -1,12 +1,7 @@
-"""Which of a decision's candidates a search plays, and when it stops playing one.
-
-A search plays each candidate in the same sampled worlds, so the candidates are compared
-world by world (paired): :class:`Evaluator` keeps their sums, :func:`drop_behind` drops those
-clearly behind the leader (their values blanked in every row, so that later comparisons
-use only the worlds every survivor saw), and :func:`best_candidate` picks among the
-survivors. With inference, each world has a weight (:func:`weights_of` of its log
-likelihood) and every comparison is weighted.
-"""
+"""Which of a decision's candidates a search plays, and when it stops playing one: the
+candidates are compared world by world (paired, the worlds weighted with inference), those
+clearly behind dropped (:meth:`Evaluator.drop_behind`), the best survivor played
+(:func:`best_candidate`)."""
 
 from __future__ import annotations
 
@@ -34,9 +29,10 @@ class Evaluator:
         """Mean simulated outcome of candidate ``i`` so far."""
         return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
 
-    def prune(self, paired: list[list[float]], weights: list[float] | None = None) -> None:
-        """Drop candidates whose paired deficit to the leader is clearly significant
-        (with ``weights``, one per world, in the weighted comparison)."""
+    def drop_behind(self, paired: list[list[float]], weights: list[float] | None) -> None:
+        """Drop the candidates whose paired deficit to the leader is clearly significant
+        (with ``weights``, one per world, in the weighted comparison) and blank their values
+        in every row, so that later comparisons use only the worlds every survivor saw."""
         if self.worlds < 6 or len(self.alive) <= 1:
             return
         if weights is None:
@@ -47,6 +43,9 @@ class Evaluator:
         for i in self.alive:
             if i == leader or not _behind(paired, weights, leader, i):
                 keep.append(i)
+            else:
+                for row in paired:
+                    row[i] = math.nan
         self.alive = keep
 
 
@@ -80,16 +79,6 @@ def _behind(paired: list[list[float]], weights: list[float] | None, leader: int,
     mean = sum(w * d for d, w in pairs) / total
     var = sum(w * (d - mean) ** 2 for d, w in pairs) / total * effective / (effective - 1.0)
     return mean > 2.5 * math.sqrt(var / effective) + 1e-6
-
-
-def drop_behind(stats: Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:
-    """Drop the candidates clearly behind and blank their values in every row."""
-    before = stats.alive
-    stats.prune(paired, weights)
-    for i in before:
-        if i not in stats.alive:
-            for row in paired:
-                row[i] = math.nan
 
 
 def weights_of(logs: list[float]) -> list[float]:

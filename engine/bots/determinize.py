@@ -189,34 +189,6 @@ TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 """Per suit index, the action id of the Tune Up of that card."""
 
 
-def _hands_in_order(
-    view: SeatView, seat: int, pool: list[int]
-) -> tuple[list[list[int]], list[int]]:
-    """Every seat's hand as suit counts, and its suit mask: ``seat``'s own, and each other
-    seat's public number of cards taken from ``pool`` in suit order (``pool`` keeps what
-    is left)."""
-    hands: list[list[int]] = []
-    masks: list[int] = []
-    suit = 0
-    for other, size in enumerate(view.hand_sizes):
-        if other == seat:
-            hands.append(list(view.hand))
-            masks.append(sum(1 << i for i, n in enumerate(view.hand) if n))
-            continue
-        hand, mask = [0] * SUITS, 0
-        while size:
-            while not pool[suit]:
-                suit += 1
-            taken = min(size, pool[suit])
-            hand[suit] += taken
-            mask |= 1 << suit
-            pool[suit] -= taken
-            size -= taken
-        hands.append(hand)
-        masks.append(mask)
-    return hands, masks
-
-
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
     random draw: the view's public numbers and the seat's hand, the cards it cannot place
@@ -241,7 +213,15 @@ def fixed_deal(observation: Seen) -> SimState:
         raise ValueError("The observation hides more cards than the deck can supply.")
     s = SimState(view.players, view.variants, 0, 0)
     s.round, s.trick, s.lead = view.round, view.trick, view.lead
-    s.hands, s.masks = _hands_in_order(view, seat, pool)
+    cards, at = [i for i in range(SUITS) for _ in range(pool[i])], 0
+    s.hands = [list(view.hand) for _ in range(view.players)]
+    for other, size in enumerate(view.hand_sizes):
+        if other != seat:
+            s.hands[other] = [0] * SUITS
+            for card in cards[at : at + size]:
+                s.hands[other][card] += 1
+            at += size
+    s.masks = [sum(1 << i for i, n in enumerate(hand) if n) for hand in s.hands]
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
     s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
@@ -256,7 +236,7 @@ def fixed_deal(observation: Seen) -> SimState:
             s.zf_in = True
         s.plays.append((player, FORM_ACTION[form], speed))
     s.face_up = list(view.face_up)
-    s.discards = [i for i in range(SUITS) for _ in range(pool[i])]
+    s.discards = cards[at:]
     s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players

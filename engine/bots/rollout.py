@@ -33,18 +33,13 @@ _PUBLIC = _public_ids()
 
 
 class Decisions:
-    """The choices of one search's rollouts, by everything the policy reads, so that a
-    decision seen before (the same public state, the same hand, the same style) is not
-    scored again: the choice itself is still drawn with the rollout's generator, so
-    every rollout plays as it would without the cache.
-
-    The key is the public state (every number the policy reads of any seat but the
-    hidden hands, which it reads by their size only), the style and the hand of the seat
-    to act. The public state after an action is a function of the one before and of what
-    the other seats see of the action, so a rollout builds it in full once, at its
-    start (:meth:`segment`: an id for it), and then follows it from id to id
-    (:meth:`after`). One cache serves the states of one table (players and variants); a
-    state of another empties it."""
+    """The choices of one search's rollouts by everything the policy reads (the public
+    state, the style, the hand of the seat to act), so that a decision seen before is not
+    scored again; it is still drawn with the rollout's generator, so every rollout plays as
+    it would without the cache. The public state after an action follows from the one
+    before and what the others see of the action, so a rollout builds it in full once
+    (:meth:`segment`: an id for it) and then goes from id to id (:meth:`after`). One cache
+    serves one table (players and variants); a state of another empties it."""
 
     __slots__ = (
         "choices",

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.actions import Action, ActionDict
 from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, decision_rng, mix_seed
-from engine.bots.candidates import Evaluator, best_candidate, drop_behind, weights_of
+from engine.bots.candidates import Evaluator, best_candidate, weights_of
 from engine.bots.determinize import Determinizer, fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
@@ -154,14 +154,13 @@ def run_worlds(
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """Evaluate ``actions`` on freshly sampled worlds until ``stop`` (:data:`SearchPart`;
-    NaN for a candidate pruned). World n models the other seats with
-    ``OPPONENT_MODELS[n % models]`` at softmax temperature ``noise``, as ``told`` (:class:`Told`).
-    A world cut short by the budget is left out, so the candidates still running compare on
-    the same worlds; once pruning has left one, the search ends (``prune=False``: all in
-    every world until ``stop``). With ``infer`` above 0 a world's log weight is the log
-    likelihood there of the opponents' plays this round at that temperature (:class:`Inference`,
-    one rollout) and a world under :data:`SKIP` of the best so far is not played; else 0."""
+    """Evaluate ``actions`` on freshly sampled worlds until ``stop``, or until pruning has
+    left one (``prune=False``: all in every world) (:data:`SearchPart`; NaN for a candidate
+    pruned; a world cut short by ``stop`` is left out). World n models the other seats with
+    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``. With ``infer``
+    above 0 a world's log weight is the log likelihood of the opponents' plays this round
+    at that temperature (:class:`Inference`, one rollout), and a world under :data:`SKIP`
+    of the best so far is not played."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = Inference(determinizer.view, infer) if infer > 0.0 else None
@@ -203,7 +202,7 @@ def run_worlds(
         paired.append(row)
         logs.append(log)
         if prune and stats.worlds % 4 == 0:
-            drop_behind(stats, paired, None if inference is None else weights_of(logs))
+            stats.drop_behind(paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
 
 
@@ -220,10 +219,9 @@ def _play(
 ) -> tuple[list[float], int]:
     """The rollout of candidate ``i`` (action id ``action``) in ``world``, and how many
     rollouts that counts for: one, or with ``searchers`` those of :func:`_play_replying`.
-    ``starts[i]`` is the id in ``decisions`` of the public state after the candidate (-1:
-    not yet known): the same in every world, as the sampled cards are hidden, so it is
-    worked out on the candidate's first world only. (The styles of later worlds are not
-    bound to ``decisions`` then: the search keeps them alive, so their ids stay theirs.)"""
+    ``starts[i]``, the id in ``decisions`` of the public state after the candidate (-1: not
+    yet known), is the same in every world, so it is worked out on the first one only (and
+    the styles of later worlds not bound then: the search keeps them alive)."""
     if searchers:
         values, rollouts = _play_replying(
             world, action, seed, styles, decisions, searchers, reply_width
@@ -288,8 +286,7 @@ def seat_styles(
     hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
     """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    (seats known to be normal bots) the normal policy exactly, the ``hard_seats`` (seats
-    known to be hard bots) ``hard_model``, every other seat ``model``.
+    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``.
 
     >>> noisy, warm = _noisy(0, 0.15), _noisy(0, 1.0)
     >>> seat_styles(1, 3, noisy, (2,)) == [noisy, NORMAL, NORMAL]
@@ -306,9 +303,8 @@ def seat_styles(
 
 def run_job(args: SearchJob) -> SearchPart:
     """One worker process's share of a decision: :func:`run_worlds` with the options
-    :attr:`HardBot.options`. On the wall clock the deadline is absolute (the monotonic clock
-    is system-wide), so a job that waited in a busy pool's queue runs only for what is left
-    of the budget; on the CPU clock each worker spends the budget of its own thread's time."""
+    :attr:`HardBot.options`. A wall-clock deadline is absolute (a job that waited in a busy
+    pool's queue runs for what is left); on the CPU clock each worker spends the budget."""
     observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
@@ -318,14 +314,11 @@ def run_job(args: SearchJob) -> SearchPart:
 
 SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
 """One worker's share of a decision (picklable: it crosses to another process)."""
-
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
 """What one share returns: rows of candidate values per world, each world's log weight,
 rollouts run, survivors."""
-
 MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
-"""Runs :func:`run_job` over the jobs of one decision, like ``map`` (a process pool's
-``map``, for example), and yields the parts in order."""
+"""Runs :func:`run_job` over the jobs of one decision like ``map``, the parts in order."""
 
 
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:

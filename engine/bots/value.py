@@ -1,11 +1,7 @@
-"""How good a position between rounds is for each seat: an estimate of win chances.
-
-When a simulated round ends, the search scores it with a softmax over seats of
-``LAP_WEIGHT·laps + GAS_WEIGHT·gas + LEAD_WEIGHT·(leads the next round)``. The weights
-were fitted (maximum likelihood, multinomial logit) on the round starts of 3,000
-four-player games between normal bots and their eventual winners: a lap is worth about
-ten gas, and leading the first trick of a round is a small handicap.
-"""
+"""How good a position between rounds is for each seat: a softmax over seats of
+``LAP_WEIGHT·laps + GAS_WEIGHT·gas + LEAD_WEIGHT·(leads the next round)``, the weights
+fitted (multinomial logit) on the round starts of 3,000 four-player games between normal
+bots and their winners: a lap is worth about ten gas, leading a round a small handicap."""
 
 from __future__ import annotations
 
@@ -20,8 +16,7 @@ LEAD_WEIGHT = -0.3
 def chances(
     players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
 ) -> list[float]:
-    """Each seat's estimated chance of winning from a position between rounds with these
-    laps, gas and lead (exact once ``winner`` is known).
+    """Each seat's estimated chance of winning from there (exact once ``winner`` is known).
 
     >>> even = chances(3, [0, 0, 0], [5, 5, 0], 0, None)  # seat 0 leads: a small handicap
     >>> round(sum(even), 6), even[1] > even[0] > even[2]
