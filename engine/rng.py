@@ -16,11 +16,6 @@ T = TypeVar("T")
 _LIMIT: dict[int, int] = {}
 
 
-def _limit(n: int) -> int:
-    limit = _LIMIT[n] = (1 << 64) - ((1 << 64) % n)
-    return limit
-
-
 class Rng:
     """A deterministic SplitMix64 generator whose state is a single 64-bit integer.
 
@@ -50,7 +45,9 @@ class Rng:
             raise ValueError("below() needs a positive bound")
         # next_u64 inlined: the engine's hottest call (every deal and simulated choice).
         # engine.bots.rollout inlines it too: a change of generator goes there as well.
-        limit = _LIMIT.get(n) or _limit(n)
+        limit = _LIMIT.get(n)
+        if limit is None:
+            limit = _LIMIT[n] = (1 << 64) - ((1 << 64) % n)
         state = self.state
         while True:
             state = (state + GOLDEN_GAMMA) & MASK64

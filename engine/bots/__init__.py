@@ -63,13 +63,9 @@ def decide(
     True
     """
     bot = make_bot(kind, seed, **options)
-    searched = hasattr(bot, "last_rollouts")
-    if searched:
-        # The hard bot only sets this when it searches; -1 marks "decided without a search".
-        bot.last_rollouts = -1  # type: ignore[attr-defined]
+    bot.last_rollouts = -1  # the hard bot sets it only when it searches
     action = bot.choose(observation)
-    rollouts = int(getattr(bot, "last_rollouts", -1)) if searched else -1
-    return dict(action.to_dict()), (rollouts if rollouts >= 0 else None)
+    return dict(action.to_dict()), (bot.last_rollouts if bot.last_rollouts >= 0 else None)
 
 
 __all__ = ["BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "decide", "make_bot"]

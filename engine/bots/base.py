@@ -49,6 +49,8 @@ class Bot(ABC):
     """A computer player: ``choose`` returns one of the seat's legal actions."""
 
     kind: str = "bot"
+    #: Rollouts the last :meth:`choose` ran (a searching bot's; -1: none).
+    last_rollouts = -1
 
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)

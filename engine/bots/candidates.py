@@ -25,10 +25,6 @@ class Evaluator:
             self.counts[i] += 1
         self.worlds += 1
 
-    def mean(self, i: int) -> float:
-        """Mean simulated outcome of candidate ``i`` so far."""
-        return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
-
     def drop_behind(self, paired: list[list[float]], weights: list[float] | None) -> None:
         """Drop the candidates whose paired deficit to the leader is clearly significant
         (with ``weights``, one per world, in the weighted comparison) and blank their values
@@ -36,7 +32,8 @@ class Evaluator:
         if self.worlds < 6 or len(self.alive) <= 1:
             return
         if weights is None:
-            leader = max(self.alive, key=self.mean)
+            sums, counts = self.sums, self.counts
+            leader = max(self.alive, key=lambda i: sums[i] / counts[i] if counts[i] else 0.0)
         else:
             leader = max(self.alive, key=lambda i: _weighted_sum(paired, weights, i))
         keep = []

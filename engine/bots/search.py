@@ -174,7 +174,10 @@ def run_worlds(
     logs: list[float] = []
     used = 0
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
-    starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
+    # Per candidate, the id in ``decisions`` of the public state after it (-1: not yet
+    # known): the same in every world, so worked out on the first (the styles of later
+    # worlds are not bound then: the search keeps them alive, so their ids stay theirs).
+    starts = [-1] * len(actions)
     best = -math.inf
     searchers, width = frozenset(told.searcher_seats) - {seat}, told.reply_width
     # Once pruning has left one candidate, no world to come can change the choice.
@@ -193,46 +196,26 @@ def run_worlds(
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
-            values, rollouts = _play(
-                world, ids[i], rollout_seed, styles, decisions, starts, i, searchers, width
-            )
+            if searchers:
+                values, rollouts = _play_replying(
+                    world, ids[i], rollout_seed, styles, decisions, searchers, width
+                )
+                used += max(1, rollouts)  # a round that ended at once still counts
+            else:
+                state = world.clone()
+                state.apply(ids[i])
+                if starts[i] < 0:
+                    decisions.bind(state, styles)
+                    starts[i] = decisions.segment(state)
+                values = sim_rollout(state, Rng(rollout_seed), styles, False, decisions, starts[i])
+                used += 1
             row[i] = values[seat]
-            used += rollouts
         stats.add(row)
         paired.append(row)
         logs.append(log)
         if prune and stats.worlds % 4 == 0:
             stats.drop_behind(paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
-
-
-def _play(
-    world: SimState,
-    action: int,
-    seed: int,
-    styles: list[Style],
-    decisions: Decisions,
-    starts: list[int],
-    i: int,
-    searchers: frozenset[int] = frozenset(),
-    reply_width: int = DEFAULT_REPLY_WIDTH,
-) -> tuple[list[float], int]:
-    """The rollout of candidate ``i`` (action id ``action``) in ``world``, and how many
-    rollouts that counts for: one, or with ``searchers`` those of :func:`_play_replying`.
-    ``starts[i]``, the id in ``decisions`` of the public state after the candidate (-1: not
-    yet known), is the same in every world, so it is worked out on the first one only (and
-    the styles of later worlds not bound then: the search keeps them alive)."""
-    if searchers:
-        values, rollouts = _play_replying(
-            world, action, seed, styles, decisions, searchers, reply_width
-        )
-        return values, max(1, rollouts)  # a round that ended at once still counts
-    state = world.clone()
-    state.apply(action)
-    if starts[i] < 0:
-        decisions.bind(state, styles)
-        starts[i] = decisions.segment(state)
-    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i]), 1
 
 
 def _play_replying(
