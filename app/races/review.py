@@ -63,8 +63,8 @@ from engine import (
 )
 from engine.bots import make_bot
 from engine.bots.base import Bot, as_view, decision_rng
-from engine.bots.heuristic import NORMAL
 from engine.bots.determinize import fixed_deal
+from engine.bots.heuristic import NORMAL
 from engine.bots.policy import score_ids
 from engine.bots.search import NOTHING_TOLD, Stop, Told, rank_candidates, run_worlds
 from engine.options import trick_stake

@@ -52,17 +52,6 @@ def _steps(view: SeatView) -> list[Step] | None:
     return steps
 
 
-def _tricks(view: SeatView, steps: list[Step]) -> list[tuple[list[Step], bool]]:
-    """The steps trick by trick, each with whether the trick is complete."""
-    tricks: list[tuple[list[Step], bool]] = []
-    at = 0
-    for trick in view.round_tricks:
-        tricks.append((steps[at : at + len(trick[2])], True))
-        at += len(trick[2])
-    tricks.append((steps[at:], False))
-    return tricks
-
-
 #: What the middle does in a round, from one start: per trick, per step, whether a 2
 #: took a gas from it (R10); and per trick the Tune Up share (each, lost) or None (R11).
 _MiddlePath = list[tuple[list[bool], tuple[int, int] | None]]
@@ -127,7 +116,12 @@ def round_starts(view: SeatView, steps: list[Step]) -> list[Start]:
     to the view's gas, middle and removed gas, in a fixed order. Gas moves between the
     tanks, the middle and the removed gas but is never made or destroyed in the base
     game, which bounds the middle at the start."""
-    tricks = _tricks(view, steps)
+    tricks: list[tuple[list[Step], bool]] = []  # the steps trick by trick, and if complete
+    at = 0
+    for trick in view.round_tricks:
+        tricks.append((steps[at : at + len(trick[2])], True))
+        at += len(trick[2])
+    tricks.append((steps[at:], False))
     pending = sum(INFO[a][2] for _, a, _ in tricks[-1][0] if a >= 0)
     total = sum(view.gas) + view.middle + view.removed + pending
     starts: list[Start] = []
@@ -254,8 +248,8 @@ class Inference:
             live = moved
             total = _log_sum([log for _, log in live.values()])
             if total < floor:
-                return total - math.log(len(self.starts))
-        return _log_sum([log for _, log in live.values()]) - math.log(len(self.starts))
+                break
+        return total - math.log(len(self.starts))
 
     def _firsts_with(
         self, world: SimState, cards: list[int]

@@ -36,7 +36,6 @@ from engine.sim import (
     remember,
 )
 
-_STRUCK = STRUCK_BY_LICHEN
 # The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
 # is a pure function of three small integers, so one flat table (-1: not yet worked
 # out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
@@ -138,7 +137,7 @@ _REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
 def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
     """The unseen cards a later seat could still play face up with an effective value of
     at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
-    could strike a card; the suit just played counted too (:func:`_tables` takes it out).
+    could strike a card; the suit just played counted too (:meth:`_Frame.table` takes it out).
     Cached and shared: not to be changed."""
     key = (unseen, blocked << 1 | lichen_after)
     table = _REACH.get(key)
@@ -151,7 +150,7 @@ def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[l
         if n <= 0 or blocked >> other & 1:
             continue
         v = VALUE[other]
-        if lichen_after and v in _STRUCK:
+        if lichen_after and v in STRUCK_BY_LICHEN:
             v = 0
         by_value[v] += n
         if other == LICHEN:
@@ -165,12 +164,6 @@ def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[l
 # worth of keeping one card of each suit, and of keeping one of several.
 _KEEP: dict[int, tuple[Style, tuple[float, ...], tuple[float, ...]]] = {}
 _NO_KEEP = (0.0,) * SUITS
-
-
-def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
-    single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
-    several = tuple(worth * 0.6 for worth in single)
-    return remember(_KEEP, id(style), (style, single, several), 1024)
 
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
@@ -214,22 +207,6 @@ def _beaten(
             beat = 1.0 - (1.0 - beat) * (1.0 - hit)
         p *= 1.0 - willing * beat
     return p
-
-
-def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
-    """The reach table and Lichen count for a card, with the unseen cards of its own suit
-    (which the later seats can no longer play face up) and their value."""
-    at_least, lichens = frame.table(lichen_after)
-    own = own_value = 0
-    unseen = frame.unseen
-    if blocks >= 0 and unseen[blocks] > 0:
-        own = unseen[blocks]
-        own_value = VALUE[blocks]
-        if lichen_after and own_value in _STRUCK:
-            own_value = 0
-        if blocks == LICHEN:
-            lichens = 0
-    return at_least, lichens, own, own_value
 
 
 class _Frame:
@@ -292,7 +269,9 @@ class _Frame:
         self.trick = trick = s.trick
         entry = _KEEP.get(id(style))
         if entry is None or entry[0] is not style:
-            entry = _keep_tables(style)
+            single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
+            several = tuple(worth * 0.6 for worth in single)
+            entry = remember(_KEEP, id(style), (style, single, several), 1024)
         self.single, self.several = entry[1], entry[2]
         if trick < TRICKS_PER_ROUND:
             self.worth = style.speed_value * (TRICKS_PER_ROUND - trick)
@@ -309,8 +288,10 @@ class _Frame:
         share = middle / (1 + s.tuners + style.later_tuners * later)
         self.tune = min(float(room), share) * self.gv
 
-    def table(self, lichen_after: bool) -> tuple[list[int], int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up."""
+    def table(self, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
+        """The later seats' reach table and Lichen count, with or without a 1 face up, for a
+        card that blocks suit ``blocks`` (-1: none): with the unseen cards of that suit
+        (which the later seats can no longer play face up) and their value."""
         if not self.known:
             s = self.s
             memo = TrickMemo() if self.memo is None else self.memo
@@ -323,7 +304,17 @@ class _Frame:
         table = self.tables[lichen_after]
         if table is None:
             table = self.tables[lichen_after] = _reach(self.unseen, self.s.blocked, lichen_after)
-        return table
+        at_least, lichens = table
+        own = own_value = 0
+        unseen = self.unseen
+        if blocks >= 0 and unseen[blocks] > 0:
+            own = unseen[blocks]
+            own_value = VALUE[blocks]
+            if lichen_after and own_value in STRUCK_BY_LICHEN:
+                own_value = 0
+            if blocks == LICHEN:
+                lichens = 0
+        return at_least, lichens, own, own_value
 
 
 def _scan(
@@ -404,7 +395,7 @@ def _score_run(
         blocks = suit
     else:
         lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run)
-    shown = 0 if lichen_after and value in _STRUCK else value
+    shown = 0 if lichen_after and value in STRUCK_BY_LICHEN else value
     best, struck = frame.struck if lichen_after else frame.plain, frame.struck
     strike, lowest = False, 0
     tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
@@ -423,8 +414,8 @@ def _score_run(
             p = 1.0
         else:
             if tables is None:
-                tables = _tables(frame, lichen_after, blocks)
-                strike = not lichen_after and value in _STRUCK and tables[1] > 0
+                tables = frame.table(lichen_after, blocks)
+                strike = not lichen_after and value in STRUCK_BY_LICHEN and tables[1] > 0
             if strike:
                 lowest = final - value if final - value > struck else struck
             p = _beaten(frame, final, lowest, tables, strike, lichen_after)
@@ -466,19 +457,16 @@ _GROUPS: dict[int, tuple[Group, ...]] = {}
 
 
 def _groups(key: int) -> tuple[Group, ...]:
-    """The legal actions of legal-set ``key`` as runs (cached per key, as many keys as
-    :func:`engine.sim.legal_ids` keeps)."""
-    groups = _GROUPS.get(key)
-    if groups is None:
-        runs: list[list[int]] = []
-        for i, a in enumerate(legal_ids(key)):
-            kind, suit, gas, value, effect = INFO[a]
-            if gas and runs and runs[-1][0] + runs[-1][1] == i and runs[-1][1] == gas:
-                runs[-1][1] += 1
-            else:
-                runs.append([i, 1, kind, suit, value, effect])
-        groups = remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
-    return groups
+    """The legal actions of legal-set ``key`` as runs, cached (as many keys as
+    :func:`engine.sim.legal_ids` keeps): the caller looks in :data:`_GROUPS` first."""
+    runs: list[list[int]] = []
+    for i, a in enumerate(legal_ids(key)):
+        kind, suit, gas, value, effect = INFO[a]
+        if gas and runs and runs[-1][0] + runs[-1][1] == i and runs[-1][1] == gas:
+            runs[-1][1] += 1
+        else:
+            runs.append([i, 1, kind, suit, value, effect])
+    return remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
 
 
 def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:

@@ -1,18 +1,52 @@
 """The hard bot's rollouts: the policy (:mod:`engine.bots.policy`) playing a state to the
 end of its round, each seat with its own style (:func:`rollout_seats`), decisions a search
-has worked out once drawn from again (:class:`Decisions`)."""
+has worked out once drawn from again (:class:`Decisions`), the round's end scored as each
+seat's chance of winning the race (:func:`chances`)."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide
-from engine.bots.value import chances
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import GOLDEN_GAMMA, MASK64, Rng
 from engine.sim import INFO, PLAY, SimState, deck_copies, remember
 from engine.variants import Variants
+
+# A position between rounds scores as a softmax over seats of LAP_WEIGHT·laps +
+# GAS_WEIGHT·gas + LEAD_WEIGHT·(leads the next round), the weights fitted (multinomial logit)
+# on the round starts of 3,000 four-player games between normal bots and their winners: a
+# lap is worth about ten gas, leading a round a small handicap.
+LAP_WEIGHT = 3.0
+GAS_WEIGHT = 0.3
+LEAD_WEIGHT = -0.3
+
+
+def chances(
+    players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
+) -> list[float]:
+    """Each seat's estimated chance of winning from a position between rounds (exact once
+    ``winner`` is known).
+
+    >>> even = chances(3, [0, 0, 0], [5, 5, 0], 0, None)  # seat 0 leads: a small handicap
+    >>> round(sum(even), 6), even[1] > even[0] > even[2]
+    (1.0, True)
+    >>> chances(2, [1, 0], [0, 5], 0, None)[0] > 0.5, chances(2, [1, 1], [0, 0], 0, 1)
+    (True, [0.0, 1.0])
+    """
+    if winner is not None:
+        return [1.0 if seat == winner else 0.0 for seat in range(players)]
+    scores = [
+        LAP_WEIGHT * laps[s] + GAS_WEIGHT * gas[s] + (LEAD_WEIGHT if s == lead else 0)
+        for s in range(players)
+    ]
+    top = max(scores)
+    weights = [math.exp(x - top) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def _public_ids() -> tuple[int, ...]:
@@ -147,8 +181,7 @@ def rollout_seats(
 
 
 def outcome(s: SimState) -> list[float]:
-    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's):
-    :func:`engine.bots.value.chances`."""
+    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
 
 

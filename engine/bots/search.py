@@ -55,11 +55,9 @@ weighs when it replies in a rollout (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 
-#: How the searching bot models the other seats, one per sampled world in turn: the
-#: normal bot, a passive and a bold variant of it (less or more willing to fight for a
-#: trick, committing less or more gas early) and one that hoards high cards. Modelling
-#: every opponent as exactly the normal bot let a bigger budget overfit to that one
-#: player (at 400 ms the hard bot lost to itself at 200 ms).
+#: The searching bot's models of the other seats, one per sampled world in turn: the normal
+#: bot, a passive and a bold variant of it, and one that hoards high cards (modelling all as
+#: the normal bot let a bigger budget overfit: at 400 ms it lost to itself at 200 ms).
 OPPONENT_MODELS: tuple[Style, ...] = (
     NORMAL,
     replace(NORMAL, willing=0.5, early_commit=2),
@@ -99,12 +97,10 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What a search is told about the other seats, all of it public (a table shows who
-    sits where): the ``normal_seats`` (normal bots) play the normal policy exactly in its
-    rollouts, whatever the models and noise; the ``hard_seats`` (hard bots) choose with
-    temperature ``hard_noise`` (None: the search's ``noise``, like anyone else); the first
-    of the ``searcher_seats`` (searching bots) to move after a candidate replies with the
-    best for itself of ``reply_width`` moves (:func:`_play_replying`).
+    """What a search is told about the other seats, all of it public: the ``normal_seats``
+    play the normal policy exactly in its rollouts; the ``hard_seats`` choose at temperature
+    ``hard_noise`` (None: the search's ``noise``); the first of the ``searcher_seats`` to
+    move after a candidate replies with its best of ``reply_width`` moves (:func:`_play_replying`).
 
     >>> Told(normal_seats=(1,), hard_seats=(1, 2))
     Traceback (most recent call last):
@@ -154,31 +150,23 @@ def run_worlds(
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """Evaluate ``actions`` on freshly sampled worlds until ``stop``, or until pruning has
-    left one (``prune=False``: all in every world) (:data:`SearchPart`; NaN for a candidate
-    pruned; a world cut short by ``stop`` is left out). World n models the other seats with
-    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``. With ``infer``
-    above 0 a world's log weight is the log likelihood of the opponents' plays this round
-    at that temperature (:class:`Inference`, one rollout), and a world under :data:`SKIP`
-    of the best so far is not played."""
+    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one
+    (:data:`SearchPart`; NaN for a candidate pruned). World n models the other seats with
+    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``; with ``infer`` a
+    world is weighted (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = Inference(determinizer.view, infer) if infer > 0.0 else None
-    if inference is not None and not inference.active:
-        inference = None
+    inference = inference if inference is not None and inference.active else None
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = Evaluator(len(actions))
     tables = told.tables(seat, determinizer.view.players, models, noise)
     paired: list[list[float]] = []
     logs: list[float] = []
-    used = 0
+    used, best = 0, -math.inf
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
-    # Per candidate, the id in ``decisions`` of the public state after it (-1: not yet
-    # known): the same in every world, so worked out on the first (the styles of later
-    # worlds are not bound then: the search keeps them alive, so their ids stay theirs).
-    starts = [-1] * len(actions)
-    best = -math.inf
+    starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     searchers, width = frozenset(told.searcher_seats) - {seat}, told.reply_width
     # Once pruning has left one candidate, no world to come can change the choice.
     while (len(stats.alive) > 1 or not prune) and not stop.reached(used):
@@ -202,12 +190,7 @@ def run_worlds(
                 )
                 used += max(1, rollouts)  # a round that ended at once still counts
             else:
-                state = world.clone()
-                state.apply(ids[i])
-                if starts[i] < 0:
-                    decisions.bind(state, styles)
-                    starts[i] = decisions.segment(state)
-                values = sim_rollout(state, Rng(rollout_seed), styles, False, decisions, starts[i])
+                values = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)
                 used += 1
             row[i] = values[seat]
         stats.add(row)
@@ -216,6 +199,27 @@ def run_worlds(
         if prune and stats.worlds % 4 == 0:
             stats.drop_behind(paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
+
+
+def _play(
+    world: SimState,
+    action: int,
+    seed: int,
+    styles: list[Style],
+    decisions: Decisions,
+    starts: list[int],
+    i: int,
+) -> list[float]:
+    """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``, the
+    id in ``decisions`` of the public state after the candidate (-1: not yet known), is the
+    same in every world, so it is worked out on the first one only (and the styles of later
+    worlds not bound then: the search keeps them alive)."""
+    state = world.clone()
+    state.apply(action)
+    if starts[i] < 0:
+        decisions.bind(state, styles)
+        starts[i] = decisions.segment(state)
+    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
 def _play_replying(
@@ -383,12 +387,9 @@ class HardBot(Bot):
             reply_width=int(reply_width),
         )
         #: The keyword options of every :func:`run_worlds` of a decision.
-        self.options: dict[str, Any] = {
-            "models": int(models),
-            "noise": float(noise),
-            "infer": float(infer),
-            "told": self.told,
-        }
+        self.options: dict[str, Any] = dict(
+            models=int(models), noise=float(noise), infer=float(infer), told=self.told
+        )
         #: Rollouts run by the last :meth:`choose`, and whether it ended its search before
         #: the budget, pruning having left one candidate in every worker (diagnostics).
         self.last_rollouts = 0

@@ -120,8 +120,8 @@ def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -
     """The policy reads only what the seat may know: on the real game's core and on a
     state made from that seat's observation (hidden cards dealt at random) it gives every
     action the same score and chance (so the normal bot and the rollouts agree)."""
-    from engine.bots.heuristic import EASY, NORMAL
     from engine.bots.determinize import fixed_deal
+    from engine.bots.heuristic import EASY, NORMAL
     from engine.bots.policy import score_ids
 
     for variants in VARIANT_COMBOS:
