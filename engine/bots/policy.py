@@ -96,22 +96,32 @@ def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
 
 
 def _later_seats(
-    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo
+    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
 ) -> tuple[list[Opponent], tuple[int, ...], int]:
     """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
     ``seat`` has not seen, and how many those are (at least 1)."""
     players = s.players
     commit = style.early_commit
-    tail = memo.tail
-    if memo.trick != s.trick or memo.round != s.round or memo.commit != commit or len(tail) < later:
+    tail = [] if memo is None else memo.tail
+    if (
+        memo is None
+        or memo.trick != s.trick
+        or memo.round != s.round
+        or memo.commit != commit
+        or len(tail) < later
+    ):
         last = s.trick == TRICKS_PER_ROUND
         tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        memo.tail = tail
-        memo.round, memo.trick, memo.commit = s.round, s.trick, commit
+        if memo is not None:
+            memo.tail = tail
+            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
     opponents = tail[len(tail) - later :]
-    copies = memo.copies
-    if not copies:
-        copies = memo.copies = deck_copies(players, s.variants)
+    if memo is None:
+        copies = deck_copies(players, s.variants)
+    else:
+        copies = memo.copies
+        if not copies:
+            copies = memo.copies = deck_copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -214,32 +224,6 @@ class _Frame:
     seats still to play is worked out on the first chance asked for (:meth:`table`):
     many decisions, the last seat's say, need none."""
 
-    __slots__ = (
-        "gv",
-        "known",
-        "later_count",
-        "lichen_in",
-        "memo",
-        "middle",
-        "plain",
-        "plain_effect",
-        "removed",
-        "room",
-        "rows",
-        "s",
-        "several",
-        "single",
-        "speed",
-        "struck",
-        "style",
-        "tables",
-        "trick",
-        "tune",
-        "unseen",
-        "willing",
-        "worth",
-    )
-
     def __init__(self, s: SimState, style: Style, memo: TrickMemo | None) -> None:
         me = s.turn
         plain = struck = -1
@@ -257,8 +241,8 @@ class _Frame:
         later = self.later_count = s.players - len(s.plays) - 1
         self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
         self.known = False
-        #: The reach tables (:meth:`table`) without and with a 1 face up.
-        self.tables: list[tuple[list[int], int] | None] = [None, None]
+        self.plain_table: tuple[list[int], int] | None = None
+        self.struck_table: tuple[list[int], int] | None = None
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
         self.speed = speed = s.speed[me]
@@ -294,16 +278,26 @@ class _Frame:
         (which the later seats can no longer play face up) and their value."""
         if not self.known:
             s = self.s
-            memo = TrickMemo() if self.memo is None else self.memo
-            found = _later_seats(s, s.turn, self.later_count, self.style, memo)
+            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
             opponents, self.unseen, pool = found
             #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
             #: the holds table (the pool and the size).
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
             self.known = True
-        table = self.tables[lichen_after]
-        if table is None:
-            table = self.tables[lichen_after] = _reach(self.unseen, self.s.blocked, lichen_after)
+        if lichen_after:
+            table = self.struck_table
+            if table is None:
+                key = (self.unseen, self.s.blocked << 1 | 1)
+                table = self.struck_table = _REACH.get(key) or _reach(
+                    self.unseen, key[1] >> 1, True
+                )
+        else:
+            table = self.plain_table
+            if table is None:
+                key = (self.unseen, self.s.blocked << 1)
+                table = self.plain_table = _REACH.get(key) or _reach(
+                    self.unseen, key[1] >> 1, False
+                )
         at_least, lichens = table
         own = own_value = 0
         unseen = self.unseen

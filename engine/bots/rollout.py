@@ -75,18 +75,6 @@ class Decisions:
     (:meth:`segment`: an id for it) and then goes from id to id (:meth:`after`). One cache
     serves one table (players and variants); a state of another empties it."""
 
-    __slots__ = (
-        "choices",
-        "copies",
-        "hits",
-        "next_segment",
-        "players",
-        "segments",
-        "steps",
-        "styles",
-        "variants",
-    )
-
     def __init__(self) -> None:
         self.variants: Variants | None = None
         self.players = 0
