@@ -1,6 +1,8 @@
 """Computer players (docs/bots.md): ``make_bot(kind, seed, **options)`` for the levels
 :data:`BOT_LEVELS`. A bot only ever receives one seat's view (``Game.view(seat)``, or its
-JSON form), never the game, so it cannot see hidden cards by construction.
+JSON form), never the game, so it cannot see hidden cards by construction. The easy and
+normal bots play :func:`engine.bots.policy.choose_id` (as every seat of the hard bot's
+rollouts does) on a state made from that view (:func:`engine.bots.determinize.fixed_deal`).
 
 >>> from engine import new_game
 >>> game = new_game(players=4, seed=5)
@@ -13,8 +15,52 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen
-from engine.bots.players import EasyBot, NormalBot
+from engine.actions import Action
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen, decision_rng
+from engine.bots.determinize import fixed_deal
+from engine.bots.heuristic import EASY, NORMAL, Style
+from engine.bots.policy import choose_id
+from engine.seat_view import SeatView
+from engine.sim import ACTIONS
+
+
+class HeuristicBot(Bot):
+    """A bot that plays the policy with one :class:`Style`.
+
+    >>> from engine import new_game
+    >>> game = new_game(players=4, seed=9)
+    >>> bot = HeuristicBot(3, NORMAL)
+    >>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
+    True
+    """
+
+    kind = "heuristic"
+
+    def __init__(self, seed: int, style: Style) -> None:
+        super().__init__(seed)
+        self.style = style
+
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
+        return ACTIONS[choose_id(fixed_deal(view), self.style, decision_rng(self.seed, view))]
+
+
+class EasyBot(HeuristicBot):
+    """Plausible but beatable: noisy choices among sensible moves, no card counting."""
+
+    kind = "easy"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, EASY)
+
+
+class NormalBot(HeuristicBot):
+    """A solid heuristic player: counts this round's cards, values gas across rounds."""
+
+    kind = "normal"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, NORMAL)
+
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """The bot levels (the ``kind`` of :func:`make_bot`), weakest first: uniform over the legal

@@ -1,16 +1,11 @@
 """Inference from the opponents' plays: how likely a sampled world makes what they did.
 
-A world the determinizer deals is consistent with what the seat saw, but not with *how*
-the others played (a seat that led a Tune Up probably held no strong card). :class:`Inference`
-scores a world by the likelihood of every opponent's play this round under the normal
-policy's softmax, replaying the round from its first trick with the hands the world implies
-(each sampled hand plus every card played since: face up, or the world's unseen discards
-handed to this round's Tune Ups in turn); the search weighs each world by it.
-
-The round's start (gas, middle) is not in the view and the public plays do not always pin
-it down, so :func:`round_starts` lists every start that replays legally to the view's
-numbers, and a world's likelihood is the mean over them. With the 0 suit or the 0/5 card in
-the game (effects that hang on hidden discards) no world is weighted.
+:class:`Inference` scores a sampled world by the likelihood of every opponent's play this
+round under the normal policy's softmax (a seat that led a Tune Up probably held no strong
+card), replaying the round from its first trick with the hands the world implies. The
+round's start is not in the view, so the likelihood is the mean over every start that
+replays legally to the view's numbers (:func:`round_starts`). With the 0 suit or the 0/5
+card in the game no world is weighted.
 """
 
 from __future__ import annotations

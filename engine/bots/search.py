@@ -40,18 +40,15 @@ DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
 in the rollouts (why not 0, nor much more: docs/bots.md, "The hard bot")."""
 DEFAULT_HARD_NOISE: float | None = None
-"""Softmax temperature at which the search models the seats it is told are hard bots
-(``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
-predicted near temperature 1 (``python -m bench.model_fit``)."""
+"""Temperature of the seats the search is told are hard bots (None: ``noise``); their moves
+are best predicted near 1 (``python -m bench.model_fit``)."""
 DEFAULT_INFER = 0.0
-"""Softmax temperature of the inference from the opponents' plays that weighs each
-sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
+"""Temperature of the inference weighing each world (:class:`engine.bots.infer.Inference`);
+0: every world the same."""
 SKIP = math.log(1000.0)
-"""A world the inference weighs below a thousandth of the best one so far is not
-played: its rollouts would hardly move a weighted mean."""
+"""A world weighed below a thousandth of the best so far is not played (little weight)."""
 DEFAULT_REPLY_WIDTH = 3
-"""How many of the normal policy's best sensible actions a seat known to be a searching bot
-weighs when it replies in a rollout (:func:`_play_replying`)."""
+"""How many replies a seat known to be a searching bot weighs (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 

@@ -11,11 +11,11 @@ import math
 import pytest
 
 from engine import Variants, new_game
+from engine.bots import NormalBot
 from engine.bots.candidates import best_candidate, weights_of
 from engine.bots.determinize import TUNE_UP_IDS, Determinizer
 from engine.bots.heuristic import NORMAL
 from engine.bots.infer import Inference, _start, _steps, log_chance
-from engine.bots.players import NormalBot
 from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_worlds
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
