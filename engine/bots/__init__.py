@@ -25,14 +25,7 @@ from engine.sim import ACTIONS
 
 
 class HeuristicBot(Bot):
-    """A bot that plays the policy with one :class:`Style`.
-
-    >>> from engine import new_game
-    >>> game = new_game(players=4, seed=9)
-    >>> bot = HeuristicBot(3, NORMAL)
-    >>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
-    True
-    """
+    """A bot that plays the policy with one :class:`Style`."""
 
     kind = "heuristic"
 

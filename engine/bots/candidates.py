@@ -55,8 +55,7 @@ def _behind(paired: list[list[float]], weights: list[float] | None, leader: int,
     the mean paired deficit above 2.5 standard errors (over at least 6 worlds' worth of
     weight, by the effective sample size)."""
     if weights is None:
-        # Every row holds a value for each candidate still running, so this is usually
-        # all of them; the filter only runs if a NaN got in.
+        # Every row holds a value for each candidate still running: filter only on a NaN.
         diffs = [world[leader] - world[i] for world in paired]
         if math.isnan(sum(diffs)):
             diffs = [d for d in diffs if not math.isnan(d)]

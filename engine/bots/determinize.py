@@ -101,9 +101,8 @@ class Determinizer:
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
-        # Each sample is this state with the hidden cards dealt in (:meth:`sample_parts`):
-        # the pool as suit indices, shuffled as the cards would be (a shuffle's order
-        # depends only on the length), and the Tune Ups of the trick by their position.
+        # Each sample is this state with the pool's suit indices shuffled in (a shuffle's
+        # order depends only on the length) and the trick's Tune Ups by their position.
         self.pool_ids = [SUIT_INDEX[card] for card in self.pool]
         self.done_ids = [SUIT_INDEX[card] for card in self.face_up_done]
         self.tuned = [k for k, play in enumerate(self.plays) if play is None]
@@ -152,8 +151,7 @@ class Determinizer:
         plays, at = [], 0
         for play, (seat, _, _) in zip(self.plays, view.trick_plays, strict=True):
             if play is None:
-                # A Tune Up's speed is hidden too but plays no part (it cannot win): the
-                # seat's current speed stands in for it.
+                # A Tune Up's hidden speed plays no part: the seat's current one stands in.
                 play = Play(seat, ActionType.TUNE_UP, hidden[at], 0, view.speed[seat], None, None)
                 at += 1
             plays.append(play)

@@ -23,9 +23,8 @@ from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, lega
 #: wrong must not let one play rule a world out altogether.
 FLOOR = 0.02
 
-#: One recorded play of the round: seat, action id (-1: a Tune Up whose card the world
-#: supplies) and where that card comes from (k >= 0: the k-th unseen discard; -1 - j:
-#: the j-th play of the current trick).
+#: One play of the round: seat, action id (-1: a Tune Up whose card the world supplies) and
+#: where that card comes from (k >= 0: the k-th unseen discard; -1 - j: the trick's j-th).
 Step = tuple[int, int, int]
 #: A round start: each seat's gas, the middle and the removed gas.
 Start = tuple[tuple[int, ...], int, int]
@@ -210,10 +209,9 @@ class Inference:
         self._memo: dict[tuple[int, ...], float] = {}
 
     def log_weight(self, world: SimState, rest: list[Suit], floor: float = -math.inf) -> float:
-        """The log likelihood of the opponents' plays this round in ``world`` (whose
-        unseen discards, as dealt, are ``rest``), the mean over the round's possible
-        starts; 0 when inactive. Once it is sure to end below ``floor`` it stops and
-        returns a value below ``floor`` (no play raises a likelihood)."""
+        """The log likelihood of the opponents' plays this round in ``world`` (its unseen
+        discards as dealt: ``rest``), the mean over the round's possible starts (0 when
+        inactive); once sure to end below ``floor``, some value below it."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
         cards = self._cards(world, rest)

@@ -36,10 +36,8 @@ from engine.sim import (
     remember,
 )
 
-# The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
-# is a pure function of three small integers, so one flat table (-1: not yet worked
-# out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
-# a hand below 16.
+# The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones, by
+# pool << 10 | count << 4 | hand (-1: not yet worked out; a deck has at most 36 cards).
 _HOLDS: list[float] = [-1.0] * (1 << 16)
 
 

@@ -49,31 +49,21 @@ def chances(
     return [w / total for w in weights]
 
 
-def _public_ids() -> tuple[int, ...]:
-    """Per action id, what the other seats can tell of it once played: the action itself,
-    but every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its
-    discard (face down, R22)."""
-    first: dict[tuple[int, int, int, int], int] = {}
-    public = []
-    for a, (kind, _, gas, value, effect) in enumerate(INFO):
-        if kind == PLAY:
-            public.append(a)
-        else:  # a Tune Up has no gas, value or effect of its own: all of them are one
-            public.append(first.setdefault((kind, gas, value, effect), a))
-    return tuple(public)
-
-
-_PUBLIC = _public_ids()
+# Per action id, what the other seats can tell of it once played: the action itself, but
+# every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its discard
+# (face down, R22): the first action id of that kind, gas, value and effect.
+_FIRST: dict[tuple[int, int, int, int], int] = {}
+_PUBLIC = tuple(
+    a if kind == PLAY else _FIRST.setdefault((kind, gas, value, effect), a)
+    for a, (kind, _, gas, value, effect) in enumerate(INFO)
+)
 
 
 class Decisions:
-    """The choices of one search's rollouts by everything the policy reads (the public
-    state, the style, the hand of the seat to act), so that a decision seen before is not
-    scored again; it is still drawn with the rollout's generator, so every rollout plays as
-    it would without the cache. The public state after an action follows from the one
-    before and what the others see of the action, so a rollout builds it in full once
-    (:meth:`segment`: an id for it) and then goes from id to id (:meth:`after`). One cache
-    serves one table (players and variants); a state of another empties it."""
+    """The choices of one search's rollouts by all the policy reads (the public state, the
+    style, the hand to act), each still drawn with the rollout's generator. A rollout names
+    its public state once (:meth:`segment`) and then goes from id to id by what the others
+    see of each action (:meth:`after`). A state of another table empties the cache."""
 
     def __init__(self) -> None:
         self.variants: Variants | None = None
@@ -149,15 +139,12 @@ def rollout_seats(
     decisions: Decisions | None = None,
     segment: int = -1,
 ) -> list[float]:
-    """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return
-    each seat's estimated chance of winning from there (:func:`outcome`). Without ``deal``
-    the round's last trick deals no next round (:meth:`engine.sim.SimState.play_out`): the
-    same values, and the state is only good for reading the round's result. ``decisions``
-    (one per search, shared by its rollouts; else one for this rollout alone) spares
-    scoring a decision seen before; the rollout plays the same either way. A ``segment`` of
-    0 or more is the id of the public state of ``s`` there, already bound to its table and
-    to ``styles`` (:meth:`Decisions.segment`): a search's worlds share the public state
-    after each candidate."""
+    """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return each
+    seat's chance of winning from there (:func:`outcome`); without ``deal`` the last trick
+    deals no next round (:meth:`engine.sim.SimState.play_out`). ``decisions`` (a search's,
+    shared by its rollouts) plays the same, scoring a decision seen before only once; a
+    ``segment`` of 0 or more is the id there of the public state of ``s``, already bound to
+    its table and ``styles`` (:meth:`Decisions.segment`)."""
     if s.winner < 0:
         if decisions is None:
             decisions = Decisions()
@@ -177,10 +164,8 @@ def _play_out(
     s: SimState, rng: Rng, styles: list[Style], deal: bool, decisions: Decisions, segment: int
 ) -> None:
     """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` (with
-    ``deal``, :meth:`~engine.sim.SimState.apply`) does, each choice taken from
-    ``decisions`` when seen before and drawn as :func:`engine.bots.policy.draw` does, with
-    :meth:`engine.rng.Rng.next_u64` written out: this loop runs at every decision of every
-    rollout of a search."""
+    ``deal``, ``apply``) does, drawing as :func:`engine.bots.policy.draw` does with
+    :meth:`engine.rng.Rng.next_u64` written out: it runs at every decision of a search."""
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
     hits, memo = 0, TrickMemo()
     memo.copies = decisions.copies

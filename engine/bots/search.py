@@ -32,8 +32,7 @@ from engine.sim import ACTION_ID, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told
-(wide enough that the best move against the real deal is rarely left out:
-``python -m bench.truth_regret``)."""
+(the best move against the real deal is rarely left out: ``python -m bench.truth_regret``)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
@@ -65,15 +64,14 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 
 @lru_cache(maxsize=256)
 def _noisy(model: int, noise: float) -> Style:
-    """``OPPONENT_MODELS[model]`` choosing with temperature ``noise``, one object per
-    pair: the policy keeps tables per style object."""
+    """``OPPONENT_MODELS[model]`` at temperature ``noise``, one object per pair (the policy
+    keeps tables per style object)."""
     return replace(OPPONENT_MODELS[model], temperature=noise)
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.thread_time}
-"""The clocks a time budget can run on: ``wall`` (the default, the server's), since a move
-must come in time however busy the machine is, and ``cpu``, the searching thread's CPU
-time, with which offline tournaments measure the bot, not the machine's load."""
+"""The clocks a time budget can run on: ``wall`` (the server's: a move must come in time)
+and ``cpu``, the searching thread's CPU time (tournaments measure the bot, not the load)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +96,7 @@ class Told:
     play the normal policy exactly in its rollouts; the ``hard_seats`` choose at temperature
     ``hard_noise`` (None: the search's ``noise``); the first of the ``searcher_seats`` to
     move after a candidate replies with its best of ``reply_width`` moves (:func:`_play_replying`).
-
-    >>> Told(normal_seats=(1,), hard_seats=(1, 2))
-    Traceback (most recent call last):
-    ...
-    ValueError: A seat is a normal bot or a searching bot, not both.
-    """
+    A seat is a normal bot or a searching bot, not both (a ``ValueError``)."""
 
     normal_seats: tuple[int, ...] = ()
     hard_seats: tuple[int, ...] = ()
@@ -231,12 +224,10 @@ def _play_replying(
     """The rollout of ``action`` in ``world`` when the other seats include searching bots
     (``searchers``), and how many rollouts it took.
 
-    A searching bot weighs a few moves and plays the one that does best for itself, so the
-    first of the ``searchers`` to move after ``action`` plays, of the normal policy's
-    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves
-    it the best chance: a plan that only works if that seat misplays is scored by the reply
-    that punishes it. The replier sees the world's cards, so it answers better than a real
-    searcher could; that errs on the side of caution."""
+    The first of the ``searchers`` to move after ``action`` plays, of the normal policy's
+    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves it
+    the best chance, so a plan that needs that seat to misplay is scored by the reply that
+    punishes it (seeing the world's cards, it errs on the side of caution)."""
     state = world.clone()
     rng = Rng(seed)
     going = state.play_out(action)
@@ -270,14 +261,7 @@ def seat_styles(
     hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
     """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``.
-
-    >>> noisy, warm = _noisy(0, 0.15), _noisy(0, 1.0)
-    >>> seat_styles(1, 3, noisy, (2,)) == [noisy, NORMAL, NORMAL]
-    True
-    >>> seat_styles(0, 4, noisy, (2,), warm, (1,)) == [NORMAL, warm, NORMAL, noisy]
-    True
-    """
+    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
     styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
     for i in hard_seats:
         if hard_model is not None and i != seat and i not in normal_seats and i < players:
@@ -286,9 +270,8 @@ def seat_styles(
 
 
 def run_job(args: SearchJob) -> SearchPart:
-    """One worker process's share of a decision: :func:`run_worlds` with the options
-    :attr:`HardBot.options`. A wall-clock deadline is absolute (a job that waited in a busy
-    pool's queue runs for what is left); on the CPU clock each worker spends the budget."""
+    """One worker process's share of a decision (:func:`run_worlds`). A wall-clock deadline is
+    absolute (a job that waited in a pool's queue runs for what is left of it)."""
     observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
@@ -324,15 +307,7 @@ def _seats(seats: Iterable[int]) -> tuple[int, ...]:
 
 
 class HardBot(Bot):
-    """Determinized search over the heuristic's best candidates (module docstring; the
-    options are :func:`engine.bots.make_bot`'s).
-
-    >>> from engine import new_game
-    >>> game = new_game(players=4, seed=2)
-    >>> bot = HardBot(1, iterations=40)
-    >>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
-    True
-    """
+    """The determinized search (module docstring); its options: :func:`engine.bots.make_bot`."""
 
     kind = "hard"
 
@@ -393,8 +368,7 @@ class HardBot(Bot):
         self.last_settled = False
 
     def pick(self, view: SeatView, actions: list[Action]) -> Action:
-        """The candidate with the best mean simulated outcome
-        (:func:`engine.bots.candidates.best_candidate`)."""
+        """The candidate with the best mean outcome (:func:`best_candidate`)."""
         start = CLOCKS[self.clock]()
         shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
@@ -427,4 +401,4 @@ class HardBot(Bot):
 
 
 HARD_OPTIONS = frozenset(inspect.signature(HardBot).parameters) - {"seed"}
-"""The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
+"""The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``)."""
