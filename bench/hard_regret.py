@@ -22,9 +22,9 @@ import math
 from dataclasses import dataclass
 
 from engine.actions import Action
+from engine.bots import NormalBot
 from engine.bots.base import mix_seed
 from engine.bots.candidates import best_candidate
-from engine.bots.players import NormalBot
 from engine.bots.search import (
     DEFAULT_CANDIDATES,
     OPPONENT_MODELS,

@@ -8,7 +8,7 @@ against the truth instead: at positions from games between normal bots it plays 
 sensible action (up to 40, the normal policy's order) in the *real* game to the end of
 the round, every other seat the normal bot exactly (as in a tournament against normal
 bots), own later moves the normal policy too, and takes the round-end value
-(:func:`engine.bots.value.chances`, the mean over 3 rollout seeds for the random tie
+(:func:`engine.bots.rollout.chances`, the mean over 3 rollout seeds for the random tie
 breaks). A search variant's regret is the best action's value minus that of the one it
 picks, averaged over positions and search seeds; part of it no search can avoid (the
 hidden cards are hidden), so only differences between variants on the same positions

@@ -1,26 +1,19 @@
-"""The seeded random generator that lives inside a game's state.
-
-SplitMix64 is tiny, fast in pure Python and its whole state is one integer, so
-a game's randomness survives a JSON round trip exactly and clones for free.
-The global :mod:`random` module is never used by the engine.
-"""
+"""The seeded generator inside a game's state: SplitMix64, whose whole state is one
+integer, so a game's randomness survives a JSON round trip exactly and clones for free
+(the engine never uses the global :mod:`random`)."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-_MASK64 = (1 << 64) - 1
-_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+"""SplitMix64's step; code that inlines :meth:`Rng.next_u64` for speed reads these two."""
 
 T = TypeVar("T")
 
 # The rejection threshold of below(n), per n: the largest multiple of n within 64 bits.
 _LIMIT: dict[int, int] = {}
-
-
-def _limit(n: int) -> int:
-    limit = _LIMIT[n] = (1 << 64) - ((1 << 64) % n)
-    return limit
 
 
 class Rng:
@@ -36,30 +29,30 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK64
+        self.state = seed & MASK64
 
     def next_u64(self) -> int:
         """Return the next 64-bit output and advance the state."""
-        self.state = (self.state + _GOLDEN_GAMMA) & _MASK64
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
         z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Return a uniform integer in ``range(n)`` (rejection sampling, so unbiased)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        # next_u64 is inlined here: this is the engine's hottest call (every deal and every
-        # simulated choice), and the result is the same.
-        # (engine.bots.rollout._play_out_cached inlines it too: a change of generator
-        # must be made there as well.)
-        limit = _LIMIT.get(n) or _limit(n)
+        # next_u64 inlined: the engine's hottest call (every deal and simulated choice).
+        # engine.bots.rollout inlines it too: a change of generator goes there as well.
+        limit = _LIMIT.get(n)
+        if limit is None:
+            limit = _LIMIT[n] = (1 << 64) - ((1 << 64) % n)
         state = self.state
         while True:
-            state = (state + _GOLDEN_GAMMA) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            state = (state + GOLDEN_GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
             z ^= z >> 31
             if z < limit:
                 self.state = state

@@ -41,8 +41,8 @@ from engine import (
 )
 from engine.bots import make_bot
 from engine.bots.base import Bot, as_view, decision_rng
+from engine.bots.determinize import fixed_deal
 from engine.bots.heuristic import NORMAL
-from engine.bots.players import policy_state
 from engine.bots.policy import score_ids
 from engine.bots.search import NOTHING_TOLD, Stop, Told, rank_candidates, run_worlds
 from engine.options import trick_stake
@@ -158,7 +158,7 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
 def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
     """The normal heuristic's chance that each of ``actions`` wins the trick, from the
     observation alone."""
-    state = policy_state(observation)
+    state = fixed_deal(observation)
     key = state.legal_key()
     _, chances = score_ids(state, key, NORMAL)
     odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}

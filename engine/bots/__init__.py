@@ -1,12 +1,8 @@
-"""Computer players: ``make_bot(kind, seed, **options)`` and the levels on offer.
-
-A bot only ever receives one seat's view (``Game.view(seat)``, or its JSON form), never the
-game, so it cannot see hidden cards by construction. Levels (:data:`BOT_LEVELS`):
-
-* ``random`` — uniform over the legal actions (baseline, fuzzing);
-* ``easy`` — a light heuristic with noise, never plainly wasteful;
-* ``normal`` — a card-counting heuristic that values gas and the sixth trick;
-* ``hard`` — determinized Monte Carlo tree search with heuristic rollouts.
+"""Computer players (docs/bots.md): ``make_bot(kind, seed, **options)`` for the levels
+:data:`BOT_LEVELS`. A bot only ever receives one seat's view (``Game.view(seat)``, or its
+JSON form), never the game, so it cannot see hidden cards by construction. The easy and
+normal bots play :func:`engine.bots.policy.choose_id` (as every seat of the hard bot's
+rollouts does) on a state made from that view (:func:`engine.bots.determinize.fixed_deal`).
 
 >>> from engine import new_game
 >>> game = new_game(players=4, seed=5)
@@ -19,28 +15,63 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen
-from engine.bots.players import EasyBot, NormalBot
+from engine.actions import Action
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, RandomBot, Seen, decision_rng
+from engine.bots.determinize import fixed_deal
+from engine.bots.heuristic import EASY, NORMAL, Style
+from engine.bots.policy import choose_id
+from engine.seat_view import SeatView
+from engine.sim import ACTIONS
+
+
+class HeuristicBot(Bot):
+    """A bot that plays the policy with one :class:`Style`."""
+
+    kind = "heuristic"
+
+    def __init__(self, seed: int, style: Style) -> None:
+        super().__init__(seed)
+        self.style = style
+
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
+        return ACTIONS[choose_id(fixed_deal(view), self.style, decision_rng(self.seed, view))]
+
+
+class EasyBot(HeuristicBot):
+    """Plausible but beatable: noisy choices among sensible moves, no card counting."""
+
+    kind = "easy"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, EASY)
+
+
+class NormalBot(HeuristicBot):
+    """A solid heuristic player: counts this round's cards, values gas across rounds."""
+
+    kind = "normal"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, NORMAL)
+
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
+"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first: uniform over the legal
+actions, the policy with noise, the card-counting policy, and a determinized search."""
+_PLAIN: dict[str, type[Bot]] = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot}
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
-    """Build a bot of ``kind`` with its own seed.
+    """Build a bot of ``kind`` with its own seed; unknown kinds or options raise ``ValueError``.
 
-    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`),
-    ``iterations`` (fixed work instead of a clock, for reproducible runs), ``workers`` and
-    ``map_jobs`` (root parallelism: the worlds split into ``workers`` jobs that ``map_jobs``
-    runs, e.g. a process pool's ``map``; default 1, searching in the calling thread),
-    ``candidates`` (actions searched, default ``DEFAULT_CANDIDATES``), ``models`` (how
-    many of the search's opponent models its sampled worlds cycle through; default 1, the
-    normal bot only), ``noise`` (their softmax temperature), ``infer`` (the inference from
-    the opponents' plays), ``normal_seats`` (seats known to be normal bots, modelled
-    exactly), ``hard_seats`` (seats known to be hard bots, modelled at temperature
-    ``hard_noise``), ``searcher_seats`` (seats known to be hard bots: in each rollout the
-    first of them to move answers with the best for itself of ``reply_width`` moves).
-    Unknown kinds or options raise ``ValueError``.
+    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`) on a
+    ``clock``, or ``iterations`` (fixed work, reproducible); ``workers`` jobs run by
+    ``map_jobs`` (e.g. a process pool's ``map``; default one, in the calling thread);
+    ``candidates`` (actions searched); ``models`` (opponent models cycled over the worlds)
+    choosing at temperature ``noise``; ``infer`` (the inference from the opponents' plays);
+    and what the search is told of the seats (:class:`engine.bots.search.Told`):
+    ``normal_seats``, ``hard_seats`` with ``hard_noise``, ``searcher_seats`` with
+    ``reply_width``.
     """
     if kind == "hard":
         from engine.bots.search import HARD_OPTIONS, HardBot
@@ -48,24 +79,19 @@ def make_bot(kind: str, seed: int, **options: Any) -> Bot:
         unknown = set(options) - HARD_OPTIONS
         if unknown:
             raise ValueError(f"Unknown option(s) for the hard bot: {', '.join(sorted(unknown))}.")
-        hard: Bot = HardBot(seed, **options)
-        return hard
+        return HardBot(seed, **options)
     if options:
         raise ValueError(f"The {kind!r} bot takes no options: {', '.join(sorted(options))}.")
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "easy":
-        return EasyBot(seed)
-    if kind == "normal":
-        return NormalBot(seed)
-    raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
+    if kind not in _PLAIN:
+        raise ValueError(f"Unknown bot kind {kind!r}: choose one of {', '.join(BOT_LEVELS)}.")
+    return _PLAIN[kind](seed)
 
 
 def decide(
     kind: str, seed: int, observation: Seen, **options: Any
 ) -> tuple[dict[str, Any], int | None]:
-    """One decision as plain data, for running in another process: the chosen action's
-    dict and the rollouts the bot ran (None when it needed no search, e.g. one legal move).
+    """One decision as plain data, for another process: the action's dict and the rollouts
+    the bot ran (None when it needed no search, e.g. one legal move).
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=5)
@@ -76,13 +102,9 @@ def decide(
     True
     """
     bot = make_bot(kind, seed, **options)
-    searched = hasattr(bot, "last_rollouts")
-    if searched:
-        # The hard bot only sets this when it searches; -1 marks "decided without a search".
-        bot.last_rollouts = -1  # type: ignore[attr-defined]
+    bot.last_rollouts = -1  # the hard bot sets it only when it searches
     action = bot.choose(observation)
-    rollouts = int(getattr(bot, "last_rollouts", -1)) if searched else -1
-    return dict(action.to_dict()), (rollouts if rollouts >= 0 else None)
+    return dict(action.to_dict()), (bot.last_rollouts if bot.last_rollouts >= 0 else None)
 
 
 __all__ = ["BOT_LEVELS", "DEFAULT_BOT_BUDGET_MS", "Bot", "decide", "make_bot"]

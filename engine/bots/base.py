@@ -1,12 +1,6 @@
-"""What every computer player shares: the :class:`Bot` interface and per-decision randomness.
-
-A bot keeps no memory between calls: its move depends only on its seed, one seat's
-view (:class:`~engine.seat_view.SeatView`, or the same view's JSON form) and, for a bot
-that thinks against a clock, how much work fits in its time
-budget. So a server may build a fresh bot for every decision; a replay with the same seeds
-gives the same moves for every bot that works to a fixed amount (all but a time-budgeted
-hard bot, which is reproducible only with ``iterations``).
-"""
+"""The :class:`Bot` interface and per-decision randomness. A bot keeps no memory between
+calls: its move depends only on its seed, one seat's view and (a time-budgeted hard bot
+only) how much work fits in its budget, so a server may build a fresh bot per decision."""
 
 from __future__ import annotations
 
@@ -19,8 +13,6 @@ from engine.view import Observation
 
 Seen = SeatView | Observation
 """What a bot is handed: a seat's view, as data or in its JSON form (an API client's)."""
-
-_MASK64 = (1 << 64) - 1
 
 DEFAULT_BOT_BUDGET_MS = 200
 """Thinking time per decision, in milliseconds, of a bot that searches against a clock
@@ -35,20 +27,13 @@ def mix_seed(*parts: int) -> int:
     """
     h = 0x243F6A8885A308D3
     for part in parts:
-        h = (h ^ (part & _MASK64)) & _MASK64
-        h = (h + 0x9E3779B97F4A7C15) & _MASK64
-        h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _MASK64
-        h ^= h >> 31
+        h = Rng(h ^ part).next_u64()
     return h
 
 
 def decision_rng(seed: int, view: SeatView) -> Rng:
-    """A generator for one decision, derived from the bot's seed and where the game stands.
-
-    Two calls with the same seed and view get the same stream; different turns of one
-    game get different streams even when a bot object is reused.
-    """
+    """A generator for one decision: the same for the same seed and view, another on
+    every turn of a game."""
     seat = -1 if view.seat is None else view.seat
     return Rng(mix_seed(seed, seat, view.round, view.trick, len(view.trick_plays)))
 
@@ -64,34 +49,33 @@ class Bot(ABC):
     """A computer player: ``choose`` returns one of the seat's legal actions."""
 
     kind: str = "bot"
+    #: Rollouts the last :meth:`choose` ran (a searching bot's; -1: none).
+    last_rollouts = -1
 
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
 
-    @abstractmethod
     def choose(self, observation: Seen) -> Action:
-        """Pick a legal action for the seat whose view this is."""
+        """A legal action for the seat whose view this is (its only one, without asking
+        :meth:`pick`)."""
+        view = as_view(observation)
+        actions = view.legal_actions()
+        if not actions:
+            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+        return actions[0] if len(actions) == 1 else self.pick(view, actions)
+
+    @abstractmethod
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
+        """One of ``actions``, the two or more legal actions of ``view``'s seat."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} kind={self.kind} seed={self.seed}>"
 
 
 class RandomBot(Bot):
-    """Uniform over the legal actions: the baseline, and a fuzzer for the engine.
-
-    >>> from engine import new_game
-    >>> game = new_game(players=3, seed=4)
-    >>> obs = game.observation(game.current_seat)
-    >>> RandomBot(1).choose(obs) in game.legal_actions()
-    True
-    """
+    """Uniform over the legal actions: the baseline, and a fuzzer for the engine."""
 
     kind = "random"
 
-    def choose(self, observation: Seen) -> Action:
-        """A uniformly random legal action."""
-        view = as_view(observation)
-        actions = view.legal_actions()
-        if not actions:
-            raise ValueError("It is not this seat's turn: there is nothing to choose.")
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
         return actions[decision_rng(self.seed, view).below(len(actions))]

@@ -1,12 +1,7 @@
-"""Which of a decision's candidates a search plays, and when it stops playing one.
-
-A search plays each candidate in the same sampled worlds, so the candidates are compared
-world by world (paired): :class:`Evaluator` keeps their sums, :func:`drop_behind` drops those
-clearly behind the leader (their values blanked in every row, so that later comparisons
-use only the worlds every survivor saw), and :func:`best_candidate` picks among the
-survivors. With inference, each world has a weight (:func:`weights_of` of its log
-likelihood) and every comparison is weighted.
-"""
+"""Which of a decision's candidates a search plays, and when it stops playing one: the
+candidates are compared world by world (paired, the worlds weighted with inference), those
+clearly behind dropped (:meth:`Evaluator.drop_behind`), the best survivor played
+(:func:`best_candidate`)."""
 
 from __future__ import annotations
 
@@ -30,23 +25,24 @@ class Evaluator:
             self.counts[i] += 1
         self.worlds += 1
 
-    def mean(self, i: int) -> float:
-        """Mean simulated outcome of candidate ``i`` so far."""
-        return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
-
-    def prune(self, paired: list[list[float]], weights: list[float] | None = None) -> None:
-        """Drop candidates whose paired deficit to the leader is clearly significant
-        (with ``weights``, one per world, in the weighted comparison)."""
+    def drop_behind(self, paired: list[list[float]], weights: list[float] | None) -> None:
+        """Drop the candidates whose paired deficit to the leader is clearly significant
+        (with ``weights``, one per world, in the weighted comparison) and blank their values
+        in every row, so that later comparisons use only the worlds every survivor saw."""
         if self.worlds < 6 or len(self.alive) <= 1:
             return
         if weights is None:
-            leader = max(self.alive, key=self.mean)
+            sums, counts = self.sums, self.counts
+            leader = max(self.alive, key=lambda i: sums[i] / counts[i] if counts[i] else 0.0)
         else:
             leader = max(self.alive, key=lambda i: _weighted_sum(paired, weights, i))
         keep = []
         for i in self.alive:
             if i == leader or not _behind(paired, weights, leader, i):
                 keep.append(i)
+            else:
+                for row in paired:
+                    row[i] = math.nan
         self.alive = keep
 
 
@@ -59,8 +55,7 @@ def _behind(paired: list[list[float]], weights: list[float] | None, leader: int,
     the mean paired deficit above 2.5 standard errors (over at least 6 worlds' worth of
     weight, by the effective sample size)."""
     if weights is None:
-        # Every row holds a value for each candidate still running, so this is usually
-        # all of them; the filter only runs if a NaN got in.
+        # Every row holds a value for each candidate still running: filter only on a NaN.
         diffs = [world[leader] - world[i] for world in paired]
         if math.isnan(sum(diffs)):
             diffs = [d for d in diffs if not math.isnan(d)]
@@ -80,16 +75,6 @@ def _behind(paired: list[list[float]], weights: list[float] | None, leader: int,
     mean = sum(w * d for d, w in pairs) / total
     var = sum(w * (d - mean) ** 2 for d, w in pairs) / total * effective / (effective - 1.0)
     return mean > 2.5 * math.sqrt(var / effective) + 1e-6
-
-
-def drop_behind(stats: Evaluator, paired: list[list[float]], weights: list[float] | None) -> None:
-    """Drop the candidates clearly behind and blank their values in every row."""
-    before = stats.alive
-    stats.prune(paired, weights)
-    for i in before:
-        if i not in stats.alive:
-            for row in paired:
-                row[i] = math.nan
 
 
 def weights_of(logs: list[float]) -> list[float]:

@@ -1,19 +1,9 @@
-"""Sampling the hidden cards a seat cannot see, to turn its view into a full game.
-
-The hard bot searches "determinized" games: copies of the race in which every unknown
-card has been dealt at random, consistently with what the observing seat knows.
-
-* The unknown pool is the deck, minus the seat's own hand, minus every card face up this
-  round (completed tricks and the current one).
-* Hidden slots are filled from a shuffle of that pool: each other seat's hand (its size is
-  public), each face-down card of the current trick (Tune Ups), the set-aside cards of
-  Larger Hands, and the rest, which stands for everything discarded unseen or already
-  played this round (Tune Ups and 0/5 discards of completed tricks, and face-up cards of
-  completed tricks, which go back to the discard pile where they are).
-
-A Tune Up may be any card (R7), so the pool carries no further constraint. The sampler
-reads only the seat's view (:class:`~engine.seat_view.SeatView`, or its JSON form): the
-real hidden cards cannot influence it.
+"""Sampling the hidden cards a seat cannot see, to turn its view into a full game (a world
+the hard bot searches). The unknown pool is the deck less the seat's own hand and every
+card face up this round; a shuffle of it fills the other hands (their sizes are public),
+the current trick's Tune Ups (any card, R7), the set-aside cards of Larger Hands and, with
+the rest, this round's unseen discards. Only the seat's view is read, so the real hidden
+cards cannot influence a sample.
 
 >>> from engine import Game, new_game
 >>> from engine.rng import Rng
@@ -63,11 +53,8 @@ def _pool_counts(view: SeatView) -> list[int]:
 
 
 def _lap_order(view: SeatView) -> list[int]:
-    """A lap history consistent with the public laps: only its last entry matters (R6).
-
-    Laps are gained only on sixth tricks, so whoever led this round's first trick is the
-    most recent lap gainer whenever anyone has a lap.
-    """
+    """A lap history consistent with the public laps: only its last entry matters (R6), and
+    whoever led this round's first trick gained the latest lap (laps come on sixth tricks)."""
     laps = view.laps
     tricks = view.round_tricks
     first_lead = tricks[0][1] if tricks else view.lead
@@ -84,11 +71,7 @@ def _face_up_play(seat: int, form: int, speed: int) -> Play:
 
 
 class Determinizer:
-    """Samples full games consistent with one seat's view.
-
-    Everything public is read once; each :meth:`sample_parts` deals the unknown pool into the
-    hidden slots and builds the game with :meth:`SimState.from_parts`.
-    """
+    """Samples full games consistent with one seat's view, read once."""
 
     def __init__(self, observation: Seen) -> None:
         view = self.view = as_view(observation)
@@ -118,9 +101,8 @@ class Determinizer:
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
-        # Each sample is this state with the hidden cards dealt in (:meth:`sample_parts`):
-        # the pool as suit indices, shuffled as the cards would be (a shuffle's order
-        # depends only on the length), and the Tune Ups of the trick by their position.
+        # Each sample is this state with the pool's suit indices shuffled in (a shuffle's
+        # order depends only on the length) and the trick's Tune Ups by their position.
         self.pool_ids = [SUIT_INDEX[card] for card in self.pool]
         self.done_ids = [SUIT_INDEX[card] for card in self.face_up_done]
         self.tuned = [k for k, play in enumerate(self.plays) if play is None]
@@ -128,15 +110,11 @@ class Determinizer:
         self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
-        """The rules core of a full game whose hidden cards are a fresh random deal of the
-        unknown pool (what the rollouts run on; ``Game.over`` of it is a checked game), its
-        generator (future deals) seeded from ``rng`` too, for the real one is secret; and
-        the dealt cards that stand for this round's unseen discards (the Tune Ups of
-        completed tricks, in the base game exactly those), in the random order they were
-        dealt: :mod:`engine.bots.infer` hands them to those Tune Ups in turn.
-
-        The state is :meth:`_state`'s for the same shuffle, built from a copy of a
-        template (a search samples hundreds of worlds of one view)."""
+        """The rules core of a full game whose hidden cards (and generator of future deals)
+        are a fresh random deal from ``rng``, and the dealt cards that stand for this round's
+        unseen discards, in the order dealt (:mod:`engine.bots.infer` hands them to the Tune
+        Ups of completed tricks in turn). The state is :meth:`_state`'s for the same
+        shuffle, built from a copy of a template (a search samples hundreds of worlds)."""
         cards = list(self.pool_ids)
         rng.shuffle(cards)
         s = self.template.clone()
@@ -153,7 +131,7 @@ class Determinizer:
         plays = s.plays
         for k in self.tuned:
             seat, _, speed = plays[k]
-            plays[k] = (seat, _TUNE_UP_ID[cards[at]], speed)
+            plays[k] = (seat, TUNE_UP_IDS[cards[at]], speed)
             at += 1
         s.set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
@@ -173,8 +151,7 @@ class Determinizer:
         plays, at = [], 0
         for play, (seat, _, _) in zip(self.plays, view.trick_plays, strict=True):
             if play is None:
-                # A Tune Up's speed is hidden too but plays no part (it cannot win): the
-                # seat's current speed stands in for it.
+                # A Tune Up's hidden speed plays no part: the seat's current one stands in.
                 play = Play(seat, ActionType.TUNE_UP, hidden[at], 0, view.speed[seat], None, None)
                 at += 1
             plays.append(play)
@@ -206,46 +183,16 @@ class Determinizer:
         )
 
 
-#: Per suit index: the action id of its Tune Up.
-_TUNE_UP_ID = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
-
-
-def _hands_in_order(
-    view: SeatView, seat: int, pool: list[int]
-) -> tuple[list[list[int]], list[int]]:
-    """Every seat's hand as suit counts, and its suit mask: ``seat``'s own, and each other
-    seat's public number of cards taken from ``pool`` in suit order (``pool`` keeps what
-    is left)."""
-    hands: list[list[int]] = []
-    masks: list[int] = []
-    suit = 0
-    for other, size in enumerate(view.hand_sizes):
-        if other == seat:
-            hands.append(list(view.hand))
-            masks.append(sum(1 << i for i, n in enumerate(view.hand) if n))
-            continue
-        hand, mask = [0] * SUITS, 0
-        while size:
-            while not pool[suit]:
-                suit += 1
-            taken = min(size, pool[suit])
-            hand[suit] += taken
-            mask |= 1 << suit
-            pool[suit] -= taken
-            size -= taken
-        hands.append(hand)
-        masks.append(mask)
-    return hands, masks
+TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
+"""Per suit index, the action id of the Tune Up of that card."""
 
 
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the view's public numbers, the seat's hand, the cards it cannot place
-    dealt in suit order to the other seats' hands (their public sizes) and the rest
-    counted as discards, each Tune Up of the current trick as the Tune Up of one fixed
-    card. The round's finished tricks are carried as the face-up counts only. That is
-    all a decision of the policy reads (:func:`engine.bots.players.policy_state`): the
-    state is for deciding on, not for playing on.
+    random draw: the view's public numbers and the seat's hand, the cards it cannot place
+    dealt in suit order to the other hands and the discards, each Tune Up of the current
+    trick that of one fixed card, the round's finished tricks as the face-up counts only.
+    That is all the policy reads: the state is for deciding on, not for playing on.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)
@@ -264,7 +211,15 @@ def fixed_deal(observation: Seen) -> SimState:
         raise ValueError("The observation hides more cards than the deck can supply.")
     s = SimState(view.players, view.variants, 0, 0)
     s.round, s.trick, s.lead = view.round, view.trick, view.lead
-    s.hands, s.masks = _hands_in_order(view, seat, pool)
+    cards, at = [i for i in range(SUITS) for _ in range(pool[i])], 0
+    s.hands = [list(view.hand) for _ in range(view.players)]
+    for other, size in enumerate(view.hand_sizes):
+        if other != seat:
+            s.hands[other] = [0] * SUITS
+            for card in cards[at : at + size]:
+                s.hands[other][card] += 1
+            at += size
+    s.masks = [sum(1 << i for i, n in enumerate(hand) if n) for hand in s.hands]
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
     s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
@@ -279,7 +234,7 @@ def fixed_deal(observation: Seen) -> SimState:
             s.zf_in = True
         s.plays.append((player, FORM_ACTION[form], speed))
     s.face_up = list(view.face_up)
-    s.discards = [i for i in range(SUITS) for _ in range(pool[i])]
+    s.discards = cards[at:]
     s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players

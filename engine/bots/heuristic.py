@@ -17,13 +17,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """The knobs of the heuristic; each bot level is one :class:`Style`.
-
-    The defaults are the normal bot's. ``early_commit``, ``willing``, ``later_tuners``
-    and ``keep_value`` were tuned by duplicate self-play (one challenger against three
-    copies of the previous defaults, 1,200 games per setting); the others sat at a flat
-    optimum and kept their first values.
-    """
+    """The knobs of the heuristic, the normal bot's by default: ``early_commit``,
+    ``willing``, ``later_tuners`` and ``keep_value`` tuned by duplicate self-play (1,200
+    games per setting), the others at a flat optimum."""
 
     #: Worth of the sixth trick's lap, and of the lap that wins the game (gas units).
     lap_value: float = 10.0

@@ -1,47 +1,30 @@
 """Inference from the opponents' plays: how likely a sampled world makes what they did.
 
-A world the determinizer deals (:mod:`engine.bots.determinize`) is consistent with what
-the seat saw, but it takes no account of *how* the others played: a seat that led a Tune
-Up in trick 1 probably held no strong card, yet a uniform deal gives it strong cards as
-often as weak ones. :class:`Inference` scores a world by the likelihood of every
-opponent's play this round under the opponent model (the normal policy's scores through
-a softmax), replaying the round from its first trick with the hands the world implies:
-each seat's sampled hand plus every card it played since, face up (public) or face down
-(the world's unseen discards, handed to this round's Tune Ups in turn). The search then
-weighs each world by that likelihood (importance sampling: a uniform deal reweighted
-towards the deals the opponents' plays point to).
-
-The round's public numbers at its start (gas, middle) are not in the view, and the
-public plays do not always pin them down: a Tune Up share that fills a tank hides how
-much the middle held, and a seat at 5 gas hides what a share brought it. So the round's
-start is hidden too. :func:`round_starts` lists every start from which the public plays
-replay legally to the view's numbers (the real one always among them), and a world's
-likelihood is the mean over those starts (a uniform prior on them). Starts that have
-come to the same gas and middle are replayed once from there on. Only the base game's
-cards are replayed: with the 0 suit or the 0/5 card in the game (effects that depend on
-removed gas and a hidden discard) no world is weighted.
+:class:`Inference` scores a sampled world by the likelihood of every opponent's play this
+round under the normal policy's softmax (a seat that led a Tune Up probably held no strong
+card), replaying the round from its first trick with the hands the world implies. The
+round's start is not in the view, so the likelihood is the mean over every start that
+replays legally to the view's numbers (:func:`round_starts`). With the 0 suit or the 0/5
+card in the game no world is weighted.
 """
 
 from __future__ import annotations
 
 import math
 
-from engine.actions import Action
+from engine.bots.determinize import TUNE_UP_IDS
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.policy import score_ids, sensible
-from engine.cards import MAX_GAS, SUIT_ORDER, Suit
+from engine.cards import MAX_GAS, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import ACTION_ID, INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
+from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
 
-#: Per suit index: the id of the Tune Up of that card.
-_TUNE_UP = [ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER]
 #: The floor of an opponent's modelled chance of a play: a model that is sometimes
 #: wrong must not let one play rule a world out altogether.
 FLOOR = 0.02
 
-#: One recorded play of the round: seat, action id (-1: a Tune Up whose card the world
-#: supplies) and where that card comes from (k >= 0: the k-th unseen discard; -1 - j:
-#: the j-th play of the current trick).
+#: One play of the round: seat, action id (-1: a Tune Up whose card the world supplies) and
+#: where that card comes from (k >= 0: the k-th unseen discard; -1 - j: the trick's j-th).
 Step = tuple[int, int, int]
 #: A round start: each seat's gas, the middle and the removed gas.
 Start = tuple[tuple[int, ...], int, int]
@@ -50,35 +33,17 @@ Start = tuple[tuple[int, ...], int, int]
 def _steps(view: SeatView) -> list[Step] | None:
     """The round's plays in order, or None when one of them is not a base-game card."""
     steps: list[Step] = []
+    done = [play for trick in view.round_tricks for play in trick[2]]
     discards = 0
-    for trick in view.round_tricks:
-        for seat, form, _ in trick[2]:
-            if TUNED[form]:
-                steps.append((seat, -1, discards))
-                discards += 1
-            elif FACE_UP[form]:
-                steps.append((seat, FORM_ACTION[form], 0))
-            else:
-                return None
-    for j, (seat, form, _) in enumerate(view.trick_plays):
+    for j, (seat, form, _) in enumerate([*done, *view.trick_plays]):
         if TUNED[form]:
-            steps.append((seat, -1, -1 - j))
+            steps.append((seat, -1, discards if j < len(done) else len(done) - 1 - j))
+            discards += 1
         elif FACE_UP[form]:
             steps.append((seat, FORM_ACTION[form], 0))
         else:
             return None
     return steps
-
-
-def _tricks(view: SeatView, steps: list[Step]) -> list[tuple[list[Step], bool]]:
-    """The steps trick by trick, each with whether the trick is complete."""
-    tricks: list[tuple[list[Step], bool]] = []
-    at = 0
-    for trick in view.round_tricks:
-        tricks.append((steps[at : at + len(trick[2])], True))
-        at += len(trick[2])
-    tricks.append((steps[at:], False))
-    return tricks
 
 
 #: What the middle does in a round, from one start: per trick, per step, whether a 2
@@ -145,7 +110,12 @@ def round_starts(view: SeatView, steps: list[Step]) -> list[Start]:
     to the view's gas, middle and removed gas, in a fixed order. Gas moves between the
     tanks, the middle and the removed gas but is never made or destroyed in the base
     game, which bounds the middle at the start."""
-    tricks = _tricks(view, steps)
+    tricks: list[tuple[list[Step], bool]] = []  # the steps trick by trick, and if complete
+    at = 0
+    for trick in view.round_tricks:
+        tricks.append((steps[at : at + len(trick[2])], True))
+        at += len(trick[2])
+    tricks.append((steps[at:], False))
     pending = sum(INFO[a][2] for _, a, _ in tricks[-1][0] if a >= 0)
     total = sum(view.gas) + view.middle + view.removed + pending
     starts: list[Start] = []
@@ -239,10 +209,9 @@ class Inference:
         self._memo: dict[tuple[int, ...], float] = {}
 
     def log_weight(self, world: SimState, rest: list[Suit], floor: float = -math.inf) -> float:
-        """The log likelihood of the opponents' plays this round in ``world`` (whose
-        unseen discards, as dealt, are ``rest``), the mean over the round's possible
-        starts; 0 when inactive. Once it is sure to end below ``floor`` it stops and
-        returns a value below ``floor`` (no play raises a likelihood)."""
+        """The log likelihood of the opponents' plays this round in ``world`` (its unseen
+        discards as dealt: ``rest``), the mean over the round's possible starts (0 when
+        inactive); once sure to end below ``floor``, some value below it."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
         cards = self._cards(world, rest)
@@ -251,7 +220,7 @@ class Inference:
         memo = self._memo
         for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
             if action < 0:
-                action = _TUNE_UP[card]
+                action = TUNE_UP_IDS[card]
             # Replays from starts that reach the same gas and middle go on as one, their
             # likelihoods summed (removed gas matters only to the cards left out).
             moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
@@ -272,8 +241,8 @@ class Inference:
             live = moved
             total = _log_sum([log for _, log in live.values()])
             if total < floor:
-                return total - math.log(len(self.starts))
-        return _log_sum([log for _, log in live.values()]) - math.log(len(self.starts))
+                break
+        return total - math.log(len(self.starts))
 
     def _firsts_with(
         self, world: SimState, cards: list[int]

@@ -1,20 +1,10 @@
-"""The bots' one policy, on the core's state (:mod:`engine.sim`).
-
-:func:`choose_id` is the rule-of-thumb player of the easy and normal bots (its knobs are
-:class:`engine.bots.heuristic.Style`) and of every seat in the hard bot's rollouts
-(:mod:`engine.bots.rollout`). Every legal action gets a score in "gas units": the chance
-of winning the trick times what the trick is worth (speed for tricks 1–5, a lap — or the
-game — for the sixth), minus the gas it burns, plus the gas it brings in (the 2, the 0, a
-Tune-Up share, the 0/5 card), minus the worth of the card it uses up. The chance of
-winning assumes each later seat holds random cards from those this seat has not seen
-(card counting, unless the style forgets), may spend part of its gas (all of it on the
-sixth trick) and may strike 4s and 5s with a 1. It reads only what the seat to act could
-know: its own hand, the public numbers and this round's face-up cards (other hands by
-their size only), so the bots run it on a state made from their observation, the cards
-they cannot see placed in a fixed order (:func:`engine.bots.players.policy_state`).
-
-A decision is worked out (:func:`decide`) apart from its draw (:func:`draw`), so that a
-search can keep what it worked out and draw from it again.
+"""The bots' one policy, on the core's state (:mod:`engine.sim`): :func:`choose_id`, the
+rule-of-thumb player of the easy and normal bots and of every seat in the hard bot's
+rollouts; how it scores an action, and its knobs: :mod:`engine.bots.heuristic`. It reads
+only what the seat to act could know (other hands by their size only), so the bots run it
+on a state made from their view (:func:`engine.bots.determinize.fixed_deal`). A decision is
+worked out (:func:`decide`) apart from its draw (:func:`draw`), so that a search can keep
+what it worked out and draw from it again.
 """
 
 from __future__ import annotations
@@ -46,11 +36,8 @@ from engine.sim import (
     remember,
 )
 
-_STRUCK = STRUCK_BY_LICHEN
-# The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones
-# is a pure function of three small integers, so one flat table (-1: not yet worked
-# out) serves every decision: pool and count below 64 (a deck has at most 36 cards),
-# a hand below 16.
+# The chance that a hidden hand holds one of ``count`` cards among ``pool`` unseen ones, by
+# pool << 10 | count << 4 | hand (-1: not yet worked out; a deck has at most 36 cards).
 _HOLDS: list[float] = [-1.0] * (1 << 16)
 
 
@@ -76,10 +63,9 @@ Opponent = tuple[int, int, bool, bool]
 
 
 class TrickMemo:
-    """What the policy learnt of one rollout's state that later decisions can reuse: the
-    deck's cards by suit, and the later seats of the current trick as one decision saw
-    them (a seat's numbers change only when it plays, and then it is no later seat again
-    in that trick)."""
+    """What later decisions of one rollout can reuse: the deck's cards by suit, and the
+    later seats of the current trick as one decision saw them (a seat's numbers change
+    only when it plays, and then it is no later seat in that trick)."""
 
     __slots__ = ("commit", "copies", "round", "tail", "trick")
 
@@ -92,10 +78,8 @@ class TrickMemo:
 
 
 #: A decision worked out: the action ids it picks among and the running sums of their
-#: softmax weights (``None``: a uniform pick, the best scores' tie), so that a draw is one
-#: binary search (:func:`draw`). Tuples of numbers only, which the garbage collector
-#: stops tracking: a search keeps thousands of them, and lists there made every full
-#: collection of the process walk them all.
+#: softmax weights (``None``: a uniform pick, the best scores' tie). Tuples of numbers,
+#: which the garbage collector stops tracking (a search keeps thousands of them).
 Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
@@ -116,23 +100,23 @@ def _later_seats(
     ``seat`` has not seen, and how many those are (at least 1)."""
     players = s.players
     commit = style.early_commit
-    if memo is None:
+    tail = [] if memo is None else memo.tail
+    if (
+        memo is None
+        or memo.trick != s.trick
+        or memo.round != s.round
+        or memo.commit != commit
+        or len(tail) < later
+    ):
         last = s.trick == TRICKS_PER_ROUND
-        opponents = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        copies = deck_copies(players, s.variants)
-    else:
-        tail = memo.tail
-        if (
-            memo.trick != s.trick
-            or memo.round != s.round
-            or memo.commit != commit
-            or len(tail) < later
-        ):
-            last = s.trick == TRICKS_PER_ROUND
-            tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+        tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+        if memo is not None:
             memo.tail = tail
             memo.round, memo.trick, memo.commit = s.round, s.trick, commit
-        opponents = tail[len(tail) - later :]
+    opponents = tail[len(tail) - later :]
+    if memo is None:
+        copies = deck_copies(players, s.variants)
+    else:
         copies = memo.copies
         if not copies:
             copies = memo.copies = deck_copies(players, s.variants)
@@ -161,9 +145,8 @@ _REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
 def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
     """The unseen cards a later seat could still play face up with an effective value of
     at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
-    could strike a card (cached: many decisions see the same unseen cards). A card of the
-    suit just played is counted here too: the caller takes its suit out (:func:`_scan`).
-    The table is shared: it is not to be changed."""
+    could strike a card; the suit just played counted too (:meth:`_Frame.table` takes it out).
+    Cached and shared: not to be changed."""
     key = (unseen, blocked << 1 | lichen_after)
     table = _REACH.get(key)
     if table is not None:
@@ -175,7 +158,7 @@ def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[l
         if n <= 0 or blocked >> other & 1:
             continue
         v = VALUE[other]
-        if lichen_after and v in _STRUCK:
+        if lichen_after and v in STRUCK_BY_LICHEN:
             v = 0
         by_value[v] += n
         if other == LICHEN:
@@ -189,12 +172,6 @@ def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[l
 # worth of keeping one card of each suit, and of keeping one of several.
 _KEEP: dict[int, tuple[Style, tuple[float, ...], tuple[float, ...]]] = {}
 _NO_KEEP = (0.0,) * SUITS
-
-
-def _keep_tables(style: Style) -> tuple[Style, tuple[float, ...], tuple[float, ...]]:
-    single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
-    several = tuple(worth * 0.6 for worth in single)
-    return remember(_KEEP, id(style), (style, single, several), 1024)
 
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
@@ -240,56 +217,10 @@ def _beaten(
     return p
 
 
-def _tables(frame: _Frame, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
-    """The reach table and Lichen count for a card, with the unseen cards of its own suit
-    (which the later seats can no longer play face up) and their value."""
-    at_least, lichens = frame.table(lichen_after)
-    own = own_value = 0
-    unseen = frame.unseen
-    if blocks >= 0 and unseen[blocks] > 0:
-        own = unseen[blocks]
-        own_value = VALUE[blocks]
-        if lichen_after and own_value in _STRUCK:
-            own_value = 0
-        if blocks == LICHEN:
-            lichens = 0
-    return at_least, lichens, own, own_value
-
-
 class _Frame:
-    """What every action of one decision shares: the trick's best numbers so far (plain
-    and with a 1 face up), the worth of the trick and of each card kept, the seat's gas
-    room and speed, the share a Tune Up can hope for, and what the chance of winning
-    reads of the seats still to play, worked out on the first chance a decision asks
-    for (many decisions, the last seat's say, need none): their reach and size, the
-    unseen cards and the reach tables by Lichen (:meth:`table`)."""
-
-    __slots__ = (
-        "gv",
-        "known",
-        "later_count",
-        "lichen_in",
-        "memo",
-        "middle",
-        "plain",
-        "plain_effect",
-        "plain_table",
-        "removed",
-        "room",
-        "rows",
-        "s",
-        "several",
-        "single",
-        "speed",
-        "struck",
-        "struck_table",
-        "style",
-        "trick",
-        "tune",
-        "unseen",
-        "willing",
-        "worth",
-    )
+    """What every action of one decision shares; what the chance of winning reads of the
+    seats still to play is worked out on the first chance asked for (:meth:`table`):
+    many decisions, the last seat's say, need none."""
 
     def __init__(self, s: SimState, style: Style, memo: TrickMemo | None) -> None:
         me = s.turn
@@ -320,7 +251,9 @@ class _Frame:
         self.trick = trick = s.trick
         entry = _KEEP.get(id(style))
         if entry is None or entry[0] is not style:
-            entry = _keep_tables(style)
+            single = tuple(style.keep_value[VALUE[suit]] for suit in range(SUITS))
+            several = tuple(worth * 0.6 for worth in single)
+            entry = remember(_KEEP, id(style), (style, single, several), 1024)
         self.single, self.several = entry[1], entry[2]
         if trick < TRICKS_PER_ROUND:
             self.worth = style.speed_value * (TRICKS_PER_ROUND - trick)
@@ -337,8 +270,10 @@ class _Frame:
         share = middle / (1 + s.tuners + style.later_tuners * later)
         self.tune = min(float(room), share) * self.gv
 
-    def table(self, lichen_after: bool) -> tuple[list[int], int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up."""
+    def table(self, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
+        """The later seats' reach table and Lichen count, with or without a 1 face up, for a
+        card that blocks suit ``blocks`` (-1: none): with the unseen cards of that suit
+        (which the later seats can no longer play face up) and their value."""
         if not self.known:
             s = self.s
             found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
@@ -348,16 +283,30 @@ class _Frame:
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
             self.known = True
         if lichen_after:
-            if self.struck_table is None:
-                blocked = self.s.blocked
-                table = _REACH.get((self.unseen, blocked << 1 | 1))
-                self.struck_table = table or _reach(self.unseen, blocked, True)
-            return self.struck_table
-        if self.plain_table is None:
-            blocked = self.s.blocked
-            table = _REACH.get((self.unseen, blocked << 1))
-            self.plain_table = table or _reach(self.unseen, blocked, False)
-        return self.plain_table
+            table = self.struck_table
+            if table is None:
+                key = (self.unseen, self.s.blocked << 1 | 1)
+                table = self.struck_table = _REACH.get(key) or _reach(
+                    self.unseen, key[1] >> 1, True
+                )
+        else:
+            table = self.plain_table
+            if table is None:
+                key = (self.unseen, self.s.blocked << 1)
+                table = self.plain_table = _REACH.get(key) or _reach(
+                    self.unseen, key[1] >> 1, False
+                )
+        at_least, lichens = table
+        own = own_value = 0
+        unseen = self.unseen
+        if blocks >= 0 and unseen[blocks] > 0:
+            own = unseen[blocks]
+            own_value = VALUE[blocks]
+            if lichen_after and own_value in STRUCK_BY_LICHEN:
+                own_value = 0
+            if blocks == LICHEN:
+                lichens = 0
+        return at_least, lichens, own, own_value
 
 
 def _scan(
@@ -368,17 +317,10 @@ def _scan(
     only_sensible: bool,
     memo: TrickMemo | None = None,
 ) -> tuple[list[Scored], float]:
-    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in
-    legal order, leaving out those that score more than ``slack`` below the best (a
-    run's score at a certain win falls with every gas added and bounds every score of
-    the run: once it is below the best found so far less ``slack``, the rest of the run
-    is too; ``math.inf`` scores every action) and, with ``only_sensible``, those
-    :func:`sensible` leaves out.
-
-    Every score is the same float, from the same operations in the same order, however
-    many actions are left out: the worth of the trick and of the card kept, the gas
-    gained and burnt, and the chance of winning, which assumes each later seat holds
-    random cards from those this seat has not seen."""
+    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in legal
+    order, leaving out those more than ``slack`` below the best (``math.inf``: none) and,
+    with ``only_sensible``, those :func:`sensible` leaves out. Every score is the same
+    float, from the same operations in the same order, however many are left out."""
     frame = _Frame(s, style, memo)
     hand = s.hands[s.turn]
     single, several, tune = frame.single, frame.several, frame.tune
@@ -445,7 +387,7 @@ def _score_run(
         blocks = suit
     else:
         lichen_after, gained, cost, blocks, my_speed, extra = _effect(frame, run)
-    shown = 0 if lichen_after and value in _STRUCK else value
+    shown = 0 if lichen_after and value in STRUCK_BY_LICHEN else value
     best, struck = frame.struck if lichen_after else frame.plain, frame.struck
     strike, lowest = False, 0
     tables: tuple[list[int], int, int, int] | None = None  # set on the run's first chance
@@ -464,8 +406,8 @@ def _score_run(
             p = 1.0
         else:
             if tables is None:
-                tables = _tables(frame, lichen_after, blocks)
-                strike = not lichen_after and value in _STRUCK and tables[1] > 0
+                tables = frame.table(lichen_after, blocks)
+                strike = not lichen_after and value in STRUCK_BY_LICHEN and tables[1] > 0
             if strike:
                 lowest = final - value if final - value > struck else struck
             p = _beaten(frame, final, lowest, tables, strike, lichen_after)
@@ -507,19 +449,16 @@ _GROUPS: dict[int, tuple[Group, ...]] = {}
 
 
 def _groups(key: int) -> tuple[Group, ...]:
-    """The legal actions of legal-set ``key`` as runs (cached per key, as many keys as
-    :func:`engine.sim.legal_ids` keeps)."""
-    groups = _GROUPS.get(key)
-    if groups is None:
-        runs: list[list[int]] = []
-        for i, a in enumerate(legal_ids(key)):
-            kind, suit, gas, value, effect = INFO[a]
-            if gas and runs and runs[-1][0] + runs[-1][1] == i and runs[-1][1] == gas:
-                runs[-1][1] += 1
-            else:
-                runs.append([i, 1, kind, suit, value, effect])
-        groups = remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
-    return groups
+    """The legal actions of legal-set ``key`` as runs, cached (as many keys as
+    :func:`engine.sim.legal_ids` keeps): the caller looks in :data:`_GROUPS` first."""
+    runs: list[list[int]] = []
+    for i, a in enumerate(legal_ids(key)):
+        kind, suit, gas, value, effect = INFO[a]
+        if gas and runs and runs[-1][0] + runs[-1][1] == i and runs[-1][1] == gas:
+            runs[-1][1] += 1
+        else:
+            runs.append([i, 1, kind, suit, value, effect])
+    return remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
 
 
 def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
@@ -546,8 +485,7 @@ def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float])
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
     """The action id ``style`` plays for the current seat of ``s``: the best score (ties
-    broken at random), or with a ``temperature`` a softmax draw over the sensible
-    actions."""
+    broken at random), or with a ``temperature`` a softmax draw over the sensible ones."""
     return draw(decide(s, style), rng)
 
 
@@ -566,15 +504,6 @@ def decide(s: SimState, style: Style, memo: TrickMemo | None = None) -> Choice:
     """What ``style`` draws from for the current seat of ``s`` (:func:`draw`): the best
     scores' tie, or with a temperature the running sums of the softmax weights of the
     sensible actions. A rollout passes its ``memo`` to every decision it makes."""
-    ids, weights = _options(s, style, memo)
-    return ids, None if weights is None else tuple(accumulate(weights))
-
-
-def _options(
-    s: SimState, style: Style, memo: TrickMemo | None
-) -> tuple[tuple[int, ...], list[float] | None]:
-    """The action ids the current seat of ``s`` may play and, with a temperature, the
-    softmax weight of each (``None``: the best scores' tie, an even chance each)."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
@@ -585,7 +514,7 @@ def _options(
     found, best = _scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
-    return tuple([legal[f[0]] for f in found]), weights
+    return tuple([legal[f[0]] for f in found]), tuple(accumulate(weights))
 
 
 _SCORE = itemgetter(1)

@@ -1,67 +1,69 @@
-"""The hard bot's rollouts: the one policy (:mod:`engine.bots.policy`) playing a state to
-the end of its round.
-
-:func:`rollout_seats` plays each seat with its own style and scores the result with
-:func:`engine.bots.value.chances`. A search shares one :class:`Decisions` among all its
-rollouts, so that a decision one of them has worked out is drawn from again, not
-worked out anew.
-"""
+"""The hard bot's rollouts: the policy (:mod:`engine.bots.policy`) playing a state to the
+end of its round, each seat with its own style (:func:`rollout_seats`), decisions a search
+has worked out once drawn from again (:class:`Decisions`), the round's end scored as each
+seat's chance of winning the race (:func:`chances`)."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from engine.bots.heuristic import Style
-from engine.bots.policy import Choice, TrickMemo, decide, draw
-from engine.bots.value import chances
+from engine.bots.policy import Choice, TrickMemo, decide
 from engine.cards import TRICKS_PER_ROUND
-from engine.rng import _GOLDEN_GAMMA, _MASK64, Rng
+from engine.rng import GOLDEN_GAMMA, MASK64, Rng
 from engine.sim import INFO, PLAY, SimState, deck_copies, remember
 from engine.variants import Variants
 
-
-def _public_ids() -> tuple[int, ...]:
-    """Per action id, what the other seats can tell of it once played: the action itself,
-    but every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its
-    discard (face down, R22)."""
-    first: dict[tuple[int, int, int, int], int] = {}
-    public = []
-    for a, (kind, _, gas, value, effect) in enumerate(INFO):
-        if kind == PLAY:
-            public.append(a)
-        else:  # a Tune Up has no gas, value or effect of its own: all of them are one
-            public.append(first.setdefault((kind, gas, value, effect), a))
-    return tuple(public)
+# A position between rounds scores as a softmax over seats of LAP_WEIGHT·laps +
+# GAS_WEIGHT·gas + LEAD_WEIGHT·(leads the next round), the weights fitted (multinomial logit)
+# on the round starts of 3,000 four-player games between normal bots and their winners: a
+# lap is worth about ten gas, leading a round a small handicap.
+LAP_WEIGHT = 3.0
+GAS_WEIGHT = 0.3
+LEAD_WEIGHT = -0.3
 
 
-_PUBLIC = _public_ids()
+def chances(
+    players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
+) -> list[float]:
+    """Each seat's estimated chance of winning from a position between rounds (exact once
+    ``winner`` is known).
+
+    >>> even = chances(3, [0, 0, 0], [5, 5, 0], 0, None)  # seat 0 leads: a small handicap
+    >>> round(sum(even), 6), even[1] > even[0] > even[2]
+    (1.0, True)
+    >>> chances(2, [1, 0], [0, 5], 0, None)[0] > 0.5, chances(2, [1, 1], [0, 0], 0, 1)
+    (True, [0.0, 1.0])
+    """
+    if winner is not None:
+        return [1.0 if seat == winner else 0.0 for seat in range(players)]
+    scores = [
+        LAP_WEIGHT * laps[s] + GAS_WEIGHT * gas[s] + (LEAD_WEIGHT if s == lead else 0)
+        for s in range(players)
+    ]
+    top = max(scores)
+    weights = [math.exp(x - top) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+# Per action id, what the other seats can tell of it once played: the action itself, but
+# every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its discard
+# (face down, R22): the first action id of that kind, gas, value and effect.
+_FIRST: dict[tuple[int, int, int, int], int] = {}
+_PUBLIC = tuple(
+    a if kind == PLAY else _FIRST.setdefault((kind, gas, value, effect), a)
+    for a, (kind, _, gas, value, effect) in enumerate(INFO)
+)
 
 
 class Decisions:
-    """The choices of one search's rollouts, by everything the policy reads, so that a
-    decision seen before (the same public state, the same hand, the same style) is not
-    scored again: the choice itself is still drawn with the rollout's generator, so
-    every rollout plays as it would without the cache.
-
-    The key is the public state (every number the policy reads of any seat but the
-    hidden hands, which it reads by their size only), the style and the hand of the seat
-    to act. The public state after an action is a function of the one before and of what
-    the other seats see of the action, so a rollout builds it in full once, at its
-    start (:meth:`segment`: an id for it), and then follows it from id to id
-    (:meth:`after`). One cache serves the states of one table (players and variants); a
-    state of another empties it."""
-
-    __slots__ = (
-        "choices",
-        "copies",
-        "hits",
-        "next_segment",
-        "players",
-        "segments",
-        "steps",
-        "styles",
-        "variants",
-    )
+    """The choices of one search's rollouts by all the policy reads (the public state, the
+    style, the hand to act), each still drawn with the rollout's generator. A rollout names
+    its public state once (:meth:`segment`) and then goes from id to id by what the others
+    see of each action (:meth:`after`). A state of another table empties the cache."""
 
     def __init__(self) -> None:
         self.variants: Variants | None = None
@@ -129,39 +131,6 @@ class Decisions:
         return remember(self.steps, step, found)
 
 
-class _Place:
-    """Where a rollout is: the policy's memo of its tricks, and its place in its search's
-    :class:`Decisions` (none: every decision is worked out), the id there of its public
-    state."""
-
-    __slots__ = ("decisions", "memo", "segment")
-
-    def __init__(self, decisions: Decisions | None) -> None:
-        self.memo = TrickMemo()
-        self.decisions = decisions
-        self.segment = -1
-
-
-def _choose(s: SimState, style: Style, rng: Rng, place: _Place) -> int:
-    """:func:`engine.bots.policy.choose_id` in a rollout at ``place``, the choice taken
-    from its :class:`Decisions` when it has them and has seen it."""
-    decisions = place.decisions
-    if decisions is None:
-        return draw(decide(s, style, place.memo), rng)
-    segment = place.segment
-    ckey = (segment, id(style), *s.hands[s.turn])
-    choice = decisions.choices.get(ckey)
-    if choice is None:
-        choice = remember(decisions.choices, ckey, decide(s, style, place.memo))
-    else:
-        decisions.hits += 1
-    action = draw(choice, rng)
-    step = segment << 10 | _PUBLIC[action]
-    after = decisions.steps.get(step)
-    place.segment = decisions.after(step) if after is None else after
-    return action
-
-
 def rollout_seats(
     s: SimState,
     rng: Rng,
@@ -170,46 +139,36 @@ def rollout_seats(
     decisions: Decisions | None = None,
     segment: int = -1,
 ) -> list[float]:
-    """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return
-    each seat's estimated chance of winning from there (:func:`engine.bots.value.chances`).
-    Without ``deal`` the round's last trick deals no next round
-    (:meth:`engine.sim.SimState.play_out`): the same values, and the state is only good
-    for reading the round's result. With ``decisions`` (one per search, shared by its
-    rollouts) a decision seen before is not scored again; the rollout plays the same either
-    way. A ``segment`` of 0 or more is the id of the public state of ``s`` in
-    ``decisions``, already bound to its table and to ``styles`` (:meth:`Decisions.segment`),
-    which the caller knows: a search's worlds share the public state after each
-    candidate."""
-    place = _Place(decisions)
-    if decisions is not None and s.winner < 0:
+    """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return each
+    seat's chance of winning from there (:func:`outcome`); without ``deal`` the last trick
+    deals no next round (:meth:`engine.sim.SimState.play_out`). ``decisions`` (a search's,
+    shared by its rollouts) plays the same, scoring a decision seen before only once; a
+    ``segment`` of 0 or more is the id there of the public state of ``s``, already bound to
+    its table and ``styles`` (:meth:`Decisions.segment`)."""
+    if s.winner < 0:
+        if decisions is None:
+            decisions = Decisions()
         if segment < 0:
             decisions.bind(s, styles)
             segment = decisions.segment(s)
-        place.memo.copies = decisions.copies
-        place.segment = segment
-    if deal:
-        start = s.round
-        while s.winner < 0 and s.round == start:
-            s.apply(_choose(s, styles[s.turn], rng, place))
-    elif s.winner < 0:
-        if decisions is None:
-            while s.play_out(_choose(s, styles[s.turn], rng, place)):
-                pass
-        else:
-            _play_out_cached(s, rng, styles, place, decisions)
+        _play_out(s, rng, styles, deal, decisions, segment)
+    return outcome(s)
+
+
+def outcome(s: SimState) -> list[float]:
+    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
     return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
 
 
-def _play_out_cached(
-    s: SimState, rng: Rng, styles: list[Style], place: _Place, decisions: Decisions
+def _play_out(
+    s: SimState, rng: Rng, styles: list[Style], deal: bool, decisions: Decisions, segment: int
 ) -> None:
-    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` does,
-    each choice by :func:`_choose` with ``decisions``: the same steps and the same draws,
-    written out in one loop (with :func:`engine.bots.policy.draw` and
-    :meth:`engine.rng.Rng.next_u64`) because it runs at every decision of every rollout
-    of a search (most of a decision answered from the cache is this loop's own work)."""
+    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` (with
+    ``deal``, ``apply``) does, drawing as :func:`engine.bots.policy.draw` does with
+    :meth:`engine.rng.Rng.next_u64` written out: it runs at every decision of a search."""
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
-    segment, hits, memo = place.segment, 0, place.memo
+    hits, memo = 0, TrickMemo()
+    memo.copies = decisions.copies
     while True:
         style = styles[s.turn]
         ckey = (segment, id(style), *hands[s.turn])
@@ -222,9 +181,9 @@ def _play_out_cached(
         if running is None:
             action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
         else:
-            state = rng.state = (rng.state + _GOLDEN_GAMMA) & _MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            state = rng.state = (rng.state + GOLDEN_GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
             pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * running[-1]
             found = bisect(running, pick)
             action = ids[found] if found < len(ids) else ids[-1]
@@ -233,8 +192,7 @@ def _play_out_cached(
         segment = decisions.after(step) if after is None else after
         if s.put(action):
             last = s.trick == TRICKS_PER_ROUND
-            s.resolve(not last)
+            s.resolve(deal or not last)
             if last or s.winner >= 0:
                 break
-    place.segment = segment
     decisions.hits += hits

@@ -1,109 +1,59 @@
-"""The hard bot: determinized Monte Carlo search with heuristic rollouts.
-
-For one decision the bot
-
-1. ranks its legal actions with the normal heuristic and keeps the few best sensible ones
-   (the candidates);
-2. repeatedly samples a full game consistent with its observation
-   (:mod:`engine.bots.determinize`) — a "world" — and, in that world, plays every
-   surviving candidate followed by the normal heuristic for every seat to the end of the
-   round, scoring the result with :func:`engine.bots.value.chances` (a seat known to
-   be another searching bot answers the candidate with the best of a few moves for
-   itself instead, :func:`_play_replying`);
-3. compares candidates on the same worlds and the same rollout seeds (paired samples,
-   so the luck of the deal cancels out), dropping those clearly behind as evidence grows
-   (:mod:`engine.bots.candidates`);
-4. stops as soon as one candidate is left, or else at the time budget (default
-   :data:`~engine.bots.base.DEFAULT_BOT_BUDGET_MS`, real time, or with ``clock="cpu"``
-   the searching thread's CPU time: see :data:`CLOCKS`) or, for reproducible runs,
-   after a fixed number of rollouts (``iterations``), and plays the surviving candidate
-   with the best mean over the worlds they all saw
-   (:func:`engine.bots.candidates.best_candidate`).
-
-``python -m bench.hard_regret`` measures how far that choice falls short of a long
-reference search's, by budget and opponent model (``docs/bots.md``).
-
-By default (``workers=1``) the search runs in the calling thread. With ``workers=N`` the
-worlds are split into N jobs (root parallelism) that the caller runs through ``map_jobs``,
-a ``map``-like callable such as a process pool's: the engine starts no processes itself.
-A server uses that to keep a CPU-bound search off its own interpreter.
+"""The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
+"The hard bot"). It plays the normal policy's best sensible actions in the same sampled
+worlds (:mod:`engine.bots.determinize`) to the end of the round, drops those clearly behind
+(:mod:`engine.bots.candidates`), and stops when one is left, at its time budget (real or
+CPU time, :data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N`` the worlds
+split into N jobs the caller runs through ``map_jobs`` (a process pool's ``map``, say):
+the engine starts no process itself.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 from engine.actions import Action, ActionDict
-from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, as_view, decision_rng, mix_seed
-from engine.bots.candidates import Evaluator, best_candidate, drop_behind, weights_of
-from engine.bots.determinize import Determinizer
+from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, decision_rng, mix_seed
+from engine.bots.candidates import Evaluator, best_candidate, weights_of
+from engine.bots.determinize import Determinizer, fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
-from engine.bots.players import policy_state
 from engine.bots.policy import choose_id, score_ids, sensible
-from engine.bots.rollout import Decisions
+from engine.bots.rollout import Decisions, outcome
 from engine.bots.rollout import rollout_seats as sim_rollout
-from engine.bots.value import chances
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.sim import ACTION_ID, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
-"""How many of the normal policy's best sensible actions the search compares unless told:
-wide enough that the best move against the real deal is rarely left out, while pruning
-drops the plainly worse ones after a few worlds (``python -m bench.truth_regret``,
-docs/bots.md)."""
+"""How many of the normal policy's best sensible actions the search compares unless told
+(the best move against the real deal is rarely left out: ``python -m bench.truth_regret``)."""
 DEFAULT_MODELS = 1
 """Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
-in the rollouts. At 0 every sampled world has the other seats play exactly as the normal
-bot would, and the search learns to exploit that one player, the more surely the more
-budget it has; much more noise makes a plan that ignores what the opponents actually
-hold. Measured in docs/bots.md ("The hard bot")."""
+in the rollouts (why not 0, nor much more: docs/bots.md, "The hard bot")."""
 DEFAULT_HARD_NOISE: float | None = None
-"""Softmax temperature at which the search models the seats it is told are hard bots
-(``hard_seats``); None: ``noise``, like anyone else. Hard bots' own moves are best
-predicted near temperature 1 (``python -m bench.model_fit``, docs/bots.md)."""
+"""Temperature of the seats the search is told are hard bots (None: ``noise``); their moves
+are best predicted near 1 (``python -m bench.model_fit``)."""
 DEFAULT_INFER = 0.0
-"""Softmax temperature of the inference from the opponents' plays that weighs each
-sampled world (:class:`engine.bots.infer.Inference`); 0 weighs every world the same."""
+"""Temperature of the inference weighing each world (:class:`engine.bots.infer.Inference`);
+0: every world the same."""
 SKIP = math.log(1000.0)
-"""A world the inference weighs below a thousandth of the best one so far is not
-played: its rollouts would hardly move a weighted mean."""
-HARD_OPTIONS = frozenset(
-    {
-        "time_budget_ms",
-        "iterations",
-        "workers",
-        "map_jobs",
-        "candidates",
-        "models",
-        "clock",
-        "noise",
-        "infer",
-        "normal_seats",
-        "searcher_seats",
-        "hard_seats",
-        "hard_noise",
-        "reply_width",
-    }
-)
-"""The keyword options :class:`HardBot` accepts (and so ``make_bot("hard", ...)``)."""
+"""A world weighed below a thousandth of the best so far is not played (little weight)."""
 DEFAULT_REPLY_WIDTH = 3
-"""How many of the normal policy's best sensible actions a seat known to be a searching bot
-weighs when it replies in a rollout (:func:`_play_replying`)."""
+"""How many replies a seat known to be a searching bot weighs (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 
-#: How the searching bot models the other seats, one per sampled world in turn: the
-#: normal bot, a passive and a bold variant of it (less or more willing to fight for a
-#: trick, committing less or more gas early) and one that hoards high cards. Modelling
-#: every opponent as exactly the normal bot let a bigger budget overfit to that one
-#: player (at 400 ms the hard bot lost to itself at 200 ms).
+#: The searching bot's models of the other seats, one per sampled world in turn: the normal
+#: bot, a passive and a bold variant of it, and one that hoards high cards (modelling all as
+#: the normal bot let a bigger budget overfit: at 400 ms it lost to itself at 200 ms).
 OPPONENT_MODELS: tuple[Style, ...] = (
     NORMAL,
     replace(NORMAL, willing=0.5, early_commit=2),
@@ -112,26 +62,16 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 )
 
 
-_NOISY: dict[tuple[int, float], Style] = {}
-
-
+@lru_cache(maxsize=256)
 def _noisy(model: int, noise: float) -> Style:
-    """``OPPONENT_MODELS[model]`` choosing with temperature ``noise``, one object per
-    pair: the policy keeps tables per style object, so a new object each decision would
-    grow them without end."""
-    style = _NOISY.get((model, noise))
-    if style is None:
-        if len(_NOISY) >= 256:
-            _NOISY.clear()
-        style = _NOISY[(model, noise)] = replace(OPPONENT_MODELS[model], temperature=noise)
-    return style
+    """``OPPONENT_MODELS[model]`` at temperature ``noise``, one object per pair (the policy
+    keeps tables per style object)."""
+    return replace(OPPONENT_MODELS[model], temperature=noise)
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.thread_time}
-"""The clocks a time budget can run on. ``wall`` (the default, what the server uses) is
-real time: a move must come within the budget however busy the machine is. ``cpu`` is the
-CPU time of the searching thread: a 200 ms budget buys the same search however many other
-processes share the cores, so offline tournaments measure the bot, not the machine's load."""
+"""The clocks a time budget can run on: ``wall`` (the server's: a move must come in time)
+and ``cpu``, the searching thread's CPU time (tournaments measure the bot, not the load)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,18 +92,11 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What a search is told about the other seats, all of it public (a table shows who
-    sits where): the ``normal_seats`` (normal bots) play the normal policy exactly in its
-    rollouts, whatever the models and noise; the ``hard_seats`` (hard bots) choose with
-    temperature ``hard_noise`` (None: the search's ``noise``, like anyone else); the first
-    of the ``searcher_seats`` (searching bots) to move after a candidate replies with the
-    best for itself of ``reply_width`` moves (:func:`_play_replying`).
-
-    >>> Told(normal_seats=(1,), hard_seats=(1, 2))
-    Traceback (most recent call last):
-    ...
-    ValueError: A seat is a normal bot or a searching bot, not both.
-    """
+    """What a search is told about the other seats, all of it public: the ``normal_seats``
+    play the normal policy exactly in its rollouts; the ``hard_seats`` choose at temperature
+    ``hard_noise`` (None: the search's ``noise``); the first of the ``searcher_seats`` to
+    move after a candidate replies with its best of ``reply_width`` moves (:func:`_play_replying`).
+    A seat is a normal bot or a searching bot, not both (a ``ValueError``)."""
 
     normal_seats: tuple[int, ...] = ()
     hard_seats: tuple[int, ...] = ()
@@ -207,27 +140,23 @@ def run_worlds(
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """Evaluate ``actions`` on freshly sampled worlds until ``stop`` (:data:`SearchPart`;
-    NaN for a candidate pruned). World n models the other seats with
-    ``OPPONENT_MODELS[n % models]`` at softmax temperature ``noise``, as ``told`` (:class:`Told`).
-    A world cut short by the budget is left out, so the candidates still running compare on
-    the same worlds; once pruning has left one, the search ends (``prune=False``: all in
-    every world until ``stop``). With ``infer`` above 0 a world's log weight is the log
-    likelihood there of the opponents' plays this round at that temperature (:class:`Inference`,
-    one rollout) and a world under :data:`SKIP` of the best so far is not played; else 0."""
+    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one
+    (:data:`SearchPart`; NaN for a candidate pruned). World n models the other seats with
+    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``; with ``infer`` a
+    world is weighted (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
-    inference = _inference(determinizer, infer)
+    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
+    inference = inference if inference is not None and inference.active else None
     rng = Rng(seed)
     ids = [ACTION_ID[action] for action in actions]
     stats = Evaluator(len(actions))
     tables = told.tables(seat, determinizer.view.players, models, noise)
     paired: list[list[float]] = []
     logs: list[float] = []
-    used = 0
+    used, best = 0, -math.inf
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
     starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
-    best = -math.inf
     searchers, width = frozenset(told.searcher_seats) - {seat}, told.reply_width
     # Once pruning has left one candidate, no world to come can change the choice.
     while (len(stats.alive) > 1 or not prune) and not stop.reached(used):
@@ -245,24 +174,21 @@ def run_worlds(
         for i in stats.alive:
             if stop.reached(used):
                 return paired, logs, used, stats.alive
-            values, rollouts = _play(
-                world, ids[i], rollout_seed, styles, decisions, starts, i, searchers, width
-            )
+            if searchers:
+                values, rollouts = _play_replying(
+                    world, ids[i], rollout_seed, styles, decisions, searchers, width
+                )
+                used += max(1, rollouts)  # a round that ended at once still counts
+            else:
+                values = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)
+                used += 1
             row[i] = values[seat]
-            used += rollouts
         stats.add(row)
         paired.append(row)
         logs.append(log)
         if prune and stats.worlds % 4 == 0:
-            drop_behind(stats, paired, None if inference is None else weights_of(logs))
+            stats.drop_behind(paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
-
-
-def _inference(determinizer: Determinizer, infer: float) -> Inference | None:
-    """The inference at temperature ``infer`` from the plays the view shows, or None when
-    it is off (0) or has nothing to go on."""
-    inference = Inference(determinizer.view, infer) if infer > 0.0 else None
-    return inference if inference is not None and inference.active else None
 
 
 def _play(
@@ -273,26 +199,17 @@ def _play(
     decisions: Decisions,
     starts: list[int],
     i: int,
-    searchers: frozenset[int] = frozenset(),
-    reply_width: int = DEFAULT_REPLY_WIDTH,
-) -> tuple[list[float], int]:
-    """The rollout of candidate ``i`` (action id ``action``) in ``world``, and how many
-    rollouts that counts for: one, or with ``searchers`` those of :func:`_play_replying`.
-    ``starts[i]`` is the id in ``decisions`` of the public state after the candidate (-1:
-    not yet known): the same in every world, as the sampled cards are hidden, so it is
-    worked out on the candidate's first world only. (The styles of later worlds are not
-    bound to ``decisions`` then: the search keeps them alive, so their ids stay theirs.)"""
-    if searchers:
-        values, rollouts = _play_replying(
-            world, action, seed, styles, decisions, searchers, reply_width
-        )
-        return values, max(1, rollouts)  # a round that ended at once still counts
+) -> list[float]:
+    """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``, the
+    id in ``decisions`` of the public state after the candidate (-1: not yet known), is the
+    same in every world, so it is worked out on the first one only (and the styles of later
+    worlds not bound then: the search keeps them alive)."""
     state = world.clone()
     state.apply(action)
     if starts[i] < 0:
         decisions.bind(state, styles)
         starts[i] = decisions.segment(state)
-    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i]), 1
+    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
 def _play_replying(
@@ -307,22 +224,17 @@ def _play_replying(
     """The rollout of ``action`` in ``world`` when the other seats include searching bots
     (``searchers``), and how many rollouts it took.
 
-    A searching bot does not play like the noisy normal policy that models everyone else:
-    it weighs a few moves and plays the one that does best for itself. So the first of
-    the ``searchers`` to move after ``action`` does that here: of the normal policy's
-    ``width`` best sensible actions it plays the one whose rollout (the same seed for
-    each, so they differ only by the reply) leaves it the best chance, and the rollout
-    ends that way. A plan that only works if that seat misplays is then scored by the
-    reply that punishes it. The replying seat sees the world's cards, so it answers
-    better than a real searcher could; that errs on the side of caution."""
+    The first of the ``searchers`` to move after ``action`` plays, of the normal policy's
+    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves it
+    the best chance, so a plan that needs that seat to misplay is scored by the reply that
+    punishes it (seeing the world's cards, it errs on the side of caution)."""
     state = world.clone()
     rng = Rng(seed)
     going = state.play_out(action)
     while going and state.winner < 0 and state.turn not in searchers:
         going = state.play_out(choose_id(state, styles[state.turn], rng))
     if not going or state.winner >= 0:
-        winner = None if state.winner < 0 else state.winner
-        return chances(state.players, state.laps, state.gas, state.lead, winner), 0
+        return outcome(state), 0
     replier = state.turn
     legal = legal_ids(state.legal_key())
     ranked = best_sensible(state, width)
@@ -333,8 +245,7 @@ def _play_replying(
         if branch.play_out(legal[i]) and branch.winner < 0:
             values = sim_rollout(branch, Rng(reply_seed), styles, False, decisions)
         else:
-            winner = None if branch.winner < 0 else branch.winner
-            values = chances(branch.players, branch.laps, branch.gas, branch.lead, winner)
+            values = outcome(branch)
         if best is None or values[replier] > best[replier]:
             best = values
     assert best is not None  # a seat to move has a sensible action
@@ -350,15 +261,7 @@ def seat_styles(
     hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
     """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    (seats known to be normal bots) the normal policy exactly, the ``hard_seats`` (seats
-    known to be hard bots) ``hard_model``, every other seat ``model``.
-
-    >>> noisy, warm = _noisy(0, 0.15), _noisy(0, 1.0)
-    >>> seat_styles(1, 3, noisy, (2,)) == [noisy, NORMAL, NORMAL]
-    True
-    >>> seat_styles(0, 4, noisy, (2,), warm, (1,)) == [NORMAL, warm, NORMAL, noisy]
-    True
-    """
+    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
     styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
     for i in hard_seats:
         if hard_model is not None and i != seat and i not in normal_seats and i < players:
@@ -367,62 +270,28 @@ def seat_styles(
 
 
 def run_job(args: SearchJob) -> SearchPart:
-    """One worker process's share of a decision. On the wall clock the deadline is
-    absolute (the monotonic clock is system-wide), so a job that waited in a busy pool's
-    queue runs only for what is left of the budget instead of its whole length; on the
-    CPU clock each worker spends the budget of its own thread's time."""
-    (
-        observation,
-        action_dicts,
-        seed,
-        stop,
-        budget_s,
-        models,
-        noise,
-        infer,
-        told,
-    ) = args
+    """One worker process's share of a decision (:func:`run_worlds`). A wall-clock deadline is
+    absolute (a job that waited in a pool's queue runs for what is left of it)."""
+    observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
     actions = [Action.from_dict(a) for a in action_dicts]
-    return run_worlds(
-        observation,
-        actions,
-        seed,
-        stop,
-        models,
-        noise=noise,
-        infer=infer,
-        told=told,
-    )
+    return run_worlds(observation, actions, seed, stop, **options)
 
 
-SearchJob = tuple[
-    SeatView,
-    list[ActionDict],
-    int,
-    "Stop",
-    float,
-    int,
-    float,
-    float,
-    Told,
-]
+SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
 """One worker's share of a decision (picklable: it crosses to another process)."""
-
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
 """What one share returns: rows of candidate values per world, each world's log weight,
 rollouts run, survivors."""
-
 MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
-"""Runs :func:`run_job` over the jobs of one decision, like ``map`` (a process pool's
-``map``, for example), and yields the parts in order."""
+"""Runs :func:`run_job` over the jobs of one decision like ``map``, the parts in order."""
 
 
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
     """The actions the search compares: the normal policy's ``count`` best sensible
     ones, best first (``actions`` are the observation's legal actions, in order)."""
-    return [actions[i] for i in best_sensible(policy_state(observation), count)]
+    return [actions[i] for i in best_sensible(fixed_deal(observation), count)]
 
 
 def best_sensible(state: SimState, count: int) -> list[int]:
@@ -438,14 +307,7 @@ def _seats(seats: Iterable[int]) -> tuple[int, ...]:
 
 
 class HardBot(Bot):
-    """Determinized search over the heuristic's best candidates (see module docstring).
-
-    >>> from engine import new_game
-    >>> game = new_game(players=4, seed=2)
-    >>> bot = HardBot(1, iterations=40)
-    >>> bot.choose(game.observation(game.current_seat)) in game.legal_actions()
-    True
-    """
+    """The determinized search (module docstring); its options: :func:`engine.bots.make_bot`."""
 
     kind = "hard"
 
@@ -486,10 +348,8 @@ class HardBot(Bot):
         self.iterations = iterations
         self.workers = int(workers)
         self.candidates = int(candidates)
-        self.models = int(models)
         self.clock = clock
-        self.noise = float(noise)
-        self.infer = float(infer)
+        self.map_jobs = map_jobs
         #: What the search is told of the other seats (:class:`Told`).
         self.told = Told(
             normal_seats=_seats(normal_seats),
@@ -498,46 +358,37 @@ class HardBot(Bot):
             searcher_seats=_seats(searcher_seats),
             reply_width=int(reply_width),
         )
-        self.map_jobs = map_jobs
-        #: Rollouts run by the last :meth:`choose` (a diagnostic for benchmarks only).
+        #: The keyword options of every :func:`run_worlds` of a decision.
+        self.options: dict[str, Any] = dict(
+            models=int(models), noise=float(noise), infer=float(infer), told=self.told
+        )
+        #: Rollouts run by the last :meth:`choose`, and whether it ended its search before
+        #: the budget, pruning having left one candidate in every worker (diagnostics).
         self.last_rollouts = 0
-        #: Whether the last :meth:`choose` ended its search before the budget, pruning
-        #: having left one candidate (in every worker); a diagnostic, as above.
         self.last_settled = False
 
-    def choose(self, observation: Seen) -> Action:
-        """The candidate with the best mean simulated outcome
-        (:func:`engine.bots.candidates.best_candidate`)."""
+    def pick(self, view: SeatView, actions: list[Action]) -> Action:
+        """The candidate with the best mean outcome (:func:`best_candidate`)."""
         start = CLOCKS[self.clock]()
-        view = as_view(observation)
-        actions = view.legal_actions()
-        if not actions:
-            raise ValueError("It is not this seat's turn: there is nothing to choose.")
-        if len(actions) == 1:
-            return actions[0]
-        rng = decision_rng(self.seed, view)
         shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
             return shortlist[0]
-        seed = rng.next_u64()
+        seed = decision_rng(self.seed, view).next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         deadline = None if self.iterations is not None else start + budget_s
-        if self.workers > 1:
-            parts = self._search_parallel(view, shortlist, seed, deadline, budget_s)
-        else:
+        if self.workers == 1:
             stop = Stop(self.iterations, deadline, self.clock)
-            parts = [
-                run_worlds(
-                    view,
-                    shortlist,
-                    seed,
-                    stop,
-                    self.models,
-                    noise=self.noise,
-                    infer=self.infer,
-                    told=self.told,
-                )
+            parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
+        else:
+            share = None if self.iterations is None else -(-self.iterations // self.workers)
+            stop = Stop(share, deadline, self.clock)
+            dicts = [a.to_dict() for a in shortlist]
+            jobs: list[SearchJob] = [
+                (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
+                for w in range(self.workers)
             ]
+            assert self.map_jobs is not None  # checked in __init__
+            parts = list(self.map_jobs(run_job, jobs))
         self.last_rollouts = sum(used for _, _, used, _ in parts)
         self.last_settled = all(len(alive) == 1 for _, _, _, alive in parts)
         rows = [row for part, _, _, _ in parts for row in part]
@@ -548,31 +399,6 @@ class HardBot(Bot):
         survivors = set.intersection(*running) or set.union(*running)
         return shortlist[best_candidate(rows, sorted(survivors), weights)]
 
-    def _search_parallel(
-        self,
-        view: SeatView,
-        shortlist: list[Action],
-        seed: int,
-        deadline: float | None,
-        budget_s: float,
-    ) -> list[SearchPart]:
-        """Split the worlds of one decision into :attr:`workers` jobs run by ``map_jobs``."""
-        share = None if self.iterations is None else -(-self.iterations // self.workers)
-        stop = Stop(share, deadline, self.clock)
-        dicts = [a.to_dict() for a in shortlist]
-        jobs: list[SearchJob] = [
-            (
-                view,
-                dicts,
-                mix_seed(seed, w),
-                stop,
-                budget_s,
-                self.models,
-                self.noise,
-                self.infer,
-                self.told,
-            )
-            for w in range(self.workers)
-        ]
-        assert self.map_jobs is not None  # checked in __init__
-        return list(self.map_jobs(run_job, jobs))
+
+HARD_OPTIONS = frozenset(inspect.signature(HardBot).parameters) - {"seed"}
+"""The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``)."""

@@ -120,15 +120,15 @@ def test_the_policy_decides_the_same_on_the_true_game_and_on_the_observation() -
     """The policy reads only what the seat may know: on the real game's core and on a
     state made from that seat's observation (hidden cards dealt at random) it gives every
     action the same score and chance (so the normal bot and the rollouts agree)."""
+    from engine.bots.determinize import fixed_deal
     from engine.bots.heuristic import EASY, NORMAL
-    from engine.bots.players import policy_state
     from engine.bots.policy import score_ids
 
     for variants in VARIANT_COMBOS:
         for game in random_positions(4, variants, seed=13, count=40, stride=2):
             seat = game.current_seat
             assert seat is not None
-            state = policy_state(game.observation(seat))
+            state = fixed_deal(game.observation(seat))
             assert state.to_dict() != game.to_dict()  # the hidden cards really differ
             key = game.core.legal_key()
             assert state.legal_key() == key

@@ -11,11 +11,11 @@ import math
 import pytest
 
 from engine import Variants, new_game
+from engine.bots import NormalBot
 from engine.bots.candidates import best_candidate, weights_of
-from engine.bots.determinize import Determinizer
+from engine.bots.determinize import TUNE_UP_IDS, Determinizer
 from engine.bots.heuristic import NORMAL
-from engine.bots.infer import _TUNE_UP, Inference, _start, _steps, log_chance
-from engine.bots.players import NormalBot
+from engine.bots.infer import Inference, _start, _steps, log_chance
 from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_worlds
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
@@ -91,7 +91,7 @@ def _replays_legally(view: SeatView, start: tuple[tuple[int, ...], int, int]) ->
     assert steps is not None
     s = _start(view, start)
     for seat, action, _ in steps:
-        action = _TUNE_UP[LICHEN] if action < 0 else action
+        action = TUNE_UP_IDS[LICHEN] if action < 0 else action
         s.hands[seat][INFO[action][1]] += 1
         s.masks[seat] |= 1 << INFO[action][1]
         if action not in s.legal():

@@ -255,7 +255,7 @@ def test_a_search_s_shared_decisions_change_no_rollout() -> None:
 
 def test_a_candidate_s_public_state_is_the_same_in_every_world() -> None:
     """The search works out the id of the public state after a candidate on its first
-    world only (engine.bots.search._play): every sampled world must give that state the
+    world only (engine.bots.search.run_worlds): every sampled world must give that state the
     same id, and a rollout handed the id must play as one without the cache."""
     decisions = Decisions()
     compared = 0

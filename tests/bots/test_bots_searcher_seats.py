@@ -14,9 +14,8 @@ from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
 from engine.bots.policy import score_ids, sensible
-from engine.bots.rollout import Decisions, rollout_seats
+from engine.bots.rollout import Decisions, chances, rollout_seats
 from engine.bots.search import HardBot, Stop, Told, _noisy, _play_replying, run_worlds
-from engine.bots.value import chances
 from engine.game import Game
 from engine.rng import Rng
 from engine.sim import SimState, legal_ids

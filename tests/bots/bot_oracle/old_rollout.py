@@ -7,7 +7,7 @@ from bot_oracle.old_heuristic import NORMAL, Style, choose_index
 from bot_oracle.old_situation import face_up_this_round, from_game
 
 from engine.actions import ActionType
-from engine.bots.value import chances
+from engine.bots.rollout import chances
 from engine.game import Game
 from engine.rng import Rng
 
