@@ -29,14 +29,14 @@ from app.http.web.labels import (
     suit_info,
     viewer,
 )
+from app.http.web.narration import narrate
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     PLAY_KINDS,
     is_my_play,
     log_rounds,
     moments,
-    narrated,
-    recent_items,
+    recent_item,
     round_start,
     round_summary,
     since_my_last_play,
@@ -360,12 +360,15 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
     recent_events = events[since:]
     first = round_start(events, since)
     # The log's window holds the recent events: each is told once, for both.
-    lines = narrated(events[first:], reader)
+    lines = [narrate(event, reader) for event in events[first:]]
     deal = events[first] if events else None
     shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
     over = obs["game_over"]
     return {
-        "recent": recent_items(recent_events, reader, lines[since - first :]),
+        "recent": [
+            recent_item(e, line)
+            for e, line in zip(recent_events, lines[since - first :], strict=True)
+        ],
         "has_played": any(is_my_play(e, me) for e in recent_events),
         "round_summary": round_summary(recent_events, reader, over),
         "log": log_rounds(events[first:], reader, lines),
@@ -464,11 +467,10 @@ def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class RaceAgain:
     """What the buttons at the end of a race start, said honestly: how many people the new
-    race seats (the presser first; friends get new invite links) and the buttons' words."""
+    race seats (the presser first; friends get new invite links) and the button's words."""
 
     people: int
     label: str
-    rematch_label: str
     note: str | None = None
 
 
@@ -477,15 +479,14 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
     (fresh invite links), not silently against bots; a spectator races the deal against
     bots, and the button says so."""
     if spectator:
-        return RaceAgain(1, _("Race this deal yourself, against bots"), _("Rematch"))
+        return RaceAgain(1, _("Race this deal yourself, against bots"))
     if people > 1:
         return RaceAgain(
             people,
             _("Race this deal again with friends"),
-            _("Rematch"),
             _("You start it and get new invite links to send; bots take the seats nobody takes."),
         )
-    return RaceAgain(1, _("Race this deal again"), _("Rematch"))
+    return RaceAgain(1, _("Race this deal again"))
 
 
 def log_context(

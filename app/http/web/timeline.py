@@ -5,7 +5,7 @@ a big play) shown over the trick as the reveal reaches their event (static/js/ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.http.i18n import gettext as _
@@ -83,20 +83,14 @@ class RoundSummary:
     next_lead: str
 
 
-def narrated(events: Iterable[EventDict], me: Me = 0) -> list[str]:
-    """The sentence of each event, in order: what :func:`log_rounds` and
-    :func:`recent_items` print, worked out once for both when they tell the same events."""
-    return [narrate(event, me) for event in events]
-
-
 def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
     """The public event log as rounds and tricks of sentences, newest first (``lines``: the
-    events' sentences from :func:`narrated`, when already told). A trick opens with its first
+    events' sentences, when already told). A trick opens with its first
     card and is complete once its gas has gone to the middle; the speed or lap line that
     follows still belongs to it."""
-    texts = narrated(events, me) if lines is None else lines
+    texts = [narrate(event, me) for event in events] if lines is None else lines
     # Each round as (number, intro, tricks), each trick as [lines, complete] while the
     # events are read; the frozen LogTricks are made once at the end.
     rounds: list[tuple[int, str | None, list[tuple[list[str], list[bool]]]]] = []
@@ -128,7 +122,8 @@ def log_rounds(
     ]
 
 
-def _recent_item(event: EventDict, text: str) -> RecentItem:
+def recent_item(event: EventDict, text: str) -> RecentItem:
+    """One event since the viewer's last card, told as ``text``, as a step of the reveal."""
     kind: str = event["kind"]  # a kind's value: equal to its EventKind, a StrEnum
     seat = event["seat"]
     suit = None
@@ -145,15 +140,6 @@ def _recent_item(event: EventDict, text: str) -> RecentItem:
         final=event["final"] if kind in _FACE_UP_KINDS else None,
         is_result=kind in RESULT_KINDS,
     )
-
-
-def recent_items(
-    events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
-) -> list[RecentItem]:
-    """The events since the viewer's last card, as steps for the staged reveal
-    (``lines``: their sentences from :func:`narrated`, when already told)."""
-    texts = narrated(events, me) if lines is None else lines
-    return [_recent_item(event, text) for event, text in zip(events, texts, strict=True)]
 
 
 def is_my_play(event: EventDict, me: int) -> bool:
