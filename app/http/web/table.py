@@ -315,13 +315,6 @@ def lobby_status(state: SessionState) -> str | None:
     ) % {"num": missing}
 
 
-def best_text(best: view.Leader | None, me: Me) -> str:
-    """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
-    if not best:
-        return _("nothing face up yet")
-    return _("%(final)s (%(name)s)") % {"final": best["final"], "name": seat_name(best["seat"], me)}
-
-
 def move_form_context(obs: Observation) -> dict[str, Any]:
     """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
     with their numbers, and the most gas any choice can carry (the gas input's max)."""
@@ -537,7 +530,7 @@ def table_context(
     submitted = submitted or SubmittedMove()
     hand = hand_cards(state)
     waiting = lobby_status(state)
-    notice = state.get("notice")
+    notice, best = state.get("notice"), state["best"]
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -559,7 +552,11 @@ def table_context(
         "selected": submitted.choice,
         "selected_zero": submitted.zero_effect,
         "selected_gas": submitted.gas,
-        "best_text": best_text(state["best"], reader),
+        # "best so far: 8 (Orange)"
+        "best_text": _("%(final)s (%(name)s)")
+        % {"final": best["final"], "name": seat_name(best["seat"], reader)}
+        if best
+        else _("nothing face up yet"),
         **story_context(state["events"], state, reader),
         **seats_context(state, reader),
         **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),

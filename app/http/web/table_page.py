@@ -69,46 +69,6 @@ async def to_table(
     return response
 
 
-def _seconds_left(session: GameSession) -> int:
-    """Whole seconds until bots take a waiting race's empty seats."""
-    deadline = session.lobby.deadline
-    return 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
-
-
-def quick_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """A waiting "Race strangers" race's banner and lobby facts (nothing for any other
-    race): how many seats are taken and the seconds until bots take the rest."""
-    if not session.config.quick or state["status"] != "waiting":
-        return {}
-    seats = session.lobby.seats
-    taken = sum(1 for seat in seats if seat.joined)
-    left = _seconds_left(session)
-    status = _(
-        "Looking for racers: %(taken)s of %(seats)s seats taken. "
-        "Bots take the rest in %(left)s s at most."
-    ) % {"taken": taken, "seats": len(seats), "left": left}
-    return {
-        "quick_lobby": {"taken": taken, "seats": len(seats), "seconds_left": left},
-        "status": status,
-        "title": _("Looking for racers · Zoom Zoom Vroom"),
-    }
-
-
-def rematch_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """A waiting rematch's banner and lobby line (nothing for any other race): how many
-    people are still to accept and the seconds until bots take their seats."""
-    lobby = session.lobby
-    if lobby.wait_seconds is None or session.config.quick or state["status"] != "waiting":
-        return {}
-    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
-    status = ngettext(
-        "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
-        "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
-        missing,
-    ) % {"n": missing, "s": _seconds_left(session)}
-    return {"status": status, "rematch_lobby": status}
-
-
 @dataclass(frozen=True, slots=True)
 class Ended:
     """What the table says of a race that was left: its headline and one line."""
@@ -138,18 +98,35 @@ def ended_early(session: GameSession, state: SessionState) -> Ended | None:
     return Ended(_("This race is over."), line)
 
 
-def ended_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """The table's context for a race that was left (``ended``, and the header's status
-    and the tab's title saying so); nothing for any other race."""
+def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """What the table says of a waiting "Race strangers" race (``quick_lobby``: seats taken,
+    seconds until bots take the rest), of a waiting rematch (``rematch_lobby``: people still
+    to accept) and of a race that was left (``ended``), with the header's status and the
+    tab's title saying so; nothing for any other race."""
+    lobby, waiting = session.lobby, state["status"] == "waiting"
+    context: dict[str, Any] = {}
+    deadline = lobby.deadline
+    left = 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
+    if waiting and session.config.quick:
+        taken = sum(1 for seat in lobby.seats if seat.joined)
+        context["status"] = _(
+            "Looking for racers: %(taken)s of %(seats)s seats taken. "
+            "Bots take the rest in %(left)s s at most."
+        ) % {"taken": taken, "seats": len(lobby.seats), "left": left}
+        context["quick_lobby"] = {"taken": taken, "seats": len(lobby.seats), "seconds_left": left}
+        context["title"] = _("Looking for racers · Zoom Zoom Vroom")
+    elif waiting and lobby.wait_seconds is not None:
+        missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
+        context["status"] = context["rematch_lobby"] = ngettext(
+            "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
+            "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
+            missing,
+        ) % {"n": missing, "s": left}
     ended = ended_early(session, state)
-    if ended is None:
-        return {}
-    return {
-        "ended": ended,
-        "status": ended.headline,
-        "title": _("Race over") + " · Zoom Zoom Vroom",
-        "my_turn": False,
-    }
+    if ended is not None:
+        context |= {"ended": ended, "status": ended.headline, "my_turn": False}
+        context["title"] = _("Race over") + " · Zoom Zoom Vroom"
+    return context
 
 
 def seat_context(
@@ -183,9 +160,7 @@ def seat_context(
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
-        **quick_lobby_context(session, state),
-        **rematch_lobby_context(session, state),
-        **ended_context(session, state),
+        **lobby_context(session, state),
     }
 
 
