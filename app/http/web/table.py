@@ -32,7 +32,6 @@ from app.http.web.labels import (
 from app.http.web.narration import narrate
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
-    PLAY_KINDS,
     is_my_play,
     log_rounds,
     moments,
@@ -43,7 +42,6 @@ from app.http.web.timeline import (
 )
 from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
-from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 SPECTATOR = -1
@@ -493,24 +491,6 @@ def log_context(
     return {"log": rounds, "game_id": game_id, "title": _("Race log")}
 
 
-def table_window(session: GameSession, seat: int | None) -> int:
-    """Index of the first event the table narrates for ``seat`` (None: a spectator): the
-    deal of the round holding the seat's last card (a spectator's latest few events), or 0
-    once the race is over (every round's story)."""
-    log = session.events
-    if session.game.is_over:
-        return 0
-    if seat is None:
-        since = max(0, len(log) - SPECTATOR_RECENT)
-    else:
-        mine = log.find_last(PLAY_KINDS, seat)
-        if mine is None:
-            return 0
-        since = mine
-    deal = log.find_last({EventKind.ROUND_DEALT}, before=since + 1)
-    return 0 if deal is None else deal
-
-
 def table_context(
     state: SessionState,
     *,
@@ -520,7 +500,8 @@ def table_context(
     preview: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
-    state: its observation, ``events`` from :func:`table_window` on, seats and clock."""
+    state: its observation, ``events`` from :func:`app.http.web.table_page.window` on,
+    seats and clock."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}

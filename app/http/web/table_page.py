@@ -22,8 +22,9 @@ from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.table import race_again, table_context, table_window
+from app.http.web.table import SPECTATOR_RECENT, race_again, table_context
 from app.http.web.talk import is_muted, talk_context
+from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
 from app.races.leaving import aborted
 from app.races.operations import SessionState, seed_shown
@@ -31,6 +32,7 @@ from app.races.record import GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race
 from app.settings import Settings
+from engine import EventKind
 
 LAST_GAME_COOKIE = "zzv_last"
 """Remembers the browser's latest game id (not a credential) so the start page can offer
@@ -195,8 +197,21 @@ def render_table(
 
 
 def window(race: Race) -> Callable[[GameSession], int]:
-    """Where the table's events start for this seat (see :func:`table_window`)."""
-    return lambda session: table_window(session, race.seat)
+    """The index of the first event the table narrates for this seat: the deal of the round
+    holding the seat's last card (a spectator's: the latest few events), or 0 once the race
+    is over (every round's story)."""
+
+    def first(session: GameSession) -> int:
+        log = session.events
+        if race.seat is None:
+            since: int | None = max(0, len(log) - SPECTATOR_RECENT)
+        else:
+            since = log.find_last(PLAY_KINDS, race.seat)
+        if session.game.is_over or since is None:
+            return 0
+        return log.find_last({EventKind.ROUND_DEALT}, before=since + 1) or 0
+
+    return first
 
 
 def table_state(race: Race) -> SessionState:
