@@ -1,12 +1,14 @@
-"""Worked examples of the daily page's sentences and the review's graph (they were doctests
-in app/http/web/)."""
+"""Worked examples of the daily page's sentences, the fair page's words and the review's graph
+(they were doctests in app/http/web/)."""
 
 from __future__ import annotations
 
 from app.http.web.daily import best_words, share_words, standing_words, streak_words
+from app.http.web.fair_words import cards_words, scheme_words, seat_words
 from app.http.web.review import graph
 from app.races.streaks import Streak
 from app.results.daily import BoardEntry
+from engine import Suit
 
 
 def test_a_counted_result_s_standing_and_share_line() -> None:
@@ -52,3 +54,9 @@ def test_the_review_graph_marks_each_decision_and_round() -> None:
     )
     assert [(p.move, p.y) for p in g.points] == [(0, 54.0), (4, 100.0)]
     assert [r[2] for r in g.rounds] == [1, 2]
+
+
+def test_the_fair_page_names_seats_cards_and_the_hashed_text() -> None:
+    assert (seat_words(0), seat_words(4)) == ("Pink (seat 0)", "Purple (seat 4)")
+    assert (cards_words((Suit.LICHEN, Suit.ZERO)), cards_words(())) == ("Lichen, Zero", "none")
+    assert scheme_words(42, "00ff") == "zzv-deal-1:42:00ff"
