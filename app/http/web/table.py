@@ -6,7 +6,6 @@ or an event, and the only engine facts used are printed card data (names, values
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -382,24 +381,33 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar (each seat named as everywhere on the page), the turn clock and the
-    autopilot's note (public facts only)."""
-    me = state["seat"]
+    """The seat bar (each seat named as everywhere on the page), the turn clock, the
+    autopilot's note and ``away_notes``, one sentence per away seat (the reader's own first:
+    a bot plays it; ``away_me``: they may take it back). Public facts only."""
+    me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
     badges = [
         SeatBadge(
             public=s,
             colour=seat_colour(s["seat"]),
             name=seat_name(s["seat"], reader),
             is_you=s["seat"] == me,
-            is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
+            is_turn=s["seat"] == state["current_seat"] and playing,
         )
-        for s in state.get("seats") or []
+        for s in seats
     ]
     autopilot = state.get("autopilot")
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
         who = seat_name(autopilot["seat"], reader)
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
+    away = [s["seat"] for s in seats if s.get("away")] if playing else []
+    mine = [seat for seat in away if is_viewer(seat, reader)]
+    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
+    notes += [
+        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
+        for seat in away
+        if not is_viewer(seat, reader)
+    ]
     return {
         "seat_badges": badges,
         "friends": people_count(state) > 1 or bool(state.get("watch")),
@@ -407,29 +415,17 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         "autopilot_note": note,
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
+        "away_notes": notes,
+        "away_me": bool(mine),
     }
 
 
-def away_context(seats: Sequence[PublicSeat], me: Me, playing: bool) -> dict[str, Any]:
-    """``away_notes``, one sentence per away seat (the reader's own first: a bot plays it),
-    and ``away_me``, whether the reader's own seat is away (they may take it back)."""
-    away = [s["seat"] for s in seats if s.get("away")] if playing else []
-    mine = [seat for seat in away if is_viewer(seat, me)]
-    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
-    notes += [
-        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, me)}
-        for seat in away
-        if not is_viewer(seat, me)
-    ]
-    return {"away_notes": notes, "away_me": bool(mine)}
-
-
-def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
-    """``rematch``: None, or what the rematch box shows a seat of a race people raced
+def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
+    """None, or what the rematch box shows a seat of a race people raced
     together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
     race's ``href``, the button's words and whether the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
-        return {"rematch": None}
+        return None
     offer = state.get("rematch")
     answer = None if offer is None else offer["answers"].get(str(state["seat"]))
     if offer is None:
@@ -444,14 +440,12 @@ def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
     else:
         line = _("You declined the rematch.")
     return {
-        "rematch": {
-            "line": line,
-            "answer": answer,
-            "offered": offer is not None,
-            "href": None if offer is None else f"/games/{offer['game_id']}",
-            "label": _("Rematch") if offer is None else _("Accept the rematch"),
-            "poll": REMATCH_POLL_SECONDS if answer is None else None,
-        }
+        "line": line,
+        "answer": answer,
+        "offered": offer is not None,
+        "href": None if offer is None else f"/games/{offer['game_id']}",
+        "label": _("Rematch") if offer is None else _("Accept the rematch"),
+        "poll": REMATCH_POLL_SECONDS if answer is None else None,
     }
 
 
@@ -540,8 +534,7 @@ def table_context(
         else _("nothing face up yet"),
         **story_context(state["events"], state, reader),
         **seats_context(state, reader),
-        **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
-        **rematch_context(state, me == SPECTATOR),
+        "rematch": rematch_box(state, me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
