@@ -150,18 +150,13 @@ def is_my_play(event: EventDict, me: int) -> bool:
 def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
     """Index of the viewer's most recent card in ``events`` (0 if they have not played):
     the table shows everything from it on, so a refresh shows the same story."""
-    for i in range(len(events) - 1, -1, -1):
-        if is_my_play(events[i], me):
-            return i
-    return 0
+    return next((i for i in reversed(range(len(events))) if is_my_play(events[i], me)), 0)
 
 
 def round_start(events: Sequence[EventDict], index: int) -> int:
     """Index of the deal that opened the round holding ``events[index]`` (0 if none)."""
-    for i in range(min(index, len(events) - 1), -1, -1):
-        if events[i]["kind"] == EventKind.ROUND_DEALT:
-            return i
-    return 0
+    back = reversed(range(min(index, len(events) - 1) + 1))
+    return next((i for i in back if events[i]["kind"] == EventKind.ROUND_DEALT), 0)
 
 
 def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
