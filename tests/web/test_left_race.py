@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from game_kit import reshuffle_hidden
 
 from app.http.web.table import table_context
-from app.http.web.table_page import ended_context, ended_early
+from app.http.web.table_page import ended_early, lobby_context
 from app.http.web.templating import templates
 from app.races.operations import session_state
 from engine import Game, new_game
@@ -104,7 +104,7 @@ def _left_page(game: Game) -> str:
     session = bare_session(game)
     session.left = [0]
     state = session_state(session, seat=0, deliver=False)
-    context: dict[str, Any] = {**table_context(state), **ended_context(session, state)}
+    context: dict[str, Any] = {**table_context(state), **lobby_context(session, state)}
     assert context["ended"].headline == LEFT
     return templates.env.get_template("game.html").render(context)
 

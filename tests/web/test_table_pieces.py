@@ -17,9 +17,10 @@ from jinja2 import Environment
 from jinja2_fragments import render_block
 
 from app.http.web.labels import SUITS, Viewer
+from app.http.web.narration import narrate
 from app.http.web.table import PlayerView, table_context
 from app.http.web.templating import piece, templates
-from app.http.web.timeline import log_rounds, narrated, recent_items
+from app.http.web.timeline import log_rounds, recent_item
 from engine import Game, Variants, new_game, view
 
 
@@ -131,9 +132,10 @@ def test_the_log_and_the_feed_told_once_read_as_told_apart() -> None:
     states = _races_to_seat_0s_turns(seed=9)
     events = states[-1]["events"]
     me = Viewer(0, ("Ada", None, "Bo", None))
-    lines = narrated(events, me)
+    lines = [narrate(event, me) for event in events]
     assert log_rounds(events, me, lines) == log_rounds(events, me)
-    assert recent_items(events[5:], me, lines[5:]) == recent_items(events[5:], me)
+    items = [recent_item(e, line) for e, line in zip(events[5:], lines[5:], strict=True)]
+    assert [item.text for item in items] == [narrate(event, me) for event in events[5:]]
     assert len(lines) == len(events) and any(line.startswith("Bo ") for line in lines)
 
 

@@ -42,11 +42,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _result(mine: BoardEntry, ranked: int, place: str) -> dict[str, Any]:
-    """A counted result's rank, ``place`` in its race and figures, to put in words.
-
-    >>> _result(BoardEntry(3, "Ada", 4, 1, 2, 0, 1, "g", left=True), 5, "%(place)s")
-    {'rank': 3, 'ranked': 5, 'place': '4th', 'figures': '1 lap, 2 tricks won, 0 gas left'}
-    """
+    """A counted result's rank, ``place`` in its race and figures, to put in words."""
     laps = ngettext("%(num)s lap", "%(num)s laps", mine.laps) % {"num": mine.laps}
     tricks = ngettext("%(num)s trick", "%(num)s tricks", mine.tricks) % {"num": mine.tricks}
     figures = {"laps": laps, "tricks": tricks, "gas": mine.gas}
@@ -59,13 +55,7 @@ def _result(mine: BoardEntry, ranked: int, place: str) -> dict[str, Any]:
 
 
 def standing_words(mine: BoardEntry, ranked: int) -> str:
-    """Where a counted result stands, for its player.
-
-    >>> standing_words(BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9)
-    'You are #2 of 9 on the board: 1st in your race, 2 laps, 7 tricks won, 3 gas left.'
-    >>> standing_words(BoardEntry(1, "Ada", 3, 1, 1, 0, 1, "g", left=True), 1)
-    'You are #1 of 1 on the board: left your race (3rd), 1 lap, 1 trick won, 0 gas left.'
-    """
+    """Where a counted result stands, for its player."""
     place = _("left your race (%(place)s)") if mine.left else _("%(place)s in your race")
     words = _("You are #%(rank)s of %(ranked)s on the board: %(place)s, %(figures)s.")
     return words % _result(mine, ranked, place)
@@ -73,13 +63,7 @@ def standing_words(mine: BoardEntry, ranked: int) -> str:
 
 def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
     """A counted result as its player may post it: the day, the rank and the race's
-    figures (nothing of the cards, which stay secret while the day lasts).
-
-    >>> print(share_words("2026-12-04", BoardEntry(2, "Ada", 1, 2, 7, 3, 1, "g"), 9))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    Zoom Zoom Vroom daily deal, Dec 4, 2026: #2 of 9 (1st in my race, 2 laps, 7 tricks won,
-    3 gas left)
-    """
+    figures (nothing of the cards, which stay secret while the day lasts)."""
     place = _("left my race (%(place)s)") if mine.left else _("%(place)s in my race")
     words = _(
         "Zoom Zoom Vroom daily deal, %(day)s: #%(rank)s of %(ranked)s (%(place)s, %(figures)s)"
@@ -89,17 +73,7 @@ def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
 
 def streak_words(streak: Streak) -> str | None:
     """The current streak, when there is one worth telling of: two days and more once
-    today's counted race finished, one and more while it is still to finish.
-
-    >>> streak_words(Streak(3, 3, today=True))
-    'Your streak: 3 days in a row.'
-    >>> streak_words(Streak(1, 4, today=False))
-    "Your streak: 1 day in a row, up to yesterday. Finish today's race to keep it."
-    >>> streak_words(Streak(2, 2, today=False, attempted=True))
-    "Your streak: 2 days in a row, up to yesterday; today's counted race did not finish."
-    >>> streak_words(Streak(1, 1, today=True)) is None, streak_words(Streak(0, 5, False))
-    (True, None)
-    """
+    today's counted race finished, one and more while it is still to finish."""
     n = streak.current
     if streak.today and n >= 2:
         words = ngettext(
@@ -125,13 +99,7 @@ def streak_words(streak: Streak) -> str | None:
 
 
 def best_words(streak: Streak) -> str | None:
-    """The best streak, when it is longer than the current one and worth telling of.
-
-    >>> best_words(Streak(1, 4, today=False))
-    'Your best streak: 4 days in a row.'
-    >>> best_words(Streak(4, 4, today=True)) is None, best_words(Streak(0, 1, False)) is None
-    (True, True)
-    """
+    """The best streak, when it is longer than the current one and worth telling of."""
     if streak.best < 2 or streak.best <= streak.current:
         return None
     return ngettext(

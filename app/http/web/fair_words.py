@@ -23,11 +23,7 @@ def headline(status: str) -> str:
 
 
 def seat_words(seat: int) -> str:
-    """A seat as the page names it: its colour, then its number in the record.
-
-    >>> seat_words(0), seat_words(4)
-    ('Pink (seat 0)', 'Purple (seat 4)')
-    """
+    """A seat as the page names it: its colour, then its number in the record."""
     colour = seat_colour(seat).capitalize()
     return _("%(colour)s (seat %(seat)s)") % {"colour": colour, "seat": seat}
 
@@ -159,12 +155,7 @@ def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
 
 
 def cards_words(cards: tuple[Any, ...]) -> str:
-    """Cards as the page names them, in the order given ("none" for no card).
-
-    >>> from engine import Suit
-    >>> cards_words((Suit.LICHEN, Suit.ZERO)), cards_words(())
-    ('Lichen, Zero', 'none')
-    """
+    """Cards as the page names them, in the order given ("none" for no card)."""
     return ", ".join(SUITS[card.value].short for card in cards) or _("none")
 
 
@@ -189,10 +180,6 @@ def round_words(deal: RoundDeal) -> RoundWords:
 
 
 def scheme_words(seed: Any, salt: Any) -> str:
-    """The exact text whose SHA-256 is the commitment, for ``seed`` and ``salt``.
-
-    >>> scheme_words(42, "00ff")
-    'zzv-deal-1:42:00ff'
-    """
+    """The exact text whose SHA-256 is the commitment, for ``seed`` and ``salt``."""
     text = COMMITMENT_SCHEME.removeprefix("sha256(").removesuffix(")")
     return text.format(deal_seed=seed, salt=salt)

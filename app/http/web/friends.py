@@ -22,8 +22,7 @@ from app.http.race_words import race_sentence
 from app.http.web.forms import form_fields
 from app.http.web.labels import seat_colour
 from app.http.web.routes import start_and_redirect
-from app.http.web.table import table_window
-from app.http.web.table_page import render_table, table_url
+from app.http.web.table_page import render_table, table_state, table_url
 from app.http.web.table_request import TableDep
 from app.http.web.talk import is_muted, live_render
 from app.live.streams import Message
@@ -80,7 +79,7 @@ async def join_form(game_id: GameIdPath, request: Request, races: RacesDep) -> R
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
     if await _has_seat(request, races, game_id):
-        return RedirectResponse(f"/games/{game_id}", status_code=303)
+        return RedirectResponse(table_url(game_id), status_code=303)
     return _join_page(request, game_id, code, seat=open_seat)
 
 
@@ -92,7 +91,7 @@ async def join(
     fields = await form_fields(request)
     code, name = fields.get("code", ""), fields.get("name")
     if await _has_seat(request, races, game_id):
-        return RedirectResponse(f"/games/{game_id}", status_code=303)
+        return RedirectResponse(table_url(game_id), status_code=303)
     results = results_of(request)
     known = await known_browser_player(request)
     player_token = await cookie_token(request) if known is not None else None
@@ -108,7 +107,7 @@ async def join(
         keep = code if exc.code == "invalid_name" else None
         status = race_status(exc.code)
         return _join_page(request, game_id, keep, status, error=race_sentence(exc), name=name)
-    response = RedirectResponse(f"/games/{game_id}", status_code=303)
+    response = RedirectResponse(table_url(game_id), status_code=303)
     set_seat_cookie(response, request, game_id, token, settings)
     await set_player_cookie(response, request, player_token, settings)
     return response
@@ -142,7 +141,7 @@ async def watch(
     """The public table: every seat's public numbers and cards, nobody's hand."""
     try:
         async with races.open(game_id, None, spectator=True) as race:
-            state = race.state(since=table_window(race.session, None), deliver=False)
+            state = table_state(race)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
     return render_table(request, race, state, animate=live)

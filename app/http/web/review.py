@@ -134,13 +134,7 @@ class Graph:
 
 def graph(decisions: list[dict[str, Any]]) -> Graph:
     """The chance of winning after each of ``decisions`` (in order, each with ``move``,
-    ``round``, ``verdict`` and ``played_value``), one point each, the rounds marked below.
-
-    >>> g = graph([{"move": 0, "round": 1, "verdict": "good", "played_value": 0.5},
-    ...            {"move": 4, "round": 2, "verdict": "blunder", "played_value": 0.0}])
-    >>> [(p.move, p.y) for p in g.points], [r[2] for r in g.rounds]
-    ([(0, 54.0), (4, 100.0)], [1, 2])
-    """
+    ``round``, ``verdict`` and ``played_value``), one point each, the rounds marked below."""
     out = Graph()
     if not decisions:
         return out

@@ -51,7 +51,7 @@ from app.races.errors import (
 from app.races.lobby import LobbyError
 from app.races.quick import quick_race
 from app.races.record import GameConfig
-from app.races.unit import Races
+from app.races.unit import Race, Races
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
@@ -235,34 +235,24 @@ async def replay(table: TableDep, step: StepQuery = 0) -> Response:
     """The race trick by trick from its public record (``?step=N``: the Nth trick), read by a
     seat as its table does ("You"); once the race is over, by anyone as a spectator."""
     request, races, game_id, token = table.request, table.races, table.game_id, table.token
-    found = None if token else await _finished_record(races, game_id)
+    found: tuple[dict[str, Any], Viewer] | RaceError | None = None
+    if not token:  # a finished race, read by anyone as a spectator
+        seen = await look(races, game_id, None, _spectator_record, spectator=True)
+        found = None if isinstance(seen, RaceError) or not seen[0]["complete"] else seen
     if found is None:
-        seen = await look(races, game_id, token, lambda race: (race.record(), seat_viewer(race)))
-        if isinstance(seen, RaceError):
-            found = await stored_replay(request, game_id)  # gone from the track, kept here
-            if found is None:
-                raise seen
-        else:
-            found = seen
+        found = await look(races, game_id, token, lambda race: (race.record(), seat_viewer(race)))
+    if isinstance(found, RaceError):
+        kept = await stored_replay(request, game_id)  # gone from the track, kept here
+        if kept is None:
+            raise found
+        found = kept
     record, viewer = found
     context = replay_context(record, step, viewer)
     return page(request, "replay.html", context, block="replay" if is_htmx(request) else None)
 
 
-async def _finished_record(races: Races, game_id: str) -> tuple[dict[str, Any], Viewer] | None:
-    """A finished race's public record and a spectator's reader of it (None while the race
-    runs, or when there is no such race)."""
-    seen = await look(
-        races,
-        game_id,
-        None,
-        lambda race: (race.record(), people_names(race.session.lobby.public_seats())),
-        spectator=True,
-    )
-    if isinstance(seen, RaceError):
-        return None
-    record, names = seen
-    return (record, Viewer(SPECTATOR, names)) if record["complete"] else None
+def _spectator_record(race: Race) -> tuple[dict[str, Any], Viewer]:
+    return race.record(), Viewer(SPECTATOR, people_names(race.session.lobby.public_seats()))
 
 
 @router.post("/games/{game_id}/rematch")
@@ -314,8 +304,13 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
                 raise
             refused = exc
         state = race.state(since=lambda session: len(session.events), deliver=False)
-    if refused is not None:
-        return _talk_status(refused)
+    if refused is not None:  # its sentence alone, retargeted to the talk's status line
+        sentence = str(escape(race_sentence(refused)))
+        response = HTMLResponse(sentence, status_code=race_status(refused.code))
+        response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
+        if isinstance(refused, TalkTooFast):
+            response.headers["Retry-After"] = str(refused.retry_after)
+        return vary(response)
     # htmx: the line just said, to append, and the talk's status line emptied.
     status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
     return redirect_or_fragment(
@@ -323,16 +318,6 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
         table_url(table.game_id),
         lambda: vary(HTMLResponse(new_lines_fragment(state, state["said"][-1:]) + status)),
     )
-
-
-def _talk_status(refusal: RaceError) -> Response:
-    """The refusal's sentence alone, with its status, retargeted to ``#talk-status``."""
-    sentence = str(escape(race_sentence(refusal)))
-    response = HTMLResponse(sentence, status_code=race_status(refusal.code))
-    response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
-    if isinstance(refusal, TalkTooFast):
-        response.headers["Retry-After"] = str(refusal.retry_after)
-    return vary(response)
 
 
 @router.post("/games/{game_id}/mute")

@@ -6,7 +6,6 @@ or an event, and the only engine facts used are printed card data (names, values
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,21 +28,19 @@ from app.http.web.labels import (
     suit_info,
     viewer,
 )
+from app.http.web.narration import narrate
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
-    PLAY_KINDS,
     is_my_play,
     log_rounds,
     moments,
-    narrated,
-    recent_items,
+    recent_item,
     round_start,
     round_summary,
     since_my_last_play,
 )
 from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
-from app.races.record import GameSession
 from engine import LAPS_TO_WIN, EventKind, Observation, view
 
 SPECTATOR = -1
@@ -315,13 +312,6 @@ def lobby_status(state: SessionState) -> str | None:
     ) % {"num": missing}
 
 
-def best_text(best: view.Leader | None, me: Me) -> str:
-    """ "best so far: 8 (Orange)", or a note that nothing is face up yet."""
-    if not best:
-        return _("nothing face up yet")
-    return _("%(final)s (%(name)s)") % {"final": best["final"], "name": seat_name(best["seat"], me)}
-
-
 def move_form_context(obs: Observation) -> dict[str, Any]:
     """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
     with their numbers, and the most gas any choice can carry (the gas input's max)."""
@@ -360,12 +350,15 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
     recent_events = events[since:]
     first = round_start(events, since)
     # The log's window holds the recent events: each is told once, for both.
-    lines = narrated(events[first:], reader)
+    lines = [narrate(event, reader) for event in events[first:]]
     deal = events[first] if events else None
     shown_from = int(deal["round"]) if deal and deal["kind"] == EventKind.ROUND_DEALT else 1
     over = obs["game_over"]
     return {
-        "recent": recent_items(recent_events, reader, lines[since - first :]),
+        "recent": [
+            recent_item(e, line)
+            for e, line in zip(recent_events, lines[since - first :], strict=True)
+        ],
         "has_played": any(is_my_play(e, me) for e in recent_events),
         "round_summary": round_summary(recent_events, reader, over),
         "log": log_rounds(events[first:], reader, lines),
@@ -388,24 +381,33 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar (each seat named as everywhere on the page), the turn clock and the
-    autopilot's note (public facts only)."""
-    me = state["seat"]
+    """The seat bar (each seat named as everywhere on the page), the turn clock, the
+    autopilot's note and ``away_notes``, one sentence per away seat (the reader's own first:
+    a bot plays it; ``away_me``: they may take it back). Public facts only."""
+    me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
     badges = [
         SeatBadge(
             public=s,
             colour=seat_colour(s["seat"]),
             name=seat_name(s["seat"], reader),
             is_you=s["seat"] == me,
-            is_turn=s["seat"] == state["current_seat"] and state.get("status") == "playing",
+            is_turn=s["seat"] == state["current_seat"] and playing,
         )
-        for s in state.get("seats") or []
+        for s in seats
     ]
     autopilot = state.get("autopilot")
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
         who = seat_name(autopilot["seat"], reader)
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
+    away = [s["seat"] for s in seats if s.get("away")] if playing else []
+    mine = [seat for seat in away if is_viewer(seat, reader)]
+    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
+    notes += [
+        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
+        for seat in away
+        if not is_viewer(seat, reader)
+    ]
     return {
         "seat_badges": badges,
         "friends": people_count(state) > 1 or bool(state.get("watch")),
@@ -413,29 +415,17 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         "autopilot_note": note,
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
+        "away_notes": notes,
+        "away_me": bool(mine),
     }
 
 
-def away_context(seats: Sequence[PublicSeat], me: Me, playing: bool) -> dict[str, Any]:
-    """``away_notes``, one sentence per away seat (the reader's own first: a bot plays it),
-    and ``away_me``, whether the reader's own seat is away (they may take it back)."""
-    away = [s["seat"] for s in seats if s.get("away")] if playing else []
-    mine = [seat for seat in away if is_viewer(seat, me)]
-    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
-    notes += [
-        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, me)}
-        for seat in away
-        if not is_viewer(seat, me)
-    ]
-    return {"away_notes": notes, "away_me": bool(mine)}
-
-
-def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
-    """``rematch``: None, or what the rematch box shows a seat of a race people raced
+def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
+    """None, or what the rematch box shows a seat of a race people raced
     together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
     race's ``href``, the button's words and whether the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
-        return {"rematch": None}
+        return None
     offer = state.get("rematch")
     answer = None if offer is None else offer["answers"].get(str(state["seat"]))
     if offer is None:
@@ -450,25 +440,22 @@ def rematch_context(state: SessionState, watching: bool) -> dict[str, Any]:
     else:
         line = _("You declined the rematch.")
     return {
-        "rematch": {
-            "line": line,
-            "answer": answer,
-            "offered": offer is not None,
-            "href": None if offer is None else f"/games/{offer['game_id']}",
-            "label": _("Rematch") if offer is None else _("Accept the rematch"),
-            "poll": REMATCH_POLL_SECONDS if answer is None else None,
-        }
+        "line": line,
+        "answer": answer,
+        "offered": offer is not None,
+        "href": None if offer is None else f"/games/{offer['game_id']}",
+        "label": _("Rematch") if offer is None else _("Accept the rematch"),
+        "poll": REMATCH_POLL_SECONDS if answer is None else None,
     }
 
 
 @dataclass(frozen=True, slots=True)
 class RaceAgain:
     """What the buttons at the end of a race start, said honestly: how many people the new
-    race seats (the presser first; friends get new invite links) and the buttons' words."""
+    race seats (the presser first; friends get new invite links) and the button's words."""
 
     people: int
     label: str
-    rematch_label: str
     note: str | None = None
 
 
@@ -477,15 +464,14 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
     (fresh invite links), not silently against bots; a spectator races the deal against
     bots, and the button says so."""
     if spectator:
-        return RaceAgain(1, _("Race this deal yourself, against bots"), _("Rematch"))
+        return RaceAgain(1, _("Race this deal yourself, against bots"))
     if people > 1:
         return RaceAgain(
             people,
             _("Race this deal again with friends"),
-            _("Rematch"),
             _("You start it and get new invite links to send; bots take the seats nobody takes."),
         )
-    return RaceAgain(1, _("Race this deal again"), _("Rematch"))
+    return RaceAgain(1, _("Race this deal again"))
 
 
 def log_context(
@@ -499,24 +485,6 @@ def log_context(
     return {"log": rounds, "game_id": game_id, "title": _("Race log")}
 
 
-def table_window(session: GameSession, seat: int | None) -> int:
-    """Index of the first event the table narrates for ``seat`` (None: a spectator): the
-    deal of the round holding the seat's last card (a spectator's latest few events), or 0
-    once the race is over (every round's story)."""
-    log = session.events
-    if session.game.is_over:
-        return 0
-    if seat is None:
-        since = max(0, len(log) - SPECTATOR_RECENT)
-    else:
-        mine = log.find_last(PLAY_KINDS, seat)
-        if mine is None:
-            return 0
-        since = mine
-    deal = log.find_last({EventKind.ROUND_DEALT}, before=since + 1)
-    return 0 if deal is None else deal
-
-
 def table_context(
     state: SessionState,
     *,
@@ -526,7 +494,8 @@ def table_context(
     preview: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
-    state: its observation, ``events`` from :func:`table_window` on, seats and clock."""
+    state: its observation, ``events`` from :func:`app.http.web.table_page.window` on,
+    seats and clock."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
@@ -536,7 +505,7 @@ def table_context(
     submitted = submitted or SubmittedMove()
     hand = hand_cards(state)
     waiting = lobby_status(state)
-    notice = state.get("notice")
+    notice, best = state.get("notice"), state["best"]
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -558,11 +527,14 @@ def table_context(
         "selected": submitted.choice,
         "selected_zero": submitted.zero_effect,
         "selected_gas": submitted.gas,
-        "best_text": best_text(state["best"], reader),
+        # "best so far: 8 (Orange)"
+        "best_text": _("%(final)s (%(name)s)")
+        % {"final": best["final"], "name": seat_name(best["seat"], reader)}
+        if best
+        else _("nothing face up yet"),
         **story_context(state["events"], state, reader),
         **seats_context(state, reader),
-        **away_context(state.get("seats") or [], reader, state.get("status") == "playing"),
-        **rematch_context(state, me == SPECTATOR),
+        "rematch": rematch_box(state, me == SPECTATOR),
         "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,

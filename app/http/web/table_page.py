@@ -22,8 +22,9 @@ from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.table import race_again, table_context, table_window
+from app.http.web.table import SPECTATOR_RECENT, race_again, table_context
 from app.http.web.talk import is_muted, talk_context
+from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
 from app.races.leaving import aborted
 from app.races.operations import SessionState, seed_shown
@@ -31,6 +32,7 @@ from app.races.record import GameSession
 from app.races.takeback import can_take_back
 from app.races.unit import Race
 from app.settings import Settings
+from engine import EventKind
 
 LAST_GAME_COOKIE = "zzv_last"
 """Remembers the browser's latest game id (not a credential) so the start page can offer
@@ -69,46 +71,6 @@ async def to_table(
     return response
 
 
-def _seconds_left(session: GameSession) -> int:
-    """Whole seconds until bots take a waiting race's empty seats."""
-    deadline = session.lobby.deadline
-    return 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
-
-
-def quick_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """A waiting "Race strangers" race's banner and lobby facts (nothing for any other
-    race): how many seats are taken and the seconds until bots take the rest."""
-    if not session.config.quick or state["status"] != "waiting":
-        return {}
-    seats = session.lobby.seats
-    taken = sum(1 for seat in seats if seat.joined)
-    left = _seconds_left(session)
-    status = _(
-        "Looking for racers: %(taken)s of %(seats)s seats taken. "
-        "Bots take the rest in %(left)s s at most."
-    ) % {"taken": taken, "seats": len(seats), "left": left}
-    return {
-        "quick_lobby": {"taken": taken, "seats": len(seats), "seconds_left": left},
-        "status": status,
-        "title": _("Looking for racers · Zoom Zoom Vroom"),
-    }
-
-
-def rematch_lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """A waiting rematch's banner and lobby line (nothing for any other race): how many
-    people are still to accept and the seconds until bots take their seats."""
-    lobby = session.lobby
-    if lobby.wait_seconds is None or session.config.quick or state["status"] != "waiting":
-        return {}
-    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
-    status = ngettext(
-        "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
-        "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
-        missing,
-    ) % {"n": missing, "s": _seconds_left(session)}
-    return {"status": status, "rematch_lobby": status}
-
-
 @dataclass(frozen=True, slots=True)
 class Ended:
     """What the table says of a race that was left: its headline and one line."""
@@ -138,18 +100,35 @@ def ended_early(session: GameSession, state: SessionState) -> Ended | None:
     return Ended(_("This race is over."), line)
 
 
-def ended_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """The table's context for a race that was left (``ended``, and the header's status
-    and the tab's title saying so); nothing for any other race."""
+def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
+    """What the table says of a waiting "Race strangers" race (``quick_lobby``: seats taken,
+    seconds until bots take the rest), of a waiting rematch (``rematch_lobby``: people still
+    to accept) and of a race that was left (``ended``), with the header's status and the
+    tab's title saying so; nothing for any other race."""
+    lobby, waiting = session.lobby, state["status"] == "waiting"
+    context: dict[str, Any] = {}
+    deadline = lobby.deadline
+    left = 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
+    if waiting and session.config.quick:
+        taken = sum(1 for seat in lobby.seats if seat.joined)
+        context["status"] = _(
+            "Looking for racers: %(taken)s of %(seats)s seats taken. "
+            "Bots take the rest in %(left)s s at most."
+        ) % {"taken": taken, "seats": len(lobby.seats), "left": left}
+        context["quick_lobby"] = {"taken": taken, "seats": len(lobby.seats), "seconds_left": left}
+        context["title"] = _("Looking for racers · Zoom Zoom Vroom")
+    elif waiting and lobby.wait_seconds is not None:
+        missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
+        context["status"] = context["rematch_lobby"] = ngettext(
+            "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
+            "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
+            missing,
+        ) % {"n": missing, "s": left}
     ended = ended_early(session, state)
-    if ended is None:
-        return {}
-    return {
-        "ended": ended,
-        "status": ended.headline,
-        "title": _("Race over") + " · Zoom Zoom Vroom",
-        "my_turn": False,
-    }
+    if ended is not None:
+        context |= {"ended": ended, "status": ended.headline, "my_turn": False}
+        context["title"] = _("Race over") + " · Zoom Zoom Vroom"
+    return context
 
 
 def seat_context(
@@ -183,9 +162,7 @@ def seat_context(
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
-        **quick_lobby_context(session, state),
-        **rematch_lobby_context(session, state),
-        **ended_context(session, state),
+        **lobby_context(session, state),
     }
 
 
@@ -220,8 +197,21 @@ def render_table(
 
 
 def window(race: Race) -> Callable[[GameSession], int]:
-    """Where the table's events start for this seat (see :func:`table_window`)."""
-    return lambda session: table_window(session, race.seat)
+    """The index of the first event the table narrates for this seat: the deal of the round
+    holding the seat's last card (a spectator's: the latest few events), or 0 once the race
+    is over (every round's story)."""
+
+    def first(session: GameSession) -> int:
+        log = session.events
+        if race.seat is None:
+            since: int | None = max(0, len(log) - SPECTATOR_RECENT)
+        else:
+            since = log.find_last(PLAY_KINDS, race.seat)
+        if session.game.is_over or since is None:
+            return 0
+        return log.find_last({EventKind.ROUND_DEALT}, before=since + 1) or 0
+
+    return first
 
 
 def table_state(race: Race) -> SessionState:

@@ -189,17 +189,6 @@ class TableRequest:
         turn = race.session.turn
         return Answer(race, memory, turn, state, status_code, notice, flash, keep)
 
-    def refused(
-        self,
-        race: Race,
-        memory: PageState,
-        error: str | None,
-        status_code: int = InvalidRequest.status_code,
-        **notice: Any,
-    ) -> Answer:
-        """The table as it stands, with the reason a move was not played."""
-        return self.answer(race, memory, status_code=status_code, flash=True, error=error, **notice)
-
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
     ) -> Answer:
@@ -207,8 +196,10 @@ class TableRequest:
         when the card itself was refused (after an old page's move they meant another turn)."""
         assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
-        status = race_status(exc.code)
-        return self.refused(race, memory, race_sentence(exc), status, submitted=kept)
+        error, status = race_sentence(exc), race_status(exc.code)
+        return self.answer(
+            race, memory, status_code=status, flash=True, error=error, submitted=kept
+        )
 
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
         """The table drawn from ``answer`` (after the race was saved)."""
@@ -266,9 +257,12 @@ async def play(
         note = None
         if coach is not None and before is not None and move.intent == "play" and not move.picked:
             note = coach.unpicked(before)
+        # The table as it stands, with the coach's words or the reason it was not played.
+        notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
         if note is not None:
-            return table.refused(race, memory, None, coach_note=note)
-        return table.refused(race, memory, move.error, submitted=move.submitted)
+            notice = {"error": None, "coach_note": note}
+        status = InvalidRequest.status_code
+        return table.answer(race, memory, status_code=status, flash=True, **notice)
     parsed = move.parsed
     if move.action is None:  # Preview: the chosen card's score, nothing played
         assert before is not None

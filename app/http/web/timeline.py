@@ -5,7 +5,7 @@ a big play) shown over the trick as the reveal reaches their event (static/js/ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.http.i18n import gettext as _
@@ -83,20 +83,14 @@ class RoundSummary:
     next_lead: str
 
 
-def narrated(events: Iterable[EventDict], me: Me = 0) -> list[str]:
-    """The sentence of each event, in order: what :func:`log_rounds` and
-    :func:`recent_items` print, worked out once for both when they tell the same events."""
-    return [narrate(event, me) for event in events]
-
-
 def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
     """The public event log as rounds and tricks of sentences, newest first (``lines``: the
-    events' sentences from :func:`narrated`, when already told). A trick opens with its first
+    events' sentences, when already told). A trick opens with its first
     card and is complete once its gas has gone to the middle; the speed or lap line that
     follows still belongs to it."""
-    texts = narrated(events, me) if lines is None else lines
+    texts = [narrate(event, me) for event in events] if lines is None else lines
     # Each round as (number, intro, tricks), each trick as [lines, complete] while the
     # events are read; the frozen LogTricks are made once at the end.
     rounds: list[tuple[int, str | None, list[tuple[list[str], list[bool]]]]] = []
@@ -128,7 +122,8 @@ def log_rounds(
     ]
 
 
-def _recent_item(event: EventDict, text: str) -> RecentItem:
+def recent_item(event: EventDict, text: str) -> RecentItem:
+    """One event since the viewer's last card, told as ``text``, as a step of the reveal."""
     kind: str = event["kind"]  # a kind's value: equal to its EventKind, a StrEnum
     seat = event["seat"]
     suit = None
@@ -147,15 +142,6 @@ def _recent_item(event: EventDict, text: str) -> RecentItem:
     )
 
 
-def recent_items(
-    events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
-) -> list[RecentItem]:
-    """The events since the viewer's last card, as steps for the staged reveal
-    (``lines``: their sentences from :func:`narrated`, when already told)."""
-    texts = narrated(events, me) if lines is None else lines
-    return [_recent_item(event, text) for event, text in zip(events, texts, strict=True)]
-
-
 def is_my_play(event: EventDict, me: int) -> bool:
     """Whether ``event`` is seat ``me`` putting a card into the trick."""
     return event["kind"] in PLAY_KINDS and event["seat"] == me
@@ -164,18 +150,13 @@ def is_my_play(event: EventDict, me: int) -> bool:
 def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
     """Index of the viewer's most recent card in ``events`` (0 if they have not played):
     the table shows everything from it on, so a refresh shows the same story."""
-    for i in range(len(events) - 1, -1, -1):
-        if is_my_play(events[i], me):
-            return i
-    return 0
+    return next((i for i in reversed(range(len(events))) if is_my_play(events[i], me)), 0)
 
 
 def round_start(events: Sequence[EventDict], index: int) -> int:
     """Index of the deal that opened the round holding ``events[index]`` (0 if none)."""
-    for i in range(min(index, len(events) - 1), -1, -1):
-        if events[i]["kind"] == EventKind.ROUND_DEALT:
-            return i
-    return 0
+    back = reversed(range(min(index, len(events) - 1) + 1))
+    return next((i for i in back if events[i]["kind"] == EventKind.ROUND_DEALT), 0)
 
 
 def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
