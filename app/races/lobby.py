@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from typing_extensions import TypedDict
@@ -88,6 +88,13 @@ def token_digest(secret: str) -> str:
 def _matches(presented: str, kept: str | None) -> bool:
     """Whether digest ``presented`` is ``kept`` (in constant time)."""
     return kept is not None and hmac.compare_digest(presented, kept)
+
+
+def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The items of saved ``data`` that name a field of dataclass ``cls`` (a field added
+    since it was saved keeps its default; a key no field has any more is left out)."""
+    names = {f.name for f in fields(cls)}
+    return {key: value for key, value in data.items() if key in names}
 
 
 def new_invite_code() -> str:
@@ -432,16 +439,8 @@ class Lobby:
         >>> Lobby.from_dict(lobby.to_dict()) == lobby
         True
         """
+        seats = [Seat(**s) for s in data["seats"]]
         return cls(
-            seats=[Seat(**s) for s in data["seats"]],
-            started=bool(data["started"]),
-            turn_seconds=float(data["turn_seconds"]),
-            deadline=data["deadline"],
-            paced=bool(data["paced"]),
-            autopilot=data["autopilot"],
-            autopilot_moves=list(data["autopilot_moves"]),
-            timeouts=list(data.get("timeouts") or []),
-            last_mover=data.get("last_mover"),
-            wait_seconds=data.get("wait_seconds"),
-            rematch=data.get("rematch"),
+            **known_fields(cls, data)
+            | {"seats": seats, "turn_seconds": float(data["turn_seconds"])}
         )
