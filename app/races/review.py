@@ -81,10 +81,6 @@ class Budget:
     candidates: int = 8
     seed: int = 20_261_201
 
-    def to_dict(self) -> dict[str, int]:
-        """JSON form (kept with the review, shown in its summary)."""
-        return asdict(self)
-
 
 DEFAULT_BUDGET = Budget()
 _VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
@@ -331,9 +327,8 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    counts = {name: 0 for name in ("good", "inaccuracy", "mistake", "blunder")}
-    for e in chosen:
-        counts[e["verdict"]] += 1
+    names = ("good", "inaccuracy", "mistake", "blunder")
+    counts = {name: sum(e["verdict"] == name for e in chosen) for name in names}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -349,7 +344,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
         **figures(chosen),
         "verdicts": counts,
         "rounds": rounds,
-        "budget": budget.to_dict(),
+        "budget": asdict(budget),
     }
 
 
@@ -406,13 +401,6 @@ def play_par(
     return result
 
 
-def par_levels(session: GameSession) -> list[str]:
-    """Who plays each seat in a par race: the race's bots, the autopilot for people."""
-    lobby = session.lobby
-    level = session.config.bots
-    return [PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else level for s in range(len(lobby.seats))]
-
-
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
     """A practice race from just before kept move ``move`` (a decision of ``seat``): the
     same hidden deal and moves before it, the bots as they were, a person only at
@@ -421,6 +409,10 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     if not 0 <= move < len(deal.moves) or move_seat(deal.moves[move]) != seat:
         raise NotReviewed()
     game = deal.fresh()
+    names = [bot_name(s.index) for s in session.lobby.seats]
+    names[seat] = clean_name(session.lobby.seats[seat].name, seat)
+    seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
+    lobby = Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
     practice = GameSession(
         id=new_game_id(),
         config=session.config,
@@ -428,7 +420,7 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         seed=session.seed,
         seed_chosen=session.seed_chosen,
         engine_seed=session.engine_seed,
-        lobby=_practice_lobby(session.lobby, seat, turn_seconds),
+        lobby=lobby,
         bot_budget_ms=session.bot_budget_ms,
         practice=True,
         token=new_token(),
@@ -452,15 +444,6 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     return practice
 
 
-def _practice_lobby(lobby: Lobby, seat: int, turn_seconds: float) -> Lobby:
-    seats = []
-    for old in lobby.seats:
-        me = old.index == seat
-        name = clean_name(old.name, old.index) if me else bot_name(old.index)
-        seats.append(Seat(old.index, me, name))
-    return Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
-
-
 @dataclass(eq=False)
 class _Job:
     """One review in progress in this process."""
@@ -471,10 +454,6 @@ class _Job:
     total: int
     entries: dict[int, dict[str, Any]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
-
-    @property
-    def progress(self) -> float:
-        return round(len(self.entries) / self.total, 3) if self.total else 1.0
 
 
 class Reviews:
@@ -519,7 +498,8 @@ class Reviews:
         if job is None:
             raise ReviewNotRequested()
         done = _shown([job.entries[index] for index in sorted(job.entries)], session)
-        return {"status": "running", "progress": job.progress, "decisions": done, "summary": {}}
+        progress = round(len(job.entries) / job.total, 3) if job.total else 1.0
+        return {"status": "running", "progress": progress, "decisions": done, "summary": {}}
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
         """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
@@ -572,10 +552,14 @@ class Reviews:
             return False
         key = (session.id, seat)
         if key not in self._par:
-            task = asyncio.get_running_loop().create_task(
-                self._run_par(session.id, seat, Deal.of(session), par_levels(session))
-            )
-            self._par[key] = task
+            # Who plays each seat: the race's bots, the autopilot's level for people.
+            bots, lobby = session.config.bots, session.lobby
+            levels = [
+                PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else bots
+                for s in range(len(lobby.seats))
+            ]
+            run = self._run_par(session.id, seat, Deal.of(session), levels)
+            self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
 
     async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:
