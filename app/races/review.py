@@ -34,8 +34,6 @@ from engine import (
     EventKind,
     Game,
     Observation,
-    Variants,
-    new_game,
     observe,
     supply_after_effect,
 )
@@ -216,35 +214,21 @@ def _gas_kept(observation: Observation, action: Action) -> int:
 class Deal:
     """What rebuilds a race (picklable: it crosses to a worker process)."""
 
-    players: int
-    variants: dict[str, Any]
-    engine_seed: int
+    start: dict[str, Any]
+    """The race as dealt (``Game.to_dict``)."""
     moves: tuple[int, ...]
     """The race's recorded moves (:func:`app.races.record.encode_move` numbers)."""
-    start: dict[str, Any] | None = None
-    """The position (``Game.to_dict``) dealt, instead of the seed's deal."""
-    bot_key: int | None = None
-    """The race's bots' key; None seeds the bots from the engine seed (older races)."""
-
-    @property
-    def bots_key(self) -> int:
-        """The key the race's bots were seeded from."""
-        return self.engine_seed if self.bot_key is None else self.bot_key
+    bots_key: int
+    """The key the race's bots were seeded from."""
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
         """The deal of ``session``."""
-        config = session.config
-        variants = dict(config.variants.to_dict())
-        dealt, moves = session.dealt().to_dict(), tuple(session.moves)
-        return cls(config.players, variants, session.engine_seed, moves, dealt, session.bot_key)
+        return cls(session.dealt().to_dict(), tuple(session.moves), session.bot_key)
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
-        if self.start is not None:
-            return Game.from_dict(self.start)
-        variants = Variants.from_dict(self.variants)
-        return new_game(players=self.players, seed=self.engine_seed, variants=variants)
+        return Game.from_dict(self.start)
 
     def replay(self) -> Iterator[tuple[int, int, Action, Game]]:
         """Each kept move as (index, seat, action, the game just before it)."""
