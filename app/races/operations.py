@@ -183,7 +183,15 @@ async def play(
 ) -> None:
     """Apply ``seat``'s ``action`` (checked by the engine: :class:`IllegalMove` with its
     sentence) and the bots' replies, then start the next person's clock."""
-    _apply_person(session, action, seat)
+    if session.status == "over":  # a race ended because someone left is over too
+        raise IllegalMove(Refusal.of("race_over"))
+    try:
+        events = session.game.apply(action, seat=seat)
+    except IllegalAction as exc:
+        raise IllegalMove(exc.refusal) from exc
+    session.turn += 1
+    session.record_action(seat, action, "person")
+    session.record_events(events)
     session.lobby.last_mover = seat
     session.lobby.note_own_move(seat)
     await runner.run_bots(session)
@@ -248,20 +256,6 @@ def seed_shown(session: GameSession, now: float | None = None) -> bool:
         return False
     closes = sealed_until(session.config.daily, session.config.cup)
     return closes is None or (now is not None and now >= closes)
-
-
-def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
-    """Apply a person's move (no bot moves; the turn was checked by the caller)."""
-    game = session.game
-    if session.status == "over":  # a race ended because someone left is over too
-        raise IllegalMove(Refusal.of("race_over"))
-    try:
-        events = game.apply(action, seat=seat)
-    except IllegalAction as exc:
-        raise IllegalMove(exc.refusal) from exc
-    session.turn += 1
-    session.record_action(seat, action, "person")
-    session.record_events(events)
 
 
 async def begin(session: GameSession, now: float, runner: BotRunner) -> None:
