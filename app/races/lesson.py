@@ -144,12 +144,6 @@ def keeps_better(obs: Observation, suit: str) -> bool:
     return any(option.value > options[suit].value for option in options.values())
 
 
-def shares_middle(obs: Observation) -> bool:
-    """Whether a Tune Up now has gas in the middle to share and room to take some, as the
-    seat's options say (R11)."""
-    return observed_options(obs).tune_up_shares
-
-
 def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
     return {
         "suit": option.suit.value,
@@ -176,7 +170,7 @@ def _up(obs: Observation, suit: str, gas: int, prefix: str = "") -> Said:
 
 def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
     """A Tune Up with ``suit``: what it does in this position (R11)."""
-    if shares_middle(obs):
+    if observed_options(obs).tune_up_shares:  # gas in the middle to share, room for it (R11)
         return Said(f"{prefix}down_share", {"suit": suit, "middle": obs["middle"]})
     if keeps_better(obs, suit):
         return Said(f"{prefix}down_keeps", {"suit": suit})
@@ -225,7 +219,7 @@ def applies(idea: str, obs: Observation) -> bool:
         takes = supply_after_effect(Action.play(Suit.SALTY), 0, obs["middle"], obs["removed"])
         return salty is not None and salty.face_up and takes > 0
     if idea == "tune_up":
-        return shares_middle(obs)
+        return observed_options(obs).tune_up_shares
     if idea == "speed":
         return me["speed"] > 0
     if idea == "lap":

@@ -279,8 +279,7 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         return True
     person = await anyio.to_thread.run_sync(_clock_moves, session, now)
     if person:  # the autopilot moved for a person: the bots reply, the next clock starts
-        await runner.run_bots(session)
-        session.lobby.arm_clock(session.game.current_seat, now)
+        await begin(session, now, runner)
     return True
 
 

@@ -172,9 +172,7 @@ def _trick_chance(action: Action, chance: float) -> str:
         return "wins"
     if chance >= 0.6:
         return "likely"
-    if chance > 0.05:
-        return "may"
-    return "cannot"
+    return "may" if chance > 0.05 else "cannot"
 
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
@@ -223,7 +221,6 @@ class Deal:
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
-        """The deal of ``session``."""
         return cls(session.dealt().to_dict(), tuple(session.moves), session.bot_key)
 
     def fresh(self) -> Game:
