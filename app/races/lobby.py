@@ -370,8 +370,7 @@ class Lobby:
         """Start now: every seat still empty becomes a bot's; its invite stops working (and
         is remembered as closed, so it is answered ``race_started``)."""
         for seat in self.seats:
-            self.close_seat(seat.index)
-        self.started = True
+            self.close_seat(seat.index)  # the last one closed starts the race
 
     def close_seat(self, index: int) -> None:
         """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;

@@ -124,9 +124,8 @@ def estimate(
     worlds sampled from the observation alone (its value never depends on the others)."""
     view = as_view(observation)
     actions = view.legal_actions()
-    shortlist = list(actions)
-    if len(actions) > 1:
-        shortlist = rank_candidates(view, actions, budget.candidates)
+    many = len(actions) > 1
+    shortlist = rank_candidates(view, actions, budget.candidates) if many else list(actions)
     if extra is not None and extra not in shortlist:
         shortlist.append(extra)
     seed = decision_rng(budget.seed, view).next_u64()
@@ -275,7 +274,6 @@ def review_moves(
 def _entry(
     observation: Observation, played: Action, budget: Budget, index: int, decision: int, told: Told
 ) -> dict[str, Any]:
-    forced = len(observation["legal_actions"]) == 1
     estimates = estimate(observation, budget, extra=played, told=told)
     mine = next(e for e in estimates if e.action == played)
     best = best_of(estimates, played)
@@ -283,7 +281,6 @@ def _entry(
     # last digit shown, never a loss that rounds to 0.
     shown_best, shown_mine = round(best.value, SHOWN_DIGITS), round(mine.value, SHOWN_DIGITS)
     loss = 0.0 if best.action == played else round(shown_best - shown_mine, SHOWN_DIGITS)
-    data = reason_data(observation, mine, best)
     return {
         "move": index,
         "decision": decision,
@@ -295,8 +292,8 @@ def _entry(
         "best_value": shown_best,
         "loss": loss,
         "verdict": verdict(loss),
-        "forced": forced,
-        "reason_data": data,
+        "forced": len(observation["legal_actions"]) == 1,
+        "reason_data": reason_data(observation, mine, best),
         "candidates": [
             {"action": dict(e.action.to_dict()), "value": round(e.value, SHOWN_DIGITS)}
             for e in estimates
