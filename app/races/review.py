@@ -483,18 +483,16 @@ class Reviews:
         """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
         if not session.game.is_over:
             raise RaceNotOver()
-        deal = Deal.of(session)
         self.request_par(session, seat)
         key = (session.id, seat)
-        if str(seat) in session.reviews or key in self._jobs:
-            return self.status(session, seat)
-        if self.in_progress(client) >= self.per_client:
-            raise TooManyReviews(self.per_client)
-        indices = decisions_of(deal, seat)
-        job = _Job(session.id, seat, client, len(indices))
-        self._jobs[key] = job
-        told = review_told(session, seat)
-        job.task = asyncio.get_running_loop().create_task(self._run(job, deal, indices, told))
+        if str(seat) not in session.reviews and key not in self._jobs:
+            if self.in_progress(client) >= self.per_client:
+                raise TooManyReviews(self.per_client)
+            deal = Deal.of(session)
+            indices = decisions_of(deal, seat)
+            job = self._jobs[key] = _Job(session.id, seat, client, len(indices))
+            run = self._run(job, deal, indices, review_told(session, seat))
+            job.task = asyncio.get_running_loop().create_task(run)
         return self.status(session, seat)
 
     async def _run(self, job: _Job, deal: Deal, indices: list[int], told: Told) -> None:
