@@ -92,9 +92,7 @@ class Coaching:
     def action(self) -> Action:
         """The engine's action for the advised move."""
         mode, suit = self.choice.split(":")
-        if mode == "down":
-            return Action.tune_up(Suit(suit))
-        return Action.play(Suit(suit), gas=self.gas)
+        return Action.tune_up(Suit(suit)) if mode == "down" else Action.play(Suit(suit), self.gas)
 
     @property
     def pick_first(self) -> Said:
@@ -279,9 +277,7 @@ def _idea_said(idea: str, obs: Observation) -> Said:
 def _lap_said(obs: Observation) -> Said:
     """What a sixth trick's lap is worth now (R15, R16)."""
     one_lap = [p["seat"] for p in obs["players"] if p["laps"] == LAPS_TO_WIN - 1]
-    if one_lap:
-        return Said("lap_can_end", {"seats": one_lap})
-    return Said("lap_again")
+    return Said("lap_can_end", {"seats": one_lap}) if one_lap else Said("lap_again")
 
 
 def coach(obs: Observation) -> Coaching | None:
