@@ -285,11 +285,8 @@ class Lobby:
         if not token:
             return None
         presented = token_digest(token)
-        found = None
-        for seat in self.seats:
-            if _matches(presented, seat.token_digest):
-                found = seat.index
-        return found
+        found = [seat.index for seat in self.seats if _matches(presented, seat.token_digest)]
+        return found[-1] if found else None
 
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits, or None (also for no player).
