@@ -1,6 +1,6 @@
 """The weekly cup (docs/daily.md, "The weekly cup"): every ISO week (UTC) :data:`CUP_DEALS`
 fixed deals in the daily deal's format, each with its own seed, one counted attempt per
-deal and player under the daily's rules (:mod:`app.races.counted`)."""
+deal and player under the daily's rules (:func:`app.races.daily.start_counted`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
 
-from app.races.counted import CountedDeal, refuse_when_full, start_counted
 from app.races.daily import (
     SEED_BITS,
+    CountedDeal,
     daily_bot_key,
     daily_engine_seed,
     daily_results,
     deal_config,
     practice_of_seed,
+    refuse_when_full,
+    start_counted,
 )
 from app.races.errors import CupAddressFull, CupAttemptRunning
 from app.races.operations import SessionState
@@ -149,7 +151,7 @@ async def start_cup(
     address: str | None = None,
 ) -> CupStart:
     """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
-    ``address``, named ``name``) as :func:`app.races.counted.start_counted` does;
+    ``address``, named ``name``) as :func:`app.races.daily.start_counted` does;
     :class:`ValueError` for a deal outside 1 to :data:`CUP_DEALS`."""
     if not 1 <= deal <= CUP_DEALS:
         raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")

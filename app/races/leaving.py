@@ -68,9 +68,8 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
     results know sat in it."""
     game = session.game
     lobby = session.lobby
-    if session.status != "over" or not any(seat.player is not None for seat in lobby.seats):
-        return None
-    if aborted(session):
+    known = any(seat.player is not None for seat in lobby.seats)
+    if session.status != "over" or not known or aborted(session):
         return None
     record = operations.game_record(session)
     tricks = Counter(

@@ -92,9 +92,7 @@ class Coaching:
     def action(self) -> Action:
         """The engine's action for the advised move."""
         mode, suit = self.choice.split(":")
-        if mode == "down":
-            return Action.tune_up(Suit(suit))
-        return Action.play(Suit(suit), gas=self.gas)
+        return Action.tune_up(Suit(suit)) if mode == "down" else Action.play(Suit(suit), self.gas)
 
     @property
     def pick_first(self) -> Said:
@@ -144,12 +142,6 @@ def keeps_better(obs: Observation, suit: str) -> bool:
     return any(option.value > options[suit].value for option in options.values())
 
 
-def shares_middle(obs: Observation) -> bool:
-    """Whether a Tune Up now has gas in the middle to share and room to take some, as the
-    seat's options say (R11)."""
-    return observed_options(obs).tune_up_shares
-
-
 def _scored(option: CardChoice, gas: int) -> dict[str, Any]:
     return {
         "suit": option.suit.value,
@@ -176,7 +168,7 @@ def _up(obs: Observation, suit: str, gas: int, prefix: str = "") -> Said:
 
 def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
     """A Tune Up with ``suit``: what it does in this position (R11)."""
-    if shares_middle(obs):
+    if observed_options(obs).tune_up_shares:  # gas in the middle to share, room for it (R11)
         return Said(f"{prefix}down_share", {"suit": suit, "middle": obs["middle"]})
     if keeps_better(obs, suit):
         return Said(f"{prefix}down_keeps", {"suit": suit})
@@ -225,7 +217,7 @@ def applies(idea: str, obs: Observation) -> bool:
         takes = supply_after_effect(Action.play(Suit.SALTY), 0, obs["middle"], obs["removed"])
         return salty is not None and salty.face_up and takes > 0
     if idea == "tune_up":
-        return shares_middle(obs)
+        return observed_options(obs).tune_up_shares
     if idea == "speed":
         return me["speed"] > 0
     if idea == "lap":
@@ -285,9 +277,7 @@ def _idea_said(idea: str, obs: Observation) -> Said:
 def _lap_said(obs: Observation) -> Said:
     """What a sixth trick's lap is worth now (R15, R16)."""
     one_lap = [p["seat"] for p in obs["players"] if p["laps"] == LAPS_TO_WIN - 1]
-    if one_lap:
-        return Said("lap_can_end", {"seats": one_lap})
-    return Said("lap_again")
+    return Said("lap_can_end", {"seats": one_lap}) if one_lap else Said("lap_again")
 
 
 def coach(obs: Observation) -> Coaching | None:

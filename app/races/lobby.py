@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from typing_extensions import TypedDict
@@ -88,6 +88,13 @@ def token_digest(secret: str) -> str:
 def _matches(presented: str, kept: str | None) -> bool:
     """Whether digest ``presented`` is ``kept`` (in constant time)."""
     return kept is not None and hmac.compare_digest(presented, kept)
+
+
+def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The items of saved ``data`` that name a field of dataclass ``cls`` (a field added
+    since it was saved keeps its default; a key no field has any more is left out)."""
+    names = {f.name for f in fields(cls)}
+    return {key: value for key, value in data.items() if key in names}
 
 
 def new_invite_code() -> str:
@@ -278,11 +285,8 @@ class Lobby:
         if not token:
             return None
         presented = token_digest(token)
-        found = None
-        for seat in self.seats:
-            if _matches(presented, seat.token_digest):
-                found = seat.index
-        return found
+        found = [seat.index for seat in self.seats if _matches(presented, seat.token_digest)]
+        return found[-1] if found else None
 
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits, or None (also for no player).
@@ -363,8 +367,7 @@ class Lobby:
         """Start now: every seat still empty becomes a bot's; its invite stops working (and
         is remembered as closed, so it is answered ``race_started``)."""
         for seat in self.seats:
-            self.close_seat(seat.index)
-        self.started = True
+            self.close_seat(seat.index)  # the last one closed starts the race
 
     def close_seat(self, index: int) -> None:
         """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;
@@ -432,16 +435,8 @@ class Lobby:
         >>> Lobby.from_dict(lobby.to_dict()) == lobby
         True
         """
+        seats = [Seat(**s) for s in data["seats"]]
         return cls(
-            seats=[Seat(**s) for s in data["seats"]],
-            started=bool(data["started"]),
-            turn_seconds=float(data["turn_seconds"]),
-            deadline=data["deadline"],
-            paced=bool(data["paced"]),
-            autopilot=data["autopilot"],
-            autopilot_moves=list(data["autopilot_moves"]),
-            timeouts=list(data.get("timeouts") or []),
-            last_mover=data.get("last_mover"),
-            wait_seconds=data.get("wait_seconds"),
-            rematch=data.get("rematch"),
+            **known_fields(cls, data)
+            | {"seats": seats, "turn_seconds": float(data["turn_seconds"])}
         )

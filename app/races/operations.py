@@ -183,7 +183,15 @@ async def play(
 ) -> None:
     """Apply ``seat``'s ``action`` (checked by the engine: :class:`IllegalMove` with its
     sentence) and the bots' replies, then start the next person's clock."""
-    _apply_person(session, action, seat)
+    if session.status == "over":  # a race ended because someone left is over too
+        raise IllegalMove(Refusal.of("race_over"))
+    try:
+        events = session.game.apply(action, seat=seat)
+    except IllegalAction as exc:
+        raise IllegalMove(exc.refusal) from exc
+    session.turn += 1
+    session.record_action(seat, action, "person")
+    session.record_events(events)
     session.lobby.last_mover = seat
     session.lobby.note_own_move(seat)
     await runner.run_bots(session)
@@ -250,20 +258,6 @@ def seed_shown(session: GameSession, now: float | None = None) -> bool:
     return closes is None or (now is not None and now >= closes)
 
 
-def _apply_person(session: GameSession, action: Action, seat: int = HUMAN_SEAT) -> None:
-    """Apply a person's move (no bot moves; the turn was checked by the caller)."""
-    game = session.game
-    if session.status == "over":  # a race ended because someone left is over too
-        raise IllegalMove(Refusal.of("race_over"))
-    try:
-        events = game.apply(action, seat=seat)
-    except IllegalAction as exc:
-        raise IllegalMove(exc.refusal) from exc
-    session.turn += 1
-    session.record_action(seat, action, "person")
-    session.record_events(events)
-
-
 async def begin(session: GameSession, now: float, runner: BotRunner) -> None:
     """The race just started: bots that lead play, the clock starts for the first person."""
     session.lobby.last_mover = None
@@ -285,8 +279,7 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         return True
     person = await anyio.to_thread.run_sync(_clock_moves, session, now)
     if person:  # the autopilot moved for a person: the bots reply, the next clock starts
-        await runner.run_bots(session)
-        session.lobby.arm_clock(session.game.current_seat, now)
+        await begin(session, now, runner)
     return True
 
 

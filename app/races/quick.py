@@ -94,8 +94,7 @@ async def _join(
             code = invites[0].code
             assert code is not None
             token = await race.join(code, name, player=player)
-            seat = race.own_seat
-            return QuickSeat(session, seat, token, race.state())
+            return QuickSeat(session, race.own_seat, token, race.state())
     except (GameNotFound, GameExpired):
         return None
     except LobbyRefused as exc:

@@ -14,7 +14,7 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from app.races import lesson
-from app.races.lobby import Lobby, Status, token_digest
+from app.races.lobby import Lobby, Status, known_fields, token_digest
 from app.settings import Settings
 from app.storage.interface import RecordHead
 from app.vocabulary import BotLevel, TalkCode
@@ -67,19 +67,8 @@ class GameConfig:
         >>> GameConfig.from_dict(config.to_dict()) == config
         True
         """
-        return cls(
-            players=int(data["players"]),
-            bots=data["bots"],
-            variants=Variants.from_dict(data["variants"]),
-            seed=data["seed"],
-            people=int(data.get("people", 1)),
-            watch=bool(data.get("watch", False)),
-            lesson=bool(data.get("lesson", False)),
-            quick=bool(data.get("quick", False)),
-            daily=data.get("daily"),
-            cup=data.get("cup"),
-            cup_deal=data.get("cup_deal"),
-        )
+        variants = Variants.from_dict(data["variants"])
+        return cls(**known_fields(cls, data) | {"variants": variants})
 
 
 MOVE_KINDS = ("person", "autopilot", "bot")
@@ -267,33 +256,14 @@ class GameSession:
         if data.get("format") != SESSION_FORMAT:
             raise ValueError("Unknown saved-session format.")
         config = GameConfig.from_dict(data["config"])
-        engine_seed = int(data["engine_seed"])
-        start = data.get("start")
         moves = [int(code) for code in data["moves"]]
-        game, events = DERIVED.derive(str(data["id"]), config, engine_seed, start, moves)
-        return cls(
-            id=str(data["id"]),
-            config=config,
-            game=game,
-            seed=int(data["seed"]),
-            seed_chosen=bool(data["seed_chosen"]),
-            engine_seed=engine_seed,
-            lobby=Lobby.from_dict(data["lobby"]),
-            turn=int(data["turn"]),
-            events=events,
-            bot_decisions=int(data["bot_decisions"]),
-            bot_budget_ms=int(data.get("bot_budget_ms", DEFAULT_BOT_BUDGET_MS)),
-            practice=bool(data.get("practice", False)),
-            start=start,
-            moves=moves,
-            reviews=dict(data.get("reviews") or {}),
-            par=dict(data.get("par") or {}),
-            left=list(data.get("left") or []),
-            bot_key=int(data["bot_key"]),
-            salt=data.get("salt"),
-            said=list(data.get("said") or []),
-            said_count=int(data.get("said_count", 0)),
+        engine_seed = int(data["engine_seed"])
+        game, events = DERIVED.derive(
+            str(data["id"]), config, engine_seed, data.get("start"), moves
         )
+        lobby = Lobby.from_dict(data["lobby"])
+        derived = {"config": config, "lobby": lobby, "game": game, "events": events, "moves": moves}
+        return cls(**known_fields(cls, data) | derived)
 
 
 _SAVED = tuple(

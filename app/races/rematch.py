@@ -6,6 +6,7 @@ starts once every person answered, or after its wait with bots for the rest."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from app.races.errors import LobbyRefused, RematchRefused
 from app.races.lobby import Lobby, rotated
@@ -69,11 +70,7 @@ async def decline(races: Races, game_id: str, token: str | None) -> None:
 async def _open(races: Races, old: Race, seat: int, owner: str) -> Rematched:
     lobby = old.session.lobby
     config = replace(old.config, seed=None, quick=False)
-
-    def seats(creator_digest: str) -> Lobby:
-        wait = races.settings.rematch_wait_seconds
-        return Lobby.rematch_of(lobby, seat, creator_digest, wait)
-
+    seats = partial(Lobby.rematch_of, lobby, seat, wait_seconds=races.settings.rematch_wait_seconds)
     created, state = await races.create(config, owner, seats=seats)
     old.note_rematch(created.id, seat, "yes")
     return Rematched(created.id, rotated(seat, len(lobby.seats)), created.token, state)

@@ -34,8 +34,6 @@ from engine import (
     EventKind,
     Game,
     Observation,
-    Variants,
-    new_game,
     observe,
     supply_after_effect,
 )
@@ -80,10 +78,6 @@ class Budget:
     worlds: int = 96
     candidates: int = 8
     seed: int = 20_261_201
-
-    def to_dict(self) -> dict[str, int]:
-        """JSON form (kept with the review, shown in its summary)."""
-        return asdict(self)
 
 
 DEFAULT_BUDGET = Budget()
@@ -130,9 +124,8 @@ def estimate(
     worlds sampled from the observation alone (its value never depends on the others)."""
     view = as_view(observation)
     actions = view.legal_actions()
-    shortlist = list(actions)
-    if len(actions) > 1:
-        shortlist = rank_candidates(view, actions, budget.candidates)
+    many = len(actions) > 1
+    shortlist = rank_candidates(view, actions, budget.candidates) if many else list(actions)
     if extra is not None and extra not in shortlist:
         shortlist.append(extra)
     seed = decision_rng(budget.seed, view).next_u64()
@@ -178,9 +171,7 @@ def _trick_chance(action: Action, chance: float) -> str:
         return "wins"
     if chance >= 0.6:
         return "likely"
-    if chance > 0.05:
-        return "may"
-    return "cannot"
+    return "may" if chance > 0.05 else "cannot"
 
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
@@ -220,35 +211,20 @@ def _gas_kept(observation: Observation, action: Action) -> int:
 class Deal:
     """What rebuilds a race (picklable: it crosses to a worker process)."""
 
-    players: int
-    variants: dict[str, Any]
-    engine_seed: int
+    start: dict[str, Any]
+    """The race as dealt (``Game.to_dict``)."""
     moves: tuple[int, ...]
     """The race's recorded moves (:func:`app.races.record.encode_move` numbers)."""
-    start: dict[str, Any] | None = None
-    """The position (``Game.to_dict``) dealt, instead of the seed's deal."""
-    bot_key: int | None = None
-    """The race's bots' key; None seeds the bots from the engine seed (older races)."""
-
-    @property
-    def bots_key(self) -> int:
-        """The key the race's bots were seeded from."""
-        return self.engine_seed if self.bot_key is None else self.bot_key
+    bots_key: int
+    """The key the race's bots were seeded from."""
 
     @classmethod
     def of(cls, session: GameSession) -> Deal:
-        """The deal of ``session``."""
-        config = session.config
-        variants = dict(config.variants.to_dict())
-        dealt, moves = session.dealt().to_dict(), tuple(session.moves)
-        return cls(config.players, variants, session.engine_seed, moves, dealt, session.bot_key)
+        return cls(session.dealt().to_dict(), tuple(session.moves), session.bot_key)
 
     def fresh(self) -> Game:
         """The race as dealt, before any move."""
-        if self.start is not None:
-            return Game.from_dict(self.start)
-        variants = Variants.from_dict(self.variants)
-        return new_game(players=self.players, seed=self.engine_seed, variants=variants)
+        return Game.from_dict(self.start)
 
     def replay(self) -> Iterator[tuple[int, int, Action, Game]]:
         """Each kept move as (index, seat, action, the game just before it)."""
@@ -298,7 +274,6 @@ def review_moves(
 def _entry(
     observation: Observation, played: Action, budget: Budget, index: int, decision: int, told: Told
 ) -> dict[str, Any]:
-    forced = len(observation["legal_actions"]) == 1
     estimates = estimate(observation, budget, extra=played, told=told)
     mine = next(e for e in estimates if e.action == played)
     best = best_of(estimates, played)
@@ -306,7 +281,6 @@ def _entry(
     # last digit shown, never a loss that rounds to 0.
     shown_best, shown_mine = round(best.value, SHOWN_DIGITS), round(mine.value, SHOWN_DIGITS)
     loss = 0.0 if best.action == played else round(shown_best - shown_mine, SHOWN_DIGITS)
-    data = reason_data(observation, mine, best)
     return {
         "move": index,
         "decision": decision,
@@ -318,8 +292,8 @@ def _entry(
         "best_value": shown_best,
         "loss": loss,
         "verdict": verdict(loss),
-        "forced": forced,
-        "reason_data": data,
+        "forced": len(observation["legal_actions"]) == 1,
+        "reason_data": reason_data(observation, mine, best),
         "candidates": [
             {"action": dict(e.action.to_dict()), "value": round(e.value, SHOWN_DIGITS)}
             for e in estimates
@@ -331,9 +305,8 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    counts = {name: 0 for name in ("good", "inaccuracy", "mistake", "blunder")}
-    for e in chosen:
-        counts[e["verdict"]] += 1
+    names = ("good", "inaccuracy", "mistake", "blunder")
+    counts = {name: sum(e["verdict"] == name for e in chosen) for name in names}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -349,7 +322,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
         **figures(chosen),
         "verdicts": counts,
         "rounds": rounds,
-        "budget": budget.to_dict(),
+        "budget": asdict(budget),
     }
 
 
@@ -406,13 +379,6 @@ def play_par(
     return result
 
 
-def par_levels(session: GameSession) -> list[str]:
-    """Who plays each seat in a par race: the race's bots, the autopilot for people."""
-    lobby = session.lobby
-    level = session.config.bots
-    return [PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else level for s in range(len(lobby.seats))]
-
-
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
     """A practice race from just before kept move ``move`` (a decision of ``seat``): the
     same hidden deal and moves before it, the bots as they were, a person only at
@@ -421,6 +387,10 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     if not 0 <= move < len(deal.moves) or move_seat(deal.moves[move]) != seat:
         raise NotReviewed()
     game = deal.fresh()
+    names = [bot_name(s.index) for s in session.lobby.seats]
+    names[seat] = clean_name(session.lobby.seats[seat].name, seat)
+    seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
+    lobby = Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
     practice = GameSession(
         id=new_game_id(),
         config=session.config,
@@ -428,7 +398,7 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
         seed=session.seed,
         seed_chosen=session.seed_chosen,
         engine_seed=session.engine_seed,
-        lobby=_practice_lobby(session.lobby, seat, turn_seconds),
+        lobby=lobby,
         bot_budget_ms=session.bot_budget_ms,
         practice=True,
         token=new_token(),
@@ -452,15 +422,6 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     return practice
 
 
-def _practice_lobby(lobby: Lobby, seat: int, turn_seconds: float) -> Lobby:
-    seats = []
-    for old in lobby.seats:
-        me = old.index == seat
-        name = clean_name(old.name, old.index) if me else bot_name(old.index)
-        seats.append(Seat(old.index, me, name))
-    return Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
-
-
 @dataclass(eq=False)
 class _Job:
     """One review in progress in this process."""
@@ -471,10 +432,6 @@ class _Job:
     total: int
     entries: dict[int, dict[str, Any]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
-
-    @property
-    def progress(self) -> float:
-        return round(len(self.entries) / self.total, 3) if self.total else 1.0
 
 
 class Reviews:
@@ -519,24 +476,23 @@ class Reviews:
         if job is None:
             raise ReviewNotRequested()
         done = _shown([job.entries[index] for index in sorted(job.entries)], session)
-        return {"status": "running", "progress": job.progress, "decisions": done, "summary": {}}
+        progress = round(len(job.entries) / job.total, 3) if job.total else 1.0
+        return {"status": "running", "progress": progress, "decisions": done, "summary": {}}
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
         """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
         if not session.game.is_over:
             raise RaceNotOver()
-        deal = Deal.of(session)
         self.request_par(session, seat)
         key = (session.id, seat)
-        if str(seat) in session.reviews or key in self._jobs:
-            return self.status(session, seat)
-        if self.in_progress(client) >= self.per_client:
-            raise TooManyReviews(self.per_client)
-        indices = decisions_of(deal, seat)
-        job = _Job(session.id, seat, client, len(indices))
-        self._jobs[key] = job
-        told = review_told(session, seat)
-        job.task = asyncio.get_running_loop().create_task(self._run(job, deal, indices, told))
+        if str(seat) not in session.reviews and key not in self._jobs:
+            if self.in_progress(client) >= self.per_client:
+                raise TooManyReviews(self.per_client)
+            deal = Deal.of(session)
+            indices = decisions_of(deal, seat)
+            job = self._jobs[key] = _Job(session.id, seat, client, len(indices))
+            run = self._run(job, deal, indices, review_told(session, seat))
+            job.task = asyncio.get_running_loop().create_task(run)
         return self.status(session, seat)
 
     async def _run(self, job: _Job, deal: Deal, indices: list[int], told: Told) -> None:
@@ -572,10 +528,14 @@ class Reviews:
             return False
         key = (session.id, seat)
         if key not in self._par:
-            task = asyncio.get_running_loop().create_task(
-                self._run_par(session.id, seat, Deal.of(session), par_levels(session))
-            )
-            self._par[key] = task
+            # Who plays each seat: the race's bots, the autopilot's level for people.
+            bots, lobby = session.config.bots, session.lobby
+            levels = [
+                PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else bots
+                for s in range(len(lobby.seats))
+            ]
+            run = self._run_par(session.id, seat, Deal.of(session), levels)
+            self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
 
     async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:

@@ -34,11 +34,9 @@ def _refusal(session: GameSession, seat: int) -> TakebackRefused | None:
 
 
 def _last_own_move(session: GameSession, seat: int) -> int | None:
-    moves = session.moves
-    for index in range(len(moves) - 1, -1, -1):
-        if move_seat(moves[index]) == seat and move_kind(moves[index]) in PERSON_KINDS:
-            return index
-    return None
+    moves = enumerate(session.moves)
+    own = [i for i, code in moves if move_seat(code) == seat and move_kind(code) in PERSON_KINDS]
+    return own[-1] if own else None
 
 
 def take_back(session: GameSession, seat: int, now: float) -> None:

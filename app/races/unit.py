@@ -80,12 +80,10 @@ class Race:
 
     @property
     def id(self) -> str:
-        """The race's id."""
         return self.session.id
 
     @property
     def config(self) -> GameConfig:
-        """The settings the race was started with."""
         return self.session.config
 
     @property

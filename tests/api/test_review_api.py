@@ -8,6 +8,7 @@ what the test itself played and what the public record says.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -118,7 +119,7 @@ def test_a_whole_race_is_reviewed_decision_by_decision(
     assert summary["accuracy"] == review.accuracy([d["loss"] for d in chosen])
     assert sum(summary["verdicts"].values()) == len(chosen)
     assert [r["round"] for r in summary["rounds"]] == sorted({d["round"] for d in decisions})
-    assert summary["budget"] == BUDGET.to_dict()
+    assert summary["budget"] == asdict(BUDGET)
 
     # Kept with the race: the stored session holds it, as its saved form does.
     kept = store.get(game_id)

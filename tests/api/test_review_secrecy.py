@@ -56,7 +56,7 @@ def swapped(start: Game, seat: int, card: Any, stand_in: Any) -> Game:
 
 
 def deal_of(start: Game, moves: list[int]) -> Deal:
-    return Deal(4, dict(LARGER.to_dict()), start.core.seed, tuple(moves), start.to_dict())
+    return Deal(start.to_dict(), tuple(moves), start.core.seed)
 
 
 def seat_views(deal: Deal, seat: int) -> list[Any]:
@@ -140,7 +140,7 @@ def test_a_seat_playing_the_searchs_own_choice_loses_nothing(told: Told) -> None
         action = search_choice(observation, told) if seat == 0 else bots[seat].choose(observation)
         moves.append(encode_move("person" if seat == 0 else "bot", seat, action))
         game.apply(action, seat=seat)
-    deal = Deal(4, dict(Variants().to_dict()), 77, tuple(moves))
+    deal = Deal(start.to_dict(), tuple(moves), 77)
     assert deal.fresh() == start
     entries = review.review_moves(deal, 0, review.decisions_of(deal, 0), BUDGET, told)
     assert entries and all(e["played"] == e["best"] and e["loss"] == 0 for e in entries)

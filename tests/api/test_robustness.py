@@ -43,7 +43,7 @@ def test_an_unexpected_error_is_a_generic_500(monkeypatch: pytest.MonkeyPatch) -
         def explode(*_args: Any, **_kwargs: Any) -> Any:
             raise RuntimeError("secret detail: hands=[slippy]")
 
-        monkeypatch.setattr(sessions, "_apply_person", explode)
+        monkeypatch.setattr(sessions, "play", explode)
         response = move(client, game_id, token, 0, state["legal_actions"][0])
         assert response.status_code == 500
         assert "script-src 'self'" in response.headers["content-security-policy"]
