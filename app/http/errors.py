@@ -80,20 +80,19 @@ class InvalidRequest(AppError, status=422, code="invalid_request"):
         return {**super().body(), "errors": self.errors}
 
 
+_PLACES = {
+    "body": "%(name)s",
+    "query": N_("query parameter %(name)s"),
+    "path": N_("path parameter %(name)s"),
+    "header": N_("header %(name)s"),
+}
+
+
 def _where(source: str, path: list[str]) -> str:
-    name = ".".join(path)
     if not path:
         return source
-    match source:
-        case "body":
-            return name
-        case "query":
-            return _("query parameter %(name)s") % {"name": name}
-        case "path":
-            return _("path parameter %(name)s") % {"name": name}
-        case "header":
-            return _("header %(name)s") % {"name": name}
-    return f"{source} {name}"
+    name = ".".join(path)
+    return _(_PLACES[source]) % {"name": name} if source in _PLACES else f"{source} {name}"
 
 
 def problem_sentence(problems: list[dict[str, Any]]) -> str:

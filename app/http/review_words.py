@@ -10,15 +10,16 @@ from app.http.i18n import N_, ngettext, ordinal, percent
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS
 
+_VERDICTS = {
+    "good": N_("Good"),
+    "inaccuracy": N_("Inaccuracy"),
+    "mistake": N_("Mistake"),
+    "blunder": N_("Blunder"),
+}
+
 
 def verdict_word(verdict: str) -> str:
-    words = {
-        "good": _("Good"),
-        "inaccuracy": _("Inaccuracy"),
-        "mistake": _("Mistake"),
-        "blunder": _("Blunder"),
-    }
-    return words[verdict]
+    return _(_VERDICTS[verdict])
 
 
 def _verdict_counted(verdict: str, n: int) -> str:
@@ -57,9 +58,8 @@ def _trick(chance: str, said_of: int) -> str:
     return _(_TRICK[chance][said_of])
 
 
-def _stake(stake: str) -> str:
-    """What a won trick brings, after a move that could win it (R15)."""
-    return {"speed": _(" (+1 speed)"), "lap": _(" and the lap")}[stake]
+# What a won trick brings, after a move that could win it (R15).
+_STAKE = {"speed": N_(" (+1 speed)"), "lap": N_(" and the lap")}
 
 
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
@@ -126,20 +126,17 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
     if why is None:
         return str(entry["reason"])
     played, best = why["played"], why["best"]
-    if entry["played"] == entry["best"]:
-        return _("%(move)s %(does)s and keeps you %(gas)s gas.") % {
-            "move": _upper(move_words(entry["played"])),
-            "does": _trick(played["trick"], OWN),
-            "gas": played["gas"],
-        }
-    if entry["verdict"] == "good":
-        return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % {
+    if entry["played"] == entry["best"] or entry["verdict"] == "good":
+        own = {
             "move": _upper(move_words(entry["played"])),
             "does": _trick(played["trick"], OWN),
             "gas": played["gas"],
             "other": move_words(entry["best"]),
         }
-    stake = _stake(why["stake"]) if best["trick"] in ("wins", "likely", "may") else ""
+        if entry["played"] == entry["best"]:
+            return _("%(move)s %(does)s and keeps you %(gas)s gas.") % own
+        return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % own
+    stake = _(_STAKE[why["stake"]]) if best["trick"] in ("wins", "likely", "may") else ""
     text = _(
         "%(best)s %(best_does)s%(stake)s and kept you %(best_gas)s gas. "
         "Your %(played)s %(played_does)s and left you %(played_gas)s gas."

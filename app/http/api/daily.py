@@ -31,7 +31,7 @@ from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from app.results.cup import CupBoard, CupResults
-from app.results.daily import DailyResults
+from app.results.daily import Board, DailyResults
 
 daily_router = APIRouter(prefix="/api", tags=["daily"])
 cup_router = APIRouter(prefix="/api", tags=["cup"])
@@ -185,15 +185,8 @@ async def daily_board(
     day = utc_day(races.now()) if date is None else date.isoformat()
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
-    return json_response(
-        {
-            "date": day,
-            "entries": [published(BoardEntryOut, e) for e in board.entries],
-            "ranked": board.ranked,
-            "you": published(BoardEntryOut, board.mine) if board.mine else None,
-            "seed": await past_seed(races, day),
-        }
-    )
+    seed = await past_seed(races, day)
+    return json_response({"date": day, **_ranked(BoardEntryOut, board), "seed": seed})
 
 
 class CupGame(DealtGame):
@@ -306,10 +299,14 @@ async def race_cup(
 
 
 def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:
+    return {"week": week, **_ranked(CupStandingOut, board), "seeds": seeds}
+
+
+def _ranked(model: type[ResponseModel], board: Board[Any]) -> dict[str, Any]:
+    """A board's best ``entries``, how many it ``ranked`` and ``you``, as ``model`` s."""
+    mine = published(model, board.mine) if board.mine else None
     return {
-        "week": week,
-        "entries": [published(CupStandingOut, s) for s in board.entries],
+        "entries": [published(model, e) for e in board.entries],
         "ranked": board.ranked,
-        "you": published(CupStandingOut, board.mine) if board.mine else None,
-        "seeds": seeds,
+        "you": mine,
     }
