@@ -31,11 +31,7 @@ _END_OF_HEADERS = b"\r\n\r\n"
 
 
 def error_response(status: int, code: str, message: str) -> bytes:
-    """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body.
-
-    >>> error_response(408, "t", "Late.").split(b"\\r\\n")[0]
-    b'HTTP/1.1 408 Request Timeout'
-    """
+    """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body."""
     body = json.dumps({"code": code, "message": message}).encode()
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"

@@ -132,12 +132,7 @@ _SENTENCES = {
 
 
 def race_sentence(error: RaceError | LobbyError) -> str:
-    """The sentence that says why, in the request's language.
-
-    >>> from app.races.errors import TooManyReviews
-    >>> race_sentence(TooManyReviews(1))
-    'You already have 1 review in progress; wait for one to finish.'
-    """
+    """The sentence that says why, in the request's language."""
     if isinstance(error, IllegalMove):
         return refusal_sentence(error.refusal)
     chosen = _CHOSEN.get(error.code)

@@ -58,11 +58,7 @@ _SENTENCES = {
 
 
 def refusal_sentence(refusal: Refusal) -> str:
-    """The sentence that says why, in the request's language.
-
-    >>> refusal_sentence(Refusal.of("card_not_in_hand", suit="jelly"))
-    'You have no Jelly the Raccoon card in your hand.'
-    """
+    """The sentence that says why, in the request's language."""
     params: dict[str, object] = {**refusal.as_dict()}
     if "suit" in params:
         params["racer"] = RACER_NAME[Suit(str(params["suit"]))]
