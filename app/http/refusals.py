@@ -1,6 +1,5 @@
-"""The sentence for each of the engine's refusal codes (:class:`engine.Refusal`), from the
-message catalog in the request's language; the API sends it as ``message`` beside the
-code."""
+"""The sentence for each of the engine's refusal codes (:class:`engine.Refusal`), in the
+request's language; the API sends it as ``message`` beside the code."""
 
 from __future__ import annotations
 
