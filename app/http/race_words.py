@@ -18,46 +18,37 @@ Params = Mapping[str, Any]
 
 def _expired(p: Params) -> str:
     if p.get("cause") == "restart":
-        return _("The server restarted and this race could not be kept. Sorry! Start a new one.")
-    return _("This race has expired. Start a new one.")
+        return N_("The server restarted and this race could not be kept. Sorry! Start a new one.")
+    return N_("This race has expired. Start a new one.")
 
 
 def _stale(p: Params) -> str:
     if "now" in p:
-        return _(
+        return N_(
             "That move is for turn %(turn)s, which has not come yet: the race is at turn "
             "%(now)s. Here is the race as it stands now."
-        ) % dict(p)
-    return _("That move was for an earlier turn; here is the race as it stands now.")
+        )
+    return N_("That move was for an earlier turn; here is the race as it stands now.")
 
 
 def _too_many_games(p: Params) -> str:
     if p["limit"] == "player":
-        return _(
+        return N_(
             "You already have %(cap)s races running, the most one player may hold. Carry on "
             "with one of them, or wait for one you left to expire, then start again."
-        ) % dict(p)
-    return _(
+        )
+    return N_(
         "%(cap)s races are already running from your network (a school, an office or a phone "
         "network shares one address), the most one address may hold. Try again when some of "
         "them have finished."
-    ) % dict(p)
+    )
 
 
-def _too_many_reviews(p: Params) -> str:
-    return ngettext(
-        "You already have %(num)s review in progress; wait for one to finish.",
-        "You already have %(num)s reviews in progress; wait for one to finish.",
-        p["cap"],
-    ) % {"num": p["cap"]}
-
-
-# The codes whose sentence depends on their params; every other code's is filled with them.
+# The codes whose sentence depends on their params; each sentence is filled with them.
 _CHOSEN: dict[str, Callable[[Params], str]] = {
     "expired": _expired,
     "stale_turn": _stale,
     "too_many_games": _too_many_games,
-    "too_many_reviews": _too_many_reviews,
 }
 
 _SENTENCES = {
@@ -135,7 +126,13 @@ def race_sentence(error: RaceError | LobbyError) -> str:
     """The sentence that says why, in the request's language."""
     if isinstance(error, IllegalMove):
         return refusal_sentence(error.refusal)
+    if error.code == "too_many_reviews":
+        cap = error.params["cap"]
+        return ngettext(
+            "You already have %(num)s review in progress; wait for one to finish.",
+            "You already have %(num)s reviews in progress; wait for one to finish.",
+            cap,
+        ) % {"num": cap}
     chosen = _CHOSEN.get(error.code)
-    if chosen is not None:
-        return chosen(error.params)
-    return _(_SENTENCES[error.code]) % dict(error.params)
+    sentence = chosen(error.params) if chosen else _SENTENCES[error.code]
+    return _(sentence) % dict(error.params)
