@@ -21,7 +21,6 @@ from app.http.api.models import (
     RequestModel,
     ResponseModel,
     error_responses,
-    name_responses,
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
@@ -83,7 +82,7 @@ def counted_deal_route(
         response_model=model,
         summary=summary,
         responses={
-            **name_responses(403, 413, 422, 429, 503),
+            **error_responses(403, 413, 422, 429, 503, names=True),
             409: {"model": running, "description": "Your counted attempt still runs."},
         },
     )
