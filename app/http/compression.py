@@ -1,7 +1,5 @@
-"""Compressed answers: Starlette's gzip middleware, deflating with ISA-L (``isal``) where
-it can be imported: the same gzip, several times faster than zlib at a size close to
-zlib's level 3, on answers large enough (a table's) to make deflate a real part of a
-move's CPU (docs/benchmarks.md)."""
+"""Starlette's gzip middleware deflating with ISA-L (``isal``) where it can be imported: the
+same gzip, several times faster than zlib's level 3 at a close size (docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -80,35 +80,24 @@ class InvalidRequest(AppError, status=422, code="invalid_request"):
         return {**super().body(), "errors": self.errors}
 
 
+_PLACES = {
+    "body": "%(name)s",
+    "query": N_("query parameter %(name)s"),
+    "path": N_("path parameter %(name)s"),
+    "header": N_("header %(name)s"),
+}
+
+
 def _where(source: str, path: list[str]) -> str:
-    name = ".".join(path)
     if not path:
         return source
-    match source:
-        case "body":
-            return name
-        case "query":
-            return _("query parameter %(name)s") % {"name": name}
-        case "path":
-            return _("path parameter %(name)s") % {"name": name}
-        case "header":
-            return _("header %(name)s") % {"name": name}
-    return f"{source} {name}"
+    name = ".".join(path)
+    return _(_PLACES[source]) % {"name": name} if source in _PLACES else f"{source} {name}"
 
 
 def problem_sentence(problems: list[dict[str, Any]]) -> str:
     """What :class:`InvalidRequest` says of field-level ``problems``: the first, by field,
-    and how many more (the ``errors`` sent beside it list them all, without values).
-
-    >>> gas = {"loc": ["body", "action", "gas"], "msg": "Input should be at most 5", "type": "x"}
-    >>> problem_sentence([gas])
-    'The request does not match the expected format: action.gas: Input should be at most 5.'
-    >>> turn = {"loc": ["query", "since"], "msg": "Field required", "type": "missing"}
-    >>> problem_sentence([turn, gas]).split(": ", 1)[1]
-    'query parameter since: Field required (and 1 more problem).'
-    >>> problem_sentence([{"loc": ["body", "0"], "msg": "JSON error", "type": "json_invalid"}])
-    'The request body is not valid JSON.'
-    """
+    and how many more (the ``errors`` sent beside it list them all, without values)."""
     if not problems:
         return InvalidRequest.default_message()
     first = problems[0]
@@ -225,11 +214,7 @@ _RETRY_AFTER = {"too_many_games": "60", "server_full": "60", "move_not_kept": "1
 
 def resume_links(game_ids: list[str], api: bool) -> list[dict[str, str]]:
     """Each race a refusal names (``too_many_games``: the player's unfinished races) with
-    the address that resumes it: the API's (with the race's token) or its table's.
-
-    >>> resume_links(["abc"], api=False)
-    [{'game_id': 'abc', 'url': '/games/abc'}]
-    """
+    the address that resumes it: the API's (with the race's token) or its table's."""
     base = "/api/games/" if api else "/games/"
     return [{"game_id": game_id, "url": base + game_id} for game_id in game_ids]
 

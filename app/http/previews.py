@@ -1,14 +1,5 @@
 """A seat's state with its turn's previews (:func:`engine.options.seat_options`), each card
-that cannot go face up given its refusal (R7) as a sentence in the request's language.
-
->>> from engine import new_game, observe
->>> game = new_game(players=3, seed=2)
->>> seat = game.current_seat
->>> [key for key in with_previews(observe(game, seat))][-3:]
-['legal_actions', 'card_options', 'zero_five_option']
->>> with_previews(observe(game, (seat + 1) % 3))["card_options"]
-[]
-"""
+that cannot go face up given its refusal (R7) as a sentence in the request's language."""
 
 from __future__ import annotations
 
@@ -40,11 +31,7 @@ def with_previews(view: View) -> View:
 
 
 def blocked_sentence(refusal: Refusal) -> str:
-    """Why a card cannot go face up now (``suit_face_up``, R7), in short.
-
-    >>> blocked_sentence(Refusal.of("suit_face_up", suit="jelly"))
-    'Jelly the Raccoon is already face up in this trick.'
-    """
+    """Why a card cannot go face up now (``suit_face_up``, R7), in short."""
     return _("%(racer)s is already face up in this trick.") % {
         "racer": RACER_NAME[Suit(str(refusal.param("suit")))]
     }

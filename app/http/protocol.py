@@ -1,11 +1,6 @@
-"""The HTTP protocol the server runs: uvicorn's, with every request bounded in time and
-size, at the protocol level because an ASGI app sees a request only once its headers are
-complete. :class:`HeaderTimeoutProtocol` closes a connection whose request line and headers
-take over ``ZZV_HEADER_TIMEOUT_SECONDS`` from its first byte (or from opening), answers 431
-to headers over ``ZZV_MAX_HEADER_BYTES`` (the bytes past the cap read and dropped, never
-kept) and 408 to a body not in within ``ZZV_BODY_TIMEOUT_SECONDS`` of its headers (or just
-closes, if the app already answered). ``zzv serve`` and the Docker image select it with
-``uvicorn --http`` :data:`IMPORT_PATH`."""
+"""uvicorn's HTTP protocol with the header time, header bytes and body time of each request
+bounded (docs/limits.md), here because an ASGI app sees a request only once its headers are
+complete. ``zzv serve`` and the Docker image select it (``uvicorn --http`` :data:`IMPORT_PATH`)."""
 
 from __future__ import annotations
 
@@ -31,11 +26,7 @@ _END_OF_HEADERS = b"\r\n\r\n"
 
 
 def error_response(status: int, code: str, message: str) -> bytes:
-    """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body.
-
-    >>> error_response(408, "t", "Late.").split(b"\\r\\n")[0]
-    b'HTTP/1.1 408 Request Timeout'
-    """
+    """A complete ``Connection: close`` HTTP/1.1 answer with the app's JSON error body."""
     body = json.dumps({"code": code, "message": message}).encode()
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"

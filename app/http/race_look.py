@@ -1,8 +1,5 @@
 """A look at a race that may not be there, for the pages that have somewhere else to turn
-(a finished race's kept record, the invite page of a browser with no seat yet).
-
-Every other route lets a race's refusal go to :mod:`app.http.errors`.
-"""
+(a finished race's kept record, the invite page of a browser with no seat yet)."""
 
 from __future__ import annotations
 

@@ -10,15 +10,16 @@ from app.http.i18n import N_, ngettext, ordinal, percent
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS
 
+_VERDICTS = {
+    "good": N_("Good"),
+    "inaccuracy": N_("Inaccuracy"),
+    "mistake": N_("Mistake"),
+    "blunder": N_("Blunder"),
+}
+
 
 def verdict_word(verdict: str) -> str:
-    words = {
-        "good": _("Good"),
-        "inaccuracy": _("Inaccuracy"),
-        "mistake": _("Mistake"),
-        "blunder": _("Blunder"),
-    }
-    return words[verdict]
+    return _(_VERDICTS[verdict])
 
 
 def _verdict_counted(verdict: str, n: int) -> str:
@@ -57,9 +58,8 @@ def _trick(chance: str, said_of: int) -> str:
     return _(_TRICK[chance][said_of])
 
 
-def _stake(stake: str) -> str:
-    """What a won trick brings, after a move that could win it (R15)."""
-    return {"speed": _(" (+1 speed)"), "lap": _(" and the lap")}[stake]
+# What a won trick brings, after a move that could win it (R15).
+_STAKE = {"speed": N_(" (+1 speed)"), "lap": N_(" and the lap")}
 
 
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
@@ -71,13 +71,7 @@ def move_words(action: dict[str, Any], yours: bool = False) -> str:
     """A move (as the API writes it) in a few words: "Slippy with 1 gas", "Salty" (no
     gas), "a Tune Up (Jelly)", "the 0/5 card as 5, Chippy down". The seat's own card is
     named: the review page is that seat's alone. ``yours``: after "Your" ("Your Tune Up
-    (Jelly)", "Your 0/5 card as 5").
-
-    >>> move_words({"type": "play", "suit": "slippy", "gas": 1, "zero_effect": None})
-    'Slippy with 1 gas'
-    >>> move_words({"type": "tune_up", "suit": "jelly", "gas": 0})
-    'a Tune Up (Jelly)'
-    """
+    (Jelly)", "Your 0/5 card as 5")."""
     kind = action["type"]
     gas = action["gas"]
     if kind == "zero_five":
@@ -109,37 +103,24 @@ def reason_words(entry: dict[str, Any]) -> str:
     """A decision's reason for its player, from the review's codes (``reason_data``): what
     the better move would have done to the trick and the gas it keeps, then the move played
     (a good move: what it does, and whether another was about as good). A review kept
-    before those codes existed keeps its own line (``reason``).
-
-    >>> why = {"trick": 3, "stake": "speed",
-    ...        "best": {"trick": "likely", "gas": 2, "race": 0.41},
-    ...        "played": {"trick": "cannot", "gas": 0, "race": 0.32}}
-    >>> reason_words({"forced": False, "reason_data": why, "reason": "", "verdict": "mistake",
-    ...     "best": {"type": "play", "suit": "slippy", "gas": 1, "zero_effect": None},
-    ...     "played": {"type": "play", "suit": "chippy", "gas": 3, "zero_effect": None}})
-    'Slippy with 1 gas would likely have won this trick (+1 speed) and kept you 2 gas. \
-Your Chippy with 3 gas could not win it and left you 0 gas.'
-    """
+    before those codes existed keeps its own line (``reason``)."""
     if entry["forced"]:
         return _("Your only legal move.")
     why = entry.get("reason_data")
     if why is None:
         return str(entry["reason"])
     played, best = why["played"], why["best"]
-    if entry["played"] == entry["best"]:
-        return _("%(move)s %(does)s and keeps you %(gas)s gas.") % {
-            "move": _upper(move_words(entry["played"])),
-            "does": _trick(played["trick"], OWN),
-            "gas": played["gas"],
-        }
-    if entry["verdict"] == "good":
-        return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % {
+    if entry["played"] == entry["best"] or entry["verdict"] == "good":
+        own = {
             "move": _upper(move_words(entry["played"])),
             "does": _trick(played["trick"], OWN),
             "gas": played["gas"],
             "other": move_words(entry["best"]),
         }
-    stake = _stake(why["stake"]) if best["trick"] in ("wins", "likely", "may") else ""
+        if entry["played"] == entry["best"]:
+            return _("%(move)s %(does)s and keeps you %(gas)s gas.") % own
+        return _("%(move)s %(does)s and keeps you %(gas)s gas: about as good as %(other)s.") % own
+    stake = _(_STAKE[why["stake"]]) if best["trick"] in ("wins", "likely", "may") else ""
     text = _(
         "%(best)s %(best_does)s%(stake)s and kept you %(best_gas)s gas. "
         "Your %(played)s %(played_does)s and left you %(played_gas)s gas."
@@ -158,11 +139,7 @@ Your Chippy with 3 gas could not win it and left you 0 gas.'
 
 
 def chance_words(entry: dict[str, Any]) -> str:
-    """What a decision did to the chance of winning the race, in plain numbers.
-
-    >>> chance_words({"played_value": 0.32, "best_value": 0.41})
-    'To win the race: 41% with the better move, 32% with yours.'
-    """
+    """What a decision did to the chance of winning the race, in plain numbers."""
     return _("To win the race: %(best)s with the better move, %(played)s with yours.") % {
         "best": percent(entry["best_value"]),
         "played": percent(entry["played_value"]),
@@ -175,12 +152,7 @@ def place_words(round_number: int, trick: int) -> str:
 
 
 def graph_words(values: list[float], mistakes: int) -> str:
-    """The graph's description for a screen reader.
-
-    >>> graph_words([0.25, 0.1, 0.4], 1)
-    'From 25% after your first decision to 40% after your last; lowest 10%. \
-The 1 mistake is marked.'
-    """
+    """The graph's description for a screen reader."""
     if not values:
         return _("No decisions.")
     text = _(
@@ -195,13 +167,7 @@ The 1 mistake is marked.'
 
 
 def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
-    """ "You finished 2nd (1 lap, 9 tricks); the hard bot in your seat finished 1st ..."
-
-    >>> bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
-    >>> mine, theirs = par_words(bot, you).split(";")
-    >>> mine, theirs.endswith("1st on this deal (2 laps, 12 tricks).")
-    ('You finished 2nd (1 lap, 1 trick)', True)
-    """
+    """The player's result beside the hard bot's in their seat on the same deal."""
     return _(
         "You finished %(yours)s (%(your_result)s); the hard bot in your seat finished "
         "%(par)s on this deal (%(par_result)s)."

@@ -152,13 +152,7 @@ class BodySizeLimitMiddleware(HttpMiddleware):
 
 def host_allowed(host_header: str | None, patterns: tuple[str, ...]) -> bool:
     """Whether a Host header names one of ``patterns`` (Starlette's rules: exact names,
-    ``*.example.com`` for subdomains, ``*`` for any).
-
-    >>> host_allowed("localhost:8000", ("localhost",)), host_allowed("evil.example", ("localhost",))
-    (True, False)
-    >>> host_allowed("[::1]:80", ("[::1]",)), host_allowed("a.b.example", ("*.b.example",))
-    (True, True)
-    """
+    ``*.example.com`` for subdomains, ``*`` for any)."""
     if "*" in patterns:
         return True
     parsed = parse_host_header(host_header)
@@ -240,11 +234,7 @@ class CsrfMiddleware(HttpMiddleware):
 
 def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
     """``burst`` requests per window of ``burst / rate`` seconds (at least one): over a
-    moving window, a burst of ``burst`` at once and ``rate`` per second sustained.
-
-    >>> str(window_limit(10.0, 40))
-    '40 per 4 second'
-    """
+    moving window, a burst of ``burst`` at once and ``rate`` per second sustained."""
     seconds = max(1, round(burst / rate_per_second))
     return RateLimitItemPerSecond(burst, seconds)
 

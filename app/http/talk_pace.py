@@ -1,7 +1,5 @@
 """How often a seat may send a quick message: one every :data:`GAP_SECONDS`, at most
-:data:`PER_MINUTE` a minute, counted per race and seat by the ``limits`` library in the
-rate limiter's storage (this process's memory, or the store's Redis shared by every
-worker)."""
+:data:`PER_MINUTE` a minute, counted per race and seat in the rate limiter's storage."""
 
 from __future__ import annotations
 

@@ -21,7 +21,6 @@ from app.http.api.models import (
     RequestModel,
     ResponseModel,
     error_responses,
-    name_responses,
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
@@ -31,7 +30,7 @@ from app.races.daily import check_address, past_seed, start_daily, utc_day
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from app.results.cup import CupBoard, CupResults
-from app.results.daily import DailyResults
+from app.results.daily import Board, DailyResults
 
 daily_router = APIRouter(prefix="/api", tags=["daily"])
 cup_router = APIRouter(prefix="/api", tags=["cup"])
@@ -83,7 +82,7 @@ def counted_deal_route(
         response_model=model,
         summary=summary,
         responses={
-            **name_responses(403, 413, 422, 429, 503),
+            **error_responses(403, 413, 422, 429, 503, names=True),
             409: {"model": running, "description": "Your counted attempt still runs."},
         },
     )
@@ -185,15 +184,8 @@ async def daily_board(
     day = utc_day(races.now()) if date is None else date.isoformat()
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
-    return json_response(
-        {
-            "date": day,
-            "entries": [published(BoardEntryOut, e) for e in board.entries],
-            "ranked": board.ranked,
-            "you": published(BoardEntryOut, board.mine) if board.mine else None,
-            "seed": await past_seed(races, day),
-        }
-    )
+    seed = await past_seed(races, day)
+    return json_response({"date": day, **_ranked(BoardEntryOut, board), "seed": seed})
 
 
 class CupGame(DealtGame):
@@ -306,10 +298,14 @@ async def race_cup(
 
 
 def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:
+    return {"week": week, **_ranked(CupStandingOut, board), "seeds": seeds}
+
+
+def _ranked(model: type[ResponseModel], board: Board[Any]) -> dict[str, Any]:
+    """A board's best ``entries``, how many it ``ranked`` and ``you``, as ``model`` s."""
+    mine = published(model, board.mine) if board.mine else None
     return {
-        "week": week,
-        "entries": [published(CupStandingOut, s) for s in board.entries],
+        "entries": [published(model, e) for e in board.entries],
         "ranked": board.ranked,
-        "you": published(CupStandingOut, board.mine) if board.mine else None,
-        "seeds": seeds,
+        "you": mine,
     }

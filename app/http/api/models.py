@@ -338,17 +338,6 @@ class NameRefusedOut(ErrorOut):
     errors: list[FieldProblem] | None = None
 
 
-def name_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str, Any]]:
-    """:func:`error_responses` where 422 may also be a refused display name."""
-    out = error_responses(*statuses, **refused)
-    out[422] = {
-        "model": NameRefusedOut,
-        "description": "Malformed request (`invalid_request`) or a display name that does "
-        "not fit (`invalid_name`: 1–20 printable characters once trimmed).",
-    }
-    return out
-
-
 class IllegalActionOut(ErrorOut):
     """400 `illegal_action`: the rules do not allow the action now, or it is malformed."""
 
@@ -403,12 +392,15 @@ class Readiness(ResponseModel):
 SEAT_ERRORS = (401, 403, 404, 410, 413, 422, 429)  # of any request on a seat
 
 
-def error_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str, Any]]:
+def error_responses(
+    *statuses: int, names: bool = False, **refused: str
+) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries for the given error statuses, and the route's own
-    refusals (``refused``, by status as ``s409="..."``) with the plain error body."""
+    refusals (``refused``, by status as ``s409="..."``) with the plain error body; with
+    ``names``, 422 may also be a refused display name."""
     models: dict[int, type[BaseModel]] = {
         400: IllegalActionOut,
-        422: InvalidRequestOut,
+        422: NameRefusedOut if names else InvalidRequestOut,
         409: StaleTurnOut,
         429: TooManyOut,
     }
@@ -421,7 +413,10 @@ def error_responses(*statuses: int, **refused: str) -> dict[int | str, dict[str,
         "`state` holds the current race. In the lobby: `not_started`.",
         410: "The race expired (`expired`); start a new one.",
         413: "Request body too large (`payload_too_large`).",
-        422: "Malformed request (`invalid_request`).",
+        422: "Malformed request (`invalid_request`) or a display name that does not fit "
+        "(`invalid_name`: 1–20 printable characters once trimmed)."
+        if names
+        else "Malformed request (`invalid_request`).",
         429: (
             "Too many requests (`rate_limited`), or too many unfinished races for this "
             "player or client address (`too_many_games`, with the player's own `races` to "

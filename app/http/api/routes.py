@@ -27,7 +27,6 @@ from app.http.api.models import (
     RequestModel,
     WholeNumber,
     error_responses,
-    name_responses,
 )
 from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, LiveDep, RacesDep, SettingsDep
 from app.http.players import api_player, api_token, results_of
@@ -256,12 +255,13 @@ class QuickGame(RematchSeat):
     status_code=201,
     response_model=QuickGame,
     summary="Race strangers",
-    responses=name_responses(
+    responses=error_responses(
         403,
         413,
         422,
         429,
         503,
+        names=True,
         s409="You already wait in the open race (`second_seat`): one seat each.",
     ),
 )
