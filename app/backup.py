@@ -69,12 +69,8 @@ def back_up(settings: Settings, destination: Path) -> Backup:
     for source in present:
         target = destination / source.name
         partial = target.with_name(target.name + ".partial")
-        _copy(source, partial)
+        with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(partial)) as copy:
+            origin.backup(copy)
         partial.rename(target)  # a copy is whole, or not there
         copied.append(target)
     return Backup(copied, elsewhere)
-
-
-def _copy(source: Path, target: Path) -> None:
-    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as copy:
-        origin.backup(copy)

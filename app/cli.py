@@ -142,11 +142,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
-    _add_verify(commands)
-    return parser
-
-
-def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser(
         "verify",
         help="check a finished race's record: its commitment, its deal and every move",
@@ -160,6 +155,7 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         ),
     )
     verify.add_argument("file", metavar="FILE", help="the record's JSON file, or - for stdin")
+    return parser
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:
@@ -196,13 +192,9 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         "log_level": settings.log_level,
     }
     if reload or workers > 1:
-        reload_includes = ["*.py", "*.html"] if reload else None
+        includes = ["*.py", "*.html"] if reload else None
         uvicorn.run(
-            APP_IMPORT_PATH,
-            reload=reload,
-            reload_includes=reload_includes,
-            workers=workers,
-            **options,
+            APP_IMPORT_PATH, reload=reload, reload_includes=includes, workers=workers, **options
         )
         return
     server = SavingServer(uvicorn.Config(APP_IMPORT_PATH, **options))
@@ -215,15 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``zzv`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "serve":
-        problem = workers_problem(args.workers, get_settings())
-        if problem is not None:
-            parser.exit(2, f"zzv serve: {problem}\n")
-        serve(args.host, args.port, workers=args.workers, reload=args.reload)
-    elif args.command == "backup":
+    if args.command == "backup":
         return run_backup(args.folder, get_settings())
-    elif args.command == "verify":
+    if args.command == "verify":
         return run_verify(args.file)
+    problem = workers_problem(args.workers, get_settings())
+    if problem is not None:
+        parser.exit(2, f"zzv serve: {problem}\n")
+    serve(args.host, args.port, workers=args.workers, reload=args.reload)
     return 0
 
 

@@ -192,13 +192,10 @@ async def readyz(request: Request) -> JSONResponse:
     ``(ready, detail)``; each detail is reported under its check's name.
     """
     checks: dict[str, ReadinessCheck] = request.app.state.readiness_checks
-    body: dict[str, Any] = {"status": "ready"}
-    ready = True
-    for name, check in checks.items():
-        ok, detail = await check(request.app)
-        ready = ready and ok
-        body[name] = detail
-    body["status"] = "ready" if ready else "unavailable"
+    found = {name: await check(request.app) for name, check in checks.items()}
+    ready = all(ok for ok, _ in found.values())
+    body: dict[str, Any] = {"status": "ready" if ready else "unavailable"}
+    body |= {name: detail for name, (_, detail) in found.items()}
     body["games"] = await _count_games(request.app.state.store)
     return JSONResponse(body, status_code=200 if ready else 503)
 
@@ -211,19 +208,9 @@ async def _reachable(ping: Awaitable[None], down: type[Exception]) -> tuple[bool
     return True, "ok"
 
 
-async def _store_ready(app: FastAPI) -> tuple[bool, str]:
-    return await _reachable(app.state.store.ping(), StoreUnavailable)
-
-
-async def _results_ready(app: FastAPI) -> tuple[bool, str]:
-    # Any driver's failure to connect means the same: not ready.
-    return await _reachable(app.state.results.ping(), Exception)
-
-
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """Always ready: a broken pool is replaced on the spot."""
-    runner: BotRunner = app.state.runner
-    return True, runner.readiness()
+    return True, app.state.runner.readiness()
 
 
 async def _save_now(store: SessionStore) -> None:
@@ -295,9 +282,19 @@ def create_app(
     app.state.limiter = RateLimiter(settings)
     app.state.talk_pace = TalkPace(app.state.limiter.storage)
     app.state.hub = hub
-    app.state.stream_gate = _stream_gate(settings)
-    checks = {"store": _store_ready, "results": _results_ready, "bots": _bots_ready}
-    app.state.readiness_checks = checks
+    # The cap on open event streams per client, shared through Redis when there is one.
+    redis_url, limit = settings.redis_url, settings.max_streams_per_client
+    app.state.stream_gate = (
+        StreamGate(limit)
+        if redis_url is None
+        else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
+    )
+    app.state.readiness_checks = {
+        "store": lambda app: _reachable(app.state.store.ping(), StoreUnavailable),
+        # Any driver's failure to connect means the same: not ready.
+        "results": lambda app: _reachable(app.state.results.ping(), Exception),
+        "bots": _bots_ready,
+    }
     app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
     for router in ROUTERS:
@@ -343,18 +340,6 @@ def _store_and_hub(
 
 async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None:
     """The races' publish when the Redis store announces every save itself."""
-
-
-def _stream_gate(settings: Settings) -> StreamGate:
-    """The cap on open event streams per client, shared through Redis when there is one."""
-    redis_url = settings.redis_url
-    if redis_url is None:
-        return StreamGate(settings.max_streams_per_client)
-    return RedisStreamGate(
-        settings.max_streams_per_client,
-        redis_url.get_secret_value(),
-        settings.redis_timeout_seconds,
-    )
 
 
 def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
