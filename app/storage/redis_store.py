@@ -249,22 +249,25 @@ LOCK_POLL_SECONDS = 0.005
 class _Script:
     """A Lua script run by its SHA1, sent again whenever the server has forgotten it: what
     redis-py's ``register_script`` does, without its per-call check for a pipeline (a large
-    share of a small call's cost; this store never pipelines a script)."""
+    share of a small call's cost; this store never pipelines a script). A failure is
+    :func:`_reachable`'s, counted as ``operation``."""
 
-    __slots__ = ("execute", "redis", "sha", "text")
+    __slots__ = ("execute", "operation", "redis", "sha", "text")
 
-    def __init__(self, redis: Redis, text: str) -> None:
+    def __init__(self, redis: Redis, text: str, operation: str) -> None:
         self.redis = redis
         self.execute: Callable[..., Awaitable[Any]] = redis.execute_command
         self.text = text
+        self.operation = operation
         self.sha = hashlib.sha1(text.encode()).hexdigest()
 
     async def __call__(self, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
-        except NoScriptError:
-            self.sha = await self.redis.script_load(self.text)
-            return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+        async with _reachable(self.operation):
+            try:
+                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+            except NoScriptError:
+                self.sha = await self.redis.script_load(self.text)
+                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
 
 
 class RedisBackend:
@@ -288,14 +291,14 @@ class RedisBackend:
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
         self.index_ttl = max(1, round(index_seconds))
-        self._retire = _Script(redis, _RETIRE)
-        self._admit = _Script(redis, _ADMIT)
-        self._fetch = _Script(redis, _FETCH)
-        self._lock = _Script(redis, _LOCK)
-        self._save = _Script(redis, _SAVE)
-        self._release = _Script(redis, _RELEASE)
-        self._renew = _Script(redis, _RENEW)
-        self._claim = _Script(redis, _CLAIM)
+        self._retire = _Script(redis, _RETIRE, "sweep")
+        self._admit = _Script(redis, _ADMIT, "add")
+        self._fetch = _Script(redis, _FETCH, "read")
+        self._lock = _Script(redis, _LOCK, "lock")
+        self._save = _Script(redis, _SAVE, "write")
+        self._release = _Script(redis, _RELEASE, "unlock")
+        self._renew = _Script(redis, _RENEW, "renew")
+        self._claim = _Script(redis, _CLAIM, "slot")
 
     def key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
@@ -342,16 +345,12 @@ class RedisBackend:
             data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
             bounds.swept,
         ]  # fmt: skip
-        async with _reachable("add"):
-            outcome, *mine = await self._admit(keys=keys, args=args)
+        outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
     async def retire(self, before: float, limit: int) -> int:
-        async with _reachable("sweep"):
-            dropped = await self._retire(
-                keys=[self.prefix + "lru"], args=[before, self.prefix, limit, self.tomb_ttl]
-            )
-        return int(dropped)
+        args = [before, self.prefix, limit, self.tomb_ttl]
+        return int(await self._retire([self.prefix + "lru"], args))
 
     @staticmethod
     def _found(reply: list[Any], held: bool = False) -> Found:
@@ -373,10 +372,8 @@ class RedisBackend:
             self.key("gone", game_id),
         ]  # fmt: skip
         if lock is None:
-            async with _reachable("read"):
-                return self._found(await self._fetch(keys=keys, args=args))
-        async with _reachable("lock"):
-            reply = await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
+            return self._found(await self._fetch(keys, args))
+        reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
         return self._found(reply, held=True)
 
     async def write(self, save: Write) -> bool:
@@ -390,8 +387,7 @@ class RedisBackend:
             save.lease.token, save.data, save.head.to_json(), save.now, game_id, channel,
             save.outbox or b"", save.notice or ANY_CHANGE,
         ]  # fmt: skip
-        async with _reachable("write"):
-            return bool(await self._save(keys=keys, args=args))
+        return bool(await self._save(keys, args))
 
     async def delete(self, game_id: str) -> None:
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
@@ -413,10 +409,7 @@ class RedisBackend:
         return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= before]
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        async with _reachable("slot"):
-            held = await self._claim(
-                keys=[self.prefix + name], args=[value, max(1, round(ttl_seconds * 1000))]
-            )
+        held = await self._claim([self.prefix + name], [value, max(1, round(ttl_seconds * 1000))])
         return bytes(held).decode()
 
     async def held(self, name: str) -> str | None:
@@ -425,15 +418,10 @@ class RedisBackend:
         return None if held is None else held.decode()
 
     async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
-        async with _reachable("renew"):
-            renewed = await self._renew(
-                keys=[self.prefix + name], args=[value, round(ttl_seconds * 1000)]
-            )
-        return bool(renewed)
+        return bool(await self._renew([self.prefix + name], [value, round(ttl_seconds * 1000)]))
 
     async def release(self, name: str, value: str) -> None:
-        async with _reachable("unlock"):
-            await self._release(keys=[self.prefix + name], args=[value])
+        await self._release([self.prefix + name], [value])
 
     async def wait(self, name: str, seconds: float) -> None:
         """Sleep a moment: a claim may be emptied by any worker, which tells nobody."""
