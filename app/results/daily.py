@@ -175,11 +175,7 @@ def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[A
 
 
 async def read_board(
-    results: ResultsStore,
-    query: Select[Any],
-    player_id: int | None,
-    limit: int,
-    entry: type[Entry],
+    results: ResultsStore, query: Select[Any], player_id: int | None, limit: int, entry: type[Entry]
 ) -> Board[Entry]:
     """The :class:`Board` of a :func:`top_and_own` ``query``, its rows ``entry`` dataclasses."""
     async with results.unit() as session:

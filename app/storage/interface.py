@@ -75,14 +75,7 @@ class RecordHead:
     @classmethod
     def from_json(cls, text: str | bytes) -> RecordHead:
         """Inverse of :meth:`to_json` (a head stored before ``live`` and ``player`` were
-        reads as live, with no player).
-
-        >>> head = RecordHead(("ab", ""), 12.5, live=False, player=7)
-        >>> RecordHead.from_json(head.to_json()) == head
-        True
-        >>> RecordHead.from_json('[["ab"],null]')
-        RecordHead(digests=('ab',), deadline=None, live=True, player=None)
-        """
+        reads as live, with no player)."""
         digests, deadline, *rest = json.loads(text)
         live = bool(rest[0]) if rest else True
         player = int(rest[1]) if len(rest) > 1 and rest[1] is not None else None

@@ -475,10 +475,7 @@ class RedisStore(PolicyStore[R]):
         """A store on the Redis at ``url``: commands fail fast (one try, ``timeout`` s) so
         a Redis outage answers 503 quickly; the pool reconnects once Redis is back."""
         redis = Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 0),
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
         )
         return cls(redis, loader, **bounds)
 
