@@ -1,23 +1,17 @@
-"""The shared store: every race in one Redis, so any worker on any machine serves any race
-(:class:`RedisBackend` under the rules of :mod:`app.storage.policy`).
+"""The shared store: every race in one Redis (:class:`RedisBackend` under
+:mod:`app.storage.policy`'s rules), so any worker on any machine serves any race.
 
-Keys, under a prefix (``zzv:``): ``game:<id>``, a hash of ``head``
-(:class:`~app.storage.interface.RecordHead`), ``owner`` (client address), ``data`` (the
-race's JSON) and ``seen`` (its last use); ``gone:<id>``, the head again once the race is
-dropped, kept ``tombstone_seconds`` (410, not 404); ``lru``, a sorted set id -> last save
-(the game cap and eviction across processes); ``owner:<addr>`` and ``player:<id>`` (a
-list, oldest first), the ids an address or a player created (the caps on live races);
-``lock:<id>`` and ``slot:<name>``, keys with a time to live; ``outbox``, a hash id ->
-message, written by the save's own script, with no time to live.
+Keys under a prefix (``zzv:``): ``game:<id>``, a hash of ``head``, ``owner``, ``data`` and
+``seen`` (last use); ``gone:<id>``, the head kept ``tombstone_seconds`` once dropped (410);
+``lru``, a sorted set id -> last save (cap, eviction); ``owner:<addr>`` and ``player:<id>``
+(a list, oldest first), the ids they created (live-race caps); ``lock:<id>`` and
+``slot:<name>``, expiring keys; ``outbox``, a hash id -> message, written by the save.
 
-Exactly one of concurrent moves is applied: a move holds the race's lock (SET NX with an
-expiring lease, renewed while it works) across the human's move and the bots' replies, and
-the save's script first checks that the lease is still the caller's. (A compare-and-set on
-the turn counter would let every concurrent request search its bots' replies for all but
-one to be thrown away.) Each request is one script: a creation (caps, room and race at
-once) or a read is one round trip, a move two (lock-and-read, then write-unlock-announce).
-Multi-key scripts need one Redis node (no cluster); machines sharing one need synchronised
-clocks.
+A move holds the race's lock (SET NX, an expiring lease renewed while it works) across its
+bots' replies, and the save's script checks the lease is still the caller's: exactly one of
+concurrent moves is applied, and no request searches replies to be thrown away. A creation
+or a read is one script, a move two (lock-and-read, write-unlock-announce). One Redis node
+(no cluster); machines sharing it need synchronised clocks.
 """
 
 from __future__ import annotations
@@ -271,11 +265,9 @@ class _Script:
 
 
 class RedisBackend:
-    """The backend in one Redis: every verb is one script or one command. With
-    ``announce`` (a pub/sub channel prefix) every write also publishes on ``announce`` +
-    the race's id in its own script: a move's live notice costs no round trip, and nobody
-    hears of a change before it is stored. The indexes of an address's and a player's races
-    live ``index_seconds`` after their last addition."""
+    """Every verb one script or command. With ``announce`` (a channel prefix) each write's
+    script also publishes on ``announce`` + id: no round trip, and nobody hears of a change
+    before it is stored. An address's and a player's index live ``index_seconds``."""
 
     def __init__(
         self,
@@ -304,9 +296,8 @@ class RedisBackend:
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade the races an older server kept (:mod:`app.storage.upgrade`), once (a
-        marker key says it is done). A down Redis is reported by /readyz (and the upgrade
-        runs at the next start)."""
+        """Upgrade an older server's races (:mod:`app.storage.upgrade`) once (a marker key);
+        a down Redis is /readyz's to report, and the upgrade waits for the next start."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
             if await self.redis.get(marker) == str(FORMAT).encode():
@@ -452,9 +443,8 @@ class RedisStore(PolicyStore[R]):
         announce: str | None = None,
         **bounds: Any,
     ) -> None:
-        """Use ``redis``; ``bounds`` as for :class:`~app.storage.policy.PolicyStore`, but a
-        player's cap is 20 unless given and an address's the store's own cap;
-        ``announce`` as for :class:`RedisBackend`."""
+        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
+        20 unless given and an address's the game cap."""
         self.redis = redis
         self.redis_backend = RedisBackend(
             redis,
@@ -486,8 +476,7 @@ def _cap(cap: int | None) -> int | str:
 
 @contextlib.asynccontextmanager
 async def _reachable(operation: str) -> AsyncIterator[None]:
-    """Turn the Redis client's failures into :class:`StoreUnavailable`, counted by
-    ``operation`` in the ``zzv_store_errors`` metric."""
+    """Redis's failures as :class:`StoreUnavailable`, counted by ``operation``."""
     try:
         yield
     except (RedisError, OSError) as exc:
