@@ -1,8 +1,4 @@
-"""The application factory: wires settings, stores, routers, middlewares and the sweep.
-
-``create_app(Settings(...))`` builds an isolated app; with no argument it reads the
-environment (``zzv serve``, ``uvicorn --factory app.main:create_app``).
-"""
+"""The application factory (``create_app``): settings, stores, routers, middlewares, sweep."""
 
 from __future__ import annotations
 
@@ -75,8 +71,7 @@ GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 GZIP_LEVEL = 3
-"""zlib's level where ISA-L's deflate is missing: a seventh larger than level 6's output,
-for under half the CPU time (``docs/benchmarks.md``)."""
+"""zlib's level without ISA-L: a seventh larger than level 6, half the CPU (docs/benchmarks.md)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check of the app: ``(ready, detail)``."""
@@ -99,8 +94,8 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 
 async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> None:
-    """Every ``interval`` seconds end the races their people left idle, drop expired games
-    and count the live ones for the metrics gauge (``app.state.races_counted``)."""
+    """Every ``interval`` s end abandoned races, drop expired ones, count the rest
+    (``app.state.races_counted``)."""
     while True:
         await asyncio.sleep(interval)
         try:
@@ -121,8 +116,7 @@ async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the stores, run the live hub, the sweep and the results' recorder while the app
-    serves; then stop them all, close the stores (saving races) and the bot workers."""
+    """Open the stores and run the hub, the sweep and the recorder while the app serves."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
@@ -260,8 +254,7 @@ def create_app(
     store: SessionStore | None = None,
     results: ResultsStore | None = None,
 ) -> FastAPI:
-    """The app on ``settings`` (default: the environment's), ``store`` and ``results``
-    (default: the ones the settings name)."""
+    """The app on ``settings``, ``store`` and ``results`` (default: the environment's)."""
     settings = settings or get_settings()
     configure_logging(settings)
     store, hub, publish = _store_and_hub(settings, store)
@@ -327,8 +320,8 @@ def create_app(
 def _store_and_hub(
     settings: Settings, store: SessionStore | None
 ) -> tuple[SessionStore, LiveHub, Publish]:
-    """The races' store (``store``, else the settings'), the live hub, and how the races
-    announce a change (a Redis store built here announces each save in its own script)."""
+    """The races' store, the live hub, and how the races announce a change (a Redis store
+    built here announces each save in its own script)."""
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     if store is not None:
@@ -343,8 +336,7 @@ async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None
 
 
 def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
-    """The metrics gauge's live races without I/O: exact for this process's memory store,
-    the sweep's last count for a shared one."""
+    """The gauge's live races without I/O (a shared store's: the sweep's last count)."""
     if isinstance(store, MemoryStore):
         return lambda: float(len(store))
     app.state.races_counted = 0
