@@ -1,7 +1,5 @@
-"""A priority gate for the event loop: like an :class:`asyncio.Semaphore` (waiting costs a
-future, no thread), but the next slot goes to the lowest priority value, FIFO among equals.
-The bot runner gives each hard decision its move's start time, so a move waits about once,
-not once per bot.
+"""A priority gate: an :class:`asyncio.Semaphore` whose next slot goes to the lowest
+priority value, FIFO among equals (a move's start time: a move waits once, not per bot).
 """
 
 from __future__ import annotations
