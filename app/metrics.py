@@ -1,8 +1,6 @@
-"""The game's own Prometheus metrics, served on ``/metrics`` when ``ZZV_METRICS`` is on.
-
-Process-wide, so any layer counts into them without the app (this module imports only
-``prometheus_client``); :func:`app.http.metrics.install_metrics` registers them in each app's
-own registry. Labels are closed vocabularies only: never a game id, a token or a card.
+"""The game's own Prometheus metrics (``/metrics`` with ``ZZV_METRICS``), process-wide so any
+layer counts into them; :func:`app.http.metrics.install_metrics` registers them per app.
+Labels are closed vocabularies only: never a game id, a token or a card.
 """
 
 from __future__ import annotations

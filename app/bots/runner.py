@@ -107,10 +107,9 @@ def search_budget_ms(
     left_ms: float | None = None,
     searches_left: int = 1,
 ) -> int:
-    """The budget of a hard search with ``waiting`` decisions queued behind it: scaled by
-    ``cap / (cap + waiting)`` (the last waits about ``waiting / cap`` budgets, so wait plus
-    search stay under two budgets), at most its share of ``left_ms`` among
-    ``searches_left``, never below ``floor_ms`` nor above ``base_ms``."""
+    """A hard search's budget, ``waiting`` queued behind it: ``base_ms`` scaled by
+    ``cap / (cap + waiting)`` (wait plus search stay under two budgets), at most its share
+    of ``left_ms`` among ``searches_left``, within ``[floor_ms, base_ms]``."""
     scaled = base_ms * cap // (cap + max(0, waiting))
     if left_ms is not None:
         scaled = min(scaled, int(left_ms // max(1, searches_left)))

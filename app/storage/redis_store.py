@@ -241,10 +241,8 @@ LOCK_POLL_SECONDS = 0.005
 
 
 class _Script:
-    """A Lua script run by its SHA1, sent again whenever the server has forgotten it: what
-    redis-py's ``register_script`` does, without its per-call check for a pipeline (a large
-    share of a small call's cost; this store never pipelines a script). A failure is
-    :func:`_reachable`'s, counted as ``operation``."""
+    """A Lua script run by its SHA1 (resent when forgotten): ``register_script`` without its
+    costly per-call pipeline check; failures counted as ``operation``."""
 
     __slots__ = ("execute", "operation", "redis", "sha", "text")
 
