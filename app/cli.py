@@ -136,6 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
+    _add_verify(commands)
+    return parser
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser(
         "verify",
         help="check a finished race's record: its commitment, its deal and every move",
@@ -149,7 +154,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     verify.add_argument("file", metavar="FILE", help="the record's JSON file, or - for stdin")
-    return parser
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:

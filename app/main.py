@@ -207,6 +207,15 @@ async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     return True, app.state.runner.readiness()
 
 
+READINESS_CHECKS: dict[str, ReadinessCheck] = {
+    "store": lambda app: _reachable(app.state.store.ping(), StoreUnavailable),
+    # Any driver's failure to connect means the same: not ready.
+    "results": lambda app: _reachable(app.state.results.ping(), Exception),
+    "bots": _bots_ready,
+}
+"""The app's readiness checks (``/readyz``)."""
+
+
 async def _save_now(store: SessionStore) -> None:
     """Save what the store keeps in memory, as a stop begins (``zzv serve``)."""
     checkpoint = getattr(store, "checkpoint", None)
@@ -275,19 +284,13 @@ def create_app(
     app.state.limiter = RateLimiter(settings)
     app.state.talk_pace = TalkPace(app.state.limiter.storage)
     app.state.hub = hub
-    # The cap on open event streams per client, shared through Redis when there is one.
     redis_url, limit = settings.redis_url, settings.max_streams_per_client
     app.state.stream_gate = (
         StreamGate(limit)
         if redis_url is None
         else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
     )
-    app.state.readiness_checks = {
-        "store": lambda app: _reachable(app.state.store.ping(), StoreUnavailable),
-        # Any driver's failure to connect means the same: not ready.
-        "results": lambda app: _reachable(app.state.results.ping(), Exception),
-        "bots": _bots_ready,
-    }
+    app.state.readiness_checks = dict(READINESS_CHECKS)
     app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
     for router in ROUTERS:
