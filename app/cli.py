@@ -90,7 +90,6 @@ def browser_url(host: str, port: int) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``zzv`` and its subcommands."""
     settings = get_settings()
     parser = argparse.ArgumentParser(
         prog="zzv",

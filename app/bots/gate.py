@@ -10,8 +10,6 @@ import itertools
 
 
 class SearchGate:
-    """At most ``cap`` concurrent holders; see the module docstring."""
-
     def __init__(self, cap: int) -> None:
         if cap < 1:
             raise ValueError("A gate needs at least one slot.")

@@ -139,7 +139,6 @@ def worker_pids() -> list[int]:
 
 
 def status() -> PoolStatus:
-    """The pool's state now (see :class:`PoolStatus`)."""
     with _POOL_LOCK:
         pool = _POOL
         if pool is None:

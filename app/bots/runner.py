@@ -193,8 +193,6 @@ def run_bots_inline(table: BotTable) -> None:
 
 
 class BotRunner:
-    """Runs the bots' turns of every race in this process (see the module docstring)."""
-
     def __init__(self, settings: Settings | None = None) -> None:
         self.workers = 2 if settings is None else settings.hard_bot_workers
         self.cap = 2 if settings is None else settings.hard_searches_in_flight or self.workers

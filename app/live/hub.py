@@ -104,7 +104,6 @@ class LiveHub:
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: str) -> AsyncIterator[Listener]:
-        """Follow ``game_id`` for the duration of the ``async with`` block."""
         listener = Listener()
         self._listeners[game_id].add(listener)
         try:

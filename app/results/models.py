@@ -34,8 +34,6 @@ NAMING = {
 
 
 class Base(DeclarativeBase):
-    """The results' declarative base."""
-
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON}
 

@@ -27,16 +27,12 @@ IDLE_LOOK_SECONDS = 60.0
 class Outbox(Protocol):
     """Where the finishes wait (the live races' store: :mod:`app.storage.interface`)."""
 
-    async def outbox(self) -> dict[str, bytes]:
-        """Every waiting message, by race id."""
+    async def outbox(self) -> dict[str, bytes]: ...
 
-    async def clear_outbox(self, game_id: str) -> None:
-        """Forget race ``game_id``'s message."""
+    async def clear_outbox(self, game_id: str) -> None: ...
 
 
 class Recorder:
-    """Records the finishes ``outbox`` holds in ``results`` (see the module docstring)."""
-
     def __init__(
         self,
         results: ResultsStore,

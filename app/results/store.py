@@ -198,8 +198,6 @@ def from_row(kind: type[Kept], row: object) -> Kept:
 
 
 class ResultsStore:
-    """Players, ratings and finished races in one database (see the module docstring)."""
-
     def __init__(self, url: URL | str) -> None:
         """A store on async SQLAlchemy ``url``; nothing is opened yet."""
         self.url = make_url(url) if isinstance(url, str) else url
@@ -270,7 +268,6 @@ class ResultsStore:
             await session.execute(select(1))
 
     async def player_for(self, token: str | None) -> PlayerInfo | None:
-        """The player whose token is ``token``, or None."""
         if not token:
             return None
         async with self.unit() as session:

@@ -41,8 +41,6 @@ SWEPT_AT_ONCE = 1000
 
 
 class PolicyStore(Generic[R]):
-    """The store over ``backend``: see the module doc."""
-
     def __init__(
         self,
         backend: Backend,

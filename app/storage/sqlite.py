@@ -30,15 +30,8 @@ class SqliteStore(MemoryStore[R]):
         """Create or migrate the file, check every row, take over an older server's save."""
         await super().open()
         imported = self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
-        log.info(
-            "races loaded",
-            extra={
-                "file": str(self.path),
-                "restored": len(self),
-                "imported": imported,
-                "skipped": self.sqlite.skipped,
-            },
-        )
+        counts = {"restored": len(self), "imported": imported, "skipped": self.sqlite.skipped}
+        log.info("races loaded", extra={"file": str(self.path), **counts})
 
     def _import_saved(self, saved: Path) -> int:
         """Take over the races an older server saved (those not in the file yet), then keep
