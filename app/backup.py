@@ -1,9 +1,6 @@
-"""``zzv backup FOLDER``: a consistent copy of the server's SQLite files while it runs
-(the race file and the results', :mod:`app.races.stores`, :mod:`app.results.database`).
-
-``cp`` of a file in WAL mode being written can miss its latest changes or be torn;
-SQLite's online backup copies a consistent snapshot. What lives elsewhere (Redis,
-PostgreSQL) is named, not copied.
+"""``zzv backup FOLDER``: SQLite's online backup of the race and results files while the
+server runs (``cp`` of a WAL file being written can be torn); Redis and PostgreSQL are
+named, not copied.
 """
 
 from __future__ import annotations
@@ -53,9 +50,8 @@ def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
 
 
 def back_up(settings: Settings, destination: Path) -> Backup:
-    """Copy each SQLite file ``settings`` keep data in (if made yet) into ``destination``
-    (made if missing) under its own name, one consistent snapshot each; raise
-    :class:`BackupRefused`, having written nothing, if a copy would replace a file there."""
+    """Copy each SQLite file of ``settings`` (if made yet) into ``destination``, a snapshot
+    each; :class:`BackupRefused`, writing nothing, if one would replace a file there."""
     files, elsewhere = sqlite_files(settings)
     present = [source for source in files if source.is_file()]
     taken = [
@@ -69,12 +65,8 @@ def back_up(settings: Settings, destination: Path) -> Backup:
     for source in present:
         target = destination / source.name
         partial = target.with_name(target.name + ".partial")
-        _copy(source, partial)
+        with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(partial)) as copy:
+            origin.backup(copy)
         partial.rename(target)  # a copy is whole, or not there
         copied.append(target)
     return Backup(copied, elsewhere)
-
-
-def _copy(source: Path, target: Path) -> None:
-    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as copy:
-        origin.backup(copy)

@@ -1,7 +1,4 @@
-"""The ``zzv`` command line (also what the Docker image runs): ``serve`` the web server with
-defaults from the ``ZZV_*`` settings, ``backup`` its SQLite files, ``verify`` a finished
-race's record (docs/fair-play.md).
-"""
+"""The ``zzv`` command line (the Docker image's): ``serve``, ``backup``, ``verify``."""
 
 from __future__ import annotations
 
@@ -34,9 +31,8 @@ APP_IMPORT_PATH = "app.main:create_app"
 """Import string handed to uvicorn; a string (not the object) so ``--reload`` can re-import."""
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
-"""How long requests in flight may run after SIGINT/SIGTERM before they are answered 503:
-inside ``compose.yaml``'s 30 s grace; the races are saved before, so even ``docker stop``'s
-default 10 s loses no answered move."""
+"""How long requests in flight run after SIGINT/SIGTERM before a 503 (inside compose's 30 s;
+the races are saved first, so ``docker stop``'s 10 s loses no answered move)."""
 
 STARTUP_FAILURE = 3
 """Exit status when the server could not start (uvicorn's own)."""
@@ -60,9 +56,8 @@ def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
 
 
 class SavingServer(uvicorn.Server):
-    """Uvicorn's server, saving the app's races as a stop begins: uvicorn runs the app's
-    shutdown only after the graceful window, and a slow request would hold every race in
-    memory unsaved until an orchestrator's SIGKILL."""
+    """Uvicorn's server, saving the races as a stop begins (uvicorn's shutdown comes after
+    the graceful window: a slow request would hold them unsaved until a SIGKILL)."""
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         """Stop listening, end the event streams, save, then uvicorn's own shutdown."""
@@ -84,8 +79,7 @@ class SavingServer(uvicorn.Server):
 
 
 def browser_url(host: str, port: int) -> str:
-    """The address a person opens for a server bound to ``host``:``port`` (a wildcard as
-    the loopback address)."""
+    """The address to open for a server bound to ``host``:``port`` (wildcard: loopback)."""
     if host in ("0.0.0.0", ""):
         host = "127.0.0.1"
     elif host == "::":
@@ -96,7 +90,6 @@ def browser_url(host: str, port: int) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``zzv`` and its subcommands."""
     settings = get_settings()
     parser = argparse.ArgumentParser(
         prog="zzv",
@@ -176,9 +169,8 @@ def workers_problem(workers: int, settings: Settings) -> str | None:
 
 
 def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> None:
-    """Run the web server in the foreground until SIGINT or SIGTERM: one worker stops as
-    :class:`SavingServer` does; several (on Redis, nothing in their memory) run under
-    uvicorn's own supervisor."""
+    """Run the server until SIGINT/SIGTERM: one worker as :class:`SavingServer`, several
+    (on Redis) under uvicorn's supervisor."""
     settings = get_settings()
     print(
         f"Zoom Zoom Vroom is running at {browser_url(host, port)} — open it in your browser",
@@ -196,13 +188,9 @@ def serve(host: str, port: int, *, workers: int = 1, reload: bool = False) -> No
         "log_level": settings.log_level,
     }
     if reload or workers > 1:
-        reload_includes = ["*.py", "*.html"] if reload else None
+        includes = ["*.py", "*.html"] if reload else None
         uvicorn.run(
-            APP_IMPORT_PATH,
-            reload=reload,
-            reload_includes=reload_includes,
-            workers=workers,
-            **options,
+            APP_IMPORT_PATH, reload=reload, reload_includes=includes, workers=workers, **options
         )
         return
     server = SavingServer(uvicorn.Config(APP_IMPORT_PATH, **options))
@@ -215,15 +203,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``zzv`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "serve":
-        problem = workers_problem(args.workers, get_settings())
-        if problem is not None:
-            parser.exit(2, f"zzv serve: {problem}\n")
-        serve(args.host, args.port, workers=args.workers, reload=args.reload)
-    elif args.command == "backup":
+    if args.command == "backup":
         return run_backup(args.folder, get_settings())
-    elif args.command == "verify":
+    if args.command == "verify":
         return run_verify(args.file)
+    problem = workers_problem(args.workers, get_settings())
+    if problem is not None:
+        parser.exit(2, f"zzv serve: {problem}\n")
+    serve(args.host, args.port, workers=args.workers, reload=args.reload)
     return 0
 
 
@@ -244,8 +231,7 @@ def run_backup(folder: Path, settings: Settings) -> int:
 
 
 def run_verify(file: str) -> int:
-    """``zzv verify``: check the record in ``file`` (``-``: stdin), print the verdict and the
-    deal card by card; the status is :data:`VERIFY_EXIT`'s."""
+    """``zzv verify``: print ``file``'s (``-``: stdin) verdict and deal; :data:`VERIFY_EXIT`."""
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         record = json.loads(text)

@@ -1,8 +1,4 @@
-"""The application factory: wires settings, stores, routers, middlewares and the sweep.
-
-``create_app(Settings(...))`` builds an isolated app; with no argument it reads the
-environment (``zzv serve``, ``uvicorn --factory app.main:create_app``).
-"""
+"""The application factory (``create_app``): settings, stores, routers, middlewares, sweep."""
 
 from __future__ import annotations
 
@@ -69,8 +65,7 @@ GZIP_MINIMUM_BYTES = 500
 """Smaller answers are sent as they are: compressing them would save next to nothing."""
 
 GZIP_LEVEL = 3
-"""zlib's level where ISA-L's deflate is missing: a seventh larger than level 6's output,
-for under half the CPU time (``docs/benchmarks.md``)."""
+"""zlib's level without ISA-L: a seventh larger than level 6, half the CPU (docs/benchmarks.md)."""
 
 ReadinessCheck = Callable[[FastAPI], Awaitable[tuple[bool, Any]]]
 """A readiness check of the app: ``(ready, detail)``."""
@@ -93,8 +88,8 @@ Errors are JSON `{"code", "message"}`. Moves and new races are rate-limited per 
 
 
 async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> None:
-    """Every ``interval`` seconds end the races their people left idle, drop expired games
-    and count the live ones for the metrics gauge (``app.state.races_counted``)."""
+    """Every ``interval`` s end abandoned races, drop expired ones, count the rest
+    (``app.state.races_counted``)."""
     while True:
         await asyncio.sleep(interval)
         try:
@@ -115,8 +110,7 @@ async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Open the stores, run the live hub, the sweep and the results' recorder while the app
-    serves; then stop them all, close the stores (saving races) and the bot workers."""
+    """Open the stores and run the hub, the sweep and the recorder while the app serves."""
     settings: Settings = app.state.settings
     store: SessionStore = app.state.store
     hub: LiveHub = app.state.hub
@@ -186,13 +180,10 @@ async def readyz(request: Request) -> JSONResponse:
     ``(ready, detail)``; each detail is reported under its check's name.
     """
     checks: dict[str, ReadinessCheck] = request.app.state.readiness_checks
-    body: dict[str, Any] = {"status": "ready"}
-    ready = True
-    for name, check in checks.items():
-        ok, detail = await check(request.app)
-        ready = ready and ok
-        body[name] = detail
-    body["status"] = "ready" if ready else "unavailable"
+    found = {name: await check(request.app) for name, check in checks.items()}
+    ready = all(ok for ok, _ in found.values())
+    body: dict[str, Any] = {"status": "ready" if ready else "unavailable"}
+    body |= {name: detail for name, (_, detail) in found.items()}
     body["games"] = await _count_games(request.app.state.store)
     return JSONResponse(body, status_code=200 if ready else 503)
 
@@ -205,19 +196,18 @@ async def _reachable(ping: Awaitable[None], down: type[Exception]) -> tuple[bool
     return True, "ok"
 
 
-async def _store_ready(app: FastAPI) -> tuple[bool, str]:
-    return await _reachable(app.state.store.ping(), StoreUnavailable)
-
-
-async def _results_ready(app: FastAPI) -> tuple[bool, str]:
-    # Any driver's failure to connect means the same: not ready.
-    return await _reachable(app.state.results.ping(), Exception)
-
-
 async def _bots_ready(app: FastAPI) -> tuple[bool, Any]:
     """Always ready: a broken pool is replaced on the spot."""
-    runner: BotRunner = app.state.runner
-    return True, runner.readiness()
+    return True, app.state.runner.readiness()
+
+
+READINESS_CHECKS: dict[str, ReadinessCheck] = {
+    "store": lambda app: _reachable(app.state.store.ping(), StoreUnavailable),
+    # Any driver's failure to connect means the same: not ready.
+    "results": lambda app: _reachable(app.state.results.ping(), Exception),
+    "bots": _bots_ready,
+}
+"""The app's readiness checks (``/readyz``)."""
 
 
 async def _save_now(store: SessionStore) -> None:
@@ -262,8 +252,7 @@ def create_app(
     store: SessionStore | None = None,
     results: ResultsStore | None = None,
 ) -> FastAPI:
-    """The app on ``settings`` (default: the environment's), ``store`` and ``results``
-    (default: the ones the settings name)."""
+    """The app on ``settings``, ``store`` and ``results`` (default: the environment's)."""
     settings = settings or get_settings()
     configure_logging(settings)
     store, hub, publish = _store_and_hub(settings, store)
@@ -284,9 +273,13 @@ def create_app(
     app.state.limiter = RateLimiter(settings)
     app.state.talk_pace = TalkPace(app.state.limiter.storage)
     app.state.hub = hub
-    app.state.stream_gate = _stream_gate(settings)
-    checks = {"store": _store_ready, "results": _results_ready, "bots": _bots_ready}
-    app.state.readiness_checks = checks
+    redis_url, limit = settings.redis_url, settings.max_streams_per_client
+    app.state.stream_gate = (
+        StreamGate(limit)
+        if redis_url is None
+        else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
+    )
+    app.state.readiness_checks = dict(READINESS_CHECKS)
     app.state.save_now = functools.partial(_save_now, store)
     install_error_handlers(app)
     for router in ROUTERS:
@@ -319,8 +312,8 @@ def create_app(
 def _store_and_hub(
     settings: Settings, store: SessionStore | None
 ) -> tuple[SessionStore, LiveHub, Publish]:
-    """The races' store (``store``, else the settings'), the live hub, and how the races
-    announce a change (a Redis store built here announces each save in its own script)."""
+    """The races' store, the live hub, and how the races announce a change (a Redis store
+    built here announces each save in its own script)."""
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
     if store is not None:
@@ -334,21 +327,8 @@ async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None
     """The races' publish when the Redis store announces every save itself."""
 
 
-def _stream_gate(settings: Settings) -> StreamGate:
-    """The cap on open event streams per client, shared through Redis when there is one."""
-    redis_url = settings.redis_url
-    if redis_url is None:
-        return StreamGate(settings.max_streams_per_client)
-    return RedisStreamGate(
-        settings.max_streams_per_client,
-        redis_url.get_secret_value(),
-        settings.redis_timeout_seconds,
-    )
-
-
 def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
-    """The metrics gauge's live races without I/O: exact for this process's memory store,
-    the sweep's last count for a shared one."""
+    """The gauge's live races without I/O (a shared store's: the sweep's last count)."""
     if isinstance(store, MemoryStore):
         return lambda: float(len(store))
     app.state.races_counted = 0

@@ -3,9 +3,6 @@
 The repository keeps ``templates/`` and ``static/`` at its top level; the wheel ships them
 inside this package (``force-include`` in pyproject.toml). This is the one place that
 knows both.
-
->>> (TEMPLATES_DIR / "base.html").is_file(), (STATIC_DIR / "vendor").is_dir()
-(True, True)
 """
 
 from __future__ import annotations

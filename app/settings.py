@@ -1,7 +1,5 @@
-"""Every tunable of the server, read from ``ZZV_*`` environment variables (README's table).
-
-Routes never read the environment: they get :class:`Settings` through
-:data:`app.http.deps.SettingsDep`; tests pass their own to :func:`app.main.create_app`.
+"""Every tunable of the server, from ``ZZV_*`` variables (README's table); routes get them
+through :data:`app.http.deps.SettingsDep`, never the environment.
 """
 
 from __future__ import annotations

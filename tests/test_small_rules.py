@@ -9,6 +9,7 @@ from typing import Any
 from app.bots.gate import SearchGate
 from app.bots.runner import search_budget_ms
 from app.cli import browser_url, find_save_hook, workers_problem
+from app.paths import STATIC_DIR, TEMPLATES_DIR
 from app.results.cup import CupBoard, points
 from app.results.daily import DayBoard
 from app.results.daily_times import closes_at, week_closes_at
@@ -16,6 +17,7 @@ from app.results.database import async_url
 from app.results.ratings import BOT_RATINGS, Rating, display, places, rate
 from app.results.store import pseudonym
 from app.settings import Settings
+from app.storage.interface import RecordHead
 
 
 def test_a_freed_slot_goes_to_the_lowest_priority_value() -> None:
@@ -128,3 +130,13 @@ def test_generated_names() -> None:
 
 def test_the_board_aliases_build_boards() -> None:
     assert DayBoard([], 0, None).ranked == CupBoard([], 0, None).ranked == 0
+
+
+def test_a_record_head_reads_back_and_an_old_one_reads_as_live() -> None:
+    head = RecordHead(("ab", ""), 12.5, live=False, player=7)
+    assert RecordHead.from_json(head.to_json()) == head
+    assert RecordHead.from_json('[["ab"],null]') == RecordHead(("ab",), None, True, None)
+
+
+def test_the_templates_and_static_assets_are_found() -> None:
+    assert (TEMPLATES_DIR / "base.html").is_file() and (STATIC_DIR / "vendor").is_dir()

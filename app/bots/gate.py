@@ -1,7 +1,5 @@
-"""A priority gate for the event loop: like an :class:`asyncio.Semaphore` (waiting costs a
-future, no thread), but the next slot goes to the lowest priority value, FIFO among equals.
-The bot runner gives each hard decision its move's start time, so a move waits about once,
-not once per bot.
+"""A priority gate: an :class:`asyncio.Semaphore` whose next slot goes to the lowest
+priority value, FIFO among equals (a move's start time: a move waits once, not per bot).
 """
 
 from __future__ import annotations
@@ -12,8 +10,6 @@ import itertools
 
 
 class SearchGate:
-    """At most ``cap`` concurrent holders; see the module docstring."""
-
     def __init__(self, cap: int) -> None:
         if cap < 1:
             raise ValueError("A gate needs at least one slot.")

@@ -1,8 +1,7 @@
-"""The hard bots' shared worker processes (``spawn``, so a search never holds the web
-server's GIL): started on first use, replaced when a dead process broke them (:func:`get_pool`,
-:func:`status`), run below the server's CPU priority (:data:`WORKER_NICENESS`). They never
-outlive their server: Linux SIGKILLs them when it dies (``PR_SET_PDEATHSIG``), and a thread
-in each exits once it is reparented (:data:`PARENT_CHECK_SECONDS`).
+"""The hard bots' shared worker processes (``spawn``: no search holds the server's GIL),
+started on first use, replaced when broken, below the server's CPU priority. They never
+outlive their server: Linux SIGKILLs them (``PR_SET_PDEATHSIG``), and a thread in each exits
+once reparented (:data:`PARENT_CHECK_SECONDS`).
 """
 
 from __future__ import annotations
@@ -41,8 +40,7 @@ _PR_SET_PDEATHSIG = 1
 
 @dataclass(frozen=True)
 class PoolStatus:
-    """The pool's ``state`` (``idle``, ``ready``, or ``broken``: the next use replaces it),
-    its ``workers`` (0 idle), how many are ``alive``, and broken pools ``replaced`` so far."""
+    """``state``: ``idle``, ``ready`` or ``broken`` (the next use replaces it)."""
 
     state: str
     workers: int
@@ -86,8 +84,8 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def warmed(workers: int) -> bool:
-    """Whether a pool of ``workers`` processes runs with every one started (a wide search's
-    clock starts before they pick its jobs up: one still booting would spend its budget)."""
+    """Whether every one of ``workers`` processes started (a wide search's clock starts
+    before they pick its jobs up: one still booting would spend its budget)."""
     with _POOL_LOCK:
         if _POOL is None or _is_broken(_POOL) or _POOL_SIZE[0] != workers:
             return False
@@ -100,8 +98,8 @@ searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they lea
 
 
 def get_review_pool(workers: int) -> ProcessPoolExecutor:
-    """The processes of after-race reviews and par races, apart from the live searches' (a
-    review never queues before a live move), at the lowest priority, replaced when broken."""
+    """The reviews' and par races' own processes (never queued before a live move), at
+    the lowest priority, replaced when broken."""
     with _POOL_LOCK:
         if _REVIEW_POOL and not _is_broken(_REVIEW_POOL[0]):
             return _REVIEW_POOL[0]
@@ -141,7 +139,6 @@ def worker_pids() -> list[int]:
 
 
 def status() -> PoolStatus:
-    """The pool's state now (see :class:`PoolStatus`)."""
     with _POOL_LOCK:
         pool = _POOL
         if pool is None:
@@ -153,9 +150,8 @@ def status() -> PoolStatus:
 
 
 def ask_for_parent_death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent dies; False where unsupported. (The
-    kernel sends it when the starting *thread* ends: the event loop's lives as long as the
-    server, and :func:`watch_parent` covers any other case.)"""
+    """Ask Linux to SIGKILL this process when its parent's starting *thread* ends (the
+    event loop's: :func:`watch_parent` covers the rest); False where unsupported."""
     if not sys.platform.startswith("linux"):
         return False
     try:

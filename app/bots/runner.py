@@ -1,10 +1,8 @@
-"""Where the bots' turns run: the light bots on the event loop (:func:`run_bots_inline`: a
-thread hop would cost more than their decisions), a hard bot's ~200 ms search in the shared
-worker processes (:mod:`app.bots.pool`), at most ``cap`` per process, the rest queued on the
-event loop by move start (:class:`app.bots.gate.SearchGate`) with a budget cut to the queue
-(:func:`search_budget_ms`); a search below :data:`STARVED_ROLLOUTS` is counted and logged,
-and a dead worker's decision is retried once on a fresh pool. Each app has its own
-:class:`BotRunner`; the worker processes are shared by the process.
+"""Where the bots' turns run: light bots on the event loop (:func:`run_bots_inline`: a
+thread hop costs more than their decisions); a hard bot's ~200 ms search in the shared
+worker processes (:mod:`app.bots.pool`), ``cap`` at once per process, the rest queued by
+move start (:class:`app.bots.gate.SearchGate`) on a budget cut to the queue
+(:func:`search_budget_ms`); a dead worker's decision is retried once on a fresh pool.
 """
 
 from __future__ import annotations
@@ -41,8 +39,8 @@ NOTICE = "Hard bots are thinking faster: the server is busy."
 """Shown with races against hard bots while searches are being shortened."""
 
 NOTICE_HOLD_SECONDS = 10.0
-"""How long :data:`NOTICE` stays up after the last shortened search (a move's answer is
-built once its queue drained, so "now" alone would rarely show it)."""
+"""How long :data:`NOTICE` stays up after the last shortened search (a move is answered
+once its queue drained, so "now" alone would rarely show it)."""
 
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
@@ -50,9 +48,9 @@ SearchResult = tuple[dict[str, Any], int | None]
 
 @dataclass(frozen=True)
 class SearchRequest:
-    """One hard decision to search: the deciding seat's view (never more), its
-    :func:`bot_seed`, its budget already cut for the queue, the pool's size, whether it may
-    spread over every worker (all free), and the other hard bots' seats (public)."""
+    """One hard decision: the seat's view (never more), :func:`bot_seed`, the budget cut
+    for the queue, the pool's size, whether it spreads over every worker, the other hard
+    bots' seats (public)."""
 
     observation: SeatView
     seed: int
@@ -80,22 +78,18 @@ class BotTable(Protocol):
     bot_budget_ms: int
 
     @property
-    def config(self) -> _HasLevel:
-        """The race's settings; ``config.bots`` is the bot level."""
+    def config(self) -> _HasLevel: ...
 
-    def record_events(self, events: list[Any]) -> None:
-        """Append engine events to the race's public log."""
+    def record_events(self, events: list[Any]) -> None: ...
 
-    def record_action(self, seat: int, action: Action) -> None:
-        """Append a bot's action to the race's private list of moves."""
+    def record_action(self, seat: int, action: Action) -> None: ...
 
-    def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now."""
+    def bots_may_move(self, seat: int) -> bool: ...
 
 
 def bot_seed(bot_key: int, seat: int, decision: int) -> int:
-    """A decision's seed from the race's bots' key (its own secret, not the deal's seed: two
-    races of one deal meet different moves), the seat and the decision number."""
+    """A decision's seed from the race's bots' key (not the deal's seed: two races of one
+    deal meet different moves), the seat and the decision number."""
     digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -113,10 +107,9 @@ def search_budget_ms(
     left_ms: float | None = None,
     searches_left: int = 1,
 ) -> int:
-    """The budget of a hard search with ``waiting`` decisions queued behind it: scaled by
-    ``cap / (cap + waiting)`` (the last waits about ``waiting / cap`` budgets, so wait plus
-    search stay under two budgets), at most its share of ``left_ms`` among
-    ``searches_left``, never below ``floor_ms`` nor above ``base_ms``."""
+    """A hard search's budget, ``waiting`` queued behind it: ``base_ms`` scaled by
+    ``cap / (cap + waiting)`` (wait plus search stay under two budgets), at most its share
+    of ``left_ms`` among ``searches_left``, within ``[floor_ms, base_ms]``."""
     scaled = base_ms * cap // (cap + max(0, waiting))
     if left_ms is not None:
         scaled = min(scaled, int(left_ms // max(1, searches_left)))
@@ -126,17 +119,15 @@ def search_budget_ms(
 def choose_bot_action(
     level: str, game: Game, seat: int, seed: int, budget_ms: int = DEFAULT_BOT_BUDGET_MS
 ) -> Action:
-    """A decision taken in this thread by a fresh bot seeded with ``seed`` that sees only
-    its seat's view (the light bots, and the benches' inline hard bot)."""
+    """A decision in this thread by a fresh bot seeing only its seat's view."""
     options: dict[str, Any] = {"time_budget_ms": budget_ms} if level == "hard" else {}
     return make_bot(level, seed, **options).choose(game.view(seat))
 
 
 async def search_in_pool(request: SearchRequest) -> SearchResult:
-    """One hard search in the shared pool: narrow (usual under load), one job in one
-    process awaited on the event loop; wide (the pool all free), the worlds spread over
-    every process from one server thread. A broken pool is replaced and the search retried
-    once."""
+    """One hard search in the shared pool: narrow, one job in one process; wide (the pool
+    all free), the worlds spread over every process from a server thread; retried once on
+    a broken pool."""
 
     async def run() -> SearchResult:
         pool = bot_pool.get_pool(request.workers)
@@ -173,8 +164,8 @@ def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> tuple[Action,
 
 
 def _bot_turns(table: BotTable) -> Iterator[tuple[int, int, int]]:
-    """(decisions so far, seat, seed) of each bot turn, counting it, until a person is to
-    play or the race is over; a bot keeping the turn longer than a race lasts is a bug."""
+    """(decisions so far, seat, seed) of each bot turn, counted, until a person is to play
+    or the race is over (or longer than a race lasts: a bug, logged)."""
     for done in range(MAX_DECISIONS):
         seat = table.game.current_seat
         if seat is None or not table.bots_may_move(seat):
@@ -202,11 +193,7 @@ def run_bots_inline(table: BotTable) -> None:
 
 
 class BotRunner:
-    """Runs the bots' turns of every race in this process (see the module docstring)."""
-
     def __init__(self, settings: Settings | None = None) -> None:
-        """A runner with the pool size, search cap and budget floor of ``settings`` (the
-        defaults' when None)."""
         self.workers = 2 if settings is None else settings.hard_bot_workers
         self.cap = 2 if settings is None else settings.hard_searches_in_flight or self.workers
         self.floor_ms = 30 if settings is None else settings.hard_budget_floor_ms
@@ -237,9 +224,8 @@ class BotRunner:
 
     @contextlib.asynccontextmanager
     async def _slot(self, move_started: float) -> AsyncIterator[bool]:
-        """Hold search slots, waiting on the event loop, earlier moves (``move_started``)
-        first; yields whether the search goes wide: it takes every slot when nobody else
-        searches or waits and every worker process is up."""
+        """Hold search slots, earlier moves first; yields whether the search goes wide (every
+        slot: nobody else searches or waits, every worker is up)."""
         gate = self._current_gate()
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
         wide = warm and gate.try_acquire_all()
@@ -263,8 +249,7 @@ class BotRunner:
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until a person is to play or the race is over: light bots here,
-        on the event loop; hard bots' searches queue for a slot."""
+        """Let the bots move until a person is to play or the race is over."""
         if table.config.bots != "hard":
             run_bots_inline(table)
             return

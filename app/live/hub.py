@@ -1,10 +1,8 @@
-"""Live updates: "this race changed" notices fanned out to the event streams that follow it
-(:class:`LiveHub` in one process, :class:`RedisLiveHub` across workers), and the cap on
-one client's open streams (:class:`StreamGate`, :class:`RedisStreamGate`).
-
-A notice carries a race id and, when a quick message was all that changed, that message
-(public to every seat and watcher); never any other state: each stream reads its own
-seat's view, so nothing hidden can travel here.
+"""Live updates: "this race changed" notices fanned out to the streams following it
+(:class:`LiveHub`, :class:`RedisLiveHub` across workers), and the cap on one client's open
+streams (:class:`StreamGate`, :class:`RedisStreamGate`). A notice carries a race id and at
+most a quick message (public): each stream reads its own seat's view, so nothing hidden
+travels here.
 """
 
 from __future__ import annotations
@@ -32,8 +30,7 @@ CHANNEL_PREFIX = "zzv:live:"
 
 
 def _said_in(data: object) -> Said | None:
-    """The quick message a notice's ``data`` carries, or None for any other change (or
-    data this process cannot read, which then counts as a change)."""
+    """The quick message in a notice's ``data``; None for any other (or unreadable) change."""
     if not isinstance(data, bytes) or data == ANY_CHANGE:
         return None
     try:
@@ -45,8 +42,7 @@ def _said_in(data: object) -> Said | None:
 
 @dataclass
 class News:
-    """What a stream heard since it last looked: whether the race changed beyond quick
-    messages, the quick messages said, and whether the wait ran out first."""
+    """What a stream heard since it last looked."""
 
     changed: bool
     said: tuple[Said, ...] = ()
@@ -67,8 +63,7 @@ class Listener:
         self._said: list[Said] = []
 
     def notify(self, said: Said | None = None) -> None:
-        """Wake the stream: with the quick message ``said`` when that was the race's only
-        change, else for any change."""
+        """Wake the stream for ``said`` (the only change), or for any change (None)."""
         if said is None:
             self._changed = True
         else:
@@ -104,13 +99,11 @@ class LiveHub:
             listener.notify(said)
 
     async def publish(self, game_id: str, said: Said | None = None) -> None:
-        """Tell every stream following ``game_id`` that it changed (``said``: see
-        :meth:`Listener.notify`)."""
+        """Tell every stream following ``game_id`` that it changed."""
         self.deliver(game_id, said)
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: str) -> AsyncIterator[Listener]:
-        """Follow ``game_id`` for the duration of the ``async with`` block."""
         listener = Listener()
         self._listeners[game_id].add(listener)
         try:
@@ -129,9 +122,8 @@ class LiveHub:
 
 
 class RedisLiveHub(LiveHub):
-    """Change notices over Redis pub/sub at ``url``: one pattern subscription per process
-    relays them to its listeners; a publish goes to Redis only (this process hears its own
-    notice back like the others)."""
+    """Notices over Redis pub/sub: one pattern subscription per process relays them; a
+    publish goes to Redis only (this process hears it back like the others)."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -195,16 +187,14 @@ class TooManyStreams(Exception):
 
 
 class StreamGate:
-    """Counts each client's open event streams in this process and refuses one more than
-    ``limit`` (the memory store's gate: one worker holds every stream)."""
+    """Refuses a client's stream over ``limit`` in this process (one worker holds all)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._open: defaultdict[str, int] = defaultdict(int)
 
     async def open(self, client: str) -> str:
-        """Count a new stream for ``client`` and return its ticket (for :meth:`close`);
-        raises :class:`TooManyStreams` over the limit."""
+        """Count a stream of ``client``; its ticket, or :class:`TooManyStreams`."""
         if self._open[client] >= self.limit:
             raise TooManyStreams(client)
         self._open[client] += 1
@@ -253,10 +243,9 @@ return 1
 
 
 class RedisStreamGate(StreamGate):
-    """The per-client stream cap shared by every worker on the Redis at ``url`` (commands
-    time out after ``timeout`` seconds). Each open stream is a ticket in its client's sorted
-    set with a lease its worker renews while the stream runs. If Redis cannot be reached a
-    new stream is refused with :class:`~app.storage.interface.StoreUnavailable` (503)."""
+    """The per-client cap shared on Redis: each open stream a ticket in its client's sorted
+    set, leased and renewed by its worker; Redis away, a new stream is refused with
+    :class:`~app.storage.interface.StoreUnavailable` (503)."""
 
     def __init__(self, limit: int, url: str, timeout: float) -> None:
         super().__init__(limit)

@@ -1,9 +1,7 @@
-"""Server-Sent Event streams of a race: one seat's view (API, web) or the public one (watch).
-
-A stream wakes when the race changes (a notice from :mod:`app.live.hub`) or when the turn
-clock runs out; then it opens the race like any request (:meth:`app.races.unit.Races.open`
-makes any move the clock owes, so a race followed by anybody never stalls) and sends its
-own seat's view if it changed: a stream carries nothing another seat's state would not.
+"""Server-Sent Event streams of one seat's view, or the public one. A stream wakes on a
+notice (:mod:`app.live.hub`) or when the turn clock runs out, opens the race like any
+request (:meth:`app.races.unit.Races.open` makes the moves the clock owes: a followed race
+never stalls) and sends its own seat's view if it changed.
 """
 
 from __future__ import annotations
@@ -42,11 +40,9 @@ async def follow(
     token: str | None,
     render: Callable[[SessionState], Message | None],
 ) -> AsyncIterator[Message]:
-    """Yield ``render(state)`` (None: nothing to send) for the first state of the seat
-    ``token`` opens (the public view when None) and each time it changes, with the events
-    since the stream's previous message; end after the final state, or when the race is
-    gone. Every look opens the race afresh (moves made through any worker), except that
-    news of quick messages alone adds them to the last state (:func:`with_said`)."""
+    """Yield ``render(state)`` (None: nothing) of the seat ``token`` opens (None: public)
+    at first and on each change, with the events since; end after the final state or when
+    gone. Each look opens the race afresh, except quick messages alone (:func:`with_said`)."""
     async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
@@ -81,9 +77,7 @@ async def follow(
 
 
 def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | None:
-    """``state`` with the quick messages ``said`` added (and no events: none happened), or
-    None when they do not follow its latest message without a gap (one was missed: the
-    race must be read)."""
+    """``state`` with ``said`` added (no events), or None on a gap (read the race)."""
     mark = talk.mark(state["said"])
     fresh = sorted((m for m in said if int(m["n"]) > mark), key=lambda m: int(m["n"]))
     if [int(m["n"]) for m in fresh] != list(range(mark + 1, mark + 1 + len(fresh))):
@@ -95,8 +89,7 @@ def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | Non
 async def open_stream(
     gate: StreamGate, client: str, stream: AsyncIterator[Message]
 ) -> EventSourceResponse:
-    """Answer with ``stream`` as Server-Sent Events, counted against ``client``'s cap
-    (:class:`app.live.hub.TooManyStreams` when it holds too many: 429)."""
+    """``stream`` as Server-Sent Events, counted against ``client``'s cap."""
     ticket = await gate.open(client)
 
     async def counted() -> AsyncIterator[Message]:

@@ -1,9 +1,6 @@
-"""The weekly cup's side of the results: counted attempts per deal, and the week's board.
-
-A counted attempt is a ``cup_entries`` row, one per player, week and deal (the primary key
-makes a second claim fail on every worker). The board joins the week's entries to their own
-seats' ``race_results`` rows in finished races that are not practice, sums their place
-points (:func:`points`) per player and ranks them by :data:`BOARD_ORDER`.
+"""The weekly cup's results: a counted attempt is a ``cup_entries`` row, one per player,
+week and deal (its key refuses a second claim); the board sums each player's place points
+(:func:`points`) over those attempts' own seats, not practice.
 """
 
 from __future__ import annotations
@@ -87,8 +84,7 @@ class CupResults:
         return (await self.attempts(week, player_id)).get(deal)
 
     async def attempts_from(self, week: str, deal: int, address: str) -> int:
-        """How many counted attempts at ``deal`` of ``week`` came from ``address`` (its
-        :meth:`~app.results.daily.DailyResults.address_digest`)."""
+        """Counted attempts at ``deal`` of ``week`` from ``address`` (a digest)."""
         query = select(func.count()).where(
             CupEntry.week == week, CupEntry.deal == deal, CupEntry.address == address
         )
@@ -104,8 +100,7 @@ class CupResults:
         at: datetime,
         address: str | None = None,
     ) -> bool:
-        """Make ``game_id`` the player's counted attempt at ``deal`` of ``week`` from
-        ``address`` (a digest); False (nothing written) when they already have one."""
+        """Make ``game_id`` the player's counted attempt at ``deal``; False if they have one."""
         entry = CupEntry(
             week=week,
             deal=deal,
@@ -117,7 +112,7 @@ class CupResults:
         return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
-        """The player's counted, finished, non-practice results in ``week``, by deal."""
+        """The player's counted results in ``week``, by deal."""
         query = _counted(
             select(
                 CupEntry.deal,

@@ -1,9 +1,6 @@
-"""The daily deal's side of the results: who made their counted attempt, and the board.
-
-A counted attempt is a ``daily_entries`` row, one per player and UTC day (the primary key
-makes a second claim fail on every worker). The board joins the day's entries to their own
-seats' ``race_results`` rows in finished races that are not practice (a take-back makes an
-attempt practice), ranked by :data:`BOARD_ORDER`.
+"""The daily deal's results: a counted attempt is a ``daily_entries`` row, one per player
+and UTC day (its key refuses a second claim on every worker); the board ranks those
+attempts' own seats in finished races not practice (a take-back makes one practice).
 """
 
 from __future__ import annotations
@@ -82,8 +79,7 @@ class DailyResults:
         self.results = results
 
     async def daily_key(self) -> bytes:
-        """The daily deals' key, shared by every worker on this database and kept across
-        restarts (:meth:`ResultsStore.server_key`), so all deal the same cards all day."""
+        """The daily deals' key (:meth:`ResultsStore.server_key`): all deal the same cards."""
         return await self.results.server_key(DAILY_KEY)
 
     async def counted_attempt(self, day: str, player_id: int) -> str | None:
@@ -93,8 +89,7 @@ class DailyResults:
             return None if entry is None else entry.game_id
 
     async def address_digest(self, day: str, address: str) -> str:
-        """What the results keep of the client ``address`` of an attempt on ``day``: a digest
-        under the daily key, so the table names no address."""
+        """A digest of ``address`` under the daily key: the table names no address."""
         key = await self.daily_key()
         return hmac.new(key, f"address:{day}:{address}".encode(), hashlib.sha256).hexdigest()
 
@@ -105,8 +100,8 @@ class DailyResults:
             return int(await session.scalar(query) or 0)
 
     async def finished_days(self, player_id: int) -> list[str]:
-        """The days (oldest first) the player's counted attempt finished: not practice, not
-        left (a race walked away from, or running when its day closed, keeps no streak)."""
+        """The days (oldest first) the player's counted attempt finished, not left (a race
+        walked away from, or running at the day's close, keeps no streak)."""
         days = select(DailyEntry.day).select_from(RaceResult)
         query = counted_on(
             days, None, DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
@@ -117,8 +112,7 @@ class DailyResults:
     async def claim(
         self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
     ) -> bool:
-        """Make ``game_id`` the player's counted attempt on ``day`` from ``address`` (its
-        :meth:`address_digest`); False (nothing written) when they already have one."""
+        """Make ``game_id`` the player's counted attempt on ``day``; False if they have one."""
         entry = DailyEntry(
             day=day, player_id=player_id, game_id=game_id, started_at=at, address=address
         )
@@ -127,20 +121,18 @@ class DailyResults:
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
-        """``day``'s board as ``player_id`` sees it. The database ranks the results
-        (``RANK()`` over :data:`BOARD_ORDER`, equal ones by name, then game id, in code-point
-        order), so only the listed rows and the player's own come back, however many tie."""
+        """``day``'s board as ``player_id`` sees it, ranked by the database (``RANK()`` over
+        :data:`BOARD_ORDER`, then name and game id by code point): only the listed rows and
+        the player's own come back."""
         query = self.board_query(day, player_id, limit)
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        """The query of :meth:`day_board` (:func:`top_and_own`)."""
         ranked = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
         return top_and_own(ranked, player_id, limit)
 
     @staticmethod
     def _ranked(day: str, collation: str) -> Subquery:
-        """``day``'s board's results, with rank and position (text compared in ``collation``)."""
         order = (
             RaceResult.place,
             RaceResult.left_race,
@@ -175,11 +167,7 @@ def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[A
 
 
 async def read_board(
-    results: ResultsStore,
-    query: Select[Any],
-    player_id: int | None,
-    limit: int,
-    entry: type[Entry],
+    results: ResultsStore, query: Select[Any], player_id: int | None, limit: int, entry: type[Entry]
 ) -> Board[Entry]:
     """The :class:`Board` of a :func:`top_and_own` ``query``, its rows ``entry`` dataclasses."""
     async with results.unit() as session:
@@ -193,8 +181,8 @@ async def read_board(
 def counted_on(
     query: Select[*Columns], day: str | None, *where: ColumnElement[bool]
 ) -> Select[*Columns]:
-    """``query`` (of ``race_results``) narrowed to counted attempts' own seats in races that
-    finished and are not practice: ``day``'s board (None: every day's), and ``where``."""
+    """``query`` of ``race_results`` narrowed to counted attempts' own seats, not practice,
+    on ``day`` (None: any) and ``where``."""
     if day is not None:
         where = (DailyEntry.day == day, *where)
     return (
@@ -203,16 +191,3 @@ def counted_on(
         .where(RaceResult.player_id == DailyEntry.player_id, FinishedRace.practice.is_(False))
         .where(*where)
     )
-
-
-__all__ = [
-    "BOARD_ORDER",
-    "Board",
-    "BoardEntry",
-    "DailyResults",
-    "DayBoard",
-    "board_key",
-    "counted_on",
-    "read_board",
-    "top_and_own",
-]

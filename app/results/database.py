@@ -51,8 +51,8 @@ def is_sqlite(url: URL) -> bool:
 
 
 def connect(url: URL) -> AsyncEngine:
-    """An async engine on ``url``; a SQLite file's folder is made (its owner's only: results
-    name players); an in-memory one is a single connection kept for the engine's life."""
+    """An async engine on ``url``: a SQLite file's folder is made (owner only: results name
+    players); in memory, one connection kept for the engine's life."""
     if not is_sqlite(url):
         return create_async_engine(
             url,

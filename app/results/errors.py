@@ -1,7 +1,4 @@
-"""The one error the results raise when their database cannot be reached: every call of
-:class:`~app.results.store.ResultsStore` turns the driver's connection failures into
-:class:`ResultsUnavailable`, which :mod:`app.http.errors` answers with 503 and its sentence.
-"""
+"""The results' one error, their database unreachable (:mod:`app.http.errors`: 503)."""
 
 from __future__ import annotations
 
@@ -43,8 +40,7 @@ UNREACHABLE: tuple[type[BaseException], ...] = (
 
 @contextlib.contextmanager
 def reaching_the_database() -> Iterator[None]:
-    """Turn the block's connection failures (not a refused query) into
-    :class:`ResultsUnavailable`."""
+    """The block's connection failures (not a refused query) as :class:`ResultsUnavailable`."""
     try:
         yield
     except Exception as exc:

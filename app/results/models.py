@@ -1,8 +1,6 @@
-"""The results' tables, as SQLAlchemy 2 declarative models.
-
-The migrations in ``app/results/migrations`` build exactly these (a test compares them with
-Alembic's autogenerate): a new table or column needs a new migration, never an edit of an old
-one. A player is known by the SHA-256 of their token, never the token.
+"""The results' tables, which the migrations build exactly (a test compares them): a change
+needs a new migration, never an edit of an old one. A player is known by their token's
+SHA-256, never the token.
 """
 
 from __future__ import annotations
@@ -36,8 +34,6 @@ NAMING = {
 
 
 class Base(DeclarativeBase):
-    """The results' declarative base."""
-
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON}
 

@@ -1,8 +1,6 @@
-"""Ratings: openskill's Plackett-Luce model (Weng-Lin), one ``(mu, sigma)`` per person.
-
-After each race that is not practice, each person is rated against every other seat from
-the places (ties share one); bots keep the fixed :data:`BOT_RATINGS` calibrated by ``python
--m bench ratings`` (docs/ratings.md), so a rating means the same against bots or people.
+"""Ratings: openskill's Plackett-Luce model, one ``(mu, sigma)`` per person, rated after each
+race not practice against every seat by place; bots keep the fixed :data:`BOT_RATINGS`
+(docs/ratings.md), so a rating means the same against bots or people.
 """
 
 from __future__ import annotations
@@ -49,9 +47,8 @@ def display(rating: Rating) -> int:
 
 
 def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
-    """Every seat's rating after one race in which seat ``i`` (rated ``ratings[i]``)
-    finished at ``places[i]`` (1 is first; equal places are a tie). The caller keeps the
-    new ratings of people and ignores the bots' (theirs are fixed)."""
+    """Every seat's rating after a race where seat ``i`` finished ``places[i]`` (1 first;
+    equal places tie); the bots' are for the caller to ignore."""
     if len(ratings) != len(places):
         raise ValueError("One place per rating.")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]

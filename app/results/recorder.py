@@ -1,10 +1,6 @@
-"""Delivers finished races from an outbox to the results, each exactly once.
-
-The domain saves a race's final state and its :class:`~app.results.store.Finish` in one
-step into the live races' store (:class:`Outbox`), so a result outlives a killed process and
-a results database that is down. The :class:`Recorder` records it (idempotent on the race's
-id) and only then clears the entry: right after the save (:meth:`Recorder.deliver`), and in
-the background with back-off while anything is left (:meth:`Recorder.run`).
+"""Delivers the finishes a race's save left in the live store's outbox to the results,
+each exactly once (recorded, idempotently, then cleared): right after the save
+(:meth:`Recorder.deliver`), and in the background with back-off (:meth:`Recorder.run`).
 """
 
 from __future__ import annotations
@@ -31,16 +27,12 @@ IDLE_LOOK_SECONDS = 60.0
 class Outbox(Protocol):
     """Where the finishes wait (the live races' store: :mod:`app.storage.interface`)."""
 
-    async def outbox(self) -> dict[str, bytes]:
-        """Every waiting message, by race id."""
+    async def outbox(self) -> dict[str, bytes]: ...
 
-    async def clear_outbox(self, game_id: str) -> None:
-        """Forget race ``game_id``'s message."""
+    async def clear_outbox(self, game_id: str) -> None: ...
 
 
 class Recorder:
-    """Records the finishes ``outbox`` holds in ``results`` (see the module docstring)."""
-
     def __init__(
         self,
         results: ResultsStore,
@@ -59,8 +51,8 @@ class Recorder:
         self._wake: asyncio.Event | None = None
 
     async def deliver(self, game_id: str, message: bytes) -> bool:
-        """Record one outbox ``message`` (:meth:`Finish.to_json`), then clear it; whether it
-        is recorded. A failure is logged, not raised: the woken background run retries."""
+        """Record one ``message``, then clear it; whether recorded (a failure is logged and
+        the background run woken to retry)."""
         about = {"game_id": game_id}
         try:
             finish = Finish.from_json(message)
@@ -92,9 +84,8 @@ class Recorder:
         return sum([not await self.deliver(game_id, m) for game_id, m in waiting.items()])
 
     async def run(self, wake: asyncio.Event) -> None:
-        """Drain now, then after each ``wake`` or idle look; while anything is left, after a
-        pause that doubles with each failure in a row (never at once: that would starve the
-        event loop)."""
+        """Drain now, after each ``wake`` or idle look, and while anything is left after a
+        pause doubling with each failure (never at once: it would starve the event loop)."""
         wait = self.first_wait
         while True:
             wake.clear()
@@ -112,8 +103,7 @@ class Recorder:
                 await asyncio.wait_for(wake.wait(), self.idle_look)
 
     def start(self) -> None:
-        """Run :meth:`run` in the background; an app started again on another event loop (a
-        test harness's) gets a run of its own there."""
+        """Run :meth:`run` in the background (a run of its own on each event loop)."""
         loop = asyncio.get_running_loop()
         task = self._task
         if task is not None and not task.done() and task.get_loop() is loop:
@@ -124,8 +114,7 @@ class Recorder:
         self._task = loop.create_task(self.run(self._wake), name="zzv-recorder")
 
     async def stop(self) -> None:
-        """Stop the background run (what is left stays in the outbox), thread-safely when it
-        runs on another event loop."""
+        """Stop the background run, from any event loop (the outbox keeps what is left)."""
         task, self._task, self._wake = self._task, None, None
         if task is None:
             return

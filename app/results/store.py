@@ -1,10 +1,6 @@
-"""The results' repository: the one way the layers above read and write results.
-
-Each public method is one transaction (:meth:`ResultsStore.unit`) taking and returning frozen
-dataclasses, never ORM objects; an unreachable database raises
-:class:`~app.results.errors.ResultsUnavailable`. Recording a race is idempotent: its id is
-the ``finished_races`` key, inserted before any rating moves, so a second
-:meth:`ResultsStore.record_finish` of it (a retry, two workers at once) changes nothing.
+"""The results' repository: each public method one transaction taking and returning frozen
+dataclasses (an unreachable database: ``ResultsUnavailable``). Recording is idempotent: the
+race's id, the ``finished_races`` key, is inserted before any rating moves.
 """
 
 from __future__ import annotations
@@ -54,9 +50,8 @@ RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
 
 
 def pseudonym(player_id: int) -> str:
-    """The name a player shows until they choose one: a colour, a racer and a number, one
-    to one with the ids (so a board is never a list of "Racer 1234"s, and a name tells
-    nothing about the player)."""
+    """A player's name until they choose one: colour, racer, number, one to one with the
+    ids (no board of "Racer 1234"s; the name tells nothing about the player)."""
     colours, racers = len(COLOURS), len(RACERS)
     colour = COLOURS[player_id % colours]
     racer = RACERS[(player_id // colours) % racers]
@@ -175,8 +170,7 @@ class LevelRecord:
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """What :meth:`ResultsStore.record_finish` did: ``new`` is False when the race was
-    already recorded; ``ratings`` maps each rated player to (before, after)."""
+    """``new``: False when already recorded; ``ratings``: player -> (before, after)."""
 
     new: bool
     ratings: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)
@@ -204,8 +198,6 @@ def from_row(kind: type[Kept], row: object) -> Kept:
 
 
 class ResultsStore:
-    """Players, ratings and finished races in one database (see the module docstring)."""
-
     def __init__(self, url: URL | str) -> None:
         """A store on async SQLAlchemy ``url``; nothing is opened yet."""
         self.url = make_url(url) if isinstance(url, str) else url
@@ -249,8 +241,7 @@ class ResultsStore:
 
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
-        """A session in one transaction, committed on leaving (rolled back on an exception;
-        calls on SQLite take turns); an unreachable database raises ``ResultsUnavailable``."""
+        """A session in one transaction, committed on leaving (SQLite's calls take turns)."""
         with reaching_the_database():
             if self._sessions is None:
                 await self.open()
@@ -263,8 +254,7 @@ class ResultsStore:
                 yield session
 
     async def add_once(self, row: object) -> bool:
-        """Insert ``row``; False (nothing written) when one of its unique keys is taken: of
-        two inserts at once exactly one wins."""
+        """Insert ``row``; False when a unique key is taken (of two at once, one wins)."""
         try:
             async with self.unit() as session:
                 session.add(row)
@@ -278,7 +268,6 @@ class ResultsStore:
             await session.execute(select(1))
 
     async def player_for(self, token: str | None) -> PlayerInfo | None:
-        """The player whose token is ``token``, or None."""
         if not token:
             return None
         async with self.unit() as session:
@@ -305,8 +294,7 @@ class ResultsStore:
             return _info(row), token
 
     async def identify(self, token: str | None) -> tuple[PlayerInfo, str]:
-        """The player ``token`` names and that token, else a new player and its token
-        (an unknown token is never adopted: a client cannot pick its own)."""
+        """The player ``token`` names, else a new one (a client cannot pick its own token)."""
         found = await self.player_for(token)
         if found is not None and token:
             return found, token
@@ -315,8 +303,7 @@ class ResultsStore:
     async def rename(
         self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
     ) -> PlayerInfo:
-        """Set the name (None: the generated one) and, when given, whether they show on the
-        leaderboard; ``KeyError`` for an unknown player."""
+        """Set the name (None: generated) and leaderboard choice; ``KeyError`` if unknown."""
         async with self.unit() as session:
             row = await session.get(Player, player_id, with_for_update=True)
             if row is None:
@@ -341,8 +328,8 @@ class ResultsStore:
             return True
 
     async def server_key(self, name: str) -> bytes:
-        """The secret ``name`` every worker on this database shares, made now (32 random
-        bytes) if there is none; of two made at once, the first written is everyone's."""
+        """The secret ``name`` every worker here shares, made now if missing (32 random
+        bytes; of two made at once, the first written wins)."""
         found = await self._server_key(name)
         if found is None:
             await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
@@ -362,8 +349,7 @@ class ResultsStore:
         return self._signing_key
 
     async def record_finish(self, finish: Finish) -> Recorded:
-        """Keep a finished race and its seats' results; unless it is practice, rate every
-        person in it (once, at their first seat). Idempotent (module docstring)."""
+        """Keep a finished race and its seats; unless practice, rate each person once."""
         try:
             async with self.unit() as session:
                 return await _record(session, finish)
@@ -375,8 +361,8 @@ class ResultsStore:
     async def finished_record(
         self, game_id: str, now: float | None = None
     ) -> dict[str, Any] | None:
-        """A finished race's public record, or None; a daily or cup race's with its deal
-        revealed once its day or week closed by wall-clock ``now`` (:func:`sealed_until`)."""
+        """A finished race's public record, or None; a daily or cup race's deal revealed
+        once its day or week closed by wall-clock ``now`` (:func:`sealed_until`)."""
         async with self.unit() as session:
             row = await session.get(FinishedRace, game_id)
         if row is None:
@@ -419,8 +405,7 @@ class ResultsStore:
         return [_history_entry(race, result) for race, result in rows]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
-        """The player's :class:`LevelRecord` per bot level (practice left out), the
-        browser's old record added in."""
+        """Per bot level, practice out, the browser's old record in."""
         query = (
             select(FinishedRace.bots, RaceResult.place)
             .join(RaceResult, RaceResult.game_id == FinishedRace.game_id)
@@ -467,9 +452,8 @@ MIGRATION_LOCK = 0x7A7A76
 
 
 def _upgrade(connection: Connection) -> None:
-    """``alembic upgrade head`` on ``connection``. Processes starting together take turns on
-    PostgreSQL's advisory lock (a SQLite file's is :func:`_file_lock`), so the later ones find
-    the schema up to date instead of creating it twice."""
+    """``alembic upgrade head``, processes taking turns on PostgreSQL's advisory lock (a
+    SQLite file's is :func:`_file_lock`) so no schema is created twice."""
     if connection.dialect.name == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = Config()
@@ -510,8 +494,7 @@ _RERATE = (
 
 
 async def _record(session: AsyncSession, finish: Finish) -> Recorded:
-    """:meth:`ResultsStore.record_finish` in its transaction, in plain statements (a race is
-    written once, never read back); a race already kept fails its insert on the key."""
+    """:meth:`ResultsStore.record_finish`'s statements; a race kept already fails on its key."""
     # Each column of finished_races is the finish's field of the same name.
     await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
@@ -564,8 +547,8 @@ def _result_row(
 def _new_ratings(
     seats: Sequence[SeatResult], players: dict[int, Rating]
 ) -> dict[int, tuple[Rating, Rating]]:
-    """Each person's (before, after) for one rated race: every seat takes part (bots at
-    their level's fixed rating); a person's seats after their first are left out."""
+    """Each person's (before, after): every seat rates (bots at their level's rating) but
+    a person's seats after their first."""
     rated: list[SeatResult] = []
     counted: set[int] = set()
     ratings: list[Rating] = []

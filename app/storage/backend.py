@@ -1,16 +1,9 @@
-"""The narrow interface a place to keep races offers (:class:`Backend`): SQLite
-(:mod:`app.storage.sqlite_backend`, a file or memory) and Redis
-(:mod:`app.storage.redis_store`).
-
-A backend knows rows, leases and tombstones, never the rules: every bound (which races are
-stale, how many to drop, how long a lease lasts) comes in as an argument from
-:class:`app.storage.policy.PolicyStore`. Each verb is atomic on its own (one script on
-Redis, one transaction under a mutex on SQLite), so concurrent creations never pass a cap
-together.
-
-Rows are ordered by their *last use*: their creation, their last save, and every read
-made with a digest that opens one of their seats. A race "last used before ``t``" is one
-whose last use is at or before ``t``. A race whose lock is held is never retired.
+"""Where races are kept (:class:`Backend`: SQLite or Redis), knowing rows, leases and
+tombstones but no rule: every bound comes in as an argument from
+:class:`app.storage.policy.PolicyStore`. Each verb is atomic on its own, so concurrent
+creations never pass a cap together. A race's *last use* is its creation, its last save or
+a read whose digest opens a seat; "last used before ``t``" includes ``t``. A race whose lock
+is held is never retired.
 """
 
 from __future__ import annotations
@@ -26,13 +19,9 @@ Take = tuple[str, float] | None
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """What a backend's read found.
-
-    ``head`` is None when the race is gone (``gone``: its tombstone, if any is kept).
-    ``data`` is the stored race, set unless a digest was given that opens none of its seats.
-    ``busy`` (a locking read only): another holder has the lock; nothing was read.
-    ``held``: this read took the lock.
-    """
+    """A read's find: ``head`` None when the race is gone (``gone``: its tombstone, if
+    kept); ``data`` unless the digest opens no seat; ``busy``: another holds the lock
+    (nothing read); ``held``: this read took the lock."""
 
     head: RecordHead | None = None
     data: bytes | None = None
@@ -72,8 +61,7 @@ class Write:
 
 
 class Backend(Protocol):
-    """Rows of races, their locks, tombstones, named claims and the outbox; every verb may
-    raise :class:`~app.storage.interface.StoreUnavailable`."""
+    """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`."""
 
     async def admit(
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
@@ -86,33 +74,31 @@ class Backend(Protocol):
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
     ) -> Found:
-        """Read a race. One last used before ``stale_before`` and not locked is retired on
-        the way (found gone); when ``digest`` opens none of its seats only the head is
-        returned. Otherwise, without ``lock``, a digest that opens a seat makes ``now``
-        its last use; with ``lock`` (a token, a lease's seconds), the race's lock is taken
-        as the token for the lease (``held``), unless another holds it (``busy``)."""
+        """Read a race, retiring it on the way if last used before ``stale_before`` and not
+        locked; only its head when ``digest`` opens no seat. Else, without ``lock``, an
+        opening digest makes ``now`` its last use; with ``lock``, its lock is taken
+        (``held``) unless another holds it (``busy``)."""
 
     async def write(self, save: Write) -> bool:
-        """If ``save.lease`` holds its race's lock: store the race (and the outbox message
-        under its id), make ``save.now`` its last use and give the lock back, all in one
-        step; True. Else write nothing; False."""
+        """If ``save.lease`` holds the lock, in one step store the race (and its outbox
+        message), make ``save.now`` its last use, give the lock back: True; else False."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""
 
     async def retire(self, before: float, limit: int) -> int:
-        """Retire up to ``limit`` unlocked races last used before ``before``, the least
-        recently used first, each leaving a tombstone; how many went."""
+        """Retire up to ``limit`` unlocked races last used before ``before``, oldest first,
+        each leaving a tombstone; how many went."""
 
     async def idle(self, before: float, limit: int) -> list[str]:
-        """The ids of up to ``limit`` races last used before ``before`` (a look: nothing
-        moves), the least recently used first as far as the backend's index tells."""
+        """Up to ``limit`` ids last used before ``before``, oldest first as the index tells
+        (a look: nothing moves)."""
 
     async def count(self) -> int: ...
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        """Set claim ``name`` to ``value`` for ``ttl_seconds`` unless it holds a value; the
-        value it holds afterwards. A race's lock is the claim ``lock:<id>``."""
+        """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one; the value it
+        then holds. A race's lock is the claim ``lock:<id>``."""
 
     async def held(self, name: str) -> str | None: ...
 

@@ -1,9 +1,6 @@
-"""The small values every store deals in, and its errors.
-
-A store (:class:`app.storage.policy.PolicyStore`) keeps *records*: any object with an
-``id``, a small :class:`RecordHead` and a ``to_dict()`` (the races of
-:mod:`app.races.record`). It does not import the races: it is handed a loader that
-rebuilds a record from its dict.
+"""The small values every store deals in, and its errors. A store keeps *records* (an
+``id``, a :class:`RecordHead`, a ``to_dict()``) without importing the races: a loader it is
+handed rebuilds one from its dict.
 """
 
 from __future__ import annotations
@@ -35,10 +32,8 @@ CapLimit = Literal["player", "address"]
 
 
 class ClientFull(Exception):
-    """The new race's player already holds its cap of live races (``limit`` "player"), or
-    its client address does (``limit`` "address"). ``cap`` is the cap reached; ``races``
-    the ids of the player's own live races, oldest first (none when the race names no
-    player)."""
+    """The new race's player (``limit`` "player") or client address (``limit`` "address")
+    holds its ``cap`` of live races; ``races``: the player's own, oldest first."""
 
     def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
         super().__init__(f"{limit} cap of {cap} live races reached")
@@ -53,14 +48,10 @@ class StoreUnavailable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class RecordHead:
-    """The few facts about a game that requests need before (or instead of) loading it.
-
-    ``digests`` holds each seat's token digest in seat order ("" where nobody sits): a
-    request is authenticated from it, and it outlives the game to answer 410, not 404.
-    ``deadline`` is when the turn clock next owes a move (wall-clock seconds), if ever.
-    ``live`` is false once the game is over (it no longer counts against any cap), and
-    ``player`` is the id of the player who created it, if known (the per-player cap).
-    """
+    """What requests need before (or instead of) loading a game: ``digests``, each seat's
+    token digest ("" where nobody sits; it outlives the game to answer 410); ``deadline``,
+    when the turn clock next owes a move (wall-clock s); ``live``, false once over (no cap
+    counts it); ``player``, its creator's id, if known (the per-player cap)."""
 
     digests: tuple[str, ...]
     deadline: float | None = None
@@ -75,14 +66,7 @@ class RecordHead:
     @classmethod
     def from_json(cls, text: str | bytes) -> RecordHead:
         """Inverse of :meth:`to_json` (a head stored before ``live`` and ``player`` were
-        reads as live, with no player).
-
-        >>> head = RecordHead(("ab", ""), 12.5, live=False, player=7)
-        >>> RecordHead.from_json(head.to_json()) == head
-        True
-        >>> RecordHead.from_json('[["ab"],null]')
-        RecordHead(digests=('ab',), deadline=None, live=True, player=None)
-        """
+        reads as live, with no player)."""
         digests, deadline, *rest = json.loads(text)
         live = bool(rest[0]) if rest else True
         player = int(rest[1]) if len(rest) > 1 and rest[1] is not None else None
@@ -142,28 +126,22 @@ class Tombstone:
 
 @dataclass(frozen=True, slots=True)
 class Lease:
-    """Proof that a request holds one race's lock: the store accepts a save only from the
-    holder of the race's current lease, so a move that outlived its lease is refused
-    rather than written over a newer one."""
+    """A race's lock held: a save is accepted only with the current lease, so a move that
+    outlived its lease is refused rather than written over a newer one."""
 
     game_id: str
     token: str
 
 
 class LeaseLost(Exception):
-    """The save was refused: the lease it carried is no longer the race's (it ran out and
-    another request may have taken the lock). Nothing was written."""
+    """The save's lease is no longer the race's (it ran out); nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)
 class Fetched(Generic[R]):
-    """What one read of a race found.
-
-    ``record`` is a copy of the live race (changing it changes nothing stored) and ``head``
-    its head; both None when the race is gone, and then ``gone`` says what remains of it,
-    if anything. ``seat`` is the seat the request's token digest opened, if any. ``lease``
-    is set only when the read was made under the race's lock.
-    """
+    """One read: ``record``, a copy of the live race, and its ``head`` (None when gone:
+    ``gone`` then says what remains, if anything); ``seat``, the one the digest opened;
+    ``lease``, set when read under the race's lock."""
 
     record: R | None = None
     head: RecordHead | None = None

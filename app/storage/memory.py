@@ -14,9 +14,8 @@ from app.storage.sqlite_backend import SqliteBackend
 
 
 class MemoryStore(PolicyStore[R]):
-    """A :class:`~app.storage.policy.PolicyStore` on SQLite: in memory, or on the file
-    ``path``. ``loader`` rebuilds a record from its dict: every read decodes a fresh copy.
-    At most ``expired_memory`` tombstones are kept; ``wall_clock`` dates the rows."""
+    """A :class:`~app.storage.policy.PolicyStore` on SQLite, in memory or on the file
+    ``path``; every read decodes a fresh copy."""
 
     def __init__(
         self,
@@ -42,8 +41,7 @@ class MemoryStore(PolicyStore[R]):
         return len(self.sqlite)
 
     def restore(self, game_id: str, data: bytes, owner: str) -> None:
-        """Put back a saved race as if just used (loading after a restart; no caps).
-        ``ValueError`` if ``data`` is not a race this store's loader reads."""
+        """Put back a saved race as just used, past every cap (``ValueError``: unreadable)."""
         head = self.loader(decode(data)).head()
         with self.sqlite.mutex:
             self.sqlite.put(game_id, owner, head, data, self.clock())

@@ -1,14 +1,9 @@
 """The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
-written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis).
-
-It bounds what it holds three ways: a cap on the number of games (evicting the least
-recently used idle one when full), idle expiry (leaving tombstones: 410, not 404), and caps
-on the live races of one player and of one client address; a race whose lock is held is
-never evicted or expired. Locks are leases, renewed while their holder works, that fence
-saves. Named slots point at a race (the open "Race strangers" race of each size). The
-outbox keeps a message a save left (a finished race's result) by race id until its
-deliverer clears it, whatever becomes of the race. Reads hand out copies. Every method may
-raise :class:`~app.storage.interface.StoreUnavailable`.
+written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis): a game cap
+(evicting the least recently used idle one), idle expiry (tombstones: 410, not 404), caps
+per player and per address; a locked race is never evicted or expired. Locks are renewed
+leases that fence saves; named slots point at a race; the outbox keeps a save's message
+until cleared. Reads hand out copies; every method may raise ``StoreUnavailable``.
 """
 
 from __future__ import annotations
@@ -46,8 +41,6 @@ SWEPT_AT_ONCE = 1000
 
 
 class PolicyStore(Generic[R]):
-    """The store over ``backend``: see the module doc."""
-
     def __init__(
         self,
         backend: Backend,
@@ -61,10 +54,8 @@ class PolicyStore(Generic[R]):
         lock_timeout_seconds: float = 30.0,
         clock: Clock = time.time,
     ) -> None:
-        """``loader`` rebuilds a record from its dict. ``max_games_per_client`` caps the
-        live races of one player, ``max_games_per_address`` those created from one client
-        address (None: no cap). ``lock_timeout_seconds`` is a lock's lease (renewed while
-        its holder works); ``clock`` measures idleness."""
+        """``max_games_per_client``/``_per_address`` cap one player's/address's live races
+        (None: no cap); ``lock_timeout_seconds`` is a lock's lease."""
         self.backend = backend
         self.loader = loader
         self.max_games = max_games
@@ -102,10 +93,9 @@ class PolicyStore(Generic[R]):
         return await self.backend.idle(self.clock() - seconds, limit)
 
     async def create(self, record: R, owner: str) -> None:
-        """Store a new race for client address ``owner`` (it counts against its head's
-        ``player`` and ``owner`` until it is over or gone); may evict an idle one. Stores
-        nothing and raises :class:`ClientFull` at a cap, or :class:`StoreFull` when every
-        game is too recently used to evict."""
+        """Store a new race of address ``owner`` (counted against it and its head's
+        ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
+        or :class:`StoreFull`, storing nothing."""
         now = self.clock()
         bounds = Bounds(
             self._stale_before(now),
@@ -145,11 +135,10 @@ class PolicyStore(Generic[R]):
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
-        """The race's lock (across every worker sharing the backend), taken and read in one
-        step; waits up to a lease, else :class:`StoreUnavailable`. Taken only when the race
-        is live and ``digest`` is None or opens a seat (else the read has no lease). The
-        lease is renewed while the block runs; leaving gives it back unless :meth:`save`
-        did."""
+        """The race's lock (across workers), taken and read in one step, waiting up to a
+        lease (else :class:`StoreUnavailable`); taken only on a live race whose seat
+        ``digest`` (if any) opens. Renewed while the block runs, given back on leaving
+        unless :meth:`save` did."""
         token = secrets.token_hex(16)
         give_up = time.monotonic() + self.lease_seconds
         while True:
@@ -215,10 +204,9 @@ class PolicyStore(Generic[R]):
     async def save(
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
-        """Write the race (and ``outbox`` under its id) and give its lock back in one step,
-        only with its current lease (else :class:`LeaseLost`, writing nothing); moves its
-        idle clock. A backend that announces saves (Redis with ``announce``) announces
-        ``notice``, else :data:`~app.storage.interface.ANY_CHANGE`."""
+        """Write the race (and ``outbox``) and give its lock back in one step, only with its
+        current lease (else :class:`LeaseLost`); a backend that announces saves announces
+        ``notice`` (None: :data:`~app.storage.interface.ANY_CHANGE`)."""
         if lease.game_id != record.id:
             raise LeaseLost()
         save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)

@@ -1,23 +1,17 @@
-"""The shared store: every race in one Redis, so any worker on any machine serves any race
-(:class:`RedisBackend` under the rules of :mod:`app.storage.policy`).
+"""The shared store: every race in one Redis (:class:`RedisBackend` under
+:mod:`app.storage.policy`'s rules), so any worker on any machine serves any race.
 
-Keys, under a prefix (``zzv:``): ``game:<id>``, a hash of ``head``
-(:class:`~app.storage.interface.RecordHead`), ``owner`` (client address), ``data`` (the
-race's JSON) and ``seen`` (its last use); ``gone:<id>``, the head again once the race is
-dropped, kept ``tombstone_seconds`` (410, not 404); ``lru``, a sorted set id -> last save
-(the game cap and eviction across processes); ``owner:<addr>`` and ``player:<id>`` (a
-list, oldest first), the ids an address or a player created (the caps on live races);
-``lock:<id>`` and ``slot:<name>``, keys with a time to live; ``outbox``, a hash id ->
-message, written by the save's own script, with no time to live.
+Keys under a prefix (``zzv:``): ``game:<id>``, a hash of ``head``, ``owner``, ``data`` and
+``seen`` (last use); ``gone:<id>``, the head kept ``tombstone_seconds`` once dropped (410);
+``lru``, a sorted set id -> last save (cap, eviction); ``owner:<addr>`` and ``player:<id>``
+(a list, oldest first), the ids they created (live-race caps); ``lock:<id>`` and
+``slot:<name>``, expiring keys; ``outbox``, a hash id -> message, written by the save.
 
-Exactly one of concurrent moves is applied: a move holds the race's lock (SET NX with an
-expiring lease, renewed while it works) across the human's move and the bots' replies, and
-the save's script first checks that the lease is still the caller's. (A compare-and-set on
-the turn counter would let every concurrent request search its bots' replies for all but
-one to be thrown away.) Each request is one script: a creation (caps, room and race at
-once) or a read is one round trip, a move two (lock-and-read, then write-unlock-announce).
-Multi-key scripts need one Redis node (no cluster); machines sharing one need synchronised
-clocks.
+A move holds the race's lock (SET NX, an expiring lease renewed while it works) across its
+bots' replies, and the save's script checks the lease is still the caller's: exactly one of
+concurrent moves is applied, and no request searches replies to be thrown away. A creation
+or a read is one script, a move two (lock-and-read, write-unlock-announce). One Redis node
+(no cluster); machines sharing it need synchronised clocks.
 """
 
 from __future__ import annotations
@@ -247,32 +241,31 @@ LOCK_POLL_SECONDS = 0.005
 
 
 class _Script:
-    """A Lua script run by its SHA1, sent again whenever the server has forgotten it: what
-    redis-py's ``register_script`` does, without its per-call check for a pipeline (a large
-    share of a small call's cost; this store never pipelines a script)."""
+    """A Lua script run by its SHA1 (resent when forgotten): ``register_script`` without its
+    costly per-call pipeline check; failures counted as ``operation``."""
 
-    __slots__ = ("execute", "redis", "sha", "text")
+    __slots__ = ("execute", "operation", "redis", "sha", "text")
 
-    def __init__(self, redis: Redis, text: str) -> None:
+    def __init__(self, redis: Redis, text: str, operation: str) -> None:
         self.redis = redis
         self.execute: Callable[..., Awaitable[Any]] = redis.execute_command
         self.text = text
+        self.operation = operation
         self.sha = hashlib.sha1(text.encode()).hexdigest()
 
     async def __call__(self, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
-        except NoScriptError:
-            self.sha = await self.redis.script_load(self.text)
-            return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+        async with _reachable(self.operation):
+            try:
+                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+            except NoScriptError:
+                self.sha = await self.redis.script_load(self.text)
+                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
 
 
 class RedisBackend:
-    """The backend in one Redis: every verb is one script or one command. With
-    ``announce`` (a pub/sub channel prefix) every write also publishes on ``announce`` +
-    the race's id in its own script: a move's live notice costs no round trip, and nobody
-    hears of a change before it is stored. The indexes of an address's and a player's races
-    live ``index_seconds`` after their last addition."""
+    """Every verb one script or command. With ``announce`` (a channel prefix) each write's
+    script also publishes on ``announce`` + id: no round trip, and nobody hears of a change
+    before it is stored. An address's and a player's index live ``index_seconds``."""
 
     def __init__(
         self,
@@ -288,22 +281,21 @@ class RedisBackend:
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
         self.index_ttl = max(1, round(index_seconds))
-        self._retire = _Script(redis, _RETIRE)
-        self._admit = _Script(redis, _ADMIT)
-        self._fetch = _Script(redis, _FETCH)
-        self._lock = _Script(redis, _LOCK)
-        self._save = _Script(redis, _SAVE)
-        self._release = _Script(redis, _RELEASE)
-        self._renew = _Script(redis, _RENEW)
-        self._claim = _Script(redis, _CLAIM)
+        self._retire = _Script(redis, _RETIRE, "sweep")
+        self._admit = _Script(redis, _ADMIT, "add")
+        self._fetch = _Script(redis, _FETCH, "read")
+        self._lock = _Script(redis, _LOCK, "lock")
+        self._save = _Script(redis, _SAVE, "write")
+        self._release = _Script(redis, _RELEASE, "unlock")
+        self._renew = _Script(redis, _RENEW, "renew")
+        self._claim = _Script(redis, _CLAIM, "slot")
 
     def key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade the races an older server kept (:mod:`app.storage.upgrade`), once (a
-        marker key says it is done). A down Redis is reported by /readyz (and the upgrade
-        runs at the next start)."""
+        """Upgrade an older server's races (:mod:`app.storage.upgrade`) once (a marker key);
+        a down Redis is /readyz's to report, and the upgrade waits for the next start."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
             if await self.redis.get(marker) == str(FORMAT).encode():
@@ -342,16 +334,12 @@ class RedisBackend:
             data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
             bounds.swept,
         ]  # fmt: skip
-        async with _reachable("add"):
-            outcome, *mine = await self._admit(keys=keys, args=args)
+        outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
     async def retire(self, before: float, limit: int) -> int:
-        async with _reachable("sweep"):
-            dropped = await self._retire(
-                keys=[self.prefix + "lru"], args=[before, self.prefix, limit, self.tomb_ttl]
-            )
-        return int(dropped)
+        args = [before, self.prefix, limit, self.tomb_ttl]
+        return int(await self._retire([self.prefix + "lru"], args))
 
     @staticmethod
     def _found(reply: list[Any], held: bool = False) -> Found:
@@ -373,10 +361,8 @@ class RedisBackend:
             self.key("gone", game_id),
         ]  # fmt: skip
         if lock is None:
-            async with _reachable("read"):
-                return self._found(await self._fetch(keys=keys, args=args))
-        async with _reachable("lock"):
-            reply = await self._lock(keys=keys, args=[*args, lock[0], round(lock[1] * 1000)])
+            return self._found(await self._fetch(keys, args))
+        reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
         return self._found(reply, held=True)
 
     async def write(self, save: Write) -> bool:
@@ -390,8 +376,7 @@ class RedisBackend:
             save.lease.token, save.data, save.head.to_json(), save.now, game_id, channel,
             save.outbox or b"", save.notice or ANY_CHANGE,
         ]  # fmt: skip
-        async with _reachable("write"):
-            return bool(await self._save(keys=keys, args=args))
+        return bool(await self._save(keys, args))
 
     async def delete(self, game_id: str) -> None:
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
@@ -413,10 +398,7 @@ class RedisBackend:
         return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= before]
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        async with _reachable("slot"):
-            held = await self._claim(
-                keys=[self.prefix + name], args=[value, max(1, round(ttl_seconds * 1000))]
-            )
+        held = await self._claim([self.prefix + name], [value, max(1, round(ttl_seconds * 1000))])
         return bytes(held).decode()
 
     async def held(self, name: str) -> str | None:
@@ -425,15 +407,10 @@ class RedisBackend:
         return None if held is None else held.decode()
 
     async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
-        async with _reachable("renew"):
-            renewed = await self._renew(
-                keys=[self.prefix + name], args=[value, round(ttl_seconds * 1000)]
-            )
-        return bool(renewed)
+        return bool(await self._renew([self.prefix + name], [value, round(ttl_seconds * 1000)]))
 
     async def release(self, name: str, value: str) -> None:
-        async with _reachable("unlock"):
-            await self._release(keys=[self.prefix + name], args=[value])
+        await self._release([self.prefix + name], [value])
 
     async def wait(self, name: str, seconds: float) -> None:
         """Sleep a moment: a claim may be emptied by any worker, which tells nobody."""
@@ -464,9 +441,8 @@ class RedisStore(PolicyStore[R]):
         announce: str | None = None,
         **bounds: Any,
     ) -> None:
-        """Use ``redis``; ``bounds`` as for :class:`~app.storage.policy.PolicyStore`, but a
-        player's cap is 20 unless given and an address's the store's own cap;
-        ``announce`` as for :class:`RedisBackend`."""
+        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
+        20 unless given and an address's the game cap."""
         self.redis = redis
         self.redis_backend = RedisBackend(
             redis,
@@ -487,10 +463,7 @@ class RedisStore(PolicyStore[R]):
         """A store on the Redis at ``url``: commands fail fast (one try, ``timeout`` s) so
         a Redis outage answers 503 quickly; the pool reconnects once Redis is back."""
         redis = Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 0),
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
         )
         return cls(redis, loader, **bounds)
 
@@ -501,8 +474,7 @@ def _cap(cap: int | None) -> int | str:
 
 @contextlib.asynccontextmanager
 async def _reachable(operation: str) -> AsyncIterator[None]:
-    """Turn the Redis client's failures into :class:`StoreUnavailable`, counted by
-    ``operation`` in the ``zzv_store_errors`` metric."""
+    """Redis's failures as :class:`StoreUnavailable`, counted by ``operation``."""
     try:
         yield
     except (RedisError, OSError) as exc:

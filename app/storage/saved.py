@@ -1,14 +1,9 @@
-"""The in-memory store, kept across graceful restarts in ``ZZV_DATA_DIR``.
-
-* ``races.json``: every live race and the outbox's messages, written atomically as a stop
-  begins, after every change during the stop's grace, and at its end; read and removed at
-  the next start. An entry that cannot be read is skipped, logged and kept aside in
-  ``races.json.bad``; the others load.
-* ``known.jsonl``: one line ``{"id", "digests"}`` appended (and flushed) as each race is
-  created and whenever somebody takes a seat. At the next start every known race not in
-  ``races.json`` (a killed process's) gets a tombstone saying the server restarted, so its
-  links answer 410, not 404. It is rewritten with only the live races at each start and
-  stop.
+"""The in-memory store, kept across graceful restarts in ``ZZV_DATA_DIR``: ``races.json``
+holds the live races and the outbox, written atomically as a stop begins, after each change
+in its grace and at its end, read and removed at the next start (an unreadable entry is kept
+aside in ``races.json.bad``). ``known.jsonl`` gets a flushed ``{"id", "digests"}`` line per
+creation and seat taken: a known race missing from ``races.json`` (a kill's) gets a
+"restarted" tombstone (410, not 404). It is rewritten with the live races at start and stop.
 """
 
 from __future__ import annotations
@@ -33,8 +28,7 @@ SAVE_FORMAT = 1
 
 
 class SavedMemoryStore(MemoryStore[R]):
-    """A :class:`~app.storage.memory.MemoryStore` saved to ``data_dir`` on close, loaded
-    on open."""
+    """A :class:`~app.storage.memory.MemoryStore` saved to ``data_dir`` (module doc)."""
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
         super().__init__(loader, **bounds)
@@ -66,9 +60,8 @@ class SavedMemoryStore(MemoryStore[R]):
         )
 
     async def checkpoint(self) -> None:
-        """Save every live race now (as its last save left it), and again after every later
-        change until :meth:`close`: called as a stop begins, so a kill during the stop's
-        grace loses no answered move."""
+        """Save every race now and after each change until :meth:`close` (a stop begins: a
+        kill in its grace loses no answered move)."""
         self._write_through = True
         saved = self._write_races()
         log.info("races saved as the stop began", extra={"saved": saved})
@@ -89,8 +82,7 @@ class SavedMemoryStore(MemoryStore[R]):
     async def save(
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
-        """Note a newly taken seat in ``known.jsonl`` (so that person gets 410 too); during
-        a stop, write the races before answering."""
+        """Note a newly taken seat in ``known.jsonl``; during a stop, write the races."""
         await super().save(record, lease, outbox, notice)
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
@@ -118,8 +110,7 @@ class SavedMemoryStore(MemoryStore[R]):
         self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
-        """Load ``races.json`` race by race (see the module doc); a file that cannot be
-        read at all (or of another format) is kept aside whole."""
+        """Load ``races.json`` race by race; an unreadable file is kept aside whole."""
         self.unreadable = 0
         if not self.races_path.is_file():
             return set()
@@ -168,8 +159,7 @@ class SavedMemoryStore(MemoryStore[R]):
         return restored
 
     def _free_bad_path(self) -> Path:
-        """:attr:`bad_path`, or ``races.json.bad.N`` if an earlier one is still there:
-        nothing kept aside is ever overwritten."""
+        """:attr:`bad_path`, or ``races.json.bad.N``: nothing kept aside is overwritten."""
         target, number = self.bad_path, 1
         while target.exists():
             number += 1

@@ -1,7 +1,5 @@
 """The default store: the races in a SQLite file, every change committed before it is
-answered (:mod:`app.storage.sqlite_backend`), under the rules of :mod:`app.storage.policy`.
-A killed process loses no answered move; a race that had expired still answers 410.
-"""
+answered (:mod:`app.storage.sqlite_backend`), under :mod:`app.storage.policy`'s rules."""
 
 from __future__ import annotations
 
@@ -22,33 +20,22 @@ SAVED_BY_OLDER_SERVERS = "races.json"
 
 
 class SqliteStore(MemoryStore[R]):
-    """The store on the file ``path`` (created with its folder at :meth:`open`, or at
-    first use). A write the file refuses raises
-    :class:`~app.storage.interface.StoreUnavailable` and leaves the race as it was."""
+    """The store on the file ``path``, made with its folder at :meth:`open` or first use."""
 
     def __init__(self, path: Path, loader: Callable[[dict[str, Any]], R], **bounds: Any) -> None:
         super().__init__(loader, path=path, **bounds)
         self.path = path
 
     async def open(self) -> None:
-        """Create or migrate the file (Alembic), check every row, take over an older
-        server's save."""
+        """Create or migrate the file, check every row, take over an older server's save."""
         await super().open()
         imported = self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
-        log.info(
-            "races loaded",
-            extra={
-                "file": str(self.path),
-                "restored": len(self),
-                "imported": imported,
-                "skipped": self.sqlite.skipped,
-            },
-        )
+        counts = {"restored": len(self), "imported": imported, "skipped": self.sqlite.skipped}
+        log.info("races loaded", extra={"file": str(self.path), **counts})
 
     def _import_saved(self, saved: Path) -> int:
-        """Take over the races a server without the race file saved at its last graceful
-        stop (each one not in the file yet), then keep that file aside as
-        ``races.json.imported``; how many came in."""
+        """Take over the races an older server saved (those not in the file yet), then keep
+        its file aside as ``races.json.imported``; how many came in."""
         if not saved.is_file():
             return 0
         try:
@@ -77,8 +64,7 @@ class SqliteStore(MemoryStore[R]):
         return imported
 
     async def checkpoint(self) -> None:
-        """Called as a stop begins (every race is in the file already): fold the
-        write-ahead log into the main file, so the next start reads one file."""
+        """As a stop begins: fold the write-ahead log into the main file."""
         self.sqlite.checkpoint()
         log.info(
             "races saved as the stop began", extra={"saved": len(self), "file": str(self.path)}

@@ -1,15 +1,9 @@
-"""The SQLite :class:`~app.storage.backend.Backend`: races in a SQLite file, or in memory.
-
-Three tables (:data:`SCHEMA`): ``races``, ``tombstones`` and ``outbox`` (written in the
-save's own transaction). Every change is committed before its verb returns, so on a file a
-killed process loses no answered move. Token digests are stored, never tokens.
-
-What one process needs no file for stays in its memory: the claims (a race's lock, the
-slots; a waiter is woken when one is emptied) and each race's head and last use, in
-last-use order (a seat's read costs no write; a restart counts every race as just used).
-In WAL mode with ``synchronous=NORMAL`` only an OS crash or a power cut can lose the last
-transactions. The verbs run on the calling thread under the mutex: a small commit costs
-less than a hop to a worker thread (``python -m bench durable`` prints both).
+"""The SQLite :class:`~app.storage.backend.Backend`: races in a file (or memory), in
+:data:`SCHEMA`'s tables, every change committed before its verb returns (WAL,
+``synchronous=NORMAL``: only an OS crash can lose the last commits). The claims (locks,
+slots) and each race's head and last use stay in memory (a restart counts every race as
+just used). Verbs run on the calling thread under the mutex: a small commit costs less than
+a hop to a worker thread (``python -m bench durable``). Token digests only, never tokens.
 """
 
 from __future__ import annotations
@@ -60,10 +54,9 @@ HeadReader = Callable[[bytes], RecordHead]
 
 
 class SqliteBackend:
-    """The backend on the file ``path``, or in memory when ``path`` is None. ``read_head``
-    checks each row as the file is opened; ``clock`` dates the races loaded (the policy's
-    clock), ``wall_clock`` the rows. At most ``expired_memory`` tombstones are kept (the
-    newest). It opens on first use if nobody calls :meth:`open`."""
+    """On the file ``path`` (None: memory), opened on first use if nobody calls
+    :meth:`open`; ``read_head`` checks each row at open; ``clock`` dates the races loaded,
+    ``wall_clock`` the rows; the newest ``expired_memory`` tombstones are kept."""
 
     def __init__(
         self,
@@ -121,9 +114,8 @@ class SqliteBackend:
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
 
     def _load(self, conn: sqlite3.Connection) -> None:
-        """Check every row (filling in the head of a row an older version wrote); count
-        the unreadable ones in :attr:`skipped`; every readable race counts as just used, the
-        least recently written first."""
+        """Check every row (filling in a head an older version left out), counting the
+        unreadable in :attr:`skipped`; the rest count as just used, in write order."""
         now = self.clock()
         heads: list[tuple[str | None, int | None, bool | None, str]] = []
         rows = conn.execute("SELECT id, data, head FROM races ORDER BY updated_at").fetchall()
@@ -154,8 +146,7 @@ class SqliteBackend:
             self._ready().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
-        """Close the file (every change is written already); a closed file stays closed.
-        A database in memory stays open: closing it would lose what it holds."""
+        """Close the file for good (all is written); memory stays open (it would be lost)."""
         if self.path is None:
             return
         with self.mutex:
@@ -169,8 +160,8 @@ class SqliteBackend:
             self._ready()
 
     def _ready(self) -> sqlite3.Connection:
-        """The connection, opened on first use when nobody called :meth:`open` (an app
-        served without its lifespan); called with the mutex held."""
+        """The connection, opened on first use (an app served without its lifespan); under
+        the mutex."""
         if self._conn is None:
             if self._closed:
                 raise StoreUnavailable("the race file is not open")
@@ -180,8 +171,7 @@ class SqliteBackend:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One transaction on the open connection; a refusal is a counted
-        :class:`StoreUnavailable` and writes nothing."""
+        """One transaction; a refusal is a counted :class:`StoreUnavailable`, writing nothing."""
         conn = self._ready()
         try:
             conn.execute("BEGIN")
@@ -223,8 +213,7 @@ class SqliteBackend:
             return "ok", ()
 
     def put(self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float) -> None:
-        """Write the race's row (replacing any tombstone of that id); called with the mutex
-        held or from one thread."""
+        """Write the race's row, replacing any tombstone of its id (under the mutex)."""
         seq = self._seq + 1
         with self._transaction() as conn:
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
@@ -294,8 +283,7 @@ class SqliteBackend:
             return True
 
     def overwrite(self, game_id: str, data: bytes) -> None:
-        """Write a race's JSON alone, in one transaction (a save's write without the rest
-        of the save: what ``python -m bench durable`` times)."""
+        """Write a race's JSON alone (what ``python -m bench durable`` times)."""
         with self.mutex, self._transaction() as conn:
             conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
 
@@ -345,8 +333,7 @@ class SqliteBackend:
             return self._unused(before, limit, locked_too=True)
 
     def _live(self, column: str, key: str | int) -> tuple[str, ...]:
-        """The unfinished races whose ``column`` (owner or player) is ``key``, oldest
-        first; called with the mutex held."""
+        """The live races whose ``column`` (owner or player) is ``key``, oldest first."""
         rows = self._query(
             f"SELECT id FROM races WHERE {column} = ? AND live AND head IS NOT NULL ORDER BY seq",
             (key,),
@@ -427,8 +414,8 @@ class SqliteBackend:
         self._wake(name)
 
     def _wake(self, name: str, everyone: bool = False) -> None:
-        """Wake the first (or every) request waiting for claim ``name``: the first takes
-        it, or, if it cannot (the race went, it was cancelled), wakes the next."""
+        """Wake the first (or every) waiter for claim ``name``; one that cannot take it
+        wakes the next."""
         waiting = self._waiting.get(name, [])
         while waiting:
             waiter = waiting.pop(0)
@@ -463,9 +450,8 @@ class SqliteBackend:
                 self._drop(name)
 
     async def wait(self, name: str, seconds: float) -> None:
-        """Sleep until the claim is emptied or runs out (no polling: one process holds
-        every claim, and whatever empties one wakes the first waiter), or ``seconds``
-        pass."""
+        """Sleep until the claim is emptied (whatever empties it wakes the first waiter: no
+        polling), runs out, or ``seconds`` pass."""
         loop = asyncio.get_running_loop()
         with self.mutex:
             found = self._claims.get(name)

@@ -1,6 +1,5 @@
-"""Races an older server kept, in today's format. The SQLite file is upgraded by its
-migrations (:mod:`app.storage.migrations`); Redis and a saved races file have none, so
-their stores upgrade what they find when they open (Redis once: a marker says it is done).
+"""Races an older server kept, in today's format: Redis and a saved races file have no
+migrations (the SQLite file's: :mod:`app.storage.migrations`), so their stores upgrade at open.
 """
 
 from __future__ import annotations
@@ -27,8 +26,7 @@ def upgraded(race: dict[str, Any]) -> dict[str, Any]:
 
 
 def upgraded_bytes(data: bytes) -> bytes | None:
-    """The stored JSON ``data`` upgraded, or None when it needs nothing (or cannot be:
-    the store then skips it as unreadable, as any damaged race)."""
+    """``data`` upgraded, or None if it needs nothing or cannot be (then read as damaged)."""
     try:
         race = orjson.loads(data)
         if not isinstance(race, dict) or race.get("format") == FORMAT:
