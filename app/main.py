@@ -32,14 +32,14 @@ from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
+    CancelledAs503Middleware,
     CsrfMiddleware,
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
+    TalkPace,
     TrustedHostsMiddleware,
 )
-from app.http.stopping import CancelledAs503Middleware
-from app.http.talk_pace import TalkPace
 from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair

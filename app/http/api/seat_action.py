@@ -15,7 +15,7 @@ from app.http.api.models import SEAT_ERRORS, GameState, RematchSeat, SayIn, TooM
 from app.http.api.models import error_responses as refusals
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, Seat
 from app.http.previews import with_previews
-from app.http.talk_pace import GAP_SECONDS, PER_MINUTE, TalkPaceDep
+from app.http.security import GAP_SECONDS, PER_MINUTE, TalkPaceDep
 from app.races import rematch
 from app.races.unit import Race, Races
 

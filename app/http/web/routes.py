@@ -27,7 +27,7 @@ from app.http.i18n import gettext as _
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
-from app.http.talk_pace import TalkPaceDep
+from app.http.security import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.missing import FORGETS_GONE_SEAT
