@@ -18,8 +18,7 @@ from fastapi.responses import Response
 from app.http.answers import is_htmx, see_other
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
 from app.http.errors import InvalidRequest, race_status
-from app.http.race_words import race_sentence
-from app.http.refusals import refusal_sentence
+from app.http.race_words import race_sentence, refusal_sentence
 from app.http.web import page_state
 from app.http.web import suggest as hints
 from app.http.web.forms import (
