@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 import anyio.to_thread
@@ -19,11 +17,11 @@ from starlette.datastructures import UploadFile
 from app.http.answers import page
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import race_status
+from app.http.i18n import N_
 from app.http.i18n import gettext as _
 from app.http.players import results_of
 from app.http.race_look import look
 from app.http.web.fair_words import (
-    RoundWords,
     event_details,
     headline,
     round_words,
@@ -43,23 +41,21 @@ RECORD_MAX_BYTES: Final = 512 * 1024
 VERDICT_STATUS: Final = {"ok": 200, "tampered": 422, "refused": 422}
 """The answer's status by verdict (a race not over yet: 409)."""
 
-TWIN_TESTS: Final[tuple[tuple[str, str, Callable[[], str]], ...]] = (
+TWIN_TESTS: Final = (
     (
         "tests/bots/test_bots_behaviour.py",
         "test_cards_the_bot_cannot_see_do_not_change_its_move",
-        lambda: _(
-            "a bot given two deals that differ only in cards it cannot see makes the same move"
-        ),
+        N_("a bot given two deals that differ only in cards it cannot see makes the same move"),
     ),
     (
         "tests/engine/test_seat_view.py",
         "test_a_view_never_depends_on_cards_laid_face_down_during_play",
-        lambda: _("what a seat is shown is the same for two such deals, move after move"),
+        N_("what a seat is shown is the same for two such deals, move after move"),
     ),
     (
         "tests/api/test_hidden_information.py",
         "test_no_response_reveals_hidden_cards",
-        lambda: _(
+        N_(
             "every answer the server gives during a race is the same, byte for byte, for such "
             "twin deals"
         ),
@@ -73,41 +69,29 @@ _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A finished check as the page shows it."""
-
-    status: str
-    headline: str
-    sentence: str
-    details: tuple[tuple[str, str], ...]
-    race: str | None
-    commitment: tuple[str, str, str] | None
-    """(published, the text hashed, its SHA-256) when the record revealed them."""
-    deal: tuple[RoundWords, ...]
-
-
-def _check(record: Any, verdict: Verdict) -> Check:
+def _check(record: Any, verdict: Verdict) -> dict[str, Any]:
+    """A finished check as the page shows it; its ``commitment``: (published, the text
+    hashed, its SHA-256) when the record revealed them."""
     commitment = None
     if verdict.commitment is not None:
         text = scheme_words(record["deal_seed"], record["salt"])
         commitment = (str(record["commitment"]), text, verdict.commitment)
     race = record.get("game_id") if isinstance(record, dict) else None
-    return Check(
-        verdict.status,
-        headline(verdict.status),
-        verdict_sentence(verdict),
-        event_details(verdict),
-        race if isinstance(race, str) else None,
-        commitment,
-        tuple(round_words(deal) for deal in verdict.deal),
-    )
+    return {
+        "status": verdict.status,
+        "headline": headline(verdict.status),
+        "sentence": verdict_sentence(verdict),
+        "details": event_details(verdict),
+        "race": race if isinstance(race, str) else None,
+        "commitment": commitment,
+        "deal": tuple(round_words(deal) for deal in verdict.deal),
+    }
 
 
 def _render(request: Request, status: int, **shown: Any) -> Response:
     """``fair.html``, with the ``check``, the ``error``, and the ``race`` and ``pasted``
     record to show in the forms again."""
-    twins = [(path, test, shows()) for path, test, shows in TWIN_TESTS]
+    twins = [(path, test, _(shows)) for path, test, shows in TWIN_TESTS]
     context: dict[str, Any] = {"active": "fair", "check": None, "error": None, "race": ""}
     context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, "twin_tests": twins, **shown}
     return page(request, "fair.html", context, status)
@@ -121,16 +105,6 @@ async def _verdict_page(
     return _render(request, status, check=_check(record, verdict), race=race, pasted=pasted)
 
 
-async def _public_record(request: Request, races: RacesDep, race: str) -> Any:
-    """The race's public record: the live race's, else the one kept with the results;
-    the refusal (a :class:`RaceError`) when there is neither."""
-    found = await look(races, race, None, lambda opened: opened.record(), spectator=True)
-    if not isinstance(found, RaceError):
-        return found
-    kept = await results_of(request).finished_record(race, races.now())
-    return found if kept is None else kept
-
-
 @router.get("/fair", response_class=HTMLResponse)
 async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -> Response:
     """How deals are checked; with ``?race=ID``, that race's record checked."""
@@ -140,7 +114,9 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
     if not _RACE_ID.fullmatch(race):
         message = _("A race's id is the part of its address after /games/, letters and digits.")
         return _render(request, 422, error=message, race=race)
-    found = await _public_record(request, races, race)
+    found = await look(races, race, None, lambda opened: opened.record(), spectator=True)
+    if isinstance(found, RaceError):  # gone from the track: the record kept with the results
+        found = await results_of(request).finished_record(race, races.now()) or found
     if isinstance(found, RaceError):
         if found.code == "not_found":
             message = _("No race with that id is kept on this server: check the id in its address.")
@@ -152,21 +128,14 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
     return await _verdict_page(request, found, race=race)
 
 
-async def _pasted(request: Request) -> str:
-    """The record the form sent: the file chosen, else the text pasted."""
-    async with request.form(max_part_size=RECORD_MAX_BYTES) as form:
-        upload = form.get("record_file")
-        if isinstance(upload, UploadFile) and upload.filename:
-            data = await upload.read(RECORD_MAX_BYTES + 1)
-            return data.decode("utf-8", errors="replace")
-        text = form.get("record")
-        return text if isinstance(text, str) else ""
-
-
 @router.post("/fair", response_class=HTMLResponse)
 async def check_record(request: Request) -> Response:
     """Check a finished race's record sent with the form (pasted, or as a file)."""
-    text = (await _pasted(request)).strip()
+    async with request.form(max_part_size=RECORD_MAX_BYTES) as form:  # a file, else pasted text
+        upload, text = form.get("record_file"), form.get("record")
+        if isinstance(upload, UploadFile) and upload.filename:
+            text = (await upload.read(RECORD_MAX_BYTES + 1)).decode("utf-8", errors="replace")
+    text = text.strip() if isinstance(text, str) else ""
     if not text:
         message = _("Paste a finished race's record, or choose its file, then press Check.")
         return _render(request, 422, error=message)

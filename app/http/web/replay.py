@@ -55,61 +55,52 @@ class Position:
     middle: int = 0
     removed: int = 0
 
-    def copy(self) -> Position:
-        """An independent copy (positions are kept per event)."""
-        return replace(self, seats=[replace(s) for s in self.seats])
-
-
-def _advance(position: Position, event: EventDict) -> None:
-    """Move ``position`` on by the amounts ``event`` reports."""
-    kind = EventKind(event["kind"])
-    seat = position.seats[int(event["seat"])] if event["seat"] is not None else None
-    if kind == EventKind.ROUND_DEALT:
-        for s in position.seats:
-            s.speed = s.poured = s.won = s.tricks = 0
-    elif kind == EventKind.CARD_PLAYED and seat is not None:
-        seat.gas -= int(event["gas"])
-        seat.poured += int(event["gas"])
-    elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
-        seat.gas += int(event["gained"]) - int(event["gas"])
-        seat.poured += int(event["gas"])
-        seat.won += int(event["gained"])
-        position.removed -= int(event["gained"])
-    elif kind == EventKind.GAS_TAKEN and seat is not None:
-        seat.gas += int(event["amount"])
-        seat.won += int(event["amount"])
-        position.middle -= int(event["amount"]) + int(event["removed"])
-        position.removed += int(event["removed"])
-    elif kind == EventKind.ZERO_EFFECT and seat is not None:
-        if event["choice"] == "gas":
-            seat.gas += int(event["gained"])
-            seat.won += int(event["gained"])
-            position.removed -= int(event["gained"])
-        else:
-            seat.speed += int(event["gained"])
-    elif kind == EventKind.TUNE_UP_SHARE:
-        for s, got in zip(event["seats"], event["gained"], strict=True):
-            position.seats[int(s)].gas += int(got)
-            position.seats[int(s)].won += int(got)
-        position.removed += int(event["removed"])
-        position.middle = 0
-    elif kind == EventKind.GAS_TO_MIDDLE:
-        position.middle = int(event["middle"])
-    elif kind == EventKind.TRICK_WON and seat is not None:
-        seat.tricks += 1
-    elif kind == EventKind.SPEED_GAINED and seat is not None:
-        seat.speed = int(event["speed"])
-    elif kind == EventKind.LAP_GAINED and seat is not None:
-        seat.laps = int(event["laps"])
-
 
 def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
     """The public position after each of ``events`` (a whole race's log, from its start)."""
     position = Position([SeatPosition.of(s, me) for s in range(players)])
     after: list[Position] = []
     for event in events:
-        _advance(position, event)
-        after.append(position.copy())
+        kind = EventKind(event["kind"])
+        seat = position.seats[int(event["seat"])] if event["seat"] is not None else None
+        if kind == EventKind.ROUND_DEALT:
+            for s in position.seats:
+                s.speed = s.poured = s.won = s.tricks = 0
+        elif kind == EventKind.CARD_PLAYED and seat is not None:
+            seat.gas -= int(event["gas"])
+            seat.poured += int(event["gas"])
+        elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
+            seat.gas += int(event["gained"]) - int(event["gas"])
+            seat.poured += int(event["gas"])
+            seat.won += int(event["gained"])
+            position.removed -= int(event["gained"])
+        elif kind == EventKind.GAS_TAKEN and seat is not None:
+            seat.gas += int(event["amount"])
+            seat.won += int(event["amount"])
+            position.middle -= int(event["amount"]) + int(event["removed"])
+            position.removed += int(event["removed"])
+        elif kind == EventKind.ZERO_EFFECT and seat is not None:
+            if event["choice"] == "gas":
+                seat.gas += int(event["gained"])
+                seat.won += int(event["gained"])
+                position.removed -= int(event["gained"])
+            else:
+                seat.speed += int(event["gained"])
+        elif kind == EventKind.TUNE_UP_SHARE:
+            for s, got in zip(event["seats"], event["gained"], strict=True):
+                position.seats[int(s)].gas += int(got)
+                position.seats[int(s)].won += int(got)
+            position.removed += int(event["removed"])
+            position.middle = 0
+        elif kind == EventKind.GAS_TO_MIDDLE:
+            position.middle = int(event["middle"])
+        elif kind == EventKind.TRICK_WON and seat is not None:
+            seat.tricks += 1
+        elif kind == EventKind.SPEED_GAINED and seat is not None:
+            seat.speed = int(event["speed"])
+        elif kind == EventKind.LAP_GAINED and seat is not None:
+            seat.laps = int(event["laps"])
+        after.append(replace(position, seats=[replace(s) for s in position.seats]))
     return after
 
 
