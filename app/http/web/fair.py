@@ -1,12 +1,16 @@
 """``/fair``: how every deal can be checked (docs/fair-play.md), and the check of a
 finished race's record (:func:`engine.verify.verify_record`), given by its id or pasted or
-uploaded with a plain form. A record that checks out answers 200, any other a 4xx.
+uploaded with a plain form. A record that checks out answers 200, any other a 4xx. The
+verdict in plain words, here and for ``zzv verify``: what it found, and the deal card by
+card (:mod:`engine.verify` answers in codes).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 import anyio.to_thread
@@ -17,20 +21,189 @@ from starlette.datastructures import UploadFile
 from app.http.answers import page
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import race_status
-from app.http.i18n import N_
+from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
 from app.http.players import results_of
 from app.http.race_look import look
-from app.http.web.fair_words import (
-    event_details,
-    headline,
-    round_words,
-    scheme_words,
-    verdict_sentence,
-)
+from app.http.web.labels import SUITS, seat_colour
 from app.races.errors import RaceError
 from engine.fairness import COMMITMENT_SCHEME
-from engine.verify import Verdict, verify_record
+from engine.verify import RoundDeal, Verdict, verify_record
+
+# --------------------------------------------------------------------------- the words
+
+
+def headline(status: str) -> str:
+    """A verdict's status (``ok``, ``tampered``, ``refused``) as a short heading."""
+    if status == "ok":
+        return _("It checks out")
+    return _("It does not check out") if status == "tampered" else _("Nothing to check")
+
+
+def seat_words(seat: int) -> str:
+    """A seat as the page names it: its colour, then its number in the record."""
+    colour = seat_colour(seat).capitalize()
+    return _("%(colour)s (seat %(seat)s)") % {"colour": colour, "seat": seat}
+
+
+def _who(seat: Any) -> str:
+    """A seat the record or the replay names; anything else a record holds there, as JSON."""
+    if seat is None:
+        return _("nobody")
+    if type(seat) is int and seat >= 0:
+        return seat_words(seat)
+    return json.dumps(seat)
+
+
+def _checked_out(verdict: Verdict) -> str:
+    events = ngettext("%(num)s event", "%(num)s events", verdict.events) % {"num": verdict.events}
+    return ngettext(
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        "seed and salt; its %(num)s move is legal with the cards dealt from that seed; "
+        "replaying it tells the record's %(events)s, one by one, and its winner, %(winner)s.",
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        "seed and salt; all %(num)s moves are legal with the cards dealt from that seed; "
+        "replaying them tells the record's %(events)s, one by one, and its winner, "
+        "%(winner)s.",
+        verdict.actions,
+    ) % {"num": verdict.actions, "events": events, "winner": _who(verdict.winner)}
+
+
+Params = Mapping[str, Any]
+
+
+def _in_words(p: Params) -> dict[str, Any]:
+    """A verdict's ``params`` as its sentence names them: seats by colour, the missing
+    fields listed, moves and events counted from 1 (``move``), and ``num`` the count the
+    sentence is about (the limit, the moves played, or the event)."""
+    shown = {**p, "move": int(p.get("index", 0)) + 1}
+    shown["num"] = p.get("limit", p.get("actions", shown["move"]))
+    shown |= {key: _who(p[key]) for key in ("seat", "to_move", "recorded", "replayed") if key in p}
+    if "missing" in p:
+        shown["missing"] = ", ".join(p["missing"])
+    return shown
+
+
+# Each code's words are written out whole, so the extractor finds every one of them.
+_FOUND: dict[str, Callable[[Params], str]] = {
+    # The record holds nothing to check (refused).
+    "not_a_record": lambda p: _(
+        "That is not a race's record. Paste the JSON a finished race's record "
+        "gives (GET /api/games/RACE/record), or give the race's id."
+    ),
+    "not_finished": lambda p: _(
+        "This race is not finished yet, so there is nothing to check: its seed and "
+        "salt are revealed when it ends."
+    ),
+    "no_commitment": lambda p: _(
+        "This race published no commitment to its deal (the lesson is dealt the "
+        "same for everyone), so there is nothing to check."
+    ),
+    # The missing fields are named as the record names them (deal_seed, salt).
+    "not_revealed": lambda p: _(
+        "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
+        "seed is published once the day's attempts have closed, a weekly cup deal's "
+        "once its week has."
+    ),
+    "bad_field": lambda p: _("The record's %(field)s is not in the form a record gives it."),
+    # The record does not check out: where it first goes wrong (tampered).
+    "commitment_mismatch": lambda p: _(
+        "The commitment published at the start, %(published)s, is not the SHA-256 "
+        "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
+        "race promised."
+    ),
+    "illegal_action": lambda p: (
+        _("The record's move %(move)s is not a move a race records.")
+        if p["seat"] is None
+        else _(
+            "The record's move %(move)s is not a legal move for %(seat)s with the cards "
+            "dealt from the revealed seed."
+        )
+    ),
+    "wrong_seat": lambda p: _(
+        "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
+    ),
+    "too_many_actions": lambda p: ngettext(
+        "The record lists more than %(num)s move and the race does not end.",
+        "The record lists more than %(num)s moves and the race does not end.",
+        p["limit"],
+    ),
+    "actions_after_end": lambda p: _(
+        "The record lists moves after the race was won, from move %(move)s on."
+    ),
+    "race_not_over": lambda p: ngettext(
+        "After the %(num)s move of the record the race is not over, yet the record "
+        "says it is finished.",
+        "After all %(num)s moves of the record the race is not over, yet the record "
+        "says it is finished.",
+        p["actions"],
+    ),
+    "event_mismatch": lambda p: _(
+        "Event %(num)s of the record is not what replaying the moves tells."
+    ),
+    "winner_mismatch": lambda p: _(
+        "The record names %(recorded)s as the winner, but replaying the moves, %(replayed)s wins."
+    ),
+}
+"""The sentence of each verdict that is not "ok", by its code, from the verdict's
+``params`` (filled in by :func:`_in_words`)."""
+
+
+def verdict_sentence(verdict: Verdict) -> str:
+    """What the check found, as one or two sentences."""
+    if verdict.status == "ok":
+        return _checked_out(verdict)
+    words = _FOUND.get(verdict.code)
+    if words is None:
+        raise ValueError(f"No words for the verdict {verdict.code!r}.")
+    return words(verdict.params) % _in_words(verdict.params)
+
+
+def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
+    """For an ``event_mismatch``, the two events side by side as JSON: what replaying the
+    moves tells and what the record says ("none" where one has no event there)."""
+    if verdict.code != "event_mismatch":
+        return ()
+    p = verdict.params
+    shown = [
+        json.dumps(p.get(side), sort_keys=True) if p.get(side) is not None else _("none")
+        for side in ("replayed", "recorded")
+    ]
+    return ((_("Replaying the moves tells"), shown[0]), (_("The record says"), shown[1]))
+
+
+def cards_words(cards: tuple[Any, ...]) -> str:
+    """Cards as the page names them, in the order given ("none" for no card)."""
+    return ", ".join(SUITS[card.value].short for card in cards) or _("none")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWords:
+    """One round of the deal in words: its heading, each seat's hand, the cards put aside
+    (None when the variant puts none aside)."""
+
+    title: str
+    hands: tuple[tuple[str, str], ...]
+    set_aside: str | None
+
+
+def round_words(deal: RoundDeal) -> RoundWords:
+    """A round as dealt, in words."""
+    title = _("Round %(round)s: %(seat)s leads the first trick") % {
+        "round": deal.round,
+        "seat": seat_words(deal.lead),
+    }
+    hands = tuple((seat_words(s), cards_words(hand)) for s, hand in enumerate(deal.hands))
+    return RoundWords(title, hands, cards_words(deal.set_aside) if deal.set_aside else None)
+
+
+def scheme_words(seed: Any, salt: Any) -> str:
+    """The exact text whose SHA-256 is the commitment, for ``seed`` and ``salt``."""
+    text = COMMITMENT_SCHEME.removeprefix("sha256(").removesuffix(")")
+    return text.format(deal_seed=seed, salt=salt)
+
+
+# --------------------------------------------------------------------------- the page
 
 router = APIRouter(include_in_schema=False)
 
