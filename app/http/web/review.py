@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -106,8 +106,7 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(NamedTuple):
     """One decision on the graph."""
 
     x: float
