@@ -40,7 +40,6 @@ from app.http.security import (
     TalkPace,
     TrustedHostsMiddleware,
 )
-from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -232,7 +231,6 @@ ROUTERS = (
     api_daily.daily_router,
     api_daily.cup_router,
     web_daily.router,
-    web_cup.router,
     web_fair.router,
     language.router,
     api_review.router,

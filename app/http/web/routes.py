@@ -57,10 +57,8 @@ from app.settings import Settings
 router = APIRouter(include_in_schema=False)
 
 StepQuery = Annotated[int, Query(ge=0, le=1000, description="Which trick of the race (0: all)")]
-"""The replay's ``?step=``: the number of a trick in the whole race, 1 for the first."""
 
 BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds before this one")]
-"""The log fragment's ``?before=``: only the rounds numbered below it."""
 
 QUICK_SIZES = (3, 4, 5)
 """The race sizes the start page offers strangers."""
