@@ -214,13 +214,6 @@ INTENTS = ("play", "preview", "suggest")
 JavaScript), or suggest a move."""
 
 
-def pop_intent(fields: dict[str, str]) -> str:
-    """Remove the pressed button's ``intent`` from ``fields`` and return it ("play" by
-    default: Enter submits the form with no button pressed)."""
-    intent = fields.pop("intent", "play")
-    return intent if intent in INTENTS else "play"
-
-
 def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
     """The move form's choices that enter ``action`` (engine JSON): the inverse of
     :meth:`MoveForm.action` for the fields the table pre-selects."""

@@ -1,7 +1,6 @@
-"""The game table's view models: what ``game.html`` and its partials print, from one session
-state (:func:`table_context`). No game rules here: every number comes from the observation
-or an event, and the only engine facts used are printed card data (names, values, colours).
-"""
+"""The game table's view models: what ``game.html`` prints, from one session state
+(:func:`table_context`). No game rules here: every number comes from the observation or an
+event; the only engine facts used are printed card data (names, values, colours)."""
 
 from __future__ import annotations
 
@@ -47,12 +46,10 @@ SPECTATOR = -1
 """The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
 
 SPECTATOR_RECENT = 12
-"""Latest events a watch page lists as "what just happened" (a seat lists those since its
-own last card)."""
+"""Latest events a watch page lists (a seat lists those since its own last card)."""
 
 REMATCH_POLL_SECONDS = 3
-"""How often a finished table looks for a rematch offer or its start (its live stream
-ended with the race)."""
+"""How often a finished table polls for a rematch (its live stream ended with the race)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +77,7 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """A card lying in a trick (``play``, as every seat sees it), or an empty place for a
-    seat still to play (no ``play``)."""
+    """A card lying in a trick (``play``), or an empty place for a seat still to play."""
 
     seat: int
     name: str
@@ -141,12 +137,10 @@ class HandCard:
 
     @property
     def can_play_face_up(self) -> bool:
-        """Whether the face-up choice is offered (only on the viewer's turn)."""
         return self.option is not None and self.option["can_play_face_up"]
 
     @property
     def blocked_reason(self) -> str | None:
-        """The engine's sentence saying why this card cannot go face up now."""
         return None if self.option is None else self.option["blocked_reason"]
 
     @property
@@ -157,7 +151,7 @@ class HandCard:
 
 @dataclass(slots=True)
 class TrickRecord:
-    """A finished trick (``record``, as the engine gives it), as the "last trick" shows it."""
+    """A finished trick (``record``, the engine's), as the "last trick" shows it."""
 
     record: view.TrickRecord
     cards: list[TrickCard]
@@ -167,7 +161,7 @@ class TrickRecord:
 
 @dataclass(slots=True)
 class SeatBadge:
-    """One seat in the bar above a race with friends (``public``: as every seat sees it)."""
+    """One seat in the bar above a race with friends (``public``: the lobby's)."""
 
     public: PublicSeat
     colour: str
@@ -240,7 +234,6 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
 
 
 def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
-    """A finished trick from the observation (``last_trick``)."""
     if not record:
         return None
     winner = record["winner"]
@@ -250,7 +243,6 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
-    """Distinct cards in the viewer's hand, each with its turn option when there is one."""
     options = {o["suit"]: o for o in obs["card_options"]}
     return [
         HandCard(i + 1, SUITS[suit_id], PRINTED_VALUES[suit_id], count, options.get(suit_id))
@@ -263,7 +255,6 @@ def is_my_turn(obs: Observation) -> bool:
 
 
 def page_title(obs: Observation) -> str:
-    """The browser tab title: it says "Your turn" when it is."""
     if obs["game_over"]:
         if obs["winner"] == obs["seat"]:
             return _("You won! · Zoom Zoom Vroom")
@@ -274,7 +265,6 @@ def page_title(obs: Observation) -> str:
 
 
 def status_text(obs: Observation, me: Me) -> str:
-    """The one-line banner at the top of the table."""
     if obs["game_over"]:
         winner = obs["winner"]
         if winner == obs["seat"]:
@@ -401,12 +391,12 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         who = seat_name(autopilot["seat"], reader)
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
     away = [s["seat"] for s in seats if s.get("away")] if playing else []
-    mine = [seat for seat in away if is_viewer(seat, reader)]
-    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
-    notes += [
-        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
+    away.sort(key=lambda seat: not is_viewer(seat, reader))
+    notes = [
+        _("You are away: a bot is playing your seat until you are back.")
+        if is_viewer(seat, reader)
+        else _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
         for seat in away
-        if not is_viewer(seat, reader)
     ]
     return {
         "seat_badges": badges,
@@ -416,14 +406,14 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
         "away_notes": notes,
-        "away_me": bool(mine),
+        "away_me": any(is_viewer(seat, reader) for seat in away),
     }
 
 
 def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
-    """None, or what the rematch box shows a seat of a race people raced
-    together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
-    race's ``href``, the button's words and whether the box still polls."""
+    """None, or the rematch box of a race people raced together: the offer's ``line``, this
+    person's ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words
+    and whether the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
         return None
     offer = state.get("rematch")
@@ -451,8 +441,8 @@ def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
 
 @dataclass(frozen=True, slots=True)
 class RaceAgain:
-    """What the buttons at the end of a race start, said honestly: how many people the new
-    race seats (the presser first; friends get new invite links) and the button's words."""
+    """What the end of a race offers: how many people the new race seats (the presser first;
+    friends get new invite links) and the button's words."""
 
     people: int
     label: str
@@ -460,9 +450,8 @@ class RaceAgain:
 
 
 def race_again(people: int, spectator: bool) -> RaceAgain:
-    """The end-of-race offer after a race that ``people`` people raced: with friends again
-    (fresh invite links), not silently against bots; a spectator races the deal against
-    bots, and the button says so."""
+    """The offer after a race ``people`` people raced: with friends again, not silently
+    against bots; a spectator races the deal against bots, and the button says so."""
     if spectator:
         return RaceAgain(1, _("Race this deal yourself, against bots"))
     if people > 1:
@@ -494,8 +483,7 @@ def table_context(
     preview: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
-    state: its observation, ``events`` from :func:`app.http.web.table_page.window` on,
-    seats and clock."""
+    state, its ``events`` from :func:`app.http.web.table_page.window` on."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
