@@ -1,7 +1,6 @@
 """The public event log arranged for the table: the log by round and trick, the staged reveal
 since the viewer's last card, the end-of-round box, and the moments (a lap, the race's end,
-a big play) shown over the trick as the reveal reaches their event (static/js/table.js).
-"""
+a big play) the reveal shows over the trick (static/js/table.js)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from app.http.web.labels import (
     seat_name,
     suit_info,
 )
-from app.http.web.narration import EventDict, narrate
+from app.http.web.narration import EventDict, narrate, say
 from engine import LAPS_TO_WIN, EventKind
 
 PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED})
@@ -27,25 +26,22 @@ PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZER
 
 _FACE_UP_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED})
 
-RESULT_KINDS = frozenset(
-    {
-        EventKind.TUNE_UP_SHARE,
-        EventKind.TRICK_WON,
-        EventKind.TRICK_ALL_TUNED_UP,
-        EventKind.GAS_TO_MIDDLE,
-        EventKind.SPEED_GAINED,
-        EventKind.LAP_GAINED,
-        EventKind.GAME_WON,
-        EventKind.ROUND_DEALT,
+RESULT_KINDS = (
+    frozenset(EventKind)
+    - PLAY_KINDS
+    - {
+        EventKind.CARD_DISCARDED,
+        EventKind.GAS_TAKEN,
+        EventKind.ZERO_EFFECT,
     }
 )
-"""Events that settle a trick (the reveal shows them after the cards)."""
+"""Events that settle a trick, all but a card's play and its own effects (the reveal shows
+them after the cards)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LogTrick:
-    """One trick of the game log as sentences in the order they happened (a value: the
-    table prints it as a piece, ``pieces:log_trick``)."""
+    """One trick of the game log as sentences (a value: ``pieces:log_trick`` keeps it)."""
 
     trick: int
     lines: tuple[str, ...]
@@ -87,9 +83,8 @@ def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
     """The public event log as rounds and tricks of sentences, newest first (``lines``: the
-    events' sentences, when already told). A trick opens with its first
-    card and is complete once its gas has gone to the middle; the speed or lap line that
-    follows still belongs to it."""
+    events' sentences, when already told). A trick opens with its first card and is complete
+    once its gas has gone to the middle; the speed or lap line after it still belongs to it."""
     texts = [narrate(event, me) for event in events] if lines is None else lines
     # Each round as (number, intro, tricks), each trick as [lines, complete] while the
     # events are read; the frozen LogTricks are made once at the end.
@@ -143,13 +138,12 @@ def recent_item(event: EventDict, text: str) -> RecentItem:
 
 
 def is_my_play(event: EventDict, me: int) -> bool:
-    """Whether ``event`` is seat ``me`` putting a card into the trick."""
     return event["kind"] in PLAY_KINDS and event["seat"] == me
 
 
 def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
-    """Index of the viewer's most recent card in ``events`` (0 if they have not played):
-    the table shows everything from it on, so a refresh shows the same story."""
+    """Index of the viewer's latest card in ``events`` (0 if none): the table shows everything
+    from it on, so a refresh shows the same story."""
     return next((i for i in reversed(range(len(events))) if is_my_play(events[i], me)), 0)
 
 
@@ -160,8 +154,8 @@ def round_start(events: Sequence[EventDict], index: int) -> int:
 
 
 def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
-    """Summarise a round that ended among ``recent`` events (``None`` if none did, or if
-    the race itself ended: the game-over box covers that)."""
+    """The round that ended among ``recent`` events (None if none did, or if the race ended:
+    the game-over box covers that)."""
     if game_over:
         return None
     deal = next(
@@ -174,11 +168,7 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     if lap is not None:
         headline = narrate(lap, me)
-    lead, values = deal["lead"], {"round": deal["round"], "name": seat_name(deal["lead"], me)}
-    if is_viewer(lead, me):
-        next_lead = _("You lead round %(round)s.") % values
-    else:
-        next_lead = _("%(name)s leads round %(round)s.") % values
+    next_lead = say(deal["lead"], me, "leads_round", deal)
     return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
 
 
@@ -201,7 +191,6 @@ class Moment:
 
 
 def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
-    """The moments among ``events`` (the first of which is event number ``first_at``)."""
     found = (_moment(event, at, me) for at, event in enumerate(events, start=first_at))
     return [moment for moment in found if moment is not None]
 
