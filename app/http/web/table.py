@@ -5,7 +5,7 @@ event; the only engine facts used are printed card data (names, values, colours)
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.bots.runner import NOTICE
@@ -192,19 +192,24 @@ def standing(player: PlayerView) -> tuple[bool, int, int, int]:
     return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
 
 
-def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> TrickCard:
-    seat = play["seat"]
-    kind = play["type"]
-    face_down = kind == "tune_up"
+def _card(
+    seat: int, order: int, me: Me, play: view.PublicPlay | None = None, best: int | None = None
+) -> TrickCard:
+    """``play`` in a trick (none: a place for a seat still to play)."""
+    kind = "pending" if play is None else play["type"]
+    suit = None
+    if play is not None and kind != "tune_up":
+        suit = suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"])
     return TrickCard(
         seat=seat,
         name=seat_name(seat, me),
         colour=seat_colour(seat),
         order=order,
         kind=kind,
-        suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
-        play=play.copy(),  # a kept piece's key: no later change to the view reaches it
-        is_best=seat == best_seat and not face_down,
+        suit=suit,
+        # A kept piece's key: no later change to the view reaches it.
+        play=None if play is None else play.copy(),
+        is_best=seat == best and suit is not None,
     )
 
 
@@ -213,23 +218,16 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     (clockwise from the lead: seating order, not a rule)."""
     best = obs["best"]
     plays = obs["trick_plays"]
-    cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
+    best_seat = best["seat"] if best else None
+    cards = [_card(p["seat"], i + 1, me, p, best_seat) for i, p in enumerate(plays)]
     if obs["game_over"]:
         return cards
     played = {p["seat"] for p in plays}
     players = obs["players_count"]
     for seat in [(obs["lead"] + i) % players for i in range(players)]:
         if seat not in played:
-            cards.append(
-                TrickCard(
-                    seat=seat,
-                    name=seat_name(seat, me),
-                    colour=seat_colour(seat),
-                    order=len(cards) + 1,
-                    kind="pending",
-                    is_turn=seat == obs["current_seat"],
-                )
-            )
+            place = _card(seat, len(cards) + 1, me)
+            cards.append(replace(place, is_turn=seat == obs["current_seat"]))
     return cards
 
 
@@ -237,7 +235,7 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
     if not record:
         return None
     winner = record["winner"]
-    cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
+    cards = [_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
     finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
     return TrickRecord(record, cards, seat_name(winner, me), finals[0] if finals else None)
 
