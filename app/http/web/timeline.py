@@ -16,7 +16,6 @@ from app.http.web.labels import (
     is_viewer,
     seat_colour,
     seat_name,
-    suit_info,
 )
 from app.http.web.narration import EventDict, narrate, say
 from engine import LAPS_TO_WIN, EventKind
@@ -86,53 +85,36 @@ def log_rounds(
     events' sentences, when already told). A trick opens with its first card and is complete
     once its gas has gone to the middle; the speed or lap line after it still belongs to it."""
     texts = [narrate(event, me) for event in events] if lines is None else lines
-    # Each round as (number, intro, tricks), each trick as [lines, complete] while the
-    # events are read; the frozen LogTricks are made once at the end.
-    rounds: list[tuple[int, str | None, list[tuple[list[str], list[bool]]]]] = []
-    trick: tuple[list[str], list[bool]] | None = None
+    rounds: list[LogRound] = []
     for event, text in zip(events, texts, strict=True):
         kind = event["kind"]
         if kind == EventKind.ROUND_DEALT:
-            rounds.append((int(event["round"]), text, []))
-            trick = None
+            rounds.append(LogRound(int(event["round"]), [], text))
             continue
         if not rounds:
-            rounds.append((1, None, []))
-        if trick is None or (kind in PLAY_KINDS and trick[1][0]):
-            trick = ([], [False])
-            rounds[-1][2].append(trick)
-        trick[0].append(text)
-        if kind == EventKind.GAS_TO_MIDDLE:
-            trick[1][0] = True
-    return [
-        LogRound(
-            number,
-            [
-                LogTrick(i, tuple(lines), done[0])
-                for i, (lines, done) in reversed(list(enumerate(tricks, start=1)))
-            ],
-            intro,
-        )
-        for number, intro, tricks in reversed(rounds)
-    ]
+            rounds.append(LogRound(1, [], None))
+        tricks = rounds[-1].tricks
+        if not tricks or (kind in PLAY_KINDS and tricks[-1].complete):
+            tricks.append(LogTrick(len(tricks) + 1, (), False))
+        last = tricks[-1]
+        done = last.complete or kind == EventKind.GAS_TO_MIDDLE
+        tricks[-1] = LogTrick(last.trick, (*last.lines, text), done)
+    for played in rounds:
+        played.tricks.reverse()
+    return rounds[::-1]
 
 
 def recent_item(event: EventDict, text: str) -> RecentItem:
     """One event since the viewer's last card, told as ``text``, as a step of the reveal."""
     kind: str = event["kind"]  # a kind's value: equal to its EventKind, a StrEnum
-    seat = event["seat"]
-    suit = None
-    if kind == EventKind.CARD_PLAYED:
-        suit = suit_info(event["suit"])
-    elif kind == EventKind.ZERO_FIVE_PLAYED:
-        suit = SUITS[ZERO_FIVE]
+    seat, face_up = event["seat"], kind in _FACE_UP_KINDS
     return RecentItem(
         kind=kind,
         seat=seat,
         colour=None if seat is None else seat_colour(seat),
         text=text,
-        suit=suit,
-        final=event["final"] if kind in _FACE_UP_KINDS else None,
+        suit=SUITS[event.get("suit") or ZERO_FIVE] if face_up else None,
+        final=event["final"] if face_up else None,
         is_result=kind in RESULT_KINDS,
     )
 
