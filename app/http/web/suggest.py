@@ -1,6 +1,5 @@
-"""Hints for the human: what a move would score, and the normal bot's move with a reason.
-Everything reads one seat's observation and its options (:func:`engine.options.seat_options`),
-never another hand, and works out no rule itself (tests/web/test_suggest.py)."""
+"""Hints: what a move would score, and the normal bot's move with a reason, from one seat's
+observation and options (:func:`engine.options.seat_options`), never another hand."""
 
 from __future__ import annotations
 
@@ -18,13 +17,12 @@ from engine.options import Best, observed_options, trick_stake
 Obs = Mapping[str, Any]
 
 SUGGESTING_BOT = "normal"
-"""The bot level whose move a suggestion is."""
 
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What a move would do now: its final number (None for a Tune Up), the best other
-    card it has to beat (or None) and the gas left after it."""
+    """What a move would do now: its final number (None for a Tune Up), the best other card
+    to beat and the gas left after it."""
 
     final: int | None
     best: Best | None
@@ -37,14 +35,13 @@ class Preview:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """The suggested action (engine JSON, one of the legal actions) and why, in one line."""
+    """The suggested action (engine JSON) and why, in one line."""
 
     action: dict[str, Any]
     reason: str
 
 
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
-    """The preview of ``action`` from the seat's options, or None if they offer none."""
     options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":
@@ -74,13 +71,12 @@ def _card_words(action: Mapping[str, Any]) -> str:
 
 
 def _rival(best: Best, me: Me) -> str:
-    """ "Yellow's 6": the card to beat."""
     return _("%(name)s's %(final)s") % {"name": seat_name(best.seat, me), "final": best.final}
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """The move form's score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats
-    Yellow's 6" (``me`` names the seats; by default the observing seat, with colours)."""
+    """The score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats Yellow's 6"
+    (``me`` names the seats; by default the observing seat, with colours)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
@@ -98,8 +94,7 @@ def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) 
 
 
 def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """One line saying what ``action`` does for the seat: "Beats Yellow's 6 with …"
-    (``me`` names the seats; by default the observing seat, with colours)."""
+    """What ``action`` does for the seat: "Beats Yellow's 6 with …" (``me`` as above)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     card = _card_words(action)
@@ -155,7 +150,7 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason` (``me`` names
-    the seats); ``ValueError`` when it is not that seat's turn."""
+    """The normal bot's move for the observing seat, with its :func:`reason`; ``ValueError``
+    when it is not that seat's turn."""
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
     return Suggestion(action, reason(obs, action, me))

@@ -27,7 +27,7 @@ from app.http.web.labels import (
     suit_info,
     viewer,
 )
-from app.http.web.narration import narrate
+from app.http.web.narration import narrate, say
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     is_my_play,
@@ -264,10 +264,7 @@ def page_title(obs: Observation) -> str:
 
 def status_text(obs: Observation, me: Me) -> str:
     if obs["game_over"]:
-        winner = obs["winner"]
-        if winner == obs["seat"]:
-            return _("You won the race!")
-        return _("%(name)s won the race.") % {"name": seat_name(winner, me)}
+        return say(obs["winner"], me, "won_race", {})
     if is_my_turn(obs):
         best = obs["best"]
         if best:

@@ -1,5 +1,4 @@
-"""What the table shows of the quick messages (lines, bubbles, buttons, this browser's mute)
-and what a live table's stream sends when somebody else spoke. A message is a code, a seat
+"""The quick messages on the table and in a live table's stream. A message is a code, a seat
 and a time, public to every seat and watcher: nothing here can tell a hidden card."""
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ BUBBLE_SECONDS = 6.0
 """How long a message shows beside its sender's seat (the stylesheet fades it out)."""
 
 CHANGED: Message = {"event": "changed", "data": "1"}
-"""A live table's "reload me": something else than talk changed."""
+"""A live table's "reload me": something other than talk changed."""
 
 _SAID = {
     "hello": ("👋", N_("Hello!")),
@@ -67,7 +66,6 @@ class TalkLine:
 
 
 def is_muted(request: Request) -> bool:
-    """Whether this browser hides the other people's messages."""
     return request.cookies.get(MUTE_COOKIE) == "1"
 
 
@@ -83,7 +81,6 @@ def heard(state: SessionState, muted: bool) -> list[Said]:
 
 
 def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
-    """``said`` as the viewer of ``state`` reads it."""
     reader = seat_viewer(state)
     me = _viewer_seat(state)
     return [
@@ -100,7 +97,6 @@ def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
 
 
 def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]:
-    """The table template's ``talk``, at wall-clock ``now``."""
     seats = state.get("seats") or []
     me = _viewer_seat(state)
     said = heard(state, muted)
@@ -125,8 +121,8 @@ def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]
 
 
 def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
-    """The HTML a live table appends to its talk for the messages ``said``: their lines,
-    and each sender's bubble replacing the one beside their seat (htmx out-of-band)."""
+    """The HTML a live table appends for the messages ``said``: their lines, and each
+    sender's bubble replacing the one beside their seat (htmx out-of-band)."""
     new = lines(state, said)
     bubbles = {line.seat: line for line in new}
     html = templates.env.get_template("partials/talk_lines.html").render(

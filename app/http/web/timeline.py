@@ -15,7 +15,6 @@ from app.http.web.labels import (
     SuitInfo,
     is_viewer,
     seat_colour,
-    seat_name,
 )
 from app.http.web.narration import EventDict, narrate, say
 from engine import LAPS_TO_WIN, EventKind
@@ -183,18 +182,11 @@ def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
     mine = is_viewer(seat, me)
     if kind == EventKind.LAP_GAINED:
         laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
-        if mine:
-            line = _("You cross the line: lap %(laps)s of %(total)s.") % laps
-            return Moment("lap", True, _("Lap!"), line, at)
-        name = seat_name(seat, me)
-        line = _("Lap %(laps)s of %(total)s for %(name)s.") % {**laps, "name": name}
-        return Moment("lap", False, _("%(name)s laps") % {"name": name}, line, at)
+        line = say(seat, me, "lap_moment", laps)
+        return Moment("lap", mine, say(seat, me, "lap_headline", laps), line, at)
     if kind == EventKind.GAME_WON:
-        if mine:
-            line = _("First past the flag: the race is yours.")
-            return Moment("win", True, _("You win!"), line, at)
-        line = _("%(name)s takes the flag.") % {"name": seat_name(seat, me)}
-        return Moment("lose", False, _("Race over"), line, at)
+        line = say(seat, me, "win_moment", {})
+        return Moment("win" if mine else "lose", mine, say(seat, me, "win_headline", {}), line, at)
     if kind == EventKind.TRICK_WON and mine:
         final = int(event["final"])
         if final >= BIG_PLAY:
