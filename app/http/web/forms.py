@@ -121,8 +121,7 @@ def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
 def _first_problem(
     exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
 ) -> FormError:
-    """A sentence for the first thing wrong with a submitted form: its field's of
-    ``messages``, else ``fallback``, with ``values``."""
+    """A sentence for the first thing wrong with a form: its field's, else ``fallback``."""
     errors = exc.errors()
     if errors and errors[0]["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))

@@ -144,8 +144,7 @@ def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
 
 
 def seat_name(seat: int | None, me: Me = 0) -> str:
-    """ "You" for the reader, a person's display name (when ``me`` knows it), else the seat's
-    colour."""
+    """ "You" for the reader, a person's display name (``me`` knows it), else the colour."""
     if seat is None:
         return _("Nobody")
     if seat == _own_seat(me):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.http.i18n import N_
 from app.http.i18n import gettext as _
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
@@ -93,6 +94,34 @@ def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) 
     return _("%(card)s scores %(final)s: does not beat %(rival)s.") % values
 
 
+_TUNE_UP_REASONS = {  # (is there a card to beat, is there gas in the middle)
+    (True, True): N_(
+        "Tune Up with %(card)s rather than chase %(rival)s: %(middle)s gas waits in the middle."
+    ),
+    (True, False): N_("Tune Up with %(card)s rather than chase %(rival)s: you hold %(left)s gas."),
+    (False, True): N_(
+        "Tune Up with %(card)s and keep your cards: %(middle)s gas waits in the middle."
+    ),
+    (False, False): N_("Tune Up with %(card)s and keep your cards: you hold %(left)s gas."),
+}
+
+_PLAY_REASONS = {  # (what the card does to the trick, is it the round's last trick)
+    ("leads", True): N_("Leads with %(card)s, scoring %(final)s."),
+    ("leads", False): N_(
+        "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
+    ),
+    ("beats", True): N_("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap."),
+    ("beats", False): N_(
+        "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
+        "%(trick)s."
+    ),
+    ("lets", True): N_("Lets %(rival)s stand: %(card)s goes in cheaply."),
+    ("lets", False): N_(
+        "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick %(trick)s."
+    ),
+}
+
+
 def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     """What ``action`` does for the seat: "Beats Yellow's 6 with …" (``me`` as above)."""
     me = int(obs["seat"]) if me is None else me
@@ -110,43 +139,11 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     }
     if action["type"] == "tune_up":
         values["card"] = SUITS[str(action["suit"])].short
-        values["middle"] = middle = int(obs.get("middle") or 0)
-        if best is not None and middle:
-            text = _(
-                "Tune Up with %(card)s rather than chase %(rival)s: %(middle)s gas waits in "
-                "the middle."
-            )
-        elif best is not None:
-            text = _("Tune Up with %(card)s rather than chase %(rival)s: you hold %(left)s gas.")
-        elif middle:
-            text = _(
-                "Tune Up with %(card)s and keep your cards: %(middle)s gas waits in the middle."
-            )
-        else:
-            text = _("Tune Up with %(card)s and keep your cards: you hold %(left)s gas.")
-        return text % values
+        values["middle"] = int(obs.get("middle") or 0)
+        return _(_TUNE_UP_REASONS[best is not None, bool(values["middle"])]) % values
     values["card"] = card
-    if best is None and last:
-        text = _("Leads with %(card)s, scoring %(final)s.")
-    elif best is None:
-        text = _(
-            "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
-        )
-    elif seen.beats() and last:
-        text = _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.")
-    elif seen.beats():
-        text = _(
-            "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
-            "%(trick)s."
-        )
-    elif last:
-        text = _("Lets %(rival)s stand: %(card)s goes in cheaply.")
-    else:
-        text = _(
-            "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick "
-            "%(trick)s."
-        )
-    return text % values
+    does = "leads" if best is None else "beats" if seen.beats() else "lets"
+    return _(_PLAY_REASONS[does, last]) % values
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:

@@ -214,8 +214,7 @@ def _card(
 
 
 def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
-    """The current trick in play order, then empty places for the seats still to play
-    (clockwise from the lead: seating order, not a rule)."""
+    """The trick in play order, then places for the seats still to play, clockwise."""
     best = obs["best"]
     plays = obs["trick_plays"]
     best_seat = best["seat"] if best else None
@@ -279,8 +278,7 @@ def status_text(obs: Observation, me: Me) -> str:
 
 
 def lobby_status(state: SessionState) -> str | None:
-    """The banner while a race with friends waits for its people (None once it runs): the
-    creator is told who is missing, a guest who starts it."""
+    """The banner while a race with friends waits for its people (None once it runs)."""
     if state.get("status") != "waiting":
         return None
     missing = sum(1 for s in state.get("seats") or [] if s["person"] and not s["joined"])
@@ -298,8 +296,7 @@ def lobby_status(state: SessionState) -> str | None:
 
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
-    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
-    with their numbers, and the most gas any choice can carry (the gas input's max)."""
+    """What the move form offers beyond the hand, and the most gas any choice can carry."""
     options = obs["card_options"]
     zero_five = obs["zero_five_option"]
     gas_limits = [o["gas_max"] for o in options]
@@ -325,9 +322,9 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
-    """The words around the table: what happened since the viewer's last card (a watch page:
-    the latest events), the round summary, the log of the rounds that story touches (earlier
-    ones come on demand: :func:`log_context`) and, at the end, every round's story."""
+    """The words around the table: what happened since the viewer's last card, the round
+    summary, the log of the rounds that story touches (earlier ones: :func:`log_context`)
+    and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
     if me == SPECTATOR:
@@ -355,8 +352,7 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
 
 
 def seat_viewer(state: SessionState) -> Viewer:
-    """The reader of a table state, knowing the people's display names (``state["seat"]``
-    is None or :data:`SPECTATOR` for a watch page)."""
+    """The reader of a table state (seat None or :data:`SPECTATOR` for a watch page)."""
     seat = state["seat"]
     return Viewer(SPECTATOR if seat is None else seat, people_names(state.get("seats") or []))
 
@@ -366,9 +362,8 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar (each seat named as everywhere on the page), the turn clock, the
-    autopilot's note and ``away_notes``, one sentence per away seat (the reader's own first:
-    a bot plays it; ``away_me``: they may take it back). Public facts only."""
+    """The seat bar, the turn clock, the autopilot's note and one note per away seat (the
+    reader's own first; ``away_me``: they may take it back). Public facts only."""
     me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
     badges = [
         SeatBadge(
@@ -461,8 +456,8 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
 def log_context(
     events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
 ) -> dict[str, Any]:
-    """What ``log.html`` prints: the game log by round and trick, newest first; only the
-    rounds numbered below ``before`` when it is given (the table already shows the rest)."""
+    """What ``log.html`` prints: the game log, newest first; only the rounds numbered below
+    ``before`` when it is given (the table shows the rest)."""
     rounds = log_rounds(events, me)
     if before is not None:
         rounds = [r for r in rounds if r.round < before]

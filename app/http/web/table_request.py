@@ -278,7 +278,7 @@ async def play(
 
 async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
     """The normal bot's move for this seat, picked in the form, with its reason: a hint the
-    page remembers (to show it, and count it if played), not the race."""
+    page remembers, not the race."""
     observation = race.observation()
     submitted = None
     if observation is not None:

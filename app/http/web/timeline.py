@@ -160,9 +160,8 @@ printed number alone tops out at 5: it took gas and speed)."""
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """One moment: its kind (``lap``, ``win``, ``lose`` or ``big``), whether it is the
-    viewer's own, its headline and line, and ``at``, the 1-based number of the event that
-    makes it (the table's feed items carry the same number)."""
+    """One moment (``lap``, ``win``, ``lose`` or ``big``); ``at``: the 1-based number of the
+    event that makes it, as the table's feed items carry it."""
 
     kind: str
     mine: bool
