@@ -242,12 +242,7 @@ async def play(
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.parsed is None:
         note = None
-        if (
-            coach is not None
-            and before is not None
-            and move.intent == "play"
-            and not move.submitted.choice
-        ):
+        if coach and before and move.intent == "play" and not move.submitted.choice:
             note = coach.unpicked(before)
         notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
         if note is not None:
