@@ -480,7 +480,6 @@ def table_context(
     me = state["seat"]
     reader = seat_viewer(state)
     players = players_view(state, reader)
-    submitted = submitted or SubmittedMove()
     hand = hand_cards(state)
     waiting = lobby_status(state)
     notice, best = state.get("notice"), state["best"]
@@ -502,9 +501,7 @@ def table_context(
         "hand": hand,
         "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),
-        "selected": submitted.choice,
-        "selected_zero": submitted.zero_effect,
-        "selected_gas": submitted.gas,
+        "submitted": submitted or SubmittedMove(),  # the choices a refused form made
         # "best so far: 8 (Orange)"
         "best_text": _("%(final)s (%(name)s)")
         % {"final": best["final"], "name": seat_name(best["seat"], reader)}
