@@ -85,10 +85,6 @@ RULES_SUIT_ORDER: tuple[str, ...] = (*(suit.value for suit in Suit), ZERO_FIVE)
 PRINTED_VALUES: dict[str, int] = {suit.value: value for suit, value in SUIT_VALUE.items()}
 
 
-def suit_info(suit_id: str | None) -> SuitInfo | None:
-    return None if suit_id is None else SUITS[suit_id]
-
-
 def seat_colour(seat: int) -> str:
     """The seat's colour name, also its CSS class suffix (``seat-pink``)."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]

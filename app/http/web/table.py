@@ -24,7 +24,6 @@ from app.http.web.labels import (
     people_names,
     seat_colour,
     seat_name,
-    suit_info,
     viewer,
 )
 from app.http.web.narration import narrate, say
@@ -199,7 +198,7 @@ def _card(
     kind = "pending" if play is None else play["type"]
     suit = None
     if play is not None and kind != "tune_up":
-        suit = suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"])
+        suit = SUITS[play["suit"] or ZERO_FIVE]
     return TrickCard(
         seat=seat,
         name=seat_name(seat, me),
