@@ -22,6 +22,7 @@ MAX_SEED = 2**53 - 1
 
 
 def bot_levels() -> tuple[tuple[str, str, str], ...]:
+    """The bot strengths offered on the start page: id, label, hint."""
     return (
         ("random", _("Random"), _("picks any legal card")),
         ("easy", _("Easy"), _("a relaxed Sunday driver")),
