@@ -81,7 +81,6 @@ class Answer:
 
     race: Race
     memory: PageState
-    turn: int
     state: SessionState | None = None
     status_code: int = 200
     notice: Mapping[str, Any] = field(default_factory=dict)
@@ -91,7 +90,11 @@ class Answer:
     def flash_memory(self) -> PageState:
         chosen = self.notice.get("submitted")
         rest = {k: v for k, v in self.notice.items() if k not in ("submitted", "animate")}
-        flash = {"turn": self.turn, "submitted": asdict(chosen) if chosen else None, **rest}
+        flash = {
+            "turn": self.race.session.turn,
+            "submitted": asdict(chosen) if chosen else None,
+            **rest,
+        }
         return replace(self.memory, flash=flash)
 
 
@@ -176,8 +179,7 @@ class TableRequest:
         """The answer, read from the open race (the table's state only when htmx draws it)."""
         if state is None and self.htmx:
             state = table_state(race)
-        turn = race.session.turn
-        return Answer(race, memory, turn, state, status_code, notice, flash, keep)
+        return Answer(race, memory, state, status_code, notice, flash, keep)
 
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
@@ -219,8 +221,7 @@ class TableRequest:
             notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
             notice["submitted"] = SubmittedMove(**chosen) if chosen else None
         spent = replace(memory, flash=None)
-        turn = race.session.turn
-        return Answer(race, spent, turn, state, notice=notice, keep=memory.flash is not None)
+        return Answer(race, spent, state, notice=notice, keep=memory.flash is not None)
 
 
 async def table_request(
