@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from app.results.migrations import foreign_key
+
 revision, down_revision = "r0001", None
 
 
@@ -73,18 +75,8 @@ def _race_results() -> None:
         sa.Column("sigma_before", sa.Float(), nullable=True),
         sa.Column("mu_after", sa.Float(), nullable=True),
         sa.Column("sigma_after", sa.Float(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["finished_races.game_id"],
-            name=op.f("fk_race_results_game_id_finished_races"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f("fk_race_results_player_id_players"),
-            ondelete="SET NULL",
-        ),
+        foreign_key("race_results", "game_id", "finished_races.game_id", "CASCADE"),
+        foreign_key("race_results", "player_id", "players.id", "SET NULL"),
         sa.PrimaryKeyConstraint("game_id", "seat", name=op.f("pk_race_results")),
     )
     op.create_index(op.f("ix_race_results_player_id"), "race_results", ["player_id"])
