@@ -54,6 +54,7 @@ from app.races.operations import SessionStore
 from app.races.record import Said
 from app.races.stores import build_store
 from app.races.unit import Publish, Races
+from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
@@ -256,7 +257,7 @@ def create_app(
     settings = settings or get_settings()
     configure_logging(settings)
     store, hub, publish = _store_and_hub(settings, store)
-    results = results if results is not None else ResultsStore.from_settings(settings)
+    results = results if results is not None else ResultsStore(results_url(settings))
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
