@@ -128,11 +128,7 @@ class DailyResults:
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        ranked = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
-        return top_and_own(ranked, player_id, limit)
-
-    @staticmethod
-    def _ranked(day: str, collation: str) -> Subquery:
+        collation = CODE_POINT_COLLATION[self.results.backend]
         order = (
             RaceResult.place,
             RaceResult.left_race,
@@ -154,7 +150,7 @@ class DailyResults:
             RaceResult.game_id,
             RaceResult.left_race,
         )
-        return counted_on(columns, day).subquery()
+        return top_and_own(counted_on(columns, day).subquery(), player_id, limit)
 
 
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
