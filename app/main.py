@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -211,13 +210,6 @@ READINESS_CHECKS: dict[str, ReadinessCheck] = {
 """The app's readiness checks (``/readyz``)."""
 
 
-async def _save_now(store: SessionStore) -> None:
-    """Save what the store keeps in memory, as a stop begins (``zzv serve``)."""
-    checkpoint = getattr(store, "checkpoint", None)
-    if checkpoint is not None:
-        await checkpoint()
-
-
 async def _count_games(store: SessionStore) -> int | None:
     with contextlib.suppress(StoreUnavailable):
         return await store.count()
@@ -281,7 +273,8 @@ def create_app(
         else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
     )
     app.state.readiness_checks = dict(READINESS_CHECKS)
-    app.state.save_now = functools.partial(_save_now, store)
+    # What `zzv serve` runs as a stop begins: a store keeping races in memory saves them.
+    app.state.save_now = getattr(store, "checkpoint", None)
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
