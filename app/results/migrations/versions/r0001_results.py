@@ -12,18 +12,6 @@ revision, down_revision = "r0001", None
 
 def upgrade() -> None:
     """Create the four tables."""
-    _players()
-    _finished_races()
-    _race_results()
-    op.create_table(
-        "server_keys",
-        sa.Column("name", sa.String(length=32), nullable=False),
-        sa.Column("value", sa.String(length=128), nullable=False),
-        sa.PrimaryKeyConstraint("name", name=op.f("pk_server_keys")),
-    )
-
-
-def _players() -> None:
     op.create_table(
         "players",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -40,9 +28,6 @@ def _players() -> None:
         sa.UniqueConstraint("token_digest", name=op.f("uq_players_token_digest")),
     )
     op.create_index("ix_players_board", "players", ["show_on_leaderboard", "ordinal"])
-
-
-def _finished_races() -> None:
     op.create_table(
         "finished_races",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -57,9 +42,6 @@ def _finished_races() -> None:
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_finished_races")),
     )
     op.create_index(op.f("ix_finished_races_finished_at"), "finished_races", ["finished_at"])
-
-
-def _race_results() -> None:
     op.create_table(
         "race_results",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -80,6 +62,12 @@ def _race_results() -> None:
         sa.PrimaryKeyConstraint("game_id", "seat", name=op.f("pk_race_results")),
     )
     op.create_index(op.f("ix_race_results_player_id"), "race_results", ["player_id"])
+    op.create_table(
+        "server_keys",
+        sa.Column("name", sa.String(length=32), nullable=False),
+        sa.Column("value", sa.String(length=128), nullable=False),
+        sa.PrimaryKeyConstraint("name", name=op.f("pk_server_keys")),
+    )
 
 
 def downgrade() -> None:
