@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar, TypeVarTuple
 
 from sqlalchemy import ColumnElement, Select, Subquery, func, or_, select
 
-from app.results.models import DailyEntry, FinishedRace, RaceResult
+from app.results.models import CupEntry, DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore, from_row
 
 BOARD_ORDER = (
@@ -102,9 +102,11 @@ class DailyResults:
     async def finished_days(self, player_id: int) -> list[str]:
         """The days (oldest first) the player's counted attempt finished, not left (a race
         walked away from, or running at the day's close, keeps no streak)."""
-        days = select(DailyEntry.day).select_from(RaceResult)
         query = counted_on(
-            days, None, DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
+            select(DailyEntry.day),
+            DailyEntry,
+            DailyEntry.player_id == player_id,
+            RaceResult.left_race.is_(False),
         )
         async with self.results.unit() as session:
             return list(await session.scalars(query.order_by(DailyEntry.day)))
@@ -150,7 +152,8 @@ class DailyResults:
             RaceResult.game_id,
             RaceResult.left_race,
         )
-        return top_and_own(counted_on(columns, day).subquery(), player_id, limit)
+        ranked = counted_on(columns, DailyEntry, DailyEntry.day == day).subquery()
+        return top_and_own(ranked, player_id, limit)
 
 
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
@@ -175,15 +178,14 @@ async def read_board(
 
 
 def counted_on(
-    query: Select[*Columns], day: str | None, *where: ColumnElement[bool]
+    query: Select[*Columns], entry: type[DailyEntry | CupEntry], *where: ColumnElement[bool]
 ) -> Select[*Columns]:
-    """``query`` of ``race_results`` narrowed to counted attempts' own seats, not practice,
-    on ``day`` (None: any) and ``where``."""
-    if day is not None:
-        where = (DailyEntry.day == day, *where)
+    """``query`` of ``race_results`` narrowed to the counted attempts' (``entry``: the daily's
+    or the cup's) own seats in races not practice, and to ``where``."""
+    own_seat = (entry.game_id == RaceResult.game_id) & (entry.player_id == RaceResult.player_id)
     return (
-        query.join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
+        query.select_from(RaceResult)
+        .join(entry, own_seat)
         .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-        .where(RaceResult.player_id == DailyEntry.player_id, FinishedRace.practice.is_(False))
-        .where(*where)
+        .where(FinishedRace.practice.is_(False), *where)
     )

@@ -206,7 +206,9 @@ class ResultsStore:
         # SQLite has one writer; calls of this process take turns instead of waiting
         # inside SQLite (where a wait would hold a connection, and an in-memory
         # database has only one).
-        self._serial = asyncio.Lock() if is_sqlite(self.url) else None
+        self._serial: contextlib.AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if is_sqlite(self.url) else contextlib.nullcontext()
+        )
         self._signing_key: bytes | None = None
 
     @property
@@ -242,11 +244,7 @@ class ResultsStore:
             if self._sessions is None:
                 await self.open()
             assert self._sessions is not None
-            async with contextlib.AsyncExitStack() as stack:
-                if self._serial is not None:
-                    await stack.enter_async_context(self._serial)
-                session = await stack.enter_async_context(self._sessions())
-                await stack.enter_async_context(session.begin())
+            async with self._serial, self._sessions() as session, session.begin():
                 yield session
 
     async def add_once(self, row: object) -> bool:
