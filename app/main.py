@@ -273,8 +273,7 @@ def create_app(
         else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
     )
     app.state.readiness_checks = dict(READINESS_CHECKS)
-    # What `zzv serve` runs as a stop begins: a store keeping races in memory saves them.
-    app.state.save_now = getattr(store, "checkpoint", None)
+    app.state.save_now = getattr(store, "checkpoint", None)  # run as `zzv serve` stops
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
