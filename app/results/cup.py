@@ -131,7 +131,7 @@ class CupResults:
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> CupBoard:
         """``week``'s board as ``player_id`` sees it."""
-        collation = CODE_POINT_COLLATION[self.results.backend]
+        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
         columns = select(
             CupEntry.player_id,
             func.min(RaceResult.name).label("name"),

@@ -130,7 +130,7 @@ class DailyResults:
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        collation = CODE_POINT_COLLATION[self.results.backend]
+        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
         order = (
             RaceResult.place,
             RaceResult.left_race,

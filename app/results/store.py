@@ -211,11 +211,6 @@ class ResultsStore:
         )
         self._signing_key: bytes | None = None
 
-    @property
-    def backend(self) -> str:
-        """``sqlite`` or ``postgresql``."""
-        return self.url.get_backend_name()
-
     async def open(self) -> None:
         """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
         if self._engine is not None:
