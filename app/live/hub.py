@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import anyio
 import orjson
+from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.races.record import Said
@@ -133,9 +134,7 @@ class RedisLiveHub(LiveHub):
 
     async def start(self) -> None:
         """Connect and start relaying notices (waits until the subscription is active)."""
-        import redis.asyncio as redis
-
-        self._client = redis.Redis.from_url(self.url)
+        self._client = Redis.from_url(self.url)
         pubsub = self._client.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
@@ -249,11 +248,7 @@ class RedisStreamGate(StreamGate):
 
     def __init__(self, limit: int, url: str, timeout: float) -> None:
         super().__init__(limit)
-        import redis.asyncio as redis
-
-        self._client: Any = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout
-        )
+        self._client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._timeout = timeout
         self._lease_ms = int(STREAM_LEASE_SECONDS * 1000)
         self._tickets: defaultdict[str, set[str]] = defaultdict(set)
