@@ -235,7 +235,7 @@ class SqliteBackend:
                 self._retire([game_id])  # stale: it goes as it is found
                 head = None
             if head is None:
-                self._wake(_lock(game_id))  # nobody will take its lock now
+                self._drop(_lock(game_id))  # nobody will take its lock now
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
@@ -406,12 +406,9 @@ class SqliteBackend:
         return None if found is None else found[0]
 
     def _drop(self, name: str) -> None:
-        del self._claims[name]
-        self._wake(name)
-
-    def _wake(self, name: str) -> None:
-        """Wake every waiter for claim ``name``, in the order they came: the first takes it,
-        the others find it held and wait again."""
+        """Empty claim ``name`` and wake its waiters in the order they came: the first takes
+        it, the others find it held and wait again."""
+        self._claims.pop(name, None)
         waiting = self._waiting.pop(name, None)
         if waiting is not None:
             waiting.set()
@@ -440,7 +437,7 @@ class SqliteBackend:
                 self._drop(name)
 
     async def wait(self, name: str, seconds: float) -> None:
-        """Sleep until the claim is emptied (whatever empties it wakes the first waiter: no
+        """Sleep until the claim is emptied (whatever empties it wakes its waiters: no
         polling), runs out, or ``seconds`` pass."""
         with self.mutex:
             found = self._claims.get(name)
