@@ -321,7 +321,7 @@ class RedisBackend:
             self.key("player", player),
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
-            now, bounds.stale_before, bounds.evict_before, bounds.max_games,
+            now, now - bounds.idle_seconds, now - bounds.evict_idle_seconds, bounds.max_games,
             _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
             data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
             bounds.swept,

@@ -197,7 +197,7 @@ class SqliteBackend:
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> tuple[str, tuple[str, ...]]:
         with self.mutex:
-            self._retire(self._unused(bounds.stale_before, bounds.swept))
+            self._retire(self._unused(now - bounds.idle_seconds, bounds.swept))
             mine = () if head.player is None else self._live("player", head.player)
             if bounds.per_player is not None and len(mine) >= bounds.per_player:
                 return "player", mine
@@ -205,7 +205,7 @@ class SqliteBackend:
             if cap is not None and len(self._live("owner", owner)) >= cap:
                 return "address", mine
             if len(self._known) >= bounds.max_games:
-                evicted = self._unused(bounds.evict_before, 1)
+                evicted = self._unused(now - bounds.evict_idle_seconds, 1)
                 if not evicted:
                     return "full", mine
                 self._retire(evicted)
