@@ -60,27 +60,24 @@ class Listener:
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
-        self._changed = False
-        self._said: list[Said] = []
+        self._news = News(changed=False)
 
     def notify(self, said: Said | None = None) -> None:
         """Wake the stream for ``said`` (the only change), or for any change (None)."""
         if said is None:
-            self._changed = True
+            self._news.changed = True
         else:
-            self._said.append(said)
+            self._news.said += (said,)
         self._event.set()
 
     async def wait(self, timeout: float | None) -> News:
         """Wait for news, at most ``timeout`` seconds (then the news may be none)."""
-        timed_out = False
         try:
             await asyncio.wait_for(self._event.wait(), timeout)
         except TimeoutError:
-            timed_out = True
+            self._news.timed_out = True
         self._event.clear()
-        news = News(self._changed, tuple(self._said), timed_out)
-        self._changed, self._said = False, []
+        news, self._news = self._news, News(changed=False)
         return news
 
 
