@@ -91,14 +91,10 @@ class LiveHub:
         """How many streams listen in this process."""
         return sum(len(group) for group in self._listeners.values())
 
-    def deliver(self, game_id: str, said: Said | None = None) -> None:
-        """Wake every local listener of ``game_id``."""
-        for listener in tuple(self._listeners.get(game_id, ())):
-            listener.notify(said)
-
     async def publish(self, game_id: str, said: Said | None = None) -> None:
         """Tell every stream following ``game_id`` that it changed."""
-        self.deliver(game_id, said)
+        for listener in tuple(self._listeners.get(game_id, ())):
+            listener.notify(said)
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: str) -> AsyncIterator[Listener]:
@@ -148,7 +144,7 @@ class RedisLiveHub(LiveHub):
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
                         game_id = channel.decode()[len(CHANNEL_PREFIX) :]
-                        self.deliver(game_id, _said_in(message.get("data")))
+                        await super().publish(game_id, _said_in(message.get("data")))
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -170,7 +166,7 @@ class RedisLiveHub(LiveHub):
             await self._client.publish(f"{CHANNEL_PREFIX}{game_id}", data)
         except Exception:
             log.warning("could not publish a live notice; only this worker's streams hear it")
-            self.deliver(game_id, said)
+            await super().publish(game_id, said)
 
     async def stop(self) -> None:
         await _cancelled(self._reader)
