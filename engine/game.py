@@ -494,32 +494,41 @@ def new_game(
     players = _check_players(players)
     variants = variants or Variants()
     seed = _check_seed(seed)
-    if _nothing_set_up(middle, round, hands, lead, gas, removed, speed, laps, trick, zero_five):
-        # The same position as the general set-up below makes (R4-R6), built directly.
-        return Game.over(SimState.new(players, seed, variants))
-    rng = Rng(seed)
     supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
     flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
     if len(flags) != players:
         raise ValueError("zero_five needs one flag per seat.")
     if lead is not None and (type(lead) is not int or not 0 <= lead < players):
         raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
-    first = rng.below(players) if lead is None else lead
     if hands is None:
         if trick is not None:
             raise ValueError("A trick number needs an explicit deal (hands).")
-        dealt: list[list[Suit]] = [[] for _ in range(players)]
-        rest = variants.deck(players)
-        at = 1
+        core = SimState.new(players, seed, variants, lead)
+        core.round, core.speed, core.zero_five = round, speeds, flags
+        core.gas, core.laps, core.middle, core.removed = supplies, laps_, middle, removed
     else:
+        rng = Rng(seed)
+        first = rng.below(players) if lead is None else lead
         dealt, rest = _explicit_hands(hands, players, variants)
-        at = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
-    parts = (supplies, speeds, laps_, middle, removed, flags)
-    core = _core(players, variants, seed, rng.state, round, at, first, dealt, rest, parts)
-    if hands is None:
-        core.deal()  # R5: the first deal, from the seeded generator
-        core.round = round
-        core.speed = list(speeds)
+        core = SimState.from_parts(
+            GameParts(
+                players=players,
+                variants=variants,
+                seed=seed,
+                rng_state=rng.state,
+                round=round,
+                trick=_explicit_trick(trick, len(dealt[0]), variants.deal_size),
+                lead=first,
+                hands=dealt,
+                gas=supplies,
+                speed=speeds,
+                laps=laps_,
+                middle=middle,
+                removed=removed,
+                zero_five=flags,
+                discards=rest,  # the rest of the deck counts as discarded
+            )
+        )
     return Game.over(core)
 
 
@@ -530,48 +539,6 @@ def _check_seed(seed: object) -> int:
     if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
     return seed
-
-
-def _nothing_set_up(middle: object, round: object, *parts: object) -> bool:
-    """Whether :func:`new_game` was given nothing beyond the table, seed and variants."""
-    if type(middle) is not int or type(round) is not int or middle != 0 or round != 1:
-        return False
-    return all(part is None for part in parts)
-
-
-def _core(
-    players: int,
-    variants: Variants,
-    seed: int,
-    rng_state: int,
-    round: int,
-    trick: int,
-    lead: int,
-    hands: list[list[Suit]],
-    rest: list[Suit],
-    numbers: tuple[list[int], list[int], list[int], int, int, list[bool]],
-) -> SimState:
-    """The core of a new game: ``rest`` counts as discarded, nothing played yet."""
-    gas, speed, laps, middle, removed, zero_five = numbers
-    return SimState.from_parts(
-        GameParts(
-            players=players,
-            variants=variants,
-            seed=seed,
-            rng_state=rng_state,
-            round=round,
-            trick=trick,
-            lead=lead,
-            hands=hands,
-            gas=gas,
-            speed=speed,
-            laps=laps,
-            middle=middle,
-            removed=removed,
-            zero_five=zero_five,
-            discards=rest,
-        )
-    )
 
 
 def _numbers(

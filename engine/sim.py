@@ -199,8 +199,6 @@ def deck_copies(players: int, variants: Variants) -> list[int]:
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: A finished trick: (trick, lead, plays, winner or -1, lichen in it).
 _SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
-# The deck of each table (variants and players) as suit indices: a few dozen at most.
-_DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
 
 
 # The three parts of a legal set, each cached by the few facts it depends on (at most
@@ -365,32 +363,41 @@ class SimState:
         self.rng.state = rng_state
 
     @classmethod
-    def new(cls, players: int, seed: int, variants: Variants | None = None) -> SimState:
+    def new(
+        cls, players: int, seed: int, variants: Variants | None = None, lead: int | None = None
+    ) -> SimState:
         """The position :func:`~engine.game.new_game` deals for ``players``, ``seed`` and
-        ``variants``.
+        ``variants``: the first lead drawn from the seeded generator unless given (R6),
+        then the first deal (R5).
 
         >>> from engine.game import new_game
         >>> SimState.new(5, 3).to_dict() == new_game(players=5, seed=3).to_dict()
         True
         """
         variants = variants or Variants()
-        s = cls(players, variants, seed, Rng(seed).state)
-        s.lead = s.rng.below(players)
-        s.hands = [[0] * SUITS for _ in range(players)]
-        s.masks = [0] * players
-        s.gas, s.laps = [MAX_GAS] * players, [0] * players
-        s.middle = s.removed = 0
-        s.zero_five = [variants.zero_five] * players
-        s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
-        deck = _DECKS.get((variants, players))
-        if deck is None:
-            deck = _DECKS[variants, players] = tuple(SUIT_INDEX[c] for c in variants.deck(players))
-        s.discards = list(deck)  # the deck, in its fixed order, before the first deal
-        s.set_aside = []
-        s.last, s.lap_order, s.winner = None, [], -1
-        s.round = 0
-        s.deal()  # as new_game: the first deal starts round 1
-        s.turn = s.lead
+        rng = Rng(seed)
+        first = rng.below(players) if lead is None else lead
+        zeros = [0] * players
+        s = cls.from_parts(
+            GameParts(
+                players=players,
+                variants=variants,
+                seed=seed,
+                rng_state=rng.state,
+                round=0,
+                trick=1,
+                lead=first,
+                hands=[()] * players,
+                gas=[MAX_GAS] * players,
+                speed=zeros,
+                laps=zeros,
+                middle=0,
+                removed=0,
+                zero_five=[variants.zero_five] * players,
+                discards=variants.deck(players),  # in its fixed order, before the first deal
+            )
+        )
+        s.deal()
         return s
 
     @classmethod
