@@ -24,14 +24,7 @@ from typing import Any, Literal
 
 from engine import cards, sim
 from engine.actions import Action, ActionType
-from engine.cards import (
-    MAX_GAS,
-    SUIT_ORDER,
-    SUIT_VALUE,
-    Suit,
-    ZeroEffect,
-    effective_value,
-)
+from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
@@ -59,22 +52,14 @@ class Best:
 
 
 @dataclass(frozen=True, slots=True)
-class Reward:
-    """The 0 card face up with one reward (R20): its speed and the most gas it could carry."""
-
-    effect: ZeroEffect
-    speed: int
-    gas_max: int
-
-
-@dataclass(frozen=True, slots=True)
 class CardChoice:
     """One distinct card in the hand of the seat to move.
 
     ``why_not`` is the refusal a face-up play of it gets (R7), ``None`` when it may go face
     up; a blocked card carries what it would if its suit were free. ``effective_value`` is
     what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
-    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20);
+    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20), each
+    with the most gas it could carry;
     ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
     cards it would cut to 0 (R9).
     """
@@ -86,29 +71,29 @@ class CardChoice:
     speed: int
     gas_max: int
     best_other: Best | None
-    rewards: tuple[Reward, ...]
+    rewards: tuple[tuple[ZeroEffect, int], ...]
     cuts: tuple[int, ...]
 
     @property
     def face_up(self) -> bool:
         return self.why_not is None
 
-    def reward(self, effect: ZeroEffect | None) -> Reward | None:
-        return next((r for r in self.rewards if r.effect == effect), None)
-
     def most_gas(self, effect: ZeroEffect | None = None) -> int:
-        reward = self.reward(effect)
-        return self.gas_max if reward is None else reward.gas_max
+        return next((gas for e, gas in self.rewards if e == effect), self.gas_max)
+
+    def speed_with(self, effect: ZeroEffect | None) -> int:
+        """The seat's speed once the card is down with ``effect`` (R20)."""
+        offered = any(e == effect for e, _ in self.rewards)
+        return self.speed + (offered and effect == ZeroEffect.SPEED)
 
     def final(self, gas: int, effect: ZeroEffect | None = None) -> int:
         """The final number the card would score face up (R8)."""
-        reward = self.reward(effect)
-        return self.effective_value + (self.speed if reward is None else reward.speed) + gas
+        return self.effective_value + self.speed_with(effect) + gas
 
     def to_dict(self, word: Callable[[Refusal], str]) -> CardOption:
         best = self.best_other
         previews: dict[str, ZeroPreview] = {
-            r.effect.value: {"speed": r.speed, "gas_max": r.gas_max} for r in self.rewards
+            e.value: {"speed": self.speed_with(e), "gas_max": gas} for e, gas in self.rewards
         }
         return {
             "suit": self.suit.value,
@@ -226,7 +211,7 @@ class SeatOptions:
             return card.why_not
         if card.rewards and effect is None:
             return Refusal.of("choose_zero_effect")
-        if card.rewards and card.reward(effect) is None:
+        if card.rewards and all(e != effect for e, _ in card.rewards):
             return Refusal.of("zero_nothing_removed")  # R20: the speed is always on offer
         if not card.rewards and effect is not None:
             return Refusal.of("effect_only_for_zero")
@@ -344,11 +329,7 @@ def _card(
     suit = SUIT_ORDER[index]
     value = SUIT_VALUE[suit]
     most = dict(reach)
-    rewards = tuple(
-        Reward(_REWARD[effect], speed + (effect == sim.SPEED), gas)
-        for effect, gas in reach
-        if effect != sim.NO_EFFECT
-    )
+    rewards = tuple((_REWARD[effect], gas) for effect, gas in reach if effect != sim.NO_EFFECT)
     gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
     worth = effective_value(value, lichen)
     return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
