@@ -240,17 +240,18 @@ class Game:
         sizes = self._sizes
         if sizes is not None:
             sizes[me] -= 1
+        speed = core.speed[me]
+        # R9: the core has put the card, so a 1 just played counts as well.
+        final = (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed
         if kind == TUNE_UP:
             events = [make_event(_TUNED_UP, me, {})]
         elif kind == PLAY:
-            speed = core.speed[me]
             data: CardPlayed = {
                 "suit": SUIT_IDS[suit],
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                # R9: the core has put the card, so a 1 just played counts as well.
-                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
+                "final": final,
             }
             events = [make_event(_CARD_PLAYED, me, data)]
             if suit == SALTY and middle:  # R10
@@ -266,12 +267,11 @@ class Game:
                     told = {"choice": "gas", "gained": gained, "removed": 1 - gained}
                 events.append(make_event(_ZERO_EFFECT, me, told))
         else:  # R22
-            speed = core.speed[me]
             played: ZeroFivePlayed = {
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
+                "final": final,
                 "gained": core.gas[me] + gas - before,
             }
             events = [
@@ -360,11 +360,9 @@ class Game:
         """Everything ``seat`` may know (a spectator's part when None), as immutable data
         (:class:`engine.seat_view.SeatView`)."""
         core = self.core
-        legal = None
-        if seat is not None and seat == core.turn:
-            legal = self._legal
-            if legal is None:
-                legal = self._turn()[0]
+        legal = self._legal
+        if legal is None and seat is not None and seat == core.turn:
+            legal = self._turn()[0]
         sizes = self._sizes
         if sizes is None:
             sizes = self._sizes = list(map(sum, core.hands))
