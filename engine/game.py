@@ -32,6 +32,7 @@ from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, Z
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
+    FIELDS_ID,
     FINAL,
     FINAL_STRUCK,
     INFO,
@@ -72,11 +73,6 @@ _NONE = -1
 # Each table action's id by the object's id (the table keeps them alive): an action just
 # listed by legal_actions() is found without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
-# Each table action's id by its fields: a fresh Action found without its own __hash__
-# and __eq__, Python functions that hash and compare this same tuple.
-_ID_OF_FIELDS: dict[tuple[object, ...], int] = {
-    (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
-}
 _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
 # A legal set's ids and their Action objects, by SimState.legal_key.
 _LISTED: dict[int, _Turn] = {}
@@ -95,7 +91,7 @@ def _table_id(action: object) -> int:
     """The table id of an action equal to one in :data:`engine.sim.ACTIONS`, else -1."""
     if type(action) is Action:  # the fields compared as Action's own __eq__ compares them
         a = action
-        aid = _ID_OF_FIELDS.get((a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), _NONE)
+        aid = FIELDS_ID.get((a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), _NONE)
     elif isinstance(action, Action):
         aid = ACTION_ID.get(action, _NONE)
     else:

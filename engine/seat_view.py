@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 from engine.cards import SUIT_ORDER, Suit, effective_value
 from engine.sim import (
     ACTIONS,
+    FIELDS_ID,
     INFO,
     LICHEN,
     NO_EFFECT,
@@ -32,6 +33,7 @@ from engine.sim import (
     ZERO_FIVE,
     SimState,
     public_play,
+    trick_record,
 )
 from engine.variants import Variants
 from engine.view import (
@@ -306,7 +308,7 @@ class SeatView(NamedTuple):
         current = observation["current_seat"]
         legal: tuple[int, ...] = ()
         if seat is not None and seat == current:
-            index = _FORM_INDEX
+            index = FIELDS_ID
             legal = tuple(
                 index[(f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"])]
                 for f in observation["legal_actions"]
@@ -337,12 +339,8 @@ class SeatView(NamedTuple):
         )
 
 
-# The JSON form of each action id (a view copies the ones it lists), and each form's id.
+# The JSON form of each action id (a view copies the ones it lists).
 _FORMS = tuple(action.to_dict() for action in ACTIONS)
-_FORM_INDEX = {
-    (f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"]): i
-    for i, f in enumerate(_FORMS)
-}
 
 
 def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
@@ -353,12 +351,8 @@ def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
 
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
     number, lead, cards, winner, lichen = trick
-    return {
-        "trick": number,
-        "lead": lead,
-        "plays": [public_play(s, FORM_ACTION[f], speed, lichen) for s, f, speed in cards],
-        "winner": None if winner < 0 else winner,
-    }
+    plays = [(s, FORM_ACTION[f], speed) for s, f, speed in cards]
+    return trick_record((number, lead, plays, winner, lichen))
 
 
 def _play_key(play: PublicPlay) -> tuple[object, ...]:

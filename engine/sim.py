@@ -117,6 +117,12 @@ def _all_actions() -> tuple[Action, ...]:
 ACTIONS: tuple[Action, ...] = _all_actions()
 #: The id of each action.
 ACTION_ID: dict[Action, int] = {action: i for i, action in enumerate(ACTIONS)}
+#: The id of each action by its fields in :class:`~engine.actions.ActionDict` order, as
+#: enum members or as their JSON ids (a ``StrEnum`` member hashes and compares as its id):
+#: an action found without its own ``__hash__`` and ``__eq__``, or from its JSON form.
+FIELDS_ID: dict[tuple[object, ...], int] = {
+    (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
+}
 
 
 def _info(action: Action) -> tuple[int, int, int, int, int]:
@@ -474,8 +480,8 @@ class SimState:
             "plays": [play.to_dict() for play in self.trick_plays()],
             "discards": [suits[i].value for i in self.discards],
             "set_aside": [suits[i].value for i in self.set_aside],
-            "round_tricks": [_record(r) for r in self.tricks],
-            "last_trick": None if self.last is None else _record(self.last),
+            "round_tricks": [trick_record(r) for r in self.tricks],
+            "last_trick": None if self.last is None else trick_record(self.last),
             "lap_order": list(self.lap_order),
             "winner": None if self.winner < 0 else self.winner,
         }
@@ -713,8 +719,10 @@ def public_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:
     }
 
 
-def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
-    """A completed trick's public record, as a saved game holds it."""
+def trick_record(record: TrickRecord | _SimRecord) -> TrickRecord:
+    """A finished trick's public record (a fresh one), as a saved game and a view hold it,
+    from the core's record: (trick, lead, its (seat, action id, speed) plays, winner or -1,
+    a 1 face up in it)."""
     if isinstance(record, dict):
         return copy_record(record)
     trick, lead, plays, winner, lichen = record
