@@ -294,39 +294,6 @@ class SimState:
     is the current trick as ``(seat, action id, speed)``; ``winner`` is -1 until someone wins.
     """
 
-    __slots__ = (
-        "blocked",
-        "deal_size",
-        "discards",
-        "face_up",
-        "gas",
-        "hands",
-        "lap_order",
-        "laps",
-        "last",
-        "lead",
-        "lichen",
-        "masks",
-        "middle",
-        "players",
-        "plays",
-        "removed",
-        "rng",
-        "round",
-        "seed",
-        "set_aside",
-        "speed",
-        "trick",
-        "tricks",
-        "tuners",
-        "turn",
-        "variants",
-        "winner",
-        "zero_five",
-        "zf_in",
-        "zf_variant",
-    )
-
     players: int
     variants: Variants
     seed: int
@@ -357,6 +324,8 @@ class SimState:
     last: TrickRecord | _SimRecord | None
     lap_order: list[int]
     winner: int
+    # The slots are the attributes annotated above.
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
         """The fixed facts; :meth:`new`, :meth:`from_parts` or :meth:`clone` set the rest."""
