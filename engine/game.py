@@ -49,7 +49,7 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import Observation, copy_record
+from engine.view import Observation
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
@@ -333,12 +333,7 @@ class Game:
         True
         """
         core = self.core
-        tricks = core.tricks
-        if tricks:
-            first = tricks[0]
-            first_lead = first["lead"] if isinstance(first, dict) else first[1]
-        else:
-            first_lead = core.lead
+        first_lead = core.tricks[0][1] if core.tricks else core.lead
         # Every seat plays one card from its hand per trick (a Tune Up, a face-up card or
         # the 0/5 card's discard), so seat 0 held this many when the round was dealt.
         played = core.trick - 1 + any(p[0] == 0 for p in core.plays)
@@ -395,7 +390,6 @@ class Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
         if data.get("format") != _FORMAT:
             raise ValueError("Unknown saved-game format.")
-        last = data["last_trick"]
         try:
             hands = [[_SUIT_OF[c] for c in hand] for hand in data["hands"]]
             discards = [_SUIT_OF[c] for c in data["discards"]]
@@ -420,8 +414,8 @@ class Game:
             plays=[Play.from_dict(p) for p in data["plays"]],
             discards=discards,
             set_aside=set_aside,
-            round_tricks=[copy_record(r) for r in data["round_tricks"]],
-            last_trick=None if last is None else copy_record(last),
+            round_tricks=data["round_tricks"],
+            last_trick=data["last_trick"],
             lap_order=[int(s) for s in data["lap_order"]],
             winner=data["winner"],
         )

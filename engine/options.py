@@ -184,15 +184,7 @@ class SeatOptions:
         gas = action.gas
         if type(gas) is not int or gas < 0:
             return Refusal.of("gas_not_whole")
-        kind = action.type
-        if kind is ActionType.PLAY:
-            most = self._face_up(action)
-        elif kind is ActionType.TUNE_UP:
-            most = self._tune_up(action)
-        elif kind is ActionType.ZERO_FIVE:
-            most = self._zero_five(action)
-        else:  # pragma: no cover - ActionType is closed
-            return Refusal.of("not_an_action")
+        most = _CHECK[action.type](self, action)
         if isinstance(most, Refusal):
             return most
         return Refusal.of("gas_over_supply", most=most) if gas > most else None
@@ -248,6 +240,14 @@ class SeatOptions:
         if self.card(discard) is None:
             return Refusal.of("discard_not_in_hand", suit=discard.value)
         return played.gas_max
+
+
+_CHECK: dict[ActionType, Callable[[SeatOptions, Action], Refusal | int]] = {
+    ActionType.PLAY: SeatOptions._face_up,
+    ActionType.TUNE_UP: SeatOptions._tune_up,
+    ActionType.ZERO_FIVE: SeatOptions._zero_five,
+}
+"""Per kind of action: why it is refused, else the most gas it may carry."""
 
 
 def seat_options(view: SeatView) -> SeatOptions:

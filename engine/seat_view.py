@@ -27,11 +27,15 @@ from engine.sim import (
     LICHEN,
     NO_EFFECT,
     PLAY,
+    PLAY_ACTION,
     SUIT_IDS,
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
+    CoreTrick,
     SimState,
+    core_trick,
+    play_key,
     public_play,
     trick_record,
 )
@@ -110,15 +114,9 @@ def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
     return tuple(masked)
 
 
-_CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
-
-
-def public_trick(record: object) -> PublicTrick:
-    """The public form of one of the core's finished-trick records (its compact tuple, or
-    the JSON record of a restored game)."""
-    if isinstance(record, dict):
-        return _trick_from_dict(record)  # type: ignore[arg-type]
-    trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
+def public_trick(record: CoreTrick) -> PublicTrick:
+    """The public form of one of the core's finished-trick records."""
+    trick, lead, plays, winner, lichen = record
     return (trick, lead, mask_cards(plays), winner, lichen)
 
 
@@ -355,29 +353,12 @@ def _trick_dict(trick: PublicTrick) -> TrickRecord:
     return trick_record((number, lead, plays, winner, lichen))
 
 
-def _play_key(play: PublicPlay) -> tuple[object, ...]:
-    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
-
-
-# Each public form id by its JSON form's fields (the speed and the Lichen effect aside).
-_FORM_OF_PLAY = {_play_key(public_play(0, a, 0, False)): f for f, a in enumerate(FORM_ACTION)}
-
-
 def _card_from_dict(play: PublicPlay) -> PublicCard:
-    speed = play["speed"]
-    return (play["seat"], _FORM_OF_PLAY[_play_key(play)], 0 if speed is None else speed)
+    return (play["seat"], PUBLIC_ID[PLAY_ACTION[play_key(play)]], play["speed"] or 0)
 
 
 def _trick_from_dict(record: TrickRecord) -> PublicTrick:
-    cards = tuple(_card_from_dict(p) for p in record["plays"])
-    winner = record["winner"]
-    return (
-        record["trick"],
-        record["lead"],
-        cards,
-        -1 if winner is None else winner,
-        lichen_in(cards),
-    )
+    return public_trick(core_trick(record))
 
 
 def lichen_in(cards: tuple[PublicCard, ...]) -> bool:

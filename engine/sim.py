@@ -38,7 +38,7 @@ from engine.cards import (
 from engine.rng import Rng
 from engine.shapes import PublicPlay
 from engine.variants import Variants
-from engine.view import TrickRecord, copy_record
+from engine.view import TrickRecord
 
 
 class Play(NamedTuple):
@@ -203,8 +203,9 @@ def deck_copies(players: int, variants: Variants) -> list[int]:
 
 #: The cache behind :func:`legal_ids`, for hot loops to read without a call.
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
-#: A finished trick: (trick, lead, plays, winner or -1, lichen in it).
-_SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
+#: A finished trick: (trick, lead, its (seat, action id, speed) plays, winner or -1, a 1
+#: face up in it).
+CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
 
 
 # The three parts of a legal set, each cached by the few facts it depends on (at most
@@ -320,8 +321,8 @@ class SimState:
     discards: list[int]
     set_aside: list[int]
     face_up: list[int]
-    tricks: list[TrickRecord | _SimRecord]
-    last: TrickRecord | _SimRecord | None
+    tricks: list[CoreTrick]
+    last: CoreTrick | None
     lap_order: list[int]
     winner: int
     # The slots are the attributes annotated above.
@@ -377,7 +378,7 @@ class SimState:
 
     @classmethod
     def from_parts(cls, parts: GameParts) -> SimState:
-        """A state from :class:`GameParts` (trick records shared, not copied)."""
+        """A state from :class:`GameParts`."""
         players = parts.players
         s = cls(players, parts.variants, parts.seed, parts.rng_state)
         s.round, s.trick, s.lead = parts.round, parts.trick, parts.lead
@@ -394,15 +395,15 @@ class SimState:
         s.face_up = [0] * SUITS
         for play in parts.plays:
             s._take_play(play)
-        for record in parts.round_tricks:
-            for public in record["plays"]:
-                suit = public["suit"]
-                if public["type"] == ActionType.PLAY.value and suit is not None:
-                    s.face_up[SUIT_INDEX[Suit(suit)]] += 1
+        s.tricks = [core_trick(record) for record in parts.round_tricks]
+        for _, _, plays, _, _ in s.tricks:
+            for _, a, _ in plays:
+                if INFO[a][0] == PLAY:
+                    s.face_up[INFO[a][1]] += 1
         s.discards = [SUIT_INDEX[card] for card in parts.discards]
         s.set_aside = [SUIT_INDEX[card] for card in parts.set_aside]
-        s.tricks = list(parts.round_tricks)
-        s.last = parts.last_trick
+        last = parts.last_trick
+        s.last = None if last is None else core_trick(last)
         s.lap_order = list(parts.lap_order)
         s.winner = -1 if parts.winner is None else parts.winner
         s.turn = (s.lead + len(s.plays)) % s.players
@@ -688,12 +689,8 @@ def public_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:
     }
 
 
-def trick_record(record: TrickRecord | _SimRecord) -> TrickRecord:
-    """A finished trick's public record (a fresh one), as a saved game and a view hold it,
-    from the core's record: (trick, lead, its (seat, action id, speed) plays, winner or -1,
-    a 1 face up in it)."""
-    if isinstance(record, dict):
-        return copy_record(record)
+def trick_record(record: CoreTrick) -> TrickRecord:
+    """A finished trick's public record, as a saved game and a view hold it."""
     trick, lead, plays, winner, lichen = record
     return {
         "trick": trick,
@@ -701,3 +698,20 @@ def trick_record(record: TrickRecord | _SimRecord) -> TrickRecord:
         "plays": [public_play(seat, a, speed, lichen) for seat, a, speed in plays],
         "winner": None if winner < 0 else winner,
     }
+
+
+def play_key(play: PublicPlay) -> tuple[object, ...]:
+    """What a card in a trick shows of its action, all but its seat and speed."""
+    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
+
+
+#: Per :func:`play_key`: the first action id showing it (standing for a face-down card).
+PLAY_ACTION = {play_key(public_play(0, a, 0, False)): a for a in reversed(range(len(ACTIONS)))}
+
+
+def core_trick(record: TrickRecord) -> CoreTrick:
+    """The core's record of a finished trick from its public record (R9: the 1 face up)."""
+    plays = [(p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"]]
+    lichen = any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+    winner = record["winner"]
+    return (record["trick"], record["lead"], plays, -1 if winner is None else winner, lichen)
