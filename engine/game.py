@@ -481,8 +481,23 @@ def new_game(
     """
     players = _check_players(players)
     variants = variants or Variants()
-    seed = _check_seed(seed)
-    supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
+    if seed is None:
+        seed = secrets.randbits(63)
+    if type(seed) is not int:
+        raise ValueError("The seed must be a whole number.")
+    supplies = _seat_list("gas", gas, players, MAX_GAS)  # R4
+    if any(g > MAX_GAS for g in supplies):
+        raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
+    speeds = _seat_list("speed", speed, players, 0)
+    laps_ = _seat_list("laps", laps, players, 0)
+    if any(n >= LAPS_TO_WIN for n in laps_):  # R16
+        raise ValueError(f"A player with {LAPS_TO_WIN} laps has already won.")
+    if middle < 0:
+        raise ValueError("The middle cannot hold negative gas.")
+    if removed is None:
+        removed = max(0, MAX_GAS * players - sum(supplies) - middle)
+    if removed < 0:
+        raise ValueError("Removed gas cannot be negative.")
     flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
     if len(flags) != players:
         raise ValueError("zero_five needs one flag per seat.")
@@ -518,40 +533,6 @@ def new_game(
             )
         )
     return Game.over(core)
-
-
-def _check_seed(seed: object) -> int:
-    """The seed given, or one drawn once from the OS when none is."""
-    if seed is None:
-        seed = secrets.randbits(63)
-    if type(seed) is not int:
-        raise ValueError("The seed must be a whole number.")
-    return seed
-
-
-def _numbers(
-    players: int,
-    gas: Sequence[int] | None,
-    middle: int,
-    removed: int | None,
-    speed: Sequence[int] | None,
-    laps: Sequence[int] | None,
-) -> tuple[list[int], list[int], list[int], int]:
-    """Check a new game's gas, speeds, laps and removed gas (R4, R16)."""
-    supplies = _seat_list("gas", gas, players, MAX_GAS)
-    if any(g > MAX_GAS for g in supplies):
-        raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
-    speeds = _seat_list("speed", speed, players, 0)
-    laps_ = _seat_list("laps", laps, players, 0)
-    if any(n >= LAPS_TO_WIN for n in laps_):
-        raise ValueError(f"A player with {LAPS_TO_WIN} laps has already won.")
-    if middle < 0:
-        raise ValueError("The middle cannot hold negative gas.")
-    if removed is None:
-        removed = max(0, MAX_GAS * players - sum(supplies) - middle)
-    if removed < 0:
-        raise ValueError("Removed gas cannot be negative.")
-    return supplies, speeds, laps_, removed
 
 
 def _explicit_trick(trick: int | None, size: int, deal: int) -> int:

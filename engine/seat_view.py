@@ -95,10 +95,6 @@ _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
 class HasCore(Protocol):
     """What :func:`observe` reads of a game (:class:`engine.game.Game`)."""
 
-    @property
-    def core(self) -> SimState:
-        """The state and rules, hidden cards included."""
-
     def view(self, seat: int | None) -> SeatView:
         """``seat``'s view (:meth:`SeatView.of`)."""
 
@@ -238,10 +234,7 @@ class SeatView(NamedTuple):
     def to_dict(self) -> Observation | PublicObservation:
         """The JSON form (:class:`engine.view.Observation`, a spectator's
         :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
-        table = self._table()
-        if self.seat is None:
-            return cast(PublicObservation, {"seat": None, **table})
-        return cast(Observation, {"seat": self.seat, **table})
+        return cast("Observation | PublicObservation", {"seat": self.seat, **self._table()})
 
     def _table(self) -> TableView:
         lichen = lichen_in(self.trick_plays)
@@ -387,8 +380,8 @@ def observe(game: HasCore, seat: int) -> Observation:
     >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
     (6, False, 6)
     """
-    if type(seat) is not int or not 0 <= seat < game.core.players:
-        raise ValueError(f"There is no seat {seat!r} in this race.")
+    if seat is None:  # a seat's view: a spectator's is observe_public's
+        raise ValueError("There is no seat None in this race.")
     return game.view(seat).to_dict()  # type: ignore[return-value]
 
 
