@@ -26,7 +26,6 @@ from engine.cards import (
 from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
-from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
 from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
 from engine.sim import (
@@ -503,35 +502,14 @@ def new_game(
         raise ValueError("zero_five needs one flag per seat.")
     if lead is not None and (type(lead) is not int or not 0 <= lead < players):
         raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
-    if hands is None:
-        if trick is not None:
-            raise ValueError("A trick number needs an explicit deal (hands).")
-        core = SimState.new(players, seed, variants, lead)
-        core.round, core.speed, core.zero_five = round, speeds, flags
-        core.gas, core.laps, core.middle, core.removed = supplies, laps_, middle, removed
-    else:
-        rng = Rng(seed)
-        first = rng.below(players) if lead is None else lead
-        dealt, rest = _explicit_hands(hands, players, variants)
-        core = SimState.from_parts(
-            GameParts(
-                players=players,
-                variants=variants,
-                seed=seed,
-                rng_state=rng.state,
-                round=round,
-                trick=_explicit_trick(trick, len(dealt[0]), variants.deal_size),
-                lead=first,
-                hands=dealt,
-                gas=supplies,
-                speed=speeds,
-                laps=laps_,
-                middle=middle,
-                removed=removed,
-                zero_five=flags,
-                discards=rest,  # the rest of the deck counts as discarded
-            )
-        )
+    if hands is None and trick is not None:
+        raise ValueError("A trick number needs an explicit deal (hands).")
+    dealt = () if hands is None else _explicit_hands(hands, players)
+    core = SimState.new(players, seed, variants, lead, dealt)
+    if dealt:
+        core.trick = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
+    core.round, core.speed, core.zero_five = round, speeds, flags
+    core.gas, core.laps, core.middle, core.removed = supplies, laps_, middle, removed
     return Game.over(core)
 
 
@@ -546,19 +524,12 @@ def _explicit_trick(trick: int | None, size: int, deal: int) -> int:
     return trick
 
 
-def _explicit_hands(
-    hands: Sequence[Sequence[Suit | str]], players: int, variants: Variants
-) -> tuple[list[list[Suit]], list[Suit]]:
-    """Check an explicit deal against the deck; return the hands and the unseen rest."""
+def _explicit_hands(hands: Sequence[Sequence[Suit | str]], players: int) -> list[list[Suit]]:
+    """The hands of an explicit deal, one per seat, all of one size (the deck checks the
+    cards: :meth:`engine.sim.SimState.new`)."""
     if len(hands) != players:
         raise ValueError("Give one hand per seat.")
     parsed = [[Suit(card) for card in hand] for hand in hands]
     if len({len(hand) for hand in parsed}) != 1 or not parsed[0]:
         raise ValueError("Every hand must hold the same number of cards, at least one.")
-    rest = variants.deck(players)
-    for hand in parsed:
-        for card in hand:
-            if card not in rest:
-                raise ValueError(f"The deck does not hold that many {card.value} cards.")
-            rest.remove(card)
-    return parsed, rest
+    return parsed

@@ -340,11 +340,16 @@ class SimState:
 
     @classmethod
     def new(
-        cls, players: int, seed: int, variants: Variants | None = None, lead: int | None = None
+        cls,
+        players: int,
+        seed: int,
+        variants: Variants | None = None,
+        lead: int | None = None,
+        hands: Sequence[Sequence[Suit]] = (),
     ) -> SimState:
         """The position :func:`~engine.game.new_game` deals for ``players``, ``seed`` and
         ``variants``: the first lead drawn from the seeded generator unless given (R6),
-        then the first deal (R5).
+        then the first deal (R5), or ``hands`` as dealt (the rest of the deck discarded).
 
         >>> from engine.game import new_game
         >>> SimState.new(5, 3).to_dict() == new_game(players=5, seed=3).to_dict()
@@ -353,6 +358,11 @@ class SimState:
         variants = variants or Variants()
         rng = Rng(seed)
         first = rng.below(players) if lead is None else lead
+        rest = variants.deck(players)  # in its fixed order, before the first deal
+        for card in (card for hand in hands for card in hand):
+            if card not in rest:
+                raise ValueError(f"The deck does not hold that many {card.value} cards.")
+            rest.remove(card)
         zeros = [0] * players
         s = cls.from_parts(
             GameParts(
@@ -360,20 +370,21 @@ class SimState:
                 variants=variants,
                 seed=seed,
                 rng_state=rng.state,
-                round=0,
+                round=1 if hands else 0,
                 trick=1,
                 lead=first,
-                hands=[()] * players,
+                hands=hands or [()] * players,
                 gas=[MAX_GAS] * players,
                 speed=zeros,
                 laps=zeros,
                 middle=0,
                 removed=0,
                 zero_five=[variants.zero_five] * players,
-                discards=variants.deck(players),  # in its fixed order, before the first deal
+                discards=rest,
             )
         )
-        s.deal()
+        if not hands:
+            s.deal()
         return s
 
     @classmethod
