@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from engine import cards, sim
 from engine.actions import Action, ActionType
-from engine.cards import MAX_GAS, SUIT_ORDER, SUIT_VALUE, Suit, ZeroEffect, effective_value
+from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
@@ -264,18 +264,21 @@ def seat_options(view: SeatView) -> SeatOptions:
     speed = view.speed[seat]
     cards = []
     for index, count in enumerate(view.hand):
-        if count:
-            reach, why_not = ups[index], None
-            if not reach:  # R7: a card held has no face-up play only while its suit is up
-                why_not = Refusal.of("suit_face_up", suit=SUIT_ORDER[index].value)
-                free = sim.face_up_ids(
-                    1 << index, view.gas[seat], view.middle > 0, view.removed > 0
-                )
-                reach = _grouped(free)[0][index]  # what it would carry were its suit free
-            strikes = index == sim.LICHEN and not lichen
-            rival = struck if strikes else best
-            cuts = _cut(plays) if strikes else ()
-            cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
+        if not count:
+            continue
+        suit, value = SUIT_ORDER[index], sim.VALUE[index]
+        reach, why_not = ups[index], None
+        if not reach:  # R7: a card held has no face-up play only while its suit is up
+            why_not = Refusal.of("suit_face_up", suit=suit.value)
+            free = sim.face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
+            reach = _grouped(free)[0][index]  # what it would carry were its suit free
+        most = dict(reach)  # by 0 card reward (R20)
+        gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
+        rewards = tuple((_REWARD[effect], gas) for effect, gas in reach if effect != sim.NO_EFFECT)
+        strikes = index == sim.LICHEN and not lichen
+        rival, cuts = (struck, _cut(plays)) if strikes else (best, ())
+        counts = effective_value(value, lichen)
+        cards.append(CardChoice(suit, value, why_not, counts, speed, gas_max, rival, rewards, cuts))
     shares = view.middle > 0 and view.gas[seat] < MAX_GAS
     if not fives:
         refusal = _zero_five_refusal(view, seat)
@@ -314,25 +317,6 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
             fives[value] = max(gas, fives.get(value, 0))
     reach = tuple(tuple(sorted(most.items())) for most in ups)
     return sim.remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
-
-
-def _card(
-    index: int,
-    speed: int,
-    lichen: bool,
-    reach: _Reach,
-    why_not: Refusal | None,
-    rival: Best | None,
-    cuts: tuple[int, ...],
-) -> CardChoice:
-    """The card of suit ``index`` with the gas of ``reach`` (per 0 card reward)."""
-    suit = SUIT_ORDER[index]
-    value = SUIT_VALUE[suit]
-    most = dict(reach)
-    rewards = tuple((_REWARD[effect], gas) for effect, gas in reach if effect != sim.NO_EFFECT)
-    gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
-    worth = effective_value(value, lichen)
-    return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
 
 
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
