@@ -79,13 +79,6 @@ _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
 
 
-def _listing(core: SimState) -> _Turn:
-    """The current seat's legal ids and their actions, from the core's legal set."""
-    key = core.legal_key()
-    ids = legal_ids(key)
-    return remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
-
-
 def _table_id(action: object) -> int:
     """The table id of an action equal to one in :data:`engine.sim.ACTIONS`, else -1."""
     if type(action) is Action:  # the fields compared as Action's own __eq__ compares them
@@ -183,7 +176,11 @@ class Game:
     def _turn(self) -> _Turn:
         """The current seat's legal ids and actions (none once the race is over)."""
         core = self.core
-        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(core.legal_key()) or _listing(core)
+        key = core.legal_key()
+        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(key)
+        if turn is None:
+            ids = legal_ids(key)
+            turn = remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
         self._legal, self._listed = turn
         return turn
 

@@ -44,7 +44,6 @@ from engine.view import (
     Leader,
     Observation,
     PublicObservation,
-    PublicPlay,
     TableView,
     TrickRecord,
     table_data,
@@ -288,8 +287,11 @@ class SeatView(NamedTuple):
         hand = [0] * SUITS
         for card in observation["hand"]:
             hand[_SUIT_OF_ID[card]] += 1
-        trick_plays = tuple(_card_from_dict(p) for p in observation["trick_plays"])
-        tricks = tuple(_trick_from_dict(r) for r in observation["round_tricks"])
+        trick_plays = tuple(
+            (p["seat"], PUBLIC_ID[PLAY_ACTION[play_key(p)]], p["speed"] or 0)
+            for p in observation["trick_plays"]
+        )
+        tricks = tuple(public_trick(core_trick(r)) for r in observation["round_tricks"])
         last = observation["last_trick"]
         face_up = [0] * SUITS
         for trick in tricks:
@@ -323,7 +325,7 @@ class SeatView(NamedTuple):
             observation["winner"],
             trick_plays,
             tricks,
-            None if last is None else _trick_from_dict(last),
+            None if last is None else public_trick(core_trick(last)),
             tuple(face_up),
             observation["set_aside"],
             legal,
@@ -344,14 +346,6 @@ def _trick_dict(trick: PublicTrick) -> TrickRecord:
     number, lead, cards, winner, lichen = trick
     plays = [(s, FORM_ACTION[f], speed) for s, f, speed in cards]
     return trick_record((number, lead, plays, winner, lichen))
-
-
-def _card_from_dict(play: PublicPlay) -> PublicCard:
-    return (play["seat"], PUBLIC_ID[PLAY_ACTION[play_key(play)]], play["speed"] or 0)
-
-
-def _trick_from_dict(record: TrickRecord) -> PublicTrick:
-    return public_trick(core_trick(record))
 
 
 def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
