@@ -31,6 +31,10 @@
     Two-person races on live event streams (:mod:`bench.friends`): move-to-other-table
     latency p50/p99 and errors.
 
+``python -m bench open [--races 2000]``
+    How long the SQLite store takes to open a file of that many finished 4-player races
+    (every row is checked through ``GameSession.from_dict``; :mod:`bench.store`).
+
 ``python -m bench bots [--positions 30] [--budget-ms 200]``
     The hard bot's rollouts per decision on the wall clock, one process and two through
     the server's worker pool (:mod:`bench.bots`).
@@ -566,6 +570,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     durable.add_argument("--races", type=int, default=20, help="seeded races played")
     durable.add_argument("--moves", type=int, default=2000, help="people's moves measured")
+    opening = sub.add_parser("open", help="the SQLite store's open on a file of finished races")
+    opening.add_argument("--races", type=int, default=2000, help="finished races in the file")
     bots = sub.add_parser("bots", help="hard-bot rollouts per decision, one process and two")
     bench_bots.add_arguments(bots)
     rollouts = sub.add_parser(
@@ -616,6 +622,10 @@ def main(argv: list[str] | None = None) -> None:
         from bench.store import bench_durable
 
         bench_durable(args.races, args.moves)
+    elif args.command == "open":
+        from bench.store import bench_open
+
+        bench_open(args.races)
     elif args.command == "friends":
         bench_friends.bench_friends(
             args.races, args.duration, args.think, args.url, args.talk, args.rounds

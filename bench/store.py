@@ -187,3 +187,51 @@ def bench_durable(races: int, moves: int, rounds: int = 4) -> None:
             f"  {name:<12} p50 {percentile(timings, 50):.3f} ms  "
             f"p99 {percentile(timings, 99):.3f} ms"
         )
+
+
+# ------------------------------------------------------------------ opening a file
+
+
+async def _finished_races(kinds: int) -> list[bytes]:
+    """The stored JSON of ``kinds`` seeded 4-player races played to the end (random bots)."""
+    store = MemoryStore(GameSession.from_dict, max_games=kinds + 1, idle_expiry_seconds=1e9)
+    races_of = Races(store, Settings(seed_secret="bench", rate_limit_enabled=False))
+    rng = random.Random(1)
+    for seed in range(kinds):
+        session, state = await races_of.create(GameConfig(players=4, bots="random", seed=seed), "b")
+        while state["current_seat"] is not None:
+            action = Action.from_dict(rng.choice(state["legal_actions"]))
+            async with races_of.open(session.id, session.token, write=True) as opened:
+                state = await opened.play(state["turn"], action, since=state["event_count"])
+    return [data for _, data, _ in store.sqlite.rows()]
+
+
+async def _open_times(folder: Path, races: int, kinds: int, runs: int) -> list[float]:
+    """Wall ms of :meth:`SqliteStore.open` on a file of ``races`` finished races (``kinds``
+    distinct games, each stored under many ids: every row is read alike)."""
+    stored = await _finished_races(kinds)
+    store = _sqlite_store(folder, races)
+    await store.open()
+    for i in range(races):
+        store.restore(f"bench-{i:06d}", stored[i % len(stored)], "bench")
+    await store.close()
+    timings = []
+    for _ in range(runs):
+        store = _sqlite_store(folder, races)
+        started = time.perf_counter()
+        await store.open()
+        timings.append((time.perf_counter() - started) * 1000)
+        assert len(store) == races
+        await store.close()
+    return timings
+
+
+def bench_open(races: int, kinds: int = 20, runs: int = 3) -> None:
+    """Print how long the SQLite store takes to open a file of ``races`` finished 4-player
+    races (the open reads every row through ``GameSession.from_dict`` to check it)."""
+    with tempfile.TemporaryDirectory(prefix="zzv-bench-") as folder:
+        timings = asyncio.run(_open_times(Path(folder), races, kinds, runs))
+    best = min(timings)
+    print(f"SqliteStore.open on {races} finished 4-player races ({kinds} distinct), {runs} runs")
+    print(f"  best {best:.0f} ms, median {statistics.median(timings):.0f} ms")
+    print(f"  {best / races:.3f} ms per race (best run)")
