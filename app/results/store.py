@@ -316,17 +316,14 @@ class ResultsStore:
     async def server_key(self, name: str) -> bytes:
         """The secret ``name`` every worker here shares, made now if missing (32 random
         bytes; of two made at once, the first written wins)."""
-        found = await self._server_key(name)
-        if found is None:
-            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
-            found = await self._server_key(name)
-        assert found is not None
-        return found
-
-    async def _server_key(self, name: str) -> bytes | None:
         async with self.unit() as session:
             row = await session.get(ServerKey, name)
-            return None if row is None else bytes.fromhex(row.value)
+        if row is None:
+            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
+            async with self.unit() as session:
+                row = await session.get(ServerKey, name)
+        assert row is not None
+        return bytes.fromhex(row.value)
 
     async def signing_key(self) -> bytes:
         """The player cookie's signing key (:meth:`server_key`)."""

@@ -160,13 +160,14 @@ return {'ok'}
 """
 )
 
-# The first half of a read: the race's head and data, or its tombstone; a race last used
-# at or before `stale_before` and not locked is retired here. Then, unless a digest was
-# given that opens no seat, the caller's part (the idle clock, or the lock). A race saved
-# before its hash held ``seen`` takes its last use from the LRU set.
+# A read: the race's head and data, or its tombstone; a race last used at or before
+# `stale_before` and not locked is retired here. Then, unless a digest was given that opens
+# no seat, the caller's part: a seat's digest moves the idle clock, or with a lock token the
+# race's lock is taken (a lease: a crashed worker's lock frees itself). A race saved before
+# its hash held ``seen`` takes its last use from the LRU set.
 # KEYS: game, lru, lock, gone. ARGV: now, stale_before, id, digest ('' = none), tombstone
-# ttl, ...
-_FIND = """
+# ttl, lock token ('' = a plain read), lease in ms.
+_READ = """
 local found = redis.call('HMGET', KEYS[1], 'head', 'data', 'seen')
 local head = found[1]
 if not head then return {false, false, redis.call('GET', KEYS[4]), 'gone'} end
@@ -180,28 +181,13 @@ end
 local digest = ARGV[4]
 local opened = digest ~= '' and string.find(head, '"' .. digest .. '"', 1, true) ~= nil
 if digest ~= '' and not opened then return {head, false, false, 'denied'} end
-"""
-
-# A read that moves the idle clock when a seat's digest opened it.
-_FETCH = (
-    _FIND
-    + """
-if opened then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
-return {head, found[2], false, 'ok'}
-"""
-)
-
-# A read under the race's lock (a lease: a crashed worker's lock frees itself).
-# ARGV (after the five of _FIND): lock token, lease in ms.
-_LOCK = (
-    _FIND
-    + """
-if not redis.call('SET', KEYS[3], ARGV[6], 'NX', 'PX', ARGV[7]) then
+if ARGV[6] == '' then
+  if opened then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
+elseif not redis.call('SET', KEYS[3], ARGV[6], 'NX', 'PX', ARGV[7]) then
   return {head, false, false, 'busy'}
 end
 return {head, found[2], false, 'ok'}
 """
-)
 
 # Write the race (and its outbox message, if any: '' = none) and give its lock back, only
 # if the lease is still the caller's; then announce the change (its notice) on the channel
@@ -276,8 +262,8 @@ class RedisBackend:
         self.index_ttl = max(1, round(index_seconds))
         self._retire = _script(redis, _RETIRE, "sweep")
         self._admit = _script(redis, _ADMIT, "add")
-        self._fetch = _script(redis, _FETCH, "read")
-        self._lock = _script(redis, _LOCK, "lock")
+        self._fetch = _script(redis, _READ, "read")
+        self._lock = _script(redis, _READ, "lock")
         self._save = _script(redis, _SAVE, "write")
         self._release = _script(redis, _RELEASE, "unlock")
         self._renew = _script(redis, _RENEW, "renew")
@@ -353,7 +339,7 @@ class RedisBackend:
             self.key("gone", game_id),
         ]  # fmt: skip
         if lock is None:
-            return self._found(await self._fetch(keys, args))
+            return self._found(await self._fetch(keys, [*args, "", 0]))
         reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
         return self._found(reply, held=True)
 
