@@ -203,16 +203,12 @@ if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[6], ARGV[8]) end
 return 1
 """
 
-# Give the lock back if it is still ours. KEYS: lock. ARGV: token.
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-"""
-
-# Extend our lease if it is still ours. KEYS: lock. ARGV: token, lease in ms.
+# If the claim is still ours, give it back ('' lease) or extend it by the lease.
+# KEYS: the claim. ARGV: token, lease in ms.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 """
 
 
@@ -265,7 +261,7 @@ class RedisBackend:
         self._fetch = _script(redis, _READ, "read")
         self._lock = _script(redis, _READ, "lock")
         self._save = _script(redis, _SAVE, "write")
-        self._release = _script(redis, _RELEASE, "unlock")
+        self._release = _script(redis, _RENEW, "unlock")
         self._renew = _script(redis, _RENEW, "renew")
 
     def key(self, kind: str, name: str) -> str:
@@ -390,7 +386,7 @@ class RedisBackend:
         return bool(await self._renew([self.prefix + name], [value, round(ttl_seconds * 1000)]))
 
     async def release(self, name: str, value: str) -> None:
-        await self._release([self.prefix + name], [value])
+        await self._release([self.prefix + name], [value, ""])
 
     async def wait(self, name: str, seconds: float) -> None:
         """Sleep a moment: a claim may be emptied by any worker, which tells nobody."""
