@@ -25,9 +25,9 @@ from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 from starlette.datastructures import Headers, MutableHeaders, QueryParams
 from starlette.requests import cookie_parser
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
-from app.http.asgi import HttpMiddleware
+from app.http.asgi import HttpMiddleware, WatchedSend
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # in the package: the wheel ships it
 
@@ -275,6 +275,11 @@ def moment(value: datetime) -> str:
     )
 
 
+def _vary(headers: MutableHeaders) -> None:
+    headers.add_vary_header("Accept-Language")
+    headers.add_vary_header("Cookie")
+
+
 class LanguageMiddleware(HttpMiddleware):
     """Sets each request's language (:func:`choose`) for its task, in a context variable
     that templates, error pages and the API's ``message`` all read, and adds ``Vary`` by it."""
@@ -287,14 +292,7 @@ class LanguageMiddleware(HttpMiddleware):
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code
 
-        async def send_varied(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers.add_vary_header("Accept-Language")
-                headers.add_vary_header("Cookie")
-            await send(message)
-
         try:
-            await self.app(scope, receive, send_varied)
+            await self.app(scope, receive, WatchedSend(send, _vary))
         finally:
             _current.reset(token)
