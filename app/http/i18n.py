@@ -63,13 +63,8 @@ _RTL = frozenset({"ar"})
 def known(tag: str | None) -> str | None:
     """``tag`` as one of :data:`LANGUAGES` (or :data:`PSEUDO`), matched without regard to
     case or ``-``/``_``; None when it is not one."""
-    if not tag:
-        return None
-    wanted = tag.strip().replace("_", "-").lower()
-    for code in (*LANGUAGES, PSEUDO):
-        if code.lower() == wanted:
-            return code
-    return None
+    wanted = tag.strip().replace("_", "-").lower() if tag else None
+    return next((code for code in (*LANGUAGES, PSEUDO) if code.lower() == wanted), None)
 
 
 def parse_accept_language(header: str) -> list[str]:
@@ -101,13 +96,11 @@ def negotiate(accepted: Iterable[str]) -> str | None:
     for: an exact tag (:data:`PSEUDO` too), else the same language in another region
     (``pt-PT`` finds ``pt-BR``, ``es-MX`` finds ``es``); None if none does."""
     for tag in accepted:
-        exact = known(tag)
-        if exact is not None:
-            return exact
         language = tag.split("-")[0].lower()
-        for code in LANGUAGES:
-            if code.split("-")[0].lower() == language:
-                return code
+        same = (code for code in LANGUAGES if code.split("-")[0].lower() == language)
+        found = known(tag) or next(same, None)
+        if found is not None:
+            return found
     return None
 
 

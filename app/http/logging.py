@@ -63,10 +63,9 @@ def configure_logging(settings: Settings) -> None:
     """Send the ``zzv`` loggers to stderr as JSON lines at the configured level."""
     logger = logging.getLogger("zzv")
     logger.setLevel(settings.log_level.upper())
-    if not any(getattr(h, "_zzv", False) for h in logger.handlers):
+    if not any(isinstance(h, StderrHandler) for h in logger.handlers):
         handler = StderrHandler()
         handler.setFormatter(JsonFormatter())
-        handler._zzv = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
     logger.propagate = False
     # Uvicorn's access lines include the query string; ours never do.
