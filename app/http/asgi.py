@@ -6,7 +6,9 @@ the OpenAPI schema."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -29,6 +31,23 @@ class HttpMiddleware(ABC):
     @abstractmethod
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer the request (usually through ``self.app``); each middleware's own."""
+
+
+class WatchedSend:
+    """``send`` that notes the answer's status when it starts, after ``edit`` (if given)
+    changed its headers; ``status`` is None until then."""
+
+    def __init__(self, send: Send, edit: Callable[[MutableHeaders], None] | None = None):
+        self.send = send
+        self.edit = edit
+        self.status: int | None = None
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            if self.edit is not None:
+                self.edit(MutableHeaders(scope=message))
+            self.status = message["status"]
+        await self.send(message)
 
 
 class HeadAsGetMiddleware(HttpMiddleware):

@@ -331,13 +331,27 @@ def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     return error
 
 
-def _answer_with(error: type[AppError], failed: str = "") -> ExceptionHandler:
-    """A handler answering ``error``, after logging what ``failed`` (when named)."""
+def invalid_request(request: Request, exc: RequestValidationError) -> AppError:
+    # Echo only where and what, never the submitted values (they may hold anything).
+    problems = [
+        {
+            "loc": [str(part) for part in err.get("loc", ())],
+            "msg": str(err.get("msg", "")),
+            "type": str(err.get("type", "")),
+        }
+        for err in exc.errors()
+    ]
+    return InvalidRequest(problem_sentence(problems), problems)
+
+
+def _answering(answer: Callable[[Request, Any], AppError], failed: str = "") -> ExceptionHandler:
+    """A handler rendering what ``answer`` makes of the exception, after logging what
+    ``failed`` (when named)."""
 
     async def handler(request: Request, exc: Exception) -> Response:
         if failed:
             log.warning("%s on %s %s", failed, request.method, request.url.path)
-        return render_error(request, error())
+        return render_error(request, answer(request, exc))
 
     return handler
 
@@ -346,10 +360,6 @@ def install_error_handlers(app: FastAPI) -> None:
     """Route every error (ours, validation, 404/405, unexpected) through :func:`render_error`."""
     # Imported here: the page reads the seat's cookie helpers, whose module imports this one.
     from app.http.web.missing import missing_race_page
-
-    @app.exception_handler(AppError)
-    async def on_app_error(request: Request, exc: AppError) -> Response:
-        return render_error(request, exc)
 
     @app.exception_handler(RaceError)
     async def on_race_error(request: Request, exc: RaceError) -> Response:
@@ -360,30 +370,20 @@ def install_error_handlers(app: FastAPI) -> None:
             return render_error(request, answer)
         return missing_race_page(request, exc) or render_error(request, answer)
 
-    @app.exception_handler(RequestValidationError)
-    async def on_validation(request: Request, exc: RequestValidationError) -> Response:
-        # Echo only where and what, never the submitted values (they may hold anything).
-        problems = [
-            {
-                "loc": [str(part) for part in err.get("loc", ())],
-                "msg": str(err.get("msg", "")),
-                "type": str(err.get("type", "")),
-            }
-            for err in exc.errors()
-        ]
-        return render_error(request, InvalidRequest(problem_sentence(problems), problems))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
-        return render_error(request, http_error(request, exc))
-
-    app.add_exception_handler(StreamsFull, _answer_with(TooManyStreams))
-    app.add_exception_handler(
-        StoreUnavailable, _answer_with(GameServerUnavailable, "game store unavailable")
-    )
-    app.add_exception_handler(
-        ResultsUnavailable, _answer_with(ResultsDown, "results database unavailable")
-    )
+    handlers: dict[type[Exception], ExceptionHandler] = {
+        AppError: _answering(lambda request, exc: exc),
+        RequestValidationError: _answering(invalid_request),
+        StarletteHTTPException: _answering(http_error),
+        StreamsFull: _answering(lambda request, exc: TooManyStreams()),
+        StoreUnavailable: _answering(
+            lambda request, exc: GameServerUnavailable(), "game store unavailable"
+        ),
+        ResultsUnavailable: _answering(
+            lambda request, exc: ResultsDown(), "results database unavailable"
+        ),
+    }
+    for exception, handler in handlers.items():
+        app.add_exception_handler(exception, handler)
 
     @app.exception_handler(Exception)
     async def on_crash(request: Request, exc: Exception) -> Response:

@@ -25,9 +25,9 @@ from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 from starlette.datastructures import Headers, MutableHeaders, QueryParams
 from starlette.requests import cookie_parser
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
-from app.http.asgi import HttpMiddleware
+from app.http.asgi import HttpMiddleware, WatchedSend
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # in the package: the wheel ships it
 
@@ -63,13 +63,8 @@ _RTL = frozenset({"ar"})
 def known(tag: str | None) -> str | None:
     """``tag`` as one of :data:`LANGUAGES` (or :data:`PSEUDO`), matched without regard to
     case or ``-``/``_``; None when it is not one."""
-    if not tag:
-        return None
-    wanted = tag.strip().replace("_", "-").lower()
-    for code in (*LANGUAGES, PSEUDO):
-        if code.lower() == wanted:
-            return code
-    return None
+    wanted = tag.strip().replace("_", "-").lower() if tag else None
+    return next((code for code in (*LANGUAGES, PSEUDO) if code.lower() == wanted), None)
 
 
 def parse_accept_language(header: str) -> list[str]:
@@ -101,13 +96,11 @@ def negotiate(accepted: Iterable[str]) -> str | None:
     for: an exact tag (:data:`PSEUDO` too), else the same language in another region
     (``pt-PT`` finds ``pt-BR``, ``es-MX`` finds ``es``); None if none does."""
     for tag in accepted:
-        exact = known(tag)
-        if exact is not None:
-            return exact
         language = tag.split("-")[0].lower()
-        for code in LANGUAGES:
-            if code.split("-")[0].lower() == language:
-                return code
+        same = (code for code in LANGUAGES if code.split("-")[0].lower() == language)
+        found = known(tag) or next(same, None)
+        if found is not None:
+            return found
     return None
 
 
@@ -275,6 +268,11 @@ def moment(value: datetime) -> str:
     )
 
 
+def _vary(headers: MutableHeaders) -> None:
+    headers.add_vary_header("Accept-Language")
+    headers.add_vary_header("Cookie")
+
+
 class LanguageMiddleware(HttpMiddleware):
     """Sets each request's language (:func:`choose`) for its task, in a context variable
     that templates, error pages and the API's ``message`` all read, and adds ``Vary`` by it."""
@@ -287,14 +285,7 @@ class LanguageMiddleware(HttpMiddleware):
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code
 
-        async def send_varied(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers.add_vary_header("Accept-Language")
-                headers.add_vary_header("Cookie")
-            await send(message)
-
         try:
-            await self.app(scope, receive, send_varied)
+            await self.app(scope, receive, WatchedSend(send, _vary))
         finally:
             _current.reset(token)

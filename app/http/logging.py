@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.http.asgi import HttpMiddleware
+from app.http.asgi import HttpMiddleware, WatchedSend
 from app.settings import Settings
 
 access_log = logging.getLogger("zzv.access")
@@ -63,10 +63,9 @@ def configure_logging(settings: Settings) -> None:
     """Send the ``zzv`` loggers to stderr as JSON lines at the configured level."""
     logger = logging.getLogger("zzv")
     logger.setLevel(settings.log_level.upper())
-    if not any(getattr(h, "_zzv", False) for h in logger.handlers):
+    if not any(isinstance(h, StderrHandler) for h in logger.handlers):
         handler = StderrHandler()
         handler.setFormatter(JsonFormatter())
-        handler._zzv = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
     logger.propagate = False
     # Uvicorn's access lines include the query string; ours never do.
@@ -86,16 +85,9 @@ class AccessLogMiddleware(HttpMiddleware):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
-        status = 500
-
-        async def recording_send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        watched = WatchedSend(send)
         try:
-            await self.app(scope, receive, recording_send)
+            await self.app(scope, receive, watched)
         finally:
             client = scope.get("client")
             access_log.info(
@@ -103,7 +95,7 @@ class AccessLogMiddleware(HttpMiddleware):
                 extra={
                     "method": scope["method"],
                     "path": scope["path"],
-                    "status": status,
+                    "status": watched.status or 500,
                     "ms": round((time.perf_counter() - started) * 1000, 2),
                     "client": client[0] if client else None,
                 },

@@ -23,7 +23,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.http.asgi import HttpMiddleware
+from app.http.asgi import HttpMiddleware, WatchedSend
 from app.http.deps import app_state
 from app.http.errors import (
     AppError,
@@ -86,30 +86,25 @@ class SecurityHeadersMiddleware(HttpMiddleware):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         https = self.force_https or scope.get("scheme") == "https"
         api = scope["path"].startswith("/api")
-        started = False
 
-        async def send_with_headers(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                headers = MutableHeaders(scope=message)
-                for name, value in _ALWAYS.items():
-                    headers.setdefault(name, value)
-                if api:
-                    headers.setdefault("Cache-Control", "no-store")
-                if https:
-                    headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-            await send(message)
+        def add_headers(headers: MutableHeaders) -> None:
+            for name, value in _ALWAYS.items():
+                headers.setdefault(name, value)
+            if api:
+                headers.setdefault("Cache-Control", "no-store")
+            if https:
+                headers.setdefault("Strict-Transport-Security", "max-age=31536000")
 
+        watched = WatchedSend(send, add_headers)
         try:
-            await self.app(scope, receive, send_with_headers)
+            await self.app(scope, receive, watched)
         except Exception:
-            if started:
+            if watched.status is not None:
                 raise
             # Answered here rather than by Starlette's outermost error middleware, so that a
             # crash's generic 500 still carries the headers above.
             log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
-            await _send_error(scope, receive, send_with_headers, AppError())
+            await _send_error(scope, receive, watched, AppError())
 
 
 class BodySizeLimitMiddleware(HttpMiddleware):
@@ -260,6 +255,12 @@ def limits_storage(settings: Settings) -> tuple[Storage, ConnectionPool | None]:
     return storage, pool
 
 
+async def _seconds_left(window: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> int:
+    """Until ``key`` may count against ``item`` again (at least 1)."""
+    stats = await window.get_window_stats(item, key)
+    return max(1, math.ceil(stats.reset_time - time.time()))
+
+
 class RateLimiter:
     """The app's limits per client address on game creation, moves and reads (not static
     files nor the probes), counted by ``limits``' moving window in memory or in the store's
@@ -285,19 +286,18 @@ class RateLimiter:
             return None
         return self.read
 
-    async def check(self, method: str, path: str, client: str) -> float:
-        """0.0 if the request may go on, else the seconds to wait;
+    async def check(self, method: str, path: str, client: str) -> int:
+        """0 if the request may go on, else the whole seconds to wait;
         :class:`~app.storage.interface.StoreUnavailable` when the counters cannot be read."""
         item = self.limit_for(method, path) if self.enabled else None
         if item is None:
-            return 0.0
+            return 0
         try:
             if await self.window.hit(item, client):
-                return 0.0
-            stats = await self.window.get_window_stats(item, client)
+                return 0
+            return await _seconds_left(self.window, item, client)
         except Exception as exc:  # the Redis client's errors: connection, timeout, ...
             raise StoreUnavailable() from exc
-        return max(1.0, stats.reset_time - time.time())
 
 
 class RateLimitMiddleware(HttpMiddleware):
@@ -316,8 +316,8 @@ class RateLimitMiddleware(HttpMiddleware):
         except StoreUnavailable:
             await _send_error(scope, receive, send, GameServerUnavailable())
             return
-        if wait > 0:
-            await _send_error(scope, receive, send, RateLimited(max(1, math.ceil(wait))))
+        if wait:
+            await _send_error(scope, receive, send, RateLimited(wait))
             return
         await self.app(scope, receive, send)
 
@@ -345,8 +345,7 @@ class TalkPace:
         try:
             for item in self.items:  # test every window first, so a refusal counts nowhere
                 if not await self.window.test(item, key):
-                    stats = await self.window.get_window_stats(item, key)
-                    raise TalkTooFast(max(1, math.ceil(stats.reset_time - time.time())))
+                    raise TalkTooFast(await _seconds_left(self.window, item, key))
             for item in self.items:
                 await self.window.hit(item, key)
         except TalkTooFast:
@@ -365,18 +364,11 @@ class CancelledAs503Middleware(HttpMiddleware):
     answered move left, see :mod:`app.storage.saved`)."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        started = False
-
-        async def watching_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        watched = WatchedSend(send)
         try:
-            await self.app(scope, receive, watching_send)
+            await self.app(scope, receive, watched)
         except asyncio.CancelledError:
-            if started:
+            if watched.status is not None:
                 raise
             log.warning(
                 "answered 503 to a request cut off by the stop", extra={"path": scope["path"]}
