@@ -9,8 +9,60 @@ import pytest
 from game_kit import VARIANT_COMBOS, cards_in_play, deck_of, random_positions, variant_label
 
 from engine import Action, Game, Suit, Variants, new_game
+from engine.actions import ActionType
 from engine.bots.determinize import Determinizer
+from engine.cards import SUIT_ORDER, ZeroEffect
+from engine.game import Play
 from engine.rng import Rng
+from engine.seat_view import PUBLIC_FORMS, TUNED
+from engine.sim import GAS, PLAY, SPEED, GameParts, SimState
+
+
+def _from_parts(
+    determinizer: Determinizer, hands: list[list[Suit]], hidden: list[Suit], rest: list[Suit]
+) -> SimState:
+    """The sampled game built from its parts: the other seats' ``hands``, the current
+    trick's Tune Ups dealt from ``hidden`` in turn, then the set-aside cards, and ``rest``
+    standing for this round's unseen discards."""
+    view, seat = determinizer.view, determinizer.seat
+    hands[seat] = view.hand_cards()
+    plays, at = [], 0
+    for who, form, speed in view.trick_plays:
+        kind, suit, gas, value, effect = PUBLIC_FORMS[form]
+        if TUNED[form]:
+            # A Tune Up's hidden speed plays no part: the seat's current one stands in.
+            plays.append(Play(who, ActionType.TUNE_UP, hidden[at], 0, view.speed[who], None, None))
+            at += 1
+            continue
+        card = None if suit < 0 else SUIT_ORDER[suit]
+        action = ActionType.PLAY if kind == PLAY else ActionType.ZERO_FIVE
+        zero = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}.get(effect)
+        plays.append(Play(who, action, card, gas, speed, value, zero))
+    return SimState.from_parts(
+        GameParts(
+            players=view.players,
+            variants=view.variants,
+            seed=0,
+            rng_state=0,
+            round=view.round,
+            trick=view.trick,
+            lead=view.lead,
+            hands=hands,
+            gas=view.gas,
+            speed=view.speed,
+            laps=view.laps,
+            middle=view.middle,
+            removed=view.removed,
+            zero_five=view.zero_five,
+            discards=[SUIT_ORDER[i] for i in determinizer.done_ids] + rest,
+            plays=plays,
+            set_aside=hidden[at : at + determinizer.set_aside],
+            round_tricks=view.trick_records(),
+            last_trick=view.last_record(),
+            lap_order=determinizer.template.lap_order,
+            winner=view.winner,
+        )
+    )
 
 
 @pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
@@ -63,7 +115,7 @@ def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
     )
     game.apply(Action.play(Suit.SLIPPY, gas=0))
     game.apply(Action.tune_up(Suit.SLIPPY))
-    pool = Determinizer(game.observation(2)).pool
+    pool = [SUIT_ORDER[i] for i in Determinizer(game.observation(2)).pool]
     # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
     expected = Counter(game.core.variants.deck(3))
     expected.subtract(game.hands[2])
@@ -151,14 +203,14 @@ def test_a_sample_is_the_state_of_its_shuffle(variants: Variants) -> None:
             for world in range(3):
                 fast_rng, plain_rng = Rng(n * 7 + world), Rng(n * 7 + world)
                 state, rest = determinizer.sample_parts(fast_rng)
-                cards = list(determinizer.pool)
+                cards = [SUIT_ORDER[i] for i in determinizer.pool]
                 plain_rng.shuffle(cards)
                 hands, at = [], 0
                 for size in determinizer.hand_sizes:
                     hands.append(cards[at : at + size])
                     at += size
                 expected_rest = cards[at + determinizer.hidden_plays + determinizer.set_aside :]
-                expected = determinizer._state(0, hands, cards[at:], expected_rest)
+                expected = _from_parts(determinizer, hands, cards[at:], expected_rest)
                 expected.rng.state = plain_rng.next_u64()
                 assert state.to_dict() == expected.to_dict()
                 assert state.masks == expected.masks and state.plays == expected.plays
