@@ -24,35 +24,21 @@ from engine.seat_view import SeatView
 from engine.sim import ACTIONS
 
 
-class HeuristicBot(Bot):
-    """A bot that plays the policy with one :class:`Style`."""
+class NormalBot(Bot):
+    """A solid heuristic player: counts this round's cards, values gas across rounds."""
 
-    kind = "heuristic"
-
-    def __init__(self, seed: int, style: Style) -> None:
-        super().__init__(seed)
-        self.style = style
+    kind = "normal"
+    style: Style = NORMAL
 
     def pick(self, view: SeatView, actions: list[Action]) -> Action:
         return ACTIONS[choose_id(fixed_deal(view), self.style, decision_rng(self.seed, view))]
 
 
-class EasyBot(HeuristicBot):
+class EasyBot(NormalBot):
     """Plausible but beatable: noisy choices among sensible moves, no card counting."""
 
     kind = "easy"
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed, EASY)
-
-
-class NormalBot(HeuristicBot):
-    """A solid heuristic player: counts this round's cards, values gas across rounds."""
-
-    kind = "normal"
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed, NORMAL)
+    style = EASY
 
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")

@@ -33,21 +33,11 @@ from engine.sim import ACTION_ID, SimState, legal_ids
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told
 (the best move against the real deal is rarely left out: ``python -m bench.truth_regret``)."""
-DEFAULT_MODELS = 1
-"""Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
 in the rollouts (why not 0, nor much more: docs/bots.md, "The hard bot")."""
-DEFAULT_HARD_NOISE: float | None = None
-"""Temperature of the seats the search is told are hard bots (None: ``noise``); their moves
-are best predicted near 1 (``python -m bench.model_fit``)."""
-DEFAULT_INFER = 0.0
-"""Temperature of the inference weighing each world (:class:`engine.bots.infer.Inference`);
-0: every world the same."""
 SKIP = math.log(1000.0)
 """A world weighed below a thousandth of the best so far is not played (little weight)."""
-DEFAULT_REPLY_WIDTH = 3
-"""How many replies a seat known to be a searching bot weighs (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 
@@ -63,7 +53,7 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 
 
 @lru_cache(maxsize=256)
-def _noisy(model: int, noise: float) -> Style:
+def noisy_model(model: int, noise: float) -> Style:
     """``OPPONENT_MODELS[model]`` at temperature ``noise``, one object per pair (the policy
     keeps tables per style object)."""
     return replace(OPPONENT_MODELS[model], temperature=noise)
@@ -94,19 +84,19 @@ class Stop:
 class Told:
     """What a search is told about the other seats, all of it public: the ``normal_seats``
     play the normal policy exactly in its rollouts; the ``hard_seats`` choose at temperature
-    ``hard_noise`` (None: the search's ``noise``); the first of the ``searcher_seats`` to
-    move after a candidate replies with its best of ``reply_width`` moves (:func:`_play_replying`).
+    ``hard_noise`` (None: the search's ``noise``; hard bots' moves are best predicted near 1,
+    ``python -m bench.model_fit``); the first of the ``searcher_seats`` to move after a
+    candidate replies with its best of ``reply_width`` moves (:func:`play_replying`).
     A seat is a normal bot or a searching bot, not both (a ``ValueError``)."""
 
     normal_seats: tuple[int, ...] = ()
     hard_seats: tuple[int, ...] = ()
-    hard_noise: float | None = DEFAULT_HARD_NOISE
+    hard_noise: float | None = None
     searcher_seats: tuple[int, ...] = ()
-    reply_width: int = DEFAULT_REPLY_WIDTH
+    reply_width: int = 3
 
     def __post_init__(self) -> None:
-        seats = (*self.normal_seats, *self.searcher_seats, *self.hard_seats)
-        if any(i < 0 for i in seats):
+        if min((*self.normal_seats, *self.searcher_seats, *self.hard_seats), default=0) < 0:
             raise ValueError("normal_seats, searcher_seats and hard_seats are seat numbers.")
         if set(self.normal_seats) & (set(self.searcher_seats) | set(self.hard_seats)):
             raise ValueError("A seat is a normal bot or a searching bot, not both.")
@@ -120,7 +110,12 @@ class Told:
         warm = noise if self.hard_noise is None else self.hard_noise
         return [
             seat_styles(
-                seat, players, _noisy(m, noise), self.normal_seats, _noisy(m, warm), self.hard_seats
+                seat,
+                players,
+                noisy_model(m, noise),
+                self.normal_seats,
+                noisy_model(m, warm),
+                self.hard_seats,
             )
             for m in range(models)
         ]
@@ -175,7 +170,7 @@ def run_worlds(
             if stop.reached(used):
                 return paired, logs, used, stats.alive
             if searchers:
-                values, rollouts = _play_replying(
+                values, rollouts = play_replying(
                     world, ids[i], rollout_seed, styles, decisions, searchers, width
                 )
                 used += max(1, rollouts)  # a round that ended at once still counts
@@ -212,7 +207,7 @@ def _play(
     return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
-def _play_replying(
+def play_replying(
     world: SimState,
     action: int,
     seed: int,
@@ -318,16 +313,16 @@ class HardBot(Bot):
         iterations: int | None = None,
         workers: int = 1,
         candidates: int = DEFAULT_CANDIDATES,
-        models: int = DEFAULT_MODELS,
+        models: int = 1,
         clock: str = "wall",
         noise: float = DEFAULT_NOISE,
         map_jobs: MapJobs | None = None,
-        infer: float = DEFAULT_INFER,
+        infer: float = 0.0,
         normal_seats: Iterable[int] = (),
         searcher_seats: Iterable[int] = (),
-        reply_width: int = DEFAULT_REPLY_WIDTH,
+        reply_width: int = 3,
         hard_seats: Iterable[int] = (),
-        hard_noise: float | None = DEFAULT_HARD_NOISE,
+        hard_noise: float | None = None,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -344,19 +339,13 @@ class HardBot(Bot):
             raise ValueError("A search over several workers needs map_jobs to run them.")
         if clock not in CLOCKS:
             raise ValueError(f"The clock is one of {', '.join(CLOCKS)}, not {clock!r}.")
-        self.time_budget_ms = float(time_budget_ms)
-        self.iterations = iterations
-        self.workers = int(workers)
-        self.candidates = int(candidates)
-        self.clock = clock
-        self.map_jobs = map_jobs
+        self.time_budget_ms, self.iterations = float(time_budget_ms), iterations
+        self.workers, self.candidates = int(workers), int(candidates)
+        self.clock, self.map_jobs = clock, map_jobs
+        warm = None if hard_noise is None else float(hard_noise)
         #: What the search is told of the other seats (:class:`Told`).
         self.told = Told(
-            normal_seats=_seats(normal_seats),
-            hard_seats=_seats(hard_seats),
-            hard_noise=None if hard_noise is None else float(hard_noise),
-            searcher_seats=_seats(searcher_seats),
-            reply_width=int(reply_width),
+            _seats(normal_seats), _seats(hard_seats), warm, _seats(searcher_seats), int(reply_width)
         )
         #: The keyword options of every :func:`run_worlds` of a decision.
         self.options: dict[str, Any] = dict(
