@@ -204,7 +204,7 @@ class Inference:
         if temperature > 0.0 and any(seat != self.seat for seat, _, _ in self.steps):
             self.starts = round_starts(view, self.steps)
         self.active = bool(self.starts)
-        self._firsts = [_start(view, start) for start in self.starts]
+        self.firsts = [_start(view, start) for start in self.starts]
         self.tune_ups = sum(1 for _, a, source in self.steps if a < 0 and source >= 0)
         self._memo: dict[tuple[int, ...], float] = {}
 
@@ -254,7 +254,7 @@ class Inference:
             hands[seat][card] += 1
         masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
         live = {}
-        for first in self._firsts:
+        for first in self.firsts:
             s = first.clone()
             s.hands = [list(hand) for hand in hands]
             s.masks = list(masks)
