@@ -77,8 +77,6 @@ class Decisions:
         self.choices: dict[tuple[int, ...], Choice] = {}
         #: The styles keyed by id, kept alive so that an id cannot be reused.
         self.styles: dict[int, Style] = {}
-        #: Decisions answered from the cache (a diagnostic).
-        self.hits = 0
 
     def bind(self, s: SimState, styles: list[Style]) -> None:
         """Prepare for a rollout of ``s`` with ``styles``."""
@@ -167,7 +165,7 @@ def _play_out(
     ``deal``, ``apply``) does, drawing as :func:`engine.bots.policy.draw` does with
     :meth:`engine.rng.Rng.next_u64` written out: it runs at every decision of a search."""
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
-    hits, memo = 0, TrickMemo()
+    memo = TrickMemo()
     memo.copies = decisions.copies
     while True:
         style = styles[s.turn]
@@ -175,8 +173,6 @@ def _play_out(
         choice = choices.get(ckey)
         if choice is None:
             choice = remember(choices, ckey, decide(s, style, memo))
-        else:
-            hits += 1
         ids, running = choice
         if running is None:
             action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
@@ -195,4 +191,3 @@ def _play_out(
             s.resolve(deal or not last)
             if last or s.winner >= 0:
                 break
-    decisions.hits += hits

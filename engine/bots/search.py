@@ -1,10 +1,9 @@
 """The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
 "The hard bot"). It plays the normal policy's best sensible actions in the same sampled
-worlds (:mod:`engine.bots.determinize`) to the end of the round, drops those clearly behind
-(:mod:`engine.bots.candidates`), and stops when one is left, at its time budget (real or
-CPU time, :data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N`` the worlds
-split into N jobs the caller runs through ``map_jobs`` (a process pool's ``map``, say):
-the engine starts no process itself.
+worlds to the end of the round, drops those clearly behind, and stops when one is left,
+at its time budget (:data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N``
+the worlds split into N jobs the caller runs through ``map_jobs`` (a process pool's
+``map``, say): the engine starts no process itself.
 """
 
 from __future__ import annotations
@@ -66,15 +65,14 @@ and ``cpu``, the searching thread's CPU time (tournaments measure the bot, not t
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """When a search stops: after ``rollouts`` rollouts, or when the clock named ``clock``
-    (one of :data:`CLOCKS`) passes ``deadline``."""
+    """When a search stops: after ``rollouts`` rollouts, or when :data:`CLOCKS`' ``clock``
+    passes ``deadline``."""
 
     rollouts: int | None
     deadline: float | None
     clock: str = "wall"
 
     def reached(self, used: int) -> bool:
-        """Whether the search must stop now, having run ``used`` rollouts."""
         if self.rollouts is not None and used >= self.rollouts:
             return True
         return self.deadline is not None and CLOCKS[self.clock]() >= self.deadline
@@ -135,10 +133,10 @@ def run_worlds(
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one
-    (:data:`SearchPart`; NaN for a candidate pruned). World n models the other seats with
-    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``; with ``infer`` a
-    world is weighted (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
+    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one (NaN
+    for a candidate pruned). World n models the other seats with ``OPPONENT_MODELS[n %
+    models]`` at temperature ``noise``, as ``told``; with ``infer`` a world is weighted
+    (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = Inference(determinizer.view, infer) if infer > 0.0 else None
@@ -196,9 +194,8 @@ def _play(
     i: int,
 ) -> list[float]:
     """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``, the
-    id in ``decisions`` of the public state after the candidate (-1: not yet known), is the
-    same in every world, so it is worked out on the first one only (and the styles of later
-    worlds not bound then: the search keeps them alive)."""
+    public state's id after the candidate (-1: not yet known), is the same in every world:
+    it is worked out (and the styles bound) on the first one only."""
     state = world.clone()
     state.apply(action)
     if starts[i] < 0:
@@ -216,13 +213,10 @@ def play_replying(
     searchers: frozenset[int],
     width: int,
 ) -> tuple[list[float], int]:
-    """The rollout of ``action`` in ``world`` when the other seats include searching bots
-    (``searchers``), and how many rollouts it took.
-
-    The first of the ``searchers`` to move after ``action`` plays, of the normal policy's
-    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves it
-    the best chance, so a plan that needs that seat to misplay is scored by the reply that
-    punishes it (seeing the world's cards, it errs on the side of caution)."""
+    """The rollout of ``action`` in ``world`` and the rollouts it took: the first of the
+    ``searchers`` to move plays, of the normal policy's ``width`` best sensible actions, the
+    one whose rollout (one seed for each) leaves it the best chance, so a plan that needs it
+    to misplay is scored by the reply that punishes it (erring on the side of caution)."""
     state = world.clone()
     rng = Rng(seed)
     going = state.play_out(action)
@@ -255,8 +249,8 @@ def seat_styles(
     hard_model: Style | None = None,
     hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
-    """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
+    """Each seat's style in a rollout: ``seat`` and the ``normal_seats`` play the normal
+    policy, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
     styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
     for i in hard_seats:
         if hard_model is not None and i != seat and i not in normal_seats and i < players:
@@ -265,8 +259,8 @@ def seat_styles(
 
 
 def run_job(args: SearchJob) -> SearchPart:
-    """One worker process's share of a decision (:func:`run_worlds`). A wall-clock deadline is
-    absolute (a job that waited in a pool's queue runs for what is left of it)."""
+    """One worker's share of a decision. A wall-clock deadline is absolute (a job that
+    waited in a pool's queue runs for what is left of it)."""
     observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
@@ -274,24 +268,23 @@ def run_job(args: SearchJob) -> SearchPart:
     return run_worlds(observation, actions, seed, stop, **options)
 
 
+#: One worker's share of a decision (picklable: it crosses to another process).
 SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
-"""One worker's share of a decision (picklable: it crosses to another process)."""
+#: What a share returns: per world the candidates' values, its log weight; rollouts run,
+#: survivors.
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
-"""What one share returns: rows of candidate values per world, each world's log weight,
-rollouts run, survivors."""
+#: Runs :func:`run_job` over one decision's jobs like ``map``, the parts in order.
 MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
-"""Runs :func:`run_job` over the jobs of one decision like ``map``, the parts in order."""
 
 
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
-    """The actions the search compares: the normal policy's ``count`` best sensible
-    ones, best first (``actions`` are the observation's legal actions, in order)."""
+    """The normal policy's ``count`` best sensible ``actions`` (the observation's legal
+    ones, in order), best first: the candidates the search compares."""
     return [actions[i] for i in best_sensible(fixed_deal(observation), count)]
 
 
 def best_sensible(state: SimState, count: int) -> list[int]:
-    """The normal policy's ``count`` best sensible actions for the seat to move in
-    ``state``, best first, as indices into its legal actions (``legal_ids``)."""
+    """As :func:`rank_candidates`, as indices into ``state``'s legal actions."""
     key = state.legal_key()
     scores, chances_ = score_ids(state, key, NORMAL)
     return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
@@ -351,13 +344,12 @@ class HardBot(Bot):
         self.options: dict[str, Any] = dict(
             models=int(models), noise=float(noise), infer=float(infer), told=self.told
         )
-        #: Rollouts run by the last :meth:`choose`, and whether it ended its search before
-        #: the budget, pruning having left one candidate in every worker (diagnostics).
+        #: Rollouts of the last :meth:`choose`, and whether pruning ended it early in every
+        #: worker (diagnostics).
         self.last_rollouts = 0
         self.last_settled = False
 
     def pick(self, view: SeatView, actions: list[Action]) -> Action:
-        """The candidate with the best mean outcome (:func:`best_candidate`)."""
         start = CLOCKS[self.clock]()
         shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
@@ -382,12 +374,11 @@ class HardBot(Bot):
         self.last_settled = all(len(alive) == 1 for _, _, _, alive in parts)
         rows = [row for part, _, _, _ in parts for row in part]
         weights = weights_of([log for _, logs, _, _ in parts for log in logs])
-        # A candidate pruned by any worker was clearly behind there: keep those every worker
-        # still ran (or, should the workers disagree on all of them, any that one still ran).
+        # Keep the candidates no worker pruned (or, should they disagree on all, any one ran).
         running = [set(alive) for _, _, _, alive in parts]
         survivors = set.intersection(*running) or set.union(*running)
         return shortlist[best_candidate(rows, sorted(survivors), weights)]
 
 
+#: The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``).
 HARD_OPTIONS = frozenset(inspect.signature(HardBot).parameters) - {"seed"}
-"""The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``)."""
