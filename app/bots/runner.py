@@ -1,7 +1,6 @@
-"""Where the bots' turns run: light bots on the event loop (:func:`run_bots_inline`: a
-thread hop costs more than their decisions); a hard bot's ~200 ms search in the shared
-worker processes (:mod:`app.bots.pool`), ``cap`` at once per process, the rest queued by
-move start (:class:`app.bots.gate.SearchGate`) on a budget cut to the queue
+"""Where the bots' turns run: light bots on the event loop (a thread hop costs more than
+their decisions); a hard bot's search in the shared worker processes (:mod:`app.bots.pool`),
+``cap`` at once, the rest queued by move start on a budget cut to the queue
 (:func:`search_budget_ms`); a dead worker's decision is retried once on a fresh pool.
 """
 
@@ -40,7 +39,7 @@ NOTICE = "Hard bots are thinking faster: the server is busy."
 
 NOTICE_HOLD_SECONDS = 10.0
 """How long :data:`NOTICE` stays up after the last shortened search (a move is answered
-once its queue drained, so "now" alone would rarely show it)."""
+once its queue drained: "now" alone would rarely show it)."""
 
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
@@ -48,9 +47,8 @@ SearchResult = tuple[dict[str, Any], int | None]
 
 @dataclass(frozen=True)
 class SearchRequest:
-    """One hard decision: the seat's view (never more), :func:`bot_seed`, the budget cut
-    for the queue, the pool's size, whether it spreads over every worker, the other hard
-    bots' seats (public)."""
+    """One hard decision: the seat's view (never more), its seed, budget, the pool's size,
+    whether it spreads over every worker, the other hard bots' seats (public)."""
 
     observation: SeatView
     seed: int
@@ -61,7 +59,6 @@ class SearchRequest:
 
 
 SearchFn = Callable[[SearchRequest], Awaitable[SearchResult]]
-"""How one hard search runs (see :func:`search_in_pool`)."""
 
 
 class _HasLevel(Protocol):
@@ -88,8 +85,8 @@ class BotTable(Protocol):
 
 
 def bot_seed(bot_key: int, seat: int, decision: int) -> int:
-    """A decision's seed from the race's bots' key (not the deal's seed: two races of one
-    deal meet different moves), the seat and the decision number."""
+    """A decision's seed from the race's bots' key (not the deal's: two races of one deal
+    meet different moves), the seat and the decision number."""
     digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -125,9 +122,8 @@ def choose_bot_action(
 
 
 async def search_in_pool(request: SearchRequest) -> SearchResult:
-    """One hard search in the shared pool: narrow, one job in one process; wide (the pool
-    all free), the worlds spread over every process from a server thread; retried once on
-    a broken pool."""
+    """One hard search in the shared pool, in one process or (wide) spread over all of them
+    from a server thread; retried once on a broken pool."""
 
     async def run() -> SearchResult:
         pool = bot_pool.get_pool(request.workers)
@@ -224,8 +220,8 @@ class BotRunner:
 
     @contextlib.asynccontextmanager
     async def _slot(self, move_started: float) -> AsyncIterator[bool]:
-        """Hold search slots, earlier moves first; yields whether the search goes wide (every
-        slot: nobody else searches or waits, every worker is up)."""
+        """Hold search slots, earlier moves first; yields whether the search goes wide (all
+        slots: nobody else searches or waits, every worker is up)."""
         gate = self._current_gate()
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
         wide = warm and gate.try_acquire_all()
