@@ -1,9 +1,8 @@
 """Sampling the hidden cards a seat cannot see, to turn its view into a full game (a world
-the hard bot searches). The unknown pool is the deck less the seat's own hand and every
-card face up this round; a shuffle of it fills the other hands (their sizes are public),
-the current trick's Tune Ups (any card, R7), the set-aside cards of Larger Hands and, with
-the rest, this round's unseen discards. Only the seat's view is read, so the real hidden
-cards cannot influence a sample.
+the hard bot searches): a shuffle of the deck less the seat's own hand and every card face
+up this round fills the other hands, the current trick's Tune Ups (any card, R7), the
+set-aside cards and this round's unseen discards. Only the seat's view is read, so the
+real hidden cards cannot influence a sample.
 
 >>> from engine import Game, new_game
 >>> from engine.rng import Rng
@@ -35,8 +34,8 @@ def _pool_counts(view: SeatView) -> list[int]:
 
 
 def _lap_order(view: SeatView) -> list[int]:
-    """A lap history consistent with the public laps: only its last entry matters (R6), and
-    whoever led this round's first trick gained the latest lap (laps come on sixth tricks)."""
+    """A lap history consistent with the public laps: only its last entry matters (R6), the
+    latest lap gained by whoever led this round's first trick."""
     laps = view.laps
     tricks = view.round_tricks
     first_lead = tricks[0][1] if tricks else view.lead
@@ -81,12 +80,9 @@ class Determinizer:
         template.last = view.last_record()
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
-        """The rules core of a full game whose hidden cards (and generator of future deals)
-        are a fresh random deal from ``rng``, and the dealt cards that stand for this round's
-        unseen discards, in the order dealt (:mod:`engine.bots.infer` hands them to the Tune
-        Ups of completed tricks in turn): the other hands first, then the current trick's
-        Tune Ups, the set-aside cards and the rest. A copy of a template is filled in (a
-        search samples hundreds of worlds)."""
+        """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
+        and the cards dealt last, this round's unseen discards, in order (the inference
+        hands them to the Tune Ups of completed tricks in turn)."""
         cards = list(self.pool)
         rng.shuffle(cards)
         s = self.template.clone()
@@ -120,10 +116,9 @@ TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the view's public numbers and the seat's hand, the cards it cannot place
-    dealt in suit order to the other hands and the discards, each Tune Up of the current
-    trick that of one fixed card, the round's finished tricks as the face-up counts only.
-    That is all the policy reads: the state is for deciding on, not for playing on.
+    random draw: the cards it cannot place dealt in suit order, each Tune Up of the
+    current trick that of one fixed card, the round's finished tricks as the face-up
+    counts only. That is all the policy reads: the state is for deciding on, not playing.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)
