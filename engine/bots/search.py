@@ -106,17 +106,9 @@ class Told:
     def tables(self, seat: int, players: int, models: int, noise: float) -> list[list[Style]]:
         """Per opponent model, who plays what in ``seat``'s rollouts (:func:`seat_styles`)."""
         warm = noise if self.hard_noise is None else self.hard_noise
-        return [
-            seat_styles(
-                seat,
-                players,
-                noisy_model(m, noise),
-                self.normal_seats,
-                noisy_model(m, warm),
-                self.hard_seats,
-            )
-            for m in range(models)
-        ]
+        normal, hard = self.normal_seats, self.hard_seats
+        pairs = [(noisy_model(m, noise), noisy_model(m, warm)) for m in range(models)]
+        return [seat_styles(seat, players, cool, normal, hot, hard) for cool, hot in pairs]
 
 
 NOTHING_TOLD = Told()
@@ -357,12 +349,11 @@ class HardBot(Bot):
         seed = decision_rng(self.seed, view).next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         deadline = None if self.iterations is not None else start + budget_s
+        share = None if self.iterations is None else -(-self.iterations // self.workers)
+        stop = Stop(share, deadline, self.clock)
         if self.workers == 1:
-            stop = Stop(self.iterations, deadline, self.clock)
             parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
         else:
-            share = None if self.iterations is None else -(-self.iterations // self.workers)
-            stop = Stop(share, deadline, self.clock)
             dicts = [a.to_dict() for a in shortlist]
             jobs: list[SearchJob] = [
                 (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
