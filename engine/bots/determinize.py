@@ -33,17 +33,6 @@ def _pool_counts(view: SeatView) -> list[int]:
     return counts
 
 
-def _lap_order(view: SeatView) -> list[int]:
-    """A lap history consistent with the public laps: only its last entry matters (R6), the
-    latest lap gained by whoever led this round's first trick."""
-    laps = view.laps
-    tricks = view.round_tricks
-    first_lead = tricks[0][1] if tricks else view.lead
-    order = [s for s, n in enumerate(laps) if s != first_lead for _ in range(n)]
-    order.extend([first_lead] * laps[first_lead])
-    return order
-
-
 class Determinizer:
     """Samples full games consistent with one seat's view, read once."""
 
@@ -161,7 +150,12 @@ def fixed_deal(observation: Seen) -> SimState:
         s.plays.append((player, FORM_ACTION[form], speed))
     s.face_up = list(view.face_up)
     s.discards = cards[at:]
-    s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)
+    # A lap history consistent with the public laps: only its last entry matters (R6), the
+    # latest lap gained by whoever led this round's first trick.
+    first = view.round_tricks[0][1] if view.round_tricks else view.lead
+    s.lap_order = [p for p, n in enumerate(view.laps) if p != first for _ in range(n)]
+    s.lap_order += [first] * view.laps[first]
+    s.set_aside, s.tricks, s.last = [], [], None
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players
     return s

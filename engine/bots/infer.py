@@ -180,6 +180,10 @@ def _log_sum(logs: list[float]) -> float:
     return top + math.log(sum(math.exp(x - top) for x in logs))
 
 
+#: Replays by the gas and middle they reached, each with its log likelihood so far.
+_Live = dict[tuple[tuple[int, ...], int], tuple[SimState, float]]
+
+
 class Inference:
     """Scores sampled worlds of one decision; :attr:`active` is False when there is
     nothing to score."""
@@ -207,8 +211,25 @@ class Inference:
         below it."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
-        cards = self._cards(world, rest)
-        live = self._firsts_with(world, cards)
+        # Each step's card (a face-up card's own, a Tune Up's from the world), and the
+        # round's first trick from each start with the hands the world implies.
+        cards, hands = [], [list(hand) for hand in world.hands]
+        for seat, action, source in self.steps:
+            if action >= 0:
+                card = INFO[action][1]
+            elif source >= 0:
+                card = SUIT_INDEX[rest[source]]
+            else:
+                card = INFO[world.plays[-1 - source][1]][1]
+            cards.append(card)
+            hands[seat][card] += 1
+        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
+        live: _Live = {}
+        for first in self.firsts:
+            s = first.clone()
+            s.hands = [list(hand) for hand in hands]
+            s.masks = list(masks)
+            live[tuple(s.gas), s.middle] = (s, 0.0)
         floor += math.log(len(self.starts))
         memo = self._memo
         for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
@@ -216,7 +237,7 @@ class Inference:
                 action = TUNE_UP_IDS[card]
             # Replays from starts that reach the same gas and middle go on as one, their
             # likelihoods summed (removed gas matters only to the cards left out).
-            moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
+            moved: _Live = {}
             for s, log in live.values():
                 if seat != self.seat:
                     # The policy reads the other hands by their size only, so a play's
@@ -236,31 +257,3 @@ class Inference:
             if total < floor:
                 break
         return total - math.log(len(self.starts))
-
-    def _firsts_with(
-        self, world: SimState, cards: list[int]
-    ) -> dict[tuple[tuple[int, ...], int], tuple[SimState, float]]:
-        """The round's first trick from each start with the hands ``world`` implies, keyed
-        by gas and middle."""
-        hands = [list(hand) for hand in world.hands]
-        for (seat, _, _), card in zip(self.steps, cards, strict=True):
-            hands[seat][card] += 1
-        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
-        live = {}
-        for first in self.firsts:
-            s = first.clone()
-            s.hands = [list(hand) for hand in hands]
-            s.masks = list(masks)
-            live[tuple(s.gas), s.middle] = (s, 0.0)
-        return live
-
-    def _cards(self, world: SimState, rest: list[Suit]) -> list[int]:
-        cards = []
-        for _, action, source in self.steps:
-            if action >= 0:
-                cards.append(INFO[action][1])
-            elif source >= 0:
-                cards.append(SUIT_INDEX[rest[source]])
-            else:
-                cards.append(INFO[world.plays[-1 - source][1]][1])
-        return cards
