@@ -90,32 +90,22 @@ def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
 
 
 def _later_seats(
-    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
+    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo
 ) -> tuple[list[Opponent], tuple[int, ...], int]:
     """The seats after ``seat`` in this trick, the unseen cards by suit, and their number
     (at least 1)."""
     players = s.players
     commit = style.early_commit
-    tail = [] if memo is None else memo.tail
-    if (
-        memo is None
-        or memo.trick != s.trick
-        or memo.round != s.round
-        or memo.commit != commit
-        or len(tail) < later
-    ):
+    tail = memo.tail
+    if memo.trick != s.trick or memo.round != s.round or memo.commit != commit or len(tail) < later:
         last = s.trick == TRICKS_PER_ROUND
         tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        if memo is not None:
-            memo.tail = tail
-            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
+        memo.tail = tail
+        memo.round, memo.trick, memo.commit = s.round, s.trick, commit
     opponents = tail[len(tail) - later :]
-    if memo is None:
-        copies = deck_copies(players, s.variants)
-    else:
-        copies = memo.copies
-        if not copies:
-            copies = memo.copies = deck_copies(players, s.variants)
+    copies = memo.copies
+    if not copies:
+        copies = memo.copies = deck_copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -266,7 +256,8 @@ class _Frame:
         ``blocks`` (-1: none), with the unseen cards of that suit and their value."""
         if not self.known:
             s = self.s
-            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
+            memo = self.memo or TrickMemo()
+            found = _later_seats(s, s.turn, self.later_count, self.style, memo)
             opponents, self.unseen, pool = found
             #: Per later seat, :data:`Opponent` with its hand size as its row of _HOLDS.
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]

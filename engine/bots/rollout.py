@@ -138,26 +138,15 @@ def rollout_seats(
     round. ``decisions`` (a search's) plays the same, working a decision seen before out
     only once; a ``segment`` of 0 or more is the id there of the public state of ``s``,
     already bound to its table and ``styles``."""
-    if s.winner < 0:
-        if decisions is None:
-            decisions = Decisions()
-        if segment < 0:
-            decisions.bind(s, styles)
-            segment = decisions.segment(s)
-        _play_out(s, rng, styles, deal, decisions, segment)
-    return outcome(s)
-
-
-def outcome(s: SimState) -> list[float]:
-    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
-    return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
-
-
-def _play_out(
-    s: SimState, rng: Rng, styles: list[Style], deal: bool, decisions: Decisions, segment: int
-) -> None:
-    """Play ``s`` to the end of its round, drawing as :func:`engine.bots.policy.draw` does
-    with :meth:`engine.rng.Rng.next_u64` written out: it runs at every decision of a search."""
+    if s.winner >= 0:
+        return outcome(s)
+    if decisions is None:
+        decisions = Decisions()
+    if segment < 0:
+        decisions.bind(s, styles)
+        segment = decisions.segment(s)
+    # This runs at every decision of a search: it draws as engine.bots.policy.draw does,
+    # with Rng.next_u64 written out.
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
     memo = TrickMemo()
     memo.copies = decisions.copies
@@ -185,3 +174,9 @@ def _play_out(
             s.resolve(deal or not last)
             if last or s.winner >= 0:
                 break
+    return outcome(s)
+
+
+def outcome(s: SimState) -> list[float]:
+    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
+    return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
