@@ -34,8 +34,7 @@ WORKER_NICENESS = 10
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker's watchdog thread checks that its server is still its parent."""
 
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option from <linux/prctl.h>: the signal this process gets when its parent dies."""
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal sent when the parent dies
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
             _BOOTED[0] = booted
             # Processes start on demand, one per job that finds none idle: ask for all now.
             for _ in range(workers):
-                _POOL.submit(worker_pid)
+                _POOL.submit(os.getpid)
         return _POOL
 
 
@@ -142,18 +141,6 @@ def status() -> PoolStatus:
         return PoolStatus(state, _POOL_SIZE[0], alive, _REPLACED[0])
 
 
-def ask_for_parent_death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent's starting *thread* ends (the
-    event loop's: :func:`watch_parent` covers the rest); False where unsupported."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
-
-
 def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:
     """Start a daemon thread that ends this process once it is no longer ``parent``'s."""
 
@@ -170,7 +157,12 @@ def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threadi
 def _start_worker(booted: Any, parent: int, niceness: int) -> None:
     """Each worker's start: tie its life to the server's, lower its priority (a review's
     to at least ``niceness``), count it in."""
-    ask_for_parent_death_signal()
+    # Linux SIGKILLs this process when its parent's starting *thread* ends (the event
+    # loop's: the watch thread covers the rest).
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the server died before the request above took hold
         os._exit(1)
     watch_parent(parent)
@@ -180,8 +172,3 @@ def _start_worker(booted: Any, parent: int, niceness: int) -> None:
     # The search code was imported with this module, so no search pays for it in its budget.
     with booted.get_lock():
         booted.value += 1
-
-
-def worker_pid() -> int:
-    """The calling process's id (a job that shows which worker ran it)."""
-    return os.getpid()

@@ -127,14 +127,8 @@ async def search_in_pool(request: SearchRequest) -> SearchResult:
 
     async def run() -> SearchResult:
         pool = bot_pool.get_pool(request.workers)
-        job = functools.partial(
-            decide,
-            "hard",
-            request.seed,
-            request.observation,
-            time_budget_ms=request.budget_ms,
-            hard_seats=request.hard_seats,
-        )
+        options = {"time_budget_ms": request.budget_ms, "hard_seats": request.hard_seats}
+        job = functools.partial(decide, "hard", request.seed, request.observation, **options)
         if request.wide:
             wide_job = functools.partial(job, workers=request.workers, map_jobs=pool.map)
             return await anyio.to_thread.run_sync(wide_job)
