@@ -204,19 +204,16 @@ class BotRunner:
         """Hard decisions queued for a search slot now."""
         return self._gate[1].waiting if self._gate else 0
 
-    def _current_gate(self) -> SearchGate:
+    @contextlib.asynccontextmanager
+    async def _slot(self, move_started: float) -> AsyncIterator[bool]:
+        """Hold search slots, earlier moves first; yields whether the search goes wide (all
+        slots: nobody else searches or waits, every worker is up)."""
         # One event loop per server process; tests run apps on several loops in turn, and
         # a gate's futures belong to one loop.
         loop = asyncio.get_running_loop()
         if self._gate is None or self._gate[0] is not loop:
             self._gate = (loop, SearchGate(self.cap))
-        return self._gate[1]
-
-    @contextlib.asynccontextmanager
-    async def _slot(self, move_started: float) -> AsyncIterator[bool]:
-        """Hold search slots, earlier moves first; yields whether the search goes wide (all
-        slots: nobody else searches or waits, every worker is up)."""
-        gate = self._current_gate()
+        gate = self._gate[1]
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
         wide = warm and gate.try_acquire_all()
         if not wide:
@@ -279,22 +276,20 @@ class BotRunner:
             metrics.BOT_THINK_SECONDS.labels("hard").observe(time.perf_counter() - started)
         metrics.BOT_DECISIONS.labels("hard").inc()
         metrics.HARD_BUDGET_MS.observe(budget)
-        if rollouts is not None:
-            self._count_rollouts(rollouts, budget, started - queued, wide)
-        return Action.from_dict(action)
-
-    def _count_rollouts(self, rollouts: int, budget_ms: int, waited_s: float, wide: bool) -> None:
+        if rollouts is None:
+            return Action.from_dict(action)
         metrics.HARD_ROLLOUTS.observe(rollouts)
         # Counts and budget only, nothing about the position or any hand; one line per
         # search at debug level: the hard-load benchmark reads them.
-        counts = {"rollouts": rollouts, "budget_ms": budget_ms}
-        waited = {"wait_ms": round(waited_s * 1e3), "wide": wide}
+        counts = {"rollouts": rollouts, "budget_ms": budget}
+        waited = {"wait_ms": round((started - queued) * 1e3), "wide": wide}
         log.debug("hard bot searched", extra=counts | waited)
         if rollouts < STARVED_ROLLOUTS:
             self.starved += 1
             metrics.HARD_STARVED.inc()
             queue = {"waiting": self.waiting, "in_flight": self.in_flight}
             log.warning("hard bot search ran almost no rollouts", extra=counts | queue)
+        return Action.from_dict(action)
 
     def notice(self, level: str) -> str | None:
         """:data:`NOTICE` for a race with hard bots while searches are being shortened."""
