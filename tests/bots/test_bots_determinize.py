@@ -11,58 +11,36 @@ from game_kit import VARIANT_COMBOS, cards_in_play, deck_of, random_positions, v
 from engine import Action, Game, Suit, Variants, new_game
 from engine.actions import ActionType
 from engine.bots.determinize import Determinizer
-from engine.cards import SUIT_ORDER, ZeroEffect
-from engine.game import Play
+from engine.cards import SUIT_ORDER
 from engine.rng import Rng
-from engine.seat_view import PUBLIC_FORMS, TUNED
-from engine.sim import GAS, PLAY, SPEED, GameParts, SimState
+from engine.sim import SimState
 
 
 def _from_parts(
-    determinizer: Determinizer, hands: list[list[Suit]], hidden: list[Suit], rest: list[Suit]
+    determinizer: Determinizer,
+    game: Game,
+    hands: list[list[Suit]],
+    hidden: list[Suit],
+    rest: list[Suit],
 ) -> SimState:
-    """The sampled game built from its parts: the other seats' ``hands``, the current
-    trick's Tune Ups dealt from ``hidden`` in turn, then the set-aside cards, and ``rest``
-    standing for this round's unseen discards."""
-    view, seat = determinizer.view, determinizer.seat
-    hands[seat] = view.hand_cards()
-    plays, at = [], 0
-    for who, form, speed in view.trick_plays:
-        kind, suit, gas, value, effect = PUBLIC_FORMS[form]
-        if TUNED[form]:
-            # A Tune Up's hidden speed plays no part: the seat's current one stands in.
-            plays.append(Play(who, ActionType.TUNE_UP, hidden[at], 0, view.speed[who], None, None))
+    """The sampled game built from the real one's saved form with its hidden parts
+    replaced: the other seats' ``hands``, the current trick's Tune Ups dealt from
+    ``hidden`` in turn (the seat's current speed standing in for the hidden one), then the
+    set-aside cards, and ``rest`` standing for this round's unseen discards."""
+    view, data = determinizer.view, game.to_dict()
+    own = data["hands"][determinizer.seat]
+    data["hands"] = [[card.value for card in hand] for hand in hands]
+    data["hands"][determinizer.seat] = own
+    at = 0
+    for play in data["plays"]:
+        if play["type"] == ActionType.TUNE_UP.value:
+            play["card"], play["speed"] = hidden[at].value, view.speed[play["seat"]]
             at += 1
-            continue
-        card = None if suit < 0 else SUIT_ORDER[suit]
-        action = ActionType.PLAY if kind == PLAY else ActionType.ZERO_FIVE
-        zero = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}.get(effect)
-        plays.append(Play(who, action, card, gas, speed, value, zero))
-    return SimState.from_parts(
-        GameParts(
-            players=view.players,
-            variants=view.variants,
-            seed=0,
-            rng_state=0,
-            round=view.round,
-            trick=view.trick,
-            lead=view.lead,
-            hands=hands,
-            gas=view.gas,
-            speed=view.speed,
-            laps=view.laps,
-            middle=view.middle,
-            removed=view.removed,
-            zero_five=view.zero_five,
-            discards=[SUIT_ORDER[i] for i in determinizer.done_ids] + rest,
-            plays=plays,
-            set_aside=hidden[at : at + determinizer.set_aside],
-            round_tricks=view.trick_records(),
-            last_trick=view.last_record(),
-            lap_order=determinizer.template.lap_order,
-            winner=view.winner,
-        )
-    )
+    data["set_aside"] = [card.value for card in hidden[at : at + determinizer.set_aside]]
+    done = [SUIT_ORDER[i] for i in determinizer.done_ids]
+    data["discards"] = [card.value for card in done + rest]
+    data["seed"], data["lap_order"] = 0, determinizer.template.lap_order
+    return Game.from_dict(data).core
 
 
 @pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
@@ -210,7 +188,7 @@ def test_a_sample_is_the_state_of_its_shuffle(variants: Variants) -> None:
                     hands.append(cards[at : at + size])
                     at += size
                 expected_rest = cards[at + determinizer.hidden_plays + determinizer.set_aside :]
-                expected = _from_parts(determinizer, hands, cards[at:], expected_rest)
+                expected = _from_parts(determinizer, game, hands, cards[at:], expected_rest)
                 expected.rng.state = plain_rng.next_u64()
                 assert state.to_dict() == expected.to_dict()
                 assert state.masks == expected.masks and state.plays == expected.plays
