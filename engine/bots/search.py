@@ -141,9 +141,7 @@ def run_worlds(
     logs: list[float] = []
     used, best = 0, -math.inf
     decisions = Decisions()  # the rollouts' choices, shared across worlds and candidates
-    # Per candidate, the id of the public state after it (-1: not yet known): the same in
-    # every world, so worked out (and the styles bound) on the first one only.
-    starts = [-1] * len(actions)
+    starts = [-1] * len(actions)  # per candidate, its public state's id there (_play)
     searchers, width = frozenset(told.searcher_seats) - {seat}, told.reply_width
     # Once pruning has left one candidate, no world to come can change the choice.
     while (len(stats.alive) > 1 or not prune) and not stop.reached(used):
@@ -167,12 +165,7 @@ def run_worlds(
                 )
                 used += max(1, rollouts)  # a round that ended at once still counts
             else:
-                state = world.clone()
-                state.apply(ids[i])
-                if starts[i] < 0:
-                    decisions.bind(state, styles)
-                    starts[i] = decisions.segment(state)
-                values = sim_rollout(state, Rng(rollout_seed), styles, False, decisions, starts[i])
+                values = _play(world, ids[i], rollout_seed, styles, decisions, starts, i)
                 used += 1
             row[i] = values[seat]
         stats.add(row)
@@ -181,6 +174,26 @@ def run_worlds(
         if prune and stats.worlds % 4 == 0:
             stats.drop_behind(paired, None if inference is None else weights_of(logs))
     return paired, logs, used, stats.alive
+
+
+def _play(
+    world: SimState,
+    action: int,
+    seed: int,
+    styles: list[Style],
+    decisions: Decisions,
+    starts: list[int],
+    i: int,
+) -> list[float]:
+    """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``, the
+    public state's id after the candidate (-1: not yet known), is the same in every world:
+    it is worked out (and the styles bound) on the first one only."""
+    state = world.clone()
+    state.apply(action)
+    if starts[i] < 0:
+        decisions.bind(state, styles)
+        starts[i] = decisions.segment(state)
+    return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
 def play_replying(
