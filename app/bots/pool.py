@@ -34,8 +34,7 @@ WORKER_NICENESS = 10
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker's watchdog thread checks that its server is still its parent."""
 
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option from <linux/prctl.h>: the signal this process gets when its parent dies."""
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal sent when the parent dies
 
 
 @dataclass(frozen=True)
@@ -53,13 +52,13 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(pool._broken)
 
 
-def _new_pool(workers: int, start: Any, booted: Any) -> ProcessPoolExecutor:
+def _new_pool(workers: int, booted: Any, niceness: int = 0) -> ProcessPoolExecutor:
     # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=get_context("spawn"),
-        initializer=start,
-        initargs=(booted, os.getpid()),
+        initializer=_start_worker,
+        initargs=(booted, os.getpid(), niceness),
     )
 
 
@@ -74,12 +73,12 @@ def get_pool(workers: int) -> ProcessPoolExecutor:
             if broken:
                 _REPLACED[0] += 1
             booted = get_context("spawn").Value("i", 0)
-            _POOL = _new_pool(workers, _start_worker, booted)
+            _POOL = _new_pool(workers, booted)
             _POOL_SIZE[0] = workers
             _BOOTED[0] = booted
             # Processes start on demand, one per job that finds none idle: ask for all now.
             for _ in range(workers):
-                _POOL.submit(worker_pid)
+                _POOL.submit(os.getpid)
         return _POOL
 
 
@@ -105,16 +104,9 @@ def get_review_pool(workers: int) -> ProcessPoolExecutor:
             return _REVIEW_POOL[0]
         if _REVIEW_POOL:
             _REVIEW_POOL.pop().shutdown(wait=False, cancel_futures=True)
-        pool = _new_pool(workers, _start_review_worker, get_context("spawn").Value("i", 0))
+        pool = _new_pool(workers, get_context("spawn").Value("i", 0), REVIEW_NICENESS)
         _REVIEW_POOL.append(pool)
         return pool
-
-
-def _start_review_worker(booted: Any, parent: int) -> None:
-    """As :func:`_start_worker`, then lower the priority further, to :data:`REVIEW_NICENESS`."""
-    _start_worker(booted, parent)
-    with contextlib.suppress(OSError):
-        os.nice(max(0, REVIEW_NICENESS - os.nice(0)))
 
 
 def shutdown_workers() -> None:
@@ -149,18 +141,6 @@ def status() -> PoolStatus:
         return PoolStatus(state, _POOL_SIZE[0], alive, _REPLACED[0])
 
 
-def ask_for_parent_death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent's starting *thread* ends (the
-    event loop's: :func:`watch_parent` covers the rest); False where unsupported."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
-
-
 def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:
     """Start a daemon thread that ends this process once it is no longer ``parent``'s."""
 
@@ -174,19 +154,21 @@ def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threadi
     return thread
 
 
-def _start_worker(booted: Any, parent: int) -> None:
-    """Each worker's start: tie its life to the server's, lower its priority, count it in."""
-    ask_for_parent_death_signal()
+def _start_worker(booted: Any, parent: int, niceness: int) -> None:
+    """Each worker's start: tie its life to the server's, lower its priority (a review's
+    to at least ``niceness``), count it in."""
+    # Linux SIGKILLs this process when its parent's starting *thread* ends (the event
+    # loop's: the watch thread covers the rest).
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the server died before the request above took hold
         os._exit(1)
     watch_parent(parent)
     with contextlib.suppress(OSError):  # not permitted everywhere; then run as is
         os.nice(WORKER_NICENESS)
+        os.nice(max(0, niceness - os.nice(0)))
     # The search code was imported with this module, so no search pays for it in its budget.
     with booted.get_lock():
         booted.value += 1
-
-
-def worker_pid() -> int:
-    """The calling process's id (a job that shows which worker ran it)."""
-    return os.getpid()

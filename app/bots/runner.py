@@ -1,7 +1,6 @@
-"""Where the bots' turns run: light bots on the event loop (:func:`run_bots_inline`: a
-thread hop costs more than their decisions); a hard bot's ~200 ms search in the shared
-worker processes (:mod:`app.bots.pool`), ``cap`` at once per process, the rest queued by
-move start (:class:`app.bots.gate.SearchGate`) on a budget cut to the queue
+"""Where the bots' turns run: light bots on the event loop (a thread hop costs more than
+their decisions); a hard bot's search in the shared worker processes (:mod:`app.bots.pool`),
+``cap`` at once, the rest queued by move start on a budget cut to the queue
 (:func:`search_budget_ms`); a dead worker's decision is retried once on a fresh pool.
 """
 
@@ -40,7 +39,7 @@ NOTICE = "Hard bots are thinking faster: the server is busy."
 
 NOTICE_HOLD_SECONDS = 10.0
 """How long :data:`NOTICE` stays up after the last shortened search (a move is answered
-once its queue drained, so "now" alone would rarely show it)."""
+once its queue drained: "now" alone would rarely show it)."""
 
 SearchResult = tuple[dict[str, Any], int | None]
 """A search's chosen action (as a dict) and its rollouts (None: no search was needed)."""
@@ -48,9 +47,8 @@ SearchResult = tuple[dict[str, Any], int | None]
 
 @dataclass(frozen=True)
 class SearchRequest:
-    """One hard decision: the seat's view (never more), :func:`bot_seed`, the budget cut
-    for the queue, the pool's size, whether it spreads over every worker, the other hard
-    bots' seats (public)."""
+    """One hard decision: the seat's view (never more), its seed, budget, the pool's size,
+    whether it spreads over every worker, the other hard bots' seats (public)."""
 
     observation: SeatView
     seed: int
@@ -61,7 +59,6 @@ class SearchRequest:
 
 
 SearchFn = Callable[[SearchRequest], Awaitable[SearchResult]]
-"""How one hard search runs (see :func:`search_in_pool`)."""
 
 
 class _HasLevel(Protocol):
@@ -88,8 +85,8 @@ class BotTable(Protocol):
 
 
 def bot_seed(bot_key: int, seat: int, decision: int) -> int:
-    """A decision's seed from the race's bots' key (not the deal's seed: two races of one
-    deal meet different moves), the seat and the decision number."""
+    """A decision's seed from the race's bots' key (not the deal's: two races of one deal
+    meet different moves), the seat and the decision number."""
     digest = hashlib.blake2b(f"{bot_key}:{seat}:{decision}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -125,20 +122,13 @@ def choose_bot_action(
 
 
 async def search_in_pool(request: SearchRequest) -> SearchResult:
-    """One hard search in the shared pool: narrow, one job in one process; wide (the pool
-    all free), the worlds spread over every process from a server thread; retried once on
-    a broken pool."""
+    """One hard search in the shared pool, in one process or (wide) spread over all of them
+    from a server thread; retried once on a broken pool."""
 
     async def run() -> SearchResult:
         pool = bot_pool.get_pool(request.workers)
-        job = functools.partial(
-            decide,
-            "hard",
-            request.seed,
-            request.observation,
-            time_budget_ms=request.budget_ms,
-            hard_seats=request.hard_seats,
-        )
+        options = {"time_budget_ms": request.budget_ms, "hard_seats": request.hard_seats}
+        job = functools.partial(decide, "hard", request.seed, request.observation, **options)
         if request.wide:
             wide_job = functools.partial(job, workers=request.workers, map_jobs=pool.map)
             return await anyio.to_thread.run_sync(wide_job)
@@ -214,19 +204,16 @@ class BotRunner:
         """Hard decisions queued for a search slot now."""
         return self._gate[1].waiting if self._gate else 0
 
-    def _current_gate(self) -> SearchGate:
+    @contextlib.asynccontextmanager
+    async def _slot(self, move_started: float) -> AsyncIterator[bool]:
+        """Hold search slots, earlier moves first; yields whether the search goes wide (all
+        slots: nobody else searches or waits, every worker is up)."""
         # One event loop per server process; tests run apps on several loops in turn, and
         # a gate's futures belong to one loop.
         loop = asyncio.get_running_loop()
         if self._gate is None or self._gate[0] is not loop:
             self._gate = (loop, SearchGate(self.cap))
-        return self._gate[1]
-
-    @contextlib.asynccontextmanager
-    async def _slot(self, move_started: float) -> AsyncIterator[bool]:
-        """Hold search slots, earlier moves first; yields whether the search goes wide (every
-        slot: nobody else searches or waits, every worker is up)."""
-        gate = self._current_gate()
+        gate = self._gate[1]
         warm = self.workers > 1 and bot_pool.warmed(self.workers)
         wide = warm and gate.try_acquire_all()
         if not wide:
@@ -289,22 +276,20 @@ class BotRunner:
             metrics.BOT_THINK_SECONDS.labels("hard").observe(time.perf_counter() - started)
         metrics.BOT_DECISIONS.labels("hard").inc()
         metrics.HARD_BUDGET_MS.observe(budget)
-        if rollouts is not None:
-            self._count_rollouts(rollouts, budget, started - queued, wide)
-        return Action.from_dict(action)
-
-    def _count_rollouts(self, rollouts: int, budget_ms: int, waited_s: float, wide: bool) -> None:
+        if rollouts is None:
+            return Action.from_dict(action)
         metrics.HARD_ROLLOUTS.observe(rollouts)
         # Counts and budget only, nothing about the position or any hand; one line per
         # search at debug level: the hard-load benchmark reads them.
-        counts = {"rollouts": rollouts, "budget_ms": budget_ms}
-        waited = {"wait_ms": round(waited_s * 1e3), "wide": wide}
+        counts = {"rollouts": rollouts, "budget_ms": budget}
+        waited = {"wait_ms": round((started - queued) * 1e3), "wide": wide}
         log.debug("hard bot searched", extra=counts | waited)
         if rollouts < STARVED_ROLLOUTS:
             self.starved += 1
             metrics.HARD_STARVED.inc()
             queue = {"waiting": self.waiting, "in_flight": self.in_flight}
             log.warning("hard bot search ran almost no rollouts", extra=counts | queue)
+        return Action.from_dict(action)
 
     def notice(self, level: str) -> str | None:
         """:data:`NOTICE` for a race with hard bots while searches are being shortened."""

@@ -1,8 +1,6 @@
 """Computer players (docs/bots.md): ``make_bot(kind, seed, **options)`` for the levels
 :data:`BOT_LEVELS`. A bot only ever receives one seat's view (``Game.view(seat)``, or its
-JSON form), never the game, so it cannot see hidden cards by construction. The easy and
-normal bots play :func:`engine.bots.policy.choose_id` (as every seat of the hard bot's
-rollouts does) on a state made from that view (:func:`engine.bots.determinize.fixed_deal`).
+JSON form), never the game, so it cannot see hidden cards by construction.
 
 >>> from engine import new_game
 >>> game = new_game(players=4, seed=5)
@@ -24,54 +22,36 @@ from engine.seat_view import SeatView
 from engine.sim import ACTIONS
 
 
-class HeuristicBot(Bot):
-    """A bot that plays the policy with one :class:`Style`."""
+class NormalBot(Bot):
+    """A solid heuristic player: counts this round's cards, values gas across rounds."""
 
-    kind = "heuristic"
-
-    def __init__(self, seed: int, style: Style) -> None:
-        super().__init__(seed)
-        self.style = style
+    kind = "normal"
+    style: Style = NORMAL
 
     def pick(self, view: SeatView, actions: list[Action]) -> Action:
         return ACTIONS[choose_id(fixed_deal(view), self.style, decision_rng(self.seed, view))]
 
 
-class EasyBot(HeuristicBot):
+class EasyBot(NormalBot):
     """Plausible but beatable: noisy choices among sensible moves, no card counting."""
 
     kind = "easy"
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed, EASY)
-
-
-class NormalBot(HeuristicBot):
-    """A solid heuristic player: counts this round's cards, values gas across rounds."""
-
-    kind = "normal"
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed, NORMAL)
+    style = EASY
 
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first: uniform over the legal
-actions, the policy with noise, the card-counting policy, and a determinized search."""
+"""The bot levels (the ``kind`` of :func:`make_bot`), weakest first."""
 _PLAIN: dict[str, type[Bot]] = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot}
 
 
 def make_bot(kind: str, seed: int, **options: Any) -> Bot:
     """Build a bot of ``kind`` with its own seed; unknown kinds or options raise ``ValueError``.
 
-    Options (``hard`` only): ``time_budget_ms`` (default :data:`DEFAULT_BOT_BUDGET_MS`) on a
-    ``clock``, or ``iterations`` (fixed work, reproducible); ``workers`` jobs run by
-    ``map_jobs`` (e.g. a process pool's ``map``; default one, in the calling thread);
+    Options (``hard`` only): ``time_budget_ms`` on a ``clock``, or ``iterations`` (fixed
+    work, reproducible); ``workers`` jobs run by ``map_jobs`` (a process pool's ``map``);
     ``candidates`` (actions searched); ``models`` (opponent models cycled over the worlds)
-    choosing at temperature ``noise``; ``infer`` (the inference from the opponents' plays);
-    and what the search is told of the seats (:class:`engine.bots.search.Told`):
-    ``normal_seats``, ``hard_seats`` with ``hard_noise``, ``searcher_seats`` with
-    ``reply_width``.
+    at temperature ``noise``; ``infer`` (the inference's temperature); and what the search
+    is told of the seats (:class:`engine.bots.search.Told`).
     """
     if kind == "hard":
         from engine.bots.search import HARD_OPTIONS, HardBot
@@ -91,7 +71,7 @@ def decide(
     kind: str, seed: int, observation: Seen, **options: Any
 ) -> tuple[dict[str, Any], int | None]:
     """One decision as plain data, for another process: the action's dict and the rollouts
-    the bot ran (None when it needed no search, e.g. one legal move).
+    the bot ran (None: no search, e.g. one legal move).
 
     >>> from engine import new_game
     >>> game = new_game(players=4, seed=5)

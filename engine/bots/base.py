@@ -20,7 +20,7 @@ DEFAULT_BOT_BUDGET_MS = 200
 
 
 def mix_seed(*parts: int) -> int:
-    """Fold integers into one 64-bit seed (SplitMix64 finaliser per part).
+    """Fold integers into one 64-bit seed.
 
     >>> mix_seed(1, 2) == mix_seed(1, 2) != mix_seed(2, 1)
     True
@@ -39,7 +39,6 @@ def decision_rng(seed: int, view: SeatView) -> Rng:
 
 
 def as_view(observation: Seen) -> SeatView:
-    """``observation`` as a :class:`SeatView` (read back from its JSON form if need be)."""
     if isinstance(observation, SeatView):
         return observation
     return SeatView.from_observation(observation)
@@ -49,15 +48,13 @@ class Bot(ABC):
     """A computer player: ``choose`` returns one of the seat's legal actions."""
 
     kind: str = "bot"
-    #: Rollouts the last :meth:`choose` ran (a searching bot's; -1: none).
-    last_rollouts = -1
+    last_rollouts = -1  # rollouts the last choose ran (a searching bot's; -1: none)
 
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
 
     def choose(self, observation: Seen) -> Action:
-        """A legal action for the seat whose view this is (its only one, without asking
-        :meth:`pick`)."""
+        """A legal action for the seat whose view this is (its only one without :meth:`pick`)."""
         view = as_view(observation)
         actions = view.legal_actions()
         if not actions:

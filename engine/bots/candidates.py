@@ -1,7 +1,5 @@
-"""Which of a decision's candidates a search plays, and when it stops playing one: the
-candidates are compared world by world (paired, the worlds weighted with inference), those
-clearly behind dropped (:meth:`Evaluator.drop_behind`), the best survivor played
-(:func:`best_candidate`)."""
+"""Which of a decision's candidates a search plays: compared world by world (paired, the
+worlds weighted with inference), those clearly behind dropped, the best survivor played."""
 
 from __future__ import annotations
 
@@ -9,8 +7,8 @@ import math
 
 
 class Evaluator:
-    """Paired statistics for the candidates of one decision: each candidate's sum and count
-    over the worlds it was played in, and the candidates still running (``alive``)."""
+    """Each candidate's sum and count over the worlds it was played in, and those still
+    running (``alive``)."""
 
     def __init__(self, count: int) -> None:
         self.sums = [0.0] * count
@@ -19,16 +17,14 @@ class Evaluator:
         self.worlds = 0
 
     def add(self, row: list[float]) -> None:
-        """Count one world's values of the candidates still running."""
         for i in self.alive:
             self.sums[i] += row[i]
             self.counts[i] += 1
         self.worlds += 1
 
     def drop_behind(self, paired: list[list[float]], weights: list[float] | None) -> None:
-        """Drop the candidates whose paired deficit to the leader is clearly significant
-        (with ``weights``, one per world, in the weighted comparison) and blank their values
-        in every row, so that later comparisons use only the worlds every survivor saw."""
+        """Drop the candidates clearly behind the leader (:func:`_behind`) and blank their
+        values in every row: later comparisons use only the worlds every survivor saw."""
         if self.worlds < 6 or len(self.alive) <= 1:
             return
         if weights is None:
@@ -51,9 +47,9 @@ def _weighted_sum(paired: list[list[float]], weights: list[float], i: int) -> fl
 
 
 def _behind(paired: list[list[float]], weights: list[float] | None, leader: int, i: int) -> bool:
-    """Whether candidate ``i`` is clearly behind ``leader`` over the worlds both saw:
-    the mean paired deficit above 2.5 standard errors (over at least 6 worlds' worth of
-    weight, by the effective sample size)."""
+    """Whether candidate ``i`` is clearly behind ``leader`` over the worlds both saw (with
+    ``weights``, one per world, weighted): the mean paired deficit above 2.5 standard
+    errors, over at least 6 worlds' worth of weight (the effective sample size)."""
     if weights is None:
         # Every row holds a value for each candidate still running: filter only on a NaN.
         diffs = [world[leader] - world[i] for world in paired]
@@ -92,9 +88,8 @@ def weights_of(logs: list[float]) -> list[float]:
 def best_candidate(
     rows: list[list[float]], survivors: list[int], weights: list[float] | None = None
 ) -> int:
-    """The candidate to play: among the ``survivors`` (in heuristic order), the best mean
-    over the worlds where every one of them was simulated, a paired comparison (weighted
-    by ``weights``, one per row, when given); on a tie, or with no such world, the one
+    """The candidate to play: of the ``survivors`` (in heuristic order), the best (weighted)
+    mean over the worlds where all were played; on a tie, or with no such world, the one
     the heuristic ranks first.
 
     >>> best_candidate([[0.2, 0.5, 0.1], [0.4, 0.3, 0.9]], [0, 1])

@@ -1,9 +1,8 @@
 """Sampling the hidden cards a seat cannot see, to turn its view into a full game (a world
-the hard bot searches). The unknown pool is the deck less the seat's own hand and every
-card face up this round; a shuffle of it fills the other hands (their sizes are public),
-the current trick's Tune Ups (any card, R7), the set-aside cards of Larger Hands and, with
-the rest, this round's unseen discards. Only the seat's view is read, so the real hidden
-cards cannot influence a sample.
+the hard bot searches): a shuffle of the deck less the seat's own hand and every card face
+up this round fills the other hands, the current trick's Tune Ups (any card, R7), the
+set-aside cards and this round's unseen discards. Only the seat's view is read, so the
+real hidden cards cannot influence a sample.
 
 >>> from engine import Game, new_game
 >>> from engine.rng import Rng
@@ -16,30 +15,12 @@ True
 
 from __future__ import annotations
 
-from engine.actions import Action, ActionType
+from engine.actions import Action
 from engine.bots.base import Seen, as_view
-from engine.cards import SUIT_ORDER, Suit, ZeroEffect
-from engine.game import Play
+from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import (
-    ACTION_ID,
-    GAS,
-    LICHEN,
-    PLAY,
-    SPEED,
-    SUIT_INDEX,
-    SUITS,
-    TUNE_UP,
-    ZERO_FIVE,
-    GameParts,
-    SimState,
-    deck_copies,
-)
-from engine.view import TrickRecord
-
-_KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
-_EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
+from engine.sim import ACTION_ID, LICHEN, PLAY, SUITS, TUNE_UP, SimState, deck_copies
 
 
 def _pool_counts(view: SeatView) -> list[int]:
@@ -52,24 +33,6 @@ def _pool_counts(view: SeatView) -> list[int]:
     return counts
 
 
-def _lap_order(view: SeatView) -> list[int]:
-    """A lap history consistent with the public laps: only its last entry matters (R6), and
-    whoever led this round's first trick gained the latest lap (laps come on sixth tricks)."""
-    laps = view.laps
-    tricks = view.round_tricks
-    first_lead = tricks[0][1] if tricks else view.lead
-    order = [s for s, n in enumerate(laps) if s != first_lead for _ in range(n)]
-    order.extend([first_lead] * laps[first_lead])
-    return order
-
-
-def _face_up_play(seat: int, form: int, speed: int) -> Play:
-    """A face-up card of the current trick as the game holds it."""
-    kind, suit, gas, value, effect = PUBLIC_FORMS[form]
-    card = None if suit < 0 else SUIT_ORDER[suit]
-    return Play(seat, _KIND[kind], card, gas, speed, value, _EFFECT.get(effect))
-
-
 class Determinizer:
     """Samples full games consistent with one seat's view, read once."""
 
@@ -77,45 +40,39 @@ class Determinizer:
         view = self.view = as_view(observation)
         if view.seat is None:
             raise ValueError("A spectator's view has no seat to sample the hidden cards for.")
-        self.seat = view.seat
+        seat = self.seat = view.seat
         counts = _pool_counts(view)
-        self.pool = [suit for i, suit in enumerate(SUIT_ORDER) for _ in range(counts[i])]
-        self.hand = view.hand_cards()
-        self.hand_sizes = [0 if s == self.seat else n for s, n in enumerate(view.hand_sizes)]
-        # The current trick's cards, a Tune Up as None (its card is sampled each time).
-        self.plays: list[Play | None] = [
-            None if TUNED[form] else _face_up_play(seat, form, speed)
-            for seat, form, speed in view.trick_plays
-        ]
-        self.hidden_plays = sum(play is None for play in self.plays)
+        #: The cards the seat cannot place, as suit indices in suit order.
+        self.pool = [i for i in range(SUITS) for _ in range(counts[i])]
+        self.hand_sizes = [0 if s == seat else n for s, n in enumerate(view.hand_sizes)]
+        #: The positions of the current trick's Tune Ups (their cards are sampled each time).
+        self.tuned = [k for k, (_, form, _) in enumerate(view.trick_plays) if TUNED[form]]
+        self.hidden_plays = len(self.tuned)
         self.set_aside = view.set_aside
-        self.face_up_done = [
-            SUIT_ORDER[PUBLIC_FORMS[form][1]]
+        needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
+        if needed > len(self.pool):
+            raise ValueError("The observation hides more cards than the deck can supply.")
+        self.done_ids = [
+            PUBLIC_FORMS[form][1]
             for trick in view.round_tricks
             for _, form, _ in trick[2]
             if FACE_UP[form]
         ]
-        self.round_tricks: list[TrickRecord] = view.trick_records()
-        self.last_trick = view.last_record()
-        self.lap_order = _lap_order(view)
-        needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
-        if needed > len(self.pool):
-            raise ValueError("The observation hides more cards than the deck can supply.")
-        # Each sample is this state with the pool's suit indices shuffled in (a shuffle's
-        # order depends only on the length) and the trick's Tune Ups by their position.
-        self.pool_ids = [SUIT_INDEX[card] for card in self.pool]
-        self.done_ids = [SUIT_INDEX[card] for card in self.face_up_done]
-        self.tuned = [k for k, play in enumerate(self.plays) if play is None]
-        filler = [SUIT_ORDER[0]] * (self.hidden_plays + self.set_aside)
-        self.template = self._state(0, [[] for _ in self.hand_sizes], filler, [])
+        # Each sample is this state with the pool shuffled in (a shuffle's order depends
+        # only on the length): the other hands empty, the round's tricks as records.
+        template = self.template = fixed_deal(view)
+        for other in range(view.players):
+            if other != seat:
+                template.hands[other] = [0] * SUITS
+                template.masks[other] = 0
+        template.tricks = list(view.trick_records())
+        template.last = view.last_record()
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
-        """The rules core of a full game whose hidden cards (and generator of future deals)
-        are a fresh random deal from ``rng``, and the dealt cards that stand for this round's
-        unseen discards, in the order dealt (:mod:`engine.bots.infer` hands them to the Tune
-        Ups of completed tricks in turn). The state is :meth:`_state`'s for the same
-        shuffle, built from a copy of a template (a search samples hundreds of worlds)."""
-        cards = list(self.pool_ids)
+        """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
+        and the cards dealt last, this round's unseen discards, in order (the inference
+        hands them to the Tune Ups of completed tricks in turn)."""
+        cards = list(self.pool)
         rng.shuffle(cards)
         s = self.template.clone()
         hands, masks = s.hands, s.masks
@@ -130,8 +87,9 @@ class Determinizer:
                 at += size
         plays = s.plays
         for k in self.tuned:
-            seat, _, speed = plays[k]
-            plays[k] = (seat, TUNE_UP_IDS[cards[at]], speed)
+            # A Tune Up's hidden speed plays no part: the seat's current one stands in.
+            seat = plays[k][0]
+            plays[k] = (seat, TUNE_UP_IDS[cards[at]], s.speed[seat])
             at += 1
         s.set_aside = cards[at : at + self.set_aside]
         at += self.set_aside
@@ -140,48 +98,6 @@ class Determinizer:
         s.rng.state = rng.next_u64()
         return s, [SUIT_ORDER[card] for card in rest]
 
-    def _state(
-        self, rng_state: int, hands: list[list[Suit]], hidden: list[Suit], rest: list[Suit]
-    ) -> SimState:
-        """The sampled game with the other seats' ``hands``, the current trick's Tune Ups
-        dealt from ``hidden`` in turn, then the set-aside cards, and ``rest`` standing for
-        this round's unseen discards (:meth:`sample_parts` for one shuffle)."""
-        view = self.view
-        hands = [self.hand if seat == self.seat else hand for seat, hand in enumerate(hands)]
-        plays, at = [], 0
-        for play, (seat, _, _) in zip(self.plays, view.trick_plays, strict=True):
-            if play is None:
-                # A Tune Up's hidden speed plays no part: the seat's current one stands in.
-                play = Play(seat, ActionType.TUNE_UP, hidden[at], 0, view.speed[seat], None, None)
-                at += 1
-            plays.append(play)
-        set_aside = hidden[at : at + self.set_aside]
-        return SimState.from_parts(
-            GameParts(
-                players=view.players,
-                variants=view.variants,
-                seed=0,
-                rng_state=rng_state,
-                round=view.round,
-                trick=view.trick,
-                lead=view.lead,
-                hands=hands,
-                gas=view.gas,
-                speed=view.speed,
-                laps=view.laps,
-                middle=view.middle,
-                removed=view.removed,
-                zero_five=view.zero_five,
-                discards=self.face_up_done + rest,
-                plays=plays,
-                set_aside=set_aside,
-                round_tricks=self.round_tricks,
-                last_trick=self.last_trick,
-                lap_order=self.lap_order,
-                winner=view.winner,
-            )
-        )
-
 
 TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 """Per suit index, the action id of the Tune Up of that card."""
@@ -189,10 +105,9 @@ TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 
 def fixed_deal(observation: Seen) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the view's public numbers and the seat's hand, the cards it cannot place
-    dealt in suit order to the other hands and the discards, each Tune Up of the current
-    trick that of one fixed card, the round's finished tricks as the face-up counts only.
-    That is all the policy reads: the state is for deciding on, not for playing on.
+    random draw: the cards it cannot place dealt in suit order, each Tune Up of the
+    current trick that of one fixed card, the round's finished tricks as the face-up
+    counts only. That is all the policy reads: the state is for deciding on, not playing.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)
@@ -235,7 +150,12 @@ def fixed_deal(observation: Seen) -> SimState:
         s.plays.append((player, FORM_ACTION[form], speed))
     s.face_up = list(view.face_up)
     s.discards = cards[at:]
-    s.set_aside, s.tricks, s.last, s.lap_order = [], [], None, _lap_order(view)
+    # A lap history consistent with the public laps: only its last entry matters (R6), the
+    # latest lap gained by whoever led this round's first trick.
+    first = view.round_tricks[0][1] if view.round_tricks else view.lead
+    s.lap_order = [p for p, n in enumerate(view.laps) if p != first for _ in range(n)]
+    s.lap_order += [first] * view.laps[first]
+    s.set_aside, s.tricks, s.last = [], [], None
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players
     return s

@@ -1,6 +1,4 @@
-"""The knobs of the rule-of-thumb player behind the easy and normal bots and the hard bot's
-simulations; the player itself, written once on the core's state, is
-:func:`engine.bots.policy.choose_id`.
+"""The knobs of the rule-of-thumb player (:func:`engine.bots.policy.choose_id`).
 
 Every legal action gets a score in "gas units": the chance of winning the trick times
 what the trick is worth (speed for tricks 1–5, a lap — or the game — for the sixth),
@@ -46,8 +44,7 @@ class Style:
     temperature: float = 0.0
 
 
-NORMAL = Style()
-"""The normal bot: counts cards, no noise."""
+NORMAL = Style()  # the normal bot: counts cards, no noise
 
 EASY = Style(
     count_cards=False,

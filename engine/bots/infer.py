@@ -1,11 +1,8 @@
-"""Inference from the opponents' plays: how likely a sampled world makes what they did.
-
-:class:`Inference` scores a sampled world by the likelihood of every opponent's play this
-round under the normal policy's softmax (a seat that led a Tune Up probably held no strong
-card), replaying the round from its first trick with the hands the world implies. The
-round's start is not in the view, so the likelihood is the mean over every start that
-replays legally to the view's numbers (:func:`round_starts`). With the 0 suit or the 0/5
-card in the game no world is weighted.
+"""Inference from the opponents' plays: :class:`Inference` scores a sampled world by the
+likelihood of every opponent's play this round under the normal policy's softmax (a seat
+that led a Tune Up probably held no strong card), replaying the round from its first trick
+with the hands the world implies, the mean over every start that replays legally to the
+view's numbers (:func:`round_starts`). With the 0 suit or the 0/5 card no world is weighted.
 """
 
 from __future__ import annotations
@@ -19,8 +16,7 @@ from engine.cards import MAX_GAS, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
 from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
 
-#: The floor of an opponent's modelled chance of a play: a model that is sometimes
-#: wrong must not let one play rule a world out altogether.
+#: The floor of a play's modelled chance: one play must not rule a world out altogether.
 FLOOR = 0.02
 
 #: One play of the round: seat, action id (-1: a Tune Up whose card the world supplies) and
@@ -52,8 +48,8 @@ _MiddlePath = list[tuple[list[bool], tuple[int, int] | None]]
 
 
 def _middle_path(tricks: list[tuple[list[Step], bool]], middle: int) -> tuple[int, _MiddlePath]:
-    """The middle through the round's plays from ``middle`` at its start (it depends on
-    nobody's gas), and what it ends on."""
+    """What the middle ends on from ``middle`` at the round's start, and its path (it
+    depends on nobody's gas)."""
     path: _MiddlePath = []
     for plays, complete in tricks:
         took, tuners, spent = [], 0, 0
@@ -77,9 +73,8 @@ def _middle_path(tricks: list[tuple[list[Step], bool]], middle: int) -> tuple[in
 def _seat_gas(
     seat: int, tricks: list[tuple[list[Step], bool]], path: _MiddlePath, gas: int
 ) -> tuple[int, int] | None:
-    """A seat's gas through the round from ``gas`` at its start: the gas it ends on and
-    what its overflow added to the removed gas (R4), or None when a play would need more
-    gas than it has (R8)."""
+    """A seat's gas at the end of the round from ``gas`` at its start and what its overflow
+    added to the removed gas (R4); None when a play needs more gas than it has (R8)."""
     lost = 0
     for (plays, _), (took, share) in zip(tricks, path, strict=True):
         tuned = False
@@ -106,10 +101,9 @@ def _seat_gas(
 
 
 def round_starts(view: SeatView, steps: list[Step]) -> list[Start]:
-    """Every round start (gas, middle, removed gas) from which ``steps`` replay legally
-    to the view's gas, middle and removed gas, in a fixed order. Gas moves between the
-    tanks, the middle and the removed gas but is never made or destroyed in the base
-    game, which bounds the middle at the start."""
+    """Every round start from which ``steps`` replay legally to the view's gas, middle and
+    removed gas, in a fixed order. Gas is never made or destroyed in the base game, which
+    bounds the middle at the start."""
     tricks: list[tuple[list[Step], bool]] = []  # the steps trick by trick, and if complete
     at = 0
     for trick in view.round_tricks:
@@ -165,9 +159,9 @@ def _start(view: SeatView, start: Start) -> SimState:
 
 
 def log_chance(s: SimState, action: int, style: Style, temperature: float) -> float:
-    """The log of the modelled chance that the seat to act in ``s`` plays ``action``: a
-    softmax at ``temperature`` over its sensible actions' scores (every legal one when
-    ``action`` is not sensible), floored at :data:`FLOOR` of a uniform pick."""
+    """The log of the modelled chance that the seat to act plays ``action``: a softmax at
+    ``temperature`` over the sensible actions (all when ``action`` is not one), floored at
+    :data:`FLOOR` of a uniform pick."""
     key = s.legal_key()
     legal = legal_ids(key)
     scores, chances = score_ids(s, key, style)
@@ -182,14 +176,17 @@ def log_chance(s: SimState, action: int, style: Style, temperature: float) -> fl
 
 
 def _log_sum(logs: list[float]) -> float:
-    """The log of the sum of ``exp(logs)``, without overflow."""
     top = max(logs)
     return top + math.log(sum(math.exp(x - top) for x in logs))
 
 
+#: Replays by the gas and middle they reached, each with its log likelihood so far.
+_Live = dict[tuple[tuple[int, ...], int], tuple[SimState, float]]
+
+
 class Inference:
-    """Scores sampled worlds of one decision by the likelihood of the opponents' plays
-    (module docstring); :attr:`active` is False when there is nothing to score."""
+    """Scores sampled worlds of one decision; :attr:`active` is False when there is
+    nothing to score."""
 
     def __init__(self, view: SeatView, temperature: float, style: Style = NORMAL) -> None:
         if view.seat is None:
@@ -204,18 +201,35 @@ class Inference:
         if temperature > 0.0 and any(seat != self.seat for seat, _, _ in self.steps):
             self.starts = round_starts(view, self.steps)
         self.active = bool(self.starts)
-        self._firsts = [_start(view, start) for start in self.starts]
+        self.firsts = [_start(view, start) for start in self.starts]
         self.tune_ups = sum(1 for _, a, source in self.steps if a < 0 and source >= 0)
         self._memo: dict[tuple[int, ...], float] = {}
 
     def log_weight(self, world: SimState, rest: list[Suit], floor: float = -math.inf) -> float:
         """The log likelihood of the opponents' plays this round in ``world`` (its unseen
-        discards as dealt: ``rest``), the mean over the round's possible starts (0 when
-        inactive); once sure to end below ``floor``, some value below it."""
+        discards: ``rest``), 0 when inactive; once sure to end below ``floor``, some value
+        below it."""
         if not self.active or len(rest) < self.tune_ups:
             return 0.0
-        cards = self._cards(world, rest)
-        live = self._firsts_with(world, cards)
+        # Each step's card (a face-up card's own, a Tune Up's from the world), and the
+        # round's first trick from each start with the hands the world implies.
+        cards, hands = [], [list(hand) for hand in world.hands]
+        for seat, action, source in self.steps:
+            if action >= 0:
+                card = INFO[action][1]
+            elif source >= 0:
+                card = SUIT_INDEX[rest[source]]
+            else:
+                card = INFO[world.plays[-1 - source][1]][1]
+            cards.append(card)
+            hands[seat][card] += 1
+        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
+        live: _Live = {}
+        for first in self.firsts:
+            s = first.clone()
+            s.hands = [list(hand) for hand in hands]
+            s.masks = list(masks)
+            live[tuple(s.gas), s.middle] = (s, 0.0)
         floor += math.log(len(self.starts))
         memo = self._memo
         for k, ((seat, action, _), card) in enumerate(zip(self.steps, cards, strict=True)):
@@ -223,7 +237,7 @@ class Inference:
                 action = TUNE_UP_IDS[card]
             # Replays from starts that reach the same gas and middle go on as one, their
             # likelihoods summed (removed gas matters only to the cards left out).
-            moved: dict[tuple[tuple[int, ...], int], tuple[SimState, float]] = {}
+            moved: _Live = {}
             for s, log in live.values():
                 if seat != self.seat:
                     # The policy reads the other hands by their size only, so a play's
@@ -243,32 +257,3 @@ class Inference:
             if total < floor:
                 break
         return total - math.log(len(self.starts))
-
-    def _firsts_with(
-        self, world: SimState, cards: list[int]
-    ) -> dict[tuple[tuple[int, ...], int], tuple[SimState, float]]:
-        """The round's first trick from each possible start, with the hands ``world``
-        implies (its hands and every card played this round), keyed by gas and middle."""
-        hands = [list(hand) for hand in world.hands]
-        for (seat, _, _), card in zip(self.steps, cards, strict=True):
-            hands[seat][card] += 1
-        masks = [sum(1 << i for i in range(SUITS) if hand[i]) for hand in hands]
-        live = {}
-        for first in self._firsts:
-            s = first.clone()
-            s.hands = [list(hand) for hand in hands]
-            s.masks = list(masks)
-            live[tuple(s.gas), s.middle] = (s, 0.0)
-        return live
-
-    def _cards(self, world: SimState, rest: list[Suit]) -> list[int]:
-        """The card of each step: a face-up card's own, a Tune Up's from the world."""
-        cards = []
-        for _, action, source in self.steps:
-            if action >= 0:
-                cards.append(INFO[action][1])
-            elif source >= 0:
-                cards.append(SUIT_INDEX[rest[source]])
-            else:
-                cards.append(INFO[world.plays[-1 - source][1]][1])
-        return cards

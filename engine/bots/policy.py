@@ -1,10 +1,8 @@
-"""The bots' one policy, on the core's state (:mod:`engine.sim`): :func:`choose_id`, the
-rule-of-thumb player of the easy and normal bots and of every seat in the hard bot's
-rollouts; how it scores an action, and its knobs: :mod:`engine.bots.heuristic`. It reads
-only what the seat to act could know (other hands by their size only), so the bots run it
-on a state made from their view (:func:`engine.bots.determinize.fixed_deal`). A decision is
-worked out (:func:`decide`) apart from its draw (:func:`draw`), so that a search can keep
-what it worked out and draw from it again.
+"""The bots' one policy on the core's state: :func:`choose_id`, the player of the easy and
+normal bots and of every seat in the hard bot's rollouts (how it scores, and its knobs:
+:mod:`engine.bots.heuristic`). It reads only what the seat to act could know (other hands
+by their size only). A decision is worked out (:func:`decide`) apart from its draw
+(:func:`draw`), so that a search can keep what it worked out and draw from it again.
 """
 
 from __future__ import annotations
@@ -42,8 +40,7 @@ _HOLDS: list[float] = [-1.0] * (1 << 16)
 
 
 def _holds_any(pool: int, count: int, hand: int) -> float:
-    """The chance that a hidden hand of ``hand`` cards holds one of ``count`` cards
-    among ``pool`` unseen ones (1 − the chance it misses them all)."""
+    """:data:`_HOLDS`' entry: 1 − the chance the hand misses all ``count`` cards."""
     index = pool << 10 | count << 4 | hand
     got = _HOLDS[index]
     if got < 0.0:
@@ -63,23 +60,22 @@ Opponent = tuple[int, int, bool, bool]
 
 
 class TrickMemo:
-    """What later decisions of one rollout can reuse: the deck's cards by suit, and the
-    later seats of the current trick as one decision saw them (a seat's numbers change
-    only when it plays, and then it is no later seat in that trick)."""
+    """What later decisions of one rollout reuse: the deck's cards by suit, and the later
+    seats of the current trick (a seat's numbers change only when it plays, and then it
+    is no later seat in that trick)."""
 
     __slots__ = ("commit", "copies", "round", "tail", "trick")
 
     def __init__(self) -> None:
         self.round = self.trick = self.commit = -1
         self.copies: list[int] = []
-        #: The :data:`Opponent` of the last seats of the trick, in order (without the
-        #: 0/5 flag): a later decision of the trick needs a tail of it.
+        #: The last seats of the trick (:data:`Opponent`, no 0/5 flag), in order.
         self.tail: list[Opponent] = []
 
 
 #: A decision worked out: the action ids it picks among and the running sums of their
-#: softmax weights (``None``: a uniform pick, the best scores' tie). Tuples of numbers,
-#: which the garbage collector stops tracking (a search keeps thousands of them).
+#: softmax weights (``None``: a uniform pick). Tuples of numbers, which the garbage
+#: collector stops tracking (a search keeps thousands).
 Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
@@ -94,32 +90,22 @@ def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
 
 
 def _later_seats(
-    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo | None
+    s: SimState, seat: int, later: int, style: Style, memo: TrickMemo
 ) -> tuple[list[Opponent], tuple[int, ...], int]:
-    """The seats after ``seat`` in this trick (:data:`Opponent`), the cards of each suit
-    ``seat`` has not seen, and how many those are (at least 1)."""
+    """The seats after ``seat`` in this trick, the unseen cards by suit, and their number
+    (at least 1)."""
     players = s.players
     commit = style.early_commit
-    tail = [] if memo is None else memo.tail
-    if (
-        memo is None
-        or memo.trick != s.trick
-        or memo.round != s.round
-        or memo.commit != commit
-        or len(tail) < later
-    ):
+    tail = memo.tail
+    if memo.trick != s.trick or memo.round != s.round or memo.commit != commit or len(tail) < later:
         last = s.trick == TRICKS_PER_ROUND
         tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
-        if memo is not None:
-            memo.tail = tail
-            memo.round, memo.trick, memo.commit = s.round, s.trick, commit
+        memo.tail = tail
+        memo.round, memo.trick, memo.commit = s.round, s.trick, commit
     opponents = tail[len(tail) - later :]
-    if memo is None:
-        copies = deck_copies(players, s.variants)
-    else:
-        copies = memo.copies
-        if not copies:
-            copies = memo.copies = deck_copies(players, s.variants)
+    copies = memo.copies
+    if not copies:
+        copies = memo.copies = deck_copies(players, s.variants)
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -137,16 +123,14 @@ def _later_seats(
     return opponents, unseen, pool if pool > 1 else 1
 
 
-#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1 (a few
-#: hundred bytes each; a search's decisions share a few thousand).
+#: Reach tables (:func:`_reach`) by the unseen cards, the blocked suits and the 1.
 _REACH: dict[tuple[tuple[int, ...], int], tuple[list[int], int]] = {}
 
 
 def _reach(unseen: tuple[int, ...], blocked: int, lichen_after: bool) -> tuple[list[int], int]:
-    """The unseen cards a later seat could still play face up with an effective value of
-    at least v (v = 0..5) while a 1 is (or is not) in the trick, and the unseen 1s that
-    could strike a card; the suit just played counted too (:meth:`_Frame.table` takes it out).
-    Cached and shared: not to be changed."""
+    """Per v = 0..5, the unseen cards a later seat could play face up worth at least v with
+    (or without) a 1 in the trick, and the unseen 1s; the suit just played counted too
+    (:meth:`_Frame.table` takes it out). Cached and shared: not to be changed."""
     key = (unseen, blocked << 1 | lichen_after)
     table = _REACH.get(key)
     if table is not None:
@@ -176,8 +160,7 @@ _NO_KEEP = (0.0,) * SUITS
 
 #: One scored action: (index in the legal set, score, chance of winning the trick).
 Scored = tuple[int, float, float]
-#: What a scan wants of a run (:func:`_score_run`): its slack, only-sensible and shortcut.
-Want = tuple[float, bool, bool]
+Want = tuple[float, bool, bool]  # a scan's slack, only-sensible and shortcut
 
 
 def _beaten(
@@ -188,9 +171,8 @@ def _beaten(
     strike: bool,
     lichen_after: bool,
 ) -> float:
-    """The chance that no later seat beats ``final`` (``lowest``: what it counts once
-    struck by a 1, read only with ``strike``: a 4 or 5 with an unseen 1 about), each
-    holding random cards from those this seat has not seen."""
+    """The chance that no later seat beats ``final`` (``lowest`` once struck by a 1, read
+    only with ``strike``), each holding random cards from the unseen ones."""
     at_least, lichens, own, own_value = tables
     holds = _HOLDS
     willing = frame.willing
@@ -218,9 +200,8 @@ def _beaten(
 
 
 class _Frame:
-    """What every action of one decision shares; what the chance of winning reads of the
-    seats still to play is worked out on the first chance asked for (:meth:`table`):
-    many decisions, the last seat's say, need none."""
+    """What every action of one decision shares; the later seats are read on the first
+    chance asked for (:meth:`table`): many decisions, the last seat's say, need none."""
 
     def __init__(self, s: SimState, style: Style, memo: TrickMemo | None) -> None:
         me = s.turn
@@ -239,8 +220,8 @@ class _Frame:
         later = self.later_count = s.players - len(s.plays) - 1
         self.s, self.style, self.memo, self.willing = s, style, memo, style.willing
         self.known = False
-        self.plain_table: tuple[list[int], int] | None = None
-        self.struck_table: tuple[list[int], int] | None = None
+        #: The reach tables without and with a 1 face up, once asked for.
+        self.tables: list[tuple[list[int], int] | None] = [None, None]
         self.gv = style.gas_value
         self.room = room = MAX_GAS - s.gas[me]
         self.speed = speed = s.speed[me]
@@ -271,31 +252,21 @@ class _Frame:
         self.tune = min(float(room), share) * self.gv
 
     def table(self, lichen_after: bool, blocks: int) -> tuple[list[int], int, int, int]:
-        """The later seats' reach table and Lichen count, with or without a 1 face up, for a
-        card that blocks suit ``blocks`` (-1: none): with the unseen cards of that suit
-        (which the later seats can no longer play face up) and their value."""
+        """The later seats' reach table and Lichen count for a card that blocks suit
+        ``blocks`` (-1: none), with the unseen cards of that suit and their value."""
         if not self.known:
             s = self.s
-            found = _later_seats(s, s.turn, self.later_count, self.style, self.memo)
+            memo = self.memo or TrickMemo()
+            found = _later_seats(s, s.turn, self.later_count, self.style, memo)
             opponents, self.unseen, pool = found
-            #: Per later seat, :data:`Opponent` with its hand size replaced by its row of
-            #: the holds table (the pool and the size).
+            #: Per later seat, :data:`Opponent` with its hand size as its row of _HOLDS.
             self.rows = [(o[0], pool << 10 | o[1], o[2], o[3]) for o in opponents]
             self.known = True
-        if lichen_after:
-            table = self.struck_table
-            if table is None:
-                key = (self.unseen, self.s.blocked << 1 | 1)
-                table = self.struck_table = _REACH.get(key) or _reach(
-                    self.unseen, key[1] >> 1, True
-                )
-        else:
-            table = self.plain_table
-            if table is None:
-                key = (self.unseen, self.s.blocked << 1)
-                table = self.plain_table = _REACH.get(key) or _reach(
-                    self.unseen, key[1] >> 1, False
-                )
+        table = self.tables[lichen_after]
+        if table is None:
+            key = (self.unseen, self.s.blocked << 1 | lichen_after)
+            table = _REACH.get(key) or _reach(self.unseen, self.s.blocked, lichen_after)
+            self.tables[lichen_after] = table
         at_least, lichens = table
         own = own_value = 0
         unseen = self.unseen
@@ -317,10 +288,9 @@ def _scan(
     only_sensible: bool,
     memo: TrickMemo | None = None,
 ) -> tuple[list[Scored], float]:
-    """Score the legal actions of the current seat of ``s`` (legal-set ``key``), in legal
-    order, leaving out those more than ``slack`` below the best (``math.inf``: none) and,
-    with ``only_sensible``, those :func:`sensible` leaves out. Every score is the same
-    float, from the same operations in the same order, however many are left out."""
+    """Score the legal actions of the seat to act (legal-set ``key``), in legal order, but
+    those more than ``slack`` below the best and, with ``only_sensible``, those
+    :func:`sensible` leaves out. Every score is the same float however many are left out."""
     frame = _Frame(s, style, memo)
     hand = s.hands[s.turn]
     single, several, tune = frame.single, frame.several, frame.tune
@@ -336,8 +306,7 @@ def _scan(
         floor -= slack
     found: list[Scored] = []
     top = -math.inf
-    # Whether a run may skip the gas that is never sensible, or (when only the best
-    # within ``slack`` is sought and a gas is worth more than that) scores lower.
+    # Whether a run may skip the gas that is never sensible or scores lower.
     shortcut = only_sensible or slack < 1e-6 < frame.gv
     want = (slack, only_sensible, shortcut)
     groups = _GROUPS.get(key) or _groups(key)
@@ -356,9 +325,9 @@ def _scan(
 
 
 def _effect(frame: _Frame, run: Group) -> tuple[bool, int, float, int, int, float]:
-    """What playing a run's card does besides its number: whether a 1 is then face up,
-    the gas it brings in, the worth of the 0/5 card it uses, the suit it blocks (-1:
-    none), the seat's speed with it, and the worth of a 0's extra speed (R10, R20, R22)."""
+    """A run's card besides its number: whether a 1 is then face up, the gas it brings in,
+    the 0/5 card's worth, the suit it blocks (-1: none), the seat's speed with it, and the
+    worth of a 0's extra speed (R10, R20, R22)."""
     _, _, kind, suit, value, effect = run
     room, style = frame.room, frame.style
     if kind != PLAY:
@@ -376,9 +345,8 @@ def _effect(frame: _Frame, run: Group) -> tuple[bool, int, float, int, int, floa
 def _score_run(
     frame: _Frame, run: Group, keep: float, want: Want, found: list[Scored], top: float, low: float
 ) -> tuple[float, float]:
-    """Score one run of face-up (or 0/5) actions that differ only in gas into ``found``
-    (``want``: :func:`_scan`'s slack, only-sensible and shortcut; ``low``: the floor a
-    score must reach); return the best score so far and the floor a later one must reach."""
+    """Score a run of face-up (or 0/5) actions that differ only in gas into ``found``
+    (``low``: the floor a score must reach); return the best score and the new floor."""
     (slack, only_sensible, shortcut), floor = want, low
     start, count, kind, suit, value, _ = run
     gv, worth, zero_five = frame.gv, frame.worth, kind != PLAY
@@ -436,21 +404,19 @@ def _score_run(
 
 
 def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
-    """Every legal action's score and chance of winning, for the current seat of ``s``
-    whose legal-set key is ``key`` (in the order of :func:`engine.sim.legal_ids`)."""
+    """Every legal action's score and chance of winning (legal-set ``key``, in legal order)."""
     found = _scan(s, key, style, math.inf, False)[0]
     return [f[1] for f in found], [f[2] for f in found]
 
 
-#: A run of legal actions that differ only in gas (0, 1, 2, ... in order): index of the
-#: first, how many, and the (kind, suit, value, effect) they share.
+#: Legal actions that differ only in gas (0, 1, 2, ...): the first's index, how many,
+#: and the (kind, suit, value, effect) they share.
 Group = tuple[int, int, int, int, int, int]
 _GROUPS: dict[int, tuple[Group, ...]] = {}
 
 
 def _groups(key: int) -> tuple[Group, ...]:
-    """The legal actions of legal-set ``key`` as runs, cached (as many keys as
-    :func:`engine.sim.legal_ids` keeps): the caller looks in :data:`_GROUPS` first."""
+    """The legal actions of legal-set ``key`` as runs (cached in :data:`_GROUPS`)."""
     runs: list[list[int]] = []
     for i, a in enumerate(legal_ids(key)):
         kind, suit, gas, value, effect = INFO[a]
@@ -462,9 +428,8 @@ def _groups(key: int) -> tuple[Group, ...]:
 
 
 def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
-    """Indices of the actions that are not plainly wasteful: gas spent on a card that
-    cannot win, or more gas than another action with the same card already needs for the
-    same chance, only feeds the middle."""
+    """Indices of the actions not plainly wasteful: gas on a card that cannot win, or more
+    than the same card needs for the same chance, only feeds the middle."""
     best_for: dict[int, float] = {}
     keep: list[int] = []
     for i, a in enumerate(legal):
@@ -484,14 +449,14 @@ def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float])
 
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the current seat of ``s``: the best score (ties
-    broken at random), or with a ``temperature`` a softmax draw over the sensible ones."""
+    """The action id ``style`` plays for the seat to act: the best score (ties at random),
+    or with a ``temperature`` a softmax draw over the sensible ones."""
     return draw(decide(s, style), rng)
 
 
 def draw(choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws with ``rng``: a uniform point below the weights' sum
-    picks the first action whose running sum passes it."""
+    """The action id ``choice`` draws with ``rng`` (the first whose running sum passes a
+    uniform point below the total)."""
     ids, running = choice
     if running is None:
         return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
@@ -501,9 +466,9 @@ def draw(choice: Choice, rng: Rng) -> int:
 
 
 def decide(s: SimState, style: Style, memo: TrickMemo | None = None) -> Choice:
-    """What ``style`` draws from for the current seat of ``s`` (:func:`draw`): the best
-    scores' tie, or with a temperature the running sums of the softmax weights of the
-    sensible actions. A rollout passes its ``memo`` to every decision it makes."""
+    """What ``style`` draws from for the seat to act (:func:`draw`): the best scores' tie,
+    or with a temperature the softmax weights of the sensible actions. A rollout passes
+    its ``memo`` to every decision it makes."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature

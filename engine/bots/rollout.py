@@ -1,7 +1,6 @@
-"""The hard bot's rollouts: the policy (:mod:`engine.bots.policy`) playing a state to the
-end of its round, each seat with its own style (:func:`rollout_seats`), decisions a search
-has worked out once drawn from again (:class:`Decisions`), the round's end scored as each
-seat's chance of winning the race (:func:`chances`)."""
+"""The hard bot's rollouts: the policy playing a state to the end of its round, each seat
+with its own style, decisions a search has worked out once drawn from again, the round's
+end scored as each seat's chance of winning the race (:func:`chances`)."""
 
 from __future__ import annotations
 
@@ -28,8 +27,7 @@ LEAD_WEIGHT = -0.3
 def chances(
     players: int, laps: Sequence[int], gas: Sequence[int], lead: int, winner: int | None
 ) -> list[float]:
-    """Each seat's estimated chance of winning from a position between rounds (exact once
-    ``winner`` is known).
+    """Each seat's chance of winning from a position between rounds (exact with a ``winner``).
 
     >>> even = chances(3, [0, 0, 0], [5, 5, 0], 0, None)  # seat 0 leads: a small handicap
     >>> round(sum(even), 6), even[1] > even[0] > even[2]
@@ -62,8 +60,8 @@ _PUBLIC = tuple(
 class Decisions:
     """The choices of one search's rollouts by all the policy reads (the public state, the
     style, the hand to act), each still drawn with the rollout's generator. A rollout names
-    its public state once (:meth:`segment`) and then goes from id to id by what the others
-    see of each action (:meth:`after`). A state of another table empties the cache."""
+    its public state once (:meth:`segment`), then goes from id to id by what the others see
+    of each action (:meth:`after`). A state of another table empties the cache."""
 
     def __init__(self) -> None:
         self.variants: Variants | None = None
@@ -77,11 +75,8 @@ class Decisions:
         self.choices: dict[tuple[int, ...], Choice] = {}
         #: The styles keyed by id, kept alive so that an id cannot be reused.
         self.styles: dict[int, Style] = {}
-        #: Decisions answered from the cache (a diagnostic).
-        self.hits = 0
 
     def bind(self, s: SimState, styles: list[Style]) -> None:
-        """Prepare for a rollout of ``s`` with ``styles``."""
         variants = s.variants
         if s.players != self.players or (
             variants is not self.variants and variants != self.variants
@@ -124,8 +119,7 @@ class Decisions:
         return found
 
     def after(self, step: int) -> int:
-        """A new id for the public state after a step (``id << 10 | public action``,
-        :data:`_PUBLIC`) not seen before."""
+        """A new id for the public state after a ``step`` not seen before."""
         found = self.next_segment
         self.next_segment += 1
         return remember(self.steps, step, found)
@@ -140,34 +134,21 @@ def rollout_seats(
     segment: int = -1,
 ) -> list[float]:
     """Play ``s`` to the end of its round, ``styles[i]`` playing seat ``i``, and return each
-    seat's chance of winning from there (:func:`outcome`); without ``deal`` the last trick
-    deals no next round (:meth:`engine.sim.SimState.play_out`). ``decisions`` (a search's,
-    shared by its rollouts) plays the same, scoring a decision seen before only once; a
-    ``segment`` of 0 or more is the id there of the public state of ``s``, already bound to
-    its table and ``styles`` (:meth:`Decisions.segment`)."""
-    if s.winner < 0:
-        if decisions is None:
-            decisions = Decisions()
-        if segment < 0:
-            decisions.bind(s, styles)
-            segment = decisions.segment(s)
-        _play_out(s, rng, styles, deal, decisions, segment)
-    return outcome(s)
-
-
-def outcome(s: SimState) -> list[float]:
-    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
-    return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)
-
-
-def _play_out(
-    s: SimState, rng: Rng, styles: list[Style], deal: bool, decisions: Decisions, segment: int
-) -> None:
-    """Play ``s`` to the end of its round as :meth:`engine.sim.SimState.play_out` (with
-    ``deal``, ``apply``) does, drawing as :func:`engine.bots.policy.draw` does with
-    :meth:`engine.rng.Rng.next_u64` written out: it runs at every decision of a search."""
+    seat's chance of winning from there; without ``deal`` the last trick deals no next
+    round. ``decisions`` (a search's) plays the same, working a decision seen before out
+    only once; a ``segment`` of 0 or more is the id there of the public state of ``s``,
+    already bound to its table and ``styles``."""
+    if s.winner >= 0:
+        return outcome(s)
+    if decisions is None:
+        decisions = Decisions()
+    if segment < 0:
+        decisions.bind(s, styles)
+        segment = decisions.segment(s)
+    # This runs at every decision of a search: it draws as engine.bots.policy.draw does,
+    # with Rng.next_u64 written out.
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
-    hits, memo = 0, TrickMemo()
+    memo = TrickMemo()
     memo.copies = decisions.copies
     while True:
         style = styles[s.turn]
@@ -175,8 +156,6 @@ def _play_out(
         choice = choices.get(ckey)
         if choice is None:
             choice = remember(choices, ckey, decide(s, style, memo))
-        else:
-            hits += 1
         ids, running = choice
         if running is None:
             action = ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
@@ -195,4 +174,9 @@ def _play_out(
             s.resolve(deal or not last)
             if last or s.winner >= 0:
                 break
-    decisions.hits += hits
+    return outcome(s)
+
+
+def outcome(s: SimState) -> list[float]:
+    """Each seat's estimated chance of winning from ``s`` at a round's end (or the game's)."""
+    return chances(s.players, s.laps, s.gas, s.lead, None if s.winner < 0 else s.winner)

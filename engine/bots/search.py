@@ -1,10 +1,9 @@
 """The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
 "The hard bot"). It plays the normal policy's best sensible actions in the same sampled
-worlds (:mod:`engine.bots.determinize`) to the end of the round, drops those clearly behind
-(:mod:`engine.bots.candidates`), and stops when one is left, at its time budget (real or
-CPU time, :data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N`` the worlds
-split into N jobs the caller runs through ``map_jobs`` (a process pool's ``map``, say):
-the engine starts no process itself.
+worlds to the end of the round, drops those clearly behind, and stops when one is left,
+at its time budget (:data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N``
+the worlds split into N jobs the caller runs through ``map_jobs`` (a process pool's
+``map``, say): the engine starts no process itself.
 """
 
 from __future__ import annotations
@@ -33,21 +32,11 @@ from engine.sim import ACTION_ID, SimState, legal_ids
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told
 (the best move against the real deal is rarely left out: ``python -m bench.truth_regret``)."""
-DEFAULT_MODELS = 1
-"""Opponent models the search's worlds cycle through unless told (1: the normal bot)."""
 DEFAULT_NOISE = 0.15
 """Softmax temperature (in the heuristic's gas units) of the modelled opponents' choices
 in the rollouts (why not 0, nor much more: docs/bots.md, "The hard bot")."""
-DEFAULT_HARD_NOISE: float | None = None
-"""Temperature of the seats the search is told are hard bots (None: ``noise``); their moves
-are best predicted near 1 (``python -m bench.model_fit``)."""
-DEFAULT_INFER = 0.0
-"""Temperature of the inference weighing each world (:class:`engine.bots.infer.Inference`);
-0: every world the same."""
 SKIP = math.log(1000.0)
 """A world weighed below a thousandth of the best so far is not played (little weight)."""
-DEFAULT_REPLY_WIDTH = 3
-"""How many replies a seat known to be a searching bot weighs (:func:`_play_replying`)."""
 _SAFETY_MS = 8.0  # stop this much before the budget: the last rollout batch must fit
 
 
@@ -63,7 +52,7 @@ OPPONENT_MODELS: tuple[Style, ...] = (
 
 
 @lru_cache(maxsize=256)
-def _noisy(model: int, noise: float) -> Style:
+def noisy_model(model: int, noise: float) -> Style:
     """``OPPONENT_MODELS[model]`` at temperature ``noise``, one object per pair (the policy
     keeps tables per style object)."""
     return replace(OPPONENT_MODELS[model], temperature=noise)
@@ -76,15 +65,14 @@ and ``cpu``, the searching thread's CPU time (tournaments measure the bot, not t
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """When a search stops: after ``rollouts`` rollouts, or when the clock named ``clock``
-    (one of :data:`CLOCKS`) passes ``deadline``."""
+    """When a search stops: after ``rollouts`` rollouts, or when :data:`CLOCKS`' ``clock``
+    passes ``deadline``."""
 
     rollouts: int | None
     deadline: float | None
     clock: str = "wall"
 
     def reached(self, used: int) -> bool:
-        """Whether the search must stop now, having run ``used`` rollouts."""
         if self.rollouts is not None and used >= self.rollouts:
             return True
         return self.deadline is not None and CLOCKS[self.clock]() >= self.deadline
@@ -94,19 +82,19 @@ class Stop:
 class Told:
     """What a search is told about the other seats, all of it public: the ``normal_seats``
     play the normal policy exactly in its rollouts; the ``hard_seats`` choose at temperature
-    ``hard_noise`` (None: the search's ``noise``); the first of the ``searcher_seats`` to
-    move after a candidate replies with its best of ``reply_width`` moves (:func:`_play_replying`).
+    ``hard_noise`` (None: the search's ``noise``; hard bots' moves are best predicted near 1,
+    ``python -m bench.model_fit``); the first of the ``searcher_seats`` to move after a
+    candidate replies with its best of ``reply_width`` moves (:func:`play_replying`).
     A seat is a normal bot or a searching bot, not both (a ``ValueError``)."""
 
     normal_seats: tuple[int, ...] = ()
     hard_seats: tuple[int, ...] = ()
-    hard_noise: float | None = DEFAULT_HARD_NOISE
+    hard_noise: float | None = None
     searcher_seats: tuple[int, ...] = ()
-    reply_width: int = DEFAULT_REPLY_WIDTH
+    reply_width: int = 3
 
     def __post_init__(self) -> None:
-        seats = (*self.normal_seats, *self.searcher_seats, *self.hard_seats)
-        if any(i < 0 for i in seats):
+        if min((*self.normal_seats, *self.searcher_seats, *self.hard_seats), default=0) < 0:
             raise ValueError("normal_seats, searcher_seats and hard_seats are seat numbers.")
         if set(self.normal_seats) & (set(self.searcher_seats) | set(self.hard_seats)):
             raise ValueError("A seat is a normal bot or a searching bot, not both.")
@@ -118,12 +106,9 @@ class Told:
     def tables(self, seat: int, players: int, models: int, noise: float) -> list[list[Style]]:
         """Per opponent model, who plays what in ``seat``'s rollouts (:func:`seat_styles`)."""
         warm = noise if self.hard_noise is None else self.hard_noise
-        return [
-            seat_styles(
-                seat, players, _noisy(m, noise), self.normal_seats, _noisy(m, warm), self.hard_seats
-            )
-            for m in range(models)
-        ]
+        normal, hard = self.normal_seats, self.hard_seats
+        pairs = [(noisy_model(m, noise), noisy_model(m, warm)) for m in range(models)]
+        return [seat_styles(seat, players, cool, normal, hot, hard) for cool, hot in pairs]
 
 
 NOTHING_TOLD = Told()
@@ -140,10 +125,10 @@ def run_worlds(
     infer: float = 0.0,
     told: Told = NOTHING_TOLD,
 ) -> SearchPart:
-    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one
-    (:data:`SearchPart`; NaN for a candidate pruned). World n models the other seats with
-    ``OPPONENT_MODELS[n % models]`` at temperature ``noise``, as ``told``; with ``infer`` a
-    world is weighted (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
+    """Evaluate ``actions`` on sampled worlds until ``stop`` or pruning has left one (NaN
+    for a candidate pruned). World n models the other seats with ``OPPONENT_MODELS[n %
+    models]`` at temperature ``noise``, as ``told``; with ``infer`` a world is weighted
+    (:class:`Inference`, as one rollout), not played under :data:`SKIP`."""
     determinizer = Determinizer(observation)
     seat = determinizer.seat
     inference = Inference(determinizer.view, infer) if infer > 0.0 else None
@@ -175,7 +160,7 @@ def run_worlds(
             if stop.reached(used):
                 return paired, logs, used, stats.alive
             if searchers:
-                values, rollouts = _play_replying(
+                values, rollouts = play_replying(
                     world, ids[i], rollout_seed, styles, decisions, searchers, width
                 )
                 used += max(1, rollouts)  # a round that ended at once still counts
@@ -201,9 +186,8 @@ def _play(
     i: int,
 ) -> list[float]:
     """The rollout of candidate ``i`` (action id ``action``) in ``world``. ``starts[i]``, the
-    id in ``decisions`` of the public state after the candidate (-1: not yet known), is the
-    same in every world, so it is worked out on the first one only (and the styles of later
-    worlds not bound then: the search keeps them alive)."""
+    public state's id after the candidate (-1: not yet known), is the same in every world:
+    it is worked out (and the styles bound) on the first one only."""
     state = world.clone()
     state.apply(action)
     if starts[i] < 0:
@@ -212,7 +196,7 @@ def _play(
     return sim_rollout(state, Rng(seed), styles, False, decisions, starts[i])
 
 
-def _play_replying(
+def play_replying(
     world: SimState,
     action: int,
     seed: int,
@@ -221,13 +205,10 @@ def _play_replying(
     searchers: frozenset[int],
     width: int,
 ) -> tuple[list[float], int]:
-    """The rollout of ``action`` in ``world`` when the other seats include searching bots
-    (``searchers``), and how many rollouts it took.
-
-    The first of the ``searchers`` to move after ``action`` plays, of the normal policy's
-    ``width`` best sensible actions, the one whose rollout (the same seed for each) leaves it
-    the best chance, so a plan that needs that seat to misplay is scored by the reply that
-    punishes it (seeing the world's cards, it errs on the side of caution)."""
+    """The rollout of ``action`` in ``world`` and the rollouts it took: the first of the
+    ``searchers`` to move plays, of the normal policy's ``width`` best sensible actions, the
+    one whose rollout (one seed for each) leaves it the best chance, so a plan that needs it
+    to misplay is scored by the reply that punishes it (erring on the side of caution)."""
     state = world.clone()
     rng = Rng(seed)
     going = state.play_out(action)
@@ -260,8 +241,8 @@ def seat_styles(
     hard_model: Style | None = None,
     hard_seats: tuple[int, ...] = (),
 ) -> list[Style]:
-    """Who plays what in a rollout: ``seat`` (the searching bot) and the ``normal_seats``
-    the normal policy exactly, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
+    """Each seat's style in a rollout: ``seat`` and the ``normal_seats`` play the normal
+    policy, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
     styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
     for i in hard_seats:
         if hard_model is not None and i != seat and i not in normal_seats and i < players:
@@ -270,8 +251,8 @@ def seat_styles(
 
 
 def run_job(args: SearchJob) -> SearchPart:
-    """One worker process's share of a decision (:func:`run_worlds`). A wall-clock deadline is
-    absolute (a job that waited in a pool's queue runs for what is left of it)."""
+    """One worker's share of a decision. A wall-clock deadline is absolute (a job that
+    waited in a pool's queue runs for what is left of it)."""
     observation, action_dicts, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
@@ -279,24 +260,23 @@ def run_job(args: SearchJob) -> SearchPart:
     return run_worlds(observation, actions, seed, stop, **options)
 
 
+#: One worker's share of a decision (picklable: it crosses to another process).
 SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
-"""One worker's share of a decision (picklable: it crosses to another process)."""
+#: What a share returns: per world the candidates' values, its log weight; rollouts run,
+#: survivors.
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
-"""What one share returns: rows of candidate values per world, each world's log weight,
-rollouts run, survivors."""
+#: Runs :func:`run_job` over one decision's jobs like ``map``, the parts in order.
 MapJobs = Callable[[Callable[[SearchJob], SearchPart], Sequence[SearchJob]], Iterable[SearchPart]]
-"""Runs :func:`run_job` over the jobs of one decision like ``map``, the parts in order."""
 
 
 def rank_candidates(observation: Seen, actions: list[Action], count: int) -> list[Action]:
-    """The actions the search compares: the normal policy's ``count`` best sensible
-    ones, best first (``actions`` are the observation's legal actions, in order)."""
+    """The normal policy's ``count`` best sensible ``actions`` (the observation's legal
+    ones, in order), best first: the candidates the search compares."""
     return [actions[i] for i in best_sensible(fixed_deal(observation), count)]
 
 
 def best_sensible(state: SimState, count: int) -> list[int]:
-    """The normal policy's ``count`` best sensible actions for the seat to move in
-    ``state``, best first, as indices into its legal actions (``legal_ids``)."""
+    """As :func:`rank_candidates`, as indices into ``state``'s legal actions."""
     key = state.legal_key()
     scores, chances_ = score_ids(state, key, NORMAL)
     return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
@@ -318,16 +298,16 @@ class HardBot(Bot):
         iterations: int | None = None,
         workers: int = 1,
         candidates: int = DEFAULT_CANDIDATES,
-        models: int = DEFAULT_MODELS,
+        models: int = 1,
         clock: str = "wall",
         noise: float = DEFAULT_NOISE,
         map_jobs: MapJobs | None = None,
-        infer: float = DEFAULT_INFER,
+        infer: float = 0.0,
         normal_seats: Iterable[int] = (),
         searcher_seats: Iterable[int] = (),
-        reply_width: int = DEFAULT_REPLY_WIDTH,
+        reply_width: int = 3,
         hard_seats: Iterable[int] = (),
-        hard_noise: float | None = DEFAULT_HARD_NOISE,
+        hard_noise: float | None = None,
     ) -> None:
         super().__init__(seed)
         if time_budget_ms <= 0 or (iterations is not None and iterations <= 0):
@@ -344,31 +324,24 @@ class HardBot(Bot):
             raise ValueError("A search over several workers needs map_jobs to run them.")
         if clock not in CLOCKS:
             raise ValueError(f"The clock is one of {', '.join(CLOCKS)}, not {clock!r}.")
-        self.time_budget_ms = float(time_budget_ms)
-        self.iterations = iterations
-        self.workers = int(workers)
-        self.candidates = int(candidates)
-        self.clock = clock
-        self.map_jobs = map_jobs
+        self.time_budget_ms, self.iterations = float(time_budget_ms), iterations
+        self.workers, self.candidates = int(workers), int(candidates)
+        self.clock, self.map_jobs = clock, map_jobs
+        warm = None if hard_noise is None else float(hard_noise)
         #: What the search is told of the other seats (:class:`Told`).
         self.told = Told(
-            normal_seats=_seats(normal_seats),
-            hard_seats=_seats(hard_seats),
-            hard_noise=None if hard_noise is None else float(hard_noise),
-            searcher_seats=_seats(searcher_seats),
-            reply_width=int(reply_width),
+            _seats(normal_seats), _seats(hard_seats), warm, _seats(searcher_seats), int(reply_width)
         )
         #: The keyword options of every :func:`run_worlds` of a decision.
         self.options: dict[str, Any] = dict(
             models=int(models), noise=float(noise), infer=float(infer), told=self.told
         )
-        #: Rollouts run by the last :meth:`choose`, and whether it ended its search before
-        #: the budget, pruning having left one candidate in every worker (diagnostics).
+        #: Rollouts of the last :meth:`choose`, and whether pruning ended it early in every
+        #: worker (diagnostics).
         self.last_rollouts = 0
         self.last_settled = False
 
     def pick(self, view: SeatView, actions: list[Action]) -> Action:
-        """The candidate with the best mean outcome (:func:`best_candidate`)."""
         start = CLOCKS[self.clock]()
         shortlist = rank_candidates(view, actions, self.candidates)
         if len(shortlist) == 1:
@@ -376,12 +349,11 @@ class HardBot(Bot):
         seed = decision_rng(self.seed, view).next_u64()
         budget_s = max(0.0, self.time_budget_ms - _SAFETY_MS) / 1000.0
         deadline = None if self.iterations is not None else start + budget_s
+        share = None if self.iterations is None else -(-self.iterations // self.workers)
+        stop = Stop(share, deadline, self.clock)
         if self.workers == 1:
-            stop = Stop(self.iterations, deadline, self.clock)
             parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
         else:
-            share = None if self.iterations is None else -(-self.iterations // self.workers)
-            stop = Stop(share, deadline, self.clock)
             dicts = [a.to_dict() for a in shortlist]
             jobs: list[SearchJob] = [
                 (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
@@ -393,12 +365,11 @@ class HardBot(Bot):
         self.last_settled = all(len(alive) == 1 for _, _, _, alive in parts)
         rows = [row for part, _, _, _ in parts for row in part]
         weights = weights_of([log for _, logs, _, _ in parts for log in logs])
-        # A candidate pruned by any worker was clearly behind there: keep those every worker
-        # still ran (or, should the workers disagree on all of them, any that one still ran).
+        # Keep the candidates no worker pruned (or, should they disagree on all, any one ran).
         running = [set(alive) for _, _, _, alive in parts]
         survivors = set.intersection(*running) or set.union(*running)
         return shortlist[best_candidate(rows, sorted(survivors), weights)]
 
 
+#: The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``).
 HARD_OPTIONS = frozenset(inspect.signature(HardBot).parameters) - {"seed"}
-"""The keyword options of :class:`HardBot` (and so of ``make_bot("hard", ...)``)."""

@@ -9,8 +9,38 @@ import pytest
 from game_kit import VARIANT_COMBOS, cards_in_play, deck_of, random_positions, variant_label
 
 from engine import Action, Game, Suit, Variants, new_game
+from engine.actions import ActionType
 from engine.bots.determinize import Determinizer
+from engine.cards import SUIT_ORDER
 from engine.rng import Rng
+from engine.sim import SimState
+
+
+def _from_parts(
+    determinizer: Determinizer,
+    game: Game,
+    hands: list[list[Suit]],
+    hidden: list[Suit],
+    rest: list[Suit],
+) -> SimState:
+    """The sampled game built from the real one's saved form with its hidden parts
+    replaced: the other seats' ``hands``, the current trick's Tune Ups dealt from
+    ``hidden`` in turn (the seat's current speed standing in for the hidden one), then the
+    set-aside cards, and ``rest`` standing for this round's unseen discards."""
+    view, data = determinizer.view, game.to_dict()
+    own = data["hands"][determinizer.seat]
+    data["hands"] = [[card.value for card in hand] for hand in hands]
+    data["hands"][determinizer.seat] = own
+    at = 0
+    for play in data["plays"]:
+        if play["type"] == ActionType.TUNE_UP.value:
+            play["card"], play["speed"] = hidden[at].value, view.speed[play["seat"]]
+            at += 1
+    data["set_aside"] = [card.value for card in hidden[at : at + determinizer.set_aside]]
+    done = [SUIT_ORDER[i] for i in determinizer.done_ids]
+    data["discards"] = [card.value for card in done + rest]
+    data["seed"], data["lap_order"] = 0, determinizer.template.lap_order
+    return Game.from_dict(data).core
 
 
 @pytest.mark.parametrize("variants", VARIANT_COMBOS, ids=variant_label)
@@ -63,7 +93,7 @@ def test_unknown_pool_is_deck_minus_hand_minus_face_up_cards() -> None:
     )
     game.apply(Action.play(Suit.SLIPPY, gas=0))
     game.apply(Action.tune_up(Suit.SLIPPY))
-    pool = Determinizer(game.observation(2)).pool
+    pool = [SUIT_ORDER[i] for i in Determinizer(game.observation(2)).pool]
     # Seat 2 sees its own six cards and seat 0's face-up slippy; the tune-up stays unknown.
     expected = Counter(game.core.variants.deck(3))
     expected.subtract(game.hands[2])
@@ -151,14 +181,14 @@ def test_a_sample_is_the_state_of_its_shuffle(variants: Variants) -> None:
             for world in range(3):
                 fast_rng, plain_rng = Rng(n * 7 + world), Rng(n * 7 + world)
                 state, rest = determinizer.sample_parts(fast_rng)
-                cards = list(determinizer.pool)
+                cards = [SUIT_ORDER[i] for i in determinizer.pool]
                 plain_rng.shuffle(cards)
                 hands, at = [], 0
                 for size in determinizer.hand_sizes:
                     hands.append(cards[at : at + size])
                     at += size
                 expected_rest = cards[at + determinizer.hidden_plays + determinizer.set_aside :]
-                expected = determinizer._state(0, hands, cards[at:], expected_rest)
+                expected = _from_parts(determinizer, game, hands, cards[at:], expected_rest)
                 expected.rng.state = plain_rng.next_u64()
                 assert state.to_dict() == expected.to_dict()
                 assert state.masks == expected.masks and state.plays == expected.plays

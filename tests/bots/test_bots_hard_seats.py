@@ -13,7 +13,7 @@ from engine.bots.search import (
     HardBot,
     Stop,
     Told,
-    _noisy,
+    noisy_model,
     run_worlds,
     seat_styles,
 )
@@ -29,7 +29,7 @@ def _others(view: SeatView) -> tuple[int, ...]:
 
 
 def test_seat_styles_give_hard_seats_their_own_model_and_never_the_bots_own_seat() -> None:
-    cool, warm = _noisy(0, 0.15), _noisy(0, 1.0)
+    cool, warm = noisy_model(0, 0.15), noisy_model(0, 1.0)
     assert seat_styles(2, 4, cool, (), warm, (0, 2)) == [warm, cool, NORMAL, cool]
     # A seat told to be both a normal and a hard bot is the normal one: it is modelled exactly.
     assert seat_styles(0, 3, cool, (1,), warm, (1, 2)) == [NORMAL, NORMAL, warm]

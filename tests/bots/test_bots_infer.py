@@ -15,7 +15,7 @@ from engine.bots import NormalBot
 from engine.bots.candidates import best_candidate, weights_of
 from engine.bots.determinize import TUNE_UP_IDS, Determinizer
 from engine.bots.heuristic import NORMAL
-from engine.bots.infer import Inference, _start, _steps, log_chance
+from engine.bots.infer import Inference, log_chance
 from engine.bots.search import SKIP, HardBot, Stop, rank_candidates, run_worlds
 from engine.cards import SUIT_ORDER, Suit
 from engine.game import Game
@@ -84,13 +84,12 @@ def _normal_rounds(games: int, seed: int, every: int) -> list[Rounded]:
     return found
 
 
-def _replays_legally(view: SeatView, start: tuple[tuple[int, ...], int, int]) -> bool:
-    """Whether the round's public plays, replayed under the rules from ``start`` (a Tune
-    Up of a stand-in card), are every one legal and end on the view's numbers."""
-    steps = _steps(view)
-    assert steps is not None
-    s = _start(view, start)
-    for seat, action, _ in steps:
+def _replays_legally(view: SeatView, inference: Inference, k: int) -> bool:
+    """Whether the round's public plays, replayed under the rules from the inference's
+    ``k``-th start (a Tune Up of a stand-in card), are every one legal and end on the
+    view's numbers."""
+    s = inference.firsts[k].clone()
+    for seat, action, _ in inference.steps:
         action = TUNE_UP_IDS[LICHEN] if action < 0 else action
         s.hands[seat][INFO[action][1]] += 1
         s.masks[seat] |= 1 << INFO[action][1]
@@ -115,7 +114,7 @@ def test_the_round_starts_replay_to_the_views_numbers_and_hold_the_real_one() ->
         inference = Inference(view, 0.3)
         assert inference.active
         assert real in inference.starts
-        assert all(_replays_legally(view, start) for start in inference.starts)
+        assert all(_replays_legally(view, inference, k) for k in range(len(inference.starts)))
     assert max(len(Inference(view, 0.3).starts) for _, view, _, _ in positions) > 1
 
 

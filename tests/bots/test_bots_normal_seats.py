@@ -15,7 +15,7 @@ from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
 from engine.bots.rollout import rollout_seats
-from engine.bots.search import HardBot, Stop, Told, _noisy, run_worlds, seat_styles
+from engine.bots.search import HardBot, Stop, Told, noisy_model, run_worlds, seat_styles
 from engine.rng import Rng
 from engine.seat_view import SeatView
 from engine.variants import Variants
@@ -26,7 +26,7 @@ def _view(seed: int) -> SeatView:
 
 
 def test_rollout_seats_gives_each_seat_its_own_style() -> None:
-    noisy = _noisy(0, 0.5)
+    noisy = noisy_model(0, 0.5)
     state = new_game(players=4, seed=8).core
     for k in range(20):
         # One style for a seat and another for the rest is rollout's own split.
@@ -41,7 +41,7 @@ def test_rollout_seats_gives_each_seat_its_own_style() -> None:
 
 
 def test_seat_styles_put_the_normal_policy_on_the_bot_and_the_normal_seats() -> None:
-    noisy = _noisy(0, 0.15)
+    noisy = noisy_model(0, 0.15)
     assert seat_styles(0, 4, noisy, ()) == [NORMAL, noisy, noisy, noisy]
     assert seat_styles(3, 4, noisy, (1, 3)) == [noisy, NORMAL, noisy, NORMAL]
 

@@ -15,7 +15,7 @@ from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
 from engine.bots.policy import score_ids, sensible
 from engine.bots.rollout import Decisions, chances, rollout_seats
-from engine.bots.search import HardBot, Stop, Told, _noisy, _play_replying, run_worlds
+from engine.bots.search import HardBot, Stop, Told, noisy_model, play_replying, run_worlds
 from engine.game import Game
 from engine.rng import Rng
 from engine.sim import SimState, legal_ids
@@ -39,7 +39,7 @@ def _replies(state: SimState, width: int) -> list[int]:
 
 
 def test_the_searching_seat_plays_the_reply_best_for_itself() -> None:
-    noisy = _noisy(0, 0.15)
+    noisy = noisy_model(0, 0.15)
     differs = 0
     for seed in range(12):
         world = _position(seed).core
@@ -47,7 +47,7 @@ def test_the_searching_seat_plays_the_reply_best_for_itself() -> None:
         replier = (me + 1) % 3  # moves right after the candidate, in the same trick
         styles = [NORMAL if i == me else noisy for i in range(3)]
         candidate = _replies(world, 1)[0]
-        values, rollouts = _play_replying(
+        values, rollouts = play_replying(
             world, candidate, 99 + seed, styles, Decisions(), frozenset({replier}), 3
         )
         after = world.clone()
@@ -75,7 +75,7 @@ def test_a_round_that_ends_before_any_searching_seat_moves_is_scored_as_it_stand
     me = world.turn
     last = _replies(world, 1)[0]
     styles = [NORMAL] * 3
-    values, rollouts = _play_replying(
+    values, rollouts = play_replying(
         world, last, 7, styles, Decisions(), frozenset({(me + 1) % 3}), 3
     )
     plain = world.clone()
