@@ -20,7 +20,7 @@ from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import ACTION_ID, LICHEN, PLAY, SUITS, TUNE_UP, SimState, deck_copies
+from engine.sim import ACTION_ID, LICHEN, PLAY, SUITS, TUNE_UP, SimState, core_trick, deck_copies
 
 
 def _pool_counts(view: SeatView) -> list[int]:
@@ -65,8 +65,9 @@ class Determinizer:
             if other != seat:
                 template.hands[other] = [0] * SUITS
                 template.masks[other] = 0
-        template.tricks = list(view.trick_records())
-        template.last = view.last_record()
+        template.tricks = [core_trick(record) for record in view.trick_records()]
+        last = view.last_record()
+        template.last = None if last is None else core_trick(last)
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
         """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
