@@ -1,7 +1,9 @@
 """Why a race operation was refused: exceptions with a stable ``code`` and the values its
 sentence names (``params``). :mod:`app.http.errors` gives each code its status and
 :mod:`app.http.race_words` its sentence. No parameter names a token, a hidden card or
-anything else the person did not already send or see.
+anything else the person did not already send or see. A class is kept for what the web
+layer tells apart; any other refusal is a :class:`RaceError` with its code (such as
+``not_creator``, ``move_not_kept`` or ``leave_with_people``).
 """
 
 from __future__ import annotations
@@ -47,17 +49,14 @@ class GameNotFound(RaceError, code="not_found"):
 
 
 class GameExpired(RaceError, code="expired"):
-    """The race existed but expired or was evicted."""
+    """The race existed but expired or was evicted (``cause`` "restart": :class:`GameLost`)."""
 
 
-class GameLost(GameExpired):
-    """An expiry because the server was stopped without saving the race (``cause``
-    "restart")."""
+class GameLost(GameExpired): ...
 
 
 class IllegalMove(RaceError, code="illegal_action"):
-    """An action the rules do not allow now, or no action at all; ``refusal`` is the
-    engine's reason (sent as ``reason``: its code, rule and parameters)."""
+    """``refusal`` is the engine's reason (sent as ``reason``: its code, rule and parameters)."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__()
@@ -66,38 +65,24 @@ class IllegalMove(RaceError, code="illegal_action"):
 
 
 class StaleTurn(RaceError, code="stale_turn"):
-    """The action's ``turn`` is not the current one (a double submit, an old page): sent
-    with the seat's current ``state`` so the client can resync at once."""
+    """The action's ``turn`` is not the current one, or (``not_your_turn``) another seat is
+    to move: sent with the seat's current ``state`` so the client can resync at once."""
 
-    def __init__(self, state: Mapping[str, Any], **params: Any) -> None:
-        super().__init__(**params)
+    def __init__(self, state: Mapping[str, Any], code: str | None = None, **params: Any) -> None:
+        super().__init__(code, **params)
         self.extra = {"state": state}
 
 
-class NotYourTurn(StaleTurn, code="not_your_turn"):
-    """A seat tried to move while another seat is to move (with the current state)."""
-
-
-class RaceNotStarted(RaceError, code="not_started"):
-    """A move in the lobby, before the race started."""
-
-
-class NotCreator(RaceError, code="not_creator"):
-    """Only the seat that created the race may start it early."""
+class RaceNotStarted(RaceError, code="not_started"): ...
 
 
 class LobbyRefused(RaceError):
     """A join the lobby refused, with the lobby's code and parameters (``invite_used``,
-    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``)."""
+    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
+    ``second_seat``: one player, one seat, one hand."""
 
 
-class SecondSeat(LobbyRefused, code="second_seat"):
-    """A player who already sits in the race asked for another seat in it: one player, one
-    seat, one hand."""
-
-
-class ServerFull(RaceError, code="server_full"):
-    """Every race slot is in active use; creation is refused for now."""
+class ServerFull(RaceError, code="server_full"): ...
 
 
 class TooManyGames(RaceError, code="too_many_games"):
@@ -110,77 +95,57 @@ class TooManyGames(RaceError, code="too_many_games"):
         self.extra = {"limit": limit, "cap": cap, "races": list(races)}
 
 
-class MoveNotKept(RaceError, code="move_not_kept"):
-    """The race's lock was lost before the move was saved: nothing was kept, so the move
-    may be sent again."""
-
-
 class TakebackRefused(RaceError):
-    """A take-back that cannot be granted: ``takeback_with_people``,
-    ``nothing_to_take_back``, ``takeback_race_over`` or ``takeback_unavailable`` (the
-    race's recording does not reproduce it)."""
+    """``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
+    ``takeback_unavailable`` (the race's recording does not reproduce it)."""
 
 
-class LeaveRefused(RaceError, code="leave_with_people"):
-    """Leaving by hand is for a race against bots (where people race, their turn clock
-    plays for an absent person)."""
-
-
-class NotAway(RaceError, code="not_away"):
-    """ "I'm back" from a seat that is not away (or in a race that is over)."""
+class NotAway(RaceError, code="not_away"): ...
 
 
 class RematchRefused(RaceError, code="rematch_unavailable"):
-    """A rematch that cannot be offered, accepted or declined: ``rematch_unavailable`` (not
-    a finished race with people), ``rematch_answered``, ``rematch_started`` (without this
-    seat) or ``no_rematch`` (none offered yet)."""
+    """``rematch_unavailable`` (not a finished race with people), ``rematch_answered``,
+    ``rematch_started`` (without this seat) or ``no_rematch`` (none offered yet)."""
 
 
-class RaceNotOver(RaceError, code="race_not_over"):
-    """A review (or a par race) asked for while the race is still on."""
+class RaceNotOver(RaceError, code="race_not_over"): ...
 
 
 class ReviewNotRequested(RaceError, code="review_not_requested"):
     """No review of this seat was asked for, or the one asked for was lost with a restart."""
 
 
-class TooManyReviews(CapReached, code="too_many_reviews"):
-    """The client already has its ``cap`` of reviews in progress."""
+class TooManyReviews(CapReached, code="too_many_reviews"): ...
 
 
-class NotReviewed(RaceError, code="decision_not_reviewed"):
-    """ "Try again from here" names a decision the seat's finished review does not hold."""
+class NotReviewed(RaceError, code="decision_not_reviewed"): ...
 
 
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
-    """The player's counted daily attempt of the day still runs (its id sent as
-    ``game_id``, to resume): no practice copy of the deal is dealt before it ends."""
+    """The player's counted attempt at the deal still runs (its id sent as ``game_id``, to
+    resume): no practice copy of the deal is dealt before it ends."""
 
     def __init__(self, game_id: str) -> None:
         super().__init__()
         self.extra = {"game_id": game_id}
 
 
-class CupAttemptRunning(DailyAttemptRunning, code="cup_attempt_running"):
-    """The player's counted attempt at this cup deal still runs, likewise."""
+class CupAttemptRunning(DailyAttemptRunning, code="cup_attempt_running"): ...
 
 
-class CupAddressFull(CapReached, code="cup_address_full"):
-    """The client address started its ``cap`` of counted attempts at a cup deal this week."""
+class CupAddressFull(CapReached, code="cup_address_full"): ...
 
 
-class DailyAddressFull(CapReached, code="daily_address_full"):
-    """The client address started its ``cap`` of counted daily attempts today."""
+class DailyAddressFull(CapReached, code="daily_address_full"): ...
 
 
 class TalkRefused(RaceError):
-    """A quick message that cannot be sent: ``unknown_message`` (not a preset one),
-    ``talk_without_people`` (nobody but bots to read it) or ``talk_race_over``."""
+    """``unknown_message`` (not a preset one), ``talk_without_people`` (nobody but bots to
+    read it) or ``talk_race_over``."""
 
 
 class TalkTooFast(RaceError, code="talk_too_fast"):
-    """A seat sent quick messages faster than a table allows: nothing was sent;
-    ``retry_after`` is whole seconds until it may send again."""
+    """Nothing was sent; ``retry_after`` is whole seconds until the seat may send again."""
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(retry_after=retry_after)

@@ -13,7 +13,7 @@ from typing_extensions import TypedDict
 
 from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
 from app.races import talk
-from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
+from app.races.errors import IllegalMove, NotAway, RaceNotStarted, StaleTurn
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
 from app.races.record import GameSession, Said
 from app.results.daily_times import sealed_until
@@ -166,7 +166,7 @@ def check_turn(
 ) -> None:
     """Refuse a move by ``seat`` for ``turn`` that cannot be played now: :class:`StaleTurn`
     (with ``state_now()``) for another turn, :class:`RaceNotStarted` in the lobby,
-    :class:`NotYourTurn` when another seat moves."""
+    ``not_your_turn`` when another seat moves."""
     if turn > session.turn:
         raise StaleTurn(state_now(), turn=turn, now=session.turn)
     if turn != session.turn:
@@ -175,7 +175,7 @@ def check_turn(
         raise RaceNotStarted()
     current = session.game.current_seat
     if current is not None and current != seat:
-        raise NotYourTurn(state_now())
+        raise StaleTurn(state_now(), "not_your_turn")
 
 
 async def play(

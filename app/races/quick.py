@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.races.errors import GameExpired, GameNotFound, LobbyRefused, SecondSeat
+from app.races.errors import GameExpired, GameNotFound, LobbyRefused
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession
@@ -46,7 +46,7 @@ async def quick_race(
     """A seat in the open quick race of ``players`` seats, or in a new one, for client
     ``owner`` named ``name`` (the results' ``player``, if known). Raises what
     :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit, and
-    :class:`SecondSeat` (changing nothing) when ``player`` already waits in the open race."""
+    ``second_seat`` (changing nothing) when ``player`` already waits in the open race."""
     store = races.store
     slot = slot_name(players)
     ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
@@ -100,6 +100,6 @@ async def _join(
     except LobbyRefused as exc:
         # A second seat for a player who waits here, or a name that does not fit: refused,
         # the race and its slot as they were. Any other refusal: the race filled up.
-        if isinstance(exc, SecondSeat) or exc.code == "invalid_name":
+        if exc.code in ("second_seat", "invalid_name"):
             raise
         return None

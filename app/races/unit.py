@@ -21,12 +21,8 @@ from app.races.errors import (
     GameExpired,
     GameLost,
     GameNotFound,
-    LeaveRefused,
     LobbyRefused,
-    MoveNotKept,
-    NotCreator,
     RaceError,
-    SecondSeat,
     ServerFull,
     TooManyGames,
 )
@@ -121,7 +117,7 @@ class Race:
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
-        Raises :class:`~app.races.errors.StaleTurn`, ``NotYourTurn``, ``RaceNotStarted`` or
+        Raises :class:`~app.races.errors.StaleTurn`, ``RaceNotStarted`` or
         ``IllegalMove``, and then changes nothing."""
         seat = self.own_seat
         session = self._locked()
@@ -134,9 +130,9 @@ class Race:
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.
-        :class:`NotCreator` for any other seat; a running race changes nothing."""
+        ``not_creator`` for any other seat; a running race changes nothing."""
         if self.seat != HUMAN_SEAT:
-            raise NotCreator()
+            raise RaceError("not_creator")
         if not self.session.lobby.started:
             session = self._changing()
             session.lobby.start()
@@ -146,9 +142,9 @@ class Race:
     async def join(self, code: str, name: str | None, player: int | None = None) -> str:
         """Seat the person holding invite ``code`` (the results' ``player``, if known); their
         new token (this hold becomes theirs). Raises :class:`LobbyRefused`
-        (:class:`SecondSeat` when ``player`` already sits here), and then changes nothing."""
+        (``second_seat`` when ``player`` already sits here), and then changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
-            raise SecondSeat()
+            raise LobbyRefused("second_seat")
         session = self._changing()
         token = new_token()
         try:
@@ -190,12 +186,12 @@ class Race:
 
     def leave(self) -> None:
         """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
-        losing"); nothing when it is over, :class:`LeaveRefused` where other people race."""
+        losing"); nothing when it is over, ``leave_with_people`` where other people race."""
         seat = self.own_seat
         if self.session.status == "over":
             return
         if self.session.lobby.people() > 1:
-            raise LeaveRefused()
+            raise RaceError("leave_with_people")
         self.end_left([seat])
 
     def come_back(self) -> None:
@@ -374,7 +370,7 @@ class Races:
             await self.store.save(race.session, race.lease, result, notice)
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
-            raise MoveNotKept() from exc
+            raise RaceError("move_not_kept") from exc
         # Only a stored race is kept derived: a failed save must not leave this process
         # a copy of moves the store does not hold.
         DERIVED.keep(race.session)
