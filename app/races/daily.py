@@ -56,16 +56,7 @@ class Streak:
 
 def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Streak:
     """The streak, as of ``today``, of the finished ``days`` (``YYYY-MM-DD``; days after
-    ``today`` are not counted).
-
-    >>> streak_of(["2026-12-02", "2026-12-03", "2026-12-04"], "2026-12-04")
-    Streak(current=3, best=3, today=True, attempted=True)
-    >>> streak_of(["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-02", "2026-12-03"],
-    ...           "2026-12-04")
-    Streak(current=2, best=3, today=False, attempted=False)
-    >>> streak_of(["2026-12-02"], "2026-12-04").current, streak_of([], "2026-12-04").best
-    (0, 0)
-    """
+    ``today`` are not counted)."""
     end = date.fromisoformat(today)
     finished = sorted({d for d in map(date.fromisoformat, days) if d <= end})
     best = run = 0
@@ -89,29 +80,17 @@ class DailyStart:
 
 
 def utc_day(moment: float) -> str:
-    """The UTC date of wall-clock ``moment``, as ``YYYY-MM-DD``.
-
-    >>> utc_day(0.0), utc_day(86399.9), utc_day(86400.0)
-    ('1970-01-01', '1970-01-01', '1970-01-02')
-    """
+    """The UTC date of wall-clock ``moment``, as ``YYYY-MM-DD``."""
     return datetime.fromtimestamp(moment, UTC).date().isoformat()
 
 
 def day_before(day: str) -> str:
-    """The date before ``day``.
-
-    >>> day_before("2026-03-01")
-    '2026-02-28'
-    """
+    """The date before ``day``."""
     return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
 
 
 def daily_seed(day: str, key: bytes) -> int:
-    """The public seed of ``day``'s deal under the daily ``key``.
-
-    >>> daily_seed("2026-12-01", b"k") != daily_seed("2026-12-02", b"k")
-    True
-    """
+    """The public seed of ``day``'s deal under the daily ``key``."""
     return keyed(key, f"daily:{day}", SEED_BITS)
 
 
@@ -122,11 +101,7 @@ def daily_engine_seed(seed: int, key: bytes) -> int:
 
 def daily_bot_key(seed: int, key: bytes) -> int:
     """The bots' key in every race of the deal of public ``seed``: the same for everyone
-    (the board compares people against the same bots), secret like the deal.
-
-    >>> daily_bot_key(7, b"k") == daily_bot_key(7, b"k") != daily_bot_key(8, b"k")
-    True
-    """
+    (the board compares people against the same bots), secret like the deal."""
     return keyed(key, f"bots:{seed}")
 
 

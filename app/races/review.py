@@ -85,20 +85,12 @@ _VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccurac
 
 
 def verdict(loss: float) -> str:
-    """The verdict on a decision that cost ``loss`` win chance.
-
-    >>> [verdict(x) for x in (0.0, 0.03, 0.07, 0.2)]
-    ['good', 'inaccuracy', 'mistake', 'blunder']
-    """
+    """The verdict on a decision that cost ``loss`` win chance."""
     return next((name for least, name in _VERDICTS if loss >= least), "good")
 
 
 def accuracy(losses: Sequence[float]) -> float | None:
-    """The accuracy (0 to 100) of decisions that cost ``losses``; None for none.
-
-    >>> accuracy([0.0, 0.1]), accuracy([0.5]), accuracy([])
-    (75.0, 0.0, None)
-    """
+    """The accuracy (0 to 100) of decisions that cost ``losses``; None for none."""
     if not losses:
         return None
     each = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
