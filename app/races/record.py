@@ -178,7 +178,7 @@ class GameSession:
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`); None
     for a deal that commits to nothing (the lesson)."""
     said: list[Said] = field(default_factory=list)
-    """The latest quick messages, oldest first (:mod:`app.races.talk`)."""
+    """The latest quick messages, oldest first (:func:`app.races.operations.say`)."""
     said_count: int = 0
     """How many quick messages the race has had (numbers them)."""
 

@@ -16,7 +16,7 @@ import orjson
 
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import leaving, operations, takeback, talk
+from app.races import leaving, operations
 from app.races.errors import (
     GameExpired,
     GameLost,
@@ -157,25 +157,25 @@ class Race:
         return token
 
     async def take_back(self, since: Since = None) -> SessionState:
-        """Undo this seat's last card and the bots' replies (:func:`takeback.take_back`);
+        """Undo this seat's last card and the bots' replies (:func:`operations.take_back`);
         the seat's state at its previous turn (or ``TakebackRefused``, changing nothing)."""
         seat = self.own_seat
-        await anyio.to_thread.run_sync(takeback.take_back, self._locked(), seat, self.now)
+        await anyio.to_thread.run_sync(operations.take_back, self._locked(), seat, self.now)
         self.changed = True
         return self._answer(seat, since)
 
     async def say(self, code: str, pace: Callable[[int], Awaitable[None]] | None = None) -> Said:
-        """This seat says quick message ``code`` (:func:`talk.say`); the message.
+        """This seat says quick message ``code`` (:func:`operations.say`); the message.
         ``pace(seat)``, once the message is allowed, counts it against the seat's pace (and
         may refuse it). Refused (``TalkRefused`` or ``pace``'s), it changes nothing."""
         seat = self.own_seat
         session = self._locked()
-        refused = talk.refusal(session, seat, code)
+        refused = operations.talk_refusal(session, seat, code)
         if refused is not None:
             raise refused
         if pace is not None:
             await pace(seat)
-        message = talk.say(session, seat, code, self.now)
+        message = operations.say(session, seat, code, self.now)
         self.said_alone = None if self.changed else message
         self.changed = True
         return message
@@ -221,7 +221,7 @@ class Race:
 
     def can_take_back(self) -> bool:
         """Whether this seat may take back its last card now."""
-        return self.seat is not None and takeback.can_take_back(self.session, self.seat)
+        return self.seat is not None and operations.can_take_back(self.session, self.seat)
 
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat."""
@@ -395,3 +395,31 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     if gone is not None and digest is not None and gone.seat_of(digest) is not None:
         raise GameLost(cause="restart") if gone.reason == "restarted" else GameExpired()
     raise GameNotFound()
+
+
+IDLE_SHARE = 0.5
+"""The share of the store's idle expiry after which a rated race's people have left."""
+
+
+def left_after(settings: Settings) -> float:
+    """Seconds a rated race may sit untouched before its people count as gone."""
+    return settings.idle_expiry_seconds * IDLE_SHARE
+
+
+async def end_idle_races(races: Races) -> int:
+    """End as left, before the store forgets them (docs/ratings.md, "Leaving is losing"),
+    the rated races with a person untouched for :func:`left_after` seconds (recording each
+    result); how many were ended."""
+    ended = 0
+    for game_id in await races.store.idle_ids(left_after(races.settings)):
+        found = (await races.store.fetch(game_id)).record
+        if found is None or not leaving.rated_with_people(found):
+            continue
+        try:
+            async with races.open(game_id, None, write=True, spectator=True) as race:
+                if leaving.rated_with_people(race.session):
+                    race.end_left([seat.index for seat in race.session.lobby.seats if seat.person])
+                    ended += 1
+        except RaceError:  # gone meanwhile, or its save was refused: the next sweep sees it
+            continue
+    return ended
