@@ -4,8 +4,17 @@ app/races/)."""
 
 from __future__ import annotations
 
-from app.races.cup import cup_seed, iso_week, week_before
-from app.races.daily import Streak, daily_bot_key, daily_seed, day_before, streak_of, utc_day
+from app.races.daily import (
+    Streak,
+    cup_seed,
+    daily_bot_key,
+    daily_seed,
+    day_before,
+    iso_week,
+    streak_of,
+    utc_day,
+    week_before,
+)
 from app.races.lobby import Lobby, clean_name, default_name, rotated
 from app.races.record import GameConfig, deal_bot_key, decode_move, encode_move
 from app.races.review import accuracy, verdict

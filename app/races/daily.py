@@ -1,7 +1,9 @@
 """The daily deal (docs/daily.md): one deal a UTC day, the same for everyone, dealt from a
 public seed keyed with the results' daily key (secret until the day's board closes), one
-counted attempt each (:func:`start_counted`, the cup's too), and the streak of days in a
-row with a finished one, worked out from the stored results at each read."""
+counted attempt each (:func:`start_counted`), and the streak of days in a row with a
+finished one, worked out from the stored results at each read. The weekly cup ("The
+weekly cup"): every ISO week (UTC) :data:`CUP_DEALS` fixed deals in the daily's format,
+each with its own seed, one counted attempt per deal and player under the same rules."""
 
 from __future__ import annotations
 
@@ -11,13 +13,21 @@ from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, RaceError
+from app.races.errors import (
+    CupAddressFull,
+    CupAttemptRunning,
+    DailyAddressFull,
+    DailyAttemptRunning,
+    LobbyRefused,
+    RaceError,
+)
 from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession, keyed
 from app.races.unit import Races
+from app.results.cup import CupBoard, CupResults, DealResult
 from app.results.daily import DailyResults, DayBoard
-from app.results.daily_times import closes_at
+from app.results.daily_times import closes_at, week_closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -32,6 +42,9 @@ DAILY_VARIANTS = Variants()
 
 SEED_BITS = 53
 """A daily seed is below ``2**53`` like any seed a person can type."""
+
+CUP_DEALS = 5
+"""Deals in a week's cup."""
 
 
 def deal_config(seed: int, **which: Any) -> GameConfig:
@@ -197,19 +210,17 @@ async def start_daily(
     daily = daily_results(races)
     day = utc_day(races.now())
     key = await daily.daily_key()
-    seed = daily_seed(day, key)
-    where = None if address is None else await daily.address_digest(day, address)
-    deals = daily_engine_seed(seed, key), daily_bot_key(seed, key)
     deal = CountedDeal(
+        day,
         partial(daily.counted_attempt, day, player),
         partial(daily.claim, day, player),
         partial(daily.attempts_from, day),
         DailyAttemptRunning,
         DailyAddressFull,
     )
-    config = deal_config(seed, daily=day)
+    config = deal_config(daily_seed(day, key), daily=day)
     session, state, counted = await start_counted(
-        races, deal, config, deals, owner, name, player, where
+        races, deal, config, key, owner, name, player, address
     )
     return DailyStart(session, state, day, counted)
 
@@ -227,6 +238,8 @@ async def check_address(races: Races, address: str) -> None:
 class CountedDeal:
     """Where one format keeps one player's counted attempt at one deal."""
 
+    period: str
+    """The deal's day or week (what an address's digest is taken for)."""
     attempt: Callable[[], Awaitable[str | None]]
     """The race id of the player's counted attempt, if they made one."""
     claim: Callable[[str, datetime, str | None], Awaitable[bool]]
@@ -257,24 +270,27 @@ async def start_counted(
     races: Races,
     deal: CountedDeal,
     config: GameConfig,
-    deals: tuple[int, int],
+    key: bytes,
     owner: str,
     name: str | None,
     player: int,
-    where: str | None,
+    address: str | None,
 ) -> tuple[GameSession, SessionState, bool]:
-    """Deal ``config`` (with ``deals``: the engine seed and the bots' key) for ``player``
-    (client ``owner``, named ``name``, from address digest ``where``): the counted attempt
-    if they have none, else practice; the race, its creator's state and whether it counts.
-    Raises what :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does
-    not fit, ``deal.running`` while the counted attempt runs and ``deal.full``."""
+    """Deal ``config`` (its seed's deal and bots under the daily ``key``) for ``player``
+    (client ``owner``, named ``name``, from ``address``): the counted attempt if they have
+    none, else practice; the race, its creator's state and whether it counts. Raises what
+    :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit,
+    ``deal.running`` while the counted attempt runs and ``deal.full``."""
+    assert config.seed is not None
+    daily = daily_results(races)
+    where = None if address is None else await daily.address_digest(deal.period, address)
     now = races.now()
     attempt = await deal.attempt()
     await _refuse_while_running(races, deal, attempt)
     counted = attempt is None
     if counted and where is not None:
         await refuse_when_full(races, deal.attempts_from, deal.full, where)
-    engine_seed, bot_key = deals
+    engine_seed, bot_key = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
     try:
         session, state = await races.create(
             config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
@@ -305,3 +321,133 @@ async def _refuse_while_running(races: Races, deal: CountedDeal, attempt: str | 
     running = None if attempt is None else await races.running(attempt)
     if attempt is not None and running is not None and not running.practice:
         raise deal.running(attempt)
+
+
+@dataclass(frozen=True)
+class CupStart:
+    """A cup race just dealt: the race (with its creator's token), the creator's state, the
+    week, the deal and whether this is the player's counted attempt at it."""
+
+    session: GameSession
+    state: SessionState
+    week: str
+    deal: int
+    counted: bool
+
+
+@dataclass(frozen=True)
+class CupDeal:
+    """One deal of the week as one player sees it."""
+
+    deal: int
+    attempted: bool
+    running: str | None
+    """The player's counted race of the deal while it runs and still counts."""
+    result: DealResult | None
+
+
+@dataclass(frozen=True)
+class CupWeek:
+    """This week's cup as one player sees it."""
+
+    week: str
+    closes: float
+    """When the week's cup closes (wall-clock seconds)."""
+    deals: list[CupDeal]
+    board: CupBoard
+
+
+def iso_week(moment: float) -> str:
+    """The ISO week (UTC) of wall-clock ``moment``, as ``YYYY-Www``."""
+    year, week, _ = datetime.fromtimestamp(moment, UTC).date().isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_before(week: str) -> str:
+    """The ISO week before ``week``."""
+    year, number, _ = (date.fromisoformat(f"{week}-1") - timedelta(days=7)).isocalendar()
+    return f"{year}-W{number:02d}"
+
+
+def cup_seed(week: str, deal: int, key: bytes) -> int:
+    """The public seed of ``deal`` of ``week``'s cup under the daily ``key``."""
+    return keyed(key, f"cup:{week}:{deal}", SEED_BITS)
+
+
+async def past_seeds(races: Races, week: str) -> list[int] | None:
+    """The seeds of ``week``'s deals, in order, once published; else None."""
+    if races.now() < week_closes_at(week):
+        return None
+    key = await daily_results(races).daily_key()
+    return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
+
+
+async def start_cup_replay(
+    races: Races, week: str, deal: int, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """A practice race of ``deal`` of a past ``week``'s cup; :class:`ValueError` while its
+    seeds are secret or for a deal outside 1 to :data:`CUP_DEALS`."""
+    if races.now() < week_closes_at(week) or not 1 <= deal <= CUP_DEALS:
+        raise ValueError("Only a closed week's cup deals can be raced again.")
+    key = await daily_results(races).daily_key()
+    return await practice_of_seed(races, cup_seed(week, deal, key), key, owner, player)
+
+
+async def cup_week(races: Races, player: int | None) -> CupWeek:
+    """This week's cup as ``player`` (a results player id; None: someone new) sees it."""
+    cup = _cup(races)
+    week = iso_week(races.now())
+    attempts = {} if player is None else await cup.attempts(week, player)
+    results = {} if player is None else {r.deal: r for r in await cup.results_of(week, player)}
+    deals = []
+    for deal in range(1, CUP_DEALS + 1):
+        game_id = attempts.get(deal)
+        live = None if game_id is None or deal in results else await races.running(game_id)
+        running = None if live is None or live.practice else live.id
+        deals.append(CupDeal(deal, game_id is not None, running, results.get(deal)))
+    return CupWeek(week, week_closes_at(week), deals, await cup.board(week, player))
+
+
+async def check_cup_address(races: Races, deal: int, address: str) -> None:
+    """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
+    week's counted attempts at ``deal`` (checked before a new player is made for one)."""
+    week = iso_week(races.now())
+    where = await daily_results(races).address_digest(week, address)
+    await refuse_when_full(
+        races, partial(_cup(races).attempts_from, week, deal), CupAddressFull, where
+    )
+
+
+async def start_cup(
+    races: Races,
+    player: int,
+    deal: int,
+    owner: str,
+    name: str | None = None,
+    address: str | None = None,
+) -> CupStart:
+    """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
+    ``address``, named ``name``) as :func:`start_counted` does;
+    :class:`ValueError` for a deal outside 1 to :data:`CUP_DEALS`."""
+    if not 1 <= deal <= CUP_DEALS:
+        raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
+    cup = _cup(races)
+    week = iso_week(races.now())
+    key = await daily_results(races).daily_key()
+    counted_deal = CountedDeal(
+        week,
+        partial(cup.attempt, week, deal, player),
+        partial(cup.claim, week, deal, player),
+        partial(cup.attempts_from, week, deal),
+        CupAttemptRunning,
+        CupAddressFull,
+    )
+    config = deal_config(cup_seed(week, deal, key), cup=week, cup_deal=deal)
+    session, state, counted = await start_counted(
+        races, counted_deal, config, key, owner, name, player, address
+    )
+    return CupStart(session, state, week, deal, counted)
+
+
+def _cup(races: Races) -> CupResults:
+    return CupResults(daily_results(races).results)

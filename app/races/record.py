@@ -50,7 +50,7 @@ class GameConfig:
     cup: str | None = None
     """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of (likewise)."""
     cup_deal: int | None = None
-    """Which of the cup's deals (1 to :data:`app.races.cup.CUP_DEALS`)."""
+    """Which of the cup's deals (1 to :data:`app.races.daily.CUP_DEALS`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (see :meth:`from_dict`): the fields in order, no cup outside one."""

@@ -17,16 +17,17 @@ from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.table_page import to_table
-from app.races.cup import (
+from app.races.daily import (
     CUP_DEALS,
-    check_address,
+    DAILY_BOTS,
+    DAILY_PLAYERS,
     cup_week,
     past_seeds,
     start_cup,
     start_cup_replay,
     week_before,
 )
-from app.races.daily import DAILY_BOTS, DAILY_PLAYERS
+from app.races.daily import check_cup_address as check_address
 from app.races.errors import CupAddressFull, CupAttemptRunning, LobbyRefused, ServerFull
 from app.races.unit import Races
 from app.results.cup import CupResults
