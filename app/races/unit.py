@@ -57,6 +57,17 @@ async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
     """The default :data:`Publish`: no live updates."""
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A seat just taken in a race (a quick race, a rematch): the race, the seat, the seat's
+    token and its first state."""
+
+    game_id: str
+    seat: int
+    token: str
+    state: SessionState
+
+
 @dataclass(eq=False)
 class Race:
     """One request's hold on one race, loaded once: ``seat`` is the seat its token opened
