@@ -230,10 +230,6 @@ class Race:
         """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True
 
-    def can_take_back(self) -> bool:
-        """Whether this seat may take back its last card now."""
-        return self.seat is not None and operations.can_take_back(self.session, self.seat)
-
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat."""
         self._changing().lobby.seats[self.own_seat].player = player
