@@ -44,15 +44,32 @@ class CapReached(RaceError):
         super().__init__(cap=cap)
 
 
-class GameNotFound(RaceError, code="not_found"):
-    """Unknown race id or wrong token: deliberately indistinguishable."""
+def _refusal(name: str, code: str = "", base: type[RaceError] = RaceError) -> type[RaceError]:
+    return type(name, (base,), {"__module__": __name__, "code": code or base.code})
 
 
-class GameExpired(RaceError, code="expired"):
-    """The race existed but expired or was evicted (``cause`` "restart": :class:`GameLost`)."""
-
-
-class GameLost(GameExpired): ...
+GameNotFound = _refusal("GameNotFound", "not_found")
+"""Unknown race id or wrong token: deliberately indistinguishable."""
+GameExpired = _refusal("GameExpired", "expired")
+"""The race existed but expired or was evicted (``cause`` "restart": :data:`GameLost`)."""
+GameLost = _refusal("GameLost", base=GameExpired)
+RaceNotStarted = _refusal("RaceNotStarted", "not_started")
+LobbyRefused = _refusal("LobbyRefused")
+"""A join the lobby refused, with the lobby's code and parameters (``invite_used``,
+``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
+``second_seat``: one player, one seat, one hand."""
+ServerFull = _refusal("ServerFull", "server_full")
+TakebackRefused = _refusal("TakebackRefused")
+"""``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
+``takeback_unavailable`` (the race's recording does not reproduce it)."""
+NotAway = _refusal("NotAway", "not_away")
+RematchRefused = _refusal("RematchRefused", "rematch_unavailable")
+"""``rematch_unavailable`` (not a finished race with people), ``rematch_answered``,
+``rematch_started`` (without this seat) or ``no_rematch`` (none offered yet)."""
+RaceNotOver = _refusal("RaceNotOver", "race_not_over")
+ReviewNotRequested = _refusal("ReviewNotRequested", "review_not_requested")
+"""No review of this seat was asked for, or the one asked for was lost with a restart."""
+NotReviewed = _refusal("NotReviewed", "decision_not_reviewed")
 
 
 class IllegalMove(RaceError, code="illegal_action"):
@@ -73,18 +90,6 @@ class StaleTurn(RaceError, code="stale_turn"):
         self.extra = {"state": state}
 
 
-class RaceNotStarted(RaceError, code="not_started"): ...
-
-
-class LobbyRefused(RaceError):
-    """A join the lobby refused, with the lobby's code and parameters (``invite_used``,
-    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
-    ``second_seat``: one player, one seat, one hand."""
-
-
-class ServerFull(RaceError, code="server_full"): ...
-
-
 class TooManyGames(RaceError, code="too_many_games"):
     """The player holds its cap of unfinished races (``limit`` "player"), or the players
     behind its client address hold theirs (``limit`` "address"); ``races`` are the ids of
@@ -95,30 +100,7 @@ class TooManyGames(RaceError, code="too_many_games"):
         self.extra = {"limit": limit, "cap": cap, "races": list(races)}
 
 
-class TakebackRefused(RaceError):
-    """``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
-    ``takeback_unavailable`` (the race's recording does not reproduce it)."""
-
-
-class NotAway(RaceError, code="not_away"): ...
-
-
-class RematchRefused(RaceError, code="rematch_unavailable"):
-    """``rematch_unavailable`` (not a finished race with people), ``rematch_answered``,
-    ``rematch_started`` (without this seat) or ``no_rematch`` (none offered yet)."""
-
-
-class RaceNotOver(RaceError, code="race_not_over"): ...
-
-
-class ReviewNotRequested(RaceError, code="review_not_requested"):
-    """No review of this seat was asked for, or the one asked for was lost with a restart."""
-
-
 class TooManyReviews(CapReached, code="too_many_reviews"): ...
-
-
-class NotReviewed(RaceError, code="decision_not_reviewed"): ...
 
 
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):

@@ -17,6 +17,7 @@ from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
 from app.races.errors import (
     IllegalMove,
     NotAway,
+    RaceError,
     RaceNotStarted,
     StaleTurn,
     TakebackRefused,
@@ -344,7 +345,7 @@ def can_take_back(session: GameSession, seat: int) -> bool:
     return _takeback_refusal(session, seat) is None
 
 
-def _takeback_refusal(session: GameSession, seat: int) -> TakebackRefused | None:
+def _takeback_refusal(session: GameSession, seat: int) -> RaceError | None:
     if session.lobby.people() > 1:
         return TakebackRefused("takeback_with_people")
     if session.status == "over":
