@@ -82,14 +82,14 @@ def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Strea
 
 
 @dataclass(frozen=True)
-class DailyStart:
-    """A daily race just dealt: the race (with its creator's token), the creator's state,
-    the day and whether this is the player's counted attempt."""
+class CountedStart:
+    """A daily or cup race just dealt: the race (with its creator's token), the creator's
+    state, whether this is the player's counted attempt, and the deal's day or week."""
 
     session: GameSession
     state: SessionState
-    day: str
     counted: bool
+    period: str
 
 
 def utc_day(moment: float) -> str:
@@ -204,7 +204,7 @@ def daily_results(races: Races) -> DailyResults:
 
 async def start_daily(
     races: Races, player: int, owner: str, name: str | None = None, address: str | None = None
-) -> DailyStart:
+) -> CountedStart:
     """Deal today's daily race for the results' ``player`` (client ``owner``, from
     ``address``, named ``name``) as :func:`start_counted` does."""
     daily = daily_results(races)
@@ -219,10 +219,7 @@ async def start_daily(
         DailyAddressFull,
     )
     config = deal_config(daily_seed(day, key), daily=day)
-    session, state, counted = await start_counted(
-        races, deal, config, key, owner, name, player, address
-    )
-    return DailyStart(session, state, day, counted)
+    return await start_counted(races, deal, config, key, owner, name, player, address)
 
 
 async def check_address(races: Races, address: str) -> None:
@@ -275,10 +272,10 @@ async def start_counted(
     name: str | None,
     player: int,
     address: str | None,
-) -> tuple[GameSession, SessionState, bool]:
+) -> CountedStart:
     """Deal ``config`` (its seed's deal and bots under the daily ``key``) for ``player``
     (client ``owner``, named ``name``, from ``address``): the counted attempt if they have
-    none, else practice; the race, its creator's state and whether it counts. Raises what
+    none, else practice. Raises what
     :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit,
     ``deal.running`` while the counted attempt runs and ``deal.full``."""
     assert config.seed is not None
@@ -307,7 +304,7 @@ async def start_counted(
                 raise
     if not counted:
         state = await make_practice(races, session)
-    return session, state, counted
+    return CountedStart(session, state, counted, deal.period)
 
 
 async def make_practice(races: Races, session: GameSession) -> SessionState:
@@ -321,18 +318,6 @@ async def _refuse_while_running(races: Races, deal: CountedDeal, attempt: str | 
     running = None if attempt is None else await races.running(attempt)
     if attempt is not None and running is not None and not running.practice:
         raise deal.running(attempt)
-
-
-@dataclass(frozen=True)
-class CupStart:
-    """A cup race just dealt: the race (with its creator's token), the creator's state, the
-    week, the deal and whether this is the player's counted attempt at it."""
-
-    session: GameSession
-    state: SessionState
-    week: str
-    deal: int
-    counted: bool
 
 
 @dataclass(frozen=True)
@@ -425,7 +410,7 @@ async def start_cup(
     owner: str,
     name: str | None = None,
     address: str | None = None,
-) -> CupStart:
+) -> CountedStart:
     """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
     ``address``, named ``name``) as :func:`start_counted` does;
     :class:`ValueError` for a deal outside 1 to :data:`CUP_DEALS`."""
@@ -443,10 +428,7 @@ async def start_cup(
         CupAddressFull,
     )
     config = deal_config(cup_seed(week, deal, key), cup=week, cup_deal=deal)
-    session, state, counted = await start_counted(
-        races, counted_deal, config, key, owner, name, player, address
-    )
-    return CupStart(session, state, week, deal, counted)
+    return await start_counted(races, counted_deal, config, key, owner, name, player, address)
 
 
 def _cup(races: Races) -> CupResults:

@@ -171,7 +171,7 @@ async def race_daily(
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
     return dealt_answer(
-        started.session, started.state, player_token, date=started.day, counted=started.counted
+        started.session, started.state, player_token, date=started.period, counted=started.counted
     )
 
 
@@ -302,7 +302,7 @@ async def race_cup(
     player, player_token = await api_player(request)
     name = body.name or player.shown_name
     started = await start_cup(races, player.id, deal, client, name, client)
-    more = {"week": started.week, "deal": started.deal, "counted": started.counted}
+    more = {"week": started.period, "deal": deal, "counted": started.counted}
     return dealt_answer(started.session, started.state, player_token, **more)
 
 
