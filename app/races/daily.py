@@ -18,10 +18,8 @@ from app.races.errors import (
     CupAttemptRunning,
     DailyAddressFull,
     DailyAttemptRunning,
-    LobbyRefused,
     RaceError,
 )
-from app.races.lobby import LobbyError
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession, keyed
 from app.races.unit import Races
@@ -288,12 +286,9 @@ async def start_counted(
     if counted and where is not None:
         await refuse_when_full(races, deal.attempts_from, deal.full, where)
     engine_seed, bot_key = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
-    try:
-        session, state = await races.create(
-            config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
-        )
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
+    session, state = await races.create(
+        config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
+    )
     if counted:
         counted = await deal.claim(session.id, datetime.fromtimestamp(now, UTC), where)
         if not counted:  # another request claimed the deal meanwhile: it may still run

@@ -54,10 +54,6 @@ GameExpired = _refusal("GameExpired", "expired")
 """The race existed but expired or was evicted (``cause`` "restart": :data:`GameLost`)."""
 GameLost = _refusal("GameLost", base=GameExpired)
 RaceNotStarted = _refusal("RaceNotStarted", "not_started")
-LobbyRefused = _refusal("LobbyRefused")
-"""A join the lobby refused, with the lobby's code and parameters (``invite_used``,
-``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
-``second_seat``: one player, one seat, one hand."""
 ServerFull = _refusal("ServerFull", "server_full")
 TakebackRefused = _refusal("TakebackRefused")
 """``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
@@ -79,6 +75,12 @@ class IllegalMove(RaceError, code="illegal_action"):
         super().__init__()
         self.refusal = refusal
         self.extra = {"reason": refusal.as_json()}
+
+
+class LobbyRefused(RaceError):
+    """What the lobby refused, with its code and parameters (``invite_used``,
+    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
+    ``second_seat``: one player, one seat, one hand."""
 
 
 class StaleTurn(RaceError, code="stale_turn"):

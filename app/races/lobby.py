@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from app.races.errors import LobbyRefused
+
 Status = Literal["waiting", "playing", "over"]
 """A race's phase as clients see it."""
 
@@ -70,14 +72,8 @@ AWAY_AFTER = 2
 """Turns in a row a person's clock may run out before they are away."""
 
 
-class LobbyError(ValueError):
-    """A lobby request that cannot be honoured: a stable ``code`` (its ``str()``) and the
-    values its sentence names (``params``)."""
-
-    def __init__(self, code: str, **params: int) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+LobbyError = LobbyRefused
+"""A lobby request that cannot be honoured: a race's refusal like any other."""
 
 
 def token_digest(secret: str) -> str:

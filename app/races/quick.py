@@ -9,7 +9,6 @@ it first); when the wait ends, bots fill the rest (:func:`app.races.operations.s
 from __future__ import annotations
 
 from app.races.errors import GameExpired, GameNotFound, LobbyRefused
-from app.races.lobby import LobbyError
 from app.races.record import GameConfig
 from app.races.unit import Races, Seated
 
@@ -60,10 +59,7 @@ async def _open(
     config = GameConfig(
         players=players, bots=races.settings.default_bot_level, people=players, quick=True
     )
-    try:
-        session, state = await races.create(config, owner, name, player=player)
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
+    session, state = await races.create(config, owner, name, player=player)
     return Seated(session.id, 0, session.token, state)
 
 

@@ -26,7 +26,7 @@ from app.races.errors import (
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import Answer, Lobby, LobbyError, token_digest
+from app.races.lobby import Answer, Lobby, token_digest
 from app.races.operations import SessionState, SessionStore
 from app.races.record import (
     DERIVED,
@@ -158,10 +158,7 @@ class Race:
             raise LobbyRefused("second_seat")
         session = self._changing()
         token = new_token()
-        try:
-            self.seat = session.lobby.join(code, token_digest(token), name)
-        except LobbyError as exc:
-            raise LobbyRefused(exc.code, **exc.params) from exc
+        self.seat = session.lobby.join(code, token_digest(token), name)
         session.lobby.seats[self.seat].player = player
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
@@ -287,7 +284,7 @@ class Races:
         """Deal a race for client ``owner`` (and the results' ``player``, if known: both
         caps count it), store it and let the bots play until a person is to move; the race
         (with the creator's ``token``) and the creator's first state. A ``creator_name``
-        that does not fit raises :class:`app.races.lobby.LobbyError`; ``seats``, given the
+        that does not fit raises :class:`~app.races.errors.LobbyRefused`; ``seats``, given the
         creator's token digest, seats the race otherwise (a rematch). The slot is reserved
         before any bot thinks (:class:`ServerFull`, :class:`TooManyGames` cost no bot time)."""
         session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
