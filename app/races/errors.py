@@ -9,7 +9,7 @@ layer tells apart; any other refusal is a :class:`RaceError` with its code (such
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from app.storage.interface import CapLimit
 from engine import Refusal
@@ -44,28 +44,31 @@ class CapReached(RaceError):
         super().__init__(cap=cap)
 
 
-def _refusal(name: str, code: str = "", base: type[RaceError] = RaceError) -> type[RaceError]:
+E = TypeVar("E", bound=RaceError)
+
+
+def _refusal(name: str, code: str, base: type[E]) -> type[E]:
     return type(name, (base,), {"__module__": __name__, "code": code or base.code})
 
 
-GameNotFound = _refusal("GameNotFound", "not_found")
+GameNotFound = _refusal("GameNotFound", "not_found", RaceError)
 """Unknown race id or wrong token: deliberately indistinguishable."""
-GameExpired = _refusal("GameExpired", "expired")
+GameExpired = _refusal("GameExpired", "expired", RaceError)
 """The race existed but expired or was evicted (``cause`` "restart": :data:`GameLost`)."""
-GameLost = _refusal("GameLost", base=GameExpired)
-RaceNotStarted = _refusal("RaceNotStarted", "not_started")
-ServerFull = _refusal("ServerFull", "server_full")
-TakebackRefused = _refusal("TakebackRefused")
+GameLost = _refusal("GameLost", "", GameExpired)
+RaceNotStarted = _refusal("RaceNotStarted", "not_started", RaceError)
+ServerFull = _refusal("ServerFull", "server_full", RaceError)
+TakebackRefused = _refusal("TakebackRefused", "", RaceError)
 """``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
 ``takeback_unavailable`` (the race's recording does not reproduce it)."""
-NotAway = _refusal("NotAway", "not_away")
-RematchRefused = _refusal("RematchRefused", "rematch_unavailable")
+NotAway = _refusal("NotAway", "not_away", RaceError)
+RematchRefused = _refusal("RematchRefused", "rematch_unavailable", RaceError)
 """``rematch_unavailable`` (not a finished race with people), ``rematch_answered``,
 ``rematch_started`` (without this seat) or ``no_rematch`` (none offered yet)."""
-RaceNotOver = _refusal("RaceNotOver", "race_not_over")
-ReviewNotRequested = _refusal("ReviewNotRequested", "review_not_requested")
+RaceNotOver = _refusal("RaceNotOver", "race_not_over", RaceError)
+ReviewNotRequested = _refusal("ReviewNotRequested", "review_not_requested", RaceError)
 """No review of this seat was asked for, or the one asked for was lost with a restart."""
-NotReviewed = _refusal("NotReviewed", "decision_not_reviewed")
+NotReviewed = _refusal("NotReviewed", "decision_not_reviewed", RaceError)
 
 
 class IllegalMove(RaceError, code="illegal_action"):
@@ -102,9 +105,6 @@ class TooManyGames(RaceError, code="too_many_games"):
         self.extra = {"limit": limit, "cap": cap, "races": list(races)}
 
 
-class TooManyReviews(CapReached, code="too_many_reviews"): ...
-
-
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
     """The player's counted attempt at the deal still runs (its id sent as ``game_id``, to
     resume): no practice copy of the deal is dealt before it ends."""
@@ -114,13 +114,10 @@ class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
         self.extra = {"game_id": game_id}
 
 
-class CupAttemptRunning(DailyAttemptRunning, code="cup_attempt_running"): ...
-
-
-class CupAddressFull(CapReached, code="cup_address_full"): ...
-
-
-class DailyAddressFull(CapReached, code="daily_address_full"): ...
+CupAttemptRunning = _refusal("CupAttemptRunning", "cup_attempt_running", DailyAttemptRunning)
+TooManyReviews = _refusal("TooManyReviews", "too_many_reviews", CapReached)
+CupAddressFull = _refusal("CupAddressFull", "cup_address_full", CapReached)
+DailyAddressFull = _refusal("DailyAddressFull", "daily_address_full", CapReached)
 
 
 class TalkRefused(RaceError):
