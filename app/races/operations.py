@@ -16,7 +16,6 @@ from typing_extensions import TypedDict
 from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
 from app.races.errors import (
     IllegalMove,
-    NotAway,
     RaceError,
     RaceNotStarted,
     StaleTurn,
@@ -216,14 +215,6 @@ async def play(
     session.lobby.note_own_move(seat)
     await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
-
-
-def come_back(session: GameSession, seat: int) -> None:
-    """``seat``'s person takes their seat back from the bot that played it while they were
-    away; :class:`NotAway` when it was not away (nothing changes), or the race is over."""
-    if session.status == "over" or not session.lobby.come_back(seat):
-        raise NotAway()
-    session.lobby.last_mover = None
 
 
 def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from app.races.errors import (
     GameLost,
     GameNotFound,
     LobbyRefused,
+    NotAway,
     RaceError,
     ServerFull,
     TooManyGames,
@@ -203,9 +204,12 @@ class Race:
         self.end_left([seat])
 
     def come_back(self) -> None:
-        """This seat's person takes their seat back from the bot (:func:`operations.come_back`)."""
-        seat = self.own_seat
-        operations.come_back(self._locked(), seat)
+        """This seat's person takes their seat back from the bot that played it while they
+        were away; :class:`NotAway` when it was not (nothing changes), or the race is over."""
+        session = self._locked()
+        if session.status == "over" or not session.lobby.come_back(self.own_seat):
+            raise NotAway()
+        session.lobby.last_mover = None
         self.changed = True
 
     def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
