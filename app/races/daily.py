@@ -159,8 +159,8 @@ async def start_replay(
     races: Races, day: str, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
     """A practice race of a past ``day``'s deal; :class:`ValueError` while its seed is
-    still secret (:func:`published`)."""
-    if not published(races, day):
+    still secret (until the day's counted attempts closed)."""
+    if races.now() < closes_at(day):
         raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await daily_results(races).daily_key()
     return await practice_of_seed(races, daily_seed(day, key), key, owner, player)
@@ -181,14 +181,9 @@ async def practice_of_seed(
     return session, await make_practice(races, session)
 
 
-def published(races: Races, day: str) -> bool:
-    """Whether ``day``'s seed and replay are public: once its counted attempts closed."""
-    return races.now() >= closes_at(day)
-
-
 async def past_seed(races: Races, day: str) -> int | None:
-    """The seed of ``day``'s deal once published (:func:`published`), else None."""
-    if not published(races, day):
+    """The seed of ``day``'s deal once its counted attempts closed, else None."""
+    if races.now() < closes_at(day):
         return None
     return daily_seed(day, await daily_results(races).daily_key())
 
