@@ -32,15 +32,14 @@ from app.http.logging import AccessLogMiddleware, configure_logging
 from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
+    CancelledAs503Middleware,
     CsrfMiddleware,
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
+    TalkPace,
     TrustedHostsMiddleware,
 )
-from app.http.stopping import CancelledAs503Middleware
-from app.http.talk_pace import TalkPace
-from app.http.web import cup as web_cup
 from app.http.web import daily as web_daily
 from app.http.web import fair as web_fair
 from app.http.web import friends, language, learn, site
@@ -231,7 +230,6 @@ ROUTERS = (
     api_daily.daily_router,
     api_daily.cup_router,
     web_daily.router,
-    web_cup.router,
     web_fair.router,
     language.router,
     api_review.router,

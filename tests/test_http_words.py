@@ -24,8 +24,7 @@ from app.http.i18n import (
 from app.http.players import sign, verify
 from app.http.previews import blocked_sentence, with_previews
 from app.http.protocol import error_response
-from app.http.race_words import race_sentence
-from app.http.refusals import refusal_sentence
+from app.http.race_words import race_sentence, refusal_sentence
 from app.http.review_words import chance_words, graph_words, move_words, par_words, reason_words
 from app.http.security import host_allowed, window_limit
 from app.races.errors import TooManyReviews

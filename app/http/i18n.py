@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from functools import cache
 from gettext import NullTranslations
-from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import parse_qs
 
 from babel import Locale
 from babel.dates import format_date, format_interval, format_time, get_datetime_format
@@ -25,7 +23,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders, QueryParams
+from starlette.requests import cookie_parser
 from starlette.types import Message, Receive, Scope, Send
 
 from app.http.asgi import HttpMiddleware
@@ -276,27 +275,15 @@ def moment(value: datetime) -> str:
     )
 
 
-def _query_lang(scope: Scope) -> str | None:
-    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
-    return values[-1] if values else None
-
-
-def _cookie_lang(raw: str) -> str | None:
-    try:
-        morsel = SimpleCookie(raw).get(COOKIE)
-    except Exception:  # a malformed Cookie header: as if there were none
-        return None
-    return morsel.value if morsel is not None else None
-
-
 class LanguageMiddleware(HttpMiddleware):
     """Sets each request's language (:func:`choose`) for its task, in a context variable
     that templates, error pages and the API's ``message`` all read, and adds ``Vary`` by it."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
-        cookie = _cookie_lang(headers.get("cookie", ""))
-        code = choose(_query_lang(scope), cookie, headers.get("accept-language", ""))
+        query = QueryParams(scope.get("query_string", b"")).get("lang")
+        cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
+        code = choose(query, cookie, headers.get("accept-language", ""))
         token = _current.set(code)
         scope.setdefault("state", {})["language"] = code
 

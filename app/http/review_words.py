@@ -4,32 +4,27 @@ each decision's reason in plain words, from the codes and numbers
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.http.i18n import N_, ngettext, ordinal, percent
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS
 
-_VERDICTS = {
-    "good": N_("Good"),
-    "inaccuracy": N_("Inaccuracy"),
-    "mistake": N_("Mistake"),
-    "blunder": N_("Blunder"),
+# Each verdict's word, and its count ("2 mistakes").
+_VERDICTS: dict[str, tuple[str, Callable[[int], str]]] = {
+    "good": (N_("Good"), lambda n: ngettext("%(num)s good", "%(num)s good", n)),
+    "inaccuracy": (
+        N_("Inaccuracy"),
+        lambda n: ngettext("%(num)s inaccuracy", "%(num)s inaccuracies", n),
+    ),
+    "mistake": (N_("Mistake"), lambda n: ngettext("%(num)s mistake", "%(num)s mistakes", n)),
+    "blunder": (N_("Blunder"), lambda n: ngettext("%(num)s blunder", "%(num)s blunders", n)),
 }
 
 
 def verdict_word(verdict: str) -> str:
-    return _(_VERDICTS[verdict])
-
-
-def _verdict_counted(verdict: str, n: int) -> str:
-    if verdict == "good":
-        return ngettext("%(num)s good", "%(num)s good", n) % {"num": n}
-    if verdict == "inaccuracy":
-        return ngettext("%(num)s inaccuracy", "%(num)s inaccuracies", n) % {"num": n}
-    if verdict == "mistake":
-        return ngettext("%(num)s mistake", "%(num)s mistakes", n) % {"num": n}
-    return ngettext("%(num)s blunder", "%(num)s blunders", n) % {"num": n}
+    return _(_VERDICTS[verdict][0])
 
 
 _TRICK = {
@@ -64,7 +59,7 @@ _STAKE = {"speed": N_(" (+1 speed)"), "lap": N_(" and the lap")}
 
 def verdict_counts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     verdicts: dict[str, int] = summary.get("verdicts", {})
-    return [(name, _verdict_counted(name, n)) for name, n in verdicts.items()]
+    return [(name, _VERDICTS[name][1](n) % {"num": n}) for name, n in verdicts.items()]
 
 
 def move_words(action: dict[str, Any], yours: bool = False) -> str:

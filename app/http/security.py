@@ -1,17 +1,19 @@
 """Protections every request passes through, as small pure-ASGI middlewares (no
 ``BaseHTTPMiddleware``: the per-request overhead stays small): security headers, body size,
-trusted hosts, CSRF and rate limits."""
+trusted hosts, CSRF, rate limits (and the pace of a seat's quick messages), and the answer
+to a request the server's stop cut off."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import re
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from limits import RateLimitItem, RateLimitItemPerSecond
+from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import ConnectionPool
@@ -22,15 +24,18 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.http.asgi import HttpMiddleware
+from app.http.deps import app_state
 from app.http.errors import (
     AppError,
     CrossSiteRequest,
     GameServerUnavailable,
     PayloadTooLarge,
     RateLimited,
+    ServerStopping,
     UnknownHost,
     render_error,
 )
+from app.races.errors import TalkTooFast
 from app.settings import Settings
 from app.storage.interface import StoreUnavailable
 
@@ -315,3 +320,66 @@ class RateLimitMiddleware(HttpMiddleware):
             await _send_error(scope, receive, send, RateLimited(max(1, math.ceil(wait))))
             return
         await self.app(scope, receive, send)
+
+
+GAP_SECONDS = 2  # between two quick messages of a seat
+PER_MINUTE = 15  # one every 4 s, sustained
+
+
+class TalkPace:
+    """How often a seat may send a quick message: one every :data:`GAP_SECONDS`, at most
+    :data:`PER_MINUTE` a minute, counted per race and seat in the storage of the app's
+    :class:`RateLimiter`."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.window = MovingWindowRateLimiter(storage)
+        self.items: tuple[RateLimitItem, ...] = (
+            RateLimitItemPerSecond(1, GAP_SECONDS),
+            RateLimitItemPerMinute(PER_MINUTE),
+        )
+
+    async def check(self, game_id: str, seat: int) -> None:
+        """Count one message of ``seat`` in ``game_id``; :class:`TalkTooFast` (counting
+        nothing) when it comes too soon. :class:`StoreUnavailable` when Redis is away."""
+        key = f"talk:{game_id}:{seat}"
+        try:
+            for item in self.items:  # test every window first, so a refusal counts nowhere
+                if not await self.window.test(item, key):
+                    stats = await self.window.get_window_stats(item, key)
+                    raise TalkTooFast(max(1, math.ceil(stats.reset_time - time.time())))
+            for item in self.items:
+                await self.window.hit(item, key)
+        except TalkTooFast:
+            raise
+        except Exception as exc:  # the Redis client's errors: connection, timeout, ...
+            raise StoreUnavailable() from exc
+
+
+TalkPaceDep = Annotated[TalkPace, app_state("talk_pace")]
+
+
+class CancelledAs503Middleware(HttpMiddleware):
+    """Answers 503 "the server is restarting" to a request cancelled before its answer
+    started: uvicorn cancels what is left after a stop's graceful window, and would answer
+    its generic 500, so a client knows to send it again (a race's state is what its last
+    answered move left, see :mod:`app.storage.saved`)."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def watching_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watching_send)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            log.warning(
+                "answered 503 to a request cut off by the stop", extra={"path": scope["path"]}
+            )
+            await _send_error(scope, receive, send, ServerStopping())
+            # The answer is complete: this request's task ends here, as the cancel asked.

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from app.http.refusals import refusal_sentence
+from app.http.race_words import refusal_sentence
 from engine import (
     EVENT_PAYLOADS,
     Action,

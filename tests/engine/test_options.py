@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from game_kit import VARIANT_COMBOS, hidden_twin, random_positions, variant_label
 
-from app.http.refusals import refusal_sentence
+from app.http.race_words import refusal_sentence
 from engine import Action, ActionType, Game, SeatView, Suit, Variants, new_game, observe
 from engine.options import SeatOptions, observed_options, seat_options
 from engine.refusals import REASONS, RULE_OF, Refusal

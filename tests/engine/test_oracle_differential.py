@@ -21,7 +21,7 @@ import pytest
 from game_kit import canonical, cycled_variants, differential_race
 from oracle import old_game
 
-from app.http.refusals import refusal_sentence
+from app.http.race_words import refusal_sentence
 from engine import Action, Game, IllegalAction, Variants, new_game
 from engine.cards import SUIT_ORDER
 from engine.rng import Rng

@@ -12,7 +12,7 @@ from limits.aio.storage import MemoryStorage
 from store_kit import StoreProbe
 from test_friends_api import _answers, _seat_tokens, _state, bearer, frozen, hidden_twin, move
 
-from app.http.talk_pace import TalkPace
+from app.http.security import TalkPace
 
 __all__ = ["frozen"]  # the fixture, used here by name
 

@@ -43,7 +43,7 @@ def test_a_cross_site_move_by_htmx_is_refused_with_the_panel(client: TestClient)
 
 
 def test_a_stopping_servers_answer_to_htmx_is_the_panel_with_its_headers() -> None:
-    # What the stopping server answers a move still running (app.http.stopping).
+    # What the stopping server answers a move still running (CancelledAs503Middleware).
     scope = {
         "type": "http",
         "method": "POST",

@@ -20,8 +20,7 @@ from game_kit import VARIANT_COMBOS
 from html_kit import parse_html
 from store_kit import StoreProbe
 
-from app.http.web.fair import RECORD_MAX_BYTES, TWIN_TESTS
-from app.http.web.fair_words import verdict_sentence
+from app.http.web.fair import RECORD_MAX_BYTES, TWIN_TESTS, verdict_sentence
 from engine.verify import verify_record
 
 ROOT = Path(__file__).resolve().parent.parent.parent

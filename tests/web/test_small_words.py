@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from app.http.web.daily import best_words, share_words, standing_words, streak_words
-from app.http.web.fair_words import cards_words, scheme_words, seat_words
+from app.http.web.fair import cards_words, scheme_words, seat_words
 from app.http.web.review import graph
 from app.races.daily import Streak
 from app.results.daily import BoardEntry

@@ -13,10 +13,11 @@ from fastapi.types import DecoratedCallable
 from app.http.answers import json_response, seat_body
 from app.http.api.models import SEAT_ERRORS, GameState, RematchSeat, SayIn, TooManyOut
 from app.http.api.models import error_responses as refusals
-from app.http.deps import ApiSeatDep, ClientDep, RacesDep
+from app.http.deps import ApiSeatDep, ClientDep, RacesDep, Seat
 from app.http.previews import with_previews
-from app.http.talk_pace import GAP_SECONDS, PER_MINUTE, TalkPaceDep
+from app.http.security import GAP_SECONDS, PER_MINUTE, TalkPaceDep
 from app.races import rematch
+from app.races.unit import Race, Races
 
 router = APIRouter(prefix="/api", tags=["races"])
 
@@ -84,6 +85,14 @@ async def say(seat: ApiSeatDep, body: SayIn, races: RacesDep, pace: TalkPaceDep)
     return json_response(with_previews(state))
 
 
+async def _acted(seat: Seat, races: Races, act: Callable[[Race], object]) -> JSONResponse:
+    """The seat's state once ``act`` changed its race."""
+    async with races.open(seat.game_id, seat.token, write=True) as race:
+        act(race)
+        state = race.state()
+    return json_response(with_previews(state))
+
+
 @seat_action(
     "leave",
     "Leave a race against bots",
@@ -94,10 +103,7 @@ async def leave(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     in your history (one that had not got past its first trick counts for nobody). Your
     place among your live races is free at once. Leaving a race that is over changes
     nothing."""
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        race.leave()
-        state = race.state()
-    return json_response(with_previews(state))
+    return await _acted(seat, races, Race.leave)
 
 
 @seat_action(
@@ -109,10 +115,7 @@ async def come_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Your seat is yours again: the bot stops playing it, your clock runs from your next
     turn, and every seat sees you back (`seats[i].away` false). A rated race that ends
     while your seat is away counts for you as left."""
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        race.come_back()
-        state = race.state()
-    return json_response(with_previews(state))
+    return await _acted(seat, races, Race.come_back)
 
 
 _NO_REMATCH = refusals(

@@ -1,12 +1,14 @@
 """The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
 its seed) and ``POST /daily`` (race today's deal: 303 to the table); the sentences of a
 player's counted result (where it stands, the line to share) and of their streak, here
-and on "Your races" (docs/daily.md)."""
+and on "Your races" (docs/daily.md). The weekly cup's page likewise: ``GET /cup`` (this
+week's deals, its board, last week's board with its seeds) and ``POST /cup/{deal}``."""
 
 from __future__ import annotations
 
 import re
-from datetime import date, time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -15,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.http.answers import page
 from app.http.deps import RacesDep, SettingsDep, client_key
 from app.http.errors import race_status
-from app.http.i18n import clock, ngettext, ordinal
+from app.http.i18n import clock, days, moment, ngettext, ordinal
 from app.http.i18n import day as written_day
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
@@ -23,20 +25,36 @@ from app.http.race_words import race_sentence
 from app.http.web.forms import form_fields
 from app.http.web.table_page import to_table
 from app.races.daily import (
+    CUP_DEALS,
     DAILY_BOTS,
     DAILY_PLAYERS,
     Streak,
     check_address,
+    check_cup_address,
+    cup_week,
     daily_today,
     day_before,
     past_seed,
+    past_seeds,
+    start_cup,
+    start_cup_replay,
     start_daily,
     start_replay,
+    week_before,
 )
-from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, ServerFull
+from app.races.errors import (
+    CupAddressFull,
+    DailyAddressFull,
+    DailyAttemptRunning,
+    LobbyRefused,
+    ServerFull,
+)
+from app.races.record import GameSession
 from app.races.unit import Races
+from app.results.cup import CupResults
 from app.results.daily import BoardEntry, DailyResults
 from app.results.daily_times import CLOSE_AFTER
+from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
 
@@ -109,7 +127,7 @@ def best_words(streak: Streak) -> str | None:
     ) % {"days": streak.best}
 
 
-async def _page(
+async def _daily_page(
     request: Request, races: Races, error: str | None = None, status: int = 200
 ) -> Response:
     """The daily page, with why a race was refused (``error``)."""
@@ -143,36 +161,137 @@ async def _page(
 @router.get("/daily", response_class=HTMLResponse)
 async def daily_page(request: Request, races: RacesDep) -> Response:
     """Today's deal and board, and yesterday's board with the seed to race it again."""
-    return await _page(request, races)
+    return await _daily_page(request, races)
+
+
+Dealing = Callable[[], Awaitable[tuple[GameSession, str]]]
+"""Deals a race for this browser's player: the race, and the player's token."""
+
+
+async def _to_race(
+    request: Request,
+    races: Races,
+    settings: Settings,
+    page_of: Callable[[Request, Races, str, int], Awaitable[Response]],
+    deal: Dealing,
+    not_past: str = "",
+) -> Response:
+    """303 to the race ``deal`` deals, else ``page_of`` with why not (a deal to race again
+    that is not past yet: ``not_past``)."""
+    try:
+        session, player_token = await deal()
+    except ValueError:
+        return await page_of(request, races, not_past, 422)
+    # too_many_games: the error page, which lists the player's races to resume
+    except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull, CupAddressFull) as exc:
+        return await page_of(request, races, race_sentence(exc), race_status(exc.code))
+    return await to_table(request, settings, session.id, session.token, player_token)
 
 
 @router.post("/daily")
 async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
-    client = client_key(request)
-    try:
+
+    async def deal() -> tuple[GameSession, str]:
+        client = client_key(request)
         if await known_browser_player(request) is None:  # a refusal must make no player
             await check_address(races, client)
         player, player_token = await browser_player(request)
         started = await start_daily(races, player.id, client, player.shown_name, client)
-    # too_many_games: the error page, which lists the player's races to resume
-    except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull) as exc:
-        return await _page(request, races, race_sentence(exc), race_status(exc.code))
-    session = started.session
-    return await to_table(request, settings, session.id, session.token, player_token)
+        return started.session, player_token
+
+    return await _to_race(request, races, settings, _daily_page, deal)
 
 
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Race a past day's deal again (a practice race with the same cards); 303 to it."""
     day = (await form_fields(request)).get("date", "")
-    player, player_token = await browser_player(request)
-    try:
+
+    async def deal() -> tuple[GameSession, str]:
+        player, player_token = await browser_player(request)
         date.fromisoformat(day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "")
         session, _state = await start_replay(races, day, client_key(request), player=player.id)
-    except ValueError:
-        message = _("Only a past day's deal can be raced again, once its board closed.")
-        return await _page(request, races, message, 422)
-    except ServerFull as exc:
-        return await _page(request, races, race_sentence(exc), race_status(exc.code))
-    return await to_table(request, settings, session.id, session.token, player_token)
+        return session, player_token
+
+    message = _("Only a past day's deal can be raced again, once its board closed.")
+    return await _to_race(request, races, settings, _daily_page, deal, message)
+
+
+async def _cup_page(
+    request: Request, races: Races, error: str | None = None, status: int = 200
+) -> Response:
+    """The cup page, with why a race was refused (``error``)."""
+    known = await known_browser_player(request)
+    player = known.id if known else None
+    week = await cup_week(races, player)
+    last = week_before(week.week)
+    context = {
+        "active": "cup",
+        "week": week.week,
+        "week_days": _week_days(week.week),
+        "closes": moment(datetime.fromtimestamp(week.closes, UTC)),
+        "deals": week.deals,
+        "players": DAILY_PLAYERS,
+        "bots": DAILY_BOTS,
+        "you": player,
+        "board": week.board.entries,
+        "mine": week.board.mine,
+        "ranked": week.board.ranked,
+        "last_week": last,
+        "last_week_days": _week_days(last),
+        "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
+        "last_seeds": await past_seeds(races, last),
+        "error": error,
+    }
+    return page(request, "cup.html", context, status)
+
+
+def _week_days(week: str) -> str:
+    """An ISO week ("2024-W40") as its days, Monday to Sunday."""
+    monday = date.fromisoformat(f"{week}-1")
+    return days(monday, monday + timedelta(days=6))
+
+
+@router.get("/cup", response_class=HTMLResponse)
+async def cup_page(request: Request, races: RacesDep) -> Response:
+    """This week's deals and board, and last week's board with its seeds."""
+    return await _cup_page(request, races)
+
+
+@router.post("/cup/{deal}")
+async def race_cup(request: Request, deal: str, races: RacesDep, settings: SettingsDep) -> Response:
+    """Deal a cup deal for this browser's player (counted or practice); 303 to it."""
+    number = int(deal) if deal.isdigit() else 0
+    if not 1 <= number <= CUP_DEALS:
+        message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
+        return await _cup_page(request, races, message, 404)
+
+    async def counted() -> tuple[GameSession, str]:
+        client = client_key(request)
+        if await known_browser_player(request) is None:  # a refusal must make no player
+            await check_cup_address(races, number, client)
+        player, player_token = await browser_player(request)
+        name = player.shown_name
+        started = await start_cup(races, player.id, number, client, name, client)
+        return started.session, player_token
+
+    return await _to_race(request, races, settings, _cup_page, counted)
+
+
+@router.post("/cup/replay/{week}/{deal}")
+async def race_past_cup_deal(
+    request: Request, week: str, deal: str, races: RacesDep, settings: SettingsDep
+) -> Response:
+    """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
+
+    async def again() -> tuple[GameSession, str]:
+        player, player_token = await browser_player(request)
+        if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
+            raise ValueError(week)
+        client = client_key(request)
+        session, _state = await start_cup_replay(races, week, int(deal), client, player.id)
+        return session, player_token
+
+    message = _("Only a closed week's cup deals can be raced again.")
+    return await _to_race(request, races, settings, _cup_page, again, message)

@@ -1,13 +1,15 @@
 """``/fair``: how every deal can be checked (docs/fair-play.md), and the check of a
 finished race's record (:func:`engine.verify.verify_record`), given by its id or pasted or
-uploaded with a plain form. A record that checks out answers 200, any other a 4xx.
+uploaded with a plain form. A record that checks out answers 200, any other a 4xx. The
+verdict in plain words, here and for ``zzv verify``: what it found, and the deal card by
+card (:mod:`engine.verify` answers in codes).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
@@ -19,20 +21,189 @@ from starlette.datastructures import UploadFile
 from app.http.answers import page
 from app.http.deps import GAME_ID_PATTERN, RacesDep
 from app.http.errors import race_status
+from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
 from app.http.players import results_of
 from app.http.race_look import look
-from app.http.web.fair_words import (
-    RoundWords,
-    event_details,
-    headline,
-    round_words,
-    scheme_words,
-    verdict_sentence,
-)
+from app.http.web.labels import SUITS, seat_colour
 from app.races.errors import RaceError
 from engine.fairness import COMMITMENT_SCHEME
-from engine.verify import Verdict, verify_record
+from engine.verify import RoundDeal, Verdict, verify_record
+
+# --------------------------------------------------------------------------- the words
+
+
+def headline(status: str) -> str:
+    """A verdict's status (``ok``, ``tampered``, ``refused``) as a short heading."""
+    if status == "ok":
+        return _("It checks out")
+    return _("It does not check out") if status == "tampered" else _("Nothing to check")
+
+
+def seat_words(seat: int) -> str:
+    """A seat as the page names it: its colour, then its number in the record."""
+    colour = seat_colour(seat).capitalize()
+    return _("%(colour)s (seat %(seat)s)") % {"colour": colour, "seat": seat}
+
+
+def _who(seat: Any) -> str:
+    """A seat the record or the replay names; anything else a record holds there, as JSON."""
+    if seat is None:
+        return _("nobody")
+    if type(seat) is int and seat >= 0:
+        return seat_words(seat)
+    return json.dumps(seat)
+
+
+def _checked_out(verdict: Verdict) -> str:
+    events = ngettext("%(num)s event", "%(num)s events", verdict.events) % {"num": verdict.events}
+    return ngettext(
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        "seed and salt; its %(num)s move is legal with the cards dealt from that seed; "
+        "replaying it tells the record's %(events)s, one by one, and its winner, %(winner)s.",
+        "The commitment published when the race started is the SHA-256 of the revealed "
+        "seed and salt; all %(num)s moves are legal with the cards dealt from that seed; "
+        "replaying them tells the record's %(events)s, one by one, and its winner, "
+        "%(winner)s.",
+        verdict.actions,
+    ) % {"num": verdict.actions, "events": events, "winner": _who(verdict.winner)}
+
+
+Params = Mapping[str, Any]
+
+
+def _in_words(p: Params) -> dict[str, Any]:
+    """A verdict's ``params`` as its sentence names them: seats by colour, the missing
+    fields listed, moves and events counted from 1 (``move``), and ``num`` the count the
+    sentence is about (the limit, the moves played, or the event)."""
+    shown = {**p, "move": int(p.get("index", 0)) + 1}
+    shown["num"] = p.get("limit", p.get("actions", shown["move"]))
+    shown |= {key: _who(p[key]) for key in ("seat", "to_move", "recorded", "replayed") if key in p}
+    if "missing" in p:
+        shown["missing"] = ", ".join(p["missing"])
+    return shown
+
+
+# Each code's words are written out whole, so the extractor finds every one of them.
+_FOUND: dict[str, Callable[[Params], str]] = {
+    # The record holds nothing to check (refused).
+    "not_a_record": lambda p: _(
+        "That is not a race's record. Paste the JSON a finished race's record "
+        "gives (GET /api/games/RACE/record), or give the race's id."
+    ),
+    "not_finished": lambda p: _(
+        "This race is not finished yet, so there is nothing to check: its seed and "
+        "salt are revealed when it ends."
+    ),
+    "no_commitment": lambda p: _(
+        "This race published no commitment to its deal (the lesson is dealt the "
+        "same for everyone), so there is nothing to check."
+    ),
+    # The missing fields are named as the record names them (deal_seed, salt).
+    "not_revealed": lambda p: _(
+        "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
+        "seed is published once the day's attempts have closed, a weekly cup deal's "
+        "once its week has."
+    ),
+    "bad_field": lambda p: _("The record's %(field)s is not in the form a record gives it."),
+    # The record does not check out: where it first goes wrong (tampered).
+    "commitment_mismatch": lambda p: _(
+        "The commitment published at the start, %(published)s, is not the SHA-256 "
+        "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
+        "race promised."
+    ),
+    "illegal_action": lambda p: (
+        _("The record's move %(move)s is not a move a race records.")
+        if p["seat"] is None
+        else _(
+            "The record's move %(move)s is not a legal move for %(seat)s with the cards "
+            "dealt from the revealed seed."
+        )
+    ),
+    "wrong_seat": lambda p: _(
+        "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
+    ),
+    "too_many_actions": lambda p: ngettext(
+        "The record lists more than %(num)s move and the race does not end.",
+        "The record lists more than %(num)s moves and the race does not end.",
+        p["limit"],
+    ),
+    "actions_after_end": lambda p: _(
+        "The record lists moves after the race was won, from move %(move)s on."
+    ),
+    "race_not_over": lambda p: ngettext(
+        "After the %(num)s move of the record the race is not over, yet the record "
+        "says it is finished.",
+        "After all %(num)s moves of the record the race is not over, yet the record "
+        "says it is finished.",
+        p["actions"],
+    ),
+    "event_mismatch": lambda p: _(
+        "Event %(num)s of the record is not what replaying the moves tells."
+    ),
+    "winner_mismatch": lambda p: _(
+        "The record names %(recorded)s as the winner, but replaying the moves, %(replayed)s wins."
+    ),
+}
+"""The sentence of each verdict that is not "ok", by its code, from the verdict's
+``params`` (filled in by :func:`_in_words`)."""
+
+
+def verdict_sentence(verdict: Verdict) -> str:
+    """What the check found, as one or two sentences."""
+    if verdict.status == "ok":
+        return _checked_out(verdict)
+    words = _FOUND.get(verdict.code)
+    if words is None:
+        raise ValueError(f"No words for the verdict {verdict.code!r}.")
+    return words(verdict.params) % _in_words(verdict.params)
+
+
+def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
+    """For an ``event_mismatch``, the two events side by side as JSON: what replaying the
+    moves tells and what the record says ("none" where one has no event there)."""
+    if verdict.code != "event_mismatch":
+        return ()
+    p = verdict.params
+    shown = [
+        json.dumps(p.get(side), sort_keys=True) if p.get(side) is not None else _("none")
+        for side in ("replayed", "recorded")
+    ]
+    return ((_("Replaying the moves tells"), shown[0]), (_("The record says"), shown[1]))
+
+
+def cards_words(cards: tuple[Any, ...]) -> str:
+    """Cards as the page names them, in the order given ("none" for no card)."""
+    return ", ".join(SUITS[card.value].short for card in cards) or _("none")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWords:
+    """One round of the deal in words: its heading, each seat's hand, the cards put aside
+    (None when the variant puts none aside)."""
+
+    title: str
+    hands: tuple[tuple[str, str], ...]
+    set_aside: str | None
+
+
+def round_words(deal: RoundDeal) -> RoundWords:
+    """A round as dealt, in words."""
+    title = _("Round %(round)s: %(seat)s leads the first trick") % {
+        "round": deal.round,
+        "seat": seat_words(deal.lead),
+    }
+    hands = tuple((seat_words(s), cards_words(hand)) for s, hand in enumerate(deal.hands))
+    return RoundWords(title, hands, cards_words(deal.set_aside) if deal.set_aside else None)
+
+
+def scheme_words(seed: Any, salt: Any) -> str:
+    """The exact text whose SHA-256 is the commitment, for ``seed`` and ``salt``."""
+    text = COMMITMENT_SCHEME.removeprefix("sha256(").removesuffix(")")
+    return text.format(deal_seed=seed, salt=salt)
+
+
+# --------------------------------------------------------------------------- the page
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,23 +214,21 @@ RECORD_MAX_BYTES: Final = 512 * 1024
 VERDICT_STATUS: Final = {"ok": 200, "tampered": 422, "refused": 422}
 """The answer's status by verdict (a race not over yet: 409)."""
 
-TWIN_TESTS: Final[tuple[tuple[str, str, Callable[[], str]], ...]] = (
+TWIN_TESTS: Final = (
     (
         "tests/bots/test_bots_behaviour.py",
         "test_cards_the_bot_cannot_see_do_not_change_its_move",
-        lambda: _(
-            "a bot given two deals that differ only in cards it cannot see makes the same move"
-        ),
+        N_("a bot given two deals that differ only in cards it cannot see makes the same move"),
     ),
     (
         "tests/engine/test_seat_view.py",
         "test_a_view_never_depends_on_cards_laid_face_down_during_play",
-        lambda: _("what a seat is shown is the same for two such deals, move after move"),
+        N_("what a seat is shown is the same for two such deals, move after move"),
     ),
     (
         "tests/api/test_hidden_information.py",
         "test_no_response_reveals_hidden_cards",
-        lambda: _(
+        N_(
             "every answer the server gives during a race is the same, byte for byte, for such "
             "twin deals"
         ),
@@ -73,41 +242,29 @@ _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A finished check as the page shows it."""
-
-    status: str
-    headline: str
-    sentence: str
-    details: tuple[tuple[str, str], ...]
-    race: str | None
-    commitment: tuple[str, str, str] | None
-    """(published, the text hashed, its SHA-256) when the record revealed them."""
-    deal: tuple[RoundWords, ...]
-
-
-def _check(record: Any, verdict: Verdict) -> Check:
+def _check(record: Any, verdict: Verdict) -> dict[str, Any]:
+    """A finished check as the page shows it; its ``commitment``: (published, the text
+    hashed, its SHA-256) when the record revealed them."""
     commitment = None
     if verdict.commitment is not None:
         text = scheme_words(record["deal_seed"], record["salt"])
         commitment = (str(record["commitment"]), text, verdict.commitment)
     race = record.get("game_id") if isinstance(record, dict) else None
-    return Check(
-        verdict.status,
-        headline(verdict.status),
-        verdict_sentence(verdict),
-        event_details(verdict),
-        race if isinstance(race, str) else None,
-        commitment,
-        tuple(round_words(deal) for deal in verdict.deal),
-    )
+    return {
+        "status": verdict.status,
+        "headline": headline(verdict.status),
+        "sentence": verdict_sentence(verdict),
+        "details": event_details(verdict),
+        "race": race if isinstance(race, str) else None,
+        "commitment": commitment,
+        "deal": tuple(round_words(deal) for deal in verdict.deal),
+    }
 
 
 def _render(request: Request, status: int, **shown: Any) -> Response:
     """``fair.html``, with the ``check``, the ``error``, and the ``race`` and ``pasted``
     record to show in the forms again."""
-    twins = [(path, test, shows()) for path, test, shows in TWIN_TESTS]
+    twins = [(path, test, _(shows)) for path, test, shows in TWIN_TESTS]
     context: dict[str, Any] = {"active": "fair", "check": None, "error": None, "race": ""}
     context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, "twin_tests": twins, **shown}
     return page(request, "fair.html", context, status)
@@ -121,16 +278,6 @@ async def _verdict_page(
     return _render(request, status, check=_check(record, verdict), race=race, pasted=pasted)
 
 
-async def _public_record(request: Request, races: RacesDep, race: str) -> Any:
-    """The race's public record: the live race's, else the one kept with the results;
-    the refusal (a :class:`RaceError`) when there is neither."""
-    found = await look(races, race, None, lambda opened: opened.record(), spectator=True)
-    if not isinstance(found, RaceError):
-        return found
-    kept = await results_of(request).finished_record(race, races.now())
-    return found if kept is None else kept
-
-
 @router.get("/fair", response_class=HTMLResponse)
 async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -> Response:
     """How deals are checked; with ``?race=ID``, that race's record checked."""
@@ -140,7 +287,9 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
     if not _RACE_ID.fullmatch(race):
         message = _("A race's id is the part of its address after /games/, letters and digits.")
         return _render(request, 422, error=message, race=race)
-    found = await _public_record(request, races, race)
+    found = await look(races, race, None, lambda opened: opened.record(), spectator=True)
+    if isinstance(found, RaceError):  # gone from the track: the record kept with the results
+        found = await results_of(request).finished_record(race, races.now()) or found
     if isinstance(found, RaceError):
         if found.code == "not_found":
             message = _("No race with that id is kept on this server: check the id in its address.")
@@ -152,21 +301,14 @@ async def fair_page(request: Request, races: RacesDep, race: RaceQuery = None) -
     return await _verdict_page(request, found, race=race)
 
 
-async def _pasted(request: Request) -> str:
-    """The record the form sent: the file chosen, else the text pasted."""
-    async with request.form(max_part_size=RECORD_MAX_BYTES) as form:
-        upload = form.get("record_file")
-        if isinstance(upload, UploadFile) and upload.filename:
-            data = await upload.read(RECORD_MAX_BYTES + 1)
-            return data.decode("utf-8", errors="replace")
-        text = form.get("record")
-        return text if isinstance(text, str) else ""
-
-
 @router.post("/fair", response_class=HTMLResponse)
 async def check_record(request: Request) -> Response:
     """Check a finished race's record sent with the form (pasted, or as a file)."""
-    text = (await _pasted(request)).strip()
+    async with request.form(max_part_size=RECORD_MAX_BYTES) as form:  # a file, else pasted text
+        upload, text = form.get("record_file"), form.get("record")
+        if isinstance(upload, UploadFile) and upload.filename:
+            text = (await upload.read(RECORD_MAX_BYTES + 1)).decode("utf-8", errors="replace")
+    text = text.strip() if isinstance(text, str) else ""
     if not text:
         message = _("Paste a finished race's record, or choose its file, then press Check.")
         return _render(request, 422, error=message)

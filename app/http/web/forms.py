@@ -1,7 +1,6 @@
-"""The browser's forms, the new-race form and the move form, parsed into engine inputs or a
-:class:`FormError` with a sentence for the page. The move form forgives fields that do not
-apply to the chosen card (gas on a Tune Up): with JavaScript off every field is sent.
-"""
+"""The new-race form and the move form, parsed into engine inputs or a :class:`FormError`
+with a sentence for the page. The move form forgives fields that do not apply to the chosen
+card (gas on a Tune Up): with JavaScript off every field is sent."""
 
 from __future__ import annotations
 
@@ -47,8 +46,7 @@ _CHECKED = frozenset({"on", "true", "1", "yes"})
 
 
 async def form_fields(request: Request) -> dict[str, str]:
-    """The submitted form's text fields (files, which no form sends, left out; too many
-    fields is a 400)."""
+    """The submitted form's text fields (too many fields is a 400)."""
     return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
 
 
@@ -82,7 +80,6 @@ class NewGameForm(BaseModel):
         return None if raw in ("", None) else raw
 
     def config(self) -> GameConfig:
-        """The platform's game configuration for this form."""
         variants = Variants(
             larger_hands=self.larger_hands,
             zero_suit=self.zero_replaces if self.zero_suit else None,  # type: ignore[arg-type]
@@ -109,12 +106,10 @@ _NEW_GAME_MESSAGES = {
     "people": N_("Choose how many of the racers are people: 1 to 5."),
     "seed": N_("The seed must be a whole number from 0 to %(most)s, or left empty."),
 }
-"""What to say about each field of the start page's form (as written; ``%(most)s`` is
-:data:`MAX_SEED`)."""
+"""What to say about each field of the start page's form, as written."""
 
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
-    """Turn the start page's fields into a :class:`GameConfig` or raise :class:`FormError`."""
     data = {"bots": default_bots, **fields}
     try:
         form = NewGameForm.model_validate(data)
@@ -127,8 +122,7 @@ def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
 def _first_problem(
     exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
 ) -> FormError:
-    """A sentence for the first thing wrong with a submitted form: its field's of
-    ``messages`` (as written), else ``fallback``, with ``values``."""
+    """A sentence for the first thing wrong with a form: its field's, else ``fallback``."""
     errors = exc.errors()
     if errors and errors[0]["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))
@@ -148,7 +142,7 @@ class SubmittedMove:
 
 @dataclass(frozen=True, slots=True)
 class ParsedMove:
-    """A readable move form: its ``turn``, the engine's action JSON, and what was chosen."""
+    """A readable move form: its ``turn``, the engine's action JSON and what was chosen."""
 
     turn: int
     action: dict[str, Any]
@@ -156,7 +150,7 @@ class ParsedMove:
 
 
 class MoveForm(BaseModel):
-    """The move form as submitted: one ``choice`` radio plus the detail fields."""
+    """The move form as submitted: one ``choice`` radio and the detail fields."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -192,12 +186,6 @@ class MoveForm(BaseModel):
             return {"type": "play", "suit": suit, "gas": gas, "zero_effect": effect}
         raise FormError(_("That card choice is not one the table offers."))
 
-    def submitted(self) -> SubmittedMove:
-        """The choices as the table shows them again: only what the chosen card uses."""
-        face_down = self.choice.startswith("down:")
-        effect = self.zero_effect if self.choice == "up:zero" else None
-        return SubmittedMove(self.choice, effect, 0 if face_down else self.gas or 0)
-
 
 _MOVE_MESSAGES = {
     "turn": N_("This page is out of date; here is the race as it stands."),
@@ -207,23 +195,16 @@ _MOVE_MESSAGES = {
     "zf_value": N_("Play the 0/5 card as 0 or as 5."),
     "discard": N_("Choose a card to discard."),
 }
-"""What to say about each field of the move form (as written)."""
+"""What to say about each field of the move form, as written."""
 
 INTENTS = ("play", "preview", "suggest")
 """What the move form's buttons ask: play the card, show its score (the preview without
 JavaScript), or suggest a move."""
 
 
-def pop_intent(fields: dict[str, str]) -> str:
-    """Remove the pressed button's ``intent`` from ``fields`` and return it ("play" by
-    default: Enter submits the form with no button pressed)."""
-    intent = fields.pop("intent", "play")
-    return intent if intent in INTENTS else "play"
-
-
 def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
-    """The move form's choices that enter ``action`` (engine JSON): the inverse of
-    :meth:`MoveForm.action` for the fields the table pre-selects."""
+    """The move form's choices that enter ``action`` (engine JSON), only what its card uses:
+    the inverse of :meth:`MoveForm.action` for the fields the table pre-selects."""
     if action["type"] == "tune_up":
         return SubmittedMove(f"down:{action['suit']}")
     if action["type"] == "zero_five":
@@ -232,9 +213,9 @@ def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
 
 
 def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
-    """Read the move form, or raise :class:`FormError` with a sentence for the player."""
     try:
         form = MoveForm.model_validate(dict(fields))
     except ValidationError as exc:
         raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
-    return ParsedMove(form.turn, form.action(), form.submitted())
+    action = form.action()
+    return ParsedMove(form.turn, action, submitted_for(action))

@@ -35,15 +35,13 @@ router = APIRouter(include_in_schema=False)
 WATCH_PLAYERS = 4
 """Seats of a "Watch the bots race" race."""
 
-_OVER: Message = {"event": "over", "data": "1"}
-
 
 async def _until_over(stream: AsyncIterator[Message]) -> AsyncIterator[Message]:
     """``stream``'s messages, then ``over`` once the race is over or gone: an
     ``EventSource`` reconnects to a stream that simply ends, the page closes it on ``over``."""
     async for message in stream:
         yield message
-    yield _OVER
+    yield {"event": "over", "data": "1"}
 
 
 async def _has_seat(request: Request, races: Races, game_id: str) -> bool:

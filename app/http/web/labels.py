@@ -1,6 +1,5 @@
-"""How the table names things: suits, seats, the move form's choices, and small phrases. Only
-printed card data comes from the engine (names, values, seat colours); no game rules here.
-"""
+"""How the table names suits, seats, the move form's choices and small phrases: printed card
+data from the engine (names, values, seat colours), no game rules."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ ZERO_FIVE = "zero_five"
 
 @dataclass(frozen=True, slots=True)
 class SuitInfo:
-    """How one suit looks and reads: short and long names, its icon and what it does. The
-    racers' names are the game's, as printed; the words about a card (its effect, the 0/5
-    card's names) are read from the catalog in the request's language when asked for."""
+    """How one suit looks and reads. The racers' names are printed ones; the words about a
+    card (its effect, the 0/5 card's names) are the catalog's, in the request's language."""
 
     id: str
     printed_short: str
@@ -40,17 +38,14 @@ class SuitInfo:
 
     @property
     def racer(self) -> str:
-        """The racer's full name ("Lichen the Sasquatch")."""
         return _("the 0/5 card") if self.id == ZERO_FIVE else self.printed_racer
 
     @property
     def vehicle(self) -> str:
-        """What the racer drives."""
         return _("your one-shot booster") if self.id == ZERO_FIVE else self.printed_vehicle
 
     @property
     def effect(self) -> str:
-        """What the card does, in one sentence."""
         return _(_EFFECTS.get(self.id, _NO_EFFECT))
 
 
@@ -61,8 +56,6 @@ _EFFECTS = {
     "zero": N_("Pick one: +1 speed for the rest of the round, or one removed gas back."),
     ZERO_FIVE: N_("Once per race: win back removed gas. Counts 5 once you have a lap."),
 }
-"""What each card with an effect does (every other suit: :data:`_NO_EFFECT`)."""
-
 _NO_EFFECT = N_("No effect. Drops to 0 when a 1 is in the trick.")
 
 
@@ -71,23 +64,17 @@ SUITS: dict[str, SuitInfo] = {
     for suit in Suit
 }
 SUITS[ZERO_FIVE] = SuitInfo(ZERO_FIVE, "0/5 card", "the 0/5 card", "your one-shot booster")
-"""Display data of every suit id, the 0/5 card's included."""
-
 
 ZERO_EFFECT_LABELS = {"speed": N_("+1 speed this round"), "gas": N_("1 removed gas back")}
-"""The move form's labels of the 0 card's two effects, as written."""
-
 ZERO_FIVE_LABELS = {0: N_("wins back up to 2 removed gas"), 5: N_("wins back 1 removed gas")}
-"""The move form's labels of the 0/5 card's two values, as written."""
+"""The move form's labels of the 0 card's effects and the 0/5 card's values, as written."""
 
 
 def zero_effect_label(choice: str) -> str:
-    """The label of one of the 0 card's two effects, in the request's language."""
     return _(ZERO_EFFECT_LABELS[choice])
 
 
 def zero_five_label(value: int) -> str:
-    """The label of one of the 0/5 card's two values, in the request's language."""
     return _(ZERO_FIVE_LABELS[value])
 
 
@@ -96,11 +83,6 @@ RULES_SUIT_ORDER: tuple[str, ...] = (*(suit.value for suit in Suit), ZERO_FIVE)
 
 #: The number printed on each suit's cards, by suit id (what the templates print).
 PRINTED_VALUES: dict[str, int] = {suit.value: value for suit, value in SUIT_VALUE.items()}
-
-
-def suit_info(suit_id: str | None) -> SuitInfo | None:
-    """Display data for ``suit_id`` (``None`` for a face-down card)."""
-    return None if suit_id is None else SUITS[suit_id]
 
 
 def seat_colour(seat: int) -> str:
@@ -124,7 +106,6 @@ Me = int | Viewer
 
 
 def viewer(me: Me) -> Viewer:
-    """``me`` as a :class:`Viewer` (a bare seat knows no names)."""
     return me if isinstance(me, Viewer) else Viewer(me)
 
 
@@ -134,15 +115,13 @@ def _own_seat(me: Me) -> int:
 
 
 def is_viewer(seat: int | None, me: Me) -> bool:
-    """Whether ``seat`` is the reader's own (the sentence says "You")."""
     return seat is not None and seat == _own_seat(me)
 
 
 def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
-    """What each seat is called from the public seats (``{"seat", "name", "person"}``): the
-    name a person chose, None for a bot or for a person who chose none (the lobby's stand-in
-    "Player 2"), whose seat keeps its colour. A name that could be read as somebody else
-    (another person's, a colour, "You", "Nobody") gets its seat's colour added."""
+    """What each public seat is called: the name a person chose, None for a bot or a person
+    who chose none ("Player 2"), whose seat keeps its colour. A name that could be read as
+    somebody else (another person's, a colour, "You", "Nobody") gets its seat's colour."""
     by_seat = {
         int(s["seat"]): str(s["name"])
         for s in seats
@@ -161,8 +140,7 @@ def people_names(seats: Sequence[Mapping[str, Any]]) -> tuple[str | None, ...]:
 
 
 def seat_name(seat: int | None, me: Me = 0) -> str:
-    """How a seat is called on the page: "You" for the reader, a person's display name
-    (when ``me`` knows it), else the seat's colour."""
+    """ "You" for the reader, a person's display name (``me`` knows it), else the colour."""
     if seat is None:
         return _("Nobody")
     if seat == _own_seat(me):
@@ -181,11 +159,9 @@ _COLOUR_NAMES = {
     "blue": N_("Blue"),
     "purple": N_("Purple"),
 }
-"""Each seat colour's name, as written (:data:`engine.cards.SEAT_COLOURS`)."""
 
 
 def colour_name(seat: int) -> str:
-    """The seat's colour as a name ("Pink"), in the request's language."""
     return _(_COLOUR_NAMES[seat_colour(seat)])
 
 

@@ -23,14 +23,6 @@ class UnknownLanguage(InvalidRequest, status=400, code="unknown_language"):
     sentence = N_("That language is not one this site speaks.")
 
 
-def _local_path(target: str | None) -> str:
-    """``target`` when it is a path on this site, else the start page: the picker must not
-    send a browser to another site."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    return target
-
-
 @router.post("/language")
 async def pick_language(request: Request, settings: SettingsDep) -> RedirectResponse:
     """Keep the picked language and go back to the page the picker was on."""
@@ -38,7 +30,11 @@ async def pick_language(request: Request, settings: SettingsDep) -> RedirectResp
     code = i18n.known(form.get("lang"))
     if code is None:
         raise UnknownLanguage()
-    response = RedirectResponse(_local_path(form.get("next")), 303)
+    target = form.get("next")
+    # Only a path on this site, else the start page: the picker must not send a browser away.
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = "/"
+    response = RedirectResponse(target, 303)
     response.set_cookie(
         i18n.COOKIE,
         code,

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.http.answers import page
 from app.http.deps import RacesDep, SettingsDep, client_key, set_seat_cookie
 from app.http.errors import race_status
+from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
-from app.http.i18n import ngettext
 from app.http.race_words import race_sentence
 from app.http.web.labels import SUITS, and_list, colour_name
 from app.http.web.missing import FORGETS_GONE_SEAT
@@ -41,56 +41,54 @@ LESSON_CONFIG = GameConfig(
 # --------------------------------------------------------------------------- the coach's words
 
 
-def _whole_game() -> str:
-    return _(
-        "That is the whole game: face-up cards race on number + gas + speed, Tune Ups share "
-        "the middle, the sixth trick earns a lap, and two laps win. Ready for a real race?"
-    )
+WHOLE_GAME = N_(
+    "That is the whole game: face-up cards race on number + gas + speed, Tune Ups share "
+    "the middle, the sixth trick earns a lap, and two laps win. Ready for a real race?"
+)
+"""What the coach says last, after the finale's sentence."""
 
 
-COACH_SAYS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+COACH_SAYS: dict[str, str | Callable[[Mapping[str, Any]], str]] = {
     # The ideas (app.races.lesson.IDEAS), and what a later sixth trick's lap is worth.
-    "face_up": lambda p: _(
+    "face_up": N_(
         "Welcome! Each trick, everyone plays one card. A face-up card scores its number + "
         "the gas you pour on it + your speed; the highest score takes the trick."
     ),
-    "gas": lambda p: _(
+    "gas": N_(
         "Pour gas to go faster: each gas adds 1. You hold %(held)s (%(most)s at most); gas on "
         "cards goes to the middle when the trick ends."
     ),
-    "blocked": lambda p: _(
+    "blocked": N_(
         "Your %(suits)s is blocked: that racer is already face up, and each racer races once "
         "a trick. It can still go face down as a Tune Up."
     ),
-    "blocked.many": lambda p: _(
+    "blocked.many": N_(
         "Your %(suits)s are blocked: those racers are already face up, and each racer races "
         "once a trick. They can still go face down as Tune Ups."
     ),
-    "lichen": lambda p: _(
+    "lichen": N_(
         "Lichen, the 1, knocks every face-up 4 and 5 in the trick down to 0; their gas and "
         "speed still count. Here it cuts %(cut)s."
     ),
-    "salty": lambda p: _(
+    "salty": N_(
         "Salty, the 2, takes 1 gas from the middle (now %(middle)s) as it goes down; you may "
         "pour it straight on."
     ),
-    "tune_up": lambda p: _(
+    "tune_up": N_(
         "A face-down card is a Tune Up: it can't win, but when the trick ends the players "
         "who tuned up share the middle's gas. What can't be split evenly, or would pass 5, "
         "is removed for good."
     ),
-    "speed": lambda p: _(
+    "speed": N_(
         "You won a trick, so your speed is %(speed)s: every trick won in a round adds 1 speed, "
         "and speed adds to each face-up card until the round ends."
     ),
-    "lap": lambda p: _(
+    "lap": N_(
         "Sixth and last trick of the round: its winner earns a lap instead of speed. Then "
         "all cards are dealt again and speeds go back to 0; gas stays put."
     ),
-    "lap_again": lambda p: _(
-        "Sixth and last trick of the round: its winner earns a lap instead of speed."
-    ),
-    "lap_can_end": lambda p: _(
+    "lap_again": N_("Sixth and last trick of the round: its winner earns a lap instead of speed."),
+    "lap_can_end": N_(
         "Sixth and last trick of the round: its winner earns a lap, and two laps win the "
         "race; you have one already."
     ),
@@ -101,70 +99,66 @@ COACH_SAYS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "race; %(names)s have one already.",
         p["count"],
     ),
-    "two_laps": lambda p: _("Two laps win the race. You have one, so this sixth trick can win it."),
+    "two_laps": N_("Two laps win the race. You have one, so this sixth trick can win it."),
     # The advised move.
-    "up_first": lambda p: _("%(play)s: %(score)s, the score to beat."),
-    "up_beats": lambda p: _("%(play)s: %(score)s, that beats %(who)s's %(best)s."),
-    "up_behind": lambda p: _("%(play)s: %(score)s; %(who)s's %(best)s stays ahead."),
-    "up_behind_keeps": lambda p: _(
+    "up_first": N_("%(play)s: %(score)s, the score to beat."),
+    "up_beats": N_("%(play)s: %(score)s, that beats %(who)s's %(best)s."),
+    "up_behind": N_("%(play)s: %(score)s; %(who)s's %(best)s stays ahead."),
+    "up_behind_keeps": N_(
         "%(play)s: %(score)s; %(who)s's %(best)s stays ahead, and your better cards wait for later."
     ),
-    "down_share": lambda p: _(
+    "down_share": N_(
         "Tune up with %(suit)s: you share the gas in the middle (now %(middle)s) when the trick "
         "ends."
     ),
-    "down_keeps": lambda p: _(
+    "down_keeps": N_(
         "Tune up with %(suit)s: it scores nothing, and your better cards wait for later."
     ),
-    "down_plain": lambda p: _(
-        "Tune up with %(suit)s: a face-down card scores nothing and costs no gas."
-    ),
+    "down_plain": N_("Tune up with %(suit)s: a face-down card scores nothing and costs no gas."),
     # Play with no card picked.
-    "pick_up": lambda p: _(
+    "pick_up": N_(
         "Your move: tap %(suit)s, the card with the dashed ring, %(gas_step)s, then press Play."
     ),
-    "pick_down": lambda p: _(
+    "pick_down": N_(
         "Your move: tap the Tune Up under %(suit)s, the one with the dashed ring, then press Play."
     ),
     # After a move other than the advised one.
-    "note_down_share": lambda p: _(
+    "note_down_share": N_(
         "You tuned up with %(suit)s instead: it scores nothing, but you share the gas in the "
         "middle (now %(middle)s) when the trick ends."
     ),
-    "note_down_keeps": lambda p: _(
+    "note_down_keeps": N_(
         "You tuned up with %(suit)s instead: it scores nothing, and your better cards wait for "
         "later."
     ),
-    "note_down_plain": lambda p: _(
+    "note_down_plain": N_(
         "You tuned up with %(suit)s instead: a face-down card scores nothing and costs no gas."
     ),
-    "note_gas_more": lambda p: _(
+    "note_gas_more": N_(
         "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s. Gas on a card "
         "goes to the middle, so more is worth it only when it wins."
     ),
-    "note_gas_less": lambda p: _(
+    "note_gas_less": N_(
         "You poured %(gas)s gas instead of %(asked)s: %(suit)s scored %(score)s, and you keep "
         "the gas you did not pour."
     ),
-    "note_up_first": lambda p: _(
+    "note_up_first": N_(
         "You played %(suit)s face up instead: it scored %(score)s, the score to beat."
     ),
-    "note_up_beats": lambda p: _(
+    "note_up_beats": N_(
         "You played %(suit)s face up instead: it scored %(score)s, past %(who)s's %(best)s then."
     ),
-    "note_up_behind": lambda p: _(
+    "note_up_behind": N_(
         "You played %(suit)s face up instead: it scored %(score)s, behind %(who)s's %(best)s."
     ),
-    "note_other": lambda p: _("You chose another move."),
+    "note_other": N_("You chose another move."),
     # Once the race is over.
-    "finale_won": lambda p: _("You won the race with two laps!") + " " + _whole_game(),
-    "finale_lost": lambda p: (
-        _("%(who)s took two laps first and won the race.") + " " + _whole_game()
-    ),
-    "finale_over": lambda p: _("The race is over.") + " " + _whole_game(),
+    "finale_won": N_("You won the race with two laps!"),
+    "finale_lost": N_("%(who)s took two laps first and won the race."),
+    "finale_over": N_("The race is over."),
 }
 """Every sentence of the coach, keyed by :attr:`Said.code` (``.many`` when it names more
-than one card)."""
+than one card), to translate, or to call when its words depend on a count."""
 
 
 def _who(seat: int) -> str:
@@ -207,7 +201,11 @@ def say(said: Said) -> str:
         params["gas_step"] = set_gas or _("leave the gas at 0")
     if "suit" in params:
         params["suit"] = SUITS[params["suit"]].short
-    return COACH_SAYS[code](params) % params
+    words = COACH_SAYS[code]
+    text = words(params) if callable(words) else _(words)
+    if code.startswith("finale_"):
+        text += " " + _(WHOLE_GAME)
+    return text % params
 
 
 def lesson_context(

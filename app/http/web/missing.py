@@ -23,8 +23,10 @@ FORGETS_GONE_SEAT = Depends(_forget_gone_seat)
 """A route's ``dependencies=[...]``: when its race is gone, clear the seat's cookie."""
 
 
-def _words(error: RaceError) -> tuple[int, str, str] | None:
-    """The status, heading and sentence of a missing race's page (None: not missing)."""
+def missing_race_page(request: Request, error: RaceError) -> Response | None:
+    """The page explaining why this browser has no race here (htmx is asked to load it whole),
+    or None when ``error`` is another refusal; a route that :data:`FORGETS_GONE_SEAT` also
+    loses the seat's cookie of a race that is gone."""
     if isinstance(error, GameLost):
         status, heading = 410, _("The server restarted and this race was lost")
         message = _(
@@ -45,17 +47,6 @@ def _words(error: RaceError) -> tuple[int, str, str] | None:
         )
     else:
         return None
-    return status, heading, message
-
-
-def missing_race_page(request: Request, error: RaceError) -> Response | None:
-    """The page explaining why this browser has no race here (htmx is asked to load it whole),
-    or None when ``error`` is another refusal; a route that :data:`FORGETS_GONE_SEAT` also
-    loses the seat's cookie of a race that is gone."""
-    words = _words(error)
-    if words is None:
-        return None
-    status, heading, message = words
     response = page(request, "expired.html", {"heading": heading, "message": message}, status)
     if is_htmx(request):
         response.headers["HX-Refresh"] = "true"

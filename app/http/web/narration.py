@@ -1,7 +1,6 @@
 """One plain sentence per public event, told from one seat's point of view, in the request's
-language (docs/translating.md). :data:`NARRATORS` is keyed by :class:`engine.EventKind`, so a
-new kind of event without a sentence is one missing key (and one failing test).
-"""
+language (docs/translating.md). :data:`NARRATORS` is keyed by :class:`engine.EventKind`: a
+new kind of event without a sentence is one missing key (and one failing test)."""
 
 from __future__ import annotations
 
@@ -29,10 +28,10 @@ EventDict = Mapping[str, Any]
 (``engine.EVENT_PAYLOADS``)."""
 
 Narrator = Callable[[int | None, Any, Me], str]
-"""Builds the sentence for one event from its seat and payload, as seen by ``me``."""
 
 _TOLD: dict[str, tuple[str, str]] = {
     "leads": (N_("You lead the first trick."), N_("%(name)s leads the first trick.")),
+    "leads_round": (N_("You lead round %(round)s."), N_("%(name)s leads round %(round)s.")),
     "plays": (
         N_("You play %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
         N_("%(name)s plays %(card)s (%(value)s) with %(gas)s gas and speed %(speed)s: %(final)s."),
@@ -128,13 +127,21 @@ _TOLD: dict[str, tuple[str, str]] = {
         N_("%(name)s completes a lap (%(laps)s of %(total)s)!"),
     ),
     "wins_race": (N_("You win the race!"), N_("%(name)s wins the race!")),
+    "won_race": (N_("You won the race!"), N_("%(name)s won the race.")),
+    "lap_headline": (N_("Lap!"), N_("%(name)s laps")),
+    "lap_moment": (
+        N_("You cross the line: lap %(laps)s of %(total)s."),
+        N_("Lap %(laps)s of %(total)s for %(name)s."),
+    ),
+    "win_headline": (N_("You win!"), N_("Race over")),
+    "win_moment": (N_("First past the flag: the race is yours."), N_("%(name)s takes the flag.")),
 }
-"""What a seat does, told twice: to that seat ("You ...") and to everyone else, with the
-seat's name as ``%(name)s``. Each sentence is written whole for both, so a language can
-bend its verb (and everything else) as it needs."""
+"""What a seat does, told to that seat ("You ...") and to everyone else (``%(name)s``), each
+written whole so a language can bend its verb (and everything else) as it needs; the
+narration's, the moments' and the table's banner's."""
 
 
-def _say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
+def say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
     """The :data:`_TOLD` sentence ``told`` of ``seat``, as ``me`` reads it."""
     you, other = _TOLD[told]
     if is_viewer(seat, me):
@@ -143,9 +150,8 @@ def _say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> s
 
 
 def _told(told: str, **more: object) -> Narrator:
-    """The narrator of an event told as :data:`_TOLD` ``told``, with the event's own
-    fields (and ``more``) as its values."""
-    return lambda seat, event, me: _say(seat, me, told, {**event, **more})
+    """The narrator of an event told as :data:`_TOLD` ``told``, from its fields and ``more``."""
+    return lambda seat, event, me: say(seat, me, told, {**event, **more})
 
 
 def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
@@ -155,43 +161,46 @@ def _round_dealt(seat: int | None, event: RoundDealt, me: Me) -> str:
         "Round %(round)s: everyone is dealt up to %(num)s cards.",
         cards,
     ) % {"round": event["round"], "num": cards}
-    return f"{dealt} {_say(event['lead'], me, 'leads', {})}"
+    return f"{dealt} {say(event['lead'], me, 'leads', {})}"
 
 
 def _card_played(seat: int | None, event: CardPlayed, me: Me) -> str:
     counts = counted_as_played(event)
     told = "plays_struck" if counts < event["value"] else "plays"
-    return _say(seat, me, told, {**event, "card": SUITS[event["suit"]].short, "counts": counts})
+    return say(seat, me, told, {**event, "card": SUITS[event["suit"]].short, "counts": counts})
 
 
 def _gas_taken(seat: int | None, event: GasTaken, me: Me) -> str:
-    return _say(seat, me, "grabs_gas" if event["amount"] else "full_for_salty", event)
+    return say(seat, me, "grabs_gas" if event["amount"] else "full_for_salty", event)
 
 
 def _zero_effect(seat: int | None, event: ZeroEffectChosen, me: Me) -> str:
     if event["choice"] == "speed":
-        return _say(seat, me, "zero_speed", event)
-    return _say(seat, me, "zero_gas" if event["gained"] else "zero_full", event)
+        return say(seat, me, "zero_speed", event)
+    return say(seat, me, "zero_gas" if event["gained"] else "zero_full", event)
 
 
 _WAYS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
-
-
-def ways(n: int) -> str:
-    """How many ways a shared middle is split, in words ("two")."""
-    return _(_WAYS[n]) if n in _WAYS else str(n)
+"""How many ways a shared middle is split, in words."""
 
 
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
-    """The Tune Up payout, saying who could not take their whole share (full tank) and why
-    any gas leaves the game: the odd units that cannot be split evenly, or a full tank."""
+    """The Tune Up payout: who could not take their whole share (full tank) and why any gas
+    leaves the game (the odd units that cannot be split evenly, or a full tank)."""
     seats: list[int] = event["seats"]
     each: int = event["each"]
     gained: list[int] = event["gained"]
     middle: int = event["middle_before"]
     if len(seats) == 1:
-        return _single_share(seats[0], gained[0], each, middle, event["removed"], me)
-    split = ways(len(seats))
+        values = {"got": gained[0], "pot": middle, "removed": event["removed"]}
+        if gained[0] == each:
+            told = "share_whole"
+        elif gained[0] == 0:
+            told = "share_full"
+        else:
+            told = "share_fills_removed" if event["removed"] else "share_fills"
+        return say(seats[0], me, told, values)
+    split = _(_WAYS[len(seats)]) if len(seats) in _WAYS else str(len(seats))
     if each == 0:
         return _(
             "Tune Up payout: nobody gets the %(pot)s gas in the middle: split %(ways)s ways "
@@ -226,16 +235,6 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
     return text + "; " + reason % gone + "."
 
 
-def _single_share(seat: int, got: int, each: int, pot: int, removed: int, me: Me) -> str:
-    """The payout sentence when only one player tuned up."""
-    values = {"got": got, "pot": pot, "removed": removed}
-    if got == each:
-        return _say(seat, me, "share_whole", values)
-    if got == 0:
-        return _say(seat, me, "share_full", values)
-    return _say(seat, me, "share_fills_removed" if removed else "share_fills", values)
-
-
 def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str:
     return _("Everyone tuned up: nobody wins trick %(trick)s.") % {"trick": event["trick"]}
 
@@ -265,12 +264,10 @@ NARRATORS: dict[EventKind, Narrator] = {
     EventKind.LAP_GAINED: _told("lap", total=LAPS_TO_WIN),
     EventKind.GAME_WON: _told("wins_race"),
 }
-"""The sentence builder of every event kind."""
 
 
 def narrate(event: EventDict, me: Me = 0) -> str:
-    """One plain sentence for a public event, from the point of view of seat ``me``
-    (a :class:`app.http.web.labels.Viewer` also names the people who joined the race)."""
+    """One plain sentence for a public event, as ``me`` reads it."""
     # The kinds are a StrEnum: the event's plain string finds its narrator without an
     # enum built per event (a table narrates dozens of events per answer).
     return NARRATORS[event["kind"]](event["seat"], event, me)

@@ -1,10 +1,8 @@
-"""What only a seat's page needs between two requests, kept by the browser, not the race: the
-notice a refused move or a preview leaves for the table's next view (a *flash*, after the
-redirect without JavaScript), the hint Suggest showed this turn, and how many hints the
-person took. One small cookie per race, scoped to its pages, signed by itsdangerous with the
-server's secret salted with the race's id, so a page cannot be handed someone else's words
-(nor another race's). It holds nothing the seat did not send or may not see.
-"""
+"""What a seat's page needs between two requests, kept by the browser: the notice a refused
+move or a preview leaves for the table's next view (a *flash*, after the redirect without
+JavaScript), the hint Suggest showed this turn, and how many hints the person took. One
+cookie per race, signed with the server's secret salted with the race's id, so a page cannot
+be handed someone else's words; it holds nothing the seat did not send or may not see."""
 
 from __future__ import annotations
 
@@ -34,16 +32,14 @@ class PageState:
     taken: int = 0
 
     def hint_for(self, turn: int) -> dict[str, Any] | None:
-        """The hint shown for ``turn``, if Suggest was asked this turn."""
         return self.hint if self.hint is not None and self.hint.get("turn") == turn else None
 
     def flash_for(self, turn: int) -> dict[str, Any] | None:
-        """The notice left for the table's view at ``turn``, if any."""
         return self.flash if self.flash is not None and self.flash.get("turn") == turn else None
 
     def after_move(self, turn: int, action: dict[str, Any]) -> PageState:
-        """The memory once ``action`` was played at ``turn``: a hint played as shown is
-        counted, and the turn's notice and hint are spent."""
+        """The memory once ``action`` was played at ``turn``: a hint played as shown counts;
+        the turn's notice and hint are spent."""
         hint = self.hint_for(turn)
         taken = self.taken + (1 if hint is not None and hint["action"] == action else 0)
         return replace(self, flash=None, hint=None, taken=taken)
@@ -65,27 +61,17 @@ def _signer(secret: str, game_id: str) -> URLSafeSerializer:
 
 
 def read(request: Request, game_id: str, seat: int, secret: str) -> PageState:
-    """The page memory the browser sent for ``game_id``, if it is genuine and this seat's;
-    an empty one otherwise."""
-    empty = PageState(seat)
+    """The page memory the browser sent for ``game_id`` if it is genuine and this seat's, else
+    an empty one."""
     raw = request.cookies.get(cookie_name(game_id))
-    if not raw:
-        return empty
     try:
-        data = _signer(secret, game_id).loads(raw)
-        state = PageState(
-            seat=int(data["seat"]),
-            flash=data.get("flash"),
-            hint=data.get("hint"),
-            taken=int(data.get("taken", 0)),
-        )
-    except (BadData, ValueError, KeyError, TypeError, AttributeError):
-        return empty
-    return state if state.seat == seat else empty
+        state = PageState(**_signer(secret, game_id).loads(raw)) if raw else None
+    except (BadData, TypeError):  # not signed here, or not what write() signs
+        state = None
+    return state if state is not None and state.seat == seat else PageState(seat)
 
 
 def write(response: Response, game_id: str, state: PageState, secret: str, *, secure: bool) -> None:
-    """Give the browser ``state`` as the page memory of ``game_id``."""
     # Not dataclasses.asdict: it deep-copies the notice and the hint, only to dump them.
     data = {"seat": state.seat, "flash": state.flash, "hint": state.hint, "taken": state.taken}
     response.set_cookie(

@@ -18,10 +18,6 @@ from app.http.web.timeline import PLAY_KINDS
 from engine import MAX_GAS, EventKind
 from engine.options import trick_counts
 
-# Events that give one seat gas, and the field saying how much (the 0 card's effect gives
-# gas only when its choice is gas: its "gained" is speed otherwise).
-_GAINS = {EventKind.GAS_TAKEN: "amount", EventKind.ZERO_FIVE_PLAYED: "gained"}
-
 
 @dataclass(slots=True)
 class ShownSeat:
@@ -39,11 +35,15 @@ class ShownSeat:
 
 @dataclass(slots=True)
 class SeatPosition(ShownSeat):
-    """One racer's public numbers at one moment of the race."""
+    """One racer's public numbers at one moment of the race, and in its round so far the
+    gas poured on face-up cards, the gas won (shares, effects) and the tricks taken."""
 
     gas: int = MAX_GAS  # every racer starts with the gas cap (R4)
     speed: int = 0
     laps: int = 0
+    poured: int = 0
+    won: int = 0
+    tricks: int = 0
 
 
 @dataclass(slots=True)
@@ -55,53 +55,52 @@ class Position:
     middle: int = 0
     removed: int = 0
 
-    def copy(self) -> Position:
-        """An independent copy (positions are kept per event)."""
-        return replace(self, seats=[replace(s) for s in self.seats])
-
-
-def _advance(position: Position, event: EventDict) -> None:
-    """Move ``position`` on by the amounts ``event`` reports."""
-    kind = EventKind(event["kind"])
-    seat = position.seats[int(event["seat"])] if event["seat"] is not None else None
-    if kind == EventKind.ROUND_DEALT:
-        for s in position.seats:
-            s.speed = 0
-    elif kind == EventKind.CARD_PLAYED and seat is not None:
-        seat.gas -= int(event["gas"])
-    elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
-        seat.gas += int(event["gained"]) - int(event["gas"])
-        position.removed -= int(event["gained"])
-    elif kind == EventKind.GAS_TAKEN and seat is not None:
-        seat.gas += int(event["amount"])
-        position.middle -= int(event["amount"]) + int(event["removed"])
-        position.removed += int(event["removed"])
-    elif kind == EventKind.ZERO_EFFECT and seat is not None:
-        if event["choice"] == "gas":
-            seat.gas += int(event["gained"])
-            position.removed -= int(event["gained"])
-        else:
-            seat.speed += int(event["gained"])
-    elif kind == EventKind.TUNE_UP_SHARE:
-        for s, got in zip(event["seats"], event["gained"], strict=True):
-            position.seats[int(s)].gas += int(got)
-        position.removed += int(event["removed"])
-        position.middle = 0
-    elif kind == EventKind.GAS_TO_MIDDLE:
-        position.middle = int(event["middle"])
-    elif kind == EventKind.SPEED_GAINED and seat is not None:
-        seat.speed = int(event["speed"])
-    elif kind == EventKind.LAP_GAINED and seat is not None:
-        seat.laps = int(event["laps"])
-
 
 def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
     """The public position after each of ``events`` (a whole race's log, from its start)."""
     position = Position([SeatPosition.of(s, me) for s in range(players)])
     after: list[Position] = []
     for event in events:
-        _advance(position, event)
-        after.append(position.copy())
+        kind = EventKind(event["kind"])
+        seat = position.seats[int(event["seat"])] if event["seat"] is not None else None
+        if kind == EventKind.ROUND_DEALT:
+            for s in position.seats:
+                s.speed = s.poured = s.won = s.tricks = 0
+        elif kind == EventKind.CARD_PLAYED and seat is not None:
+            seat.gas -= int(event["gas"])
+            seat.poured += int(event["gas"])
+        elif kind == EventKind.ZERO_FIVE_PLAYED and seat is not None:
+            seat.gas += int(event["gained"]) - int(event["gas"])
+            seat.poured += int(event["gas"])
+            seat.won += int(event["gained"])
+            position.removed -= int(event["gained"])
+        elif kind == EventKind.GAS_TAKEN and seat is not None:
+            seat.gas += int(event["amount"])
+            seat.won += int(event["amount"])
+            position.middle -= int(event["amount"]) + int(event["removed"])
+            position.removed += int(event["removed"])
+        elif kind == EventKind.ZERO_EFFECT and seat is not None:
+            if event["choice"] == "gas":
+                seat.gas += int(event["gained"])
+                seat.won += int(event["gained"])
+                position.removed -= int(event["gained"])
+            else:
+                seat.speed += int(event["gained"])
+        elif kind == EventKind.TUNE_UP_SHARE:
+            for s, got in zip(event["seats"], event["gained"], strict=True):
+                position.seats[int(s)].gas += int(got)
+                position.seats[int(s)].won += int(got)
+            position.removed += int(event["removed"])
+            position.middle = 0
+        elif kind == EventKind.GAS_TO_MIDDLE:
+            position.middle = int(event["middle"])
+        elif kind == EventKind.TRICK_WON and seat is not None:
+            seat.tricks += 1
+        elif kind == EventKind.SPEED_GAINED and seat is not None:
+            seat.speed = int(event["speed"])
+        elif kind == EventKind.LAP_GAINED and seat is not None:
+            seat.laps = int(event["laps"])
+        after.append(replace(position, seats=[replace(s) for s in position.seats]))
     return after
 
 
@@ -135,22 +134,14 @@ class ReplayStep:
 
 
 @dataclass(slots=True)
-class SeatGas(ShownSeat):
-    """One seat's gas in one round: poured on its cards, and won (shares, effects)."""
-
-    poured: int = 0
-    won: int = 0
-    tricks: int = 0
-
-
-@dataclass(slots=True)
 class RoundStory:
     """One round in a few lines: who took each trick, who took the lap, the gas."""
 
     round: int
     tricks: list[ReplayStep]
     lap: str
-    seats: list[SeatGas]
+    seats: list[SeatPosition]
+    """Each seat at the round's end."""
 
 
 def _card(event: EventDict, me: Me) -> ReplayCard:
@@ -217,27 +208,13 @@ def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list
     no_lap = _("Nobody took a lap: the sixth trick was all Tune Ups.")
     stories: dict[int, RoundStory] = {}
     rnd = 1
-    for event in events:
-        kind = EventKind(event["kind"])
-        if kind == EventKind.ROUND_DEALT:
+    for event, position in zip(events, positions(events, players, me), strict=True):
+        if event["kind"] == EventKind.ROUND_DEALT:
             rnd = int(event["round"])
         if rnd not in stories:
-            tricks = [s for s in steps if s.round == rnd]
-            seats = [SeatGas.of(s, me) for s in range(players)]
-            stories[rnd] = RoundStory(rnd, tricks, no_lap, seats)
-        seats = stories[rnd].seats
-        if kind in (EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED):
-            seats[int(event["seat"])].poured += int(event["gas"])
-        if kind in _GAINS:
-            seats[int(event["seat"])].won += int(event[_GAINS[kind]])
-        elif kind == EventKind.ZERO_EFFECT and event["choice"] == "gas":
-            seats[int(event["seat"])].won += int(event["gained"])
-        elif kind == EventKind.TUNE_UP_SHARE:
-            for seat, got in zip(event["seats"], event["gained"], strict=True):
-                seats[int(seat)].won += int(got)
-        elif kind == EventKind.TRICK_WON:
-            seats[int(event["seat"])].tricks += 1
-        elif kind == EventKind.LAP_GAINED:
+            stories[rnd] = RoundStory(rnd, [s for s in steps if s.round == rnd], no_lap, [])
+        stories[rnd].seats = position.seats
+        if event["kind"] == EventKind.LAP_GAINED:
             stories[rnd].lap = narrate(event, me)
     return [stories[r] for r in sorted(stories)]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import takewhile
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -34,6 +34,7 @@ from app.http.web.table_page import seat_viewer, table_url
 from app.http.web.table_request import TableDep
 from app.races import review
 from app.races.errors import (
+    RaceError,
     RaceNotOver,
     ReviewNotRequested,
     ServerFull,
@@ -105,8 +106,7 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(NamedTuple):
     """One decision on the graph."""
 
     x: float
@@ -197,18 +197,21 @@ def _by_round(decisions: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
     return list(rounds.items())
 
 
-def _context(race: Race, status: dict[str, Any] | None, error: str | None = None) -> dict[str, Any]:
-    """What the review page draws of ``race`` (read while it is open)."""
+def _context(
+    race: Race, status: dict[str, Any] | None, refused: RaceError | None = None
+) -> tuple[dict[str, Any], int]:
+    """What the review page draws of ``race`` (read while it is open), with why the review
+    was ``refused``; and the answer's status."""
     steps: list[ReplayStep] = []
     if status is not None and status["status"] == "done":  # drawn only once it is done
         players = race.session.config.players
         steps = replay_steps(race.record()["events"], seat_viewer(race), players)
     context = review_context(race.session, race.own_seat, status, steps)
-    context["error"] = error
-    return context
+    context["error"] = None if refused is None else race_sentence(refused)
+    return context, 200 if refused is None else race_status(refused.code)
 
 
-def _render(request: Request, context: dict[str, Any], status_code: int = 200) -> Response:
+def _render(request: Request, context: dict[str, Any], status_code: int) -> Response:
     block = "review" if is_htmx(request) else None
     return page(request, "review.html", context, status_code, block)
 
@@ -217,35 +220,29 @@ def _render(request: Request, context: dict[str, Any], status_code: int = 200) -
 async def review_page(table: TableDep) -> Response:
     """The seat's review: a button to ask for it, its progress, or its verdicts."""
     reviews = reviews_of(table.request)
-    status_code = 200
     async with table.open() as race:
         try:
-            status: dict[str, Any] | None = reviews.status(race.session, race.own_seat)
-            context = _context(race, status)
+            shown = _context(race, reviews.status(race.session, race.own_seat))
         except ReviewNotRequested:
-            context = _context(race, None)
+            shown = _context(race, None)
         except RaceNotOver as exc:
-            context = _context(race, None, race_sentence(exc))
-            status_code = race_status(exc.code)
-    return _render(table.request, context, status_code)
+            shown = _context(race, None, exc)
+    return _render(table.request, *shown)
 
 
 @router.post("/games/{game_id}/review")
 async def ask_review(table: TableDep) -> Response:
     """ "Review my race": start it and go to its page (303), or with htmx show it there."""
     request = table.request
-    reviews = reviews_of(request)
-    status_code = 200
     async with table.open() as race:
         try:
-            status = reviews.request(race.session, race.own_seat, client_key(request))
-            context = _context(race, status) if table.htmx else None
+            status = reviews_of(request).request(race.session, race.own_seat, client_key(request))
+            shown = _context(race, status) if table.htmx else None
         except _REFUSED as exc:
-            context = _context(race, None, race_sentence(exc))
-            status_code = race_status(exc.code)
-    if context is None:
+            shown = _context(race, None, exc)
+    if shown is None:
         return see_other(f"/games/{table.game_id}/review")
-    return _render(request, context, status_code)
+    return _render(request, *shown)
 
 
 @router.get("/games/{game_id}/review/par", response_class=HTMLResponse)

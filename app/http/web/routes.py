@@ -27,7 +27,7 @@ from app.http.i18n import gettext as _
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
-from app.http.talk_pace import TalkPaceDep
+from app.http.security import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
 from app.http.web.missing import FORGETS_GONE_SEAT
@@ -57,10 +57,8 @@ from app.settings import Settings
 router = APIRouter(include_in_schema=False)
 
 StepQuery = Annotated[int, Query(ge=0, le=1000, description="Which trick of the race (0: all)")]
-"""The replay's ``?step=``: the number of a trick in the whole race, 1 for the first."""
 
 BeforeQuery = Annotated[int | None, Query(ge=1, le=100, description="Rounds before this one")]
-"""The log fragment's ``?before=``: only the rounds numbered below it."""
 
 QUICK_SIZES = (3, 4, 5)
 """The race sizes the start page offers strangers."""

@@ -1,6 +1,5 @@
-"""Hints for the human: what a move would score, and the normal bot's move with a reason.
-Everything reads one seat's observation and its options (:func:`engine.options.seat_options`),
-never another hand, and works out no rule itself (tests/web/test_suggest.py)."""
+"""Hints: what a move would score, and the normal bot's move with a reason, from one seat's
+observation and options (:func:`engine.options.seat_options`), never another hand."""
 
 from __future__ import annotations
 
@@ -8,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.http.i18n import N_
 from app.http.i18n import gettext as _
 from app.http.web.labels import PRINTED_VALUES, SUITS, Me, seat_name
 from engine import Observation
@@ -18,13 +18,12 @@ from engine.options import Best, observed_options, trick_stake
 Obs = Mapping[str, Any]
 
 SUGGESTING_BOT = "normal"
-"""The bot level whose move a suggestion is."""
 
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """What a move would do now: its final number (None for a Tune Up), the best other
-    card it has to beat (or None) and the gas left after it."""
+    """What a move would do now: its final number (None for a Tune Up), the best other card
+    to beat and the gas left after it."""
 
     final: int | None
     best: Best | None
@@ -37,14 +36,13 @@ class Preview:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """The suggested action (engine JSON, one of the legal actions) and why, in one line."""
+    """The suggested action (engine JSON) and why, in one line."""
 
     action: dict[str, Any]
     reason: str
 
 
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
-    """The preview of ``action`` from the seat's options, or None if they offer none."""
     options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
     if action["type"] == "tune_up":
@@ -74,13 +72,12 @@ def _card_words(action: Mapping[str, Any]) -> str:
 
 
 def _rival(best: Best, me: Me) -> str:
-    """ "Yellow's 6": the card to beat."""
     return _("%(name)s's %(final)s") % {"name": seat_name(best.seat, me), "final": best.final}
 
 
 def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """The move form's score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats
-    Yellow's 6" (``me`` names the seats; by default the observing seat, with colours)."""
+    """The score preview without JavaScript: "Jelly (4) + 2 gas scores 7: beats Yellow's 6"
+    (``me`` names the seats; by default the observing seat, with colours)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     if seen is None:
@@ -97,9 +94,36 @@ def preview_sentence(obs: Obs, action: Mapping[str, Any], me: Me | None = None) 
     return _("%(card)s scores %(final)s: does not beat %(rival)s.") % values
 
 
+_TUNE_UP_REASONS = {  # (is there a card to beat, is there gas in the middle)
+    (True, True): N_(
+        "Tune Up with %(card)s rather than chase %(rival)s: %(middle)s gas waits in the middle."
+    ),
+    (True, False): N_("Tune Up with %(card)s rather than chase %(rival)s: you hold %(left)s gas."),
+    (False, True): N_(
+        "Tune Up with %(card)s and keep your cards: %(middle)s gas waits in the middle."
+    ),
+    (False, False): N_("Tune Up with %(card)s and keep your cards: you hold %(left)s gas."),
+}
+
+_PLAY_REASONS = {  # (what the card does to the trick, is it the round's last trick)
+    ("leads", True): N_("Leads with %(card)s, scoring %(final)s."),
+    ("leads", False): N_(
+        "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
+    ),
+    ("beats", True): N_("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap."),
+    ("beats", False): N_(
+        "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
+        "%(trick)s."
+    ),
+    ("lets", True): N_("Lets %(rival)s stand: %(card)s goes in cheaply."),
+    ("lets", False): N_(
+        "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick %(trick)s."
+    ),
+}
+
+
 def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
-    """One line saying what ``action`` does for the seat: "Beats Yellow's 6 with …"
-    (``me`` names the seats; by default the observing seat, with colours)."""
+    """What ``action`` does for the seat: "Beats Yellow's 6 with …" (``me`` as above)."""
     me = int(obs["seat"]) if me is None else me
     seen = preview(obs, action)
     card = _card_words(action)
@@ -115,47 +139,15 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     }
     if action["type"] == "tune_up":
         values["card"] = SUITS[str(action["suit"])].short
-        values["middle"] = middle = int(obs.get("middle") or 0)
-        if best is not None and middle:
-            text = _(
-                "Tune Up with %(card)s rather than chase %(rival)s: %(middle)s gas waits in "
-                "the middle."
-            )
-        elif best is not None:
-            text = _("Tune Up with %(card)s rather than chase %(rival)s: you hold %(left)s gas.")
-        elif middle:
-            text = _(
-                "Tune Up with %(card)s and keep your cards: %(middle)s gas waits in the middle."
-            )
-        else:
-            text = _("Tune Up with %(card)s and keep your cards: you hold %(left)s gas.")
-        return text % values
+        values["middle"] = int(obs.get("middle") or 0)
+        return _(_TUNE_UP_REASONS[best is not None, bool(values["middle"])]) % values
     values["card"] = card
-    if best is None and last:
-        text = _("Leads with %(card)s, scoring %(final)s.")
-    elif best is None:
-        text = _(
-            "Leads with %(card)s, scoring %(final)s, keeping %(left)s gas for trick %(trick)s."
-        )
-    elif seen.beats() and last:
-        text = _("Beats %(rival)s with %(card)s, scoring %(final)s to take the lap.")
-    elif seen.beats():
-        text = _(
-            "Beats %(rival)s with %(card)s, scoring %(final)s, keeping %(left)s gas for trick "
-            "%(trick)s."
-        )
-    elif last:
-        text = _("Lets %(rival)s stand: %(card)s goes in cheaply.")
-    else:
-        text = _(
-            "Lets %(rival)s stand: %(card)s goes in cheaply, keeping %(left)s gas for trick "
-            "%(trick)s."
-        )
-    return text % values
+    does = "leads" if best is None else "beats" if seen.beats() else "lets"
+    return _(_PLAY_REASONS[does, last]) % values
 
 
 def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason` (``me`` names
-    the seats); ``ValueError`` when it is not that seat's turn."""
+    """The normal bot's move for the observing seat, with its :func:`reason`; ``ValueError``
+    when it is not that seat's turn."""
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
     return Suggestion(action, reason(obs, action, me))

@@ -1,12 +1,11 @@
-"""The game table's view models: what ``game.html`` and its partials print, from one session
-state (:func:`table_context`). No game rules here: every number comes from the observation
-or an event, and the only engine facts used are printed card data (names, values, colours).
-"""
+"""The game table's view models: what ``game.html`` prints, from one session state
+(:func:`table_context`). No game rules here: every number comes from the observation or an
+event; the only engine facts used are printed card data (names, values, colours)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.bots.runner import NOTICE
@@ -25,10 +24,9 @@ from app.http.web.labels import (
     people_names,
     seat_colour,
     seat_name,
-    suit_info,
     viewer,
 )
-from app.http.web.narration import narrate
+from app.http.web.narration import narrate, say
 from app.http.web.replay import round_stories
 from app.http.web.timeline import (
     is_my_play,
@@ -47,12 +45,10 @@ SPECTATOR = -1
 """The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
 
 SPECTATOR_RECENT = 12
-"""Latest events a watch page lists as "what just happened" (a seat lists those since its
-own last card)."""
+"""Latest events a watch page lists (a seat lists those since its own last card)."""
 
 REMATCH_POLL_SECONDS = 3
-"""How often a finished table looks for a rematch offer or its start (its live stream
-ended with the race)."""
+"""How often a finished table polls for a rematch (its live stream ended with the race)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +76,7 @@ class PlayerView:
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
-    """A card lying in a trick (``play``, as every seat sees it), or an empty place for a
-    seat still to play (no ``play``)."""
+    """A card lying in a trick (``play``), or an empty place for a seat still to play."""
 
     seat: int
     name: str
@@ -141,12 +136,10 @@ class HandCard:
 
     @property
     def can_play_face_up(self) -> bool:
-        """Whether the face-up choice is offered (only on the viewer's turn)."""
         return self.option is not None and self.option["can_play_face_up"]
 
     @property
     def blocked_reason(self) -> str | None:
-        """The engine's sentence saying why this card cannot go face up now."""
         return None if self.option is None else self.option["blocked_reason"]
 
     @property
@@ -157,7 +150,7 @@ class HandCard:
 
 @dataclass(slots=True)
 class TrickRecord:
-    """A finished trick (``record``, as the engine gives it), as the "last trick" shows it."""
+    """A finished trick (``record``, the engine's), as the "last trick" shows it."""
 
     record: view.TrickRecord
     cards: list[TrickCard]
@@ -167,7 +160,7 @@ class TrickRecord:
 
 @dataclass(slots=True)
 class SeatBadge:
-    """One seat in the bar above a race with friends (``public``: as every seat sees it)."""
+    """One seat in the bar above a race with friends (``public``: the lobby's)."""
 
     public: PublicSeat
     colour: str
@@ -198,59 +191,54 @@ def standing(player: PlayerView) -> tuple[bool, int, int, int]:
     return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
 
 
-def _card(play: view.PublicPlay, order: int, me: Me, best_seat: int | None) -> TrickCard:
-    seat = play["seat"]
-    kind = play["type"]
-    face_down = kind == "tune_up"
+def _card(
+    seat: int, order: int, me: Me, play: view.PublicPlay | None = None, best: int | None = None
+) -> TrickCard:
+    """``play`` in a trick (none: a place for a seat still to play)."""
+    kind = "pending" if play is None else play["type"]
+    suit = None
+    if play is not None and kind != "tune_up":
+        suit = SUITS[play["suit"] or ZERO_FIVE]
     return TrickCard(
         seat=seat,
         name=seat_name(seat, me),
         colour=seat_colour(seat),
         order=order,
         kind=kind,
-        suit=None if face_down else suit_info(ZERO_FIVE if kind == "zero_five" else play["suit"]),
-        play=play.copy(),  # a kept piece's key: no later change to the view reaches it
-        is_best=seat == best_seat and not face_down,
+        suit=suit,
+        # A kept piece's key: no later change to the view reaches it.
+        play=None if play is None else play.copy(),
+        is_best=seat == best and suit is not None,
     )
 
 
 def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
-    """The current trick in play order, then empty places for the seats still to play
-    (clockwise from the lead: seating order, not a rule)."""
+    """The trick in play order, then places for the seats still to play, clockwise."""
     best = obs["best"]
     plays = obs["trick_plays"]
-    cards = [_card(p, i + 1, me, best["seat"] if best else None) for i, p in enumerate(plays)]
+    best_seat = best["seat"] if best else None
+    cards = [_card(p["seat"], i + 1, me, p, best_seat) for i, p in enumerate(plays)]
     if obs["game_over"]:
         return cards
     played = {p["seat"] for p in plays}
     players = obs["players_count"]
     for seat in [(obs["lead"] + i) % players for i in range(players)]:
         if seat not in played:
-            cards.append(
-                TrickCard(
-                    seat=seat,
-                    name=seat_name(seat, me),
-                    colour=seat_colour(seat),
-                    order=len(cards) + 1,
-                    kind="pending",
-                    is_turn=seat == obs["current_seat"],
-                )
-            )
+            place = _card(seat, len(cards) + 1, me)
+            cards.append(replace(place, is_turn=seat == obs["current_seat"]))
     return cards
 
 
 def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
-    """A finished trick from the observation (``last_trick``)."""
     if not record:
         return None
     winner = record["winner"]
-    cards = [_card(p, i + 1, me, winner) for i, p in enumerate(record["plays"])]
+    cards = [_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
     finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
     return TrickRecord(record, cards, seat_name(winner, me), finals[0] if finals else None)
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
-    """Distinct cards in the viewer's hand, each with its turn option when there is one."""
     options = {o["suit"]: o for o in obs["card_options"]}
     return [
         HandCard(i + 1, SUITS[suit_id], PRINTED_VALUES[suit_id], count, options.get(suit_id))
@@ -263,7 +251,6 @@ def is_my_turn(obs: Observation) -> bool:
 
 
 def page_title(obs: Observation) -> str:
-    """The browser tab title: it says "Your turn" when it is."""
     if obs["game_over"]:
         if obs["winner"] == obs["seat"]:
             return _("You won! · Zoom Zoom Vroom")
@@ -274,12 +261,8 @@ def page_title(obs: Observation) -> str:
 
 
 def status_text(obs: Observation, me: Me) -> str:
-    """The one-line banner at the top of the table."""
     if obs["game_over"]:
-        winner = obs["winner"]
-        if winner == obs["seat"]:
-            return _("You won the race!")
-        return _("%(name)s won the race.") % {"name": seat_name(winner, me)}
+        return say(obs["winner"], me, "won_race", {})
     if is_my_turn(obs):
         best = obs["best"]
         if best:
@@ -294,8 +277,7 @@ def status_text(obs: Observation, me: Me) -> str:
 
 
 def lobby_status(state: SessionState) -> str | None:
-    """The banner while a race with friends waits for its people (None once it runs): the
-    creator is told who is missing, a guest who starts it."""
+    """The banner while a race with friends waits for its people (None once it runs)."""
     if state.get("status") != "waiting":
         return None
     missing = sum(1 for s in state.get("seats") or [] if s["person"] and not s["joined"])
@@ -313,8 +295,7 @@ def lobby_status(state: SessionState) -> str | None:
 
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
-    """What the move form offers beyond the hand: the 0 card's effects, the 0/5 card's values
-    with their numbers, and the most gas any choice can carry (the gas input's max)."""
+    """What the move form offers beyond the hand, and the most gas any choice can carry."""
     options = obs["card_options"]
     zero_five = obs["zero_five_option"]
     gas_limits = [o["gas_max"] for o in options]
@@ -340,9 +321,9 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
-    """The words around the table: what happened since the viewer's last card (a watch page:
-    the latest events), the round summary, the log of the rounds that story touches (earlier
-    ones come on demand: :func:`log_context`) and, at the end, every round's story."""
+    """The words around the table: what happened since the viewer's last card, the round
+    summary, the log of the rounds that story touches (earlier ones: :func:`log_context`)
+    and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
     if me == SPECTATOR:
@@ -370,8 +351,7 @@ def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) ->
 
 
 def seat_viewer(state: SessionState) -> Viewer:
-    """The reader of a table state, knowing the people's display names (``state["seat"]``
-    is None or :data:`SPECTATOR` for a watch page)."""
+    """The reader of a table state (seat None or :data:`SPECTATOR` for a watch page)."""
     seat = state["seat"]
     return Viewer(SPECTATOR if seat is None else seat, people_names(state.get("seats") or []))
 
@@ -381,9 +361,8 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar (each seat named as everywhere on the page), the turn clock, the
-    autopilot's note and ``away_notes``, one sentence per away seat (the reader's own first:
-    a bot plays it; ``away_me``: they may take it back). Public facts only."""
+    """The seat bar, the turn clock, the autopilot's note and one note per away seat (the
+    reader's own first; ``away_me``: they may take it back). Public facts only."""
     me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
     badges = [
         SeatBadge(
@@ -401,12 +380,12 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         who = seat_name(autopilot["seat"], reader)
         note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
     away = [s["seat"] for s in seats if s.get("away")] if playing else []
-    mine = [seat for seat in away if is_viewer(seat, reader)]
-    notes = [_("You are away: a bot is playing your seat until you are back.") for _s in mine]
-    notes += [
-        _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
+    away.sort(key=lambda seat: not is_viewer(seat, reader))
+    notes = [
+        _("You are away: a bot is playing your seat until you are back.")
+        if is_viewer(seat, reader)
+        else _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
         for seat in away
-        if not is_viewer(seat, reader)
     ]
     return {
         "seat_badges": badges,
@@ -416,14 +395,14 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
         "away_notes": notes,
-        "away_me": bool(mine),
+        "away_me": any(is_viewer(seat, reader) for seat in away),
     }
 
 
 def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
-    """None, or what the rematch box shows a seat of a race people raced
-    together: the offer's ``line``, this person's ``answer`` ("yes", "no" or None), the new
-    race's ``href``, the button's words and whether the box still polls."""
+    """None, or the rematch box of a race people raced together: the offer's ``line``, this
+    person's ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words
+    and whether the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
         return None
     offer = state.get("rematch")
@@ -451,8 +430,8 @@ def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
 
 @dataclass(frozen=True, slots=True)
 class RaceAgain:
-    """What the buttons at the end of a race start, said honestly: how many people the new
-    race seats (the presser first; friends get new invite links) and the button's words."""
+    """What the end of a race offers: how many people the new race seats (the presser first;
+    friends get new invite links) and the button's words."""
 
     people: int
     label: str
@@ -460,9 +439,8 @@ class RaceAgain:
 
 
 def race_again(people: int, spectator: bool) -> RaceAgain:
-    """The end-of-race offer after a race that ``people`` people raced: with friends again
-    (fresh invite links), not silently against bots; a spectator races the deal against
-    bots, and the button says so."""
+    """The offer after a race ``people`` people raced: with friends again, not silently
+    against bots; a spectator races the deal against bots, and the button says so."""
     if spectator:
         return RaceAgain(1, _("Race this deal yourself, against bots"))
     if people > 1:
@@ -477,8 +455,8 @@ def race_again(people: int, spectator: bool) -> RaceAgain:
 def log_context(
     events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
 ) -> dict[str, Any]:
-    """What ``log.html`` prints: the game log by round and trick, newest first; only the
-    rounds numbered below ``before`` when it is given (the table already shows the rest)."""
+    """What ``log.html`` prints: the game log, newest first; only the rounds numbered below
+    ``before`` when it is given (the table shows the rest)."""
     rounds = log_rounds(events, me)
     if before is not None:
         rounds = [r for r in rounds if r.round < before]
@@ -494,15 +472,13 @@ def table_context(
     preview: str | None = None,
 ) -> dict[str, Any]:
     """Everything ``partials/table.html`` prints, from a seat's (or the public, seat None)
-    state: its observation, ``events`` from :func:`app.http.web.table_page.window` on,
-    seats and clock."""
+    state, its ``events`` from :func:`app.http.web.table_page.window` on."""
     state = with_previews(state)
     if state["seat"] is None:
         state = {**state, "seat": SPECTATOR}
     me = state["seat"]
     reader = seat_viewer(state)
     players = players_view(state, reader)
-    submitted = submitted or SubmittedMove()
     hand = hand_cards(state)
     waiting = lobby_status(state)
     notice, best = state.get("notice"), state["best"]
@@ -524,9 +500,7 @@ def table_context(
         "hand": hand,
         "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),
-        "selected": submitted.choice,
-        "selected_zero": submitted.zero_effect,
-        "selected_gas": submitted.gas,
+        "submitted": submitted or SubmittedMove(),  # the choices a refused form made
         # "best so far: 8 (Orange)"
         "best_text": _("%(final)s (%(name)s)")
         % {"final": best["final"], "name": seat_name(best["seat"], reader)}

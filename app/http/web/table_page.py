@@ -1,7 +1,5 @@
-"""The table's page, drawn from a seat's (or a spectator's) state: the whole page, or the
-``#table`` fragment for htmx. Templates get the view models of :mod:`app.http.web.table`,
-nothing else about the game; nothing here opens a race.
-"""
+"""What the table's page draws from a seat's (or a spectator's) state beyond the view models
+of :mod:`app.http.web.table`; nothing here opens a race."""
 
 from __future__ import annotations
 
@@ -52,8 +50,8 @@ async def to_table(
     seat_token: str,
     player_token: str | None,
 ) -> RedirectResponse:
-    """303 to the table of ``game_id`` with the seat's token, the player's cookie (when
-    there is a player) and the latest-race cookie."""
+    """303 to the table of ``game_id`` with the seat's token, the player's cookie (if any)
+    and the latest-race cookie."""
     response = RedirectResponse(table_url(game_id), status_code=303)
     set_seat_cookie(response, request, game_id, seat_token, settings)
     if player_token is not None:
@@ -72,16 +70,13 @@ async def to_table(
 
 @dataclass(frozen=True, slots=True)
 class Ended:
-    """What the table says of a race that was left: its headline and one line."""
-
     headline: str
     line: str
 
 
 def ended_early(session: GameSession, state: SessionState) -> Ended | None:
     """How ``state``'s reader is told that ``session`` ended because people left it
-    (docs/ratings.md, "Leaving is losing"), or None when it did not (still running, or
-    finished by its last card)."""
+    (docs/ratings.md, "Leaving is losing"), or None when it did not."""
     if not session.left or session.game.is_over:
         return None
     reader = table.seat_viewer(state)
@@ -100,10 +95,9 @@ def ended_early(session: GameSession, state: SessionState) -> Ended | None:
 
 
 def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """What the table says of a waiting "Race strangers" race (``quick_lobby``: seats taken,
-    seconds until bots take the rest), of a waiting rematch (``rematch_lobby``: people still
-    to accept) and of a race that was left (``ended``), with the header's status and the
-    tab's title saying so; nothing for any other race."""
+    """What the table says of a waiting "Race strangers" race (``quick_lobby``), of a waiting
+    rematch (``rematch_lobby``) and of a race that was left (``ended``), with the header's
+    status and the tab's title saying so; nothing for any other race."""
     lobby, waiting = session.lobby, state["status"] == "waiting"
     context: dict[str, Any] = {}
     deadline = lobby.deadline
@@ -133,12 +127,10 @@ def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
 def seat_context(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table; its event stream and
-    its refresh without JavaScript (a race of one person against bots needs neither:
-    nothing changes there without that person; nor does a finished race), the creator's
-    invites and the watch link; the hint shown this turn and the count of hints taken; once
-    the race is over its seed and settings (for "race this deal again"); the lobby's and a
-    left race's words."""
+    """What every table draws, the race's and the lesson's: the table, its event stream and
+    refresh without JavaScript (none in a solo race against bots, where nothing changes
+    without its person, nor in a finished one), invites, the watch link, this turn's hint,
+    the seed and settings once over, the lobby's and a left race's words."""
     session, seat = race.session, race.seat
     base = table_url(session.id) + ("/watch" if seat is None else "")
     lobby = session.lobby
@@ -168,15 +160,13 @@ def seat_context(
 def table_context_of(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """Everything a race's ``game.html`` draws: :func:`seat_context` and the talk."""
     context = seat_context(request, race, state, memory, **extra)
     context.update(talk_context(state, is_muted(request), race.now))
     return context
 
 
 TableContext = Callable[..., dict[str, Any]]
-"""What a table draws (:func:`table_context_of`, or the lesson's): called as
-``context(request, race, state, memory, **notice)``."""
+"""What a table draws: ``context(request, race, state, memory, **notice)``."""
 
 
 def render_table(
@@ -188,17 +178,15 @@ def render_table(
     context: TableContext = table_context_of,
     **extra: Any,
 ) -> Response:
-    """The table page (or the ``#table`` fragment for htmx) of a seat or a spectator, as
-    the request's operation left the race, drawn from ``context``'s."""
+    """The table page (or the ``#table`` fragment for htmx), drawn from ``context``'s."""
     block = "table" if is_htmx(request) else None
     drawn = context(request, race, state, memory, **extra)
     return page(request, "game.html", drawn, status_code, block)
 
 
 def window(race: Race) -> Callable[[GameSession], int]:
-    """The index of the first event the table narrates for this seat: the deal of the round
-    holding the seat's last card (a spectator's: the latest few events), or 0 once the race
-    is over (every round's story)."""
+    """The index of the first event the table narrates: the deal of the round holding the
+    seat's last card (a spectator's: the latest few events), or 0 once the race is over."""
 
     def first(session: GameSession) -> int:
         log = session.events
@@ -214,12 +202,10 @@ def window(race: Race) -> Callable[[GameSession], int]:
 
 
 def table_state(race: Race) -> SessionState:
-    """The state a table page is rendered from: the seat's view, its events from the
-    table's window on, the seat's delivery cursor left alone."""
+    """The seat's state a table is drawn from (its delivery cursor left alone)."""
     return race.state(since=window(race), deliver=False)
 
 
 def seat_viewer(race: Race) -> Viewer:
-    """The seat's reader of the race's sentences: "You" for itself, the people's display
-    names for theirs (the log, the replay and the hints name seats as the table does)."""
+    """The seat's reader of the race's sentences, naming seats as the table does."""
     return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))

@@ -1,8 +1,6 @@
-"""One request about a seat's table (the race's, the lesson's, a review's "try again"), from
-its form to its :class:`Answer`, rendered once the race was saved; docs/architecture.md
-tells its walk. Without JavaScript a notice waits in the page's memory
-(:mod:`app.http.web.page_state`) for the table's next view after the ``303``.
-"""
+"""One request about a seat's table (the race's, the lesson's), from its form to its
+:class:`Answer`, rendered once the race was saved (docs/architecture.md). Without JavaScript
+a notice waits in the page's memory (:mod:`app.http.web.page_state`) after the ``303``."""
 
 from __future__ import annotations
 
@@ -18,17 +16,16 @@ from fastapi.responses import Response
 from app.http.answers import is_htmx, see_other
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
 from app.http.errors import InvalidRequest, race_status
-from app.http.race_words import race_sentence
-from app.http.refusals import refusal_sentence
+from app.http.race_words import race_sentence, refusal_sentence
 from app.http.web import page_state
 from app.http.web import suggest as hints
 from app.http.web.forms import (
+    INTENTS,
     FormError,
     ParsedMove,
     SubmittedMove,
     form_fields,
     parse_move,
-    pop_intent,
     submitted_for,
 )
 from app.http.web.page_state import PageState
@@ -47,8 +44,7 @@ from app.settings import Settings
 from engine import Action, IllegalAction
 
 TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
-"""The refusals drawn on the table itself, with the reason above it (status:
-:data:`app.http.errors.RACE_STATUS`); every other one goes to :mod:`app.http.errors`."""
+"""The refusals drawn on the table, the reason above it; others go to :mod:`app.http.errors`."""
 
 
 class Coach(Protocol):
@@ -63,7 +59,7 @@ class Coach(Protocol):
 
 @dataclass(frozen=True)
 class TableView:
-    """Where a table lives and how it is drawn: the race's own, or the lesson's."""
+    """Where a table lives and how it is drawn (the race's, or the lesson's)."""
 
     context: TableContext
     address: str = "/games/{game_id}"
@@ -74,19 +70,16 @@ class TableView:
 
 
 TABLE = TableView(table_context_of)
-"""The race's table."""
 
 
 @dataclass(frozen=True)
 class Answer:
     """What a table request answers: the table's ``state`` (htmx only), the page's memory and
-    the ``notice`` beside the table (``error``, ``preview``, ``coach_note``, ``submitted``,
-    ``animate``); ``flash``: without JavaScript the notice waits in the memory for the next
-    view; ``keep``: the memory goes back to the browser with this answer."""
+    the ``notice`` beside the table; ``flash``: without JavaScript the notice waits in the
+    memory for the next view; ``keep``: the memory goes back to the browser."""
 
     race: Race
     memory: PageState
-    turn: int
     state: SessionState | None = None
     status_code: int = 200
     notice: Mapping[str, Any] = field(default_factory=dict)
@@ -94,21 +87,23 @@ class Answer:
     keep: bool = False
 
     def flash_memory(self) -> PageState:
-        """The page's memory with this answer's notice left for the table's next view."""
         chosen = self.notice.get("submitted")
         rest = {k: v for k, v in self.notice.items() if k not in ("submitted", "animate")}
-        flash = {"turn": self.turn, "submitted": asdict(chosen) if chosen else None, **rest}
+        flash = {
+            "turn": self.race.session.turn,
+            "submitted": asdict(chosen) if chosen else None,
+            **rest,
+        }
         return replace(self.memory, flash=flash)
 
 
 @dataclass(frozen=True)
 class MoveForm:
     """The move form read before the race is opened: what was pressed and chosen, and the
-    move, or why the form is no move (``error``)."""
+    move, or why it is none (``error``)."""
 
     intent: str
     submitted: SubmittedMove
-    picked: bool
     parsed: ParsedMove | None = None
     action: Action | None = None
     error: str | None = None
@@ -117,30 +112,30 @@ class MoveForm:
 def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> MoveForm:
     """The move form's ``fields``, the action checked for its shape when Play was pressed
     (the rules check it in the race); a table that ``suggests`` nothing (the lesson's: its
-    coach advises) takes Suggest as Preview."""
+    coach advises) takes Suggest as Preview. Enter presses no button: Play."""
     rest = dict(fields)
-    intent = pop_intent(rest)
-    if intent == "suggest" and not suggests:
+    intent = rest.pop("intent", "play")
+    if intent not in INTENTS:
+        intent = "play"
+    elif intent == "suggest" and not suggests:
         intent = "preview"
-    choice = rest.get("choice")
-    submitted = SubmittedMove(choice=choice)
+    submitted = SubmittedMove(choice=rest.get("choice"))
     if intent == "suggest":
-        return MoveForm(intent, submitted, bool(choice))
+        return MoveForm(intent, submitted)
     try:
         parsed = parse_move(rest)
-        submitted = parsed.submitted
         action = Action.from_dict(parsed.action) if intent == "play" else None
     except FormError as exc:
-        return MoveForm(intent, submitted, bool(choice), error=str(exc))
+        return MoveForm(intent, submitted, error=str(exc))
     except IllegalAction as exc:
         error = refusal_sentence(exc.refusal)
-        return MoveForm(intent, submitted, bool(choice), parsed, error=error)
-    return MoveForm(intent, submitted, bool(choice), parsed, action)
+        return MoveForm(intent, parsed.submitted, parsed, error=error)
+    return MoveForm(intent, parsed.submitted, parsed, action)
 
 
 @dataclass(frozen=True)
 class TableRequest:
-    """A request about a seat's table: the race's id, the seat's cookie, the form sent."""
+    """A request about a seat's table and the form it sent."""
 
     request: Request
     settings: Settings
@@ -150,7 +145,6 @@ class TableRequest:
 
     @property
     def htmx(self) -> bool:
-        """Whether htmx asks (then the answer is a fragment, not a redirect)."""
         return is_htmx(self.request)
 
     @property
@@ -158,11 +152,9 @@ class TableRequest:
         return self.request.cookies.get(cookie_name(self.game_id))
 
     def open(self, *, write: bool = False) -> AbstractAsyncContextManager[Race]:
-        """The seat's race (:meth:`app.races.unit.Races.open`)."""
         return self.races.open(self.game_id, self.token, write=write)
 
     def memory(self, race: Race) -> PageState:
-        """The seat's page memory of ``race``, as the browser sent it."""
         secret = self.settings.seed_secret.get_secret_value()
         return page_state.read(self.request, race.id, race.own_seat, secret)
 
@@ -183,17 +175,16 @@ class TableRequest:
         keep: bool = False,
         **notice: Any,
     ) -> Answer:
-        """The answer, read from the open race: the table's state only when htmx draws it."""
+        """The answer, read from the open race (the table's state only when htmx draws it)."""
         if state is None and self.htmx:
             state = table_state(race)
-        turn = race.session.turn
-        return Answer(race, memory, turn, state, status_code, notice, flash, keep)
+        return Answer(race, memory, state, status_code, notice, flash, keep)
 
     def refusal(
         self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
     ) -> Answer:
-        """One of :data:`TABLE_REFUSALS` on the table; the seat's choices stay picked only
-        when the card itself was refused (after an old page's move they meant another turn)."""
+        """One of :data:`TABLE_REFUSALS` on the table; the choices stay picked only when the
+        card itself was refused (an old page's move meant another turn)."""
         assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
         error, status = race_sentence(exc), race_status(exc.code)
@@ -202,7 +193,6 @@ class TableRequest:
         )
 
     def render(self, answer: Answer, view: TableView = TABLE) -> Response:
-        """The table drawn from ``answer`` (after the race was saved)."""
         race, state, memory = answer.race, answer.state, answer.memory
         assert state is not None
         response = render_table(
@@ -230,34 +220,30 @@ class TableRequest:
             notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
             notice["submitted"] = SubmittedMove(**chosen) if chosen else None
         spent = replace(memory, flash=None)
-        turn = race.session.turn
-        return Answer(race, spent, turn, state, notice=notice, keep=memory.flash is not None)
+        return Answer(race, spent, state, notice=notice, keep=memory.flash is not None)
 
 
 async def table_request(
     game_id: GameIdPath, request: Request, settings: SettingsDep, races: RacesDep
 ) -> TableRequest:
-    """The request's table, its form read (a page's GET sends none)."""
     fields = await form_fields(request) if request.method == "POST" else {}
     return TableRequest(request, settings, races, game_id, fields)
 
 
 TableDep = Annotated[TableRequest, Depends(table_request)]
-"""The table a route answers about (see :class:`TableRequest`)."""
 
 
 async def play(
     table: TableRequest, race: Race, memory: PageState, move: MoveForm, view: TableView = TABLE
 ) -> Answer:
-    """The move form's Play (or Preview) on the open race: the move and the bots' replies, or
-    the table with the reason it was not played; a coach's words before and after."""
+    """The move form's Play (or Preview) on the open race, or the reason it was not played;
+    a coach's words before and after."""
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.parsed is None:
         note = None
-        if coach is not None and before is not None and move.intent == "play" and not move.picked:
+        if coach and before and move.intent == "play" and not move.submitted.choice:
             note = coach.unpicked(before)
-        # The table as it stands, with the coach's words or the reason it was not played.
         notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
         if note is not None:
             notice = {"error": None, "coach_note": note}
@@ -287,7 +273,7 @@ async def play(
 
 async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
     """The normal bot's move for this seat, picked in the form, with its reason: a hint the
-    page remembers (to show it, and count it if played), not the race."""
+    page remembers, not the race."""
     observation = race.observation()
     submitted = None
     if observation is not None:

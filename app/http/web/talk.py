@@ -1,5 +1,4 @@
-"""What the table shows of the quick messages (lines, bubbles, buttons, this browser's mute)
-and what a live table's stream sends when somebody else spoke. A message is a code, a seat
+"""The quick messages on the table and in a live table's stream. A message is a code, a seat
 and a time, public to every seat and watcher: nothing here can tell a hidden card."""
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from app.http.i18n import N_
 from app.http.i18n import gettext as _
 from app.http.web.labels import seat_colour, seat_name
 from app.http.web.table import SPECTATOR, seat_viewer
@@ -25,14 +25,21 @@ BUBBLE_SECONDS = 6.0
 """How long a message shows beside its sender's seat (the stylesheet fades it out)."""
 
 CHANGED: Message = {"event": "changed", "data": "1"}
-"""A live table's "reload me": something else than talk changed."""
+"""A live table's "reload me": something other than talk changed."""
 
-_EMOTES = {"hello": "👋", "well_played": "👏", "oops": "😬", "thinking": "🤔", "good_race": "🏁"}
+_SAID = {
+    "hello": ("👋", N_("Hello!")),
+    "well_played": ("👏", N_("Well played!")),
+    "oops": ("😬", N_("Oops!")),
+    "thinking": ("🤔", N_("Thinking…")),
+    "good_race": ("🏁", N_("Good race!")),
+}
+"""Each message code's emote (decoration only) and words, as written."""
 
 
 @dataclass(frozen=True, slots=True)
 class TalkWords:
-    """One message as the table shows it: its code, emote (decoration only) and words."""
+    """One message as the table shows it: its code, emote and words."""
 
     code: str
     emote: str
@@ -41,14 +48,8 @@ class TalkWords:
 
 def talk_words(code: str) -> TalkWords:
     """Message ``code`` with its emote and its words in the request's language."""
-    sentences = {
-        "hello": _("Hello!"),
-        "well_played": _("Well played!"),
-        "oops": _("Oops!"),
-        "thinking": _("Thinking…"),
-        "good_race": _("Good race!"),
-    }
-    return TalkWords(code, _EMOTES[code], sentences[code])
+    emote, words = _SAID[code]
+    return TalkWords(code, emote, _(words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,24 +64,7 @@ class TalkLine:
     said: TalkWords
 
 
-@dataclass(frozen=True, slots=True)
-class TalkView:
-    """The talk section of a table (``partials/talk.html``): ``shown`` in a race with people
-    (a finished one still lists its talk); ``can_send`` when the viewer sits at a person's
-    seat of a race still on; ``bubbles``: each seat's latest recent message, beside it."""
-
-    game_id: str
-    shown: bool
-    can_send: bool
-    muted: bool
-    lines: list[TalkLine]
-    bubbles: dict[int, TalkLine]
-    buttons: list[TalkWords]
-    watching: bool
-
-
 def is_muted(request: Request) -> bool:
-    """Whether this browser hides the other people's messages."""
     return request.cookies.get(MUTE_COOKIE) == "1"
 
 
@@ -96,7 +80,6 @@ def heard(state: SessionState, muted: bool) -> list[Said]:
 
 
 def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
-    """``said`` as the viewer of ``state`` reads it."""
     reader = seat_viewer(state)
     me = _viewer_seat(state)
     return [
@@ -113,31 +96,32 @@ def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
 
 
 def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]:
-    """The table template's ``talk``, at wall-clock ``now``."""
     seats = state.get("seats") or []
     me = _viewer_seat(state)
     said = heard(state, muted)
     shown_lines = lines(state, said)
     recent = {line.seat: line for line, m in zip(shown_lines, said, strict=True)
               if now - float(m["at"]) < BUBBLE_SECONDS}  # fmt: skip
-    talk = TalkView(
-        game_id=state["game_id"],
-        shown=sum(1 for s in seats if s["person"]) > 1,
-        can_send=me is not None
+    # The talk section (partials/talk.html): shown in a race with people (a finished one
+    # still lists its talk); the viewer can send from a person's seat of a race still on.
+    talk = {
+        "game_id": state["game_id"],
+        "shown": sum(1 for s in seats if s["person"]) > 1,
+        "can_send": me is not None
         and state["status"] != "over"
         and any(s["seat"] == me and s["person"] for s in seats),
-        muted=muted,
-        lines=shown_lines,
-        bubbles=recent,
-        buttons=[talk_words(code) for code in TALK_CODES],
-        watching=me is None,
-    )
+        "muted": muted,
+        "lines": shown_lines,
+        "bubbles": recent,  # each seat's latest recent message, beside it
+        "buttons": [talk_words(code) for code in TALK_CODES],
+        "watching": me is None,
+    }
     return {"talk": talk}
 
 
 def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
-    """The HTML a live table appends to its talk for the messages ``said``: their lines,
-    and each sender's bubble replacing the one beside their seat (htmx out-of-band)."""
+    """The HTML a live table appends for the messages ``said``: their lines, and each
+    sender's bubble replacing the one beside their seat (htmx out-of-band)."""
     new = lines(state, said)
     bubbles = {line.seat: line for line in new}
     html = templates.env.get_template("partials/talk_lines.html").render(

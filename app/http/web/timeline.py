@@ -1,7 +1,6 @@
 """The public event log arranged for the table: the log by round and trick, the staged reveal
 since the viewer's last card, the end-of-round box, and the moments (a lap, the race's end,
-a big play) shown over the trick as the reveal reaches their event (static/js/table.js).
-"""
+a big play) the reveal shows over the trick (static/js/table.js)."""
 
 from __future__ import annotations
 
@@ -16,10 +15,8 @@ from app.http.web.labels import (
     SuitInfo,
     is_viewer,
     seat_colour,
-    seat_name,
-    suit_info,
 )
-from app.http.web.narration import EventDict, narrate
+from app.http.web.narration import EventDict, narrate, say
 from engine import LAPS_TO_WIN, EventKind
 
 PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED})
@@ -27,25 +24,22 @@ PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZER
 
 _FACE_UP_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED})
 
-RESULT_KINDS = frozenset(
-    {
-        EventKind.TUNE_UP_SHARE,
-        EventKind.TRICK_WON,
-        EventKind.TRICK_ALL_TUNED_UP,
-        EventKind.GAS_TO_MIDDLE,
-        EventKind.SPEED_GAINED,
-        EventKind.LAP_GAINED,
-        EventKind.GAME_WON,
-        EventKind.ROUND_DEALT,
+RESULT_KINDS = (
+    frozenset(EventKind)
+    - PLAY_KINDS
+    - {
+        EventKind.CARD_DISCARDED,
+        EventKind.GAS_TAKEN,
+        EventKind.ZERO_EFFECT,
     }
 )
-"""Events that settle a trick (the reveal shows them after the cards)."""
+"""Events that settle a trick, all but a card's play and its own effects (the reveal shows
+them after the cards)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LogTrick:
-    """One trick of the game log as sentences in the order they happened (a value: the
-    table prints it as a piece, ``pieces:log_trick``)."""
+    """One trick of the game log as sentences (a value: ``pieces:log_trick`` keeps it)."""
 
     trick: int
     lines: tuple[str, ...]
@@ -87,69 +81,50 @@ def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
     """The public event log as rounds and tricks of sentences, newest first (``lines``: the
-    events' sentences, when already told). A trick opens with its first
-    card and is complete once its gas has gone to the middle; the speed or lap line that
-    follows still belongs to it."""
+    events' sentences, when already told). A trick opens with its first card and is complete
+    once its gas has gone to the middle; the speed or lap line after it still belongs to it."""
     texts = [narrate(event, me) for event in events] if lines is None else lines
-    # Each round as (number, intro, tricks), each trick as [lines, complete] while the
-    # events are read; the frozen LogTricks are made once at the end.
-    rounds: list[tuple[int, str | None, list[tuple[list[str], list[bool]]]]] = []
-    trick: tuple[list[str], list[bool]] | None = None
+    rounds: list[LogRound] = []
     for event, text in zip(events, texts, strict=True):
         kind = event["kind"]
         if kind == EventKind.ROUND_DEALT:
-            rounds.append((int(event["round"]), text, []))
-            trick = None
+            rounds.append(LogRound(int(event["round"]), [], text))
             continue
         if not rounds:
-            rounds.append((1, None, []))
-        if trick is None or (kind in PLAY_KINDS and trick[1][0]):
-            trick = ([], [False])
-            rounds[-1][2].append(trick)
-        trick[0].append(text)
-        if kind == EventKind.GAS_TO_MIDDLE:
-            trick[1][0] = True
-    return [
-        LogRound(
-            number,
-            [
-                LogTrick(i, tuple(lines), done[0])
-                for i, (lines, done) in reversed(list(enumerate(tricks, start=1)))
-            ],
-            intro,
-        )
-        for number, intro, tricks in reversed(rounds)
-    ]
+            rounds.append(LogRound(1, [], None))
+        tricks = rounds[-1].tricks
+        if not tricks or (kind in PLAY_KINDS and tricks[-1].complete):
+            tricks.append(LogTrick(len(tricks) + 1, (), False))
+        last = tricks[-1]
+        done = last.complete or kind == EventKind.GAS_TO_MIDDLE
+        tricks[-1] = LogTrick(last.trick, (*last.lines, text), done)
+    for played in rounds:
+        played.tricks.reverse()
+    return rounds[::-1]
 
 
 def recent_item(event: EventDict, text: str) -> RecentItem:
     """One event since the viewer's last card, told as ``text``, as a step of the reveal."""
     kind: str = event["kind"]  # a kind's value: equal to its EventKind, a StrEnum
-    seat = event["seat"]
-    suit = None
-    if kind == EventKind.CARD_PLAYED:
-        suit = suit_info(event["suit"])
-    elif kind == EventKind.ZERO_FIVE_PLAYED:
-        suit = SUITS[ZERO_FIVE]
+    seat, face_up = event["seat"], kind in _FACE_UP_KINDS
     return RecentItem(
         kind=kind,
         seat=seat,
         colour=None if seat is None else seat_colour(seat),
         text=text,
-        suit=suit,
-        final=event["final"] if kind in _FACE_UP_KINDS else None,
+        suit=SUITS[event.get("suit") or ZERO_FIVE] if face_up else None,
+        final=event["final"] if face_up else None,
         is_result=kind in RESULT_KINDS,
     )
 
 
 def is_my_play(event: EventDict, me: int) -> bool:
-    """Whether ``event`` is seat ``me`` putting a card into the trick."""
     return event["kind"] in PLAY_KINDS and event["seat"] == me
 
 
 def since_my_last_play(events: Sequence[EventDict], me: int = 0) -> int:
-    """Index of the viewer's most recent card in ``events`` (0 if they have not played):
-    the table shows everything from it on, so a refresh shows the same story."""
+    """Index of the viewer's latest card in ``events`` (0 if none): the table shows everything
+    from it on, so a refresh shows the same story."""
     return next((i for i in reversed(range(len(events))) if is_my_play(events[i], me)), 0)
 
 
@@ -160,8 +135,8 @@ def round_start(events: Sequence[EventDict], index: int) -> int:
 
 
 def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> RoundSummary | None:
-    """Summarise a round that ended among ``recent`` events (``None`` if none did, or if
-    the race itself ended: the game-over box covers that)."""
+    """The round that ended among ``recent`` events (None if none did, or if the race ended:
+    the game-over box covers that)."""
     if game_over:
         return None
     deal = next(
@@ -174,11 +149,7 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
     if lap is not None:
         headline = narrate(lap, me)
-    lead, values = deal["lead"], {"round": deal["round"], "name": seat_name(deal["lead"], me)}
-    if is_viewer(lead, me):
-        next_lead = _("You lead round %(round)s.") % values
-    else:
-        next_lead = _("%(name)s leads round %(round)s.") % values
+    next_lead = say(deal["lead"], me, "leads_round", deal)
     return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
 
 
@@ -189,9 +160,8 @@ printed number alone tops out at 5: it took gas and speed)."""
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """One moment: its kind (``lap``, ``win``, ``lose`` or ``big``), whether it is the
-    viewer's own, its headline and line, and ``at``, the 1-based number of the event that
-    makes it (the table's feed items carry the same number)."""
+    """One moment (``lap``, ``win``, ``lose`` or ``big``); ``at``: the 1-based number of the
+    event that makes it, as the table's feed items carry it."""
 
     kind: str
     mine: bool
@@ -201,7 +171,6 @@ class Moment:
 
 
 def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
-    """The moments among ``events`` (the first of which is event number ``first_at``)."""
     found = (_moment(event, at, me) for at, event in enumerate(events, start=first_at))
     return [moment for moment in found if moment is not None]
 
@@ -212,18 +181,11 @@ def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
     mine = is_viewer(seat, me)
     if kind == EventKind.LAP_GAINED:
         laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
-        if mine:
-            line = _("You cross the line: lap %(laps)s of %(total)s.") % laps
-            return Moment("lap", True, _("Lap!"), line, at)
-        name = seat_name(seat, me)
-        line = _("Lap %(laps)s of %(total)s for %(name)s.") % {**laps, "name": name}
-        return Moment("lap", False, _("%(name)s laps") % {"name": name}, line, at)
+        line = say(seat, me, "lap_moment", laps)
+        return Moment("lap", mine, say(seat, me, "lap_headline", laps), line, at)
     if kind == EventKind.GAME_WON:
-        if mine:
-            line = _("First past the flag: the race is yours.")
-            return Moment("win", True, _("You win!"), line, at)
-        line = _("%(name)s takes the flag.") % {"name": seat_name(seat, me)}
-        return Moment("lose", False, _("Race over"), line, at)
+        line = say(seat, me, "win_moment", {})
+        return Moment("win" if mine else "lose", mine, say(seat, me, "win_headline", {}), line, at)
     if kind == EventKind.TRICK_WON and mine:
         final = int(event["final"])
         if final >= BIG_PLAY:
