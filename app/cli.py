@@ -135,11 +135,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     backup.add_argument("folder", type=Path, metavar="FOLDER", help="a new or empty folder")
-    _add_verify(commands)
-    return parser
-
-
-def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser(
         "verify",
         help="check a finished race's record: its commitment, its deal and every move",
@@ -153,6 +148,7 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         ),
     )
     verify.add_argument("file", metavar="FILE", help="the record's JSON file, or - for stdin")
+    return parser
 
 
 def workers_problem(workers: int, settings: Settings) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -52,6 +51,7 @@ from app.races.operations import SessionStore
 from app.races.record import Said
 from app.races.stores import build_store
 from app.races.unit import Publish, Races, end_idle_races
+from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
@@ -208,13 +208,6 @@ READINESS_CHECKS: dict[str, ReadinessCheck] = {
 """The app's readiness checks (``/readyz``)."""
 
 
-async def _save_now(store: SessionStore) -> None:
-    """Save what the store keeps in memory, as a stop begins (``zzv serve``)."""
-    checkpoint = getattr(store, "checkpoint", None)
-    if checkpoint is not None:
-        await checkpoint()
-
-
 async def _count_games(store: SessionStore) -> int | None:
     with contextlib.suppress(StoreUnavailable):
         return await store.count()
@@ -253,7 +246,7 @@ def create_app(
     settings = settings or get_settings()
     configure_logging(settings)
     store, hub, publish = _store_and_hub(settings, store)
-    results = results if results is not None else ResultsStore.from_settings(settings)
+    results = results if results is not None else ResultsStore(results_url(settings))
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -277,7 +270,7 @@ def create_app(
         else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
     )
     app.state.readiness_checks = dict(READINESS_CHECKS)
-    app.state.save_now = functools.partial(_save_now, store)
+    app.state.save_now = getattr(store, "checkpoint", None)  # run as `zzv serve` stops
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

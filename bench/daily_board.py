@@ -169,7 +169,7 @@ async def _fill(store: ResultsStore, size: int, rng: random.Random, equal: bool)
 
 async def _every_row_in_python(store: ResultsStore, player_id: int) -> DayBoard:
     """The anchor: every row of the day read into Python, ranked there."""
-    query = counted_on(select(RaceResult, DailyEntry.player_id), DAY)
+    query = counted_on(select(RaceResult, DailyEntry.player_id), DailyEntry, DailyEntry.day == DAY)
     async with store.unit() as session:
         rows = (await session.execute(query)).all()
     unranked = [

@@ -26,12 +26,12 @@ from engine.cards import (
 from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
-from engine.rng import Rng
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
 from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
+    FIELDS_ID,
     FINAL,
     FINAL_STRUCK,
     INFO,
@@ -48,7 +48,7 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import Observation, copy_record
+from engine.view import Observation
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
@@ -72,11 +72,6 @@ _NONE = -1
 # Each table action's id by the object's id (the table keeps them alive): an action just
 # listed by legal_actions() is found without hashing it.
 _ID_OF_OBJECT: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
-# Each table action's id by its fields: a fresh Action found without its own __hash__
-# and __eq__, Python functions that hash and compare this same tuple.
-_ID_OF_FIELDS: dict[tuple[object, ...], int] = {
-    (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
-}
 _Turn = tuple[tuple[int, ...], tuple[Action, ...]]
 # A legal set's ids and their Action objects, by SimState.legal_key.
 _LISTED: dict[int, _Turn] = {}
@@ -84,18 +79,11 @@ _NO_TURN: _Turn = ((), ())
 _PublicRound = tuple[tuple[PublicTrick, ...], PublicTrick | None]
 
 
-def _listing(core: SimState) -> _Turn:
-    """The current seat's legal ids and their actions, from the core's legal set."""
-    key = core.legal_key()
-    ids = legal_ids(key)
-    return remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
-
-
 def _table_id(action: object) -> int:
     """The table id of an action equal to one in :data:`engine.sim.ACTIONS`, else -1."""
     if type(action) is Action:  # the fields compared as Action's own __eq__ compares them
         a = action
-        aid = _ID_OF_FIELDS.get((a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), _NONE)
+        aid = FIELDS_ID.get((a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard), _NONE)
     elif isinstance(action, Action):
         aid = ACTION_ID.get(action, _NONE)
     else:
@@ -188,7 +176,11 @@ class Game:
     def _turn(self) -> _Turn:
         """The current seat's legal ids and actions (none once the race is over)."""
         core = self.core
-        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(core.legal_key()) or _listing(core)
+        key = core.legal_key()
+        turn = _NO_TURN if core.winner >= 0 else _LISTED.get(key)
+        if turn is None:
+            ids = legal_ids(key)
+            turn = remember(_LISTED, key, (ids, tuple([ACTIONS[i] for i in ids])))
         self._legal, self._listed = turn
         return turn
 
@@ -240,17 +232,18 @@ class Game:
         sizes = self._sizes
         if sizes is not None:
             sizes[me] -= 1
+        speed = core.speed[me]
+        # R9: the core has put the card, so a 1 just played counts as well.
+        final = (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed
         if kind == TUNE_UP:
             events = [make_event(_TUNED_UP, me, {})]
         elif kind == PLAY:
-            speed = core.speed[me]
             data: CardPlayed = {
                 "suit": SUIT_IDS[suit],
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                # R9: the core has put the card, so a 1 just played counts as well.
-                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
+                "final": final,
             }
             events = [make_event(_CARD_PLAYED, me, data)]
             if suit == SALTY and middle:  # R10
@@ -266,12 +259,11 @@ class Game:
                     told = {"choice": "gas", "gained": gained, "removed": 1 - gained}
                 events.append(make_event(_ZERO_EFFECT, me, told))
         else:  # R22
-            speed = core.speed[me]
             played: ZeroFivePlayed = {
                 "value": value,
                 "gas": gas,
                 "speed": speed,
-                "final": (FINAL_STRUCK if core.lichen else FINAL)[aid] + speed,
+                "final": final,
                 "gained": core.gas[me] + gas - before,
             }
             events = [
@@ -337,12 +329,7 @@ class Game:
         True
         """
         core = self.core
-        tricks = core.tricks
-        if tricks:
-            first = tricks[0]
-            first_lead = first["lead"] if isinstance(first, dict) else first[1]
-        else:
-            first_lead = core.lead
+        first_lead = core.tricks[0][1] if core.tricks else core.lead
         # Every seat plays one card from its hand per trick (a Tune Up, a face-up card or
         # the 0/5 card's discard), so seat 0 held this many when the round was dealt.
         played = core.trick - 1 + any(p[0] == 0 for p in core.plays)
@@ -360,11 +347,9 @@ class Game:
         """Everything ``seat`` may know (a spectator's part when None), as immutable data
         (:class:`engine.seat_view.SeatView`)."""
         core = self.core
-        legal = None
-        if seat is not None and seat == core.turn:
-            legal = self._legal
-            if legal is None:
-                legal = self._turn()[0]
+        legal = self._legal
+        if legal is None and seat is not None and seat == core.turn:
+            legal = self._turn()[0]
         sizes = self._sizes
         if sizes is None:
             sizes = self._sizes = list(map(sum, core.hands))
@@ -401,7 +386,6 @@ class Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
         if data.get("format") != _FORMAT:
             raise ValueError("Unknown saved-game format.")
-        last = data["last_trick"]
         try:
             hands = [[_SUIT_OF[c] for c in hand] for hand in data["hands"]]
             discards = [_SUIT_OF[c] for c in data["discards"]]
@@ -426,8 +410,8 @@ class Game:
             plays=[Play.from_dict(p) for p in data["plays"]],
             discards=discards,
             set_aside=set_aside,
-            round_tricks=[copy_record(r) for r in data["round_tricks"]],
-            last_trick=None if last is None else copy_record(last),
+            round_tricks=data["round_tricks"],
+            last_trick=data["last_trick"],
             lap_order=[int(s) for s in data["lap_order"]],
             winner=data["winner"],
         )
@@ -493,102 +477,16 @@ def new_game(
     """
     players = _check_players(players)
     variants = variants or Variants()
-    seed = _check_seed(seed)
-    if _nothing_set_up(middle, round, hands, lead, gas, removed, speed, laps, trick, zero_five):
-        # The same position as the general set-up below makes (R4-R6), built directly.
-        return Game.over(SimState.new(players, seed, variants))
-    rng = Rng(seed)
-    supplies, speeds, laps_, removed = _numbers(players, gas, middle, removed, speed, laps)
-    flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
-    if len(flags) != players:
-        raise ValueError("zero_five needs one flag per seat.")
-    if lead is not None and (type(lead) is not int or not 0 <= lead < players):
-        raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
-    first = rng.below(players) if lead is None else lead
-    if hands is None:
-        if trick is not None:
-            raise ValueError("A trick number needs an explicit deal (hands).")
-        dealt: list[list[Suit]] = [[] for _ in range(players)]
-        rest = variants.deck(players)
-        at = 1
-    else:
-        dealt, rest = _explicit_hands(hands, players, variants)
-        at = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
-    parts = (supplies, speeds, laps_, middle, removed, flags)
-    core = _core(players, variants, seed, rng.state, round, at, first, dealt, rest, parts)
-    if hands is None:
-        core.deal()  # R5: the first deal, from the seeded generator
-        core.round = round
-        core.speed = list(speeds)
-    return Game.over(core)
-
-
-def _check_seed(seed: object) -> int:
-    """The seed given, or one drawn once from the OS when none is."""
     if seed is None:
         seed = secrets.randbits(63)
     if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
-    return seed
-
-
-def _nothing_set_up(middle: object, round: object, *parts: object) -> bool:
-    """Whether :func:`new_game` was given nothing beyond the table, seed and variants."""
-    if type(middle) is not int or type(round) is not int or middle != 0 or round != 1:
-        return False
-    return all(part is None for part in parts)
-
-
-def _core(
-    players: int,
-    variants: Variants,
-    seed: int,
-    rng_state: int,
-    round: int,
-    trick: int,
-    lead: int,
-    hands: list[list[Suit]],
-    rest: list[Suit],
-    numbers: tuple[list[int], list[int], list[int], int, int, list[bool]],
-) -> SimState:
-    """The core of a new game: ``rest`` counts as discarded, nothing played yet."""
-    gas, speed, laps, middle, removed, zero_five = numbers
-    return SimState.from_parts(
-        GameParts(
-            players=players,
-            variants=variants,
-            seed=seed,
-            rng_state=rng_state,
-            round=round,
-            trick=trick,
-            lead=lead,
-            hands=hands,
-            gas=gas,
-            speed=speed,
-            laps=laps,
-            middle=middle,
-            removed=removed,
-            zero_five=zero_five,
-            discards=rest,
-        )
-    )
-
-
-def _numbers(
-    players: int,
-    gas: Sequence[int] | None,
-    middle: int,
-    removed: int | None,
-    speed: Sequence[int] | None,
-    laps: Sequence[int] | None,
-) -> tuple[list[int], list[int], list[int], int]:
-    """Check a new game's gas, speeds, laps and removed gas (R4, R16)."""
-    supplies = _seat_list("gas", gas, players, MAX_GAS)
+    supplies = _seat_list("gas", gas, players, MAX_GAS)  # R4
     if any(g > MAX_GAS for g in supplies):
         raise ValueError(f"Nobody can hold more than {MAX_GAS} gas.")
     speeds = _seat_list("speed", speed, players, 0)
     laps_ = _seat_list("laps", laps, players, 0)
-    if any(n >= LAPS_TO_WIN for n in laps_):
+    if any(n >= LAPS_TO_WIN for n in laps_):  # R16
         raise ValueError(f"A player with {LAPS_TO_WIN} laps has already won.")
     if middle < 0:
         raise ValueError("The middle cannot hold negative gas.")
@@ -596,7 +494,20 @@ def _numbers(
         removed = max(0, MAX_GAS * players - sum(supplies) - middle)
     if removed < 0:
         raise ValueError("Removed gas cannot be negative.")
-    return supplies, speeds, laps_, removed
+    flags = [variants.zero_five] * players if zero_five is None else list(zero_five)
+    if len(flags) != players:
+        raise ValueError("zero_five needs one flag per seat.")
+    if lead is not None and (type(lead) is not int or not 0 <= lead < players):
+        raise ValueError(f"The lead must be a seat from 0 to {players - 1}.")
+    if hands is None and trick is not None:
+        raise ValueError("A trick number needs an explicit deal (hands).")
+    dealt = () if hands is None else _explicit_hands(hands, players)
+    core = SimState.new(players, seed, variants, lead, dealt)
+    if dealt:
+        core.trick = _explicit_trick(trick, len(dealt[0]), variants.deal_size)
+    core.round, core.speed, core.zero_five = round, speeds, flags
+    core.gas, core.laps, core.middle, core.removed = supplies, laps_, middle, removed
+    return Game.over(core)
 
 
 def _explicit_trick(trick: int | None, size: int, deal: int) -> int:
@@ -610,19 +521,12 @@ def _explicit_trick(trick: int | None, size: int, deal: int) -> int:
     return trick
 
 
-def _explicit_hands(
-    hands: Sequence[Sequence[Suit | str]], players: int, variants: Variants
-) -> tuple[list[list[Suit]], list[Suit]]:
-    """Check an explicit deal against the deck; return the hands and the unseen rest."""
+def _explicit_hands(hands: Sequence[Sequence[Suit | str]], players: int) -> list[list[Suit]]:
+    """The hands of an explicit deal, one per seat, all of one size (the deck checks the
+    cards: :meth:`engine.sim.SimState.new`)."""
     if len(hands) != players:
         raise ValueError("Give one hand per seat.")
     parsed = [[Suit(card) for card in hand] for hand in hands]
     if len({len(hand) for hand in parsed}) != 1 or not parsed[0]:
         raise ValueError("Every hand must hold the same number of cards, at least one.")
-    rest = variants.deck(players)
-    for hand in parsed:
-        for card in hand:
-            if card not in rest:
-                raise ValueError(f"The deck does not hold that many {card.value} cards.")
-            rest.remove(card)
-    return parsed, rest
+    return parsed

@@ -24,14 +24,7 @@ from typing import Any, Literal
 
 from engine import cards, sim
 from engine.actions import Action, ActionType
-from engine.cards import (
-    MAX_GAS,
-    SUIT_ORDER,
-    SUIT_VALUE,
-    Suit,
-    ZeroEffect,
-    effective_value,
-)
+from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
@@ -59,22 +52,14 @@ class Best:
 
 
 @dataclass(frozen=True, slots=True)
-class Reward:
-    """The 0 card face up with one reward (R20): its speed and the most gas it could carry."""
-
-    effect: ZeroEffect
-    speed: int
-    gas_max: int
-
-
-@dataclass(frozen=True, slots=True)
 class CardChoice:
     """One distinct card in the hand of the seat to move.
 
     ``why_not`` is the refusal a face-up play of it gets (R7), ``None`` when it may go face
     up; a blocked card carries what it would if its suit were free. ``effective_value`` is
     what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
-    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20);
+    (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20), each
+    with the most gas it could carry;
     ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
     cards it would cut to 0 (R9).
     """
@@ -86,29 +71,29 @@ class CardChoice:
     speed: int
     gas_max: int
     best_other: Best | None
-    rewards: tuple[Reward, ...]
+    rewards: tuple[tuple[ZeroEffect, int], ...]
     cuts: tuple[int, ...]
 
     @property
     def face_up(self) -> bool:
         return self.why_not is None
 
-    def reward(self, effect: ZeroEffect | None) -> Reward | None:
-        return next((r for r in self.rewards if r.effect == effect), None)
-
     def most_gas(self, effect: ZeroEffect | None = None) -> int:
-        reward = self.reward(effect)
-        return self.gas_max if reward is None else reward.gas_max
+        return next((gas for e, gas in self.rewards if e == effect), self.gas_max)
+
+    def speed_with(self, effect: ZeroEffect | None) -> int:
+        """The seat's speed once the card is down with ``effect`` (R20)."""
+        offered = any(e == effect for e, _ in self.rewards)
+        return self.speed + (offered and effect == ZeroEffect.SPEED)
 
     def final(self, gas: int, effect: ZeroEffect | None = None) -> int:
         """The final number the card would score face up (R8)."""
-        reward = self.reward(effect)
-        return self.effective_value + (self.speed if reward is None else reward.speed) + gas
+        return self.effective_value + self.speed_with(effect) + gas
 
     def to_dict(self, word: Callable[[Refusal], str]) -> CardOption:
         best = self.best_other
         previews: dict[str, ZeroPreview] = {
-            r.effect.value: {"speed": r.speed, "gas_max": r.gas_max} for r in self.rewards
+            e.value: {"speed": self.speed_with(e), "gas_max": gas} for e, gas in self.rewards
         }
         return {
             "suit": self.suit.value,
@@ -199,15 +184,7 @@ class SeatOptions:
         gas = action.gas
         if type(gas) is not int or gas < 0:
             return Refusal.of("gas_not_whole")
-        kind = action.type
-        if kind is ActionType.PLAY:
-            most = self._face_up(action)
-        elif kind is ActionType.TUNE_UP:
-            most = self._tune_up(action)
-        elif kind is ActionType.ZERO_FIVE:
-            most = self._zero_five(action)
-        else:  # pragma: no cover - ActionType is closed
-            return Refusal.of("not_an_action")
+        most = _CHECK[action.type](self, action)
         if isinstance(most, Refusal):
             return most
         return Refusal.of("gas_over_supply", most=most) if gas > most else None
@@ -226,7 +203,7 @@ class SeatOptions:
             return card.why_not
         if card.rewards and effect is None:
             return Refusal.of("choose_zero_effect")
-        if card.rewards and card.reward(effect) is None:
+        if card.rewards and all(e != effect for e, _ in card.rewards):
             return Refusal.of("zero_nothing_removed")  # R20: the speed is always on offer
         if not card.rewards and effect is not None:
             return Refusal.of("effect_only_for_zero")
@@ -265,6 +242,14 @@ class SeatOptions:
         return played.gas_max
 
 
+_CHECK: dict[ActionType, Callable[[SeatOptions, Action], Refusal | int]] = {
+    ActionType.PLAY: SeatOptions._face_up,
+    ActionType.TUNE_UP: SeatOptions._tune_up,
+    ActionType.ZERO_FIVE: SeatOptions._zero_five,
+}
+"""Per kind of action: why it is refused, else the most gas it may carry."""
+
+
 def seat_options(view: SeatView) -> SeatOptions:
     """What ``view``'s seat may do now, read off the view alone."""
     seat, current = view.seat, view.current
@@ -279,18 +264,21 @@ def seat_options(view: SeatView) -> SeatOptions:
     speed = view.speed[seat]
     cards = []
     for index, count in enumerate(view.hand):
-        if count:
-            reach, why_not = ups[index], None
-            if not reach:  # R7: a card held has no face-up play only while its suit is up
-                why_not = Refusal.of("suit_face_up", suit=SUIT_ORDER[index].value)
-                free = sim.face_up_ids(
-                    1 << index, view.gas[seat], view.middle > 0, view.removed > 0
-                )
-                reach = _grouped(free)[0][index]  # what it would carry were its suit free
-            strikes = index == sim.LICHEN and not lichen
-            rival = struck if strikes else best
-            cuts = _cut(plays) if strikes else ()
-            cards.append(_card(index, speed, lichen, reach, why_not, rival, cuts))
+        if not count:
+            continue
+        suit, value = SUIT_ORDER[index], sim.VALUE[index]
+        reach, why_not = ups[index], None
+        if not reach:  # R7: a card held has no face-up play only while its suit is up
+            why_not = Refusal.of("suit_face_up", suit=suit.value)
+            free = sim.face_up_ids(1 << index, view.gas[seat], view.middle > 0, view.removed > 0)
+            reach = _grouped(free)[0][index]  # what it would carry were its suit free
+        most = dict(reach)  # by 0 card reward (R20)
+        gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
+        rewards = tuple((_REWARD[effect], gas) for effect, gas in reach if effect != sim.NO_EFFECT)
+        strikes = index == sim.LICHEN and not lichen
+        rival, cuts = (struck, _cut(plays)) if strikes else (best, ())
+        counts = effective_value(value, lichen)
+        cards.append(CardChoice(suit, value, why_not, counts, speed, gas_max, rival, rewards, cuts))
     shares = view.middle > 0 and view.gas[seat] < MAX_GAS
     if not fives:
         refusal = _zero_five_refusal(view, seat)
@@ -329,29 +317,6 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
             fives[value] = max(gas, fives.get(value, 0))
     reach = tuple(tuple(sorted(most.items())) for most in ups)
     return sim.remember(_GROUPED, ids, (reach, tuple(sorted(fives.items()))), 4096)
-
-
-def _card(
-    index: int,
-    speed: int,
-    lichen: bool,
-    reach: _Reach,
-    why_not: Refusal | None,
-    rival: Best | None,
-    cuts: tuple[int, ...],
-) -> CardChoice:
-    """The card of suit ``index`` with the gas of ``reach`` (per 0 card reward)."""
-    suit = SUIT_ORDER[index]
-    value = SUIT_VALUE[suit]
-    most = dict(reach)
-    rewards = tuple(
-        Reward(_REWARD[effect], speed + (effect == sim.SPEED), gas)
-        for effect, gas in reach
-        if effect != sim.NO_EFFECT
-    )
-    gas_max = most.get(sim.NO_EFFECT, most.get(sim.SPEED, 0))
-    worth = effective_value(value, lichen)
-    return CardChoice(suit, value, why_not, worth, speed, gas_max, rival, rewards, cuts)
 
 
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:

@@ -22,23 +22,28 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 from engine.cards import SUIT_ORDER, Suit, effective_value
 from engine.sim import (
     ACTIONS,
+    FIELDS_ID,
     INFO,
     LICHEN,
     NO_EFFECT,
     PLAY,
+    PLAY_ACTION,
     SUIT_IDS,
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
+    CoreTrick,
     SimState,
+    core_trick,
+    play_key,
     public_play,
+    trick_record,
 )
 from engine.variants import Variants
 from engine.view import (
     Leader,
     Observation,
     PublicObservation,
-    PublicPlay,
     TableView,
     TrickRecord,
     table_data,
@@ -89,10 +94,6 @@ _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
 class HasCore(Protocol):
     """What :func:`observe` reads of a game (:class:`engine.game.Game`)."""
 
-    @property
-    def core(self) -> SimState:
-        """The state and rules, hidden cards included."""
-
     def view(self, seat: int | None) -> SeatView:
         """``seat``'s view (:meth:`SeatView.of`)."""
 
@@ -108,15 +109,9 @@ def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
     return tuple(masked)
 
 
-_CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
-
-
-def public_trick(record: object) -> PublicTrick:
-    """The public form of one of the core's finished-trick records (its compact tuple, or
-    the JSON record of a restored game)."""
-    if isinstance(record, dict):
-        return _trick_from_dict(record)  # type: ignore[arg-type]
-    trick, lead, plays, winner, lichen = cast(_CoreTrick, record)
+def public_trick(record: CoreTrick) -> PublicTrick:
+    """The public form of one of the core's finished-trick records."""
+    trick, lead, plays, winner, lichen = record
     return (trick, lead, mask_cards(plays), winner, lichen)
 
 
@@ -238,10 +233,7 @@ class SeatView(NamedTuple):
     def to_dict(self) -> Observation | PublicObservation:
         """The JSON form (:class:`engine.view.Observation`, a spectator's
         :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
-        table = self._table()
-        if self.seat is None:
-            return cast(PublicObservation, {"seat": None, **table})
-        return cast(Observation, {"seat": self.seat, **table})
+        return cast("Observation | PublicObservation", {"seat": self.seat, **self._table()})
 
     def _table(self) -> TableView:
         lichen = lichen_in(self.trick_plays)
@@ -295,8 +287,11 @@ class SeatView(NamedTuple):
         hand = [0] * SUITS
         for card in observation["hand"]:
             hand[_SUIT_OF_ID[card]] += 1
-        trick_plays = tuple(_card_from_dict(p) for p in observation["trick_plays"])
-        tricks = tuple(_trick_from_dict(r) for r in observation["round_tricks"])
+        trick_plays = tuple(
+            (p["seat"], PUBLIC_ID[PLAY_ACTION[play_key(p)]], p["speed"] or 0)
+            for p in observation["trick_plays"]
+        )
+        tricks = tuple(public_trick(core_trick(r)) for r in observation["round_tricks"])
         last = observation["last_trick"]
         face_up = [0] * SUITS
         for trick in tricks:
@@ -306,7 +301,7 @@ class SeatView(NamedTuple):
         current = observation["current_seat"]
         legal: tuple[int, ...] = ()
         if seat is not None and seat == current:
-            index = _FORM_INDEX
+            index = FIELDS_ID
             legal = tuple(
                 index[(f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"])]
                 for f in observation["legal_actions"]
@@ -330,19 +325,15 @@ class SeatView(NamedTuple):
             observation["winner"],
             trick_plays,
             tricks,
-            None if last is None else _trick_from_dict(last),
+            None if last is None else public_trick(core_trick(last)),
             tuple(face_up),
             observation["set_aside"],
             legal,
         )
 
 
-# The JSON form of each action id (a view copies the ones it lists), and each form's id.
+# The JSON form of each action id (a view copies the ones it lists).
 _FORMS = tuple(action.to_dict() for action in ACTIONS)
-_FORM_INDEX = {
-    (f["type"], f["suit"], f["gas"], f["zero_effect"], f["value"], f["discard"]): i
-    for i, f in enumerate(_FORMS)
-}
 
 
 def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
@@ -353,37 +344,8 @@ def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
 
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
     number, lead, cards, winner, lichen = trick
-    return {
-        "trick": number,
-        "lead": lead,
-        "plays": [public_play(s, FORM_ACTION[f], speed, lichen) for s, f, speed in cards],
-        "winner": None if winner < 0 else winner,
-    }
-
-
-def _play_key(play: PublicPlay) -> tuple[object, ...]:
-    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
-
-
-# Each public form id by its JSON form's fields (the speed and the Lichen effect aside).
-_FORM_OF_PLAY = {_play_key(public_play(0, a, 0, False)): f for f, a in enumerate(FORM_ACTION)}
-
-
-def _card_from_dict(play: PublicPlay) -> PublicCard:
-    speed = play["speed"]
-    return (play["seat"], _FORM_OF_PLAY[_play_key(play)], 0 if speed is None else speed)
-
-
-def _trick_from_dict(record: TrickRecord) -> PublicTrick:
-    cards = tuple(_card_from_dict(p) for p in record["plays"])
-    winner = record["winner"]
-    return (
-        record["trick"],
-        record["lead"],
-        cards,
-        -1 if winner is None else winner,
-        lichen_in(cards),
-    )
+    plays = [(s, FORM_ACTION[f], speed) for s, f, speed in cards]
+    return trick_record((number, lead, plays, winner, lichen))
 
 
 def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
@@ -412,8 +374,8 @@ def observe(game: HasCore, seat: int) -> Observation:
     >>> len(view["hand"]), "hands" in view, view["players"][0]["hand_size"]
     (6, False, 6)
     """
-    if type(seat) is not int or not 0 <= seat < game.core.players:
-        raise ValueError(f"There is no seat {seat!r} in this race.")
+    if seat is None:  # a seat's view: a spectator's is observe_public's
+        raise ValueError("There is no seat None in this race.")
     return game.view(seat).to_dict()  # type: ignore[return-value]
 
 

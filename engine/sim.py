@@ -38,7 +38,7 @@ from engine.cards import (
 from engine.rng import Rng
 from engine.shapes import PublicPlay
 from engine.variants import Variants
-from engine.view import TrickRecord, copy_record
+from engine.view import TrickRecord
 
 
 class Play(NamedTuple):
@@ -117,6 +117,12 @@ def _all_actions() -> tuple[Action, ...]:
 ACTIONS: tuple[Action, ...] = _all_actions()
 #: The id of each action.
 ACTION_ID: dict[Action, int] = {action: i for i, action in enumerate(ACTIONS)}
+#: The id of each action by its fields in :class:`~engine.actions.ActionDict` order, as
+#: enum members or as their JSON ids (a ``StrEnum`` member hashes and compares as its id):
+#: an action found without its own ``__hash__`` and ``__eq__``, or from its JSON form.
+FIELDS_ID: dict[tuple[object, ...], int] = {
+    (a.type, a.suit, a.gas, a.zero_effect, a.value, a.discard): i for i, a in enumerate(ACTIONS)
+}
 
 
 def _info(action: Action) -> tuple[int, int, int, int, int]:
@@ -197,10 +203,9 @@ def deck_copies(players: int, variants: Variants) -> list[int]:
 
 #: The cache behind :func:`legal_ids`, for hot loops to read without a call.
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
-#: A finished trick: (trick, lead, plays, winner or -1, lichen in it).
-_SimRecord = tuple[int, int, list[tuple[int, int, int]], int, bool]
-# The deck of each table (variants and players) as suit indices: a few dozen at most.
-_DECKS: dict[tuple[Variants, int], tuple[int, ...]] = {}
+#: A finished trick: (trick, lead, its (seat, action id, speed) plays, winner or -1, a 1
+#: face up in it).
+CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
 
 
 # The three parts of a legal set, each cached by the few facts it depends on (at most
@@ -290,39 +295,6 @@ class SimState:
     is the current trick as ``(seat, action id, speed)``; ``winner`` is -1 until someone wins.
     """
 
-    __slots__ = (
-        "blocked",
-        "deal_size",
-        "discards",
-        "face_up",
-        "gas",
-        "hands",
-        "lap_order",
-        "laps",
-        "last",
-        "lead",
-        "lichen",
-        "masks",
-        "middle",
-        "players",
-        "plays",
-        "removed",
-        "rng",
-        "round",
-        "seed",
-        "set_aside",
-        "speed",
-        "trick",
-        "tricks",
-        "tuners",
-        "turn",
-        "variants",
-        "winner",
-        "zero_five",
-        "zf_in",
-        "zf_variant",
-    )
-
     players: int
     variants: Variants
     seed: int
@@ -349,10 +321,12 @@ class SimState:
     discards: list[int]
     set_aside: list[int]
     face_up: list[int]
-    tricks: list[TrickRecord | _SimRecord]
-    last: TrickRecord | _SimRecord | None
+    tricks: list[CoreTrick]
+    last: CoreTrick | None
     lap_order: list[int]
     winner: int
+    # The slots are the attributes annotated above.
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
         """The fixed facts; :meth:`new`, :meth:`from_parts` or :meth:`clone` set the rest."""
@@ -365,37 +339,57 @@ class SimState:
         self.rng.state = rng_state
 
     @classmethod
-    def new(cls, players: int, seed: int, variants: Variants | None = None) -> SimState:
+    def new(
+        cls,
+        players: int,
+        seed: int,
+        variants: Variants | None = None,
+        lead: int | None = None,
+        hands: Sequence[Sequence[Suit]] = (),
+    ) -> SimState:
         """The position :func:`~engine.game.new_game` deals for ``players``, ``seed`` and
-        ``variants``.
+        ``variants``: the first lead drawn from the seeded generator unless given (R6),
+        then the first deal (R5), or ``hands`` as dealt (the rest of the deck discarded).
 
         >>> from engine.game import new_game
         >>> SimState.new(5, 3).to_dict() == new_game(players=5, seed=3).to_dict()
         True
         """
         variants = variants or Variants()
-        s = cls(players, variants, seed, Rng(seed).state)
-        s.lead = s.rng.below(players)
-        s.hands = [[0] * SUITS for _ in range(players)]
-        s.masks = [0] * players
-        s.gas, s.laps = [MAX_GAS] * players, [0] * players
-        s.middle = s.removed = 0
-        s.zero_five = [variants.zero_five] * players
-        s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
-        deck = _DECKS.get((variants, players))
-        if deck is None:
-            deck = _DECKS[variants, players] = tuple(SUIT_INDEX[c] for c in variants.deck(players))
-        s.discards = list(deck)  # the deck, in its fixed order, before the first deal
-        s.set_aside = []
-        s.last, s.lap_order, s.winner = None, [], -1
-        s.round = 0
-        s.deal()  # as new_game: the first deal starts round 1
-        s.turn = s.lead
+        rng = Rng(seed)
+        first = rng.below(players) if lead is None else lead
+        rest = variants.deck(players)  # in its fixed order, before the first deal
+        for card in (card for hand in hands for card in hand):
+            if card not in rest:
+                raise ValueError(f"The deck does not hold that many {card.value} cards.")
+            rest.remove(card)
+        zeros = [0] * players
+        s = cls.from_parts(
+            GameParts(
+                players=players,
+                variants=variants,
+                seed=seed,
+                rng_state=rng.state,
+                round=1 if hands else 0,
+                trick=1,
+                lead=first,
+                hands=hands or [()] * players,
+                gas=[MAX_GAS] * players,
+                speed=zeros,
+                laps=zeros,
+                middle=0,
+                removed=0,
+                zero_five=[variants.zero_five] * players,
+                discards=rest,
+            )
+        )
+        if not hands:
+            s.deal()
         return s
 
     @classmethod
     def from_parts(cls, parts: GameParts) -> SimState:
-        """A state from :class:`GameParts` (trick records shared, not copied)."""
+        """A state from :class:`GameParts`."""
         players = parts.players
         s = cls(players, parts.variants, parts.seed, parts.rng_state)
         s.round, s.trick, s.lead = parts.round, parts.trick, parts.lead
@@ -412,15 +406,15 @@ class SimState:
         s.face_up = [0] * SUITS
         for play in parts.plays:
             s._take_play(play)
-        for record in parts.round_tricks:
-            for public in record["plays"]:
-                suit = public["suit"]
-                if public["type"] == ActionType.PLAY.value and suit is not None:
-                    s.face_up[SUIT_INDEX[Suit(suit)]] += 1
+        s.tricks = [core_trick(record) for record in parts.round_tricks]
+        for _, _, plays, _, _ in s.tricks:
+            for _, a, _ in plays:
+                if INFO[a][0] == PLAY:
+                    s.face_up[INFO[a][1]] += 1
         s.discards = [SUIT_INDEX[card] for card in parts.discards]
         s.set_aside = [SUIT_INDEX[card] for card in parts.set_aside]
-        s.tricks = list(parts.round_tricks)
-        s.last = parts.last_trick
+        last = parts.last_trick
+        s.last = None if last is None else core_trick(last)
         s.lap_order = list(parts.lap_order)
         s.winner = -1 if parts.winner is None else parts.winner
         s.turn = (s.lead + len(s.plays)) % s.players
@@ -467,8 +461,8 @@ class SimState:
             "plays": [play.to_dict() for play in self.trick_plays()],
             "discards": [suits[i].value for i in self.discards],
             "set_aside": [suits[i].value for i in self.set_aside],
-            "round_tricks": [_record(r) for r in self.tricks],
-            "last_trick": None if self.last is None else _record(self.last),
+            "round_tricks": [trick_record(r) for r in self.tricks],
+            "last_trick": None if self.last is None else trick_record(self.last),
             "lap_order": list(self.lap_order),
             "winner": None if self.winner < 0 else self.winner,
         }
@@ -706,10 +700,8 @@ def public_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:
     }
 
 
-def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
-    """A completed trick's public record, as a saved game holds it."""
-    if isinstance(record, dict):
-        return copy_record(record)
+def trick_record(record: CoreTrick) -> TrickRecord:
+    """A finished trick's public record, as a saved game and a view hold it."""
     trick, lead, plays, winner, lichen = record
     return {
         "trick": trick,
@@ -717,3 +709,20 @@ def _record(record: TrickRecord | _SimRecord) -> TrickRecord:
         "plays": [public_play(seat, a, speed, lichen) for seat, a, speed in plays],
         "winner": None if winner < 0 else winner,
     }
+
+
+def play_key(play: PublicPlay) -> tuple[object, ...]:
+    """What a card in a trick shows of its action, all but its seat and speed."""
+    return (play["type"], play["suit"], play["gas"], play["value"], play["zero_effect"])
+
+
+#: Per :func:`play_key`: the first action id showing it (standing for a face-down card).
+PLAY_ACTION = {play_key(public_play(0, a, 0, False)): a for a in reversed(range(len(ACTIONS)))}
+
+
+def core_trick(record: TrickRecord) -> CoreTrick:
+    """The core's record of a finished trick from its public record (R9: the 1 face up)."""
+    plays = [(p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"]]
+    lichen = any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+    winner = record["winner"]
+    return (record["trick"], record["lead"], plays, -1 if winner is None else winner, lichen)

@@ -13,7 +13,7 @@ from typing import Any, Final, Literal
 
 from engine.actions import Action
 from engine.cards import Suit
-from engine.events import EventKind
+from engine.events import Event, EventKind
 from engine.fairness import commit
 from engine.game import MAX_DECISIONS, Game, new_game
 from engine.refusals import IllegalAction
@@ -122,65 +122,45 @@ def _read(record: object) -> tuple[Game, int, str, list[Any]] | Verdict:
     return game, seed, salt, actions
 
 
-def _action(entry: object) -> tuple[int, Action] | None:
-    """The seat and the action of one entry of ``actions``; None if it is not one."""
-    if not isinstance(entry, Mapping) or type(entry.get("seat")) is not int:
-        return None
-    try:
-        return entry["seat"], Action.from_dict(entry.get("action"))
-    except IllegalAction:
-        return None
-
-
 Problem = tuple[str, dict[str, Any]]
 
 
-@dataclass(slots=True)
-class _Replay:
-    """What replaying a record's actions told: its events, the deal round by round, the
-    actions played, and the first problem met (None: none)."""
-
-    game: Game
-    events: list[Any]
-    deal: list[RoundDeal]
-    played: int = 0
-    problem: Problem | None = None
-
-
-def _replay(game: Game, actions: list[Any]) -> _Replay:
-    """Play ``actions`` from the deal through the checked path, to the first one refused."""
-    replay = _Replay(game, [game.deal_event().to_dict()], [_round_deal(game)])
+def _replay(
+    game: Game, actions: list[Any]
+) -> tuple[list[Any], list[RoundDeal], int, Problem | None]:
+    """Play ``actions`` from the deal through the checked path, to the first one refused:
+    the events, the deal round by round, the actions played and the problem met (if any)."""
+    events, deal = [game.deal_event().to_dict()], [_round_deal(game)]
     for index, entry in enumerate(actions):
-        replay.problem = _step(replay, index, entry)
-        if replay.problem is not None:
-            return replay
-    if not game.is_over:
-        replay.problem = "race_not_over", {"actions": replay.played}
-    return replay
+        told = _step(game, index, entry)
+        if not isinstance(told, list):
+            return events, deal, index, told
+        events.extend(event.to_dict() for event in told)
+        if any(event.kind is EventKind.ROUND_DEALT for event in told):
+            deal.append(_round_deal(game))
+    problem = None if game.is_over else ("race_not_over", {"actions": len(actions)})
+    return events, deal, len(actions), problem
 
 
-def _step(replay: _Replay, index: int, entry: object) -> Problem | None:
-    """Play action number ``index`` of the record; the problem it meets, if any."""
-    game = replay.game
+def _step(game: Game, index: int, entry: object) -> list[Event] | Problem:
+    """Play action number ``index`` of the record: its events, or the problem it meets."""
     if game.is_over:
         return "actions_after_end", {"index": index}
     if index >= MAX_DECISIONS:
         return "too_many_actions", {"limit": MAX_DECISIONS}
-    parsed = _action(entry)
-    if parsed is None:
+    if not isinstance(entry, Mapping) or type(entry.get("seat")) is not int:
         return "illegal_action", {"index": index, "seat": None}
-    seat, action = parsed
+    seat = entry["seat"]
+    try:
+        action = Action.from_dict(entry.get("action"))
+    except IllegalAction:
+        return "illegal_action", {"index": index, "seat": None}
     if seat != game.current_seat:
         return "wrong_seat", {"index": index, "seat": seat, "to_move": game.current_seat}
     try:
-        events = game.apply(action, seat=seat)
+        return game.apply(action, seat=seat)
     except IllegalAction:
         return "illegal_action", {"index": index, "seat": seat}
-    replay.played += 1
-    replay.events.extend(event.to_dict() for event in events)
-    if any(event.kind is EventKind.ROUND_DEALT for event in events):
-        replay.deal.append(_round_deal(game))
-    return None
 
 
 def verify_record(record: object) -> Verdict:
@@ -193,14 +173,14 @@ def verify_record(record: object) -> Verdict:
     assert isinstance(record, Mapping)
     game, seed, salt, actions = read
     recomputed = commit(seed, salt)
-    replay = _replay(game, actions)
+    events, deal, played, replayed = _replay(game, actions)
     problem: Problem | None = None
     if recomputed != record["commitment"]:
         problem = (
             "commitment_mismatch",
             {"published": record["commitment"], "recomputed": recomputed},
         )
-    problem = problem or replay.problem or _first_difference(replay.events, record["events"])
+    problem = problem or replayed or _first_difference(events, record["events"])
     recorded = record.get("winner")
     if problem is None and (type(recorded) is not int or recorded != game.winner):
         problem = "winner_mismatch", {"replayed": game.winner, "recorded": recorded}
@@ -208,10 +188,10 @@ def verify_record(record: object) -> Verdict:
     return Verdict(
         code,
         params,
-        tuple(replay.deal),
+        tuple(deal),
         recomputed,
-        replay.played,
-        len(replay.events),
+        played,
+        len(events),
         game.winner if game.is_over else None,
     )
 

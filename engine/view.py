@@ -1,6 +1,5 @@
-"""The cached parts of a seat's view (the variants' and the deck's JSON), and a copy of a
-finished trick's record. The view's JSON shapes are :mod:`engine.shapes` (named here too);
-:mod:`engine.seat_view` builds every view.
+"""The cached parts of a seat's view (the variants' and the deck's JSON). The view's JSON
+shapes are :mod:`engine.shapes` (named here too); :mod:`engine.seat_view` builds every view.
 """
 
 from __future__ import annotations
@@ -19,18 +18,6 @@ from engine.shapes import (
     ZeroPreview,
 )
 from engine.variants import Variants, VariantsData
-
-
-def copy_record(record: TrickRecord) -> TrickRecord:
-    """A copy of a finished-trick record that can be handed out or taken in: records are
-    shared between clones, so nobody outside the engine may hold the originals.
-
-    >>> record: TrickRecord = {"trick": 1, "lead": 0, "plays": [], "winner": None}
-    >>> copy_record(record) == record and copy_record(record) is not record
-    True
-    """
-    return {**record, "plays": [p.copy() for p in record["plays"]]}
-
 
 # Keyed by table size and the variants' id, checked by identity (the entry keeps them
 # alive, so no other object can take the id): hashing a dataclass costs more than the answer.
@@ -65,6 +52,5 @@ __all__ = [
     "TrickRecord",
     "ZeroFiveOption",
     "ZeroPreview",
-    "copy_record",
     "table_data",
 ]

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import anyio
 import orjson
+from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.races.record import Said
@@ -59,27 +60,24 @@ class Listener:
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
-        self._changed = False
-        self._said: list[Said] = []
+        self._news = News(changed=False)
 
     def notify(self, said: Said | None = None) -> None:
         """Wake the stream for ``said`` (the only change), or for any change (None)."""
         if said is None:
-            self._changed = True
+            self._news.changed = True
         else:
-            self._said.append(said)
+            self._news.said += (said,)
         self._event.set()
 
     async def wait(self, timeout: float | None) -> News:
         """Wait for news, at most ``timeout`` seconds (then the news may be none)."""
-        timed_out = False
         try:
             await asyncio.wait_for(self._event.wait(), timeout)
         except TimeoutError:
-            timed_out = True
+            self._news.timed_out = True
         self._event.clear()
-        news = News(self._changed, tuple(self._said), timed_out)
-        self._changed, self._said = False, []
+        news, self._news = self._news, News(changed=False)
         return news
 
 
@@ -93,14 +91,10 @@ class LiveHub:
         """How many streams listen in this process."""
         return sum(len(group) for group in self._listeners.values())
 
-    def deliver(self, game_id: str, said: Said | None = None) -> None:
-        """Wake every local listener of ``game_id``."""
-        for listener in tuple(self._listeners.get(game_id, ())):
-            listener.notify(said)
-
     async def publish(self, game_id: str, said: Said | None = None) -> None:
         """Tell every stream following ``game_id`` that it changed."""
-        self.deliver(game_id, said)
+        for listener in tuple(self._listeners.get(game_id, ())):
+            listener.notify(said)
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: str) -> AsyncIterator[Listener]:
@@ -133,9 +127,7 @@ class RedisLiveHub(LiveHub):
 
     async def start(self) -> None:
         """Connect and start relaying notices (waits until the subscription is active)."""
-        import redis.asyncio as redis
-
-        self._client = redis.Redis.from_url(self.url)
+        self._client = Redis.from_url(self.url)
         pubsub = self._client.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
@@ -152,7 +144,7 @@ class RedisLiveHub(LiveHub):
                     channel = message.get("channel")
                     if isinstance(channel, bytes):
                         game_id = channel.decode()[len(CHANNEL_PREFIX) :]
-                        self.deliver(game_id, _said_in(message.get("data")))
+                        await super().publish(game_id, _said_in(message.get("data")))
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -174,7 +166,7 @@ class RedisLiveHub(LiveHub):
             await self._client.publish(f"{CHANNEL_PREFIX}{game_id}", data)
         except Exception:
             log.warning("could not publish a live notice; only this worker's streams hear it")
-            self.deliver(game_id, said)
+            await super().publish(game_id, said)
 
     async def stop(self) -> None:
         await _cancelled(self._reader)
@@ -249,11 +241,7 @@ class RedisStreamGate(StreamGate):
 
     def __init__(self, limit: int, url: str, timeout: float) -> None:
         super().__init__(limit)
-        import redis.asyncio as redis
-
-        self._client: Any = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout
-        )
+        self._client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._timeout = timeout
         self._lease_ms = int(STREAM_LEASE_SECONDS * 1000)
         self._tickets: defaultdict[str, set[str]] = defaultdict(set)

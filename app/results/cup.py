@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, case, func, select
+from sqlalchemy import ColumnElement, case, func, select
 
 from app.results.daily import (
     BOARD_LIMIT,
     CODE_POINT_COLLATION,
     Board,
-    Columns,
+    counted_on,
     read_board,
     top_and_own,
 )
@@ -113,16 +113,16 @@ class CupResults:
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted results in ``week``, by deal."""
-        query = _counted(
-            select(
-                CupEntry.deal,
-                RaceResult.place,
-                RaceResult.laps,
-                RaceResult.left_race,
-                _points().label("points"),
-            ),
-            week,
-        ).where(CupEntry.player_id == player_id)
+        columns = select(
+            CupEntry.deal,
+            RaceResult.place,
+            RaceResult.laps,
+            RaceResult.left_race,
+            _points().label("points"),
+        )
+        query = counted_on(
+            columns, CupEntry, CupEntry.week == week, CupEntry.player_id == player_id
+        )
         async with self.results.unit() as session:
             rows = (await session.execute(query.order_by(CupEntry.deal))).all()
         return [from_row(DealResult, row) for row in rows]
@@ -131,22 +131,17 @@ class CupResults:
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> CupBoard:
         """``week``'s board as ``player_id`` sees it."""
-        collation = CODE_POINT_COLLATION[self.results.backend]
-        totals = (
-            _counted(
-                select(
-                    CupEntry.player_id,
-                    func.min(RaceResult.name).label("name"),
-                    func.sum(_points()).label("points"),
-                    func.sum(RaceResult.laps).label("laps"),
-                    func.count().label("deals"),
-                    func.max(FinishedRace.finished_at).label("last"),
-                ),
-                week,
-            )
-            .group_by(CupEntry.player_id)
-            .subquery()
+        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
+        columns = select(
+            CupEntry.player_id,
+            func.min(RaceResult.name).label("name"),
+            func.sum(_points()).label("points"),
+            func.sum(RaceResult.laps).label("laps"),
+            func.count().label("deals"),
+            func.max(FinishedRace.finished_at).label("last"),
         )
+        counted = counted_on(columns, CupEntry, CupEntry.week == week)
+        totals = counted.group_by(CupEntry.player_id).subquery()
         order = (totals.c.points.desc(), totals.c.laps.desc(), totals.c.last)
         ranked = select(
             func.rank().over(order_by=order).label("rank"),
@@ -162,19 +157,6 @@ class CupResults:
         ).subquery()
         query = top_and_own(ranked, player_id, limit)
         return await read_board(self.results, query, player_id, limit, CupStanding)
-
-
-def _counted(query: Select[*Columns], week: str) -> Select[*Columns]:
-    """``query`` narrowed to ``week``'s counted attempts' own seats in races not practice."""
-    own_seat = (RaceResult.game_id == CupEntry.game_id) & (
-        RaceResult.player_id == CupEntry.player_id
-    )
-    return (
-        query.select_from(CupEntry)
-        .join(RaceResult, own_seat)
-        .join(FinishedRace, FinishedRace.game_id == CupEntry.game_id)
-        .where(CupEntry.week == week, FinishedRace.practice.is_(False))
-    )
 
 
 __all__ = ["BOARD_ORDER", "CupBoard", "CupResults", "CupStanding", "DealResult", "points"]

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar, TypeVarTuple
 
 from sqlalchemy import ColumnElement, Select, Subquery, func, or_, select
 
-from app.results.models import DailyEntry, FinishedRace, RaceResult
+from app.results.models import CupEntry, DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore, from_row
 
 BOARD_ORDER = (
@@ -102,9 +102,11 @@ class DailyResults:
     async def finished_days(self, player_id: int) -> list[str]:
         """The days (oldest first) the player's counted attempt finished, not left (a race
         walked away from, or running at the day's close, keeps no streak)."""
-        days = select(DailyEntry.day).select_from(RaceResult)
         query = counted_on(
-            days, None, DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
+            select(DailyEntry.day),
+            DailyEntry,
+            DailyEntry.player_id == player_id,
+            RaceResult.left_race.is_(False),
         )
         async with self.results.unit() as session:
             return list(await session.scalars(query.order_by(DailyEntry.day)))
@@ -128,11 +130,7 @@ class DailyResults:
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        ranked = self._ranked(day, CODE_POINT_COLLATION[self.results.backend])
-        return top_and_own(ranked, player_id, limit)
-
-    @staticmethod
-    def _ranked(day: str, collation: str) -> Subquery:
+        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
         order = (
             RaceResult.place,
             RaceResult.left_race,
@@ -154,7 +152,8 @@ class DailyResults:
             RaceResult.game_id,
             RaceResult.left_race,
         )
-        return counted_on(columns, day).subquery()
+        ranked = counted_on(columns, DailyEntry, DailyEntry.day == day).subquery()
+        return top_and_own(ranked, player_id, limit)
 
 
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
@@ -179,15 +178,14 @@ async def read_board(
 
 
 def counted_on(
-    query: Select[*Columns], day: str | None, *where: ColumnElement[bool]
+    query: Select[*Columns], entry: type[DailyEntry | CupEntry], *where: ColumnElement[bool]
 ) -> Select[*Columns]:
-    """``query`` of ``race_results`` narrowed to counted attempts' own seats, not practice,
-    on ``day`` (None: any) and ``where``."""
-    if day is not None:
-        where = (DailyEntry.day == day, *where)
+    """``query`` of ``race_results`` narrowed to the counted attempts' (``entry``: the daily's
+    or the cup's) own seats in races not practice, and to ``where``."""
+    own_seat = (entry.game_id == RaceResult.game_id) & (entry.player_id == RaceResult.player_id)
     return (
-        query.join(DailyEntry, DailyEntry.game_id == RaceResult.game_id)
+        query.select_from(RaceResult)
+        .join(entry, own_seat)
         .join(FinishedRace, FinishedRace.game_id == RaceResult.game_id)
-        .where(RaceResult.player_id == DailyEntry.player_id, FinishedRace.practice.is_(False))
-        .where(*where)
+        .where(FinishedRace.practice.is_(False), *where)
     )

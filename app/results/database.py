@@ -22,6 +22,8 @@ RESULTS_FILE = "results.sqlite3"
 
 MEMORY_URL = "sqlite+aiosqlite://"
 
+SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000", "foreign_keys=ON")
+
 CONNECT_TIMEOUT_SECONDS = 5.0
 """How long a new connection to PostgreSQL may take before the database counts as down."""
 
@@ -72,10 +74,8 @@ def connect(url: URL) -> AsyncEngine:
     @event.listens_for(engine.sync_engine, "connect")
     def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA busy_timeout=5000")
-        cursor.execute("PRAGMA foreign_keys=ON")
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
     return engine

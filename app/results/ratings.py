@@ -12,16 +12,13 @@ from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
 
-START_MU = float(MODEL.mu)
-START_SIGMA = float(MODEL.sigma)
-
 
 @dataclass(frozen=True, slots=True)
 class Rating:
     """A skill estimate: ``mu`` and its uncertainty ``sigma``."""
 
-    mu: float = START_MU
-    sigma: float = START_SIGMA
+    mu: float = float(MODEL.mu)
+    sigma: float = float(MODEL.sigma)
 
     @property
     def ordinal(self) -> float:
@@ -37,13 +34,10 @@ BOT_RATINGS: dict[str, Rating] = {
 }
 """Each bot level's fixed rating (docs/ratings.md: the calibration and its figures)."""
 
-DISPLAY_BASE = 1000
-DISPLAY_SCALE = 40
-
 
 def display(rating: Rating) -> int:
     """The rating as shown: ``1000 + 40 * (mu - 3 sigma)``, rounded; a new player shows 1000."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * Rating(rating.mu, rating.sigma).ordinal)
+    return round(1000 + 40 * rating.ordinal)
 
 
 def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:

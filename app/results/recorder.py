@@ -33,20 +33,9 @@ class Outbox(Protocol):
 
 
 class Recorder:
-    def __init__(
-        self,
-        results: ResultsStore,
-        outbox: Outbox,
-        *,
-        first_wait: float = FIRST_WAIT_SECONDS,
-        longest_wait: float = LONGEST_WAIT_SECONDS,
-        idle_look: float = IDLE_LOOK_SECONDS,
-    ) -> None:
+    def __init__(self, results: ResultsStore, outbox: Outbox) -> None:
         self.results = results
         self.outbox = outbox
-        self.first_wait = first_wait
-        self.longest_wait = longest_wait
-        self.idle_look = idle_look
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
 
@@ -86,7 +75,7 @@ class Recorder:
     async def run(self, wake: asyncio.Event) -> None:
         """Drain now, after each ``wake`` or idle look, and while anything is left after a
         pause doubling with each failure (never at once: it would starve the event loop)."""
-        wait = self.first_wait
+        wait = FIRST_WAIT_SECONDS
         while True:
             wake.clear()
             try:
@@ -96,11 +85,11 @@ class Recorder:
                 left = 1
             if left:
                 await asyncio.sleep(wait)
-                wait = min(wait * 2, self.longest_wait)
+                wait = min(wait * 2, LONGEST_WAIT_SECONDS)
                 continue
-            wait = self.first_wait
+            wait = FIRST_WAIT_SECONDS
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), self.idle_look)
+                await asyncio.wait_for(wake.wait(), IDLE_LOOK_SECONDS)
 
     def start(self) -> None:
         """Run :meth:`run` in the background (a run of its own on each event loop)."""

@@ -19,17 +19,16 @@ from typing import Any, TypeVar
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import bindparam, func, insert, select, text, update
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.results.daily_times import sealed_until
-from app.results.database import connect, is_sqlite, results_url
+from app.results.database import connect, is_sqlite
 from app.results.errors import reaching_the_database
 from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
-from app.settings import Settings
 from engine.cards import RACER_SUIT_IDS, SEAT_COLOURS
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -101,14 +100,20 @@ class SeatResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Finish:
-    """A finished race, as the domain hands it over."""
+class Race:
+    """What a finished race and a player's history entry of it both tell."""
 
     game_id: str
     finished_at: datetime
     players: int
     people: int
     bots: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finish(Race):
+    """A finished race, as the domain hands it over."""
+
     settings: dict[str, Any]
     practice: bool
     record: dict[str, Any]
@@ -132,15 +137,10 @@ class Finish:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class HistoryEntry(Race):
     """One race in a player's history (their first seat in it)."""
 
-    game_id: str
-    finished_at: datetime
     kind: str
-    players: int
-    people: int
-    bots: str
     place: int
     practice: bool
     rating_before: int | None
@@ -206,17 +206,10 @@ class ResultsStore:
         # SQLite has one writer; calls of this process take turns instead of waiting
         # inside SQLite (where a wait would hold a connection, and an in-memory
         # database has only one).
-        self._serial = asyncio.Lock() if is_sqlite(self.url) else None
+        self._serial: contextlib.AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if is_sqlite(self.url) else contextlib.nullcontext()
+        )
         self._signing_key: bytes | None = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> ResultsStore:
-        return cls(results_url(settings))
-
-    @property
-    def backend(self) -> str:
-        """``sqlite`` or ``postgresql``."""
-        return self.url.get_backend_name()
 
     async def open(self) -> None:
         """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
@@ -246,11 +239,7 @@ class ResultsStore:
             if self._sessions is None:
                 await self.open()
             assert self._sessions is not None
-            async with contextlib.AsyncExitStack() as stack:
-                if self._serial is not None:
-                    await stack.enter_async_context(self._serial)
-                session = await stack.enter_async_context(self._sessions())
-                await stack.enter_async_context(session.begin())
+            async with self._serial, self._sessions() as session, session.begin():
                 yield session
 
     async def add_once(self, row: object) -> bool:
@@ -321,10 +310,7 @@ class ResultsStore:
                 raise KeyError(player_id)
             if row.browser_record is not None:
                 return False
-            row.browser_record = {
-                level: {"races": r.races, "wins": r.wins, "streak": r.streak}
-                for level, r in record.items()
-            }
+            row.browser_record = {level: asdict(r) for level, r in record.items()}
             return True
 
     async def server_key(self, name: str) -> bytes:
@@ -422,9 +408,7 @@ class ResultsStore:
         tally: dict[str, LevelRecord] = {}
         if player is not None and player.browser_record:
             for level, old in player.browser_record.items():
-                tally[level] = LevelRecord(
-                    int(old.get("races", 0)), int(old.get("wins", 0)), int(old.get("streak", 0))
-                )
+                tally[level] = LevelRecord(*(int(old.get(f.name, 0)) for f in fields(LevelRecord)))
         for level, place in rows:
             was = tally.get(level, LevelRecord())
             won = place == 1
@@ -479,18 +463,6 @@ async def _file_lock(url: URL) -> AsyncIterator[None]:
 
 _RACES = METADATA.tables[FinishedRace.__tablename__]
 _RESULTS = METADATA.tables[RaceResult.__tablename__]
-_PLAYERS = METADATA.tables[Player.__tablename__]
-#: One rated person's new rating and one more race, by id (run once per person).
-_RERATE = (
-    update(_PLAYERS)
-    .where(_PLAYERS.c.id == bindparam("rated_id"))
-    .values(
-        mu=bindparam("new_mu"),
-        sigma=bindparam("new_sigma"),
-        ordinal=bindparam("new_ordinal"),
-        races=_PLAYERS.c.races + 1,
-    )
-)
 
 
 async def _record(session: AsyncSession, finish: Finish) -> Recorded:
@@ -498,29 +470,14 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
     # Each column of finished_races is the finish's field of the same name.
     await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
-    players: dict[int, Rating] = {}
-    if ids:
-        rows = await session.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.mu, _PLAYERS.c.sigma)
-            .where(_PLAYERS.c.id.in_(ids))
-            .order_by(_PLAYERS.c.id)
-            .with_for_update()
-        )
-        players = {row.id: Rating(row.mu, row.sigma) for row in rows}
+    query = select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
+    rows = {row.id: row for row in await session.scalars(query)} if ids else {}
+    players = {player_id: Rating(row.mu, row.sigma) for player_id, row in rows.items()}
     changes = {} if finish.practice else _new_ratings(finish.seats, players)
-    if changes:
-        await session.execute(
-            _RERATE,
-            [
-                {
-                    "rated_id": rated_id,
-                    "new_mu": after.mu,
-                    "new_sigma": after.sigma,
-                    "new_ordinal": after.ordinal,
-                }
-                for rated_id, (_, after) in changes.items()
-            ],
-        )
+    for player_id, (_, after) in changes.items():
+        row = rows[player_id]  # locked: its count goes up by exactly one
+        row.mu, row.sigma, row.ordinal = after.mu, after.sigma, after.ordinal
+        row.races += 1
     await session.execute(
         insert(_RESULTS), [_result_row(finish, seat, players, changes) for seat in finish.seats]
     )

@@ -32,14 +32,14 @@ class Found:
 
 @dataclass(frozen=True, slots=True)
 class Bounds:
-    """The numbers a creation is admitted by: up to ``swept`` races last used before
-    ``stale_before`` are retired first; then a player holding ``per_player`` live races, or
-    an address holding ``per_address`` (None: no cap), is refused; then, when ``max_games``
-    are held, the least recently used unlocked race last used before ``evict_before`` is
-    retired to make room, else the store is full."""
+    """The numbers a creation at ``now`` is admitted by: up to ``swept`` races last used
+    before ``now - idle_seconds`` are retired first; then a player holding ``per_player``
+    live races, or an address holding ``per_address`` (None: no cap), is refused; then, when
+    ``max_games`` are held, the least recently used unlocked race last used before ``now -
+    evict_idle_seconds`` is retired to make room, else the store is full."""
 
-    stale_before: float
-    evict_before: float
+    idle_seconds: float
+    evict_idle_seconds: float
     max_games: int
     per_player: int | None
     per_address: int | None

@@ -70,12 +70,8 @@ class RecordHead:
         digests, deadline, *rest = json.loads(text)
         live = bool(rest[0]) if rest else True
         player = int(rest[1]) if len(rest) > 1 and rest[1] is not None else None
-        return cls(
-            tuple(str(d) for d in digests),
-            None if deadline is None else float(deadline),
-            live,
-            player,
-        )
+        deadline = None if deadline is None else float(deadline)
+        return cls(tuple(str(d) for d in digests), deadline, live, player)
 
     def seat_of(self, digest: str) -> int | None:
         """The seat whose token digest is ``digest`` (constant time per seat), or None."""

@@ -58,11 +58,10 @@ class PolicyStore(Generic[R]):
         (None: no cap); ``lock_timeout_seconds`` is a lock's lease."""
         self.backend = backend
         self.loader = loader
-        self.max_games = max_games
-        self.idle_expiry_seconds = idle_expiry_seconds
-        self.evict_min_idle_seconds = evict_min_idle_seconds
-        self.max_games_per_client = max_games_per_client
-        self.max_games_per_address = max_games_per_address
+        self.bounds = Bounds(
+            idle_expiry_seconds, evict_min_idle_seconds, max_games, max_games_per_client,
+            max_games_per_address, SWEPT_ON_CREATE,
+        )  # fmt: skip
         self.lease_seconds = lock_timeout_seconds
         self.clock = clock
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
@@ -96,17 +95,9 @@ class PolicyStore(Generic[R]):
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
         or :class:`StoreFull`, storing nothing."""
-        now = self.clock()
-        bounds = Bounds(
-            self._stale_before(now),
-            now - self.evict_min_idle_seconds,
-            self.max_games,
-            self.max_games_per_client,
-            self.max_games_per_address,
-            SWEPT_ON_CREATE,
-        )
+        bounds = self.bounds
         outcome, mine = await self.backend.admit(
-            record.id, owner, record.head(), encode(record), now, bounds
+            record.id, owner, record.head(), encode(record), self.clock(), bounds
         )
         if outcome == "full":
             raise StoreFull("every stored game is in active use")
@@ -116,7 +107,7 @@ class PolicyStore(Generic[R]):
             raise ClientFull("address", bounds.per_address, mine)
 
     def _stale_before(self, now: float) -> float:
-        return now - self.idle_expiry_seconds
+        return now - self.bounds.idle_seconds
 
     def _fetched(self, found: Found, digest: str | None, lease: Lease | None) -> Fetched[R]:
         if found.head is None:

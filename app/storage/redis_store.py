@@ -229,37 +229,30 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0
 """
 
-# Set a claim unless it holds a value; the value it holds. KEYS: claim. ARGV: value, ms.
-_CLAIM = """
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
-return redis.call('GET', KEYS[1]) or ARGV[1]
-"""
-
 
 LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
 
 
-class _Script:
-    """A Lua script run by its SHA1 (resent when forgotten): ``register_script`` without its
-    costly per-call pipeline check; failures counted as ``operation``."""
+Script = Callable[[list[str], list[Any]], Awaitable[Any]]
+"""A Lua script run with its keys and arguments."""
 
-    __slots__ = ("execute", "operation", "redis", "sha", "text")
 
-    def __init__(self, redis: Redis, text: str, operation: str) -> None:
-        self.redis = redis
-        self.execute: Callable[..., Awaitable[Any]] = redis.execute_command
-        self.text = text
-        self.operation = operation
-        self.sha = hashlib.sha1(text.encode()).hexdigest()
+def _script(redis: Redis, text: str, operation: str) -> Script:
+    """``text`` run by its SHA1 (sent again when Redis forgot it): ``register_script``
+    without its costly per-call pipeline check; failures counted as ``operation``."""
+    execute: Callable[..., Awaitable[Any]] = redis.execute_command
+    sha = hashlib.sha1(text.encode()).hexdigest()
 
-    async def __call__(self, keys: list[str], args: list[Any]) -> Any:
-        async with _reachable(self.operation):
+    async def run(keys: list[str], args: list[Any]) -> Any:
+        async with _reachable(operation):
             try:
-                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+                return await execute("EVALSHA", sha, len(keys), *keys, *args)
             except NoScriptError:
-                self.sha = await self.redis.script_load(self.text)
-                return await self.execute("EVALSHA", self.sha, len(keys), *keys, *args)
+                await redis.script_load(text)  # under the same SHA1
+                return await execute("EVALSHA", sha, len(keys), *keys, *args)
+
+    return run
 
 
 class RedisBackend:
@@ -281,14 +274,13 @@ class RedisBackend:
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
         self.index_ttl = max(1, round(index_seconds))
-        self._retire = _Script(redis, _RETIRE, "sweep")
-        self._admit = _Script(redis, _ADMIT, "add")
-        self._fetch = _Script(redis, _FETCH, "read")
-        self._lock = _Script(redis, _LOCK, "lock")
-        self._save = _Script(redis, _SAVE, "write")
-        self._release = _Script(redis, _RELEASE, "unlock")
-        self._renew = _Script(redis, _RENEW, "renew")
-        self._claim = _Script(redis, _CLAIM, "slot")
+        self._retire = _script(redis, _RETIRE, "sweep")
+        self._admit = _script(redis, _ADMIT, "add")
+        self._fetch = _script(redis, _FETCH, "read")
+        self._lock = _script(redis, _LOCK, "lock")
+        self._save = _script(redis, _SAVE, "write")
+        self._release = _script(redis, _RELEASE, "unlock")
+        self._renew = _script(redis, _RENEW, "renew")
 
     def key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
@@ -329,7 +321,7 @@ class RedisBackend:
             self.key("player", player),
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
-            now, bounds.stale_before, bounds.evict_before, bounds.max_games,
+            now, now - bounds.idle_seconds, now - bounds.evict_idle_seconds, bounds.max_games,
             _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
             data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
             bounds.swept,
@@ -398,8 +390,10 @@ class RedisBackend:
         return [n for n, s in zip(names, seen, strict=True) if s is None or float(s) <= before]
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        held = await self._claim([self.prefix + name], [value, max(1, round(ttl_seconds * 1000))])
-        return bytes(held).decode()
+        ms = max(1, round(ttl_seconds * 1000))
+        async with _reachable("slot"):  # Redis 7: the value held before, or None if set now
+            held = await self.redis.set(self.prefix + name, value, nx=True, px=ms, get=True)
+        return value if held is None else bytes(held).decode()
 
     async def held(self, name: str) -> str | None:
         async with _reachable("slot"):

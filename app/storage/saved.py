@@ -73,17 +73,18 @@ class SavedMemoryStore(MemoryStore[R]):
         log.info("races saved", extra={"saved": saved})
 
     async def create(self, record: R, owner: str) -> None:
-        """Store the race and note it in ``known.jsonl`` before answering."""
         await super().create(record, owner)
-        self._note(record.id, record.head().digests)
-        if self._write_through:
-            self._write_races()
+        self._stored(record)
 
     async def save(
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
-        """Note a newly taken seat in ``known.jsonl``; during a stop, write the races."""
         await super().save(record, lease, outbox, notice)
+        self._stored(record)
+
+    def _stored(self, record: R) -> None:
+        """Before answering, note a new race or a newly taken seat in ``known.jsonl``;
+        during a stop, write the races."""
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
             self._note(record.id, digests)

@@ -80,7 +80,7 @@ class SqliteBackend:
         self._closed = False
         self._known: OrderedDict[str, tuple[float, RecordHead]] = OrderedDict()
         self._claims: dict[str, tuple[str, float]] = {}
-        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
+        self._waiting: dict[str, asyncio.Event] = {}
         self._seq = 0
 
     async def open(self) -> None:
@@ -197,7 +197,7 @@ class SqliteBackend:
         self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
     ) -> tuple[str, tuple[str, ...]]:
         with self.mutex:
-            self._retire(self._unused(bounds.stale_before, bounds.swept))
+            self._retire(self._unused(now - bounds.idle_seconds, bounds.swept))
             mine = () if head.player is None else self._live("player", head.player)
             if bounds.per_player is not None and len(mine) >= bounds.per_player:
                 return "player", mine
@@ -205,7 +205,7 @@ class SqliteBackend:
             if cap is not None and len(self._live("owner", owner)) >= cap:
                 return "address", mine
             if len(self._known) >= bounds.max_games:
-                evicted = self._unused(bounds.evict_before, 1)
+                evicted = self._unused(now - bounds.evict_idle_seconds, 1)
                 if not evicted:
                     return "full", mine
                 self._retire(evicted)
@@ -235,17 +235,13 @@ class SqliteBackend:
                 self._retire([game_id])  # stale: it goes as it is found
                 head = None
             if head is None:
-                self._wake(_lock(game_id), everyone=True)  # nobody will take its lock now
+                self._drop(_lock(game_id))  # nobody will take its lock now
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
             if lock is not None and self._locked(game_id):
                 return Found(head=head, busy=True)
-            try:
-                rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
-            except StoreUnavailable:
-                self._wake(_lock(game_id))  # it may have been woken: the next may fare better
-                raise
+            rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
             if lock is not None:
                 self._claim(_lock(game_id), *lock)
             elif digest is not None:
@@ -410,21 +406,12 @@ class SqliteBackend:
         return None if found is None else found[0]
 
     def _drop(self, name: str) -> None:
-        del self._claims[name]
-        self._wake(name)
-
-    def _wake(self, name: str, everyone: bool = False) -> None:
-        """Wake the first (or every) waiter for claim ``name``; one that cannot take it
-        wakes the next."""
-        waiting = self._waiting.get(name, [])
-        while waiting:
-            waiter = waiting.pop(0)
-            if not waiter.done():
-                waiter.set_result(None)
-                if not everyone:
-                    break
-        if not waiting:
-            self._waiting.pop(name, None)
+        """Empty claim ``name`` and wake its waiters in the order they came: the first takes
+        it, the others find it held and wait again."""
+        self._claims.pop(name, None)
+        waiting = self._waiting.pop(name, None)
+        if waiting is not None:
+            waiting.set()
 
     def _locked(self, game_id: str) -> bool:
         return self._held(_lock(game_id)) is not None
@@ -450,25 +437,16 @@ class SqliteBackend:
                 self._drop(name)
 
     async def wait(self, name: str, seconds: float) -> None:
-        """Sleep until the claim is emptied (whatever empties it wakes the first waiter: no
+        """Sleep until the claim is emptied (whatever empties it wakes its waiters: no
         polling), runs out, or ``seconds`` pass."""
-        loop = asyncio.get_running_loop()
         with self.mutex:
             found = self._claims.get(name)
             if found is None:
                 return
-            waiter = loop.create_future()
-            self._waiting.setdefault(name, []).append(waiter)
-        timer = loop.call_later(min(seconds, found[1] - time.monotonic()), _resolve, waiter)
-        try:
-            await waiter
-        except asyncio.CancelledError:
-            if not waiter.cancelled():  # woken, but gone: the next in line may take it
-                with self.mutex:
-                    self._wake(name)
-            raise
-        finally:
-            timer.cancel()
+            waiting = self._waiting.setdefault(name, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(min(seconds, found[1] - time.monotonic())):
+                await waiting.wait()
 
     async def outbox(self) -> dict[str, bytes]:
         return self.messages()
@@ -497,11 +475,6 @@ _OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
 
 def _lock(game_id: str) -> str:  # the claim that is a race's lock, as the policy names it
     return f"lock:{game_id}"
-
-
-def _resolve(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 def _pragmas(conn: sqlite3.Connection) -> None:

@@ -1120,7 +1120,7 @@ def test_r20_only_speed_when_no_gas_was_removed() -> None:
     }
     assert zero_plays == {ZeroEffect.SPEED}
     option = seat_options(game.view(0)).card(Suit.ZERO)
-    assert option is not None and [r.effect for r in option.rewards] == [ZeroEffect.SPEED]
+    assert option is not None and [e for e, _ in option.rewards] == [ZeroEffect.SPEED]
     assert_illegal(game, Action.play(Suit.ZERO, 0, ZeroEffect.GAS))
 
 

@@ -5,23 +5,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from app.results.migrations import foreign_key
+
 revision, down_revision = "r0001", None
 
 
 def upgrade() -> None:
     """Create the four tables."""
-    _players()
-    _finished_races()
-    _race_results()
-    op.create_table(
-        "server_keys",
-        sa.Column("name", sa.String(length=32), nullable=False),
-        sa.Column("value", sa.String(length=128), nullable=False),
-        sa.PrimaryKeyConstraint("name", name=op.f("pk_server_keys")),
-    )
-
-
-def _players() -> None:
     op.create_table(
         "players",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -38,9 +28,6 @@ def _players() -> None:
         sa.UniqueConstraint("token_digest", name=op.f("uq_players_token_digest")),
     )
     op.create_index("ix_players_board", "players", ["show_on_leaderboard", "ordinal"])
-
-
-def _finished_races() -> None:
     op.create_table(
         "finished_races",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -55,9 +42,6 @@ def _finished_races() -> None:
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_finished_races")),
     )
     op.create_index(op.f("ix_finished_races_finished_at"), "finished_races", ["finished_at"])
-
-
-def _race_results() -> None:
     op.create_table(
         "race_results",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -73,21 +57,17 @@ def _race_results() -> None:
         sa.Column("sigma_before", sa.Float(), nullable=True),
         sa.Column("mu_after", sa.Float(), nullable=True),
         sa.Column("sigma_after", sa.Float(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["finished_races.game_id"],
-            name=op.f("fk_race_results_game_id_finished_races"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f("fk_race_results_player_id_players"),
-            ondelete="SET NULL",
-        ),
+        foreign_key("race_results", "game_id", "finished_races.game_id", "CASCADE"),
+        foreign_key("race_results", "player_id", "players.id", "SET NULL"),
         sa.PrimaryKeyConstraint("game_id", "seat", name=op.f("pk_race_results")),
     )
     op.create_index(op.f("ix_race_results_player_id"), "race_results", ["player_id"])
+    op.create_table(
+        "server_keys",
+        sa.Column("name", sa.String(length=32), nullable=False),
+        sa.Column("value", sa.String(length=128), nullable=False),
+        sa.PrimaryKeyConstraint("name", name=op.f("pk_server_keys")),
+    )
 
 
 def downgrade() -> None:

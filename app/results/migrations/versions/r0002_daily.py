@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from app.results.migrations import foreign_key
+
 revision, down_revision = "r0002", "r0001"
 
 
@@ -16,12 +18,7 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f("fk_daily_entries_player_id_players"),
-            ondelete="CASCADE",
-        ),
+        foreign_key("daily_entries", "player_id", "players.id", "CASCADE"),
         sa.PrimaryKeyConstraint("day", "player_id", name=op.f("pk_daily_entries")),
         sa.UniqueConstraint("game_id", name=op.f("uq_daily_entries_game_id")),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from app.results.migrations import foreign_key
+
 revision, down_revision = "r0007", "r0006"
 
 
@@ -18,12 +20,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("address", sa.String(length=64), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f("fk_cup_entries_player_id_players"),
-            ondelete="CASCADE",
-        ),
+        foreign_key("cup_entries", "player_id", "players.id", "CASCADE"),
         sa.PrimaryKeyConstraint("week", "player_id", "deal", name=op.f("pk_cup_entries")),
         sa.UniqueConstraint("game_id", name=op.f("uq_cup_entries_game_id")),
     )
