@@ -47,11 +47,10 @@ from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
 from app.paths import STATIC_DIR
-from app.races.idle import end_idle_races
 from app.races.operations import SessionStore
 from app.races.record import Said
 from app.races.stores import build_store
-from app.races.unit import Publish, Races
+from app.races.unit import Publish, Races, end_idle_races
 from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings

@@ -16,5 +16,5 @@ BotLevel = Literal["random", "easy", "normal", "hard"]
 """Bot strengths a player can pick (``engine.bots.BOT_LEVELS``)."""
 
 TalkCode = Literal["hello", "well_played", "oops", "thinking", "good_race"]
-"""The quick messages a person may send to the table (:mod:`app.races.talk`): preset, so
+"""The quick messages a person may send to the table (:func:`app.races.operations.say`): preset, so
 there is no free text to moderate."""

@@ -1,4 +1,4 @@
-"""The quick messages' rules in the domain (:mod:`app.races.talk`): who may speak, what is
+"""The quick messages' rules in the domain (:mod:`app.races.operations`): who may speak, what is
 kept, and that a refusal changes nothing."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from app_kit import make_settings
 
 from app.http.race_words import race_sentence
-from app.races import talk
+from app.races import operations as talk
 from app.races.errors import TalkRefused
 from app.races.record import GameConfig, GameSession, new_session
 
@@ -24,14 +24,14 @@ def _race(people: int) -> GameSession:
 
 def test_messages_are_numbered_and_the_latest_few_kept() -> None:
     session = _race(people=2)
-    for i in range(talk.KEPT + 3):
-        said = talk.say(session, i % 2, talk.CODES[i % len(talk.CODES)], 100.0 + i)
+    for i in range(talk.TALK_KEPT + 3):
+        said = talk.say(session, i % 2, talk.TALK_CODES[i % len(talk.TALK_CODES)], 100.0 + i)
         assert said["n"] == i + 1 and said["after"] == len(session.events)
-    assert len(session.said) == talk.KEPT
-    assert [m["n"] for m in session.said] == list(range(4, talk.KEPT + 4))
+    assert len(session.said) == talk.TALK_KEPT
+    assert [m["n"] for m in session.said] == list(range(4, talk.TALK_KEPT + 4))
     again = GameSession.from_dict(session.to_dict())  # kept with the race
-    assert again.said == session.said and again.said_count == talk.KEPT + 3
-    assert talk.mark(again.said) == talk.KEPT + 3 and talk.mark([]) == 0
+    assert again.said == session.said and again.said_count == talk.TALK_KEPT + 3
+    assert talk.said_mark(again.said) == talk.TALK_KEPT + 3 and talk.said_mark([]) == 0
 
 
 @pytest.mark.parametrize(

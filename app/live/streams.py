@@ -13,9 +13,8 @@ from typing import Any, cast
 from sse_starlette.sse import EventSourceResponse
 
 from app.live.hub import LiveHub, News, StreamGate
-from app.races import talk
 from app.races.errors import GameExpired
-from app.races.operations import SessionState, state_signature
+from app.races.operations import TALK_KEPT, SessionState, said_mark, state_signature
 from app.races.record import Said
 from app.races.unit import Races
 
@@ -78,11 +77,11 @@ async def follow(
 
 def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | None:
     """``state`` with ``said`` added (no events), or None on a gap (read the race)."""
-    mark = talk.mark(state["said"])
+    mark = said_mark(state["said"])
     fresh = sorted((m for m in said if int(m["n"]) > mark), key=lambda m: int(m["n"]))
     if [int(m["n"]) for m in fresh] != list(range(mark + 1, mark + 1 + len(fresh))):
         return None
-    kept = [*state["said"], *fresh][-talk.KEPT :]
+    kept = [*state["said"], *fresh][-TALK_KEPT:]
     return cast(SessionState, {**state, "events": [], "said": kept})
 
 

@@ -1,7 +1,9 @@
 """The daily deal (docs/daily.md): one deal a UTC day, the same for everyone, dealt from a
 public seed keyed with the results' daily key (secret until the day's board closes), one
-counted attempt each (:func:`start_counted`, the cup's too), and the streak of days in a
-row with a finished one, worked out from the stored results at each read."""
+counted attempt each (:func:`start_counted`), and the streak of days in a row with a
+finished one, worked out from the stored results at each read. The weekly cup ("The
+weekly cup"): every ISO week (UTC) :data:`CUP_DEALS` fixed deals in the daily's format,
+each with its own seed, one counted attempt per deal and player under the same rules."""
 
 from __future__ import annotations
 
@@ -11,13 +13,19 @@ from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from app.races.errors import DailyAddressFull, DailyAttemptRunning, LobbyRefused, RaceError
-from app.races.lobby import LobbyError
+from app.races.errors import (
+    CupAddressFull,
+    CupAttemptRunning,
+    DailyAddressFull,
+    DailyAttemptRunning,
+    RaceError,
+)
 from app.races.operations import SessionState
 from app.races.record import GameConfig, GameSession, keyed
 from app.races.unit import Races
+from app.results.cup import CupBoard, CupResults, DealResult
 from app.results.daily import DailyResults, DayBoard
-from app.results.daily_times import closes_at
+from app.results.daily_times import closes_at, week_closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
@@ -32,6 +40,9 @@ DAILY_VARIANTS = Variants()
 
 SEED_BITS = 53
 """A daily seed is below ``2**53`` like any seed a person can type."""
+
+CUP_DEALS = 5
+"""Deals in a week's cup."""
 
 
 def deal_config(seed: int, **which: Any) -> GameConfig:
@@ -56,16 +67,7 @@ class Streak:
 
 def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Streak:
     """The streak, as of ``today``, of the finished ``days`` (``YYYY-MM-DD``; days after
-    ``today`` are not counted).
-
-    >>> streak_of(["2026-12-02", "2026-12-03", "2026-12-04"], "2026-12-04")
-    Streak(current=3, best=3, today=True, attempted=True)
-    >>> streak_of(["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-02", "2026-12-03"],
-    ...           "2026-12-04")
-    Streak(current=2, best=3, today=False, attempted=False)
-    >>> streak_of(["2026-12-02"], "2026-12-04").current, streak_of([], "2026-12-04").best
-    (0, 0)
-    """
+    ``today`` are not counted)."""
     end = date.fromisoformat(today)
     finished = sorted({d for d in map(date.fromisoformat, days) if d <= end})
     best = run = 0
@@ -78,40 +80,28 @@ def streak_of(days: Iterable[str], today: str, attempted: bool = False) -> Strea
 
 
 @dataclass(frozen=True)
-class DailyStart:
-    """A daily race just dealt: the race (with its creator's token), the creator's state,
-    the day and whether this is the player's counted attempt."""
+class CountedStart:
+    """A daily or cup race just dealt: the race (with its creator's token), the creator's
+    state, whether this is the player's counted attempt, and the deal's day or week."""
 
     session: GameSession
     state: SessionState
-    day: str
     counted: bool
+    period: str
 
 
 def utc_day(moment: float) -> str:
-    """The UTC date of wall-clock ``moment``, as ``YYYY-MM-DD``.
-
-    >>> utc_day(0.0), utc_day(86399.9), utc_day(86400.0)
-    ('1970-01-01', '1970-01-01', '1970-01-02')
-    """
+    """The UTC date of wall-clock ``moment``, as ``YYYY-MM-DD``."""
     return datetime.fromtimestamp(moment, UTC).date().isoformat()
 
 
 def day_before(day: str) -> str:
-    """The date before ``day``.
-
-    >>> day_before("2026-03-01")
-    '2026-02-28'
-    """
+    """The date before ``day``."""
     return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
 
 
 def daily_seed(day: str, key: bytes) -> int:
-    """The public seed of ``day``'s deal under the daily ``key``.
-
-    >>> daily_seed("2026-12-01", b"k") != daily_seed("2026-12-02", b"k")
-    True
-    """
+    """The public seed of ``day``'s deal under the daily ``key``."""
     return keyed(key, f"daily:{day}", SEED_BITS)
 
 
@@ -122,11 +112,7 @@ def daily_engine_seed(seed: int, key: bytes) -> int:
 
 def daily_bot_key(seed: int, key: bytes) -> int:
     """The bots' key in every race of the deal of public ``seed``: the same for everyone
-    (the board compares people against the same bots), secret like the deal.
-
-    >>> daily_bot_key(7, b"k") == daily_bot_key(7, b"k") != daily_bot_key(8, b"k")
-    True
-    """
+    (the board compares people against the same bots), secret like the deal."""
     return keyed(key, f"bots:{seed}")
 
 
@@ -173,8 +159,8 @@ async def start_replay(
     races: Races, day: str, owner: str, player: int | None = None
 ) -> tuple[GameSession, SessionState]:
     """A practice race of a past ``day``'s deal; :class:`ValueError` while its seed is
-    still secret (:func:`published`)."""
-    if not published(races, day):
+    still secret (until the day's counted attempts closed)."""
+    if races.now() < closes_at(day):
         raise ValueError("Only a past day's deal can be raced again, once its board closed.")
     key = await daily_results(races).daily_key()
     return await practice_of_seed(races, daily_seed(day, key), key, owner, player)
@@ -195,14 +181,9 @@ async def practice_of_seed(
     return session, await make_practice(races, session)
 
 
-def published(races: Races, day: str) -> bool:
-    """Whether ``day``'s seed and replay are public: once its counted attempts closed."""
-    return races.now() >= closes_at(day)
-
-
 async def past_seed(races: Races, day: str) -> int | None:
-    """The seed of ``day``'s deal once published (:func:`published`), else None."""
-    if not published(races, day):
+    """The seed of ``day``'s deal once its counted attempts closed, else None."""
+    if races.now() < closes_at(day):
         return None
     return daily_seed(day, await daily_results(races).daily_key())
 
@@ -216,27 +197,22 @@ def daily_results(races: Races) -> DailyResults:
 
 async def start_daily(
     races: Races, player: int, owner: str, name: str | None = None, address: str | None = None
-) -> DailyStart:
+) -> CountedStart:
     """Deal today's daily race for the results' ``player`` (client ``owner``, from
     ``address``, named ``name``) as :func:`start_counted` does."""
     daily = daily_results(races)
     day = utc_day(races.now())
     key = await daily.daily_key()
-    seed = daily_seed(day, key)
-    where = None if address is None else await daily.address_digest(day, address)
-    deals = daily_engine_seed(seed, key), daily_bot_key(seed, key)
     deal = CountedDeal(
+        day,
         partial(daily.counted_attempt, day, player),
         partial(daily.claim, day, player),
         partial(daily.attempts_from, day),
         DailyAttemptRunning,
         DailyAddressFull,
     )
-    config = deal_config(seed, daily=day)
-    session, state, counted = await start_counted(
-        races, deal, config, deals, owner, name, player, where
-    )
-    return DailyStart(session, state, day, counted)
+    config = deal_config(daily_seed(day, key), daily=day)
+    return await start_counted(races, deal, config, key, owner, name, player, address)
 
 
 async def check_address(races: Races, address: str) -> None:
@@ -252,6 +228,8 @@ async def check_address(races: Races, address: str) -> None:
 class CountedDeal:
     """Where one format keeps one player's counted attempt at one deal."""
 
+    period: str
+    """The deal's day or week (what an address's digest is taken for)."""
     attempt: Callable[[], Awaitable[str | None]]
     """The race id of the player's counted attempt, if they made one."""
     claim: Callable[[str, datetime, str | None], Awaitable[bool]]
@@ -282,30 +260,30 @@ async def start_counted(
     races: Races,
     deal: CountedDeal,
     config: GameConfig,
-    deals: tuple[int, int],
+    key: bytes,
     owner: str,
     name: str | None,
     player: int,
-    where: str | None,
-) -> tuple[GameSession, SessionState, bool]:
-    """Deal ``config`` (with ``deals``: the engine seed and the bots' key) for ``player``
-    (client ``owner``, named ``name``, from address digest ``where``): the counted attempt
-    if they have none, else practice; the race, its creator's state and whether it counts.
-    Raises what :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does
-    not fit, ``deal.running`` while the counted attempt runs and ``deal.full``."""
+    address: str | None,
+) -> CountedStart:
+    """Deal ``config`` (its seed's deal and bots under the daily ``key``) for ``player``
+    (client ``owner``, named ``name``, from ``address``): the counted attempt if they have
+    none, else practice. Raises what
+    :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit,
+    ``deal.running`` while the counted attempt runs and ``deal.full``."""
+    assert config.seed is not None
+    daily = daily_results(races)
+    where = None if address is None else await daily.address_digest(deal.period, address)
     now = races.now()
     attempt = await deal.attempt()
     await _refuse_while_running(races, deal, attempt)
     counted = attempt is None
     if counted and where is not None:
         await refuse_when_full(races, deal.attempts_from, deal.full, where)
-    engine_seed, bot_key = deals
-    try:
-        session, state = await races.create(
-            config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
-        )
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
+    engine_seed, bot_key = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
+    session, state = await races.create(
+        config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
+    )
     if counted:
         counted = await deal.claim(session.id, datetime.fromtimestamp(now, UTC), where)
         if not counted:  # another request claimed the deal meanwhile: it may still run
@@ -316,7 +294,7 @@ async def start_counted(
                 raise
     if not counted:
         state = await make_practice(races, session)
-    return session, state, counted
+    return CountedStart(session, state, counted, deal.period)
 
 
 async def make_practice(races: Races, session: GameSession) -> SessionState:
@@ -330,3 +308,118 @@ async def _refuse_while_running(races: Races, deal: CountedDeal, attempt: str | 
     running = None if attempt is None else await races.running(attempt)
     if attempt is not None and running is not None and not running.practice:
         raise deal.running(attempt)
+
+
+@dataclass(frozen=True)
+class CupDeal:
+    """One deal of the week as one player sees it."""
+
+    deal: int
+    attempted: bool
+    running: str | None
+    """The player's counted race of the deal while it runs and still counts."""
+    result: DealResult | None
+
+
+@dataclass(frozen=True)
+class CupWeek:
+    """This week's cup as one player sees it."""
+
+    week: str
+    closes: float
+    """When the week's cup closes (wall-clock seconds)."""
+    deals: list[CupDeal]
+    board: CupBoard
+
+
+def iso_week(moment: float) -> str:
+    """The ISO week (UTC) of wall-clock ``moment``, as ``YYYY-Www``."""
+    year, week, _ = datetime.fromtimestamp(moment, UTC).date().isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_before(week: str) -> str:
+    """The ISO week before ``week``."""
+    year, number, _ = (date.fromisoformat(f"{week}-1") - timedelta(days=7)).isocalendar()
+    return f"{year}-W{number:02d}"
+
+
+def cup_seed(week: str, deal: int, key: bytes) -> int:
+    """The public seed of ``deal`` of ``week``'s cup under the daily ``key``."""
+    return keyed(key, f"cup:{week}:{deal}", SEED_BITS)
+
+
+async def past_seeds(races: Races, week: str) -> list[int] | None:
+    """The seeds of ``week``'s deals, in order, once published; else None."""
+    if races.now() < week_closes_at(week):
+        return None
+    key = await daily_results(races).daily_key()
+    return [cup_seed(week, deal, key) for deal in range(1, CUP_DEALS + 1)]
+
+
+async def start_cup_replay(
+    races: Races, week: str, deal: int, owner: str, player: int | None = None
+) -> tuple[GameSession, SessionState]:
+    """A practice race of ``deal`` of a past ``week``'s cup; :class:`ValueError` while its
+    seeds are secret or for a deal outside 1 to :data:`CUP_DEALS`."""
+    if races.now() < week_closes_at(week) or not 1 <= deal <= CUP_DEALS:
+        raise ValueError("Only a closed week's cup deals can be raced again.")
+    key = await daily_results(races).daily_key()
+    return await practice_of_seed(races, cup_seed(week, deal, key), key, owner, player)
+
+
+async def cup_week(races: Races, player: int | None) -> CupWeek:
+    """This week's cup as ``player`` (a results player id; None: someone new) sees it."""
+    cup = _cup(races)
+    week = iso_week(races.now())
+    attempts = {} if player is None else await cup.attempts(week, player)
+    results = {} if player is None else {r.deal: r for r in await cup.results_of(week, player)}
+    deals = []
+    for deal in range(1, CUP_DEALS + 1):
+        game_id = attempts.get(deal)
+        live = None if game_id is None or deal in results else await races.running(game_id)
+        running = None if live is None or live.practice else live.id
+        deals.append(CupDeal(deal, game_id is not None, running, results.get(deal)))
+    return CupWeek(week, week_closes_at(week), deals, await cup.board(week, player))
+
+
+async def check_cup_address(races: Races, deal: int, address: str) -> None:
+    """Raise :class:`CupAddressFull` when client ``address`` has started its share of this
+    week's counted attempts at ``deal`` (checked before a new player is made for one)."""
+    week = iso_week(races.now())
+    where = await daily_results(races).address_digest(week, address)
+    await refuse_when_full(
+        races, partial(_cup(races).attempts_from, week, deal), CupAddressFull, where
+    )
+
+
+async def start_cup(
+    races: Races,
+    player: int,
+    deal: int,
+    owner: str,
+    name: str | None = None,
+    address: str | None = None,
+) -> CountedStart:
+    """Deal ``deal`` of this week's cup for the results' ``player`` (client ``owner``, from
+    ``address``, named ``name``) as :func:`start_counted` does;
+    :class:`ValueError` for a deal outside 1 to :data:`CUP_DEALS`."""
+    if not 1 <= deal <= CUP_DEALS:
+        raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
+    cup = _cup(races)
+    week = iso_week(races.now())
+    key = await daily_results(races).daily_key()
+    counted_deal = CountedDeal(
+        week,
+        partial(cup.attempt, week, deal, player),
+        partial(cup.claim, week, deal, player),
+        partial(cup.attempts_from, week, deal),
+        CupAttemptRunning,
+        CupAddressFull,
+    )
+    config = deal_config(cup_seed(week, deal, key), cup=week, cup_deal=deal)
+    return await start_counted(races, counted_deal, config, key, owner, name, player, address)
+
+
+def _cup(races: Races) -> CupResults:
+    return CupResults(daily_results(races).results)

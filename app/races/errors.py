@@ -1,13 +1,15 @@
 """Why a race operation was refused: exceptions with a stable ``code`` and the values its
 sentence names (``params``). :mod:`app.http.errors` gives each code its status and
 :mod:`app.http.race_words` its sentence. No parameter names a token, a hidden card or
-anything else the person did not already send or see.
+anything else the person did not already send or see. A class is kept for what the web
+layer tells apart; any other refusal is a :class:`RaceError` with its code (such as
+``not_creator``, ``move_not_kept`` or ``leave_with_people``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from app.storage.interface import CapLimit
 from engine import Refusal
@@ -42,22 +44,35 @@ class CapReached(RaceError):
         super().__init__(cap=cap)
 
 
-class GameNotFound(RaceError, code="not_found"):
-    """Unknown race id or wrong token: deliberately indistinguishable."""
+E = TypeVar("E", bound=RaceError)
 
 
-class GameExpired(RaceError, code="expired"):
-    """The race existed but expired or was evicted."""
+def _refusal(name: str, code: str, base: type[E]) -> type[E]:
+    return type(name, (base,), {"__module__": __name__, "code": code or base.code})
 
 
-class GameLost(GameExpired):
-    """An expiry because the server was stopped without saving the race (``cause``
-    "restart")."""
+GameNotFound = _refusal("GameNotFound", "not_found", RaceError)
+"""Unknown race id or wrong token: deliberately indistinguishable."""
+GameExpired = _refusal("GameExpired", "expired", RaceError)
+"""The race existed but expired or was evicted (``cause`` "restart": :data:`GameLost`)."""
+GameLost = _refusal("GameLost", "", GameExpired)
+RaceNotStarted = _refusal("RaceNotStarted", "not_started", RaceError)
+ServerFull = _refusal("ServerFull", "server_full", RaceError)
+TakebackRefused = _refusal("TakebackRefused", "", RaceError)
+"""``takeback_with_people``, ``nothing_to_take_back``, ``takeback_race_over`` or
+``takeback_unavailable`` (the race's recording does not reproduce it)."""
+NotAway = _refusal("NotAway", "not_away", RaceError)
+RematchRefused = _refusal("RematchRefused", "rematch_unavailable", RaceError)
+"""``rematch_unavailable`` (not a finished race with people), ``rematch_answered``,
+``rematch_started`` (without this seat) or ``no_rematch`` (none offered yet)."""
+RaceNotOver = _refusal("RaceNotOver", "race_not_over", RaceError)
+ReviewNotRequested = _refusal("ReviewNotRequested", "review_not_requested", RaceError)
+"""No review of this seat was asked for, or the one asked for was lost with a restart."""
+NotReviewed = _refusal("NotReviewed", "decision_not_reviewed", RaceError)
 
 
 class IllegalMove(RaceError, code="illegal_action"):
-    """An action the rules do not allow now, or no action at all; ``refusal`` is the
-    engine's reason (sent as ``reason``: its code, rule and parameters)."""
+    """``refusal`` is the engine's reason (sent as ``reason``: its code, rule and parameters)."""
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__()
@@ -65,39 +80,19 @@ class IllegalMove(RaceError, code="illegal_action"):
         self.extra = {"reason": refusal.as_json()}
 
 
-class StaleTurn(RaceError, code="stale_turn"):
-    """The action's ``turn`` is not the current one (a double submit, an old page): sent
-    with the seat's current ``state`` so the client can resync at once."""
-
-    def __init__(self, state: Mapping[str, Any], **params: Any) -> None:
-        super().__init__(**params)
-        self.extra = {"state": state}
-
-
-class NotYourTurn(StaleTurn, code="not_your_turn"):
-    """A seat tried to move while another seat is to move (with the current state)."""
-
-
-class RaceNotStarted(RaceError, code="not_started"):
-    """A move in the lobby, before the race started."""
-
-
-class NotCreator(RaceError, code="not_creator"):
-    """Only the seat that created the race may start it early."""
-
-
 class LobbyRefused(RaceError):
-    """A join the lobby refused, with the lobby's code and parameters (``invite_used``,
-    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``)."""
+    """What the lobby refused, with its code and parameters (``invite_used``,
+    ``invite_not_found``, ``race_started``, ``invalid_name``, ``invalid_request``), or
+    ``second_seat``: one player, one seat, one hand."""
 
 
-class SecondSeat(LobbyRefused, code="second_seat"):
-    """A player who already sits in the race asked for another seat in it: one player, one
-    seat, one hand."""
+class StaleTurn(RaceError, code="stale_turn"):
+    """The action's ``turn`` is not the current one, or (``not_your_turn``) another seat is
+    to move: sent with the seat's current ``state`` so the client can resync at once."""
 
-
-class ServerFull(RaceError, code="server_full"):
-    """Every race slot is in active use; creation is refused for now."""
+    def __init__(self, state: Mapping[str, Any], code: str | None = None, **params: Any) -> None:
+        super().__init__(code, **params)
+        self.extra = {"state": state}
 
 
 class TooManyGames(RaceError, code="too_many_games"):
@@ -110,77 +105,28 @@ class TooManyGames(RaceError, code="too_many_games"):
         self.extra = {"limit": limit, "cap": cap, "races": list(races)}
 
 
-class MoveNotKept(RaceError, code="move_not_kept"):
-    """The race's lock was lost before the move was saved: nothing was kept, so the move
-    may be sent again."""
-
-
-class TakebackRefused(RaceError):
-    """A take-back that cannot be granted: ``takeback_with_people``,
-    ``nothing_to_take_back``, ``takeback_race_over`` or ``takeback_unavailable`` (the
-    race's recording does not reproduce it)."""
-
-
-class LeaveRefused(RaceError, code="leave_with_people"):
-    """Leaving by hand is for a race against bots (where people race, their turn clock
-    plays for an absent person)."""
-
-
-class NotAway(RaceError, code="not_away"):
-    """ "I'm back" from a seat that is not away (or in a race that is over)."""
-
-
-class RematchRefused(RaceError, code="rematch_unavailable"):
-    """A rematch that cannot be offered, accepted or declined: ``rematch_unavailable`` (not
-    a finished race with people), ``rematch_answered``, ``rematch_started`` (without this
-    seat) or ``no_rematch`` (none offered yet)."""
-
-
-class RaceNotOver(RaceError, code="race_not_over"):
-    """A review (or a par race) asked for while the race is still on."""
-
-
-class ReviewNotRequested(RaceError, code="review_not_requested"):
-    """No review of this seat was asked for, or the one asked for was lost with a restart."""
-
-
-class TooManyReviews(CapReached, code="too_many_reviews"):
-    """The client already has its ``cap`` of reviews in progress."""
-
-
-class NotReviewed(RaceError, code="decision_not_reviewed"):
-    """ "Try again from here" names a decision the seat's finished review does not hold."""
-
-
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
-    """The player's counted daily attempt of the day still runs (its id sent as
-    ``game_id``, to resume): no practice copy of the deal is dealt before it ends."""
+    """The player's counted attempt at the deal still runs (its id sent as ``game_id``, to
+    resume): no practice copy of the deal is dealt before it ends."""
 
     def __init__(self, game_id: str) -> None:
         super().__init__()
         self.extra = {"game_id": game_id}
 
 
-class CupAttemptRunning(DailyAttemptRunning, code="cup_attempt_running"):
-    """The player's counted attempt at this cup deal still runs, likewise."""
-
-
-class CupAddressFull(CapReached, code="cup_address_full"):
-    """The client address started its ``cap`` of counted attempts at a cup deal this week."""
-
-
-class DailyAddressFull(CapReached, code="daily_address_full"):
-    """The client address started its ``cap`` of counted daily attempts today."""
+CupAttemptRunning = _refusal("CupAttemptRunning", "cup_attempt_running", DailyAttemptRunning)
+TooManyReviews = _refusal("TooManyReviews", "too_many_reviews", CapReached)
+CupAddressFull = _refusal("CupAddressFull", "cup_address_full", CapReached)
+DailyAddressFull = _refusal("DailyAddressFull", "daily_address_full", CapReached)
 
 
 class TalkRefused(RaceError):
-    """A quick message that cannot be sent: ``unknown_message`` (not a preset one),
-    ``talk_without_people`` (nobody but bots to read it) or ``talk_race_over``."""
+    """``unknown_message`` (not a preset one), ``talk_without_people`` (nobody but bots to
+    read it) or ``talk_race_over``."""
 
 
 class TalkTooFast(RaceError, code="talk_too_fast"):
-    """A seat sent quick messages faster than a table allows: nothing was sent;
-    ``retry_after`` is whole seconds until it may send again."""
+    """Nothing was sent; ``retry_after`` is whole seconds until the seat may send again."""
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(retry_after=retry_after)

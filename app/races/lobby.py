@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from app.races.errors import LobbyRefused
+
 Status = Literal["waiting", "playing", "over"]
 """A race's phase as clients see it."""
 
@@ -70,14 +72,8 @@ AWAY_AFTER = 2
 """Turns in a row a person's clock may run out before they are away."""
 
 
-class LobbyError(ValueError):
-    """A lobby request that cannot be honoured: a stable ``code`` (its ``str()``) and the
-    values its sentence names (``params``)."""
-
-    def __init__(self, code: str, **params: int) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+LobbyError = LobbyRefused
+"""A lobby request that cannot be honoured: a race's refusal like any other."""
 
 
 def token_digest(secret: str) -> str:
@@ -103,11 +99,7 @@ def new_invite_code() -> str:
 
 
 def default_name(seat: int) -> str:
-    """The name a person gets when they do not pick one ("Player 2" for seat 1).
-
-    >>> default_name(0), default_name(3)
-    ('Player 1', 'Player 4')
-    """
+    """The name a person gets when they do not pick one ("Player 2" for seat 1)."""
     return f"Player {seat + 1}"
 
 
@@ -117,21 +109,13 @@ def bot_name(seat: int) -> str:
 
 
 def rotated(seat: int, players: int) -> int:
-    """Where seat ``seat``'s racer sits in a rematch: one seat further round.
-
-    >>> [rotated(s, 3) for s in range(3)]
-    [1, 2, 0]
-    """
+    """Where seat ``seat``'s racer sits in a rematch: one seat further round."""
     return (seat + 1) % players
 
 
 def clean_name(raw: str | None, seat: int) -> str:
     """A display name from what a person typed (stored as typed, trimmed): 1–20
-    printable characters (else :class:`LobbyError` ``invalid_name``), or the default.
-
-    >>> clean_name("  Ada ", 1), clean_name("", 2), clean_name(None, 1)
-    ('Ada', 'Player 3', 'Player 2')
-    """
+    printable characters (else :class:`LobbyError` ``invalid_name``), or the default."""
     name = " ".join((raw or "").split())
     if not name:
         return default_name(seat)
@@ -203,12 +187,7 @@ class Lobby:
         creator_name: str | None = None,
         wait_seconds: float | None = None,
     ) -> Lobby:
-        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots.
-
-        >>> lobby = Lobby.create(4, 2, "d")
-        >>> [s.person for s in lobby.seats], lobby.started, lobby.seats[1].code is not None
-        ([True, True, False, False], False, True)
-        """
+        """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots."""
         if not 1 <= people <= players:
             raise LobbyError("invalid_request", players=players)
         seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
@@ -230,13 +209,7 @@ class Lobby:
     ) -> Lobby:
         """Seats for a rematch of ``old``, everyone one seat further round (:func:`rotated`):
         the presser (old seat ``presser``) seated, every other person's seat held for them
-        (by a code only the server knows) for ``wait_seconds``.
-
-        >>> old = Lobby.create(3, 2, "d"); old.seats[1].token_digest = "e"
-        >>> new = Lobby.rematch_of(old, 1, "f", 30)
-        >>> [s.person for s in new.seats], new.seats[2].token_digest, new.seats[1].code is None
-        ([False, True, True], 'f', False)
-        """
+        (by a code only the server knows) for ``wait_seconds``."""
         players = len(old.seats)
         seats = []
         for was in old.seats:
@@ -267,12 +240,7 @@ class Lobby:
         return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
 
     def is_away(self, seat: int | None) -> bool:
-        """Whether ``seat``'s person is away: a bot plays for them until they come back.
-
-        >>> lobby = Lobby.create(3, 2, "d"); lobby.note_autopilot(1, 1)
-        >>> lobby.is_away(1), (lobby.note_autopilot(1, 2), lobby.is_away(1))[1]
-        (False, True)
-        """
+        """Whether ``seat``'s person is away: a bot plays for them until they come back."""
         return (
             self.is_person(seat)
             and seat is not None
@@ -289,22 +257,13 @@ class Lobby:
         return found[-1] if found else None
 
     def seat_of_player(self, player: int | None) -> int | None:
-        """The seat where the results' ``player`` sits, or None (also for no player).
-
-        >>> lobby = Lobby.create(3, 2, "d"); lobby.seats[0].player = 7
-        >>> lobby.seat_of_player(7), lobby.seat_of_player(8), lobby.seat_of_player(None)
-        (0, None, None)
-        """
+        """The seat where the results' ``player`` sits, or None (also for no player)."""
         if player is None:
             return None
         return next((s.index for s in self.seats if s.player == player), None)
 
     def seat_digests(self) -> tuple[str, ...]:
-        """Each seat's token digest in seat order, "" where nobody sits (for the stores).
-
-        >>> Lobby.create(3, 2, "d").seat_digests()
-        ('d', '', '')
-        """
+        """Each seat's token digest in seat order, "" where nobody sits (for the stores)."""
         return tuple(s.token_digest or "" for s in self.seats)
 
     def open_invites(self) -> list[Seat]:
@@ -321,11 +280,7 @@ class Lobby:
         ]
 
     def people(self) -> int:
-        """How many seats are people's (an invite nobody took before Start is a bot's).
-
-        >>> Lobby.create(4, 3, "d").people()
-        3
-        """
+        """How many seats are people's (an invite nobody took before Start is a bot's)."""
         return sum(seat.person for seat in self.seats)
 
     def public_seats(self) -> list[PublicSeat]:
@@ -429,12 +384,7 @@ class Lobby:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Lobby:
-        """Rebuild a lobby saved by :meth:`to_dict`.
-
-        >>> lobby = Lobby.create(3, 2, "d")
-        >>> Lobby.from_dict(lobby.to_dict()) == lobby
-        True
-        """
+        """Rebuild a lobby saved by :meth:`to_dict`."""
         seats = [Seat(**s) for s in data["seats"]]
         return cls(
             **known_fields(cls, data)

@@ -1,26 +1,45 @@
 """What happens to a race, as functions of its record (no store, no lock, no HTTP):
-what a seat may see, moves, the bots and the turn clock, and the public record.
-:mod:`app.races.unit` loads a race once per request and calls these on it."""
+what a seat may see, moves, take-backs, quick messages, the bots and the turn clock, and
+the public record. :mod:`app.races.unit` loads a race once per request and calls these on
+it."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 import anyio.to_thread
 from typing_extensions import TypedDict
 
 from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
-from app.races import talk
-from app.races.errors import IllegalMove, NotAway, NotYourTurn, RaceNotStarted, StaleTurn
+from app.races.errors import (
+    IllegalMove,
+    RaceError,
+    RaceNotStarted,
+    StaleTurn,
+    TakebackRefused,
+    TalkRefused,
+)
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
-from app.races.record import GameSession, Said
+from app.races.record import GameSession, Said, move_kind, move_seat, replay_moves
 from app.results.daily_times import sealed_until
 from app.storage.policy import PolicyStore
-from app.vocabulary import BotLevel
-from engine import Action, IllegalAction, Observation, Refusal, observe, observe_public
+from app.vocabulary import BotLevel, TalkCode
+from engine import (
+    Action,
+    EventLog,
+    Game,
+    IllegalAction,
+    Observation,
+    Refusal,
+    observe,
+    observe_public,
+)
 from engine.fairness import commit
+
+log = logging.getLogger("zzv.races")
 
 AUTOPILOT_LEVEL: BotLevel = "normal"
 """The bot that moves for a person whose time ran out (from that seat's observation only)."""
@@ -135,7 +154,7 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
 def state_signature(state: SessionState) -> tuple[Any, ...]:
     """What makes a state news to a live client (the clock's countdown alone does not):
     :func:`play_signature` and the latest quick message's number."""
-    return (*play_signature(state), talk.mark(state["said"]))
+    return (*play_signature(state), said_mark(state["said"]))
 
 
 def play_signature(state: SessionState) -> tuple[Any, ...]:
@@ -166,7 +185,7 @@ def check_turn(
 ) -> None:
     """Refuse a move by ``seat`` for ``turn`` that cannot be played now: :class:`StaleTurn`
     (with ``state_now()``) for another turn, :class:`RaceNotStarted` in the lobby,
-    :class:`NotYourTurn` when another seat moves."""
+    ``not_your_turn`` when another seat moves."""
     if turn > session.turn:
         raise StaleTurn(state_now(), turn=turn, now=session.turn)
     if turn != session.turn:
@@ -175,7 +194,7 @@ def check_turn(
         raise RaceNotStarted()
     current = session.game.current_seat
     if current is not None and current != seat:
-        raise NotYourTurn(state_now())
+        raise StaleTurn(state_now(), "not_your_turn")
 
 
 async def play(
@@ -196,14 +215,6 @@ async def play(
     session.lobby.note_own_move(seat)
     await runner.run_bots(session)
     session.lobby.arm_clock(session.game.current_seat, now)
-
-
-def come_back(session: GameSession, seat: int) -> None:
-    """``seat``'s person takes their seat back from the bot that played it while they were
-    away; :class:`NotAway` when it was not away (nothing changes), or the race is over."""
-    if session.status == "over" or not session.lobby.come_back(seat):
-        raise NotAway()
-    session.lobby.last_mover = None
 
 
 def game_record(session: GameSession, now: float | None = None) -> dict[str, Any]:
@@ -314,3 +325,120 @@ def bots_pending(session: GameSession) -> bool:
     """Whether a bot is to move in a race whose bots move by themselves."""
     seat = session.game.current_seat
     return seat is not None and session.bots_may_move(seat)
+
+
+PERSON_KINDS = frozenset({"person", "autopilot"})
+"""Kinds of recorded action that are a person's turn (the autopilot plays it for them)."""
+
+
+def can_take_back(session: GameSession, seat: int) -> bool:
+    """Whether ``seat`` could take back now (what the table's button is shown for)."""
+    return _takeback_refusal(session, seat) is None
+
+
+def _takeback_refusal(session: GameSession, seat: int) -> RaceError | None:
+    if session.lobby.people() > 1:
+        return TakebackRefused("takeback_with_people")
+    if session.status == "over":
+        return TakebackRefused("takeback_race_over")
+    if _last_own_move(session, seat) is None:
+        return TakebackRefused("nothing_to_take_back")
+    return None
+
+
+def _last_own_move(session: GameSession, seat: int) -> int | None:
+    moves = enumerate(session.moves)
+    own = [i for i, code in moves if move_seat(code) == seat and move_kind(code) in PERSON_KINDS]
+    return own[-1] if own else None
+
+
+def take_back(session: GameSession, seat: int, now: float) -> None:
+    """Undo ``seat``'s last turn and everything after it, in place (docs/api.md): the race
+    is rebuilt from its deal by replaying the moves before it, counters included, so the
+    bots (seeded from their decision count) may answer another card; it becomes practice.
+    Or raise :class:`TakebackRefused` and change nothing (also when the recording does not
+    reproduce the race as it stands: it is never rewritten)."""
+    refusal = _takeback_refusal(session, seat)
+    if refusal is not None:
+        raise refusal
+    cut = _last_own_move(session, seat)
+    assert cut is not None
+    session.game, session.events = _replay(session, cut)
+    lobby = session.lobby
+    session.turn = session.bot_decisions = 0
+    lobby.autopilot_moves, lobby.autopilot = [0] * session.game.players, None
+    for code in session.moves[:cut]:  # the counters as they stood at the cut
+        kind, mover = move_kind(code), move_seat(code)
+        session.turn += kind in PERSON_KINDS
+        session.bot_decisions += kind != "person"
+        if kind == "autopilot":
+            lobby.autopilot_moves[mover] += 1
+            lobby.autopilot = {"seat": mover, "turn": session.turn}
+    del session.moves[cut:]
+    session.practice = True
+    lobby.last_mover = seat
+    for place in lobby.seats:
+        place.delivered = min(place.delivered, len(session.events))
+    lobby.arm_clock(session.game.current_seat, now)
+
+
+def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
+    """The game and log rebuilt from the deal up to recorded action ``cut`` (excluded),
+    once the whole recording is checked to give the race as it stands."""
+    game = session.dealt()
+    events = EventLog([game.deal_event()])
+    kept: tuple[Game, EventLog] | None = None
+    try:
+        replay_moves(game, events, session.moves[:cut])
+        kept = game.clone(), events.copy()
+        replay_moves(game, events, session.moves[cut:])
+    except ValueError:  # a recorded move that does not follow
+        kept = None
+    if kept is None or game != session.game or events != session.events:
+        log.error("a race's recording does not reproduce it; the take-back was refused")
+        raise TakebackRefused("takeback_unavailable")
+    return kept
+
+
+TALK_CODES: tuple[str, ...] = get_args(TalkCode)
+"""Every quick message's code (docs/api.md; the words are the web layer's), in the order
+the table offers them. A message changes nothing in the game and names no card."""
+
+TALK_KEPT = 12
+"""How many of a race's latest messages it keeps (older ones are dropped)."""
+
+
+def talk_refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
+    """Why ``seat`` may not say ``code`` now (None: it may)."""
+    if code not in TALK_CODES:
+        return TalkRefused("unknown_message")
+    if session.lobby.people() <= 1:
+        return TalkRefused("talk_without_people")
+    if session.status == "over":
+        return TalkRefused("talk_race_over")
+    if not session.lobby.is_person(seat):
+        return TalkRefused("talk_without_people")
+    return None
+
+
+def say(session: GameSession, seat: int, code: str, now: float) -> Said:
+    """Add ``seat``'s message ``code`` (at wall-clock ``now``) to the race and return it;
+    :class:`TalkRefused` (changing nothing) as :func:`talk_refusal` says."""
+    refused = talk_refusal(session, seat, code)
+    if refused is not None:
+        raise refused
+    session.said_count += 1
+    message: Said = {
+        "n": session.said_count,
+        "seat": seat,
+        "code": cast(TalkCode, code),  # one of TALK_CODES: talk_refusal() said so
+        "at": round(now, 3),
+        "after": len(session.events),
+    }
+    session.said = [*session.said[-(TALK_KEPT - 1) :], message]
+    return message
+
+
+def said_mark(said: list[Said]) -> int:
+    """The number of the latest of ``said`` (0 for none): what makes messages news."""
+    return int(said[-1]["n"]) if said else 0

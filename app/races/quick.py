@@ -8,13 +8,9 @@ it first); when the wait ends, bots fill the rest (:func:`app.races.operations.s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from app.races.errors import GameExpired, GameNotFound, LobbyRefused, SecondSeat
-from app.races.lobby import LobbyError
-from app.races.operations import SessionState
-from app.races.record import GameConfig, GameSession
-from app.races.unit import Races
+from app.races.errors import GameExpired, GameNotFound, LobbyRefused
+from app.races.record import GameConfig
+from app.races.unit import Races, Seated
 
 SLOT_MARGIN_SECONDS = 5.0
 """How much longer than the wait a slot may point at its race (its time to live only
@@ -24,17 +20,6 @@ _ATTEMPTS = 4
 """Rounds of "join the open race, else open one" before a request gives up sharing."""
 
 
-@dataclass(frozen=True)
-class QuickSeat:
-    """A seat in a quick race: the race as the request left it, the seat, its token and
-    state."""
-
-    session: GameSession
-    seat: int
-    token: str
-    state: SessionState
-
-
 def slot_name(players: int) -> str:
     """The store's slot that points at the open quick race of ``players`` seats."""
     return f"quick:{players}"
@@ -42,11 +27,11 @@ def slot_name(players: int) -> str:
 
 async def quick_race(
     races: Races, players: int, owner: str, name: str | None = None, player: int | None = None
-) -> QuickSeat:
+) -> Seated:
     """A seat in the open quick race of ``players`` seats, or in a new one, for client
     ``owner`` named ``name`` (the results' ``player``, if known). Raises what
     :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit, and
-    :class:`SecondSeat` (changing nothing) when ``player`` already waits in the open race."""
+    ``second_seat`` (changing nothing) when ``player`` already waits in the open race."""
     store = races.store
     slot = slot_name(players)
     ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
@@ -55,35 +40,30 @@ async def quick_race(
         if held is not None:
             joined = await _join(races, held, name, player)
             if joined is not None:
-                if joined.session.lobby.started:
+                if joined.state["status"] != "waiting":
                     await store.free_slot(slot, held)
                 return joined
             await store.free_slot(slot, held)
             continue
         created = await _open(races, players, owner, name, player)
-        if await store.hold_slot(slot, created.session.id, ttl) == created.session.id:
+        if await store.hold_slot(slot, created.game_id, ttl) == created.game_id:
             return created
-        await store.wipe(created.session.id)  # another request opened one just now: join it
+        await store.wipe(created.game_id)  # another request opened one just now: join it
     # Every round lost a race to another request (a burst): race with whoever comes next.
     return await _open(races, players, owner, name, player)
 
 
 async def _open(
     races: Races, players: int, owner: str, name: str | None, player: int | None
-) -> QuickSeat:
+) -> Seated:
     config = GameConfig(
         players=players, bots=races.settings.default_bot_level, people=players, quick=True
     )
-    try:
-        session, state = await races.create(config, owner, name, player=player)
-    except LobbyError as exc:
-        raise LobbyRefused(exc.code, **exc.params) from exc
-    return QuickSeat(session, 0, session.token, state)
+    session, state = await races.create(config, owner, name, player=player)
+    return Seated(session.id, 0, session.token, state)
 
 
-async def _join(
-    races: Races, game_id: str, name: str | None, player: int | None
-) -> QuickSeat | None:
+async def _join(races: Races, game_id: str, name: str | None, player: int | None) -> Seated | None:
     """The first open seat of quick race ``game_id``, or None when it has none any more."""
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
@@ -94,12 +74,12 @@ async def _join(
             code = invites[0].code
             assert code is not None
             token = await race.join(code, name, player=player)
-            return QuickSeat(session, race.own_seat, token, race.state())
+            return Seated(session.id, race.own_seat, token, race.state())
     except (GameNotFound, GameExpired):
         return None
     except LobbyRefused as exc:
         # A second seat for a player who waits here, or a name that does not fit: refused,
         # the race and its slot as they were. Any other refusal: the race filled up.
-        if isinstance(exc, SecondSeat) or exc.code == "invalid_name":
+        if exc.code in ("second_seat", "invalid_name"):
             raise
         return None

@@ -50,7 +50,7 @@ class GameConfig:
     cup: str | None = None
     """The ISO week (``YYYY-Www``) of the weekly cup this race is a deal of (likewise)."""
     cup_deal: int | None = None
-    """Which of the cup's deals (1 to :data:`app.races.cup.CUP_DEALS`)."""
+    """Which of the cup's deals (1 to :data:`app.races.daily.CUP_DEALS`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (see :meth:`from_dict`): the fields in order, no cup outside one."""
@@ -61,12 +61,7 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
-        """Inverse of :meth:`to_dict`.
-
-        >>> config = GameConfig(players=3, bots="easy", seed=7, people=2)
-        >>> GameConfig.from_dict(config.to_dict()) == config
-        True
-        """
+        """Inverse of :meth:`to_dict`."""
         variants = Variants.from_dict(data["variants"])
         return cls(**known_fields(cls, data) | {"variants": variants})
 
@@ -79,13 +74,7 @@ _SEATS = 8  # a power of two above the most seats (5): the seat is a code's low 
 
 def encode_move(kind: str, seat: int, action: Action) -> int:
     """One recorded action as one small number: who moved (``kind``, ``seat``) and the
-    action's id in the engine's fixed action table (:data:`engine.sim.ACTIONS`).
-
-    >>> from engine import Suit
-    >>> code = encode_move("person", 2, Action.play(Suit.SALTY, gas=1))
-    >>> decode_move(code) == ("person", 2, Action.play(Suit.SALTY, gas=1))
-    True
-    """
+    action's id in the engine's fixed action table (:data:`engine.sim.ACTIONS`)."""
     return (ACTION_ID[action] * len(MOVE_KINDS) + _KIND_INDEX[kind]) * _SEATS + seat
 
 
@@ -123,11 +112,7 @@ def new_bot_key() -> int:
 
 def deal_bot_key(engine_seed: int) -> int:
     """The bots' key of a race whose seed was chosen (practice): derived from its deal, so
-    the same seed races the same way every time.
-
-    >>> deal_bot_key(7) == deal_bot_key(7) != deal_bot_key(8)
-    True
-    """
+    the same seed races the same way every time."""
     digest = hashlib.blake2b(f"bots:{engine_seed}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -193,7 +178,7 @@ class GameSession:
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`); None
     for a deal that commits to nothing (the lesson)."""
     said: list[Said] = field(default_factory=list)
-    """The latest quick messages, oldest first (:mod:`app.races.talk`)."""
+    """The latest quick messages, oldest first (:func:`app.races.operations.say`)."""
     said_count: int = 0
     """How many quick messages the race has had (numbers them)."""
 

@@ -5,24 +5,13 @@ starts once every person answered, or after its wait with bots for the rest."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 
 from app.races.errors import LobbyRefused, RematchRefused
 from app.races.lobby import Lobby, rotated
-from app.races.operations import SessionState
 from app.races.record import GameSession
-from app.races.unit import Race, Races
-
-
-@dataclass(frozen=True)
-class Rematched:
-    """A seat in the rematch: its race, the seat, the seat's new token and first state."""
-
-    game_id: str
-    seat: int
-    token: str
-    state: SessionState
+from app.races.unit import Race, Races, Seated
 
 
 def offered(session: GameSession) -> bool:
@@ -31,7 +20,7 @@ def offered(session: GameSession) -> bool:
     return session.status == "over" and lobby.people() > 1 and not lobby.paced
 
 
-async def accept(races: Races, game_id: str, token: str | None, owner: str) -> Rematched:
+async def accept(races: Races, game_id: str, token: str | None, owner: str) -> Seated:
     """The person holding ``token`` in finished race ``game_id`` accepts its rematch, or
     offers it (a new race of client ``owner``); or :class:`RematchRefused`, or what
     :meth:`Races.create` raises."""
@@ -67,16 +56,16 @@ async def decline(races: Races, game_id: str, token: str | None) -> None:
         old.note_rematch(offer["game_id"], seat, "no")
 
 
-async def _open(races: Races, old: Race, seat: int, owner: str) -> Rematched:
+async def _open(races: Races, old: Race, seat: int, owner: str) -> Seated:
     lobby = old.session.lobby
     config = replace(old.config, seed=None, quick=False)
     seats = partial(Lobby.rematch_of, lobby, seat, wait_seconds=races.settings.rematch_wait_seconds)
     created, state = await races.create(config, owner, seats=seats)
     old.note_rematch(created.id, seat, "yes")
-    return Rematched(created.id, rotated(seat, len(lobby.seats)), created.token, state)
+    return Seated(created.id, rotated(seat, len(lobby.seats)), created.token, state)
 
 
-async def _join(new: Race, old: GameSession, seat: int) -> Rematched:
+async def _join(new: Race, old: GameSession, seat: int) -> Seated:
     place = new.session.lobby.seats[rotated(seat, len(old.lobby.seats))]
     if place.code is None:
         raise RematchRefused("rematch_started")
@@ -85,4 +74,4 @@ async def _join(new: Race, old: GameSession, seat: int) -> Rematched:
         token = await new.join(place.code, was.name, player=was.player)
     except LobbyRefused as exc:
         raise RematchRefused("rematch_started") from exc
-    return Rematched(new.id, place.index, token, new.state())
+    return Seated(new.id, place.index, token, new.state())

@@ -12,7 +12,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.bots import pool as bot_pool
@@ -22,16 +22,19 @@ from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
 from app.races.record import (
     GameSession,
     decode_move,
+    encode_move,
     move_kind,
     move_seat,
     new_game_id,
     new_token,
+    replay_moves,
 )
 from app.races.unit import Race, Races
 from engine import (
     Action,
     ActionType,
     EventKind,
+    EventLog,
     Game,
     Observation,
     observe,
@@ -85,20 +88,12 @@ _VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccurac
 
 
 def verdict(loss: float) -> str:
-    """The verdict on a decision that cost ``loss`` win chance.
-
-    >>> [verdict(x) for x in (0.0, 0.03, 0.07, 0.2)]
-    ['good', 'inaccuracy', 'mistake', 'blunder']
-    """
+    """The verdict on a decision that cost ``loss`` win chance."""
     return next((name for least, name in _VERDICTS if loss >= least), "good")
 
 
 def accuracy(losses: Sequence[float]) -> float | None:
-    """The accuracy (0 to 100) of decisions that cost ``losses``; None for none.
-
-    >>> accuracy([0.0, 0.1]), accuracy([0.5]), accuracy([])
-    (75.0, 0.0, None)
-    """
+    """The accuracy (0 to 100) of decisions that cost ``losses``; None for none."""
     if not losses:
         return None
     each = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
@@ -382,44 +377,41 @@ def play_par(
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
     """A practice race from just before kept move ``move`` (a decision of ``seat``): the
     same hidden deal and moves before it, the bots as they were, a person only at
-    ``seat`` (whose token is in ``token``)."""
-    deal = Deal.of(session)
-    if not 0 <= move < len(deal.moves) or move_seat(deal.moves[move]) != seat:
+    ``seat`` (whose token is in ``token``). Whatever else people decided before it is
+    history; from there every other seat is a bot."""
+    if not 0 <= move < len(session.moves) or move_seat(session.moves[move]) != seat:
         raise NotReviewed()
-    game = deal.fresh()
     names = [bot_name(s.index) for s in session.lobby.seats]
     names[seat] = clean_name(session.lobby.seats[seat].name, seat)
     seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
+    token = new_token()
+    seats[seat].token_digest = token_digest(token)
     lobby = Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
-    practice = GameSession(
+    # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
+    # (so a take-back there replays it exactly).
+    kept = [decode_move(code) for code in session.moves[:move]]
+    moves = [encode_move("person" if s == seat else "bot", s, action) for _, s, action in kept]
+    game = session.dealt()
+    events = EventLog([game.deal_event()])
+    replay_moves(game, events, moves)
+    turn = sum(s == seat for _, s, _ in kept)
+    return replace(
+        session,
         id=new_game_id(),
-        config=session.config,
         game=game,
-        seed=session.seed,
-        seed_chosen=session.seed_chosen,
-        engine_seed=session.engine_seed,
         lobby=lobby,
-        bot_budget_ms=session.bot_budget_ms,
+        turn=turn,
+        events=events,
+        bot_decisions=len(moves) - turn,
         practice=True,
-        token=new_token(),
-        bot_key=session.bot_key,
-        salt=session.salt,
+        moves=moves,
+        token=token,
+        reviews={},
+        par={},
+        left=[],
+        said=[],
+        said_count=0,
     )
-    practice.lobby.seats[seat].token_digest = token_digest(practice.token)
-    practice.start = session.start
-    practice.record_events([game.deal_event()])
-    for index, mover, action, _ in deal.replay():
-        if index == move:
-            break
-        practice.record_events(game.apply(action, seat=mover))
-        # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
-        # (so a take-back there replays it exactly).
-        practice.record_action(mover, action, "person" if mover == seat else "bot")
-        practice.turn += mover == seat
-        practice.bot_decisions += mover != seat
-    # Whatever else people decided before the position is now history; from here on every
-    # other seat is a bot: the race's bots, and the autopilot's level for other people.
-    return practice
 
 
 @dataclass(eq=False)

@@ -16,21 +16,18 @@ import orjson
 
 from app import metrics
 from app.bots.runner import HUMAN_SEAT, BotRunner
-from app.races import leaving, operations, takeback, talk
+from app.races import leaving, operations
 from app.races.errors import (
     GameExpired,
     GameLost,
     GameNotFound,
-    LeaveRefused,
     LobbyRefused,
-    MoveNotKept,
-    NotCreator,
+    NotAway,
     RaceError,
-    SecondSeat,
     ServerFull,
     TooManyGames,
 )
-from app.races.lobby import Answer, Lobby, LobbyError, token_digest
+from app.races.lobby import Answer, Lobby, token_digest
 from app.races.operations import SessionState, SessionStore
 from app.races.record import (
     DERIVED,
@@ -59,6 +56,17 @@ quick message that was the change's only part, if so."""
 
 async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
     """The default :data:`Publish`: no live updates."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat just taken in a race (a quick race, a rematch): the race, the seat, the seat's
+    token and its first state."""
+
+    game_id: str
+    seat: int
+    token: str
+    state: SessionState
 
 
 @dataclass(eq=False)
@@ -121,7 +129,7 @@ class Race:
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
         """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
-        Raises :class:`~app.races.errors.StaleTurn`, ``NotYourTurn``, ``RaceNotStarted`` or
+        Raises :class:`~app.races.errors.StaleTurn`, ``RaceNotStarted`` or
         ``IllegalMove``, and then changes nothing."""
         seat = self.own_seat
         session = self._locked()
@@ -134,9 +142,9 @@ class Race:
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.
-        :class:`NotCreator` for any other seat; a running race changes nothing."""
+        ``not_creator`` for any other seat; a running race changes nothing."""
         if self.seat != HUMAN_SEAT:
-            raise NotCreator()
+            raise RaceError("not_creator")
         if not self.session.lobby.started:
             session = self._changing()
             session.lobby.start()
@@ -146,40 +154,37 @@ class Race:
     async def join(self, code: str, name: str | None, player: int | None = None) -> str:
         """Seat the person holding invite ``code`` (the results' ``player``, if known); their
         new token (this hold becomes theirs). Raises :class:`LobbyRefused`
-        (:class:`SecondSeat` when ``player`` already sits here), and then changes nothing."""
+        (``second_seat`` when ``player`` already sits here), and then changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
-            raise SecondSeat()
+            raise LobbyRefused("second_seat")
         session = self._changing()
         token = new_token()
-        try:
-            self.seat = session.lobby.join(code, token_digest(token), name)
-        except LobbyError as exc:
-            raise LobbyRefused(exc.code, **exc.params) from exc
+        self.seat = session.lobby.join(code, token_digest(token), name)
         session.lobby.seats[self.seat].player = player
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
         return token
 
     async def take_back(self, since: Since = None) -> SessionState:
-        """Undo this seat's last card and the bots' replies (:func:`takeback.take_back`);
+        """Undo this seat's last card and the bots' replies (:func:`operations.take_back`);
         the seat's state at its previous turn (or ``TakebackRefused``, changing nothing)."""
         seat = self.own_seat
-        await anyio.to_thread.run_sync(takeback.take_back, self._locked(), seat, self.now)
+        await anyio.to_thread.run_sync(operations.take_back, self._locked(), seat, self.now)
         self.changed = True
         return self._answer(seat, since)
 
     async def say(self, code: str, pace: Callable[[int], Awaitable[None]] | None = None) -> Said:
-        """This seat says quick message ``code`` (:func:`talk.say`); the message.
+        """This seat says quick message ``code`` (:func:`operations.say`); the message.
         ``pace(seat)``, once the message is allowed, counts it against the seat's pace (and
         may refuse it). Refused (``TalkRefused`` or ``pace``'s), it changes nothing."""
         seat = self.own_seat
         session = self._locked()
-        refused = talk.refusal(session, seat, code)
+        refused = operations.talk_refusal(session, seat, code)
         if refused is not None:
             raise refused
         if pace is not None:
             await pace(seat)
-        message = talk.say(session, seat, code, self.now)
+        message = operations.say(session, seat, code, self.now)
         self.said_alone = None if self.changed else message
         self.changed = True
         return message
@@ -190,18 +195,21 @@ class Race:
 
     def leave(self) -> None:
         """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
-        losing"); nothing when it is over, :class:`LeaveRefused` where other people race."""
+        losing"); nothing when it is over, ``leave_with_people`` where other people race."""
         seat = self.own_seat
         if self.session.status == "over":
             return
         if self.session.lobby.people() > 1:
-            raise LeaveRefused()
+            raise RaceError("leave_with_people")
         self.end_left([seat])
 
     def come_back(self) -> None:
-        """This seat's person takes their seat back from the bot (:func:`operations.come_back`)."""
-        seat = self.own_seat
-        operations.come_back(self._locked(), seat)
+        """This seat's person takes their seat back from the bot that played it while they
+        were away; :class:`NotAway` when it was not (nothing changes), or the race is over."""
+        session = self._locked()
+        if session.status == "over" or not session.lobby.come_back(self.own_seat):
+            raise NotAway()
+        session.lobby.last_mover = None
         self.changed = True
 
     def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
@@ -222,10 +230,6 @@ class Race:
     def mark_practice(self) -> None:
         """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True
-
-    def can_take_back(self) -> bool:
-        """Whether this seat may take back its last card now."""
-        return self.seat is not None and takeback.can_take_back(self.session, self.seat)
 
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat."""
@@ -284,7 +288,7 @@ class Races:
         """Deal a race for client ``owner`` (and the results' ``player``, if known: both
         caps count it), store it and let the bots play until a person is to move; the race
         (with the creator's ``token``) and the creator's first state. A ``creator_name``
-        that does not fit raises :class:`app.races.lobby.LobbyError`; ``seats``, given the
+        that does not fit raises :class:`~app.races.errors.LobbyRefused`; ``seats``, given the
         creator's token digest, seats the race otherwise (a rematch). The slot is reserved
         before any bot thinks (:class:`ServerFull`, :class:`TooManyGames` cost no bot time)."""
         session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
@@ -374,7 +378,7 @@ class Races:
             await self.store.save(race.session, race.lease, result, notice)
         except LeaseLost as exc:
             log.error("a race's lease ran out before its save; the change was not kept")
-            raise MoveNotKept() from exc
+            raise RaceError("move_not_kept") from exc
         # Only a stored race is kept derived: a failed save must not leave this process
         # a copy of moves the store does not hold.
         DERIVED.keep(race.session)
@@ -399,3 +403,31 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     if gone is not None and digest is not None and gone.seat_of(digest) is not None:
         raise GameLost(cause="restart") if gone.reason == "restarted" else GameExpired()
     raise GameNotFound()
+
+
+IDLE_SHARE = 0.5
+"""The share of the store's idle expiry after which a rated race's people have left."""
+
+
+def left_after(settings: Settings) -> float:
+    """Seconds a rated race may sit untouched before its people count as gone."""
+    return settings.idle_expiry_seconds * IDLE_SHARE
+
+
+async def end_idle_races(races: Races) -> int:
+    """End as left, before the store forgets them (docs/ratings.md, "Leaving is losing"),
+    the rated races with a person untouched for :func:`left_after` seconds (recording each
+    result); how many were ended."""
+    ended = 0
+    for game_id in await races.store.idle_ids(left_after(races.settings)):
+        found = (await races.store.fetch(game_id)).record
+        if found is None or not leaving.rated_with_people(found):
+            continue
+        try:
+            async with races.open(game_id, None, write=True, spectator=True) as race:
+                if leaving.rated_with_people(race.session):
+                    race.end_left([seat.index for seat in race.session.lobby.seats if seat.person])
+                    ended += 1
+        except RaceError:  # gone meanwhile, or its save was refused: the next sweep sees it
+            continue
+    return ended

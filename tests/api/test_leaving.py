@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from store_kit import ManualClock
 
 from app.races import operations
-from app.races.idle import end_idle_races, left_after
+from app.races.unit import end_idle_races, left_after
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 
 TRICK_ENDS = {"trick_won", "trick_all_tuned_up"}

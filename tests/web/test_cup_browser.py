@@ -14,7 +14,7 @@ from browser_kit import axe_clean, browser_context, no_sideways_scroll, press, t
 from playwright.sync_api import Browser
 from sweep_kit import sweep
 
-from app.races.cup import iso_week, week_before
+from app.races.daily import iso_week, week_before
 from app.results.daily_times import week_closes_at
 
 pytestmark = pytest.mark.browser

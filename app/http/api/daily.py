@@ -24,9 +24,18 @@ from app.http.api.models import (
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.races.cup import CUP_DEALS, cup_week, past_seeds, start_cup, week_before
-from app.races.cup import check_address as check_cup_address
-from app.races.daily import check_address, past_seed, start_daily, utc_day
+from app.races.daily import (
+    CUP_DEALS,
+    check_address,
+    check_cup_address,
+    cup_week,
+    past_seed,
+    past_seeds,
+    start_cup,
+    start_daily,
+    utc_day,
+    week_before,
+)
 from app.races.operations import SessionState
 from app.races.record import GameSession
 from app.results.cup import CupBoard, CupResults
@@ -162,7 +171,7 @@ async def race_daily(
     player, player_token = await api_player(request)
     started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
     return dealt_answer(
-        started.session, started.state, player_token, date=started.day, counted=started.counted
+        started.session, started.state, player_token, date=started.period, counted=started.counted
     )
 
 
@@ -293,7 +302,7 @@ async def race_cup(
     player, player_token = await api_player(request)
     name = body.name or player.shown_name
     started = await start_cup(races, player.id, deal, client, name, client)
-    more = {"week": started.week, "deal": started.deal, "counted": started.counted}
+    more = {"week": started.period, "deal": deal, "counted": started.counted}
     return dealt_answer(started.session, started.state, player_token, **more)
 
 

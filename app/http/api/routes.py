@@ -284,5 +284,5 @@ async def quick(
     body = body or QuickIn()
     player, player_token = await api_player(request)
     seat = await quick_race(races, body.players, client, body.name, player.id)
-    out = seat_body(seat.session.id, seat.token, seat.state, seat.seat)
+    out = seat_body(seat.game_id, seat.token, seat.state, seat.seat)
     return json_response({**out, "player_token": player_token}, 201)

@@ -24,17 +24,23 @@ from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
 from app.http.web.forms import form_fields
 from app.http.web.table_page import to_table
-from app.races import cup
 from app.races.daily import (
+    CUP_DEALS,
     DAILY_BOTS,
     DAILY_PLAYERS,
     Streak,
     check_address,
+    check_cup_address,
+    cup_week,
     daily_today,
     day_before,
     past_seed,
+    past_seeds,
+    start_cup,
+    start_cup_replay,
     start_daily,
     start_replay,
+    week_before,
 )
 from app.races.errors import (
     CupAddressFull,
@@ -218,8 +224,8 @@ async def _cup_page(
     """The cup page, with why a race was refused (``error``)."""
     known = await known_browser_player(request)
     player = known.id if known else None
-    week = await cup.cup_week(races, player)
-    last = cup.week_before(week.week)
+    week = await cup_week(races, player)
+    last = week_before(week.week)
     context = {
         "active": "cup",
         "week": week.week,
@@ -235,7 +241,7 @@ async def _cup_page(
         "last_week": last,
         "last_week_days": _week_days(last),
         "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
-        "last_seeds": await cup.past_seeds(races, last),
+        "last_seeds": await past_seeds(races, last),
         "error": error,
     }
     return page(request, "cup.html", context, status)
@@ -257,17 +263,17 @@ async def cup_page(request: Request, races: RacesDep) -> Response:
 async def race_cup(request: Request, deal: str, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal a cup deal for this browser's player (counted or practice); 303 to it."""
     number = int(deal) if deal.isdigit() else 0
-    if not 1 <= number <= cup.CUP_DEALS:
-        message = _("The cup has deals 1 to %(count)s.") % {"count": cup.CUP_DEALS}
+    if not 1 <= number <= CUP_DEALS:
+        message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
         return await _cup_page(request, races, message, 404)
 
     async def counted() -> tuple[GameSession, str]:
         client = client_key(request)
         if await known_browser_player(request) is None:  # a refusal must make no player
-            await cup.check_address(races, number, client)
+            await check_cup_address(races, number, client)
         player, player_token = await browser_player(request)
         name = player.shown_name
-        started = await cup.start_cup(races, player.id, number, client, name, client)
+        started = await start_cup(races, player.id, number, client, name, client)
         return started.session, player_token
 
     return await _to_race(request, races, settings, _cup_page, counted)
@@ -284,7 +290,7 @@ async def race_past_cup_deal(
         if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
             raise ValueError(week)
         client = client_key(request)
-        session, _state = await cup.start_cup_replay(races, week, int(deal), client, player.id)
+        session, _state = await start_cup_replay(races, week, int(deal), client, player.id)
         return session, player_token
 
     message = _("Only a closed week's cup deals can be raced again.")

@@ -150,7 +150,7 @@ async def race_strangers(request: Request, settings: SettingsDep, races: RacesDe
     except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
         status = race_status(exc.code)
         return await index_page(request, settings, races, race_sentence(exc), status)
-    return await to_table(request, settings, seat.session.id, seat.token, player_token)
+    return await to_table(request, settings, seat.game_id, seat.token, player_token)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, dependencies=[FORGETS_GONE_SEAT])

@@ -25,9 +25,8 @@ from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
 from app.races.leaving import aborted
-from app.races.operations import SessionState, seed_shown
+from app.races.operations import SessionState, can_take_back, seed_shown
 from app.races.record import GameSession
-from app.races.takeback import can_take_back
 from app.races.unit import Race
 from app.settings import Settings
 from engine import EventKind

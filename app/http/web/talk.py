@@ -15,9 +15,8 @@ from app.http.web.labels import seat_colour, seat_name
 from app.http.web.table import SPECTATOR, seat_viewer
 from app.http.web.templating import templates
 from app.live.streams import Message
-from app.races.operations import SessionState, play_signature
+from app.races.operations import TALK_CODES, SessionState, play_signature
 from app.races.record import Said
-from app.races.talk import CODES
 
 MUTE_COOKIE = "zzv_mute"
 """Set ("1") while this browser hides the other people's quick messages, on every race."""
@@ -114,7 +113,7 @@ def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]
         "muted": muted,
         "lines": shown_lines,
         "bubbles": recent,  # each seat's latest recent message, beside it
-        "buttons": [talk_words(code) for code in CODES],
+        "buttons": [talk_words(code) for code in TALK_CODES],
         "watching": me is None,
     }
     return {"talk": talk}
