@@ -242,25 +242,6 @@ _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
 
 
-def _check(record: Any, verdict: Verdict) -> dict[str, Any]:
-    """A finished check as the page shows it; its ``commitment``: (published, the text
-    hashed, its SHA-256) when the record revealed them."""
-    commitment = None
-    if verdict.commitment is not None:
-        text = scheme_words(record["deal_seed"], record["salt"])
-        commitment = (str(record["commitment"]), text, verdict.commitment)
-    race = record.get("game_id") if isinstance(record, dict) else None
-    return {
-        "status": verdict.status,
-        "headline": headline(verdict.status),
-        "sentence": verdict_sentence(verdict),
-        "details": event_details(verdict),
-        "race": race if isinstance(race, str) else None,
-        "commitment": commitment,
-        "deal": tuple(round_words(deal) for deal in verdict.deal),
-    }
-
-
 def _render(request: Request, status: int, **shown: Any) -> Response:
     """``fair.html``, with the ``check``, the ``error``, and the ``race`` and ``pasted``
     record to show in the forms again."""
@@ -273,9 +254,25 @@ def _render(request: Request, status: int, **shown: Any) -> Response:
 async def _verdict_page(
     request: Request, record: Any, race: str = "", pasted: str = ""
 ) -> Response:
+    """The check of ``record`` as the page shows it; its ``commitment``: (published, the
+    text hashed, its SHA-256) when the record revealed them."""
     verdict = await anyio.to_thread.run_sync(verify_record, record)
     status = 409 if verdict.code == "not_finished" else VERDICT_STATUS[verdict.status]
-    return _render(request, status, check=_check(record, verdict), race=race, pasted=pasted)
+    commitment = None
+    if verdict.commitment is not None:
+        text = scheme_words(record["deal_seed"], record["salt"])
+        commitment = (str(record["commitment"]), text, verdict.commitment)
+    named = record.get("game_id") if isinstance(record, dict) else None
+    check = {
+        "status": verdict.status,
+        "headline": headline(verdict.status),
+        "sentence": verdict_sentence(verdict),
+        "details": event_details(verdict),
+        "race": named if isinstance(named, str) else None,
+        "commitment": commitment,
+        "deal": tuple(round_words(deal) for deal in verdict.deal),
+    }
+    return _render(request, status, check=check, race=race, pasted=pasted)
 
 
 @router.get("/fair", response_class=HTMLResponse)

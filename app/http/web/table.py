@@ -234,8 +234,8 @@ def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
         return None
     winner = record["winner"]
     cards = [_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
-    finals = [c.play["final"] for c in cards if c.seat == winner and c.play]
-    return TrickRecord(record, cards, seat_name(winner, me), finals[0] if finals else None)
+    final = next((c.play["final"] for c in cards if c.seat == winner and c.play), None)
+    return TrickRecord(record, cards, seat_name(winner, me), final)
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
