@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
+from app.http.answers import page
 from app.http.api.results import InvalidName, chosen_name
 from app.http.deps import RacesDep, SettingsDep
 from app.http.i18n import gettext as _
@@ -18,7 +19,6 @@ from app.http.web.daily import best_words, streak_words
 from app.http.web.forms import form_fields
 from app.http.web.labels import Viewer, people_names
 from app.http.web.table import SPECTATOR
-from app.http.web.templating import templates
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX
 from app.races.unit import Races
@@ -29,11 +29,6 @@ router = APIRouter(include_in_schema=False)
 
 IMPORT_MAX_COUNT = 1_000_000
 """Largest count a browser's old record may claim per figure (anything above is refused)."""
-
-
-def _vary(response: Response) -> Response:
-    response.headers["Vary"] = "HX-Request"
-    return response
 
 
 async def _me_page(request: Request, races: Races, status: int = 200, **extra: Any) -> Response:
@@ -53,7 +48,7 @@ async def _me_page(request: Request, races: Races, status: int = 200, **extra: A
         "name_max": NAME_MAX,
         **extra,
     }
-    return _vary(templates.TemplateResponse(request, "me.html", context, status_code=status))
+    return page(request, "me.html", context, status)
 
 
 @router.get("/me", response_class=HTMLResponse)
@@ -120,7 +115,7 @@ async def leaderboard(request: Request) -> Response:
     player = await known_browser_player(request)
     entries = await results_of(request).leaderboard()
     context = {"active": "leaderboard", "entries": entries, "player": player}
-    return _vary(templates.TemplateResponse(request, "leaderboard.html", context))
+    return page(request, "leaderboard.html", context)
 
 
 async def stored_replay(request: Request, game_id: str) -> tuple[dict[str, Any], Viewer] | None:
