@@ -171,24 +171,18 @@ class Moment:
 
 
 def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
-    found = (_moment(event, at, me) for at, event in enumerate(events, start=first_at))
-    return [moment for moment in found if moment is not None]
-
-
-def _moment(event: EventDict, at: int, me: Me) -> Moment | None:
-    kind = event["kind"]
-    seat = event["seat"]
-    mine = is_viewer(seat, me)
-    if kind == EventKind.LAP_GAINED:
-        laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
-        line = say(seat, me, "lap_moment", laps)
-        return Moment("lap", mine, say(seat, me, "lap_headline", laps), line, at)
-    if kind == EventKind.GAME_WON:
-        line = say(seat, me, "win_moment", {})
-        return Moment("win" if mine else "lose", mine, say(seat, me, "win_headline", {}), line, at)
-    if kind == EventKind.TRICK_WON and mine:
-        final = int(event["final"])
-        if final >= BIG_PLAY:
-            line = _("Your %(final)s takes the trick.") % {"final": final}
-            return Moment("big", True, _("Big play!"), line, at)
-    return None
+    found = []
+    for at, event in enumerate(events, start=first_at):
+        kind, seat = event["kind"], event["seat"]
+        mine = is_viewer(seat, me)
+        if kind == EventKind.LAP_GAINED:
+            laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
+            line = say(seat, me, "lap_moment", laps)
+            found.append(Moment("lap", mine, say(seat, me, "lap_headline", laps), line, at))
+        elif kind == EventKind.GAME_WON:
+            headline, line = say(seat, me, "win_headline", {}), say(seat, me, "win_moment", {})
+            found.append(Moment("win" if mine else "lose", mine, headline, line, at))
+        elif kind == EventKind.TRICK_WON and mine and int(event["final"]) >= BIG_PLAY:
+            line = _("Your %(final)s takes the trick.") % {"final": int(event["final"])}
+            found.append(Moment("big", True, _("Big play!"), line, at))
+    return found
