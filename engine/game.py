@@ -27,7 +27,14 @@ from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
-from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
+from engine.shapes import (
+    CardPlayed,
+    GasTaken,
+    Observation,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+)
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
@@ -48,7 +55,6 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import Observation
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 

@@ -22,6 +22,7 @@ from engine.cards import SUIT_ORDER, Suit, ZeroEffect
 from engine.game import Play
 from engine.rng import Rng
 from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
+from engine.shapes import TrickRecord
 from engine.sim import (
     ACTION_ID,
     GAS,
@@ -36,7 +37,6 @@ from engine.sim import (
     SimState,
     deck_copies,
 )
-from engine.view import TrickRecord
 
 _KIND = {PLAY: ActionType.PLAY, ZERO_FIVE: ActionType.ZERO_FIVE}
 _EFFECT = {SPEED: ZeroEffect.SPEED, GAS: ZeroEffect.GAS}
