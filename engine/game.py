@@ -285,11 +285,8 @@ class Game:
         core = self.core
         middle, removed, trick = core.middle, core.removed, core.trick
         shared = core.tuners > 0 and middle > 0  # R11: the core shares the middle
-        tuners: list[int] = []
-        before: list[int] = []
-        if shared:
-            tuners = [seat for seat, a, _ in core.plays if FINAL[a] < 0]
-            before = [core.gas[seat] for seat in tuners]
+        tuners = [seat for seat, a, _ in core.plays if FINAL[a] < 0] if shared else []
+        before = [core.gas[seat] for seat in tuners]
         best = core.resolve()
         if shared:
             gained = [core.gas[seat] - had for seat, had in zip(tuners, before, strict=True)]
