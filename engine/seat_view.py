@@ -290,9 +290,10 @@ class SeatView(NamedTuple):
         tricks = tuple(public_trick(core_trick(r)) for r in observation["round_tricks"])
         last = observation["last_trick"]
         face_up = [0] * SUITS
-        for trick in tricks:
-            _count_face_up(trick[2], face_up)
-        _count_face_up(trick_plays, face_up)
+        for cards in (*(trick[2] for trick in tricks), trick_plays):
+            for _, f, _ in cards:
+                if FACE_UP[f]:
+                    face_up[PUBLIC_FORMS[f][1]] += 1
         seat = observation["seat"]
         current = observation["current_seat"]
         legal: tuple[int, ...] = ()
@@ -347,12 +348,6 @@ def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckVie
             copies[card.value] = copies.get(card.value, 0) + 1
         known = remember(_TABLES, key, (variants, variants.to_dict(), len(deck), copies), 4096)
     return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
-
-
-def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
-    for _, f, _ in cards:
-        if FACE_UP[f]:
-            counts[PUBLIC_FORMS[f][1]] += 1
 
 
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
