@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from app.bots.runner import bot_seed, choose_bot_action
 from app.races import lesson
 from engine import Game, new_game
-from engine.view import Observation
+from engine.shapes import Observation
 
 
 @dataclass

@@ -19,7 +19,7 @@ import time
 from engine.bots.search import HardBot
 from engine.game import new_game
 from engine.rng import Rng
-from engine.view import Observation
+from engine.shapes import Observation
 
 
 def positions(count: int) -> list[Observation]:

@@ -24,7 +24,7 @@ from bench.build import describe
 from engine.bots.search import HardBot
 from engine.game import new_game
 from engine.rng import Rng
-from engine.view import Observation
+from engine.shapes import Observation
 
 
 def positions(count: int) -> list[Observation]:

@@ -35,7 +35,7 @@ class ActionDict(TypedDict):
     discard: SuitId | None
 
 
-_ACTION_KEYS = frozenset({"type", "suit", "gas", "zero_effect", "value", "discard"})
+_FIELDS = ("type", "suit", "gas", "zero_effect", "value", "discard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ class Action:
         is legal now is the game's business)."""
         if not isinstance(data, dict):
             raise IllegalAction(Refusal.of("action_not_object"))
-        unknown = set(data) - _ACTION_KEYS
+        unknown = set(data).difference(_FIELDS)
         if unknown:
             raise IllegalAction(
                 Refusal.of("action_unknown_fields", fields=", ".join(sorted(map(str, unknown))))
@@ -131,7 +131,6 @@ class Action:
         )
 
 
-_FIELDS = ("type", "suit", "gas", "zero_effect", "value", "discard")
 # The slots' descriptors: their __set__ ignores frozen=True, as object.__setattr__ does.
 _set_type, _set_suit, _set_gas, _set_zero_effect, _set_value, _set_discard = (
     vars(Action)[name].__set__ for name in _FIELDS
@@ -168,18 +167,14 @@ _SALTY, _ZERO, _GAS = Suit.SALTY, Suit.ZERO, ZeroEffect.GAS
 
 
 def _parse_suit(raw: Any, field: str) -> Suit | None:
-    if raw is None:
-        return None
     try:
-        return Suit(raw)
+        return None if raw is None else Suit(raw)
     except ValueError:
         raise IllegalAction(Refusal.of("no_such_card", name=str(raw)[:20], field=field)) from None
 
 
 def _parse_effect(raw: Any) -> ZeroEffect | None:
-    if raw is None:
-        return None
     try:
-        return ZeroEffect(raw)
+        return None if raw is None else ZeroEffect(raw)
     except ValueError:
         raise IllegalAction(Refusal.of("zero_effect_unknown")) from None

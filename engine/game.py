@@ -27,7 +27,14 @@ from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
 from engine.seat_view import PublicTrick, SeatView, observe, public_trick
-from engine.shapes import CardPlayed, GasTaken, TuneUpShare, ZeroEffectChosen, ZeroFivePlayed
+from engine.shapes import (
+    CardPlayed,
+    GasTaken,
+    Observation,
+    TuneUpShare,
+    ZeroEffectChosen,
+    ZeroFivePlayed,
+)
 from engine.sim import (
     ACTION_ID,
     ACTIONS,
@@ -48,7 +55,6 @@ from engine.sim import (
     remember,
 )
 from engine.variants import Variants
-from engine.view import Observation
 
 __all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
 
@@ -279,11 +285,8 @@ class Game:
         core = self.core
         middle, removed, trick = core.middle, core.removed, core.trick
         shared = core.tuners > 0 and middle > 0  # R11: the core shares the middle
-        tuners: list[int] = []
-        before: list[int] = []
-        if shared:
-            tuners = [seat for seat, a, _ in core.plays if FINAL[a] < 0]
-            before = [core.gas[seat] for seat in tuners]
+        tuners = [seat for seat, a, _ in core.plays if FINAL[a] < 0] if shared else []
+        before = [core.gas[seat] for seat in tuners]
         best = core.resolve()
         if shared:
             gained = [core.gas[seat] - had for seat, had in zip(tuners, before, strict=True)]

@@ -28,7 +28,7 @@ from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
-from engine.view import (
+from engine.shapes import (
     CardOption,
     Leader,
     Observation,

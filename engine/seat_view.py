@@ -3,7 +3,7 @@
 Everything a page, an API response or a bot learns about a race passes through it: the
 seat's own hand, the public numbers and the face-up cards. A Tune Up keeps only its back,
 the 0/5 card loses its discard; other hands, the deck order and the generator never
-appear. :meth:`SeatView.to_dict` is its JSON form (:class:`engine.view.Observation`),
+appear. :meth:`SeatView.to_dict` is its JSON form (:class:`engine.shapes.Observation`),
 :meth:`SeatView.from_observation` reads that back.
 
 >>> from engine import new_game
@@ -20,6 +20,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from engine.cards import SUIT_ORDER, Suit, effective_value
+from engine.shapes import (
+    DeckView,
+    Leader,
+    Observation,
+    PublicObservation,
+    TableView,
+    TrickRecord,
+)
 from engine.sim import (
     ACTIONS,
     FIELDS_ID,
@@ -37,17 +45,10 @@ from engine.sim import (
     core_trick,
     play_key,
     public_play,
+    remember,
     trick_record,
 )
-from engine.variants import Variants
-from engine.view import (
-    Leader,
-    Observation,
-    PublicObservation,
-    TableView,
-    TrickRecord,
-    table_data,
-)
+from engine.variants import Variants, VariantsData
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -115,12 +116,6 @@ def public_trick(record: CoreTrick) -> PublicTrick:
     return (trick, lead, mask_cards(plays), winner, lichen)
 
 
-def _public_tricks(core: SimState) -> tuple[tuple[PublicTrick, ...], PublicTrick | None]:
-    """The public forms of the round's finished tricks and of the latest trick."""
-    last = core.last
-    return tuple(map(public_trick, core.tricks)), None if last is None else public_trick(last)
-
-
 class SeatView(NamedTuple):
     """What one seat (or, with ``seat`` None, a spectator) may know of a race, as data:
     cards counted per suit index (:data:`engine.cards.SUIT_ORDER`), the cards of tricks as
@@ -183,7 +178,8 @@ class SeatView(NamedTuple):
         elif legal is None:
             legal = core.legal()
         if tricks is None:
-            tricks = _public_tricks(core)
+            last = core.last
+            tricks = tuple(map(public_trick, core.tricks)), last and public_trick(last)
         zero_five = core.zero_five if core.zf_variant else (False,) * players
         return tuple.__new__(
             cls,
@@ -231,8 +227,8 @@ class SeatView(NamedTuple):
         return None if last is None else _trick_dict(last)
 
     def to_dict(self) -> Observation | PublicObservation:
-        """The JSON form (:class:`engine.view.Observation`, a spectator's
-        :class:`engine.view.PublicObservation`), fresh dicts and lists throughout."""
+        """The JSON form (:class:`engine.shapes.Observation`, a spectator's
+        :class:`engine.shapes.PublicObservation`), fresh dicts and lists throughout."""
         return cast("Observation | PublicObservation", {"seat": self.seat, **self._table()})
 
     def _table(self) -> TableView:
@@ -241,7 +237,7 @@ class SeatView(NamedTuple):
         seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
         gas, speed, laps = self.gas, self.speed, self.laps
         sizes, flags = self.hand_sizes, self.zero_five
-        variants, deck = table_data(players, self.variants)
+        variants, deck = _table_data(players, self.variants)
         return {
             "players_count": players,
             "variants": variants,
@@ -294,9 +290,10 @@ class SeatView(NamedTuple):
         tricks = tuple(public_trick(core_trick(r)) for r in observation["round_tricks"])
         last = observation["last_trick"]
         face_up = [0] * SUITS
-        for trick in tricks:
-            _count_face_up(trick[2], face_up)
-        _count_face_up(trick_plays, face_up)
+        for cards in (*(trick[2] for trick in tricks), trick_plays):
+            for _, f, _ in cards:
+                if FACE_UP[f]:
+                    face_up[PUBLIC_FORMS[f][1]] += 1
         seat = observation["seat"]
         current = observation["current_seat"]
         legal: tuple[int, ...] = ()
@@ -334,12 +331,23 @@ class SeatView(NamedTuple):
 
 # The JSON form of each action id (a view copies the ones it lists).
 _FORMS = tuple(action.to_dict() for action in ACTIONS)
+# Keyed by table size and the variants' id, checked by identity (the entry keeps them
+# alive, so no other object can take the id): hashing a dataclass costs more than the answer.
+_TABLES: dict[tuple[int, int], tuple[Variants, VariantsData, int, dict[str, int]]] = {}
 
 
-def _count_face_up(cards: tuple[PublicCard, ...], counts: list[int]) -> None:
-    for _, f, _ in cards:
-        if FACE_UP[f]:
-            counts[PUBLIC_FORMS[f][1]] += 1
+def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckView]:
+    """``variants.to_dict()`` and the deck ``players`` race with them (its size and copies
+    per suit id): fresh copies of cached forms, as every view holds them."""
+    key = (players, id(variants))
+    known = _TABLES.get(key)
+    if known is None or known[0] is not variants:
+        deck = variants.deck(players)
+        copies: dict[str, int] = {}
+        for card in deck:
+            copies[card.value] = copies.get(card.value, 0) + 1
+        known = remember(_TABLES, key, (variants, variants.to_dict(), len(deck), copies), 4096)
+    return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
 
 
 def _trick_dict(trick: PublicTrick) -> TrickRecord:

@@ -36,9 +36,8 @@ from engine.cards import (
     effective_value,
 )
 from engine.rng import Rng
-from engine.shapes import PublicPlay
+from engine.shapes import PublicPlay, TrickRecord
 from engine.variants import Variants
-from engine.view import TrickRecord
 
 
 class Play(NamedTuple):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any, Final, Literal
 
 from engine.actions import Action
@@ -203,9 +204,7 @@ def _json(value: Any) -> str:
 def _first_difference(replayed: list[Any], recorded: list[Any]) -> Problem | None:
     """The first event where the replay and the record differ, as an ``event_mismatch``
     (compared as JSON, where ``true`` is not ``1``)."""
-    for index in range(max(len(replayed), len(recorded))):
-        mine = replayed[index] if index < len(replayed) else None
-        theirs = recorded[index] if index < len(recorded) else None
+    for index, (mine, theirs) in enumerate(zip_longest(replayed, recorded)):
         if _json(mine) != _json(theirs):
             return "event_mismatch", {"index": index, "replayed": mine, "recorded": theirs}
     return None

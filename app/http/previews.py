@@ -9,7 +9,7 @@ from app.http.i18n import gettext as _
 from engine import Observation, Refusal, Suit
 from engine.cards import RACER_NAME
 from engine.options import observed_options
-from engine.view import TableView
+from engine.shapes import TableView
 
 View = TypeVar("View", bound=TableView)
 

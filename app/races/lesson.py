@@ -15,7 +15,7 @@ from engine.actions import ActionType
 from engine.bots import make_bot
 from engine.cards import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND, Suit
 from engine.options import CardChoice, observed_options
-from engine.view import Observation, PublicPlay
+from engine.shapes import Observation, PublicPlay
 
 LESSON_PLAYERS = 3
 """Seats at the lesson's table (R2): the learner (:data:`LEARNER`) and two bots."""

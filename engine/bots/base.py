@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from engine.actions import Action
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.view import Observation
+from engine.shapes import Observation
 
 Seen = SeatView | Observation
 """What a bot is handed: a seat's view, as data or in its JSON form (an API client's)."""

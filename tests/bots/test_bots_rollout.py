@@ -34,8 +34,8 @@ from engine.bots.search import DEFAULT_NOISE, OPPONENT_MODELS, Stop, run_worlds,
 from engine.cards import RACER_SUITS, Suit
 from engine.game import Game
 from engine.rng import Rng
+from engine.shapes import Observation
 from engine.sim import SimState
-from engine.view import Observation
 
 
 def _variants(index: int) -> Variants:

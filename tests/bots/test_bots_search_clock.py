@@ -24,7 +24,7 @@ from engine.bots import search as search_module
 from engine.bots.base import decision_rng
 from engine.bots.candidates import best_candidate
 from engine.bots.search import CLOCKS, HardBot, Stop, rank_candidates, run_worlds
-from engine.view import Observation
+from engine.shapes import Observation
 
 SLEEP_S = 0.004
 BUDGET_MS = 48.0  # 40 ms once the search's safety margin is taken off

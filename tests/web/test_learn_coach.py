@@ -8,7 +8,7 @@ from app.races import lesson
 from app.races.lesson import Said
 from engine import Action, new_game
 from engine.cards import Suit
-from engine.view import Observation
+from engine.shapes import Observation
 
 
 def _learner_view(**position: object) -> Observation:

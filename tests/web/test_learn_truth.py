@@ -24,7 +24,7 @@ from app.races import lesson
 from app.races.lesson import Coaching, Said
 from engine import Action, Game, new_game
 from engine.cards import LAPS_TO_WIN, MAX_GAS, SUIT_VALUE, TRICKS_PER_ROUND, Suit
-from engine.view import Observation
+from engine.shapes import Observation
 
 MAX_STEPS = 60
 NAMES = {SUITS[s.value].short: s.value for s in Suit if s is not Suit.ZERO}

@@ -21,7 +21,7 @@ from app.http.web.narration import narrate
 from app.http.web.table import PlayerView, table_context
 from app.http.web.templating import piece, templates
 from app.http.web.timeline import log_rounds, recent_item
-from engine import Game, Variants, new_game, view
+from engine import Game, Variants, new_game, shapes
 
 
 def _state(game: Game, events: list[dict[str, Any]], turn: int) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def test_the_explanations_of_the_page_say_what_each_card_does() -> None:
 
 
 def _lane(name: str, gas: int) -> PlayerView:
-    numbers: view.PlayerView = {
+    numbers: shapes.PlayerView = {
         "seat": 1,
         "gas": gas,
         "speed": 2,

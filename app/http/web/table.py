@@ -39,7 +39,7 @@ from app.http.web.timeline import (
 )
 from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
-from engine import LAPS_TO_WIN, EventKind, Observation, view
+from engine import LAPS_TO_WIN, EventKind, Observation, shapes
 
 SPECTATOR = -1
 """The viewer's seat on a watch page: it matches no seat, so nobody is "You"."""
@@ -55,7 +55,7 @@ REMATCH_POLL_SECONDS = 3
 class PlayerView:
     """One lane of the racetrack and one seat badge: the seat's public numbers and names."""
 
-    numbers: view.PlayerView
+    numbers: shapes.PlayerView
     name: str
     colour: str
     is_you: bool
@@ -84,7 +84,7 @@ class TrickCard:
     order: int
     kind: str  # "play", "tune_up", "zero_five" or "pending"
     suit: SuitInfo | None = None
-    play: view.PublicPlay | None = None
+    play: shapes.PublicPlay | None = None
     is_best: bool = False
     is_turn: bool = False
 
@@ -132,7 +132,7 @@ class HandCard:
     suit: SuitInfo
     value: int
     count: int
-    option: view.CardOption | None = None
+    option: shapes.CardOption | None = None
 
     @property
     def can_play_face_up(self) -> bool:
@@ -152,7 +152,7 @@ class HandCard:
 class TrickRecord:
     """A finished trick (``record``, the engine's), as the "last trick" shows it."""
 
-    record: view.TrickRecord
+    record: shapes.TrickRecord
     cards: list[TrickCard]
     winner_name: str
     winner_final: int | None
@@ -192,7 +192,7 @@ def standing(player: PlayerView) -> tuple[bool, int, int, int]:
 
 
 def _card(
-    seat: int, order: int, me: Me, play: view.PublicPlay | None = None, best: int | None = None
+    seat: int, order: int, me: Me, play: shapes.PublicPlay | None = None, best: int | None = None
 ) -> TrickCard:
     """``play`` in a trick (none: a place for a seat still to play)."""
     kind = "pending" if play is None else play["type"]
@@ -229,7 +229,7 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     return cards
 
 
-def trick_record(record: view.TrickRecord | None, me: Me) -> TrickRecord | None:
+def trick_record(record: shapes.TrickRecord | None, me: Me) -> TrickRecord | None:
     if not record:
         return None
     winner = record["winner"]

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionType
 from engine.cards import SUIT_ORDER, Suit
+from engine.shapes import Observation
 from engine.variants import Variants
-from engine.view import Observation
 
 if TYPE_CHECKING:
     from engine.game import Game

@@ -2,7 +2,7 @@
 
 :class:`Game` is the whole truth of one race, hidden cards included. Nothing
 outside the engine should read its private fields: a seat's view comes from
-:meth:`Game.observation` (built in :mod:`engine.view`), the saved form from
+:meth:`Game.observation` (built in :mod:`engine.seat_view`), the saved form from
 :meth:`Game.to_dict`, and a game put together from known parts (a puzzle, a bot's
 sampled world) from :func:`new_game` or :meth:`Game.from_parts`.
 """
@@ -32,14 +32,14 @@ from engine.cards import (
 )
 from engine.events import Event, EventKind, make_event
 from engine.rng import Rng
-from engine.shapes import CardPlayed
-from engine.variants import Variants
-from engine.view import (
+from engine.shapes import (
+    CardPlayed,
     Observation,
     PublicObservation,
     PublicPlay,
     TrickRecord,
 )
+from engine.variants import Variants
 
 
 class OldIllegalAction(ValueError):
@@ -674,11 +674,11 @@ class Game:
     # ------------------------------------------------------------------ views and storage
 
     def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know, JSON-ready (see :func:`engine.view.observe`)."""
+        """Everything ``seat`` may know, JSON-ready (see :func:`engine.seat_view.observe`)."""
         return observe(self, seat)
 
     def public_observation(self) -> PublicObservation:
-        """What a spectator may know: no hand (see :func:`engine.view.observe_public`)."""
+        """What a spectator may know: no hand (see :func:`engine.seat_view.observe_public`)."""
         return observe_public(self)
 
     def to_dict(self) -> dict[str, Any]:
