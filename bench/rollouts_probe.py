@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from engine.bots.search import HardBot
 from engine.game import new_game
 from engine.rng import Rng
-from engine.shapes import Observation
+
+if TYPE_CHECKING:  # the probe also runs on baseline builds, which may lack this module
+    from engine.shapes import Observation
 
 
 def positions(count: int) -> list[Observation]:
