@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import asdict, dataclass, field, fields
+from functools import cache
 from typing import Any, Literal
 
 from typing_extensions import TypedDict
@@ -89,8 +90,13 @@ def _matches(presented: str, kept: str | None) -> bool:
 def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """The items of saved ``data`` that name a field of dataclass ``cls`` (a field added
     since it was saved keeps its default; a key no field has any more is left out)."""
-    names = {f.name for f in fields(cls)}
+    names = _field_names(cls)
     return {key: value for key, value in data.items() if key in names}
+
+
+@cache  # every stored race read at a start asks it for the same few classes
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
 
 
 def new_invite_code() -> str:
