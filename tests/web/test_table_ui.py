@@ -81,12 +81,22 @@ def _context(browser: Browser, viewport: str = "desktop", **options: Any) -> Bro
     return browser.new_context(viewport=VIEWPORTS[viewport], **options)
 
 
-def _start_race(page: Page, base: str, players: int = 3, bots: str = "random") -> None:
+def _start_race(
+    page: Page,
+    base: str,
+    players: int = 3,
+    bots: str = "random",
+    seed: int | None = None,
+    variants: tuple[str, ...] = (),
+) -> None:
     page.goto(base + "/")
-    page.click(
-        f".setup-form:not(.friends-form) label.pill:has(input[name=players][value='{players}'])"
-    )
-    page.click(f".setup-form:not(.friends-form) label.pill:has(input[name=bots][value={bots}])")
+    setup = ".setup-form:not(.friends-form)"
+    page.click(f"{setup} label.pill:has(input[name=players][value='{players}'])")
+    page.click(f"{setup} label.pill:has(input[name=bots][value={bots}])")
+    for variant in variants:
+        page.check(f"{setup} input[name={variant}]")
+    if seed is not None:
+        page.fill(f"{setup} input[name=seed]", str(seed))
     page.click("text=Start this race")
     # Keys and clicks count only once the table's script has settled it and any reveal
     # is over (a key pressed during a reveal is ignored on purpose).
@@ -255,12 +265,19 @@ def test_axe_finds_nothing_on_the_other_pages(
 
 
 def test_no_sideways_scroll_and_no_tiny_text(browser: Browser, live_server: str) -> None:
-    """From 320 px up nothing scrolls sideways and no visible text is under 12 px."""
+    """From 320 px up nothing scrolls sideways and no visible text is under 12 px, on a
+    dealt table and on one whose hand holds six kinds of card (seed 1 with every variant:
+    the live server's seed key is fixed), the widest a phone shows named."""
     context = _context(browser)
     page = context.new_page()
     _start_race(page, live_server, players=5)
     table = page.url
-    pages = [live_server + "/", live_server + "/rules", table, live_server + "/no-such-page"]
+    variants = ("larger_hands", "zero_suit", "zero_five")
+    _start_race(page, live_server, players=5, seed=1, variants=variants)
+    assert page.locator("#move-form .hand > li").count() == 6
+    six_kinds = page.url
+    pages = [live_server + "/", live_server + "/rules", table, six_kinds]
+    pages.append(live_server + "/no-such-page")
     for width in (320, 360, 400, 768, 1280):
         page.set_viewport_size({"width": width, "height": 700})
         for url in pages:
