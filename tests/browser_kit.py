@@ -1,5 +1,5 @@
-"""What the browser tests share: the phone and desktop contexts, a tap or a click, and
-axe-core run in light and dark."""
+"""What the browser tests share: the phone and desktop contexts, a tap or a click, the start
+page's solo race form, and axe-core run in light and dark."""
 
 from __future__ import annotations
 
@@ -30,6 +30,27 @@ def phone_context(
         device_scale_factor=2,
         **options,
     )
+
+
+def fill_race_form(
+    page: Page,
+    base: str,
+    players: int,
+    bots: str = "random",
+    variants: tuple[str, ...] = (),
+    seed: int | None = None,
+    phone: bool = False,
+) -> None:
+    """Open the start page and choose a solo race's settings in its form (:func:`press`);
+    the caller presses its Start and waits for the table it wants."""
+    page.goto(base + "/")
+    setup = ".setup-form:not(.friends-form)"
+    press(page, f"{setup} label.pill:has(input[name=players][value='{players}'])", phone)
+    press(page, f"{setup} label.pill:has(input[name=bots][value={bots}])", phone)
+    for variant in variants:
+        page.check(f"{setup} input[name={variant}]")
+    if seed is not None:
+        page.fill(f"{setup} input[name=seed]", str(seed))
 
 
 def browser_context(browser: Browser, phone: bool, **options: Any) -> BrowserContext:

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 from app_kit import BROWSER_POLL_S, wait_for_reply, wait_until, watch_console_errors
-from browser_kit import phone_context, text_lines
+from browser_kit import fill_race_form, phone_context, text_lines
 from playwright.sync_api import Browser, BrowserContext, Page
 from sweep_kit import sweep
 
@@ -299,16 +299,9 @@ def _bars(size: str) -> float:
 def _start(
     page: Page, base: str, players: int, variants: tuple[str, ...] = (), seed: int | None = None
 ) -> None:
-    page.goto(base + "/")
+    fill_race_form(page, base, players, variants=variants, seed=seed, phone=True)
     page.evaluate("() => localStorage.setItem('zzv.revealSpeed', 'instant')")
-    setup = ".setup-form:not(.friends-form)"
-    page.tap(f"{setup} label.pill:has(input[name=players][value='{players}'])")
-    page.tap(f"{setup} label.pill:has(input[name=bots][value=random])")
-    for variant in variants:
-        page.check(f"{setup} input[name={variant}]")
-    if seed is not None:
-        page.fill(f"{setup} input[name=seed]", str(seed))
-    page.tap(f"{setup} button[type=submit]")
+    page.tap(".setup-form:not(.friends-form) button[type=submit]")
     page.wait_for_selector("#table[data-settled]", state="attached")
 
 

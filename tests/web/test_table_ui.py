@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 from app_kit import wait_for_reply
-from browser_kit import most_changed, phone_context
+from browser_kit import fill_race_form, most_changed, phone_context
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 from sweep_kit import sweep
 
@@ -89,14 +89,7 @@ def _start_race(
     seed: int | None = None,
     variants: tuple[str, ...] = (),
 ) -> None:
-    page.goto(base + "/")
-    setup = ".setup-form:not(.friends-form)"
-    page.click(f"{setup} label.pill:has(input[name=players][value='{players}'])")
-    page.click(f"{setup} label.pill:has(input[name=bots][value={bots}])")
-    for variant in variants:
-        page.check(f"{setup} input[name={variant}]")
-    if seed is not None:
-        page.fill(f"{setup} input[name=seed]", str(seed))
+    fill_race_form(page, base, players, bots, variants, seed)
     page.click("text=Start this race")
     # Keys and clicks count only once the table's script has settled it and any reveal
     # is over (a key pressed during a reveal is ignored on purpose).
