@@ -5,7 +5,7 @@ card (gas on a Tune Up): with JavaScript off every field is sent."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fastapi import Request
@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from app.http.i18n import N_, pgettext
 from app.http.i18n import gettext as _
+from app.http.race_words import refusal_sentence
 from app.races.record import GameConfig
 from app.vocabulary import BotLevel, RacerSuitId, ZeroEffectId
-from engine import Variants
+from engine import Action, IllegalAction, Variants
 
 MAX_SEED = 2**53 - 1
 """Largest seed a player may type (it must survive a round trip through JSON clients)."""
@@ -142,11 +143,16 @@ class SubmittedMove:
 
 @dataclass(frozen=True, slots=True)
 class ParsedMove:
-    """A readable move form: its ``turn``, the engine's action JSON and what was chosen."""
+    """A move form as read: what was chosen, the button pressed (``intent``, one of
+    :data:`INTENTS`) and, once readable, its ``turn`` and the engine's action JSON; the
+    :class:`Action` when Play was pressed (``play``), or why there is none (``error``)."""
 
-    turn: int
-    action: dict[str, Any]
     submitted: SubmittedMove
+    turn: int = 0
+    action: dict[str, Any] | None = None
+    intent: str = "play"
+    play: Action | None = None
+    error: str | None = None
 
 
 class MoveForm(BaseModel):
@@ -212,10 +218,16 @@ def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
     return SubmittedMove(f"up:{action['suit']}", action.get("zero_effect"), int(action["gas"]))
 
 
-def parse_move(fields: Mapping[str, Any]) -> ParsedMove:
+def parse_move(fields: Mapping[str, Any], intent: str = "play") -> ParsedMove:
+    """The move form's ``fields`` pressed with ``intent``; Play's action is checked for its
+    shape only (the rules check it in the race)."""
     try:
         form = MoveForm.model_validate(dict(fields))
     except ValidationError as exc:
         raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
     action = form.action()
-    return ParsedMove(form.turn, action, submitted_for(action))
+    move = ParsedMove(submitted_for(action), form.turn, action, intent)
+    try:
+        return replace(move, play=Action.from_dict(action)) if intent == "play" else move
+    except IllegalAction as exc:
+        return replace(move, error=refusal_sentence(exc.refusal))

@@ -296,8 +296,7 @@ def lobby_status(state: SessionState) -> str | None:
 
 def move_form_context(obs: Observation) -> dict[str, Any]:
     """What the move form offers beyond the hand, and the most gas any choice can carry."""
-    options = obs["card_options"]
-    zero_five = obs["zero_five_option"]
+    options, zero_five = obs["card_options"], obs["zero_five_option"]
     gas_limits = [o["gas_max"] for o in options]
     zero_choices: list[str] = []
     for option in options:
@@ -306,10 +305,8 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
             gas_limits.extend(p["gas_max"] for p in option["zero_previews"].values())
     previews: dict[str, dict[str, int]] = {}
     if zero_five:
-        for value in zero_five["values"]:
-            key = str(value)
-            gas_max = zero_five["gas_max"][key]
-            value_now = zero_five["effective_value"][key]
+        for key in map(str, zero_five["values"]):
+            value_now, gas_max = zero_five["effective_value"][key], zero_five["gas_max"][key]
             previews[key] = {"value": value_now, "gas_max": gas_max, "speed": zero_five["speed"]}
             gas_limits.append(gas_max)
     return {

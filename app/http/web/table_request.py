@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from app.http.answers import is_htmx, see_other
 from app.http.deps import GameIdPath, RacesDep, SettingsDep, cookie_name, is_https
 from app.http.errors import InvalidRequest, race_status
-from app.http.race_words import race_sentence, refusal_sentence
+from app.http.race_words import race_sentence
 from app.http.web import page_state
 from app.http.web import suggest as hints
 from app.http.web.forms import (
@@ -41,7 +41,7 @@ from app.races.errors import IllegalMove, RaceNotStarted, StaleTurn, TakebackRef
 from app.races.operations import SessionState
 from app.races.unit import Race, Races
 from app.settings import Settings
-from engine import Action, IllegalAction
+from engine import Action
 
 TABLE_REFUSALS = (IllegalMove, StaleTurn, RaceNotStarted, TakebackRefused)
 """The refusals drawn on the table, the reason above it; others go to :mod:`app.http.errors`."""
@@ -97,40 +97,23 @@ class Answer:
         return replace(self.memory, flash=flash)
 
 
-@dataclass(frozen=True)
-class MoveForm:
-    """The move form read before the race is opened: what was pressed and chosen, and the
-    move, or why it is none (``error``)."""
-
-    intent: str
-    submitted: SubmittedMove
-    parsed: ParsedMove | None = None
-    action: Action | None = None
-    error: str | None = None
-
-
-def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> MoveForm:
-    """The move form's ``fields``, the action checked for its shape when Play was pressed
-    (the rules check it in the race); a table that ``suggests`` nothing (the lesson's: its
-    coach advises) takes Suggest as Preview. Enter presses no button: Play."""
+def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> ParsedMove:
+    """The move form's ``fields`` (:func:`app.http.web.forms.parse_move`); a table that
+    ``suggests`` nothing (the lesson's: its coach advises) takes Suggest as Preview. Enter
+    presses no button: Play."""
     rest = dict(fields)
     intent = rest.pop("intent", "play")
     if intent not in INTENTS:
         intent = "play"
     elif intent == "suggest" and not suggests:
         intent = "preview"
-    submitted = SubmittedMove(choice=rest.get("choice"))
+    chosen = SubmittedMove(choice=rest.get("choice"))
     if intent == "suggest":
-        return MoveForm(intent, submitted)
+        return ParsedMove(chosen, intent=intent)
     try:
-        parsed = parse_move(rest)
-        action = Action.from_dict(parsed.action) if intent == "play" else None
+        return parse_move(rest, intent)
     except FormError as exc:
-        return MoveForm(intent, submitted, error=str(exc))
-    except IllegalAction as exc:
-        error = refusal_sentence(exc.refusal)
-        return MoveForm(intent, parsed.submitted, parsed, error=error)
-    return MoveForm(intent, parsed.submitted, parsed, action)
+        return ParsedMove(chosen, intent=intent, error=str(exc))
 
 
 @dataclass(frozen=True)
@@ -234,13 +217,13 @@ TableDep = Annotated[TableRequest, Depends(table_request)]
 
 
 async def play(
-    table: TableRequest, race: Race, memory: PageState, move: MoveForm, view: TableView = TABLE
+    table: TableRequest, race: Race, memory: PageState, move: ParsedMove, view: TableView = TABLE
 ) -> Answer:
     """The move form's Play (or Preview) on the open race, or the reason it was not played;
     a coach's words before and after."""
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
-    if move.error is not None or move.parsed is None:
+    if move.error is not None or move.action is None:
         note = None
         if coach and before and move.intent == "play" and not move.submitted.choice:
             note = coach.unpicked(before)
@@ -249,23 +232,22 @@ async def play(
             notice = {"error": None, "coach_note": note}
         status = InvalidRequest.status_code
         return table.answer(race, memory, status_code=status, flash=True, **notice)
-    parsed = move.parsed
-    if move.action is None:  # Preview: the chosen card's score, nothing played
+    if move.play is None:  # Preview: the chosen card's score, nothing played
         assert before is not None
-        if parsed.turn != before["turn"]:
+        if move.turn != before["turn"]:
             return table.refusal(race, memory, StaleTurn({}))
-        sentence = hints.preview_sentence(before, parsed.action, seat_viewer(race))
+        sentence = hints.preview_sentence(before, move.action, seat_viewer(race))
         return table.answer(
             race, memory, state=before, flash=True, preview=sentence, submitted=move.submitted
         )
     try:
-        state = await race.play(parsed.turn, move.action, since=window(race))
+        state = await race.play(move.turn, move.play, since=window(race))
     except TABLE_REFUSALS as exc:
         return table.refusal(race, memory, exc, move.submitted)
-    memory = memory.after_move(parsed.turn, dict(move.action.to_dict()))
+    memory = memory.after_move(move.turn, dict(move.play.to_dict()))
     if coach is None or before is None:
         return table.answer(race, memory, state=state, keep=True, animate=True)
-    note = coach.after(before, move.action)
+    note = coach.after(before, move.play)
     return table.answer(
         race, memory, state=state, flash=True, keep=True, animate=True, coach_note=note
     )
