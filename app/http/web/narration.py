@@ -60,10 +60,7 @@ _TOLD: dict[str, tuple[str, str]] = {
             "%(gas)s gas and speed %(speed)s: %(final)s."
         ),
     ),
-    "discards": (
-        N_("You discard a card face down."),
-        N_("%(name)s discards a card face down."),
-    ),
+    "discards": (N_("You discard a card face down."), N_("%(name)s discards a card face down.")),
     "grabs_gas": (
         N_("You grab %(amount)s gas from the middle."),
         N_("%(name)s grabs %(amount)s gas from the middle."),

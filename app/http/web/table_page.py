@@ -44,11 +44,7 @@ def table_url(game_id: str) -> str:
 
 
 async def to_table(
-    request: Request,
-    settings: Settings,
-    game_id: str,
-    seat_token: str,
-    player_token: str | None,
+    request: Request, settings: Settings, game_id: str, seat_token: str, player_token: str | None
 ) -> RedirectResponse:
     """303 to the table of ``game_id`` with the seat's token, the player's cookie (if any)
     and the latest-race cookie."""

@@ -26,13 +26,7 @@ except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape 
 from app.http import i18n
 from app.http.addresses import public_base_url
 from app.http.web.forms import bot_level
-from app.http.web.labels import (
-    PRINTED_VALUES,
-    SUITS,
-    seat_name,
-    zero_effect_label,
-    zero_five_label,
-)
+from app.http.web.labels import PRINTED_VALUES, SUITS, seat_name, zero_effect_label, zero_five_label
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
@@ -230,9 +224,5 @@ templates.env.globals.update(
 
 # What a player reads as a number, a place, a share or a date: in the request's language.
 templates.env.filters.update(
-    ordinal=i18n.ordinal,
-    number=i18n.number,
-    percent=i18n.percent,
-    day=i18n.day,
-    moment=i18n.moment,
+    ordinal=i18n.ordinal, number=i18n.number, percent=i18n.percent, day=i18n.day, moment=i18n.moment
 )

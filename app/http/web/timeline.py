@@ -8,14 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.http.i18n import gettext as _
-from app.http.web.labels import (
-    SUITS,
-    ZERO_FIVE,
-    Me,
-    SuitInfo,
-    is_viewer,
-    seat_colour,
-)
+from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, is_viewer, seat_colour
 from app.http.web.narration import EventDict, narrate, say
 from engine import LAPS_TO_WIN, EventKind
 
@@ -27,11 +20,7 @@ _FACE_UP_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.ZERO_FIVE_PLAYED})
 RESULT_KINDS = (
     frozenset(EventKind)
     - PLAY_KINDS
-    - {
-        EventKind.CARD_DISCARDED,
-        EventKind.GAS_TAKEN,
-        EventKind.ZERO_EFFECT,
-    }
+    - {EventKind.CARD_DISCARDED, EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT}
 )
 """Events that settle a trick, all but a card's play and its own effects (the reveal shows
 them after the cards)."""
@@ -139,10 +128,7 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     the game-over box covers that)."""
     if game_over:
         return None
-    deal = next(
-        (e for e in recent if e["kind"] == EventKind.ROUND_DEALT and e["round"] > 1),
-        None,
-    )
+    deal = next((e for e in recent if e["kind"] == EventKind.ROUND_DEALT and e["round"] > 1), None)
     if deal is None:
         return None
     lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
