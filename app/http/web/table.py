@@ -196,9 +196,7 @@ def _card(
 ) -> TrickCard:
     """``play`` in a trick (none: a place for a seat still to play)."""
     kind = "pending" if play is None else play["type"]
-    suit = None
-    if play is not None and kind != "tune_up":
-        suit = SUITS[play["suit"] or ZERO_FIVE]
+    suit = None if play is None or kind == "tune_up" else SUITS[play["suit"] or ZERO_FIVE]
     return TrickCard(
         seat=seat,
         name=seat_name(seat, me),
@@ -214,8 +212,7 @@ def _card(
 
 def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     """The trick in play order, then places for the seats still to play, clockwise."""
-    best = obs["best"]
-    plays = obs["trick_plays"]
+    plays, best = obs["trick_plays"], obs["best"]
     best_seat = best["seat"] if best else None
     cards = [_card(p["seat"], i + 1, me, p, best_seat) for i, p in enumerate(plays)]
     if obs["game_over"]:
@@ -404,17 +401,14 @@ def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
         return None
     offer = state.get("rematch")
     answer = None if offer is None else offer["answers"].get(str(state["seat"]))
-    if offer is None:
-        line = _("Same people and settings, a new deal, every seat moved one round.")
-    elif answer is None:
+    line = _("Same people and settings, a new deal, every seat moved one round.")
+    if offer is not None and answer is None:
         line = _(
             "A rematch is on offer: it starts when everyone accepts, or in 30 seconds with "
             "bots for anyone who does not."
         )
-    elif answer == "yes":
-        line = _("You accepted the rematch.")
-    else:
-        line = _("You declined the rematch.")
+    elif offer is not None:
+        line = _("You accepted the rematch.") if answer == "yes" else _("You declined the rematch.")
     return {
         "line": line,
         "answer": answer,
