@@ -10,7 +10,6 @@ from typing import Any
 
 from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
-from app.http.i18n import ngettext
 from app.http.previews import with_previews
 from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
@@ -273,24 +272,6 @@ def status_text(obs: Observation, me: Me) -> str:
     return _("%(name)s is thinking…") % {"name": seat_name(obs["current_seat"], me)}
 
 
-def lobby_status(state: SessionState) -> str | None:
-    """The banner while a race with friends waits for its people (None once it runs)."""
-    if state.get("status") != "waiting":
-        return None
-    missing = sum(1 for s in state.get("seats") or [] if s["person"] and not s["joined"])
-    if state["seat"] == 0:
-        return ngettext(
-            "Waiting for %(num)s friend to join; start now and bots take the empty seats.",
-            "Waiting for %(num)s friends to join; start now and bots take the empty seats.",
-            missing,
-        ) % {"num": missing}
-    return ngettext(
-        "Waiting for %(num)s friend to join, or for the race's creator to start it.",
-        "Waiting for %(num)s friends to join, or for the race's creator to start it.",
-        missing,
-    ) % {"num": missing}
-
-
 def move_form_context(obs: Observation) -> dict[str, Any]:
     """What the move form offers beyond the hand, and the most gas any choice can carry."""
     options, zero_five = obs["card_options"], obs["zero_five_option"]
@@ -471,14 +452,13 @@ def table_context(
     reader = seat_viewer(state)
     players = players_view(state, reader)
     hand = hand_cards(state)
-    waiting = lobby_status(state)
     notice, best = state.get("notice"), state["best"]
     return {
         "obs": state,
         "game_id": state["game_id"],
         "turn": state["turn"],
-        "title": _("Waiting for friends · Zoom Zoom Vroom") if waiting else page_title(state),
-        "status": waiting or status_text(state, reader),
+        "title": page_title(state),
+        "status": status_text(state, reader),
         "my_turn": is_my_turn(state),
         "me": None if me == SPECTATOR else players[me],
         "lead": players[state["lead"]],

@@ -91,11 +91,15 @@ def ended_early(session: GameSession, state: SessionState) -> Ended | None:
 
 
 def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
-    """What the table says of a waiting "Race strangers" race (``quick_lobby``), of a waiting
-    rematch (``rematch_lobby``) and of a race that was left (``ended``), with the header's
-    status and the tab's title saying so; nothing for any other race."""
+    """What the table says of a race waiting for friends, of a waiting "Race strangers" race
+    (``quick_lobby``), of a waiting rematch (``rematch_lobby``) and of a race that was left
+    (``ended``), with the header's status and the tab's title saying so; nothing for any
+    other race."""
     lobby, waiting = session.lobby, state["status"] == "waiting"
-    context: dict[str, Any] = {}
+    context: dict[str, Any] = (
+        {"title": _("Waiting for friends · Zoom Zoom Vroom")} if waiting else {}
+    )
+    missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
     deadline = lobby.deadline
     left = 0 if deadline is None else max(0, math.ceil(deadline - operations.wall_clock()))
     if waiting and session.config.quick:
@@ -107,12 +111,23 @@ def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
         context["quick_lobby"] = {"taken": taken, "seats": len(lobby.seats), "seconds_left": left}
         context["title"] = _("Looking for racers · Zoom Zoom Vroom")
     elif waiting and lobby.wait_seconds is not None:
-        missing = sum(1 for seat in lobby.seats if seat.person and not seat.joined)
         context["status"] = context["rematch_lobby"] = ngettext(
             "Rematch: waiting for %(n)s person to accept; bots take the seats left in %(s)s s.",
             "Rematch: waiting for %(n)s people to accept; bots take the seats left in %(s)s s.",
             missing,
         ) % {"n": missing, "s": left}
+    elif waiting and state["seat"] == 0:
+        context["status"] = ngettext(
+            "Waiting for %(num)s friend to join; start now and bots take the empty seats.",
+            "Waiting for %(num)s friends to join; start now and bots take the empty seats.",
+            missing,
+        ) % {"num": missing}
+    elif waiting:
+        context["status"] = ngettext(
+            "Waiting for %(num)s friend to join, or for the race's creator to start it.",
+            "Waiting for %(num)s friends to join, or for the race's creator to start it.",
+            missing,
+        ) % {"num": missing}
     ended = ended_early(session, state)
     if ended is not None:
         context |= {"ended": ended, "status": ended.headline, "my_turn": False}
