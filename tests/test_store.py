@@ -492,9 +492,8 @@ async def _lock_and_save(store: SessionStore, game_id: str) -> None:
 
 
 def test_session_dict_round_trip_continues_the_same_race() -> None:
-    from app_kit import play_inline
+    from app_kit import play_inline, run_bots_inline
 
-    from app.bots.runner import run_bots_inline
     from app.races.operations import session_state
     from app.races.record import new_session
     from app.settings import Settings

@@ -166,22 +166,6 @@ def _bot_turns(table: BotTable) -> Iterator[tuple[int, int, int]]:
     log.error("bots did not hand the turn back after %d decisions", MAX_DECISIONS)
 
 
-def run_bots_inline(table: BotTable) -> None:
-    """Let the bots move until a person is to play or the race is over, in this thread."""
-    level = table.config.bots
-    for _, seat, seed in _bot_turns(table):
-        started = time.perf_counter()
-        try:
-            action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
-            events = table.game.apply(action, seat=seat)
-        except Exception as exc:
-            action, events = _apply_fallback(table, seat, exc)
-        table.record_action(seat, action)
-        metrics.BOT_DECISIONS.labels(level).inc()
-        metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
-        table.record_events(events)
-
-
 class BotRunner:
     def __init__(self, settings: Settings | None = None) -> None:
         self.workers = 2 if settings is None else settings.hard_bot_workers
@@ -236,19 +220,26 @@ class BotRunner:
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until a person is to play or the race is over."""
-        if table.config.bots != "hard":
-            run_bots_inline(table)
-            return
+        """Let the bots move until a person is to play or the race is over (light bots
+        without yielding the event loop)."""
+        level = table.config.bots
         move_started = time.monotonic()
         for done, seat, seed in _bot_turns(table):
+            started = time.perf_counter()
             try:
-                left = max(1, table.game.players - 1 - done)
-                action = await self._hard_decision(table, seat, seed, move_started, left)
+                if level == "hard":
+                    left = max(1, table.game.players - 1 - done)
+                    action = await self._hard_decision(table, seat, seed, move_started, left)
+                else:
+                    budget = table.bot_budget_ms
+                    action = choose_bot_action(level, table.game, seat, seed, budget_ms=budget)
                 events = table.game.apply(action, seat=seat)
             except Exception as exc:
                 action, events = _apply_fallback(table, seat, exc)
             table.record_action(seat, action)
+            if level != "hard":  # a hard decision counts itself, its queueing left out
+                metrics.BOT_DECISIONS.labels(level).inc()
+                metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
             table.record_events(events)
 
     async def _hard_decision(

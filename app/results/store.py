@@ -84,6 +84,17 @@ class PlayerInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One row of the ratings leaderboard."""
+
+    rank: int
+    name: str
+    rating: int
+    races: int
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatResult:
     """One seat's result: a person's (``player_id``) or a bot's (``bot_level``)."""
 
@@ -146,17 +157,6 @@ class HistoryEntry(Race):
     rating_before: int | None
     rating_after: int | None
     left: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    """One row of the ratings leaderboard."""
-
-    rank: int
-    name: str
-    rating: int
-    races: int
-    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
