@@ -81,7 +81,7 @@ from app.bots.runner import HUMAN_SEAT, STARVED_ROLLOUTS, BotRunner
 from app.races.operations import play, session_state
 from app.races.record import DERIVED, DERIVED_LIMIT, GameConfig, GameSession, new_session
 from app.settings import Settings
-from app.storage.memory import MemoryStore
+from app.storage.sqlite import MemoryStore
 from bench import bots as bench_bots
 from bench import daily_board as bench_daily_board
 from bench import friends as bench_friends

@@ -33,10 +33,9 @@ from app.storage.interface import (
     StoreUnavailable,
     Tombstone,
 )
-from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 from engine import new_game
 
 Scenario = Callable[[SessionStore, ManualClock], Awaitable[None]]
