@@ -14,7 +14,6 @@ from app.results.daily import (
     BOARD_LIMIT,
     CODE_POINT_COLLATION,
     Board,
-    claim,
     counted_on,
     read_board,
     top_and_own,
@@ -102,9 +101,9 @@ class CupResults:
         address: str | None = None,
     ) -> bool:
         """Make ``game_id`` the player's counted attempt at ``deal``; False if they have one."""
-        return await claim(
-            self.results, CupEntry, player_id, game_id, at, address, week=week, deal=deal
-        )
+        key = {"week": week, "deal": deal, "player_id": player_id}
+        entry = CupEntry(**key, game_id=game_id, started_at=at, address=address)
+        return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted results in ``week``, by deal."""

@@ -115,7 +115,10 @@ class DailyResults:
         self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
     ) -> bool:
         """Make ``game_id`` the player's counted attempt on ``day``; False if they have one."""
-        return await claim(self.results, DailyEntry, player_id, game_id, at, address, day=day)
+        entry = DailyEntry(
+            day=day, player_id=player_id, game_id=game_id, started_at=at, address=address
+        )
+        return await self.results.add_once(entry)
 
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
@@ -151,21 +154,6 @@ class DailyResults:
         )
         ranked = counted_on(columns, DailyEntry, DailyEntry.day == day).subquery()
         return top_and_own(ranked, player_id, limit)
-
-
-async def claim(
-    results: ResultsStore,
-    entry: type[DailyEntry | CupEntry],
-    player_id: int,
-    game_id: str,
-    at: datetime,
-    address: str | None,
-    **key: Any,
-) -> bool:
-    """Insert the ``entry`` row of the player's counted attempt at ``key`` (a day, or a
-    week's deal); False if they have one."""
-    row = entry(player_id=player_id, game_id=game_id, started_at=at, address=address, **key)
-    return await results.add_once(row)
 
 
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
