@@ -55,7 +55,7 @@ from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
 from app.settings import Settings, get_settings
 from app.storage.interface import StoreUnavailable
-from app.storage.memory import MemoryStore
+from app.storage.sqlite import MemoryStore
 
 log = logging.getLogger("zzv.app")
 

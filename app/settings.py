@@ -50,6 +50,7 @@ class Settings(BaseSettings):
     redis_timeout_seconds: Positive = 2.0
     header_timeout_seconds: Positive = 10.0
     max_header_bytes: int = Field(64 * 1024, ge=1024)
+    max_body_bytes: int = Field(16 * 1024, ge=256)
     body_timeout_seconds: Positive = 15.0
 
     rate_limit_enabled: bool = True
@@ -59,8 +60,6 @@ class Settings(BaseSettings):
     move_burst: Count = 40
     read_rate_per_second: Positive = 20.0
     read_burst: Count = 80
-
-    max_body_bytes: int = Field(16 * 1024, ge=256)
 
     default_bot_level: BotLevel = "normal"
     bot_time_budget_ms: Count = DEFAULT_BOT_BUDGET_MS

@@ -77,11 +77,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bots.runner import HUMAN_SEAT, STARVED_ROLLOUTS, BotRunner, run_bots_inline
+from app.bots.runner import HUMAN_SEAT, STARVED_ROLLOUTS, BotRunner
 from app.races.operations import play, session_state
 from app.races.record import DERIVED, DERIVED_LIMIT, GameConfig, GameSession, new_session
 from app.settings import Settings
-from app.storage.memory import MemoryStore
+from app.storage.sqlite import MemoryStore
 from bench import bots as bench_bots
 from bench import daily_board as bench_daily_board
 from bench import friends as bench_friends
@@ -141,7 +141,7 @@ def _started(config: GameConfig, settings: Settings) -> GameSession:
     """A new race with the bots' opening moves played (as
     :func:`app.races.operations.begin` does when a race starts)."""
     session = new_session(config, settings)
-    run_bots_inline(session)
+    asyncio.run(BotRunner().run_bots(session))
     session_state(session)
     return session
 

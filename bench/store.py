@@ -24,9 +24,8 @@ from app.races.operations import SessionStore
 from app.races.record import GameConfig, GameSession
 from app.races.unit import Races
 from app.settings import Settings
-from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port, percentile
 from engine import Action

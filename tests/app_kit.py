@@ -237,6 +237,11 @@ def play_inline(session: GameSession, action: Action) -> None:
     asyncio.run(operations.play(session, HUMAN_SEAT, action, 0.0, BotRunner()))
 
 
+def run_bots_inline(session: GameSession) -> None:
+    """The bots' moves until a person is to play or the race is over, in this thread."""
+    asyncio.run(BotRunner().run_bots(session))
+
+
 def another_browser(client: TestClient) -> TestClient:
     """A second client with cookies of its own, on ``client``'s app and event loop (the
     Redis store's connections belong to that loop)."""

@@ -19,9 +19,8 @@ from fastapi.testclient import TestClient
 from app.races.operations import SessionStore
 from app.races.record import DERIVED, GameSession
 from app.storage.interface import Clock
-from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 from bench.redis_process import RedisProcess
 from bench.server import find_free_port
 

@@ -30,7 +30,7 @@ from app.results.models import METADATA
 from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.recorder import Recorder
 from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult, pseudonym
-from app.storage.memory import MemoryStore
+from app.storage.sqlite import MemoryStore
 from bench.server import find_free_port
 from engine import new_game
 

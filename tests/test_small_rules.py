@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.bots.gate import SearchGate
-from app.bots.runner import search_budget_ms
+from app.bots.runner import SearchGate, search_budget_ms
 from app.cli import browser_url, find_save_hook, workers_problem
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from app.results.cup import CupBoard, points

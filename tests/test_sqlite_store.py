@@ -23,9 +23,8 @@ from app.races.lobby import token_digest
 from app.races.record import GameSession
 from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
-from app.storage.memory import MemoryStore
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 from app.storage.sqlite_backend import SCHEMA, connect, migrate
 from engine import new_game
 

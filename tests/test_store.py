@@ -33,10 +33,9 @@ from app.storage.interface import (
     StoreUnavailable,
     Tombstone,
 )
-from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 from engine import new_game
 
 Scenario = Callable[[SessionStore, ManualClock], Awaitable[None]]
@@ -492,9 +491,8 @@ async def _lock_and_save(store: SessionStore, game_id: str) -> None:
 
 
 def test_session_dict_round_trip_continues_the_same_race() -> None:
-    from app_kit import play_inline
+    from app_kit import play_inline, run_bots_inline
 
-    from app.bots.runner import run_bots_inline
     from app.races.operations import session_state
     from app.races.record import new_session
     from app.settings import Settings

@@ -10,18 +10,19 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import heapq
+import itertools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 import anyio.to_thread
 
 from app import metrics
 from app.bots import pool as bot_pool
-from app.bots.gate import SearchGate
 from app.settings import Settings
 from engine import MAX_DECISIONS, Action, Game, SeatView
 from engine.bots import DEFAULT_BOT_BUDGET_MS, decide, make_bot
@@ -56,9 +57,6 @@ class SearchRequest:
     workers: int
     wide: bool
     hard_seats: tuple[int, ...] = ()
-
-
-SearchFn = Callable[[SearchRequest], Awaitable[SearchResult]]
 
 
 class _HasLevel(Protocol):
@@ -166,20 +164,58 @@ def _bot_turns(table: BotTable) -> Iterator[tuple[int, int, int]]:
     log.error("bots did not hand the turn back after %d decisions", MAX_DECISIONS)
 
 
-def run_bots_inline(table: BotTable) -> None:
-    """Let the bots move until a person is to play or the race is over, in this thread."""
-    level = table.config.bots
-    for _, seat, seed in _bot_turns(table):
-        started = time.perf_counter()
+class SearchGate:
+    """A priority gate: an :class:`asyncio.Semaphore` whose next slot goes to the lowest
+    priority value, FIFO among equals (a move's start time: a move waits once, not per bot)."""
+
+    def __init__(self, cap: int) -> None:
+        if cap < 1:
+            raise ValueError("A gate needs at least one slot.")
+        self.cap = cap
+        self.holders = 0
+        """Slots held now (never above ``cap``)."""
+        self.waiting = 0
+        """Acquirers queued now."""
+        self._queue: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def acquire(self, priority: float) -> None:
+        """Wait for a slot; lower ``priority`` values are served first."""
+        if self.holders < self.cap and not self.waiting:
+            self.holders += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._order), future))
+        self.waiting += 1
         try:
-            action = choose_bot_action(level, table.game, seat, seed, budget_ms=table.bot_budget_ms)
-            events = table.game.apply(action, seat=seat)
-        except Exception as exc:
-            action, events = _apply_fallback(table, seat, exc)
-        table.record_action(seat, action)
-        metrics.BOT_DECISIONS.labels(level).inc()
-        metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
-        table.record_events(events)
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # the slot was handed over as we were cancelled: pass it on
+            raise
+        finally:
+            self.waiting -= 1
+
+    def try_acquire_all(self) -> bool:
+        """Take every slot at once if the gate is idle (nobody holds or waits); else False."""
+        if self.holders or self.waiting:
+            return False
+        self.holders = self.cap
+        return True
+
+    def release_all(self) -> None:
+        """Give back every slot taken by :meth:`try_acquire_all`."""
+        for _ in range(self.cap):
+            self.release()
+
+    def release(self) -> None:
+        """Give the slot to the best waiter, or free it."""
+        while self._queue:
+            _, _, future = heapq.heappop(self._queue)
+            if not future.done():  # skip waiters that were cancelled
+                future.set_result(None)  # the slot passes on: ``holders`` stays the same
+                return
+        self.holders -= 1
 
 
 class BotRunner:
@@ -187,7 +223,7 @@ class BotRunner:
         self.workers = 2 if settings is None else settings.hard_bot_workers
         self.cap = 2 if settings is None else settings.hard_searches_in_flight or self.workers
         self.floor_ms = 30 if settings is None else settings.hard_budget_floor_ms
-        self.search: SearchFn = search_in_pool
+        self.search: Callable[[SearchRequest], Awaitable[SearchResult]] = search_in_pool
         """How a hard search runs (tests replace it to hold searches at will)."""
         self.peak_in_flight = 0
         self.starved = 0
@@ -236,19 +272,26 @@ class BotRunner:
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until a person is to play or the race is over."""
-        if table.config.bots != "hard":
-            run_bots_inline(table)
-            return
+        """Let the bots move until a person is to play or the race is over (light bots
+        without yielding the event loop)."""
+        level = table.config.bots
         move_started = time.monotonic()
         for done, seat, seed in _bot_turns(table):
+            started = time.perf_counter()
             try:
-                left = max(1, table.game.players - 1 - done)
-                action = await self._hard_decision(table, seat, seed, move_started, left)
+                if level == "hard":
+                    left = max(1, table.game.players - 1 - done)
+                    action = await self._hard_decision(table, seat, seed, move_started, left)
+                else:
+                    budget = table.bot_budget_ms
+                    action = choose_bot_action(level, table.game, seat, seed, budget_ms=budget)
                 events = table.game.apply(action, seat=seat)
             except Exception as exc:
                 action, events = _apply_fallback(table, seat, exc)
             table.record_action(seat, action)
+            if level != "hard":  # a hard decision counts itself, its queueing left out
+                metrics.BOT_DECISIONS.labels(level).inc()
+                metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
             table.record_events(events)
 
     async def _hard_decision(
@@ -302,12 +345,6 @@ class BotRunner:
         if status.state == "broken":
             bot_pool.get_pool(status.workers)  # replace it now rather than on the next move
             status = bot_pool.status()
-        return {
-            "pool": status.state,
-            "workers": status.workers,
-            "alive": status.alive,
-            "replaced": status.replaced,
-            "searches_in_flight": self.in_flight,
-            "searches_waiting": self.waiting,
-            "cap": self.cap,
-        }
+        pool = asdict(status)
+        queue = {"searches_in_flight": self.in_flight, "searches_waiting": self.waiting}
+        return {"pool": pool.pop("state"), **pool, **queue, "cap": self.cap}

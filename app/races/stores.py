@@ -10,10 +10,9 @@ from app.paths import data_folder
 from app.races.operations import SessionStore
 from app.races.record import GameSession
 from app.settings import Settings
-from app.storage.memory import MemoryStore
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import SqliteStore
+from app.storage.sqlite import MemoryStore, SqliteStore
 
 RACE_FILE = "races.sqlite3"
 """The write-through store's file in the data folder."""

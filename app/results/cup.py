@@ -101,14 +101,8 @@ class CupResults:
         address: str | None = None,
     ) -> bool:
         """Make ``game_id`` the player's counted attempt at ``deal``; False if they have one."""
-        entry = CupEntry(
-            week=week,
-            deal=deal,
-            player_id=player_id,
-            game_id=game_id,
-            started_at=at,
-            address=address,
-        )
+        key = {"week": week, "deal": deal, "player_id": player_id}
+        entry = CupEntry(**key, game_id=game_id, started_at=at, address=address)
         return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:

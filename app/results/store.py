@@ -84,6 +84,17 @@ class PlayerInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One row of the ratings leaderboard."""
+
+    rank: int
+    name: str
+    rating: int
+    races: int
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatResult:
     """One seat's result: a person's (``player_id``) or a bot's (``bot_level``)."""
 
@@ -146,17 +157,6 @@ class HistoryEntry(Race):
     rating_before: int | None
     rating_after: int | None
     left: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    """One row of the ratings leaderboard."""
-
-    rank: int
-    name: str
-    rating: int
-    races: int
-    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,30 +501,23 @@ def _result_row(
 def _new_ratings(
     seats: Sequence[SeatResult], players: dict[int, Rating]
 ) -> dict[int, tuple[Rating, Rating]]:
-    """Each person's (before, after): every seat rates (bots at their level's rating) but
-    a person's seats after their first."""
-    rated: list[SeatResult] = []
-    counted: set[int] = set()
+    """Each person's (before, after): every seat rates (bots at their level's rating, a
+    person the server does not know as a newcomer) but a person's seats after their first."""
+    rated: dict[int, int] = {}  # each known person's place in ``ratings``
     ratings: list[Rating] = []
+    places: list[int] = []
     for seat in seats:
-        if seat.player_id is not None and seat.player_id in players:
-            if seat.player_id in counted:
+        person = seat.player_id if seat.player_id in players else None
+        if person is not None:
+            if person in rated:
                 continue
-            counted.add(seat.player_id)
-            ratings.append(players[seat.player_id])
-        elif seat.bot_level in BOT_RATINGS:
-            ratings.append(BOT_RATINGS[seat.bot_level])
-        else:  # a person the server does not know: rated as a newcomer, not kept
-            ratings.append(Rating())
-        rated.append(seat)
-    if not counted:
-        return {}
-    after = rate(ratings, [seat.place for seat in rated])
-    return {
-        seat.player_id: (before, new)
-        for seat, before, new in zip(rated, ratings, after, strict=True)
-        if seat.player_id is not None and seat.player_id in counted
-    }
+            rated[person] = len(ratings)
+            ratings.append(players[person])
+        else:
+            ratings.append(BOT_RATINGS.get(seat.bot_level or "", Rating()))
+        places.append(seat.place)
+    after = rate(ratings, places) if rated else []
+    return {person: (ratings[i], after[i]) for person, i in rated.items()}
 
 
 def _shown(mu: float | None, sigma: float | None) -> int | None:

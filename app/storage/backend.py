@@ -56,8 +56,8 @@ class Write:
     head: RecordHead
     data: bytes
     now: float
-    outbox: bytes | None = None
-    notice: bytes | None = None
+    outbox: bytes | None
+    notice: bytes | None
 
 
 class Backend(Protocol):

@@ -22,6 +22,7 @@ import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
+import orjson
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
@@ -30,8 +31,8 @@ from redis.retry import Retry
 from app.metrics import STORE_ERRORS
 from app.storage.backend import Bounds, Found, Take, Write
 from app.storage.interface import ANY_CHANGE, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.migrations.versions.v0004_race_moves import FORMAT, upgraded
 from app.storage.policy import PolicyStore
-from app.storage.upgrade import FORMAT, upgraded_bytes
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
 # command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
@@ -268,7 +269,7 @@ class RedisBackend:
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade an older server's races (:mod:`app.storage.upgrade`) once (a marker key);
+        """Upgrade an older server's races (:func:`upgraded`) once (a marker key);
         a down Redis is /readyz's to report, and the upgrade waits for the next start."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
@@ -277,7 +278,7 @@ class RedisBackend:
             upgrade = self.redis.register_script(_UPGRADE)
             async for key in self.redis.scan_iter(match=self.prefix + "game:*", count=500):
                 data = await cast("Awaitable[bytes | None]", self.redis.hget(key, "data"))
-                new = None if data is None else upgraded_bytes(data)
+                new = None if data is None else _upgraded(data)
                 if data is not None and new is not None:  # unless a save came first
                     await upgrade(keys=[key], args=[data, new])
             await self.redis.set(marker, FORMAT)
@@ -442,6 +443,17 @@ class RedisStore(PolicyStore[R]):
             url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
         )
         return cls(redis, loader, **bounds)
+
+
+def _upgraded(data: bytes) -> bytes | None:
+    """``data`` upgraded, or None if it needs nothing or cannot be (then read as damaged)."""
+    try:
+        race = orjson.loads(data)
+        if not isinstance(race, dict) or race.get("format") == FORMAT:
+            return None
+        return orjson.dumps(upgraded(race))
+    except ValueError:
+        return None
 
 
 def _cap(cap: int | None) -> int | str:

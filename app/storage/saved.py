@@ -18,8 +18,8 @@ from typing import IO, Any
 import orjson
 
 from app.storage.interface import Lease, R, Tombstone
-from app.storage.memory import MemoryStore
-from app.storage.upgrade import upgraded
+from app.storage.migrations.versions.v0004_race_moves import upgraded
+from app.storage.sqlite import MemoryStore
 
 log = logging.getLogger("zzv.store")
 
@@ -28,7 +28,7 @@ SAVE_FORMAT = 1
 
 
 class SavedMemoryStore(MemoryStore[R]):
-    """A :class:`~app.storage.memory.MemoryStore` saved to ``data_dir`` (module doc)."""
+    """A :class:`~app.storage.sqlite.MemoryStore` saved to ``data_dir`` (module doc)."""
 
     def __init__(self, data_dir: Path, loader: Any, **bounds: Any) -> None:
         super().__init__(loader, **bounds)

@@ -1,19 +1,57 @@
-"""The default store: the races in a SQLite file, every change committed before it is
-answered (:mod:`app.storage.sqlite_backend`), under :mod:`app.storage.policy`'s rules."""
+"""The stores on SQLite, under :mod:`app.storage.policy`'s rules: in this process's memory
+(:class:`MemoryStore`), or the default, the races in a file, every change committed before
+it is answered (:class:`SqliteStore`, :mod:`app.storage.sqlite_backend`)."""
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from app.storage.interface import R
-from app.storage.memory import MemoryStore
+from app.storage.interface import Clock, R, decode
+from app.storage.policy import PolicyStore
+from app.storage.sqlite_backend import SqliteBackend
 
 log = logging.getLogger("zzv.store")
+
+
+class MemoryStore(PolicyStore[R]):
+    """A :class:`~app.storage.policy.PolicyStore` on SQLite, in memory or on the file
+    ``path``; every read decodes a fresh copy."""
+
+    def __init__(
+        self,
+        loader: Callable[[dict[str, Any]], R],
+        *,
+        clock: Clock = time.monotonic,
+        expired_memory: int = 10_000,
+        path: Path | None = None,
+        wall_clock: Clock = time.time,
+        **bounds: Any,
+    ) -> None:
+        self.sqlite = SqliteBackend(
+            path,
+            lambda data: loader(decode(data)).head(),
+            clock=clock,
+            expired_memory=expired_memory,
+            wall_clock=wall_clock,
+        )
+        super().__init__(self.sqlite, loader, clock=clock, **bounds)
+
+    def __len__(self) -> int:
+        """Number of races held (read without I/O)."""
+        return len(self.sqlite)
+
+    def restore(self, game_id: str, data: bytes, owner: str) -> None:
+        """Put back a saved race as just used, past every cap (``ValueError``: unreadable)."""
+        head = self.loader(decode(data)).head()
+        with self.sqlite.mutex:
+            self.sqlite.put(game_id, owner, head, data, self.clock())
+
 
 SAVED_BY_OLDER_SERVERS = "races.json"
 """The file the memory store saves its races to on a graceful stop, in the same folder."""

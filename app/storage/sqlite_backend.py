@@ -49,19 +49,17 @@ CREATE TABLE outbox (id VARCHAR NOT NULL, data BLOB NOT NULL, added_at FLOAT NOT
 memory. A race's ``head`` is NULL while its row is unreadable; ``seq`` is its place in
 creation order; a tombstone's ``digests`` are a JSON list."""
 
-HeadReader = Callable[[bytes], RecordHead]
-"""Reads a stored race's head from its JSON (raises if the race is unreadable)."""
-
 
 class SqliteBackend:
     """On the file ``path`` (None: memory), opened on first use if nobody calls
-    :meth:`open`; ``read_head`` checks each row at open; ``clock`` dates the races loaded,
-    ``wall_clock`` the rows; the newest ``expired_memory`` tombstones are kept."""
+    :meth:`open`; ``read_head`` reads each row's head at open (raising if unreadable);
+    ``clock`` dates the races loaded, ``wall_clock`` the rows; the newest
+    ``expired_memory`` tombstones are kept."""
 
     def __init__(
         self,
         path: Path | None,
-        read_head: HeadReader,
+        read_head: Callable[[bytes], RecordHead],
         *,
         clock: Clock,
         expired_memory: int = 10_000,

@@ -14,9 +14,8 @@ import random
 from typing import Any
 
 import pytest
-from app_kit import play_inline
+from app_kit import play_inline, run_bots_inline
 
-from app.bots.runner import run_bots_inline
 from app.races import review
 from app.races.record import GameConfig, GameSession, decode_move, encode_move, new_session
 from app.races.review import Budget, Deal

@@ -76,6 +76,22 @@ def convert(race: dict[str, Any]) -> dict[str, Any] | None:
     return converted
 
 
+FORMAT = 3
+"""The format every stored race has once upgraded: Redis and a saved races file have no
+migrations, so their stores upgrade at open (:func:`upgraded`)."""
+
+
+def upgraded(race: dict[str, Any]) -> dict[str, Any]:
+    """``race`` in :data:`FORMAT` (a race already in it, unchanged); ``ValueError`` for a
+    race of an older format that cannot be converted (its moves do not give its game)."""
+    if race.get("format") != 2:
+        return race
+    converted = convert(race)
+    if converted is None:
+        raise ValueError("a format-2 race whose moves do not give its game")
+    return converted
+
+
 def upgrade() -> None:
     """Rewrite every format-2 race in format 3 (see the module doc)."""
     conn = op.get_bind()
