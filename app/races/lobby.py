@@ -83,8 +83,7 @@ def token_digest(secret: str) -> str:
 
 
 def _matches(presented: str, kept: str | None) -> bool:
-    """Whether digest ``presented`` is ``kept`` (in constant time)."""
-    return kept is not None and hmac.compare_digest(presented, kept)
+    return kept is not None and hmac.compare_digest(presented, kept)  # in constant time
 
 
 def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +151,6 @@ class Seat:
 
     @property
     def joined(self) -> bool:
-        """Whether a person sits here now."""
         return self.token_digest is not None
 
 
@@ -247,26 +245,13 @@ class Lobby:
 
     def is_away(self, seat: int | None) -> bool:
         """Whether ``seat``'s person is away: a bot plays for them until they come back."""
-        return (
-            self.is_person(seat)
-            and seat is not None
-            and seat < len(self.timeouts)
-            and self.timeouts[seat] >= AWAY_AFTER
-        )
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token is ``token`` (constant-time per seat), or None."""
-        if not token:
-            return None
-        presented = token_digest(token)
-        found = [seat.index for seat in self.seats if _matches(presented, seat.token_digest)]
-        return found[-1] if found else None
+        timeouts = self.timeouts[seat] if seat is not None and seat < len(self.timeouts) else 0
+        return self.is_person(seat) and timeouts >= AWAY_AFTER
 
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits, or None (also for no player)."""
-        if player is None:
-            return None
-        return next((s.index for s in self.seats if s.player == player), None)
+        found = (s.index for s in self.seats if player is not None and s.player == player)
+        return next(found, None)
 
     def seat_digests(self) -> tuple[str, ...]:
         """Each seat's token digest in seat order, "" where nobody sits (for the stores)."""
@@ -325,14 +310,14 @@ class Lobby:
         raise LobbyError("invite_not_found")
 
     def start(self) -> None:
-        """Start now: every seat still empty becomes a bot's; its invite stops working (and
-        is remembered as closed, so it is answered ``race_started``)."""
+        """Start now: every seat still empty becomes a bot's (:meth:`close_seat`)."""
         for seat in self.seats:
             self.close_seat(seat.index)  # the last one closed starts the race
 
     def close_seat(self, index: int) -> None:
-        """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;
-        the race starts once no invite is open."""
+        """Seat ``index``'s invite, if still open, stops working (and is remembered as closed,
+        so it is answered ``race_started``) and a bot takes the seat; the race starts once
+        no invite is open."""
         seat = self.seats[index]
         if seat.code is not None:
             seat.used_code_digest = None
@@ -351,14 +336,13 @@ class Lobby:
                 self.deadline = now + self.wait_seconds
             return
         ticking = self.started and current_seat is not None and not self.is_away(current_seat)
-        shared = sum(s.person for s in self.seats) > 1
+        shared = self.people() > 1
         if ticking and (self.paced or (shared and self.is_person(current_seat))):
             self.deadline = now + self.turn_seconds
         else:
             self.deadline = None
 
     def overdue(self, now: float) -> bool:
-        """Whether the person to move (or a paced bot) has used up their time."""
         return self.deadline is not None and now >= self.deadline
 
     def note_autopilot(self, seat: int, turn: int) -> None:
@@ -390,7 +374,6 @@ class Lobby:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Lobby:
-        """Rebuild a lobby saved by :meth:`to_dict`."""
         seats = [Seat(**s) for s in data["seats"]]
         return cls(
             **known_fields(cls, data)
