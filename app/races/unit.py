@@ -190,7 +190,6 @@ class Race:
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        """End this race because the people at ``seats`` left (:func:`leaving.end_left`)."""
         leaving.end_left(self._changing(), seats)
 
     def leave(self) -> None:
@@ -228,7 +227,6 @@ class Race:
             await operations.begin(session, self.now, self.runner)
 
     def mark_practice(self) -> None:
-        """Make this race practice (it then counts in no rating or board)."""
         self._changing().practice = True
 
     def claim_seat(self, player: int) -> None:
@@ -236,7 +234,6 @@ class Race:
         self._changing().lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
-        """The public record (:func:`operations.game_record`)."""
         return operations.game_record(self.session, self.now)
 
     def observation(self) -> Observation | None:
@@ -272,7 +269,6 @@ class Races:
         self.recorder = None if results is None else Recorder(results, store)
 
     def now(self) -> float:
-        """The turn clock's time now."""
         return self._clock() if self._clock is not None else operations.wall_clock()
 
     async def create(
@@ -370,7 +366,10 @@ class Races:
         change ended it), keep its derived game (:data:`~app.races.record.DERIVED`),
         announce the change, then record the result."""
         assert race.lease is not None
-        result = self._result_to_keep(race)
+        result: bytes | None = None  # its result's outbox message, when this change ended it
+        if self.recorder is not None and not race.over_at_open and race.session.status == "over":
+            finish = leaving.finish_of(race.session, race.now)
+            result = None if finish is None else finish.to_json()
         # What a store that announces saves tells the live streams (app.live.hub): the quick
         # message when it was all the change.
         notice = None if race.said_alone is None else orjson.dumps(race.said_alone)
@@ -387,13 +386,6 @@ class Races:
             # Never raises: a result not recorded now stays in the outbox for the recorder.
             await self.recorder.deliver(race.id, result)
 
-    def _result_to_keep(self, race: Race) -> bytes | None:
-        """The outbox message of the race's result when this change ended it, else None."""
-        if self.recorder is None or race.over_at_open or race.session.status != "over":
-            return None
-        finish = leaving.finish_of(race.session, race.now)
-        return None if finish is None else finish.to_json()
-
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     """The race ``found`` holds, or the refusal that says why there is none."""
@@ -405,13 +397,10 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     raise GameNotFound()
 
 
-IDLE_SHARE = 0.5
-"""The share of the store's idle expiry after which a rated race's people have left."""
-
-
 def left_after(settings: Settings) -> float:
-    """Seconds a rated race may sit untouched before its people count as gone."""
-    return settings.idle_expiry_seconds * IDLE_SHARE
+    """Seconds a rated race may sit untouched before its people count as gone: half the
+    store's idle expiry."""
+    return settings.idle_expiry_seconds * 0.5
 
 
 async def end_idle_races(races: Races) -> int:
