@@ -123,7 +123,6 @@ def session_state(
 
 
 def cursor_behind(session: GameSession, seat: int) -> bool:
-    """Whether ``seat`` has events it was not sent yet."""
     return session.lobby.seats[seat].delivered != len(session.events)
 
 
@@ -322,7 +321,6 @@ def _clock_moves(session: GameSession, now: float) -> bool:
 
 
 def bots_pending(session: GameSession) -> bool:
-    """Whether a bot is to move in a race whose bots move by themselves."""
     seat = session.game.current_seat
     return seat is not None and session.bots_may_move(seat)
 
@@ -332,7 +330,6 @@ PERSON_KINDS = frozenset({"person", "autopilot"})
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
-    """Whether ``seat`` could take back now (what the table's button is shown for)."""
     return _takeback_refusal(session, seat) is None
 
 
@@ -416,9 +413,7 @@ def talk_refusal(session: GameSession, seat: int, code: str) -> TalkRefused | No
         return TalkRefused("talk_without_people")
     if session.status == "over":
         return TalkRefused("talk_race_over")
-    if not session.lobby.is_person(seat):
-        return TalkRefused("talk_without_people")
-    return None
+    return None if session.lobby.is_person(seat) else TalkRefused("talk_without_people")
 
 
 def say(session: GameSession, seat: int, code: str, now: float) -> Said:
@@ -440,5 +435,5 @@ def say(session: GameSession, seat: int, code: str, now: float) -> Said:
 
 
 def said_mark(said: list[Said]) -> int:
-    """The number of the latest of ``said`` (0 for none): what makes messages news."""
+    """The number of the latest of ``said`` (0 for none)."""
     return int(said[-1]["n"]) if said else 0

@@ -453,7 +453,6 @@ class Reviews:
         return self.races.open(game_id, None, write=True, spectator=True)
 
     def in_progress(self, client: str) -> int:
-        """Reviews ``client`` has running now."""
         return sum(job.client == client for job in self._jobs.values())
 
     def status(self, session: GameSession, seat: int) -> dict[str, Any]:
@@ -461,9 +460,9 @@ class Reviews:
         there is none, :class:`RaceNotOver` while the race runs)."""
         if not session.game.is_over:
             raise RaceNotOver()
-        kept = session.reviews.get(str(seat))
+        kept = kept_review(session, seat)
         if kept is not None:
-            return kept_review(session, seat) or {}
+            return kept
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
