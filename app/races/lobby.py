@@ -168,7 +168,7 @@ class Lobby:
     autopilot: AutopilotMove | None = None
     """The autopilot's last move."""
     autopilot_moves: list[int] = field(default_factory=list)
-    """How many moves the autopilot made for each seat."""
+    """How many moves the autopilot made for each seat (none yet: a 0 for each)."""
     timeouts: list[int] = field(default_factory=list)
     """Per seat, the turns in a row its person's clock ran out."""
     last_mover: int | None = None
@@ -179,6 +179,9 @@ class Lobby:
     it (``deadline`` is then the wait's end); None: it waits for friends or Start."""
     rematch: RematchOffer | None = None
     """A finished race's rematch (:mod:`app.races.rematch`)."""
+
+    def __post_init__(self) -> None:
+        self.autopilot_moves = self.autopilot_moves or [0] * len(self.seats)
 
     @classmethod
     def create(
@@ -199,13 +202,7 @@ class Lobby:
             invited = index < people
             name = default_name(index) if invited else bot_name(index)
             seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
-        return cls(
-            seats,
-            started=people == 1,
-            turn_seconds=turn_seconds,
-            autopilot_moves=[0] * players,
-            wait_seconds=wait_seconds,
-        )
+        return cls(seats, started=people == 1, turn_seconds=turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def rematch_of(
@@ -225,19 +222,13 @@ class Lobby:
             else:
                 seats.append(Seat(index, True, was.name, code=new_invite_code()))
         seats.sort(key=lambda seat: seat.index)
-        return cls(
-            seats,
-            started=False,
-            turn_seconds=old.turn_seconds,
-            autopilot_moves=[0] * players,
-            wait_seconds=wait_seconds,
-        )
+        return cls(seats, started=False, turn_seconds=old.turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
         """Seats for a race of bots only, paced so a spectator can follow it."""
         seats = [Seat(i, False, bot_name(i)) for i in range(players)]
-        return cls(seats, turn_seconds=pace_seconds, paced=True, autopilot_moves=[0] * players)
+        return cls(seats, turn_seconds=pace_seconds, paced=True)
 
     def is_person(self, seat: int | None) -> bool:
         """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
