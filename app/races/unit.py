@@ -29,14 +29,7 @@ from app.races.errors import (
 )
 from app.races.lobby import Answer, Lobby, token_digest
 from app.races.operations import SessionState, SessionStore
-from app.races.record import (
-    DERIVED,
-    GameConfig,
-    GameSession,
-    Said,
-    new_session,
-    new_token,
-)
+from app.races.record import DERIVED, GameConfig, GameSession, Said, new_session, new_token
 from app.results.recorder import Recorder
 from app.results.store import ResultsStore
 from app.settings import Settings
@@ -101,15 +94,11 @@ class Race:
             raise GameNotFound()
         return self.seat
 
-    def _locked(self) -> GameSession:
+    def _locked(self, change: bool = False) -> GameSession:
         if not self.locked:  # a route opened for reading called an operation that writes
             raise RuntimeError("This race was opened for reading; open it with write=True.")
+        self.changed = self.changed or change
         return self.session
-
-    def _changing(self) -> GameSession:
-        session = self._locked()
-        self.changed = True
-        return session
 
     def _answer(self, seat: int | None, since: Since, deliver: bool = True) -> SessionState:
         start = since(self.session) if callable(since) else since
@@ -124,7 +113,7 @@ class Race:
         seat = self.seat
         moves = deliver and seat is not None and operations.cursor_behind(self.session, seat)
         if moves:
-            self._changing()
+            self._locked(change=True)
         return self._answer(seat, since, moves)
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
@@ -146,7 +135,7 @@ class Race:
         if self.seat != HUMAN_SEAT:
             raise RaceError("not_creator")
         if not self.session.lobby.started:
-            session = self._changing()
+            session = self._locked(change=True)
             session.lobby.start()
             await operations.begin(session, self.now, self.runner)
         return self.state()
@@ -157,7 +146,7 @@ class Race:
         (``second_seat`` when ``player`` already sits here), and then changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
             raise LobbyRefused("second_seat")
-        session = self._changing()
+        session = self._locked(change=True)
         token = new_token()
         self.seat = session.lobby.join(code, token_digest(token), name)
         session.lobby.seats[self.seat].player = player
@@ -190,7 +179,7 @@ class Race:
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        leaving.end_left(self._changing(), seats)
+        leaving.end_left(self._locked(change=True), seats)
 
     def leave(self) -> None:
         """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
@@ -213,7 +202,7 @@ class Race:
 
     def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
         """Keep, in this finished race, ``seat``'s ``answer`` to its rematch ``game_id``."""
-        lobby = self._changing().lobby
+        lobby = self._locked(change=True).lobby
         offer = lobby.rematch or {"game_id": game_id, "answers": {}}
         offer["answers"][str(seat)] = answer
         lobby.rematch = offer
@@ -221,28 +210,26 @@ class Race:
     async def close_seat(self, seat: int) -> None:
         """``seat``'s invite stops working and a bot takes it (the race starts when that was
         the last one open)."""
-        session = self._changing()
+        session = self._locked(change=True)
         session.lobby.close_seat(seat)
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
 
     def mark_practice(self) -> None:
-        self._changing().practice = True
+        self._locked(change=True).practice = True
 
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat."""
-        self._changing().lobby.seats[self.own_seat].player = player
+        self._locked(change=True).lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
         return operations.game_record(self.session, self.now)
 
     def observation(self) -> Observation | None:
         """This seat's observation when it is its turn in a running race (for a hint)."""
-        seat = self.own_seat
-        session = self.session
-        if session.game.current_seat != seat or session.status != "playing":
-            return None
-        return session.game.observation(seat)
+        seat, game = self.own_seat, self.session.game
+        playing = game.current_seat == seat and self.session.status == "playing"
+        return game.observation(seat) if playing else None
 
 
 class Races:
