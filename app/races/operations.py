@@ -159,16 +159,8 @@ def state_signature(state: SessionState) -> tuple[Any, ...]:
 def play_signature(state: SessionState) -> tuple[Any, ...]:
     """What makes a state news to a live client's table: moves, the turn, the phase, who
     joined, whether a clock runs (quick messages aside)."""
-    joined = tuple(s["joined"] for s in state["seats"])
-    away = tuple(s["away"] for s in state["seats"])
-    return (
-        state["event_count"],
-        state["turn"],
-        state["status"],
-        joined,
-        away,
-        state["clock"] is None,
-    )
+    seats = tuple((s["joined"], s["away"]) for s in state["seats"])
+    return (state["event_count"], state["turn"], state["status"], seats, state["clock"] is None)
 
 
 def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
