@@ -236,8 +236,12 @@ class Lobby:
 
     def is_away(self, seat: int | None) -> bool:
         """Whether ``seat``'s person is away: a bot plays for them until they come back."""
-        timeouts = self.timeouts[seat] if seat is not None and seat < len(self.timeouts) else 0
-        return self.is_person(seat) and timeouts >= AWAY_AFTER
+        return (
+            self.is_person(seat)
+            and seat is not None
+            and seat < len(self.timeouts)
+            and self.timeouts[seat] >= AWAY_AFTER
+        )
 
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits, or None (also for no player)."""
