@@ -376,14 +376,14 @@ def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
     once the whole recording is checked to give the race as it stands."""
     game = session.dealt()
     events = EventLog([game.deal_event()])
-    kept: tuple[Game, EventLog] | None = None
     try:
         replay_moves(game, events, session.moves[:cut])
         kept = game.clone(), events.copy()
         replay_moves(game, events, session.moves[cut:])
+        reproduced = game == session.game and events == session.events
     except ValueError:  # a recorded move that does not follow
-        kept = None
-    if kept is None or game != session.game or events != session.events:
+        reproduced = False
+    if not reproduced:
         log.error("a race's recording does not reproduce it; the take-back was refused")
         raise TakebackRefused("takeback_unavailable")
     return kept

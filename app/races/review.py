@@ -533,9 +533,7 @@ class Reviews:
                 result["yours"] = standing(game, tricks, seat)
                 race.session.par[str(seat)] = result
                 race.changed = True
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation (a BaseException): the race is untouched
             log.error("a par race failed", extra={"error": type(exc).__name__})
         finally:
             self._par.pop((game_id, seat), None)
