@@ -29,18 +29,10 @@ from app.results.daily_times import closes_at, week_closes_at
 from app.vocabulary import BotLevel
 from engine import Variants
 
-DAILY_PLAYERS = 4
-"""Racers at the daily table: the person and three bots."""
-
+DAILY_PLAYERS = 4  # the person and three bots
 DAILY_BOTS: BotLevel = "normal"
-"""The daily bots' level."""
-
-DAILY_VARIANTS = Variants()
-"""The daily deal's rules: the base game, no variant."""
-
-SEED_BITS = 53
-"""A daily seed is below ``2**53`` like any seed a person can type."""
-
+DAILY_VARIANTS = Variants()  # the base game
+SEED_BITS = 53  # a daily seed is below 2**53 like any seed a person can type
 CUP_DEALS = 5
 """Deals in a week's cup."""
 
@@ -171,14 +163,17 @@ async def practice_of_seed(
 ) -> tuple[GameSession, SessionState]:
     """A practice race of the published deal ``seed`` (a past day's or a closed cup week's,
     under the daily ``key``): the same cards and bots as its counted races."""
-    session, _ = await races.create(
-        deal_config(seed),
-        owner,
-        player=player,
-        engine_seed=daily_engine_seed(seed, key),
-        bot_key=daily_bot_key(seed, key),
-    )
+    session, _ = await _create(races, deal_config(seed), key, owner, None, player)
     return session, await make_practice(races, session)
+
+
+async def _create(
+    races: Races, config: GameConfig, key: bytes, owner: str, name: str | None, player: int | None
+) -> tuple[GameSession, SessionState]:
+    """Deal ``config``: its seed's deal and bots under the daily ``key``."""
+    assert config.seed is not None
+    engine_seed, bot_key = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
+    return await races.create(config, owner, name, player, engine_seed, bot_key)
 
 
 async def past_seed(races: Races, day: str) -> int | None:
@@ -271,7 +266,6 @@ async def start_counted(
     none, else practice. Raises what
     :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit,
     ``deal.running`` while the counted attempt runs and ``deal.full``."""
-    assert config.seed is not None
     daily = daily_results(races)
     where = None if address is None else await daily.address_digest(deal.period, address)
     now = races.now()
@@ -280,10 +274,7 @@ async def start_counted(
     counted = attempt is None
     if counted and where is not None:
         await refuse_when_full(races, deal.attempts_from, deal.full, where)
-    engine_seed, bot_key = daily_engine_seed(config.seed, key), daily_bot_key(config.seed, key)
-    session, state = await races.create(
-        config, owner, name, player=player, engine_seed=engine_seed, bot_key=bot_key
-    )
+    session, state = await _create(races, config, key, owner, name, player)
     if counted:
         counted = await deal.claim(session.id, datetime.fromtimestamp(now, UTC), where)
         if not counted:  # another request claimed the deal meanwhile: it may still run
@@ -306,8 +297,8 @@ async def make_practice(races: Races, session: GameSession) -> SessionState:
 
 async def _refuse_while_running(races: Races, deal: CountedDeal, attempt: str | None) -> None:
     running = None if attempt is None else await races.running(attempt)
-    if attempt is not None and running is not None and not running.practice:
-        raise deal.running(attempt)
+    if running is not None and not running.practice:
+        raise deal.running(running.id)
 
 
 @dataclass(frozen=True)

@@ -193,11 +193,6 @@ def _advice(obs: Observation, step: int) -> tuple[str, int]:
     return f"up:{action.suit.value}", action.gas
 
 
-def _ask(obs: Observation, choice: str, gas: int) -> Said:
-    mode, suit = choice.split(":")
-    return _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
-
-
 def applies(idea: str, obs: Observation) -> bool:
     """Whether the position lets the coach show ``idea`` now."""
     options = _options(obs)
@@ -303,7 +298,9 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     move = next((m for m in moves if m is not None), None)
     choice, gas = move if move is not None else _advice(obs, step)
     lines = tuple(_idea_said(idea, obs) for idea in shown)
-    return Coaching(lines, _ask(obs, choice, gas), choice, gas, shown)
+    mode, suit = choice.split(":")
+    ask = _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
+    return Coaching(lines, ask, choice, gas, shown)
 
 
 def finale(obs: Observation) -> Said:

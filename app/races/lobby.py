@@ -83,8 +83,7 @@ def token_digest(secret: str) -> str:
 
 
 def _matches(presented: str, kept: str | None) -> bool:
-    """Whether digest ``presented`` is ``kept`` (in constant time)."""
-    return kept is not None and hmac.compare_digest(presented, kept)
+    return kept is not None and hmac.compare_digest(presented, kept)  # in constant time
 
 
 def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +151,6 @@ class Seat:
 
     @property
     def joined(self) -> bool:
-        """Whether a person sits here now."""
         return self.token_digest is not None
 
 
@@ -170,7 +168,7 @@ class Lobby:
     autopilot: AutopilotMove | None = None
     """The autopilot's last move."""
     autopilot_moves: list[int] = field(default_factory=list)
-    """How many moves the autopilot made for each seat."""
+    """How many moves the autopilot made for each seat (none yet: a 0 for each)."""
     timeouts: list[int] = field(default_factory=list)
     """Per seat, the turns in a row its person's clock ran out."""
     last_mover: int | None = None
@@ -181,6 +179,9 @@ class Lobby:
     it (``deadline`` is then the wait's end); None: it waits for friends or Start."""
     rematch: RematchOffer | None = None
     """A finished race's rematch (:mod:`app.races.rematch`)."""
+
+    def __post_init__(self) -> None:
+        self.autopilot_moves = self.autopilot_moves or [0] * len(self.seats)
 
     @classmethod
     def create(
@@ -201,13 +202,7 @@ class Lobby:
             invited = index < people
             name = default_name(index) if invited else bot_name(index)
             seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
-        return cls(
-            seats,
-            started=people == 1,
-            turn_seconds=turn_seconds,
-            autopilot_moves=[0] * players,
-            wait_seconds=wait_seconds,
-        )
+        return cls(seats, started=people == 1, turn_seconds=turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def rematch_of(
@@ -227,19 +222,13 @@ class Lobby:
             else:
                 seats.append(Seat(index, True, was.name, code=new_invite_code()))
         seats.sort(key=lambda seat: seat.index)
-        return cls(
-            seats,
-            started=False,
-            turn_seconds=old.turn_seconds,
-            autopilot_moves=[0] * players,
-            wait_seconds=wait_seconds,
-        )
+        return cls(seats, started=False, turn_seconds=old.turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
         """Seats for a race of bots only, paced so a spectator can follow it."""
         seats = [Seat(i, False, bot_name(i)) for i in range(players)]
-        return cls(seats, turn_seconds=pace_seconds, paced=True, autopilot_moves=[0] * players)
+        return cls(seats, turn_seconds=pace_seconds, paced=True)
 
     def is_person(self, seat: int | None) -> bool:
         """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
@@ -254,19 +243,10 @@ class Lobby:
             and self.timeouts[seat] >= AWAY_AFTER
         )
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token is ``token`` (constant-time per seat), or None."""
-        if not token:
-            return None
-        presented = token_digest(token)
-        found = [seat.index for seat in self.seats if _matches(presented, seat.token_digest)]
-        return found[-1] if found else None
-
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits, or None (also for no player)."""
-        if player is None:
-            return None
-        return next((s.index for s in self.seats if s.player == player), None)
+        found = (s.index for s in self.seats if player is not None and s.player == player)
+        return next(found, None)
 
     def seat_digests(self) -> tuple[str, ...]:
         """Each seat's token digest in seat order, "" where nobody sits (for the stores)."""
@@ -325,14 +305,14 @@ class Lobby:
         raise LobbyError("invite_not_found")
 
     def start(self) -> None:
-        """Start now: every seat still empty becomes a bot's; its invite stops working (and
-        is remembered as closed, so it is answered ``race_started``)."""
+        """Start now: every seat still empty becomes a bot's (:meth:`close_seat`)."""
         for seat in self.seats:
             self.close_seat(seat.index)  # the last one closed starts the race
 
     def close_seat(self, index: int) -> None:
-        """Seat ``index``'s invite, if still open, stops working and a bot takes the seat;
-        the race starts once no invite is open."""
+        """Seat ``index``'s invite, if still open, stops working (and is remembered as closed,
+        so it is answered ``race_started``) and a bot takes the seat; the race starts once
+        no invite is open."""
         seat = self.seats[index]
         if seat.code is not None:
             seat.used_code_digest = None
@@ -351,14 +331,13 @@ class Lobby:
                 self.deadline = now + self.wait_seconds
             return
         ticking = self.started and current_seat is not None and not self.is_away(current_seat)
-        shared = sum(s.person for s in self.seats) > 1
+        shared = self.people() > 1
         if ticking and (self.paced or (shared and self.is_person(current_seat))):
             self.deadline = now + self.turn_seconds
         else:
             self.deadline = None
 
     def overdue(self, now: float) -> bool:
-        """Whether the person to move (or a paced bot) has used up their time."""
         return self.deadline is not None and now >= self.deadline
 
     def note_autopilot(self, seat: int, turn: int) -> None:
@@ -390,7 +369,6 @@ class Lobby:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Lobby:
-        """Rebuild a lobby saved by :meth:`to_dict`."""
         seats = [Seat(**s) for s in data["seats"]]
         return cls(
             **known_fields(cls, data)

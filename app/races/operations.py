@@ -123,7 +123,6 @@ def session_state(
 
 
 def cursor_behind(session: GameSession, seat: int) -> bool:
-    """Whether ``seat`` has events it was not sent yet."""
     return session.lobby.seats[seat].delivered != len(session.events)
 
 
@@ -160,16 +159,8 @@ def state_signature(state: SessionState) -> tuple[Any, ...]:
 def play_signature(state: SessionState) -> tuple[Any, ...]:
     """What makes a state news to a live client's table: moves, the turn, the phase, who
     joined, whether a clock runs (quick messages aside)."""
-    joined = tuple(s["joined"] for s in state["seats"])
-    away = tuple(s["away"] for s in state["seats"])
-    return (
-        state["event_count"],
-        state["turn"],
-        state["status"],
-        joined,
-        away,
-        state["clock"] is None,
-    )
+    seats = tuple((s["joined"], s["away"]) for s in state["seats"])
+    return (state["event_count"], state["turn"], state["status"], seats, state["clock"] is None)
 
 
 def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
@@ -322,7 +313,6 @@ def _clock_moves(session: GameSession, now: float) -> bool:
 
 
 def bots_pending(session: GameSession) -> bool:
-    """Whether a bot is to move in a race whose bots move by themselves."""
     seat = session.game.current_seat
     return seat is not None and session.bots_may_move(seat)
 
@@ -332,7 +322,6 @@ PERSON_KINDS = frozenset({"person", "autopilot"})
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
-    """Whether ``seat`` could take back now (what the table's button is shown for)."""
     return _takeback_refusal(session, seat) is None
 
 
@@ -387,14 +376,14 @@ def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
     once the whole recording is checked to give the race as it stands."""
     game = session.dealt()
     events = EventLog([game.deal_event()])
-    kept: tuple[Game, EventLog] | None = None
     try:
         replay_moves(game, events, session.moves[:cut])
         kept = game.clone(), events.copy()
         replay_moves(game, events, session.moves[cut:])
+        reproduced = game == session.game and events == session.events
     except ValueError:  # a recorded move that does not follow
-        kept = None
-    if kept is None or game != session.game or events != session.events:
+        reproduced = False
+    if not reproduced:
         log.error("a race's recording does not reproduce it; the take-back was refused")
         raise TakebackRefused("takeback_unavailable")
     return kept
@@ -416,9 +405,7 @@ def talk_refusal(session: GameSession, seat: int, code: str) -> TalkRefused | No
         return TalkRefused("talk_without_people")
     if session.status == "over":
         return TalkRefused("talk_race_over")
-    if not session.lobby.is_person(seat):
-        return TalkRefused("talk_without_people")
-    return None
+    return None if session.lobby.is_person(seat) else TalkRefused("talk_without_people")
 
 
 def say(session: GameSession, seat: int, code: str, now: float) -> Said:
@@ -440,5 +427,5 @@ def say(session: GameSession, seat: int, code: str, now: float) -> Said:
 
 
 def said_mark(said: list[Said]) -> int:
-    """The number of the latest of ``said`` (0 for none): what makes messages news."""
+    """The number of the latest of ``said`` (0 for none)."""
     return int(said[-1]["n"]) if said else 0

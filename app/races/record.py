@@ -61,7 +61,6 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
-        """Inverse of :meth:`to_dict`."""
         variants = Variants.from_dict(data["variants"])
         return cls(**known_fields(cls, data) | {"variants": variants})
 
@@ -106,8 +105,7 @@ def new_token() -> str:
 
 
 def new_bot_key() -> int:
-    """A fresh secret for a race's bots (64 random bits)."""
-    return secrets.randbits(64)
+    return secrets.randbits(64)  # a fresh secret for a race's bots
 
 
 def deal_bot_key(engine_seed: int) -> int:
@@ -183,7 +181,6 @@ class GameSession:
     """How many quick messages the race has had (numbers them)."""
 
     def record_action(self, seat: int, action: Action, kind: str = "bot") -> None:
-        """Append an applied action to :attr:`moves`."""
         self.moves.append(encode_move(kind, seat, action))
 
     def actions(self) -> list[RecordedAction]:
@@ -222,7 +219,6 @@ class GameSession:
         )
 
     def record_events(self, events: list[Event]) -> None:
-        """Append engine events to the public log."""
         self.events.extend(events)
 
     def to_dict(self) -> dict[str, Any]:
@@ -304,12 +300,11 @@ class DerivedCache:
             return list(self._entries)
 
     def clear(self) -> None:
-        """Forget every race (the next load of each replays it whole)."""
         with self._mutex:
             self._entries.clear()
 
     def moves(self, game_id: str) -> list[int] | None:
-        """The moves of race ``game_id``'s kept copy (None when none is kept)."""
+        """The moves of race ``game_id``'s kept copy, if any."""
         with self._mutex:
             entry = self._entries.get(game_id)
             return None if entry is None else list(entry.moves)

@@ -109,10 +109,7 @@ class Estimate:
 
 
 def estimate(
-    observation: Observation,
-    budget: Budget,
-    extra: Action | None = None,
-    told: Told = NOTHING_TOLD,
+    observation: Observation, budget: Budget, extra: Action | None = None, told: Told = NOTHING_TOLD
 ) -> list[Estimate]:
     """Every candidate of the seat whose ``observation`` this is, with its win chance: the
     hard bot's shortlist (best first) and ``extra`` if it is not in it, each on the same
@@ -352,8 +349,7 @@ def play_par(
     bots work to ``iterations`` rollouts a decision, not a clock."""
     game = deal.fresh()
     events: list[Any] = []
-    decisions = 0
-    own = 0
+    decisions = own = 0
     while not game.is_over:
         mover = game.current_seat
         assert mover is not None
@@ -369,9 +365,8 @@ def play_par(
             decisions += 1
         action = bot.choose(observe(game, mover))
         events.extend(game.apply(action, seat=mover))
-    result: dict[str, Any] = dict(standing(game, _tricks(events, game.players), seat))
-    result.update({"seat": seat, "winner": game.winner, "iterations": iterations})
-    return result
+    mine = standing(game, _tricks(events, game.players), seat)
+    return {**mine, "seat": seat, "winner": game.winner, "iterations": iterations}
 
 
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
@@ -386,7 +381,7 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
     token = new_token()
     seats[seat].token_digest = token_digest(token)
-    lobby = Lobby(seats, started=True, turn_seconds=turn_seconds, autopilot_moves=[0] * len(seats))
+    lobby = Lobby(seats, started=True, turn_seconds=turn_seconds)
     # Recorded as the practice race's own seats are: the seat a person's, the rest bots'
     # (so a take-back there replays it exactly).
     kept = [decode_move(code) for code in session.moves[:move]]
@@ -453,7 +448,6 @@ class Reviews:
         return self.races.open(game_id, None, write=True, spectator=True)
 
     def in_progress(self, client: str) -> int:
-        """Reviews ``client`` has running now."""
         return sum(job.client == client for job in self._jobs.values())
 
     def status(self, session: GameSession, seat: int) -> dict[str, Any]:
@@ -461,9 +455,9 @@ class Reviews:
         there is none, :class:`RaceNotOver` while the race runs)."""
         if not session.game.is_over:
             raise RaceNotOver()
-        kept = session.reviews.get(str(seat))
+        kept = kept_review(session, seat)
         if kept is not None:
-            return kept_review(session, seat) or {}
+            return kept
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
@@ -521,11 +515,8 @@ class Reviews:
         key = (session.id, seat)
         if key not in self._par:
             # Who plays each seat: the race's bots, the autopilot's level for people.
-            bots, lobby = session.config.bots, session.lobby
-            levels = [
-                PAR_LEVEL_FOR_PEOPLE if lobby.is_person(s) else bots
-                for s in range(len(lobby.seats))
-            ]
+            bots = session.config.bots
+            levels = [PAR_LEVEL_FOR_PEOPLE if s.person else bots for s in session.lobby.seats]
             run = self._run_par(session.id, seat, Deal.of(session), levels)
             self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
@@ -542,9 +533,7 @@ class Reviews:
                 result["yours"] = standing(game, tricks, seat)
                 race.session.par[str(seat)] = result
                 race.changed = True
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation (a BaseException): the race is untouched
             log.error("a par race failed", extra={"error": type(exc).__name__})
         finally:
             self._par.pop((game_id, seat), None)

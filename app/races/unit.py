@@ -29,14 +29,7 @@ from app.races.errors import (
 )
 from app.races.lobby import Answer, Lobby, token_digest
 from app.races.operations import SessionState, SessionStore
-from app.races.record import (
-    DERIVED,
-    GameConfig,
-    GameSession,
-    Said,
-    new_session,
-    new_token,
-)
+from app.races.record import DERIVED, GameConfig, GameSession, Said, new_session, new_token
 from app.results.recorder import Recorder
 from app.results.store import ResultsStore
 from app.settings import Settings
@@ -101,15 +94,11 @@ class Race:
             raise GameNotFound()
         return self.seat
 
-    def _locked(self) -> GameSession:
+    def _locked(self, change: bool = False) -> GameSession:
         if not self.locked:  # a route opened for reading called an operation that writes
             raise RuntimeError("This race was opened for reading; open it with write=True.")
+        self.changed = self.changed or change
         return self.session
-
-    def _changing(self) -> GameSession:
-        session = self._locked()
-        self.changed = True
-        return session
 
     def _answer(self, seat: int | None, since: Since, deliver: bool = True) -> SessionState:
         start = since(self.session) if callable(since) else since
@@ -124,7 +113,7 @@ class Race:
         seat = self.seat
         moves = deliver and seat is not None and operations.cursor_behind(self.session, seat)
         if moves:
-            self._changing()
+            self._locked(change=True)
         return self._answer(seat, since, moves)
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
@@ -146,7 +135,7 @@ class Race:
         if self.seat != HUMAN_SEAT:
             raise RaceError("not_creator")
         if not self.session.lobby.started:
-            session = self._changing()
+            session = self._locked(change=True)
             session.lobby.start()
             await operations.begin(session, self.now, self.runner)
         return self.state()
@@ -157,7 +146,7 @@ class Race:
         (``second_seat`` when ``player`` already sits here), and then changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
             raise LobbyRefused("second_seat")
-        session = self._changing()
+        session = self._locked(change=True)
         token = new_token()
         self.seat = session.lobby.join(code, token_digest(token), name)
         session.lobby.seats[self.seat].player = player
@@ -190,8 +179,7 @@ class Race:
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        """End this race because the people at ``seats`` left (:func:`leaving.end_left`)."""
-        leaving.end_left(self._changing(), seats)
+        leaving.end_left(self._locked(change=True), seats)
 
     def leave(self) -> None:
         """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
@@ -214,7 +202,7 @@ class Race:
 
     def note_rematch(self, game_id: str, seat: int, answer: Answer) -> None:
         """Keep, in this finished race, ``seat``'s ``answer`` to its rematch ``game_id``."""
-        lobby = self._changing().lobby
+        lobby = self._locked(change=True).lobby
         offer = lobby.rematch or {"game_id": game_id, "answers": {}}
         offer["answers"][str(seat)] = answer
         lobby.rematch = offer
@@ -222,30 +210,26 @@ class Race:
     async def close_seat(self, seat: int) -> None:
         """``seat``'s invite stops working and a bot takes it (the race starts when that was
         the last one open)."""
-        session = self._changing()
+        session = self._locked(change=True)
         session.lobby.close_seat(seat)
         if session.lobby.started:
             await operations.begin(session, self.now, self.runner)
 
     def mark_practice(self) -> None:
-        """Make this race practice (it then counts in no rating or board)."""
-        self._changing().practice = True
+        self._locked(change=True).practice = True
 
     def claim_seat(self, player: int) -> None:
         """Note that the results' ``player`` sits at this hold's seat."""
-        self._changing().lobby.seats[self.own_seat].player = player
+        self._locked(change=True).lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
-        """The public record (:func:`operations.game_record`)."""
         return operations.game_record(self.session, self.now)
 
     def observation(self) -> Observation | None:
         """This seat's observation when it is its turn in a running race (for a hint)."""
-        seat = self.own_seat
-        session = self.session
-        if session.game.current_seat != seat or session.status != "playing":
-            return None
-        return session.game.observation(seat)
+        seat, game = self.own_seat, self.session.game
+        playing = game.current_seat == seat and self.session.status == "playing"
+        return game.observation(seat) if playing else None
 
 
 class Races:
@@ -272,7 +256,6 @@ class Races:
         self.recorder = None if results is None else Recorder(results, store)
 
     def now(self) -> float:
-        """The turn clock's time now."""
         return self._clock() if self._clock is not None else operations.wall_clock()
 
     async def create(
@@ -370,7 +353,10 @@ class Races:
         change ended it), keep its derived game (:data:`~app.races.record.DERIVED`),
         announce the change, then record the result."""
         assert race.lease is not None
-        result = self._result_to_keep(race)
+        result: bytes | None = None  # its result's outbox message, when this change ended it
+        if self.recorder is not None and not race.over_at_open and race.session.status == "over":
+            finish = leaving.finish_of(race.session, race.now)
+            result = None if finish is None else finish.to_json()
         # What a store that announces saves tells the live streams (app.live.hub): the quick
         # message when it was all the change.
         notice = None if race.said_alone is None else orjson.dumps(race.said_alone)
@@ -387,13 +373,6 @@ class Races:
             # Never raises: a result not recorded now stays in the outbox for the recorder.
             await self.recorder.deliver(race.id, result)
 
-    def _result_to_keep(self, race: Race) -> bytes | None:
-        """The outbox message of the race's result when this change ended it, else None."""
-        if self.recorder is None or race.over_at_open or race.session.status != "over":
-            return None
-        finish = leaving.finish_of(race.session, race.now)
-        return None if finish is None else finish.to_json()
-
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     """The race ``found`` holds, or the refusal that says why there is none."""
@@ -405,13 +384,10 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
     raise GameNotFound()
 
 
-IDLE_SHARE = 0.5
-"""The share of the store's idle expiry after which a rated race's people have left."""
-
-
 def left_after(settings: Settings) -> float:
-    """Seconds a rated race may sit untouched before its people count as gone."""
-    return settings.idle_expiry_seconds * IDLE_SHARE
+    """Seconds a rated race may sit untouched before its people count as gone: half the
+    store's idle expiry."""
+    return settings.idle_expiry_seconds * 0.5
 
 
 async def end_idle_races(races: Races) -> int:
