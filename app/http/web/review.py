@@ -113,7 +113,6 @@ class Point(NamedTuple):
     y: float
     move: int
     verdict: str
-    value: float
 
 
 @dataclass(slots=True)
@@ -146,9 +145,8 @@ def graph(decisions: list[dict[str, Any]]) -> Graph:
     out.levels = [(y_of(v / 100), v) for v in (0, 50, 100)]
     starts: dict[int, int] = {}
     for i, d in enumerate(decisions):
-        value = float(d["played_value"])
-        x = round(LEFT + (i + 0.5) * span, 1)
-        out.points.append(Point(x, y_of(value), int(d["move"]), str(d["verdict"]), value))
+        x, y = round(LEFT + (i + 0.5) * span, 1), y_of(float(d["played_value"]))
+        out.points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
         starts.setdefault(int(d["round"]), i)
     out.line = " ".join(f"{p.x},{p.y}" for p in out.points)
     bounds = [*starts.values(), len(decisions)]

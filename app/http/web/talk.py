@@ -4,8 +4,7 @@ and a time, public to every seat and watcher: nothing here can tell a hidden car
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.requests import Request
 
@@ -37,8 +36,7 @@ _SAID = {
 """Each message code's emote (decoration only) and words, as written."""
 
 
-@dataclass(frozen=True, slots=True)
-class TalkWords:
+class TalkWords(NamedTuple):
     """One message as the table shows it: its code, emote and words."""
 
     code: str
@@ -52,8 +50,7 @@ def talk_words(code: str) -> TalkWords:
     return TalkWords(code, emote, _(words))
 
 
-@dataclass(frozen=True, slots=True)
-class TalkLine:
+class TalkLine(NamedTuple):
     """One message as the viewer reads it: who (named as the table names seats) said what."""
 
     n: int
