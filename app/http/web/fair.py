@@ -150,9 +150,7 @@ def verdict_sentence(verdict: Verdict) -> str:
     """What the check found, as one or two sentences."""
     if verdict.status == "ok":
         return _checked_out(verdict)
-    words = _FOUND.get(verdict.code)
-    if words is None:
-        raise ValueError(f"No words for the verdict {verdict.code!r}.")
+    words = _FOUND[verdict.code]
     text = words(verdict.params) if callable(words) else _(words)
     return text % _in_words(verdict.params)
 

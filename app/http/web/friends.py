@@ -90,14 +90,13 @@ async def join(
     code, name = fields.get("code", ""), fields.get("name")
     if await _has_seat(request, races, game_id):
         return RedirectResponse(table_url(game_id), status_code=303)
-    results = results_of(request)
     known = await known_browser_player(request)
     player_token = await cookie_token(request) if known is not None else None
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
             token = await race.join(code[:64], name, player=known.id if known else None)
             if known is None or player_token is None:  # a new player only for a seat taken
-                known, player_token = await results.create_player()
+                known, player_token = await results_of(request).create_player()
                 race.claim_seat(known.id)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
