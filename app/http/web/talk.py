@@ -127,12 +127,11 @@ def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
     return " ".join(html.split())
 
 
-def live_render(
-    seat: int | None, muted: bool, table_news: Callable[[SessionState], bool]
-) -> Callable[[SessionState], Message | None]:
+def live_render(seat: int | None, muted: bool) -> Callable[[SessionState], Message | None]:
     """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload) when
-    ``table_news`` says a change of play is news to it, else ``said`` with the lines the
-    others said since (none when ``muted``; the page shows its own already)."""
+    play changed, unless by ``seat``'s own move (its page drew it already; None: a watcher,
+    to whom every move is news), else ``said`` with the lines the others said since (none
+    when ``muted``; the page shows its own already)."""
     # What the table was last sent: the play's signature and the others' last message.
     seen_play: tuple[Any, ...] | None = None
     seen_said: int | None = None
@@ -143,7 +142,7 @@ def live_render(
         news = [m for m in others if seen_said is not None and m["n"] > seen_said]
         played = play_signature(state) != seen_play
         seen_play, seen_said = play_signature(state), others[-1]["n"] if others else 0
-        if played and table_news(state):
+        if played and (seat is None or state["last_mover"] != seat):
             return CHANGED
         if news:
             return {"event": "said", "data": new_lines_fragment(state, news)}
