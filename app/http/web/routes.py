@@ -130,9 +130,8 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
         config = parse_new_game(fields, settings.default_bot_level)
     except FormError as exc:
         return await index_page(request, settings, races, str(exc), InvalidRequest.status_code)
-    if config.people == 1:
-        name = None
-    return await start_and_redirect(request, races, settings, config, name)
+    creator = name if config.people > 1 else None  # a solo race keeps no creator's name
+    return await start_and_redirect(request, races, settings, config, creator)
 
 
 @router.post("/quick")
