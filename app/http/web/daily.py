@@ -6,6 +6,7 @@ week's deals, its board, last week's board with its seeds) and ``POST /cup/{deal
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
@@ -54,6 +55,7 @@ from app.races.unit import Races
 from app.results.cup import CupResults
 from app.results.daily import BoardEntry, DailyResults
 from app.results.daily_times import CLOSE_AFTER
+from app.results.store import PlayerInfo
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
@@ -137,17 +139,13 @@ async def _daily_page(
     mine = today.board.mine
     context = {
         "active": "daily",
-        "today": today.day,
+        "today": today,
         "yesterday": yesterday,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
-        "attempted": today.attempted,
-        "running": today.running,
-        "running_counts": today.running_counts,
         "streak": streak_words(today.streak),
         "best_streak": best_words(today.streak),
         "you": player.id if player else None,
-        "board": today.board.entries,
         "standing": standing_words(mine, today.board.ranked) if mine else None,
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": (await DailyResults(results_of(request)).day_board(yesterday)).entries,
@@ -164,22 +162,24 @@ async def daily_page(request: Request, races: RacesDep) -> Response:
     return await _daily_page(request, races)
 
 
-Dealing = Callable[[], Awaitable[tuple[GameSession, str]]]
-"""Deals a race for this browser's player: the race, and the player's token."""
-
-
 async def _to_race(
     request: Request,
     races: Races,
     settings: Settings,
     page_of: Callable[[Request, Races, str, int], Awaitable[Response]],
-    deal: Dealing,
+    deal: Callable[[PlayerInfo, str], Awaitable[GameSession]],
     not_past: str = "",
+    check: Callable[[str], Awaitable[None]] | None = None,
 ) -> Response:
-    """303 to the race ``deal`` deals, else ``page_of`` with why not (a deal to race again
-    that is not past yet: ``not_past``)."""
+    """303 to the race ``deal`` deals for this browser's player and client, else ``page_of``
+    with why not (a deal to race again not past yet: ``not_past``); a counted race's
+    ``check`` of the client's address comes first, so that a refusal makes no player."""
+    client = client_key(request)
     try:
-        session, player_token = await deal()
+        if check is not None and await known_browser_player(request) is None:
+            await check(client)
+        player, player_token = await browser_player(request)
+        session = await deal(player, client)
     except ValueError:
         return await page_of(request, races, not_past, 422)
     # too_many_games: the error page, which lists the player's races to resume
@@ -192,15 +192,12 @@ async def _to_race(
 async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
 
-    async def deal() -> tuple[GameSession, str]:
-        client = client_key(request)
-        if await known_browser_player(request) is None:  # a refusal must make no player
-            await check_address(races, client)
-        player, player_token = await browser_player(request)
+    async def deal(player: PlayerInfo, client: str) -> GameSession:
         started = await start_daily(races, player.id, client, player.shown_name, client)
-        return started.session, player_token
+        return started.session
 
-    return await _to_race(request, races, settings, _daily_page, deal)
+    check = functools.partial(check_address, races)
+    return await _to_race(request, races, settings, _daily_page, deal, check=check)
 
 
 @router.post("/daily/replay")
@@ -208,11 +205,9 @@ async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDe
     """Race a past day's deal again (a practice race with the same cards); 303 to it."""
     day = (await form_fields(request)).get("date", "")
 
-    async def deal() -> tuple[GameSession, str]:
-        player, player_token = await browser_player(request)
+    async def deal(player: PlayerInfo, client: str) -> GameSession:
         date.fromisoformat(day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "")
-        session, _state = await start_replay(races, day, client_key(request), player=player.id)
-        return session, player_token
+        return (await start_replay(races, day, client, player=player.id))[0]
 
     message = _("Only a past day's deal can be raced again, once its board closed.")
     return await _to_race(request, races, settings, _daily_page, deal, message)
@@ -228,16 +223,12 @@ async def _cup_page(
     last = week_before(week.week)
     context = {
         "active": "cup",
-        "week": week.week,
+        "week": week,
         "week_days": _week_days(week.week),
         "closes": moment(datetime.fromtimestamp(week.closes, UTC)),
-        "deals": week.deals,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
         "you": player,
-        "board": week.board.entries,
-        "mine": week.board.mine,
-        "ranked": week.board.ranked,
         "last_week": last,
         "last_week_days": _week_days(last),
         "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
@@ -267,16 +258,13 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
         message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
         return await _cup_page(request, races, message, 404)
 
-    async def counted() -> tuple[GameSession, str]:
-        client = client_key(request)
-        if await known_browser_player(request) is None:  # a refusal must make no player
-            await check_cup_address(races, number, client)
-        player, player_token = await browser_player(request)
+    async def counted(player: PlayerInfo, client: str) -> GameSession:
         name = player.shown_name
         started = await start_cup(races, player.id, number, client, name, client)
-        return started.session, player_token
+        return started.session
 
-    return await _to_race(request, races, settings, _cup_page, counted)
+    check = functools.partial(check_cup_address, races, number)
+    return await _to_race(request, races, settings, _cup_page, counted, check=check)
 
 
 @router.post("/cup/replay/{week}/{deal}")
@@ -285,13 +273,10 @@ async def race_past_cup_deal(
 ) -> Response:
     """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
 
-    async def again() -> tuple[GameSession, str]:
-        player, player_token = await browser_player(request)
+    async def again(player: PlayerInfo, client: str) -> GameSession:
         if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
             raise ValueError(week)
-        client = client_key(request)
-        session, _state = await start_cup_replay(races, week, int(deal), client, player.id)
-        return session, player_token
+        return (await start_cup_replay(races, week, int(deal), client, player.id))[0]
 
     message = _("Only a closed week's cup deals can be raced again.")
     return await _to_race(request, races, settings, _cup_page, again, message)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, NamedTuple
 
 import anyio.to_thread
 from fastapi import APIRouter, Query, Request
@@ -85,29 +84,29 @@ def _in_words(p: Params) -> dict[str, Any]:
 
 
 # Each code's words are written out whole, so the extractor finds every one of them.
-_FOUND: dict[str, Callable[[Params], str]] = {
+_FOUND: dict[str, str | Callable[[Params], str]] = {
     # The record holds nothing to check (refused).
-    "not_a_record": lambda p: _(
+    "not_a_record": N_(
         "That is not a race's record. Paste the JSON a finished race's record "
         "gives (GET /api/games/RACE/record), or give the race's id."
     ),
-    "not_finished": lambda p: _(
+    "not_finished": N_(
         "This race is not finished yet, so there is nothing to check: its seed and "
         "salt are revealed when it ends."
     ),
-    "no_commitment": lambda p: _(
+    "no_commitment": N_(
         "This race published no commitment to its deal (the lesson is dealt the "
         "same for everyone), so there is nothing to check."
     ),
     # The missing fields are named as the record names them (deal_seed, salt).
-    "not_revealed": lambda p: _(
+    "not_revealed": N_(
         "This record does not reveal its deal yet (no %(missing)s). A daily deal's "
         "seed is published once the day's attempts have closed, a weekly cup deal's "
         "once its week has."
     ),
-    "bad_field": lambda p: _("The record's %(field)s is not in the form a record gives it."),
+    "bad_field": N_("The record's %(field)s is not in the form a record gives it."),
     # The record does not check out: where it first goes wrong (tampered).
-    "commitment_mismatch": lambda p: _(
+    "commitment_mismatch": N_(
         "The commitment published at the start, %(published)s, is not the SHA-256 "
         "of the revealed seed and salt, %(recomputed)s: this is not the deal the "
         "race promised."
@@ -120,7 +119,7 @@ _FOUND: dict[str, Callable[[Params], str]] = {
             "dealt from the revealed seed."
         )
     ),
-    "wrong_seat": lambda p: _(
+    "wrong_seat": N_(
         "The record gives its move %(move)s to %(seat)s, but %(to_move)s was to play."
     ),
     "too_many_actions": lambda p: ngettext(
@@ -128,7 +127,7 @@ _FOUND: dict[str, Callable[[Params], str]] = {
         "The record lists more than %(num)s moves and the race does not end.",
         p["limit"],
     ),
-    "actions_after_end": lambda p: _(
+    "actions_after_end": N_(
         "The record lists moves after the race was won, from move %(move)s on."
     ),
     "race_not_over": lambda p: ngettext(
@@ -138,25 +137,22 @@ _FOUND: dict[str, Callable[[Params], str]] = {
         "says it is finished.",
         p["actions"],
     ),
-    "event_mismatch": lambda p: _(
-        "Event %(num)s of the record is not what replaying the moves tells."
-    ),
-    "winner_mismatch": lambda p: _(
+    "event_mismatch": N_("Event %(num)s of the record is not what replaying the moves tells."),
+    "winner_mismatch": N_(
         "The record names %(recorded)s as the winner, but replaying the moves, %(replayed)s wins."
     ),
 }
-"""The sentence of each verdict that is not "ok", by its code, from the verdict's
-``params`` (filled in by :func:`_in_words`)."""
+"""The sentence of each verdict that is not "ok", by its code (to translate, or to call
+with the verdict's ``params`` when its words depend on them), filled in by :func:`_in_words`."""
 
 
 def verdict_sentence(verdict: Verdict) -> str:
     """What the check found, as one or two sentences."""
     if verdict.status == "ok":
         return _checked_out(verdict)
-    words = _FOUND.get(verdict.code)
-    if words is None:
-        raise ValueError(f"No words for the verdict {verdict.code!r}.")
-    return words(verdict.params) % _in_words(verdict.params)
+    words = _FOUND[verdict.code]
+    text = words(verdict.params) if callable(words) else _(words)
+    return text % _in_words(verdict.params)
 
 
 def event_details(verdict: Verdict) -> tuple[tuple[str, str], ...]:
@@ -177,8 +173,7 @@ def cards_words(cards: tuple[Any, ...]) -> str:
     return ", ".join(SUITS[card.value].short for card in cards) or _("none")
 
 
-@dataclass(frozen=True, slots=True)
-class RoundWords:
+class RoundWords(NamedTuple):
     """One round of the deal in words: its heading, each seat's hand, the cards put aside
     (None when the variant puts none aside)."""
 

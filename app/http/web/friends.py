@@ -90,14 +90,13 @@ async def join(
     code, name = fields.get("code", ""), fields.get("name")
     if await _has_seat(request, races, game_id):
         return RedirectResponse(table_url(game_id), status_code=303)
-    results = results_of(request)
     known = await known_browser_player(request)
     player_token = await cookie_token(request) if known is not None else None
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
             token = await race.join(code[:64], name, player=known.id if known else None)
             if known is None or player_token is None:  # a new player only for a seat taken
-                known, player_token = await results.create_player()
+                known, player_token = await results_of(request).create_player()
                 race.claim_seat(known.id)
     except (GameNotFound, GameExpired):
         return _gone(request, game_id)
@@ -126,10 +125,7 @@ async def seat_events(game_id: GameIdPath, request: Request, live: LiveDep) -> E
     token = request.cookies.get(cookie_name(game_id))
     async with live.races.open(game_id, token) as race:
         seat = race.seat
-
-    # Its own moves and messages the page has already drawn.
-    render = live_render(seat, is_muted(request), lambda state: state["last_mover"] != seat)
-    return await live.answer(game_id, token, render, _until_over)
+    return await live.answer(game_id, token, live_render(seat, is_muted(request)), _until_over)
 
 
 @router.get("/games/{game_id}/watch", response_class=HTMLResponse)
@@ -151,8 +147,7 @@ async def watch_events(game_id: GameIdPath, request: Request, live: LiveDep) -> 
     each quick message (none in a browser that muted them), ``over`` at the end."""
     async with live.races.open(game_id, None, spectator=True):  # 404 now, not in the stream
         pass
-    render = live_render(None, is_muted(request), lambda _state: True)
-    return await live.answer(game_id, None, render, _until_over)
+    return await live.answer(game_id, None, live_render(None, is_muted(request)), _until_over)
 
 
 @router.post("/watch")

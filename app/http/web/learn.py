@@ -192,10 +192,8 @@ def say(said: Said) -> str:
     if "total" in params:
         params["score"] = _("%(value)s + %(gas)s gas + %(speed)s speed = %(total)s") % params
         params["card"] = SUITS[params["suit"]].short
-        if params["gas"]:
-            params["play"] = _("Play %(card)s face up with %(gas)s gas") % params
-        else:
-            params["play"] = _("Play %(card)s face up") % params
+        with_gas = _("Play %(card)s face up with %(gas)s gas") if params["gas"] else None
+        params["play"] = (with_gas or _("Play %(card)s face up")) % params
     if "gas" in params and "total" not in params:
         set_gas = _("set the gas to %(gas)s") % params if params["gas"] else None
         params["gas_step"] = set_gas or _("leave the gas at 0")

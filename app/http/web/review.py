@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import takewhile
+from itertools import groupby, takewhile
+from operator import itemgetter
 from typing import Annotated, Any, NamedTuple
 
 from fastapi import APIRouter, Query, Request
@@ -113,7 +114,6 @@ class Point(NamedTuple):
     y: float
     move: int
     verdict: str
-    value: float
 
 
 @dataclass(slots=True)
@@ -146,9 +146,8 @@ def graph(decisions: list[dict[str, Any]]) -> Graph:
     out.levels = [(y_of(v / 100), v) for v in (0, 50, 100)]
     starts: dict[int, int] = {}
     for i, d in enumerate(decisions):
-        value = float(d["played_value"])
-        x = round(LEFT + (i + 0.5) * span, 1)
-        out.points.append(Point(x, y_of(value), int(d["move"]), str(d["verdict"]), value))
+        x, y = round(LEFT + (i + 0.5) * span, 1), y_of(float(d["played_value"]))
+        out.points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
         starts.setdefault(int(d["round"]), i)
     out.line = " ".join(f"{p.x},{p.y}" for p in out.points)
     bounds = [*starts.values(), len(decisions)]
@@ -170,13 +169,14 @@ def review_context(
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
     mistakes = [d for d in decisions if d["mistake"]]
+    round_of = itemgetter("round")  # the decisions come in the race's order, round by round
     return {
         "game_id": session.id,
         "status": None if status is None else status["status"],
         "percent": 0 if status is None else round(100 * status["progress"]),
-        "rounds": [(n, by_round.get(n), rows) for n, rows in _by_round(decisions)],
+        "rounds": [(n, by_round.get(n), list(ds)) for n, ds in groupby(decisions, round_of)],
         "mistakes": mistakes,
-        "mistake_rounds": _by_round(mistakes),
+        "mistake_rounds": [(n, list(ds)) for n, ds in groupby(mistakes, round_of)],
         "graph": graph(decisions),
         "graph_words": graph_words([d["played_value"] for d in decisions], len(mistakes)),
         "summary": summary,
@@ -188,13 +188,6 @@ def review_context(
             for name in ("inaccuracy", "mistake", "blunder")
         },
     }
-
-
-def _by_round(decisions: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    for d in decisions:
-        rounds.setdefault(d["round"], []).append(d)
-    return list(rounds.items())
 
 
 def _context(

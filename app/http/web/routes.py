@@ -130,9 +130,8 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
         config = parse_new_game(fields, settings.default_bot_level)
     except FormError as exc:
         return await index_page(request, settings, races, str(exc), InvalidRequest.status_code)
-    if config.people == 1:
-        name = None
-    return await start_and_redirect(request, races, settings, config, name)
+    creator = name if config.people > 1 else None  # a solo race keeps no creator's name
+    return await start_and_redirect(request, races, settings, config, creator)
 
 
 @router.post("/quick")
@@ -303,12 +302,11 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
             refused = exc
         state = race.state(since=lambda session: len(session.events), deliver=False)
     if refused is not None:  # its sentence alone, retargeted to the talk's status line
-        sentence = str(escape(race_sentence(refused)))
-        response = HTMLResponse(sentence, status_code=race_status(refused.code))
-        response.headers.update({"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"})
+        headers = {"HX-Retarget": "#talk-status", "HX-Reswap": "innerHTML"}
         if isinstance(refused, TalkTooFast):
-            response.headers["Retry-After"] = str(refused.retry_after)
-        return vary(response)
+            headers["Retry-After"] = str(refused.retry_after)
+        sentence = str(escape(race_sentence(refused)))
+        return vary(HTMLResponse(sentence, race_status(refused.code), headers))
     # htmx: the line just said, to append, and the talk's status line emptied.
     status = '<p id="talk-status" class="talk-status" role="status" hx-swap-oob="true"></p>'
     return redirect_or_fragment(

@@ -4,8 +4,7 @@ and a time, public to every seat and watcher: nothing here can tell a hidden car
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.requests import Request
 
@@ -37,8 +36,7 @@ _SAID = {
 """Each message code's emote (decoration only) and words, as written."""
 
 
-@dataclass(frozen=True, slots=True)
-class TalkWords:
+class TalkWords(NamedTuple):
     """One message as the table shows it: its code, emote and words."""
 
     code: str
@@ -52,8 +50,7 @@ def talk_words(code: str) -> TalkWords:
     return TalkWords(code, emote, _(words))
 
 
-@dataclass(frozen=True, slots=True)
-class TalkLine:
+class TalkLine(NamedTuple):
     """One message as the viewer reads it: who (named as the table names seats) said what."""
 
     n: int
@@ -130,12 +127,11 @@ def new_lines_fragment(state: SessionState, said: list[Said]) -> str:
     return " ".join(html.split())
 
 
-def live_render(
-    seat: int | None, muted: bool, table_news: Callable[[SessionState], bool]
-) -> Callable[[SessionState], Message | None]:
+def live_render(seat: int | None, muted: bool) -> Callable[[SessionState], Message | None]:
     """A live table's render for :func:`app.live.streams.follow`: ``changed`` (reload) when
-    ``table_news`` says a change of play is news to it, else ``said`` with the lines the
-    others said since (none when ``muted``; the page shows its own already)."""
+    play changed, unless by ``seat``'s own move (its page drew it already; None: a watcher,
+    to whom every move is news), else ``said`` with the lines the others said since (none
+    when ``muted``; the page shows its own already)."""
     # What the table was last sent: the play's signature and the others' last message.
     seen_play: tuple[Any, ...] | None = None
     seen_said: int | None = None
@@ -146,7 +142,7 @@ def live_render(
         news = [m for m in others if seen_said is not None and m["n"] > seen_said]
         played = play_signature(state) != seen_play
         seen_play, seen_said = play_signature(state), others[-1]["n"] if others else 0
-        if played and table_news(state):
+        if played and (seat is None or state["last_mover"] != seat):
             return CHANGED
         if news:
             return {"event": "said", "data": new_lines_fragment(state, news)}
