@@ -351,9 +351,14 @@ def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckVie
 
 
 def _trick_dict(trick: PublicTrick) -> TrickRecord:
+    return trick_record(core_of(trick))
+
+
+def core_of(trick: PublicTrick) -> CoreTrick:
+    """The core's record of a finished trick from its public form, each face-down card
+    standing as the first action that shows the same."""
     number, lead, cards, winner, lichen = trick
-    plays = [(s, FORM_ACTION[f], speed) for s, f, speed in cards]
-    return trick_record((number, lead, plays, winner, lichen))
+    return (number, lead, [(s, FORM_ACTION[f], speed) for s, f, speed in cards], winner, lichen)
 
 
 def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
