@@ -330,6 +330,7 @@ class SimState:
                     hand[suit[card]] += 1
             s.discards = [suit[card] for card in data["discards"]]
             s.set_aside = [suit[card] for card in data["set_aside"]]
+            plays = [(int(p["seat"]), _saved_play_id(p), int(p["speed"])) for p in data["plays"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
         s.set_hands(hands)
@@ -344,7 +345,7 @@ class SimState:
             for _, a, _ in plays:
                 if INFO[a][0] == PLAY:
                     s.face_up[INFO[a][1]] += 1
-        s.lay([(int(p["seat"]), _saved_play_id(p), int(p["speed"])) for p in data["plays"]])
+        s.lay(plays)
         last = data["last_trick"]
         s.last = None if last is None else core_trick(last)
         s.lap_order = [int(seat) for seat in data["lap_order"]]
