@@ -305,7 +305,7 @@ class SimState:
         """A race before its first deal: no cards anywhere, every tank full, seat 0 to lead."""
         s = cls(players, variants, seed, rng_state)
         s.round, s.trick, s.lead, s.turn = 0, 1, 0, 0
-        s.set_hands([[0] * SUITS for _ in range(players)])
+        s.hands, s.masks = [[0] * SUITS for _ in range(players)], [0] * players
         s.gas, s.speed, s.laps = [MAX_GAS] * players, [0] * players, [0] * players
         s.middle = s.removed = 0
         s.zero_five = [variants.zero_five] * players
@@ -341,10 +341,9 @@ class SimState:
         s.zero_five = [bool(z) for z in data["zero_five"]]
         s.tricks = [core_trick(record) for record in data["round_tricks"]]
         s.face_up = [0] * SUITS
-        for _, _, plays, _, _ in s.tricks:
-            for _, a, _ in plays:
-                if INFO[a][0] == PLAY:
-                    s.face_up[INFO[a][1]] += 1
+        for _, a, _ in [*(play for trick in s.tricks for play in trick[2]), *plays]:
+            if INFO[a][0] == PLAY:
+                s.face_up[INFO[a][1]] += 1
         s.lay(plays)
         last = data["last_trick"]
         s.last = None if last is None else core_trick(last)
@@ -360,15 +359,14 @@ class SimState:
         self.masks = [sum(1 << i for i, n in enumerate(hand) if n) for hand in hands]
 
     def lay(self, plays: list[tuple[int, int, int]]) -> None:
-        """Make ``plays`` (seat, action id, speed) the current trick, their effects and gas
-        already counted; the face-up cards are added to :attr:`face_up`."""
+        """Make ``plays`` (seat, action id, speed) the current trick, their effects, gas
+        and :attr:`face_up` counts already made."""
         self.plays, self.blocked, self.lichen, self.zf_in, self.tuners = plays, 0, False, False, 0
         for _, a, _ in plays:
             kind, suit = INFO[a][0], INFO[a][1]
             if kind == PLAY:
                 self.blocked |= 1 << suit
                 self.lichen = self.lichen or suit == LICHEN
-                self.face_up[suit] += 1
             elif kind == TUNE_UP:
                 self.tuners += 1
             else:

@@ -124,7 +124,7 @@ def fixed_deal(observation: Seen) -> SimState:
     pool = _pool_counts(view)
     if sum(view.hand_sizes) - view.hand_sizes[seat] > sum(pool):
         raise ValueError("The observation hides more cards than the deck can supply.")
-    s = SimState.blank(view.players, view.variants)
+    s = SimState(view.players, view.variants, 0, 0)
     s.round, s.trick, s.lead = view.round, view.trick, view.lead
     cards, at = [i for i in range(SUITS) for _ in range(pool[i])], 0
     hands = [list(view.hand) for _ in range(view.players)]
@@ -138,8 +138,8 @@ def fixed_deal(observation: Seen) -> SimState:
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
     s.lay([(player, FORM_ACTION[form], speed) for player, form, speed in view.trick_plays])
-    s.face_up = list(view.face_up)
-    s.discards = cards[at:]
+    s.face_up, s.discards, s.set_aside = list(view.face_up), cards[at:], []
+    s.tricks, s.last = [], None
     # A lap history consistent with the public laps: only its last entry matters (R6), the
     # latest lap gained by whoever led this round's first trick.
     first = view.round_tricks[0][1] if view.round_tricks else view.lead
