@@ -48,15 +48,13 @@ from engine.sim import (
     SUIT_IDS,
     TUNE_UP,
     ZERO,
-    GameParts,
-    Play,
     SimState,
     legal_ids,
     remember,
 )
 from engine.variants import Variants
 
-__all__ = ["MAX_DECISIONS", "Game", "Play", "new_game"]
+__all__ = ["MAX_DECISIONS", "Game", "new_game"]
 
 MAX_DECISIONS = 5_000
 """A safe bound on the turns of one game, for callers that loop over bot moves: no rule
@@ -64,8 +62,6 @@ ends a race nobody wins, but uniformly random play never took more than 210 turn
 9,600 seeded games, so a loop that reaches this bound has met a bug."""
 
 _FORMAT = 1
-#: Each suit by its saved name (a dict lookup costs a fraction of ``Suit(name)``).
-_SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}
 _CARD_PLAYED, _TUNED_UP = EventKind.CARD_PLAYED, EventKind.TUNED_UP
 _GAS_TAKEN, _ZERO_EFFECT = EventKind.GAS_TAKEN, EventKind.ZERO_EFFECT
 # Enum members as plain globals: an attribute of an enum class costs more to look up.
@@ -389,37 +385,8 @@ class Game:
         """Restore a game saved by :meth:`to_dict`; it continues exactly as the original."""
         if data.get("format") != _FORMAT:
             raise ValueError("Unknown saved-game format.")
-        try:
-            hands = [[_SUIT_OF[c] for c in hand] for hand in data["hands"]]
-            discards = [_SUIT_OF[c] for c in data["discards"]]
-            set_aside = [_SUIT_OF[c] for c in data["set_aside"]]
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
-        parts = GameParts(
-            players=data["players"],
-            variants=Variants.from_dict(data["variants"]),
-            seed=int(data["seed"]),
-            rng_state=int(data["rng"]),
-            round=int(data["round"]),
-            trick=int(data["trick"]),
-            lead=int(data["lead"]),
-            hands=hands,
-            gas=[int(g) for g in data["gas"]],
-            speed=[int(s) for s in data["speed"]],
-            laps=[int(n) for n in data["laps"]],
-            middle=int(data["middle"]),
-            removed=int(data["removed"]),
-            zero_five=[bool(z) for z in data["zero_five"]],
-            plays=[Play.from_dict(p) for p in data["plays"]],
-            discards=discards,
-            set_aside=set_aside,
-            round_tricks=data["round_tricks"],
-            last_trick=data["last_trick"],
-            lap_order=[int(s) for s in data["lap_order"]],
-            winner=data["winner"],
-        )
-        _check_players(parts.players)
-        return cls.over(SimState.from_parts(parts))
+        _check_players(data.get("players"))
+        return cls.over(SimState.from_dict(data))
 
     def clone(self) -> Game:
         """An independent copy (fast: search bots clone in their inner loop)."""

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
-from engine.cards import SUIT_ORDER, Suit, effective_value
+from engine.cards import effective_value
 from engine.shapes import (
     DeckView,
     Leader,
     Observation,
     PublicObservation,
     TableView,
-    TrickRecord,
 )
 from engine.sim import (
     ACTIONS,
@@ -213,19 +212,6 @@ class SeatView(NamedTuple):
         """The legal actions, as :class:`~engine.actions.Action` objects (shared ones)."""
         return [ACTIONS[i] for i in self.legal]
 
-    def hand_cards(self) -> list[Suit]:
-        """The seat's own cards, in ``SUIT_ORDER`` order."""
-        return [SUIT_ORDER[i] for i, n in enumerate(self.hand) for _ in range(n)]
-
-    def trick_records(self) -> list[TrickRecord]:
-        """This round's finished tricks in their JSON form (fresh dicts)."""
-        return [_trick_dict(trick) for trick in self.round_tricks]
-
-    def last_record(self) -> TrickRecord | None:
-        """The latest finished trick in its JSON form (a fresh dict), if any."""
-        last = self.last_trick
-        return None if last is None else _trick_dict(last)
-
     def to_dict(self) -> Observation | PublicObservation:
         """The JSON form (:class:`engine.shapes.Observation`, a spectator's
         :class:`engine.shapes.PublicObservation`), fresh dicts and lists throughout."""
@@ -236,7 +222,7 @@ class SeatView(NamedTuple):
         plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
         seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
         gas, speed, laps = self.gas, self.speed, self.laps
-        sizes, flags = self.hand_sizes, self.zero_five
+        sizes, flags, last = self.hand_sizes, self.zero_five, self.last_trick
         variants, deck = _table_data(players, self.variants)
         return {
             "players_count": players,
@@ -267,8 +253,8 @@ class SeatView(NamedTuple):
                 suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
             ],
             "best": leader(self.trick_plays, lichen),
-            "round_tricks": self.trick_records(),
-            "last_trick": self.last_record(),
+            "round_tricks": [trick_record(core_of(trick)) for trick in self.round_tricks],
+            "last_trick": None if last is None else trick_record(core_of(last)),
             "deck": deck,
             "set_aside": self.set_aside,
             "legal_actions": [forms[i].copy() for i in self.legal],
@@ -350,10 +336,11 @@ def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckVie
     return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
 
 
-def _trick_dict(trick: PublicTrick) -> TrickRecord:
+def core_of(trick: PublicTrick) -> CoreTrick:
+    """The core's record of a finished trick from its public form, each face-down card
+    standing as the first action that shows the same."""
     number, lead, cards, winner, lichen = trick
-    plays = [(s, FORM_ACTION[f], speed) for s, f, speed in cards]
-    return trick_record((number, lead, plays, winner, lichen))
+    return (number, lead, [(s, FORM_ACTION[f], speed) for s, f, speed in cards], winner, lichen)
 
 
 def lichen_in(cards: tuple[PublicCard, ...]) -> bool:

@@ -19,8 +19,7 @@ narrated. The bots' rollouts drive it directly; :class:`~engine.game.Game` wraps
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from engine.actions import Action, ActionType, ActionTypeId, supply_after_effect
 from engine.cards import (
@@ -39,47 +38,6 @@ from engine.rng import Rng
 from engine.shapes import PublicPlay, TrickRecord
 from engine.variants import Variants
 
-
-class Play(NamedTuple):
-    """A card in the current trick, as saved. ``card`` is the physical suit (secret for a
-    Tune Up, ``None`` for the 0/5 card); ``value`` the printed value (``None`` face down)."""
-
-    seat: int
-    kind: ActionType
-    card: Suit | None
-    gas: int
-    speed: int
-    value: int | None
-    zero_effect: ZeroEffect | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The secret-bearing form, for saving the game only."""
-        return {
-            "seat": self.seat,
-            "type": self.kind.value,
-            "card": None if self.card is None else self.card.value,
-            "gas": self.gas,
-            "speed": self.speed,
-            "value": self.value,
-            "zero_effect": None if self.zero_effect is None else self.zero_effect.value,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Play:
-        """Inverse of :meth:`to_dict`."""
-        card = data["card"]
-        effect = data["zero_effect"]
-        return cls(
-            int(data["seat"]),
-            ActionType(data["type"]),
-            None if card is None else Suit(card),
-            int(data["gas"]),
-            int(data["speed"]),
-            data["value"],
-            None if effect is None else ZeroEffect(effect),
-        )
-
-
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
 NO_EFFECT, SPEED, GAS = 0, 1, 2
@@ -90,6 +48,7 @@ _EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
 EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
 SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
+_SUIT_INDEX_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 
 #: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
@@ -259,35 +218,6 @@ def legal_ids(key: int) -> tuple[int, ...]:
     return remember(LEGAL_CACHE, key, up + down + five, CACHE_LIMIT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class GameParts:
-    """Every part of a game's state, hidden cards included, taken as given by
-    :meth:`SimState.from_parts` (consistency is the caller's business). ``rng_state`` is
-    the generator of later deals; the parts left out default to a fresh round."""
-
-    players: int
-    variants: Variants
-    seed: int
-    rng_state: int
-    round: int
-    trick: int
-    lead: int
-    hands: Sequence[Sequence[Suit]]
-    gas: Sequence[int]
-    speed: Sequence[int]
-    laps: Sequence[int]
-    middle: int
-    removed: int
-    zero_five: Sequence[bool]
-    discards: Sequence[Suit]
-    plays: Sequence[Play] = ()
-    set_aside: Sequence[Suit] = ()
-    round_tricks: Sequence[TrickRecord] = ()
-    last_trick: TrickRecord | None = None
-    lap_order: Sequence[int] = ()
-    winner: int | None = None
-
-
 class SimState:
     """A whole game, hidden cards included. Suits are indices into ``SUIT_ORDER``:
     ``hands[seat][suit]`` is a count, ``masks[seat]`` the bit set of suits held; ``plays``
@@ -328,7 +258,7 @@ class SimState:
     __slots__ = tuple(__annotations__)
 
     def __init__(self, players: int, variants: Variants, seed: int, rng_state: int) -> None:
-        """The fixed facts; :meth:`new`, :meth:`from_parts` or :meth:`clone` set the rest."""
+        """The fixed facts; :meth:`blank`, :meth:`from_dict` or :meth:`clone` set the rest."""
         self.players = players
         self.variants = variants
         self.seed = seed
@@ -362,79 +292,85 @@ class SimState:
             if card not in rest:
                 raise ValueError(f"The deck does not hold that many {card.value} cards.")
             rest.remove(card)
-        zeros = [0] * players
-        s = cls.from_parts(
-            GameParts(
-                players=players,
-                variants=variants,
-                seed=seed,
-                rng_state=rng.state,
-                round=1 if hands else 0,
-                trick=1,
-                lead=first,
-                hands=hands or [()] * players,
-                gas=[MAX_GAS] * players,
-                speed=zeros,
-                laps=zeros,
-                middle=0,
-                removed=0,
-                zero_five=[variants.zero_five] * players,
-                discards=rest,
-            )
-        )
+        s = cls.blank(players, variants, seed, rng.state)
+        s.round, s.lead, s.turn = 1 if hands else 0, first, first
+        s.set_hands([[hand.count(suit) for suit in SUIT_ORDER] for hand in hands] or s.hands)
+        s.discards = [SUIT_INDEX[card] for card in rest]
         if not hands:
             s.deal()
         return s
 
     @classmethod
-    def from_parts(cls, parts: GameParts) -> SimState:
-        """A state from :class:`GameParts`."""
-        players = parts.players
-        s = cls(players, parts.variants, parts.seed, parts.rng_state)
-        s.round, s.trick, s.lead = parts.round, parts.trick, parts.lead
-        s.hands = [[0] * SUITS for _ in range(players)]
-        s.masks = [0] * players
-        for seat, hand in enumerate(parts.hands):
-            for card in hand:
-                s.hands[seat][SUIT_INDEX[card]] += 1
-                s.masks[seat] |= 1 << SUIT_INDEX[card]
-        s.gas, s.speed, s.laps = list(parts.gas), list(parts.speed), list(parts.laps)
-        s.middle, s.removed = parts.middle, parts.removed
-        s.zero_five = list(parts.zero_five)
-        s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
+    def blank(cls, players: int, variants: Variants, seed: int = 0, rng_state: int = 0) -> SimState:
+        """A race before its first deal: no cards anywhere, every tank full, seat 0 to lead."""
+        s = cls(players, variants, seed, rng_state)
+        s.round, s.trick, s.lead, s.turn = 0, 1, 0, 0
+        s.hands, s.masks = [[0] * SUITS for _ in range(players)], [0] * players
+        s.gas, s.speed, s.laps = [MAX_GAS] * players, [0] * players, [0] * players
+        s.middle = s.removed = 0
+        s.zero_five = [variants.zero_five] * players
         s.face_up = [0] * SUITS
-        for play in parts.plays:
-            s._take_play(play)
-        s.tricks = [core_trick(record) for record in parts.round_tricks]
-        for _, _, plays, _, _ in s.tricks:
-            for _, a, _ in plays:
-                if INFO[a][0] == PLAY:
-                    s.face_up[INFO[a][1]] += 1
-        s.discards = [SUIT_INDEX[card] for card in parts.discards]
-        s.set_aside = [SUIT_INDEX[card] for card in parts.set_aside]
-        last = parts.last_trick
+        s.lay([])
+        s.discards, s.set_aside, s.tricks, s.last, s.lap_order = [], [], [], None, []
+        s.winner = -1
+        return s
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SimState:
+        """Inverse of :meth:`to_dict` (``ValueError`` for a card that is not a suit)."""
+        players = data["players"]
+        rng_state = int(data["rng"])
+        s = cls(players, Variants.from_dict(data["variants"]), int(data["seed"]), rng_state)
+        s.round, s.trick, s.lead = int(data["round"]), int(data["trick"]), int(data["lead"])
+        suit = _SUIT_INDEX_OF_ID
+        try:
+            hands = [[0] * SUITS for _ in data["hands"]]
+            for hand, cards in zip(hands, data["hands"], strict=True):
+                for card in cards:
+                    hand[suit[card]] += 1
+            s.discards = [suit[card] for card in data["discards"]]
+            s.set_aside = [suit[card] for card in data["set_aside"]]
+            plays = [(int(p["seat"]), _saved_play_id(p), int(p["speed"])) for p in data["plays"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"A saved game names a card that is not a suit: {exc}.") from None
+        s.set_hands(hands)
+        s.gas = [int(g) for g in data["gas"]]
+        s.speed = [int(n) for n in data["speed"]]
+        s.laps = [int(n) for n in data["laps"]]
+        s.middle, s.removed = int(data["middle"]), int(data["removed"])
+        s.zero_five = [bool(z) for z in data["zero_five"]]
+        s.tricks = [core_trick(record) for record in data["round_tricks"]]
+        s.face_up = [0] * SUITS
+        for _, a, _ in [*(play for trick in s.tricks for play in trick[2]), *plays]:
+            if INFO[a][0] == PLAY:
+                s.face_up[INFO[a][1]] += 1
+        s.lay(plays)
+        last = data["last_trick"]
         s.last = None if last is None else core_trick(last)
-        s.lap_order = list(parts.lap_order)
-        s.winner = -1 if parts.winner is None else parts.winner
+        s.lap_order = [int(seat) for seat in data["lap_order"]]
+        winner = data["winner"]
+        s.winner = -1 if winner is None else winner
         s.turn = (s.lead + len(s.plays)) % s.players
         return s
 
-    def _take_play(self, play: Play) -> None:
-        """Add a :class:`Play` of a converted game's current trick."""
-        if play.kind is ActionType.PLAY:
-            assert play.card is not None
-            action = Action.play(play.card, play.gas, play.zero_effect)
-            self.blocked |= 1 << SUIT_INDEX[play.card]
-            self.lichen = self.lichen or play.card is Suit.LICHEN
-            self.face_up[SUIT_INDEX[play.card]] += 1
-        elif play.kind is ActionType.TUNE_UP:
-            assert play.card is not None
-            action = Action.tune_up(play.card)
-            self.tuners += 1
-        else:  # the discard is already made: any discard names the same play
-            action = Action.zero_five(play.value or 0, play.gas, Suit.ZERO)
-            self.zf_in = True
-        self.plays.append((play.seat, ACTION_ID[action], play.speed))
+    def set_hands(self, hands: list[list[int]]) -> None:
+        """Give each seat its hand, counted per suit index."""
+        self.hands = hands
+        self.masks = [sum(1 << i for i, n in enumerate(hand) if n) for hand in hands]
+
+    def lay(self, plays: list[tuple[int, int, int]]) -> None:
+        """Make ``plays`` (seat, action id, speed) the current trick, their effects, gas
+        and :attr:`face_up` counts already made."""
+        self.plays, self.blocked, self.lichen, self.zf_in, self.tuners = plays, 0, False, False, 0
+        for _, a, _ in plays:
+            kind, suit = INFO[a][0], INFO[a][1]
+            if kind == PLAY:
+                self.blocked |= 1 << suit
+                self.lichen = self.lichen or suit == LICHEN
+            elif kind == TUNE_UP:
+                self.tuners += 1
+            else:
+                self.zf_in = True
 
     def to_dict(self) -> dict[str, Any]:
         """The state in :meth:`Game.to_dict`'s format (hands in ``SUIT_ORDER`` order)."""
@@ -457,7 +393,7 @@ class SimState:
             "middle": self.middle,
             "removed": self.removed,
             "zero_five": list(self.zero_five),
-            "plays": [play.to_dict() for play in self.trick_plays()],
+            "plays": [_saved_play(*play) for play in self.plays],
             "discards": [suits[i].value for i in self.discards],
             "set_aside": [suits[i].value for i in self.set_aside],
             "round_tricks": [trick_record(r) for r in self.tricks],
@@ -465,10 +401,6 @@ class SimState:
             "lap_order": list(self.lap_order),
             "winner": None if self.winner < 0 else self.winner,
         }
-
-    def trick_plays(self) -> list[Play]:
-        """The current trick as :class:`Game` holds it."""
-        return [_play(seat, a, speed) for seat, a, speed in self.plays]
 
     def clone(self) -> SimState:
         """An independent copy."""
@@ -666,13 +598,27 @@ class SimState:
         self.turn = self.lead
 
 
-def _play(seat: int, action: int, speed: int) -> Play:
-    """The :class:`Play` a sim play stands for."""
-    a = ACTIONS[action]
-    value = INFO[action][3]
-    if a.type is ActionType.ZERO_FIVE:
-        return Play(seat, a.type, None, a.gas, speed, value, None)
-    return Play(seat, a.type, a.suit, a.gas, speed, None if value < 0 else value, a.zero_effect)
+def _saved_play(seat: int, action: int, speed: int) -> dict[str, Any]:
+    """A card of the current trick as saved, its secret included (the Tune Up's card)."""
+    kind, suit, gas, value, effect = INFO[action]
+    return {
+        "seat": seat,
+        "type": KIND_IDS[kind],
+        "card": None if kind == ZERO_FIVE else SUIT_IDS[suit],
+        "gas": gas,
+        "speed": speed,
+        "value": None if value < 0 else value,
+        "zero_effect": EFFECT_IDS[effect],
+    }
+
+
+def _saved_play_id(play: dict[str, Any]) -> int:
+    """The action id of a card saved by :func:`_saved_play`; the 0/5 card's discard is
+    already made, so any discard names the same play."""
+    kind, gas = play["type"], play["gas"]
+    if kind == "zero_five":
+        return FIELDS_ID[(kind, None, gas, None, play["value"] or 0, "zero")]
+    return FIELDS_ID[(kind, play["card"], gas, play["zero_effect"], None, None)]
 
 
 def public_play(seat: int, action: int, speed: int, lichen: bool) -> PublicPlay:

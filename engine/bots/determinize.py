@@ -19,8 +19,8 @@ from engine.actions import Action
 from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView
-from engine.sim import ACTION_ID, LICHEN, PLAY, SUITS, TUNE_UP, SimState, core_trick, deck_copies
+from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView, core_of
+from engine.sim import ACTION_ID, SUITS, SimState, deck_copies
 
 
 def _pool_counts(view: SeatView) -> list[int]:
@@ -65,9 +65,8 @@ class Determinizer:
             if other != seat:
                 template.hands[other] = [0] * SUITS
                 template.masks[other] = 0
-        template.tricks = [core_trick(record) for record in view.trick_records()]
-        last = view.last_record()
-        template.last = None if last is None else core_trick(last)
+        template.tricks = [core_of(trick) for trick in view.round_tricks]
+        template.last = None if view.last_trick is None else core_of(view.last_trick)
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
         """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
@@ -128,35 +127,24 @@ def fixed_deal(observation: Seen) -> SimState:
     s = SimState(view.players, view.variants, 0, 0)
     s.round, s.trick, s.lead = view.round, view.trick, view.lead
     cards, at = [i for i in range(SUITS) for _ in range(pool[i])], 0
-    s.hands = [list(view.hand) for _ in range(view.players)]
+    hands = [list(view.hand) for _ in range(view.players)]
     for other, size in enumerate(view.hand_sizes):
         if other != seat:
-            s.hands[other] = [0] * SUITS
+            hands[other] = [0] * SUITS
             for card in cards[at : at + size]:
-                s.hands[other][card] += 1
+                hands[other][card] += 1
             at += size
-    s.masks = [sum(1 << i for i, n in enumerate(hand) if n) for hand in s.hands]
+    s.set_hands(hands)
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
-    s.plays, s.blocked, s.lichen, s.zf_in, s.tuners = [], 0, False, False, 0
-    for player, form, speed in view.trick_plays:
-        kind, card = PUBLIC_FORMS[form][:2]
-        if kind == PLAY:
-            s.blocked |= 1 << card
-            s.lichen = s.lichen or card == LICHEN
-        elif kind == TUNE_UP:
-            s.tuners += 1
-        else:
-            s.zf_in = True
-        s.plays.append((player, FORM_ACTION[form], speed))
-    s.face_up = list(view.face_up)
-    s.discards = cards[at:]
+    s.lay([(player, FORM_ACTION[form], speed) for player, form, speed in view.trick_plays])
+    s.face_up, s.discards, s.set_aside = list(view.face_up), cards[at:], []
+    s.tricks, s.last = [], None
     # A lap history consistent with the public laps: only its last entry matters (R6), the
     # latest lap gained by whoever led this round's first trick.
     first = view.round_tricks[0][1] if view.round_tricks else view.lead
     s.lap_order = [p for p, n in enumerate(view.laps) if p != first for _ in range(n)]
     s.lap_order += [first] * view.laps[first]
-    s.set_aside, s.tricks, s.last = [], [], None
     s.winner = -1 if view.winner is None else view.winner
     s.turn = (s.lead + len(s.plays)) % s.players
     return s

@@ -14,7 +14,7 @@ from engine.bots.heuristic import NORMAL, Style
 from engine.bots.policy import score_ids, sensible
 from engine.cards import MAX_GAS, Suit
 from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, GameParts, SimState, legal_ids
+from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
 
 #: The floor of a play's modelled chance: one play must not rule a world out altogether.
 FLOOR = 0.02
@@ -133,29 +133,12 @@ def round_starts(view: SeatView, steps: list[Step]) -> list[Start]:
 def _start(view: SeatView, start: Start) -> SimState:
     """The round's first trick from ``start`` with empty hands."""
     first_lead = view.round_tricks[0][1] if view.round_tricks else view.lead
-    no_cards: list[list[Suit]] = [[] for _ in range(view.players)]
     order = [s for s, n in enumerate(view.laps) for _ in range(n)]
-    gas, middle, removed = start
-    return SimState.from_parts(
-        GameParts(
-            players=view.players,
-            variants=view.variants,
-            seed=0,
-            rng_state=0,
-            round=view.round,
-            trick=1,
-            lead=first_lead,
-            hands=no_cards,
-            gas=gas,
-            speed=[0] * view.players,
-            laps=view.laps,
-            middle=middle,
-            removed=removed,
-            zero_five=view.zero_five,
-            discards=[],
-            lap_order=order or [first_lead],
-        )
-    )
+    s = SimState.blank(view.players, view.variants)
+    s.round, s.lead, s.turn = view.round, first_lead, first_lead
+    s.gas, s.middle, s.removed = list(start[0]), start[1], start[2]
+    s.laps, s.zero_five, s.lap_order = list(view.laps), list(view.zero_five), order or [first_lead]
+    return s
 
 
 def log_chance(s: SimState, action: int, style: Style, temperature: float) -> float:

@@ -79,16 +79,6 @@ class TrickMemo:
 Choice = tuple[tuple[int, ...], tuple[float, ...] | None]
 
 
-def _seat_view(s: SimState, j: int, last: bool, commit: int) -> Opponent:
-    gas = s.gas[j]
-    return (
-        s.speed[j] + (gas if last or gas < commit else commit),
-        sum(s.hands[j]),
-        False,
-        s.laps[j] >= 1,
-    )
-
-
 def _later_seats(
     s: SimState, seat: int, later: int, style: Style, memo: TrickMemo
 ) -> tuple[list[Opponent], tuple[int, ...], int]:
@@ -98,8 +88,11 @@ def _later_seats(
     commit = style.early_commit
     tail = memo.tail
     if memo.trick != s.trick or memo.round != s.round or memo.commit != commit or len(tail) < later:
-        last = s.trick == TRICKS_PER_ROUND
-        tail = [_seat_view(s, (seat + i) % players, last, commit) for i in range(1, later + 1)]
+        last, tail = s.trick == TRICKS_PER_ROUND, []
+        for j in [(seat + i) % players for i in range(1, later + 1)]:
+            gas = s.gas[j]
+            reach = s.speed[j] + (gas if last or gas < commit else commit)
+            tail.append((reach, sum(s.hands[j]), False, s.laps[j] >= 1))
         memo.tail = tail
         memo.round, memo.trick, memo.commit = s.round, s.trick, commit
     opponents = tail[len(tail) - later :]

@@ -12,7 +12,8 @@ from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import GOLDEN_GAMMA, MASK64, Rng
-from engine.sim import INFO, PLAY, SimState, deck_copies, remember
+from engine.seat_view import FORM_ACTION, PUBLIC_ID
+from engine.sim import SimState, deck_copies, remember
 from engine.variants import Variants
 
 # A position between rounds scores as a softmax over seats of LAP_WEIGHT·laps +
@@ -47,14 +48,8 @@ def chances(
     return [w / total for w in weights]
 
 
-# Per action id, what the other seats can tell of it once played: the action itself, but
-# every Tune Up the same (its card is face down, R7) and a 0/5 play whatever its discard
-# (face down, R22): the first action id of that kind, gas, value and effect.
-_FIRST: dict[tuple[int, int, int, int], int] = {}
-_PUBLIC = tuple(
-    a if kind == PLAY else _FIRST.setdefault((kind, gas, value, effect), a)
-    for a, (kind, _, gas, value, effect) in enumerate(INFO)
-)
+# Per action id, the first action id the other seats cannot tell from it once played.
+_PUBLIC = tuple(FORM_ACTION[form] for form in PUBLIC_ID)
 
 
 class Decisions:

@@ -37,10 +37,10 @@ def _fields(game: Any) -> tuple[Any, ...]:
     oracle's Game and the new one alike: the new one keeps most of them in its core)."""
     if isinstance(game, Game):
         core, discards = game.core, list(game.core.discards)
-        plays, tricks = game.core.trick_plays(), game.core.tricks
+        plays, tricks = game.to_dict()["plays"], game.core.tricks
     else:
         core, discards = game, [SUIT_INDEX[card] for card in game.discards]
-        plays, tricks = game.plays, game.round_tricks
+        plays, tricks = [p.to_dict() for p in game.plays], game.round_tricks
     return (
         core.round,
         core.trick,
@@ -57,7 +57,7 @@ def _fields(game: Any) -> tuple[Any, ...]:
         [[hand.count(suit) for suit in SUIT_ORDER] for hand in game.hands],
         discards,
         [SUIT_INDEX[card] for card in game.set_aside],
-        [p.to_dict() for p in plays],
+        plays,
         list(core.lap_order),
         len(tricks),
     )

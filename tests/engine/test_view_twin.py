@@ -12,6 +12,7 @@ import orjson
 import pytest
 from game_kit import VARIANT_COMBOS, variant_label
 from oracle import old_view
+from oracle.old_game import Play
 
 from app.http.previews import with_previews
 from engine import (
@@ -27,7 +28,6 @@ from engine import (
 )
 from engine.rng import Rng
 from engine.shapes import TrickRecord
-from engine.sim import Play
 
 
 class _OldGame:
@@ -45,7 +45,7 @@ class _OldGame:
 
     @property
     def plays(self) -> list[Play]:
-        return self._game.core.trick_plays()
+        return [Play.from_dict(p) for p in self._game.to_dict()["plays"]]
 
     @property
     def round_tricks(self) -> list[TrickRecord]:

@@ -139,10 +139,25 @@ def face_up_this_round(game: Game) -> dict[Suit, int]:
             if q["type"] == _PLAY and q["suit"] is not None:
                 suit = SUIT_BY_ID[q["suit"]]
                 counts[suit] = counts.get(suit, 0) + 1
-    for p in game.core.trick_plays():
-        if p.kind is _PLAY and p.card is not None:
-            counts[p.card] = counts.get(p.card, 0) + 1
+    for p in _trick_plays(game):
+        if p.kind is _PLAY and p.suit is not None:
+            counts[p.suit] = counts.get(p.suit, 0) + 1
     return counts
+
+
+def _trick_plays(game: Game) -> list[SeenPlay]:
+    """The current trick's cards as saved, secrets included (a Tune Up's card, its speed)."""
+    return [
+        SeenPlay(
+            p["seat"],
+            ActionType(p["type"]),
+            None if p["card"] is None else Suit(p["card"]),
+            p["value"],
+            p["gas"],
+            p["speed"],
+        )
+        for p in game.to_dict()["plays"]
+    ]
 
 
 def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
@@ -159,12 +174,12 @@ def from_game(game: Game, face_up: dict[Suit, int] | None = None) -> Situation:
         SeenPlay(
             p.seat,
             p.kind,
-            p.card if p.kind is _PLAY else None,
+            p.suit if p.kind is _PLAY else None,
             p.value,
             p.gas,
             0 if p.kind is _TUNE_UP else p.speed,  # as in the observation: no number
         )
-        for p in game.core.trick_plays()
+        for p in _trick_plays(game)
     ]
     hand = list(game.hands[seat])
     unseen = dict(deck_counts(game.players, game.core.variants))
