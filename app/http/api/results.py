@@ -128,17 +128,10 @@ class LeaderboardOut(ResponseModel):
 
 
 def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
-    return {
-        "game_id": entry.game_id,
+    # The fields in the model's order; the three the entry keeps otherwise are filled after.
+    return {name: getattr(entry, name, None) for name in HistoryOut.model_fields} | {
         "finished_at": entry.finished_at.isoformat(),
-        "players": entry.players,
-        "people": entry.people,
-        "bots": entry.bots,
-        "place": entry.place,
         "status": "left" if entry.left else "finished",
-        "practice": entry.practice,
-        "rating_before": entry.rating_before,
-        "rating_after": entry.rating_after,
         "replay_url": f"{base_url.rstrip('/')}/games/{entry.game_id}/replay",
     }
 
