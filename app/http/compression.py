@@ -7,8 +7,8 @@ import zlib
 from typing import Any
 
 from starlette.datastructures import Headers
-from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.middleware.gzip import GZipMiddleware, GZipResponder
+from starlette.types import Receive, Scope, Send
 
 try:
     from isal import isal_zlib as _isal
@@ -42,20 +42,14 @@ class GzipAnswers(GZipMiddleware):
     """Starlette's ``GZipMiddleware`` with ISA-L; ``compresslevel`` is zlib's (no ``isal``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":  # pragma: no cover - the app serves HTTP only
-            await self.app(scope, receive, send)
+        if scope["type"] != "http" or "gzip" not in Headers(scope=scope).get("Accept-Encoding", ""):
+            await super().__call__(scope, receive, send)  # as it is: no deflate to swap
             return
-        responder: ASGIApp
-        if "gzip" in Headers(scope=scope).get("Accept-Encoding", ""):
-            responder = _Responder(
-                self.app,
-                self.minimum_size,
-                compresslevel=self.compresslevel,
-                thread_minimum_size=self.thread_minimum_size,
-                exclude_content_types=self.exclude_content_types,
-            )
-        else:
-            responder = IdentityResponder(
-                self.app, self.minimum_size, exclude_content_types=self.exclude_content_types
-            )
+        responder = _Responder(
+            self.app,
+            self.minimum_size,
+            compresslevel=self.compresslevel,
+            thread_minimum_size=self.thread_minimum_size,
+            exclude_content_types=self.exclude_content_types,
+        )
         await responder(scope, receive, send)

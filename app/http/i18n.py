@@ -171,10 +171,7 @@ def pseudo(text: str) -> str:
 
 def _pseudo_catalog() -> Catalog:
     path = template_path()
-    source = Catalog()
-    if path.exists():
-        with path.open("rb") as pot:
-            source = read_po(pot)
+    source = read_po(io.BytesIO(path.read_bytes())) if path.exists() else Catalog()
     catalog = Catalog(locale="en")
     for message in source:
         if message.id:
@@ -191,9 +188,7 @@ def translations(code: str) -> NullTranslations:
     path = catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=code.replace("-", "_"))
-    return _compiled(catalog)
+    return _compiled(read_po(io.BytesIO(path.read_bytes()), locale=code.replace("-", "_")))
 
 
 def N_(message: str) -> str:

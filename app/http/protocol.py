@@ -46,8 +46,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self.header_timeout = settings.header_timeout_seconds
         self.max_header_bytes = settings.max_header_bytes
         self.body_timeout = settings.body_timeout_seconds
-        self._header_timer: asyncio.TimerHandle | None = None
-        self._body_timer: asyncio.TimerHandle | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}  # "header", "body": while they run
         self._in_headers = True
         self._header_bytes = 0
         self._tail = b""
@@ -62,7 +61,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         if self._refused:
             return  # read and dropped: a refused connection only lingers to be read
         between_requests = self.cycle is None or self.cycle.response_complete
-        if self._header_timer is None and between_requests:
+        if "header" not in self._timers and between_requests:
             self._arm()
         if self._in_headers:
             # Only the bytes up to the blank line are headers; a body in the same chunk
@@ -76,47 +75,40 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         super().data_received(data)
 
     def on_headers_complete(self) -> None:
-        self._disarm()
+        self._disarm("header")
         self._in_headers = False
         self._header_bytes = 0
         self._tail = b""
         super().on_headers_complete()
-        self._body_timer = self.loop.call_later(self.body_timeout, self._body_expired)
+        self._timers["body"] = self.loop.call_later(self.body_timeout, self._body_expired)
 
     def on_message_complete(self) -> None:
-        self._disarm_body()
+        self._disarm("body")
         self._in_headers = True
         super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        self._disarm_body()
+        self._disarm("header", "body")
         super().connection_lost(exc)
 
     def _arm(self) -> None:
-        self._disarm()
-        self._header_timer = self.loop.call_later(self.header_timeout, self._expired)
+        self._disarm("header")
+        self._timers["header"] = self.loop.call_later(self.header_timeout, self._expired)
 
-    def _disarm(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-
-    def _disarm_body(self) -> None:
-        if self._body_timer is not None:
-            self._body_timer.cancel()
-            self._body_timer = None
+    def _disarm(self, *timers: str) -> None:
+        for name in timers:
+            if (timer := self._timers.pop(name, None)) is not None:
+                timer.cancel()
 
     def _expired(self) -> None:
-        self._header_timer = None
+        self._timers.pop("header", None)
         if not self.transport.is_closing() and not self._refused:
             log.info("closed a connection that sent no complete request headers in time")
             self.transport.close()
 
     def _refuse(self, answer: bytes) -> None:
         self._refused = True
-        self._disarm()
-        self._disarm_body()
+        self._disarm("header", "body")
         if self.cycle is not None and not self.cycle.response_complete:
             # The app's later sends go nowhere, and its receive() hears a disconnect.
             self.cycle.disconnected = True
@@ -138,7 +130,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         )
 
     def _body_expired(self) -> None:
-        self._body_timer = None
+        self._timers.pop("body", None)
         if self.transport.is_closing() or self._refused:
             return
         if self.cycle is not None and self.cycle.response_started:

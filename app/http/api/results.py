@@ -16,12 +16,12 @@ from app.http.api.models import RequestModel, ResponseModel
 from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.i18n import gettext as _
-from app.http.players import PLAYER_HEADER, api_token, results_of
+from app.http.players import PLAYER_HEADER, api_token, known_api_player, results_of
 from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX, LobbyError, clean_name
 from app.races.unit import Races
-from app.results.store import HistoryEntry, PlayerInfo, ResultsStore
+from app.results.store import HistoryEntry, PlayerInfo
 from app.vocabulary import BotLevel
 
 router = APIRouter(prefix="/api", tags=["results"])
@@ -128,25 +128,17 @@ class LeaderboardOut(ResponseModel):
 
 
 def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
-    return {
-        "game_id": entry.game_id,
+    # The fields in the model's order; the three the entry keeps otherwise are filled after.
+    return {name: getattr(entry, name, None) for name in HistoryOut.model_fields} | {
         "finished_at": entry.finished_at.isoformat(),
-        "players": entry.players,
-        "people": entry.people,
-        "bots": entry.bots,
-        "place": entry.place,
         "status": "left" if entry.left else "finished",
-        "practice": entry.practice,
-        "rating_before": entry.rating_before,
-        "rating_after": entry.rating_after,
         "replay_url": f"{base_url.rstrip('/')}/games/{entry.game_id}/replay",
     }
 
 
-async def me_body(
-    races: Races, results: ResultsStore, player: PlayerInfo, token: str, base_url: str
-) -> dict[str, Any]:
+async def me_body(request: Request, races: Races, player: PlayerInfo, token: str) -> dict[str, Any]:
     """The whole ``/api/me`` answer for ``player`` (today by the clock of ``races``)."""
+    results, base_url = results_of(request), public_base_url(request)
     history = await results.history(player.id)
     records = await results.level_records(player.id)
     streak = await daily_streak(races, player.id)
@@ -185,12 +177,11 @@ def chosen_name(raw: str | None) -> str | None:
 async def get_me(request: Request, races: RacesDep) -> JSONResponse:
     """Your name, rating, record per bot level, daily streak, and every finished race
     (newest first)."""
-    results = results_of(request)
     token = api_token(request)
-    player = await results.player_for(token)
+    player = await known_api_player(request)
     if player is None or token is None:
         raise NoPlayer()
-    return JSONResponse(await me_body(races, results, player, token, public_base_url(request)))
+    return JSONResponse(await me_body(request, races, player, token))
 
 
 _SET_ME: dict[str, Any] = {
@@ -206,16 +197,13 @@ async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()
     """Set your display name and whether it shows on the leaderboard. Without a known
     `X-Player-Token` this makes you a new player (keep the answer's `player_token`)."""
     name = chosen_name(body.name)
-    results = results_of(request)
     token = api_token(request)
-    player = await results.player_for(token)
+    player = await known_api_player(request)
     if player is None or token is None:
-        player, token = await results.create_player()
-    show = body.show
-    player = await results.rename(
-        player.id, name if body.name is not None else player.name, show_on_leaderboard=show
-    )
-    return JSONResponse(await me_body(races, results, player, token, public_base_url(request)))
+        player, token = await results_of(request).create_player()
+    kept = name if body.name is not None else player.name
+    player = await results_of(request).rename(player.id, kept, show_on_leaderboard=body.show)
+    return JSONResponse(await me_body(request, races, player, token))
 
 
 @router.get("/leaderboard", response_model=LeaderboardOut, summary="The ratings leaderboard")

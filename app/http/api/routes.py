@@ -28,6 +28,7 @@ from app.http.api.models import (
     WholeNumber,
     error_responses,
 )
+from app.http.api.seat_action import seat_answer
 from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, LiveDep, RacesDep, SettingsDep
 from app.http.players import api_player, api_token, results_of
 from app.http.previews import with_previews
@@ -36,6 +37,7 @@ from app.races.errors import IllegalMove
 from app.races.operations import SessionState
 from app.races.quick import quick_race
 from app.races.record import GameConfig
+from app.races.unit import Race
 from engine import Action, IllegalAction, Variants
 
 router = APIRouter(prefix="/api", tags=["races"])
@@ -115,9 +117,7 @@ async def post_action(seat: ApiSeatDep, move: MoveIn, races: RacesDep) -> JSONRe
         action = Action.from_dict(move.action.model_dump())
     except IllegalAction as exc:
         raise IllegalMove(exc.refusal) from exc
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        state = await race.play(move.turn, action)
-    return json_response(with_previews(state))
+    return await seat_answer(seat, races, lambda race: race.play(move.turn, action))
 
 
 @router.post(
@@ -165,9 +165,7 @@ async def join_game(
 )
 async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        state = await race.start()
-    return json_response(with_previews(state))
+    return await seat_answer(seat, races, Race.start)
 
 
 @router.get(

@@ -4,6 +4,7 @@ answers the seat's state (a rematch: the seat there)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from fastapi import APIRouter
@@ -20,6 +21,15 @@ from app.races import rematch
 from app.races.unit import Race, Races
 
 router = APIRouter(prefix="/api", tags=["races"])
+
+
+async def seat_answer(seat: Seat, races: Races, act: Callable[[Race], object]) -> JSONResponse:
+    """The seat's state once ``act`` changed its race opened for writing: the state ``act``
+    answers when it is a coroutine, else the race's state after it."""
+    async with races.open(seat.game_id, seat.token, write=True) as race:
+        done = act(race)
+        state = await done if inspect.isawaitable(done) else race.state()
+    return json_response(with_previews(state))
 
 
 def seat_action(
@@ -50,9 +60,7 @@ async def take_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
 
     Only in a race where you are the one person. Each call takes back one more card.
     """
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        state = await race.take_back()
-    return json_response(with_previews(state))
+    return await seat_answer(seat, races, Race.take_back)
 
 
 @router.post(
@@ -85,14 +93,6 @@ async def say(seat: ApiSeatDep, body: SayIn, races: RacesDep, pace: TalkPaceDep)
     return json_response(with_previews(state))
 
 
-async def _acted(seat: Seat, races: Races, act: Callable[[Race], object]) -> JSONResponse:
-    """The seat's state once ``act`` changed its race."""
-    async with races.open(seat.game_id, seat.token, write=True) as race:
-        act(race)
-        state = race.state()
-    return json_response(with_previews(state))
-
-
 @seat_action(
     "leave",
     "Leave a race against bots",
@@ -103,7 +103,7 @@ async def leave(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     in your history (one that had not got past its first trick counts for nobody). Your
     place among your live races is free at once. Leaving a race that is over changes
     nothing."""
-    return await _acted(seat, races, Race.leave)
+    return await seat_answer(seat, races, Race.leave)
 
 
 @seat_action(
@@ -115,7 +115,7 @@ async def come_back(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Your seat is yours again: the bot stops playing it, your clock runs from your next
     turn, and every seat sees you back (`seats[i].away` false). A rated race that ends
     while your seat is away counts for you as left."""
-    return await _acted(seat, races, Race.come_back)
+    return await seat_answer(seat, races, Race.come_back)
 
 
 _NO_REMATCH = refusals(
