@@ -1,4 +1,5 @@
-"""The finished race told again: a story per round and a replay trick by trick.
+"""The finished race told again (a story per round, a replay trick by trick), and the cards
+of a trick as both the replay and the table show them.
 
 Built from the public record only (:func:`app.races.operations.game_record`), so neither
 can show a card nobody saw; the numbers are those the events carry, added up from the
@@ -15,7 +16,7 @@ from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
 from app.http.web.timeline import PLAY_KINDS
-from engine import MAX_GAS, EventKind
+from engine import MAX_GAS, EventKind, shapes
 from engine.options import trick_counts
 
 
@@ -104,18 +105,73 @@ def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Pos
     return after
 
 
-@dataclass(slots=True)
-class ReplayCard(ShownSeat):
-    """A card as it lay in a finished trick (a Tune Up has no suit: nobody saw it)."""
+@dataclass(frozen=True, slots=True)
+class TrickCard:
+    """A card lying in a trick (``play``), or an empty place for a seat still to play."""
 
-    kind: str  # "play", "tune_up" or "zero_five"
+    seat: int
+    name: str
+    colour: str
+    order: int
+    kind: str  # "play", "tune_up", "zero_five" or "pending"
     suit: SuitInfo | None = None
-    value: int | None = None
-    gas: int = 0
-    speed: int = 0
-    won: bool = False
-    effective: int | None = None
-    """What the printed value counted for once the trick was complete (a 1 strikes 4s and 5s)."""
+    play: shapes.PublicPlay | None = None
+    is_best: bool = False
+    is_turn: bool = False
+
+    def __hash__(self) -> int:
+        # A card is a kept piece's argument (templating.piece); its play is a dict.
+        play = None if self.play is None else frozenset(self.play.items())
+        return hash((self.seat, self.name, self.order, self.is_best, self.is_turn, play))
+
+    @property
+    def struck(self) -> bool:
+        """Whether the printed value is shown crossed out (it counts less here)."""
+        play = self.play
+        return (
+            play is not None
+            and play["value"] is not None
+            and play["effective_value"] != play["value"]
+        )
+
+    @property
+    def label(self) -> str:
+        """A full sentence describing the card, for screen readers."""
+        if self.kind == "pending":
+            return _("%(name)s: still to play.") % {"name": self.name}
+        if self.kind == "tune_up":
+            return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
+        assert self.suit is not None and self.play is not None
+        facts = {**self.play, "name": self.name, "card": self.suit.short}
+        facts["counts"] = self.play["effective_value"]
+        if self.struck:
+            text = _(
+                "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
+                "speed %(speed)s, total %(final)s."
+            )
+        else:
+            text = _("%(name)s: %(card)s %(value)s, %(gas)s gas, speed %(speed)s, total %(final)s.")
+        text %= facts
+        return text + " " + _("Best so far.") if self.is_best else text
+
+
+def trick_card(
+    seat: int, order: int, me: Me, play: shapes.PublicPlay | None = None, best: int | None = None
+) -> TrickCard:
+    """``play`` in a trick (none: a place for a seat still to play)."""
+    kind = "pending" if play is None else play["type"]
+    suit = None if play is None or kind == "tune_up" else SUITS[play["suit"] or ZERO_FIVE]
+    return TrickCard(
+        seat=seat,
+        name=seat_name(seat, me),
+        colour=seat_colour(seat),
+        order=order,
+        kind=kind,
+        suit=suit,
+        # A kept piece's key: no later change to the view reaches it.
+        play=None if play is None else play.copy(),
+        is_best=seat == best and suit is not None,
+    )
 
 
 @dataclass(slots=True)
@@ -125,7 +181,7 @@ class ReplayStep:
     number: int
     round: int
     trick: int
-    cards: list[ReplayCard] = field(default_factory=list)
+    cards: list[TrickCard] = field(default_factory=list)
     winner: str | None = None
     winner_final: int | None = None
     lines: list[str] = field(default_factory=list)
@@ -144,18 +200,26 @@ class RoundStory:
     """Each seat at the round's end."""
 
 
-def _card(event: EventDict, me: Me) -> ReplayCard:
-    seat = int(event["seat"])
+def _card(
+    event: EventDict, order: int, me: Me, counts: int | None = None, best: int | None = None
+) -> TrickCard:
+    """The card ``event`` put in the trick (``counts``: what it counted for once the trick
+    was complete; a 1 played later may still knock a 4 or 5 down)."""
     kind = EventKind(event["kind"])
-    card = ReplayCard.of(seat, me, "tune_up")
-    if kind == EventKind.TUNED_UP:
-        return card
-    card.kind = "zero_five" if kind == EventKind.ZERO_FIVE_PLAYED else "play"
-    card.suit = SUITS[ZERO_FIVE if card.kind == "zero_five" else str(event["suit"])]
-    # The event's own total is the card's as it was played: a 1 played later may still
-    # knock a 4 or 5 down, so the trick's total is the one its winner's event reports.
-    card.value, card.gas, card.speed = int(event["value"]), int(event["gas"]), int(event["speed"])
-    return card
+    play: shapes.PublicPlay = {
+        "seat": int(event["seat"]),
+        "type": "tune_up" if kind == EventKind.TUNED_UP else "play",
+        "suit": event.get("suit"),
+        "value": event.get("value"),
+        "effective_value": event.get("value") if counts is None else counts,
+        "gas": int(event.get("gas", 0)),
+        "speed": event.get("speed"),
+        "final": event.get("final"),
+        "zero_effect": None,
+    }
+    if kind == EventKind.ZERO_FIVE_PLAYED:
+        play["type"] = "zero_five"
+    return trick_card(play["seat"], order, me, play, best)
 
 
 def replay_steps(
@@ -185,15 +249,16 @@ def replay_steps(
         step = steps[-1]
         step.lines.append(narrate(event, me))
         if kind in PLAY_KINDS:
-            step.cards.append(_card(event, me))
             plays.append(event)
+            step.cards.append(_card(event, len(plays), me))
         elif kind == EventKind.TRICK_WON:
             step.winner = seat_name(int(event["seat"]), me)
             step.winner_final = int(event["final"])
             # What each card finally counted for is the engine's reading (R9).
-            for card, counted in zip(step.cards, trick_counts(plays), strict=True):
-                card.won = card.seat == int(event["seat"])
-                card.effective = counted
+            counts = trick_counts(plays)
+            step.cards = [
+                _card(e, i + 1, me, counts[i], int(event["seat"])) for i, e in enumerate(plays)
+            ]
         elif kind == EventKind.GAS_TO_MIDDLE:
             closed = True
         if after is not None:
