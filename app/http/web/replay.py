@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Self
+from typing import Any
 
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
@@ -21,24 +21,14 @@ from engine.options import trick_counts
 
 
 @dataclass(slots=True)
-class ShownSeat:
-    """A seat as the replay shows it: its number, its name for the reader, its colour."""
+class SeatPosition:
+    """One racer (its name for the reader, its colour) and its public numbers at one moment of
+    the race, and in its round so far the gas poured on face-up cards, the gas won (shares,
+    effects) and the tricks taken."""
 
     seat: int
     name: str
     colour: str
-
-    @classmethod
-    def of(cls, seat: int, me: Me, *more: Any) -> Self:
-        """``seat`` as ``me`` reads it, with the subclass's ``more`` fields."""
-        return cls(seat, seat_name(seat, me), seat_colour(seat), *more)
-
-
-@dataclass(slots=True)
-class SeatPosition(ShownSeat):
-    """One racer's public numbers at one moment of the race, and in its round so far the
-    gas poured on face-up cards, the gas won (shares, effects) and the tricks taken."""
-
     gas: int = MAX_GAS  # every racer starts with the gas cap (R4)
     speed: int = 0
     laps: int = 0
@@ -59,7 +49,7 @@ class Position:
 
 def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
     """The public position after each of ``events`` (a whole race's log, from its start)."""
-    position = Position([SeatPosition.of(s, me) for s in range(players)])
+    position = Position([SeatPosition(s, seat_name(s, me), seat_colour(s)) for s in range(players)])
     after: list[Position] = []
     for event in events:
         kind = EventKind(event["kind"])
