@@ -15,7 +15,7 @@ from typing import Any
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
-from app.http.web.timeline import PLAY_KINDS
+from app.http.web.timeline import PLAY_KINDS, trick_places
 from engine import MAX_GAS, EventKind, shapes
 from engine.options import trick_counts
 
@@ -215,26 +215,18 @@ def _card(
 def replay_steps(
     events: Sequence[EventDict], me: Me = 0, players: int | None = None
 ) -> list[ReplayStep]:
-    """Every trick of the record in order, each with its cards, winner and sentences (and,
-    given the number of ``players``, the position once it was over).
-
-    A trick opens with its first card and closes when its gas goes to the middle; the
-    speed, lap or win lines that follow still belong to it (as in the game log).
-    """
+    """Every trick of the record (:func:`trick_places`) in order, each with its cards, winner
+    and sentences (and, given the number of ``players``, the position once it was over)."""
     steps: list[ReplayStep] = []
     plays: list[EventDict] = []  # the events of the last step's cards
     after = positions(events, players, me) if players else None
-    round_no, closed = 1, True
-    for index, event in enumerate(events):
+    for index, (rnd, trick, _over) in enumerate(trick_places(events)):
+        event = events[index]
         kind = EventKind(event["kind"])
-        if kind == EventKind.ROUND_DEALT:
-            round_no, closed = int(event["round"]), True
-            continue
-        if kind in PLAY_KINDS and closed:
-            trick = 1 if not steps or steps[-1].round != round_no else steps[-1].trick + 1
-            steps.append(ReplayStep(len(steps) + 1, round_no, trick))
-            plays, closed = [], False
-        if not steps:
+        if kind in PLAY_KINDS and (not steps or (steps[-1].round, steps[-1].trick) != (rnd, trick)):
+            steps.append(ReplayStep(len(steps) + 1, rnd, trick))
+            plays = []
+        if not steps or kind == EventKind.ROUND_DEALT:
             continue
         step = steps[-1]
         step.lines.append(narrate(event, me))
@@ -249,8 +241,6 @@ def replay_steps(
             step.cards = [
                 _card(e, i + 1, me, counts[i], int(event["seat"])) for i, e in enumerate(plays)
             ]
-        elif kind == EventKind.GAS_TO_MIDDLE:
-            closed = True
         if after is not None:
             step.position = after[index]
     return steps
@@ -262,10 +252,8 @@ def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list
     steps = replay_steps(events, me)
     no_lap = _("Nobody took a lap: the sixth trick was all Tune Ups.")
     stories: dict[int, RoundStory] = {}
-    rnd = 1
-    for event, position in zip(events, positions(events, players, me), strict=True):
-        if event["kind"] == EventKind.ROUND_DEALT:
-            rnd = int(event["round"])
+    places = [rnd for rnd, _trick, _over in trick_places(events)]
+    for event, position, rnd in zip(events, positions(events, players, me), places, strict=True):
         if rnd not in stories:
             stories[rnd] = RoundStory(rnd, [s for s in steps if s.round == rnd], no_lap, [])
         stories[rnd].seats = position.seats
