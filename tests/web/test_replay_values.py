@@ -25,13 +25,16 @@ def _struck_cards(seed: int) -> int:
             continue
         lichen = any(c.suit is not None and c.suit.id == "lichen" for c in step.cards)
         for card in step.cards:
-            if card.value is None:
+            assert card.play is not None
+            value, effective = card.play["value"], card.play["effective_value"]
+            if value is None:
                 continue
-            assert card.effective == (0 if lichen and card.value in (4, 5) else card.value)
-            struck += card.effective != card.value
-        (best,) = [c for c in step.cards if c.won]
-        assert best.effective is not None
-        assert best.effective + best.gas + best.speed == step.winner_final, step.lines
+            assert effective == (0 if lichen and value in (4, 5) else value)
+            struck += effective != value
+        (best,) = [c.play for c in step.cards if c.is_best]
+        assert best is not None and best["effective_value"] is not None
+        total = best["effective_value"] + best["gas"] + (best["speed"] or 0)
+        assert total == step.winner_final, step.lines
     assert steps
     return struck
 

@@ -1,4 +1,5 @@
-"""The finished race told again: a story per round and a replay trick by trick.
+"""The finished race told again (a story per round, a replay trick by trick), and the cards
+of a trick as both the replay and the table show them.
 
 Built from the public record only (:func:`app.races.operations.game_record`), so neither
 can show a card nobody saw; the numbers are those the events carry, added up from the
@@ -9,35 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Self
+from typing import Any
 
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, seat_colour, seat_name, viewer
 from app.http.web.narration import EventDict, narrate
-from app.http.web.timeline import PLAY_KINDS
-from engine import MAX_GAS, EventKind
+from app.http.web.timeline import PLAY_KINDS, trick_places
+from engine import MAX_GAS, EventKind, shapes
 from engine.options import trick_counts
 
 
 @dataclass(slots=True)
-class ShownSeat:
-    """A seat as the replay shows it: its number, its name for the reader, its colour."""
+class SeatPosition:
+    """One racer (its name for the reader, its colour) and its public numbers at one moment of
+    the race, and in its round so far the gas poured on face-up cards, the gas won (shares,
+    effects) and the tricks taken."""
 
     seat: int
     name: str
     colour: str
-
-    @classmethod
-    def of(cls, seat: int, me: Me, *more: Any) -> Self:
-        """``seat`` as ``me`` reads it, with the subclass's ``more`` fields."""
-        return cls(seat, seat_name(seat, me), seat_colour(seat), *more)
-
-
-@dataclass(slots=True)
-class SeatPosition(ShownSeat):
-    """One racer's public numbers at one moment of the race, and in its round so far the
-    gas poured on face-up cards, the gas won (shares, effects) and the tricks taken."""
-
     gas: int = MAX_GAS  # every racer starts with the gas cap (R4)
     speed: int = 0
     laps: int = 0
@@ -58,7 +49,7 @@ class Position:
 
 def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Position]:
     """The public position after each of ``events`` (a whole race's log, from its start)."""
-    position = Position([SeatPosition.of(s, me) for s in range(players)])
+    position = Position([SeatPosition(s, seat_name(s, me), seat_colour(s)) for s in range(players)])
     after: list[Position] = []
     for event in events:
         kind = EventKind(event["kind"])
@@ -104,18 +95,73 @@ def positions(events: Sequence[EventDict], players: int, me: Me = 0) -> list[Pos
     return after
 
 
-@dataclass(slots=True)
-class ReplayCard(ShownSeat):
-    """A card as it lay in a finished trick (a Tune Up has no suit: nobody saw it)."""
+@dataclass(frozen=True, slots=True)
+class TrickCard:
+    """A card lying in a trick (``play``), or an empty place for a seat still to play."""
 
-    kind: str  # "play", "tune_up" or "zero_five"
+    seat: int
+    name: str
+    colour: str
+    order: int
+    kind: str  # "play", "tune_up", "zero_five" or "pending"
     suit: SuitInfo | None = None
-    value: int | None = None
-    gas: int = 0
-    speed: int = 0
-    won: bool = False
-    effective: int | None = None
-    """What the printed value counted for once the trick was complete (a 1 strikes 4s and 5s)."""
+    play: shapes.PublicPlay | None = None
+    is_best: bool = False
+    is_turn: bool = False
+
+    def __hash__(self) -> int:
+        # A card is a kept piece's argument (templating.piece); its play is a dict.
+        play = None if self.play is None else frozenset(self.play.items())
+        return hash((self.seat, self.name, self.order, self.is_best, self.is_turn, play))
+
+    @property
+    def struck(self) -> bool:
+        """Whether the printed value is shown crossed out (it counts less here)."""
+        play = self.play
+        return (
+            play is not None
+            and play["value"] is not None
+            and play["effective_value"] != play["value"]
+        )
+
+    @property
+    def label(self) -> str:
+        """A full sentence describing the card, for screen readers."""
+        if self.kind == "pending":
+            return _("%(name)s: still to play.") % {"name": self.name}
+        if self.kind == "tune_up":
+            return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
+        assert self.suit is not None and self.play is not None
+        facts = {**self.play, "name": self.name, "card": self.suit.short}
+        facts["counts"] = self.play["effective_value"]
+        if self.struck:
+            text = _(
+                "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
+                "speed %(speed)s, total %(final)s."
+            )
+        else:
+            text = _("%(name)s: %(card)s %(value)s, %(gas)s gas, speed %(speed)s, total %(final)s.")
+        text %= facts
+        return text + " " + _("Best so far.") if self.is_best else text
+
+
+def trick_card(
+    seat: int, order: int, me: Me, play: shapes.PublicPlay | None = None, best: int | None = None
+) -> TrickCard:
+    """``play`` in a trick (none: a place for a seat still to play)."""
+    kind = "pending" if play is None else play["type"]
+    suit = None if play is None or kind == "tune_up" else SUITS[play["suit"] or ZERO_FIVE]
+    return TrickCard(
+        seat=seat,
+        name=seat_name(seat, me),
+        colour=seat_colour(seat),
+        order=order,
+        kind=kind,
+        suit=suit,
+        # A kept piece's key: no later change to the view reaches it.
+        play=None if play is None else play.copy(),
+        is_best=seat == best and suit is not None,
+    )
 
 
 @dataclass(slots=True)
@@ -125,7 +171,7 @@ class ReplayStep:
     number: int
     round: int
     trick: int
-    cards: list[ReplayCard] = field(default_factory=list)
+    cards: list[TrickCard] = field(default_factory=list)
     winner: str | None = None
     winner_final: int | None = None
     lines: list[str] = field(default_factory=list)
@@ -144,58 +190,57 @@ class RoundStory:
     """Each seat at the round's end."""
 
 
-def _card(event: EventDict, me: Me) -> ReplayCard:
-    seat = int(event["seat"])
+def _card(
+    event: EventDict, order: int, me: Me, counts: int | None = None, best: int | None = None
+) -> TrickCard:
+    """The card ``event`` put in the trick (``counts``: what it counted for once the trick
+    was complete; a 1 played later may still knock a 4 or 5 down)."""
     kind = EventKind(event["kind"])
-    card = ReplayCard.of(seat, me, "tune_up")
-    if kind == EventKind.TUNED_UP:
-        return card
-    card.kind = "zero_five" if kind == EventKind.ZERO_FIVE_PLAYED else "play"
-    card.suit = SUITS[ZERO_FIVE if card.kind == "zero_five" else str(event["suit"])]
-    # The event's own total is the card's as it was played: a 1 played later may still
-    # knock a 4 or 5 down, so the trick's total is the one its winner's event reports.
-    card.value, card.gas, card.speed = int(event["value"]), int(event["gas"]), int(event["speed"])
-    return card
+    play: shapes.PublicPlay = {
+        "seat": int(event["seat"]),
+        "type": "tune_up" if kind == EventKind.TUNED_UP else "play",
+        "suit": event.get("suit"),
+        "value": event.get("value"),
+        "effective_value": event.get("value") if counts is None else counts,
+        "gas": int(event.get("gas", 0)),
+        "speed": event.get("speed"),
+        "final": event.get("final"),
+        "zero_effect": None,
+    }
+    if kind == EventKind.ZERO_FIVE_PLAYED:
+        play["type"] = "zero_five"
+    return trick_card(play["seat"], order, me, play, best)
 
 
 def replay_steps(
     events: Sequence[EventDict], me: Me = 0, players: int | None = None
 ) -> list[ReplayStep]:
-    """Every trick of the record in order, each with its cards, winner and sentences (and,
-    given the number of ``players``, the position once it was over).
-
-    A trick opens with its first card and closes when its gas goes to the middle; the
-    speed, lap or win lines that follow still belong to it (as in the game log).
-    """
+    """Every trick of the record (:func:`trick_places`) in order, each with its cards, winner
+    and sentences (and, given the number of ``players``, the position once it was over)."""
     steps: list[ReplayStep] = []
     plays: list[EventDict] = []  # the events of the last step's cards
     after = positions(events, players, me) if players else None
-    round_no, closed = 1, True
-    for index, event in enumerate(events):
+    for index, (rnd, trick, _over) in enumerate(trick_places(events)):
+        event = events[index]
         kind = EventKind(event["kind"])
-        if kind == EventKind.ROUND_DEALT:
-            round_no, closed = int(event["round"]), True
-            continue
-        if kind in PLAY_KINDS and closed:
-            trick = 1 if not steps or steps[-1].round != round_no else steps[-1].trick + 1
-            steps.append(ReplayStep(len(steps) + 1, round_no, trick))
-            plays, closed = [], False
-        if not steps:
+        if kind in PLAY_KINDS and (not steps or (steps[-1].round, steps[-1].trick) != (rnd, trick)):
+            steps.append(ReplayStep(len(steps) + 1, rnd, trick))
+            plays = []
+        if not steps or kind == EventKind.ROUND_DEALT:
             continue
         step = steps[-1]
         step.lines.append(narrate(event, me))
         if kind in PLAY_KINDS:
-            step.cards.append(_card(event, me))
             plays.append(event)
+            step.cards.append(_card(event, len(plays), me))
         elif kind == EventKind.TRICK_WON:
             step.winner = seat_name(int(event["seat"]), me)
             step.winner_final = int(event["final"])
             # What each card finally counted for is the engine's reading (R9).
-            for card, counted in zip(step.cards, trick_counts(plays), strict=True):
-                card.won = card.seat == int(event["seat"])
-                card.effective = counted
-        elif kind == EventKind.GAS_TO_MIDDLE:
-            closed = True
+            counts = trick_counts(plays)
+            step.cards = [
+                _card(e, i + 1, me, counts[i], int(event["seat"])) for i, e in enumerate(plays)
+            ]
         if after is not None:
             step.position = after[index]
     return steps
@@ -207,10 +252,8 @@ def round_stories(events: Sequence[EventDict], players: int, me: Me = 0) -> list
     steps = replay_steps(events, me)
     no_lap = _("Nobody took a lap: the sixth trick was all Tune Ups.")
     stories: dict[int, RoundStory] = {}
-    rnd = 1
-    for event, position in zip(events, positions(events, players, me), strict=True):
-        if event["kind"] == EventKind.ROUND_DEALT:
-            rnd = int(event["round"])
+    places = [rnd for rnd, _trick, _over in trick_places(events)]
+    for event, position, rnd in zip(events, positions(events, players, me), places, strict=True):
         if rnd not in stories:
             stories[rnd] = RoundStory(rnd, [s for s in steps if s.round == rnd], no_lap, [])
         stories[rnd].seats = position.seats

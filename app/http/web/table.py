@@ -15,7 +15,6 @@ from app.http.web.forms import SubmittedMove
 from app.http.web.labels import (
     PRINTED_VALUES,
     SUITS,
-    ZERO_FIVE,
     Me,
     SuitInfo,
     Viewer,
@@ -26,7 +25,7 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.narration import narrate, say
-from app.http.web.replay import round_stories
+from app.http.web.replay import TrickCard, round_stories, trick_card
 from app.http.web.timeline import (
     is_my_play,
     log_rounds,
@@ -71,56 +70,6 @@ class PlayerView:
         """The lap flags still to win and won, won ones first."""
         laps = self.numbers["laps"]
         return [i < laps for i in range(max(LAPS_TO_WIN, laps))]
-
-
-@dataclass(frozen=True, slots=True)
-class TrickCard:
-    """A card lying in a trick (``play``), or an empty place for a seat still to play."""
-
-    seat: int
-    name: str
-    colour: str
-    order: int
-    kind: str  # "play", "tune_up", "zero_five" or "pending"
-    suit: SuitInfo | None = None
-    play: shapes.PublicPlay | None = None
-    is_best: bool = False
-    is_turn: bool = False
-
-    def __hash__(self) -> int:
-        # A card is a kept piece's argument (templating.piece); its play is a dict.
-        play = None if self.play is None else frozenset(self.play.items())
-        return hash((self.seat, self.name, self.order, self.is_best, self.is_turn, play))
-
-    @property
-    def struck(self) -> bool:
-        """Whether the printed value is shown crossed out (it counts less here)."""
-        play = self.play
-        return (
-            play is not None
-            and play["value"] is not None
-            and play["effective_value"] != play["value"]
-        )
-
-    @property
-    def label(self) -> str:
-        """A full sentence describing the card, for screen readers."""
-        if self.kind == "pending":
-            return _("%(name)s: still to play.") % {"name": self.name}
-        if self.kind == "tune_up":
-            return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
-        assert self.suit is not None and self.play is not None
-        facts = {**self.play, "name": self.name, "card": self.suit.short}
-        facts["counts"] = self.play["effective_value"]
-        if self.struck:
-            text = _(
-                "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
-                "speed %(speed)s, total %(final)s."
-            )
-        else:
-            text = _("%(name)s: %(card)s %(value)s, %(gas)s gas, speed %(speed)s, total %(final)s.")
-        text %= facts
-        return text + " " + _("Best so far.") if self.is_best else text
 
 
 @dataclass(slots=True)
@@ -190,37 +139,18 @@ def standing(player: PlayerView) -> tuple[bool, int, int, int]:
     return (not player.is_winner, -numbers["laps"], -numbers["gas"], numbers["seat"])
 
 
-def _card(
-    seat: int, order: int, me: Me, play: shapes.PublicPlay | None = None, best: int | None = None
-) -> TrickCard:
-    """``play`` in a trick (none: a place for a seat still to play)."""
-    kind = "pending" if play is None else play["type"]
-    suit = None if play is None or kind == "tune_up" else SUITS[play["suit"] or ZERO_FIVE]
-    return TrickCard(
-        seat=seat,
-        name=seat_name(seat, me),
-        colour=seat_colour(seat),
-        order=order,
-        kind=kind,
-        suit=suit,
-        # A kept piece's key: no later change to the view reaches it.
-        play=None if play is None else play.copy(),
-        is_best=seat == best and suit is not None,
-    )
-
-
 def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     """The trick in play order, then places for the seats still to play, clockwise."""
     plays, best = obs["trick_plays"], obs["best"]
     best_seat = best["seat"] if best else None
-    cards = [_card(p["seat"], i + 1, me, p, best_seat) for i, p in enumerate(plays)]
+    cards = [trick_card(p["seat"], i + 1, me, p, best_seat) for i, p in enumerate(plays)]
     if obs["game_over"]:
         return cards
     played = {p["seat"] for p in plays}
     players = obs["players_count"]
     for seat in [(obs["lead"] + i) % players for i in range(players)]:
         if seat not in played:
-            place = _card(seat, len(cards) + 1, me)
+            place = trick_card(seat, len(cards) + 1, me)
             cards.append(replace(place, is_turn=seat == obs["current_seat"]))
     return cards
 
@@ -229,7 +159,7 @@ def trick_record(record: shapes.TrickRecord | None, me: Me) -> TrickRecord | Non
     if not record:
         return None
     winner = record["winner"]
-    cards = [_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
+    cards = [trick_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
     final = next((c.play["final"] for c in cards if c.seat == winner and c.play), None)
     return TrickRecord(record, cards, seat_name(winner, me), final)
 

@@ -4,7 +4,7 @@ a big play) the reveal shows over the trick (static/js/table.js)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from app.http.i18n import gettext as _
@@ -66,27 +66,38 @@ class RoundSummary:
     next_lead: str
 
 
+def trick_places(events: Sequence[EventDict]) -> Iterator[tuple[int, int, bool]]:
+    """Each event's round, its trick in that round (0 before the round's first card) and
+    whether the trick is over. A trick opens with its first card and is over once its gas has
+    gone to the middle; the speed, lap or win lines after it still belong to it."""
+    rnd, trick, over = 1, 0, True
+    for event in events:
+        kind = event["kind"]
+        if kind == EventKind.ROUND_DEALT:
+            rnd, trick, over = int(event["round"]), 0, True
+        elif kind in PLAY_KINDS and over:
+            trick, over = trick + 1, False
+        over = over or kind == EventKind.GAS_TO_MIDDLE
+        yield rnd, trick, over
+
+
 def log_rounds(
     events: Sequence[EventDict], me: Me = 0, lines: Sequence[str] | None = None
 ) -> list[LogRound]:
-    """The public event log as rounds and tricks of sentences, newest first (``lines``: the
-    events' sentences, when already told). A trick opens with its first card and is complete
-    once its gas has gone to the middle; the speed or lap line after it still belongs to it."""
+    """The public event log as rounds and tricks (:func:`trick_places`) of sentences, newest
+    first (``lines``: the events' sentences, when already told)."""
     texts = [narrate(event, me) for event in events] if lines is None else lines
     rounds: list[LogRound] = []
-    for event, text in zip(events, texts, strict=True):
-        kind = event["kind"]
-        if kind == EventKind.ROUND_DEALT:
-            rounds.append(LogRound(int(event["round"]), [], text))
+    for event, text, (rnd, trick, over) in zip(events, texts, trick_places(events), strict=True):
+        if event["kind"] == EventKind.ROUND_DEALT:
+            rounds.append(LogRound(rnd, [], text))
             continue
         if not rounds:
             rounds.append(LogRound(1, [], None))
         tricks = rounds[-1].tricks
-        if not tricks or (kind in PLAY_KINDS and tricks[-1].complete):
-            tricks.append(LogTrick(len(tricks) + 1, (), False))
-        last = tricks[-1]
-        done = last.complete or kind == EventKind.GAS_TO_MIDDLE
-        tricks[-1] = LogTrick(last.trick, (*last.lines, text), done)
+        if not tricks or tricks[-1].trick != max(trick, 1):
+            tricks.append(LogTrick(max(trick, 1), (), False))
+        tricks[-1] = LogTrick(tricks[-1].trick, (*tricks[-1].lines, text), over)
     for played in rounds:
         played.tricks.reverse()
     return rounds[::-1]
