@@ -36,6 +36,7 @@ from engine.sim import (
     PLAY,
     PLAY_ACTION,
     SUIT_IDS,
+    SUIT_INDEX_OF_ID,
     SUITS,
     TUNE_UP,
     ZERO_FIVE,
@@ -86,7 +87,6 @@ FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
 #: Per public form id: whether it is a Tune Up (its card is face down).
 TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
 
-_SUIT_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 _ZEROS = (0,) * SUITS
 _TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
 
@@ -268,7 +268,7 @@ class SeatView(NamedTuple):
         variants = Variants.from_dict(observation["variants"])
         hand = [0] * SUITS
         for card in observation["hand"]:
-            hand[_SUIT_OF_ID[card]] += 1
+            hand[SUIT_INDEX_OF_ID[card]] += 1
         trick_plays = tuple(
             (p["seat"], PUBLIC_ID[PLAY_ACTION[play_key(p)]], p["speed"] or 0)
             for p in observation["trick_plays"]

@@ -48,7 +48,8 @@ _EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
 EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
 SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
-_SUIT_INDEX_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
+#: Suit index by saved suit id (``"salty"``), the inverse of :data:`SUIT_IDS`.
+SUIT_INDEX_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 
 #: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
 SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
@@ -322,7 +323,7 @@ class SimState:
         rng_state = int(data["rng"])
         s = cls(players, Variants.from_dict(data["variants"]), int(data["seed"]), rng_state)
         s.round, s.trick, s.lead = int(data["round"]), int(data["trick"]), int(data["lead"])
-        suit = _SUIT_INDEX_OF_ID
+        suit = SUIT_INDEX_OF_ID
         try:
             hands = [[0] * SUITS for _ in data["hands"]]
             for hand, cards in zip(hands, data["hands"], strict=True):
