@@ -24,7 +24,7 @@ async def finished_days(database: str, token: str, days: list[date]) -> None:
         assert player is not None
         for day in days:
             game_id, at = f"past{day:%Y%m%d}", datetime.combine(day, datetime.min.time(), UTC)
-            assert await DailyResults(store).claim(day.isoformat(), player.id, game_id, at)
+            assert await DailyResults(store).claim(day.isoformat(), None, player.id, game_id, at)
             bots = (SeatResult(s, f"Bot {s + 1}", s + 1, 1, 2, 1, bot_level="normal")
                     for s in range(1, 4))  # fmt: skip
             seats = (SeatResult(0, "Racer", 1, 2, 6, 3, player_id=player.id), *bots)

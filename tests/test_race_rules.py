@@ -4,20 +4,11 @@ app/races/)."""
 
 from __future__ import annotations
 
-from app.races.daily import (
-    Streak,
-    cup_seed,
-    daily_bot_key,
-    daily_seed,
-    day_before,
-    iso_week,
-    streak_of,
-    utc_day,
-    week_before,
-)
+from app.races.daily import Streak, daily_bot_key, deal_seed, streak_of
 from app.races.lobby import Lobby, clean_name, default_name, rotated
 from app.races.record import GameConfig, deal_bot_key, decode_move, encode_move
 from app.races.review import accuracy, verdict
+from app.results.daily_times import period_before, period_of
 from engine import Action, Suit
 
 
@@ -87,17 +78,20 @@ def test_streaks_of_days_in_a_row() -> None:
 
 
 def test_days_weeks_and_their_seeds() -> None:
-    assert (utc_day(0.0), utc_day(86399.9), utc_day(86400.0)) == (
+    assert (period_of(0.0), period_of(86399.9), period_of(86400.0)) == (
         "1970-01-01",
         "1970-01-01",
         "1970-01-02",
     )
-    assert day_before("2026-03-01") == "2026-02-28"
-    assert daily_seed("2026-12-01", b"k") != daily_seed("2026-12-02", b"k")
+    assert period_before("2026-03-01") == "2026-02-28"
+    assert deal_seed(b"k", "2026-12-01") != deal_seed(b"k", "2026-12-02")
     assert daily_bot_key(7, b"k") == daily_bot_key(7, b"k") != daily_bot_key(8, b"k")
-    assert (iso_week(0.0), iso_week(4 * 86400.0)) == ("1970-W01", "1970-W02")
-    assert week_before("2027-W01") == "2026-W53"
-    assert cup_seed("2026-W49", 1, b"k") != cup_seed("2026-W49", 2, b"k")
+    assert (period_of(0.0, week=True), period_of(4 * 86400.0, week=True)) == (
+        "1970-W01",
+        "1970-W02",
+    )
+    assert period_before("2027-W01") == "2026-W53"
+    assert deal_seed(b"k", "2026-W49", 1) != deal_seed(b"k", "2026-W49", 2)
 
 
 def test_review_verdicts_and_accuracy() -> None:

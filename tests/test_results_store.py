@@ -388,7 +388,7 @@ def test_the_daily_board_ranks_in_the_database_as_the_documented_order_does(
                 players.append(player.id)
                 day = "2026-05-01" if index % 8 else "2026-04-30"
                 game_id = f"g{index:02d}"
-                assert await daily.claim(day, player.id, game_id, START)
+                assert await daily.claim(day, None, player.id, game_id, START)
                 if index % 11 == 5:
                     continue  # still racing: on no board
                 practice = index % 7 == 3
@@ -439,7 +439,7 @@ def test_the_daily_board_reads_no_more_rows_than_it_lists_however_many_tie(
                 player, _ = await store.create_player(None)
                 players.append(player.id)
                 game_id = f"t{index:03d}"
-                assert await daily.claim("2026-05-01", player.id, game_id, START)
+                assert await daily.claim("2026-05-01", None, player.id, game_id, START)
                 race = finish(game_id, [(player.id, 1)])
                 seat = SeatResult(0, f"Racer {index:03d}", 1, 2, 3, 4, player.id)
                 await store.record_finish(replace(race, seats=(seat, *race.seats[1:])))

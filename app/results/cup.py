@@ -6,7 +6,6 @@ week and deal (its key refuses a second claim); the board sums each player's pla
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import ColumnElement, case, func, select
 
@@ -14,12 +13,13 @@ from app.results.daily import (
     BOARD_LIMIT,
     CODE_POINT_COLLATION,
     Board,
+    DailyResults,
     counted_on,
     read_board,
     top_and_own,
 )
 from app.results.models import CupEntry, FinishedRace, RaceResult
-from app.results.store import ResultsStore, from_row
+from app.results.store import from_row
 
 BOARD_ORDER = "points (more first), then laps (more first), then the earlier last finish"
 """How the week's board ranks players (docs/cup.md); equal on all three share a rank."""
@@ -65,11 +65,8 @@ class CupStanding:
 CupBoard = Board[CupStanding]
 
 
-class CupResults:
+class CupResults(DailyResults):
     """The weekly cup's queries on the results database (one transaction per call)."""
-
-    def __init__(self, results: ResultsStore) -> None:
-        self.results = results
 
     async def attempts(self, week: str, player_id: int) -> dict[int, str]:
         """The player's counted attempts in ``week``: game id by deal."""
@@ -78,32 +75,6 @@ class CupResults:
         )
         async with self.results.unit() as session:
             return {row.deal: row.game_id for row in await session.execute(query)}
-
-    async def attempt(self, week: str, deal: int, player_id: int) -> str | None:
-        """The game id of the player's counted attempt at ``deal`` of ``week``, if any."""
-        return (await self.attempts(week, player_id)).get(deal)
-
-    async def attempts_from(self, week: str, deal: int, address: str) -> int:
-        """Counted attempts at ``deal`` of ``week`` from ``address`` (a digest)."""
-        query = select(func.count()).where(
-            CupEntry.week == week, CupEntry.deal == deal, CupEntry.address == address
-        )
-        async with self.results.unit() as session:
-            return int(await session.scalar(query) or 0)
-
-    async def claim(
-        self,
-        week: str,
-        deal: int,
-        player_id: int,
-        game_id: str,
-        at: datetime,
-        address: str | None = None,
-    ) -> bool:
-        """Make ``game_id`` the player's counted attempt at ``deal``; False if they have one."""
-        key = {"week": week, "deal": deal, "player_id": player_id}
-        entry = CupEntry(**key, game_id=game_id, started_at=at, address=address)
-        return await self.results.add_once(entry)
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted results in ``week``, by deal."""

@@ -1,6 +1,7 @@
 """The daily deal's results: a counted attempt is a ``daily_entries`` row, one per player
-and UTC day (its key refuses a second claim on every worker); the board ranks those
-attempts' own seats in finished races not practice (a take-back makes one practice).
+and UTC day (its key refuses a second claim on every worker; a cup deal's is a
+``cup_entries`` row, :mod:`app.results.cup`); the board ranks those attempts' own seats in
+finished races not practice (a take-back makes one practice).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
 
 
 class DailyResults:
-    """The daily deal's queries on the results database (one transaction per call)."""
+    """The daily deal's queries on the results database, and the counted attempts' of both
+    the daily and the cup (one transaction per call)."""
 
     def __init__(self, results: ResultsStore) -> None:
         self.results = results
@@ -82,20 +84,24 @@ class DailyResults:
         """The daily deals' key (:meth:`ResultsStore.server_key`): all deal the same cards."""
         return await self.results.server_key(DAILY_KEY)
 
-    async def counted_attempt(self, day: str, player_id: int) -> str | None:
-        """The game id of the player's counted attempt on ``day``, if they made one."""
-        async with self.results.unit() as session:
-            entry = await session.get(DailyEntry, (day, player_id))
-            return None if entry is None else entry.game_id
-
-    async def address_digest(self, day: str, address: str) -> str:
+    async def address_digest(self, period: str, address: str) -> str:
         """A digest of ``address`` under the daily key: the table names no address."""
         key = await self.daily_key()
-        return hmac.new(key, f"address:{day}:{address}".encode(), hashlib.sha256).hexdigest()
+        return hmac.new(key, f"address:{period}:{address}".encode(), hashlib.sha256).hexdigest()
 
-    async def attempts_from(self, day: str, address: str) -> int:
-        """How many counted attempts on ``day`` came from ``address`` (its digest)."""
-        query = select(func.count()).where(DailyEntry.day == day, DailyEntry.address == address)
+    async def attempt(self, period: str, deal: int | None, player_id: int) -> str | None:
+        """The game id of the player's counted attempt at ``deal`` of week ``period``'s cup
+        (None: at day ``period``'s daily), if they made one."""
+        entry, key = _entry(period, deal)
+        query = select(entry.game_id).where(entry.player_id == player_id, *_matching(entry, key))
+        async with self.results.unit() as session:
+            game_id: str | None = await session.scalar(query)
+            return game_id
+
+    async def attempts_from(self, period: str, deal: int | None, address: str) -> int:
+        """How many counted attempts at the deal came from ``address`` (its digest)."""
+        entry, key = _entry(period, deal)
+        query = select(func.count()).where(entry.address == address, *_matching(entry, key))
         async with self.results.unit() as session:
             return int(await session.scalar(query) or 0)
 
@@ -112,13 +118,18 @@ class DailyResults:
             return list(await session.scalars(query.order_by(DailyEntry.day)))
 
     async def claim(
-        self, day: str, player_id: int, game_id: str, at: datetime, address: str | None = None
+        self,
+        period: str,
+        deal: int | None,
+        player_id: int,
+        game_id: str,
+        at: datetime,
+        address: str | None = None,
     ) -> bool:
-        """Make ``game_id`` the player's counted attempt on ``day``; False if they have one."""
-        entry = DailyEntry(
-            day=day, player_id=player_id, game_id=game_id, started_at=at, address=address
-        )
-        return await self.results.add_once(entry)
+        """Make ``game_id`` the player's counted attempt at the deal; False if they have one."""
+        entry, key = _entry(period, deal)
+        row = entry(**key, player_id=player_id, game_id=game_id, started_at=at, address=address)
+        return await self.results.add_once(row)
 
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
@@ -154,6 +165,17 @@ class DailyResults:
         )
         ranked = counted_on(columns, DailyEntry, DailyEntry.day == day).subquery()
         return top_and_own(ranked, player_id, limit)
+
+
+def _entry(period: str, deal: int | None) -> tuple[type[DailyEntry | CupEntry], dict[str, Any]]:
+    """The table of a deal's counted attempts and the deal's key columns in it."""
+    if deal is None:
+        return DailyEntry, {"day": period}
+    return CupEntry, {"week": period, "deal": deal}
+
+
+def _matching(entry: type[DailyEntry | CupEntry], key: dict[str, Any]) -> list[ColumnElement[bool]]:
+    return [getattr(entry, name) == value for name, value in key.items()]
 
 
 def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:

@@ -1,5 +1,6 @@
-"""When a day's daily deal, or a week's cup, closes: its counted attempts end, and its
-deals are published."""
+"""The periods of the deals everyone gets: a daily deal's UTC day (``YYYY-MM-DD``) and a
+cup's ISO week (``YYYY-Www``, UTC); when one closes, its counted attempts end and its deals
+are published."""
 
 from __future__ import annotations
 
@@ -10,25 +11,36 @@ CLOSE_AFTER = timedelta(hours=2)
 running counts as left, and its seeds, replays and deals are published."""
 
 
-def closes_at(day: str) -> float:
-    """When ``day``'s (``YYYY-MM-DD``) counted attempts close, in wall-clock seconds."""
-    return _after(date.fromisoformat(day) + timedelta(days=1))
+def is_week(period: str) -> bool:
+    return "W" in period
 
 
-def week_closes_at(week: str) -> float:
-    """When ISO ``week``'s (``YYYY-Www``) cup closes, in wall-clock seconds: two hours after
-    its Sunday ends (UTC)."""
-    return _after(date.fromisoformat(f"{week}-1") + timedelta(days=7))
+def period_of(moment: float, week: bool = False) -> str:
+    """The UTC day (or ISO ``week``) of wall-clock ``moment``."""
+    return _name(datetime.fromtimestamp(moment, UTC).date(), week)
+
+
+def period_before(period: str) -> str:
+    """The day (week) before ``period``."""
+    return _name(date.fromisoformat(period) - _length(period), is_week(period))
+
+
+def closes_at(period: str) -> float:
+    """When ``period``'s counted attempts close, in wall-clock seconds."""
+    end = datetime.combine(date.fromisoformat(period) + _length(period), time(), UTC)
+    return (end + CLOSE_AFTER).timestamp()
 
 
 def sealed_until(daily: str | None, cup: str | None) -> float | None:
     """When a race of the daily of day ``daily`` or the cup of week ``cup`` closes, else None."""
-    if daily is not None:
-        return closes_at(daily)
-    if cup is not None:
-        return week_closes_at(cup)
-    return None
+    period = daily if daily is not None else cup
+    return None if period is None else closes_at(period)
 
 
-def _after(end: date) -> float:
-    return (datetime.combine(end, time(), UTC) + CLOSE_AFTER).timestamp()
+def _length(period: str) -> timedelta:
+    return timedelta(days=7 if is_week(period) else 1)
+
+
+def _name(day: date, week: bool) -> str:
+    year, number, _ = day.isocalendar()
+    return f"{year}-W{number:02d}" if week else day.isoformat()

@@ -21,7 +21,7 @@ from test_daily import DAY, NOON, TODAY, WallClock, board, daily, finish
 from test_daily import wall as wall  # the stopped wall clock, a fixture shared
 from test_leaving import sweep
 
-from app.races.daily import start_daily
+from app.races.daily import start_counted
 from app.results.models import Player
 from app.results.store import ResultsStore
 
@@ -169,7 +169,7 @@ def test_the_per_address_limit(capped: TestClient) -> None:
     # Another address has its own count (the in-process client has one address).
     races = home.app.state.races  # type: ignore[attr-defined]
     someone, _ = home.portal.call(results.create_player)  # type: ignore[union-attr]
-    start = functools.partial(start_daily, races, someone.id, "other", None, "192.0.2.7")
+    start = functools.partial(start_counted, races, None, someone.id, "other", None, "192.0.2.7")
     assert home.portal.call(start).counted  # type: ignore[union-attr]
     finish(home, first, random.Random(8))  # practice counts against no limit
     assert not daily(home, first["player_token"])["counted"]

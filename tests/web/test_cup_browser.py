@@ -14,8 +14,7 @@ from browser_kit import axe_clean, browser_context, no_sideways_scroll, press, t
 from playwright.sync_api import Browser
 from sweep_kit import sweep
 
-from app.races.daily import iso_week, week_before
-from app.results.daily_times import week_closes_at
+from app.results.daily_times import closes_at, period_before, period_of
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +67,7 @@ def test_the_cup_page_and_a_deal(browser: Browser, live_server: str, size: str) 
         # The server's clock is the real one. Once last week's cup has closed its deals are
         # published, and one is a tap away as practice; in the two hours after the week ends
         # (races begun then may still finish) they stay secret.
-        if time.time() < week_closes_at(week_before(iso_week(time.time()))):
+        if time.time() < closes_at(period_before(period_of(time.time(), week=True))):
             assert page.locator("#cup-last-seeds .seed").count() == 0
         else:
             assert page.locator("#cup-last-seeds .seed").count() == 5

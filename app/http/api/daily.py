@@ -24,22 +24,10 @@ from app.http.api.models import (
 )
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
-from app.races.daily import (
-    CUP_DEALS,
-    check_address,
-    check_cup_address,
-    cup_week,
-    past_seed,
-    past_seeds,
-    start_cup,
-    start_daily,
-    utc_day,
-    week_before,
-)
-from app.races.operations import SessionState
-from app.races.record import GameSession
-from app.results.cup import CupBoard, CupResults
+from app.races.daily import CUP_DEALS, check_address, cup_week, past_seeds, start_counted
+from app.results.cup import CupBoard
 from app.results.daily import Board, DailyResults
+from app.results.daily_times import period_of
 
 daily_router = APIRouter(prefix="/api", tags=["daily"])
 cup_router = APIRouter(prefix="/api", tags=["cup"])
@@ -72,12 +60,20 @@ class DealtGame(CreatedGame):
     invites: list[Any] = Field(description="Always empty: the deal is raced alone.")
 
 
-def dealt_answer(
-    session: GameSession, state: SessionState, player_token: str, **more: object
+async def dealt_answer(
+    request: Request, races: RacesDep, client: str, body: DailyIn | None, deal: int | None
 ) -> JSONResponse:
-    """The answer (201) to a dealt race: a :class:`DealtGame`, and ``more``."""
-    out = {**seat_body(session.id, session.token, state), "invites": []}
-    return json_response({**out, "player_token": player_token, **more}, 201)
+    """The answer (201, a :class:`DailyGame` or :class:`CupGame`) to a race of today's daily
+    (``deal`` None) or of ``deal`` of this week's cup, dealt for the request's player."""
+    if await known_api_player(request) is None:  # a refusal must make no player
+        await check_address(races, client, deal)
+    player, player_token = await api_player(request)
+    name = (body.name if body else None) or player.shown_name
+    started = await start_counted(races, deal, player.id, client, name, client)
+    out = {**seat_body(started.session.id, started.session.token, started.state), "invites": []}
+    more = {"date": started.period} if deal is None else {"week": started.period, "deal": deal}
+    out |= {"player_token": player_token, **more, "counted": started.counted}
+    return json_response(out, 201)
 
 
 def counted_deal_route(
@@ -165,14 +161,7 @@ async def race_daily(
     `player_token`. One address starts a bounded number of counted attempts a day (429
     `daily_address_full`).
     """
-    body = body or DailyIn()
-    if await known_api_player(request) is None:  # a refusal must make no player
-        await check_address(races, client)
-    player, player_token = await api_player(request)
-    started = await start_daily(races, player.id, client, body.name or player.shown_name, client)
-    return dealt_answer(
-        started.session, started.state, player_token, date=started.period, counted=started.counted
-    )
+    return await dealt_answer(request, races, client, body, None)
 
 
 @daily_router.get(
@@ -190,10 +179,11 @@ async def daily_board(
 ) -> JSONResponse:
     """The counted, finished results of the day's deal, ranked; the seed once the day is
     over. Send your `X-Player-Token` to find your own result in `you`."""
-    day = utc_day(races.now()) if date is None else date.isoformat()
+    day = period_of(races.now()) if date is None else date.isoformat()
     player = await known_api_player(request)
     board = await DailyResults(results_of(request)).day_board(day, player.id if player else None)
-    seed = await past_seed(races, day)
+    seeds = await past_seeds(races, day)
+    seed = seeds[0] if seeds else None
     return json_response({"date": day, **_ranked(BoardEntryOut, board), "seed": seed})
 
 
@@ -263,20 +253,18 @@ async def cup(request: Request, races: RacesDep) -> JSONResponse:
     known = await known_api_player(request)
     player = known.id if known else None
     week = await cup_week(races, player)
-    last = week_before(week.week)
     deals = [
         {"deal": d.deal, "attempted": d.attempted, "running": d.running}
         | {name: getattr(d.result, name, None) for name in ("place", "laps", "points", "left")}
         for d in week.deals
     ]
-    last_board = await CupResults(results_of(request)).board(last, player)
     return json_response(
         {
             "week": week.week,
             "closes_at": week.closes,
             "deals": deals,
             "board": _board(week.week, week.board, None),
-            "last_week": _board(last, last_board, await past_seeds(races, last)),
+            "last_week": _board(week.last, week.last_board, week.last_seeds),
         }
     )
 
@@ -296,14 +284,7 @@ async def race_cup(
     one is practice, dealt only once the counted one ended (409 `cup_attempt_running`,
     with its `game_id`, while it runs). One address starts a bounded number of counted
     attempts at a deal a week (429 `cup_address_full`)."""
-    body = body or DailyIn()
-    if await known_api_player(request) is None:  # a refusal must make no player
-        await check_cup_address(races, deal, client)
-    player, player_token = await api_player(request)
-    name = body.name or player.shown_name
-    started = await start_cup(races, player.id, deal, client, name, client)
-    more = {"week": started.period, "deal": deal, "counted": started.counted}
-    return dealt_answer(started.session, started.state, player_token, **more)
+    return await dealt_answer(request, races, client, body, deal)
 
 
 def _board(week: str, board: CupBoard, seeds: list[int] | None) -> dict[str, Any]:

@@ -6,9 +6,7 @@ week's deals, its board, last week's board with its seeds) and ``POST /cup/{deal
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -31,17 +29,11 @@ from app.races.daily import (
     DAILY_PLAYERS,
     Streak,
     check_address,
-    check_cup_address,
     cup_week,
     daily_today,
-    day_before,
-    past_seed,
     past_seeds,
-    start_cup,
-    start_cup_replay,
-    start_daily,
+    start_counted,
     start_replay,
-    week_before,
 )
 from app.races.errors import (
     CupAddressFull,
@@ -50,12 +42,9 @@ from app.races.errors import (
     LobbyRefused,
     ServerFull,
 )
-from app.races.record import GameSession
 from app.races.unit import Races
-from app.results.cup import CupResults
 from app.results.daily import BoardEntry, DailyResults
-from app.results.daily_times import CLOSE_AFTER
-from app.results.store import PlayerInfo
+from app.results.daily_times import CLOSE_AFTER, period_before
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
@@ -135,7 +124,8 @@ async def _daily_page(
     """The daily page, with why a race was refused (``error``)."""
     player = await known_browser_player(request)
     today = await daily_today(races, player.id if player else None)
-    yesterday = day_before(today.day)
+    yesterday = period_before(today.day)
+    seeds = await past_seeds(races, yesterday)
     mine = today.board.mine
     context = {
         "active": "daily",
@@ -149,7 +139,7 @@ async def _daily_page(
         "standing": standing_words(mine, today.board.ranked) if mine else None,
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": (await DailyResults(results_of(request)).day_board(yesterday)).entries,
-        "yesterday_seed": await past_seed(races, yesterday),
+        "yesterday_seed": seeds[0] if seeds else None,
         "yesterday_closes": clock(time(CLOSE_AFTER.seconds // 3600)),
         "error": error,
     }
@@ -166,21 +156,28 @@ async def _to_race(
     request: Request,
     races: Races,
     settings: Settings,
-    page_of: Callable[[Request, Races, str, int], Awaitable[Response]],
-    deal: Callable[[PlayerInfo, str], Awaitable[GameSession]],
-    not_past: str = "",
-    check: Callable[[str], Awaitable[None]] | None = None,
+    deal: int | None,
+    again: str | None = None,
 ) -> Response:
-    """303 to the race ``deal`` deals for this browser's player and client, else ``page_of``
-    with why not (a deal to race again not past yet: ``not_past``); a counted race's
-    ``check`` of the client's address comes first, so that a refusal makes no player."""
+    """303 to a race of today's daily (``deal`` None) or of ``deal`` of this week's cup for
+    this browser's player and client, counted or practice, or of the deal of closed period
+    ``again`` (practice; "" for a malformed one); else its page with why not. A counted
+    race's check of the client's address comes first, so that a refusal makes no player."""
+    page_of = _daily_page if deal is None else _cup_page
     client = client_key(request)
     try:
-        if check is not None and await known_browser_player(request) is None:
-            await check(client)
+        if again is None and await known_browser_player(request) is None:
+            await check_address(races, client, deal)
         player, player_token = await browser_player(request)
-        session = await deal(player, client)
+        if again is None:
+            started = await start_counted(races, deal, player.id, client, player.shown_name, client)
+            session = started.session
+        else:
+            session = await start_replay(races, again, deal, client, player.id)
     except ValueError:
+        not_past = _("Only a closed week's cup deals can be raced again.")
+        if deal is None:
+            not_past = _("Only a past day's deal can be raced again, once its board closed.")
         return await page_of(request, races, not_past, 422)
     # too_many_games: the error page, which lists the player's races to resume
     except (ServerFull, LobbyRefused, DailyAttemptRunning, DailyAddressFull, CupAddressFull) as exc:
@@ -191,26 +188,15 @@ async def _to_race(
 @router.post("/daily")
 async def race_daily(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal today's daily race for this browser's player (counted or practice); 303 to it."""
-
-    async def deal(player: PlayerInfo, client: str) -> GameSession:
-        started = await start_daily(races, player.id, client, player.shown_name, client)
-        return started.session
-
-    check = functools.partial(check_address, races)
-    return await _to_race(request, races, settings, _daily_page, deal, check=check)
+    return await _to_race(request, races, settings, None)
 
 
 @router.post("/daily/replay")
 async def race_past_deal(request: Request, races: RacesDep, settings: SettingsDep) -> Response:
     """Race a past day's deal again (a practice race with the same cards); 303 to it."""
     day = (await form_fields(request)).get("date", "")
-
-    async def deal(player: PlayerInfo, client: str) -> GameSession:
-        date.fromisoformat(day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "")
-        return (await start_replay(races, day, client, player=player.id))[0]
-
-    message = _("Only a past day's deal can be raced again, once its board closed.")
-    return await _to_race(request, races, settings, _daily_page, deal, message)
+    day = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else ""
+    return await _to_race(request, races, settings, None, day)
 
 
 async def _cup_page(
@@ -220,7 +206,6 @@ async def _cup_page(
     known = await known_browser_player(request)
     player = known.id if known else None
     week = await cup_week(races, player)
-    last = week_before(week.week)
     context = {
         "active": "cup",
         "week": week,
@@ -229,10 +214,10 @@ async def _cup_page(
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
         "you": player,
-        "last_week": last,
-        "last_week_days": _week_days(last),
-        "last_board": (await CupResults(results_of(request)).board(last, player)).entries,
-        "last_seeds": await past_seeds(races, last),
+        "last_week": week.last,
+        "last_week_days": _week_days(week.last),
+        "last_board": week.last_board.entries,
+        "last_seeds": week.last_seeds,
         "error": error,
     }
     return page(request, "cup.html", context, status)
@@ -258,13 +243,7 @@ async def race_cup(request: Request, deal: str, races: RacesDep, settings: Setti
         message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
         return await _cup_page(request, races, message, 404)
 
-    async def counted(player: PlayerInfo, client: str) -> GameSession:
-        name = player.shown_name
-        started = await start_cup(races, player.id, number, client, name, client)
-        return started.session
-
-    check = functools.partial(check_cup_address, races, number)
-    return await _to_race(request, races, settings, _cup_page, counted, check=check)
+    return await _to_race(request, races, settings, number)
 
 
 @router.post("/cup/replay/{week}/{deal}")
@@ -272,11 +251,7 @@ async def race_past_cup_deal(
     request: Request, week: str, deal: str, races: RacesDep, settings: SettingsDep
 ) -> Response:
     """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
-
-    async def again(player: PlayerInfo, client: str) -> GameSession:
-        if not re.fullmatch(r"\d{4}-W\d{2}", week) or not deal.isdigit():
-            raise ValueError(week)
-        return (await start_cup_replay(races, week, int(deal), client, player.id))[0]
-
-    message = _("Only a closed week's cup deals can be raced again.")
-    return await _to_race(request, races, settings, _cup_page, again, message)
+    valid = re.fullmatch(r"\d{4}-W\d{2}", week) and deal.isdigit()
+    return await _to_race(
+        request, races, settings, int(deal) if valid else 0, week if valid else ""
+    )
