@@ -4,7 +4,7 @@ app/races/)."""
 
 from __future__ import annotations
 
-from app.races.daily import Streak, daily_bot_key, deal_seed, streak_of
+from app.races.daily import Streak, daily_bot_key, public_seed, streak_of
 from app.races.lobby import Lobby, clean_name, default_name, rotated
 from app.races.record import GameConfig, deal_bot_key, decode_move, encode_move
 from app.races.review import accuracy, verdict
@@ -84,14 +84,14 @@ def test_days_weeks_and_their_seeds() -> None:
         "1970-01-02",
     )
     assert period_before("2026-03-01") == "2026-02-28"
-    assert deal_seed(b"k", "2026-12-01") != deal_seed(b"k", "2026-12-02")
+    assert public_seed(b"k", "2026-12-01") != public_seed(b"k", "2026-12-02")
     assert daily_bot_key(7, b"k") == daily_bot_key(7, b"k") != daily_bot_key(8, b"k")
     assert (period_of(0.0, week=True), period_of(4 * 86400.0, week=True)) == (
         "1970-W01",
         "1970-W02",
     )
     assert period_before("2027-W01") == "2026-W53"
-    assert deal_seed(b"k", "2026-W49", 1) != deal_seed(b"k", "2026-W49", 2)
+    assert public_seed(b"k", "2026-W49", 1) != public_seed(b"k", "2026-W49", 2)
 
 
 def test_review_verdicts_and_accuracy() -> None:

@@ -87,7 +87,7 @@ def deals_of(period: str) -> list[int | None]:
     return list(range(1, CUP_DEALS + 1)) if is_week(period) else [None]
 
 
-def deal_seed(key: bytes, period: str, deal: int | None = None) -> int:
+def public_seed(key: bytes, period: str, deal: int | None = None) -> int:
     """The public seed of ``deal`` of week ``period``'s cup (None: of day ``period``'s daily)
     under the daily ``key``."""
     return keyed(key, f"daily:{period}" if deal is None else f"cup:{period}:{deal}", SEED_BITS)
@@ -144,7 +144,7 @@ async def past_seeds(races: Races, period: str) -> list[int] | None:
     if races.now() < closes_at(period):
         return None
     key = await counted_results(races).daily_key()
-    return [deal_seed(key, period, deal) for deal in deals_of(period)]
+    return [public_seed(key, period, deal) for deal in deals_of(period)]
 
 
 async def start_replay(
@@ -156,7 +156,7 @@ async def start_replay(
     if races.now() < closes_at(period) or deal not in deals_of(period):
         raise ValueError("Only a closed day's or week's deals can be raced again.")
     key = await counted_results(races).daily_key()
-    config = deal_config(deal_seed(key, period, deal))
+    config = deal_config(public_seed(key, period, deal))
     session, _ = await _create(races, config, key, owner, None, player)
     await make_practice(races, session)
     return session
@@ -222,7 +222,7 @@ async def start_counted(
     if counted and where is not None:
         await _refuse_when_full(races, period, deal, where)
     which = {"daily": period} if deal is None else {"cup": period, "cup_deal": deal}
-    config = deal_config(deal_seed(key, period, deal), **which)
+    config = deal_config(public_seed(key, period, deal), **which)
     session, state = await _create(races, config, key, owner, name, player)
     if counted:
         at = datetime.fromtimestamp(now, UTC)

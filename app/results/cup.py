@@ -11,12 +11,10 @@ from sqlalchemy import ColumnElement, case, func, select
 
 from app.results.daily import (
     BOARD_LIMIT,
-    CODE_POINT_COLLATION,
     Board,
     DailyResults,
     counted_on,
     read_board,
-    top_and_own,
 )
 from app.results.models import CupEntry, FinishedRace, RaceResult
 from app.results.store import from_row
@@ -96,7 +94,6 @@ class CupResults(DailyResults):
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> CupBoard:
         """``week``'s board as ``player_id`` sees it."""
-        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
         columns = select(
             CupEntry.player_id,
             func.min(RaceResult.name).label("name"),
@@ -108,19 +105,7 @@ class CupResults(DailyResults):
         counted = counted_on(columns, CupEntry, CupEntry.week == week)
         totals = counted.group_by(CupEntry.player_id).subquery()
         order = (totals.c.points.desc(), totals.c.laps.desc(), totals.c.last)
-        ranked = select(
-            func.rank().over(order_by=order).label("rank"),
-            func.row_number()
-            .over(order_by=(*order, totals.c.name.collate(collation), totals.c.player_id))
-            .label("position"),
-            func.count().over().label("ranked"),
-            totals.c.player_id,
-            totals.c.name,
-            totals.c.points,
-            totals.c.laps,
-            totals.c.deals,
-        ).subquery()
-        query = top_and_own(ranked, player_id, limit)
+        query = self.ranked(totals, order, totals.c.player_id, player_id, limit)
         return await read_board(self.results, query, player_id, limit, CupStanding)
 
 

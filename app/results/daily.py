@@ -141,30 +141,36 @@ class DailyResults:
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 
     def board_query(self, day: str, player_id: int | None, limit: int) -> Select[Any]:
-        collation = CODE_POINT_COLLATION[self.results.url.get_backend_name()]
-        order = (
-            RaceResult.place,
-            RaceResult.left_race,
-            RaceResult.laps.desc(),
-            RaceResult.tricks.desc(),
-            RaceResult.gas.desc(),
-        )
-        listed = (*order, RaceResult.name.collate(collation), RaceResult.game_id.collate(collation))
-        columns = select(
+        result = RaceResult
+        columns = (result.name, result.place, result.laps, result.tricks, result.gas)
+        selected = select(*columns, DailyEntry.player_id, result.game_id, result.left_race)
+        rows = counted_on(selected, DailyEntry, DailyEntry.day == day).subquery()
+        c = rows.c
+        order = (c.place, c.left_race, c.laps.desc(), c.tricks.desc(), c.gas.desc())
+        return self.ranked(rows, order, c.game_id.collate(self.collation), player_id, limit)
+
+    @property
+    def collation(self) -> str:
+        """The collation ordering text by code point (:data:`CODE_POINT_COLLATION`)."""
+        return CODE_POINT_COLLATION[self.results.url.get_backend_name()]
+
+    def ranked(
+        self, rows: Subquery, order: tuple[Any, ...], tie: Any, player_id: int | None, limit: int
+    ) -> Select[Any]:
+        """The first ``limit`` of ``rows`` and ``player_id``'s own, each with its ``rank``
+        (``RANK()`` over ``order``), ``position`` (then by name in code-point order, then
+        ``tie``) and how many are ``ranked``, in the board's order."""
+        listed = (*order, rows.c.name.collate(self.collation), tie)
+        ranked = select(
             func.rank().over(order_by=order).label("rank"),
             func.row_number().over(order_by=listed).label("position"),
             func.count().over().label("ranked"),
-            RaceResult.name,
-            RaceResult.place,
-            RaceResult.laps,
-            RaceResult.tricks,
-            RaceResult.gas,
-            DailyEntry.player_id,
-            RaceResult.game_id,
-            RaceResult.left_race,
-        )
-        ranked = counted_on(columns, DailyEntry, DailyEntry.day == day).subquery()
-        return top_and_own(ranked, player_id, limit)
+            *rows.c,
+        ).subquery()
+        wanted = ranked.c.position <= limit
+        if player_id is not None:
+            wanted = or_(wanted, ranked.c.player_id == player_id)
+        return select(ranked).where(wanted).order_by(ranked.c.position)
 
 
 def _entry(period: str, deal: int | None) -> tuple[type[DailyEntry | CupEntry], dict[str, Any]]:
@@ -178,19 +184,10 @@ def _matching(entry: type[DailyEntry | CupEntry], key: dict[str, Any]) -> list[C
     return [getattr(entry, name) == value for name, value in key.items()]
 
 
-def top_and_own(ranked: Subquery, player_id: int | None, limit: int) -> Select[Any]:
-    """The first ``limit`` rows of a ``ranked`` board (by its ``position``) and
-    ``player_id``'s own, in the board's order."""
-    wanted = ranked.c.position <= limit
-    if player_id is not None:
-        wanted = or_(wanted, ranked.c.player_id == player_id)
-    return select(ranked).where(wanted).order_by(ranked.c.position)
-
-
 async def read_board(
     results: ResultsStore, query: Select[Any], player_id: int | None, limit: int, entry: type[Entry]
 ) -> Board[Entry]:
-    """The :class:`Board` of a :func:`top_and_own` ``query``, its rows ``entry`` dataclasses."""
+    """The :class:`Board` of a :meth:`DailyResults.ranked` ``query``, of ``entry`` rows."""
     async with results.unit() as session:
         rows = (await session.execute(query)).all()
     mine = next((from_row(entry, row) for row in rows if row.player_id == player_id), None)
