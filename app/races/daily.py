@@ -37,12 +37,6 @@ CUP_DEALS = 5
 """Deals in a week's cup."""
 
 
-def deal_config(seed: int, **which: Any) -> GameConfig:
-    """The settings of the daily format's deal of public ``seed`` (``which``: its ``daily``
-    day, or its ``cup`` week and ``cup_deal``; none for practice)."""
-    return GameConfig(DAILY_PLAYERS, DAILY_BOTS, DAILY_VARIANTS, seed, **which)
-
-
 @dataclass(frozen=True, slots=True)
 class Streak:
     """A player's daily streak as of one day."""
@@ -156,26 +150,32 @@ async def start_replay(
     if races.now() < closes_at(period) or deal not in deals_of(period):
         raise ValueError("Only a closed day's or week's deals can be raced again.")
     key = await counted_results(races).daily_key()
-    config = deal_config(public_seed(key, period, deal))
-    session, _ = await _create(races, config, key, owner, None, player)
+    seed = public_seed(key, period, deal)
+    session, _ = await _create(races, seed, key, owner, None, player)
     await make_practice(races, session)
     return session
 
 
 async def _create(
-    races: Races, config: GameConfig, key: bytes, owner: str, name: str | None, player: int | None
+    races: Races,
+    seed: int,
+    key: bytes,
+    owner: str,
+    name: str | None,
+    player: int | None,
+    **which: Any,
 ) -> tuple[GameSession, SessionState]:
-    """Deal ``config``: its seed's deal and bots under the daily ``key``."""
-    assert config.seed is not None
-    engine_seed, bot_key = keyed(key, f"deal:{config.seed}"), daily_bot_key(config.seed, key)
+    """Deal the daily format's deal of public ``seed`` (``which``: its ``daily`` day, or its
+    ``cup`` week and ``cup_deal``; none for practice), its cards and bots under ``key``."""
+    config = GameConfig(DAILY_PLAYERS, DAILY_BOTS, DAILY_VARIANTS, seed, **which)
+    engine_seed, bot_key = keyed(key, f"deal:{seed}"), daily_bot_key(seed, key)
     return await races.create(config, owner, name, player, engine_seed, bot_key)
 
 
 def counted_results(races: Races) -> CupResults:
     """The results' daily and cup tables (the daily key, the addresses' digests, the
     attempts)."""
-    if races.results is None:
-        raise RuntimeError("The daily deal and the cup need the results store.")
+    assert races.results is not None, "the app always has its results store"
     return CupResults(races.results)
 
 
@@ -206,12 +206,9 @@ async def start_counted(
     ``player`` (client ``owner``, named ``name``, from ``address``): the counted attempt if
     they have none, else practice. Raises what :meth:`Races.create` raises,
     :class:`LobbyRefused` for a name that does not fit, :class:`DailyAttemptRunning`
-    (:class:`CupAttemptRunning`) while the counted attempt runs, :class:`DailyAddressFull`
-    (:class:`CupAddressFull`), and :class:`ValueError` for a deal outside 1 to
-    :data:`CUP_DEALS`."""
+    (:class:`CupAttemptRunning`) while the counted attempt runs, and
+    :class:`DailyAddressFull` (:class:`CupAddressFull`)."""
     period = period_of(races.now(), deal is not None)
-    if deal not in deals_of(period):
-        raise ValueError(f"The cup has deals 1 to {CUP_DEALS}.")
     daily = counted_results(races)
     key = await daily.daily_key()
     where = None if address is None else await daily.address_digest(period, address)
@@ -222,8 +219,8 @@ async def start_counted(
     if counted and where is not None:
         await _refuse_when_full(races, period, deal, where)
     which = {"daily": period} if deal is None else {"cup": period, "cup_deal": deal}
-    config = deal_config(public_seed(key, period, deal), **which)
-    session, state = await _create(races, config, key, owner, name, player)
+    seed = public_seed(key, period, deal)
+    session, state = await _create(races, seed, key, owner, name, player, **which)
     if counted:
         at = datetime.fromtimestamp(now, UTC)
         counted = await daily.claim(period, deal, player, session.id, at, where)

@@ -9,18 +9,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, case, func, select
 
-from app.results.daily import (
-    BOARD_LIMIT,
-    Board,
-    DailyResults,
-    counted_on,
-    read_board,
-)
+from app.results.daily import BOARD_LIMIT, Board, DailyResults, counted_on, read_board
 from app.results.models import CupEntry, FinishedRace, RaceResult
 from app.results.store import from_row
-
-BOARD_ORDER = "points (more first), then laps (more first), then the earlier last finish"
-"""How the week's board ranks players (docs/cup.md); equal on all three share a rank."""
 
 
 def points(players: int, place: int, left: bool) -> int:
@@ -93,7 +84,8 @@ class CupResults(DailyResults):
     async def board(
         self, week: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> CupBoard:
-        """``week``'s board as ``player_id`` sees it."""
+        """``week``'s board as ``player_id`` sees it (docs/cup.md): points, then laps (more
+        first), then the earlier last finish; equal on all three share a rank."""
         columns = select(
             CupEntry.player_id,
             func.min(RaceResult.name).label("name"),
@@ -107,6 +99,3 @@ class CupResults(DailyResults):
         order = (totals.c.points.desc(), totals.c.laps.desc(), totals.c.last)
         query = self.ranked(totals, order, totals.c.player_id, player_id, limit)
         return await read_board(self.results, query, player_id, limit, CupStanding)
-
-
-__all__ = ["BOARD_ORDER", "CupBoard", "CupResults", "CupStanding", "DealResult", "points"]

@@ -17,12 +17,6 @@ from sqlalchemy import ColumnElement, Select, Subquery, func, or_, select
 from app.results.models import CupEntry, DailyEntry, FinishedRace, RaceResult
 from app.results.store import ResultsStore, from_row
 
-BOARD_ORDER = (
-    "place, then finished before left, laps (more first), tricks won (more first), "
-    "gas left (more first)"
-)
-"""How the board ranks counted results (docs/daily.md); equal on all four share a rank."""
-
 DAILY_KEY = "daily_deal"
 """The ``server_keys`` row of the daily deals' key."""
 
@@ -69,7 +63,8 @@ DayBoard = Board[BoardEntry]
 
 
 def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
-    """The sort key of :data:`BOARD_ORDER` (smaller first)."""
+    """The board's order (docs/daily.md; smaller first): place, then finished before left,
+    laps, tricks won and gas left (more first); equal on all four share a rank."""
     return (entry.place, entry.left, -entry.laps, -entry.tricks, -entry.gas)
 
 
@@ -134,9 +129,9 @@ class DailyResults:
     async def day_board(
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
-        """``day``'s board as ``player_id`` sees it, ranked by the database (``RANK()`` over
-        :data:`BOARD_ORDER`, then name and game id by code point): only the listed rows and
-        the player's own come back."""
+        """``day``'s board as ``player_id`` sees it, ranked by the database (``RANK()`` in
+        :func:`board_key`'s order, then name and game id by code point): only the listed
+        rows and the player's own come back."""
         query = self.board_query(day, player_id, limit)
         return await read_board(self.results, query, player_id, limit, BoardEntry)
 

@@ -15,13 +15,7 @@ from fastapi.types import DecoratedCallable
 from pydantic import BeforeValidator, ConfigDict, Field
 
 from app.http.answers import json_response, published, seat_body
-from app.http.api.models import (
-    CreatedGame,
-    ErrorOut,
-    RequestModel,
-    ResponseModel,
-    error_responses,
-)
+from app.http.api.models import CreatedGame, ErrorOut, RequestModel, ResponseModel, error_responses
 from app.http.deps import ClientDep, RacesDep
 from app.http.players import api_player, known_api_player, results_of
 from app.races.daily import CUP_DEALS, check_address, cup_week, past_seeds, start_counted

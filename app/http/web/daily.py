@@ -153,11 +153,7 @@ async def daily_page(request: Request, races: RacesDep) -> Response:
 
 
 async def _to_race(
-    request: Request,
-    races: Races,
-    settings: Settings,
-    deal: int | None,
-    again: str | None = None,
+    request: Request, races: Races, settings: Settings, deal: int | None, again: str | None = None
 ) -> Response:
     """303 to a race of today's daily (``deal`` None) or of ``deal`` of this week's cup for
     this browser's player and client, counted or practice, or of the deal of closed period
