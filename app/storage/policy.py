@@ -1,5 +1,6 @@
 """The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
-written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis): a game cap
+written once above the verbs of a :class:`~app.storage.backend.Backend`, which each store
+(SQLite or Redis) implements: a game cap
 (evicting the least recently used idle one), idle expiry (tombstones: 410, not 404), caps
 per player and per address; a locked race is never evicted or expired. Locks are renewed
 leases that fence saves; named slots point at a race; the outbox keeps a save's message
@@ -40,10 +41,9 @@ SWEPT_AT_ONCE = 1000
 """Stale races one sweep retires at most."""
 
 
-class PolicyStore(Generic[R]):
+class PolicyStore(Backend, Generic[R]):
     def __init__(
         self,
-        backend: Backend,
         loader: Callable[[dict[str, Any]], R],
         *,
         max_games: int,
@@ -56,7 +56,6 @@ class PolicyStore(Generic[R]):
     ) -> None:
         """``max_games_per_client``/``_per_address`` cap one player's/address's live races
         (None: no cap); ``lock_timeout_seconds`` is a lock's lease."""
-        self.backend = backend
         self.loader = loader
         self.bounds = Bounds(
             idle_expiry_seconds, evict_min_idle_seconds, max_games, max_games_per_client,
@@ -67,36 +66,26 @@ class PolicyStore(Generic[R]):
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
 
-    async def open(self) -> None:
-        await self.backend.open()
-
     async def close(self) -> None:
-        """Stop retrying lock releases and release the backend (a graceful stop)."""
+        """Stop retrying lock releases (a graceful stop; each store then closes its own)."""
         for task in list(self._retries):
             task.cancel()
-        await self.backend.close()
-
-    async def ping(self) -> None:
-        await self.backend.ping()
-
-    async def count(self) -> int:
-        return await self.backend.count()
 
     async def sweep(self) -> int:
         """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        return await self.backend.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
+        return await self.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
         """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
         first as far as the backend's index tells (a look: it moves and drops nothing)."""
-        return await self.backend.idle(self.clock() - seconds, limit)
+        return await self.idle(self.clock() - seconds, limit)
 
     async def create(self, record: R, owner: str) -> None:
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
         or :class:`StoreFull`, storing nothing."""
         bounds = self.bounds
-        outcome, mine = await self.backend.admit(
+        outcome, mine = await self.admit(
             record.id, owner, record.head(), encode(record), self.clock(), bounds
         )
         if outcome == "full":
@@ -121,7 +110,7 @@ class PolicyStore(Generic[R]):
         """A copy of the live race (none when ``digest`` opens no seat), or what remains,
         without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
         now = self.clock()
-        found = await self.backend.read(game_id, now, self._stale_before(now), digest)
+        found = await self.read(game_id, now, self._stale_before(now), digest)
         return self._fetched(found, digest, None)
 
     @contextlib.asynccontextmanager
@@ -135,13 +124,13 @@ class PolicyStore(Generic[R]):
         while True:
             now = self.clock()
             take = (token, self.lease_seconds)
-            found = await self.backend.read(game_id, now, self._stale_before(now), digest, take)
+            found = await self.read(game_id, now, self._stale_before(now), digest, take)
             if not found.busy:
                 break
             left = give_up - time.monotonic()
             if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
-            await self.backend.wait(f"lock:{game_id}", left)
+            await self.wait(f"lock:{game_id}", left)
         if not found.held:  # gone, or a digest that opens no seat: nothing was locked
             yield self._fetched(found, digest, None)
             return
@@ -167,9 +156,7 @@ class PolicyStore(Generic[R]):
 
     async def _renewed(self, lease: Lease) -> None:
         with contextlib.suppress(StoreUnavailable):
-            if not await self.backend.renew(
-                f"lock:{lease.game_id}", lease.token, self.lease_seconds
-            ):
+            if not await self.renew(f"lock:{lease.game_id}", lease.token, self.lease_seconds):
                 return
         self._keep(lease)
 
@@ -178,7 +165,7 @@ class PolicyStore(Generic[R]):
         background, so no race stays locked past an outage longer than it must."""
         name = f"lock:{lease.game_id}"
         try:
-            await self.backend.release(name, lease.token)
+            await self.release(name, lease.token)
         except StoreUnavailable:
             task = asyncio.create_task(self._retry_release(name, lease.token))
             self._retries.add(task)
@@ -189,7 +176,7 @@ class PolicyStore(Generic[R]):
         while time.monotonic() < give_up:
             await asyncio.sleep(RELEASE_RETRY_SECONDS)
             with contextlib.suppress(StoreUnavailable):
-                await self.backend.release(name, token)
+                await self.release(name, token)
                 return
 
     async def save(
@@ -201,7 +188,7 @@ class PolicyStore(Generic[R]):
         if lease.game_id != record.id:
             raise LeaseLost()
         save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)
-        if not await self.backend.write(save):
+        if not await self.write(save):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:
@@ -209,23 +196,17 @@ class PolicyStore(Generic[R]):
 
     async def wipe(self, game_id: str) -> None:
         """Forget ``game_id`` entirely (it will answer 404, not 410)."""
-        await self.backend.delete(game_id)
-
-    async def outbox(self) -> dict[str, bytes]:
-        return await self.backend.outbox()
-
-    async def clear_outbox(self, game_id: str) -> None:
-        await self.backend.clear_outbox(game_id)
+        await self.delete(game_id)
 
     async def slot(self, name: str) -> str | None:
         """The value slot ``name`` holds (shared by every worker), until it runs out."""
-        return await self.backend.held(f"slot:{name}")
+        return await self.held(f"slot:{name}")
 
     async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
         """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one, atomically
         across workers; the value it holds afterwards."""
-        return await self.backend.claim(f"slot:{name}", value, ttl_seconds)
+        return await self.claim(f"slot:{name}", value, ttl_seconds)
 
     async def free_slot(self, name: str, value: str) -> None:
         """Empty ``name`` if it still holds ``value``."""
-        await self.backend.release(f"slot:{name}", value)
+        await self.release(f"slot:{name}", value)

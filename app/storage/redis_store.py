@@ -238,25 +238,33 @@ def _script(redis: Redis, text: str, operation: str) -> Script:
     return run
 
 
-class RedisBackend:
-    """Every verb one script or command. With ``announce`` (a channel prefix) each write's
-    script also publishes on ``announce`` + id: no round trip, and nobody hears of a change
-    before it is stored. An address's and a player's index live ``index_seconds``."""
+class RedisStore(PolicyStore[R]):
+    """The store on Redis, every verb one script or command. With ``announce`` (a channel
+    prefix) each write's script also publishes on ``announce`` + id: no round trip, and
+    nobody hears of a change before it is stored."""
 
     def __init__(
         self,
         redis: Redis,
+        loader: Callable[[dict[str, Any]], R],
         *,
-        prefix: str = "zzv:",
         tombstone_seconds: float = 86400.0,
-        index_seconds: float = 3600.0,
+        prefix: str = "zzv:",
         announce: str | None = None,
+        **bounds: Any,
     ) -> None:
+        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
+        20 unless given and an address's the game cap; an address's and a player's index
+        live as long as the idle expiry."""
+        bounds.setdefault("max_games_per_client", 20)
+        if bounds.get("max_games_per_address") is None:
+            bounds["max_games_per_address"] = bounds["max_games"]
+        super().__init__(loader, **bounds)
         self.redis = redis
         self.prefix = prefix
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
-        self.index_ttl = max(1, round(index_seconds))
+        self.index_ttl = max(1, round(bounds["idle_expiry_seconds"]))
         self._retire = _script(redis, _RETIRE, "sweep")
         self._admit = _script(redis, _ADMIT, "add")
         self._fetch = _script(redis, _READ, "read")
@@ -284,6 +292,7 @@ class RedisBackend:
             await self.redis.set(marker, FORMAT)
 
     async def close(self) -> None:
+        await super().close()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
@@ -403,35 +412,6 @@ class RedisBackend:
     async def clear_outbox(self, game_id: str) -> None:
         async with _reachable("outbox"):
             await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
-
-
-class RedisStore(PolicyStore[R]):
-    """:class:`RedisBackend` under the rules of :class:`~app.storage.policy.PolicyStore`."""
-
-    def __init__(
-        self,
-        redis: Redis,
-        loader: Callable[[dict[str, Any]], R],
-        *,
-        tombstone_seconds: float = 86400.0,
-        prefix: str = "zzv:",
-        announce: str | None = None,
-        **bounds: Any,
-    ) -> None:
-        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
-        20 unless given and an address's the game cap."""
-        self.redis = redis
-        self.redis_backend = RedisBackend(
-            redis,
-            prefix=prefix,
-            tombstone_seconds=tombstone_seconds,
-            index_seconds=bounds["idle_expiry_seconds"],
-            announce=announce,
-        )
-        bounds.setdefault("max_games_per_client", 20)
-        if bounds.get("max_games_per_address") is None:
-            bounds["max_games_per_address"] = bounds["max_games"]
-        super().__init__(self.redis_backend, loader, **bounds)
 
     @classmethod
     def connect(

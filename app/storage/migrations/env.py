@@ -1,4 +1,4 @@
-"""Alembic's entry point, run only by :func:`app.storage.sqlite_backend.migrate` on the
+"""Alembic's entry point, run only by :func:`app.storage.sqlite.migrate` on the
 connection it puts in the config's attributes (no ``alembic.ini``, no offline mode)."""
 
 from __future__ import annotations
