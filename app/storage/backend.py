@@ -46,20 +46,6 @@ class Bounds:
     swept: int
 
 
-@dataclass(frozen=True, slots=True)
-class Write:
-    """One fenced save: the race under ``lease`` with its ``head`` and stored ``data``,
-    last used ``now``; ``outbox``, a message left under its id; ``notice``, what a backend
-    that announces its writes announces (None: ``ANY_CHANGE``)."""
-
-    lease: Lease
-    head: RecordHead
-    data: bytes
-    now: float
-    outbox: bytes | None
-    notice: bytes | None
-
-
 class Backend(Protocol):
     """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`."""
 
@@ -79,9 +65,13 @@ class Backend(Protocol):
         opening digest makes ``now`` its last use; with ``lock``, its lock is taken
         (``held``) unless another holds it (``busy``)."""
 
-    async def write(self, save: Write) -> bool:
-        """If ``save.lease`` holds the lock, in one step store the race (and its outbox
-        message), make ``save.now`` its last use, give the lock back: True; else False."""
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
+    ) -> bool:
+        """If ``lease`` holds the lock, in one step store the race with its ``head`` and
+        stored ``data`` (and ``outbox``, a message left under its id), make now its last
+        use, give the lock back: True; else False. A backend that announces its writes
+        announces ``notice``."""
 
     async def delete(self, game_id: str) -> None:
         """Forget a race and its tombstone (its outbox message stays)."""

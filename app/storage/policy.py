@@ -16,8 +16,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Generic
 
-from app.storage.backend import Backend, Bounds, Found, Write
+from app.storage.backend import Backend, Bounds, Found
 from app.storage.interface import (
+    ANY_CHANGE,
     ClientFull,
     Clock,
     Fetched,
@@ -73,7 +74,7 @@ class PolicyStore(Backend, Generic[R]):
 
     async def sweep(self) -> int:
         """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        return await self.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
+        return await self.retire(self.clock() - self.bounds.idle_seconds, SWEPT_AT_ONCE)
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
         """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
@@ -95,9 +96,6 @@ class PolicyStore(Backend, Generic[R]):
         if outcome == "address" and bounds.per_address is not None:
             raise ClientFull("address", bounds.per_address, mine)
 
-    def _stale_before(self, now: float) -> float:
-        return now - self.bounds.idle_seconds
-
     def _fetched(self, found: Found, digest: str | None, lease: Lease | None) -> Fetched[R]:
         if found.head is None:
             return Fetched(gone=found.gone)
@@ -110,7 +108,7 @@ class PolicyStore(Backend, Generic[R]):
         """A copy of the live race (none when ``digest`` opens no seat), or what remains,
         without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
         now = self.clock()
-        found = await self.read(game_id, now, self._stale_before(now), digest)
+        found = await self.read(game_id, now, now - self.bounds.idle_seconds, digest)
         return self._fetched(found, digest, None)
 
     @contextlib.asynccontextmanager
@@ -124,7 +122,7 @@ class PolicyStore(Backend, Generic[R]):
         while True:
             now = self.clock()
             take = (token, self.lease_seconds)
-            found = await self.read(game_id, now, self._stale_before(now), digest, take)
+            found = await self.read(game_id, now, now - self.bounds.idle_seconds, digest, take)
             if not found.busy:
                 break
             left = give_up - time.monotonic()
@@ -187,8 +185,8 @@ class PolicyStore(Backend, Generic[R]):
         ``notice`` (None: :data:`~app.storage.interface.ANY_CHANGE`)."""
         if lease.game_id != record.id:
             raise LeaseLost()
-        save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)
-        if not await self.write(save):
+        data = encode(record)
+        if not await self.write(lease, record.head(), data, outbox, notice or ANY_CHANGE):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:

@@ -29,8 +29,8 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take, Write
-from app.storage.interface import ANY_CHANGE, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.backend import Bounds, Found, Take
+from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.migrations.versions.v0004_race_moves import FORMAT, upgraded
 from app.storage.policy import PolicyStore
 
@@ -349,16 +349,18 @@ class RedisStore(PolicyStore[R]):
         reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
         return self._found(reply, held=True)
 
-    async def write(self, save: Write) -> bool:
-        game_id = save.lease.game_id
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
+    ) -> bool:
+        game_id = lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.prefix + "outbox",
         ]  # fmt: skip
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
-            save.lease.token, save.data, save.head.to_json(), save.now, game_id, channel,
-            save.outbox or b"", save.notice or ANY_CHANGE,
+            lease.token, data, head.to_json(), self.clock(), game_id, channel, outbox or b"",
+            notice,
         ]  # fmt: skip
         return bool(await self._save(keys, args))
 

@@ -87,7 +87,11 @@ class SavedMemoryStore(MemoryStore[R]):
         during a stop, write the races."""
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
-            self._note(record.id, digests)
+            if self._journal is None:
+                self._journal = self.known_path.open("a", encoding="utf-8")
+            self._journal.write(_known_line(record.id, digests))
+            self._journal.flush()  # in the OS's hands: survives a killed process
+            self._noted[record.id] = digests
         if self._write_through:
             await self._write_races()
 
@@ -102,13 +106,6 @@ class SavedMemoryStore(MemoryStore[R]):
         document = f'{{"format":{SAVE_FORMAT},"races":[{races}],"outbox":{json.dumps(outbox)}}}'
         _write_atomically(self.races_path, document)
         return len(entries)
-
-    def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
-        if self._journal is None:
-            self._journal = self.known_path.open("a", encoding="utf-8")
-        self._journal.write(_known_line(game_id, digests))
-        self._journal.flush()  # in the OS's hands: survives a killed process
-        self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
         """Load ``races.json`` race by race; an unreadable file is kept aside whole."""

@@ -26,8 +26,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take, Write
-from app.storage.interface import Clock, R, RecordHead, StoreUnavailable, Tombstone, decode
+from app.storage.backend import Bounds, Found, Take
+from app.storage.interface import Clock, Lease, R, RecordHead, StoreUnavailable, Tombstone, decode
 from app.storage.policy import PolicyStore
 
 log = logging.getLogger("zzv.store")
@@ -254,11 +254,13 @@ class MemoryStore(PolicyStore[R]):
         self._known[game_id] = (now, head)
         self._known.move_to_end(game_id)
 
-    async def write(self, save: Write) -> bool:
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
+    ) -> bool:
         """The fenced save (this backend announces nothing)."""
-        game_id, head, data = save.lease.game_id, save.head, save.data
+        game_id = lease.game_id
         with self.mutex:
-            if self._held(_lock(game_id)) != save.lease.token or game_id not in self._known:
+            if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
             with self._transaction() as conn:
@@ -270,14 +272,14 @@ class MemoryStore(PolicyStore[R]):
                         " WHERE id=?",
                         (data, head.to_json(), head.player, head.live, stamp, game_id),
                     )
-                if save.outbox is not None:
+                if outbox is not None:
                     conn.execute(
                         "INSERT INTO outbox (id, data, added_at) VALUES (?, ?, ?)"
                         " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
-                        (game_id, save.outbox, stamp),
+                        (game_id, outbox, stamp),
                     )
             self._drop(_lock(game_id))
-            self._use(game_id, save.now, head)
+            self._use(game_id, self.clock(), head)
             return True
 
     def overwrite(self, game_id: str, data: bytes) -> None:
