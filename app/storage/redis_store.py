@@ -29,10 +29,9 @@ from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take
 from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.migrations.versions.v0004_race_moves import FORMAT, upgraded
-from app.storage.policy import PolicyStore
+from app.storage.policy import Bounds, Found, PolicyStore, Take
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
 # command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
@@ -107,7 +106,7 @@ return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARG
 """
 )
 
-# Add a race within the bounds given (see app.storage.backend.Bounds): answers {'ok'},
+# Add a race within the bounds given (see app.storage.policy.Bounds): answers {'ok'},
 # {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
 # KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
 # per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,

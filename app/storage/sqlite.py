@@ -26,9 +26,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take
 from app.storage.interface import Clock, Lease, R, RecordHead, StoreUnavailable, Tombstone, decode
-from app.storage.policy import PolicyStore
+from app.storage.policy import Bounds, Found, PolicyStore, Take
 
 log = logging.getLogger("zzv.store")
 
