@@ -43,14 +43,13 @@ Take = tuple[str, float] | None
 @dataclass(frozen=True, slots=True)
 class Found:
     """A read's find: ``head`` None when the race is gone (``gone``: its tombstone, if
-    kept); ``data`` unless the digest opens no seat; ``busy``: another holds the lock
-    (nothing read); ``held``: this read took the lock."""
+    kept); ``data`` unless the digest opens no seat (with a lock to take: the lock is
+    taken); ``busy``: another holds the lock (nothing read)."""
 
     head: RecordHead | None = None
     data: bytes | None = None
     gone: Tombstone | None = None
     busy: bool = False
-    held: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +84,8 @@ class Backend(Protocol):
     ) -> Found:
         """Read a race, retiring it on the way if last used before ``stale_before`` and not
         locked; only its head when ``digest`` opens no seat. Else, without ``lock``, an
-        opening digest makes ``now`` its last use; with ``lock``, its lock is taken
-        (``held``) unless another holds it (``busy``)."""
+        opening digest makes ``now`` its last use; with ``lock``, its lock is taken unless
+        another holds it (``busy``)."""
 
     async def write(
         self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
@@ -96,16 +95,17 @@ class Backend(Protocol):
         use, give the lock back: True; else False. A backend that announces its writes
         announces ``notice``."""
 
-    async def delete(self, game_id: str) -> None:
-        """Forget a race and its tombstone (its outbox message stays)."""
+    async def wipe(self, game_id: str) -> None:
+        """Forget ``game_id`` and its tombstone: it will answer 404, not 410 (its outbox
+        message stays)."""
 
     async def retire(self, before: float, limit: int) -> int:
         """Retire up to ``limit`` unlocked races last used before ``before``, oldest first,
         each leaving a tombstone; how many went."""
 
-    async def idle(self, before: float, limit: int) -> list[str]:
-        """Up to ``limit`` ids last used before ``before``, oldest first as the index tells
-        (a look: nothing moves)."""
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
+        first as far as the index tells (a look: it moves and drops nothing)."""
 
     async def count(self) -> int: ...
 
@@ -180,11 +180,6 @@ class PolicyStore(Backend, Generic[R]):
         """Retire every race idle past the expiry (leaving tombstones); how many went."""
         return await self.retire(self.clock() - self.bounds.idle_seconds, SWEPT_AT_ONCE)
 
-    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
-        """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
-        first as far as the backend's index tells (a look: it moves and drops nothing)."""
-        return await self.idle(self.clock() - seconds, limit)
-
     async def create(self, record: R, owner: str) -> None:
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
@@ -233,7 +228,7 @@ class PolicyStore(Backend, Generic[R]):
             if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
             await self.wait(f"lock:{game_id}", left)
-        if not found.held:  # gone, or a digest that opens no seat: nothing was locked
+        if found.data is None:  # gone, or a digest that opens no seat: nothing was locked
             yield self._fetched(found, digest, None)
             return
         lease = Lease(game_id, token)
@@ -295,10 +290,6 @@ class PolicyStore(Backend, Generic[R]):
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:
             keeper.cancel()
-
-    async def wipe(self, game_id: str) -> None:
-        """Forget ``game_id`` entirely (it will answer 404, not 410)."""
-        await self.delete(game_id)
 
     async def slot(self, name: str) -> str | None:
         """The value slot ``name`` holds (shared by every worker), until it runs out."""

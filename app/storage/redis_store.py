@@ -313,9 +313,9 @@ class RedisStore(PolicyStore[R]):
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
             now, now - bounds.idle_seconds, now - bounds.evict_idle_seconds, bounds.max_games,
-            _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
-            data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
-            bounds.swept,
+            *("" if cap is None else cap for cap in (bounds.per_player, bounds.per_address)),
+            game_id, head.to_json(), owner, data, self.index_ttl, self.tomb_ttl, self.prefix,
+            "1" if player else "", bounds.swept,
         ]  # fmt: skip
         outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
@@ -325,7 +325,7 @@ class RedisStore(PolicyStore[R]):
         return int(await self._retire([self.prefix + "lru"], args))
 
     @staticmethod
-    def _found(reply: list[Any], held: bool = False) -> Found:
+    def _found(reply: list[Any]) -> Found:
         head_json, data, gone, status = reply
         if head_json is None:
             digests = None if gone is None else RecordHead.from_json(gone).digests
@@ -333,7 +333,7 @@ class RedisStore(PolicyStore[R]):
         head = RecordHead.from_json(head_json)
         if status != b"ok":
             return Found(head=head, busy=status == b"busy")
-        return Found(head, bytes(data), held=held)
+        return Found(head, bytes(data))
 
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
@@ -345,8 +345,7 @@ class RedisStore(PolicyStore[R]):
         ]  # fmt: skip
         if lock is None:
             return self._found(await self._fetch(keys, [*args, "", 0]))
-        reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
-        return self._found(reply, held=True)
+        return self._found(await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)]))
 
     async def write(
         self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
@@ -363,13 +362,14 @@ class RedisStore(PolicyStore[R]):
         ]  # fmt: skip
         return bool(await self._save(keys, args))
 
-    async def delete(self, game_id: str) -> None:
+    async def wipe(self, game_id: str) -> None:
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self.key("game", game_id), self.key("gone", game_id))
             pipe.zrem(self.prefix + "lru", game_id)
             await pipe.execute()
 
-    async def idle(self, before: float, limit: int) -> list[str]:
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        before = self.clock() - seconds
         async with _reachable("idle"):
             ids = await self.redis.zrangebyscore(
                 self.prefix + "lru", "-inf", before, start=0, num=limit
@@ -435,10 +435,6 @@ def _upgraded(data: bytes) -> bytes | None:
         return orjson.dumps(upgraded(race))
     except ValueError:
         return None
-
-
-def _cap(cap: int | None) -> int | str:
-    return "" if cap is None else cap
 
 
 @contextlib.asynccontextmanager

@@ -247,7 +247,7 @@ class MemoryStore(PolicyStore[R]):
                 self._claim(_lock(game_id), *lock)
             elif digest is not None:
                 self._use(game_id, now, head)
-            return Found(head, bytes(rows[0][0]), held=lock is not None)
+            return Found(head, bytes(rows[0][0]))
 
     def _use(self, game_id: str, now: float, head: RecordHead) -> None:
         self._known[game_id] = (now, head)
@@ -286,7 +286,7 @@ class MemoryStore(PolicyStore[R]):
         with self.mutex, self._transaction() as conn:
             conn.execute(_OVERWRITE, (data, self.wall_clock(), game_id))
 
-    async def delete(self, game_id: str) -> None:
+    async def wipe(self, game_id: str) -> None:
         with self.mutex, self._transaction() as conn:
             conn.execute("DELETE FROM races WHERE id = ?", (game_id,))
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
@@ -327,9 +327,9 @@ class MemoryStore(PolicyStore[R]):
         for game_id in ids:
             del self._known[game_id]
 
-    async def idle(self, before: float, limit: int) -> list[str]:
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
         with self.mutex:
-            return self._unused(before, limit, locked_too=True)
+            return self._unused(self.clock() - seconds, limit, locked_too=True)
 
     def _live(self, column: str, key: str | int) -> tuple[str, ...]:
         """The live races whose ``column`` (owner or player) is ``key``, oldest first."""
