@@ -22,7 +22,6 @@ import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
-import orjson
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
@@ -30,7 +29,7 @@ from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
 from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
-from app.storage.migrations.versions.v0004_race_moves import FORMAT, upgraded
+from app.storage.migrations.versions.v0004_race_moves import FORMAT, converted_data
 from app.storage.policy import Bounds, Found, PolicyStore, Take
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
@@ -276,7 +275,7 @@ class RedisStore(PolicyStore[R]):
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade an older server's races (:func:`upgraded`) once (a marker key);
+        """Upgrade an older server's races (:func:`converted_data`) once (a marker key);
         a down Redis is /readyz's to report, and the upgrade waits for the next start."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
@@ -285,7 +284,7 @@ class RedisStore(PolicyStore[R]):
             upgrade = self.redis.register_script(_UPGRADE)
             async for key in self.redis.scan_iter(match=self.prefix + "game:*", count=500):
                 data = await cast("Awaitable[bytes | None]", self.redis.hget(key, "data"))
-                new = None if data is None else _upgraded(data)
+                new = None if data is None else converted_data(data)
                 if data is not None and new is not None:  # unless a save came first
                     await upgrade(keys=[key], args=[data, new])
             await self.redis.set(marker, FORMAT)
@@ -424,17 +423,6 @@ class RedisStore(PolicyStore[R]):
             url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
         )
         return cls(redis, loader, **bounds)
-
-
-def _upgraded(data: bytes) -> bytes | None:
-    """``data`` upgraded, or None if it needs nothing or cannot be (then read as damaged)."""
-    try:
-        race = orjson.loads(data)
-        if not isinstance(race, dict) or race.get("format") == FORMAT:
-            return None
-        return orjson.dumps(upgraded(race))
-    except ValueError:
-        return None
 
 
 @contextlib.asynccontextmanager
