@@ -1,7 +1,7 @@
 """The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
 written once above the verbs of a :class:`Backend`, which each store (SQLite or Redis)
-implements knowing rows, leases and tombstones but no rule (every bound comes in as an
-argument). The rules: a game cap (evicting the least recently used idle one), idle expiry
+implements knowing rows, leases and tombstones but no rule (the bounds are the policy's
+attributes). The rules: a game cap (evicting the least recently used idle one), idle expiry
 (tombstones: 410, not 404), caps per player and per address; a locked race is never evicted
 or expired. Locks are renewed leases that fence saves; named slots point at a race; the
 outbox keeps a save's message until cleared. Reads hand out copies; every method may raise
@@ -52,32 +52,21 @@ class Found:
     busy: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Bounds:
-    """The numbers a creation at ``now`` is admitted by: up to ``swept`` races last used
-    before ``now - idle_seconds`` are retired first; then a player holding ``per_player``
-    live races, or an address holding ``per_address`` (None: no cap), is refused; then, when
-    ``max_games`` are held, the least recently used unlocked race last used before ``now -
-    evict_idle_seconds`` is retired to make room, else the store is full."""
-
-    idle_seconds: float
-    evict_idle_seconds: float
-    max_games: int
-    per_player: int | None
-    per_address: int | None
-    swept: int
-
-
 class Backend(Protocol):
     """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`."""
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
     ) -> tuple[str, tuple[str, ...]]:
         """Add a race, last used ``now``, listed under client address ``owner`` and its
-        head's player, within ``bounds``, in one step: ``("ok", ())``; else add nothing and
-        say which bound held (``"player"``, ``"address"`` or ``"full"``) with the player's
-        live races, oldest first."""
+        head's player, in one step: ``("ok", ())``; else add nothing and say which bound held
+        (``"player"``, ``"address"`` or ``"full"``) with the player's live races, oldest
+        first. The bounds, :class:`PolicyStore`'s: up to :data:`SWEPT_ON_CREATE` races last
+        used before ``now - idle_seconds`` are retired first; then a player holding
+        ``per_player`` live races, or an address holding ``per_address`` (None: no cap), is
+        refused; then, when ``max_games`` are held, the least recently used unlocked race
+        last used before ``now - evict_idle_seconds`` is retired to make room, else the
+        store is full."""
 
     async def read(
         self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
@@ -162,10 +151,11 @@ class PolicyStore(Backend, Generic[R]):
         """``max_games_per_client``/``_per_address`` cap one player's/address's live races
         (None: no cap); ``lock_timeout_seconds`` is a lock's lease."""
         self.loader = loader
-        self.bounds = Bounds(
-            idle_expiry_seconds, evict_min_idle_seconds, max_games, max_games_per_client,
-            max_games_per_address, SWEPT_ON_CREATE,
-        )  # fmt: skip
+        self.idle_seconds = idle_expiry_seconds
+        self.evict_idle_seconds = evict_min_idle_seconds
+        self.max_games = max_games
+        self.per_player = max_games_per_client
+        self.per_address = max_games_per_address
         self.lease_seconds = lock_timeout_seconds
         self.clock = clock
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
@@ -178,22 +168,21 @@ class PolicyStore(Backend, Generic[R]):
 
     async def sweep(self) -> int:
         """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        return await self.retire(self.clock() - self.bounds.idle_seconds, SWEPT_AT_ONCE)
+        return await self.retire(self.clock() - self.idle_seconds, SWEPT_AT_ONCE)
 
     async def create(self, record: R, owner: str) -> None:
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
         or :class:`StoreFull`, storing nothing."""
-        bounds = self.bounds
         outcome, mine = await self.admit(
-            record.id, owner, record.head(), encode(record), self.clock(), bounds
+            record.id, owner, record.head(), encode(record), self.clock()
         )
         if outcome == "full":
             raise StoreFull("every stored game is in active use")
-        if outcome == "player" and bounds.per_player is not None:
-            raise ClientFull("player", bounds.per_player, mine)
-        if outcome == "address" and bounds.per_address is not None:
-            raise ClientFull("address", bounds.per_address, mine)
+        if outcome == "player" and self.per_player is not None:
+            raise ClientFull("player", self.per_player, mine)
+        if outcome == "address" and self.per_address is not None:
+            raise ClientFull("address", self.per_address, mine)
 
     def _fetched(self, found: Found, digest: str | None, lease: Lease | None) -> Fetched[R]:
         if found.head is None:
@@ -207,7 +196,7 @@ class PolicyStore(Backend, Generic[R]):
         """A copy of the live race (none when ``digest`` opens no seat), or what remains,
         without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
         now = self.clock()
-        found = await self.read(game_id, now, now - self.bounds.idle_seconds, digest)
+        found = await self.read(game_id, now, now - self.idle_seconds, digest)
         return self._fetched(found, digest, None)
 
     @contextlib.asynccontextmanager
@@ -221,7 +210,7 @@ class PolicyStore(Backend, Generic[R]):
         while True:
             now = self.clock()
             take = (token, self.lease_seconds)
-            found = await self.read(game_id, now, now - self.bounds.idle_seconds, digest, take)
+            found = await self.read(game_id, now, now - self.idle_seconds, digest, take)
             if not found.busy:
                 break
             left = give_up - time.monotonic()

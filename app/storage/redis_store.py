@@ -30,7 +30,7 @@ from redis.retry import Retry
 from app.metrics import STORE_ERRORS
 from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.migrations.versions.v0004_race_moves import FORMAT, converted_data
-from app.storage.policy import Bounds, Found, PolicyStore, Take
+from app.storage.policy import SWEPT_ON_CREATE, Found, PolicyStore, Take
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
 # command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
@@ -105,7 +105,7 @@ return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARG
 """
 )
 
-# Add a race within the bounds given (see app.storage.policy.Bounds): answers {'ok'},
+# Add a race within the bounds given (see app.storage.policy.Backend.admit): answers {'ok'},
 # {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
 # KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
 # per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,
@@ -262,7 +262,7 @@ class RedisStore(PolicyStore[R]):
         self.prefix = prefix
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
-        self.index_ttl = max(1, round(bounds["idle_expiry_seconds"]))
+        self.index_ttl = max(1, round(self.idle_seconds))
         self._retire = _script(redis, _RETIRE, "sweep")
         self._admit = _script(redis, _ADMIT, "add")
         self._fetch = _script(redis, _READ, "read")
@@ -303,7 +303,7 @@ class RedisStore(PolicyStore[R]):
             return int(await self.redis.zcard(self.prefix + "lru"))
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
     ) -> tuple[str, tuple[str, ...]]:
         player = "" if head.player is None else str(head.player)
         keys = [
@@ -311,10 +311,10 @@ class RedisStore(PolicyStore[R]):
             self.key("player", player),
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
-            now, now - bounds.idle_seconds, now - bounds.evict_idle_seconds, bounds.max_games,
-            *("" if cap is None else cap for cap in (bounds.per_player, bounds.per_address)),
+            now, now - self.idle_seconds, now - self.evict_idle_seconds, self.max_games,
+            *("" if cap is None else cap for cap in (self.per_player, self.per_address)),
             game_id, head.to_json(), owner, data, self.index_ttl, self.tomb_ttl, self.prefix,
-            "1" if player else "", bounds.swept,
+            "1" if player else "", SWEPT_ON_CREATE,
         ]  # fmt: skip
         outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)

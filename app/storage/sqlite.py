@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.metrics import STORE_ERRORS
 from app.storage.interface import Clock, Lease, R, RecordHead, StoreUnavailable, Tombstone, decode
-from app.storage.policy import Bounds, Found, PolicyStore, Take
+from app.storage.policy import SWEPT_ON_CREATE, Found, PolicyStore, Take
 
 log = logging.getLogger("zzv.store")
 
@@ -189,18 +189,18 @@ class MemoryStore(PolicyStore[R]):
             raise StoreUnavailable("the race file refused a read") from exc
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
     ) -> tuple[str, tuple[str, ...]]:
         with self.mutex:
-            self._retire(self._unused(now - bounds.idle_seconds, bounds.swept))
+            self._retire(self._unused(now - self.idle_seconds, SWEPT_ON_CREATE))
             mine = () if head.player is None else self._live("player", head.player)
-            if bounds.per_player is not None and len(mine) >= bounds.per_player:
+            if self.per_player is not None and len(mine) >= self.per_player:
                 return "player", mine
-            cap = bounds.per_address
+            cap = self.per_address
             if cap is not None and len(self._live("owner", owner)) >= cap:
                 return "address", mine
-            if len(self._known) >= bounds.max_games:
-                evicted = self._unused(now - bounds.evict_idle_seconds, 1)
+            if len(self._known) >= self.max_games:
+                evicted = self._unused(now - self.evict_idle_seconds, 1)
                 if not evicted:
                     return "full", mine
                 self._retire(evicted)
