@@ -68,13 +68,11 @@ class Backend(Protocol):
         last used before ``now - evict_idle_seconds`` is retired to make room, else the
         store is full."""
 
-    async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
-    ) -> Found:
-        """Read a race, retiring it on the way if last used before ``stale_before`` and not
-        locked; only its head when ``digest`` opens no seat. Else, without ``lock``, an
-        opening digest makes ``now`` its last use; with ``lock``, its lock is taken unless
-        another holds it (``busy``)."""
+    async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
+        """Read a race, retiring it on the way if idle past the expiry and not locked; only
+        its head when ``digest`` opens no seat. Else, without ``lock``, an opening digest
+        makes now its last use; with ``lock``, its lock is taken unless another holds it
+        (``busy``)."""
 
     async def write(
         self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
@@ -88,9 +86,9 @@ class Backend(Protocol):
         """Forget ``game_id`` and its tombstone: it will answer 404, not 410 (its outbox
         message stays)."""
 
-    async def retire(self, before: float, limit: int) -> int:
-        """Retire up to ``limit`` unlocked races last used before ``before``, oldest first,
-        each leaving a tombstone; how many went."""
+    async def sweep(self) -> int:
+        """Retire up to :data:`SWEPT_AT_ONCE` unlocked races idle past the expiry, oldest
+        first, each leaving a tombstone; how many went."""
 
     async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
         """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
@@ -166,10 +164,6 @@ class PolicyStore(Backend, Generic[R]):
         for task in list(self._retries):
             task.cancel()
 
-    async def sweep(self) -> int:
-        """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        return await self.retire(self.clock() - self.idle_seconds, SWEPT_AT_ONCE)
-
     async def create(self, record: R, owner: str) -> None:
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
@@ -195,9 +189,7 @@ class PolicyStore(Backend, Generic[R]):
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
         """A copy of the live race (none when ``digest`` opens no seat), or what remains,
         without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
-        now = self.clock()
-        found = await self.read(game_id, now, now - self.idle_seconds, digest)
-        return self._fetched(found, digest, None)
+        return self._fetched(await self.read(game_id, digest), digest, None)
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
@@ -208,9 +200,7 @@ class PolicyStore(Backend, Generic[R]):
         token = secrets.token_hex(16)
         give_up = time.monotonic() + self.lease_seconds
         while True:
-            now = self.clock()
-            take = (token, self.lease_seconds)
-            found = await self.read(game_id, now, now - self.idle_seconds, digest, take)
+            found = await self.read(game_id, digest, (token, self.lease_seconds))
             if not found.busy:
                 break
             left = give_up - time.monotonic()

@@ -30,7 +30,7 @@ from redis.retry import Retry
 from app.metrics import STORE_ERRORS
 from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
 from app.storage.migrations.versions.v0004_race_moves import FORMAT, converted_data
-from app.storage.policy import SWEPT_ON_CREATE, Found, PolicyStore, Take
+from app.storage.policy import SWEPT_AT_ONCE, SWEPT_ON_CREATE, Found, PolicyStore, Take
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
 # command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
@@ -319,8 +319,8 @@ class RedisStore(PolicyStore[R]):
         outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
-    async def retire(self, before: float, limit: int) -> int:
-        args = [before, self.prefix, limit, self.tomb_ttl]
+    async def sweep(self) -> int:
+        args = [self.clock() - self.idle_seconds, self.prefix, SWEPT_AT_ONCE, self.tomb_ttl]
         return int(await self._retire([self.prefix + "lru"], args))
 
     @staticmethod
@@ -334,10 +334,9 @@ class RedisStore(PolicyStore[R]):
             return Found(head=head, busy=status == b"busy")
         return Found(head, bytes(data))
 
-    async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
-    ) -> Found:
-        args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
+    async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
+        now = self.clock()
+        args = [now, now - self.idle_seconds, game_id, digest or "", self.tomb_ttl]
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.key("gone", game_id),

@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.metrics import STORE_ERRORS
 from app.storage.interface import Clock, Lease, R, RecordHead, StoreUnavailable, Tombstone, decode
-from app.storage.policy import SWEPT_ON_CREATE, Found, PolicyStore, Take
+from app.storage.policy import SWEPT_AT_ONCE, SWEPT_ON_CREATE, Found, PolicyStore, Take
 
 log = logging.getLogger("zzv.store")
 
@@ -227,12 +227,11 @@ class MemoryStore(PolicyStore[R]):
         self._seq = seq
         self._use(game_id, now, head)
 
-    async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
-    ) -> Found:
+    async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
+        now = self.clock()
         with self.mutex:
             seen, head = self._known.get(game_id, (None, None))
-            if seen is not None and seen <= stale_before and not self._locked(game_id):
+            if seen is not None and seen <= now - self.idle_seconds and not self._locked(game_id):
                 self._retire([game_id])  # stale: it goes as it is found
                 head = None
             if head is None:
@@ -292,10 +291,10 @@ class MemoryStore(PolicyStore[R]):
             conn.execute("DELETE FROM tombstones WHERE id = ?", (game_id,))
             self._known.pop(game_id, None)
 
-    async def retire(self, before: float, limit: int) -> int:
+    async def sweep(self) -> int:
         with self.mutex:
             self._ready()
-            going = self._unused(before, limit)
+            going = self._unused(self.clock() - self.idle_seconds, SWEPT_AT_ONCE)
             self._retire(going)
             return len(going)
 
