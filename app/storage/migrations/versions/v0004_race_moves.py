@@ -114,7 +114,3 @@ def upgrade() -> None:
                 sa.text("UPDATE races SET data = :data WHERE id = :id"),
                 {"data": converted, "id": game_id},
             )
-
-
-def downgrade() -> None:
-    """Nothing: a format-3 race stays (an older server skips it as unreadable)."""
