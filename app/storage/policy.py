@@ -123,8 +123,7 @@ class Backend(Protocol):
 
 
 RELEASE_RETRY_SECONDS = 0.5
-"""How often a lock that could not be given back (the backend unreachable) is tried
-again."""
+"""How often a lock that could not be given back (the backend unreachable) is tried again."""
 
 SWEPT_ON_CREATE = 100
 """Stale races a creation retires first, so they count against no cap."""
@@ -263,8 +262,7 @@ class PolicyStore(Backend, Generic[R]):
         ``notice`` (None: :data:`~app.storage.interface.ANY_CHANGE`)."""
         if lease.game_id != record.id:
             raise LeaseLost()
-        data = encode(record)
-        if not await self.write(lease, record.head(), data, outbox, notice or ANY_CHANGE):
+        if not await self.write(lease, record.head(), encode(record), outbox, notice or ANY_CHANGE):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:

@@ -35,8 +35,6 @@ class SavedMemoryStore(MemoryStore[R]):
         self.data_dir = data_dir
         self.races_path = data_dir / "races.json"
         self.known_path = data_dir / "known.jsonl"
-        self.bad_path = data_dir / "races.json.bad"
-        """Where unreadable saved races are kept for a person to look at (never loaded)."""
         self._journal: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
         self.unreadable = 0
@@ -157,11 +155,12 @@ class SavedMemoryStore(MemoryStore[R]):
         return restored
 
     def _free_bad_path(self) -> Path:
-        """:attr:`bad_path`, or ``races.json.bad.N``: nothing kept aside is overwritten."""
-        target, number = self.bad_path, 1
+        """Where to keep unreadable saved races for a person to look at (never loaded):
+        ``races.json.bad``, or ``races.json.bad.N``, so nothing kept aside is overwritten."""
+        target, number = self.data_dir / "races.json.bad", 1
         while target.exists():
             number += 1
-            target = self.bad_path.with_name(f"{self.bad_path.name}.{number}")
+            target = self.data_dir / f"races.json.bad.{number}"
         return target
 
     def _rewrite_known(self) -> None:

@@ -497,12 +497,11 @@ class SqliteStore(MemoryStore[R]):
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.error("an older server's saved races are unreadable", extra={"error": repr(exc)})
             return 0
-        held = self.heads()
         imported = 0
         for item in items:
             try:
                 game_id, owner = str(item["race"]["id"]), str(item["owner"])
-                if game_id in held:
+                if game_id in self._known:
                     continue
                 self.restore(game_id, orjson.dumps(item["race"]), owner)
             except (ValueError, KeyError, TypeError) as exc:
