@@ -215,11 +215,9 @@ LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
 
 
-Script = Callable[[list[str], list[Any]], Awaitable[Any]]
-"""A Lua script run with its keys and arguments."""
-
-
-def _script(redis: Redis, text: str, operation: str) -> Script:
+def _script(
+    redis: Redis, text: str, operation: str
+) -> Callable[[list[str], list[Any]], Awaitable[Any]]:
     """``text`` run by its SHA1 (sent again when Redis forgot it): ``register_script``
     without its costly per-call pipeline check; failures counted as ``operation``."""
     execute: Callable[..., Awaitable[Any]] = redis.execute_command
