@@ -98,12 +98,9 @@ end
 """
 
 # KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
-_RETIRE = (
-    _HELPERS
-    + """
+_RETIRE = f"""{_HELPERS}
 return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARGV[4])
 """
-)
 
 # Add a race within the bounds given (see app.storage.policy.Backend.admit): answers {'ok'},
 # {'full'}, or {'player' | 'address', the player's live ids oldest first...}.

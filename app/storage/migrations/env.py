@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from alembic import context
 
-connection = context.config.attributes["connection"]
-context.configure(connection=connection, render_as_batch=True)
+context.configure(connection=context.config.attributes["connection"], render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()
