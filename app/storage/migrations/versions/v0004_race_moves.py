@@ -33,6 +33,20 @@ _SEATS = 8
 _DROPPED = ("game", "log", "events", "start", "moves")
 
 
+def _action(fields: list[str]) -> Action:
+    kind, suit, gas, zero_effect, value, discard = fields
+    return Action.from_dict(
+        {
+            "type": kind,
+            "suit": suit or None,
+            "gas": int(gas),
+            "zero_effect": zero_effect or None,
+            "value": int(value) if value else None,
+            "discard": discard or None,
+        }
+    )
+
+
 def _json(data: Any) -> Any:
     """``data`` as it reads back from JSON (tuples as lists), to compare with a saved value."""
     return orjson.loads(orjson.dumps(data))
@@ -46,17 +60,8 @@ def convert(race: dict[str, Any]) -> dict[str, Any] | None:
     game = Game.from_dict(start)
     codes = []
     for packed in race.get("moves", []):
-        letter, seat, kind, suit, gas, zero_effect, value, discard = packed.split(",")
-        action = Action.from_dict(
-            {
-                "type": kind,
-                "suit": suit or None,
-                "gas": int(gas),
-                "zero_effect": zero_effect or None,
-                "value": int(value) if value else None,
-                "discard": discard or None,
-            }
-        )
+        letter, seat, *fields = packed.split(",")
+        action = _action(fields)
         game.apply(action, seat=int(seat))
         codes.append((ACTION_ID[action] * len(_KIND) + _KIND[letter]) * _SEATS + int(seat))
     if _json(game.to_dict()) != race["game"]:
