@@ -235,7 +235,7 @@ class MemoryStore(PolicyStore[R]):
                 self._retire([game_id])  # stale: it goes as it is found
                 head = None
             if head is None:
-                self._drop(_lock(game_id))  # nobody will take its lock now
+                self._drop(f"lock:{game_id}")  # nobody will take its lock now
                 return Found(gone=self._tombstone(game_id))
             if digest is not None and head.seat_of(digest) is None:
                 return Found(head=head)
@@ -243,7 +243,7 @@ class MemoryStore(PolicyStore[R]):
                 return Found(head=head, busy=True)
             rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
             if lock is not None:
-                self._claim(_lock(game_id), *lock)
+                self._claim(f"lock:{game_id}", *lock)
             elif digest is not None:
                 self._use(game_id, now, head)
             return Found(head, bytes(rows[0][0]))
@@ -258,7 +258,7 @@ class MemoryStore(PolicyStore[R]):
         """The fenced save (this backend announces nothing)."""
         game_id = lease.game_id
         with self.mutex:
-            if self._held(_lock(game_id)) != lease.token or game_id not in self._known:
+            if self._held(f"lock:{game_id}") != lease.token or game_id not in self._known:
                 return False
             stamp = self.wall_clock()
             with self._transaction() as conn:
@@ -276,7 +276,7 @@ class MemoryStore(PolicyStore[R]):
                         " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
                         (game_id, outbox, stamp),
                     )
-            self._drop(_lock(game_id))
+            self._drop(f"lock:{game_id}")
             self._use(game_id, self.clock(), head)
             return True
 
@@ -416,7 +416,7 @@ class MemoryStore(PolicyStore[R]):
             waiting.set()
 
     def _locked(self, game_id: str) -> bool:
-        return self._held(_lock(game_id)) is not None
+        return self._held(f"lock:{game_id}") is not None
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
         with self.mutex:
@@ -468,10 +468,6 @@ class MemoryStore(PolicyStore[R]):
             )
 
 
-SAVED_BY_OLDER_SERVERS = "races.json"
-"""The file the memory store saves its races to on a graceful stop, in the same folder."""
-
-
 class SqliteStore(MemoryStore[R]):
     """The store on the file ``path``, made with its folder at :meth:`open` or first use."""
 
@@ -482,13 +478,14 @@ class SqliteStore(MemoryStore[R]):
     async def open(self) -> None:
         """Create or migrate the file, check every row, take over an older server's save."""
         await super().open()
-        imported = self._import_saved(self.path.with_name(SAVED_BY_OLDER_SERVERS))
+        imported = self._import_saved(self.path.with_name("races.json"))
         counts = {"restored": len(self), "imported": imported, "skipped": self.skipped}
         log.info("races loaded", extra={"file": str(self.path), **counts})
 
     def _import_saved(self, saved: Path) -> int:
-        """Take over the races an older server saved (those not in the file yet), then keep
-        its file aside as ``races.json.imported``; how many came in."""
+        """Take over the races an older server's memory store saved on its graceful stop
+        (those not in the file yet), then keep its file aside as ``races.json.imported``;
+        how many came in."""
         if not saved.is_file():
             return 0
         try:
@@ -525,10 +522,6 @@ class SqliteStore(MemoryStore[R]):
 
 
 _OVERWRITE = "UPDATE races SET data=?, updated_at=? WHERE id=?"
-
-
-def _lock(game_id: str) -> str:  # the claim that is a race's lock, as the policy names it
-    return f"lock:{game_id}"
 
 
 def _pragmas(conn: sqlite3.Connection) -> None:
