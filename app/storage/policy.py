@@ -53,12 +53,12 @@ class Found:
 
 
 class Backend(Protocol):
-    """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`."""
+    """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`; now is ``clock()``."""
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+        self, game_id: str, owner: str, head: RecordHead, data: bytes
     ) -> tuple[str, tuple[str, ...]]:
-        """Add a race, last used ``now``, listed under client address ``owner`` and its
+        """Add a race, last used now, listed under client address ``owner`` and its
         head's player, in one step: ``("ok", ())``; else add nothing and say which bound held
         (``"player"``, ``"address"`` or ``"full"``) with the player's live races, oldest
         first. The bounds, :class:`PolicyStore`'s: up to :data:`SWEPT_ON_CREATE` races last
@@ -167,9 +167,7 @@ class PolicyStore(Backend, Generic[R]):
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
         or :class:`StoreFull`, storing nothing."""
-        outcome, mine = await self.admit(
-            record.id, owner, record.head(), encode(record), self.clock()
-        )
+        outcome, mine = await self.admit(record.id, owner, record.head(), encode(record))
         if outcome == "full":
             raise StoreFull("every stored game is in active use")
         if outcome == "player" and self.per_player is not None:

@@ -298,8 +298,9 @@ class RedisStore(PolicyStore[R]):
             return int(await self.redis.zcard(self.prefix + "lru"))
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+        self, game_id: str, owner: str, head: RecordHead, data: bytes
     ) -> tuple[str, tuple[str, ...]]:
+        now = self.clock()
         player = "" if head.player is None else str(head.player)
         keys = [
             self.prefix + "lru", self.key("game", game_id), self.key("owner", owner),

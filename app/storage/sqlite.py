@@ -189,8 +189,9 @@ class MemoryStore(PolicyStore[R]):
             raise StoreUnavailable("the race file refused a read") from exc
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float
+        self, game_id: str, owner: str, head: RecordHead, data: bytes
     ) -> tuple[str, tuple[str, ...]]:
+        now = self.clock()
         with self.mutex:
             self._retire(self._unused(now - self.idle_seconds, SWEPT_ON_CREATE))
             mine = () if head.player is None else self._live("player", head.player)
