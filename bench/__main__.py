@@ -219,7 +219,7 @@ def bench_memory(games: int, cap: int) -> None:
             cached = _drop_engine_cache()
             gc.collect()
             # The races' rows are SQLite's own memory, which tracemalloc does not see.
-            used = tracemalloc.get_traced_memory()[0] - base + store.sqlite.size()
+            used = tracemalloc.get_traced_memory()[0] - base + store.size()
             print(
                 f"  after {i:6d} races: {len(store):5d} stored, "
                 f"{used / 1024 / 1024:7.2f} MiB traced and in SQLite "

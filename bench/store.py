@@ -107,14 +107,14 @@ def _sqlite_store(folder: Path, races: int) -> SqliteStore[GameSession]:
 
 def _write_once(store: SqliteStore[GameSession], game_id: str, owner: str, data: bytes) -> None:
     """One save's write alone: the race's row in one transaction (as ``save`` commits it)."""
-    store.sqlite.overwrite(game_id, data)
+    store.overwrite(game_id, data)
 
 
 async def _time_writes(
     store: SqliteStore[GameSession], writes: int, off_the_loop: bool
 ) -> list[float]:
     """Wall ms of ``writes`` row writes, on the event loop's thread or handed to a thread."""
-    rows = store.sqlite.rows()
+    rows = store.rows()
     timings = []
     for i in range(writes):
         game_id, data, owner = rows[i % len(rows)]
@@ -202,7 +202,7 @@ async def _finished_races(kinds: int) -> list[bytes]:
             action = Action.from_dict(rng.choice(state["legal_actions"]))
             async with races_of.open(session.id, session.token, write=True) as opened:
                 state = await opened.play(state["turn"], action, since=state["event_count"])
-    return [data for _, data, _ in store.sqlite.rows()]
+    return [data for _, data, _ in store.rows()]
 
 
 async def _open_times(folder: Path, races: int, kinds: int, runs: int) -> list[float]:

@@ -43,7 +43,7 @@ def _store(redis: RedisServer, lease: float) -> RedisStore[GameSession]:
 
 async def _lapsed(store: RedisStore[GameSession], game_id: str) -> bool:
     """Whether the race's lock has lapsed: its lease ran out and Redis dropped its key."""
-    return not await store.redis.exists(store.redis_backend.key("lock", game_id))
+    return not await store.redis.exists(store.key("lock", game_id))
 
 
 def _race(game_id: str) -> GameSession:

@@ -33,8 +33,7 @@ from app.races.record import (
 from app.storage.migrations.versions.v0004_race_moves import convert
 from app.storage.redis_store import RedisStore
 from app.storage.saved import SAVE_FORMAT, SavedMemoryStore
-from app.storage.sqlite import SqliteStore
-from app.storage.sqlite_backend import MIGRATIONS_DIR, connect
+from app.storage.sqlite import MIGRATIONS_DIR, SqliteStore, connect
 from engine.sim import ACTIONS
 
 FIXTURE = Path(__file__).parent / "data" / "format2_races.json"
@@ -80,10 +79,10 @@ def test_the_migration_upgrades_format_2_races(tmp_path: Path) -> None:
 
     store = SqliteStore(path, GameSession.from_dict, max_games=100, idle_expiry_seconds=1e9)
     asyncio.run(store.open())
-    loaded = sorted(game_id for game_id, _, _ in store.sqlite.rows())
+    loaded = sorted(game_id for game_id, _, _ in store.rows())
     asyncio.run(store.close())
     assert loaded == sorted(race["id"] for race in races)
-    assert store.sqlite.skipped == 1
+    assert store.skipped == 1
 
     stored = _stored(path)
     assert stored["broken"] == broken  # left as it was

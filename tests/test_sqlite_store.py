@@ -24,8 +24,7 @@ from app.races.record import GameSession
 from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
 from app.storage.saved import SavedMemoryStore
-from app.storage.sqlite import MemoryStore, SqliteStore
-from app.storage.sqlite_backend import SCHEMA, connect, migrate
+from app.storage.sqlite import SCHEMA, MemoryStore, SqliteStore, connect, migrate
 from engine import new_game
 
 
@@ -116,9 +115,9 @@ def test_an_unreadable_row_is_skipped_counted_and_logged_and_the_rest_load(
     async def reopen() -> tuple[list[str], int]:
         store = store_on(path)
         await store.open()
-        loaded = sorted(game_id for game_id, _, _ in store.sqlite.rows())
+        loaded = sorted(game_id for game_id, _, _ in store.rows())
         await store.close()
-        return loaded, store.sqlite.skipped
+        return loaded, store.skipped
 
     with caplog.at_level(logging.ERROR, logger="zzv.store"):
         loaded, skipped = asyncio.run(reopen())
@@ -308,7 +307,7 @@ def test_a_store_nobody_opened_opens_its_file_on_first_use_and_stays_closed_afte
             await store.create(session("b"), "client")
         again = store_on(path)
         await again.open()
-        assert [game_id for game_id, _, _ in again.sqlite.rows()] == ["a"]
+        assert [game_id for game_id, _, _ in again.rows()] == ["a"]
         await again.close()
 
     asyncio.run(scenario())

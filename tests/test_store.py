@@ -71,7 +71,7 @@ def run(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., None]:
                 assert isinstance(again, SqliteStore)
                 await again.open()
                 try:
-                    assert again.sqlite.skipped == 0
+                    assert again.skipped == 0
                     assert await holdings(again) == held
                 finally:
                     await again.close()
@@ -84,7 +84,7 @@ def run(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., None]:
 async def holdings(store: SqliteStore[GameSession]) -> tuple[Any, ...]:
     """What a SQLite store holds: its races (JSON and owner) by id, its tombstones and its
     outbox (a new store on the same file must hold the same)."""
-    races = {game_id: (data, owner) for game_id, data, owner in store.sqlite.rows()}
+    races = {game_id: (data, owner) for game_id, data, owner in store.rows()}
     with contextlib.closing(sqlite3.connect(store.path)) as raw:
         tombstones = sorted(raw.execute("SELECT id, digests, reason FROM tombstones"))
     return races, tombstones, await store.outbox()
@@ -428,15 +428,15 @@ def test_memory_tombstones_are_bounded() -> None:
 
 
 def _counting_reads(store: MemoryStore[GameSession]) -> list[str]:
-    """The ids the store's backend reads from now on, in order."""
+    """The ids the store reads from now on, in order."""
     reads: list[str] = []
-    backend, read = store.sqlite, store.sqlite.read
+    read = store.read
 
     async def counted(game_id: str, *args: Any) -> Any:
         reads.append(game_id)
         return await read(game_id, *args)
 
-    backend.read = counted  # type: ignore[method-assign]
+    store.read = counted  # type: ignore[method-assign]
     return reads
 
 

@@ -85,8 +85,7 @@ class RecordHead:
 class Record(Protocol):
     """What a store keeps: a race seen from the outside."""
 
-    @property
-    def id(self) -> str: ...
+    id: str
 
     def head(self) -> RecordHead: ...
 

@@ -1,9 +1,13 @@
 """The store :mod:`app.races` uses (:class:`PolicyStore`): the rules every store keeps,
-written once above a :class:`~app.storage.backend.Backend` (SQLite or Redis): a game cap
-(evicting the least recently used idle one), idle expiry (tombstones: 410, not 404), caps
-per player and per address; a locked race is never evicted or expired. Locks are renewed
-leases that fence saves; named slots point at a race; the outbox keeps a save's message
-until cleared. Reads hand out copies; every method may raise ``StoreUnavailable``.
+written once above the verbs of a :class:`Backend`, which each store (SQLite or Redis)
+implements knowing rows, leases and tombstones but no rule (the bounds are the policy's
+attributes). The rules: a game cap (evicting the least recently used idle one), idle expiry
+(tombstones: 410, not 404), caps per player and per address; a locked race is never evicted
+or expired. Locks are renewed leases that fence saves; named slots point at a race; the
+outbox keeps a save's message until cleared. Reads hand out copies; every method may raise
+``StoreUnavailable``. Each verb is atomic on its own, so concurrent creations never pass a
+cap together. A race's *last use* is its creation, its last save or a read whose digest
+opens a seat; "last used before ``t``" includes ``t``.
 """
 
 from __future__ import annotations
@@ -13,25 +17,113 @@ import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Generic
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol
 
-from app.storage.backend import Backend, Bounds, Found, Write
 from app.storage.interface import (
+    ANY_CHANGE,
     ClientFull,
     Clock,
     Fetched,
     Lease,
     LeaseLost,
     R,
+    RecordHead,
     StoreFull,
     StoreUnavailable,
+    Tombstone,
     decode,
     encode,
 )
 
+Take = tuple[str, float] | None
+"""A lock a read takes: its token and its lease's seconds (None: a plain read)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A read's find: ``head`` None when the race is gone (``gone``: its tombstone, if
+    kept); ``data`` unless the digest opens no seat (with a lock to take: the lock is
+    taken); ``busy``: another holds the lock (nothing read)."""
+
+    head: RecordHead | None = None
+    data: bytes | None = None
+    gone: Tombstone | None = None
+    busy: bool = False
+
+
+class Backend(Protocol):
+    """Every verb may raise :class:`~app.storage.interface.StoreUnavailable`; now is ``clock()``."""
+
+    async def admit(
+        self, game_id: str, owner: str, head: RecordHead, data: bytes
+    ) -> tuple[str, tuple[str, ...]]:
+        """Add a race, last used now, listed under client address ``owner`` and its
+        head's player, in one step: ``("ok", ())``; else add nothing and say which bound held
+        (``"player"``, ``"address"`` or ``"full"``) with the player's live races, oldest
+        first. The bounds, :class:`PolicyStore`'s: up to :data:`SWEPT_ON_CREATE` races last
+        used before ``now - idle_seconds`` are retired first; then a player holding
+        ``per_player`` live races, or an address holding ``per_address`` (None: no cap), is
+        refused; then, when ``max_games`` are held, the least recently used unlocked race
+        last used before ``now - evict_idle_seconds`` is retired to make room, else the
+        store is full."""
+
+    async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
+        """Read a race, retiring it on the way if idle past the expiry and not locked; only
+        its head when ``digest`` opens no seat. Else, without ``lock``, an opening digest
+        makes now its last use; with ``lock``, its lock is taken unless another holds it
+        (``busy``)."""
+
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
+    ) -> bool:
+        """If ``lease`` holds the lock, in one step store the race with its ``head`` and
+        stored ``data`` (and ``outbox``, a message left under its id), make now its last
+        use, give the lock back: True; else False. A backend that announces its writes
+        announces ``notice``."""
+
+    async def wipe(self, game_id: str) -> None:
+        """Forget ``game_id`` and its tombstone: it will answer 404, not 410 (its outbox
+        message stays)."""
+
+    async def sweep(self) -> int:
+        """Retire up to :data:`SWEPT_AT_ONCE` unlocked races idle past the expiry, oldest
+        first, each leaving a tombstone; how many went."""
+
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
+        first as far as the index tells (a look: it moves and drops nothing)."""
+
+    async def count(self) -> int: ...
+
+    async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
+        """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one; the value it
+        then holds. A race's lock is the claim ``lock:<id>``."""
+
+    async def held(self, name: str) -> str | None: ...
+
+    async def renew(self, name: str, value: str, ttl_seconds: float) -> bool:
+        """Extend claim ``name`` by ``ttl_seconds`` from now if it still holds ``value``."""
+
+    async def release(self, name: str, value: str) -> None:
+        """Empty claim ``name`` if it still holds ``value``."""
+
+    async def wait(self, name: str, seconds: float) -> None:
+        """Return once claim ``name`` may have been emptied, at most ``seconds`` later."""
+
+    async def outbox(self) -> dict[str, bytes]: ...
+
+    async def clear_outbox(self, game_id: str) -> None: ...
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> None: ...
+
+
 RELEASE_RETRY_SECONDS = 0.5
-"""How often a lock that could not be given back (the backend unreachable) is tried
-again."""
+"""How often a lock that could not be given back (the backend unreachable) is tried again."""
 
 SWEPT_ON_CREATE = 100
 """Stale races a creation retires first, so they count against no cap."""
@@ -40,10 +132,9 @@ SWEPT_AT_ONCE = 1000
 """Stale races one sweep retires at most."""
 
 
-class PolicyStore(Generic[R]):
+class PolicyStore(Backend, Generic[R]):
     def __init__(
         self,
-        backend: Backend,
         loader: Callable[[dict[str, Any]], R],
         *,
         max_games: int,
@@ -56,58 +147,33 @@ class PolicyStore(Generic[R]):
     ) -> None:
         """``max_games_per_client``/``_per_address`` cap one player's/address's live races
         (None: no cap); ``lock_timeout_seconds`` is a lock's lease."""
-        self.backend = backend
         self.loader = loader
-        self.bounds = Bounds(
-            idle_expiry_seconds, evict_min_idle_seconds, max_games, max_games_per_client,
-            max_games_per_address, SWEPT_ON_CREATE,
-        )  # fmt: skip
+        self.idle_seconds = idle_expiry_seconds
+        self.evict_idle_seconds = evict_min_idle_seconds
+        self.max_games = max_games
+        self.per_player = max_games_per_client
+        self.per_address = max_games_per_address
         self.lease_seconds = lock_timeout_seconds
         self.clock = clock
         self._keepers: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
 
-    async def open(self) -> None:
-        await self.backend.open()
-
     async def close(self) -> None:
-        """Stop retrying lock releases and release the backend (a graceful stop)."""
+        """Stop retrying lock releases (a graceful stop; each store then closes its own)."""
         for task in list(self._retries):
             task.cancel()
-        await self.backend.close()
-
-    async def ping(self) -> None:
-        await self.backend.ping()
-
-    async def count(self) -> int:
-        return await self.backend.count()
-
-    async def sweep(self) -> int:
-        """Retire every race idle past the expiry (leaving tombstones); how many went."""
-        return await self.backend.retire(self._stale_before(self.clock()), SWEPT_AT_ONCE)
-
-    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
-        """The ids of up to ``limit`` races untouched for ``seconds``, the longest untouched
-        first as far as the backend's index tells (a look: it moves and drops nothing)."""
-        return await self.backend.idle(self.clock() - seconds, limit)
 
     async def create(self, record: R, owner: str) -> None:
         """Store a new race of address ``owner`` (counted against it and its head's
         ``player`` while live), maybe evicting an idle one; else raise :class:`ClientFull`
         or :class:`StoreFull`, storing nothing."""
-        bounds = self.bounds
-        outcome, mine = await self.backend.admit(
-            record.id, owner, record.head(), encode(record), self.clock(), bounds
-        )
+        outcome, mine = await self.admit(record.id, owner, record.head(), encode(record))
         if outcome == "full":
             raise StoreFull("every stored game is in active use")
-        if outcome == "player" and bounds.per_player is not None:
-            raise ClientFull("player", bounds.per_player, mine)
-        if outcome == "address" and bounds.per_address is not None:
-            raise ClientFull("address", bounds.per_address, mine)
-
-    def _stale_before(self, now: float) -> float:
-        return now - self.bounds.idle_seconds
+        if outcome == "player" and self.per_player is not None:
+            raise ClientFull("player", self.per_player, mine)
+        if outcome == "address" and self.per_address is not None:
+            raise ClientFull("address", self.per_address, mine)
 
     def _fetched(self, found: Found, digest: str | None, lease: Lease | None) -> Fetched[R]:
         if found.head is None:
@@ -120,9 +186,7 @@ class PolicyStore(Generic[R]):
     async def fetch(self, game_id: str, digest: str | None = None) -> Fetched[R]:
         """A copy of the live race (none when ``digest`` opens no seat), or what remains,
         without its lock. A seat's read moves the race's idle clock (not a spectator's)."""
-        now = self.clock()
-        found = await self.backend.read(game_id, now, self._stale_before(now), digest)
-        return self._fetched(found, digest, None)
+        return self._fetched(await self.read(game_id, digest), digest, None)
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: str, digest: str | None = None) -> AsyncIterator[Fetched[R]]:
@@ -133,16 +197,14 @@ class PolicyStore(Generic[R]):
         token = secrets.token_hex(16)
         give_up = time.monotonic() + self.lease_seconds
         while True:
-            now = self.clock()
-            take = (token, self.lease_seconds)
-            found = await self.backend.read(game_id, now, self._stale_before(now), digest, take)
+            found = await self.read(game_id, digest, (token, self.lease_seconds))
             if not found.busy:
                 break
             left = give_up - time.monotonic()
             if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
-            await self.backend.wait(f"lock:{game_id}", left)
-        if not found.held:  # gone, or a digest that opens no seat: nothing was locked
+            await self.wait(f"lock:{game_id}", left)
+        if found.data is None:  # gone, or a digest that opens no seat: nothing was locked
             yield self._fetched(found, digest, None)
             return
         lease = Lease(game_id, token)
@@ -167,9 +229,7 @@ class PolicyStore(Generic[R]):
 
     async def _renewed(self, lease: Lease) -> None:
         with contextlib.suppress(StoreUnavailable):
-            if not await self.backend.renew(
-                f"lock:{lease.game_id}", lease.token, self.lease_seconds
-            ):
+            if not await self.renew(f"lock:{lease.game_id}", lease.token, self.lease_seconds):
                 return
         self._keep(lease)
 
@@ -178,7 +238,7 @@ class PolicyStore(Generic[R]):
         background, so no race stays locked past an outage longer than it must."""
         name = f"lock:{lease.game_id}"
         try:
-            await self.backend.release(name, lease.token)
+            await self.release(name, lease.token)
         except StoreUnavailable:
             task = asyncio.create_task(self._retry_release(name, lease.token))
             self._retries.add(task)
@@ -189,7 +249,7 @@ class PolicyStore(Generic[R]):
         while time.monotonic() < give_up:
             await asyncio.sleep(RELEASE_RETRY_SECONDS)
             with contextlib.suppress(StoreUnavailable):
-                await self.backend.release(name, token)
+                await self.release(name, token)
                 return
 
     async def save(
@@ -200,32 +260,21 @@ class PolicyStore(Generic[R]):
         ``notice`` (None: :data:`~app.storage.interface.ANY_CHANGE`)."""
         if lease.game_id != record.id:
             raise LeaseLost()
-        save = Write(lease, record.head(), encode(record), self.clock(), outbox, notice)
-        if not await self.backend.write(save):
+        if not await self.write(lease, record.head(), encode(record), outbox, notice or ANY_CHANGE):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:
             keeper.cancel()
 
-    async def wipe(self, game_id: str) -> None:
-        """Forget ``game_id`` entirely (it will answer 404, not 410)."""
-        await self.backend.delete(game_id)
-
-    async def outbox(self) -> dict[str, bytes]:
-        return await self.backend.outbox()
-
-    async def clear_outbox(self, game_id: str) -> None:
-        await self.backend.clear_outbox(game_id)
-
     async def slot(self, name: str) -> str | None:
         """The value slot ``name`` holds (shared by every worker), until it runs out."""
-        return await self.backend.held(f"slot:{name}")
+        return await self.held(f"slot:{name}")
 
     async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
         """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one, atomically
         across workers; the value it holds afterwards."""
-        return await self.backend.claim(f"slot:{name}", value, ttl_seconds)
+        return await self.claim(f"slot:{name}", value, ttl_seconds)
 
     async def free_slot(self, name: str, value: str) -> None:
         """Empty ``name`` if it still holds ``value``."""
-        await self.backend.release(f"slot:{name}", value)
+        await self.release(f"slot:{name}", value)

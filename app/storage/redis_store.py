@@ -22,17 +22,15 @@ import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
-import orjson
 from redis.asyncio import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from app.metrics import STORE_ERRORS
-from app.storage.backend import Bounds, Found, Take, Write
-from app.storage.interface import ANY_CHANGE, R, RecordHead, StoreUnavailable, Tombstone
-from app.storage.migrations.versions.v0004_race_moves import FORMAT, upgraded
-from app.storage.policy import PolicyStore
+from app.storage.interface import Lease, R, RecordHead, StoreUnavailable, Tombstone
+from app.storage.migrations.versions.v0004_race_moves import FORMAT, converted_data
+from app.storage.policy import SWEPT_AT_ONCE, SWEPT_ON_CREATE, Found, PolicyStore, Take
 
 # A race's last use is its hash's ``seen`` (every save, every seat's read): a read costs no
 # command on the LRU set, which only saves move, so it may lag behind ``seen``, never run
@@ -100,14 +98,11 @@ end
 """
 
 # KEYS: lru. ARGV: before, prefix, limit, tombstone ttl.
-_RETIRE = (
-    _HELPERS
-    + """
+_RETIRE = f"""{_HELPERS}
 return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARGV[4])
 """
-)
 
-# Add a race within the bounds given (see app.storage.backend.Bounds): answers {'ok'},
+# Add a race within the bounds given (see app.storage.policy.Backend.admit): answers {'ok'},
 # {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
 # KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
 # per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,
@@ -217,11 +212,9 @@ LOCK_POLL_SECONDS = 0.005
 """How often a request waiting for a race's lock tries again."""
 
 
-Script = Callable[[list[str], list[Any]], Awaitable[Any]]
-"""A Lua script run with its keys and arguments."""
-
-
-def _script(redis: Redis, text: str, operation: str) -> Script:
+def _script(
+    redis: Redis, text: str, operation: str
+) -> Callable[[list[str], list[Any]], Awaitable[Any]]:
     """``text`` run by its SHA1 (sent again when Redis forgot it): ``register_script``
     without its costly per-call pipeline check; failures counted as ``operation``."""
     execute: Callable[..., Awaitable[Any]] = redis.execute_command
@@ -238,25 +231,33 @@ def _script(redis: Redis, text: str, operation: str) -> Script:
     return run
 
 
-class RedisBackend:
-    """Every verb one script or command. With ``announce`` (a channel prefix) each write's
-    script also publishes on ``announce`` + id: no round trip, and nobody hears of a change
-    before it is stored. An address's and a player's index live ``index_seconds``."""
+class RedisStore(PolicyStore[R]):
+    """The store on Redis, every verb one script or command. With ``announce`` (a channel
+    prefix) each write's script also publishes on ``announce`` + id: no round trip, and
+    nobody hears of a change before it is stored."""
 
     def __init__(
         self,
         redis: Redis,
+        loader: Callable[[dict[str, Any]], R],
         *,
-        prefix: str = "zzv:",
         tombstone_seconds: float = 86400.0,
-        index_seconds: float = 3600.0,
+        prefix: str = "zzv:",
         announce: str | None = None,
+        **bounds: Any,
     ) -> None:
+        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
+        20 unless given and an address's the game cap; an address's and a player's index
+        live as long as the idle expiry."""
+        bounds.setdefault("max_games_per_client", 20)
+        if bounds.get("max_games_per_address") is None:
+            bounds["max_games_per_address"] = bounds["max_games"]
+        super().__init__(loader, **bounds)
         self.redis = redis
         self.prefix = prefix
         self.announce = announce
         self.tomb_ttl = max(1, round(tombstone_seconds))
-        self.index_ttl = max(1, round(index_seconds))
+        self.index_ttl = max(1, round(self.idle_seconds))
         self._retire = _script(redis, _RETIRE, "sweep")
         self._admit = _script(redis, _ADMIT, "add")
         self._fetch = _script(redis, _READ, "read")
@@ -269,7 +270,7 @@ class RedisBackend:
         return f"{self.prefix}{kind}:{name}"
 
     async def open(self) -> None:
-        """Upgrade an older server's races (:func:`upgraded`) once (a marker key);
+        """Upgrade an older server's races (:func:`converted_data`) once (a marker key);
         a down Redis is /readyz's to report, and the upgrade waits for the next start."""
         marker = self.prefix + "format"
         with contextlib.suppress(RedisError, OSError):
@@ -278,12 +279,13 @@ class RedisBackend:
             upgrade = self.redis.register_script(_UPGRADE)
             async for key in self.redis.scan_iter(match=self.prefix + "game:*", count=500):
                 data = await cast("Awaitable[bytes | None]", self.redis.hget(key, "data"))
-                new = None if data is None else _upgraded(data)
+                new = None if data is None else converted_data(data)
                 if data is not None and new is not None:  # unless a save came first
                     await upgrade(keys=[key], args=[data, new])
             await self.redis.set(marker, FORMAT)
 
     async def close(self) -> None:
+        await super().close()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
@@ -296,28 +298,29 @@ class RedisBackend:
             return int(await self.redis.zcard(self.prefix + "lru"))
 
     async def admit(
-        self, game_id: str, owner: str, head: RecordHead, data: bytes, now: float, bounds: Bounds
+        self, game_id: str, owner: str, head: RecordHead, data: bytes
     ) -> tuple[str, tuple[str, ...]]:
+        now = self.clock()
         player = "" if head.player is None else str(head.player)
         keys = [
             self.prefix + "lru", self.key("game", game_id), self.key("owner", owner),
             self.key("player", player),
         ]  # fmt: skip
         args: list[bytes | str | int | float] = [
-            now, now - bounds.idle_seconds, now - bounds.evict_idle_seconds, bounds.max_games,
-            _cap(bounds.per_player), _cap(bounds.per_address), game_id, head.to_json(), owner,
-            data, self.index_ttl, self.tomb_ttl, self.prefix, "1" if player else "",
-            bounds.swept,
+            now, now - self.idle_seconds, now - self.evict_idle_seconds, self.max_games,
+            *("" if cap is None else cap for cap in (self.per_player, self.per_address)),
+            game_id, head.to_json(), owner, data, self.index_ttl, self.tomb_ttl, self.prefix,
+            "1" if player else "", SWEPT_ON_CREATE,
         ]  # fmt: skip
         outcome, *mine = await self._admit(keys, args)
         return outcome.decode(), tuple(bytes(game_id).decode() for game_id in mine)
 
-    async def retire(self, before: float, limit: int) -> int:
-        args = [before, self.prefix, limit, self.tomb_ttl]
+    async def sweep(self) -> int:
+        args = [self.clock() - self.idle_seconds, self.prefix, SWEPT_AT_ONCE, self.tomb_ttl]
         return int(await self._retire([self.prefix + "lru"], args))
 
     @staticmethod
-    def _found(reply: list[Any], held: bool = False) -> Found:
+    def _found(reply: list[Any]) -> Found:
         head_json, data, gone, status = reply
         if head_json is None:
             digests = None if gone is None else RecordHead.from_json(gone).digests
@@ -325,41 +328,42 @@ class RedisBackend:
         head = RecordHead.from_json(head_json)
         if status != b"ok":
             return Found(head=head, busy=status == b"busy")
-        return Found(head, bytes(data), held=held)
+        return Found(head, bytes(data))
 
-    async def read(
-        self, game_id: str, now: float, stale_before: float, digest: str | None, lock: Take = None
-    ) -> Found:
-        args: list[str | float] = [now, stale_before, game_id, digest or "", self.tomb_ttl]
+    async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
+        now = self.clock()
+        args = [now, now - self.idle_seconds, game_id, digest or "", self.tomb_ttl]
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.key("gone", game_id),
         ]  # fmt: skip
         if lock is None:
             return self._found(await self._fetch(keys, [*args, "", 0]))
-        reply = await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)])
-        return self._found(reply, held=True)
+        return self._found(await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)]))
 
-    async def write(self, save: Write) -> bool:
-        game_id = save.lease.game_id
+    async def write(
+        self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
+    ) -> bool:
+        game_id = lease.game_id
         keys = [
             self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
             self.prefix + "outbox",
         ]  # fmt: skip
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
-            save.lease.token, save.data, save.head.to_json(), save.now, game_id, channel,
-            save.outbox or b"", save.notice or ANY_CHANGE,
+            lease.token, data, head.to_json(), self.clock(), game_id, channel, outbox or b"",
+            notice,
         ]  # fmt: skip
         return bool(await self._save(keys, args))
 
-    async def delete(self, game_id: str) -> None:
+    async def wipe(self, game_id: str) -> None:
         async with _reachable("delete"), self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self.key("game", game_id), self.key("gone", game_id))
             pipe.zrem(self.prefix + "lru", game_id)
             await pipe.execute()
 
-    async def idle(self, before: float, limit: int) -> list[str]:
+    async def idle_ids(self, seconds: float, limit: int = 1000) -> list[str]:
+        before = self.clock() - seconds
         async with _reachable("idle"):
             ids = await self.redis.zrangebyscore(
                 self.prefix + "lru", "-inf", before, start=0, num=limit
@@ -404,35 +408,6 @@ class RedisBackend:
         async with _reachable("outbox"):
             await cast("Awaitable[int]", self.redis.hdel(self.prefix + "outbox", game_id))
 
-
-class RedisStore(PolicyStore[R]):
-    """:class:`RedisBackend` under the rules of :class:`~app.storage.policy.PolicyStore`."""
-
-    def __init__(
-        self,
-        redis: Redis,
-        loader: Callable[[dict[str, Any]], R],
-        *,
-        tombstone_seconds: float = 86400.0,
-        prefix: str = "zzv:",
-        announce: str | None = None,
-        **bounds: Any,
-    ) -> None:
-        """``bounds`` as :class:`~app.storage.policy.PolicyStore`'s, but a player's cap is
-        20 unless given and an address's the game cap."""
-        self.redis = redis
-        self.redis_backend = RedisBackend(
-            redis,
-            prefix=prefix,
-            tombstone_seconds=tombstone_seconds,
-            index_seconds=bounds["idle_expiry_seconds"],
-            announce=announce,
-        )
-        bounds.setdefault("max_games_per_client", 20)
-        if bounds.get("max_games_per_address") is None:
-            bounds["max_games_per_address"] = bounds["max_games"]
-        super().__init__(self.redis_backend, loader, **bounds)
-
     @classmethod
     def connect(
         cls, url: str, loader: Callable[[dict[str, Any]], R], timeout: float, **bounds: Any
@@ -443,21 +418,6 @@ class RedisStore(PolicyStore[R]):
             url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
         )
         return cls(redis, loader, **bounds)
-
-
-def _upgraded(data: bytes) -> bytes | None:
-    """``data`` upgraded, or None if it needs nothing or cannot be (then read as damaged)."""
-    try:
-        race = orjson.loads(data)
-        if not isinstance(race, dict) or race.get("format") == FORMAT:
-            return None
-        return orjson.dumps(upgraded(race))
-    except ValueError:
-        return None
-
-
-def _cap(cap: int | None) -> int | str:
-    return "" if cap is None else cap
 
 
 @contextlib.asynccontextmanager

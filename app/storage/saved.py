@@ -35,9 +35,7 @@ class SavedMemoryStore(MemoryStore[R]):
         self.data_dir = data_dir
         self.races_path = data_dir / "races.json"
         self.known_path = data_dir / "known.jsonl"
-        self.bad_path = data_dir / "races.json.bad"
-        """Where unreadable saved races are kept for a person to look at (never loaded)."""
-        self._known: IO[str] | None = None
+        self._journal: IO[str] | None = None
         self._noted: dict[str, tuple[str, ...]] = {}
         self.unreadable = 0
         """Saved races the last :meth:`open` could not read (-1: the whole file)."""
@@ -50,7 +48,7 @@ class SavedMemoryStore(MemoryStore[R]):
         lost = 0
         for game_id, digests in _read_known(self.known_path).items():
             if game_id not in restored:
-                self.sqlite.bury(game_id, Tombstone(digests, "restarted"))
+                self.bury(game_id, Tombstone(digests, "restarted"))
                 lost += 1
         self.races_path.unlink(missing_ok=True)  # a later kill must not resurrect them
         self._rewrite_known()
@@ -63,52 +61,49 @@ class SavedMemoryStore(MemoryStore[R]):
         """Save every race now and after each change until :meth:`close` (a stop begins: a
         kill in its grace loses no answered move)."""
         self._write_through = True
-        saved = self._write_races()
+        saved = await self._write_races()
         log.info("races saved as the stop began", extra={"saved": saved})
 
     async def close(self) -> None:
-        saved = self._write_races()
+        saved = await self._write_races()
         self._write_through = False
         self._rewrite_known()  # which closes the known-races file
         log.info("races saved", extra={"saved": saved})
 
     async def create(self, record: R, owner: str) -> None:
         await super().create(record, owner)
-        self._stored(record)
+        await self._stored(record)
 
     async def save(
         self, record: R, lease: Lease, outbox: bytes | None = None, notice: bytes | None = None
     ) -> None:
         await super().save(record, lease, outbox, notice)
-        self._stored(record)
+        await self._stored(record)
 
-    def _stored(self, record: R) -> None:
+    async def _stored(self, record: R) -> None:
         """Before answering, note a new race or a newly taken seat in ``known.jsonl``;
         during a stop, write the races."""
         digests = record.head().digests
         if self._noted.get(record.id) != digests:
-            self._note(record.id, digests)
+            if self._journal is None:
+                self._journal = self.known_path.open("a", encoding="utf-8")
+            self._journal.write(_known_line(record.id, digests))
+            self._journal.flush()  # in the OS's hands: survives a killed process
+            self._noted[record.id] = digests
         if self._write_through:
-            self._write_races()
+            await self._write_races()
 
-    def _write_races(self) -> int:
+    async def _write_races(self) -> int:
         """Write ``races.json`` atomically; return how many races it holds."""
-        entries = self.sqlite.rows()
+        entries = self.rows()
         races = ",".join(
             f'{{"owner":{json.dumps(owner)},"race":{data.decode()}}}' for _, data, owner in entries
         )
-        messages = self.sqlite.messages()
+        messages = await self.outbox()
         outbox = {game_id: base64.b64encode(m).decode() for game_id, m in messages.items()}
         document = f'{{"format":{SAVE_FORMAT},"races":[{races}],"outbox":{json.dumps(outbox)}}}'
         _write_atomically(self.races_path, document)
         return len(entries)
-
-    def _note(self, game_id: str, digests: tuple[str, ...]) -> None:
-        if self._known is None:
-            self._known = self.known_path.open("a", encoding="utf-8")
-        self._known.write(_known_line(game_id, digests))
-        self._known.flush()  # in the OS's hands: survives a killed process
-        self._noted[game_id] = digests
 
     def _restore(self) -> set[str]:
         """Load ``races.json`` race by race; an unreadable file is kept aside whole."""
@@ -132,7 +127,7 @@ class SavedMemoryStore(MemoryStore[R]):
             )
             self.unreadable = -1
             return set()
-        self.sqlite.keep_outbox(outbox)
+        self.keep_outbox(outbox)
         restored: set[str] = set()
         bad: list[Any] = []
         for index, item in enumerate(items):
@@ -160,18 +155,19 @@ class SavedMemoryStore(MemoryStore[R]):
         return restored
 
     def _free_bad_path(self) -> Path:
-        """:attr:`bad_path`, or ``races.json.bad.N``: nothing kept aside is overwritten."""
-        target, number = self.bad_path, 1
+        """Where to keep unreadable saved races for a person to look at (never loaded):
+        ``races.json.bad``, or ``races.json.bad.N``, so nothing kept aside is overwritten."""
+        target, number = self.data_dir / "races.json.bad", 1
         while target.exists():
             number += 1
-            target = self.bad_path.with_name(f"{self.bad_path.name}.{number}")
+            target = self.data_dir / f"races.json.bad.{number}"
         return target
 
     def _rewrite_known(self) -> None:
-        if self._known is not None:
-            self._known.close()
-            self._known = None
-        heads = {game_id: head.digests for game_id, head in self.sqlite.heads().items()}
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        heads = {game_id: head.digests for game_id, head in self.heads().items()}
         _write_atomically(self.known_path, "".join(_known_line(i, d) for i, d in heads.items()))
         self._noted = heads
 

@@ -10,7 +10,3 @@ revision, down_revision = ${repr(up_revision)}, ${repr(down_revision)}
 
 def upgrade() -> None:
     ${upgrades if upgrades else "pass"}
-
-
-def downgrade() -> None:
-    ${downgrades if downgrades else "pass"}

@@ -19,9 +19,3 @@ def upgrade() -> None:
         required = (sa.Column(name, kind, nullable=False) for name, kind in columns.items())
         op.create_table(table, sa.Column("id", sa.String(), primary_key=True), *required)
     op.create_index("ix_tombstones_gone_at", "tombstones", ["gone_at"])
-
-
-def downgrade() -> None:
-    op.drop_index("ix_tombstones_gone_at", table_name="tombstones")
-    op.drop_table("tombstones")
-    op.drop_table("races")

@@ -15,7 +15,3 @@ def upgrade() -> None:
         sa.Column("data", sa.LargeBinary(), nullable=False),
         sa.Column("added_at", sa.Float(), nullable=False),
     )
-
-
-def downgrade() -> None:
-    op.drop_table("outbox")

@@ -19,11 +19,3 @@ def upgrade() -> None:
         batch.add_column(sa.Column("seq", sa.Integer(), nullable=True))
     op.create_index("ix_races_owner", "races", ["owner"])
     op.create_index("ix_races_player", "races", ["player"])
-
-
-def downgrade() -> None:
-    op.drop_index("ix_races_player", table_name="races")
-    op.drop_index("ix_races_owner", table_name="races")
-    with op.batch_alter_table("races") as batch:
-        for name in ("seq", "live", "player", "head"):
-            batch.drop_column(name)

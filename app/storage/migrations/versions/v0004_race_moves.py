@@ -92,27 +92,30 @@ def upgraded(race: dict[str, Any]) -> dict[str, Any]:
     return converted
 
 
+def converted_data(data: bytes) -> bytes | None:
+    """A stored format-2 race in format 3; None for a race of another format, or one that
+    cannot be converted (logged: it stays as it was, and is read as damaged)."""
+    try:
+        race = orjson.loads(data)
+        if not isinstance(race, dict) or race.get("format") != 2:
+            return None
+        converted = convert(race)
+    except Exception as exc:  # any race it cannot read stays as it was
+        log.error("a stored race cannot be converted", extra={"error": repr(exc)})
+        return None
+    if converted is None:
+        log.error("a stored race's moves do not give its game; left as it was")
+        return None
+    return orjson.dumps(converted)
+
+
 def upgrade() -> None:
     """Rewrite every format-2 race in format 3 (see the module doc)."""
     conn = op.get_bind()
-    rows = conn.execute(sa.text("SELECT id, data FROM races")).fetchall()
-    for game_id, data in rows:
-        try:
-            race = orjson.loads(data)
-            if not isinstance(race, dict) or race.get("format") != 2:
-                continue
-            converted = convert(race)
-        except Exception as exc:  # any row it cannot read stays as it was
-            log.error("a stored race cannot be converted", extra={"error": repr(exc)})
-            continue
-        if converted is None:
-            log.error("a stored race's moves do not give its game; left as it was")
-            continue
-        conn.execute(
-            sa.text("UPDATE races SET data = :data WHERE id = :id"),
-            {"data": orjson.dumps(converted), "id": game_id},
-        )
-
-
-def downgrade() -> None:
-    """Nothing: a format-3 race stays (an older server skips it as unreadable)."""
+    for game_id, data in conn.execute(sa.text("SELECT id, data FROM races")).fetchall():
+        converted = converted_data(data)
+        if converted is not None:
+            conn.execute(
+                sa.text("UPDATE races SET data = :data WHERE id = :id"),
+                {"data": converted, "id": game_id},
+            )
