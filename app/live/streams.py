@@ -24,12 +24,6 @@ Message = dict[str, Any]
 """An SSE message for ``sse_starlette``: ``{"event": ..., "data": ...}``."""
 
 
-def _wait_for(deadline: float | None) -> float:
-    if deadline is None:
-        return KEEPALIVE_SECONDS
-    return min(KEEPALIVE_SECONDS, max(0.0, deadline - time.time()) + 0.02)
-
-
 async def follow(
     races: Races,
     hub: LiveHub,
@@ -71,7 +65,9 @@ async def follow(
                     yield message
             if state["status"] == "over":
                 return
-            news = await listener.wait(_wait_for(deadline))
+            # Wait for news, or until slightly past the clock's deadline.
+            until = KEEPALIVE_SECONDS if deadline is None else deadline - time.time() + 0.02
+            news = await listener.wait(min(KEEPALIVE_SECONDS, max(0.02, until)))
 
 
 def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | None:

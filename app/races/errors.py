@@ -23,10 +23,12 @@ class RaceError(Exception):
         super().__init_subclass__()
         cls.code = code or cls.code
 
-    def __init__(self, code: str | None = None, /, **params: Any) -> None:
+    def __init__(
+        self, code: str | None = None, extra: dict[str, Any] | None = None, /, **params: Any
+    ) -> None:
         self.code = code or self.code
         self.params = params
-        self.extra: dict[str, Any] = {}
+        self.extra = extra or {}
         super().__init__(self.code)
 
     def body(self) -> dict[str, Any]:
@@ -71,9 +73,8 @@ class IllegalMove(RaceError, code="illegal_action"):
     """``refusal`` is the engine's reason (sent as ``reason``: its code, rule and parameters)."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__()
+        super().__init__(None, {"reason": refusal.as_json()})
         self.refusal = refusal
-        self.extra = {"reason": refusal.as_json()}
 
 
 class LobbyRefused(RaceError):
@@ -87,8 +88,7 @@ class StaleTurn(RaceError, code="stale_turn"):
     to move: sent with the seat's current ``state`` so the client can resync at once."""
 
     def __init__(self, state: Mapping[str, Any], code: str | None = None, **params: Any) -> None:
-        super().__init__(code, **params)
-        self.extra = {"state": state}
+        super().__init__(code, {"state": state}, **params)
 
 
 class TooManyGames(RaceError, code="too_many_games"):
@@ -96,16 +96,15 @@ class TooManyGames(RaceError, code="too_many_games"):
     their cap of unfinished races; ``races``: the player's own, oldest first, to resume."""
 
     def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
-        super().__init__(limit=limit, cap=cap)
-        self.extra = {"limit": limit, "cap": cap, "races": list(races)}
+        extra = {"limit": limit, "cap": cap, "races": list(races)}
+        super().__init__(None, extra, limit=limit, cap=cap)
 
 
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
     """The player's counted attempt at the deal (``game_id``, to resume) still runs."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__()
-        self.extra = {"game_id": game_id}
+        super().__init__(None, {"game_id": game_id})
 
 
 CupAttemptRunning = _refusal("CupAttemptRunning", "cup_attempt_running", DailyAttemptRunning)
@@ -123,6 +122,5 @@ class TalkTooFast(RaceError, code="talk_too_fast"):
     """``retry_after``: whole seconds until the seat may send again."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(retry_after=retry_after)
+        super().__init__(None, {"retry_after": retry_after}, retry_after=retry_after)
         self.retry_after = retry_after
-        self.extra = {"retry_after": retry_after}

@@ -5,7 +5,6 @@ A race ended before its first trick is aborted: no result at all."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from app.races import operations
@@ -19,12 +18,6 @@ CLOCK_TURNS = 2
 """A person's last turns in a row that the autopilot played: they left."""
 
 _TRICK_ENDS = frozenset({EventKind.TRICK_WON.value, EventKind.TRICK_ALL_TUNED_UP.value})
-
-
-def end_left(session: GameSession, seats: Iterable[int]) -> None:
-    """End ``session`` because the people at ``seats`` left."""
-    session.left = sorted(set(session.left) | set(seats))
-    session.lobby.deadline = None
 
 
 def aborted(session: GameSession) -> bool:

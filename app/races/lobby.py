@@ -94,10 +94,6 @@ def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
 
 
-def new_invite_code() -> str:
-    return secrets.token_urlsafe(12)
-
-
 def default_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
@@ -192,7 +188,8 @@ class Lobby:
         for index in range(1, players):
             invited = index < people
             name = default_name(index) if invited else bot_name(index)
-            seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
+            code = secrets.token_urlsafe(12) if invited else None  # it opens one empty seat
+            seats.append(Seat(index, invited, name, code=code))
         return cls(seats, started=people == 1, turn_seconds=turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
@@ -210,7 +207,7 @@ class Lobby:
             elif was.index == presser:
                 seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
             else:
-                seats.append(Seat(index, True, was.name, code=new_invite_code()))
+                seats.append(Seat(index, True, was.name, code=secrets.token_urlsafe(12)))
         seats.sort(key=lambda seat: seat.index)
         return cls(seats, started=False, turn_seconds=old.turn_seconds, wait_seconds=wait_seconds)
 

@@ -13,28 +13,13 @@ import anyio.to_thread
 from typing_extensions import TypedDict
 
 from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
-from app.races.errors import (
-    IllegalMove,
-    RaceNotStarted,
-    StaleTurn,
-    TakebackRefused,
-    TalkRefused,
-)
+from app.races.errors import IllegalMove, TakebackRefused, TalkRefused
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
 from app.races.record import GameSession, Said, move_kind, move_seat, replay_moves
 from app.results.daily_times import sealed_until
 from app.storage.policy import PolicyStore
 from app.vocabulary import BotLevel, TalkCode
-from engine import (
-    Action,
-    EventLog,
-    Game,
-    IllegalAction,
-    Observation,
-    Refusal,
-    observe,
-    observe_public,
-)
+from engine import Action, EventLog, IllegalAction, Observation, Refusal, observe, observe_public
 from engine.fairness import commit
 
 log = logging.getLogger("zzv.races")
@@ -153,30 +138,6 @@ def play_signature(state: SessionState) -> tuple[Any, ...]:
     return (state["event_count"], state["turn"], state["status"], seats, state["clock"] is None)
 
 
-def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
-    """Whether reading ``seat``'s state at ``now`` changes the race: a bot turn or a clock
-    move is owed, or (for a delivery) the seat's cursor moves."""
-    if bots_pending(session) or session.lobby.overdue(now):
-        return True
-    return deliver and seat is not None and cursor_behind(session, seat)
-
-
-def check_turn(
-    session: GameSession, seat: int, turn: int, state_now: Callable[[], SessionState]
-) -> None:
-    """Refuse a move by ``seat`` for ``turn`` that cannot be played now (a
-    :class:`StaleTurn` carries ``state_now()``)."""
-    if turn > session.turn:
-        raise StaleTurn(state_now(), turn=turn, now=session.turn)
-    if turn != session.turn:
-        raise StaleTurn(state_now())
-    if session.status == "waiting":
-        raise RaceNotStarted()
-    current = session.game.current_seat
-    if current is not None and current != seat:
-        raise StaleTurn(state_now(), "not_your_turn")
-
-
 async def play(
     session: GameSession, seat: int, action: Action, now: float, runner: BotRunner
 ) -> None:
@@ -265,11 +226,9 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         return pending
     if not session.lobby.started:  # a race open to strangers waited long enough
         session.lobby.start()
-        await begin(session, now, runner)
-        return True
-    person = await anyio.to_thread.run_sync(_clock_moves, session, now)
-    if person:  # the autopilot moved for a person: the bots reply, the next clock starts
-        await begin(session, now, runner)
+    elif not await anyio.to_thread.run_sync(_clock_moves, session, now):
+        return True  # a bots-only race's paced moves: nothing else to do
+    await begin(session, now, runner)  # the bots reply, the next clock starts
     return True
 
 
@@ -305,8 +264,7 @@ def bots_pending(session: GameSession) -> bool:
     return seat is not None and session.bots_may_move(seat)
 
 
-PERSON_KINDS = frozenset({"person", "autopilot"})
-"""Kinds of recorded action that are a person's turn."""
+PERSON_KINDS = frozenset({"person", "autopilot"})  # a person's turn, theirs or the autopilot's
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
@@ -335,7 +293,19 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
     is replayed from its deal, counters included, so the bots (seeded from their decision
     count) may answer another card; it becomes practice. A refusal changes nothing."""
     cut = _takeback_cut(session, seat)
-    session.game, session.events = _replay(session, cut)
+    game = session.dealt()
+    events = EventLog([game.deal_event()])
+    try:  # the whole recording must give the race as it stands (it is never rewritten)
+        replay_moves(game, events, session.moves[:cut])
+        kept = game.clone(), events.copy()
+        replay_moves(game, events, session.moves[cut:])
+        reproduced = game == session.game and events == session.events
+    except ValueError:  # a recorded move that does not follow
+        reproduced = False
+    if not reproduced:
+        log.error("a race's recording does not reproduce it; the take-back was refused")
+        raise TakebackRefused("takeback_unavailable")
+    session.game, session.events = kept
     lobby = session.lobby
     session.turn = session.bot_decisions = 0
     lobby.autopilot_moves, lobby.autopilot = [0] * session.game.players, None
@@ -352,24 +322,6 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
     for place in lobby.seats:
         place.delivered = min(place.delivered, len(session.events))
     lobby.arm_clock(session.game.current_seat, now)
-
-
-def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
-    """The game and log up to recorded action ``cut`` (excluded), once the whole recording
-    is checked to give the race as it stands (it is never rewritten)."""
-    game = session.dealt()
-    events = EventLog([game.deal_event()])
-    try:
-        replay_moves(game, events, session.moves[:cut])
-        kept = game.clone(), events.copy()
-        replay_moves(game, events, session.moves[cut:])
-        reproduced = game == session.game and events == session.events
-    except ValueError:  # a recorded move that does not follow
-        reproduced = False
-    if not reproduced:
-        log.error("a race's recording does not reproduce it; the take-back was refused")
-        raise TakebackRefused("takeback_unavailable")
-    return kept
 
 
 TALK_CODES: tuple[str, ...] = get_args(TalkCode)

@@ -33,6 +33,13 @@ async def quick_race(
     store = races.store
     slot = slot_name(players)
     ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
+    bots = races.settings.default_bot_level
+    config = GameConfig(players=players, bots=bots, people=players, quick=True)
+
+    async def opened() -> Seated:
+        session, state = await races.create(config, owner, name, player=player)
+        return Seated(session.id, 0, session.token, state)
+
     for _ in range(_ATTEMPTS):
         held = await store.slot(slot)
         if held is not None:
@@ -43,22 +50,12 @@ async def quick_race(
                 return joined
             await store.free_slot(slot, held)
             continue
-        created = await _open(races, players, owner, name, player)
+        created = await opened()
         if await store.hold_slot(slot, created.game_id, ttl) == created.game_id:
             return created
         await store.wipe(created.game_id)  # another request opened one just now: join it
     # Every round lost a race to another request (a burst): race with whoever comes next.
-    return await _open(races, players, owner, name, player)
-
-
-async def _open(
-    races: Races, players: int, owner: str, name: str | None, player: int | None
-) -> Seated:
-    config = GameConfig(
-        players=players, bots=races.settings.default_bot_level, people=players, quick=True
-    )
-    session, state = await races.create(config, owner, name, player=player)
-    return Seated(session.id, 0, session.token, state)
+    return await opened()
 
 
 async def _join(races: Races, game_id: str, name: str | None, player: int | None) -> Seated | None:

@@ -64,13 +64,12 @@ class GameConfig:
 
 
 MOVE_KINDS = ("person", "autopilot", "bot")
-_KIND_INDEX = {kind: index for index, kind in enumerate(MOVE_KINDS)}
 _SEATS = 8  # a power of two above the most seats (5): the seat is a code's low bits
 
 
 def encode_move(kind: str, seat: int, action: Action) -> int:
     """One recorded action as one small number (its action's id in :data:`engine.sim.ACTIONS`)."""
-    return (ACTION_ID[action] * len(MOVE_KINDS) + _KIND_INDEX[kind]) * _SEATS + seat
+    return (ACTION_ID[action] * len(MOVE_KINDS) + MOVE_KINDS.index(kind)) * _SEATS + seat
 
 
 def decode_move(code: int) -> tuple[str, int, Action]:
@@ -95,10 +94,6 @@ def new_game_id() -> str:
 def new_token() -> str:
     """A fresh player token: the only credential for a seat."""
     return secrets.token_urlsafe(32)
-
-
-def new_bot_key() -> int:
-    return secrets.randbits(64)  # a fresh secret for a race's bots
 
 
 def deal_bot_key(engine_seed: int) -> int:
@@ -161,7 +156,7 @@ class GameSession:
     """The hard bot's result in each person's seat on this deal, by seat."""
     left: list[int] = field(default_factory=list)
     """The seats whose person left a race ended for it: over though its game is not."""
-    bot_key: int = field(default_factory=new_bot_key, repr=False)
+    bot_key: int = field(default_factory=lambda: secrets.randbits(64), repr=False)
     """The secret of the bots' randomness (:func:`app.bots.runner.bot_seed`), per race."""
     salt: str | None = field(default=None, repr=False)
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`); None
@@ -311,10 +306,8 @@ class DerivedCache:
         if done < len(moves):
             replay_moves(game, events, moves[done:])
             self._put(game_id, _Derived(deal, list(moves), game.clone(), events.copy()))
-        elif done:
-            with self._mutex:  # used again: the last to be dropped
-                if game_id in self._entries:
-                    self._entries.move_to_end(game_id)
+        elif entry is not None and done:  # used again: the last to be dropped
+            self._put(game_id, entry)
         return game, events
 
     def _put(self, game_id: str, entry: _Derived) -> None:
@@ -363,7 +356,7 @@ def new_session(
         engine_seed = bot_key = lesson.LESSON_ENGINE_SEED
         salt = None
     if bot_key is None:
-        bot_key = deal_bot_key(engine_seed) if seed_chosen else new_bot_key()
+        bot_key = deal_bot_key(engine_seed) if seed_chosen else secrets.randbits(64)
     game = dealt_game(config, engine_seed, None)
     token = new_token()
     if config.watch:

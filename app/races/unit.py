@@ -24,7 +24,9 @@ from app.races.errors import (
     LobbyRefused,
     NotAway,
     RaceError,
+    RaceNotStarted,
     ServerFull,
+    StaleTurn,
     TooManyGames,
 )
 from app.races.lobby import Answer, Lobby, token_digest
@@ -47,10 +49,6 @@ Publish = Callable[[str, Said | None], Awaitable[None]]
 that was all the change, if so."""
 
 
-async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
-    """The default :data:`Publish`: no live updates."""
-
-
 class Seated(NamedTuple):
     """A seat just taken (a quick race, a rematch): its race, seat, token and first state."""
 
@@ -68,10 +66,10 @@ class Race:
     session: GameSession
     seat: int | None
     now: float
-    locked: bool
     runner: BotRunner = field(repr=False)
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
+    """Set when opened for writing, under the race's lock."""
     over_at_open: bool = False
     """Whether the race was over when loaded (a change that ends it is recorded)."""
     said_alone: Said | None = None
@@ -93,7 +91,7 @@ class Race:
         return self.seat
 
     def _locked(self, change: bool = False) -> GameSession:
-        if not self.locked:  # a route opened for reading called an operation that writes
+        if self.lease is None:  # a route opened for reading called an operation that writes
             raise RuntimeError("This race was opened for reading; open it with write=True.")
         self.changed = self.changed or change
         return self.session
@@ -115,8 +113,15 @@ class Race:
         refusal changes nothing)."""
         seat = self.own_seat
         session = self._locked()
-        # A refusal's state is a delivery like any other answer's (its events are sent).
-        operations.check_turn(session, seat, turn, self.state)
+        # A stale turn's state is a delivery like any other answer's (its events are sent).
+        if turn > session.turn:
+            raise StaleTurn(self.state(), turn=turn, now=session.turn)
+        if turn != session.turn:
+            raise StaleTurn(self.state())
+        if session.status == "waiting":
+            raise RaceNotStarted()
+        if session.game.current_seat not in (None, seat):
+            raise StaleTurn(self.state(), "not_your_turn")
         await operations.play(session, seat, action, self.now, self.runner)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
@@ -167,7 +172,10 @@ class Race:
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        leaving.end_left(self._locked(change=True), seats)
+        """End the race because the people at ``seats`` left: nothing moves in it again."""
+        session = self._locked(change=True)
+        session.left = sorted(set(session.left) | set(seats))
+        session.lobby.deadline = None
 
     def leave(self) -> None:
         """This seat's person leaves a race against bots (docs/ratings.md): nothing when it
@@ -226,7 +234,7 @@ class Races:
         store: SessionStore,
         settings: Settings,
         runner: BotRunner | None = None,
-        publish: Publish = _nobody_listens,
+        publish: Publish | None = None,
         clock: Callable[[], float] | None = None,
         results: ResultsStore | None = None,
     ) -> None:
@@ -311,13 +319,15 @@ class Races:
         now = self.now()
         if not write:
             found = await self.store.fetch(game_id, digest)
-            session = _opened(found, digest)
-            if not operations.needs_lock(session, found.seat, now, deliver):
-                yield Race(session, found.seat, now, locked=False, runner=self.runner)
+            session, seat = _opened(found, digest), found.seat
+            # A read writes when a bot turn or a clock move is owed, or it moves a cursor.
+            behind = deliver and seat is not None and operations.cursor_behind(session, seat)
+            if not (operations.bots_pending(session) or session.lobby.overdue(now) or behind):
+                yield Race(session, seat, now, self.runner)
                 return
         async with self.store.lock(game_id, digest) as found:
             session = _opened(found, digest)
-            race = Race(session, found.seat, now, True, self.runner, lease=found.lease)
+            race = Race(session, found.seat, now, self.runner, lease=found.lease)
             race.over_at_open = session.status == "over"
             race.changed = await operations.settle(session, now, self.runner)
             try:
@@ -346,7 +356,8 @@ class Races:
         # Only a stored race is kept derived: a failed save must not leave this process
         # a copy of moves the store does not hold.
         DERIVED.keep(race.session)
-        await self.publish(race.id, race.said_alone)
+        if self.publish is not None:
+            await self.publish(race.id, race.said_alone)
         if result is not None and self.recorder is not None:
             # Never raises: a result not recorded now stays in the outbox for the recorder.
             await self.recorder.deliver(race.id, result)
