@@ -176,18 +176,21 @@ class StreamGate:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._open: defaultdict[str, int] = defaultdict(int)
+        self._tickets: defaultdict[str, set[str]] = defaultdict(set)  # the open streams here
 
     async def open(self, client: str) -> str:
-        if self._open[client] >= self.limit:
+        if len(self._tickets.get(client, ())) >= self.limit:
             raise TooManyStreams(client)
-        self._open[client] += 1
-        return uuid.uuid4().hex
+        ticket = uuid.uuid4().hex
+        self._tickets[client].add(ticket)
+        return ticket
 
     async def close(self, client: str, ticket: str) -> None:
-        self._open[client] -= 1
-        if self._open[client] <= 0:
-            del self._open[client]
+        held = self._tickets.get(client)
+        if held is not None:
+            held.discard(ticket)
+            if not held:
+                del self._tickets[client]
 
     async def stop(self) -> None:
         pass
@@ -236,7 +239,6 @@ class RedisStreamGate(StreamGate):
         self._client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._timeout = timeout
         self._lease_ms = int(STREAM_LEASE_SECONDS * 1000)
-        self._tickets: defaultdict[str, set[str]] = defaultdict(set)
         self._renewer: asyncio.Task[None] | None = None
 
     async def open(self, client: str) -> str:
@@ -255,11 +257,7 @@ class RedisStreamGate(StreamGate):
         return ticket
 
     async def close(self, client: str, ticket: str) -> None:
-        held = self._tickets.get(client)
-        if held is not None:
-            held.discard(ticket)
-            if not held:
-                del self._tickets[client]
+        await super().close(client, ticket)
         # A stream ends by being cancelled when its client leaves, and the server's task
         # groups cancel every later await too: the release is shielded (and bounded).
         with anyio.move_on_after(self._timeout, shield=True):

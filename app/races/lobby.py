@@ -220,12 +220,9 @@ class Lobby:
         return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
 
     def is_away(self, seat: int | None) -> bool:
-        return (
-            self.is_person(seat)
-            and seat is not None
-            and seat < len(self.timeouts)
-            and self.timeouts[seat] >= AWAY_AFTER
-        )
+        if seat is None or seat >= len(self.timeouts):
+            return False
+        return self.is_person(seat) and self.timeouts[seat] >= AWAY_AFTER
 
     def seat_of_player(self, player: int | None) -> int | None:
         """The seat where the results' ``player`` sits (None for no player)."""

@@ -97,8 +97,7 @@ def new_token() -> str:
 
 
 def deal_bot_key(engine_seed: int) -> int:
-    """The bots' key of a race whose seed was chosen (practice): derived from its deal, so
-    the same seed races the same way every time."""
+    """The bots' key of a race whose seed was chosen: the same seed races the same way."""
     digest = hashlib.blake2b(f"bots:{engine_seed}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
