@@ -40,7 +40,7 @@ def _whole(session: GameSession, moves: list[int]) -> tuple[dict[str, Any], Even
 
 
 def _derive(cache: DerivedCache, session: GameSession, moves: list[int]) -> Any:
-    return cache.derive(session.id, session.config, session.engine_seed, session.start, moves)
+    return cache.derive(session.id, (session.config, session.engine_seed, session.start), moves)
 
 
 def test_a_kept_race_is_taken_on_and_only_the_new_moves_replayed() -> None:

@@ -1,9 +1,7 @@
 """Live updates: "this race changed" notices fanned out to the streams following it
 (:class:`LiveHub`, :class:`RedisLiveHub` across workers), and the cap on one client's open
 streams (:class:`StreamGate`, :class:`RedisStreamGate`). A notice carries a race id and at
-most a quick message (public): each stream reads its own seat's view, so nothing hidden
-travels here.
-"""
+most a (public) quick message: nothing hidden travels here."""
 
 from __future__ import annotations
 
@@ -31,11 +29,8 @@ CHANNEL_PREFIX = "zzv:live:"
 
 
 def _said_in(data: object) -> Said | None:
-    """The quick message in a notice's ``data``; None for any other (or unreadable) change."""
-    if not isinstance(data, bytes) or data == ANY_CHANGE:
-        return None
-    try:
-        said = orjson.loads(data)
+    try:  # any change but a quick message alone is ANY_CHANGE, not a JSON object
+        said = orjson.loads(data) if isinstance(data, bytes) else None
     except orjson.JSONDecodeError:
         return None
     return cast(Said, said) if isinstance(said, dict) else None
@@ -56,7 +51,7 @@ class News:
 
 
 class Listener:
-    """One stream's subscription to one race: wait until it changes (or time runs out)."""
+    """One stream's subscription to one race."""
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
@@ -71,7 +66,7 @@ class Listener:
         self._event.set()
 
     async def wait(self, timeout: float | None) -> News:
-        """Wait for news, at most ``timeout`` seconds (then the news may be none)."""
+        """Wait for news, at most ``timeout`` seconds."""
         try:
             await asyncio.wait_for(self._event.wait(), timeout)
         except TimeoutError:
@@ -88,11 +83,9 @@ class LiveHub:
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
 
     def listeners(self) -> int:
-        """How many streams listen in this process."""
         return sum(len(group) for group in self._listeners.values())
 
     async def publish(self, game_id: str, said: Said | None = None) -> None:
-        """Tell every stream following ``game_id`` that it changed."""
         for listener in tuple(self._listeners.get(game_id, ())):
             listener.notify(said)
 
@@ -126,7 +119,7 @@ class RedisLiveHub(LiveHub):
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Connect and start relaying notices (waits until the subscription is active)."""
+        """Connect and start relaying (returns once subscribed, or Redis is down)."""
         self._client = Redis.from_url(self.url)
         pubsub = self._client.pubsub(ignore_subscribe_messages=True)
         try:
@@ -183,19 +176,21 @@ class StreamGate:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._open: defaultdict[str, int] = defaultdict(int)
+        self._tickets: defaultdict[str, set[str]] = defaultdict(set)  # the open streams here
 
     async def open(self, client: str) -> str:
-        """Count a stream of ``client``; its ticket, or :class:`TooManyStreams`."""
-        if self._open[client] >= self.limit:
+        if len(self._tickets.get(client, ())) >= self.limit:
             raise TooManyStreams(client)
-        self._open[client] += 1
-        return uuid.uuid4().hex
+        ticket = uuid.uuid4().hex
+        self._tickets[client].add(ticket)
+        return ticket
 
     async def close(self, client: str, ticket: str) -> None:
-        self._open[client] -= 1
-        if self._open[client] <= 0:
-            del self._open[client]
+        held = self._tickets.get(client)
+        if held is not None:
+            held.discard(ticket)
+            if not held:
+                del self._tickets[client]
 
     async def stop(self) -> None:
         pass
@@ -244,7 +239,6 @@ class RedisStreamGate(StreamGate):
         self._client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._timeout = timeout
         self._lease_ms = int(STREAM_LEASE_SECONDS * 1000)
-        self._tickets: defaultdict[str, set[str]] = defaultdict(set)
         self._renewer: asyncio.Task[None] | None = None
 
     async def open(self, client: str) -> str:
@@ -263,12 +257,7 @@ class RedisStreamGate(StreamGate):
         return ticket
 
     async def close(self, client: str, ticket: str) -> None:
-        """Give the stream's place back (if Redis is away, its lease lapses instead)."""
-        held = self._tickets.get(client)
-        if held is not None:
-            held.discard(ticket)
-            if not held:
-                del self._tickets[client]
+        await super().close(client, ticket)
         # A stream ends by being cancelled when its client leaves, and the server's task
         # groups cancel every later await too: the release is shielded (and bounded).
         with anyio.move_on_after(self._timeout, shield=True):
@@ -289,7 +278,6 @@ class RedisStreamGate(StreamGate):
                     break
 
     async def stop(self) -> None:
-        """Stop renewing and close the connection (the leases of streams still open lapse)."""
         await _cancelled(self._renewer)
         await self._client.aclose()
 

@@ -1,8 +1,7 @@
 """Server-Sent Event streams of one seat's view, or the public one. A stream wakes on a
 notice (:mod:`app.live.hub`) or when the turn clock runs out, opens the race like any
-request (:meth:`app.races.unit.Races.open` makes the moves the clock owes: a followed race
-never stalls) and sends its own seat's view if it changed.
-"""
+request (which makes the moves the clock owes: a followed race never stalls) and sends
+its own seat's view if it changed."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from app.live.hub import LiveHub, News, StreamGate
 from app.races.errors import GameExpired
-from app.races.operations import TALK_KEPT, SessionState, said_mark, state_signature
+from app.races.operations import TALK_KEPT, SessionState, play_signature, said_mark
 from app.races.record import Said
 from app.races.unit import Races
 
@@ -25,13 +24,6 @@ Message = dict[str, Any]
 """An SSE message for ``sse_starlette``: ``{"event": ..., "data": ...}``."""
 
 
-def _wait_for(deadline: float | None) -> float:
-    """Seconds to wait for news before checking the clock (slightly past the deadline)."""
-    if deadline is None:
-        return KEEPALIVE_SECONDS
-    return min(KEEPALIVE_SECONDS, max(0.0, deadline - time.time()) + 0.02)
-
-
 async def follow(
     races: Races,
     hub: LiveHub,
@@ -40,8 +32,8 @@ async def follow(
     render: Callable[[SessionState], Message | None],
 ) -> AsyncIterator[Message]:
     """Yield ``render(state)`` (None: nothing) of the seat ``token`` opens (None: public)
-    at first and on each change, with the events since; end after the final state or when
-    gone. Each look opens the race afresh, except quick messages alone (:func:`with_said`)."""
+    at first and on each change; end after the final state or when gone. Each look opens
+    the race afresh, except for quick messages alone (:func:`with_said`)."""
     async with hub.listen(game_id) as listener:
         last: tuple[Any, ...] | None = None
         since: int | None = None
@@ -63,7 +55,8 @@ async def follow(
                 except GameExpired:
                     yield {"event": "gone", "data": "{}"}
                     return
-            signature = state_signature(state)
+            # News to a live client: play and quick messages (the clock's countdown alone is not).
+            signature = (*play_signature(state), said_mark(state["said"]))
             if signature != last:
                 last = signature
                 since = state["event_count"]
@@ -72,7 +65,9 @@ async def follow(
                     yield message
             if state["status"] == "over":
                 return
-            news = await listener.wait(_wait_for(deadline))
+            # Wait for news, or until slightly past the clock's deadline.
+            until = KEEPALIVE_SECONDS if deadline is None else deadline - time.time() + 0.02
+            news = await listener.wait(min(KEEPALIVE_SECONDS, max(0.02, until)))
 
 
 def with_said(state: SessionState, said: tuple[Said, ...]) -> SessionState | None:

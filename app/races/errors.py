@@ -1,10 +1,8 @@
 """Why a race operation was refused: exceptions with a stable ``code`` and the values its
-sentence names (``params``). :mod:`app.http.errors` gives each code its status and
-:mod:`app.http.race_words` its sentence. No parameter names a token, a hidden card or
-anything else the person did not already send or see. A class is kept for what the web
-layer tells apart; any other refusal is a :class:`RaceError` with its code (such as
-``not_creator``, ``move_not_kept`` or ``leave_with_people``).
-"""
+sentence names (``params``: never a token, a hidden card or anything else the person did
+not already send or see). :mod:`app.http.errors` gives each code its status and
+:mod:`app.http.race_words` its sentence. A class is kept for what the web layer tells
+apart; any other refusal is a :class:`RaceError` with its code."""
 
 from __future__ import annotations
 
@@ -16,9 +14,8 @@ from engine import Refusal
 
 
 class RaceError(Exception):
-    """Base of every refusal: a stable machine ``code`` (the class's, or a more precise one
-    given), its sentence's ``params`` and what the JSON body says beside the code
-    (``extra``). ``str()`` is the code, for logs."""
+    """Base of every refusal: its ``code`` (the class's, or a more precise one given), its
+    sentence's ``params`` and what the JSON body says beside the code (``extra``)."""
 
     code: str = "race_error"
 
@@ -26,14 +23,15 @@ class RaceError(Exception):
         super().__init_subclass__()
         cls.code = code or cls.code
 
-    def __init__(self, code: str | None = None, /, **params: Any) -> None:
+    def __init__(
+        self, code: str | None = None, extra: dict[str, Any] | None = None, /, **params: Any
+    ) -> None:
         self.code = code or self.code
         self.params = params
-        self.extra: dict[str, Any] = {}
+        self.extra = extra or {}
         super().__init__(self.code)
 
     def body(self) -> dict[str, Any]:
-        """The refusal as JSON-ready data, less its sentence (the web layer's to add)."""
         return {"code": self.code, **self.extra}
 
 
@@ -75,9 +73,8 @@ class IllegalMove(RaceError, code="illegal_action"):
     """``refusal`` is the engine's reason (sent as ``reason``: its code, rule and parameters)."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__()
+        super().__init__(None, {"reason": refusal.as_json()})
         self.refusal = refusal
-        self.extra = {"reason": refusal.as_json()}
 
 
 class LobbyRefused(RaceError):
@@ -91,27 +88,23 @@ class StaleTurn(RaceError, code="stale_turn"):
     to move: sent with the seat's current ``state`` so the client can resync at once."""
 
     def __init__(self, state: Mapping[str, Any], code: str | None = None, **params: Any) -> None:
-        super().__init__(code, **params)
-        self.extra = {"state": state}
+        super().__init__(code, {"state": state}, **params)
 
 
 class TooManyGames(RaceError, code="too_many_games"):
-    """The player holds its cap of unfinished races (``limit`` "player"), or the players
-    behind its client address hold theirs (``limit`` "address"); ``races`` are the ids of
-    the player's own unfinished races, oldest first: theirs to resume."""
+    """The player (``limit`` "player") or the players behind its address ("address") hold
+    their cap of unfinished races; ``races``: the player's own, oldest first, to resume."""
 
     def __init__(self, limit: CapLimit, cap: int, races: tuple[str, ...] = ()) -> None:
-        super().__init__(limit=limit, cap=cap)
-        self.extra = {"limit": limit, "cap": cap, "races": list(races)}
+        extra = {"limit": limit, "cap": cap, "races": list(races)}
+        super().__init__(None, extra, limit=limit, cap=cap)
 
 
 class DailyAttemptRunning(RaceError, code="daily_attempt_running"):
-    """The player's counted attempt at the deal still runs (its id sent as ``game_id``, to
-    resume): no practice copy of the deal is dealt before it ends."""
+    """The player's counted attempt at the deal (``game_id``, to resume) still runs."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__()
-        self.extra = {"game_id": game_id}
+        super().__init__(None, {"game_id": game_id})
 
 
 CupAttemptRunning = _refusal("CupAttemptRunning", "cup_attempt_running", DailyAttemptRunning)
@@ -126,9 +119,8 @@ class TalkRefused(RaceError):
 
 
 class TalkTooFast(RaceError, code="talk_too_fast"):
-    """Nothing was sent; ``retry_after`` is whole seconds until the seat may send again."""
+    """``retry_after``: whole seconds until the seat may send again."""
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(retry_after=retry_after)
+        super().__init__(None, {"retry_after": retry_after}, retry_after=retry_after)
         self.retry_after = retry_after
-        self.extra = {"retry_after": retry_after}

@@ -1,14 +1,10 @@
 """Leaving is losing (docs/ratings.md): who left a race, and the result handed to the
 results (:func:`finish_of`, once, through the store's outbox), those people last in it.
-A person left when the race was ended for it (:func:`end_left`), when the autopilot played
-their last :data:`CLOCK_TURNS` turns, when it finished while they were away, or when it is
-a daily (cup) attempt that ended after its day (week) closed. A race ended before its
-first trick is aborted: no result at all."""
+A race ended before its first trick is aborted: no result at all."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from app.races import operations
@@ -19,26 +15,21 @@ from app.results.store import Finish, SeatResult
 from engine import EventKind
 
 CLOCK_TURNS = 2
-"""Turns in a row, the race's last ones for that person, that the autopilot played."""
+"""A person's last turns in a row that the autopilot played: they left."""
 
 _TRICK_ENDS = frozenset({EventKind.TRICK_WON.value, EventKind.TRICK_ALL_TUNED_UP.value})
 
 
-def end_left(session: GameSession, seats: Iterable[int]) -> None:
-    """End ``session`` because the people at ``seats`` left: nothing moves in it again."""
-    session.left = sorted(set(session.left) | set(seats))
-    session.lobby.deadline = None
-
-
 def aborted(session: GameSession) -> bool:
-    """Whether ``session`` ended before its first trick was over (it then has no result)."""
     return not session.game.is_over and not any(
         event["kind"] in _TRICK_ENDS for event in session.events.dicts()
     )
 
 
 def leavers(session: GameSession, now: float) -> frozenset[int]:
-    """The seats whose person left ``session``, over at wall-clock ``now``."""
+    """The seats whose person left ``session``, over at wall-clock ``now``: the race was
+    ended for them, they were clocked out or away, or it is a daily (cup) attempt that
+    ended after its day (week) closed."""
     people = [seat.index for seat in session.lobby.seats if seat.person]
     closes = sealed_until(session.config.daily, session.config.cup)
     if closes is not None and now >= closes:
@@ -49,7 +40,6 @@ def leavers(session: GameSession, now: float) -> frozenset[int]:
 
 
 def _clocked_out(session: GameSession, seat: int) -> bool:
-    """Whether the autopilot played ``seat``'s last :data:`CLOCK_TURNS` turns."""
     own = [move_kind(code) for code in session.moves if move_seat(code) == seat]
     last = own[-CLOCK_TURNS:]
     return len(last) == CLOCK_TURNS and all(kind == "autopilot" for kind in last)
@@ -63,15 +53,16 @@ def rated_with_people(session: GameSession) -> bool:
 
 
 def finish_of(session: GameSession, now: float) -> Finish | None:
-    """What the results keep of ``session``, over at wall-clock ``now`` (people who left
-    share the last place); None while it runs, when it was aborted, or when nobody the
-    results know sat in it."""
+    """What the results keep of ``session``, over at wall-clock ``now``; None while it runs,
+    when it was aborted, or when nobody the results know sat in it."""
     game = session.game
     lobby = session.lobby
     known = any(seat.player is not None for seat in lobby.seats)
     if session.status != "over" or not known or aborted(session):
         return None
     record = operations.game_record(session)
+    config = session.config
+    kind = "daily" if config.daily is not None else "cup" if config.cup is not None else "race"
     tricks = Counter(
         event["seat"] for event in record["events"] if event["kind"] == EventKind.TRICK_WON.value
     )
@@ -86,7 +77,7 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
             tricks=tricks[seat.index],
             gas=game.gas[seat.index],
             player_id=seat.player if seat.person else None,
-            bot_level=None if seat.person else session.config.bots,
+            bot_level=None if seat.person else config.bots,
             left=seat.index in left,
         )
         for seat in lobby.seats
@@ -94,20 +85,15 @@ def finish_of(session: GameSession, now: float) -> Finish | None:
     return Finish(
         game_id=session.id,
         finished_at=datetime.fromtimestamp(now, UTC),
-        players=session.config.players,
+        players=config.players,
         people=lobby.people(),
-        bots=session.config.bots,
-        settings=session.config.to_dict(),
+        bots=config.bots,
+        settings=config.to_dict(),
         practice=session.practice,
         record=record,
         seats=seats,
-        kind=_kind(session),
+        kind=kind,
         # A daily attempt's deal is revealed once its day closed, a cup deal's once its week
         # did (the record, built now, holds it back): kept aside until then.
-        sealed=operations.revealed(session) if _kind(session) != "race" and game.is_over else None,
+        sealed=operations.revealed(session) if kind != "race" and game.is_over else None,
     )
-
-
-def _kind(session: GameSession) -> str:
-    config = session.config
-    return "daily" if config.daily is not None else "cup" if config.cup is not None else "race"

@@ -1,7 +1,7 @@
-"""Who sits where in a race (:class:`Lobby`): people and bots, invite codes, display names
-and the turn clock, as engine-free data kept with every race (docs/architecture.md). A
-person whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays their
-seat, openly, until they come back."""
+"""Who sits where in a race (:class:`Lobby`): people and bots, invite codes, names and the
+turn clock, as engine-free data kept with every race (docs/architecture.md). A person
+whose clock ran out on :data:`AWAY_AFTER` turns in a row is away: a bot plays their seat,
+openly, until they come back."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from typing_extensions import TypedDict
 from app.races.errors import LobbyRefused
 
 Status = Literal["waiting", "playing", "over"]
-"""A race's phase as clients see it."""
 
 
 class PublicSeat(TypedDict):
@@ -55,7 +54,6 @@ class AutopilotMove(TypedDict):
 
 
 Answer = Literal["yes", "no"]
-"""A person's answer to a rematch."""
 
 
 class RematchOffer(TypedDict):
@@ -67,14 +65,12 @@ class RematchOffer(TypedDict):
 
 
 NAME_MAX = 20
-"""Longest display name, in characters."""
 
 AWAY_AFTER = 2
 """Turns in a row a person's clock may run out before they are away."""
 
 
 LobbyError = LobbyRefused
-"""A lobby request that cannot be honoured: a race's refusal like any other."""
 
 
 def token_digest(secret: str) -> str:
@@ -88,7 +84,7 @@ def _matches(presented: str, kept: str | None) -> bool:
 
 def known_fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """The items of saved ``data`` that name a field of dataclass ``cls`` (a field added
-    since it was saved keeps its default; a key no field has any more is left out)."""
+    since keeps its default; a key no field has any more is left out)."""
     names = _field_names(cls)
     return {key: value for key, value in data.items() if key in names}
 
@@ -98,18 +94,11 @@ def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
 
 
-def new_invite_code() -> str:
-    """A fresh single-use invite code (96 random bits; it only opens one empty seat)."""
-    return secrets.token_urlsafe(12)
-
-
 def default_name(seat: int) -> str:
-    """The name a person gets when they do not pick one ("Player 2" for seat 1)."""
     return f"Player {seat + 1}"
 
 
 def bot_name(seat: int) -> str:
-    """The name of a bot's seat ("Bot 3" for seat 2)."""
     return f"Bot {seat + 1}"
 
 
@@ -119,8 +108,8 @@ def rotated(seat: int, players: int) -> int:
 
 
 def clean_name(raw: str | None, seat: int) -> str:
-    """A display name from what a person typed (stored as typed, trimmed): 1–20
-    printable characters (else :class:`LobbyError` ``invalid_name``), or the default."""
+    """A display name from what a person typed, trimmed: 1–20 printable characters (else
+    ``invalid_name``), or the default."""
     name = " ".join((raw or "").split())
     if not name:
         return default_name(seat)
@@ -131,7 +120,7 @@ def clean_name(raw: str | None, seat: int) -> str:
 
 @dataclass
 class Seat:
-    """One seat of the race: a person's (``person``) or a bot's."""
+    """One seat of the race: a person's or a bot's."""
 
     index: int
     person: bool
@@ -166,19 +155,17 @@ class Lobby:
     paced: bool = False
     """A bots-only race shown to spectators: one bot move per clock tick."""
     autopilot: AutopilotMove | None = None
-    """The autopilot's last move."""
     autopilot_moves: list[int] = field(default_factory=list)
     """How many moves the autopilot made for each seat (none yet: a 0 for each)."""
     timeouts: list[int] = field(default_factory=list)
     """Per seat, the turns in a row its person's clock ran out."""
     last_mover: int | None = None
-    """The person whose own request made the latest change (their live stream need not
-    reload it); None for a join, a start, the clock."""
+    """The person whose own request made the latest change (None: a join, a start, the
+    clock)."""
     wait_seconds: float | None = None
     """How long a race open to strangers (or a rematch) waits for people before bots fill
-    it (``deadline`` is then the wait's end); None: it waits for friends or Start."""
+    it (until ``deadline``); None: it waits for friends or Start."""
     rematch: RematchOffer | None = None
-    """A finished race's rematch (:mod:`app.races.rematch`)."""
 
     def __post_init__(self) -> None:
         self.autopilot_moves = self.autopilot_moves or [0] * len(self.seats)
@@ -201,16 +188,16 @@ class Lobby:
         for index in range(1, players):
             invited = index < people
             name = default_name(index) if invited else bot_name(index)
-            seats.append(Seat(index, invited, name, code=new_invite_code() if invited else None))
+            code = secrets.token_urlsafe(12) if invited else None  # it opens one empty seat
+            seats.append(Seat(index, invited, name, code=code))
         return cls(seats, started=people == 1, turn_seconds=turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def rematch_of(
         cls, old: Lobby, presser: int, creator_digest: str, wait_seconds: float
     ) -> Lobby:
-        """Seats for a rematch of ``old``, everyone one seat further round (:func:`rotated`):
-        the presser (old seat ``presser``) seated, every other person's seat held for them
-        (by a code only the server knows) for ``wait_seconds``."""
+        """Seats for a rematch of ``old``, everyone one seat further round: the presser
+        seated, every other person's seat held for them (by a code only the server knows)."""
         players = len(old.seats)
         seats = []
         for was in old.seats:
@@ -220,44 +207,36 @@ class Lobby:
             elif was.index == presser:
                 seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
             else:
-                seats.append(Seat(index, True, was.name, code=new_invite_code()))
+                seats.append(Seat(index, True, was.name, code=secrets.token_urlsafe(12)))
         seats.sort(key=lambda seat: seat.index)
         return cls(seats, started=False, turn_seconds=old.turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod
     def bots_only(cls, players: int, pace_seconds: float) -> Lobby:
-        """Seats for a race of bots only, paced so a spectator can follow it."""
         seats = [Seat(i, False, bot_name(i)) for i in range(players)]
         return cls(seats, turn_seconds=pace_seconds, paced=True)
 
     def is_person(self, seat: int | None) -> bool:
-        """Whether ``seat`` belongs to a person (the autopilot may still move for them)."""
         return seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].person
 
     def is_away(self, seat: int | None) -> bool:
-        """Whether ``seat``'s person is away: a bot plays for them until they come back."""
-        return (
-            self.is_person(seat)
-            and seat is not None
-            and seat < len(self.timeouts)
-            and self.timeouts[seat] >= AWAY_AFTER
-        )
+        if seat is None or seat >= len(self.timeouts):
+            return False
+        return self.is_person(seat) and self.timeouts[seat] >= AWAY_AFTER
 
     def seat_of_player(self, player: int | None) -> int | None:
-        """The seat where the results' ``player`` sits, or None (also for no player)."""
+        """The seat where the results' ``player`` sits (None for no player)."""
         found = (s.index for s in self.seats if player is not None and s.player == player)
         return next(found, None)
 
     def seat_digests(self) -> tuple[str, ...]:
-        """Each seat's token digest in seat order, "" where nobody sits (for the stores)."""
+        """Each seat's token digest, "" where nobody sits (for the stores)."""
         return tuple(s.token_digest or "" for s in self.seats)
 
     def open_invites(self) -> list[Seat]:
-        """Invited seats nobody has taken yet (their codes are still valid)."""
         return [s for s in self.seats if s.code is not None]
 
     def invite_links(self, base_url: str, game_id: str) -> list[Invite]:
-        """One :class:`Invite` per open invite; its ``url`` opens its join page."""
         base = base_url.rstrip("/")
         return [
             {"seat": s.index, "code": code, "url": f"{base}/games/{game_id}/join?code={code}"}
@@ -270,7 +249,6 @@ class Lobby:
         return sum(seat.person for seat in self.seats)
 
     def public_seats(self) -> list[PublicSeat]:
-        """What every client may know about the seats: names, people/bots, who joined."""
         return [
             {
                 "seat": s.index,
@@ -284,8 +262,8 @@ class Lobby:
         ]
 
     def join(self, code: str, seat_digest: str, name: str | None) -> int:
-        """Seat a person holding invite ``code``; the seat. Raises :class:`LobbyError`:
-        ``invite_used``, ``race_started`` once the race runs, else ``invite_not_found``."""
+        """Seat a person holding invite ``code``; the seat (or ``invite_used``,
+        ``race_started``, ``invite_not_found``)."""
         presented = token_digest(code)
         for seat in self.seats:
             if _matches(presented, seat.used_code_digest):
@@ -310,9 +288,8 @@ class Lobby:
             self.close_seat(seat.index)  # the last one closed starts the race
 
     def close_seat(self, index: int) -> None:
-        """Seat ``index``'s invite, if still open, stops working (and is remembered as closed,
-        so it is answered ``race_started``) and a bot takes the seat; the race starts once
-        no invite is open."""
+        """Seat ``index``'s invite, if still open, stops working (answered ``race_started``)
+        and a bot takes the seat; the race starts once no invite is open."""
         seat = self.seats[index]
         if seat.code is not None:
             seat.used_code_digest = None
@@ -324,8 +301,7 @@ class Lobby:
 
     def arm_clock(self, current_seat: int | None, now: float) -> None:
         """Restart the clock for whoever is to move now: none for a bot, at the end, or for
-        one person alone (nobody waits); a race that still waits for people gets its
-        wait's end, once."""
+        one person alone; a race that waits for people gets its wait's end, once."""
         if not self.started and self.wait_seconds is not None:
             if self.deadline is None:
                 self.deadline = now + self.wait_seconds
@@ -341,14 +317,12 @@ class Lobby:
         return self.deadline is not None and now >= self.deadline
 
     def note_autopilot(self, seat: int, turn: int) -> None:
-        """Remember that the autopilot moved for ``seat`` (tables say so)."""
         self.autopilot = {"seat": seat, "turn": turn}
         if not self.paced:
             self.autopilot_moves[seat] += 1
             self._timeouts()[seat] += 1
 
     def note_own_move(self, seat: int) -> None:
-        """``seat``'s person moved by themselves: their clock's run of timeouts starts again."""
         self._timeouts()[seat] = 0
 
     def come_back(self, seat: int) -> bool:
@@ -364,7 +338,7 @@ class Lobby:
         return self.timeouts
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the stores (server-side only: it holds the open codes)."""
+        """JSON-ready form for the stores (it holds the open codes)."""
         return asdict(self)
 
     @classmethod

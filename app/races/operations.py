@@ -1,7 +1,6 @@
-"""What happens to a race, as functions of its record (no store, no lock, no HTTP):
-what a seat may see, moves, take-backs, quick messages, the bots and the turn clock, and
-the public record. :mod:`app.races.unit` loads a race once per request and calls these on
-it."""
+"""What happens to a race, as functions of its record (no store, no lock, no HTTP): what a
+seat may see, moves, take-backs, quick messages, the bots, the turn clock and the public
+record. :mod:`app.races.unit` calls these on the race a request loaded."""
 
 from __future__ import annotations
 
@@ -14,29 +13,13 @@ import anyio.to_thread
 from typing_extensions import TypedDict
 
 from app.bots.runner import HUMAN_SEAT, BotRunner, bot_seed, choose_bot_action
-from app.races.errors import (
-    IllegalMove,
-    RaceError,
-    RaceNotStarted,
-    StaleTurn,
-    TakebackRefused,
-    TalkRefused,
-)
+from app.races.errors import IllegalMove, TakebackRefused, TalkRefused
 from app.races.lobby import AutopilotMove, PublicSeat, RematchOffer, Status
 from app.races.record import GameSession, Said, move_kind, move_seat, replay_moves
 from app.results.daily_times import sealed_until
 from app.storage.policy import PolicyStore
 from app.vocabulary import BotLevel, TalkCode
-from engine import (
-    Action,
-    EventLog,
-    Game,
-    IllegalAction,
-    Observation,
-    Refusal,
-    observe,
-    observe_public,
-)
+from engine import Action, EventLog, IllegalAction, Observation, Refusal, observe, observe_public
 from engine.fairness import commit
 
 log = logging.getLogger("zzv.races")
@@ -51,7 +34,6 @@ _PACED_CATCH_UP = 8
 """Most paced bot moves a bots-only race makes in one go after nobody watched for a while."""
 
 SessionStore = PolicyStore[GameSession]
-"""The store of live races."""
 
 
 class Clock(TypedDict):
@@ -96,9 +78,9 @@ def session_state(
     now: float | None = None,
     notice: str | None = None,
 ) -> SessionState:
-    """What ``seat`` (None: a spectator, the public view) may see now: its observation, the
+    """What ``seat`` (None: a spectator) may see now: its observation, the table, and the
     ``events`` since its previous response (or since index ``since``; ``deliver`` moves
-    its cursor to the end), ``turn``, the table and the bots' ``notice``, if any."""
+    its cursor to the end)."""
     total = len(session.events)
     cursor = 0 if seat is None else session.lobby.seats[seat].delivered
     start = cursor if since is None else max(0, min(since, total))
@@ -127,7 +109,7 @@ def cursor_behind(session: GameSession, seat: int) -> bool:
 
 
 def table_state(session: GameSession, now: float | None = None) -> TableState:
-    """The public side of the table every seat and spectator sees: phase, seats, clock."""
+    """The public side of the table every seat and spectator sees."""
     lobby = session.lobby
     now = wall_clock() if now is None else now
     clock: Clock | None = None
@@ -150,49 +132,17 @@ def table_state(session: GameSession, now: float | None = None) -> TableState:
     }
 
 
-def state_signature(state: SessionState) -> tuple[Any, ...]:
-    """What makes a state news to a live client (the clock's countdown alone does not):
-    :func:`play_signature` and the latest quick message's number."""
-    return (*play_signature(state), said_mark(state["said"]))
-
-
 def play_signature(state: SessionState) -> tuple[Any, ...]:
-    """What makes a state news to a live client's table: moves, the turn, the phase, who
-    joined, whether a clock runs (quick messages aside)."""
+    """What makes a state news to a live client's table (quick messages aside)."""
     seats = tuple((s["joined"], s["away"]) for s in state["seats"])
     return (state["event_count"], state["turn"], state["status"], seats, state["clock"] is None)
-
-
-def needs_lock(session: GameSession, seat: int | None, now: float, deliver: bool) -> bool:
-    """Whether reading ``seat``'s state at ``now`` changes the race: a bot turn or a clock
-    move is owed, or (for a delivery) the seat's cursor is behind."""
-    if bots_pending(session) or session.lobby.overdue(now):
-        return True
-    return deliver and seat is not None and cursor_behind(session, seat)
-
-
-def check_turn(
-    session: GameSession, seat: int, turn: int, state_now: Callable[[], SessionState]
-) -> None:
-    """Refuse a move by ``seat`` for ``turn`` that cannot be played now: :class:`StaleTurn`
-    (with ``state_now()``) for another turn, :class:`RaceNotStarted` in the lobby,
-    ``not_your_turn`` when another seat moves."""
-    if turn > session.turn:
-        raise StaleTurn(state_now(), turn=turn, now=session.turn)
-    if turn != session.turn:
-        raise StaleTurn(state_now())
-    if session.status == "waiting":
-        raise RaceNotStarted()
-    current = session.game.current_seat
-    if current is not None and current != seat:
-        raise StaleTurn(state_now(), "not_your_turn")
 
 
 async def play(
     session: GameSession, seat: int, action: Action, now: float, runner: BotRunner
 ) -> None:
-    """Apply ``seat``'s ``action`` (checked by the engine: :class:`IllegalMove` with its
-    sentence) and the bots' replies, then start the next person's clock."""
+    """Apply ``seat``'s ``action`` (checked by the engine) and the bots' replies, then start
+    the next person's clock."""
     if session.status == "over":  # a race ended because someone left is over too
         raise IllegalMove(Refusal.of("race_over"))
     try:
@@ -239,8 +189,7 @@ def game_record(session: GameSession, now: float | None = None) -> dict[str, Any
 
 
 def revealed(session: GameSession) -> dict[str, Any]:
-    """What a finished race's record reveals: its seed, the deal seed and salt of its
-    commitment, every action and the bots' key."""
+    """What a finished race's record adds (docs/fair-play.md)."""
     committed = session.salt is not None
     return {
         "seed": session.seed,
@@ -252,8 +201,8 @@ def revealed(session: GameSession) -> dict[str, Any]:
 
 
 def seed_shown(session: GameSession, now: float | None = None) -> bool:
-    """Whether what dealt the race's cards may be shown: once it is over, never before, and
-    a daily (cup) deal's once its day (week) closed too, at wall-clock ``now``."""
+    """Whether what dealt the race's cards may be shown at wall-clock ``now``: once it is
+    over, and a daily (cup) deal's once its day (week) closed too."""
     if not session.game.is_over:
         return False
     closes = sealed_until(session.config.daily, session.config.cup)
@@ -277,17 +226,15 @@ async def settle(session: GameSession, now: float, runner: BotRunner) -> bool:
         return pending
     if not session.lobby.started:  # a race open to strangers waited long enough
         session.lobby.start()
-        await begin(session, now, runner)
-        return True
-    person = await anyio.to_thread.run_sync(_clock_moves, session, now)
-    if person:  # the autopilot moved for a person: the bots reply, the next clock starts
-        await begin(session, now, runner)
+    elif not await anyio.to_thread.run_sync(_clock_moves, session, now):
+        return True  # a bots-only race's paced moves: nothing else to do
+    await begin(session, now, runner)  # the bots reply, the next clock starts
     return True
 
 
 def _clock_moves(session: GameSession, now: float) -> bool:
-    """The moves the clock owes at ``now`` (under the lock): one autopilot move for a person
-    out of time (True), or a bots-only race's paced moves (False)."""
+    """One autopilot move for a person out of time at ``now`` (True), or a bots-only race's
+    paced moves (False)."""
     lobby = session.lobby
     game = session.game
     for _ in range(_PACED_CATCH_UP):
@@ -317,42 +264,48 @@ def bots_pending(session: GameSession) -> bool:
     return seat is not None and session.bots_may_move(seat)
 
 
-PERSON_KINDS = frozenset({"person", "autopilot"})
-"""Kinds of recorded action that are a person's turn (the autopilot plays it for them)."""
+PERSON_KINDS = frozenset({"person", "autopilot"})  # a person's turn, theirs or the autopilot's
 
 
 def can_take_back(session: GameSession, seat: int) -> bool:
-    return _takeback_refusal(session, seat) is None
+    try:
+        _takeback_cut(session, seat)
+    except TakebackRefused:
+        return False
+    return True
 
 
-def _takeback_refusal(session: GameSession, seat: int) -> RaceError | None:
+def _takeback_cut(session: GameSession, seat: int) -> int:
+    """Where ``seat``'s last turn is in the recording, or :class:`TakebackRefused`."""
     if session.lobby.people() > 1:
-        return TakebackRefused("takeback_with_people")
+        raise TakebackRefused("takeback_with_people")
     if session.status == "over":
-        return TakebackRefused("takeback_race_over")
-    if _last_own_move(session, seat) is None:
-        return TakebackRefused("nothing_to_take_back")
-    return None
-
-
-def _last_own_move(session: GameSession, seat: int) -> int | None:
+        raise TakebackRefused("takeback_race_over")
     moves = enumerate(session.moves)
     own = [i for i, code in moves if move_seat(code) == seat and move_kind(code) in PERSON_KINDS]
-    return own[-1] if own else None
+    if not own:
+        raise TakebackRefused("nothing_to_take_back")
+    return own[-1]
 
 
 def take_back(session: GameSession, seat: int, now: float) -> None:
     """Undo ``seat``'s last turn and everything after it, in place (docs/api.md): the race
-    is rebuilt from its deal by replaying the moves before it, counters included, so the
-    bots (seeded from their decision count) may answer another card; it becomes practice.
-    Or raise :class:`TakebackRefused` and change nothing (also when the recording does not
-    reproduce the race as it stands: it is never rewritten)."""
-    refusal = _takeback_refusal(session, seat)
-    if refusal is not None:
-        raise refusal
-    cut = _last_own_move(session, seat)
-    assert cut is not None
-    session.game, session.events = _replay(session, cut)
+    is replayed from its deal, counters included, so the bots (seeded from their decision
+    count) may answer another card; it becomes practice. A refusal changes nothing."""
+    cut = _takeback_cut(session, seat)
+    game = session.dealt()
+    events = EventLog([game.deal_event()])
+    try:  # the whole recording must give the race as it stands (it is never rewritten)
+        replay_moves(game, events, session.moves[:cut])
+        kept = game.clone(), events.copy()
+        replay_moves(game, events, session.moves[cut:])
+        reproduced = game == session.game and events == session.events
+    except ValueError:  # a recorded move that does not follow
+        reproduced = False
+    if not reproduced:
+        log.error("a race's recording does not reproduce it; the take-back was refused")
+        raise TakebackRefused("takeback_unavailable")
+    session.game, session.events = kept
     lobby = session.lobby
     session.turn = session.bot_decisions = 0
     lobby.autopilot_moves, lobby.autopilot = [0] * session.game.players, None
@@ -371,54 +324,34 @@ def take_back(session: GameSession, seat: int, now: float) -> None:
     lobby.arm_clock(session.game.current_seat, now)
 
 
-def _replay(session: GameSession, cut: int) -> tuple[Game, EventLog]:
-    """The game and log rebuilt from the deal up to recorded action ``cut`` (excluded),
-    once the whole recording is checked to give the race as it stands."""
-    game = session.dealt()
-    events = EventLog([game.deal_event()])
-    try:
-        replay_moves(game, events, session.moves[:cut])
-        kept = game.clone(), events.copy()
-        replay_moves(game, events, session.moves[cut:])
-        reproduced = game == session.game and events == session.events
-    except ValueError:  # a recorded move that does not follow
-        reproduced = False
-    if not reproduced:
-        log.error("a race's recording does not reproduce it; the take-back was refused")
-        raise TakebackRefused("takeback_unavailable")
-    return kept
-
-
 TALK_CODES: tuple[str, ...] = get_args(TalkCode)
-"""Every quick message's code (docs/api.md; the words are the web layer's), in the order
-the table offers them. A message changes nothing in the game and names no card."""
+"""Every quick message's code, in the order the table offers them (docs/api.md)."""
 
 TALK_KEPT = 12
-"""How many of a race's latest messages it keeps (older ones are dropped)."""
+"""How many of a race's latest messages it keeps."""
 
 
-def talk_refusal(session: GameSession, seat: int, code: str) -> TalkRefused | None:
-    """Why ``seat`` may not say ``code`` now (None: it may)."""
+def check_talk(session: GameSession, seat: int, code: str) -> None:
+    """Raise :class:`TalkRefused` if ``seat`` may not say ``code`` now."""
     if code not in TALK_CODES:
-        return TalkRefused("unknown_message")
+        raise TalkRefused("unknown_message")
     if session.lobby.people() <= 1:
-        return TalkRefused("talk_without_people")
+        raise TalkRefused("talk_without_people")
     if session.status == "over":
-        return TalkRefused("talk_race_over")
-    return None if session.lobby.is_person(seat) else TalkRefused("talk_without_people")
+        raise TalkRefused("talk_race_over")
+    if not session.lobby.is_person(seat):
+        raise TalkRefused("talk_without_people")
 
 
 def say(session: GameSession, seat: int, code: str, now: float) -> Said:
-    """Add ``seat``'s message ``code`` (at wall-clock ``now``) to the race and return it;
-    :class:`TalkRefused` (changing nothing) as :func:`talk_refusal` says."""
-    refused = talk_refusal(session, seat, code)
-    if refused is not None:
-        raise refused
+    """Add ``seat``'s message ``code`` to the race and return it, unless
+    :func:`check_talk` refuses it."""
+    check_talk(session, seat, code)
     session.said_count += 1
     message: Said = {
         "n": session.said_count,
         "seat": seat,
-        "code": cast(TalkCode, code),  # one of TALK_CODES: talk_refusal() said so
+        "code": cast(TalkCode, code),  # one of TALK_CODES: check_talk() said so
         "at": round(now, 3),
         "after": len(session.events),
     }

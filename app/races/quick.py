@@ -14,14 +14,13 @@ from app.races.unit import Races, Seated
 
 SLOT_MARGIN_SECONDS = 5.0
 """How much longer than the wait a slot may point at its race (its time to live only
-cleans up: the next request finds out that a race started)."""
+cleans up)."""
 
 _ATTEMPTS = 4
 """Rounds of "join the open race, else open one" before a request gives up sharing."""
 
 
 def slot_name(players: int) -> str:
-    """The store's slot that points at the open quick race of ``players`` seats."""
     return f"quick:{players}"
 
 
@@ -29,12 +28,18 @@ async def quick_race(
     races: Races, players: int, owner: str, name: str | None = None, player: int | None = None
 ) -> Seated:
     """A seat in the open quick race of ``players`` seats, or in a new one, for client
-    ``owner`` named ``name`` (the results' ``player``, if known). Raises what
-    :meth:`Races.create` raises, :class:`LobbyRefused` for a name that does not fit, and
-    ``second_seat`` (changing nothing) when ``player`` already waits in the open race."""
+    ``owner`` named ``name`` (the results' ``player``, if known); ``second_seat``
+    (changing nothing) when ``player`` already waits in the open race."""
     store = races.store
     slot = slot_name(players)
     ttl = races.settings.quick_wait_seconds + SLOT_MARGIN_SECONDS
+    bots = races.settings.default_bot_level
+    config = GameConfig(players=players, bots=bots, people=players, quick=True)
+
+    async def opened() -> Seated:
+        session, state = await races.create(config, owner, name, player=player)
+        return Seated(session.id, 0, session.token, state)
+
     for _ in range(_ATTEMPTS):
         held = await store.slot(slot)
         if held is not None:
@@ -45,26 +50,15 @@ async def quick_race(
                 return joined
             await store.free_slot(slot, held)
             continue
-        created = await _open(races, players, owner, name, player)
+        created = await opened()
         if await store.hold_slot(slot, created.game_id, ttl) == created.game_id:
             return created
         await store.wipe(created.game_id)  # another request opened one just now: join it
     # Every round lost a race to another request (a burst): race with whoever comes next.
-    return await _open(races, players, owner, name, player)
-
-
-async def _open(
-    races: Races, players: int, owner: str, name: str | None, player: int | None
-) -> Seated:
-    config = GameConfig(
-        players=players, bots=races.settings.default_bot_level, people=players, quick=True
-    )
-    session, state = await races.create(config, owner, name, player=player)
-    return Seated(session.id, 0, session.token, state)
+    return await opened()
 
 
 async def _join(races: Races, game_id: str, name: str | None, player: int | None) -> Seated | None:
-    """The first open seat of quick race ``game_id``, or None when it has none any more."""
     try:
         async with races.open(game_id, None, write=True, spectator=True) as race:
             session = race.session

@@ -23,9 +23,8 @@ from engine.bots import DEFAULT_BOT_BUDGET_MS
 from engine.sim import ACTION_ID, ACTIONS
 
 SESSION_FORMAT = 3
-"""Version of :meth:`GameSession.to_dict` (3: the deal and its ``moves``). A new field
-needs none (readers use ``data.get``); a field that changes meaning needs a new one and a
-migration of the stored races (``app/storage/migrations``)."""
+"""Version of :meth:`GameSession.to_dict`: a field that changes meaning needs a new one and
+a migration of the stored races (``app/storage/migrations``); a new field does not."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,6 @@ class GameConfig:
     """Which of the cup's deals (1 to :data:`app.races.daily.CUP_DEALS`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (see :meth:`from_dict`): the fields in order, no cup outside one."""
         data = {**asdict(self), "variants": self.variants.to_dict()}
         if self.cup is None:
             del data["cup"], data["cup_deal"]
@@ -66,15 +64,12 @@ class GameConfig:
 
 
 MOVE_KINDS = ("person", "autopilot", "bot")
-"""The kinds of recorded action, in the order :func:`encode_move` numbers them."""
-_KIND_INDEX = {kind: index for index, kind in enumerate(MOVE_KINDS)}
 _SEATS = 8  # a power of two above the most seats (5): the seat is a code's low bits
 
 
 def encode_move(kind: str, seat: int, action: Action) -> int:
-    """One recorded action as one small number: who moved (``kind``, ``seat``) and the
-    action's id in the engine's fixed action table (:data:`engine.sim.ACTIONS`)."""
-    return (ACTION_ID[action] * len(MOVE_KINDS) + _KIND_INDEX[kind]) * _SEATS + seat
+    """One recorded action as one small number (its action's id in :data:`engine.sim.ACTIONS`)."""
+    return (ACTION_ID[action] * len(MOVE_KINDS) + MOVE_KINDS.index(kind)) * _SEATS + seat
 
 
 def decode_move(code: int) -> tuple[str, int, Action]:
@@ -85,32 +80,24 @@ def decode_move(code: int) -> tuple[str, int, Action]:
 
 
 def move_seat(code: int) -> int:
-    """The seat of an :func:`encode_move` number (no action is looked up)."""
     return code % _SEATS
 
 
 def move_kind(code: int) -> str:
-    """The kind of an :func:`encode_move` number (no action is looked up)."""
     return MOVE_KINDS[code // _SEATS % len(MOVE_KINDS)]
 
 
 def new_game_id() -> str:
-    """A fresh unguessable game id (in URLs; not a credential)."""
-    return secrets.token_urlsafe(12)
+    return secrets.token_urlsafe(12)  # unguessable, but not a credential
 
 
 def new_token() -> str:
-    """A fresh player token: 256 random bits, the only credential for a seat."""
+    """A fresh player token: the only credential for a seat."""
     return secrets.token_urlsafe(32)
 
 
-def new_bot_key() -> int:
-    return secrets.randbits(64)  # a fresh secret for a race's bots
-
-
 def deal_bot_key(engine_seed: int) -> int:
-    """The bots' key of a race whose seed was chosen (practice): derived from its deal, so
-    the same seed races the same way every time."""
+    """The bots' key of a race whose seed was chosen: the same seed races the same way."""
     digest = hashlib.blake2b(f"bots:{engine_seed}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -140,9 +127,8 @@ class RecordedAction(TypedDict):
 @dataclass(eq=False)
 class GameSession:
     """One live race. ``game`` and ``events`` (the public log) are derived from the deal
-    and :attr:`moves`; ``turn`` counts the people's applied actions (a request echoes
-    it); ``token`` is the creator's, known only to the request that created the race (the
-    stores keep the seats' digests, never a token)."""
+    and :attr:`moves`; ``turn`` counts the people's applied actions; ``token`` is the
+    creator's, known only to the request that created the race (stores keep digests)."""
 
     id: str
     config: GameConfig
@@ -156,8 +142,7 @@ class GameSession:
     bot_decisions: int = 0
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
     practice: bool = False
-    """A practice race (a chosen seed, a take-back, a reviewed position): counted in no
-    rating or board."""
+    """A chosen seed, a take-back or a reviewed position: counted in no rating or board."""
     start: dict[str, Any] | None = field(default=None, repr=False)
     """A set-up deal (:meth:`engine.Game.to_dict`) dealt instead of the seed's or lesson's."""
     moves: list[int] = field(default_factory=list, repr=False)
@@ -170,7 +155,7 @@ class GameSession:
     """The hard bot's result in each person's seat on this deal, by seat."""
     left: list[int] = field(default_factory=list)
     """The seats whose person left a race ended for it: over though its game is not."""
-    bot_key: int = field(default_factory=new_bot_key, repr=False)
+    bot_key: int = field(default_factory=lambda: secrets.randbits(64), repr=False)
     """The secret of the bots' randomness (:func:`app.bots.runner.bot_seed`), per race."""
     salt: str | None = field(default=None, repr=False)
     """The secret salt of the deal's commitment (:func:`engine.fairness.commit`); None
@@ -184,7 +169,6 @@ class GameSession:
         self.moves.append(encode_move(kind, seat, action))
 
     def actions(self) -> list[RecordedAction]:
-        """Every applied action in order (naming face-down cards)."""
         moves = (decode_move(code) for code in self.moves)
         return [{"seat": seat, "action": action.to_dict()} for _kind, seat, action in moves]
 
@@ -193,8 +177,7 @@ class GameSession:
         return dealt_game(self.config, self.engine_seed, self.start)
 
     def bots_may_move(self, seat: int) -> bool:
-        """Whether the bots play ``seat`` now: a bot's or an away person's, once the race
-        started, and not in a bots-only race (its clock moves them)."""
+        """Whether the bots play ``seat`` now (a bots-only race's clock moves them)."""
         lobby = self.lobby
         started = lobby.started and not self.left
         bots = not lobby.is_person(seat) or lobby.is_away(seat)
@@ -202,14 +185,13 @@ class GameSession:
 
     @property
     def status(self) -> Status:
-        """``waiting`` for people to join, ``playing``, or ``over``."""
         if self.game.is_over or self.left:
             return "over"
         return "playing" if self.lobby.started else "waiting"
 
     def head(self) -> RecordHead:
-        """What a store keeps beside the race for cheap reads: the seats' token digests,
-        the clock, whether it is still on, and its creator's player (the caps count it)."""
+        """What a store keeps beside the race for cheap reads (the caps count the creator's
+        player)."""
         lobby = self.lobby
         return RecordHead(
             lobby.seat_digests(),
@@ -222,8 +204,7 @@ class GameSession:
         self.events.extend(events)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything needed to continue the race elsewhere (server-side only: secrets, but
-        no token, no game and no event)."""
+        """Everything needed to continue the race elsewhere (secrets, but no token)."""
         data = {"format": SESSION_FORMAT, **{name: getattr(self, name) for name in _SAVED}}
         data["config"], data["lobby"] = self.config.to_dict(), self.lobby.to_dict()
         if self.start is not None:
@@ -232,16 +213,14 @@ class GameSession:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameSession:
-        """Restore a session saved by :meth:`to_dict` (its game and log through
-        :data:`DERIVED`); ``ValueError`` if unknown or if a move does not follow."""
+        """Restore a session saved by :meth:`to_dict`; ``ValueError`` if unknown or if a move
+        does not follow."""
         if data.get("format") != SESSION_FORMAT:
             raise ValueError("Unknown saved-session format.")
         config = GameConfig.from_dict(data["config"])
         moves = [int(code) for code in data["moves"]]
-        engine_seed = int(data["engine_seed"])
-        game, events = DERIVED.derive(
-            str(data["id"]), config, engine_seed, data.get("start"), moves
-        )
+        deal = (config, int(data["engine_seed"]), data.get("start"))
+        game, events = DERIVED.derive(str(data["id"]), deal, moves)
         lobby = Lobby.from_dict(data["lobby"])
         derived = {"config": config, "lobby": lobby, "game": game, "events": events, "moves": moves}
         return cls(**known_fields(cls, data) | derived)
@@ -250,13 +229,11 @@ class GameSession:
 _SAVED = tuple(
     f.name for f in fields(GameSession) if f.name not in ("game", "events", "start", "token")
 )
-"""The fields :meth:`GameSession.to_dict` saves, in order: all but the derived game and
-log, a set-up ``start`` (saved only when there is one) and the token (never)."""
+"""The fields :meth:`GameSession.to_dict` always saves, in order (``start`` only when set)."""
 
 
 def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | None) -> Game:
-    """A race's game as dealt: ``start`` if any, else the lesson's, else the deal of
-    ``engine_seed`` (a new game each call)."""
+    """A race's game as dealt: ``start`` if any, else the lesson's, else ``engine_seed``'s."""
     if start is not None:
         return Game.from_dict(start)
     if config.lesson:
@@ -265,8 +242,8 @@ def dealt_game(config: GameConfig, engine_seed: int, start: dict[str, Any] | Non
 
 
 def replay_moves(game: Game, events: EventLog, moves: list[int]) -> None:
-    """Apply the recorded ``moves`` to ``game``, their events added to ``events``;
-    ``ValueError`` if one is not legal where it stands."""
+    """Apply the recorded ``moves`` to ``game`` and ``events``; ``ValueError`` if one is not
+    legal where it stands."""
     try:
         for code in moves:
             _kind, seat, action = decode_move(code)
@@ -275,19 +252,22 @@ def replay_moves(game: Game, events: EventLog, moves: list[int]) -> None:
         raise ValueError(f"A recorded move does not follow from the deal: {exc}") from None
 
 
+Deal = tuple[GameConfig, int, dict[str, Any] | None]
+"""What a race's deal follows from: its settings, engine seed and set-up ``start``."""
+
+
 @dataclass
 class _Derived:
-    deal: tuple[GameConfig, int, dict[str, Any] | None]  # settings, engine seed, start
+    deal: Deal
     moves: list[int]
     game: Game
     events: EventLog
 
 
 class DerivedCache:
-    """This process's last derived game and log of the races it used lately (copies), so
-    loading a race after its next move replays that move only; an entry is taken on only
-    for the same deal and a record that begins with its moves. The least recently used
-    go first."""
+    """Copies of the derived game and log of the races this process used lately (the least
+    recently used go first), so loading a race after its next move replays that move
+    only; an entry serves only the same deal and a record that begins with its moves."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -295,7 +275,6 @@ class DerivedCache:
         self._mutex = threading.Lock()
 
     def ids(self) -> list[str]:
-        """The ids of the races kept, the least recently used first."""
         with self._mutex:
             return list(self._entries)
 
@@ -304,43 +283,30 @@ class DerivedCache:
             self._entries.clear()
 
     def moves(self, game_id: str) -> list[int] | None:
-        """The moves of race ``game_id``'s kept copy, if any."""
         with self._mutex:
             entry = self._entries.get(game_id)
             return None if entry is None else list(entry.moves)
 
     def keep(self, session: GameSession) -> None:
-        """Remember (copies of) ``session``'s game and log as of its moves now: called once
-        the race is stored, so a failed save leaves no copy of moves the store lacks."""
+        """Remember ``session`` as it is (once stored: a failed save must leave no copy)."""
         deal = (session.config, session.engine_seed, session.start)
         game, events = session.game.clone(), session.events.copy()
         self._put(session.id, _Derived(deal, list(session.moves), game, events))
 
-    def derive(
-        self,
-        game_id: str,
-        config: GameConfig,
-        engine_seed: int,
-        start: dict[str, Any] | None,
-        moves: list[int],
-    ) -> tuple[Game, EventLog]:
-        """The game and public log of race ``game_id`` after ``moves`` from its deal."""
-        deal = (config, engine_seed, start)
+    def derive(self, game_id: str, deal: Deal, moves: list[int]) -> tuple[Game, EventLog]:
         with self._mutex:
             entry = self._entries.get(game_id)
         done = 0
         if entry is not None and entry.deal == deal and moves[: len(entry.moves)] == entry.moves:
             game, events, done = entry.game.clone(), entry.events.copy(), len(entry.moves)
         else:
-            game = dealt_game(config, engine_seed, start)
+            game = dealt_game(*deal)
             events = EventLog([game.deal_event()])
         if done < len(moves):
             replay_moves(game, events, moves[done:])
             self._put(game_id, _Derived(deal, list(moves), game.clone(), events.copy()))
-        elif done:
-            with self._mutex:  # used again: the last to be dropped
-                if game_id in self._entries:
-                    self._entries.move_to_end(game_id)
+        elif entry is not None and done:  # used again: the last to be dropped
+            self._put(game_id, entry)
         return game, events
 
     def _put(self, game_id: str, entry: _Derived) -> None:
@@ -352,17 +318,15 @@ class DerivedCache:
 
 
 DERIVED_LIMIT = 512
-"""The most races :data:`DERIVED` keeps (a finished race's game and events take about
-60 KiB: ``python -m bench memory``), so a worker holds at most some 30 MiB of them."""
+"""The most races :data:`DERIVED` keeps: some 30 MiB (60 KiB a race, ``python -m bench memory``)."""
 
 DERIVED = DerivedCache(DERIVED_LIMIT)
-"""The process's :class:`DerivedCache` (tests and benchmarks may :meth:`~DerivedCache.clear`
-it to time a whole replay)."""
+"""The process's :class:`DerivedCache`."""
 
 
 def derive_engine_seed(seed: int, settings: Settings) -> int:
-    """The engine's shuffle seed of public ``seed``, keyed with the server secret: nobody
-    can deal a shown seed's cards offline, and this server replays it exactly."""
+    """The engine's shuffle seed of public ``seed``, keyed with the server secret (nobody
+    can deal a shown seed's cards offline)."""
     return keyed(settings.seed_secret.get_secret_value().encode(), str(seed))
 
 
@@ -379,10 +343,9 @@ def new_session(
     engine_seed: int | None = None,
     bot_key: int | None = None,
 ) -> GameSession:
-    """Deal a new race and seat it (not stored; no bot has played); the creator's token
-    is in ``session.token``. ``engine_seed`` and ``bot_key`` replace the derived seed and
-    a fresh key (the daily's, the same for everyone). A chosen seed makes practice,
-    except the daily's and the cup's (their seeds are secret)."""
+    """Deal a new race and seat it (not stored; no bot has played). ``engine_seed`` and
+    ``bot_key`` replace the derived seed and a fresh key (the daily's). A chosen seed
+    makes practice, except the daily's and the cup's (their seeds are secret)."""
     seed_chosen = config.seed is not None
     seed = config.seed if config.seed is not None else secrets.randbelow(2**53)
     if engine_seed is None:
@@ -392,7 +355,7 @@ def new_session(
         engine_seed = bot_key = lesson.LESSON_ENGINE_SEED
         salt = None
     if bot_key is None:
-        bot_key = deal_bot_key(engine_seed) if seed_chosen else new_bot_key()
+        bot_key = deal_bot_key(engine_seed) if seed_chosen else secrets.randbits(64)
     game = dealt_game(config, engine_seed, None)
     token = new_token()
     if config.watch:

@@ -11,7 +11,7 @@ from functools import partial
 from app.races.errors import LobbyRefused, RematchRefused
 from app.races.lobby import Lobby, rotated
 from app.races.record import GameSession
-from app.races.unit import Race, Races, Seated
+from app.races.unit import Races, Seated
 
 
 def offered(session: GameSession) -> bool:
@@ -22,27 +22,41 @@ def offered(session: GameSession) -> bool:
 
 async def accept(races: Races, game_id: str, token: str | None, owner: str) -> Seated:
     """The person holding ``token`` in finished race ``game_id`` accepts its rematch, or
-    offers it (a new race of client ``owner``); or :class:`RematchRefused`, or what
-    :meth:`Races.create` raises."""
+    offers it (a new race of client ``owner``)."""
     async with races.open(game_id, token, write=True) as old:
         seat = old.own_seat
         session = old.session
         if not offered(session):
             raise RematchRefused()
-        offer = session.lobby.rematch
+        lobby = session.lobby
+        players = len(lobby.seats)
+        offer = lobby.rematch
         if offer is None:
-            return await _open(races, old, seat, owner)
+            config = replace(old.config, seed=None, quick=False)
+            wait = races.settings.rematch_wait_seconds
+            seats = partial(Lobby.rematch_of, lobby, seat, wait_seconds=wait)
+            created, state = await races.create(config, owner, seats=seats)
+            old.note_rematch(created.id, seat, "yes")
+            return Seated(created.id, rotated(seat, players), created.token, state)
         if str(seat) in offer["answers"]:
             raise RematchRefused("rematch_answered")
         async with races.open(offer["game_id"], None, write=True, spectator=True) as new:
-            joined = await _join(new, session, seat)
+            place = new.session.lobby.seats[rotated(seat, players)]
+            if place.code is None:
+                raise RematchRefused("rematch_started")
+            was = lobby.seats[seat]
+            try:
+                taken = await new.join(place.code, was.name, player=was.player)
+            except LobbyRefused as exc:
+                raise RematchRefused("rematch_started") from exc
+            joined = Seated(new.id, place.index, taken, new.state())
         old.note_rematch(offer["game_id"], seat, "yes")
         return joined
 
 
 async def decline(races: Races, game_id: str, token: str | None) -> None:
     """The person holding ``token`` in finished race ``game_id`` declines its rematch (a bot
-    takes their seat there); or :class:`RematchRefused`."""
+    takes their seat there)."""
     async with races.open(game_id, token, write=True) as old:
         seat = old.own_seat
         offer = old.session.lobby.rematch
@@ -54,24 +68,3 @@ async def decline(races: Races, game_id: str, token: str | None) -> None:
             if not new.session.lobby.started:
                 await new.close_seat(rotated(seat, len(new.session.lobby.seats)))
         old.note_rematch(offer["game_id"], seat, "no")
-
-
-async def _open(races: Races, old: Race, seat: int, owner: str) -> Seated:
-    lobby = old.session.lobby
-    config = replace(old.config, seed=None, quick=False)
-    seats = partial(Lobby.rematch_of, lobby, seat, wait_seconds=races.settings.rematch_wait_seconds)
-    created, state = await races.create(config, owner, seats=seats)
-    old.note_rematch(created.id, seat, "yes")
-    return Seated(created.id, rotated(seat, len(lobby.seats)), created.token, state)
-
-
-async def _join(new: Race, old: GameSession, seat: int) -> Seated:
-    place = new.session.lobby.seats[rotated(seat, len(old.lobby.seats))]
-    if place.code is None:
-        raise RematchRefused("rematch_started")
-    was = old.lobby.seats[seat]
-    try:
-        token = await new.join(place.code, was.name, player=was.player)
-    except LobbyRefused as exc:
-        raise RematchRefused("rematch_started") from exc
-    return Seated(new.id, place.index, token, new.state())

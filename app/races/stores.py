@@ -15,7 +15,6 @@ from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import MemoryStore, SqliteStore
 
 RACE_FILE = "races.sqlite3"
-"""The write-through store's file in the data folder."""
 
 
 def build_store(settings: Settings, announce: str | None = None) -> SessionStore:

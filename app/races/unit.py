@@ -9,7 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio.to_thread
 import orjson
@@ -24,7 +24,9 @@ from app.races.errors import (
     LobbyRefused,
     NotAway,
     RaceError,
+    RaceNotStarted,
     ServerFull,
+    StaleTurn,
     TooManyGames,
 )
 from app.races.lobby import Answer, Lobby, token_digest
@@ -39,22 +41,16 @@ from engine import Action, Observation
 log = logging.getLogger("zzv.races")
 
 Since = int | Callable[[GameSession], int] | None
-"""Where a state's ``events`` start: the seat's delivery cursor (None), an index, or an
-index worked out from the race as the state is built."""
+"""Where a state's ``events`` start: the seat's delivery cursor (None), an index, or one
+worked out from the race."""
 
 Publish = Callable[[str, Said | None], Awaitable[None]]
-"""Tells everyone following a race that it changed (the live hub's ``publish``), with the
-quick message that was the change's only part, if so."""
+"""Tells a race's followers it changed (the live hub's ``publish``), with the quick message
+that was all the change, if so."""
 
 
-async def _nobody_listens(game_id: str, said: Said | None = None) -> None:
-    """The default :data:`Publish`: no live updates."""
-
-
-@dataclass(frozen=True)
-class Seated:
-    """A seat just taken in a race (a quick race, a rematch): the race, the seat, the seat's
-    token and its first state."""
+class Seated(NamedTuple):
+    """A seat just taken (a quick race, a rematch): its race, seat, token and first state."""
 
     game_id: str
     seat: int
@@ -70,10 +66,10 @@ class Race:
     session: GameSession
     seat: int | None
     now: float
-    locked: bool
     runner: BotRunner = field(repr=False)
     changed: bool = False
     lease: Lease | None = field(default=None, repr=False)
+    """Set when opened for writing, under the race's lock."""
     over_at_open: bool = False
     """Whether the race was over when loaded (a change that ends it is recorded)."""
     said_alone: Said | None = None
@@ -95,39 +91,41 @@ class Race:
         return self.seat
 
     def _locked(self, change: bool = False) -> GameSession:
-        if not self.locked:  # a route opened for reading called an operation that writes
+        if self.lease is None:  # a route opened for reading called an operation that writes
             raise RuntimeError("This race was opened for reading; open it with write=True.")
         self.changed = self.changed or change
         return self.session
 
-    def _answer(self, seat: int | None, since: Since, deliver: bool = True) -> SessionState:
-        start = since(self.session) if callable(since) else since
-        notice = self.runner.notice(self.session.config.bots)
-        return operations.session_state(
-            self.session, start, seat, deliver=deliver, now=self.now, notice=notice
-        )
-
     def state(self, since: Since = None, *, deliver: bool = True) -> SessionState:
-        """What this seat (or a spectator) may see now (:func:`operations.session_state`);
-        ``deliver`` moves the seat's delivery cursor (pages name ``since`` instead)."""
+        """:func:`operations.session_state` of this seat (or a spectator) now."""
         seat = self.seat
         moves = deliver and seat is not None and operations.cursor_behind(self.session, seat)
         if moves:
             self._locked(change=True)
-        return self._answer(seat, since, moves)
+        start = since(self.session) if callable(since) else since
+        notice = self.runner.notice(self.session.config.bots)
+        return operations.session_state(
+            self.session, start, seat, deliver=moves, now=self.now, notice=notice
+        )
 
     async def play(self, turn: int, action: Action, since: Since = None) -> SessionState:
-        """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state.
-        Raises :class:`~app.races.errors.StaleTurn`, ``RaceNotStarted`` or
-        ``IllegalMove``, and then changes nothing."""
+        """Apply this seat's ``action`` for ``turn`` and the bots' replies; the new state (a
+        refusal changes nothing)."""
         seat = self.own_seat
         session = self._locked()
-        # A refusal's state is a delivery like any other answer's (its events are sent).
-        operations.check_turn(session, seat, turn, self.state)
+        # A stale turn's state is a delivery like any other answer's (its events are sent).
+        if turn > session.turn:
+            raise StaleTurn(self.state(), turn=turn, now=session.turn)
+        if turn != session.turn:
+            raise StaleTurn(self.state())
+        if session.status == "waiting":
+            raise RaceNotStarted()
+        if session.game.current_seat not in (None, seat):
+            raise StaleTurn(self.state(), "not_your_turn")
         await operations.play(session, seat, action, self.now, self.runner)
         self.changed = True  # only now: a refused move leaves the race as it was
         metrics.MOVES.inc()
-        return self._answer(seat, since)
+        return self.state(since)
 
     async def start(self) -> SessionState:
         """The creator starts now (empty seats become bots); the creator's state.
@@ -142,8 +140,7 @@ class Race:
 
     async def join(self, code: str, name: str | None, player: int | None = None) -> str:
         """Seat the person holding invite ``code`` (the results' ``player``, if known); their
-        new token (this hold becomes theirs). Raises :class:`LobbyRefused`
-        (``second_seat`` when ``player`` already sits here), and then changes nothing."""
+        new token (this hold becomes theirs). A refusal changes nothing."""
         if self.session.lobby.seat_of_player(player) is not None:
             raise LobbyRefused("second_seat")
         session = self._locked(change=True)
@@ -155,22 +152,18 @@ class Race:
         return token
 
     async def take_back(self, since: Since = None) -> SessionState:
-        """Undo this seat's last card and the bots' replies (:func:`operations.take_back`);
-        the seat's state at its previous turn (or ``TakebackRefused``, changing nothing)."""
+        """:func:`operations.take_back` for this seat; its state at its previous turn."""
         seat = self.own_seat
         await anyio.to_thread.run_sync(operations.take_back, self._locked(), seat, self.now)
         self.changed = True
-        return self._answer(seat, since)
+        return self.state(since)
 
     async def say(self, code: str, pace: Callable[[int], Awaitable[None]] | None = None) -> Said:
-        """This seat says quick message ``code`` (:func:`operations.say`); the message.
-        ``pace(seat)``, once the message is allowed, counts it against the seat's pace (and
-        may refuse it). Refused (``TalkRefused`` or ``pace``'s), it changes nothing."""
+        """This seat says ``code`` (:func:`operations.say`); ``pace(seat)``, once the message
+        is allowed, may still refuse it. A refusal changes nothing."""
         seat = self.own_seat
         session = self._locked()
-        refused = operations.talk_refusal(session, seat, code)
-        if refused is not None:
-            raise refused
+        operations.check_talk(session, seat, code)
         if pace is not None:
             await pace(seat)
         message = operations.say(session, seat, code, self.now)
@@ -179,11 +172,14 @@ class Race:
         return message
 
     def end_left(self, seats: list[int]) -> None:
-        leaving.end_left(self._locked(change=True), seats)
+        """End the race because the people at ``seats`` left: nothing moves in it again."""
+        session = self._locked(change=True)
+        session.left = sorted(set(session.left) | set(seats))
+        session.lobby.deadline = None
 
     def leave(self) -> None:
-        """This seat's person leaves a race against bots (docs/ratings.md, "Leaving is
-        losing"); nothing when it is over, ``leave_with_people`` where other people race."""
+        """This seat's person leaves a race against bots (docs/ratings.md): nothing when it
+        is over, ``leave_with_people`` where other people race."""
         seat = self.own_seat
         if self.session.status == "over":
             return
@@ -192,8 +188,8 @@ class Race:
         self.end_left([seat])
 
     def come_back(self) -> None:
-        """This seat's person takes their seat back from the bot that played it while they
-        were away; :class:`NotAway` when it was not (nothing changes), or the race is over."""
+        """This seat's person takes their seat back from the bot; :class:`NotAway` when they
+        were not away or the race is over."""
         session = self._locked()
         if session.status == "over" or not session.lobby.come_back(self.own_seat):
             raise NotAway()
@@ -208,8 +204,7 @@ class Race:
         lobby.rematch = offer
 
     async def close_seat(self, seat: int) -> None:
-        """``seat``'s invite stops working and a bot takes it (the race starts when that was
-        the last one open)."""
+        """:meth:`Lobby.close_seat`, and the race begins if that started it."""
         session = self._locked(change=True)
         session.lobby.close_seat(seat)
         if session.lobby.started:
@@ -219,7 +214,6 @@ class Race:
         self._locked(change=True).practice = True
 
     def claim_seat(self, player: int) -> None:
-        """Note that the results' ``player`` sits at this hold's seat."""
         self._locked(change=True).lobby.seats[self.own_seat].player = player
 
     def record(self) -> dict[str, Any]:
@@ -240,13 +234,12 @@ class Races:
         store: SessionStore,
         settings: Settings,
         runner: BotRunner | None = None,
-        publish: Publish = _nobody_listens,
+        publish: Publish | None = None,
         clock: Callable[[], float] | None = None,
         results: ResultsStore | None = None,
     ) -> None:
-        """Races kept in ``store``, their bots run by ``runner``, changes announced through
-        ``publish``; ``clock`` is the turn clock (default :data:`operations.wall_clock`);
-        finished races are recorded in ``results`` (if given) through the store's outbox."""
+        """``clock`` is the turn clock (default :data:`operations.wall_clock`); finished
+        races are recorded in ``results`` (if given) through the store's outbox."""
         self.store = store
         self.settings = settings
         self.runner = runner if runner is not None else BotRunner(settings)
@@ -269,11 +262,8 @@ class Races:
         seats: Callable[[str], Lobby] | None = None,
     ) -> tuple[GameSession, SessionState]:
         """Deal a race for client ``owner`` (and the results' ``player``, if known: both
-        caps count it), store it and let the bots play until a person is to move; the race
-        (with the creator's ``token``) and the creator's first state. A ``creator_name``
-        that does not fit raises :class:`~app.races.errors.LobbyRefused`; ``seats``, given the
-        creator's token digest, seats the race otherwise (a rematch). The slot is reserved
-        before any bot thinks (:class:`ServerFull`, :class:`TooManyGames` cost no bot time)."""
+        caps count it) and :meth:`store_and_begin` it. ``seats``, given the creator's token
+        digest, seats the race otherwise (a rematch)."""
         session = new_session(config, self.settings, creator_name, engine_seed, bot_key)
         if seats is not None:
             session.lobby = seats(token_digest(session.token))
@@ -286,9 +276,9 @@ class Races:
     async def store_and_begin(
         self, session: GameSession, owner: str
     ) -> tuple[GameSession, SessionState]:
-        """Store the just-dealt ``session`` for client ``owner`` (or :class:`ServerFull`,
-        :class:`TooManyGames`) and let the bots play until a person is to move; the stored
-        race (with ``session``'s token) and the creator's state."""
+        """Store the just-dealt ``session`` for client ``owner`` (reserving its place before
+        any bot thinks), then let the bots play until a person is to move; the stored race
+        (with ``session``'s token) and the creator's state."""
         try:
             await self.store.create(session, owner)
         except StoreFull as exc:
@@ -304,8 +294,7 @@ class Races:
         return race.session, state
 
     async def running(self, game_id: str) -> GameSession | None:
-        """The stored race ``game_id`` while it is not over, else None (a look that moves
-        no idle clock and changes nothing)."""
+        """The stored race ``game_id`` while it is not over (a look that changes nothing)."""
         session = (await self.store.fetch(game_id)).record
         return None if session is None or session.status == "over" else session
 
@@ -330,13 +319,15 @@ class Races:
         now = self.now()
         if not write:
             found = await self.store.fetch(game_id, digest)
-            session = _opened(found, digest)
-            if not operations.needs_lock(session, found.seat, now, deliver):
-                yield Race(session, found.seat, now, locked=False, runner=self.runner)
+            session, seat = _opened(found, digest), found.seat
+            # A read writes when a bot turn or a clock move is owed, or it moves a cursor.
+            behind = deliver and seat is not None and operations.cursor_behind(session, seat)
+            if not (operations.bots_pending(session) or session.lobby.overdue(now) or behind):
+                yield Race(session, seat, now, self.runner)
                 return
         async with self.store.lock(game_id, digest) as found:
             session = _opened(found, digest)
-            race = Race(session, found.seat, now, True, self.runner, lease=found.lease)
+            race = Race(session, found.seat, now, self.runner, lease=found.lease)
             race.over_at_open = session.status == "over"
             race.changed = await operations.settle(session, now, self.runner)
             try:
@@ -349,9 +340,6 @@ class Races:
                 await self._keep(race)
 
     async def _keep(self, race: Race) -> None:
-        """Save the race once, fenced by its lease (with its result in the outbox when this
-        change ended it), keep its derived game (:data:`~app.races.record.DERIVED`),
-        announce the change, then record the result."""
         assert race.lease is not None
         result: bytes | None = None  # its result's outbox message, when this change ended it
         if self.recorder is not None and not race.over_at_open and race.session.status == "over":
@@ -368,14 +356,14 @@ class Races:
         # Only a stored race is kept derived: a failed save must not leave this process
         # a copy of moves the store does not hold.
         DERIVED.keep(race.session)
-        await self.publish(race.id, race.said_alone)
+        if self.publish is not None:
+            await self.publish(race.id, race.said_alone)
         if result is not None and self.recorder is not None:
             # Never raises: a result not recorded now stays in the outbox for the recorder.
             await self.recorder.deliver(race.id, result)
 
 
 def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
-    """The race ``found`` holds, or the refusal that says why there is none."""
     if found.record is not None:
         return found.record
     gone = found.gone
@@ -385,15 +373,13 @@ def _opened(found: Fetched[GameSession], digest: str | None) -> GameSession:
 
 
 def left_after(settings: Settings) -> float:
-    """Seconds a rated race may sit untouched before its people count as gone: half the
-    store's idle expiry."""
+    """Seconds a rated race may sit untouched before its people count as gone."""
     return settings.idle_expiry_seconds * 0.5
 
 
 async def end_idle_races(races: Races) -> int:
-    """End as left, before the store forgets them (docs/ratings.md, "Leaving is losing"),
-    the rated races with a person untouched for :func:`left_after` seconds (recording each
-    result); how many were ended."""
+    """End as left the rated races with a person untouched for :func:`left_after` seconds,
+    before the store forgets them (docs/ratings.md); how many were ended."""
     ended = 0
     for game_id in await races.store.idle_ids(left_after(races.settings)):
         found = (await races.store.fetch(game_id)).record
