@@ -63,7 +63,7 @@ class Recorder:
         except Exception:  # recorded: a later delivery finds it so and clears it then
             log.warning("a recorded race stays in the outbox", extra=about)
             self._nudge()
-        if recorded.new and self._task is not None and asyncio.current_task() is self._task:
+        if recorded is not None and self._task is not None and asyncio.current_task() is self._task:
             log.info("a finished race that waited is recorded", extra=about)
         return True
 

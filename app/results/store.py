@@ -11,7 +11,7 @@ import fcntl
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -81,17 +81,6 @@ class PlayerInfo:
     @property
     def display(self) -> int:
         return display(self.rating)
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    """One row of the ratings leaderboard."""
-
-    rank: int
-    name: str
-    rating: int
-    races: int
-    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +157,6 @@ class LevelRecord:
     streak: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """``new``: False when already recorded; ``ratings``: player -> (before, after)."""
-
-    new: bool
-    ratings: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)
-
-
 def _info(row: Player) -> PlayerInfo:
     return PlayerInfo(
         row.id, row.name, row.show_on_leaderboard, Rating(row.mu, row.sigma), row.races
@@ -188,6 +169,9 @@ def _utc(moment: datetime) -> datetime:
 
 
 Kept = TypeVar("Kept")
+
+Ratings = dict[int, tuple[Rating, Rating]]
+"""Each rated person's (before, after) of a race."""
 
 
 def from_row(kind: type[Kept], row: object) -> Kept:
@@ -331,14 +315,15 @@ class ResultsStore:
             self._signing_key = await self.server_key(PLAYER_COOKIE_KEY)
         return self._signing_key
 
-    async def record_finish(self, finish: Finish) -> Recorded:
-        """Keep a finished race and its seats; unless practice, rate each person once."""
+    async def record_finish(self, finish: Finish) -> Ratings | None:
+        """Keep a finished race and its seats; unless practice, rate each person once. The
+        ratings moved (player -> before, after); None when the race was kept already."""
         try:
             async with self.unit() as session:
                 return await _record(session, finish)
         except IntegrityError:
             if await self.finished_record(finish.game_id) is not None:
-                return Recorded(new=False)  # another worker recorded it meanwhile
+                return None  # another worker recorded it meanwhile
             raise
 
     async def finished_record(
@@ -412,8 +397,8 @@ class ResultsStore:
             tally[level] = LevelRecord(was.races + 1, was.wins + won, was.streak + 1 if won else 0)
         return dict(sorted(tally.items()))
 
-    async def leaderboard(self, limit: int = 50) -> list[BoardEntry]:
-        """The best ratings of players with a rated race who did not opt out."""
+    async def leaderboard(self, limit: int = 50) -> list[PlayerInfo]:
+        """The best ratings, best first, of players with a rated race who did not opt out."""
         query = (
             select(Player)
             .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
@@ -421,11 +406,7 @@ class ResultsStore:
             .limit(limit)
         )
         async with self.unit() as session:
-            rows = list(await session.scalars(query))
-        return [
-            BoardEntry(rank, info.shown_name, info.display, info.races, info.id)
-            for rank, info in enumerate(map(_info, rows), 1)
-        ]
+            return [_info(row) for row in await session.scalars(query)]
 
 
 MIGRATION_LOCK = 0x7A7A76
@@ -462,7 +443,7 @@ _RACES = METADATA.tables[FinishedRace.__tablename__]
 _RESULTS = METADATA.tables[RaceResult.__tablename__]
 
 
-async def _record(session: AsyncSession, finish: Finish) -> Recorded:
+async def _record(session: AsyncSession, finish: Finish) -> Ratings:
     """:meth:`ResultsStore.record_finish`'s statements; a race kept already fails on its key."""
     # Each column of finished_races is the finish's field of the same name.
     await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
@@ -478,14 +459,14 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
     await session.execute(
         insert(_RESULTS), [_result_row(finish, seat, players, changes) for seat in finish.seats]
     )
-    return Recorded(new=True, ratings=changes)
+    return changes
 
 
 def _result_row(
     finish: Finish,
     seat: SeatResult,
     players: dict[int, Rating],
-    changes: dict[int, tuple[Rating, Rating]],
+    changes: Ratings,
 ) -> dict[str, Any]:
     """One seat's row of ``race_results``."""
     known = seat.player_id if seat.player_id in players else None
@@ -498,9 +479,7 @@ def _result_row(
     return row
 
 
-def _new_ratings(
-    seats: Sequence[SeatResult], players: dict[int, Rating]
-) -> dict[int, tuple[Rating, Rating]]:
+def _new_ratings(seats: Sequence[SeatResult], players: dict[int, Rating]) -> Ratings:
     """Each person's (before, after): every seat rates (bots at their level's rating, a
     person the server does not know as a newcomer) but a person's seats after their first."""
     rated: dict[int, int] = {}  # each known person's place in ``ratings``

@@ -209,5 +209,9 @@ async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()
 @router.get("/leaderboard", response_model=LeaderboardOut, summary="The ratings leaderboard")
 async def leaderboard(request: Request) -> JSONResponse:
     """The best ratings (at least one rated race) of players who chose to show."""
-    entries = await results_of(request).leaderboard()
-    return JSONResponse({"entries": [published(BoardEntryOut, e) for e in entries]})
+    best = await results_of(request).leaderboard()
+    entries = [
+        {"rank": rank, "name": p.shown_name, "rating": p.display, "races": p.races}
+        for rank, p in enumerate(best, 1)
+    ]
+    return JSONResponse({"entries": entries})
