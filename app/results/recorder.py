@@ -50,12 +50,11 @@ class Recorder:
             return False
         try:
             recorded = await self.results.record_finish(finish)
-        except ResultsUnavailable:
-            log.warning("a finished race waits for the results database", extra=about)
-            self._nudge()
-            return False
-        except Exception:
-            log.exception("a finished race could not be recorded; kept", extra=about)
+        except Exception as exc:
+            if isinstance(exc, ResultsUnavailable):
+                log.warning("a finished race waits for the results database", extra=about)
+            else:
+                log.exception("a finished race could not be recorded; kept", extra=about)
             self._nudge()
             return False
         try:

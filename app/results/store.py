@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.results.daily_times import sealed_until
 from app.results.database import connect, is_sqlite
 from app.results.errors import reaching_the_database
-from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
+from app.results.models import FinishedRace, Player, RaceResult, ServerKey
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from engine.cards import RACER_SUIT_IDS, SEAT_COLOURS
 
@@ -300,14 +300,12 @@ class ResultsStore:
     async def server_key(self, name: str) -> bytes:
         """The secret ``name`` every worker here shares, made now if missing (32 random
         bytes; of two made at once, the first written wins)."""
-        async with self.unit() as session:
-            row = await session.get(ServerKey, name)
-        if row is None:
-            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
+        while True:
             async with self.unit() as session:
                 row = await session.get(ServerKey, name)
-        assert row is not None
-        return bytes.fromhex(row.value)
+            if row is not None:
+                return bytes.fromhex(row.value)
+            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
 
     async def signing_key(self) -> bytes:
         """The player cookie's signing key (:meth:`server_key`)."""
@@ -439,14 +437,11 @@ async def _file_lock(url: URL) -> AsyncIterator[None]:
         handle.close()  # closing releases the lock
 
 
-_RACES = METADATA.tables[FinishedRace.__tablename__]
-_RESULTS = METADATA.tables[RaceResult.__tablename__]
-
-
 async def _record(session: AsyncSession, finish: Finish) -> Ratings:
     """:meth:`ResultsStore.record_finish`'s statements; a race kept already fails on its key."""
     # Each column of finished_races is the finish's field of the same name.
-    await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
+    race = {c.key: getattr(finish, c.key) for c in FinishedRace.__table__.c}
+    await session.execute(insert(FinishedRace).values(race))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
     query = select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
     rows = {row.id: row for row in await session.scalars(query)} if ids else {}
@@ -457,7 +452,7 @@ async def _record(session: AsyncSession, finish: Finish) -> Ratings:
         row.mu, row.sigma, row.ordinal = after.mu, after.sigma, after.ordinal
         row.races += 1
     await session.execute(
-        insert(_RESULTS), [_result_row(finish, seat, players, changes) for seat in finish.seats]
+        insert(RaceResult), [_result_row(finish, seat, players, changes) for seat in finish.seats]
     )
     return changes
 

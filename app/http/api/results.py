@@ -3,6 +3,7 @@ by a cookie) and the ratings leaderboard."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -142,16 +143,10 @@ async def me_body(request: Request, races: Races, player: PlayerInfo, token: str
     history = await results.history(player.id)
     records = await results.level_records(player.id)
     streak = await daily_streak(races, player.id)
-    rating = player.rating
     return {
         "name": player.shown_name,
         "show_on_leaderboard": player.show_on_leaderboard,
-        "rating": {
-            "display": player.display,
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "races": player.races,
-        },
+        "rating": {"display": player.display, **asdict(player.rating), "races": player.races},
         "records": {level: published(LevelRecordOut, r) for level, r in records.items()},
         "daily_streak": published(DailyStreakOut, streak),
         "history": [history_out(entry, base_url) for entry in history],
