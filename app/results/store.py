@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Select, func, insert, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -44,17 +44,12 @@ SEED_KEY = "seed_secret"
 signature) when ``ZZV_SEED_SECRET`` is not set (read as :mod:`app.main` starts an app)."""
 
 
-COLOURS = tuple(colour.capitalize() for colour in SEAT_COLOURS)
-RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
-
-
 def pseudonym(player_id: int) -> str:
     """A player's name until they choose one: colour, racer, number, one to one with the
     ids (no board of "Racer 1234"s; the name tells nothing about the player)."""
-    colours, racers = len(COLOURS), len(RACERS)
-    colour = COLOURS[player_id % colours]
-    racer = RACERS[(player_id // colours) % racers]
-    return f"{colour} {racer} {player_id // (colours * racers) + 1}"
+    turn, colour = divmod(player_id, len(SEAT_COLOURS))
+    number, racer = divmod(turn, len(RACER_SUIT_IDS))
+    return f"{SEAT_COLOURS[colour].capitalize()} {RACER_SUIT_IDS[racer].capitalize()} {number + 1}"
 
 
 def digest(token: str) -> str:
@@ -349,39 +344,17 @@ class ResultsStore:
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
-        first_seat = (
-            select(RaceResult.game_id, func.min(RaceResult.seat).label("seat"))
-            .where(RaceResult.player_id == player_id)
-            .group_by(RaceResult.game_id)
-            .subquery()
-        )
-        query = (
-            select(FinishedRace, RaceResult)
-            .join(first_seat, first_seat.c.game_id == FinishedRace.game_id)
-            .join(
-                RaceResult,
-                (RaceResult.game_id == first_seat.c.game_id)
-                & (RaceResult.seat == first_seat.c.seat),
-            )
-            .order_by(FinishedRace.finished_at.desc(), FinishedRace.game_id)
-            .limit(limit)
-        )
+        newest = FinishedRace.finished_at.desc(), FinishedRace.game_id
+        query = _first_seats(player_id).order_by(*newest).limit(limit)
         async with self.unit() as session:
-            rows = (await session.execute(query)).all()
-        return [_history_entry(race, result) for race, result in rows]
+            rows = await session.execute(query)
+            return [_history_entry(race, result) for race, result in rows]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
         """Per bot level, practice out, the browser's old record in."""
-        query = (
-            select(FinishedRace.bots, RaceResult.place)
-            .join(RaceResult, RaceResult.game_id == FinishedRace.game_id)
-            .where(
-                RaceResult.player_id == player_id,
-                FinishedRace.people == 1,
-                FinishedRace.practice.is_(False),
-            )
-            .order_by(FinishedRace.finished_at, FinishedRace.game_id)
-        )
+        alone = FinishedRace.people == 1, FinishedRace.practice.is_(False)
+        oldest = FinishedRace.finished_at, FinishedRace.game_id
+        query = _first_seats(player_id).where(*alone).order_by(*oldest)
         async with self.unit() as session:
             rows = (await session.execute(query)).all()
             player = await session.get(Player, player_id)
@@ -389,9 +362,9 @@ class ResultsStore:
         if player is not None and player.browser_record:
             for level, old in player.browser_record.items():
                 tally[level] = LevelRecord(*(int(old.get(f.name, 0)) for f in fields(LevelRecord)))
-        for level, place in rows:
+        for race, result in rows:
+            level, won = race.bots, result.place == 1
             was = tally.get(level, LevelRecord())
-            won = place == 1
             tally[level] = LevelRecord(was.races + 1, was.wins + won, was.streak + 1 if won else 0)
         return dict(sorted(tally.items()))
 
@@ -492,6 +465,24 @@ def _new_ratings(seats: Sequence[SeatResult], players: dict[int, Rating]) -> Rat
         places.append(seat.place)
     after = rate(ratings, places) if rated else []
     return {person: (ratings[i], after[i]) for person, i in rated.items()}
+
+
+def _first_seats(player_id: int) -> Select[FinishedRace, RaceResult]:
+    """Each finished race of the player's, with their first seat's result."""
+    first_seat = (
+        select(RaceResult.game_id, func.min(RaceResult.seat).label("seat"))
+        .where(RaceResult.player_id == player_id)
+        .group_by(RaceResult.game_id)
+        .subquery()
+    )
+    return (
+        select(FinishedRace, RaceResult)
+        .join(first_seat, first_seat.c.game_id == FinishedRace.game_id)
+        .join(
+            RaceResult,
+            (RaceResult.game_id == first_seat.c.game_id) & (RaceResult.seat == first_seat.c.seat),
+        )
+    )
 
 
 def _shown(mu: float | None, sigma: float | None) -> int | None:
