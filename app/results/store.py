@@ -271,11 +271,9 @@ class ResultsStore:
     async def rename(
         self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
     ) -> PlayerInfo:
-        """Set the name (None: generated) and leaderboard choice; ``KeyError`` if unknown."""
+        """Set the name (None: generated) and leaderboard choice (``NoResultFound``: unknown)."""
         async with self.unit() as session:
-            row = await session.get(Player, player_id, with_for_update=True)
-            if row is None:
-                raise KeyError(player_id)
+            row = await session.get_one(Player, player_id, with_for_update=True)
             row.name = name
             if show_on_leaderboard is not None:
                 row.show_on_leaderboard = show_on_leaderboard
@@ -284,9 +282,7 @@ class ResultsStore:
     async def import_browser_record(self, player_id: int, record: dict[str, LevelRecord]) -> bool:
         """Keep the record a browser kept before, once (False when one is kept already)."""
         async with self.unit() as session:
-            row = await session.get(Player, player_id, with_for_update=True)
-            if row is None:
-                raise KeyError(player_id)
+            row = await session.get_one(Player, player_id, with_for_update=True)
             if row.browser_record is not None:
                 return False
             row.browser_record = {level: asdict(r) for level, r in record.items()}
