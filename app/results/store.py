@@ -190,35 +190,32 @@ class ResultsStore:
         )
         self._signing_key: bytes | None = None
 
-    async def open(self) -> None:
+    async def open(self) -> async_sessionmaker[AsyncSession]:
         """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
-        if self._engine is not None:
-            return
-        engine = connect(self.url)
-        try:
-            async with _file_lock(self.url), engine.begin() as conn:
-                await conn.run_sync(_upgrade)
-        except BaseException:
-            await engine.dispose()
-            raise
-        self._engine = engine
-        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        if self._sessions is None:
+            engine = connect(self.url)
+            try:
+                async with _file_lock(self.url), engine.begin() as conn:
+                    await conn.run_sync(_upgrade)
+            except BaseException:
+                await engine.dispose()
+                raise
+            self._engine = engine
+            self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        return self._sessions
 
     async def close(self) -> None:
         """Close every connection (an in-memory database is then gone)."""
         if self._engine is not None:
             await self._engine.dispose()
-        self._engine = None
-        self._sessions = None
+        self._engine, self._sessions = None, None
 
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
         """A session in one transaction, committed on leaving (SQLite's calls take turns)."""
         with reaching_the_database():
-            if self._sessions is None:
-                await self.open()
-            assert self._sessions is not None
-            async with self._serial, self._sessions() as session, session.begin():
+            sessions = self._sessions or await self.open()
+            async with self._serial, sessions() as session, session.begin():
                 yield session
 
     async def add_once(self, row: object) -> bool:
