@@ -321,8 +321,7 @@ class ResultsStore:
             row = await session.get(FinishedRace, game_id)
         if row is None:
             return None
-        settings = row.settings or {}
-        closes = sealed_until(settings.get("daily"), settings.get("cup"))
+        closes = sealed_until(row.settings.get("daily"), row.settings.get("cup"))
         if row.sealed and closes is not None and now is not None and now >= closes:
             return {**row.record, **row.sealed}
         return row.record
@@ -350,11 +349,8 @@ class ResultsStore:
         query = _first_seats(player_id).where(*alone).order_by(*oldest)
         async with self.unit() as session:
             rows = (await session.execute(query)).all()
-            player = await session.get(Player, player_id)
-        tally: dict[str, LevelRecord] = {}
-        if player is not None and player.browser_record:
-            for level, old in player.browser_record.items():
-                tally[level] = LevelRecord(*(int(old.get(f.name, 0)) for f in fields(LevelRecord)))
+            player = await session.get_one(Player, player_id)
+        tally = {level: LevelRecord(**old) for level, old in (player.browser_record or {}).items()}
         for race, result in rows:
             level, won = race.bots, result.place == 1
             was = tally.get(level, LevelRecord())
