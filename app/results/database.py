@@ -60,12 +60,10 @@ def connect(url: URL) -> AsyncEngine:
             # A database that does not answer is reported (503) in seconds, not asyncpg's 60.
             connect_args={"timeout": CONNECT_TIMEOUT_SECONDS},
         )
-    options: dict[str, Any] = {}
-    if url.database in (None, "", ":memory:"):
-        options["poolclass"] = StaticPool
-    else:
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    engine = create_async_engine(url, **options)
+    database = url.database or ":memory:"
+    if database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    engine = create_async_engine(url, poolclass=StaticPool if database == ":memory:" else None)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
