@@ -140,7 +140,6 @@ def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
 async def me_body(request: Request, races: Races, player: PlayerInfo, token: str) -> dict[str, Any]:
     """The whole ``/api/me`` answer for ``player`` (today by the clock of ``races``)."""
     results, base_url = results_of(request), public_base_url(request)
-    history = await results.history(player.id)
     records = await results.level_records(player.id)
     streak = await daily_streak(races, player.id)
     return {
@@ -149,7 +148,7 @@ async def me_body(request: Request, races: Races, player: PlayerInfo, token: str
         "rating": {"display": player.display, **asdict(player.rating), "races": player.races},
         "records": {level: published(LevelRecordOut, r) for level, r in records.items()},
         "daily_streak": published(DailyStreakOut, streak),
-        "history": [history_out(entry, base_url) for entry in history],
+        "history": [history_out(entry, base_url) for entry in await results.history(player.id)],
         "player_token": token,
     }
 
