@@ -20,7 +20,7 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Select, func, insert, select, text
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -177,9 +177,9 @@ def from_row(kind: type[Kept], row: object) -> Kept:
 
 
 class ResultsStore:
-    def __init__(self, url: URL) -> None:
+    def __init__(self, url: URL | str) -> None:
         """A store on async SQLAlchemy ``url``; nothing is opened yet."""
-        self.url = url
+        self.url = make_url(url) if isinstance(url, str) else url
         self._engine: AsyncEngine | None = None
         self._sessions: async_sessionmaker[AsyncSession] | None = None
         # SQLite has one writer; calls of this process take turns instead of waiting
