@@ -18,10 +18,6 @@ from sqlalchemy.pool import StaticPool
 from app.paths import data_folder
 from app.settings import Settings
 
-RESULTS_FILE = "results.sqlite3"
-
-MEMORY_URL = "sqlite+aiosqlite://"
-
 SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000", "foreign_keys=ON")
 
 CONNECT_TIMEOUT_SECONDS = 5.0
@@ -44,8 +40,8 @@ def results_url(settings: Settings) -> URL:
     if settings.database_url is not None:
         return async_url(settings.database_url.get_secret_value())
     if not settings.durable and settings.data_dir is None:
-        return make_url(MEMORY_URL)
-    return make_url(f"sqlite+aiosqlite:///{data_folder(settings) / RESULTS_FILE}")
+        return make_url("sqlite+aiosqlite://")
+    return make_url(f"sqlite+aiosqlite:///{data_folder(settings) / 'results.sqlite3'}")
 
 
 def is_sqlite(url: URL) -> bool:
@@ -64,12 +60,10 @@ def connect(url: URL) -> AsyncEngine:
             # A database that does not answer is reported (503) in seconds, not asyncpg's 60.
             connect_args={"timeout": CONNECT_TIMEOUT_SECONDS},
         )
-    options: dict[str, Any] = {}
-    if url.database in (None, "", ":memory:"):
-        options["poolclass"] = StaticPool
-    else:
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    engine = create_async_engine(url, **options)
+    database = url.database or ":memory:"
+    if database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    engine = create_async_engine(url, poolclass=StaticPool if database == ":memory:" else None)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:

@@ -13,15 +13,6 @@ class ResultsUnavailable(Exception):
     """The results database cannot be reached now; nothing was read or written."""
 
     code = "results_unavailable"
-    message = (
-        "Players, ratings and finished races cannot be reached right now. Races go on, and "
-        "every race that finishes meanwhile will be counted once they are back. Please try "
-        "again in a moment."
-    )
-
-    def __init__(self) -> None:
-        # The class's sentence: a driver's own words could name the database's address.
-        super().__init__(self.message)
 
 
 UNREACHABLE: tuple[type[BaseException], ...] = (

@@ -43,8 +43,6 @@ def display(rating: Rating) -> int:
 def rate(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     """Every seat's rating after a race where seat ``i`` finished ``places[i]`` (1 first;
     equal places tie); the bots' are for the caller to ignore."""
-    if len(ratings) != len(places):
-        raise ValueError("One place per rating.")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
     return [Rating(float(team[0].mu), float(team[0].sigma)) for team in rated]

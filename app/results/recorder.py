@@ -50,12 +50,11 @@ class Recorder:
             return False
         try:
             recorded = await self.results.record_finish(finish)
-        except ResultsUnavailable:
-            log.warning("a finished race waits for the results database", extra=about)
-            self._nudge()
-            return False
-        except Exception:
-            log.exception("a finished race could not be recorded; kept", extra=about)
+        except Exception as exc:
+            if isinstance(exc, ResultsUnavailable):
+                log.warning("a finished race waits for the results database", extra=about)
+            else:
+                log.exception("a finished race could not be recorded; kept", extra=about)
             self._nudge()
             return False
         try:
@@ -63,7 +62,7 @@ class Recorder:
         except Exception:  # recorded: a later delivery finds it so and clears it then
             log.warning("a recorded race stays in the outbox", extra=about)
             self._nudge()
-        if recorded.new and self._task is not None and asyncio.current_task() is self._task:
+        if recorded is not None and self._task is not None and asyncio.current_task() is self._task:
             log.info("a finished race that waited is recorded", extra=about)
         return True
 

@@ -11,7 +11,7 @@ import fcntl
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Select, func, insert, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.results.daily_times import sealed_until
 from app.results.database import connect, is_sqlite
 from app.results.errors import reaching_the_database
-from app.results.models import METADATA, FinishedRace, Player, RaceResult, ServerKey
+from app.results.models import FinishedRace, Player, RaceResult, ServerKey
 from app.results.ratings import BOT_RATINGS, Rating, display, rate
 from engine.cards import RACER_SUIT_IDS, SEAT_COLOURS
 
@@ -44,17 +44,12 @@ SEED_KEY = "seed_secret"
 signature) when ``ZZV_SEED_SECRET`` is not set (read as :mod:`app.main` starts an app)."""
 
 
-COLOURS = tuple(colour.capitalize() for colour in SEAT_COLOURS)
-RACERS = tuple(suit.capitalize() for suit in RACER_SUIT_IDS)
-
-
 def pseudonym(player_id: int) -> str:
     """A player's name until they choose one: colour, racer, number, one to one with the
     ids (no board of "Racer 1234"s; the name tells nothing about the player)."""
-    colours, racers = len(COLOURS), len(RACERS)
-    colour = COLOURS[player_id % colours]
-    racer = RACERS[(player_id // colours) % racers]
-    return f"{colour} {racer} {player_id // (colours * racers) + 1}"
+    turn, colour = divmod(player_id, len(SEAT_COLOURS))
+    number, racer = divmod(turn, len(RACER_SUIT_IDS))
+    return f"{SEAT_COLOURS[colour].capitalize()} {RACER_SUIT_IDS[racer].capitalize()} {number + 1}"
 
 
 def digest(token: str) -> str:
@@ -81,17 +76,6 @@ class PlayerInfo:
     @property
     def display(self) -> int:
         return display(self.rating)
-
-
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
-    """One row of the ratings leaderboard."""
-
-    rank: int
-    name: str
-    rating: int
-    races: int
-    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +152,6 @@ class LevelRecord:
     streak: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """``new``: False when already recorded; ``ratings``: player -> (before, after)."""
-
-    new: bool
-    ratings: dict[int, tuple[Rating, Rating]] = field(default_factory=dict)
-
-
 def _info(row: Player) -> PlayerInfo:
     return PlayerInfo(
         row.id, row.name, row.show_on_leaderboard, Rating(row.mu, row.sigma), row.races
@@ -188,6 +164,9 @@ def _utc(moment: datetime) -> datetime:
 
 
 Kept = TypeVar("Kept")
+
+Ratings = dict[int, tuple[Rating, Rating]]
+"""Each rated person's (before, after) of a race."""
 
 
 def from_row(kind: type[Kept], row: object) -> Kept:
@@ -211,35 +190,32 @@ class ResultsStore:
         )
         self._signing_key: bytes | None = None
 
-    async def open(self) -> None:
+    async def open(self) -> async_sessionmaker[AsyncSession]:
         """Connect and bring the schema to the newest migration (``alembic upgrade head``)."""
-        if self._engine is not None:
-            return
-        engine = connect(self.url)
-        try:
-            async with _file_lock(self.url), engine.begin() as conn:
-                await conn.run_sync(_upgrade)
-        except BaseException:
-            await engine.dispose()
-            raise
-        self._engine = engine
-        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        if self._sessions is None:
+            engine = connect(self.url)
+            try:
+                async with _file_lock(self.url), engine.begin() as conn:
+                    await conn.run_sync(_upgrade)
+            except BaseException:
+                await engine.dispose()
+                raise
+            self._engine = engine
+            self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        return self._sessions
 
     async def close(self) -> None:
         """Close every connection (an in-memory database is then gone)."""
         if self._engine is not None:
             await self._engine.dispose()
-        self._engine = None
-        self._sessions = None
+        self._engine, self._sessions = None, None
 
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
         """A session in one transaction, committed on leaving (SQLite's calls take turns)."""
         with reaching_the_database():
-            if self._sessions is None:
-                await self.open()
-            assert self._sessions is not None
-            async with self._serial, self._sessions() as session, session.begin():
+            sessions = self._sessions or await self.open()
+            async with self._serial, sessions() as session, session.begin():
                 yield session
 
     async def add_once(self, row: object) -> bool:
@@ -292,11 +268,9 @@ class ResultsStore:
     async def rename(
         self, player_id: int, name: str | None, show_on_leaderboard: bool | None = None
     ) -> PlayerInfo:
-        """Set the name (None: generated) and leaderboard choice; ``KeyError`` if unknown."""
+        """Set the name (None: generated) and leaderboard choice (``NoResultFound``: unknown)."""
         async with self.unit() as session:
-            row = await session.get(Player, player_id, with_for_update=True)
-            if row is None:
-                raise KeyError(player_id)
+            row = await session.get_one(Player, player_id, with_for_update=True)
             row.name = name
             if show_on_leaderboard is not None:
                 row.show_on_leaderboard = show_on_leaderboard
@@ -305,9 +279,7 @@ class ResultsStore:
     async def import_browser_record(self, player_id: int, record: dict[str, LevelRecord]) -> bool:
         """Keep the record a browser kept before, once (False when one is kept already)."""
         async with self.unit() as session:
-            row = await session.get(Player, player_id, with_for_update=True)
-            if row is None:
-                raise KeyError(player_id)
+            row = await session.get_one(Player, player_id, with_for_update=True)
             if row.browser_record is not None:
                 return False
             row.browser_record = {level: asdict(r) for level, r in record.items()}
@@ -316,14 +288,12 @@ class ResultsStore:
     async def server_key(self, name: str) -> bytes:
         """The secret ``name`` every worker here shares, made now if missing (32 random
         bytes; of two made at once, the first written wins)."""
-        async with self.unit() as session:
-            row = await session.get(ServerKey, name)
-        if row is None:
-            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
+        while True:
             async with self.unit() as session:
                 row = await session.get(ServerKey, name)
-        assert row is not None
-        return bytes.fromhex(row.value)
+            if row is not None:
+                return bytes.fromhex(row.value)
+            await self.add_once(ServerKey(name=name, value=secrets.token_hex(32)))
 
     async def signing_key(self) -> bytes:
         """The player cookie's signing key (:meth:`server_key`)."""
@@ -331,14 +301,15 @@ class ResultsStore:
             self._signing_key = await self.server_key(PLAYER_COOKIE_KEY)
         return self._signing_key
 
-    async def record_finish(self, finish: Finish) -> Recorded:
-        """Keep a finished race and its seats; unless practice, rate each person once."""
+    async def record_finish(self, finish: Finish) -> Ratings | None:
+        """Keep a finished race and its seats; unless practice, rate each person once. The
+        ratings moved (player -> before, after); None when the race was kept already."""
         try:
             async with self.unit() as session:
                 return await _record(session, finish)
         except IntegrityError:
             if await self.finished_record(finish.game_id) is not None:
-                return Recorded(new=False)  # another worker recorded it meanwhile
+                return None  # another worker recorded it meanwhile
             raise
 
     async def finished_record(
@@ -350,8 +321,7 @@ class ResultsStore:
             row = await session.get(FinishedRace, game_id)
         if row is None:
             return None
-        settings = row.settings or {}
-        closes = sealed_until(settings.get("daily"), settings.get("cup"))
+        closes = sealed_until(row.settings.get("daily"), row.settings.get("cup"))
         if row.sealed and closes is not None and now is not None and now >= closes:
             return {**row.record, **row.sealed}
         return row.record
@@ -366,54 +336,29 @@ class ResultsStore:
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
-        first_seat = (
-            select(RaceResult.game_id, func.min(RaceResult.seat).label("seat"))
-            .where(RaceResult.player_id == player_id)
-            .group_by(RaceResult.game_id)
-            .subquery()
-        )
-        query = (
-            select(FinishedRace, RaceResult)
-            .join(first_seat, first_seat.c.game_id == FinishedRace.game_id)
-            .join(
-                RaceResult,
-                (RaceResult.game_id == first_seat.c.game_id)
-                & (RaceResult.seat == first_seat.c.seat),
-            )
-            .order_by(FinishedRace.finished_at.desc(), FinishedRace.game_id)
-            .limit(limit)
-        )
+        newest = FinishedRace.finished_at.desc(), FinishedRace.game_id
+        query = _first_seats(player_id).order_by(*newest).limit(limit)
         async with self.unit() as session:
-            rows = (await session.execute(query)).all()
-        return [_history_entry(race, result) for race, result in rows]
+            rows = await session.execute(query)
+            return [_history_entry(race, result) for race, result in rows]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
         """Per bot level, practice out, the browser's old record in."""
-        query = (
-            select(FinishedRace.bots, RaceResult.place)
-            .join(RaceResult, RaceResult.game_id == FinishedRace.game_id)
-            .where(
-                RaceResult.player_id == player_id,
-                FinishedRace.people == 1,
-                FinishedRace.practice.is_(False),
-            )
-            .order_by(FinishedRace.finished_at, FinishedRace.game_id)
-        )
+        alone = FinishedRace.people == 1, FinishedRace.practice.is_(False)
+        oldest = FinishedRace.finished_at, FinishedRace.game_id
+        query = _first_seats(player_id).where(*alone).order_by(*oldest)
         async with self.unit() as session:
             rows = (await session.execute(query)).all()
-            player = await session.get(Player, player_id)
-        tally: dict[str, LevelRecord] = {}
-        if player is not None and player.browser_record:
-            for level, old in player.browser_record.items():
-                tally[level] = LevelRecord(*(int(old.get(f.name, 0)) for f in fields(LevelRecord)))
-        for level, place in rows:
+            player = await session.get_one(Player, player_id)
+        tally = {level: LevelRecord(**old) for level, old in (player.browser_record or {}).items()}
+        for race, result in rows:
+            level, won = race.bots, result.place == 1
             was = tally.get(level, LevelRecord())
-            won = place == 1
             tally[level] = LevelRecord(was.races + 1, was.wins + won, was.streak + 1 if won else 0)
         return dict(sorted(tally.items()))
 
-    async def leaderboard(self, limit: int = 50) -> list[BoardEntry]:
-        """The best ratings of players with a rated race who did not opt out."""
+    async def leaderboard(self, limit: int = 50) -> list[PlayerInfo]:
+        """The best ratings, best first, of players with a rated race who did not opt out."""
         query = (
             select(Player)
             .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
@@ -421,11 +366,7 @@ class ResultsStore:
             .limit(limit)
         )
         async with self.unit() as session:
-            rows = list(await session.scalars(query))
-        return [
-            BoardEntry(rank, info.shown_name, info.display, info.races, info.id)
-            for rank, info in enumerate(map(_info, rows), 1)
-        ]
+            return [_info(row) for row in await session.scalars(query)]
 
 
 MIGRATION_LOCK = 0x7A7A76
@@ -458,14 +399,11 @@ async def _file_lock(url: URL) -> AsyncIterator[None]:
         handle.close()  # closing releases the lock
 
 
-_RACES = METADATA.tables[FinishedRace.__tablename__]
-_RESULTS = METADATA.tables[RaceResult.__tablename__]
-
-
-async def _record(session: AsyncSession, finish: Finish) -> Recorded:
+async def _record(session: AsyncSession, finish: Finish) -> Ratings:
     """:meth:`ResultsStore.record_finish`'s statements; a race kept already fails on its key."""
     # Each column of finished_races is the finish's field of the same name.
-    await session.execute(insert(_RACES).values({c.key: getattr(finish, c.key) for c in _RACES.c}))
+    race = {c.key: getattr(finish, c.key) for c in FinishedRace.__table__.c}
+    await session.execute(insert(FinishedRace).values(race))
     ids = sorted({s.player_id for s in finish.seats if s.player_id is not None})
     query = select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
     rows = {row.id: row for row in await session.scalars(query)} if ids else {}
@@ -476,16 +414,16 @@ async def _record(session: AsyncSession, finish: Finish) -> Recorded:
         row.mu, row.sigma, row.ordinal = after.mu, after.sigma, after.ordinal
         row.races += 1
     await session.execute(
-        insert(_RESULTS), [_result_row(finish, seat, players, changes) for seat in finish.seats]
+        insert(RaceResult), [_result_row(finish, seat, players, changes) for seat in finish.seats]
     )
-    return Recorded(new=True, ratings=changes)
+    return changes
 
 
 def _result_row(
     finish: Finish,
     seat: SeatResult,
     players: dict[int, Rating],
-    changes: dict[int, tuple[Rating, Rating]],
+    changes: Ratings,
 ) -> dict[str, Any]:
     """One seat's row of ``race_results``."""
     known = seat.player_id if seat.player_id in players else None
@@ -498,9 +436,7 @@ def _result_row(
     return row
 
 
-def _new_ratings(
-    seats: Sequence[SeatResult], players: dict[int, Rating]
-) -> dict[int, tuple[Rating, Rating]]:
+def _new_ratings(seats: Sequence[SeatResult], players: dict[int, Rating]) -> Ratings:
     """Each person's (before, after): every seat rates (bots at their level's rating, a
     person the server does not know as a newcomer) but a person's seats after their first."""
     rated: dict[int, int] = {}  # each known person's place in ``ratings``
@@ -518,6 +454,24 @@ def _new_ratings(
         places.append(seat.place)
     after = rate(ratings, places) if rated else []
     return {person: (ratings[i], after[i]) for person, i in rated.items()}
+
+
+def _first_seats(player_id: int) -> Select[FinishedRace, RaceResult]:
+    """Each finished race of the player's, with their first seat's result."""
+    first_seat = (
+        select(RaceResult.game_id, func.min(RaceResult.seat).label("seat"))
+        .where(RaceResult.player_id == player_id)
+        .group_by(RaceResult.game_id)
+        .subquery()
+    )
+    return (
+        select(FinishedRace, RaceResult)
+        .join(first_seat, first_seat.c.game_id == FinishedRace.game_id)
+        .join(
+            RaceResult,
+            (RaceResult.game_id == first_seat.c.game_id) & (RaceResult.seat == first_seat.c.seat),
+        )
+    )
 
 
 def _shown(mu: float | None, sigma: float | None) -> int | None:

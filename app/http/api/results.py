@@ -3,6 +3,7 @@ by a cookie) and the ratings leaderboard."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -139,22 +140,15 @@ def history_out(entry: HistoryEntry, base_url: str) -> dict[str, Any]:
 async def me_body(request: Request, races: Races, player: PlayerInfo, token: str) -> dict[str, Any]:
     """The whole ``/api/me`` answer for ``player`` (today by the clock of ``races``)."""
     results, base_url = results_of(request), public_base_url(request)
-    history = await results.history(player.id)
     records = await results.level_records(player.id)
     streak = await daily_streak(races, player.id)
-    rating = player.rating
     return {
         "name": player.shown_name,
         "show_on_leaderboard": player.show_on_leaderboard,
-        "rating": {
-            "display": player.display,
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "races": player.races,
-        },
+        "rating": {"display": player.display, **asdict(player.rating), "races": player.races},
         "records": {level: published(LevelRecordOut, r) for level, r in records.items()},
         "daily_streak": published(DailyStreakOut, streak),
-        "history": [history_out(entry, base_url) for entry in history],
+        "history": [history_out(entry, base_url) for entry in await results.history(player.id)],
         "player_token": token,
     }
 
@@ -209,5 +203,9 @@ async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()
 @router.get("/leaderboard", response_model=LeaderboardOut, summary="The ratings leaderboard")
 async def leaderboard(request: Request) -> JSONResponse:
     """The best ratings (at least one rated race) of players who chose to show."""
-    entries = await results_of(request).leaderboard()
-    return JSONResponse({"entries": [published(BoardEntryOut, e) for e in entries]})
+    best = await results_of(request).leaderboard()
+    entries = [
+        {"rank": rank, "name": p.shown_name, "rating": p.display, "races": p.races}
+        for rank, p in enumerate(best, 1)
+    ]
+    return JSONResponse({"entries": entries})

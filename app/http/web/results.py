@@ -35,16 +35,14 @@ async def _me_page(request: Request, races: Races, status: int = 200, **extra: A
     """Your races, with ``extra`` (a name refused: the ``error`` and what was ``typed``)."""
     player = await known_browser_player(request)
     results = results_of(request)
-    history = await results.history(player.id) if player else []
-    records = await results.level_records(player.id) if player else {}
     streak = await daily_streak(races, player.id if player else None)
     context = {
         "active": "me",
         "player": player,
         "streak": streak_words(streak),
         "best_streak": best_words(streak),
-        "history": history,
-        "records": records,
+        "history": await results.history(player.id) if player else [],
+        "records": await results.level_records(player.id) if player else {},
         "name_max": NAME_MAX,
         **extra,
     }

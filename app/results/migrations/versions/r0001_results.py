@@ -11,7 +11,6 @@ revision, down_revision = "r0001", None
 
 
 def upgrade() -> None:
-    """Create the four tables."""
     op.create_table(
         "players",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -71,7 +70,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the four tables."""
     op.drop_table("server_keys")
     op.drop_index(op.f("ix_race_results_player_id"), table_name="race_results")
     op.drop_table("race_results")

@@ -11,10 +11,8 @@ revision, down_revision = "r0002", "r0001"
 
 
 def upgrade() -> None:
-    """Create ``daily_entries``."""
     create_entries("daily_entries", sa.Column("day", sa.String(length=10), nullable=False))
 
 
 def downgrade() -> None:
-    """Drop ``daily_entries``."""
     op.drop_table("daily_entries")

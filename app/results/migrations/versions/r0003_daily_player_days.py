@@ -8,10 +8,8 @@ revision, down_revision = "r0003", "r0002"
 
 
 def upgrade() -> None:
-    """Index ``daily_entries`` by player, then day."""
     op.create_index("ix_daily_entries_player_day", "daily_entries", ["player_id", "day"])
 
 
 def downgrade() -> None:
-    """Drop that index."""
     op.drop_index("ix_daily_entries_player_day", table_name="daily_entries")

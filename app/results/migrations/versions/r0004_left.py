@@ -11,7 +11,6 @@ revision, down_revision = "r0004", "r0003"
 
 
 def upgrade() -> None:
-    """Add ``race_results.left_race`` and ``daily_entries.address`` (indexed with the day)."""
     with op.batch_alter_table("race_results") as batch:
         batch.add_column(
             sa.Column("left_race", sa.Boolean(), server_default=sa.false(), nullable=False)
@@ -22,7 +21,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop them."""
     op.drop_index("ix_daily_entries_day_address", table_name="daily_entries")
     with op.batch_alter_table("daily_entries") as batch:
         batch.drop_column("address")

@@ -11,12 +11,10 @@ revision, down_revision = "r0006", "r0005"
 
 
 def upgrade() -> None:
-    """Add ``finished_races.sealed``."""
     with op.batch_alter_table("finished_races") as batch:
         batch.add_column(sa.Column("sealed", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    """Drop it."""
     with op.batch_alter_table("finished_races") as batch:
         batch.drop_column("sealed")

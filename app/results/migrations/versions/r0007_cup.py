@@ -11,7 +11,6 @@ revision, down_revision = "r0007", "r0006"
 
 
 def upgrade() -> None:
-    """Create ``cup_entries``."""
     week = sa.Column("week", sa.String(length=8), nullable=False)
     create_entries(
         "cup_entries", week, sa.Column("deal", sa.Integer(), nullable=False), address=True
@@ -20,6 +19,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop ``cup_entries``."""
     op.drop_index("ix_cup_entries_week_deal_address", table_name="cup_entries")
     op.drop_table("cup_entries")
