@@ -213,15 +213,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_backup(folder: Path, settings: Settings) -> int:
     """``zzv backup``: copy, say what was copied and what lives elsewhere; 2 if refused."""
     try:
-        done = back_up(settings, folder)
+        copied, elsewhere = back_up(settings, folder)
     except BackupRefused as refused:
         print(f"zzv backup: {refused}", file=sys.stderr)
         return 2
-    for path in done.copied:
+    for path in copied:
         print(f"copied {path}")
-    for sentence in done.elsewhere:
+    for sentence in elsewhere:
         print(sentence)
-    if not done.copied and not done.elsewhere:
+    if not copied and not elsewhere:
         print("Nothing to back up yet: no race has been saved.")
     return 0
 
