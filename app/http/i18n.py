@@ -67,27 +67,26 @@ def known(tag: str | None) -> str | None:
     return next((code for code in (*LANGUAGES, PSEUDO) if code.lower() == wanted), None)
 
 
+# One entry of an ``Accept-Language`` header: a tag (or ``*``) and perhaps its quality.
+_ACCEPTED = re.compile(
+    r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*(?:[qQ]\s*=(.*?))?)?\s*", re.DOTALL
+)
+
+
 def parse_accept_language(header: str) -> list[str]:
     """The tags of an ``Accept-Language`` header, most wanted first (by quality value,
     then order); tags with ``q=0`` and malformed entries are dropped."""
     ranked: list[tuple[float, int, str]] = []
     for position, part in enumerate(header.split(",")):
-        tag, _, params = part.strip().partition(";")
-        tag = tag.strip()
-        if not tag or not re.fullmatch(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*|\*", tag):
+        entry = _ACCEPTED.fullmatch(part)
+        if entry is None:
             continue
-        quality = 1.0
-        params = params.strip()
-        if params:
-            name, _, value = params.partition("=")
-            if name.strip().lower() != "q":
-                continue
-            try:
-                quality = float(value)
-            except ValueError:
-                continue
+        try:
+            quality = 1.0 if entry[2] is None else float(entry[2])
+        except ValueError:
+            continue
         if quality > 0:
-            ranked.append((-quality, position, tag))
+            ranked.append((-quality, position, entry[1]))
     return [tag for _, _, tag in sorted(ranked)]
 
 
