@@ -47,11 +47,8 @@ def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
     """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any."""
     for _ in range(16):  # uvicorn's middlewares each keep the app they wrap in `.app`
         hook = getattr(getattr(app, "state", None), "save_now", None)
-        if hook is not None:
-            return hook  # type: ignore[no-any-return]
-        app = getattr(app, "app", None)
-        if app is None:
-            break
+        if hook is not None or (app := getattr(app, "app", None)) is None:
+            return hook
     return None
 
 

@@ -306,11 +306,9 @@ def _store_and_hub(
     built here announces each save in its own script)."""
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
-    if store is not None:
-        return store, hub, hub.publish
-    if redis_url is None:
-        return build_store(settings), hub, hub.publish
-    return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
+    if store is None and redis_url is not None:
+        return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
+    return store if store is not None else build_store(settings), hub, hub.publish
 
 
 async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None:
