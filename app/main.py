@@ -10,6 +10,9 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
+from prometheus_client import CollectorRegistry, Gauge
+from prometheus_fastapi_instrumentator import Instrumentator
+from prometheus_fastapi_instrumentator import metrics as http_metrics
 from pydantic import SecretStr
 
 from app.bots import pool as bot_pool
@@ -28,7 +31,6 @@ from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.i18n import LanguageMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
-from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
     CancelledAs503Middleware,
@@ -46,6 +48,7 @@ from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
+from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.record import Said
@@ -295,7 +298,7 @@ def create_app(
     # Outside even that: a request the stop cuts off still gets a proper 503.
     app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
-        app.state.metrics_registry = install_metrics(app, _races_live(app, store))
+        install_metrics(app, store)
     return app
 
 
@@ -315,9 +318,32 @@ async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None
     """The races' publish when the Redis store announces every save itself."""
 
 
-def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
-    """The gauge's live races without I/O (a shared store's: the sweep's last count)."""
+# Request latency buckets, in seconds (moves with hard bots reach seconds).
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def install_metrics(app: FastAPI, store: SessionStore) -> None:
+    """Serve ``/metrics``: the game's (:mod:`app.metrics`) and the requests', in a registry of
+    ``app``'s own. Labels are closed vocabularies only (never a game id, a token or a card);
+    each worker process answers for itself (no multiprocess mode)."""
+    registry = CollectorRegistry()
+    for metric in PROCESS_METRICS:
+        registry.register(metric)
+    # The pool sits below the metrics' users; the gauge reads it here, in the layer above.
+    BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
+    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
+    # Read at each scrape without I/O: a shared store's count is the sweep's last.
     if isinstance(store, MemoryStore):
-        return lambda: float(len(store))
-    app.state.races_counted = 0
-    return lambda: float(app.state.races_counted)
+        live.set_function(lambda: float(len(store)))
+    else:
+        app.state.races_counted = 0
+        live.set_function(lambda: float(app.state.races_counted))
+    instrumentator = Instrumentator(
+        should_group_status_codes=False, excluded_handlers=["/metrics"], registry=registry
+    )
+    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
+    instrumentator.add(
+        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
+        http_metrics.requests(registry=registry),
+    )
+    instrumentator.instrument(app).expose(app, include_in_schema=False)
