@@ -57,8 +57,6 @@ another tag's fallback."""
 
 COOKIE = "zzv_lang"
 
-_RTL = frozenset({"ar"})
-
 
 def known(tag: str | None) -> str | None:
     """``tag`` as one of :data:`LANGUAGES` (or :data:`PSEUDO`), matched without regard to
@@ -117,14 +115,13 @@ def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str
 class Language:
     code: str
     locale: Locale
-    dir: str  # for ``<html dir>``: rtl or ltr
+    dir: str  # for ``<html dir>``: rtl or ltr, as Babel has the locale
 
 
 @cache
 def language(code: str) -> Language:
-    babel_code = "en" if code == PSEUDO else code.replace("-", "_")
-    direction = "rtl" if code.split("-")[0] in _RTL else "ltr"
-    return Language(code, Locale.parse(babel_code), direction)
+    locale = Locale.parse("en" if code == PSEUDO else code.replace("-", "_"))
+    return Language(code, locale, locale.text_direction)
 
 
 _current: ContextVar[str] = ContextVar("zzv_language", default=DEFAULT)
