@@ -18,7 +18,6 @@ from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_date, format_interval, format_time, get_datetime_format
-from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -143,13 +142,6 @@ def template_path() -> Path:
     return LOCALE_DIR / f"{DOMAIN}.pot"
 
 
-def _compiled(catalog: Catalog) -> Translations:
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return Translations(fp=buffer, domain=DOMAIN)
-
-
 # A value a message is filled with (``%(laps)s``): every translation keeps each one.
 PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
 # Kept as they are by the pseudo-locale: placeholders, inline tags, character references
@@ -165,26 +157,22 @@ def pseudo(text: str) -> str:
     return "[" + "".join(parts) + "]"
 
 
-def _pseudo_catalog() -> Catalog:
-    path = template_path()
-    source = read_po(io.BytesIO(path.read_bytes())) if path.exists() else Catalog()
-    catalog = Catalog(locale="en")
-    for message in source:
-        if message.id:
-            ids = message.id
-            shown = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
-            catalog.add(ids, shown, context=message.context)
-    return catalog
-
-
 @cache
 def translations(code: str) -> NullTranslations:
-    if code == PSEUDO:
-        return _compiled(_pseudo_catalog())
-    path = catalog_path(code)
+    """``code``'s catalog, compiled in memory (the pseudo-locale's from the template)."""
+    path = template_path() if code == PSEUDO else catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
-    return _compiled(read_po(io.BytesIO(path.read_bytes()), locale=code.replace("-", "_")))
+    catalog = read_po(io.BytesIO(path.read_bytes()), locale=language(code).locale)
+    if code == PSEUDO:
+        for message in catalog:
+            if message.id:
+                ids = message.id
+                message.string = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(fp=compiled, domain=DOMAIN)
 
 
 def N_(message: str) -> str:
