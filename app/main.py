@@ -25,7 +25,7 @@ from app.http.api import routes as api
 from app.http.api import seat_action as api_seat_action
 from app.http.api.models import Health, Readiness
 from app.http.asgi import HeadAsGetMiddleware
-from app.http.assets import static_app
+from app.http.assets import StaticAssets
 from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
@@ -277,7 +277,7 @@ def create_app(
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    app.mount("/static", static_app(STATIC_DIR), name="static")
+    app.mount("/static", StaticAssets(directory=STATIC_DIR, check_dir=False), name="static")
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(HeadAsGetMiddleware)

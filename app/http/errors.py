@@ -289,15 +289,12 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 def allowed_methods(request: Request) -> list[str]:
     """Every method the app's routes accept at the request's path (Starlette's own 405
     names none), and HEAD wherever GET is (:class:`app.http.asgi.HeadAsGetMiddleware`)."""
-    routes = request.app.routes
-    found = []
-    for method in _METHODS:
+
+    def accepts(method: str) -> bool:
         scope = {**request.scope, "method": method}
-        if any(route.matches(scope)[0] == Match.FULL for route in routes):
-            found.append(method)
-    if "GET" in found and "HEAD" not in found:
-        found.insert(found.index("GET") + 1, "HEAD")
-    return found
+        return any(route.matches(scope)[0] == Match.FULL for route in request.app.routes)
+
+    return [name for name in _METHODS if accepts(name) or (name == "HEAD" and accepts("GET"))]
 
 
 def _method_sentence(request: Request, allowed: list[str]) -> str:
