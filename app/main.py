@@ -99,14 +99,12 @@ async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> 
                 log.info("ended races their people left", extra={"left": left})
             dropped = await store.sweep()
             app.state.races_counted = await store.count()
+            if dropped:
+                log.info("swept expired games", extra={"dropped": dropped})
         except StoreUnavailable:
             log.warning("sweep skipped: game store unavailable")
-            continue
         except Exception:  # the sweep must outlive any one failure
             log.exception("sweep failed")
-            continue
-        if dropped:
-            log.info("swept expired games", extra={"dropped": dropped})
 
 
 @contextlib.asynccontextmanager

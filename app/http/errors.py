@@ -74,10 +74,7 @@ class InvalidRequest(AppError, status=422, code="invalid_request"):
     def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
         """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
         super().__init__(message)
-        self.errors = errors or []
-
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "errors": self.errors}
+        self.payload = {**self.body(), "errors": errors or []}
 
 
 _PLACES = {
