@@ -17,13 +17,7 @@ from sse_starlette.sse import AppStatus
 from app.backup import BackupRefused, back_up
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
-from app.http.web.fair import (
-    event_details,
-    headline,
-    round_words,
-    scheme_words,
-    verdict_sentence,
-)
+from app.http.web.fair import event_details, headline, round_words, scheme_words, verdict_sentence
 from app.settings import Settings, get_settings
 from engine.verify import verify_record
 
