@@ -249,12 +249,6 @@ def wants_json(request: Request) -> bool:
 def render_error(request: Request, error: AppError) -> Response:
     if wants_json(request):
         return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
-    answer = _error_page(request, error)
-    answer.headers.update(error.headers)
-    return answer
-
-
-def _error_page(request: Request, error: AppError) -> Response:
     fragment = is_htmx(request)
     context = {
         "status_code": error.status_code,
@@ -264,20 +258,22 @@ def _error_page(request: Request, error: AppError) -> Response:
     }
     try:
         block = "error" if fragment else None
-        return page(request, "error.html", context, error.status_code, block)
+        answer = page(request, "error.html", context, error.status_code, block)
     except Exception:  # an error page must never fail: fall back to the plain one
         log.exception("error template failed")
-    title = html.escape(error.message)
-    panel = (
-        f'<section class="error-panel"><h1>{title}</h1>'
-        '<p><a href="/">Start a new race</a></p></section>'
-    )
-    if not fragment:
+        title = html.escape(error.message)
         panel = (
-            "<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+            f'<section class="error-panel"><h1>{title}</h1>'
+            '<p><a href="/">Start a new race</a></p></section>'
         )
-    return vary(HTMLResponse(panel, status_code=error.status_code))
+        if not fragment:
+            panel = (
+                "<!doctype html><html lang=en><head><meta charset=utf-8>"
+                f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+            )
+        answer = vary(HTMLResponse(panel, status_code=error.status_code))
+    answer.headers.update(error.headers)
+    return answer
 
 
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
