@@ -195,9 +195,7 @@ def same_origin(
     """
     site = headers.get("sec-fetch-site")
     origin = headers.get("origin")
-    if origin is not None and origin in extra_origins:
-        return True
-    if site is None and origin is None:
+    if origin in extra_origins or (site is None and origin is None):
         return True
     host = headers.get("host", "")
     if not host_allowed(host, hosts):
