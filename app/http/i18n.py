@@ -94,8 +94,7 @@ def negotiate(accepted: Iterable[str]) -> str | None:
     for tag in accepted:
         language = tag.split("-")[0].lower()
         same = (code for code in LANGUAGES if code.split("-")[0].lower() == language)
-        found = known(tag) or next(same, None)
-        if found is not None:
+        if found := known(tag) or next(same, None):
             return found
     return None
 
@@ -248,8 +247,7 @@ def moment(value: datetime) -> str:
 
 
 def _vary(headers: MutableHeaders) -> None:
-    headers.add_vary_header("Accept-Language")
-    headers.add_vary_header("Cookie")
+    headers.add_vary_header("Accept-Language, Cookie")
 
 
 class LanguageMiddleware(HttpMiddleware):
