@@ -71,10 +71,7 @@ class SavingServer(uvicorn.Server):
 
 def browser_url(host: str, port: int) -> str:
     """The address to open for a server bound to ``host``:``port`` (wildcard: loopback)."""
-    if host in ("0.0.0.0", ""):
-        host = "127.0.0.1"
-    elif host == "::":
-        host = "::1"
+    host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
     if ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}"
