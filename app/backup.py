@@ -7,21 +7,12 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 
 from app.paths import data_folder
 from app.races.stores import RACE_FILE
 from app.results.database import is_sqlite, results_url
 from app.settings import Settings
-
-
-@dataclass(frozen=True, slots=True)
-class Backup:
-    """What a backup copied, and what it left to other tools (as sentences)."""
-
-    copied: list[Path]
-    elsewhere: list[str]
 
 
 class BackupRefused(ValueError):
@@ -49,9 +40,10 @@ def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
     return files, elsewhere
 
 
-def back_up(settings: Settings, destination: Path) -> Backup:
+def back_up(settings: Settings, destination: Path) -> tuple[list[Path], list[str]]:
     """Copy each SQLite file of ``settings`` (if made yet) into ``destination``, a snapshot
-    each; :class:`BackupRefused`, writing nothing, if one would replace a file there."""
+    each; the copies, and the sentences of :func:`sqlite_files`. :class:`BackupRefused`,
+    writing nothing, if one would replace a file there."""
     files, elsewhere = sqlite_files(settings)
     present = [source for source in files if source.is_file()]
     taken = [
@@ -69,4 +61,4 @@ def back_up(settings: Settings, destination: Path) -> Backup:
             origin.backup(copy)
         partial.rename(target)  # a copy is whole, or not there
         copied.append(target)
-    return Backup(copied, elsewhere)
+    return copied, elsewhere

@@ -17,13 +17,7 @@ from sse_starlette.sse import AppStatus
 from app.backup import BackupRefused, back_up
 from app.http.logging import LOG_CONFIG
 from app.http.protocol import IMPORT_PATH as HTTP_PROTOCOL
-from app.http.web.fair import (
-    event_details,
-    headline,
-    round_words,
-    scheme_words,
-    verdict_sentence,
-)
+from app.http.web.fair import event_details, headline, round_words, scheme_words, verdict_sentence
 from app.settings import Settings, get_settings
 from engine.verify import verify_record
 
@@ -47,11 +41,8 @@ def find_save_hook(app: Any) -> Callable[[], Awaitable[None]] | None:
     """The ``state.save_now`` hook of the app inside uvicorn's wrappers, if any."""
     for _ in range(16):  # uvicorn's middlewares each keep the app they wrap in `.app`
         hook = getattr(getattr(app, "state", None), "save_now", None)
-        if hook is not None:
-            return hook  # type: ignore[no-any-return]
-        app = getattr(app, "app", None)
-        if app is None:
-            break
+        if hook is not None or (app := getattr(app, "app", None)) is None:
+            return hook
     return None
 
 
@@ -80,10 +71,7 @@ class SavingServer(uvicorn.Server):
 
 def browser_url(host: str, port: int) -> str:
     """The address to open for a server bound to ``host``:``port`` (wildcard: loopback)."""
-    if host in ("0.0.0.0", ""):
-        host = "127.0.0.1"
-    elif host == "::":
-        host = "::1"
+    host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
     if ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}"
@@ -213,15 +201,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_backup(folder: Path, settings: Settings) -> int:
     """``zzv backup``: copy, say what was copied and what lives elsewhere; 2 if refused."""
     try:
-        done = back_up(settings, folder)
+        copied, elsewhere = back_up(settings, folder)
     except BackupRefused as refused:
         print(f"zzv backup: {refused}", file=sys.stderr)
         return 2
-    for path in done.copied:
+    for path in copied:
         print(f"copied {path}")
-    for sentence in done.elsewhere:
+    for sentence in elsewhere:
         print(sentence)
-    if not done.copied and not done.elsewhere:
+    if not copied and not elsewhere:
         print("Nothing to back up yet: no race has been saved.")
     return 0
 

@@ -10,6 +10,9 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
+from prometheus_client import CollectorRegistry, Gauge
+from prometheus_fastapi_instrumentator import Instrumentator
+from prometheus_fastapi_instrumentator import metrics as http_metrics
 from pydantic import SecretStr
 
 from app.bots import pool as bot_pool
@@ -22,13 +25,12 @@ from app.http.api import routes as api
 from app.http.api import seat_action as api_seat_action
 from app.http.api.models import Health, Readiness
 from app.http.asgi import HeadAsGetMiddleware
-from app.http.assets import static_app
+from app.http.assets import StaticAssets
 from app.http.compression import GzipAnswers
 from app.http.deps import StoreDep
 from app.http.errors import install_error_handlers
 from app.http.i18n import LanguageMiddleware
 from app.http.logging import AccessLogMiddleware, configure_logging
-from app.http.metrics import install_metrics
 from app.http.security import (
     BodySizeLimitMiddleware,
     CancelledAs503Middleware,
@@ -46,6 +48,7 @@ from app.http.web import results as web_results
 from app.http.web import review as web_review
 from app.http.web import routes as web
 from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate, StreamGate
+from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
 from app.races.record import Said
@@ -96,14 +99,12 @@ async def _sweep_forever(app: FastAPI, store: SessionStore, interval: float) -> 
                 log.info("ended races their people left", extra={"left": left})
             dropped = await store.sweep()
             app.state.races_counted = await store.count()
+            if dropped:
+                log.info("swept expired games", extra={"dropped": dropped})
         except StoreUnavailable:
             log.warning("sweep skipped: game store unavailable")
-            continue
         except Exception:  # the sweep must outlive any one failure
             log.exception("sweep failed")
-            continue
-        if dropped:
-            log.info("swept expired games", extra={"dropped": dropped})
 
 
 @contextlib.asynccontextmanager
@@ -274,7 +275,7 @@ def create_app(
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    app.mount("/static", static_app(STATIC_DIR), name="static")
+    app.mount("/static", StaticAssets(directory=STATIC_DIR, check_dir=False), name="static")
 
     # Added innermost first: the access log sees every answer, headers go on every answer.
     app.add_middleware(HeadAsGetMiddleware)
@@ -295,7 +296,7 @@ def create_app(
     # Outside even that: a request the stop cuts off still gets a proper 503.
     app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
-        app.state.metrics_registry = install_metrics(app, _races_live(app, store))
+        install_metrics(app, store)
     return app
 
 
@@ -306,20 +307,41 @@ def _store_and_hub(
     built here announces each save in its own script)."""
     redis_url = settings.redis_url
     hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
-    if store is not None:
-        return store, hub, hub.publish
-    if redis_url is None:
-        return build_store(settings), hub, hub.publish
-    return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
+    if store is None and redis_url is not None:
+        return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
+    return store if store is not None else build_store(settings), hub, hub.publish
 
 
 async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None:
     """The races' publish when the Redis store announces every save itself."""
 
 
-def _races_live(app: FastAPI, store: SessionStore) -> Callable[[], float]:
-    """The gauge's live races without I/O (a shared store's: the sweep's last count)."""
+# Request latency buckets, in seconds (moves with hard bots reach seconds).
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def install_metrics(app: FastAPI, store: SessionStore) -> None:
+    """Serve ``/metrics``: the game's (:mod:`app.metrics`) and the requests', in a registry of
+    ``app``'s own. Labels are closed vocabularies only (never a game id, a token or a card);
+    each worker process answers for itself (no multiprocess mode)."""
+    registry = CollectorRegistry()
+    for metric in PROCESS_METRICS:
+        registry.register(metric)
+    # The pool sits below the metrics' users; the gauge reads it here, in the layer above.
+    BOT_POOL_REPLACED.set_function(lambda: bot_pool.status().replaced)
+    live = Gauge("zzv_races_live", "Races held by the store now.", registry=registry)
+    # Read at each scrape without I/O: a shared store's count is the sweep's last.
     if isinstance(store, MemoryStore):
-        return lambda: float(len(store))
-    app.state.races_counted = 0
-    return lambda: float(app.state.races_counted)
+        live.set_function(lambda: float(len(store)))
+    else:
+        app.state.races_counted = 0
+        live.set_function(lambda: float(app.state.races_counted))
+    instrumentator = Instrumentator(
+        should_group_status_codes=False, excluded_handlers=["/metrics"], registry=registry
+    )
+    # Route templates (``/api/games/{game_id}``) label the requests, never the raw path.
+    instrumentator.add(
+        http_metrics.latency(buckets=LATENCY_BUCKETS, registry=registry),
+        http_metrics.requests(registry=registry),
+    )
+    instrumentator.instrument(app).expose(app, include_in_schema=False)

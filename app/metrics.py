@@ -1,5 +1,5 @@
 """The game's own Prometheus metrics (``/metrics`` with ``ZZV_METRICS``), process-wide so any
-layer counts into them; :func:`app.http.metrics.install_metrics` registers them per app.
+layer counts into them; :func:`app.main.install_metrics` registers them per app.
 Labels are closed vocabularies only: never a game id, a token or a card.
 """
 
@@ -45,7 +45,7 @@ HARD_BUDGET_MS = Histogram(
     "Thinking budget given to a hard-bot search (shortened when the queue is long).",
     buckets=(10, 25, 50, 100, 150, 200, 400, 1000),
 )
-# Read from the pool at each scrape (app.http.metrics.install_metrics).
+# Read from the pool at each scrape (app.main.install_metrics).
 BOT_POOL_REPLACED = Gauge(
     "zzv_bot_pool_replaced", "Times the hard bots' worker processes were replaced after one died."
 )

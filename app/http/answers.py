@@ -28,13 +28,13 @@ def json_response(content: Any, status_code: int = 200) -> JSONResponse:
     return FastJSON(content, status_code=status_code)
 
 
-def seat_body(game_id: str, token: str, state: View, seat: int | None = None) -> dict[str, Any]:
-    """A seat's answer: its race, its seat (when named), its token and its state with the
-    turn's previews."""
-    body: dict[str, Any] = (
-        {"game_id": game_id} if seat is None else {"game_id": game_id, "seat": seat}
-    )
-    return {**body, "token": token, "state": with_previews(state)}
+def seat_body(
+    game_id: str, token: str, state: View, seat: int | None = None, **more: Any
+) -> dict[str, Any]:
+    """A seat's answer: its race, its seat (when named), its token, its state with the
+    turn's previews, then ``more``."""
+    seated = {} if seat is None else {"seat": seat}
+    return {"game_id": game_id, **seated, "token": token, "state": with_previews(state), **more}
 
 
 def published(model: type[BaseModel], item: object) -> dict[str, Any]:

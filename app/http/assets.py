@@ -5,7 +5,6 @@ and is revalidated."""
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import QueryParams
@@ -30,7 +29,3 @@ class StaticAssets(StaticFiles):
         query = QueryParams(scope.get("query_string", b""))
         response.headers["Cache-Control"] = IMMUTABLE if query.get("v") else REVALIDATE
         return response
-
-
-def static_app(directory: Any) -> StaticAssets:
-    return StaticAssets(directory=directory, check_dir=False)

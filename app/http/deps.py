@@ -105,8 +105,7 @@ class Seat:
 
 
 async def api_seat(
-    game_id: GameIdPath,
-    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    game_id: GameIdPath, bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> Seat:
     """The race named in the path and the Bearer token: 401 without one, whatever the id."""
     if bearer is None:

@@ -74,10 +74,7 @@ class InvalidRequest(AppError, status=422, code="invalid_request"):
     def __init__(self, message: str | None = None, errors: list[dict[str, Any]] | None = None):
         """Keep a list of ``{loc, msg, type}`` problems, without echoing input values."""
         super().__init__(message)
-        self.errors = errors or []
-
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "errors": self.errors}
+        self.payload = {**self.body(), "errors": errors or []}
 
 
 _PLACES = {
@@ -252,12 +249,6 @@ def wants_json(request: Request) -> bool:
 def render_error(request: Request, error: AppError) -> Response:
     if wants_json(request):
         return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
-    answer = _error_page(request, error)
-    answer.headers.update(error.headers)
-    return answer
-
-
-def _error_page(request: Request, error: AppError) -> Response:
     fragment = is_htmx(request)
     context = {
         "status_code": error.status_code,
@@ -267,20 +258,22 @@ def _error_page(request: Request, error: AppError) -> Response:
     }
     try:
         block = "error" if fragment else None
-        return page(request, "error.html", context, error.status_code, block)
+        answer = page(request, "error.html", context, error.status_code, block)
     except Exception:  # an error page must never fail: fall back to the plain one
         log.exception("error template failed")
-    title = html.escape(error.message)
-    panel = (
-        f'<section class="error-panel"><h1>{title}</h1>'
-        '<p><a href="/">Start a new race</a></p></section>'
-    )
-    if not fragment:
+        title = html.escape(error.message)
         panel = (
-            "<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+            f'<section class="error-panel"><h1>{title}</h1>'
+            '<p><a href="/">Start a new race</a></p></section>'
         )
-    return vary(HTMLResponse(panel, status_code=error.status_code))
+        if not fragment:
+            panel = (
+                "<!doctype html><html lang=en><head><meta charset=utf-8>"
+                f"<title>{title}</title></head><body><main>{panel}</main></body></html>"
+            )
+        answer = vary(HTMLResponse(panel, status_code=error.status_code))
+    answer.headers.update(error.headers)
+    return answer
 
 
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -289,15 +282,12 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 def allowed_methods(request: Request) -> list[str]:
     """Every method the app's routes accept at the request's path (Starlette's own 405
     names none), and HEAD wherever GET is (:class:`app.http.asgi.HeadAsGetMiddleware`)."""
-    routes = request.app.routes
-    found = []
-    for method in _METHODS:
+
+    def accepts(method: str) -> bool:
         scope = {**request.scope, "method": method}
-        if any(route.matches(scope)[0] == Match.FULL for route in routes):
-            found.append(method)
-    if "GET" in found and "HEAD" not in found:
-        found.insert(found.index("GET") + 1, "HEAD")
-    return found
+        return any(route.matches(scope)[0] == Match.FULL for route in request.app.routes)
+
+    return [name for name in _METHODS if accepts(name) or (name == "HEAD" and accepts("GET"))]
 
 
 def _method_sentence(request: Request, allowed: list[str]) -> str:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_date, format_interval, format_time, get_datetime_format
-from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -57,8 +56,6 @@ another tag's fallback."""
 
 COOKIE = "zzv_lang"
 
-_RTL = frozenset({"ar"})
-
 
 def known(tag: str | None) -> str | None:
     """``tag`` as one of :data:`LANGUAGES` (or :data:`PSEUDO`), matched without regard to
@@ -67,27 +64,26 @@ def known(tag: str | None) -> str | None:
     return next((code for code in (*LANGUAGES, PSEUDO) if code.lower() == wanted), None)
 
 
+# One entry of an ``Accept-Language`` header: a tag (or ``*``) and perhaps its quality.
+_ACCEPTED = re.compile(
+    r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*(?:[qQ]\s*=(.*?))?)?\s*", re.DOTALL
+)
+
+
 def parse_accept_language(header: str) -> list[str]:
     """The tags of an ``Accept-Language`` header, most wanted first (by quality value,
     then order); tags with ``q=0`` and malformed entries are dropped."""
     ranked: list[tuple[float, int, str]] = []
     for position, part in enumerate(header.split(",")):
-        tag, _, params = part.strip().partition(";")
-        tag = tag.strip()
-        if not tag or not re.fullmatch(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*|\*", tag):
+        entry = _ACCEPTED.fullmatch(part)
+        if entry is None:
             continue
-        quality = 1.0
-        params = params.strip()
-        if params:
-            name, _, value = params.partition("=")
-            if name.strip().lower() != "q":
-                continue
-            try:
-                quality = float(value)
-            except ValueError:
-                continue
+        try:
+            quality = 1.0 if entry[2] is None else float(entry[2])
+        except ValueError:
+            continue
         if quality > 0:
-            ranked.append((-quality, position, tag))
+            ranked.append((-quality, position, entry[1]))
     return [tag for _, _, tag in sorted(ranked)]
 
 
@@ -98,8 +94,7 @@ def negotiate(accepted: Iterable[str]) -> str | None:
     for tag in accepted:
         language = tag.split("-")[0].lower()
         same = (code for code in LANGUAGES if code.split("-")[0].lower() == language)
-        found = known(tag) or next(same, None)
-        if found is not None:
+        if found := known(tag) or next(same, None):
             return found
     return None
 
@@ -118,14 +113,13 @@ def choose(query_lang: str | None, cookie_lang: str | None, accept_language: str
 class Language:
     code: str
     locale: Locale
-    dir: str  # for ``<html dir>``: rtl or ltr
+    dir: str  # for ``<html dir>``: rtl or ltr, as Babel has the locale
 
 
 @cache
 def language(code: str) -> Language:
-    babel_code = "en" if code == PSEUDO else code.replace("-", "_")
-    direction = "rtl" if code.split("-")[0] in _RTL else "ltr"
-    return Language(code, Locale.parse(babel_code), direction)
+    locale = Locale.parse("en" if code == PSEUDO else code.replace("-", "_"))
+    return Language(code, locale, locale.text_direction)
 
 
 _current: ContextVar[str] = ContextVar("zzv_language", default=DEFAULT)
@@ -147,13 +141,6 @@ def template_path() -> Path:
     return LOCALE_DIR / f"{DOMAIN}.pot"
 
 
-def _compiled(catalog: Catalog) -> Translations:
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return Translations(fp=buffer, domain=DOMAIN)
-
-
 # A value a message is filled with (``%(laps)s``): every translation keeps each one.
 PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sd]|%[sd]|\{[A-Za-z_][A-Za-z0-9_]*\}")
 # Kept as they are by the pseudo-locale: placeholders, inline tags, character references
@@ -169,26 +156,22 @@ def pseudo(text: str) -> str:
     return "[" + "".join(parts) + "]"
 
 
-def _pseudo_catalog() -> Catalog:
-    path = template_path()
-    source = read_po(io.BytesIO(path.read_bytes())) if path.exists() else Catalog()
-    catalog = Catalog(locale="en")
-    for message in source:
-        if message.id:
-            ids = message.id
-            shown = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
-            catalog.add(ids, shown, context=message.context)
-    return catalog
-
-
 @cache
 def translations(code: str) -> NullTranslations:
-    if code == PSEUDO:
-        return _compiled(_pseudo_catalog())
-    path = catalog_path(code)
+    """``code``'s catalog, compiled in memory (the pseudo-locale's from the template)."""
+    path = template_path() if code == PSEUDO else catalog_path(code)
     if code == DEFAULT or not path.exists():
         return NullTranslations()
-    return _compiled(read_po(io.BytesIO(path.read_bytes()), locale=code.replace("-", "_")))
+    catalog = read_po(io.BytesIO(path.read_bytes()), locale=language(code).locale)
+    if code == PSEUDO:
+        for message in catalog:
+            if message.id:
+                ids = message.id
+                message.string = pseudo(ids) if isinstance(ids, str) else tuple(map(pseudo, ids))
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(fp=compiled, domain=DOMAIN)
 
 
 def N_(message: str) -> str:
@@ -264,8 +247,7 @@ def moment(value: datetime) -> str:
 
 
 def _vary(headers: MutableHeaders) -> None:
-    headers.add_vary_header("Accept-Language")
-    headers.add_vary_header("Cookie")
+    headers.add_vary_header("Accept-Language, Cookie")
 
 
 class LanguageMiddleware(HttpMiddleware):

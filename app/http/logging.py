@@ -36,9 +36,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        for key, value in record.__dict__.items():
-            if key not in _RESERVED and not key.startswith("_"):
-                line[key] = value
+        line |= {k: v for k, v in record.__dict__.items() if k not in _RESERVED and k[:1] != "_"}
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
@@ -46,9 +44,6 @@ class JsonFormatter(logging.Formatter):
 
 class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at emit time (test runners swap it)."""
-
-    def __init__(self) -> None:
-        super().__init__(sys.stderr)
 
     @property
     def stream(self) -> Any:

@@ -69,7 +69,17 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             end = (self._tail + data).find(_END_OF_HEADERS)
             self._header_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
             if self._header_bytes > self.max_header_bytes:
-                self._refuse_headers()
+                log.info(
+                    "refused a request with too large headers",
+                    extra={"limit": self.max_header_bytes},
+                )
+                kib = self.max_header_bytes // 1024
+                self._refuse(
+                    431,
+                    "headers_too_large",
+                    f"The request's headers are larger than {kib} KiB; send fewer or smaller "
+                    "headers and cookies.",
+                )
                 return
             self._tail = data[-3:]
         super().data_received(data)
@@ -101,36 +111,22 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
                 timer.cancel()
 
     def _expired(self) -> None:
-        self._timers.pop("header", None)
         if not self.transport.is_closing() and not self._refused:
             log.info("closed a connection that sent no complete request headers in time")
             self.transport.close()
 
-    def _refuse(self, answer: bytes) -> None:
+    def _refuse(self, status: int, code: str, message: str) -> None:
         self._refused = True
         self._disarm("header", "body")
         if self.cycle is not None and not self.cycle.response_complete:
             # The app's later sends go nowhere, and its receive() hears a disconnect.
             self.cycle.disconnected = True
             self.cycle.message_event.set()
-        self.transport.write(answer)
+        self.transport.write(error_response(status, code, message))
         self.flow.resume_reading()  # keep draining what the client still sends
         self.loop.call_later(REFUSED_LINGER_SECONDS, self.transport.close)
 
-    def _refuse_headers(self) -> None:
-        log.info("refused a request with too large headers", extra={"limit": self.max_header_bytes})
-        kib = self.max_header_bytes // 1024
-        self._refuse(
-            error_response(
-                431,
-                "headers_too_large",
-                f"The request's headers are larger than {kib} KiB; send fewer or smaller "
-                "headers and cookies.",
-            )
-        )
-
     def _body_expired(self) -> None:
-        self._timers.pop("body", None)
         if self.transport.is_closing() or self._refused:
             return
         if self.cycle is not None and self.cycle.response_started:
@@ -141,9 +137,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         log.info("refused a request whose body did not arrive in time")
         seconds = f"{self.body_timeout:g}"
         self._refuse(
-            error_response(
-                408,
-                "body_timeout",
-                f"The request's body did not arrive within {seconds} seconds; send it again.",
-            )
+            408,
+            "body_timeout",
+            f"The request's body did not arrive within {seconds} seconds; send it again.",
         )

@@ -18,43 +18,33 @@ from engine.cards import RACER_NAME
 Params = Mapping[str, Any]
 
 
-def _expired(p: Params) -> str:
-    if p.get("cause") == "restart":
-        return N_("The server restarted and this race could not be kept. Sorry! Start a new one.")
-    return N_("This race has expired. Start a new one.")
-
-
-def _stale(p: Params) -> str:
-    if "now" in p:
-        return N_(
-            "That move is for turn %(turn)s, which has not come yet: the race is at turn "
-            "%(now)s. Here is the race as it stands now."
-        )
-    return N_("That move was for an earlier turn; here is the race as it stands now.")
-
-
-def _too_many_games(p: Params) -> str:
-    if p["limit"] == "player":
-        return N_(
-            "You already have %(cap)s races running, the most one player may hold. Carry on "
-            "with one of them, or wait for one you left to expire, then start again."
-        )
-    return N_(
-        "%(cap)s races are already running from your network (a school, an office or a phone "
-        "network shares one address), the most one address may hold. Try again when some of "
-        "them have finished."
-    )
-
-
-# The codes whose sentence depends on their params; each sentence is filled with them.
-_CHOSEN: dict[str, Callable[[Params], str]] = {
-    "expired": _expired,
-    "stale_turn": _stale,
-    "too_many_games": _too_many_games,
+# The codes whose sentence depends on their params: the key of that sentence here.
+_VARIANTS: dict[str, Callable[[Params], str]] = {
+    "expired": lambda p: "expired:restart" if p.get("cause") == "restart" else "expired",
+    "stale_turn": lambda p: "stale_turn:ahead" if "now" in p else "stale_turn",
+    "too_many_games": lambda p: f"too_many_games:{p['limit']}",
 }
 
 _SENTENCES = {
     "race_error": N_("That cannot be done with this race."),
+    "expired": N_("This race has expired. Start a new one."),
+    "expired:restart": N_(
+        "The server restarted and this race could not be kept. Sorry! Start a new one."
+    ),
+    "stale_turn": N_("That move was for an earlier turn; here is the race as it stands now."),
+    "stale_turn:ahead": N_(
+        "That move is for turn %(turn)s, which has not come yet: the race is at turn "
+        "%(now)s. Here is the race as it stands now."
+    ),
+    "too_many_games:player": N_(
+        "You already have %(cap)s races running, the most one player may hold. Carry on "
+        "with one of them, or wait for one you left to expire, then start again."
+    ),
+    "too_many_games:address": N_(
+        "%(cap)s races are already running from your network (a school, an office or a phone "
+        "network shares one address), the most one address may hold. Try again when some of "
+        "them have finished."
+    ),
     "not_found": N_("No race was found for this id and these credentials."),
     "not_your_turn": N_("It is not your turn; here is the race as it stands now."),
     "not_started": N_("The race has not started yet: it starts when everyone joined or on Start."),
@@ -135,9 +125,8 @@ def race_sentence(error: RaceError | LobbyError) -> str:
             "You already have %(num)s reviews in progress; wait for one to finish.",
             cap,
         ) % {"num": cap}
-    chosen = _CHOSEN.get(error.code)
-    sentence = chosen(error.params) if chosen else _SENTENCES[error.code]
-    return _(sentence) % dict(error.params)
+    variant = _VARIANTS.get(error.code)
+    return _(_SENTENCES[variant(error.params) if variant else error.code]) % dict(error.params)
 
 
 # Filled with the refusal's params, the racer of its ``suit`` and the ``name`` quoted.

@@ -19,7 +19,6 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import ConnectionPool
 from starlette._utils import parse_host_header
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -165,24 +164,20 @@ def host_allowed(host_header: str | None, patterns: tuple[str, ...]) -> bool:
     )
 
 
-class TrustedHostsMiddleware(TrustedHostMiddleware):
-    """Starlette's trusted-host check on ``settings.trusted_hosts`` (400 for any other
-    Host, so a DNS-rebinding page or a forged Host never gets a page or a link built on its
-    name), answering like every other error; the probes answer whatever the Host."""
+class TrustedHostsMiddleware(HttpMiddleware):
+    """Refuses (400) a Host that none of ``settings.trusted_hosts`` names, so a DNS-rebinding
+    page or a forged Host never gets a page or a link built on its name; the probes answer
+    whatever the Host."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        super().__init__(app, allowed_hosts=list(settings.trusted_hosts), www_redirect=False)
-        self.patterns = tuple(self.allowed_hosts)
+        super().__init__(app)
+        self.patterns = settings.trusted_hosts
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or self.allow_any
-            or scope["path"] in _OPS_PATHS
-            or host_allowed(Headers(scope=scope).get("host"), self.patterns)
-        ):
-            await self.app(scope, receive, send)
-            return
+    def applies(self, scope: Scope) -> bool:
+        host = Headers(scope=scope).get("host")
+        return scope["path"] not in _OPS_PATHS and not host_allowed(host, self.patterns)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         log.info("refused a request for an unknown host", extra={"path": scope["path"]})
         await _send_error(scope, receive, send, UnknownHost())
 
@@ -200,9 +195,7 @@ def same_origin(
     """
     site = headers.get("sec-fetch-site")
     origin = headers.get("origin")
-    if origin is not None and origin in extra_origins:
-        return True
-    if site is None and origin is None:
+    if origin in extra_origins or (site is None and origin is None):
         return True
     host = headers.get("host", "")
     if not host_allowed(host, hosts):
@@ -239,22 +232,6 @@ def window_limit(rate_per_second: float, burst: int) -> RateLimitItem:
     return RateLimitItemPerSecond(burst, seconds)
 
 
-def limits_storage(settings: Settings) -> tuple[Storage, ConnectionPool | None]:
-    """Where the counters live: this process's memory, or the store's Redis (then with
-    the pool of connections to close at shutdown, as limits' storages have no close)."""
-    if settings.redis_url is None:
-        return MemoryStorage(), None
-    url = settings.redis_url.get_secret_value()
-    timeout = settings.redis_timeout_seconds
-    pool = ConnectionPool.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
-    # limits documents ``connection_pool`` among the options it types narrower.
-    options: dict[str, Any] = {"connection_pool": pool}
-    storage = RedisStorage(
-        f"async+{url}", implementation="redispy", key_prefix="zzv:limits", **options
-    )
-    return storage, pool
-
-
 async def _seconds_left(window: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> int:
     """Until ``key`` may count against ``item`` again (at least 1)."""
     stats = await window.get_window_stats(item, key)
@@ -268,7 +245,19 @@ class RateLimiter:
 
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limit_enabled
-        self.storage, self._pool = limits_storage(settings)
+        self.storage: Storage = MemoryStorage()
+        # limits' storages have no close: the pool of a Redis one is closed at shutdown.
+        self._pool: ConnectionPool | None = None
+        if settings.redis_url is not None:
+            url, timeout = settings.redis_url.get_secret_value(), settings.redis_timeout_seconds
+            self._pool = ConnectionPool.from_url(
+                url, socket_timeout=timeout, socket_connect_timeout=timeout
+            )
+            # limits documents ``connection_pool`` among the options it types narrower.
+            options: dict[str, Any] = {"connection_pool": self._pool}
+            self.storage = RedisStorage(
+                f"async+{url}", implementation="redispy", key_prefix="zzv:limits", **options
+            )
         self.window = MovingWindowRateLimiter(self.storage)
         self.create = window_limit(settings.create_rate_per_minute / 60.0, settings.create_burst)
         self.move = window_limit(settings.move_rate_per_second, settings.move_burst)
@@ -280,24 +269,13 @@ class RateLimiter:
 
     def limit_for(self, method: str, path: str) -> RateLimitItem | None:
         """Which limit a request counts against (None: not limited)."""
+        if not self.enabled:
+            return None
         if method in UNSAFE_METHODS:
             return self.create if _CREATE_PATH.search(path) else self.move
         if path.startswith("/static/") or path in _OPS_PATHS:
             return None
         return self.read
-
-    async def check(self, method: str, path: str, client: str) -> int:
-        """0 if the request may go on, else the whole seconds to wait;
-        :class:`~app.storage.interface.StoreUnavailable` when the counters cannot be read."""
-        item = self.limit_for(method, path) if self.enabled else None
-        if item is None:
-            return 0
-        try:
-            if await self.window.hit(item, client):
-                return 0
-            return await _seconds_left(self.window, item, client)
-        except Exception as exc:  # the Redis client's errors: connection, timeout, ...
-            raise StoreUnavailable() from exc
 
 
 class RateLimitMiddleware(HttpMiddleware):
@@ -309,17 +287,19 @@ class RateLimitMiddleware(HttpMiddleware):
         self.limiter = limiter
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        item = self.limiter.limit_for(scope["method"], scope["path"])
         client: Any = scope.get("client")
-        address = client[0] if client else "unknown"
+        key, window = client[0] if client else "unknown", self.limiter.window
+        refusal: AppError | None = None
         try:
-            wait = await self.limiter.check(scope["method"], scope["path"], address)
-        except StoreUnavailable:
-            await _send_error(scope, receive, send, GameServerUnavailable())
-            return
-        if wait:
-            await _send_error(scope, receive, send, RateLimited(wait))
-            return
-        await self.app(scope, receive, send)
+            if item is not None and not await window.hit(item, key):
+                refusal = RateLimited(await _seconds_left(window, item, key))
+        except Exception:  # the Redis client's errors: connection, timeout, ...
+            refusal = GameServerUnavailable()
+        if refusal is None:
+            await self.app(scope, receive, send)
+        else:
+            await _send_error(scope, receive, send, refusal)
 
 
 GAP_SECONDS = 2  # between two quick messages of a seat

@@ -19,9 +19,7 @@ from engine import EVENT_PAYLOADS, EventKind, VariantsData
 
 def _whole_number(value: Any) -> Any:
     # JSON Schema counts 4.0 as an integer; accept it, but never booleans or strings.
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]

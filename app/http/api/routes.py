@@ -77,8 +77,8 @@ async def create_game(
     player, player_token = await api_player(request)
     session, state = await races.create(config, client, player=player.id)
     invites = session.lobby.invite_links(public_base_url(request), session.id)
-    body_out = {**seat_body(session.id, session.token, state), "invites": invites}
-    return json_response({**body_out, "player_token": player_token}, 201)
+    out = seat_body(session.id, session.token, state, invites=invites, player_token=player_token)
+    return json_response(out, 201)
 
 
 @router.get(
@@ -150,8 +150,8 @@ async def join_game(
         if known is None or player_token is None:  # a new player only for a seat taken
             known, player_token = await results.create_player()
             race.claim_seat(known.id)
-        out = seat_body(game_id, token, race.state(), race.seat)
-    return json_response({**out, "player_token": player_token}, 201)
+        out = seat_body(game_id, token, race.state(), race.seat, player_token=player_token)
+    return json_response(out, 201)
 
 
 @router.post(
@@ -282,5 +282,5 @@ async def quick(
     body = body or QuickIn()
     player, player_token = await api_player(request)
     seat = await quick_race(races, body.players, client, body.name, player.id)
-    out = seat_body(seat.game_id, seat.token, seat.state, seat.seat)
-    return json_response({**out, "player_token": player_token}, 201)
+    out = seat_body(seat.game_id, seat.token, seat.state, seat.seat, player_token=player_token)
+    return json_response(out, 201)
