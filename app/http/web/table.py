@@ -35,7 +35,6 @@ from app.http.web.timeline import (
     round_summary,
     since_my_last_play,
 )
-from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
 from engine import LAPS_TO_WIN, EventKind, Observation, shapes
 
@@ -104,17 +103,6 @@ class TrickRecord:
     cards: list[TrickCard]
     winner_name: str
     winner_final: int | None
-
-
-@dataclass(slots=True)
-class SeatBadge:
-    """One seat in the bar above a race with friends (``public``: the lobby's)."""
-
-    public: PublicSeat
-    colour: str
-    name: str
-    is_you: bool
-    is_turn: bool
 
 
 def players_view(obs: Observation, me: Me) -> list[PlayerView]:
@@ -266,19 +254,10 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar, the turn clock, the autopilot's note and one note per away seat (the
-    reader's own first; ``away_me``: they may take it back). Public facts only."""
+    """The seat bar's words (its seats are ``players``, whose turn counts only while
+    ``phase`` is playing), the turn clock, the autopilot's note and one note per away seat
+    (the reader's own first; ``away_me``: they may take it back). Public facts only."""
     me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
-    badges = [
-        SeatBadge(
-            public=s,
-            colour=seat_colour(s["seat"]),
-            name=seat_name(s["seat"], reader),
-            is_you=s["seat"] == me,
-            is_turn=s["seat"] == state["current_seat"] and playing,
-        )
-        for s in seats
-    ]
     autopilot = state.get("autopilot")
     note = None
     if autopilot and autopilot["turn"] == state["turn"]:
@@ -293,7 +272,6 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
         for seat in away
     ]
     return {
-        "seat_badges": badges,
         "friends": people_count(state) > 1 or bool(state.get("watch")),
         "clock": state.get("clock"),
         "autopilot_note": note,
