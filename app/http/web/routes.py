@@ -29,11 +29,11 @@ from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.security import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
-from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
+from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.table import SPECTATOR, log_context, race_again
+from app.http.web.table import log_context, race_again
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
@@ -234,10 +234,10 @@ async def replay(table: TableDep, step: StepQuery = 0) -> Response:
     request, races, game_id, token = table.request, table.races, table.game_id, table.token
     found: tuple[dict[str, Any], Viewer] | RaceError | None = None
     if not token:  # a finished race, read by anyone as a spectator
-        seen = await look(races, game_id, None, _spectator_record, spectator=True)
+        seen = await look(races, game_id, None, _record_read, spectator=True)
         found = None if isinstance(seen, RaceError) or not seen[0]["complete"] else seen
     if found is None:
-        found = await look(races, game_id, token, lambda race: (race.record(), seat_viewer(race)))
+        found = await look(races, game_id, token, _record_read)
     if isinstance(found, RaceError):
         kept = await stored_replay(request, game_id)  # gone from the track, kept here
         if kept is None:
@@ -248,8 +248,8 @@ async def replay(table: TableDep, step: StepQuery = 0) -> Response:
     return page(request, "replay.html", context, block="replay" if is_htmx(request) else None)
 
 
-def _spectator_record(race: Race) -> tuple[dict[str, Any], Viewer]:
-    return race.record(), Viewer(SPECTATOR, people_names(race.session.lobby.public_seats()))
+def _record_read(race: Race) -> tuple[dict[str, Any], Viewer]:
+    return race.record(), seat_viewer(race)
 
 
 @router.post("/games/{game_id}/rematch")

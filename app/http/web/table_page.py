@@ -20,7 +20,7 @@ from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.table import SPECTATOR_RECENT, race_again, table_context
+from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, race_again, table_context
 from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
@@ -171,9 +171,8 @@ def seat_context(
 def table_context_of(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    context = seat_context(request, race, state, memory, **extra)
-    context.update(talk_context(state, is_muted(request), race.now))
-    return context
+    talk = talk_context(state, is_muted(request), race.now)
+    return {**seat_context(request, race, state, memory, **extra), "talk": talk}
 
 
 TableContext = Callable[..., dict[str, Any]]
@@ -218,5 +217,7 @@ def table_state(race: Race) -> SessionState:
 
 
 def seat_viewer(race: Race) -> Viewer:
-    """The seat's reader of the race's sentences, naming seats as the table does."""
-    return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
+    """The reader of the race's sentences (a spectator's: :data:`SPECTATOR`), naming seats as
+    the table does."""
+    seat = SPECTATOR if race.seat is None else race.seat
+    return Viewer(seat, people_names(race.session.lobby.public_seats()))
