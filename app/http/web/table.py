@@ -25,7 +25,7 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.narration import narrate, say
-from app.http.web.replay import TrickCard, round_stories, trick_card
+from app.http.web.replay import ReplayStep, TrickCard, round_stories, trick_card
 from app.http.web.timeline import (
     is_my_play,
     log_rounds,
@@ -95,16 +95,6 @@ class HandCard:
         return self.value if self.option is None else self.option["effective_value"]
 
 
-@dataclass(slots=True)
-class TrickRecord:
-    """A finished trick (``record``, the engine's), as the "last trick" shows it."""
-
-    record: shapes.TrickRecord
-    cards: list[TrickCard]
-    winner_name: str
-    winner_final: int | None
-
-
 def players_view(obs: Observation, me: Me) -> list[PlayerView]:
     """Every seat's public numbers, with names (as ``me`` calls them) and colours."""
     return [
@@ -143,13 +133,15 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     return cards
 
 
-def trick_record(record: shapes.TrickRecord | None, me: Me) -> TrickRecord | None:
+def trick_record(record: shapes.TrickRecord | None, obs: Observation, me: Me) -> ReplayStep | None:
+    """The engine's last finished trick, as the replay shows a trick (nobody's: all Tune Ups)."""
     if not record:
         return None
     winner = record["winner"]
     cards = [trick_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
     final = next((c.play["final"] for c in cards if c.seat == winner and c.play), None)
-    return TrickRecord(record, cards, seat_name(winner, me), final)
+    name = None if winner is None else seat_name(winner, me)
+    return ReplayStep(0, obs["round"], record["trick"], cards, name, final)
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
@@ -375,7 +367,7 @@ def table_context(
         # The track's spaces: Start plus 5, longer if someone is faster.
         "cells": max(6, max((p["speed"] for p in state["players"]), default=0) + 1),
         "trick": trick_cards(state, reader),
-        "last_trick": trick_record(state["last_trick"], reader),
+        "last_trick": trick_record(state["last_trick"], state, reader),
         "hand": hand,
         "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),

@@ -138,8 +138,8 @@ def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
 def seat_context(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table, its event stream and
-    refresh without JavaScript (none in a solo race against bots, where nothing changes
+    """What every table draws, the race's and the lesson's: the table, its talk, its event
+    stream and refresh without JavaScript (none in a solo race against bots, where nothing changes
     without its person, nor in a finished one), invites, the watch link, this turn's hint,
     the seed and settings once over, the lobby's and a left race's words."""
     session, seat = race.session, race.seat
@@ -164,15 +164,9 @@ def seat_context(
         "config": session.config,
         "again": race_again(session.lobby.people(), spectator=seat is None),
         "can_take_back": seat is not None and can_take_back(session, seat),
+        "talk": talk_context(state, is_muted(request), race.now),
         **lobby_context(session, state),
     }
-
-
-def table_context_of(
-    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
-) -> dict[str, Any]:
-    talk = talk_context(state, is_muted(request), race.now)
-    return {**seat_context(request, race, state, memory, **extra), "talk": talk}
 
 
 TableContext = Callable[..., dict[str, Any]]
@@ -185,7 +179,7 @@ def render_table(
     state: SessionState,
     memory: PageState | None = None,
     status_code: int = 200,
-    context: TableContext = table_context_of,
+    context: TableContext = seat_context,
     **extra: Any,
 ) -> Response:
     """The table page (or the ``#table`` fragment for htmx), drawn from ``context``'s."""
