@@ -33,7 +33,7 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.table import log_context, race_again
+from app.http.web.table import log_context
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
@@ -258,13 +258,12 @@ async def rematch(table: TableDep) -> Response:
     a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
     offered already; a seat answered already goes to it), 303 to its table."""
     async with table.open() as race:
-        old, people = race.config, race.session.lobby.people()
+        old, people = race.config, max(1, race.session.lobby.people())
         same_people = race.seat is not None and rematches.offered(race.session)
     request = table.request
     if not same_people:
-        again = race_again(people, spectator=False).people
         config = GameConfig(
-            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=again
+            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
         )
         return await start_and_redirect(request, table.races, table.settings, config)
     try:

@@ -275,53 +275,17 @@ def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
 
 
 def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
-    """None, or the rematch box of a race people raced together: the offer's ``line``, this
-    person's ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words
-    and whether the box still polls."""
+    """None, or the rematch box of a race people raced together: the ``offer`` (None: none
+    yet), this person's ``answer`` ("yes", "no" or None) and how often the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
         return None
     offer = state.get("rematch")
     answer = None if offer is None else offer["answers"].get(str(state["seat"]))
-    line = _("Same people and settings, a new deal, every seat moved one round.")
-    if offer is not None and answer is None:
-        line = _(
-            "A rematch is on offer: it starts when everyone accepts, or in 30 seconds with "
-            "bots for anyone who does not."
-        )
-    elif offer is not None:
-        line = _("You accepted the rematch.") if answer == "yes" else _("You declined the rematch.")
     return {
-        "line": line,
+        "offer": offer,
         "answer": answer,
-        "offered": offer is not None,
-        "href": None if offer is None else f"/games/{offer['game_id']}",
-        "label": _("Rematch") if offer is None else _("Accept the rematch"),
         "poll": REMATCH_POLL_SECONDS if answer is None else None,
     }
-
-
-@dataclass(frozen=True, slots=True)
-class RaceAgain:
-    """What the end of a race offers: how many people the new race seats (the presser first;
-    friends get new invite links) and the button's words."""
-
-    people: int
-    label: str
-    note: str | None = None
-
-
-def race_again(people: int, spectator: bool) -> RaceAgain:
-    """The offer after a race ``people`` people raced: with friends again, not silently
-    against bots; a spectator races the deal against bots, and the button says so."""
-    if spectator:
-        return RaceAgain(1, _("Race this deal yourself, against bots"))
-    if people > 1:
-        return RaceAgain(
-            people,
-            _("Race this deal again with friends"),
-            _("You start it and get new invite links to send; bots take the seats nobody takes."),
-        )
-    return RaceAgain(1, _("Race this deal again"))
 
 
 def log_context(

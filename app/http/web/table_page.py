@@ -20,7 +20,7 @@ from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, race_again, table_context
+from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, table_context
 from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
@@ -162,7 +162,9 @@ def seat_context(
         "suggestions_taken": 0 if memory is None else memory.taken,
         "seed": session.seed if state["game_over"] and seed_shown(session) else None,
         "config": session.config,
-        "again": race_again(session.lobby.people(), spectator=seat is None),
+        # How many people the same deal again seats (the presser first; friends get new
+        # invite links): a spectator races it against bots.
+        "again": 1 if seat is None else max(1, lobby.people()),
         "can_take_back": seat is not None and can_take_back(session, seat),
         "talk": talk_context(state, is_muted(request), race.now),
         **lobby_context(session, state),
