@@ -246,30 +246,20 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar's words (its seats are ``players``, whose turn counts only while
-    ``phase`` is playing), the turn clock, the autopilot's note and one note per away seat
-    (the reader's own first; ``away_me``: they may take it back). Public facts only."""
+    """The seat bar's facts (its seats are ``players``, whose turn counts only while
+    ``phase`` is playing): the turn clock, the autopilot's move of this turn and the away
+    seats (the reader's own first; ``away_me``: they may take it back). Public facts only."""
     me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
     autopilot = state.get("autopilot")
-    note = None
-    if autopilot and autopilot["turn"] == state["turn"]:
-        who = seat_name(autopilot["seat"], reader)
-        note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
     away = [s["seat"] for s in seats if s.get("away")] if playing else []
     away.sort(key=lambda seat: not is_viewer(seat, reader))
-    notes = [
-        _("You are away: a bot is playing your seat until you are back.")
-        if is_viewer(seat, reader)
-        else _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
-        for seat in away
-    ]
     return {
         "friends": people_count(state) > 1 or bool(state.get("watch")),
         "clock": state.get("clock"),
-        "autopilot_note": note,
+        "autopilot": autopilot if autopilot and autopilot["turn"] == state["turn"] else None,
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
-        "away_notes": notes,
+        "away": away,
         "away_me": any(is_viewer(seat, reader) for seat in away),
     }
 
