@@ -71,7 +71,7 @@ class PlayerView:
         return [i < laps for i in range(max(LAPS_TO_WIN, laps))]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class HandCard:
     """A distinct card in the viewer's hand, with its turn option when there is one."""
 
@@ -79,20 +79,11 @@ class HandCard:
     suit: SuitInfo
     value: int
     count: int
-    option: shapes.CardOption | None = None
-
-    @property
-    def can_play_face_up(self) -> bool:
-        return self.option is not None and self.option["can_play_face_up"]
-
-    @property
-    def blocked_reason(self) -> str | None:
-        return None if self.option is None else self.option["blocked_reason"]
-
-    @property
-    def effective_value(self) -> int:
-        """What the card would count now (a 4 or 5 under a 1 counts less)."""
-        return self.value if self.option is None else self.option["effective_value"]
+    option: shapes.CardOption | None
+    can_play_face_up: bool
+    blocked_reason: str | None
+    effective_value: int
+    """What the card would count now (a 4 or 5 under a 1 counts less)."""
 
 
 def players_view(obs: Observation, me: Me) -> list[PlayerView]:
@@ -146,10 +137,14 @@ def trick_record(record: shapes.TrickRecord | None, obs: Observation, me: Me) ->
 
 def hand_cards(obs: Observation) -> list[HandCard]:
     options = {o["suit"]: o for o in obs["card_options"]}
-    return [
-        HandCard(i + 1, SUITS[suit_id], PRINTED_VALUES[suit_id], count, options.get(suit_id))
-        for i, (suit_id, count) in enumerate(Counter(obs["hand"]).items())
-    ]
+    cards = []
+    for i, (suit_id, count) in enumerate(Counter(obs["hand"]).items()):
+        value, o = PRINTED_VALUES[suit_id], options.get(suit_id)
+        now = (o["can_play_face_up"], o["blocked_reason"], o["effective_value"]) if o else None
+        cards.append(
+            HandCard(i + 1, SUITS[suit_id], value, count, o, *(now or (False, None, value)))
+        )
+    return cards
 
 
 def is_my_turn(obs: Observation) -> bool:
@@ -306,7 +301,7 @@ def table_context(
     reader = seat_viewer(state)
     players = players_view(state, reader)
     hand = hand_cards(state)
-    notice, best = state.get("notice"), state["best"]
+    notice = state.get("notice")
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -326,15 +321,9 @@ def table_context(
         "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),
         "submitted": submitted or SubmittedMove(),  # the choices a refused form made
-        # "best so far: 8 (Orange)"
-        "best_text": _("%(final)s (%(name)s)")
-        % {"final": best["final"], "name": seat_name(best["seat"], reader)}
-        if best
-        else _("nothing face up yet"),
         **story_context(state["events"], state, reader),
         **seats_context(state, reader),
         "rematch": rematch_box(state, me == SPECTATOR),
-        "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
         "error": error,
