@@ -8,7 +8,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
 from app.http.previews import with_previews
 from app.http.web.forms import SubmittedMove
@@ -301,7 +300,6 @@ def table_context(
     reader = seat_viewer(state)
     players = players_view(state, reader)
     hand = hand_cards(state)
-    notice = state.get("notice")
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -327,9 +325,6 @@ def table_context(
         "viewer": reader,
         "animate": animate,
         "error": error,
-        # Hard bots thinking faster on a busy server, in the request's language.
-        "notice": _("Hard bots are thinking faster: the server is busy.")
-        if notice == NOTICE
-        else notice,
+        "notice": state.get("notice"),
         "preview": preview,
     }
