@@ -33,10 +33,10 @@ from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.table import log_context
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
+from app.http.web.timeline import log_rounds
 from app.races import rematch as rematches
 from app.races.errors import (
     LobbyRefused,
@@ -222,8 +222,10 @@ async def race_log(table: TableDep, before: BeforeQuery = None) -> Response:
     them: the table carries only the rounds its latest story touches), else a page."""
     async with table.open() as race:
         record, viewer = race.record(), seat_viewer(race)
-    earlier = before if table.htmx else None
-    context = log_context(record["events"], table.game_id, earlier, viewer)
+    rounds = log_rounds(record["events"], viewer)  # newest first
+    if table.htmx and before is not None:
+        rounds = [r for r in rounds if r.round < before]
+    context = {"log": rounds, "game_id": table.game_id, "title": _("Race log")}
     return page(table.request, "log.html", context, block="log" if table.htmx else None)
 
 

@@ -201,7 +201,7 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
     """The words around the table: what happened since the viewer's last card, the round
-    summary, the log of the rounds that story touches (earlier ones: :func:`log_context`)
+    summary, the log of the rounds that story touches (earlier ones: ``/games/{id}/log``)
     and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
@@ -270,17 +270,6 @@ def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
         "answer": answer,
         "poll": REMATCH_POLL_SECONDS if answer is None else None,
     }
-
-
-def log_context(
-    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
-) -> dict[str, Any]:
-    """What ``log.html`` prints: the game log, newest first; only the rounds numbered below
-    ``before`` when it is given (the table shows the rest)."""
-    rounds = log_rounds(events, me)
-    if before is not None:
-        rounds = [r for r in rounds if r.round < before]
-    return {"log": rounds, "game_id": game_id, "title": _("Race log")}
 
 
 def table_context(
