@@ -209,30 +209,6 @@ RECORD_MAX_BYTES: Final = 512 * 1024
 VERDICT_STATUS: Final = {"ok": 200, "tampered": 422, "refused": 422}
 """The answer's status by verdict (a race not over yet: 409)."""
 
-TWIN_TESTS: Final = (
-    (
-        "tests/bots/test_bots_behaviour.py",
-        "test_cards_the_bot_cannot_see_do_not_change_its_move",
-        N_("a bot given two deals that differ only in cards it cannot see makes the same move"),
-    ),
-    (
-        "tests/engine/test_seat_view.py",
-        "test_a_view_never_depends_on_cards_laid_face_down_during_play",
-        N_("what a seat is shown is the same for two such deals, move after move"),
-    ),
-    (
-        "tests/api/test_hidden_information.py",
-        "test_no_response_reveals_hidden_cards",
-        N_(
-            "every answer the server gives during a race is the same, byte for byte, for such "
-            "twin deals"
-        ),
-    ),
-)
-"""The tests the page cites for "bots see only their own seat": file, test, and what it
-shows (in the request's language)."""
-
-
 _RACE_ID = re.compile(GAME_ID_PATTERN)
 RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id")]
 
@@ -240,9 +216,8 @@ RaceQuery = Annotated[str | None, Query(max_length=200, description="A race's id
 def _render(request: Request, status: int, **shown: Any) -> Response:
     """``fair.html``, with the ``check``, the ``error``, and the ``race`` and ``pasted``
     record to show in the forms again."""
-    twins = [(path, test, _(shows)) for path, test, shows in TWIN_TESTS]
     context: dict[str, Any] = {"active": "fair", "check": None, "error": None, "race": ""}
-    context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, "twin_tests": twins, **shown}
+    context |= {"pasted": "", "scheme": COMMITMENT_SCHEME, **shown}
     return page(request, "fair.html", context, status)
 
 

@@ -67,15 +67,8 @@ SUITS[ZERO_FIVE] = SuitInfo(ZERO_FIVE, "0/5 card", "the 0/5 card", "your one-sho
 
 ZERO_EFFECT_LABELS = {"speed": N_("+1 speed this round"), "gas": N_("1 removed gas back")}
 ZERO_FIVE_LABELS = {0: N_("wins back up to 2 removed gas"), 5: N_("wins back 1 removed gas")}
-"""The move form's labels of the 0 card's effects and the 0/5 card's values, as written."""
-
-
-def zero_effect_label(choice: str) -> str:
-    return _(ZERO_EFFECT_LABELS[choice])
-
-
-def zero_five_label(value: int) -> str:
-    return _(ZERO_FIVE_LABELS[value])
+"""The move form's labels of the 0 card's effects and the 0/5 card's values, as written (the
+template translates them)."""
 
 
 #: Every suit in the order the rules page lists them.

@@ -10,7 +10,6 @@ from fastapi.responses import Response
 
 from app.http.answers import is_htmx, page
 from app.http.deps import clear_session_cookie
-from app.http.i18n import gettext as _
 from app.races.errors import GameExpired, GameLost, RaceError
 from app.settings import Settings
 
@@ -27,27 +26,13 @@ def missing_race_page(request: Request, error: RaceError) -> Response | None:
     """The page explaining why this browser has no race here (htmx is asked to load it whole),
     or None when ``error`` is another refusal; a route that :data:`FORGETS_GONE_SEAT` also
     loses the seat's cookie of a race that is gone."""
-    if isinstance(error, GameLost):
-        status, heading = 410, _("The server restarted and this race was lost")
-        message = _(
-            "The game server was stopped before it could save the races in progress. "
-            "Sorry! Start another: it only takes a click."
-        )
-    elif isinstance(error, GameExpired):
-        status, heading = 410, _("This race has been cleared from the track")
-        message = _(
-            "Races left alone for a while make room for new ones. Start another: it only "
-            "takes a click."
-        )
+    if isinstance(error, GameLost | GameExpired):
+        status, why = 410, "lost" if isinstance(error, GameLost) else "expired"
     elif error.code == "not_found":
-        status, heading = 404, _("We could not find this race")
-        message = _(
-            "It may have been played in another browser, or the link is incomplete. "
-            "Races live in the browser that started them."
-        )
+        status, why = 404, "not_found"
     else:
         return None
-    response = page(request, "expired.html", {"heading": heading, "message": message}, status)
+    response = page(request, "expired.html", {"why": why}, status)
     if is_htmx(request):
         response.headers["HX-Refresh"] = "true"
     game_id = request.path_params.get("game_id")

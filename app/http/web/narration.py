@@ -238,11 +238,8 @@ def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str
 
 def _gas_to_middle(seat: int | None, event: GasToMiddle, me: Me) -> str:
     if not event["amount"]:
-        return _("No gas was spent; the middle holds %(middle)s.") % {"middle": event["middle"]}
-    return _("The %(amount)s gas on the cards slides into the middle (now %(middle)s).") % {
-        "amount": event["amount"],
-        "middle": event["middle"],
-    }
+        return _("No gas was spent; the middle holds %(middle)s.") % event
+    return _("The %(amount)s gas on the cards slides into the middle (now %(middle)s).") % event
 
 
 NARRATORS: dict[EventKind, Narrator] = {

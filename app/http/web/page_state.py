@@ -45,10 +45,6 @@ class PageState:
         return replace(self, flash=None, hint=None, taken=taken)
 
 
-def cookie_name(game_id: str) -> str:
-    return f"{PAGE_COOKIE_PREFIX}{game_id}"
-
-
 _JSON = SimpleNamespace(loads=orjson.loads, dumps=lambda data: orjson.dumps(data).decode())
 """orjson as itsdangerous takes a serializer (several times faster than its default json);
 text, so the serializer signs and answers text."""
@@ -63,7 +59,7 @@ def _signer(secret: str, game_id: str) -> URLSafeSerializer:
 def read(request: Request, game_id: str, seat: int, secret: str) -> PageState:
     """The page memory the browser sent for ``game_id`` if it is genuine and this seat's, else
     an empty one."""
-    raw = request.cookies.get(cookie_name(game_id))
+    raw = request.cookies.get(PAGE_COOKIE_PREFIX + game_id)
     try:
         state = PageState(**_signer(secret, game_id).loads(raw)) if raw else None
     except (BadData, TypeError):  # not signed here, or not what write() signs
@@ -75,7 +71,7 @@ def write(response: Response, game_id: str, state: PageState, secret: str, *, se
     # Not dataclasses.asdict: it deep-copies the notice and the hint, only to dump them.
     data = {"seat": state.seat, "flash": state.flash, "hint": state.hint, "taken": state.taken}
     response.set_cookie(
-        cookie_name(game_id),
+        PAGE_COOKIE_PREFIX + game_id,
         _signer(secret, game_id).dumps(data),
         path=f"/games/{game_id}",
         max_age=PAGE_COOKIE_SECONDS,

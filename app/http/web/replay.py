@@ -124,26 +124,6 @@ class TrickCard:
             and play["effective_value"] != play["value"]
         )
 
-    @property
-    def label(self) -> str:
-        """A full sentence describing the card, for screen readers."""
-        if self.kind == "pending":
-            return _("%(name)s: still to play.") % {"name": self.name}
-        if self.kind == "tune_up":
-            return _("%(name)s: a Tune Up, face down.") % {"name": self.name}
-        assert self.suit is not None and self.play is not None
-        facts = {**self.play, "name": self.name, "card": self.suit.short}
-        facts["counts"] = self.play["effective_value"]
-        if self.struck:
-            text = _(
-                "%(name)s: %(card)s %(value)s, counting %(counts)s, %(gas)s gas, "
-                "speed %(speed)s, total %(final)s."
-            )
-        else:
-            text = _("%(name)s: %(card)s %(value)s, %(gas)s gas, speed %(speed)s, total %(final)s.")
-        text %= facts
-        return text + " " + _("Best so far.") if self.is_best else text
-
 
 def trick_card(
     seat: int, order: int, me: Me, play: shapes.PublicPlay | None = None, best: int | None = None

@@ -29,14 +29,14 @@ from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.security import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
-from app.http.web.labels import RULES_SUIT_ORDER, Viewer, people_names
+from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
-from app.http.web.table import SPECTATOR, log_context, race_again
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
+from app.http.web.timeline import log_rounds
 from app.races import rematch as rematches
 from app.races.errors import (
     LobbyRefused,
@@ -222,8 +222,10 @@ async def race_log(table: TableDep, before: BeforeQuery = None) -> Response:
     them: the table carries only the rounds its latest story touches), else a page."""
     async with table.open() as race:
         record, viewer = race.record(), seat_viewer(race)
-    earlier = before if table.htmx else None
-    context = log_context(record["events"], table.game_id, earlier, viewer)
+    rounds = log_rounds(record["events"], viewer)  # newest first
+    if table.htmx and before is not None:
+        rounds = [r for r in rounds if r.round < before]
+    context = {"log": rounds, "game_id": table.game_id, "title": _("Race log")}
     return page(table.request, "log.html", context, block="log" if table.htmx else None)
 
 
@@ -234,10 +236,10 @@ async def replay(table: TableDep, step: StepQuery = 0) -> Response:
     request, races, game_id, token = table.request, table.races, table.game_id, table.token
     found: tuple[dict[str, Any], Viewer] | RaceError | None = None
     if not token:  # a finished race, read by anyone as a spectator
-        seen = await look(races, game_id, None, _spectator_record, spectator=True)
+        seen = await look(races, game_id, None, _record_read, spectator=True)
         found = None if isinstance(seen, RaceError) or not seen[0]["complete"] else seen
     if found is None:
-        found = await look(races, game_id, token, lambda race: (race.record(), seat_viewer(race)))
+        found = await look(races, game_id, token, _record_read)
     if isinstance(found, RaceError):
         kept = await stored_replay(request, game_id)  # gone from the track, kept here
         if kept is None:
@@ -248,8 +250,8 @@ async def replay(table: TableDep, step: StepQuery = 0) -> Response:
     return page(request, "replay.html", context, block="replay" if is_htmx(request) else None)
 
 
-def _spectator_record(race: Race) -> tuple[dict[str, Any], Viewer]:
-    return race.record(), Viewer(SPECTATOR, people_names(race.session.lobby.public_seats()))
+def _record_read(race: Race) -> tuple[dict[str, Any], Viewer]:
+    return race.record(), seat_viewer(race)
 
 
 @router.post("/games/{game_id}/rematch")
@@ -258,13 +260,12 @@ async def rematch(table: TableDep) -> Response:
     a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
     offered already; a seat answered already goes to it), 303 to its table."""
     async with table.open() as race:
-        old, people = race.config, race.session.lobby.people()
+        old, people = race.config, max(1, race.session.lobby.people())
         same_people = race.seat is not None and rematches.offered(race.session)
     request = table.request
     if not same_people:
-        again = race_again(people, spectator=False).people
         config = GameConfig(
-            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=again
+            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
         )
         return await start_and_redirect(request, table.races, table.settings, config)
     try:

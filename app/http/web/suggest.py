@@ -4,8 +4,7 @@ observation and options (:func:`engine.options.seat_options`), never another han
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from app.http.i18n import N_
 from app.http.i18n import gettext as _
@@ -20,8 +19,7 @@ Obs = Mapping[str, Any]
 SUGGESTING_BOT = "normal"
 
 
-@dataclass(frozen=True, slots=True)
-class Preview:
+class Preview(NamedTuple):
     """What a move would do now: its final number (None for a Tune Up), the best other card
     to beat and the gas left after it."""
 
@@ -34,8 +32,7 @@ class Preview:
         return self.final is not None and (self.best is None or self.final > self.best.final)
 
 
-@dataclass(frozen=True, slots=True)
-class Suggestion:
+class Suggestion(NamedTuple):
     """The suggested action (engine JSON) and why, in one line."""
 
     action: dict[str, Any]

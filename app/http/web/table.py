@@ -8,7 +8,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.bots.runner import NOTICE
 from app.http.i18n import gettext as _
 from app.http.previews import with_previews
 from app.http.web.forms import SubmittedMove
@@ -25,7 +24,7 @@ from app.http.web.labels import (
     viewer,
 )
 from app.http.web.narration import narrate, say
-from app.http.web.replay import TrickCard, round_stories, trick_card
+from app.http.web.replay import ReplayStep, TrickCard, round_stories, trick_card
 from app.http.web.timeline import (
     is_my_play,
     log_rounds,
@@ -35,7 +34,6 @@ from app.http.web.timeline import (
     round_summary,
     since_my_last_play,
 )
-from app.races.lobby import PublicSeat
 from app.races.operations import SessionState
 from engine import LAPS_TO_WIN, EventKind, Observation, shapes
 
@@ -72,7 +70,7 @@ class PlayerView:
         return [i < laps for i in range(max(LAPS_TO_WIN, laps))]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class HandCard:
     """A distinct card in the viewer's hand, with its turn option when there is one."""
 
@@ -80,41 +78,11 @@ class HandCard:
     suit: SuitInfo
     value: int
     count: int
-    option: shapes.CardOption | None = None
-
-    @property
-    def can_play_face_up(self) -> bool:
-        return self.option is not None and self.option["can_play_face_up"]
-
-    @property
-    def blocked_reason(self) -> str | None:
-        return None if self.option is None else self.option["blocked_reason"]
-
-    @property
-    def effective_value(self) -> int:
-        """What the card would count now (a 4 or 5 under a 1 counts less)."""
-        return self.value if self.option is None else self.option["effective_value"]
-
-
-@dataclass(slots=True)
-class TrickRecord:
-    """A finished trick (``record``, the engine's), as the "last trick" shows it."""
-
-    record: shapes.TrickRecord
-    cards: list[TrickCard]
-    winner_name: str
-    winner_final: int | None
-
-
-@dataclass(slots=True)
-class SeatBadge:
-    """One seat in the bar above a race with friends (``public``: the lobby's)."""
-
-    public: PublicSeat
-    colour: str
-    name: str
-    is_you: bool
-    is_turn: bool
+    option: shapes.CardOption | None
+    can_play_face_up: bool
+    blocked_reason: str | None
+    effective_value: int
+    """What the card would count now (a 4 or 5 under a 1 counts less)."""
 
 
 def players_view(obs: Observation, me: Me) -> list[PlayerView]:
@@ -155,21 +123,27 @@ def trick_cards(obs: Observation, me: Me) -> list[TrickCard]:
     return cards
 
 
-def trick_record(record: shapes.TrickRecord | None, me: Me) -> TrickRecord | None:
+def trick_record(record: shapes.TrickRecord | None, obs: Observation, me: Me) -> ReplayStep | None:
+    """The engine's last finished trick, as the replay shows a trick (nobody's: all Tune Ups)."""
     if not record:
         return None
     winner = record["winner"]
     cards = [trick_card(p["seat"], i + 1, me, p, winner) for i, p in enumerate(record["plays"])]
     final = next((c.play["final"] for c in cards if c.seat == winner and c.play), None)
-    return TrickRecord(record, cards, seat_name(winner, me), final)
+    name = None if winner is None else seat_name(winner, me)
+    return ReplayStep(0, obs["round"], record["trick"], cards, name, final)
 
 
 def hand_cards(obs: Observation) -> list[HandCard]:
     options = {o["suit"]: o for o in obs["card_options"]}
-    return [
-        HandCard(i + 1, SUITS[suit_id], PRINTED_VALUES[suit_id], count, options.get(suit_id))
-        for i, (suit_id, count) in enumerate(Counter(obs["hand"]).items())
-    ]
+    cards = []
+    for i, (suit_id, count) in enumerate(Counter(obs["hand"]).items()):
+        value, o = PRINTED_VALUES[suit_id], options.get(suit_id)
+        now = (o["can_play_face_up"], o["blocked_reason"], o["effective_value"]) if o else None
+        cards.append(
+            HandCard(i + 1, SUITS[suit_id], value, count, o, *(now or (False, None, value)))
+        )
+    return cards
 
 
 def is_my_turn(obs: Observation) -> bool:
@@ -227,7 +201,7 @@ def move_form_context(obs: Observation) -> dict[str, Any]:
 
 def story_context(events: list[dict[str, Any]], obs: Observation, reader: Me) -> dict[str, Any]:
     """The words around the table: what happened since the viewer's last card, the round
-    summary, the log of the rounds that story touches (earlier ones: :func:`log_context`)
+    summary, the log of the rounds that story touches (earlier ones: ``/games/{id}/log``)
     and, at the end, every round's story."""
     me = viewer(reader).seat
     since = since_my_last_play(events, me)
@@ -266,103 +240,36 @@ def people_count(state: SessionState) -> int:
 
 
 def seats_context(state: SessionState, reader: Viewer) -> dict[str, Any]:
-    """The seat bar, the turn clock, the autopilot's note and one note per away seat (the
-    reader's own first; ``away_me``: they may take it back). Public facts only."""
+    """The seat bar's facts (its seats are ``players``, whose turn counts only while
+    ``phase`` is playing): the turn clock, the autopilot's move of this turn and the away
+    seats (the reader's own first; ``away_me``: they may take it back). Public facts only."""
     me, seats, playing = state["seat"], state.get("seats") or [], state.get("status") == "playing"
-    badges = [
-        SeatBadge(
-            public=s,
-            colour=seat_colour(s["seat"]),
-            name=seat_name(s["seat"], reader),
-            is_you=s["seat"] == me,
-            is_turn=s["seat"] == state["current_seat"] and playing,
-        )
-        for s in seats
-    ]
     autopilot = state.get("autopilot")
-    note = None
-    if autopilot and autopilot["turn"] == state["turn"]:
-        who = seat_name(autopilot["seat"], reader)
-        note = _("Time ran out for %(name)s: the autopilot played that move.") % {"name": who}
     away = [s["seat"] for s in seats if s.get("away")] if playing else []
     away.sort(key=lambda seat: not is_viewer(seat, reader))
-    notes = [
-        _("You are away: a bot is playing your seat until you are back.")
-        if is_viewer(seat, reader)
-        else _("%(name)s is away: a bot is playing.") % {"name": seat_name(seat, reader)}
-        for seat in away
-    ]
     return {
-        "seat_badges": badges,
         "friends": people_count(state) > 1 or bool(state.get("watch")),
         "clock": state.get("clock"),
-        "autopilot_note": note,
+        "autopilot": autopilot if autopilot and autopilot["turn"] == state["turn"] else None,
         "phase": state.get("status", "playing"),
         "watching": me == SPECTATOR,
-        "away_notes": notes,
+        "away": away,
         "away_me": any(is_viewer(seat, reader) for seat in away),
     }
 
 
 def rematch_box(state: SessionState, watching: bool) -> dict[str, Any] | None:
-    """None, or the rematch box of a race people raced together: the offer's ``line``, this
-    person's ``answer`` ("yes", "no" or None), the new race's ``href``, the button's words
-    and whether the box still polls."""
+    """None, or the rematch box of a race people raced together: the ``offer`` (None: none
+    yet), this person's ``answer`` ("yes", "no" or None) and how often the box still polls."""
     if watching or people_count(state) < 2 or state.get("status") != "over":
         return None
     offer = state.get("rematch")
     answer = None if offer is None else offer["answers"].get(str(state["seat"]))
-    line = _("Same people and settings, a new deal, every seat moved one round.")
-    if offer is not None and answer is None:
-        line = _(
-            "A rematch is on offer: it starts when everyone accepts, or in 30 seconds with "
-            "bots for anyone who does not."
-        )
-    elif offer is not None:
-        line = _("You accepted the rematch.") if answer == "yes" else _("You declined the rematch.")
     return {
-        "line": line,
+        "offer": offer,
         "answer": answer,
-        "offered": offer is not None,
-        "href": None if offer is None else f"/games/{offer['game_id']}",
-        "label": _("Rematch") if offer is None else _("Accept the rematch"),
         "poll": REMATCH_POLL_SECONDS if answer is None else None,
     }
-
-
-@dataclass(frozen=True, slots=True)
-class RaceAgain:
-    """What the end of a race offers: how many people the new race seats (the presser first;
-    friends get new invite links) and the button's words."""
-
-    people: int
-    label: str
-    note: str | None = None
-
-
-def race_again(people: int, spectator: bool) -> RaceAgain:
-    """The offer after a race ``people`` people raced: with friends again, not silently
-    against bots; a spectator races the deal against bots, and the button says so."""
-    if spectator:
-        return RaceAgain(1, _("Race this deal yourself, against bots"))
-    if people > 1:
-        return RaceAgain(
-            people,
-            _("Race this deal again with friends"),
-            _("You start it and get new invite links to send; bots take the seats nobody takes."),
-        )
-    return RaceAgain(1, _("Race this deal again"))
-
-
-def log_context(
-    events: list[dict[str, Any]], game_id: str, before: int | None = None, me: Me = 0
-) -> dict[str, Any]:
-    """What ``log.html`` prints: the game log, newest first; only the rounds numbered below
-    ``before`` when it is given (the table shows the rest)."""
-    rounds = log_rounds(events, me)
-    if before is not None:
-        rounds = [r for r in rounds if r.round < before]
-    return {"log": rounds, "game_id": game_id, "title": _("Race log")}
 
 
 def table_context(
@@ -382,7 +289,6 @@ def table_context(
     reader = seat_viewer(state)
     players = players_view(state, reader)
     hand = hand_cards(state)
-    notice, best = state.get("notice"), state["best"]
     return {
         "obs": state,
         "game_id": state["game_id"],
@@ -397,26 +303,17 @@ def table_context(
         # The track's spaces: Start plus 5, longer if someone is faster.
         "cells": max(6, max((p["speed"] for p in state["players"]), default=0) + 1),
         "trick": trick_cards(state, reader),
-        "last_trick": trick_record(state["last_trick"], reader),
+        "last_trick": trick_record(state["last_trick"], state, reader),
         "hand": hand,
         "blocked": [card for card in hand if card.blocked_reason],  # their notes under the hand
         **move_form_context(state),
         "submitted": submitted or SubmittedMove(),  # the choices a refused form made
-        # "best so far: 8 (Orange)"
-        "best_text": _("%(final)s (%(name)s)")
-        % {"final": best["final"], "name": seat_name(best["seat"], reader)}
-        if best
-        else _("nothing face up yet"),
         **story_context(state["events"], state, reader),
         **seats_context(state, reader),
         "rematch": rematch_box(state, me == SPECTATOR),
-        "winner_name": seat_name(state["winner"], reader),
         "viewer": reader,
         "animate": animate,
         "error": error,
-        # Hard bots thinking faster on a busy server, in the request's language.
-        "notice": _("Hard bots are thinking faster: the server is busy.")
-        if notice == NOTICE
-        else notice,
+        "notice": state.get("notice"),
         "preview": preview,
     }

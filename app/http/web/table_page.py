@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
@@ -20,7 +19,7 @@ from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
 from app.http.web.page_state import PageState
-from app.http.web.table import SPECTATOR_RECENT, race_again, table_context
+from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, table_context
 from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
 from app.races import operations
@@ -64,8 +63,7 @@ async def to_table(
     return response
 
 
-@dataclass(frozen=True, slots=True)
-class Ended:
+class Ended(NamedTuple):
     headline: str
     line: str
 
@@ -138,8 +136,8 @@ def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
 def seat_context(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table, its event stream and
-    refresh without JavaScript (none in a solo race against bots, where nothing changes
+    """What every table draws, the race's and the lesson's: the table, its talk, its event
+    stream and refresh without JavaScript (none in a solo race against bots, where nothing changes
     without its person, nor in a finished one), invites, the watch link, this turn's hint,
     the seed and settings once over, the lobby's and a left race's words."""
     session, seat = race.session, race.seat
@@ -162,18 +160,13 @@ def seat_context(
         "suggestions_taken": 0 if memory is None else memory.taken,
         "seed": session.seed if state["game_over"] and seed_shown(session) else None,
         "config": session.config,
-        "again": race_again(session.lobby.people(), spectator=seat is None),
+        # How many people the same deal again seats (the presser first; friends get new
+        # invite links): a spectator races it against bots.
+        "again": 1 if seat is None else max(1, lobby.people()),
         "can_take_back": seat is not None and can_take_back(session, seat),
+        "talk": talk_context(state, is_muted(request), race.now),
         **lobby_context(session, state),
     }
-
-
-def table_context_of(
-    request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
-) -> dict[str, Any]:
-    context = seat_context(request, race, state, memory, **extra)
-    context.update(talk_context(state, is_muted(request), race.now))
-    return context
 
 
 TableContext = Callable[..., dict[str, Any]]
@@ -186,7 +179,7 @@ def render_table(
     state: SessionState,
     memory: PageState | None = None,
     status_code: int = 200,
-    context: TableContext = table_context_of,
+    context: TableContext = seat_context,
     **extra: Any,
 ) -> Response:
     """The table page (or the ``#table`` fragment for htmx), drawn from ``context``'s."""
@@ -218,5 +211,7 @@ def table_state(race: Race) -> SessionState:
 
 
 def seat_viewer(race: Race) -> Viewer:
-    """The seat's reader of the race's sentences, naming seats as the table does."""
-    return Viewer(race.own_seat, people_names(race.session.lobby.public_seats()))
+    """The reader of the race's sentences (a spectator's: :data:`SPECTATOR`), naming seats as
+    the table does."""
+    seat = SPECTATOR if race.seat is None else race.seat
+    return Viewer(seat, people_names(race.session.lobby.public_seats()))

@@ -32,8 +32,8 @@ from app.http.web.page_state import PageState
 from app.http.web.table_page import (
     TableContext,
     render_table,
+    seat_context,
     seat_viewer,
-    table_context_of,
     table_state,
     window,
 )
@@ -69,7 +69,7 @@ class TableView:
         return self.address.format(game_id=game_id)
 
 
-TABLE = TableView(table_context_of)
+TABLE = TableView(seat_context)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from starlette.requests import Request
 
 from app.http.i18n import N_
 from app.http.i18n import gettext as _
-from app.http.web.labels import seat_colour, seat_name
-from app.http.web.table import SPECTATOR, seat_viewer
+from app.http.web.labels import is_viewer, seat_colour, seat_name
+from app.http.web.table import people_count, seat_viewer
 from app.http.web.templating import templates
 from app.live.streams import Message
 from app.races.operations import TALK_CODES, SessionState, play_signature
@@ -65,27 +65,20 @@ def is_muted(request: Request) -> bool:
     return request.cookies.get(MUTE_COOKIE) == "1"
 
 
-def _viewer_seat(state: SessionState) -> int | None:
-    seat = state["seat"]
-    return None if seat is None or seat == SPECTATOR else seat
-
-
 def heard(state: SessionState, muted: bool) -> list[Said]:
     """The messages of ``state`` its viewer reads: all, or only their own when ``muted``."""
-    me = _viewer_seat(state)
-    return [m for m in state["said"] if not muted or m["seat"] == me]
+    return [m for m in state["said"] if not muted or m["seat"] == state["seat"]]
 
 
 def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
     reader = seat_viewer(state)
-    me = _viewer_seat(state)
     return [
         TalkLine(
             n=m["n"],
             seat=m["seat"],
             colour=seat_colour(m["seat"]),
             name=seat_name(m["seat"], reader),
-            mine=m["seat"] == me,
+            mine=is_viewer(m["seat"], reader),
             said=talk_words(m["code"]),
         )
         for m in said
@@ -93,17 +86,16 @@ def lines(state: SessionState, said: list[Said]) -> list[TalkLine]:
 
 
 def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]:
-    seats = state.get("seats") or []
-    me = _viewer_seat(state)
+    """The talk section (partials/talk.html): shown in a race with people (a finished one
+    still lists its talk); the viewer can send from a person's seat of a race still on."""
+    seats, me = state.get("seats") or [], state["seat"]
     said = heard(state, muted)
     shown_lines = lines(state, said)
     recent = {line.seat: line for line, m in zip(shown_lines, said, strict=True)
               if now - float(m["at"]) < BUBBLE_SECONDS}  # fmt: skip
-    # The talk section (partials/talk.html): shown in a race with people (a finished one
-    # still lists its talk); the viewer can send from a person's seat of a race still on.
-    talk = {
+    return {
         "game_id": state["game_id"],
-        "shown": sum(1 for s in seats if s["person"]) > 1,
+        "shown": people_count(state) > 1,
         "can_send": me is not None
         and state["status"] != "over"
         and any(s["seat"] == me and s["person"] for s in seats),
@@ -113,7 +105,6 @@ def talk_context(state: SessionState, muted: bool, now: float) -> dict[str, Any]
         "buttons": [talk_words(code) for code in TALK_CODES],
         "watching": me is None,
     }
-    return {"talk": talk}
 
 
 def new_lines_fragment(state: SessionState, said: list[Said]) -> str:

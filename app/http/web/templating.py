@@ -25,8 +25,8 @@ except ImportError:  # pragma: no cover - MarkupSafe without its C part: escape 
 
 from app.http import i18n
 from app.http.addresses import public_base_url
+from app.http.web import labels
 from app.http.web.forms import bot_level
-from app.http.web.labels import PRINTED_VALUES, SUITS, seat_name, zero_effect_label, zero_five_label
 from app.http.web.site import DARK_BACKGROUND, LIGHT_BACKGROUND
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from engine import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND
@@ -197,9 +197,7 @@ _PLAIN_GLOBALS: dict[str, Callable[..., Any]] = {
     "public_url": public_url,
     "piece": piece,
     "asset_url": asset_url,
-    "seat_name": seat_name,
-    "zero_effect_label": zero_effect_label,
-    "zero_five_label": zero_five_label,
+    "seat_name": labels.seat_name,
     "bot_level": bot_level,
 }
 """The template globals that are plain functions of their arguments (no Jinja context)."""
@@ -215,8 +213,10 @@ templates.env.globals.update(
     # htmx fingerprinted like every asset, so browsers may keep it for good.
     htmx_src=asset_url(htmx) if (htmx := _vendored("htmx-2.*.min.js")) else None,
     sse_src=f"/static/{sse}" if (sse := _vendored("sse-2.*.min.js")) else None,
-    suits=SUITS,
-    values=PRINTED_VALUES,
+    suits=labels.SUITS,
+    values=labels.PRINTED_VALUES,
+    zero_effect_labels=labels.ZERO_EFFECT_LABELS,
+    zero_five_labels=labels.ZERO_FIVE_LABELS,
     tricks_per_round=TRICKS_PER_ROUND,
     laps_to_win=LAPS_TO_WIN,
     max_gas=MAX_GAS,

@@ -5,7 +5,7 @@ a big play) the reveal shows over the trick (static/js/table.js)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.http.i18n import gettext as _
 from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, is_viewer, seat_colour
@@ -26,8 +26,7 @@ RESULT_KINDS = (
 them after the cards)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LogTrick:
+class LogTrick(NamedTuple):
     """One trick of the game log as sentences (a value: ``pieces:log_trick`` keeps it)."""
 
     trick: int
@@ -35,8 +34,7 @@ class LogTrick:
     complete: bool
 
 
-@dataclass(slots=True)
-class LogRound:
+class LogRound(NamedTuple):
     """One round of the game log: the deal sentence and its tricks, newest first."""
 
     round: int
@@ -44,8 +42,7 @@ class LogRound:
     intro: str | None
 
 
-@dataclass(slots=True)
-class RecentItem:
+class RecentItem(NamedTuple):
     """One step of the staged reveal after a move."""
 
     kind: str
@@ -57,8 +54,7 @@ class RecentItem:
     is_result: bool = False
 
 
-@dataclass(slots=True)
-class RoundSummary:
+class RoundSummary(NamedTuple):
     """The box shown when a round finished since the viewer's last card."""
 
     round: int
@@ -155,8 +151,7 @@ BIG_PLAY = 10
 printed number alone tops out at 5: it took gas and speed)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
+class Moment(NamedTuple):
     """One moment (``lap``, ``win``, ``lose`` or ``big``); ``at``: the 1-based number of the
     event that makes it, as the table's feed items carry it."""
 
