@@ -5,7 +5,6 @@ review worker processes and keeps each result with its race."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import itertools
 import logging
@@ -29,7 +28,7 @@ from app.races.record import (
     new_token,
     replay_moves,
 )
-from app.races.unit import Race, Races
+from app.races.unit import Races
 from engine import (
     Action,
     ActionType,
@@ -51,13 +50,9 @@ from engine.sim import ACTIONS, legal_ids
 
 log = logging.getLogger("zzv.review")
 
-# Verdicts by the loss in win chance (best - played), a share in [0, 1]; docs/review.md.
-INACCURACY = 0.03
-"""A loss of at least this much is an inaccuracy (below it the move is good)."""
-MISTAKE = 0.07
-"""A loss of at least this much is a mistake."""
-BLUNDER = 0.15
-"""A loss of at least this much is a blunder."""
+VERDICTS = {"good": 0.0, "inaccuracy": 0.03, "mistake": 0.07, "blunder": 0.15}
+"""Each verdict by the least loss in win chance (best - played, a share in [0, 1]) that
+earns it (docs/review.md)."""
 ACCURACY_SCALE = 0.20
 """A decision's accuracy is ``100 * (1 - loss / ACCURACY_SCALE)``, floored at 0."""
 SHOWN_DIGITS = 4
@@ -84,12 +79,11 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
-_VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
 
 
 def verdict(loss: float) -> str:
     """The verdict on a decision that cost ``loss`` win chance."""
-    return next((name for least, name in _VERDICTS if loss >= least), "good")
+    return [name for name, least in VERDICTS.items() if loss >= least or name == "good"][-1]
 
 
 def accuracy(losses: Sequence[float]) -> float | None:
@@ -140,16 +134,6 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
     return next(e for e in estimates if e.value >= top)
 
 
-def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
-    """The normal heuristic's chance that each of ``actions`` wins the trick, from the
-    observation alone."""
-    state = fixed_deal(observation)
-    key = state.legal_key()
-    _, chances = score_ids(state, key, NORMAL)
-    odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
-    return [odds.get(a, 0.0) for a in actions]
-
-
 TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
 """The codes of a move's chance of winning its trick in a reason (:func:`reason_data`):
 at least 95%, at least 60%, above 5%, at most 5% (the normal heuristic's chance from the
@@ -172,21 +156,20 @@ def reason_data(observation: Observation, played: Estimate, best: Estimate) -> d
     ``best`` its chance of winning the trick (:data:`TRICK_CHANCES`), the gas it keeps and
     its chance of winning the race."""
     trick = observation["trick"]
-    odds = _trick_odds(observation, [played.action, best.action])
+    # The normal heuristic's chance that each move wins the trick, from the observation alone.
+    state = fixed_deal(observation)
+    key = state.legal_key()
+    _, chances = score_ids(state, key, NORMAL)
+    odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
 
-    def move(estimate: Estimate, chance: float) -> dict[str, Any]:
+    def move(estimate: Estimate) -> dict[str, Any]:
         return {
-            "trick": _trick_chance(estimate.action, chance),
+            "trick": _trick_chance(estimate.action, odds.get(estimate.action, 0.0)),
             "gas": _gas_kept(observation, estimate.action),
             "race": round(estimate.value, SHOWN_DIGITS),
         }
 
-    return {
-        "trick": trick,
-        "stake": trick_stake(trick),
-        "played": move(played, odds[0]),
-        "best": move(best, odds[1]),
-    }
+    return {"trick": trick, "stake": trick_stake(trick), "played": move(played), "best": move(best)}
 
 
 def _gas_kept(observation: Observation, action: Action) -> int:
@@ -297,8 +280,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    names = ("good", "inaccuracy", "mistake", "blunder")
-    counts = {name: sum(e["verdict"] == name for e in chosen) for name in names}
+    counts = {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -443,9 +425,12 @@ class Reviews:
         self._jobs: dict[tuple[str, int], _Job] = {}
         self._par: dict[tuple[str, int], asyncio.Task[None]] = {}
 
-    def _open(self, game_id: str) -> contextlib.AbstractAsyncContextManager[Race]:
+    async def _keep(self, game_id: str, kept: str, seat: int, result: dict[str, Any]) -> None:
+        """Keep ``result`` in the race's ``kept`` field (``reviews`` or ``par``) by seat."""
         # By id alone: no token is kept once the request that asked for the review ended.
-        return self.races.open(game_id, None, write=True, spectator=True)
+        async with self.races.open(game_id, None, write=True, spectator=True) as race:
+            getattr(race.session, kept)[str(seat)] = result
+            race.changed = True
 
     def in_progress(self, client: str) -> int:
         return sum(job.client == client for job in self._jobs.values())
@@ -495,9 +480,7 @@ class Reviews:
                     job.entries[entry["move"]] = entry
             entries = [job.entries[i] for i in indices]
             kept = {"decisions": entries, "summary": summary(entries, self.budget)}
-            async with self._open(job.game_id) as race:
-                race.session.reviews[str(job.seat)] = kept
-                race.changed = True
+            await self._keep(job.game_id, "reviews", job.seat, kept)
         except asyncio.CancelledError:
             for future in futures:
                 future.cancel()
@@ -517,22 +500,21 @@ class Reviews:
             # Who plays each seat: the race's bots, the autopilot's level for people.
             bots = session.config.bots
             levels = [PAR_LEVEL_FOR_PEOPLE if s.person else bots for s in session.lobby.seats]
-            run = self._run_par(session.id, seat, Deal.of(session), levels)
+            game = session.game
+            yours = standing(game, _tricks(session.events.events(), game.players), seat)
+            run = self._run_par(session.id, seat, Deal.of(session), levels, yours)
             self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
 
-    async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:
+    async def _run_par(
+        self, game_id: str, seat: int, deal: Deal, levels: list[str], yours: dict[str, int]
+    ) -> None:
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(
                 self._executor(), play_par, deal, seat, levels, self.par_iterations
             )
-            async with self._open(game_id) as race:
-                game = race.session.game
-                tricks = _tricks(race.session.events.events(), game.players)
-                result["yours"] = standing(game, tricks, seat)
-                race.session.par[str(seat)] = result
-                race.changed = True
+            await self._keep(game_id, "par", seat, {**result, "yours": yours})
         except Exception as exc:  # not a cancellation (a BaseException): the race is untouched
             log.error("a par race failed", extra={"error": type(exc).__name__})
         finally:

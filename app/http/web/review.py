@@ -184,8 +184,7 @@ def review_context(
         "par": par_line(session, seat),
         "refresh_seconds": REFRESH_SECONDS,
         "thresholds": {
-            name: round(100 * getattr(review, name.upper()))
-            for name in ("inaccuracy", "mistake", "blunder")
+            name: round(100 * least) for name, least in review.VERDICTS.items() if least
         },
     }
 
