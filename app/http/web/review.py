@@ -6,7 +6,6 @@ JavaScript the buttons are forms answered with 303 and a review in progress relo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import groupby, takewhile
 from operator import itemgetter
 from typing import Annotated, Any, NamedTuple
@@ -116,45 +115,31 @@ class Point(NamedTuple):
     verdict: str
 
 
-@dataclass(slots=True)
-class Graph:
-    """What ``partials/review_graph.html`` draws (no script draws it)."""
-
-    width: int = GRAPH_WIDTH
-    height: int = GRAPH_HEIGHT
-    points: list[Point] = field(default_factory=list)
-    line: str = ""
-    rounds: list[tuple[float, float, int]] = field(default_factory=list)
-    """Each round's left edge, the middle of its span and its number."""
-    levels: list[tuple[float, int]] = field(default_factory=list)
-    """The chance gridlines: y and the percentage."""
-    left: int = LEFT
-    right: int = GRAPH_WIDTH - RIGHT
-
-
-def graph(decisions: list[dict[str, Any]]) -> Graph:
-    """The chance of winning after each of ``decisions`` (in order, each with ``move``,
-    ``round``, ``verdict`` and ``played_value``), one point each, the rounds marked below."""
-    out = Graph()
-    if not decisions:
-        return out
-    span = (GRAPH_WIDTH - LEFT - RIGHT) / len(decisions)
+def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``partials/review_graph.html`` draws (no script draws it): the chance of winning
+    after each of ``decisions`` (in order, each with ``move``, ``round``, ``verdict`` and
+    ``played_value``), one point each; ``rounds``, each round's left edge, the middle of its
+    span and its number; ``levels``, the chance gridlines' y and percentage."""
+    span = (GRAPH_WIDTH - LEFT - RIGHT) / max(1, len(decisions))
 
     def y_of(value: float) -> float:
         return round(TOP + (1 - value) * (GRAPH_HEIGHT - TOP - BOTTOM), 1)
 
-    out.levels = [(y_of(v / 100), v) for v in (0, 50, 100)]
+    points: list[Point] = []
     starts: dict[int, int] = {}
     for i, d in enumerate(decisions):
         x, y = round(LEFT + (i + 0.5) * span, 1), y_of(float(d["played_value"]))
-        out.points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
+        points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
         starts.setdefault(int(d["round"]), i)
-    out.line = " ".join(f"{p.x},{p.y}" for p in out.points)
     bounds = [*starts.values(), len(decisions)]
-    for (number, first), last in zip(starts.items(), bounds[1:], strict=True):
-        edge = round(LEFT + first * span, 1)
-        out.rounds.append((edge, round(LEFT + (first + last) / 2 * span, 1), number))
-    return out
+    rounds = [
+        (round(LEFT + first * span, 1), round(LEFT + (first + last) / 2 * span, 1), number)
+        for (number, first), last in zip(starts.items(), bounds[1:], strict=True)
+    ]
+    levels = [(y_of(v / 100), v) for v in (0, 50, 100)] if decisions else []
+    line = " ".join(f"{p.x},{p.y}" for p in points)
+    box = {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT, "left": LEFT, "right": GRAPH_WIDTH - RIGHT}
+    return {**box, "points": points, "line": line, "rounds": rounds, "levels": levels}
 
 
 def review_context(
