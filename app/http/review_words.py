@@ -183,7 +183,4 @@ def _laps_and_tricks(result: dict[str, Any]) -> str:
 
 
 def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
-    decisions = review.get("decisions")
-    if not decisions:
-        return review
-    return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in decisions]}
+    return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in review["decisions"]]}

@@ -232,18 +232,13 @@ def review_moves(
 ) -> list[dict[str, Any]]:
     """The review entries of ``seat``'s decisions at ``indices`` (one worker's job), each
     from ``observe(game, seat)`` of the rebuilt race at that moment."""
-    wanted = set(indices)
-    seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
-    entries = []
-    for index, mover, action, game in deal.replay():
-        if index > max(wanted, default=-1):
-            break
-        if index in wanted:
-            observation = observe(game, seat)
-            entries.append(_entry(observation, action, budget, index, seat_moves, told))
-        if mover == seat:
-            seat_moves += 1
-    return entries
+    number = {index: n for n, index in enumerate(decisions_of(deal, seat))}  # ``decision``
+    replayed = itertools.islice(deal.replay(), max(indices, default=-1) + 1)
+    return [
+        _entry(observe(game, seat), action, budget, index, number[index], told)
+        for index, _, action, game in replayed
+        if index in indices
+    ]
 
 
 def _entry(
