@@ -98,9 +98,7 @@ class Coaching:
     def pick_first(self) -> Said:
         """What the coach says to a Play with no card picked."""
         mode, suit = self.choice.split(":")
-        if mode == "down":
-            return Said("pick_down", {"suit": suit})
-        return Said("pick_up", {"suit": suit, "gas": self.gas})
+        return Said(f"pick_{mode}", {"suit": suit} | ({"gas": self.gas} if mode == "up" else {}))
 
 
 def step_of(obs: Mapping[str, Any]) -> int:

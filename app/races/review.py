@@ -16,7 +16,7 @@ from typing import Any
 
 from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
-from app.races.errors import NotReviewed, RaceNotOver, ReviewNotRequested, TooManyReviews
+from app.races.errors import RaceNotOver, ReviewNotRequested, TooManyReviews
 from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
 from app.races.record import (
     GameSession,
@@ -295,14 +295,10 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     }
 
 
-def _tricks(events: Sequence[Any], players: int) -> list[int]:
-    won = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
-    return [won[seat] for seat in range(players)]
-
-
-def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
+def standing(game: Game, events: Sequence[Any], seat: int) -> dict[str, int]:
     """``seat``'s place in a finished race (the winner first, then by laps, then tricks
-    won; equal seats share it), laps and tricks won."""
+    won; equal seats share it), laps and tricks won (the race's ``events`` tell them)."""
+    tricks = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
 
     def key(s: int) -> tuple[int, int, int]:
         return (int(game.winner == s), game.laps[s], tricks[s])
@@ -342,7 +338,7 @@ def play_par(
             decisions += 1
         action = bot.choose(observe(game, mover))
         events.extend(game.apply(action, seat=mover))
-    mine = standing(game, _tricks(events, game.players), seat)
+    mine = standing(game, events, seat)
     return {**mine, "seat": seat, "winner": game.winner, "iterations": iterations}
 
 
@@ -351,8 +347,6 @@ def practice_from(session: GameSession, seat: int, move: int, turn_seconds: floa
     same hidden deal and moves before it, the bots as they were, a person only at
     ``seat`` (whose token is in ``token``). Whatever else people decided before it is
     history; from there every other seat is a bot."""
-    if not 0 <= move < len(session.moves) or move_seat(session.moves[move]) != seat:
-        raise NotReviewed()
     names = [bot_name(s.index) for s in session.lobby.seats]
     names[seat] = clean_name(session.lobby.seats[seat].name, seat)
     seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
@@ -495,8 +489,7 @@ class Reviews:
             # Who plays each seat: the race's bots, the autopilot's level for people.
             bots = session.config.bots
             levels = [PAR_LEVEL_FOR_PEOPLE if s.person else bots for s in session.lobby.seats]
-            game = session.game
-            yours = standing(game, _tricks(session.events.events(), game.players), seat)
+            yours = standing(session.game, session.events.events(), seat)
             run = self._run_par(session.id, seat, Deal.of(session), levels, yours)
             self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
