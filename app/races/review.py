@@ -16,7 +16,7 @@ from typing import Any
 
 from app.bots import pool as bot_pool
 from app.bots.runner import bot_seed
-from app.races.errors import RaceNotOver, ReviewNotRequested, TooManyReviews
+from app.races.errors import NotReviewed, RaceNotOver, ReviewNotRequested, TooManyReviews
 from app.races.lobby import Lobby, Seat, bot_name, clean_name, token_digest
 from app.races.record import (
     GameSession,
@@ -343,10 +343,13 @@ def play_par(
 
 
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
-    """A practice race from just before kept move ``move`` (a decision of ``seat``): the
-    same hidden deal and moves before it, the bots as they were, a person only at
-    ``seat`` (whose token is in ``token``). Whatever else people decided before it is
-    history; from there every other seat is a bot."""
+    """A practice race from just before kept move ``move``, a decision in ``seat``'s finished
+    review (else :class:`NotReviewed`): the same hidden deal and moves before it, the bots as
+    they were, a person only at ``seat`` (whose token is in ``token``). Whatever else people
+    decided before it is history; from there every other seat is a bot."""
+    reviewed = session.reviews.get(str(seat))
+    if reviewed is None or all(entry["move"] != move for entry in reviewed["decisions"]):
+        raise NotReviewed()
     names = [bot_name(s.index) for s in session.lobby.seats]
     names[seat] = clean_name(session.lobby.seats[seat].name, seat)
     seats = [Seat(index, index == seat, name) for index, name in enumerate(names)]
@@ -435,9 +438,9 @@ class Reviews:
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
-        done = _shown([job.entries[index] for index in sorted(job.entries)], session)
+        done = [job.entries[index] for index in sorted(job.entries)]
         progress = round(len(job.entries) / job.total, 3) if job.total else 1.0
-        return {"status": "running", "progress": progress, "decisions": done, "summary": {}}
+        return _shown(session, "running", progress, {"decisions": done, "summary": {}})
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
         """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
@@ -516,18 +519,19 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
-    """Entries as the API shows them: without ``decision``, with ``turn``, the race's turn
-    counter (people's moves) before the entry's move, as the state's ``turn``."""
+def _shown(
+    session: GameSession, status: str, progress: float, kept: dict[str, Any]
+) -> dict[str, Any]:
+    """A review (``kept``: its decisions and summary) as the API shows it, each entry without
+    ``decision`` and with ``turn``, the race's turn counter (people's moves) before the
+    entry's move, as the state's ``turn``."""
     turns = list(itertools.accumulate((move_kind(m) != "bot" for m in session.moves), initial=0))
-    shown = [{k: v for k, v in e.items() if k != "decision"} for e in entries]
-    return [{**e, "turn": turns[e["move"]]} for e in shown]
+    shown = [{k: v for k, v in e.items() if k != "decision"} for e in kept["decisions"]]
+    rows = [{**e, "turn": turns[e["move"]]} for e in shown]
+    return {"status": status, "progress": progress, "decisions": rows, "summary": kept["summary"]}
 
 
 def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
     """The finished review of ``seat`` as the API shows it, or None."""
     kept = session.reviews.get(str(seat))
-    if kept is None:
-        return None
-    decisions = _shown(kept["decisions"], session)
-    return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
+    return None if kept is None else _shown(session, "done", 1.0, kept)

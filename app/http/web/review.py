@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.http.answers import is_htmx, page, see_other
-from app.http.api.review import MovePath, practice_of, reviews_of
+from app.http.api.review import MovePath, reviews_of
 from app.http.deps import client_key, set_seat_cookie
 from app.http.errors import race_status
 from app.http.race_words import race_sentence
@@ -266,7 +266,9 @@ async def marks_fragment(
 async def try_again(table: TableDep, move: MovePath) -> Response:
     """ "Try again from here": a practice race from that decision; its table (303)."""
     async with table.open() as race:
-        practice = practice_of(race.session, race.own_seat, move, table.settings.turn_seconds)
+        practice = review.practice_from(
+            race.session, race.own_seat, move, table.settings.turn_seconds
+        )
     await table.races.store_and_begin(practice, client_key(table.request))
     response = see_other(table_url(practice.id))
     set_seat_cookie(response, table.request, practice.id, practice.token, table.settings)
