@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import groupby, takewhile
 from operator import itemgetter
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -106,15 +106,6 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
 
 
-class Point(NamedTuple):
-    """One decision on the graph."""
-
-    x: float
-    y: float
-    move: int
-    verdict: str
-
-
 def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
     """What ``partials/review_graph.html`` draws (no script draws it): the chance of winning
     after each of ``decisions`` (in order, each with ``move``, ``round``, ``verdict`` and
@@ -125,11 +116,11 @@ def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
     def y_of(value: float) -> float:
         return round(TOP + (1 - value) * (GRAPH_HEIGHT - TOP - BOTTOM), 1)
 
-    points: list[Point] = []
+    points: list[dict[str, Any]] = []
     starts: dict[int, int] = {}
     for i, d in enumerate(decisions):
         x, y = round(LEFT + (i + 0.5) * span, 1), y_of(float(d["played_value"]))
-        points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
+        points.append({"x": x, "y": y, "move": int(d["move"]), "verdict": str(d["verdict"])})
         starts.setdefault(int(d["round"]), i)
     bounds = [*starts.values(), len(decisions)]
     rounds = [
@@ -137,7 +128,7 @@ def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
         for (number, first), last in zip(starts.items(), bounds[1:], strict=True)
     ]
     levels = [(y_of(v / 100), v) for v in (0, 50, 100)] if decisions else []
-    line = " ".join(f"{p.x},{p.y}" for p in points)
+    line = " ".join(f"{p['x']},{p['y']}" for p in points)
     box = {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT, "left": LEFT, "right": GRAPH_WIDTH - RIGHT}
     return {**box, "points": points, "line": line, "rounds": rounds, "levels": levels}
 
