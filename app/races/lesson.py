@@ -27,20 +27,6 @@ ADVICE_SEED = 1
 LESSON_LEAD = LEARNER = 0
 """The learner's seat, which leads the lesson's first trick (R6)."""
 
-IDEAS: tuple[str, ...] = (
-    "face_up",
-    "gas",
-    "blocked",
-    "lichen",
-    "salty",
-    "speed",
-    "tune_up",
-    "lap",
-    "two_laps",
-)
-"""What the lesson teaches (face up and the score, R7 and R8, to two laps, R16), in the
-order it introduces them."""
-
 PASSIVE = frozenset({"blocked", "speed"})
 """Ideas that explain the table rather than ask for a move: they may share a step with an
 idea that does ask for one."""
@@ -56,6 +42,10 @@ LESSON_STEPS: dict[int, tuple[str, ...]] = {
 }
 """Step (cards the learner has played) -> the ideas the coach introduces then, as
 ``python -m bench.lesson_deal`` planned them for :data:`LESSON_ENGINE_SEED`."""
+
+IDEAS = tuple(idea for ideas in LESSON_STEPS.values() for idea in ideas)
+"""What the lesson teaches (face up and the score, R7 and R8, to two laps, R16), in the
+order it introduces them."""
 
 FIRST_LAP_STEP = TRICKS_PER_ROUND - 1
 """The first sixth trick: nobody holds a lap yet, so its lap cannot end the race."""
