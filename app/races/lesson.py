@@ -167,11 +167,9 @@ def _tune_card(obs: Observation) -> str:
 def _advice(obs: Observation, step: int) -> tuple[str, int]:
     """The normal bot's move from the learner's view, as (choice, gas)."""
     action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
-    if action.suit is None:  # the 0/5 card: never dealt in the lesson's base rules (R21)
-        return f"down:{_tune_card(obs)}", 0
-    if action.type is ActionType.TUNE_UP:
-        return f"down:{action.suit.value}", 0
-    return f"up:{action.suit.value}", action.gas
+    assert action.suit is not None  # the 0/5 card: never dealt in the lesson's base rules (R21)
+    mode = "down" if action.type is ActionType.TUNE_UP else "up"
+    return f"{mode}:{action.suit.value}", action.gas  # a Tune Up carries no gas
 
 
 def applies(idea: str, obs: Observation) -> bool:
