@@ -111,12 +111,6 @@ def _gas_to_win(option: CardChoice) -> int | None:
     return needed if needed <= option.gas_max else None
 
 
-def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
-    """(gas needed, printed value, suit) of every face-up card that can take the lead."""
-    options = _options(obs).items()
-    return sorted((gas, o.value, s) for s, o in options if (gas := _gas_to_win(o)) is not None)
-
-
 def keeps_better(obs: Observation, suit: str) -> bool:
     """Whether the hand still holds a card printed higher than ``suit`` once it is played."""
     options = _options(obs)
@@ -182,7 +176,8 @@ def _show(idea: str, obs: Observation) -> tuple[tuple[str, int] | None, Said] | 
     coach's introduction of it; None when the position does not let the coach show it."""
     options = _options(obs)
     me = obs["players"][obs["seat"]]
-    lows = _face_up_lows(obs)
+    # (gas needed, printed value, suit) of every face-up card that can take the lead
+    lows = sorted((n, o.value, s) for s, o in options.items() if (n := _gas_to_win(o)) is not None)
     # The 1 and the 2 have jobs of their own (R9, R10): a first card shows a plain racer.
     plain = [low for low in lows if low[2] not in ("lichen", "salty")]
     racers = plain or lows

@@ -55,9 +55,6 @@ REFRESH_SECONDS = 3
 MISTAKES = ("mistake", "blunder")
 """The verdicts listed first, each with its position and "try again from here"."""
 
-# Refusals shown on the review page itself (the race is there, the review is not).
-_REFUSED = (RaceNotOver, TooManyReviews, TooManyGames, ServerFull)
-
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
     """A move as the page draws it: the card (the seat's own, so a Tune Up's card is
@@ -206,7 +203,8 @@ async def ask_review(table: TableDep) -> Response:
         try:
             status = reviews_of(request).request(race.session, race.own_seat, client_key(request))
             shown = _context(race, status) if table.htmx else None
-        except _REFUSED as exc:
+        # Refusals shown on the review page itself (the race is there, the review is not).
+        except (RaceNotOver, TooManyReviews, TooManyGames, ServerFull) as exc:
             shown = _context(race, None, exc)
     if shown is None:
         return see_other(f"/games/{table.game_id}/review")
