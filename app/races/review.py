@@ -126,12 +126,9 @@ def estimate(
 def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Estimate:
     """The best candidate: the highest value; on a tie (to the :data:`SHOWN_DIGITS` a review
     shows) the move played, else the one the shortlist ranks first."""
-    top = max(e.value for e in estimates)
-    if played is not None:
-        mine = next((e for e in estimates if e.action == played), None)
-        if mine is not None and round(mine.value, SHOWN_DIGITS) >= round(top, SHOWN_DIGITS):
-            return mine
-    return next(e for e in estimates if e.value >= top)
+    top = round(max(e.value for e in estimates), SHOWN_DIGITS)
+    mine = [e for e in estimates if e.action == played and round(e.value, SHOWN_DIGITS) >= top]
+    return mine[0] if mine else max(estimates, key=lambda e: e.value)
 
 
 TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
