@@ -148,10 +148,9 @@ def _trick_chance(action: Action, chance: float) -> str:
 
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
-    """A decision's reason as codes and numbers, from what the seat saw then
-    (docs/review.md): the trick and its ``stake``, and for the move ``played`` and the
-    ``best`` its chance of winning the trick (:data:`TRICK_CHANCES`), the gas it keeps and
-    its chance of winning the race."""
+    """A decision's reason as codes and numbers, from what the seat saw then (docs/review.md):
+    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance
+    (:data:`TRICK_CHANCES`), the gas kept and the chance of winning the race."""
     trick = observation["trick"]
     # The normal heuristic's chance that each move wins the trick, from the observation alone.
     state = fixed_deal(observation)

@@ -133,9 +133,8 @@ def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
 def review_context(
     session: GameSession, seat: int, status: dict[str, Any] | None, steps: Sequence[ReplayStep] = ()
 ) -> dict[str, Any]:
-    """What ``review.html`` prints: the review's status, its mistakes first (with the
-    trick's ``steps`` of the race drawn), the graph, every decision by round, the summary
-    and par."""
+    """What ``review.html`` prints of the review (``status``), each mistake's trick drawn
+    from the race's ``steps``."""
     by_place = {(s.round, s.trick): s for s in steps}
     entries = (status or {}).get("decisions", [])
     decisions = [decision_view(e, by_place, seat) for e in entries]
