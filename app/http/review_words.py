@@ -23,10 +23,6 @@ _VERDICTS: dict[str, tuple[str, Callable[[int], str]]] = {
 }
 
 
-def verdict_word(verdict: str) -> str:
-    return _(_VERDICTS[verdict][0])
-
-
 _TRICK = {
     "wins": (N_("would have won this trick"), N_("was sure to win it"), N_("wins this trick")),
     "likely": (
@@ -133,17 +129,18 @@ def reason_words(entry: dict[str, Any]) -> str:
     return text
 
 
-def chance_words(entry: dict[str, Any]) -> str:
-    """What a decision did to the chance of winning the race, in plain numbers."""
-    return _("To win the race: %(best)s with the better move, %(played)s with yours.") % {
-        "best": percent(entry["best_value"]),
-        "played": percent(entry["played_value"]),
+def decision_words(entry: dict[str, Any]) -> dict[str, str]:
+    """A reviewed decision's verdict, its place ("Round 2, trick 3"), its reason and what it
+    did to the chance of winning the race, in plain numbers."""
+    place = {"round": entry["round"], "trick": entry["trick"]}
+    chance = {"best": percent(entry["best_value"]), "played": percent(entry["played_value"])}
+    return {
+        "verdict_words": _(_VERDICTS[entry["verdict"]][0]),
+        "place": _("Round %(round)s, trick %(trick)s") % place,
+        "words": reason_words(entry),
+        "chance": _("To win the race: %(best)s with the better move, %(played)s with yours.")
+        % chance,
     }
-
-
-def place_words(round_number: int, trick: int) -> str:
-    """ "Round 2, trick 3"."""
-    return _("Round %(round)s, trick %(trick)s") % {"round": round_number, "trick": trick}
 
 
 def graph_words(values: list[float], mistakes: int) -> str:

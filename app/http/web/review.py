@@ -18,16 +18,7 @@ from app.http.api.review import MovePath, reviews_of
 from app.http.deps import client_key, set_seat_cookie
 from app.http.errors import race_status
 from app.http.race_words import race_sentence
-from app.http.review_words import (
-    chance_words,
-    graph_words,
-    move_words,
-    par_words,
-    place_words,
-    reason_words,
-    verdict_counts,
-    verdict_word,
-)
+from app.http.review_words import decision_words, graph_words, move_words, par_words, verdict_counts
 from app.http.web.labels import PRINTED_VALUES, SUITS, ZERO_FIVE
 from app.http.web.replay import ReplayStep, replay_steps
 from app.http.web.table_page import seat_viewer, table_url
@@ -78,14 +69,11 @@ def decision_view(
         **entry,
         "same": entry["played"] == entry["best"],
         "mistake": entry["verdict"] in MISTAKES,
-        "verdict_words": verdict_word(entry["verdict"]),
-        "place": place_words(entry["round"], entry["trick"]),
+        **decision_words(entry),
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),
         "played_percent": round(100 * entry["played_value"]),
         "lost_percent": round(100 * entry["loss"]),
-        "words": reason_words(entry),
-        "chance": chance_words(entry),
         "before": before,
         "step": None if step is None else step.number,
     }
