@@ -145,7 +145,7 @@ def test_review_sentences() -> None:
         "The 1 mistake is marked."
     )
     bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
-    mine, theirs = par_words(bot, you).split(";")
+    mine, theirs = str(par_words({**bot, "yours": you})).split(";")
     assert mine == "You finished 2nd (1 lap, 1 trick)"
     assert theirs.endswith("1st on this deal (2 laps, 12 tricks).")
 

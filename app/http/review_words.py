@@ -158,8 +158,12 @@ def graph_words(values: list[float], mistakes: int) -> str:
     return text
 
 
-def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
-    """The player's result beside the hard bot's in their seat on the same deal."""
+def par_words(par: dict[str, Any] | None) -> str | None:
+    """The player's result (``yours``) beside the hard bot's in their seat on the same deal,
+    once the ``par`` race is kept."""
+    if par is None:
+        return None
+    yours = par["yours"]
     return _(
         "You finished %(yours)s (%(your_result)s); the hard bot in your seat finished "
         "%(par)s on this deal (%(par_result)s)."

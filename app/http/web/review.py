@@ -79,12 +79,6 @@ def decision_view(
     }
 
 
-def par_line(session: GameSession, seat: int) -> str | None:
-    """The par sentence of ``seat``, once computed."""
-    par = session.par.get(str(seat))
-    return None if par is None else par_words(par, par["yours"])
-
-
 # The win-chance graph's inline SVG, in user units (it scales to the page's width), with
 # room for the chance labels on the left and the round labels below.
 GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
@@ -141,7 +135,7 @@ def review_context(
         "graph_words": graph_words([d["played_value"] for d in decisions], len(mistakes)),
         "summary": summary,
         "verdict_counts": verdict_counts(summary),
-        "par": par_line(session, seat),
+        "par": par_words(session.par.get(str(seat))),
         "refresh_seconds": REFRESH_SECONDS,
         "thresholds": {
             name: round(100 * least) for name, least in review.VERDICTS.items() if least
@@ -208,7 +202,7 @@ async def par_fragment(table: TableDep) -> Response:
         running = reviews.request_par(session, seat)
     context = {
         "game_id": table.game_id,
-        "par": par_line(session, seat),
+        "par": par_words(session.par.get(str(seat))),
         "running": running,
         "refresh_seconds": REFRESH_SECONDS,
     }
