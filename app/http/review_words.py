@@ -45,10 +45,6 @@ of the move played beside it, and of a good move (the index :data:`BEST`, :data:
 BEST, PLAYED, OWN = 0, 1, 2
 
 
-def _trick(chance: str, said_of: int) -> str:
-    return _(_TRICK[chance][said_of])
-
-
 # What a won trick brings, after a move that could win it (R15).
 _STAKE = {"speed": N_(" (+1 speed)"), "lap": N_(" and the lap")}
 
@@ -104,7 +100,7 @@ def reason_words(entry: dict[str, Any]) -> str:
     if entry["played"] == entry["best"] or entry["verdict"] == "good":
         own = {
             "move": _upper(move_words(entry["played"])),
-            "does": _trick(played["trick"], OWN),
+            "does": _(_TRICK[played["trick"]][OWN]),
             "gas": played["gas"],
             "other": move_words(entry["best"]),
         }
@@ -117,11 +113,11 @@ def reason_words(entry: dict[str, Any]) -> str:
         "Your %(played)s %(played_does)s and left you %(played_gas)s gas."
     ) % {
         "best": _upper(move_words(entry["best"])),
-        "best_does": _trick(best["trick"], BEST),
+        "best_does": _(_TRICK[best["trick"]][BEST]),
         "stake": stake,
         "best_gas": best["gas"],
         "played": move_words(entry["played"], yours=True),
-        "played_does": _trick(played["trick"], PLAYED),
+        "played_does": _(_TRICK[played["trick"]][PLAYED]),
         "played_gas": played["gas"],
     }
     if (best["trick"], best["gas"]) == (played["trick"], played["gas"]):
