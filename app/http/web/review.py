@@ -150,8 +150,7 @@ def _context(
     was ``refused``; and the answer's status."""
     steps: list[ReplayStep] = []
     if status is not None and status["status"] == "done":  # drawn only once it is done
-        players = race.session.config.players
-        steps = replay_steps(race.record()["events"], seat_viewer(race), players)
+        steps = replay_steps(race.record()["events"], seat_viewer(race), race.config.players)
     context = review_context(race.session, race.own_seat, status, steps)
     context["error"] = None if refused is None else race_sentence(refused)
     return context, 200 if refused is None else race_status(refused.code)
