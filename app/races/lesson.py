@@ -150,14 +150,6 @@ def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
     return Said(f"{prefix}down_plain", {"suit": suit})
 
 
-def _tune_card(obs: Observation) -> str:
-    """The card the coach would lay face down: the lowest that does no job of its own."""
-    options = _options(obs)
-    hand = sorted(options, key=lambda s: options[s].value)
-    plain = [s for s in hand if s not in ("lichen", "salty")]
-    return (plain or hand)[0]
-
-
 def _advice(obs: Observation, step: int) -> tuple[str, int]:
     """The normal bot's move from the learner's view, as (choice, gas)."""
     action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
@@ -203,7 +195,10 @@ def _show(idea: str, obs: Observation) -> tuple[tuple[str, int] | None, Said] | 
     if idea == "salty" and salty is not None and salty.face_up and takes > 0:
         return ("up:salty", _gas_to_win(salty) or 0), Said("salty", {"middle": obs["middle"]})
     if idea == "tune_up" and observed_options(obs).tune_up_shares:
-        return (f"down:{_tune_card(obs)}", 0), Said(idea)
+        # Face down: the lowest card that does no job of its own.
+        hand = sorted(options, key=lambda s: options[s].value)
+        tuned = ([s for s in hand if s not in ("lichen", "salty")] or hand)[0]
+        return (f"down:{tuned}", 0), Said(idea)
     if idea == "speed" and me["speed"] > 0:
         return None, Said("speed", {"speed": me["speed"]})
     lap = obs["trick"] == TRICKS_PER_ROUND and bool(lows)
