@@ -157,25 +157,19 @@ def reason_data(observation: Observation, played: Estimate, best: Estimate) -> d
     key = state.legal_key()
     _, chances = score_ids(state, key, NORMAL)
     odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
+    gas = observation["players"][observation["seat"]]["gas"]
 
     def move(estimate: Estimate) -> dict[str, Any]:
+        action = estimate.action
+        # The gas kept: the card's effect first, then the gas it carries (R8, R10, R20, R22).
+        after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
         return {
-            "trick": _trick_chance(estimate.action, odds.get(estimate.action, 0.0)),
-            "gas": _gas_kept(observation, estimate.action),
+            "trick": _trick_chance(action, odds.get(action, 0.0)),
+            "gas": gas if action.type is ActionType.TUNE_UP else max(0, after - action.gas),
             "race": round(estimate.value, SHOWN_DIGITS),
         }
 
     return {"trick": trick, "stake": trick_stake(trick), "played": move(played), "best": move(best)}
-
-
-def _gas_kept(observation: Observation, action: Action) -> int:
-    """The seat's gas after ``action``: the card's effect first, then the gas it carries
-    (R8, R10, R20, R22)."""
-    gas = observation["players"][observation["seat"]]["gas"]
-    if action.type is ActionType.TUNE_UP:
-        return gas
-    after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
-    return max(0, after - action.gas)
 
 
 @dataclass(frozen=True, slots=True)
