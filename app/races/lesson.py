@@ -150,14 +150,6 @@ def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
     return Said(f"{prefix}down_plain", {"suit": suit})
 
 
-def _advice(obs: Observation, step: int) -> tuple[str, int]:
-    """The normal bot's move from the learner's view, as (choice, gas)."""
-    action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
-    assert action.suit is not None  # the 0/5 card: never dealt in the lesson's base rules (R21)
-    mode = "down" if action.type is ActionType.TUNE_UP else "up"
-    return f"{mode}:{action.suit.value}", action.gas  # a Tune Up carries no gas
-
-
 def applies(idea: str, obs: Observation) -> bool:
     """Whether the position lets the coach show ``idea`` now."""
     return _show(idea, obs) is not None
@@ -240,7 +232,12 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     does not allow are left out)."""
     shown = {idea: show for idea in ideas if (show := _show(idea, obs)) is not None}
     move = next((m for m, _ in shown.values() if m is not None), None)
-    choice, gas = move if move is not None else _advice(obs, step)
+    if move is None:  # no idea asks for a move: the normal bot's, from the learner's view
+        action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
+        assert action.suit is not None  # no 0/5 card in the lesson's base rules (R21)
+        mode = "down" if action.type is ActionType.TUNE_UP else "up"
+        move = f"{mode}:{action.suit.value}", action.gas  # a Tune Up carries no gas
+    choice, gas = move
     mode, suit = choice.split(":")
     ask = _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
     return Coaching(tuple(said for _, said in shown.values()), ask, choice, gas, tuple(shown))
