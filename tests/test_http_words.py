@@ -25,7 +25,7 @@ from app.http.players import sign, verify
 from app.http.previews import blocked_sentence, with_previews
 from app.http.protocol import error_response
 from app.http.race_words import race_sentence, refusal_sentence
-from app.http.review_words import chance_words, graph_words, move_words, par_words, reason_words
+from app.http.review_words import decision_words, graph_words, move_words, par_words
 from app.http.security import host_allowed, window_limit
 from app.races.errors import TooManyReviews
 from engine import Refusal, new_game, observe
@@ -132,19 +132,20 @@ def test_review_sentences() -> None:
     }
     chippy = {"type": "play", "suit": "chippy", "gas": 3, "zero_effect": None}
     entry = {"forced": False, "reason_data": why, "reason": "", "verdict": "mistake"}
-    assert reason_words({**entry, "best": slippy, "played": chippy}) == (
+    values = {"round": 2, "trick": 3, "played_value": 0.32, "best_value": 0.41}
+    words = decision_words({**entry, **values, "best": slippy, "played": chippy})
+    assert words["words"] == (
         "Slippy with 1 gas would likely have won this trick (+1 speed) and kept you 2 gas. "
         "Your Chippy with 3 gas could not win it and left you 0 gas."
     )
-    assert chance_words({"played_value": 0.32, "best_value": 0.41}) == (
-        "To win the race: 41% with the better move, 32% with yours."
-    )
+    assert words["chance"] == "To win the race: 41% with the better move, 32% with yours."
+    assert (words["verdict_words"], words["place"]) == ("Mistake", "Round 2, trick 3")
     assert graph_words([0.25, 0.1, 0.4], 1) == (
         "From 25% after your first decision to 40% after your last; lowest 10%. "
         "The 1 mistake is marked."
     )
     bot, you = {"place": 1, "laps": 2, "tricks": 12}, {"place": 2, "laps": 1, "tricks": 1}
-    mine, theirs = par_words(bot, you).split(";")
+    mine, theirs = str(par_words({**bot, "yours": you})).split(";")
     assert mine == "You finished 2nd (1 lap, 1 trick)"
     assert theirs.endswith("1st on this deal (2 laps, 12 tricks).")
 

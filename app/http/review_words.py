@@ -23,10 +23,6 @@ _VERDICTS: dict[str, tuple[str, Callable[[int], str]]] = {
 }
 
 
-def verdict_word(verdict: str) -> str:
-    return _(_VERDICTS[verdict][0])
-
-
 _TRICK = {
     "wins": (N_("would have won this trick"), N_("was sure to win it"), N_("wins this trick")),
     "likely": (
@@ -47,10 +43,6 @@ of the move played beside it, and of a good move (the index :data:`BEST`, :data:
 :data:`OWN`)."""
 
 BEST, PLAYED, OWN = 0, 1, 2
-
-
-def _trick(chance: str, said_of: int) -> str:
-    return _(_TRICK[chance][said_of])
 
 
 # What a won trick brings, after a move that could win it (R15).
@@ -108,7 +100,7 @@ def reason_words(entry: dict[str, Any]) -> str:
     if entry["played"] == entry["best"] or entry["verdict"] == "good":
         own = {
             "move": _upper(move_words(entry["played"])),
-            "does": _trick(played["trick"], OWN),
+            "does": _(_TRICK[played["trick"]][OWN]),
             "gas": played["gas"],
             "other": move_words(entry["best"]),
         }
@@ -121,11 +113,11 @@ def reason_words(entry: dict[str, Any]) -> str:
         "Your %(played)s %(played_does)s and left you %(played_gas)s gas."
     ) % {
         "best": _upper(move_words(entry["best"])),
-        "best_does": _trick(best["trick"], BEST),
+        "best_does": _(_TRICK[best["trick"]][BEST]),
         "stake": stake,
         "best_gas": best["gas"],
         "played": move_words(entry["played"], yours=True),
-        "played_does": _trick(played["trick"], PLAYED),
+        "played_does": _(_TRICK[played["trick"]][PLAYED]),
         "played_gas": played["gas"],
     }
     if (best["trick"], best["gas"]) == (played["trick"], played["gas"]):
@@ -133,17 +125,18 @@ def reason_words(entry: dict[str, Any]) -> str:
     return text
 
 
-def chance_words(entry: dict[str, Any]) -> str:
-    """What a decision did to the chance of winning the race, in plain numbers."""
-    return _("To win the race: %(best)s with the better move, %(played)s with yours.") % {
-        "best": percent(entry["best_value"]),
-        "played": percent(entry["played_value"]),
+def decision_words(entry: dict[str, Any]) -> dict[str, str]:
+    """A reviewed decision's verdict, its place ("Round 2, trick 3"), its reason and what it
+    did to the chance of winning the race, in plain numbers."""
+    place = {"round": entry["round"], "trick": entry["trick"]}
+    chance = {"best": percent(entry["best_value"]), "played": percent(entry["played_value"])}
+    return {
+        "verdict_words": _(_VERDICTS[entry["verdict"]][0]),
+        "place": _("Round %(round)s, trick %(trick)s") % place,
+        "words": reason_words(entry),
+        "chance": _("To win the race: %(best)s with the better move, %(played)s with yours.")
+        % chance,
     }
-
-
-def place_words(round_number: int, trick: int) -> str:
-    """ "Round 2, trick 3"."""
-    return _("Round %(round)s, trick %(trick)s") % {"round": round_number, "trick": trick}
 
 
 def graph_words(values: list[float], mistakes: int) -> str:
@@ -161,8 +154,12 @@ def graph_words(values: list[float], mistakes: int) -> str:
     return text
 
 
-def par_words(par: dict[str, Any], yours: dict[str, int]) -> str:
-    """The player's result beside the hard bot's in their seat on the same deal."""
+def par_words(par: dict[str, Any] | None) -> str | None:
+    """The player's result (``yours``) beside the hard bot's in their seat on the same deal,
+    once the ``par`` race is kept."""
+    if par is None:
+        return None
+    yours = par["yours"]
     return _(
         "You finished %(yours)s (%(your_result)s); the hard bot in your seat finished "
         "%(par)s on this deal (%(par_result)s)."
@@ -183,7 +180,4 @@ def _laps_and_tricks(result: dict[str, Any]) -> str:
 
 
 def with_reasons(review: dict[str, Any]) -> dict[str, Any]:
-    decisions = review.get("decisions")
-    if not decisions:
-        return review
-    return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in decisions]}
+    return {**review, "decisions": [{**d, "reason": reason_words(d)} for d in review["decisions"]]}

@@ -15,7 +15,7 @@ from engine.actions import ActionType
 from engine.bots import make_bot
 from engine.cards import LAPS_TO_WIN, MAX_GAS, TRICKS_PER_ROUND, Suit
 from engine.options import CardChoice, observed_options
-from engine.shapes import Observation, PublicPlay
+from engine.shapes import Observation
 
 LESSON_PLAYERS = 3
 """Seats at the lesson's table (R2): the learner (:data:`LEARNER`) and two bots."""
@@ -26,20 +26,6 @@ ADVICE_SEED = 1
 """Seeds the normal bot whose move the coach advises between ideas (plus the step)."""
 LESSON_LEAD = LEARNER = 0
 """The learner's seat, which leads the lesson's first trick (R6)."""
-
-IDEAS: tuple[str, ...] = (
-    "face_up",
-    "gas",
-    "blocked",
-    "lichen",
-    "salty",
-    "speed",
-    "tune_up",
-    "lap",
-    "two_laps",
-)
-"""What the lesson teaches (face up and the score, R7 and R8, to two laps, R16), in the
-order it introduces them."""
 
 PASSIVE = frozenset({"blocked", "speed"})
 """Ideas that explain the table rather than ask for a move: they may share a step with an
@@ -56,6 +42,10 @@ LESSON_STEPS: dict[int, tuple[str, ...]] = {
 }
 """Step (cards the learner has played) -> the ideas the coach introduces then, as
 ``python -m bench.lesson_deal`` planned them for :data:`LESSON_ENGINE_SEED`."""
+
+IDEAS = tuple(idea for ideas in LESSON_STEPS.values() for idea in ideas)
+"""What the lesson teaches (face up and the score, R7 and R8, to two laps, R16), in the
+order it introduces them."""
 
 FIRST_LAP_STEP = TRICKS_PER_ROUND - 1
 """The first sixth trick: nobody holds a lap yet, so its lap cannot end the race."""
@@ -98,9 +88,7 @@ class Coaching:
     def pick_first(self) -> Said:
         """What the coach says to a Play with no card picked."""
         mode, suit = self.choice.split(":")
-        if mode == "down":
-            return Said("pick_down", {"suit": suit})
-        return Said("pick_up", {"suit": suit, "gas": self.gas})
+        return Said(f"pick_{mode}", {"suit": suit} | ({"gas": self.gas} if mode == "up" else {}))
 
 
 def step_of(obs: Mapping[str, Any]) -> int:
@@ -121,19 +109,6 @@ def _gas_to_win(option: CardChoice) -> int | None:
     best = option.best_other
     needed = 0 if best is None else max(0, best.final + 1 - option.final(0))
     return needed if needed <= option.gas_max else None
-
-
-def _face_up_lows(obs: Observation) -> list[tuple[int, int, str]]:
-    """(gas needed, printed value, suit) of every face-up card that can take the lead."""
-    options = _options(obs).items()
-    return sorted((gas, o.value, s) for s, o in options if (gas := _gas_to_win(o)) is not None)
-
-
-def _struck_cards(obs: Observation) -> list[PublicPlay]:
-    """The trick's face-up cards a Lichen played now would cut to 0 (R9)."""
-    lichen = _options(obs).get("lichen")
-    cuts = () if lichen is None else lichen.cuts
-    return [p for p in obs["trick_plays"] if p["seat"] in cuts]
 
 
 def keeps_better(obs: Observation, suit: str) -> bool:
@@ -175,98 +150,60 @@ def _down(obs: Observation, suit: str, prefix: str = "") -> Said:
     return Said(f"{prefix}down_plain", {"suit": suit})
 
 
-def _tune_card(obs: Observation) -> str:
-    """The card the coach would lay face down: the lowest that does no job of its own."""
-    options = _options(obs)
-    hand = sorted(options, key=lambda s: options[s].value)
-    plain = [s for s in hand if s not in ("lichen", "salty")]
-    return (plain or hand)[0]
-
-
-def _advice(obs: Observation, step: int) -> tuple[str, int]:
-    """The normal bot's move from the learner's view, as (choice, gas)."""
-    action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
-    if action.suit is None:  # the 0/5 card: never dealt in the lesson's base rules (R21)
-        return f"down:{_tune_card(obs)}", 0
-    if action.type is ActionType.TUNE_UP:
-        return f"down:{action.suit.value}", 0
-    return f"up:{action.suit.value}", action.gas
-
-
 def applies(idea: str, obs: Observation) -> bool:
     """Whether the position lets the coach show ``idea`` now."""
+    return _show(idea, obs) is not None
+
+
+def _show(idea: str, obs: Observation) -> tuple[tuple[str, int] | None, Said] | None:
+    """The move that shows ``idea`` (None for an idea that only explains the table) and the
+    coach's introduction of it; None when the position does not let the coach show it."""
     options = _options(obs)
     me = obs["players"][obs["seat"]]
-    if idea == "face_up":
-        return bool(_face_up_lows(obs))
-    if idea == "gas":
-        plain = [g for g, _, s in _face_up_lows(obs) if s not in ("lichen", "salty")]
-        return obs["best"] is not None and any(g > 0 for g in plain)
-    if idea == "blocked":
-        return any(not o.face_up for o in options.values())
-    if idea == "lichen":
-        lichen = options.get("lichen")
-        return lichen is not None and bool(_struck_cards(obs)) and _gas_to_win(lichen) is not None
-    if idea == "salty":  # its effect as the engine applies it (R10), whatever the seat holds
-        salty = options.get("salty")
-        takes = supply_after_effect(Action.play(Suit.SALTY), 0, obs["middle"], obs["removed"])
-        return salty is not None and salty.face_up and takes > 0
-    if idea == "tune_up":
-        return observed_options(obs).tune_up_shares
-    if idea == "speed":
-        return me["speed"] > 0
-    if idea == "lap":
-        return obs["trick"] == TRICKS_PER_ROUND and bool(_face_up_lows(obs))
-    if idea == "two_laps":
-        return me["laps"] == LAPS_TO_WIN - 1 and applies("lap", obs)
-    raise ValueError(f"Unknown idea {idea!r}.")
-
-
-def _idea_move(idea: str, obs: Observation) -> tuple[str, int] | None:
-    """The move that shows ``idea`` (None for an idea that only explains the table)."""
-    options = _options(obs)
-    if idea == "face_up":
-        lows = _face_up_lows(obs)
-        # The 1 and the 2 have jobs of their own (R9, R10): a first card shows a plain racer.
-        plain = [low for low in lows if low[2] not in ("lichen", "salty")] or lows
-        gas = plain[0][0]
-        gas, _, suit = max(low for low in plain if low[0] == gas)
-        return f"up:{suit}", gas
-    if idea in ("lap", "two_laps"):
+    # (gas needed, printed value, suit) of every face-up card that can take the lead
+    lows = sorted((n, o.value, s) for s, o in options.items() if (n := _gas_to_win(o)) is not None)
+    # The 1 and the 2 have jobs of their own (R9, R10): a first card shows a plain racer.
+    plain = [low for low in lows if low[2] not in ("lichen", "salty")]
+    racers = plain or lows
+    if idea == "face_up" and racers:
+        gas, _, suit = max(low for low in racers if low[0] == racers[0][0])
+        return (f"up:{suit}", gas), Said(idea)
+    if idea == "gas" and obs["best"] is not None and any(low[0] > 0 for low in plain):
+        gas, _, suit = min(low for low in plain if low[0] > 0)
+        return (f"up:{suit}", gas), Said("gas", {"held": me["gas"], "most": MAX_GAS})
+    blocked = [s for s, o in options.items() if not o.face_up]
+    if idea == "blocked" and blocked:
+        return None, Said("blocked", {"suits": blocked})
+    # The trick's face-up cards a Lichen played now would cut to 0 (R9).
+    lichen = options.get("lichen")
+    cuts = () if lichen is None else lichen.cuts
+    cut = [(p["seat"], p["suit"]) for p in obs["trick_plays"] if p["seat"] in cuts]
+    needed = None if lichen is None else _gas_to_win(lichen)
+    if idea == "lichen" and cut and needed is not None:
+        return ("up:lichen", needed), Said("lichen", {"cut": cut})
+    # Salty's effect as the engine applies it (R10), whatever the seat holds.
+    takes = supply_after_effect(Action.play(Suit.SALTY), 0, obs["middle"], obs["removed"])
+    salty = options.get("salty")
+    if idea == "salty" and salty is not None and salty.face_up and takes > 0:
+        return ("up:salty", _gas_to_win(salty) or 0), Said("salty", {"middle": obs["middle"]})
+    if idea == "tune_up" and observed_options(obs).tune_up_shares:
+        # Face down: the lowest card that does no job of its own.
+        hand = sorted(options, key=lambda s: options[s].value)
+        tuned = ([s for s in hand if s not in ("lichen", "salty")] or hand)[0]
+        return (f"down:{tuned}", 0), Said(idea)
+    if idea == "speed" and me["speed"] > 0:
+        return None, Said("speed", {"speed": me["speed"]})
+    lap = obs["trick"] == TRICKS_PER_ROUND and bool(lows)
+    if lap and (idea == "lap" or (idea == "two_laps" and me["laps"] == LAPS_TO_WIN - 1)):
         # The lap is worth more than any gas kept (R15, R16): the strongest card, all in.
         suit = max(
             (s for s, o in options.items() if o.face_up),
             key=lambda s: options[s].effective_value + options[s].gas_max,
         )
-        return f"up:{suit}", options[suit].gas_max
-    if idea == "gas":
-        pushed = [low for low in _face_up_lows(obs) if low[0] > 0]
-        plain = [low for low in pushed if low[2] not in ("lichen", "salty")] or pushed
-        gas, _, suit = min(plain)
-        return f"up:{suit}", gas
-    if idea in ("lichen", "salty"):
-        return f"up:{idea}", _gas_to_win(options[idea]) or 0
-    if idea == "tune_up":
-        return f"down:{_tune_card(obs)}", 0
+        # Later a lap's winner may win the race: not "dealt again".
+        later = idea == "lap" and step_of(obs) != FIRST_LAP_STEP
+        return (f"up:{suit}", options[suit].gas_max), _lap_said(obs) if later else Said(idea)
     return None
-
-
-def _idea_said(idea: str, obs: Observation) -> Said:
-    """The coach's introduction of ``idea`` in this position."""
-    me = obs["players"][obs["seat"]]
-    if idea == "gas":
-        return Said("gas", {"held": me["gas"], "most": MAX_GAS})
-    if idea == "blocked":
-        return Said("blocked", {"suits": [s for s, o in _options(obs).items() if not o.face_up]})
-    if idea == "lichen":
-        return Said("lichen", {"cut": [(p["seat"], p["suit"]) for p in _struck_cards(obs)]})
-    if idea == "salty":
-        return Said("salty", {"middle": obs["middle"]})
-    if idea == "speed":
-        return Said("speed", {"speed": me["speed"]})
-    if idea == "lap" and step_of(obs) != FIRST_LAP_STEP:
-        return _lap_said(obs)  # later its winner may win the race: not "dealt again"
-    return Said(idea)
 
 
 def _lap_said(obs: Observation) -> Said:
@@ -293,14 +230,17 @@ def coach(obs: Observation) -> Coaching | None:
 def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
     """The coaching for ``obs`` when the step's plan is ``ideas`` (those that the position
     does not allow are left out)."""
-    shown = tuple(idea for idea in ideas if applies(idea, obs))
-    moves = (_idea_move(idea, obs) for idea in shown)
-    move = next((m for m in moves if m is not None), None)
-    choice, gas = move if move is not None else _advice(obs, step)
-    lines = tuple(_idea_said(idea, obs) for idea in shown)
+    shown = {idea: show for idea in ideas if (show := _show(idea, obs)) is not None}
+    move = next((m for m, _ in shown.values() if m is not None), None)
+    if move is None:  # no idea asks for a move: the normal bot's, from the learner's view
+        action = make_bot("normal", seed=ADVICE_SEED + step).choose(obs)
+        assert action.suit is not None  # no 0/5 card in the lesson's base rules (R21)
+        mode = "down" if action.type is ActionType.TUNE_UP else "up"
+        move = f"{mode}:{action.suit.value}", action.gas  # a Tune Up carries no gas
+    choice, gas = move
     mode, suit = choice.split(":")
     ask = _down(obs, suit) if mode == "down" else _up(obs, suit, gas)
-    return Coaching(lines, ask, choice, gas, shown)
+    return Coaching(tuple(said for _, said in shown.values()), ask, choice, gas, tuple(shown))
 
 
 def finale(obs: Observation) -> Said:

@@ -5,7 +5,6 @@ review worker processes and keeps each result with its race."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import itertools
 import logging
@@ -29,7 +28,7 @@ from app.races.record import (
     new_token,
     replay_moves,
 )
-from app.races.unit import Race, Races
+from app.races.unit import Races
 from engine import (
     Action,
     ActionType,
@@ -51,13 +50,9 @@ from engine.sim import ACTIONS, legal_ids
 
 log = logging.getLogger("zzv.review")
 
-# Verdicts by the loss in win chance (best - played), a share in [0, 1]; docs/review.md.
-INACCURACY = 0.03
-"""A loss of at least this much is an inaccuracy (below it the move is good)."""
-MISTAKE = 0.07
-"""A loss of at least this much is a mistake."""
-BLUNDER = 0.15
-"""A loss of at least this much is a blunder."""
+VERDICTS = {"good": 0.0, "inaccuracy": 0.03, "mistake": 0.07, "blunder": 0.15}
+"""Each verdict by the least loss in win chance (best - played, a share in [0, 1]) that
+earns it (docs/review.md)."""
 ACCURACY_SCALE = 0.20
 """A decision's accuracy is ``100 * (1 - loss / ACCURACY_SCALE)``, floored at 0."""
 SHOWN_DIGITS = 4
@@ -84,12 +79,11 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
-_VERDICTS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
 
 
 def verdict(loss: float) -> str:
     """The verdict on a decision that cost ``loss`` win chance."""
-    return next((name for least, name in _VERDICTS if loss >= least), "good")
+    return [name for name, least in VERDICTS.items() if loss >= least or name == "good"][-1]
 
 
 def accuracy(losses: Sequence[float]) -> float | None:
@@ -132,22 +126,9 @@ def estimate(
 def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Estimate:
     """The best candidate: the highest value; on a tie (to the :data:`SHOWN_DIGITS` a review
     shows) the move played, else the one the shortlist ranks first."""
-    top = max(e.value for e in estimates)
-    if played is not None:
-        mine = next((e for e in estimates if e.action == played), None)
-        if mine is not None and round(mine.value, SHOWN_DIGITS) >= round(top, SHOWN_DIGITS):
-            return mine
-    return next(e for e in estimates if e.value >= top)
-
-
-def _trick_odds(observation: Observation, actions: Sequence[Action]) -> list[float]:
-    """The normal heuristic's chance that each of ``actions`` wins the trick, from the
-    observation alone."""
-    state = fixed_deal(observation)
-    key = state.legal_key()
-    _, chances = score_ids(state, key, NORMAL)
-    odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
-    return [odds.get(a, 0.0) for a in actions]
+    top = round(max(e.value for e in estimates), SHOWN_DIGITS)
+    mine = [e for e in estimates if e.action == played and round(e.value, SHOWN_DIGITS) >= top]
+    return mine[0] if mine else max(estimates, key=lambda e: e.value)
 
 
 TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
@@ -167,36 +148,28 @@ def _trick_chance(action: Action, chance: float) -> str:
 
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
-    """A decision's reason as codes and numbers, from what the seat saw then
-    (docs/review.md): the trick and its ``stake``, and for the move ``played`` and the
-    ``best`` its chance of winning the trick (:data:`TRICK_CHANCES`), the gas it keeps and
-    its chance of winning the race."""
+    """A decision's reason as codes and numbers, from what the seat saw then (docs/review.md):
+    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance
+    (:data:`TRICK_CHANCES`), the gas kept and the chance of winning the race."""
     trick = observation["trick"]
-    odds = _trick_odds(observation, [played.action, best.action])
+    # The normal heuristic's chance that each move wins the trick, from the observation alone.
+    state = fixed_deal(observation)
+    key = state.legal_key()
+    _, chances = score_ids(state, key, NORMAL)
+    odds = {ACTIONS[i]: chance for i, chance in zip(legal_ids(key), chances, strict=True)}
+    gas = observation["players"][observation["seat"]]["gas"]
 
-    def move(estimate: Estimate, chance: float) -> dict[str, Any]:
+    def move(estimate: Estimate) -> dict[str, Any]:
+        action = estimate.action
+        # The gas kept: the card's effect first, then the gas it carries (R8, R10, R20, R22).
+        after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
         return {
-            "trick": _trick_chance(estimate.action, chance),
-            "gas": _gas_kept(observation, estimate.action),
+            "trick": _trick_chance(action, odds.get(action, 0.0)),
+            "gas": gas if action.type is ActionType.TUNE_UP else max(0, after - action.gas),
             "race": round(estimate.value, SHOWN_DIGITS),
         }
 
-    return {
-        "trick": trick,
-        "stake": trick_stake(trick),
-        "played": move(played, odds[0]),
-        "best": move(best, odds[1]),
-    }
-
-
-def _gas_kept(observation: Observation, action: Action) -> int:
-    """The seat's gas after ``action``: the card's effect first, then the gas it carries
-    (R8, R10, R20, R22)."""
-    gas = observation["players"][observation["seat"]]["gas"]
-    if action.type is ActionType.TUNE_UP:
-        return gas
-    after = supply_after_effect(action, gas, observation["middle"], observation["removed"])
-    return max(0, after - action.gas)
+    return {"trick": trick, "stake": trick_stake(trick), "played": move(played), "best": move(best)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,18 +222,13 @@ def review_moves(
 ) -> list[dict[str, Any]]:
     """The review entries of ``seat``'s decisions at ``indices`` (one worker's job), each
     from ``observe(game, seat)`` of the rebuilt race at that moment."""
-    wanted = set(indices)
-    seat_moves = 0  # the seat's decisions so far: each entry's ``decision``
-    entries = []
-    for index, mover, action, game in deal.replay():
-        if index > max(wanted, default=-1):
-            break
-        if index in wanted:
-            observation = observe(game, seat)
-            entries.append(_entry(observation, action, budget, index, seat_moves, told))
-        if mover == seat:
-            seat_moves += 1
-    return entries
+    number = {index: n for n, index in enumerate(decisions_of(deal, seat))}  # ``decision``
+    replayed = itertools.islice(deal.replay(), max(indices, default=-1) + 1)
+    return [
+        _entry(observe(game, seat), action, budget, index, number[index], told)
+        for index, _, action, game in replayed
+        if index in indices
+    ]
 
 
 def _entry(
@@ -297,8 +265,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    names = ("good", "inaccuracy", "mistake", "blunder")
-    counts = {name: sum(e["verdict"] == name for e in chosen) for name in names}
+    counts = {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -318,14 +285,10 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     }
 
 
-def _tricks(events: Sequence[Any], players: int) -> list[int]:
-    won = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
-    return [won[seat] for seat in range(players)]
-
-
-def standing(game: Game, tricks: Sequence[int], seat: int) -> dict[str, int]:
+def standing(game: Game, events: Sequence[Any], seat: int) -> dict[str, int]:
     """``seat``'s place in a finished race (the winner first, then by laps, then tricks
-    won; equal seats share it), laps and tricks won."""
+    won; equal seats share it), laps and tricks won (the race's ``events`` tell them)."""
+    tricks = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
 
     def key(s: int) -> tuple[int, int, int]:
         return (int(game.winner == s), game.laps[s], tricks[s])
@@ -365,16 +328,17 @@ def play_par(
             decisions += 1
         action = bot.choose(observe(game, mover))
         events.extend(game.apply(action, seat=mover))
-    mine = standing(game, _tricks(events, game.players), seat)
+    mine = standing(game, events, seat)
     return {**mine, "seat": seat, "winner": game.winner, "iterations": iterations}
 
 
 def practice_from(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
-    """A practice race from just before kept move ``move`` (a decision of ``seat``): the
-    same hidden deal and moves before it, the bots as they were, a person only at
-    ``seat`` (whose token is in ``token``). Whatever else people decided before it is
-    history; from there every other seat is a bot."""
-    if not 0 <= move < len(session.moves) or move_seat(session.moves[move]) != seat:
+    """A practice race from just before kept move ``move``, a decision in ``seat``'s finished
+    review (else :class:`NotReviewed`): the same hidden deal and moves before it, the bots as
+    they were, a person only at ``seat`` (whose token is in ``token``). Whatever else people
+    decided before it is history; from there every other seat is a bot."""
+    reviewed = session.reviews.get(str(seat))
+    if reviewed is None or all(entry["move"] != move for entry in reviewed["decisions"]):
         raise NotReviewed()
     names = [bot_name(s.index) for s in session.lobby.seats]
     names[seat] = clean_name(session.lobby.seats[seat].name, seat)
@@ -443,9 +407,12 @@ class Reviews:
         self._jobs: dict[tuple[str, int], _Job] = {}
         self._par: dict[tuple[str, int], asyncio.Task[None]] = {}
 
-    def _open(self, game_id: str) -> contextlib.AbstractAsyncContextManager[Race]:
+    async def _keep(self, game_id: str, kept: str, seat: int, result: dict[str, Any]) -> None:
+        """Keep ``result`` in the race's ``kept`` field (``reviews`` or ``par``) by seat."""
         # By id alone: no token is kept once the request that asked for the review ended.
-        return self.races.open(game_id, None, write=True, spectator=True)
+        async with self.races.open(game_id, None, write=True, spectator=True) as race:
+            getattr(race.session, kept)[str(seat)] = result
+            race.changed = True
 
     def in_progress(self, client: str) -> int:
         return sum(job.client == client for job in self._jobs.values())
@@ -461,9 +428,9 @@ class Reviews:
         job = self._jobs.get((session.id, seat))
         if job is None:
             raise ReviewNotRequested()
-        done = _shown([job.entries[index] for index in sorted(job.entries)], session)
+        done = [job.entries[index] for index in sorted(job.entries)]
         progress = round(len(job.entries) / job.total, 3) if job.total else 1.0
-        return {"status": "running", "progress": progress, "decisions": done, "summary": {}}
+        return _shown(session, "running", progress, {"decisions": done, "summary": {}})
 
     def request(self, session: GameSession, seat: int, client: str) -> dict[str, Any]:
         """Start the review (and the par race) of ``seat`` unless kept or running; its status."""
@@ -495,9 +462,7 @@ class Reviews:
                     job.entries[entry["move"]] = entry
             entries = [job.entries[i] for i in indices]
             kept = {"decisions": entries, "summary": summary(entries, self.budget)}
-            async with self._open(job.game_id) as race:
-                race.session.reviews[str(job.seat)] = kept
-                race.changed = True
+            await self._keep(job.game_id, "reviews", job.seat, kept)
         except asyncio.CancelledError:
             for future in futures:
                 future.cancel()
@@ -517,22 +482,20 @@ class Reviews:
             # Who plays each seat: the race's bots, the autopilot's level for people.
             bots = session.config.bots
             levels = [PAR_LEVEL_FOR_PEOPLE if s.person else bots for s in session.lobby.seats]
-            run = self._run_par(session.id, seat, Deal.of(session), levels)
+            yours = standing(session.game, session.events.events(), seat)
+            run = self._run_par(session.id, seat, Deal.of(session), levels, yours)
             self._par[key] = asyncio.get_running_loop().create_task(run)
         return True
 
-    async def _run_par(self, game_id: str, seat: int, deal: Deal, levels: list[str]) -> None:
+    async def _run_par(
+        self, game_id: str, seat: int, deal: Deal, levels: list[str], yours: dict[str, int]
+    ) -> None:
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(
                 self._executor(), play_par, deal, seat, levels, self.par_iterations
             )
-            async with self._open(game_id) as race:
-                game = race.session.game
-                tricks = _tricks(race.session.events.events(), game.players)
-                result["yours"] = standing(game, tricks, seat)
-                race.session.par[str(seat)] = result
-                race.changed = True
+            await self._keep(game_id, "par", seat, {**result, "yours": yours})
         except Exception as exc:  # not a cancellation (a BaseException): the race is untouched
             log.error("a par race failed", extra={"error": type(exc).__name__})
         finally:
@@ -546,18 +509,19 @@ class Reviews:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _shown(entries: Sequence[dict[str, Any]], session: GameSession) -> list[dict[str, Any]]:
-    """Entries as the API shows them: without ``decision``, with ``turn``, the race's turn
-    counter (people's moves) before the entry's move, as the state's ``turn``."""
+def _shown(
+    session: GameSession, status: str, progress: float, kept: dict[str, Any]
+) -> dict[str, Any]:
+    """A review (``kept``: its decisions and summary) as the API shows it, each entry without
+    ``decision`` and with ``turn``, the race's turn counter (people's moves) before the
+    entry's move, as the state's ``turn``."""
     turns = list(itertools.accumulate((move_kind(m) != "bot" for m in session.moves), initial=0))
-    shown = [{k: v for k, v in e.items() if k != "decision"} for e in entries]
-    return [{**e, "turn": turns[e["move"]]} for e in shown]
+    shown = [{k: v for k, v in e.items() if k != "decision"} for e in kept["decisions"]]
+    rows = [{**e, "turn": turns[e["move"]]} for e in shown]
+    return {"status": status, "progress": progress, "decisions": rows, "summary": kept["summary"]}
 
 
 def kept_review(session: GameSession, seat: int) -> dict[str, Any] | None:
     """The finished review of ``seat`` as the API shows it, or None."""
     kept = session.reviews.get(str(seat))
-    if kept is None:
-        return None
-    decisions = _shown(kept["decisions"], session)
-    return {"status": "done", "progress": 1.0, "decisions": decisions, "summary": kept["summary"]}
+    return None if kept is None else _shown(session, "done", 1.0, kept)

@@ -52,8 +52,8 @@ def test_the_review_graph_marks_each_decision_and_round() -> None:
             {"move": 4, "round": 2, "verdict": "blunder", "played_value": 0.0},
         ]
     )
-    assert [(p.move, p.y) for p in g.points] == [(0, 54.0), (4, 100.0)]
-    assert [r[2] for r in g.rounds] == [1, 2]
+    assert [(p["move"], p["y"]) for p in g["points"]] == [(0, 54.0), (4, 100.0)]
+    assert [r[2] for r in g["rounds"]] == [1, 2]
 
 
 def test_the_fair_page_names_seats_cards_and_the_hashed_text() -> None:

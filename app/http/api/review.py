@@ -14,8 +14,6 @@ from app.http.api.models import error_responses
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, SettingsDep
 from app.http.review_words import with_reasons
 from app.races import review
-from app.races.errors import NotReviewed
-from app.races.record import GameSession
 from app.races.review import Budget, Reviews
 
 router = APIRouter(prefix="/api", tags=["review"])
@@ -108,14 +106,6 @@ async def try_again(
     same hidden deal, the bots as they were, you at your seat. Answers like `POST /games`:
     the new race's `game_id`, your `token` and your first `state`."""
     async with races.open(seat.game_id, seat.token) as race:
-        practice = practice_of(race.session, race.own_seat, move, settings.turn_seconds)
+        practice = review.practice_from(race.session, race.own_seat, move, settings.turn_seconds)
     _, state = await races.store_and_begin(practice, client)
     return JSONResponse(seat_body(practice.id, practice.token, state), status_code=201)
-
-
-def practice_of(session: GameSession, seat: int, move: int, turn_seconds: float) -> GameSession:
-    """The practice race of ``move``, a decision in the seat's finished review."""
-    kept = review.kept_review(session, seat)
-    if kept is None or all(entry["move"] != move for entry in kept["decisions"]):
-        raise NotReviewed()
-    return review.practice_from(session, seat, move, turn_seconds)

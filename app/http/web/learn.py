@@ -215,8 +215,7 @@ def lesson_context(
     **extra: Any,
 ) -> dict[str, Any]:
     """What the lesson's table draws: the table (``extra``: a refusal, a preview, the
-    choices picked) with the coach beside it: the advised move, the coach's words, the
-    note on a different choice, and the last words once the race is over."""
+    choices picked) with the coach beside it."""
     # Nothing starts out picked, no card and no gas: the learner makes the coach's move.
     context = seat_context(request, race, state, memory, **extra)
     context["title"] = _("Lesson · %(title)s") % {"title": context["title"]}

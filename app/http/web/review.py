@@ -6,29 +6,19 @@ JavaScript the buttons are forms answered with 303 and a review in progress relo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import groupby, takewhile
 from operator import itemgetter
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.http.answers import is_htmx, page, see_other
-from app.http.api.review import MovePath, practice_of, reviews_of
+from app.http.api.review import MovePath, reviews_of
 from app.http.deps import client_key, set_seat_cookie
 from app.http.errors import race_status
 from app.http.race_words import race_sentence
-from app.http.review_words import (
-    chance_words,
-    graph_words,
-    move_words,
-    par_words,
-    place_words,
-    reason_words,
-    verdict_counts,
-    verdict_word,
-)
+from app.http.review_words import decision_words, graph_words, move_words, par_words, verdict_counts
 from app.http.web.labels import PRINTED_VALUES, SUITS, ZERO_FIVE
 from app.http.web.replay import ReplayStep, replay_steps
 from app.http.web.table_page import seat_viewer, table_url
@@ -56,9 +46,6 @@ REFRESH_SECONDS = 3
 MISTAKES = ("mistake", "blunder")
 """The verdicts listed first, each with its position and "try again from here"."""
 
-# Refusals shown on the review page itself (the race is there, the review is not).
-_REFUSED = (RaceNotOver, TooManyReviews, TooManyGames, ServerFull)
-
 
 def card_view(action: dict[str, Any]) -> dict[str, Any]:
     """A move as the page draws it: the card (the seat's own, so a Tune Up's card is
@@ -82,23 +69,14 @@ def decision_view(
         **entry,
         "same": entry["played"] == entry["best"],
         "mistake": entry["verdict"] in MISTAKES,
-        "verdict_words": verdict_word(entry["verdict"]),
-        "place": place_words(entry["round"], entry["trick"]),
+        **decision_words(entry),
         "played_card": card_view(entry["played"]),
         "best_card": card_view(entry["best"]),
         "played_percent": round(100 * entry["played_value"]),
         "lost_percent": round(100 * entry["loss"]),
-        "words": reason_words(entry),
-        "chance": chance_words(entry),
         "before": before,
         "step": None if step is None else step.number,
     }
-
-
-def par_line(session: GameSession, seat: int) -> str | None:
-    """The par sentence of ``seat``, once computed."""
-    par = session.par.get(str(seat))
-    return None if par is None else par_words(par, par["yours"])
 
 
 # The win-chance graph's inline SVG, in user units (it scales to the page's width), with
@@ -107,62 +85,38 @@ GRAPH_WIDTH, GRAPH_HEIGHT = 420, 120
 LEFT, RIGHT, TOP, BOTTOM = 34, 6, 8, 20
 
 
-class Point(NamedTuple):
-    """One decision on the graph."""
-
-    x: float
-    y: float
-    move: int
-    verdict: str
-
-
-@dataclass(slots=True)
-class Graph:
-    """What ``partials/review_graph.html`` draws (no script draws it)."""
-
-    width: int = GRAPH_WIDTH
-    height: int = GRAPH_HEIGHT
-    points: list[Point] = field(default_factory=list)
-    line: str = ""
-    rounds: list[tuple[float, float, int]] = field(default_factory=list)
-    """Each round's left edge, the middle of its span and its number."""
-    levels: list[tuple[float, int]] = field(default_factory=list)
-    """The chance gridlines: y and the percentage."""
-    left: int = LEFT
-    right: int = GRAPH_WIDTH - RIGHT
-
-
-def graph(decisions: list[dict[str, Any]]) -> Graph:
-    """The chance of winning after each of ``decisions`` (in order, each with ``move``,
-    ``round``, ``verdict`` and ``played_value``), one point each, the rounds marked below."""
-    out = Graph()
-    if not decisions:
-        return out
-    span = (GRAPH_WIDTH - LEFT - RIGHT) / len(decisions)
+def graph(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``partials/review_graph.html`` draws (no script draws it): the chance of winning
+    after each of ``decisions`` (in order, each with ``move``, ``round``, ``verdict`` and
+    ``played_value``), one point each; ``rounds``, each round's left edge, the middle of its
+    span and its number; ``levels``, the chance gridlines' y and percentage."""
+    span = (GRAPH_WIDTH - LEFT - RIGHT) / max(1, len(decisions))
 
     def y_of(value: float) -> float:
         return round(TOP + (1 - value) * (GRAPH_HEIGHT - TOP - BOTTOM), 1)
 
-    out.levels = [(y_of(v / 100), v) for v in (0, 50, 100)]
+    points: list[dict[str, Any]] = []
     starts: dict[int, int] = {}
     for i, d in enumerate(decisions):
         x, y = round(LEFT + (i + 0.5) * span, 1), y_of(float(d["played_value"]))
-        out.points.append(Point(x, y, int(d["move"]), str(d["verdict"])))
+        points.append({"x": x, "y": y, "move": int(d["move"]), "verdict": str(d["verdict"])})
         starts.setdefault(int(d["round"]), i)
-    out.line = " ".join(f"{p.x},{p.y}" for p in out.points)
     bounds = [*starts.values(), len(decisions)]
-    for (number, first), last in zip(starts.items(), bounds[1:], strict=True):
-        edge = round(LEFT + first * span, 1)
-        out.rounds.append((edge, round(LEFT + (first + last) / 2 * span, 1), number))
-    return out
+    rounds = [
+        (round(LEFT + first * span, 1), round(LEFT + (first + last) / 2 * span, 1), number)
+        for (number, first), last in zip(starts.items(), bounds[1:], strict=True)
+    ]
+    levels = [(y_of(v / 100), v) for v in (0, 50, 100)] if decisions else []
+    line = " ".join(f"{p['x']},{p['y']}" for p in points)
+    box = {"width": GRAPH_WIDTH, "height": GRAPH_HEIGHT, "left": LEFT, "right": GRAPH_WIDTH - RIGHT}
+    return {**box, "points": points, "line": line, "rounds": rounds, "levels": levels}
 
 
 def review_context(
     session: GameSession, seat: int, status: dict[str, Any] | None, steps: Sequence[ReplayStep] = ()
 ) -> dict[str, Any]:
-    """What ``review.html`` prints: the review's status, its mistakes first (with the
-    trick's ``steps`` of the race drawn), the graph, every decision by round, the summary
-    and par."""
+    """What ``review.html`` prints of the review (``status``), each mistake's trick drawn
+    from the race's ``steps``."""
     by_place = {(s.round, s.trick): s for s in steps}
     entries = (status or {}).get("decisions", [])
     decisions = [decision_view(e, by_place, seat) for e in entries]
@@ -181,11 +135,10 @@ def review_context(
         "graph_words": graph_words([d["played_value"] for d in decisions], len(mistakes)),
         "summary": summary,
         "verdict_counts": verdict_counts(summary),
-        "par": par_line(session, seat),
+        "par": par_words(session.par.get(str(seat))),
         "refresh_seconds": REFRESH_SECONDS,
         "thresholds": {
-            name: round(100 * getattr(review, name.upper()))
-            for name in ("inaccuracy", "mistake", "blunder")
+            name: round(100 * least) for name, least in review.VERDICTS.items() if least
         },
     }
 
@@ -197,8 +150,7 @@ def _context(
     was ``refused``; and the answer's status."""
     steps: list[ReplayStep] = []
     if status is not None and status["status"] == "done":  # drawn only once it is done
-        players = race.session.config.players
-        steps = replay_steps(race.record()["events"], seat_viewer(race), players)
+        steps = replay_steps(race.record()["events"], seat_viewer(race), race.config.players)
     context = review_context(race.session, race.own_seat, status, steps)
     context["error"] = None if refused is None else race_sentence(refused)
     return context, 200 if refused is None else race_status(refused.code)
@@ -231,7 +183,8 @@ async def ask_review(table: TableDep) -> Response:
         try:
             status = reviews_of(request).request(race.session, race.own_seat, client_key(request))
             shown = _context(race, status) if table.htmx else None
-        except _REFUSED as exc:
+        # Refusals shown on the review page itself (the race is there, the review is not).
+        except (RaceNotOver, TooManyReviews, TooManyGames, ServerFull) as exc:
             shown = _context(race, None, exc)
     if shown is None:
         return see_other(f"/games/{table.game_id}/review")
@@ -248,7 +201,7 @@ async def par_fragment(table: TableDep) -> Response:
         running = reviews.request_par(session, seat)
     context = {
         "game_id": table.game_id,
-        "par": par_line(session, seat),
+        "par": par_words(session.par.get(str(seat))),
         "running": running,
         "refresh_seconds": REFRESH_SECONDS,
     }
@@ -282,7 +235,9 @@ async def marks_fragment(
 async def try_again(table: TableDep, move: MovePath) -> Response:
     """ "Try again from here": a practice race from that decision; its table (303)."""
     async with table.open() as race:
-        practice = practice_of(race.session, race.own_seat, move, table.settings.turn_seconds)
+        practice = review.practice_from(
+            race.session, race.own_seat, move, table.settings.turn_seconds
+        )
     await table.races.store_and_begin(practice, client_key(table.request))
     response = see_other(table_url(practice.id))
     set_seat_cookie(response, table.request, practice.id, practice.token, table.settings)
