@@ -26,7 +26,7 @@ from engine.cards import (
 from engine.events import Event, EventKind, make_event
 from engine.options import SeatOptions, seat_options
 from engine.refusals import IllegalAction, Refusal
-from engine.seat_view import PublicTrick, SeatView, observe, public_trick
+from engine.seat_view import SeatView, observe, public_trick
 from engine.shapes import (
     CardPlayed,
     GasTaken,
@@ -48,6 +48,7 @@ from engine.sim import (
     SUIT_IDS,
     TUNE_UP,
     ZERO,
+    PublicTrick,
     SimState,
     legal_ids,
     remember,

@@ -27,7 +27,7 @@ from engine.actions import Action, ActionType
 from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
-from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
+from engine.seat_view import PublicCard, SeatView, leader
 from engine.shapes import (
     CardOption,
     Leader,
@@ -256,7 +256,7 @@ def seat_options(view: SeatView) -> SeatOptions:
     if seat is None or seat != current:
         return SeatOptions(seat, current)
     plays = view.trick_plays
-    lichen = lichen_in(plays)
+    lichen = sim.lichen_in(plays)
     best = _best(leader(plays, lichen))
     # R9: a first 1 cuts the cards before it, so its rival is counted cut.
     struck = best if lichen else _best(leader(plays, True))
@@ -322,8 +322,8 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
     """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9)."""
     cut = []
-    for seat, form, _ in cards:
-        kind, _, _, value, _ = PUBLIC_FORMS[form]
+    for seat, a, _ in cards:
+        kind, _, _, value, _ = sim.INFO[a]
         if kind != sim.TUNE_UP and effective_value(value, True) != value:
             cut.append(seat)
     return tuple(cut)
@@ -343,7 +343,7 @@ def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
         return Refusal.of("zero_five_tank_full")
     if not view.removed:
         return Refusal.of("zero_five_nothing_removed")
-    if any(PUBLIC_FORMS[f][0] == sim.ZERO_FIVE for _, f, _ in view.trick_plays):
+    if any(sim.INFO[a][0] == sim.ZERO_FIVE for _, a, _ in view.trick_plays):
         return Refusal.of("zero_five_in_trick")
     return Refusal.of("not_legal")
 

@@ -18,7 +18,7 @@ narrated. The bots' rollouts drive it directly; :class:`~engine.game.Game` wraps
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar, cast
 
 from engine.actions import Action, ActionType, ActionTypeId, supply_after_effect
@@ -48,11 +48,10 @@ _EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
 EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
 SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
-#: Suit index by saved suit id (``"salty"``), the inverse of :data:`SUIT_IDS`.
-SUIT_INDEX_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 
-#: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
-SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
+#: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first), by suit or by
+#: its id (a ``StrEnum`` member hashes and compares as its id).
+SUIT_INDEX: dict[str, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
 ZERO, LICHEN, SALTY = SUIT_INDEX[Suit.ZERO], SUIT_INDEX[Suit.LICHEN], SUIT_INDEX[Suit.SALTY]
 SUITS = len(SUIT_ORDER)
 #: Printed value per suit index.
@@ -164,7 +163,10 @@ def deck_copies(players: int, variants: Variants) -> list[int]:
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: A finished trick: (trick, lead, its (seat, action id, speed) plays, winner or -1, a 1
 #: face up in it).
-CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
+CoreTrick = tuple[int, int, Sequence[tuple[int, int, int]], int, bool]
+#: A finished trick as every seat sees it: its plays' action ids :data:`MASKED`, a Tune
+#: Up's speed 0 (:data:`engine.seat_view.PublicCard`).
+PublicTrick = tuple[int, int, tuple[tuple[int, int, int], ...], int, bool]
 
 
 # The three parts of a legal set, each cached by the few facts it depends on (at most
@@ -323,7 +325,7 @@ class SimState:
         rng_state = int(data["rng"])
         s = cls(players, Variants.from_dict(data["variants"]), int(data["seed"]), rng_state)
         s.round, s.trick, s.lead = int(data["round"]), int(data["trick"]), int(data["lead"])
-        suit = SUIT_INDEX_OF_ID
+        suit = SUIT_INDEX
         try:
             hands = [[0] * SUITS for _ in data["hands"]]
             for hand, cards in zip(hands, data["hands"], strict=True):
@@ -341,10 +343,7 @@ class SimState:
         s.middle, s.removed = int(data["middle"]), int(data["removed"])
         s.zero_five = [bool(z) for z in data["zero_five"]]
         s.tricks = [core_trick(record) for record in data["round_tricks"]]
-        s.face_up = [0] * SUITS
-        for _, a, _ in [*(play for trick in s.tricks for play in trick[2]), *plays]:
-            if INFO[a][0] == PLAY:
-                s.face_up[INFO[a][1]] += 1
+        s.face_up = face_up_counts(s.tricks, plays)
         s.lay(plays)
         last = data["last_trick"]
         s.last = None if last is None else core_trick(last)
@@ -666,9 +665,30 @@ def play_key(play: PublicPlay) -> tuple[object, ...]:
 PLAY_ACTION = {play_key(public_play(0, a, 0, False)): a for a in reversed(range(len(ACTIONS)))}
 
 
-def core_trick(record: TrickRecord) -> CoreTrick:
-    """The core's record of a finished trick from its public record (R9: the 1 face up)."""
-    plays = [(p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"]]
-    lichen = any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+#: Per action id: the first action id showing the same (:data:`PLAY_ACTION`), which a view
+#: keeps in its place.
+MASKED: tuple[int, ...] = tuple(
+    PLAY_ACTION[play_key(public_play(0, a, 0, False))] for a in range(len(ACTIONS))
+)
+
+
+def core_trick(record: TrickRecord) -> PublicTrick:
+    """A finished trick from its public record (R9: the 1 face up)."""
+    plays = tuple((p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"])
     winner = record["winner"]
-    return (record["trick"], record["lead"], plays, -1 if winner is None else winner, lichen)
+    trick, lead = record["trick"], record["lead"]
+    return (trick, lead, plays, -1 if winner is None else winner, lichen_in(plays))
+
+
+def lichen_in(plays: Iterable[tuple[int, int, int]]) -> bool:
+    """Whether a 1 lies face up among ``plays`` (R9)."""
+    return any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+
+
+def face_up_counts(tricks: Iterable[CoreTrick], plays: Iterable[tuple[int, int, int]]) -> list[int]:
+    """Per suit index, the cards face up in ``tricks`` and ``plays`` (this round's)."""
+    counts = [0] * SUITS
+    for _, a, _ in [*(play for trick in tricks for play in trick[2]), *plays]:
+        if INFO[a][0] == PLAY:
+            counts[INFO[a][1]] += 1
+    return counts

@@ -19,8 +19,8 @@ from engine.actions import Action
 from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView, core_of
-from engine.sim import ACTION_ID, SUITS, SimState, deck_copies
+from engine.seat_view import SeatView
+from engine.sim import ACTION_ID, INFO, PLAY, SUITS, TUNE_UP, SimState, deck_copies
 
 
 def _pool_counts(view: SeatView) -> list[int]:
@@ -46,17 +46,14 @@ class Determinizer:
         self.pool = [i for i in range(SUITS) for _ in range(counts[i])]
         self.hand_sizes = [0 if s == seat else n for s, n in enumerate(view.hand_sizes)]
         #: The positions of the current trick's Tune Ups (their cards are sampled each time).
-        self.tuned = [k for k, (_, form, _) in enumerate(view.trick_plays) if TUNED[form]]
+        self.tuned = [k for k, (_, a, _) in enumerate(view.trick_plays) if INFO[a][0] == TUNE_UP]
         self.hidden_plays = len(self.tuned)
         self.set_aside = view.set_aside
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
         self.done_ids = [
-            PUBLIC_FORMS[form][1]
-            for trick in view.round_tricks
-            for _, form, _ in trick[2]
-            if FACE_UP[form]
+            INFO[a][1] for trick in view.round_tricks for _, a, _ in trick[2] if INFO[a][0] == PLAY
         ]
         # Each sample is this state with the pool shuffled in (a shuffle's order depends
         # only on the length): the other hands empty, the round's tricks as records.
@@ -65,8 +62,7 @@ class Determinizer:
             if other != seat:
                 template.hands[other] = [0] * SUITS
                 template.masks[other] = 0
-        template.tricks = [core_of(trick) for trick in view.round_tricks]
-        template.last = None if view.last_trick is None else core_of(view.last_trick)
+        template.tricks, template.last = list(view.round_tricks), view.last_trick
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
         """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
@@ -137,7 +133,7 @@ def fixed_deal(observation: Seen) -> SimState:
     s.set_hands(hands)
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
-    s.lay([(player, FORM_ACTION[form], speed) for player, form, speed in view.trick_plays])
+    s.lay(list(view.trick_plays))
     s.face_up, s.discards, s.set_aside = list(view.face_up), cards[at:], []
     s.tricks, s.last = [], None
     # A lap history consistent with the public laps: only its last entry matters (R6), the

@@ -13,8 +13,8 @@ from engine.bots.determinize import TUNE_UP_IDS
 from engine.bots.heuristic import NORMAL, Style
 from engine.bots.policy import score_ids, sensible
 from engine.cards import MAX_GAS, Suit
-from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
+from engine.seat_view import SeatView
+from engine.sim import INFO, PLAY, SALTY, SUIT_INDEX, SUITS, TUNE_UP, SimState, legal_ids
 
 #: The floor of a play's modelled chance: one play must not rule a world out altogether.
 FLOOR = 0.02
@@ -31,12 +31,12 @@ def _steps(view: SeatView) -> list[Step] | None:
     steps: list[Step] = []
     done = [play for trick in view.round_tricks for play in trick[2]]
     discards = 0
-    for j, (seat, form, _) in enumerate([*done, *view.trick_plays]):
-        if TUNED[form]:
+    for j, (seat, a, _) in enumerate([*done, *view.trick_plays]):
+        if INFO[a][0] == TUNE_UP:
             steps.append((seat, -1, discards if j < len(done) else len(done) - 1 - j))
             discards += 1
-        elif FACE_UP[form]:
-            steps.append((seat, FORM_ACTION[form], 0))
+        elif INFO[a][0] == PLAY:
+            steps.append((seat, a, 0))
         else:
             return None
     return steps
