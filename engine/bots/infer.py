@@ -11,7 +11,7 @@ import math
 
 from engine.bots.determinize import TUNE_UP_IDS
 from engine.bots.heuristic import NORMAL, Style
-from engine.bots.policy import score_ids, sensible
+from engine.bots.policy import scan, score_ids
 from engine.cards import MAX_GAS, Suit
 from engine.seat_view import SeatView
 from engine.sim import INFO, PLAY, SALTY, SUIT_INDEX, SUITS, TUNE_UP, SimState, legal_ids
@@ -146,15 +146,13 @@ def log_chance(s: SimState, action: int, style: Style, temperature: float) -> fl
     ``temperature`` over the sensible actions (all when ``action`` is not one), floored at
     :data:`FLOOR` of a uniform pick."""
     key = s.legal_key()
-    legal = legal_ids(key)
-    scores, chances = score_ids(s, key, style)
-    here = legal.index(action)
-    pool = sensible(legal, scores, chances)
+    here = legal_ids(key).index(action)
+    pool = {i: score for i, score, _ in scan(s, key, style, math.inf, True)[0]}
     if here not in pool:
-        pool = list(range(len(legal)))
-    top = max(scores[i] for i in pool)
-    total = sum(math.exp((scores[i] - top) / temperature) for i in pool)
-    chance = math.exp((scores[here] - top) / temperature) / total
+        pool = dict(enumerate(score_ids(s, key, style)[0]))
+    top = max(pool.values())
+    total = sum(math.exp((score - top) / temperature) for score in pool.values())
+    chance = math.exp((pool[here] - top) / temperature) / total
     return math.log((1.0 - FLOOR) * chance + FLOOR / len(pool))
 
 

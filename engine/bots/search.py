@@ -22,7 +22,7 @@ from engine.bots.candidates import Evaluator, best_candidate, weights_of
 from engine.bots.determinize import Determinizer, fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
-from engine.bots.policy import choose_id, score_ids, sensible
+from engine.bots.policy import choose_id, scan
 from engine.bots.rollout import Decisions, outcome
 from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.rng import Rng
@@ -277,9 +277,8 @@ def rank_candidates(observation: Seen, actions: list[Action], count: int) -> lis
 
 def best_sensible(state: SimState, count: int) -> list[int]:
     """As :func:`rank_candidates`, as indices into ``state``'s legal actions."""
-    key = state.legal_key()
-    scores, chances_ = score_ids(state, key, NORMAL)
-    return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
+    found = scan(state, state.legal_key(), NORMAL, math.inf, True)[0]
+    return [f[0] for f in sorted(found, key=lambda f: -f[1])][:count]
 
 
 def _seats(seats: Iterable[int]) -> tuple[int, ...]:
