@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from engine.cards import effective_value
 from engine.shapes import (
-    DeckView,
     Leader,
     Observation,
     PublicObservation,
@@ -43,14 +42,14 @@ from engine.sim import (
     PublicTrick,
     SimState,
     core_trick,
+    deck_facts,
     face_up_counts,
     lichen_in,
     play_key,
     public_play,
-    remember,
     trick_record,
 )
-from engine.variants import Variants, VariantsData
+from engine.variants import Variants
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -197,10 +196,10 @@ class SeatView(NamedTuple):
         seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
         gas, speed, laps = self.gas, self.speed, self.laps
         sizes, flags, last = self.hand_sizes, self.zero_five, self.last_trick
-        variants, deck = _table_data(players, self.variants)
+        _, _, variants, deck = deck_facts(players, self.variants)
         return {
             "players_count": players,
-            "variants": variants,
+            "variants": variants.copy(),
             "hand": [suit_id[i] for i, n in enumerate(self.hand) for _ in range(n)],
             "zero_five_available": seat is not None and flags[seat],
             "players": [
@@ -229,7 +228,7 @@ class SeatView(NamedTuple):
             "best": leader(self.trick_plays, lichen),
             "round_tricks": [trick_record(trick) for trick in self.round_tricks],
             "last_trick": None if last is None else trick_record(last),
-            "deck": deck,
+            "deck": {"size": deck["size"], "copies": deck["copies"].copy()},
             "set_aside": self.set_aside,
             "legal_actions": [forms[i].copy() for i in self.legal],
         }
@@ -286,23 +285,6 @@ class SeatView(NamedTuple):
 
 # The JSON form of each action id (a view copies the ones it lists).
 _FORMS = tuple(action.to_dict() for action in ACTIONS)
-# Keyed by table size and the variants' id, checked by identity (the entry keeps them
-# alive, so no other object can take the id): hashing a dataclass costs more than the answer.
-_TABLES: dict[tuple[int, int], tuple[Variants, VariantsData, int, dict[str, int]]] = {}
-
-
-def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckView]:
-    """``variants.to_dict()`` and the deck ``players`` race with them (its size and copies
-    per suit id): fresh copies of cached forms, as every view holds them."""
-    key = (players, id(variants))
-    known = _TABLES.get(key)
-    if known is None or known[0] is not variants:
-        deck = variants.deck(players)
-        copies: dict[str, int] = {}
-        for card in deck:
-            copies[card.value] = copies.get(card.value, 0) + 1
-        known = remember(_TABLES, key, (variants, variants.to_dict(), len(deck), copies), 4096)
-    return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
 
 
 def leader(cards: tuple[PublicCard, ...], lichen: bool) -> Leader | None:

@@ -35,8 +35,8 @@ from engine.cards import (
     effective_value,
 )
 from engine.rng import Rng
-from engine.shapes import PublicPlay, TrickRecord
-from engine.variants import Variants
+from engine.shapes import DeckView, PublicPlay, TrickRecord
+from engine.variants import Variants, VariantsData
 
 # Kinds of action, and the zero card's effects, as small integers.
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
@@ -137,26 +137,31 @@ def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int = CACHE_LIMIT) 
     return value
 
 
+#: ``variants``, the cards of each suit (by index) in their deck for a number of seats, and
+#: the JSON forms of both a view holds.
+Deck = tuple[Variants, list[int], VariantsData, DeckView]
 # Keyed by the variants' id (hashing the dataclass costs more than the lookup), the
 # variants kept alive in the entry so that the id cannot be reused.
-_COPIES: dict[int, tuple[Variants, list[int]]] = {}
+_DECKS: dict[int, Deck] = {}
 
 
-def deck_copies(players: int, variants: Variants) -> list[int]:
-    """Cards of each suit (by index) in the deck of ``players`` seats with ``variants``
-    (shared: not to be changed).
+def deck_facts(players: int, variants: Variants) -> Deck:
+    """The :data:`Deck` of ``players`` seats with ``variants`` (shared: not to be changed).
 
-    >>> deck_copies(3, Variants())[SUIT_INDEX[Suit.SALTY]]
-    3
+    >>> deck_facts(3, Variants())[1][SUIT_INDEX[Suit.SALTY]], deck_facts(3, Variants())[3]["size"]
+    (3, 18)
     """
     key = id(variants) << 3 | players
-    entry = _COPIES.get(key)
+    entry = _DECKS.get(key)
     if entry is None or entry[0] is not variants:
-        copies = [0] * SUITS
-        for card in variants.deck(players):
+        cards = variants.deck(players)
+        copies, by_id = [0] * SUITS, dict.fromkeys(cards, 0)
+        for card in cards:
             copies[SUIT_INDEX[card]] += 1
-        entry = remember(_COPIES, key, (variants, copies), 256)
-    return entry[1]
+            by_id[card] += 1
+        told: DeckView = {"size": len(cards), "copies": {s.value: n for s, n in by_id.items()}}
+        entry = remember(_DECKS, key, (variants, copies, variants.to_dict(), told), 4096)
+    return entry
 
 
 #: The cache behind :func:`legal_ids`, for hot loops to read without a call.

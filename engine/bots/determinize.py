@@ -20,12 +20,12 @@ from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.sim import ACTION_ID, INFO, PLAY, SUITS, TUNE_UP, SimState, deck_copies
+from engine.sim import ACTION_ID, INFO, PLAY, SUITS, TUNE_UP, SimState, deck_facts
 
 
 def _pool_counts(view: SeatView) -> list[int]:
     """Per suit index, the cards the observing seat cannot place."""
-    counts = list(deck_copies(view.players, view.variants))
+    counts = list(deck_facts(view.players, view.variants)[1])
     for i in range(SUITS):
         counts[i] -= view.hand[i] + view.face_up[i]
         if counts[i] < 0:

@@ -29,7 +29,7 @@ from engine.sim import (
     VALUE,
     ZERO,
     SimState,
-    deck_copies,
+    deck_facts,
     legal_ids,
     remember,
 )
@@ -98,7 +98,7 @@ def _later_seats(
     opponents = tail[len(tail) - later :]
     copies = memo.copies
     if not copies:
-        copies = memo.copies = deck_copies(players, s.variants)
+        copies = memo.copies = deck_facts(players, s.variants)[1]
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas

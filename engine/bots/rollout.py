@@ -12,7 +12,7 @@ from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import GOLDEN_GAMMA, MASK64, Rng
-from engine.sim import MASKED, SimState, deck_copies, remember
+from engine.sim import MASKED, SimState, deck_facts, remember
 from engine.variants import Variants
 
 # A position between rounds scores as a softmax over seats of LAP_WEIGHT·laps +
@@ -72,7 +72,7 @@ class Decisions:
             variants is not self.variants and variants != self.variants
         ):
             self.variants, self.players = variants, s.players
-            self.copies = deck_copies(s.players, variants)
+            self.copies = deck_facts(s.players, variants)[1]
             self.segments.clear()
             self.steps.clear()
             self.choices.clear()
