@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from engine.actions import Action, ActionDict
+from engine.actions import Action
 from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, decision_rng, mix_seed
 from engine.bots.candidates import Evaluator, best_candidate, weights_of
 from engine.bots.determinize import Determinizer, fixed_deal
@@ -27,7 +27,7 @@ from engine.bots.rollout import Decisions, outcome
 from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.sim import ACTION_ID, SimState, legal_ids
+from engine.sim import ACTION_ID, ACTIONS, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told
@@ -243,25 +243,24 @@ def seat_styles(
 ) -> list[Style]:
     """Each seat's style in a rollout: ``seat`` and the ``normal_seats`` play the normal
     policy, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
-    styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
-    for i in hard_seats:
-        if hard_model is not None and i != seat and i not in normal_seats and i < players:
-            styles[i] = hard_model
-    return styles
+    hard = model if hard_model is None else hard_model
+    return [
+        NORMAL if i == seat or i in normal_seats else hard if i in hard_seats else model
+        for i in range(players)
+    ]
 
 
 def run_job(args: SearchJob) -> SearchPart:
     """One worker's share of a decision. A wall-clock deadline is absolute (a job that
     waited in a pool's queue runs for what is left of it)."""
-    observation, action_dicts, seed, stop, budget_s, options = args
+    observation, ids, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
-    actions = [Action.from_dict(a) for a in action_dicts]
-    return run_worlds(observation, actions, seed, stop, **options)
+    return run_worlds(observation, [ACTIONS[i] for i in ids], seed, stop, **options)
 
 
 #: One worker's share of a decision (picklable: it crosses to another process).
-SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
+SearchJob = tuple[SeatView, list[int], int, "Stop", float, dict[str, Any]]
 #: What a share returns: per world the candidates' values, its log weight; rollouts run,
 #: survivors.
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
@@ -353,9 +352,9 @@ class HardBot(Bot):
         if self.workers == 1:
             parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
         else:
-            dicts = [a.to_dict() for a in shortlist]
+            ids = [ACTION_ID[a] for a in shortlist]
             jobs: list[SearchJob] = [
-                (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
+                (view, ids, mix_seed(seed, w), stop, budget_s, self.options)
                 for w in range(self.workers)
             ]
             assert self.map_jobs is not None  # checked in __init__
