@@ -357,22 +357,14 @@ class Game:
 
     def _public_round(self) -> _PublicRound:
         """The public forms of this round's finished tricks and of the latest trick, made
-        once each (a round's trick list only grows until the next deal replaces it)."""
+        again only when a trick ends (a round's trick list grows until a deal replaces it)."""
         core = self.core
         tricks, last = core.tricks, core.last
         seen = self._round
-        if seen is not None and seen[0] is tricks:
-            if seen[1] == len(tricks) and seen[2] is last:
-                return seen[3]
-            public = seen[3][0] + tuple(map(public_trick, tricks[len(seen[3][0]) :]))
-        else:
-            public = tuple(map(public_trick, tricks))
-        if last is None:
-            latest = None
-        elif tricks and tricks[-1] is last:
-            latest = public[-1]
-        else:
-            latest = public_trick(last)
+        if seen is not None and seen[0] is tricks and seen[1] == len(tricks) and seen[2] is last:
+            return seen[3]
+        public = tuple(map(public_trick, tricks))
+        latest = public[-1] if tricks and tricks[-1] is last else last and public_trick(last)
         pair = (public, latest)
         self._round = (tricks, len(tricks), last, pair)
         return pair

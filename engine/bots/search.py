@@ -1,10 +1,6 @@
 """The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
-"The hard bot"). It plays the normal policy's best sensible actions in the same sampled
-worlds to the end of the round, drops those clearly behind, and stops when one is left,
-at its time budget (:data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N``
-the worlds split into N jobs the caller runs through ``map_jobs`` (a process pool's
-``map``, say): the engine starts no process itself.
-"""
+"The hard bot"). With ``workers=N`` the worlds split into N jobs the caller runs through
+``map_jobs`` (a process pool's ``map``, say): the engine starts no process itself."""
 
 from __future__ import annotations
 
