@@ -57,11 +57,7 @@ class Determinizer:
         ]
         # Each sample is this state with the pool shuffled in (a shuffle's order depends
         # only on the length): the other hands empty, the round's tricks as records.
-        template = self.template = fixed_deal(view)
-        for other in range(view.players):
-            if other != seat:
-                template.hands[other] = [0] * SUITS
-                template.masks[other] = 0
+        template = self.template = fixed_deal(view, deal=False)
         template.tricks, template.last = list(view.round_tricks), view.last_trick
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
@@ -99,11 +95,12 @@ TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 """Per suit index, the action id of the Tune Up of that card."""
 
 
-def fixed_deal(observation: Seen) -> SimState:
+def fixed_deal(observation: Seen, deal: bool = True) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the cards it cannot place dealt in suit order, each Tune Up of the
-    current trick that of one fixed card, the round's finished tricks as the face-up
-    counts only. That is all the policy reads: the state is for deciding on, not playing.
+    random draw: the cards it cannot place dealt in suit order (without ``deal``, the other
+    hands left empty), each Tune Up of the current trick that of one fixed card, the
+    round's finished tricks as the face-up counts only. That is all the policy reads: the
+    state is for deciding on, not playing.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)
@@ -127,7 +124,7 @@ def fixed_deal(observation: Seen) -> SimState:
     for other, size in enumerate(view.hand_sizes):
         if other != seat:
             hands[other] = [0] * SUITS
-            for card in cards[at : at + size]:
+            for card in cards[at : at + size] if deal else ():
                 hands[other][card] += 1
             at += size
     s.set_hands(hands)
