@@ -59,10 +59,8 @@ class CardChoice:
     up; a blocked card carries what it would if its suit were free. ``effective_value`` is
     what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
     (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20), each
-    with the most gas it could carry;
-    ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
-    cards it would cut to 0 (R9).
-    """
+    with the most gas it could carry; ``best_other`` the card to beat once this one is
+    down; ``cuts`` the seats whose face-up cards it would cut to 0 (R9)."""
 
     suit: Suit
     value: int
