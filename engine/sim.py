@@ -38,14 +38,12 @@ from engine.rng import Rng
 from engine.shapes import DeckView, PublicPlay, TrickRecord
 from engine.variants import Variants, VariantsData
 
-# Kinds of action, and the zero card's effects, as small integers.
+# Kinds of action, and the zero card's effects, as small integers (their ids' positions).
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
 NO_EFFECT, SPEED, GAS = 0, 1, 2
-_KIND_CODE = {ActionType.PLAY: PLAY, ActionType.TUNE_UP: TUNE_UP, ActionType.ZERO_FIVE: ZERO_FIVE}
-_EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 
 #: The JSON ids of the kinds of action, the 0 card's effects and the suits, by their codes.
-KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
+KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in ActionType))
 EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
 SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
 
@@ -95,8 +93,8 @@ def _info(action: Action) -> tuple[int, int, int, int, int]:
         value = action.value or 0
     else:
         value = SUIT_VALUE[card]
-    kind = _KIND_CODE[action.type]
-    return (kind, SUIT_INDEX[card], action.gas, value, _EFFECT_CODE[action.zero_effect])
+    kind, effect = KIND_IDS.index(action.type), EFFECT_IDS.index(action.zero_effect)
+    return (kind, SUIT_INDEX[card], action.gas, value, effect)
 
 
 #: Per action id: (kind, suit index, gas, value, zero effect), see :func:`_info`.
