@@ -21,12 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from engine.cards import effective_value
-from engine.shapes import (
-    Leader,
-    Observation,
-    PublicObservation,
-    TableView,
-)
+from engine.shapes import Leader, Observation, PublicObservation, TableView
 from engine.sim import (
     ACTIONS,
     FIELDS_ID,

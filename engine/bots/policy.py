@@ -2,7 +2,7 @@
 normal bots and of every seat in the hard bot's rollouts (how it scores, and its knobs:
 :mod:`engine.bots.heuristic`). It reads only what the seat to act could know (other hands
 by their size only). A decision is worked out (:func:`decide`) apart from its draw
-(:func:`draw`), so that a search can keep what it worked out and draw from it again.
+(:func:`choose_id`), so that a search can keep what it worked out and draw from it again.
 """
 
 from __future__ import annotations
@@ -422,15 +422,11 @@ def _groups(key: int) -> tuple[Group, ...]:
 
 
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the seat to act: the best score (ties at random),
-    or with a ``temperature`` a softmax draw over the sensible ones."""
-    return draw(decide(s, style), rng)
-
-
-def draw(choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws with ``rng`` (the first whose running sum passes a
-    uniform point below the total)."""
-    ids, running = choice
+    """The action id ``style`` plays for the seat to act, drawn with ``rng`` from what it
+    worked out (:func:`decide`): the best score (ties at random), or with a ``temperature``
+    the first sensible action whose running softmax sum passes a uniform point below the
+    total."""
+    ids, running = decide(s, style)
     if running is None:
         return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * running[-1]
@@ -439,7 +435,7 @@ def draw(choice: Choice, rng: Rng) -> int:
 
 
 def decide(s: SimState, style: Style, memo: TrickMemo | None = None) -> Choice:
-    """What ``style`` draws from for the seat to act (:func:`draw`): the best scores' tie,
+    """What ``style`` draws from for the seat to act (:func:`choose_id`): the best scores' tie,
     or with a temperature the softmax weights of the sensible actions. A rollout passes
     its ``memo`` to every decision it makes."""
     key = s.legal_key()

@@ -135,7 +135,7 @@ def rollout_seats(
     if segment < 0:
         decisions.bind(s, styles)
         segment = decisions.segment(s)
-    # This runs at every decision of a search: it draws as engine.bots.policy.draw does,
+    # This runs at every decision of a search: it draws as engine.bots.policy.choose_id does,
     # with Rng.next_u64 written out.
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
     memo = TrickMemo()
