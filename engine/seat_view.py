@@ -68,13 +68,8 @@ class HasCore(Protocol):
 
 def mask_cards(plays: Sequence[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
     """The public form of the core's cards of a trick (a Tune Up's speed left out: 0)."""
-    public = MASKED
-    tuned = _TUNED_UP
-    masked = []
-    for seat, a, speed in plays:
-        shown = public[a]
-        masked.append((seat, shown, 0 if shown == tuned else speed))
-    return tuple(masked)
+    public, tuned = MASKED, _TUNED_UP
+    return tuple([(s, public[a], 0 if public[a] == tuned else speed) for s, a, speed in plays])
 
 
 def public_trick(record: CoreTrick) -> PublicTrick:
