@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from engine import cards, sim
 from engine.actions import Action, ActionType
-from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
+from engine.cards import MAX_GAS, STRUCK_BY_LICHEN, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
 from engine.seat_view import PublicCard, SeatView, leader
@@ -318,13 +318,9 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
 
 
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
-    """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9)."""
-    cut = []
-    for seat, a, _ in cards:
-        kind, _, _, value, _ = sim.INFO[a]
-        if kind != sim.TUNE_UP and effective_value(value, True) != value:
-            cut.append(seat)
-    return tuple(cut)
+    """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9; a Tune Up's
+    value is -1)."""
+    return tuple(seat for seat, a, _ in cards if sim.INFO[a][3] in STRUCK_BY_LICHEN)
 
 
 def _best(found: Leader | None) -> Best | None:
