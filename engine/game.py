@@ -24,9 +24,9 @@ from engine.cards import (
     Suit,
 )
 from engine.events import Event, EventKind, make_event
-from engine.options import SeatOptions, seat_options
+from engine.options import seat_options
 from engine.refusals import IllegalAction, Refusal
-from engine.seat_view import PublicTrick, SeatView, observe, public_trick
+from engine.seat_view import SeatView, observe, public_trick
 from engine.shapes import (
     CardPlayed,
     GasTaken,
@@ -48,6 +48,7 @@ from engine.sim import (
     SUIT_IDS,
     TUNE_UP,
     ZERO,
+    PublicTrick,
     SimState,
     legal_ids,
     remember,
@@ -108,15 +109,13 @@ class Game:
     True
     """
 
-    __slots__ = ("_legal", "_listed", "_options", "_round", "_sizes", "core")
+    __slots__ = ("_legal", "_listed", "_round", "_sizes", "core")
 
     #: The state and rules (hidden cards included). Only this module changes it.
     core: SimState
     # The current seat's legal ids and their actions, once asked for (None after each move).
     _legal: tuple[int, ...] | None
     _listed: tuple[Action, ...] | None
-    # The current seat's options, once a refusal asked for them (None after each move).
-    _options: SeatOptions | None
     # Each seat's hand size once a view asked for it, kept up to date move by move (every
     # play takes one card from the hand) until a deal refills the hands.
     _sizes: list[int] | None
@@ -128,7 +127,7 @@ class Game:
         """The checked game over ``core`` (which it then owns: the caller lets go of it)."""
         game = Game.__new__(Game)
         game.core = core
-        game._legal = game._listed = game._options = game._round = game._sizes = None
+        game._legal = game._listed = game._round = game._sizes = None
         return game
 
     @property
@@ -204,10 +203,7 @@ class Game:
         """Why ``action`` (claimed by ``seat``, when given) is illegal now, or ``None``:
         :meth:`engine.options.SeatOptions.why_not` of the seat's view. Typed ``object`` so
         that the mypyc build refuses a non-action with a refusal, not a ``TypeError``."""
-        options = self._options
-        if options is None:
-            options = self._options = seat_options(self.view(self.current_seat))
-        return options.why_not(action, seat)
+        return seat_options(self.view(self.current_seat)).why_not(action, seat)
 
     def apply(self, action: object, seat: object = None) -> list[Event]:
         """Play ``action`` for the current seat and return what happened.
@@ -225,7 +221,7 @@ class Game:
     def _play(self, aid: int) -> list[Event]:
         """Play legal action id ``aid`` through the core and tell what happened."""
         core = self.core
-        self._legal = self._listed = self._options = None
+        self._legal = self._listed = None
         me = core.turn
         kind, suit, gas, value, effect = INFO[aid]
         before = core.gas[me]
@@ -356,22 +352,14 @@ class Game:
 
     def _public_round(self) -> _PublicRound:
         """The public forms of this round's finished tricks and of the latest trick, made
-        once each (a round's trick list only grows until the next deal replaces it)."""
+        again only when a trick ends (a round's trick list grows until a deal replaces it)."""
         core = self.core
         tricks, last = core.tricks, core.last
         seen = self._round
-        if seen is not None and seen[0] is tricks:
-            if seen[1] == len(tricks) and seen[2] is last:
-                return seen[3]
-            public = seen[3][0] + tuple(map(public_trick, tricks[len(seen[3][0]) :]))
-        else:
-            public = tuple(map(public_trick, tricks))
-        if last is None:
-            latest = None
-        elif tricks and tricks[-1] is last:
-            latest = public[-1]
-        else:
-            latest = public_trick(last)
+        if seen is not None and seen[0] is tricks and seen[1] == len(tricks) and seen[2] is last:
+            return seen[3]
+        public = tuple(map(public_trick, tricks))
+        latest = public[-1] if tricks and tricks[-1] is last else last and public_trick(last)
         pair = (public, latest)
         self._round = (tricks, len(tricks), last, pair)
         return pair

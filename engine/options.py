@@ -24,10 +24,10 @@ from typing import Any, Literal
 
 from engine import cards, sim
 from engine.actions import Action, ActionType
-from engine.cards import MAX_GAS, SUIT_ORDER, Suit, ZeroEffect, effective_value
+from engine.cards import MAX_GAS, STRUCK_BY_LICHEN, SUIT_ORDER, Suit, ZeroEffect, effective_value
 from engine.events import EventKind
 from engine.refusals import Refusal
-from engine.seat_view import PUBLIC_FORMS, PublicCard, SeatView, leader, lichen_in
+from engine.seat_view import PublicCard, SeatView, leader
 from engine.shapes import (
     CardOption,
     Leader,
@@ -59,10 +59,8 @@ class CardChoice:
     up; a blocked card carries what it would if its suit were free. ``effective_value`` is
     what it would count now (R9); ``gas_max`` the most gas it could carry after its effect
     (R8, R10), for the 0 card with its speed reward; ``rewards`` the 0 card's (R20), each
-    with the most gas it could carry;
-    ``best_other`` the card to beat once this one is down; ``cuts`` the seats whose face-up
-    cards it would cut to 0 (R9).
-    """
+    with the most gas it could carry; ``best_other`` the card to beat once this one is
+    down; ``cuts`` the seats whose face-up cards it would cut to 0 (R9)."""
 
     suit: Suit
     value: int
@@ -256,7 +254,7 @@ def seat_options(view: SeatView) -> SeatOptions:
     if seat is None or seat != current:
         return SeatOptions(seat, current)
     plays = view.trick_plays
-    lichen = lichen_in(plays)
+    lichen = sim.lichen_in(plays)
     best = _best(leader(plays, lichen))
     # R9: a first 1 cuts the cards before it, so its rival is counted cut.
     struck = best if lichen else _best(leader(plays, True))
@@ -320,13 +318,9 @@ def _grouped(ids: tuple[int, ...]) -> tuple[tuple[_Reach, ...], _Reach]:
 
 
 def _cut(cards: tuple[PublicCard, ...]) -> tuple[int, ...]:
-    """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9)."""
-    cut = []
-    for seat, form, _ in cards:
-        kind, _, _, value, _ = PUBLIC_FORMS[form]
-        if kind != sim.TUNE_UP and effective_value(value, True) != value:
-            cut.append(seat)
-    return tuple(cut)
+    """The seats of the face-up cards among ``cards`` that a 1 counts as 0 (R9; a Tune Up's
+    value is -1)."""
+    return tuple(seat for seat, a, _ in cards if sim.INFO[a][3] in STRUCK_BY_LICHEN)
 
 
 def _best(found: Leader | None) -> Best | None:
@@ -343,7 +337,7 @@ def _zero_five_refusal(view: SeatView, seat: int) -> Refusal:
         return Refusal.of("zero_five_tank_full")
     if not view.removed:
         return Refusal.of("zero_five_nothing_removed")
-    if any(PUBLIC_FORMS[f][0] == sim.ZERO_FIVE for _, f, _ in view.trick_plays):
+    if any(sim.INFO[a][0] == sim.ZERO_FIVE for _, a, _ in view.trick_plays):
         return Refusal.of("zero_five_in_trick")
     return Refusal.of("not_legal")
 

@@ -17,78 +17,46 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 from engine.cards import effective_value
-from engine.shapes import (
-    DeckView,
-    Leader,
-    Observation,
-    PublicObservation,
-    TableView,
-)
+from engine.shapes import Leader, Observation, PublicObservation, TableView
 from engine.sim import (
     ACTIONS,
     FIELDS_ID,
     INFO,
-    LICHEN,
-    NO_EFFECT,
+    MASKED,
     PLAY,
     PLAY_ACTION,
     SUIT_IDS,
-    SUIT_INDEX_OF_ID,
+    SUIT_INDEX,
     SUITS,
     TUNE_UP,
-    ZERO_FIVE,
     CoreTrick,
+    PublicTrick,
     SimState,
     core_trick,
+    deck_facts,
+    face_up_counts,
+    lichen_in,
     play_key,
     public_play,
-    remember,
     trick_record,
 )
-from engine.variants import Variants, VariantsData
+from engine.variants import Variants
 
 if TYPE_CHECKING:
     from engine.actions import Action
 
-PublicForm = tuple[int, int, int, int, int]
-"""What every seat sees of a card in a trick: (kind, suit index or -1, gas, value or -1,
-zero effect), in :mod:`engine.sim`'s codes. A Tune Up is (TUNE_UP, -1, 0, -1, NO_EFFECT);
-the 0/5 card has no suit (its discard is face down)."""
-
 PublicCard = tuple[int, int, int]
-"""A card in a trick: (seat, public form id into :data:`PUBLIC_FORMS`, speed)."""
-
-PublicTrick = tuple[int, int, tuple[PublicCard, ...], int, bool]
-"""A finished trick: (trick number, who led, its cards in play order, winner or -1 when
-every card was face down, whether a 1 was face up in it)."""
-
-
-def _public_form(info: tuple[int, int, int, int, int]) -> PublicForm:
-    kind, _, gas, value, _ = info
-    if kind == TUNE_UP:
-        return (TUNE_UP, -1, 0, -1, NO_EFFECT)
-    if kind == ZERO_FIVE:
-        return (ZERO_FIVE, -1, gas, value, NO_EFFECT)
-    return info
-
-
-#: Every public form of a card in a trick; a public form id indexes it.
-PUBLIC_FORMS: tuple[PublicForm, ...] = tuple(dict.fromkeys(_public_form(i) for i in INFO))
-_FORM_ID = {form: i for i, form in enumerate(PUBLIC_FORMS)}
-#: The public form id of each action id: all an onlooker learns of that play.
-PUBLIC_ID: tuple[int, ...] = tuple(_FORM_ID[_public_form(i)] for i in INFO)
-#: Per public form id: the first action id with that form (standing for a face-down card).
-FORM_ACTION: tuple[int, ...] = tuple(PUBLIC_ID.index(form) for form in range(len(PUBLIC_FORMS)))
-#: Per public form id: whether it is a card played face up from the hand (its suit shows).
-FACE_UP: tuple[bool, ...] = tuple(kind == PLAY for kind, *_ in PUBLIC_FORMS)
-#: Per public form id: whether it is a Tune Up (its card is face down).
-TUNED: tuple[bool, ...] = tuple(kind == TUNE_UP for kind, *_ in PUBLIC_FORMS)
+"""A card in a trick as every seat sees it: (seat, action id, speed), the action id the
+first that shows the same (:data:`engine.sim.MASKED`): a Tune Up keeps only its back and
+no speed, the 0/5 card not its discard."""
 
 _ZEROS = (0,) * SUITS
-_TUNE_UP_FORM = _FORM_ID[(TUNE_UP, -1, 0, -1, NO_EFFECT)]
+# Every Tune Up as a view keeps it: the first of them.
+_TUNED_UP = next(a for a, info in enumerate(INFO) if info[0] == TUNE_UP)
 
 
 class HasCore(Protocol):
@@ -98,15 +66,10 @@ class HasCore(Protocol):
         """``seat``'s view (:meth:`SeatView.of`)."""
 
 
-def mask_cards(plays: list[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
+def mask_cards(plays: Sequence[tuple[int, int, int]]) -> tuple[PublicCard, ...]:
     """The public form of the core's cards of a trick (a Tune Up's speed left out: 0)."""
-    public = PUBLIC_ID
-    tuned = _TUNE_UP_FORM
-    masked = []
-    for seat, a, speed in plays:
-        form = public[a]
-        masked.append((seat, form, 0 if form == tuned else speed))
-    return tuple(masked)
+    public, tuned = MASKED, _TUNED_UP
+    return tuple([(s, public[a], 0 if public[a] == tuned else speed) for s, a, speed in plays])
 
 
 def public_trick(record: CoreTrick) -> PublicTrick:
@@ -219,14 +182,14 @@ class SeatView(NamedTuple):
 
     def _table(self) -> TableView:
         lichen = lichen_in(self.trick_plays)
-        plays = [public_play(s, FORM_ACTION[f], sp, lichen) for s, f, sp in self.trick_plays]
+        plays = [public_play(s, a, sp, lichen) for s, a, sp in self.trick_plays]
         seat, players, suit_id, forms = self.seat, self.players, SUIT_IDS, _FORMS
         gas, speed, laps = self.gas, self.speed, self.laps
         sizes, flags, last = self.hand_sizes, self.zero_five, self.last_trick
-        variants, deck = _table_data(players, self.variants)
+        _, _, variants, deck = deck_facts(players, self.variants)
         return {
             "players_count": players,
-            "variants": variants,
+            "variants": variants.copy(),
             "hand": [suit_id[i] for i, n in enumerate(self.hand) for _ in range(n)],
             "zero_five_available": seat is not None and flags[seat],
             "players": [
@@ -250,12 +213,12 @@ class SeatView(NamedTuple):
             "winner": self.winner,
             "trick_plays": plays,
             "blocked_suits": [
-                suit_id[PUBLIC_FORMS[f][1]] for _, f, _ in self.trick_plays if FACE_UP[f]
+                suit_id[INFO[a][1]] for _, a, _ in self.trick_plays if INFO[a][0] == PLAY
             ],
             "best": leader(self.trick_plays, lichen),
-            "round_tricks": [trick_record(core_of(trick)) for trick in self.round_tricks],
-            "last_trick": None if last is None else trick_record(core_of(last)),
-            "deck": deck,
+            "round_tricks": [trick_record(trick) for trick in self.round_tricks],
+            "last_trick": None if last is None else trick_record(last),
+            "deck": {"size": deck["size"], "copies": deck["copies"].copy()},
             "set_aside": self.set_aside,
             "legal_actions": [forms[i].copy() for i in self.legal],
         }
@@ -268,18 +231,13 @@ class SeatView(NamedTuple):
         variants = Variants.from_dict(observation["variants"])
         hand = [0] * SUITS
         for card in observation["hand"]:
-            hand[SUIT_INDEX_OF_ID[card]] += 1
+            hand[SUIT_INDEX[card]] += 1
         trick_plays = tuple(
-            (p["seat"], PUBLIC_ID[PLAY_ACTION[play_key(p)]], p["speed"] or 0)
+            (p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0)
             for p in observation["trick_plays"]
         )
-        tricks = tuple(public_trick(core_trick(r)) for r in observation["round_tricks"])
+        tricks = tuple(map(core_trick, observation["round_tricks"]))
         last = observation["last_trick"]
-        face_up = [0] * SUITS
-        for cards in (*(trick[2] for trick in tricks), trick_plays):
-            for _, f, _ in cards:
-                if FACE_UP[f]:
-                    face_up[PUBLIC_FORMS[f][1]] += 1
         seat = observation["seat"]
         current = observation["current_seat"]
         legal: tuple[int, ...] = ()
@@ -308,8 +266,8 @@ class SeatView(NamedTuple):
             observation["winner"],
             trick_plays,
             tricks,
-            None if last is None else public_trick(core_trick(last)),
-            tuple(face_up),
+            None if last is None else core_trick(last),
+            tuple(face_up_counts(tricks, trick_plays)),
             observation["set_aside"],
             legal,
         )
@@ -317,43 +275,14 @@ class SeatView(NamedTuple):
 
 # The JSON form of each action id (a view copies the ones it lists).
 _FORMS = tuple(action.to_dict() for action in ACTIONS)
-# Keyed by table size and the variants' id, checked by identity (the entry keeps them
-# alive, so no other object can take the id): hashing a dataclass costs more than the answer.
-_TABLES: dict[tuple[int, int], tuple[Variants, VariantsData, int, dict[str, int]]] = {}
-
-
-def _table_data(players: int, variants: Variants) -> tuple[VariantsData, DeckView]:
-    """``variants.to_dict()`` and the deck ``players`` race with them (its size and copies
-    per suit id): fresh copies of cached forms, as every view holds them."""
-    key = (players, id(variants))
-    known = _TABLES.get(key)
-    if known is None or known[0] is not variants:
-        deck = variants.deck(players)
-        copies: dict[str, int] = {}
-        for card in deck:
-            copies[card.value] = copies.get(card.value, 0) + 1
-        known = remember(_TABLES, key, (variants, variants.to_dict(), len(deck), copies), 4096)
-    return known[1].copy(), {"size": known[2], "copies": known[3].copy()}
-
-
-def core_of(trick: PublicTrick) -> CoreTrick:
-    """The core's record of a finished trick from its public form, each face-down card
-    standing as the first action that shows the same."""
-    number, lead, cards, winner, lichen = trick
-    return (number, lead, [(s, FORM_ACTION[f], speed) for s, f, speed in cards], winner, lichen)
-
-
-def lichen_in(cards: tuple[PublicCard, ...]) -> bool:
-    """Whether a 1 lies face up among ``cards`` (R9)."""
-    return any(FACE_UP[f] and PUBLIC_FORMS[f][1] == LICHEN for _, f, _ in cards)
 
 
 def leader(cards: tuple[PublicCard, ...], lichen: bool) -> Leader | None:
     """The card leading ``cards`` with (or without) a 1 face up: the highest final
     number, the earlier card on a tie (R13); None while every card is face down."""
     best: Leader | None = None
-    for seat, form, speed in cards:
-        kind, _, gas, value, _ = PUBLIC_FORMS[form]
+    for seat, a, speed in cards:
+        kind, _, gas, value, _ = INFO[a]
         if kind != TUNE_UP:
             final = effective_value(value, lichen) + gas + speed
             if best is None or final > best["final"]:

@@ -18,7 +18,7 @@ narrated. The bots' rollouts drive it directly; :class:`~engine.game.Game` wraps
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar, cast
 
 from engine.actions import Action, ActionType, ActionTypeId, supply_after_effect
@@ -35,24 +35,21 @@ from engine.cards import (
     effective_value,
 )
 from engine.rng import Rng
-from engine.shapes import PublicPlay, TrickRecord
-from engine.variants import Variants
+from engine.shapes import DeckView, PublicPlay, TrickRecord
+from engine.variants import Variants, VariantsData
 
-# Kinds of action, and the zero card's effects, as small integers.
+# Kinds of action, and the zero card's effects, as small integers (their ids' positions).
 PLAY, TUNE_UP, ZERO_FIVE = 0, 1, 2
 NO_EFFECT, SPEED, GAS = 0, 1, 2
-_KIND_CODE = {ActionType.PLAY: PLAY, ActionType.TUNE_UP: TUNE_UP, ActionType.ZERO_FIVE: ZERO_FIVE}
-_EFFECT_CODE = {None: NO_EFFECT, ZeroEffect.SPEED: SPEED, ZeroEffect.GAS: GAS}
 
 #: The JSON ids of the kinds of action, the 0 card's effects and the suits, by their codes.
-KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in _KIND_CODE))
+KIND_IDS = cast("tuple[ActionTypeId, ...]", tuple(kind.value for kind in ActionType))
 EFFECT_IDS: tuple[ZeroEffectId | None, ...] = (None, "speed", "gas")
 SUIT_IDS = cast("tuple[SuitId, ...]", tuple(suit.value for suit in SUIT_ORDER))
-#: Suit index by saved suit id (``"salty"``), the inverse of :data:`SUIT_IDS`.
-SUIT_INDEX_OF_ID = {suit: i for i, suit in enumerate(SUIT_IDS)}
 
-#: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first).
-SUIT_INDEX: dict[Suit, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
+#: Suit index: position in :data:`engine.cards.SUIT_ORDER` (the 0 first), by suit or by
+#: its id (a ``StrEnum`` member hashes and compares as its id).
+SUIT_INDEX: dict[str, int] = {suit: i for i, suit in enumerate(SUIT_ORDER)}
 ZERO, LICHEN, SALTY = SUIT_INDEX[Suit.ZERO], SUIT_INDEX[Suit.LICHEN], SUIT_INDEX[Suit.SALTY]
 SUITS = len(SUIT_ORDER)
 #: Printed value per suit index.
@@ -96,8 +93,8 @@ def _info(action: Action) -> tuple[int, int, int, int, int]:
         value = action.value or 0
     else:
         value = SUIT_VALUE[card]
-    kind = _KIND_CODE[action.type]
-    return (kind, SUIT_INDEX[card], action.gas, value, _EFFECT_CODE[action.zero_effect])
+    kind, effect = KIND_IDS.index(action.type), EFFECT_IDS.index(action.zero_effect)
+    return (kind, SUIT_INDEX[card], action.gas, value, effect)
 
 
 #: Per action id: (kind, suit index, gas, value, zero effect), see :func:`_info`.
@@ -138,33 +135,41 @@ def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int = CACHE_LIMIT) 
     return value
 
 
+#: ``variants``, the cards of each suit (by index) in their deck for a number of seats, and
+#: the JSON forms of both a view holds.
+Deck = tuple[Variants, list[int], VariantsData, DeckView]
 # Keyed by the variants' id (hashing the dataclass costs more than the lookup), the
 # variants kept alive in the entry so that the id cannot be reused.
-_COPIES: dict[int, tuple[Variants, list[int]]] = {}
+_DECKS: dict[int, Deck] = {}
 
 
-def deck_copies(players: int, variants: Variants) -> list[int]:
-    """Cards of each suit (by index) in the deck of ``players`` seats with ``variants``
-    (shared: not to be changed).
+def deck_facts(players: int, variants: Variants) -> Deck:
+    """The :data:`Deck` of ``players`` seats with ``variants`` (shared: not to be changed).
 
-    >>> deck_copies(3, Variants())[SUIT_INDEX[Suit.SALTY]]
-    3
+    >>> deck_facts(3, Variants())[1][SUIT_INDEX[Suit.SALTY]], deck_facts(3, Variants())[3]["size"]
+    (3, 18)
     """
     key = id(variants) << 3 | players
-    entry = _COPIES.get(key)
+    entry = _DECKS.get(key)
     if entry is None or entry[0] is not variants:
-        copies = [0] * SUITS
-        for card in variants.deck(players):
+        cards = variants.deck(players)
+        copies, by_id = [0] * SUITS, dict.fromkeys(cards, 0)
+        for card in cards:
             copies[SUIT_INDEX[card]] += 1
-        entry = remember(_COPIES, key, (variants, copies), 256)
-    return entry[1]
+            by_id[card] += 1
+        told: DeckView = {"size": len(cards), "copies": {s.value: n for s, n in by_id.items()}}
+        entry = remember(_DECKS, key, (variants, copies, variants.to_dict(), told), 4096)
+    return entry
 
 
 #: The cache behind :func:`legal_ids`, for hot loops to read without a call.
 LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
 #: A finished trick: (trick, lead, its (seat, action id, speed) plays, winner or -1, a 1
 #: face up in it).
-CoreTrick = tuple[int, int, list[tuple[int, int, int]], int, bool]
+CoreTrick = tuple[int, int, Sequence[tuple[int, int, int]], int, bool]
+#: A finished trick as every seat sees it: its plays' action ids :data:`MASKED`, a Tune
+#: Up's speed 0 (:data:`engine.seat_view.PublicCard`).
+PublicTrick = tuple[int, int, tuple[tuple[int, int, int], ...], int, bool]
 
 
 # The three parts of a legal set, each cached by the few facts it depends on (at most
@@ -323,7 +328,7 @@ class SimState:
         rng_state = int(data["rng"])
         s = cls(players, Variants.from_dict(data["variants"]), int(data["seed"]), rng_state)
         s.round, s.trick, s.lead = int(data["round"]), int(data["trick"]), int(data["lead"])
-        suit = SUIT_INDEX_OF_ID
+        suit = SUIT_INDEX
         try:
             hands = [[0] * SUITS for _ in data["hands"]]
             for hand, cards in zip(hands, data["hands"], strict=True):
@@ -341,10 +346,7 @@ class SimState:
         s.middle, s.removed = int(data["middle"]), int(data["removed"])
         s.zero_five = [bool(z) for z in data["zero_five"]]
         s.tricks = [core_trick(record) for record in data["round_tricks"]]
-        s.face_up = [0] * SUITS
-        for _, a, _ in [*(play for trick in s.tricks for play in trick[2]), *plays]:
-            if INFO[a][0] == PLAY:
-                s.face_up[INFO[a][1]] += 1
+        s.face_up = face_up_counts(s.tricks, plays)
         s.lay(plays)
         last = data["last_trick"]
         s.last = None if last is None else core_trick(last)
@@ -666,9 +668,30 @@ def play_key(play: PublicPlay) -> tuple[object, ...]:
 PLAY_ACTION = {play_key(public_play(0, a, 0, False)): a for a in reversed(range(len(ACTIONS)))}
 
 
-def core_trick(record: TrickRecord) -> CoreTrick:
-    """The core's record of a finished trick from its public record (R9: the 1 face up)."""
-    plays = [(p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"]]
-    lichen = any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+#: Per action id: the first action id showing the same (:data:`PLAY_ACTION`), which a view
+#: keeps in its place.
+MASKED: tuple[int, ...] = tuple(
+    PLAY_ACTION[play_key(public_play(0, a, 0, False))] for a in range(len(ACTIONS))
+)
+
+
+def core_trick(record: TrickRecord) -> PublicTrick:
+    """A finished trick from its public record (R9: the 1 face up)."""
+    plays = tuple((p["seat"], PLAY_ACTION[play_key(p)], p["speed"] or 0) for p in record["plays"])
     winner = record["winner"]
-    return (record["trick"], record["lead"], plays, -1 if winner is None else winner, lichen)
+    trick, lead = record["trick"], record["lead"]
+    return (trick, lead, plays, -1 if winner is None else winner, lichen_in(plays))
+
+
+def lichen_in(plays: Iterable[tuple[int, int, int]]) -> bool:
+    """Whether a 1 lies face up among ``plays`` (R9)."""
+    return any(INFO[a][0] == PLAY and INFO[a][1] == LICHEN for _, a, _ in plays)
+
+
+def face_up_counts(tricks: Iterable[CoreTrick], plays: Iterable[tuple[int, int, int]]) -> list[int]:
+    """Per suit index, the cards face up in ``tricks`` and ``plays`` (this round's)."""
+    counts = [0] * SUITS
+    for _, a, _ in [*(play for trick in tricks for play in trick[2]), *plays]:
+        if INFO[a][0] == PLAY:
+            counts[INFO[a][1]] += 1
+    return counts

@@ -21,12 +21,11 @@ from typing import Any
 
 import engine.bots.search  # noqa: F401  (imported here so every worker pays for it at start)
 
-_POOL: ProcessPoolExecutor | None = None
-_REVIEW_POOL: list[ProcessPoolExecutor] = []  # at most one: the reviews' own processes
-_POOL_SIZE = [0]
 _POOL_LOCK = threading.Lock()
+# The live searches' pool, its size and its shared count of started workers (none or one).
+_LIVE: list[tuple[ProcessPoolExecutor, int, Any]] = []
+_REVIEW_POOL: list[ProcessPoolExecutor] = []  # at most one: the reviews' own processes
 _REPLACED = [0]
-_BOOTED: list[Any] = [None]  # the current pool's shared count of started workers
 
 WORKER_NICENESS = 10
 """Added to the worker processes' nice value (0 = same priority as the server)."""
@@ -64,31 +63,29 @@ def _new_pool(workers: int, booted: Any, niceness: int = 0) -> ProcessPoolExecut
 
 def get_pool(workers: int) -> ProcessPoolExecutor:
     """The shared worker processes, started on first use, replaced when broken."""
-    global _POOL
     with _POOL_LOCK:  # server threads may ask at once
-        broken = _POOL is not None and _is_broken(_POOL)
-        if _POOL is None or broken or _POOL_SIZE[0] != workers:
-            if _POOL is not None:
-                _POOL.shutdown(wait=False, cancel_futures=True)
-            if broken:
-                _REPLACED[0] += 1
-            booted = get_context("spawn").Value("i", 0)
-            _POOL = _new_pool(workers, booted)
-            _POOL_SIZE[0] = workers
-            _BOOTED[0] = booted
-            # Processes start on demand, one per job that finds none idle: ask for all now.
-            for _ in range(workers):
-                _POOL.submit(os.getpid)
-        return _POOL
+        if _LIVE and not _is_broken(_LIVE[0][0]) and _LIVE[0][1] == workers:
+            return _LIVE[0][0]
+        if _LIVE:
+            old = _LIVE.pop()[0]
+            _REPLACED[0] += _is_broken(old)
+            old.shutdown(wait=False, cancel_futures=True)
+        booted = get_context("spawn").Value("i", 0)
+        pool = _new_pool(workers, booted)
+        _LIVE.append((pool, workers, booted))
+        # Processes start on demand, one per job that finds none idle: ask for all now.
+        for _ in range(workers):
+            pool.submit(os.getpid)
+        return pool
 
 
 def warmed(workers: int) -> bool:
     """Whether every one of ``workers`` processes started (a wide search's clock starts
     before they pick its jobs up: one still booting would spend its budget)."""
     with _POOL_LOCK:
-        if _POOL is None or _is_broken(_POOL) or _POOL_SIZE[0] != workers:
+        if not _LIVE or _is_broken(_LIVE[0][0]) or _LIVE[0][1] != workers:
             return False
-        return bool(_BOOTED[0].value >= workers)
+        return bool(_LIVE[0][2].value >= workers)
 
 
 REVIEW_NICENESS = 19
@@ -111,34 +108,31 @@ def get_review_pool(workers: int) -> ProcessPoolExecutor:
 
 def shutdown_workers() -> None:
     """Stop the shared worker processes, if any were started (a server calls this on exit)."""
-    global _POOL
     with _POOL_LOCK:
-        while _REVIEW_POOL:
-            _REVIEW_POOL.pop().shutdown(wait=True, cancel_futures=True)
-        if _POOL is not None:
-            _POOL.shutdown(wait=True, cancel_futures=True)
-            _POOL = None
-            _POOL_SIZE[0] = 0
+        for pool in [*_REVIEW_POOL, *(live[0] for live in _LIVE)]:
+            pool.shutdown(wait=True, cancel_futures=True)
+        _REVIEW_POOL.clear()
+        _LIVE.clear()
 
 
 def worker_pids() -> list[int]:
     """Process ids of the pool's running workers (empty when not started)."""
     with _POOL_LOCK:
-        if _POOL is None:
+        if not _LIVE:
             return []
-        processes = dict(_POOL._processes or {})
+        processes = dict(_LIVE[0][0]._processes or {})
     return sorted(pid for pid, process in processes.items() if process.is_alive())
 
 
 def status() -> PoolStatus:
     with _POOL_LOCK:
-        pool = _POOL
-        if pool is None:
+        if not _LIVE:
             return PoolStatus("idle", 0, 0, _REPLACED[0])
+        pool, workers, _ = _LIVE[0]
         processes = list((pool._processes or {}).values())
         state = "broken" if _is_broken(pool) else "ready"
         alive = sum(1 for process in processes if process.is_alive())
-        return PoolStatus(state, _POOL_SIZE[0], alive, _REPLACED[0])
+        return PoolStatus(state, workers, alive, _REPLACED[0])
 
 
 def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:

@@ -19,13 +19,13 @@ from engine.actions import Action
 from engine.bots.base import Seen, as_view
 from engine.cards import SUIT_ORDER, Suit
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, FORM_ACTION, PUBLIC_FORMS, TUNED, SeatView, core_of
-from engine.sim import ACTION_ID, SUITS, SimState, deck_copies
+from engine.seat_view import SeatView
+from engine.sim import ACTION_ID, INFO, PLAY, SUITS, TUNE_UP, SimState, deck_facts
 
 
 def _pool_counts(view: SeatView) -> list[int]:
     """Per suit index, the cards the observing seat cannot place."""
-    counts = list(deck_copies(view.players, view.variants))
+    counts = list(deck_facts(view.players, view.variants)[1])
     for i in range(SUITS):
         counts[i] -= view.hand[i] + view.face_up[i]
         if counts[i] < 0:
@@ -46,27 +46,19 @@ class Determinizer:
         self.pool = [i for i in range(SUITS) for _ in range(counts[i])]
         self.hand_sizes = [0 if s == seat else n for s, n in enumerate(view.hand_sizes)]
         #: The positions of the current trick's Tune Ups (their cards are sampled each time).
-        self.tuned = [k for k, (_, form, _) in enumerate(view.trick_plays) if TUNED[form]]
+        self.tuned = [k for k, (_, a, _) in enumerate(view.trick_plays) if INFO[a][0] == TUNE_UP]
         self.hidden_plays = len(self.tuned)
         self.set_aside = view.set_aside
         needed = sum(self.hand_sizes) + self.hidden_plays + self.set_aside
         if needed > len(self.pool):
             raise ValueError("The observation hides more cards than the deck can supply.")
         self.done_ids = [
-            PUBLIC_FORMS[form][1]
-            for trick in view.round_tricks
-            for _, form, _ in trick[2]
-            if FACE_UP[form]
+            INFO[a][1] for trick in view.round_tricks for _, a, _ in trick[2] if INFO[a][0] == PLAY
         ]
         # Each sample is this state with the pool shuffled in (a shuffle's order depends
         # only on the length): the other hands empty, the round's tricks as records.
-        template = self.template = fixed_deal(view)
-        for other in range(view.players):
-            if other != seat:
-                template.hands[other] = [0] * SUITS
-                template.masks[other] = 0
-        template.tricks = [core_of(trick) for trick in view.round_tricks]
-        template.last = None if view.last_trick is None else core_of(view.last_trick)
+        template = self.template = fixed_deal(view, deal=False)
+        template.tricks, template.last = list(view.round_tricks), view.last_trick
 
     def sample_parts(self, rng: Rng) -> tuple[SimState, list[Suit]]:
         """A full game whose hidden cards (and future deals) are a fresh deal from ``rng``,
@@ -103,11 +95,12 @@ TUNE_UP_IDS = tuple(ACTION_ID[Action.tune_up(suit)] for suit in SUIT_ORDER)
 """Per suit index, the action id of the Tune Up of that card."""
 
 
-def fixed_deal(observation: Seen) -> SimState:
+def fixed_deal(observation: Seen, deal: bool = True) -> SimState:
     """The observing seat's position as a core state for its own next decision, with no
-    random draw: the cards it cannot place dealt in suit order, each Tune Up of the
-    current trick that of one fixed card, the round's finished tricks as the face-up
-    counts only. That is all the policy reads: the state is for deciding on, not playing.
+    random draw: the cards it cannot place dealt in suit order (without ``deal``, the other
+    hands left empty), each Tune Up of the current trick that of one fixed card, the
+    round's finished tricks as the face-up counts only. That is all the policy reads: the
+    state is for deciding on, not playing.
 
     >>> from engine import new_game
     >>> game = new_game(players=3, seed=4)
@@ -131,13 +124,13 @@ def fixed_deal(observation: Seen) -> SimState:
     for other, size in enumerate(view.hand_sizes):
         if other != seat:
             hands[other] = [0] * SUITS
-            for card in cards[at : at + size]:
+            for card in cards[at : at + size] if deal else ():
                 hands[other][card] += 1
             at += size
     s.set_hands(hands)
     s.gas, s.speed, s.laps = list(view.gas), list(view.speed), list(view.laps)
     s.middle, s.removed, s.zero_five = view.middle, view.removed, list(view.zero_five)
-    s.lay([(player, FORM_ACTION[form], speed) for player, form, speed in view.trick_plays])
+    s.lay(list(view.trick_plays))
     s.face_up, s.discards, s.set_aside = list(view.face_up), cards[at:], []
     s.tricks, s.last = [], None
     # A lap history consistent with the public laps: only its last entry matters (R6), the

@@ -11,10 +11,10 @@ import math
 
 from engine.bots.determinize import TUNE_UP_IDS
 from engine.bots.heuristic import NORMAL, Style
-from engine.bots.policy import score_ids, sensible
+from engine.bots.policy import scan, score_ids
 from engine.cards import MAX_GAS, Suit
-from engine.seat_view import FACE_UP, FORM_ACTION, TUNED, SeatView
-from engine.sim import INFO, SALTY, SUIT_INDEX, SUITS, SimState, legal_ids
+from engine.seat_view import SeatView
+from engine.sim import INFO, PLAY, SALTY, SUIT_INDEX, SUITS, TUNE_UP, SimState, legal_ids
 
 #: The floor of a play's modelled chance: one play must not rule a world out altogether.
 FLOOR = 0.02
@@ -31,12 +31,12 @@ def _steps(view: SeatView) -> list[Step] | None:
     steps: list[Step] = []
     done = [play for trick in view.round_tricks for play in trick[2]]
     discards = 0
-    for j, (seat, form, _) in enumerate([*done, *view.trick_plays]):
-        if TUNED[form]:
+    for j, (seat, a, _) in enumerate([*done, *view.trick_plays]):
+        if INFO[a][0] == TUNE_UP:
             steps.append((seat, -1, discards if j < len(done) else len(done) - 1 - j))
             discards += 1
-        elif FACE_UP[form]:
-            steps.append((seat, FORM_ACTION[form], 0))
+        elif INFO[a][0] == PLAY:
+            steps.append((seat, a, 0))
         else:
             return None
     return steps
@@ -146,15 +146,13 @@ def log_chance(s: SimState, action: int, style: Style, temperature: float) -> fl
     ``temperature`` over the sensible actions (all when ``action`` is not one), floored at
     :data:`FLOOR` of a uniform pick."""
     key = s.legal_key()
-    legal = legal_ids(key)
-    scores, chances = score_ids(s, key, style)
-    here = legal.index(action)
-    pool = sensible(legal, scores, chances)
+    here = legal_ids(key).index(action)
+    pool = {i: score for i, score, _ in scan(s, key, style, math.inf, True)[0]}
     if here not in pool:
-        pool = list(range(len(legal)))
-    top = max(scores[i] for i in pool)
-    total = sum(math.exp((scores[i] - top) / temperature) for i in pool)
-    chance = math.exp((scores[here] - top) / temperature) / total
+        pool = dict(enumerate(score_ids(s, key, style)[0]))
+    top = max(pool.values())
+    total = sum(math.exp((score - top) / temperature) for score in pool.values())
+    chance = math.exp((pool[here] - top) / temperature) / total
     return math.log((1.0 - FLOOR) * chance + FLOOR / len(pool))
 
 

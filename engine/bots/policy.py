@@ -2,7 +2,7 @@
 normal bots and of every seat in the hard bot's rollouts (how it scores, and its knobs:
 :mod:`engine.bots.heuristic`). It reads only what the seat to act could know (other hands
 by their size only). A decision is worked out (:func:`decide`) apart from its draw
-(:func:`draw`), so that a search can keep what it worked out and draw from it again.
+(:func:`choose_id`), so that a search can keep what it worked out and draw from it again.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from engine.sim import (
     VALUE,
     ZERO,
     SimState,
-    deck_copies,
+    deck_facts,
     legal_ids,
     remember,
 )
@@ -98,7 +98,7 @@ def _later_seats(
     opponents = tail[len(tail) - later :]
     copies = memo.copies
     if not copies:
-        copies = memo.copies = deck_copies(players, s.variants)
+        copies = memo.copies = deck_facts(players, s.variants)[1]
     if s.zf_variant and not s.zf_in and s.removed > 0:
         flags = s.zero_five
         tanks = s.gas
@@ -273,7 +273,7 @@ class _Frame:
         return at_least, lichens, own, own_value
 
 
-def _scan(
+def scan(
     s: SimState,
     key: int,
     style: Style,
@@ -282,8 +282,9 @@ def _scan(
     memo: TrickMemo | None = None,
 ) -> tuple[list[Scored], float]:
     """Score the legal actions of the seat to act (legal-set ``key``), in legal order, but
-    those more than ``slack`` below the best and, with ``only_sensible``, those
-    :func:`sensible` leaves out. Every score is the same float however many are left out."""
+    those more than ``slack`` below the best and, with ``only_sensible``, those plainly
+    wasteful: gas on a card that cannot win, or more than the same card needs for the same
+    chance, only feeds the middle. Every score is the same float however many are left out."""
     frame = _Frame(s, style, memo)
     hand = s.hands[s.turn]
     single, several, tune = frame.single, frame.several, frame.tune
@@ -398,7 +399,7 @@ def _score_run(
 
 def score_ids(s: SimState, key: int, style: Style) -> tuple[list[float], list[float]]:
     """Every legal action's score and chance of winning (legal-set ``key``, in legal order)."""
-    found = _scan(s, key, style, math.inf, False)[0]
+    found = scan(s, key, style, math.inf, False)[0]
     return [f[1] for f in found], [f[2] for f in found]
 
 
@@ -420,37 +421,12 @@ def _groups(key: int) -> tuple[Group, ...]:
     return remember(_GROUPS, key, tuple((r[0], r[1], r[2], r[3], r[4], r[5]) for r in runs))
 
 
-def sensible(legal: tuple[int, ...], scores: list[float], chances_: list[float]) -> list[int]:
-    """Indices of the actions not plainly wasteful: gas on a card that cannot win, or more
-    than the same card needs for the same chance, only feeds the middle."""
-    best_for: dict[int, float] = {}
-    keep: list[int] = []
-    for i, a in enumerate(legal):
-        kind, suit, g, value, effect = INFO[a]
-        if kind == TUNE_UP or g == 0:
-            keep.append(i)
-            continue
-        if chances_[i] <= 0.0:
-            continue
-        key = ((kind * SUITS + suit) * 8 + value + 1) * 4 + effect
-        seen = best_for.get(key)
-        if seen is not None and chances_[i] <= seen + 1e-9:
-            continue
-        best_for[key] = chances_[i]
-        keep.append(i)
-    return keep
-
-
 def choose_id(s: SimState, style: Style, rng: Rng) -> int:
-    """The action id ``style`` plays for the seat to act: the best score (ties at random),
-    or with a ``temperature`` a softmax draw over the sensible ones."""
-    return draw(decide(s, style), rng)
-
-
-def draw(choice: Choice, rng: Rng) -> int:
-    """The action id ``choice`` draws with ``rng`` (the first whose running sum passes a
-    uniform point below the total)."""
-    ids, running = choice
+    """The action id ``style`` plays for the seat to act, drawn with ``rng`` from what it
+    worked out (:func:`decide`): the best score (ties at random), or with a ``temperature``
+    the first sensible action whose running softmax sum passes a uniform point below the
+    total."""
+    ids, running = decide(s, style)
     if running is None:
         return ids[0] if len(ids) == 1 else ids[rng.below(len(ids))]
     pick = (rng.next_u64() >> 11) * (1.0 / (1 << 53)) * running[-1]
@@ -459,17 +435,17 @@ def draw(choice: Choice, rng: Rng) -> int:
 
 
 def decide(s: SimState, style: Style, memo: TrickMemo | None = None) -> Choice:
-    """What ``style`` draws from for the seat to act (:func:`draw`): the best scores' tie,
+    """What ``style`` draws from for the seat to act (:func:`choose_id`): the best scores' tie,
     or with a temperature the softmax weights of the sensible actions. A rollout passes
     its ``memo`` to every decision it makes."""
     key = s.legal_key()
     legal = LEGAL_CACHE.get(key) or legal_ids(key)
     temperature = style.temperature
     if temperature <= 0.0:
-        found, best = _scan(s, key, style, 1e-9, False, memo)
+        found, best = scan(s, key, style, 1e-9, False, memo)
         best -= 1e-9
         return tuple([legal[f[0]] for f in found if f[1] >= best]), None
-    found, best = _scan(s, key, style, math.inf, True, memo)
+    found, best = scan(s, key, style, math.inf, True, memo)
     exp = math.exp
     weights = [exp((score - best) / temperature) for score in map(_SCORE, found)]
     return tuple([legal[f[0]] for f in found]), tuple(accumulate(weights))

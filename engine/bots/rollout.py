@@ -12,8 +12,7 @@ from engine.bots.heuristic import Style
 from engine.bots.policy import Choice, TrickMemo, decide
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import GOLDEN_GAMMA, MASK64, Rng
-from engine.seat_view import FORM_ACTION, PUBLIC_ID
-from engine.sim import SimState, deck_copies, remember
+from engine.sim import MASKED, SimState, deck_facts, remember
 from engine.variants import Variants
 
 # A position between rounds scores as a softmax over seats of LAP_WEIGHT·laps +
@@ -48,10 +47,6 @@ def chances(
     return [w / total for w in weights]
 
 
-# Per action id, the first action id the other seats cannot tell from it once played.
-_PUBLIC = tuple(FORM_ACTION[form] for form in PUBLIC_ID)
-
-
 class Decisions:
     """The choices of one search's rollouts by all the policy reads (the public state, the
     style, the hand to act), each still drawn with the rollout's generator. A rollout names
@@ -77,7 +72,7 @@ class Decisions:
             variants is not self.variants and variants != self.variants
         ):
             self.variants, self.players = variants, s.players
-            self.copies = deck_copies(s.players, variants)
+            self.copies = deck_facts(s.players, variants)[1]
             self.segments.clear()
             self.steps.clear()
             self.choices.clear()
@@ -89,7 +84,7 @@ class Decisions:
         plays = s.plays
         key = (
             len(plays),
-            *[x for seat, a, speed in plays for x in (seat, _PUBLIC[a], speed)],
+            *[x for seat, a, speed in plays for x in (seat, MASKED[a], speed)],
             s.round,
             s.trick,
             s.lead,
@@ -140,7 +135,7 @@ def rollout_seats(
     if segment < 0:
         decisions.bind(s, styles)
         segment = decisions.segment(s)
-    # This runs at every decision of a search: it draws as engine.bots.policy.draw does,
+    # This runs at every decision of a search: it draws as engine.bots.policy.choose_id does,
     # with Rng.next_u64 written out.
     choices, steps, hands, bisect = decisions.choices, decisions.steps, s.hands, bisect_right
     memo = TrickMemo()
@@ -161,7 +156,7 @@ def rollout_seats(
             pick = ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * running[-1]
             found = bisect(running, pick)
             action = ids[found] if found < len(ids) else ids[-1]
-        step = segment << 10 | _PUBLIC[action]
+        step = segment << 10 | MASKED[action]
         after = steps.get(step)
         segment = decisions.after(step) if after is None else after
         if s.put(action):

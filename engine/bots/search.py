@@ -1,10 +1,6 @@
 """The hard bot: determinized Monte Carlo search with the policy's rollouts (docs/bots.md,
-"The hard bot"). It plays the normal policy's best sensible actions in the same sampled
-worlds to the end of the round, drops those clearly behind, and stops when one is left,
-at its time budget (:data:`CLOCKS`) or after ``iterations`` rollouts. With ``workers=N``
-the worlds split into N jobs the caller runs through ``map_jobs`` (a process pool's
-``map``, say): the engine starts no process itself.
-"""
+"The hard bot"). With ``workers=N`` the worlds split into N jobs the caller runs through
+``map_jobs`` (a process pool's ``map``, say): the engine starts no process itself."""
 
 from __future__ import annotations
 
@@ -16,18 +12,18 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from engine.actions import Action, ActionDict
+from engine.actions import Action
 from engine.bots.base import DEFAULT_BOT_BUDGET_MS, Bot, Seen, decision_rng, mix_seed
 from engine.bots.candidates import Evaluator, best_candidate, weights_of
 from engine.bots.determinize import Determinizer, fixed_deal
 from engine.bots.heuristic import EASY, NORMAL, Style
 from engine.bots.infer import Inference
-from engine.bots.policy import choose_id, score_ids, sensible
+from engine.bots.policy import choose_id, scan
 from engine.bots.rollout import Decisions, outcome
 from engine.bots.rollout import rollout_seats as sim_rollout
 from engine.rng import Rng
 from engine.seat_view import SeatView
-from engine.sim import ACTION_ID, SimState, legal_ids
+from engine.sim import ACTION_ID, ACTIONS, SimState, legal_ids
 
 DEFAULT_CANDIDATES = 16
 """How many of the normal policy's best sensible actions the search compares unless told
@@ -243,25 +239,24 @@ def seat_styles(
 ) -> list[Style]:
     """Each seat's style in a rollout: ``seat`` and the ``normal_seats`` play the normal
     policy, the ``hard_seats`` ``hard_model``, every other seat ``model``."""
-    styles = [NORMAL if i == seat or i in normal_seats else model for i in range(players)]
-    for i in hard_seats:
-        if hard_model is not None and i != seat and i not in normal_seats and i < players:
-            styles[i] = hard_model
-    return styles
+    hard = model if hard_model is None else hard_model
+    return [
+        NORMAL if i == seat or i in normal_seats else hard if i in hard_seats else model
+        for i in range(players)
+    ]
 
 
 def run_job(args: SearchJob) -> SearchPart:
     """One worker's share of a decision. A wall-clock deadline is absolute (a job that
     waited in a pool's queue runs for what is left of it)."""
-    observation, action_dicts, seed, stop, budget_s, options = args
+    observation, ids, seed, stop, budget_s, options = args
     if stop.clock != "wall" and stop.deadline is not None:
         stop = replace(stop, deadline=CLOCKS[stop.clock]() + budget_s)
-    actions = [Action.from_dict(a) for a in action_dicts]
-    return run_worlds(observation, actions, seed, stop, **options)
+    return run_worlds(observation, [ACTIONS[i] for i in ids], seed, stop, **options)
 
 
 #: One worker's share of a decision (picklable: it crosses to another process).
-SearchJob = tuple[SeatView, list[ActionDict], int, "Stop", float, dict[str, Any]]
+SearchJob = tuple[SeatView, list[int], int, "Stop", float, dict[str, Any]]
 #: What a share returns: per world the candidates' values, its log weight; rollouts run,
 #: survivors.
 SearchPart = tuple[list[list[float]], list[float], int, list[int]]
@@ -277,9 +272,8 @@ def rank_candidates(observation: Seen, actions: list[Action], count: int) -> lis
 
 def best_sensible(state: SimState, count: int) -> list[int]:
     """As :func:`rank_candidates`, as indices into ``state``'s legal actions."""
-    key = state.legal_key()
-    scores, chances_ = score_ids(state, key, NORMAL)
-    return sorted(sensible(legal_ids(key), scores, chances_), key=lambda i: -scores[i])[:count]
+    found = scan(state, state.legal_key(), NORMAL, math.inf, True)[0]
+    return [f[0] for f in sorted(found, key=lambda f: -f[1])][:count]
 
 
 def _seats(seats: Iterable[int]) -> tuple[int, ...]:
@@ -354,9 +348,9 @@ class HardBot(Bot):
         if self.workers == 1:
             parts = [run_worlds(view, shortlist, seed, stop, **self.options)]
         else:
-            dicts = [a.to_dict() for a in shortlist]
+            ids = [ACTION_ID[a] for a in shortlist]
             jobs: list[SearchJob] = [
-                (view, dicts, mix_seed(seed, w), stop, budget_s, self.options)
+                (view, ids, mix_seed(seed, w), stop, budget_s, self.options)
                 for w in range(self.workers)
             ]
             assert self.map_jobs is not None  # checked in __init__

@@ -13,12 +13,20 @@ from bench.tournament import GameJob, parse_seat, play_game
 from engine import new_game
 from engine.bots.base import Bot
 from engine.bots.heuristic import NORMAL
-from engine.bots.policy import score_ids, sensible
+from engine.bots.policy import score_ids
 from engine.bots.rollout import Decisions, chances, rollout_seats
-from engine.bots.search import HardBot, Stop, Told, noisy_model, play_replying, run_worlds
+from engine.bots.search import (
+    HardBot,
+    Stop,
+    Told,
+    best_sensible,
+    noisy_model,
+    play_replying,
+    run_worlds,
+)
 from engine.game import Game
 from engine.rng import Rng
-from engine.sim import SimState, legal_ids
+from engine.sim import INFO, TUNE_UP, SimState, legal_ids
 from engine.variants import Variants
 
 
@@ -29,11 +37,30 @@ def _position(seed: int, plays: int = 1) -> Game:
     return game
 
 
+def _sensible(legal: tuple[int, ...], scores: list[float], chances: list[float]) -> list[int]:
+    """The indices of the actions not plainly wasteful (gas on a card that cannot win, or
+    more than the same card needs for the same chance), worked out from every score: what
+    the policy's scan with only_sensible keeps."""
+    best_for: dict[tuple[int, int, int, int], float] = {}
+    keep: list[int] = []
+    for i, a in enumerate(legal):
+        kind, suit, gas, value, effect = INFO[a]
+        if kind == TUNE_UP or gas == 0:
+            keep.append(i)
+            continue
+        seen = best_for.get((kind, suit, value, effect))
+        if chances[i] <= 0.0 or (seen is not None and chances[i] <= seen + 1e-9):
+            continue
+        best_for[kind, suit, value, effect] = chances[i]
+        keep.append(i)
+    return keep
+
+
 def _replies(state: SimState, width: int) -> list[int]:
     key = state.legal_key()
     scores, chances = score_ids(state, key, NORMAL)
     legal = legal_ids(key)
-    return [legal[i] for i in sorted(sensible(legal, scores, chances), key=lambda i: -scores[i])][
+    return [legal[i] for i in sorted(_sensible(legal, scores, chances), key=lambda i: -scores[i])][
         :width
     ]
 
@@ -142,3 +169,25 @@ def test_the_tournament_tells_hard_seats_where_the_normal_and_hard_bots_sit_when
         told.clear()
         play_game(GameJob(0, 3, Variants(), 5, specs))  # the first game seats them in order
         assert set(told) == expected
+
+
+def test_the_candidates_are_the_sensible_actions_worked_out_from_every_score() -> None:
+    """best_sensible (the policy's scan that skips wasteful gas) ranks what _sensible keeps
+    of the full scan's scores, in the same order, over every variant set."""
+    compared = 0
+    for variants in (Variants(), Variants(zero_suit="salty", zero_five=True)):
+        for seed in range(30):
+            game = new_game(players=3 + seed % 3, seed=seed, variants=variants)
+            while not game.is_over:
+                state = game.core
+                key = state.legal_key()
+                scores, chances = score_ids(state, key, NORMAL)
+                ranked = sorted(
+                    _sensible(legal_ids(key), scores, chances), key=lambda i: -scores[i]
+                )
+                assert best_sensible(state, 99) == ranked
+                compared += 1
+                game.apply(
+                    game.legal_actions()[Rng(seed + compared).below(len(game.legal_actions()))]
+                )
+    assert compared > 1000

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_kit import examples
 
-from engine import Action, Game, SeatView, Variants, new_game, observe, observe_public
+from engine import Action, ActionType, Game, SeatView, Variants, new_game, observe, observe_public
 from engine.bots import make_bot
 from engine.bots.determinize import Determinizer
 from engine.cards import TRICKS_PER_ROUND
 from engine.rng import Rng
-from engine.seat_view import FACE_UP, PUBLIC_FORMS, TUNED
+from engine.sim import ACTIONS, MASKED, public_play
 
 PROPERTY = settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
 
@@ -103,11 +103,18 @@ def test_the_twin_races_really_differ_in_their_face_down_cards() -> None:
 
 
 def test_a_tune_up_and_the_zero_five_discard_have_no_suit_in_public() -> None:
-    for form, (_kind, suit, gas, value, _) in enumerate(PUBLIC_FORMS):
-        if TUNED[form]:
-            assert (suit, gas, value) == (-1, 0, -1)
-        elif not FACE_UP[form]:  # the 0/5 card: its value shows, its discard does not
-            assert suit == -1 and value in (0, 5)
+    """A view keeps each play as the first action showing the same (MASKED): every Tune Up
+    as one, the 0/5 card by its value and gas whatever its discard, a face-up card as is."""
+    shown: dict[tuple[object, ...], set[int]] = {}
+    for a, action in enumerate(ACTIONS):
+        assert public_play(0, MASKED[a], 1, True) == public_play(0, a, 1, True)
+        if action.type is ActionType.PLAY:
+            assert MASKED[a] == a
+        hidden = action.type is ActionType.TUNE_UP or action.discard is not None
+        key = (action.type, action.value, action.gas) if hidden else (a,)
+        shown.setdefault(key, set()).add(MASKED[a])
+    assert all(len(masked) == 1 for masked in shown.values())
+    assert len({MASKED[a] for a, action in enumerate(ACTIONS) if action.type == "tune_up"}) == 1
 
 
 @pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
