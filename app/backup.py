@@ -19,9 +19,11 @@ class BackupRefused(ValueError):
     """The backup would overwrite a file already in the destination folder."""
 
 
-def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
-    """The SQLite files ``settings`` keep data in, and a sentence for each kind of data
-    kept somewhere else (or nowhere, in memory)."""
+def back_up(settings: Settings, destination: Path) -> tuple[list[Path], list[str]]:
+    """Copy each SQLite file ``settings`` keep data in (if made yet) into ``destination``, a
+    snapshot each; the copies, and a sentence for each kind of data kept somewhere else (or
+    nowhere, in memory). :class:`BackupRefused`, writing nothing, if one would replace a
+    file there."""
     files: list[Path] = []
     elsewhere: list[str] = []
     if settings.redis_url is not None:
@@ -37,14 +39,6 @@ def sqlite_files(settings: Settings) -> tuple[list[Path], list[str]]:
         elsewhere.append("The results are in memory only (ZZV_DURABLE=false, no ZZV_DATA_DIR).")
     else:
         files.append(Path(url.database))
-    return files, elsewhere
-
-
-def back_up(settings: Settings, destination: Path) -> tuple[list[Path], list[str]]:
-    """Copy each SQLite file of ``settings`` (if made yet) into ``destination``, a snapshot
-    each; the copies, and the sentences of :func:`sqlite_files`. :class:`BackupRefused`,
-    writing nothing, if one would replace a file there."""
-    files, elsewhere = sqlite_files(settings)
     present = [source for source in files if source.is_file()]
     taken = [
         destination / source.name for source in present if (destination / source.name).exists()
