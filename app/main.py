@@ -246,7 +246,7 @@ def create_app(
     """The app on ``settings``, ``store`` and ``results`` (default: the environment's)."""
     settings = settings or get_settings()
     configure_logging(settings)
-    store, hub, publish = _store_and_hub(settings, store)
+    store, hub, gate, publish = _live_parts(settings, store)
     results = results if results is not None else ResultsStore(results_url(settings))
     limiter = RateLimiter(settings)
     app = FastAPI(
@@ -285,12 +285,7 @@ def create_app(
     app.state.limiter = limiter
     app.state.talk_pace = TalkPace(limiter.storage)
     app.state.hub = hub
-    redis_url, limit = settings.redis_url, settings.max_streams_per_client
-    app.state.stream_gate = (
-        StreamGate(limit)
-        if redis_url is None
-        else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
-    )
+    app.state.stream_gate = gate
     app.state.readiness_checks = dict(READINESS_CHECKS)
     app.state.save_now = getattr(store, "checkpoint", None)  # run as `zzv serve` stops
     install_error_handlers(app)
@@ -302,16 +297,22 @@ def create_app(
     return app
 
 
-def _store_and_hub(
+def _live_parts(
     settings: Settings, store: SessionStore | None
-) -> tuple[SessionStore, LiveHub, Publish | None]:
-    """The races' store, the live hub, and how the races announce a change (None: a Redis
-    store built here announces each save in its own script)."""
-    redis_url = settings.redis_url
-    hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
-    if store is None and redis_url is not None:
-        return build_store(settings, announce=CHANNEL_PREFIX), hub, None
-    return store if store is not None else build_store(settings), hub, hub.publish
+) -> tuple[SessionStore, LiveHub, StreamGate, Publish | None]:
+    """The races' store, the live hub, the streams' gate, and how the races announce a change
+    (None: a Redis store built here announces each save in its own script)."""
+    limit = settings.max_streams_per_client
+    if settings.redis_url is None:
+        hub = LiveHub()
+        store = store if store is not None else build_store(settings)
+        return store, hub, StreamGate(limit), hub.publish
+    url = settings.redis_url.get_secret_value()
+    hub = RedisLiveHub(url)
+    gate = RedisStreamGate(limit, url, settings.redis_timeout_seconds)
+    if store is None:
+        return build_store(settings, announce=CHANNEL_PREFIX), hub, gate, None
+    return store, hub, gate, hub.publish
 
 
 # Request latency buckets, in seconds (moves with hard bots reach seconds).

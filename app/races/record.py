@@ -43,7 +43,7 @@ class GameConfig:
     lesson: bool = False
     """The guided first race (:mod:`app.races.lesson`)."""
     quick: bool = False
-    """A "Race strangers" race (:mod:`app.races.quick`)."""
+    """A "Race strangers" race (:mod:`app.races.seating`)."""
     daily: str | None = None
     """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (its seed hidden)."""
     cup: str | None = None
