@@ -16,6 +16,7 @@ from prometheus_fastapi_instrumentator import Instrumentator
 from prometheus_fastapi_instrumentator import metrics as http_metrics
 from pydantic import SecretStr
 
+from app.backup import build_store
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
@@ -52,7 +53,6 @@ from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate,
 from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
-from app.races.stores import build_store
 from app.races.unit import Publish, Races, end_idle_races
 from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
