@@ -92,24 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
             "ZZV_PORT environment variables when they are set."
         ),
     )
-    serve.add_argument(
-        "--host", default=settings.host, help="interface to listen on (default: %(default)s)"
-    )
-    serve.add_argument(
-        "--port",
-        type=int,
-        default=settings.port,
-        help="TCP port to listen on (default: %(default)s)",
-    )
-    serve.add_argument(
-        "--workers",
-        type=int,
-        default=settings.workers,
-        help=(
+    for name, kind, words in (
+        ("host", str, "interface to listen on (default: %(default)s)"),
+        ("port", int, "TCP port to listen on (default: %(default)s)"),
+        (
+            "workers",
+            int,
             "worker processes (default: %(default)s, from ZZV_WORKERS); more than one needs "
-            "the shared store, ZZV_REDIS_URL"
+            "the shared store, ZZV_REDIS_URL",
         ),
-    )
+    ):
+        serve.add_argument(f"--{name}", type=kind, default=getattr(settings, name), help=words)
     serve.add_argument(
         "--reload", action="store_true", help="restart when source files change (development only)"
     )

@@ -9,12 +9,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
+from fastapi.middleware import Middleware
 from fastapi.responses import JSONResponse
 from prometheus_client import CollectorRegistry, Gauge
 from prometheus_fastapi_instrumentator import Instrumentator
 from prometheus_fastapi_instrumentator import metrics as http_metrics
 from pydantic import SecretStr
 
+from app.backup import build_store
 from app.bots import pool as bot_pool
 from app.bots.runner import BotRunner
 from app.http import docs
@@ -51,8 +53,6 @@ from app.live.hub import CHANNEL_PREFIX, LiveHub, RedisLiveHub, RedisStreamGate,
 from app.metrics import BOT_POOL_REPLACED, PROCESS_METRICS
 from app.paths import STATIC_DIR
 from app.races.operations import SessionStore
-from app.races.record import Said
-from app.races.stores import build_store
 from app.races.unit import Publish, Races, end_idle_races
 from app.results.database import results_url
 from app.results.store import SEED_KEY, ResultsStore
@@ -246,8 +246,9 @@ def create_app(
     """The app on ``settings``, ``store`` and ``results`` (default: the environment's)."""
     settings = settings or get_settings()
     configure_logging(settings)
-    store, hub, publish = _store_and_hub(settings, store)
+    store, hub, gate, publish = _live_parts(settings, store)
     results = results if results is not None else ResultsStore(results_url(settings))
+    limiter = RateLimiter(settings)
     app = FastAPI(
         title="Zoom Zoom Vroom online",
         version="0.1.0",
@@ -255,65 +256,63 @@ def create_app(
         lifespan=_lifespan,
         docs_url=None,
         redoc_url=None,
+        middleware=[
+            # Outermost first: a request the stop cuts off still gets a proper 503; every
+            # text answer is compressed, errors too (event streams never are); every answer
+            # in the request's language, error pages from the layers below too; the access
+            # log sees every answer, headers go on every answer.
+            Middleware(CancelledAs503Middleware),
+            Middleware(GzipAnswers, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL),
+            Middleware(LanguageMiddleware),
+            Middleware(AccessLogMiddleware, settings=settings),
+            Middleware(SecurityHeadersMiddleware, settings=settings),
+            Middleware(TrustedHostsMiddleware, settings=settings),
+            Middleware(
+                BodySizeLimitMiddleware,
+                settings=settings,
+                larger={("POST", "/fair"): web_fair.RECORD_MAX_BYTES},
+            ),
+            Middleware(CsrfMiddleware, settings=settings),
+            Middleware(RateLimitMiddleware, limiter=limiter),
+            Middleware(HeadAsGetMiddleware),
+        ],
     )
     app.state.settings = settings
     app.state.store = store
     app.state.runner = BotRunner(settings)
     app.state.results = results
     app.state.races = Races(store, settings, app.state.runner, publish=publish, results=results)
-    app.state.limiter = RateLimiter(settings)
-    app.state.talk_pace = TalkPace(app.state.limiter.storage)
+    app.state.limiter = limiter
+    app.state.talk_pace = TalkPace(limiter.storage)
     app.state.hub = hub
-    redis_url, limit = settings.redis_url, settings.max_streams_per_client
-    app.state.stream_gate = (
-        StreamGate(limit)
-        if redis_url is None
-        else RedisStreamGate(limit, redis_url.get_secret_value(), settings.redis_timeout_seconds)
-    )
+    app.state.stream_gate = gate
     app.state.readiness_checks = dict(READINESS_CHECKS)
     app.state.save_now = getattr(store, "checkpoint", None)  # run as `zzv serve` stops
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticAssets(directory=STATIC_DIR, check_dir=False), name="static")
-
-    # Added innermost first: the access log sees every answer, headers go on every answer.
-    app.add_middleware(HeadAsGetMiddleware)
-    app.add_middleware(RateLimitMiddleware, limiter=app.state.limiter)
-    app.add_middleware(CsrfMiddleware, settings=settings)
-    app.add_middleware(
-        BodySizeLimitMiddleware,
-        settings=settings,
-        larger={("POST", "/fair"): web_fair.RECORD_MAX_BYTES},
-    )
-    app.add_middleware(TrustedHostsMiddleware, settings=settings)
-    app.add_middleware(SecurityHeadersMiddleware, settings=settings)
-    app.add_middleware(AccessLogMiddleware, settings=settings)
-    # Every answer in the request's language, error pages from the layers above too.
-    app.add_middleware(LanguageMiddleware)
-    # Outermost: every text answer is compressed, errors too (event streams never are).
-    app.add_middleware(GzipAnswers, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
-    # Outside even that: a request the stop cuts off still gets a proper 503.
-    app.add_middleware(CancelledAs503Middleware)
     if settings.metrics:
         install_metrics(app, store)
     return app
 
 
-def _store_and_hub(
+def _live_parts(
     settings: Settings, store: SessionStore | None
-) -> tuple[SessionStore, LiveHub, Publish]:
-    """The races' store, the live hub, and how the races announce a change (a Redis store
-    built here announces each save in its own script)."""
-    redis_url = settings.redis_url
-    hub = RedisLiveHub(redis_url.get_secret_value()) if redis_url else LiveHub()
-    if store is None and redis_url is not None:
-        return build_store(settings, announce=CHANNEL_PREFIX), hub, _announced_by_the_save
-    return store if store is not None else build_store(settings), hub, hub.publish
-
-
-async def _announced_by_the_save(game_id: str, said: Said | None = None) -> None:
-    """The races' publish when the Redis store announces every save itself."""
+) -> tuple[SessionStore, LiveHub, StreamGate, Publish | None]:
+    """The races' store, the live hub, the streams' gate, and how the races announce a change
+    (None: a Redis store built here announces each save in its own script)."""
+    limit = settings.max_streams_per_client
+    if settings.redis_url is None:
+        hub = LiveHub()
+        store = store if store is not None else build_store(settings)
+        return store, hub, StreamGate(limit), hub.publish
+    url = settings.redis_url.get_secret_value()
+    hub = RedisLiveHub(url)
+    gate = RedisStreamGate(limit, url, settings.redis_timeout_seconds)
+    if store is None:
+        return build_store(settings, announce=CHANNEL_PREFIX), hub, gate, None
+    return store, hub, gate, hub.publish
 
 
 # Request latency buckets, in seconds (moves with hard bots reach seconds).

@@ -18,10 +18,10 @@ from app_kit import bare_session, bearer, create, make_settings, move
 from fastapi.testclient import TestClient
 from store_kit import ManualClock
 
+from app.backup import RACE_FILE, build_store
 from app.main import create_app
 from app.races.lobby import token_digest
 from app.races.record import GameSession
-from app.races.stores import RACE_FILE, build_store
 from app.storage.interface import StoreUnavailable, Tombstone
 from app.storage.saved import SavedMemoryStore
 from app.storage.sqlite import SCHEMA, MemoryStore, SqliteStore, connect, migrate

@@ -200,15 +200,14 @@ class Lobby:
         seated, every other person's seat held for them (by a code only the server knows)."""
         players = len(old.seats)
         seats = []
-        for was in old.seats:
-            index = rotated(was.index, players)
+        for index in range(players):
+            was = old.seats[index - 1]  # one seat further round (rotated)
             if not was.joined:
                 seats.append(Seat(index, False, bot_name(index)))
             elif was.index == presser:
                 seats.append(Seat(index, True, was.name, creator_digest, player=was.player))
             else:
                 seats.append(Seat(index, True, was.name, code=secrets.token_urlsafe(12)))
-        seats.sort(key=lambda seat: seat.index)
         return cls(seats, started=False, turn_seconds=old.turn_seconds, wait_seconds=wait_seconds)
 
     @classmethod

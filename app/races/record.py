@@ -43,7 +43,7 @@ class GameConfig:
     lesson: bool = False
     """The guided first race (:mod:`app.races.lesson`)."""
     quick: bool = False
-    """A "Race strangers" race (:mod:`app.races.quick`)."""
+    """A "Race strangers" race (:mod:`app.races.seating`)."""
     daily: str | None = None
     """The UTC date (``YYYY-MM-DD``) of the daily deal this race is (its seed hidden)."""
     cup: str | None = None
@@ -369,7 +369,7 @@ def new_session(
             creator_name=creator_name,
             wait_seconds=settings.quick_wait_seconds if config.quick else None,
         )
-    session = GameSession(
+    return GameSession(
         id=new_game_id(),
         config=config,
         game=game,
@@ -382,7 +382,5 @@ def new_session(
         practice=config.lesson or (seed_chosen and config.daily is None and config.cup is None),
         bot_key=bot_key,
         salt=salt,
+        events=EventLog([game.deal_event()]),  # the log opens with the deal, like every later one
     )
-    # new_game() reports nothing; the log opens with the first deal, like every later one.
-    session.record_events([game.deal_event()])
-    return session

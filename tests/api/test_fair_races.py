@@ -34,9 +34,9 @@ from app.bots.runner import bot_seed, choose_bot_action
 from app.http.previews import with_previews
 from app.live.streams import follow
 from app.races import operations
-from app.races.quick import slot_name
 from app.races.record import GameConfig, decode_move
 from app.races.review import Deal
+from app.races.seating import slot_name
 from engine import Action, EventLog, Variants, new_game
 from engine.fairness import commit
 

@@ -11,7 +11,7 @@ from app_kit import WallClock, another_browser, bearer, hand_clock, move
 from fastapi.testclient import TestClient
 from store_kit import StoreProbe
 
-from app.races.quick import slot_name
+from app.races.seating import slot_name
 
 
 @pytest.fixture

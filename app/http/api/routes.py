@@ -35,8 +35,8 @@ from app.http.previews import with_previews
 from app.live.streams import Message
 from app.races.errors import IllegalMove
 from app.races.operations import SessionState
-from app.races.quick import quick_race
 from app.races.record import GameConfig
+from app.races.seating import quick_race
 from app.races.unit import Race
 from engine import Action, IllegalAction, Variants
 

@@ -17,7 +17,7 @@ from app.http.api.models import error_responses as refusals
 from app.http.deps import ApiSeatDep, ClientDep, RacesDep, Seat
 from app.http.previews import with_previews
 from app.http.security import GAP_SECONDS, PER_MINUTE, TalkPaceDep
-from app.races import rematch
+from app.races import seating as rematch
 from app.races.unit import Race, Races
 
 router = APIRouter(prefix="/api", tags=["races"])

@@ -37,7 +37,7 @@ from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to
 from app.http.web.table_request import TableDep, play, read_move, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
 from app.http.web.timeline import log_rounds
-from app.races import rematch as rematches
+from app.races import seating as rematches
 from app.races.errors import (
     LobbyRefused,
     NotAway,
@@ -49,8 +49,8 @@ from app.races.errors import (
     TalkTooFast,
 )
 from app.races.lobby import LobbyError
-from app.races.quick import quick_race
 from app.races.record import GameConfig
+from app.races.seating import quick_race
 from app.races.unit import Race, Races
 from app.settings import Settings
 
@@ -137,7 +137,7 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
 @router.post("/quick")
 async def race_strangers(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """ "Race strangers": a seat in the open race of that size, or a new one
-    (:mod:`app.races.quick`); the table (303), or the start page with the reason."""
+    (:mod:`app.races.seating`); the table (303), or the start page with the reason."""
     raw = (await form_fields(request)).get("players")
     players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
     if players not in QUICK_SIZES:
@@ -257,7 +257,7 @@ def _record_read(race: Race) -> tuple[dict[str, Any], Viewer]:
 @router.post("/games/{game_id}/rematch")
 async def rematch(table: TableDep) -> Response:
     """A new race with the same settings and a fresh deal (the seed is drawn anew); after
-    a race with people, their rematch (:mod:`app.races.rematch`: offered, or accepted when
+    a race with people, their rematch (:mod:`app.races.seating`: offered, or accepted when
     offered already; a seat answered already goes to it), 303 to its table."""
     async with table.open() as race:
         old, people = race.config, max(1, race.session.lobby.people())
