@@ -120,14 +120,10 @@ class BodySizeLimitMiddleware(HttpMiddleware):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.larger.get((scope["method"], scope["path"]), self.limit)
         declared = Headers(scope=scope).get("content-length")
-        if declared is not None:
-            try:
-                too_big = int(declared) > limit
-            except ValueError:
-                too_big = True
-            if too_big:
-                await _send_error(scope, receive, send, PayloadTooLarge())
-                return
+        # A length that is no number is refused as too large.
+        if declared is not None and not (declared.strip().isdigit() and int(declared) <= limit):
+            await _send_error(scope, receive, send, PayloadTooLarge())
+            return
         received = 0
         rejected = False
 

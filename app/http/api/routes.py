@@ -17,7 +17,6 @@ from app.http.answers import json_response, seat_body
 from app.http.api.models import (
     CreatedGame,
     CreateGame,
-    ErrorOut,
     GameRecord,
     GameState,
     JoinedGame,
@@ -158,10 +157,9 @@ async def join_game(
     "/games/{game_id}/start",
     response_model=GameState,
     summary="Start before everyone joined",
-    responses={
-        **error_responses(401, 404, 410, 413, 422, 429),
-        403: {"model": ErrorOut, "description": "Only the creator may start (`not_creator`)."},
-    },
+    responses=error_responses(
+        401, 404, 410, 413, 422, 429, s403="Only the creator may start (`not_creator`)."
+    ),
 )
 async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
