@@ -352,10 +352,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_race_error(request: Request, exc: RaceError) -> Response:
         """JSON for the API and clients that ask for it; to a browser the missing race's
         page, or the error page."""
-        answer = race_answer(exc, api=request.url.path.startswith("/api"))
-        if wants_json(request):
-            return render_error(request, answer)
-        return missing_race_page(request, exc) or render_error(request, answer)
+        missing = None if wants_json(request) else missing_race_page(request, exc)
+        return missing or render_error(
+            request, race_answer(exc, request.url.path.startswith("/api"))
+        )
 
     handlers: dict[type[Exception], ExceptionHandler] = {
         AppError: _answering(lambda request, exc: exc),

@@ -29,16 +29,15 @@ _NOT_OVER = "The race is not over (`race_not_over`)."
 
 def reviews_of(request: Request) -> Reviews:
     """The app's :class:`~app.races.review.Reviews`, made on first use."""
-    found: Reviews | None = getattr(request.app.state, "reviews", None)
-    if found is None:
-        settings = request.app.state.settings
-        found = Reviews(
-            request.app.state.races,
-            workers=settings.review_workers,
-            per_client=settings.reviews_per_client,
-            budget=Budget(worlds=settings.review_worlds),
+    kept = request.app.state
+    if getattr(kept, "reviews", None) is None:
+        kept.reviews = Reviews(
+            kept.races,
+            workers=kept.settings.review_workers,
+            per_client=kept.settings.reviews_per_client,
+            budget=Budget(worlds=kept.settings.review_worlds),
         )
-        request.app.state.reviews = found
+    found: Reviews = kept.reviews
     return found
 
 
