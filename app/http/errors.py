@@ -350,8 +350,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RaceError)
     async def on_race_error(request: Request, exc: RaceError) -> Response:
-        """JSON for the API and clients that ask for it; to a browser the missing race's
-        page, or the error page."""
+        """JSON where asked for; to a browser the missing race's page, or the error page."""
         missing = None if wants_json(request) else missing_race_page(request, exc)
         return missing or render_error(
             request, race_answer(exc, request.url.path.startswith("/api"))

@@ -74,9 +74,8 @@ async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppErro
 
 
 class SecurityHeadersMiddleware(HttpMiddleware):
-    """Adds the security headers to every response (a route may set its own CSP): CSP,
-    nosniff, no framing, referrer policy, no caching of the API, HSTS over https (or when
-    ``settings.secure_cookies`` says the site is)."""
+    """Adds the security headers to every response (a route may set its own CSP), no caching
+    of the API, HSTS over https (or when ``settings.secure_cookies`` says the site is)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         super().__init__(app)
@@ -303,9 +302,8 @@ PER_MINUTE = 15  # one every 4 s, sustained
 
 
 class TalkPace:
-    """How often a seat may send a quick message: one every :data:`GAP_SECONDS`, at most
-    :data:`PER_MINUTE` a minute, counted per race and seat in the storage of the app's
-    :class:`RateLimiter`."""
+    """How often a seat may send a quick message, counted per race and seat in the storage
+    of the app's :class:`RateLimiter`."""
 
     def __init__(self, storage: Storage) -> None:
         self.window = MovingWindowRateLimiter(storage)
