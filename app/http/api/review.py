@@ -60,9 +60,8 @@ async def ask_review(
     """Start the review of your seat's decisions (and the par race of your seat) once the
     race is over: 409 `race_not_over` before. Answers 202 with the review's status; a
     review already kept comes back `done` at once."""
-    reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
-        body = reviews.request(race.session, race.own_seat, client)
+        body = reviews_of(request).request(race.session, race.own_seat, client)
     return JSONResponse(with_reasons(body), status_code=202)
 
 
@@ -81,9 +80,8 @@ async def read_review(request: Request, seat: ApiSeatDep, races: RacesDep) -> JS
     """`{"status": "running" | "done", "progress", "decisions", "summary"}`; 404
     `review_not_requested` before a POST. `played` and `best` are actions in the form
     `POST /actions` takes; values are chances of winning the race, from 0 to 1."""
-    reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
-        body = reviews.status(race.session, race.own_seat)
+        body = reviews_of(request).status(race.session, race.own_seat)
     return JSONResponse(with_reasons(body))
 
 
