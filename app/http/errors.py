@@ -302,7 +302,6 @@ def _method_sentence(request: Request, allowed: list[str]) -> str:
 
 def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
     error: AppError
-    allowed: list[str] = []
     if exc.status_code == 400:
         # Starlette's "error parsing the body": malformed input like any other (422).
         error = InvalidRequest(_("The request body could not be read as JSON or a form."))
@@ -310,14 +309,13 @@ def http_error(request: Request, exc: StarletteHTTPException) -> AppError:
         error = NotFound()
     elif exc.status_code == 405:
         allowed = allowed_methods(request)
-        error = MethodNotAllowed(_method_sentence(request, allowed))
+        sentence = _method_sentence(request, allowed)
+        error = MethodNotAllowed(sentence, headers={"Allow": ", ".join(allowed)})
     else:
         error = AppError(str(exc.detail))
         error.status_code = exc.status_code
         error.code = "http_error"
-    error.headers.update(exc.headers or {})
-    if exc.status_code == 405:
-        error.headers["Allow"] = ", ".join(allowed)
+    error.headers = {**(exc.headers or {}), **error.headers}  # our Allow over Starlette's
     return error
 
 
@@ -335,8 +333,7 @@ def invalid_request(request: Request, exc: RequestValidationError) -> AppError:
 
 
 def _answering(answer: Callable[[Request, Any], AppError], failed: str = "") -> ExceptionHandler:
-    """A handler rendering what ``answer`` makes of the exception, after logging what
-    ``failed`` (when named)."""
+    """A handler rendering what ``answer`` makes of the exception, logging ``failed`` if named."""
 
     async def handler(request: Request, exc: Exception) -> Response:
         if failed:
@@ -353,12 +350,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RaceError)
     async def on_race_error(request: Request, exc: RaceError) -> Response:
-        """JSON for the API and clients that ask for it; to a browser the missing race's
-        page, or the error page."""
-        answer = race_answer(exc, api=request.url.path.startswith("/api"))
-        if wants_json(request):
-            return render_error(request, answer)
-        return missing_race_page(request, exc) or render_error(request, answer)
+        """JSON where asked for; to a browser the missing race's page, or the error page."""
+        missing = None if wants_json(request) else missing_race_page(request, exc)
+        return missing or render_error(
+            request, race_answer(exc, request.url.path.startswith("/api"))
+        )
 
     handlers: dict[type[Exception], ExceptionHandler] = {
         AppError: _answering(lambda request, exc: exc),

@@ -68,17 +68,13 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             # is not counted against the cap.
             end = (self._tail + data).find(_END_OF_HEADERS)
             self._header_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
-            if self._header_bytes > self.max_header_bytes:
-                log.info(
-                    "refused a request with too large headers",
-                    extra={"limit": self.max_header_bytes},
-                )
-                kib = self.max_header_bytes // 1024
+            if self._header_bytes > (limit := self.max_header_bytes):
+                log.info("refused a request with too large headers", extra={"limit": limit})
                 self._refuse(
                     431,
                     "headers_too_large",
-                    f"The request's headers are larger than {kib} KiB; send fewer or smaller "
-                    "headers and cookies.",
+                    f"The request's headers are larger than {limit // 1024} KiB; send fewer or "
+                    "smaller headers and cookies.",
                 )
                 return
             self._tail = data[-3:]

@@ -74,9 +74,8 @@ async def _send_error(scope: Scope, receive: Receive, send: Send, error: AppErro
 
 
 class SecurityHeadersMiddleware(HttpMiddleware):
-    """Adds the security headers to every response (a route may set its own CSP): CSP,
-    nosniff, no framing, referrer policy, no caching of the API, HSTS over https (or when
-    ``settings.secure_cookies`` says the site is)."""
+    """Adds the security headers to every response (a route may set its own CSP), no caching
+    of the API, HSTS over https (or when ``settings.secure_cookies`` says the site is)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         super().__init__(app)
@@ -120,14 +119,10 @@ class BodySizeLimitMiddleware(HttpMiddleware):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.larger.get((scope["method"], scope["path"]), self.limit)
         declared = Headers(scope=scope).get("content-length")
-        if declared is not None:
-            try:
-                too_big = int(declared) > limit
-            except ValueError:
-                too_big = True
-            if too_big:
-                await _send_error(scope, receive, send, PayloadTooLarge())
-                return
+        # A length that is no number is refused as too large.
+        if declared is not None and not (declared.strip().isdigit() and int(declared) <= limit):
+            await _send_error(scope, receive, send, PayloadTooLarge())
+            return
         received = 0
         rejected = False
 
@@ -307,9 +302,8 @@ PER_MINUTE = 15  # one every 4 s, sustained
 
 
 class TalkPace:
-    """How often a seat may send a quick message: one every :data:`GAP_SECONDS`, at most
-    :data:`PER_MINUTE` a minute, counted per race and seat in the storage of the app's
-    :class:`RateLimiter`."""
+    """How often a seat may send a quick message, counted per race and seat in the storage
+    of the app's :class:`RateLimiter`."""
 
     def __init__(self, storage: Storage) -> None:
         self.window = MovingWindowRateLimiter(storage)

@@ -161,9 +161,6 @@ else:
         Field(discriminator="kind"),
     ]
 
-# The API's precise types of the session's fields that the race layer keeps as plain dicts.
-_TYPES: dict[str, Any] = {"events": list[EventOut]}
-
 # What the API says of the session's and the table's fields beyond their types; the two
 # fields set to None by a state that has nothing to say are optional.
 _DESCRIBED = {
@@ -189,12 +186,14 @@ _OPTIONAL = frozenset({"rematch", "notice"})
 def _game_state() -> type[ResponseModel]:
     """The model of a seat's state, field for field :class:`app.races.operations.SessionState`."""
     hints = get_type_hints(SessionState)
-    stale = (set(_TYPES) | set(_DESCRIBED)) - set(hints)
+    stale = set(_DESCRIBED) - set(hints)
     if stale:
         raise TypeError(f"SessionState has no fields {sorted(stale)}")
+    # The race layer keeps the events as plain dicts; the API gives their precise shapes.
+    hints["events"] = list[EventOut]
     fields: dict[str, Any] = {
         name: (
-            _TYPES.get(name, hint),
+            hint,
             Field(None if name in _OPTIONAL else ..., description=_DESCRIBED.get(name)),
         )
         for name, hint in hints.items()

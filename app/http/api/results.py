@@ -17,7 +17,7 @@ from app.http.api.models import RequestModel, ResponseModel
 from app.http.deps import RacesDep
 from app.http.errors import AppError
 from app.http.i18n import gettext as _
-from app.http.players import PLAYER_HEADER, api_token, known_api_player, results_of
+from app.http.players import PLAYER_HEADER, api_player, api_token, known_api_player, results_of
 from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
 from app.races.lobby import NAME_MAX, LobbyError, clean_name
@@ -191,10 +191,7 @@ async def set_me(request: Request, races: RacesDep, body: Annotated[MeIn, Body()
     """Set your display name and whether it shows on the leaderboard. Without a known
     `X-Player-Token` this makes you a new player (keep the answer's `player_token`)."""
     name = chosen_name(body.name)
-    token = api_token(request)
-    player = await known_api_player(request)
-    if player is None or token is None:
-        player, token = await results_of(request).create_player()
+    player, token = await api_player(request)
     kept = name if body.name is not None else player.name
     player = await results_of(request).rename(player.id, kept, show_on_leaderboard=body.show)
     return JSONResponse(await me_body(request, races, player, token))

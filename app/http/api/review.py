@@ -27,16 +27,15 @@ _NOT_OVER = "The race is not over (`race_not_over`)."
 
 def reviews_of(request: Request) -> Reviews:
     """The app's :class:`~app.races.review.Reviews`, made on first use."""
-    found: Reviews | None = getattr(request.app.state, "reviews", None)
-    if found is None:
-        settings = request.app.state.settings
-        found = Reviews(
-            request.app.state.races,
-            workers=settings.review_workers,
-            per_client=settings.reviews_per_client,
-            budget=Budget(worlds=settings.review_worlds),
+    kept = request.app.state
+    if getattr(kept, "reviews", None) is None:
+        kept.reviews = Reviews(
+            kept.races,
+            workers=kept.settings.review_workers,
+            per_client=kept.settings.reviews_per_client,
+            budget=Budget(worlds=kept.settings.review_worlds),
         )
-        request.app.state.reviews = found
+    found: Reviews = kept.reviews
     return found
 
 
@@ -59,9 +58,8 @@ async def ask_review(
     """Start the review of your seat's decisions (and the par race of your seat) once the
     race is over: 409 `race_not_over` before. Answers 202 with the review's status; a
     review already kept comes back `done` at once."""
-    reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
-        body = reviews.request(race.session, race.own_seat, client)
+        body = reviews_of(request).request(race.session, race.own_seat, client)
     return JSONResponse(with_reasons(body), status_code=202)
 
 
@@ -80,9 +78,8 @@ async def read_review(request: Request, seat: ApiSeatDep, races: RacesDep) -> JS
     """`{"status": "running" | "done", "progress", "decisions", "summary"}`; 404
     `review_not_requested` before a POST. `played` and `best` are actions in the form
     `POST /actions` takes; values are chances of winning the race, from 0 to 1."""
-    reviews = reviews_of(request)
     async with races.open(seat.game_id, seat.token) as race:
-        body = reviews.status(race.session, race.own_seat)
+        body = reviews_of(request).status(race.session, race.own_seat)
     return JSONResponse(with_reasons(body))
 
 

@@ -17,7 +17,6 @@ from app.http.answers import json_response, seat_body
 from app.http.api.models import (
     CreatedGame,
     CreateGame,
-    ErrorOut,
     GameRecord,
     GameState,
     JoinedGame,
@@ -30,7 +29,7 @@ from app.http.api.models import (
 )
 from app.http.api.seat_action import seat_answer
 from app.http.deps import ApiSeatDep, ClientDep, GameIdPath, LiveDep, RacesDep, SettingsDep
-from app.http.players import api_player, api_token, results_of
+from app.http.players import api_player, api_token, known_api_player, results_of
 from app.http.previews import with_previews
 from app.live.streams import Message
 from app.races.errors import IllegalMove
@@ -142,13 +141,12 @@ async def join_game(
 
     The answer's `token` is your seat's own credential; the code stops working.
     """
-    results = results_of(request)
     player_token = api_token(request)
-    known = await results.player_for(player_token)
+    known = await known_api_player(request)
     async with races.open(game_id, None, write=True, spectator=True) as race:
         token = await race.join(body.code, body.name, player=known.id if known else None)
         if known is None or player_token is None:  # a new player only for a seat taken
-            known, player_token = await results.create_player()
+            known, player_token = await results_of(request).create_player()
             race.claim_seat(known.id)
         out = seat_body(game_id, token, race.state(), race.seat, player_token=player_token)
     return json_response(out, 201)
@@ -158,10 +156,9 @@ async def join_game(
     "/games/{game_id}/start",
     response_model=GameState,
     summary="Start before everyone joined",
-    responses={
-        **error_responses(401, 404, 410, 413, 422, 429),
-        403: {"model": ErrorOut, "description": "Only the creator may start (`not_creator`)."},
-    },
+    responses=error_responses(
+        401, 404, 410, 413, 422, 429, s403="Only the creator may start (`not_creator`)."
+    ),
 )
 async def start_game_now(seat: ApiSeatDep, races: RacesDep) -> JSONResponse:
     """Creator only: start now; bots take the seats nobody joined and their invites expire."""
