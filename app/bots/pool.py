@@ -21,12 +21,11 @@ from typing import Any
 
 import engine.bots.search  # noqa: F401  (imported here so every worker pays for it at start)
 
-_POOL: ProcessPoolExecutor | None = None
-_REVIEW_POOL: list[ProcessPoolExecutor] = []  # at most one: the reviews' own processes
-_POOL_SIZE = [0]
+_POOLS: dict[int, tuple[ProcessPoolExecutor, int, Any]] = {}
+"""The live searches' pool (under 0) and the reviews' (under :data:`REVIEW_NICENESS`), each
+with its size and its shared count of started workers."""
 _POOL_LOCK = threading.Lock()
-_REPLACED = [0]
-_BOOTED: list[Any] = [None]  # the current pool's shared count of started workers
+_REPLACED = [0]  # live pools replaced because they broke
 
 WORKER_NICENESS = 10
 """Added to the worker processes' nice value (0 = same priority as the server)."""
@@ -52,43 +51,44 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(pool._broken)
 
 
-def _new_pool(workers: int, booted: Any, niceness: int = 0) -> ProcessPoolExecutor:
-    # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(booted, os.getpid(), niceness),
-    )
+def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
+    """The processes of ``niceness`` (0: the live searches'), started on first use,
+    replaced when broken."""
+    with _POOL_LOCK:  # server threads may ask at once
+        held = _POOLS.get(niceness)
+        if held is not None and not _is_broken(held[0]) and held[1] == workers:
+            return held[0]
+        if held is not None:
+            _REPLACED[0] += not niceness and _is_broken(held[0])
+            held[0].shutdown(wait=False, cancel_futures=True)
+        booted = get_context("spawn").Value("i", 0)
+        # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(booted, os.getpid(), niceness),
+        )
+        if not niceness:  # processes start on demand, one per job that finds none idle
+            for _ in range(workers):
+                pool.submit(os.getpid)
+        _POOLS[niceness] = pool, workers, booted
+        return pool
 
 
 def get_pool(workers: int) -> ProcessPoolExecutor:
-    """The shared worker processes, started on first use, replaced when broken."""
-    global _POOL
-    with _POOL_LOCK:  # server threads may ask at once
-        broken = _POOL is not None and _is_broken(_POOL)
-        if _POOL is None or broken or _POOL_SIZE[0] != workers:
-            if _POOL is not None:
-                _POOL.shutdown(wait=False, cancel_futures=True)
-            if broken:
-                _REPLACED[0] += 1
-            booted = get_context("spawn").Value("i", 0)
-            _POOL = _new_pool(workers, booted)
-            _POOL_SIZE[0] = workers
-            _BOOTED[0] = booted
-            # Processes start on demand, one per job that finds none idle: ask for all now.
-            for _ in range(workers):
-                _POOL.submit(os.getpid)
-        return _POOL
+    """The live searches' processes, all asked for at once."""
+    return _pool(workers)
 
 
 def warmed(workers: int) -> bool:
     """Whether every one of ``workers`` processes started (a wide search's clock starts
     before they pick its jobs up: one still booting would spend its budget)."""
     with _POOL_LOCK:
-        if _POOL is None or _is_broken(_POOL) or _POOL_SIZE[0] != workers:
+        held = _POOLS.get(0)
+        if held is None or _is_broken(held[0]) or held[1] != workers:
             return False
-        return bool(_BOOTED[0].value >= workers)
+        return bool(held[2].value >= workers)
 
 
 REVIEW_NICENESS = 19
@@ -98,47 +98,35 @@ searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they lea
 
 def get_review_pool(workers: int) -> ProcessPoolExecutor:
     """The reviews' and par races' own processes (never queued before a live move), at
-    the lowest priority, replaced when broken."""
-    with _POOL_LOCK:
-        if _REVIEW_POOL and not _is_broken(_REVIEW_POOL[0]):
-            return _REVIEW_POOL[0]
-        if _REVIEW_POOL:
-            _REVIEW_POOL.pop().shutdown(wait=False, cancel_futures=True)
-        pool = _new_pool(workers, get_context("spawn").Value("i", 0), REVIEW_NICENESS)
-        _REVIEW_POOL.append(pool)
-        return pool
+    the lowest priority."""
+    return _pool(workers, REVIEW_NICENESS)
 
 
 def shutdown_workers() -> None:
     """Stop the shared worker processes, if any were started (a server calls this on exit)."""
-    global _POOL
     with _POOL_LOCK:
-        while _REVIEW_POOL:
-            _REVIEW_POOL.pop().shutdown(wait=True, cancel_futures=True)
-        if _POOL is not None:
-            _POOL.shutdown(wait=True, cancel_futures=True)
-            _POOL = None
-            _POOL_SIZE[0] = 0
+        for niceness in sorted(_POOLS, reverse=True):  # the reviews' first
+            _POOLS.pop(niceness)[0].shutdown(wait=True, cancel_futures=True)
 
 
 def worker_pids() -> list[int]:
-    """Process ids of the pool's running workers (empty when not started)."""
+    """Process ids of the live pool's running workers (empty when not started)."""
     with _POOL_LOCK:
-        if _POOL is None:
-            return []
-        processes = dict(_POOL._processes or {})
+        held = _POOLS.get(0)
+        processes = dict(held[0]._processes or {}) if held else {}
     return sorted(pid for pid, process in processes.items() if process.is_alive())
 
 
 def status() -> PoolStatus:
     with _POOL_LOCK:
-        pool = _POOL
-        if pool is None:
+        held = _POOLS.get(0)
+        if held is None:
             return PoolStatus("idle", 0, 0, _REPLACED[0])
+        pool, workers, _ = held
         processes = list((pool._processes or {}).values())
         state = "broken" if _is_broken(pool) else "ready"
         alive = sum(1 for process in processes if process.is_alive())
-        return PoolStatus(state, _POOL_SIZE[0], alive, _REPLACED[0])
+        return PoolStatus(state, workers, alive, _REPLACED[0])
 
 
 def watch_parent(parent: int, interval: float = PARENT_CHECK_SECONDS) -> threading.Thread:

@@ -99,14 +99,10 @@ def converted_data(data: bytes) -> bytes | None:
         race = orjson.loads(data)
         if not isinstance(race, dict) or race.get("format") != 2:
             return None
-        converted = convert(race)
+        return orjson.dumps(upgraded(race))
     except Exception as exc:  # any race it cannot read stays as it was
         log.error("a stored race cannot be converted", extra={"error": repr(exc)})
         return None
-    if converted is None:
-        log.error("a stored race's moves do not give its game; left as it was")
-        return None
-    return orjson.dumps(converted)
 
 
 def upgrade() -> None:
