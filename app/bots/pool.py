@@ -109,14 +109,6 @@ def shutdown_workers() -> None:
             _POOLS.pop(niceness)[0].shutdown(wait=True, cancel_futures=True)
 
 
-def worker_pids() -> list[int]:
-    """Process ids of the live pool's running workers (empty when not started)."""
-    with _POOL_LOCK:
-        held = _POOLS.get(0)
-        processes = dict(held[0]._processes or {}) if held else {}
-    return sorted(pid for pid, process in processes.items() if process.is_alive())
-
-
 def status() -> PoolStatus:
     with _POOL_LOCK:
         held = _POOLS.get(0)
