@@ -144,9 +144,7 @@ class SearchGate:
     priority value, FIFO among equals (a move's start time: a move waits once, not per bot)."""
 
     def __init__(self, cap: int) -> None:
-        if cap < 1:
-            raise ValueError("A gate needs at least one slot.")
-        self.cap = cap
+        self.cap = cap  # at least 1: the settings' caps are counts
         self.holders = 0
         """Slots held now (never above ``cap``)."""
         self.waiting = 0
