@@ -244,7 +244,7 @@ class MemoryStore(PolicyStore[R]):
                 return Found(head=head, busy=True)
             rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
             if lock is not None:
-                self._claim(f"lock:{game_id}", *lock)
+                self._claims[f"lock:{game_id}"] = (lock[0], time.monotonic() + lock[1])
             elif digest is not None:
                 self._use(game_id, now, head)
             return Found(head, bytes(rows[0][0]))
@@ -395,12 +395,6 @@ class MemoryStore(PolicyStore[R]):
         with self.mutex:
             return {game_id: head for game_id, (_, head) in self._known.items()}
 
-    def _claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        held = self._held(name)
-        if held is None:
-            self._claims[name] = (value, time.monotonic() + ttl_seconds)
-        return value if held is None else held
-
     def _held(self, name: str) -> str | None:
         found = self._claims.get(name)
         if found is not None and found[1] <= time.monotonic():
@@ -421,7 +415,10 @@ class MemoryStore(PolicyStore[R]):
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
         with self.mutex:
-            return self._claim(name, value, ttl_seconds)
+            held = self._held(name)
+            if held is None:
+                self._claims[name] = (value, time.monotonic() + ttl_seconds)
+            return value if held is None else held
 
     async def held(self, name: str) -> str | None:
         with self.mutex:
