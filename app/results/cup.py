@@ -59,9 +59,7 @@ class CupResults(DailyResults):
 
     async def attempts(self, week: str, player_id: int) -> dict[int, str]:
         """The player's counted attempts in ``week``: game id by deal."""
-        query = select(CupEntry.deal, CupEntry.game_id).where(
-            CupEntry.week == week, CupEntry.player_id == player_id
-        )
+        query = select(CupEntry.deal, CupEntry.game_id).filter_by(week=week, player_id=player_id)
         async with self.results.unit() as session:
             return {row.deal: row.game_id for row in await session.execute(query)}
 

@@ -328,11 +328,9 @@ class ResultsStore:
 
     async def finished_seats(self, game_id: str) -> list[SeatResult]:
         """A finished race's seats' results in seat order (empty: not kept)."""
+        query = select(RaceResult).filter_by(game_id=game_id).order_by(RaceResult.seat)
         async with self.unit() as session:
-            rows = await session.scalars(
-                select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
-            )
-            return [from_row(SeatResult, row) for row in rows]
+            return [from_row(SeatResult, row) for row in await session.scalars(query)]
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
