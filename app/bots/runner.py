@@ -176,11 +176,6 @@ class SearchGate:
         self.holders = self.cap
         return True
 
-    def release_all(self) -> None:
-        """Give back every slot taken by :meth:`try_acquire_all`."""
-        for _ in range(self.cap):
-            self.release()
-
     def release(self) -> None:
         """Give the slot to the best waiter, or free it."""
         while self._queue:
@@ -238,9 +233,7 @@ class BotRunner:
         try:
             yield wide
         finally:
-            if wide:
-                gate.release_all()
-            else:
+            for _ in range(gate.cap if wide else 1):  # a wide search holds every slot
                 gate.release()
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 

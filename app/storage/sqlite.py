@@ -87,9 +87,9 @@ class MemoryStore(PolicyStore[R]):
         with self.mutex:
             self._open()
 
-    def _open(self) -> None:
+    def _open(self) -> sqlite3.Connection:
         if self._conn is not None:
-            return
+            return self._conn
         try:
             if self.path is None:
                 conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
@@ -111,6 +111,7 @@ class MemoryStore(PolicyStore[R]):
         except (sqlite3.Error, SQLAlchemyError, OSError, StoreUnavailable) as exc:
             self._conn = None
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
+        return conn
 
     def _load(self, conn: sqlite3.Connection) -> None:
         """Check every row (filling in a head an older version left out), counting the
@@ -157,12 +158,9 @@ class MemoryStore(PolicyStore[R]):
     def _ready(self) -> sqlite3.Connection:
         """The connection, opened on first use (an app served without its lifespan); under
         the mutex."""
-        if self._conn is None:
-            if self._closed:
-                raise StoreUnavailable("the race file is not open")
-            self._open()
-        assert self._conn is not None
-        return self._conn
+        if self._conn is None and self._closed:
+            raise StoreUnavailable("the race file is not open")
+        return self._open()
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
