@@ -115,9 +115,8 @@ def status() -> PoolStatus:
         if held is None:
             return PoolStatus("idle", 0, 0, _REPLACED[0])
         pool, workers, _ = held
-        processes = list((pool._processes or {}).values())
         state = "broken" if _is_broken(pool) else "ready"
-        alive = sum(1 for process in processes if process.is_alive())
+        alive = sum(process.is_alive() for process in (pool._processes or {}).values())
         return PoolStatus(state, workers, alive, _REPLACED[0])
 
 
