@@ -274,14 +274,13 @@ class BotRunner:
     async def _hard_decision(
         self, table: BotTable, seat: int, seed: int, move_started: float, searches_left: int
     ) -> Action:
-        legal = table.game.legal_actions()
+        game = table.game
+        legal = game.legal_actions()
         if len(legal) == 1:  # nothing to think about: no search, no queue
             metrics.BOT_DECISIONS.labels("hard").inc()
             return legal[0]
-        observation = table.game.view(seat)
-        hard_seats = tuple(
-            s for s in range(table.game.players) if s != seat and table.bots_may_move(s)
-        )
+        observation = game.view(seat)
+        hard_seats = tuple(s for s in range(game.players) if s != seat and table.bots_may_move(s))
         queued = time.perf_counter()
         async with self._slot(move_started) as wide:
             left_ms = (HARD_MOVE_TARGET_SECONDS - (time.monotonic() - move_started)) * 1000

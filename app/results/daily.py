@@ -103,12 +103,8 @@ class DailyResults:
     async def finished_days(self, player_id: int) -> list[str]:
         """The days (oldest first) the player's counted attempt finished, not left (a race
         walked away from, or running at the day's close, keeps no streak)."""
-        query = counted_on(
-            select(DailyEntry.day),
-            DailyEntry,
-            DailyEntry.player_id == player_id,
-            RaceResult.left_race.is_(False),
-        )
+        theirs = DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
+        query = counted_on(select(DailyEntry.day), DailyEntry, *theirs)
         async with self.results.unit() as session:
             return list(await session.scalars(query.order_by(DailyEntry.day)))
 

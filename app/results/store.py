@@ -337,8 +337,7 @@ class ResultsStore:
         newest = FinishedRace.finished_at.desc(), FinishedRace.game_id
         query = _first_seats(player_id).order_by(*newest).limit(limit)
         async with self.unit() as session:
-            rows = await session.execute(query)
-            return [_history_entry(race, result) for race, result in rows]
+            return [_history_entry(*row) for row in await session.execute(query)]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
         """Per bot level, practice out, the browser's old record in."""
