@@ -356,12 +356,8 @@ class ResultsStore:
 
     async def leaderboard(self, limit: int = 50) -> list[PlayerInfo]:
         """The best ratings, best first, of players with a rated race who did not opt out."""
-        query = (
-            select(Player)
-            .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
-            .order_by(Player.ordinal.desc(), Player.id)
-            .limit(limit)
-        )
+        shown = Player.show_on_leaderboard.is_(True), Player.races > 0
+        query = select(Player).where(*shown).order_by(Player.ordinal.desc(), Player.id).limit(limit)
         async with self.unit() as session:
             return [_info(row) for row in await session.scalars(query)]
 
