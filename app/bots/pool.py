@@ -59,7 +59,8 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         if held is not None and not _is_broken(held[0]) and held[1] == workers:
             return held[0]
         if held is not None:
-            _REPLACED[0] += not niceness and _is_broken(held[0])
+            if not niceness and _is_broken(held[0]):
+                _REPLACED[0] += 1
             held[0].shutdown(wait=False, cancel_futures=True)
         booted = get_context("spawn").Value("i", 0)
         # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
