@@ -288,9 +288,8 @@ def test_a_refused_creation_never_runs_a_bot(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def _kill_one_worker() -> None:
-    pids = bot_pool.worker_pids()
-    assert pids, "the pool has no running worker"
-    os.kill(pids[0], signal.SIGKILL)
+    pool = bot_pool.get_pool(bot_pool.status().workers)  # the running pool, as it is
+    os.kill(pool.submit(os.getpid).result(timeout=HANG_GUARD_SECONDS), signal.SIGKILL)
     wait_until(
         lambda: bot_pool.status().state == "broken",
         "the pool noticing its dead worker",

@@ -21,11 +21,11 @@ from typing import Any
 
 import engine.bots.search  # noqa: F401  (imported here so every worker pays for it at start)
 
+_POOLS: dict[int, tuple[ProcessPoolExecutor, int, Any]] = {}
+"""The live searches' pool (under 0) and the reviews' (under :data:`REVIEW_NICENESS`), each
+with its size and its shared count of started workers."""
 _POOL_LOCK = threading.Lock()
-# The live searches' pool, its size and its shared count of started workers (none or one).
-_LIVE: list[tuple[ProcessPoolExecutor, int, Any]] = []
-_REVIEW_POOL: list[ProcessPoolExecutor] = []  # at most one: the reviews' own processes
-_REPLACED = [0]
+_REPLACED = [0]  # live pools replaced because they broke
 
 WORKER_NICENESS = 10
 """Added to the worker processes' nice value (0 = same priority as the server)."""
@@ -51,41 +51,45 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(pool._broken)
 
 
-def _new_pool(workers: int, booted: Any, niceness: int = 0) -> ProcessPoolExecutor:
-    # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=get_context("spawn"),
-        initializer=_start_worker,
-        initargs=(booted, os.getpid(), niceness),
-    )
+def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
+    """The processes of ``niceness`` (0: the live searches'), started on first use,
+    replaced when broken."""
+    with _POOL_LOCK:  # server threads may ask at once
+        held = _POOLS.get(niceness)
+        if held is not None and not _is_broken(held[0]) and held[1] == workers:
+            return held[0]
+        if held is not None:
+            if not niceness and _is_broken(held[0]):
+                _REPLACED[0] += 1
+            held[0].shutdown(wait=False, cancel_futures=True)
+        booted = get_context("spawn").Value("i", 0)
+        # ``spawn``, not ``fork``: forking a threaded server can copy a lock in a held state.
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(booted, os.getpid(), niceness),
+        )
+        if not niceness:  # processes start on demand, one per job that finds none idle
+            for _ in range(workers):
+                pool.submit(os.getpid)
+        _POOLS[niceness] = pool, workers, booted
+        return pool
 
 
 def get_pool(workers: int) -> ProcessPoolExecutor:
-    """The shared worker processes, started on first use, replaced when broken."""
-    with _POOL_LOCK:  # server threads may ask at once
-        if _LIVE and not _is_broken(_LIVE[0][0]) and _LIVE[0][1] == workers:
-            return _LIVE[0][0]
-        if _LIVE:
-            old = _LIVE.pop()[0]
-            _REPLACED[0] += _is_broken(old)
-            old.shutdown(wait=False, cancel_futures=True)
-        booted = get_context("spawn").Value("i", 0)
-        pool = _new_pool(workers, booted)
-        _LIVE.append((pool, workers, booted))
-        # Processes start on demand, one per job that finds none idle: ask for all now.
-        for _ in range(workers):
-            pool.submit(os.getpid)
-        return pool
+    """The live searches' processes, all asked for at once."""
+    return _pool(workers)
 
 
 def warmed(workers: int) -> bool:
     """Whether every one of ``workers`` processes started (a wide search's clock starts
     before they pick its jobs up: one still booting would spend its budget)."""
     with _POOL_LOCK:
-        if not _LIVE or _is_broken(_LIVE[0][0]) or _LIVE[0][1] != workers:
+        held = _POOLS.get(0)
+        if held is None or _is_broken(held[0]) or held[1] != workers:
             return False
-        return bool(_LIVE[0][2].value >= workers)
+        return bool(held[2].value >= workers)
 
 
 REVIEW_NICENESS = 19
@@ -95,43 +99,25 @@ searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they lea
 
 def get_review_pool(workers: int) -> ProcessPoolExecutor:
     """The reviews' and par races' own processes (never queued before a live move), at
-    the lowest priority, replaced when broken."""
-    with _POOL_LOCK:
-        if _REVIEW_POOL and not _is_broken(_REVIEW_POOL[0]):
-            return _REVIEW_POOL[0]
-        if _REVIEW_POOL:
-            _REVIEW_POOL.pop().shutdown(wait=False, cancel_futures=True)
-        pool = _new_pool(workers, get_context("spawn").Value("i", 0), REVIEW_NICENESS)
-        _REVIEW_POOL.append(pool)
-        return pool
+    the lowest priority."""
+    return _pool(workers, REVIEW_NICENESS)
 
 
 def shutdown_workers() -> None:
     """Stop the shared worker processes, if any were started (a server calls this on exit)."""
     with _POOL_LOCK:
-        for pool in [*_REVIEW_POOL, *(live[0] for live in _LIVE)]:
-            pool.shutdown(wait=True, cancel_futures=True)
-        _REVIEW_POOL.clear()
-        _LIVE.clear()
-
-
-def worker_pids() -> list[int]:
-    """Process ids of the pool's running workers (empty when not started)."""
-    with _POOL_LOCK:
-        if not _LIVE:
-            return []
-        processes = dict(_LIVE[0][0]._processes or {})
-    return sorted(pid for pid, process in processes.items() if process.is_alive())
+        for niceness in sorted(_POOLS, reverse=True):  # the reviews' first
+            _POOLS.pop(niceness)[0].shutdown(wait=True, cancel_futures=True)
 
 
 def status() -> PoolStatus:
     with _POOL_LOCK:
-        if not _LIVE:
+        held = _POOLS.get(0)
+        if held is None:
             return PoolStatus("idle", 0, 0, _REPLACED[0])
-        pool, workers, _ = _LIVE[0]
-        processes = list((pool._processes or {}).values())
+        pool, workers, _ = held
         state = "broken" if _is_broken(pool) else "ready"
-        alive = sum(1 for process in processes if process.is_alive())
+        alive = sum(process.is_alive() for process in (pool._processes or {}).values())
         return PoolStatus(state, workers, alive, _REPLACED[0])
 
 

@@ -14,7 +14,7 @@ import heapq
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
@@ -139,39 +139,12 @@ async def search_in_pool(request: SearchRequest) -> SearchResult:
         return await run()
 
 
-def _apply_fallback(table: BotTable, seat: int, exc: Exception) -> tuple[Action, list[Any]]:
-    # A faulty bot must not freeze the race: play the first legal turn. Log the error's
-    # type only: its message may name the bot's (hidden) cards.
-    log.error(
-        "bot failed; played a fallback turn",
-        extra={"bots": table.config.bots, "seat": seat, "error": type(exc).__name__},
-    )
-    game = table.game
-    action = game.legal_actions()[0]
-    return action, game.apply(action, seat=seat)
-
-
-def _bot_turns(table: BotTable) -> Iterator[tuple[int, int, int]]:
-    """(decisions so far, seat, seed) of each bot turn, counted, until a person is to play
-    or the race is over (or longer than a race lasts: a bug, logged)."""
-    for done in range(MAX_DECISIONS):
-        seat = table.game.current_seat
-        if seat is None or not table.bots_may_move(seat):
-            return
-        seed = bot_seed(table.bot_key, seat, table.bot_decisions)
-        table.bot_decisions += 1
-        yield done, seat, seed
-    log.error("bots did not hand the turn back after %d decisions", MAX_DECISIONS)
-
-
 class SearchGate:
     """A priority gate: an :class:`asyncio.Semaphore` whose next slot goes to the lowest
     priority value, FIFO among equals (a move's start time: a move waits once, not per bot)."""
 
     def __init__(self, cap: int) -> None:
-        if cap < 1:
-            raise ValueError("A gate needs at least one slot.")
-        self.cap = cap
+        self.cap = cap  # at least 1: the settings' caps are counts
         self.holders = 0
         """Slots held now (never above ``cap``)."""
         self.waiting = 0
@@ -260,44 +233,54 @@ class BotRunner:
         try:
             yield wide
         finally:
-            for _ in range(gate.cap if wide else 1):
+            for _ in range(gate.cap if wide else 1):  # a wide search holds every slot
                 gate.release()
             metrics.HARD_IN_FLIGHT.set(gate.holders)
 
     async def run_bots(self, table: BotTable) -> None:
-        """Let the bots move until a person is to play or the race is over (light bots
-        without yielding the event loop)."""
-        level = table.config.bots
+        """Let the bots move until a person is to play or the race is over (or longer than
+        a race lasts: a bug, logged); light bots without yielding the event loop."""
+        level, game = table.config.bots, table.game
         move_started = time.monotonic()
-        for done, seat, seed in _bot_turns(table):
+        for done in range(MAX_DECISIONS):
+            seat = game.current_seat
+            if seat is None or not table.bots_may_move(seat):
+                return
+            seed = bot_seed(table.bot_key, seat, table.bot_decisions)
+            table.bot_decisions += 1
             started = time.perf_counter()
             try:
                 if level == "hard":
-                    left = max(1, table.game.players - 1 - done)
+                    left = max(1, game.players - 1 - done)
                     action = await self._hard_decision(table, seat, seed, move_started, left)
                 else:
                     budget = table.bot_budget_ms
-                    action = choose_bot_action(level, table.game, seat, seed, budget_ms=budget)
-                events = table.game.apply(action, seat=seat)
+                    action = choose_bot_action(level, game, seat, seed, budget_ms=budget)
+                events = game.apply(action, seat=seat)
             except Exception as exc:
-                action, events = _apply_fallback(table, seat, exc)
+                # A faulty bot must not freeze the race: play the first legal turn. Log the
+                # error's type only: its message may name the bot's (hidden) cards.
+                failed = {"bots": level, "seat": seat, "error": type(exc).__name__}
+                log.error("bot failed; played a fallback turn", extra=failed)
+                action = game.legal_actions()[0]
+                events = game.apply(action, seat=seat)
             table.record_action(seat, action)
             if level != "hard":  # a hard decision counts itself, its queueing left out
                 metrics.BOT_DECISIONS.labels(level).inc()
                 metrics.BOT_THINK_SECONDS.labels(level).observe(time.perf_counter() - started)
             table.record_events(events)
+        log.error("bots did not hand the turn back after %d decisions", MAX_DECISIONS)
 
     async def _hard_decision(
         self, table: BotTable, seat: int, seed: int, move_started: float, searches_left: int
     ) -> Action:
-        legal = table.game.legal_actions()
+        game = table.game
+        legal = game.legal_actions()
         if len(legal) == 1:  # nothing to think about: no search, no queue
             metrics.BOT_DECISIONS.labels("hard").inc()
             return legal[0]
-        observation = table.game.view(seat)
-        hard_seats = tuple(
-            s for s in range(table.game.players) if s != seat and table.bots_may_move(s)
-        )
+        observation = game.view(seat)
+        hard_seats = tuple(s for s in range(game.players) if s != seat and table.bots_may_move(s))
         queued = time.perf_counter()
         async with self._slot(move_started) as wide:
             left_ms = (HARD_MOVE_TARGET_SECONDS - (time.monotonic() - move_started)) * 1000

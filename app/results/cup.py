@@ -59,24 +59,16 @@ class CupResults(DailyResults):
 
     async def attempts(self, week: str, player_id: int) -> dict[int, str]:
         """The player's counted attempts in ``week``: game id by deal."""
-        query = select(CupEntry.deal, CupEntry.game_id).where(
-            CupEntry.week == week, CupEntry.player_id == player_id
-        )
+        query = select(CupEntry.deal, CupEntry.game_id).filter_by(week=week, player_id=player_id)
         async with self.results.unit() as session:
             return {row.deal: row.game_id for row in await session.execute(query)}
 
     async def results_of(self, week: str, player_id: int) -> list[DealResult]:
         """The player's counted results in ``week``, by deal."""
-        columns = select(
-            CupEntry.deal,
-            RaceResult.place,
-            RaceResult.laps,
-            RaceResult.left_race,
-            _points().label("points"),
-        )
-        query = counted_on(
-            columns, CupEntry, CupEntry.week == week, CupEntry.player_id == player_id
-        )
+        seat = RaceResult.place, RaceResult.laps, RaceResult.left_race
+        columns = select(CupEntry.deal, *seat, _points().label("points"))
+        theirs = CupEntry.week == week, CupEntry.player_id == player_id
+        query = counted_on(columns, CupEntry, *theirs)
         async with self.results.unit() as session:
             rows = (await session.execute(query.order_by(CupEntry.deal))).all()
         return [from_row(DealResult, row) for row in rows]

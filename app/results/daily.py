@@ -88,7 +88,7 @@ class DailyResults:
         """The game id of the player's counted attempt at ``deal`` of week ``period``'s cup
         (None: at day ``period``'s daily), if they made one."""
         entry, key = _entry(period, deal)
-        query = select(entry.game_id).where(entry.player_id == player_id, *_matching(entry, key))
+        query = select(entry.game_id).filter_by(player_id=player_id, **key)
         async with self.results.unit() as session:
             game_id: str | None = await session.scalar(query)
             return game_id
@@ -96,19 +96,15 @@ class DailyResults:
     async def attempts_from(self, period: str, deal: int | None, address: str) -> int:
         """How many counted attempts at the deal came from ``address`` (its digest)."""
         entry, key = _entry(period, deal)
-        query = select(func.count()).where(entry.address == address, *_matching(entry, key))
+        query = select(func.count()).select_from(entry).filter_by(address=address, **key)
         async with self.results.unit() as session:
             return int(await session.scalar(query) or 0)
 
     async def finished_days(self, player_id: int) -> list[str]:
         """The days (oldest first) the player's counted attempt finished, not left (a race
         walked away from, or running at the day's close, keeps no streak)."""
-        query = counted_on(
-            select(DailyEntry.day),
-            DailyEntry,
-            DailyEntry.player_id == player_id,
-            RaceResult.left_race.is_(False),
-        )
+        theirs = DailyEntry.player_id == player_id, RaceResult.left_race.is_(False)
+        query = counted_on(select(DailyEntry.day), DailyEntry, *theirs)
         async with self.results.unit() as session:
             return list(await session.scalars(query.order_by(DailyEntry.day)))
 
@@ -173,10 +169,6 @@ def _entry(period: str, deal: int | None) -> tuple[type[DailyEntry | CupEntry], 
     if deal is None:
         return DailyEntry, {"day": period}
     return CupEntry, {"week": period, "deal": deal}
-
-
-def _matching(entry: type[DailyEntry | CupEntry], key: dict[str, Any]) -> list[ColumnElement[bool]]:
-    return [getattr(entry, name) == value for name, value in key.items()]
 
 
 async def read_board(

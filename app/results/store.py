@@ -328,19 +328,16 @@ class ResultsStore:
 
     async def finished_seats(self, game_id: str) -> list[SeatResult]:
         """A finished race's seats' results in seat order (empty: not kept)."""
+        query = select(RaceResult).filter_by(game_id=game_id).order_by(RaceResult.seat)
         async with self.unit() as session:
-            rows = await session.scalars(
-                select(RaceResult).where(RaceResult.game_id == game_id).order_by(RaceResult.seat)
-            )
-            return [from_row(SeatResult, row) for row in rows]
+            return [from_row(SeatResult, row) for row in await session.scalars(query)]
 
     async def history(self, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryEntry]:
         """The player's finished races, newest first (their first seat in each)."""
         newest = FinishedRace.finished_at.desc(), FinishedRace.game_id
         query = _first_seats(player_id).order_by(*newest).limit(limit)
         async with self.unit() as session:
-            rows = await session.execute(query)
-            return [_history_entry(race, result) for race, result in rows]
+            return [_history_entry(*row) for row in await session.execute(query)]
 
     async def level_records(self, player_id: int) -> dict[str, LevelRecord]:
         """Per bot level, practice out, the browser's old record in."""
@@ -359,12 +356,8 @@ class ResultsStore:
 
     async def leaderboard(self, limit: int = 50) -> list[PlayerInfo]:
         """The best ratings, best first, of players with a rated race who did not opt out."""
-        query = (
-            select(Player)
-            .where(Player.show_on_leaderboard.is_(True), Player.races > 0)
-            .order_by(Player.ordinal.desc(), Player.id)
-            .limit(limit)
-        )
+        shown = Player.show_on_leaderboard.is_(True), Player.races > 0
+        query = select(Player).where(*shown).order_by(Player.ordinal.desc(), Player.id).limit(limit)
         async with self.unit() as session:
             return [_info(row) for row in await session.scalars(query)]
 

@@ -117,8 +117,6 @@ class Backend(Protocol):
 
     async def open(self) -> None: ...
 
-    async def close(self) -> None: ...
-
     async def ping(self) -> None: ...
 
 
@@ -196,10 +194,8 @@ class PolicyStore(Backend, Generic[R]):
         unless :meth:`save` did."""
         token = secrets.token_hex(16)
         give_up = time.monotonic() + self.lease_seconds
-        while True:
-            found = await self.read(game_id, digest, (token, self.lease_seconds))
-            if not found.busy:
-                break
+        take = token, self.lease_seconds
+        while (found := await self.read(game_id, digest, take)).busy:
             left = give_up - time.monotonic()
             if left <= 0:
                 raise StoreUnavailable("the race stayed locked")
@@ -258,9 +254,8 @@ class PolicyStore(Backend, Generic[R]):
         """Write the race (and ``outbox``) and give its lock back in one step, only with its
         current lease (else :class:`LeaseLost`); a backend that announces saves announces
         ``notice`` (None: :data:`~app.storage.interface.ANY_CHANGE`)."""
-        if lease.game_id != record.id:
-            raise LeaseLost()
-        if not await self.write(lease, record.head(), encode(record), outbox, notice or ANY_CHANGE):
+        stored = record.head(), encode(record), outbox, notice or ANY_CHANGE
+        if lease.game_id != record.id or not await self.write(lease, *stored):
             raise LeaseLost()
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:

@@ -102,8 +102,8 @@ _RETIRE = f"""{_HELPERS}
 return retire_unused(KEYS[1], ARGV[2], tonumber(ARGV[1]), tonumber(ARGV[3]), ARGV[4])
 """
 
-# Add a race within the bounds given (see app.storage.policy.Backend.admit): answers {'ok'},
-# {'full'}, or {'player' | 'address', the player's live ids oldest first...}.
+# Backend.admit (app.storage.policy): answers {'ok'}, {'full'}, or {'player' | 'address',
+# the player's live ids oldest first...}.
 # KEYS: lru, game, owner, player. ARGV: now, stale_before, evict_before, max_games,
 # per_player, per_address ('' = no cap), id, head, owner, data, index ttl, tombstone ttl,
 # prefix, has player ('1'/''), swept.
@@ -156,11 +156,8 @@ return {'ok'}
 """
 )
 
-# A read: the race's head and data, or its tombstone; a race last used at or before
-# `stale_before` and not locked is retired here. Then, unless a digest was given that opens
-# no seat, the caller's part: a seat's digest moves the idle clock, or with a lock token the
-# race's lock is taken (a lease: a crashed worker's lock frees itself). A race saved before
-# its hash held ``seen`` takes its last use from the LRU set.
+# Backend.read (app.storage.policy), the lock a lease (a crashed worker's frees itself); a
+# race saved before its hash held ``seen`` takes its last use from the LRU set.
 # KEYS: game, lru, lock, gone. ARGV: now, stale_before, id, digest ('' = none), tombstone
 # ttl, lock token ('' = a plain read), lease in ms.
 _READ = """
@@ -185,10 +182,9 @@ end
 return {head, found[2], false, 'ok'}
 """
 
-# Write the race (and its outbox message, if any: '' = none) and give its lock back, only
-# if the lease is still the caller's; then announce the change (its notice) on the channel
-# given, if any ('' = none). KEYS: game, lru, lock, outbox. ARGV: token, data, head, now,
-# id, channel, message, notice.
+# Backend.write, then its notice published on the channel given ('' = none, as for the
+# outbox message). KEYS: game, lru, lock, outbox. ARGV: token, data, head, now, id,
+# channel, message, notice.
 _SAVE = """
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'data', ARGV[2], 'head', ARGV[3], 'seen', ARGV[4])

@@ -45,16 +45,14 @@ class SavedMemoryStore(MemoryStore[R]):
         """Load the races saved by the last graceful stop; tombstone the ones lost."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         restored = self._restore()
-        lost = 0
-        for game_id, digests in _read_known(self.known_path).items():
-            if game_id not in restored:
-                self.bury(game_id, Tombstone(digests, "restarted"))
-                lost += 1
+        lost = {i: d for i, d in _read_known(self.known_path).items() if i not in restored}
+        for game_id, digests in lost.items():
+            self.bury(game_id, Tombstone(digests, "restarted"))
         self.races_path.unlink(missing_ok=True)  # a later kill must not resurrect them
         self._rewrite_known()
         log.info(
             "races loaded",
-            extra={"restored": len(restored), "lost": lost, "unreadable": self.unreadable},
+            extra={"restored": len(restored), "lost": len(lost), "unreadable": self.unreadable},
         )
 
     async def checkpoint(self) -> None:

@@ -87,9 +87,9 @@ class MemoryStore(PolicyStore[R]):
         with self.mutex:
             self._open()
 
-    def _open(self) -> None:
+    def _open(self) -> sqlite3.Connection:
         if self._conn is not None:
-            return
+            return self._conn
         try:
             if self.path is None:
                 conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
@@ -111,6 +111,7 @@ class MemoryStore(PolicyStore[R]):
         except (sqlite3.Error, SQLAlchemyError, OSError, StoreUnavailable) as exc:
             self._conn = None
             raise StoreUnavailable(f"the race file {self.path} cannot be opened") from exc
+        return conn
 
     def _load(self, conn: sqlite3.Connection) -> None:
         """Check every row (filling in a head an older version left out), counting the
@@ -157,12 +158,9 @@ class MemoryStore(PolicyStore[R]):
     def _ready(self) -> sqlite3.Connection:
         """The connection, opened on first use (an app served without its lifespan); under
         the mutex."""
-        if self._conn is None:
-            if self._closed:
-                raise StoreUnavailable("the race file is not open")
-            self._open()
-        assert self._conn is not None
-        return self._conn
+        if self._conn is None and self._closed:
+            raise StoreUnavailable("the race file is not open")
+        return self._open()
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -244,7 +242,7 @@ class MemoryStore(PolicyStore[R]):
                 return Found(head=head, busy=True)
             rows = self._query("SELECT data FROM races WHERE id = ?", (game_id,))
             if lock is not None:
-                self._claim(f"lock:{game_id}", *lock)
+                self._claims[f"lock:{game_id}"] = (lock[0], time.monotonic() + lock[1])
             elif digest is not None:
                 self._use(game_id, now, head)
             return Found(head, bytes(rows[0][0]))
@@ -395,12 +393,6 @@ class MemoryStore(PolicyStore[R]):
         with self.mutex:
             return {game_id: head for game_id, (_, head) in self._known.items()}
 
-    def _claim(self, name: str, value: str, ttl_seconds: float) -> str:
-        held = self._held(name)
-        if held is None:
-            self._claims[name] = (value, time.monotonic() + ttl_seconds)
-        return value if held is None else held
-
     def _held(self, name: str) -> str | None:
         found = self._claims.get(name)
         if found is not None and found[1] <= time.monotonic():
@@ -421,7 +413,10 @@ class MemoryStore(PolicyStore[R]):
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
         with self.mutex:
-            return self._claim(name, value, ttl_seconds)
+            held = self._held(name)
+            if held is None:
+                self._claims[name] = (value, time.monotonic() + ttl_seconds)
+            return value if held is None else held
 
     async def held(self, name: str) -> str | None:
         with self.mutex:

@@ -35,16 +35,9 @@ _DROPPED = ("game", "log", "events", "start", "moves")
 
 def _action(fields: list[str]) -> Action:
     kind, suit, gas, zero_effect, value, discard = fields
-    return Action.from_dict(
-        {
-            "type": kind,
-            "suit": suit or None,
-            "gas": int(gas),
-            "zero_effect": zero_effect or None,
-            "value": int(value) if value else None,
-            "discard": discard or None,
-        }
-    )
+    texts = {"type": kind, "suit": suit, "zero_effect": zero_effect, "discard": discard}
+    numbers = {"gas": int(gas), "value": int(value) if value else None}
+    return Action.from_dict({key: text or None for key, text in texts.items()} | numbers)
 
 
 def _json(data: Any) -> Any:
@@ -99,14 +92,10 @@ def converted_data(data: bytes) -> bytes | None:
         race = orjson.loads(data)
         if not isinstance(race, dict) or race.get("format") != 2:
             return None
-        converted = convert(race)
+        return orjson.dumps(upgraded(race))
     except Exception as exc:  # any race it cannot read stays as it was
         log.error("a stored race cannot be converted", extra={"error": repr(exc)})
         return None
-    if converted is None:
-        log.error("a stored race's moves do not give its game; left as it was")
-        return None
-    return orjson.dumps(converted)
 
 
 def upgrade() -> None:
