@@ -91,13 +91,7 @@ class NewGameForm(BaseModel):
                 _("%(people)s people do not fit at a table of %(players)s.")
                 % {"people": self.people, "players": self.players}
             )
-        return GameConfig(
-            players=self.players,
-            bots=self.bots,
-            variants=variants,
-            seed=self.seed,
-            people=self.people,
-        )
+        return GameConfig(self.players, self.bots, variants, self.seed, self.people)
 
 
 _NEW_GAME_MESSAGES = {

@@ -181,6 +181,17 @@ _WAYS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
 """How many ways a shared middle is split, in words."""
 
 
+_GONE = {
+    (True, True): N_(
+        "the odd %(odd)s gas cannot be split %(ways)s ways and %(full)s gas does not fit "
+        "a full tank, so it leaves the game"
+    ),
+    (True, False): N_("the odd %(odd)s gas cannot be split %(ways)s ways, so it leaves the game"),
+    (False, True): N_("%(full)s gas does not fit a full tank, so it leaves the game"),
+}
+"""Why gas leaves the game at a shared payout, by (odd units left, gas past a full tank)."""
+
+
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
     """The Tune Up payout: who could not take their whole share (full tank) and why any gas
     leaves the game (the odd units that cannot be split evenly, or a full tank)."""
@@ -217,19 +228,10 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
         text += " (" + "; ".join(short) + ")"
     odd = middle - each * len(seats)
     full = event["removed"] - odd
-    gone = {"odd": odd, "full": full, "ways": split}
-    if odd and full:
-        reason = _(
-            "the odd %(odd)s gas cannot be split %(ways)s ways and %(full)s gas does not fit "
-            "a full tank, so it leaves the game"
-        )
-    elif odd:
-        reason = _("the odd %(odd)s gas cannot be split %(ways)s ways, so it leaves the game")
-    elif full:
-        reason = _("%(full)s gas does not fit a full tank, so it leaves the game")
-    else:
+    reason = _GONE.get((bool(odd), bool(full)))
+    if reason is None:
         return text + "."
-    return text + "; " + reason % gone + "."
+    return text + "; " + _(reason) % {"odd": odd, "full": full, "ways": split} + "."
 
 
 def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str:

@@ -31,6 +31,7 @@ from app.http.security import TalkPaceDep
 from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
+from app.http.web.page_state import keep_cookie
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
@@ -324,15 +325,8 @@ async def mute(game_id: GameIdPath, request: Request, settings: SettingsDep) -> 
     fields = await form_fields(request)
     response = see_other(table_url(game_id) + ("/watch" if fields.get("back") == "watch" else ""))
     if fields.get("mute") == "on":
-        response.set_cookie(
-            MUTE_COOKIE,
-            "1",
-            path="/",
-            max_age=PLAYER_COOKIE_MAX_AGE_SECONDS,
-            httponly=True,
-            samesite="lax",
-            secure=is_https(request, settings),
-        )
+        secure = is_https(request, settings)
+        keep_cookie(response, MUTE_COOKIE, "1", PLAYER_COOKIE_MAX_AGE_SECONDS, secure)
     else:
         response.delete_cookie(MUTE_COOKIE, path="/")
     return response

@@ -18,7 +18,7 @@ from app.http.i18n import ngettext
 from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
-from app.http.web.page_state import PageState
+from app.http.web.page_state import PageState, keep_cookie
 from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, table_context
 from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
@@ -52,14 +52,8 @@ async def to_table(
     if player_token is not None:
         await set_player_cookie(response, request, player_token, settings)
     # Lives as long as the seat's cookie, so the link never outlives the credential.
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        game_id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
+    secure = is_https(request, settings)
+    keep_cookie(response, LAST_GAME_COOKIE, game_id, COOKIE_MAX_AGE_SECONDS, secure)
     return response
 
 
