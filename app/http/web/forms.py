@@ -212,14 +212,27 @@ def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
     return SubmittedMove(f"up:{action['suit']}", action.get("zero_effect"), int(action["gas"]))
 
 
-def parse_move(fields: Mapping[str, Any], intent: str = "play") -> ParsedMove:
-    """The move form's ``fields`` pressed with ``intent``; Play's action is checked for its
-    shape only (the rules check it in the race)."""
+def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> ParsedMove:
+    """The move form's ``fields``: the button pressed (Enter presses none: Play; a table that
+    ``suggests`` nothing, the lesson's, whose coach advises, takes Suggest as Preview) and
+    but for Suggest the move, its shape checked only (the rules check it in the race)."""
+    rest = dict(fields)
+    intent = rest.pop("intent", "play")
+    if intent not in INTENTS:
+        intent = "play"
+    elif intent == "suggest" and not suggests:
+        intent = "preview"
+    chosen = SubmittedMove(choice=rest.get("choice"))
+    if intent == "suggest":
+        return ParsedMove(chosen, intent=intent)
     try:
-        form = MoveForm.model_validate(dict(fields))
+        form = MoveForm.model_validate(rest)
+        action = form.action()
     except ValidationError as exc:
-        raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
-    action = form.action()
+        problem = _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read."))
+        return ParsedMove(chosen, intent=intent, error=str(problem))
+    except FormError as exc:
+        return ParsedMove(chosen, intent=intent, error=str(exc))
     move = ParsedMove(submitted_for(action), form.turn, action, intent)
     try:
         return replace(move, play=Action.from_dict(action)) if intent == "play" else move

@@ -28,14 +28,14 @@ from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.security import TalkPaceDep
-from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
+from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game, read_move
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.page_state import keep_cookie
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
-from app.http.web.table_request import TableDep, play, read_move, suggest
+from app.http.web.table_request import TableDep, play, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
 from app.http.web.timeline import log_rounds
 from app.races import rematch as rematches

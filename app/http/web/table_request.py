@@ -19,15 +19,7 @@ from app.http.errors import InvalidRequest, race_status
 from app.http.race_words import race_sentence
 from app.http.web import page_state
 from app.http.web import suggest as hints
-from app.http.web.forms import (
-    INTENTS,
-    FormError,
-    ParsedMove,
-    SubmittedMove,
-    form_fields,
-    parse_move,
-    submitted_for,
-)
+from app.http.web.forms import ParsedMove, SubmittedMove, form_fields, submitted_for
 from app.http.web.page_state import PageState
 from app.http.web.table_page import (
     TableContext,
@@ -95,25 +87,6 @@ class Answer:
             **rest,
         }
         return replace(self.memory, flash=flash)
-
-
-def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> ParsedMove:
-    """The move form's ``fields`` (:func:`app.http.web.forms.parse_move`); a table that
-    ``suggests`` nothing (the lesson's: its coach advises) takes Suggest as Preview. Enter
-    presses no button: Play."""
-    rest = dict(fields)
-    intent = rest.pop("intent", "play")
-    if intent not in INTENTS:
-        intent = "play"
-    elif intent == "suggest" and not suggests:
-        intent = "preview"
-    chosen = SubmittedMove(choice=rest.get("choice"))
-    if intent == "suggest":
-        return ParsedMove(chosen, intent=intent)
-    try:
-        return parse_move(rest, intent)
-    except FormError as exc:
-        return ParsedMove(chosen, intent=intent, error=str(exc))
 
 
 @dataclass(frozen=True)
