@@ -79,13 +79,9 @@ class Answer:
     keep: bool = False
 
     def flash_memory(self) -> PageState:
-        chosen = self.notice.get("submitted")
-        rest = {k: v for k, v in self.notice.items() if k not in ("submitted", "animate")}
-        flash = {
-            "turn": self.race.session.turn,
-            "submitted": asdict(chosen) if chosen else None,
-            **rest,
-        }
+        flash = {k: v for k, v in self.notice.items() if k != "animate"}
+        flash["turn"], chosen = self.race.session.turn, flash.get("submitted")
+        flash["submitted"] = asdict(chosen) if chosen else None
         return replace(self.memory, flash=flash)
 
 
@@ -169,12 +165,9 @@ class TableRequest:
         """A view of the table: its state and the notice left for it, spent once shown."""
         memory = self.memory(race)
         state = table_state(race)
-        notice: dict[str, Any] = {"animate": animate}
-        flash = memory.flash_for(state["turn"])
-        if flash is not None:
-            chosen = flash.get("submitted")
-            notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
-            notice["submitted"] = SubmittedMove(**chosen) if chosen else None
+        notice = {k: v for k, v in (memory.flash_for(state["turn"]) or {}).items() if k != "turn"}
+        chosen = notice.get("submitted")
+        notice |= {"animate": animate, "submitted": SubmittedMove(**chosen) if chosen else None}
         spent = replace(memory, flash=None)
         return Answer(race, spent, state, notice=notice, keep=memory.flash is not None)
 
