@@ -125,17 +125,10 @@ _TOLD: dict[str, tuple[str, str]] = {
     ),
     "wins_race": (N_("You win the race!"), N_("%(name)s wins the race!")),
     "won_race": (N_("You won the race!"), N_("%(name)s won the race.")),
-    "lap_headline": (N_("Lap!"), N_("%(name)s laps")),
-    "lap_moment": (
-        N_("You cross the line: lap %(laps)s of %(total)s."),
-        N_("Lap %(laps)s of %(total)s for %(name)s."),
-    ),
-    "win_headline": (N_("You win!"), N_("Race over")),
-    "win_moment": (N_("First past the flag: the race is yours."), N_("%(name)s takes the flag.")),
 }
 """What a seat does, told to that seat ("You ...") and to everyone else (``%(name)s``), each
 written whole so a language can bend its verb (and everything else) as it needs; the
-narration's, the moments' and the table's banner's."""
+narration's and the table's banner's."""
 
 
 def say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
