@@ -266,9 +266,7 @@ async def rematch(table: TableDep) -> Response:
         same_people = race.seat is not None and rematches.offered(race.session)
     request = table.request
     if not same_people:
-        config = GameConfig(
-            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
-        )
+        config = GameConfig(old.players, old.bots, old.variants, None, people)
         return await start_and_redirect(request, table.races, table.settings, config)
     try:
         seat = await rematches.accept(table.races, table.game_id, table.token, client_key(request))
