@@ -229,8 +229,6 @@ async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
         found = await anyio.to_thread.run_sync(
             lambda: hints.suggest(observation, turn, me=seat_viewer(race))
         )
-        memory = replace(
-            memory, hint={"turn": turn, "action": found.action, "reason": found.reason}
-        )
-        submitted = submitted_for(found.action)
+        memory = replace(memory, hint={"turn": turn, **found})
+        submitted = submitted_for(found["action"])
     return table.answer(race, memory, flash=True, keep=True, submitted=submitted)
