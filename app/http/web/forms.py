@@ -22,16 +22,6 @@ MAX_SEED = 2**53 - 1
 """Largest seed a player may type (it must survive a round trip through JSON clients)."""
 
 
-def bot_levels() -> tuple[tuple[str, str, str], ...]:
-    """The bot strengths offered on the start page: id, label, hint."""
-    return (
-        ("random", _("Random"), _("picks any legal card")),
-        ("easy", _("Easy"), _("a relaxed Sunday driver")),
-        ("normal", _("Normal"), _("plays a sound race")),
-        ("hard", _("Hard"), _("thinks ahead")),
-    )
-
-
 def bot_level(level: str) -> str:
     """A bot strength as a word in a sentence ("3 normal bots"); an unknown code as it is."""
     words = {

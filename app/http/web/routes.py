@@ -28,7 +28,7 @@ from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.security import TalkPaceDep
-from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game, read_move
+from app.http.web.forms import FormError, form_fields, parse_new_game, read_move
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.page_state import keep_cookie
@@ -104,7 +104,6 @@ async def index_page(
     resumable = last and re.fullmatch(GAME_ID_PATTERN, last) and await races.running(last)
     context = {
         "active": "home",
-        "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if resumable else None,
