@@ -190,12 +190,11 @@ async def play(
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.action is None:
-        note = None
+        notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
         if coach and before and move.intent == "play" and not move.submitted.choice:
             note = coach.unpicked(before)
-        notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
-        if note is not None:
-            notice = {"error": None, "coach_note": note}
+            if note is not None:
+                notice = {"error": None, "coach_note": note}
         status = InvalidRequest.status_code
         return table.answer(race, memory, status_code=status, flash=True, **notice)
     if move.play is None:  # Preview: the chosen card's score, nothing played

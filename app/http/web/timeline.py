@@ -139,11 +139,9 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     if deal is None:
         return None
     lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
-    headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
-    if lap is not None:
-        headline = narrate(lap, me)
-    next_lead = say(deal["lead"], me, "leads_round", deal)
-    return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
+    nobody = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
+    headline = nobody if lap is None else narrate(lap, me)
+    return RoundSummary(deal["round"] - 1, headline, say(deal["lead"], me, "leads_round", deal))
 
 
 BIG_PLAY = 10
