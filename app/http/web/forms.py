@@ -45,6 +45,10 @@ class FormError(ValueError):
     """A form could not be used; the message is a sentence for the player."""
 
 
+def _none_if_blank(raw: Any) -> Any:
+    return None if raw == "" else raw
+
+
 class NewGameForm(BaseModel):
     """The start page's form (and the "Race now" button, which sends only two fields)."""
 
@@ -65,10 +69,7 @@ class NewGameForm(BaseModel):
     def _checkbox(cls, raw: Any) -> bool:
         return (isinstance(raw, str) and raw.lower() in _CHECKED) or raw is True
 
-    @field_validator("seed", mode="before")
-    @classmethod
-    def _blank_seed(cls, raw: Any) -> Any:
-        return None if raw in ("", None) else raw
+    _blank = field_validator("seed", mode="before")(_none_if_blank)
 
     def config(self) -> GameConfig:
         variants = Variants(
@@ -151,10 +152,9 @@ class MoveForm(BaseModel):
     zf_value: int | None = None
     discard: str | None = Field(None, max_length=40)
 
-    @field_validator("gas", "zero_effect", "zf_value", "discard", mode="before")
-    @classmethod
-    def _blank(cls, raw: Any) -> Any:
-        return None if raw == "" else raw
+    _blank = field_validator("gas", "zero_effect", "zf_value", "discard", mode="before")(
+        _none_if_blank
+    )
 
     def action(self) -> dict[str, Any]:
         """The engine's action JSON for this submission (legality is the engine's business)."""

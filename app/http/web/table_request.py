@@ -78,12 +78,6 @@ class Answer:
     flash: bool = False
     keep: bool = False
 
-    def flash_memory(self) -> PageState:
-        flash = {k: v for k, v in self.notice.items() if k != "animate"}
-        flash["turn"], chosen = self.race.session.turn, flash.get("submitted")
-        flash["submitted"] = asdict(chosen) if chosen else None
-        return replace(self.memory, flash=flash)
-
 
 @dataclass(frozen=True)
 class TableRequest:
@@ -158,7 +152,10 @@ class TableRequest:
             return self.render(answer, view)
         response = see_other(view.url(answer.race.id))
         if answer.flash:
-            return self.keep(response, answer.race, answer.flash_memory())
+            flash = {k: v for k, v in answer.notice.items() if k != "animate"}
+            flash["turn"], chosen = answer.race.session.turn, flash.get("submitted")
+            flash["submitted"] = asdict(chosen) if chosen else None
+            return self.keep(response, answer.race, replace(answer.memory, flash=flash))
         return self.keep(response, answer.race, answer.memory) if answer.keep else response
 
     def shown(self, race: Race, *, animate: bool = False) -> Answer:
