@@ -96,9 +96,8 @@ _NEW_GAME_MESSAGES = {
 
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
-    data = {"bots": default_bots, **fields}
     try:
-        form = NewGameForm.model_validate(data)
+        form = NewGameForm.model_validate({"bots": default_bots, **fields})
     except ValidationError as exc:
         fallback = N_("Those race settings do not work.")
         raise _first_problem(exc, _NEW_GAME_MESSAGES, fallback, most=MAX_SEED) from None
@@ -109,11 +108,10 @@ def _first_problem(
     exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
 ) -> FormError:
     """A sentence for the first thing wrong with a form: its field's, else ``fallback``."""
-    errors = exc.errors()
-    if errors and errors[0]["type"] == "extra_forbidden":
+    first = exc.errors()[0]  # a ValidationError holds one error at least
+    if first["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))
-    field = str(errors[0]["loc"][0]) if errors else ""
-    sentence = _(messages.get(field, fallback))
+    sentence = _(messages.get(str(first["loc"][0]), fallback))
     return FormError(sentence % values if values else sentence)
 
 

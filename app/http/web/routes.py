@@ -294,8 +294,7 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
     refused: TalkTooFast | TalkRefused | None = None
     async with table.open(write=True) as race:
         try:
-            code = table.fields.get("code", "")
-            await race.say(code, pace=lambda seat: pace.check(race.id, seat))
+            await race.say(table.fields.get("code", ""), pace=lambda at: pace.check(race.id, at))
         except (TalkTooFast, TalkRefused) as exc:
             if not table.htmx:
                 raise
