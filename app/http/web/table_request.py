@@ -29,7 +29,7 @@ from app.http.web.table_page import (
     table_state,
     window,
 )
-from app.races.errors import IllegalMove, RaceNotStarted, StaleTurn, TakebackRefused
+from app.races.errors import IllegalMove, RaceError, RaceNotStarted, StaleTurn, TakebackRefused
 from app.races.operations import SessionState
 from app.races.unit import Race, Races
 from app.settings import Settings
@@ -127,11 +127,10 @@ class TableRequest:
         return Answer(race, memory, state, status_code, notice, flash, keep)
 
     def refusal(
-        self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
+        self, race: Race, memory: PageState, exc: RaceError, submitted: SubmittedMove | None = None
     ) -> Answer:
         """One of :data:`TABLE_REFUSALS` on the table; the choices stay picked only when the
         card itself was refused (an old page's move meant another turn)."""
-        assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
         error, status = race_sentence(exc), race_status(exc.code)
         return self.answer(
