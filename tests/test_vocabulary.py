@@ -7,6 +7,7 @@ written down), so this is what keeps them from drifting when the engine changes.
 
 from __future__ import annotations
 
+import re
 import types
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 from app.http.api import models as api
 from app.http.web import forms
 from app.http.web.labels import RULES_SUIT_ORDER, SUITS, ZERO_EFFECT_LABELS, ZERO_FIVE
+from app.paths import TEMPLATES_DIR
 from app.settings import Settings
 from engine import ActionDict, ActionType, EventKind, Suit, VariantsData
 from engine.bots import BOT_LEVELS
@@ -55,8 +57,14 @@ def literal_values(annotation: Any) -> set[str]:
     return found
 
 
+def offered_bot_levels() -> set[str]:
+    """The bot strengths the start page's template lists (its ``bot_levels``)."""
+    source = (TEMPLATES_DIR / "index.html").read_text(encoding="utf-8")
+    return set(re.findall(r'\("(\w+)", _\("', source))
+
+
 USES: list[tuple[str, set[str], str]] = [
-    ("start page: bot levels offered", {level for level, _, _ in forms.bot_levels()}, "bot"),
+    ("start page: bot levels offered", offered_bot_levels(), "bot"),
     ("start page: NewGameForm.bots", choices(forms.NewGameForm, "bots"), "bot"),
     ("start page: NewGameForm.zero_replaces", choices(forms.NewGameForm, "zero_replaces"), "racer"),
     ("move form: MoveForm.zero_effect", choices(forms.MoveForm, "zero_effect"), "zero_effect"),

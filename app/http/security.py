@@ -120,7 +120,7 @@ class BodySizeLimitMiddleware(HttpMiddleware):
         limit = self.larger.get((scope["method"], scope["path"]), self.limit)
         declared = Headers(scope=scope).get("content-length")
         # A length that is no number is refused as too large.
-        if declared is not None and not (declared.strip().isdigit() and int(declared) <= limit):
+        if declared is not None and not (declared.strip().isdecimal() and int(declared) <= limit):
             await _send_error(scope, receive, send, PayloadTooLarge())
             return
         received = 0

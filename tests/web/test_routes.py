@@ -152,6 +152,26 @@ def test_bad_settings_are_explained_on_the_start_page(
     assert store.run(store.store.count) == 0
 
 
+@pytest.mark.parametrize(
+    ("path", "fields"),
+    [
+        ("/quick", {"players": "\u00b2"}),
+        ("/games", {"players": "\u00b2"}),
+        ("/cup/\u00b2", {}),
+        ("/cup/replay/2026-W01/\u00b2", {}),
+    ],
+    ids=["quick", "settings", "cup", "past-cup"],
+)
+def test_a_digit_that_is_no_number_is_refused_in_words(
+    client: TestClient, store: StoreProbe, path: str, fields: dict[str, str]
+) -> None:
+    """ "\u00b2" passes ``str.isdigit`` but not ``int``: a refusal, never a 500."""
+    response = client.post(path, data=fields, headers={"accept": "text/html"})
+    assert 400 <= response.status_code < 500, response.text
+    assert 'role="alert"' in response.text
+    assert store.run(store.store.count) == 0
+
+
 # ----------------------------------------------------------------------------- the table
 
 
@@ -451,3 +471,16 @@ def test_whole_race_through_plain_forms(client: TestClient, store: StoreProbe) -
     page = client.get(f"/games/{game_id}").text
     assert "chequered flag" in page.lower()
     assert "game-over" in page
+
+
+def test_a_take_back_with_a_turn_that_is_no_number_still_takes_back(
+    client: TestClient, store: StoreProbe
+) -> None:
+    game_id = start(client)
+    session = session_of(store, game_id)
+    action = session.game.observation(0)["legal_actions"][0]
+    client.post(f"/games/{game_id}/move", data=form_fields(action, session.turn))
+    played = session_of(store, game_id).turn
+    response = client.post(f"/games/{game_id}/takeback", data={"at_turn": "\u00b2"})
+    assert response.status_code == 303, response.text
+    assert session_of(store, game_id).turn < played

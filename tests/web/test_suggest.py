@@ -77,8 +77,8 @@ def test_a_suggestion_is_legal_and_sees_only_the_observation() -> None:
             if game.current_seat == 0:
                 obs = game.observation(0)
                 hint = suggest(obs, seed=checked)
-                assert Action.from_dict(hint.action) in game.legal_actions()
-                assert hint.reason.endswith(".") and "None" not in hint.reason
+                assert Action.from_dict(hint["action"]) in game.legal_actions()
+                assert hint["reason"].endswith(".") and "None" not in hint["reason"]
                 twin = reshuffle_hidden(game, 0, rng)
                 assert suggest(twin.observation(0), seed=checked) == hint
                 checked += 1

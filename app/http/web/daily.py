@@ -234,7 +234,7 @@ async def cup_page(request: Request, races: RacesDep) -> Response:
 @router.post("/cup/{deal}")
 async def race_cup(request: Request, deal: str, races: RacesDep, settings: SettingsDep) -> Response:
     """Deal a cup deal for this browser's player (counted or practice); 303 to it."""
-    number = int(deal) if deal.isdigit() else 0
+    number = int(deal) if deal.isdecimal() else 0
     if not 1 <= number <= CUP_DEALS:
         message = _("The cup has deals 1 to %(count)s.") % {"count": CUP_DEALS}
         return await _cup_page(request, races, message, 404)
@@ -247,7 +247,7 @@ async def race_past_cup_deal(
     request: Request, week: str, deal: str, races: RacesDep, settings: SettingsDep
 ) -> Response:
     """Race a closed week's cup deal again (practice, the same cards); 303 to it."""
-    valid = re.fullmatch(r"\d{4}-W\d{2}", week) and deal.isdigit()
+    valid = re.fullmatch(r"\d{4}-W\d{2}", week) and deal.isdecimal()
     return await _to_race(
         request, races, settings, int(deal) if valid else 0, week if valid else ""
     )

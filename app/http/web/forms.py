@@ -22,16 +22,6 @@ MAX_SEED = 2**53 - 1
 """Largest seed a player may type (it must survive a round trip through JSON clients)."""
 
 
-def bot_levels() -> tuple[tuple[str, str, str], ...]:
-    """The bot strengths offered on the start page: id, label, hint."""
-    return (
-        ("random", _("Random"), _("picks any legal card")),
-        ("easy", _("Easy"), _("a relaxed Sunday driver")),
-        ("normal", _("Normal"), _("plays a sound race")),
-        ("hard", _("Hard"), _("thinks ahead")),
-    )
-
-
 def bot_level(level: str) -> str:
     """A bot strength as a word in a sentence ("3 normal bots"); an unknown code as it is."""
     words = {
@@ -55,6 +45,10 @@ class FormError(ValueError):
     """A form could not be used; the message is a sentence for the player."""
 
 
+def _none_if_blank(raw: Any) -> Any:
+    return None if raw == "" else raw
+
+
 class NewGameForm(BaseModel):
     """The start page's form (and the "Race now" button, which sends only two fields)."""
 
@@ -75,10 +69,7 @@ class NewGameForm(BaseModel):
     def _checkbox(cls, raw: Any) -> bool:
         return (isinstance(raw, str) and raw.lower() in _CHECKED) or raw is True
 
-    @field_validator("seed", mode="before")
-    @classmethod
-    def _blank_seed(cls, raw: Any) -> Any:
-        return None if raw in ("", None) else raw
+    _blank = field_validator("seed", mode="before")(_none_if_blank)
 
     def config(self) -> GameConfig:
         variants = Variants(
@@ -91,13 +82,7 @@ class NewGameForm(BaseModel):
                 _("%(people)s people do not fit at a table of %(players)s.")
                 % {"people": self.people, "players": self.players}
             )
-        return GameConfig(
-            players=self.players,
-            bots=self.bots,
-            variants=variants,
-            seed=self.seed,
-            people=self.people,
-        )
+        return GameConfig(self.players, self.bots, variants, self.seed, self.people)
 
 
 _NEW_GAME_MESSAGES = {
@@ -111,9 +96,8 @@ _NEW_GAME_MESSAGES = {
 
 
 def parse_new_game(fields: Mapping[str, Any], default_bots: str) -> GameConfig:
-    data = {"bots": default_bots, **fields}
     try:
-        form = NewGameForm.model_validate(data)
+        form = NewGameForm.model_validate({"bots": default_bots, **fields})
     except ValidationError as exc:
         fallback = N_("Those race settings do not work.")
         raise _first_problem(exc, _NEW_GAME_MESSAGES, fallback, most=MAX_SEED) from None
@@ -124,11 +108,10 @@ def _first_problem(
     exc: ValidationError, messages: Mapping[str, str], fallback: str, **values: object
 ) -> FormError:
     """A sentence for the first thing wrong with a form: its field's, else ``fallback``."""
-    errors = exc.errors()
-    if errors and errors[0]["type"] == "extra_forbidden":
+    first = exc.errors()[0]  # a ValidationError holds one error at least
+    if first["type"] == "extra_forbidden":
         return FormError(_("The form sent a field this page does not have; reload and try again."))
-    field = str(errors[0]["loc"][0]) if errors else ""
-    sentence = _(messages.get(field, fallback))
+    sentence = _(messages.get(str(first["loc"][0]), fallback))
     return FormError(sentence % values if values else sentence)
 
 
@@ -167,10 +150,9 @@ class MoveForm(BaseModel):
     zf_value: int | None = None
     discard: str | None = Field(None, max_length=40)
 
-    @field_validator("gas", "zero_effect", "zf_value", "discard", mode="before")
-    @classmethod
-    def _blank(cls, raw: Any) -> Any:
-        return None if raw == "" else raw
+    _blank = field_validator("gas", "zero_effect", "zf_value", "discard", mode="before")(
+        _none_if_blank
+    )
 
     def action(self) -> dict[str, Any]:
         """The engine's action JSON for this submission (legality is the engine's business)."""
@@ -218,14 +200,27 @@ def submitted_for(action: Mapping[str, Any]) -> SubmittedMove:
     return SubmittedMove(f"up:{action['suit']}", action.get("zero_effect"), int(action["gas"]))
 
 
-def parse_move(fields: Mapping[str, Any], intent: str = "play") -> ParsedMove:
-    """The move form's ``fields`` pressed with ``intent``; Play's action is checked for its
-    shape only (the rules check it in the race)."""
+def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> ParsedMove:
+    """The move form's ``fields``: the button pressed (Enter presses none: Play; a table that
+    ``suggests`` nothing, the lesson's, whose coach advises, takes Suggest as Preview) and
+    but for Suggest the move, its shape checked only (the rules check it in the race)."""
+    rest = dict(fields)
+    intent = rest.pop("intent", "play")
+    if intent not in INTENTS:
+        intent = "play"
+    elif intent == "suggest" and not suggests:
+        intent = "preview"
+    chosen = SubmittedMove(choice=rest.get("choice"))
+    if intent == "suggest":
+        return ParsedMove(chosen, intent=intent)
     try:
-        form = MoveForm.model_validate(dict(fields))
+        form = MoveForm.model_validate(rest)
+        action = form.action()
     except ValidationError as exc:
-        raise _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read.")) from None
-    action = form.action()
+        problem = _first_problem(exc, _MOVE_MESSAGES, N_("That move could not be read."))
+        return ParsedMove(chosen, intent=intent, error=str(problem))
+    except FormError as exc:
+        return ParsedMove(chosen, intent=intent, error=str(exc))
     move = ParsedMove(submitted_for(action), form.turn, action, intent)
     try:
         return replace(move, play=Action.from_dict(action)) if intent == "play" else move

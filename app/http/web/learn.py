@@ -17,11 +17,12 @@ from app.http.errors import race_status
 from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
 from app.http.race_words import race_sentence
+from app.http.web.forms import read_move
 from app.http.web.labels import SUITS, and_list, colour_name
 from app.http.web.missing import FORGETS_GONE_SEAT
 from app.http.web.page_state import PageState
 from app.http.web.table_page import seat_context
-from app.http.web.table_request import TableDep, TableView, play, read_move
+from app.http.web.table_request import TableDep, TableView, play
 from app.races import lesson
 from app.races.errors import GameNotFound, ServerFull, TooManyGames
 from app.races.lesson import Said

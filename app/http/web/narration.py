@@ -125,17 +125,10 @@ _TOLD: dict[str, tuple[str, str]] = {
     ),
     "wins_race": (N_("You win the race!"), N_("%(name)s wins the race!")),
     "won_race": (N_("You won the race!"), N_("%(name)s won the race.")),
-    "lap_headline": (N_("Lap!"), N_("%(name)s laps")),
-    "lap_moment": (
-        N_("You cross the line: lap %(laps)s of %(total)s."),
-        N_("Lap %(laps)s of %(total)s for %(name)s."),
-    ),
-    "win_headline": (N_("You win!"), N_("Race over")),
-    "win_moment": (N_("First past the flag: the race is yours."), N_("%(name)s takes the flag.")),
 }
 """What a seat does, told to that seat ("You ...") and to everyone else (``%(name)s``), each
 written whole so a language can bend its verb (and everything else) as it needs; the
-narration's, the moments' and the table's banner's."""
+narration's and the table's banner's."""
 
 
 def say(seat: int | None, me: Me, told: str, values: Mapping[str, object]) -> str:
@@ -181,6 +174,17 @@ _WAYS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
 """How many ways a shared middle is split, in words."""
 
 
+_GONE = {
+    (True, True): N_(
+        "the odd %(odd)s gas cannot be split %(ways)s ways and %(full)s gas does not fit "
+        "a full tank, so it leaves the game"
+    ),
+    (True, False): N_("the odd %(odd)s gas cannot be split %(ways)s ways, so it leaves the game"),
+    (False, True): N_("%(full)s gas does not fit a full tank, so it leaves the game"),
+}
+"""Why gas leaves the game at a shared payout, by (odd units left, gas past a full tank)."""
+
+
 def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
     """The Tune Up payout: who could not take their whole share (full tank) and why any gas
     leaves the game (the odd units that cannot be split evenly, or a full tank)."""
@@ -217,19 +221,10 @@ def _tune_up_share(seat: int | None, event: TuneUpShare, me: Me) -> str:
         text += " (" + "; ".join(short) + ")"
     odd = middle - each * len(seats)
     full = event["removed"] - odd
-    gone = {"odd": odd, "full": full, "ways": split}
-    if odd and full:
-        reason = _(
-            "the odd %(odd)s gas cannot be split %(ways)s ways and %(full)s gas does not fit "
-            "a full tank, so it leaves the game"
-        )
-    elif odd:
-        reason = _("the odd %(odd)s gas cannot be split %(ways)s ways, so it leaves the game")
-    elif full:
-        reason = _("%(full)s gas does not fit a full tank, so it leaves the game")
-    else:
+    reason = _GONE.get((bool(odd), bool(full)))
+    if reason is None:
         return text + "."
-    return text + "; " + reason % gone + "."
+    return text + "; " + _(reason) % {"odd": odd, "full": full, "ways": split} + "."
 
 
 def _trick_all_tuned_up(seat: int | None, event: TrickAllTunedUp, me: Me) -> str:

@@ -70,12 +70,14 @@ def read(request: Request, game_id: str, seat: int, secret: str) -> PageState:
 def write(response: Response, game_id: str, state: PageState, secret: str, *, secure: bool) -> None:
     # Not dataclasses.asdict: it deep-copies the notice and the hint, only to dump them.
     data = {"seat": state.seat, "flash": state.flash, "hint": state.hint, "taken": state.taken}
+    name, signed = PAGE_COOKIE_PREFIX + game_id, _signer(secret, game_id).dumps(data)
+    keep_cookie(response, name, signed, PAGE_COOKIE_SECONDS, secure, path=f"/games/{game_id}")
+
+
+def keep_cookie(
+    response: Response, name: str, value: str, max_age: int, secure: bool, path: str = "/"
+) -> None:
+    """Have the browser keep ``name`` out of scripts' reach, sent on same-site requests only."""
     response.set_cookie(
-        PAGE_COOKIE_PREFIX + game_id,
-        _signer(secret, game_id).dumps(data),
-        path=f"/games/{game_id}",
-        max_age=PAGE_COOKIE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=secure,
+        name, value, path=path, max_age=max_age, httponly=True, samesite="lax", secure=secure
     )

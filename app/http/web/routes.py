@@ -28,13 +28,14 @@ from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
 from app.http.race_look import look
 from app.http.race_words import race_sentence
 from app.http.security import TalkPaceDep
-from app.http.web.forms import FormError, bot_levels, form_fields, parse_new_game
+from app.http.web.forms import FormError, form_fields, parse_new_game, read_move
 from app.http.web.labels import RULES_SUIT_ORDER, Viewer
 from app.http.web.missing import FORGETS_GONE_SEAT
+from app.http.web.page_state import keep_cookie
 from app.http.web.replay import replay_context
 from app.http.web.results import browser_records, stored_replay
 from app.http.web.table_page import LAST_GAME_COOKIE, seat_viewer, table_url, to_table, window
-from app.http.web.table_request import TableDep, play, read_move, suggest
+from app.http.web.table_request import TableDep, play, suggest
 from app.http.web.talk import MUTE_COOKIE, new_lines_fragment
 from app.http.web.timeline import log_rounds
 from app.races import seating as rematches
@@ -78,8 +79,7 @@ async def start_and_redirect(
             config, client_key(request), creator_name, player=player.id if player else None
         )
     except (ServerFull, LobbyError) as exc:  # too many races, or a name that does not fit
-        status = race_status(exc.code)
-        return await index_page(request, settings, races, race_sentence(exc), status)
+        return await index_page(request, settings, races, exc)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
     return await to_table(request, settings, session.id, session.token, player_token)
@@ -89,17 +89,21 @@ async def index_page(
     request: Request,
     settings: Settings,
     races: Races,
-    error: str | None = None,
-    status_code: int = 200,
+    refused: str | RaceError | LobbyError | None = None,
 ) -> Response:
-    """The start page, with the ``error`` that sent the browser back to it."""
+    """The start page, with why the browser was sent back to it: a race's refusal, or the
+    form's sentence (400)."""
+    error, status_code = refused, 200
+    if isinstance(refused, str):
+        status_code = InvalidRequest.status_code
+    elif refused is not None:
+        error, status_code = race_sentence(refused), race_status(refused.code)
     # Only the id is known here (the token's cookie is scoped to the race's pages), so the
     # race is looked at without moving its idle clock.
     last = request.cookies.get(LAST_GAME_COOKIE)
     resumable = last and re.fullmatch(GAME_ID_PATTERN, last) and await races.running(last)
     context = {
         "active": "home",
-        "bot_levels": bot_levels(),
         "default_bots": settings.default_bot_level,
         "error": error,
         "resume": last if resumable else None,
@@ -129,7 +133,7 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
     try:
         config = parse_new_game(fields, settings.default_bot_level)
     except FormError as exc:
-        return await index_page(request, settings, races, str(exc), InvalidRequest.status_code)
+        return await index_page(request, settings, races, str(exc))
     creator = name if config.people > 1 else None  # a solo race keeps no creator's name
     return await start_and_redirect(request, races, settings, config, creator)
 
@@ -138,17 +142,15 @@ async def create_game(request: Request, settings: SettingsDep, races: RacesDep) 
 async def race_strangers(request: Request, settings: SettingsDep, races: RacesDep) -> Response:
     """ "Race strangers": a seat in the open race of that size, or a new one
     (:mod:`app.races.seating`); the table (303), or the start page with the reason."""
-    raw = (await form_fields(request)).get("players")
-    players = int(raw) if isinstance(raw, str) and raw.isdigit() else 0
+    raw = (await form_fields(request)).get("players", "")
+    players = int(raw) if raw.isdecimal() else 0
     if players not in QUICK_SIZES:
-        message = _("Pick a race of 3, 4 or 5 racers.")
-        return await index_page(request, settings, races, message, InvalidRequest.status_code)
+        return await index_page(request, settings, races, _("Pick a race of 3, 4 or 5 racers."))
     player, player_token = await browser_player(request)
     try:
         seat = await quick_race(races, players, client_key(request), player=player.id)
     except (ServerFull, LobbyRefused) as exc:  # too_many_games: the error page, with races
-        status = race_status(exc.code)
-        return await index_page(request, settings, races, race_sentence(exc), status)
+        return await index_page(request, settings, races, exc)
     return await to_table(request, settings, seat.game_id, seat.token, player_token)
 
 
@@ -179,11 +181,10 @@ async def take_back(table: TableDep) -> Response:
     """Undo this seat's last card and the bots' replies; the table (303 back to it), or the
     refusal above it. The form's ``at_turn`` is the table's turn: a second press sent before
     the first one's answer finds another turn and only shows the table (one card back)."""
-    raw_turn = table.fields.get("at_turn")
-    turn = int(raw_turn) if isinstance(raw_turn, str) and raw_turn.isdigit() else None
+    at_turn = table.fields.get("at_turn", "")
     async with table.open(write=True) as race:
         memory = table.memory(race)
-        if turn is not None and turn != race.session.turn:
+        if at_turn.isdecimal() and int(at_turn) != race.session.turn:
             answer = table.answer(race, memory, keep=True)  # already taken back: show it
         else:
             try:
@@ -264,9 +265,7 @@ async def rematch(table: TableDep) -> Response:
         same_people = race.seat is not None and rematches.offered(race.session)
     request = table.request
     if not same_people:
-        config = GameConfig(
-            players=old.players, bots=old.bots, variants=old.variants, seed=None, people=people
-        )
+        config = GameConfig(old.players, old.bots, old.variants, None, people)
         return await start_and_redirect(request, table.races, table.settings, config)
     try:
         seat = await rematches.accept(table.races, table.game_id, table.token, client_key(request))
@@ -295,8 +294,7 @@ async def say(table: TableDep, pace: TalkPaceDep) -> Response:
     refused: TalkTooFast | TalkRefused | None = None
     async with table.open(write=True) as race:
         try:
-            code = table.fields.get("code", "")
-            await race.say(code, pace=lambda seat: pace.check(race.id, seat))
+            await race.say(table.fields.get("code", ""), pace=lambda at: pace.check(race.id, at))
         except (TalkTooFast, TalkRefused) as exc:
             if not table.htmx:
                 raise
@@ -324,15 +322,8 @@ async def mute(game_id: GameIdPath, request: Request, settings: SettingsDep) -> 
     fields = await form_fields(request)
     response = see_other(table_url(game_id) + ("/watch" if fields.get("back") == "watch" else ""))
     if fields.get("mute") == "on":
-        response.set_cookie(
-            MUTE_COOKIE,
-            "1",
-            path="/",
-            max_age=PLAYER_COOKIE_MAX_AGE_SECONDS,
-            httponly=True,
-            samesite="lax",
-            secure=is_https(request, settings),
-        )
+        secure = is_https(request, settings)
+        keep_cookie(response, MUTE_COOKIE, "1", PLAYER_COOKIE_MAX_AGE_SECONDS, secure)
     else:
         response.delete_cookie(MUTE_COOKIE, path="/")
     return response

@@ -32,13 +32,6 @@ class Preview(NamedTuple):
         return self.final is not None and (self.best is None or self.final > self.best.final)
 
 
-class Suggestion(NamedTuple):
-    """The suggested action (engine JSON) and why, in one line."""
-
-    action: dict[str, Any]
-    reason: str
-
-
 def preview(obs: Obs, action: Mapping[str, Any]) -> Preview | None:
     options = observed_options(cast(Observation, obs))
     gas = int(action.get("gas") or 0)
@@ -143,8 +136,9 @@ def reason(obs: Obs, action: Mapping[str, Any], me: Me | None = None) -> str:
     return _(_PLAY_REASONS[does, last]) % values
 
 
-def suggest(obs: Observation, seed: int, me: Me | None = None) -> Suggestion:
-    """The normal bot's move for the observing seat, with its :func:`reason`; ``ValueError``
-    when it is not that seat's turn."""
+def suggest(obs: Observation, seed: int, me: Me | None = None) -> dict[str, Any]:
+    """The normal bot's move for the observing seat: its ``action`` (engine JSON) and its
+    :func:`reason`, as the page's hint keeps them; ``ValueError`` when it is not that seat's
+    turn."""
     action = dict(make_bot(SUGGESTING_BOT, seed).choose(obs).to_dict())
-    return Suggestion(action, reason(obs, action, me))
+    return {"action": action, "reason": reason(obs, action, me)}

@@ -18,7 +18,7 @@ from app.http.i18n import ngettext
 from app.http.players import set_player_cookie
 from app.http.web import table
 from app.http.web.labels import Viewer, is_viewer, people_names, seat_name
-from app.http.web.page_state import PageState
+from app.http.web.page_state import PageState, keep_cookie
 from app.http.web.table import SPECTATOR, SPECTATOR_RECENT, table_context
 from app.http.web.talk import is_muted, talk_context
 from app.http.web.timeline import PLAY_KINDS
@@ -52,14 +52,8 @@ async def to_table(
     if player_token is not None:
         await set_player_cookie(response, request, player_token, settings)
     # Lives as long as the seat's cookie, so the link never outlives the credential.
-    response.set_cookie(
-        LAST_GAME_COOKIE,
-        game_id,
-        max_age=COOKIE_MAX_AGE_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=is_https(request, settings),
-    )
+    secure = is_https(request, settings)
+    keep_cookie(response, LAST_GAME_COOKIE, game_id, COOKIE_MAX_AGE_SECONDS, secure)
     return response
 
 
@@ -77,12 +71,9 @@ def ended_early(session: GameSession, state: SessionState) -> Ended | None:
     if any(is_viewer(seat, reader) for seat in session.left):
         player = session.lobby.seats[reader.seat].player
         counts = player is not None and not session.practice and not aborted(session)
-        line = (
-            _("It counts as a last place in your results.")
-            if counts
-            else _("It counts in no result.")
-        )
-        return Ended(_("You left this race."), line)
+        if counts:
+            return Ended(_("You left this race."), _("It counts as a last place in your results."))
+        return Ended(_("You left this race."), _("It counts in no result."))
     names = ", ".join(seat_name(seat, reader) for seat in session.left)
     line = _("%(names)s left before the end, so the race stopped here.") % {"names": names}
     return Ended(_("This race is over."), line)
@@ -136,10 +127,8 @@ def lobby_context(session: GameSession, state: SessionState) -> dict[str, Any]:
 def seat_context(
     request: Request, race: Race, state: SessionState, memory: PageState | None, **extra: Any
 ) -> dict[str, Any]:
-    """What every table draws, the race's and the lesson's: the table, its talk, its event
-    stream and refresh without JavaScript (none in a solo race against bots, where nothing changes
-    without its person, nor in a finished one), invites, the watch link, this turn's hint,
-    the seed and settings once over, the lobby's and a left race's words."""
+    """What every table draws, the race's and the lesson's; no event stream or refresh in a
+    solo race against bots (nothing changes without its person) nor in a finished one."""
     session, seat = race.session, race.seat
     base = table_url(session.id) + ("/watch" if seat is None else "")
     lobby = session.lobby

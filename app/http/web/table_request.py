@@ -19,15 +19,7 @@ from app.http.errors import InvalidRequest, race_status
 from app.http.race_words import race_sentence
 from app.http.web import page_state
 from app.http.web import suggest as hints
-from app.http.web.forms import (
-    INTENTS,
-    FormError,
-    ParsedMove,
-    SubmittedMove,
-    form_fields,
-    parse_move,
-    submitted_for,
-)
+from app.http.web.forms import ParsedMove, SubmittedMove, form_fields, submitted_for
 from app.http.web.page_state import PageState
 from app.http.web.table_page import (
     TableContext,
@@ -37,7 +29,7 @@ from app.http.web.table_page import (
     table_state,
     window,
 )
-from app.races.errors import IllegalMove, RaceNotStarted, StaleTurn, TakebackRefused
+from app.races.errors import IllegalMove, RaceError, RaceNotStarted, StaleTurn, TakebackRefused
 from app.races.operations import SessionState
 from app.races.unit import Race, Races
 from app.settings import Settings
@@ -85,35 +77,6 @@ class Answer:
     notice: Mapping[str, Any] = field(default_factory=dict)
     flash: bool = False
     keep: bool = False
-
-    def flash_memory(self) -> PageState:
-        chosen = self.notice.get("submitted")
-        rest = {k: v for k, v in self.notice.items() if k not in ("submitted", "animate")}
-        flash = {
-            "turn": self.race.session.turn,
-            "submitted": asdict(chosen) if chosen else None,
-            **rest,
-        }
-        return replace(self.memory, flash=flash)
-
-
-def read_move(fields: Mapping[str, str], *, suggests: bool = True) -> ParsedMove:
-    """The move form's ``fields`` (:func:`app.http.web.forms.parse_move`); a table that
-    ``suggests`` nothing (the lesson's: its coach advises) takes Suggest as Preview. Enter
-    presses no button: Play."""
-    rest = dict(fields)
-    intent = rest.pop("intent", "play")
-    if intent not in INTENTS:
-        intent = "play"
-    elif intent == "suggest" and not suggests:
-        intent = "preview"
-    chosen = SubmittedMove(choice=rest.get("choice"))
-    if intent == "suggest":
-        return ParsedMove(chosen, intent=intent)
-    try:
-        return parse_move(rest, intent)
-    except FormError as exc:
-        return ParsedMove(chosen, intent=intent, error=str(exc))
 
 
 @dataclass(frozen=True)
@@ -164,11 +127,10 @@ class TableRequest:
         return Answer(race, memory, state, status_code, notice, flash, keep)
 
     def refusal(
-        self, race: Race, memory: PageState, exc: Exception, submitted: SubmittedMove | None = None
+        self, race: Race, memory: PageState, exc: RaceError, submitted: SubmittedMove | None = None
     ) -> Answer:
         """One of :data:`TABLE_REFUSALS` on the table; the choices stay picked only when the
         card itself was refused (an old page's move meant another turn)."""
-        assert isinstance(exc, TABLE_REFUSALS)
         kept = submitted if isinstance(exc, IllegalMove) else None
         error, status = race_sentence(exc), race_status(exc.code)
         return self.answer(
@@ -189,19 +151,19 @@ class TableRequest:
             return self.render(answer, view)
         response = see_other(view.url(answer.race.id))
         if answer.flash:
-            return self.keep(response, answer.race, answer.flash_memory())
+            flash = {k: v for k, v in answer.notice.items() if k != "animate"}
+            flash["turn"], chosen = answer.race.session.turn, flash.get("submitted")
+            flash["submitted"] = asdict(chosen) if chosen else None
+            return self.keep(response, answer.race, replace(answer.memory, flash=flash))
         return self.keep(response, answer.race, answer.memory) if answer.keep else response
 
     def shown(self, race: Race, *, animate: bool = False) -> Answer:
         """A view of the table: its state and the notice left for it, spent once shown."""
         memory = self.memory(race)
         state = table_state(race)
-        notice: dict[str, Any] = {"animate": animate}
-        flash = memory.flash_for(state["turn"])
-        if flash is not None:
-            chosen = flash.get("submitted")
-            notice.update({k: v for k, v in flash.items() if k not in ("turn", "submitted")})
-            notice["submitted"] = SubmittedMove(**chosen) if chosen else None
+        notice = {k: v for k, v in (memory.flash_for(state["turn"]) or {}).items() if k != "turn"}
+        chosen = notice.get("submitted")
+        notice |= {"animate": animate, "submitted": SubmittedMove(**chosen) if chosen else None}
         spent = replace(memory, flash=None)
         return Answer(race, spent, state, notice=notice, keep=memory.flash is not None)
 
@@ -224,12 +186,11 @@ async def play(
     coach = view.coach
     before = table_state(race) if coach is not None or move.intent == "preview" else None
     if move.error is not None or move.action is None:
-        note = None
+        notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
         if coach and before and move.intent == "play" and not move.submitted.choice:
             note = coach.unpicked(before)
-        notice: dict[str, Any] = {"error": move.error, "submitted": move.submitted}
-        if note is not None:
-            notice = {"error": None, "coach_note": note}
+            if note is not None:
+                notice = {"error": None, "coach_note": note}
         status = InvalidRequest.status_code
         return table.answer(race, memory, status_code=status, flash=True, **notice)
     if move.play is None:  # Preview: the chosen card's score, nothing played
@@ -263,8 +224,6 @@ async def suggest(table: TableRequest, race: Race, memory: PageState) -> Answer:
         found = await anyio.to_thread.run_sync(
             lambda: hints.suggest(observation, turn, me=seat_viewer(race))
         )
-        memory = replace(
-            memory, hint={"turn": turn, "action": found.action, "reason": found.reason}
-        )
-        submitted = submitted_for(found.action)
+        memory = replace(memory, hint={"turn": turn, **found})
+        submitted = submitted_for(found["action"])
     return table.answer(race, memory, flash=True, keep=True, submitted=submitted)

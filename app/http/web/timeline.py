@@ -8,9 +8,9 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from app.http.i18n import gettext as _
-from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, is_viewer, seat_colour
+from app.http.web.labels import SUITS, ZERO_FIVE, Me, SuitInfo, is_viewer, seat_colour, seat_name
 from app.http.web.narration import EventDict, narrate, say
-from engine import LAPS_TO_WIN, EventKind
+from engine import EventKind
 
 PLAY_KINDS = frozenset({EventKind.CARD_PLAYED, EventKind.TUNED_UP, EventKind.ZERO_FIVE_PLAYED})
 """Events that put a card into the trick."""
@@ -139,11 +139,9 @@ def round_summary(recent: Sequence[EventDict], me: Me, game_over: bool) -> Round
     if deal is None:
         return None
     lap = next((e for e in recent if e["kind"] == EventKind.LAP_GAINED), None)
-    headline = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
-    if lap is not None:
-        headline = narrate(lap, me)
-    next_lead = say(deal["lead"], me, "leads_round", deal)
-    return RoundSummary(round=deal["round"] - 1, headline=headline, next_lead=next_lead)
+    nobody = _("Everyone tuned up in the sixth trick, so nobody took a lap this round.")
+    headline = nobody if lap is None else narrate(lap, me)
+    return RoundSummary(deal["round"] - 1, headline, say(deal["lead"], me, "leads_round", deal))
 
 
 BIG_PLAY = 10
@@ -152,13 +150,14 @@ printed number alone tops out at 5: it took gas and speed)."""
 
 
 class Moment(NamedTuple):
-    """One moment (``lap``, ``win``, ``lose`` or ``big``); ``at``: the 1-based number of the
-    event that makes it, as the table's feed items carry it."""
+    """One moment (``lap``, ``win``, ``lose`` or ``big``) of the seat called ``name``, worded
+    by ``partials/moment.html``; ``value``: the laps made or the trick's final number;
+    ``at``: the 1-based number of the event that makes it, as the table's feed items carry it."""
 
     kind: str
     mine: bool
-    headline: str
-    line: str
+    name: str
+    value: int
     at: int
 
 
@@ -168,13 +167,9 @@ def moments(events: Sequence[EventDict], first_at: int, me: Me) -> list[Moment]:
         kind, seat = event["kind"], event["seat"]
         mine = is_viewer(seat, me)
         if kind == EventKind.LAP_GAINED:
-            laps = {"laps": int(event["laps"]), "total": LAPS_TO_WIN}
-            line = say(seat, me, "lap_moment", laps)
-            found.append(Moment("lap", mine, say(seat, me, "lap_headline", laps), line, at))
+            found.append(Moment("lap", mine, seat_name(seat, me), int(event["laps"]), at))
         elif kind == EventKind.GAME_WON:
-            headline, line = say(seat, me, "win_headline", {}), say(seat, me, "win_moment", {})
-            found.append(Moment("win" if mine else "lose", mine, headline, line, at))
+            found.append(Moment("win" if mine else "lose", mine, seat_name(seat, me), 0, at))
         elif kind == EventKind.TRICK_WON and mine and int(event["final"]) >= BIG_PLAY:
-            line = _("Your %(final)s takes the trick.") % {"final": int(event["final"])}
-            found.append(Moment("big", True, _("Big play!"), line, at))
+            found.append(Moment("big", True, seat_name(seat, me), int(event["final"]), at))
     return found
