@@ -112,6 +112,7 @@ def _create_and_invite(page: Page, base: str) -> str:
     form.locator("label.pill:has(input[name=bots][value=random])").click()
     page.click("#race-friends")
     page.wait_for_selector("#lobby")
+    page.wait_for_load_state("domcontentloaded")  # the deferred scripts (Copy's handler) ran
     page.click("[data-copy=invite-1]")
     page.wait_for_function(
         "() => document.querySelector('[data-copy=invite-1]').textContent === 'Copied'"
