@@ -1,5 +1,5 @@
 """The sentence for each refusal (a race's :class:`app.races.errors.RaceError`, the lobby's
-:class:`~app.races.lobby.LobbyError`, the engine's :class:`engine.Refusal`), from the message
+:class:`~app.races.errors.LobbyRefused`, the engine's :class:`engine.Refusal`), from the message
 catalog in the request's language, keyed by the refusal's code; the API sends it as
 ``message`` beside the code."""
 
@@ -10,8 +10,7 @@ from typing import Any
 
 from app.http.i18n import N_, ngettext
 from app.http.i18n import gettext as _
-from app.races.errors import IllegalMove, RaceError
-from app.races.lobby import LobbyError
+from app.races.errors import IllegalMove, LobbyRefused, RaceError
 from engine import Refusal, Suit
 from engine.cards import RACER_NAME
 
@@ -114,7 +113,7 @@ _SENTENCES = {
 }
 
 
-def race_sentence(error: RaceError | LobbyError) -> str:
+def race_sentence(error: RaceError | LobbyRefused) -> str:
     """The sentence that says why, in the request's language."""
     if isinstance(error, IllegalMove):
         return refusal_sentence(error.refusal)

@@ -82,9 +82,6 @@ class LiveHub:
     def __init__(self) -> None:
         self._listeners: defaultdict[str, set[Listener]] = defaultdict(set)
 
-    def listeners(self) -> int:
-        return sum(len(group) for group in self._listeners.values())
-
     async def publish(self, game_id: str, said: Said | None = None) -> None:
         for listener in tuple(self._listeners.get(game_id, ())):
             listener.notify(said)

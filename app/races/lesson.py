@@ -258,8 +258,7 @@ def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said
     coach asked). ``obs`` is the learner's view before the move."""
     if played == asked.action:
         return None
-    if played.suit is None:  # the 0/5 card: never dealt in the lesson's base rules (R21)
-        return Said("note_other")
+    assert played.suit is not None  # no 0/5 card in the lesson's base rules (R21)
     suit = played.suit.value
     if played.type is ActionType.TUNE_UP:
         return _down(obs, suit, prefix="note_")

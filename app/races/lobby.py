@@ -70,9 +70,6 @@ AWAY_AFTER = 2
 """Turns in a row a person's clock may run out before they are away."""
 
 
-LobbyError = LobbyRefused
-
-
 def token_digest(secret: str) -> str:
     """SHA-256 of a token or code: all the server keeps of it (stores never hold tokens)."""
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -114,7 +111,7 @@ def clean_name(raw: str | None, seat: int) -> str:
     if not name:
         return default_name(seat)
     if len(name) > NAME_MAX or not name.isprintable():
-        raise LobbyError("invalid_name", most=NAME_MAX)
+        raise LobbyRefused("invalid_name", most=NAME_MAX)
     return name
 
 
@@ -183,7 +180,7 @@ class Lobby:
     ) -> Lobby:
         """Seats for a new race: the creator at 0, ``people - 1`` invited seats, then bots."""
         if not 1 <= people <= players:
-            raise LobbyError("invalid_request", players=players)
+            raise LobbyRefused("invalid_request", players=players)
         seats = [Seat(0, True, clean_name(creator_name, 0), token_digest=creator_digest)]
         for index in range(1, players):
             invited = index < people
@@ -266,12 +263,12 @@ class Lobby:
         presented = token_digest(code)
         for seat in self.seats:
             if _matches(presented, seat.used_code_digest):
-                raise LobbyError("invite_used")
+                raise LobbyRefused("invite_used")
             if _matches(presented, seat.closed_code_digest):
-                raise LobbyError("race_started")
+                raise LobbyRefused("race_started")
             if seat.code is not None and _matches(presented, token_digest(seat.code)):
                 if self.started:
-                    raise LobbyError("race_started")
+                    raise LobbyRefused("race_started")
                 seat.name = clean_name(name, seat.index)
                 seat.token_digest = seat_digest
                 seat.used_code_digest = presented
@@ -279,7 +276,7 @@ class Lobby:
                 self.last_mover = None
                 self.started = not self.open_invites()
                 return seat.index
-        raise LobbyError("invite_not_found")
+        raise LobbyRefused("invite_not_found")
 
     def start(self) -> None:
         """Start now: every seat still empty becomes a bot's (:meth:`close_seat`)."""

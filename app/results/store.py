@@ -413,10 +413,7 @@ async def _record(session: AsyncSession, finish: Finish) -> Ratings:
 
 
 def _result_row(
-    finish: Finish,
-    seat: SeatResult,
-    players: dict[int, Rating],
-    changes: Ratings,
+    finish: Finish, seat: SeatResult, players: dict[int, Rating], changes: Ratings
 ) -> dict[str, Any]:
     """One seat's row of ``race_results``."""
     known = seat.player_id if seat.player_id in players else None

@@ -192,10 +192,7 @@ def _game_state() -> type[ResponseModel]:
     # The race layer keeps the events as plain dicts; the API gives their precise shapes.
     hints["events"] = list[EventOut]
     fields: dict[str, Any] = {
-        name: (
-            hint,
-            Field(None if name in _OPTIONAL else ..., description=_DESCRIBED.get(name)),
-        )
+        name: (hint, Field(None if name in _OPTIONAL else ..., description=_DESCRIBED.get(name)))
         for name, hint in hints.items()
     }
     return create_model(

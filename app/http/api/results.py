@@ -20,7 +20,8 @@ from app.http.i18n import gettext as _
 from app.http.players import PLAYER_HEADER, api_player, api_token, known_api_player, results_of
 from app.http.race_words import race_sentence
 from app.races.daily import daily_streak
-from app.races.lobby import NAME_MAX, LobbyError, clean_name
+from app.races.errors import LobbyRefused
+from app.races.lobby import NAME_MAX, clean_name
 from app.races.unit import Races
 from app.results.store import HistoryEntry, PlayerInfo
 from app.vocabulary import BotLevel
@@ -157,7 +158,7 @@ def chosen_name(raw: str | None) -> str | None:
     """A name as typed, cleaned (None: none chosen); :class:`InvalidName` if it does not fit."""
     try:
         name = clean_name(raw, 0)
-    except LobbyError as exc:
+    except LobbyRefused as exc:
         raise InvalidName(race_sentence(exc)) from exc
     return None if not (raw or "").strip() else name
 

@@ -152,7 +152,6 @@ COACH_SAYS: dict[str, str | Callable[[Mapping[str, Any]], str]] = {
     "note_up_behind": N_(
         "You played %(suit)s face up instead: it scored %(score)s, behind %(who)s's %(best)s."
     ),
-    "note_other": N_("You chose another move."),
     # Once the race is over.
     "finale_won": N_("You won the race with two laps!"),
     "finale_lost": N_("%(who)s took two laps first and won the race."),

@@ -14,14 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import escape
 
 from app.http.answers import is_htmx, page, redirect_or_fragment, see_other, vary
-from app.http.deps import (
-    GAME_ID_PATTERN,
-    GameIdPath,
-    RacesDep,
-    SettingsDep,
-    client_key,
-    is_https,
-)
+from app.http.deps import GAME_ID_PATTERN, GameIdPath, RacesDep, SettingsDep, client_key, is_https
 from app.http.errors import InvalidRequest, race_status
 from app.http.i18n import gettext as _
 from app.http.players import PLAYER_COOKIE_MAX_AGE_SECONDS, browser_player
@@ -49,7 +42,6 @@ from app.races.errors import (
     TalkRefused,
     TalkTooFast,
 )
-from app.races.lobby import LobbyError
 from app.races.record import GameConfig
 from app.races.seating import quick_race
 from app.races.unit import Race, Races
@@ -78,7 +70,7 @@ async def start_and_redirect(
         session, _seat = await races.create(
             config, client_key(request), creator_name, player=player.id if player else None
         )
-    except (ServerFull, LobbyError) as exc:  # too many races, or a name that does not fit
+    except (ServerFull, LobbyRefused) as exc:  # too many races, or a name that does not fit
         return await index_page(request, settings, races, exc)
     if config.watch:  # nobody sits in a bots race: no cookie, straight to its watch page
         return RedirectResponse(f"/games/{session.id}/watch", status_code=303)
@@ -89,7 +81,7 @@ async def index_page(
     request: Request,
     settings: Settings,
     races: Races,
-    refused: str | RaceError | LobbyError | None = None,
+    refused: str | RaceError | LobbyRefused | None = None,
 ) -> Response:
     """The start page, with why the browser was sent back to it: a race's refusal, or the
     form's sentence (400)."""
