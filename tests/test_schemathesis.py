@@ -19,7 +19,8 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from app.main import create_app
-from app.races.lobby import LobbyError, clean_name
+from app.races.errors import LobbyRefused
+from app.races.lobby import clean_name
 
 app = create_app(make_settings(max_games=500, evict_min_idle_seconds=0, bot_time_budget_ms=5))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
@@ -85,6 +86,6 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
 def _refused_name(name: str) -> bool:
     try:
         clean_name(name, 0)
-    except LobbyError:
+    except LobbyRefused:
         return True
     return False
