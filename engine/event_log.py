@@ -11,49 +11,32 @@ from any position.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import Any
 
 from engine.events import Event, EventKind
 
 
-class EventLog:
+class EventLog(list[Event]):
     """An append-only list of public events, read back from any position so that a
     client is sent only what it has not seen."""
 
-    __slots__ = ("_events",)
-
-    def __init__(self, events: Iterable[Event] = ()) -> None:
-        self._events: list[Event] = list(events)
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EventLog):
-            return NotImplemented
-        return self._events == other._events
-
-    __hash__ = None  # type: ignore[assignment]
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"<EventLog events={len(self)}>"
 
     def copy(self) -> EventLog:
         """An independent log with the same (immutable) events."""
-        return EventLog(self._events)
-
-    def extend(self, events: Iterable[Event]) -> None:
-        """Append ``events``."""
-        self._events.extend(events)
+        return EventLog(self)
 
     def events(self, start: int = 0) -> list[Event]:
         """The events from index ``start`` on (all of them by default)."""
-        return self._events[max(0, start) :]
+        return self[max(0, start) :]
 
     def dicts(self, start: int = 0) -> list[dict[str, Any]]:
         """The JSON form (:meth:`Event.to_dict`) of the events from index ``start`` on."""
-        return [event.to_dict() for event in self._events[max(0, start) :]]
+        return [event.to_dict() for event in self[max(0, start) :]]
 
     def find_last(
         self, kinds: Collection[EventKind], seat: int | None = None, before: int | None = None
@@ -68,10 +51,9 @@ class EventLog:
         >>> log.find_last({EventKind.ROUND_DEALT}), log.find_last({EventKind.GAME_WON})
         (0, None)
         """
-        events = self._events
-        end = len(events) if before is None else max(0, min(before, len(events)))
+        end = len(self) if before is None else max(0, min(before, len(self)))
         for index in range(end - 1, -1, -1):
-            event = events[index]
+            event = self[index]
             if event.kind in kinds and (seat is None or event.seat == seat):
                 return index
         return None
