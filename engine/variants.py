@@ -70,11 +70,10 @@ class Variants:
         return cards
 
     def to_dict(self) -> VariantsData:
+        zero = self.zero_suit
         return {
             "larger_hands": self.larger_hands,
-            "zero_suit": None
-            if self.zero_suit is None
-            else cast(RacerSuitId, self.zero_suit.value),
+            "zero_suit": None if zero is None else cast(RacerSuitId, zero.value),
             "zero_five": self.zero_five,
         }
 

@@ -176,25 +176,15 @@ def verify_record(record: object) -> Verdict:
     recomputed = commit(seed, salt)
     events, deal, played, replayed = _replay(game, actions)
     problem: Problem | None = None
-    if recomputed != record["commitment"]:
-        problem = (
-            "commitment_mismatch",
-            {"published": record["commitment"], "recomputed": recomputed},
-        )
+    published = record["commitment"]
+    if recomputed != published:
+        problem = "commitment_mismatch", {"published": published, "recomputed": recomputed}
     problem = problem or replayed or _first_difference(events, record["events"])
     recorded = record.get("winner")
     if problem is None and (type(recorded) is not int or recorded != game.winner):
         problem = "winner_mismatch", {"replayed": game.winner, "recorded": recorded}
     code, params = problem or ("ok", {})
-    return Verdict(
-        code,
-        params,
-        tuple(deal),
-        recomputed,
-        played,
-        len(events),
-        game.winner if game.is_over else None,
-    )
+    return Verdict(code, params, tuple(deal), recomputed, played, len(events), game.winner)
 
 
 def _json(value: Any) -> str:
