@@ -45,38 +45,19 @@ RACER_SUITS: tuple[Suit, ...] = tuple(suit for suit in Suit if suit is not Suit.
 #: Display and sorting order of every suit, the variant 0 first.
 SUIT_ORDER: tuple[Suit, ...] = (Suit.ZERO, *RACER_SUITS)
 
-#: Printed value of each suit.
-SUIT_VALUE: dict[Suit, int] = {
-    Suit.LICHEN: 1,
-    Suit.SALTY: 2,
-    Suit.CHIPPY: 3,
-    Suit.JELLY: 4,
-    Suit.BEANS: 4,
-    Suit.SLIPPY: 5,
-    Suit.ZERO: 0,
+#: Each suit's printed value, its racer and the vehicle that racer drives.
+_FACTS: dict[Suit, tuple[int, str, str]] = {
+    Suit.LICHEN: (1, "Lichen the Sasquatch", "the Bookmobile"),
+    Suit.SALTY: (2, "Cap'n Salty the Puffin", "the S.S. Haystack"),
+    Suit.CHIPPY: (3, "Chippy the Beaver", "Ol' Stumpy"),
+    Suit.JELLY: (4, "Jelly the Raccoon", "the Sprinkle Express"),
+    Suit.BEANS: (4, "Beans the Possum", "the Java Jalopy"),
+    Suit.SLIPPY: (5, "Slippy the Salmon", "Rapid Transit"),
+    Suit.ZERO: (0, "Zero", "the spare kart"),
 }
-
-#: The racer on each suit.
-RACER_NAME: dict[Suit, str] = {
-    Suit.LICHEN: "Lichen the Sasquatch",
-    Suit.SALTY: "Cap'n Salty the Puffin",
-    Suit.CHIPPY: "Chippy the Beaver",
-    Suit.JELLY: "Jelly the Raccoon",
-    Suit.BEANS: "Beans the Possum",
-    Suit.SLIPPY: "Slippy the Salmon",
-    Suit.ZERO: "Zero",
-}
-
-#: The vehicle each racer drives.
-VEHICLE_NAME: dict[Suit, str] = {
-    Suit.LICHEN: "the Bookmobile",
-    Suit.SALTY: "the S.S. Haystack",
-    Suit.CHIPPY: "Ol' Stumpy",
-    Suit.JELLY: "the Sprinkle Express",
-    Suit.BEANS: "the Java Jalopy",
-    Suit.SLIPPY: "Rapid Transit",
-    Suit.ZERO: "the spare kart",
-}
+SUIT_VALUE: dict[Suit, int] = {suit: facts[0] for suit, facts in _FACTS.items()}
+RACER_NAME: dict[Suit, str] = {suit: facts[1] for suit, facts in _FACTS.items()}
+VEHICLE_NAME: dict[Suit, str] = {suit: facts[2] for suit, facts in _FACTS.items()}
 
 #: Seat colours in seat order (R2).
 SEAT_COLOURS: tuple[str, ...] = ("pink", "orange", "yellow", "blue", "purple")
