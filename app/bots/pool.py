@@ -51,9 +51,9 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(pool._broken)
 
 
-def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
-    """The processes of ``niceness`` (0: the live searches'), started on first use,
-    replaced when broken."""
+def get_pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
+    """The processes of ``niceness`` (0: the live searches', all asked for at once),
+    started on first use, replaced when broken."""
     with _POOL_LOCK:  # server threads may ask at once
         held = _POOLS.get(niceness)
         if held is not None and not _is_broken(held[0]) and held[1] == workers:
@@ -77,11 +77,6 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         return pool
 
 
-def get_pool(workers: int) -> ProcessPoolExecutor:
-    """The live searches' processes, all asked for at once."""
-    return _pool(workers)
-
-
 def warmed(workers: int) -> bool:
     """Whether every one of ``workers`` processes started (a wide search's clock starts
     before they pick its jobs up: one still booting would spend its budget)."""
@@ -100,7 +95,7 @@ searches' (:data:`WORKER_NICENESS`), so a review only ever gets the CPU they lea
 def get_review_pool(workers: int) -> ProcessPoolExecutor:
     """The reviews' and par races' own processes (never queued before a live move), at
     the lowest priority."""
-    return _pool(workers, REVIEW_NICENESS)
+    return get_pool(workers, REVIEW_NICENESS)
 
 
 def shutdown_workers() -> None:
