@@ -81,10 +81,6 @@ class Refusal:
             raise KeyError(f"{code} takes {names}, not {tuple(params)}")
         return cls(code, rule, tuple(params.items()))
 
-    def param(self, name: str) -> str | int:
-        """The parameter ``name`` (``KeyError`` if the code has none of that name)."""
-        return self.as_dict()[name]
-
     def as_dict(self) -> dict[str, str | int]:
         """The parameters by name."""
         return dict(self.params)

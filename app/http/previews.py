@@ -33,5 +33,5 @@ def with_previews(view: View) -> View:
 def blocked_sentence(refusal: Refusal) -> str:
     """Why a card cannot go face up now (``suit_face_up``, R7), in short."""
     return _("%(racer)s is already face up in this trick.") % {
-        "racer": RACER_NAME[Suit(str(refusal.param("suit")))]
+        "racer": RACER_NAME[Suit(str(refusal.as_dict()["suit"]))]
     }
