@@ -131,12 +131,6 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
     return mine[0] if mine else max(estimates, key=lambda e: e.value)
 
 
-TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
-"""The codes of a move's chance of winning its trick in a reason (:func:`reason_data`):
-at least 95%, at least 60%, above 5%, at most 5% (the normal heuristic's chance from the
-cards seen), and a Tune Up, which passes."""
-
-
 def _trick_chance(action: Action, chance: float) -> str:
     if action.type is ActionType.TUNE_UP:
         return "passes"
@@ -149,8 +143,8 @@ def _trick_chance(action: Action, chance: float) -> str:
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
     """A decision's reason as codes and numbers, from what the seat saw then (docs/review.md):
-    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance
-    (:data:`TRICK_CHANCES`), the gas kept and the chance of winning the race."""
+    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance (``wins``,
+    ``likely``, ``may``, ``cannot``, ``passes``), the gas kept and the chance of winning."""
     trick = observation["trick"]
     # The normal heuristic's chance that each move wins the trick, from the observation alone.
     state = fixed_deal(observation)
@@ -210,10 +204,9 @@ def decisions_of(deal: Deal, seat: int) -> list[int]:
 def review_told(session: GameSession, seat: int) -> Told:
     """What the review of ``seat`` tells its search, as the table showed everyone: which
     other seats are the race's normal bots (played exactly as they play)."""
-    lobby = session.lobby
     if session.config.bots != "normal":
         return NOTHING_TOLD
-    bots = tuple(s for s in range(len(lobby.seats)) if s != seat and not lobby.is_person(s))
+    bots = tuple(s.index for s in session.lobby.seats if s.index != seat and not s.person)
     return Told(normal_seats=bots)
 
 
@@ -265,7 +258,6 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    counts = {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -279,7 +271,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
         "decisions": len(entries),
         "choices": len(chosen),
         **figures(chosen),
-        "verdicts": counts,
+        "verdicts": {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS},
         "rounds": rounds,
         "budget": asdict(budget),
     }

@@ -137,9 +137,7 @@ def review_context(
         "verdict_counts": verdict_counts(summary),
         "par": par_words(session.par.get(str(seat))),
         "refresh_seconds": REFRESH_SECONDS,
-        "thresholds": {
-            name: round(100 * least) for name, least in review.VERDICTS.items() if least
-        },
+        "thresholds": {n: round(100 * least) for n, least in review.VERDICTS.items() if least},
     }
 
 
@@ -164,10 +162,9 @@ def _render(request: Request, context: dict[str, Any], status_code: int) -> Resp
 @router.get("/games/{game_id}/review", response_class=HTMLResponse)
 async def review_page(table: TableDep) -> Response:
     """The seat's review: a button to ask for it, its progress, or its verdicts."""
-    reviews = reviews_of(table.request)
     async with table.open() as race:
         try:
-            shown = _context(race, reviews.status(race.session, race.own_seat))
+            shown = _context(race, reviews_of(table.request).status(race.session, race.own_seat))
         except ReviewNotRequested:
             shown = _context(race, None)
         except RaceNotOver as exc:
@@ -195,10 +192,9 @@ async def ask_review(table: TableDep) -> Response:
 async def par_fragment(table: TableDep) -> Response:
     """The par line of the game-over screen and the replay: starts the par race of the
     seat if it is not kept yet, and says so until it is."""
-    reviews = reviews_of(table.request)
     async with table.open() as race:
         session, seat = race.session, race.own_seat
-        running = reviews.request_par(session, seat)
+        running = reviews_of(table.request).request_par(session, seat)
     context = {
         "game_id": table.game_id,
         "par": par_words(session.par.get(str(seat))),
