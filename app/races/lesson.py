@@ -97,7 +97,6 @@ def step_of(obs: Mapping[str, Any]) -> int:
 
 
 def _options(obs: Observation) -> dict[str, CardChoice]:
-    """The learner's cards as the seat's options give them, by suit id."""
     return {card.suit.value: card for card in observed_options(obs).cards}
 
 

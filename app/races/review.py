@@ -117,9 +117,7 @@ def estimate(
     seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
     rows = run_worlds(view, shortlist, seed, stop, prune=False, told=told)[0]
-    means = [
-        sum(row[i] for row in rows) / len(rows) if rows else 0.0 for i in range(len(shortlist))
-    ]
+    means = [sum(column) / len(rows) for column in zip(*rows, strict=True)]
     return [Estimate(a, min(1.0, max(0.0, mean))) for a, mean in zip(shortlist, means, strict=True)]
 
 

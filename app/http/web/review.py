@@ -1,7 +1,6 @@
 """The review pages: "Review my race", its progress, the verdicts, "try again from here"
 (the work is :mod:`app.races.review`'s). The seat's own pages, like its table; without
-JavaScript the buttons are forms answered with 303 and a review in progress reloads itself.
-"""
+JavaScript the buttons are forms answered with 303 and a review in progress reloads itself."""
 
 from __future__ import annotations
 
@@ -165,10 +164,8 @@ async def review_page(table: TableDep) -> Response:
     async with table.open() as race:
         try:
             shown = _context(race, reviews_of(table.request).status(race.session, race.own_seat))
-        except ReviewNotRequested:
-            shown = _context(race, None)
-        except RaceNotOver as exc:
-            shown = _context(race, None, exc)
+        except (ReviewNotRequested, RaceNotOver) as exc:  # not asked for yet: no refusal shown
+            shown = _context(race, None, exc if isinstance(exc, RaceNotOver) else None)
     return _render(table.request, *shown)
 
 
