@@ -279,11 +279,8 @@ def standing(game: Game, events: Sequence[Any], seat: int) -> dict[str, int]:
     """``seat``'s place in a finished race (the winner first, then by laps, then tricks
     won; equal seats share it), laps and tricks won (the race's ``events`` tell them)."""
     tricks = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
-
-    def key(s: int) -> tuple[int, int, int]:
-        return (int(game.winner == s), game.laps[s], tricks[s])
-
-    place = 1 + sum(key(other) > key(seat) for other in range(game.players))
+    keys = [(int(game.winner == s), game.laps[s], tricks[s]) for s in range(game.players)]
+    place = 1 + sum(key > keys[seat] for key in keys)
     return {"place": place, "laps": game.laps[seat], "tricks": tricks[seat]}
 
 

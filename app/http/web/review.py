@@ -9,10 +9,10 @@ from itertools import groupby, takewhile
 from operator import itemgetter
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 
-from app.http.answers import is_htmx, page, see_other
+from app.http.answers import page, see_other
 from app.http.api.review import MovePath, reviews_of
 from app.http.deps import client_key, set_seat_cookie
 from app.http.errors import race_status
@@ -117,8 +117,7 @@ def review_context(
     """What ``review.html`` prints of the review (``status``), each mistake's trick drawn
     from the race's ``steps``."""
     by_place = {(s.round, s.trick): s for s in steps}
-    entries = (status or {}).get("decisions", [])
-    decisions = [decision_view(e, by_place, seat) for e in entries]
+    decisions = [decision_view(e, by_place, seat) for e in (status or {}).get("decisions", [])]
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
     mistakes = [d for d in decisions if d["mistake"]]
@@ -153,11 +152,6 @@ def _context(
     return context, 200 if refused is None else race_status(refused.code)
 
 
-def _render(request: Request, context: dict[str, Any], status_code: int) -> Response:
-    block = "review" if is_htmx(request) else None
-    return page(request, "review.html", context, status_code, block)
-
-
 @router.get("/games/{game_id}/review", response_class=HTMLResponse)
 async def review_page(table: TableDep) -> Response:
     """The seat's review: a button to ask for it, its progress, or its verdicts."""
@@ -166,7 +160,7 @@ async def review_page(table: TableDep) -> Response:
             shown = _context(race, reviews_of(table.request).status(race.session, race.own_seat))
         except (ReviewNotRequested, RaceNotOver) as exc:  # not asked for yet: no refusal shown
             shown = _context(race, None, exc if isinstance(exc, RaceNotOver) else None)
-    return _render(table.request, *shown)
+    return page(table.request, "review.html", *shown, "review" if table.htmx else None)
 
 
 @router.post("/games/{game_id}/review")
@@ -182,7 +176,7 @@ async def ask_review(table: TableDep) -> Response:
             shown = _context(race, None, exc)
     if shown is None:
         return see_other(f"/games/{table.game_id}/review")
-    return _render(request, *shown)
+    return page(request, "review.html", *shown, "review" if table.htmx else None)
 
 
 @router.get("/games/{game_id}/review/par", response_class=HTMLResponse)
