@@ -172,10 +172,9 @@ def par_words(par: dict[str, Any] | None) -> str | None:
 
 
 def _laps_and_tricks(result: dict[str, Any]) -> str:
-    laps = ngettext("%(num)s lap", "%(num)s laps", result["laps"]) % {"num": result["laps"]}
-    tricks = ngettext("%(num)s trick", "%(num)s tricks", result["tricks"]) % {
-        "num": result["tricks"]
-    }
+    lap_count, trick_count = result["laps"], result["tricks"]
+    laps = ngettext("%(num)s lap", "%(num)s laps", lap_count) % {"num": lap_count}
+    tricks = ngettext("%(num)s trick", "%(num)s tricks", trick_count) % {"num": trick_count}
     return _("%(laps)s, %(tricks)s") % {"laps": laps, "tricks": tricks}
 
 

@@ -1,11 +1,8 @@
-"""The daily deal (docs/daily.md): one deal a UTC day, the same for everyone, dealt from a
-public seed keyed with the results' daily key (secret until the day's board closes), one
-counted attempt each (:func:`start_counted`), and the streak of days in a row with a
-finished one, worked out from the stored results at each read. The weekly cup ("The
-weekly cup"): every ISO week (UTC) :data:`CUP_DEALS` fixed deals in the daily's format,
-each with its own seed, one counted attempt per deal and player under the same rules.
-A deal is named by its period (a day or a week) and, in the cup, its number (None: the
-daily)."""
+"""The daily deal and the weekly cup (docs/daily.md): one deal a UTC day, :data:`CUP_DEALS`
+an ISO week, the same for everyone, dealt from public seeds keyed with the results' daily key
+(secret until the period's board closes), one counted attempt per deal and player
+(:func:`start_counted`), and the daily streak (:func:`streak_of`) from the stored results.
+A deal is named by its period (a day or a week) and, in the cup, its number (None: the daily)."""
 
 from __future__ import annotations
 
@@ -133,8 +130,7 @@ async def daily_today(races: Races, player: int | None) -> DailyToday:
 
 
 async def past_seeds(races: Races, period: str) -> list[int] | None:
-    """The seeds of ``period``'s deals (:func:`deals_of`), in order, once it closed; else
-    None."""
+    """The seeds of ``period``'s deals (:func:`deals_of`), in order, once it closed; else None."""
     if races.now() < closes_at(period):
         return None
     key = await counted_results(races).daily_key()
@@ -173,8 +169,7 @@ async def _create(
 
 
 def counted_results(races: Races) -> CupResults:
-    """The results' daily and cup tables (the daily key, the addresses' digests, the
-    attempts)."""
+    """The results' daily and cup tables."""
     assert races.results is not None, "the app always has its results store"
     return CupResults(races.results)
 

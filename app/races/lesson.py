@@ -97,7 +97,6 @@ def step_of(obs: Mapping[str, Any]) -> int:
 
 
 def _options(obs: Observation) -> dict[str, CardChoice]:
-    """The learner's cards as the seat's options give them, by suit id."""
     return {card.suit.value: card for card in observed_options(obs).cards}
 
 
@@ -246,11 +245,9 @@ def coach_with(obs: Observation, ideas: tuple[str, ...], step: int) -> Coaching:
 def finale(obs: Observation) -> Said:
     """The coach's last words once the race is over."""
     winner = obs["winner"]
-    if winner == obs["seat"]:
-        return Said("finale_won")
-    if winner is not None:
-        return Said("finale_lost", {"seat": winner})
-    return Said("finale_over")
+    if winner is None:
+        return Said("finale_over")
+    return Said("finale_won") if winner == obs["seat"] else Said("finale_lost", {"seat": winner})
 
 
 def other_choice_note(obs: Observation, asked: Coaching, played: Action) -> Said | None:

@@ -117,9 +117,7 @@ def estimate(
     seed = decision_rng(budget.seed, view).next_u64()
     stop = Stop(budget.worlds * len(shortlist), None)
     rows = run_worlds(view, shortlist, seed, stop, prune=False, told=told)[0]
-    means = [
-        sum(row[i] for row in rows) / len(rows) if rows else 0.0 for i in range(len(shortlist))
-    ]
+    means = [sum(column) / len(rows) for column in zip(*rows, strict=True)]
     return [Estimate(a, min(1.0, max(0.0, mean))) for a, mean in zip(shortlist, means, strict=True)]
 
 
@@ -129,12 +127,6 @@ def best_of(estimates: Sequence[Estimate], played: Action | None = None) -> Esti
     top = round(max(e.value for e in estimates), SHOWN_DIGITS)
     mine = [e for e in estimates if e.action == played and round(e.value, SHOWN_DIGITS) >= top]
     return mine[0] if mine else max(estimates, key=lambda e: e.value)
-
-
-TRICK_CHANCES = ("wins", "likely", "may", "cannot", "passes")
-"""The codes of a move's chance of winning its trick in a reason (:func:`reason_data`):
-at least 95%, at least 60%, above 5%, at most 5% (the normal heuristic's chance from the
-cards seen), and a Tune Up, which passes."""
 
 
 def _trick_chance(action: Action, chance: float) -> str:
@@ -149,8 +141,8 @@ def _trick_chance(action: Action, chance: float) -> str:
 
 def reason_data(observation: Observation, played: Estimate, best: Estimate) -> dict[str, Any]:
     """A decision's reason as codes and numbers, from what the seat saw then (docs/review.md):
-    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance
-    (:data:`TRICK_CHANCES`), the gas kept and the chance of winning the race."""
+    the trick, its ``stake``, and for ``played`` and ``best`` the trick's chance (``wins``,
+    ``likely``, ``may``, ``cannot``, ``passes``), the gas kept and the chance of winning."""
     trick = observation["trick"]
     # The normal heuristic's chance that each move wins the trick, from the observation alone.
     state = fixed_deal(observation)
@@ -210,10 +202,9 @@ def decisions_of(deal: Deal, seat: int) -> list[int]:
 def review_told(session: GameSession, seat: int) -> Told:
     """What the review of ``seat`` tells its search, as the table showed everyone: which
     other seats are the race's normal bots (played exactly as they play)."""
-    lobby = session.lobby
     if session.config.bots != "normal":
         return NOTHING_TOLD
-    bots = tuple(s for s in range(len(lobby.seats)) if s != seat and not lobby.is_person(s))
+    bots = tuple(s.index for s in session.lobby.seats if s.index != seat and not s.person)
     return Told(normal_seats=bots)
 
 
@@ -265,7 +256,6 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
     """The race's figures (docs/review.md): accuracy, total loss and verdict counts over
     the decisions that had a choice, and per round."""
     chosen = [e for e in entries if not e["forced"]]
-    counts = {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS}
 
     def figures(mine: list[dict[str, Any]]) -> dict[str, Any]:
         losses = [e["loss"] for e in mine]
@@ -279,7 +269,7 @@ def summary(entries: Sequence[dict[str, Any]], budget: Budget) -> dict[str, Any]
         "decisions": len(entries),
         "choices": len(chosen),
         **figures(chosen),
-        "verdicts": counts,
+        "verdicts": {name: sum(e["verdict"] == name for e in chosen) for name in VERDICTS},
         "rounds": rounds,
         "budget": asdict(budget),
     }
@@ -289,11 +279,8 @@ def standing(game: Game, events: Sequence[Any], seat: int) -> dict[str, int]:
     """``seat``'s place in a finished race (the winner first, then by laps, then tricks
     won; equal seats share it), laps and tricks won (the race's ``events`` tell them)."""
     tricks = Counter(event.seat for event in events if event.kind is EventKind.TRICK_WON)
-
-    def key(s: int) -> tuple[int, int, int]:
-        return (int(game.winner == s), game.laps[s], tricks[s])
-
-    place = 1 + sum(key(other) > key(seat) for other in range(game.players))
+    keys = [(int(game.winner == s), game.laps[s], tricks[s]) for s in range(game.players)]
+    place = 1 + sum(key > keys[seat] for key in keys)
     return {"place": place, "laps": game.laps[seat], "tricks": tricks[seat]}
 
 

@@ -1,7 +1,6 @@
 """The review pages: "Review my race", its progress, the verdicts, "try again from here"
 (the work is :mod:`app.races.review`'s). The seat's own pages, like its table; without
-JavaScript the buttons are forms answered with 303 and a review in progress reloads itself.
-"""
+JavaScript the buttons are forms answered with 303 and a review in progress reloads itself."""
 
 from __future__ import annotations
 
@@ -10,10 +9,10 @@ from itertools import groupby, takewhile
 from operator import itemgetter
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 
-from app.http.answers import is_htmx, page, see_other
+from app.http.answers import page, see_other
 from app.http.api.review import MovePath, reviews_of
 from app.http.deps import client_key, set_seat_cookie
 from app.http.errors import race_status
@@ -118,8 +117,7 @@ def review_context(
     """What ``review.html`` prints of the review (``status``), each mistake's trick drawn
     from the race's ``steps``."""
     by_place = {(s.round, s.trick): s for s in steps}
-    entries = (status or {}).get("decisions", [])
-    decisions = [decision_view(e, by_place, seat) for e in entries]
+    decisions = [decision_view(e, by_place, seat) for e in (status or {}).get("decisions", [])]
     summary = (status or {}).get("summary") or {}
     by_round = {r["round"]: r for r in summary.get("rounds", [])}
     mistakes = [d for d in decisions if d["mistake"]]
@@ -137,9 +135,7 @@ def review_context(
         "verdict_counts": verdict_counts(summary),
         "par": par_words(session.par.get(str(seat))),
         "refresh_seconds": REFRESH_SECONDS,
-        "thresholds": {
-            name: round(100 * least) for name, least in review.VERDICTS.items() if least
-        },
+        "thresholds": {n: round(100 * least) for n, least in review.VERDICTS.items() if least},
     }
 
 
@@ -156,23 +152,15 @@ def _context(
     return context, 200 if refused is None else race_status(refused.code)
 
 
-def _render(request: Request, context: dict[str, Any], status_code: int) -> Response:
-    block = "review" if is_htmx(request) else None
-    return page(request, "review.html", context, status_code, block)
-
-
 @router.get("/games/{game_id}/review", response_class=HTMLResponse)
 async def review_page(table: TableDep) -> Response:
     """The seat's review: a button to ask for it, its progress, or its verdicts."""
-    reviews = reviews_of(table.request)
     async with table.open() as race:
         try:
-            shown = _context(race, reviews.status(race.session, race.own_seat))
-        except ReviewNotRequested:
-            shown = _context(race, None)
-        except RaceNotOver as exc:
-            shown = _context(race, None, exc)
-    return _render(table.request, *shown)
+            shown = _context(race, reviews_of(table.request).status(race.session, race.own_seat))
+        except (ReviewNotRequested, RaceNotOver) as exc:  # not asked for yet: no refusal shown
+            shown = _context(race, None, exc if isinstance(exc, RaceNotOver) else None)
+    return page(table.request, "review.html", *shown, "review" if table.htmx else None)
 
 
 @router.post("/games/{game_id}/review")
@@ -188,17 +176,16 @@ async def ask_review(table: TableDep) -> Response:
             shown = _context(race, None, exc)
     if shown is None:
         return see_other(f"/games/{table.game_id}/review")
-    return _render(request, *shown)
+    return page(request, "review.html", *shown, "review" if table.htmx else None)
 
 
 @router.get("/games/{game_id}/review/par", response_class=HTMLResponse)
 async def par_fragment(table: TableDep) -> Response:
     """The par line of the game-over screen and the replay: starts the par race of the
     seat if it is not kept yet, and says so until it is."""
-    reviews = reviews_of(table.request)
     async with table.open() as race:
         session, seat = race.session, race.own_seat
-        running = reviews.request_par(session, seat)
+        running = reviews_of(table.request).request_par(session, seat)
     context = {
         "game_id": table.game_id,
         "par": par_words(session.par.get(str(seat))),
