@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from app.http.web.daily import best_words, share_words, standing_words, streak_words
+import html
+
+from app.http.web.daily import share_words, standing_words
 from app.http.web.fair import cards_words, scheme_words, seat_words
 from app.http.web.review import graph
+from app.http.web.templating import templates
 from app.races.daily import Streak
 from app.results.daily import BoardEntry
 from engine import Suit
+
+STREAK = "partials/streak.html"
 
 
 def test_a_counted_result_s_standing_and_share_line() -> None:
@@ -28,6 +33,16 @@ def test_a_counted_result_s_standing_and_share_line() -> None:
     assert share_words("2026-12-04", gone, 5).endswith(
         "#3 of 5 (left my race (4th), 1 lap, 2 tricks won, 0 gas left)"
     )
+
+
+def streak_words(streak: Streak) -> str | None:
+    """The current streak as ``partials/streak.html`` words it (None: not worth telling of)."""
+    return html.unescape(str(templates.env.get_template(STREAK).module.streak_now(streak))) or None
+
+
+def best_words(streak: Streak) -> str | None:
+    """The best streak as ``partials/streak.html`` words it (None: not worth telling of)."""
+    return html.unescape(str(templates.env.get_template(STREAK).module.streak_best(streak))) or None
 
 
 def test_streaks_worth_telling_of() -> None:

@@ -1,8 +1,6 @@
-"""The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
-its seed) and ``POST /daily`` (race today's deal: 303 to the table); the sentences of a
-player's counted result (where it stands, the line to share) and of their streak, here
-and on "Your races" (docs/daily.md). The weekly cup's page likewise: ``GET /cup`` (this
-week's deals, its board, last week's board with its seeds) and ``POST /cup/{deal}``."""
+"""The daily deal's page (``/daily``: today's deal and board, yesterday's board with its
+seed, a race of it: 303 to the table) and the weekly cup's (``/cup``, ``/cup/{deal}``), with
+the sentences of a player's counted result: where it stands, the line to share (docs/daily.md)."""
 
 from __future__ import annotations
 
@@ -27,7 +25,6 @@ from app.races.daily import (
     CUP_DEALS,
     DAILY_BOTS,
     DAILY_PLAYERS,
-    Streak,
     check_address,
     cup_week,
     daily_today,
@@ -80,44 +77,6 @@ def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
     return words % {**_result(mine, ranked, place), "day": written_day(day)}
 
 
-def streak_words(streak: Streak) -> str | None:
-    """The current streak, when there is one worth telling of: two days and more once
-    today's counted race finished, one and more while it is still to finish."""
-    n = streak.current
-    if streak.today and n >= 2:
-        words = ngettext(
-            "Your streak: %(days)s day in a row.", "Your streak: %(days)s days in a row.", n
-        )
-    elif streak.today or n < 1:
-        return None
-    elif streak.attempted:
-        words = ngettext(
-            "Your streak: %(days)s day in a row, up to yesterday; today's counted race did "
-            "not finish.",
-            "Your streak: %(days)s days in a row, up to yesterday; today's counted race did "
-            "not finish.",
-            n,
-        )
-    else:
-        words = ngettext(
-            "Your streak: %(days)s day in a row, up to yesterday. Finish today's race to keep it.",
-            "Your streak: %(days)s days in a row, up to yesterday. Finish today's race to keep it.",
-            n,
-        )
-    return words % {"days": n}
-
-
-def best_words(streak: Streak) -> str | None:
-    """The best streak, when it is longer than the current one and worth telling of."""
-    if streak.best < 2 or streak.best <= streak.current:
-        return None
-    return ngettext(
-        "Your best streak: %(days)s day in a row.",
-        "Your best streak: %(days)s days in a row.",
-        streak.best,
-    ) % {"days": streak.best}
-
-
 async def _daily_page(
     request: Request, races: Races, error: str | None = None, status: int = 200
 ) -> Response:
@@ -133,8 +92,7 @@ async def _daily_page(
         "yesterday": yesterday,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
-        "streak": streak_words(today.streak),
-        "best_streak": best_words(today.streak),
+        "streak": today.streak,
         "you": player.id if player else None,
         "standing": standing_words(mine, today.board.ranked) if mine else None,
         "share": share_words(today.day, mine, today.board.ranked) if mine else None,
