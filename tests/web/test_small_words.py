@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 
-from app.http.web.daily import share_words, standing_words
 from app.http.web.fair import cards_words, scheme_words, seat_words
 from app.http.web.review import graph
 from app.http.web.templating import templates
@@ -14,6 +13,30 @@ from app.results.daily import BoardEntry
 from engine import Suit
 
 STREAK = "partials/streak.html"
+RESULT = "partials/daily_result.html"
+
+
+def standing_words(mine: BoardEntry, ranked: int) -> str:
+    """Where a counted result stands, as ``partials/daily_result.html`` words it."""
+    return html.unescape(
+        str(templates.env.get_template(RESULT).module.standing_words(mine, ranked))
+    )
+
+
+def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
+    """The line a player may post, as ``partials/daily_result.html`` words it."""
+    words = templates.env.get_template(RESULT).module.share_words(day, mine, ranked)
+    return html.unescape(str(words))
+
+
+def streak_words(streak: Streak) -> str | None:
+    """The current streak as ``partials/streak.html`` words it (None: not worth telling of)."""
+    return html.unescape(str(templates.env.get_template(STREAK).module.streak_now(streak))) or None
+
+
+def best_words(streak: Streak) -> str | None:
+    """The best streak as ``partials/streak.html`` words it (None: not worth telling of)."""
+    return html.unescape(str(templates.env.get_template(STREAK).module.streak_best(streak))) or None
 
 
 def test_a_counted_result_s_standing_and_share_line() -> None:
@@ -33,16 +56,6 @@ def test_a_counted_result_s_standing_and_share_line() -> None:
     assert share_words("2026-12-04", gone, 5).endswith(
         "#3 of 5 (left my race (4th), 1 lap, 2 tricks won, 0 gas left)"
     )
-
-
-def streak_words(streak: Streak) -> str | None:
-    """The current streak as ``partials/streak.html`` words it (None: not worth telling of)."""
-    return html.unescape(str(templates.env.get_template(STREAK).module.streak_now(streak))) or None
-
-
-def best_words(streak: Streak) -> str | None:
-    """The best streak as ``partials/streak.html`` words it (None: not worth telling of)."""
-    return html.unescape(str(templates.env.get_template(STREAK).module.streak_best(streak))) or None
 
 
 def test_streaks_worth_telling_of() -> None:
