@@ -12,31 +12,27 @@ from app.races.daily import Streak
 from app.results.daily import BoardEntry
 from engine import Suit
 
-STREAK = "partials/streak.html"
-RESULT = "partials/daily_result.html"
+
+def worded(template: str, macro: str, *args: object) -> str | None:
+    """What ``macro`` of ``template`` prints for ``args``, as text (None: nothing)."""
+    made = getattr(templates.env.get_template(template).module, macro)(*args)
+    return html.unescape(str(made)) or None
 
 
-def standing_words(mine: BoardEntry, ranked: int) -> str:
-    """Where a counted result stands, as ``partials/daily_result.html`` words it."""
-    return html.unescape(
-        str(templates.env.get_template(RESULT).module.standing_words(mine, ranked))
-    )
+def standing_words(mine: BoardEntry, ranked: int) -> str | None:
+    return worded("partials/daily_result.html", "standing_words", mine, ranked)
 
 
 def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
-    """The line a player may post, as ``partials/daily_result.html`` words it."""
-    words = templates.env.get_template(RESULT).module.share_words(day, mine, ranked)
-    return html.unescape(str(words))
+    return worded("partials/daily_result.html", "share_words", day, mine, ranked) or ""
 
 
 def streak_words(streak: Streak) -> str | None:
-    """The current streak as ``partials/streak.html`` words it (None: not worth telling of)."""
-    return html.unescape(str(templates.env.get_template(STREAK).module.streak_now(streak))) or None
+    return worded("partials/streak.html", "streak_now", streak)
 
 
 def best_words(streak: Streak) -> str | None:
-    """The best streak as ``partials/streak.html`` words it (None: not worth telling of)."""
-    return html.unescape(str(templates.env.get_template(STREAK).module.streak_best(streak))) or None
+    return worded("partials/streak.html", "streak_best", streak)
 
 
 def test_a_counted_result_s_standing_and_share_line() -> None:
