@@ -3,12 +3,36 @@
 
 from __future__ import annotations
 
-from app.http.web.daily import best_words, share_words, standing_words, streak_words
+import html
+
 from app.http.web.fair import cards_words, scheme_words, seat_words
 from app.http.web.review import graph
+from app.http.web.templating import templates
 from app.races.daily import Streak
 from app.results.daily import BoardEntry
 from engine import Suit
+
+
+def worded(template: str, macro: str, *args: object) -> str | None:
+    """What ``macro`` of ``template`` prints for ``args``, as text (None: nothing)."""
+    made = getattr(templates.env.get_template(template).module, macro)(*args)
+    return html.unescape(str(made)) or None
+
+
+def standing_words(mine: BoardEntry, ranked: int) -> str | None:
+    return worded("partials/daily_result.html", "standing_words", mine, ranked)
+
+
+def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
+    return worded("partials/daily_result.html", "share_words", day, mine, ranked) or ""
+
+
+def streak_words(streak: Streak) -> str | None:
+    return worded("partials/streak.html", "streak_now", streak)
+
+
+def best_words(streak: Streak) -> str | None:
+    return worded("partials/streak.html", "streak_best", streak)
 
 
 def test_a_counted_result_s_standing_and_share_line() -> None:

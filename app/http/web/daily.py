@@ -1,14 +1,11 @@
-"""The daily deal's page: ``GET /daily`` (today's deal, its board, yesterday's board with
-its seed) and ``POST /daily`` (race today's deal: 303 to the table); the sentences of a
-player's counted result (where it stands, the line to share) and of their streak, here
-and on "Your races" (docs/daily.md). The weekly cup's page likewise: ``GET /cup`` (this
-week's deals, its board, last week's board with its seeds) and ``POST /cup/{deal}``."""
+"""The daily deal's page (``/daily``: today's deal and board, yesterday's board with its
+seed, a race of it: 303 to the table) and the weekly cup's (``/cup``, ``/cup/{deal}``;
+docs/daily.md)."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -16,8 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.http.answers import page
 from app.http.deps import RacesDep, SettingsDep, client_key
 from app.http.errors import race_status
-from app.http.i18n import clock, days, moment, ngettext, ordinal
-from app.http.i18n import day as written_day
+from app.http.i18n import clock, days, moment
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of
 from app.http.race_words import race_sentence
@@ -27,7 +23,6 @@ from app.races.daily import (
     CUP_DEALS,
     DAILY_BOTS,
     DAILY_PLAYERS,
-    Streak,
     check_address,
     cup_week,
     daily_today,
@@ -43,79 +38,11 @@ from app.races.errors import (
     ServerFull,
 )
 from app.races.unit import Races
-from app.results.daily import BoardEntry, DailyResults
+from app.results.daily import DailyResults
 from app.results.daily_times import CLOSE_AFTER, period_before
 from app.settings import Settings
 
 router = APIRouter(include_in_schema=False)
-
-
-def _result(mine: BoardEntry, ranked: int, place: str) -> dict[str, Any]:
-    """A counted result's rank, ``place`` in its race and figures, to put in words."""
-    laps = ngettext("%(num)s lap", "%(num)s laps", mine.laps) % {"num": mine.laps}
-    tricks = ngettext("%(num)s trick", "%(num)s tricks", mine.tricks) % {"num": mine.tricks}
-    figures = {"laps": laps, "tricks": tricks, "gas": mine.gas}
-    return {
-        "rank": mine.rank,
-        "ranked": ranked,
-        "place": place % {"place": ordinal(mine.place)},
-        "figures": _("%(laps)s, %(tricks)s won, %(gas)s gas left") % figures,
-    }
-
-
-def standing_words(mine: BoardEntry, ranked: int) -> str:
-    """Where a counted result stands, for its player."""
-    place = _("left your race (%(place)s)") if mine.left else _("%(place)s in your race")
-    words = _("You are #%(rank)s of %(ranked)s on the board: %(place)s, %(figures)s.")
-    return words % _result(mine, ranked, place)
-
-
-def share_words(day: str, mine: BoardEntry, ranked: int) -> str:
-    """A counted result as its player may post it: the day, the rank and the race's
-    figures (nothing of the cards, which stay secret while the day lasts)."""
-    place = _("left my race (%(place)s)") if mine.left else _("%(place)s in my race")
-    words = _(
-        "Zoom Zoom Vroom daily deal, %(day)s: #%(rank)s of %(ranked)s (%(place)s, %(figures)s)"
-    )
-    return words % {**_result(mine, ranked, place), "day": written_day(day)}
-
-
-def streak_words(streak: Streak) -> str | None:
-    """The current streak, when there is one worth telling of: two days and more once
-    today's counted race finished, one and more while it is still to finish."""
-    n = streak.current
-    if streak.today and n >= 2:
-        words = ngettext(
-            "Your streak: %(days)s day in a row.", "Your streak: %(days)s days in a row.", n
-        )
-    elif streak.today or n < 1:
-        return None
-    elif streak.attempted:
-        words = ngettext(
-            "Your streak: %(days)s day in a row, up to yesterday; today's counted race did "
-            "not finish.",
-            "Your streak: %(days)s days in a row, up to yesterday; today's counted race did "
-            "not finish.",
-            n,
-        )
-    else:
-        words = ngettext(
-            "Your streak: %(days)s day in a row, up to yesterday. Finish today's race to keep it.",
-            "Your streak: %(days)s days in a row, up to yesterday. Finish today's race to keep it.",
-            n,
-        )
-    return words % {"days": n}
-
-
-def best_words(streak: Streak) -> str | None:
-    """The best streak, when it is longer than the current one and worth telling of."""
-    if streak.best < 2 or streak.best <= streak.current:
-        return None
-    return ngettext(
-        "Your best streak: %(days)s day in a row.",
-        "Your best streak: %(days)s days in a row.",
-        streak.best,
-    ) % {"days": streak.best}
 
 
 async def _daily_page(
@@ -126,18 +53,14 @@ async def _daily_page(
     today = await daily_today(races, player.id if player else None)
     yesterday = period_before(today.day)
     seeds = await past_seeds(races, yesterday)
-    mine = today.board.mine
     context = {
         "active": "daily",
         "today": today,
         "yesterday": yesterday,
         "players": DAILY_PLAYERS,
         "bots": DAILY_BOTS,
-        "streak": streak_words(today.streak),
-        "best_streak": best_words(today.streak),
+        "streak": today.streak,
         "you": player.id if player else None,
-        "standing": standing_words(mine, today.board.ranked) if mine else None,
-        "share": share_words(today.day, mine, today.board.ranked) if mine else None,
         "yesterday_board": (await DailyResults(results_of(request)).day_board(yesterday)).entries,
         "yesterday_seed": seeds[0] if seeds else None,
         "yesterday_closes": clock(time(CLOSE_AFTER.seconds // 3600)),

@@ -15,7 +15,6 @@ from app.http.api.results import InvalidName, chosen_name
 from app.http.deps import RacesDep, SettingsDep
 from app.http.i18n import gettext as _
 from app.http.players import browser_player, known_browser_player, results_of, set_player_cookie
-from app.http.web.daily import best_words, streak_words
 from app.http.web.forms import form_fields
 from app.http.web.labels import Viewer, people_names
 from app.http.web.table import SPECTATOR
@@ -35,12 +34,10 @@ async def _me_page(request: Request, races: Races, status: int = 200, **extra: A
     """Your races, with ``extra`` (a name refused: the ``error`` and what was ``typed``)."""
     player = await known_browser_player(request)
     results = results_of(request)
-    streak = await daily_streak(races, player.id if player else None)
     context = {
         "active": "me",
         "player": player,
-        "streak": streak_words(streak),
-        "best_streak": best_words(streak),
+        "streak": await daily_streak(races, player.id if player else None),
         "history": await results.history(player.id) if player else [],
         "records": await results.level_records(player.id) if player else {},
         "name_max": NAME_MAX,
