@@ -30,13 +30,19 @@ from typing import Any
 from sqlalchemy import URL, insert, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.results.daily import BoardEntry, DailyResults, DayBoard, board_key, counted_on
+from app.results.daily import BoardEntry, DailyResults, DayBoard, counted_on
 from app.results.database import async_url
 from app.results.models import DailyEntry, FinishedRace, Player, RaceResult
 from app.results.store import ResultsStore
 
 DAY = "2026-12-04"
 """The day the bench fills."""
+
+
+def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
+    """The board's order (docs/daily.md; smaller first): place, then finished before left,
+    laps, tricks won and gas left (more first); equal on all four share a rank."""
+    return (entry.place, entry.left, -entry.laps, -entry.tricks, -entry.gas)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

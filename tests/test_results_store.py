@@ -23,7 +23,7 @@ from sqlalchemy import text
 
 from app.races.record import GameSession
 from app.results.cup import CupResults, DealResult
-from app.results.daily import BoardEntry, DailyResults, board_key
+from app.results.daily import BoardEntry, DailyResults
 from app.results.database import async_url, connect
 from app.results.errors import ResultsUnavailable
 from app.results.models import METADATA
@@ -31,6 +31,7 @@ from app.results.ratings import BOT_RATINGS, Rating, rate
 from app.results.recorder import Recorder
 from app.results.store import Finish, LevelRecord, ResultsStore, SeatResult, pseudonym
 from app.storage.sqlite import MemoryStore
+from bench.daily_board import board_key
 from bench.server import find_free_port
 from engine import new_game
 

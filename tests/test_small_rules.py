@@ -9,7 +9,7 @@ from typing import Any
 from app.bots.runner import SearchGate, search_budget_ms
 from app.cli import browser_url, find_save_hook, workers_problem
 from app.paths import STATIC_DIR, TEMPLATES_DIR
-from app.results.cup import CupBoard, points
+from app.results.cup import CupBoard
 from app.results.daily import DayBoard
 from app.results.daily_times import closes_at
 from app.results.database import async_url
@@ -112,10 +112,6 @@ def test_a_rating_is_shown_as_1000_plus_40_times_mu_minus_3_sigma() -> None:
 def test_a_day_closes_two_hours_after_it_ends_and_a_week_after_its_sunday() -> None:
     assert closes_at("1970-01-01") == 86400 + 7200
     assert closes_at("1970-W02") == (4 + 7) * 86400 + 7200
-
-
-def test_cup_place_points() -> None:
-    assert (points(4, 1, False), points(4, 4, False), points(4, 4, True)) == (4, 1, 0)
 
 
 def test_generated_names() -> None:

@@ -1,7 +1,7 @@
 """Seats in races that wait for people (docs/api.md). Race strangers: whoever asks for a
 race of the same size within a short wait shares it. A quick race is a race with friends
 whose every seat but the first has an invite code only the server knows; the store's slot
-per size (:meth:`PolicyStore.hold_slot <app.storage.policy.PolicyStore.hold_slot>`,
+per size (:meth:`Backend.claim <app.storage.policy.Backend.claim>`,
 atomic) names the race still filling up, so every worker sends the next request there. A
 request takes the first open seat under the race's lock, or deals a race and holds the
 slot (joining the other one if a request held it first); when the wait ends, bots fill
@@ -30,7 +30,7 @@ _ATTEMPTS = 4
 
 
 def slot_name(players: int) -> str:
-    return f"quick:{players}"
+    return f"slot:quick:{players}"
 
 
 async def quick_race(
@@ -50,17 +50,17 @@ async def quick_race(
         return Seated(session.id, 0, session.token, state)
 
     for _ in range(_ATTEMPTS):
-        held = await store.slot(slot)
+        held = await store.held(slot)
         if held is not None:
             joined = await _join(races, held, name, player)
             if joined is not None:
                 if joined.state["status"] != "waiting":
-                    await store.free_slot(slot, held)
+                    await store.release(slot, held)
                 return joined
-            await store.free_slot(slot, held)
+            await store.release(slot, held)
             continue
         created = await opened()
-        if await store.hold_slot(slot, created.game_id, ttl) == created.game_id:
+        if await store.claim(slot, created.game_id, ttl) == created.game_id:
             return created
         await store.wipe(created.game_id)  # another request opened one just now: join it
     # Every round lost a race to another request (a burst): race with whoever comes next.

@@ -1,6 +1,6 @@
 """The weekly cup's results: a counted attempt is a ``cup_entries`` row, one per player,
 week and deal (its key refuses a second claim); the board sums each player's place points
-(:func:`points`) over those attempts' own seats, not practice.
+(docs/cup.md) over those attempts' own seats, not practice.
 """
 
 from __future__ import annotations
@@ -14,14 +14,9 @@ from app.results.models import CupEntry, FinishedRace, RaceResult
 from app.results.store import from_row
 
 
-def points(players: int, place: int, left: bool) -> int:
-    """The place points of one cup deal: 1st of ``players`` is worth ``players``, each place
-    below one less; a race left is worth nothing."""
-    return 0 if left else players - place + 1
-
-
 def _points() -> ColumnElement[int]:
-    """:func:`points` of a ``race_results`` row, in SQL."""
+    """A ``race_results`` row's place points: 1st of the race's players is worth one point
+    per player, each place below one less; a race left is worth nothing."""
     return case(
         (RaceResult.left_race.is_(True), 0), else_=FinishedRace.players - RaceResult.place + 1
     )

@@ -62,12 +62,6 @@ class Board(Generic[Entry]):
 DayBoard = Board[BoardEntry]
 
 
-def board_key(entry: BoardEntry) -> tuple[int, bool, int, int, int]:
-    """The board's order (docs/daily.md; smaller first): place, then finished before left,
-    laps, tricks won and gas left (more first); equal on all four share a rank."""
-    return (entry.place, entry.left, -entry.laps, -entry.tricks, -entry.gas)
-
-
 class DailyResults:
     """The daily deal's queries on the results database, and the counted attempts' of both
     the daily and the cup (one transaction per call)."""
@@ -126,7 +120,7 @@ class DailyResults:
         self, day: str, player_id: int | None = None, limit: int = BOARD_LIMIT
     ) -> DayBoard:
         """``day``'s board as ``player_id`` sees it, ranked by the database (``RANK()`` in
-        :func:`board_key`'s order, then name and game id by code point): only the listed
+        docs/daily.md's order, then name and game id by code point): only the listed
         rows and the player's own come back."""
         query = self.board_query(day, player_id, limit)
         return await read_board(self.results, query, player_id, limit, BoardEntry)

@@ -98,7 +98,8 @@ class Backend(Protocol):
 
     async def claim(self, name: str, value: str, ttl_seconds: float) -> str:
         """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one; the value it
-        then holds. A race's lock is the claim ``lock:<id>``."""
+        then holds. A race's lock is the claim ``lock:<id>``; a named slot pointing at a
+        race, ``slot:<name>``."""
 
     async def held(self, name: str) -> str | None: ...
 
@@ -260,16 +261,3 @@ class PolicyStore(Backend, Generic[R]):
         keeper = self._keepers.pop(lease.token, None)
         if keeper is not None:
             keeper.cancel()
-
-    async def slot(self, name: str) -> str | None:
-        """The value slot ``name`` holds (shared by every worker), until it runs out."""
-        return await self.held(f"slot:{name}")
-
-    async def hold_slot(self, name: str, value: str, ttl_seconds: float) -> str:
-        """Set ``name`` to ``value`` for ``ttl_seconds`` unless it holds one, atomically
-        across workers; the value it holds afterwards."""
-        return await self.claim(f"slot:{name}", value, ttl_seconds)
-
-    async def free_slot(self, name: str, value: str) -> None:
-        """Empty ``name`` if it still holds ``value``."""
-        await self.release(f"slot:{name}", value)

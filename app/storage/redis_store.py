@@ -265,6 +265,10 @@ class RedisStore(PolicyStore[R]):
     def key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
 
+    def _keys(self, game_id: str, last: str) -> list[str]:
+        """A read's or a save's KEYS: the race's hash, the LRU set, its lock, then ``last``."""
+        return [self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id), last]
+
     async def open(self) -> None:
         """Upgrade an older server's races (:func:`converted_data`) once (a marker key);
         a down Redis is /readyz's to report, and the upgrade waits for the next start."""
@@ -329,10 +333,7 @@ class RedisStore(PolicyStore[R]):
     async def read(self, game_id: str, digest: str | None, lock: Take = None) -> Found:
         now = self.clock()
         args = [now, now - self.idle_seconds, game_id, digest or "", self.tomb_ttl]
-        keys = [
-            self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
-            self.key("gone", game_id),
-        ]  # fmt: skip
+        keys = self._keys(game_id, self.key("gone", game_id))
         if lock is None:
             return self._found(await self._fetch(keys, [*args, "", 0]))
         return self._found(await self._lock(keys, [*args, lock[0], round(lock[1] * 1000)]))
@@ -341,10 +342,7 @@ class RedisStore(PolicyStore[R]):
         self, lease: Lease, head: RecordHead, data: bytes, outbox: bytes | None, notice: bytes
     ) -> bool:
         game_id = lease.game_id
-        keys = [
-            self.key("game", game_id), self.prefix + "lru", self.key("lock", game_id),
-            self.prefix + "outbox",
-        ]  # fmt: skip
+        keys = self._keys(game_id, self.prefix + "outbox")
         channel = "" if self.announce is None else self.announce + game_id
         args: list[bytes | str | float] = [
             lease.token, data, head.to_json(), self.clock(), game_id, channel, outbox or b"",

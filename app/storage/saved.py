@@ -134,14 +134,13 @@ class SavedMemoryStore(MemoryStore[R]):
                 if game_id in restored:
                     raise ValueError(f"race {game_id} saved twice")
                 self.restore(game_id, orjson.dumps(upgraded(item["race"])), str(item["owner"]))
+                restored.add(game_id)
             except Exception as exc:  # any damage to one entry must spare the others
                 log.error(
                     "a saved race is unreadable; skipped",
                     extra={"entry": index, "error": repr(exc)},
                 )
                 bad.append(item)
-                continue
-            restored.add(game_id)
         if bad:
             self.unreadable = len(bad)
             document = {"format": SAVE_FORMAT, "races": bad}

@@ -494,16 +494,14 @@ class SqliteStore(MemoryStore[R]):
         for item in items:
             try:
                 game_id, owner = str(item["race"]["id"]), str(item["owner"])
-                if game_id in self._known:
-                    continue
-                self.restore(game_id, orjson.dumps(item["race"]), owner)
+                if game_id not in self._known:
+                    self.restore(game_id, orjson.dumps(item["race"]), owner)
+                    imported += 1
             except (ValueError, KeyError, TypeError) as exc:
                 log.error(
                     "a race saved by an older server is unreadable; skipped",
                     extra={"error": repr(exc)},
                 )
-                continue
-            imported += 1
         saved.rename(saved.with_name(saved.name + ".imported"))
         log.info("races taken over from an older server's save", extra={"imported": imported})
         return imported

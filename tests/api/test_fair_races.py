@@ -119,7 +119,7 @@ def test_rated_means_fair_a_second_quick_match_request_is_refused(
     mine = first.json()
     game_id = mine["game_id"]
     before = _snapshot(store, game_id)
-    slot = store.run(lambda: store.store.slot(slot_name(4)))
+    slot = store.run(lambda: store.store.held(slot_name(4)))
 
     again = quick(client, mine["player_token"])
 
@@ -127,7 +127,7 @@ def test_rated_means_fair_a_second_quick_match_request_is_refused(
     body = again.json()
     assert body["code"] == "second_seat" and "already have a seat in this race" in body["message"]
     assert _snapshot(store, game_id) == before
-    assert store.run(lambda: store.store.slot(slot_name(4))) == slot == game_id
+    assert store.run(lambda: store.store.held(slot_name(4))) == slot == game_id
     # Somebody else still gets the next seat of that race.
     other = quick(client)
     assert other.status_code == 201 and other.json()["game_id"] == game_id

@@ -126,7 +126,7 @@ def test_a_gone_race_in_the_slot_opens_a_new_one(
     store.run(lambda: store.store.wipe(first["game_id"]))
     second = quick(client, 4)
     assert second["game_id"] != first["game_id"] and second["seat"] == 0
-    held = store.run(lambda: store.store.slot(slot_name(4)))
+    held = store.run(lambda: store.store.held(slot_name(4)))
     assert held == second["game_id"]
 
 
